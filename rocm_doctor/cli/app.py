@@ -1,0 +1,93 @@
+"""The typer application, its global options and the error boundary.
+
+Exit codes: 0 fine, 1 findings at or above ``--fail-on``, 2 usage or input
+error, 3 internal error (a crash log is written, no traceback on screen).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import traceback
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from rocm_doctor import __version__
+from rocm_doctor.errors import DoctorError
+
+app = typer.Typer(
+    name="rocm-doctor",
+    help="Diagnose and fix PyTorch on AMD GPUs (ROCm).",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+)
+
+
+def stderr_console() -> Console:
+    """Console for messages; honours NO_COLOR."""
+    return Console(stderr=True, no_color=bool(os.environ.get("NO_COLOR")), highlight=False)
+
+
+def stdout_console() -> Console:
+    """Console for results; honours NO_COLOR."""
+    return Console(no_color=bool(os.environ.get("NO_COLOR")), highlight=False, soft_wrap=False)
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"rocm-doctor {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: Optional[bool] = typer.Option(
+        None, "--version", callback=_version_callback, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """Diagnose and fix PyTorch on AMD GPUs (ROCm)."""
+
+
+def _register_commands() -> None:
+    # Explicit list: one module per command group.
+    from rocm_doctor.cli import facts_cmd  # noqa: F401
+
+
+def _write_crash_log() -> str:
+    fd, path = tempfile.mkstemp(prefix="rocm-doctor-crash-", suffix=".log")
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(f"rocm-doctor {__version__}\npython {sys.version}\nargv {sys.argv}\n\n")
+        handle.write(traceback.format_exc())
+    return path
+
+
+def main() -> None:
+    """Console-script entry point: run the app behind the error boundary."""
+    _register_commands()
+    try:
+        code = app(standalone_mode=False)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except (typer.Abort, KeyboardInterrupt):
+        stderr_console().print("Interrupted.")
+        sys.exit(130)
+    except DoctorError as exc:
+        stderr_console().print(f"[bold red]error:[/] {exc}", markup=True)
+        sys.exit(exc.exit_code)
+    except Exception as exc:  # noqa: BLE001 - the error boundary
+        import click
+
+        if isinstance(exc, click.exceptions.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        path = _write_crash_log()
+        stderr_console().print(
+            f"[bold red]internal error:[/] {type(exc).__name__}: {exc}\n"
+            f"A crash log was written to {path}; please attach it to a bug report."
+        )
+        sys.exit(3)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -1,0 +1,135 @@
+"""Run every gatherer over a System and assemble one Facts snapshot.
+
+Gatherers run in a fixed order (later ones read what earlier ones found through
+``ctx.sections``). A gatherer that raises does not stop the doctor: its section
+becomes all-failed facts naming the crash.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar
+
+from pydantic import BaseModel
+
+from rocm_doctor import __version__
+from rocm_doctor.facts.model import Facts, MetaFacts, Section
+from rocm_doctor.facts.value import Fact, failed
+from rocm_doctor.system.base import System
+
+S = TypeVar("S", bound=Section)
+
+
+@dataclass(frozen=True)
+class GatherOptions:
+    """What the user asked the gathering to do."""
+
+    python: Optional[str] = None
+    """Target interpreter; None means the one running rocm-doctor."""
+    torch: bool = True
+    """Run the live torch probe (``--no-torch`` turns it off; static facts are still read)."""
+    torch_timeout: float = 60.0
+    command_timeout: float = 10.0
+    use_amdsmi: bool = True
+    """Try the amdsmi Python bindings first (live machines only)."""
+
+
+@dataclass
+class GatherContext:
+    """What a gatherer gets: the machine, the options and the sections gathered so far."""
+
+    system: System
+    options: GatherOptions
+    sections: Dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def python(self) -> str:
+        """The target interpreter path."""
+        return self.options.python or self.system.current_python()
+
+
+def failed_section(cls: Type[S], source: str, reason: str) -> S:
+    """A section whose every fact failed for the same reason (a crashed gatherer)."""
+    values: Dict[str, Any] = {}
+    for name, info in cls.model_fields.items():
+        annotation = info.annotation
+        if isinstance(annotation, type) and issubclass(annotation, Fact):
+            values[name] = failed(source, reason)
+        elif isinstance(annotation, type) and issubclass(annotation, Section):
+            values[name] = failed_section(annotation, source, reason)
+    return cls(**values)
+
+
+Gatherer = Callable[[GatherContext], BaseModel]
+
+
+def _gatherers() -> List[Tuple[str, Type[Section], Gatherer]]:
+    # Imported here so that importing the model does not import every probe.
+    from rocm_doctor.facts.cpu import gather_cpu
+    from rocm_doctor.facts.driver import gather_driver
+    from rocm_doctor.facts.env import gather_env
+    from rocm_doctor.facts.gpu import gather_gpus
+    from rocm_doctor.facts.host import gather_host
+    from rocm_doctor.facts.model import (
+        CpuFacts,
+        DriverFacts,
+        EnvFacts,
+        GpuFacts,
+        HostFacts,
+        PackagesFacts,
+        PermissionsFacts,
+        PythonFacts,
+        RocmFacts,
+        TorchFacts,
+        WindowsHipFacts,
+    )
+    from rocm_doctor.facts.packages import gather_packages
+    from rocm_doctor.facts.permissions import gather_permissions
+    from rocm_doctor.facts.python_env import gather_python
+    from rocm_doctor.facts.rocm import gather_rocm
+    from rocm_doctor.facts.torch import gather_torch
+    from rocm_doctor.facts.windows import gather_windows
+
+    return [
+        ("host", HostFacts, gather_host),
+        ("env", EnvFacts, gather_env),
+        ("python", PythonFacts, gather_python),
+        ("cpu", CpuFacts, gather_cpu),
+        ("permissions", PermissionsFacts, gather_permissions),
+        ("driver", DriverFacts, gather_driver),
+        ("rocm", RocmFacts, gather_rocm),
+        ("windows", WindowsHipFacts, gather_windows),
+        ("gpus", GpuFacts, gather_gpus),
+        ("packages", PackagesFacts, gather_packages),
+        ("torch", TorchFacts, gather_torch),
+    ]
+
+
+def gather(
+    system: System,
+    options: GatherOptions = GatherOptions(),
+    origin: str = "live",
+    origin_detail: Optional[str] = None,
+    progress: Optional[Callable[[str], None]] = None,
+) -> Facts:
+    """Gather every section; never raises for a probe that fails."""
+    start = time.monotonic()
+    ctx = GatherContext(system=system, options=options)
+    for name, cls, gatherer in _gatherers():
+        if progress is not None:
+            progress(name)
+        try:
+            ctx.sections[name] = gatherer(ctx)
+        except Exception as exc:  # noqa: BLE001 - a crashed probe becomes failed facts
+            reason = f"the {name} gatherer crashed: {type(exc).__name__}: {exc}"
+            ctx.sections[name] = failed_section(cls, f"rocm_doctor.facts.{name}", reason)
+    meta = MetaFacts(
+        tool_version=__version__,
+        origin=origin,
+        origin_detail=origin_detail,
+        gathered_at=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
+        duration_seconds=round(time.monotonic() - start, 3),
+    )
+    return Facts(meta=meta, **ctx.sections)

@@ -1,0 +1,360 @@
+"""The typed snapshot of a machine: every section rules, fixes and reports read.
+
+Dotted paths into this model (``torch.hip_version``, ``gpu.gfx``,
+``env.vars.HSA_OVERRIDE_GFX_VERSION``) are the contract with the rule database:
+renaming a field is a schema change and bumps ``SCHEMA_VERSION``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, List, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from rocm_doctor.facts.value import Fact
+
+SCHEMA_VERSION = 1
+
+
+def _fact() -> Any:
+    return Field(default_factory=Fact)
+
+
+class Section(BaseModel):
+    """Base of every facts section: frozen, unknown keys rejected."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class HostFacts(Section):
+    """Operating system, WSL and container."""
+
+    os: Fact[str] = _fact()
+    """``linux``, ``windows`` or ``macos``."""
+    arch: Fact[str] = _fact()
+    distro_id: Fact[str] = _fact()
+    """os-release ``ID`` (``ubuntu``, ``rhel``, ``fedora``)."""
+    distro_version: Fact[str] = _fact()
+    """os-release ``VERSION_ID`` (``24.04``)."""
+    distro_name: Fact[str] = _fact()
+    """os-release ``PRETTY_NAME``."""
+    kernel_release: Fact[str] = _fact()
+    """``uname -r`` / ``/proc/sys/kernel/osrelease`` (``6.8.0-45-generic``)."""
+    windows_version: Fact[str] = _fact()
+    """Windows version string (``10.0.26100``)."""
+    windows_build: Fact[int] = _fact()
+    """Windows build number (26100); Windows 11 is build >= 22000."""
+    windows_release: Fact[str] = _fact()
+    """``10`` or ``11``."""
+    macos_version: Fact[str] = _fact()
+    wsl_version: Fact[int] = _fact()
+    """1 or 2 inside WSL; absent on a machine that is not WSL."""
+    container: Fact[str] = _fact()
+    """``docker``, ``podman``, ``singularity``, ``kubernetes``, ``lxc``; absent outside one."""
+    dev_kfd: Fact[bool] = _fact()
+    """``/dev/kfd`` exists (the ROCm compute interface)."""
+    dev_dri: Fact[bool] = _fact()
+    """``/dev/dri`` exists."""
+    dev_dxg: Fact[bool] = _fact()
+    """``/dev/dxg`` exists (WSL2's GPU paravirtualisation device)."""
+    render_nodes: Fact[List[str]] = _fact()
+    """``/dev/dri/renderD*`` nodes."""
+    shm_bytes: Fact[int] = _fact()
+    """Size of ``/dev/shm`` in bytes."""
+
+
+class PythonFacts(Section):
+    """The target interpreter (``--python``)."""
+
+    executable: Fact[str] = _fact()
+    version: Fact[str] = _fact()
+    """``3.12.3``."""
+    implementation: Fact[str] = _fact()
+    prefix: Fact[str] = _fact()
+    env_kind: Fact[str] = _fact()
+    """``venv``, ``conda`` or ``system``."""
+    env_name: Fact[str] = _fact()
+    site_packages: Fact[List[str]] = _fact()
+    """Directories where distributions are installed (purelib, platlib)."""
+
+
+class CpuFacts(Section):
+    """Processor and memory (psutil)."""
+
+    model: Fact[str] = _fact()
+    vendor: Fact[str] = _fact()
+    logical_cores: Fact[int] = _fact()
+    physical_cores: Fact[int] = _fact()
+    memory_total_bytes: Fact[int] = _fact()
+    memory_available_bytes: Fact[int] = _fact()
+
+
+class GpuAgent(Section):
+    """One GPU agent (one per device; an MI250X shows two)."""
+
+    index: int
+    """Position in discovery order (KFD node order / rocminfo order)."""
+    source: str
+    """The discovery layer that produced this entry."""
+    name: Fact[str] = _fact()
+    """Marketing name (``AMD Radeon RX 7900 XTX``)."""
+    vendor: Fact[str] = _fact()
+    """``AMD``, ``NVIDIA``, ``Intel``."""
+    vendor_id: Fact[str] = _fact()
+    """PCI vendor id, ``0x1002`` for AMD."""
+    device_id: Fact[str] = _fact()
+    """PCI device id, lower-case hex with ``0x`` (``0x744c``)."""
+    pci_bus: Fact[str] = _fact()
+    """PCI address (``0000:03:00.0``)."""
+    gfx: Fact[str] = _fact()
+    """gfx target (``gfx1100``)."""
+    gfx_target_version: Fact[int] = _fact()
+    """KFD decimal encoding major*10000 + minor*100 + stepping (110000)."""
+    product: Fact[str] = _fact()
+    """Product family from the PCI table (``RX 7900 XT/XTX/GRE``)."""
+    vram_bytes: Fact[int] = _fact()
+    integrated: Fact[bool] = _fact()
+    """True for an APU/iGPU that shares system memory."""
+    compute_units: Fact[int] = _fact()
+    render_node: Fact[str] = _fact()
+    """``/dev/dri/renderD128``."""
+    kfd_node: Fact[int] = _fact()
+    """KFD topology node id (the ``_N`` of ``HSA_OVERRIDE_GFX_VERSION_N``)."""
+    driver_version: Fact[str] = _fact()
+    """Windows display driver version of this adapter."""
+
+
+class DiscoveryAttempt(Section):
+    """What one GPU discovery layer said."""
+
+    layer: str
+    status: str
+    """``answered``, ``empty``, ``absent``, ``failed`` or ``skipped``."""
+    detail: Optional[str] = None
+    count: int = 0
+
+
+class GpuFacts(Section):
+    """All GPUs, found in layers: amdsmi, KFD, rocminfo, PCI, Windows WMI."""
+
+    discovery: Fact[str] = _fact()
+    """The layer that answered."""
+    attempts: List[DiscoveryAttempt] = Field(default_factory=list)
+    agents: List[GpuAgent] = Field(default_factory=list)
+
+
+class DriverFacts(Section):
+    """Kernel driver."""
+
+    amdgpu_loaded: Fact[bool] = _fact()
+    amdgpu_version: Fact[str] = _fact()
+    """``/sys/module/amdgpu/version`` (set by the DKMS driver)."""
+    dkms_amdgpu: Fact[str] = _fact()
+    """The amdgpu line of ``dkms status``."""
+    kernel_cmdline: Fact[str] = _fact()
+    pcie_atomics_rejected: Fact[bool] = _fact()
+    """The kernel log says ``PCI rejects atomics`` for a GPU."""
+
+
+class RocmTools(Section):
+    """Paths of the ROCm command-line tools; absent when not installed."""
+
+    rocminfo: Fact[str] = _fact()
+    rocm_agent_enumerator: Fact[str] = _fact()
+    amd_smi: Fact[str] = _fact()
+    rocm_smi: Fact[str] = _fact()
+    hipconfig: Fact[str] = _fact()
+
+
+class RocmFacts(Section):
+    """ROCm user space."""
+
+    version: Fact[str] = _fact()
+    """``6.2.0``; the source says where it was read."""
+    path: Fact[str] = _fact()
+    """``/opt/rocm`` or ``ROCM_PATH``."""
+    installs: Fact[List[str]] = _fact()
+    """All ``/opt/rocm-X.Y.Z`` directories."""
+    hip_version: Fact[str] = _fact()
+    """HIP runtime version (``6.2.41133``)."""
+    tools: RocmTools = Field(default_factory=RocmTools)
+
+
+class WindowsHipFacts(Section):
+    """Windows HIP SDK and driver."""
+
+    hip_path: Fact[str] = _fact()
+    hip_sdk_versions: Fact[List[str]] = _fact()
+    """From ``HIP_PATH_57``, ``HIP_PATH_61`` ... variables."""
+    amdhip_dlls: Fact[List[str]] = _fact()
+    """``amdhip64_6.dll`` / ``amdhip64_7.dll`` found on the system or in site-packages."""
+    driver_version: Fact[str] = _fact()
+    """AMD display driver version (WMI ``DriverVersion``)."""
+
+
+class TorchDevice(Section):
+    """One device as the live torch probe saw it."""
+
+    index: int
+    name: Optional[str] = None
+    gcn_arch_name: Optional[str] = None
+    total_memory: Optional[int] = None
+
+
+class TorchLiveFacts(Section):
+    """What ``import torch`` said in a child process of the target interpreter."""
+
+    probe: Fact[str] = _fact()
+    """``ok`` when the probe finished; failed with the stage and stderr tail otherwise."""
+    import_seconds: Fact[float] = _fact()
+    cuda_available: Fact[bool] = _fact()
+    device_count: Fact[int] = _fact()
+    devices: Fact[List[TorchDevice]] = _fact()
+    arch_list: Fact[List[str]] = _fact()
+    """``torch.cuda.get_arch_list()``: the gfx targets compiled into the wheel."""
+    hip_runtime_version: Fact[str] = _fact()
+
+
+class TorchFacts(Section):
+    """PyTorch in the target interpreter: static facts from files, live ones from a child."""
+
+    version: Fact[str] = _fact()
+    """Full version with local part (``2.5.1+rocm6.2``)."""
+    flavour: Fact[str] = _fact()
+    """``rocm``, ``cuda``, ``cpu`` or ``xpu``."""
+    rocm_version: Fact[str] = _fact()
+    """ROCm release the wheel was built for, ``major.minor[.patch]`` (``6.2``)."""
+    hip_version: Fact[str] = _fact()
+    """``torch.version.hip`` (``6.2.41133-dd7f95766``)."""
+    cuda_version: Fact[str] = _fact()
+    """``torch.version.cuda``."""
+    git_version: Fact[str] = _fact()
+    location: Fact[str] = _fact()
+    distributor: Fact[str] = _fact()
+    """``pytorch.org``, ``amd`` (repo.radeon.com / TheRock) or ``pypi``, from the version tag."""
+    bundled_hsa_runtime: Fact[bool] = _fact()
+    """The wheel ships its own ``libhsa-runtime64.so`` (must be replaced on WSL2)."""
+    triton_package: Fact[str] = _fact()
+    """``pytorch-triton-rocm``, ``triton``, ``triton-rocm`` ...; absent when none."""
+    triton_version: Fact[str] = _fact()
+    triton_flavour: Fact[str] = _fact()
+    """``rocm``, ``cuda`` or ``unknown``."""
+    torchvision_version: Fact[str] = _fact()
+    torchvision_flavour: Fact[str] = _fact()
+    torchaudio_version: Fact[str] = _fact()
+    torchaudio_flavour: Fact[str] = _fact()
+    live: TorchLiveFacts = Field(default_factory=TorchLiveFacts)
+
+
+class PackagesFacts(Section):
+    """Python distributions in the target environment."""
+
+    installed: Fact[Dict[str, str]] = _fact()
+    """Canonical name -> version for every distribution found."""
+
+
+class EnvFacts(Section):
+    """Environment variables that matter to ROCm and PyTorch."""
+
+    vars: Fact[Dict[str, str]] = _fact()
+    """Relevant variables that are set (HSA_*, HIP_*, ROCR_*, PYTORCH_*, ...)."""
+    rocm_path_entries: Fact[List[str]] = _fact()
+    """``PATH`` entries that point into a ROCm install."""
+
+
+class PermissionsFacts(Section):
+    """The user's access to the GPU device files."""
+
+    user: Fact[str] = _fact()
+    is_root: Fact[bool] = _fact()
+    groups: Fact[List[str]] = _fact()
+    in_render_group: Fact[bool] = _fact()
+    in_video_group: Fact[bool] = _fact()
+    render_group_gid: Fact[int] = _fact()
+    kfd_rw: Fact[bool] = _fact()
+    """Read and write access to ``/dev/kfd``."""
+    render_nodes_rw: Fact[bool] = _fact()
+    """Read and write access to every ``/dev/dri/renderD*``."""
+
+
+class BenchFacts(Section):
+    """Results of ``rocm-doctor bench`` (filled only when a benchmark ran)."""
+
+    level: Fact[str] = _fact()
+    device: Fact[str] = _fact()
+    tests: Fact[Dict[str, Dict[str, Any]]] = _fact()
+    """Test name -> result (``status``, ``step``, metrics)."""
+
+
+class SymptomFacts(Section):
+    """Error signatures seen in a pasted log (``check --from``)."""
+
+    signatures: Fact[List[str]] = _fact()
+    """Signature ids such as ``hip_invalid_device_function``."""
+
+
+class MetaFacts(Section):
+    """Where this snapshot came from."""
+
+    schema_version: int = SCHEMA_VERSION
+    tool_version: str = ""
+    origin: str = "live"
+    """``live``, ``recorded``, ``facts-file`` or ``paste``."""
+    origin_detail: Optional[str] = None
+    gathered_at: Optional[str] = None
+    duration_seconds: Optional[float] = None
+
+
+class Facts(Section):
+    """Everything rocm-doctor knows about one machine."""
+
+    schema_version: int = SCHEMA_VERSION
+    meta: MetaFacts = Field(default_factory=MetaFacts)
+    host: HostFacts = Field(default_factory=HostFacts)
+    python: PythonFacts = Field(default_factory=PythonFacts)
+    cpu: CpuFacts = Field(default_factory=CpuFacts)
+    gpus: GpuFacts = Field(default_factory=GpuFacts)
+    driver: DriverFacts = Field(default_factory=DriverFacts)
+    rocm: RocmFacts = Field(default_factory=RocmFacts)
+    windows: WindowsHipFacts = Field(default_factory=WindowsHipFacts)
+    torch: TorchFacts = Field(default_factory=TorchFacts)
+    packages: PackagesFacts = Field(default_factory=PackagesFacts)
+    env: EnvFacts = Field(default_factory=EnvFacts)
+    permissions: PermissionsFacts = Field(default_factory=PermissionsFacts)
+    bench: BenchFacts = Field(default_factory=BenchFacts)
+    symptoms: SymptomFacts = Field(default_factory=SymptomFacts)
+
+    def to_json(self, indent: Optional[int] = 2) -> str:
+        """Serialise to JSON (the format ``facts --json`` prints and ``--facts`` reads)."""
+        return self.model_dump_json(indent=indent)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Facts":
+        """Parse JSON written by :meth:`to_json`; raises :class:`FactsFileError`."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise FactsFileError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "Facts":
+        """Validate a dict (e.g. a facts overlay merged on a baseline)."""
+        if not isinstance(data, dict):
+            raise FactsFileError("facts must be a JSON object")
+        version = data.get("schema_version", SCHEMA_VERSION)
+        if version != SCHEMA_VERSION:
+            raise FactsFileError(
+                f"facts schema_version {version} is not supported (this rocm-doctor reads {SCHEMA_VERSION})"
+            )
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise FactsFileError(f"invalid facts at {where}: {first['msg']}") from None
+
+
+class FactsFileError(ValueError):
+    """A facts document that cannot be read, with a one-line reason."""

@@ -1,0 +1,64 @@
+"""One fact: a value with the place it was read from, or the reason it is missing.
+
+Four states, never a "Could not collect" string:
+
+* ``known``   -- read, with ``value`` and the ``source`` it came from;
+* ``absent``  -- looked, and it is not there (no such file, tool not installed,
+  variable not set); a definite answer that rules may use;
+* ``failed``  -- could not look (timeout, permission denied, unparsable output),
+  with the ``reason``; rules treat it as unknown;
+* ``unknown`` -- nobody looked (a pasted report that does not mention it, a probe
+  that was switched off with ``--no-torch``); rules treat it as unknown.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, Literal, Optional, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+T = TypeVar("T")
+
+FactStatus = Literal["known", "absent", "failed", "unknown"]
+
+
+class Fact(BaseModel, Generic[T]):
+    """A single fact about the machine and where it came from."""
+
+    model_config = ConfigDict(frozen=True)
+
+    status: FactStatus = "unknown"
+    value: Optional[T] = None
+    source: Optional[str] = None
+    """Where the fact was read: a path, an argv, ``env``, ``paste:block 2 line 5``."""
+    reason: Optional[str] = None
+    """Why the fact is absent, failed or unknown, in words a user can act on."""
+
+    @property
+    def is_known(self) -> bool:
+        return self.status == "known"
+
+    @property
+    def is_decided(self) -> bool:
+        """True when rules may use it: known or definitely absent."""
+        return self.status in ("known", "absent")
+
+
+def known(value: Any, source: str) -> Fact[Any]:
+    """A fact that was read."""
+    return Fact(status="known", value=value, source=source)
+
+
+def absent(source: str, reason: Optional[str] = None) -> Fact[Any]:
+    """A fact that was looked for and is not there."""
+    return Fact(status="absent", source=source, reason=reason)
+
+
+def failed(source: str, reason: str) -> Fact[Any]:
+    """A fact that could not be read, with the reason."""
+    return Fact(status="failed", source=source, reason=reason)
+
+
+def unknown(reason: str = "not gathered") -> Fact[Any]:
+    """A fact nobody looked at."""
+    return Fact(status="unknown", reason=reason)

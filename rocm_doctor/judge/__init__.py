@@ -1,0 +1,1 @@
+"""Judge facts against the rule database: conditions, derived facts, findings."""

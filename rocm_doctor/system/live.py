@@ -1,0 +1,177 @@
+"""The real machine: files, commands (argv only, always with a timeout), environment."""
+
+from __future__ import annotations
+
+import os
+import platform as _platform
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from typing import List, Mapping, Optional, Sequence
+
+from rocm_doctor.system.base import DEFAULT_TIMEOUT, CommandResult, Identity, PlatformInfo, Resources
+
+_RELEVANT_GROUPS = ("render", "video")
+
+
+def _kill_tree(proc: "subprocess.Popen[bytes]") -> None:
+    """Kill a child and everything it started (it runs in its own session/process group)."""
+    try:
+        if os.name == "posix":
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:
+            proc.kill()
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+
+
+def run_command(
+    argv: Sequence[str],
+    timeout: float = DEFAULT_TIMEOUT,
+    env: Optional[Mapping[str, str]] = None,
+) -> CommandResult:
+    """Run argv with a hard timeout; the whole process group dies on expiry."""
+    args = [str(a) for a in argv]
+    start = time.monotonic()
+    popen_kwargs: dict = {
+        "stdin": subprocess.DEVNULL,
+        "stdout": subprocess.PIPE,
+        "stderr": subprocess.PIPE,
+        "env": dict(env) if env is not None else None,
+    }
+    if os.name == "posix":
+        popen_kwargs["start_new_session"] = True
+    else:  # pragma: no cover - Windows only
+        popen_kwargs["creationflags"] = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
+    try:
+        proc = subprocess.Popen(args, **popen_kwargs)
+    except FileNotFoundError:
+        return CommandResult(argv=args, missing=True, duration=time.monotonic() - start)
+    except OSError as exc:
+        return CommandResult(argv=args, error=exc.strerror or str(exc), duration=time.monotonic() - start)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_tree(proc)
+        out, err = proc.communicate()
+        return CommandResult(
+            argv=args,
+            stdout=out.decode("utf-8", "replace"),
+            stderr=err.decode("utf-8", "replace"),
+            timed_out=True,
+            duration=time.monotonic() - start,
+        )
+    return CommandResult(
+        argv=args,
+        returncode=proc.returncode,
+        stdout=out.decode("utf-8", "replace"),
+        stderr=err.decode("utf-8", "replace"),
+        duration=time.monotonic() - start,
+    )
+
+
+class LiveSystem:
+    """The machine rocm-doctor runs on. Only the CLI constructs one."""
+
+    def read_text(self, path: str, max_bytes: int = 1 << 20) -> str:
+        with open(path, "rb") as handle:
+            return handle.read(max_bytes).decode("utf-8", "replace")
+
+    def list_dir(self, path: str) -> List[str]:
+        return sorted(os.listdir(path))
+
+    def exists(self, path: str) -> bool:
+        return os.path.lexists(path)
+
+    def is_dir(self, path: str) -> bool:
+        return os.path.isdir(path)
+
+    def access(self, path: str, write: bool = False) -> Optional[bool]:
+        if not os.path.exists(path):
+            return None
+        mode = os.R_OK | (os.W_OK if write else 0)
+        return os.access(path, mode)
+
+    def disk_size(self, path: str) -> Optional[int]:
+        try:
+            return shutil.disk_usage(path).total
+        except OSError:
+            return None
+
+    def which(self, name: str) -> Optional[str]:
+        return shutil.which(name)
+
+    def run(
+        self,
+        argv: Sequence[str],
+        timeout: float = DEFAULT_TIMEOUT,
+        label: Optional[str] = None,
+        env: Optional[Mapping[str, str]] = None,
+    ) -> CommandResult:
+        return run_command(argv, timeout=timeout, env=env)
+
+    def environ(self) -> Mapping[str, str]:
+        return dict(os.environ)
+
+    def platform(self) -> PlatformInfo:
+        return PlatformInfo(
+            system=_platform.system(),
+            release=_platform.release(),
+            version=_platform.version(),
+            machine=_platform.machine(),
+        )
+
+    def identity(self) -> Identity:
+        user = os.environ.get("USER") or os.environ.get("USERNAME") or ""
+        uid: Optional[int] = None
+        groups: List[str] = []
+        group_ids: dict = {}
+        if os.name == "posix":
+            import grp
+            import pwd
+
+            uid = os.getuid()
+            try:
+                user = pwd.getpwuid(uid).pw_name
+            except KeyError:
+                pass
+            for gid in os.getgroups():
+                try:
+                    groups.append(grp.getgrgid(gid).gr_name)
+                except KeyError:
+                    groups.append(str(gid))
+            for name in _RELEVANT_GROUPS:
+                try:
+                    group_ids[name] = grp.getgrnam(name).gr_gid
+                except KeyError:
+                    pass
+        return Identity(user=user, uid=uid, groups=sorted(set(groups)), group_ids=group_ids)
+
+    def resources(self) -> Resources:
+        import psutil
+
+        memory = psutil.virtual_memory()
+        return Resources(
+            cpu_model=_cpu_model(self),
+            cpu_vendor=None,
+            logical_cores=psutil.cpu_count(logical=True),
+            physical_cores=psutil.cpu_count(logical=False),
+            memory_total=int(memory.total),
+            memory_available=int(memory.available),
+        )
+
+    def current_python(self) -> str:
+        return sys.executable
+
+
+def _cpu_model(system: LiveSystem) -> Optional[str]:
+    """The CPU model name: /proc/cpuinfo on Linux, platform.processor() elsewhere."""
+    try:
+        for line in system.read_text("/proc/cpuinfo", max_bytes=65536).splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return _platform.processor() or None

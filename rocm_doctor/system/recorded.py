@@ -1,0 +1,216 @@
+"""A recorded machine: a folder that replays files, command results, environment and platform.
+
+Layout (written by ``rocm-doctor facts --record DIR``, read by ``--machine DIR``)::
+
+    DIR/machine.yaml    platform, identity, resources, env, python, access, disks, notes
+    DIR/commands.yaml   list of recorded commands: argv or label, returncode,
+                        stdout, stderr, timeout: true, missing: true, error: "..."
+    DIR/files/...       the file tree; ``/sys/x`` is ``files/sys/x`` and
+                        ``C:\\Windows\\x`` is ``files/C/Windows/x``
+
+A command that was not recorded behaves as a missing executable.
+"""
+
+from __future__ import annotations
+
+import ntpath
+import posixpath
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional, Sequence
+
+import yaml
+
+from rocm_doctor.system.base import DEFAULT_TIMEOUT, CommandResult, Identity, PlatformInfo, Resources
+
+
+class RecordedMachineError(ValueError):
+    """A recorded machine folder that cannot be read, with a one-line reason."""
+
+
+def _load_yaml(path: Path) -> Any:
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark is not None else ""
+        raise RecordedMachineError(f"{path}{where}: not valid YAML") from None
+
+
+def _exe_key(name: str) -> str:
+    base = ntpath.basename(posixpath.basename(name)).lower()
+    return base[:-4] if base.endswith(".exe") else base
+
+
+class RecordedSystem:
+    """Replays a recorded machine folder."""
+
+    def __init__(self, folder: Path | str) -> None:
+        self.folder = Path(folder)
+        if not self.folder.is_dir():
+            raise RecordedMachineError(f"{self.folder}: no such recorded machine folder")
+        meta = _load_yaml(self.folder / "machine.yaml")
+        if meta is None:
+            raise RecordedMachineError(f"{self.folder / 'machine.yaml'}: missing")
+        if not isinstance(meta, dict):
+            raise RecordedMachineError(f"{self.folder / 'machine.yaml'}: must be a mapping")
+        self.meta: Dict[str, Any] = meta
+        commands = _load_yaml(self.folder / "commands.yaml") or []
+        if not isinstance(commands, list):
+            raise RecordedMachineError(f"{self.folder / 'commands.yaml'}: must be a list")
+        self.commands: List[Dict[str, Any]] = commands
+        self.calls: List[List[str]] = []
+        """Every argv this machine was asked to run (for tests)."""
+        self._files = self.folder / "files"
+        self._windows = str(self.platform().system).lower() == "windows"
+
+    # -- paths -----------------------------------------------------------------
+    def _host_path(self, path: str) -> Path:
+        """Map a machine path to the file tree."""
+        if self._windows or (len(path) > 1 and path[1] == ":"):
+            drive, rest = ntpath.splitdrive(path)
+            parts = [drive.rstrip(":")] + [p for p in rest.replace("/", "\\").split("\\") if p]
+        else:
+            parts = [p for p in path.split("/") if p]
+        if any(p == ".." for p in parts):
+            raise PermissionError(path)
+        return self._files.joinpath(*parts) if parts else self._files
+
+    def _check_readable(self, path: str) -> None:
+        if path in (self.meta.get("unreadable") or []):
+            raise PermissionError(13, "Permission denied", path)
+
+    def read_text(self, path: str, max_bytes: int = 1 << 20) -> str:
+        self._check_readable(path)
+        target = self._host_path(path)
+        if target.is_dir():
+            raise IsADirectoryError(21, "Is a directory", path)
+        with open(target, "rb") as handle:
+            return handle.read(max_bytes).decode("utf-8", "replace")
+
+    def list_dir(self, path: str) -> List[str]:
+        self._check_readable(path)
+        target = self._host_path(path)
+        if not target.exists():
+            raise FileNotFoundError(2, "No such file or directory", path)
+        if not target.is_dir():
+            raise NotADirectoryError(20, "Not a directory", path)
+        return sorted(p.name for p in target.iterdir())
+
+    def exists(self, path: str) -> bool:
+        return self._host_path(path).exists()
+
+    def is_dir(self, path: str) -> bool:
+        return self._host_path(path).is_dir()
+
+    def access(self, path: str, write: bool = False) -> Optional[bool]:
+        rules = self.meta.get("access") or {}
+        if path in rules:
+            mode = str(rules[path])
+            return ("w" in mode and "r" in mode) if write else "r" in mode
+        if not self.exists(path):
+            return None
+        return path not in (self.meta.get("unreadable") or [])
+
+    def disk_size(self, path: str) -> Optional[int]:
+        value = (self.meta.get("disks") or {}).get(path)
+        return int(value) if value is not None else None
+
+    def which(self, name: str) -> Optional[str]:
+        env = self.environ()
+        sep = ";" if self._windows else ":"
+        join = ntpath.join if self._windows else posixpath.join
+        candidates = [name, name + ".exe"] if self._windows else [name]
+        for directory in env.get("PATH", env.get("Path", "")).split(sep):
+            if not directory:
+                continue
+            for candidate in candidates:
+                full = join(directory, candidate)
+                if self._host_path(full).is_file():
+                    return full
+        return None
+
+    # -- commands --------------------------------------------------------------
+    def _find(self, argv: Sequence[str], label: Optional[str]) -> Optional[Dict[str, Any]]:
+        if label is not None:
+            for entry in self.commands:
+                if entry.get("label") == label:
+                    return entry
+        wanted = [_exe_key(argv[0])] + [str(a) for a in argv[1:]] if argv else []
+        for entry in self.commands:
+            recorded = entry.get("argv")
+            if not recorded:
+                continue
+            key = [_exe_key(str(recorded[0]))] + [str(a) for a in recorded[1:]]
+            if key == wanted:
+                return entry
+        return None
+
+    def run(
+        self,
+        argv: Sequence[str],
+        timeout: float = DEFAULT_TIMEOUT,
+        label: Optional[str] = None,
+        env: Optional[Mapping[str, str]] = None,
+    ) -> CommandResult:
+        args = [str(a) for a in argv]
+        self.calls.append(args)
+        entry = self._find(args, label)
+        if entry is None:
+            return CommandResult(argv=args, missing=True)
+        if entry.get("missing"):
+            return CommandResult(argv=args, missing=True)
+        if entry.get("error"):
+            return CommandResult(argv=args, error=str(entry["error"]))
+        if entry.get("timeout"):
+            return CommandResult(
+                argv=args,
+                stdout=str(entry.get("stdout") or ""),
+                stderr=str(entry.get("stderr") or ""),
+                timed_out=True,
+                duration=float(timeout),
+            )
+        return CommandResult(
+            argv=args,
+            returncode=int(entry.get("returncode", 0)),
+            stdout=str(entry.get("stdout") or ""),
+            stderr=str(entry.get("stderr") or ""),
+            duration=float(entry.get("duration", 0.0)),
+        )
+
+    # -- environment -----------------------------------------------------------
+    def environ(self) -> Mapping[str, str]:
+        return {str(k): str(v) for k, v in (self.meta.get("env") or {}).items()}
+
+    def platform(self) -> PlatformInfo:
+        data = self.meta.get("platform") or {}
+        return PlatformInfo(
+            system=str(data.get("system", "Linux")),
+            release=str(data.get("release", "")),
+            version=str(data.get("version", "")),
+            machine=str(data.get("machine", "x86_64")),
+        )
+
+    def identity(self) -> Identity:
+        data = self.meta.get("identity") or {}
+        return Identity(
+            user=str(data.get("user", "user")),
+            uid=data.get("uid"),
+            groups=[str(g) for g in data.get("groups") or []],
+            group_ids={str(k): int(v) for k, v in (data.get("group_ids") or {}).items()},
+        )
+
+    def resources(self) -> Resources:
+        data = self.meta.get("resources") or {}
+        return Resources(
+            cpu_model=data.get("cpu_model"),
+            cpu_vendor=data.get("cpu_vendor"),
+            logical_cores=data.get("logical_cores"),
+            physical_cores=data.get("physical_cores"),
+            memory_total=data.get("memory_total"),
+            memory_available=data.get("memory_available"),
+        )
+
+    def current_python(self) -> str:
+        return str(self.meta.get("python", "/usr/bin/python3"))
