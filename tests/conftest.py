@@ -1,0 +1,42 @@
+"""Test-wide guards: no test touches the real machine unless it says so."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import rocm_doctor.system.live as live
+
+MACHINES = Path(__file__).parent / "machines"
+"""Recorded machines shipped as fixtures (one folder each)."""
+
+_SCRUB_PREFIXES = ("HSA_", "HIP_", "ROCR_", "ROCM_", "PYTORCH_", "TORCH_", "AMD_", "MIOPEN_", "GPU_", "ROCM_DOCTOR_")
+
+
+class YouForgotToUseARecordedMachine(AssertionError):
+    """Raised when a test constructs LiveSystem without the live_machine marker."""
+
+
+@pytest.fixture(autouse=True)
+def _guard_live_system(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if request.node.get_closest_marker("live_machine") is not None:
+        return
+
+    def refuse(self: object) -> None:
+        raise YouForgotToUseARecordedMachine(
+            "this test reached the real machine through LiveSystem; use a RecordedSystem "
+            "or mark the test @pytest.mark.live_machine"
+        )
+
+    monkeypatch.setattr(live.LiveSystem, "__init__", refuse)
+
+
+@pytest.fixture(autouse=True)
+def _scrub_rocm_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The developer's own ROCm variables must not leak into tests."""
+    import os
+
+    for name in list(os.environ):
+        if name.startswith(_SCRUB_PREFIXES) or name in ("CUDA_VISIBLE_DEVICES",):
+            monkeypatch.delenv(name, raising=False)
