@@ -1,0 +1,133 @@
+"""Derived facts about which GPUs a program sees: *_VISIBLE_DEVICES and iGPU ordering.
+
+Semantics (facts.md F; PyTorch ``torch/cuda/__init__.py`` ``_parse_visible_devices``):
+``ROCR_VISIBLE_DEVICES`` filters first and HIP indices are renumbered after it;
+``HIP_VISIBLE_DEVICES`` wins over ``CUDA_VISIBLE_DEVICES``; PyTorch raises
+``HIP_VISIBLE_DEVICES contains more devices than ROCR_VISIBLE_DEVICES`` when HIP names more.
+Entries may be indices or UUIDs; UUIDs cannot be checked against the facts, so a list with
+UUIDs is undecided.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+from rocm_doctor.facts.model import Facts, GpuAgent
+from rocm_doctor.facts.value import Fact, known, unknown
+from rocm_doctor.judge.derived import Tables, machine_fact
+from rocm_doctor.judge.derived_facts.env import env_unknown, env_vars, list_fact
+from rocm_doctor.judge.derived_facts.gpus import _amd_agents
+
+VISIBILITY_VARS = ("ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES")
+
+
+@dataclass
+class Visibility:
+    """The AMD GPUs a HIP program sees, after the visibility variables."""
+
+    visible: Optional[List[GpuAgent]] = None
+    """None when it cannot be decided (UUIDs, unknown GPU list)."""
+    invalid: List[str] = field(default_factory=list)
+    """Human-readable entries that name no device (``HIP_VISIBLE_DEVICES=2``)."""
+    reason: Optional[str] = None
+
+
+def _apply(name: str, value: str, pool: List[GpuAgent], result: Visibility) -> Optional[List[GpuAgent]]:
+    """Filter ``pool`` by one variable; None when an entry is a UUID (cannot be checked)."""
+    if not value.strip():
+        result.invalid.append(f"{name} is empty, which hides every GPU")
+        return []
+    chosen: List[GpuAgent] = []
+    for token in (t.strip() for t in value.split(",")):
+        if not token.lstrip("-").isdigit():
+            return None
+        index = int(token)
+        if 0 <= index < len(pool):
+            chosen.append(pool[index])
+        else:
+            result.invalid.append(f"{name}={token} (only {len(pool)} device(s) to choose from)")
+    return chosen
+
+
+def visibility(facts: Facts) -> Visibility:
+    """Which AMD agents HIP sees, and which entries name nothing."""
+    env = env_vars(facts)
+    if env is None:
+        return Visibility(reason=facts.env.vars.reason or "the environment variables were not read")
+    agents = _amd_agents(facts)
+    if facts.gpus.discovery.status in ("failed", "unknown") and not agents:
+        return Visibility(reason="the GPU list is not known")
+    result = Visibility()
+    pool: Optional[List[GpuAgent]] = sorted(agents, key=lambda a: a.index)
+    hip_name = "HIP_VISIBLE_DEVICES" if "HIP_VISIBLE_DEVICES" in env else "CUDA_VISIBLE_DEVICES"
+    for name in ("ROCR_VISIBLE_DEVICES", hip_name):
+        if name in env and pool is not None:
+            pool = _apply(name, env[name], pool, result)
+    if pool is None:
+        result.reason = "a *_VISIBLE_DEVICES entry is a UUID, which the facts cannot match to a GPU"
+    result.visible = pool
+    return result
+
+
+@machine_fact(
+    "visible_devices_invalid",
+    "Entries of ROCR_/HIP_/CUDA_VISIBLE_DEVICES that name no AMD GPU (an index at or beyond the "
+    "number of devices left at that level, or an empty value that hides all); absent when every "
+    "entry is valid or none is set; unknown with UUID entries.",
+)
+def visible_devices_invalid(facts: Facts, tables: Tables) -> Fact:
+    vis = visibility(facts)
+    if vis.invalid:
+        return known(vis.invalid, "env + GPU discovery")
+    if vis.visible is None:
+        return unknown(vis.reason or "undecided")
+    return list_fact([], "env + GPU discovery", "no visibility variable names a missing device")
+
+
+@machine_fact(
+    "visible_devices_conflict",
+    "HIP_VISIBLE_DEVICES and CUDA_VISIBLE_DEVICES are both set to different lists; on ROCm the "
+    "HIP one wins and the CUDA one is ignored (torch/cuda/__init__.py _parse_visible_devices).",
+)
+def visible_devices_conflict(facts: Facts, tables: Tables) -> Fact:
+    env = env_vars(facts)
+    if env is None:
+        return env_unknown(facts)
+    hip, cuda = env.get("HIP_VISIBLE_DEVICES"), env.get("CUDA_VISIBLE_DEVICES")
+    differ = hip is not None and cuda is not None and hip.replace(" ", "") != cuda.replace(" ", "")
+    return known(differ, "env")
+
+
+@machine_fact(
+    "igpu_enumerated_first",
+    "The first AMD GPU a HIP program sees (device 0, what 'cuda' means in PyTorch) is an "
+    "integrated GPU while a discrete AMD GPU is visible too, after *_VISIBLE_DEVICES; AMD: "
+    "ROCm does not support integrated graphics next to a dGPU (facts.md E.9).",
+)
+def igpu_enumerated_first(facts: Facts, tables: Tables) -> Fact:
+    agents = _amd_agents(facts)
+    if any(not a.integrated.is_known for a in agents):
+        return unknown("whether an AMD GPU is integrated is not known")
+    vis = visibility(facts)
+    if vis.visible is None:
+        return unknown(vis.reason or "undecided")
+    visible = vis.visible
+    first_is_igpu = bool(visible) and bool(visible[0].integrated.value)
+    has_dgpu = any(not a.integrated.value for a in visible)
+    return known(first_is_igpu and has_dgpu, "GPU discovery + env")
+
+
+@machine_fact(
+    "discrete_gpu_indices",
+    "The ROCR_VISIBLE_DEVICES value that keeps only the discrete AMD GPUs: their positions in "
+    "AMD enumeration order, comma-separated ('1' when the iGPU is 0); absent when there is none.",
+)
+def discrete_gpu_indices(facts: Facts, tables: Tables) -> Fact:
+    agents = sorted(_amd_agents(facts), key=lambda a: a.index)
+    if any(not a.integrated.is_known for a in agents):
+        return unknown("whether an AMD GPU is integrated is not known")
+    positions = [str(i) for i, a in enumerate(agents) if not a.integrated.value]
+    if not positions:
+        return list_fact([], "GPU discovery", "no discrete AMD GPU")
+    return known(",".join(positions), "GPU discovery")

@@ -1,0 +1,255 @@
+"""Derived facts about environment variables: allocator settings, myths, XNACK.
+
+Every variable's meaning comes from ``rules/data/env_vars.yaml`` (facts.md F), read through
+:mod:`rocm_doctor.knowledge.env_vars`; the XNACK feature per gfx target from
+``rules/data/xnack.yaml`` (LLVM AMDGPUUsage processor table).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional, Tuple
+
+from packaging.version import InvalidVersion, Version
+
+from rocm_doctor.facts.model import Facts, GpuAgent
+from rocm_doctor.facts.value import Fact, absent, known, unknown
+from rocm_doctor.judge.derived import Tables, machine_fact
+from rocm_doctor.judge.derived_facts.gpus import _amd_agents
+from rocm_doctor.knowledge.env_vars import EnvVarTable
+
+ALLOC_CONF_ORDER = ("PYTORCH_ALLOC_CONF", "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF")
+"""Precedence in c10 CUDAAllocatorConfig.h: the generic name, then CUDA, then the HIP spelling."""
+
+DEDICATED_RULES = {"HIP_DISABLE_IPC": "RD400"}
+"""Unread variables with a rule of their own, left out of the generic unread-variable list."""
+
+ENV_SOURCE = "env"
+
+
+def env_vars(facts: Facts) -> Optional[Dict[str, str]]:
+    """The set variables, ``{}`` when none is set, None when the environment was not read."""
+    fact = facts.env.vars
+    if fact.status == "known":
+        return dict(fact.value or {})
+    if fact.status == "absent":
+        return {}
+    return None
+
+
+def env_unknown(facts: Facts) -> Fact:
+    """The unknown fact to return when the environment was not read."""
+    return unknown(facts.env.vars.reason or "the environment variables were not read")
+
+
+def list_fact(items: List[str], source: str, none_reason: str) -> Fact:
+    """A list that is ``known`` when it has members and ``absent`` (with a reason) when empty.
+
+    Rules test these with ``exists: true``.
+    """
+    return known(items, source) if items else absent(source, none_reason)
+
+
+def _alloc_conf(facts: Facts) -> Tuple[Optional[str], Optional[str], Optional[Dict[str, str]]]:
+    env = env_vars(facts)
+    if env is None:
+        return None, None, None
+    for name in ALLOC_CONF_ORDER:
+        if env.get(name):
+            return name, env[name], env
+    return None, None, env
+
+
+@machine_fact(
+    "alloc_conf_variable",
+    "Which allocator variable PyTorch uses: PYTORCH_ALLOC_CONF, else PYTORCH_CUDA_ALLOC_CONF, "
+    "else PYTORCH_HIP_ALLOC_CONF (c10 CUDAAllocatorConfig.h, facts.md F); absent when none is set.",
+)
+def alloc_conf_variable(facts: Facts, tables: Tables) -> Fact:
+    name, _, env = _alloc_conf(facts)
+    if env is None:
+        return env_unknown(facts)
+    return known(name, ENV_SOURCE) if name else absent(ENV_SOURCE, "no allocator configuration variable is set")
+
+
+@machine_fact(
+    "alloc_conf_effective",
+    "The allocator configuration string PyTorch will use, after the precedence of "
+    "derived.alloc_conf_variable; absent when none is set.",
+)
+def alloc_conf_effective(facts: Facts, tables: Tables) -> Fact:
+    name, value, env = _alloc_conf(facts)
+    if env is None:
+        return env_unknown(facts)
+    return known(value, f"env:{name}") if name else absent(ENV_SOURCE, "no allocator configuration variable is set")
+
+
+def expandable_segments_on(conf: str) -> bool:
+    """True when an allocator configuration string turns expandable_segments on."""
+    for part in conf.split(","):
+        key, _, value = part.partition(":")
+        if key.strip() == "expandable_segments" and value.strip().lower() == "true":
+            return True
+    return False
+
+
+@machine_fact(
+    "expandable_segments_requested",
+    "The effective allocator configuration sets expandable_segments:True (facts.md E.5).",
+)
+def expandable_segments_requested(facts: Facts, tables: Tables) -> Fact:
+    name, value, env = _alloc_conf(facts)
+    if env is None:
+        return env_unknown(facts)
+    return known(bool(value) and expandable_segments_on(value or ""), f"env:{name}" if name else ENV_SOURCE)
+
+
+@machine_fact(
+    "hip_alloc_conf_shadowed",
+    "PYTORCH_HIP_ALLOC_CONF is set but ignored because PYTORCH_CUDA_ALLOC_CONF (or "
+    "PYTORCH_ALLOC_CONF) is set to something else; PyTorch reads the HIP spelling only when "
+    "the CUDA one is unset (c10 CUDAAllocatorConfig.h, facts.md F).",
+)
+def hip_alloc_conf_shadowed(facts: Facts, tables: Tables) -> Fact:
+    name, value, env = _alloc_conf(facts)
+    if env is None:
+        return env_unknown(facts)
+    hip = env.get("PYTORCH_HIP_ALLOC_CONF")
+    return known(bool(hip) and name != "PYTORCH_HIP_ALLOC_CONF" and value != hip, ENV_SOURCE)
+
+
+def _release(text: Optional[str]) -> Optional[Version]:
+    if not text:
+        return None
+    try:
+        return Version(Version(str(text).split("+")[0]).base_version)
+    except InvalidVersion:
+        return None
+
+
+@machine_fact(
+    "expandable_segments_supported",
+    "The installed ROCm build of PyTorch honours expandable_segments: false before torch 2.11 "
+    "(it warns 'expandable_segments not supported on this platform' and ignores it) and on "
+    "ROCm < 7.0.2; true for torch >= 2.12 on ROCm >= 7.0.2 (pytorch PRs #177974, #179781, "
+    "facts.md E.5); unknown for 2.11 (AMD backported it to ROCm/pytorch release/2.11) and for "
+    "Windows builds from 2.12 on; absent for a build that is not ROCm.",
+)
+def expandable_segments_supported(facts: Facts, tables: Tables) -> Fact:
+    torch = facts.torch
+    if torch.flavour.status != "known":
+        return unknown(torch.flavour.reason or "the PyTorch build is not known")
+    if torch.flavour.value != "rocm":
+        return absent(torch.flavour.source or "torch", "not a ROCm build of PyTorch")
+    version = _release(torch.version.value if torch.version.is_known else None)
+    if version is None:
+        return unknown("the PyTorch version is not known")
+    source = torch.version.source or "torch"
+    if version < Version("2.11"):
+        return known(False, source)
+    if version < Version("2.12") or facts.host.os.value == "windows":
+        return unknown(f"torch {torch.version.value}: support depends on the build (AMD backport, Windows)")
+    rocm = _release(torch.rocm_version.value if torch.rocm_version.is_known else None)
+    if rocm is None:
+        return unknown("the ROCm version of the PyTorch build is not known")
+    return known(rocm >= Version("7.0.2"), torch.rocm_version.source or source)
+
+
+def _env_table(tables: Tables) -> EnvVarTable:
+    return EnvVarTable.from_data(tables["env_vars"])
+
+
+@machine_fact(
+    "unread_env_vars",
+    "Set variables that nothing in ROCm or PyTorch reads (read_by: none in "
+    "rules/data/env_vars.yaml), except those with a rule of their own (HIP_DISABLE_IPC); "
+    "absent when there are none.",
+)
+def unread_env_vars(facts: Facts, tables: Tables) -> Fact:
+    env = env_vars(facts)
+    if env is None:
+        return env_unknown(facts)
+    names = [n for n in _env_table(tables).select(env, read_by="none") if n not in DEDICATED_RULES]
+    return list_fact(names, ENV_SOURCE, "no variable that the runtime ignores is set")
+
+
+@machine_fact(
+    "build_time_env_vars",
+    "Set variables that only matter when compiling PyTorch or extensions from source "
+    "(read_by: build-time in rules/data/env_vars.yaml), e.g. PYTORCH_ROCM_ARCH; absent when none.",
+)
+def build_time_env_vars(facts: Facts, tables: Tables) -> Fact:
+    env = env_vars(facts)
+    if env is None:
+        return env_unknown(facts)
+    names = _env_table(tables).select(env, read_by="build-time")
+    return list_fact(names, ENV_SOURCE, "no build-time variable is set")
+
+
+@machine_fact(
+    "debug_env_vars",
+    "Debugging aids that serialise or slow every run (debug: true in rules/data/env_vars.yaml, "
+    "e.g. AMD_SERIALIZE_KERNEL, HIP_LAUNCH_BLOCKING) that are set to a value other than 0; "
+    "absent when none.",
+)
+def debug_env_vars(facts: Facts, tables: Tables) -> Fact:
+    env = env_vars(facts)
+    if env is None:
+        return env_unknown(facts)
+    names = [n for n in _env_table(tables).select(env, debug=True) if env[n].strip() not in ("", "0")]
+    return list_fact(names, ENV_SOURCE, "no debugging variable is set")
+
+
+def xnack_supported(gfx: str, tables: Tables) -> Optional[bool]:
+    """Whether LLVM lists the xnack feature for ``gfx`` (rules/data/xnack.yaml); None if not listed."""
+    for row in tables["xnack"]["targets"]:
+        if re.fullmatch(row["gfx"], gfx):
+            return bool(row["xnack"])
+    return None
+
+
+def _agent_label(agent: GpuAgent) -> str:
+    name = agent.name.value if agent.name.is_known else f"GPU {agent.index}"
+    return f"{name} ({agent.gfx.value})"
+
+
+def _xnack_verdicts(facts: Facts, tables: Tables) -> Tuple[List[str], bool]:
+    """(labels of AMD GPUs without XNACK, whether some AMD GPU could not be judged)."""
+    lacking: List[str] = []
+    undecided = False
+    for agent in _amd_agents(facts):
+        verdict = xnack_supported(str(agent.gfx.value), tables) if agent.gfx.is_known else None
+        if verdict is False:
+            lacking.append(_agent_label(agent))
+        elif verdict is None:
+            undecided = True
+    return lacking, undecided
+
+
+@machine_fact(
+    "xnack_unsupported_gpus",
+    "AMD GPUs whose gfx target has no xnack feature in LLVM's processor table (RDNA2, RDNA3, "
+    "RDNA3.5: rules/data/xnack.yaml), as 'name (gfx)'; absent when there are none.",
+)
+def xnack_unsupported_gpus(facts: Facts, tables: Tables) -> Fact:
+    lacking, _ = _xnack_verdicts(facts, tables)
+    return list_fact(lacking, "GPU discovery + rules/data/xnack.yaml", "every AMD GPU has XNACK or none was found")
+
+
+@machine_fact(
+    "xnack_env_on_rdna",
+    "HSA_XNACK=1 is set while an AMD GPU without the xnack feature (RDNA2/3/3.5 per LLVM's "
+    "AMDGPUUsage processor table) is present; unknown when a GPU's gfx is not in the table.",
+)
+def xnack_env_on_rdna(facts: Facts, tables: Tables) -> Fact:
+    env = env_vars(facts)
+    if env is None:
+        return env_unknown(facts)
+    if env.get("HSA_XNACK", "").strip() != "1":
+        return known(False, ENV_SOURCE)
+    lacking, undecided = _xnack_verdicts(facts, tables)
+    if lacking:
+        return known(True, "env:HSA_XNACK + rules/data/xnack.yaml")
+    if undecided:
+        return unknown("the XNACK support of a GPU's gfx target is not in rules/data/xnack.yaml")
+    return known(False, "env:HSA_XNACK + rules/data/xnack.yaml")

@@ -1,0 +1,159 @@
+"""Derived facts about the platform: Windows, WSL2, containers, the kernel and /dev/kfd.
+
+Sources: facts.md E.14 and G (WSL2: /dev/dxg and no /dev/kfd), E.17 (containers need
+``--device=/dev/kfd --device=/dev/dri``), E.8 (``PCI rejects atomics``), B.2/E.18 and
+corpus rocm-5499 (Strix Halo needs the 6.14 OEM kernel with the LR compute fix).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional, Tuple
+
+from rocm_doctor.facts.model import Facts
+from rocm_doctor.facts.value import Fact, absent, known, unknown
+from rocm_doctor.judge.derived import Tables, machine_fact
+from rocm_doctor.judge.derived_facts.gpus import _amd_agents
+
+_KERNEL = re.compile(r"^(\d+)\.(\d+)(?:\.(\d+))?")
+_UBUNTU_ABI = re.compile(r"^\d+\.\d+\.\d+-(\d+)-oem")
+
+STRIX_HALO_MIN_KERNEL = (6, 14, 0)
+"""AMD's Ryzen PyTorch docs (docs-7.0.2): 'required to operate on the 6.14 OEM kernel'."""
+STRIX_HALO_MIN_OEM_ABI = 1014
+"""Ubuntu linux-oem-6.14 6.14.0-1014 carries the LR compute fix (AMD in ROCm issue #5499)."""
+
+
+def _os(facts: Facts) -> Optional[str]:
+    return facts.host.os.value if facts.host.os.is_known else None
+
+
+@machine_fact("is_windows", "The machine runs Windows natively (host.os is windows).")
+def is_windows(facts: Facts, tables: Tables) -> Fact:
+    if not facts.host.os.is_known:
+        return unknown(facts.host.os.reason or "the operating system is not known")
+    return known(facts.host.os.value == "windows", facts.host.os.source or "host")
+
+
+@machine_fact(
+    "is_wsl2",
+    "Linux running inside WSL2 (host.wsl_version is 2): the GPU comes through /dev/dxg and "
+    "there is no /dev/kfd (facts.md E.14, G).",
+)
+def is_wsl2(facts: Facts, tables: Tables) -> Fact:
+    os_name = _os(facts)
+    if os_name is None:
+        return unknown(facts.host.os.reason or "the operating system is not known")
+    if os_name != "linux":
+        return known(False, facts.host.os.source or "host")
+    wsl = facts.host.wsl_version
+    if wsl.status == "known":
+        return known(wsl.value == 2, wsl.source or "host")
+    if wsl.status == "absent":
+        return known(False, wsl.source or "host")
+    return unknown(wsl.reason or "whether this is WSL is not known")
+
+
+@machine_fact(
+    "in_container",
+    "rocm-doctor runs inside a container (docker, podman, kubernetes, ...): host.container is known.",
+)
+def in_container(facts: Facts, tables: Tables) -> Fact:
+    if _os(facts) in ("windows", "macos"):
+        return known(False, facts.host.os.source or "host")
+    fact = facts.host.container
+    if fact.status == "known":
+        return known(True, fact.source or "host")
+    if fact.status == "absent":
+        return known(False, fact.source or "host")
+    return unknown(fact.reason or "whether this is a container is not known")
+
+
+@machine_fact(
+    "linux_native",
+    "Linux that talks to the amdgpu kernel driver itself (not WSL2); containers count, since "
+    "they share the host's kernel.",
+)
+def linux_native(facts: Facts, tables: Tables) -> Fact:
+    wsl = is_wsl2(facts, tables)
+    if not wsl.is_known:
+        return wsl
+    return known(_os(facts) == "linux" and not wsl.value, wsl.source or "host")
+
+
+def parse_kernel(release: str) -> Optional[Tuple[int, int, int]]:
+    """``6.14.0-1013-oem`` -> (6, 14, 0); None when the string does not start with a version."""
+    match = _KERNEL.match(release.strip())
+    if not match:
+        return None
+    return int(match.group(1)), int(match.group(2)), int(match.group(3) or 0)
+
+
+@machine_fact(
+    "kernel_version",
+    "The running Linux kernel's version as major.minor.patch, parsed from host.kernel_release "
+    "(6.14.0-1013-oem -> 6.14.0).",
+)
+def kernel_version(facts: Facts, tables: Tables) -> Fact:
+    release = facts.host.kernel_release
+    if not release.is_known:
+        return release if release.status == "absent" else unknown(release.reason or "the kernel release is not known")
+    parsed = parse_kernel(str(release.value))
+    if parsed is None:
+        return unknown(f"kernel release {release.value!r} does not start with a version")
+    return known(".".join(str(p) for p in parsed), release.source or "host")
+
+
+@machine_fact(
+    "kfd_missing_reason",
+    "Why /dev/kfd is missing on Linux: 'wsl2' (normal there), 'container-without-device' "
+    "(docker run lacked --device=/dev/kfd), 'pcie-atomics-rejected' (KFD skipped the GPU), "
+    "'driver-not-loaded' (amdgpu not loaded) or 'kfd-not-created' (amdgpu loaded, no KFD "
+    "device); absent when /dev/kfd exists or the OS is not Linux (facts.md E.8, E.14, E.17, G).",
+)
+def kfd_missing_reason(facts: Facts, tables: Tables) -> Fact:
+    host, driver = facts.host, facts.driver
+    if _os(facts) != "linux":
+        return absent("host", "not Linux") if _os(facts) else unknown("the operating system is not known")
+    if host.dev_kfd.status != "known":
+        return unknown(host.dev_kfd.reason or "whether /dev/kfd exists is not known")
+    if host.dev_kfd.value:
+        return absent(host.dev_kfd.source or "/dev/kfd", "/dev/kfd exists")
+    wsl = is_wsl2(facts, tables)
+    container = in_container(facts, tables)
+    if not wsl.is_known or not container.is_known:
+        return unknown("whether this is WSL2 or a container is not known")
+    if wsl.value:
+        return known("wsl2", "host")
+    if container.value:
+        return known("container-without-device", host.container.source or "host")
+    if driver.pcie_atomics_rejected.status == "known" and driver.pcie_atomics_rejected.value:
+        return known("pcie-atomics-rejected", driver.pcie_atomics_rejected.source or "kernel log")
+    loaded = driver.amdgpu_loaded
+    if loaded.status != "known":
+        return unknown(loaded.reason or "whether amdgpu is loaded is not known")
+    return known("kfd-not-created" if loaded.value else "driver-not-loaded", loaded.source or "driver")
+
+
+@machine_fact(
+    "strix_halo_kernel_too_old",
+    "A Strix Halo GPU (gfx1151) on Linux whose kernel is older than 6.14, or an Ubuntu 6.14 OEM "
+    "kernel before 6.14.0-1014 (which lacks the LR compute fix): AMD's Ryzen PyTorch docs "
+    "(docs-7.0.2) require the 6.14 OEM kernel; ROCm issue #5499 (facts.md B.2, E.18).",
+)
+def strix_halo_kernel_too_old(facts: Facts, tables: Tables) -> Fact:
+    native = linux_native(facts, tables)
+    if not native.is_known:
+        return native
+    agents = _amd_agents(facts)
+    if not native.value or not any(a.gfx.is_known and a.gfx.value == "gfx1151" for a in agents):
+        return known(False, "host + GPU discovery")
+    release = facts.host.kernel_release
+    parsed = parse_kernel(str(release.value)) if release.is_known else None
+    if parsed is None:
+        return unknown(release.reason or "the kernel version is not known")
+    if parsed < STRIX_HALO_MIN_KERNEL:
+        return known(True, release.source or "host")
+    abi = _UBUNTU_ABI.match(str(release.value))
+    too_old_oem = parsed[:2] == (6, 14) and abi is not None and int(abi.group(1)) < STRIX_HALO_MIN_OEM_ABI
+    return known(too_old_oem, release.source or "host")

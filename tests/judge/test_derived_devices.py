@@ -1,0 +1,27 @@
+"""Derived facts about visible devices (rocm_doctor/judge/derived_facts/devices.py)."""
+
+from __future__ import annotations
+
+from tests.judge._derived_helpers import agent, derived, env
+
+IGPU_FIRST = {"gpus": {"agents": [agent(0, "gfx1036", True), agent(1, "gfx1100", False)]}}
+TWO = {"gpus": {"agents": [agent(0, "gfx1100", False), agent(1, "gfx1100", False)]}}
+
+
+def test_igpu_first_unless_a_visibility_variable_hides_it() -> None:
+    assert derived("derived.igpu_enumerated_first", IGPU_FIRST).value is True
+    assert derived("derived.igpu_enumerated_first", {**IGPU_FIRST, **env(ROCR_VISIBLE_DEVICES="1")}).value is False
+    assert derived("derived.igpu_enumerated_first", {**IGPU_FIRST, **env(HIP_VISIBLE_DEVICES="GPU-abc")}).status == "unknown"
+    assert derived("derived.discrete_gpu_indices", IGPU_FIRST).value == "1"
+
+
+def test_visible_devices_invalid_counts_after_rocr_filtering() -> None:
+    assert derived("derived.visible_devices_invalid", {**TWO, **env(HIP_VISIBLE_DEVICES="0,1")}).status == "absent"
+    bad = derived("derived.visible_devices_invalid", {**TWO, **env(ROCR_VISIBLE_DEVICES="1", HIP_VISIBLE_DEVICES="0,1")})
+    assert bad.value == ["HIP_VISIBLE_DEVICES=1 (only 1 device(s) to choose from)"]
+    assert derived("derived.visible_devices_invalid", env(CUDA_VISIBLE_DEVICES="3")).value
+
+
+def test_hip_and_cuda_visible_devices_conflict() -> None:
+    assert derived("derived.visible_devices_conflict", env(HIP_VISIBLE_DEVICES="0", CUDA_VISIBLE_DEVICES="1")).value is True
+    assert derived("derived.visible_devices_conflict", env(HIP_VISIBLE_DEVICES="0")).value is False
