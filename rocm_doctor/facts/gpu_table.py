@@ -1,0 +1,187 @@
+"""The GPU table (``rules/data/gpus.yaml``): PCI device id <-> gfx target <-> product.
+
+Also the arithmetic of gfx names: KFD's decimal ``gfx_target_version``
+(``major*10000 + minor*100 + stepping``) and the ``HSA_OVERRIDE_GFX_VERSION``
+string (``major.minor.stepping``, decimal) map to the gfx name
+``gfx{major}{minor:x}{stepping:x}`` (ROCR-Runtime libhsakmt.h / isa.cpp; facts.md D, G).
+
+Public API (used by the GPU gatherer, the rules' derived facts and the fixes):
+
+* :func:`lookup_pci` -- the :class:`GpuModel` of an AMD PCI device id, or None;
+* :func:`models_for_gfx` -- every table row of a gfx target;
+* :func:`family_of` -- ``rdna3``, ``cdna3`` ... for a gfx target, or None;
+* :func:`gfx_from_target_version` / :func:`target_version_from_gfx`;
+* :func:`override_string` -- ``gfx1030`` -> ``"10.3.0"``; :func:`gfx_from_override`;
+* :func:`vendor_name` -- ``0x1002`` -> ``AMD``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Dict, List, Optional, Tuple, Union
+
+from rocm_doctor.data import load_table
+from rocm_doctor.errors import InputError
+
+TABLE = "gpus"
+
+AMD_VENDOR_ID = "0x1002"
+VENDOR_NAMES: Dict[str, str] = {"0x1002": "AMD", "0x10de": "NVIDIA", "0x8086": "Intel"}
+"""PCI vendor ids of the GPU makers rocm-doctor reports as GPUs."""
+
+_GFX_RE = re.compile(r"^gfx(\d{1,2})([0-9a-f])([0-9a-f])$")
+
+
+@dataclass(frozen=True)
+class GpuModel:
+    """One row of the device table, joined with its gfx target's row."""
+
+    device_id: str
+    """``0x744c``: lower-case hex with ``0x``."""
+    gfx: str
+    product: str
+    integrated: bool
+    family: Optional[str]
+    source: str
+    verified: bool = True
+    """False for an inferred row (facts.md marks it UNVERIFIED)."""
+
+
+def normalize_device_id(device_id: Union[str, int]) -> Optional[str]:
+    """``744C``, ``0x744c``, ``29772`` (int) -> ``0x744c``; None if not a 16-bit id."""
+    if isinstance(device_id, int):
+        value = device_id
+    else:
+        text = device_id.strip().lower()
+        if text.startswith("0x"):
+            text = text[2:]
+        try:
+            value = int(text, 16)
+        except ValueError:
+            return None
+    if not 0 <= value <= 0xFFFF:
+        return None
+    return f"0x{value:04x}"
+
+
+def vendor_name(vendor_id: Union[str, int]) -> Optional[str]:
+    """``AMD``, ``NVIDIA`` or ``Intel`` for their PCI vendor ids, None for any other."""
+    return VENDOR_NAMES.get(normalize_device_id(vendor_id) or "")
+
+
+def gfx_from_target_version(version: int) -> Optional[str]:
+    """KFD ``gfx_target_version`` -> gfx name (90010 -> ``gfx90a``, 110501 -> ``gfx1151``).
+
+    None for 0 (a CPU node) or a value out of the encoding's range.
+    """
+    if version <= 0:
+        return None
+    major, minor, stepping = version // 10000, (version // 100) % 100, version % 100
+    if minor > 15 or stepping > 15:
+        return None
+    return f"gfx{major}{minor:x}{stepping:x}"
+
+
+def split_gfx(gfx: str) -> Optional[Tuple[int, int, int]]:
+    """``gfx90a`` -> (9, 0, 10); feature suffixes (``gfx90a:xnack-``) are ignored."""
+    match = _GFX_RE.match(gfx.strip().lower().split(":", 1)[0])
+    if match is None:
+        return None
+    return int(match.group(1)), int(match.group(2), 16), int(match.group(3), 16)
+
+
+def base_gfx(gfx: str) -> str:
+    """``gfx90a:sramecc+:xnack-`` -> ``gfx90a`` (rocminfo and torch print the features)."""
+    return gfx.strip().lower().split(":", 1)[0]
+
+
+def target_version_from_gfx(gfx: str) -> Optional[int]:
+    """``gfx1030`` -> 100300; None for a name that is not a gfx target."""
+    parts = split_gfx(gfx)
+    if parts is None:
+        return None
+    major, minor, stepping = parts
+    return major * 10000 + minor * 100 + stepping
+
+
+def override_string(gfx: str) -> Optional[str]:
+    """The ``HSA_OVERRIDE_GFX_VERSION`` value naming a gfx target: ``gfx1030`` -> ``10.3.0``."""
+    parts = split_gfx(gfx)
+    if parts is None:
+        return None
+    return "{}.{}.{}".format(*parts)
+
+
+def gfx_from_override(value: str) -> Optional[str]:
+    """``11.0.0`` -> ``gfx1100``; None when libhsakmt would reject the value.
+
+    libhsakmt accepts exactly three decimal numbers (major <= 63, minor and
+    stepping <= 255); gfx names only exist for minor and stepping <= 15.
+    """
+    match = re.fullmatch(r"\s*(\d+)\.(\d+)\.(\d+)\s*", value)
+    if match is None:
+        return None
+    major, minor, stepping = (int(g) for g in match.groups())
+    if major > 63 or minor > 15 or stepping > 15:
+        return None
+    return f"gfx{major}{minor:x}{stepping:x}"
+
+
+@lru_cache(maxsize=None)
+def _models() -> Tuple[Dict[str, GpuModel], Dict[str, str]]:
+    data = load_table(TABLE)
+    where = f"rules/data/{TABLE}.yaml"
+    if not isinstance(data, dict):
+        raise InputError(f"{where}: must be a mapping with 'targets' and 'devices'")
+    families: Dict[str, str] = {}
+    for index, row in enumerate(data.get("targets") or []):
+        if not isinstance(row, dict) or not row.get("gfx") or not row.get("source"):
+            raise InputError(f"{where}: targets[{index}] needs gfx and source")
+        families[str(row["gfx"])] = str(row.get("family") or "")
+    models: Dict[str, GpuModel] = {}
+    for index, row in enumerate(data.get("devices") or []):
+        if not isinstance(row, dict):
+            raise InputError(f"{where}: devices[{index}] must be a mapping")
+        for field in ("id", "gfx", "product", "source"):
+            if not row.get(field):
+                raise InputError(f"{where}: devices[{index}] needs field '{field}'")
+        device_id = normalize_device_id(str(row["id"]))
+        if device_id is None:
+            raise InputError(f"{where}: devices[{index}].id '{row['id']}' is not a hex PCI device id")
+        gfx = str(row["gfx"])
+        models[device_id] = GpuModel(
+            device_id=device_id,
+            gfx=gfx,
+            product=str(row["product"]),
+            integrated=bool(row.get("integrated", False)),
+            family=families.get(gfx) or None,
+            source=str(row["source"]),
+            verified=bool(row.get("verified", True)),
+        )
+    return models, families
+
+
+def lookup_pci(device_id: Union[str, int]) -> Optional[GpuModel]:
+    """The table row of an AMD (vendor 0x1002) PCI device id, or None when it is not listed."""
+    key = normalize_device_id(device_id)
+    if key is None:
+        return None
+    return _models()[0].get(key)
+
+
+def models_for_gfx(gfx: str) -> List[GpuModel]:
+    """Every device row whose gfx target is ``gfx`` (feature suffixes ignored), in table order."""
+    wanted = base_gfx(gfx)
+    return [model for model in _models()[0].values() if model.gfx == wanted]
+
+
+def family_of(gfx: str) -> Optional[str]:
+    """The architecture family of a gfx target (``rdna3``, ``rdna3.5``, ``cdna3`` ...), None if unlisted."""
+    return _models()[1].get(base_gfx(gfx)) or None
+
+
+def table_source() -> str:
+    """The name used as the ``source`` of facts taken from this table."""
+    return f"rules/data/{TABLE}.yaml"

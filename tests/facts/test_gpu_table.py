@@ -1,0 +1,66 @@
+"""The GPU table and gfx arithmetic (rules/data/gpus.yaml, facts.md C and D)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rocm_doctor.data import load_table
+from rocm_doctor.facts import gpu_table
+
+
+@pytest.mark.parametrize(
+    "version, gfx",
+    [(90010, "gfx90a"), (90402, "gfx942"), (100300, "gfx1030"), (100306, "gfx1036"), (110001, "gfx1101"),
+     (110501, "gfx1151"), (120001, "gfx1201"), (90012, "gfx90c")],
+)
+def test_target_version_and_gfx_name_round_trip(version, gfx):
+    assert gpu_table.gfx_from_target_version(version) == gfx
+    assert gpu_table.target_version_from_gfx(gfx) == version
+
+
+def test_cpu_node_and_bad_names_have_no_gfx():
+    assert gpu_table.gfx_from_target_version(0) is None
+    assert gpu_table.gfx_from_target_version(91600) is None
+    assert gpu_table.target_version_from_gfx("navi31") is None
+
+
+def test_override_strings():
+    assert gpu_table.override_string("gfx1030") == "10.3.0"
+    assert gpu_table.override_string("gfx90a:sramecc+:xnack-") == "9.0.10"
+    assert gpu_table.gfx_from_override("11.0.0") == "gfx1100"
+    assert gpu_table.gfx_from_override("11.5.1") == "gfx1151"
+    assert gpu_table.gfx_from_override("gfx1100") is None
+    assert gpu_table.gfx_from_override("11.0") is None
+
+
+def test_lookup_by_pci_id_accepts_any_spelling():
+    model = gpu_table.lookup_pci("0x744C")
+    assert model is not None and model.gfx == "gfx1100" and model.family == "rdna3" and not model.integrated
+    assert gpu_table.lookup_pci(0x1586).gfx == "gfx1151"
+    assert gpu_table.lookup_pci("1586").integrated is True
+    assert gpu_table.lookup_pci("ffff") is None and gpu_table.lookup_pci("xyz") is None
+
+
+def test_torchruntime_db_errors_are_not_copied():
+    """facts.md C: Phoenix 164f is gfx1103, Krackan 1114 gfx1152, Mendocino 1506 gfx1036."""
+    assert gpu_table.lookup_pci("164f").gfx == "gfx1103"
+    assert gpu_table.lookup_pci("1114").gfx == "gfx1152"
+    assert gpu_table.lookup_pci("1506").gfx == "gfx1036"
+    assert gpu_table.lookup_pci("13c0").verified is False
+
+
+def test_models_for_gfx_and_family():
+    assert {m.device_id for m in gpu_table.models_for_gfx("gfx1201")} == {"0x7550", "0x7551"}
+    assert gpu_table.family_of("gfx1151") == "rdna3.5" and gpu_table.family_of("gfx942") == "cdna3"
+    assert gpu_table.family_of("gfx9999") is None
+    assert gpu_table.vendor_name("0x10DE") == "NVIDIA" and gpu_table.vendor_name("0x1af4") is None
+
+
+def test_every_table_row_names_its_source_and_a_known_target():
+    table = load_table("gpus")
+    targets = {row["gfx"] for row in table["targets"]}
+    for row in table["targets"] + table["devices"]:
+        assert row.get("source"), row
+    for row in table["devices"]:
+        assert row["gfx"] in targets, row
+        assert gpu_table.target_version_from_gfx(row["gfx"]) is not None
