@@ -55,6 +55,28 @@ def _root(
 def _register_commands() -> None:
     # Explicit list: one module per command group.
     from rocm_doctor.cli import facts_cmd  # noqa: F401
+    from rocm_doctor.cli import bench_cmd  # noqa: F401
+    from rocm_doctor.cli import check_cmd  # noqa: F401
+    from rocm_doctor.cli import fix_cmd  # noqa: F401
+    from rocm_doctor.cli import report_cmd  # noqa: F401
+
+
+def _click_exceptions() -> tuple:
+    """Usage errors: typer vendors its own copy of click, and older typers use click itself."""
+    kinds = []
+    try:
+        from typer._click.exceptions import ClickException as VendoredClickException
+
+        kinds.append(VendoredClickException)
+    except ImportError:  # pragma: no cover - typer without a vendored click
+        pass
+    try:
+        from click.exceptions import ClickException
+
+        kinds.append(ClickException)
+    except ImportError:  # pragma: no cover - click not installed
+        pass
+    return tuple(kinds)
 
 
 def _write_crash_log() -> str:
@@ -79,11 +101,9 @@ def main() -> None:
         stderr_console().print(f"[bold red]error:[/] {exc}", markup=True)
         sys.exit(exc.exit_code)
     except Exception as exc:  # noqa: BLE001 - the error boundary
-        import click
-
-        if isinstance(exc, click.exceptions.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
+        if isinstance(exc, _click_exceptions()):
+            exc.show()  # type: ignore[attr-defined]
+            sys.exit(exc.exit_code)  # type: ignore[attr-defined]
         path = _write_crash_log()
         stderr_console().print(
             f"[bold red]internal error:[/] {type(exc).__name__}: {exc}\n"
