@@ -1,0 +1,134 @@
+"""``rocm-doctor docker-run``: ``docker run`` flags and a compose service for this machine.
+
+The flags are AMD's documented ones (facts.md E.17, ROCm docs "Running ROCm Docker
+containers" and the PyTorch install page): the compute interface ``/dev/kfd`` and the
+render nodes under ``/dev/dri``, the ``video`` group and the render group *by number*
+(the image has no group of the host's name), ``--ipc=host`` for the DataLoader's
+shared memory, and ``seccomp=unconfined`` that AMD's examples use.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import yaml
+
+from rocm_doctor.facts.model import Facts
+from rocm_doctor.fix.plan import FixPlan
+
+DEFAULT_IMAGE = "rocm/pytorch:latest"
+"""AMD's PyTorch image; ``latest`` is the latest tested release (facts.md E.17)."""
+
+
+@dataclass
+class DockerRun:
+    """Flags, environment and the notes that explain them."""
+
+    image: str
+    devices: List[str] = field(default_factory=lambda: ["/dev/kfd", "/dev/dri"])
+    groups: List[str] = field(default_factory=list)
+    environment: Dict[str, str] = field(default_factory=dict)
+    extra_flags: List[str] = field(default_factory=list)
+    notes: List[str] = field(default_factory=list)
+
+    def flags(self) -> List[str]:
+        flags = [f"--device={d}" for d in self.devices]
+        for group in self.groups:
+            flags += ["--group-add", group]
+        flags += ["--ipc=host", "--security-opt", "seccomp=unconfined"]
+        for name, value in self.environment.items():
+            flags += ["-e", f"{name}={value}"]
+        flags += [f for f in self.extra_flags if f not in flags]
+        return flags
+
+    def command(self) -> str:
+        return shlex.join(["docker", "run", "-it", "--rm", *self.flags(), self.image])
+
+    def compose(self, service: str = "pytorch") -> str:
+        body: Dict[str, object] = {
+            "image": self.image,
+            "devices": list(self.devices),
+            "group_add": list(self.groups),
+            "ipc": "host",
+            "security_opt": ["seccomp=unconfined"],
+        }
+        if self.environment:
+            body["environment"] = dict(self.environment)
+        return yaml.safe_dump({"services": {service: body}}, sort_keys=False, default_flow_style=False)
+
+
+def visible_gpus(facts: Facts) -> Optional[str]:
+    """``HIP_VISIBLE_DEVICES`` for the discrete AMD GPUs when an integrated one is also present.
+
+    AMD: the runtime may crash on an enumerated iGPU even when told to skip it (facts.md E.9),
+    so the iGPU is hidden. HIP numbers AMD agents in discovery order.
+    """
+    amd = [a for a in facts.gpus.agents if not a.vendor.is_known or a.vendor.value == "AMD"]
+    flags = [a.integrated.value if a.integrated.is_known else None for a in amd]
+    if None in flags or all(flags) or not any(flags):
+        return None
+    return ",".join(str(i) for i, integrated in enumerate(flags) if not integrated)
+
+
+def docker_run(facts: Facts, plan: FixPlan, image: Optional[str] = None) -> DockerRun:
+    """The ``docker run`` setup for this machine and plan."""
+    run = DockerRun(image=image or DEFAULT_IMAGE)
+    run.groups.append("video")
+    gid = facts.permissions.render_group_gid
+    if gid.is_known:
+        run.groups.append(str(gid.value))
+        run.notes.append(f"render group id {gid.value} (from {gid.source}); the image has no group named like the host's")
+    else:
+        run.groups.append("render")
+        run.notes.append("the host's render group id is unknown: replace 'render' with `getent group render | cut -d: -f3`")
+    visible = visible_gpus(facts)
+    if visible is not None:
+        run.environment["HIP_VISIBLE_DEVICES"] = visible
+        run.notes.append(f"HIP_VISIBLE_DEVICES={visible}: only the discrete GPUs (facts.md E.9)")
+    for change in plan.env:
+        if change.value is not None and change.name not in run.environment:
+            run.environment[change.name] = change.value
+        elif change.value is None:
+            run.notes.append(f"do not pass -e {change.name} ({', '.join(change.finding_ids)})")
+    for step in plan.docker:
+        run.extra_flags.extend(f for f in step.run_flags if f not in run.extra_flags)
+    return run
+
+
+COMPOSE_SERVICE_KEYS = frozenset(
+    {
+        "image", "build", "command", "entrypoint", "environment", "env_file", "devices", "group_add", "ipc",
+        "shm_size", "security_opt", "cap_add", "cap_drop", "volumes", "ports", "working_dir", "user",
+        "deploy", "privileged", "stdin_open", "tty", "network_mode", "restart",
+    }
+)
+"""Service keys of the Compose specification that the snippet may use (for its structural check)."""
+
+
+def compose_problems(document: object) -> Tuple[str, ...]:
+    """Structural check of a compose document: a services mapping of known keys and types."""
+    problems: List[str] = []
+    if not isinstance(document, dict) or not isinstance(document.get("services"), dict):
+        return ("top level must be a mapping with a 'services' mapping",)
+    for name, service in document["services"].items():
+        if not isinstance(service, dict):
+            problems.append(f"services.{name} must be a mapping")
+            continue
+        for key in service:
+            if key not in COMPOSE_SERVICE_KEYS:
+                problems.append(f"services.{name}.{key} is not a compose service key")
+        for key in ("devices", "group_add", "security_opt"):
+            value = service.get(key, [])
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                problems.append(f"services.{name}.{key} must be a list of strings")
+        env = service.get("environment", {})
+        if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+            problems.append(f"services.{name}.environment must map names to strings")
+    return tuple(problems)
+
+
+def group_flags(run: DockerRun) -> Sequence[str]:
+    """The ``--group-add`` values, in order (for renderers and tests)."""
+    return tuple(run.groups)

@@ -1,0 +1,268 @@
+"""Write environment changes as a file for one shell, merged into what is there.
+
+Formats: ``dotenv`` (what ``docker run --env-file`` and python-dotenv read),
+``bash`` and ``zsh`` (POSIX ``export``, also sourced by dash), ``fish``,
+``powershell`` and ``cmd``.
+
+Merging never loses user data: our lines live in one delimited block
+(``# >>> rocm-doctor >>>`` ... ``# <<< rocm-doctor <<<``); every line outside
+it is kept byte for byte and in order. The previous file is backed up, the new
+one is written atomically (temporary file in the same folder + ``os.replace``),
+and writing the same changes twice changes nothing the second time.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import difflib
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from rocm_doctor.errors import InputError
+from rocm_doctor.fix.plan import EnvChange
+
+SHELLS = ("dotenv", "bash", "zsh", "fish", "powershell", "cmd")
+
+DEFAULT_FILENAMES: Dict[str, str] = {
+    "dotenv": "rocm-doctor.env",
+    "bash": "rocm-doctor.sh",
+    "zsh": "rocm-doctor.zsh",
+    "fish": "rocm-doctor.fish",
+    "powershell": "rocm-doctor.ps1",
+    "cmd": "rocm-doctor.cmd",
+}
+
+HOW_TO_LOAD: Dict[str, str] = {
+    "dotenv": "docker run --env-file {path} ...   (or python-dotenv: load_dotenv('{path}'))",
+    "bash": "source {path}",
+    "zsh": "source {path}",
+    "fish": "source {path}",
+    "powershell": ". {path}",
+    "cmd": "call {path}",
+}
+
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# Unquoted dotenv values are read literally by `docker --env-file` but python-dotenv
+# strips quotes, expands ${VAR} and cuts " #" comments: only this set reads the same in both.
+_DOTENV_SAFE = re.compile(r"^[A-Za-z0-9_.,:;/+=@%^-]*$")
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """The block for one format, and what it could not express."""
+
+    lines: Tuple[str, ...]
+    notes: Tuple[str, ...]
+
+
+def begin_marker(shell: str) -> str:
+    return f"{_comment(shell)} >>> rocm-doctor >>>"
+
+
+def end_marker(shell: str) -> str:
+    return f"{_comment(shell)} <<< rocm-doctor <<<"
+
+
+def _comment(shell: str) -> str:
+    return "REM" if shell == "cmd" else "#"
+
+
+def default_shell(os_name: Optional[str], login_shell: Optional[str]) -> str:
+    """The format to write when ``--shell`` is not given.
+
+    Windows -> PowerShell; elsewhere the user's login shell when it is one we write, else bash.
+    """
+    if os_name == "windows":
+        return "powershell"
+    name = Path(login_shell).name if login_shell else ""
+    return name if name in ("bash", "zsh", "fish") else "bash"
+
+
+def _check_value(shell: str, name: str, value: str) -> None:
+    if not _NAME.match(name):
+        raise InputError(f"environment variable name {name!r} is not a valid identifier")
+    if "\n" in value or "\r" in value or "\0" in value:
+        raise InputError(f"{name}: a value with a line break or NUL cannot be written to an env file")
+    if shell == "dotenv" and not _DOTENV_SAFE.match(value):
+        raise InputError(
+            f"{name}={value!r}: dotenv files are read differently by docker --env-file and python-dotenv "
+            "when a value has spaces, quotes, '$', '#' or '\\'; write it with --shell bash instead"
+        )
+    if shell == "cmd" and ('"' in value or "!" in value):
+        raise InputError(f"{name}={value!r}: cmd cannot carry '\"' or '!' safely in set \"NAME=value\"")
+
+
+def _posix_quote(value: str) -> str:
+    return "'" + value.replace("'", "'\\''") + "'"
+
+
+def _fish_quote(value: str) -> str:
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _powershell_quote(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _line(shell: str, change: EnvChange) -> Tuple[str, Optional[str]]:
+    """One line for the change in ``shell``, plus a note when the format cannot express it."""
+    name = change.name
+    if change.value is None:
+        if shell == "dotenv":
+            return (
+                f"# unset {name}: a dotenv file cannot unset a variable; remove it from the environment "
+                "that starts the program",
+                f"dotenv cannot unset {name}: remove it from the environment (or the other env files) yourself",
+            )
+        return {
+            "bash": f"unset {name}",
+            "zsh": f"unset {name}",
+            "fish": f"set -e {name}",
+            "powershell": f"Remove-Item Env:{name} -ErrorAction SilentlyContinue",
+            "cmd": f'set "{name}="',
+        }[shell], None
+    value = change.value
+    _check_value(shell, name, value)
+    return {
+        "dotenv": f"{name}={value}",
+        "bash": f"export {name}={_posix_quote(value)}",
+        "zsh": f"export {name}={_posix_quote(value)}",
+        # -gx: global and exported; a universal (-U) variable is not exported to programs
+        # (InvokeAI#3967: set -U HSA_OVERRIDE_GFX_VERSION never reached the process).
+        "fish": f"set -gx {name} {_fish_quote(value)}",
+        "powershell": f"$env:{name} = {_powershell_quote(value)}",
+        # Batch files expand %NAME%; a literal % is written %%.
+        "cmd": f'set "{name}={value.replace("%", "%%")}"',
+    }[shell], None
+
+
+def render_block(shell: str, changes: Sequence[EnvChange]) -> Rendered:
+    """The managed block (markers included) for ``changes`` in ``shell``."""
+    if shell not in SHELLS:
+        raise InputError(f"--shell {shell}: choose one of {', '.join(SHELLS)}")
+    comment = _comment(shell)
+    lines: List[str] = [begin_marker(shell)]
+    lines.append(f"{comment} Managed by rocm-doctor fix; edits inside this block are replaced on the next write.")
+    notes: List[str] = []
+    for change in changes:
+        lines.append(f"{comment} resolves {', '.join(change.finding_ids)}")
+        line, note = _line(shell, change)
+        lines.append(line)
+        if note:
+            notes.append(note)
+    lines.append(end_marker(shell))
+    return Rendered(tuple(lines), tuple(notes))
+
+
+def _split_lines(text: str) -> List[str]:
+    """Lines with their terminators, so that joining them gives back ``text`` exactly."""
+    return text.splitlines(keepends=True)
+
+
+def _newline_of(text: str, shell: str) -> str:
+    if "\r\n" in text:
+        return "\r\n"
+    if text:
+        return "\n"
+    return "\r\n" if shell == "cmd" else "\n"
+
+
+def merge(existing: str, shell: str, block: Sequence[str]) -> str:
+    """``existing`` with the managed block replaced (or appended); everything else untouched."""
+    lines = _split_lines(existing)
+    newline = _newline_of(existing, shell)
+    begin, end = begin_marker(shell), end_marker(shell)
+    starts = [i for i, line in enumerate(lines) if line.rstrip("\r\n") == begin]
+    ends = [i for i, line in enumerate(lines) if line.rstrip("\r\n") == end]
+    body = "".join(line + newline for line in block)
+    if not starts and not ends:
+        prefix = existing
+        if prefix and not prefix.endswith(("\n", "\r")):
+            prefix += newline
+        return prefix + body
+    if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
+        raise InputError(
+            f"the managed block markers ({begin!r} ... {end!r}) are unbalanced or repeated; "
+            "fix them by hand so rocm-doctor knows which lines it owns"
+        )
+    before = "".join(lines[: starts[0]])
+    after = "".join(lines[ends[0] + 1 :])
+    if after and not body.endswith(newline):
+        body += newline
+    return before + body + after
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    """What a write did (or, with ``dry_run``, would do)."""
+
+    path: Path
+    changed: bool
+    diff: str
+    backup: Optional[Path]
+    notes: Tuple[str, ...]
+
+
+def _read(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return ""
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    # surrogateescape: bytes that are not UTF-8 come back out unchanged.
+    return data.decode("utf-8", errors="surrogateescape")
+
+
+def _backup(path: Path) -> Path:
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    candidate = path.with_name(f"{path.name}.{stamp}.rocm-doctor.bak")
+    counter = 1
+    while candidate.exists():
+        candidate = path.with_name(f"{path.name}.{stamp}-{counter}.rocm-doctor.bak")
+        counter += 1
+    shutil.copy2(path, candidate)
+    return candidate
+
+
+def atomic_write(path: Path, text: str) -> None:
+    directory = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8", errors="surrogateescape"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        if path.exists():
+            shutil.copymode(path, tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def write_env_file(path: Path, shell: str, changes: Sequence[EnvChange], dry_run: bool = False) -> WriteResult:
+    """Merge ``changes`` into ``path`` for ``shell``; with ``dry_run`` only compute the diff."""
+    rendered = render_block(shell, changes)
+    old = _read(path)
+    new = merge(old, shell, rendered.lines)
+    diff = "".join(
+        difflib.unified_diff(
+            _split_lines(old), _split_lines(new), fromfile=f"a/{path.name}", tofile=f"b/{path.name}"
+        )
+    )
+    if old == new:
+        return WriteResult(path, False, "", None, rendered.notes)
+    if dry_run:
+        return WriteResult(path, True, diff, None, rendered.notes)
+    if path.parent and not path.parent.exists():
+        raise InputError(f"{path}: folder {path.parent} does not exist")
+    backup = _backup(path) if path.exists() else None
+    atomic_write(path, new)
+    return WriteResult(path, True, diff, backup, rendered.notes)

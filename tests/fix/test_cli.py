@@ -1,0 +1,99 @@
+"""The fix / dockerfile / docker-run commands through the real CLI."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+import yaml
+
+from rocm_doctor.fix.dockerrun import compose_problems
+
+from .localindex import build_wheel, serve, write_simple_index
+from .test_apply_e2e import RULE, pip_env
+from .test_seed_cases import doctor, machine
+
+
+@pytest.fixture(scope="module")
+def rocm_index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    root = tmp_path_factory.mktemp("cli-index")
+    wheels = root / "wheels"
+    wheels.mkdir()
+    build_wheel(wheels, "torch", "2.13.0+rocm7.2", {"torch/__init__.py": ""}, tag="cp312-cp312-manylinux_2_28_x86_64")
+    write_simple_index(root, wheels)
+    for base in serve(root):
+        yield f"{base}/simple/"
+
+
+def test_verify_index_accepts_an_existing_wheel(tmp_path: Path, rocm_index: str) -> None:
+    box = machine("linux-amd-cuda-wheel")  # Python 3.12, gfx1100
+    result = doctor("fix", "--machine", box, "--verify-index", "--index-url", rocm_index, cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "verified: torch: torch-2.13.0+rocm7.2-cp312-cp312-manylinux_2_28_x86_64.whl" in result.stdout
+
+
+def test_verify_index_refuses_a_missing_wheel(tmp_path: Path, rocm_index: str) -> None:
+    box = machine("linux-amd-cuda-wheel")
+    result = doctor("fix", "--machine", box, "--verify-index", "--index-url", rocm_index, "--torch", "2.12", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "MISSING: torch:" in result.stdout
+
+
+def test_requirements_trap_warns_and_prints_the_constraint(tmp_path: Path) -> None:
+    box = machine("docker-2x7900xt-rocm62")
+    (tmp_path / "requirements.txt").write_text("torch\ntorchvision\n")
+    result = doctor("fix", "--machine", box, "--requirements", "requirements.txt", cwd=tmp_path)
+    assert "not pinned to a ROCm build" in result.stdout
+    assert "torch==2.5.1+rocm6.2" in result.stdout
+    assert "-c constraints.txt" in result.stdout
+
+
+def test_impossible_torch_request_exits_2_with_alternatives(tmp_path: Path) -> None:
+    result = doctor("fix", "--machine", machine("linux-amd-cuda-wheel"), "--torch", "1.13", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "instead: torch 2.13" in result.stderr.replace("\n", " ")
+
+
+def test_apply_refuses_a_recorded_machine(tmp_path: Path) -> None:
+    result = doctor("fix", "--machine", machine("linux-amd-cuda-wheel"), "--apply", "--yes", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "--apply changes this machine" in result.stderr.replace("\n", " ")
+
+
+def test_docker_run_prints_flags_and_a_valid_compose_service(tmp_path: Path) -> None:
+    result = doctor("docker-run", "--machine", machine("docker-2x7900xt-rocm62"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    command, _, rest = result.stdout.partition("# compose.yaml")
+    assert "--device=/dev/kfd --device=/dev/dri --group-add video" in command
+    compose = yaml.safe_load(rest)
+    assert compose_problems(compose) == ()
+
+
+@pytest.mark.live_machine
+def test_apply_through_the_cli_installs_from_the_local_index_and_rechecks(tmp_path: Path) -> None:
+    """Live: this machine, a throwaway venv, a requested torch; the test rule must be resolved."""
+    from .localindex import fake_torch
+
+    subprocess.run([sys.executable, "-m", "venv", str(tmp_path / "venv")], check=True, timeout=300)
+    python = str(tmp_path / "venv" / "bin" / "python")
+    local = tmp_path / "local"
+    local.mkdir()
+    cpu = fake_torch(local, "2.13.0+cpu", hip=None)
+    subprocess.run([python, "-m", "pip", "install", "--no-index", str(cpu)], check=True, timeout=300, env=pip_env(), capture_output=True)
+    index_root = tmp_path / "index"
+    wheels = tmp_path / "rocm"
+    wheels.mkdir()
+    fake_torch(wheels, "2.13.0+rocm7.2", hip="7.2.26015-test")
+    write_simple_index(index_root, wheels)
+    (tmp_path / "rule.yaml").write_text(RULE)
+    for base in serve(index_root):
+        result = subprocess.run(
+            [sys.executable, "-m", "rocm_doctor", "fix", "--python", python, "--no-torch", "--torch", "2.13",
+             "--rules", str(tmp_path / "rule.yaml"), "--index-url", f"{base}/simple", "--apply", "--yes"],
+            capture_output=True, text=True, timeout=600, env={**pip_env(), "NO_COLOR": "1", "COLUMNS": "400"}, cwd=tmp_path,
+        )
+    assert "Successfully installed torch-2.13.0+rocm7.2" in result.stdout, result.stdout + result.stderr
+    assert "resolved: RD990" in result.stdout
