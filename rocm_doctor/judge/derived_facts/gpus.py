@@ -1,0 +1,98 @@
+"""Basic GPU derived facts: how many AMD GPUs, which kind, and whether an agent is AMD."""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+from rocm_doctor.facts.model import Facts, GpuAgent
+from rocm_doctor.facts.value import Fact, known, unknown
+from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
+
+AMD_PCI_VENDOR = "0x1002"
+NVIDIA_PCI_VENDOR = "0x10de"
+
+
+def _vendor_is(agent: GpuAgent, vendor: str, pci_id: str) -> Optional[bool]:
+    """True/False when the agent's vendor (name or PCI id) is known, None otherwise."""
+    if agent.vendor.is_known and agent.vendor.value:
+        return str(agent.vendor.value).strip().lower() == vendor.lower()
+    if agent.vendor_id.is_known and agent.vendor_id.value:
+        return str(agent.vendor_id.value).strip().lower() == pci_id
+    return None
+
+
+def _discovery_source(facts: Facts) -> str:
+    layer = facts.gpus.discovery.value if facts.gpus.discovery.is_known else None
+    return f"GPU discovery ({layer})" if layer else "GPU discovery"
+
+
+def _discovery_failed(facts: Facts) -> bool:
+    """No layer answered and at least one could not look: we cannot say 'no GPU'."""
+    if facts.gpus.agents:
+        return False
+    if facts.gpus.discovery.status in ("failed", "unknown") and not facts.gpus.attempts:
+        return True
+    return bool(facts.gpus.attempts) and all(a.status in ("failed", "skipped") for a in facts.gpus.attempts)
+
+
+def _amd_agents(facts: Facts) -> List[GpuAgent]:
+    return [a for a in facts.gpus.agents if _vendor_is(a, "AMD", AMD_PCI_VENDOR)]
+
+
+def _count(facts: Facts, agents: List[GpuAgent]) -> Fact:
+    if _discovery_failed(facts):
+        return unknown(facts.gpus.discovery.reason or "GPU discovery did not answer")
+    return known(len(agents), _discovery_source(facts))
+
+
+@machine_fact("amd_gpu_count", "Number of AMD GPU agents found (integrated and discrete).")
+def amd_gpu_count(facts: Facts, tables: Tables) -> Fact:
+    undetermined = [a.index for a in facts.gpus.agents if _vendor_is(a, "AMD", AMD_PCI_VENDOR) is None]
+    if undetermined:
+        return unknown(f"the vendor of GPU {undetermined[0]} is not known")
+    return _count(facts, _amd_agents(facts))
+
+
+@machine_fact(
+    "has_amd_gpu",
+    "At least one AMD GPU agent was found; unknown when every discovery layer failed.",
+)
+def has_amd_gpu(facts: Facts, tables: Tables) -> Fact:
+    count = amd_gpu_count(facts, tables)
+    if not count.is_known:
+        return count
+    return known(count.value > 0, count.source or "GPU discovery")
+
+
+@machine_fact("has_nvidia_gpu", "At least one NVIDIA GPU was found.")
+def has_nvidia_gpu(facts: Facts, tables: Tables) -> Fact:
+    nvidia = [a for a in facts.gpus.agents if _vendor_is(a, "NVIDIA", NVIDIA_PCI_VENDOR)]
+    if _discovery_failed(facts):
+        return unknown(facts.gpus.discovery.reason or "GPU discovery did not answer")
+    return known(bool(nvidia), _discovery_source(facts))
+
+
+def _count_integrated(facts: Facts, integrated: bool) -> Fact:
+    agents = _amd_agents(facts)
+    if any(not a.integrated.is_known for a in agents):
+        return unknown("whether an AMD GPU is integrated is not known")
+    return _count(facts, [a for a in agents if bool(a.integrated.value) is integrated])
+
+
+@machine_fact("amd_integrated_count", "Number of AMD integrated GPUs (APUs) found.")
+def amd_integrated_count(facts: Facts, tables: Tables) -> Fact:
+    return _count_integrated(facts, True)
+
+
+@machine_fact("amd_discrete_count", "Number of AMD discrete GPUs found.")
+def amd_discrete_count(facts: Facts, tables: Tables) -> Fact:
+    return _count_integrated(facts, False)
+
+
+@gpu_fact("is_amd", "The GPU agent is an AMD GPU (vendor name or PCI vendor id 0x1002).")
+def is_amd(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    verdict = _vendor_is(agent, "AMD", AMD_PCI_VENDOR)
+    if verdict is None:
+        return unknown(f"the vendor of GPU {agent.index} is not known")
+    source = agent.vendor.source if agent.vendor.is_known else agent.vendor_id.source
+    return known(verdict, source or agent.source)

@@ -1,0 +1,276 @@
+"""Load rule files into :class:`~rocm_doctor.judge.model.Rule` objects, or fail with one line.
+
+Sources, in order: the shipped database (``rules_dir()/*.yaml``), then every
+``ROCM_DOCTOR_RULES`` entry (``os.pathsep``-separated), then every ``--rules PATH``;
+a directory contributes its ``*.yaml``/``*.yml`` files in name order.
+
+Every problem is a :class:`RuleFileError` whose message is one line::
+
+    rules/pytorch.yaml:42: rule RD101: field 'fixes[0].kind': Input should be 'env', 'pip', ...
+
+Line numbers come from a YAML loader that records where every mapping key and list
+item starts. Checked at load time: the pydantic schema (unknown keys are errors),
+duplicate YAML keys, duplicate ids and names, retired ids (``rules/retired.yaml``),
+the structure of every condition, and every fact path used in a condition or a
+``{placeholder}``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+
+import yaml
+from pydantic import ValidationError
+
+from rocm_doctor.data import rules_dir
+from rocm_doctor.errors import InputError
+from rocm_doctor.judge import conditions, paths
+from rocm_doctor.judge.interpolate import fix_templates, placeholders
+from rocm_doctor.judge.model import Rule
+
+ENV_VAR = "ROCM_DOCTOR_RULES"
+RETIRED_FILE = "retired.yaml"
+ID_PATTERN = re.compile(r"^[A-Z]{2,}[0-9]{3,}$")
+NAME_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+TEMPLATE_FIELDS = ("title", "message")
+
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class RuleFileError(InputError):
+    """A rule file that cannot be used; the message is ``file:line: ...``."""
+
+
+class LineDict(dict):
+    """A YAML mapping that remembers the line of each key (1-based)."""
+
+    lines: Dict[Any, int]
+    line: int
+
+
+class LineList(list):
+    """A YAML sequence that remembers the line of each item (1-based)."""
+
+    lines: List[int]
+    line: int
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: Any, line: int) -> None:
+        super().__init__(key)
+        self.key = key
+        self.line = line
+
+
+class _LineLoader(_BaseLoader):  # type: ignore[misc, valid-type]
+    """SafeLoader that builds LineDict/LineList and rejects duplicate keys."""
+
+
+def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> LineDict:
+    loader.flatten_mapping(node)
+    result = LineDict()
+    result.lines = {}
+    result.line = node.start_mark.line + 1
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if key in result:
+            raise _DuplicateKey(key, key_node.start_mark.line + 1)
+        result[key] = loader.construct_object(value_node, deep=True)
+        result.lines[key] = key_node.start_mark.line + 1
+    return result
+
+
+def _construct_sequence(loader: yaml.SafeLoader, node: yaml.SequenceNode) -> LineList:
+    result = LineList(loader.construct_object(child, deep=True) for child in node.value)
+    result.lines = [child.start_mark.line + 1 for child in node.value]
+    result.line = node.start_mark.line + 1
+    return result
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+
+
+def parse_yaml(path: Path) -> Any:
+    """Parse a YAML file into LineDict/LineList; errors name the file and line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RuleFileError(f"{path}: {exc.strerror or exc}") from None
+    try:
+        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+    except _DuplicateKey as exc:
+        raise RuleFileError(f"{path}:{exc.line}: duplicate key '{exc.key}'") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise RuleFileError(f"{path}{line}: not valid YAML ({problem})") from None
+
+
+def format_loc(loc: Sequence[Any]) -> str:
+    """``('fixes', 0, 'kind')`` -> ``fixes[0].kind``."""
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def line_of(data: Any, loc: Sequence[Any]) -> Optional[int]:
+    """The line of the deepest element of ``loc`` found in a LineDict/LineList tree."""
+    line = getattr(data, "line", None)
+    node = data
+    for part in loc:
+        if isinstance(node, LineDict) and part in node:
+            line = node.lines.get(part, line)
+            node = node[part]
+        elif isinstance(node, LineList) and isinstance(part, int) and 0 <= part < len(node):
+            line = node.lines[part]
+            node = node[part]
+        else:
+            break
+    return line
+
+
+def _error(path: Path, line: Optional[int], rule_id: Optional[str], loc: Sequence[Any], message: str) -> RuleFileError:
+    where = f"{path}:{line}" if line else str(path)
+    rule = f" rule {rule_id}:" if rule_id else ""
+    field = f" field '{format_loc(loc)}':" if loc else ""
+    return RuleFileError(f"{where}:{rule}{field} {message}")
+
+
+def _pydantic_message(error: Dict[str, Any]) -> str:
+    if error["type"] == "extra_forbidden":
+        return "unknown key"
+    if error["type"] == "missing":
+        return "required field is missing"
+    return str(error["msg"])
+
+
+def _check_templates(path: Path, entry: LineDict, rule: Rule) -> None:
+    for_each_gpu = rule.for_each == "gpu"
+    templates: List[Tuple[Tuple[Any, ...], str]] = [((name,), getattr(rule, name)) for name in TEMPLATE_FIELDS]
+    for index, fix in enumerate(rule.fixes):
+        templates += [(("fixes", index), text) for text in fix_templates(fix)]
+    for loc, text in templates:
+        for placeholder in placeholders(text):
+            problem = paths.check(placeholder, for_each_gpu)
+            if problem is not None:
+                message = f"placeholder {{{placeholder}}}: {problem}"
+                raise _error(path, line_of(entry, loc), rule.id, loc, message)
+
+
+def _build_rule(path: Path, entry: Any, index: int, rules_list: LineList) -> Rule:
+    rule_id = entry.get("id") if isinstance(entry, dict) else None
+    rule_id = rule_id if isinstance(rule_id, str) else None
+    if not isinstance(entry, LineDict):
+        raise _error(path, rules_list.lines[index], None, (), f"rules[{index}] is not a mapping")
+    try:
+        rule = Rule.model_validate(dict(entry))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = tuple(first["loc"])
+        raise _error(path, line_of(entry, loc), rule_id, loc, _pydantic_message(first)) from None
+    if not ID_PATTERN.match(rule.id):
+        raise _error(path, line_of(entry, ("id",)), rule.id, ("id",), "ids look like RD101 (capital letters, digits)")
+    if not NAME_PATTERN.match(rule.name):
+        raise _error(path, line_of(entry, ("name",)), rule.id, ("name",), "names are kebab-case")
+    try:
+        conditions.validate(rule.when, rule.for_each == "gpu")
+    except conditions.ConditionError as exc:
+        loc = ("when",) + exc.loc
+        raise _error(path, line_of(entry, loc), rule.id, loc, str(exc)) from None
+    _check_templates(path, entry, rule)
+    return rule.model_copy(update={"source_file": str(path), "source_line": entry.line})
+
+
+def load_rule_file(path: Path) -> List[Rule]:
+    """Every rule of one file, validated on its own (no cross-file checks)."""
+    data = parse_yaml(path)
+    if data is None:
+        return []
+    if not isinstance(data, LineDict):
+        raise RuleFileError(f"{path}:1: a rule file is a mapping with a 'rules' list")
+    extra = [k for k in data if k != "rules"]
+    if extra:
+        raise RuleFileError(f"{path}:{data.lines[extra[0]]}: unknown top-level key '{extra[0]}' (expected 'rules')")
+    rules_list = data.get("rules")
+    if rules_list is None:
+        return []
+    if not isinstance(rules_list, LineList):
+        raise RuleFileError(f"{path}:{data.lines['rules']}: 'rules' must be a list")
+    return [_build_rule(path, entry, index, rules_list) for index, entry in enumerate(rules_list)]
+
+
+def load_retired(directory: Optional[Path] = None) -> Dict[str, str]:
+    """Retired ids (never to be reused) -> where they are listed."""
+    path = (directory or rules_dir()) / RETIRED_FILE
+    if not path.is_file():
+        return {}
+    data = parse_yaml(path)
+    entries = data.get("retired") if isinstance(data, LineDict) else None
+    if data is not None and (not isinstance(data, LineDict) or set(data) != {"retired"} or not isinstance(entries, list)):
+        raise RuleFileError(f"{path}:1: expected 'retired: [ids]'")
+    retired: Dict[str, str] = {}
+    for index, item in enumerate(entries or []):
+        rule_id = item.get("id") if isinstance(item, dict) else item
+        if not isinstance(rule_id, str):
+            raise RuleFileError(f"{path}:{entries.lines[index]}: a retired entry is an id or a mapping with 'id'")
+        retired[rule_id] = f"{path}:{entries.lines[index]}"
+    return retired
+
+
+def _files_in(path: Path) -> List[Path]:
+    if path.is_dir():
+        found = sorted(list(path.glob("*.yaml")) + list(path.glob("*.yml")))
+        return [p for p in found if p.name != RETIRED_FILE]
+    if path.is_file():
+        return [path]
+    raise RuleFileError(f"{path}: no such rule file or directory")
+
+
+def rule_sources(extra: Iterable[os.PathLike] = (), use_env: bool = True, builtin: bool = True) -> List[Path]:
+    """The rule files to load, in order."""
+    roots: List[Path] = [rules_dir()] if builtin else []
+    if use_env:
+        roots += [Path(p) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p.strip()]
+    roots += [Path(p) for p in extra]
+    files: List[Path] = []
+    for root in roots:
+        if root == rules_dir() and not root.is_dir():
+            continue
+        seen = {f.resolve() for f in files}
+        files += [f for f in _files_in(root) if f.resolve() not in seen]
+    return files
+
+
+def load_files(files: Iterable[Path], retired: Optional[Dict[str, str]] = None) -> List[Rule]:
+    """Load and cross-check rule files: ids and names unique, no retired id."""
+    retired = load_retired() if retired is None else retired
+    rules: List[Rule] = []
+    seen_ids: Dict[str, Rule] = {}
+    seen_names: Dict[str, Rule] = {}
+    for path in files:
+        for rule in load_rule_file(path):
+            where = f"{rule.source_file}:{rule.source_line}"
+            if rule.id in retired:
+                raise RuleFileError(f"{where}: rule {rule.id}: field 'id': {rule.id} is retired ({retired[rule.id]})")
+            for key, seen in (("id", seen_ids), ("name", seen_names)):
+                value = getattr(rule, key)
+                if value in seen:
+                    first = seen[value]
+                    raise RuleFileError(
+                        f"{where}: rule {rule.id}: field '{key}': duplicate {key} {value}, "
+                        f"first defined at {first.source_file}:{first.source_line}"
+                    )
+                seen[value] = rule
+            rules.append(rule)
+    return rules
+
+
+def load_rules(extra: Iterable[os.PathLike] = (), use_env: bool = True, builtin: bool = True) -> List[Rule]:
+    """The shipped rules plus ``ROCM_DOCTOR_RULES`` plus ``extra`` paths, validated."""
+    return load_files(rule_sources(extra, use_env=use_env, builtin=builtin))

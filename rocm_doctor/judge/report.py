@@ -1,0 +1,63 @@
+"""The result of ``check``: findings, undecided rules and counts, and its JSON document."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, List
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rocm_doctor.facts.model import Facts
+from rocm_doctor.facts.value import Fact
+from rocm_doctor.judge.model import SEVERITY_ORDER, Finding, Undecided
+
+SCHEMA = "rocm-doctor/check/1"
+FINDING_KEYS = (
+    "id", "name", "severity", "category", "area", "title", "message", "evidence", "fixes", "references", "gpu",
+)
+"""The keys of a finding in ``check --json`` (a public contract, issue 3)."""
+
+
+class Summary(BaseModel):
+    """How many findings of each severity."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    error: int = 0
+    warning: int = 0
+    info: int = 0
+
+
+class CheckResult(BaseModel):
+    """What ``check`` found on one machine."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    tool_version: str
+    facts: Facts
+    findings: List[Finding] = Field(default_factory=list)
+    undecided: List[Undecided] = Field(default_factory=list)
+    summary: Summary = Field(default_factory=Summary)
+    derived: Dict[str, Fact] = Field(default_factory=dict, exclude=True)
+    """Machine-wide derived facts (``derived.x``), for renderers; not part of the JSON."""
+    rules_evaluated: int = Field(default=0, exclude=True)
+
+    def at_or_above(self, severity: str) -> List[Finding]:
+        """Findings whose severity is ``severity`` or worse."""
+        floor = SEVERITY_ORDER[severity]
+        return [f for f in self.findings if SEVERITY_ORDER[f.severity] >= floor]
+
+    def to_document(self) -> Dict[str, Any]:
+        """The ``check --json`` document."""
+        return {
+            "schema": SCHEMA,
+            "tool_version": self.tool_version,
+            "facts": self.facts.model_dump(mode="json"),
+            "findings": [f.model_dump(mode="json", include=set(FINDING_KEYS)) for f in self.findings],
+            "undecided": [u.model_dump(mode="json") for u in self.undecided],
+            "summary": self.summary.model_dump(mode="json"),
+        }
+
+    def to_json(self, indent: int = 2) -> str:
+        """``check --json`` output."""
+        return json.dumps(self.to_document(), indent=indent)

@@ -1,0 +1,1 @@
+"""Renderers: turn results into text for people (console) or programs (JSON)."""

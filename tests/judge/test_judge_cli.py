@@ -1,0 +1,166 @@
+"""``check``, ``explain`` and ``rules`` through the real entry point: output and exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from judge_helpers import FIXTURES, fact, write_facts
+from rocm_doctor.judge import loader
+
+RULES = str(FIXTURES / "engine_rules.yaml")
+NO_GPU = {
+    "gpus": {
+        "discovery": {"status": "absent", "source": "gpu discovery"},
+        "attempts": [
+            {"layer": "kfd", "status": "absent", "detail": "/sys/class/kfd missing"},
+            {"layer": "pci", "status": "empty", "detail": "no AMD display controller"},
+        ],
+        "agents": [],
+    }
+}
+
+
+@pytest.fixture(autouse=True)
+def only_fixture_rules(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shipped database is tested elsewhere; here only the fixture rules count."""
+    empty = tmp_path_factory.mktemp("no-shipped-rules")
+    monkeypatch.setattr(loader, "rules_dir", lambda: empty)
+
+
+def _check(run_cli, tmp_path: Path, make_facts, change=None, *args: str):
+    path = write_facts(tmp_path, make_facts(change or {}))
+    return run_cli("check", "--facts", str(path), "--rules", RULES, *args)
+
+
+def test_healthy_machine_exits_0_with_a_plain_summary(run_cli, tmp_path, make_facts) -> None:
+    result = _check(run_cli, tmp_path, make_facts)
+    assert result.exit_code == 0
+    assert "✓ No problems found (3 rules checked)." in result.stdout
+
+
+def test_an_error_finding_exits_1_and_prints_message_evidence_fix_and_reference(run_cli, tmp_path, make_facts) -> None:
+    result = _check(run_cli, tmp_path, make_facts, {"torch": {"flavour": fact("cuda", "torch/version.py")}})
+    assert result.exit_code == 1
+    out = result.stdout
+    assert "pytorch\n  ✗ cuda build of PyTorch on an AMD machine  TST001" in out
+    assert "PyTorch 2.13.0+rocm7.2 is a cuda build." in out
+    assert "evidence: torch.flavour = cuda  (from torch/version.py)" in out
+    assert "fix: Install the ROCm build for ROCm 7.2.0." in out
+    assert "index: https://download.pytorch.org/whl/rocm7.2" in out
+    assert "see: https://example.invalid/TST001" in out
+    assert out.rstrip().endswith("✗ 1 error (3 rules checked).")
+
+
+@pytest.mark.parametrize(
+    ("fail_on", "expected"), [(None, 0), ("error", 0), ("warning", 1), ("info", 1)]
+)
+def test_fail_on_sets_the_threshold(run_cli, tmp_path, make_facts, fail_on, expected) -> None:
+    wheel = {"torch": {"live": {"arch_list": fact(["gfx90a"])}}}  # TST002: a warning
+    args = ("--fail-on", fail_on) if fail_on else ()
+    assert _check(run_cli, tmp_path, make_facts, wheel, *args).exit_code == expected
+
+
+def test_info_findings_count_only_with_fail_on_info(run_cli, tmp_path, make_facts) -> None:
+    override = {"env": {"vars": fact({"HSA_OVERRIDE_GFX_VERSION": "11.0.0"})}}
+    assert _check(run_cli, tmp_path, make_facts, override, "--fail-on", "warning").exit_code == 0
+    assert _check(run_cli, tmp_path, make_facts, override, "--fail-on", "info").exit_code == 1
+
+
+def test_info_findings_and_undecided_rules_show_only_with_verbose(run_cli, tmp_path, make_facts) -> None:
+    change = {
+        "env": {"vars": fact({"HSA_OVERRIDE_GFX_VERSION": "11.0.0"})},
+        "torch": {"live": {"arch_list": {"status": "unknown", "reason": "--no-torch"}}},
+    }
+    quiet = _check(run_cli, tmp_path, make_facts, change)
+    assert "HSA_OVERRIDE_GFX_VERSION is set" not in quiet.stdout
+    assert "1 info (shown with -v)" in quiet.stdout and "1 undecided (-v lists them)" in quiet.stdout
+    loud = _check(run_cli, tmp_path, make_facts, change, "-v")
+    assert "• HSA_OVERRIDE_GFX_VERSION is set  TST003 (preview)" in loud.stdout
+    assert "? TST002 gfx-not-in-wheel-test [GPU 0 (AMD Radeon RX 7900 XTX, gfx1100)]: " \
+           "torch.live.arch_list (unknown: --no-torch)" in loud.stdout
+
+
+def test_json_output_is_the_versioned_document(run_cli, tmp_path, make_facts) -> None:
+    result = _check(run_cli, tmp_path, make_facts, {"torch": {"flavour": fact("cuda")}}, "--json")
+    assert result.exit_code == 1
+    document = json.loads(result.stdout)
+    assert document["schema"] == "rocm-doctor/check/1"
+    assert document["summary"] == {"error": 1, "warning": 0, "info": 0}
+    assert set(document["findings"][0]) == {
+        "id", "name", "severity", "category", "area", "title", "message", "evidence", "fixes", "references", "gpu"
+    }
+
+
+def test_no_amd_gpu_is_said_plainly_with_the_layers_tried(run_cli, tmp_path, make_facts) -> None:
+    result = _check(run_cli, tmp_path, make_facts, NO_GPU)
+    assert result.exit_code == 0
+    assert result.stdout.startswith("No AMD GPU was found on this machine.\n")
+    assert "Looked in: kfd (absent: /sys/class/kfd missing); pci (empty: no AMD display controller)." in result.stdout
+
+
+def test_a_bad_rule_file_is_one_line_and_exit_2(run_cli, tmp_path, make_facts) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(Path(RULES).read_text().replace("kind: pip", "kind: pipx"), encoding="utf-8")
+    result = _check(run_cli, tmp_path, make_facts, None, "--rules", str(bad))
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        f"error: {bad}:16: rule TST001: field 'fixes[0].kind': Input should be 'env', 'pip', 'docker', 'code' "
+        "or 'manual'"
+    ]
+
+
+def test_a_bad_facts_file_is_exit_2(run_cli, tmp_path) -> None:
+    path = tmp_path / "facts.json"
+    path.write_text("{not json", encoding="utf-8")
+    result = run_cli("check", "--facts", str(path))
+    assert result.exit_code == 2 and "Traceback" not in result.stderr
+
+
+def test_explain_prints_the_full_rule(run_cli) -> None:
+    result = run_cli("explain", "TST002", "--rules", RULES)
+    assert result.exit_code == 0
+    out = result.stdout
+    for expected in ("TST002 gfx-not-in-wheel-test", "What it checks", "all of:", "gpu.is_amd eq true",
+                     "Why it matters", "Fixes", "set HSA_OVERRIDE_GFX_VERSION_{gpu.kfd_node}=11.0.0",
+                     "References", "https://example.invalid/TST002", "since: 0.1.0", "one finding per GPU"):
+        assert expected in out, expected
+    assert run_cli("explain", "override-set-test", "--rules", RULES).exit_code == 0
+
+
+def test_explain_unknown_rule_is_exit_2(run_cli) -> None:
+    result = run_cli("explain", "RD999", "--rules", RULES)
+    assert result.exit_code == 2 and "no rule RD999" in result.stderr
+
+
+def test_rules_list_table_and_json(run_cli) -> None:
+    table = run_cli("rules", "list", "--rules", RULES)
+    assert table.exit_code == 0 and "TST002" in table.stdout and "3 rules" in table.stdout
+    document = json.loads(run_cli("rules", "list", "--json", "--rules", RULES).stdout)
+    assert [r["id"] for r in document["rules"]] == ["TST001", "TST002", "TST003"]
+    assert document["rules"][0]["source"].endswith("engine_rules.yaml:3")
+
+
+def test_rules_validate_counts_a_good_file_and_rejects_a_bad_one(run_cli, tmp_path) -> None:
+    good = run_cli("rules", "validate", RULES)
+    assert (good.exit_code, good.stdout.strip()) == (0, f"{RULES}: 3 rules valid")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(Path(RULES).read_text().replace("severity: warning", "severity: fatal"), encoding="utf-8")
+    result = run_cli("rules", "validate", str(bad))
+    assert result.exit_code == 2
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert f"{bad}:24: rule TST002: field 'severity':" in result.stderr
+
+
+def test_bench_levels_are_the_bench_modules_levels() -> None:
+    from rocm_doctor.bench.worker import LEVELS
+    from rocm_doctor.cli.check_cmd import BenchLevel
+
+    assert tuple(level.value for level in BenchLevel) == LEVELS
+
+
+def test_bench_cannot_judge_a_recorded_machine(run_cli, tmp_path, make_facts) -> None:
+    result = _check(run_cli, tmp_path, make_facts, None, "--bench", "quick")
+    assert result.exit_code == 2 and "--bench runs on this machine" in result.stderr
