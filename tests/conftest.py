@@ -40,3 +40,12 @@ def _scrub_rocm_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in list(os.environ):
         if name.startswith(_SCRUB_PREFIXES) or name in ("CUDA_VISIBLE_DEVICES",):
             monkeypatch.delenv(name, raising=False)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="Rewrite tests/machines/*/facts.json from the current gatherers instead of comparing.",
+    )

@@ -15,8 +15,8 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar
 from pydantic import BaseModel
 
 from rocm_doctor import __version__
-from rocm_doctor.facts.model import Facts, MetaFacts, Section
-from rocm_doctor.facts.value import Fact, failed
+from rocm_doctor.facts.model import Facts, MetaFacts, Section, SymptomFacts
+from rocm_doctor.facts.value import Fact, absent, failed
 from rocm_doctor.system.base import System
 
 S = TypeVar("S", bound=Section)
@@ -132,4 +132,6 @@ def gather(
         gathered_at=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
         duration_seconds=round(time.monotonic() - start, 3),
     )
-    return Facts(meta=meta, **ctx.sections)
+    # Error signatures come only from a pasted report (check --from); a gathered machine has none.
+    symptoms = SymptomFacts(signatures=absent("paste", "no report was pasted"))
+    return Facts(meta=meta, symptoms=symptoms, **ctx.sections)

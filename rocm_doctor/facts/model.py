@@ -239,7 +239,8 @@ class TorchFacts(Section):
     """``pytorch-triton-rocm``, ``triton``, ``triton-rocm`` ...; absent when none."""
     triton_version: Fact[str] = _fact()
     triton_flavour: Fact[str] = _fact()
-    """``rocm``, ``cuda`` or ``unknown``."""
+    """``rocm``, ``cuda``, or ``mixed`` when several triton distributions disagree; an unknown fact when the
+    files do not tell (heuristic documented in ``rocm_doctor.facts.torch``)."""
     torchvision_version: Fact[str] = _fact()
     torchvision_flavour: Fact[str] = _fact()
     torchaudio_version: Fact[str] = _fact()
@@ -285,6 +286,13 @@ class BenchFacts(Section):
     device: Fact[str] = _fact()
     tests: Fact[Dict[str, Dict[str, Any]]] = _fact()
     """Test name -> result (``status``, ``step``, metrics)."""
+    device_name: Fact[str] = _fact()
+    """Name of the benchmarked device as torch reports it (``cpu`` on the CPU device)."""
+    gfx: Fact[str] = _fact()
+    """gfx target of the benchmarked device (``gcnArchName`` without feature flags)."""
+    results: Fact[Dict[str, Any]] = _fact()
+    """Flat view of ``tests`` for rules: ``<test>.<key>`` -> scalar, read as
+    ``bench.results.copy_integrity.status``, ``bench.results.gemm.bf16_tflops_fraction``."""
 
 
 class SymptomFacts(Section):

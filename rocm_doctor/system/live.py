@@ -155,7 +155,7 @@ class LiveSystem:
         memory = psutil.virtual_memory()
         return Resources(
             cpu_model=_cpu_model(self),
-            cpu_vendor=None,
+            cpu_vendor=_cpu_vendor(self),
             logical_cores=psutil.cpu_count(logical=True),
             physical_cores=psutil.cpu_count(logical=False),
             memory_total=int(memory.total),
@@ -166,12 +166,29 @@ class LiveSystem:
         return sys.executable
 
 
-def _cpu_model(system: LiveSystem) -> Optional[str]:
-    """The CPU model name: /proc/cpuinfo on Linux, platform.processor() elsewhere."""
+def _cpuinfo_field(system: LiveSystem, key: str) -> Optional[str]:
+    """The first ``key : value`` of /proc/cpuinfo (Linux); None elsewhere."""
     try:
         for line in system.read_text("/proc/cpuinfo", max_bytes=65536).splitlines():
-            if line.startswith("model name"):
+            if line.startswith(key):
                 return line.split(":", 1)[1].strip()
     except OSError:
         pass
-    return _platform.processor() or None
+    return None
+
+
+def _cpu_model(system: LiveSystem) -> Optional[str]:
+    """The CPU model name: /proc/cpuinfo on Linux, platform.processor() elsewhere."""
+    return _cpuinfo_field(system, "model name") or _platform.processor() or None
+
+
+def _cpu_vendor(system: LiveSystem) -> Optional[str]:
+    """The raw CPU vendor id (``AuthenticAMD``): /proc/cpuinfo on Linux, platform.processor() on Windows."""
+    vendor = _cpuinfo_field(system, "vendor_id")
+    if vendor:
+        return vendor
+    processor = _platform.processor()
+    # Windows: "AMD64 Family 25 Model 116 Stepping 1, AuthenticAMD"
+    if "," in processor:
+        return processor.rsplit(",", 1)[1].strip() or None
+    return None

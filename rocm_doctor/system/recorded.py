@@ -38,6 +38,14 @@ def _load_yaml(path: Path) -> Any:
         raise RecordedMachineError(f"{path}{where}: not valid YAML") from None
 
 
+def tree_parts(path: str, windows: bool) -> List[str]:
+    """The parts of a machine path under ``files/``: ``C:\\Windows\\x`` -> ``C, Windows, x``."""
+    if windows or (len(path) > 1 and path[1] == ":"):
+        drive, rest = ntpath.splitdrive(path)
+        return [drive.rstrip(":")] + [p for p in rest.replace("/", "\\").split("\\") if p]
+    return [p for p in path.split("/") if p]
+
+
 def _exe_key(name: str) -> str:
     base = ntpath.basename(posixpath.basename(name)).lower()
     return base[:-4] if base.endswith(".exe") else base
@@ -68,11 +76,7 @@ class RecordedSystem:
     # -- paths -----------------------------------------------------------------
     def _host_path(self, path: str) -> Path:
         """Map a machine path to the file tree."""
-        if self._windows or (len(path) > 1 and path[1] == ":"):
-            drive, rest = ntpath.splitdrive(path)
-            parts = [drive.rstrip(":")] + [p for p in rest.replace("/", "\\").split("\\") if p]
-        else:
-            parts = [p for p in path.split("/") if p]
+        parts = tree_parts(path, self._windows)
         if any(p == ".." for p in parts):
             raise PermissionError(path)
         return self._files.joinpath(*parts) if parts else self._files

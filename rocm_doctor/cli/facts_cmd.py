@@ -1,0 +1,78 @@
+"""``rocm-doctor facts``: print what rocm-doctor sees, or record it as a machine folder."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from rocm_doctor.cli.app import app, stderr_console, stdout_console
+from rocm_doctor.cli.facts_view import render_facts
+from rocm_doctor.cli.inputs import (
+    FACTS_OPTION,
+    MACHINE_OPTION,
+    NO_TORCH_OPTION,
+    PYTHON_OPTION,
+    TIMEOUT_OPTION,
+    FactsSource,
+    load_facts,
+)
+from rocm_doctor.errors import InputError
+from rocm_doctor.facts.model import Facts
+
+RECORD_OPTION = typer.Option(
+    None, "--record", help="Also write this machine as a recorded-machine folder (user, host and home redacted)."
+)
+
+
+def _record(source: FactsSource, folder: Path) -> Facts:
+    """Gather through a RecordingSystem and write the folder."""
+    from rocm_doctor.facts.env import is_recorded
+    from rocm_doctor.facts.gather import GatherOptions, gather
+    from rocm_doctor.system.record import RecordingSystem, redactor_for
+    from rocm_doctor.system.recorded import RecordedMachineError, RecordedSystem
+
+    if source.facts_file is not None:
+        raise InputError("--record needs a machine to read; it cannot be combined with --facts")
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise InputError(f"{folder}: --record needs a new or empty folder")
+    if source.machine is not None:
+        try:
+            inner = RecordedSystem(source.machine)
+        except RecordedMachineError as exc:
+            raise InputError(str(exc)) from None
+        origin, detail = "recorded", str(source.machine)
+    else:
+        from rocm_doctor.system.live import LiveSystem
+
+        inner, origin, detail = LiveSystem(), "live", None
+    recorder = RecordingSystem(inner, redactor=redactor_for(inner), keep_env=is_recorded)
+    options = GatherOptions(python=source.python, torch=not source.no_torch, torch_timeout=source.timeout)
+    facts = gather(recorder, options, origin=origin, origin_detail=detail)
+    recorder.write(folder)
+    stderr_console().print(f"Recorded to {folder} (user name, host name and home paths redacted).")
+    return facts
+
+
+@app.command("facts")
+def facts(
+    json_output: bool = typer.Option(False, "--json", help="Print the facts as JSON (nothing else on stdout)."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Show where each fact was read, and every fact."),
+    python: Optional[str] = PYTHON_OPTION,
+    no_torch: bool = NO_TORCH_OPTION,
+    record: Optional[Path] = RECORD_OPTION,
+    machine: Optional[Path] = MACHINE_OPTION,
+    facts_file: Optional[Path] = FACTS_OPTION,
+    timeout: float = TIMEOUT_OPTION,
+) -> None:
+    """Print what rocm-doctor sees on this machine (or a recorded one): OS, GPUs, ROCm, PyTorch, environment."""
+    if timeout <= 0:
+        raise InputError("--timeout must be a positive number of seconds")
+    source = FactsSource(python=python, no_torch=no_torch, machine=machine, facts_file=facts_file, timeout=timeout)
+    result = _record(source, record) if record is not None else load_facts(source)
+    if json_output:
+        sys.stdout.write(result.to_json() + "\n")
+    else:
+        render_facts(result, stdout_console(), verbose=verbose)

@@ -1,0 +1,131 @@
+"""The target interpreter (``--python``): asked about itself in a child process.
+
+The child runs ``python -I -c PYTHON_INFO_SCRIPT`` (isolated mode: no current
+directory on ``sys.path``, no ``PYTHON*`` variables) and prints one JSON object.
+The script uses the standard library only, so it works in any environment.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+from rocm_doctor.facts.common import json_objects
+from rocm_doctor.facts.gather import GatherContext, failed_section
+from rocm_doctor.facts.model import PythonFacts
+from rocm_doctor.facts.value import Fact, absent, known
+
+LABEL = "python-info"
+
+PYTHON_INFO_SCRIPT = r"""
+import json, os, platform, site, sys, sysconfig
+
+def _user_site_enabled():
+    # -I disables the user site in this child; report what a normal run would do.
+    if os.environ.get("PYTHONNOUSERSITE"):
+        return False
+    if sys.prefix != sys.base_prefix:
+        cfg = os.path.join(sys.prefix, "pyvenv.cfg")
+        try:
+            with open(cfg, encoding="utf-8") as handle:
+                for line in handle:
+                    key, _, value = line.partition("=")
+                    if key.strip() == "include-system-site-packages":
+                        return value.strip().lower() == "true"
+        except OSError:
+            pass
+        return False
+    return True
+
+dirs = []
+paths = sysconfig.get_paths()
+candidates = [paths.get("purelib"), paths.get("platlib")]
+try:
+    candidates += site.getsitepackages()
+except AttributeError:
+    pass
+user_site = None
+try:
+    user_site = site.getusersitepackages()
+except AttributeError:
+    pass
+if user_site and _user_site_enabled():
+    candidates.append(user_site)
+for entry in candidates:
+    if entry and os.path.isdir(entry) and entry not in dirs:
+        dirs.append(entry)
+print(json.dumps({
+    "executable": sys.executable,
+    "version": platform.python_version(),
+    "implementation": platform.python_implementation(),
+    "prefix": sys.prefix,
+    "base_prefix": sys.base_prefix,
+    "site_packages": dirs,
+    "user_site": user_site,
+    "conda_prefix": os.environ.get("CONDA_PREFIX"),
+    "conda_default_env": os.environ.get("CONDA_DEFAULT_ENV"),
+    "virtual_env": os.environ.get("VIRTUAL_ENV"),
+    "is_conda": os.path.isdir(os.path.join(sys.prefix, "conda-meta")),
+    "platform": sysconfig.get_platform(),
+}))
+"""
+
+_REQUIRED = ("executable", "version", "implementation", "prefix", "base_prefix", "site_packages")
+
+
+def parse_python_info(stdout: str) -> Dict[str, Any]:
+    """The JSON object the info script printed (the last JSON line); ValueError if there is none."""
+    objects = list(json_objects(stdout))
+    if objects:
+        data = objects[-1]
+        missing = [k for k in _REQUIRED if k not in data]
+        if missing:
+            raise ValueError(f"the python-info output lacks {', '.join(missing)}")
+        if not isinstance(data["site_packages"], list):
+            raise ValueError("site_packages in the python-info output is not a list")
+        return data
+    raise ValueError("the python-info output contains no JSON object")
+
+
+def _basename(path: str) -> str:
+    return path.rstrip("\\/").replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def env_kind_and_name(info: Dict[str, Any]) -> tuple[str, Optional[str]]:
+    """``venv`` (prefix differs from base_prefix), ``conda`` (prefix has conda-meta) or ``system``."""
+    prefix = str(info["prefix"])
+    if prefix != info["base_prefix"]:
+        return "venv", _basename(prefix)
+    if info.get("is_conda"):
+        if info.get("conda_prefix") == prefix and info.get("conda_default_env"):
+            return "conda", str(info["conda_default_env"])
+        return "conda", _basename(prefix)
+    return "system", None
+
+
+def gather_python(ctx: GatherContext) -> PythonFacts:
+    """Run the info script in the target interpreter."""
+    python = ctx.python
+    source = f"{python} -I -c <{LABEL}>"
+    result = ctx.system.run([python, "-I", "-c", PYTHON_INFO_SCRIPT], timeout=ctx.options.command_timeout,
+                            label=LABEL)
+    if not result.ok:
+        reason = result.failure_reason()
+        if result.missing:
+            reason = f"the target interpreter {python} was not found"
+        return failed_section(PythonFacts, source, reason)
+    try:
+        info = parse_python_info(result.stdout)
+    except ValueError as exc:
+        return failed_section(PythonFacts, source, str(exc))
+    kind, name = env_kind_and_name(info)
+    site_packages: List[str] = [str(d) for d in info["site_packages"]]
+    env_name: Fact[str] = known(name, source) if name else absent(source, "not a virtual or conda environment")
+    return PythonFacts(
+        executable=known(str(info["executable"]), source),
+        version=known(str(info["version"]), source),
+        implementation=known(str(info["implementation"]), source),
+        prefix=known(str(info["prefix"]), source),
+        env_kind=known(kind, source),
+        env_name=env_name,
+        site_packages=known(site_packages, source),
+    )

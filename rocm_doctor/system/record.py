@@ -1,0 +1,249 @@
+"""Record a machine: a System wrapper that remembers every answer and writes a recorded-machine folder.
+
+``rocm-doctor facts --record DIR`` gathers through :class:`RecordingSystem`; the
+folder it writes (see :mod:`rocm_doctor.system.recorded`) replays to the same
+facts. Only what the gatherers asked for is kept: the files they read, the
+names in the directories they listed, the commands they ran, and the
+environment variables rocm-doctor looks at. Everything passes through a
+:class:`rocm_doctor.redact.Redactor` first.
+"""
+
+from __future__ import annotations
+
+import ntpath
+import os
+import tempfile
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set
+
+import yaml
+
+from rocm_doctor.redact import Redactor
+from rocm_doctor.system.base import DEFAULT_TIMEOUT, CommandResult, Identity, PlatformInfo, Resources, System
+from rocm_doctor.system.recorded import tree_parts
+
+class _Dumper(yaml.SafeDumper):
+    """Multi-line strings as block literals, so recorded output stays readable."""
+
+
+def _str_representer(dumper: yaml.SafeDumper, value: str) -> Any:
+    style = "|" if "\n" in value and all(c.isprintable() or c == "\n" for c in value) else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str_representer)
+
+
+class RecordingSystem:
+    """Answers from ``inner`` and remembers each answer for :meth:`write`."""
+
+    def __init__(self, inner: System, redactor: Redactor = Redactor(),
+                 keep_env: Callable[[str], bool] = lambda name: True) -> None:
+        self.inner = inner
+        self.redactor = redactor
+        self.keep_env = keep_env
+        self.files: Dict[str, str] = {}
+        self.dirs: Dict[str, List[str]] = {}
+        self.paths: Dict[str, bool] = {}
+        """Path -> is a directory, for paths that exist (exists/is_dir/which answers)."""
+        self.unreadable: Set[str] = set()
+        self.access_modes: Dict[str, str] = {}
+        self.disks: Dict[str, int] = {}
+        self.commands: List[Dict[str, Any]] = []
+        self._environ: Optional[Mapping[str, str]] = None
+        self._answers: Dict[str, Any] = {}
+
+    # -- files -----------------------------------------------------------------
+    def read_text(self, path: str, max_bytes: int = 1 << 20) -> str:
+        try:
+            text = self.inner.read_text(path, max_bytes=max_bytes)
+        except PermissionError:
+            self.unreadable.add(path)
+            self.paths[path] = False
+            raise
+        self.files[path] = text
+        return text
+
+    def list_dir(self, path: str) -> List[str]:
+        try:
+            names = self.inner.list_dir(path)
+        except PermissionError:
+            self.unreadable.add(path)
+            self.paths[path] = True
+            raise
+        self.dirs[path] = names
+        return names
+
+    def exists(self, path: str) -> bool:
+        found = self.inner.exists(path)
+        if found:
+            self.paths.setdefault(path, self.inner.is_dir(path))
+        return found
+
+    def is_dir(self, path: str) -> bool:
+        answer = self.inner.is_dir(path)
+        if answer or self.inner.exists(path):
+            self.paths.setdefault(path, answer)
+        return answer
+
+    def access(self, path: str, write: bool = False) -> Optional[bool]:
+        answer = self.inner.access(path, write=write)
+        if answer is not None:
+            readable = answer if not write else bool(self.inner.access(path))
+            writable = answer if write else bool(self.inner.access(path, write=True))
+            self.access_modes[path] = ("r" if readable else "") + ("w" if writable else "") or "-"
+            self.paths.setdefault(path, self.inner.is_dir(path))
+        return answer
+
+    def disk_size(self, path: str) -> Optional[int]:
+        size = self.inner.disk_size(path)
+        if size is not None:
+            self.disks[path] = size
+        return size
+
+    def which(self, name: str) -> Optional[str]:
+        found = self.inner.which(name)
+        if found is not None:
+            self.paths.setdefault(found, False)
+        return found
+
+    # -- commands --------------------------------------------------------------
+    def run(self, argv: Sequence[str], timeout: float = DEFAULT_TIMEOUT, label: Optional[str] = None,
+            env: Optional[Mapping[str, str]] = None) -> CommandResult:
+        result = self.inner.run(argv, timeout=timeout, label=label, env=env)
+        entry: Dict[str, Any] = {}
+        if label is not None:
+            entry["label"] = label
+        entry["argv"] = [str(a) for a in argv] if label is None else [str(argv[0])] if argv else []
+        if result.missing:
+            entry["missing"] = True
+        elif result.error:
+            entry["error"] = result.error
+        elif result.timed_out:
+            entry["timeout"] = True
+        else:
+            entry["returncode"] = result.returncode
+        if result.stdout:
+            entry["stdout"] = result.stdout
+        if result.stderr:
+            entry["stderr"] = result.stderr
+        self.commands.append(entry)
+        return result
+
+    # -- environment -----------------------------------------------------------
+    def environ(self) -> Mapping[str, str]:
+        if self._environ is None:
+            self._environ = self.inner.environ()
+        return self._environ
+
+    def platform(self) -> PlatformInfo:
+        return self._once("platform", self.inner.platform)
+
+    def identity(self) -> Identity:
+        return self._once("identity", self.inner.identity)
+
+    def resources(self) -> Resources:
+        return self._once("resources", self.inner.resources)
+
+    def current_python(self) -> str:
+        return self._once("python", self.inner.current_python)
+
+    def _once(self, key: str, ask: Callable[[], Any]) -> Any:
+        """The first answer, kept: the recording must hold what the gatherers saw."""
+        if key not in self._answers:
+            self._answers[key] = ask()
+        return self._answers[key]
+
+    # -- output ----------------------------------------------------------------
+    def machine_yaml(self) -> Dict[str, Any]:
+        """The machine.yaml document (redacted)."""
+        ident = self.identity()
+        env = {k: v for k, v in sorted(self.environ().items()) if self.keep_env(k)}
+        data: Dict[str, Any] = {
+            "platform": asdict(self.platform()),
+            "identity": {"user": ident.user, "uid": ident.uid, "groups": list(ident.groups),
+                         "group_ids": dict(ident.group_ids)},
+            "resources": asdict(self.resources()),
+            "python": self.current_python(),
+            "env": env,
+        }
+        if self.access_modes:
+            data["access"] = dict(sorted(self.access_modes.items()))
+        if self.disks:
+            data["disks"] = dict(sorted(self.disks.items()))
+        if self.unreadable:
+            data["unreadable"] = sorted(self.unreadable)
+        return self.redactor.data(data)
+
+    def write(self, folder: Path | str) -> Path:
+        """Write machine.yaml, commands.yaml and files/ into ``folder`` (created; must be empty or new)."""
+        folder = Path(folder)
+        if folder.exists() and any(folder.iterdir()):
+            raise FileExistsError(f"{folder} is not empty")
+        folder.mkdir(parents=True, exist_ok=True)
+        windows = self.platform().system.lower() == "windows"
+        tree = folder / "files"
+        tree.mkdir()
+        red = self.redactor.text
+        for path, is_dir in self.paths.items():
+            target = _tree_path(tree, red(path), windows)
+            if is_dir:
+                target.mkdir(parents=True, exist_ok=True)
+            elif not target.exists():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.touch()
+        for path, names in self.dirs.items():
+            base = _tree_path(tree, red(path), windows)
+            base.mkdir(parents=True, exist_ok=True)
+            for name in names:
+                child = base / red(name)
+                full = _join(path, name, windows)
+                if child.exists():
+                    continue
+                if self.paths.get(full) or full in self.dirs or self.inner.is_dir(full):
+                    child.mkdir(parents=True, exist_ok=True)
+                else:
+                    child.touch()
+        for path, text in self.files.items():
+            target = _tree_path(tree, red(path), windows)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(red(text), encoding="utf-8")
+        _write_yaml(folder / "machine.yaml", self.machine_yaml())
+        _write_yaml(folder / "commands.yaml", self.redactor.data(self.commands))
+        return folder
+
+
+def _join(path: str, name: str, windows: bool) -> str:
+    return ntpath.join(path, name) if windows else path.rstrip("/") + "/" + name
+
+
+def _tree_path(tree: Path, path: str, windows: bool) -> Path:
+    """Where a machine path lives under files/ (the rule RecordedSystem replays)."""
+    parts = tree_parts(path, windows)
+    if any(p == ".." for p in parts):
+        raise ValueError(f"refusing to record a path with '..': {path}")
+    return tree.joinpath(*parts)
+
+
+def _write_yaml(path: Path, data: Any) -> None:
+    """Write atomically: a temporary file in the same folder, then rename."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        yaml.dump(data, handle, Dumper=_Dumper, sort_keys=False, allow_unicode=True)
+    os.replace(tmp, path)
+
+
+def local_host_name() -> str:
+    """This machine's host name (for redaction only)."""
+    import socket
+
+    return socket.gethostname()
+
+
+def redactor_for(system: System) -> Redactor:
+    """A redactor for the user, host and home directories of ``system``."""
+    env = system.environ()
+    homes = [env.get(name, "") for name in ("HOME", "USERPROFILE")]
+    homes.append(os.path.expanduser("~"))
+    return Redactor.from_identity(system.identity().user, local_host_name(), homes)

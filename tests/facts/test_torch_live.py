@@ -1,0 +1,108 @@
+"""The live torch probe against fake target interpreters and, when available, a real CPU torch.
+
+Fake interpreters are shell scripts: they answer the python-info probe with a
+site-packages folder holding a torch dist-info, and misbehave on the torch probe.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from rocm_doctor.facts import python_env
+from rocm_doctor.facts.gather import GatherContext, GatherOptions
+from rocm_doctor.facts.torch import gather_torch
+from rocm_doctor.system.live import LiveSystem
+
+pytestmark = [pytest.mark.live_machine, pytest.mark.skipif(os.name != "posix", reason="fake interpreters are sh")]
+
+
+def fake_python(tmp_path: Path, torch_behaviour: str) -> str:
+    site = tmp_path / "site-packages"
+    (site / "torch-2.5.1+rocm6.2.dist-info").mkdir(parents=True)
+    (site / "torch-2.5.1+rocm6.2.dist-info" / "METADATA").write_text("Name: torch\nVersion: 2.5.1+rocm6.2\n")
+    (site / "torch" / "lib").mkdir(parents=True)
+    (site / "torch" / "version.py").write_text("hip = '6.2.41133-dd7f95766'\ncuda = None\n")
+    info = json.dumps({"executable": "fake", "version": "3.12.3", "implementation": "CPython", "prefix": "/x",
+                       "base_prefix": "/x", "site_packages": [str(site)]})
+    script = tmp_path / "python"
+    script.write_text(f"#!/bin/sh\ncase \"$3\" in\n  *'import torch'*)\n{torch_behaviour}\n    ;;\n"
+                      f"  *) echo '{info}' ;;\nesac\n")
+    script.chmod(0o755)
+    return str(script)
+
+
+def gather_live(python: str, timeout: float = 2.0):
+    ctx = GatherContext(LiveSystem(), GatherOptions(python=python, torch_timeout=timeout))
+    ctx.sections["python"] = python_env.gather_python(ctx)
+    return gather_torch(ctx)
+
+
+IMPORT_START = 'echo \'{"stage": "import", "status": "start"}\''
+
+
+def test_hanging_import_fails_within_the_timeout(tmp_path):
+    python = fake_python(tmp_path, f"    {IMPORT_START}\n    sleep 30")
+    started = time.monotonic()
+    facts = gather_live(python, timeout=1.5)
+    assert time.monotonic() - started < 10
+    assert facts.live.probe.status == "failed"
+    assert facts.live.probe.reason == "torch import hung for 1.5 s in stage 'import'"
+    assert facts.version.value == "2.5.1+rocm6.2"
+
+
+def test_abort_is_reported_with_signal_stage_and_stderr(tmp_path):
+    body = (f"    {IMPORT_START}\n    echo '{{\"stage\": \"import\", \"status\": \"ok\", \"seconds\": 0.1}}'\n"
+            "    echo '{\"stage\": \"cuda_init\", \"status\": \"start\"}'\n"
+            "    echo 'hipErrorNoBinaryForGpu: Unable to find code object for all current devices!' >&2\n"
+            "    kill -ABRT $$")
+    facts = gather_live(fake_python(tmp_path, body))
+    assert facts.live.probe.reason == (
+        "the torch probe aborted (SIGABRT) in stage 'cuda_init': "
+        "hipErrorNoBinaryForGpu: Unable to find code object for all current devices!")
+    assert facts.live.import_seconds.value == 0.1
+
+
+def test_garbage_output_is_failed(tmp_path):
+    facts = gather_live(fake_python(tmp_path, "    echo 'Segmentation fault?'; echo '[1, 2'"))
+    assert facts.live.probe.status == "failed" and "printed no result" in (facts.live.probe.reason or "")
+
+
+def test_missing_interpreter_is_not_found():
+    ctx = GatherContext(LiveSystem(), GatherOptions(python="/nope"))
+    facts = python_env.gather_python(ctx)
+    assert facts.version.status == "failed" and facts.version.reason == "the target interpreter /nope was not found"
+
+
+def _torch_python() -> str:
+    for candidate in ("/tmp/torchvenv/bin/python", sys.executable):
+        if not Path(candidate).exists():
+            continue
+        check = subprocess.run([candidate, "-c", "import importlib.util as u; print(u.find_spec('torch') is not None)"],
+                               capture_output=True, text=True, timeout=60)
+        if check.stdout.strip() == "True":
+            return candidate
+    pytest.skip("no interpreter with torch installed (/tmp/torchvenv or the test interpreter)")
+
+
+def test_real_cpu_torch_cli_json():
+    python = _torch_python()
+    exe = shutil.which("rocm-doctor")
+    argv = [exe] if exe else [sys.executable, "-m", "rocm_doctor"]
+    done = subprocess.run(argv + ["facts", "--json", "--python", python], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    facts = json.loads(done.stdout)
+    torch = facts["torch"]
+    assert torch["version"]["value"].split("+")[0] == "2.13.0"
+    assert torch["flavour"]["value"] == "cpu"
+    assert torch["live"]["probe"]["value"] == "ok", torch["live"]["probe"]
+    assert torch["live"]["cuda_available"]["value"] is False
+    assert facts["python"]["executable"]["status"] == "known"
