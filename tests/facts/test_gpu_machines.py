@@ -1,15 +1,17 @@
 """GPU, ROCm and driver facts of the shipped recorded machines (tests/machines)."""
 
 from __future__ import annotations
+from pathlib import Path
 
 import pytest
-from conftest import MACHINES
 from core_machine import context
 
 from rocm_doctor.facts.driver import gather_driver
 from rocm_doctor.facts.gpu import gather_gpus
 from rocm_doctor.facts.rocm import gather_rocm
 from rocm_doctor.system.recorded import RecordedSystem
+
+MACHINES = Path(__file__).resolve().parents[1] / "machines"
 
 
 def gather(name):

@@ -1,13 +1,15 @@
 """rocminfo and PowerShell Win32_VideoController parsers, on real output formats."""
 
 from __future__ import annotations
+from pathlib import Path
 
 import pytest
 import yaml
-from conftest import MACHINES
 
 from rocm_doctor.facts.parsers.rocminfo import parse_rocminfo
 from rocm_doctor.facts.parsers.wmi import WmiParseError, parse_pnp_device_id, parse_video_controllers
+
+MACHINES = Path(__file__).resolve().parents[1] / "machines"
 
 # Agent 3 of the rocminfo in ROCm/ROCm#2330 (ROCm 5.6, Raphael iGPU), trimmed; trailing spaces as printed.
 RAPHAEL = """ROCk module is loaded
