@@ -1,0 +1,144 @@
+"""Derived facts about AMD's amdgpu DKMS kernel driver and the ROCm user space beside it.
+
+AMD supports a kernel driver only with some ROCm user-space releases: "+/- 2 releases"
+before ROCm 6.4, "up to a year apart" from 6.4 on, with the exact pairs in its user and
+kernel-space support matrix (facts.md B.1; compatibility-matrix footnote ``kfd_support``).
+The DKMS module reports its own version (``/sys/module/amdgpu/version`` = ``6.8.5``), which
+is not the ROCm version; ``rules/data/amdgpu_driver.yaml`` maps it to the ROCm release it
+shipped with, from AMD's package names (``amdgpu-dkms_6.8.5.60203`` = ROCm 6.2.3).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, List, Optional
+
+from rocm_doctor.errors import InputError
+from rocm_doctor.facts.model import Facts
+from rocm_doctor.facts.parsers.dkms import parse_dkms_status
+from rocm_doctor.facts.value import Fact, absent, known, unknown
+from rocm_doctor.judge.derived import Tables, machine_fact
+from rocm_doctor.judge.derived_facts._support import carry
+from rocm_doctor.knowledge._tables import need_mapping, need_rows, series
+
+TABLE = "amdgpu_driver"
+_MODULE = re.compile(r"^(?:\d+:)?(\d+\.\d+\.\d+)(?:\.(\d{8}|\d{5}))?(?:$|[-+~ ])")
+"""``[epoch:]module[.release]``: the release part is 5 digits (ROCm 60203 = 6.2.3) or, from
+ROCm 7.0 on, 8 digits (AMD GPU Driver 30100200 = 30.10.2.0)."""
+
+
+def _rows(tables: Tables, key: str) -> List[Dict[str, Any]]:
+    table = need_mapping(tables[TABLE], TABLE, "")
+    return need_rows(table.get(key) or [], TABLE, key)
+
+
+def _series_order(tables: Tables) -> List[str]:
+    order = need_mapping(tables[TABLE], TABLE, "").get("series")
+    if not isinstance(order, list) or not order:
+        raise InputError(f"rules/data/{TABLE}.yaml: series must be a non-empty list")
+    return [str(s) for s in order]
+
+
+def rocm_of_module(version: str, tables: Tables) -> Optional[str]:
+    """The ROCm release series an amdgpu DKMS version shipped with, or None when not known.
+
+    ``6.8.5`` and ``6.8.5-2009582.24.04`` -> ``6.2`` (table); ``1:6.8.5.60203-2044426`` -> ``6.2``
+    (the package encoding); ``6.14.14.30100000`` -> ``7.0`` (driver 30.10, table).
+    """
+    match = _MODULE.match(version.strip())
+    if not match:
+        return None
+    module, release = match.group(1), match.group(2)
+    if release and len(release) == 5:
+        number = int(release)
+        return f"{number // 10000}.{number // 100 % 100}"
+    if release:
+        driver = f"{int(release[:2])}.{int(release[2:4])}"
+        return next((str(r["rocm"]) for r in _rows(tables, "drivers") if str(r.get("driver")) == driver), None)
+    return next((str(r["rocm"]) for r in _rows(tables, "releases") if str(r.get("amdgpu_dkms")) == module), None)
+
+
+def _dkms_version(line: str) -> Optional[str]:
+    entries = [e for e in parse_dkms_status(line) if e.module == "amdgpu"]
+    return entries[0].version if entries else None
+
+
+@machine_fact(
+    "amdgpu_dkms_rocm",
+    "The ROCm release series (6.2) that the loaded amdgpu DKMS driver shipped with, from "
+    "driver.amdgpu_version (or the dkms status line when the module version was not read) "
+    "and rules/data/amdgpu_driver.yaml (AMD package names). Absent when amdgpu is not loaded "
+    "or the in-tree kernel driver runs (no /sys/module/amdgpu/version); unknown for a module "
+    "version the table does not list.",
+)
+def amdgpu_dkms_rocm(facts: Facts, tables: Tables) -> Fact:
+    driver = facts.driver
+    version = driver.amdgpu_version
+    if version.is_known:
+        text, source = str(version.value), version.source or "/sys/module/amdgpu/version"
+    elif version.status == "absent":
+        loaded = driver.amdgpu_loaded
+        if loaded.status == "known" and loaded.value:
+            return absent(version.source or "/sys/module/amdgpu/version", "the in-tree amdgpu kernel driver is loaded, not AMD's DKMS build")
+        return carry(version, "driver.amdgpu_version")
+    elif driver.dkms_amdgpu.is_known and _dkms_version(str(driver.dkms_amdgpu.value)):
+        text, source = str(_dkms_version(str(driver.dkms_amdgpu.value))), driver.dkms_amdgpu.source or "dkms status"
+    else:
+        return unknown(version.reason or "the amdgpu driver version is not known")
+    rocm = rocm_of_module(text, tables)
+    if rocm is None:
+        return unknown(f"amdgpu DKMS version {text} is not in rules/data/{TABLE}.yaml")
+    return known(rocm, source)
+
+
+def _userspace_series(facts: Facts) -> Fact:
+    fact = facts.rocm.version
+    if not fact.is_known:
+        return carry(fact, "rocm.version")
+    value = series(fact.value)
+    if value is None:
+        return unknown(f"ROCm version {fact.value!r} is not a version")
+    return known(value, fact.source or "rocm.version")
+
+
+@machine_fact(
+    "driver_userspace_gap",
+    "How many ROCm release series (minor releases: 6.2 -> 6.4 is 2) lie between the release "
+    "the amdgpu DKMS driver shipped with (derived.amdgpu_dkms_rocm) and the ROCm user space "
+    "(rocm.version), either direction. AMD supports +/- 2 releases before ROCm 6.4 and up to "
+    "a year apart from 6.4 on (user and kernel-space support matrix). Absent when either side "
+    "is absent, unknown when either is unknown.",
+)
+def driver_userspace_gap(facts: Facts, tables: Tables) -> Fact:
+    kmd = amdgpu_dkms_rocm(facts, tables)
+    if not kmd.is_known:
+        return kmd
+    user = _userspace_series(facts)
+    if not user.is_known:
+        return user
+    order = _series_order(tables)
+    missing = [s for s in (kmd.value, user.value) if s not in order]
+    if missing:
+        return unknown(f"ROCm {', '.join(missing)} is not in the series list of rules/data/{TABLE}.yaml")
+    return known(abs(order.index(user.value) - order.index(kmd.value)), f"{kmd.source} + {user.source}")
+
+
+@machine_fact(
+    "driver_userspace_supported",
+    "Whether AMD's user and kernel-space support matrix lists the ROCm user space series "
+    "(rocm.version) for the release the amdgpu DKMS driver shipped with "
+    "(derived.amdgpu_dkms_rocm); rules/data/amdgpu_driver.yaml 'support'. Unknown for a driver "
+    "release without a published row; absent without a DKMS driver or a ROCm install.",
+)
+def driver_userspace_supported(facts: Facts, tables: Tables) -> Fact:
+    kmd = amdgpu_dkms_rocm(facts, tables)
+    if not kmd.is_known:
+        return kmd
+    user = _userspace_series(facts)
+    if not user.is_known:
+        return user
+    row = next((r for r in _rows(tables, "support") if str(r.get("kmd")) == kmd.value), None)
+    if row is None:
+        return unknown(f"AMD publishes no support-matrix row for the ROCm {kmd.value} kernel driver")
+    supported = [str(s) for s in row.get("userspace") or []]
+    return known(user.value in supported, f"{kmd.source} + {user.source}")
