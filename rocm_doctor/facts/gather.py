@@ -3,12 +3,18 @@
 Gatherers run in a fixed order (later ones read what earlier ones found through
 ``ctx.sections``). A gatherer that raises does not stop the doctor: its section
 becomes all-failed facts naming the crash.
+
+The torch gatherer needs only the ``python`` section, and its live probe spends
+most of its time in the child's ``import torch``; it therefore runs in a
+background thread as soon as ``python`` is known, overlapping the other
+gatherers (``check`` is meant to be no slower than ``collect_env``).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar
 
@@ -64,6 +70,9 @@ def failed_section(cls: Type[S], source: str, reason: str) -> S:
 
 Gatherer = Callable[[GatherContext], BaseModel]
 
+BACKGROUND = frozenset({"torch"})
+"""Gatherers started in a thread: they read only sections gathered before them."""
+
 
 def _gatherers() -> List[Tuple[str, Type[Section], Gatherer]]:
     # Imported here so that importing the model does not import every probe.
@@ -96,6 +105,7 @@ def _gatherers() -> List[Tuple[str, Type[Section], Gatherer]]:
         ("host", HostFacts, gather_host),
         ("env", EnvFacts, gather_env),
         ("python", PythonFacts, gather_python),
+        ("torch", TorchFacts, gather_torch),
         ("cpu", CpuFacts, gather_cpu),
         ("permissions", PermissionsFacts, gather_permissions),
         ("driver", DriverFacts, gather_driver),
@@ -103,8 +113,16 @@ def _gatherers() -> List[Tuple[str, Type[Section], Gatherer]]:
         ("windows", WindowsHipFacts, gather_windows),
         ("gpus", GpuFacts, gather_gpus),
         ("packages", PackagesFacts, gather_packages),
-        ("torch", TorchFacts, gather_torch),
     ]
+
+
+def _run_gatherer(ctx: GatherContext, name: str, cls: Type[Section], gatherer: Gatherer) -> BaseModel:
+    """One gatherer; a crash becomes a section of failed facts naming it."""
+    try:
+        return gatherer(ctx)
+    except Exception as exc:  # noqa: BLE001 - a crashed probe becomes failed facts
+        reason = f"the {name} gatherer crashed: {type(exc).__name__}: {exc}"
+        return failed_section(cls, f"rocm_doctor.facts.{name}", reason)
 
 
 def gather(
@@ -117,14 +135,17 @@ def gather(
     """Gather every section; never raises for a probe that fails."""
     start = time.monotonic()
     ctx = GatherContext(system=system, options=options)
-    for name, cls, gatherer in _gatherers():
-        if progress is not None:
-            progress(name)
-        try:
-            ctx.sections[name] = gatherer(ctx)
-        except Exception as exc:  # noqa: BLE001 - a crashed probe becomes failed facts
-            reason = f"the {name} gatherer crashed: {type(exc).__name__}: {exc}"
-            ctx.sections[name] = failed_section(cls, f"rocm_doctor.facts.{name}", reason)
+    pending: Dict[str, Future] = {}
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="rocm-doctor-gather") as pool:
+        for name, cls, gatherer in _gatherers():
+            if progress is not None:
+                progress(name)
+            if name in BACKGROUND:
+                pending[name] = pool.submit(_run_gatherer, ctx, name, cls, gatherer)
+            else:
+                ctx.sections[name] = _run_gatherer(ctx, name, cls, gatherer)
+        for name, future in pending.items():
+            ctx.sections[name] = future.result()
     meta = MetaFacts(
         tool_version=__version__,
         origin=origin,
