@@ -8,5 +8,6 @@ facts (:mod:`rocm_doctor.judge.derived_facts`) and the fix planner:
 * :mod:`rocm_doctor.knowledge.rocm_support` -- ROCm release -> supported gfx per platform
   (``rules/data/rocm_support.yaml``);
 * :mod:`rocm_doctor.knowledge.overrides` -- ``HSA_OVERRIDE_GFX_VERSION`` parsing, validity and
-  the override to recommend (``rules/data/gfx_overrides.yaml``).
+  the override to recommend (``rules/data/gfx_overrides.yaml``);
+* :mod:`rocm_doctor.knowledge.env_vars` -- environment variables and whether the runtime reads them.
 """

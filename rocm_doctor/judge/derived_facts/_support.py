@@ -1,0 +1,142 @@
+"""Helpers shared by the torch and gfx derived facts (not itself a derived-fact module)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, Optional
+
+from rocm_doctor.facts.model import Facts
+from rocm_doctor.facts.value import Fact, absent, known, unknown
+from rocm_doctor.judge.derived import Tables
+from rocm_doctor.knowledge._tables import parse_version, series
+from rocm_doctor.knowledge.torch_wheels import TorchWheels, wheels
+
+_ROCM_LOCAL = re.compile(r"^rocm(\d+(?:\.\d+){1,2})$")
+
+
+def carry(fact: Fact, what: str) -> Fact:
+    """A derived fact for an input that is not known: absent stays absent, else unknown."""
+    if fact.status == "absent":
+        return absent(fact.source or what, fact.reason or f"{what} is absent")
+    return unknown(fact.reason or f"{what} is {fact.status}")
+
+
+def derive(fact: Fact, value: Any, what: str) -> Fact:
+    """``known(value)`` sourced from ``fact`` (the input it was computed from)."""
+    return known(value, fact.source or what)
+
+
+def table_wheels(tables: Tables) -> TorchWheels:
+    """The torch wheel table through the evaluation's :class:`Tables` (tests may substitute it)."""
+    return wheels(tables["torch_wheels"])
+
+
+def torch_version(facts: Facts) -> Fact:
+    """``torch.version`` when it is a valid PEP 440 version, else absent/unknown with the reason."""
+    fact = facts.torch.version
+    if not fact.is_known:
+        return carry(fact, "torch.version")
+    if parse_version(fact.value) is None:
+        return unknown(f"torch version {fact.value!r} is not a PEP 440 version")
+    return fact
+
+
+def is_rocm_torch(facts: Facts) -> Fact:
+    """Whether the installed torch is a ROCm build (``torch.flavour == rocm``)."""
+    flavour = facts.torch.flavour
+    if not flavour.is_known:
+        return carry(flavour, "torch.flavour")
+    return derive(flavour, flavour.value == "rocm", "torch.flavour")
+
+
+def pytorch_org_rocm(facts: Facts, tables: Tables) -> Fact:
+    """Whether the installed torch is a pytorch.org ROCm wheel the table describes.
+
+    Known True when the flavour is ``rocm``, the distributor is ``pytorch.org`` (or not known
+    and the local version is exactly ``+rocmX.Y[.Z]``) and that ROCm is one of the release's
+    pytorch.org variants; False for other distributors and builds.
+    """
+    rocm = is_rocm_torch(facts)
+    if not rocm.is_known:
+        return rocm
+    if not rocm.value:
+        return derive(rocm, False, "torch.flavour")
+    version = torch_version(facts)
+    if not version.is_known:
+        return version
+    distributor = facts.torch.distributor
+    if distributor.is_known and distributor.value != "pytorch.org":
+        return derive(distributor, False, "torch.distributor")
+    local = parse_version(version.value).local or ""  # type: ignore[union-attr]
+    match = _ROCM_LOCAL.match(local)
+    if match is None:
+        if distributor.is_known:
+            return unknown(f"torch {version.value} is labelled pytorch.org but has no +rocmX.Y tag")
+        return derive(version, False, "torch.version")
+    listed = table_wheels(tables).is_variant(version.value, match.group(1))
+    if listed is None:
+        return unknown(f"the wheel table does not cover torch {version.value}")
+    return derive(version, listed, "torch.version")
+
+
+def live_arch_list(facts: Facts) -> Optional[tuple]:
+    """(gfx targets, source) from the live ``torch.cuda.get_arch_list()``, None when not usable.
+
+    An empty list is not usable: torch returns ``[]`` when no GPU is available (WSL2 without the
+    runtime swap, missing permissions), which says nothing about the wheel.
+    """
+    arch = facts.torch.live.arch_list
+    if not arch.is_known or not isinstance(arch.value, list) or not arch.value:
+        return None
+    return [str(a).split(":", 1)[0].lower() for a in arch.value], arch.source or "torch.live.arch_list"
+
+
+def wheel_targets(facts: Facts, tables: Tables) -> Optional[tuple]:
+    """(targets, source) of the installed ROCm torch: the live ``get_arch_list()`` when the probe
+    gave it, else the wheel table for a pytorch.org wheel; None when neither can say."""
+    live = live_arch_list(facts)
+    if live is not None:
+        return live
+    org = pytorch_org_rocm(facts, tables)
+    if org.is_known and org.value:
+        version = facts.torch.version.value
+        targets = table_wheels(tables).gfx_targets(version, facts.torch.rocm_version.value)
+        if targets is not None:
+            return targets, "rules/data/torch_wheels.yaml"
+    return None
+
+
+def version_series(fact: Fact, what: str) -> Fact:
+    """``major.minor`` of a version fact (``6.2.4`` -> ``6.2``)."""
+    if not fact.is_known:
+        return carry(fact, what)
+    value = series(fact.value)
+    if value is None:
+        return unknown(f"{what} {fact.value!r} is not a version")
+    return derive(fact, value, what)
+
+
+def first_missing(*facts: Fact) -> Optional[Fact]:
+    """The first input that is not known (to return as is), None when all are known."""
+    return next((fact for fact in facts if not fact.is_known), None)
+
+
+def combine(first: Fact, second: Fact, fn: Callable[[Any, Any], Any], source: Optional[str] = None) -> Fact:
+    """``known(fn(first.value, second.value))`` when both inputs are known (else the first missing
+    one); ``fn`` returning None means the answer is unknown."""
+    missing = first_missing(first, second)
+    if missing is not None:
+        return missing
+    value = fn(first.value, second.value)
+    if value is None:
+        return unknown(f"no answer for {first.value!r} and {second.value!r}")
+    return known(value, source or f"{first.source}; {second.source}")
+
+
+def from_known(fact: Fact, compute: Callable[[Any], Any], source: str, when_none: Callable[[Any], Fact]) -> Fact:
+    """The common shape of a lookup: pass an unknown/absent input through, else
+    ``known(compute(value), source)``, or ``when_none(value)`` when the lookup has no answer."""
+    if not fact.is_known:
+        return fact
+    value = compute(fact.value)
+    return when_none(fact.value) if value is None else known(value, source)

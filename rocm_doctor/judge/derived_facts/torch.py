@@ -1,0 +1,252 @@
+"""Derived facts about the installed PyTorch: release, ROCm build vs system, Python, companions.
+
+Sources: rules/data/torch_wheels.yaml (facts.md section A) through
+:mod:`rocm_doctor.knowledge.torch_wheels`; the ROCm release of the system from ``rocm.version``.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from packaging.version import Version
+
+from rocm_doctor.facts.model import Facts
+from rocm_doctor.facts.value import Fact, absent, known, unknown
+from rocm_doctor.judge.derived import Tables, machine_fact
+from rocm_doctor.judge.derived_facts._support import (
+    carry,
+    derive,
+    combine,
+    first_missing,
+    from_known,
+    is_rocm_torch,
+    pytorch_org_rocm,
+    table_wheels,
+    torch_version,
+    version_series,
+)
+from rocm_doctor.knowledge._tables import parse_version, series
+
+WHEEL_SOURCE = "rules/data/torch_wheels.yaml"
+
+
+@machine_fact("torch_release", "Public version of the installed torch without the local tag (2.5.1+rocm6.2 -> 2.5.1).")
+def torch_release(facts: Facts, tables: Tables) -> Fact:
+    version = torch_version(facts)
+    if not version.is_known:
+        return version
+    return derive(version, Version(version.value).public, "torch.version")
+
+
+@machine_fact("torch_series", "Release series major.minor of the installed torch (2.5.1+rocm6.2 -> 2.5).")
+def torch_series(facts: Facts, tables: Tables) -> Fact:
+    return version_series(torch_version(facts), "torch.version")
+
+
+@machine_fact(
+    "torch_is_nightly",
+    "The installed torch is a nightly/dev build (2.6.0.dev20241015+rocm6.2); nightlies carry regressions "
+    "that releases fix (corpus hipblaslt-1243, sdnext-3181).",
+)
+def torch_is_nightly(facts: Facts, tables: Tables) -> Fact:
+    version = torch_version(facts)
+    if not version.is_known:
+        return version
+    return derive(version, Version(version.value).is_devrelease, "torch.version")
+
+
+@machine_fact(
+    "torch_is_pytorch_org_rocm",
+    "The installed torch is a download.pytorch.org ROCm wheel of a release in rules/data/torch_wheels.yaml "
+    "(flavour rocm, +rocmX.Y tag that is one of the release's variants); false for AMD, TheRock and source builds.",
+)
+def torch_is_pytorch_org_rocm(facts: Facts, tables: Tables) -> Fact:
+    return pytorch_org_rocm(facts, tables)
+
+
+@machine_fact("torch_rocm_series", "ROCm series major.minor the installed ROCm torch was built for (6.2.4 -> 6.2); absent for other flavours.")
+def torch_rocm_series(facts: Facts, tables: Tables) -> Fact:
+    rocm = is_rocm_torch(facts)
+    if not rocm.is_known:
+        return rocm
+    if not rocm.value:
+        return absent("torch.flavour", f"torch is a {facts.torch.flavour.value} build, not ROCm")
+    return version_series(facts.torch.rocm_version, "torch.rocm_version")
+
+
+@machine_fact("system_rocm_series", "ROCm series major.minor of the system's ROCm user space (rocm.version 6.2.0 -> 6.2).")
+def system_rocm_series(facts: Facts, tables: Tables) -> Fact:
+    return version_series(facts.rocm.version, "rocm.version")
+
+
+def _wheel_vs_system(facts: Facts, tables: Tables, compare: Callable[[str, str], bool]) -> Fact:
+    """``compare(wheel ROCm series, system ROCm series)`` when both are known."""
+    return combine(torch_rocm_series(facts, tables), system_rocm_series(facts, tables), compare)
+
+
+@machine_fact(
+    "torch_rocm_matches_system",
+    "The ROCm series the torch wheel was built for equals the system ROCm series (6.2 vs 6.2). "
+    "pytorch.org wheels bundle their ROCm user space, so a difference matters for WSL2 and for builds "
+    "that use the system libraries (facts.md A.1, E.14, E.18).",
+)
+def torch_rocm_matches_system(facts: Facts, tables: Tables) -> Fact:
+    return _wheel_vs_system(facts, tables, lambda w, s: w == s)
+
+
+@machine_fact(
+    "torch_rocm_newer_than_system",
+    "The torch wheel's ROCm series is newer than the system's ROCm series (7.2 vs 6.2).",
+)
+def torch_rocm_newer_than_system(facts: Facts, tables: Tables) -> Fact:
+    return _wheel_vs_system(facts, tables, lambda w, s: Version(w) > Version(s))
+
+
+@machine_fact(
+    "torch_rocm_major_differs",
+    "The torch wheel's ROCm major differs from the system's (6 vs 7): library names change "
+    "(libamdhip64.so.6 vs .7, libhipblas.so.2 vs .3), so mixing them fails (facts.md E.18).",
+)
+def torch_rocm_major_differs(facts: Facts, tables: Tables) -> Fact:
+    return _wheel_vs_system(facts, tables, lambda w, s: Version(w).major != Version(s).major)
+
+
+@machine_fact("python_series", "Python series major.minor of the target interpreter (3.12.3 -> 3.12).")
+def python_series(facts: Facts, tables: Tables) -> Fact:
+    return version_series(facts.python.version, "python.version")
+
+
+@machine_fact(
+    "torch_rocm_pythons",
+    "Python versions with pytorch.org ROCm wheels of the installed torch release (facts.md A.2); "
+    "absent when the table does not list the release.",
+)
+def torch_rocm_pythons(facts: Facts, tables: Tables) -> Fact:
+    def pythons(version: str) -> Optional[list]:
+        rel = table_wheels(tables).release(version)
+        return list(rel.python) if rel else None
+
+    return from_known(
+        torch_version(facts),
+        pythons,
+        WHEEL_SOURCE,
+        lambda version: absent(WHEEL_SOURCE, f"no pytorch.org ROCm wheels are listed for torch {version}"),
+    )
+
+
+@machine_fact(
+    "python_has_wheel_for_torch",
+    "pytorch.org publishes a ROCm wheel of the installed torch release for this Python (facts.md A.2); "
+    "when false, pip silently falls back to PyPI's CUDA or CPU wheel (corpus rocm-2354).",
+)
+def python_has_wheel_for_torch(facts: Facts, tables: Tables) -> Fact:
+    pythons, py = torch_rocm_pythons(facts, tables), python_series(facts, tables)
+    missing = first_missing(pythons, py)
+    if missing is not None:
+        return missing
+    return known(py.value in pythons.value, "rules/data/torch_wheels.yaml")
+
+
+@machine_fact(
+    "newest_rocm_torch_for_python",
+    "Newest stable torch release with a pytorch.org ROCm wheel for this Python (facts.md A.2); absent when none.",
+)
+def newest_rocm_torch_for_python(facts: Facts, tables: Tables) -> Fact:
+    py = python_series(facts, tables)
+    if not py.is_known:
+        return py
+    choice = table_wheels(tables).newest_release_for(None, py.value)
+    if choice is None:
+        return absent("rules/data/torch_wheels.yaml", f"no pytorch.org ROCm wheel exists for Python {py.value}")
+    return known(choice.torch, "rules/data/torch_wheels.yaml")
+
+
+@machine_fact(
+    "python_in_newest_rocm_torch",
+    "The newest stable pytorch.org ROCm release has a wheel for this Python (false: Python too old or too new).",
+)
+def python_in_newest_rocm_torch(facts: Facts, tables: Tables) -> Fact:
+    py = python_series(facts, tables)
+    if not py.is_known:
+        return py
+    table = table_wheels(tables)
+    newest = table.newest_release_for(None, None)
+    if newest is None:
+        return unknown("the wheel table lists no stable release")
+    rel = table.release(newest.torch)
+    return known(py.value in rel.python, "rules/data/torch_wheels.yaml")  # type: ignore[union-attr]
+
+
+def _companion_matches(facts: Facts, tables: Tables, package: str, version_fact: Fact) -> Fact:
+    version = torch_version(facts)
+    if not version.is_known:
+        return version
+    if not version_fact.is_known:
+        return carry(version_fact, f"torch.{package}_version")
+    torch_v, other_v = parse_version(version.value), parse_version(version_fact.value)
+    if other_v is None:
+        return unknown(f"{package} version {version_fact.value!r} is not a PEP 440 version")
+    if torch_v.is_prerelease or other_v.is_prerelease:  # type: ignore[union-attr]
+        return unknown("pre-release and nightly builds do not follow the release pairing")
+    expected = table_wheels(tables).companion(version.value, package)
+    if expected is None:
+        return unknown(f"the wheel table does not list the {package} release for torch {version.value}")
+    return known(series(other_v) == expected, "rules/data/torch_wheels.yaml companions")
+
+
+@machine_fact(
+    "torchvision_expected",
+    "torchvision series built for the installed torch release (2.5 -> 0.20; pytorch/pytorch wiki 'PyTorch Versions').",
+)
+def torchvision_expected(facts: Facts, tables: Tables) -> Fact:
+    return from_known(
+        torch_version(facts),
+        lambda version: table_wheels(tables).companion(version, "torchvision"),
+        f"{WHEEL_SOURCE} companions",
+        lambda version: unknown(f"the wheel table does not list the torchvision release for torch {version}"),
+    )
+
+
+@machine_fact(
+    "torchvision_matches_torch",
+    "The installed torchvision is the series built for the installed torch (0.20.x with 2.5.x); unknown for "
+    "nightlies/pre-releases and releases the table does not list.",
+)
+def torchvision_matches_torch(facts: Facts, tables: Tables) -> Fact:
+    return _companion_matches(facts, tables, "torchvision", facts.torch.torchvision_version)
+
+
+@machine_fact(
+    "torchaudio_matches_torch",
+    "The installed torchaudio is the series built for the installed torch (2.5.x with 2.5.x, through 2.7).",
+)
+def torchaudio_matches_torch(facts: Facts, tables: Tables) -> Fact:
+    return _companion_matches(facts, tables, "torchaudio", facts.torch.torchaudio_version)
+
+
+@machine_fact("numpy_major", "Major version of the installed numpy (packages.installed.numpy 2.3.4 -> 2).")
+def numpy_major(facts: Facts, tables: Tables) -> Fact:
+    installed = facts.packages.installed
+    if not installed.is_known:
+        return carry(installed, "packages.installed")
+    value = (installed.value or {}).get("numpy")
+    if value is None:
+        return absent(installed.source or "packages.installed", "numpy is not installed")
+    parsed = parse_version(value)
+    if parsed is None:
+        return unknown(f"numpy version {value!r} is not a PEP 440 version")
+    return known(parsed.major, installed.source or "packages.installed")
+
+
+@machine_fact(
+    "torch_supports_numpy2",
+    "The installed torch release was built against numpy 2 (torch >= 2.3); earlier wheels were built "
+    "for numpy 1.x and fail to import numpy 2 arrays (TorchIO#1183; AMD radeon docs pin numpy==1.26.4).",
+)
+def torch_supports_numpy2(facts: Facts, tables: Tables) -> Fact:
+    return from_known(
+        torch_version(facts),
+        table_wheels(tables).supports_numpy2,
+        f"{WHEEL_SOURCE} numpy2",
+        lambda version: unknown("the wheel table has no numpy 2 threshold"),
+    )

@@ -1,0 +1,143 @@
+"""ROCm release -> supported gfx targets on Linux, Windows and in TheRock (facts.md section B).
+
+An API over ``rules/data/rocm_support.yaml``::
+
+    linux_supported('gfx1101', '6.4.1')      -> True
+    linux_supported('gfx1031', '6.2.0')      -> False  (not in the compatibility matrix)
+    windows_runtime_supported('gfx1030')     -> False  (newest Windows table, ROCm 7.2)
+    therock_status('gfx1031', 'linux')       -> 'release_ready'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Tuple
+
+from packaging.specifiers import SpecifierSet
+
+from rocm_doctor.facts.gpu_table import base_gfx
+from rocm_doctor.knowledge._tables import (
+    cached_view,
+    need_mapping,
+    need_rows,
+    parse_version,
+    specifier,
+    str_list,
+    version_key,
+)
+
+TABLE = "rocm_support"
+
+
+@dataclass(frozen=True)
+class WindowsRow:
+    """One Windows HIP SDK system-requirements table."""
+
+    rocm: str
+    runtime: Tuple[str, ...]
+    sdk: Tuple[str, ...]
+    unsupported: Tuple[str, ...]
+    partial: bool
+    """True when the row records only some GPUs of that page."""
+    source: str
+
+
+@dataclass
+class RocmSupport:
+    """The parsed ``rocm_support`` table."""
+
+    linux: List[Tuple[SpecifierSet, Tuple[str, ...], str]]
+    windows: List[WindowsRow]
+    therock: Dict[str, Dict[str, List[str]]]
+
+    def linux_supported(self, gfx: str, rocm_version: Any) -> Optional[bool]:
+        """Whether ``gfx`` is in the Linux compatibility matrix of that ROCm release.
+
+        None for a ROCm release the table does not cover (before 6.0, from 7.2 on).
+        """
+        version = parse_version(rocm_version)
+        if version is None:
+            return None
+        for spec, targets, _source in self.linux:
+            if version in spec:
+                return base_gfx(gfx) in targets
+        return None
+
+    def windows_runtime_supported(self, gfx: str, rocm_version: Optional[str] = None) -> Optional[bool]:
+        """Whether the Windows HIP runtime of ``rocm_version`` (default: the newest full table)
+        supports ``gfx``; None when that table does not mention it."""
+        rows = [r for r in self.windows if not r.partial]
+        if rocm_version is not None:
+            wanted = parse_version(rocm_version)
+            rows = [r for r in rows if parse_version(r.rocm) == wanted]
+        if not rows:
+            return None
+        row = max(rows, key=lambda r: version_key(r.rocm))
+        target = base_gfx(gfx)
+        if target in row.runtime:
+            return True
+        if target in row.unsupported:
+            return False
+        return None
+
+    def newest_windows(self) -> Optional[WindowsRow]:
+        """The newest complete Windows table."""
+        rows = [r for r in self.windows if not r.partial]
+        return max(rows, key=lambda r: version_key(r.rocm)) if rows else None
+
+    def therock_status(self, gfx: str, platform: str) -> Optional[str]:
+        """``release_ready``, ``build_only`` or None in TheRock for ``linux``/``windows``."""
+        lists = self.therock.get(platform, {})
+        target = base_gfx(gfx)
+        for status in ("release_ready", "build_only"):
+            if target in lists.get(status, []):
+                return status
+        return None
+
+
+def _build(data: Any) -> RocmSupport:
+    top = need_mapping(data, TABLE, "top level")
+    linux = [
+        (specifier(row["rocm"], TABLE, f"linux[{i}]"), tuple(str_list(row, "gfx", TABLE, f"linux[{i}]")), str(row["source"]))
+        for i, row in enumerate(need_rows(top.get("linux"), TABLE, "linux"))
+    ]
+    windows = [
+        WindowsRow(
+            rocm=str(row["rocm"]),
+            runtime=tuple(str_list(row, "runtime", TABLE, f"windows[{i}]")),
+            sdk=tuple(str_list(row, "sdk", TABLE, f"windows[{i}]")),
+            unsupported=tuple(str_list(row, "unsupported", TABLE, f"windows[{i}]")),
+            partial=bool(row.get("partial", False)),
+            source=str(row["source"]),
+        )
+        for i, row in enumerate(need_rows(top.get("windows"), TABLE, "windows"))
+    ]
+    rock = need_mapping(top.get("therock") or {}, TABLE, "therock")
+    therock = {
+        platform: {
+            status: str_list(need_mapping(rock.get(platform) or {}, TABLE, f"therock.{platform}"), status, TABLE, f"therock.{platform}")
+            for status in ("release_ready", "build_only")
+        }
+        for platform in ("linux", "windows")
+    }
+    return RocmSupport(linux=linux, windows=windows, therock=therock)
+
+
+def support(table: Optional[Any] = None) -> RocmSupport:
+    """The parsed table (the shipped one unless ``table`` is given)."""
+    return cached_view(TABLE, table, _build)
+
+
+def linux_supported(gfx: str, rocm_version: Any, table: Optional[Any] = None) -> Optional[bool]:
+    """See :meth:`RocmSupport.linux_supported`."""
+    return support(table).linux_supported(gfx, rocm_version)
+
+
+def windows_runtime_supported(gfx: str, rocm_version: Optional[str] = None, table: Optional[Any] = None) -> Optional[bool]:
+    """See :meth:`RocmSupport.windows_runtime_supported`."""
+    return support(table).windows_runtime_supported(gfx, rocm_version)
+
+
+def therock_status(gfx: str, platform: str, table: Optional[Any] = None) -> Optional[str]:
+    """See :meth:`RocmSupport.therock_status`."""
+    return support(table).therock_status(gfx, platform)

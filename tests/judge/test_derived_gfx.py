@@ -1,0 +1,120 @@
+"""Derived facts about gfx targets and HSA_OVERRIDE_GFX_VERSION (rocm_doctor/judge/derived_facts/gfx.py)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict
+
+from rocm_doctor.facts.model import Facts
+from rocm_doctor.judge.cases import overlay
+from rocm_doctor.judge.derived import DerivedValues
+from tests.judge._derived_helpers import BASELINE, K, agent, derived, env
+
+UNKNOWN = {"status": "unknown", "reason": "--no-torch"}
+TORCH_251 = {"torch": {"version": K("2.5.1+rocm6.2"), "rocm_version": K("6.2"), "live": {"arch_list": UNKNOWN}}}
+TORCH_28 = {"torch": {"version": K("2.8.0+rocm6.4"), "rocm_version": K("6.4"), "live": {"arch_list": UNKNOWN}}}
+
+
+def gpu(path: str, change: Dict[str, Any], index: int = 0) -> Any:
+    """Per-GPU derived fact ``path`` for agent ``index`` on the baseline with ``change``."""
+    facts = Facts.from_dict(overlay(json.loads(BASELINE.read_text()), change))
+    return DerivedValues(facts).gpu(path, facts.gpus.agents[index])
+
+
+def with_gfx(gfx: str, *parts: Dict[str, Any]) -> Dict[str, Any]:
+    change: Dict[str, Any] = {"gpus": {"agents": {0: {"gfx": K(gfx)}}}}
+    for part in parts:
+        change = overlay(change, part)
+    return change
+
+
+def test_in_wheel_prefers_the_live_arch_list_then_the_table() -> None:
+    assert gpu("gpu.in_wheel", {}).value is True
+    live_without = {"torch": {"live": {"arch_list": K(["gfx900", "gfx90a:xnack-"])}}}
+    assert gpu("gpu.in_wheel", live_without).value is False
+    assert gpu("gpu.in_wheel", with_gfx("gfx1101", TORCH_251)).value is False
+    assert gpu("gpu.in_wheel", with_gfx("gfx1101", TORCH_251)).source == "rules/data/torch_wheels.yaml"
+
+
+def test_an_empty_live_arch_list_falls_back_to_the_table() -> None:
+    # torch.cuda.get_arch_list() is [] when no GPU is visible; it says nothing about the wheel.
+    assert gpu("gpu.in_wheel", {"torch": {"live": {"arch_list": K([])}}}).value is True
+
+
+def test_in_wheel_is_unknown_for_amd_wheels_without_a_probe_and_absent_for_cuda() -> None:
+    amd = {"torch": {"version": K("2.8.0a0+gitfc14c65"), "distributor": K("amd"), "live": {"arch_list": UNKNOWN}}}
+    assert gpu("gpu.in_wheel", amd).status == "unknown"
+    assert gpu("gpu.in_wheel", {"torch": {"flavour": K("cuda")}}).status == "absent"
+
+
+def test_override_facts_global_and_per_node() -> None:
+    noop = env(HSA_OVERRIDE_GFX_VERSION="11.0.0")
+    assert gpu("gpu.override", noop).value == "11.0.0"
+    assert gpu("gpu.override_var", noop).value == "HSA_OVERRIDE_GFX_VERSION"
+    assert gpu("gpu.override_is_noop", noop).value is True
+    per_node = env(HSA_OVERRIDE_GFX_VERSION="10.3.0", HSA_OVERRIDE_GFX_VERSION_1="11.0.0")
+    assert gpu("gpu.override_var", per_node).value == "HSA_OVERRIDE_GFX_VERSION_1"
+    assert gpu("gpu.override_is_noop", per_node).value is True
+    assert gpu("gpu.override", {}).status == "absent"
+    no_node = overlay(env(HSA_OVERRIDE_GFX_VERSION_1="11.0.0"), {"gpus": {"agents": {0: {"kfd_node": {"status": "unknown"}}}}})
+    assert gpu("gpu.override", no_node).status == "unknown"
+
+
+def test_strix_halo_11_5_1_is_a_noop() -> None:
+    assert gpu("gpu.override_is_noop", with_gfx("gfx1151", env(HSA_OVERRIDE_GFX_VERSION="11.5.1"))).value is True
+
+
+def test_override_validity_target_family_and_wheel() -> None:
+    bad = env(HSA_OVERRIDE_GFX_VERSION="gfx1100")
+    assert gpu("gpu.override_valid", bad).value is False
+    assert gpu("gpu.override_gfx", bad).status == "absent"
+    assert gpu("gpu.effective_gfx", bad).status == "unknown"
+    cross = with_gfx("gfx1151", env(HSA_OVERRIDE_GFX_VERSION="9.0.0"))
+    assert gpu("gpu.override_cross_family", cross).value is True
+    rdna2 = with_gfx("gfx1031", TORCH_251, env(HSA_OVERRIDE_GFX_VERSION="10.3.0"))
+    assert gpu("gpu.override_cross_family", rdna2).value is False
+    assert gpu("gpu.effective_gfx", rdna2).value == "gfx1030"
+    assert gpu("gpu.effective_in_wheel", rdna2).value is True
+    missing = with_gfx("gfx1150", TORCH_28, env(HSA_OVERRIDE_GFX_VERSION="11.5.1"))
+    assert gpu("gpu.override_in_wheel", missing).value is False
+
+
+def test_recommended_override_and_upgrade_facts() -> None:
+    assert gpu("gpu.recommended_override", with_gfx("gfx1031", TORCH_251)).value == "10.3.0"
+    assert gpu("gpu.recommended_override", with_gfx("gfx1102", TORCH_251)).value == "11.0.0"
+    assert gpu("gpu.recommended_override", {}).status == "absent"
+    assert gpu("gpu.recommended_override", with_gfx("gfx1151", TORCH_28)).status == "absent"
+    assert gpu("gpu.first_torch_with_gfx", with_gfx("gfx1151")).value == "2.10"
+    assert gpu("gpu.first_torch_with_gfx", with_gfx("gfx1031")).status == "absent"
+    assert gpu("gpu.newest_torch_with_gfx", {}).value == "torch 2.13 (rocm7.2)"
+    assert gpu("gpu.family", with_gfx("gfx1151")).value == "rdna3.5"
+    assert gpu("gpu.override_group", with_gfx("gfx1036")).value == "gfx10.3"
+
+
+def test_hipblaslt_support_needs_rocm_6_3_on_rdna3() -> None:
+    assert gpu("gpu.hipblaslt_supported", TORCH_251).value is False
+    assert gpu("gpu.hipblaslt_supported", {}).value is True
+    assert gpu("gpu.hipblaslt_supported", with_gfx("gfx1030")).value is False
+    assert gpu("gpu.hipblaslt_supported", with_gfx("gfx942", TORCH_251)).value is True
+    noop = overlay(TORCH_251, env(HSA_OVERRIDE_GFX_VERSION="11.0.0"))
+    assert gpu("gpu.hipblaslt_supported", noop).value is False
+
+
+def test_windows_runtime_and_therock() -> None:
+    assert gpu("gpu.windows_runtime_supported", with_gfx("gfx1030")).value is False
+    assert gpu("gpu.therock_status", with_gfx("gfx1031")).value == "release_ready"
+    assert gpu("gpu.therock_status", with_gfx("gfx803")).status == "absent"
+
+
+def test_machine_override_facts_and_distinct_targets() -> None:
+    assert derived("derived.override_value", {}).status == "absent"
+    assert derived("derived.override_valid", env(HSA_OVERRIDE_GFX_VERSION="11.0")).value is False
+    assert derived("derived.override_gfx", env(HSA_OVERRIDE_GFX_VERSION="10.3.0")).value == "gfx1030"
+    malformed = derived("derived.override_malformed", env(HSA_OVERRIDE_GFX_VERSION="gfx1100", HSA_OVERRIDE_GFX_VERSION_2="1.2"))
+    assert [m.split("=")[0] for m in malformed.value] == ["HSA_OVERRIDE_GFX_VERSION", "HSA_OVERRIDE_GFX_VERSION_2"]
+    assert derived("derived.override_malformed", env(HSA_OVERRIDE_GFX_VERSION="11.0.0")).status == "absent"
+    two = {"gpus": {"agents": [agent(0, "gfx1100", False), agent(1, "gfx1036", True)]}}
+    assert derived("derived.distinct_amd_gfx_count", two).value == 2
+    assert derived("derived.amd_gfx_targets", two).value == ["gfx1100", "gfx1036"]
+    same = {"gpus": {"agents": [agent(0, "gfx1100", False), agent(1, "gfx1100:xnack-", False)]}}
+    assert derived("derived.distinct_amd_gfx_count", same).value == 1

@@ -1,0 +1,74 @@
+"""Derived facts about the installed torch (rocm_doctor/judge/derived_facts/torch.py)."""
+
+from __future__ import annotations
+
+from tests.judge._derived_helpers import K, derived
+
+ABSENT = {"status": "absent", "source": "test"}
+
+
+def torch(version: str, rocm: str = None, flavour: str = "rocm", distributor: str = "pytorch.org", **extra):  # type: ignore[assignment]
+    data = {"version": K(version), "flavour": K(flavour), "rocm_version": K(rocm) if rocm else ABSENT,
+            "distributor": K(distributor)}
+    data.update(extra)
+    return {"torch": data}
+
+
+def test_release_series_and_nightly_come_from_the_version() -> None:
+    assert derived("derived.torch_release", torch("2.5.1+rocm6.2", "6.2")).value == "2.5.1"
+    assert derived("derived.torch_series", torch("2.10.0+rocm7.0", "7.0")).value == "2.10"
+    assert derived("derived.torch_is_nightly", torch("2.6.0.dev20241015+rocm6.2", "6.2")).value is True
+    assert derived("derived.torch_is_nightly", torch("2.8.0a0+gitfc14c65", "6.4", distributor="amd")).value is False
+    assert derived("derived.torch_release", {"torch": {"version": ABSENT}}).status == "absent"
+    assert derived("derived.torch_release", {"torch": {"version": K("not a version")}}).status == "unknown"
+
+
+def test_pytorch_org_wheel_is_recognised_by_distributor_and_variant() -> None:
+    assert derived("derived.torch_is_pytorch_org_rocm", {}).value is True
+    assert derived("derived.torch_is_pytorch_org_rocm", torch("2.6.0+rocm6.2.4", "6.2.4")).value is True
+    assert derived("derived.torch_is_pytorch_org_rocm", torch("2.12.0+rocm7.14.1", "7.14.1", distributor="amd")).value is False
+    unknown_distributor = {"torch": {"version": K("2.12.0+rocm7.14.1"), "distributor": {"status": "unknown"}}}
+    assert derived("derived.torch_is_pytorch_org_rocm", unknown_distributor).value is False
+    assert derived("derived.torch_is_pytorch_org_rocm", torch("2.5.1+cu124", flavour="cuda", distributor="pypi")).value is False
+
+
+def test_wheel_rocm_compared_with_the_system() -> None:
+    older_system = {"rocm": {"version": K("6.2.0")}}
+    assert derived("derived.torch_rocm_series", torch("2.6.0+rocm6.2.4", "6.2.4")).value == "6.2"
+    assert derived("derived.system_rocm_series", older_system).value == "6.2"
+    assert derived("derived.torch_rocm_matches_system", {}).value is True
+    assert derived("derived.torch_rocm_matches_system", older_system).value is False
+    assert derived("derived.torch_rocm_newer_than_system", older_system).value is True
+    assert derived("derived.torch_rocm_major_differs", older_system).value is True
+    assert derived("derived.torch_rocm_major_differs", {"rocm": {"version": K("7.1.1")}}).value is False
+    assert derived("derived.torch_rocm_series", torch("2.5.1+cu124", flavour="cuda")).status == "absent"
+    assert derived("derived.torch_rocm_matches_system", {"rocm": {"version": {"status": "failed", "reason": "x"}}}).status == "unknown"
+
+
+def test_python_against_the_release_matrix() -> None:
+    py37_cpu = {**torch("2.0.1+cpu", flavour="cpu"), "python": {"version": K("3.7.16")}}
+    assert derived("derived.python_has_wheel_for_torch", py37_cpu).value is False
+    assert derived("derived.torch_rocm_pythons", py37_cpu).value == ["3.8", "3.9", "3.10", "3.11"]
+    assert derived("derived.python_has_wheel_for_torch", {}).value is True
+    assert derived("derived.python_in_newest_rocm_torch", {"python": {"version": K("3.9.18")}}).value is False
+    assert derived("derived.newest_rocm_torch_for_python", {"python": {"version": K("3.9.18")}}).value == "2.8"
+    assert derived("derived.newest_rocm_torch_for_python", {"python": {"version": K("3.6.9")}}).status == "absent"
+    assert derived("derived.torch_rocm_pythons", torch("1.10.0+rocm4.2", "4.2")).status == "absent"
+
+
+def test_torchvision_and_torchaudio_pairing() -> None:
+    assert derived("derived.torchvision_expected", {}).value == "0.28"
+    assert derived("derived.torchvision_matches_torch", {}).value is True
+    assert derived("derived.torchvision_matches_torch", {"torch": {"torchvision_version": K("0.20.1+rocm6.2")}}).value is False
+    nightly = torch("2.6.0.dev20240913+rocm6.2", "6.2", torchvision_version=K("0.20.0.dev20240913+rocm6.2"))
+    assert derived("derived.torchvision_matches_torch", nightly).status == "unknown"
+    assert derived("derived.torchaudio_matches_torch", {}).status == "absent"
+    paired = torch("2.5.1+rocm6.2", "6.2", torchaudio_version=K("2.4.1+rocm6.1"))
+    assert derived("derived.torchaudio_matches_torch", paired).value is False
+
+
+def test_numpy_major_and_numpy2_support() -> None:
+    assert derived("derived.numpy_major", {}).value == 2
+    assert derived("derived.numpy_major", {"packages": {"installed": K({"torch": "2.13.0"})}}).status == "absent"
+    assert derived("derived.torch_supports_numpy2", torch("2.2.2+rocm5.7", "5.7")).value is False
+    assert derived("derived.torch_supports_numpy2", {}).value is True
