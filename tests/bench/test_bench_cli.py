@@ -1,0 +1,56 @@
+"""``rocm-doctor bench`` end to end on the CPU device with a real torch in the target interpreter."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from bench_helpers import hook_env
+
+pytestmark = pytest.mark.usefixtures("no_orphans")
+
+QUICK_TESTS = ["init", "copy_integrity", "compute_integrity", "bandwidth", "gemm", "attention"]
+
+
+def _bench(*args: str, hook: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "rocm_doctor", "bench", *args],
+        capture_output=True, text=True, timeout=300, env=dict(hook_env(hook), COLUMNS="160", NO_COLOR="1"),
+    )
+
+
+def test_quick_level_on_the_cpu_runs_every_test_and_prints_the_summary(torch_python: str) -> None:
+    done = _bench("--level", "quick", "--device", "cpu", "--python", torch_python)
+    assert done.returncode == 0, done.stdout + done.stderr
+    for name in QUICK_TESTS:
+        assert f"\n{name} " in done.stdout
+    assert "Device: cpu" in done.stdout
+    assert "bf16_tflops" in done.stdout and "d2d_gbs" in done.stdout
+    assert "Traceback" not in done.stderr
+
+
+def test_json_output_carries_every_classified_test(torch_python: str) -> None:
+    done = _bench("--device", "cpu", "--python", torch_python, "--json")
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert document["schema"] == "rocm-doctor/bench/1"
+    assert list(document["tests"]) == QUICK_TESTS
+    assert all(t["status"] == "ok" for t in document["tests"].values())
+    assert document["failing"] == [] and document["device"] == "cpu"
+
+
+def test_a_wrong_test_makes_the_exit_code_nonzero(torch_python: str) -> None:
+    done = _bench("--device", "cpu", "--python", torch_python, "--json",
+                  hook="zero:copy_integrity/d2h_4KiB_pageable_sync")
+    assert done.returncode == 1
+    document = json.loads(done.stdout)
+    assert document["failing"] == ["copy_integrity"]
+    assert document["tests"]["copy_integrity"]["metrics"]["all_zeros"] is True
+
+
+def test_a_missing_interpreter_is_a_one_line_input_error() -> None:
+    done = _bench("--python", "/nonexistent/python3")
+    assert done.returncode == 2
+    assert "no such interpreter" in done.stderr and "Traceback" not in done.stderr
