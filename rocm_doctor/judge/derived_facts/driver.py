@@ -67,11 +67,15 @@ def _dkms_version(line: str) -> Optional[str]:
     "amdgpu_dkms_rocm",
     "The ROCm release series (6.2) that the loaded amdgpu DKMS driver shipped with, from "
     "driver.amdgpu_version (or the dkms status line when the module version was not read) "
-    "and rules/data/amdgpu_driver.yaml (AMD package names). Absent when amdgpu is not loaded "
-    "or the in-tree kernel driver runs (no /sys/module/amdgpu/version); unknown for a module "
+    "and rules/data/amdgpu_driver.yaml (AMD package names). Absent when amdgpu is not loaded, "
+    "the in-tree kernel driver runs (no /sys/module/amdgpu/version) or the OS is not Linux; unknown for a module "
     "version the table does not list.",
 )
 def amdgpu_dkms_rocm(facts: Facts, tables: Tables) -> Fact:
+    host_os = facts.host.os
+    if host_os.is_known and host_os.value != "linux":
+        # Windows and macOS have no amdgpu kernel module: the question does not arise.
+        return absent(host_os.source or "host.os", f"no amdgpu kernel driver on {host_os.value}")
     driver = facts.driver
     version = driver.amdgpu_version
     if version.is_known:

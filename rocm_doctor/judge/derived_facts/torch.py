@@ -218,7 +218,8 @@ def torchvision_matches_torch(facts: Facts, tables: Tables) -> Fact:
 
 @machine_fact(
     "torchaudio_matches_torch",
-    "The installed torchaudio is the series built for the installed torch (2.5.x with 2.5.x, through 2.7).",
+    "The installed torchaudio is the series built for the installed torch (2.5.x with 2.5.x, through 2.10; "
+    "torchaudio 2.11 is built against the stable ABI, so later pairs are not tabled).",
 )
 def torchaudio_matches_torch(facts: Facts, tables: Tables) -> Fact:
     return _companion_matches(facts, tables, "torchaudio", facts.torch.torchaudio_version)
