@@ -21,7 +21,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar
 from pydantic import BaseModel
 
 from rocm_doctor import __version__
-from rocm_doctor.facts.model import Facts, MetaFacts, Section, SymptomFacts
+from rocm_doctor.facts.model import BenchFacts, Facts, MetaFacts, Section, SymptomFacts
 from rocm_doctor.facts.value import Fact, absent, failed
 from rocm_doctor.system.base import System
 
@@ -153,6 +153,13 @@ def gather(
         gathered_at=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
         duration_seconds=round(time.monotonic() - start, 3),
     )
-    # Error signatures come only from a pasted report (check --from); a gathered machine has none.
+    # Error signatures come only from a pasted report (check --from), benchmark results only
+    # from `check --bench`: on a gathered machine both are definitely absent, not unknown.
     symptoms = SymptomFacts(signatures=absent("paste", "no report was pasted"))
-    return Facts(meta=meta, symptoms=symptoms, **ctx.sections)
+    return Facts(meta=meta, symptoms=symptoms, bench=no_bench(), **ctx.sections)
+
+
+def no_bench() -> BenchFacts:
+    """Benchmark facts of a run that did not benchmark (``check --bench LEVEL`` fills them)."""
+    reason = "no benchmark ran (use check --bench quick)"
+    return BenchFacts(**{name: absent("bench", reason) for name in BenchFacts.model_fields})
