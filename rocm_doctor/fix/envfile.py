@@ -192,8 +192,11 @@ def merge(existing: str, shell: str, block: Sequence[str]) -> str:
         )
     before = "".join(lines[: starts[0]])
     after = "".join(lines[ends[0] + 1 :])
-    if after and not body.endswith(newline):
-        body += newline
+    # The old end marker's own terminator stays as it was (a file may mix \n and \r\n),
+    # so the bytes after the block are untouched and a second write is a no-op.
+    old_end = lines[ends[0]]
+    terminator = old_end[len(old_end.rstrip("\r\n")):]
+    body = body[: -len(newline)] + (terminator or (newline if after else ""))
     return before + body + after
 
 
