@@ -105,6 +105,14 @@ def _print_plan(console: Console, plan: FixPlan, pips: PipPlan, facts: Facts) ->
         _say(console, "\nConflicts (not applied; choose one and set it yourself):")
         for conflict in plan.conflicts:
             _say(console, f"   - {conflict.describe()}")
+    if plan.alternatives:
+        _say(console, "\nIf you must keep the installed torch instead (rocm-doctor fix --keep-torch):")
+        for alternative, ids in plan.alternatives:
+            _say(console, f"   - {alternative.text or alternative.kind} {_ids(ids)}")
+            for name, value in alternative.set.items():
+                _say(console, f"       set {name}={value}")
+            for name in alternative.unset:
+                _say(console, f"       unset {name}")
     for note in plan.notes:
         _say(console, f"\nNote: {note.text} {_ids(note.finding_ids)}")
 
@@ -149,6 +157,9 @@ def fix(
     requirements: Optional[Path] = typer.Option(None, "--requirements", help="Warn if installing this requirements file would replace the ROCm torch."),
     apply: bool = typer.Option(False, "--apply", help="Run the pip commands in the target environment, then re-check."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask before --apply runs the commands."),
+    keep_torch: bool = typer.Option(
+        False, "--keep-torch", help="Keep the installed torch: apply the fixes meant for it instead of replacing it."
+    ),
     rules: Optional[List[Path]] = RULES_OPTION,
     python: Optional[str] = PYTHON_OPTION,
     no_torch: bool = NO_TORCH_OPTION,
@@ -165,7 +176,7 @@ def fix(
     if apply and (machine or facts_file or from_file):
         raise InputError("--apply changes this machine: it cannot be used with --machine, --facts or --from")
     loaded, facts, findings = _diagnose(source, rules)
-    plan = build_plan(findings, facts)
+    plan = build_plan(findings, facts, keep_torch=keep_torch)
     pips = pip_plan(plan, facts, python, installer.value, torch_version, index_url)
     console = stdout_console()
     if torch_version and pips.refusal is not None:

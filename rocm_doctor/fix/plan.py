@@ -8,6 +8,11 @@ Conflicts are reported, never merged: two values for one variable, a set and an
 unset of the same variable, or two different torch builds. A conflicting
 variable is left out of the environment changes until the user decides.
 
+A fix marked ``keep_torch`` is the alternative for a user who keeps the installed
+torch (``TORCH_BLAS_PREFER_HIPBLASLT=0`` instead of a ROCm 6.3+ wheel): by default
+it is listed under ``alternatives`` and not applied; with ``keep_torch=True`` it is
+applied and the fixes that replace torch are left out instead.
+
 A fix never *sets* a variable the runtime does not read (the env-var table in
 :mod:`rocm_doctor.knowledge.env_vars`, e.g. ``HIP_DISABLE_IPC``, facts.md E.4):
 such a set is dropped with a note. Unsetting one is kept, because removing a
@@ -102,6 +107,8 @@ class FixPlan:
     code: Tuple[Step, ...] = ()
     conflicts: Tuple[Conflict, ...] = ()
     notes: Tuple[Note, ...] = ()
+    alternatives: Tuple[Tuple[Fix, Ids], ...] = ()
+    """Fixes for a user who keeps the installed torch (applied with ``keep_torch=True``)."""
     finding_ids: Ids = ()
 
     @property
@@ -195,9 +202,15 @@ def build_plan(
     findings: Sequence[Finding],
     facts: Facts,
     is_read: Callable[[str], bool] = runtime_reads,
+    keep_torch: bool = False,
 ) -> FixPlan:
-    """Group the fixes of ``findings`` into a plan for the machine described by ``facts``."""
+    """Group the fixes of ``findings`` into a plan for the machine described by ``facts``.
+
+    ``keep_torch``: the user keeps the installed torch, so fixes that replace it are left
+    out (with a note) and the ``keep_torch`` alternatives are applied instead.
+    """
     platforms = machine_platforms(facts)
+    alternatives: List[Tuple[Fix, Ids]] = []
     manual: List[Step] = []
     docker: List[Step] = []
     code: List[Step] = []
@@ -207,6 +220,12 @@ def build_plan(
     for finding in _ordered(findings):
         for fix in finding.fixes:
             if not applies(fix.platforms, platforms):
+                continue
+            if fix.keep_torch and not keep_torch:
+                _add_alternative(alternatives, fix, finding.id)
+                continue
+            if keep_torch and fix.kind == "pip" and fix.intent in TORCH_INTENTS:
+                notes.append(Note(f"keeping the installed torch: not running '{fix.intent}'", (finding.id,)))
                 continue
             _collect(fix, finding.id, is_read, env, manual, docker, code, pip, notes)
     env_changes, conflicts = env.resolve()
@@ -218,9 +237,27 @@ def build_plan(
         docker=tuple(docker),
         code=tuple(code),
         conflicts=tuple(conflicts),
-        notes=tuple(notes),
+        notes=_merged_notes(notes),
+        alternatives=tuple(alternatives),
         finding_ids=_unique(f.id for f in _ordered(findings)),
     )
+
+
+def _merged_notes(notes: Sequence[Note]) -> Tuple[Note, ...]:
+    """One note per text, carrying every finding that led to it (several GPUs, several rules)."""
+    merged: Dict[str, Ids] = {}
+    for note in notes:
+        merged[note.text] = _unique(merged.get(note.text, ()) + note.finding_ids)
+    return tuple(Note(text, ids) for text, ids in merged.items())
+
+
+def _add_alternative(alternatives: List[Tuple[Fix, Ids]], fix: Fix, finding_id: str) -> None:
+    """Record a keep-torch alternative once, however many findings (GPUs) ask for it."""
+    for position, (known_fix, ids) in enumerate(alternatives):
+        if known_fix == fix:
+            alternatives[position] = (known_fix, _unique(ids + (finding_id,)))
+            return
+    alternatives.append((fix, (finding_id,)))
 
 
 def _collect(

@@ -68,6 +68,12 @@ class Fix(_Strict):
     dockerfile: List[str] = Field(default_factory=list)
     base: Optional[str] = None
     needs_root: bool = False
+    keep_torch: bool = False
+    """Only for a user who keeps the installed torch: the alternative to replacing it.
+
+    ``fix`` lists it beside the torch replacement and applies it only with ``--keep-torch``
+    (e.g. ``TORCH_BLAS_PREFER_HIPBLASLT=0`` for a ROCm 6.2 wheel that will not be upgraded).
+    """
     platforms: List[str] = Field(default_factory=list)
     """Empty = every platform; else a subset of ``linux``, ``windows``, ``wsl2``, ``container``."""
 

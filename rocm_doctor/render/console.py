@@ -83,6 +83,8 @@ def _print_fixes(console: Console, fixes: List[Fix]) -> None:
         if not lines:
             continue
         label = "fix:" if len(fixes) == 1 else f"fix {number}:"
+        if fix.keep_torch:
+            label = label[:-1] + " (if you keep this torch):"
         # soft_wrap: commands are printed whole, never broken across lines, so they copy and paste.
         console.print(f"{INDENT}[bold]{label}[/] {escape(lines[0])}", soft_wrap=True)
         for line in lines[1:]:

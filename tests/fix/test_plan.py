@@ -83,3 +83,25 @@ def test_fixes_for_another_platform_are_left_out() -> None:
     ]
     assert [s.text for s in build_plan(findings, LINUX).code] == ["everywhere"]
     assert len(build_plan(findings, machine_facts(os_name="windows")).code) == 2
+
+
+def test_keep_torch_fixes_are_alternatives_unless_the_user_keeps_torch() -> None:
+    findings = [
+        finding("RD160", Fix(kind="pip", intent="install-rocm-torch"),
+                Fix(kind="env", set={"TORCH_BLAS_PREFER_HIPBLASLT": "0"}, keep_torch=True)),
+    ]
+    upgrading = build_plan(findings, LINUX, is_read=lambda name: True)
+    assert [p.intent for p in upgrading.pip] == ["install-rocm-torch"]
+    assert upgrading.env == ()
+    assert [(fix.set, ids) for fix, ids in upgrading.alternatives] == [({"TORCH_BLAS_PREFER_HIPBLASLT": "0"}, ("RD160",))]
+
+    staying = build_plan(findings, LINUX, is_read=lambda name: True, keep_torch=True)
+    assert staying.pip == () and staying.alternatives == ()
+    assert [(c.name, c.value) for c in staying.env] == [("TORCH_BLAS_PREFER_HIPBLASLT", "0")]
+    assert [n.text for n in staying.notes] == ["keeping the installed torch: not running 'install-rocm-torch'"]
+
+
+def test_the_same_alternative_from_two_gpus_is_listed_once_with_both_findings() -> None:
+    alternative = Fix(kind="env", set={"DISABLE_ADDMM_CUDA_LT": "1"}, keep_torch=True)
+    plan = build_plan([finding("RD160", alternative), finding("RD161", alternative)], LINUX, is_read=lambda n: True)
+    assert [ids for _, ids in plan.alternatives] == [("RD160", "RD161")]

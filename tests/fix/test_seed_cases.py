@@ -48,6 +48,23 @@ def test_docker_7900xt_on_rocm62_moves_to_a_newer_rocm_and_drops_no_op_variables
     assert "HSA_OVERRIDE_GFX_VERSION" not in parser.envs and "HSA_XNACK" not in parser.envs
     assert "# do not set HSA_OVERRIDE_GFX_VERSION" in parser.content
     assert any("download.pytorch.org/whl/rocm" in i["value"] for i in parser.structure if i["instruction"] == "RUN")
+    # Upgrading is the plan, so the hipBLAS workaround is only offered as the keep-torch alternative.
+    assert "set TORCH_BLAS_PREFER_HIPBLASLT=0" in plan.stdout.split("If you must keep the installed torch")[1]
+    assert "TORCH_BLAS_PREFER_HIPBLASLT" not in parser.envs
+
+
+def test_docker_7900xt_staying_on_rocm62_sets_the_hipblas_workarounds_instead_of_upgrading(tmp_path: Path) -> None:
+    box = machine("docker-2x7900xt-rocm62")
+    written = doctor(
+        "fix", "--machine", box, "--keep-torch", "--write-env", "--shell", "bash", "--env-file", "env.sh", cwd=tmp_path
+    )
+    assert written.returncode == 0, written.stderr
+    assert "pip install" not in written.stdout
+    exported = subprocess.run(
+        ["bash", "-c", "source ./env.sh && echo $TORCH_BLAS_PREFER_HIPBLASLT,$DISABLE_ADDMM_CUDA_LT"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=30,
+    )
+    assert exported.stdout.strip() == "0,1"
 
 
 def test_windows_strix_halo_preview_gets_amd_wheels_and_a_powershell_file_without_myths(tmp_path: Path) -> None:
