@@ -21,6 +21,7 @@ from rocm_doctor.cli.inputs import (
     FactsSource,
     load_facts,
 )
+from rocm_doctor.cli.pasted import load_facts_noting_pieces
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.judge.engine import evaluate
@@ -92,7 +93,7 @@ def check(
     source = FactsSource(
         python=python, no_torch=no_torch, machine=machine, facts_file=facts_file, from_file=from_file, timeout=timeout
     )
-    facts = load_facts(source)
+    facts = load_facts_noting_pieces(source, quiet=json_output)
     if bench is not None:
         facts = _with_bench(facts, python, bench.value, quiet=json_output)
     result = evaluate(loaded, facts)

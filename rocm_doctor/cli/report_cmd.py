@@ -1,0 +1,124 @@
+"""``rocm-doctor report``: write a redacted markdown bug report to paste into an issue."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Iterable, List, Optional
+
+import typer
+
+from rocm_doctor.cli.app import app, stderr_console
+from rocm_doctor.cli.check_cmd import RULES_OPTION, BenchLevel, _with_bench
+from rocm_doctor.cli.inputs import (
+    FACTS_OPTION,
+    FROM_OPTION,
+    MACHINE_OPTION,
+    NO_TORCH_OPTION,
+    PYTHON_OPTION,
+    TIMEOUT_OPTION,
+    FactsSource,
+)
+from rocm_doctor.cli.pasted import load_facts_noting_pieces
+from rocm_doctor.errors import InputError
+from rocm_doctor.facts.model import Facts
+from rocm_doctor.ingest import REPORT_MARKER
+from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.redact import Redactor, ReportRedactor
+from rocm_doctor.report.markdown import build_report
+from rocm_doctor.report.ruledb import rule_database_version
+
+_HOME = re.compile(r"^(/home/[^/]+|/Users/[^/]+|[A-Za-z]:\\Users\\[^\\]+)")
+
+
+def homes_in(paths: Iterable[Optional[str]]) -> List[str]:
+    """Home directories named by paths in the facts (``/home/alice/venv`` -> ``/home/alice``)."""
+    found = []
+    for path in paths:
+        match = _HOME.match(path or "")
+        if match and match.group(1) not in found:
+            found.append(match.group(1))
+    return found
+
+
+def facts_redactor(facts: Facts) -> Redactor:
+    """Identity redaction from what the facts themselves say (for --facts and --from)."""
+    from rocm_doctor.system.record import local_host_name
+
+    user = facts.permissions.user.value if facts.permissions.user.is_known else None
+    paths = [facts.python.executable.value, facts.python.prefix.value, facts.torch.location.value]
+    paths += list(facts.python.site_packages.value or [])
+    return Redactor.from_identity(user, local_host_name(), homes_in(str(p) for p in paths if p))
+
+
+def _identity_redactor(source: FactsSource, facts: Facts) -> Redactor:
+    from rocm_doctor.system.record import redactor_for
+
+    if source.machine is not None:
+        from rocm_doctor.system.recorded import RecordedSystem
+
+        return _merge(redactor_for(RecordedSystem(source.machine)), facts_redactor(facts))
+    if source.facts_file is not None or source.from_file is not None:
+        return facts_redactor(facts)
+    from rocm_doctor.system.live import LiveSystem
+
+    return _merge(redactor_for(LiveSystem()), facts_redactor(facts))
+
+
+def _merge(first: Redactor, second: Redactor) -> Redactor:
+    return Redactor(first.rules + tuple(rule for rule in second.rules if rule not in first.rules))
+
+
+def _write(path: Path, text: str) -> None:
+    """Write atomically; never overwrite a file that is not an earlier rocm-doctor report."""
+    from rocm_doctor.fix.envfile import atomic_write
+
+    if path.exists():
+        try:
+            head = path.read_text(encoding="utf-8", errors="replace")[:200]
+        except OSError as exc:
+            raise InputError(f"{path}: {exc.strerror or exc}") from None
+        if REPORT_MARKER not in head:
+            raise InputError(f"{path} exists and is not a rocm-doctor report; choose another --output")
+    try:
+        atomic_write(path, text)
+    except OSError as exc:
+        raise InputError(f"{path}: {exc.strerror or exc}") from None
+
+
+@app.command("report")
+def report(
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file (default: print it)."),
+    no_redact: bool = typer.Option(False, "--no-redact", help="Keep user, host, paths, addresses and serials as they are."),
+    bench: Optional[BenchLevel] = typer.Option(None, "--bench", help="Also run the GPU benchmark at this level and include it."),
+    rules: Optional[List[Path]] = RULES_OPTION,
+    python: Optional[str] = PYTHON_OPTION,
+    no_torch: bool = NO_TORCH_OPTION,
+    machine: Optional[Path] = MACHINE_OPTION,
+    facts_file: Optional[Path] = FACTS_OPTION,
+    from_file: Optional[str] = FROM_OPTION,
+    timeout: float = TIMEOUT_OPTION,
+) -> None:
+    """Write a markdown bug report: findings, a facts table and the facts JSON (redacted by default).
+
+    `rocm-doctor check --from REPORT.md` reads the report back and gives the same findings.
+    """
+    if bench is not None and (machine or facts_file or from_file):
+        raise InputError("--bench runs on this machine; it cannot be combined with --machine, --facts or --from")
+    loaded = load_rules(rules or [])
+    source = FactsSource(
+        python=python, no_torch=no_torch, machine=machine, facts_file=facts_file, from_file=from_file, timeout=timeout
+    )
+    facts = load_facts_noting_pieces(source)
+    if bench is not None:
+        facts = _with_bench(facts, python, bench.value, quiet=output is None)
+    result = evaluate(loaded, facts)
+    redactor = None if no_redact else ReportRedactor.create(_identity_redactor(source, facts))
+    text = build_report(result, rule_database_version(), redactor)
+    if output is None:
+        sys.stdout.write(text)
+        return
+    _write(output, text)
+    stderr_console().print(f"Report written to {output}" + ("" if no_redact else " (redacted)") + ".")

@@ -1,0 +1,163 @@
+"""Read a pasted bug report (``check --from FILE``) into facts.
+
+Pipeline: :func:`~rocm_doctor.ingest.blocks.split_blocks` cuts the text into
+blocks; every format parser in :data:`PARSERS` and the signature matcher look at
+every block and return the pieces they recognise, each with partial facts and
+the lines they came from; :func:`~rocm_doctor.ingest.assemble.assemble` weighs
+them into one :class:`~rocm_doctor.facts.model.Facts`. Unrecognised text is
+ignored; facts the text does not give stay unknown. Nothing here raises on any
+input text: a parser that fails on a block is skipped for that block.
+
+Public API: :func:`ingest_text`, :func:`ingest_report_file` (an
+:class:`IngestResult` with ``facts`` and ``pieces``), :func:`facts_from_report_file`
+(what ``--from`` calls) and :func:`render_pieces` (the "recognised" lines
+``check --from`` prints).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Callable, List, Optional
+
+from rocm_doctor.errors import InputError
+from rocm_doctor.facts.model import Facts
+from rocm_doctor.ingest.assemble import assemble
+from rocm_doctor.ingest.blocks import Block, split_blocks
+from rocm_doctor.ingest.formats import (
+    collect_env,
+    commands,
+    hip_devices,
+    json_docs,
+    pip,
+    python_session,
+    rocminfo,
+    smi,
+    system,
+    template,
+)
+from rocm_doctor.ingest.model import IngestResult, Piece, PieceInfo
+from rocm_doctor.ingest.signatures import match_block
+
+__all__ = [
+    "IngestResult",
+    "PieceInfo",
+    "REPORT_MARKER",
+    "facts_from_report_file",
+    "ingest_report_file",
+    "ingest_text",
+    "read_report",
+    "render_pieces",
+]
+
+REPORT_MARKER = "<!-- rocm-doctor report"
+"""First line of a report written by ``rocm-doctor report``: its facts JSON is used alone."""
+MAX_REPORT_BYTES = 20 * 1024 * 1024
+
+Parser = Callable[[Block], List[Piece]]
+PARSERS: List[Parser] = [
+    json_docs.parse,
+    collect_env.parse,
+    rocminfo.parse,
+    smi.parse,
+    hip_devices.parse,
+    pip.parse,
+    system.parse,
+    commands.parse,
+    python_session.parse,
+    template.parse,
+    match_block,
+]
+"""Every recogniser, in the order their pieces are listed."""
+
+
+SOFT_KINDS = ("report-fields", "python-session")
+"""Recognisers of loose text; inside a tool's output they add nothing and are dropped."""
+
+
+def _without_overlap(pieces: List[Piece]) -> List[Piece]:
+    spans = [(p.line_start, p.line_end) for p in pieces if p.kind not in SOFT_KINDS and not p.kind.startswith("error:")]
+
+    def inside(number: int) -> bool:
+        return any(start <= number <= end for start, end in spans)
+
+    kept: List[Piece] = []
+    for piece in pieces:
+        if piece.kind in SOFT_KINDS:
+            piece.observations = [o for o in piece.observations if not inside(o.line.number)]
+            piece.gpus = [g for g in piece.gpus if not inside(g.line.number)]
+            if not piece.observations and not piece.gpus:
+                continue
+            numbers = [o.line.number for o in piece.observations] + [g.line.number for g in piece.gpus]
+            piece.line_start, piece.line_end = min(numbers), max(numbers)
+        kept.append(piece)
+    return kept
+
+
+def _pieces(blocks: List[Block]) -> List[Piece]:
+    pieces: List[Piece] = []
+    for block in blocks:
+        found: List[Piece] = []
+        for parser in PARSERS:
+            try:
+                found += parser(block)
+            except Exception:  # noqa: BLE001 - unrecognisable text is ignored, never an error
+                continue
+        pieces += _without_overlap(found)
+    return pieces
+
+
+def ingest_text(text: str, origin_detail: Optional[str] = None) -> IngestResult:
+    """Facts and recognised pieces of a pasted report."""
+    pieces = _pieces(split_blocks(text))
+    report = REPORT_MARKER in text
+    if report and any(p.facts is not None for p in pieces):
+        # rocm-doctor's own report: its facts JSON is the whole truth (exact round trip).
+        pieces = [p for p in pieces if p.facts is not None]
+    facts = assemble(pieces, origin_detail=origin_detail, documents_only=report)
+    infos = [PieceInfo(kind=p.kind, block=p.block, line_start=p.line_start, line_end=p.line_end) for p in pieces]
+    return IngestResult(facts=facts, pieces=infos)
+
+
+def _decode(data: bytes) -> str:
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", errors="replace")
+    return data.decode("utf-8-sig", errors="replace")
+
+
+def read_report(path_or_dash: str) -> str:
+    """The text of a report file, or of stdin for ``-``; unreadable input is an InputError."""
+    if path_or_dash == "-":
+        data = sys.stdin.buffer.read(MAX_REPORT_BYTES + 1)
+    else:
+        try:
+            with open(Path(path_or_dash), "rb") as handle:
+                data = handle.read(MAX_REPORT_BYTES + 1)
+        except OSError as exc:
+            raise InputError(f"{path_or_dash}: {exc.strerror or exc}") from None
+    if len(data) > MAX_REPORT_BYTES:
+        raise InputError(f"{path_or_dash}: larger than {MAX_REPORT_BYTES // (1024 * 1024)} MiB; paste only the relevant outputs")
+    return _decode(data)
+
+
+def ingest_report_file(path_or_dash: str) -> IngestResult:
+    """Read and ingest a report file (``-`` for stdin)."""
+    detail = "stdin" if path_or_dash == "-" else str(path_or_dash)
+    return ingest_text(read_report(path_or_dash), origin_detail=detail)
+
+
+def facts_from_report_file(path_or_dash: str) -> Facts:
+    """What ``--from`` uses: the facts of a pasted report."""
+    return ingest_report_file(path_or_dash).facts
+
+
+def render_pieces(result: IngestResult) -> List[str]:
+    """One line per recognised piece (``collect_env  block 2, lines 14-40``); a note when none."""
+    if not result.pieces:
+        return ["Recognised nothing in the report: every fact is unknown."]
+    lines = []
+    width = max(len(piece.kind) for piece in result.pieces)
+    for piece in sorted(result.pieces, key=lambda p: (p.block, p.line_start, p.kind)):
+        span = f"line {piece.line_start}" if piece.line_start == piece.line_end else f"lines {piece.line_start}-{piece.line_end}"
+        lines.append(f"{piece.kind:<{width}}  block {piece.block}, {span}")
+    return lines

@@ -1,0 +1,174 @@
+"""``python -m torch.utils.collect_env`` output.
+
+The lines that matter (PyTorch 1.x to 2.x)::
+
+    PyTorch version: 2.6.0+rocm6.2.4
+    CUDA used to build PyTorch: N/A
+    ROCM used to build PyTorch: 6.2.41134-65d174c3e
+    OS: Ubuntu 24.04.1 LTS (x86_64)
+    Python version: 3.13.1 | packaged by Anaconda, Inc. | (main, ...) [GCC 11.2.0] (64-bit runtime)
+    Python platform: Linux-6.8.0-55-generic-x86_64-with-glibc2.39
+    Is CUDA available: True
+    GPU models and configuration: AMD Instinct MI300X (gfx942:sramecc+:xnack-)
+    HIP runtime version: 6.2.41134
+    MIOpen runtime version: 3.2.0
+    Versions of relevant libraries:
+    [pip3] pytorch-triton-rocm==3.2.0
+
+``Could not collect`` and ``N/A`` say nothing and are skipped (except that
+``N/A`` for both CUDA and ROCm means a CPU build).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional
+
+from rocm_doctor.facts.torch_static import flavour_from_tag, local_tag, rocm_version, torch_flavour
+from rocm_doctor.ingest.blocks import Block, Line
+from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, key_value, make_piece, torch_version_observations
+from rocm_doctor.ingest.formats.platform_strings import distro_observations, python_platform_observations
+from rocm_doctor.ingest.model import GpuSighting, Observation, Piece
+
+KEYS = {
+    "PyTorch version",
+    "Is debug build",
+    "CUDA used to build PyTorch",
+    "ROCM used to build PyTorch",
+    "OS",
+    "GCC version",
+    "Clang version",
+    "Libc version",
+    "Python version",
+    "Python platform",
+    "Is CUDA available",
+    "GPU models and configuration",
+    "HIP runtime version",
+    "MIOpen runtime version",
+    "CUDA runtime version",
+    "Nvidia driver version",
+    "Is XNNPACK available",
+    "CUDA_MODULE_LOADING set to",
+}
+_SILENT = {"could not collect", "n/a", "none", ""}
+_PIP_LINE = re.compile(r"^\[(?:pip3?|conda)\]\s+([A-Za-z0-9_.-]+)\s*(?:==|\s)\s*(\S+)")
+_GPU_LINE = re.compile(r"^GPU\s+(\d+)\s*:\s*(.+)$")
+
+
+def _gpu(text: str, position: int, line: Line) -> Optional[GpuSighting]:
+    text = text.strip()
+    if not text or text.lower() in _SILENT:
+        return None
+    gfx = gfx_of(text)
+    name = re.sub(r"\s*\(gfx[^)]*\)\s*$", "", text).strip() or None
+    vendor = "NVIDIA" if name and "nvidia" in name.lower() else None
+    fields = gpu_fields(name=name, gfx=gfx)
+    if vendor:
+        fields["vendor"] = vendor
+    return GpuSighting("torch", position, line, fields)
+
+
+def parse(block: Block) -> List[Piece]:
+    values: Dict[str, tuple] = {}
+    used: List[Line] = []
+    gpus: List[GpuSighting] = []
+    packages: List[tuple] = []
+    in_gpu = False
+    for line in block.lines:
+        pip = _PIP_LINE.match(line.text.strip())
+        if pip and values:
+            packages.append((pip.group(1).lower().replace("_", "-"), pip.group(2), line))
+            used.append(line)
+            continue
+        gpu_line = _GPU_LINE.match(line.text.strip())
+        if in_gpu and gpu_line:
+            sighting = _gpu(gpu_line.group(2), int(gpu_line.group(1)), line)
+            if sighting:
+                gpus.append(sighting)
+            used.append(line)
+            continue
+        in_gpu = False
+        pair = key_value(line.text)
+        if pair is None or pair[0] not in KEYS:
+            continue
+        key, value = pair
+        values.setdefault(key, (value, line))
+        used.append(line)
+        if key == "GPU models and configuration":
+            in_gpu = True
+            sighting = _gpu(value, 0, line)
+            if sighting:
+                gpus.append(sighting)
+    if len(values) < 2 or not ({"PyTorch version", "ROCM used to build PyTorch", "Is CUDA available"} & set(values)):
+        return []
+    return [make_piece("collect_env", used, _observations(values, packages), gpus)]
+
+
+def _known(values: Dict[str, tuple], key: str) -> Optional[tuple]:
+    item = values.get(key)
+    if item is None or item[0].strip().lower() in _SILENT:
+        return None
+    return item
+
+
+def _observations(values: Dict[str, tuple], packages: List[tuple]) -> List[Observation]:
+    out: List[Observation] = []
+    version = _known(values, "PyTorch version")
+    hip = _known(values, "ROCM used to build PyTorch")
+    cuda = _known(values, "CUDA used to build PyTorch")
+    if version:
+        found = torch_version_observations(version[0], version[1], hip=hip[0] if hip else None)
+        out += [o for o in found if o.path not in ("torch.flavour", "torch.rocm_version")]
+        tag = local_tag(version[0])
+        build_info = None
+        if "ROCM used to build PyTorch" in values and "CUDA used to build PyTorch" in values:
+            build_info = {"hip": hip[0] if hip else None, "cuda": cuda[0] if cuda else None}
+        flavour = torch_flavour(tag, build_info)
+        if flavour:
+            out.append(Observation("torch.flavour", flavour, version[1]))
+        rocm = rocm_version(tag, hip[0] if hip else None) if flavour == "rocm" else None
+        if rocm:
+            out.append(Observation("torch.rocm_version", rocm, (hip or version)[1]))
+    if hip:
+        out.append(Observation("torch.hip_version", hip[0], hip[1]))
+    if cuda:
+        out.append(Observation("torch.cuda_version", cuda[0], cuda[1]))
+    available = _known(values, "Is CUDA available")
+    if available and available[0] in ("True", "False"):
+        out.append(Observation("torch.live.cuda_available", available[0] == "True", available[1]))
+    runtime = _known(values, "HIP runtime version")
+    if runtime:
+        out.append(Observation("torch.live.hip_runtime_version", runtime[0], runtime[1]))
+    python = _known(values, "Python version")
+    if python:
+        match = re.match(r"(\d+\.\d+\.\d+)", python[0])
+        if match:
+            out.append(Observation("python.version", match.group(1), python[1]))
+    platform = _known(values, "Python platform")
+    if platform:
+        out += python_platform_observations(platform[0], platform[1])
+    os_line = _known(values, "OS")
+    if os_line:
+        out += distro_observations(re.sub(r"\s*\((?:x86_64|aarch64|64-bit|AMD64)\)\s*$", "", os_line[0]), os_line[1])
+    for name, pkg_version, line in packages:
+        out += companion_observations(name, pkg_version, line)
+    return out
+
+
+def companion_observations(name: str, version: str, line: Line) -> List[Observation]:
+    """torchvision / torchaudio / triton versions from a ``name==version`` line."""
+    out: List[Observation] = []
+    if name in ("torchvision", "torchaudio"):
+        out.append(Observation(f"torch.{name}_version", version, line))
+        tag = local_tag(version)
+        flavour = flavour_from_tag(tag)
+        if flavour:
+            out.append(Observation(f"torch.{name}_flavour", flavour, line))
+    elif name in ("pytorch-triton-rocm", "triton-rocm", "pytorch-triton", "triton"):
+        out.append(Observation("torch.triton_package", name, line))
+        out.append(Observation("torch.triton_version", version, line))
+        if name in ("pytorch-triton-rocm", "triton-rocm") or "+rocm" in version:
+            out.append(Observation("torch.triton_flavour", "rocm", line))
+        elif name == "pytorch-triton":
+            out.append(Observation("torch.triton_flavour", "cuda", line))
+    return out

@@ -1,0 +1,125 @@
+"""Helpers every format parser shares: building pieces, torch version facts, GPU sightings."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, List, Optional, Sequence
+
+from rocm_doctor.facts import gpu_table
+from rocm_doctor.facts.torch_static import (
+    cuda_version_from_tag,
+    distributor,
+    flavour_from_tag,
+    local_tag,
+    rocm_version,
+)
+from rocm_doctor.ingest.blocks import Line
+from rocm_doctor.ingest.gpu_names import lookup_name
+from rocm_doctor.ingest.model import TRUST_TOOL, GpuSighting, Observation, Piece
+
+GFX_RE = re.compile(r"\bgfx(\d{1,2}[0-9a-f]{2})\b(?::[a-z+-]+(?::[a-z+-]+)?)?", re.IGNORECASE)
+TORCH_VERSION_RE = re.compile(r"^\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)*(?:\+[0-9A-Za-z.]+)?$")
+
+
+TABLE_FIELDS = "_from_table"
+"""Key in a sighting's fields listing the fields inferred from the GPU table, not read."""
+
+
+def make_piece(kind: str, lines: Sequence[Line], observations: List[Observation], gpus: Optional[List[GpuSighting]] = None) -> Piece:
+    """A piece spanning ``lines`` (first to last)."""
+    numbers = [line.number for line in lines] or [0]
+    block = lines[0].block if lines else 0
+    return Piece(kind, block, min(numbers), max(numbers), observations, list(gpus or []))
+
+
+def torch_version_observations(version: str, line: Line, trust: int = TRUST_TOOL, hip: Optional[str] = None) -> List[Observation]:
+    """``2.5.1+rocm6.2`` -> torch.version, flavour, rocm_version / cuda_version, distributor.
+
+    ``hip`` is ``torch.version.hip`` when the text gives it (it tells AMD's ``+git`` builds apart).
+    """
+    version = version.strip().strip("'\"")
+    if not TORCH_VERSION_RE.match(version):
+        return []
+    tag = local_tag(version)
+    out = [Observation("torch.version", version, line, trust)]
+    flavour = flavour_from_tag(tag)
+    if flavour is not None:
+        out.append(Observation("torch.flavour", flavour, line, trust))
+    rocm = rocm_version(tag, None) if flavour == "rocm" else None
+    if rocm is not None:
+        out.append(Observation("torch.rocm_version", rocm, line, trust))
+    cuda = cuda_version_from_tag(tag)
+    if cuda is not None:
+        out.append(Observation("torch.cuda_version", cuda, line, trust))
+    who = distributor(version, hip)
+    if who is not None and tag is not None:
+        out.append(Observation("torch.distributor", who, line, trust))
+    return out
+
+
+def gfx_of(text: str) -> Optional[str]:
+    """The base gfx target named in ``text`` (``gfx942:sramecc+:xnack-`` -> ``gfx942``)."""
+    match = GFX_RE.search(text)
+    if match is None:
+        return None
+    gfx = "gfx" + match.group(1).lower()
+    return gfx if gpu_table.split_gfx(gfx) is not None else None
+
+
+def gpu_fields(name: Optional[str] = None, gfx: Optional[str] = None, device_id: Optional[str] = None, **extra: Any) -> Dict[str, Any]:
+    """GpuAgent fields for a sighting, completed from the GPU table where the table knows them.
+
+    The PCI id is the strongest key, then the runtime-reported gfx, then the name.
+    """
+    fields: Dict[str, Any] = {k: v for k, v in extra.items() if v is not None}
+    model = None
+    if device_id:
+        device_id = gpu_table.normalize_device_id(device_id)
+        if device_id:
+            fields["device_id"] = device_id
+            model = _safe(lambda: gpu_table.lookup_pci(device_id))
+    if name:
+        fields["name"] = name.strip()
+        if model is None:
+            model = lookup_name(name)
+    if gfx:
+        fields["gfx"] = gfx
+    table: List[str] = []
+
+    def from_table(key: str, value: Any) -> None:
+        if key not in fields:
+            fields[key] = value
+            table.append(key)
+
+    if model is not None and (gfx is None or model.gfx == gfx):
+        from_table("gfx", model.gfx)
+        from_table("product", model.product)
+        from_table("integrated", model.integrated)
+    elif gfx is not None:
+        rows = _safe(lambda: gpu_table.models_for_gfx(gfx)) or []
+        kinds = {row.integrated for row in rows}
+        if len(kinds) == 1:
+            from_table("integrated", kinds.pop())
+    fields.setdefault("vendor", "AMD")
+    if "gfx" in fields:
+        version = gpu_table.target_version_from_gfx(fields["gfx"])
+        if version is not None:
+            fields.setdefault("gfx_target_version", version)
+    if table:
+        fields[TABLE_FIELDS] = table
+    return fields
+
+
+def _safe(fn: Any) -> Any:
+    try:
+        return fn()
+    except Exception:  # noqa: BLE001 - a broken table leaves the field unknown; the gatherer reports it
+        return None
+
+
+def key_value(text: str) -> Optional[tuple]:
+    """``Key: value`` (also with a full-width colon) -> (key, value), else None."""
+    match = re.match(r"^\s*([A-Za-z][\w ./()-]{0,60}?)\s*[:：]\s*(.*?)\s*$", text)
+    if match is None:
+        return None
+    return match.group(1).strip(), match.group(2).strip()

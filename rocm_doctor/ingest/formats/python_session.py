@@ -1,0 +1,115 @@
+"""Python / IPython sessions and test scripts that print torch facts.
+
+::
+
+    In [2]: torch.__version__             >>> torch.cuda.is_available()      torch.__version__
+    Out[2]: '2.2.0.dev20231010+rocm5.7'    True                              # '2.0.1+rocm5.4.2'
+
+The expression is recognised on its own line (with or without a prompt or
+``print(...)``); its value is the next non-empty line, with an ``Out[n]:`` or
+``#`` prefix removed. Script outputs such as ``torch version = 2.2.1+rocm5.7`` /
+``cuda available = True`` / ``device count = 1`` are read too.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any, List, Optional
+
+from rocm_doctor.ingest.blocks import Block, Line
+from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece, torch_version_observations
+from rocm_doctor.ingest.model import GpuSighting, Observation, Piece
+
+_EXPRESSIONS = {
+    "version": re.compile(r"^(?:print\()?\s*torch\.__version__\s*\)?\s*$"),
+    "available": re.compile(r"^(?:print\()?\s*torch\.cuda\.is_available\(\)\s*\)?\s*$"),
+    "count": re.compile(r"^(?:print\()?\s*torch\.cuda\.device_count\(\)\s*\)?\s*$"),
+    "name": re.compile(r"^(?:print\()?\s*torch\.cuda\.get_device_name\(.*\)\s*\)?\s*$"),
+    "hip": re.compile(r"^(?:print\()?\s*torch\.version\.hip\s*\)?\s*$"),
+    "cuda": re.compile(r"^(?:print\()?\s*torch\.version\.cuda\s*\)?\s*$"),
+    "arch": re.compile(r"^(?:print\()?\s*torch\.cuda\.get_device_properties\(.*\)\.gcnArchName\s*\)?\s*$"),
+    "arch_list": re.compile(r"^(?:print\()?\s*torch\.cuda\.get_arch_list\(\)\s*\)?\s*$"),
+}
+_SCRIPT = {
+    "version": re.compile(r"^\s*torch(?: version|\.__version__)\s*[=:]\s*(\S+)\s*$", re.IGNORECASE),
+    "available": re.compile(r"^\s*(?:cuda available|torch\.cuda\.is_available\(\))\s*[=:]\s*(True|False)\s*$", re.IGNORECASE),
+    "count": re.compile(r"^\s*(?:device count|torch\.cuda\.device_count\(\))\s*[=:]\s*(\d+)\s*$", re.IGNORECASE),
+    "hip": re.compile(r"^\s*(?:torch\.version\.hip|hip version)\s*[=:]\s*(\S+)\s*$", re.IGNORECASE),
+}
+_OUT = re.compile(r"^\s*(?:Out\[\d+\]:|#)\s*")
+
+
+def _literal(text: str) -> Any:
+    text = _OUT.sub("", text).strip()
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
+        return text
+
+
+def _result(lines: List[Line], start: int) -> Optional[Line]:
+    for line in lines[start : start + 3]:
+        if not line.text.strip():
+            continue
+        if line.command and not line.text.lstrip().startswith("#"):
+            return None
+        return line
+    return None
+
+
+def _device_index(expression: str) -> int:
+    """The device an expression asks about: ``get_device_name(1)`` -> 1; no or a non-literal argument -> 0."""
+    match = re.search(r"\((\d+)\)", expression)
+    return int(match.group(1)) if match and len(match.group(1)) < 4 else 0
+
+
+def _observe(kind: str, value: Any, line: Line, out: List[Observation], gpus: List[GpuSighting], device: int = 0) -> bool:
+    if kind == "version" and isinstance(value, str):
+        found = torch_version_observations(value, line)
+        out += found
+        return bool(found)
+    if kind == "available" and isinstance(value, bool):
+        out.append(Observation("torch.live.cuda_available", value, line))
+        return True
+    if kind == "count" and isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 1024:
+        out.append(Observation("torch.live.device_count", value, line))
+        return True
+    if kind == "name" and isinstance(value, str) and value.strip():
+        gpus.append(GpuSighting("torch", device, line, gpu_fields(name=value)))
+        return True
+    if kind == "arch" and isinstance(value, str) and gfx_of(value):
+        gpus.append(GpuSighting("torch", device, line, gpu_fields(gfx=gfx_of(value))))
+        return True
+    if kind == "hip" and isinstance(value, str) and re.match(r"^\d+\.\d+", value):
+        out.append(Observation("torch.hip_version", value, line))
+        return True
+    if kind == "cuda" and isinstance(value, str) and re.match(r"^\d+\.\d+", value):
+        out.append(Observation("torch.cuda_version", value, line))
+        return True
+    if kind == "arch_list" and isinstance(value, list) and all(isinstance(v, str) for v in value):
+        out.append(Observation("torch.live.arch_list", [v for v in value if gfx_of(v)], line))
+        return True
+    return False
+
+
+def parse(block: Block) -> List[Piece]:
+    lines = list(block.lines)
+    out: List[Observation] = []
+    gpus: List[GpuSighting] = []
+    used: List[Line] = []
+    for i, line in enumerate(lines):
+        text = line.text.strip()
+        for kind, pattern in _EXPRESSIONS.items():
+            if pattern.match(text):
+                result = _result(lines, i + 1)
+                if result is not None and _observe(kind, _literal(result.text), result, out, gpus, _device_index(text)):
+                    used += [line, result]
+                break
+        else:
+            for kind, pattern in _SCRIPT.items():
+                match = pattern.match(text)
+                if match and _observe(kind, _literal(match.group(1)), line, out, gpus):
+                    used.append(line)
+                    break
+    return [make_piece("python-session", used, out, gpus)] if used else []

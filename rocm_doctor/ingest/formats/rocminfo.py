@@ -1,0 +1,95 @@
+"""rocminfo output (whole, or the fragment people paste), via the shared rocminfo parser.
+
+Besides the agents: ``ROCk module is loaded`` / ``ROCk module version 6.8.5 is loaded``
+/ ``ROCk module is NOT loaded`` say whether the amdgpu kernel driver is there, and
+``WSL environment detected.`` is printed by the WSL build of rocminfo. A fragment
+without ``Agent N`` headers still names its GPU in ``ISA Info``
+(``Name: amdgcn-amd-amdhsa--gfx90c:xnack-``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import List, Optional
+
+from rocm_doctor.facts.parsers.rocminfo import parse_rocminfo
+from rocm_doctor.ingest.blocks import Block, Line
+from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece
+from rocm_doctor.ingest.model import GpuSighting, Observation, Piece
+
+_ROCK = re.compile(r"^\s*ROCk module (?:version \S+ )?is (NOT )?loaded", re.IGNORECASE)
+_AGENT = re.compile(r"^\s*Agent\s+(\d+)\s*$")
+_ISA = re.compile(r"^\s*Name:\s*amdgcn-amd-amdhsa--(gfx[0-9a-f]+(?::[a-z+-]+)*)\s*$")
+_AGENT_NAME = re.compile(r"^\s*Name:\s*(gfx[0-9a-f]{3,4}(?::[a-z+-]+)*)\s*$")
+_MARKETING = re.compile(r"^\s*Marketing Name:\s*(.+?)\s*$")
+_MARKERS = re.compile(r"HSA System Attributes|HSA Agents|^\s*Agent \d+\s*$|amdgcn-amd-amdhsa--gfx|Marketing Name:|WSL environment detected|ROCk module")
+
+
+def _agent_line(block: Block, number: int) -> Optional[Line]:
+    for line in block.lines:
+        match = _AGENT.match(line.text)
+        if match and int(match.group(1)) == number:
+            return line
+    return None
+
+
+def _fragment_gpus(block: Block) -> List[GpuSighting]:
+    """GPUs of a fragment without ``Agent N`` headers (``rocminfo | grep Name``, a cut paste).
+
+    Agent names (``Name: gfx1100``, with the ``Marketing Name`` that follows) count first;
+    ISA names only when there are none, since every agent lists its ISA too.
+    """
+    lines = list(block.lines)
+    found: List[GpuSighting] = []
+    for i, line in enumerate(lines):
+        match = _AGENT_NAME.match(line.text)
+        if match is None:
+            continue
+        marketing = next((_MARKETING.match(l.text).group(1) for l in lines[i + 1 : i + 4] if _MARKETING.match(l.text)), None)
+        found.append(GpuSighting("rocminfo", len(found), line, gpu_fields(name=marketing, gfx=gfx_of(match.group(1)))))
+    if found:
+        return found
+    isa = [l for l in lines if _ISA.match(l.text)]
+    return [GpuSighting("rocminfo", i, l, gpu_fields(gfx=gfx_of(l.text))) for i, l in enumerate(isa)]
+
+
+def parse(block: Block) -> List[Piece]:
+    marked = [line for line in block.lines if _MARKERS.search(line.text)]
+    if not marked:
+        return []
+    observations: List[Observation] = []
+    for line in marked:
+        rock = _ROCK.match(line.text)
+        if rock:
+            observations.append(Observation("driver.amdgpu_loaded", rock.group(1) is None, line))
+            if rock.group(1) is None:
+                observations.append(Observation("host.os", "linux", line))
+        if line.text.strip() == "WSL environment detected.":
+            observations += [Observation("host.os", "linux", line), Observation("host.wsl_version", 2, line)]
+    report = parse_rocminfo("\n".join(line.text for line in block.lines))
+    sightings: List[GpuSighting] = []
+    seen = set()
+    for agent in report.gpus:
+        if agent.number in seen:  # the same output pasted twice lists the same agents again
+            continue
+        seen.add(agent.number)
+        position = len(sightings)
+        line = _agent_line(block, agent.number) or marked[0]
+        device = agent.get_int("Chip ID")
+        vram = agent.vram_kb
+        fields = gpu_fields(
+            name=agent.get("Marketing Name"),
+            gfx=gfx_of(agent.name or ""),
+            device_id=f"{device:x}" if device else None,
+            compute_units=agent.get_int("Compute Unit"),
+            kfd_node=agent.get_int("Node"),
+            vram_bytes=vram * 1024 if vram else None,
+        )
+        if agent.is_apu:
+            fields["integrated"] = True
+        sightings.append(GpuSighting("rocminfo", position, line, fields))
+    if not report.agents:
+        sightings = _fragment_gpus(block)
+    if not observations and not sightings and not report.hsa_agents_seen:
+        return []
+    return [make_piece("rocminfo", marked + [s.line for s in sightings], observations, sightings)]

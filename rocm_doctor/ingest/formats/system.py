@@ -1,0 +1,152 @@
+"""Linux system outputs: ``uname -a``, ``/etc/os-release``, ``dkms status``, ``lspci``,
+``inxi -G``, ``modinfo -n amdgpu``.
+
+* ``uname -a``: ``Linux host 6.8.0-45-generic #45-Ubuntu SMP ... x86_64 GNU/Linux``;
+* os-release: ``ID=ubuntu`` / ``VERSION_ID="22.04"`` / ``PRETTY_NAME="Ubuntu 22.04.4 LTS"``;
+* ``dkms status``: parsed by :mod:`rocm_doctor.facts.parsers.dkms`;
+* lspci: ``03:00.0 VGA compatible controller [0300]: Advanced Micro Devices, Inc. [AMD/ATI]
+  Navi 31 [Radeon RX 7900 XT/7900 XTX] [1002:744c] (rev c8)`` (ids only with ``-nn``);
+* inxi: ``Device-1: AMD ... [Radeon RX 580] ... chip ID: 1002:67df``;
+* ``modinfo -n amdgpu``: ``/lib/modules/<release>/kernel/drivers/gpu/drm/amd/amdgpu/amdgpu.ko``
+  (modinfo looks in the running kernel's directory, so the path names its release).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional
+
+from rocm_doctor.facts.parsers.dkms import parse_dkms_status
+from rocm_doctor.ingest.blocks import Block, Line
+from rocm_doctor.ingest.formats.common import gpu_fields, make_piece
+from rocm_doctor.ingest.formats.platform_strings import kernel_observations
+from rocm_doctor.ingest.model import TRUST_HINT, GpuSighting, Observation, Piece
+
+_UNAME = re.compile(r"^\s*Linux\s+\S+\s+(\d+\.\d+\S*)\s+#\S+.*?\b(x86_64|aarch64|ppc64le)\b")
+_OS_RELEASE = re.compile(r'^\s*(ID|VERSION_ID|PRETTY_NAME|NAME|ID_LIKE|VERSION)="?([^"]*)"?\s*$')
+_PCI_CLASS = re.compile(
+    r"(?:^|\s)(?:[0-9a-f]{4}:)?([0-9a-f]{2}:[0-9a-f]{2}\.\d)\s+(VGA compatible controller|Display controller|3D controller)"
+    r"(?:\s*\[[0-9a-f]{4}\])?\s*:\s*(.*)$",
+    re.IGNORECASE,
+)
+_PCI_IDS = re.compile(r"\[(1002|10de|8086):([0-9a-f]{4})\]", re.IGNORECASE)
+_INXI_CHIP = re.compile(r"chip[ -]ID:\s*(1002|10de|8086):([0-9a-f]{4})", re.IGNORECASE)
+_INXI_DEVICE = re.compile(r"Device-\d+:\s*(.*)$")
+_MODINFO = re.compile(r"^\s*/lib/modules/([^/\s]+)/(kernel|updates)/\S*amdgpu\.ko(?:\.\w+)?\s*$")
+_VENDORS = {"1002": "AMD", "10de": "NVIDIA", "8086": "Intel"}
+
+
+def _vendor(text: str) -> Optional[str]:
+    lowered = text.lower()
+    if "advanced micro devices" in lowered or "[amd/ati]" in lowered or lowered.startswith("amd"):
+        return "AMD"
+    if "nvidia" in lowered:
+        return "NVIDIA"
+    if "intel" in lowered:
+        return "Intel"
+    return None
+
+
+def _bracket_name(text: str) -> Optional[str]:
+    text = _PCI_IDS.sub("", text)
+    text = re.sub(r"\(rev [0-9a-f]+\)", "", text)
+    names = [n for n in re.findall(r"\[([^\[\]]+)\]", text) if n.upper() not in ("AMD/ATI", "AMD")]
+    return names[-1].strip() if names else None
+
+
+def _uname(block: Block) -> List[Piece]:
+    pieces = []
+    for line in block.lines:
+        match = _UNAME.match(line.text)
+        if match:
+            observations = kernel_observations(match.group(1), line)
+            if observations:
+                observations.append(Observation("host.arch", match.group(2), line))
+                pieces.append(make_piece("uname", [line], observations))
+    return pieces
+
+
+def _os_release(block: Block) -> List[Piece]:
+    found: Dict[str, tuple] = {}
+    used: List[Line] = []
+    for line in block.lines:
+        match = _OS_RELEASE.match(line.text)
+        if match:
+            found.setdefault(match.group(1), (match.group(2), line))
+            used.append(line)
+    if "ID" not in found or not ({"VERSION_ID", "PRETTY_NAME"} & set(found)):
+        return []
+    ident, line = found["ID"]
+    out = [Observation("host.os", "linux", line), Observation("host.distro_id", ident.lower(), line)]
+    if "VERSION_ID" in found:
+        out.append(Observation("host.distro_version", found["VERSION_ID"][0], found["VERSION_ID"][1]))
+    if "PRETTY_NAME" in found:
+        out.append(Observation("host.distro_name", found["PRETTY_NAME"][0], found["PRETTY_NAME"][1]))
+    return [make_piece("os-release", used, out)]
+
+
+def _dkms(block: Block) -> List[Piece]:
+    pieces = []
+    for line in block.lines:
+        if "amdgpu" not in line.text or line.command:
+            continue
+        entries = [e for e in parse_dkms_status(line.text) if e.module == "amdgpu" and e.kernel]
+        if entries:
+            pieces.append(make_piece("dkms-status", [line], [Observation("driver.dkms_amdgpu", entries[0].line, line)]))
+    return pieces
+
+
+def _lspci(block: Block) -> List[Piece]:
+    used: List[Line] = []
+    sightings: List[GpuSighting] = []
+    for line in block.lines:
+        match = _PCI_CLASS.search(line.text)
+        if match is None:
+            continue
+        rest = match.group(3)
+        ids = _PCI_IDS.search(rest)
+        vendor = _VENDORS[ids.group(1).lower()] if ids else _vendor(rest)
+        if vendor is None:
+            continue
+        fields = gpu_fields(name=_bracket_name(rest), device_id=ids.group(2) if ids and vendor == "AMD" else None)
+        fields["vendor"] = vendor
+        fields["pci_bus"] = match.group(1) if len(match.group(1)) > 7 else f"0000:{match.group(1)}"
+        if vendor != "AMD":
+            fields = {k: v for k, v in fields.items() if k in ("vendor", "pci_bus", "name")}
+        sightings.append(GpuSighting("pci", len(sightings), line, fields))
+        used.append(line)
+    return [make_piece("lspci", used, [], sightings)] if sightings else []
+
+
+def _inxi(block: Block) -> List[Piece]:
+    sightings: List[GpuSighting] = []
+    used: List[Line] = []
+    lines = block.lines
+    for i, line in enumerate(lines):
+        device = _INXI_DEVICE.search(line.text)
+        if device is None:
+            continue
+        window = " ".join(l.text for l in lines[i : i + 3])
+        chip = _INXI_CHIP.search(window)
+        if chip is None:
+            continue
+        vendor = _VENDORS[chip.group(1).lower()]
+        fields = gpu_fields(name=_bracket_name(device.group(1)), device_id=chip.group(2) if vendor == "AMD" else None)
+        fields["vendor"] = vendor
+        sightings.append(GpuSighting("pci", len(sightings), line, fields))
+        used.append(line)
+    return [make_piece("inxi", used, [], sightings)] if sightings else []
+
+
+def _modinfo(block: Block) -> List[Piece]:
+    pieces = []
+    for line in block.lines:
+        match = _MODINFO.match(line.text)
+        if match:
+            observations = kernel_observations(match.group(1), line, TRUST_HINT)
+            pieces.append(make_piece("modinfo", [line], observations))
+    return pieces
+
+
+def parse(block: Block) -> List[Piece]:
+    return _uname(block) + _os_release(block) + _dkms(block) + _lspci(block) + _inxi(block) + _modinfo(block)

@@ -1,0 +1,1 @@
+"""``rocm-doctor report``: a markdown bug-report bundle, redacted by default."""

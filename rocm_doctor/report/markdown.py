@@ -1,0 +1,195 @@
+"""Render a check result as the markdown bundle ``rocm-doctor report`` writes.
+
+Layout: a marker comment (``check --from`` recognises the report by it and reads
+only its facts JSON back, so the findings round-trip exactly), versions, the
+findings, a compact facts table, the benchmark summary when one ran, and the
+facts JSON in a collapsed ``<details>`` block. Redaction (user, host, home paths,
+IP and MAC addresses, UUIDs, serial numbers) is applied to the data before it is
+serialised and to the whole text after.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Iterable, List, Optional, Tuple
+
+from rocm_doctor import __version__
+from rocm_doctor.facts.model import Facts
+from rocm_doctor.facts.value import Fact
+from rocm_doctor.ingest import REPORT_MARKER
+from rocm_doctor.judge.report import CheckResult
+from rocm_doctor.redact import ReportRedactor
+
+MARKS = {"error": "✗", "warning": "!", "info": "i"}
+MAX_CELL = 160
+
+
+def _cell(text: Any) -> str:
+    value = str(text).replace("\r", " ").replace("\n", " ").replace("|", "\\|")
+    return value if len(value) <= MAX_CELL else value[: MAX_CELL - 1] + "…"
+
+
+def describe(fact: Fact) -> str:
+    """A fact's value in words: the value, ``none`` (absent), ``failed: why`` or ``unknown``."""
+    if fact.status == "known":
+        value = fact.value
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, dict):
+            return ", ".join(f"{k}={v}" for k, v in value.items()) or "none"
+        if isinstance(value, list):
+            return ", ".join(str(v) for v in value) or "none"
+        return str(value)
+    if fact.status == "absent":
+        return "none" + (f" ({fact.reason})" if fact.reason else "")
+    if fact.status == "failed":
+        return f"failed: {fact.reason or 'no reason given'}"
+    return "unknown"
+
+
+Row = Tuple[str, str, str]
+
+
+def _row(label: str, fact: Fact, extra: str = "") -> Optional[Row]:
+    if fact.status == "unknown":
+        return None
+    return (label, describe(fact) + extra, fact.source or "")
+
+
+def _joined(label: str, facts: Iterable[Fact], source_of: Fact) -> Optional[Row]:
+    parts = [describe(f) for f in facts if f.status == "known"]
+    if not parts:
+        return None
+    return (label, " ".join(parts), source_of.source or "")
+
+
+def fact_rows(facts: Facts) -> List[Row]:
+    """The compact table: one row per thing a maintainer asks about first."""
+    host, torch = facts.host, facts.torch
+    rows: List[Optional[Row]] = [
+        _joined("OS", [host.os, host.distro_name, host.windows_release, host.windows_version], host.os),
+        _row("Kernel", host.kernel_release),
+        _row("WSL", host.wsl_version),
+        _row("Container", host.container),
+        _row("CPU", facts.cpu.model),
+    ]
+    for agent in facts.gpus.agents:
+        name = describe(agent.name) if agent.name.is_known else (describe(agent.product) if agent.product.is_known else "GPU")
+        details = [describe(agent.gfx)] if agent.gfx.is_known else []
+        if agent.integrated.is_known:
+            details.append("integrated" if agent.integrated.value else "discrete")
+        rows.append((f"GPU {agent.index}", f"{name} ({', '.join(details)})" if details else name, agent.source))
+    rows += [
+        _row("GPU discovery", facts.gpus.discovery),
+        _row("amdgpu driver", facts.driver.amdgpu_version),
+        _row("amdgpu DKMS", facts.driver.dkms_amdgpu),
+        _row("PCIe atomics rejected", facts.driver.pcie_atomics_rejected),
+        _row("ROCm", facts.rocm.version),
+        _row("HIP", facts.rocm.hip_version),
+        _row("Windows driver", facts.windows.driver_version),
+        _joined("Python", [facts.python.version, facts.python.env_kind], facts.python.version),
+        _row("PyTorch", torch.version, f" ({describe(torch.flavour)}, {describe(torch.distributor)})" if torch.version.is_known else ""),
+        _row("torch HIP", torch.hip_version),
+        _row("torch sees a GPU", torch.live.cuda_available),
+        _row("torch devices", torch.live.device_count),
+        _row("torch arch list", torch.live.arch_list),
+        _joined("Triton", [torch.triton_package, torch.triton_version], torch.triton_package),
+        _row("torchvision", torch.torchvision_version),
+        _row("Environment", facts.env.vars),
+        _row("User", facts.permissions.user),
+        _row("In render / video group", facts.permissions.in_render_group, f" / {describe(facts.permissions.in_video_group)}"),
+        _row("/dev/kfd read-write", facts.permissions.kfd_rw),
+        _row("Error signatures", facts.symptoms.signatures),
+    ]
+    return [row for row in rows if row is not None]
+
+
+def _findings(result: CheckResult) -> List[str]:
+    counts = result.summary
+    lines = [f"**{counts.error} error(s), {counts.warning} warning(s), {counts.info} note(s).**", ""]
+    if not result.findings:
+        lines.append("No rule found a problem.")
+    for finding in result.findings:
+        where = f" (GPU {finding.gpu})" if finding.gpu is not None else ""
+        lines.append(f"- {MARKS[finding.severity]} **{finding.id}** `{finding.category}` {finding.title}{where}")
+        lines.append(f"  {finding.message}")
+        for fix in finding.fixes:
+            if fix.text:
+                lines.append(f"  - fix: {fix.text}")
+    return lines
+
+
+def _bench(facts: Facts) -> List[str]:
+    tests = facts.bench.tests
+    if not tests.is_known or not tests.value:
+        return []
+    device = describe(facts.bench.device_name) if facts.bench.device_name.is_known else describe(facts.bench.device)
+    lines = ["## Benchmark", "", f"Level {describe(facts.bench.level)} on {device}.", ""]
+    lines += ["| test | status | result |", "|---|---|---|"]
+    for name, outcome in tests.value.items():
+        data = outcome if isinstance(outcome, dict) else {}
+        lines.append(f"| {_cell(name)} | {_cell(data.get('status', ''))} | {_cell(_bench_details(data))} |")
+    return lines + [""]
+
+
+def _bench_details(data: dict) -> str:
+    """Figures as ``metric value unit (fraction of peak)``, else the step and reason of a failure."""
+    parts = []
+    for figure in data.get("figures") or []:
+        if not isinstance(figure, dict) or not isinstance(figure.get("value"), (int, float)):
+            continue
+        text = f"{figure.get('metric', '')} {figure['value']:.4g} {figure.get('unit', '')}".strip()
+        if isinstance(figure.get("fraction"), (int, float)):
+            text += f" ({figure['fraction']:.0%} of peak)"
+        parts.append(text)
+    if not parts:
+        parts = [str(data[key]) for key in ("step", "reason") if data.get(key)]
+    return "; ".join(parts)
+
+
+def build_report(
+    result: CheckResult,
+    rules_version: str,
+    redactor: Optional[ReportRedactor] = None,
+    undecided: bool = True,
+) -> str:
+    """The markdown report for ``result`` (redacted when a redactor is given)."""
+    clean: Callable[[Any], Any] = redactor.data if redactor is not None else (lambda value: value)
+    facts = Facts.model_validate(clean(result.facts.model_dump(mode="json")))
+    redacted = "redacted: user, host, home paths, IP/MAC addresses, UUIDs, serial numbers" if redactor else "not redacted"
+    lines = [
+        f"{REPORT_MARKER} v1 -- `rocm-doctor check --from` reads this file back -->",
+        "# rocm-doctor report",
+        "",
+        f"rocm-doctor {__version__} · rule database {rules_version} · facts from {facts.meta.origin}"
+        + (f" at {facts.meta.gathered_at}" if facts.meta.gathered_at else "")
+        + f" · {redacted}",
+        "",
+        "## Findings",
+        "",
+        *_findings(result),
+        "",
+        "## Machine",
+        "",
+        "| | value | source |",
+        "|---|---|---|",
+        *[f"| {_cell(a)} | {_cell(b)} | {_cell(c)} |" for a, b, c in fact_rows(facts)],
+        "",
+        *_bench(facts),
+    ]
+    if undecided and result.undecided:
+        lines += ["<details><summary>Rules that could not be decided</summary>", ""]
+        lines += [f"- {u.id} {u.name}: {', '.join(u.missing) or 'facts unknown'}" for u in result.undecided]
+        lines += ["", "</details>", ""]
+    lines += [
+        "<details><summary>Facts (rocm-doctor facts --json)</summary>",
+        "",
+        "```json",
+        json.dumps(facts.model_dump(mode="json"), indent=1, ensure_ascii=False),
+        "```",
+        "",
+        "</details>",
+        "",
+    ]
+    text = "\n".join(lines)
+    return redactor.text(text) if redactor is not None else text

@@ -1,0 +1,29 @@
+"""Shared helpers of the ingest tests."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List
+
+from rocm_doctor.ingest import IngestResult, ingest_text
+from rocm_doctor.ingest.blocks import Block, split_blocks
+from rocm_doctor.ingest.model import Piece
+
+
+def block(text: str) -> Block:
+    """The first block of ``text``."""
+    return split_blocks(text)[0]
+
+
+def values(pieces: List[Piece]) -> Dict[str, Any]:
+    """path -> value of every observation (later ones win)."""
+    return {o.path: o.value for p in pieces for o in p.observations}
+
+
+def gpu(result: IngestResult, index: int = 0) -> Dict[str, Any]:
+    """The known fields of one GPU agent."""
+    agent = result.facts.gpus.agents[index]
+    return {k: getattr(agent, k).value for k in type(agent).model_fields if k not in ("index", "source") and getattr(agent, k).is_known}
+
+
+def ingest(text: str) -> IngestResult:
+    return ingest_text(text, origin_detail="test")

@@ -1,0 +1,104 @@
+"""The error-signature table and its generic matcher."""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import block, ingest
+
+from rocm_doctor.errors import InputError
+from rocm_doctor.ingest.signatures import build, match_block, signatures
+
+
+def _ids(text: str) -> list:
+    return [p.kind.split(":", 1)[1] for p in match_block(block(text))]
+
+
+def test_every_shipped_signature_has_a_source_and_compiles() -> None:
+    table = signatures()
+    assert len({s.id for s in table}) == len(table)
+    assert all(s.source and s.meaning for s in table)
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("RuntimeError: HIP error: invalid device function", "hip_invalid_device_function"),
+        ("hipErrorNoBinaryForGpu: Unable to find code object for all current devices!", "hip_no_binary_for_gpu"),
+        ("RuntimeError: CUDA error: HIPBLAS_STATUS_ALLOC_FAILED when calling `hipblasCreate(handle)`", "hipblas_alloc_failed"),
+        ("RuntimeError: Attempting to use hipBLASLt on a unsupported architecture!", "hipblaslt_unsupported_arch"),
+        ("RuntimeError: No HIP GPUs are available", "no_hip_gpus"),
+        ("Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed", "hsa_out_of_resources"),
+        ("hipGetDeviceCount: Returned hipErrorNoDevice :", "hip_error_no_device"),
+        ('checkHipErrors() HIP API error = 0100 "no ROCm-capable device is detected"', "hip_error_no_device"),
+        ("Segmentation fault (core dumped)", "segfault"),
+        ("Windows fatal exception: access violation", "access_violation"),
+        ("RuntimeError: Internal Triton PTX codegen error: ptxas fatal   : Value 'sm_110' is not defined", "triton_ptxas_cuda_on_rocm"),
+        ("UserWarning: Flash attention was not compiled for current AMD GPU architecture. Attempting to run on architecture gfx1030", "aotriton_arch_not_compiled"),
+        ("HSA_STATUS_ERROR_INVALID_ISA: The instruction set architecture is invalid.", "hsa_invalid_isa"),
+        ("Memory access fault by GPU node-1 (Agent handle: 0x55d0) on address 0x7f. Reason: Page not present", "gpu_memory_access_fault"),
+        ("UserWarning: expandable_segments not supported on this platform", "expandable_segments_unsupported"),
+    ],
+)
+def test_error_lines_map_to_their_signature(line: str, expected: str) -> None:
+    assert expected in _ids(line)
+
+
+def test_a_signature_can_name_the_gpu_and_imply_facts() -> None:
+    result = ingest("rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: Illegal seek for GPU arch : gfx1032\n")
+    assert "tensile_library_missing_arch" in result.facts.symptoms.signatures.value
+    assert result.facts.gpus.agents[0].gfx.value == "gfx1032"
+    atomics = ingest("[    7.026427] kfd kfd: amdgpu: skipped device 1002:67df, PCI rejects atomics\n").facts
+    assert atomics.driver.pcie_atomics_rejected.value is True
+    assert atomics.host.wsl_version.status == "absent"
+    assert atomics.gpus.agents[0].device_id.value == "0x67df"
+    assert ingest("RuntimeError: Found no NVIDIA driver on your system.\n").facts.torch.flavour.value == "cuda"
+
+
+def test_a_context_pattern_must_occur_in_the_same_block() -> None:
+    alone = "fatal error: 'stdlib.h' file not found\n"
+    assert _ids(alone) == []
+    with_triton = "C:\\venv\\Lib\\site-packages\\triton\\backends\\amd\\include\\hip/hip_runtime.h(49,10): fatal error:\n" + alone
+    assert _ids(with_triton) == ["stdlib_h_not_found_triton_windows"]
+
+
+def test_install_commands_reveal_the_index_used() -> None:
+    assert set(_ids("pip3 install --pre torch --extra-index-url https://download.pytorch.org/whl/nightly/rocm5.4.3/")) == {
+        "pip_extra_index_rocm",
+        "rocm_torch_index_used",
+    }
+    assert _ids("pip install torch --index-url https://download.pytorch.org/whl/rocm6.2") == ["rocm_torch_index_used"]
+
+
+def test_a_paste_without_errors_has_no_signatures() -> None:
+    signatures_fact = ingest("Ubuntu 24.04\n").facts.symptoms.signatures
+    assert signatures_fact.status == "known" and signatures_fact.value == []
+
+
+def test_a_malformed_table_row_names_the_row_and_field() -> None:
+    with pytest.raises(InputError, match=r"signatures\[0\] needs field 'source'"):
+        build({"signatures": [{"id": "x", "pattern": "y", "meaning": "z"}]})
+    with pytest.raises(InputError, match="invalid regex"):
+        build({"signatures": [{"id": "x", "pattern": "(", "meaning": "z", "source": "s"}]})
+    with pytest.raises(InputError, match="unknown field 'severity'"):
+        build({"signatures": [{"id": "x", "pattern": "y", "meaning": "z", "source": "s", "severity": 1}]})
+
+
+def test_every_signature_a_rule_names_is_in_the_table() -> None:
+    from rocm_doctor.judge.loader import load_rules
+
+    known_ids = {s.id for s in signatures()}
+    named = set()
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            if node.get("fact") == "symptoms.signatures" and "contains" in node:
+                named.add(node["contains"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for rule in load_rules([], use_env=False):
+        walk(rule.when)
+    assert named and named <= known_ids, sorted(named - known_ids)
