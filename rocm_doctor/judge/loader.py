@@ -25,7 +25,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 import yaml
 from pydantic import ValidationError
 
-from rocm_doctor.data import rules_dir
+from rocm_doctor.data import SAFE_LOADER, rules_dir
 from rocm_doctor.errors import InputError
 from rocm_doctor.judge import conditions, paths
 from rocm_doctor.judge.interpolate import fix_templates, placeholders
@@ -37,7 +37,7 @@ ID_PATTERN = re.compile(r"^[A-Z]{2,}[0-9]{3,}$")
 NAME_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 TEMPLATE_FIELDS = ("title", "message")
 
-_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BaseLoader = SAFE_LOADER
 
 
 class RuleFileError(InputError):

@@ -20,6 +20,8 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 import yaml
 
+from rocm_doctor.data import SAFE_LOADER
+
 from rocm_doctor.system.base import DEFAULT_TIMEOUT, CommandResult, Identity, PlatformInfo, Resources
 
 
@@ -29,7 +31,7 @@ class RecordedMachineError(ValueError):
 
 def _load_yaml(path: Path) -> Any:
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)  # noqa: S506 - safe loader
     except FileNotFoundError:
         return None
     except yaml.YAMLError as exc:
