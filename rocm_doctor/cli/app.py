@@ -6,11 +6,12 @@ error, 3 internal error (a crash log is written, no traceback on screen).
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 import tempfile
 import traceback
-from typing import Optional
+from typing import Dict, Optional, Sequence
 
 import typer
 from rich.console import Console
@@ -52,13 +53,34 @@ def _root(
     """Diagnose and fix PyTorch on AMD GPUs (ROCm)."""
 
 
-def _register_commands() -> None:
-    # Explicit list: one module per command group.
-    from rocm_doctor.cli import facts_cmd  # noqa: F401
-    from rocm_doctor.cli import bench_cmd  # noqa: F401
-    from rocm_doctor.cli import check_cmd  # noqa: F401
-    from rocm_doctor.cli import fix_cmd  # noqa: F401
-    from rocm_doctor.cli import report_cmd  # noqa: F401
+COMMAND_MODULES: Dict[str, str] = {
+    "facts": "facts_cmd",
+    "check": "check_cmd",
+    "explain": "check_cmd",
+    "rules": "check_cmd",
+    "fix": "fix_cmd",
+    "dockerfile": "fix_cmd",
+    "docker-run": "fix_cmd",
+    "bench": "bench_cmd",
+    "report": "report_cmd",
+}
+"""Command name -> the module under ``rocm_doctor.cli`` that registers it."""
+
+
+def _register_commands(argv: Sequence[str] = ()) -> None:
+    """Import the module of the command being run, or every module (help, completion).
+
+    Importing only what the command needs keeps ``check --no-torch`` fast: the fix
+    commands pull in requests, the facts view rich tables, and so on.
+    """
+    words = [a for a in argv if not a.startswith("-")]
+    wanted = COMMAND_MODULES.get(words[0]) if words else None
+    if wanted is None or os.environ.get("_ROCM_DOCTOR_COMPLETE"):
+        modules = sorted(set(COMMAND_MODULES.values()))
+    else:
+        modules = [wanted]
+    for module in modules:
+        importlib.import_module(f"rocm_doctor.cli.{module}")
 
 
 def _click_exceptions() -> tuple:
@@ -89,7 +111,7 @@ def _write_crash_log() -> str:
 
 def main() -> None:
     """Console-script entry point: run the app behind the error boundary."""
-    _register_commands()
+    _register_commands(sys.argv[1:])
     try:
         code = app(standalone_mode=False)
     except typer.Exit as exc:

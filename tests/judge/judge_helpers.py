@@ -42,21 +42,11 @@ class CliResult:
 
 @pytest.fixture
 def run_cli(capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> Callable[..., CliResult]:
-    """Run ``rocm-doctor ARGS`` through the real entry point (error boundary included).
+    """Run ``rocm-doctor ARGS`` through the real entry point (error boundary included)."""
+    import importlib
 
-    Only this slice's commands are registered, so the test does not depend on
-    other command modules being importable.
-    """
-    app_module = sys.modules["rocm_doctor.cli.app"] if "rocm_doctor.cli.app" in sys.modules else None
-    if app_module is None:
-        import rocm_doctor.cli.app  # noqa: F401
-
-        app_module = sys.modules["rocm_doctor.cli.app"]
-
-    def register() -> None:
-        from rocm_doctor.cli import check_cmd  # noqa: F401
-
-    monkeypatch.setattr(app_module, "_register_commands", register)
+    # rocm_doctor.cli re-exports the Typer object as `app`, which shadows the module name.
+    app_module = importlib.import_module("rocm_doctor.cli.app")
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "200")
 
