@@ -4,10 +4,11 @@ Gatherers run in a fixed order (later ones read what earlier ones found through
 ``ctx.sections``). A gatherer that raises does not stop the doctor: its section
 becomes all-failed facts naming the crash.
 
-The torch gatherer needs only the ``python`` section, and its live probe spends
-most of its time in the child's ``import torch``; it therefore runs in a
-background thread as soon as ``python`` is known, overlapping the other
-gatherers (``check`` is meant to be no slower than ``collect_env``).
+The live torch probe needs only the target interpreter's path, and it spends
+most of its time in the child's ``import torch``; gather() therefore starts it
+in a background thread before anything else (``ctx.prefetched``), and the torch
+gatherer collects its result in turn (``check`` is meant to be no slower than
+``collect_env``). Whether torch is installed is still decided from its files.
 """
 
 from __future__ import annotations
@@ -49,6 +50,13 @@ class GatherContext:
     system: System
     options: GatherOptions
     sections: Dict[str, Any] = field(default_factory=dict)
+    prefetched: Dict[str, "Future[Any]"] = field(default_factory=dict)
+    """Slow commands started early in a background thread, by key."""
+
+    def result_of(self, key: str, compute: Callable[["GatherContext"], Any]) -> Any:
+        """The prefetched result for ``key``, or ``compute(self)`` now when none was started."""
+        future = self.prefetched.pop(key, None)
+        return future.result() if future is not None else compute(self)
 
     @property
     def python(self) -> str:
@@ -69,9 +77,6 @@ def failed_section(cls: Type[S], source: str, reason: str) -> S:
 
 
 Gatherer = Callable[[GatherContext], BaseModel]
-
-BACKGROUND = frozenset({"torch"})
-"""Gatherers started in a thread: they read only sections gathered before them."""
 
 
 def _gatherers() -> List[Tuple[str, Type[Section], Gatherer]]:
@@ -105,7 +110,6 @@ def _gatherers() -> List[Tuple[str, Type[Section], Gatherer]]:
         ("host", HostFacts, gather_host),
         ("env", EnvFacts, gather_env),
         ("python", PythonFacts, gather_python),
-        ("torch", TorchFacts, gather_torch),
         ("cpu", CpuFacts, gather_cpu),
         ("permissions", PermissionsFacts, gather_permissions),
         ("driver", DriverFacts, gather_driver),
@@ -113,6 +117,7 @@ def _gatherers() -> List[Tuple[str, Type[Section], Gatherer]]:
         ("windows", WindowsHipFacts, gather_windows),
         ("gpus", GpuFacts, gather_gpus),
         ("packages", PackagesFacts, gather_packages),
+        ("torch", TorchFacts, gather_torch),
     ]
 
 
@@ -135,17 +140,15 @@ def gather(
     """Gather every section; never raises for a probe that fails."""
     start = time.monotonic()
     ctx = GatherContext(system=system, options=options)
-    pending: Dict[str, Future] = {}
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="rocm-doctor-gather") as pool:
+        if options.torch:
+            from rocm_doctor.facts.torch import PROBE_KEY, run_torch_probe
+
+            ctx.prefetched[PROBE_KEY] = pool.submit(run_torch_probe, ctx)
         for name, cls, gatherer in _gatherers():
             if progress is not None:
                 progress(name)
-            if name in BACKGROUND:
-                pending[name] = pool.submit(_run_gatherer, ctx, name, cls, gatherer)
-            else:
-                ctx.sections[name] = _run_gatherer(ctx, name, cls, gatherer)
-        for name, future in pending.items():
-            ctx.sections[name] = future.result()
+            ctx.sections[name] = _run_gatherer(ctx, name, cls, gatherer)
     meta = MetaFacts(
         tool_version=__version__,
         origin=origin,

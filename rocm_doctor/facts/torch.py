@@ -37,6 +37,7 @@ from rocm_doctor.facts.torch_static import (
     torch_flavour,
 )
 from rocm_doctor.facts.value import Fact, absent, failed, known, unknown
+from rocm_doctor.system.base import CommandResult
 
 TRITON_PACKAGES = ("pytorch-triton-rocm", "triton-rocm", "pytorch-triton", "triton")
 _TRITON_FIXED_FLAVOUR = {"pytorch-triton-rocm": "rocm", "triton-rocm": "rocm", "pytorch-triton": "cuda"}
@@ -156,6 +157,16 @@ def _static(ctx: GatherContext, dist: Distribution) -> Dict[str, Fact[Any]]:
     return values
 
 
+PROBE_KEY = "torch-probe"
+"""Key of the live probe in ``GatherContext.prefetched`` (gather() starts it first)."""
+
+
+def run_torch_probe(ctx: GatherContext) -> CommandResult:
+    """Run the live probe in the target interpreter (it needs nothing gathered before it)."""
+    argv = [ctx.python, "-I", "-c", TORCH_PROBE_SCRIPT]
+    return ctx.system.run(argv, timeout=ctx.options.torch_timeout, label=LABEL)
+
+
 def _live(ctx: GatherContext, installed: Fact[Any]) -> TorchLiveFacts:
     if not ctx.options.torch:
         return TorchLiveFacts(**_all(TorchLiveFacts, unknown("--no-torch")))
@@ -164,8 +175,7 @@ def _live(ctx: GatherContext, installed: Fact[Any]) -> TorchLiveFacts:
         maker = absent if installed.status == "absent" else failed
         return TorchLiveFacts(**_all(TorchLiveFacts, maker(installed.source or "torch", reason)))
     timeout = ctx.options.torch_timeout
-    argv = [ctx.python, "-I", "-c", TORCH_PROBE_SCRIPT]
-    result = ctx.system.run(argv, timeout=timeout, label=LABEL)
+    result = ctx.result_of(PROBE_KEY, run_torch_probe)
     outcome = judge_probe(result, timeout)
     source = f"{ctx.python} -I -c <{LABEL}>"
     lost = failed(source, outcome.problem or "no result")
