@@ -12,14 +12,9 @@ import typer
 
 from rocm_doctor.cli.app import app, stderr_console, stdout_console
 from rocm_doctor.cli.inputs import (
-    FACTS_OPTION,
-    FROM_OPTION,
-    MACHINE_OPTION,
-    NO_TORCH_OPTION,
-    PYTHON_OPTION,
-    TIMEOUT_OPTION,
+    RULES_OPTION,
     FactsSource,
-    load_facts,
+    gathering_options,
 )
 from rocm_doctor.cli.pasted import load_facts_noting_pieces
 from rocm_doctor.errors import InputError
@@ -28,10 +23,6 @@ from rocm_doctor.judge.engine import evaluate
 from rocm_doctor.judge.loader import load_files, load_rules, rule_sources
 from rocm_doctor.judge.model import Rule
 from rocm_doctor.render.console import render_check, render_rule
-
-RULES_OPTION = typer.Option(
-    None, "--rules", help="Extra rule file or folder (repeatable; also ROCM_DOCTOR_RULES)."
-)
 
 
 class FailOn(str, enum.Enum):
@@ -65,37 +56,28 @@ def _with_bench(facts: Facts, python: Optional[str], level: str, quiet: bool) ->
 
 
 @app.command("check")
+@gathering_options
 def check(
     json_output: bool = typer.Option(False, "--json", help="Print the rocm-doctor/check/1 JSON document."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Also show info findings and undecided rules."),
     fail_on: FailOn = typer.Option(FailOn.error, "--fail-on", help="Exit 1 when a finding is at least this severe."),
     rules: Optional[List[Path]] = RULES_OPTION,
-    python: Optional[str] = PYTHON_OPTION,
-    no_torch: bool = NO_TORCH_OPTION,
-    machine: Optional[Path] = MACHINE_OPTION,
-    facts_file: Optional[Path] = FACTS_OPTION,
-    from_file: Optional[str] = FROM_OPTION,
-    timeout: float = TIMEOUT_OPTION,
     bench: Optional[BenchLevel] = typer.Option(
         None, "--bench", help="Also run the GPU benchmarks at this level and judge their results."
     ),
+    source: FactsSource = FactsSource(),
 ) -> None:
     """Judge this machine (or a recorded one) and explain every finding.
 
     Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it,
     2 bad input, 3 internal error.
     """
-    if timeout <= 0:
-        raise InputError("--timeout must be a positive number of seconds")
-    if bench is not None and (machine or facts_file or from_file):
+    if bench is not None and not source.is_live:
         raise InputError("--bench runs on this machine; it cannot be combined with --machine, --facts or --from")
     loaded = load_rules(rules or [])  # bad rules fail before any probe runs
-    source = FactsSource(
-        python=python, no_torch=no_torch, machine=machine, facts_file=facts_file, from_file=from_file, timeout=timeout
-    )
     facts = load_facts_noting_pieces(source, quiet=json_output)
     if bench is not None:
-        facts = _with_bench(facts, python, bench.value, quiet=json_output)
+        facts = _with_bench(facts, source.python, bench.value, quiet=json_output)
     result = evaluate(loaded, facts)
     if json_output:
         sys.stdout.write(result.to_json() + "\n")

@@ -11,12 +11,8 @@ import typer
 from rocm_doctor.cli.app import app, stderr_console, stdout_console
 from rocm_doctor.cli.facts_view import render_facts
 from rocm_doctor.cli.inputs import (
-    FACTS_OPTION,
-    MACHINE_OPTION,
-    NO_TORCH_OPTION,
-    PYTHON_OPTION,
-    TIMEOUT_OPTION,
     FactsSource,
+    gathering_options,
     load_facts,
 )
 from rocm_doctor.errors import InputError
@@ -34,8 +30,8 @@ def _record(source: FactsSource, folder: Path) -> Facts:
     from rocm_doctor.system.record import RecordingSystem, redactor_for
     from rocm_doctor.system.recorded import RecordedMachineError, RecordedSystem
 
-    if source.facts_file is not None:
-        raise InputError("--record needs a machine to read; it cannot be combined with --facts")
+    if source.facts_file is not None or source.from_file is not None:
+        raise InputError("--record needs a machine to read; it cannot be combined with --facts or --from")
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise InputError(f"{folder}: --record needs a new or empty folder")
     if source.machine is not None:
@@ -57,20 +53,14 @@ def _record(source: FactsSource, folder: Path) -> Facts:
 
 
 @app.command("facts")
+@gathering_options
 def facts(
     json_output: bool = typer.Option(False, "--json", help="Print the facts as JSON (nothing else on stdout)."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Show where each fact was read, and every fact."),
-    python: Optional[str] = PYTHON_OPTION,
-    no_torch: bool = NO_TORCH_OPTION,
     record: Optional[Path] = RECORD_OPTION,
-    machine: Optional[Path] = MACHINE_OPTION,
-    facts_file: Optional[Path] = FACTS_OPTION,
-    timeout: float = TIMEOUT_OPTION,
+    source: FactsSource = FactsSource(),
 ) -> None:
     """Print what rocm-doctor sees on this machine (or a recorded one): OS, GPUs, ROCm, PyTorch, environment."""
-    if timeout <= 0:
-        raise InputError("--timeout must be a positive number of seconds")
-    source = FactsSource(python=python, no_torch=no_torch, machine=machine, facts_file=facts_file, timeout=timeout)
     result = _record(source, record) if record is not None else load_facts(source)
     if json_output:
         sys.stdout.write(result.to_json() + "\n")

@@ -12,15 +12,10 @@ import typer
 from rich.console import Console
 
 from rocm_doctor.cli.app import app, stderr_console, stdout_console
-from rocm_doctor.cli.check_cmd import RULES_OPTION
 from rocm_doctor.cli.inputs import (
-    FACTS_OPTION,
-    FROM_OPTION,
-    MACHINE_OPTION,
-    NO_TORCH_OPTION,
-    PYTHON_OPTION,
-    TIMEOUT_OPTION,
+    RULES_OPTION,
     FactsSource,
+    gathering_options,
     load_facts,
 )
 from rocm_doctor.errors import InputError
@@ -142,6 +137,7 @@ def _verify(console: Console, pips: PipPlan, facts: Facts, index_override: Optio
 
 
 @app.command("fix")
+@gathering_options
 def fix(
     # A flag plus --env-file rather than an optional value: typer's parser cannot take an
     # optional option value, and `--write-env --dry-run` would read --dry-run as the path.
@@ -161,23 +157,17 @@ def fix(
         False, "--keep-torch", help="Keep the installed torch: apply the fixes meant for it instead of replacing it."
     ),
     rules: Optional[List[Path]] = RULES_OPTION,
-    python: Optional[str] = PYTHON_OPTION,
-    no_torch: bool = NO_TORCH_OPTION,
-    machine: Optional[Path] = MACHINE_OPTION,
-    facts_file: Optional[Path] = FACTS_OPTION,
-    from_file: Optional[str] = FROM_OPTION,
-    timeout: float = TIMEOUT_OPTION,
+    source: FactsSource = FactsSource(),
 ) -> None:
     """Print the fix plan for what `check` finds; write env files; run the pip commands.
 
     Exit codes: 0 done, 1 a step failed or a finding remains after --apply, 2 bad input.
     """
-    source = FactsSource(python=python, no_torch=no_torch, machine=machine, facts_file=facts_file, from_file=from_file, timeout=timeout)
-    if apply and (machine or facts_file or from_file):
+    if apply and not source.is_live:
         raise InputError("--apply changes this machine: it cannot be used with --machine, --facts or --from")
     loaded, facts, findings = _diagnose(source, rules)
     plan = build_plan(findings, facts, keep_torch=keep_torch)
-    pips = pip_plan(plan, facts, python, installer.value, torch_version, index_url)
+    pips = pip_plan(plan, facts, source.python, installer.value, torch_version, index_url)
     console = stdout_console()
     if torch_version and pips.refusal is not None:
         for line in refusal_text(pips.refusal):
@@ -265,20 +255,15 @@ def _apply(console: Console, plan: FixPlan, pips: PipPlan, facts: Facts, source:
 
 
 @app.command("dockerfile")
+@gathering_options
 def dockerfile(
     base: str = typer.Option("auto", "--base", help="auto (an AMD image whose ROCm fits) or an image name."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the Dockerfile here instead of printing it."),
     torch_version: Optional[str] = typer.Option(None, "--torch", help="Install this torch version."),
     rules: Optional[List[Path]] = RULES_OPTION,
-    python: Optional[str] = PYTHON_OPTION,
-    no_torch: bool = NO_TORCH_OPTION,
-    machine: Optional[Path] = MACHINE_OPTION,
-    facts_file: Optional[Path] = FACTS_OPTION,
-    from_file: Optional[str] = FROM_OPTION,
-    timeout: float = TIMEOUT_OPTION,
+    source: FactsSource = FactsSource(),
 ) -> None:
     """Print a Dockerfile snippet for this machine: AMD base image, matching torch, ENV fixes."""
-    source = FactsSource(python=python, no_torch=no_torch, machine=machine, facts_file=facts_file, from_file=from_file, timeout=timeout)
     _loaded, facts, findings = _diagnose(source, rules)
     plan = build_plan(findings, facts)
     try:
@@ -299,18 +284,13 @@ def dockerfile(
 
 
 @app.command("docker-run")
+@gathering_options
 def docker_run_cmd(
     image: Optional[str] = typer.Option(None, "--image", help="Image to run (default rocm/pytorch:latest)."),
     rules: Optional[List[Path]] = RULES_OPTION,
-    python: Optional[str] = PYTHON_OPTION,
-    no_torch: bool = NO_TORCH_OPTION,
-    machine: Optional[Path] = MACHINE_OPTION,
-    facts_file: Optional[Path] = FACTS_OPTION,
-    from_file: Optional[str] = FROM_OPTION,
-    timeout: float = TIMEOUT_OPTION,
+    source: FactsSource = FactsSource(),
 ) -> None:
     """Print the `docker run` flags and a compose.yaml service for this machine's GPUs."""
-    source = FactsSource(python=python, no_torch=no_torch, machine=machine, facts_file=facts_file, from_file=from_file, timeout=timeout)
     _loaded, facts, findings = _diagnose(source, rules)
     run = docker_run(facts, build_plan(findings, facts), image)
     console = stdout_console()

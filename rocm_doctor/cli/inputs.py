@@ -6,9 +6,12 @@ these options, so they live here once.
 
 from __future__ import annotations
 
+import functools
+import inspect
+import typing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Any, Callable, Optional, Tuple, TypeVar
 
 import typer
 
@@ -22,6 +25,19 @@ MACHINE_OPTION = typer.Option(None, "--machine", help="Replay a recorded machine
 FACTS_OPTION = typer.Option(None, "--facts", help="Read facts from a JSON file written by `facts --json`.")
 FROM_OPTION = typer.Option(None, "--from", help="Diagnose a pasted report (file, or - for stdin).")
 TIMEOUT_OPTION = typer.Option(60.0, "--timeout", help="Seconds the live torch probe may take.")
+RULES_OPTION = typer.Option(None, "--rules", help="Extra rule file or folder (repeatable; also ROCM_DOCTOR_RULES).")
+
+_GATHERING: Tuple[Tuple[str, Any, Any], ...] = (
+    ("python", Optional[str], PYTHON_OPTION),
+    ("no_torch", bool, NO_TORCH_OPTION),
+    ("machine", Optional[Path], MACHINE_OPTION),
+    ("facts_file", Optional[Path], FACTS_OPTION),
+    ("from_file", Optional[str], FROM_OPTION),
+    ("timeout", float, TIMEOUT_OPTION),
+)
+"""(parameter, type, typer option) of every gathering option, in --help order."""
+
+C = TypeVar("C", bound=Callable[..., Any])
 
 
 @dataclass(frozen=True)
@@ -34,6 +50,39 @@ class FactsSource:
     facts_file: Optional[Path] = None
     from_file: Optional[str] = None
     timeout: float = 60.0
+
+    @property
+    def is_live(self) -> bool:
+        """True when facts come from this machine (not --machine, --facts or --from)."""
+        return self.machine is None and self.facts_file is None and self.from_file is None
+
+
+def gathering_options(command: C) -> C:
+    """Give a typer command the shared gathering options, passed to it as ``source: FactsSource``.
+
+    The command declares ``source: FactsSource`` as its last parameter; typer sees
+    ``--python``, ``--no-torch``, ``--machine``, ``--facts``, ``--from`` and ``--timeout``
+    in its place.
+    """
+    signature = inspect.signature(command)
+    kept = [p for name, p in signature.parameters.items() if name != "source"]
+    added = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=annotation)
+        for name, annotation, option in _GATHERING
+    ]
+    hints = typing.get_type_hints(command)
+    hints.pop("source", None)
+
+    @functools.wraps(command)
+    def with_source(*args: Any, **kwargs: Any) -> Any:
+        values = {name: kwargs.pop(name) for name, _, _ in _GATHERING}
+        if values["timeout"] <= 0:
+            raise InputError("--timeout must be a positive number of seconds")
+        return command(*args, source=FactsSource(**values), **kwargs)
+
+    with_source.__signature__ = signature.replace(parameters=kept + added)  # type: ignore[attr-defined]
+    with_source.__annotations__ = {**hints, **{name: annotation for name, annotation, _ in _GATHERING}}
+    return typing.cast(C, with_source)
 
 
 def load_facts(source: FactsSource, progress: Optional[Callable[[str], None]] = None) -> Facts:

@@ -10,15 +10,11 @@ from typing import Iterable, List, Optional
 import typer
 
 from rocm_doctor.cli.app import app, stderr_console
-from rocm_doctor.cli.check_cmd import RULES_OPTION, BenchLevel, _with_bench
+from rocm_doctor.cli.check_cmd import BenchLevel, _with_bench
 from rocm_doctor.cli.inputs import (
-    FACTS_OPTION,
-    FROM_OPTION,
-    MACHINE_OPTION,
-    NO_TORCH_OPTION,
-    PYTHON_OPTION,
-    TIMEOUT_OPTION,
+    RULES_OPTION,
     FactsSource,
+    gathering_options,
 )
 from rocm_doctor.cli.pasted import load_facts_noting_pieces
 from rocm_doctor.errors import InputError
@@ -89,31 +85,24 @@ def _write(path: Path, text: str) -> None:
 
 
 @app.command("report")
+@gathering_options
 def report(
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the report to this file (default: print it)."),
     no_redact: bool = typer.Option(False, "--no-redact", help="Keep user, host, paths, addresses and serials as they are."),
     bench: Optional[BenchLevel] = typer.Option(None, "--bench", help="Also run the GPU benchmark at this level and include it."),
     rules: Optional[List[Path]] = RULES_OPTION,
-    python: Optional[str] = PYTHON_OPTION,
-    no_torch: bool = NO_TORCH_OPTION,
-    machine: Optional[Path] = MACHINE_OPTION,
-    facts_file: Optional[Path] = FACTS_OPTION,
-    from_file: Optional[str] = FROM_OPTION,
-    timeout: float = TIMEOUT_OPTION,
+    source: FactsSource = FactsSource(),
 ) -> None:
     """Write a markdown bug report: findings, a facts table and the facts JSON (redacted by default).
 
     `rocm-doctor check --from REPORT.md` reads the report back and gives the same findings.
     """
-    if bench is not None and (machine or facts_file or from_file):
+    if bench is not None and not source.is_live:
         raise InputError("--bench runs on this machine; it cannot be combined with --machine, --facts or --from")
     loaded = load_rules(rules or [])
-    source = FactsSource(
-        python=python, no_torch=no_torch, machine=machine, facts_file=facts_file, from_file=from_file, timeout=timeout
-    )
     facts = load_facts_noting_pieces(source)
     if bench is not None:
-        facts = _with_bench(facts, python, bench.value, quiet=output is None)
+        facts = _with_bench(facts, source.python, bench.value, quiet=output is None)
     result = evaluate(loaded, facts)
     redactor = None if no_redact else ReportRedactor.create(_identity_redactor(source, facts))
     text = build_report(result, rule_database_version(), redactor)
