@@ -11,13 +11,14 @@ import os
 import sys
 import tempfile
 import traceback
-from typing import Dict, Optional, Sequence
+from typing import Dict, List, Optional, Sequence
 
 import typer
 from rich.console import Console
 
 from rocm_doctor import __version__
 from rocm_doctor.errors import DoctorError
+from rocm_doctor.system.base import Started
 
 app = typer.Typer(
     name="rocm-doctor",
@@ -111,25 +112,41 @@ def _write_crash_log() -> str:
 
 def main() -> None:
     """Console-script entry point: run the app behind the error boundary."""
-    _register_commands(sys.argv[1:])
+    started: List[Started] = []
     try:
-        code = app(standalone_mode=False)
+        code = _run(sys.argv[1:], started)
+    finally:
+        for probe in started:  # started early but never collected (an error, or another source)
+            probe.cancel()
+    sys.exit(code)
+
+
+def _run(argv: List[str], started: List[Started]) -> int:
+    """Run one command line; every failure becomes an exit code and a message, never a traceback."""
+    try:
+        from rocm_doctor.cli.early import start_early_probe
+
+        probe = start_early_probe(argv)
+        if probe is not None:
+            started.append(probe)
+        _register_commands(argv)
+        code = app(args=argv, standalone_mode=False, obj=probe)
     except typer.Exit as exc:
-        sys.exit(exc.exit_code)
+        return int(exc.exit_code)
     except (typer.Abort, KeyboardInterrupt):
         stderr_console().print("Interrupted.")
-        sys.exit(130)
+        return 130
     except DoctorError as exc:
         stderr_console().print(f"[bold red]error:[/] {exc}", markup=True)
-        sys.exit(exc.exit_code)
+        return exc.exit_code
     except Exception as exc:  # noqa: BLE001 - the error boundary
         if isinstance(exc, _click_exceptions()):
             exc.show()  # type: ignore[attr-defined]
-            sys.exit(exc.exit_code)  # type: ignore[attr-defined]
+            return int(exc.exit_code)  # type: ignore[attr-defined]
         path = _write_crash_log()
         stderr_console().print(
             f"[bold red]internal error:[/] {type(exc).__name__}: {exc}\n"
             f"A crash log was written to {path}; please attach it to a bug report."
         )
-        sys.exit(3)
-    sys.exit(code if isinstance(code, int) else 0)
+        return 3
+    return code if isinstance(code, int) else 0

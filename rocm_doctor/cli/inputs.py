@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import inspect
 import typing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional, Tuple, TypeVar
 
@@ -18,6 +18,7 @@ import typer
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.gather import GatherOptions, gather
 from rocm_doctor.facts.model import Facts, FactsFileError
+from rocm_doctor.system.base import Started
 
 PYTHON_OPTION = typer.Option(None, "--python", help="Target interpreter to inspect (default: this one).")
 NO_TORCH_OPTION = typer.Option(False, "--no-torch", help="Do not start torch; read only what files say.")
@@ -50,6 +51,8 @@ class FactsSource:
     facts_file: Optional[Path] = None
     from_file: Optional[str] = None
     timeout: float = 60.0
+    started_probe: Optional[Started] = field(default=None, compare=False)
+    """The live torch probe the CLI started before its imports (see ``rocm_doctor.cli.early``)."""
 
     @property
     def is_live(self) -> bool:
@@ -70,18 +73,26 @@ def gathering_options(command: C) -> C:
         inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=annotation)
         for name, annotation, option in _GATHERING
     ]
+    # typer passes its Context to a parameter annotated typer.Context; ctx.obj holds the early probe.
+    added.append(inspect.Parameter("typer_context", inspect.Parameter.KEYWORD_ONLY, annotation=typer.Context))
     hints = typing.get_type_hints(command)
     hints.pop("source", None)
 
     @functools.wraps(command)
     def with_source(*args: Any, **kwargs: Any) -> Any:
         values = {name: kwargs.pop(name) for name, _, _ in _GATHERING}
-        if values["timeout"] <= 0:
+        if not values["timeout"] > 0:
             raise InputError("--timeout must be a positive number of seconds")
-        return command(*args, source=FactsSource(**values), **kwargs)
+        context = kwargs.pop("typer_context", None)
+        early = getattr(context, "obj", None)
+        return command(*args, source=FactsSource(**values, started_probe=early), **kwargs)
 
     with_source.__signature__ = signature.replace(parameters=kept + added)  # type: ignore[attr-defined]
-    with_source.__annotations__ = {**hints, **{name: annotation for name, annotation, _ in _GATHERING}}
+    with_source.__annotations__ = {
+        **hints,
+        **{name: annotation for name, annotation, _ in _GATHERING},
+        "typer_context": typer.Context,
+    }
     return typing.cast(C, with_source)
 
 
@@ -90,7 +101,12 @@ def load_facts(source: FactsSource, progress: Optional[Callable[[str], None]] = 
     chosen = [x for x in (source.machine, source.facts_file, source.from_file) if x is not None]
     if len(chosen) > 1:
         raise InputError("use only one of --machine, --facts and --from")
-    options = GatherOptions(python=source.python, torch=not source.no_torch, torch_timeout=source.timeout)
+    options = GatherOptions(
+        python=source.python,
+        torch=not source.no_torch,
+        torch_timeout=source.timeout,
+        started_probe=source.started_probe,
+    )
     if source.facts_file is not None:
         try:
             text = Path(source.facts_file).read_text(encoding="utf-8")

@@ -6,8 +6,9 @@ becomes all-failed facts naming the crash.
 
 The live torch probe needs only the target interpreter's path, and it spends
 most of its time in the child's ``import torch``; gather() therefore starts it
-in a background thread before anything else (``ctx.prefetched``), and the torch
-gatherer collects its result in turn (``check`` is meant to be no slower than
+(``System.start``) before anything else, or adopts the one the CLI started
+before its own imports (``GatherOptions.started_probe``), and the torch gatherer
+collects its result in turn (``check`` is meant to be no slower than
 ``collect_env``). Whether torch is installed is still decided from its files.
 """
 
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar
 
@@ -24,7 +24,7 @@ from pydantic import BaseModel
 from rocm_doctor import __version__
 from rocm_doctor.facts.model import BenchFacts, Facts, MetaFacts, Section, SymptomFacts
 from rocm_doctor.facts.value import Fact, absent, failed
-from rocm_doctor.system.base import System
+from rocm_doctor.system.base import CommandResult, Started, System
 
 S = TypeVar("S", bound=Section)
 
@@ -41,6 +41,8 @@ class GatherOptions:
     command_timeout: float = 10.0
     use_amdsmi: bool = True
     """Try the amdsmi Python bindings first (live machines only)."""
+    started_probe: Optional[Started] = field(default=None, compare=False)
+    """The live torch probe, if the CLI already started it; used only when its argv matches."""
 
 
 @dataclass
@@ -50,13 +52,13 @@ class GatherContext:
     system: System
     options: GatherOptions
     sections: Dict[str, Any] = field(default_factory=dict)
-    prefetched: Dict[str, "Future[Any]"] = field(default_factory=dict)
-    """Slow commands started early in a background thread, by key."""
+    prefetched: Dict[str, Started] = field(default_factory=dict)
+    """Slow commands started early, by key."""
 
-    def result_of(self, key: str, compute: Callable[["GatherContext"], Any]) -> Any:
-        """The prefetched result for ``key``, or ``compute(self)`` now when none was started."""
-        future = self.prefetched.pop(key, None)
-        return future.result() if future is not None else compute(self)
+    def result_of(self, key: str, start: Callable[["GatherContext"], Started]) -> CommandResult:
+        """The result of the command started early under ``key``, or of ``start(self)`` now."""
+        started = self.prefetched.pop(key, None)
+        return (started if started is not None else start(self)).result()
 
     @property
     def python(self) -> str:
@@ -140,15 +142,18 @@ def gather(
     """Gather every section; never raises for a probe that fails."""
     start = time.monotonic()
     ctx = GatherContext(system=system, options=options)
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="rocm-doctor-gather") as pool:
-        if options.torch:
-            from rocm_doctor.facts.torch import PROBE_KEY, run_torch_probe
+    if options.torch:
+        from rocm_doctor.facts.torch import PROBE_KEY, start_torch_probe
 
-            ctx.prefetched[PROBE_KEY] = pool.submit(run_torch_probe, ctx)
+        ctx.prefetched[PROBE_KEY] = start_torch_probe(ctx)
+    try:
         for name, cls, gatherer in _gatherers():
             if progress is not None:
                 progress(name)
             ctx.sections[name] = _run_gatherer(ctx, name, cls, gatherer)
+    finally:
+        for started in ctx.prefetched.values():  # started but never collected (a gatherer crashed)
+            started.cancel()
     meta = MetaFacts(
         tool_version=__version__,
         origin=origin,

@@ -26,7 +26,8 @@ from rocm_doctor.facts.common import file_fact, join_path, not_applicable, os_ki
 from rocm_doctor.facts.distributions import Distribution, record_lists, scan_distributions, target_site_dirs
 from rocm_doctor.facts.gather import GatherContext
 from rocm_doctor.facts.model import TorchDevice, TorchFacts, TorchLiveFacts
-from rocm_doctor.facts.torch_probe import LABEL, TORCH_PROBE_SCRIPT, devices_from, judge_probe
+from rocm_doctor.facts.torch_probe import LABEL, devices_from, judge_probe
+from rocm_doctor.facts.torch_probe_script import probe_argv
 from rocm_doctor.facts.torch_static import (
     cuda_version_from_tag,
     distributor,
@@ -37,7 +38,7 @@ from rocm_doctor.facts.torch_static import (
     torch_flavour,
 )
 from rocm_doctor.facts.value import Fact, absent, failed, known, unknown
-from rocm_doctor.system.base import CommandResult
+from rocm_doctor.system.base import Started
 
 TRITON_PACKAGES = ("pytorch-triton-rocm", "triton-rocm", "pytorch-triton", "triton")
 _TRITON_FIXED_FLAVOUR = {"pytorch-triton-rocm": "rocm", "triton-rocm": "rocm", "pytorch-triton": "cuda"}
@@ -161,10 +162,19 @@ PROBE_KEY = "torch-probe"
 """Key of the live probe in ``GatherContext.prefetched`` (gather() starts it first)."""
 
 
-def run_torch_probe(ctx: GatherContext) -> CommandResult:
-    """Run the live probe in the target interpreter (it needs nothing gathered before it)."""
-    argv = [ctx.python, "-I", "-c", TORCH_PROBE_SCRIPT]
-    return ctx.system.run(argv, timeout=ctx.options.torch_timeout, label=LABEL)
+def start_torch_probe(ctx: GatherContext) -> Started:
+    """Start the live probe in the target interpreter (it needs nothing gathered before it).
+
+    A probe the CLI started earlier is adopted when it runs exactly this command;
+    otherwise it is cancelled and a new one started.
+    """
+    argv = probe_argv(ctx.python)
+    early = ctx.options.started_probe
+    if early is not None:
+        if early.argv == argv:
+            return early
+        early.cancel()
+    return ctx.system.start(argv, timeout=ctx.options.torch_timeout, label=LABEL)
 
 
 def _live(ctx: GatherContext, installed: Fact[Any]) -> TorchLiveFacts:
@@ -175,7 +185,7 @@ def _live(ctx: GatherContext, installed: Fact[Any]) -> TorchLiveFacts:
         maker = absent if installed.status == "absent" else failed
         return TorchLiveFacts(**_all(TorchLiveFacts, maker(installed.source or "torch", reason)))
     timeout = ctx.options.torch_timeout
-    result = ctx.result_of(PROBE_KEY, run_torch_probe)
+    result = ctx.result_of(PROBE_KEY, start_torch_probe)
     outcome = judge_probe(result, timeout)
     source = f"{ctx.python} -I -c <{LABEL}>"
     lost = failed(source, outcome.problem or "no result")

@@ -84,6 +84,34 @@ class Resources:
     memory_available: Optional[int] = None
 
 
+class Started(Protocol):
+    """A command that was started; ``result()`` waits for it, ``cancel()`` kills it."""
+
+    argv: List[str]
+
+    def result(self) -> CommandResult:
+        """Wait (within the command's timeout) and return what it did."""
+        ...
+
+    def cancel(self) -> None:
+        """Stop it if it is still running."""
+        ...
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A :class:`Started` whose result is already known (recorded machines, failed starts)."""
+
+    argv: List[str]
+    done: CommandResult
+
+    def result(self) -> CommandResult:
+        return self.done
+
+    def cancel(self) -> None:
+        return None
+
+
 class System(Protocol):
     """Machine access. Paths are strings in the machine's own style (POSIX or Windows)."""
 
@@ -127,6 +155,16 @@ class System(Protocol):
         ``label`` names a command whose argv varies between machines (the torch
         probe's script); recorded machines match it by label.
         """
+        ...
+
+    def start(
+        self,
+        argv: Sequence[str],
+        timeout: float = DEFAULT_TIMEOUT,
+        label: Optional[str] = None,
+        env: Optional[Mapping[str, str]] = None,
+    ) -> "Started":
+        """Start a command now and collect its result later (same rules as :meth:`run`)."""
         ...
 
     def environ(self) -> Mapping[str, str]:

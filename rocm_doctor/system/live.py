@@ -27,49 +27,85 @@ def _kill_tree(proc: "subprocess.Popen[bytes]") -> None:
         pass
 
 
+class StartedCommand:
+    """A command started now whose result is collected later (``System.start``).
+
+    The child runs in its own session / process group; on timeout or ``cancel()``
+    the whole group is killed, so nothing it started outlives the doctor.
+    """
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        timeout: float = DEFAULT_TIMEOUT,
+        env: Optional[Mapping[str, str]] = None,
+    ) -> None:
+        self.argv: List[str] = [str(a) for a in argv]
+        self.timeout = timeout
+        self._start = time.monotonic()
+        self._result: Optional[CommandResult] = None
+        self._proc: Optional["subprocess.Popen[bytes]"] = None
+        popen_kwargs: dict = {
+            "stdin": subprocess.DEVNULL,
+            "stdout": subprocess.PIPE,
+            "stderr": subprocess.PIPE,
+            "env": dict(env) if env is not None else None,
+        }
+        if os.name == "posix":
+            popen_kwargs["start_new_session"] = True
+        else:  # pragma: no cover - Windows only
+            popen_kwargs["creationflags"] = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
+        try:
+            self._proc = subprocess.Popen(self.argv, **popen_kwargs)
+        except FileNotFoundError:
+            self._result = CommandResult(argv=self.argv, missing=True, duration=self._elapsed())
+        except OSError as exc:
+            self._result = CommandResult(argv=self.argv, error=exc.strerror or str(exc), duration=self._elapsed())
+
+    def _elapsed(self) -> float:
+        return time.monotonic() - self._start
+
+    def result(self) -> CommandResult:
+        """Wait for the command (at most what is left of its timeout) and return what it did."""
+        if self._result is not None:
+            return self._result
+        assert self._proc is not None
+        try:
+            out, err = self._proc.communicate(timeout=max(0.0, self.timeout - self._elapsed()))
+        except subprocess.TimeoutExpired:
+            _kill_tree(self._proc)
+            out, err = self._proc.communicate()
+            self._result = CommandResult(
+                argv=self.argv,
+                stdout=out.decode("utf-8", "replace"),
+                stderr=err.decode("utf-8", "replace"),
+                timed_out=True,
+                duration=self._elapsed(),
+            )
+            return self._result
+        self._result = CommandResult(
+            argv=self.argv,
+            returncode=self._proc.returncode,
+            stdout=out.decode("utf-8", "replace"),
+            stderr=err.decode("utf-8", "replace"),
+            duration=self._elapsed(),
+        )
+        return self._result
+
+    def cancel(self) -> None:
+        """Kill the command's process group if it is still running (no-op once collected)."""
+        if self._proc is not None and self._result is None and self._proc.poll() is None:
+            _kill_tree(self._proc)
+            self._proc.communicate()
+
+
 def run_command(
     argv: Sequence[str],
     timeout: float = DEFAULT_TIMEOUT,
     env: Optional[Mapping[str, str]] = None,
 ) -> CommandResult:
     """Run argv with a hard timeout; the whole process group dies on expiry."""
-    args = [str(a) for a in argv]
-    start = time.monotonic()
-    popen_kwargs: dict = {
-        "stdin": subprocess.DEVNULL,
-        "stdout": subprocess.PIPE,
-        "stderr": subprocess.PIPE,
-        "env": dict(env) if env is not None else None,
-    }
-    if os.name == "posix":
-        popen_kwargs["start_new_session"] = True
-    else:  # pragma: no cover - Windows only
-        popen_kwargs["creationflags"] = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
-    try:
-        proc = subprocess.Popen(args, **popen_kwargs)
-    except FileNotFoundError:
-        return CommandResult(argv=args, missing=True, duration=time.monotonic() - start)
-    except OSError as exc:
-        return CommandResult(argv=args, error=exc.strerror or str(exc), duration=time.monotonic() - start)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _kill_tree(proc)
-        out, err = proc.communicate()
-        return CommandResult(
-            argv=args,
-            stdout=out.decode("utf-8", "replace"),
-            stderr=err.decode("utf-8", "replace"),
-            timed_out=True,
-            duration=time.monotonic() - start,
-        )
-    return CommandResult(
-        argv=args,
-        returncode=proc.returncode,
-        stdout=out.decode("utf-8", "replace"),
-        stderr=err.decode("utf-8", "replace"),
-        duration=time.monotonic() - start,
-    )
+    return StartedCommand(argv, timeout=timeout, env=env).result()
 
 
 class LiveSystem:
@@ -111,6 +147,15 @@ class LiveSystem:
         env: Optional[Mapping[str, str]] = None,
     ) -> CommandResult:
         return run_command(argv, timeout=timeout, env=env)
+
+    def start(
+        self,
+        argv: Sequence[str],
+        timeout: float = DEFAULT_TIMEOUT,
+        label: Optional[str] = None,
+        env: Optional[Mapping[str, str]] = None,
+    ) -> StartedCommand:
+        return StartedCommand(argv, timeout=timeout, env=env)
 
     def environ(self) -> Mapping[str, str]:
         return dict(os.environ)

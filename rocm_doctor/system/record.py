@@ -20,7 +20,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set
 import yaml
 
 from rocm_doctor.redact import Redactor
-from rocm_doctor.system.base import DEFAULT_TIMEOUT, CommandResult, Identity, PlatformInfo, Resources, System
+from rocm_doctor.system.base import DEFAULT_TIMEOUT, CommandResult, Finished, Identity, PlatformInfo, Resources, System
 from rocm_doctor.system.recorded import tree_parts
 
 class _Dumper(yaml.SafeDumper):
@@ -111,7 +111,16 @@ class RecordingSystem:
     # -- commands --------------------------------------------------------------
     def run(self, argv: Sequence[str], timeout: float = DEFAULT_TIMEOUT, label: Optional[str] = None,
             env: Optional[Mapping[str, str]] = None) -> CommandResult:
-        result = self.inner.run(argv, timeout=timeout, label=label, env=env)
+        return self._note(argv, label, self.inner.run(argv, timeout=timeout, label=label, env=env))
+
+    def start(self, argv: Sequence[str], timeout: float = DEFAULT_TIMEOUT, label: Optional[str] = None,
+              env: Optional[Mapping[str, str]] = None) -> Finished:
+        # Recording waits for the command: the recording needs its output.
+        result = self.inner.start(argv, timeout=timeout, label=label, env=env).result()
+        return Finished(argv=list(result.argv), done=self._note(argv, label, result))
+
+    def _note(self, argv: Sequence[str], label: Optional[str], result: CommandResult) -> CommandResult:
+        """Remember a command's result for commands.yaml."""
         entry: Dict[str, Any] = {}
         if label is not None:
             entry["label"] = label

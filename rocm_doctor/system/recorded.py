@@ -22,7 +22,7 @@ import yaml
 
 from rocm_doctor.data import SAFE_LOADER
 
-from rocm_doctor.system.base import DEFAULT_TIMEOUT, CommandResult, Identity, PlatformInfo, Resources
+from rocm_doctor.system.base import DEFAULT_TIMEOUT, CommandResult, Finished, Identity, PlatformInfo, Resources
 
 
 class RecordedMachineError(ValueError):
@@ -184,6 +184,16 @@ class RecordedSystem:
             stderr=str(entry.get("stderr") or ""),
             duration=float(entry.get("duration", 0.0)),
         )
+
+    def start(
+        self,
+        argv: Sequence[str],
+        timeout: float = DEFAULT_TIMEOUT,
+        label: Optional[str] = None,
+        env: Optional[Mapping[str, str]] = None,
+    ) -> Finished:
+        result = self.run(argv, timeout=timeout, label=label, env=env)
+        return Finished(argv=list(result.argv), done=result)
 
     # -- environment -----------------------------------------------------------
     def environ(self) -> Mapping[str, str]:
