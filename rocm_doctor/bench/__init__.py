@@ -23,7 +23,31 @@ Modules: :mod:`.worker` (the child script, stdlib + torch only), :mod:`.runner`
 
 from __future__ import annotations
 
-from rocm_doctor.bench.results import FAILING, BenchRun, TestResult, bench_facts
-from rocm_doctor.bench.runner import run_bench
+import enum
+import importlib
+from typing import Any
 
-__all__ = ["FAILING", "BenchRun", "TestResult", "bench_facts", "run_bench"]
+from rocm_doctor.bench.worker import LEVELS
+
+BenchLevel = enum.Enum("BenchLevel", [(level, level) for level in LEVELS], type=str)  # type: ignore[misc]
+BenchLevel.__doc__ = """The benchmark levels (``LEVELS`` of :mod:`.worker`, perf.md section 6), as the
+choices of ``bench --level`` and ``check/report --bench``."""
+
+_LAZY = {
+    "FAILING": "rocm_doctor.bench.results",
+    "BenchRun": "rocm_doctor.bench.results",
+    "TestResult": "rocm_doctor.bench.results",
+    "bench_facts": "rocm_doctor.bench.results",
+    "run_bench": "rocm_doctor.bench.runner",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import the runner and results on first use: ``check`` without ``--bench`` needs only
+    :data:`BenchLevel` and should not pay for them."""
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["FAILING", "LEVELS", "BenchLevel", "BenchRun", "TestResult", "bench_facts", "run_bench"]

@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from rocm_doctor.bench import run_bench
+from rocm_doctor.bench import BenchLevel, run_bench
 from rocm_doctor.bench.results import FAILING, BenchRun, run_dict
 from rocm_doctor.cli.app import app, stderr_console, stdout_console
 from rocm_doctor.cli.inputs import PYTHON_OPTION
@@ -23,12 +23,6 @@ from rocm_doctor.errors import InputError
 
 EXIT_FAILING = 1
 _STYLE = {"ok": "green", "slow": "yellow", "invalid": "magenta", "skipped": "dim", "error": "red"}
-
-
-class Level(str, enum.Enum):
-    quick = "quick"
-    standard = "standard"
-    extended = "extended"
 
 
 class Device(str, enum.Enum):
@@ -92,7 +86,7 @@ def render_summary(run: BenchRun, console: Console) -> None:
 
 @app.command("bench")
 def bench(
-    level: Level = typer.Option(Level.quick, "--level", help="quick (< 10 s GPU), standard (< 60 s), extended (minutes)."),
+    level: BenchLevel = typer.Option(BenchLevel("quick"), "--level", help="quick (< 10 s GPU), standard (< 60 s), extended (minutes)."),
     device: Device = typer.Option(Device.auto, "--device", help="auto, cuda (also ROCm/HIP) or cpu."),
     python: Optional[str] = PYTHON_OPTION,
     deadline: Optional[float] = typer.Option(

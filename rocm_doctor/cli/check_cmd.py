@@ -10,6 +10,7 @@ from typing import List, Optional
 
 import typer
 
+from rocm_doctor.bench import BenchLevel
 from rocm_doctor.cli.app import app, stderr_console, stdout_console
 from rocm_doctor.cli.inputs import (
     RULES_OPTION,
@@ -31,14 +32,6 @@ class FailOn(str, enum.Enum):
     error = "error"
     warning = "warning"
     info = "info"
-
-
-class BenchLevel(str, enum.Enum):
-    """Benchmark levels of ``rocm_doctor.bench`` (perf.md section 6)."""
-
-    quick = "quick"
-    standard = "standard"
-    extended = "extended"
 
 
 EXIT_FINDINGS = 1

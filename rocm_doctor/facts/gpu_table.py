@@ -9,6 +9,7 @@ Public API (used by the GPU gatherer, the rules' derived facts and the fixes):
 
 * :func:`lookup_pci` -- the :class:`GpuModel` of an AMD PCI device id, or None;
 * :func:`models_for_gfx` -- every table row of a gfx target;
+* :func:`model_for_name` -- the row a marketing name (``RX 6700 XT``, lspci's ``Navi 22 [...]``) names;
 * :func:`family_of` -- ``rdna3``, ``cdna3`` ... for a gfx target, or None;
 * :func:`gfx_from_target_version` / :func:`target_version_from_gfx`;
 * :func:`override_string` -- ``gfx1030`` -> ``"10.3.0"``; :func:`gfx_from_override`;
@@ -180,6 +181,65 @@ def models_for_gfx(gfx: str) -> List[GpuModel]:
 def family_of(gfx: str) -> Optional[str]:
     """The architecture family of a gfx target (``rdna3``, ``rdna3.5``, ``cdna3`` ...), None if unlisted."""
     return _models()[1].get(base_gfx(gfx)) or None
+
+
+_NAME_NOISE = re.compile(r"\((?:tm|r)\)|\(.*?\)|\b(?:amd|ati|radeon|rx|pro|ai|instinct|graphics|series)\b", re.IGNORECASE)
+_NAME_PREFIX = re.compile(r"^(?:(?:amd|ati|radeon|rx|pro|ai|instinct)\s*)+", re.IGNORECASE)
+
+
+def name_key(variant: str) -> Optional[str]:
+    """The key a product name is looked up by: ``AMD Radeon RX 6700 XT`` -> ``6700xt``.
+
+    Lower case, without ``AMD``, ``Radeon``, ``RX``, ``PRO``, ``Instinct``, ``(TM)``, spaces and
+    parenthesised notes; None when nothing with a digit is left (``Radeon Graphics`` names no
+    single product).
+    """
+    text = _NAME_NOISE.sub(" ", variant.lower())
+    key = re.sub(r"[^0-9a-z]", "", text)
+    key = _NAME_PREFIX.sub("", key)
+    if not key or not any(ch.isdigit() for ch in key) or len(key) > 16:
+        return None
+    return key
+
+
+def name_variants(name: str) -> List[str]:
+    """The names a ``/``-separated product string stands for (``6700/6700 XT`` -> two)."""
+    return [part for part in re.split(r"\s*/\s*", name) if part.strip()]
+
+
+@lru_cache(maxsize=1)
+def _name_index() -> Dict[str, List[GpuModel]]:
+    index: Dict[str, List[GpuModel]] = {}
+    for model in _models()[0].values():
+        for variant in name_variants(model.product):
+            key = name_key(variant)
+            if key is not None:
+                index.setdefault(key, []).append(model)
+    return index
+
+
+def model_for_name(name: str) -> Optional[GpuModel]:
+    """The table row a GPU's marketing name stands for, or None when it is unknown or ambiguous.
+
+    People and tools spell names many ways (``AMD Radeon RX 6700 XT``, ``RX580``, ``7900xt``,
+    lspci's ``Navi 22 [Radeon RX 6700/6700 XT/6750 XT / 6800M]``). The name is cut at ``/``
+    into variants, each reduced to its :func:`name_key` and looked up among the keys of the
+    table's product names; it gives a row only when every variant that matched agrees on one
+    gfx target. A broken table gives None here (pasted text must still be read; the GPU
+    gatherer reports the table error).
+    """
+    try:
+        index = _name_index()
+    except Exception:  # noqa: BLE001 - a broken table must not break reading pasted text
+        return None
+    found: List[GpuModel] = []
+    for variant in name_variants(name[:200]):
+        key = name_key(variant)
+        if key is not None and key in index:
+            found.extend(index[key])
+    if not found or len({m.gfx for m in found}) != 1:
+        return None
+    return found[0]
 
 
 def table_source() -> str:

@@ -137,7 +137,13 @@ def read_report(path_or_dash: str) -> str:
             raise InputError(f"{path_or_dash}: {exc.strerror or exc}") from None
     if len(data) > MAX_REPORT_BYTES:
         raise InputError(f"{path_or_dash}: larger than {MAX_REPORT_BYTES // (1024 * 1024)} MiB; paste only the relevant outputs")
-    return _decode(data)
+    text = _decode(data)
+    name = "stdin" if path_or_dash == "-" else path_or_dash
+    if not text.strip():
+        raise InputError(f"{name}: the report is empty")
+    if "\x00" in text:
+        raise InputError(f"{name}: a binary file, not a text report")
+    return text
 
 
 def ingest_report_file(path_or_dash: str) -> IngestResult:

@@ -23,7 +23,7 @@ from rocm_doctor import __version__
 from rocm_doctor.facts.model import Facts, Section
 from rocm_doctor.facts.value import Fact
 from rocm_doctor.ingest.formats.common import TABLE_FIELDS
-from rocm_doctor.ingest.gpu_names import name_key
+from rocm_doctor.facts.gpu_table import name_key
 from rocm_doctor.ingest.model import Absent, GpuSighting, Observation, Piece
 
 NOT_IN_PASTE = "not in the pasted report"

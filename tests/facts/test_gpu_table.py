@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rocm_doctor.data import load_table
 from rocm_doctor.facts import gpu_table
+
+FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @pytest.mark.parametrize(
@@ -64,3 +68,25 @@ def test_every_table_row_names_its_source_and_a_known_target():
     for row in table["devices"]:
         assert row["gfx"] in targets, row
         assert gpu_table.target_version_from_gfx(row["gfx"]) is not None
+
+
+@pytest.mark.parametrize(
+    "name, gfx",
+    [("AMD Radeon RX 6700 XT", "gfx1031"), ("RX580", "gfx803"), ("Radeon RX 470/480/570/570X/580/580X/590", "gfx803"),
+     ("Radeon RX Vega 64", "gfx900"), ("7900xtx", "gfx1100")],
+)
+def test_marketing_names_give_the_table_row_of_their_gfx(name, gfx):
+    assert gpu_table.model_for_name(name).gfx == gfx
+
+
+def test_names_without_a_single_product_give_no_row():
+    assert gpu_table.model_for_name("AMD Radeon Graphics") is None
+    assert gpu_table.model_for_name("Navi") is None
+    assert gpu_table.name_key("AMD Radeon(TM) RX 6700 XT") == "6700xt"
+
+
+@FUZZ
+@given(st.text(max_size=300))
+def test_gpu_name_lookup_never_raises(name):
+    model = gpu_table.model_for_name(name)
+    assert model is None or model.gfx.startswith("gfx")

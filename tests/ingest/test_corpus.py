@@ -52,8 +52,8 @@ KNOWN_GAPS: Dict[str, str] = {
         "conflicted with the system ROCm 10'), which the conservative prose reader does not turn into facts"
     ),
     "hip-3805-rx580-windows-hipsdk-unsupported": (
-        "'AMD RX580' is read, but rules/data/gpus.yaml has no Polaris (gfx803) rows, so the gfx and its Windows "
-        "support stay unknown; RD509 would decide with a gfx803 row"
+        "'AMD RX580' is read and named gfx803 (rules/data/gpus.yaml), but AMD's Windows HIP SDK tables do not "
+        "mention gfx803 at all, so gpu.windows_runtime_supported stays unknown and RD509 cannot decide"
     ),
     "invokeai-3967-rx6600xt-fish-universal-override-not-exported": (
         "the cause (HSA_OVERRIDE_GFX_VERSION set with fish `set -U`, never exported) is not in the pasted text; the "

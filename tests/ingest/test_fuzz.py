@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.ingest import PARSERS, ingest_text, render_pieces
 from rocm_doctor.ingest.blocks import split_blocks
-from rocm_doctor.ingest.gpu_names import lookup_name
 from rocm_doctor.ingest.model import Piece
 
 FRAGMENTS = [
@@ -78,13 +77,6 @@ def test_the_whole_pipeline_returns_facts_for_any_text(text: str) -> None:
     assert isinstance(result.facts, Facts)
     assert Facts.from_json(result.facts.to_json()) == result.facts
     assert render_pieces(result)
-
-
-@FUZZ
-@given(st.text(max_size=300))
-def test_gpu_name_lookup_never_raises(name: str) -> None:
-    model = lookup_name(name)
-    assert model is None or model.gfx.startswith("gfx")
 
 
 def test_the_fragment_list_covers_every_parser() -> None:

@@ -91,6 +91,14 @@ def test_recommended_override_and_upgrade_facts() -> None:
     assert gpu("gpu.override_group", with_gfx("gfx1036")).value == "gfx10.3"
 
 
+def test_polaris_gfx803_has_a_family_but_no_override_group_or_recommended_override() -> None:
+    polaris = with_gfx("gfx803", TORCH_251)
+    assert gpu("gpu.family", polaris).value == "gcn4"
+    assert gpu("gpu.override_group", polaris).status == "absent"
+    assert gpu("gpu.recommended_override", polaris).status == "absent"
+    assert gpu("gpu.windows_runtime_supported", polaris).status == "unknown"
+
+
 def test_hipblaslt_support_needs_rocm_6_3_on_rdna3() -> None:
     assert gpu("gpu.hipblaslt_supported", TORCH_251).value is False
     assert gpu("gpu.hipblaslt_supported", {}).value is True

@@ -154,10 +154,14 @@ def test_rules_validate_counts_a_good_file_and_rejects_a_bad_one(run_cli, tmp_pa
     assert f"{bad}:24: rule TST002: field 'severity':" in result.stderr
 
 
-def test_bench_levels_are_the_bench_modules_levels() -> None:
+def test_check_report_and_bench_commands_use_the_bench_modules_levels() -> None:
+    from rocm_doctor.bench import BenchLevel
     from rocm_doctor.bench.worker import LEVELS
-    from rocm_doctor.cli.check_cmd import BenchLevel
+    from rocm_doctor.cli import bench_cmd, check_cmd, report_cmd
 
+    assert check_cmd.BenchLevel is BenchLevel
+    assert report_cmd.BenchLevel is BenchLevel
+    assert bench_cmd.BenchLevel is BenchLevel
     assert tuple(level.value for level in BenchLevel) == LEVELS
 
 

@@ -14,7 +14,7 @@ from rocm_doctor.facts.torch_static import (
     rocm_version,
 )
 from rocm_doctor.ingest.blocks import Line
-from rocm_doctor.ingest.gpu_names import lookup_name
+from rocm_doctor.facts.gpu_table import model_for_name
 from rocm_doctor.ingest.model import TRUST_TOOL, GpuSighting, Observation, Piece
 
 GFX_RE = re.compile(r"\bgfx(\d{1,2}[0-9a-f]{2})\b(?::[a-z+-]+(?::[a-z+-]+)?)?", re.IGNORECASE)
@@ -81,7 +81,7 @@ def gpu_fields(name: Optional[str] = None, gfx: Optional[str] = None, device_id:
     if name:
         fields["name"] = name.strip()
         if model is None:
-            model = lookup_name(name)
+            model = model_for_name(name)
     if gfx:
         fields["gfx"] = gfx
     table: List[str] = []

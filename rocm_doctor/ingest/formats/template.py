@@ -21,7 +21,7 @@ from typing import List, Optional
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import GFX_RE, gfx_of, gpu_fields, key_value, make_piece
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, kernel_observations
-from rocm_doctor.ingest.gpu_names import lookup_name
+from rocm_doctor.facts.gpu_table import model_for_name
 from rocm_doctor.ingest.model import TRUST_TEMPLATE, GpuSighting, Observation, Piece
 
 _HEADING = re.compile(r"^\s*#{2,6}\s*(.+?)\s*#*\s*$")
@@ -66,7 +66,7 @@ def _gpu_value(value: str, line: Line, position: int) -> List[GpuSighting]:
     if len(targets) > 1:
         return [GpuSighting("report", position + i, line, gpu_fields(gfx=t)) for i, t in enumerate(targets)]
     name = re.split(r"[;(]", value, maxsplit=1)[0].strip()
-    model = lookup_name(name) if name else None
+    model = model_for_name(name) if name else None
     if model is None and not targets:
         # Not in the GPU table, but plainly an AMD GPU: the vendor is still a fact.
         return [GpuSighting("report", position, line, {"name": name, "vendor": "AMD"})] if _AMD_NAME.search(name) else []

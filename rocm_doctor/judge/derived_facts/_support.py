@@ -1,9 +1,14 @@
-"""Helpers shared by the torch and gfx derived facts (not itself a derived-fact module)."""
+"""Helpers shared by the derived-fact modules (not itself one: its name starts with ``_``).
+
+Most derived facts look an input fact up, hand it on as is (or :func:`carry` it) when it is
+not known, and compute from its value otherwise: :func:`then`, :func:`from_input`,
+:func:`from_known` and :func:`lookup` are that scaffolding, written once.
+"""
 
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Optional
+from typing import Any, Callable, List, Optional
 
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact, absent, known, unknown
@@ -24,6 +29,14 @@ def carry(fact: Fact, what: str) -> Fact:
 def derive(fact: Fact, value: Any, what: str) -> Fact:
     """``known(value)`` sourced from ``fact`` (the input it was computed from)."""
     return known(value, fact.source or what)
+
+
+def list_fact(items: List[str], source: str, none_reason: str) -> Fact:
+    """A list that is ``known`` when it has members and ``absent`` (with a reason) when empty.
+
+    Rules test these with ``exists: true``.
+    """
+    return known(items, source) if items else absent(source, none_reason)
 
 
 def table_wheels(tables: Tables) -> TorchWheels:
@@ -47,6 +60,17 @@ def is_rocm_torch(facts: Facts) -> Fact:
     if not flavour.is_known:
         return carry(flavour, "torch.flavour")
     return derive(flavour, flavour.value == "rocm", "torch.flavour")
+
+
+def on_rocm_torch(facts: Facts, compute: Callable[[], Fact]) -> Fact:
+    """``compute()`` when the installed torch is a ROCm build; absent for another flavour,
+    the flavour's own status when that is not known."""
+    rocm = is_rocm_torch(facts)
+    if not rocm.is_known:
+        return rocm
+    if not rocm.value:
+        return absent("torch.flavour", f"torch is a {facts.torch.flavour.value} build, not ROCm")
+    return compute()
 
 
 def pytorch_org_rocm(facts: Facts, tables: Tables) -> Fact:
@@ -133,6 +157,17 @@ def combine(first: Fact, second: Fact, fn: Callable[[Any, Any], Any], source: Op
     return known(value, source or f"{first.source}; {second.source}")
 
 
+def then(fact: Fact, compute: Callable[[Any], Fact]) -> Fact:
+    """``compute(fact.value)`` when ``fact`` is known; an unknown or absent input passes through as is."""
+    return compute(fact.value) if fact.is_known else fact
+
+
+def from_input(fact: Fact, what: str, compute: Callable[[Any], Fact]) -> Fact:
+    """``compute(fact.value)`` when ``fact`` is known, else :func:`carry` (absent stays absent,
+    anything else is unknown with the input's reason). ``what`` names the input (``host.os``)."""
+    return compute(fact.value) if fact.is_known else carry(fact, what)
+
+
 def from_known(fact: Fact, compute: Callable[[Any], Any], source: str, when_none: Callable[[Any], Fact]) -> Fact:
     """The common shape of a lookup: pass an unknown/absent input through, else
     ``known(compute(value), source)``, or ``when_none(value)`` when the lookup has no answer."""
@@ -140,3 +175,18 @@ def from_known(fact: Fact, compute: Callable[[Any], Any], source: str, when_none
         return fact
     value = compute(fact.value)
     return when_none(fact.value) if value is None else known(value, source)
+
+
+def lookup(fact: Fact, compute: Callable[[Any], Any], source: str, none_reason: str, none_absent: bool = True) -> Fact:
+    """:func:`from_known` for a table lookup whose "no answer" is a plain reason.
+
+    ``none_reason`` is a :meth:`str.format` template with the input value as ``{value}``
+    (``"{value} is not in the GPU table"``); no answer is ``absent(source, reason)``, or
+    ``unknown(reason)`` with ``none_absent=False`` (the table is silent, not negative).
+    """
+
+    def no_answer(value: Any) -> Fact:
+        reason = none_reason.format(value=value)
+        return absent(source, reason) if none_absent else unknown(reason)
+
+    return from_known(fact, compute, source, no_answer)

@@ -11,13 +11,14 @@ UUIDs is undecided.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, known, unknown
 from rocm_doctor.judge.derived import Tables, machine_fact
-from rocm_doctor.judge.derived_facts.env import env_unknown, env_vars, list_fact
-from rocm_doctor.judge.derived_facts.gpus import _amd_agents
+from rocm_doctor.judge.derived_facts._support import list_fact
+from rocm_doctor.judge.derived_facts.env import env_vars, with_env
+from rocm_doctor.judge.derived_facts.gpus import amd_agents, integration_unknown
 
 VISIBILITY_VARS = ("ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES")
 
@@ -55,7 +56,7 @@ def visibility(facts: Facts) -> Visibility:
     env = env_vars(facts)
     if env is None:
         return Visibility(reason=facts.env.vars.reason or "the environment variables were not read")
-    agents = _amd_agents(facts)
+    agents = amd_agents(facts)
     if facts.gpus.discovery.status in ("failed", "unknown") and not agents:
         return Visibility(reason="the GPU list is not known")
     result = Visibility()
@@ -91,12 +92,11 @@ def visible_devices_invalid(facts: Facts, tables: Tables) -> Fact:
     "HIP one wins and the CUDA one is ignored (torch/cuda/__init__.py _parse_visible_devices).",
 )
 def visible_devices_conflict(facts: Facts, tables: Tables) -> Fact:
-    env = env_vars(facts)
-    if env is None:
-        return env_unknown(facts)
-    hip, cuda = env.get("HIP_VISIBLE_DEVICES"), env.get("CUDA_VISIBLE_DEVICES")
-    differ = hip is not None and cuda is not None and hip.replace(" ", "") != cuda.replace(" ", "")
-    return known(differ, "env")
+    def conflict(env: Dict[str, str]) -> Fact:
+        hip, cuda = env.get("HIP_VISIBLE_DEVICES"), env.get("CUDA_VISIBLE_DEVICES")
+        return known(hip is not None and cuda is not None and hip.replace(" ", "") != cuda.replace(" ", ""), "env")
+
+    return with_env(facts, conflict)
 
 
 @machine_fact(
@@ -106,9 +106,9 @@ def visible_devices_conflict(facts: Facts, tables: Tables) -> Fact:
     "ROCm does not support integrated graphics next to a dGPU (facts.md E.9).",
 )
 def igpu_enumerated_first(facts: Facts, tables: Tables) -> Fact:
-    agents = _amd_agents(facts)
-    if any(not a.integrated.is_known for a in agents):
-        return unknown("whether an AMD GPU is integrated is not known")
+    undecided = integration_unknown(amd_agents(facts))
+    if undecided is not None:
+        return undecided
     vis = visibility(facts)
     if vis.visible is None:
         return unknown(vis.reason or "undecided")
@@ -124,9 +124,10 @@ def igpu_enumerated_first(facts: Facts, tables: Tables) -> Fact:
     "AMD enumeration order, comma-separated ('1' when the iGPU is 0); absent when there is none.",
 )
 def discrete_gpu_indices(facts: Facts, tables: Tables) -> Fact:
-    agents = sorted(_amd_agents(facts), key=lambda a: a.index)
-    if any(not a.integrated.is_known for a in agents):
-        return unknown("whether an AMD GPU is integrated is not known")
+    agents = sorted(amd_agents(facts), key=lambda a: a.index)
+    undecided = integration_unknown(agents)
+    if undecided is not None:
+        return undecided
     positions = [str(i) for i, a in enumerate(agents) if not a.integrated.value]
     if not positions:
         return list_fact([], "GPU discovery", "no discrete AMD GPU")

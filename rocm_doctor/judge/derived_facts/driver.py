@@ -11,15 +11,15 @@ shipped with, from AMD's package names (``amdgpu-dkms_6.8.5.60203`` = ROCm 6.2.3
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.parsers.dkms import parse_dkms_status
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, machine_fact
-from rocm_doctor.judge.derived_facts._support import carry
-from rocm_doctor.knowledge._tables import need_mapping, need_rows, series
+from rocm_doctor.judge.derived_facts._support import carry, first_missing, version_series
+from rocm_doctor.knowledge._tables import need_mapping, need_rows
 
 TABLE = "amdgpu_driver"
 _MODULE = re.compile(r"^(?:\d+:)?(\d+\.\d+\.\d+)(?:\.(\d{8}|\d{5}))?(?:$|[-+~ ])")
@@ -95,14 +95,12 @@ def amdgpu_dkms_rocm(facts: Facts, tables: Tables) -> Fact:
     return known(rocm, source)
 
 
-def _userspace_series(facts: Facts) -> Fact:
-    fact = facts.rocm.version
-    if not fact.is_known:
-        return carry(fact, "rocm.version")
-    value = series(fact.value)
-    if value is None:
-        return unknown(f"ROCm version {fact.value!r} is not a version")
-    return known(value, fact.source or "rocm.version")
+def _driver_and_userspace(facts: Facts, tables: Tables, compute: Callable[[Fact, Fact], Fact]) -> Fact:
+    """``compute(kernel driver series, user-space series)`` when both are known (else the first
+    that is not, as is): derived.amdgpu_dkms_rocm and the series of rocm.version."""
+    kmd = amdgpu_dkms_rocm(facts, tables)
+    user = version_series(facts.rocm.version, "rocm.version") if kmd.is_known else kmd
+    return first_missing(kmd, user) or compute(kmd, user)
 
 
 @machine_fact(
@@ -114,12 +112,10 @@ def _userspace_series(facts: Facts) -> Fact:
     "is absent, unknown when either is unknown.",
 )
 def driver_userspace_gap(facts: Facts, tables: Tables) -> Fact:
-    kmd = amdgpu_dkms_rocm(facts, tables)
-    if not kmd.is_known:
-        return kmd
-    user = _userspace_series(facts)
-    if not user.is_known:
-        return user
+    return _driver_and_userspace(facts, tables, lambda kmd, user: _gap(kmd, user, tables))
+
+
+def _gap(kmd: Fact, user: Fact, tables: Tables) -> Fact:
     order = _series_order(tables)
     missing = [s for s in (kmd.value, user.value) if s not in order]
     if missing:
@@ -135,12 +131,10 @@ def driver_userspace_gap(facts: Facts, tables: Tables) -> Fact:
     "release without a published row; absent without a DKMS driver or a ROCm install.",
 )
 def driver_userspace_supported(facts: Facts, tables: Tables) -> Fact:
-    kmd = amdgpu_dkms_rocm(facts, tables)
-    if not kmd.is_known:
-        return kmd
-    user = _userspace_series(facts)
-    if not user.is_known:
-        return user
+    return _driver_and_userspace(facts, tables, lambda kmd, user: _supported(kmd, user, tables))
+
+
+def _supported(kmd: Fact, user: Fact, tables: Tables) -> Fact:
     row = next((r for r in _rows(tables, "support") if str(r.get("kmd")) == kmd.value), None)
     if row is None:
         return unknown(f"AMD publishes no support-matrix row for the ROCm {kmd.value} kernel driver")

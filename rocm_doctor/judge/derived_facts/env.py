@@ -8,14 +8,15 @@ Every variable's meaning comes from ``rules/data/env_vars.yaml`` (facts.md F), r
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from packaging.version import InvalidVersion, Version
 
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, machine_fact
-from rocm_doctor.judge.derived_facts.gpus import _amd_agents
+from rocm_doctor.judge.derived_facts._support import list_fact
+from rocm_doctor.judge.derived_facts.gpus import amd_agents
 from rocm_doctor.knowledge.env_vars import EnvVarTable
 
 ALLOC_CONF_ORDER = ("PYTORCH_ALLOC_CONF", "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF")
@@ -25,6 +26,7 @@ DEDICATED_RULES = {"HIP_DISABLE_IPC": "RD400"}
 """Unread variables with a rule of their own, left out of the generic unread-variable list."""
 
 ENV_SOURCE = "env"
+NO_ALLOC_CONF = "no allocator configuration variable is set"
 
 
 def env_vars(facts: Facts) -> Optional[Dict[str, str]]:
@@ -42,22 +44,24 @@ def env_unknown(facts: Facts) -> Fact:
     return unknown(facts.env.vars.reason or "the environment variables were not read")
 
 
-def list_fact(items: List[str], source: str, none_reason: str) -> Fact:
-    """A list that is ``known`` when it has members and ``absent`` (with a reason) when empty.
-
-    Rules test these with ``exists: true``.
-    """
-    return known(items, source) if items else absent(source, none_reason)
-
-
-def _alloc_conf(facts: Facts) -> Tuple[Optional[str], Optional[str], Optional[Dict[str, str]]]:
+def with_env(facts: Facts, compute: Callable[[Dict[str, str]], Fact]) -> Fact:
+    """``compute(set variables)`` (``{}`` when none is set), :func:`env_unknown` when the
+    environment was not read."""
     env = env_vars(facts)
-    if env is None:
-        return None, None, None
+    return env_unknown(facts) if env is None else compute(env)
+
+
+def _alloc_conf(env: Dict[str, str]) -> Tuple[Optional[str], Optional[str]]:
+    """(variable, value) of the allocator configuration PyTorch uses, (None, None) when none is set."""
     for name in ALLOC_CONF_ORDER:
         if env.get(name):
-            return name, env[name], env
-    return None, None, env
+            return name, env[name]
+    return None, None
+
+
+def _with_alloc_conf(facts: Facts, compute: Callable[[Optional[str], Optional[str], Dict[str, str]], Fact]) -> Fact:
+    """``compute(variable, value, set variables)`` after :func:`_alloc_conf`, via :func:`with_env`."""
+    return with_env(facts, lambda env: compute(*_alloc_conf(env), env))
 
 
 @machine_fact(
@@ -66,10 +70,7 @@ def _alloc_conf(facts: Facts) -> Tuple[Optional[str], Optional[str], Optional[Di
     "else PYTORCH_HIP_ALLOC_CONF (c10 CUDAAllocatorConfig.h, facts.md F); absent when none is set.",
 )
 def alloc_conf_variable(facts: Facts, tables: Tables) -> Fact:
-    name, _, env = _alloc_conf(facts)
-    if env is None:
-        return env_unknown(facts)
-    return known(name, ENV_SOURCE) if name else absent(ENV_SOURCE, "no allocator configuration variable is set")
+    return _with_alloc_conf(facts, lambda name, _, env: known(name, ENV_SOURCE) if name else absent(ENV_SOURCE, NO_ALLOC_CONF))
 
 
 @machine_fact(
@@ -78,10 +79,7 @@ def alloc_conf_variable(facts: Facts, tables: Tables) -> Fact:
     "derived.alloc_conf_variable; absent when none is set.",
 )
 def alloc_conf_effective(facts: Facts, tables: Tables) -> Fact:
-    name, value, env = _alloc_conf(facts)
-    if env is None:
-        return env_unknown(facts)
-    return known(value, f"env:{name}") if name else absent(ENV_SOURCE, "no allocator configuration variable is set")
+    return _with_alloc_conf(facts, lambda name, value, _: known(value, f"env:{name}") if name else absent(ENV_SOURCE, NO_ALLOC_CONF))
 
 
 def expandable_segments_on(conf: str) -> bool:
@@ -98,10 +96,10 @@ def expandable_segments_on(conf: str) -> bool:
     "The effective allocator configuration sets expandable_segments:True (facts.md E.5).",
 )
 def expandable_segments_requested(facts: Facts, tables: Tables) -> Fact:
-    name, value, env = _alloc_conf(facts)
-    if env is None:
-        return env_unknown(facts)
-    return known(bool(value) and expandable_segments_on(value or ""), f"env:{name}" if name else ENV_SOURCE)
+    return _with_alloc_conf(
+        facts,
+        lambda name, value, _: known(bool(value) and expandable_segments_on(value or ""), f"env:{name}" if name else ENV_SOURCE),
+    )
 
 
 @machine_fact(
@@ -111,11 +109,11 @@ def expandable_segments_requested(facts: Facts, tables: Tables) -> Fact:
     "the CUDA one is unset (c10 CUDAAllocatorConfig.h, facts.md F).",
 )
 def hip_alloc_conf_shadowed(facts: Facts, tables: Tables) -> Fact:
-    name, value, env = _alloc_conf(facts)
-    if env is None:
-        return env_unknown(facts)
-    hip = env.get("PYTORCH_HIP_ALLOC_CONF")
-    return known(bool(hip) and name != "PYTORCH_HIP_ALLOC_CONF" and value != hip, ENV_SOURCE)
+    def shadowed(name: Optional[str], value: Optional[str], env: Dict[str, str]) -> Fact:
+        hip = env.get("PYTORCH_HIP_ALLOC_CONF")
+        return known(bool(hip) and name != "PYTORCH_HIP_ALLOC_CONF" and value != hip, ENV_SOURCE)
+
+    return _with_alloc_conf(facts, shadowed)
 
 
 def _release(text: Optional[str]) -> Optional[Version]:
@@ -155,8 +153,15 @@ def expandable_segments_supported(facts: Facts, tables: Tables) -> Fact:
     return known(rocm >= Version("7.0.2"), torch.rocm_version.source or source)
 
 
-def _env_table(tables: Tables) -> EnvVarTable:
-    return EnvVarTable.from_data(tables["env_vars"])
+def _selected(facts: Facts, tables: Tables, none_reason: str, keep: Callable[[Dict[str, str], str], bool], **where: Any) -> Fact:
+    """The set variables that rules/data/env_vars.yaml selects by ``where`` (``read_by="none"``)
+    and ``keep(env, name)`` accepts, as a :func:`list_fact`."""
+
+    def names(env: Dict[str, str]) -> Fact:
+        chosen = [n for n in EnvVarTable.from_data(tables["env_vars"]).select(env, **where) if keep(env, n)]
+        return list_fact(chosen, ENV_SOURCE, none_reason)
+
+    return with_env(facts, names)
 
 
 @machine_fact(
@@ -166,11 +171,9 @@ def _env_table(tables: Tables) -> EnvVarTable:
     "absent when there are none.",
 )
 def unread_env_vars(facts: Facts, tables: Tables) -> Fact:
-    env = env_vars(facts)
-    if env is None:
-        return env_unknown(facts)
-    names = [n for n in _env_table(tables).select(env, read_by="none") if n not in DEDICATED_RULES]
-    return list_fact(names, ENV_SOURCE, "no variable that the runtime ignores is set")
+    return _selected(
+        facts, tables, "no variable that the runtime ignores is set", lambda env, n: n not in DEDICATED_RULES, read_by="none"
+    )
 
 
 @machine_fact(
@@ -179,11 +182,7 @@ def unread_env_vars(facts: Facts, tables: Tables) -> Fact:
     "(read_by: build-time in rules/data/env_vars.yaml), e.g. PYTORCH_ROCM_ARCH; absent when none.",
 )
 def build_time_env_vars(facts: Facts, tables: Tables) -> Fact:
-    env = env_vars(facts)
-    if env is None:
-        return env_unknown(facts)
-    names = _env_table(tables).select(env, read_by="build-time")
-    return list_fact(names, ENV_SOURCE, "no build-time variable is set")
+    return _selected(facts, tables, "no build-time variable is set", lambda env, n: True, read_by="build-time")
 
 
 @machine_fact(
@@ -193,11 +192,7 @@ def build_time_env_vars(facts: Facts, tables: Tables) -> Fact:
     "absent when none.",
 )
 def debug_env_vars(facts: Facts, tables: Tables) -> Fact:
-    env = env_vars(facts)
-    if env is None:
-        return env_unknown(facts)
-    names = [n for n in _env_table(tables).select(env, debug=True) if env[n].strip() not in ("", "0")]
-    return list_fact(names, ENV_SOURCE, "no debugging variable is set")
+    return _selected(facts, tables, "no debugging variable is set", lambda env, n: env[n].strip() not in ("", "0"), debug=True)
 
 
 def xnack_supported(gfx: str, tables: Tables) -> Optional[bool]:
@@ -217,7 +212,7 @@ def _xnack_verdicts(facts: Facts, tables: Tables) -> Tuple[List[str], bool]:
     """(labels of AMD GPUs without XNACK, whether some AMD GPU could not be judged)."""
     lacking: List[str] = []
     undecided = False
-    for agent in _amd_agents(facts):
+    for agent in amd_agents(facts):
         verdict = xnack_supported(str(agent.gfx.value), tables) if agent.gfx.is_known else None
         if verdict is False:
             lacking.append(_agent_label(agent))
@@ -242,9 +237,10 @@ def xnack_unsupported_gpus(facts: Facts, tables: Tables) -> Fact:
     "AMDGPUUsage processor table) is present; unknown when a GPU's gfx is not in the table.",
 )
 def xnack_env_on_rdna(facts: Facts, tables: Tables) -> Fact:
-    env = env_vars(facts)
-    if env is None:
-        return env_unknown(facts)
+    return with_env(facts, lambda env: _xnack_env_verdict(env, facts, tables))
+
+
+def _xnack_env_verdict(env: Dict[str, str], facts: Facts, tables: Tables) -> Fact:
     if env.get("HSA_XNACK", "").strip() != "1":
         return known(False, ENV_SOURCE)
     lacking, undecided = _xnack_verdicts(facts, tables)

@@ -7,7 +7,7 @@ rules/data/rocm_support.yaml (B), rules/data/gpus.yaml (C) through
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import Callable, Dict, List, Optional
 
 from packaging.version import Version
 
@@ -16,14 +16,16 @@ from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
 from rocm_doctor.judge.derived_facts._support import (
-    carry,
-    derive,
     combine,
-    from_known,
-    is_rocm_torch,
+    derive,
+    from_input,
+    list_fact,
     live_arch_list,
+    lookup,
+    on_rocm_torch,
     pytorch_org_rocm,
     table_wheels,
+    then,
     wheel_targets,
 )
 from rocm_doctor.judge.derived_facts.gpus import is_amd
@@ -33,6 +35,7 @@ from rocm_doctor.knowledge._tables import parse_version
 
 TABLE_SOURCE = "rules/data/gfx_overrides.yaml"
 WHEEL_SOURCE = "rules/data/torch_wheels.yaml"
+HIPBLASLT_SOURCE = "facts.md E.1 (PyTorch Context.cpp hipBLASLt architectures)"
 
 # hipBLASLt architectures in PyTorch's Context.cpp / Blas.cpp: gfx -> minimum ROCm of the wheel
 # (facts.md E.1: gfx1100/1101/1200/1201 need ROCm >= 6.3; addmm Lt adds gfx950/gfx1150/gfx1151
@@ -51,13 +54,10 @@ HIPBLASLT_MIN_ROCM: Dict[str, str] = {
 
 
 # -- environment --------------------------------------------------------------------------------
-def _env(facts: Facts) -> Fact:
-    return facts.env.vars
-
-
-def _env_dict(facts: Facts) -> Optional[Dict[str, str]]:
-    env = _env(facts)
-    return dict(env.value or {}) if env.is_known else None
+def _with_env(facts: Facts, compute: Callable[[Dict[str, str], str], Fact]) -> Fact:
+    """``compute(set variables, their source)``; the env fact is carried when it is not known."""
+    env = facts.env.vars
+    return from_input(env, "env.vars", lambda value: compute(dict(value or {}), env.source or "environment"))
 
 
 def _validity(value: Fact) -> Fact:
@@ -67,12 +67,7 @@ def _validity(value: Fact) -> Fact:
 
 def _named_gfx(value: Fact) -> Fact:
     """The gfx target an override value names; absent when it names none."""
-    return from_known(
-        value,
-        ov.override_gfx,
-        value.source or "environment",
-        lambda text: absent(value.source or "environment", f"{text!r} names no gfx target"),
-    )
+    return lookup(value, ov.override_gfx, value.source or "environment", "{value!r} names no gfx target")
 
 
 @machine_fact(
@@ -80,12 +75,10 @@ def _named_gfx(value: Fact) -> Fact:
     "The global HSA_OVERRIDE_GFX_VERSION value; absent when it is not set (facts.md D).",
 )
 def override_value(facts: Facts, tables: Tables) -> Fact:
-    env = _env_dict(facts)
-    if env is None:
-        return carry(_env(facts), "env.vars")
-    if ov.VARIABLE not in env:
-        return absent(_env(facts).source or "environment", f"{ov.VARIABLE} is not set")
-    return known(env[ov.VARIABLE], _env(facts).source or "environment")
+    def value(env: Dict[str, str], source: str) -> Fact:
+        return known(env[ov.VARIABLE], source) if ov.VARIABLE in env else absent(source, f"{ov.VARIABLE} is not set")
+
+    return _with_env(facts, value)
 
 
 @machine_fact(
@@ -108,17 +101,15 @@ def override_gfx(facts: Facts, tables: Tables) -> Fact:
     "none is malformed (ROCR topology.c: 'HSA_OVERRIDE_GFX_VERSION %s is invalid', facts.md D).",
 )
 def override_malformed(facts: Facts, tables: Tables) -> Fact:
-    env = _env_dict(facts)
-    if env is None:
-        return carry(_env(facts), "env.vars")
-    bad: List[str] = []
-    for name, value in sorted(ov.override_variables(env).items()):
-        parsed = ov.parse_override(value)
-        if not parsed.valid:
-            bad.append(f"{name}={value} ({parsed.reason})")
-    if not bad:
-        return absent(_env(facts).source or "environment", "no malformed override")
-    return known(bad, _env(facts).source or "environment")
+    def malformed(env: Dict[str, str], source: str) -> Fact:
+        bad: List[str] = []
+        for name, value in sorted(ov.override_variables(env).items()):
+            parsed = ov.parse_override(value)
+            if not parsed.valid:
+                bad.append(f"{name}={value} ({parsed.reason})")
+        return list_fact(bad, source, "no malformed override")
+
+    return _with_env(facts, malformed)
 
 
 def _amd_gfx(facts: Facts, tables: Tables) -> Fact:
@@ -147,50 +138,43 @@ def amd_gfx_targets(facts: Facts, tables: Tables) -> Fact:
 )
 def distinct_amd_gfx_count(facts: Facts, tables: Tables) -> Fact:
     targets = _amd_gfx(facts, tables)
-    if not targets.is_known:
-        return targets
-    return derive(targets, len(targets.value), "GPU discovery")
+    return then(targets, lambda seen: derive(targets, len(seen), "GPU discovery"))
 
 
 # -- per GPU ------------------------------------------------------------------------------------
 def _gfx(agent: GpuAgent) -> Fact:
-    if not agent.gfx.is_known:
-        return carry(agent.gfx, f"gpu {agent.index} gfx")
-    return derive(agent.gfx, gpu_table.base_gfx(str(agent.gfx.value)), "gpu.gfx")
+    return from_input(agent.gfx, f"gpu {agent.index} gfx", lambda gfx: derive(agent.gfx, gpu_table.base_gfx(str(gfx)), "gpu.gfx"))
 
 
 def _in_wheel(facts: Facts, tables: Tables, gfx: Fact) -> Fact:
     """Whether the installed ROCm torch has kernels for ``gfx`` (live arch list first, then table)."""
-    if not gfx.is_known:
-        return gfx
-    rocm = is_rocm_torch(facts)
-    if not rocm.is_known:
-        return rocm
-    if not rocm.value:
-        return absent("torch.flavour", f"torch is not a ROCm build ({facts.torch.flavour.value})")
+    return _on_rocm_torch(facts, gfx, lambda target: _in_wheel_of_rocm_torch(facts, tables, target))
+
+
+def _on_rocm_torch(facts: Facts, gfx: Fact, compute: Callable[[str], Fact]) -> Fact:
+    """``compute(gfx target)`` for a known target and a ROCm torch (:func:`on_rocm_torch`)."""
+    return then(gfx, lambda target: on_rocm_torch(facts, lambda: compute(target)))
+
+
+def _in_wheel_of_rocm_torch(facts: Facts, tables: Tables, gfx: str) -> Fact:
     live = live_arch_list(facts)
     if live is not None:
         names, source = live
-        return known(gfx.value in names, source)
+        return known(gfx in names, source)
     org = pytorch_org_rocm(facts, tables)
     if not org.is_known:
         return org
     if not org.value:
         return unknown("the live arch list is not known and the wheel is not a pytorch.org wheel the table describes")
-    answer = table_wheels(tables).gfx_in_wheel(facts.torch.version.value, gfx.value, facts.torch.rocm_version.value)
+    answer = table_wheels(tables).gfx_in_wheel(facts.torch.version.value, gfx, facts.torch.rocm_version.value)
     if answer is None:
-        return unknown(f"rules/data/torch_wheels.yaml cannot say whether torch {facts.torch.version.value} has {gfx.value}")
+        return unknown(f"rules/data/torch_wheels.yaml cannot say whether torch {facts.torch.version.value} has {gfx}")
     return known(answer, "rules/data/torch_wheels.yaml")
 
 
 @gpu_fact("family", "Architecture family of the GPU's gfx target (rdna2, rdna3, rdna3.5, cdna3 ...; rules/data/gpus.yaml).")
 def family(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
-    return from_known(
-        _gfx(agent),
-        gpu_table.family_of,
-        gpu_table.table_source(),
-        lambda gfx: absent(gpu_table.table_source(), f"{gfx} is not in the GPU table"),
-    )
+    return lookup(_gfx(agent), gpu_table.family_of, gpu_table.table_source(), "{value} is not in the GPU table")
 
 
 @gpu_fact(
@@ -199,12 +183,7 @@ def family(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     "an override may borrow (rules/data/gfx_overrides.yaml, facts.md D).",
 )
 def override_group(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
-    return from_known(
-        _gfx(agent),
-        lambda gfx: ov.group_of(gfx, tables["gfx_overrides"]),
-        TABLE_SOURCE,
-        lambda gfx: absent(TABLE_SOURCE, f"{gfx} is in no override group"),
-    )
+    return lookup(_gfx(agent), lambda gfx: ov.group_of(gfx, tables["gfx_overrides"]), TABLE_SOURCE, "{value} is in no override group")
 
 
 @gpu_fact(
@@ -219,17 +198,16 @@ def in_wheel(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
 
 def _override(facts: Facts, agent: GpuAgent) -> Fact:
     """known((variable, value)) applied to this GPU, absent when none is set."""
-    env = _env_dict(facts)
-    if env is None:
-        return carry(_env(facts), "env.vars")
     node = agent.kfd_node.value if agent.kfd_node.is_known else None
-    try:
-        found = ov.override_for_agent(env, node)
-    except LookupError as exc:
-        return unknown(str(exc))
-    if found is None:
-        return absent(_env(facts).source or "environment", f"{ov.VARIABLE} is not set for this GPU")
-    return known(found, _env(facts).source or "environment")
+
+    def applied(env: Dict[str, str], source: str) -> Fact:
+        try:
+            found = ov.override_for_agent(env, node)
+        except LookupError as exc:
+            return unknown(str(exc))
+        return known(found, source) if found is not None else absent(source, f"{ov.VARIABLE} is not set for this GPU")
+
+    return _with_env(facts, applied)
 
 
 @gpu_fact(
@@ -239,13 +217,13 @@ def _override(facts: Facts, agent: GpuAgent) -> Fact:
 )
 def override_var(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     found = _override(facts, agent)
-    return derive(found, found.value[0], "env.vars") if found.is_known else found
+    return then(found, lambda pair: derive(found, pair[0], "env.vars"))
 
 
 @gpu_fact("override", "The HSA_OVERRIDE_GFX_VERSION value applied to this GPU (per-node first, then global); absent when none.")
 def override(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     found = _override(facts, agent)
-    return derive(found, found.value[1], "env.vars") if found.is_known else found
+    return then(found, lambda pair: derive(found, pair[1], "env.vars"))
 
 
 @gpu_fact("override_valid", "The override applied to this GPU is valid for libhsakmt (major.minor.stepping, decimal, in bounds).")
@@ -321,22 +299,17 @@ def effective_in_wheel(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     "when not needed or when no safe override exists (facts.md D).",
 )
 def recommended_override(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
-    gfx = _gfx(agent)
-    if not gfx.is_known:
-        return gfx
-    rocm = is_rocm_torch(facts)
-    if not rocm.is_known:
-        return rocm
-    if not rocm.value:
-        return absent("torch.flavour", "torch is not a ROCm build")
-    found = wheel_targets(facts, tables)
-    if found is None:
-        return unknown("the gfx targets of the installed wheel are not known")
-    targets, source = found
-    value = ov.recommended_override(gfx.value, targets, tables["gfx_overrides"])
-    if value is None:
-        return absent(TABLE_SOURCE, f"no override is needed or safe for {gfx.value} with this wheel")
-    return known(value, f"{TABLE_SOURCE}; {source}")
+    def recommend(gfx: str) -> Fact:
+        found = wheel_targets(facts, tables)
+        if found is None:
+            return unknown("the gfx targets of the installed wheel are not known")
+        targets, source = found
+        value = ov.recommended_override(gfx, targets, tables["gfx_overrides"])
+        if value is None:
+            return absent(TABLE_SOURCE, f"no override is needed or safe for {gfx} with this wheel")
+        return known(value, f"{TABLE_SOURCE}; {source}")
+
+    return _on_rocm_torch(facts, _gfx(agent), recommend)
 
 
 @gpu_fact(
@@ -345,12 +318,7 @@ def recommended_override(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     "absent when no pytorch.org wheel has it (facts.md A.3).",
 )
 def first_torch_with_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
-    return from_known(
-        _gfx(agent),
-        table_wheels(tables).first_release_with_gfx,
-        WHEEL_SOURCE,
-        lambda gfx: absent(WHEEL_SOURCE, f"no pytorch.org wheel has {gfx}"),
-    )
+    return lookup(_gfx(agent), table_wheels(tables).first_release_with_gfx, WHEEL_SOURCE, "no pytorch.org wheel has {value}")
 
 
 @gpu_fact(
@@ -365,12 +333,7 @@ def newest_torch_with_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact
         choice = table_wheels(tables).newest_release_for(gfx, python)
         return f"torch {choice.torch} (rocm{choice.rocm})" if choice else None
 
-    return from_known(
-        _gfx(agent),
-        describe,
-        WHEEL_SOURCE,
-        lambda gfx: absent(WHEEL_SOURCE, f"no pytorch.org ROCm wheel has {gfx} for this Python"),
-    )
+    return lookup(_gfx(agent), describe, WHEEL_SOURCE, "no pytorch.org ROCm wheel has {value} for this Python")
 
 
 @gpu_fact(
@@ -380,21 +343,16 @@ def newest_torch_with_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact
     "(Context.cpp/Blas.cpp, facts.md E.1); absent for a non-ROCm torch.",
 )
 def hipblaslt_supported(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
-    gfx = effective_gfx(facts, agent, tables)
-    if not gfx.is_known:
-        return gfx
-    rocm = is_rocm_torch(facts)
-    if not rocm.is_known:
-        return rocm
-    if not rocm.value:
-        return absent("torch.flavour", "torch is not a ROCm build")
-    minimum = HIPBLASLT_MIN_ROCM.get(gfx.value)
-    if minimum is None:
-        return known(False, "facts.md E.1 (PyTorch Context.cpp hipBLASLt architectures)")
-    wheel_rocm = parse_version(facts.torch.rocm_version.value) if facts.torch.rocm_version.is_known else None
-    if wheel_rocm is None:
-        return unknown("the ROCm version of the torch wheel is not known")
-    return known(wheel_rocm >= Version(minimum), "facts.md E.1 (PyTorch Context.cpp hipBLASLt architectures)")
+    def allowed(gfx: str) -> Fact:
+        minimum = HIPBLASLT_MIN_ROCM.get(gfx)
+        if minimum is None:
+            return known(False, HIPBLASLT_SOURCE)
+        wheel_rocm = parse_version(facts.torch.rocm_version.value) if facts.torch.rocm_version.is_known else None
+        if wheel_rocm is None:
+            return unknown("the ROCm version of the torch wheel is not known")
+        return known(wheel_rocm >= Version(minimum), HIPBLASLT_SOURCE)
+
+    return _on_rocm_torch(facts, effective_gfx(facts, agent, tables), allowed)
 
 
 @gpu_fact(
@@ -403,11 +361,12 @@ def hipblaslt_supported(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     "false for RDNA2 gfx1030/gfx1032 (facts.md B.3); unknown when the table does not mention it.",
 )
 def windows_runtime_supported(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
-    return from_known(
+    return lookup(
         _gfx(agent),
         lambda gfx: rocm_support.windows_runtime_supported(gfx, table=tables["rocm_support"]),
         "rules/data/rocm_support.yaml windows",
-        lambda gfx: unknown(f"the Windows HIP SDK table does not mention {gfx}"),
+        "the Windows HIP SDK table does not mention {value}",
+        none_absent=False,
     )
 
 
@@ -417,13 +376,13 @@ def windows_runtime_supported(facts: Facts, agent: GpuAgent, tables: Tables) -> 
     "absent when not built (facts.md B.4).",
 )
 def therock_status(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
-    os_fact = facts.host.os
-    if not os_fact.is_known:
-        return carry(os_fact, "host.os")
-    platform = "windows" if os_fact.value == "windows" else "linux"
-    return from_known(
-        _gfx(agent),
-        lambda gfx: rocm_support.therock_status(gfx, platform, table=tables["rocm_support"]),
-        "rules/data/rocm_support.yaml therock",
-        lambda gfx: absent("rules/data/rocm_support.yaml therock", f"TheRock does not build {gfx} for {platform}"),
-    )
+    def status(os_name: str) -> Fact:
+        platform = "windows" if os_name == "windows" else "linux"
+        return lookup(
+            _gfx(agent),
+            lambda gfx: rocm_support.therock_status(gfx, platform, table=tables["rocm_support"]),
+            "rules/data/rocm_support.yaml therock",
+            f"TheRock does not build {{value}} for {platform}",
+        )
+
+    return from_input(facts.host.os, "host.os", status)

@@ -7,6 +7,7 @@ from typing import List, Optional
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, known, unknown
 from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
+from rocm_doctor.judge.derived_facts._support import then
 
 AMD_PCI_VENDOR = "0x1002"
 NVIDIA_PCI_VENDOR = "0x10de"
@@ -35,8 +36,20 @@ def _discovery_failed(facts: Facts) -> bool:
     return bool(facts.gpus.attempts) and all(a.status in ("failed", "skipped") for a in facts.gpus.attempts)
 
 
-def _amd_agents(facts: Facts) -> List[GpuAgent]:
+def amd_agents(facts: Facts) -> List[GpuAgent]:
+    """The GPU agents known to be AMD's (vendor name or PCI vendor id 0x1002), in discovery order.
+
+    Agents whose vendor is not known are left out; :func:`amd_gpu_count` is the fact that says
+    unknown for them. Every derived fact that looks at "the AMD GPUs" starts from this list.
+    """
     return [a for a in facts.gpus.agents if _vendor_is(a, "AMD", AMD_PCI_VENDOR)]
+
+
+def integration_unknown(agents: List[GpuAgent]) -> Optional[Fact]:
+    """``unknown`` when whether one of ``agents`` is integrated is not known, else None."""
+    if any(not a.integrated.is_known for a in agents):
+        return unknown("whether an AMD GPU is integrated is not known")
+    return None
 
 
 def _count(facts: Facts, agents: List[GpuAgent]) -> Fact:
@@ -50,7 +63,7 @@ def amd_gpu_count(facts: Facts, tables: Tables) -> Fact:
     undetermined = [a.index for a in facts.gpus.agents if _vendor_is(a, "AMD", AMD_PCI_VENDOR) is None]
     if undetermined:
         return unknown(f"the vendor of GPU {undetermined[0]} is not known")
-    return _count(facts, _amd_agents(facts))
+    return _count(facts, amd_agents(facts))
 
 
 @machine_fact(
@@ -59,9 +72,7 @@ def amd_gpu_count(facts: Facts, tables: Tables) -> Fact:
 )
 def has_amd_gpu(facts: Facts, tables: Tables) -> Fact:
     count = amd_gpu_count(facts, tables)
-    if not count.is_known:
-        return count
-    return known(count.value > 0, count.source or "GPU discovery")
+    return then(count, lambda n: known(n > 0, count.source or "GPU discovery"))
 
 
 @machine_fact("has_nvidia_gpu", "At least one NVIDIA GPU was found.")
@@ -73,10 +84,8 @@ def has_nvidia_gpu(facts: Facts, tables: Tables) -> Fact:
 
 
 def _count_integrated(facts: Facts, integrated: bool) -> Fact:
-    agents = _amd_agents(facts)
-    if any(not a.integrated.is_known for a in agents):
-        return unknown("whether an AMD GPU is integrated is not known")
-    return _count(facts, [a for a in agents if bool(a.integrated.value) is integrated])
+    agents = amd_agents(facts)
+    return integration_unknown(agents) or _count(facts, [a for a in agents if bool(a.integrated.value) is integrated])
 
 
 @machine_fact("amd_integrated_count", "Number of AMD integrated GPUs (APUs) found.")

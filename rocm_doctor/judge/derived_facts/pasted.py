@@ -11,7 +11,7 @@ from __future__ import annotations
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
-from rocm_doctor.judge.derived_facts.gpus import _amd_agents
+from rocm_doctor.judge.derived_facts.gpus import amd_agents
 from rocm_doctor.knowledge import overrides as ov
 
 HIP_LEVEL_LISTINGS = ("paste:hip", "paste:torch")
@@ -43,7 +43,7 @@ def hip_listing_igpu_first(facts: Facts, tables: Tables) -> Fact:
     layer = facts.gpus.discovery.value if facts.gpus.discovery.is_known else None
     if layer not in HIP_LEVEL_LISTINGS:
         return absent("gpus.discovery", "no GPU listing printed through HIP")
-    agents = sorted(_amd_agents(facts), key=lambda a: a.index)
+    agents = sorted(amd_agents(facts), key=lambda a: a.index)
     if not agents or any(not a.integrated.is_known for a in agents):
         return unknown("whether each listed AMD GPU is integrated is not known")
     first_igpu = bool(agents[0].integrated.value)

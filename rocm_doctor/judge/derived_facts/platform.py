@@ -8,12 +8,13 @@ corpus rocm-5499 (Strix Halo needs the 6.14 OEM kernel with the LR compute fix).
 from __future__ import annotations
 
 import re
-from typing import Optional, Tuple
+from typing import Callable, Optional, Tuple
 
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, machine_fact
-from rocm_doctor.judge.derived_facts.gpus import _amd_agents
+from rocm_doctor.judge.derived_facts._support import then
+from rocm_doctor.judge.derived_facts.gpus import amd_agents
 
 _KERNEL = re.compile(r"^(\d+)\.(\d+)(?:\.(\d+))?")
 _UBUNTU_ABI = re.compile(r"^\d+\.\d+\.\d+-(\d+)-oem")
@@ -28,11 +29,17 @@ def _os(facts: Facts) -> Optional[str]:
     return facts.host.os.value if facts.host.os.is_known else None
 
 
+def _with_os(facts: Facts, compute: Callable[[str, str], Fact]) -> Fact:
+    """``compute(os name, its source)``; unknown when the operating system is not known."""
+    os_fact = facts.host.os
+    if not os_fact.is_known:
+        return unknown(os_fact.reason or "the operating system is not known")
+    return compute(os_fact.value, os_fact.source or "host")
+
+
 @machine_fact("is_windows", "The machine runs Windows natively (host.os is windows).")
 def is_windows(facts: Facts, tables: Tables) -> Fact:
-    if not facts.host.os.is_known:
-        return unknown(facts.host.os.reason or "the operating system is not known")
-    return known(facts.host.os.value == "windows", facts.host.os.source or "host")
+    return _with_os(facts, lambda os_name, source: known(os_name == "windows", source))
 
 
 @machine_fact(
@@ -41,11 +48,10 @@ def is_windows(facts: Facts, tables: Tables) -> Fact:
     "there is no /dev/kfd (facts.md E.14, G).",
 )
 def is_wsl2(facts: Facts, tables: Tables) -> Fact:
-    os_name = _os(facts)
-    if os_name is None:
-        return unknown(facts.host.os.reason or "the operating system is not known")
-    if os_name != "linux":
-        return known(False, facts.host.os.source or "host")
+    return _with_os(facts, lambda os_name, source: _wsl2(facts) if os_name == "linux" else known(False, source))
+
+
+def _wsl2(facts: Facts) -> Fact:
     wsl = facts.host.wsl_version
     if wsl.status == "known":
         return known(wsl.value == 2, wsl.source or "host")
@@ -76,9 +82,7 @@ def in_container(facts: Facts, tables: Tables) -> Fact:
 )
 def linux_native(facts: Facts, tables: Tables) -> Fact:
     wsl = is_wsl2(facts, tables)
-    if not wsl.is_known:
-        return wsl
-    return known(_os(facts) == "linux" and not wsl.value, wsl.source or "host")
+    return then(wsl, lambda in_wsl: known(_os(facts) == "linux" and not in_wsl, wsl.source or "host"))
 
 
 def parse_kernel(release: str) -> Optional[Tuple[int, int, int]]:
@@ -142,11 +146,11 @@ def kfd_missing_reason(facts: Facts, tables: Tables) -> Fact:
     "(docs-7.0.2) require the 6.14 OEM kernel; ROCm issue #5499 (facts.md B.2, E.18).",
 )
 def strix_halo_kernel_too_old(facts: Facts, tables: Tables) -> Fact:
-    native = linux_native(facts, tables)
-    if not native.is_known:
-        return native
-    agents = _amd_agents(facts)
-    if not native.value or not any(a.gfx.is_known and a.gfx.value == "gfx1151" for a in agents):
+    return then(linux_native(facts, tables), lambda native: _strix_halo_kernel_too_old(facts, native))
+
+
+def _strix_halo_kernel_too_old(facts: Facts, native: bool) -> Fact:
+    if not native or not any(a.gfx.is_known and a.gfx.value == "gfx1151" for a in amd_agents(facts)):
         return known(False, "host + GPU discovery")
     release = facts.host.kernel_release
     parsed = parse_kernel(str(release.value)) if release.is_known else None

@@ -15,13 +15,14 @@ from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, machine_fact
 from rocm_doctor.judge.derived_facts._support import (
     carry,
-    derive,
     combine,
-    first_missing,
-    from_known,
-    is_rocm_torch,
+    derive,
+    from_input,
+    lookup,
+    on_rocm_torch,
     pytorch_org_rocm,
     table_wheels,
+    then,
     torch_version,
     version_series,
 )
@@ -30,12 +31,15 @@ from rocm_doctor.knowledge._tables import parse_version, series
 WHEEL_SOURCE = "rules/data/torch_wheels.yaml"
 
 
+def _from_torch_version(facts: Facts, compute: Callable[[str], object]) -> Fact:
+    """``compute(torch version)`` sourced from ``torch.version`` when that is a valid version."""
+    version = torch_version(facts)
+    return then(version, lambda value: derive(version, compute(value), "torch.version"))
+
+
 @machine_fact("torch_release", "Public version of the installed torch without the local tag (2.5.1+rocm6.2 -> 2.5.1).")
 def torch_release(facts: Facts, tables: Tables) -> Fact:
-    version = torch_version(facts)
-    if not version.is_known:
-        return version
-    return derive(version, Version(version.value).public, "torch.version")
+    return _from_torch_version(facts, lambda version: Version(version).public)
 
 
 @machine_fact("torch_series", "Release series major.minor of the installed torch (2.5.1+rocm6.2 -> 2.5).")
@@ -49,10 +53,7 @@ def torch_series(facts: Facts, tables: Tables) -> Fact:
     "that releases fix (corpus hipblaslt-1243, sdnext-3181).",
 )
 def torch_is_nightly(facts: Facts, tables: Tables) -> Fact:
-    version = torch_version(facts)
-    if not version.is_known:
-        return version
-    return derive(version, Version(version.value).is_devrelease, "torch.version")
+    return _from_torch_version(facts, lambda version: Version(version).is_devrelease)
 
 
 @machine_fact(
@@ -66,12 +67,7 @@ def torch_is_pytorch_org_rocm(facts: Facts, tables: Tables) -> Fact:
 
 @machine_fact("torch_rocm_series", "ROCm series major.minor the installed ROCm torch was built for (6.2.4 -> 6.2); absent for other flavours.")
 def torch_rocm_series(facts: Facts, tables: Tables) -> Fact:
-    rocm = is_rocm_torch(facts)
-    if not rocm.is_known:
-        return rocm
-    if not rocm.value:
-        return absent("torch.flavour", f"torch is a {facts.torch.flavour.value} build, not ROCm")
-    return version_series(facts.torch.rocm_version, "torch.rocm_version")
+    return on_rocm_torch(facts, lambda: version_series(facts.torch.rocm_version, "torch.rocm_version"))
 
 
 @machine_fact("system_rocm_series", "ROCm series major.minor of the system's ROCm user space (rocm.version 6.2.0 -> 6.2).")
@@ -126,12 +122,7 @@ def torch_rocm_pythons(facts: Facts, tables: Tables) -> Fact:
         rel = table_wheels(tables).release(version)
         return list(rel.python) if rel else None
 
-    return from_known(
-        torch_version(facts),
-        pythons,
-        WHEEL_SOURCE,
-        lambda version: absent(WHEEL_SOURCE, f"no pytorch.org ROCm wheels are listed for torch {version}"),
-    )
+    return lookup(torch_version(facts), pythons, WHEEL_SOURCE, "no pytorch.org ROCm wheels are listed for torch {value}")
 
 
 @machine_fact(
@@ -140,11 +131,7 @@ def torch_rocm_pythons(facts: Facts, tables: Tables) -> Fact:
     "when false, pip silently falls back to PyPI's CUDA or CPU wheel (corpus rocm-2354).",
 )
 def python_has_wheel_for_torch(facts: Facts, tables: Tables) -> Fact:
-    pythons, py = torch_rocm_pythons(facts, tables), python_series(facts, tables)
-    missing = first_missing(pythons, py)
-    if missing is not None:
-        return missing
-    return known(py.value in pythons.value, "rules/data/torch_wheels.yaml")
+    return combine(torch_rocm_pythons(facts, tables), python_series(facts, tables), lambda pythons, py: py in pythons, WHEEL_SOURCE)
 
 
 @machine_fact(
@@ -152,13 +139,11 @@ def python_has_wheel_for_torch(facts: Facts, tables: Tables) -> Fact:
     "Newest stable torch release with a pytorch.org ROCm wheel for this Python (facts.md A.2); absent when none.",
 )
 def newest_rocm_torch_for_python(facts: Facts, tables: Tables) -> Fact:
-    py = python_series(facts, tables)
-    if not py.is_known:
-        return py
-    choice = table_wheels(tables).newest_release_for(None, py.value)
-    if choice is None:
-        return absent("rules/data/torch_wheels.yaml", f"no pytorch.org ROCm wheel exists for Python {py.value}")
-    return known(choice.torch, "rules/data/torch_wheels.yaml")
+    def newest(python: str) -> Optional[str]:
+        choice = table_wheels(tables).newest_release_for(None, python)
+        return choice.torch if choice else None
+
+    return lookup(python_series(facts, tables), newest, WHEEL_SOURCE, "no pytorch.org ROCm wheel exists for Python {value}")
 
 
 @machine_fact(
@@ -166,15 +151,12 @@ def newest_rocm_torch_for_python(facts: Facts, tables: Tables) -> Fact:
     "The newest stable pytorch.org ROCm release has a wheel for this Python (false: Python too old or too new).",
 )
 def python_in_newest_rocm_torch(facts: Facts, tables: Tables) -> Fact:
-    py = python_series(facts, tables)
-    if not py.is_known:
-        return py
-    table = table_wheels(tables)
-    newest = table.newest_release_for(None, None)
-    if newest is None:
-        return unknown("the wheel table lists no stable release")
-    rel = table.release(newest.torch)
-    return known(py.value in rel.python, "rules/data/torch_wheels.yaml")  # type: ignore[union-attr]
+    def listed(python: str) -> Optional[bool]:
+        table = table_wheels(tables)
+        newest = table.newest_release_for(None, None)
+        return None if newest is None else python in table.release(newest.torch).python  # type: ignore[union-attr]
+
+    return lookup(python_series(facts, tables), listed, WHEEL_SOURCE, "the wheel table lists no stable release", none_absent=False)
 
 
 def _companion_matches(facts: Facts, tables: Tables, package: str, version_fact: Fact) -> Fact:
@@ -199,11 +181,12 @@ def _companion_matches(facts: Facts, tables: Tables, package: str, version_fact:
     "torchvision series built for the installed torch release (2.5 -> 0.20; pytorch/pytorch wiki 'PyTorch Versions').",
 )
 def torchvision_expected(facts: Facts, tables: Tables) -> Fact:
-    return from_known(
+    return lookup(
         torch_version(facts),
         lambda version: table_wheels(tables).companion(version, "torchvision"),
         f"{WHEEL_SOURCE} companions",
-        lambda version: unknown(f"the wheel table does not list the torchvision release for torch {version}"),
+        "the wheel table does not list the torchvision release for torch {value}",
+        none_absent=False,
     )
 
 
@@ -228,15 +211,16 @@ def torchaudio_matches_torch(facts: Facts, tables: Tables) -> Fact:
 @machine_fact("numpy_major", "Major version of the installed numpy (packages.installed.numpy 2.3.4 -> 2).")
 def numpy_major(facts: Facts, tables: Tables) -> Fact:
     installed = facts.packages.installed
-    if not installed.is_known:
-        return carry(installed, "packages.installed")
-    value = (installed.value or {}).get("numpy")
-    if value is None:
-        return absent(installed.source or "packages.installed", "numpy is not installed")
-    parsed = parse_version(value)
-    if parsed is None:
-        return unknown(f"numpy version {value!r} is not a PEP 440 version")
-    return known(parsed.major, installed.source or "packages.installed")
+    source = installed.source or "packages.installed"
+
+    def major(packages: Optional[dict]) -> Fact:
+        value = (packages or {}).get("numpy")
+        if value is None:
+            return absent(source, "numpy is not installed")
+        parsed = parse_version(value)
+        return unknown(f"numpy version {value!r} is not a PEP 440 version") if parsed is None else known(parsed.major, source)
+
+    return from_input(installed, "packages.installed", major)
 
 
 @machine_fact(
@@ -245,9 +229,6 @@ def numpy_major(facts: Facts, tables: Tables) -> Fact:
     "for numpy 1.x and fail to import numpy 2 arrays (TorchIO#1183; AMD radeon docs pin numpy==1.26.4).",
 )
 def torch_supports_numpy2(facts: Facts, tables: Tables) -> Fact:
-    return from_known(
-        torch_version(facts),
-        table_wheels(tables).supports_numpy2,
-        f"{WHEEL_SOURCE} numpy2",
-        lambda version: unknown("the wheel table has no numpy 2 threshold"),
+    return lookup(
+        torch_version(facts), table_wheels(tables).supports_numpy2, f"{WHEEL_SOURCE} numpy2", "the wheel table has no numpy 2 threshold", none_absent=False
     )
