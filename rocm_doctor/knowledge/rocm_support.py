@@ -49,12 +49,16 @@ class RocmSupport:
     linux: List[Tuple[SpecifierSet, Tuple[str, ...], str]]
     windows: List[WindowsRow]
     therock: Dict[str, Dict[str, List[str]]]
+    retired: Dict[str, str]
+    """gfx -> source, for targets ROCm and HIP dropped altogether (on every platform)."""
 
     def linux_supported(self, gfx: str, rocm_version: Any) -> Optional[bool]:
         """Whether ``gfx`` is in the Linux compatibility matrix of that ROCm release.
 
         None for a ROCm release the table does not cover (before 6.0, from 7.2 on).
         """
+        if base_gfx(gfx) in self.retired:
+            return False
         version = parse_version(rocm_version)
         if version is None:
             return None
@@ -65,15 +69,17 @@ class RocmSupport:
 
     def windows_runtime_supported(self, gfx: str, rocm_version: Optional[str] = None) -> Optional[bool]:
         """Whether the Windows HIP runtime of ``rocm_version`` (default: the newest full table)
-        supports ``gfx``; None when that table does not mention it."""
+        supports ``gfx``; False for a retired target, None when the table does not mention it."""
         rows = [r for r in self.windows if not r.partial]
         if rocm_version is not None:
             wanted = parse_version(rocm_version)
             rows = [r for r in rows if parse_version(r.rocm) == wanted]
+        target = base_gfx(gfx)
+        if target in self.retired:
+            return False
         if not rows:
             return None
         row = max(rows, key=lambda r: version_key(r.rocm))
-        target = base_gfx(gfx)
         if target in row.runtime:
             return True
         if target in row.unsupported:
@@ -120,7 +126,9 @@ def _build(data: Any) -> RocmSupport:
         }
         for platform in ("linux", "windows")
     }
-    return RocmSupport(linux=linux, windows=windows, therock=therock)
+    retired_rows = need_rows(top.get("retired") or [], TABLE, "retired")
+    retired = {str(row["gfx"]): str(row["source"]) for row in retired_rows}
+    return RocmSupport(linux=linux, windows=windows, therock=therock, retired=retired)
 
 
 def support(table: Optional[Any] = None) -> RocmSupport:

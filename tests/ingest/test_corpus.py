@@ -51,10 +51,6 @@ KNOWN_GAPS: Dict[str, str] = {
         "the wheel's ROCm (7.13) and the system's (10) appear only in narrative prose ('compiled with ROCm 7.13 and "
         "conflicted with the system ROCm 10'), which the conservative prose reader does not turn into facts"
     ),
-    "hip-3805-rx580-windows-hipsdk-unsupported": (
-        "'AMD RX580' is read and named gfx803 (rules/data/gpus.yaml), but AMD's Windows HIP SDK tables do not "
-        "mention gfx803 at all, so gpu.windows_runtime_supported stays unknown and RD509 cannot decide"
-    ),
     "invokeai-3967-rx6600xt-fish-universal-override-not-exported": (
         "the cause (HSA_OVERRIDE_GFX_VERSION set with fish `set -U`, never exported) is not in the pasted text; the "
         "text shows only a script's output (torch 2.2.1+rocm5.7, an RX 6600 XT named in a free-form 'name = ' line)"

@@ -26,3 +26,11 @@ def test_therock_status_per_platform() -> None:
     assert rs.therock_status("gfx1031", "linux") == "release_ready"
     assert rs.therock_status("gfx1201", "windows") == "build_only"
     assert rs.therock_status("gfx803", "linux") is None
+
+
+def test_a_retired_target_is_unsupported_on_linux_and_windows_alike() -> None:
+    from rocm_doctor.knowledge.rocm_support import linux_supported, windows_runtime_supported
+
+    assert windows_runtime_supported("gfx803") is False
+    assert linux_supported("gfx803", "6.2.0") is False
+    assert windows_runtime_supported("gfx1030", "6.4.2") is True  # a listed target is unaffected
