@@ -15,6 +15,7 @@ from typing import Dict, List, Optional, Sequence
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from rocm_doctor import __version__
 from rocm_doctor.errors import DoctorError
@@ -137,7 +138,8 @@ def _run(argv: List[str], started: List[Started]) -> int:
         stderr_console().print("Interrupted.")
         return 130
     except DoctorError as exc:
-        stderr_console().print(f"[bold red]error:[/] {exc}", markup=True)
+        # escape: the message quotes user input (paths, values) that may contain [brackets]
+        stderr_console().print(f"[bold red]error:[/] {escape(str(exc))}", markup=True, soft_wrap=True)
         return exc.exit_code
     except Exception as exc:  # noqa: BLE001 - the error boundary
         if isinstance(exc, _click_exceptions()):
@@ -145,7 +147,7 @@ def _run(argv: List[str], started: List[Started]) -> int:
             return int(exc.exit_code)  # type: ignore[attr-defined]
         path = _write_crash_log()
         stderr_console().print(
-            f"[bold red]internal error:[/] {type(exc).__name__}: {exc}\n"
+            f"[bold red]internal error:[/] {type(exc).__name__}: {escape(str(exc))}\n"
             f"A crash log was written to {path}; please attach it to a bug report."
         )
         return 3

@@ -112,6 +112,8 @@ def load_facts(source: FactsSource, progress: Optional[Callable[[str], None]] = 
             text = Path(source.facts_file).read_text(encoding="utf-8")
         except OSError as exc:
             raise InputError(f"{source.facts_file}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError:
+            raise InputError(f"{source.facts_file}: not a facts file (not UTF-8 text)") from None
         try:
             return Facts.from_json(text)
         except FactsFileError as exc:

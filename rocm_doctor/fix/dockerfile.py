@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
+from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.fix.choice import Machine, NoChoice, TorchChoice, choose_torch, machine_of
 from rocm_doctor.fix.pip import Target, torch_requirements
@@ -23,6 +24,12 @@ from rocm_doctor.fix.plan import FixPlan
 UBUNTU_BASES = ("22.04", "24.04")
 _ROCM_IN_TAG = re.compile(r"(?:^|[^0-9])(?:rocm)?(\d+\.\d+(?:\.\d+)?)")
 _SAFE_ENV = re.compile(r"^[A-Za-z0-9_.,:/+=@-]*$")
+_COMPONENT = r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*"
+IMAGE_REFERENCE = re.compile(
+    r"^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*(?::[0-9]+)?/)?"
+    rf"{_COMPONENT}(?:/{_COMPONENT})*(?::[A-Za-z0-9_][A-Za-z0-9_.-]{{0,127}})?(?:@sha256:[0-9a-f]{{64}})?$"
+)
+"""A Docker image reference (the grammar of distribution/reference): [host[:port]/]name[:tag][@digest]."""
 
 
 @dataclass
@@ -71,6 +78,8 @@ def _container_machine(machine: Machine, pinned_rocm: Optional[str], python: Opt
 
 def render_dockerfile(facts: Facts, plan: FixPlan, base: str = "auto", requested_torch: Optional[str] = None) -> DockerfileResult:
     """The Dockerfile for ``facts`` and ``plan``; raises :class:`NoChoice` when no torch fits."""
+    if base != "auto" and not IMAGE_REFERENCE.match(base):
+        raise InputError(f"--base {base!r} is not a Docker image reference (like rocm/pytorch:latest)")
     ids = ", ".join(plan.finding_ids) or "no findings"
     notes: List[str] = []
     ubuntu = _ubuntu(facts)

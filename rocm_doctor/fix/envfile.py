@@ -234,7 +234,17 @@ def _backup(path: Path) -> Path:
 
 
 def atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file; a path that cannot be written is an InputError."""
+    if path.is_dir():
+        raise InputError(f"{path}: is a directory")
     directory = path.parent if str(path.parent) else Path(".")
+    try:
+        _replace_with(path, directory, text)
+    except OSError as exc:  # a missing or read-only folder, /proc, /sys: the file is left as it was
+        raise InputError(f"{path}: cannot write ({exc.strerror or exc})") from None
+
+
+def _replace_with(path: Path, directory: Path, text: str) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -266,6 +276,9 @@ def write_env_file(path: Path, shell: str, changes: Sequence[EnvChange], dry_run
         return WriteResult(path, True, diff, None, rendered.notes)
     if path.parent and not path.parent.exists():
         raise InputError(f"{path}: folder {path.parent} does not exist")
-    backup = _backup(path) if path.exists() else None
+    try:
+        backup = _backup(path) if path.exists() else None
+    except OSError as exc:  # /proc, a read-only folder: no backup, so no write
+        raise InputError(f"{path}: cannot write the backup {exc.filename} ({exc.strerror or exc})") from None
     atomic_write(path, new)
     return WriteResult(path, True, diff, backup, rendered.notes)

@@ -74,6 +74,8 @@ def _parse(path: Path, parsed: _Parsed, seen: Set[Path]) -> None:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not a requirements file (not UTF-8 text)") from None
     for number, line in _logical_lines(text):
         where = f"{path.name}:{number}"
         try:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple
 
 import yaml
 from pydantic import ValidationError
@@ -76,6 +76,8 @@ def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> LineD
     result.line = node.start_mark.line + 1
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
+        if not isinstance(key, Hashable):
+            raise yaml.constructor.ConstructorError(None, None, "a mapping key is a list or mapping", key_node.start_mark)
         if key in result:
             raise _DuplicateKey(key, key_node.start_mark.line + 1)
         result[key] = loader.construct_object(value_node, deep=True)
@@ -100,8 +102,12 @@ def parse_yaml(path: Path) -> Any:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise RuleFileError(f"{path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise RuleFileError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     try:
         return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+    except RecursionError:
+        raise RuleFileError(f"{path}: not valid YAML (nested too deeply)") from None
     except _DuplicateKey as exc:
         raise RuleFileError(f"{path}:{exc.line}: duplicate key '{exc.key}'") from None
     except yaml.YAMLError as exc:

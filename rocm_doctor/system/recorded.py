@@ -22,6 +22,7 @@ import yaml
 
 from rocm_doctor.data import SAFE_LOADER
 
+from rocm_doctor.system.recorded_schema import MachineDocument, commands_problem, problem
 from rocm_doctor.system.base import DEFAULT_TIMEOUT, CommandResult, Finished, Identity, PlatformInfo, Resources
 
 
@@ -34,10 +35,20 @@ def _load_yaml(path: Path) -> Any:
         return yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)  # noqa: S506 - safe loader
     except FileNotFoundError:
         return None
+    except UnicodeDecodeError:
+        raise RecordedMachineError(f"{path}: not UTF-8 text") from None
+    except OSError as exc:
+        raise RecordedMachineError(f"{path}: {exc.strerror or exc}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark is not None else ""
         raise RecordedMachineError(f"{path}{where}: not valid YAML") from None
+
+
+def _check(path: Path, found: Optional[str]) -> None:
+    """Refuse a document whose shape is wrong (see ``recorded_schema``)."""
+    if found is not None:
+        raise RecordedMachineError(f"{path}: {found}")
 
 
 def tree_parts(path: str, windows: bool) -> List[str]:
@@ -60,15 +71,18 @@ class RecordedSystem:
         self.folder = Path(folder)
         if not self.folder.is_dir():
             raise RecordedMachineError(f"{self.folder}: no such recorded machine folder")
-        meta = _load_yaml(self.folder / "machine.yaml")
+        meta_path = self.folder / "machine.yaml"
+        meta = _load_yaml(meta_path)
         if meta is None:
-            raise RecordedMachineError(f"{self.folder / 'machine.yaml'}: missing")
+            raise RecordedMachineError(f"{meta_path}: {'empty' if meta_path.exists() else 'missing'}")
         if not isinstance(meta, dict):
-            raise RecordedMachineError(f"{self.folder / 'machine.yaml'}: must be a mapping")
+            raise RecordedMachineError(f"{meta_path}: must be a mapping")
+        _check(meta_path, problem(MachineDocument, meta))
         self.meta: Dict[str, Any] = meta
         commands = _load_yaml(self.folder / "commands.yaml") or []
         if not isinstance(commands, list):
             raise RecordedMachineError(f"{self.folder / 'commands.yaml'}: must be a list")
+        _check(self.folder / "commands.yaml", commands_problem(commands))
         self.commands: List[Dict[str, Any]] = commands
         self.calls: List[List[str]] = []
         """Every argv this machine was asked to run (for tests)."""
