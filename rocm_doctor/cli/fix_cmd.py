@@ -275,10 +275,11 @@ def dockerfile(
     if output is None:
         sys.stdout.write(result.text)
     else:
-        from rocm_doctor.fix.envfile import atomic_write
+        from rocm_doctor.files import write_with_backup
 
-        atomic_write(output, result.text)
-        stderr_console().print(f"Wrote {output} (FROM {result.base})", markup=False)
+        backup = write_with_backup(output, result.text)
+        kept = f"; the previous file is kept as {backup}" if backup is not None else ""
+        stderr_console().print(f"Wrote {output} (FROM {result.base}){kept}", markup=False)
     for note in result.notes:
         stderr_console().print(f"Note: {note}", markup=False)
 

@@ -132,4 +132,12 @@ def load_facts(source: FactsSource, progress: Optional[Callable[[str], None]] = 
         return gather(system, options, origin="recorded", origin_detail=str(source.machine), progress=progress)
     from rocm_doctor.system.live import LiveSystem
 
-    return gather(LiveSystem(), options, origin="live", progress=progress)
+    return _usable_target(source, gather(LiveSystem(), options, origin="live", progress=progress))
+
+
+def _usable_target(source: FactsSource, facts: Facts) -> Facts:
+    """An explicit ``--python`` that cannot be run is bad input, not an undecided diagnosis."""
+    executable = facts.python.executable
+    if source.python is not None and executable.status == "failed":
+        raise InputError(f"--python {source.python}: {executable.reason}")
+    return facts

@@ -69,7 +69,7 @@ def _merge(first: Redactor, second: Redactor) -> Redactor:
 
 def _write(path: Path, text: str) -> None:
     """Write atomically; never overwrite a file that is not an earlier rocm-doctor report."""
-    from rocm_doctor.fix.envfile import atomic_write
+    from rocm_doctor.files import atomic_write
 
     if path.exists():
         try:

@@ -13,17 +13,14 @@ and writing the same changes twice changes nothing the second time.
 
 from __future__ import annotations
 
-import datetime as _dt
 import difflib
-import os
 import re
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from rocm_doctor.errors import InputError
+from rocm_doctor.files import write_with_backup
 from rocm_doctor.fix.plan import EnvChange
 
 SHELLS = ("dotenv", "bash", "zsh", "fish", "powershell", "cmd")
@@ -222,44 +219,6 @@ def _read(path: Path) -> str:
     return data.decode("utf-8", errors="surrogateescape")
 
 
-def _backup(path: Path) -> Path:
-    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    candidate = path.with_name(f"{path.name}.{stamp}.rocm-doctor.bak")
-    counter = 1
-    while candidate.exists():
-        candidate = path.with_name(f"{path.name}.{stamp}-{counter}.rocm-doctor.bak")
-        counter += 1
-    shutil.copy2(path, candidate)
-    return candidate
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file; a path that cannot be written is an InputError."""
-    if path.is_dir():
-        raise InputError(f"{path}: is a directory")
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        _replace_with(path, directory, text)
-    except OSError as exc:  # a missing or read-only folder, /proc, /sys: the file is left as it was
-        raise InputError(f"{path}: cannot write ({exc.strerror or exc})") from None
-
-
-def _replace_with(path: Path, directory: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode("utf-8", errors="surrogateescape"))
-            handle.flush()
-            os.fsync(handle.fileno())
-        if path.exists():
-            shutil.copymode(path, tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def write_env_file(path: Path, shell: str, changes: Sequence[EnvChange], dry_run: bool = False) -> WriteResult:
     """Merge ``changes`` into ``path`` for ``shell``; with ``dry_run`` only compute the diff."""
     rendered = render_block(shell, changes)
@@ -276,9 +235,5 @@ def write_env_file(path: Path, shell: str, changes: Sequence[EnvChange], dry_run
         return WriteResult(path, True, diff, None, rendered.notes)
     if path.parent and not path.parent.exists():
         raise InputError(f"{path}: folder {path.parent} does not exist")
-    try:
-        backup = _backup(path) if path.exists() else None
-    except OSError as exc:  # /proc, a read-only folder: no backup, so no write
-        raise InputError(f"{path}: cannot write the backup {exc.filename} ({exc.strerror or exc})") from None
-    atomic_write(path, new)
+    backup = write_with_backup(path, new)
     return WriteResult(path, True, diff, backup, rendered.notes)

@@ -164,3 +164,26 @@ def test_dockerfile_base_with_registry_port_and_tag_is_accepted() -> None:
     result = doctor("dockerfile", "--machine", str(DOCKER), "--base", "registry.example.com:5000/team/img:v1")
     assert result.returncode == 0, result.stderr
     assert b"FROM registry.example.com:5000/team/img:v1" in result.stdout
+
+
+@pytest.mark.live_machine
+@pytest.mark.parametrize("kind", ["missing", "directory", "garbage"])
+def test_a_python_that_cannot_be_inspected_is_an_input_error_not_a_clean_bill(tmp_path: Path, kind: str) -> None:
+    target = {"missing": tmp_path / "nope", "directory": tmp_path}.get(kind)
+    if target is None:
+        target = tmp_path / "python"
+        target.write_text("#!/bin/sh\necho garbage\n")
+        target.chmod(0o755)
+    assert_input_error(doctor("check", "--python", str(target)), "--python", str(target))
+
+
+def test_dockerfile_output_keeps_the_previous_file_as_a_backup(tmp_path: Path) -> None:
+    output = tmp_path / "Dockerfile"
+    output.write_text("FROM my/own:image\n# hand-written\n")
+    result = doctor("dockerfile", "--machine", str(DOCKER), "--output", str(output))
+    assert result.returncode == 0, result.stderr
+    backups = list(tmp_path.glob("Dockerfile.*.rocm-doctor.bak"))
+    assert [b.read_text() for b in backups] == ["FROM my/own:image\n# hand-written\n"]
+    assert output.read_text().startswith("# ") or "FROM rocm/" in output.read_text()
+    again = doctor("dockerfile", "--machine", str(DOCKER), "--output", str(output))
+    assert again.returncode == 0 and len(list(tmp_path.glob("Dockerfile.*.rocm-doctor.bak"))) == 1
