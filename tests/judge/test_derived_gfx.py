@@ -96,7 +96,8 @@ def test_polaris_gfx803_has_a_family_but_no_override_group_or_recommended_overri
     assert gpu("gpu.family", polaris).value == "gcn4"
     assert gpu("gpu.override_group", polaris).status == "absent"
     assert gpu("gpu.recommended_override", polaris).status == "absent"
-    assert gpu("gpu.windows_runtime_supported", polaris).status == "unknown"
+    # Retired from ROCm and HIP altogether (rules/data/rocm_support.yaml `retired`).
+    assert gpu("gpu.windows_runtime_supported", polaris).value is False
 
 
 def test_hipblaslt_support_needs_rocm_6_3_on_rdna3() -> None:
