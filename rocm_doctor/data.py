@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Type
 
 import yaml
 
@@ -22,17 +22,35 @@ def rules_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "rules"
 
 
+def read_yaml(path: Path, loader: Any = SAFE_LOADER, error: Type[InputError] = InputError) -> Any:
+    """Parse a YAML file with a safe loader; every problem is ``error`` naming the file (and line).
+
+    A missing file raises FileNotFoundError: callers decide whether that is an error.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise
+    except UnicodeDecodeError as exc:
+        raise error(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise error(f"{path}: {exc.strerror or exc}") from None
+    try:
+        return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader (or a subclass of one)
+    except RecursionError:
+        raise error(f"{path}: not valid YAML (nested too deeply)") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise error(f"{path}{line}: not valid YAML ({problem})") from None
+
+
 @lru_cache(maxsize=None)
 def load_table(name: str) -> Any:
     """Load ``rules/data/<name>.yaml``; a malformed table is an InputError naming the line."""
     path = rules_dir() / "data" / f"{name}.yaml"
     try:
-        text = path.read_text(encoding="utf-8")
+        return read_yaml(path)
     except FileNotFoundError:
         raise InputError(f"{path}: data table missing from the rule database") from None
-    try:
-        return yaml.load(text, Loader=SAFE_LOADER)  # noqa: S506 - the safe loader, C-accelerated
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark is not None else ""
-        raise InputError(f"{path}{line}: not valid YAML ({getattr(exc, 'problem', exc)})") from None

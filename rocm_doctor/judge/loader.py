@@ -25,7 +25,7 @@ from typing import Any, Dict, Hashable, Iterable, List, Optional, Sequence, Tupl
 import yaml
 from pydantic import ValidationError
 
-from rocm_doctor.data import SAFE_LOADER, rules_dir
+from rocm_doctor.data import SAFE_LOADER, read_yaml, rules_dir
 from rocm_doctor.errors import InputError
 from rocm_doctor.judge import conditions, paths
 from rocm_doctor.judge.interpolate import fix_templates, placeholders
@@ -99,22 +99,11 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _co
 def parse_yaml(path: Path) -> Any:
     """Parse a YAML file into LineDict/LineList; errors name the file and line."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
+        return read_yaml(path, loader=_LineLoader, error=RuleFileError)
+    except FileNotFoundError as exc:
         raise RuleFileError(f"{path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise RuleFileError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    try:
-        return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
-    except RecursionError:
-        raise RuleFileError(f"{path}: not valid YAML (nested too deeply)") from None
     except _DuplicateKey as exc:
         raise RuleFileError(f"{path}:{exc.line}: duplicate key '{exc.key}'") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise RuleFileError(f"{path}{line}: not valid YAML ({problem})") from None
 
 
 def format_loc(loc: Sequence[Any]) -> str:

@@ -18,31 +18,24 @@ import posixpath
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
-import yaml
 
-from rocm_doctor.data import SAFE_LOADER
+from rocm_doctor.data import read_yaml
+from rocm_doctor.errors import InputError
 
 from rocm_doctor.system.recorded_schema import MachineDocument, commands_problem, problem
 from rocm_doctor.system.base import DEFAULT_TIMEOUT, CommandResult, Finished, Identity, PlatformInfo, Resources
 
 
-class RecordedMachineError(ValueError):
+class RecordedMachineError(InputError):
     """A recorded machine folder that cannot be read, with a one-line reason."""
 
 
 def _load_yaml(path: Path) -> Any:
+    """A YAML file of the folder, or None when it does not exist."""
     try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)  # noqa: S506 - safe loader
+        return read_yaml(path, error=RecordedMachineError)
     except FileNotFoundError:
         return None
-    except UnicodeDecodeError:
-        raise RecordedMachineError(f"{path}: not UTF-8 text") from None
-    except OSError as exc:
-        raise RecordedMachineError(f"{path}: {exc.strerror or exc}") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" line {mark.line + 1}" if mark is not None else ""
-        raise RecordedMachineError(f"{path}{where}: not valid YAML") from None
 
 
 def _check(path: Path, found: Optional[str]) -> None:
