@@ -320,3 +320,12 @@ def test_name_and_arch_of_the_same_torch_device_make_one_gpu() -> None:
     assert len(result.facts.gpus.agents) == 1
     assert gpu(result)["gfx"] == "gfx1100" and gpu(result)["name"] == "AMD Radeon RX 7900 XTX"
     assert [d.gcn_arch_name for d in result.facts.torch.live.devices.value] == ["gfx1100"]
+
+
+def test_rocm_smi_card_series_cut_off_before_its_closing_bracket_still_names_the_gpu() -> None:
+    from rocm_doctor.ingest.blocks import split_blocks
+    from rocm_doctor.ingest.formats import smi
+
+    text = "GPU[0]\t\t: Card series: \t\tNavi 31 [Radeon RX 7900 XTX\nGPU[0]\t\t: Card model: \t\t0x744c\n"
+    pieces = [piece for block in split_blocks(text) for piece in smi.parse(block)]
+    assert [s.fields["name"] for p in pieces for s in p.gpus] == ["Radeon RX 7900 XTX"]

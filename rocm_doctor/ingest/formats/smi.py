@@ -103,7 +103,9 @@ def _rocmsmi(block: Block) -> List[Piece]:
     sightings = []
     for index, info in sorted(gpus.items()):
         series = _clean(info.get("card series"))
-        name = re.search(r"\[([^\]]+)\]", series).group(1) if series and "[" in series else series
+        # "Navi 31 [Radeon RX 7900 XTX]" names the product in brackets; a cut-off line may lack the "]".
+        bracketed = re.search(r"\[([^\]]+)\]?", series) if series else None
+        name = bracketed.group(1).strip() if bracketed else series
         fields = gpu_fields(name=name, gfx=gfx_of(info.get("gfx version", "")))
         if fields.get("gfx") or name:
             sightings.append(GpuSighting("rocm-smi", index, first[index], fields))
