@@ -28,17 +28,16 @@ def _record(source: FactsSource, folder: Path) -> Facts:
     from rocm_doctor.facts.env import is_recorded
     from rocm_doctor.facts.gather import GatherOptions, gather
     from rocm_doctor.system.record import RecordingSystem, redactor_for
-    from rocm_doctor.system.recorded import RecordedMachineError, RecordedSystem
+    from rocm_doctor.system.base import System
+    from rocm_doctor.system.recorded import RecordedSystem
 
     if source.facts_file is not None or source.from_file is not None:
         raise InputError("--record needs a machine to read; it cannot be combined with --facts or --from")
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise InputError(f"{folder}: --record needs a new or empty folder")
+    inner: System
     if source.machine is not None:
-        try:
-            inner = RecordedSystem(source.machine)
-        except RecordedMachineError as exc:
-            raise InputError(str(exc)) from None
+        inner = RecordedSystem(source.machine)  # a bad folder raises RecordedMachineError, an InputError
         origin, detail = "recorded", str(source.machine)
     else:
         from rocm_doctor.system.live import LiveSystem

@@ -123,12 +123,9 @@ def load_facts(source: FactsSource, progress: Optional[Callable[[str], None]] = 
 
         return facts_from_report_file(source.from_file)
     if source.machine is not None:
-        from rocm_doctor.system.recorded import RecordedMachineError, RecordedSystem
+        from rocm_doctor.system.recorded import RecordedSystem
 
-        try:
-            system = RecordedSystem(source.machine)
-        except RecordedMachineError as exc:
-            raise InputError(str(exc)) from None
+        system = RecordedSystem(source.machine)  # a bad folder raises RecordedMachineError, an InputError
         return gather(system, options, origin="recorded", origin_detail=str(source.machine), progress=progress)
     from rocm_doctor.system.live import LiveSystem
 

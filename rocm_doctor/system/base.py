@@ -87,7 +87,10 @@ class Resources:
 class Started(Protocol):
     """A command that was started; ``result()`` waits for it, ``cancel()`` kills it."""
 
-    argv: List[str]
+    @property
+    def argv(self) -> List[str]:
+        """The command line that was started."""
+        ...
 
     def result(self) -> CommandResult:
         """Wait (within the command's timeout) and return what it did."""
