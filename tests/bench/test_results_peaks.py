@@ -172,3 +172,11 @@ def test_bench_facts_survive_a_facts_file_and_check_judges_them(tmp_path) -> Non
     ids = [f["id"] for f in json.loads(done.stdout)["findings"]]
     assert "RD600" in ids and "RD601" not in ids
     assert done.returncode == 1
+
+
+def test_the_bands_and_thresholds_name_their_source() -> None:
+    from rocm_doctor.data import load_table
+
+    table = load_table("gpu_peaks")
+    assert table["gemm_bands"] and table["copy_bands"] and table["thresholds"]
+    assert "perf.md" in table["bands_source"] and "perf.md" in table["thresholds_source"]
