@@ -11,7 +11,7 @@ from typing import Dict, List, Mapping
 from rocm_doctor.facts.common import os_kind
 from rocm_doctor.facts.gather import GatherContext
 from rocm_doctor.facts.model import EnvFacts
-from rocm_doctor.facts.value import known
+from rocm_doctor.facts.value import absent, known
 
 RELEVANT_PREFIXES = (
     "HSA_", "HIP_", "ROCR_", "ROCM_", "AMD_", "GPU_", "MIOPEN_", "PYTORCH_", "TORCH_",
@@ -62,4 +62,9 @@ def gather_env(ctx: GatherContext) -> EnvFacts:
     selected: Dict[str, str] = {k: env[k] for k in sorted(env) if is_relevant(k)}
     separator = ";" if os_kind(ctx.system) == "windows" else ":"
     entries = rocm_path_entries(path_variable(env), separator, env.get("HIP_PATH", ""))
-    return EnvFacts(vars=known(selected, "env"), rocm_path_entries=known(entries, "env:PATH"))
+    return EnvFacts(
+        vars=known(selected, "env"),
+        coverage=known([".*"], "env"),
+        settings=absent("env", "a live machine's environment is read directly, not from settings in files"),
+        rocm_path_entries=known(entries, "env:PATH"),
+    )

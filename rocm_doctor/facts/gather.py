@@ -163,7 +163,7 @@ def gather(
     )
     # Error signatures come only from a pasted report (check --from), benchmark results only
     # from `check --bench`: on a gathered machine both are definitely absent, not unknown.
-    symptoms = SymptomFacts(signatures=absent("paste", "no report was pasted"))
+    symptoms = SymptomFacts(signatures=absent("paste", "no report was pasted"), context=absent("paste", "no report was pasted"))
     return Facts(meta=meta, symptoms=symptoms, bench=no_bench(), **ctx.sections)
 
 

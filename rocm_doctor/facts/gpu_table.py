@@ -241,6 +241,16 @@ def _codenames() -> Tuple[_Codename, ...]:
     return tuple(sorted(rows, key=lambda r: -r.length))
 
 
+@lru_cache(maxsize=1)
+def codename_regex() -> "re.Pattern[str]":
+    """One pattern that finds any of the table's code names in running text (case-insensitive)."""
+    names = sorted({str(row.model.product) for row in _codenames()}, key=len, reverse=True)
+    if not names:
+        return re.compile(r"(?!x)x")
+    words = [r"\s*".join(re.escape(w) for w in name.split()) for name in names]
+    return re.compile(r"(?<![0-9A-Za-z])(?:" + "|".join(words) + r")(?![0-9A-Za-z])", re.IGNORECASE)
+
+
 def models_for_codename(name: str) -> List[GpuModel]:
     """The code-name rows named as whole words in ``name`` (``Navi 22 [Radeon RX 6700 XT]`` ->
     Navi 22); a longer code name hides the shorter ones inside it (``Strix Halo`` is not ``Strix``)."""

@@ -7,7 +7,10 @@ renaming a field is a schema change and bumps ``SCHEMA_VERSION``.
 
 from __future__ import annotations
 
+
 import json
+import re
+from functools import lru_cache
 from typing import Any, Dict, List, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -255,13 +258,64 @@ class PackagesFacts(Section):
     """Canonical name -> version for every distribution found."""
 
 
+class EnvSetting(Section):
+    """One place a report sets (or unsets) an environment variable, with where the setting lives.
+
+    A value written in a file (a Dockerfile, a systemd unit, a shell rc) or typed into
+    another shell is configuration, not the process environment: ``reaches`` says
+    whether the report shows it reaching the program (``True``: an ``env`` listing,
+    a ``NAME=value command`` prefix), proves it cannot (``False``: fish ``set -U``
+    without ``-x`` is never exported, ``sudo`` resets the environment), or cannot tell
+    (``None``).
+    """
+
+    name: str
+    value: Optional[str] = None
+    """None for an ``unset``."""
+    origin: str
+    """How it was set: ``export``, ``command-prefix``, ``powershell``, ``cmd-set``, ``setx``,
+    ``fish``, ``systemd``, ``dockerfile``, ``docker-run``, ``compose``, ``python``,
+    ``env-listing``, ``app-config``, ``assignment`` (a bare ``NAME=value``), ``prose``."""
+    where: str
+    """Where it applies, in words (``this shell``, ``the systemd service``, ``the image``...)."""
+    reaches: Optional[bool] = None
+    reason: Optional[str] = None
+    """Why ``reaches`` is False (or the caveat when None)."""
+    source: str
+    """The line it was read from (``paste:block 2 line 5``) or ``env`` on a live machine."""
+
+
 class EnvFacts(Section):
     """Environment variables that matter to ROCm and PyTorch."""
 
     vars: Fact[Dict[str, str]] = _fact()
-    """Relevant variables that are set (HSA_*, HIP_*, ROCR_*, PYTORCH_*, ...)."""
+    """Relevant variables that are set (HSA_*, HIP_*, ROCR_*, PYTORCH_*, ...): on a live
+    machine the process environment; from a report, every setting it shows that is not
+    proven to miss the program (each value's origin is in ``settings``)."""
+    coverage: Fact[List[str]] = _fact()
+    """Which variable names ``vars`` is complete for, as regular expressions (``.*``: all of
+    them, a live machine or a full ``env`` listing; ``HSA|HIP``: an ``env | grep`` listing;
+    empty: only single settings were shown). A name the listing does not cover and that
+    is not in ``vars`` is unknown, not unset. Unknown coverage means complete."""
+    settings: Fact[List[EnvSetting]] = _fact()
+    """Every setting a pasted report shows, in order, with where it lives."""
     rocm_path_entries: Fact[List[str]] = _fact()
     """``PATH`` entries that point into a ROCm install."""
+
+    def covers(self, name: str) -> bool:
+        """Whether ``vars`` would show ``name`` if it were set (unknown coverage: it would)."""
+        coverage = self.coverage
+        if not coverage.is_known or not isinstance(coverage.value, list):
+            return True
+        return any(_coverage_pattern(pattern).search(name) for pattern in coverage.value)
+
+
+@lru_cache(maxsize=256)
+def _coverage_pattern(pattern: str) -> "re.Pattern[str]":
+    try:
+        return re.compile(pattern, re.IGNORECASE)
+    except re.error:
+        return re.compile(re.escape(pattern), re.IGNORECASE)
 
 
 class PermissionsFacts(Section):
@@ -300,6 +354,8 @@ class SymptomFacts(Section):
 
     signatures: Fact[List[str]] = _fact()
     """Signature ids such as ``hip_invalid_device_function``."""
+    context: Fact[List[str]] = _fact()
+    """What the report speaks of that is not an error (``rocm_stack_mentioned``: it is about ROCm)."""
 
 
 class MetaFacts(Section):

@@ -30,14 +30,13 @@ from rocm_doctor.facts.torch_probe import LABEL, devices_from, judge_probe
 from rocm_doctor.facts.torch_probe_script import probe_argv
 from rocm_doctor.facts.torch_static import (
     cuda_version_from_tag,
-    distributor,
     flavour_from_tag,
     local_tag,
     parse_version_py,
     rocm_version,
-    torch_flavour,
 )
 from rocm_doctor.facts.value import Fact, absent, failed, known, unknown
+from rocm_doctor.knowledge.torch_identity import identify
 from rocm_doctor.system.base import Started
 
 TRITON_PACKAGES = ("pytorch-triton-rocm", "triton-rocm", "pytorch-triton", "triton")
@@ -137,12 +136,19 @@ def _static(ctx: GatherContext, dist: Distribution) -> Dict[str, Fact[Any]]:
         "location": known(dist.site_dir, meta),
         "bundled_hsa_runtime": _bundled_hsa(ctx, join_path(dist.site_dir, "torch")),
     }
-    flavour = torch_flavour(tag, version_py)
+    identity = identify(
+        dist.version,
+        hip=hip,
+        cuda=version_py.get("cuda") if version_py else None,
+        xpu=version_py.get("xpu") if version_py else None,
+        hip_known=version_py is not None and "hip" in version_py and "cuda" in version_py,
+    )
+    flavour = identity.flavour
     flavour_source = version_path if version_py is not None else meta
     values["flavour"] = known(flavour, flavour_source) if flavour else failed(
         flavour_source, f"neither the version {dist.version} nor torch/version.py names the build flavour"
     )
-    rocm = rocm_version(tag, hip)
+    rocm = identity.rocm_version
     if rocm:
         values["rocm_version"] = known(rocm, meta if rocm_version(tag, None) else version_path)
     elif flavour is not None:
@@ -151,7 +157,7 @@ def _static(ctx: GatherContext, dist: Distribution) -> Dict[str, Fact[Any]]:
         values["rocm_version"] = failed(meta, "the build flavour is not known")
     if values["cuda_version"].status != "known" and cuda_version_from_tag(tag):
         values["cuda_version"] = known(cuda_version_from_tag(tag), meta)
-    who = distributor(dist.version, hip)
+    who = identity.distributor
     values["distributor"] = known(who, meta) if who else unknown(
         f"the version tag +{tag} matches no known distributor"
     )

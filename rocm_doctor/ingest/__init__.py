@@ -16,27 +16,30 @@ Public API: :func:`ingest_text`, :func:`ingest_report_file` (an
 
 from __future__ import annotations
 
+import bisect
 import sys
 from pathlib import Path
-from typing import Callable, List, Optional
+from typing import Callable, List, Optional, Tuple
 
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.ingest.assemble import assemble
+from rocm_doctor.ingest.assemble import Conflict, assemble
 from rocm_doctor.ingest.blocks import Block, split_blocks
 from rocm_doctor.ingest.formats import (
     collect_env,
+    fields,
     commands,
+    env_settings,
     hip_devices,
     json_docs,
+    mentions,
     pip,
     python_session,
     rocminfo,
     smi,
     system,
-    template,
 )
-from rocm_doctor.ingest.model import IngestResult, Piece, PieceInfo
+from rocm_doctor.ingest.model import ConflictInfo, IngestResult, Piece, PieceInfo
 from rocm_doctor.ingest.signatures import match_block
 
 __all__ = [
@@ -55,31 +58,63 @@ REPORT_MARKER = "<!-- rocm-doctor report"
 MAX_REPORT_BYTES = 20 * 1024 * 1024
 
 Parser = Callable[[Block], List[Piece]]
-PARSERS: List[Parser] = [
-    json_docs.parse,
-    collect_env.parse,
-    rocminfo.parse,
-    smi.parse,
-    hip_devices.parse,
-    pip.parse,
-    system.parse,
-    commands.parse,
-    python_session.parse,
-    template.parse,
-    match_block,
+Gate = Callable[[Block], bool]
+
+
+def _has(*words: str) -> Gate:
+    """A gate that opens when the block's lower-cased text contains any of ``words``."""
+    return lambda block: any(word in block.lower for word in words)
+
+
+def _always(block: Block) -> bool:
+    return True
+
+
+PARSERS: List[Tuple[Parser, Gate]] = [
+    (json_docs.parse, lambda block: "{" in block.text or "[" in block.text),
+    (collect_env.parse, _has("pytorch version", "is cuda available", "rocm used to build", "[pip3]", "[conda]")),
+    (rocminfo.parse, _has("agent", "marketing name", "rock module", "wsl environment", "amdgcn-amd-amdhsa")),
+    (smi.parse, _has("smi", "gpu[", "gpu:", "market_name", "card series", "driver version")),
+    (hip_devices.parse, _has("device#", "ggml_")),
+    (pip.parse, lambda block: "==" in block.text or " @ " in block.text or "package" in block.lower),
+    (system.parse, _has("linux", "id=", "amdgpu", "controller", "device-", "version_id")),
+    (commands.parse, lambda block: any(line.command for line in block.lines) or "uid=" in block.text),
+    (python_session.parse, _has("torch")),
+    (fields.parse, _always),
+    (mentions.parse, _always),
+    (env_settings.parse, lambda block: "=" in block.text or "set" in block.lower or "env" in block.lower),
+    (match_block, _always),
 ]
-"""Every recogniser, in the order their pieces are listed."""
+"""Every recogniser with the cheap test that says whether it can find anything in a block, in listing order."""
 
 
-SOFT_KINDS = ("report-fields", "python-session")
+SOFT_KINDS = ("report-fields", "python-session", "mentions")
 """Recognisers of loose text; inside a tool's output they add nothing and are dropped."""
 
 
+def _spans(pieces: List[Piece]) -> Tuple[List[int], List[int]]:
+    """Merged ``[start, end]`` line spans of the tool-output pieces, as two sorted lists."""
+    spans = sorted(
+        (p.line_start, p.line_end) for p in pieces
+        if p.kind not in SOFT_KINDS and not p.kind.startswith(("error:", "context:")) and not p.settings
+    )
+    starts: List[int] = []
+    ends: List[int] = []
+    for start, end in spans:
+        if starts and start <= ends[-1] + 1:
+            ends[-1] = max(ends[-1], end)
+        else:
+            starts.append(start)
+            ends.append(end)
+    return starts, ends
+
+
 def _without_overlap(pieces: List[Piece]) -> List[Piece]:
-    spans = [(p.line_start, p.line_end) for p in pieces if p.kind not in SOFT_KINDS and not p.kind.startswith("error:")]
+    starts, ends = _spans(pieces)
 
     def inside(number: int) -> bool:
-        return any(start <= number <= end for start, end in spans)
+        position = bisect.bisect_right(starts, number) - 1
+        return position >= 0 and number <= ends[position]
 
     kept: List[Piece] = []
     for piece in pieces:
@@ -98,9 +133,10 @@ def _pieces(blocks: List[Block]) -> List[Piece]:
     pieces: List[Piece] = []
     for block in blocks:
         found: List[Piece] = []
-        for parser in PARSERS:
+        for parser, gate in PARSERS:
             try:
-                found += parser(block)
+                if gate(block):
+                    found += parser(block)
             except Exception:  # noqa: BLE001 - unrecognisable text is ignored, never an error
                 continue
         pieces += _without_overlap(found)
@@ -114,9 +150,11 @@ def ingest_text(text: str, origin_detail: Optional[str] = None) -> IngestResult:
     if report and any(p.facts is not None for p in pieces):
         # rocm-doctor's own report: its facts JSON is the whole truth (exact round trip).
         pieces = [p for p in pieces if p.facts is not None]
-    facts = assemble(pieces, origin_detail=origin_detail, documents_only=report)
-    infos = [PieceInfo(kind=p.kind, block=p.block, line_start=p.line_start, line_end=p.line_end) for p in pieces]
-    return IngestResult(facts=facts, pieces=infos)
+    conflicts: List[Conflict] = []
+    facts = assemble(pieces, origin_detail=origin_detail, documents_only=report, conflicts=conflicts)
+    infos = [PieceInfo(kind=p.kind, block=p.block, line_start=p.line_start, line_end=p.line_end) for p in pieces if not p.kind.startswith("context:")]
+    shown = [ConflictInfo(path=c.path, kept=c.kept, others=list(c.others)) for c in conflicts]
+    return IngestResult(facts=facts, pieces=infos, conflicts=shown)
 
 
 def _decode(data: bytes) -> str:

@@ -15,22 +15,39 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
 from pydantic import ValidationError
 
 from rocm_doctor import __version__
-from rocm_doctor.facts.model import Facts, Section
+from rocm_doctor.facts.model import EnvFacts, Facts, Section
 from rocm_doctor.facts.value import Fact
-from rocm_doctor.ingest.formats.common import TABLE_FIELDS
+from rocm_doctor.ingest.formats.common import COUNT_FIELD, TABLE_FIELDS
 from rocm_doctor.facts.gpu_table import name_key
-from rocm_doctor.ingest.model import Absent, GpuSighting, Observation, Piece
+from rocm_doctor.ingest.model import TRUST_NAMES, Absent, GpuSighting, Observation, Piece, SettingSighting
 
 NOT_IN_PASTE = "not in the pasted report"
-LAYER_ORDER = ("rocminfo", "amd-smi", "rocm-smi", "hip", "torch", "pci", "report")
+LAYER_ORDER = ("rocminfo", "amd-smi", "rocm-smi", "hip", "torch", "pci", "report", "mention", "cpu")
+PROSE_LAYERS = ("report", "mention", "cpu")
+"""Listings read from what people wrote (labelled fields, mentions, a CPU's iGPU): deduplicated by model."""
 DISCOVERY_NAMES = {"amd-smi": "amdsmi"}
-_MERGED_LISTS = {"symptoms.signatures"}
+MAX_GPUS = 256
+"""GPU agents kept from one listing; a paste listing more is cut there (see docs/limits.md)."""
+_MERGED_LISTS = {"symptoms.signatures", "symptoms.context"}
 _MERGED_DICTS = {"packages.installed"}
+_ENV_PATHS = ("env.vars", "env.coverage", "env.settings")
+_REACH_RANK = {True: 2, None: 1, False: 0}
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Two readings of one fact that disagree, and which one was kept (``facts --from`` shows both)."""
+
+    path: str
+    kept: str
+    """``value (source, trust name)`` of the reading kept, or ``none`` when the fact became unknown."""
+    others: Tuple[str, ...]
 
 
 def _skeleton(model: type) -> Dict[str, Any]:
@@ -59,7 +76,7 @@ def _slot(tree: Dict[str, Any], path: str) -> Tuple[Optional[Dict[str, Any]], st
     return node, parts[-1]
 
 
-def _decide(path: str, observations: List[Observation]) -> Optional[Dict[str, Any]]:
+def _decide(path: str, observations: List[Observation], conflicts: Optional[List[Conflict]] = None) -> Optional[Dict[str, Any]]:
     if path in _MERGED_LISTS:
         merged: List[Any] = []
         for obs in observations:
@@ -72,17 +89,59 @@ def _decide(path: str, observations: List[Observation]) -> Optional[Dict[str, An
                 combined.update(obs.value)
         return {"status": "known", "value": combined, "source": observations[0].line.source}
     top = max(obs.trust for obs in observations)
-    best = [obs for obs in observations if obs.trust == top]
+    best = _most_specific([obs for obs in observations if obs.trust == top])
+    refined = _most_specific(best + [o for o in observations if o.trust < top and _refines(o.value, best[0].value)])
+    if len(best) == 1 and len(refined) == 1:
+        best = refined  # "6.0" in a field and "/opt/rocm-6.0.1" in prose: the same ROCm, said more exactly
     values: List[Any] = []
     for obs in best:
         if obs.value not in values:
             values.append(obs.value)
-    if len(values) == 1 and isinstance(values[0], Absent):
-        return {"status": "absent", "source": best[0].line.source, "reason": values[0].reason}
+    losers = [o for o in observations if o.trust < top and o.value not in values and not _refines(values[0], o.value) and not _refines(o.value, values[0])]
     if len(values) == 1:
+        if losers and conflicts is not None:
+            conflicts.append(Conflict(path, _reading(best[0]), tuple(_reading(o) for o in _distinct(losers)[:4])))
+        if isinstance(values[0], Absent):
+            return {"status": "absent", "source": best[0].line.source, "reason": values[0].reason}
         return {"status": "known", "value": values[0], "source": best[0].line.source}
-    shown = "; ".join(f"{obs.value!r} ({obs.line.source})" for obs in best[:4])
+    if conflicts is not None:
+        conflicts.append(Conflict(path, "none", tuple(_reading(o) for o in _distinct(best + losers)[:6])))
+    shown = "; ".join(f"{obs.value!r} ({obs.line.source})" for obs in _distinct(best)[:4])
     return {"status": "unknown", "reason": f"the report gives different values: {shown}"}
+
+
+def _refines(longer: Any, shorter: Any) -> bool:
+    """``6.0.1`` refines ``6.0``; ``Ubuntu 22.04.4 LTS`` refines ``Ubuntu 22.04.4``; equal values refine each other."""
+    if not isinstance(longer, str) or not isinstance(shorter, str):
+        return longer == shorter
+    a, b = longer.strip().lower(), shorter.strip().lower()
+    return a == b or (a.startswith(b) and a[len(b)] in ".- (_+")
+
+
+def _most_specific(observations: List[Observation]) -> List[Observation]:
+    """The observations whose values nothing else in the list refines (one per distinct value)."""
+    out: List[Observation] = []
+    for obs in observations:
+        if any(other.value != obs.value and _refines(other.value, obs.value) for other in observations):
+            continue
+        if all(kept.value != obs.value for kept in out):
+            out.append(obs)
+    return out or observations[:1]
+
+
+def _distinct(observations: List[Observation]) -> List[Observation]:
+    seen: List[Any] = []
+    out: List[Observation] = []
+    for obs in observations:
+        if obs.value not in seen:
+            seen.append(obs.value)
+            out.append(obs)
+    return out
+
+
+def _reading(obs: Observation) -> str:
+    value = "absent" if isinstance(obs.value, Absent) else repr(obs.value)
+    return f"{value} ({obs.line.source}, {TRUST_NAMES.get(obs.trust, 'trust ' + str(obs.trust))})"
 
 
 def _same_gpu(a: Dict[str, Any], b: Dict[str, Any]) -> bool:
@@ -90,8 +149,70 @@ def _same_gpu(a: Dict[str, Any], b: Dict[str, Any]) -> bool:
         if a.get(key) and b.get(key):
             return a[key] == b[key]
     if a.get("name") and b.get("name"):
-        return name_key(a["name"]) is not None and name_key(a["name"]) == name_key(b["name"])
+        key_a, key_b = name_key(a["name"]), name_key(b["name"])
+        if key_a is not None and key_a == key_b:
+            return True
+    if a.get("integrated") is True and b.get("integrated") is True and not (a.get("gfx") and b.get("gfx")):
+        return True  # "the iGPU" and the integrated GPU a CPU model carries
     return False
+
+
+def _merge_igpu_keys(sightings: List[GpuSighting]) -> Dict[int, str]:
+    """Keys per sighting, where a bare "iGPU" mention joins the integrated model named elsewhere."""
+    keys = {id(s): _prose_key(s.fields) for s in sightings}
+    integrated = [keys[id(s)] for s in sightings if s.fields.get("integrated") is True and keys[id(s)] != "igpu"]
+    if len(set(integrated)) == 1:
+        for s in sightings:
+            if keys[id(s)] == "igpu":
+                keys[id(s)] = integrated[0]
+    return keys
+
+
+def _prose_key(fields: Dict[str, Any]) -> str:
+    if fields.get("gfx"):
+        return str(fields["gfx"])
+    key = name_key(str(fields.get("name") or ""))
+    if key:
+        return key
+    return "igpu" if fields.get("integrated") else str(fields.get("name") or "")
+
+
+def _prose_groups(sightings: List[GpuSighting]) -> List[List[GpuSighting]]:
+    """People's GPU mentions as devices: one per model, as many as any single line counts (``2x RX 7900 XT``)."""
+    order: List[str] = []
+    per_line: Dict[Tuple[str, int], int] = {}
+    first: Dict[str, List[GpuSighting]] = {}
+    keys = _merge_igpu_keys(sightings)
+    for sighting in sightings:
+        key = keys[id(sighting)]
+        if key not in first:
+            order.append(key)
+            first[key] = []
+        first[key].append(sighting)
+        count = int(sighting.fields.get(COUNT_FIELD) or 1)
+        per_line[(key, sighting.line.number)] = max(per_line.get((key, sighting.line.number), 0), count)
+    groups: List[List[GpuSighting]] = []
+    for key in order:
+        count = max(n for (k, _), n in per_line.items() if k == key)
+        groups += [first[key]] * count
+    return groups
+
+
+def _agent(index: int, layer: str, group: List[GpuSighting]) -> Dict[str, Any]:
+    fields: Dict[str, Any] = {}
+    sources: Dict[str, str] = {}
+    for sighting in group:  # one device shown by several lines (name, then gcnArchName)
+        for key, value in sighting.fields.items():
+            if key not in (TABLE_FIELDS, COUNT_FIELD) and key not in fields:
+                fields[key], sources[key] = value, _field_source(sighting, key)
+    return {"index": index, "layer": layer, "sighting": group[0], "fields": fields, "sources": sources}
+
+
+def _fill(agent: Dict[str, Any], other: GpuSighting) -> None:
+    for key, value in other.fields.items():
+        if key not in (TABLE_FIELDS, COUNT_FIELD) and key not in agent["fields"]:
+            agent["fields"][key] = value
+            agent["sources"][key] = _field_source(other, key)
 
 
 def _agents(sightings: List[GpuSighting]) -> Tuple[List[Dict[str, Any]], Optional[str]]:
@@ -101,34 +222,26 @@ def _agents(sightings: List[GpuSighting]) -> Tuple[List[Dict[str, Any]], Optiona
     primary = next((layer for layer in LAYER_ORDER if by_layer.get(layer)), None)
     if primary is None:
         return [], None
-    agents = []
-    for index, group in enumerate(_by_position(by_layer[primary])):
-        fields: Dict[str, Any] = {}
-        sources: Dict[str, str] = {}
-        for sighting in group:  # one device shown by several lines (name, then gcnArchName)
-            for key, value in sighting.fields.items():
-                if key != TABLE_FIELDS and key not in fields:
-                    fields[key], sources[key] = value, _field_source(sighting, key)
-        agents.append({"index": index, "layer": primary, "sighting": group[0], "fields": fields, "sources": sources})
+    groups = _prose_groups(by_layer[primary]) if primary in PROSE_LAYERS else _by_position(by_layer[primary])
+    agents = [_agent(index, primary, group) for index, group in enumerate(groups[:MAX_GPUS])]
     for layer in LAYER_ORDER:
         if layer == primary:
             continue
-        others = by_layer.get(layer, [])
+        others = by_layer.get(layer, [])[: MAX_GPUS * 4]
+        amd_others = [o for o in others if o.fields.get("vendor") == "AMD"]
         for other in others:
             matches = [a for a in agents if _same_gpu(a["fields"], other.fields)]
             amd_agents = [a for a in agents if a["fields"].get("vendor") == "AMD"]
-            amd_others = [o for o in others if o.fields.get("vendor") == "AMD"]
             if not matches and len(amd_agents) == 1 and len(amd_others) == 1 and other.fields.get("vendor") == "AMD":
                 target = amd_agents[0]["fields"]
                 if not any(target.get(k) and other.fields.get(k) and target[k] != other.fields[k] for k in ("gfx", "device_id")):
                     matches = amd_agents
-            if len(matches) != 1:
-                continue
-            agent = matches[0]
-            for key, value in other.fields.items():
-                if key != TABLE_FIELDS and key not in agent["fields"]:
-                    agent["fields"][key] = value
-                    agent["sources"][key] = _field_source(other, key)
+            if len(matches) == 1:
+                _fill(matches[0], other)
+            elif not matches and layer == "cpu" and primary in PROSE_LAYERS and len(agents) < MAX_GPUS:
+                # The report names its GPUs in words and its CPU carries an iGPU the words left out.
+                if not any(a["fields"].get("integrated") is True for a in agents):
+                    agents.append(_agent(len(agents), "cpu", [other]))
     return agents, primary
 
 
@@ -201,8 +314,61 @@ def _drop(tree: Dict[str, Any], loc: Tuple[Any, ...]) -> bool:
     return False
 
 
-def assemble(pieces: List[Piece], origin_detail: Optional[str] = None, documents_only: bool = False) -> Facts:
-    """One Facts snapshot from the pieces (see the module docstring)."""
+def _env(tree: Dict[str, Any], pieces: List[Piece]) -> None:
+    """``env.vars``, ``env.coverage`` and ``env.settings`` from every setting the pieces show."""
+    settings: List[SettingSighting] = sorted((s for p in pieces for s in p.settings), key=lambda s: s.line.number)
+    listings = [p for p in pieces if p.coverage is not None]
+    if not settings and not listings:
+        return
+    env = tree["env"]
+    if env["vars"].get("status") != "unknown":
+        return  # a facts document in the paste already says what the environment is
+    coverage: List[str] = []
+    for piece in listings:
+        coverage += [c for c in piece.coverage or [] if c not in coverage]
+    covered = EnvFacts(coverage=Fact(status="known", value=coverage))
+    live = {s.name for s in settings if s.reaches is True and s.value is not None and s.origin in ("env-listing", "app-config")}
+    proofs = {s.name: s for s in settings if s.reaches is True and s.value is None and s.origin == "app-config"}
+    first_listing = min((p.line_start for p in listings), default=None)
+    resolved: List[SettingSighting] = []
+    for setting in settings:
+        if setting.reaches is None and setting.name not in live and covered.covers(setting.name):
+            proof = proofs.get(setting.name)
+            reason = (
+                f"{proof.reason} ({proof.line.source})" if proof is not None and proof.reason
+                else f"the environment listing (line {first_listing}) does not have {setting.name}"
+            )
+            setting = SettingSighting(setting.name, setting.value, setting.origin, setting.where, setting.line, False, reason, setting.trust)
+        resolved.append(setting)
+    chosen: Dict[str, SettingSighting] = {}
+    for setting in resolved:
+        current = chosen.get(setting.name)
+        rank = (_REACH_RANK[setting.reaches], setting.trust, setting.line.number)
+        if current is None or rank >= (_REACH_RANK[current.reaches], current.trust, current.line.number):
+            chosen[setting.name] = setting
+    values = {n: s.value for n, s in chosen.items() if s.reaches is not False and s.value is not None}
+    source = next((s.line.source for s in resolved if s.origin in ("env-listing", "app-config")), None)
+    source = source or (resolved[0].line.source if resolved else "paste")
+    env["vars"] = {"status": "known", "value": values, "source": source}
+    env["coverage"] = {"status": "known", "value": coverage, "source": source}
+    env["settings"] = {
+        "status": "known",
+        "source": source,
+        "value": [
+            {"name": s.name, "value": s.value, "origin": s.origin, "where": s.where, "reaches": s.reaches,
+             "reason": s.reason, "source": s.line.source}
+            for s in resolved
+        ],
+    }
+
+
+def assemble(
+    pieces: List[Piece],
+    origin_detail: Optional[str] = None,
+    documents_only: bool = False,
+    conflicts: Optional[List[Conflict]] = None,
+) -> Facts:
+    """One Facts snapshot from the pieces (see the module docstring); disagreements go to ``conflicts``."""
     base = next((p.facts for p in reversed(pieces) if p.facts is not None), None)
     meta = {"origin": "paste", "origin_detail": origin_detail, "tool_version": __version__}
     if base is not None:
@@ -227,11 +393,16 @@ def assemble(pieces: List[Piece], origin_detail: Optional[str] = None, documents
             observations = [Observation(path, parent[key].get("value") or [], observations[0].line)] + observations
         elif status != "unknown":
             continue
-        decided = _decide(path, observations)
+        if path in _ENV_PATHS:
+            continue
+        decided = _decide(path, observations, conflicts)
         if decided is not None:
             parent[key] = decided
+    _env(tree, pieces)
     if tree["symptoms"]["signatures"].get("status") == "unknown":
         tree["symptoms"]["signatures"] = {"status": "known", "value": [], "source": "paste: no error signature matched"}
+    if tree["symptoms"]["context"].get("status") == "unknown":
+        tree["symptoms"]["context"] = {"status": "known", "value": [], "source": "paste: nothing said what the report is about"}
     sightings = [s for piece in pieces for s in piece.gpus]
     if not tree.get("gpus", {}).get("agents"):
         agents, layer = _agents(sightings)

@@ -6,20 +6,30 @@ the other, Windows line endings, cut-off outputs. Every later step works on
 :class:`Line` objects that remember their block and their line number in the
 original text, so a fact can say where it was read (``paste:block 2 line 14``).
 
+Splitting is linear in the size of the text: blank lines are skipped by a regex
+scan (a run of them becomes one blank line, which still separates what it
+separated), and the per-line prompt and quote checks run only on lines that can
+hold one. Readers that scan a whole block use :attr:`Block.text` with
+:meth:`Block.line_at` instead of a Python loop over lines.
+
 Nothing here can fail: any string splits into zero or more blocks.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
-from typing import List, Tuple
+from functools import cached_property
+from typing import Iterator, List, Optional, Tuple
 
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _DETAILS_OPEN = re.compile(r"^\s*<details\b[^>]*>", re.IGNORECASE)
 _DETAILS_CLOSE = re.compile(r"^\s*</details\s*>", re.IGNORECASE)
 _TAG_ONLY = re.compile(r"^\s*</?(summary|details|pre|code|br)\b[^>]*>.*$", re.IGNORECASE)
 _QUOTE = re.compile(r"^\s{0,3}>(?!>>)\s?")
+_NON_BLANK = re.compile(r"\S[^\n]*")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 # Prompts that precede a command a reporter ran; stripped to leave the command.
 _PROMPTS = (
@@ -30,7 +40,10 @@ _PROMPTS = (
     re.compile(r"^\s*In \[\d+\]:\s?"),  # ipython
     re.compile(r"^\s*>>>\s?"),  # python REPL
     re.compile(r"^\s*\$\s"),  # $ command
+    re.compile(r"^\s*#\s(?=(?:sudo\s+)?(?:[\w./-]*/)?(?:rocminfo|rocm-smi|amd-smi|groups|id|ls|cat|dmesg|lspci|uname|python[\d.]*|pip[\d.]*|docker|apt|dkms|modinfo|env|printenv|export|hipconfig|clinfo|ollama)\b)"),  # root shell '# cmd'
 )
+_PROMPT_HINTS = ("$", "#", ">", "In [")
+"""A line can start with a prompt only if it holds one of these (checked before any regex)."""
 
 
 @dataclass(frozen=True)
@@ -67,16 +80,47 @@ class Block:
     def last_line(self) -> int:
         return self.lines[-1].number if self.lines else 0
 
+    @cached_property
+    def text(self) -> str:
+        """The lines' texts (prompts removed) joined with newlines: what block-wide regex scans read."""
+        return "\n".join(line.text for line in self.lines)
 
-def normalise(text: str) -> List[str]:
-    """Text to lines: CRLF and CR become LF, NULs and other control characters go, tabs stay."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    text = re.sub(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", "", text)
-    return text.split("\n")
+    @cached_property
+    def lower(self) -> str:
+        """:attr:`text` in lower case, for cheap ``in`` tests before a scan."""
+        return self.text.lower()
+
+    @cached_property
+    def _starts(self) -> List[int]:
+        starts, position = [], 0
+        for line in self.lines:
+            starts.append(position)
+            position += len(line.text) + 1
+        return starts
+
+    def line_at(self, offset: int) -> Line:
+        """The line holding character ``offset`` of :attr:`text`."""
+        return self.lines[max(0, bisect.bisect_right(self._starts, offset) - 1)]
+
+    def index_at(self, offset: int) -> int:
+        """The position in :attr:`lines` of the line holding character ``offset`` of :attr:`text`."""
+        return max(0, bisect.bisect_right(self._starts, offset) - 1)
+
+    def scan(self, pattern: "re.Pattern[str]") -> Iterator[Tuple["re.Match[str]", Line]]:
+        """Every match of ``pattern`` in :attr:`text` with the line it starts on."""
+        for match in pattern.finditer(self.text):
+            yield match, self.line_at(match.start())
+
+
+def normalise(text: str) -> str:
+    """CRLF and CR become LF; NULs and other control characters go, tabs stay."""
+    return _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
 def strip_prompt(text: str) -> Tuple[str, bool]:
     """Remove a leading shell / REPL prompt; returns the rest and whether one was found."""
+    if not any(hint in text for hint in _PROMPT_HINTS):
+        return text, False
     for prompt in _PROMPTS:
         match = prompt.match(text)
         if match:
@@ -85,9 +129,25 @@ def strip_prompt(text: str) -> Tuple[str, bool]:
 
 
 def _make_line(raw: str, block: int, number: int) -> Line:
-    body = _QUOTE.sub("", raw, count=1) if _QUOTE.match(raw) else raw
+    body = _QUOTE.sub("", raw, count=1) if ">" in raw[:5] and _QUOTE.match(raw) else raw
     text, command = strip_prompt(body)
     return Line(text=text.rstrip(), block=block, number=number, raw=raw, command=command)
+
+
+def _numbered_lines(text: str) -> Iterator[Tuple[str, int]]:
+    """Non-blank lines with their 1-based numbers; a run of blank lines yields one ``""``."""
+    number = 1
+    position = 0
+    first = True
+    for match in _NON_BLANK.finditer(text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        newlines = text.count("\n", position, start)
+        if not first and newlines >= 2:
+            yield "", number + 1
+        number += newlines
+        yield text[start : match.end()], number
+        position = match.end()
+        first = False
 
 
 def split_blocks(text: str) -> List[Block]:
@@ -99,30 +159,45 @@ def split_blocks(text: str) -> List[Block]:
 
     def flush(next_kind: str) -> None:
         nonlocal current, kind
-        if any(raw.strip() for raw, _ in current):
+        while current and not current[-1][0]:
+            current.pop()
+        while current and not current[0][0]:
+            current.pop(0)
+        if current:
             index = len(blocks) + 1
             blocks.append(Block(index, kind, tuple(_make_line(raw, index, n) for raw, n in current)))
         current = []
         kind = next_kind
 
-    for number, raw in enumerate(normalise(text), start=1):
-        fence_match = _FENCE.match(raw)
-        if fence and fence_match and fence_match.group(1)[0] == fence[0] and len(fence_match.group(1)) >= len(fence):
-            flush("prose")
-            fence = ""
-            continue
-        if not fence and fence_match:
-            flush("fenced")
-            fence = fence_match.group(1)
-            continue
-        if not fence and _DETAILS_OPEN.match(raw):
-            flush("details")
-            continue
-        if not fence and _DETAILS_CLOSE.match(raw):
-            flush("prose")
-            continue
-        if not fence and _TAG_ONLY.match(raw):
-            continue
+    for raw, number in _numbered_lines(normalise(text)):
+        head = raw[:8].lstrip()
+        if head.startswith(("```", "~~~")):
+            fence_match = _FENCE.match(raw)
+            if fence_match is not None:
+                mark = fence_match.group(1)
+                if fence and mark[0] == fence[0] and len(mark) >= len(fence):
+                    flush("prose")
+                    fence = ""
+                    continue
+                if not fence:
+                    flush("fenced")
+                    fence = mark
+                    continue
+        if not fence and head.startswith("<"):
+            if _DETAILS_OPEN.match(raw):
+                flush("details")
+                continue
+            if _DETAILS_CLOSE.match(raw):
+                flush("prose")
+                continue
+            if _TAG_ONLY.match(raw):
+                continue
         current.append((raw, number))
     flush("prose")
     return blocks
+
+
+def first_match(pattern: "re.Pattern[str]", block: Block) -> Optional[Tuple["re.Match[str]", Line]]:
+    """The first match of ``pattern`` in the block's text, with its line; None when there is none."""
+    match = pattern.search(block.text)
+    return (match, block.line_at(match.start())) if match else None

@@ -17,11 +17,23 @@ from rocm_doctor.facts.model import Facts
 from rocm_doctor.ingest.blocks import Line
 
 # How much a kind of text is trusted when two pieces give the same fact different
-# values: machine output beats a template field, which beats an error message's hint.
+# values: a tool's output beats what an error message implies, which beats a labelled
+# field (``GPU: ...``, an issue-template section), which beats a mention in prose,
+# which beats a hint (the user name in a shell prompt).
 TRUST_FACTS_JSON = 100
 TRUST_TOOL = 50
+TRUST_SIGNATURE = 40
 TRUST_TEMPLATE = 30
+TRUST_PROSE = 20
 TRUST_HINT = 10
+TRUST_NAMES = {
+    TRUST_FACTS_JSON: "rocm-doctor facts",
+    TRUST_TOOL: "tool output",
+    TRUST_SIGNATURE: "error message",
+    TRUST_TEMPLATE: "labelled field",
+    TRUST_PROSE: "prose mention",
+    TRUST_HINT: "hint",
+}
 
 
 @dataclass(frozen=True)
@@ -67,6 +79,24 @@ class Piece:
     gpus: List[GpuSighting] = field(default_factory=list)
     facts: Optional[Facts] = None
     """A complete facts document (rocm-doctor's own ``facts --json`` or report)."""
+    settings: List["SettingSighting"] = field(default_factory=list)
+    """Environment settings the piece shows (``export``, ``ENV``, ``$env:``, an ``env`` listing ...)."""
+    coverage: Optional[List[str]] = None
+    """For an environment listing: the variable names it is complete for (regular expressions)."""
+
+
+@dataclass(frozen=True)
+class SettingSighting:
+    """One environment setting as the text shows it (see :class:`rocm_doctor.facts.model.EnvSetting`)."""
+
+    name: str
+    value: Optional[str]
+    origin: str
+    where: str
+    line: Line
+    reaches: Optional[bool] = None
+    reason: Optional[str] = None
+    trust: int = TRUST_PROSE
 
 
 class PieceInfo(BaseModel):
@@ -80,10 +110,21 @@ class PieceInfo(BaseModel):
     line_end: int
 
 
+class ConflictInfo(BaseModel):
+    """Two readings of one fact that disagree: which was kept (by trust) and which lost."""
+
+    model_config = ConfigDict(frozen=True)
+
+    path: str
+    kept: str
+    others: List[str]
+
+
 class IngestResult(BaseModel):
-    """Facts read from a pasted report and the pieces they came from."""
+    """Facts read from a pasted report, the pieces they came from and the readings that disagreed."""
 
     model_config = ConfigDict(frozen=True)
 
     facts: Facts
     pieces: List[PieceInfo]
+    conflicts: List[ConflictInfo] = []

@@ -2,7 +2,14 @@
 
 Every row is a regex with an id; a line that matches adds the id to
 ``symptoms.signatures``. A row may also say which facts the message proves
-(``implies``) and which named groups identify the GPU it is about (``gpu``).
+(``implies``; ``env.vars.NAME: {absent: why}`` says the program ran without NAME),
+which named groups identify the GPU it is about (``gpu``), a regex for the lines that
+follow it (``then``: "Missing CO for these ISAs -" names the ISA on the next line),
+and the finding category of the causes it usually has (``category``: a recognised
+error that no rule explains is reported in that category).
+
+One combined pattern finds the candidate lines of a block in a single pass, so
+reading stays linear in the size of the paste however many rows the table has.
 The matcher knows nothing about any particular message.
 """
 
@@ -16,12 +23,15 @@ from typing import Any, List, Optional, Pattern, Tuple
 from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
 from rocm_doctor.ingest.blocks import Block, Line
-from rocm_doctor.ingest.formats.common import gpu_fields, make_piece
-from rocm_doctor.ingest.model import TRUST_HINT, Absent, GpuSighting, Observation, Piece
+from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece
+from rocm_doctor.ingest.model import TRUST_HINT, TRUST_SIGNATURE, Absent, GpuSighting, Observation, Piece, SettingSighting
+from rocm_doctor.judge.model import CATEGORIES
 
 TABLE = "signatures"
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
-_ROW_KEYS = {"id", "pattern", "context", "implies", "gpu", "meaning", "source"}
+_ROW_KEYS = {"id", "pattern", "context", "implies", "gpu", "then", "category", "kind", "meaning", "source"}
+_THEN_LINES = 3
+"""How many following lines a ``then`` pattern may look at."""
 MAX_LINE = 4000
 """Longer lines are cut before matching (a minified blob is not an error message)."""
 
@@ -37,6 +47,10 @@ class Signature:
     gpu: Tuple[str, ...]
     meaning: str
     source: str
+    then: Optional[Pattern[str]] = None
+    category: Optional[str] = None
+    kind: str = "error"
+    """``error`` (goes to ``symptoms.signatures``) or ``context`` (``symptoms.context``: what the report is about)."""
 
 
 def _compile(text: Any, where: str) -> Pattern[str]:
@@ -68,24 +82,57 @@ def build(data: Any) -> List[Signature]:
         implies = row.get("implies") or {}
         if not isinstance(implies, dict):
             raise InputError(f"{here}.implies must be a mapping of fact path to value")
+        category = row.get("category")
+        if category is not None and category not in CATEGORIES:
+            raise InputError(f"{here}.category '{category}' is not one of {', '.join(CATEGORIES)}")
+        pattern = _compile(row["pattern"], f"{here}.pattern")
+        then = _compile(row["then"], f"{here}.then") if row.get("then") else None
+        gpu = tuple(str(g) for g in row.get("gpu") or ())
+        groups = set(pattern.groupindex) | set(then.groupindex if then else {})
+        missing = [g for g in gpu if g not in groups]
+        if missing:
+            raise InputError(f"{here}.gpu names '{missing[0]}', which is not a named group of pattern or then")
+        kind = str(row.get("kind") or "error")
+        if kind not in ("error", "context"):
+            raise InputError(f"{here}.kind must be error or context")
         out.append(
             Signature(
+                kind=kind,
                 id=str(row["id"]),
-                pattern=_compile(row["pattern"], f"{here}.pattern"),
+                pattern=pattern,
                 context=_compile(row["context"], f"{here}.context") if row.get("context") else None,
                 implies=tuple(sorted((str(k), _freeze(v)) for k, v in implies.items())),
-                gpu=tuple(str(g) for g in row.get("gpu") or ()),
+                gpu=gpu,
                 meaning=str(row["meaning"]),
                 source=str(row["source"]),
+                then=then,
+                category=str(category) if category else None,
             )
         )
     return out
+
+
+_GROUP = re.compile(r"\(\?P<\w+>")
+
+
+def prefilter(table: Tuple[Signature, ...]) -> Pattern[str]:
+    """One pattern matching every line any row could match (named groups dropped)."""
+    parts = [f"(?:{_GROUP.sub('(?:', s.pattern.pattern)})" for s in table]
+    try:
+        return re.compile("|".join(parts) or r"(?!x)x", re.IGNORECASE | re.MULTILINE)
+    except re.error:
+        return re.compile(r"[\s\S]")  # a row's pattern cannot be combined: every line is a candidate
 
 
 @lru_cache(maxsize=1)
 def signatures() -> Tuple[Signature, ...]:
     """The shipped signature table."""
     return tuple(build(load_table(TABLE)))
+
+
+@lru_cache(maxsize=1)
+def _shipped_prefilter() -> Pattern[str]:
+    return prefilter(signatures())
 
 
 def _freeze(value: Any) -> Any:
@@ -99,31 +146,74 @@ def _implied(value: Any) -> Any:
     return value
 
 
-def _gpu_sighting(signature: Signature, match: "re.Match[str]", line: Line) -> Optional[GpuSighting]:
-    groups = {name: match.groupdict().get(name) for name in signature.gpu}
-    if not any(groups.values()):
+def _gpu_sighting(signature: Signature, groups: dict, line: Line) -> Optional[GpuSighting]:
+    wanted = {name: groups.get(name) for name in signature.gpu}
+    if not any(wanted.values()):
         return None
-    return GpuSighting("report", 0, line, gpu_fields(gfx=groups.get("gfx"), device_id=groups.get("device_id")))
+    gfx = wanted.get("gfx")
+    return GpuSighting("report", 0, line, gpu_fields(gfx=gfx_of(gfx) if gfx else None, device_id=wanted.get("device_id")))
+
+
+def _following(block: Block, line: Line, pattern: Pattern[str]) -> dict:
+    """Named groups of ``pattern`` in the lines right after ``line``."""
+    index = block.lines.index(line)
+    for after in block.lines[index + 1 : index + 1 + _THEN_LINES]:
+        match = pattern.search(after.text[:MAX_LINE])
+        if match:
+            return {k: v for k, v in match.groupdict().items() if v}
+    return {}
+
+
+def _observations(signature: Signature, line: Line) -> Tuple[List[Observation], List[SettingSighting]]:
+    path = "symptoms.signatures" if signature.kind == "error" else "symptoms.context"
+    observations = [Observation(path, [signature.id], line, TRUST_HINT)]
+    settings: List[SettingSighting] = []
+    for path, value in signature.implies:
+        implied = _implied(value)
+        if path.startswith("env.vars."):
+            # The message proves the program ran without the variable (or with a value).
+            name = path[len("env.vars.") :]
+            shown = None if isinstance(implied, Absent) else str(implied)
+            reason = implied.reason if isinstance(implied, Absent) else None
+            settings.append(SettingSighting(name, shown, "app-config", "the program that printed the message", line, True, reason, TRUST_SIGNATURE))
+        else:
+            observations.append(Observation(path, implied, line, TRUST_SIGNATURE))
+    return observations, settings
 
 
 def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> List[Piece]:
     """One piece per signature that occurs in the block (first occurrence)."""
+    combined = _shipped_prefilter() if table is None else prefilter(table)
     table = signatures() if table is None else table
+    candidates: List[Line] = []
+    for match in combined.finditer(block.text):
+        line = block.line_at(match.start())
+        if not candidates or candidates[-1] is not line:
+            candidates.append(line)
+    if not candidates:
+        return []
     pieces: List[Piece] = []
     block_text: Optional[str] = None
     for signature in table:
-        for line in block.lines:
+        for line in candidates:
             match = signature.pattern.search(line.text[:MAX_LINE])
             if match is None:
                 continue
             if signature.context is not None:
                 if block_text is None:
-                    block_text = "\n".join(l.text[:MAX_LINE] for l in block.lines)
+                    block_text = block.text
                 if not signature.context.search(block_text):
                     break
-            observations = [Observation("symptoms.signatures", [signature.id], line, TRUST_HINT)]
-            observations += [Observation(path, _implied(value), line, TRUST_HINT) for path, value in signature.implies]
-            sighting = _gpu_sighting(signature, match, line)
-            pieces.append(make_piece(f"error:{signature.id}", [line], observations, [sighting] if sighting else []))
+            groups = {k: v for k, v in match.groupdict().items() if v}
+            if signature.then is not None:
+                groups.update({k: v for k, v in _following(block, line, signature.then).items() if k not in groups})
+            observations, settings = _observations(signature, line)
+            sighting = _gpu_sighting(signature, groups, line)
+            prefix = "error" if signature.kind == "error" else "context"
+            piece = make_piece(f"{prefix}:{signature.id}", [line], observations, [sighting] if sighting else [])
+            if settings:
+                piece.settings = settings
+                piece.coverage = [f"^{re.escape(s.name)}$" for s in settings]
+            pieces.append(piece)
             break
     return pieces

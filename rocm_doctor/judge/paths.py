@@ -152,13 +152,15 @@ def check(path: str, for_each_gpu: bool) -> Optional[str]:
     return None
 
 
-def _from_key(fact: Fact, key: str, dict_path: str) -> Fact:
+def _from_key(fact: Fact, key: str, dict_path: str, covered: bool = True) -> Fact:
     if fact.status == "absent":
         return absent(fact.source or dict_path, fact.reason)
     if not fact.is_known:
         return fact
     if isinstance(fact.value, dict) and key in fact.value:
         return known(fact.value[key], fact.source or dict_path)
+    if not covered:
+        return unknown(f"{key} is not shown: the report lists only some variables (run: env | grep -E 'HSA|HIP|ROCR|PYTORCH')")
     return absent(fact.source or dict_path, f"{key} is not in {dict_path}")
 
 
@@ -185,7 +187,10 @@ def resolve(path: str, scope: Scope) -> Fact:
         return unknown(str(exc))
     if info.kind == "key":
         fact, key = obj
-        return _from_key(fact, key, path[: -len(key) - 1])
+        dict_path = path[: -len(key) - 1]
+        # env.vars from a pasted report may be a partial listing: a variable it does not cover is unknown.
+        covered = scope.facts.env.covers(key) if dict_path == "env.vars" else True
+        return _from_key(fact, key, dict_path, covered)
     if info.kind == "plain":
         return known(obj, plain_source) if obj is not None else absent(plain_source)
     return obj

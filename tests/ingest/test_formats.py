@@ -14,8 +14,8 @@ from rocm_doctor.ingest.formats import (
     rocminfo,
     smi,
     system,
-    template,
 )
+from rocm_doctor.ingest.formats import fields
 
 COLLECT_ENV = """\
 Collecting environment information...
@@ -255,20 +255,25 @@ ROCm 6.2.3
 | Python | 3.12.10 (embedded) |
 OS：Centos Stream 9， kernel：5.14.0-373.el9.x86_64
 """
-    pieces = template.parse(block(text))
-    got = {}
+    pieces = fields.parse(block(text))
+    got: dict = {}
+    every: dict = {}
     for o in pieces[0].observations:
         got.setdefault(o.path, o.value)
-    assert got["host.wsl_version"] == 2 and got["host.distro_version"] == "22.04"
+        every.setdefault(o.path, []).append(o.value)
+    assert 2 in every["host.wsl_version"] and "22.04" in every["host.distro_version"]
     assert got["rocm.version"] == "6.2.3"
     assert got["python.version"] == "3.12.10"
     assert got["host.kernel_release"] == "5.14.0-373.el9.x86_64"
     assert pieces[0].gpus[0].fields["gfx"] == "gfx1100"
 
 
-def test_prose_does_not_make_facts() -> None:
-    text = "I tried ROCm 6.2 and also 6.1 on my friend's Windows 11 box, and my RX 6800 works fine.\n"
-    assert template.parse(block(text)) == []
+def test_prose_makes_facts_only_at_the_trust_of_a_mention() -> None:
+    text = "I tried ROCm 6.2 on Ubuntu 22.04 with my RX 6800, and the labelled field says\nROCm version: 6.1\n"
+    facts = ingest(text).facts
+    assert facts.rocm.version.value == "6.1"  # the labelled field beats the prose mention
+    assert facts.gpus.agents[0].gfx.value == "gfx1030"
+    assert facts.host.distro_id.value == "ubuntu"
 
 
 def test_a_grepped_rocminfo_gives_names_and_marketing_names() -> None:

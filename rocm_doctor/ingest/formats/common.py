@@ -6,13 +6,8 @@ import re
 from typing import Any, Dict, List, Optional, Sequence
 
 from rocm_doctor.facts import gpu_table
-from rocm_doctor.facts.torch_static import (
-    cuda_version_from_tag,
-    distributor,
-    flavour_from_tag,
-    local_tag,
-    rocm_version,
-)
+from rocm_doctor.facts.torch_static import local_tag
+from rocm_doctor.knowledge.torch_identity import TorchIdentity, identify
 from rocm_doctor.ingest.blocks import Line
 from rocm_doctor.facts.gpu_table import model_for_name
 from rocm_doctor.ingest.model import TRUST_TOOL, GpuSighting, Observation, Piece
@@ -20,6 +15,9 @@ from rocm_doctor.ingest.model import TRUST_TOOL, GpuSighting, Observation, Piece
 GFX_RE = re.compile(r"\bgfx(\d{1,2}[0-9a-f]{2})\b(?::[a-z+-]+(?::[a-z+-]+)?)?", re.IGNORECASE)
 TORCH_VERSION_RE = re.compile(r"^\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)*(?:\+[0-9A-Za-z.]+)?$")
 
+
+COUNT_FIELD = "_count"
+"""Key in a sighting's fields: how many such GPUs the text counts (``2x RX 7900 XT``)."""
 
 TABLE_FIELDS = "_from_table"
 """Key in a sighting's fields listing the fields inferred from the GPU table, not read."""
@@ -36,24 +34,28 @@ def torch_version_observations(version: str, line: Line, trust: int = TRUST_TOOL
     """``2.5.1+rocm6.2`` -> torch.version, flavour, rocm_version / cuda_version, distributor.
 
     ``hip`` is ``torch.version.hip`` when the text gives it (it tells AMD's ``+git`` builds apart).
+    The meaning of the string is decided by :func:`rocm_doctor.knowledge.torch_identity.identify`.
     """
     version = version.strip().strip("'\"")
     if not TORCH_VERSION_RE.match(version):
         return []
-    tag = local_tag(version)
-    out = [Observation("torch.version", version, line, trust)]
-    flavour = flavour_from_tag(tag)
-    if flavour is not None:
-        out.append(Observation("torch.flavour", flavour, line, trust))
-    rocm = rocm_version(tag, None) if flavour == "rocm" else None
-    if rocm is not None:
-        out.append(Observation("torch.rocm_version", rocm, line, trust))
-    cuda = cuda_version_from_tag(tag)
-    if cuda is not None:
-        out.append(Observation("torch.cuda_version", cuda, line, trust))
-    who = distributor(version, hip)
-    if who is not None and tag is not None:
-        out.append(Observation("torch.distributor", who, line, trust))
+    return identity_observations(identify(version, hip=hip), line, trust)
+
+
+def identity_observations(identity: TorchIdentity, line: Line, trust: int) -> List[Observation]:
+    """The torch facts a :class:`TorchIdentity` gives."""
+    out: List[Observation] = []
+    if identity.version:
+        out.append(Observation("torch.version", identity.version, line, trust))
+    if identity.flavour is not None:
+        out.append(Observation("torch.flavour", identity.flavour, line, trust))
+    if identity.rocm_version is not None:
+        out.append(Observation("torch.rocm_version", identity.rocm_version, line, trust))
+    if identity.cuda_version is not None and identity.flavour == "cuda":
+        out.append(Observation("torch.cuda_version", identity.cuda_version, line, trust))
+    if identity.distributor is not None and (identity.distributor != "pypi" or identity.version):
+        if identity.version is None or local_tag(identity.version) is not None or identity.distributor == "distro":
+            out.append(Observation("torch.distributor", identity.distributor, line, trust))
     return out
 
 

@@ -17,10 +17,12 @@ from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, known, unknown
 from rocm_doctor.judge.derived import Tables, machine_fact
 from rocm_doctor.judge.derived_facts._support import list_fact
-from rocm_doctor.judge.derived_facts.env import env_vars, with_env
+from rocm_doctor.judge.derived_facts.env import env_vars, not_shown, with_env
 from rocm_doctor.judge.derived_facts.gpus import amd_agents, integration_unknown
 
 VISIBILITY_VARS = ("ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES")
+PROSE_DISCOVERY = ("paste:report", "paste:mention", "paste:cpu")
+"""GPU lists read from what people wrote: their order is not the enumeration order."""
 
 
 @dataclass
@@ -56,6 +58,11 @@ def visibility(facts: Facts) -> Visibility:
     env = env_vars(facts)
     if env is None:
         return Visibility(reason=facts.env.vars.reason or "the environment variables were not read")
+    hidden = not_shown(facts, VISIBILITY_VARS)
+    if hidden is not None:
+        return Visibility(reason=hidden.reason)
+    if facts.gpus.discovery.is_known and str(facts.gpus.discovery.value) in PROSE_DISCOVERY:
+        return Visibility(reason="the report names its GPUs in words, which does not show the order HIP enumerates them in")
     agents = amd_agents(facts)
     if facts.gpus.discovery.status in ("failed", "unknown") and not agents:
         return Visibility(reason="the GPU list is not known")
@@ -96,7 +103,7 @@ def visible_devices_conflict(facts: Facts, tables: Tables) -> Fact:
         hip, cuda = env.get("HIP_VISIBLE_DEVICES"), env.get("CUDA_VISIBLE_DEVICES")
         return known(hip is not None and cuda is not None and hip.replace(" ", "") != cuda.replace(" ", ""), "env")
 
-    return with_env(facts, conflict)
+    return with_env(facts, conflict, needs=("HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES"))
 
 
 @machine_fact(

@@ -8,7 +8,7 @@ Every variable's meaning comes from ``rules/data/env_vars.yaml`` (facts.md F), r
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 from packaging.version import InvalidVersion, Version
 
@@ -44,11 +44,28 @@ def env_unknown(facts: Facts) -> Fact:
     return unknown(facts.env.vars.reason or "the environment variables were not read")
 
 
-def with_env(facts: Facts, compute: Callable[[Dict[str, str]], Fact]) -> Fact:
-    """``compute(set variables)`` (``{}`` when none is set), :func:`env_unknown` when the
-    environment was not read."""
+def not_shown(facts: Facts, names: Iterable[str]) -> Optional[Fact]:
+    """``unknown`` when one of ``names`` is neither set nor covered by the listing the facts hold.
+
+    A pasted report shows some variables (an ``export`` line, an ``env | grep HSA`` listing):
+    a variable it does not show is not known to be unset (``env.coverage``).
+    """
     env = env_vars(facts)
-    return env_unknown(facts) if env is None else compute(env)
+    if env is None:
+        return env_unknown(facts)
+    hidden = [n for n in names if n not in env and not facts.env.covers(n)]
+    if hidden:
+        return unknown(f"{hidden[0]} is not shown in the report (run: env | grep -E 'HSA|HIP|ROCR|PYTORCH')")
+    return None
+
+
+def with_env(facts: Facts, compute: Callable[[Dict[str, str]], Fact], needs: Iterable[str] = ()) -> Fact:
+    """``compute(set variables)`` (``{}`` when none is set), :func:`env_unknown` when the
+    environment was not read, unknown when a variable in ``needs`` is not shown (a partial listing)."""
+    env = env_vars(facts)
+    if env is None:
+        return env_unknown(facts)
+    return not_shown(facts, needs) or compute(env)
 
 
 def _alloc_conf(env: Dict[str, str]) -> Tuple[Optional[str], Optional[str]]:
@@ -61,7 +78,7 @@ def _alloc_conf(env: Dict[str, str]) -> Tuple[Optional[str], Optional[str]]:
 
 def _with_alloc_conf(facts: Facts, compute: Callable[[Optional[str], Optional[str], Dict[str, str]], Fact]) -> Fact:
     """``compute(variable, value, set variables)`` after :func:`_alloc_conf`, via :func:`with_env`."""
-    return with_env(facts, lambda env: compute(*_alloc_conf(env), env))
+    return with_env(facts, lambda env: compute(*_alloc_conf(env), env), needs=ALLOC_CONF_ORDER)
 
 
 @machine_fact(
@@ -237,7 +254,7 @@ def xnack_unsupported_gpus(facts: Facts, tables: Tables) -> Fact:
     "AMDGPUUsage processor table) is present; unknown when a GPU's gfx is not in the table.",
 )
 def xnack_env_on_rdna(facts: Facts, tables: Tables) -> Fact:
-    return with_env(facts, lambda env: _xnack_env_verdict(env, facts, tables))
+    return with_env(facts, lambda env: _xnack_env_verdict(env, facts, tables), needs=("HSA_XNACK",))
 
 
 def _xnack_env_verdict(env: Dict[str, str], facts: Facts, tables: Tables) -> Fact:

@@ -55,8 +55,11 @@ HIPBLASLT_MIN_ROCM: Dict[str, str] = {
 
 # -- environment --------------------------------------------------------------------------------
 def _with_env(facts: Facts, compute: Callable[[Dict[str, str], str], Fact]) -> Fact:
-    """``compute(set variables, their source)``; the env fact is carried when it is not known."""
+    """``compute(set variables, their source)``; the env fact is carried when it is not known, and an
+    override a partial listing does not show is unknown (a pasted ``export`` line is not the whole env)."""
     env = facts.env.vars
+    if env.is_known and ov.VARIABLE not in (env.value or {}) and not facts.env.covers(ov.VARIABLE):
+        return unknown(f"{ov.VARIABLE} is not shown in the report (run: env | grep HSA)")
     return from_input(env, "env.vars", lambda value: compute(dict(value or {}), env.source or "environment"))
 
 

@@ -49,3 +49,94 @@ def hip_listing_igpu_first(facts: Facts, tables: Tables) -> Fact:
     first_igpu = bool(agents[0].integrated.value)
     has_dgpu = any(not a.integrated.value for a in agents)
     return known(first_igpu and has_dgpu, facts.gpus.discovery.source or str(layer))
+
+
+AMD_CONTEXT_SIGNATURES = ("rocm_stack_mentioned", "rocm_torch_index_used")
+"""Signature ids that show a report is about an AMD GPU and ROCm, whatever else it names."""
+
+
+@machine_fact(
+    "amd_context",
+    "The machine is meant to use an AMD GPU with ROCm: an AMD GPU was found, or the torch is a ROCm build, "
+    "or a ROCm install is known, or a pasted report speaks of ROCm (an image, an index, a HIP error, "
+    "a Radeon) even without naming the GPU; false only when none of these holds and the GPUs are known.",
+)
+def amd_context(facts: Facts, tables: Tables) -> Fact:
+    context = facts.symptoms.context.value if facts.symptoms.context.is_known else []
+    named = next((s for s in AMD_CONTEXT_SIGNATURES if s in (context or [])), None)
+    if named is not None:
+        return known(True, facts.symptoms.context.source or "paste")
+    if amd_agents(facts):
+        return known(True, "GPU discovery")
+    if facts.torch.flavour.is_known and facts.torch.flavour.value == "rocm":
+        return known(True, facts.torch.flavour.source or "torch")
+    if facts.rocm.version.is_known:
+        return known(True, facts.rocm.version.source or "rocm.version")
+    if facts.gpus.agents or facts.gpus.discovery.is_known:
+        return known(False, "GPU discovery")
+    return unknown("neither the GPUs nor any ROCm component is known")
+
+
+@machine_fact(
+    "igpu_beside_dgpu",
+    "An AMD integrated GPU (or the iGPU a known Ryzen CPU carries) is present next to a discrete AMD GPU; "
+    "ROCm lists both unless one is hidden (ROCR_VISIBLE_DEVICES) or disabled in the BIOS.",
+)
+def igpu_beside_dgpu(facts: Facts, tables: Tables) -> Fact:
+    agents = amd_agents(facts)
+    kinds = {a.integrated.value for a in agents if a.integrated.is_known}
+    if True in kinds and False in kinds:
+        integrated = next(a for a in agents if a.integrated.value is True)
+        return known(True, integrated.source)
+    if any(not a.integrated.is_known for a in agents):
+        return unknown("whether an AMD GPU is integrated is not known")
+    return known(False, facts.gpus.discovery.source or "GPU discovery")
+
+
+@machine_fact(
+    "igpu_name",
+    "Name (and gfx) of the AMD integrated GPU next to a discrete one, for messages; absent when there is none.",
+)
+def igpu_name(facts: Facts, tables: Tables) -> Fact:
+    for agent in amd_agents(facts):
+        if agent.integrated.is_known and agent.integrated.value:
+            name = agent.name.value if agent.name.is_known else "the integrated GPU"
+            gfx = f" ({agent.gfx.value})" if agent.gfx.is_known else ""
+            return known(f"{name}{gfx}", agent.source)
+    return absent("GPU discovery", "no AMD integrated GPU")
+
+
+@machine_fact(
+    "env_settings_not_reaching",
+    "Environment settings the report shows that cannot reach the program, as 'NAME=value (where): why' "
+    "(fish without -x, an env listing or the program's own log without it, sudo); absent when none.",
+)
+def env_settings_not_reaching(facts: Facts, tables: Tables) -> Fact:
+    settings = facts.env.settings
+    if settings.status == "absent":
+        return absent(settings.source or "env", settings.reason)
+    if not settings.is_known:
+        return unknown(settings.reason or "the report shows no environment settings")
+    lost = [
+        f"{s.name}={s.value} ({s.origin}, {s.source}): {s.reason}"
+        for s in settings.value or []
+        if s.reaches is False and s.value is not None
+    ]
+    return known(lost, settings.source or "paste") if lost else absent(settings.source or "paste", "every setting shown may reach the program")
+
+
+@machine_fact(
+    "cmd_set_on_linux",
+    "Variables the report sets with cmd's 'set NAME=value' on Linux, where that syntax sets no variable "
+    "(bash's 'set' sets positional parameters); absent when none.",
+)
+def cmd_set_on_linux(facts: Facts, tables: Tables) -> Fact:
+    settings = facts.env.settings
+    if settings.status == "absent":
+        return absent(settings.source or "env", settings.reason)
+    if not settings.is_known or not facts.host.os.is_known:
+        return unknown("the report's settings or its operating system are not known")
+    if facts.host.os.value != "linux":
+        return absent("host.os", "not Linux")
+    names = [f"{s.name}={s.value}" for s in settings.value or [] if s.origin == "cmd-set"]
+    return known(names, settings.source or "paste") if names else absent("paste", "no cmd-style set")

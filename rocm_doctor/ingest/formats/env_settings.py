@@ -1,0 +1,359 @@
+"""Environment settings in every syntax people paste, each with where the setting lives.
+
+Recognised anywhere in a block (prose, inline code, commands, files, logs):
+
+* shells: ``export NAME=value`` (several per line), ``NAME=value command ...`` (that
+  command only), ``unset NAME``; fish ``set -gx NAME value`` (``set -U NAME value``
+  without ``-x`` is never exported), ``set -e NAME``;
+* Windows: PowerShell ``$env:NAME = "value"``, ``Remove-Item Env:NAME``,
+  ``[Environment]::SetEnvironmentVariable("NAME", "value", "User")``; cmd ``set NAME=value``
+  and ``setx NAME value``;
+* files: systemd ``Environment="NAME=value"``, Dockerfile ``ENV NAME=value`` / ``ENV NAME value``,
+  compose ``environment:`` lists and maps, bare ``NAME=value`` lines;
+* ``docker run -e NAME=value`` / ``--env NAME=value``;
+* Python ``os.environ["NAME"] = "value"``;
+* listings: the output of ``env`` / ``printenv`` (optionally ``| grep ...``) after the
+  command, which is the live environment and complete for what the grep kept; ollama's
+  ``server config env="map[NAME:value ...]"`` line;
+* prose: ``NAME=value`` or ``NAME to value`` for the variables of the GPU stack
+  (``HSA_``, ``HIP_``, ``ROCR_`` ...).
+
+What is not the process environment keeps its origin (see
+:class:`rocm_doctor.facts.model.EnvSetting`); :mod:`rocm_doctor.ingest.assemble`
+turns the sightings into ``env.vars``, ``env.coverage`` and ``env.settings``.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from typing import Iterator, List, Optional, Tuple
+
+from rocm_doctor.ingest.blocks import Block, Line
+from rocm_doctor.ingest.formats.common import make_piece
+from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, Piece, SettingSighting
+
+STACK_PREFIXES = (
+    "HSA_", "HIP_", "ROCR_", "ROCM_", "AMD_", "ROCBLAS_", "HIPBLAS", "MIOPEN_", "RCCL_", "NCCL_",
+    "PYTORCH_", "TORCH_", "CUDA_", "GPU_", "HCC_", "HIPCC_", "OLLAMA_", "LLAMA_", "GGML_", "DISABLE_ADDMM",
+    "ROC_", "AMDGPU_", "TRITON_", "FLASH_ATTENTION", "VLLM_",
+)
+"""Name prefixes of the variables the GPU stack and its applications read: only these are read from prose."""
+
+_NAME = r"[A-Za-z_][A-Za-z0-9_]{0,127}"
+_UPPER_NAME = r"[A-Z][A-Z0-9_]{1,127}"
+_VALUE = r"(?:\"[^\"\n]{0,512}\"|'[^'\n]{0,512}'|[^\s\"'`;|&]{0,512})"
+_ASSIGNMENT = re.compile(rf"({_NAME})=({_VALUE})")
+_TRAILING = ".,;:)]}>`"
+
+_EXPORT = re.compile(rf"(?<![^\s;&|(`])export\s+((?:{_NAME}(?:={_VALUE})?[ \t]*)+)", re.MULTILINE)
+_UNSET = re.compile(rf"(?<![^\s;&|(`])unset\s+(?:-[vf]\s+)?((?:{_NAME}[ \t]*)+)", re.MULTILINE)
+_PREFIX = re.compile(
+    rf"^[ \t`]*(?:sudo\s+(?:-\S+\s+)*|env\s+)?((?:{_UPPER_NAME}={_VALUE}[ \t]+)+)([A-Za-z0-9./~_-][^\s=]*)", re.MULTILINE
+)
+_POWERSHELL = re.compile(rf"\$env:({_NAME})\s*=\s*({_VALUE})", re.IGNORECASE)
+_PS_REMOVE = re.compile(rf"Remove-Item\s+(?:-Path\s+)?['\"]?Env:\\?({_NAME})", re.IGNORECASE)
+_PS_PERSIST = re.compile(
+    rf"\[(?:System\.)?Environment\]::SetEnvironmentVariable\(\s*['\"]({_NAME})['\"]\s*,\s*({_VALUE})\s*(?:,\s*['\"]?(?:\[?\w+\]?::)?(\w+)['\"]?)?",
+    re.IGNORECASE,
+)
+_CMD_SET = re.compile(rf"^[ \t`]*set\s+\"?({_NAME})=([^\"\n`]{{0,512}})\"?\s*`?$", re.MULTILINE | re.IGNORECASE)
+_SETX = re.compile(rf"(?<![^\s`])setx\s+({_NAME})\s+({_VALUE})", re.MULTILINE | re.IGNORECASE)
+_FISH = re.compile(rf"(?<![^\s;`(])set\s+((?:-[a-zA-Z]+\s+|--[a-z-]+\s+)+)({_NAME})(?:\s+({_VALUE}))?", re.MULTILINE)
+_SYSTEMD = re.compile(rf"^[ \t]*Environment\s*=\s*(.+)$", re.MULTILINE)
+_DOCKERFILE = re.compile(rf"^[ \t]*ENV[ \t]+({_NAME})(?:=|[ \t]+)(.*)$", re.MULTILINE)
+_DOCKER_ENV = re.compile(rf"(?<!\S)(?:-e|--env)(?:=|\s+)({_NAME})(?:=({_VALUE}))?")
+_PYTHON = re.compile(
+    rf"os\.environ(?:\[\s*['\"]({_NAME})['\"]\s*\]\s*=\s*|\.setdefault\(\s*['\"]({_NAME})['\"]\s*,\s*)({_VALUE})"
+)
+_BARE = re.compile(rf"^[ \t>*-]*({_UPPER_NAME})=({_VALUE})[ \t]*$", re.MULTILINE)
+_INLINE = re.compile(rf"(?<![\w$:-])({_UPPER_NAME})\s*=\s*({_VALUE})")
+_PROSE_TO = re.compile(rf"\b({_UPPER_NAME})`?\s+(?:to|as)\s+`?(\d[\w.:,]*|gfx\w+|true|false|on|off)\b", re.IGNORECASE)
+_BOILERPLATE = re.compile(r"consider passing|Compile with `?TORCH_USE|For debugging consider|might be asynchronously reported", re.IGNORECASE)
+"""PyTorch's own error text names variables (``For debugging consider passing AMD_SERIALIZE_KERNEL=3``): not settings."""
+_LISTING_COMMAND = re.compile(r"^\s*(?:sudo\s+)?(env|printenv|export\s+-p|set)\s*(?:\|\s*(?:grep|findstr|rg|egrep)\s+(.*))?$")
+_OLLAMA_CONFIG = re.compile(r"env=\"?map\[(.*?)\]\"?\s*$", re.MULTILINE)
+_LOGFMT = re.compile(r"\blevel=\w+\b.*\bmsg=")
+
+_WHERE = {
+    "export": "this shell and the programs it starts",
+    "command-prefix": "that one command",
+    "powershell": "this PowerShell session",
+    "persistent": "new processes of this user or machine (not the window that set it)",
+    "cmd-set": "this cmd window",
+    "setx": "new processes of this user (not the window that ran setx)",
+    "fish": "this fish shell",
+    "systemd": "the systemd service whose unit sets it",
+    "dockerfile": "the image built from this Dockerfile",
+    "docker-run": "the container that docker run starts",
+    "compose": "the compose service",
+    "python": "the Python process, from that line on",
+    "env-listing": "the environment the listing was printed from",
+    "app-config": "the application's own process (its log prints it)",
+    "assignment": "a setting the report shows without saying where it is made",
+    "prose": "a setting the report's text mentions",
+}
+
+
+def _clean(value: Optional[str]) -> Optional[str]:
+    if value is None:
+        return None
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        return value[1:-1]
+    return value.rstrip(_TRAILING)
+
+
+def _stack(name: str) -> bool:
+    return name.upper().startswith(STACK_PREFIXES)
+
+
+def _sighting(name: str, value: Optional[str], origin: str, line: Line, trust: int, reaches: Optional[bool] = None, reason: Optional[str] = None) -> SettingSighting:
+    return SettingSighting(name, _clean(value), origin, _WHERE[origin], line, reaches, reason, trust)
+
+
+def _assignments(text: str) -> Iterator[Tuple[str, Optional[str]]]:
+    """``A=1 B="2 3" C`` -> (A, 1), (B, 2 3), (C, None)."""
+    for token in re.finditer(rf"({_NAME})(?:=({_VALUE}))?", text):
+        yield token.group(1), token.group(2)
+
+
+def _listing_patterns(grep: Optional[str]) -> List[str]:
+    """What an ``env | grep ARGS`` listing is complete for, as regular expressions."""
+    if not grep:
+        return [".*"]
+    try:
+        words = shlex.split(grep)
+    except ValueError:
+        words = grep.split()
+    patterns = [w for w in words if not w.startswith("-")]
+    if not patterns:
+        return []
+    out: List[str] = []
+    for alternative in re.split(r"\\?\|", patterns[0]):
+        alternative = alternative.strip("^$ ")
+        if alternative:
+            out.append(alternative)
+    return out
+
+
+def _listings(block: Block) -> Tuple[List[SettingSighting], List[str], List[Line]]:
+    """``env`` / ``printenv`` output after the command that printed it."""
+    if not any(word in block.lower for word in ("env", "printenv", "set")):
+        return [], [], []
+    out: List[SettingSighting] = []
+    coverage: List[str] = []
+    used: List[Line] = []
+    lines = block.lines
+    for i, line in enumerate(lines):
+        if not line.command and block.kind == "prose":
+            continue
+        match = _LISTING_COMMAND.match(line.text)
+        if match is None or (match.group(1) == "set" and not line.command):
+            continue
+        rows = 0
+        for row in lines[i + 1 :]:
+            if row.command:
+                break
+            assignment = re.match(rf"^\s*({_NAME})=(.*)$", row.text)
+            if assignment is None:
+                break
+            out.append(_sighting(assignment.group(1), assignment.group(2), "env-listing", row, TRUST_TOOL, True))
+            used.append(row)
+            rows += 1
+        if rows or match.group(2):
+            coverage += _listing_patterns(match.group(2))
+            used.append(line)
+    return out, coverage, used
+
+
+def _ollama_config(block: Block) -> Tuple[List[SettingSighting], List[str]]:
+    if "map[" not in block.text:
+        return [], []
+    out: List[SettingSighting] = []
+    keys: List[str] = []
+    for match, line in block.scan(_OLLAMA_CONFIG):
+        for pair in re.finditer(rf"({_UPPER_NAME}):(\S*)", match.group(1)):
+            name, value = pair.group(1), pair.group(2)
+            keys.append(f"^{name}$")
+            if value:
+                out.append(_sighting(name, value, "app-config", line, TRUST_TOOL, True))
+    return out, keys
+
+
+def _fish(flags: str) -> Tuple[bool, bool, bool]:
+    """(erase, exported, universal) from fish ``set`` flags."""
+    letters = "".join(f.lstrip("-") for f in flags.split() if not f.startswith("--"))
+    long = flags.split()
+    erase = "e" in letters or "--erase" in long
+    exported = "x" in letters or "--export" in long
+    universal = "U" in letters or "--universal" in long
+    return erase, exported, universal
+
+
+def _systemd(text: str) -> Iterator[Tuple[str, Optional[str]]]:
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        words = text.split()
+    for word in words:
+        if "=" in word:
+            name, value = word.split("=", 1)
+            if re.fullmatch(_NAME, name):
+                yield name, value
+
+
+def _compose(block: Block) -> List[SettingSighting]:
+    if "environment:" not in block.text:
+        return []
+    out: List[SettingSighting] = []
+    lines = block.lines
+    for i, line in enumerate(lines):
+        head = re.match(r"^(\s*)-?\s*environment:\s*$", line.text)
+        if head is None:
+            continue
+        indent = len(head.group(1))
+        for row in lines[i + 1 :]:
+            depth = len(row.text) - len(row.text.lstrip())
+            if not row.text.strip() or depth <= indent:
+                break
+            item = re.match(rf"^\s*-\s*['\"]?({_NAME})=(.*?)['\"]?\s*$", row.text) or re.match(
+                rf"^\s*({_NAME}):\s*(.*?)\s*$", row.text
+            )
+            if item is None:
+                break
+            out.append(_sighting(item.group(1), item.group(2), "compose", row, TRUST_TEMPLATE))
+    return out
+
+
+def _docker(block: Block) -> List[Tuple[int, int, SettingSighting]]:
+    """``-e NAME=value`` of a ``docker run`` command (continued over ``\\`` lines), with the span of each flag."""
+    lowered = block.lower
+    if "docker" not in lowered and "podman" not in lowered:
+        return []
+    out: List[Tuple[int, int, SettingSighting]] = []
+    in_command = False
+    for index, line in enumerate(block.lines):
+        text = line.text
+        if re.search(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|create|exec)\b", text):
+            in_command = True
+        if in_command:
+            start = block._starts[index]
+            for match in _DOCKER_ENV.finditer(text):
+                sighting = _sighting(match.group(1), match.group(2), "docker-run", line, TRUST_TEMPLATE)
+                out.append((start + match.start(), start + match.end(), sighting))
+        if not text.rstrip().endswith("\\"):
+            in_command = False
+    return out
+
+
+def _scan(block: Block) -> List[SettingSighting]:
+    out: List[SettingSighting] = []
+    text = block.text
+    taken: set = set()
+
+    def add(match: "re.Match[str]", sightings: List[SettingSighting]) -> None:
+        taken.update(range(match.start(), match.end()))
+        out.extend(sightings)
+
+    for start, end, sighting in _docker(block):
+        taken.update(range(start, end))
+        out.append(sighting)
+
+    if "export" in text:
+        for match, line in block.scan(_EXPORT):
+            add(match, [_sighting(n, v, "export", line, TRUST_TEMPLATE) for n, v in _assignments(match.group(1)) if v is not None])
+    if "unset" in text:
+        for match, line in block.scan(_UNSET):
+            add(match, [_sighting(n, None, "export", line, TRUST_TEMPLATE) for n, _ in _assignments(match.group(1))])
+    if "=" in text:
+        for match, line in block.scan(_PREFIX):
+            command = match.group(2)
+            if command.lower() in ("export", "set", "setx", "env") or match.start() in taken:
+                continue
+            add(match, [_sighting(n, v, "command-prefix", line, TRUST_TEMPLATE, True) for n, v in _assignments(match.group(1))])
+    lowered = block.lower
+    if "$env:" in lowered:
+        for match, line in block.scan(_POWERSHELL):
+            add(match, [_sighting(match.group(1), match.group(2), "powershell", line, TRUST_TEMPLATE)])
+    if "env:" in lowered and "remove-item" in lowered:
+        for match, line in block.scan(_PS_REMOVE):
+            add(match, [_sighting(match.group(1), None, "powershell", line, TRUST_TEMPLATE)])
+    if "setenvironmentvariable" in lowered:
+        for match, line in block.scan(_PS_PERSIST):
+            add(match, [_sighting(match.group(1), match.group(2), "persistent", line, TRUST_TEMPLATE)])
+    if "setx" in lowered:
+        for match, line in block.scan(_SETX):
+            add(match, [_sighting(match.group(1), match.group(2), "setx", line, TRUST_TEMPLATE)])
+    if "set " in lowered:
+        for match, line in block.scan(_FISH):
+            if match.start() in taken:
+                continue
+            erase, exported, universal = _fish(match.group(1))
+            if erase:
+                add(match, [_sighting(match.group(2), None, "fish", line, TRUST_TEMPLATE)])
+            elif match.group(3) is not None:
+                reason = None if exported else (
+                    "fish exports a variable only when it is set with -x (--export); "
+                    + ("a universal variable (-U) without -x is shared between fish sessions but never reaches the programs they start" if universal else "without -x it stays inside fish")
+                )
+                add(match, [_sighting(match.group(2), match.group(3), "fish", line, TRUST_TEMPLATE, None if exported else False, reason)])
+        for match, line in block.scan(_CMD_SET):
+            if match.start() in taken:
+                continue
+            origin = "cmd-set" if (line.command or block.kind != "prose") else "prose"
+            add(match, [_sighting(match.group(1), match.group(2), origin, line, TRUST_TEMPLATE if origin == "cmd-set" else TRUST_PROSE)])
+    if "Environment" in text:
+        for match, line in block.scan(_SYSTEMD):
+            add(match, [_sighting(n, v, "systemd", line, TRUST_TEMPLATE) for n, v in _systemd(match.group(1))])
+    if "ENV" in text:
+        for match, line in block.scan(_DOCKERFILE):
+            if text[match.end(1) : match.end(1) + 1] == "=":  # ENV A=1 B="2 3"
+                pairs = [(n, v) for n, v in _assignments(f"{match.group(1)}={match.group(2)}") if v is not None]
+            else:  # the legacy form: ENV NAME the whole value
+                pairs = [(match.group(1), match.group(2))]
+            add(match, [_sighting(n, v, "dockerfile", line, TRUST_TEMPLATE) for n, v in pairs])
+    if "environ" in text:
+        for match, line in block.scan(_PYTHON):
+            add(match, [_sighting(match.group(1) or match.group(2), match.group(3), "python", line, TRUST_TEMPLATE)])
+    if "=" in text:
+        for match, line in block.scan(_BARE):
+            if match.start(1) in taken:
+                continue
+            if block.kind == "prose" and not _stack(match.group(1)):
+                continue
+            origin = "app-config" if _LOGFMT.search(line.text) else ("assignment" if block.kind != "prose" else "prose")
+            add(match, [_sighting(match.group(1), match.group(2), origin, line, TRUST_TOOL if origin == "app-config" else TRUST_PROSE, True if origin == "app-config" else None)])
+        for match, line in block.scan(_INLINE):
+            if match.start(1) in taken or not _stack(match.group(1)) or _BOILERPLATE.search(line.text):
+                continue
+            origin = "app-config" if _LOGFMT.search(line.text) else "prose"
+            add(match, [_sighting(match.group(1), match.group(2), origin, line, TRUST_TOOL if origin == "app-config" else TRUST_PROSE, True if origin == "app-config" else None)])
+    if " to " in lowered or " as " in lowered:
+        for match, line in block.scan(_PROSE_TO):
+            if match.start(1) in taken or not _stack(match.group(1)) or not re.match(r"^[\w.:,-]+$", _clean(match.group(2)) or ""):
+                continue
+            add(match, [_sighting(match.group(1), match.group(2), "prose", line, TRUST_PROSE)])
+    return out
+
+
+def parse(block: Block) -> List[Piece]:
+    sightings, coverage, used = _listings(block)
+    config, keys = _ollama_config(block)
+    listed = {(s.line.number, s.name) for s in sightings + config}
+    scanned = [s for s in _scan(block) + _compose(block) if (s.line.number, s.name) not in listed]
+    all_sightings = sightings + config + scanned
+    pieces: List[Piece] = []
+    if sightings or coverage:
+        piece = make_piece("env-listing", used or [s.line for s in sightings], [])
+        piece.settings, piece.coverage = sightings, coverage
+        pieces.append(piece)
+    if config:
+        piece = make_piece("app-env", [s.line for s in config], [])
+        piece.settings, piece.coverage = config, keys
+        pieces.append(piece)
+    if scanned:
+        piece = make_piece("env-settings", [s.line for s in scanned], [])
+        piece.settings = scanned
+        pieces.append(piece)
+    return pieces if all_sightings or coverage else []

@@ -1,0 +1,316 @@
+"""Facts named anywhere in a report: prose, inline code, commands, paths, URLs and logs.
+
+People name their stack in passing ("My iGPU is an ... Barcelo", "I use pytorch-opt-rocm
+2.0.1-3", "`2.12.0+cu130` and `None`", "pip install ... --index-url .../rocm6.2",
+"/opt/rocm-6.0.1/lib"). This reader finds those entities wherever they stand, at the
+trust of a prose mention (below tool output and labelled fields, see
+:mod:`rocm_doctor.ingest.model`), so that a tool listing in the same paste always wins:
+
+* gfx targets in any spelling (``gfx1100``, ``gfx_906``, ``amdgcn-amd-amdhsa--gfx90a:xnack-``),
+  except in lists of targets (three or more on a line), build-target variables and
+  override explanations;
+* GPU marketing names through the GPU table (``RX 7900 XTX``, ``7900XTX``, ``Radeon 780M``,
+  ``MI250X``, ``W7900``, ``R9700``), with counts (``2x RX 7900 XT``), and ``iGPU`` mentions;
+* CPU models that carry an integrated GPU, through the CPU table (``Ryzen 7 7800X3D`` has a
+  gfx1036 iGPU; a ``Ryzen AI Max+ 395`` is a gfx1151);
+* torch versions (``torch==2.5.1+rocm6.2``, ``PyTorch 2.6.0``, ``2.12.0+cu130``), wheel names and
+  URLs, ``pip install ... --index-url`` (the index implies the flavour and ROCm series);
+* ROCm versions: ``/opt/rocm-6.0.1`` paths, ``ROCm 6.2`` (the system's, or the wheel's when
+  the words around say it was built with it), ``amdgpu-install_6.2.60200-1_all.deb``, ROCm
+  Docker image tags (``rocm/pytorch:rocm6.2_ubuntu22.04_py3.10_pytorch_release_2.3.0``);
+* the platform: ``WSL2``, ``Windows 11``, ``Ubuntu 22.04``, kernel releases, Python versions,
+  and whether the report runs inside a container.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional, Set, Tuple
+
+from rocm_doctor.facts.gpu_table import codename_regex, model_for_name
+from rocm_doctor.ingest.blocks import Block, Line
+from rocm_doctor.ingest.formats.common import COUNT_FIELD, gfx_of, gpu_fields, identity_observations, make_piece, torch_version_observations
+from rocm_doctor.ingest.formats.platform_strings import distro_observations, kernel_observations, windows_observations
+from rocm_doctor.ingest.model import TRUST_PROSE, GpuSighting, Observation, Piece
+from rocm_doctor.knowledge.cpus import igpu_for_cpu
+from rocm_doctor.knowledge.torch_identity import from_index_url, from_wheel, identify
+
+# ------------------------------------------------------------------ GPUs
+
+_GFX = re.compile(r"(?<![\w])(?:amdgcn-amd-amdhsa--)?gfx[_ ]?(\d{1,2}[0-9a-f]{2})(?![0-9a-z])(?::[a-z+-]+)*", re.IGNORECASE)
+_GFX_LIST_CONTEXT = re.compile(
+    r"PYTORCH_ROCM_ARCH|AMDGPU_TARGETS|GPU_TARGETS|HCC_AMDGPU_TARGET|offload-arch|supported types|support(?:ed)? (?:gpus|list|targets)"
+    r"|HSA_OVERRIDE|override|spoof|pretend|TensileLibrary_|targets?\s*[:=]",
+    re.IGNORECASE,
+)
+GPU_NAME_PATTERNS = [
+    re.compile(r"\b(?:AMD\s+)?(?:Radeon\s*(?:\((?:TM|R)\)\s*)?)?(?:(?:AI\s+)?PRO\s+)?RX\s?-?(\d{3,4})\s?(XTX|XT|GRE|M|S)?(?![\w])", re.IGNORECASE),
+    re.compile(r"(?<![\w.])(\d{4})\s?(XTX|XT|GRE)(?![\w])", re.IGNORECASE),
+    re.compile(r"\bRadeon\s*(?:\((?:TM|R)\)\s*)?(?:(?:AI\s+)?PRO\s+)?([A-Z]?\d{3,4}[A-Z]{0,2}|VII)\b", re.IGNORECASE),
+    re.compile(r"\b(?:Instinct\s+)?MI\s?-?(\d{2,3}[XA]?)\b"),
+    re.compile(r"\b(?:PRO\s+)?W(\d{4})\b"),
+    re.compile(r"\bR9700\b"),
+    re.compile(r"(?<![\w.])(\d{3}M|80[456]0S)\b"),
+]
+_SERIES = re.compile(r"\b(?:Radeon\s+)?RX\s?[5-9]000\s+series\b", re.IGNORECASE)
+_COUNT_BEFORE = re.compile(r"(?:(\d{1,2})\s?[x×*]|\b(two|dual|three|four|eight))\s*(?:AMD\s+)?$", re.IGNORECASE)
+_COUNT_WORDS = {"two": 2, "dual": 2, "three": 3, "four": 4, "eight": 8}
+_IGPU = re.compile(r"\b(?:iGPU|APU|integrated (?:GPU|graphics))\b", re.IGNORECASE)
+_CPU = re.compile(
+    r"\b(?:AMD\s+)?(?:Ryzen|Threadripper|Athlon)\b(?:\s*(?:AI|Max\+?|PRO|HX|Z\d|\d|Threadripper))*\s*\d{3,5}[A-Za-z0-9]{0,4}\b"
+    r"|\bR[3579]\s+\d{4}[A-Za-z0-9]{0,4}\b",
+    re.IGNORECASE,
+)
+
+# ------------------------------------------------------------------ torch and ROCm
+
+_VERSION = r"\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+|\.dev\d+|\.post\d+)*"
+_TORCH = re.compile(rf"\b(?:py)?torch(?:==|\s*[:=]\s*v?|\s+(?:version\s+)?v?|-)({_VERSION}(?:(?:\+|%2B)[0-9A-Za-z.]+)?)(?![\w.])", re.IGNORECASE)
+_LOCAL_VERSION = re.compile(rf"(?<![\w.+-])({_VERSION}\+(?:rocm\d[\w.]*|cu\d{{2,3}}|cpu|xpu))(?![\w.])", re.IGNORECASE)
+_NOT_TORCH_BEFORE = re.compile(r"(?:vision|audio|triton|xformers|apex|bitsandbytes|flash|onnx)\S*\s*(?:==|=|:|\s)\s*$", re.IGNORECASE)
+_WHEEL = re.compile(r"\btorch-\d+\.\d+[^\s/\"'`)]*?\.whl", re.IGNORECASE)
+_INDEX = re.compile(r"(?:--index-url|--extra-index-url|-i|--find-links|-f)[=\s]+(\S+)|(https?://(?:download\.pytorch\.org/whl/\S+|rocm\.nightlies\.amd\.com/\S+|repo\.amd\.com/rocm/\S+|stable\.repo\.amd\.com/rocm/\S+|repo\.radeon\.com/rocm/(?:manylinux|windows)/\S+))", re.IGNORECASE)
+_OPT_ROCM = re.compile(r"/opt/rocm-(\d+\.\d+(?:\.\d+)?)(?![\w.])")
+_ROCM_WORD = re.compile(r"(?<![\w/+%.-])ROCm(?:\s+|-|\s+version\s*:?\s*|\s*:\s*)v?(\d+\.\d+(?:\.\d+)?|[5-9]|1\d)(?![\w.]|\.\d)", re.IGNORECASE)
+_ROCM_BUILT_WITH = re.compile(r"(?:built|compiled|wheels?|torch|pytorch|index|nightl)\S*\s+(?:\S+\s+){0,4}$", re.IGNORECASE)
+_AMDGPU_INSTALL = re.compile(r"amdgpu-install[_/](\d+\.\d+(?:\.\d+)?)(?:\.\d+)?[-/_]", re.IGNORECASE)
+_RADEON_APT = re.compile(r"repo\.radeon\.com/(?:rocm/apt|amdgpu-install|rocm/rhel\d*|rocm/zyp)/(\d+\.\d+(?:\.\d+)?)/", re.IGNORECASE)
+_IMAGE = re.compile(r"\brocm/([a-z0-9_.-]+):([A-Za-z0-9_.-]+)")
+_IMAGE_ROCM = re.compile(r"(?:^|[_-])rocm[_-]?(\d+\.\d+(?:\.\d+)?)|^(\d+\.\d+(?:\.\d+)?)(?:[_-]|$)", re.IGNORECASE)
+_IMAGE_TORCH = re.compile(r"pytorch[_-](?:release[_-])?(?:v)?(\d+\.\d+(?:\.\d+)?)", re.IGNORECASE)
+_DOCKER = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|exec|compose)\b|^\s*FROM\s+rocm/|\bdocker-compose\b", re.IGNORECASE | re.MULTILINE)
+
+# ------------------------------------------------------------------ platform
+
+_WSL = re.compile(r"\bWSL\s?2?\b", re.IGNORECASE)
+_WINDOWS = re.compile(r"\b(?:Microsoft\s+)?Win(?:dows)?\s*(10|11)\b(?![.,]\d)(?:\s+(?:Pro|Home|Enterprise|Education|IoT|LTSC|\d{2}H\d))*", re.IGNORECASE)
+_DISTRO = re.compile(
+    r"\b(Ubuntu|Debian|Fedora|Arch(?:\s+Linux)?|Manjaro|Linux Mint|Pop!_OS|openSUSE\s+(?:Tumbleweed|Leap)|Rocky Linux|AlmaLinux|CentOS(?:\s+Stream)?|RHEL|NixOS|EndeavourOS|Gentoo)"
+    r"(?:\s+(\d{1,2}(?:\.\d{1,2}){0,2})(?:\s+LTS)?)?\b"
+)
+_KERNEL = re.compile(
+    r"(?<![\w.])(\d\.\d{1,2}\.\d{1,3}(?:-\d+(?:\.\d+)?-(?:generic|oem|lowlatency|azure|aws|gcp)|-arch\d-\d|-zen\d-\d|\.fc\d{2}\.x86_64|-\d+-amd64|\.\d+-microsoft-standard-WSL2))(?![\w.])"
+)
+_KERNEL_WORD = re.compile(r"\bkernel\s*(?:version\s*)?:?\s*v?(\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w.+-]+)?)(?![\w.])", re.IGNORECASE)
+_PYTHON = re.compile(r"\bpython\s?v?(3\.\d{1,2}(?:\.\d{1,2})?)(?![\w.])|\bcp3(\d{1,2})-cp3\d{1,2}|\bpy3\.?(\d{1,2})(?![\w.])", re.IGNORECASE)
+
+
+def _prose_context_excludes(text: str, start: int) -> bool:
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    line = text[line_start : line_end if line_end != -1 else len(text)]
+    return bool(_GFX_LIST_CONTEXT.search(line))
+
+
+def _gfx_sightings(block: Block) -> List[GpuSighting]:
+    if "gfx" not in block.lower:
+        return []
+    text = block.text
+    by_line: Dict[int, List[Tuple[str, Line]]] = {}
+    for match, line in block.scan(_GFX):
+        gfx = gfx_of("gfx" + match.group(1))
+        if gfx is not None:
+            by_line.setdefault(line.number, []).append((gfx, line))
+    out: List[GpuSighting] = []
+    for number, found in by_line.items():
+        targets = {gfx for gfx, _ in found}
+        line = found[0][1]
+        if len(targets) >= 3 or _GFX_LIST_CONTEXT.search(line.text):
+            continue
+        for gfx in sorted(targets):
+            out.append(GpuSighting("mention", 0, line, gpu_fields(gfx=gfx)))
+    return out
+
+
+def count_before(text: str, start: int) -> int:
+    match = _COUNT_BEFORE.search(text[max(0, start - 16) : start])
+    if match is None:
+        return 1
+    if match.group(1):
+        return max(1, min(int(match.group(1)), 16))
+    return _COUNT_WORDS[match.group(2).lower()]
+
+
+def _name_sightings(block: Block) -> List[GpuSighting]:
+    lowered = block.lower
+    text = block.text
+    seen: Set[Tuple[int, int]] = set()
+    out: List[GpuSighting] = []
+    for pattern in GPU_NAME_PATTERNS:
+        for match, line in block.scan(pattern):
+            span = (match.start(), match.end())
+            if any(a <= span[0] < b for a, b in seen):
+                continue
+            model = model_for_name(match.group(0))
+            if model is None:
+                continue
+            seen.add(span)
+            fields = gpu_fields(name=match.group(0).strip())
+            count = count_before(text, match.start())
+            if count > 1:
+                fields[COUNT_FIELD] = count
+            out.append(GpuSighting("mention", 0, line, fields))
+    for match, line in block.scan(codename_regex()):
+        if any(a <= match.start() < b for a, b in seen):
+            continue
+        model = model_for_name(match.group(0))
+        if model is not None:
+            fields = gpu_fields(gfx=model.gfx)
+            fields.update({"name": match.group(0), "integrated": model.integrated})
+            out.append(GpuSighting("mention", 0, line, fields))
+    if "gpu" in lowered or "apu" in lowered or "integrated" in lowered:
+        for match, line in block.scan(_IGPU):
+            out.append(GpuSighting("mention", 0, line, {"integrated": True, "vendor": "AMD", "name": "integrated GPU (" + match.group(0) + ")"}))
+    if "series" in lowered:
+        for match, line in block.scan(_SERIES):
+            out.append(GpuSighting("mention", 0, line, {"integrated": False, "vendor": "AMD", "name": match.group(0)}))
+    return out
+
+
+def _cpu_sightings(block: Block) -> Tuple[List[Observation], List[GpuSighting]]:
+    lowered = block.lower
+    if "ryzen" not in lowered and "threadripper" not in lowered and "athlon" not in lowered and not re.search(r"\br[3579]\s", lowered):
+        return [], []
+    observations: List[Observation] = []
+    gpus: List[GpuSighting] = []
+    for match, line in block.scan(_CPU):
+        name = match.group(0).strip()
+        observations.append(Observation("cpu.model", name, line, TRUST_PROSE))
+        observations.append(Observation("cpu.vendor", "AMD", line, TRUST_PROSE))
+        igpu = igpu_for_cpu(name)
+        if igpu is not None:
+            fields = gpu_fields(gfx=igpu.gfx)
+            fields.update({"integrated": True, "name": f"{igpu.name} (the iGPU of {name})"})
+            gpus.append(GpuSighting("cpu", 0, line, fields))
+    return observations, gpus
+
+
+# ------------------------------------------------------------------ torch, ROCm, containers
+
+
+def _torch(block: Block) -> List[Observation]:
+    lowered = block.lower
+    out: List[Observation] = []
+    text = block.text
+    if "torch" in lowered:
+        for match, line in block.scan(_TORCH):
+            out += torch_version_observations(match.group(1).replace("%2B", "+").replace("%2b", "+"), line, TRUST_PROSE)
+        for match, line in block.scan(_WHEEL):
+            identity = from_wheel(match.group(0))
+            out += identity_observations(identity, line, TRUST_PROSE)
+    if "+rocm" in lowered or "+cu" in lowered or "+cpu" in lowered:
+        for match, line in block.scan(_LOCAL_VERSION):
+            before = text[max(0, match.start() - 40) : match.start()]
+            if _NOT_TORCH_BEFORE.search(before) or match.group(1).startswith("0."):
+                continue
+            out += torch_version_observations(match.group(1), line, TRUST_PROSE)
+    if "index" in lowered or "://" in lowered or " -f " in lowered or " -i " in lowered:
+        for match, line in block.scan(_INDEX):
+            url = match.group(1) or match.group(2)
+            if "--extra-index-url" in match.group(0).lower():
+                continue  # pip also searches PyPI: the index does not decide what was installed
+            identity = from_index_url(url)
+            if identity.flavour is None:
+                continue
+            observations = identity_observations(identity, line, TRUST_PROSE)
+            out += [o for o in observations if o.path != "torch.version"]
+    return out
+
+
+def _rocm(block: Block) -> List[Observation]:
+    lowered = block.lower
+    out: List[Observation] = []
+    if "rocm" not in lowered and "amdgpu-install" not in lowered and "radeon" not in lowered:
+        return out
+    text = block.text
+    installs: List[Tuple[str, Line]] = []
+    for match, line in block.scan(_OPT_ROCM):
+        installs.append((match.group(1), line))
+    if installs:
+        versions = sorted({v for v, _ in installs})
+        out.append(Observation("rocm.installs", [f"/opt/rocm-{v}" for v in versions], installs[0][1], TRUST_PROSE))
+        if len(versions) == 1:
+            out.append(Observation("rocm.version", versions[0], installs[0][1], TRUST_PROSE))
+    for match, line in block.scan(_ROCM_WORD):
+        before = text[max(0, match.start() - 60) : match.start()]
+        after = text[match.end() : match.end() + 24]
+        if re.match(r"\s*(?:wheel|build|torch|pytorch)", after, re.IGNORECASE) or _ROCM_BUILT_WITH.search(before):
+            out.append(Observation("torch.rocm_version", match.group(1), line, TRUST_PROSE))
+        else:
+            out.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
+    for pattern in (_AMDGPU_INSTALL, _RADEON_APT):
+        for match, line in block.scan(pattern):
+            out.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
+    if "rocm/" in lowered:
+        for match, line in block.scan(_IMAGE):
+            tag = match.group(2)
+            rocm = _IMAGE_ROCM.search(tag)
+            version = rocm and (rocm.group(1) or rocm.group(2))
+            if version:
+                out.append(Observation("rocm.version", version, line, TRUST_PROSE))
+            torch = _IMAGE_TORCH.search(tag)
+            if torch and match.group(1) in ("pytorch", "pytorch-training", "pytorch-nightly", "vllm"):
+                out += identity_observations(identify(torch.group(1)), line, TRUST_PROSE)
+                out.append(Observation("torch.flavour", "rocm", line, TRUST_PROSE))
+                out.append(Observation("torch.distributor", "amd", line, TRUST_PROSE))
+    return out
+
+
+def _container(block: Block) -> List[Observation]:
+    if "docker" not in block.lower and "podman" not in block.lower and "from rocm/" not in block.lower:
+        return []
+    found = block.scan(_DOCKER)
+    for _, line in found:
+        return [Observation("host.container", "docker", line, TRUST_PROSE), Observation("host.os", "linux", line, TRUST_PROSE)]
+    return []
+
+
+# ------------------------------------------------------------------ platform
+
+
+def _platform(block: Block) -> List[Observation]:
+    lowered = block.lower
+    out: List[Observation] = []
+    wsl = False
+    if "wsl" in lowered:
+        for match, line in block.scan(_WSL):
+            out += [Observation("host.os", "linux", line, TRUST_PROSE), Observation("host.wsl_version", 2, line, TRUST_PROSE)]
+            wsl = True
+            break
+    if "win" in lowered and not wsl:
+        for match, line in block.scan(_WINDOWS):
+            out += windows_observations(match.group(0), line, TRUST_PROSE)
+    for match, line in block.scan(_DISTRO):
+        name = match.group(0)
+        if name.lower().startswith("arch") and not (match.group(2) or "linux" in name.lower()):
+            # "arch" is also the architecture: only "Arch Linux" or a line naming nothing else counts
+            if not re.match(r"^\W*arch\W*$", line.text, re.IGNORECASE):
+                continue
+            name = "Arch Linux"
+        found = distro_observations(name, line, TRUST_PROSE)
+        if wsl:
+            found = [o for o in found if o.path != "host.os"]
+        out += found
+    for pattern in (_KERNEL, _KERNEL_WORD):
+        for match, line in block.scan(pattern):
+            found = kernel_observations(match.group(1), line, TRUST_PROSE)
+            if wsl:
+                found = [o for o in found if o.path != "host.wsl_version" or o.value == 2]
+            out += found
+    if "py" in lowered:
+        for match, line in block.scan(_PYTHON):
+            version = match.group(1) or ("3." + (match.group(2) or match.group(3)))
+            out.append(Observation("python.version", version, line, TRUST_PROSE))
+    return out
+
+
+def parse(block: Block) -> List[Piece]:
+    observations = _torch(block) + _rocm(block) + _container(block) + _platform(block)
+    cpu_observations, cpu_gpus = _cpu_sightings(block)
+    observations += cpu_observations
+    gpus = _gfx_sightings(block) + _name_sightings(block) + cpu_gpus
+    if not observations and not gpus:
+        return []
+    lines = [o.line for o in observations] + [g.line for g in gpus]
+    piece = make_piece("mentions", lines, observations, gpus)
+    return [piece]

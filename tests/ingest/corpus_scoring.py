@@ -1,0 +1,156 @@
+"""Score ``check --from`` on real bug reports: recall per root-cause class, top-1, healthy errors.
+
+Two corpora: ``../shared/corpus`` (the team's development set) and ``tests/corpus``
+(cases this project added, same fields, each with its public ``source``). A case is a
+hit when the report's text, read and judged by the shipped rules, gives an error or
+warning finding of the category its ``root_cause_class`` maps to; top-1 when the first
+error or warning is of that category; a healthy case must get no error.
+
+Run as a script for the table: ``python tests/ingest/corpus_scoring.py [-v]``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED_CORPUS = ROOT.parent / "shared" / "corpus"
+OWN_CORPUS = ROOT / "tests" / "corpus"
+HOLDOUT_CORPUS = OWN_CORPUS / "holdout"
+"""Cases scored only in aggregate: nobody tunes a reader or rule while looking at them."""
+
+CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
+    "wrong_torch_build": {"torch-build"},
+    "cuda_wheel_on_amd": {"torch-build"},
+    "torch_rocm_mismatch": {"torch-rocm-mismatch"},
+    "unsupported_gfx_needs_override": {"gfx-unsupported", "gfx-override"},
+    "gfx_not_in_wheel": {"gfx-unsupported"},
+    "permissions_render_group": {"permissions"},
+    "igpu_selected": {"device-selection"},
+    "windows_unsupported_training": {"platform"},
+    "wsl_setup": {"platform"},
+    "driver_too_old": {"driver"},
+    "hipblaslt_unsupported": {"blas"},
+    "env_var_misuse": {"env"},
+}
+"""Issue 6's mapping from root-cause class to finding category."""
+
+CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
+    "hip-3805-rx580-windows-hipsdk-unsupported": {"gfx-unsupported"},
+    "rocm-1214-rx580-xeon-x5650-pcie-atomics-rejected": {"driver", "platform"},
+    "sdnext-3181-amdsmi-nameerror-nightly-torch": {"torch-build", "packages"},
+    "hip-3910-windows-7900xtx-vcredist": {"platform"},
+    "rocm-systems-7643-amdsmi-pip-zero-devices-mi355x": {"packages"},
+    "vllm-7207-docker-desktop-no-kfd-passthrough": {"platform"},
+}
+"""Class ``other``: the category of the finding that describes the thread's root cause."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    case_id: str
+    corpus: str
+    klass: str
+    expected: Optional[Set[str]]
+    hit: bool
+    top1: bool
+    shown: Tuple[Tuple[str, str, str], ...]
+    crashed: Optional[str] = None
+
+
+def load(corpus: Path) -> List[dict]:
+    if not corpus.is_dir():
+        return []
+    return [yaml.safe_load(path.read_text(encoding="utf-8")) for path in sorted(corpus.glob("*.yaml"))]
+
+
+def expected(case: dict) -> Optional[Set[str]]:
+    """The categories that count as a hit; None for a healthy case."""
+    klass = case["root_cause_class"]
+    if klass == "healthy_env":
+        return None
+    if klass == "other":
+        return CATEGORY_OF_OTHER.get(case["id"], set())
+    return CATEGORY_OF_CLASS[klass]
+
+
+def judge(case: dict, rules: list, corpus: str = "") -> Outcome:
+    from rocm_doctor.ingest import ingest_text
+    from rocm_doctor.judge.engine import evaluate
+
+    want = expected(case)
+    try:
+        findings = evaluate(rules, ingest_text(case["report"], origin_detail=case["id"]).facts).findings
+    except Exception as exc:  # noqa: BLE001 - a crash is an outcome the table reports
+        return Outcome(case["id"], corpus, case["root_cause_class"], want, False, False, (), f"{type(exc).__name__}: {exc}")
+    serious = [f for f in findings if f.severity in ("error", "warning")]
+    shown = tuple((f.id, f.severity, f.category) for f in serious)
+    if want is None:
+        hit = not any(f.severity == "error" for f in findings)
+        top1 = hit
+    else:
+        hit = any(f.category in want for f in serious)
+        top1 = bool(serious) and serious[0].category in want
+    return Outcome(case["id"], corpus, case["root_cause_class"], want, hit, top1, shown)
+
+
+def score(rules: list, corpora: Iterable[Tuple[str, Path]]) -> List[Outcome]:
+    return [judge(case, rules, name) for name, path in corpora for case in load(path)]
+
+
+def table(outcomes: Sequence[Outcome]) -> str:
+    """Recall and top-1 per class and overall, for each corpus and both together."""
+    lines = []
+    groups: Dict[str, List[Outcome]] = defaultdict(list)
+    for outcome in outcomes:
+        groups[outcome.corpus].append(outcome)
+    groups["all"] = list(outcomes)
+    header = f"{'class':<32} " + " ".join(f"{name:>15}" for name in groups)
+    lines.append(header)
+    lines.append("-" * len(header))
+    classes = sorted({o.klass for o in outcomes})
+    for klass in classes + ["ALL PROBLEMS", "HEALTHY without error"]:
+        cells = []
+        for members in groups.values():
+            if klass == "ALL PROBLEMS":
+                chosen = [o for o in members if o.expected is not None and o.klass != "other"]
+            elif klass == "HEALTHY without error":
+                chosen = [o for o in members if o.expected is None]
+            else:
+                chosen = [o for o in members if o.klass == klass]
+            hits = sum(o.hit for o in chosen)
+            top = sum(o.top1 for o in chosen)
+            cells.append(f"{hits:>3}/{len(chosen):<3} t1 {top:>3}" if chosen else f"{'-':>15}")
+        lines.append(f"{klass:<32} " + " ".join(f"{c:>15}" for c in cells))
+    return "\n".join(lines)
+
+
+def recall(outcomes: Sequence[Outcome]) -> float:
+    problems = [o for o in outcomes if o.expected is not None and o.klass != "other"]
+    return sum(o.hit for o in problems) / len(problems) if problems else 1.0
+
+
+def main(argv: List[str]) -> int:
+    from rocm_doctor.judge.loader import load_rules
+
+    rules = load_rules([], use_env=False)
+    outcomes = score(rules, [("shared", SHARED_CORPUS), ("tests", OWN_CORPUS), ("holdout", HOLDOUT_CORPUS)])
+    if "-v" in argv:
+        for o in outcomes:
+            if o.corpus == "holdout":
+                continue
+            mark = "ok  " if o.hit else "MISS"
+            print(f"{mark} {o.corpus:<6} {o.case_id[:62]:<62} {o.klass[:24]:<24} {list(o.shown)[:4]} {o.crashed or ''}")
+    print(table(outcomes))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    sys.exit(main(sys.argv[1:]))
