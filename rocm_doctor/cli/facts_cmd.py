@@ -10,6 +10,7 @@ import typer
 
 from rocm_doctor.cli.app import app, stderr_console, stdout_console
 from rocm_doctor.cli.facts_view import render_facts
+from rocm_doctor.cli.pasted import load_facts_noting_pieces
 from rocm_doctor.cli.inputs import (
     FactsSource,
     gathering_options,
@@ -60,7 +61,7 @@ def facts(
     source: FactsSource = FactsSource(),
 ) -> None:
     """Print what rocm-doctor sees on this machine (or a recorded one): OS, GPUs, ROCm, PyTorch, environment."""
-    result = _record(source, record) if record is not None else load_facts(source)
+    result = _record(source, record) if record is not None else load_facts_noting_pieces(source, quiet=json_output, conflicts=True)
     if json_output:
         sys.stdout.write(result.to_json() + "\n")
     else:

@@ -50,6 +50,7 @@ __all__ = [
     "ingest_report_file",
     "ingest_text",
     "read_report",
+    "render_conflicts",
     "render_pieces",
 ]
 
@@ -73,7 +74,7 @@ def _always(block: Block) -> bool:
 PARSERS: List[Tuple[Parser, Gate]] = [
     (json_docs.parse, lambda block: "{" in block.text or "[" in block.text),
     (collect_env.parse, _has("pytorch version", "is cuda available", "rocm used to build", "[pip3]", "[conda]")),
-    (rocminfo.parse, _has("agent", "marketing name", "rock module", "wsl environment", "amdgcn-amd-amdhsa")),
+    (rocminfo.parse, _has("agent", "marketing name", "rock module", "wsl environment", "amdgcn-amd-amdhsa", "name:")),
     (smi.parse, _has("smi", "gpu[", "gpu:", "market_name", "card series", "driver version")),
     (hip_devices.parse, _has("device#", "ggml_")),
     (pip.parse, lambda block: "==" in block.text or " @ " in block.text or "package" in block.lower),
@@ -204,4 +205,13 @@ def render_pieces(result: IngestResult) -> List[str]:
     for piece in sorted(result.pieces, key=lambda p: (p.block, p.line_start, p.kind)):
         span = f"line {piece.line_start}" if piece.line_start == piece.line_end else f"lines {piece.line_start}-{piece.line_end}"
         lines.append(f"{piece.kind:<{width}}  block {piece.block}, {span}")
+    return lines
+
+
+def render_conflicts(result: IngestResult) -> List[str]:
+    """One line per fact whose readings disagreed: the kept reading and the others."""
+    lines = []
+    for conflict in result.conflicts:
+        kept = "nothing (equal trust: the fact stays unknown)" if conflict.kept == "none" else conflict.kept
+        lines.append(f"{conflict.path}: kept {kept}; also read {'; '.join(conflict.others)}")
     return lines

@@ -56,6 +56,9 @@ class Outcome:
     evidence: List[Tuple[str, Fact]] = field(default_factory=list)
     missing: List[str] = field(default_factory=list)
     """``path: reason`` for each fact that was unknown or failed."""
+    supported: bool = False
+    """For an UNKNOWN result: some known fact already pointed the way the rule fires (an ``all`` with a
+    TRUE part), so only the unknown facts keep it open (what a pasted report's ``ask`` needs)."""
 
 
 # ---------------------------------------------------------------- structure
@@ -261,6 +264,12 @@ def evaluate(condition: Dict[str, Any], scope: Scope) -> Outcome:
         if any(p.truth is decisive for p in parts):
             return _merge(parts, decisive)
         if any(p.truth is Truth.UNKNOWN for p in parts):
-            return _merge(parts, Truth.UNKNOWN)
+            merged = _merge(parts, Truth.UNKNOWN)
+            unknown_parts = [p for p in parts if p.truth is Truth.UNKNOWN]
+            merged.supported = (
+                any(p.truth is Truth.TRUE for p in parts) or any(p.supported for p in unknown_parts)
+                if is_all else any(p.supported for p in unknown_parts)
+            )
+            return merged
         return _merge(parts, Truth.TRUE if is_all else Truth.FALSE)
     return _leaf(condition, scope)

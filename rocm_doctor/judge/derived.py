@@ -60,6 +60,10 @@ class Tables:
             return self._overrides[name]
         return self._loader(name)
 
+    def with_overrides(self, extra: Dict[str, Any]) -> "Tables":
+        """The same tables with ``extra`` substituted on top."""
+        return Tables({**self._overrides, **extra}, loader=self._loader)
+
 
 MachineFn = Callable[[Facts, Tables], Fact]
 GpuFn = Callable[[Facts, GpuAgent, Tables], Fact]

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Iterable, List, Optional, Tuple, Union
+from typing import Any, Iterable, List, Optional, Tuple, Union
 
 from rocm_doctor import __version__
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact
 from rocm_doctor.judge.conditions import Truth, evaluate as evaluate_condition
 from rocm_doctor.judge.derived import DerivedValues, Tables, registered_names
+from rocm_doctor.judge.derived_facts.pasted import EXPLAINED_SIGNATURES
 from rocm_doctor.judge.interpolate import interpolate, interpolate_fix
-from rocm_doctor.judge.model import SEVERITY_ORDER, Evidence, Finding, Rule, Undecided
-from rocm_doctor.judge.paths import Scope
+from rocm_doctor.judge import paste_verdict
+from rocm_doctor.judge.model import CATEGORIES, SEVERITY_ORDER, Evidence, Finding, Rule, Undecided
+from rocm_doctor.judge.paths import Scope, resolve
 from rocm_doctor.judge.report import CheckResult, Summary
 
 
@@ -24,14 +26,19 @@ def _judge(rule: Rule, scope: Scope) -> Union[Finding, Undecided, None]:
     gpu = scope.agent.index if scope.agent is not None else None
     outcome = evaluate_condition(rule.when, scope)
     if outcome.truth is Truth.UNKNOWN:
-        return Undecided(id=rule.id, name=rule.name, gpu=gpu, missing=outcome.missing)
+        return Undecided(id=rule.id, name=rule.name, gpu=gpu, missing=outcome.missing, supported=outcome.supported)
     if outcome.truth is Truth.FALSE:
         return None
+    category = rule.category
+    if rule.category_from:
+        chosen = resolve(rule.category_from, scope)
+        if chosen.is_known and chosen.value in CATEGORIES:
+            category = chosen.value
     return Finding(
         id=rule.id,
         name=rule.name,
         severity=rule.severity,
-        category=rule.category,
+        category=category,
         area=rule.area,
         title=interpolate(rule.title, scope),
         message=interpolate(rule.message, scope),
@@ -55,33 +62,70 @@ def _finding_key(finding: Finding) -> Tuple:
     return (-SEVERITY_ORDER[finding.severity], finding.area, finding.id, gpu)
 
 
-def evaluate(rules: Iterable[Rule], facts: Facts, tables: Optional[Tables] = None) -> CheckResult:
-    """Judge ``facts`` with ``rules``: findings (worst first), undecided rules and counts.
+SECOND_PHASE = ("derived.unexplained_signatures",)
+"""Derived facts that need the first phase's findings; rules reading them run after every other rule."""
 
-    ``for_each: gpu`` rules run once per GPU agent (every agent: rules that are about
-    AMD GPUs say ``gpu.is_amd``); their findings carry the agent's index.
-    """
-    derived = DerivedValues(facts, tables)
-    findings: List[Finding] = []
-    undecided: List[Undecided] = []
-    count = 0
+
+def _mentions(node: Any, paths: Tuple[str, ...]) -> bool:
+    if isinstance(node, dict):
+        return node.get("fact") in paths or any(_mentions(v, paths) for v in node.values())
+    if isinstance(node, list):
+        return any(_mentions(v, paths) for v in node)
+    return False
+
+
+def _signatures_in(node: Any) -> List[str]:
+    """The signature ids a condition tests with ``symptoms.signatures contains``."""
+    if isinstance(node, dict):
+        own = [str(node["contains"])] if node.get("fact") == "symptoms.signatures" and "contains" in node else []
+        return own + [s for v in node.values() for s in _signatures_in(v)]
+    if isinstance(node, list):
+        return [s for v in node for s in _signatures_in(v)]
+    return []
+
+
+def _judge_all(rules: List[Rule], facts: Facts, derived: DerivedValues, findings: List[Finding], undecided: List[Undecided]) -> None:
     for rule in rules:
-        count += 1
         for scope in _scopes(rule, facts, derived):
             verdict = _judge(rule, scope)
             if isinstance(verdict, Finding):
                 findings.append(verdict)
             elif isinstance(verdict, Undecided):
                 undecided.append(verdict)
+
+
+def evaluate(rules: Iterable[Rule], facts: Facts, tables: Optional[Tables] = None) -> CheckResult:
+    """Judge ``facts`` with ``rules``: findings (worst first), undecided rules and counts.
+
+    ``for_each: gpu`` rules run once per GPU agent (every agent: rules that are about
+    AMD GPUs say ``gpu.is_amd``); their findings carry the agent's index. Rules that read a
+    second-phase fact (which error signatures no finding explains) run after the others.
+    """
+    rules = list(rules)
+    derived = DerivedValues(facts, tables)
+    findings: List[Finding] = []
+    undecided: List[Undecided] = []
+    first = [r for r in rules if not _mentions(r.when, SECOND_PHASE)]
+    second = [r for r in rules if _mentions(r.when, SECOND_PHASE)]
+    _judge_all(first, facts, derived, findings, undecided)
+    if second:
+        by_id = {r.id: r for r in first}
+        explained = sorted({s for f in findings for s in _signatures_in(by_id[f.id].when)} if by_id else set())
+        later = (tables or Tables()).with_overrides({EXPLAINED_SIGNATURES: explained})
+        _judge_all(second, facts, DerivedValues(facts, later), findings, undecided)
+    count = len(rules)
     findings.sort(key=_finding_key)
     undecided.sort(key=lambda u: (u.id, -1 if u.gpu is None else u.gpu))
     summary = Summary(**{s: sum(1 for f in findings if f.severity == s) for s in SEVERITY_ORDER})
     machine = {path: derived.machine(path) for path in registered_names("machine")}
+    pasted = facts.meta.origin == "paste"
     return CheckResult(
         tool_version=__version__,
         facts=facts,
         findings=findings,
         undecided=undecided,
+        asks=paste_verdict.asks(rules, undecided, facts) if pasted else [],
+        coverage=paste_verdict.coverage(facts) if pasted else [],
         summary=summary,
         derived={p: f for p, f in machine.items() if f is not None},
         rules_evaluated=count,

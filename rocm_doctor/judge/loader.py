@@ -179,6 +179,10 @@ def _build_rule(path: Path, entry: Any, index: int, rules_list: LineList) -> Rul
         loc = ("when",) + exc.loc
         raise _error(path, line_of(entry, loc), rule.id, loc, str(exc)) from None
     _check_templates(path, entry, rule)
+    if rule.category_from is not None:
+        problem = paths.check(rule.category_from, rule.for_each == "gpu")
+        if problem is not None:
+            raise _error(path, line_of(entry, ("category_from",)), rule.id, ("category_from",), problem)
     return rule.model_copy(update={"source_file": str(path), "source_line": entry.line})
 
 

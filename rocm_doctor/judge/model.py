@@ -89,6 +89,9 @@ class Rule(_Strict):
     status: RuleStatus = "stable"
     since: str = "0.1.0"
     for_each: Optional[Literal["gpu"]] = None
+    category_from: Optional[str] = None
+    """A derived fact whose value, when it is a known category, replaces ``category`` in the finding
+    (RD599: an unexplained error is reported in the category its signature row names)."""
     when: Dict[str, Any]
     title: str
     message: str
@@ -135,3 +138,5 @@ class Undecided(_Strict):
     gpu: Optional[int] = None
     missing: List[str] = Field(default_factory=list)
     """Fact paths that were unknown or failed, with the reason when there is one."""
+    supported: bool = Field(default=False, exclude=True)
+    """Known facts already point the way the rule fires; only ``missing`` keeps it open."""

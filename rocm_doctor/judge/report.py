@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact
 from rocm_doctor.judge.model import SEVERITY_ORDER, Finding, Undecided
+from rocm_doctor.judge.paste_verdict import Area, Ask
 
 SCHEMA = "rocm-doctor/check/1"
 FINDING_KEYS = (
@@ -38,6 +39,10 @@ class CheckResult(BaseModel):
     findings: List[Finding] = Field(default_factory=list)
     undecided: List[Undecided] = Field(default_factory=list)
     summary: Summary = Field(default_factory=Summary)
+    asks: List[Ask] = Field(default_factory=list)
+    """Pasted reports: rules the report leaves open only because it does not show some facts."""
+    coverage: List[Area] = Field(default_factory=list)
+    """Pasted reports: which areas the report decides and what to paste for the others."""
     derived: Dict[str, Fact] = Field(default_factory=dict, exclude=True)
     """Machine-wide derived facts (``derived.x``), for renderers; not part of the JSON."""
     rules_evaluated: int = Field(default=0, exclude=True)
@@ -55,6 +60,8 @@ class CheckResult(BaseModel):
             "facts": self.facts.model_dump(mode="json"),
             "findings": [f.model_dump(mode="json", include=set(FINDING_KEYS)) for f in self.findings],
             "undecided": [u.model_dump(mode="json") for u in self.undecided],
+            "asks": [a.model_dump(mode="json") for a in self.asks],
+            "coverage": [a.model_dump(mode="json") for a in self.coverage],
             "summary": self.summary.model_dump(mode="json"),
         }
 

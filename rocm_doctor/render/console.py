@@ -158,6 +158,16 @@ def render_check(result: CheckResult, console: Console, verbose: bool = False) -
         for item in result.undecided:
             gpu = f" [{_gpu_label(result.facts, item.gpu)}]" if item.gpu is not None else ""
             _print_indented(console, f"? {item.id} {item.name}{gpu}: {'; '.join(item.missing)}", "  ")
+    if result.coverage:
+        # A pasted report: what the verdict rests on, what to paste next, where to report.
+        from rocm_doctor.render import paste
+
+        paste.render_coverage(result, console)
+        paste.render_asks(result, console)
+        paste.render_nothing_matched(result, console)
+        console.print()
+        console.print(paste.paste_summary(result))
+        return
     console.print()
     console.print(_summary(result, verbose))
 

@@ -76,7 +76,7 @@ def test_findings_are_sorted_by_severity_then_area_then_id_then_gpu(make_facts) 
 def test_the_json_document_has_the_public_keys(make_facts) -> None:
     result = evaluate(RULES, make_facts({"torch": {"flavour": fact("cuda")}}))
     document = result.to_document()
-    assert list(document) == ["schema", "tool_version", "facts", "findings", "undecided", "summary"]
+    assert list(document) == ["schema", "tool_version", "facts", "findings", "undecided", "asks", "coverage", "summary"]
     assert document["schema"] == "rocm-doctor/check/1"
     assert sorted(document["findings"][0]) == sorted(
         ["id", "name", "severity", "category", "area", "title", "message", "evidence", "fixes", "references", "gpu"]

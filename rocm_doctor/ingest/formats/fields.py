@@ -201,7 +201,7 @@ def _driver(value: str, line: Line) -> List[Observation]:
         return [Observation("driver.amdgpu_version", match.group(1), line, TRUST_TEMPLATE)] if match else []
     match = _WINDOWS_DRIVER.search(value)
     if match and ("adrenalin" in lowered or int(match.group(1).split(".")[0]) >= 20):
-        return [Observation("windows_hip.driver_version", match.group(1), line, TRUST_TEMPLATE)]
+        return [Observation("windows.driver_version", match.group(1), line, TRUST_TEMPLATE)]
     return []
 
 

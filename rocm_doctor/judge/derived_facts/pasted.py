@@ -140,3 +140,42 @@ def cmd_set_on_linux(facts: Facts, tables: Tables) -> Fact:
         return absent("host.os", "not Linux")
     names = [f"{s.name}={s.value}" for s in settings.value or [] if s.origin == "cmd-set"]
     return known(names, settings.source or "paste") if names else absent("paste", "no cmd-style set")
+
+
+EXPLAINED_SIGNATURES = "explained_signatures"
+"""The engine's second-phase input (``Tables`` key): signature ids that a finding of the first phase explains."""
+
+
+@machine_fact(
+    "unexplained_signatures",
+    "Error signatures the pasted report shows that no finding explains, as 'id (meaning)'; computed after "
+    "every other rule (the engine's second phase); absent when each one is explained.",
+)
+def unexplained_signatures(facts: Facts, tables: Tables) -> Fact:
+    from rocm_doctor.ingest.signatures import signatures as signature_table
+
+    try:
+        explained = set(tables[EXPLAINED_SIGNATURES])
+    except Exception:  # noqa: BLE001 - outside the engine's second phase there is nothing to compare with
+        return unknown("computed only after the other rules")
+    seen = facts.symptoms.signatures.value if facts.symptoms.signatures.is_known else []
+    meaning = {s.id: s.meaning for s in signature_table() if s.category}
+    left = [f"{s} ({meaning.get(s, 'recognised error')})" for s in seen or [] if s not in explained and s in meaning]
+    source = facts.symptoms.signatures.source or "paste"
+    return known(left, source) if left else absent(source, "every error signature is explained by a finding")
+
+
+@machine_fact(
+    "unexplained_signature_category",
+    "The finding category (rules/data/signatures.yaml) of the first error signature no finding explains; "
+    "absent when all are explained.",
+)
+def unexplained_signature_category(facts: Facts, tables: Tables) -> Fact:
+    from rocm_doctor.ingest.signatures import signatures as signature_table
+
+    left = unexplained_signatures(facts, tables)
+    if not left.is_known:
+        return left
+    category = {s.id: s.category for s in signature_table() if s.category}
+    first = str(left.value[0]).split(" ", 1)[0]
+    return known(category[first], left.source or "paste") if first in category else absent("paste", "no category")
