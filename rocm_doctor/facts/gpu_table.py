@@ -207,6 +207,53 @@ def name_variants(name: str) -> List[str]:
     return [part for part in re.split(r"\s*/\s*", name) if part.strip()]
 
 
+@dataclass(frozen=True)
+class _Codename:
+    pattern: "re.Pattern[str]"
+    length: int
+    model: GpuModel
+
+
+@lru_cache(maxsize=1)
+def _codenames() -> Tuple[_Codename, ...]:
+    """The ``codenames`` rows as whole-word patterns, longest name first."""
+    data = load_table(TABLE)
+    where = f"rules/data/{TABLE}.yaml"
+    families = _models()[1]
+    rows: List[_Codename] = []
+    for index, row in enumerate(data.get("codenames") or []):
+        if not isinstance(row, dict) or not row.get("name") or not row.get("gfx") or not row.get("source"):
+            raise InputError(f"{where}: codenames[{index}] needs name, gfx and source")
+        gfx = str(row["gfx"])
+        if gfx not in families:
+            raise InputError(f"{where}: codenames[{index}].gfx '{gfx}' is not in targets")
+        words = [re.escape(w) for w in str(row["name"]).lower().split()]
+        pattern = re.compile(r"(?<![0-9a-z])" + r"\s*".join(words) + r"(?![0-9a-z])")
+        model = GpuModel(
+            device_id="",
+            gfx=gfx,
+            product=str(row["name"]),
+            integrated=bool(row.get("integrated", False)),
+            family=families.get(gfx) or None,
+            source=str(row["source"]),
+        )
+        rows.append(_Codename(pattern=pattern, length=len(str(row["name"])), model=model))
+    return tuple(sorted(rows, key=lambda r: -r.length))
+
+
+def models_for_codename(name: str) -> List[GpuModel]:
+    """The code-name rows named as whole words in ``name`` (``Navi 22 [Radeon RX 6700 XT]`` ->
+    Navi 22); a longer code name hides the shorter ones inside it (``Strix Halo`` is not ``Strix``)."""
+    text = name[:200].lower()
+    found: List[GpuModel] = []
+    for row in _codenames():
+        match = row.pattern.search(text)
+        if match is not None:
+            found.append(row.model)
+            text = text[: match.start()] + " " * (match.end() - match.start()) + text[match.end():]
+    return found
+
+
 @lru_cache(maxsize=1)
 def _name_index() -> Dict[str, List[GpuModel]]:
     index: Dict[str, List[GpuModel]] = {}
@@ -224,8 +271,9 @@ def model_for_name(name: str) -> Optional[GpuModel]:
     People and tools spell names many ways (``AMD Radeon RX 6700 XT``, ``RX580``, ``7900xt``,
     lspci's ``Navi 22 [Radeon RX 6700/6700 XT/6750 XT / 6800M]``). The name is cut at ``/``
     into variants, each reduced to its :func:`name_key` and looked up among the keys of the
-    table's product names; it gives a row only when every variant that matched agrees on one
-    gfx target. A broken table gives None here (pasted text must still be read; the GPU
+    table's product names, and the name is searched for the table's code names (``Navi 21``,
+    ``Cezanne``, ``Strix Halo``); it gives a row only when everything that matched agrees on one
+    gfx target (a device row when one matched, else the code name's row). A broken table gives None here (pasted text must still be read; the GPU
     gatherer reports the table error).
     """
     try:
@@ -237,9 +285,14 @@ def model_for_name(name: str) -> Optional[GpuModel]:
         key = name_key(variant)
         if key is not None and key in index:
             found.extend(index[key])
-    if not found or len({m.gfx for m in found}) != 1:
+    try:
+        codenamed = models_for_codename(name)
+    except Exception:  # noqa: BLE001 - same as above
+        codenamed = []
+    candidates = found + codenamed
+    if not candidates or len({m.gfx for m in candidates}) != 1:
         return None
-    return found[0]
+    return found[0] if found else codenamed[0]
 
 
 def table_source() -> str:

@@ -90,3 +90,34 @@ def test_names_without_a_single_product_give_no_row():
 def test_gpu_name_lookup_never_raises(name):
     model = gpu_table.model_for_name(name)
     assert model is None or model.gfx.startswith("gfx")
+
+
+@pytest.mark.parametrize(
+    "device_id, gfx",
+    [("15dd", "gfx902"), ("15d8", "gfx902"), ("1636", "gfx90c"), ("1638", "gfx90c"), ("15e7", "gfx90c"), ("164c", "gfx90c")],
+)
+def test_vega_apus_are_in_the_table(device_id, gfx):
+    model = gpu_table.lookup_pci(device_id)
+    assert model.gfx == gfx and model.integrated and model.family == "gcn5"
+
+
+@pytest.mark.parametrize(
+    "name, gfx",
+    [("Navi 21", "gfx1030"), ("Navi 22 [Radeon RX 6700/6700 XT/6750 XT / 6800M/6850M XT]", "gfx1031"), ("navi23", "gfx1032"),
+     ("Navi 24", "gfx1034"), ("Navi 31", "gfx1100"), ("Navi 32", "gfx1101"), ("Navi 33", "gfx1102"), ("Navi 44", "gfx1200"),
+     ("Navi 48 [Radeon RX 9070/9070 XT/9070 GRE]", "gfx1201"), ("Cezanne [Radeon Vega Series / Radeon Vega Mobile Series]", "gfx90c"),
+     ("Barcelo", "gfx90c"), ("Renoir", "gfx90c"), ("Picasso/Raven 2 [Radeon Vega Series / Radeon Vega Mobile Series]", "gfx902"),
+     ("Raven Ridge", "gfx902"), ("Rembrandt [Radeon 680M]", "gfx1035"), ("Strix Halo [Radeon 8060S Graphics]", "gfx1151"),
+     ("Strix [Radeon 880M / 890M]", "gfx1150"), ("Krackan", "gfx1152"), ("Phoenix1", "gfx1103")],
+)
+def test_code_names_resolve_to_their_gfx(name, gfx):
+    assert gpu_table.model_for_name(name).gfx == gfx
+
+
+def test_a_longer_code_name_hides_the_shorter_one_inside_it():
+    assert [m.gfx for m in gpu_table.models_for_codename("Strix Halo")] == ["gfx1151"]
+    assert gpu_table.model_for_name("Radeon Vega 10 Graphics") is None  # Raven's marketing name, not Vega 10 (gfx900)
+
+
+def test_code_names_and_product_names_must_agree():
+    assert gpu_table.model_for_name("Navi 21 / RX 6700 XT") is None
