@@ -41,3 +41,28 @@ def rocm_os_listed(facts: Facts, tables: Tables) -> Fact:
         return unknown("the ROCm version is not known")
     listed = rocm_os.listed_os(str(rocm.value), tables["rocm_os"])
     return known(listed, "rules/data/rocm_os.yaml") if listed else unknown(f"no row for ROCm {rocm.value}")
+
+
+def _parts(text: str):
+    head = str(text).split("+")[0].split("-")[0]
+    parts = head.split(".")
+    return tuple(int(p) for p in parts) if all(p.isdigit() for p in parts) else None
+
+
+@machine_fact(
+    "torch_rocm_patch_differs",
+    "torch was built for the same ROCm major.minor as the system ROCm but another patch release "
+    "(AMD's WSL and repo.radeon.com wheels carry the patch: +rocm6.4.1 against a 6.4.2 system); "
+    "absent when either version has no patch level or the series differ.",
+)
+def torch_rocm_patch_differs(facts: Facts, tables: Tables) -> Fact:
+    torch_rocm, system = facts.torch.rocm_version, facts.rocm.version
+    if not torch_rocm.is_known or not system.is_known:
+        missing = torch_rocm if not torch_rocm.is_known else system
+        if missing.status == "absent":
+            return absent(missing.source or "versions", "no ROCm version to compare")
+        return unknown(missing.reason or "a ROCm version is not known")
+    wheel, host = _parts(str(torch_rocm.value)), _parts(str(system.value))
+    if wheel is None or host is None or len(wheel) < 3 or len(host) < 3 or wheel[:2] != host[:2]:
+        return absent("torch.rocm_version + rocm.version", "no patch-level comparison applies")
+    return known(wheel[:3] != host[:3], "torch.rocm_version + rocm.version")
