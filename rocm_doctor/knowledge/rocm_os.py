@@ -31,13 +31,25 @@ def _build(data: Any) -> Dict[str, Dict[str, List[str]]]:
     return table
 
 
-def _row(rocm_version: str, data: Optional[Any]) -> Optional[Dict[str, List[str]]]:
+def _rows(rocm_version: str, data: Optional[Any]) -> List[Dict[str, List[str]]]:
+    """The row of the exact release; else every row of its major.minor series (a release the
+    matrix does not list, such as the Radeon-only 6.2.3, is judged by its series when all of the
+    series' rows agree)."""
     table = cached_view(TABLE, data, _build)
     parsed = parse_version(str(rocm_version).split("-")[0])
     if parsed is None:
-        return None
+        return []
     release = parsed.release + (0, 0)
-    return table.get(f"{release[0]}.{release[1]}.{release[2]}")
+    exact = table.get(f"{release[0]}.{release[1]}.{release[2]}")
+    if exact is not None:
+        return [exact]
+    prefix = f"{release[0]}.{release[1]}."
+    return [row for version, row in table.items() if version.startswith(prefix)]
+
+
+def _row(rocm_version: str, data: Optional[Any]) -> Optional[Dict[str, List[str]]]:
+    rows = _rows(rocm_version, data)
+    return rows[0] if len(rows) == 1 else None
 
 
 def _normalise(distro_id: str, version: str) -> str:
@@ -49,11 +61,14 @@ def _normalise(distro_id: str, version: str) -> str:
 
 
 def supported_os(rocm_version: str, distro_id: str, distro_version: str, data: Optional[Any] = None) -> Optional[bool]:
-    """Whether AMD lists this distribution version for this ROCm release; None when not tabled."""
-    row = _row(rocm_version, data)
-    if row is None:
-        return None
+    """Whether AMD lists this distribution version for this ROCm release; None when not tabled
+    (or when the release is not listed and its series' rows disagree)."""
     distro = distro_id.strip().lower()
+    verdicts = {_listed(row, distro, distro_version) for row in _rows(rocm_version, data)}
+    return verdicts.pop() if len(verdicts) == 1 else None
+
+
+def _listed(row: Dict[str, List[str]], distro: str, distro_version: str) -> bool:
     if distro not in row:
         return False  # the release's list is complete: a distribution missing from it is not supported
     return _normalise(distro, distro_version.strip()) in row[distro]
@@ -61,7 +76,8 @@ def supported_os(rocm_version: str, distro_id: str, distro_version: str, data: O
 
 def listed_os(rocm_version: str, data: Optional[Any] = None) -> Optional[str]:
     """The distributions listed for a release, for messages; None when not tabled."""
-    row = _row(rocm_version, data)
-    if row is None:
+    rows = _rows(rocm_version, data)
+    if not rows:
         return None
+    row = rows[0]
     return "; ".join(f"{NAMES.get(k, k)} {', '.join(v)}" for k, v in row.items())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, machine_fact
@@ -17,8 +19,15 @@ def _family(facts: Facts, tables: Tables):
                       else unknown(model.reason or "the CPU model is not known"))
     row = cpus.cpu_family(str(model.value), tables["cpus"])
     if row is None:
+        vendor = facts.cpu.vendor
+        not_amd = (vendor.is_known and str(vendor.value) != "AuthenticAMD") or not _AMD_NAME.search(str(model.value))
+        if not_amd:
+            return None, absent(SOURCE, f"{model.value} is not an AMD processor")
         return None, unknown(f"{model.value!r} is not in rules/data/cpus.yaml")
     return row, None
+
+
+_AMD_NAME = re.compile(r"\b(?:amd|ryzen|athlon|epyc|threadripper)\b", re.IGNORECASE)
 
 
 @machine_fact(

@@ -19,6 +19,7 @@ from rocm_doctor.judge.derived_facts._support import list_fact
 
 _LEGACY = re.compile(r"^rocm-sdk-libraries-(gfx[0-9a-z]+(?:-[a-z]+)?)$")
 TORCH_DEVICE = "amd-torch-device-"
+ROCM_DEVICE = "rocm-sdk-device-"
 SOURCE = "packages.installed"
 
 
@@ -74,3 +75,33 @@ def therock_torch_device_installed(facts: Facts, agent: GpuAgent, tables: Tables
         return unknown(agent.gfx.reason or "the GPU's gfx target is not known")
     own = base_gfx(str(agent.gfx.value))
     return known(own in targets or "all" in targets, SOURCE)
+
+
+@gpu_fact(
+    "therock_rocm_device_installed",
+    "With TheRock's multi-arch ROCm Python packages installed (some rocm-sdk-device-* package), "
+    "whether rocm-sdk-device-<this GPU's gfx> (or -all) is installed; absent without them.",
+)
+def therock_rocm_device_installed(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    installed = _installed(facts)
+    if installed is None:
+        return unknown(facts.packages.installed.reason or "the installed packages are not known")
+    targets = {name[len(ROCM_DEVICE):] for name in installed if name.startswith(ROCM_DEVICE)}
+    if not targets:
+        return absent(SOURCE, "no TheRock multi-arch ROCm device package (rocm-sdk-device-*) is installed")
+    if not agent.gfx.is_known:
+        return unknown(agent.gfx.reason or "the GPU's gfx target is not known")
+    own = base_gfx(str(agent.gfx.value))
+    return known(own in targets or "all" in targets, SOURCE)
+
+
+@machine_fact(
+    "therock_rocm_device_targets",
+    "The gfx targets of the installed rocm-sdk-device-<gfx> packages; absent when none is installed.",
+)
+def therock_rocm_device_targets(facts: Facts, tables: Tables) -> Fact:
+    installed = _installed(facts)
+    if installed is None:
+        return unknown(facts.packages.installed.reason or "the installed packages are not known")
+    targets = sorted(name[len(ROCM_DEVICE):] for name in installed if name.startswith(ROCM_DEVICE))
+    return list_fact(targets, SOURCE, "no rocm-sdk-device package is installed")
