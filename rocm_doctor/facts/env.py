@@ -15,7 +15,7 @@ from rocm_doctor.facts.value import absent, known
 
 RELEVANT_PREFIXES = (
     "HSA_", "HIP_", "ROCR_", "ROCM_", "AMD_", "GPU_", "MIOPEN_", "PYTORCH_", "TORCH_",
-    "PAL_", "NCCL_", "RCCL_",
+    "PAL_", "NCCL_", "RCCL_", "ROCBLAS_", "HIPBLASLT_", "HIPBLAS_",
 )
 RELEVANT_NAMES = frozenset({
     "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "DISABLE_ADDMM_CUDA_LT", "DISABLE_ADDMM_HIP_LT",

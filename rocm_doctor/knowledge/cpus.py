@@ -3,7 +3,7 @@
 A CPU name as ``/proc/cpuinfo``, ``lscpu``, Windows or a bug report spells it
 (``AMD Ryzen 7 7800X3D 8-Core Processor``, ``Ryzen 5825U``, ``R7 7700``,
 ``AMD Ryzen AI Max+ 395 w/ Radeon 8060S``) is reduced to a line (``ryzen``,
-``ryzen-ai``, ``ryzen-ai-max``, ``athlon``, ``threadripper``), a model number and a
+``ryzen-ai``, ``ryzen-ai-max``, ``athlon``, ``threadripper``, ``epyc``), a model number and a
 suffix, and matched against the table's families in order.
 
 Public API:
@@ -26,7 +26,7 @@ from rocm_doctor.errors import InputError
 from rocm_doctor.knowledge._tables import cached_view, need_mapping, where
 
 TABLE = "cpus"
-LINES = ("ryzen", "ryzen-ai", "ryzen-ai-max", "athlon", "threadripper")
+LINES = ("ryzen", "ryzen-ai", "ryzen-ai-max", "athlon", "threadripper", "epyc")
 
 
 @dataclass(frozen=True)
@@ -68,13 +68,14 @@ _LINES: Tuple[Tuple[str, Pattern[str]], ...] = (
     ("threadripper", re.compile(r"\bthreadripper\b")),
     ("ryzen", re.compile(r"\bryzen\b|\br[3579]\b")),
     ("athlon", re.compile(r"\bathlon\b")),
+    ("epyc", re.compile(r"\bepyc\b")),
 )
 _MODEL = re.compile(r"(?<![0-9a-z])(\d{3,5})([a-z][a-z0-9]*)?(?![0-9a-z])")
 
 
 def parse_cpu_name(name: str) -> Optional[CpuName]:
     """``AMD Ryzen 7 7800X3D 8-Core Processor`` -> (ryzen, 7800, x3d); None for a name that is
-    not an AMD Ryzen, Ryzen AI, Athlon or Threadripper model."""
+    not an AMD Ryzen, Ryzen AI, Athlon, Threadripper or EPYC model."""
     text = _MARKS.sub(" ", name[:300]).lower()
     text = _TAIL.sub("", text)
     text = re.sub(r"\b\d+-core\b|\bprocessor\b|\bamd\b", " ", text)

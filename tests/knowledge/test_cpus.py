@@ -53,7 +53,7 @@ def test_real_cpu_names_give_their_igpu(name, gfx):
     "name",
     ["Ryzen 7 5700X", "AMD Ryzen 7 5800X3D 8-Core Processor", "AMD Ryzen 5 7500F 6-Core Processor",
      "AMD Ryzen 7 8700F 8-Core Processor", "AMD Ryzen 5 3600 6-Core Processor", "AMD Ryzen 7 2700X Eight-Core Processor",
-     "AMD Ryzen Threadripper 3970X 32-Core Processor", "AMD Ryzen 5 4500 6-Core Processor"],
+     "AMD Ryzen Threadripper 3970X 32-Core Processor", "AMD Ryzen 5 4500 6-Core Processor", "AMD EPYC 7763 64-Core Processor"],
 )
 def test_parts_without_graphics_are_known_to_have_none(name):
     family = cpus.cpu_family(name)
@@ -61,7 +61,7 @@ def test_parts_without_graphics_are_known_to_have_none(name):
     assert cpus.igpu_for_cpu(name) is None
 
 
-@pytest.mark.parametrize("name", ["Intel(R) Core(TM) i9-13900K CPU @ 3.00GHz", "AMD EPYC 7763 64-Core Processor", "", "Ryzen"])
+@pytest.mark.parametrize("name", ["Intel(R) Core(TM) i9-13900K CPU @ 3.00GHz", "AMD Ryzen Z1 Extreme", "", "Ryzen"])
 def test_unknown_parts_give_no_family(name):
     assert cpus.cpu_family(name) is None and cpus.igpu_for_cpu(name) is None
 

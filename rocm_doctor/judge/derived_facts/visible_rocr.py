@@ -1,0 +1,57 @@
+"""ROCR_VISIBLE_DEVICES and HIP_/CUDA_VISIBLE_DEVICES set to the same physical indices.
+
+ROCr filters the devices first and renumbers what it leaves from 0; HIP_VISIBLE_DEVICES (or
+CUDA_VISIBLE_DEVICES) then indexes into that shorter list (ROCm/clr ``rocdevice.cpp``; PyTorch's
+``torch/cuda/__init__.py`` ``_parse_visible_devices`` raises "HIP_VISIBLE_DEVICES contains more
+devices than ROCR_VISIBLE_DEVICES"). Writing the same physical index into both, e.g.
+ROCR_VISIBLE_DEVICES=1 and HIP_VISIBLE_DEVICES=1, therefore asks for device 1 of a one-device
+list: no GPU is left. This needs only the environment, not the GPU list.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional
+
+from rocm_doctor.facts.model import Facts
+from rocm_doctor.facts.value import Fact, absent, known
+from rocm_doctor.judge.derived import Tables, machine_fact
+from rocm_doctor.judge.derived_facts.env import with_env
+
+
+def _indices(value: str) -> Optional[List[int]]:
+    tokens = [t.strip() for t in value.split(",") if t.strip()]
+    if not tokens or not all(t.isdigit() for t in tokens):
+        return None
+    return [int(t) for t in tokens]
+
+
+def double_filtered(env: Dict[str, str]) -> Optional[str]:
+    """'HIP_VISIBLE_DEVICES=1' when it repeats ROCR_VISIBLE_DEVICES' physical indices and names a
+    position past the end of ROCr's list; None otherwise."""
+    rocr = _indices(env.get("ROCR_VISIBLE_DEVICES", ""))
+    if rocr is None:
+        return None
+    for name in ("HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES"):
+        if name not in env:
+            continue
+        hip = _indices(env[name])
+        if hip is not None and sorted(hip) == sorted(rocr) and max(hip) >= len(rocr):
+            return f"{name}={env[name].strip()}"
+        return None  # HIP wins over CUDA; only the variable HIP reads matters
+    return None
+
+
+@machine_fact(
+    "visible_devices_repeat_rocr",
+    "HIP_VISIBLE_DEVICES (or CUDA_VISIBLE_DEVICES when HIP's is unset) repeats the physical "
+    "indices of ROCR_VISIBLE_DEVICES although HIP indexes into what ROCr left (renumbered from 0), "
+    "so it names a device past the end: 'HIP_VISIBLE_DEVICES=1'; absent otherwise.",
+)
+def visible_devices_repeat_rocr(facts: Facts, tables: Tables) -> Fact:
+    def compute(env: Dict[str, str]) -> Fact:
+        found = double_filtered(env)
+        if found is None:
+            return absent("env", "the visibility variables do not repeat ROCR_VISIBLE_DEVICES' indices")
+        return known(found, "env")
+
+    return with_env(facts, compute)
