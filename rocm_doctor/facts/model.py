@@ -364,7 +364,8 @@ class MetaFacts(Section):
     schema_version: int = SCHEMA_VERSION
     tool_version: str = ""
     origin: str = "live"
-    """``live``, ``recorded``, ``facts-file`` or ``paste``."""
+    """``live``, ``recorded``, ``facts-file``, ``paste`` (read from a pasted report) or ``report`` (the facts
+    inside a pasted ``rocm-doctor report``: a complete snapshot, judged like the machine itself)."""
     origin_detail: Optional[str] = None
     gathered_at: Optional[str] = None
     duration_seconds: Optional[float] = None

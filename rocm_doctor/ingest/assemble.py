@@ -373,9 +373,12 @@ def assemble(
     meta = {"origin": "paste", "origin_detail": origin_detail, "tool_version": __version__}
     if base is not None:
         tree = base.model_dump(mode="json")
-        tree["meta"].update({"origin": "paste", "origin_detail": origin_detail})
         if documents_only:
+            # rocm-doctor's own report: its facts are a complete machine snapshot, judged as such
+            # (no paste-only rules, no asks), so the round trip gives the machine's findings.
+            tree["meta"].update({"origin": "report", "origin_detail": origin_detail})
             return _validate(tree)
+        tree["meta"].update({"origin": "paste", "origin_detail": origin_detail})
     else:
         tree = _skeleton(Facts)
         tree["meta"] = meta

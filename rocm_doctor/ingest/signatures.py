@@ -150,7 +150,7 @@ def _gpu_sighting(signature: Signature, groups: dict, line: Line) -> Optional[Gp
     wanted = {name: groups.get(name) for name in signature.gpu}
     if not any(wanted.values()):
         return None
-    gfx = wanted.get("gfx")
+    gfx = next((v for k, v in wanted.items() if k.startswith("gfx") and v), None)
     return GpuSighting("report", 0, line, gpu_fields(gfx=gfx_of(gfx) if gfx else None, device_id=wanted.get("device_id")))
 
 

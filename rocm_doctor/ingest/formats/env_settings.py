@@ -36,7 +36,7 @@ from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, Pi
 STACK_PREFIXES = (
     "HSA_", "HIP_", "ROCR_", "ROCM_", "AMD_", "ROCBLAS_", "HIPBLAS", "MIOPEN_", "RCCL_", "NCCL_",
     "PYTORCH_", "TORCH_", "CUDA_", "GPU_", "HCC_", "HIPCC_", "OLLAMA_", "LLAMA_", "GGML_", "DISABLE_ADDMM",
-    "ROC_", "AMDGPU_", "TRITON_", "FLASH_ATTENTION", "VLLM_",
+    "ROC_", "AMDGPU_", "TRITON_", "FLASH_ATTENTION", "VLLM_", "LD_LIBRARY_PATH", "LD_PRELOAD",
 )
 """Name prefixes of the variables the GPU stack and its applications read: only these are read from prose."""
 

@@ -84,6 +84,10 @@ _DOCKER = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|exec|compos
 
 _WSL = re.compile(r"\bWSL\s?2?\b", re.IGNORECASE)
 _WINDOWS = re.compile(r"\b(?:Microsoft\s+)?Win(?:dows)?\s*(10|11)\b(?![.,]\d)(?:\s+(?:Pro|Home|Enterprise|Education|IoT|LTSC|\d{2}H\d))*", re.IGNORECASE)
+_WINDOWS_CONTEXT = re.compile(
+    r"\b(?i:on|under|for|in|using|with|running|native)\s+(?i:windows)\b(?!\s*(?:10|11)\b)|\bWindows\s+(?:machine|PC|host|laptop|desktop|box|system|native|side)\b"
+    r"|\bwin_amd64\b|(?<![\w/])[A-Z]:\\(?:Users|Program Files|Windows|Python\d*|AI|ComfyUI|stable-diffusion)\\"
+)
 _DISTRO = re.compile(
     r"\b(Ubuntu|Debian|Fedora|Arch(?:\s+Linux)?|Manjaro|Linux Mint|Pop!_OS|openSUSE\s+(?:Tumbleweed|Leap)|Rocky Linux|AlmaLinux|CentOS(?:\s+Stream)?|RHEL|NixOS|EndeavourOS|Gentoo)"
     r"(?:\s+(\d{1,2}(?:\.\d{1,2}){0,2})(?:\s+LTS)?)?\b"
@@ -207,11 +211,11 @@ def _torch(block: Block) -> List[Observation]:
     if "index" in lowered or "://" in lowered or " -f " in lowered or " -i " in lowered:
         for match, line in block.scan(_INDEX):
             url = match.group(1) or match.group(2)
-            if "--extra-index-url" in match.group(0).lower():
-                continue  # pip also searches PyPI: the index does not decide what was installed
             identity = from_index_url(url)
             if identity.flavour is None:
                 continue
+            if "--extra-index-url" in match.group(0).lower() and identity.flavour == "rocm":
+                continue  # pip also searches PyPI, whose CUDA build can win: a ROCm extra index decides nothing
             observations = identity_observations(identity, line, TRUST_PROSE)
             out += [o for o in observations if o.path != "torch.version"]
     return out
@@ -277,9 +281,12 @@ def _platform(block: Block) -> List[Observation]:
             out += [Observation("host.os", "linux", line, TRUST_PROSE), Observation("host.wsl_version", 2, line, TRUST_PROSE)]
             wsl = True
             break
-    if "win" in lowered and not wsl:
+    if ("win" in lowered or ":\\" in block.text) and not wsl:
         for match, line in block.scan(_WINDOWS):
             out += windows_observations(match.group(0), line, TRUST_PROSE)
+        for match, line in block.scan(_WINDOWS_CONTEXT):
+            out.append(Observation("host.os", "windows", line, TRUST_PROSE))
+            break
     for match, line in block.scan(_DISTRO):
         name = match.group(0)
         if name.lower().startswith("arch") and not (match.group(2) or "linux" in name.lower()):

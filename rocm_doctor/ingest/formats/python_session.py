@@ -19,7 +19,7 @@ from typing import Any, List, Optional
 
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece, torch_version_observations
-from rocm_doctor.ingest.model import GpuSighting, Observation, Piece
+from rocm_doctor.ingest.model import Absent, GpuSighting, Observation, Piece
 
 _EXPRESSIONS = {
     "version": re.compile(r"^(?:print\()?\s*torch\.__version__\s*\)?\s*$"),
@@ -83,14 +83,80 @@ def _observe(kind: str, value: Any, line: Line, out: List[Observation], gpus: Li
         return True
     if kind == "hip" and isinstance(value, str) and re.match(r"^\d+\.\d+", value):
         out.append(Observation("torch.hip_version", value, line))
+        out.append(Observation("torch.flavour", "rocm", line))
         return True
     if kind == "cuda" and isinstance(value, str) and re.match(r"^\d+\.\d+", value):
+        # ROCm builds leave torch.version.cuda None: a CUDA version here is a CUDA build.
         out.append(Observation("torch.cuda_version", value, line))
+        out.append(Observation("torch.flavour", "cuda", line))
+        return True
+    if kind == "hip" and value is None:
+        out.append(Observation("torch.hip_version", Absent("torch.version.hip is None"), line))
         return True
     if kind == "arch_list" and isinstance(value, list) and all(isinstance(v, str) for v in value):
         out.append(Observation("torch.live.arch_list", [v for v in value if gfx_of(v)], line))
         return True
     return False
+
+
+_ONE_LINER = re.compile(r"""python[\d.]*(?:\.exe)?\s+-c\s+(["'])(.{1,2000}?)\1""")
+_PRINT = re.compile(r"\bprint\((.*?)\)\s*(?:;|$)")
+
+
+def _arguments(text: str) -> List[str]:
+    """Top-level comma-separated arguments of a call (``a, f(b, c), 'd'`` -> three)."""
+    parts, depth, quote, current = [], 0, "", ""
+    for char in text:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+            continue
+        current += char
+    if current.strip():
+        parts.append(current.strip())
+    return parts
+
+
+def _kind(expression: str) -> Optional[str]:
+    for kind, pattern in _EXPRESSIONS.items():
+        if pattern.match(expression):
+            return kind
+    return None
+
+
+def _one_liners(block: Block, out: List[Observation], gpus: List[GpuSighting], used: List[Line]) -> None:
+    """``python -c "import torch; print(torch.__version__, torch.version.hip)"`` and the line it printed."""
+    lines = list(block.lines)
+    for index, line in enumerate(lines):
+        match = _ONE_LINER.search(line.text)
+        if match is None:
+            continue
+        prints = [_arguments(p) for p in _PRINT.findall(match.group(2).replace("\\n", ";"))]
+        outputs = [l for l in lines[index + 1 : index + 1 + len(prints) + 2] if l.text.strip() and not l.command][: len(prints)]
+        for arguments, output in zip(prints, outputs):
+            kinds = [_kind(a) for a in arguments]
+            if not any(kinds):
+                continue
+            if len(arguments) == 1:
+                values = [output.text.strip()]
+            else:
+                values = output.text.split()
+                if len(values) != len(arguments):
+                    continue
+            found = False
+            for kind, value in zip(kinds, values):
+                if kind is not None:
+                    found |= _observe(kind, _literal(value), output, out, gpus)
+            if found:
+                used += [line, output]
 
 
 def parse(block: Block) -> List[Piece]:
@@ -112,4 +178,6 @@ def parse(block: Block) -> List[Piece]:
                 if match and _observe(kind, _literal(match.group(1)), line, out, gpus):
                     used.append(line)
                     break
+    if "-c" in block.text:
+        _one_liners(block, out, gpus, used)
     return [make_piece("python-session", used, out, gpus)] if used else []

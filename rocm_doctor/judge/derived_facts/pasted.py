@@ -179,3 +179,18 @@ def unexplained_signature_category(facts: Facts, tables: Tables) -> Fact:
     category = {s.id: s.category for s in signature_table() if s.category}
     first = str(left.value[0]).split(" ", 1)[0]
     return known(category[first], left.source or "paste") if first in category else absent("paste", "no category")
+
+
+@gpu_fact(
+    "in_any_release_wheel",
+    "Some stable pytorch.org ROCm wheel (any release) has kernels for the GPU's gfx; false for targets no "
+    "release was ever built for (gfx803, gfx1031-1036, gfx90c, gfx1152 ...), whatever torch is installed "
+    "(rules/data/torch_wheels.yaml).",
+)
+def in_any_release_wheel(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    from rocm_doctor.judge.derived_facts._support import table_wheels
+
+    if not agent.gfx.is_known or not agent.gfx.value:
+        return unknown(agent.gfx.reason or "the GPU's gfx target is not known")
+    first = table_wheels(tables).first_release_with_gfx(str(agent.gfx.value))
+    return known(first is not None, "rules/data/torch_wheels.yaml")
