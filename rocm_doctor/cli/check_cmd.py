@@ -105,7 +105,7 @@ def rules_list(
     json_output: bool = typer.Option(False, "--json", help="Print the rules as JSON."),
     rules: Optional[List[Path]] = RULES_OPTION,
 ) -> None:
-    """List every rule: id, severity, category, area, status, title."""
+    """List every rule: id, severity, category, action, area, status, title."""
     loaded = load_rules(rules or [])
     if json_output:
         document = {
@@ -118,10 +118,12 @@ def rules_list(
     from rich.table import Table
 
     table = Table(box=None, pad_edge=False)
-    for column in ("id", "severity", "category", "area", "status", "title"):
+    for column in ("id", "severity", "category", "action", "area", "status", "title"):
         table.add_column(column)
     for rule in sorted(loaded, key=lambda r: r.id):
-        table.add_row(rule.id, rule.severity, rule.category, escape(rule.area), rule.status, escape(rule.title))
+        table.add_row(
+            rule.id, rule.severity, rule.category, rule.effective_action, escape(rule.area), rule.status, escape(rule.title)
+        )
     console = stdout_console()
     console.print(table)
     console.print(f"{len(loaded)} rules")
