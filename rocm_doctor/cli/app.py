@@ -66,6 +66,7 @@ COMMAND_MODULES: Dict[str, str] = {
     "bench": "bench_cmd",
     "report": "report_cmd",
     "health": "health_cmd",
+    "fleet": "fleet_cmd",
 }
 """Command name -> the module under ``rocm_doctor.cli`` that registers it."""
 
