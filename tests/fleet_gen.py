@@ -1,4 +1,4 @@
-"""Generated fleets of node files: ``rocm-doctor check --json`` documents of many similar nodes.
+"""Generated nodes and fleets: facts files of one node, ``check --json`` documents of many similar nodes.
 
 Every node starts from the healthy baseline of the rule tests (Ubuntu 24.04, RX 7900 XTX,
 ROCm 7.2, torch 2.13.0+rocm7.2) with the amdgpu 6.16.13 DKMS driver that ROCm 7.2 ships and
@@ -64,6 +64,20 @@ def node_facts(driver: str = DRIVER, torch: str = TORCH, bench: Optional[BenchRu
     facts = Facts.from_dict(overlay(load_baseline(BASELINE), change))
     run = bench if bench is not None else bench_run(dict(_MARKS))
     return facts.model_copy(update={"bench": bench_facts(run)})
+
+
+def healthy_facts_file(folder: Path) -> Path:
+    """A healthy ROCm 7.2 node with a quick benchmark that passed (``health`` says ok)."""
+    path = folder / "healthy.json"
+    path.write_text(node_facts(bench=bench_run(dict(FIGURES))).to_json(), encoding="utf-8")
+    return path
+
+
+def zeros_facts_file(folder: Path) -> Path:
+    """The same node, but host-to-device copies came back as zeros: an injected ``isolate`` fault (RD600)."""
+    path = folder / "zeros.json"
+    path.write_text(node_facts(bench=bench_run(dict(FIGURES), copy_status="wrong")).to_json(), encoding="utf-8")
+    return path
 
 
 @dataclass

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import rocm_doctor.facts.gather as gather_module
-from health_helpers import healthy_facts_file, zeros_facts_file
+from fleet_gen import healthy_facts_file, zeros_facts_file
 from rocm_doctor.health.verdict import MAX_LINE
 
 MACHINES = Path(__file__).resolve().parent.parent / "machines"

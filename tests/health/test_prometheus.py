@@ -11,7 +11,7 @@ from typing import Dict, List, Tuple
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from health_helpers import zeros_facts_file
+from fleet_gen import zeros_facts_file
 
 MACHINES = Path(__file__).resolve().parent.parent / "machines"
 
