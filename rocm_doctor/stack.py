@@ -65,13 +65,11 @@ def _run_length(items: List[str]) -> str:
 
 def gpu_order(facts: Mapping[str, Any]) -> str:
     """The GPUs in discovery order (what device 0, 1, ... are), by gfx target or name."""
-    agents = (facts.get("gpus") or {}).get("agents") or []
-    if not agents:
+    gpus = facts.get("gpus")
+    agents = gpus.get("agents") if isinstance(gpus, Mapping) else None
+    if not isinstance(agents, list) or not agents:
         return "none"
-    labels = []
-    for agent in agents:
-        gfx = known_value(agent, "gfx")
-        labels.append(str(gfx or known_value(agent, "name") or UNKNOWN_TEXT))
+    labels = [str(known_value(agent, "gfx") or known_value(agent, "name") or UNKNOWN_TEXT) for agent in agents]
     return _run_length(labels)
 
 

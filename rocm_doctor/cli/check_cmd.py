@@ -37,14 +37,17 @@ class FailOn(str, enum.Enum):
 EXIT_FINDINGS = 1
 
 
-def _with_bench(facts: Facts, python: Optional[str], level: str, quiet: bool) -> Facts:
-    """Run the benchmarks in the target interpreter and put their results in ``facts.bench``."""
+def _with_bench(facts: Facts, python: Optional[str], level: str, quiet: bool, deadline: Optional[float] = None) -> Facts:
+    """Run the benchmarks in the target interpreter and put their results in ``facts.bench``.
+
+    ``deadline``: seconds per test (None: the level's default).
+    """
     from rocm_doctor.bench import bench_facts, run_bench
 
     target = python or (facts.python.executable.value if facts.python.executable.is_known else None) or sys.executable
     if not quiet:
         stderr_console().print(f"Running the {level} GPU benchmarks in {target} ...")
-    run = run_bench(target, level, "auto", None)
+    run = run_bench(target, level, "auto", deadline)
     return facts.model_copy(update={"bench": bench_facts(run)})
 
 
@@ -110,7 +113,10 @@ def rules_list(
     if json_output:
         document = {
             "schema": "rocm-doctor/rules/1",
-            "rules": [r.model_dump(mode="json") | {"source": f"{r.source_file}:{r.source_line}"} for r in loaded],
+            "rules": [
+                r.model_dump(mode="json") | {"action": r.effective_action, "source": f"{r.source_file}:{r.source_line}"}
+                for r in loaded
+            ],
         }
         sys.stdout.write(json.dumps(document, indent=2) + "\n")
         return

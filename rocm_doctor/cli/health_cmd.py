@@ -58,15 +58,13 @@ def _facts_within(source: FactsSource, budget: float) -> Tuple[Facts, Incomplete
 
 def _with_bench(facts: Facts, source: FactsSource, level: str, left: float) -> Tuple[Facts, Incomplete]:
     """Run the benchmarks when they fit in what is left: each test gets an equal share as its deadline."""
-    from rocm_doctor.bench import bench_facts, run_bench
     from rocm_doctor.bench.runner import LEVEL_TESTS
+    from rocm_doctor.cli.check_cmd import _with_bench as benchmarked
 
     per_test = left / len(LEVEL_TESTS[level])
     if per_test < MIN_BENCH_SECONDS:
         return facts, Incomplete(["bench"], f"bench not started: {left:.0f} s of the budget left")
-    target = source.python or (facts.python.executable.value if facts.python.executable.is_known else None) or sys.executable
-    run = run_bench(target, level, "auto", per_test)
-    return facts.model_copy(update={"bench": bench_facts(run)}), Incomplete()
+    return benchmarked(facts, source.python, level, quiet=True, deadline=per_test), Incomplete()
 
 
 def _document(verdict: Verdict, fail_on: str, seconds: float, budget: float) -> dict:

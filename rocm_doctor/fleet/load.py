@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+from rocm_doctor.bench.results import BENCH_SCHEMA
 from rocm_doctor.errors import InputError
 from rocm_doctor.judge.model import ACTIONS, SEVERITY_ORDER, Rule, default_action
+from rocm_doctor.judge.report import SCHEMA as CHECK_SCHEMA
 from rocm_doctor.stack import Figure, devices_of, figures_of_tests, headline_figures, known_value, stack_of
 
-CHECK_SCHEMA = "rocm-doctor/check/1"
-BENCH_SCHEMA = "rocm-doctor/bench/1"
 GENERIC_NAMES = ("check", "facts", "bench")
 
 
@@ -164,8 +164,12 @@ class Reader:
 
     def _finding(self, raw: Mapping[str, Any]) -> NodeFinding:
         rule_id = str(raw.get("id", "?"))
-        severity = raw.get("severity") if raw.get("severity") in SEVERITY_ORDER else "error"
-        action = raw.get("action") if raw.get("action") in ACTIONS else None
-        action = action or self._actions.get(rule_id) or default_action(severity)
+        severity = _choice(raw.get("severity"), tuple(SEVERITY_ORDER)) or "error"
+        action = _choice(raw.get("action"), ACTIONS) or self._actions.get(rule_id) or default_action(severity)
         gpu = raw.get("gpu") if isinstance(raw.get("gpu"), int) else None
         return NodeFinding(rule_id, action, severity, str(raw.get("title", "")), gpu)
+
+
+def _choice(value: Any, allowed: Sequence[str]) -> Optional[str]:
+    """``value`` when it is one of ``allowed`` (a document may hold anything there), else None."""
+    return value if isinstance(value, str) and value in allowed else None

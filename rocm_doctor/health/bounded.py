@@ -12,6 +12,7 @@ Every command already has a timeout; ``health`` adds one budget around the whole
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from dataclasses import dataclass
@@ -81,7 +82,6 @@ class Bounded:
 
     facts: Facts
     incomplete: Incomplete
-    seconds: float
 
 
 class _Collector:
@@ -123,12 +123,12 @@ def gather_within(
     """Gather ``system`` in at most ``budget`` seconds (plus the time to kill what still runs)."""
     start = time.monotonic()
     bounded = BudgetedSystem(system, start + budget)
-    options = GatherOptions(
-        python=options.python,
-        torch=options.torch,
+    # The CLI's early torch probe is never adopted: this run starts its own, through the budget.
+    options = dataclasses.replace(
+        options,
         torch_timeout=min(options.torch_timeout, budget),
         command_timeout=min(options.command_timeout, budget),
-        use_amdsmi=options.use_amdsmi,
+        started_probe=None,
     )
     collector = _Collector()
     done: Dict[str, Facts] = {}
@@ -145,7 +145,7 @@ def gather_within(
     sections = collector.close()
     crashed = list(collector.crashed)
     if "facts" in done:
-        return Bounded(done["facts"], _incomplete(crashed, None, [], budget), time.monotonic() - start)
+        return Bounded(done["facts"], _incomplete(crashed, None, [], budget))
     hung = collector.running if collector.running not in sections else None
     not_run = [name for name in section_types() if name not in sections and name != hung]
     for name, cls in section_types().items():
@@ -154,7 +154,7 @@ def gather_within(
         elif name in not_run:
             sections[name] = unfinished_section(name, cls, f"not gathered: the {hung or 'gathering'} gatherer used up the budget")
     facts = assemble(sections, origin, origin_detail, time.monotonic() - start)
-    return Bounded(facts, _incomplete(crashed, hung, not_run, budget), time.monotonic() - start)
+    return Bounded(facts, _incomplete(crashed, hung, not_run, budget))
 
 
 def _incomplete(crashed: List[str], hung: Optional[str], not_run: List[str], budget: float) -> Incomplete:

@@ -23,8 +23,6 @@ VERDICTS = ("ok", "monitor", "config", "unknown", "triage", "isolate", "reset")
 """Every verdict, mildest first."""
 EXIT_CODES: Dict[str, int] = {v: (0 if v == "ok" else 9 + i) for i, v in enumerate(VERDICTS)}
 """Verdict -> exit code of ``rocm-doctor health``."""
-DRAINING = ("isolate", "reset")
-"""Verdicts after which a scheduler stops placing work on the node."""
 MAX_LINE = 80
 """node-problem-detector's ``max_output_length`` in AMD's and upstream examples; NHC and Slurm reasons stay short too."""
 

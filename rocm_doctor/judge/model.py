@@ -40,9 +40,9 @@ Action = Literal["monitor", "config", "triage", "isolate", "reset"]
 * ``isolate``: stop scheduling work here (a GPU gives wrong results);
 * ``reset``: a GPU or node reset / reboot is needed.
 """
-ACTION_ORDER: Dict[str, int] = {"monitor": 0, "config": 1, "triage": 2, "isolate": 3, "reset": 4}
-"""Actions from the mildest to the most severe (``health`` reports the most severe)."""
 ACTIONS: tuple = Action.__args__  # type: ignore[attr-defined]
+ACTION_ORDER: Dict[str, int] = {action: rank for rank, action in enumerate(ACTIONS)}
+"""Actions from the mildest to the most severe (``health`` reports the most severe)."""
 
 
 def default_action(severity: str) -> str:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from fleet_gen import FIGURES, bench_run, node_facts
 from rocm_doctor.bench.results import run_dict
@@ -113,3 +116,26 @@ def test_gpu_order_and_visible_devices_are_compared_across_nodes(run_cli, tmp_pa
     order = next(d for d in document["devices"] if d["dimension"] == "gpu_order")
     assert order["majority"] == "gfx1100"
     assert {"value": "gfx1036, gfx1100", "count": 1, "nodes": ["igpu"]} in order["values"]
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+FACT_LIKE = st.fixed_dictionaries({"status": st.sampled_from(["known", "absent", "failed", "x"]), "value": JSON})
+SECTION = st.dictionaries(st.sampled_from(["version", "vars", "agents", "tests", "device_name", "gfx", "os"]), JSON | FACT_LIKE)
+FACTS = st.dictionaries(st.sampled_from(["host", "gpus", "driver", "rocm", "torch", "python", "env", "bench"]), SECTION | JSON)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(facts=FACTS, findings=st.lists(JSON | st.dictionaries(st.sampled_from(["id", "severity", "action", "gpu", "title"]), JSON)))
+def test_malformed_check_documents_never_raise(facts, findings) -> None:
+    from rocm_doctor.fleet.aggregate import aggregate
+    from rocm_doctor.fleet.load import Reader
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "n1.json"
+        path.write_text(json.dumps({"schema": "rocm-doctor/check/1", "facts": facts, "findings": findings}), encoding="utf-8")
+        nodes, skipped = Reader([]).read([path])
+        aggregate(nodes, skipped, 1)

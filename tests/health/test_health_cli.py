@@ -118,6 +118,17 @@ def test_a_hung_gatherer_does_not_hide_a_worse_finding(run_cli, hung_gpu_gathere
     assert document["verdict"] == "unknown"  # RD300 (config) was found, but what was not looked at may be worse
 
 
+def test_a_crashed_gatherer_makes_the_verdict_unknown(run_cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = gather_module._gatherers
+
+    def broken(ctx):
+        raise RuntimeError("unexpected rocminfo layout")
+
+    monkeypatch.setattr(gather_module, "_gatherers", lambda: [(n, c, broken if n == "rocm" else f) for n, c, f in real()])
+    result = run_cli("health", "--machine", str(MACHINES / "cpu-only"))
+    assert (result.exit_code, result.stdout) == (12, "unknown: rocm gatherer crashed\n")
+
+
 @pytest.mark.parametrize("budget", ["0", "-5s", "soon", "45h", ""])
 def test_a_bad_budget_is_bad_input(run_cli, budget: str) -> None:
     result = run_cli("health", "--machine", str(MACHINES / "cpu-only"), "--budget", budget)
@@ -127,3 +138,23 @@ def test_a_bad_budget_is_bad_input(run_cli, budget: str) -> None:
 def test_bench_needs_the_live_machine(run_cli) -> None:
     result = run_cli("health", "--machine", str(MACHINES / "cpu-only"), "--bench", "quick")
     assert result.exit_code == 2 and "--bench runs on this machine" in result.stderr
+
+
+@pytest.mark.live_machine
+def test_bench_runs_inside_the_budget_with_an_equal_share_per_test(run_cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    import rocm_doctor.bench as bench
+    from fleet_gen import FIGURES, bench_run
+
+    calls = []
+
+    def fake_run_bench(python, level, device, deadline, progress=None):
+        calls.append((level, device, deadline))
+        return bench_run(dict(FIGURES), copy_status="wrong")
+
+    monkeypatch.setattr(bench, "run_bench", fake_run_bench)
+    result = run_cli("health", "--no-torch", "--bench", "quick", "--budget", "60s")
+    [(level, device, deadline)] = calls
+    assert (level, device) == ("quick", "auto") and 5 < deadline <= 60 / 6
+    assert (result.exit_code, result.stdout) == (14, "RD600 isolate: Data copied to the GPU comes back as zeros\n")
+    short = run_cli("health", "--no-torch", "--bench", "quick", "--budget", "20s")
+    assert short.exit_code == 12 and short.stdout.startswith("unknown: bench not started: ") and len(calls) == 1
