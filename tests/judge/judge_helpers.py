@@ -10,7 +10,7 @@ import pytest
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.judge.cases import load_baseline, overlay
 
-from cli_runner import CliResult, run_cli  # noqa: F401 - the CLI runner is shared with other test folders
+from cli_runner import run_cli  # noqa: F401 - the CLI runner is shared with other test folders
 
 TESTS = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
