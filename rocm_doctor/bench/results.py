@@ -25,6 +25,8 @@ FAILING = (WRONG, HANG, CRASH)
 """Classifications that make ``rocm-doctor bench`` exit nonzero."""
 
 PEAKS_TABLE = "gpu_peaks"
+BENCH_SCHEMA = "rocm-doctor/bench/1"
+"""The ``bench --json`` document's schema."""
 _HALF = ("fp16", "bf16")
 
 
@@ -276,7 +278,7 @@ def result_dict(result: TestResult) -> Dict[str, Any]:
 def run_dict(run: BenchRun) -> Dict[str, Any]:
     """The ``bench --json`` document (schema ``rocm-doctor/bench/1``)."""
     return {
-        "schema": "rocm-doctor/bench/1",
+        "schema": BENCH_SCHEMA,
         "level": run.level,
         "device": run.device,
         "python": run.python,

@@ -65,6 +65,8 @@ COMMAND_MODULES: Dict[str, str] = {
     "docker-run": "fix_cmd",
     "bench": "bench_cmd",
     "report": "report_cmd",
+    "health": "health_cmd",
+    "fleet": "fleet_cmd",
 }
 """Command name -> the module under ``rocm_doctor.cli`` that registers it."""
 

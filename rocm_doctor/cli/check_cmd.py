@@ -37,14 +37,17 @@ class FailOn(str, enum.Enum):
 EXIT_FINDINGS = 1
 
 
-def _with_bench(facts: Facts, python: Optional[str], level: str, quiet: bool) -> Facts:
-    """Run the benchmarks in the target interpreter and put their results in ``facts.bench``."""
+def _with_bench(facts: Facts, python: Optional[str], level: str, quiet: bool, deadline: Optional[float] = None) -> Facts:
+    """Run the benchmarks in the target interpreter and put their results in ``facts.bench``.
+
+    ``deadline``: seconds per test (None: the level's default).
+    """
     from rocm_doctor.bench import bench_facts, run_bench
 
     target = python or (facts.python.executable.value if facts.python.executable.is_known else None) or sys.executable
     if not quiet:
         stderr_console().print(f"Running the {level} GPU benchmarks in {target} ...")
-    run = run_bench(target, level, "auto", None)
+    run = run_bench(target, level, "auto", deadline)
     return facts.model_copy(update={"bench": bench_facts(run)})
 
 
@@ -105,12 +108,15 @@ def rules_list(
     json_output: bool = typer.Option(False, "--json", help="Print the rules as JSON."),
     rules: Optional[List[Path]] = RULES_OPTION,
 ) -> None:
-    """List every rule: id, severity, category, area, status, title."""
+    """List every rule: id, severity, category, action, area, status, title."""
     loaded = load_rules(rules or [])
     if json_output:
         document = {
             "schema": "rocm-doctor/rules/1",
-            "rules": [r.model_dump(mode="json") | {"source": f"{r.source_file}:{r.source_line}"} for r in loaded],
+            "rules": [
+                r.model_dump(mode="json") | {"action": r.effective_action, "source": f"{r.source_file}:{r.source_line}"}
+                for r in loaded
+            ],
         }
         sys.stdout.write(json.dumps(document, indent=2) + "\n")
         return
@@ -118,10 +124,12 @@ def rules_list(
     from rich.table import Table
 
     table = Table(box=None, pad_edge=False)
-    for column in ("id", "severity", "category", "area", "status", "title"):
+    for column in ("id", "severity", "category", "action", "area", "status", "title"):
         table.add_column(column)
     for rule in sorted(loaded, key=lambda r: r.id):
-        table.add_row(rule.id, rule.severity, rule.category, escape(rule.area), rule.status, escape(rule.title))
+        table.add_row(
+            rule.id, rule.severity, rule.category, rule.effective_action, escape(rule.area), rule.status, escape(rule.title)
+        )
     console = stdout_console()
     console.print(table)
     console.print(f"{len(loaded)} rules")

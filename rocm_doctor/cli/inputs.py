@@ -96,17 +96,45 @@ def gathering_options(command: C) -> C:
     return typing.cast(C, with_source)
 
 
-def load_facts(source: FactsSource, progress: Optional[Callable[[str], None]] = None) -> Facts:
-    """Obtain facts from exactly one source; bad input raises InputError."""
+@dataclass(frozen=True)
+class GatherPlan:
+    """How to gather a live or recorded machine (``--facts`` and ``--from`` need no gathering)."""
+
+    system: Any
+    options: GatherOptions
+    origin: str
+    origin_detail: Optional[str] = None
+
+
+def gather_plan(source: FactsSource) -> Optional[GatherPlan]:
+    """The system and options to gather, or None when facts come from a file; bad input raises InputError."""
     chosen = [x for x in (source.machine, source.facts_file, source.from_file) if x is not None]
     if len(chosen) > 1:
         raise InputError("use only one of --machine, --facts and --from")
+    if source.facts_file is not None or source.from_file is not None:
+        return None
     options = GatherOptions(
         python=source.python,
         torch=not source.no_torch,
         torch_timeout=source.timeout,
         started_probe=source.started_probe,
     )
+    if source.machine is not None:
+        from rocm_doctor.system.recorded import RecordedSystem
+
+        system = RecordedSystem(source.machine)  # a bad folder raises RecordedMachineError, an InputError
+        return GatherPlan(system, options, "recorded", str(source.machine))
+    from rocm_doctor.system.live import LiveSystem
+
+    return GatherPlan(LiveSystem(), options, "live")
+
+
+def load_facts(source: FactsSource, progress: Optional[Callable[[str], None]] = None) -> Facts:
+    """Obtain facts from exactly one source; bad input raises InputError."""
+    plan = gather_plan(source)
+    if plan is not None:
+        facts = gather(plan.system, plan.options, origin=plan.origin, origin_detail=plan.origin_detail, progress=progress)
+        return usable_target(source, facts) if plan.origin == "live" else facts
     if source.facts_file is not None:
         try:
             text = Path(source.facts_file).read_text(encoding="utf-8")
@@ -118,21 +146,12 @@ def load_facts(source: FactsSource, progress: Optional[Callable[[str], None]] = 
             return Facts.from_json(text)
         except FactsFileError as exc:
             raise InputError(f"{source.facts_file}: {exc}") from None
-    if source.from_file is not None:
-        from rocm_doctor.ingest import facts_from_report_file
+    from rocm_doctor.ingest import facts_from_report_file
 
-        return facts_from_report_file(source.from_file)
-    if source.machine is not None:
-        from rocm_doctor.system.recorded import RecordedSystem
-
-        system = RecordedSystem(source.machine)  # a bad folder raises RecordedMachineError, an InputError
-        return gather(system, options, origin="recorded", origin_detail=str(source.machine), progress=progress)
-    from rocm_doctor.system.live import LiveSystem
-
-    return _usable_target(source, gather(LiveSystem(), options, origin="live", progress=progress))
+    return facts_from_report_file(source.from_file)  # type: ignore[arg-type]
 
 
-def _usable_target(source: FactsSource, facts: Facts) -> Facts:
+def usable_target(source: FactsSource, facts: Facts) -> Facts:
     """An explicit ``--python`` that cannot be run is bad input, not an undecided diagnosis."""
     executable = facts.python.executable
     if source.python is not None and executable.status == "failed":

@@ -123,13 +123,27 @@ def _gatherers() -> List[Tuple[str, Type[Section], Gatherer]]:
     ]
 
 
-def _run_gatherer(ctx: GatherContext, name: str, cls: Type[Section], gatherer: Gatherer) -> BaseModel:
-    """One gatherer; a crash becomes a section of failed facts naming it."""
+def section_types() -> Dict[str, Type[Section]]:
+    """Section name -> its model, in gathering order."""
+    return {name: cls for name, cls, _ in _gatherers()}
+
+
+def unfinished_section(name: str, cls: Type[S], reason: str) -> S:
+    """The section of a gatherer that did not run or did not finish: every fact failed, naming why."""
+    return failed_section(cls, f"rocm_doctor.facts.{name}", reason)
+
+
+def _run_gatherer(ctx: GatherContext, name: str, cls: Type[Section], gatherer: Gatherer) -> Tuple[BaseModel, Optional[str]]:
+    """One gatherer and, when it crashed, why; a crash becomes a section of failed facts naming it."""
     try:
-        return gatherer(ctx)
+        return gatherer(ctx), None
     except Exception as exc:  # noqa: BLE001 - a crashed probe becomes failed facts
         reason = f"the {name} gatherer crashed: {type(exc).__name__}: {exc}"
-        return failed_section(cls, f"rocm_doctor.facts.{name}", reason)
+        return unfinished_section(name, cls, reason), reason
+
+
+SectionDone = Callable[[str, BaseModel, Optional[str]], None]
+"""Called after each section: its name, the section, and the crash reason (None when it did not crash)."""
 
 
 def gather(
@@ -138,8 +152,13 @@ def gather(
     origin: str = "live",
     origin_detail: Optional[str] = None,
     progress: Optional[Callable[[str], None]] = None,
+    on_section: Optional[SectionDone] = None,
 ) -> Facts:
-    """Gather every section; never raises for a probe that fails."""
+    """Gather every section; never raises for a probe that fails.
+
+    ``on_section`` sees each section as soon as it is gathered (``health`` keeps them, so a
+    gatherer that hangs past its budget costs only its own section).
+    """
     start = time.monotonic()
     ctx = GatherContext(system=system, options=options)
     if options.torch:
@@ -150,21 +169,28 @@ def gather(
         for name, cls, gatherer in _gatherers():
             if progress is not None:
                 progress(name)
-            ctx.sections[name] = _run_gatherer(ctx, name, cls, gatherer)
+            ctx.sections[name], crash = _run_gatherer(ctx, name, cls, gatherer)
+            if on_section is not None:
+                on_section(name, ctx.sections[name], crash)
     finally:
         for started in ctx.prefetched.values():  # started but never collected (a gatherer crashed)
             started.cancel()
+    return assemble(ctx.sections, origin, origin_detail, time.monotonic() - start)
+
+
+def assemble(sections: Dict[str, Any], origin: str, origin_detail: Optional[str], seconds: float) -> Facts:
+    """One Facts snapshot from gathered sections (every section of :func:`section_types`)."""
     meta = MetaFacts(
         tool_version=__version__,
         origin=origin,
         origin_detail=origin_detail,
         gathered_at=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
-        duration_seconds=round(time.monotonic() - start, 3),
+        duration_seconds=round(seconds, 3),
     )
     # Error signatures come only from a pasted report (check --from), benchmark results only
     # from `check --bench`: on a gathered machine both are definitely absent, not unknown.
     symptoms = SymptomFacts(signatures=absent("paste", "no report was pasted"), context=absent("paste", "no report was pasted"))
-    return Facts(meta=meta, symptoms=symptoms, bench=no_bench(), **ctx.sections)
+    return Facts(meta=meta, symptoms=symptoms, bench=no_bench(), **sections)
 
 
 def no_bench() -> BenchFacts:

@@ -39,6 +39,7 @@ def _judge(rule: Rule, scope: Scope) -> Union[Finding, Undecided, None]:
         name=rule.name,
         severity=rule.severity,
         category=category,
+        action=rule.effective_action,
         area=rule.area,
         title=interpolate(rule.title, scope),
         message=interpolate(rule.message, scope),

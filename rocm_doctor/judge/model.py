@@ -31,6 +31,24 @@ CATEGORIES: tuple = Category.__args__  # type: ignore[attr-defined]
 
 RuleStatus = Literal["stable", "preview", "deprecated"]
 
+Action = Literal["monitor", "config", "triage", "isolate", "reset"]
+"""What a cluster operator (or a scheduler) does about a finding, after DCGM's failure-code severities:
+
+* ``monitor``: a note; the node is fine for work;
+* ``config``: fix the software or its settings; the node's hardware is usable;
+* ``triage``: a person must look (an unexplained crash or failure);
+* ``isolate``: stop scheduling work here (a GPU gives wrong results);
+* ``reset``: a GPU or node reset / reboot is needed.
+"""
+ACTIONS: tuple = Action.__args__  # type: ignore[attr-defined]
+ACTION_ORDER: Dict[str, int] = {action: rank for rank, action in enumerate(ACTIONS)}
+"""Actions from the mildest to the most severe (``health`` reports the most severe)."""
+
+
+def default_action(severity: str) -> str:
+    """The action of a rule that does not name one (user rule files): a note, or a person must look."""
+    return "monitor" if severity == "info" else "triage"
+
 FixKind = Literal["env", "pip", "docker", "code", "manual"]
 
 
@@ -85,6 +103,8 @@ class Rule(_Strict):
     name: str
     severity: Severity
     category: Category
+    action: Optional[Action] = None
+    """What an operator does about a finding; unset in a user rule file means :func:`default_action`."""
     area: str
     status: RuleStatus = "stable"
     since: str = "0.1.0"
@@ -100,6 +120,11 @@ class Rule(_Strict):
     references: List[Reference] = Field(min_length=1)
     source_file: Optional[str] = Field(default=None, exclude=True)
     source_line: Optional[int] = Field(default=None, exclude=True)
+
+    @property
+    def effective_action(self) -> str:
+        """The rule's action, or the default for its severity."""
+        return self.action or default_action(self.severity)
 
 
 class Evidence(_Strict):
@@ -118,6 +143,7 @@ class Finding(_Strict):
     name: str
     severity: Severity
     category: Category
+    action: Action
     area: str
     title: str
     message: str

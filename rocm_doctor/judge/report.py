@@ -14,7 +14,8 @@ from rocm_doctor.judge.paste_verdict import Area, Ask
 
 SCHEMA = "rocm-doctor/check/1"
 FINDING_KEYS = (
-    "id", "name", "severity", "category", "area", "title", "message", "evidence", "fixes", "references", "gpu",
+    "id", "name", "severity", "category", "action", "area", "title", "message", "evidence", "fixes", "references",
+    "gpu",
 )
 """The keys of a finding in ``check --json`` (a public contract, issue 3)."""
 

@@ -214,7 +214,8 @@ def render_rule(rule: Rule, console: Console) -> None:
     console.print(f"[bold]{rule.id}[/] {escape(rule.name)}  {MARKERS[rule.severity]} {rule.severity}")
     console.print(f"[bold]{escape(rule.title)}[/]")
     console.print(
-        f"category: {rule.category} · area: {escape(rule.area)} · status: {rule.status} · since: {escape(rule.since)}"
+        f"category: {rule.category} · action: {rule.effective_action} · area: {escape(rule.area)}"
+        f" · status: {rule.status} · since: {escape(rule.since)}"
         + (" · one finding per GPU" if rule.for_each == "gpu" else "")
     )
     console.print()

@@ -10,7 +10,7 @@ from rocm_doctor.judge.model import Finding, Fix
 
 def finding(fid: str, *fixes: Fix, severity: str = "warning") -> Finding:
     return Finding(
-        id=fid, name=fid.lower(), severity=severity, category="env", area="test",
+        id=fid, name=fid.lower(), severity=severity, category="env", action="config", area="test",
         title=f"title {fid}", message="m", explanation="e", fixes=list(fixes),
     )
 

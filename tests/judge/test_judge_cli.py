@@ -90,7 +90,7 @@ def test_json_output_is_the_versioned_document(run_cli, tmp_path, make_facts) ->
     assert document["schema"] == "rocm-doctor/check/1"
     assert document["summary"] == {"error": 1, "warning": 0, "info": 0}
     assert set(document["findings"][0]) == {
-        "id", "name", "severity", "category", "area", "title", "message", "evidence", "fixes", "references", "gpu"
+        "id", "name", "severity", "category", "action", "area", "title", "message", "evidence", "fixes", "references", "gpu"
     }
 
 

@@ -79,6 +79,6 @@ def test_the_json_document_has_the_public_keys(make_facts) -> None:
     assert list(document) == ["schema", "tool_version", "facts", "findings", "undecided", "asks", "coverage", "summary"]
     assert document["schema"] == "rocm-doctor/check/1"
     assert sorted(document["findings"][0]) == sorted(
-        ["id", "name", "severity", "category", "area", "title", "message", "evidence", "fixes", "references", "gpu"]
+        ["id", "name", "severity", "category", "action", "area", "title", "message", "evidence", "fixes", "references", "gpu"]
     )
     assert document["facts"]["torch"]["flavour"]["value"] == "cuda"

@@ -62,6 +62,20 @@ def test_bad_fix_kind_names_line_rule_and_field(tmp_path: Path) -> None:
     assert _error(tmp_path, text).startswith(":12: rule USR001: field 'fixes[0].kind': Input should be")
 
 
+def test_a_user_rule_without_action_defaults_by_severity(tmp_path: Path) -> None:
+    (warning,) = load_rule_file(_write(tmp_path, GOOD))
+    (note,) = load_rule_file(_write(tmp_path, GOOD.replace("severity: warning", "severity: info"), "note.yaml"))
+    assert (warning.action, warning.effective_action) == (None, "triage")
+    assert note.effective_action == "monitor"
+    (stated,) = load_rule_file(_write(tmp_path, GOOD.replace("area: container", "action: isolate\n    area: container"), "s.yaml"))
+    assert stated.effective_action == "isolate"
+
+
+def test_unknown_action_names_line_rule_and_field(tmp_path: Path) -> None:
+    message = _error(tmp_path, GOOD.replace("area: container", "action: drain\n    area: container"))
+    assert message.startswith(":6: rule USR001: field 'action': Input should be 'monitor', 'config'"), message
+
+
 def test_unknown_key_is_an_error_on_its_line(tmp_path: Path) -> None:
     text = GOOD.replace("    area: container\n", "    area: container\n    severty: error\n")
     assert _error(tmp_path, text) == ":7: rule USR001: field 'severty': unknown key"

@@ -8,7 +8,7 @@ from rocm_doctor.judge.cases import load_baseline, load_cases
 from rocm_doctor.judge.engine import evaluate
 from rocm_doctor.judge.interpolate import fix_templates, placeholders
 from rocm_doctor.judge.loader import load_retired
-from rocm_doctor.judge.model import CATEGORIES
+from rocm_doctor.judge.model import ACTIONS, CATEGORIES
 
 from test_rule_cases import BASELINE, HERE, shipped_rules
 
@@ -44,6 +44,22 @@ def test_every_rule_has_a_reference_an_explanation_and_a_known_category() -> Non
         assert all(ref.url.startswith(("http://", "https://")) for ref in rule.references), rule.id
         assert rule.explanation.strip(), rule.id
         assert rule.category in CATEGORIES, rule.id
+
+
+def test_every_shipped_rule_names_its_action_class() -> None:
+    """The default action is for users' own rule files; a shipped rule says what an operator does."""
+    missing = [rule.id for rule in shipped_rules() if rule.action is None]
+    assert not missing, f"rules without an 'action:' line: {missing}"
+    assert {rule.action for rule in shipped_rules()} <= set(ACTIONS)
+
+
+def test_info_rules_are_monitor_and_only_runtime_or_driver_rules_stop_scheduling() -> None:
+    """A note never drains a node; isolate/reset come from measured faults or the kernel driver."""
+    for rule in shipped_rules():
+        if rule.severity == "info":
+            assert rule.action == "monitor", rule.id
+        if rule.action in ("isolate", "reset"):
+            assert rule.category in ("runtime", "driver"), rule.id
 
 
 def test_ids_and_names_are_unique_and_not_retired() -> None:

@@ -1,0 +1,1 @@
+"""What rocm-doctor publishes for other systems to read (Prometheus textfile metrics)."""

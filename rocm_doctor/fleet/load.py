@@ -1,0 +1,175 @@
+"""Read many nodes' JSON documents into small per-node summaries.
+
+Accepted, told apart by their content:
+
+* ``rocm-doctor/check/1`` (``check --json``): facts and findings;
+* ``rocm-doctor/bench/1`` (``bench --json``): benchmark figures;
+* a facts document (``facts --json``): judged here with the rules, so it gets findings too.
+
+A node's name is its file name up to the first dot (``gpu017.json``, ``gpu017.bench.json``);
+a file named ``check``, ``facts`` or ``bench`` takes its folder's name
+(``out/gpu017/check.json``), which is how Ansible's ``fetch`` lays files out. Documents of the
+same node merge (a check and a bench). A file that cannot be read is skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+from rocm_doctor.bench.results import BENCH_SCHEMA
+from rocm_doctor.errors import InputError
+from rocm_doctor.judge.model import ACTIONS, SEVERITY_ORDER, Rule, default_action
+from rocm_doctor.judge.report import SCHEMA as CHECK_SCHEMA
+from rocm_doctor.stack import Figure, devices_of, figures_of_tests, headline_figures, known_value, stack_of
+
+GENERIC_NAMES = ("check", "facts", "bench")
+
+
+@dataclass(frozen=True)
+class NodeFinding:
+    """What the aggregate keeps of one finding."""
+
+    id: str
+    action: str
+    severity: str
+    title: str
+    gpu: Optional[int] = None
+
+
+@dataclass
+class Node:
+    """One node's summary, merged from its documents."""
+
+    name: str
+    files: List[str] = field(default_factory=list)
+    stack: Optional[Dict[str, str]] = None
+    devices: Optional[Dict[str, str]] = None
+    findings: List[NodeFinding] = field(default_factory=list)
+    model: Optional[str] = None
+    """The benchmarked GPU model (device name, else gfx target)."""
+    figures: List[Figure] = field(default_factory=list)
+    figures_from_bench: bool = False
+    """The figures came from a ``bench --json`` document (they win over a check's)."""
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A file that was not used, and why."""
+
+    file: str
+    reason: str
+
+
+def node_name(path: Path) -> str:
+    """``gpu017.bench.json`` -> ``gpu017``; ``gpu017/check.json`` -> ``gpu017``."""
+    stem = path.name.split(".", 1)[0]
+    return path.parent.name if stem in GENERIC_NAMES and path.parent.name else stem
+
+
+def expand(paths: Sequence[Path]) -> List[Path]:
+    """Files as given, and every ``*.json`` below each folder (sorted); a missing path is bad input."""
+    files: List[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files += sorted(p for p in path.rglob("*.json") if p.is_file())
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise InputError(f"{path}: no such file or folder")
+    return files
+
+
+class Reader:
+    """Turns documents into :class:`Node` summaries; ``rules`` judge facts documents and name actions."""
+
+    def __init__(self, rules: Sequence[Rule]) -> None:
+        self.rules = list(rules)
+        self._actions = {rule.id: rule.effective_action for rule in rules}
+
+    def read(self, files: Iterable[Path]) -> Tuple[Dict[str, Node], List[Skipped]]:
+        nodes: Dict[str, Node] = {}
+        skipped: List[Skipped] = []
+        for path in files:
+            try:
+                document = json.loads(path.read_bytes())
+            except OSError as exc:
+                skipped.append(Skipped(str(path), exc.strerror or str(exc)))
+                continue
+            except (UnicodeDecodeError, ValueError) as exc:
+                skipped.append(Skipped(str(path), f"not JSON ({type(exc).__name__})"))
+                continue
+            name = node_name(path)
+            node = nodes.setdefault(name, Node(name))
+            problem = self._merge(node, document)
+            if problem is not None:
+                skipped.append(Skipped(str(path), problem))
+                if not node.files:
+                    del nodes[name]
+            else:
+                node.files.append(str(path))
+        return nodes, skipped
+
+    def _merge(self, node: Node, document: Any) -> Optional[str]:
+        """Fold one document into ``node``; a reason when it cannot be used."""
+        if not isinstance(document, dict):
+            return "not a rocm-doctor document (a JSON object is expected)"
+        schema = document.get("schema")
+        if schema == BENCH_SCHEMA:
+            return self._merge_bench(node, document)
+        if schema == CHECK_SCHEMA:
+            facts, findings = document.get("facts"), document.get("findings")
+            if not isinstance(facts, dict) or not isinstance(findings, list):
+                return "a check document without facts and findings"
+            return self._merge_facts(node, facts, [self._finding(f) for f in findings if isinstance(f, dict)])
+        if "schema_version" in document and "meta" in document:
+            return self._merge_judged(node, document)
+        return "not a rocm-doctor check, facts or bench document"
+
+    def _merge_facts(self, node: Node, facts: Mapping[str, Any], findings: List[NodeFinding]) -> Optional[str]:
+        if node.stack is not None:
+            return f"a second facts/check document for node {node.name}"
+        node.stack, node.devices, node.findings = stack_of(facts), devices_of(facts), findings
+        figures = headline_figures(facts)
+        if figures:
+            model = known_value(facts, "bench.device_name") or known_value(facts, "bench.gfx")
+            if not node.figures_from_bench:
+                node.model, node.figures = str(model or "unknown GPU"), figures
+        return None
+
+    def _merge_judged(self, node: Node, document: Dict[str, Any]) -> Optional[str]:
+        from rocm_doctor.facts.model import Facts, FactsFileError
+        from rocm_doctor.judge.engine import evaluate
+
+        try:
+            facts = Facts.from_dict(document)
+        except FactsFileError as exc:
+            return str(exc)
+        result = evaluate(self.rules, facts)
+        findings = [NodeFinding(f.id, f.action, f.severity, f.title, f.gpu) for f in result.findings]
+        return self._merge_facts(node, document, findings)
+
+    def _merge_bench(self, node: Node, document: Dict[str, Any]) -> Optional[str]:
+        tests = document.get("tests")
+        info = document.get("info") if isinstance(document.get("info"), dict) else {}
+        if not isinstance(tests, dict):
+            return "a bench document without tests"
+        if node.figures_from_bench:
+            return f"a second bench document for node {node.name}"
+        node.model = str(info.get("name") or info.get("gcn_arch") or "unknown GPU")
+        node.figures, node.figures_from_bench = figures_of_tests(tests), True
+        return None
+
+    def _finding(self, raw: Mapping[str, Any]) -> NodeFinding:
+        rule_id = str(raw.get("id", "?"))
+        severity = _choice(raw.get("severity"), tuple(SEVERITY_ORDER)) or "error"
+        action = _choice(raw.get("action"), ACTIONS) or self._actions.get(rule_id) or default_action(severity)
+        gpu = raw.get("gpu") if isinstance(raw.get("gpu"), int) else None
+        return NodeFinding(rule_id, action, severity, str(raw.get("title", "")), gpu)
+
+
+def _choice(value: Any, allowed: Sequence[str]) -> Optional[str]:
+    """``value`` when it is one of ``allowed`` (a document may hold anything there), else None."""
+    return value if isinstance(value, str) and value in allowed else None

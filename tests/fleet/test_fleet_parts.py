@@ -1,0 +1,141 @@
+"""The parts of the fleet view: reading node documents, majorities, robust outliers."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fleet_gen import FIGURES, bench_run, node_facts
+from rocm_doctor.bench.results import run_dict
+from rocm_doctor.fleet.aggregate import MIN_PEERS, outliers, spread
+from rocm_doctor.fleet.load import Node, node_name
+from rocm_doctor.stack import Figure
+
+MACHINES = Path(__file__).resolve().parent.parent / "machines"
+
+
+def nodes_with(values: list, model: str = "MI300X") -> list:
+    return [Node(f"n{i:02d}", model=model, figures=[Figure("bandwidth", "d2d_gbs", "d2d", "GB/s", v)]) for i, v in enumerate(values)]
+
+
+def test_a_far_slower_gpu_is_an_outlier_and_ordinary_spread_is_not() -> None:
+    values = [100, 101, 99, 98, 102, 100, 97, 103, 40]
+    assert [(o.node, round(o.ratio, 2)) for o in outliers(nodes_with(values))] == [("n08", 0.4)]
+    assert outliers(nodes_with([100, 101, 99, 98, 102, 100, 97, 103, 80])) == []  # 80%: slower, not far below
+
+
+def test_a_wide_spread_fleet_does_not_call_its_slowest_gpu_an_outlier() -> None:
+    assert outliers(nodes_with([100, 60, 130, 70, 110, 90, 65, 120, 72])) == []
+
+
+def test_identical_peers_still_flag_a_far_slower_one() -> None:
+    assert [o.node for o in outliers(nodes_with([100] * 8 + [50]))] == ["n08"]
+
+
+def test_too_few_peers_or_another_model_are_not_compared() -> None:
+    assert outliers(nodes_with([100] * (MIN_PEERS - 2) + [10])) == []
+    mixed = nodes_with([100] * 6) + nodes_with([40], model="RX 7900 XTX")
+    assert outliers(mixed) == []
+
+
+def test_a_majority_needs_more_than_half_of_the_nodes() -> None:
+    split = spread("driver", {"a": "6.8.5", "b": "6.8.5", "c": "6.16.13", "d": "6.16.13"})
+    assert split.majority is None and split.odd == []
+    clear = spread("driver", {"a": "6.8.5", "b": "6.16.13", "c": "6.16.13"})
+    assert clear.majority == "6.16.13" and [v.nodes for v in clear.odd] == [["a"]]
+
+
+@pytest.mark.parametrize(
+    ("path", "name"),
+    [("out/gpu017.json", "gpu017"), ("out/gpu017.bench.json", "gpu017"), ("out/gpu017/check.json", "gpu017"),
+     ("out/gpu017.cluster.example.json", "gpu017"), ("facts.json", "facts")],
+)
+def test_node_names_come_from_file_names(path: str, name: str) -> None:
+    assert node_name(Path(path)) == name
+
+
+def test_facts_documents_are_judged_and_bench_documents_merge_into_their_node(run_cli, tmp_path: Path) -> None:
+    shutil.copy(MACHINES / "linux-amd-cuda-wheel" / "facts.json", tmp_path / "wheel.json")
+    for index in range(6):
+        (tmp_path / f"n{index}.json").write_text(node_facts().to_json(), encoding="utf-8")
+        slow = dict(FIGURES, d2d_gbs=300.0) if index == 5 else dict(FIGURES)
+        (tmp_path / f"n{index}.bench.json").write_text(json.dumps(run_dict(bench_run(slow))), encoding="utf-8")
+    document = json.loads(run_cli("fleet", str(tmp_path), "--json").stdout)
+    assert document["nodes"] == 7 and document["files"] == 13
+    assert {"id": "RD100", "nodes": ["wheel"]}.items() <= next(f for f in document["findings"] if f["id"] == "RD100").items()
+    assert [(o["node"], o["metric"]) for o in document["outliers"]] == [("n5", "d2d")]
+
+
+def test_a_check_document_from_before_action_classes_gets_them_from_the_rules(run_cli, tmp_path: Path) -> None:
+    for index in range(3):
+        result = run_cli("check", "--machine", str(MACHINES / "linux-amd-cuda-wheel"), "--json")
+        document = json.loads(result.stdout)
+        for finding in document["findings"]:
+            del finding["action"]
+        (tmp_path / f"old{index}.json").write_text(json.dumps(document), encoding="utf-8")
+    report = json.loads(run_cli("fleet", str(tmp_path), "--json").stdout)
+    assert report["findings"][0]["id"] == "RD100" and report["findings"][0]["action"] == "config"
+
+
+def test_unusable_files_are_skipped_with_a_reason_and_make_the_verdict_unknown(run_cli, tmp_path: Path) -> None:
+    (tmp_path / "good.json").write_text(node_facts().to_json(), encoding="utf-8")
+    (tmp_path / "broken.json").write_text("{not json", encoding="utf-8")
+    (tmp_path / "binary.json").write_bytes(bytes(range(128, 256)))
+    (tmp_path / "list.json").write_text("[1, 2]", encoding="utf-8")
+    (tmp_path / "other.json").write_text('{"schema": "something/else"}', encoding="utf-8")
+    (tmp_path / "bad-facts.json").write_text('{"schema_version": 1, "meta": {}, "host": 5}', encoding="utf-8")
+    result = run_cli("fleet", str(tmp_path), "--json")
+    document = json.loads(result.stdout)
+    reasons = {Path(s["file"]).name: s["reason"] for s in document["skipped"]}
+    assert set(reasons) == {"broken.json", "binary.json", "list.json", "other.json", "bad-facts.json"}
+    assert reasons["broken.json"].startswith("not JSON") and reasons["list.json"].startswith("not a rocm-doctor document")
+    assert reasons["other.json"] == "not a rocm-doctor check, facts or bench document"
+    assert reasons["bad-facts.json"].startswith("invalid facts at host")
+    assert (result.exit_code, document["verdict"], document["nodes"]) == (12, "unknown", 1)
+
+
+def test_no_usable_document_or_a_missing_path_is_bad_input(run_cli, tmp_path: Path) -> None:
+    (tmp_path / "x.json").write_text("[]", encoding="utf-8")
+    empty = run_cli("fleet", str(tmp_path))
+    assert empty.exit_code == 2 and "no node documents" in empty.stderr
+    missing = run_cli("fleet", str(tmp_path / "nope"))
+    assert missing.exit_code == 2 and "no such file or folder" in missing.stderr and "Traceback" not in missing.stderr
+
+
+def test_gpu_order_and_visible_devices_are_compared_across_nodes(run_cli, tmp_path: Path) -> None:
+    for name in ("a", "b", "c"):
+        shutil.copy(MACHINES / "linux-amd-cuda-wheel" / "facts.json", tmp_path / f"{name}.json")
+    shutil.copy(MACHINES / "ubuntu-7900xtx-igpu-norender" / "facts.json", tmp_path / "igpu.json")
+    document = json.loads(run_cli("fleet", str(tmp_path), "--json").stdout)
+    order = next(d for d in document["devices"] if d["dimension"] == "gpu_order")
+    assert order["majority"] == "gfx1100"
+    assert {"value": "gfx1036, gfx1100", "count": 1, "nodes": ["igpu"]} in order["values"]
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+FACT_LIKE = st.fixed_dictionaries({"status": st.sampled_from(["known", "absent", "failed", "x"]), "value": JSON})
+SECTION = st.dictionaries(st.sampled_from(["version", "vars", "agents", "tests", "device_name", "gfx", "os"]), JSON | FACT_LIKE)
+FACTS = st.dictionaries(st.sampled_from(["host", "gpus", "driver", "rocm", "torch", "python", "env", "bench"]), SECTION | JSON)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(facts=FACTS, findings=st.lists(JSON | st.dictionaries(st.sampled_from(["id", "severity", "action", "gpu", "title"]), JSON)))
+def test_malformed_check_documents_never_raise(facts, findings) -> None:
+    from rocm_doctor.fleet.aggregate import aggregate
+    from rocm_doctor.fleet.load import Reader
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "n1.json"
+        path.write_text(json.dumps({"schema": "rocm-doctor/check/1", "facts": facts, "findings": findings}), encoding="utf-8")
+        nodes, skipped = Reader([]).read([path])
+        aggregate(nodes, skipped, 1)
