@@ -11,17 +11,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, List, Optional, Pattern, Tuple
+from typing import Any, Dict, List, Optional, Pattern, Tuple
 
 from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import gpu_fields, make_piece
 from rocm_doctor.ingest.model import TRUST_HINT, Absent, GpuSighting, Observation, Piece
+from rocm_doctor.knowledge._tables import source_urls
 
 TABLE = "signatures"
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
-_ROW_KEYS = {"id", "pattern", "context", "implies", "gpu", "meaning", "source"}
+_ROW_KEYS = {"id", "pattern", "context", "implies", "gpu", "meaning", "source", "note"}
 MAX_LINE = 4000
 """Longer lines are cut before matching (a minified blob is not an error message)."""
 
@@ -76,10 +77,17 @@ def build(data: Any) -> List[Signature]:
                 implies=tuple(sorted((str(k), _freeze(v)) for k, v in implies.items())),
                 gpu=tuple(str(g) for g in row.get("gpu") or ()),
                 meaning=str(row["meaning"]),
-                source=str(row["source"]),
+                source=_source(row, here),
             )
         )
     return out
+
+
+def _source(row: Dict[str, Any], here: str) -> str:
+    urls = source_urls(row["source"])
+    if urls is None:
+        raise InputError(f"{here}.source must be a public URL or a list of them")
+    return " ".join(urls)
 
 
 @lru_cache(maxsize=1)
