@@ -31,6 +31,10 @@ CATEGORIES: tuple = Category.__args__  # type: ignore[attr-defined]
 
 RuleStatus = Literal["stable", "preview", "deprecated"]
 
+RuleBasis = Literal["primary-source", "community-report"]
+"""What a rule's claim rests on: a primary source (code at a tag, AMD's documentation, a
+maintainer's statement) or only reports from users that no primary source confirms."""
+
 FixKind = Literal["env", "pip", "docker", "code", "manual"]
 
 
@@ -87,6 +91,7 @@ class Rule(_Strict):
     category: Category
     area: str
     status: RuleStatus = "stable"
+    basis: RuleBasis = "primary-source"
     since: str = "0.1.0"
     for_each: Optional[Literal["gpu"]] = None
     when: Dict[str, Any]
@@ -125,6 +130,7 @@ class Finding(_Strict):
     gpu: Optional[int] = None
     """Index of the GPU agent the finding is about (``for_each: gpu`` rules)."""
     rule_status: RuleStatus = "stable"
+    rule_basis: RuleBasis = "primary-source"
 
 
 class Undecided(_Strict):
