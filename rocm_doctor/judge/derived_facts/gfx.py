@@ -361,7 +361,7 @@ def effective_in_wheel(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
 @gpu_fact(
     "recommended_override",
     "The same-family HSA_OVERRIDE_GFX_VERSION to use when the wheel lacks the GPU's gfx and has the "
-    "override's target (gfx1031-1036 -> 10.3.0; gfx1101/1102/1103 -> 11.0.0 on older wheels); absent "
+    "override's target (gfx1031/1032/1034 -> 10.3.0; gfx1101/1102/1103 -> 11.0.0 on older wheels); absent "
     "when not needed or when no safe override exists (rules/data/gfx_overrides.yaml).",
 )
 def recommended_override(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
