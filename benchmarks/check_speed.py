@@ -5,7 +5,7 @@ that has torch) runs ``collect_env``, and the doctor inspects that interpreter. 
 command runs once to warm the file cache, then ``--runs`` times; the median wall time
 is reported with the ratios against collect_env.
 
-Targets (issue 3): ``check --no-torch`` at most a third of collect_env's time; the full
+Targets: ``check --no-torch`` at most a third of collect_env's time; the full
 ``check`` no slower than collect_env.
 
     python benchmarks/check_speed.py --python /tmp/torchvenv/bin/python --runs 7

@@ -8,7 +8,7 @@ Public API (used by ``rocm-doctor bench`` and ``check --bench LEVEL``)::
     facts = facts.model_copy(update={"bench": bench_facts(run)})       # -> BenchFacts
 
 * ``python``: the target interpreter (the worker runs there; it needs torch, not rocm_doctor);
-* ``level``: ``quick`` | ``standard`` | ``extended`` (perf.md section 6);
+* ``level``: ``quick`` | ``standard`` | ``extended``;
 * ``device``: ``auto`` | ``cuda`` | ``cpu`` (``cuda`` is also ROCm/HIP);
 * ``deadline``: seconds per test, import and init included; None = the level's default;
 * ``progress``: optional ``progress(test, step, finished, total)`` callback.
@@ -30,7 +30,7 @@ from typing import Any
 from rocm_doctor.bench.worker import LEVELS
 
 BenchLevel = enum.Enum("BenchLevel", [(level, level) for level in LEVELS], type=str)  # type: ignore[misc]
-BenchLevel.__doc__ = """The benchmark levels (``LEVELS`` of :mod:`.worker`, perf.md section 6), as the
+BenchLevel.__doc__ = """The benchmark levels (``LEVELS`` of :mod:`.worker`), as the
 choices of ``bench --level`` and ``check/report --bench``."""
 
 _LAZY = {

@@ -1,8 +1,8 @@
 """Benchmark results: the classification vocabulary, spec-peak lookup, verdicts, and Facts.
 
 Pure functions over data. The spec peaks, PCIe table, expected bands and thresholds
-come from ``rules/data/gpu_peaks.yaml`` (figures and sources from perf.md section 1,
-bands from section 6). A figure above ``plausibility`` x the spec peak (1.05) is an
+come from ``rules/data/gpu_peaks.yaml`` (every figure with its public source; rows that rest
+on third-party spec tables say so with ``basis: community-report``). A figure above ``plausibility`` x the spec peak (1.05) is an
 ``invalid`` measurement, never a pass; a figure below its band's ``warn_below`` makes
 the test ``slow``.
 """

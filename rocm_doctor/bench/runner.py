@@ -45,7 +45,7 @@ LEVELS = worker.LEVELS
 LEVEL_TESTS = worker.LEVEL_TESTS
 DEVICES = ("auto", "cuda", "cpu")
 DEFAULT_DEADLINES = {"quick": 60.0, "standard": 120.0, "extended": 600.0}
-"""Seconds per test, import and init included (perf.md section 6, hard timeouts)."""
+"""Seconds per test, import and init included (hard timeouts)."""
 STDERR_TAIL_LINES = 30
 _DEADLINE = object()
 """Marker: the current test's deadline passed with no line."""

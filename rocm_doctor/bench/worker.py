@@ -64,7 +64,7 @@ ALL_TESTS = (
 MiB = 1 << 20
 GiB = 1 << 30
 
-# Per-level parameters (perf.md section 6, "Levels and time budgets").
+# Per-level parameters (time budgets per level).
 PLAN = {
     "quick": {
         "copy_sizes": [4 << 10, 64 * MiB],
@@ -519,7 +519,7 @@ class Worker:
         gen = torch.Generator().manual_seed(self.seed + 5)
         a32 = torch.randn(256, 256, generator=gen)
         b32 = torch.randn(256, 256, generator=gen)
-        # perf.md section 6 heuristic tolerances, scaled by |A||B| so cancellation cannot fail a correct result.
+        # Heuristic tolerances, scaled by |A||B| so cancellation cannot fail a correct result.
         tolerances = {"fp32": 1e-4, "fp16": 1e-2, "bf16": 1e-2}
         worst = {}
         for label, tol in tolerances.items():
@@ -608,7 +608,7 @@ class Worker:
         arch = self.info.get("gcn_arch") or ""
         dtypes = list(self.plan["gemm_dtypes"])
         if self.level == "quick" and arch.startswith("gfx103"):
-            dtypes = ["fp16"]  # RDNA2 has no bf16 units (perf.md section 1)
+            dtypes = ["fp16"]  # RDNA2 has no bf16 units (rules/data/gpu_peaks.yaml: bf16_tflops null)
         if dev == "cpu":
             n = 1024
         elif arch.startswith("gfx9") or "Instinct" in str(self.info.get("name")):

@@ -108,11 +108,15 @@ def rules_list(
     json_output: bool = typer.Option(False, "--json", help="Print the rules as JSON."),
     rules: Optional[List[Path]] = RULES_OPTION,
 ) -> None:
-    """List every rule: id, severity, category, action, area, status, title."""
+    """List every rule (id, severity, category, action, area, status, title) and the database version and check date."""
+    from rocm_doctor.report.ruledb import rule_database_info
+
     loaded = load_rules(rules or [])
+    database = rule_database_info()
     if json_output:
         document = {
             "schema": "rocm-doctor/rules/1",
+            "rule_database": database,
             "rules": [
                 r.model_dump(mode="json") | {"action": r.effective_action, "source": f"{r.source_file}:{r.source_line}"}
                 for r in loaded
@@ -132,7 +136,7 @@ def rules_list(
         )
     console = stdout_console()
     console.print(table)
-    console.print(f"{len(loaded)} rules")
+    console.print(f"{len(loaded)} rules · rule database {database['version']}, data tables checked {database['checked']}")
 
 
 @rules_app.command("validate")

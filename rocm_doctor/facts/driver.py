@@ -1,6 +1,6 @@
 """Kernel driver facts: amdgpu module, its DKMS version, the kernel command line, PCIe atomics.
 
-``/sys/module/amdgpu/version`` exists only with AMD's DKMS driver (facts.md G);
+``/sys/module/amdgpu/version`` exists only with AMD's DKMS driver;
 the in-tree driver has the module directory without it. ``dkms status`` lists
 the built modules (ROCm install-on-linux post-install check). The kernel log
 says ``skipped device ..., PCI rejects atomics`` when KFD refused a GPU

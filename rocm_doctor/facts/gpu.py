@@ -226,7 +226,7 @@ def _rocm_tool(ctx: GatherContext, name: str) -> Optional[str]:
 def without_overrides(env: Mapping[str, str]) -> Dict[str, str]:
     """The environment minus ``HSA_OVERRIDE_GFX_VERSION[_N]``, so rocminfo names the native gfx.
 
-    libhsakmt reports the override as the agent's ISA (facts.md D), which would
+    libhsakmt reports the override as the agent's ISA (https://github.com/ROCm/ROCR-Runtime/blob/c7785a6da1c10c25bc8d527c00b1fe79bfbd84c9/libhsakmt/src/topology.c#L1218-L1231), which would
     hide the GPU's real target from the doctor.
     """
     return {k: v for k, v in env.items() if not k.startswith(OVERRIDE_PREFIX)}

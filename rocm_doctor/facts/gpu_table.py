@@ -3,7 +3,7 @@
 Also the arithmetic of gfx names: KFD's decimal ``gfx_target_version``
 (``major*10000 + minor*100 + stepping``) and the ``HSA_OVERRIDE_GFX_VERSION``
 string (``major.minor.stepping``, decimal) map to the gfx name
-``gfx{major}{minor:x}{stepping:x}`` (ROCR-Runtime libhsakmt.h / isa.cpp; facts.md D, G).
+``gfx{major}{minor:x}{stepping:x}`` (ROCR-Runtime libhsakmt.h / isa.cpp).
 
 Public API (used by the GPU gatherer, the rules' derived facts and the fixes):
 
@@ -25,6 +25,7 @@ from typing import Dict, List, Optional, Tuple, Union
 
 from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
+from rocm_doctor.knowledge._tables import source_urls
 
 TABLE = "gpus"
 
@@ -47,7 +48,7 @@ class GpuModel:
     family: Optional[str]
     source: str
     verified: bool = True
-    """False for an inferred row (facts.md marks it UNVERIFIED)."""
+    """False for an inferred row (its note says what is not verified)."""
 
 
 def normalize_device_id(device_id: Union[str, int]) -> Optional[str]:
@@ -138,8 +139,8 @@ def _models() -> Tuple[Dict[str, GpuModel], Dict[str, str]]:
         raise InputError(f"{where}: must be a mapping with 'targets' and 'devices'")
     families: Dict[str, str] = {}
     for index, row in enumerate(data.get("targets") or []):
-        if not isinstance(row, dict) or not row.get("gfx") or not row.get("source"):
-            raise InputError(f"{where}: targets[{index}] needs gfx and source")
+        if not isinstance(row, dict) or not row.get("gfx") or source_urls(row.get("source")) is None:
+            raise InputError(f"{where}: targets[{index}] needs gfx and a source of public URLs")
         families[str(row["gfx"])] = str(row.get("family") or "")
     models: Dict[str, GpuModel] = {}
     for index, row in enumerate(data.get("devices") or []):
@@ -148,6 +149,9 @@ def _models() -> Tuple[Dict[str, GpuModel], Dict[str, str]]:
         for field in ("id", "gfx", "product", "source"):
             if not row.get(field):
                 raise InputError(f"{where}: devices[{index}] needs field '{field}'")
+        urls = source_urls(row["source"])
+        if urls is None:
+            raise InputError(f"{where}: devices[{index}].source must be a public URL or a list of them")
         device_id = normalize_device_id(str(row["id"]))
         if device_id is None:
             raise InputError(f"{where}: devices[{index}].id '{row['id']}' is not a hex PCI device id")
@@ -158,7 +162,7 @@ def _models() -> Tuple[Dict[str, GpuModel], Dict[str, str]]:
             product=str(row["product"]),
             integrated=bool(row.get("integrated", False)),
             family=families.get(gfx) or None,
-            source=str(row["source"]),
+            source=" ".join(urls),
             verified=bool(row.get("verified", True)),
         )
     return models, families

@@ -1,7 +1,7 @@
 """ROCm user space: version and where it was read, installs, HIP version, tools.
 
 The version comes from ``$ROCM_PATH/.info/version`` when ``ROCM_PATH`` is set,
-else ``/opt/rocm/.info/version`` (facts.md G). Tools are looked up on ``PATH``
+else ``/opt/rocm/.info/version``. Tools are looked up on ``PATH``
 and then in ``<rocm>/bin`` (ROCm does not put itself on ``PATH``).
 """
 

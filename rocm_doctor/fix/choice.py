@@ -1,6 +1,6 @@
 """Choose the torch build for a machine, and say what was ruled out and why.
 
-Three wheel sources (facts.md A):
+Three wheel sources (rules/data/torch_wheels.yaml):
 
 * ``pytorch.org``: ``https://download.pytorch.org/whl/rocmX.Y``, Linux x86_64 only, for the
   gfx targets baked into each release;

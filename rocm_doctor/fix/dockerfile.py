@@ -4,7 +4,7 @@ The base is one of AMD's published images (``rocm/dev-ubuntu-22.04:X.Y``,
 ``rocm/dev-ubuntu-24.04:X.Y``, ``rocm/pytorch``) whose ROCm matches the torch build
 the planner chose; pip lines install that torch when the base does not ship it;
 ``ENV`` lines carry the environment fixes; comments cite the findings.
-Containers share the host's kernel driver (facts.md E.17), so the host driver
+Containers share the host's kernel driver (https://github.com/ROCm/rocm-install-on-linux/blob/f297bde3afa98d750d1aa460386491db9a721f30/docs/how-to/docker.rst), so the host driver
 must support the base's ROCm.
 """
 

@@ -1,6 +1,6 @@
 """``rocm-doctor docker-run``: ``docker run`` flags and a compose service for this machine.
 
-The flags are AMD's documented ones (facts.md E.17, ROCm docs "Running ROCm Docker
+The flags are AMD's documented ones (https://github.com/ROCm/rocm-install-on-linux/blob/f297bde3afa98d750d1aa460386491db9a721f30/docs/how-to/docker.rst, ROCm docs "Running ROCm Docker
 containers" and the PyTorch install page): the compute interface ``/dev/kfd`` and the
 render nodes under ``/dev/dri``, the ``video`` group and the render group *by number*
 (the image has no group of the host's name), ``--ipc=host`` for the DataLoader's
@@ -19,7 +19,7 @@ from rocm_doctor.facts.model import Facts
 from rocm_doctor.fix.plan import FixPlan
 
 DEFAULT_IMAGE = "rocm/pytorch:latest"
-"""AMD's PyTorch image; ``latest`` is the latest tested release (facts.md E.17)."""
+"""AMD's PyTorch image; ``latest`` is the latest tested release (https://github.com/ROCm/rocm-install-on-linux/blob/f297bde3afa98d750d1aa460386491db9a721f30/docs/reference/docker-image-support-matrix.rst)."""
 
 
 @dataclass
@@ -62,7 +62,7 @@ class DockerRun:
 def visible_gpus(facts: Facts) -> Optional[str]:
     """``HIP_VISIBLE_DEVICES`` for the discrete AMD GPUs when an integrated one is also present.
 
-    AMD: the runtime may crash on an enumerated iGPU even when told to skip it (facts.md E.9),
+    AMD: the runtime may crash on an enumerated iGPU even when told to skip it (https://github.com/ROCm/rocm-install-on-linux/blob/f297bde3afa98d750d1aa460386491db9a721f30/docs/install/prerequisites.rst),
     so the iGPU is hidden. HIP numbers AMD agents in discovery order.
     """
     amd = [a for a in facts.gpus.agents if not a.vendor.is_known or a.vendor.value == "AMD"]
@@ -86,7 +86,7 @@ def docker_run(facts: Facts, plan: FixPlan, image: Optional[str] = None) -> Dock
     visible = visible_gpus(facts)
     if visible is not None:
         run.environment["HIP_VISIBLE_DEVICES"] = visible
-        run.notes.append(f"HIP_VISIBLE_DEVICES={visible}: only the discrete GPUs (facts.md E.9)")
+        run.notes.append(f"HIP_VISIBLE_DEVICES={visible}: only the discrete GPUs (https://github.com/ROCm/rocm-install-on-linux/blob/f297bde3afa98d750d1aa460386491db9a721f30/docs/install/prerequisites.rst#L225-L231)")
     for change in plan.env:
         if change.value is not None and change.name not in run.environment:
             run.environment[change.name] = change.value

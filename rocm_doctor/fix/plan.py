@@ -14,7 +14,7 @@ it is listed under ``alternatives`` and not applied; with ``keep_torch=True`` it
 applied and the fixes that replace torch are left out instead.
 
 A fix never *sets* a variable the runtime does not read (the env-var table in
-:mod:`rocm_doctor.knowledge.env_vars`, e.g. ``HIP_DISABLE_IPC``, facts.md E.4):
+:mod:`rocm_doctor.knowledge.env_vars`, e.g. ``HIP_DISABLE_IPC``):
 such a set is dropped with a note. Unsetting one is kept, because removing a
 myth from the environment is the fix.
 """

@@ -1,6 +1,6 @@
 """``fix --requirements FILE``: would installing it replace the ROCm torch?
 
-The launcher trap (corpus comfy-cli-289, stabilitymatrix-885): an unpinned
+The launcher trap (Comfy-Org/comfy-cli#289, LykosAI/StabilityMatrix#885): an unpinned
 ``torch`` resolved from PyPI, or an ``--extra-index-url`` that lets PyPI's newer
 CUDA wheel win over the ROCm index, or a ``+cu``/``+cpu`` pin, silently swaps the
 ROCm build for a CUDA or CPU one. The remedy is a constraints file that pins the

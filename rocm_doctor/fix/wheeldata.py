@@ -96,8 +96,8 @@ def therock_python() -> Tuple[str, ...]:
 
 
 def therock_ready(gfx: str, platform: str) -> bool:
-    """TheRock marks ``gfx`` release-ready on ``linux`` or ``windows``."""
-    return rocm_support.therock_status(gfx, platform) == "release_ready"
+    """TheRock marks ``gfx`` release-ready on ``linux`` or ``windows`` and has a ``device-<gfx>`` extra."""
+    return rocm_support.therock_status(gfx, platform) == "release_ready" and rocm_support.therock_device_extra(gfx)
 
 
 def driver_compat_note() -> str:

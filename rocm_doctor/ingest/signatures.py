@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, List, Optional, Pattern, Tuple
+from typing import Any, Dict, List, Optional, Pattern, Tuple
 
 from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
@@ -26,10 +26,11 @@ from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece
 from rocm_doctor.ingest.model import TRUST_HINT, TRUST_SIGNATURE, Absent, GpuSighting, Observation, Piece, SettingSighting
 from rocm_doctor.judge.model import CATEGORIES
+from rocm_doctor.knowledge._tables import source_urls
 
 TABLE = "signatures"
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
-_ROW_KEYS = {"id", "pattern", "context", "implies", "gpu", "then", "category", "kind", "meaning", "source"}
+_ROW_KEYS = {"id", "pattern", "context", "implies", "gpu", "then", "category", "kind", "meaning", "source", "note"}
 _THEN_LINES = 3
 """How many following lines a ``then`` pattern may look at."""
 MAX_LINE = 4000
@@ -104,7 +105,7 @@ def build(data: Any) -> List[Signature]:
                 implies=tuple(sorted((str(k), _freeze(v)) for k, v in implies.items())),
                 gpu=gpu,
                 meaning=str(row["meaning"]),
-                source=str(row["source"]),
+                source=_source(row, here),
                 then=then,
                 category=str(category) if category else None,
             )
@@ -122,6 +123,13 @@ def prefilter(table: Tuple[Signature, ...]) -> Pattern[str]:
         return re.compile("|".join(parts) or r"(?!x)x", re.IGNORECASE | re.MULTILINE)
     except re.error:
         return re.compile(r"[\s\S]")  # a row's pattern cannot be combined: every line is a candidate
+
+
+def _source(row: Dict[str, Any], here: str) -> str:
+    urls = source_urls(row["source"])
+    if urls is None:
+        raise InputError(f"{here}.source must be a public URL or a list of them")
+    return " ".join(urls)
 
 
 @lru_cache(maxsize=1)

@@ -49,6 +49,7 @@ def _judge(rule: Rule, scope: Scope) -> Union[Finding, Undecided, None]:
         references=list(rule.references),
         gpu=gpu,
         rule_status=rule.status,
+        rule_basis=rule.basis,
     )
 
 

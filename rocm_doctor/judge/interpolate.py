@@ -75,10 +75,22 @@ def interpolate_fix(fix: Fix, scope: Scope) -> Fix:
     """A copy of ``fix`` with placeholders replaced in its text, variable names and values, commands and lines.
 
     Variable names interpolate so a fix can use the per-node form
-    ``HSA_OVERRIDE_GFX_VERSION_{gpu.kfd_node}``.
+    ``HSA_OVERRIDE_GFX_VERSION_{gpu.kfd_node}``. A list item that is exactly one placeholder of
+    a list fact expands to one item per element.
     """
     update: dict = {name: interpolate(getattr(fix, name), scope) for name in FIX_TEXT_FIELDS if getattr(fix, name)}
     update["set"] = {interpolate(key, scope): interpolate(value, scope) for key, value in fix.set.items()}
     for name in FIX_LIST_FIELDS:
-        update[name] = [interpolate(item, scope) for item in getattr(fix, name)]
+        update[name] = [out for item in getattr(fix, name) for out in _list_item(item, scope)]
     return fix.model_copy(update=update)
+
+
+def _list_item(item: str, scope: Scope) -> List[str]:
+    """One item of a fix's list field; an item that is exactly one placeholder of a list fact
+    becomes one item per element (``unset: ["{derived.override_malformed_vars}"]``)."""
+    match = PLACEHOLDER.fullmatch(item or "")
+    if match:
+        fact = resolve(match.group(1), scope)
+        if fact.status == "known" and isinstance(fact.value, (list, tuple)):
+            return [render_value(v) for v in fact.value]
+    return [interpolate(item, scope)]

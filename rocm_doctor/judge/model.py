@@ -49,6 +49,11 @@ def default_action(severity: str) -> str:
     """The action of a rule that does not name one (user rule files): a note, or a person must look."""
     return "monitor" if severity == "info" else "triage"
 
+
+RuleBasis = Literal["primary-source", "community-report"]
+"""What a rule's claim rests on: a primary source (code at a tag, AMD's documentation, a
+maintainer's statement) or only reports from users that no primary source confirms."""
+
 FixKind = Literal["env", "pip", "docker", "code", "manual"]
 
 
@@ -107,6 +112,7 @@ class Rule(_Strict):
     """What an operator does about a finding; unset in a user rule file means :func:`default_action`."""
     area: str
     status: RuleStatus = "stable"
+    basis: RuleBasis = "primary-source"
     since: str = "0.1.0"
     for_each: Optional[Literal["gpu"]] = None
     category_from: Optional[str] = None
@@ -154,6 +160,7 @@ class Finding(_Strict):
     gpu: Optional[int] = None
     """Index of the GPU agent the finding is about (``for_each: gpu`` rules)."""
     rule_status: RuleStatus = "stable"
+    rule_basis: RuleBasis = "primary-source"
 
 
 class Undecided(_Strict):

@@ -17,7 +17,7 @@ FINDING_KEYS = (
     "id", "name", "severity", "category", "action", "area", "title", "message", "evidence", "fixes", "references",
     "gpu",
 )
-"""The keys of a finding in ``check --json`` (a public contract, issue 3)."""
+"""The keys of a finding in ``check --json`` (a public contract: keys are added, never renamed or removed)."""
 
 
 class Summary(BaseModel):
@@ -55,9 +55,13 @@ class CheckResult(BaseModel):
 
     def to_document(self) -> Dict[str, Any]:
         """The ``check --json`` document."""
+        from rocm_doctor.report.ruledb import rule_database_info
+
+        database = rule_database_info()
         return {
             "schema": SCHEMA,
             "tool_version": self.tool_version,
+            "rule_database": {"version": database["version"], "checked": database["checked"]},
             "facts": self.facts.model_dump(mode="json"),
             "findings": [f.model_dump(mode="json", include=set(FINDING_KEYS)) for f in self.findings],
             "undecided": [u.model_dump(mode="json") for u in self.undecided],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
@@ -11,6 +12,9 @@ from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
 
 T = TypeVar("T")
+
+URL = re.compile(r"^https?://[^\s<>\"]+$")
+"""A public source: an http(s) URL without spaces."""
 
 _CACHE: Dict[Tuple[str, int], Tuple[Any, Any]] = {}
 
@@ -40,14 +44,31 @@ def need_mapping(value: Any, name: str, path: str) -> Dict[str, Any]:
     return value
 
 
+def source_urls(value: Any) -> Optional[Tuple[str, ...]]:
+    """The URLs of a ``source`` field (one URL or a list of them); None when it is anything else."""
+    urls = [value] if isinstance(value, str) else value
+    if not isinstance(urls, list) or not urls:
+        return None
+    if not all(isinstance(u, str) and URL.match(u.strip()) for u in urls):
+        return None
+    return tuple(u.strip() for u in urls)
+
+
+def need_source(row: Dict[str, Any], name: str, path: str, key: str = "source") -> str:
+    """A row's ``source`` as text (URLs separated by spaces); an InputError unless it is URLs."""
+    urls = source_urls(row.get(key))
+    if urls is None:
+        raise InputError(f"{where(name, path)}.{key} must be a public URL or a list of them")
+    return " ".join(urls)
+
+
 def need_rows(value: Any, name: str, path: str) -> List[Dict[str, Any]]:
-    """A list of mappings, each with a non-empty ``source``."""
+    """A list of mappings, each with a ``source`` of public URLs."""
     if not isinstance(value, list):
         raise InputError(f"{where(name, path)} must be a list")
     for index, row in enumerate(value):
         need_mapping(row, name, f"{path}[{index}]")
-        if not str(row.get("source") or "").strip():
-            raise InputError(f"{where(name, path)}[{index}] needs a 'source'")
+        need_source(row, name, f"{path}[{index}]")
     return value
 
 

@@ -1,6 +1,6 @@
 """Known environment variables and whether the ROCm / PyTorch runtime reads them.
 
-Reads ``rules/data/env_vars.yaml`` (facts.md section F; every row names its source).
+Reads ``rules/data/env_vars.yaml`` (every row names its public sources).
 The fix planner asks :func:`is_read_by_runtime` before it writes a variable, so it never
 writes a myth such as ``HIP_DISABLE_IPC`` into a user's environment.
 
@@ -20,15 +20,19 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Pattern, Tuple
 
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import Version
+
 from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
+from rocm_doctor.knowledge._tables import source_urls
 
 TABLE = "env_vars"
-READERS = ("hip-runtime", "rocr", "pytorch", "miopen", "rccl", "build-time", "none")
+READERS = ("hip-runtime", "rocr", "pytorch", "rocblas", "miopen", "rccl", "build-time", "none")
 """Who reads a variable; ``build-time`` and ``none`` are never read by a running program."""
 PLATFORMS = ("linux", "windows", "wsl2")
 _REQUIRED = ("name", "meaning", "read_by", "runtime_reads", "platforms", "values", "source")
-_OPTIONAL = ("pattern", "debug", "note")
+_OPTIONAL = ("pattern", "debug", "note", "read_by_torch")
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,18 @@ class EnvVar:
     debug: bool = False
     """A debugging aid that slows every run when left set."""
     note: Optional[str] = None
+    read_by_torch: Optional[SpecifierSet] = None
+    """For a PyTorch variable read only by some releases: those releases (other releases read nothing)."""
+
+    def unread_with_torch(self, torch_release: Optional[Version]) -> Optional[bool]:
+        """True when the installed torch (its release, ``2.5.1``) reads nothing of this name although
+        older or newer releases do; False when it reads it or the row has no release range; None when
+        the release is not known."""
+        if self.read_by_torch is None:
+            return False
+        if torch_release is None:
+            return None
+        return not self.read_by_torch.contains(torch_release, prereleases=True)
 
 
 def _row_error(index: int, field: str, message: str) -> InputError:
@@ -71,8 +87,17 @@ def _parse_row(index: int, row: Any) -> EnvVar:
     platforms = row["platforms"]
     if not isinstance(platforms, list) or any(p not in PLATFORMS for p in platforms):
         raise _row_error(index, "platforms", f"must be a list of {', '.join(PLATFORMS)}")
-    if not str(row["source"]).startswith("http"):
-        raise _row_error(index, "source", "must be a URL")
+    urls = source_urls(row["source"])
+    if urls is None:
+        raise _row_error(index, "source", "must be a public URL or a list of them")
+    read_by_torch = None
+    if row.get("read_by_torch") is not None:
+        if row["read_by"] != "pytorch":
+            raise _row_error(index, "read_by_torch", "only for read_by: pytorch")
+        try:
+            read_by_torch = SpecifierSet(str(row["read_by_torch"]))
+        except InvalidSpecifier:
+            raise _row_error(index, "read_by_torch", "must be a version specifier") from None
     return EnvVar(
         name=str(row["name"]),
         meaning=str(row["meaning"]),
@@ -80,10 +105,11 @@ def _parse_row(index: int, row: Any) -> EnvVar:
         runtime_reads=row["runtime_reads"],
         platforms=tuple(platforms),
         values=str(row["values"]),
-        source=str(row["source"]),
+        source=" ".join(urls),
         pattern=row.get("pattern"),
         debug=bool(row.get("debug", False)),
         note=row.get("note"),
+        read_by_torch=read_by_torch,
     )
 
 

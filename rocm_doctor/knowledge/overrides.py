@@ -1,4 +1,7 @@
-"""``HSA_OVERRIDE_GFX_VERSION``: parse, validate, name the target, recommend one (facts.md D).
+"""``HSA_OVERRIDE_GFX_VERSION``: parse, validate, name the target, recommend one.
+
+Parsing and the per-node form follow libhsakmt (https://github.com/ROCm/ROCR-Runtime/blob/c7785a6da1c10c25bc8d527c00b1fe79bfbd84c9/libhsakmt/src/topology.c#L1204-L1231);
+the workarounds and their sources are in ``rules/data/gfx_overrides.yaml``.
 
 libhsakmt (ROCR-Runtime ``topology.c``) reads ``HSA_OVERRIDE_GFX_VERSION_<kfd node>`` first,
 then ``HSA_OVERRIDE_GFX_VERSION``; the value must be exactly ``major.minor.stepping`` in
@@ -92,6 +95,12 @@ def per_node_variable(kfd_node: int) -> str:
     return f"{VARIABLE}_{kfd_node}"
 
 
+def per_node_index(name: str) -> Optional[int]:
+    """The KFD node id of a per-node variable (``HSA_OVERRIDE_GFX_VERSION_1`` -> 1), None otherwise."""
+    match = _PER_NODE.match(name)
+    return int(match.group(1)) if match else None
+
+
 def override_variables(env: Mapping[str, str]) -> Dict[str, str]:
     """Every override variable that is set (global and per-node), name -> value."""
     return {k: v for k, v in env.items() if k == VARIABLE or _PER_NODE.match(k)}
@@ -117,7 +126,7 @@ def override_for_agent(env: Mapping[str, str], kfd_node: Optional[int]) -> Optio
 
 @dataclass(frozen=True)
 class Group:
-    """gfx targets that share code objects closely enough for an override (facts.md D)."""
+    """gfx targets that share code objects closely enough for an override (rules/data/gfx_overrides.yaml)."""
 
     name: str
     members: Tuple[str, ...]

@@ -1,4 +1,4 @@
-"""ROCm release -> supported gfx targets on Linux, Windows and in TheRock (facts.md section B).
+"""ROCm release -> supported gfx targets on Linux, Windows and in TheRock.
 
 An API over ``rules/data/rocm_support.yaml``::
 
@@ -6,6 +6,7 @@ An API over ``rules/data/rocm_support.yaml``::
     linux_supported('gfx1031', '6.2.0')      -> False  (not in the compatibility matrix)
     windows_runtime_supported('gfx1030')     -> False  (newest Windows table, ROCm 7.2)
     therock_status('gfx1031', 'linux')       -> 'release_ready'
+    therock_device_extra('gfx90c')           -> False  (built, but no device-gfx90c torch extra)
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from rocm_doctor.knowledge._tables import (
     cached_view,
     need_mapping,
     need_rows,
+    need_source,
     parse_version,
     specifier,
     str_list,
@@ -46,16 +48,19 @@ class WindowsRow:
 class RocmSupport:
     """The parsed ``rocm_support`` table."""
 
-    linux: List[Tuple[SpecifierSet, Tuple[str, ...], str]]
+    linux: List[Tuple[SpecifierSet, Optional[Tuple[str, ...]], str]]
+    """(ROCm specifier, gfx targets or None when the release's list was not read, source)."""
     windows: List[WindowsRow]
     therock: Dict[str, Dict[str, List[str]]]
     retired: Dict[str, str]
     """gfx -> source, for targets ROCm and HIP dropped altogether (on every platform)."""
+    device_extras: Tuple[str, ...] = ()
+    """Targets with a ``device-gfxNNN`` torch extra on TheRock's multi-arch index."""
 
     def linux_supported(self, gfx: str, rocm_version: Any) -> Optional[bool]:
         """Whether ``gfx`` is in the Linux compatibility matrix of that ROCm release.
 
-        None for a ROCm release the table does not cover (before 6.0, from 7.2 on).
+        None for a ROCm release the table does not cover (before 6.0) or whose list it has not read.
         """
         if base_gfx(gfx) in self.retired:
             return False
@@ -64,7 +69,7 @@ class RocmSupport:
             return None
         for spec, targets, _source in self.linux:
             if version in spec:
-                return base_gfx(gfx) in targets
+                return None if targets is None else base_gfx(gfx) in targets
         return None
 
     def windows_runtime_supported(self, gfx: str, rocm_version: Optional[str] = None) -> Optional[bool]:
@@ -91,6 +96,10 @@ class RocmSupport:
         rows = [r for r in self.windows if not r.partial]
         return max(rows, key=lambda r: version_key(r.rocm)) if rows else None
 
+    def therock_device_extra(self, gfx: str) -> bool:
+        """Whether TheRock's multi-arch index has a ``device-<gfx>`` extra for torch."""
+        return base_gfx(gfx) in self.device_extras
+
     def therock_status(self, gfx: str, platform: str) -> Optional[str]:
         """``release_ready``, ``build_only`` or None in TheRock for ``linux``/``windows``."""
         lists = self.therock.get(platform, {})
@@ -104,7 +113,11 @@ class RocmSupport:
 def _build(data: Any) -> RocmSupport:
     top = need_mapping(data, TABLE, "top level")
     linux = [
-        (specifier(row["rocm"], TABLE, f"linux[{i}]"), tuple(str_list(row, "gfx", TABLE, f"linux[{i}]")), str(row["source"]))
+        (
+            specifier(row["rocm"], TABLE, f"linux[{i}]"),
+            None if row.get("gfx_unverified") else tuple(str_list(row, "gfx", TABLE, f"linux[{i}]")),
+            need_source(row, TABLE, f"linux[{i}]"),
+        )
         for i, row in enumerate(need_rows(top.get("linux"), TABLE, "linux"))
     ]
     windows = [
@@ -114,7 +127,7 @@ def _build(data: Any) -> RocmSupport:
             sdk=tuple(str_list(row, "sdk", TABLE, f"windows[{i}]")),
             unsupported=tuple(str_list(row, "unsupported", TABLE, f"windows[{i}]")),
             partial=bool(row.get("partial", False)),
-            source=str(row["source"]),
+            source=need_source(row, TABLE, f"windows[{i}]"),
         )
         for i, row in enumerate(need_rows(top.get("windows"), TABLE, "windows"))
     ]
@@ -127,8 +140,11 @@ def _build(data: Any) -> RocmSupport:
         for platform in ("linux", "windows")
     }
     retired_rows = need_rows(top.get("retired") or [], TABLE, "retired")
-    retired = {str(row["gfx"]): str(row["source"]) for row in retired_rows}
-    return RocmSupport(linux=linux, windows=windows, therock=therock, retired=retired)
+    retired = {str(row["gfx"]): need_source(row, TABLE, f"retired[{i}]") for i, row in enumerate(retired_rows)}
+    if rock:
+        need_source(rock, TABLE, "therock")
+    extras = tuple(base_gfx(g) for g in str_list(rock, "device_extras", TABLE, "therock"))
+    return RocmSupport(linux=linux, windows=windows, therock=therock, retired=retired, device_extras=extras)
 
 
 def support(table: Optional[Any] = None) -> RocmSupport:
@@ -144,6 +160,11 @@ def linux_supported(gfx: str, rocm_version: Any, table: Optional[Any] = None) ->
 def windows_runtime_supported(gfx: str, rocm_version: Optional[str] = None, table: Optional[Any] = None) -> Optional[bool]:
     """See :meth:`RocmSupport.windows_runtime_supported`."""
     return support(table).windows_runtime_supported(gfx, rocm_version)
+
+
+def therock_device_extra(gfx: str, table: Optional[Any] = None) -> bool:
+    """See :meth:`RocmSupport.therock_device_extra`."""
+    return support(table).therock_device_extra(gfx)
 
 
 def therock_status(gfx: str, platform: str, table: Optional[Any] = None) -> Optional[str]:

@@ -1,6 +1,6 @@
 """PyTorch wheels for AMD GPUs: releases, ROCm variants, Python versions, gfx targets.
 
-A clean API over ``rules/data/torch_wheels.yaml`` (facts.md section A), used by the
+A clean API over ``rules/data/torch_wheels.yaml``, used by the
 derived facts of the rule database and by the fix planner to choose a wheel::
 
     releases()                          -> ['1.13', '2.0', ..., '2.14']
@@ -10,6 +10,8 @@ derived facts of the rule database and by the fix planner to choose a wheel::
     gfx_in_wheel('2.5.1', 'gfx1101')    -> False   (None when the table cannot say)
     first_release_with_gfx('gfx1151')   -> '2.10'
     newest_release_for('gfx1100', '3.12', rocm_max='6.4') -> WheelChoice('2.9', '6.4', ...)
+    library_gap('gfx906', '6.4')        -> 'rocBLAS'  (the wheel's rocBLAS has no gfx906 kernels)
+    rocm_from_pip('7.14')               -> True      (ROCm from the rocm-sdk-* pip packages)
 
 Every function takes a torch version in any form (``2.5``, ``2.5.1``, ``2.5.1+rocm6.2``,
 ``2.6.0.dev20241015+rocm6.2``) and answers for its release series (``major.minor``).
@@ -30,6 +32,7 @@ from rocm_doctor.knowledge._tables import (
     cached_view,
     need_mapping,
     need_rows,
+    need_source,
     parse_version,
     series,
     specifier,
@@ -66,6 +69,14 @@ class _TargetRow:
 
 
 @dataclass(frozen=True)
+class _GapRow:
+    targets: Tuple[str, ...]
+    rocm: SpecifierSet
+    library: str
+    source: str
+
+
+@dataclass(frozen=True)
 class WheelChoice:
     """A pytorch.org ROCm wheel to install: release series, ROCm variant and index URL."""
 
@@ -81,6 +92,9 @@ class TorchWheels:
 
     releases: List[Release]
     target_rows: List[_TargetRow]
+    gap_rows: List[_GapRow]
+    pip_rocm: Optional[SpecifierSet]
+    """ROCm variants whose wheels take ROCm from pip packages instead of bundling it."""
     never: Tuple[str, ...]
     companions: Dict[str, Dict[str, str]]
     numpy2_first: Optional[str]
@@ -151,12 +165,39 @@ class TorchWheels:
                     seen.append(gfx)
         return seen
 
+    def library_gap(self, gfx: str, rocm_version: Any) -> Optional[str]:
+        """The math library (``rocBLAS``) that ships no kernels for ``gfx`` in ROCm ``rocm_version``,
+        None when there is no such gap (or the version is not a version)."""
+        version = parse_version(rocm_version)
+        if version is None:
+            return None
+        target = base_gfx(gfx)
+        for row in self.gap_rows:
+            if target in row.targets and version in row.rocm:
+                return row.library
+        return None
+
+    def _usable(self, torch_series: str, gfx: str, rocm_variant: Optional[str]) -> Optional[bool]:
+        """The wheel has ``gfx`` kernels and its libraries have them too (:meth:`library_gap`)."""
+        member = self._membership(torch_series, gfx, rocm_variant)
+        if member is True and rocm_variant and self.library_gap(gfx, rocm_variant):
+            return False
+        return member
+
+    def rocm_from_pip(self, rocm_variant: Any) -> Optional[bool]:
+        """Whether pytorch.org wheels of this ROCm variant take ROCm from the ``rocm-sdk-*`` pip
+        packages (7.14 and later) rather than bundling it in torch/lib; None for a non-version."""
+        version = parse_version(rocm_variant)
+        if version is None or self.pip_rocm is None:
+            return None
+        return version in self.pip_rocm
+
     def first_release_with_gfx(self, gfx: str) -> Optional[str]:
-        """The first release series whose wheels surely have ``gfx``; None if none has."""
+        """The first release series whose wheels surely have ``gfx`` (and libraries for it); None if none has."""
         target = base_gfx(gfx)
         for rel in self.releases:
             variants = rel.rocm or ("",)
-            if any(self._membership(rel.torch, target, v or None) is True for v in variants):
+            if any(self._usable(rel.torch, target, v or None) is True for v in variants):
                 return rel.torch
         return None
 
@@ -167,8 +208,8 @@ class TorchWheels:
         rocm_max: Optional[str] = None,
         include_test: bool = False,
     ) -> Optional[WheelChoice]:
-        """The newest pytorch.org wheel with ``gfx`` compiled in, a wheel for ``python``
-        (``3.12`` or ``3.12.3``), and a ROCm variant no newer than ``rocm_max`` (series compare).
+        """The newest pytorch.org wheel with ``gfx`` compiled in (and in its libraries), a wheel for
+        ``python`` (``3.12`` or ``3.12.3``), and a ROCm variant no newer than ``rocm_max`` (series compare).
 
         ``gfx`` None means any target; ``python`` None means any Python. Release candidates
         (``channel: test``) are skipped unless ``include_test``.
@@ -183,7 +224,7 @@ class TorchWheels:
             for variant in sorted(rel.rocm, key=version_key, reverse=True):
                 if cap is not None and parse_version(series(variant)) > cap:  # type: ignore[operator]
                     continue
-                if gfx is not None and self._membership(rel.torch, base_gfx(gfx), variant) is not True:
+                if gfx is not None and self._usable(rel.torch, base_gfx(gfx), variant) is not True:
                     continue
                 return WheelChoice(rel.torch, variant, self.index_url(variant), rel.source)
         return None
@@ -234,7 +275,7 @@ def _build(data: Any) -> TorchWheels:
                 python=tuple(str_list(row, "python", TABLE, path)),
                 free_threaded=tuple(str_list(row, "free_threaded", TABLE, path)),
                 channel=str(row.get("channel") or "stable"),
-                source=str(row["source"]),
+                source=need_source(row, TABLE, path),
             )
         )
     releases.sort(key=lambda r: version_key(r.torch))
@@ -250,9 +291,23 @@ def _build(data: Any) -> TorchWheels:
                 torch=specifier(row.get("torch", ""), TABLE, path),
                 rocm=specifier(row["rocm"], TABLE, path) if row.get("rocm") else None,
                 confidence=confidence,
-                source=str(row["source"]),
+                source=need_source(row, TABLE, path),
             )
         )
+    gaps = []
+    for index, row in enumerate(need_rows(top.get("library_gaps") or [], TABLE, "library_gaps")):
+        path = f"library_gaps[{index}]"
+        gaps.append(
+            _GapRow(
+                targets=tuple(base_gfx(g) for g in str_list(row, "targets", TABLE, path)),
+                rocm=specifier(row.get("rocm", ""), TABLE, path),
+                library=str(row.get("library") or "a ROCm math library"),
+                source=need_source(row, TABLE, path),
+            )
+        )
+    pip = need_mapping(top.get("pip_rocm") or {}, TABLE, "pip_rocm")
+    if pip:
+        need_source(pip, TABLE, "pip_rocm")
     never = need_mapping(top.get("never_in_pytorch_org") or {}, TABLE, "never_in_pytorch_org")
     companions = {
         str(row["torch"]): {k: str(v) for k, v in row.items() if k in ("torchvision", "torchaudio")}
@@ -263,6 +318,8 @@ def _build(data: Any) -> TorchWheels:
     return TorchWheels(
         releases=releases,
         target_rows=rows,
+        gap_rows=gaps,
+        pip_rocm=specifier(pip["rocm"], TABLE, "pip_rocm") if pip.get("rocm") else None,
         never=tuple(base_gfx(g) for g in str_list(never, "targets", TABLE, "never_in_pytorch_org")),
         companions=companions,
         numpy2_first=str(numpy2["first_torch"]) if numpy2.get("first_torch") else None,
@@ -303,6 +360,16 @@ def gfx_targets(torch_release: Any, rocm_variant: Optional[str] = None, table: O
 def gfx_in_wheel(torch_release: Any, gfx: str, rocm_variant: Optional[str] = None, table: Optional[Any] = None) -> Optional[bool]:
     """True/False, or None when the table cannot decide."""
     return wheels(table).gfx_in_wheel(torch_release, gfx, rocm_variant)
+
+
+def library_gap(gfx: str, rocm_version: Any, table: Optional[Any] = None) -> Optional[str]:
+    """The library of a wheel with ROCm ``rocm_version`` that has no ``gfx`` kernels, None when none."""
+    return wheels(table).library_gap(gfx, rocm_version)
+
+
+def rocm_from_pip(rocm_variant: Any, table: Optional[Any] = None) -> Optional[bool]:
+    """Whether pytorch.org wheels of ``rocm_variant`` take ROCm from pip packages (7.14 and later)."""
+    return wheels(table).rocm_from_pip(rocm_variant)
 
 
 def first_release_with_gfx(gfx: str, table: Optional[Any] = None) -> Optional[str]:

@@ -95,6 +95,8 @@ def _print_finding(console: Console, finding: Finding, facts: Facts) -> None:
     gpu = _gpu_label(facts, finding.gpu)
     where = f" [dim]\\[{escape(gpu)}][/]" if gpu else ""
     preview = " [dim](preview)[/]" if finding.rule_status == "preview" else ""
+    if finding.rule_basis == "community-report":
+        preview += " [dim](community report)[/]"
     console.print(f"  {MARKERS[finding.severity]} [bold]{escape(finding.title)}[/]{where}  [dim]{finding.id}[/]{preview}")
     _print_indented(console, finding.message, INDENT)
     for item in finding.evidence:
@@ -218,6 +220,11 @@ def render_rule(rule: Rule, console: Console) -> None:
         f" · status: {rule.status} · since: {escape(rule.since)}"
         + (" · one finding per GPU" if rule.for_each == "gpu" else "")
     )
+    if rule.basis == "community-report":
+        console.print(
+            "[bold]basis: community report[/] - no primary source (code, AMD documentation, a maintainer) "
+            "confirms this; it rests on what users reported."
+        )
     console.print()
     console.print("[bold]What it checks[/]")
     for line in render_condition(rule.when):

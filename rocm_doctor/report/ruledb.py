@@ -1,19 +1,27 @@
-"""The rule database version printed in reports: a content hash of the shipped rule files.
+"""The rule database's identity printed in reports: a content hash and the date it was checked.
 
 ``rules-<12 hex digits>`` is the SHA-256 over every ``*.yaml`` file under the rule
 database (``rules/`` in the repository, ``rocm_doctor/_rules`` in the wheel), taken in
 sorted relative-path order, each as ``<relative path>\\0<bytes>\\0``. It changes whenever a
 rule or a data table changes and never needs bumping by hand; two reports with the
 same version were judged by the same rules and tables.
+
+Every data table (``rules/data/*.yaml``) says when its rows were last checked against
+their sources (top-level ``checked: YYYY-MM-DD``) and against what (``against:``, a list
+of public URLs). The database's date is the oldest of those dates: every table was
+checked on that day or later.
 """
 
 from __future__ import annotations
 
+import datetime
 import hashlib
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Any, Dict, List, Optional, Tuple
 
-from rocm_doctor.data import rules_dir
+from rocm_doctor.data import read_yaml, rules_dir
+from rocm_doctor.errors import InputError
 
 PREFIX = "rules-"
 DIGITS = 12
@@ -27,3 +35,49 @@ def rule_database_version(directory: Optional[Path] = None) -> str:
         digest.update(path.relative_to(root).as_posix().encode("utf-8") + b"\0")
         digest.update(path.read_bytes() + b"\0")
     return PREFIX + digest.hexdigest()[:DIGITS]
+
+
+@dataclass(frozen=True)
+class TableCheck:
+    """When one data table was last checked, and against which public sources."""
+
+    name: str
+    checked: datetime.date
+    against: Tuple[str, ...]
+
+
+def _checked_date(value: Any, where: str) -> datetime.date:
+    if isinstance(value, datetime.date):
+        return value
+    try:
+        return datetime.date.fromisoformat(str(value))
+    except ValueError:
+        raise InputError(f"{where}: checked must be a date (YYYY-MM-DD), not {value!r}") from None
+
+
+def table_check(path: Path) -> TableCheck:
+    """The ``checked``/``against`` header of one data table; an InputError names a missing or bad one."""
+    where = f"rules/data/{path.name}"
+    data = read_yaml(path)
+    if not isinstance(data, dict) or "checked" not in data:
+        raise InputError(f"{where}: needs a top-level 'checked: YYYY-MM-DD'")
+    against = data.get("against")
+    if not isinstance(against, list) or not against or not all(isinstance(a, str) and a.strip() for a in against):
+        raise InputError(f"{where}: needs a top-level 'against:' list of the sources it was checked against")
+    return TableCheck(path.stem, _checked_date(data["checked"], where), tuple(a.strip() for a in against))
+
+
+def table_checks(directory: Optional[Path] = None) -> List[TableCheck]:
+    """Every data table's check header, by table name."""
+    root = Path(directory) if directory is not None else rules_dir()
+    return [table_check(p) for p in sorted((root / "data").glob("*.yaml"))]
+
+
+def rule_database_info(directory: Optional[Path] = None) -> Dict[str, Any]:
+    """``{"version", "checked", "tables"}``: the hash, the oldest table check date, and each table's check."""
+    checks = table_checks(directory)
+    return {
+        "version": rule_database_version(directory),
+        "checked": min(c.checked for c in checks).isoformat() if checks else None,
+        "tables": {c.name: {"checked": c.checked.isoformat(), "against": list(c.against)} for c in checks},
+    }

@@ -120,7 +120,11 @@ def test_machine_override_facts_and_distinct_targets() -> None:
     assert derived("derived.override_valid", env(HSA_OVERRIDE_GFX_VERSION="11.0")).value is False
     assert derived("derived.override_gfx", env(HSA_OVERRIDE_GFX_VERSION="10.3.0")).value == "gfx1030"
     malformed = derived("derived.override_malformed", env(HSA_OVERRIDE_GFX_VERSION="gfx1100", HSA_OVERRIDE_GFX_VERSION_2="1.2"))
-    assert [m.split("=")[0] for m in malformed.value] == ["HSA_OVERRIDE_GFX_VERSION", "HSA_OVERRIDE_GFX_VERSION_2"]
+    # The only GPU is KFD node 1: it reads the global variable; nothing reads _2 (no GPU there).
+    assert [m.split("=")[0] for m in malformed.value] == ["HSA_OVERRIDE_GFX_VERSION"]
+    assert derived("derived.override_nodes_without_gpu", env(HSA_OVERRIDE_GFX_VERSION_2="1.2")).value == ["HSA_OVERRIDE_GFX_VERSION_2"]
+    assert derived("derived.override_nodes_without_gpu", env(HSA_OVERRIDE_GFX_VERSION_1="11.0.0")).status == "absent"
+    assert derived("derived.gpu_kfd_nodes", {}).value == ["1"]
     assert derived("derived.override_malformed", env(HSA_OVERRIDE_GFX_VERSION="11.0.0")).status == "absent"
     two = {"gpus": {"agents": [agent(0, "gfx1100", False), agent(1, "gfx1036", True)]}}
     assert derived("derived.distinct_amd_gfx_count", two).value == 2

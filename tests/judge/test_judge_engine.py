@@ -6,6 +6,7 @@ from judge_helpers import FIXTURE_RULES, fact, two_gpu_overlay
 from rocm_doctor.judge.cases import overlay
 from rocm_doctor.judge.engine import evaluate
 from rocm_doctor.judge.loader import load_files
+from rocm_doctor.report.ruledb import rule_database_info
 
 RULES = load_files(FIXTURE_RULES, retired={})
 WHEEL_WITHOUT_GFX1100 = {"torch": {"live": {"arch_list": fact(["gfx90a", "gfx942"])}}}
@@ -76,7 +77,9 @@ def test_findings_are_sorted_by_severity_then_area_then_id_then_gpu(make_facts) 
 def test_the_json_document_has_the_public_keys(make_facts) -> None:
     result = evaluate(RULES, make_facts({"torch": {"flavour": fact("cuda")}}))
     document = result.to_document()
-    assert list(document) == ["schema", "tool_version", "facts", "findings", "undecided", "asks", "coverage", "summary"]
+    assert list(document) == ["schema", "tool_version", "rule_database", "facts", "findings", "undecided", "asks", "coverage", "summary"]
+    assert document["rule_database"]["version"].startswith("rules-")
+    assert document["rule_database"]["checked"] == rule_database_info()["checked"]
     assert document["schema"] == "rocm-doctor/check/1"
     assert sorted(document["findings"][0]) == sorted(
         ["id", "name", "severity", "category", "action", "area", "title", "message", "evidence", "fixes", "references", "gpu"]

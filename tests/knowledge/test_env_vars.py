@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from packaging.version import Version
 
 from rocm_doctor.errors import InputError
 from rocm_doctor.knowledge import env_vars
@@ -29,4 +30,23 @@ def test_a_malformed_row_is_a_one_line_input_error() -> None:
     bad = {"variables": [{"name": "X", "meaning": "m", "read_by": "nobody", "runtime_reads": False,
                           "platforms": [], "values": "v", "source": "https://x"}]}
     with pytest.raises(InputError, match=r"variables\[0\]\.read_by"):
+        env_vars.EnvVarTable.from_data(bad)
+
+
+def test_rows_corrected_by_the_audit() -> None:
+    pre_vega = env_vars.lookup("ROC_ENABLE_PRE_VEGA")
+    assert pre_vega is not None and pre_vega.read_by == "none" and pre_vega.runtime_reads is False
+    log = env_vars.lookup("AMD_LOG_LEVEL")
+    assert log is not None and log.values == "0-5"
+    hip_lt = env_vars.lookup("DISABLE_ADDMM_HIP_LT")
+    assert hip_lt is not None and hip_lt.unread_with_torch(Version("2.13")) is True
+    assert hip_lt.unread_with_torch(Version("2.3.1")) is False
+    assert hip_lt.unread_with_torch(None) is None
+    assert env_vars.is_read_by_runtime("ROCBLAS_USE_HIPBLASLT") is True
+
+
+def test_read_by_torch_only_for_pytorch_variables() -> None:
+    bad = {"variables": [{"name": "X", "meaning": "m", "read_by": "rocr", "read_by_torch": "<2.5", "runtime_reads": True,
+                          "platforms": [], "values": "v", "source": "https://x.example"}]}
+    with pytest.raises(InputError, match=r"read_by_torch"):
         env_vars.EnvVarTable.from_data(bad)

@@ -1,4 +1,4 @@
-"""ROCm release -> supported gfx per platform (rules/data/rocm_support.yaml, facts.md B)."""
+"""ROCm release -> supported gfx per platform (rules/data/rocm_support.yaml)."""
 
 from __future__ import annotations
 
@@ -34,3 +34,21 @@ def test_a_retired_target_is_unsupported_on_linux_and_windows_alike() -> None:
     assert windows_runtime_supported("gfx803") is False
     assert linux_supported("gfx803", "6.2.0") is False
     assert windows_runtime_supported("gfx1030", "6.4.2") is True  # a listed target is unaffected
+
+
+def test_therock_windows_build_only_targets_include_the_gcn5_ones() -> None:
+    for gfx in ("gfx1200", "gfx1201", "gfx1153", "gfx906", "gfx90c", "gfx900"):
+        assert rs.therock_status(gfx, "windows") == "build_only", gfx
+
+
+def test_gfx90c_is_built_by_therock_but_has_no_device_extra() -> None:
+    assert rs.therock_status("gfx90c", "linux") == "build_only"
+    assert rs.therock_device_extra("gfx90c") is False
+    assert rs.therock_device_extra("gfx906") is True
+    assert rs.therock_device_extra("gfx1031") is True
+
+
+def test_rocm_7_2_and_7_14_have_rows() -> None:
+    assert rs.linux_supported("gfx1100", "7.2.1") is None  # the 7.2.x list was not read: unknown
+    assert rs.linux_supported("gfx1103", "7.14.0") is True  # TheRock release-ready
+    assert rs.linux_supported("gfx906", "7.14.0") is False

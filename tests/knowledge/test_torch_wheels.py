@@ -9,6 +9,7 @@ import pytest
 from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
 from rocm_doctor.knowledge import torch_wheels as tw
+from rocm_doctor.knowledge._tables import source_urls
 
 
 def test_releases_are_sorted_and_cover_1_13_to_2_14() -> None:
@@ -38,9 +39,10 @@ def test_gfx_in_wheel_is_three_valued() -> None:
     assert tw.gfx_in_wheel("2.5.1+rocm6.2", "gfx1100") is True
     assert tw.gfx_in_wheel("2.5.1+rocm6.2", "gfx1101") is False
     assert tw.gfx_in_wheel("2.5.1", "gfx1031") is False
-    assert tw.gfx_in_wheel("2.12.0", "gfx1103") is None  # 2.12 or 2.13 is UNVERIFIED
+    assert tw.gfx_in_wheel("2.12.0", "gfx1103") is False  # pytorch#179653 landed after the 2.12 cut
     assert tw.gfx_in_wheel("2.13.0", "gfx1103") is True
-    assert tw.gfx_in_wheel("2.0.1", "gfx1030") is None  # appended conditionally in 2.0
+    assert tw.gfx_in_wheel("2.0.1", "gfx1030") is True  # appended for every ROCm >= 4.3 in 2.0
+    assert tw.gfx_in_wheel("2.0.1+rocm5.4.2", "gfx90a", "5.4.2") is True
     assert tw.gfx_in_wheel("2.3.0", "gfx942") is None  # depends on the ROCm variant
     assert tw.gfx_in_wheel("1.12.0", "gfx1030") is None  # release not in the table
 
@@ -96,15 +98,40 @@ def test_amd_wheels_windows_python_and_therock_command() -> None:
 def test_every_row_of_the_table_names_its_source() -> None:
     table = load_table("torch_wheels")
     for section in ("releases", "gfx_targets", "companions"):
-        assert all(str(row.get("source", "")).strip() for row in table[section]), section
+        assert all(source_urls(row.get("source")) for row in table[section]), section
 
 
 def test_a_row_without_source_or_with_a_bad_specifier_is_an_input_error() -> None:
     table = copy.deepcopy(load_table("torch_wheels"))
     del table["releases"][0]["source"]
-    with pytest.raises(InputError, match=r"releases\[0\] needs a 'source'"):
+    with pytest.raises(InputError, match=r"releases\[0\]\.source must be a public URL"):
         tw.wheels(table)
     table = copy.deepcopy(load_table("torch_wheels"))
     table["gfx_targets"][0]["torch"] = ">>2.0"
     with pytest.raises(InputError, match="not a version specifier"):
         tw.wheels(table)
+
+
+def test_gfx900_and_gfx906_lack_rocblas_kernels_from_rocm_6_4() -> None:
+    # torch still compiles its own kernels for them (get_arch_list lists them) ...
+    assert tw.gfx_in_wheel("2.8.0+rocm6.4", "gfx906", "6.4") is True
+    # ... but the bundled rocBLAS has no TensileLibrary for them from ROCm 6.4 (pytorch#179865).
+    assert tw.library_gap("gfx906", "6.4") == "rocBLAS"
+    assert tw.library_gap("gfx900", "7.2") == "rocBLAS"
+    assert tw.library_gap("gfx906", "6.3") is None
+    assert tw.library_gap("gfx908", "7.2") is None
+    # so the newest working pytorch.org wheel is a rocm6.3 one
+    choice = tw.newest_release_for("gfx906", "3.12")
+    assert (choice.torch, choice.rocm) == ("2.9", "6.3")
+
+
+def test_the_rocm_7_14_variant_has_no_gfx900_gfx906_and_takes_rocm_from_pip() -> None:
+    assert tw.gfx_in_wheel("2.14.0+rocm7.14", "gfx906", "7.14") is False
+    assert tw.gfx_in_wheel("2.14.0+rocm7.14", "gfx908", "7.14") is True
+    assert tw.rocm_from_pip("7.14") is True
+    assert tw.rocm_from_pip("7.2") is False
+
+
+def test_torch_2_14_release_candidates_also_build_python_3_15() -> None:
+    assert "3.15" in tw.python_versions("2.14")
+    assert "3.15" not in tw.python_versions("2.13")

@@ -2,7 +2,7 @@
 
 * ``Linux-6.8.0-55-generic-x86_64-with-glibc2.39`` (``platform.platform()``, collect_env);
 * ``Linux-5.15.153.1-microsoft-standard-WSL2-x86_64-with-glibc2.35`` (WSL2: the kernel
-  release carries ``microsoft-standard-WSL2``, facts.md G);
+  release carries ``microsoft-standard-WSL2``, e.g. ``6.6.87.2-microsoft-standard-WSL2``);
 * ``Windows-10-10.0.22631-SP0`` (Windows reports 10 in the first field for Windows 11;
   the build number decides: Windows 11 is build >= 22000);
 * ``Ubuntu 22.04.5 LTS``, ``Windows 11``, ``Windows 10 IoT LTSC 10.0.19044``.
@@ -49,7 +49,7 @@ def kernel_observations(release: str, line: Line, trust: int = TRUST_TOOL) -> Li
     if "microsoft-standard-wsl2" in release.lower():
         out.append(Observation("host.wsl_version", 2, line, trust))
     elif "microsoft" not in release.lower():
-        # WSL kernels always name Microsoft in their release (facts.md G).
+        # WSL kernels always name Microsoft in their release (6.6.87.2-microsoft-standard-WSL2).
         out.append(Observation("host.wsl_version", Absent(f"kernel {release} is not a WSL kernel"), line, trust))
     return out
 

@@ -116,18 +116,25 @@ def live_arch_list(facts: Facts) -> Optional[tuple]:
 
 
 def wheel_targets(facts: Facts, tables: Tables) -> Optional[tuple]:
-    """(targets, source) of the installed ROCm torch: the live ``get_arch_list()`` when the probe
-    gave it, else the wheel table for a pytorch.org wheel; None when neither can say."""
-    live = live_arch_list(facts)
-    if live is not None:
-        return live
-    org = pytorch_org_rocm(facts, tables)
-    if org.is_known and org.value:
-        version = facts.torch.version.value
-        targets = table_wheels(tables).gfx_targets(version, facts.torch.rocm_version.value)
-        if targets is not None:
-            return targets, "rules/data/torch_wheels.yaml"
-    return None
+    """(targets, source) the installed ROCm torch can run: the live ``get_arch_list()`` when the
+    probe gave it, else the wheel table for a pytorch.org wheel, less the targets whose math
+    libraries the wheel's ROCm lacks (``library_gaps``: gfx900/gfx906 from ROCm 6.4); None when
+    neither can say."""
+    found = live_arch_list(facts)
+    if found is None:
+        org = pytorch_org_rocm(facts, tables)
+        if org.is_known and org.value:
+            targets = table_wheels(tables).gfx_targets(facts.torch.version.value, facts.torch.rocm_version.value)
+            if targets is not None:
+                found = (targets, "rules/data/torch_wheels.yaml")
+    if found is None:
+        return None
+    targets, source = found
+    rocm = facts.torch.rocm_version.value if facts.torch.rocm_version.is_known else None
+    if rocm is not None:
+        wheels = table_wheels(tables)
+        targets = [t for t in targets if not wheels.library_gap(t, rocm)]
+    return targets, source
 
 
 def version_series(fact: Fact, what: str) -> Fact:

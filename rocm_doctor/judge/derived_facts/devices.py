@@ -1,6 +1,7 @@
 """Derived facts about which GPUs a program sees: *_VISIBLE_DEVICES and iGPU ordering.
 
-Semantics (facts.md F; PyTorch ``torch/cuda/__init__.py`` ``_parse_visible_devices``):
+Semantics (PyTorch ``torch/cuda/__init__.py`` ``_parse_visible_devices``,
+https://github.com/pytorch/pytorch/blob/17e3b6a97af175f377f42b52cf20d4c758a432a9/torch/cuda/__init__.py):
 ``ROCR_VISIBLE_DEVICES`` filters first and HIP indices are renumbered after it;
 ``HIP_VISIBLE_DEVICES`` wins over ``CUDA_VISIBLE_DEVICES``; PyTorch raises
 ``HIP_VISIBLE_DEVICES contains more devices than ROCR_VISIBLE_DEVICES`` when HIP names more.
@@ -110,7 +111,7 @@ def visible_devices_conflict(facts: Facts, tables: Tables) -> Fact:
     "igpu_enumerated_first",
     "The first AMD GPU a HIP program sees (device 0, what 'cuda' means in PyTorch) is an "
     "integrated GPU while a discrete AMD GPU is visible too, after *_VISIBLE_DEVICES; AMD: "
-    "ROCm does not support integrated graphics next to a dGPU (facts.md E.9).",
+    "ROCm does not support integrated graphics next to a dGPU (https://github.com/ROCm/rocm-install-on-linux/blob/f297bde3afa98d750d1aa460386491db9a721f30/docs/install/prerequisites.rst#L225-L231).",
 )
 def igpu_enumerated_first(facts: Facts, tables: Tables) -> Fact:
     undecided = integration_unknown(amd_agents(facts))

@@ -2,7 +2,8 @@
 
 AMD supports a kernel driver only with some ROCm user-space releases: "+/- 2 releases"
 before ROCm 6.4, "up to a year apart" from 6.4 on, with the exact pairs in its user and
-kernel-space support matrix (facts.md B.1; compatibility-matrix footnote ``kfd_support``).
+kernel-space support matrix (compatibility-matrix footnote ``kfd_support``,
+https://rocm.docs.amd.com/projects/install-on-linux/en/latest/reference/user-kernel-space-compat-matrix.html).
 The DKMS module reports its own version (``/sys/module/amdgpu/version`` = ``6.8.5``), which
 is not the ROCm version; ``rules/data/amdgpu_driver.yaml`` maps it to the ROCm release it
 shipped with, from AMD's package names (``amdgpu-dkms_6.8.5.60203`` = ROCm 6.2.3).

@@ -1,6 +1,6 @@
 """Derived facts about environment variables: allocator settings, myths, XNACK.
 
-Every variable's meaning comes from ``rules/data/env_vars.yaml`` (facts.md F), read through
+Every variable's meaning comes from ``rules/data/env_vars.yaml``, read through
 :mod:`rocm_doctor.knowledge.env_vars`; the XNACK feature per gfx target from
 ``rules/data/xnack.yaml`` (LLVM AMDGPUUsage processor table).
 """
@@ -20,12 +20,20 @@ from rocm_doctor.judge.derived_facts.gpus import amd_agents
 from rocm_doctor.knowledge.env_vars import EnvVarTable
 
 ALLOC_CONF_ORDER = ("PYTORCH_ALLOC_CONF", "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF")
-"""Precedence in c10 CUDAAllocatorConfig.h: the generic name, then CUDA, then the HIP spelling."""
+"""Where the generic allocator keys (expandable_segments, max_split_size_mb ...) come from: the
+first of these that is set (c10/core/AllocatorConfig.cpp,
+https://github.com/pytorch/pytorch/blob/0ac716637f3258efcaf7fdfb851bdd520c9c1441/c10/core/AllocatorConfig.cpp).
+The CUDA/HIP-specific keys (backend, release_lock_on_hipmalloc, pinned_*) are read CUDA, HIP, then the
+generic name; either way the HIP spelling is read only when PYTORCH_CUDA_ALLOC_CONF is unset. Builds
+older than the generic name read only the CUDA and HIP spellings."""
 
 DEDICATED_RULES = {"HIP_DISABLE_IPC": "RD400"}
 """Unread variables with a rule of their own, left out of the generic unread-variable list."""
 
 ENV_SOURCE = "env"
+EXPANDABLE_SEGMENTS_MIN_ROCM = Version("7.0")
+"""ROCm builds support expandable segments from ROCm 7.0.0: https://github.com/pytorch/pytorch/pull/179930
+(which corrected the 7.0.2 gate of https://github.com/pytorch/pytorch/pull/179781)."""
 NO_ALLOC_CONF = "no allocator configuration variable is set"
 
 
@@ -83,8 +91,9 @@ def _with_alloc_conf(facts: Facts, compute: Callable[[Optional[str], Optional[st
 
 @machine_fact(
     "alloc_conf_variable",
-    "Which allocator variable PyTorch uses: PYTORCH_ALLOC_CONF, else PYTORCH_CUDA_ALLOC_CONF, "
-    "else PYTORCH_HIP_ALLOC_CONF (c10 CUDAAllocatorConfig.h, facts.md F); absent when none is set.",
+    "Which allocator variable PyTorch takes the generic keys (expandable_segments ...) from: "
+    "PYTORCH_ALLOC_CONF, else PYTORCH_CUDA_ALLOC_CONF, else PYTORCH_HIP_ALLOC_CONF "
+    "(c10/core/AllocatorConfig.cpp); absent when none is set.",
 )
 def alloc_conf_variable(facts: Facts, tables: Tables) -> Fact:
     return _with_alloc_conf(facts, lambda name, _, env: known(name, ENV_SOURCE) if name else absent(ENV_SOURCE, NO_ALLOC_CONF))
@@ -110,7 +119,7 @@ def expandable_segments_on(conf: str) -> bool:
 
 @machine_fact(
     "expandable_segments_requested",
-    "The effective allocator configuration sets expandable_segments:True (facts.md E.5).",
+    "The effective allocator configuration sets expandable_segments:True.",
 )
 def expandable_segments_requested(facts: Facts, tables: Tables) -> Fact:
     return _with_alloc_conf(
@@ -121,16 +130,18 @@ def expandable_segments_requested(facts: Facts, tables: Tables) -> Fact:
 
 @machine_fact(
     "hip_alloc_conf_shadowed",
-    "PYTORCH_HIP_ALLOC_CONF is set but ignored because PYTORCH_CUDA_ALLOC_CONF (or "
-    "PYTORCH_ALLOC_CONF) is set to something else; PyTorch reads the HIP spelling only when "
-    "the CUDA one is unset (c10 CUDAAllocatorConfig.h, facts.md F).",
+    "PYTORCH_HIP_ALLOC_CONF is set but ignored because PYTORCH_CUDA_ALLOC_CONF is set to something "
+    "else: PyTorch reads the HIP spelling only when the CUDA one is unset, for every key "
+    "(c10/cuda/CUDAAllocatorConfig.h, c10/core/AllocatorConfig.cpp). With only PYTORCH_ALLOC_CONF "
+    "beside it the HIP variable is not ignored: its CUDA/HIP-specific keys still apply.",
 )
 def hip_alloc_conf_shadowed(facts: Facts, tables: Tables) -> Fact:
-    def shadowed(name: Optional[str], value: Optional[str], env: Dict[str, str]) -> Fact:
+    def shadowed(env: Dict[str, str]) -> Fact:
         hip = env.get("PYTORCH_HIP_ALLOC_CONF")
-        return known(bool(hip) and name != "PYTORCH_HIP_ALLOC_CONF" and value != hip, ENV_SOURCE)
+        cuda = env.get("PYTORCH_CUDA_ALLOC_CONF")
+        return known(bool(hip) and bool(cuda) and cuda != hip, ENV_SOURCE)
 
-    return _with_alloc_conf(facts, shadowed)
+    return with_env(facts, shadowed)
 
 
 def _release(text: Optional[str]) -> Optional[Version]:
@@ -146,8 +157,9 @@ def _release(text: Optional[str]) -> Optional[Version]:
     "expandable_segments_supported",
     "The installed ROCm build of PyTorch honours expandable_segments: false before torch 2.11 "
     "(it warns 'expandable_segments not supported on this platform' and ignores it) and on "
-    "ROCm < 7.0.2; true for torch >= 2.12 on ROCm >= 7.0.2 (pytorch PRs #177974, #179781, "
-    "facts.md E.5); unknown for 2.11 (AMD backported it to ROCm/pytorch release/2.11) and for "
+    "ROCm < 7.0; true for torch >= 2.12 built with ROCm >= 7.0.0 (pytorch#177974; the gate "
+    "pytorch#179781 put at 7.0.2 was corrected to ROCM_VERSION >= 70000 by pytorch#179930); "
+    "unknown for 2.11 (AMD backported it to ROCm/pytorch release/2.11, ROCm/pytorch#3106) and for "
     "Windows builds from 2.12 on; absent for a build that is not ROCm.",
 )
 def expandable_segments_supported(facts: Facts, tables: Tables) -> Fact:
@@ -167,7 +179,7 @@ def expandable_segments_supported(facts: Facts, tables: Tables) -> Fact:
     rocm = _release(torch.rocm_version.value if torch.rocm_version.is_known else None)
     if rocm is None:
         return unknown("the ROCm version of the PyTorch build is not known")
-    return known(rocm >= Version("7.0.2"), torch.rocm_version.source or source)
+    return known(rocm >= EXPANDABLE_SEGMENTS_MIN_ROCM, torch.rocm_version.source or source)
 
 
 def _selected(facts: Facts, tables: Tables, none_reason: str, keep: Callable[[Dict[str, str], str], bool], **where: Any) -> Fact:
@@ -184,13 +196,34 @@ def _selected(facts: Facts, tables: Tables, none_reason: str, keep: Callable[[Di
 @machine_fact(
     "unread_env_vars",
     "Set variables that nothing in ROCm or PyTorch reads (read_by: none in "
-    "rules/data/env_vars.yaml), except those with a rule of their own (HIP_DISABLE_IPC); "
-    "absent when there are none.",
+    "rules/data/env_vars.yaml, or a PyTorch variable whose read_by_torch range excludes the "
+    "installed torch, e.g. DISABLE_ADDMM_HIP_LT with torch >= 2.5), except those with a rule of "
+    "their own (HIP_DISABLE_IPC); absent when there are none.",
 )
 def unread_env_vars(facts: Facts, tables: Tables) -> Fact:
-    return _selected(
-        facts, tables, "no variable that the runtime ignores is set", lambda env, n: n not in DEDICATED_RULES, read_by="none"
-    )
+    table = EnvVarTable.from_data(tables["env_vars"])
+    torch = _release(facts.torch.version.value) if facts.torch.version.is_known else None
+
+    def names(env: Dict[str, str]) -> Fact:
+        chosen: List[str] = []
+        undecided: List[str] = []
+        for name in sorted(env):
+            row = table.lookup(name)
+            if row is None or name in DEDICATED_RULES:
+                continue
+            if row.read_by == "none":
+                chosen.append(name)
+                continue
+            verdict = row.unread_with_torch(torch)
+            if verdict is True:
+                chosen.append(name)
+            elif verdict is None:
+                undecided.append(name)
+        if not chosen and undecided:
+            return unknown(f"whether this torch reads {', '.join(undecided)} depends on its release, which is not known")
+        return list_fact(chosen, ENV_SOURCE, "no variable that the runtime ignores is set")
+
+    return with_env(facts, names)
 
 
 @machine_fact(

@@ -1,15 +1,13 @@
-"""Derived facts about gfx targets: in the wheel or not, HSA_OVERRIDE_GFX_VERSION, hipBLASLt.
+"""Derived facts about gfx targets: in the wheel or not, and HSA_OVERRIDE_GFX_VERSION.
 
-Sources: rules/data/torch_wheels.yaml (facts.md A.3), rules/data/gfx_overrides.yaml (D),
-rules/data/rocm_support.yaml (B), rules/data/gpus.yaml (C) through
+Sources: rules/data/torch_wheels.yaml, rules/data/gfx_overrides.yaml, rules/data/rocm_support.yaml
+and rules/data/gpus.yaml (every row names its public source) through
 :mod:`rocm_doctor.knowledge` and :mod:`rocm_doctor.facts.gpu_table`.
 """
 
 from __future__ import annotations
 
 from typing import Callable, Dict, List, Optional
-
-from packaging.version import Version
 
 from rocm_doctor.facts import gpu_table
 from rocm_doctor.facts.model import Facts, GpuAgent
@@ -31,26 +29,9 @@ from rocm_doctor.judge.derived_facts._support import (
 from rocm_doctor.judge.derived_facts.gpus import is_amd
 from rocm_doctor.knowledge import overrides as ov
 from rocm_doctor.knowledge import rocm_support
-from rocm_doctor.knowledge._tables import parse_version
 
 TABLE_SOURCE = "rules/data/gfx_overrides.yaml"
 WHEEL_SOURCE = "rules/data/torch_wheels.yaml"
-HIPBLASLT_SOURCE = "facts.md E.1 (PyTorch Context.cpp hipBLASLt architectures)"
-
-# hipBLASLt architectures in PyTorch's Context.cpp / Blas.cpp: gfx -> minimum ROCm of the wheel
-# (facts.md E.1: gfx1100/1101/1200/1201 need ROCm >= 6.3; addmm Lt adds gfx950/gfx1150/gfx1151
-# only for ROCm >= 7.0; gfx90a/gfx942 always). Any other target is unsupported.
-HIPBLASLT_MIN_ROCM: Dict[str, str] = {
-    "gfx90a": "0",
-    "gfx942": "0",
-    "gfx1100": "6.3",
-    "gfx1101": "6.3",
-    "gfx1200": "6.3",
-    "gfx1201": "6.3",
-    "gfx950": "7.0",
-    "gfx1150": "7.0",
-    "gfx1151": "7.0",
-}
 
 
 # -- environment --------------------------------------------------------------------------------
@@ -75,7 +56,7 @@ def _named_gfx(value: Fact) -> Fact:
 
 @machine_fact(
     "override_value",
-    "The global HSA_OVERRIDE_GFX_VERSION value; absent when it is not set (facts.md D).",
+    "The global HSA_OVERRIDE_GFX_VERSION value; absent when it is not set.",
 )
 def override_value(facts: Facts, tables: Tables) -> Fact:
     def value(env: Dict[str, str], source: str) -> Fact:
@@ -87,7 +68,7 @@ def override_value(facts: Facts, tables: Tables) -> Fact:
 @machine_fact(
     "override_valid",
     "The global HSA_OVERRIDE_GFX_VERSION is major.minor.stepping in decimal within libhsakmt's bounds "
-    "(major <= 63, minor/stepping <= 255; ROCR topology.c, facts.md D).",
+    "(major <= 63, minor/stepping <= 255; ROCR-Runtime libhsakmt/src/topology.c).",
 )
 def override_valid(facts: Facts, tables: Tables) -> Fact:
     return _validity(override_value(facts, tables))
@@ -98,21 +79,106 @@ def override_gfx(facts: Facts, tables: Tables) -> Fact:
     return _named_gfx(override_value(facts, tables))
 
 
-@machine_fact(
-    "override_malformed",
-    "Every HSA_OVERRIDE_GFX_VERSION[_N] setting libhsakmt rejects, as 'VAR=value (reason)'; absent when "
-    "none is malformed (ROCR topology.c: 'HSA_OVERRIDE_GFX_VERSION %s is invalid', facts.md D).",
-)
-def override_malformed(facts: Facts, tables: Tables) -> Fact:
+def _gpu_nodes(facts: Facts, tables: Tables) -> Optional[List[int]]:
+    """KFD topology node ids of the AMD GPU agents; None when one of them is not known."""
+    nodes: List[int] = []
+    for agent in facts.gpus.agents:
+        if is_amd(facts, agent, tables).value is not True:
+            continue
+        if not agent.kfd_node.is_known:
+            return None
+        nodes.append(int(agent.kfd_node.value))
+    return nodes
+
+
+def _read_by_a_gpu(name: str, env: Dict[str, str], nodes: Optional[List[int]]) -> Optional[bool]:
+    """Whether libhsakmt reads override variable ``name`` for some GPU node (None: cannot tell).
+
+    It reads HSA_OVERRIDE_GFX_VERSION_<node> for each GPU node, else the global variable; CPU
+    nodes bail out before either is read (ROCR-Runtime topology.c)."""
+    node = ov.per_node_index(name)
+    if node is None:  # the global variable: read by every GPU node without its own
+        if not any(ov.per_node_index(other) is not None for other in env):
+            return True
+        if nodes is None:
+            return None
+        return any(ov.per_node_variable(n) not in env for n in nodes)
+    if nodes is None:
+        return None
+    return node in nodes
+
+
+def _malformed(facts: Facts, tables: Tables, render: Callable[[str, str, str], str], none_reason: str) -> Fact:
+    """Malformed override settings that some GPU node reads, rendered by ``render(name, value, reason)``."""
+
     def malformed(env: Dict[str, str], source: str) -> Fact:
+        nodes = _gpu_nodes(facts, tables)
         bad: List[str] = []
+        undecided: List[str] = []
         for name, value in sorted(ov.override_variables(env).items()):
             parsed = ov.parse_override(value)
-            if not parsed.valid:
-                bad.append(f"{name}={value} ({parsed.reason})")
-        return list_fact(bad, source, "no malformed override")
+            if parsed.valid:
+                continue
+            read = _read_by_a_gpu(name, env, nodes)
+            if read is True:
+                bad.append(render(name, value, str(parsed.reason)))
+            elif read is None:
+                undecided.append(name)
+        if not bad and undecided:
+            return unknown(f"whether a GPU node reads {', '.join(undecided)} depends on KFD node ids that are not known")
+        return list_fact(bad, source, none_reason)
 
     return _with_env(facts, malformed)
+
+
+@machine_fact(
+    "override_malformed",
+    "Every HSA_OVERRIDE_GFX_VERSION[_N] setting that a GPU node reads and libhsakmt rejects, as "
+    "'VAR=value (reason)' (ROCR topology.c: 'HSA_OVERRIDE_GFX_VERSION %s is invalid', then topology "
+    "fails); a per-node variable of a node without a GPU is never read. Absent when none.",
+)
+def override_malformed(facts: Facts, tables: Tables) -> Fact:
+    return _malformed(facts, tables, lambda name, value, reason: f"{name}={value} ({reason})", "no malformed override")
+
+
+@machine_fact(
+    "override_malformed_vars",
+    "The names of the variables in derived.override_malformed (HSA_OVERRIDE_GFX_VERSION, "
+    "HSA_OVERRIDE_GFX_VERSION_1 ...); absent when none.",
+)
+def override_malformed_vars(facts: Facts, tables: Tables) -> Fact:
+    return _malformed(facts, tables, lambda name, value, reason: name, "no malformed override")
+
+
+@machine_fact(
+    "gpu_kfd_nodes",
+    "KFD topology node ids of the AMD GPUs (CPU nodes come first, so the first GPU is usually node 1); "
+    "unknown when a GPU's node id is not known.",
+)
+def gpu_kfd_nodes(facts: Facts, tables: Tables) -> Fact:
+    nodes = _gpu_nodes(facts, tables)
+    if nodes is None:
+        return unknown("the KFD node id of an AMD GPU is not known")
+    return known([str(n) for n in nodes], "GPU discovery (KFD topology)")
+
+
+@machine_fact(
+    "override_nodes_without_gpu",
+    "Set HSA_OVERRIDE_GFX_VERSION_<N> variables whose N is not the KFD node of any GPU - on most "
+    "machines _0 is the CPU node - so libhsakmt never reads them (ROCR topology.c reads the per-node "
+    "variable only for GPU nodes); absent when none, unknown when a GPU's node id is not known.",
+)
+def override_nodes_without_gpu(facts: Facts, tables: Tables) -> Fact:
+    def stray(env: Dict[str, str], source: str) -> Fact:
+        names = sorted(n for n in ov.override_variables(env) if ov.per_node_index(n) is not None)
+        if not names:
+            return absent(source, "no per-node override variable is set")
+        nodes = _gpu_nodes(facts, tables)
+        if nodes is None:
+            return unknown("the KFD node id of an AMD GPU is not known")
+        return list_fact([n for n in names if ov.per_node_index(n) not in nodes], source, "every per-node override names a GPU node")
+
+    return _with_env(facts, stray)
 
 
 def _amd_gfx(facts: Facts, tables: Tables) -> Fact:
@@ -137,7 +203,7 @@ def amd_gfx_targets(facts: Facts, tables: Tables) -> Fact:
 @machine_fact(
     "distinct_amd_gfx_count",
     "Number of distinct gfx targets among the AMD GPUs (2 on an RX 7900 XTX + Raphael iGPU machine); "
-    "a global HSA_OVERRIDE_GFX_VERSION then applies one target to different GPUs (facts.md D).",
+    "a global HSA_OVERRIDE_GFX_VERSION then applies one target to different GPUs.",
 )
 def distinct_amd_gfx_count(facts: Facts, tables: Tables) -> Fact:
     targets = _amd_gfx(facts, tables)
@@ -183,7 +249,7 @@ def family(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
 @gpu_fact(
     "override_group",
     "Override group of the GPU's gfx (gfx9, gfx10.1, gfx10.3, gfx11, gfx12): targets whose code objects "
-    "an override may borrow (rules/data/gfx_overrides.yaml, facts.md D).",
+    "an override may borrow (rules/data/gfx_overrides.yaml).",
 )
 def override_group(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     return lookup(_gfx(agent), lambda gfx: ov.group_of(gfx, tables["gfx_overrides"]), TABLE_SOURCE, "{value} is in no override group")
@@ -193,7 +259,7 @@ def override_group(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     "in_wheel",
     "The installed ROCm torch has kernels for the GPU's own gfx: torch.live.arch_list when the probe ran, "
     "else rules/data/torch_wheels.yaml for a pytorch.org wheel; unknown if neither can say; absent for a "
-    "non-ROCm torch (facts.md A.3, E.10).",
+    "non-ROCm torch.",
 )
 def in_wheel(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     return _in_wheel(facts, tables, _gfx(agent))
@@ -246,7 +312,7 @@ def override_gfx_gpu(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
 @gpu_fact(
     "override_is_noop",
     "The override names the GPU's own gfx target (11.0.0 on gfx1100, 11.5.1 on Strix Halo gfx1151): it "
-    "changes nothing (facts.md D: the '11.5.1 required for Strix Halo' claim is refuted).",
+    "changes nothing (the claim that 11.5.1 is required for Strix Halo is wrong: it already reports 110501).",
 )
 def override_is_noop(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     return combine(_override_gfx(facts, agent, tables), _gfx(agent), lambda target, own: target == own)
@@ -255,7 +321,7 @@ def override_is_noop(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
 @gpu_fact(
     "override_cross_family",
     "The override points the GPU at another override group's code objects (9.0.0 on gfx1151, 10.3.0 on "
-    "gfx1010): silent CPU fall-back or crashes (facts.md D).",
+    "gfx1010): silent CPU fall-back or crashes (user reports).",
 )
 def override_cross_family(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     return combine(
@@ -298,8 +364,8 @@ def effective_in_wheel(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
 @gpu_fact(
     "recommended_override",
     "The same-family HSA_OVERRIDE_GFX_VERSION to use when the wheel lacks the GPU's gfx and has the "
-    "override's target (gfx1031-1036 -> 10.3.0; gfx1101/1102/1103 -> 11.0.0 on older wheels); absent "
-    "when not needed or when no safe override exists (facts.md D).",
+    "override's target (gfx1031/1032/1034 -> 10.3.0; gfx1101/1102/1103 -> 11.0.0 on older wheels); absent "
+    "when not needed or when no safe override exists (rules/data/gfx_overrides.yaml).",
 )
 def recommended_override(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     def recommend(gfx: str) -> Fact:
@@ -318,7 +384,7 @@ def recommended_override(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
 @gpu_fact(
     "first_torch_with_gfx",
     "First torch release whose pytorch.org ROCm wheels have the GPU's gfx (gfx1101 -> 2.6, gfx1151 -> 2.10); "
-    "absent when no pytorch.org wheel has it (facts.md A.3).",
+    "absent when no pytorch.org wheel has it.",
 )
 def first_torch_with_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     return lookup(_gfx(agent), table_wheels(tables).first_release_with_gfx, WHEEL_SOURCE, "no pytorch.org wheel has {value}")
@@ -327,7 +393,7 @@ def first_torch_with_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
 @gpu_fact(
     "newest_torch_with_gfx",
     "Newest stable pytorch.org ROCm wheel with the GPU's gfx for the target Python, as 'torch X.Y (rocmA.B)'; "
-    "absent when none (facts.md A.2, A.3).",
+    "absent when none.",
 )
 def newest_torch_with_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     python = facts.python.version.value if facts.python.version.is_known else None
@@ -340,28 +406,9 @@ def newest_torch_with_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact
 
 
 @gpu_fact(
-    "hipblaslt_supported",
-    "PyTorch allows hipBLASLt on the effective gfx with the wheel's ROCm: gfx90a/gfx942 always, "
-    "gfx1100/1101/1200/1201 from ROCm 6.3, gfx950/gfx1150/gfx1151 from ROCm 7.0, never elsewhere "
-    "(Context.cpp/Blas.cpp, facts.md E.1); absent for a non-ROCm torch.",
-)
-def hipblaslt_supported(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
-    def allowed(gfx: str) -> Fact:
-        minimum = HIPBLASLT_MIN_ROCM.get(gfx)
-        if minimum is None:
-            return known(False, HIPBLASLT_SOURCE)
-        wheel_rocm = parse_version(facts.torch.rocm_version.value) if facts.torch.rocm_version.is_known else None
-        if wheel_rocm is None:
-            return unknown("the ROCm version of the torch wheel is not known")
-        return known(wheel_rocm >= Version(minimum), HIPBLASLT_SOURCE)
-
-    return _on_rocm_torch(facts, effective_gfx(facts, agent, tables), allowed)
-
-
-@gpu_fact(
     "windows_runtime_supported",
     "The newest Windows HIP SDK table (ROCm 7.2) lists the GPU's gfx as supported by the HIP runtime; "
-    "false for RDNA2 gfx1030/gfx1032 (facts.md B.3); unknown when the table does not mention it.",
+    "false for RDNA2 gfx1030/gfx1032; unknown when the table does not mention it.",
 )
 def windows_runtime_supported(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     return lookup(
@@ -376,7 +423,7 @@ def windows_runtime_supported(facts: Facts, agent: GpuAgent, tables: Tables) -> 
 @gpu_fact(
     "therock_status",
     "TheRock (AMD multi-arch pip index) status of the GPU's gfx on this OS: release_ready or build_only; "
-    "absent when not built (facts.md B.4).",
+    "absent when not built (TheRock SUPPORTED_GPUS.md).",
 )
 def therock_status(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     def status(os_name: str) -> Fact:
@@ -389,3 +436,36 @@ def therock_status(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
         )
 
     return from_input(facts.host.os, "host.os", status)
+
+
+@gpu_fact(
+    "therock_device_extra",
+    "TheRock's multi-arch index has a device-<gfx> extra for torch on the GPU's gfx (rules/data/"
+    "rocm_support.yaml therock.device_extras, from TheRock RELEASES.md); false for build-only targets "
+    "without one, such as gfx90c.",
+)
+def therock_device_extra(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    return then(
+        _gfx(agent),
+        lambda gfx: known(rocm_support.therock_device_extra(gfx, table=tables["rocm_support"]), "rules/data/rocm_support.yaml therock"),
+    )
+
+
+@gpu_fact(
+    "wheel_library_gap",
+    "The math library (rocBLAS) that the installed ROCm torch's ROCm ships without kernels for the "
+    "GPU's effective gfx, although torch itself has them: gfx900/gfx906 with a wheel built with ROCm "
+    ">= 6.4 (rules/data/torch_wheels.yaml library_gaps); the first GEMM aborts. Absent when there is "
+    "no gap or torch is not a ROCm build.",
+)
+def wheel_library_gap(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    def gap(gfx: str) -> Fact:
+        rocm = facts.torch.rocm_version
+        if not rocm.is_known:
+            return unknown("the ROCm version of the torch wheel is not known")
+        library = table_wheels(tables).library_gap(gfx, rocm.value)
+        if library is None:
+            return absent(WHEEL_SOURCE, f"the libraries of a ROCm {rocm.value} wheel have {gfx} kernels")
+        return known(library, f"{WHEEL_SOURCE} library_gaps")
+
+    return _on_rocm_torch(facts, effective_gfx(facts, agent, tables), gap)

@@ -22,7 +22,7 @@ HIP_LEVEL_LISTINGS = ("paste:hip", "paste:torch")
     "documented_override",
     "The same-family HSA_OVERRIDE_GFX_VERSION documented for the GPU's gfx in rules/data/gfx_overrides.yaml "
     "(gfx1031/gfx1032 -> 10.3.0), whatever program runs; absent when the table has no recommended one "
-    "(facts.md D).",
+    "(rules/data/gfx_overrides.yaml).",
 )
 def documented_override(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     if not agent.gfx.is_known or not agent.gfx.value:
@@ -37,7 +37,7 @@ def documented_override(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     "hip_listing_igpu_first",
     "A GPU listing printed through HIP (hipInfo, llama.cpp's device list, torch) shows an integrated AMD GPU as "
     "device 0 next to a discrete one: the iGPU is visible to applications, whatever the environment said "
-    "(facts.md E.9); absent when the facts hold no such listing.",
+    "(AMD: https://github.com/ROCm/rocm-install-on-linux/blob/f297bde3afa98d750d1aa460386491db9a721f30/docs/install/prerequisites.rst#L225-L231); absent when the facts hold no such listing.",
 )
 def hip_listing_igpu_first(facts: Facts, tables: Tables) -> Fact:
     layer = facts.gpus.discovery.value if facts.gpus.discovery.is_known else None

@@ -1,8 +1,13 @@
 """Derived facts about the platform: Windows, WSL2, containers, the kernel and /dev/kfd.
 
-Sources: facts.md E.14 and G (WSL2: /dev/dxg and no /dev/kfd), E.17 (containers need
-``--device=/dev/kfd --device=/dev/dri``), E.8 (``PCI rejects atomics``), B.2/E.18 and
-corpus rocm-5499 (Strix Halo needs the 6.14 OEM kernel with the LR compute fix).
+Sources: WSL2 reaches the GPU through /dev/dxg, without /dev/kfd
+(https://github.com/ROCm/TheRock/blob/89553ce3746eda74ade42557470d25e37c91b6f0/docs/development/wsl_rocdxg.md); containers need
+``--device=/dev/kfd --device=/dev/dri`` (https://github.com/ROCm/rocm-install-on-linux/blob/f297bde3afa98d750d1aa460386491db9a721f30/docs/how-to/docker.rst); the kernel's KFD logs
+``PCI rejects atomics`` when it skips a GPU
+(https://github.com/torvalds/linux/blob/v6.17/drivers/gpu/drm/amd/amdkfd/kfd_device.c); Strix
+Halo needs the 6.14 OEM kernel with the LR compute fix
+(https://rocm.docs.amd.com/projects/radeon-ryzen/en/docs-7.0.2/docs/install/installryz/native_linux/install-pytorch.html,
+https://github.com/ROCm/legacy-rocm-build/issues/5499).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ _UBUNTU_ABI = re.compile(r"^\d+\.\d+\.\d+-(\d+)-oem")
 STRIX_HALO_MIN_KERNEL = (6, 14, 0)
 """AMD's Ryzen PyTorch docs (docs-7.0.2): 'required to operate on the 6.14 OEM kernel'."""
 STRIX_HALO_MIN_OEM_ABI = 1014
-"""Ubuntu linux-oem-6.14 6.14.0-1014 carries the LR compute fix (AMD in ROCm issue #5499)."""
+"""Ubuntu linux-oem-6.14 6.14.0-1014 carries the LR compute fix (AMD in ROCm/legacy-rocm-build#5499)."""
 
 
 def _os(facts: Facts) -> Optional[str]:
@@ -45,7 +50,7 @@ def is_windows(facts: Facts, tables: Tables) -> Fact:
 @machine_fact(
     "is_wsl2",
     "Linux running inside WSL2 (host.wsl_version is 2): the GPU comes through /dev/dxg and "
-    "there is no /dev/kfd (facts.md E.14, G).",
+    "there is no /dev/kfd (TheRock docs/development/wsl_rocdxg.md).",
 )
 def is_wsl2(facts: Facts, tables: Tables) -> Fact:
     return _with_os(facts, lambda os_name, source: _wsl2(facts) if os_name == "linux" else known(False, source))
@@ -113,7 +118,7 @@ def kernel_version(facts: Facts, tables: Tables) -> Fact:
     "Why /dev/kfd is missing on Linux: 'wsl2' (normal there), 'container-without-device' "
     "(docker run lacked --device=/dev/kfd), 'pcie-atomics-rejected' (KFD skipped the GPU), "
     "'driver-not-loaded' (amdgpu not loaded) or 'kfd-not-created' (amdgpu loaded, no KFD "
-    "device); absent when /dev/kfd exists or the OS is not Linux (facts.md E.8, E.14, E.17, G).",
+    "device); absent when /dev/kfd exists or the OS is not Linux.",
 )
 def kfd_missing_reason(facts: Facts, tables: Tables) -> Fact:
     host, driver = facts.host, facts.driver
@@ -143,7 +148,7 @@ def kfd_missing_reason(facts: Facts, tables: Tables) -> Fact:
     "strix_halo_kernel_too_old",
     "A Strix Halo GPU (gfx1151) on Linux whose kernel is older than 6.14, or an Ubuntu 6.14 OEM "
     "kernel before 6.14.0-1014 (which lacks the LR compute fix): AMD's Ryzen PyTorch docs "
-    "(docs-7.0.2) require the 6.14 OEM kernel; ROCm issue #5499 (facts.md B.2, E.18).",
+    "(docs-7.0.2) require the 6.14 OEM kernel; ROCm/legacy-rocm-build#5499.",
 )
 def strix_halo_kernel_too_old(facts: Facts, tables: Tables) -> Fact:
     return then(linux_native(facts, tables), lambda native: _strix_halo_kernel_too_old(facts, native))

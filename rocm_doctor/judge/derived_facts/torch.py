@@ -1,6 +1,6 @@
 """Derived facts about the installed PyTorch: release, ROCm build vs system, Python, companions.
 
-Sources: rules/data/torch_wheels.yaml (facts.md section A) through
+Sources: rules/data/torch_wheels.yaml through
 :mod:`rocm_doctor.knowledge.torch_wheels`; the ROCm release of the system from ``rocm.version``.
 """
 
@@ -50,7 +50,7 @@ def torch_series(facts: Facts, tables: Tables) -> Fact:
 @machine_fact(
     "torch_is_nightly",
     "The installed torch is a nightly/dev build (2.6.0.dev20241015+rocm6.2); nightlies carry regressions "
-    "that releases fix (corpus hipblaslt-1243, sdnext-3181).",
+    "that releases fix (ROCm/hipBLASLt#1243, vladmandic/sdnext#3181).",
 )
 def torch_is_nightly(facts: Facts, tables: Tables) -> Fact:
     return _from_torch_version(facts, lambda version: Version(version).is_devrelease)
@@ -83,8 +83,8 @@ def _wheel_vs_system(facts: Facts, tables: Tables, compare: Callable[[str, str],
 @machine_fact(
     "torch_rocm_matches_system",
     "The ROCm series the torch wheel was built for equals the system ROCm series (6.2 vs 6.2). "
-    "pytorch.org wheels bundle their ROCm user space, so a difference matters for WSL2 and for builds "
-    "that use the system libraries (facts.md A.1, E.14, E.18).",
+    "pytorch.org wheels bundle their ROCm user space (or, from the rocm7.14 variant, take it from pip "
+    "packages), so a difference matters for WSL2 and for builds that use the system libraries.",
 )
 def torch_rocm_matches_system(facts: Facts, tables: Tables) -> Fact:
     return _wheel_vs_system(facts, tables, lambda w, s: w == s)
@@ -101,10 +101,40 @@ def torch_rocm_newer_than_system(facts: Facts, tables: Tables) -> Fact:
 @machine_fact(
     "torch_rocm_major_differs",
     "The torch wheel's ROCm major differs from the system's (6 vs 7): library names change "
-    "(libamdhip64.so.6 vs .7, libhipblas.so.2 vs .3), so mixing them fails (facts.md E.18).",
+    "(libamdhip64.so.6 vs .7, libhipblas.so.2 vs .3), so mixing them fails "
+    "(https://github.com/ROCm/legacy-rocm-build/issues/5339).",
 )
 def torch_rocm_major_differs(facts: Facts, tables: Tables) -> Fact:
     return _wheel_vs_system(facts, tables, lambda w, s: Version(w).major != Version(s).major)
+
+
+PIP_ROCM_DISTRIBUTIONS = ("rocm-sdk-core", "rocm-sdk-libraries")
+"""The pip distributions of TheRock's ``rocm`` package that torch wheels load ROCm from."""
+
+
+@machine_fact(
+    "torch_rocm_from_pip",
+    "The installed ROCm torch takes its ROCm libraries from the rocm-sdk-* pip packages "
+    "(site-packages/_rocm_sdk_*, through RPATH) rather than from torch/lib or /opt/rocm: true when "
+    "rocm-sdk-core is installed, or for a pytorch.org wheel of the rocm7.14 variant or later "
+    "(pytorch/pytorch#191688); absent for a non-ROCm torch.",
+)
+def torch_rocm_from_pip(facts: Facts, tables: Tables) -> Fact:
+    def decide() -> Fact:
+        packages = facts.packages.installed
+        if packages.is_known and any(name in (packages.value or {}) for name in PIP_ROCM_DISTRIBUTIONS):
+            return known(True, packages.source or "packages.installed")
+        rocm = facts.torch.rocm_version
+        org = pytorch_org_rocm(facts, tables)
+        if org.is_known and org.value and rocm.is_known:
+            from_pip = table_wheels(tables).rocm_from_pip(rocm.value)
+            if from_pip is not None:
+                return known(from_pip, WHEEL_SOURCE)
+        if packages.is_known:
+            return known(False, packages.source or "packages.installed")
+        return unknown("the installed Python packages are not known")
+
+    return on_rocm_torch(facts, decide)
 
 
 @machine_fact("python_series", "Python series major.minor of the target interpreter (3.12.3 -> 3.12).")
@@ -114,7 +144,7 @@ def python_series(facts: Facts, tables: Tables) -> Fact:
 
 @machine_fact(
     "torch_rocm_pythons",
-    "Python versions with pytorch.org ROCm wheels of the installed torch release (facts.md A.2); "
+    "Python versions with pytorch.org ROCm wheels of the installed torch release (pytorch/test-infra build matrix); "
     "absent when the table does not list the release.",
 )
 def torch_rocm_pythons(facts: Facts, tables: Tables) -> Fact:
@@ -127,8 +157,8 @@ def torch_rocm_pythons(facts: Facts, tables: Tables) -> Fact:
 
 @machine_fact(
     "python_has_wheel_for_torch",
-    "pytorch.org publishes a ROCm wheel of the installed torch release for this Python (facts.md A.2); "
-    "when false, pip silently falls back to PyPI's CUDA or CPU wheel (corpus rocm-2354).",
+    "pytorch.org publishes a ROCm wheel of the installed torch release for this Python (pytorch/test-infra build matrix); "
+    "when false, pip silently falls back to PyPI's CUDA or CPU wheel (ROCm/legacy-rocm-build#2354).",
 )
 def python_has_wheel_for_torch(facts: Facts, tables: Tables) -> Fact:
     return combine(torch_rocm_pythons(facts, tables), python_series(facts, tables), lambda pythons, py: py in pythons, WHEEL_SOURCE)
@@ -136,7 +166,7 @@ def python_has_wheel_for_torch(facts: Facts, tables: Tables) -> Fact:
 
 @machine_fact(
     "newest_rocm_torch_for_python",
-    "Newest stable torch release with a pytorch.org ROCm wheel for this Python (facts.md A.2); absent when none.",
+    "Newest stable torch release with a pytorch.org ROCm wheel for this Python; absent when none.",
 )
 def newest_rocm_torch_for_python(facts: Facts, tables: Tables) -> Fact:
     def newest(python: str) -> Optional[str]:

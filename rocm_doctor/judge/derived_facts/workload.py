@@ -1,7 +1,7 @@
 """Derived facts about what the target environment is set up to do (train or only run models).
 
 Used to tell a Windows user who trains (and so meets the known Windows training failures,
-facts.md E.2/E.3: ROCm/hip#3874, backward-pass hangs) from one who only runs inference, which
+ROCm/hip#3874, backward-pass hangs) from one who only runs inference, which
 is what AMD documents PyTorch on Windows for (radeon-ryzen docs-7.1 limitations page).
 """
 

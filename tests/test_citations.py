@@ -1,0 +1,176 @@
+"""Every citation in the rule database is a public URL anyone can open, and no text shown to a
+user cites the team's own notes (``facts.md``, key-style ``[TI]`` citations, "corpus <id>") or
+tracker ("issue 3"). Every data table says when it was checked and against what.
+
+A GitHub file link must name a commit or a release tag, so that what it shows cannot change
+under the citation (``blob/main`` and ``blob/develop`` drift).
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from pathlib import Path
+from typing import Any, Iterator, List, Tuple
+
+import pytest
+
+from rocm_doctor.data import read_yaml, rules_dir
+from rocm_doctor.judge.cases import case_facts, load_baseline, load_cases
+from rocm_doctor.judge.derived import load_all
+from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.judge.interpolate import fix_templates
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.report.ruledb import rule_database_info, table_checks
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = ROOT / "tests" / "rule_cases"
+URL = re.compile(r"^https?://[^\s<>\"]+$")
+GITHUB_FILE = re.compile(r"^https://github\.com/[^/]+/[^/]+/(?:blob|tree)/([^/#?]+)/")
+PINNED_REF = re.compile(r"^(?:[0-9a-f]{40}|v?\d+(?:\.\d+)*(?:-[0-9A-Za-z.]+)?|rocm-\d[\w.\-]*)$")
+NOTES_CITATION = re.compile(
+    r"facts\.md|\bcorpus [a-z]|\bissue #?\d+|perf\.md|\[(?:TI|PV|BLD|CM|SR|ROCR|CLR|KFD|ROCK|TR|OLL|LLVM|PCI)\]",
+    re.IGNORECASE,
+)
+
+
+def _citation_problem(url: Any) -> str:
+    """Why ``url`` is not an acceptable citation; empty when it is."""
+    if not isinstance(url, str) or not URL.match(url.strip()):
+        return f"not an http(s) URL: {url!r}"
+    match = GITHUB_FILE.match(url.strip())
+    if match and not PINNED_REF.match(match.group(1)):
+        return f"a GitHub file on branch {match.group(1)!r}, not at a commit or tag: {url}"
+    return ""
+
+
+def _sources(node: Any, where: str) -> Iterator[Tuple[str, Any]]:
+    """Every (location, value) of a ``source`` / ``*_source`` key anywhere in a data table."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            here = f"{where}.{key}"
+            if key == "source" or str(key).endswith("_source"):
+                yield here, value
+            else:
+                yield from _sources(value, here)
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            yield from _sources(item, f"{where}[{index}]")
+
+
+def _strings(node: Any) -> Iterator[str]:
+    if isinstance(node, dict):
+        for value in node.values():
+            yield from _strings(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _strings(item)
+    elif isinstance(node, str):
+        yield node
+
+
+def _tables() -> List[Path]:
+    return sorted((rules_dir() / "data").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("value", ["facts.md E.1", "[TI] 5510fd052", "https://github.com/ROCm/clr/blob/develop/x.cpp", "ROCm/hip#3874"])
+def test_the_guard_rejects_what_is_not_a_public_pinned_url(value: str) -> None:
+    assert _citation_problem(value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "https://github.com/ROCm/clr/blob/f9f995c6d0aecec28debd3db0f41df0c15ec003d/rocclr/utils/flags.hpp#L27",
+        "https://github.com/torvalds/linux/blob/v6.17/drivers/gpu/drm/amd/amdkfd/kfd_device.c",
+        "https://github.com/pytorch/pytorch/pull/174377",
+        "https://rocm.docs.amd.com/en/docs-7.1.1/compatibility/compatibility-matrix.html",
+    ],
+)
+def test_the_guard_accepts_public_pinned_urls(value: str) -> None:
+    assert _citation_problem(value) == ""
+
+
+def test_every_rule_reference_is_a_public_url() -> None:
+    problems = [f"{r.id}: {p}" for r in load_rules(use_env=False) for ref in r.references if (p := _citation_problem(ref.url))]
+    assert not problems, "\n".join(problems)
+
+
+def test_every_data_row_source_is_a_public_url_or_a_list_of_them() -> None:
+    problems: List[str] = []
+    seen = 0
+    for path in _tables():
+        for where, value in _sources(read_yaml(path), path.stem):
+            seen += 1
+            urls = value if isinstance(value, list) else [value]
+            if not urls:
+                problems.append(f"{where}: empty")
+            problems += [f"{where}: {p}" for p in map(_citation_problem, urls) if p]
+    assert seen > 300, "the walk found too few sources: is the table layout still what this test expects?"
+    assert not problems, "\n".join(problems)
+
+
+def test_no_rule_text_cites_the_teams_notes_or_tracker() -> None:
+    problems = []
+    for rule in load_rules(use_env=False):
+        texts = [rule.title, rule.message, rule.explanation] + [ref.title or "" for ref in rule.references]
+        for fix in rule.fixes:
+            texts += fix_templates(fix)
+        problems += [f"{rule.id}: {m.group(0)!r}" for text in texts for m in [NOTES_CITATION.search(text)] if m]
+    assert not problems, problems
+
+
+def test_no_data_table_text_cites_the_teams_notes() -> None:
+    problems = [
+        f"{path.name}: {m.group(0)!r} in {text[:80]!r}"
+        for path in _tables()
+        for text in _strings(read_yaml(path))
+        for m in [NOTES_CITATION.search(text)]
+        if m
+    ]
+    assert not problems, problems
+
+
+def test_no_derived_fact_description_cites_the_teams_notes() -> None:
+    problems = [f"{path}: {m.group(0)!r}" for path, entry in load_all().items() for m in [NOTES_CITATION.search(entry.doc)] if m]
+    assert not problems, problems
+
+
+def test_no_fact_source_shown_in_a_finding_cites_the_teams_notes() -> None:
+    rules = load_rules(use_env=False)
+    baseline = load_baseline(CASES / "baseline.json")
+    shown = 0
+    problems = []
+    for path in sorted(CASES.glob("RD*.yaml")):
+        for case in load_cases(path, path.stem):
+            for finding in evaluate(rules, case_facts(baseline, case)).findings:
+                for item in finding.evidence:
+                    shown += 1
+                    if item.source and NOTES_CITATION.search(item.source):
+                        problems.append(f"{case.where} {finding.id} {item.path}: {item.source}")
+    assert shown > 100
+    assert not problems, problems
+
+
+def test_no_shipped_code_or_document_cites_the_teams_notes() -> None:
+    files = [*ROOT.joinpath("rocm_doctor").rglob("*.py"), *ROOT.joinpath("docs").rglob("*.md"), ROOT / "README.md"]
+    problems = [
+        f"{f.relative_to(ROOT)}:{n}: {m.group(0)!r}"
+        for f in files
+        for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), start=1)
+        for m in [NOTES_CITATION.search(line)]
+        if m
+    ]
+    assert not problems, problems
+
+
+def test_every_data_table_says_when_and_against_what_it_was_checked() -> None:
+    checks = {c.name: c for c in table_checks()}
+    assert set(checks) == {p.stem for p in _tables()}
+    today = datetime.date.today()
+    for name, check in checks.items():
+        assert check.checked <= today, name
+        assert check.against and all(not _citation_problem(url) for url in check.against), name
+    info = rule_database_info()
+    assert info["checked"] == min(c.checked for c in checks.values()).isoformat()
+    assert info["version"].startswith("rules-")
