@@ -8,7 +8,7 @@ from rocm_doctor.facts.model import Facts
 
 
 def load_facts_noting_pieces(source: FactsSource, quiet: bool = False, conflicts: bool = False) -> Facts:
-    """:func:`load_facts`; for ``--from`` also print the recognised pieces on stderr (issue 6) and,
+    """:func:`load_facts`; for ``--from`` also print the recognised pieces on stderr and,
     with ``conflicts``, the readings of one fact that disagreed and which one was kept (by trust)."""
     if source.from_file is None or source.machine is not None or source.facts_file is not None:
         return load_facts(source)

@@ -12,10 +12,10 @@ the channel. The live gatherer (:mod:`rocm_doctor.facts.torch`) and the report r
 Distributors:
 
 * ``pytorch.org``: ``+rocmX.Y[.Z]``, ``+cuNNN``, ``+cpu``, ``+xpu`` tags and download.pytorch.org
-  indexes (https://github.com/pytorch/test-infra/blob/main/tools/scripts/generate_binary_build_matrix.py);
+  indexes (https://github.com/pytorch/test-infra/blob/61a77570f45416dc425c17d4a648376541a84732/tools/scripts/generate_binary_build_matrix.py);
 * ``amd``: repo.radeon.com and TheRock builds (``+rocm6.4.1.git1ded221d``, ``+rocmsdk20260116``,
   ``2.8.0a0+gitfc14c65`` with a HIP version, rocm.nightlies.amd.com / repo.amd.com indexes;
-  https://github.com/ROCm/TheRock/blob/main/RELEASES.md);
+  https://github.com/ROCm/TheRock/blob/89553ce3746eda74ade42557470d25e37c91b6f0/RELEASES.md);
 * ``distro``: a Linux distribution's package (Arch ``python-pytorch-rocm``, Fedora ``python3-torch``);
 * ``source``: a ``+git`` build without a HIP version (built from a checkout);
 * ``pypi``: no local tag (PyPI's default torch, a CUDA build on Linux x86_64).

@@ -28,33 +28,6 @@ def _label(agent: GpuAgent) -> str:
     return f"{name} ({agent.gfx.value})"
 
 
-@machine_fact(
-    "override_nodes_without_gpu",
-    "HSA_OVERRIDE_GFX_VERSION_<N> variables whose N is the KFD node id of no AMD GPU (node 0 is "
-    "the CPU on most machines), as 'VAR (GPU nodes: 1, 2)'; libhsakmt reads the per-node form only "
-    "for GPU nodes, so these change nothing. Absent when there are none; unknown when a GPU's "
-    "KFD node id is not known.",
-)
-def override_nodes_without_gpu(facts: Facts, tables: Tables) -> Fact:
-    def compute(env: Dict[str, str]) -> Fact:
-        named = sorted((int(m.group(1)), k) for k in env for m in [_PER_NODE.match(k)] if m)
-        if not named:
-            return list_fact([], "env", "no per-node override is set")
-        agents = amd_agents(facts)
-        if not agents:
-            return unknown("no AMD GPU was found, so the GPU node ids are not known")
-        nodes: List[int] = []
-        for agent in agents:
-            if not agent.kfd_node.is_known:
-                return unknown(f"the KFD node id of {_label(agent)} is not known")
-            nodes.append(int(agent.kfd_node.value))
-        gpu_nodes = ", ".join(str(n) for n in sorted(nodes))
-        stray = [f"{name} (GPU nodes: {gpu_nodes})" for node, name in named if node not in nodes]
-        return list_fact(stray, "env + KFD topology", "every per-node override names a GPU node")
-
-    return with_env(facts, compute)
-
-
 def _broken(facts: Facts, tables: Tables, env: Dict[str, str]) -> Fact:
     value = env.get(overrides.VARIABLE)
     target = gfx_from_override(value) if value else None
