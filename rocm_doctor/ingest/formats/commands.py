@@ -53,7 +53,8 @@ def _group_list(text: str, line: Line) -> List[Observation]:
     names = text.split()
     if not names or not all(re.fullmatch(r"[a-z_][a-z0-9_.-]*\$?", n) for n in names):
         return []
-    return _groups(names, line)
+    # root's groups always include root: a list without it is a normal user's (a hint, below `id`).
+    return _groups(names, line) + [Observation("permissions.is_root", "root" in names, line, TRUST_HINT)]
 
 
 _COMMANDS: Dict[str, Callable[[str, Line], List[Observation]]] = {

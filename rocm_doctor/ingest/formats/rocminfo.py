@@ -15,7 +15,7 @@ from typing import List, Optional
 from rocm_doctor.facts.parsers.rocminfo import parse_rocminfo
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece
-from rocm_doctor.ingest.model import GpuSighting, Observation, Piece
+from rocm_doctor.ingest.model import Absent, GpuSighting, Observation, Piece
 
 _ROCK = re.compile(r"^\s*ROCk module (?:version \S+ )?is (NOT )?loaded", re.IGNORECASE)
 _AGENT = re.compile(r"^\s*Agent\s+(\d+)\s*$")
@@ -63,7 +63,9 @@ def parse(block: Block) -> List[Piece]:
         if rock:
             observations.append(Observation("driver.amdgpu_loaded", rock.group(1) is None, line))
             if rock.group(1) is None:
+                # rocminfo checks the amdgpu (ROCk) module only outside WSL, where the kernel driver is local.
                 observations.append(Observation("host.os", "linux", line))
+                observations.append(Observation("host.wsl_version", Absent("rocminfo found the amdgpu kernel module, which WSL2 has none of"), line))
         if line.text.strip() == "WSL environment detected.":
             observations += [Observation("host.os", "linux", line), Observation("host.wsl_version", 2, line)]
     report = parse_rocminfo("\n".join(line.text for line in block.lines))

@@ -8,6 +8,8 @@ check would have (the environment, the installed wheel).
 
 from __future__ import annotations
 
+import re
+
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
@@ -194,3 +196,22 @@ def in_any_release_wheel(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
         return unknown(agent.gfx.reason or "the GPU's gfx target is not known")
     first = table_wheels(tables).first_release_with_gfx(str(agent.gfx.value))
     return known(first is not None, "rules/data/torch_wheels.yaml")
+
+
+NVIDIA_RUNTIME_PACKAGES = re.compile(r"^nvidia-(?:cuda-runtime|cudnn|cublas|cuda-nvrtc|nccl|cufft|cusparse|cusolver|nvjitlink)-cu\d+$")
+"""NVIDIA's runtime wheels that CUDA builds of torch depend on (https://pypi.org/project/nvidia-cuda-runtime-cu12/)."""
+
+
+@machine_fact(
+    "nvidia_cuda_packages",
+    "NVIDIA CUDA runtime wheels installed in the environment (nvidia-cuda-runtime-cu12, nvidia-cudnn-cu12 ...), "
+    "which only CUDA builds of torch pull in; absent when there are none.",
+)
+def nvidia_cuda_packages(facts: Facts, tables: Tables) -> Fact:
+    installed = facts.packages.installed
+    if installed.status == "absent":
+        return absent(installed.source or "packages", "no packages")
+    if not installed.is_known:
+        return unknown(installed.reason or "the installed packages are not known")
+    names = sorted(n for n in (installed.value or {}) if NVIDIA_RUNTIME_PACKAGES.match(n.lower()))
+    return known(names, installed.source or "packages") if names else absent(installed.source or "packages", "no NVIDIA runtime package")
