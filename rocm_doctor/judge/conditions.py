@@ -237,7 +237,8 @@ def _leaf(condition: Dict[str, Any], scope: Scope) -> Outcome:
     verdict = _known_test(test, operand, fact.value)
     if verdict is None:
         return Outcome(Truth.UNKNOWN, read, [_missing(path, fact, f"value {fact.value!r} cannot be tested with {test}")])
-    return Outcome(Truth.TRUE if verdict else Truth.FALSE, read)
+    # A fact about the machine supports a rule; where the facts came from (meta.origin) does not.
+    return Outcome(Truth.TRUE if verdict else Truth.FALSE, read, supported=bool(verdict) and not path.startswith("meta."))
 
 
 def _merge(parts: List[Outcome], truth: Truth) -> Outcome:
@@ -262,14 +263,18 @@ def evaluate(condition: Dict[str, Any], scope: Scope) -> Outcome:
         parts = [evaluate(part, scope) for part in condition["all" if is_all else "any"]]
         decisive = Truth.FALSE if is_all else Truth.TRUE
         if any(p.truth is decisive for p in parts):
-            return _merge(parts, decisive)
+            merged = _merge(parts, decisive)
+            merged.supported = decisive is Truth.TRUE and any(p.supported for p in parts if p.truth is Truth.TRUE)
+            return merged
         if any(p.truth is Truth.UNKNOWN for p in parts):
             merged = _merge(parts, Truth.UNKNOWN)
             unknown_parts = [p for p in parts if p.truth is Truth.UNKNOWN]
             merged.supported = (
-                any(p.truth is Truth.TRUE for p in parts) or any(p.supported for p in unknown_parts)
+                any(p.truth is Truth.TRUE and p.supported for p in parts) or any(p.supported for p in unknown_parts)
                 if is_all else any(p.supported for p in unknown_parts)
             )
             return merged
-        return _merge(parts, Truth.TRUE if is_all else Truth.FALSE)
+        merged = _merge(parts, Truth.TRUE if is_all else Truth.FALSE)
+        merged.supported = is_all and any(p.supported for p in parts)
+        return merged
     return _leaf(condition, scope)

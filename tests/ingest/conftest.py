@@ -6,3 +6,4 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from cli_runner import run_cli  # noqa: F401,E402

@@ -44,7 +44,7 @@ _NAME = r"[A-Za-z_][A-Za-z0-9_]{0,127}"
 _UPPER_NAME = r"[A-Z][A-Z0-9_]{1,127}"
 _VALUE = r"(?:\"[^\"\n]{0,512}\"|'[^'\n]{0,512}'|[^\s\"'`;|&]{0,512})"
 _ASSIGNMENT = re.compile(rf"({_NAME})=({_VALUE})")
-_TRAILING = ".,;:)]}>`"
+_TRAILING = ".,;:)]}>`*"
 
 _EXPORT = re.compile(rf"(?<![^\s;&|(`])export\s+((?:{_NAME}(?:={_VALUE})?[ \t]*)+)", re.MULTILINE)
 _UNSET = re.compile(rf"(?<![^\s;&|(`])unset\s+(?:-[vf]\s+)?((?:{_NAME}[ \t]*)+)", re.MULTILINE)
@@ -337,11 +337,25 @@ def _scan(block: Block) -> List[SettingSighting]:
     return out
 
 
+_VAGUE = ("prose", "assignment")
+
+
+def _most_specific(sightings: List[SettingSighting]) -> List[SettingSighting]:
+    """One sighting per line and name: a recognised syntax (compose, Dockerfile ...) over a bare mention."""
+    best: dict = {}
+    for sighting in sightings:
+        key = (sighting.line.number, sighting.name)
+        current = best.get(key)
+        if current is None or (current.origin in _VAGUE and sighting.origin not in _VAGUE):
+            best[key] = sighting
+    return sorted(best.values(), key=lambda s: s.line.number)
+
+
 def parse(block: Block) -> List[Piece]:
     sightings, coverage, used = _listings(block)
     config, keys = _ollama_config(block)
     listed = {(s.line.number, s.name) for s in sightings + config}
-    scanned = [s for s in _scan(block) + _compose(block) if (s.line.number, s.name) not in listed]
+    scanned = _most_specific([s for s in _scan(block) + _compose(block) if (s.line.number, s.name) not in listed])
     all_sightings = sightings + config + scanned
     pieces: List[Piece] = []
     if sightings or coverage:

@@ -229,6 +229,10 @@ def _field(kind: str, value: str, line: Line, gpus: List[GpuSighting]) -> List[O
         token = re.search(r"\d+\.\d+[^\s,;)]*", value)
         return kernel_observations(token.group(0), line, TRUST_TEMPLATE) if token else []
     if kind == "rocm":
+        pair = re.match(r"^\(\s*(\d+)\s*,\s*(\d+)\s*\)$", value)
+        if pair:
+            # ComfyUI's start-up banner prints torch.version.hip as a tuple: the ROCm torch was built for.
+            return [Observation("torch.rocm_version", f"{pair.group(1)}.{pair.group(2)}", line, TRUST_TEMPLATE)]
         match = _VERSION.search(value)
         return [Observation("rocm.version", match.group(1), line, TRUST_TEMPLATE)] if match else []
     if kind == "python":

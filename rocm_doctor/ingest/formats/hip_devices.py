@@ -14,6 +14,11 @@ in it is visible to applications.
 
       ggml_cuda_init: found 2 ROCm devices:
         Device 0: AMD Radeon(TM) Graphics, gfx1036 (0x1036), VMM: no, Wave Size: 32
+
+* ollama's server log (key=value)::
+
+      msg="inference compute" id=0 library=rocm variant="" compute=gfx1100 driver=6.8 name=1002:744c total="24.0 GiB"
+      msg="amdgpu is supported" gpu=0 gpu_type=gfx1030
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from typing import List, Optional
 
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece
-from rocm_doctor.ingest.model import GpuSighting, Piece
+from rocm_doctor.ingest.model import GpuSighting, Observation, Piece
 
 _HIPINFO_DEVICE = re.compile(r"^\s*device#\s+(\d+)\s*$")
 _HIPINFO_KEY = re.compile(r"^\s*(Name|gcnArchName|pciDeviceID|totalGlobalMem)\s*:\s*(.*?)\s*$")
@@ -81,5 +86,38 @@ def _ggml(block: Block) -> List[Piece]:
     return [make_piece("ggml-devices", used, [], sightings)] if sightings else []
 
 
+
+
+_OLLAMA_DEVICE = re.compile(
+    r'msg="(?:inference compute|amdgpu is supported|amdgpu is not supported[^"]*)"[^\n]*?\b(?:id|gpu)=(?P<index>\d+)[^\n]*?\b(?:compute|gpu_type)=(?P<gfx>gfx[0-9a-f]+)'
+    r'|msg="(?:inference compute|amdgpu is supported|amdgpu is not supported[^"]*)"[^\n]*?\b(?:compute|gpu_type)=(?P<gfx2>gfx[0-9a-f]+)(?:[^\n]*?\b(?:id|gpu)=(?P<index2>\d+))?'
+)
+_OLLAMA_PCI = re.compile(r"\bname=1002:([0-9a-f]{4})\b")
+_OLLAMA_DRIVER = re.compile(r'\blibrary=rocm\b[^\n]*\bdriver=(\d+\.\d+)\b')
+
+
+def _ollama(block: Block) -> List[Piece]:
+    """GPUs as ollama's server log lists them (it reads KFD itself and applies ROCR_VISIBLE_DEVICES)."""
+    if "msg=" not in block.text or "gfx" not in block.text:
+        return []
+    sightings: List[GpuSighting] = []
+    observations: List[Observation] = []
+    used: List[Line] = []
+    seen = set()
+    for match, line in block.scan(_OLLAMA_DEVICE):
+        index = int(match.group("index") or match.group("index2") or 0)
+        gfx = gfx_of(match.group("gfx") or match.group("gfx2"))
+        pci = _OLLAMA_PCI.search(line.text)
+        if gfx is None or index in seen:
+            continue
+        seen.add(index)
+        sightings.append(GpuSighting("app", index, line, gpu_fields(gfx=gfx, device_id=pci.group(1) if pci else None)))
+        driver = _OLLAMA_DRIVER.search(line.text)
+        if driver:
+            observations.append(Observation("driver.amdgpu_version", driver.group(1), line))
+        used.append(line)
+    return [make_piece("ollama-devices", used, observations, sightings)] if sightings else []
+
+
 def parse(block: Block) -> List[Piece]:
-    return _hipinfo(block) + _ggml(block)
+    return _hipinfo(block) + _ggml(block) + _ollama(block)

@@ -31,7 +31,7 @@ from rocm_doctor.facts.gpu_table import codename_regex, model_for_name
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import COUNT_FIELD, gfx_of, gpu_fields, identity_observations, make_piece, torch_version_observations
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, kernel_observations, windows_observations
-from rocm_doctor.ingest.model import TRUST_PROSE, GpuSighting, Observation, Piece
+from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, GpuSighting, Observation, Piece
 from rocm_doctor.knowledge.cpus import igpu_for_cpu
 from rocm_doctor.knowledge.torch_identity import from_index_url, from_wheel, identify
 
@@ -65,7 +65,7 @@ _CPU = re.compile(
 # ------------------------------------------------------------------ torch and ROCm
 
 _VERSION = r"\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+|\.dev\d+|\.post\d+)*"
-_TORCH = re.compile(rf"\b(?:py)?torch(?:==|\s*[:=]\s*v?|\s+(?:version\s+)?v?|-)({_VERSION}(?:(?:\+|%2B)[0-9A-Za-z.]+)?)(?![\w.])", re.IGNORECASE)
+_TORCH = re.compile(rf"\b(?:py)?torch(?:==|\s*[:=]\s*v?|\s+(?:version\s*[:=]?\s*)?v?|-)({_VERSION}(?:(?:\+|%2B)[0-9A-Za-z.]+)?)(?![\w.])", re.IGNORECASE)
 _LOCAL_VERSION = re.compile(rf"(?<![\w.+-])({_VERSION}\+(?:rocm\d[\w.]*|cu\d{{2,3}}|cpu|xpu))(?![\w.])", re.IGNORECASE)
 _NOT_TORCH_BEFORE = re.compile(r"(?:vision|audio|triton|xformers|apex|bitsandbytes|flash|onnx)\S*\s*(?:==|=|:|\s)\s*$", re.IGNORECASE)
 _WHEEL = re.compile(r"\btorch-\d+\.\d+[^\s/\"'`)]*?\.whl", re.IGNORECASE)
@@ -82,10 +82,16 @@ _DOCKER = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|exec|compos
 
 # ------------------------------------------------------------------ platform
 
-_WSL = re.compile(r"\bWSL\s?2?\b", re.IGNORECASE)
+_WSL = re.compile(
+    r"\b(?:on|in|under|inside|using|via|with|running|from)\s+(?:a\s+|my\s+|the\s+)?WSL\s?2?\b|\bWSL\s?2?\s*(?:\(|:|-)?\s*(?:Ubuntu|Debian|distro|instance|environment|kernel|shell|terminal)\b"
+    r"|\b(?:Ubuntu|Debian|openSUSE|Fedora)[\s\d.]*(?:LTS\s*)?[(\[]?\s*(?:on\s+)?WSL\s?2?\b|^\W*WSL\s?2?\W*$|\bWSL environment detected\b|microsoft-standard-WSL2",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""WSL as the report's own environment ("in WSL2", "Ubuntu 22.04 (WSL2)"), not a suggestion to use it."""
 _WINDOWS = re.compile(r"\b(?:Microsoft\s+)?Win(?:dows)?\s*(10|11)\b(?![.,]\d)(?:\s+(?:Pro|Home|Enterprise|Education|IoT|LTSC|\d{2}H\d))*", re.IGNORECASE)
 _WINDOWS_CONTEXT = re.compile(
     r"\b(?i:on|under|for|in|using|with|running|native)\s+(?i:windows)\b(?!\s*(?:10|11)\b)|\bWindows\s+(?:machine|PC|host|laptop|desktop|box|system|native|side)\b"
+    r"|\bWindows\s*(?:\+\s*)?(?:ROCm|HIP SDK)\b|\bamdhip64(?:_\d+)?\.dll\b"
     r"|\bwin_amd64\b|(?<![\w/])[A-Z]:\\(?:Users|Program Files|Windows|Python\d*|AI|ComfyUI|stable-diffusion)\\"
 )
 _DISTRO = re.compile(
@@ -311,8 +317,45 @@ def _platform(block: Block) -> List[Observation]:
     return out
 
 
+_CONFIG_LINE = re.compile(r"^\s*(?:FROM|RUN|ENV|ARG)\s", re.MULTILINE)
+_DLL = re.compile(r"\b(amdhip64(?:_\d+)?\.dll)\b", re.IGNORECASE)
+
+
+def _firmer(observations: List[Observation]) -> List[Observation]:
+    """A command the reporter ran or a Dockerfile instruction says more than a sentence: labelled-field trust."""
+    out = []
+    for obs in observations:
+        if obs.trust == TRUST_PROSE and (obs.line.command or _CONFIG_LINE.match(obs.line.text)):
+            obs = Observation(obs.path, obs.value, obs.line, TRUST_TEMPLATE)
+        out.append(obs)
+    return out
+
+
+_WINDOWS_PROMPT = re.compile(r"^\s*(?:PS )?[A-Z]:\\[^>\n]*>")
+
+
+def _windows_prompt(block: Block) -> List[Observation]:
+    """A PowerShell or cmd prompt (``PS C:\\Users\\me>``) shows the commands ran on Windows."""
+    for line in block.lines:
+        if line.command and _WINDOWS_PROMPT.match(line.raw):
+            return [Observation("host.os", "windows", line, TRUST_TEMPLATE)]
+    return []
+
+
+def _windows_runtime(block: Block) -> List[Observation]:
+    if ".dll" not in block.lower:
+        return []
+    names = sorted({m.group(1).lower() for m, _ in block.scan(_DLL)})
+    if not names:
+        return []
+    line = next(line for _, line in block.scan(_DLL))
+    return [Observation("windows.amdhip_dlls", names, line, TRUST_PROSE), Observation("host.os", "windows", line, TRUST_PROSE)]
+
+
 def parse(block: Block) -> List[Piece]:
-    observations = _torch(block) + _rocm(block) + _container(block) + _platform(block)
+    observations = _firmer(_torch(block) + _rocm(block) + _container(block) + _platform(block)) + _windows_runtime(block)
+    if ":\\" in block.text or any(line.command for line in block.lines[:50]):
+        observations += _windows_prompt(block)
     cpu_observations, cpu_gpus = _cpu_sightings(block)
     observations += cpu_observations
     gpus = _gfx_sightings(block) + _name_sightings(block) + cpu_gpus

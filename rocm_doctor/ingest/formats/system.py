@@ -25,10 +25,11 @@ from rocm_doctor.ingest.model import TRUST_HINT, GpuSighting, Observation, Piece
 _UNAME = re.compile(r"^\s*Linux\s+\S+\s+(\d+\.\d+\S*)\s+#\S+.*?\b(x86_64|aarch64|ppc64le)\b")
 _OS_RELEASE = re.compile(r'^\s*(ID|VERSION_ID|PRETTY_NAME|NAME|ID_LIKE|VERSION)="?([^"]*)"?\s*$')
 _PCI_CLASS = re.compile(
-    r"(?:^|\s)(?:[0-9a-f]{4}:)?([0-9a-f]{2}:[0-9a-f]{2}\.\d)\s+(VGA compatible controller|Display controller|3D controller)"
+    r"(?:^|\s)(?:(?:[0-9a-f]{4}:)?([0-9a-f]{2}:[0-9a-f]{2}\.\d)\s+)?(VGA compatible controller|Display controller|3D controller)"
     r"(?:\s*\[[0-9a-f]{4}\])?\s*:\s*(.*)$",
     re.IGNORECASE,
 )
+"""An lspci line, with or without its bus address (people paste ``lspci | grep VGA`` and quote lines in prose)."""
 _PCI_IDS = re.compile(r"\[(1002|10de|8086):([0-9a-f]{4})\]", re.IGNORECASE)
 _INXI_CHIP = re.compile(r"chip[ -]ID:\s*(1002|10de|8086):([0-9a-f]{4})", re.IGNORECASE)
 _INXI_DEVICE = re.compile(r"Device-\d+:\s*(.*)$")
@@ -48,10 +49,18 @@ def _vendor(text: str) -> Optional[str]:
 
 
 def _bracket_name(text: str) -> Optional[str]:
+    """The product lspci names: the last ``[...]`` (``Navi 31 [Radeon RX 7900 XT/7900 XTX]``), else the
+    code name after the vendor (``[AMD/ATI] Barcelo (rev c1)``)."""
     text = _PCI_IDS.sub("", text)
-    text = re.sub(r"\(rev [0-9a-f]+\)", "", text)
+    text = re.sub(r"\(rev [0-9a-f]+\)|\(prog-if [^)]*\)", "", text)
     names = [n for n in re.findall(r"\[([^\[\]]+)\]", text) if n.upper() not in ("AMD/ATI", "AMD")]
-    return names[-1].strip() if names else None
+    if names:
+        return names[-1].strip()
+    for vendor in (r"\[AMD/ATI\]", r"Advanced Micro Devices, Inc\."):
+        after = re.search(vendor + r"\s*([^\[\](]+)", text)
+        if after and after.group(1).strip():
+            return after.group(1).strip()
+    return None
 
 
 def _uname(block: Block) -> List[Piece]:
@@ -110,7 +119,8 @@ def _lspci(block: Block) -> List[Piece]:
             continue
         fields = gpu_fields(name=_bracket_name(rest), device_id=ids.group(2) if ids and vendor == "AMD" else None)
         fields["vendor"] = vendor
-        fields["pci_bus"] = match.group(1) if len(match.group(1)) > 7 else f"0000:{match.group(1)}"
+        if match.group(1):
+            fields["pci_bus"] = match.group(1) if len(match.group(1)) > 7 else f"0000:{match.group(1)}"
         if vendor != "AMD":
             fields = {k: v for k, v in fields.items() if k in ("vendor", "pci_bus", "name")}
         sightings.append(GpuSighting("pci", len(sightings), line, fields))

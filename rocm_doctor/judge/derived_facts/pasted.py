@@ -215,3 +215,23 @@ def nvidia_cuda_packages(facts: Facts, tables: Tables) -> Fact:
         return unknown(installed.reason or "the installed packages are not known")
     names = sorted(n for n in (installed.value or {}) if NVIDIA_RUNTIME_PACKAGES.match(n.lower()))
     return known(names, installed.source or "packages") if names else absent(installed.source or "packages", "no NVIDIA runtime package")
+
+
+@machine_fact(
+    "hsa_vars_on_windows",
+    "HSA_ variables set on native Windows, where nothing reads them: they configure ROCr, the HSA "
+    "runtime of ROCm on Linux, while HIP on Windows runs on the driver's PAL backend; absent when none "
+    "or not Windows.",
+)
+def hsa_vars_on_windows(facts: Facts, tables: Tables) -> Fact:
+    if not facts.host.os.is_known:
+        return unknown(facts.host.os.reason or "the operating system is not known")
+    if facts.host.os.value != "windows":
+        return absent(facts.host.os.source or "host", "not Windows")
+    env = facts.env.vars
+    if env.status == "absent":
+        return absent(env.source or "env", "no variables")
+    if not env.is_known:
+        return unknown(env.reason or "the environment is not known")
+    names = sorted(f"{n}={v}" for n, v in (env.value or {}).items() if n.startswith("HSA_"))
+    return known(names, env.source or "env") if names else absent(env.source or "env", "no HSA_ variable is set")

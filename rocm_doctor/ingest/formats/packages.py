@@ -1,0 +1,91 @@
+"""Distribution package listings that name ROCm, PyTorch or the amdgpu driver, with their versions.
+
+Recognised in every listing people paste and in prose, by the package names in
+``rules/data/distro_packages.yaml``:
+
+* ``dpkg -l``: ``ii  rocm-core  6.2.0.60200-66~22.04  amd64  ...``;
+* ``apt list --installed``: ``rocm-core/jammy,now 6.2.0.60200-66~22.04 amd64 [installed]``;
+* ``dnf list installed`` / ``yum``: ``rocm-runtime.x86_64  6.1.2-1.fc40  @updates``;
+* ``rpm -qa``: ``rocm-runtime-6.1.2-1.fc40.x86_64``;
+* ``pacman -Q``: ``python-pytorch-rocm 2.3.1-5``; prose: ``I use pytorch-opt-rocm with 2.0.1-3``.
+
+The version is cut to the upstream release (``6.2.0.60200-66~22.04`` -> ``6.2.0``).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Dict, List, Pattern, Tuple
+
+from rocm_doctor.data import load_table
+from rocm_doctor.errors import InputError
+from rocm_doctor.ingest.blocks import Block
+from rocm_doctor.ingest.formats.common import identity_observations, make_piece
+from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TOOL, Observation, Piece
+from rocm_doctor.knowledge.torch_identity import identify
+
+TABLE = "distro_packages"
+FACTS = ("rocm", "torch", "amdgpu-dkms")
+_VERSION = r"(?:\d+:)?(?P<version>\d+\.\d+(?:\.\d+)?)[0-9A-Za-z.~+_:-]*"
+
+
+@lru_cache(maxsize=1)
+def table() -> Dict[str, str]:
+    """Package name -> what its version tells (rocm, torch, amdgpu-dkms)."""
+    data = load_table(TABLE)
+    where = f"rules/data/{TABLE}.yaml"
+    rows = data.get("packages") if isinstance(data, dict) else None
+    if not isinstance(rows, list):
+        raise InputError(f"{where}: must be a mapping with a 'packages' list")
+    out: Dict[str, str] = {}
+    for index, row in enumerate(rows):
+        if not isinstance(row, dict) or not row.get("name") or row.get("fact") not in FACTS or not row.get("source"):
+            raise InputError(f"{where}: packages[{index}] needs name, fact ({', '.join(FACTS)}) and source")
+        out[str(row["name"])] = str(row["fact"])
+    return out
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> Tuple[Pattern[str], Pattern[str]]:
+    names = "|".join(re.escape(n) for n in sorted(table(), key=len, reverse=True))
+    listing = re.compile(
+        rf"^\s*(?:ii\s+|i\s+)?(?P<name>{names})(?:/\S+|\.(?:x86_64|noarch|aarch64))?\s+(?:version\s+|with\s+|v)?{_VERSION}(?:\s|$)",
+        re.MULTILINE,
+    )
+    rpm = re.compile(rf"(?<![\w.-])(?P<name>{names})-(?P<version>\d+\.\d+(?:\.\d+)?)-[\w.]+\.(?:x86_64|noarch|aarch64)\b")
+    prose = re.compile(rf"(?<![\w/.-])(?P<name>{names})\s+(?:version\s+|with\s+|v|=\s*)?{_VERSION}", re.IGNORECASE)
+    return listing, re.compile(f"{rpm.pattern}|{prose.pattern.replace('?P<name>', '?P<name2>').replace('?P<version>', '?P<version2>')}", re.IGNORECASE)
+
+
+def _observations(name: str, version: str, line, trust: int) -> List[Observation]:
+    fact = table().get(name.lower()) or table().get(name)
+    if fact == "rocm":
+        return [Observation("rocm.version", version, line, trust)]
+    if fact == "torch":
+        return identity_observations(identify(version, package=name.lower()), line, trust)
+    if fact == "amdgpu-dkms":
+        return [Observation("driver.amdgpu_version", version, line, trust)]
+    return []
+
+
+def parse(block: Block) -> List[Piece]:
+    lowered = block.lower
+    if "rocm" not in lowered and "torch" not in lowered and "amdgpu-dkms" not in lowered and "hip" not in lowered and "hsa" not in lowered:
+        return []
+    listing, loose = _patterns()
+    out: List[Observation] = []
+    lines = []
+    seen = set()
+    for match, line in block.scan(listing):
+        seen.add(line.number)
+        out += _observations(match.group("name"), match.group("version"), line, TRUST_TOOL)
+        lines.append(line)
+    for match, line in block.scan(loose):
+        if line.number in seen:
+            continue
+        name = match.group("name") or match.group("name2")
+        version = match.group("version") or match.group("version2")
+        out += _observations(name, version, line, TRUST_PROSE if match.group("name2") else TRUST_TOOL)
+        lines.append(line)
+    return [make_piece("distro-packages", lines, out)] if out else []

@@ -1,0 +1,257 @@
+"""Reading reports the way people write them: each construct of issue 10, pinned by behaviour.
+
+Every text here is a form found in several real reports (see tests/corpus); none is a
+copy of one report. The assertions are about facts, not about which rule fires.
+"""
+
+from __future__ import annotations
+
+from typing import List
+
+import pytest
+from ingest_helpers import ingest
+
+from rocm_doctor.facts.model import Facts
+
+
+def facts(text: str) -> Facts:
+    return ingest(text).facts
+
+
+def gfx_list(f: Facts) -> List[str]:
+    return [str(a.gfx.value) for a in f.gpus.agents if a.gfx.is_known]
+
+
+# ----------------------------------------------------------------- labelled fields
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "* GPU: RX 7900 XTX\n",
+        "1. GPU: RX 7900 XTX\n",
+        "- **GPU:** RX 7900 XTX\n",
+        "**Graphics card**: AMD Radeon RX 7900 XTX\n",
+        "GPU — RX 7900 XTX\n",
+        "| GPU | AMD Radeon RX 7900 XTX |\n",
+        "### GPU\n\nAMD Radeon RX 7900 XTX\n",
+        "Hardware: AMD Radeon RX 7900 XTX 24GB\n",
+    ],
+)
+def test_a_labelled_gpu_is_read_in_any_decoration(text: str) -> None:
+    assert gfx_list(facts(text)) == ["gfx1100"]
+
+
+@pytest.mark.parametrize(
+    "value, os_name, wsl, extra",
+    [
+        ("Win 11 24H2", "windows", None, ("windows_release", "11")),
+        ("Windows 10 Pro", "windows", None, ("windows_release", "10")),
+        ("Windows 10.0.26200", "windows", None, ("windows_release", "11")),
+        ("Ubuntu 24.04 (WSL2)", "linux", 2, ("distro_version", "24.04")),
+        ("Ubuntu 22.04 on WSL", "linux", 2, ("distro_id", "ubuntu")),
+        ("WSL2 Ubuntu 22.04", "linux", 2, ("distro_version", "22.04")),
+        ("Arch", "linux", None, ("distro_id", "arch")),
+        ("Fedora 41", "linux", None, ("distro_version", "41")),
+    ],
+)
+def test_operating_system_values_follow_their_grammar(value: str, os_name: str, wsl, extra) -> None:
+    f = facts(f"* OS: {value}\n")
+    assert f.host.os.value == os_name
+    if wsl is not None:
+        assert f.host.wsl_version.value == wsl
+    field, expected = extra
+    assert getattr(f.host, field).value == expected
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("2x RX 7900 XT", ["gfx1100", "gfx1100"]),
+        ("8x MI355X", ["gfx950"] * 8),
+        ("MI210, RX 6600", ["gfx90a", "gfx1032"]),
+        ("AMD Instinct MI210, AMD Radeon RX 6600", ["gfx90a", "gfx1032"]),
+    ],
+)
+def test_gpu_lists_give_one_agent_per_card(value: str, expected: List[str]) -> None:
+    assert gfx_list(facts(f"GPU: {value}\n")) == expected
+
+
+def test_an_igpu_in_the_list_is_an_integrated_agent() -> None:
+    f = facts("GPU: 7900XTX + iGPU\n")
+    assert [a.integrated.value for a in f.gpus.agents] == [False, True]
+
+
+def test_several_fields_on_one_line_are_each_read() -> None:
+    f = facts("GPU: RX 6600, OS: Ubuntu 22.04, ROCm: 6.2.4\n")
+    assert gfx_list(f) == ["gfx1032"] and f.host.distro_version.value == "22.04" and f.rocm.version.value == "6.2.4"
+
+
+def test_a_bare_cpu_model_in_a_cpu_field_gives_its_igpu() -> None:
+    f = facts("* GPU: RX7900XTX\n* CPU: 7800X3D\n")
+    assert sorted(gfx_list(f)) == ["gfx1036", "gfx1100"]
+    assert [a for a in f.gpus.agents if a.integrated.value][0].gfx.value == "gfx1036"
+
+
+# ----------------------------------------------------------------- entities anywhere
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("I got Radeon VII gfx_906 using ComfyUI", "gfx906"),
+        ("Cannot find CO for ISA: amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-", "gfx90a"),
+        ("My laptop has a Radeon 780M", "gfx1103"),
+        ("Strix Halo with Radeon 8060S, 128 GB", "gfx1151"),
+        ("VGA compatible controller: Advanced Micro Devices, Inc. [AMD/ATI] Barcelo (rev c1)", "gfx90c"),
+        ("03:00.0 VGA compatible controller: Advanced Micro Devices, Inc. [AMD/ATI] Navi 31 [Radeon RX 7900 XT/7900 XTX] (rev c8)", "gfx1100"),
+        ("it runs on 4 nodes with MI250X each", "gfx90a"),
+    ],
+)
+def test_gpus_are_named_in_prose_logs_and_lspci_lines(text: str, expected: str) -> None:
+    assert expected in gfx_list(facts(text + "\n"))
+
+
+def test_a_list_of_supported_targets_is_not_the_machines_gpu() -> None:
+    text = 'msg="amdgpu is not supported (supported types:[gfx1010 gfx1012 gfx1030 gfx1100])" gpu_type=gfx1031\n'
+    assert gfx_list(facts(text)) == ["gfx1031"]
+
+
+def test_a_cpu_model_in_prose_carries_its_igpu() -> None:
+    f = facts("I have an AMD Ryzen AI Max+ 395 w/ Radeon 8060S laptop.\n")
+    assert gfx_list(f) == ["gfx1151"] and f.gpus.agents[0].integrated.value is True
+
+
+@pytest.mark.parametrize(
+    "text, version, flavour, rocm",
+    [
+        ("pip install torch==2.5.1+rocm6.2", "2.5.1+rocm6.2", "rocm", "6.2"),
+        ("it prints `2.12.0+cu130` and `None`", "2.12.0+cu130", "cuda", None),
+        ("https://download.pytorch.org/whl/nightly/rocm6.0/torch-2.3.0.dev20240126%2Brocm6.0-cp310-cp310-linux_x86_64.whl", "2.3.0.dev20240126+rocm6.0", "rocm", "6.0"),
+        ("pytorch version: 2.5.1+rocm6.2", "2.5.1+rocm6.2", "rocm", "6.2"),
+    ],
+)
+def test_torch_versions_anywhere_give_one_identity(text: str, version: str, flavour: str, rocm) -> None:
+    f = facts(text + "\n")
+    assert f.torch.version.value == version and f.torch.flavour.value == flavour
+    assert (f.torch.rocm_version.value if rocm else None) == rocm
+
+
+def test_an_index_url_implies_the_flavour_and_rocm_series() -> None:
+    f = facts("pip3 install --pre torch --index-url https://download.pytorch.org/whl/nightly/rocm6.1\n")
+    assert f.torch.flavour.value == "rocm" and f.torch.rocm_version.value == "6.1" and f.torch.distributor.value == "pytorch.org"
+
+
+def test_a_cuda_extra_index_means_a_cuda_build_but_a_rocm_extra_index_decides_nothing() -> None:
+    assert facts("pip install torch --extra-index-url https://download.pytorch.org/whl/cu121\n").torch.flavour.value == "cuda"
+    assert facts("pip install torch --extra-index-url https://download.pytorch.org/whl/rocm6.2\n").torch.flavour.status == "unknown"
+
+
+def test_rocm_paths_packages_and_images_give_the_rocm_release() -> None:
+    assert facts("ls /opt/rocm-6.0.1/lib\n").rocm.version.value == "6.0.1"
+    assert facts("ii  rocm-core   6.2.0.60200-66~22.04   amd64   ROCm Runtime\n").rocm.version.value == "6.2.0"
+    assert facts("python-pytorch-rocm 2.3.1-5\n").torch.distributor.value == "distro"
+    image = facts("docker run -it rocm/pytorch:rocm6.2_ubuntu22.04_py3.10_pytorch_release_2.3.0\n")
+    assert image.rocm.version.value == "6.2" and image.host.container.value == "docker"
+
+
+def test_a_one_liner_and_the_line_it_printed() -> None:
+    f = facts('$ python3 -c "import torch; print(torch.__version__, torch.version.hip)"\n2.12.0+cu130 None\n')
+    assert f.torch.version.value == "2.12.0+cu130" and f.torch.flavour.value == "cuda"
+
+
+def test_ollama_log_lines_list_its_gpus() -> None:
+    text = 'level=INFO source=types.go:131 msg="inference compute" id=0 library=rocm variant="" compute=gfx1100 driver=6.8 name=1002:744c total="24.0 GiB"\n'
+    f = facts(text)
+    assert gfx_list(f) == ["gfx1100"] and f.driver.amdgpu_version.value == "6.8"
+
+
+# ----------------------------------------------------------------- environment settings
+
+
+@pytest.mark.parametrize(
+    "text, origin",
+    [
+        ("export HSA_OVERRIDE_GFX_VERSION=10.3.0\n", "export"),
+        ("```\nHSA_OVERRIDE_GFX_VERSION=10.3.0 python main.py\n```\n", "command-prefix"),
+        ('PS C:\\> $env:HSA_OVERRIDE_GFX_VERSION="10.3.0"\n', "powershell"),
+        ("```\nset HSA_OVERRIDE_GFX_VERSION=10.3.0\n```\n", "cmd-set"),
+        ("setx HSA_OVERRIDE_GFX_VERSION 10.3.0\n", "setx"),
+        ("set -gx HSA_OVERRIDE_GFX_VERSION 10.3.0\n", "fish"),
+        ('Environment="HSA_OVERRIDE_GFX_VERSION=10.3.0"\n', "systemd"),
+        ("ENV HSA_OVERRIDE_GFX_VERSION=10.3.0\n", "dockerfile"),
+        ("docker run -e HSA_OVERRIDE_GFX_VERSION=10.3.0 rocm/pytorch\n", "docker-run"),
+        ("environment:\n  - HSA_OVERRIDE_GFX_VERSION=10.3.0\n", "compose"),
+        ("os.environ['HSA_OVERRIDE_GFX_VERSION'] = '10.3.0'\n", "python"),
+        ("I set HSA_OVERRIDE_GFX_VERSION to 10.3.0\n", "prose"),
+        ("```\n$ env | grep HSA\nHSA_OVERRIDE_GFX_VERSION=10.3.0\n```\n", "env-listing"),
+    ],
+)
+def test_settings_in_every_syntax_keep_their_origin(text: str, origin: str) -> None:
+    f = facts(text)
+    assert f.env.vars.value == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0"}
+    assert [s.origin for s in f.env.settings.value] == [origin]
+
+
+def test_a_partial_listing_does_not_make_other_variables_unset() -> None:
+    f = facts("export HSA_OVERRIDE_GFX_VERSION=10.3.0\n")
+    assert f.env.coverage.value == [] and not f.env.covers("HIP_VISIBLE_DEVICES")
+    grep = facts("```\n$ env | grep -E 'HSA|HIP'\nHSA_OVERRIDE_GFX_VERSION=10.3.0\n```\n")
+    assert grep.env.covers("HIP_VISIBLE_DEVICES") and not grep.env.covers("ROCR_VISIBLE_DEVICES")
+
+
+def test_a_fish_universal_variable_without_export_never_reaches_the_program() -> None:
+    f = facts("set -U HSA_OVERRIDE_GFX_VERSION 10.3.0\n")
+    setting = f.env.settings.value[0]
+    assert setting.reaches is False and "HSA_OVERRIDE_GFX_VERSION" not in (f.env.vars.value or {})
+
+
+def test_a_setting_the_programs_own_log_contradicts_does_not_reach_it() -> None:
+    text = (
+        'Environment="HSA_OVERRIDE_GFX_VERSION=10.3.0"\n\n'
+        'level=WARN source=amd_linux.go:378 msg="amdgpu is not supported (supported types:[gfx1030 gfx1100])" gpu_type=gfx1031 gpu=0\n'
+    )
+    setting = facts(text).env.settings.value[0]
+    assert setting.origin == "systemd" and setting.reaches is False
+
+
+def test_pytorchs_own_error_text_names_no_setting() -> None:
+    text = "HIP kernel errors might be asynchronously reported\nFor debugging consider passing AMD_SERIALIZE_KERNEL=3\n"
+    assert facts(text).env.vars.status == "unknown"
+
+
+# ----------------------------------------------------------------- trust and conflicts
+
+
+def test_tool_output_beats_a_labelled_field_which_beats_prose() -> None:
+    text = "I think I have ROCm 6.1.\nROCm version: 6.2\n```\n$ cat /opt/rocm/.info/version\n6.3.0-12\n```\n"
+    result = ingest(text)
+    assert result.facts.rocm.version.value == "6.3.0"
+    assert any(c.path == "rocm.version" for c in result.conflicts)
+
+
+def test_a_more_specific_reading_of_the_same_value_is_no_conflict() -> None:
+    result = ingest("I have the rocm 6.0 packages installed in /opt/rocm-6.0.1/lib\n")
+    assert result.facts.rocm.version.value == "6.0.1"
+    assert not [c for c in result.conflicts if c.path == "rocm.version"]
+
+
+# ----------------------------------------------------------------- signatures that extract what they name
+
+
+@pytest.mark.parametrize(
+    "text, signature, gfx",
+    [
+        (":1:hip_fatbin.cpp :117 : Missing CO for these ISAs - \n:1:hip_fatbin.cpp :120 :      amdgcn-amd-amdhsa--gfx1102\n", "missing_code_object", "gfx1102"),
+        ("rocblaslt warning: No paths matched /venv/torch/lib/hipblaslt/library/*gfx906*co. Make sure that HIPBLASLT_TENSILE_LIBPATH is set correctly.\n", "hipblaslt_no_kernels_for_gfx", "gfx906"),
+        ("rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or directory for GPU arch : gfx1032\n", "tensile_library_missing_arch", "gfx1032"),
+    ],
+)
+def test_a_signature_gives_the_gpu_it_names(text: str, signature: str, gfx: str) -> None:
+    f = facts(text)
+    assert signature in f.symptoms.signatures.value and gfx in gfx_list(f)
+
+
+def test_a_kfd_permission_error_proves_no_read_write_access() -> None:
+    f = facts("ROCk module is loaded\nUnable to open /dev/kfd read-write: Permission denied\n")
+    assert f.permissions.kfd_rw.value is False and f.host.wsl_version.status == "absent"
