@@ -93,11 +93,12 @@ def _decide(path: str, observations: List[Observation], conflicts: Optional[List
     refined = _most_specific(best + [o for o in observations if o.trust < top and _refines(o.value, best[0].value)])
     if len(best) == 1 and len(refined) == 1:
         best = refined  # "6.0" in a field and "/opt/rocm-6.0.1" in prose: the same ROCm, said more exactly
-    values: List[Any] = []
-    for obs in best:
-        if obs.value not in values:
-            values.append(obs.value)
-    losers = [o for o in observations if o.trust < top and o.value not in values and not _refines(values[0], o.value) and not _refines(o.value, values[0])]
+    values: List[Any] = [obs.value for obs in _distinct(best)]
+    kept = {repr(v) for v in values}
+    losers = [
+        o for o in _distinct([o for o in observations if o.trust < top])
+        if repr(o.value) not in kept and not _refines(values[0], o.value) and not _refines(o.value, values[0])
+    ]
     if len(values) == 1:
         if losers and conflicts is not None:
             conflicts.append(Conflict(path, _reading(best[0]), tuple(_reading(o) for o in _distinct(losers)[:4])))
@@ -119,24 +120,24 @@ def _refines(longer: Any, shorter: Any) -> bool:
 
 
 def _most_specific(observations: List[Observation]) -> List[Observation]:
-    """The observations whose values nothing else in the list refines (one per distinct value)."""
-    out: List[Observation] = []
+    """The observations whose values nothing else in the list refines (the first one per distinct value).
+
+    Linear in the observations (a log repeats one value thousands of times), quadratic only in the
+    few distinct values.
+    """
+    firsts: Dict[str, Observation] = {}
     for obs in observations:
-        if any(other.value != obs.value and _refines(other.value, obs.value) for other in observations):
-            continue
-        if all(kept.value != obs.value for kept in out):
-            out.append(obs)
-    return out or observations[:1]
+        firsts.setdefault(repr(obs.value), obs)
+    distinct = list(firsts.values())
+    out = [o for o in distinct if not any(other.value != o.value and _refines(other.value, o.value) for other in distinct)]
+    return out or distinct[:1]
 
 
 def _distinct(observations: List[Observation]) -> List[Observation]:
-    seen: List[Any] = []
-    out: List[Observation] = []
+    firsts: Dict[str, Observation] = {}
     for obs in observations:
-        if obs.value not in seen:
-            seen.append(obs.value)
-            out.append(obs)
-    return out
+        firsts.setdefault(repr(obs.value), obs)
+    return list(firsts.values())
 
 
 def _reading(obs: Observation) -> str:
@@ -191,10 +192,12 @@ def _prose_groups(sightings: List[GpuSighting]) -> List[List[GpuSighting]]:
         first[key].append(sighting)
         count = int(sighting.fields.get(COUNT_FIELD) or 1)
         per_line[(key, sighting.line.number)] = max(per_line.get((key, sighting.line.number), 0), count)
+    most: Dict[str, int] = {}
+    for (key, _), count in per_line.items():
+        most[key] = max(most.get(key, 0), count)
     groups: List[List[GpuSighting]] = []
     for key in order:
-        count = max(n for (k, _), n in per_line.items() if k == key)
-        groups += [first[key]] * count
+        groups += [first[key]] * most[key]
     return groups
 
 

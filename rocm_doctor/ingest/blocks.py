@@ -102,6 +102,10 @@ class Block:
         """The line holding character ``offset`` of :attr:`text`."""
         return self.lines[max(0, bisect.bisect_right(self._starts, offset) - 1)]
 
+    def offset_of(self, index: int) -> int:
+        """Where line ``index`` of :attr:`lines` starts in :attr:`text`."""
+        return self._starts[index]
+
     def index_at(self, offset: int) -> int:
         """The position in :attr:`lines` of the line holding character ``offset`` of :attr:`text`."""
         return max(0, bisect.bisect_right(self._starts, offset) - 1)

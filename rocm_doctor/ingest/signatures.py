@@ -15,13 +15,15 @@ The matcher knows nothing about any particular message.
 
 from __future__ import annotations
 
+import heapq
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Dict, List, Optional, Pattern, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Pattern, Tuple
 
 from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
+from rocm_doctor.ingest.anchors import anchors
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece
 from rocm_doctor.ingest.model import TRUST_HINT, TRUST_SIGNATURE, Absent, GpuSighting, Observation, Piece, SettingSighting
@@ -113,18 +115,6 @@ def build(data: Any) -> List[Signature]:
     return out
 
 
-_GROUP = re.compile(r"\(\?P<\w+>")
-
-
-def prefilter(table: Tuple[Signature, ...]) -> Pattern[str]:
-    """One pattern matching every line any row could match (named groups dropped)."""
-    parts = [f"(?:{_GROUP.sub('(?:', s.pattern.pattern)})" for s in table]
-    try:
-        return re.compile("|".join(parts) or r"(?!x)x", re.IGNORECASE | re.MULTILINE)
-    except re.error:
-        return re.compile(r"[\s\S]")  # a row's pattern cannot be combined: every line is a candidate
-
-
 def _source(row: Dict[str, Any], here: str) -> str:
     urls = source_urls(row["source"])
     if urls is None:
@@ -136,11 +126,6 @@ def _source(row: Dict[str, Any], here: str) -> str:
 def signatures() -> Tuple[Signature, ...]:
     """The shipped signature table."""
     return tuple(build(load_table(TABLE)))
-
-
-@lru_cache(maxsize=1)
-def _shipped_prefilter() -> Pattern[str]:
-    return prefilter(signatures())
 
 
 def _freeze(value: Any) -> Any:
@@ -189,21 +174,55 @@ def _observations(signature: Signature, line: Line) -> Tuple[List[Observation], 
     return observations, settings
 
 
+def _lines_with_word(block: Block, word: str) -> Iterator[int]:
+    """Indexes of the block's lines that hold ``word`` (lower case), in order."""
+    lowered = block.lower
+    position = lowered.find(word)
+    while position >= 0:
+        index = block.index_at(position)
+        yield index
+        if index + 1 >= len(block.lines):
+            return
+        position = lowered.find(word, block.offset_of(index + 1))  # the rest of this line adds nothing
+
+
+def _lines_with(block: Block, words: Tuple[str, ...]) -> Iterator[int]:
+    """Indexes of the block's lines that hold any of ``words``, in order, each once (lazily: the
+    first match usually ends the search)."""
+    last = -1
+    for index in heapq.merge(*(_lines_with_word(block, word) for word in words)):
+        if index != last:
+            last = index
+            yield index
+
+
+def _candidate_lines(block: Block, signature: Signature) -> Iterator[Line]:
+    """Lines the signature could match: found by its anchors when it has some, else by its regex."""
+    words = _anchors(signature.pattern.pattern)
+    if words is not None and len(block.lower) == len(block.text):
+        for index in _lines_with(block, words):
+            yield block.lines[index]
+        return
+    last = None
+    for match in signature.pattern.finditer(block.text):
+        line = block.line_at(match.start())
+        if line is not last:
+            last = line
+            yield line
+
+
+@lru_cache(maxsize=None)
+def _anchors(pattern: str) -> Optional[Tuple[str, ...]]:
+    words = anchors(pattern)
+    return tuple(words) if words is not None else None
+
+
 def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> List[Piece]:
     """One piece per signature that occurs in the block (first occurrence)."""
-    combined = _shipped_prefilter() if table is None else prefilter(table)
-    table = signatures() if table is None else table
-    candidates: List[Line] = []
-    for match in combined.finditer(block.text):
-        line = block.line_at(match.start())
-        if not candidates or candidates[-1] is not line:
-            candidates.append(line)
-    if not candidates:
-        return []
     pieces: List[Piece] = []
     block_text: Optional[str] = None
-    for signature in table:
-        for line in candidates:
+    for signature in signatures() if table is None else table:
+        for line in _candidate_lines(block, signature):
             match = signature.pattern.search(line.text[:MAX_LINE])
             if match is None:
                 continue

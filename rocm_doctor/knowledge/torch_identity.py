@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Optional
 from urllib.parse import unquote
 
@@ -123,6 +124,7 @@ def from_wheel(name_or_url: str) -> TorchIdentity:
     return replace(identity, channel=identity.channel or index.channel, evidence="wheel name")
 
 
+@lru_cache(maxsize=1024)
 def identify(
     version: Optional[str] = None,
     hip: Optional[str] = None,

@@ -25,6 +25,7 @@ trust of a prose mention (below tool output and labelled fields, see
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Dict, List, Optional, Set, Tuple
 
 from rocm_doctor.facts.gpu_table import codename_regex, model_for_name
@@ -141,39 +142,58 @@ def count_before(text: str, start: int) -> int:
     return _COUNT_WORDS[match.group(2).lower()]
 
 
+MAX_LINES_PER_NAME = 64
+"""Lines kept per GPU name in one block: enough to count cards (``2x``), bounded for 20 MB logs."""
+
+
+@lru_cache(maxsize=4096)
+def _model(text: str):
+    return model_for_name(text)
+
+
 def _name_sightings(block: Block) -> List[GpuSighting]:
     lowered = block.lower
     text = block.text
-    seen: Set[Tuple[int, int]] = set()
+    taken: Set[int] = set()
+    per_name: Dict[str, int] = {}
     out: List[GpuSighting] = []
+
+    def keep(key: str, counted: bool) -> bool:
+        per_name[key] = per_name.get(key, 0) + 1
+        return counted or per_name[key] <= MAX_LINES_PER_NAME
+
     for pattern in GPU_NAME_PATTERNS:
         for match, line in block.scan(pattern):
-            span = (match.start(), match.end())
-            if any(a <= span[0] < b for a, b in seen):
+            if match.start() in taken:
                 continue
-            model = model_for_name(match.group(0))
+            name = match.group(0).strip()
+            model = _model(name.lower())
             if model is None:
                 continue
-            seen.add(span)
-            fields = gpu_fields(name=match.group(0).strip())
+            taken.update(range(match.start(), match.end()))
             count = count_before(text, match.start())
+            if not keep(model.gfx + name.lower(), count > 1):
+                continue
+            fields = gpu_fields(name=name)
             if count > 1:
                 fields[COUNT_FIELD] = count
             out.append(GpuSighting("mention", 0, line, fields))
     for match, line in block.scan(codename_regex()):
-        if any(a <= match.start() < b for a, b in seen):
+        if match.start() in taken:
             continue
-        model = model_for_name(match.group(0))
-        if model is not None:
+        model = _model(match.group(0).lower())
+        if model is not None and keep(match.group(0).lower(), False):
             fields = gpu_fields(gfx=model.gfx)
             fields.update({"name": match.group(0), "integrated": model.integrated})
             out.append(GpuSighting("mention", 0, line, fields))
     if "gpu" in lowered or "apu" in lowered or "integrated" in lowered:
         for match, line in block.scan(_IGPU):
-            out.append(GpuSighting("mention", 0, line, {"integrated": True, "vendor": "AMD", "name": "integrated GPU (" + match.group(0) + ")"}))
+            if keep("igpu", False):
+                out.append(GpuSighting("mention", 0, line, {"integrated": True, "vendor": "AMD", "name": "integrated GPU (" + match.group(0) + ")"}))
     if "series" in lowered:
         for match, line in block.scan(_SERIES):
-            out.append(GpuSighting("mention", 0, line, {"integrated": False, "vendor": "AMD", "name": match.group(0)}))
+            if keep("series" + match.group(0).lower(), False):
+                out.append(GpuSighting("mention", 0, line, {"integrated": False, "vendor": "AMD", "name": match.group(0)}))
     return out
 
 

@@ -1,0 +1,94 @@
+"""Anchors let signature search skip lines with ``str.find``; a wrong anchor would hide a match.
+
+The property that matters: every string a pattern matches holds one of its anchors. It is checked
+for every shipped signature on strings Hypothesis builds from the pattern itself, and on the
+lines of every corpus report.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rocm_doctor.ingest import ingest_text
+from rocm_doctor.ingest.anchors import anchors
+from rocm_doctor.ingest.blocks import split_blocks
+from rocm_doctor.ingest.signatures import match_block, signatures
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+
+
+@pytest.mark.parametrize(
+    "pattern, expected",
+    [
+        ("No HIP GPUs are available", ["no hip gpus are available"]),
+        ("abc|defg", ["abc", "defg"]),
+        (r"foo\d+barbaz", ["barbaz"]),
+        (r"works?finer", ["finer"]),  # the optional s splits the run
+        (r"ab(?:cd|ef)ghij", ["ghij"]),
+        (r"x(?:libamdhip64|rocr::)y", ["libamdhip64", "rocr::"]),  # a group every match goes through
+        (r"x(?:libamdhip64|rocr::)?yyyy", ["yyyy"]),  # an optional group is not
+        (r"(?<!abcdefg)hij", ["hij"]),  # nor a lookaround
+        (r"[^\n]{0,40}permission denied", ["permission denied"]),
+        (r"x{2,}yyyy", ["yyyy"]),
+        (r"zzzz?w", ["zzz"]),
+        (r"ab+cdef", ["cdef"]),  # b may repeat: "ab" and "cdef" need not be adjacent
+        (r"lib\S*\.so[\w.]*: cannot open", [": cannot open"]),
+        (r"a]b\]cd", ["a]b]cd"]),
+        (r"[]x]tail", ["tail"]),
+    ],
+)
+def test_anchors_are_the_longest_required_literal_of_each_alternative(pattern: str, expected: list) -> None:
+    assert anchors(pattern) == expected
+
+
+@pytest.mark.parametrize("pattern", [r"\d+|abcdef", r"(?i)abcdef", r"ab", r"(?:abcdef)?", r"a.b.c", r"(?:ok|fine)x"])
+def test_patterns_without_a_sure_literal_have_no_anchors(pattern: str) -> None:
+    assert anchors(pattern) is None
+
+
+def test_an_anchor_that_contains_another_is_dropped() -> None:
+    assert anchors("permission denied|open: permission denied") == ["permission denied"]
+
+
+_ANCHORED = [s for s in signatures() if anchors(s.pattern.pattern) is not None]
+
+
+@pytest.mark.parametrize("signature", _ANCHORED, ids=lambda s: s.id)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(data=st.data())
+def test_every_string_a_signature_matches_holds_one_of_its_anchors(signature, data) -> None:
+    text = data.draw(st.from_regex(signature.pattern))
+    words = anchors(signature.pattern.pattern)
+    assert any(word in text.lower() for word in words), (text, words)
+
+
+def _corpus_texts() -> list:
+    cases = [yaml.safe_load(p.read_text()) for p in sorted(CORPUS.glob("*.yaml"))]
+    return [case["report"] for case in cases if isinstance(case, dict) and case.get("report")]
+
+
+def test_on_corpus_reports_anchored_search_finds_every_line_the_regex_finds() -> None:
+    texts = _corpus_texts()
+    assert len(texts) >= 40
+    for text in texts:
+        for block in split_blocks(text):
+            for line in block.lines:
+                for signature in _ANCHORED:
+                    if signature.pattern.search(line.text):
+                        assert any(w in line.text.lower() for w in anchors(signature.pattern.pattern)), (signature.id, line.text)
+
+
+def test_a_signature_deep_in_a_long_block_is_found_once_at_its_first_line() -> None:
+    noise = "\n".join(f"step {i}: loss 0.{i % 97}" for i in range(20000))
+    text = noise + "\nRuntimeError: HIP error: invalid device function\n" + noise + "\nhipErrorInvalidDeviceFunction\n"
+    pieces = [p for b in split_blocks(text) for p in match_block(b)]
+    found = [p for p in pieces if p.kind == "error:hip_invalid_device_function"]
+    assert len(found) == 1
+    assert found[0].line_start == 20001
+    assert "hip_invalid_device_function" in ingest_text(text).facts.symptoms.signatures.value
