@@ -61,12 +61,17 @@ FIX_TEXT_FIELDS = ("text", "intent", "index_url", "base")
 FIX_LIST_FIELDS = ("unset", "packages", "commands", "run_flags", "dockerfile")
 
 
+def _fields(fix: Fix, names: tuple) -> List[str]:
+    """The names of ``names`` this kind of fix has."""
+    return [name for name in names if name in type(fix).model_fields]
+
+
 def fix_templates(fix: Fix) -> List[str]:
     """Every string of a fix that may hold placeholders (for load-time path checks)."""
-    out = [getattr(fix, name) or "" for name in FIX_TEXT_FIELDS]
-    for key, value in fix.set.items():
+    out = [getattr(fix, name) or "" for name in _fields(fix, FIX_TEXT_FIELDS)]
+    for key, value in getattr(fix, "set", {}).items():
         out += [key, value]
-    for name in FIX_LIST_FIELDS:
+    for name in _fields(fix, FIX_LIST_FIELDS):
         out += getattr(fix, name)
     return out
 
@@ -77,8 +82,9 @@ def interpolate_fix(fix: Fix, scope: Scope) -> Fix:
     Variable names interpolate so a fix can use the per-node form
     ``HSA_OVERRIDE_GFX_VERSION_{gpu.kfd_node}``.
     """
-    update: dict = {name: interpolate(getattr(fix, name), scope) for name in FIX_TEXT_FIELDS if getattr(fix, name)}
-    update["set"] = {interpolate(key, scope): interpolate(value, scope) for key, value in fix.set.items()}
-    for name in FIX_LIST_FIELDS:
+    update: dict = {name: interpolate(getattr(fix, name), scope) for name in _fields(fix, FIX_TEXT_FIELDS) if getattr(fix, name)}
+    if "set" in type(fix).model_fields:
+        update["set"] = {interpolate(key, scope): interpolate(value, scope) for key, value in fix.set.items()}  # type: ignore[union-attr]
+    for name in _fields(fix, FIX_LIST_FIELDS):
         update[name] = [interpolate(item, scope) for item in getattr(fix, name)]
     return fix.model_copy(update=update)

@@ -17,7 +17,7 @@ import pytest
 
 from rocm_doctor.facts.gather import GatherOptions, gather
 from rocm_doctor.fix.installer import apply_commands, refreshed, run_command
-from rocm_doctor.fix.pip import Command, pip_plan
+from rocm_doctor.remedy.pip import Command, pip_plan
 from rocm_doctor.fix.plan import build_plan
 from rocm_doctor.judge.engine import evaluate
 from rocm_doctor.judge.loader import load_rules

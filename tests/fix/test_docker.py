@@ -9,7 +9,7 @@ import pytest
 import yaml
 from dockerfile_parse import DockerfileParser
 
-from rocm_doctor.fix.choice import NoChoice
+from rocm_doctor.remedy.choice import NoChoice
 from rocm_doctor.fix.dockerfile import base_rocm, render_dockerfile
 from rocm_doctor.fix.dockerrun import compose_problems, docker_run
 from rocm_doctor.fix.plan import build_plan

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rocm_doctor.fix.choice import Machine, NoChoice, choose_torch
-from rocm_doctor.fix.pip import pip_plan
+from rocm_doctor.remedy.choice import Machine, NoChoice, choose_torch
+from rocm_doctor.remedy.pip import pip_plan
 from rocm_doctor.fix.plan import build_plan
 from rocm_doctor.judge.model import Fix
 
