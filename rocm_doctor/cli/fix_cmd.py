@@ -207,7 +207,7 @@ def _apply(
     console: Console, plan: Plan, facts: Facts, source: FactsSource, rules: List[Rule], yes: bool, written: Optional[Path]
 ) -> None:
     """Run the pip steps, then re-check every finding the plan addresses (env changes as the written file sets them)."""
-    from rocm_doctor.fix.installer import DEFAULT_TIMEOUT, Command, apply_commands, recheck, refreshed
+    from rocm_doctor.fix.installer import DEFAULT_TIMEOUT, Command, recheck, refreshed, run_commands
     from rocm_doctor.remedy.decide import with_env
 
     for step in plan.steps:
@@ -224,10 +224,10 @@ def _apply(
         if not yes and not typer.confirm("Run them?", default=False):
             _say(console, "Nothing was run.")
             raise typer.Exit(1)
-        report = apply_commands(commands, [], facts, lambda: load_facts(source), rules, lambda line: _say(console, line), DEFAULT_TIMEOUT)
-        if not report.run.ok:
-            assert report.run.failed is not None
-            _say(console, f"\nStopped: {shells.quote_argv(plan.target.shell, report.run.failed.argv)} failed ({report.run.reason}).")
+        outcome = run_commands(commands, lambda line: _say(console, line), DEFAULT_TIMEOUT)
+        if not outcome.ok:
+            assert outcome.failed is not None
+            _say(console, f"\nStopped: {shells.quote_argv(plan.target.shell, outcome.failed.argv)} failed ({outcome.reason}).")
             raise typer.Exit(1)
         after = refreshed(facts, load_facts(source))
     else:

@@ -142,6 +142,11 @@ def _pydantic_message(error: Dict[str, Any]) -> str:
         return "unknown key"
     if error["type"] == "missing":
         return "required field is missing"
+    if error["type"] == "union_tag_invalid":
+        from rocm_doctor.judge.model import FIX_TYPES
+
+        kinds = [f"'{k}'" for k in FIX_TYPES]
+        return f"Input should be {', '.join(kinds[:-1])} or {kinds[-1]}"
     return str(error["msg"])
 
 
@@ -180,6 +185,8 @@ def _build_rule(path: Path, entry: Any, index: int, rules_list: LineList) -> Rul
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = _without_union_tag(tuple(first["loc"]))
+        if first["type"] == "union_tag_invalid":  # an unknown fix kind: name the field, list the kinds
+            loc = loc + ("kind",)
         raise _error(path, line_of(entry, loc), rule_id, loc, _pydantic_message(first)) from None
     if not ID_PATTERN.match(rule.id):
         raise _error(path, line_of(entry, ("id",)), rule.id, ("id",), "ids look like RD101 (capital letters, digits)")
