@@ -90,7 +90,7 @@ def bench(
     device: Device = typer.Option(Device.auto, "--device", help="auto, cuda (also ROCm/HIP) or cpu."),
     python: Optional[str] = PYTHON_OPTION,
     deadline: Optional[float] = typer.Option(
-        None, "--deadline", min=1.0, help="Seconds per test, import and init included (default: 60/120/600 by level)."
+        None, "--deadline", min=1.0, metavar="SECONDS", help="Seconds per test, import and init included (default: 60/120/600 by level)."
     ),
     json_output: bool = typer.Option(False, "--json", help="Print the rocm-doctor/bench/1 JSON document."),
 ) -> None:
