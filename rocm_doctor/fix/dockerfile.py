@@ -80,7 +80,10 @@ def _image_machine(machine: Machine, pinned_rocm: Optional[str], python: Optiona
 def _image_torch(facts: Facts, plan: Plan, pinned: Optional[str], python: Optional[str], requested: Optional[str]) -> TorchChoice:
     """The build for the image: the plan's own build when there is one, else the newest that fits, with the
     image's Python and the host driver's user-space range either way."""
-    machine = _image_machine(machine_of(facts), pinned, python)
+    from rocm_doctor.remedy.decide import environment_after, hidden_by
+
+    changes = plan.env_changes()
+    machine = _image_machine(machine_of(facts, hidden_by(facts, changes), environment_after(facts, changes)), pinned, python)
     if plan.torch is not None and not requested and plan.torch.route == "pytorch.org":
         try:
             return choose_torch(machine, "pytorch.org", plan.torch.torch, Needs(rocm=f"=={plan.torch.rocm}"))

@@ -15,7 +15,7 @@ through :mod:`rocm_doctor.knowledge.torch_wheels`; this module only decides.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import AbstractSet, List, Optional, Sequence, Tuple
+from typing import AbstractSet, Dict, List, Optional, Sequence, Tuple
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
@@ -91,17 +91,35 @@ def _kernel_driver(facts: Facts) -> Tuple[Optional[str], Optional[Tuple[str, ...
     return str(kmd.value), supported_userspace(str(kmd.value), tables)
 
 
-def machine_of(facts: Facts, hidden: AbstractSet[int] = frozenset()) -> Machine:
+def _effective_gfx(gfx: str, kfd_node: Optional[int], env: Optional[Dict[str, str]]) -> str:
+    """The gfx whose kernels the runtime loads: the target of the override ``env`` applies to the node, else its own."""
+    if env is None:
+        return gfx
+    from rocm_doctor.knowledge import overrides
+
+    try:
+        found = overrides.override_for_agent(env, kfd_node)
+    except LookupError:
+        return gfx
+    target = overrides.override_gfx(found[1]) if found else None
+    return target or gfx
+
+
+def machine_of(facts: Facts, hidden: AbstractSet[int] = frozenset(), env: Optional[Dict[str, str]] = None) -> Machine:
     """The facts the torch choice uses; ``hidden``: agent indices the plan's visibility variables hide
-    (a hidden GPU does not drive the wheel choice)."""
+    (a hidden GPU does not drive the wheel choice); ``env``: the environment the plan leaves, whose
+    HSA_OVERRIDE_GFX_VERSION decides which gfx kernels the wheel needs."""
     py = facts.python.version.value if facts.python.version.is_known else None
     gfx: List[str] = []
     for agent in facts.gpus.agents:
         vendor = agent.vendor.value if agent.vendor.is_known else None
         if agent.index in hidden:
             continue
-        if agent.gfx.is_known and vendor in (None, "AMD") and agent.gfx.value not in gfx:
-            gfx.append(agent.gfx.value)
+        if agent.gfx.is_known and vendor in (None, "AMD"):
+            node = agent.kfd_node.value if agent.kfd_node.is_known else None
+            target = _effective_gfx(str(agent.gfx.value), node, env)
+            if target not in gfx:
+                gfx.append(target)
     rocm = facts.rocm.version.value if facts.rocm.version.is_known else None
     driver_rocm, userspace = _kernel_driver(facts)
     return Machine(

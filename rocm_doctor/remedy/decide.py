@@ -33,7 +33,7 @@ from rocm_doctor.judge.model import (
     replaces_torch,
 )
 from rocm_doctor.remedy import shells
-from rocm_doctor.remedy.choice import Needs, NoChoice, TorchChoice, choose_torch, machine_of
+from rocm_doctor.remedy.choice import Machine, Needs, NoChoice, TorchChoice, choose_torch, machine_of
 from rocm_doctor.remedy.model import (
     Alternative,
     Conflict,
@@ -184,27 +184,25 @@ class _Chooser:
             if not self._torch_round():
                 return
 
-    def _hidden_by_plan(self) -> Set[int]:
-        """Agents the chosen visibility settings (over the current environment) hide."""
-        from rocm_doctor.judge.derived_facts.devices import visibility
-
+    def _changes(self) -> Dict[str, Optional[str]]:
+        """The environment changes of the chosen (non-advisory) settings."""
         changes: Dict[str, Optional[str]] = {}
         for (e, _g, _o), fix in self.chosen():
             if isinstance(fix, EnvFix) and not _advisory(self.entries[e].finding, fix):
-                changes.update({n: v for n, v in fix.set.items() if n in VISIBILITY})
-                changes.update({n: None for n in fix.unset if n in VISIBILITY})
-        if not changes or not self.facts.env.vars.is_known:
-            return set()
-        view = with_env(self.facts, changes)
-        seen = visibility(view).visible
-        if seen is None or not seen:
-            return set()
-        visible = {a.index for a in seen}
-        return {a.index for a in self.facts.gpus.agents if a.index not in visible}
+                changes.update(fix.set)
+                changes.update({n: None for n in fix.unset})
+        return changes
+
+    def _hidden_by_plan(self) -> Set[int]:
+        return hidden_by(self.facts, self._changes())
+
+    def machine(self) -> "Machine":
+        """The machine as the plan leaves it: hidden GPUs left out, overrides applied."""
+        return machine_of(self.facts, self.hidden, environment_after(self.facts, self._changes()))
 
     def _torch_round(self) -> bool:
         """Choose one build for every chosen torch fix; False when nothing had to be ruled out."""
-        machine = machine_of(self.facts, self.hidden)
+        machine = self.machine()
         needs, route, choice, ids = Needs(), "auto", None, []
         for key, fix in self.chosen():
             finding = self.entries[key[0]].finding
@@ -224,6 +222,26 @@ class _Chooser:
             ids.append(finding.id)
         self.choice, self.torch_ids = choice, ids
         return False
+
+
+def environment_after(facts: Facts, changes: Dict[str, Optional[str]]) -> Optional[Dict[str, str]]:
+    """The environment once ``changes`` are applied; None when the environment is not known."""
+    if not facts.env.vars.is_known:
+        return None
+    return dict(with_env(facts, changes).env.vars.value or {})
+
+
+def hidden_by(facts: Facts, changes: Dict[str, Optional[str]]) -> Set[int]:
+    """Agents the visibility variables hide once ``changes`` are applied (none when that cannot be told)."""
+    from rocm_doctor.judge.derived_facts.devices import visibility
+
+    if not any(n in VISIBILITY for n in changes) or not facts.env.vars.is_known:
+        return set()
+    seen = visibility(with_env(facts, changes)).visible
+    if not seen:
+        return set()
+    visible = {a.index for a in seen}
+    return {a.index for a in facts.gpus.agents if a.index not in visible}
 
 
 def with_env(facts: Facts, changes: Dict[str, Optional[str]]) -> Facts:
@@ -296,7 +314,8 @@ class _Steps:
         return line if self.windows else shells.posix_command(self.shell, line)
 
     def alternative_torch(self, fix: PipFix, finding: Finding, hidden: Set[int]) -> Tuple[List[Step], Optional[str]]:
-        """The steps of a torch fix that is not the default (its own build), or why it cannot be done here."""
+        """The steps of a torch fix that is not the default (its own build, for the GPUs' own gfx: an
+        alternative to an override does not rely on it), or why it cannot be done here."""
         needs = Needs(fix.torch, fix.rocm)
         try:
             choice = choose_torch(machine_of(self.facts, hidden), TORCH_INTENTS[fix.intent or ""], self.context.torch, needs)
@@ -438,7 +457,7 @@ def decide(findings: Sequence[Finding], facts: Facts, context: Context = Context
     requested = False
     if context.torch and chooser.choice is None:
         try:
-            chooser.choice = choose_torch(machine_of(facts, chooser.hidden), "auto", context.torch)
+            chooser.choice = choose_torch(chooser.machine(), "auto", context.torch)
             requested = True
         except NoChoice as refused:
             refusal = Refusal(message=str(refused), ruled_out=list(refused.ruled_out), alternatives=list(refused.alternatives))
