@@ -56,7 +56,7 @@ def test_env_lines_set_and_unset_in_the_real_shell(shell: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_every_command_check_prints_parses_in_the_real_shell(run_cli, name: str, shell: str) -> None:
     if name.startswith("win11"):
-        pytest.skip("a Windows machine's commands are PowerShell's (tested with pwsh where installed)")
+        pytest.skip("a Windows machine's commands are PowerShell's; this test parses them with POSIX shells and fish")
     _need(SYNTAX[shell][0])
     findings = json.loads(run_cli("check", "--machine", str(MACHINES / name), "--json", "--shell", shell).stdout)["findings"]
     commands = [c for f in findings for g in f["remedy"]["groups"] for o in g["options"] for s in o["steps"] for c in s["commands"]]
