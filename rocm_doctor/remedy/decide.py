@@ -373,9 +373,8 @@ class _Steps:
 def _why_default(options: List[object], chosen: int, ruled_out: Dict[int, str]) -> Optional[str]:
     if len(options) < 2:
         return None
-    earlier = [ruled_out[o] for o in range(chosen) if o in ruled_out]
-    if earlier:
-        return "the first choice cannot be done here: " + "; ".join(earlier)
+    if any(o in ruled_out for o in range(chosen)):
+        return "the rule's first choice is not possible here (the reason is given with it)"
     fix = options[chosen]
     others = [options[o] for o in range(len(options)) if o != chosen]
     if not replaces_torch(fix) and any(replaces_torch(o) for o in others):

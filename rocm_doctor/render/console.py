@@ -251,10 +251,11 @@ def render_check(result: CheckResult, console: Console, verbose: bool = False) -
             console.print(escape(line))
     if result.plan is not None:
         target = result.plan.target
-        console.print(
-            Text(f"Target: {target.python} ({target.python_why}); commands for {target.shell} ({target.shell_why}).", style="dim"),
-            soft_wrap=True,
-        )
+        from rocm_doctor.render.remedy import wrap
+
+        text = f"Target: {target.python} ({target.python_why}); commands for {target.shell} ({target.shell_why})."
+        for line in wrap(text, max(console.width, 40), "", "  "):
+            console.print(Text(line, style="dim"), soft_wrap=True)
     by_area: Dict[str, List[Tuple[Finding, List[Optional[int]]]]] = {}
     for finding in result.findings:  # worst first, so the worst area comes first
         if verbose or finding.severity != "info":

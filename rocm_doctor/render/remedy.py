@@ -78,7 +78,7 @@ def remedy_lines(remedy: Remedy, width: int, indent: str) -> List[str]:
         if len(group.options) == 1:
             lines += option_lines(group.options[0], f"fix{numbered}:", remedy.shell, width, indent)
             continue
-        for option in group.options:
+        for option in sorted(group.options, key=lambda o: not o.default):  # the default first, then the others
             label = f"fix{numbered} (default):" if option.default else "or:"
             lines += option_lines(option, label, remedy.shell, width, indent)
     return lines
