@@ -14,7 +14,7 @@ through :mod:`rocm_doctor.knowledge.torch_wheels`; this module only decides.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import AbstractSet, Dict, List, Optional, Sequence, Tuple
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet

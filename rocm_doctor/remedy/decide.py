@@ -16,8 +16,10 @@ Decided here, once, before anything is rendered:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from dataclasses import dataclass, field
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, TypeVar
+
+from pydantic import BaseModel
 
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import known
@@ -48,9 +50,10 @@ from rocm_doctor.remedy.model import (
     TorchPlan,
     Wheel,
 )
-from rocm_doctor.remedy.pip import Requirement, Target as PipTarget, explain, intent_commands, target_python, torch_commands
+from rocm_doctor.remedy.pip import Requirement, Target as PipTarget, intent_commands, target_python, torch_commands
 from rocm_doctor.remedy.platform import applies, is_windows, machine_platforms
 
+M = TypeVar("M", bound=BaseModel)
 VISIBILITY = ("ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES")
 PHASES = {"manual": 0, "pip": 1, "after_torch": 2, "env": 3, "docker": 4, "code": 5}
 """Order in which steps are done: system steps first, torch before what edits torch's files, settings last."""
@@ -390,16 +393,16 @@ def _phase(step: Step) -> int:
     return PHASES.get(step.kind, len(PHASES))
 
 
-def _merge(steps: Iterable[Step]) -> List[Step]:
-    """Identical steps asked for by several findings (GPUs) become one citing them all."""
-    merged: Dict[str, Step] = {}
-    for step in steps:
-        key = step.model_dump_json(exclude={"finding_ids"})
+def _merge(items: Iterable[M]) -> List[M]:
+    """Identical steps (or alternatives) asked for by several findings (GPUs) become one citing them all."""
+    merged: Dict[str, M] = {}
+    for item in items:
+        key = item.model_dump_json(exclude={"finding_ids"})
         if key in merged:
-            ids = list(dict.fromkeys(merged[key].finding_ids + step.finding_ids))
+            ids = list(dict.fromkeys(merged[key].finding_ids + item.finding_ids))  # type: ignore[attr-defined]
             merged[key] = merged[key].model_copy(update={"finding_ids": ids})
         else:
-            merged[key] = step
+            merged[key] = item
     return list(merged.values())
 
 
@@ -515,7 +518,7 @@ def decide(findings: Sequence[Finding], facts: Facts, context: Context = Context
         torch=torch_plan,
         steps=merged_steps,
         advice=_merge(advice),
-        alternatives=_dedupe(alternatives),
+        alternatives=_merge(alternatives),
         conflicts=conflicts,
         notes=list(dict.fromkeys(build.torch_notes + build.notes)),
         refusal=refusal,
@@ -525,27 +528,3 @@ def decide(findings: Sequence[Finding], facts: Facts, context: Context = Context
     position = {id(f): n for n, f in enumerate(findings)}
     by_original = sorted(zip(ordered, with_remedies), key=lambda pair: position[id(pair[0])])
     return Decision(findings=[f for _, f in by_original], plan=plan, choice=chooser.choice, requirements=build.requirements)
-
-
-def _dedupe(alternatives: List[Alternative]) -> List[Alternative]:
-    merged: Dict[str, Alternative] = {}
-    for alt in alternatives:
-        key = alt.model_dump_json(exclude={"finding_ids"})
-        if key in merged:
-            ids = list(dict.fromkeys(merged[key].finding_ids + alt.finding_ids))
-            merged[key] = merged[key].model_copy(update={"finding_ids": ids})
-        else:
-            merged[key] = alt
-    return list(merged.values())
-
-
-def torch_explanation(plan: Plan) -> List[str]:
-    """``torch X from route (ROCm Y)`` and its reasons, for renderers."""
-    if plan.torch is None:
-        return []
-    t = plan.torch
-    head = f"torch {t.torch} from {t.route}" + (f" (ROCm {t.rocm})" if t.rocm else "")
-    return [head] + [f"  because: {r}" for r in t.reasons] + [f"  ruled out: {r}" for r in t.ruled_out]
-
-
-__all__ = ["Context", "Decision", "decide", "explain", "torch_explanation", "with_env", "replace"]

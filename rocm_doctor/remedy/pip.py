@@ -118,11 +118,6 @@ def torch_requirements(choice: TorchChoice, wanted: Sequence[str]) -> List[Requi
     return found
 
 
-def explain(choice: TorchChoice) -> List[str]:
-    """Why this build: its reasons and what was ruled out."""
-    return [f"because: {r}" for r in choice.reasons] + [f"ruled out: {r}" for r in choice.ruled_out]
-
-
 def torch_commands(choice: TorchChoice, facts: Facts, target: Target) -> Tuple[List[Command], List[Requirement], List[str]]:
     """Remove the torch family, then install the chosen build with the companions that were there."""
     commands: List[Command] = []
