@@ -186,7 +186,7 @@ def test_the_hipblaslt_finding_survives_prefer_hipblaslt_0_because_addmm_needs_i
     # takes hipBLASLt regardless (facts.md E.1, Blas.cpp): the remedy adds DISABLE_ADDMM_CUDA_LT=1.
     assert facts_of("docker-2x7900xt-rocm62").env.vars.value["TORCH_BLAS_PREFER_HIPBLASLT"] == "0"
     finding = _finding("docker-2x7900xt-rocm62", "RD160", gpu=0)
-    assert any(fix.set.get("DISABLE_ADDMM_CUDA_LT") == "1" for fix in finding.fixes)
+    assert any(getattr(fix, "set", {}).get("DISABLE_ADDMM_CUDA_LT") == "1" for fix in finding.fixes)
 
 
 def test_the_cpu_only_machine_has_no_amd_gpu_and_no_warning() -> None:

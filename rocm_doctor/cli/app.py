@@ -26,7 +26,8 @@ app = typer.Typer(
     help="Diagnose and fix PyTorch on AMD GPUs (ROCm).",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    rich_markup_mode="rich",
+    # Plain help: click's layout wraps at word boundaries and shows metavars, not Python type labels.
+    rich_markup_mode=None,
 )
 
 

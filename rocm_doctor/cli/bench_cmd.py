@@ -90,13 +90,14 @@ def bench(
     device: Device = typer.Option(Device.auto, "--device", help="auto, cuda (also ROCm/HIP) or cpu."),
     python: Optional[str] = PYTHON_OPTION,
     deadline: Optional[float] = typer.Option(
-        None, "--deadline", min=1.0, help="Seconds per test, import and init included (default: 60/120/600 by level)."
+        None, "--deadline", min=1.0, metavar="SECONDS", help="Seconds per test, import and init included (default: 60/120/600 by level)."
     ),
     json_output: bool = typer.Option(False, "--json", help="Print the rocm-doctor/bench/1 JSON document."),
 ) -> None:
     """Run GPU micro-benchmarks in the target interpreter: integrity, bandwidth, GEMM, attention, compile.
 
-    Exit codes: 0 every test ok/slow/skipped, 1 a test was wrong, hung or crashed, 2 bad input.
+    Exit codes: 0 every test that ran was ok or slow, 1 a test was wrong, hung or crashed, or no test
+    ran at all (every test skipped or failed to start), 2 bad input.
     """
     target = _resolve_python(python)
     err = stderr_console()
@@ -116,4 +117,9 @@ def bench(
     else:
         render_summary(run, stdout_console())
     if run.failing:
+        raise typer.Exit(EXIT_FAILING)
+    if not any(t.status not in ("skipped", "error") for t in run.tests.values()):
+        # Nothing was measured (no torch, --device cuda on a CPU build, every test failed to start): not a pass.
+        reasons = sorted({t.reason for t in run.tests.values() if t.reason}) or ["no test ran"]
+        stderr_console().print(f"No benchmark ran: {'; '.join(reasons[:3])}", markup=False, soft_wrap=True)
         raise typer.Exit(EXIT_FAILING)

@@ -23,6 +23,8 @@ from rocm_doctor.facts.model import Facts
 from rocm_doctor.judge.engine import evaluate
 from rocm_doctor.judge.loader import load_files, load_rules, rule_sources
 from rocm_doctor.judge.model import Rule
+from rocm_doctor.remedy.decide import Context
+from rocm_doctor.remedy.shells import SHELLS
 from rocm_doctor.render.console import render_check, render_rule
 
 
@@ -35,6 +37,8 @@ class FailOn(str, enum.Enum):
 
 
 EXIT_FINDINGS = 1
+EXIT_CRASHED = 3
+CommandShell = enum.Enum("CommandShell", {s: s for s in SHELLS}, type=str)  # type: ignore[misc]
 
 
 def _with_bench(facts: Facts, python: Optional[str], level: str, quiet: bool, deadline: Optional[float] = None) -> Facts:
@@ -61,12 +65,15 @@ def check(
     bench: Optional[BenchLevel] = typer.Option(
         None, "--bench", help="Also run the GPU benchmarks at this level and judge their results."
     ),
+    shell: Optional[CommandShell] = typer.Option(
+        None, "--shell", help="Print commands for this shell (default: detected; a pasted report's platform)."
+    ),
     source: FactsSource = FactsSource(),
 ) -> None:
     """Judge this machine (or a recorded one) and explain every finding.
 
     Exit codes: 0 nothing at or above --fail-on, 1 findings at or above it,
-    2 bad input, 3 internal error.
+    2 bad input, 3 internal error or a crashed check (a crashed row names its crash log).
     """
     if bench is not None and not source.is_live:
         raise InputError("--bench runs on this machine; it cannot be combined with --machine, --facts or --from")
@@ -74,11 +81,13 @@ def check(
     facts = load_facts_noting_pieces(source, quiet=json_output)
     if bench is not None:
         facts = _with_bench(facts, source.python, bench.value, quiet=json_output)
-    result = evaluate(loaded, facts)
+    result = evaluate(loaded, facts, context=Context(shell=shell.value if shell else None, python=source.python))
     if json_output:
         sys.stdout.write(result.to_json() + "\n")
     else:
         render_check(result, stdout_console(), verbose=verbose)
+    if result.crashes:
+        raise typer.Exit(EXIT_CRASHED)  # a crashed check is a result: the diagnosis is incomplete
     if result.at_or_above(fail_on.value):
         raise typer.Exit(EXIT_FINDINGS)
 

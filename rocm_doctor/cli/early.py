@@ -11,7 +11,6 @@ and validates every option.
 
 from __future__ import annotations
 
-import sys
 from typing import List, Optional, Sequence
 
 from rocm_doctor.system.base import Started
@@ -33,6 +32,14 @@ def _value(args: List[str], option: str) -> Optional[str]:
     return found
 
 
+def _default_target() -> str:
+    """The interpreter gathering will target without --python (the active environment first)."""
+    from rocm_doctor.facts.target import target_interpreter
+    from rocm_doctor.system.live import LiveSystem
+
+    return target_interpreter(LiveSystem())[0]
+
+
 def early_probe_request(argv: Sequence[str]) -> Optional[tuple]:
     """(python, timeout) when this command line will run the live torch probe, else None."""
     args = [str(a) for a in argv]
@@ -40,14 +47,13 @@ def early_probe_request(argv: Sequence[str]) -> Optional[tuple]:
         return None
     if any(arg == flag or arg.startswith(flag + "=") for arg in args[1:] for flag in _NOT_LIVE):
         return None
-    python = _value(args, "--python") or sys.executable
     try:
         timeout = float(_value(args, "--timeout") or 60.0)
     except ValueError:
         return None  # typer will report the bad value
     if not timeout > 0:
         return None
-    return python, timeout
+    return _value(args, "--python") or _default_target(), timeout
 
 
 def start_early_probe(argv: Sequence[str]) -> Optional[Started]:

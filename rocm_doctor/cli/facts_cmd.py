@@ -20,7 +20,7 @@ from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
 
 RECORD_OPTION = typer.Option(
-    None, "--record", help="Also write this machine as a recorded-machine folder (user, host and home redacted)."
+    None, "--record", metavar="DIR", help="Also write this machine as a recorded-machine folder (user, host and home redacted)."
 )
 
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import enum
-import os
+import json
 import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import typer
 from rich.console import Console
@@ -20,18 +20,14 @@ from rocm_doctor.cli.inputs import (
 )
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.fix.choice import NoChoice
-from rocm_doctor.fix.dockerfile import refusal_text, render_dockerfile
-from rocm_doctor.fix.dockerrun import docker_run
-from rocm_doctor.fix.envfile import DEFAULT_FILENAMES, HOW_TO_LOAD, SHELLS, default_shell, write_env_file
-from rocm_doctor.fix.index import target_tags, verify_on_index, verify_url
-from rocm_doctor.fix.installer import DEFAULT_TIMEOUT, apply_commands
-from rocm_doctor.fix.pip import PipPlan, pip_plan
-from rocm_doctor.fix.plan import FixPlan, build_plan
-from rocm_doctor.fix.requirements import check_requirements
+from rocm_doctor.fix.envfile import DEFAULT_FILENAMES, HOW_TO_LOAD, SHELLS, write_env_file
 from rocm_doctor.judge.engine import evaluate
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.judge.model import Rule
+from rocm_doctor.judge.report import CheckResult
+from rocm_doctor.remedy import shells
+from rocm_doctor.remedy.decide import Context
+from rocm_doctor.remedy.model import EnvChange, Plan
 
 Shell = enum.Enum("Shell", {s: s for s in SHELLS}, type=str)  # type: ignore[misc]
 
@@ -45,93 +41,42 @@ def _say(console: Console, text: str = "") -> None:
     console.print(text, markup=False, highlight=False, soft_wrap=True)
 
 
-def _diagnose(source: FactsSource, rules: Optional[List[Path]]) -> tuple:
+def _diagnose(source: FactsSource, rules: Optional[List[Path]], context: Context = Context()) -> Tuple[List[Rule], Facts, CheckResult]:
+    """Facts, findings and the plan, decided once for ``context``."""
     loaded = load_rules(rules or [])
     facts = load_facts(source)
-    result = evaluate(loaded, facts)
-    return loaded, facts, result.findings
+    result = evaluate(loaded, facts, context=context)
+    if result.plan is None:
+        raise InputError("the fix plan could not be decided: " + "; ".join(f"{c.what}: {c.reason} (log {c.log})" for c in result.crashes))
+    return loaded, facts, result
 
 
-def _ids(ids) -> str:
-    return "[" + ", ".join(ids) + "]"
+def _command_shell(shell: Optional[str]) -> Optional[str]:
+    """The shell printed commands are for: ``--shell`` (a dotenv file has no commands: the platform's)."""
+    return shell if shell in shells.SHELLS else None
 
 
-def _print_plan(console: Console, plan: FixPlan, pips: PipPlan, facts: Facts) -> None:
-    if plan.is_empty and not pips.commands and pips.refusal is None:
-        _say(console, "Nothing to fix: no finding has a fix for this machine.")
-        return
-    _say(console, f"Fix plan: resolves {', '.join(plan.finding_ids)}")
-    step = 0
-    if plan.manual:
-        step += 1
-        _say(console, f"\n{step}. Manual steps (rocm-doctor cannot do these for you)")
-        for item in plan.manual:
-            _say(console, f"   - {item.text} {_ids(item.finding_ids)}")
-            for command in item.commands:
-                _say(console, f"       $ {command}" + ("   (needs root)" if item.needs_root else ""))
-    if pips.commands or pips.notes or pips.refusal:
-        step += 1
-        _say(console, f"\n{step}. Python packages")
-        for note in pips.notes:
-            _say(console, f"   {note}")
-        if pips.refusal is not None:
-            for line in refusal_text(pips.refusal):
-                _say(console, f"   {line}")
-        for command in pips.commands:
-            _say(console, f"   $ {command.display(pips.windows)}")
-            _say(console, f"       # {command.purpose} {_ids(command.finding_ids)}")
-    if plan.env:
-        step += 1
-        _say(console, f"\n{step}. Environment (write it with --write-env)")
-        for change in plan.env:
-            action = f"unset {change.name}" if change.is_unset else f"set {change.name}={change.value}"
-            _say(console, f"   {action} {_ids(change.finding_ids)}")
-    if plan.docker:
-        step += 1
-        _say(console, f"\n{step}. Docker (see `rocm-doctor dockerfile` and `rocm-doctor docker-run`)")
-        for item in plan.docker:
-            _say(console, f"   - {item.text or ' '.join(item.run_flags)} {_ids(item.finding_ids)}")
-    if plan.code:
-        step += 1
-        _say(console, f"\n{step}. Code advice")
-        for item in plan.code:
-            _say(console, f"   - {item.text} {_ids(item.finding_ids)}")
-    if plan.conflicts:
-        _say(console, "\nConflicts (not applied; choose one and set it yourself):")
-        for conflict in plan.conflicts:
-            _say(console, f"   - {conflict.describe()}")
-    if plan.alternatives:
-        _say(console, "\nIf you must keep the installed torch instead (rocm-doctor fix --keep-torch):")
-        for alternative, ids in plan.alternatives:
-            _say(console, f"   - {alternative.text or alternative.kind} {_ids(ids)}")
-            for name, value in alternative.set.items():
-                _say(console, f"       set {name}={value}")
-            for name in alternative.unset:
-                _say(console, f"       unset {name}")
-    for note in plan.notes:
-        _say(console, f"\nNote: {note.text} {_ids(note.finding_ids)}")
+def _verify(console: Console, plan: Plan, facts: Facts, index_override: Optional[str]) -> bool:
+    """Check every torch wheel the plan installs on its index; False when one is missing."""
+    from rocm_doctor.fix.index import target_tags, verify_on_index, verify_url
 
-
-def _verify(console: Console, pips: PipPlan, facts: Facts, index_override: Optional[str]) -> bool:
-    """Check every torch requirement on its index; False when one is missing."""
     python = facts.python.version.value if facts.python.version.is_known else None
-    os_name = "windows" if pips.windows else "linux"
-    if not python:
-        _say(console, "Index not verified: the target's Python version is unknown.")
+    if not python or plan.torch is None:
+        _say(console, "Index not verified: " + ("the target's Python version is unknown." if not python else "the plan installs no torch."))
         return True
-    tags = target_tags(str(python), os_name)
+    tags = target_tags(str(python), "windows" if plan.target.platform == "windows" else "linux")
     ok = True
-    for requirement in pips.requirements:
-        if requirement.url and not index_override:
-            verdict = verify_url(requirement.url, requirement.name, tags)
+    for wheel in plan.torch.wheels:
+        if wheel.url and not index_override:
+            verdict = verify_url(wheel.url, wheel.name, tags)
         else:
-            index = index_override or requirement.index_url
+            index = index_override or wheel.index_url
             if not index:
                 continue
-            local = f"rocm{pips.choice.rocm}" if pips.choice and pips.choice.route == "pytorch.org" else None
-            verdict = verify_on_index(index, requirement.name, requirement.version, tags, local)
+            local = f"rocm{plan.torch.rocm}" if plan.torch.route == "pytorch.org" else None
+            verdict = verify_on_index(index, wheel.name, wheel.version, tags, local)
         label = {"found": "verified", "missing": "MISSING", "not-verified": "not verified"}[verdict.status]
-        _say(console, f"   {label}: {requirement.name}: {verdict.detail}")
+        _say(console, f"   {label}: {wheel.name}: {verdict.detail}")
         ok = ok and verdict.status != "missing"
     return ok
 
@@ -141,16 +86,19 @@ def _verify(console: Console, pips: PipPlan, facts: Facts, index_override: Optio
 def fix(
     # A flag plus --env-file rather than an optional value: typer's parser cannot take an
     # optional option value, and `--write-env --dry-run` would read --dry-run as the path.
+    json_output: bool = typer.Option(False, "--json", help="Print the rocm-doctor/fix/1 plan document."),
     write_env: bool = typer.Option(False, "--write-env", help="Write the environment changes, merged into the file."),
-    env_file: Optional[Path] = typer.Option(None, "--env-file", help="File for --write-env (default rocm-doctor.<ext> here)."),
-    shell: Optional[Shell] = typer.Option(None, "--shell", help="Env file format (default: from the platform)."),
+    env_file: Optional[Path] = typer.Option(None, "--env-file", metavar="FILE", help="File for --write-env (default rocm-doctor.<ext> here)."),
+    shell: Optional[Shell] = typer.Option(
+        None, "--shell", help="Shell of the printed commands and the env file; dotenv is a file format only (default: detected)."
+    ),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show the env-file diff; write nothing."),
     pip_only: bool = typer.Option(False, "--pip", help="Print only the pip commands, one per line."),
     installer: Installer = typer.Option(Installer.pip, "--installer", help="pip, or uv pip --python."),
     verify_index: bool = typer.Option(False, "--verify-index", help="Confirm on the index that the wheels exist."),
-    torch_version: Optional[str] = typer.Option(None, "--torch", help="Install this torch version (refused with alternatives when impossible)."),
-    index_url: Optional[str] = typer.Option(None, "--index-url", help="Install from this index (a mirror) instead of the chosen one."),
-    requirements: Optional[Path] = typer.Option(None, "--requirements", help="Warn if installing this requirements file would replace the ROCm torch."),
+    torch_version: Optional[str] = typer.Option(None, "--torch", metavar="VERSION", help="Install this torch version (refused with alternatives when impossible)."),
+    index_url: Optional[str] = typer.Option(None, "--index-url", metavar="URL", help="Install from this index (a mirror) instead of the chosen one."),
+    requirements: Optional[Path] = typer.Option(None, "--requirements", metavar="FILE", help="Warn if installing this requirements file would replace the ROCm torch."),
     apply: bool = typer.Option(False, "--apply", help="Run the pip commands in the target environment, then re-check."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask before --apply runs the commands."),
     keep_torch: bool = typer.Option(
@@ -161,36 +109,52 @@ def fix(
 ) -> None:
     """Print the fix plan for what `check` finds; write env files; run the pip commands.
 
-    Exit codes: 0 done, 1 a step failed or a finding remains after --apply, 2 bad input.
+    Exit codes: 0 done, 1 a step failed or a finding remains after --apply, 2 bad input or a --torch
+    that cannot be installed here.
     """
     if apply and not source.is_live:
         raise InputError("--apply changes this machine: it cannot be used with --machine, --facts or --from")
-    loaded, facts, findings = _diagnose(source, rules)
-    plan = build_plan(findings, facts, keep_torch=keep_torch)
-    pips = pip_plan(plan, facts, source.python, installer.value, torch_version, index_url)
+    context = Context(
+        shell=_command_shell(shell.value if shell else None), python=source.python, installer=installer.value,
+        index_url=index_url, torch=torch_version, keep_torch=keep_torch,
+    )
+    loaded, facts, result = _diagnose(source, rules, context)
+    plan = result.plan
+    assert plan is not None
     console = stdout_console()
-    if torch_version and pips.refusal is not None:
-        for line in refusal_text(pips.refusal):
-            stderr_console().print(line, markup=False)
+    if plan.refusal is not None:
+        refusal = plan.refusal
+        for line in [refusal.message, *(f"ruled out: {r}" for r in refusal.ruled_out), *(f"instead: {a}" for a in refusal.alternatives)]:
+            stderr_console().print(line, markup=False, soft_wrap=True)
         raise typer.Exit(2)
-    if pip_only:
-        for command in pips.commands:
-            sys.stdout.write(command.display(pips.windows) + "\n")
+    if json_output:
+        sys.stdout.write(json.dumps(plan.to_document(), indent=2) + "\n")
+    elif pip_only:
+        for step in plan.of_kind("pip"):
+            for command in step.commands:
+                sys.stdout.write(command + "\n")
     else:
-        _print_plan(console, plan, pips, facts)
-    if verify_index and pips.requirements:
+        from rocm_doctor.render.plan import plan_lines
+
+        for line in plan_lines(plan, max(console.width, 40)):
+            _say(console, line)
+    if verify_index and plan.torch is not None:
         _say(console, "\nIndex check:")
-        if not _verify(console, pips, facts, index_url):
+        if not _verify(console, plan, facts, index_url):
             raise typer.Exit(1)
     if requirements is not None:
-        _requirements_section(console, requirements, facts, pips)
+        _requirements_section(console, requirements, facts, plan)
+    written: Optional[Path] = None
     if write_env or env_file is not None:
-        _write_env(console, plan, facts, env_file, shell.value if shell else None, dry_run)
+        written = _write_env(console, plan, facts, env_file, shell.value if shell else None, dry_run)
     if apply:
-        _apply(console, plan, pips, facts, source, loaded, yes)
+        _apply(console, plan, facts, source, loaded, yes, written)
 
 
-def _requirements_section(console: Console, path: Path, facts: Facts, pips: PipPlan) -> None:
+def _requirements_section(console: Console, path: Path, facts: Facts, plan: Plan) -> None:
+    """Would installing ``path`` replace the ROCm torch? The constraints pin what the plan leaves installed."""
+    from rocm_doctor.fix.requirements import check_requirements, constraints_command
+
     installed = dict(facts.packages.installed.value) if facts.packages.installed.is_known else {}
     flavour = facts.torch.flavour.value if facts.torch.flavour.is_known else None
     report = check_requirements(path, installed, flavour)
@@ -199,19 +163,32 @@ def _requirements_section(console: Console, path: Path, facts: Facts, pips: PipP
         _say(console, "   installing it keeps the ROCm torch.")
     for warning in report.warnings:
         _say(console, f"   warning: {warning}")
-    if report.constraints:
+    python, shell = plan.target.python, plan.target.shell
+    if plan.torch is not None:
+        # The plan replaces torch: pin what it installs, read after the install, not the build it removes.
+        _say(console, "   After the torch step above, write constraints.txt from the build it installed:")
+        _say(console, f"   $ {shells.quote_argv(shell, constraints_command(python))}")
+    elif report.constraints:
         _say(console, "   Put these lines in constraints.txt and install with -c so pip cannot swap the build:")
         for line in report.constraints:
             _say(console, f"     {line}")
-        target = pips.commands[0].argv[0] if pips.commands else (facts.python.executable.value or "python")
-        _say(console, f"   $ {target} -m pip install -r {path} -c constraints.txt")
+    else:
+        return
+    _say(console, f"   $ {shells.quote_argv(shell, [python, '-m', 'pip', 'install', '-r', str(path), '-c', 'constraints.txt'])}")
 
 
-def _write_env(console: Console, plan: FixPlan, facts: Facts, where: Optional[Path], shell: Optional[str], dry_run: bool) -> None:
-    os_name = facts.host.os.value if facts.host.os.is_known else None
-    chosen = shell or default_shell(os_name, os.environ.get("SHELL"))
+def _env_changes(plan: Plan) -> List[EnvChange]:
+    ids: dict = {}
+    for step in plan.of_kind("env"):
+        for name in step.env:
+            ids.setdefault(name, []).extend(step.finding_ids)
+    return [EnvChange(name, value, tuple(dict.fromkeys(ids[name]))) for name, value in plan.env_changes().items()]
+
+
+def _write_env(console: Console, plan: Plan, facts: Facts, where: Optional[Path], shell: Optional[str], dry_run: bool) -> Optional[Path]:
+    chosen = shell or plan.target.shell
     path = where if where is not None else Path(DEFAULT_FILENAMES[chosen])
-    result = write_env_file(path, chosen, plan.env, dry_run=dry_run)
+    result = write_env_file(path, chosen, _env_changes(plan), dry_run=dry_run)
     _say(console, "")
     if not result.changed:
         _say(console, f"{path} already has these settings ({chosen}); nothing changed.")
@@ -223,77 +200,118 @@ def _write_env(console: Console, plan: FixPlan, facts: Facts, where: Optional[Pa
         _say(console, "Load it with: " + HOW_TO_LOAD[chosen].format(path=path))
     for note in result.notes:
         _say(console, f"Note: {note}")
+    return None if dry_run else path
 
 
-def _apply(console: Console, plan: FixPlan, pips: PipPlan, facts: Facts, source: FactsSource, rules: List[Rule], yes: bool) -> None:
-    for item in plan.manual:
-        _say(console, f"Do this yourself (rocm-doctor never runs sudo): {item.text} {_ids(item.finding_ids)}")
-    if not pips.commands:
+def _apply(
+    console: Console, plan: Plan, facts: Facts, source: FactsSource, rules: List[Rule], yes: bool, written: Optional[Path]
+) -> None:
+    """Run the pip steps, then re-check every finding the plan addresses (env changes as the written file sets them)."""
+    from rocm_doctor.fix.installer import DEFAULT_TIMEOUT, Command, recheck, refreshed, run_commands
+    from rocm_doctor.remedy.decide import with_env
+
+    for step in plan.steps:
+        if step.kind == "manual":
+            _say(console, f"Do this yourself (rocm-doctor never runs sudo): {step.text} [{', '.join(step.finding_ids)}]")
+    commands = [Command(tuple(argv), step.text) for step in plan.of_kind("pip") for argv in step.argv]
+    env = plan.env_changes()
+    after = facts
+    if commands:
+        _say(console, "\nThese commands will run:")
+        for step in plan.of_kind("pip"):
+            for line in step.commands:
+                _say(console, f"   $ {line}")
+        if not yes and not typer.confirm("Run them?", default=False):
+            _say(console, "Nothing was run.")
+            raise typer.Exit(1)
+        outcome = run_commands(commands, lambda line: _say(console, line), DEFAULT_TIMEOUT)
+        if not outcome.ok:
+            assert outcome.failed is not None
+            _say(console, f"\nStopped: {shells.quote_argv(plan.target.shell, outcome.failed.argv)} failed ({outcome.reason}).")
+            raise typer.Exit(1)
+        after = refreshed(facts, load_facts(source))
+    else:
         _say(console, "\nNo pip command to run.")
-        return
-    _say(console, "\nThese commands will run:")
-    for command in pips.commands:
-        _say(console, f"   $ {command.display(pips.windows)}")
-    if not yes and not typer.confirm("Run them?", default=False):
-        _say(console, "Nothing was run.")
-        raise typer.Exit(1)
-    ids = [i for c in pips.commands for i in c.finding_ids]
-    report = apply_commands(
-        pips.commands, ids, facts, lambda: load_facts(source), rules, lambda line: _say(console, line), DEFAULT_TIMEOUT
-    )
-    if not report.run.ok:
-        assert report.run.failed is not None
-        _say(console, f"\nStopped: {report.run.failed.display(pips.windows)} failed ({report.run.reason}).")
-        raise typer.Exit(1)
+    if env and written is not None:
+        after = with_env(after, env)  # judged as it will be once the written file is loaded
+    remaining = recheck(rules, after, plan.finding_ids)
+    still = {f.id for f in remaining}
     _say(console, "\nRe-check:")
-    for finding_id in report.resolved:
-        _say(console, f"   resolved: {finding_id}")
-    for finding in report.remaining:
+    for finding_id in plan.finding_ids:
+        if finding_id not in still:
+            _say(console, f"   resolved{' once you load ' + str(written) if env and written is not None else ''}: {finding_id}")
+    for finding in remaining:
         _say(console, f"   still there: {finding.id} {finding.title}")
-    if report.remaining:
+    if env and written is None:
+        _say(console, "   the environment changes are not applied by --apply: write them with --write-env and load the file")
+    if remaining:
         raise typer.Exit(1)
+
+
+def _no_container(facts: Facts) -> None:
+    """Refuse (exit 2) where a Linux /dev/kfd container recipe does not fit: Windows, WSL2, no AMD GPU."""
+    from rocm_doctor.remedy.platform import docker_unsupported
+
+    why = docker_unsupported(facts)
+    if why is not None:
+        stderr_console().print(f"No container recipe for this machine: {why}.", markup=False, soft_wrap=True)
+        raise typer.Exit(2)
 
 
 @app.command("dockerfile")
 @gathering_options
 def dockerfile(
-    base: str = typer.Option("auto", "--base", help="auto (an AMD image whose ROCm fits) or an image name."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the Dockerfile here instead of printing it."),
-    torch_version: Optional[str] = typer.Option(None, "--torch", help="Install this torch version."),
+    base: str = typer.Option("auto", "--base", metavar="IMAGE", help="auto (an AMD image whose ROCm fits) or an image name."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write the Dockerfile here instead of printing it."),
+    torch_version: Optional[str] = typer.Option(None, "--torch", metavar="VERSION", help="Install this torch version."),
     rules: Optional[List[Path]] = RULES_OPTION,
     source: FactsSource = FactsSource(),
 ) -> None:
-    """Print a Dockerfile snippet for this machine: AMD base image, matching torch, ENV fixes."""
-    _loaded, facts, findings = _diagnose(source, rules)
-    plan = build_plan(findings, facts)
+    """Print a Dockerfile snippet for this machine: AMD base image, matching torch, ENV fixes.
+
+    Exit codes: 0 done, 2 bad input, no torch fits, or no container recipe fits this machine.
+    """
+    from rocm_doctor.fix.dockerfile import refusal_text, render_dockerfile
+    from rocm_doctor.remedy.choice import NoChoice
+
+    _loaded, facts, result = _diagnose(source, rules)
+    _no_container(facts)
+    assert result.plan is not None
     try:
-        result = render_dockerfile(facts, plan, base, torch_version)
+        rendered = render_dockerfile(facts, result.plan, base, torch_version)
     except NoChoice as refusal:
         for line in refusal_text(refusal):
-            stderr_console().print(line, markup=False)
+            stderr_console().print(line, markup=False, soft_wrap=True)
         raise typer.Exit(2) from None
     if output is None:
-        sys.stdout.write(result.text)
+        sys.stdout.write(rendered.text)
     else:
         from rocm_doctor.files import write_with_backup
 
-        backup = write_with_backup(output, result.text)
+        backup = write_with_backup(output, rendered.text)
         kept = f"; the previous file is kept as {backup}" if backup is not None else ""
-        stderr_console().print(f"Wrote {output} (FROM {result.base}){kept}", markup=False)
-    for note in result.notes:
+        stderr_console().print(f"Wrote {output} (FROM {rendered.base}){kept}", markup=False)
+    for note in rendered.notes:
         stderr_console().print(f"Note: {note}", markup=False)
 
 
 @app.command("docker-run")
 @gathering_options
 def docker_run_cmd(
-    image: Optional[str] = typer.Option(None, "--image", help="Image to run (default rocm/pytorch:latest)."),
+    image: Optional[str] = typer.Option(None, "--image", metavar="IMAGE", help="Image to run (default rocm/pytorch:latest when the host driver supports it)."),
     rules: Optional[List[Path]] = RULES_OPTION,
     source: FactsSource = FactsSource(),
 ) -> None:
-    """Print the `docker run` flags and a compose.yaml service for this machine's GPUs."""
-    _loaded, facts, findings = _diagnose(source, rules)
-    run = docker_run(facts, build_plan(findings, facts), image)
+    """Print the `docker run` flags and a compose.yaml service for this machine's GPUs.
+
+    Exit codes: 0 done, 2 bad input or no container recipe fits this machine.
+    """
+    from rocm_doctor.fix.dockerrun import docker_run
+
+    _loaded, facts, result = _diagnose(source, rules)
+    _no_container(facts)
+    assert result.plan is not None
+    run = docker_run(facts, result.plan, image)
     console = stdout_console()
     _say(console, "# docker run")
     _say(console, run.command())

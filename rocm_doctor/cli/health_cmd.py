@@ -88,7 +88,7 @@ def _document(verdict: Verdict, fail_on: str, seconds: float, budget: float) -> 
 @app.command("health")
 @gathering_options
 def health(
-    budget: str = typer.Option("45s", "--budget", help="Wall-clock budget for the whole run (45s, 2m)."),
+    budget: str = typer.Option("45s", "--budget", metavar="DURATION", help="Wall-clock budget for the whole run (45s, 2m)."),
     bench: Optional[BenchLevel] = typer.Option(None, "--bench", help="Also run the GPU benchmarks at this level, inside the budget."),
     fail_on: FailOn = typer.Option("monitor", "--fail-on", help="Exit 0 for verdicts below this one (the line still names them)."),
     npd: Optional[Action] = typer.Option(
@@ -96,7 +96,7 @@ def health(
     ),
     json_output: bool = typer.Option(False, "--json", help="Print the rocm-doctor/health/1 JSON document instead of the line."),
     prometheus: Optional[Path] = typer.Option(
-        None, "--prometheus", help="Also write node_exporter textfile metrics to this file (atomically)."
+        None, "--prometheus", metavar="FILE", help="Also write node_exporter textfile metrics to this file (atomically)."
     ),
     rules: Optional[List[Path]] = RULES_OPTION,
     source: FactsSource = FactsSource(),

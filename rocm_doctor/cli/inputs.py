@@ -20,13 +20,13 @@ from rocm_doctor.facts.gather import GatherOptions, gather
 from rocm_doctor.facts.model import Facts, FactsFileError
 from rocm_doctor.system.base import Started
 
-PYTHON_OPTION = typer.Option(None, "--python", help="Target interpreter to inspect (default: this one).")
+PYTHON_OPTION = typer.Option(None, "--python", metavar="PYTHON", help="Target interpreter (default: the active venv or conda env, else python3 on PATH).")
 NO_TORCH_OPTION = typer.Option(False, "--no-torch", help="Do not start torch; read only what files say.")
-MACHINE_OPTION = typer.Option(None, "--machine", help="Replay a recorded machine folder instead of this machine.")
-FACTS_OPTION = typer.Option(None, "--facts", help="Read facts from a JSON file written by `facts --json`.")
-FROM_OPTION = typer.Option(None, "--from", help="Diagnose a pasted report (file, or - for stdin).")
-TIMEOUT_OPTION = typer.Option(60.0, "--timeout", help="Seconds the live torch probe may take.")
-RULES_OPTION = typer.Option(None, "--rules", help="Extra rule file or folder (repeatable; also ROCM_DOCTOR_RULES).")
+MACHINE_OPTION = typer.Option(None, "--machine", metavar="DIR", help="Replay a recorded machine folder instead of this machine.")
+FACTS_OPTION = typer.Option(None, "--facts", metavar="FILE", help="Read facts from a JSON file written by `facts --json`.")
+FROM_OPTION = typer.Option(None, "--from", metavar="FILE", help="Diagnose a pasted report (file, or - for stdin).")
+TIMEOUT_OPTION = typer.Option(60.0, "--timeout", metavar="SECONDS", help="Seconds the live torch probe may take.")
+RULES_OPTION = typer.Option(None, "--rules", metavar="PATH", help="Extra rule file or folder (repeatable; also ROCM_DOCTOR_RULES).")
 
 _GATHERING: Tuple[Tuple[str, Any, Any], ...] = (
     ("python", Optional[str], PYTHON_OPTION),

@@ -23,7 +23,7 @@ RELEVANT_NAMES = frozenset({
 })
 CONTEXT_NAMES = frozenset({
     "PATH", "Path", "KUBERNETES_SERVICE_HOST", "SINGULARITY_CONTAINER", "APPTAINER_CONTAINER",
-    "CONDA_PREFIX", "CONDA_DEFAULT_ENV", "VIRTUAL_ENV", "HOME", "USERPROFILE", "SystemRoot", "SYSTEMROOT",
+    "CONDA_PREFIX", "CONDA_DEFAULT_ENV", "VIRTUAL_ENV", "HOME", "USERPROFILE", "SystemRoot", "SYSTEMROOT", "SHELL",
 })
 """Other variables the gatherers read; a recorded machine keeps these too."""
 

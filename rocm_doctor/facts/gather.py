@@ -22,7 +22,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar
 from pydantic import BaseModel
 
 from rocm_doctor import __version__
-from rocm_doctor.facts.model import BenchFacts, Facts, MetaFacts, Section, SymptomFacts
+from rocm_doctor.facts.model import BenchFacts, Crash, Facts, MetaFacts, Section, SymptomFacts
 from rocm_doctor.facts.value import Fact, absent, failed
 from rocm_doctor.system.base import CommandResult, Started, System
 
@@ -54,16 +54,28 @@ class GatherContext:
     sections: Dict[str, Any] = field(default_factory=dict)
     prefetched: Dict[str, Started] = field(default_factory=dict)
     """Slow commands started early, by key."""
+    crashes: List[Crash] = field(default_factory=list)
 
     def result_of(self, key: str, start: Callable[["GatherContext"], Started]) -> CommandResult:
         """The result of the command started early under ``key``, or of ``start(self)`` now."""
         started = self.prefetched.pop(key, None)
         return (started if started is not None else start(self)).result()
 
+    _target: Optional[Tuple[str, str]] = None
+
+    @property
+    def target(self) -> Tuple[str, str]:
+        """(target interpreter, why it is the target): see :mod:`rocm_doctor.facts.target`."""
+        if self._target is None:
+            from rocm_doctor.facts.target import target_interpreter
+
+            self._target = target_interpreter(self.system, self.options.python)
+        return self._target
+
     @property
     def python(self) -> str:
         """The target interpreter path."""
-        return self.options.python or self.system.current_python()
+        return self.target[0]
 
 
 def failed_section(cls: Type[S], source: str, reason: str) -> S:
@@ -134,11 +146,15 @@ def unfinished_section(name: str, cls: Type[S], reason: str) -> S:
 
 
 def _run_gatherer(ctx: GatherContext, name: str, cls: Type[Section], gatherer: Gatherer) -> Tuple[BaseModel, Optional[str]]:
-    """One gatherer and, when it crashed, why; a crash becomes a section of failed facts naming it."""
+    """One gatherer and, when it crashed, why; a crash becomes a section of failed facts naming it,
+    and a crash row (with the crash log) in ``meta.crashes``."""
     try:
         return gatherer(ctx), None
     except Exception as exc:  # noqa: BLE001 - a crashed probe becomes failed facts
+        from rocm_doctor.crashlog import write_crash_log
+
         reason = f"the {name} gatherer crashed: {type(exc).__name__}: {exc}"
+        ctx.crashes.append(Crash(what=f"gatherer {name}", reason=f"{type(exc).__name__}: {exc}", log=write_crash_log(f"gatherer {name}")))
         return unfinished_section(name, cls, reason), reason
 
 
@@ -175,10 +191,12 @@ def gather(
     finally:
         for started in ctx.prefetched.values():  # started but never collected (a gatherer crashed)
             started.cancel()
-    return assemble(ctx.sections, origin, origin_detail, time.monotonic() - start)
+    return assemble(ctx.sections, origin, origin_detail, time.monotonic() - start, ctx.crashes)
 
 
-def assemble(sections: Dict[str, Any], origin: str, origin_detail: Optional[str], seconds: float) -> Facts:
+def assemble(
+    sections: Dict[str, Any], origin: str, origin_detail: Optional[str], seconds: float, crashes: Optional[List[Crash]] = None
+) -> Facts:
     """One Facts snapshot from gathered sections (every section of :func:`section_types`)."""
     meta = MetaFacts(
         tool_version=__version__,
@@ -186,6 +204,7 @@ def assemble(sections: Dict[str, Any], origin: str, origin_detail: Optional[str]
         origin_detail=origin_detail,
         gathered_at=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
         duration_seconds=round(seconds, 3),
+        crashes=list(crashes or []),
     )
     # Error signatures come only from a pasted report (check --from), benchmark results only
     # from `check --bench`: on a gathered machine both are definitely absent, not unknown.

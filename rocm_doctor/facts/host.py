@@ -227,4 +227,18 @@ def gather_host(ctx: GatherContext) -> HostFacts:
         values["macos_version"] = file_fact(system, MACOS_VERSION_PLIST, parse_macos_plist)
         if platform.release:
             values["kernel_release"] = known(platform.release, "platform.release()")
+    values["shell"] = _shell(system, kind)
     return HostFacts(**values)
+
+
+def _shell(system: System, kind: Optional[str]) -> Fact[Any]:
+    """The shell rocm-doctor was started from, else the login shell; absent when neither is a known shell."""
+    from rocm_doctor.remedy.shells import shell_name
+
+    parent = system.parent_process()
+    if parent and shell_name(parent):
+        return known(shell_name(parent), "parent process")
+    login = system.environ().get("SHELL", "") if kind != "windows" else ""
+    if login and shell_name(login):
+        return known(shell_name(login), "env:SHELL")
+    return absent("parent process", "rocm-doctor was not started from a shell it knows")

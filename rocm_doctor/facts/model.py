@@ -65,12 +65,19 @@ class HostFacts(Section):
     """``/dev/dri/renderD*`` nodes."""
     shm_bytes: Fact[int] = _fact()
     """Size of ``/dev/shm`` in bytes."""
+    shell: Fact[str] = _fact()
+    """The shell rocm-doctor was started from (its parent process), else the login shell (``$SHELL``);
+    commands are printed for it."""
 
 
 class PythonFacts(Section):
     """The target interpreter (``--python``)."""
 
     executable: Fact[str] = _fact()
+    selected_by: Fact[str] = _fact()
+    """Why this interpreter is the target: ``--python``, the active virtual environment (``VIRTUAL_ENV``),
+    the active conda environment (``CONDA_PREFIX``), the first ``python3``/``python`` on PATH, or the
+    interpreter running rocm-doctor."""
     version: Fact[str] = _fact()
     """``3.12.3``."""
     implementation: Fact[str] = _fact()
@@ -358,6 +365,18 @@ class SymptomFacts(Section):
     """What the report speaks of that is not an error (``rocm_stack_mentioned``: it is about ROCm)."""
 
 
+class Crash(BaseModel):
+    """A gatherer, derived fact, rule or the remedy chooser that raised: a result, not a silence."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    what: str
+    """``gatherer gpus``, ``derived fact gpu.in_wheel``, ``rule RD201``, ``remedy chooser``."""
+    reason: str
+    log: Optional[str] = None
+    """Path of the crash log with the traceback."""
+
+
 class MetaFacts(Section):
     """Where this snapshot came from."""
 
@@ -369,6 +388,8 @@ class MetaFacts(Section):
     origin_detail: Optional[str] = None
     gathered_at: Optional[str] = None
     duration_seconds: Optional[float] = None
+    crashes: List[Crash] = Field(default_factory=list)
+    """Gatherers that raised (their sections are failed facts naming the crash)."""
 
 
 class Facts(Section):

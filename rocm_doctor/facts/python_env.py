@@ -102,6 +102,15 @@ def env_kind_and_name(info: Dict[str, Any]) -> tuple[str, Optional[str]]:
     return "system", None
 
 
+def _selected_by(ctx: GatherContext) -> Fact[str]:
+    return known(ctx.target[1], "rocm_doctor.facts.target")
+
+
+def _failed(ctx: GatherContext, source: str, reason: str) -> PythonFacts:
+    """Every fact failed, but why this interpreter was the target is still known."""
+    return failed_section(PythonFacts, source, reason).model_copy(update={"selected_by": _selected_by(ctx)})
+
+
 def gather_python(ctx: GatherContext) -> PythonFacts:
     """Run the info script in the target interpreter."""
     python = ctx.python
@@ -112,16 +121,17 @@ def gather_python(ctx: GatherContext) -> PythonFacts:
         reason = result.failure_reason()
         if result.missing:
             reason = f"the target interpreter {python} was not found"
-        return failed_section(PythonFacts, source, reason)
+        return _failed(ctx, source, reason)
     try:
         info = parse_python_info(result.stdout)
     except ValueError as exc:
-        return failed_section(PythonFacts, source, str(exc))
+        return _failed(ctx, source, str(exc))
     kind, name = env_kind_and_name(info)
     site_packages: List[str] = [str(d) for d in info["site_packages"]]
     env_name: Fact[str] = known(name, source) if name else absent(source, "not a virtual or conda environment")
     return PythonFacts(
         executable=known(str(info["executable"]), source),
+        selected_by=_selected_by(ctx),
         version=known(str(info["version"]), source),
         implementation=known(str(info["implementation"]), source),
         prefix=known(str(info["prefix"]), source),

@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import List, Optional, Tuple
 
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.fix.choice import Machine, NoChoice, TorchChoice, choose_torch, machine_of
-from rocm_doctor.fix.pip import Target, torch_requirements
-from rocm_doctor.fix.plan import FixPlan
+from rocm_doctor.remedy import wheeldata
+from rocm_doctor.remedy.choice import Machine, Needs, NoChoice, TorchChoice, choose_torch, machine_of
+from rocm_doctor.remedy.model import Plan
+from rocm_doctor.remedy.pip import Target, torch_requirements
 
 UBUNTU_BASES = ("22.04", "24.04")
+UBUNTU_PYTHON = {"22.04": "3.10", "24.04": "3.12"}
 _ROCM_IN_TAG = re.compile(r"(?:^|[^0-9])(?:rocm)?(\d+\.\d+(?:\.\d+)?)")
 _SAFE_ENV = re.compile(r"^[A-Za-z0-9_.,:/+=@-]*$")
 _COMPONENT = r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*"
@@ -30,6 +32,8 @@ IMAGE_REFERENCE = re.compile(
     rf"{_COMPONENT}(?:/{_COMPONENT})*(?::[A-Za-z0-9_][A-Za-z0-9_.-]{{0,127}})?(?:@sha256:[0-9a-f]{{64}})?$"
 )
 """A Docker image reference (the grammar of distribution/reference): [host[:port]/]name[:tag][@digest]."""
+IMAGE_STEPS = ("pip", "env", "docker")
+"""What a Dockerfile can fix: packages, ENV lines, its own instructions."""
 
 
 @dataclass
@@ -64,41 +68,61 @@ def _env_line(name: str, value: str) -> str:
     return f"ENV {name}={json.dumps(value)}"
 
 
-def _container_machine(machine: Machine, pinned_rocm: Optional[str], python: Optional[str]) -> Machine:
-    """The machine as seen from inside the new image: Linux, the base's Python, the base's ROCm cap."""
-    return Machine(
-        windows=False,
-        wsl=False,
-        container=pinned_rocm is None,
-        python=python or machine.python,
-        gfx=machine.gfx,
+def _image_machine(machine: Machine, pinned_rocm: Optional[str], python: Optional[str]) -> Machine:
+    """The machine as seen from inside the new image: Linux, the base's Python, the host's kernel driver
+    (containers share it, see the module docstring), and the base's ROCm when the base pins one."""
+    return replace(
+        machine, windows=False, wsl=False, container=pinned_rocm is None, python=python or machine.python,
         host_rocm=pinned_rocm,
     )
 
 
-def render_dockerfile(facts: Facts, plan: FixPlan, base: str = "auto", requested_torch: Optional[str] = None) -> DockerfileResult:
-    """The Dockerfile for ``facts`` and ``plan``; raises :class:`NoChoice` when no torch fits."""
+def _image_torch(facts: Facts, plan: Plan, pinned: Optional[str], python: Optional[str], requested: Optional[str]) -> TorchChoice:
+    """The build for the image: the plan's own build when there is one, else the newest that fits, with the
+    image's Python and the host driver's user-space range either way."""
+    from rocm_doctor.remedy.decide import environment_after, hidden_by
+
+    changes = plan.env_changes()
+    machine = _image_machine(machine_of(facts, hidden_by(facts, changes), environment_after(facts, changes)), pinned, python)
+    if plan.torch is not None and not requested and plan.torch.route == "pytorch.org":
+        try:
+            return choose_torch(machine, "pytorch.org", plan.torch.torch, Needs(rocm=f"=={plan.torch.rocm}"))
+        except NoChoice:
+            pass  # the image's Python or the pinned base rules the plan's build out: choose for the image
+    route = plan.torch.route if plan.torch is not None and plan.torch.route == "therock" else "auto"
+    return choose_torch(machine, route, requested)
+
+
+def render_dockerfile(facts: Facts, plan: Plan, base: str = "auto", requested_torch: Optional[str] = None) -> DockerfileResult:
+    """The Dockerfile for ``facts`` and ``plan``; raises :class:`NoChoice` when no torch fits.
+
+    It claims to resolve only what a Dockerfile can fix (packages, ENV, its own lines); host steps are
+    named as such in its header.
+    """
     if base != "auto" and not IMAGE_REFERENCE.match(base):
-        raise InputError(f"--base {base!r} is not a Docker image reference (like rocm/pytorch:latest)")
-    ids = ", ".join(plan.finding_ids) or "no findings"
+        raise InputError(f"--base {base!r} is not a Docker image reference (like rocm/dev-ubuntu-24.04:7.2)")
     notes: List[str] = []
     ubuntu = _ubuntu(facts)
-    ubuntu_python = {"22.04": "3.10", "24.04": "3.12"}[ubuntu]
     ships_torch = base.startswith("rocm/pytorch")
     pinned = None if base == "auto" else base_rocm(base)
     choice: Optional[TorchChoice] = None
     if not ships_torch:
-        python = ubuntu_python if base == "auto" or base.startswith("rocm/dev-ubuntu") else None
-        choice = choose_torch(_container_machine(machine_of(facts), pinned, python), "auto", requested_torch)
+        python = UBUNTU_PYTHON[ubuntu] if base == "auto" or base.startswith("rocm/dev-ubuntu") else None
+        choice = _image_torch(facts, plan, pinned, python, requested_torch)
     if base == "auto":
-        rocm = choice.rocm if choice and choice.rocm else None
-        image = f"rocm/dev-ubuntu-{ubuntu}:{rocm}" if rocm else f"rocm/dev-ubuntu-{ubuntu}:latest"
+        rocm = choice.rocm if choice and choice.rocm else wheeldata.newest_rocm_series()
+        image = f"rocm/dev-ubuntu-{ubuntu}:{rocm}"
     else:
         image = base
+    fixed = [s for s in plan.steps if s.kind in IMAGE_STEPS]
+    elsewhere = [s for s in plan.steps if s.kind not in IMAGE_STEPS]
+    ids = ", ".join(dict.fromkeys(i for s in fixed for i in s.finding_ids)) or "no findings"
     lines = [
-        f"# Generated by rocm-doctor dockerfile; resolves: {ids}",
+        f"# Generated by rocm-doctor dockerfile; in the image it resolves: {ids}",
         "# Containers use the host's amdgpu kernel driver: the host driver must support this image's ROCm.",
     ]
+    for step in elsewhere:
+        lines.append(f"# Not fixable in a Dockerfile ({step.where_text}): {', '.join(step.finding_ids)} - {step.text}")
     if facts.rocm.version.is_known and facts.host.container.is_known:
         lines.append(f"# The current container runs ROCm {facts.rocm.version.value}.")
     if choice:
@@ -107,26 +131,32 @@ def render_dockerfile(facts: Facts, plan: FixPlan, base: str = "auto", requested
         lines += [f"#   ruled out: {r}" for r in choice.ruled_out[:6]]
     lines.append(f"FROM {image}")
     if choice:
-        lines += [
-            "RUN apt-get update && apt-get install -y --no-install-recommends python3-venv python3-pip "
-            "&& rm -rf /var/lib/apt/lists/*",
-            "RUN python3 -m venv /opt/venv",
-            "ENV PATH=/opt/venv/bin:$PATH",
-        ]
         requirements = torch_requirements(choice, ["torchvision"])
         argv = Target("python").install([r.spec for r in requirements], choice.index_url, ("--no-cache-dir",))
-        torch_ids = ", ".join(plan.pip_finding_ids()) or "torch matching the base image"
-        lines.append(f"# {torch_ids}")
+        pins = "torch comes from its own index, pinned to a release series" if choice.route != "therock" else (
+            "TheRock's multi-arch index publishes development builds without stable versions to pin"
+        )
+        lines += [
+            "# DL3008: python3-venv and python3-pip come from the base image's Ubuntu release, which fixes their versions.",
+            "# hadolint ignore=DL3008",
+            "RUN apt-get update && apt-get install -y --no-install-recommends python3-venv python3-pip "
+            "&& rm -rf /var/lib/apt/lists/* && python3 -m venv /opt/venv",
+            "ENV PATH=/opt/venv/bin:$PATH",
+            f"# {', '.join(dict.fromkeys(i for s in plan.of_kind('pip') for i in s.finding_ids)) or 'torch matching the base image'}",
+        ]
+        if choice.route == "therock":
+            lines += [f"# DL3013: {pins}.", "# hadolint ignore=DL3013"]
         lines.append("RUN " + json.dumps(list(argv)))
     elif ships_torch:
         lines.append("# rocm/pytorch ships a matching torch: no pip lines.")
-    for change in plan.env:
-        lines.append(f"# {', '.join(change.finding_ids)}")
-        if change.value is None:
-            lines.append(f"# do not set {change.name}: remove any ENV {change.name} line and any -e {change.name}")
-        else:
-            lines.append(_env_line(change.name, change.value))
-    for step in plan.docker:
+    for step in plan.of_kind("env"):
+        lines.append(f"# {', '.join(step.finding_ids)}")
+        for name, value in step.env.items():
+            if value is None:
+                lines.append(f"# do not set {name}: remove any ENV {name} line and any -e {name}")
+            else:
+                lines.append(_env_line(name, value))
+    for step in plan.of_kind("docker"):
         if step.dockerfile:
             lines.append(f"# {', '.join(step.finding_ids)}: {step.text}".rstrip(": "))
             lines += list(step.dockerfile)

@@ -16,10 +16,14 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import yaml
 
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.fix.plan import FixPlan
+from rocm_doctor.remedy import wheeldata
+from rocm_doctor.remedy.choice import machine_of
+from rocm_doctor.remedy.model import Plan
 
 DEFAULT_IMAGE = "rocm/pytorch:latest"
 """AMD's PyTorch image; ``latest`` is the latest tested release (https://github.com/ROCm/rocm-install-on-linux/blob/f297bde3afa98d750d1aa460386491db9a721f30/docs/reference/docker-image-support-matrix.rst)."""
+BUILT_IMAGE = "rocm-doctor-torch"
+"""The tag to build ``rocm-doctor dockerfile`` under when ``rocm/pytorch:latest`` is too new for the host driver."""
 
 
 @dataclass
@@ -28,6 +32,7 @@ class DockerRun:
 
     image: str
     devices: List[str] = field(default_factory=lambda: ["/dev/kfd", "/dev/dri"])
+    """Host paths; compose maps each to the same path in the container."""
     groups: List[str] = field(default_factory=list)
     environment: Dict[str, str] = field(default_factory=dict)
     extra_flags: List[str] = field(default_factory=list)
@@ -49,7 +54,7 @@ class DockerRun:
     def compose(self, service: str = "pytorch") -> str:
         body: Dict[str, object] = {
             "image": self.image,
-            "devices": list(self.devices),
+            "devices": [f"{d}:{d}" for d in self.devices],
             "group_add": list(self.groups),
             "ipc": "host",
             "security_opt": ["seccomp=unconfined"],
@@ -59,22 +64,25 @@ class DockerRun:
         return yaml.safe_dump({"services": {service: body}}, sort_keys=False, default_flow_style=False)
 
 
-def visible_gpus(facts: Facts) -> Optional[str]:
-    """``HIP_VISIBLE_DEVICES`` for the discrete AMD GPUs when an integrated one is also present.
+def _default_image(facts: Facts, notes: List[str]) -> str:
+    """``rocm/pytorch:latest`` unless the host's kernel driver supports no user space that new."""
+    machine = machine_of(facts)
+    newest = wheeldata.newest_rocm_series()
+    if machine.userspace is not None and newest not in machine.userspace:
+        notes.append(
+            f"{DEFAULT_IMAGE} ships the newest ROCm ({newest}), which the host's amdgpu kernel driver (ROCm {machine.driver_rocm} "
+            f"release) does not support (up to {machine.userspace[-1]}): build {BUILT_IMAGE} first with "
+            f"`rocm-doctor dockerfile -o Dockerfile && docker build -t {BUILT_IMAGE} .`"
+        )
+        return BUILT_IMAGE
+    return DEFAULT_IMAGE
 
-    AMD: the runtime may crash on an enumerated iGPU even when told to skip it (https://github.com/ROCm/rocm-install-on-linux/blob/f297bde3afa98d750d1aa460386491db9a721f30/docs/install/prerequisites.rst),
-    so the iGPU is hidden. HIP numbers AMD agents in discovery order.
-    """
-    amd = [a for a in facts.gpus.agents if not a.vendor.is_known or a.vendor.value == "AMD"]
-    flags = [a.integrated.value if a.integrated.is_known else None for a in amd]
-    if None in flags or all(flags) or not any(flags):
-        return None
-    return ",".join(str(i) for i, integrated in enumerate(flags) if not integrated)
 
-
-def docker_run(facts: Facts, plan: FixPlan, image: Optional[str] = None) -> DockerRun:
-    """The ``docker run`` setup for this machine and plan."""
-    run = DockerRun(image=image or DEFAULT_IMAGE)
+def docker_run(facts: Facts, plan: Plan, image: Optional[str] = None) -> DockerRun:
+    """The ``docker run`` setup for this machine and plan: the plan's environment (its visibility
+    settings included; none is added here), its run flags, and the render group by number."""
+    notes: List[str] = []
+    run = DockerRun(image=image or _default_image(facts, notes), notes=notes)
     run.groups.append("video")
     gid = facts.permissions.render_group_gid
     if gid.is_known:
@@ -83,16 +91,12 @@ def docker_run(facts: Facts, plan: FixPlan, image: Optional[str] = None) -> Dock
     else:
         run.groups.append("render")
         run.notes.append("the host's render group id is unknown: replace 'render' with `getent group render | cut -d: -f3`")
-    visible = visible_gpus(facts)
-    if visible is not None:
-        run.environment["HIP_VISIBLE_DEVICES"] = visible
-        run.notes.append(f"HIP_VISIBLE_DEVICES={visible}: only the discrete GPUs (https://github.com/ROCm/rocm-install-on-linux/blob/f297bde3afa98d750d1aa460386491db9a721f30/docs/install/prerequisites.rst#L225-L231)")
-    for change in plan.env:
-        if change.value is not None and change.name not in run.environment:
-            run.environment[change.name] = change.value
-        elif change.value is None:
-            run.notes.append(f"do not pass -e {change.name} ({', '.join(change.finding_ids)})")
-    for step in plan.docker:
+    for name, value in plan.env_changes().items():
+        if value is not None:
+            run.environment[name] = value
+        else:
+            run.notes.append(f"do not pass -e {name}")
+    for step in plan.of_kind("docker"):
         run.extra_flags.extend(f for f in step.run_flags if f not in run.extra_flags)
     return run
 

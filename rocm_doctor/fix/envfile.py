@@ -21,14 +21,15 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from rocm_doctor.errors import InputError
 from rocm_doctor.files import write_with_backup
-from rocm_doctor.fix.plan import EnvChange
+from rocm_doctor.remedy.model import EnvChange
 
-SHELLS = ("dotenv", "bash", "zsh", "fish", "powershell", "cmd")
+SHELLS = ("dotenv", "bash", "zsh", "sh", "fish", "powershell", "cmd")
 
 DEFAULT_FILENAMES: Dict[str, str] = {
     "dotenv": "rocm-doctor.env",
     "bash": "rocm-doctor.sh",
     "zsh": "rocm-doctor.zsh",
+    "sh": "rocm-doctor.sh",
     "fish": "rocm-doctor.fish",
     "powershell": "rocm-doctor.ps1",
     "cmd": "rocm-doctor.cmd",
@@ -38,6 +39,7 @@ HOW_TO_LOAD: Dict[str, str] = {
     "dotenv": "docker run --env-file {path} ...   (or python-dotenv: load_dotenv('{path}'))",
     "bash": "source {path}",
     "zsh": "source {path}",
+    "sh": ". {path}",
     "fish": "source {path}",
     "powershell": ". {path}",
     "cmd": "call {path}",
@@ -119,6 +121,7 @@ def _line(shell: str, change: EnvChange) -> Tuple[str, Optional[str]]:
         return {
             "bash": f"unset {name}",
             "zsh": f"unset {name}",
+            "sh": f"unset {name}",
             "fish": f"set -e {name}",
             "powershell": f"Remove-Item Env:{name} -ErrorAction SilentlyContinue",
             "cmd": f'set "{name}="',
@@ -129,6 +132,7 @@ def _line(shell: str, change: EnvChange) -> Tuple[str, Optional[str]]:
         "dotenv": f"{name}={value}",
         "bash": f"export {name}={_posix_quote(value)}",
         "zsh": f"export {name}={_posix_quote(value)}",
+        "sh": f"export {name}={_posix_quote(value)}",
         # -gx: global and exported; a universal (-U) variable is not exported to programs
         # (InvokeAI#3967: set -U HSA_OVERRIDE_GFX_VERSION never reached the process).
         "fish": f"set -gx {name} {_fish_quote(value)}",
@@ -136,6 +140,11 @@ def _line(shell: str, change: EnvChange) -> Tuple[str, Optional[str]]:
         # Batch files expand %NAME%; a literal % is written %%.
         "cmd": f'set "{name}={value.replace("%", "%%")}"',
     }[shell], None
+
+
+def env_line(shell: str, change: EnvChange) -> str:
+    """The one line that sets or unsets ``change`` in ``shell`` (``check`` and ``fix`` print these too)."""
+    return _line(shell, change)[0]
 
 
 def render_block(shell: str, changes: Sequence[EnvChange]) -> Rendered:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence
 
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.fix.pip import Command
+from rocm_doctor.remedy.pip import Command
 from rocm_doctor.judge.engine import evaluate
 from rocm_doctor.judge.model import Finding, Rule
 

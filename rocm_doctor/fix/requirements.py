@@ -112,6 +112,20 @@ def _pinned_to(requirement: Requirement) -> Optional[str]:
     return None
 
 
+CONSTRAINTS_SCRIPT = (
+    "from importlib import metadata; "
+    "names = ('torch', 'torchvision', 'torchaudio'); "
+    "found = [(d.metadata['Name'], d.version) for d in metadata.distributions() if (d.metadata['Name'] or '').lower() in names]; "
+    "open('constraints.txt', 'w').write(''.join(n + '==' + v + chr(10) for n, v in sorted(found)))"
+)
+"""Writes constraints.txt pinning the torch family as installed (run after the plan's torch step)."""
+
+
+def constraints_command(python: str) -> List[str]:
+    """The argv that pins what is installed now: after a torch replacement, the build the plan put there."""
+    return [python, "-c", CONSTRAINTS_SCRIPT]
+
+
 def check_requirements(path: Path, installed: Dict[str, str], torch_flavour: Optional[str]) -> RequirementsReport:
     """Warn when installing ``path`` would replace the installed ROCm torch; give the constraints."""
     report = RequirementsReport()

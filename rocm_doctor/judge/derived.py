@@ -32,7 +32,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 from rocm_doctor.data import load_table
 from rocm_doctor.errors import DoctorError
-from rocm_doctor.facts.model import Facts, GpuAgent
+from rocm_doctor.facts.model import Crash, Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, failed
 
 MACHINE_PREFIX = "derived"
@@ -133,12 +133,17 @@ def registered_names(scope: Optional[str] = None) -> List[str]:
     return sorted(p for p, d in REGISTRY.items() if scope is None or d.scope == scope)
 
 
-def _call(entry: DerivedFact, *args: Any) -> Fact:
+def _call(entry: DerivedFact, *args: Any, crashes: Optional[List[Crash]] = None) -> Fact:
     try:
         value = entry.fn(*args)
     except DoctorError:
         raise
-    except Exception as exc:  # noqa: BLE001 - a broken derived fact is a failed fact, not a crash
+    except Exception as exc:  # noqa: BLE001 - a broken derived fact is a failed fact and a crash row
+        if crashes is not None and not any(c.what == f"derived fact {entry.path}" for c in crashes):
+            from rocm_doctor.crashlog import write_crash_log
+
+            crashes.append(Crash(what=f"derived fact {entry.path}", reason=f"{type(exc).__name__}: {exc}",
+                                 log=write_crash_log(f"derived fact {entry.path}")))
         return failed(f"derived fact {entry.path}", f"{type(exc).__name__}: {exc}")
     if not isinstance(value, Fact):
         return failed(f"derived fact {entry.path}", f"returned {type(value).__name__}, not a Fact")
@@ -154,6 +159,8 @@ class DerivedValues:
         self.tables = tables if tables is not None else Tables()
         self._machine: Dict[str, Fact] = {}
         self._gpu: Dict[tuple, Fact] = {}
+        self.crashes: List[Crash] = []
+        """Derived facts that raised while this snapshot was judged."""
 
     def machine(self, path: str) -> Optional[Fact]:
         """``derived.<name>``, or None when no such derived fact is registered."""
@@ -161,7 +168,7 @@ class DerivedValues:
         if entry is None or entry.scope != "machine":
             return None
         if path not in self._machine:
-            self._machine[path] = _call(entry, self.facts, self.tables)
+            self._machine[path] = _call(entry, self.facts, self.tables, crashes=self.crashes)
         return self._machine[path]
 
     def gpu(self, path: str, agent: GpuAgent) -> Optional[Fact]:
@@ -171,7 +178,7 @@ class DerivedValues:
             return None
         key = (path, agent.index)
         if key not in self._gpu:
-            self._gpu[key] = _call(entry, self.facts, agent, self.tables)
+            self._gpu[key] = _call(entry, self.facts, agent, self.tables, crashes=self.crashes)
         return self._gpu[key]
 
 

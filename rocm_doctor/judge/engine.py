@@ -12,7 +12,10 @@ from rocm_doctor.judge.derived import DerivedValues, Tables, registered_names
 from rocm_doctor.judge.derived_facts.pasted import EXPLAINED_SIGNATURES
 from rocm_doctor.judge.interpolate import interpolate, interpolate_fix
 from rocm_doctor.judge import paste_verdict
+from rocm_doctor.errors import DoctorError
+from rocm_doctor.facts.model import Crash
 from rocm_doctor.judge.model import CATEGORIES, SEVERITY_ORDER, Evidence, Finding, Rule, Undecided
+from rocm_doctor.remedy.decide import Context, decide
 from rocm_doctor.judge.paths import Scope, resolve
 from rocm_doctor.judge.report import CheckResult, Summary
 
@@ -86,17 +89,27 @@ def _signatures_in(node: Any) -> List[str]:
     return []
 
 
-def _judge_all(rules: List[Rule], facts: Facts, derived: DerivedValues, findings: List[Finding], undecided: List[Undecided]) -> None:
+def _judge_all(
+    rules: List[Rule], facts: Facts, derived: DerivedValues, findings: List[Finding], undecided: List[Undecided], crashes: List[Crash]
+) -> None:
     for rule in rules:
         for scope in _scopes(rule, facts, derived):
-            verdict = _judge(rule, scope)
+            try:
+                verdict = _judge(rule, scope)
+            except DoctorError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a rule that raises is a crashed row, not a silence
+                from rocm_doctor.crashlog import write_crash_log
+
+                crashes.append(Crash(what=f"rule {rule.id}", reason=f"{type(exc).__name__}: {exc}", log=write_crash_log(f"rule {rule.id}")))
+                break
             if isinstance(verdict, Finding):
                 findings.append(verdict)
             elif isinstance(verdict, Undecided):
                 undecided.append(verdict)
 
 
-def evaluate(rules: Iterable[Rule], facts: Facts, tables: Optional[Tables] = None) -> CheckResult:
+def evaluate(rules: Iterable[Rule], facts: Facts, tables: Optional[Tables] = None, context: Optional[Context] = None) -> CheckResult:
     """Judge ``facts`` with ``rules``: findings (worst first), undecided rules and counts.
 
     ``for_each: gpu`` rules run once per GPU agent (every agent: rules that are about
@@ -107,19 +120,33 @@ def evaluate(rules: Iterable[Rule], facts: Facts, tables: Optional[Tables] = Non
     derived = DerivedValues(facts, tables)
     findings: List[Finding] = []
     undecided: List[Undecided] = []
+    crashes: List[Crash] = list(facts.meta.crashes)
     first = [r for r in rules if not _mentions(r.when, SECOND_PHASE)]
     second = [r for r in rules if _mentions(r.when, SECOND_PHASE)]
-    _judge_all(first, facts, derived, findings, undecided)
+    _judge_all(first, facts, derived, findings, undecided, crashes)
     if second:
         by_id = {r.id: r for r in first}
         explained = sorted({s for f in findings for s in _signatures_in(by_id[f.id].when)} if by_id else set())
         later = (tables or Tables()).with_overrides({EXPLAINED_SIGNATURES: explained})
-        _judge_all(second, facts, DerivedValues(facts, later), findings, undecided)
+        second_derived = DerivedValues(facts, later)
+        _judge_all(second, facts, second_derived, findings, undecided, crashes)
+        crashes.extend(c for c in second_derived.crashes if c not in derived.crashes)
     count = len(rules)
     findings.sort(key=_finding_key)
     undecided.sort(key=lambda u: (u.id, -1 if u.gpu is None else u.gpu))
     summary = Summary(**{s: sum(1 for f in findings if f.severity == s) for s in SEVERITY_ORDER})
     machine = {path: derived.machine(path) for path in registered_names("machine")}
+    crashes[len(facts.meta.crashes):len(facts.meta.crashes)] = derived.crashes
+    plan = None
+    try:
+        decision = decide(findings, facts, context or Context())
+        findings, plan = decision.findings, decision.plan
+    except DoctorError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the findings stand; the remedies could not be decided
+        from rocm_doctor.crashlog import write_crash_log
+
+        crashes.append(Crash(what="remedy chooser", reason=f"{type(exc).__name__}: {exc}", log=write_crash_log("remedy chooser")))
     pasted = facts.meta.origin == "paste"
     return CheckResult(
         tool_version=__version__,
@@ -131,5 +158,7 @@ def evaluate(rules: Iterable[Rule], facts: Facts, tables: Optional[Tables] = Non
         summary=summary,
         derived={p: f for p, f in machine.items() if f is not None},
         rules_evaluated=count,
+        crashes=crashes,
+        plan=plan,
     )
 

@@ -61,12 +61,17 @@ FIX_TEXT_FIELDS = ("text", "intent", "index_url", "base")
 FIX_LIST_FIELDS = ("unset", "packages", "commands", "run_flags", "dockerfile")
 
 
+def _fields(fix: Fix, names: tuple) -> List[str]:
+    """The names of ``names`` this kind of fix has."""
+    return [name for name in names if name in type(fix).model_fields]
+
+
 def fix_templates(fix: Fix) -> List[str]:
     """Every string of a fix that may hold placeholders (for load-time path checks)."""
-    out = [getattr(fix, name) or "" for name in FIX_TEXT_FIELDS]
-    for key, value in fix.set.items():
+    out = [getattr(fix, name) or "" for name in _fields(fix, FIX_TEXT_FIELDS)]
+    for key, value in getattr(fix, "set", {}).items():
         out += [key, value]
-    for name in FIX_LIST_FIELDS:
+    for name in _fields(fix, FIX_LIST_FIELDS):
         out += getattr(fix, name)
     return out
 
@@ -78,9 +83,10 @@ def interpolate_fix(fix: Fix, scope: Scope) -> Fix:
     ``HSA_OVERRIDE_GFX_VERSION_{gpu.kfd_node}``. A list item that is exactly one placeholder of
     a list fact expands to one item per element.
     """
-    update: dict = {name: interpolate(getattr(fix, name), scope) for name in FIX_TEXT_FIELDS if getattr(fix, name)}
-    update["set"] = {interpolate(key, scope): interpolate(value, scope) for key, value in fix.set.items()}
-    for name in FIX_LIST_FIELDS:
+    update: dict = {name: interpolate(getattr(fix, name), scope) for name in _fields(fix, FIX_TEXT_FIELDS) if getattr(fix, name)}
+    if "set" in type(fix).model_fields:
+        update["set"] = {interpolate(key, scope): interpolate(value, scope) for key, value in fix.set.items()}  # type: ignore[union-attr]
+    for name in _fields(fix, FIX_LIST_FIELDS):
         update[name] = [out for item in getattr(fix, name) for out in _list_item(item, scope)]
     return fix.model_copy(update=update)
 

@@ -142,6 +142,11 @@ def _pydantic_message(error: Dict[str, Any]) -> str:
         return "unknown key"
     if error["type"] == "missing":
         return "required field is missing"
+    if error["type"] == "union_tag_invalid":
+        from rocm_doctor.judge.model import FIX_TYPES
+
+        kinds = [f"'{k}'" for k in FIX_TYPES]
+        return f"Input should be {', '.join(kinds[:-1])} or {kinds[-1]}"
     return str(error["msg"])
 
 
@@ -158,6 +163,18 @@ def _check_templates(path: Path, entry: LineDict, rule: Rule) -> None:
                 raise _error(path, line_of(entry, loc), rule.id, loc, message)
 
 
+def _without_union_tag(loc: Tuple[Any, ...]) -> Tuple[Any, ...]:
+    """pydantic names the kind of a fix in the error location (``fixes.0.env.set``); the YAML has no such level."""
+    from rocm_doctor.judge.model import FIX_TYPES
+
+    out = list(loc)
+    for position in range(len(out) - 2):
+        if out[position] == "fixes" and isinstance(out[position + 1], int) and out[position + 2] in FIX_TYPES:
+            del out[position + 2]
+            break
+    return tuple(out)
+
+
 def _build_rule(path: Path, entry: Any, index: int, rules_list: LineList) -> Rule:
     rule_id = entry.get("id") if isinstance(entry, dict) else None
     rule_id = rule_id if isinstance(rule_id, str) else None
@@ -167,7 +184,9 @@ def _build_rule(path: Path, entry: Any, index: int, rules_list: LineList) -> Rul
         rule = Rule.model_validate(dict(entry))
     except ValidationError as exc:
         first = exc.errors()[0]
-        loc = tuple(first["loc"])
+        loc = _without_union_tag(tuple(first["loc"]))
+        if first["type"] == "union_tag_invalid":  # an unknown fix kind: name the field, list the kinds
+            loc = loc + ("kind",)
         raise _error(path, line_of(entry, loc), rule_id, loc, _pydantic_message(first)) from None
     if not ID_PATTERN.match(rule.id):
         raise _error(path, line_of(entry, ("id",)), rule.id, ("id",), "ids look like RD101 (capital letters, digits)")

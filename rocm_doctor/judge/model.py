@@ -6,9 +6,14 @@ and of the YAML rule files (see ``docs/rules.md``).
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Literal, Optional
+from typing import Annotated, Any, Dict, List, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from rocm_doctor.facts.model import Crash
+from rocm_doctor.remedy.model import Remedy
+
+__all__ = ["Crash"]
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER: Dict[str, int] = {"info": 0, "warning": 1, "error": 2}
@@ -55,6 +60,20 @@ RuleBasis = Literal["primary-source", "community-report"]
 maintainer's statement) or only reports from users that no primary source confirms."""
 
 FixKind = Literal["env", "pip", "docker", "code", "manual"]
+Platform = Literal["linux", "windows", "wsl2", "container"]
+PipIntent = Literal[
+    "install-rocm-torch",
+    "install-amd-windows-torch",
+    "install-therock-torch",
+    "remove-cuda-triton",
+    "reinstall-torchvision-matching",
+    "pin-numpy-1",
+]
+"""Pip remedies the chooser turns into exact commands; the first three replace torch."""
+RunsOn = Literal["environment", "host", "windows"]
+"""Where a manual step is done: the shell/Python environment torch runs in, the machine's OS
+(kernel, driver, groups, firmware: from inside a container, the host's), or Windows itself
+(from WSL2, outside WSL)."""
 
 
 class _Strict(BaseModel):
@@ -68,37 +87,88 @@ class Reference(_Strict):
     title: Optional[str] = None
 
 
-class Fix(_Strict):
-    """One structured remedy. Text fields may interpolate ``{fact.path}``.
+class _FixBase(_Strict):
+    """What every kind of fix has. Text fields may interpolate ``{fact.path}``."""
 
-    * ``env``: ``set`` variables to values and/or ``unset`` variables;
-    * ``pip``: an ``intent`` the planner turns into exact commands
-      (``install-rocm-torch``, ``remove-cuda-triton``, ...), or explicit ``packages``;
-    * ``docker``: ``run_flags`` for ``docker run`` and/or ``dockerfile`` lines, or a ``base`` image change;
-    * ``code``: advice about the user's program;
-    * ``manual``: steps only the user can do (``commands``; ``needs_root`` when sudo is needed).
-    """
-
-    kind: FixKind
     text: Optional[str] = None
+    platforms: List[Platform] = Field(default_factory=list)
+    """Empty = every platform; else the machines it applies to."""
+    one_of: Optional[str] = None
+    """Alternative group: the fixes of one rule that name the same group are alternatives ("one of");
+    the chooser takes the first that can be applied on the machine and lists the others as alternatives.
+    Fixes without a group are all applied."""
+
+
+class EnvFix(_FixBase):
+    """``set`` variables to values and/or ``unset`` variables."""
+
+    kind: Literal["env"] = "env"
     set: Dict[str, str] = Field(default_factory=dict)
     unset: List[str] = Field(default_factory=list)
-    intent: Optional[str] = None
+    diagnostic: bool = False
+    """A setting to try while diagnosing (re-run with it and compare): shown as advice, never written."""
+
+
+class PipFix(_FixBase):
+    """An ``intent`` the chooser turns into exact commands, or explicit ``packages``.
+
+    ``torch`` / ``rocm``: PEP 440 specifiers the new torch build must meet for this fix to work
+    (``">=2.7"``, ``">=6.3"``); on a machine where no such build fits the group's alternative is chosen.
+    """
+
+    kind: Literal["pip"] = "pip"
+    intent: Optional[PipIntent] = None
     packages: List[str] = Field(default_factory=list)
     index_url: Optional[str] = None
-    commands: List[str] = Field(default_factory=list)
+    torch: Optional[str] = None
+    rocm: Optional[str] = None
+
+
+class DockerFix(_FixBase):
+    """``run_flags`` for ``docker run`` and/or ``dockerfile`` lines, or a ``base`` image change."""
+
+    kind: Literal["docker"] = "docker"
     run_flags: List[str] = Field(default_factory=list)
     dockerfile: List[str] = Field(default_factory=list)
     base: Optional[str] = None
-    needs_root: bool = False
-    keep_torch: bool = False
-    """Only for a user who keeps the installed torch: the alternative to replacing it.
 
-    ``fix`` lists it beside the torch replacement and applies it only with ``--keep-torch``
-    (e.g. ``TORCH_BLAS_PREFER_HIPBLASLT=0`` for a ROCm 6.2 wheel that will not be upgraded).
-    """
-    platforms: List[str] = Field(default_factory=list)
-    """Empty = every platform; else a subset of ``linux``, ``windows``, ``wsl2``, ``container``."""
+
+class CodeFix(_FixBase):
+    """Advice about the user's program."""
+
+    kind: Literal["code"] = "code"
+
+
+class ManualFix(_FixBase):
+    """Steps only the user can do: ``commands`` in POSIX shell syntax (Linux) or PowerShell/cmd (Windows)."""
+
+    kind: Literal["manual"] = "manual"
+    commands: List[str] = Field(default_factory=list)
+    needs_root: bool = False
+    runs_on: RunsOn = "environment"
+    after_torch: bool = False
+    """The step changes the installed torch's files: it runs after any torch install (and after every reinstall)."""
+
+
+Fix = Annotated[Union[EnvFix, PipFix, DockerFix, CodeFix, ManualFix], Field(discriminator="kind")]
+"""One structured remedy, typed by its ``kind``."""
+FIX_TYPES: Dict[str, Any] = {"env": EnvFix, "pip": PipFix, "docker": DockerFix, "code": CodeFix, "manual": ManualFix}
+TORCH_INTENTS: Dict[str, str] = {
+    "install-rocm-torch": "auto",
+    "install-amd-windows-torch": "amd-windows",
+    "install-therock-torch": "therock",
+}
+"""pip intents that replace torch, and the wheel source each asks for (``auto``: chosen per machine)."""
+
+
+def make_fix(**data: Any) -> Any:
+    """A fix of the type its ``kind`` names (tests and tools build fixes this way)."""
+    return FIX_TYPES[data["kind"]](**data)
+
+
+def replaces_torch(fix: Any) -> bool:
+    """The fix installs another torch build."""
+    return isinstance(fix, PipFix) and fix.intent in TORCH_INTENTS
 
 
 class Rule(_Strict):
@@ -161,6 +231,8 @@ class Finding(_Strict):
     """Index of the GPU agent the finding is about (``for_each: gpu`` rules)."""
     rule_status: RuleStatus = "stable"
     rule_basis: RuleBasis = "primary-source"
+    remedy: Optional[Remedy] = None
+    """The fixes resolved for this machine, its shell and interpreter (:mod:`rocm_doctor.remedy.decide`)."""
 
 
 class Undecided(_Strict):

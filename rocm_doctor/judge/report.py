@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rocm_doctor.facts.model import Facts
+from rocm_doctor.facts.model import Crash, Facts
+from rocm_doctor.remedy.model import Plan
 from rocm_doctor.facts.value import Fact
 from rocm_doctor.judge.model import SEVERITY_ORDER, Finding, Undecided
 from rocm_doctor.judge.paste_verdict import Area, Ask
@@ -15,7 +16,7 @@ from rocm_doctor.judge.paste_verdict import Area, Ask
 SCHEMA = "rocm-doctor/check/1"
 FINDING_KEYS = (
     "id", "name", "severity", "category", "action", "area", "title", "message", "evidence", "fixes", "references",
-    "gpu",
+    "gpu", "remedy",
 )
 """The keys of a finding in ``check --json`` (a public contract: keys are added, never renamed or removed)."""
 
@@ -44,6 +45,10 @@ class CheckResult(BaseModel):
     """Pasted reports: rules the report leaves open only because it does not show some facts."""
     coverage: List[Area] = Field(default_factory=list)
     """Pasted reports: which areas the report decides and what to paste for the others."""
+    crashes: List[Crash] = Field(default_factory=list)
+    """Gatherers, derived facts, rules or the remedy chooser that raised (each with its crash log)."""
+    plan: Optional[Plan] = Field(default=None, exclude=True)
+    """The machine's fix plan (``fix --json``), decided with the findings' remedies."""
     derived: Dict[str, Fact] = Field(default_factory=dict, exclude=True)
     """Machine-wide derived facts (``derived.x``), for renderers; not part of the JSON."""
     rules_evaluated: int = Field(default=0, exclude=True)
@@ -68,6 +73,7 @@ class CheckResult(BaseModel):
             "asks": [a.model_dump(mode="json") for a in self.asks],
             "coverage": [a.model_dump(mode="json") for a in self.coverage],
             "summary": self.summary.model_dump(mode="json"),
+            "crashes": [c.model_dump(mode="json") for c in self.crashes],
         }
 
     def to_json(self, indent: int = 2) -> str:

@@ -8,7 +8,7 @@ rule or a fact is escaped, so ``torch[device-gfx1100]`` prints as written.
 from __future__ import annotations
 
 import textwrap
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from rich.console import Console
 from rich.markup import escape
@@ -20,6 +20,7 @@ from rocm_doctor.judge.model import Evidence, Finding, Fix, Rule
 from rocm_doctor.judge.report import CheckResult
 
 MARKERS: Dict[str, str] = {"error": "[bold red]✗[/]", "warning": "[bold yellow]![/]", "info": "[cyan]•[/]"}
+MARKER_STYLES: Dict[str, str] = {"error": "bold red", "warning": "bold yellow", "info": "cyan"}
 OK_MARKER = "[bold green]✓[/]"
 INDENT = "    "
 
@@ -48,22 +49,30 @@ def _evidence_line(item: Evidence) -> str:
 
 
 def fix_lines(fix: Fix) -> List[str]:
-    """The lines a fix prints as (plain text, not markup): text first, then exact actions."""
+    """The lines a rule's fix prints as in ``explain`` (plain text, not markup): text first, then its actions.
+
+    ``check`` and ``fix`` print the remedy decided for the machine instead (:mod:`rocm_doctor.render.remedy`).
+    """
+    from rocm_doctor.render.remedy import INTENT_WORDS
+
+    get = lambda name, default=None: getattr(fix, name, default)  # noqa: E731 - fixes are typed by kind
     lines = [fix.text] if fix.text else []
-    lines += [f"set {name}={value}" for name, value in fix.set.items()]
-    lines += [f"unset {name}" for name in fix.unset]
-    if fix.intent:
-        lines.append(f"pip: {fix.intent}" + (f" ({', '.join(fix.packages)})" if fix.packages else ""))
-    elif fix.packages:
-        lines.append(f"pip: {' '.join(fix.packages)}")
-    if fix.index_url:
-        lines.append(f"index: {fix.index_url}")
-    lines += [f"$ {'sudo ' if fix.needs_root and not c.startswith('sudo ') else ''}{c}" for c in fix.commands]
-    if fix.run_flags:
-        lines.append(f"docker run {' '.join(fix.run_flags)}")
-    lines += [f"Dockerfile: {line}" for line in fix.dockerfile]
-    if fix.base:
-        lines.append(f"base image: {fix.base}")
+    lines += [f"set {name}={value}" for name, value in (get("set") or {}).items()]
+    lines += [f"unset {name}" for name in get("unset") or []]
+    if get("intent"):
+        lines.append(f"pip: {INTENT_WORDS.get(get('intent'), get('intent'))} (`rocm-doctor fix --pip` prints the commands)")
+    elif get("packages"):
+        lines.append(f"pip: {' '.join(get('packages'))}")
+    if get("index_url"):
+        lines.append(f"index: {get('index_url')}")
+    lines += [f"$ {'sudo ' if get('needs_root') and not c.startswith('sudo ') else ''}{c}" for c in get("commands") or []]
+    if get("run_flags"):
+        lines.append(f"docker run {' '.join(get('run_flags'))}")
+    lines += [f"Dockerfile: {line}" for line in get("dockerfile") or []]
+    if get("base"):
+        lines.append(f"base image: {get('base')}")
+    if fix.one_of:
+        lines.append(f"(one of: {fix.one_of})")
     if fix.platforms:
         lines.append(f"(on {', '.join(fix.platforms)})")
     return lines
@@ -83,28 +92,77 @@ def _print_fixes(console: Console, fixes: List[Fix]) -> None:
         if not lines:
             continue
         label = "fix:" if len(fixes) == 1 else f"fix {number}:"
-        if fix.keep_torch:
-            label = label[:-1] + " (if you keep this torch):"
         # soft_wrap: commands are printed whole, never broken across lines, so they copy and paste.
         console.print(f"{INDENT}[bold]{label}[/] {escape(lines[0])}", soft_wrap=True)
         for line in lines[1:]:
             console.print(f"{INDENT}{' ' * (len(label) + 1)}{escape(line)}", soft_wrap=True)
 
 
-def _print_finding(console: Console, finding: Finding, facts: Facts) -> None:
-    gpu = _gpu_label(facts, finding.gpu)
-    where = f" [dim]\\[{escape(gpu)}][/]" if gpu else ""
-    preview = " [dim](preview)[/]" if finding.rule_status == "preview" else ""
+def _gpus_label(facts: Facts, gpus: List[Optional[int]]) -> str:
+    """``GPU 0 (name, gfx)`` or, for findings merged across GPUs, ``GPUs 0, 1 (name, gfx)``."""
+    if len(gpus) == 1:
+        return _gpu_label(facts, gpus[0])
+    first = _gpu_label(facts, gpus[0])
+    detail = first[first.index(" (") :] if " (" in first else ""
+    return f"GPUs {', '.join(str(g) for g in gpus)}{detail}"
+
+
+def _print_finding(console: Console, finding: Finding, facts: Facts, gpus: List[Optional[int]], verbose: bool) -> None:
+    from rocm_doctor.render.remedy import print_lines, remedy_lines, wrap
+
+    width = max(console.width, 40)
+    gpu = _gpus_label(facts, gpus) if gpus != [None] else ""
+    marker = {"error": "✗", "warning": "!", "info": "•"}[finding.severity]
+    preview = " (preview)" if finding.rule_status == "preview" else ""
     if finding.rule_basis == "community-report":
-        preview += " [dim](community report)[/]"
-    console.print(f"  {MARKERS[finding.severity]} [bold]{escape(finding.title)}[/]{where}  [dim]{finding.id}[/]{preview}")
+        preview += " (community report)"
+    head = f"{finding.title}" + (f" [{gpu}]" if gpu else "") + f"  {finding.id}{preview}"
+    lines = wrap(head, width, f"  {marker} ", INDENT)
+    first = Text(lines[0])
+    first.stylize(MARKER_STYLES[finding.severity], 2, 3)
+    first.stylize("bold", 4, min(len(lines[0]), 4 + len(finding.title)))
+    console.print(first, soft_wrap=True)
+    print_lines(console, lines[1:])
     _print_indented(console, finding.message, INDENT)
-    for item in finding.evidence:
-        console.print(f"{INDENT}[dim]evidence:[/] {_evidence_line(item)}", soft_wrap=True)
-    _print_fixes(console, finding.fixes)
+    if verbose:
+        for item in finding.evidence:
+            console.print(f"{INDENT}[dim]evidence:[/] {_evidence_line(item)}", soft_wrap=True)
+    elif finding.evidence:
+        items = [f"{e.path}={render_value(e.value) if e.status == 'known' else e.status}" for e in finding.evidence]
+        line = f"{INDENT}evidence: {'; '.join(items)}"
+        while len(line) > width and len(items) > 1:  # whole items only; -v shows them all
+            items.pop()
+            line = f"{INDENT}evidence: {'; '.join(items)}; … (-v)"
+        console.print(Text(line, style="dim"), soft_wrap=True)
+    if finding.remedy is not None:
+        print_lines(console, remedy_lines(finding.remedy, width, INDENT))
+    else:
+        _print_fixes(console, finding.fixes)
     for ref in finding.references:
         title = f" ({escape(ref.title)})" if ref.title else ""
         console.print(f"{INDENT}[dim]see: {escape(ref.url)}{title}[/]", soft_wrap=True)
+
+
+def _add_merged(shown: List[Tuple[Finding, List[Optional[int]]]], finding: Finding) -> None:
+    """Identical findings for several GPUs are shown once ("GPUs 0, 1")."""
+    key = finding.model_dump_json(include={"id", "title", "message", "remedy"})
+    for position, (known_finding, gpus) in enumerate(shown):
+        if finding.gpu is not None and known_finding.gpu is not None:
+            if known_finding.model_dump_json(include={"id", "title", "message", "remedy"}) == key:
+                shown[position] = (known_finding, gpus + [finding.gpu])
+                return
+    shown.append((finding, [finding.gpu]))
+
+
+def _print_crashes(console: Console, result: CheckResult) -> None:
+    """A crashed gatherer, derived fact, rule or chooser is a row of its own, with its crash log."""
+    if not result.crashes:
+        return
+    console.print()
+    console.print("[bold underline]crashed[/] [dim](rocm-doctor's own checks that raised; please report them)[/]")
+    for crash in result.crashes:
+        log = f"; crash log: {crash.log}" if crash.log else ""
+        _print_indented(console, f"✗ {crash.what} crashed: {crash.reason}{log}", "  ")
 
 
 def _no_amd_gpu_lines(result: CheckResult) -> List[str]:
@@ -123,6 +181,50 @@ def _no_amd_gpu_lines(result: CheckResult) -> List[str]:
     return [f"Whether this machine has an AMD GPU could not be decided{reason}.", looked]
 
 
+OVERVIEW = (
+    ("GPU", ("gfx-unsupported", "gfx-override", "device-selection")),
+    ("driver", ("driver", "permissions", "platform")),
+    ("ROCm", ("torch-rocm-mismatch", "runtime", "env")),
+    ("torch", ("torch-build", "blas", "packages")),
+)
+"""flutter doctor's per-area summary: the areas and the finding categories that mark them."""
+
+
+def _area_value(result: CheckResult, area: str) -> str:
+    facts = result.facts
+    if area == "GPU":
+        names = []
+        for agent in facts.gpus.agents:
+            parts = [str(f.value) for f in (agent.name, agent.gfx) if f.is_known and f.value]
+            if parts:
+                names.append(f"{parts[0]} ({parts[1]})" if len(parts) == 2 else parts[0])
+        return "; ".join(dict.fromkeys(names)) or "no GPU found"
+    if area == "driver":
+        for fact, label in ((facts.driver.amdgpu_version, "amdgpu "), (facts.windows.driver_version, "Adrenalin ")):
+            if fact.is_known:
+                return f"{label}{fact.value}"
+        return "in-tree or not reported" if facts.driver.amdgpu_loaded.is_known and facts.driver.amdgpu_loaded.value else "not reported"
+    if area == "ROCm":
+        return str(facts.rocm.version.value) if facts.rocm.version.is_known else "not installed system-wide"
+    if facts.torch.version.is_known:
+        flavour = f", {facts.torch.flavour.value} build" if facts.torch.flavour.is_known else ""
+        return f"{facts.torch.version.value}{flavour}"
+    return "not installed"
+
+
+def overview(result: CheckResult) -> List[str]:
+    """One line per area (GPU and gfx, driver, ROCm, torch build), each ✓ / ! / ✗ by its worst finding."""
+    lines = []
+    for area, categories in OVERVIEW:
+        worst = max((SEVERITY_RANK[f.severity] for f in result.findings if f.category in categories and f.severity != "info"), default=0)
+        marker = {0: OK_MARKER, 1: MARKERS["warning"], 2: MARKERS["error"]}[worst]
+        lines.append(f"  {marker} {area}: {escape(_area_value(result, area))}")
+    return lines
+
+
+SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
+
+
 def _summary(result: CheckResult, shown_info: bool) -> str:
     counts = result.summary
     parts = []
@@ -132,8 +234,12 @@ def _summary(result: CheckResult, shown_info: bool) -> str:
             hidden = " (shown with -v)" if severity == "info" and not shown_info else ""
             parts.append(f"{MARKERS[severity]} {_plural(count, severity)}{hidden}")
     checked = f"{result.rules_evaluated} rules checked"
+    if result.crashes:
+        checked += f", {len(result.crashes)} crashed"
     if result.undecided:
         checked += f", {len(result.undecided)} undecided" + ("" if shown_info else " (-v lists them)")
+    if result.crashes and not counts.error and not counts.warning:
+        return f"[bold red]✗[/] {len(result.crashes)} check(s) crashed, so the result is incomplete ({checked})."
     if not counts.error and not counts.warning:
         head = f"{OK_MARKER} No problems found" + (f"; {parts[0]}" if parts else "")
         return f"{head} ({checked})."
@@ -145,15 +251,23 @@ def render_check(result: CheckResult, console: Console, verbose: bool = False) -
     for line in _no_amd_gpu_lines(result):
         if line:
             console.print(escape(line))
-    by_area: Dict[str, List[Finding]] = {}
+    if result.plan is not None:
+        target = result.plan.target
+        from rocm_doctor.render.remedy import wrap
+
+        text = f"Target: {target.python} ({target.python_why}); commands for {target.shell} ({target.shell_why})."
+        for line in wrap(text, max(console.width, 40), "", "  "):
+            console.print(Text(line, style="dim"), soft_wrap=True)
+    by_area: Dict[str, List[Tuple[Finding, List[Optional[int]]]]] = {}
     for finding in result.findings:  # worst first, so the worst area comes first
         if verbose or finding.severity != "info":
-            by_area.setdefault(finding.area, []).append(finding)
+            _add_merged(by_area.setdefault(finding.area, []), finding)
     for area, findings in by_area.items():
         console.print()
         console.print(f"[bold underline]{escape(area)}[/]")
-        for finding in findings:
-            _print_finding(console, finding, result.facts)
+        for finding, gpus in findings:
+            _print_finding(console, finding, result.facts, gpus, verbose)
+    _print_crashes(console, result)
     if verbose and result.undecided:
         console.print()
         console.print("[bold underline]undecided[/] [dim](facts that could not be read)[/]")
@@ -171,6 +285,8 @@ def render_check(result: CheckResult, console: Console, verbose: bool = False) -
         console.print(paste.paste_summary(result))
         return
     console.print()
+    for line in overview(result):
+        console.print(line)
     console.print(_summary(result, verbose))
 
 

@@ -187,5 +187,9 @@ class System(Protocol):
         ...
 
     def current_python(self) -> str:
-        """Path of the interpreter running rocm-doctor (the default target)."""
+        """Path of the interpreter running rocm-doctor (the last resort for the target)."""
+        ...
+
+    def parent_process(self) -> Optional[str]:
+        """Name of the process that started rocm-doctor (the user's shell), None when unknown."""
         ...

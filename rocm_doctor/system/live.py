@@ -210,6 +210,15 @@ class LiveSystem:
     def current_python(self) -> str:
         return sys.executable
 
+    def parent_process(self) -> Optional[str]:
+        try:
+            import psutil
+
+            parent = psutil.Process().parent()
+            return parent.name() if parent is not None else None
+        except Exception:  # noqa: BLE001 - psutil.Error, or no permission: the shell is then unknown
+            return None
+
 
 def _cpuinfo_field(system: LiveSystem, key: str) -> Optional[str]:
     """The first ``key : value`` of /proc/cpuinfo (Linux); None elsewhere."""

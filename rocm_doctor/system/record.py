@@ -158,6 +158,9 @@ class RecordingSystem:
     def current_python(self) -> str:
         return self._once("python", self.inner.current_python)
 
+    def parent_process(self) -> Optional[str]:
+        return self._once("shell", self.inner.parent_process)
+
     def _once(self, key: str, ask: Callable[[], Any]) -> Any:
         """The first answer, kept: the recording must hold what the gatherers saw."""
         if key not in self._answers:
@@ -175,6 +178,7 @@ class RecordingSystem:
                          "group_ids": dict(ident.group_ids)},
             "resources": asdict(self.resources()),
             "python": self.current_python(),
+            "shell": self.parent_process(),
             "env": env,
         }
         if self.access_modes:

@@ -237,3 +237,7 @@ class RecordedSystem:
 
     def current_python(self) -> str:
         return str(self.meta.get("python", "/usr/bin/python3"))
+
+    def parent_process(self) -> Optional[str]:
+        shell = self.meta.get("shell")
+        return str(shell) if shell else None

@@ -57,6 +57,7 @@ class MachineDocument(_Strict):
     resources: Optional[_Resources] = None
     env: Optional[Dict[StrictStr, Scalar]] = None
     python: Optional[StrictStr] = None
+    shell: Optional[StrictStr] = None
     disks: Optional[Dict[StrictStr, StrictInt]] = None
     access: Optional[Dict[StrictStr, StrictStr]] = None
     unreadable: Optional[List[StrictStr]] = None

@@ -54,3 +54,13 @@ def test_a_missing_interpreter_is_a_one_line_input_error() -> None:
     done = _bench("--python", "/nonexistent/python3")
     assert done.returncode == 2
     assert "no such interpreter" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_no_test_run_is_not_a_pass(tmp_path) -> None:
+    # An interpreter without torch: every test fails to start, so nothing was measured.
+    import venv
+
+    venv.create(tmp_path / "venv", with_pip=False)
+    done = _bench("--device", "cpu", "--python", str(tmp_path / "venv" / "bin" / "python"), "--json")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "No benchmark ran" in done.stderr

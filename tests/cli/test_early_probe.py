@@ -35,9 +35,12 @@ def test_no_early_probe_when_the_command_will_not_run_the_live_probe(argv) -> No
     assert early_probe_request(argv) is None
 
 
-def test_early_probe_uses_the_target_interpreter_and_timeout_as_typer_will() -> None:
+def test_early_probe_uses_the_target_interpreter_and_timeout_as_typer_will(monkeypatch) -> None:
+    from rocm_doctor.cli import early
+
     assert early_probe_request(["check", "--python", "/venv/bin/python", "--timeout=5"]) == ("/venv/bin/python", 5.0)
-    assert early_probe_request(["facts", "--json"]) == (sys.executable, 60.0)
+    monkeypatch.setattr(early, "_default_target", lambda: "/active/venv/bin/python")  # the gathering's own resolver
+    assert early_probe_request(["facts", "--json"]) == ("/active/venv/bin/python", 60.0)
 
 
 def _fake_python(tmp_path: Path, body: str) -> Path:

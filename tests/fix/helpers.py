@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.judge.model import Finding, Fix
+from rocm_doctor.judge.model import Finding
 
 
-def finding(fid: str, *fixes: Fix, severity: str = "warning") -> Finding:
+def finding(fid: str, *fixes: Any, severity: str = "warning") -> Finding:
     return Finding(
         id=fid, name=fid.lower(), severity=severity, category="env", action="config", area="test",
         title=f"title {fid}", message="m", explanation="e", fixes=list(fixes),
@@ -30,6 +30,8 @@ def machine_facts(
     render_gid: Optional[int] = None,
     distro: Optional[str] = None,
     torch_rocm: Optional[str] = None,
+    wsl: bool = False,
+    env: Optional[Dict[str, str]] = None,
 ) -> Facts:
     agents = []
     for index, target in enumerate(gfx):
@@ -44,6 +46,10 @@ def machine_facts(
     }
     if container:
         data["host"]["container"] = _k("docker")
+    if wsl:
+        data["host"]["wsl_version"] = _k(2)
+    if env is not None:
+        data["env"] = {"vars": _k(env)}
     if distro:
         data["host"]["distro_id"] = _k("ubuntu")
         data["host"]["distro_version"] = _k(distro)

@@ -17,8 +17,8 @@ import pytest
 
 from rocm_doctor.facts.gather import GatherOptions, gather
 from rocm_doctor.fix.installer import apply_commands, refreshed, run_command
-from rocm_doctor.fix.pip import Command, pip_plan
-from rocm_doctor.fix.plan import build_plan
+from rocm_doctor.remedy.decide import Context, decide
+from rocm_doctor.remedy.pip import Command
 from rocm_doctor.judge.engine import evaluate
 from rocm_doctor.judge.loader import load_rules
 
@@ -87,12 +87,12 @@ def test_apply_replaces_the_cpu_torch_and_the_recheck_confirms_it(world: Dict[st
     assert before.torch.flavour.value == "cpu"
     findings = evaluate(world["rules"], before).findings
     assert [f.id for f in findings] == ["RD990"]
-    plan = build_plan(findings, before)
-    pips = pip_plan(plan, before, python=python, index_override=str(world["index"]))
-    assert pips.commands[0].argv[:5] == (python, "-m", "pip", "uninstall", "-y")
+    plan = decide(findings, before, Context(python=python, index_url=str(world["index"]))).plan
+    commands = [Command(tuple(argv), step.text) for step in plan.of_kind("pip") for argv in step.argv]
+    assert commands[0].argv[:5] == (python, "-m", "pip", "uninstall", "-y")
     lines = []
     report = apply_commands(
-        pips.commands, ["RD990"], before, lambda: _live(python), world["rules"], lines.append, timeout=600, env=pip_env()
+        commands, ["RD990"], before, lambda: _live(python), world["rules"], lines.append, timeout=600, env=pip_env()
     )
     assert report.run.ok, report.run.reason
     assert any("Successfully uninstalled torch-2.13.0+cpu" in line for line in lines)
@@ -103,8 +103,8 @@ def test_apply_replaces_the_cpu_torch_and_the_recheck_confirms_it(world: Dict[st
 
 
 def test_the_first_failure_stops_the_run_with_the_reason(tmp_path: Path) -> None:
-    failing = Command((sys.executable, "-c", "import sys; print('boom'); sys.exit(3)"), "fail", ("RD1",))
-    never = Command((sys.executable, "-c", f"open({str(tmp_path / 'ran')!r}, 'w')"), "never", ("RD2",))
+    failing = Command((sys.executable, "-c", "import sys; print('boom'); sys.exit(3)"), "fail")
+    never = Command((sys.executable, "-c", f"open({str(tmp_path / 'ran')!r}, 'w')"), "never")
     lines = []
     report = apply_commands([failing, never], ["RD1"], machine_facts(), lambda: pytest.fail("no recheck"), [], lines.append)
     assert not report.run.ok and report.run.reason == "exit code 3: boom"
@@ -113,10 +113,10 @@ def test_the_first_failure_stops_the_run_with_the_reason(tmp_path: Path) -> None
 
 
 def test_privileged_commands_are_never_run() -> None:
-    reason = run_command(Command(("sudo", "true"), "x", ()), lambda line: None)
+    reason = run_command(Command(("sudo", "true"), "x"), lambda line: None)
     assert reason is not None and "never runs privileged" in reason
 
 
 def test_a_command_past_its_timeout_is_stopped() -> None:
-    reason = run_command(Command((sys.executable, "-c", "import time; time.sleep(30)"), "slow", ()), lambda l: None, timeout=0.5)
+    reason = run_command(Command((sys.executable, "-c", "import time; time.sleep(30)"), "slow"), lambda l: None, timeout=0.5)
     assert reason == "timed out after 0.5 s"

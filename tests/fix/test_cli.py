@@ -42,13 +42,30 @@ def test_verify_index_refuses_a_missing_wheel(tmp_path: Path, rocm_index: str) -
     assert "MISSING: torch:" in result.stdout
 
 
-def test_requirements_trap_warns_and_prints_the_constraint(tmp_path: Path) -> None:
+def test_requirements_constraints_pin_what_the_plan_installs_not_the_torch_it_removes(tmp_path: Path) -> None:
+    # docker-2x7900xt-rocm62: the plan replaces torch 2.5.1+rocm6.2, so a constraint pinning 2.5.1 would undo it.
     box = machine("docker-2x7900xt-rocm62")
     (tmp_path / "requirements.txt").write_text("torch\ntorchvision\n")
     result = doctor("fix", "--machine", box, "--requirements", "requirements.txt", cwd=tmp_path)
     assert "not pinned to a ROCm build" in result.stdout
-    assert "torch==2.5.1+rocm6.2" in result.stdout
+    assert "2.5.1+rocm6.2" not in result.stdout.split("Requirements file")[1]
+    assert "write constraints.txt from the build it installed" in result.stdout
     assert "-c constraints.txt" in result.stdout
+
+
+def test_requirements_constraints_pin_the_installed_build_when_the_plan_keeps_it(tmp_path: Path) -> None:
+    box = machine("docker-2x7900xt-rocm62")
+    (tmp_path / "requirements.txt").write_text("torch\n")
+    result = doctor("fix", "--machine", box, "--keep-torch", "--requirements", "requirements.txt", cwd=tmp_path)
+    assert "torch==2.5.1+rocm6.2" in result.stdout and "-c constraints.txt" in result.stdout
+
+
+def test_the_constraints_command_pins_the_installed_torch_family(tmp_path: Path) -> None:
+    from rocm_doctor.fix.requirements import constraints_command
+
+    subprocess.run(constraints_command(sys.executable), cwd=tmp_path, check=True, timeout=60)
+    pins = (tmp_path / "constraints.txt").read_text().splitlines()
+    assert pins and all(line.split("==")[0].lower() in ("torch", "torchvision", "torchaudio") for line in pins)
 
 
 def test_impossible_torch_request_exits_2_with_alternatives(tmp_path: Path) -> None:

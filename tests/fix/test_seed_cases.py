@@ -49,7 +49,7 @@ def test_docker_7900xt_on_rocm62_moves_to_a_newer_rocm_and_drops_no_op_variables
     assert "# do not set HSA_OVERRIDE_GFX_VERSION" in parser.content
     assert any("download.pytorch.org/whl/rocm" in i["value"] for i in parser.structure if i["instruction"] == "RUN")
     # Upgrading is the plan, so the hipBLAS workaround is only offered as the keep-torch alternative.
-    assert "set TORCH_BLAS_PREFER_HIPBLASLT=0" in plan.stdout.split("If you must keep the installed torch")[1]
+    assert "export TORCH_BLAS_PREFER_HIPBLASLT='0'" in plan.stdout.split("Alternatives (not applied):")[1]
     assert "TORCH_BLAS_PREFER_HIPBLASLT" not in parser.envs
 
 

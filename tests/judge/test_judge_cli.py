@@ -48,9 +48,14 @@ def test_an_error_finding_exits_1_and_prints_message_evidence_fix_and_reference(
     out = result.stdout
     assert "pytorch\n  ✗ cuda build of PyTorch on an AMD machine  TST001" in out
     assert "PyTorch 2.13.0+rocm7.2 is a cuda build." in out
-    assert "evidence: torch.flavour = cuda  (from torch/version.py)" in out
+    evidence = [line for line in out.splitlines() if line.strip().startswith("evidence:")]
+    assert len(evidence) == 1 and "torch.flavour=cuda" in evidence[0]  # one line by default; -v shows each with its source
+    verbose = _check(run_cli, tmp_path, make_facts, {"torch": {"flavour": fact("cuda", "torch/version.py")}}, "-v")
+    assert "evidence: torch.flavour = cuda  (from torch/version.py)" in verbose.stdout
     assert "fix: Install the ROCm build for ROCm 7.2.0." in out
-    assert "index: https://download.pytorch.org/whl/rocm7.2" in out
+    # the exact commands the chooser decided, never an internal intent name
+    assert "-m pip install --index-url https://download.pytorch.org/whl/rocm" in out
+    assert "install-rocm-torch" not in out
     assert "see: https://example.invalid/TST001" in out
     assert out.rstrip().endswith("✗ 1 error (3 rules checked).")
 
@@ -92,7 +97,8 @@ def test_json_output_is_the_versioned_document(run_cli, tmp_path, make_facts) ->
     assert document["rule_database"] == {k: rule_database_info()[k] for k in ("version", "checked")}
     assert document["summary"] == {"error": 1, "warning": 0, "info": 0}
     assert set(document["findings"][0]) == {
-        "id", "name", "severity", "category", "action", "area", "title", "message", "evidence", "fixes", "references", "gpu"
+        "id", "name", "severity", "category", "action", "area", "title", "message", "evidence", "fixes", "references", "gpu",
+        "remedy",
     }
 
 

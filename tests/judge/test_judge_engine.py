@@ -29,8 +29,8 @@ def test_for_each_gpu_gives_one_finding_per_affected_gpu(make_facts) -> None:
     assert [f.gpu for f in per_gpu] == [0, 1]
     assert per_gpu[1].message == "AMD Radeon RX 6700 XT (gfx1031) is not in the wheel's arch list: gfx90a, gfx942."
     assert per_gpu[1].fixes[0].set == {"HSA_OVERRIDE_GFX_VERSION_2": "11.0.0"}
-    assert per_gpu[0].fixes[0].commands == ["export HSA_OVERRIDE_GFX_VERSION_1=11.0.0"]
-    assert per_gpu[1].fixes[1].run_flags == ["--env=HIP_VISIBLE_DEVICES=1"]
+    assert per_gpu[0].fixes[1].commands == ["export HSA_OVERRIDE_GFX_VERSION_1=11.0.0"]
+    assert per_gpu[1].fixes[2].run_flags == ["--env=HIP_VISIBLE_DEVICES=1"]
 
 
 def test_for_each_runs_over_every_agent_and_rules_filter_by_vendor(make_facts) -> None:
@@ -77,11 +77,12 @@ def test_findings_are_sorted_by_severity_then_area_then_id_then_gpu(make_facts) 
 def test_the_json_document_has_the_public_keys(make_facts) -> None:
     result = evaluate(RULES, make_facts({"torch": {"flavour": fact("cuda")}}))
     document = result.to_document()
-    assert list(document) == ["schema", "tool_version", "rule_database", "facts", "findings", "undecided", "asks", "coverage", "summary"]
+    assert list(document) == ["schema", "tool_version", "rule_database", "facts", "findings", "undecided", "asks", "coverage", "summary", "crashes"]
     assert document["rule_database"]["version"].startswith("rules-")
     assert document["rule_database"]["checked"] == rule_database_info()["checked"]
     assert document["schema"] == "rocm-doctor/check/1"
     assert sorted(document["findings"][0]) == sorted(
-        ["id", "name", "severity", "category", "action", "area", "title", "message", "evidence", "fixes", "references", "gpu"]
+        ["id", "name", "severity", "category", "action", "area", "title", "message", "evidence", "fixes", "references", "gpu",
+         "remedy"]
     )
     assert document["facts"]["torch"]["flavour"]["value"] == "cuda"

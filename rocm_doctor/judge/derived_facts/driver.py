@@ -12,7 +12,7 @@ shipped with, from AMD's package names (``amdgpu-dkms_6.8.5.60203`` = ROCm 6.2.3
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
@@ -135,9 +135,14 @@ def driver_userspace_supported(facts: Facts, tables: Tables) -> Fact:
     return _driver_and_userspace(facts, tables, lambda kmd, user: _supported(kmd, user, tables))
 
 
+def supported_userspace(kmd: str, tables: Tables) -> Optional[Tuple[str, ...]]:
+    """The ROCm user-space series AMD supports with the kernel driver of release ``kmd``; None without a row."""
+    row = next((r for r in _rows(tables, "support") if str(r.get("kmd")) == kmd), None)
+    return None if row is None else tuple(str(s) for s in row.get("userspace") or [])
+
+
 def _supported(kmd: Fact, user: Fact, tables: Tables) -> Fact:
-    row = next((r for r in _rows(tables, "support") if str(r.get("kmd")) == kmd.value), None)
-    if row is None:
+    supported = supported_userspace(str(kmd.value), tables)
+    if supported is None:
         return unknown(f"AMD publishes no support-matrix row for the ROCm {kmd.value} kernel driver")
-    supported = [str(s) for s in row.get("userspace") or []]
     return known(user.value in supported, f"{kmd.source} + {user.source}")

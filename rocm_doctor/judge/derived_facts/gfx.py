@@ -392,15 +392,21 @@ def first_torch_with_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
 
 @gpu_fact(
     "newest_torch_with_gfx",
-    "Newest stable pytorch.org ROCm wheel with the GPU's gfx for the target Python, as 'torch X.Y (rocmA.B)'; "
-    "absent when none.",
+    "Newest stable pytorch.org ROCm wheel with the GPU's gfx that this machine can run, as 'torch X.Y (rocmA.B)': "
+    "the target Python, the ROCm user space the amdgpu kernel driver supports, WSL2's system ROCm; decided by the "
+    "same chooser as `fix` (rocm_doctor.remedy.choice). Absent when none.",
 )
 def newest_torch_with_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
-    python = facts.python.version.value if facts.python.version.is_known else None
+    from dataclasses import replace
+
+    from rocm_doctor.remedy.choice import NoChoice, choose_torch, machine_of
 
     def describe(gfx: str) -> Optional[str]:
-        choice = table_wheels(tables).newest_release_for(gfx, python)
-        return f"torch {choice.torch} (rocm{choice.rocm})" if choice else None
+        try:
+            choice = choose_torch(replace(machine_of(facts), gfx=(gfx,)), "pytorch.org")
+        except NoChoice:
+            return None
+        return f"torch {choice.torch} (rocm{choice.rocm})"
 
     return lookup(_gfx(agent), describe, WHEEL_SOURCE, "no pytorch.org ROCm wheel has {value} for this Python")
 

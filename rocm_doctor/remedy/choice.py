@@ -15,11 +15,14 @@ through :mod:`rocm_doctor.knowledge.torch_wheels`; this module only decides.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional, Sequence, Tuple
+from typing import AbstractSet, Dict, List, Optional, Sequence, Tuple
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.version import InvalidVersion, Version
 
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.fix import wheeldata
-from rocm_doctor.fix.platform import is_windows
+from rocm_doctor.remedy import wheeldata
+from rocm_doctor.remedy.platform import is_windows
 from rocm_doctor.knowledge._tables import parse_version, series
 
 
@@ -70,17 +73,55 @@ class Machine:
     """``3.12``."""
     gfx: Tuple[str, ...]
     host_rocm: Optional[str]
+    driver_rocm: Optional[str] = None
+    """The ROCm release the loaded amdgpu kernel driver shipped with (a container shares the host's)."""
+    userspace: Optional[Tuple[str, ...]] = None
+    """ROCm user-space series AMD supports with that kernel driver (rules/data/amdgpu_driver.yaml)."""
 
 
-def machine_of(facts: Facts) -> Machine:
-    """The facts the torch choice uses."""
+def _kernel_driver(facts: Facts) -> Tuple[Optional[str], Optional[Tuple[str, ...]]]:
+    """(driver's ROCm series, supported user-space series), from the same derived fact ``check`` uses."""
+    from rocm_doctor.judge.derived import Tables
+    from rocm_doctor.judge.derived_facts.driver import amdgpu_dkms_rocm, supported_userspace
+
+    tables = Tables()
+    kmd = amdgpu_dkms_rocm(facts, tables)
+    if not kmd.is_known:
+        return None, None
+    return str(kmd.value), supported_userspace(str(kmd.value), tables)
+
+
+def _effective_gfx(gfx: str, kfd_node: Optional[int], env: Optional[Dict[str, str]]) -> str:
+    """The gfx whose kernels the runtime loads: the target of the override ``env`` applies to the node, else its own."""
+    if env is None:
+        return gfx
+    from rocm_doctor.knowledge import overrides
+
+    try:
+        found = overrides.override_for_agent(env, kfd_node)
+    except LookupError:
+        return gfx
+    target = overrides.override_gfx(found[1]) if found else None
+    return target or gfx
+
+
+def machine_of(facts: Facts, hidden: AbstractSet[int] = frozenset(), env: Optional[Dict[str, str]] = None) -> Machine:
+    """The facts the torch choice uses; ``hidden``: agent indices the plan's visibility variables hide
+    (a hidden GPU does not drive the wheel choice); ``env``: the environment the plan leaves, whose
+    HSA_OVERRIDE_GFX_VERSION decides which gfx kernels the wheel needs."""
     py = facts.python.version.value if facts.python.version.is_known else None
     gfx: List[str] = []
     for agent in facts.gpus.agents:
         vendor = agent.vendor.value if agent.vendor.is_known else None
-        if agent.gfx.is_known and vendor in (None, "AMD") and agent.gfx.value not in gfx:
-            gfx.append(agent.gfx.value)
+        if agent.index in hidden:
+            continue
+        if agent.gfx.is_known and vendor in (None, "AMD"):
+            node = agent.kfd_node.value if agent.kfd_node.is_known else None
+            target = _effective_gfx(str(agent.gfx.value), node, env)
+            if target not in gfx:
+                gfx.append(target)
     rocm = facts.rocm.version.value if facts.rocm.version.is_known else None
+    driver_rocm, userspace = _kernel_driver(facts)
     return Machine(
         windows=is_windows(facts),
         wsl=facts.host.wsl_version.is_known and facts.host.wsl_version.value == 2,
@@ -88,11 +129,52 @@ def machine_of(facts: Facts) -> Machine:
         python=series(py) if py else None,
         gfx=tuple(gfx),
         host_rocm=rocm,
+        driver_rocm=driver_rocm,
+        userspace=userspace,
     )
 
 
+@dataclass(frozen=True)
+class Needs:
+    """What the build must meet: a fix's ``torch``/``rocm`` specifiers and a requested version."""
+
+    torch: Optional[str] = None
+    rocm: Optional[str] = None
+
+    def torch_ok(self, version: str) -> bool:
+        return _contains(self.torch, version)
+
+    def rocm_ok(self, version: Optional[str]) -> bool:
+        return self.rocm is None or (version is not None and _contains(self.rocm, version))
+
+    def describe(self) -> str:
+        parts = [f"torch {self.torch}" if self.torch else "", f"ROCm {self.rocm}" if self.rocm else ""]
+        return " with ".join(p for p in parts if p)
+
+    def merged(self, other: "Needs") -> "Needs":
+        join = lambda a, b: ",".join(x for x in (a, b) if x) or None  # noqa: E731
+        return Needs(join(self.torch, other.torch), join(self.rocm, other.rocm))
+
+
+def _contains(spec: Optional[str], version: str) -> bool:
+    if not spec:
+        return True
+    try:
+        return SpecifierSet(spec).contains(Version(version), prereleases=True)
+    except (InvalidSpecifier, InvalidVersion):
+        return False
+
+
 def _driver_allows(variant: str, machine: Machine) -> Optional[str]:
-    """None when the host's ROCm allows the variant, else the reason it does not."""
+    """None when the kernel driver and the platform allow the variant, else the reason they do not."""
+    if machine.userspace is not None and not machine.wsl:
+        if series(variant) not in machine.userspace:
+            where = "the host's " if machine.container else "the "
+            return (
+                f"{where}amdgpu kernel driver (ROCm {machine.driver_rocm} release) supports ROCm user space "
+                f"{machine.userspace[0]} to {machine.userspace[-1]} (AMD's user/kernel-space support matrix)"
+            )
+        return None
     if machine.host_rocm is None or machine.container:
         return None
     host = parse_version(machine.host_rocm)
@@ -111,11 +193,16 @@ def _driver_allows(variant: str, machine: Machine) -> Optional[str]:
     return None
 
 
-def _pytorch_org(machine: Machine, requested: Optional[str], include_test: bool) -> Tuple[Optional[TorchChoice], List[str]]:
+def _pytorch_org(
+    machine: Machine, requested: Optional[str], include_test: bool, needs: Needs = Needs()
+) -> Tuple[Optional[TorchChoice], List[str]]:
     ruled_out: List[str] = []
     for release in wheeldata.releases():
         label = f"torch {release.torch}"
         if requested and release.torch != series(requested):
+            continue
+        if not needs.torch_ok(release.torch):
+            ruled_out.append(f"{label}: this fix needs torch {needs.torch}")
             continue
         if release.channel != "stable" and not (include_test or requested):
             ruled_out.append(f"{label}: only a release candidate on the {release.channel} channel")
@@ -130,6 +217,9 @@ def _pytorch_org(machine: Machine, requested: Optional[str], include_test: bool)
         variants = sorted(release.rocm, key=parse_version, reverse=True)
         chosen = None
         for variant in variants:
+            if not needs.rocm_ok(variant):
+                ruled_out.append(f"{label}+rocm{variant}: this fix needs a wheel built for ROCm {needs.rocm}")
+                continue
             why_not = _driver_allows(variant, machine)
             if why_not:
                 ruled_out.append(f"{label}+rocm{variant}: {why_not}")
@@ -143,7 +233,11 @@ def _pytorch_org(machine: Machine, requested: Optional[str], include_test: bool)
         if machine.python:
             reasons.append(f"has wheels for Python {machine.python}")
         reasons.append(f"ROCm {chosen} is the newest variant of torch {release.torch} the driver allows")
-        if machine.host_rocm and not machine.container:
+        if machine.userspace is not None and not machine.wsl:
+            reasons.append(
+                f"the amdgpu kernel driver (ROCm {machine.driver_rocm} release) supports user space up to ROCm {machine.userspace[-1]}"
+            )
+        elif machine.host_rocm and not machine.container:
             reasons.append(f"driver rule: {wheeldata.driver_compat_note()}")
         return (
             TorchChoice(
@@ -161,11 +255,14 @@ def _pytorch_org(machine: Machine, requested: Optional[str], include_test: bool)
     return None, ruled_out
 
 
-def _amd_windows(machine: Machine, requested: Optional[str]) -> Tuple[Optional[TorchChoice], List[str]]:
+def _amd_windows(machine: Machine, requested: Optional[str], needs: Needs = Needs()) -> Tuple[Optional[TorchChoice], List[str]]:
     ruled_out: List[str] = []
     for release in wheeldata.windows_releases():
         label = f"AMD Windows torch {release.torch} (ROCm {release.rocm})"
         if requested and series(release.torch) != series(requested):
+            continue
+        if not needs.torch_ok(release.torch) or not needs.rocm_ok(release.rocm):
+            ruled_out.append(f"{label}: this fix needs {needs.describe()}")
             continue
         blocked = [g for g in machine.gfx if wheeldata.windows_blocks(g, release.rocm)]
         if blocked:
@@ -199,11 +296,28 @@ def _amd_windows(machine: Machine, requested: Optional[str]) -> Tuple[Optional[T
     return None, ruled_out
 
 
-def _therock(machine: Machine, ruled_out: Sequence[str]) -> Optional[TorchChoice]:
+def _therock(machine: Machine, ruled_out: Sequence[str], why_not: Optional[List[str]] = None) -> Optional[TorchChoice]:
+    """TheRock's multi-arch build when every GPU here is release-ready there; ``why_not`` collects the reason when not."""
     platform = "windows" if machine.windows else "linux"
+    note = why_not.append if why_not is not None else (lambda _text: None)
     if not machine.gfx or not all(wheeldata.therock_ready(g, platform) for g in machine.gfx):
+        note(f"TheRock multi-arch wheels: not release-ready for {', '.join(machine.gfx) or 'no GPU found'} on {platform}")
         return None
     if machine.python and machine.python not in wheeldata.therock_python():
+        note(f"TheRock multi-arch wheels: none for Python {machine.python}")
+        return None
+    if machine.wsl:
+        note(
+            f"TheRock multi-arch wheels: WSL2 uses the system ROCm {machine.host_rocm or ''} runtime, so the wheel must be "
+            "built for that release; TheRock's come from ROCm's development stream"
+        )
+        return None
+    newest = wheeldata.newest_rocm_series()
+    if machine.userspace is not None and not machine.windows and newest not in machine.userspace:
+        note(
+            f"TheRock multi-arch wheels: built from ROCm's development stream (newer than ROCm {newest}), which the "
+            f"amdgpu kernel driver (ROCm {machine.driver_rocm} release) does not support (it supports up to {machine.userspace[-1]})"
+        )
         return None
     return TorchChoice(
         route="therock",
@@ -219,13 +333,21 @@ def _therock(machine: Machine, ruled_out: Sequence[str]) -> Optional[TorchChoice
     )
 
 
-def choose_torch(machine: Machine, route: str = "auto", requested: Optional[str] = None) -> TorchChoice:
-    """The newest torch build that fits ``machine`` (or ``requested``), by ``route``.
+def choose_torch(
+    machine: Machine, route: str = "auto", requested: Optional[str] = None, needs: Needs = Needs()
+) -> TorchChoice:
+    """The newest torch build that fits ``machine`` (or ``requested``) and ``needs``, by ``route``
+    (``auto``, ``pytorch.org``, ``amd-windows`` or ``therock``).
 
     Raises :class:`NoChoice` with the reasons and alternatives when nothing fits.
     """
+    if route == "pytorch.org":
+        found, ruled_out = _pytorch_org(machine, requested, include_test=False, needs=needs)
+        if found:
+            return found
+        raise NoChoice(_refusal(requested, "pytorch.org"), ruled_out, _alternatives(machine))
     if route == "amd-windows" or (route == "auto" and machine.windows):
-        choice, ruled_out = _amd_windows(machine, requested)
+        choice, ruled_out = _amd_windows(machine, requested, needs)
         if choice:
             return choice
         fallback = _therock(machine, ruled_out) if not requested else None
@@ -233,15 +355,16 @@ def choose_torch(machine: Machine, route: str = "auto", requested: Optional[str]
             return fallback
         raise NoChoice(_refusal(requested, "AMD Windows"), ruled_out, _alternatives(machine))
     if route == "therock":
-        choice = _therock(machine, [])
+        why: List[str] = []
+        choice = _therock(machine, [], why)
         if choice:
             return choice
-        raise NoChoice("TheRock's multi-arch index does not list every GPU here as release-ready", [], _alternatives(machine))
-    choice, ruled_out = _pytorch_org(machine, requested, include_test=False)
+        raise NoChoice("TheRock's multi-arch wheels do not fit this machine", why, _alternatives(machine))
+    choice, ruled_out = _pytorch_org(machine, requested, include_test=False, needs=needs)
     if choice:
         return choice
     if not requested:
-        fallback = _therock(machine, ruled_out)
+        fallback = _therock(machine, ruled_out, ruled_out)
         if fallback:
             return fallback
     raise NoChoice(_refusal(requested, "pytorch.org"), ruled_out, _alternatives(machine))

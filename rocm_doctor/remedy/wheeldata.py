@@ -103,3 +103,9 @@ def therock_ready(gfx: str, platform: str) -> bool:
 def driver_compat_note() -> str:
     notes = load_table("rocm_support").get("linux_notes", {})
     return str(notes.get("driver_compat", "the amdgpu driver and ROCm user space must be compatible"))
+
+
+def newest_rocm_series() -> str:
+    """The newest ROCm release series AMD's driver table knows (TheRock's nightlies are at least this new)."""
+    series = load_table("amdgpu_driver").get("series") or []
+    return str(series[-1]) if series else "0.0"

@@ -2,22 +2,19 @@
 
 Order: uninstall the wrong flavours (torch, torchvision, torchaudio, triton,
 pytorch-triton-rocm) first, then install matching, pinned versions from the
-index the torch choice names (:mod:`rocm_doctor.fix.choice`). Commands are argv
+index the torch choice names (:mod:`rocm_doctor.remedy.choice`). Commands are argv
 lists; they are shown with shell quoting and run without a shell.
 """
 
 from __future__ import annotations
 
-import shlex
-import subprocess
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.fix import wheeldata
-from rocm_doctor.fix.choice import NoChoice, TorchChoice, choose_torch, machine_of
-from rocm_doctor.fix.plan import TORCH_INTENTS, FixPlan, PipRequest
-from rocm_doctor.fix.platform import is_windows
+from rocm_doctor.judge.model import PipFix
+from rocm_doctor.remedy import wheeldata
+from rocm_doctor.remedy.choice import TorchChoice
 
 TORCH_FAMILY = ("torch", "torchvision", "torchaudio", "triton", "pytorch-triton-rocm", "pytorch-triton")
 """Distributions a torch replacement removes first, so no CUDA/CPU piece stays behind."""
@@ -30,10 +27,6 @@ class Command:
 
     argv: Tuple[str, ...]
     purpose: str
-    finding_ids: Tuple[str, ...]
-
-    def display(self, windows: bool = False) -> str:
-        return subprocess.list2cmdline(list(self.argv)) if windows else shlex.join(self.argv)
 
 
 @dataclass(frozen=True)
@@ -47,18 +40,6 @@ class Requirement:
     """Version or series (``2.13``, ``2.13.0+rocm7.2``) to look for on the index."""
     index_url: Optional[str]
     url: Optional[str] = None
-
-
-@dataclass
-class PipPlan:
-    """Commands in order, the torch choice behind them, and what could not be turned into a command."""
-
-    commands: List[Command] = field(default_factory=list)
-    choice: Optional[TorchChoice] = None
-    requirements: List[Requirement] = field(default_factory=list)
-    notes: List[str] = field(default_factory=list)
-    refusal: Optional[NoChoice] = None
-    windows: bool = False
 
 
 @dataclass(frozen=True)
@@ -81,13 +62,14 @@ class Target:
         return (*head, *extra, *(("--index-url", index) if index else ()), *specs)
 
 
-def target_python(facts: Facts, override: Optional[str] = None) -> str:
-    """The interpreter the commands run: ``--python``, else the one the facts describe."""
+def target_python(facts: Facts, override: Optional[str] = None) -> Tuple[str, str]:
+    """(interpreter the commands run, why): ``--python``, else the one the facts describe."""
     if override:
-        return override
+        return override, "--python"
+    why = str(facts.python.selected_by.value) if facts.python.selected_by.is_known else "the interpreter the facts describe"
     if facts.python.executable.is_known:
-        return str(facts.python.executable.value)
-    return "python"
+        return str(facts.python.executable.value), why
+    return "python", "the target interpreter is not known: the first python on PATH"
 
 
 def _installed(facts: Facts) -> Optional[Dict[str, str]]:
@@ -136,25 +118,12 @@ def torch_requirements(choice: TorchChoice, wanted: Sequence[str]) -> List[Requi
     return found
 
 
-def _explain(choice: TorchChoice) -> List[str]:
-    lines = [f"torch {choice.torch} from {choice.route}" + (f" (ROCm {choice.rocm})" if choice.rocm else "")]
-    lines += [f"  because: {reason}" for reason in choice.reasons]
-    lines += [f"  ruled out: {reason}" for reason in choice.ruled_out]
-    return lines
-
-
-def _replace_torch(
-    plan: PipPlan, facts: Facts, target: Target, route: str, requested: Optional[str], ids: Tuple[str, ...]
-) -> None:
-    try:
-        choice = choose_torch(machine_of(facts), route, requested)
-    except NoChoice as refusal:
-        plan.refusal = refusal
-        return
-    plan.choice = choice
-    plan.notes.extend(_explain(choice))
+def torch_commands(choice: TorchChoice, facts: Facts, target: Target) -> Tuple[List[Command], List[Requirement], List[str]]:
+    """Remove the torch family, then install the chosen build with the companions that were there."""
+    commands: List[Command] = []
+    notes: List[str] = []
     if choice.python_required:
-        plan.notes.append(
+        notes.append(
             f"The target interpreter is not Python {choice.python_required}: create one first "
             f"(py -{choice.python_required} -m venv venv-rocm) and run these commands with its python.exe"
         )
@@ -163,17 +132,16 @@ def _replace_torch(
     # Reinstall the companions that were there; when packages are unknown, torchvision only.
     wanted = ["torchvision"] if installed is None else [n for n in ("torchvision", "torchaudio") if n in installed]
     if remove:
-        plan.commands.append(Command(target.uninstall(remove), "remove the current torch build and its companions", ids))
+        commands.append(Command(target.uninstall(remove), "remove the current torch build and its companions"))
     if choice.preinstall:
         base = wheeldata.windows_index(choice.rocm or "")
         urls = [base + (p if p.endswith((".whl", ".tar.gz")) else f"{p}-py3-none-win_amd64.whl") for p in choice.preinstall]
-        plan.commands.append(Command(target.install(urls, None, ("--no-cache-dir",)), f"install AMD's ROCm {choice.rocm} SDK wheels", ids))
+        commands.append(Command(target.install(urls, None, ("--no-cache-dir",)), f"install AMD's ROCm {choice.rocm} SDK wheels"))
     requirements = torch_requirements(choice, wanted)
-    plan.requirements.extend(requirements)
     index = None if choice.route == "amd-windows" else choice.index_url
-    plan.commands.append(
-        Command(target.install([r.spec for r in requirements], index), f"install torch {choice.torch} ({choice.route})", ids)
-    )
+    described = f"torch {choice.torch} from {choice.route}" + (f" (ROCm {choice.rocm})" if choice.rocm else "")
+    commands.append(Command(target.install([r.spec for r in requirements], index), f"install {described}"))
+    return commands, requirements, notes
 
 
 def _installed_rocm_index(facts: Facts) -> Optional[str]:
@@ -183,61 +151,32 @@ def _installed_rocm_index(facts: Facts) -> Optional[str]:
     return None
 
 
-def _intent_commands(plan: PipPlan, facts: Facts, target: Target, request: PipRequest) -> None:
-    ids = request.finding_ids
+def intent_commands(fix: PipFix, facts: Facts, target: Target) -> Tuple[List[Command], List[str]]:
+    """Commands for a pip fix that does not replace torch; a note when it cannot become a command."""
     installed = _installed(facts) or {}
-    if request.intent == "remove-cuda-triton":
-        plan.commands.append(Command(target.uninstall(["triton"]), "remove the CUDA triton that shadows pytorch-triton-rocm", ids))
+    if fix.intent == "remove-cuda-triton":
+        commands = [Command(target.uninstall(["triton"]), "remove the CUDA triton that shadows pytorch-triton-rocm")]
         rocm_triton = installed.get("pytorch-triton-rocm")
         index = _installed_rocm_index(facts)
         if rocm_triton and index:
-            plan.commands.append(
+            commands.append(
                 Command(
                     target.install([f"pytorch-triton-rocm=={rocm_triton}"], index, ("--force-reinstall", "--no-deps")),
                     "restore the files of pytorch-triton-rocm that the CUDA triton overwrote",
-                    ids,
                 )
             )
-    elif request.intent == "reinstall-torchvision-matching":
+        return commands, []
+    if fix.intent == "reinstall-torchvision-matching":
         torch_version = str(facts.torch.version.value) if facts.torch.version.is_known else None
         vision, _ = wheeldata.companions(".".join((torch_version or "").split("+")[0].split(".")[:2]))
         if not vision:
-            plan.notes.append(f"{', '.join(ids)}: no known torchvision for torch {torch_version or 'unknown'}")
-            return
-        plan.commands.append(Command(target.uninstall(["torchvision"]), "remove the mismatched torchvision", ids))
-        plan.commands.append(
-            Command(target.install([_pin("torchvision", vision)], _installed_rocm_index(facts)), f"install the torchvision built for torch {torch_version}", ids)
-        )
-    elif request.intent == "pin-numpy-1":
-        plan.commands.append(Command(target.install(["numpy<2"], None), "torch wheels before 2.3 were compiled against numpy 1.x", ids))
-    elif request.packages:
-        plan.commands.append(Command(target.install(list(request.packages), request.index_url), request.text or "install", ids))
-    elif request.intent:
-        plan.notes.append(f"{', '.join(ids)}: no command for pip intent {request.intent!r}; {request.text or ''}".rstrip("; "))
-
-
-def pip_plan(
-    plan: FixPlan,
-    facts: Facts,
-    python: Optional[str] = None,
-    installer: str = "pip",
-    requested_torch: Optional[str] = None,
-    index_override: Optional[str] = None,
-) -> PipPlan:
-    """Turn the pip fixes of ``plan`` (and ``--torch``) into commands for the target interpreter."""
-    target = Target(target_python(facts, python), installer, index_override)
-    result = PipPlan(windows=is_windows(facts))
-    torch_requests = [p for p in plan.pip if p.intent in TORCH_INTENTS]
-    route = plan.torch_route
-    if requested_torch and route is None:
-        route = "auto"
-    if route is not None:
-        ids = tuple(dict.fromkeys(i for p in torch_requests for i in p.finding_ids))
-        _replace_torch(result, facts, target, route, requested_torch, ids)
-    for request in plan.pip:
-        if request.intent in TORCH_INTENTS:
-            continue
-        if route is not None and request.intent == "remove-cuda-triton":
-            continue  # the torch replacement already removes triton
-        _intent_commands(result, facts, target, request)
-    return result
+            return [], [f"no known torchvision for torch {torch_version or 'unknown'}"]
+        return [
+            Command(target.uninstall(["torchvision"]), "remove the mismatched torchvision"),
+            Command(target.install([_pin("torchvision", vision)], _installed_rocm_index(facts)), f"install the torchvision built for torch {torch_version}"),
+        ], []
+    if fix.intent == "pin-numpy-1":
+        return [Command(target.install(["numpy<2"], None), "torch wheels before 2.3 were compiled against numpy 1.x")], []
+    if fix.packages:
+        return [Command(target.install(list(fix.packages), fix.index_url), fix.text or "install")], []
+    return [], [f"no command for pip intent {fix.intent!r}"]

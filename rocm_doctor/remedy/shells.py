@@ -1,0 +1,130 @@
+"""Commands in the user's shell: which shell, and how a command or a setting is written in it.
+
+Environment lines come from the env-file writer (:func:`rocm_doctor.fix.envfile.env_line`), so
+``check``, ``fix`` and ``--write-env`` quote values the same way. Commands that are argv lists
+(pip, python one-liners) are quoted for the shell. A rule's manual command is POSIX shell
+syntax on Linux; where it uses shell syntax (``$VAR``, pipes, redirections, globs) a fish,
+PowerShell or cmd user gets it wrapped in ``bash -c``, so that what is printed works when pasted.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+from typing import Optional, Sequence, Tuple
+
+from rocm_doctor.facts.model import Facts
+
+SHELLS = ("bash", "zsh", "sh", "fish", "powershell", "cmd")
+"""Shells whose commands ``check`` and ``fix`` print (``--shell``)."""
+POSIX = ("bash", "zsh", "sh")
+_ALIASES = {"dash": "sh", "ash": "sh", "ksh": "sh", "pwsh": "powershell", "powershell": "powershell", "cmd": "cmd"}
+_PLAIN = re.compile(r"^[A-Za-z0-9_@%+=:,./-]+$")
+_POSIX_SYNTAX = set("|&;<>()$`*?[]{}~!\\")
+
+
+def shell_name(raw: str) -> Optional[str]:
+    """``/usr/bin/zsh``, ``pwsh.exe``, ``-bash`` -> a shell of :data:`SHELLS`, None when not one."""
+    base = re.split(r"[\\/]", raw.strip())[-1].lower().lstrip("-")
+    base = base[:-4] if base.endswith(".exe") else base
+    if base in SHELLS:
+        return base
+    return _ALIASES.get(base)
+
+
+def detect(facts: Facts, requested: Optional[str] = None) -> Tuple[str, str]:
+    """(shell, why): ``--shell``, else the shell the facts name (``host.shell``), else the platform's default.
+
+    A pasted report's platform decides for ``check --from``: PowerShell for a Windows report, bash otherwise.
+    """
+    if requested:
+        return requested, "--shell"
+    windows = facts.host.os.is_known and facts.host.os.value == "windows"
+    found = facts.host.shell
+    if found.is_known and shell_name(str(found.value)):
+        return str(shell_name(str(found.value))), f"detected from {found.source}"
+    if facts.meta.origin == "paste":
+        return ("powershell", "the report is from Windows") if windows else ("bash", "the report is not from Windows")
+    return ("powershell", "the default on Windows") if windows else ("bash", "the default on Linux")
+
+
+def _fish_quote(word: str) -> str:
+    return "'" + word.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _powershell_quote(word: str) -> str:
+    return "'" + word.replace("'", "''") + "'"
+
+
+def quote_word(shell: str, word: str) -> str:
+    """One argument, quoted for ``shell`` only when it needs it."""
+    if word and _PLAIN.match(word) and not (shell == "powershell" and word[0] == "@"):
+        return word
+    if shell in POSIX:
+        return shlex.quote(word)
+    if shell == "fish":
+        return _fish_quote(word)
+    if shell == "powershell":
+        return _powershell_quote(word)
+    return subprocess.list2cmdline([word])
+
+
+def quote_argv(shell: str, argv: Sequence[str]) -> str:
+    """An argv list as one command line for ``shell``; PowerShell needs ``&`` before a quoted program."""
+    words = [quote_word(shell, w) for w in argv]
+    if shell == "powershell" and words and words[0].startswith("'"):
+        words.insert(0, "&")
+    return " ".join(words)
+
+
+def uses_shell_syntax(command: str) -> bool:
+    """The POSIX command uses more than quoted words: expansions, pipes, redirections, globs, assignments."""
+    quote: Optional[str] = None
+    for position, char in enumerate(command):
+        if quote == "'":
+            quote = None if char == "'" else quote
+        elif quote == '"':
+            if char in "$`\\":
+                return True
+            quote = None if char == '"' else quote
+        elif char in "'\"":
+            quote = char
+        elif char in _POSIX_SYNTAX:
+            return True
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return True
+    return bool(words) and "=" in words[0] and not words[0].startswith("-")
+
+
+def posix_command(shell: str, command: str) -> str:
+    """A rule's POSIX command as it must be typed in ``shell``."""
+    if shell in POSIX:
+        return command
+    if uses_shell_syntax(command):
+        return quote_argv(shell, ["bash", "-c", command])
+    return quote_argv(shell, shlex.split(command))
+
+
+CONTINUATION = {"bash": " \\", "zsh": " \\", "sh": " \\", "fish": " \\", "powershell": " `", "cmd": " ^"}
+
+
+def wrapped(shell: str, argv: Sequence[str], width: int, indent: str) -> list:
+    """``quote_argv`` broken between arguments with the shell's line continuation, each line within
+    ``width`` where the words allow (a single word longer than the width stays whole)."""
+    words = [quote_word(shell, w) for w in argv]
+    if shell == "powershell" and words and words[0].startswith("'"):
+        words.insert(0, "&")
+    mark = CONTINUATION[shell]
+    lines, current = [], ""
+    for word in words:
+        candidate = f"{current} {word}" if current else word
+        if current and len(indent) + len(candidate) + len(mark) > width:
+            lines.append(current + mark)
+            current = "  " + word
+        else:
+            current = candidate
+    lines.append(current)
+    return lines

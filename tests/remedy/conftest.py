@@ -1,0 +1,1 @@
+from cli_runner import run_cli  # noqa: F401
