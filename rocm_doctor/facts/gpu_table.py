@@ -255,7 +255,8 @@ def codename_regex() -> "re.Pattern[str]":
     return re.compile(r"(?<![0-9A-Za-z])(?:" + "|".join(words) + r")(?![0-9A-Za-z])", re.IGNORECASE)
 
 
-def models_for_codename(name: str) -> List[GpuModel]:
+@lru_cache(maxsize=4096)
+def models_for_codename(name: str) -> Tuple[GpuModel, ...]:
     """The code-name rows named as whole words in ``name`` (``Navi 22 [Radeon RX 6700 XT]`` ->
     Navi 22); a longer code name hides the shorter ones inside it (``Strix Halo`` is not ``Strix``)."""
     text = name[:200].lower()
@@ -265,7 +266,7 @@ def models_for_codename(name: str) -> List[GpuModel]:
         if match is not None:
             found.append(row.model)
             text = text[: match.start()] + " " * (match.end() - match.start()) + text[match.end():]
-    return found
+    return tuple(found)
 
 
 @lru_cache(maxsize=1)
@@ -279,6 +280,7 @@ def _name_index() -> Dict[str, List[GpuModel]]:
     return index
 
 
+@lru_cache(maxsize=4096)
 def model_for_name(name: str) -> Optional[GpuModel]:
     """The table row a GPU's marketing name stands for, or None when it is unknown or ambiguous.
 
@@ -302,8 +304,8 @@ def model_for_name(name: str) -> Optional[GpuModel]:
     try:
         codenamed = models_for_codename(name)
     except Exception:  # noqa: BLE001 - same as above
-        codenamed = []
-    candidates = found + codenamed
+        codenamed = ()
+    candidates = found + list(codenamed)
     if not candidates or len({m.gfx for m in candidates}) != 1:
         return None
     return found[0] if found else codenamed[0]

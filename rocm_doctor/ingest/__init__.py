@@ -17,14 +17,16 @@ Public API: :func:`ingest_text`, :func:`ingest_report_file` (an
 from __future__ import annotations
 
 import bisect
+import gc
 import sys
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, Iterator, List, Optional, Tuple
 
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.ingest.assemble import Conflict, assemble
-from rocm_doctor.ingest.blocks import Block, split_blocks
+from rocm_doctor.ingest.blocks import Block, split_blocks, without_repeats
 from rocm_doctor.ingest.formats import (
     collect_env,
     fields,
@@ -72,23 +74,27 @@ def _always(block: Block) -> bool:
     return True
 
 
-PARSERS: List[Tuple[Parser, Gate]] = [
-    (json_docs.parse, lambda block: "{" in block.text or "[" in block.text),
-    (collect_env.parse, _has("pytorch version", "is cuda available", "rocm used to build", "[pip3]", "[conda]")),
-    (rocminfo.parse, _has("agent", "marketing name", "rock module", "wsl environment", "amdgcn-amd-amdhsa", "name:")),
-    (smi.parse, _has("smi", "gpu[", "gpu:", "market_name", "card series", "driver version")),
-    (hip_devices.parse, _has("device#", "ggml_", "msg=")),
-    (packages.parse, _always),
-    (pip.parse, lambda block: "==" in block.text or " @ " in block.text or "package" in block.lower),
-    (system.parse, _has("linux", "id=", "amdgpu", "controller", "device-", "version_id")),
-    (commands.parse, lambda block: any(line.command for line in block.lines) or "uid=" in block.text),
-    (python_session.parse, _has("torch")),
-    (fields.parse, _always),
-    (mentions.parse, _always),
-    (env_settings.parse, lambda block: "=" in block.text or "set" in block.lower or "env" in block.lower),
-    (match_block, _always),
+EVERY_LINE, SAMPLE = True, False
+
+PARSERS: List[Tuple[Parser, Gate, bool]] = [
+    (json_docs.parse, lambda block: "{" in block.text or "[" in block.text, EVERY_LINE),
+    (collect_env.parse, _has("pytorch version", "is cuda available", "rocm used to build", "[pip3]", "[conda]"), SAMPLE),
+    (rocminfo.parse, _has("agent", "marketing name", "rock module", "wsl environment", "amdgcn-amd-amdhsa", "name:"), EVERY_LINE),
+    (smi.parse, _has("smi", "gpu[", "gpu:", "market_name", "card series", "driver version"), EVERY_LINE),
+    (hip_devices.parse, _has("device#", "ggml_", "msg="), EVERY_LINE),
+    (packages.parse, _always, SAMPLE),
+    (pip.parse, lambda block: "==" in block.text or " @ " in block.text or "package" in block.lower, SAMPLE),
+    (system.parse, _has("linux", "id=", "amdgpu", "controller", "device-", "version_id"), EVERY_LINE),
+    (commands.parse, lambda block: any(line.command for line in block.lines) or "uid=" in block.text, SAMPLE),
+    (python_session.parse, _has("torch"), SAMPLE),
+    (fields.parse, _always, SAMPLE),
+    (mentions.parse, _always, SAMPLE),
+    (env_settings.parse, lambda block: "=" in block.text or "set" in block.lower or "env" in block.lower, SAMPLE),
+    (match_block, _always, SAMPLE),
 ]
-"""Every recogniser with the cheap test that says whether it can find anything in a block, in listing order."""
+"""Every recogniser with the cheap test that says whether it can find anything in a block, and
+whether it reads every line (tool outputs where each of many alike lines is one more device) or the
+block without its many-times-repeated lines (free text: :func:`~rocm_doctor.ingest.blocks.without_repeats`)."""
 
 
 SOFT_KINDS = ("report-fields", "python-session", "mentions")
@@ -134,20 +140,47 @@ def _without_overlap(pieces: List[Piece]) -> List[Piece]:
 
 def _pieces(blocks: List[Block]) -> List[Piece]:
     pieces: List[Piece] = []
-    for block in blocks:
+    for block, sample in zip(blocks, without_repeats(blocks)):
         found: List[Piece] = []
-        for parser, gate in PARSERS:
+        for parser, gate, every_line in PARSERS:
+            read = block if every_line else sample
             try:
-                if gate(block):
-                    found += parser(block)
+                if read.lines and gate(read):
+                    found += _listing_complete(parser(read), read is block or parser is not env_settings.parse)
             except Exception:  # noqa: BLE001 - unrecognisable text is ignored, never an error
                 continue
         pieces += _without_overlap(found)
     return pieces
 
 
+def _listing_complete(pieces: List[Piece], complete: bool) -> List[Piece]:
+    """An environment listing read without its repeated lines cannot say which variables are unset."""
+    if not complete:
+        for piece in pieces:
+            piece.coverage = None
+    return pieces
+
+
+@contextmanager
+def _without_cycle_collection() -> Iterator[None]:
+    """Reading a 20 MB paste makes millions of small objects and no reference cycles; the cyclic
+    collector would walk them again and again (about a quarter of the time) for nothing."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def ingest_text(text: str, origin_detail: Optional[str] = None) -> IngestResult:
     """Facts and recognised pieces of a pasted report."""
+    with _without_cycle_collection():
+        return _ingest(text, origin_detail)
+
+
+def _ingest(text: str, origin_detail: Optional[str]) -> IngestResult:
     pieces = _pieces(split_blocks(text))
     report = REPORT_MARKER in text
     if report and any(p.facts is not None for p in pieces):

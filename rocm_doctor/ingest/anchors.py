@@ -13,6 +13,7 @@ slow way.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import List, Optional, Tuple
 
 MIN_ANCHOR = 3
@@ -167,3 +168,10 @@ def anchors(pattern: str) -> Optional[List[str]]:
         found += words
     # a word that holds another anchor adds nothing: a line holding it holds the shorter one
     return sorted({w for w in found if not any(o != w and o in w for o in found)})
+
+
+@lru_cache(maxsize=None)
+def pattern_anchors(pattern: str) -> Optional[Tuple[str, ...]]:
+    """:func:`anchors`, cached per pattern text (readers' patterns are module constants)."""
+    words = anchors(pattern)
+    return tuple(words) if words is not None else None

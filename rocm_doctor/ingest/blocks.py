@@ -21,14 +21,15 @@ import bisect
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
+
+from rocm_doctor.ingest.anchors import pattern_anchors
 
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _DETAILS_OPEN = re.compile(r"^\s*<details\b[^>]*>", re.IGNORECASE)
 _DETAILS_CLOSE = re.compile(r"^\s*</details\s*>", re.IGNORECASE)
 _TAG_ONLY = re.compile(r"^\s*</?(summary|details|pre|code|br)\b[^>]*>.*$", re.IGNORECASE)
 _QUOTE = re.compile(r"^\s{0,3}>(?!>>)\s?")
-_NON_BLANK = re.compile(r"\S[^\n]*")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 # Prompts that precede a command a reporter ran; stripped to leave the command.
@@ -42,8 +43,8 @@ _PROMPTS = (
     re.compile(r"^\s*\$\s"),  # $ command
     re.compile(r"^\s*#\s(?=(?:sudo\s+)?(?:[\w./-]*/)?(?:rocminfo|rocm-smi|amd-smi|groups|id|ls|cat|dmesg|lspci|uname|python[\d.]*|pip[\d.]*|docker|apt|dkms|modinfo|env|printenv|export|hipconfig|clinfo|ollama)\b)"),  # root shell '# cmd'
 )
-_PROMPT_HINTS = ("$", "#", ">", "In [")
-"""A line can start with a prompt only if it holds one of these (checked before any regex)."""
+_PROMPT_HINT = re.compile(r"[$#>]|In \[")
+"""A line can start with a prompt only if it holds one of these (checked before the prompt patterns)."""
 
 
 @dataclass(frozen=True)
@@ -110,8 +111,16 @@ class Block:
         """The position in :attr:`lines` of the line holding character ``offset`` of :attr:`text`."""
         return max(0, bisect.bisect_right(self._starts, offset) - 1)
 
+    def can_hold(self, pattern: "re.Pattern[str]") -> bool:
+        """False when the block holds none of the words every match of ``pattern`` contains
+        (:mod:`rocm_doctor.ingest.anchors`): then no scan is needed."""
+        words = pattern_anchors(pattern.pattern)
+        return words is None or any(word in self.lower for word in words)
+
     def scan(self, pattern: "re.Pattern[str]") -> Iterator[Tuple["re.Match[str]", Line]]:
         """Every match of ``pattern`` in :attr:`text` with the line it starts on."""
+        if not self.can_hold(pattern):
+            return
         for match in pattern.finditer(self.text):
             yield match, self.line_at(match.start())
 
@@ -123,7 +132,7 @@ def normalise(text: str) -> str:
 
 def strip_prompt(text: str) -> Tuple[str, bool]:
     """Remove a leading shell / REPL prompt; returns the rest and whether one was found."""
-    if not any(hint in text for hint in _PROMPT_HINTS):
+    if _PROMPT_HINT.search(text) is None:
         return text, False
     for prompt in _PROMPTS:
         match = prompt.match(text)
@@ -140,18 +149,14 @@ def _make_line(raw: str, block: int, number: int) -> Line:
 
 def _numbered_lines(text: str) -> Iterator[Tuple[str, int]]:
     """Non-blank lines with their 1-based numbers; a run of blank lines yields one ``""``."""
-    number = 1
-    position = 0
-    first = True
-    for match in _NON_BLANK.finditer(text):
-        start = text.rfind("\n", 0, match.start()) + 1
-        newlines = text.count("\n", position, start)
-        if not first and newlines >= 2:
-            yield "", number + 1
-        number += newlines
-        yield text[start : match.end()], number
-        position = match.end()
-        first = False
+    last = 0
+    for number, raw in enumerate(text.split("\n"), 1):
+        if not raw or raw.isspace():
+            continue
+        if last and number - last >= 2:
+            yield "", last + 1
+        yield raw, number
+        last = number
 
 
 def split_blocks(text: str) -> List[Block]:
@@ -201,7 +206,32 @@ def split_blocks(text: str) -> List[Block]:
     return blocks
 
 
+MAX_REPEATS = 32
+"""How many lines of one shape (the line with every number, decimal or hex, blanked) the free-text readers
+read: a 20 MB training log is mostly one progress line repeated, and its 33rd copy says nothing
+the first 32 did not. Tool-output readers (rocminfo, lspci, smi, pip, collect_env) read every line."""
+
+_NUMBERS = re.compile(r"[0-9a-fA-F]*[0-9][0-9a-fA-F]*")
+
+
+def without_repeats(blocks: List[Block], keep: int = MAX_REPEATS) -> List[Block]:
+    """The blocks without the lines whose shape occurred ``keep`` times before in the paste
+    (a block that loses none is returned as it is; line numbers stay the original ones)."""
+    seen: Dict[str, int] = {}
+    out: List[Block] = []
+    for block in blocks:
+        shapes = _NUMBERS.sub("0", block.text).split("\n")
+        kept: List[Line] = []
+        for line, shape in zip(block.lines, shapes):
+            count = seen.get(shape, 0) + 1
+            seen[shape] = count
+            if count <= keep:
+                kept.append(line)
+        out.append(block if len(kept) == len(block.lines) else Block(block.index, block.kind, tuple(kept)))
+    return out
+
+
 def first_match(pattern: "re.Pattern[str]", block: Block) -> Optional[Tuple["re.Match[str]", Line]]:
     """The first match of ``pattern`` in the block's text, with its line; None when there is none."""
-    match = pattern.search(block.text)
+    match = pattern.search(block.text) if block.can_hold(pattern) else None
     return (match, block.line_at(match.start())) if match else None

@@ -23,7 +23,7 @@ from typing import Any, Dict, Iterator, List, Optional, Pattern, Tuple
 
 from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
-from rocm_doctor.ingest.anchors import anchors
+from rocm_doctor.ingest.anchors import pattern_anchors
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece
 from rocm_doctor.ingest.model import TRUST_HINT, TRUST_SIGNATURE, Absent, GpuSighting, Observation, Piece, SettingSighting
@@ -198,7 +198,7 @@ def _lines_with(block: Block, words: Tuple[str, ...]) -> Iterator[int]:
 
 def _candidate_lines(block: Block, signature: Signature) -> Iterator[Line]:
     """Lines the signature could match: found by its anchors when it has some, else by its regex."""
-    words = _anchors(signature.pattern.pattern)
+    words = pattern_anchors(signature.pattern.pattern)
     if words is not None and len(block.lower) == len(block.text):
         for index in _lines_with(block, words):
             yield block.lines[index]
@@ -209,12 +209,6 @@ def _candidate_lines(block: Block, signature: Signature) -> Iterator[Line]:
         if line is not last:
             last = line
             yield line
-
-
-@lru_cache(maxsize=None)
-def _anchors(pattern: str) -> Optional[Tuple[str, ...]]:
-    words = anchors(pattern)
-    return tuple(words) if words is not None else None
 
 
 def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> List[Piece]:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from rocm_doctor.ingest.blocks import split_blocks, strip_prompt
+from rocm_doctor.ingest import ingest_text
+from rocm_doctor.ingest.blocks import MAX_REPEATS, split_blocks, strip_prompt, without_repeats
 
 
 def test_fenced_blocks_details_and_prose_become_separate_blocks() -> None:
@@ -43,3 +44,39 @@ def test_block_quotes_lose_their_marker() -> None:
 def test_empty_text_has_no_blocks() -> None:
     assert split_blocks("") == []
     assert split_blocks("\n\n  \n") == []
+
+
+def test_without_repeats_keeps_the_first_copies_of_each_line_shape_with_their_numbers() -> None:
+    text = "".join(f"step {i} loss 0.{i}\n" for i in range(100)) + "done at step 100\n"
+    (block,) = split_blocks(text)
+    (sampled,) = without_repeats([block], keep=5)
+    assert [line.number for line in sampled.lines] == [1, 2, 3, 4, 5, 101]
+    assert without_repeats([block], keep=200)[0] is block  # nothing dropped: the same block
+
+
+def test_line_shapes_blank_hex_numbers_but_not_words() -> None:
+    lspci = "".join(f"{i:02x}:00.0 VGA controller\n" for i in range(0, 256, 16))
+    (block,) = split_blocks(lspci + "face bead cafe\nbead face cafe\n")
+    (sampled,) = without_repeats([block], keep=1)
+    assert [line.text for line in sampled.lines] == ["00:00.0 VGA controller", "face bead cafe", "bead face cafe"]
+
+
+def test_tool_readers_count_every_device_line_however_often_its_shape_repeats() -> None:
+    lspci = "".join(
+        f"{i:02x}:00.0 VGA compatible controller: Advanced Micro Devices, Inc. [AMD/ATI] Navi 31 [Radeon RX 7900 XT/7900 XTX] (rev c8)\n"
+        for i in range(MAX_REPEATS + 8)
+    )
+    assert len(ingest_text(lspci).facts.gpus.agents) == MAX_REPEATS + 8
+
+
+def test_an_environment_listing_read_without_its_repeats_claims_no_completeness() -> None:
+    complete = ingest_text("$ env\n" + "".join(f"V{i}=x\n" for i in range(10)) + "HOME=/root\n")
+    assert complete.facts.env.coverage.value == [".*"]
+    repeated = ingest_text("$ env\n" + "".join(f"V{i}=x\n" for i in range(MAX_REPEATS * 3)) + "HOME=/root\n")
+    assert repeated.facts.env.coverage.value == []  # an unlisted variable is unknown, not unset
+
+
+def test_an_error_after_thousands_of_progress_lines_is_still_read() -> None:
+    log = "".join(f"epoch 1 step {i} | loss {1 / (i + 1):.5f}\n" for i in range(5000))
+    result = ingest_text(log + "RuntimeError: HIP error: invalid device function\n" + log)
+    assert "hip_invalid_device_function" in result.facts.symptoms.signatures.value

@@ -57,7 +57,7 @@ texts = st.one_of(
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-@pytest.mark.parametrize("parser", [parser for parser, _ in PARSERS], ids=lambda p: f"{p.__module__}.{p.__name__}")
+@pytest.mark.parametrize("parser", [parser for parser, _, _ in PARSERS], ids=lambda p: f"{p.__module__}.{p.__name__}")
 def test_no_text_makes_a_parser_raise(parser: Callable) -> None:
     @FUZZ
     @given(texts)
@@ -82,5 +82,5 @@ def test_the_whole_pipeline_returns_facts_for_any_text(text: str) -> None:
 
 def test_the_fragment_list_covers_every_parser() -> None:
     text = "\n".join(FRAGMENTS)
-    kinds: List[str] = [p.kind for block in split_blocks(text) for parser, _ in PARSERS for p in parser(block)]
+    kinds: List[str] = [p.kind for block in split_blocks(text) for parser, _, _ in PARSERS for p in parser(block)]
     assert len(set(kinds)) >= 10
