@@ -18,6 +18,15 @@ from typing import List, Optional, Tuple
 
 MIN_ANCHOR = 3
 _CLASS_ESCAPES = set("dDsSwWbBAZzGnrtfv0123456789")
+_CODE_ESCAPES = {"x": 2, "u": 4, "U": 8, "N": 0}
+
+
+def _skip_code(branch: str, i: int, escape: str) -> int:
+    """Index after the code of a character escape whose letter was just read."""
+    if escape == "N":
+        close = branch.find("}", i)
+        return close + 1 if close >= 0 else len(branch)
+    return i + _CODE_ESCAPES[escape]
 
 
 def _branches(pattern: str) -> List[str]:
@@ -117,7 +126,9 @@ def _required_parts(branch: str) -> Tuple[str, List[str]]:
         if char == "\\" and i + 1 < len(branch):
             escaped = branch[i + 1]
             i += 2
-            if escaped not in _CLASS_ESCAPES:
+            if escaped in _CODE_ESCAPES:
+                i = _skip_code(branch, i, escaped)  # \x41, \u00e9, \N{...}: one character, not these letters
+            elif escaped not in _CLASS_ESCAPES:
                 literal = escaped
         elif char == "(":
             end = _skip_group(branch, i)

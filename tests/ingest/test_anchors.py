@@ -92,3 +92,43 @@ def test_a_signature_deep_in_a_long_block_is_found_once_at_its_first_line() -> N
     assert len(found) == 1
     assert found[0].line_start == 20001
     assert "hip_invalid_device_function" in ingest_text(text).facts.symptoms.signatures.value
+
+
+def _reader_patterns() -> list:
+    """Every compiled regex at module level in the readers (each may be skipped by Block.scan)."""
+    import importlib
+    import pkgutil
+
+    import rocm_doctor.ingest.formats as formats
+    from rocm_doctor.facts.gpu_table import codename_regex
+
+    found = {codename_regex().pattern: codename_regex()}
+    for info in pkgutil.iter_modules(formats.__path__):
+        module = importlib.import_module(f"{formats.__name__}.{info.name}")
+        for value in vars(module).values():
+            values = value if isinstance(value, (list, tuple)) else [value]
+            for item in values:
+                if isinstance(item, re.Pattern) and anchors(item.pattern) is not None:
+                    found.setdefault(item.pattern, item)
+    return sorted(found.values(), key=lambda p: p.pattern)
+
+
+_READER_PATTERNS = _reader_patterns()
+
+
+def test_the_readers_have_many_anchored_patterns_to_check() -> None:
+    assert len(_READER_PATTERNS) >= 30
+
+
+@pytest.mark.parametrize("pattern", _READER_PATTERNS, ids=lambda p: p.pattern[:40])
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_every_string_a_reader_pattern_matches_holds_one_of_its_anchors(pattern, data) -> None:
+    text = data.draw(st.from_regex(pattern))
+    words = anchors(pattern.pattern)
+    assert pattern.search(text) is None or any(word in text.lower() for word in words), (text, words)
+
+
+@pytest.mark.parametrize("pattern, expected", [(r"caf\xe9 ok", ["caf"]), (r"\u00e9tat", ["tat"]), (r"\N{BULLET} item", [" item"])])
+def test_character_escapes_are_one_character_not_their_letters(pattern: str, expected: list) -> None:
+    assert anchors(pattern) == expected
