@@ -43,6 +43,21 @@ FRAGMENTS = [
     "--extra-index-url https://download.pytorch.org/whl/rocm6.2", "'stdlib.h' file not found", "triton\\backends\\amd",
     "$ cat /opt/rocm/.info/version", "6.2.0-66", "$ hipconfig --version", "$ groups", "uid=0(root) gid=0(root) groups=0(root)",
     "root@box:~# python3 -V", "Python 3.12.3",
+    # labelled fields, mentions, settings, packages (the general readers)
+    "**ROCm version:** 6.2", "- GPU: RX 7900 XTX", "| GPU | 2x Radeon RX 7900 XT |", "### ROCm Version", "ROCm 6.", "**Torch**: ",
+    "I have a Ryzen 9 7950X and an RX 6700 XT", "Ryzen AI Max+ 395", "Strix Halo", "gfx", "gfx_1100", "amdgcn-amd-amdhsa--gfx",
+    "Navi 48", "2x MI300X", "99999999999x RX 7900 XTX", "torch-2.3.0+rocm6.0-cp311-cp311-linux_x86_64.whl", "torch==2.+rocm",
+    "https://download.pytorch.org/whl/rocm6.2/", "https://download.pytorch.org/whl/nightly/rocm", "rocm/pytorch:latest",
+    "/opt/rocm-6.2.0/lib/libamdhip64.so", "amdgpu-install --usecase=rocm", "export HSA_OVERRIDE_GFX_VERSION=10.3.0",
+    "export HSA_OVERRIDE_GFX_VERSION=", '$env:HIP_VISIBLE_DEVICES="0"', "set HSA_ENABLE_SDMA=0", 'set "X=1"', "ENV A=B C=D",
+    "-e ROCR_VISIBLE_DEVICES=1", "Environment=\"HSA_OVERRIDE_GFX_VERSION=11.0.0\"", "HSA_OVERRIDE_GFX_VERSION=11.0.0 python x.py",
+    "$ env", "$ env | grep HSA", "$ printenv", "PATH=/usr/bin", 'msg="server config" env="map[HSA_OVERRIDE_GFX_VERSION:10.3.0 OLLAMA_HOST:]"',
+    'time=x level=INFO source=amd_linux.go:1 msg="amdgpu is not supported" gpu=0 gpu_type=gfx1032',
+    "ii  rocm-hip-runtime  6.2.0.60200-66~22.04  amd64  ROCm", "rocm-hip-runtime-6.2.0-1.el9.x86_64", "python-pytorch-opt-rocm 2.5.1-1",
+    "PS C:\\Users\\me> python -c \"import torch\"", "C:\\>pip list", "amdhip64_6.dll", "WSL", "wsl --version",
+    "# rocminfo", "Unable to open /dev/kfd read-write: Permission denied", "Missing CO for these ISAs - gfx1031",
+    "rocblaslt warning: No paths matched gfx1151", "ROCm version: (6, 2)", "python -c 'import torch; print(torch.__version__)'",
+    "HIP_VISIBLE_DEVICES contains more devices than ROCR_VISIBLE_DEVICES", "works fine with sudo", "is not member of render group",
 ]
 
 texts = st.one_of(
