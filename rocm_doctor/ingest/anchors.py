@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import List, Optional, Tuple
+from typing import Iterator, List, Optional, Tuple
 
 MIN_ANCHOR = 3
 _CLASS_ESCAPES = set("dDsSwWbBAZzGnrtfv0123456789")
@@ -29,55 +29,39 @@ def _skip_code(branch: str, i: int, escape: str) -> int:
     return i + _CODE_ESCAPES[escape]
 
 
-def _branches(pattern: str) -> List[str]:
-    """Top-level alternatives (``a|b(c|d)`` -> ``a``, ``b(c|d)``)."""
-    out, depth, current, i = [], 0, "", 0
-    in_class = False
+def _structure(pattern: str, start: int = 0) -> Iterator[Tuple[int, str, int]]:
+    """(index, character, group depth after it) of each character from ``start`` that is neither
+    escaped nor inside a character class."""
+    depth, i = 0, start
     while i < len(pattern):
         char = pattern[i]
         if char == "\\":
-            current += pattern[i : i + 2]
             i += 2
             continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-        elif char == "|" and depth == 0:
-            out.append(current)
-            current = ""
-            i += 1
+        if char == "[":
+            i = _skip_class(pattern, i)
             continue
-        current += char
+        depth += (char == "(") - (char == ")")
+        yield i, char, depth
         i += 1
-    out.append(current)
-    return out
+
+
+def _branches(pattern: str) -> List[str]:
+    """Top-level alternatives (``a|b(c|d)`` -> ``a``, ``b(c|d)``)."""
+    out, last = [], 0
+    for i, char, depth in _structure(pattern):
+        if char == "|" and depth == 0:
+            out.append(pattern[last:i])
+            last = i + 1
+    return out + [pattern[last:]]
 
 
 def _skip_group(branch: str, i: int) -> int:
     """Index just after the group that opens at ``i``."""
-    depth, in_class = 0, False
-    while i < len(branch):
-        char = branch[i]
-        if char == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return i
+    for j, char, depth in _structure(branch, i):
+        if char == ")" and depth == 0:
+            return j + 1
+    return len(branch)
 
 
 def _skip_class(branch: str, i: int) -> int:

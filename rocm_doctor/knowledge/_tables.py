@@ -62,13 +62,13 @@ def need_source(row: Dict[str, Any], name: str, path: str, key: str = "source") 
     return " ".join(urls)
 
 
-def need_rows(value: Any, name: str, path: str) -> List[Dict[str, Any]]:
-    """A list of mappings, each with a ``source`` of public URLs."""
+def need_rows(value: Any, name: str, path: str, source_key: str = "source") -> List[Dict[str, Any]]:
+    """A list of mappings, each with a ``source`` (or ``source_key``) of public URLs."""
     if not isinstance(value, list):
         raise InputError(f"{where(name, path)} must be a list")
     for index, row in enumerate(value):
         need_mapping(row, name, f"{path}[{index}]")
-        need_source(row, name, f"{path}[{index}]")
+        need_source(row, name, f"{path}[{index}]", source_key)
     return value
 
 

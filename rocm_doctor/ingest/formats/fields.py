@@ -31,6 +31,7 @@ from rocm_doctor.ingest.formats.common import COUNT_FIELD, GFX_RE, gfx_of, gpu_f
 from rocm_doctor.ingest.formats.mentions import GPU_NAME_PATTERNS
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, kernel_observations, windows_observations
 from rocm_doctor.ingest.model import TRUST_TEMPLATE, GpuSighting, Observation, Piece
+from rocm_doctor.knowledge._tables import need_rows, where
 from rocm_doctor.knowledge.cpus import igpu_for_cpu
 
 TABLE = "report_fields"
@@ -52,16 +53,11 @@ _VERSION = re.compile(r"(?<![\d.])v?(\d+\.\d+(?:\.\d+)?)")
 def labels() -> Dict[str, str]:
     """Lower-cased label -> kind, from the table; a malformed table is an InputError."""
     data = load_table(TABLE)
-    where = f"rules/data/{TABLE}.yaml"
-    rows = data.get("fields") if isinstance(data, dict) else None
-    if not isinstance(rows, list):
-        raise InputError(f"{where}: must be a mapping with a 'fields' list")
+    rows = need_rows(data.get("fields") if isinstance(data, dict) else None, TABLE, "fields", source_key="sources")
     out: Dict[str, str] = {}
     for index, row in enumerate(rows):
-        if not isinstance(row, dict) or row.get("kind") not in KINDS or not isinstance(row.get("labels"), list):
-            raise InputError(f"{where}: fields[{index}] needs a kind ({', '.join(KINDS)}) and a labels list")
-        if not row.get("sources"):
-            raise InputError(f"{where}: fields[{index}] needs sources")
+        if row.get("kind") not in KINDS or not isinstance(row.get("labels"), list):
+            raise InputError(f"{where(TABLE, f'fields[{index}]')} needs a kind ({', '.join(KINDS)}) and a labels list")
         for label in row["labels"]:
             out[str(label).lower()] = str(row["kind"])
     return out

@@ -23,6 +23,7 @@ from rocm_doctor.errors import InputError
 from rocm_doctor.ingest.blocks import Block
 from rocm_doctor.ingest.formats.common import identity_observations, make_piece
 from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TOOL, Observation, Piece
+from rocm_doctor.knowledge._tables import need_rows, where
 from rocm_doctor.knowledge.torch_identity import identify
 
 TABLE = "distro_packages"
@@ -34,14 +35,11 @@ _VERSION = r"(?:\d+:)?(?P<version>\d+\.\d+(?:\.\d+)?)[0-9A-Za-z.~+_:-]*"
 def table() -> Dict[str, str]:
     """Package name -> what its version tells (rocm, torch, amdgpu-dkms)."""
     data = load_table(TABLE)
-    where = f"rules/data/{TABLE}.yaml"
-    rows = data.get("packages") if isinstance(data, dict) else None
-    if not isinstance(rows, list):
-        raise InputError(f"{where}: must be a mapping with a 'packages' list")
+    rows = need_rows(data.get("packages") if isinstance(data, dict) else None, TABLE, "packages")
     out: Dict[str, str] = {}
     for index, row in enumerate(rows):
-        if not isinstance(row, dict) or not row.get("name") or row.get("fact") not in FACTS or not row.get("source"):
-            raise InputError(f"{where}: packages[{index}] needs name, fact ({', '.join(FACTS)}) and source")
+        if not row.get("name") or row.get("fact") not in FACTS:
+            raise InputError(f"{where(TABLE, f'packages[{index}]')} needs name and fact ({', '.join(FACTS)})")
         out[str(row["name"])] = str(row["fact"])
     return out
 
