@@ -343,6 +343,7 @@ class _Steps:
             env.update({name: None for name in fix.unset})
             if not env:
                 return []
+            text = _text_here(fix, self.facts)
             return [self.step("advice" if advisory else "env", "environment", text, ids, env=env, commands=self.env_commands(env))]
         if isinstance(fix, PipFix):
             if replaces_torch(fix):
@@ -371,6 +372,31 @@ class _Steps:
         if isinstance(fix, CodeFix):
             return [self.step("advice" if advisory else "code", "environment", text, ids)]
         return []
+
+
+CONFIGURED_ORIGINS = ("systemd", "dockerfile", "docker-run", "compose", "setx", "persistent")
+"""Settings made in a file or a launcher: a shell command does not change them for the next run."""
+
+
+def configured_where(facts: Facts, names: Sequence[str]) -> List[str]:
+    """For a pasted report: where each of ``names`` is configured outside a shell (a Dockerfile
+    ``ENV``, a systemd unit, compose, ``setx``), so the fix says to change it there."""
+    settings = facts.env.settings.value if facts.env.settings.is_known else None
+    out: List[str] = []
+    for setting in settings or []:
+        if setting.name in names and setting.origin in CONFIGURED_ORIGINS and setting.reaches is not False:
+            line = f"{setting.name} is set for {setting.where} ({setting.source.replace('paste:', 'report ')}): change it there."
+            if line not in out:
+                out.append(line)
+    return out
+
+
+def _text_here(fix: object, facts: Facts) -> str:
+    """The fix's text, and for environment fixes where the report configures the variable."""
+    text = _fix_text(fix)
+    if isinstance(fix, EnvFix):
+        text = " ".join([text] + configured_where(facts, list(fix.set) + list(fix.unset)))
+    return text
 
 
 def _why_default(options: List[object], chosen: int, ruled_out: Dict[int, str]) -> Optional[str]:
@@ -496,8 +522,8 @@ def decide(findings: Sequence[Finding], facts: Facts, context: Context = Context
                 else:
                     why = ruled.get(o) or ("an alternative to the default" if chosen is not None else None)
                     if not advisory and len(fixes) > 1:
-                        alternatives.append(Alternative(finding_ids=[entry.finding.id], text=_fix_text(fix), available=available, why=why, steps=steps))
-                options.append(Option(text=_fix_text(fix), default=o == chosen, available=available, why=why, steps=steps))
+                        alternatives.append(Alternative(finding_ids=[entry.finding.id], text=_text_here(fix, facts), available=available, why=why, steps=steps))
+                options.append(Option(text=_text_here(fix, facts), default=o == chosen, available=available, why=why, steps=steps))
             groups.append(Group(name=name, options=options))
         resolved[e] = Remedy(shell=build.shell, groups=groups)
     merged_steps, conflicts = _resolve_env(_merge(plan_steps), facts, build)

@@ -76,3 +76,15 @@ def test_check_json_carries_asks_and_coverage(tmp_path, run_cli) -> None:
     document = json.loads(run_cli("check", "--from", str(paste), "--json").stdout)
     assert document["asks"] and document["coverage"]
     assert {a["name"] for a in document["coverage"]} >= {"GPU and gfx target", "environment"}
+
+
+def test_an_env_fix_for_a_variable_a_dockerfile_sets_says_to_change_it_there() -> None:
+    text = "GPU: RX 7900 XTX\n\n```dockerfile\nFROM rocm/pytorch:latest\nENV HSA_OVERRIDE_GFX_VERSION=10.3.0\n```\n"
+    result = _check(text)
+    remedies = [f.remedy for f in result.findings if f.remedy and any("HSA_OVERRIDE_GFX_VERSION" in s.env for g in f.remedy.groups for o in g.options for s in o.steps)]
+    assert remedies
+    texts = [o.text for r in remedies for g in r.groups for o in g.options]
+    assert any("Dockerfile" in t and "block 2 line 5" in t and "change it there" in t for t in texts)
+    shell_only = _check("GPU: RX 7900 XTX\n\n```\n$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n$ python train.py\n```\n")
+    assert any(o.steps for f in shell_only.findings if f.remedy for g in f.remedy.groups for o in g.options)
+    assert not any("change it there" in o.text for f in shell_only.findings if f.remedy for g in f.remedy.groups for o in g.options)
