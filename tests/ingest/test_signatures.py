@@ -107,3 +107,21 @@ def test_every_signature_a_rule_names_is_in_the_table() -> None:
     for rule in load_rules([], use_env=False):
         walk(rule.when)
     assert named and named <= known_ids, sorted(named - known_ids)
+
+
+@pytest.mark.parametrize(
+    ("line", "expected", "fires"),
+    [
+        ('it gives me an error I never got before: "No NVIDIA driver found on your system."', "nvidia_driver_named_by_user", True),
+        ("ComfyUI shows a message telling me I don't have Nvidia drivers installed.", "nvidia_driver_named_by_user", True),
+        ('the backend fails with a "no Nvidia GPU" error', "nvidia_driver_named_by_user", True),
+        ("I don't have an nvidia gpu, I have an RX 6600 with ROCm 6.2", "nvidia_driver_named_by_user", False),
+        ("No NVIDIA GPU here, only AMD.", "nvidia_driver_named_by_user", False),
+        ("both the square example and vector_copy example work with sudo.", "works_only_as_root", True),
+        ("rocminfo fails as a normal user, but working as root it lists the GPU", "works_only_as_root", True),
+        ("I am running as root inside the rocm/pytorch container and is_available() is False", "works_only_as_root", False),
+        ("pip install works fine with sudo", "works_only_as_root", False),
+    ],
+)
+def test_retold_messages_are_told_apart_from_statements_about_the_machine(line: str, expected: str, fires: bool) -> None:
+    assert (expected in _ids(line)) is fires
