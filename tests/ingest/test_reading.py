@@ -200,6 +200,45 @@ def test_a_partial_listing_does_not_make_other_variables_unset() -> None:
     assert grep.env.covers("HIP_VISIBLE_DEVICES") and not grep.env.covers("ROCR_VISIBLE_DEVICES")
 
 
+@pytest.mark.parametrize(
+    "command, covered, not_covered",
+    [
+        ("env | grep -E '^(HSA|HIP)'", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"),
+        ("env | grep 'HSA\\|HIP'", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"),
+        ("env | grep -e HSA -e ROCR", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES"),
+        ("env | grep -i hsa", "HSA_ENABLE_SDMA", "HIP_VISIBLE_DEVICES"),
+        ("set | findstr HSA HIP", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"),
+    ],
+)
+def test_a_filtered_listing_covers_what_its_filter_would_show(command: str, covered: str, not_covered: str) -> None:
+    f = facts(f"```\n$ {command}\nHSA_OVERRIDE_GFX_VERSION=10.3.0\n```\n")
+    assert f.env.covers(covered) and not f.env.covers(not_covered)
+
+
+@pytest.mark.parametrize(
+    "listing",
+    [
+        "$ env | grep -v PATH\nROCM_PATH=/opt/rocm\n",  # inverted: shows what does not match
+        "$ env | grep -c HSA\n1\n",  # a count, not rows
+        "$ env | grep 'HSA$'\nMY_HSA=1\n",  # anchored at the end of the value
+        "$ env\nHOME=/root\n...\nPATH=/usr/bin\n",  # cut short
+    ],
+)
+def test_a_listing_that_may_hide_rows_claims_no_completeness(listing: str) -> None:
+    coverage = facts(f"```\n{listing}```\n").env.coverage
+    assert coverage.status != "known" or coverage.value == []
+
+
+def test_a_prefix_before_sudo_does_not_reach_and_a_second_assignment_is_no_command() -> None:
+    sudo = facts("```\n$ HSA_OVERRIDE_GFX_VERSION=10.3.0 sudo python3 run.py\n```\n").env.settings.value[0]
+    assert sudo.origin == "command-prefix" and sudo.reaches is False and "sudo" in sudo.reason
+    after_sudo = facts("```\n$ sudo HSA_OVERRIDE_GFX_VERSION=10.3.0 python3 run.py\n```\n").env.settings.value[0]
+    assert after_sudo.reaches is True
+    two = facts("```\n$ HSA_OVERRIDE_GFX_VERSION=11.0.0 HIP_VISIBLE_DEVICES=0\n```\n")
+    assert set(two.env.vars.value) == {"HSA_OVERRIDE_GFX_VERSION", "HIP_VISIBLE_DEVICES"}
+    assert all(s.origin != "command-prefix" for s in two.env.settings.value)
+
+
 def test_a_fish_universal_variable_without_export_never_reaches_the_program() -> None:
     f = facts("set -U HSA_OVERRIDE_GFX_VERSION 10.3.0\n")
     setting = f.env.settings.value[0]

@@ -49,8 +49,13 @@ _TRAILING = ".,;:)]}>`*"
 _EXPORT = re.compile(rf"(?<![^\s;&|(`])export\s+((?:{_NAME}(?:={_VALUE})?[ \t]*)+)", re.MULTILINE)
 _UNSET = re.compile(rf"(?<![^\s;&|(`])unset\s+(?:-[vf]\s+)?((?:{_NAME}[ \t]*)+)", re.MULTILINE)
 _PREFIX = re.compile(
-    rf"^[ \t`]*(?:sudo\s+(?:-\S+\s+)*|env\s+)?((?:{_UPPER_NAME}={_VALUE}[ \t]+)+)([A-Za-z0-9./~_-][^\s=]*)", re.MULTILINE
+    rf"^[ \t`]*(?:sudo\s+(?:-\S+\s+)*|env\s+)?((?:{_UPPER_NAME}={_VALUE}[ \t]+)+)([A-Za-z0-9./~_-][^\s=]*)(?=\s|$)", re.MULTILINE
 )
+_SUDO_RESETS = (
+    "sudo starts the command with a reset environment (env_reset is on by default), so a variable set "
+    "before sudo does not reach it; pass it after sudo (sudo NAME=value command) or keep it with sudo --preserve-env=NAME"
+)
+"""sudoers(5): env_reset is on by default (https://github.com/sudo-project/sudo/blob/SUDO_1_9_15p5/docs/sudoers.man.in)."""
 _POWERSHELL = re.compile(rf"\$env:({_NAME})\s*=\s*({_VALUE})", re.IGNORECASE)
 _PS_REMOVE = re.compile(rf"Remove-Item\s+(?:-Path\s+)?['\"]?Env:\\?({_NAME})", re.IGNORECASE)
 _PS_PERSIST = re.compile(
@@ -71,7 +76,7 @@ _INLINE = re.compile(rf"(?<![\w$:-])({_UPPER_NAME})\s*=\s*({_VALUE})")
 _PROSE_TO = re.compile(rf"\b({_UPPER_NAME})`?\s+(?:to|as)\s+`?(\d[\w.:,]*|gfx\w+|true|false|on|off)\b", re.IGNORECASE)
 _BOILERPLATE = re.compile(r"consider passing|Compile with `?TORCH_USE|For debugging consider|might be asynchronously reported", re.IGNORECASE)
 """PyTorch's own error text names variables (``For debugging consider passing AMD_SERIALIZE_KERNEL=3``): not settings."""
-_LISTING_COMMAND = re.compile(r"^\s*(?:sudo\s+)?(env|printenv|export\s+-p|set)\s*(?:\|\s*(?:grep|findstr|rg|egrep)\s+(.*))?$")
+_LISTING_COMMAND = re.compile(r"^\s*(?:sudo\s+)?(env|printenv|export\s+-p|set)\s*(?:\|\s*(grep|findstr|rg|egrep)\s+(.*))?$")
 _OLLAMA_CONFIG = re.compile(r"env=\"?map\[(.*?)\]\"?\s*$", re.MULTILINE)
 _LOGFMT = re.compile(r"\blevel=\w+\b.*\bmsg=")
 
@@ -118,23 +123,60 @@ def _assignments(text: str) -> Iterator[Tuple[str, Optional[str]]]:
         yield token.group(1), token.group(2)
 
 
-def _listing_patterns(grep: Optional[str]) -> List[str]:
-    """What an ``env | grep ARGS`` listing is complete for, as regular expressions."""
-    if not grep:
+_NO_ROWS_FLAGS = set("vclLoq")
+"""grep flags after which the output is not the matching rows (invert, count, file names, only the match, quiet)."""
+
+
+def _listing_patterns(tool: Optional[str], arguments: Optional[str]) -> List[str]:
+    """What ``env | TOOL ARGUMENTS`` lists every set variable of, as one regular expression over
+    names; nothing when that cannot be said (an inverted or counting grep, a pattern anchored at
+    the end of the line, which also depends on the value)."""
+    if not tool:
         return [".*"]
     try:
-        words = shlex.split(grep)
+        words = shlex.split(arguments or "", posix=tool != "findstr")
     except ValueError:
-        words = grep.split()
-    patterns = [w for w in words if not w.startswith("-")]
-    if not patterns:
+        words = (arguments or "").split()
+    if tool == "findstr":  # findstr STRINGS: any of the space-separated strings; /V inverts, /I ignores case
+        options = {w.upper() for w in words if w.startswith("/")}
+        strings = [x for w in words if not w.startswith("/") for x in w.strip('"').split()]
+        if not strings or options & {"/V", "/M"}:
+            return []
+        return [("(?i)" if "/I" in options else "") + "|".join(re.escape(x) for x in strings)]
+    patterns: List[str] = []
+    flags = ""
+    expect_pattern = explicit = False
+    for word in words:
+        if expect_pattern:
+            patterns.append(word)
+            expect_pattern = False
+        elif word in ("-e", "--regexp"):
+            expect_pattern = explicit = True
+        elif word.startswith("--"):
+            if word in ("--invert-match", "--count", "--files-with-matches", "--only-matching", "--quiet"):
+                return []
+            flags += {"--ignore-case": "i", "--extended-regexp": "E", "--fixed-strings": "F", "--perl-regexp": "P"}.get(word, "")
+        elif word.startswith("-") and len(word) > 1:
+            flags += word[1:]
+        elif not patterns and not explicit:
+            patterns.append(word)  # the pattern; later words (and all of them after -e) are files
+    patterns = [p for p in patterns if p]
+    if not patterns or set(flags) & _NO_ROWS_FLAGS:
         return []
-    out: List[str] = []
-    for alternative in re.split(r"\\?\|", patterns[0]):
-        alternative = alternative.strip("^$ ")
-        if alternative:
-            out.append(alternative)
-    return out
+    if "F" in flags:
+        regexes = [re.escape(p) for p in patterns]
+    elif tool in ("egrep", "rg") or set(flags) & set("EP"):
+        regexes = patterns
+    else:  # grep's basic syntax: \| alternates, \( \) group
+        regexes = [p.replace("\\|", "|").replace("\\(", "(").replace("\\)", ")") for p in patterns]
+    pattern = "|".join(f"(?:{r})" for r in regexes)
+    if re.search(r"(?<!\\)\$", pattern):
+        return []
+    try:
+        re.compile(pattern)
+    except re.error:
+        return []
+    return [("(?i)" if "i" in flags else "") + pattern]
 
 
 def _listings(block: Block) -> Tuple[List[SettingSighting], List[str], List[Line]]:
@@ -152,17 +194,22 @@ def _listings(block: Block) -> Tuple[List[SettingSighting], List[str], List[Line
         if match is None or (match.group(1) == "set" and not line.command):
             continue
         rows = 0
-        for row in lines[i + 1 :]:
-            if row.command:
-                break
+        j = i + 1
+        while j < len(lines) and not lines[j].command:
+            row = lines[j]
             assignment = re.match(rf"^\s*({_NAME})=(.*)$", row.text)
             if assignment is None:
                 break
             out.append(_sighting(assignment.group(1), assignment.group(2), "env-listing", row, TRUST_TOOL, True))
             used.append(row)
             rows += 1
+            j += 1
+        # Complete only when the rows run to the next command or the end of the block: a listing
+        # cut short ("...", a note) may have lost rows.
+        whole = j == len(lines) or lines[j].command
+        if (rows or match.group(2)) and whole:
+            coverage += _listing_patterns(match.group(2), match.group(3))
         if rows or match.group(2):
-            coverage += _listing_patterns(match.group(2))
             used.append(line)
     return out, coverage, used
 
@@ -271,7 +318,11 @@ def _scan(block: Block) -> List[SettingSighting]:
             command = match.group(2)
             if command.lower() in ("export", "set", "setx", "env") or match.start() in taken:
                 continue
-            add(match, [_sighting(n, v, "command-prefix", line, TRUST_TEMPLATE, True) for n, v in _assignments(match.group(1))])
+            sudo = command == "sudo"
+            add(match, [
+                _sighting(n, v, "command-prefix", line, TRUST_TEMPLATE, not sudo, _SUDO_RESETS if sudo else None)
+                for n, v in _assignments(match.group(1))
+            ])
     lowered = block.lower
     if "$env:" in lowered:
         for match, line in block.scan(_POWERSHELL):
