@@ -107,6 +107,10 @@ class Block:
         """Where line ``index`` of :attr:`lines` starts in :attr:`text`."""
         return self._starts[index]
 
+    def column_at(self, offset: int) -> int:
+        """Where character ``offset`` of :attr:`text` stands in its line."""
+        return offset - self._starts[self.index_at(offset)]
+
     def index_at(self, offset: int) -> int:
         """The position in :attr:`lines` of the line holding character ``offset`` of :attr:`text`."""
         return max(0, bisect.bisect_right(self._starts, offset) - 1)

@@ -294,3 +294,33 @@ def test_a_signature_gives_the_gpu_it_names(text: str, signature: str, gfx: str)
 def test_a_kfd_permission_error_proves_no_read_write_access() -> None:
     f = facts("ROCk module is loaded\nUnable to open /dev/kfd read-write: Permission denied\n")
     assert f.permissions.kfd_rw.value is False and f.host.wsl_version.status == "absent"
+
+
+@pytest.mark.parametrize(
+    "text, wsl",
+    [
+        ("WSL: no\n", None),
+        ("WSL version: 1\n", 1),
+        ("WSL: yes\n", 2),
+        ("OS: Ubuntu 22.04 (WSL2)\n", 2),
+        ("OS: Windows 11 (not using WSL)\n", None),
+        ("I moved away from WSL2 and now run native Ubuntu 24.04.\n", None),
+        ("I run it in WSL2 with Ubuntu 22.04.\n", 2),
+    ],
+)
+def test_wsl_is_read_with_its_version_and_never_from_a_denial(text: str, wsl) -> None:
+    version = facts(text).host.wsl_version
+    assert (version.value if version.status == "known" else None) == wsl
+
+
+@pytest.mark.parametrize(
+    "text, integrated_agents",
+    [
+        ("My Intel iGPU is fine, the dGPU is an RX 7900 XTX.\n", 0),
+        ("I disabled the iGPU in the BIOS; the card is an RX 7900 XTX.\n", 0),
+        ("The RX 7900 XTX works, but the iGPU gets picked first.\n", 1),
+    ],
+)
+def test_an_integrated_gpu_mention_counts_only_when_it_is_amds_and_present(text: str, integrated_agents: int) -> None:
+    agents = facts(text).gpus.agents
+    assert sum(1 for a in agents if a.integrated.status == "known" and a.integrated.value) == integrated_agents

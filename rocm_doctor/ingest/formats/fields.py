@@ -85,11 +85,29 @@ def _kind(label: str) -> Optional[str]:
 # ------------------------------------------------------------------ value grammars
 
 
+_DENIED_BEFORE = re.compile(r"\b(?:not|no|without|outside)\b[^.,;]{0,20}$")
+_NO = re.compile(r"^\W*(?:no|none|n/?a|false|not used|not using|-+)\W*$", re.IGNORECASE)
+
+
+def _wsl(value: str, line: Line) -> List[Observation]:
+    """A ``WSL:`` field: ``yes``/``2``/``WSL2``/a distro mean WSL 2, ``1`` means WSL 1, ``no`` means none."""
+    text = value.strip()
+    if not text or _NO.match(text):
+        return []
+    version = 1 if re.fullmatch(r"(?:wsl\s?)?(?:version\s*)?1(?:\.\d+)*", text, re.IGNORECASE) else 2
+    return [Observation("host.os", "linux", line, TRUST_TEMPLATE), Observation("host.wsl_version", version, line, TRUST_TEMPLATE)]
+
+
 def _os(value: str, line: Line) -> List[Observation]:
     text = value.strip()
     lowered = text.lower()
     out: List[Observation] = []
-    if re.search(r"\bwsl\s?2?\b", lowered):
+    wsl = re.search(r"\bwsl\s?2?\b", lowered)
+    if wsl and _DENIED_BEFORE.search(lowered[: wsl.start()]):
+        lowered = lowered[: wsl.start()]  # "Windows 11 (not using WSL)": the rest is the OS
+        text = re.sub(r"[\s(\[,;-]*(?:not|no|without)\b.*$", "", text[: wsl.start()], flags=re.IGNORECASE).strip()
+        wsl = None
+    if wsl:
         out += [Observation("host.os", "linux", line, TRUST_TEMPLATE), Observation("host.wsl_version", 2, line, TRUST_TEMPLATE)]
         rest = re.sub(r"\(?\s*(?:on\s+|under\s+|in\s+|\+\s*)?wsl\s?2?\s*\)?", " ", text, flags=re.IGNORECASE).strip(" -/,")
         distro = [o for o in distro_observations(rest, line, TRUST_TEMPLATE) if o.path != "host.os"]
@@ -240,7 +258,7 @@ def _field(kind: str, value: str, line: Line, gpus: List[GpuSighting]) -> List[O
     if kind == "driver":
         return _driver(value, line)
     if kind == "wsl":
-        return [Observation("host.os", "linux", line, TRUST_TEMPLATE), Observation("host.wsl_version", 2, line, TRUST_TEMPLATE)]
+        return _wsl(value, line)
     return []
 
 

@@ -57,6 +57,8 @@ _SERIES = re.compile(r"\b(?:Radeon\s+)?RX\s?[5-9]000\s+series\b", re.IGNORECASE)
 _COUNT_BEFORE = re.compile(r"(?:(\d{1,2})\s?[x×*]|\b(two|dual|three|four|eight))\s*(?:AMD\s+)?$", re.IGNORECASE)
 _COUNT_WORDS = {"two": 2, "dual": 2, "three": 3, "four": 4, "eight": 8}
 _IGPU = re.compile(r"\b(?:iGPU|APU|integrated (?:GPU|graphics))\b", re.IGNORECASE)
+_OTHER_VENDOR_BEFORE = re.compile(r"\b(?:intel|nvidia|uhd|iris|arc)\b[^.,;\n]{0,16}$", re.IGNORECASE)
+"""``my Intel iGPU``: an integrated GPU that is not AMD's."""
 _CPU = re.compile(
     r"\b(?:AMD\s+)?(?:Ryzen|Threadripper|Athlon)\b(?:\s*(?:AI|Max\+?|PRO|HX|Z\d|\d|Threadripper))*\s*\d{3,5}[A-Za-z0-9]{0,4}\b"
     r"|\bR[3579]\s+\d{4}[A-Za-z0-9]{0,4}\b",
@@ -84,7 +86,7 @@ _DOCKER = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|exec|compos
 # ------------------------------------------------------------------ platform
 
 _WSL = re.compile(
-    r"\b(?:on|in|under|inside|using|via|with|running|from)\s+(?:a\s+|my\s+|the\s+)?WSL\s?2?\b|\bWSL\s?2?\s*(?:\(|:|-)?\s*(?:Ubuntu|Debian|distro|instance|environment|kernel|shell|terminal)\b"
+    r"\b(?:on|in|under|inside|using|via|with|running)\s+(?:a\s+|my\s+|the\s+)?WSL\s?2?\b|\bWSL\s?2?\s*(?:\(|:|-)?\s*(?:Ubuntu|Debian|distro|instance|environment|kernel|shell|terminal)\b"
     r"|\b(?:Ubuntu|Debian|openSUSE|Fedora)[\s\d.]*(?:LTS\s*)?[(\[]?\s*(?:on\s+)?WSL\s?2?\b|^\W*WSL\s?2?\W*$|\bWSL environment detected\b|microsoft-standard-WSL2",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -106,11 +108,17 @@ _KERNEL_WORD = re.compile(r"\bkernel\s*(?:version\s*)?:?\s*v?(\d\.\d{1,2}(?:\.\d
 _PYTHON = re.compile(r"\bpython\s?v?(3\.\d{1,2}(?:\.\d{1,2})?)(?![\w.])|\bcp3(\d{1,2})-cp3\d{1,2}|\bpy3\.?(\d{1,2})(?![\w.])", re.IGNORECASE)
 
 
-def _prose_context_excludes(text: str, start: int) -> bool:
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", start)
-    line = text[line_start : line_end if line_end != -1 else len(text)]
-    return bool(_GFX_LIST_CONTEXT.search(line))
+_DENIED = re.compile(
+    r"\b(?:not|no|never|without|instead of|rather than|away from|outside(?: of)?|no longer|disabled?|turned off|switch(?:ed)? off|don'?t have|do not have)\b[^.,;\n]{0,24}$",
+    re.IGNORECASE,
+)
+"""Words just before a mention that deny it (``not using WSL``, ``moved away from WSL2``, ``I disabled the iGPU``)."""
+
+
+def denied(line: Line, start_in_line: int) -> bool:
+    """The mention at ``start_in_line`` is denied by the words before it: it says what the machine is not.
+    (A question is kept: "does my card work in WSL?" usually comes from someone on WSL.)"""
+    return bool(_DENIED.search(line.text[:start_in_line]))
 
 
 def _gfx_sightings(block: Block) -> List[GpuSighting]:
@@ -188,6 +196,9 @@ def _name_sightings(block: Block) -> List[GpuSighting]:
             out.append(GpuSighting("mention", 0, line, fields))
     if "gpu" in lowered or "apu" in lowered or "integrated" in lowered:
         for match, line in block.scan(_IGPU):
+            column = block.column_at(match.start())
+            if denied(line, column) or _OTHER_VENDOR_BEFORE.search(line.text[:column]):
+                continue
             if keep("igpu", False):
                 out.append(GpuSighting("mention", 0, line, {"integrated": True, "vendor": "AMD", "name": "integrated GPU (" + match.group(0) + ")"}))
     if "series" in lowered:
@@ -304,6 +315,8 @@ def _platform(block: Block) -> List[Observation]:
     wsl = False
     if "wsl" in lowered:
         for match, line in block.scan(_WSL):
+            if denied(line, block.column_at(match.start())):
+                continue
             out += [Observation("host.os", "linux", line, TRUST_PROSE), Observation("host.wsl_version", 2, line, TRUST_PROSE)]
             wsl = True
             break
