@@ -119,6 +119,28 @@ def _newlines(i: int) -> str:
     return "\n"
 
 
+_WORDS = (
+    "the a GPU ROCm torch kernel driver install error works fails after update with my card on Ubuntu "
+    "when I run training model memory HIP version python pip wheel index container image docker issue "
+    "segfault hang slow fast batch layer tensor device visible override export path library loaded"
+).split()
+
+
+def _prose(i: int) -> str:
+    """Sentences that never repeat (a pseudo-random walk over words and numbers), with a keyword now and then."""
+    words = []
+    state = i * 2654435761 % 4294967296
+    for _ in range(14):
+        state = (state * 1103515245 + 12345) % 2147483648
+        words.append(_WORDS[state % len(_WORDS)] if state % 7 else str(state % 100000))
+    return " ".join(words) + ".\n"
+
+
+def _longline(i: int) -> str:
+    """One line that never ends: assignments, as a broken script might print them."""
+    return f"export A_{i % 50}={i} "
+
+
 SHAPES: Dict[str, Callable[[int], str]] = {
     "log": _log,
     "shell": _shell,
@@ -126,6 +148,8 @@ SHAPES: Dict[str, Callable[[int], str]] = {
     "env": _env,
     "mixed": _mixed,
     "newlines": _newlines,
+    "prose": _prose,
+    "longline": _longline,
 }
 
 

@@ -14,7 +14,6 @@ from rocm_doctor.cli.pasted import load_facts_noting_pieces
 from rocm_doctor.cli.inputs import (
     FactsSource,
     gathering_options,
-    load_facts,
 )
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts

@@ -18,10 +18,12 @@ Nothing here can fail: any string splits into zero or more blocks.
 from __future__ import annotations
 
 import bisect
+import heapq
+import itertools
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Tuple
 
 from rocm_doctor.ingest.anchors import pattern_anchors
 
@@ -62,6 +64,14 @@ class Line:
     def source(self) -> str:
         """Where the line came from, in the form facts use."""
         return f"paste:block {self.block} line {self.number}"
+
+
+_FEW_LINES_BLOCK = 64
+"""Blocks shorter than this are scanned whole: finding the anchor lines would cost more."""
+
+MAX_MATCHES_PER_LINE = 256
+"""Matches of one pattern read in one line: ``export A=1 A=1 ...`` 20 MB long says nothing a
+few hundred of them did not."""
 
 
 @dataclass(frozen=True)
@@ -121,12 +131,61 @@ class Block:
         words = pattern_anchors(pattern.pattern)
         return words is None or any(word in self.lower for word in words)
 
+    def lines_with(self, words: Tuple[str, ...]) -> Iterator[int]:
+        """Indexes of the lines that hold any of ``words`` (lower case), in order, each once, found
+        with ``str.find`` (lazily: a caller that needs the first one stops there)."""
+        last = -1
+        for index in heapq.merge(*(self._lines_with_word(word) for word in words)):
+            if index != last:
+                last = index
+                yield index
+
+    def _lines_with_word(self, word: str) -> Iterator[int]:
+        lowered = self.lower
+        position = lowered.find(word)
+        while position >= 0:
+            index = self.index_at(position)
+            yield index
+            if index + 1 >= len(self.lines):
+                return
+            position = lowered.find(word, self._starts[index + 1])  # the rest of this line adds nothing
+
     def scan(self, pattern: "re.Pattern[str]") -> Iterator[Tuple["re.Match[str]", Line]]:
-        """Every match of ``pattern`` in :attr:`text` with the line it starts on."""
-        if not self.can_hold(pattern):
-            return
-        for match in pattern.finditer(self.text):
-            yield match, self.line_at(match.start())
+        """Every match of ``pattern`` in :attr:`text` with the line it starts on.
+
+        A pattern with anchors (:mod:`rocm_doctor.ingest.anchors`) is not run at all when the block
+        holds none of them, and only on the lines that hold one when those are few; a match then
+        ends with its line.
+        """
+        words = pattern_anchors(pattern.pattern)
+        if words is not None:
+            if not any(word in self.lower for word in words):
+                return
+            if len(self.lines) >= _FEW_LINES_BLOCK and len(self.lower) == len(self.text):
+                most = len(self.lines) // 8
+                few = list(itertools.islice(self.lines_with(words), most + 1))
+                if len(few) <= most:
+                    for index in few:
+                        start = self._starts[index]
+                        matches = pattern.finditer(self.text, start, start + len(self.lines[index].text))
+                        for match in itertools.islice(matches, MAX_MATCHES_PER_LINE):
+                            yield match, self.lines[index]
+                    return
+        text, position = self.text, 0
+        while position <= len(text):
+            index, count = -1, 0
+            for match in pattern.finditer(text, position):
+                at = self.index_at(match.start())
+                count = count + 1 if at == index else 1
+                index = at
+                if count > MAX_MATCHES_PER_LINE:  # the rest of this line: nothing new, only time
+                    break
+                yield match, self.lines[at]
+            else:
+                return
+            if index + 1 >= len(self.lines):
+                return
+            position = self._starts[index + 1]
 
 
 def normalise(text: str) -> str:
@@ -210,6 +269,40 @@ def split_blocks(text: str) -> List[Block]:
     return blocks
 
 
+class Spans:
+    """Character ranges of a text already read by one reader: a later pattern skips a match that
+    starts inside one. Sorted, merged ranges with bisect, so a 20 MB line costs one entry per
+    match, not one per character."""
+
+    def __init__(self) -> None:
+        self._starts: List[int] = []
+        self._ends: List[int] = []
+
+    def __contains__(self, position: int) -> bool:
+        index = bisect.bisect_right(self._starts, position) - 1
+        return index >= 0 and position < self._ends[index]
+
+    def add(self, start: int, end: int) -> None:
+        if not self._starts or start >= self._ends[-1]:  # the usual case: matches come in order
+            if self._starts and start == self._ends[-1]:
+                self._ends[-1] = end
+            else:
+                self._starts.append(start)
+                self._ends.append(end)
+            return
+        index = bisect.bisect_right(self._starts, start)
+        if index > 0 and start <= self._ends[index - 1]:  # joins the range before it
+            index -= 1
+            start = self._starts[index]
+            end = max(end, self._ends[index])
+            del self._starts[index], self._ends[index]
+        while index < len(self._starts) and self._starts[index] <= end:  # swallows the ranges it reaches
+            end = max(end, self._ends[index])
+            del self._starts[index], self._ends[index]
+        self._starts.insert(index, start)
+        self._ends.insert(index, end)
+
+
 MAX_REPEATS = 32
 """How many lines of one shape (the line with every number, decimal or hex, blanked) the free-text readers
 read: a 20 MB training log is mostly one progress line repeated, and its 33rd copy says nothing
@@ -233,9 +326,3 @@ def without_repeats(blocks: List[Block], keep: int = MAX_REPEATS) -> List[Block]
                 kept.append(line)
         out.append(block if len(kept) == len(block.lines) else Block(block.index, block.kind, tuple(kept)))
     return out
-
-
-def first_match(pattern: "re.Pattern[str]", block: Block) -> Optional[Tuple["re.Match[str]", Line]]:
-    """The first match of ``pattern`` in the block's text, with its line; None when there is none."""
-    match = pattern.search(block.text) if block.can_hold(pattern) else None
-    return (match, block.line_at(match.start())) if match else None

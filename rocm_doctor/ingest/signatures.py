@@ -15,7 +15,6 @@ The matcher knows nothing about any particular message.
 
 from __future__ import annotations
 
-import heapq
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -174,33 +173,11 @@ def _observations(signature: Signature, line: Line) -> Tuple[List[Observation], 
     return observations, settings
 
 
-def _lines_with_word(block: Block, word: str) -> Iterator[int]:
-    """Indexes of the block's lines that hold ``word`` (lower case), in order."""
-    lowered = block.lower
-    position = lowered.find(word)
-    while position >= 0:
-        index = block.index_at(position)
-        yield index
-        if index + 1 >= len(block.lines):
-            return
-        position = lowered.find(word, block.offset_of(index + 1))  # the rest of this line adds nothing
-
-
-def _lines_with(block: Block, words: Tuple[str, ...]) -> Iterator[int]:
-    """Indexes of the block's lines that hold any of ``words``, in order, each once (lazily: the
-    first match usually ends the search)."""
-    last = -1
-    for index in heapq.merge(*(_lines_with_word(block, word) for word in words)):
-        if index != last:
-            last = index
-            yield index
-
-
 def _candidate_lines(block: Block, signature: Signature) -> Iterator[Line]:
     """Lines the signature could match: found by its anchors when it has some, else by its regex."""
     words = pattern_anchors(signature.pattern.pattern)
     if words is not None and len(block.lower) == len(block.text):
-        for index in _lines_with(block, words):
+        for index in block.lines_with(words):
             yield block.lines[index]
         return
     last = None

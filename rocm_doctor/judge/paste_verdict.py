@@ -67,7 +67,7 @@ class Area(BaseModel):
 ENVIRONMENT = Collect(
     what="the environment variables",
     linux="env | grep -E 'HSA|HIP|ROCR|PYTORCH|TORCH|AMD'",
-    windows='Get-ChildItem Env: | Where-Object Name -Match "HSA|HIP|ROCR|PYTORCH|TORCH|AMD"',
+    windows="Get-ChildItem Env: | Where-Object Name -Match 'HSA|HIP|ROCR|PYTORCH|TORCH|AMD' | ForEach-Object { \"$($_.Name)=$($_.Value)\" }",
 )
 GROUPS = Collect(what="the user and its groups", linux="id; ls -l /dev/kfd /dev/dri/renderD*")
 GPUS = Collect(what="the GPUs as ROCm sees them", linux="rocminfo", windows="hipInfo")
@@ -76,11 +76,11 @@ ARCH_LIST = Collect(
     what="the gfx targets the installed torch has kernels for",
     linux='python -c "import torch; print(torch.__version__, torch.version.hip, torch.cuda.get_arch_list())"',
 )
-KERNEL = Collect(what="the kernel and OS", linux="uname -a; cat /etc/os-release", windows="winver")
+KERNEL = Collect(what="the kernel and OS", linux="uname -a; cat /etc/os-release", windows="cmd /c ver")
 DRIVER = Collect(
     what="the kernel driver",
     linux="dkms status; cat /sys/module/amdgpu/version; uname -r",
-    windows="the AMD Software (Adrenalin) version from its About page",
+    windows="Get-CimInstance Win32_VideoController | Format-List Name, DriverVersion",
 )
 ROCM = Collect(what="the ROCm release", linux="cat /opt/rocm/.info/version; ls -d /opt/rocm*")
 PACKAGES = Collect(what="the Python packages", linux="pip list")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rocm_doctor.ingest import ingest_text
-from rocm_doctor.ingest.blocks import MAX_REPEATS, split_blocks, strip_prompt, without_repeats
+from rocm_doctor.ingest.blocks import MAX_REPEATS, Spans, split_blocks, strip_prompt, without_repeats
 
 
 def test_fenced_blocks_details_and_prose_become_separate_blocks() -> None:
@@ -80,3 +80,11 @@ def test_an_error_after_thousands_of_progress_lines_is_still_read() -> None:
     log = "".join(f"epoch 1 step {i} | loss {1 / (i + 1):.5f}\n" for i in range(5000))
     result = ingest_text(log + "RuntimeError: HIP error: invalid device function\n" + log)
     assert "hip_invalid_device_function" in result.facts.symptoms.signatures.value
+
+
+def test_spans_merge_in_any_order_and_answer_membership() -> None:
+    spans = Spans()
+    for start, end in [(10, 20), (30, 40), (0, 5), (18, 32), (50, 60)]:
+        spans.add(start, end)
+    inside = {p for p in range(70) if p in spans}
+    assert inside == set(range(0, 5)) | set(range(10, 40)) | set(range(50, 60))

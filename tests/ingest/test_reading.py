@@ -324,3 +324,24 @@ def test_wsl_is_read_with_its_version_and_never_from_a_denial(text: str, wsl) ->
 def test_an_integrated_gpu_mention_counts_only_when_it_is_amds_and_present(text: str, integrated_agents: int) -> None:
     agents = facts(text).gpus.agents
     assert sum(1 for a in agents if a.integrated.status == "known" and a.integrated.value) == integrated_agents
+
+
+def test_what_the_windows_asks_tell_users_to_paste_is_read_back() -> None:
+    from rocm_doctor.judge.paste_verdict import ENVIRONMENT, KERNEL
+
+    listing = f"```\nPS C:\\Users\\me> {ENVIRONMENT.windows}\nHSA_OVERRIDE_GFX_VERSION=11.0.0\n```\n"
+    f = facts(listing)
+    assert f.env.vars.value == {"HSA_OVERRIDE_GFX_VERSION": "11.0.0"}
+    assert f.env.covers("HIP_VISIBLE_DEVICES") and not f.env.covers("PATH")
+    version = facts(f"```\nPS C:\\> {KERNEL.windows}\n\nMicrosoft Windows [Version 10.0.22631.4169]\n```\n").host
+    assert version.os.value == "windows" and version.windows_build.value == 22631
+
+
+def test_powershells_environment_table_is_a_complete_listing() -> None:
+    table = (
+        "```\nPS C:\\> Get-ChildItem Env:\n\nName                           Value\n"
+        "----                           -----\nHSA_OVERRIDE_GFX_VERSION       11.0.0\nPATH                           C:\\Windows\n```\n"
+    )
+    f = facts(table)
+    assert f.env.vars.value == {"HSA_OVERRIDE_GFX_VERSION": "11.0.0", "PATH": "C:\\Windows"}
+    assert f.env.covers("HIP_VISIBLE_DEVICES")

@@ -25,11 +25,12 @@ turns the sightings into ``env.vars``, ``env.coverage`` and ``env.settings``.
 
 from __future__ import annotations
 
+import itertools
 import re
 import shlex
 from typing import Iterator, List, Optional, Tuple
 
-from rocm_doctor.ingest.blocks import Block, Line
+from rocm_doctor.ingest.blocks import Block, Line, Spans
 from rocm_doctor.ingest.formats.common import make_piece
 from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, Piece, SettingSighting
 
@@ -46,10 +47,12 @@ _VALUE = r"(?:\"[^\"\n]{0,512}\"|'[^'\n]{0,512}'|[^\s\"'`;|&]{0,512})"
 _ASSIGNMENT = re.compile(rf"({_NAME})=({_VALUE})")
 _TRAILING = ".,;:)]}>`*"
 
-_EXPORT = re.compile(rf"(?<![^\s;&|(`])export\s+((?:{_NAME}(?:={_VALUE})?[ \t]*)+)", re.MULTILINE)
-_UNSET = re.compile(rf"(?<![^\s;&|(`])unset\s+(?:-[vf]\s+)?((?:{_NAME}[ \t]*)+)", re.MULTILINE)
+# Repetitions are bounded ({1,64}, see MAX_ASSIGNMENTS): an unbounded one on a 20 MB line keeps
+# a backtracking frame per repetition.
+_EXPORT = re.compile(rf"(?<![^\s;&|(`])export\s+((?:{_NAME}(?:={_VALUE})?[ \t]*){{1,64}})", re.MULTILINE)
+_UNSET = re.compile(rf"(?<![^\s;&|(`])unset\s+(?:-[vf]\s+)?((?:{_NAME}[ \t]*){{1,64}})", re.MULTILINE)
 _PREFIX = re.compile(
-    rf"^[ \t`]*(?:sudo\s+(?:-\S+\s+)*|env\s+)?((?:{_UPPER_NAME}={_VALUE}[ \t]+)+)([A-Za-z0-9./~_-][^\s=]*)(?=\s|$)", re.MULTILINE
+    rf"^[ \t`]*(?:sudo\s+(?:-\S+\s+){{0,8}}|env\s+)?((?:{_UPPER_NAME}={_VALUE}[ \t]+){{1,64}})([A-Za-z0-9./~_-][^\s=]*)(?=\s|$)", re.MULTILINE
 )
 _SUDO_RESETS = (
     "sudo starts the command with a reset environment (env_reset is on by default), so a variable set "
@@ -64,8 +67,8 @@ _PS_PERSIST = re.compile(
 )
 _CMD_SET = re.compile(rf"^[ \t`]*set\s+\"?({_NAME})=([^\"\n`]{{0,512}})\"?\s*`?$", re.MULTILINE | re.IGNORECASE)
 _SETX = re.compile(rf"(?<![^\s`])setx\s+({_NAME})\s+({_VALUE})", re.MULTILINE | re.IGNORECASE)
-_FISH = re.compile(rf"(?<![^\s;`(])set\s+((?:-[a-zA-Z]+\s+|--[a-z-]+\s+)+)({_NAME})(?:\s+({_VALUE}))?", re.MULTILINE)
-_SYSTEMD = re.compile(rf"^[ \t]*Environment\s*=\s*(.+)$", re.MULTILINE)
+_FISH = re.compile(rf"(?<![^\s;`(])set\s+((?:-[a-zA-Z]+\s+|--[a-z-]+\s+){{1,8}})({_NAME})(?:\s+({_VALUE}))?", re.MULTILINE)
+_SYSTEMD = re.compile(r"^[ \t]*Environment\s*=\s*(.+)$", re.MULTILINE)
 _DOCKERFILE = re.compile(rf"^[ \t]*ENV[ \t]+({_NAME})(?:=|[ \t]+)(.*)$", re.MULTILINE)
 _DOCKER_ENV = re.compile(rf"(?<!\S)(?:-e|--env)(?:=|\s+)({_NAME})(?:=({_VALUE}))?")
 _PYTHON = re.compile(
@@ -77,6 +80,15 @@ _PROSE_TO = re.compile(rf"\b({_UPPER_NAME})`?\s+(?:to|as)\s+`?(\d[\w.:,]*|gfx\w+
 _BOILERPLATE = re.compile(r"consider passing|Compile with `?TORCH_USE|For debugging consider|might be asynchronously reported", re.IGNORECASE)
 """PyTorch's own error text names variables (``For debugging consider passing AMD_SERIALIZE_KERNEL=3``): not settings."""
 _LISTING_COMMAND = re.compile(r"^\s*(?:sudo\s+)?(env|printenv|export\s+-p|set)\s*(?:\|\s*(grep|findstr|rg|egrep)\s+(.*))?$")
+_PS_LISTING_COMMAND = re.compile(
+    r"^\s*(?:Get-ChildItem|gci|dir|ls)\s+Env:\\?\s*(?:\|\s*(?:Where-Object|where|\?)\s+(?:\{\s*\$_\.)?Name\s+-i?match\s+['\"]([^'\"]+)['\"]\s*\}?)?"
+    r"\s*(?:\|\s*(?:ForEach-Object|%)\s*\{[^}]*\}\s*)?(?:\|\s*Format-Table\b.*)?$",
+    re.IGNORECASE,
+)
+"""PowerShell's listing of the environment, optionally filtered by name (``-match`` is a case-insensitive regex)."""
+_LISTING_ROW = re.compile(rf"^\s*({_NAME})=(.*)$")
+_PS_ROW = re.compile(rf"^\s*({_NAME})(?:=|\s{{2,}})(.*)$")
+_PS_HEADER = re.compile(r"^\s*(?:Name\s+Value|-{4}\s+-{5})\s*$")
 _OLLAMA_CONFIG = re.compile(r"env=\"?map\[(.*?)\]\"?\s*$", re.MULTILINE)
 _LOGFMT = re.compile(r"\blevel=\w+\b.*\bmsg=")
 
@@ -117,9 +129,13 @@ def _sighting(name: str, value: Optional[str], origin: str, line: Line, trust: i
     return SettingSighting(name, _clean(value), origin, _WHERE[origin], line, reaches, reason, trust)
 
 
+MAX_ASSIGNMENTS = 64
+"""Assignments read from one ``export``/prefix (``export A=1 B=2 ...``): no real command sets more."""
+
+
 def _assignments(text: str) -> Iterator[Tuple[str, Optional[str]]]:
     """``A=1 B="2 3" C`` -> (A, 1), (B, 2 3), (C, None)."""
-    for token in re.finditer(rf"({_NAME})(?:=({_VALUE}))?", text):
+    for token in itertools.islice(re.finditer(rf"({_NAME})(?:=({_VALUE}))?", text), MAX_ASSIGNMENTS):
         yield token.group(1), token.group(2)
 
 
@@ -191,13 +207,18 @@ def _listings(block: Block) -> Tuple[List[SettingSighting], List[str], List[Line
         if not line.command and block.kind == "prose":
             continue
         match = _LISTING_COMMAND.match(line.text)
-        if match is None or (match.group(1) == "set" and not line.command):
+        powershell = _PS_LISTING_COMMAND.match(line.text) if match is None and "env:" in line.text.lower() else None
+        if powershell is None and (match is None or (match.group(1) == "set" and not line.command)):
             continue
+        row_pattern = _PS_ROW if powershell else _LISTING_ROW
         rows = 0
         j = i + 1
         while j < len(lines) and not lines[j].command:
             row = lines[j]
-            assignment = re.match(rf"^\s*({_NAME})=(.*)$", row.text)
+            if powershell and (_PS_HEADER.match(row.text) or (not rows and not row.text.strip())):
+                j += 1  # PowerShell's table: a blank line, the header and its rule before the rows
+                continue
+            assignment = row_pattern.match(row.text)
             if assignment is None:
                 break
             out.append(_sighting(assignment.group(1), assignment.group(2), "env-listing", row, TRUST_TOOL, True))
@@ -207,9 +228,13 @@ def _listings(block: Block) -> Tuple[List[SettingSighting], List[str], List[Line
         # Complete only when the rows run to the next command or the end of the block: a listing
         # cut short ("...", a note) may have lost rows.
         whole = j == len(lines) or lines[j].command
-        if (rows or match.group(2)) and whole:
-            coverage += _listing_patterns(match.group(2), match.group(3))
-        if rows or match.group(2):
+        filtered = powershell.group(1) if powershell else match.group(2)
+        if (rows or filtered) and whole:
+            if powershell:
+                coverage += ["(?i)" + filtered if filtered else ".*"]
+            else:
+                coverage += _listing_patterns(match.group(2), match.group(3))
+        if rows or filtered:
             used.append(line)
     return out, coverage, used
 
@@ -260,7 +285,8 @@ def _compose(block: Block) -> List[SettingSighting]:
         if head is None:
             continue
         indent = len(head.group(1))
-        for row in lines[i + 1 :]:
+        for j in range(i + 1, len(lines)):
+            row = lines[j]
             depth = len(row.text) - len(row.text.lstrip())
             if not row.text.strip() or depth <= indent:
                 break
@@ -297,14 +323,14 @@ def _docker(block: Block) -> List[Tuple[int, int, SettingSighting]]:
 def _scan(block: Block) -> List[SettingSighting]:
     out: List[SettingSighting] = []
     text = block.text
-    taken: set = set()
+    taken = Spans()
 
     def add(match: "re.Match[str]", sightings: List[SettingSighting]) -> None:
-        taken.update(range(match.start(), match.end()))
+        taken.add(match.start(), match.end())
         out.extend(sightings)
 
     for start, end, sighting in _docker(block):
-        taken.update(range(start, end))
+        taken.add(start, end)
         out.append(sighting)
 
     if "export" in text:

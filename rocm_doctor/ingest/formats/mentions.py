@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, List, Tuple
 
 from rocm_doctor.facts.gpu_table import codename_regex, model_for_name
-from rocm_doctor.ingest.blocks import Block, Line
+from rocm_doctor.ingest.blocks import Block, Line, Spans
 from rocm_doctor.ingest.formats.common import COUNT_FIELD, gfx_of, gpu_fields, identity_observations, make_piece, torch_version_observations
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, kernel_observations, windows_observations
-from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, GpuSighting, Observation, Piece
+from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, GpuSighting, Observation, Piece
 from rocm_doctor.knowledge.cpus import igpu_for_cpu
 from rocm_doctor.knowledge.torch_identity import from_index_url, from_wheel, identify
 
@@ -92,6 +92,8 @@ _WSL = re.compile(
 )
 """WSL as the report's own environment ("in WSL2", "Ubuntu 22.04 (WSL2)"), not a suggestion to use it."""
 _WINDOWS = re.compile(r"\b(?:Microsoft\s+)?Win(?:dows)?\s*(10|11)\b(?![.,]\d)(?:\s+(?:Pro|Home|Enterprise|Education|IoT|LTSC|\d{2}H\d))*", re.IGNORECASE)
+_WINDOWS_VER = re.compile(r"\bMicrosoft Windows \[Version 10\.0\.\d{5}(?:\.\d+)?\]")
+"""What ``ver`` prints, and the banner at the top of every cmd.exe window."""
 _WINDOWS_CONTEXT = re.compile(
     r"\b(?i:on|under|for|in|using|with|running|native)\s+(?i:windows)\b(?!\s*(?:10|11)\b)|\bWindows\s+(?:machine|PC|host|laptop|desktop|box|system|native|side)\b"
     r"|\bWindows\s*(?:\+\s*)?(?:ROCm|HIP SDK)\b|\bamdhip64(?:_\d+)?\.dll\b"
@@ -124,7 +126,6 @@ def denied(line: Line, start_in_line: int) -> bool:
 def _gfx_sightings(block: Block) -> List[GpuSighting]:
     if "gfx" not in block.lower:
         return []
-    text = block.text
     by_line: Dict[int, List[Tuple[str, Line]]] = {}
     for match, line in block.scan(_GFX):
         gfx = gfx_of("gfx" + match.group(1))
@@ -162,7 +163,7 @@ def _model(text: str):
 def _name_sightings(block: Block) -> List[GpuSighting]:
     lowered = block.lower
     text = block.text
-    taken: Set[int] = set()
+    taken = Spans()
     per_name: Dict[str, int] = {}
     out: List[GpuSighting] = []
 
@@ -178,7 +179,7 @@ def _name_sightings(block: Block) -> List[GpuSighting]:
             model = _model(name.lower())
             if model is None:
                 continue
-            taken.update(range(match.start(), match.end()))
+            taken.add(match.start(), match.end())
             count = count_before(text, match.start())
             if not keep(model.gfx + name.lower(), count > 1):
                 continue
@@ -321,6 +322,8 @@ def _platform(block: Block) -> List[Observation]:
             wsl = True
             break
     if ("win" in lowered or ":\\" in block.text) and not wsl:
+        for match, line in block.scan(_WINDOWS_VER):
+            out += windows_observations(match.group(0), line, TRUST_TOOL)
         for match, line in block.scan(_WINDOWS):
             out += windows_observations(match.group(0), line, TRUST_PROSE)
         for match, line in block.scan(_WINDOWS_CONTEXT):

@@ -9,11 +9,11 @@ read by nothing, and the global variable is applied to every GPU alike.
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional
+from typing import Dict, List
 
 from rocm_doctor.facts.gpu_table import gfx_from_override
 from rocm_doctor.facts.model import Facts, GpuAgent
-from rocm_doctor.facts.value import Fact, known, unknown
+from rocm_doctor.facts.value import Fact, unknown
 from rocm_doctor.judge.derived import Tables, machine_fact
 from rocm_doctor.judge.derived_facts._support import list_fact
 from rocm_doctor.judge.derived_facts.env import with_env

@@ -9,7 +9,7 @@ legacy per-family releases shipped one ``rocm-sdk-libraries-<family>`` package p
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional
+from typing import Dict, Optional
 
 from rocm_doctor.facts.gpu_table import base_gfx
 from rocm_doctor.facts.model import Facts, GpuAgent
