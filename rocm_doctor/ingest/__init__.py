@@ -19,6 +19,7 @@ from __future__ import annotations
 import bisect
 import gc
 import sys
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, List, Optional, Tuple
@@ -161,17 +162,27 @@ def _listing_complete(pieces: List[Piece], complete: bool) -> List[Piece]:
     return pieces
 
 
+_GC_LOCK = threading.Lock()
+_gc_state = {"readers": 0, "was_enabled": False}
+
+
 @contextmanager
 def _without_cycle_collection() -> Iterator[None]:
     """Reading a 20 MB paste makes millions of small objects and no reference cycles; the cyclic
-    collector would walk them again and again (about a quarter of the time) for nothing."""
-    was_enabled = gc.isenabled()
-    gc.disable()
+    collector would walk them again and again (about a quarter of the time) for nothing. Counted,
+    so that concurrent readers (a triage bot's threads) switch it back on only when the last ends."""
+    with _GC_LOCK:
+        if _gc_state["readers"] == 0:
+            _gc_state["was_enabled"] = gc.isenabled()
+            gc.disable()
+        _gc_state["readers"] += 1
     try:
         yield
     finally:
-        if was_enabled:
-            gc.enable()
+        with _GC_LOCK:
+            _gc_state["readers"] -= 1
+            if _gc_state["readers"] == 0 and _gc_state["was_enabled"]:
+                gc.enable()
 
 
 def ingest_text(text: str, origin_detail: Optional[str] = None) -> IngestResult:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, List, Optional, Pattern, Tuple
 
 from rocm_doctor.errors import InputError
-from rocm_doctor.knowledge._tables import cached_view, need_mapping, where
+from rocm_doctor.knowledge._tables import cached_view, need_mapping, need_source, where
 
 TABLE = "cpus"
 LINES = ("ryzen", "ryzen-ai", "ryzen-ai-max", "athlon", "threadripper", "epyc")
@@ -107,9 +107,7 @@ def _row(index: int, row: Any) -> CpuFamily:
             raise InputError(f"{where(TABLE, path)} needs '{field}'")
     if row["line"] not in LINES:
         raise InputError(f"{where(TABLE, path)}.line must be one of {', '.join(LINES)}")
-    sources = row["source"] if isinstance(row["source"], list) else [row["source"]]
-    if not sources or not all(str(s).startswith("https://") for s in sources):
-        raise InputError(f"{where(TABLE, path)}.source must be one or more URLs")
+    sources = need_source(row, TABLE, path).split(" ")
     igpu = row.get("igpu")
     if igpu is not None:
         need_mapping(igpu, TABLE, f"{path}.igpu")

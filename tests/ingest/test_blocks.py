@@ -88,3 +88,13 @@ def test_spans_merge_in_any_order_and_answer_membership() -> None:
         spans.add(start, end)
     inside = {p for p in range(70) if p in spans}
     assert inside == set(range(0, 5)) | set(range(10, 40)) | set(range(50, 60))
+
+
+def test_concurrent_readers_leave_the_garbage_collector_as_they_found_it() -> None:
+    import gc
+    from concurrent.futures import ThreadPoolExecutor
+
+    assert gc.isenabled()
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        list(pool.map(lambda n: ingest_text(f"GPU: RX 7900 XTX\nROCm {n % 3 + 5}.0\n" * 200), range(16)))
+    assert gc.isenabled()

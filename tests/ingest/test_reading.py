@@ -345,3 +345,45 @@ def test_powershells_environment_table_is_a_complete_listing() -> None:
     f = facts(table)
     assert f.env.vars.value == {"HSA_OVERRIDE_GFX_VERSION": "11.0.0", "PATH": "C:\\Windows"}
     assert f.env.covers("HIP_VISIBLE_DEVICES")
+
+
+@pytest.mark.parametrize(
+    "listing, release",
+    [
+        ("rocminfo/jammy,now 1.0.0.60200-66~22.04 amd64 [installed]\n", "6.2.0"),  # AMD's apt: the build number
+        ("ii  hsa-rocr  1.14.0.60200-66~22.04  amd64  HSA runtime\n", "6.2.0"),
+        ("ii  hip-runtime-amd  6.2.41133.60200-66~22.04  amd64  HIP\n", "6.2.0"),
+        ("rocminfo-1.0.0.60102-119.el9.x86_64\n", "6.1.2"),
+        ("rocminfo 6.2.4-1\n", "6.2.4"),  # Arch versions it by ROCm release
+    ],
+)
+def test_a_rocm_package_gives_the_release_not_its_components_own_version(listing: str, release: str) -> None:
+    assert facts(listing).rocm.version.value == release
+
+
+@pytest.mark.parametrize("cpu, vendor", [("13900K", None), ("14700KF", None), ("7800X3D", "AMD"), ("5600G", "AMD")])
+def test_a_bare_cpu_model_is_amds_only_when_the_cpu_table_knows_it(cpu: str, vendor) -> None:
+    assert facts(f"CPU: {cpu}\n").cpu.vendor.value == vendor
+
+
+def test_a_kernel_field_takes_a_release_at_its_start_not_any_number() -> None:
+    assert facts("Kernel: Cijk_Ailk_Bljk_HHS 0.35 ms\n").host.kernel_release.status == "unknown"
+    assert facts("Kernel: Linux 6.11.0-19-generic\n").host.kernel_release.value == "6.11.0-19-generic"
+
+
+@pytest.mark.parametrize(
+    "text, system, built_for",
+    [
+        ("I installed torch with pip and then ROCm 6.3 from amdgpu-install.\n", "6.3", None),
+        ("My torch is built against ROCm 6.2.\n", None, "6.2"),
+        ("I use the nightly ROCm 6.4 wheel.\n", None, "6.4"),
+    ],
+)
+def test_a_rocm_version_is_the_torch_build_only_when_the_words_say_so(text: str, system, built_for) -> None:
+    f = facts(text)
+    assert f.rocm.version.value == system and f.torch.rocm_version.value == built_for
+
+
+def test_ollamas_zero_driver_version_is_not_a_version() -> None:
+    line = 'time=x level=INFO source=types.go:131 msg="inference compute" id=0 library=rocm variant="" compute=gfx1100 driver=0.0 name=1002:744c total="24.0 GiB"\n'
+    assert facts(line).driver.amdgpu_version.status != "known"

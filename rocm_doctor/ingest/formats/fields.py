@@ -32,7 +32,7 @@ from rocm_doctor.ingest.formats.mentions import GPU_NAME_PATTERNS
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, kernel_observations, windows_observations
 from rocm_doctor.ingest.model import TRUST_TEMPLATE, GpuSighting, Observation, Piece
 from rocm_doctor.knowledge._tables import need_rows, where
-from rocm_doctor.knowledge.cpus import igpu_for_cpu
+from rocm_doctor.knowledge.cpus import cpu_family, igpu_for_cpu
 
 TABLE = "report_fields"
 KINDS = ("os", "gpu", "hardware", "cpu", "kernel", "rocm", "driver", "python", "torch", "wsl")
@@ -43,7 +43,7 @@ _ITEM_SPLIT = re.compile(r"\s*(?:[,;，]|\s\+\s|\+(?=\s*i?GPU)|\band\b|&|\bplus\
 _COUNT_AFTER = re.compile(r"(?:\s*[x×*]\s?(\d{1,2})|\s*\((?:x\s?)?(\d{1,2})\s?x?\))\s*$", re.IGNORECASE)
 _IGPU_ITEM = re.compile(r"^\s*(?:AMD\s+)?(?:the\s+)?(?:iGPU|APU|integrated(?:\s+(?:GPU|graphics))?)\b", re.IGNORECASE)
 _VENDOR_ITEM = re.compile(r"^\s*(AMD|Radeon|ATI|NVIDIA|Nvidia|Intel)(?:\s+GPU)?\s*$", re.IGNORECASE)
-_BARE_CPU = re.compile(r"^\s*(?:AMD\s+)?(\d{4}[A-Z0-9]{0,4}|\d{3,4}[A-Z]{1,2}\d?)\s*$", re.IGNORECASE)
+_BARE_CPU = re.compile(r"^\s*(?:AMD\s+)?(\d{3,4}(?!\d)[A-Z0-9]{0,4})\s*$", re.IGNORECASE)
 _WINDOWS_DRIVER = re.compile(r"(?<![\d.])(\d{2}\.\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)(?![\d.])")
 _LINUX_DRIVER = re.compile(r"(?<![\d.])(\d\.\d{1,2}\.\d{1,2})(?![\d.])")
 _VERSION = re.compile(r"(?<![\d.])v?(\d+\.\d+(?:\.\d+)?)")
@@ -192,8 +192,9 @@ def _cpu(value: str, line: Line) -> Tuple[List[Observation], List[GpuSighting]]:
     if not name:
         return [], []
     lookup = name
-    if _BARE_CPU.match(name):
-        lookup = "Ryzen " + _BARE_CPU.match(name).group(1)
+    bare = _BARE_CPU.match(name)
+    if bare and cpu_family("Ryzen " + bare.group(1)) is not None:
+        lookup = "Ryzen " + bare.group(1)  # "CPU: 7800X3D" names a Ryzen only when the table knows that model
     observations = [Observation("cpu.model", name, line, TRUST_TEMPLATE)]
     if re.search(r"\b(?:AMD|Ryzen|Threadripper|Athlon|EPYC)\b", name, re.IGNORECASE) or lookup != name:
         observations.append(Observation("cpu.vendor", "AMD", line, TRUST_TEMPLATE))
@@ -240,8 +241,9 @@ def _field(kind: str, value: str, line: Line, gpus: List[GpuSighting]) -> List[O
         gpus += igpus
         return observations
     if kind == "kernel":
-        token = re.search(r"\d+\.\d+[^\s,;)]*", value)
-        return kernel_observations(token.group(0), line, TRUST_TEMPLATE) if token else []
+        # a release at the start of the value (after "Linux"/"v"), not any number in it
+        token = re.match(r"^\s*(?:linux\s+)?v?([2-9]\.\d{1,2}(?:\.\d{1,3})?[^\s,;)]*)", value, re.IGNORECASE)
+        return kernel_observations(token.group(1), line, TRUST_TEMPLATE) if token else []
     if kind == "rocm":
         pair = re.match(r"^\(\s*(\d+)\s*,\s*(\d+)\s*\)$", value)
         if pair:

@@ -113,7 +113,9 @@ def _ollama(block: Block) -> List[Piece]:
         seen.add(index)
         sightings.append(GpuSighting("app", index, line, gpu_fields(gfx=gfx, device_id=pci.group(1) if pci else None)))
         driver = _OLLAMA_DRIVER.search(line.text)
-        if driver:
+        # ollama prints driver=0.0 when /sys/module/amdgpu/version is missing (the in-kernel driver):
+        # it says nothing about the version (https://github.com/ollama/ollama/blob/v0.5.7/discover/amd_linux.go).
+        if driver and driver.group(1) != "0.0":
             observations.append(Observation("driver.amdgpu_version", driver.group(1), line))
         used.append(line)
     return [make_piece("ollama-devices", used, observations, sightings)] if sightings else []

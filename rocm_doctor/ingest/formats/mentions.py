@@ -74,8 +74,13 @@ _NOT_TORCH_BEFORE = re.compile(r"(?:vision|audio|triton|xformers|apex|bitsandbyt
 _WHEEL = re.compile(r"\btorch-\d+\.\d+[^\s/\"'`)]*?\.whl", re.IGNORECASE)
 _INDEX = re.compile(r"(?:--index-url|--extra-index-url|-i|--find-links|-f)[=\s]+(\S+)|(https?://(?:download\.pytorch\.org/whl/\S+|rocm\.nightlies\.amd\.com/\S+|repo\.amd\.com/rocm/\S+|stable\.repo\.amd\.com/rocm/\S+|repo\.radeon\.com/rocm/(?:manylinux|windows)/\S+))", re.IGNORECASE)
 _OPT_ROCM = re.compile(r"/opt/rocm-(\d+\.\d+(?:\.\d+)?)(?![\w.])")
-_ROCM_WORD = re.compile(r"(?<![\w/+%.-])ROCm(?:\s+|-|\s+version\s*:?\s*|\s*:\s*)v?(\d+\.\d+(?:\.\d+)?|[5-9]|1\d)(?![\w.]|\.\d)", re.IGNORECASE)
-_ROCM_BUILT_WITH = re.compile(r"(?:built|compiled|wheels?|torch|pytorch|index|nightl)\S*\s+(?:\S+\s+){0,4}$", re.IGNORECASE)
+_ROCM_WORD = re.compile(r"(?<![\w/+%.-])ROCm(?:\s+|-|\s+version\s*:?\s*|\s*:\s*)v?(\d+\.\d+(?:\.\d+)?|[5-9]|1\d)(?!\w|\.\d)", re.IGNORECASE)
+_ROCM_BUILT_WITH = re.compile(
+    r"(?:\b(?:built|compiled)\s+(?:\S+\s+){0,3}(?:for|with|against)|\b(?:torch|pytorch|wheels?)\s+(?:for|with|built for)|\bindex(?:-url)?(?:\s+for)?|\bnightl\S*(?:\s+for)?)\s+$",
+    re.IGNORECASE,
+)
+"""Words right before "ROCm 6.2" that make it the ROCm torch was built for ("built against", "torch for",
+"wheels for", "nightly"), not the system's ("installed torch with pip and then ROCm 6.3")."""
 _AMDGPU_INSTALL = re.compile(r"amdgpu-install[_/](\d+\.\d+(?:\.\d+)?)(?:\.\d+)?[-/_]", re.IGNORECASE)
 _RADEON_APT = re.compile(r"repo\.radeon\.com/(?:rocm/apt|amdgpu-install|rocm/rhel\d*|rocm/zyp)/(\d+\.\d+(?:\.\d+)?)/", re.IGNORECASE)
 _IMAGE = re.compile(r"\brocm/([a-z0-9_.-]+):([A-Za-z0-9_.-]+)")

@@ -27,8 +27,12 @@ from rocm_doctor.knowledge._tables import need_rows, where
 from rocm_doctor.knowledge.torch_identity import identify
 
 TABLE = "distro_packages"
-FACTS = ("rocm", "torch", "amdgpu-dkms")
-_VERSION = r"(?:\d+:)?(?P<version>\d+\.\d+(?:\.\d+)?)[0-9A-Za-z.~+_:-]*"
+FACTS = ("rocm", "rocm-component", "torch", "amdgpu-dkms")
+_VERSION = r"(?:\d+:)?(?P<version>\d+\.\d+(?:\.\d+)?)(?P<rest>[0-9A-Za-z.~+_:-]*)"
+_AMD_BUILD = re.compile(r"^(?:\.\d+)*?\.([1-9])(\d\d)(\d\d)(?=[-~+]|$)")
+"""AMD's packages end their version with the ROCm release as a five-digit build number
+(``rocminfo 1.0.0.60200-66~22.04``, ``hip-runtime-amd 6.2.41133.60200-66~22.04``: ROCm 6.2.0),
+whatever the component's own version (https://repo.radeon.com/rocm/apt/6.2/dists/jammy/main/binary-amd64/Packages)."""
 
 
 @lru_cache(maxsize=1)
@@ -51,15 +55,28 @@ def _patterns() -> Tuple[Pattern[str], Pattern[str]]:
         rf"^\s*(?:ii\s+|i\s+)?(?P<name>{names})(?:/\S+|\.(?:x86_64|noarch|aarch64))?\s+(?:version\s+|with\s+|v)?{_VERSION}(?:\s|$)",
         re.MULTILINE,
     )
-    rpm = re.compile(rf"(?<![\w.-])(?P<name>{names})-(?P<version>\d+\.\d+(?:\.\d+)?)-[\w.]+\.(?:x86_64|noarch|aarch64)\b")
+    rpm = re.compile(rf"(?<![\w.-])(?P<name>{names})-(?P<version>\d+\.\d+(?:\.\d+)?)(?P<rest>(?:\.\d+)*)-[\w.]+\.(?:x86_64|noarch|aarch64)\b")
     prose = re.compile(rf"(?<![\w/.-])(?P<name>{names})\s+(?:version\s+|with\s+|v|=\s*)?{_VERSION}", re.IGNORECASE)
-    return listing, re.compile(f"{rpm.pattern}|{prose.pattern.replace('?P<name>', '?P<name2>').replace('?P<version>', '?P<version2>')}", re.IGNORECASE)
+    return listing, re.compile(f"{rpm.pattern}|{prose.pattern.replace('?P<name>', '?P<name2>').replace('?P<version>', '?P<version2>').replace('?P<rest>', '?P<rest2>')}", re.IGNORECASE)
 
 
-def _observations(name: str, version: str, line, trust: int) -> List[Observation]:
+def _rocm_release(version: str, rest: str) -> str:
+    """The ROCm release a package version stands for: AMD's build number when the version has one."""
+    build = _AMD_BUILD.match(rest or "")
+    if build:
+        return f"{build.group(1)}.{int(build.group(2))}.{int(build.group(3))}"
+    return version
+
+
+def _observations(name: str, version: str, rest: str, line, trust: int) -> List[Observation]:
     fact = table().get(name.lower()) or table().get(name)
     if fact == "rocm":
-        return [Observation("rocm.version", version, line, trust)]
+        return [Observation("rocm.version", _rocm_release(version, rest), line, trust)]
+    if fact == "rocm-component":
+        # AMD's repositories version these by component (rocminfo 1.0.0, hsa-rocr 1.14.0); distributions
+        # by ROCm release (Arch's rocminfo 6.2.4): a version below 3 is a component's
+        release = _rocm_release(version, rest)
+        return [Observation("rocm.version", release, line, trust)] if release != version or int(version.split(".")[0]) >= 3 else []
     if fact == "torch":
         return identity_observations(identify(version, package=name.lower()), line, trust)
     if fact == "amdgpu-dkms":
@@ -77,13 +94,14 @@ def parse(block: Block) -> List[Piece]:
     seen = set()
     for match, line in block.scan(listing):
         seen.add(line.number)
-        out += _observations(match.group("name"), match.group("version"), line, TRUST_TOOL)
+        out += _observations(match.group("name"), match.group("version"), match.group("rest"), line, TRUST_TOOL)
         lines.append(line)
     for match, line in block.scan(loose):
         if line.number in seen:
             continue
         name = match.group("name") or match.group("name2")
         version = match.group("version") or match.group("version2")
-        out += _observations(name, version, line, TRUST_PROSE if match.group("name2") else TRUST_TOOL)
+        rest = match.group("rest2") if match.group("name2") else match.group("rest")
+        out += _observations(name, version, rest or "", line, TRUST_PROSE if match.group("name2") else TRUST_TOOL)
         lines.append(line)
     return [make_piece("distro-packages", lines, out)] if out else []
