@@ -6,6 +6,9 @@ hit when the report's text, read and judged by the shipped rules, gives an error
 warning finding of the category its ``root_cause_class`` maps to; top-1 when the first
 error or warning is of that category; a healthy case must get no error.
 
+Rows under the totals: problems hit by a rule that is not a generic checklist
+(:data:`GENERIC_RULES`), and healthy cases with no warning either.
+
 Run as a script for the table: ``python tests/ingest/corpus_scoring.py [-v]``.
 """
 
@@ -52,6 +55,11 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 
 
+GENERIC_RULES = frozenset({"RD599", "RD529", "RD530", "RD536"})
+"""Rules that fire on any report of a kind (an unexplained error, any WSL2 or Windows report's
+checklist): a hit from them alone is reported apart, as it names the area, not the cause."""
+
+
 @dataclass(frozen=True)
 class Outcome:
     case_id: str
@@ -62,6 +70,8 @@ class Outcome:
     top1: bool
     shown: Tuple[Tuple[str, str, str], ...]
     crashed: Optional[str] = None
+    specific: bool = False
+    """A hit from a rule that is not in :data:`GENERIC_RULES` (healthy cases: no warning at all)."""
 
 
 def load(corpus: Path) -> List[dict]:
@@ -94,10 +104,12 @@ def judge(case: dict, rules: list, corpus: str = "") -> Outcome:
     if want is None:
         hit = not any(f.severity == "error" for f in findings)
         top1 = hit
+        specific = not serious
     else:
         hit = any(f.category in want for f in serious)
         top1 = bool(serious) and serious[0].category in want
-    return Outcome(case["id"], corpus, case["root_cause_class"], want, hit, top1, shown)
+        specific = any(f.category in want and f.id not in GENERIC_RULES for f in serious)
+    return Outcome(case["id"], corpus, case["root_cause_class"], want, hit, top1, shown, specific=specific)
 
 
 def score(rules: list, corpora: Iterable[Tuple[str, Path]]) -> List[Outcome]:
@@ -115,15 +127,19 @@ def table(outcomes: Sequence[Outcome]) -> str:
     lines.append(header)
     lines.append("-" * len(header))
     classes = sorted({o.klass for o in outcomes})
-    for klass in classes + ["ALL PROBLEMS", "HEALTHY without error"]:
+    for klass in classes + ["ALL PROBLEMS", "  by a specific rule", "HEALTHY without error", "  nor a warning"]:
         cells = []
         for members in groups.values():
-            if klass == "ALL PROBLEMS":
+            if klass in ("ALL PROBLEMS", "  by a specific rule"):
                 chosen = [o for o in members if o.expected is not None and o.klass != "other"]
-            elif klass == "HEALTHY without error":
+            elif klass in ("HEALTHY without error", "  nor a warning"):
                 chosen = [o for o in members if o.expected is None]
             else:
                 chosen = [o for o in members if o.klass == klass]
+            if klass.startswith("  "):
+                hits = sum(o.specific for o in chosen)
+                cells.append(f"{hits:>3}/{len(chosen):<3}{'':>6}" if chosen else f"{'-':>15}")
+                continue
             hits = sum(o.hit for o in chosen)
             top = sum(o.top1 for o in chosen)
             cells.append(f"{hits:>3}/{len(chosen):<3} t1 {top:>3}" if chosen else f"{'-':>15}")
