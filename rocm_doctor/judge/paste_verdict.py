@@ -133,7 +133,7 @@ def asks(rules: Sequence[Rule], undecided: Sequence[Undecided], facts: Facts) ->
         for collect in collects:
             if collect is not None and collect not in unique:
                 unique.append(collect)
-        title = rule.title if "{" not in rule.title else rule.name.replace("-", " ")
+        title = re.sub(r"\{[^{}]*\}", "…", rule.title)  # facts the report does not give: left out
         out.append(
             Ask(
                 id=rule.id, name=rule.name, title=title, category=rule.category, severity=rule.severity,
