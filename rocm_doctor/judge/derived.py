@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from rocm_doctor.data import load_table
 from rocm_doctor.errors import DoctorError
@@ -161,6 +161,13 @@ class DerivedValues:
         self._gpu: Dict[tuple, Fact] = {}
         self.crashes: List[Crash] = []
         """Derived facts that raised while this snapshot was judged."""
+
+    def continue_with(self, tables: Tables, recompute: Tuple[str, ...]) -> None:
+        """Go on with ``tables``; the machine-wide derived facts in ``recompute`` (the ones that read
+        what changed) are computed again, every other value is kept."""
+        self.tables = tables
+        for path in recompute:
+            self._machine.pop(path, None)
 
     def machine(self, path: str) -> Optional[Fact]:
         """``derived.<name>``, or None when no such derived fact is registered."""

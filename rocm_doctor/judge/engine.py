@@ -67,7 +67,7 @@ def _finding_key(finding: Finding) -> Tuple:
     return (-SEVERITY_ORDER[finding.severity], finding.area, finding.id, gpu)
 
 
-SECOND_PHASE = ("derived.unexplained_signatures",)
+SECOND_PHASE = ("derived.unexplained_signatures", "derived.unexplained_signature_category")
 """Derived facts that need the first phase's findings; rules reading them run after every other rule."""
 
 
@@ -127,10 +127,8 @@ def evaluate(rules: Iterable[Rule], facts: Facts, tables: Optional[Tables] = Non
     if second:
         by_id = {r.id: r for r in first}
         explained = sorted({s for f in findings for s in _signatures_in(by_id[f.id].when)} if by_id else set())
-        later = (tables or Tables()).with_overrides({EXPLAINED_SIGNATURES: explained})
-        second_derived = DerivedValues(facts, later)
-        _judge_all(second, facts, second_derived, findings, undecided, crashes)
-        crashes.extend(c for c in second_derived.crashes if c not in derived.crashes)
+        derived.continue_with((tables or Tables()).with_overrides({EXPLAINED_SIGNATURES: explained}), SECOND_PHASE)
+        _judge_all(second, facts, derived, findings, undecided, crashes)
     count = len(rules)
     findings.sort(key=_finding_key)
     undecided.sort(key=lambda u: (u.id, -1 if u.gpu is None else u.gpu))

@@ -167,8 +167,8 @@ def identify(
     index = from_index_url(index_url) if index_url else TorchIdentity()
     if flavour is None and index.flavour:
         flavour, evidence = index.flavour, "index URL"
-    if distributor in (None, "pypi") and index.distributor and not tag:
-        distributor = index.distributor if distributor is None else distributor
+    if distributor is None and index.distributor and not tag:
+        distributor = index.distributor
     rocm = rocm_version(tag, hip) if flavour == "rocm" else None
     if rocm is None and flavour == "rocm":
         rocm = index.rocm_version
