@@ -16,7 +16,7 @@ import re
 from functools import lru_cache
 from typing import Iterator, List, Optional, Tuple
 
-MIN_ANCHOR = 3
+MIN_ANCHOR = 2
 _CLASS_ESCAPES = set("dDsSwWbBAZzGnrtfv0123456789")
 _CODE_ESCAPES = {"x": 2, "u": 4, "U": 8, "N": 0}
 
