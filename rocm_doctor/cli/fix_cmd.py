@@ -20,6 +20,7 @@ from rocm_doctor.cli.inputs import (
 )
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
+from rocm_doctor.files import update_file, via
 from rocm_doctor.fix.choice import NoChoice
 from rocm_doctor.fix.dockerfile import refusal_text, render_dockerfile
 from rocm_doctor.fix.dockerrun import docker_run
@@ -34,6 +35,9 @@ from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.judge.model import Rule
 
 Shell = enum.Enum("Shell", {s: s for s in SHELLS}, type=str)  # type: ignore[misc]
+
+
+FORCE_OPTION = typer.Option(False, "--force", help="Replace the file even when it is read-only.")
 
 
 class Installer(str, enum.Enum):
@@ -156,6 +160,7 @@ def fix(
     keep_torch: bool = typer.Option(
         False, "--keep-torch", help="Keep the installed torch: apply the fixes meant for it instead of replacing it."
     ),
+    force: bool = FORCE_OPTION,
     rules: Optional[List[Path]] = RULES_OPTION,
     source: FactsSource = FactsSource(),
 ) -> None:
@@ -185,7 +190,7 @@ def fix(
     if requirements is not None:
         _requirements_section(console, requirements, facts, pips)
     if write_env or env_file is not None:
-        _write_env(console, plan, facts, env_file, shell.value if shell else None, dry_run)
+        _write_env(console, plan, facts, env_file, shell.value if shell else None, dry_run, force)
     if apply:
         _apply(console, plan, pips, facts, source, loaded, yes)
 
@@ -207,19 +212,22 @@ def _requirements_section(console: Console, path: Path, facts: Facts, pips: PipP
         _say(console, f"   $ {target} -m pip install -r {path} -c constraints.txt")
 
 
-def _write_env(console: Console, plan: FixPlan, facts: Facts, where: Optional[Path], shell: Optional[str], dry_run: bool) -> None:
+def _write_env(
+    console: Console, plan: FixPlan, facts: Facts, where: Optional[Path], shell: Optional[str], dry_run: bool, force: bool
+) -> None:
     os_name = facts.host.os.value if facts.host.os.is_known else None
     chosen = shell or default_shell(os_name, os.environ.get("SHELL"))
     path = where if where is not None else Path(DEFAULT_FILENAMES[chosen])
-    result = write_env_file(path, chosen, plan.env, dry_run=dry_run)
+    result = write_env_file(path, chosen, plan.env, dry_run=dry_run, force=force)
+    shown = via(path, result.path)
     _say(console, "")
     if not result.changed:
-        _say(console, f"{path} already has these settings ({chosen}); nothing changed.")
+        _say(console, f"{shown} already has these settings ({chosen}); nothing changed.")
     elif dry_run:
-        _say(console, f"Would change {path} ({chosen}):")
+        _say(console, f"Would change {shown} ({chosen}):")
         _say(console, result.diff.rstrip("\n"))
     else:
-        _say(console, f"Wrote {path} ({chosen})" + (f"; the previous file is {result.backup}" if result.backup else ""))
+        _say(console, f"Wrote {shown} ({chosen})" + (f"; the previous file is {result.backup}" if result.backup else ""))
         _say(console, "Load it with: " + HOW_TO_LOAD[chosen].format(path=path))
     for note in result.notes:
         _say(console, f"Note: {note}")
@@ -260,6 +268,7 @@ def dockerfile(
     base: str = typer.Option("auto", "--base", help="auto (an AMD image whose ROCm fits) or an image name."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the Dockerfile here instead of printing it."),
     torch_version: Optional[str] = typer.Option(None, "--torch", help="Install this torch version."),
+    force: bool = FORCE_OPTION,
     rules: Optional[List[Path]] = RULES_OPTION,
     source: FactsSource = FactsSource(),
 ) -> None:
@@ -275,11 +284,9 @@ def dockerfile(
     if output is None:
         sys.stdout.write(result.text)
     else:
-        from rocm_doctor.files import write_with_backup
-
-        backup = write_with_backup(output, result.text)
-        kept = f"; the previous file is kept as {backup}" if backup is not None else ""
-        stderr_console().print(f"Wrote {output} (FROM {result.base}){kept}", markup=False)
+        written = update_file(output, lambda _old: result.text, force=force)
+        kept = f"; the previous file is kept as {written.backup}" if written.backup is not None else ""
+        stderr_console().print(f"Wrote {via(output, written.path)} (FROM {result.base}){kept}", markup=False)
     for note in result.notes:
         stderr_console().print(f"Note: {note}", markup=False)
 

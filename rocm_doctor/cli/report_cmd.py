@@ -69,19 +69,14 @@ def _merge(first: Redactor, second: Redactor) -> Redactor:
 
 def _write(path: Path, text: str) -> None:
     """Write atomically; never overwrite a file that is not an earlier rocm-doctor report."""
-    from rocm_doctor.files import atomic_write
+    from rocm_doctor.files import update_file
 
-    if path.exists():
-        try:
-            head = path.read_text(encoding="utf-8", errors="replace")[:200]
-        except OSError as exc:
-            raise InputError(f"{path}: {exc.strerror or exc}") from None
-        if REPORT_MARKER not in head:
+    def replace_report(old: str) -> str:
+        if old and REPORT_MARKER not in old[:200]:
             raise InputError(f"{path} exists and is not a rocm-doctor report; choose another --output")
-    try:
-        atomic_write(path, text)
-    except OSError as exc:
-        raise InputError(f"{path}: {exc.strerror or exc}") from None
+        return text
+
+    update_file(path, replace_report, backup=False)
 
 
 @app.command("report")
