@@ -46,7 +46,7 @@ YAML_NODES = Limit("yaml.max_nodes", 500_000, "nodes")
 """Scalars and collections, counted with every alias expanded (a billion-laughs file is refused)."""
 INTEGER_DIGITS = Limit("number.max_digits", 100, "digits")
 """An integer literal in YAML or JSON (a byte count needs 20)."""
-JSON_BYTES = Limit("json.max_bytes", 64 * MiB, "bytes")
+JSON_BYTES = Limit("json.max_bytes", 16 * MiB, "bytes")
 """A ``--facts`` file."""
 JSON_DEPTH = Limit("json.max_depth", 64, "levels")
 """Nested objects and arrays in a ``--facts`` file or a benchmark protocol line."""

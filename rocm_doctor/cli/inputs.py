@@ -18,6 +18,8 @@ import typer
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.gather import GatherOptions, gather
 from rocm_doctor.facts.model import Facts, FactsFileError
+from rocm_doctor.files import read_limited
+from rocm_doctor.limits import JSON_BYTES
 from rocm_doctor.system.base import Started
 
 PYTHON_OPTION = typer.Option(None, "--python", help="Target interpreter to inspect (default: this one).")
@@ -109,8 +111,8 @@ def load_facts(source: FactsSource, progress: Optional[Callable[[str], None]] = 
     )
     if source.facts_file is not None:
         try:
-            text = Path(source.facts_file).read_text(encoding="utf-8")
-        except OSError as exc:
+            text = read_limited(Path(source.facts_file), JSON_BYTES).decode("utf-8")
+        except FileNotFoundError as exc:
             raise InputError(f"{source.facts_file}: {exc.strerror or exc}") from None
         except UnicodeDecodeError:
             raise InputError(f"{source.facts_file}: not a facts file (not UTF-8 text)") from None

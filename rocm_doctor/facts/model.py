@@ -12,6 +12,7 @@ from typing import Any, Dict, List, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from rocm_doctor import bounded_json
 from rocm_doctor.facts.value import Fact
 
 SCHEMA_VERSION = 1
@@ -341,9 +342,11 @@ class Facts(Section):
     def from_json(cls, text: str) -> "Facts":
         """Parse JSON written by :meth:`to_json`; raises :class:`FactsFileError`."""
         try:
-            data = json.loads(text)
+            data = bounded_json.loads(text)
         except json.JSONDecodeError as exc:
             raise FactsFileError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        except bounded_json.JsonLimitError as exc:
+            raise FactsFileError(str(exc)) from None
         return cls.from_dict(data)
 
     @classmethod

@@ -1,0 +1,118 @@
+"""Every input channel has named limits, checked before the work: over one is exit 2 naming it, never a crash."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from rocm_doctor import limits
+
+TESTS = Path(__file__).resolve().parents[1]
+CPU_ONLY = TESTS / "machines" / "cpu-only"
+DOCS = TESTS.parent / "docs" / "limits.md"
+VALID_RULE = """rules:
+  - id: RD901
+    name: custom-rule
+    severity: warning
+    category: env
+    area: test
+    when: {fact: torch.flavour, eq: cuda}
+    title: t
+    message: m
+    explanation: e
+    references: [{url: "https://example.org"}]
+"""
+
+
+def _input_error(result, *culprits: str) -> str:
+    assert result.exit_code == 2, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr
+    for culprit in culprits:
+        assert culprit in result.stderr, result.stderr
+    return result.stderr
+
+
+def test_every_limit_is_named_in_the_docs() -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    missing = [limit.name for limit in limits.ALL if f"`{limit.name}`" not in text]
+    assert missing == []
+    documented = set(re.findall(r"^\| `([a-z_]+\.[a-z_]+)`", text, re.MULTILINE))
+    assert documented == {limit.name for limit in limits.ALL}
+
+
+def test_a_rule_file_with_a_5000_digit_integer_is_exit_2_naming_the_limit(run_cli, tmp_path: Path) -> None:
+    rules = tmp_path / "big.yaml"
+    rules.write_text(VALID_RULE.replace("eq: cuda", "gt: " + "9" * 5000), encoding="utf-8")
+    _input_error(run_cli("rules", "validate", str(rules)), "big.yaml:7", "number.max_digits")
+
+
+def test_a_machine_yaml_with_a_5000_digit_integer_is_exit_2(run_cli, tmp_path: Path) -> None:
+    folder = tmp_path / "machine"
+    shutil.copytree(CPU_ONLY, folder)
+    with open(folder / "machine.yaml", "a", encoding="utf-8") as handle:
+        handle.write("disks: {/: " + "1" * 5000 + "}\n")
+    _input_error(run_cli("check", "--machine", str(folder)), "machine.yaml", "number.max_digits")
+
+
+def test_a_rule_file_of_aliases_nested_8_deep_is_refused_at_once(run_cli, tmp_path: Path) -> None:
+    # Under 1 KiB that expands to 9**8 conditions: the condition walker used to run for minutes.
+    levels = ["        - &a0 {fact: torch.flavour, eq: cuda}"] + [
+        f"        - &a{i} {{any: [{', '.join([f'*a{i - 1}'] * 9)}]}}" for i in range(1, 9)
+    ]
+    rules = tmp_path / "bomb.yaml"
+    rules.write_text(VALID_RULE.replace("    when: {fact: torch.flavour, eq: cuda}", "    when:\n      all:\n" + "\n".join(levels)),
+                     encoding="utf-8")
+    assert len(rules.read_bytes()) < 1024
+    started = time.monotonic()
+    _input_error(run_cli("rules", "validate", str(rules)), "bomb.yaml", "yaml.max_nodes")
+    assert time.monotonic() - started < 5
+
+
+def test_an_alias_inside_its_own_anchor_is_refused(run_cli, tmp_path: Path) -> None:
+    rules = tmp_path / "loop.yaml"
+    rules.write_text(VALID_RULE.replace("when: {fact: torch.flavour, eq: cuda}", "when: &w {not: *w}"), encoding="utf-8")
+    _input_error(run_cli("rules", "validate", str(rules)), "loop.yaml:7", "contains it")
+
+
+@pytest.mark.parametrize("depth", [25_000, 50_000])
+def test_yaml_nested_tens_of_thousands_deep_is_exit_2_not_a_segfault(tmp_path: Path, depth: int) -> None:
+    # libyaml's loader recursed once per level in C and died with SIGSEGV: a subprocess, so a crash cannot take pytest.
+    folder = tmp_path / "machine"
+    shutil.copytree(CPU_ONLY, folder)
+    (folder / "commands.yaml").write_text("- " * depth + "x\n", encoding="utf-8")
+    env = dict(os.environ, NO_COLOR="1")
+    done = subprocess.run([sys.executable, "-m", "rocm_doctor", "facts", "--machine", str(folder)],
+                          capture_output=True, timeout=60, env=env)
+    assert done.returncode == 2, done.stderr
+    assert b"commands.yaml:1: nested too deeply (limit yaml.max_depth" in done.stderr
+
+
+def test_a_facts_file_with_a_5000_digit_integer_is_exit_2(run_cli, tmp_path: Path) -> None:
+    facts = tmp_path / "facts.json"
+    facts.write_text('{"schema_version": 1, "cpu": {"logical_cores": {"status": "known", "value": ' + "7" * 5000 + "}}}")
+    _input_error(run_cli("check", "--facts", str(facts)), "facts.json", "number.max_digits")
+
+
+@pytest.mark.parametrize("depth", [100, 100_000])
+def test_a_facts_file_nested_deeply_is_exit_2(run_cli, tmp_path: Path, depth: int) -> None:
+    facts = tmp_path / "facts.json"
+    facts.write_text('{"bench": {"tests": {"status": "known", "value": {"a": ' + "[" * depth + "]" * depth + "}}}}")
+    _input_error(run_cli("check", "--facts", str(facts)), "facts.json", "json.max_depth")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize("option", ["--facts", "--rules"])
+def test_a_fifo_as_an_input_file_is_refused_without_blocking(run_cli, tmp_path: Path, option: str) -> None:
+    fifo = tmp_path / "input.fifo"
+    os.mkfifo(fifo)
+    started = time.monotonic()
+    args = ["check", "--facts", str(fifo)] if option == "--facts" else ["rules", "validate", str(fifo)]
+    _input_error(run_cli(*args), "input.fifo", "FIFO")
+    assert time.monotonic() - started < 5
