@@ -18,6 +18,8 @@ from typing import Dict, List, Optional, Set
 from packaging.requirements import InvalidRequirement, Requirement
 
 from rocm_doctor.errors import InputError
+from rocm_doctor.files import read_limited
+from rocm_doctor.limits import REQUIREMENTS_BYTES
 
 WATCHED = ("torch", "torchvision", "torchaudio")
 _ROCM_INDEX = re.compile(r"rocm|radeon|nightlies\.amd\.com", re.IGNORECASE)
@@ -71,8 +73,8 @@ def _parse(path: Path, parsed: _Parsed, seen: Set[Path]) -> None:
         return
     seen.add(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
+        text = read_limited(path, REQUIREMENTS_BYTES).decode("utf-8")
+    except FileNotFoundError as exc:
         raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
     except UnicodeDecodeError:
         raise InputError(f"{path}: not a requirements file (not UTF-8 text)") from None

@@ -108,11 +108,13 @@ def test_a_facts_file_nested_deeply_is_exit_2(run_cli, tmp_path: Path, depth: in
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
-@pytest.mark.parametrize("option", ["--facts", "--rules"])
-def test_a_fifo_as_an_input_file_is_refused_without_blocking(run_cli, tmp_path: Path, option: str) -> None:
+@pytest.mark.parametrize(
+    "command",
+    [["check", "--facts"], ["rules", "validate"], ["fix", "--machine", str(CPU_ONLY), "--requirements"]],
+)
+def test_a_fifo_as_an_input_file_is_refused_without_blocking(run_cli, tmp_path: Path, command) -> None:
     fifo = tmp_path / "input.fifo"
     os.mkfifo(fifo)
     started = time.monotonic()
-    args = ["check", "--facts", str(fifo)] if option == "--facts" else ["rules", "validate", str(fifo)]
-    _input_error(run_cli(*args), "input.fifo", "FIFO")
+    _input_error(run_cli(*command, str(fifo)), "input.fifo", "FIFO")
     assert time.monotonic() - started < 5
