@@ -66,7 +66,7 @@ CHILD_OUTPUT_BYTES = Limit("child.max_output_bytes", 8 * MiB, "bytes")
 """Output kept per stream of one command; the rest is counted, dropped and noted."""
 CHILD_LINE_BYTES = Limit("child.max_line_bytes", 64 * 1024, "bytes")
 """One line of a benchmark worker or of pip under ``fix --apply``; a longer line is cut with a note."""
-CHILD_EXIT_GRACE = Limit("child.exit_grace_seconds", 2, "s")
+CHILD_EXIT_GRACE = Limit("child.exit_grace_seconds", 1, "s")
 """How long output is still read after a command exits while something it started holds the pipe."""
 BENCH_NOISE_LINES = Limit("bench.max_noise_lines", 50, "lines")
 """Non-protocol lines a benchmark run keeps (each cut to 200 characters); the rest are counted."""

@@ -76,12 +76,24 @@ class BenchRun:
     seconds: float = 0.0
     workers: int = 0
     noise: List[str] = field(default_factory=list)
-    """Lines on the protocol stream that were not protocol records."""
+    """Lines on the protocol stream that were not trusted protocol records (``bench.max_noise_lines`` kept)."""
+    noise_dropped: int = 0
+    """Noise lines beyond ``bench.max_noise_lines``, counted and dropped."""
     spec: Optional["SpecPeak"] = None
 
     @property
     def failing(self) -> List[TestResult]:
         return [t for t in self.tests.values() if t.status in FAILING]
+
+    @property
+    def ran(self) -> List[TestResult]:
+        """Tests that ran to a measurement or a failure (not skipped, not an error before they could run)."""
+        return [t for t in self.tests.values() if t.status not in (SKIPPED, ERROR)]
+
+    @property
+    def failed(self) -> bool:
+        """The run failed: a test was wrong, hung or crashed, or no test ran at all."""
+        return bool(self.failing) or not self.ran
 
 
 @dataclass(frozen=True)
@@ -287,6 +299,7 @@ def run_dict(run: BenchRun) -> Dict[str, Any]:
         "failing": [t.name for t in run.failing],
         "tests": {n: result_dict(r) for n, r in run.tests.items()},
         "noise": run.noise,
+        "noise_dropped": run.noise_dropped,
     }
 
 

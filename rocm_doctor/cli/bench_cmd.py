@@ -81,6 +81,8 @@ def render_summary(run: BenchRun, console: Console) -> None:
     failing = run.failing
     if failing:
         console.print(f"[bold red]{len(failing)} test(s) failed:[/] " + ", ".join(f"{t.name} ({t.status})" for t in failing))
+    elif not run.ran:
+        console.print("[bold red]No test ran:[/] every test was skipped or ended in an error before it could run.")
     console.print(f"[dim]{run.seconds:.1f} s, {run.workers} worker process(es)[/]")
 
 
@@ -96,7 +98,7 @@ def bench(
 ) -> None:
     """Run GPU micro-benchmarks in the target interpreter: integrity, bandwidth, GEMM, attention, compile.
 
-    Exit codes: 0 every test ok/slow/skipped, 1 a test was wrong, hung or crashed, 2 bad input.
+    Exit codes: 0 every test ok/slow/skipped, 1 a test was wrong, hung or crashed, or no test ran, 2 bad input.
     """
     target = _resolve_python(python)
     err = stderr_console()
@@ -115,5 +117,5 @@ def bench(
         sys.stdout.write(json.dumps(run_dict(run), indent=2, default=str) + "\n")
     else:
         render_summary(run, stdout_console())
-    if run.failing:
+    if run.failed:
         raise typer.Exit(EXIT_FAILING)
