@@ -7,6 +7,7 @@ error, 3 internal error (a crash log is written, no traceback on screen).
 from __future__ import annotations
 
 import importlib
+import io
 import os
 import sys
 import tempfile
@@ -19,6 +20,7 @@ from rich.markup import escape
 
 from rocm_doctor import __version__
 from rocm_doctor.errors import DoctorError
+from rocm_doctor.render.safe import SafeConsole, degrade_streams, escape_controls
 from rocm_doctor.system.base import Started
 
 app = typer.Typer(
@@ -31,13 +33,13 @@ app = typer.Typer(
 
 
 def stderr_console() -> Console:
-    """Console for messages; honours NO_COLOR."""
-    return Console(stderr=True, no_color=bool(os.environ.get("NO_COLOR")), highlight=False)
+    """Console for messages; honours NO_COLOR; escapes control characters (see ``render.safe``)."""
+    return SafeConsole(stderr=True, no_color=bool(os.environ.get("NO_COLOR")), highlight=False)
 
 
 def stdout_console() -> Console:
-    """Console for results; honours NO_COLOR."""
-    return Console(no_color=bool(os.environ.get("NO_COLOR")), highlight=False, soft_wrap=False)
+    """Console for results; honours NO_COLOR; escapes control characters (see ``render.safe``)."""
+    return SafeConsole(no_color=bool(os.environ.get("NO_COLOR")), highlight=False, soft_wrap=False)
 
 
 def _version_callback(value: bool) -> None:
@@ -114,6 +116,7 @@ def _write_crash_log() -> str:
 def main() -> None:
     """Console-script entry point: run the app behind the error boundary."""
     started: List[Started] = []
+    degrade_streams()  # a cp1252 console or a redirected Windows stdout gets \uXXXX, never an exception
     try:
         code = _run(sys.argv[1:], started)
     finally:
@@ -143,7 +146,9 @@ def _run(argv: List[str], started: List[Started]) -> int:
         return exc.exit_code
     except Exception as exc:  # noqa: BLE001 - the error boundary
         if isinstance(exc, _click_exceptions()):
-            exc.show()  # type: ignore[attr-defined]
+            shown = io.StringIO()
+            exc.show(file=shown)  # type: ignore[attr-defined]
+            sys.stderr.write(escape_controls(shown.getvalue()))  # the message quotes what was typed
             return int(exc.exit_code)  # type: ignore[attr-defined]
         path = _write_crash_log()
         stderr_console().print(

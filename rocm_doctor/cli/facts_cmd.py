@@ -17,6 +17,7 @@ from rocm_doctor.cli.inputs import (
 )
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
+from rocm_doctor.render.safe import safe_json
 
 RECORD_OPTION = typer.Option(
     None, "--record", help="Also write this machine as a recorded-machine folder (user, host and home redacted)."
@@ -62,6 +63,6 @@ def facts(
     """Print what rocm-doctor sees on this machine (or a recorded one): OS, GPUs, ROCm, PyTorch, environment."""
     result = _record(source, record) if record is not None else load_facts(source)
     if json_output:
-        sys.stdout.write(result.to_json() + "\n")
+        sys.stdout.write(safe_json(result.to_json()) + "\n")
     else:
         render_facts(result, stdout_console(), verbose=verbose)

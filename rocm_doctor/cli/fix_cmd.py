@@ -11,6 +11,7 @@ from typing import List, Optional
 import typer
 from rich.console import Console
 
+from rocm_doctor import quoting
 from rocm_doctor.cli.app import app, stderr_console, stdout_console
 from rocm_doctor.cli.inputs import (
     RULES_OPTION,
@@ -209,7 +210,8 @@ def _requirements_section(console: Console, path: Path, facts: Facts, pips: PipP
         for line in report.constraints:
             _say(console, f"     {line}")
         target = pips.commands[0].argv[0] if pips.commands else (facts.python.executable.value or "python")
-        _say(console, f"   $ {target} -m pip install -r {path} -c constraints.txt")
+        argv = [str(target), "-m", "pip", "install", "-r", str(path), "-c", "constraints.txt"]
+        _say(console, f"   $ {quoting.command_line(argv, pips.windows)}")
 
 
 def _write_env(

@@ -20,6 +20,7 @@ from rocm_doctor.facts.model import Facts
 from rocm_doctor.fix.choice import Machine, NoChoice, TorchChoice, choose_torch, machine_of
 from rocm_doctor.fix.pip import Target, torch_requirements
 from rocm_doctor.fix.plan import FixPlan
+from rocm_doctor.render.safe import escape_controls
 
 UBUNTU_BASES = ("22.04", "24.04")
 _ROCM_IN_TAG = re.compile(r"(?:^|[^0-9])(?:rocm)?(\d+\.\d+(?:\.\d+)?)")
@@ -132,7 +133,8 @@ def render_dockerfile(facts: Facts, plan: FixPlan, base: str = "auto", requested
             lines += list(step.dockerfile)
         if step.base:
             notes.append(f"{', '.join(step.finding_ids)} suggests the base {step.base}")
-    return DockerfileResult("\n".join(lines) + "\n", image, choice, notes)
+    # A control character from a fact or rule would break the file or the terminal showing it.
+    return DockerfileResult(escape_controls("\n".join(lines)) + "\n", image, choice, notes)
 
 
 def refusal_text(refusal: NoChoice) -> Tuple[str, ...]:

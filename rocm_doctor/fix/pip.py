@@ -3,21 +3,21 @@
 Order: uninstall the wrong flavours (torch, torchvision, torchaudio, triton,
 pytorch-triton-rocm) first, then install matching, pinned versions from the
 index the torch choice names (:mod:`rocm_doctor.fix.choice`). Commands are argv
-lists; they are shown with shell quoting and run without a shell.
+lists; they are shown quoted for the shell (PowerShell on Windows) and run without one.
 """
 
 from __future__ import annotations
 
-import shlex
-import subprocess
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from rocm_doctor import quoting
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.fix import wheeldata
 from rocm_doctor.fix.choice import NoChoice, TorchChoice, choose_torch, machine_of
 from rocm_doctor.fix.plan import TORCH_INTENTS, FixPlan, PipRequest
 from rocm_doctor.fix.platform import is_windows
+from rocm_doctor.render.safe import escape_controls
 
 TORCH_FAMILY = ("torch", "torchvision", "torchaudio", "triton", "pytorch-triton-rocm", "pytorch-triton")
 """Distributions a torch replacement removes first, so no CUDA/CPU piece stays behind."""
@@ -33,7 +33,8 @@ class Command:
     finding_ids: Tuple[str, ...]
 
     def display(self, windows: bool = False) -> str:
-        return subprocess.list2cmdline(list(self.argv)) if windows else shlex.join(self.argv)
+        """The command to paste into a shell (PowerShell on Windows), control characters escaped."""
+        return escape_controls(quoting.command_line(self.argv, windows))
 
 
 @dataclass(frozen=True)
@@ -211,6 +212,13 @@ def _intent_commands(plan: PipPlan, facts: Facts, target: Target, request: PipRe
     elif request.intent == "pin-numpy-1":
         plan.commands.append(Command(target.install(["numpy<2"], None), "torch wheels before 2.3 were compiled against numpy 1.x", ids))
     elif request.packages:
+        # Checked again after interpolation: a fact can fill a placeholder with anything.
+        problems = [p for p in map(quoting.requirement_problem, request.packages) if p is not None]
+        if request.index_url is not None:
+            problems += [p for p in [quoting.index_problem(request.index_url)] if p is not None]
+        if problems:
+            plan.notes.append(f"{', '.join(ids)}: no pip command: {'; '.join(problems)}")
+            return
         plan.commands.append(Command(target.install(list(request.packages), request.index_url), request.text or "install", ids))
     elif request.intent:
         plan.notes.append(f"{', '.join(ids)}: no command for pip intent {request.intent!r}; {request.text or ''}".rstrip("; "))

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
+from rocm_doctor import quoting
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.fix.platform import applies, machine_platforms
 from rocm_doctor.judge.model import SEVERITY_ORDER, Finding, Fix
@@ -273,7 +274,12 @@ def _collect(
 ) -> None:
     ids = (finding_id,)
     if fix.kind == "env":
+        bad = [n for n in [*fix.set, *fix.unset] if not quoting.IDENTIFIER.match(n)]
+        for name in bad:  # a placeholder filled from the facts: no env file, ENV or -e gets it
+            notes.append(Note(f"not changing {name!r}: not an environment variable name", ids))
         for name, value in fix.set.items():
+            if name in bad:
+                continue
             if not is_read(name):
                 notes.append(
                     Note(f"not setting {name}={value}: the ROCm/PyTorch runtime does not read {name}", ids)
@@ -281,7 +287,8 @@ def _collect(
                 continue
             env.add(name, value, finding_id)
         for name in fix.unset:
-            env.add(name, None, finding_id)
+            if name not in bad:
+                env.add(name, None, finding_id)
     elif fix.kind == "pip":
         pip.append(PipRequest(fix.intent, tuple(fix.packages), fix.index_url, fix.text, ids))
     elif fix.kind == "manual":

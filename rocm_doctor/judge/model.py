@@ -6,9 +6,12 @@ and of the YAML rule files (see ``docs/rules.md``).
 
 from __future__ import annotations
 
+import re
 from typing import Any, Dict, List, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from rocm_doctor import quoting
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER: Dict[str, int] = {"info": 0, "warning": 1, "error": 2}
@@ -76,6 +79,53 @@ class Fix(_Strict):
     """
     platforms: List[str] = Field(default_factory=list)
     """Empty = every platform; else a subset of ``linux``, ``windows``, ``wsl2``, ``container``."""
+
+
+    # Checked when a rule loads, with every {placeholder} filled by a stand-in; the interpolated
+    # values are checked again where they are used (env files, pip commands, Dockerfiles).
+    @field_validator("set")
+    @classmethod
+    def _set_names(cls, value: Dict[str, str]) -> Dict[str, str]:
+        for name in value:
+            _check_name(name)
+        return value
+
+    @field_validator("unset")
+    @classmethod
+    def _unset_names(cls, value: List[str]) -> List[str]:
+        for name in value:
+            _check_name(name)
+        return value
+
+    @field_validator("packages")
+    @classmethod
+    def _requirements(cls, value: List[str]) -> List[str]:
+        for spec in value:
+            problem = quoting.requirement_problem(_filled(spec, "0"))
+            if problem is not None:
+                raise ValueError(problem)
+        return value
+
+    @field_validator("index_url")
+    @classmethod
+    def _index(cls, value: Optional[str]) -> Optional[str]:
+        problem = quoting.index_problem(_filled(value, "x")) if value is not None else None
+        if problem is not None:
+            raise ValueError(problem)
+        return value
+
+
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def _filled(template: str, stand_in: str) -> str:
+    """``template`` with every ``{placeholder}`` replaced by ``stand_in`` (for checks at load time)."""
+    return _PLACEHOLDER.sub(stand_in, template)
+
+
+def _check_name(name: str) -> None:
+    if not quoting.IDENTIFIER.match(_filled(name, "X")):
+        raise ValueError(f"{name!r} is not an environment variable name (letters, digits, _)")
 
 
 class Rule(_Strict):
