@@ -28,6 +28,7 @@ def _record(source: FactsSource, folder: Path) -> Facts:
     """Gather through a RecordingSystem and write the folder."""
     from rocm_doctor.facts.env import is_recorded
     from rocm_doctor.facts.gather import GatherOptions, gather
+    from rocm_doctor.redact import ReportRedactor
     from rocm_doctor.system.record import RecordingSystem, redactor_for
     from rocm_doctor.system.base import System
     from rocm_doctor.system.recorded import RecordedSystem
@@ -44,11 +45,11 @@ def _record(source: FactsSource, folder: Path) -> Facts:
         from rocm_doctor.system.live import LiveSystem
 
         inner, origin, detail = LiveSystem(), "live", None
-    recorder = RecordingSystem(inner, redactor=redactor_for(inner), keep_env=is_recorded)
+    recorder = RecordingSystem(inner, redactor=ReportRedactor.create(redactor_for(inner)), keep_env=is_recorded)
     options = GatherOptions(python=source.python, torch=not source.no_torch, torch_timeout=source.timeout)
     facts = gather(recorder, options, origin=origin, origin_detail=detail)
     recorder.write(folder)
-    stderr_console().print(f"Recorded to {folder} (user name, host name and home paths redacted).")
+    stderr_console().print(f"Recorded to {folder} (names, home paths, addresses and serial numbers redacted).")
     return facts
 
 

@@ -118,3 +118,52 @@ def test_a_fifo_as_an_input_file_is_refused_without_blocking(run_cli, tmp_path: 
     started = time.monotonic()
     _input_error(run_cli(*command, str(fifo)), "input.fifo", "FIFO")
     assert time.monotonic() - started < 5
+
+
+# -- recorded machine folders are data ----------------------------------------------------------------
+
+
+def _machine(tmp_path: Path) -> Path:
+    folder = tmp_path / "machine"
+    shutil.copytree(CPU_ONLY, folder)
+    return folder
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/environ"), reason="needs /proc")
+@pytest.mark.parametrize("command", [["report"], ["facts", "--record", "{tmp}/rec"], ["check"]])
+def test_a_link_out_of_the_machine_folder_is_refused_and_leaks_nothing(run_cli, tmp_path: Path, monkeypatch, command) -> None:
+    monkeypatch.setenv("HF_TOKEN", "hf_planted_secret_4242")
+    folder = _machine(tmp_path)
+    cmdline = folder / "files" / "proc" / "cmdline"
+    cmdline.parent.mkdir(parents=True, exist_ok=True)
+    cmdline.unlink(missing_ok=True)
+    cmdline.symlink_to("/proc/self/environ")
+    result = run_cli(*[c.replace("{tmp}", str(tmp_path)) for c in command], "--machine", str(folder))
+    _input_error(result, "cmdline", "outside the recorded machine folder")
+    assert "hf_planted_secret_4242" not in result.stdout + result.stderr
+    assert not (tmp_path / "rec").exists()
+
+
+def test_a_link_inside_the_machine_folder_is_fine(run_cli, tmp_path: Path) -> None:
+    folder = _machine(tmp_path)
+    os_release = folder / "files" / "etc" / "os-release"
+    (folder / "files" / "usr" / "lib").mkdir(parents=True, exist_ok=True)
+    os_release.rename(folder / "files" / "usr" / "lib" / "os-release")
+    os_release.symlink_to("../usr/lib/os-release")
+    assert run_cli("facts", "--machine", str(folder)).exit_code == 0
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_in_the_machine_folder_is_refused_without_blocking(run_cli, tmp_path: Path) -> None:
+    folder = _machine(tmp_path)
+    (folder / "files" / "proc").mkdir(parents=True, exist_ok=True)
+    (folder / "files" / "proc" / "cmdline").unlink(missing_ok=True)
+    os.mkfifo(folder / "files" / "proc" / "cmdline")
+    started = time.monotonic()
+    _input_error(run_cli("check", "--machine", str(folder)), "cmdline", "FIFO")
+    assert time.monotonic() - started < 5
+
+
+def test_a_machine_folder_over_the_entry_limit_is_refused(run_cli, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr("rocm_doctor.system.recorded.MACHINE_ENTRIES", limits.Limit("machine.max_entries", 10, "files"))
+    _input_error(run_cli("check", "--machine", str(_machine(tmp_path))), "machine.max_entries")
