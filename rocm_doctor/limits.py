@@ -46,10 +46,20 @@ YAML_NODES = Limit("yaml.max_nodes", 500_000, "nodes")
 """Scalars and collections, counted with every alias expanded (a billion-laughs file is refused)."""
 INTEGER_DIGITS = Limit("number.max_digits", 100, "digits")
 """An integer literal in YAML or JSON (a byte count needs 20)."""
+MATCH_CHARS = Limit("rules.max_match_chars", 4096, "characters")
+"""How much of a fact's value a rule's ``matches`` regular expression searches."""
 JSON_BYTES = Limit("json.max_bytes", 16 * MiB, "bytes")
 """A ``--facts`` file."""
 JSON_DEPTH = Limit("json.max_depth", 64, "levels")
 """Nested objects and arrays in a ``--facts`` file or a benchmark protocol line."""
+
+# -- facts, wherever they come from (checked before rules judge them) ------------------------------
+FACTS_GPUS = Limit("facts.max_gpus", 128, "GPU agents")
+"""GPU agents in one snapshot (8 MI300X in CPX mode show 64)."""
+FACTS_ENTRIES = Limit("facts.max_entries", 10_000, "entries")
+"""Items of one list or mapping fact (installed packages, environment variables, benchmark results)."""
+FACTS_TEXT = Limit("facts.max_text", 65_536, "characters")
+"""One text fact (a kernel command line, a path, a reason)."""
 
 # -- recorded machine folders (--machine) --------------------------------------------------------
 MACHINE_ENTRIES = Limit("machine.max_entries", 100_000, "files and folders")
@@ -72,7 +82,8 @@ BENCH_NOISE_LINES = Limit("bench.max_noise_lines", 50, "lines")
 """Non-protocol lines a benchmark run keeps (each cut to 200 characters); the rest are counted."""
 
 ALL = (
-    YAML_BYTES, YAML_DEPTH, YAML_NODES, INTEGER_DIGITS, JSON_BYTES, JSON_DEPTH, MACHINE_ENTRIES,
+    YAML_BYTES, YAML_DEPTH, YAML_NODES, INTEGER_DIGITS, MATCH_CHARS, JSON_BYTES, JSON_DEPTH, FACTS_GPUS, FACTS_ENTRIES, FACTS_TEXT,
+    MACHINE_ENTRIES,
     EDIT_BYTES, REQUIREMENTS_BYTES, CHILD_OUTPUT_BYTES, CHILD_LINE_BYTES, CHILD_EXIT_GRACE, BENCH_NOISE_LINES,
 )
 """Every limit, in the order ``docs/limits.md`` lists them."""

@@ -14,6 +14,7 @@ from rocm_doctor.cli.inputs import (
     FactsSource,
     gathering_options,
     load_facts,
+    within_limits,
 )
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
@@ -47,7 +48,7 @@ def _record(source: FactsSource, folder: Path) -> Facts:
         inner, origin, detail = LiveSystem(), "live", None
     recorder = RecordingSystem(inner, redactor=ReportRedactor.create(redactor_for(inner)), keep_env=is_recorded)
     options = GatherOptions(python=source.python, torch=not source.no_torch, torch_timeout=source.timeout)
-    facts = gather(recorder, options, origin=origin, origin_detail=detail)
+    facts = within_limits(gather(recorder, options, origin=origin, origin_detail=detail), source)
     recorder.write(folder)
     stderr_console().print(f"Recorded to {folder} (names, home paths, addresses and serial numbers redacted).")
     return facts

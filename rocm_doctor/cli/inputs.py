@@ -17,7 +17,7 @@ import typer
 
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.gather import GatherOptions, gather
-from rocm_doctor.facts.model import Facts, FactsFileError
+from rocm_doctor.facts.model import Facts, FactsFileError, over_limit
 from rocm_doctor.files import read_limited
 from rocm_doctor.limits import JSON_BYTES
 from rocm_doctor.system.base import Started
@@ -99,7 +99,20 @@ def gathering_options(command: C) -> C:
 
 
 def load_facts(source: FactsSource, progress: Optional[Callable[[str], None]] = None) -> Facts:
-    """Obtain facts from exactly one source; bad input raises InputError."""
+    """Obtain facts from exactly one source, within the facts limits; bad input raises InputError."""
+    return within_limits(_load_facts(source, progress), source)
+
+
+def within_limits(facts: Facts, source: FactsSource) -> Facts:
+    """``facts`` when they are within ``facts.max_gpus``, ``facts.max_entries`` and ``facts.max_text``."""
+    problem = over_limit(facts)
+    if problem is not None:
+        name = next((str(n) for n in (source.facts_file, source.machine, source.from_file) if n is not None), "this machine")
+        raise InputError(f"{name}: {problem}")
+    return facts
+
+
+def _load_facts(source: FactsSource, progress: Optional[Callable[[str], None]] = None) -> Facts:
     chosen = [x for x in (source.machine, source.facts_file, source.from_file) if x is not None]
     if len(chosen) > 1:
         raise InputError("use only one of --machine, --facts and --from")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rocm_doctor.cli.app import stderr_console
-from rocm_doctor.cli.inputs import FactsSource, load_facts
+from rocm_doctor.cli.inputs import FactsSource, load_facts, within_limits
 from rocm_doctor.facts.model import Facts
 
 
@@ -18,4 +18,4 @@ def load_facts_noting_pieces(source: FactsSource, quiet: bool = False) -> Facts:
         stderr_console().print(
             "Recognised in the report:\n  " + "\n  ".join(render_pieces(ingested)), markup=False, highlight=False
         )
-    return ingested.facts
+    return within_limits(ingested.facts, source)

@@ -167,3 +167,49 @@ def test_a_fifo_in_the_machine_folder_is_refused_without_blocking(run_cli, tmp_p
 def test_a_machine_folder_over_the_entry_limit_is_refused(run_cli, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr("rocm_doctor.system.recorded.MACHINE_ENTRIES", limits.Limit("machine.max_entries", 10, "files"))
     _input_error(run_cli("check", "--machine", str(_machine(tmp_path))), "machine.max_entries")
+
+
+# -- facts from any source are held to their sizes before the rules run ------------------------------
+
+
+def _facts_file(tmp_path: Path, change) -> Path:
+    from rocm_doctor.facts.model import Facts
+    from rocm_doctor.judge.cases import load_baseline, overlay
+
+    data = overlay(load_baseline(TESTS / "rule_cases" / "baseline.json"), change)
+    path = tmp_path / "facts.json"
+    path.write_text(Facts.from_dict(data).to_json(), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    "change, limit",
+    [
+        ({"gpus": {"agents": [{"index": i, "source": "test"} for i in range(129)]}}, "facts.max_gpus"),
+        ({"packages": {"installed": {"status": "known", "value": {f"p{i}": "1" for i in range(10_001)}}}},
+         "facts.max_entries"),
+        ({"driver": {"kernel_cmdline": {"status": "known", "value": "x" * 70_000}}}, "facts.max_text"),
+    ],
+)
+def test_facts_over_their_size_limits_are_exit_2_before_judging(run_cli, tmp_path: Path, change, limit) -> None:
+    started = time.monotonic()
+    _input_error(run_cli("check", "--facts", str(_facts_file(tmp_path, change))), "facts.json", limit)
+    assert time.monotonic() - started < 10
+
+
+@pytest.mark.parametrize("pattern", ["(a+)+$", "(a|a?)+$", "(a|aa)*$", "([a-z]+)*!"])
+def test_a_rule_regex_that_backtracks_exponentially_does_not_load(run_cli, tmp_path: Path, pattern: str) -> None:
+    rules = tmp_path / "redos.yaml"
+    rules.write_text(VALID_RULE.replace("eq: cuda", f"matches: '{pattern}'"), encoding="utf-8")
+    _input_error(run_cli("rules", "validate", str(rules)), "redos.yaml:7", "exponential")
+
+
+def test_a_rule_regex_searches_only_the_start_of_a_long_value(run_cli, tmp_path: Path) -> None:
+    # Quadratic on the whole value (seconds at 64 KiB); bounded by rules.max_match_chars.
+    rules = tmp_path / "slow.yaml"
+    rules.write_text(VALID_RULE.replace("{fact: torch.flavour, eq: cuda}", r"{fact: driver.kernel_cmdline, matches: '(\d+\.)+$'}"),
+                     encoding="utf-8")
+    facts = _facts_file(tmp_path, {"driver": {"kernel_cmdline": {"status": "known", "value": "1." * 32_000 + "x"}}})
+    started = time.monotonic()
+    assert run_cli("check", "--facts", str(facts), "--rules", str(rules)).exit_code in (0, 1)
+    assert time.monotonic() - started < 5
