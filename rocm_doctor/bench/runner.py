@@ -52,6 +52,8 @@ DEFAULT_DEADLINES = {"quick": 60.0, "standard": 120.0, "extended": 600.0}
 STDERR_TAIL_LINES = 30
 STDERR_LINE_CHARS = 1000
 NOISE_CHARS = 200
+MAX_STEPS = 1000
+"""Step records kept per test (the latest ones); a worker cannot fill memory with steps."""
 DONE_STATUSES = ("ok", "wrong", "error", "skipped")
 """The statuses the worker ends a test with; any other ``done`` line is noise."""
 POLL_SECONDS = 0.5
@@ -185,7 +187,7 @@ class _Run:
         clock = time.monotonic()
         current: Optional[str] = None
         last_step: Optional[str] = None
-        steps: List[dict] = []
+        steps: Deque[dict] = collections.deque(maxlen=MAX_STEPS)
         setup_error: Optional[str] = None
         backlog: Deque[str] = collections.deque()
         try:
@@ -237,13 +239,15 @@ class _Run:
                     self._noise(line)  # the worker runs the tests in order: another test's line is not true
                     continue
                 if current != test:
-                    current, steps, last_step = test, [], None
+                    current, last_step = test, None
+                    steps.clear()
                 if step == "done":
                     if status in ("ok", "wrong") and not steps:
                         self._noise(line)  # a result for a test that has not started
                         continue
-                    self._finish(self._from_done(record, steps, time.monotonic() - clock))
-                    clock, current, steps, last_step = time.monotonic(), None, [], None
+                    self._finish(self._from_done(record, list(steps), time.monotonic() - clock))
+                    clock, current, last_step = time.monotonic(), None, None
+                    steps.clear()
                     continue
                 steps.append(record)
                 if status == "start":
@@ -278,7 +282,7 @@ class _Run:
         session.close()
         name = self._attribute(current)
         self._finish(TestResult(
-            name=name, status=status, step=last_step, reason=reason, steps=steps,
+            name=name, status=status, step=last_step, reason=reason, steps=list(steps),
             seconds=time.monotonic() - clock, stderr_tail=session.stderr_tail() or None,
         ))
         self._skip_rest_if_setup(current, last_step, reason)
@@ -295,7 +299,7 @@ class _Run:
             where = f" in step {last_step}" if last_step else ""
             reason = f"the worker {text}{where}"
         self._finish(TestResult(
-            name=name, status=status, step=last_step, reason=reason, steps=steps, seconds=time.monotonic() - clock,
+            name=name, status=status, step=last_step, reason=reason, steps=list(steps), seconds=time.monotonic() - clock,
             signal=sig, exit_code=code, stderr_tail=tail or None,
         ))
         self._skip_rest_if_setup(current, last_step, reason)

@@ -120,3 +120,10 @@ def test_an_interpreter_without_torch_makes_bench_exit_1(tmp_path: Path, run_cli
     assert document["tests"]["init"]["status"] == "error"
     assert {t["status"] for n, t in document["tests"].items() if n != "init"} == {"skipped"}
     assert result.exit_code == 1
+
+
+def test_a_flood_of_step_records_keeps_only_the_latest_steps(tmp_path: Path) -> None:
+    step = _line("init", "first_gemm", "ok")
+    python = fake_python(tmp_path, SETUP, f"yes '{step}' | head -n 50000; exit 0")
+    run = run_bench(python, "quick", "cpu", 30.0, tests=["init"])
+    assert run.tests["init"].status == "crash" and len(run.tests["init"].steps) == 1000

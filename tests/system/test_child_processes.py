@@ -139,3 +139,15 @@ def test_fix_apply_does_not_wait_on_a_pipe_a_finished_command_left_open() -> Non
     assert run_command(command, lambda line: None, timeout=60) is None
     assert time.monotonic() - started < 10
     assert _settled(marker) == []
+
+
+@pytest.mark.live_machine
+def test_reading_a_fifo_planted_where_the_gatherers_read_fails_at_once(tmp_path: Path) -> None:
+    from rocm_doctor.system.live import LiveSystem
+
+    fifo = tmp_path / "METADATA"
+    os.mkfifo(fifo)
+    started = time.monotonic()
+    with pytest.raises(OSError, match="not a regular file"):
+        LiveSystem().read_text(str(fifo))
+    assert time.monotonic() - started < 2
