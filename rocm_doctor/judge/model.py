@@ -80,21 +80,14 @@ class Fix(_Strict):
     platforms: List[str] = Field(default_factory=list)
     """Empty = every platform; else a subset of ``linux``, ``windows``, ``wsl2``, ``container``."""
 
-
     # Checked when a rule loads, with every {placeholder} filled by a stand-in; the interpolated
     # values are checked again where they are used (env files, pip commands, Dockerfiles).
-    @field_validator("set")
+    @field_validator("set", "unset")
     @classmethod
-    def _set_names(cls, value: Dict[str, str]) -> Dict[str, str]:
-        for name in value:
-            _check_name(name)
-        return value
-
-    @field_validator("unset")
-    @classmethod
-    def _unset_names(cls, value: List[str]) -> List[str]:
-        for name in value:
-            _check_name(name)
+    def _names(cls, value: Any) -> Any:
+        for name in value:  # the keys of set, the items of unset
+            if not quoting.IDENTIFIER.match(_filled(name, "X")):
+                raise ValueError(f"{name!r} is not an environment variable name (letters, digits, _)")
         return value
 
     @field_validator("packages")
@@ -121,11 +114,6 @@ _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 def _filled(template: str, stand_in: str) -> str:
     """``template`` with every ``{placeholder}`` replaced by ``stand_in`` (for checks at load time)."""
     return _PLACEHOLDER.sub(stand_in, template)
-
-
-def _check_name(name: str) -> None:
-    if not quoting.IDENTIFIER.match(_filled(name, "X")):
-        raise ValueError(f"{name!r} is not an environment variable name (letters, digits, _)")
 
 
 class Rule(_Strict):
