@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 from typing import Callable, Deque, List, Mapping, Optional, Sequence
 
+from rocm_doctor import bounded_json
 from rocm_doctor.bench import worker
 from rocm_doctor.bench.results import (
     CRASH,
@@ -38,7 +39,6 @@ from rocm_doctor.bench.results import (
     apply_verdicts,
     lookup_peak,
 )
-from rocm_doctor import bounded_json
 from rocm_doctor.data import load_table
 from rocm_doctor.limits import BENCH_NOISE_LINES
 from rocm_doctor.system.child import DEADLINE, STDERR, Child

@@ -21,7 +21,7 @@ from rocm_doctor.facts.model import Facts
 from rocm_doctor.render.safe import safe_json
 
 RECORD_OPTION = typer.Option(
-    None, "--record", help="Also write this machine as a recorded-machine folder (user, host and home redacted)."
+    None, "--record", help="Also write this machine as a recorded-machine folder (names, homes, addresses, serials redacted)."
 )
 
 

@@ -20,7 +20,6 @@ import collections
 import os
 import signal
 import subprocess
-import sys
 import time
 import uuid
 from typing import Deque, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
@@ -82,8 +81,6 @@ class Child:
         self.line_limit = line_limit
         self.kept: Dict[str, bytearray] = {STDOUT: bytearray(), STDERR: bytearray()}
         self.dropped: Dict[str, int] = {STDOUT: 0, STDERR: 0}
-        self.lines_cut = 0
-        """Lines longer than ``line_limit`` (cut, the rest dropped)."""
         self.escaped = False
         """Something may have left the process group: a deadline passed or the pipe outlived the child."""
         self._streams: Dict[str, object] = {STDOUT: self.proc.stdout}
@@ -127,7 +124,6 @@ class Child:
                 partial += piece[:max(room, 0)]
                 if len(piece) > room:
                     self._skipping.add(name)
-                    self.lines_cut += 1
             if end < 0:
                 return
             self._emit(name, bytes(partial), cut=name in self._skipping)
@@ -228,7 +224,7 @@ def _has_exited(proc: "subprocess.Popen[bytes]") -> bool:
     if proc.returncode is not None:
         return True
     waitid = getattr(os, "waitid", None)
-    if waitid is None or sys.platform == "darwin":  # pragma: no cover - Windows, macOS
+    if waitid is None:  # pragma: no cover - Windows, macOS
         return proc.poll() is not None
     try:
         return waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
