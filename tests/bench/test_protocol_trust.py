@@ -13,6 +13,7 @@ from typing import List
 
 import pytest
 
+from rocm_doctor.bench.results import run_dict
 from rocm_doctor.bench.runner import run_bench
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="fake workers are shell scripts")
@@ -93,6 +94,7 @@ def test_a_flood_of_junk_lines_keeps_a_bounded_noise_list(tmp_path: Path) -> Non
     run = run_bench(python, "quick", "cpu", 30.0, tests=["init"])
     assert len(run.noise) == 50 and run.noise_dropped == 200000 - 50
     assert run.tests["init"].status == "crash"
+    assert len(json.dumps(run_dict(run))) < 50_000  # the --json document stays small
 
 
 def test_a_gigabyte_line_is_cut_and_memory_stays_bounded(tmp_path: Path) -> None:

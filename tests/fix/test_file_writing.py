@@ -34,6 +34,13 @@ def test_a_device_node_as_env_file_is_refused_and_stays_a_device() -> None:
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/null"), reason="needs /dev/null")
+def test_fix_write_env_to_dev_null_is_exit_2_and_leaves_the_device(run_cli) -> None:
+    result = run_cli("fix", "--machine", str(MACHINE), "--write-env", "--env-file", "/dev/null", "--shell", "bash")
+    assert result.exit_code == 2 and "/dev/null: is a character device" in result.stderr
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 def test_a_fifo_as_env_file_is_refused_at_once_without_blocking(tmp_path: Path) -> None:
     fifo = tmp_path / "env.fifo"
