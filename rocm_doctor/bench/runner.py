@@ -20,6 +20,7 @@ writes one JSON line per step. The runner:
 from __future__ import annotations
 
 import collections
+import json
 import os
 import signal
 import time
@@ -224,12 +225,12 @@ class _Run:
                     if step == "hello":
                         self._on_hello(record)
                     elif status == "error":
-                        setup_error = record.get("error")
+                        setup_error = _text(record.get("error")) or "the worker reported an error"
                     continue
                 if test in ("setup", "init") and current is None and step in ("import_torch", "device_init"):
                     last_step = step
                     if status == "error":
-                        setup_error = record.get("error")
+                        setup_error = _text(record.get("error")) or f"{step} failed"
                     if test == "init":
                         current = test
                         steps.append(record)
@@ -268,7 +269,7 @@ class _Run:
     def _from_done(self, record: dict, steps: List[dict], seconds: float) -> TestResult:
         status = record["status"]
         failing = next((s for s in reversed(steps) if s["status"] in ("mismatch", "error")), None)
-        reason = record.get("detail") or record.get("error") or record.get("reason")
+        reason = _text(record.get("detail") or record.get("error") or record.get("reason"))
         metrics = record.get("metrics") if isinstance(record.get("metrics"), dict) else {}
         return TestResult(
             name=record["test"], status=status, step=failing["step"] if failing else None, reason=reason,
@@ -291,9 +292,10 @@ class _Run:
         name = self._attribute(current)
         tail = session.stderr_tail()
         sig, text = describe_exit(code if code is not None else -9)
+        lines = tail.strip().splitlines()
         if setup_error is not None or (sig is None and code not in (0, None) and "Traceback" in tail):
             status = ERROR
-            reason = setup_error or tail.strip().splitlines()[-1]
+            reason = setup_error or (lines[-1] if lines else f"the worker {text}")
         else:
             status = CRASH
             where = f" in step {last_step}" if last_step else ""
@@ -309,6 +311,13 @@ class _Run:
         if last_step in ("import_torch", "device_init") and current in (None, "init"):
             for name in list(self.pending):
                 self._finish(TestResult(name=name, status=SKIPPED, reason=f"not run: worker setup failed ({reason})"))
+
+
+def _text(value: object) -> Optional[str]:
+    """A reason from the worker as text (it may have sent any JSON value), cut to a readable length."""
+    if value is None or value == "":
+        return None
+    return (value if isinstance(value, str) else json.dumps(value, default=str))[:STDERR_LINE_CHARS]
 
 
 def _exits_by(session: _Session, until: float) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -15,6 +16,8 @@ import pytest
 
 from rocm_doctor.bench.results import run_dict
 from rocm_doctor.bench.runner import run_bench
+from rocm_doctor.cli.bench_cmd import render_summary
+from rocm_doctor.render.safe import SafeConsole
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="fake workers are shell scripts")
 
@@ -129,3 +132,13 @@ def test_a_flood_of_step_records_keeps_only_the_latest_steps(tmp_path: Path) -> 
     python = fake_python(tmp_path, SETUP, f"yes '{step}' | head -n 50000; exit 0")
     run = run_bench(python, "quick", "cpu", 30.0, tests=["init"])
     assert run.tests["init"].status == "crash" and len(run.tests["init"].steps) == 1000
+
+
+@pytest.mark.parametrize("error", ['""', "{\"a\": [1]}", "null"])
+def test_a_setup_error_without_a_usable_message_is_still_classified(tmp_path: Path, error: str) -> None:
+    # Found by the long fuzz run: an empty error and no stderr ended in an IndexError (exit 3).
+    line = '{"test": "_worker", "step": "import_torch", "status": "error", "error": ' + error + "}"
+    run = run_bench(fake_python(tmp_path, [line], "kill -SEGV $$"), "quick", "cpu", 10.0, tests=["init"])
+    result = run.tests["init"]
+    assert result.status == "error" and isinstance(result.reason, str) and result.reason
+    render_summary(run, SafeConsole(file=io.StringIO()))

@@ -25,7 +25,9 @@ from typing import Any, Callable, Dict, List
 import yaml
 from hypothesis import strategies as st
 
+from rocm_doctor.bench.results import bench_facts, run_dict
 from rocm_doctor.bench.runner import LEVEL_TESTS, run_bench
+from rocm_doctor.cli.bench_cmd import render_summary
 from rocm_doctor.cli.inputs import FactsSource, load_facts
 from rocm_doctor.errors import DoctorError
 from rocm_doctor.facts.model import Facts
@@ -442,6 +444,10 @@ def run_bench_protocol(example: tuple, scratch: Path) -> int:
     run = run_bench(str(python), "quick", "cpu", 0.5, tests=list(BENCH_TESTS))
     assert set(run.tests) == set(BENCH_TESTS), "a test was left unclassified"
     assert len(run.noise) <= 50 and all(len(n) <= 200 for n in run.noise)
+    # What bench, bench --json and check --bench make of the run.
+    render_summary(run, SafeConsole(file=io.StringIO(), width=100, no_color=True))
+    json.dumps(run_dict(run), default=str)
+    judge_and_render(Facts.from_dict(baseline()).model_copy(update={"bench": bench_facts(run)}))
     return 1 if run.failed else 0
 
 
