@@ -68,8 +68,12 @@ MACHINE_ENTRIES = Limit("machine.max_entries", 100_000, "files and folders")
 # -- files rocm-doctor merges into ---------------------------------------------------------------
 EDIT_BYTES = Limit("edit.max_bytes", 16 * MiB, "bytes")
 """An env file or Dockerfile that ``fix --write-env`` / ``dockerfile -o`` merges into or replaces."""
+EDIT_LINES = Limit("edit.max_lines", 100_000, "lines")
+"""Lines of an env file that ``fix --write-env`` merges into (a long ``.bashrc`` has a few thousand)."""
 REQUIREMENTS_BYTES = Limit("requirements.max_bytes", 16 * MiB, "bytes")
 """A ``fix --requirements`` file."""
+REQUIREMENTS_LINES = Limit("requirements.max_lines", 50_000, "lines")
+"""Lines of a ``fix --requirements`` file and the files it includes with ``-r``/``-c``, together."""
 
 # -- child processes (gathering commands, the torch probe, benchmarks, fix --apply) ---------------
 CHILD_OUTPUT_BYTES = Limit("child.max_output_bytes", 8 * MiB, "bytes")
@@ -82,8 +86,9 @@ BENCH_NOISE_LINES = Limit("bench.max_noise_lines", 50, "lines")
 """Non-protocol lines a benchmark run keeps (each cut to 200 characters); the rest are counted."""
 
 ALL = (
-    YAML_BYTES, YAML_DEPTH, YAML_NODES, INTEGER_DIGITS, MATCH_CHARS, JSON_BYTES, JSON_DEPTH, FACTS_GPUS, FACTS_ENTRIES, FACTS_TEXT,
-    MACHINE_ENTRIES,
-    EDIT_BYTES, REQUIREMENTS_BYTES, CHILD_OUTPUT_BYTES, CHILD_LINE_BYTES, CHILD_EXIT_GRACE, BENCH_NOISE_LINES,
+    YAML_BYTES, YAML_DEPTH, YAML_NODES, INTEGER_DIGITS, MATCH_CHARS, JSON_BYTES, JSON_DEPTH,
+    FACTS_GPUS, FACTS_ENTRIES, FACTS_TEXT, MACHINE_ENTRIES,
+    EDIT_BYTES, EDIT_LINES, REQUIREMENTS_BYTES, REQUIREMENTS_LINES,
+    CHILD_OUTPUT_BYTES, CHILD_LINE_BYTES, CHILD_EXIT_GRACE, BENCH_NOISE_LINES,
 )
 """Every limit, in the order ``docs/limits.md`` lists them."""

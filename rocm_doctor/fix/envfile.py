@@ -28,6 +28,7 @@ from rocm_doctor import quoting
 from rocm_doctor.errors import InputError
 from rocm_doctor.files import update_file
 from rocm_doctor.fix.plan import EnvChange
+from rocm_doctor.limits import EDIT_LINES, LimitError
 
 SHELLS = ("dotenv", "bash", "zsh", "fish", "powershell", "cmd")
 
@@ -205,6 +206,7 @@ class WriteResult:
     path: Path
     changed: bool
     diff: str
+    """The unified diff, for a dry run ("" otherwise)."""
     backup: Optional[Path]
     notes: Tuple[str, ...]
 
@@ -219,6 +221,9 @@ def write_env_file(
     rendered = render_block(shell, changes)
 
     def merged(old: str) -> str:
+        lines = old.count("\n") + old.count("\r") - old.count("\r\n")
+        if lines > EDIT_LINES.value:
+            raise LimitError(str(path), f"{lines:,} lines", EDIT_LINES)
         try:
             return merge(old, shell, rendered.lines)
         except InputError as exc:
@@ -231,5 +236,5 @@ def write_env_file(
         difflib.unified_diff(
             _split_lines(written.old), _split_lines(written.new), fromfile=f"a/{path.name}", tofile=f"b/{path.name}"
         )
-    )
+    ) if dry_run else ""
     return WriteResult(written.path, True, diff, written.backup, rendered.notes)

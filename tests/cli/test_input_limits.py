@@ -213,3 +213,12 @@ def test_a_rule_regex_searches_only_the_start_of_a_long_value(run_cli, tmp_path:
     started = time.monotonic()
     assert run_cli("check", "--facts", str(facts), "--rules", str(rules)).exit_code in (0, 1)
     assert time.monotonic() - started < 5
+
+
+def test_a_requirements_file_over_the_line_limit_is_exit_2(run_cli, tmp_path: Path) -> None:
+    requirements = tmp_path / "requirements.txt"
+    requirements.write_text("numpy>=1\n" * 50_001, encoding="utf-8")
+    started = time.monotonic()
+    _input_error(run_cli("fix", "--machine", str(CPU_ONLY), "--requirements", str(requirements)),
+                 "requirements.txt", "requirements.max_lines")
+    assert time.monotonic() - started < 5

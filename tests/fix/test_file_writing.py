@@ -196,3 +196,11 @@ def test_a_write_waits_for_the_lock_another_writer_holds(tmp_path: Path) -> None
         releaser.join()
     assert time.monotonic() - started >= 0.25
     assert "HSA_OVERRIDE_GFX_VERSION" in path.read_text(encoding="utf-8")
+
+
+def test_an_env_file_of_too_many_lines_is_refused_unchanged(tmp_path: Path) -> None:
+    path = tmp_path / "rocm.sh"
+    path.write_text("\n" * 100_001, encoding="utf-8")
+    with pytest.raises(LimitError, match="100,001 lines.*edit.max_lines"):
+        write_env_file(path, "bash", CHANGES)
+    assert path.read_text(encoding="utf-8") == "\n" * 100_001
