@@ -429,7 +429,16 @@ def protocol_lines(draw) -> tuple:
     garbage = st.one_of(hostile_text, big_numbers.map(lambda n: '{"test": ' + n + "}"),
                         st.just("[" * 5000), st.just("x" * (70_000 * SCALE)))
     lines = draw(st.lists(st.one_of(record, record, garbage), max_size=30))
-    ending = draw(st.sampled_from(["exit 0", "exit 3", "kill -SEGV $$", "exec 1>&-; sleep 30", "sleep 30"]))
+    if draw(st.booleans()):  # a true transcript with the random lines spliced in: results that can be ok
+        true = [json.dumps({"test": "init", "step": s, "status": v}) for s in ("import_torch", "device_init")
+                for v in ("start", "ok")] + [json.dumps({"test": "_worker", "step": "hello", "status": "ok"})]
+        for test in tests:
+            true += [json.dumps({"test": test, "step": "s1", "status": v}) for v in ("start", "ok")]
+            true.append(json.dumps({"test": test, "step": "done", "status": "ok", "metrics": {}}))
+        for line in lines:
+            true.insert(draw(st.integers(0, len(true))), line)
+        lines = true
+    ending = draw(st.sampled_from(["exit 0", "exit 0", "exit 3", "kill -SEGV $$", "exec 1>&-; sleep 30", "sleep 30"]))
     return lines, ending
 
 
