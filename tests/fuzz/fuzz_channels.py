@@ -5,7 +5,7 @@ Channels: ``from`` (a pasted report), ``rules`` (a rule file), ``facts`` (a fact
 ``env`` (an env file merged into) and ``bench`` (the benchmark worker's protocol). Each
 runner goes the whole way the CLI goes (read, judge, render the console, the JSON and
 the report) and returns 0, 1 or 2; an exception out of it is an internal error (exit 3);
-a broken invariant is an AssertionError. ``tests/fuzz/test_fuzz.py`` runs a CI-sized
+a broken invariant is an AssertionError. ``tests/fuzz/test_every_channel.py`` runs a CI-sized
 number of examples; ``benchmarks/fuzz_long.py`` runs thousands and prints a table.
 ``scale`` makes the hostile sizes bigger in the long mode.
 """
