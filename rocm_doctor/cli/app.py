@@ -7,7 +7,6 @@ error, 3 internal error (a crash log is written, no traceback on screen).
 from __future__ import annotations
 
 import importlib
-import io
 import os
 import sys
 import tempfile
@@ -20,7 +19,7 @@ from rich.markup import escape
 
 from rocm_doctor import __version__
 from rocm_doctor.errors import DoctorError
-from rocm_doctor.render.safe import SafeConsole, degrade_streams, escape_controls
+from rocm_doctor.render.safe import SafeConsole, degrade_streams
 from rocm_doctor.system.base import Started
 
 app = typer.Typer(
@@ -146,9 +145,7 @@ def _run(argv: List[str], started: List[Started]) -> int:
         return exc.exit_code
     except Exception as exc:  # noqa: BLE001 - the error boundary
         if isinstance(exc, _click_exceptions()):
-            shown = io.StringIO()
-            exc.show(file=shown)  # type: ignore[attr-defined]
-            sys.stderr.write(escape_controls(shown.getvalue()))  # the message quotes what was typed
+            exc.show()  # type: ignore[attr-defined]
             return int(exc.exit_code)  # type: ignore[attr-defined]
         path = _write_crash_log()
         stderr_console().print(
