@@ -22,7 +22,7 @@ except ImportError:  # pragma: no cover - Python 3.10
     import sre_parse  # type: ignore[no-redef]
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from rocm_doctor.facts.value import Fact
 from rocm_doctor.limits import MATCH_CHARS
@@ -235,7 +235,7 @@ def _specifier(text: str) -> SpecifierSet:
 def _version_in(value: Any, spec: str) -> Optional[bool]:
     try:
         version = Version(str(value))
-    except InvalidVersion:
+    except ValueError:  # InvalidVersion, or a number part too long for int() (over 4,300 digits)
         return None
     return _specifier(spec).contains(Version(version.public), prereleases=True)
 

@@ -222,3 +222,13 @@ def test_a_requirements_file_over_the_line_limit_is_exit_2(run_cli, tmp_path: Pa
     _input_error(run_cli("fix", "--machine", str(CPU_ONLY), "--requirements", str(requirements)),
                  "requirements.txt", "requirements.max_lines")
     assert time.monotonic() - started < 5
+
+
+@pytest.mark.parametrize("command", [["check"], ["fix"], ["report"]])
+def test_a_version_with_a_5000_digit_part_is_not_a_version_and_no_crash(run_cli, tmp_path: Path, command) -> None:
+    # Found by the long fuzz run (a recorded machine's /opt/rocm/.info/version): packaging raised a plain
+    # ValueError from int(), which only InvalidVersion handlers did not catch: exit 3.
+    huge = "6.2" + "9" * 5000
+    facts = _facts_file(tmp_path, {"rocm": {"version": {"status": "known", "value": huge}},
+                                   "torch": {"version": {"status": "known", "value": huge + "+rocm6.2"}}})
+    assert run_cli(*command, "--facts", str(facts)).exit_code in (0, 1)
