@@ -96,7 +96,9 @@ def exit_code(body: Callable[[], int]) -> int:
 
 
 HOSTILE_CHARS = "\x00\x07\x08\x0b\x0c\x1b\x7f\x85\x9b\u2028\u2029\u202e\ufeff\r\t\n\"'\\$`;&|{}[]<>%!#:=-@ü显"
-hostile_text = st.text(alphabet=st.sampled_from(HOSTILE_CHARS) | st.characters(), max_size=200)
+hostile_text = st.text(alphabet=st.sampled_from(HOSTILE_CHARS) | st.characters(exclude_categories=["Cs"]), max_size=200)
+"""Control characters, quotes, shell metacharacters, line breaks of every kind, any other character
+(but lone surrogates, which no file or YAML document can hold)."""
 big_numbers = st.sampled_from(["9" * 5000, "1e999999", "-" + "7" * 500, "0x" + "f" * 300, "NaN", "1" * 101])
 
 
