@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shutil
 import stat
 from dataclasses import dataclass
@@ -386,6 +387,23 @@ def env_merges(draw) -> tuple:
     return shell, existing, encoding, changes
 
 
+def _text_of(data: bytes, path: Path) -> str:
+    from rocm_doctor.files import encoding_of
+
+    return encoding_of(data, path).decode(data)
+
+
+def _outside_block(text: str, shell: str) -> tuple:
+    """The text before the managed block and after it (lines end at LF, CRLF or CR only)."""
+    lines = re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", text)
+    starts = [i for i, line in enumerate(lines) if line.rstrip("\r\n") == begin_marker(shell)]
+    ends = [i for i, line in enumerate(lines) if line.rstrip("\r\n") == end_marker(shell)]
+    if not starts and not ends:
+        return text, ""
+    assert len(starts) == len(ends) == 1 and starts[0] < ends[0], "wrote into a file whose markers are wrong"
+    return "".join(lines[:starts[0]]), "".join(lines[ends[0] + 1:])
+
+
 def run_env(example: tuple, scratch: Path) -> int:
     shell, existing, encoding, changes = example
     path = scratch / "env"
@@ -400,12 +418,13 @@ def run_env(example: tuple, scratch: Path) -> int:
     env_changes = [EnvChange(name, value, ("RD1",)) for name, value in changes]
 
     def body() -> int:
-        first = write_env_file(path, shell, env_changes)
+        write_env_file(path, shell, env_changes)
         after = path.read_bytes()
         again = write_env_file(path, shell, env_changes)
         assert not again.changed and path.read_bytes() == after, "a second write changed the file"
-        if first.changed and "KEEP_ME" in existing:
-            assert b"KEEP_ME" in after or "KEEP_ME".encode("utf-16-le") in after, "a user line was lost"
+        before_block, after_block = _outside_block(_text_of(data, path), shell)
+        new = _text_of(after, path)
+        assert new.startswith(before_block) and new.endswith(after_block), "a line outside the block changed"
         return 0
 
     code = exit_code(body)
