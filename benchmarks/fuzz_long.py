@@ -9,7 +9,9 @@ each). Every channel runs in its own worker process, so a signal death is seen a
 for the examples left. Printed per channel: examples, counts by exit code (3 is an internal
 error: an exception out of the runner or a broken invariant), signal deaths, runs over 20 s,
 the slowest input, and the peak resident memory of the worker and of its children.
-Failures are written, with their input, to ``--out`` (default ``fuzz-failures/``).
+Failures and inputs slower than 5 s are written, with their input, to ``--out`` (default
+``fuzz-failures/``). Each worker runs at most 500 examples, so the memory column is rocm-doctor's
+peak (plus a bounded generator history), not hypothesis's history of every example.
 Options: ``--scale N`` multiplies the hostile sizes (long lines, deep nesting, floods).
 """
 
@@ -31,6 +33,11 @@ from typing import Any, Dict, List
 ROOT = Path(__file__).resolve().parents[1]
 FUZZ = ROOT / "tests" / "fuzz"
 SLOW_SECONDS = 20.0
+NOTE_SECONDS = 5.0
+"""Inputs slower than this are written to --out (ten per worker at most), to be looked at."""
+PER_WORKER = 500
+"""Examples per worker process: hypothesis keeps what it generated, so a fresh worker every so many
+examples keeps the peak memory that of rocm-doctor, not of the generator's history."""
 EXAMPLE_ALARM = 120
 """A single example that runs this long is stopped and counted as a hang (exit code "hang")."""
 
@@ -83,6 +90,10 @@ def worker(channel_name: str, examples: int, seed: int, report: Path, last: Path
         finally:
             signal.alarm(0)
         seconds = time.monotonic() - started
+        if seconds > NOTE_SECONDS and tally.setdefault("noted_slow", 0) < 10:
+            tally["noted_slow"] += 1
+            path = out / f"{channel_name}-{seed}-{tally['examples']}-slow-{seconds:.0f}s.txt"
+            path.write_text(repr(example), encoding="utf-8", errors="replace")
         tally["examples"] += 1
         tally["codes"][code] = tally["codes"].get(code, 0) + 1
         tally["slow"] += seconds > SLOW_SECONDS
@@ -103,11 +114,11 @@ def run_channel(name: str, examples: int, seed: int, scale: int, out: Path) -> D
                              "failures": [], "deaths": [], "harness_errors": [], "peak_mb": 0.0, "children_peak_mb": 0.0}
     started = time.monotonic()
     attempt = 0
-    while total["examples"] < examples and attempt < 50:
+    while total["examples"] < examples and attempt < 10 + 2 * examples // PER_WORKER:
         attempt += 1
         with tempfile.TemporaryDirectory() as scratch:
             report, last = Path(scratch) / "report.json", Path(scratch) / "last.txt"
-            argv = [sys.executable, __file__, "--worker", name, "--examples", str(examples - total["examples"]),
+            argv = [sys.executable, __file__, "--worker", name, "--examples", str(min(PER_WORKER, examples - total["examples"])),
                     "--seed", str(seed + attempt), "--report", str(report), "--last", str(last), "--out", str(out)]
             env = dict(os.environ, ROCM_DOCTOR_FUZZ_SCALE=str(scale))
             done = subprocess.run(argv, env=env, capture_output=True, text=True)
