@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Type
+from typing import Any, Dict, List, Optional, Tuple, Type
 
 import yaml
 
 from rocm_doctor.errors import InputError
+from rocm_doctor.files import read_limited
+from rocm_doctor.limits import INTEGER_DIGITS, YAML_BYTES, YAML_DEPTH, YAML_NODES
 
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's safe loader when PyYAML was built with it (ten times faster), else the Python one."""
@@ -25,25 +28,95 @@ def rules_dir() -> Path:
 def read_yaml(path: Path, loader: Any = SAFE_LOADER, error: Type[InputError] = InputError) -> Any:
     """Parse a YAML file with a safe loader; every problem is ``error`` naming the file (and line).
 
+    The file is read only if it is a regular file within ``yaml.max_bytes``, and loaded only
+    after :func:`yaml_shape_problem` has passed it (nesting, aliases, integers).
     A missing file raises FileNotFoundError: callers decide whether that is an error.
     """
+    data = read_limited(path, YAML_BYTES)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise error(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    except OSError as exc:
-        raise error(f"{path}: {exc.strerror or exc}") from None
+    problem = yaml_shape_problem(text, loader)
+    if problem is not None:
+        line, message = problem
+        raise error(f"{path}:{line}: {message}")
     try:
         return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader (or a subclass of one)
-    except RecursionError:
+    except RecursionError:  # pragma: no cover - the shape check refuses deep documents first
         raise error(f"{path}: not valid YAML (nested too deeply)") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise error(f"{path}{line}: not valid YAML ({problem})") from None
+        problem_text = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise error(f"{path}{line}: not valid YAML ({problem_text})") from None
+    except ValueError as exc:  # a value the constructor cannot build (an explicitly tagged bad number)
+        raise error(f"{path}: not valid YAML ({exc})") from None
+
+
+_INTEGER = re.compile(r"[-+]?(?:0b[0-1_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*(?::[0-5]?[0-9])*)")
+"""What YAML 1.1 reads as an integer (PyYAML's resolver), written in any base."""
+_INT_TAG = "tag:yaml.org,2002:int"
+_OPEN = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+_CLOSE = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+
+
+def yaml_shape_problem(text: str, loader: Any = SAFE_LOADER) -> Optional[Tuple[int, str]]:
+    """``(line, message)`` when the document is over a limit, else None; one pass over the parser's events.
+
+    The events come from the parser without recursion, so this is safe on any input; the
+    loader (libyaml's included) recurses once per nesting level and builds every alias, so
+    it runs only on a document that is within ``yaml.max_depth`` and ``yaml.max_nodes``
+    (aliases counted expanded) and has no integer over ``number.max_digits``. Syntax errors
+    are left to the loader, which names them.
+    """
+    parser = loader(text)
+    sizes: Dict[str, int] = {}
+    stack: List[List[Any]] = [[None, 0]]
+    """Open collections: [anchor, nodes so far]; the first entry counts the whole stream."""
+    total = 0
+    try:
+        while parser.check_event():
+            event = parser.get_event()
+            line = event.start_mark.line + 1
+            if isinstance(event, _CLOSE):
+                anchor, count = stack.pop()
+                if anchor is not None:
+                    sizes[anchor] = count
+                stack[-1][1] += count
+                continue
+            if isinstance(event, yaml.AliasEvent):
+                if any(entry[0] == event.anchor for entry in stack):
+                    return line, f"alias *{event.anchor} refers to a mapping or list that contains it"
+                added = sizes.get(event.anchor, 1)
+            elif isinstance(event, _OPEN):
+                if len(stack) > YAML_DEPTH.value:
+                    return line, f"nested too deeply (limit {YAML_DEPTH})"
+                stack.append([event.anchor, 1])
+                added = 0
+                total += 1
+            elif isinstance(event, yaml.ScalarEvent):
+                if len(event.value) > INTEGER_DIGITS.value and _is_integer(event):
+                    return line, f"an integer of {len(event.value):,} characters (limit {INTEGER_DIGITS})"
+                if event.anchor is not None:
+                    sizes[event.anchor] = 1
+                added = 1
+            else:
+                continue
+            stack[-1][1] += added
+            total += added
+            if total > YAML_NODES.value:
+                return line, f"too many values with every alias expanded (limit {YAML_NODES})"
+    except yaml.YAMLError:
+        return None
+    finally:
+        parser.dispose()
+    return None
+
+
+def _is_integer(event: Any) -> bool:
+    plain = not event.style and event.implicit[0]
+    return (plain or event.tag == _INT_TAG) and _INTEGER.fullmatch(event.value) is not None
 
 
 @lru_cache(maxsize=None)

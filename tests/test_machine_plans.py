@@ -9,7 +9,6 @@ person has explained it, so a change in what we advise shows up in review.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Dict
 
 import pytest

@@ -16,6 +16,7 @@ from typing import Any, Dict, List, Mapping, Optional
 from rocm_doctor.data import load_table
 from rocm_doctor.facts.model import BenchFacts
 from rocm_doctor.facts.value import known
+from rocm_doctor.numbers import small_int
 
 OK, SLOW, WRONG, HANG, CRASH, ERROR, SKIPPED, INVALID = (
     "ok", "slow", "wrong", "hang", "crash", "error", "skipped", "invalid",
@@ -78,12 +79,24 @@ class BenchRun:
     seconds: float = 0.0
     workers: int = 0
     noise: List[str] = field(default_factory=list)
-    """Lines on the protocol stream that were not protocol records."""
+    """Lines on the protocol stream that were not trusted protocol records (``bench.max_noise_lines`` kept)."""
+    noise_dropped: int = 0
+    """Noise lines beyond ``bench.max_noise_lines``, counted and dropped."""
     spec: Optional["SpecPeak"] = None
 
     @property
     def failing(self) -> List[TestResult]:
         return [t for t in self.tests.values() if t.status in FAILING]
+
+    @property
+    def ran(self) -> List[TestResult]:
+        """Tests that ran to a measurement or a failure (not skipped, not an error before they could run)."""
+        return [t for t in self.tests.values() if t.status not in (SKIPPED, ERROR)]
+
+    @property
+    def failed(self) -> bool:
+        """The run failed: a test was wrong, hung or crashed, or no test ran at all."""
+        return bool(self.failing) or not self.ran
 
 
 @dataclass(frozen=True)
@@ -146,12 +159,13 @@ def link_gbs(speed: Optional[str], width: Optional[str], table: Optional[Mapping
     """Per-direction theoretical GB/s of a PCIe link from sysfs strings (``16.0 GT/s PCIe``, ``16``)."""
     table = table if table is not None else load_table(PEAKS_TABLE)
     match = re.match(r"\s*([0-9.]+)\s*GT/s", speed or "")
-    if not match or not (width or "").strip().isdigit():
+    lanes = small_int(width or "")
+    if not match or lanes is None or lanes < 0:
         return None
     gts = float(match.group(1))
     for row in table.get("pcie_x16_gbs", []):
         if abs(row["gts"] - gts) < 0.5:
-            return row["gbs"] * int(width) / 16  # type: ignore[arg-type]
+            return row["gbs"] * lanes / 16
     return None
 
 
@@ -289,6 +303,7 @@ def run_dict(run: BenchRun) -> Dict[str, Any]:
         "failing": [t.name for t in run.failing],
         "tests": {n: result_dict(r) for n, r in run.tests.items()},
         "noise": run.noise,
+        "noise_dropped": run.noise_dropped,
     }
 
 

@@ -6,11 +6,15 @@ runs as ``[python, "-I", worker.py, ...]`` in its own session / process group an
 writes one JSON line per step. The runner:
 
 * enforces a deadline per test (the first test's deadline includes ``import torch``
-  and device init) and kills the whole process group when it expires (``hang``);
-* turns a worker that dies into ``crash`` with the signal name (POSIX) or the NTSTATUS
-  (Windows, e.g. ``0xC0000005`` access violation) and the stderr tail;
+  and device init) and kills the worker and all it started when it expires (``hang``),
+  also when the worker closed its output and went on running;
+* turns a worker that dies on its own into ``crash`` with the signal name (POSIX) or the
+  NTSTATUS (Windows, e.g. ``0xC0000005`` access violation) and the stderr tail;
+* trusts only what happened: a result counts only with one of the worker's statuses and
+  for the test that is running (a line naming another test, or an unknown status, is noise);
 * starts a fresh worker for the tests that remain after a hang or crash;
-* kills the process group after every worker, so no grandchild survives.
+* runs the worker as a :class:`~rocm_doctor.system.child.Child` (bounded lines and
+  output, a deadline on every read, nothing it started survives).
 """
 
 from __future__ import annotations
@@ -18,14 +22,12 @@ from __future__ import annotations
 import collections
 import json
 import os
-import queue
 import signal
-import subprocess
-import threading
 import time
 from pathlib import Path
 from typing import Callable, Deque, List, Mapping, Optional, Sequence
 
+from rocm_doctor import bounded_json
 from rocm_doctor.bench import worker
 from rocm_doctor.bench.results import (
     CRASH,
@@ -39,6 +41,8 @@ from rocm_doctor.bench.results import (
     lookup_peak,
 )
 from rocm_doctor.data import load_table
+from rocm_doctor.limits import BENCH_NOISE_LINES
+from rocm_doctor.system.child import DEADLINE, STDERR, Child
 
 WORKER_PATH = str(Path(worker.__file__).resolve())
 LEVELS = worker.LEVELS
@@ -47,8 +51,12 @@ DEVICES = ("auto", "cuda", "cpu")
 DEFAULT_DEADLINES = {"quick": 60.0, "standard": 120.0, "extended": 600.0}
 """Seconds per test, import and init included (hard timeouts)."""
 STDERR_TAIL_LINES = 30
-_DEADLINE = object()
-"""Marker: the current test's deadline passed with no line."""
+STDERR_LINE_CHARS = 1000
+NOISE_CHARS = 200
+MAX_STEPS = 1000
+"""Step records kept per test (the latest ones); a worker cannot fill memory with steps."""
+DONE_STATUSES = ("ok", "wrong", "error", "skipped")
+"""The statuses the worker ends a test with; any other ``done`` line is noise."""
 POLL_SECONDS = 0.5
 """How often the runner checks that the worker is still alive while it waits for a line."""
 
@@ -86,95 +94,50 @@ def describe_exit(returncode: int, os_name: str = os.name) -> tuple:
     return None, f"exited with status {returncode}"
 
 
-def _popen_group_kwargs() -> dict:
-    if os.name == "posix":
-        return {"start_new_session": True}
-    return {"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)}  # pragma: no cover - Windows
-
-
-def kill_group(proc: "subprocess.Popen[bytes]") -> None:
-    """Kill the worker and everything in its process group (psutil tree walk on Windows)."""
-    if os.name == "posix":
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError, OSError):
-            pass
-        return
-    import psutil  # pragma: no cover - Windows
-
-    try:  # pragma: no cover - Windows
-        for child in psutil.Process(proc.pid).children(recursive=True):
-            child.kill()
-    except psutil.Error:  # pragma: no cover - Windows
-        pass
-    proc.kill()  # pragma: no cover - Windows
-
-
 class _Session:
-    """One worker process: its protocol lines arrive on a queue, stderr is kept as a tail."""
+    """One worker process: protocol lines from its stdout, a tail of its stderr."""
 
     def __init__(self, argv: List[str], env: Mapping[str, str]) -> None:
-        self.proc = subprocess.Popen(
-            argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(env),
-            **_popen_group_kwargs(),
-        )
-        self.lines: "queue.Queue[object]" = queue.Queue()
+        self.child = Child(argv, env=env)
         self.stderr: Deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
-        self._closed = False
-        self._threads = [
-            threading.Thread(target=self._pump_stdout, daemon=True),
-            threading.Thread(target=self._pump_stderr, daemon=True),
-        ]
-        for thread in self._threads:
-            thread.start()
 
-    def _pump_stdout(self) -> None:
-        assert self.proc.stdout is not None
-        for raw in self.proc.stdout:
-            self.lines.put(raw.decode("utf-8", "replace").rstrip("\n"))
-        self.lines.put(None)
+    def next_line(self, until: float) -> object:
+        """The next protocol line; None when the worker's stdout ended; DEADLINE when ``until`` passed first."""
+        while True:
+            item = self.child.next_line(until)
+            if item is None or item is DEADLINE:
+                return item
+            stream, text = item  # type: ignore[misc]
+            if stream != STDERR:
+                return text
+            self.stderr.append(text[:STDERR_LINE_CHARS])
 
-    def _pump_stderr(self) -> None:
-        assert self.proc.stderr is not None
-        for raw in self.proc.stderr:
-            self.stderr.append(raw.decode("utf-8", "replace").rstrip("\n"))
-
-    def drain(self) -> None:
-        """Wait briefly for the reader threads to pass on what the dead worker wrote last."""
-        for thread in self._threads:
-            thread.join(timeout=0.5)
+    def drain(self, seconds: float = 0.5) -> List[str]:
+        """Protocol lines the dead worker wrote last, read for at most ``seconds`` (a grandchild may hold the pipe)."""
+        lines: List[str] = []
+        until = time.monotonic() + seconds
+        while True:
+            line = self.next_line(until)
+            if not isinstance(line, str):
+                return lines
+            lines.append(line)
 
     def stderr_tail(self) -> str:
         return "\n".join(self.stderr)
 
     def close(self) -> Optional[int]:
-        """Kill the group (anything left), reap the worker, join the pipe readers; the exit code.
-
-        Idempotent: the group is killed only while its leader is unreaped, so its id cannot
-        have been reused by an unrelated process group.
-        """
-        if self._closed:
-            return self.proc.returncode
-        self._closed = True
-        kill_group(self.proc)
-        try:
-            code = self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not take 10 s
-            code = None
-        for thread in self._threads:
-            thread.join(timeout=5)
-        for stream in (self.proc.stdout, self.proc.stderr):
-            if stream is not None:
-                stream.close()
-        return code
+        """Kill the worker and whatever it started, reap it; its exit code (idempotent)."""
+        return self.child.close()
 
 
 def _parse(line: str) -> Optional[dict]:
     try:
-        record = json.loads(line)
-    except ValueError:
+        record = bounded_json.loads(line)
+    except ValueError:  # not JSON, or over json.max_depth / number.max_digits
         return None
     if not isinstance(record, dict) or not all(isinstance(record.get(k), str) for k in ("test", "step", "status")):
+        return None
+    if record["step"] == "done" and record["status"] not in DONE_STATUSES:
         return None
     return record
 
@@ -225,26 +188,26 @@ class _Run:
         clock = time.monotonic()
         current: Optional[str] = None
         last_step: Optional[str] = None
-        steps: List[dict] = []
+        steps: Deque[dict] = collections.deque(maxlen=MAX_STEPS)
         setup_error: Optional[str] = None
+        backlog: Deque[str] = collections.deque()
         try:
             while self.pending:
-                remaining = self.deadline - (time.monotonic() - clock)
-                try:
-                    line = session.lines.get(timeout=min(max(remaining, 0.0), POLL_SECONDS))
-                except queue.Empty:
-                    if session.proc.poll() is not None:
+                until = clock + self.deadline
+                line = backlog.popleft() if backlog else session.next_line(min(until, time.monotonic() + POLL_SECONDS))
+                if line is DEADLINE:
+                    if session.child.exited():
                         # Dead, but a grandchild may hold the pipe open, so no EOF comes:
                         # take what it wrote last, then classify the death.
-                        session.drain()
-                        if not session.lines.empty():
+                        backlog.extend(session.drain())
+                        if backlog:
                             continue
                         line = None
-                    elif remaining > POLL_SECONDS:
+                    elif time.monotonic() < until:
                         continue
-                    else:
-                        line = _DEADLINE
-                if line is _DEADLINE:
+                if line is None and not _exits_by(session, until):
+                    line = DEADLINE  # it closed its output but went on running: our kill is not its crash
+                if line is DEADLINE:
                     self._abandon(session, current, last_step, steps, clock, HANG,
                                   f"no result within the {self.deadline:g} s deadline; hung in step {last_step}")
                     return
@@ -252,35 +215,40 @@ class _Run:
                     code = session.close()
                     self._died(session, code, current, last_step, steps, clock, setup_error)
                     return
+                assert isinstance(line, str)
                 record = _parse(line)
                 if record is None:
-                    if line.strip():
-                        self.run.noise.append(line[:200])
+                    self._noise(line)
                     continue
                 test, step, status = record["test"], record["step"], record["status"]
                 if test == "_worker":
                     if step == "hello":
                         self._on_hello(record)
                     elif status == "error":
-                        setup_error = record.get("error")
+                        setup_error = _text(record.get("error")) or "the worker reported an error"
                     continue
                 if test in ("setup", "init") and current is None and step in ("import_torch", "device_init"):
                     last_step = step
                     if status == "error":
-                        setup_error = record.get("error")
+                        setup_error = _text(record.get("error")) or f"{step} failed"
                     if test == "init":
                         current = test
                         steps.append(record)
                     self._notify(test, step)
                     continue
-                if test not in self.pending:
-                    self.run.noise.append(line[:200])
+                if test != self.pending[0]:
+                    self._noise(line)  # the worker runs the tests in order: another test's line is not true
                     continue
                 if current != test:
-                    current, steps, last_step = test, [], None
+                    current, last_step = test, None
+                    steps.clear()
                 if step == "done":
-                    self._finish(self._from_done(record, steps, time.monotonic() - clock))
-                    clock, current, steps, last_step = time.monotonic(), None, [], None
+                    if status in ("ok", "wrong") and not steps:
+                        self._noise(line)  # a result for a test that has not started
+                        continue
+                    self._finish(self._from_done(record, list(steps), time.monotonic() - clock))
+                    clock, current, last_step = time.monotonic(), None, None
+                    steps.clear()
                     continue
                 steps.append(record)
                 if status == "start":
@@ -289,10 +257,19 @@ class _Run:
         finally:
             session.close()
 
+    def _noise(self, line: str) -> None:
+        """Keep a line that is not a trusted protocol record, up to ``bench.max_noise_lines``."""
+        if not line.strip():
+            return
+        if len(self.run.noise) < BENCH_NOISE_LINES.value:
+            self.run.noise.append(line[:NOISE_CHARS])
+        else:
+            self.run.noise_dropped += 1
+
     def _from_done(self, record: dict, steps: List[dict], seconds: float) -> TestResult:
         status = record["status"]
         failing = next((s for s in reversed(steps) if s["status"] in ("mismatch", "error")), None)
-        reason = record.get("detail") or record.get("error") or record.get("reason")
+        reason = _text(record.get("detail") or record.get("error") or record.get("reason"))
         metrics = record.get("metrics") if isinstance(record.get("metrics"), dict) else {}
         return TestResult(
             name=record["test"], status=status, step=failing["step"] if failing else None, reason=reason,
@@ -306,7 +283,7 @@ class _Run:
         session.close()
         name = self._attribute(current)
         self._finish(TestResult(
-            name=name, status=status, step=last_step, reason=reason, steps=steps,
+            name=name, status=status, step=last_step, reason=reason, steps=list(steps),
             seconds=time.monotonic() - clock, stderr_tail=session.stderr_tail() or None,
         ))
         self._skip_rest_if_setup(current, last_step, reason)
@@ -315,15 +292,16 @@ class _Run:
         name = self._attribute(current)
         tail = session.stderr_tail()
         sig, text = describe_exit(code if code is not None else -9)
+        lines = tail.strip().splitlines()
         if setup_error is not None or (sig is None and code not in (0, None) and "Traceback" in tail):
             status = ERROR
-            reason = setup_error or tail.strip().splitlines()[-1]
+            reason = setup_error or (lines[-1] if lines else f"the worker {text}")
         else:
             status = CRASH
             where = f" in step {last_step}" if last_step else ""
             reason = f"the worker {text}{where}"
         self._finish(TestResult(
-            name=name, status=status, step=last_step, reason=reason, steps=steps, seconds=time.monotonic() - clock,
+            name=name, status=status, step=last_step, reason=reason, steps=list(steps), seconds=time.monotonic() - clock,
             signal=sig, exit_code=code, stderr_tail=tail or None,
         ))
         self._skip_rest_if_setup(current, last_step, reason)
@@ -333,6 +311,22 @@ class _Run:
         if last_step in ("import_torch", "device_init") and current in (None, "init"):
             for name in list(self.pending):
                 self._finish(TestResult(name=name, status=SKIPPED, reason=f"not run: worker setup failed ({reason})"))
+
+
+def _text(value: object) -> Optional[str]:
+    """A reason from the worker as text (it may have sent any JSON value), cut to a readable length."""
+    if value is None or value == "":
+        return None
+    return (value if isinstance(value, str) else json.dumps(value, default=str))[:STDERR_LINE_CHARS]
+
+
+def _exits_by(session: _Session, until: float) -> bool:
+    """Whether the worker, whose output has ended, exits before the monotonic ``until``."""
+    while not session.child.exited():
+        if time.monotonic() >= until:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def run_bench(

@@ -19,6 +19,7 @@ from rich.markup import escape
 
 from rocm_doctor import __version__
 from rocm_doctor.errors import DoctorError
+from rocm_doctor.render.safe import SafeConsole, degrade_streams
 from rocm_doctor.system.base import Started
 
 app = typer.Typer(
@@ -32,13 +33,13 @@ app = typer.Typer(
 
 
 def stderr_console() -> Console:
-    """Console for messages; honours NO_COLOR."""
-    return Console(stderr=True, no_color=bool(os.environ.get("NO_COLOR")), highlight=False)
+    """Console for messages; honours NO_COLOR; escapes control characters (see ``render.safe``)."""
+    return SafeConsole(stderr=True, no_color=bool(os.environ.get("NO_COLOR")), highlight=False)
 
 
 def stdout_console() -> Console:
-    """Console for results; honours NO_COLOR."""
-    return Console(no_color=bool(os.environ.get("NO_COLOR")), highlight=False, soft_wrap=False)
+    """Console for results; honours NO_COLOR; escapes control characters (see ``render.safe``)."""
+    return SafeConsole(no_color=bool(os.environ.get("NO_COLOR")), highlight=False, soft_wrap=False)
 
 
 def _version_callback(value: bool) -> None:
@@ -117,6 +118,7 @@ def _write_crash_log() -> str:
 def main() -> None:
     """Console-script entry point: run the app behind the error boundary."""
     started: List[Started] = []
+    degrade_streams()  # a cp1252 console or a redirected Windows stdout gets \uXXXX, never an exception
     try:
         code = _run(sys.argv[1:], started)
     finally:

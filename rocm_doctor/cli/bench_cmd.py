@@ -81,6 +81,8 @@ def render_summary(run: BenchRun, console: Console) -> None:
     failing = run.failing
     if failing:
         console.print(f"[bold red]{len(failing)} test(s) failed:[/] " + ", ".join(f"{t.name} ({t.status})" for t in failing))
+    elif not run.ran:
+        console.print("[bold red]No test ran:[/] every test was skipped or ended in an error before it could run.")
     console.print(f"[dim]{run.seconds:.1f} s, {run.workers} worker process(es)[/]")
 
 
@@ -118,7 +120,7 @@ def bench(
         render_summary(run, stdout_console())
     if run.failing:
         raise typer.Exit(EXIT_FAILING)
-    if not any(t.status not in ("skipped", "error") for t in run.tests.values()):
+    if not run.ran:
         # Nothing was measured (no torch, --device cuda on a CPU build, every test failed to start): not a pass.
         reasons = sorted({t.reason for t in run.tests.values() if t.reason}) or ["no test ran"]
         stderr_console().print(f"No benchmark ran: {'; '.join(reasons[:3])}", markup=False, soft_wrap=True)

@@ -14,12 +14,14 @@ from rocm_doctor.cli.pasted import load_facts_noting_pieces
 from rocm_doctor.cli.inputs import (
     FactsSource,
     gathering_options,
+    within_limits,
 )
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
+from rocm_doctor.render.safe import safe_json
 
 RECORD_OPTION = typer.Option(
-    None, "--record", metavar="DIR", help="Also write this machine as a recorded-machine folder (user, host and home redacted)."
+    None, "--record", metavar="DIR", help="Also write this machine as a recorded-machine folder (names, homes, addresses, serials redacted)."
 )
 
 
@@ -27,6 +29,7 @@ def _record(source: FactsSource, folder: Path) -> Facts:
     """Gather through a RecordingSystem and write the folder."""
     from rocm_doctor.facts.env import is_recorded
     from rocm_doctor.facts.gather import GatherOptions, gather
+    from rocm_doctor.redact import ReportRedactor
     from rocm_doctor.system.record import RecordingSystem, redactor_for
     from rocm_doctor.system.base import System
     from rocm_doctor.system.recorded import RecordedSystem
@@ -43,11 +46,11 @@ def _record(source: FactsSource, folder: Path) -> Facts:
         from rocm_doctor.system.live import LiveSystem
 
         inner, origin, detail = LiveSystem(), "live", None
-    recorder = RecordingSystem(inner, redactor=redactor_for(inner), keep_env=is_recorded)
+    recorder = RecordingSystem(inner, redactor=ReportRedactor.create(redactor_for(inner)), keep_env=is_recorded)
     options = GatherOptions(python=source.python, torch=not source.no_torch, torch_timeout=source.timeout)
-    facts = gather(recorder, options, origin=origin, origin_detail=detail)
+    facts = within_limits(gather(recorder, options, origin=origin, origin_detail=detail), source)
     recorder.write(folder)
-    stderr_console().print(f"Recorded to {folder} (user name, host name and home paths redacted).")
+    stderr_console().print(f"Recorded to {folder} (names, home paths, addresses and serial numbers redacted).")
     return facts
 
 
@@ -62,6 +65,6 @@ def facts(
     """Print what rocm-doctor sees on this machine (or a recorded one): OS, GPUs, ROCm, PyTorch, environment."""
     result = _record(source, record) if record is not None else load_facts_noting_pieces(source, quiet=json_output, conflicts=True)
     if json_output:
-        sys.stdout.write(result.to_json() + "\n")
+        sys.stdout.write(safe_json(result.to_json()) + "\n")
     else:
         render_facts(result, stdout_console(), verbose=verbose)

@@ -21,6 +21,7 @@ from rocm_doctor.cli.inputs import (
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.fix.envfile import DEFAULT_FILENAMES, HOW_TO_LOAD, SHELLS, write_env_file
+from rocm_doctor.files import update_file, via
 from rocm_doctor.judge.engine import evaluate
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.judge.model import Rule
@@ -30,6 +31,9 @@ from rocm_doctor.remedy.decide import Context
 from rocm_doctor.remedy.model import EnvChange, Plan
 
 Shell = enum.Enum("Shell", {s: s for s in SHELLS}, type=str)  # type: ignore[misc]
+
+
+FORCE_OPTION = typer.Option(False, "--force", help="Replace the file even when it is read-only.")
 
 
 class Installer(str, enum.Enum):
@@ -104,6 +108,7 @@ def fix(
     keep_torch: bool = typer.Option(
         False, "--keep-torch", help="Keep the installed torch: apply the fixes meant for it instead of replacing it."
     ),
+    force: bool = FORCE_OPTION,
     rules: Optional[List[Path]] = RULES_OPTION,
     source: FactsSource = FactsSource(),
 ) -> None:
@@ -146,7 +151,7 @@ def fix(
         _requirements_section(console, requirements, facts, plan)
     written: Optional[Path] = None
     if write_env or env_file is not None:
-        written = _write_env(console, plan, facts, env_file, shell.value if shell else None, dry_run)
+        written = _write_env(console, plan, facts, env_file, shell.value if shell else None, dry_run, force)
     if apply:
         _apply(console, plan, facts, source, loaded, yes, written)
 
@@ -185,18 +190,21 @@ def _env_changes(plan: Plan) -> List[EnvChange]:
     return [EnvChange(name, value, tuple(dict.fromkeys(ids[name]))) for name, value in plan.env_changes().items()]
 
 
-def _write_env(console: Console, plan: Plan, facts: Facts, where: Optional[Path], shell: Optional[str], dry_run: bool) -> Optional[Path]:
+def _write_env(
+    console: Console, plan: Plan, facts: Facts, where: Optional[Path], shell: Optional[str], dry_run: bool, force: bool
+) -> Optional[Path]:
     chosen = shell or plan.target.shell
     path = where if where is not None else Path(DEFAULT_FILENAMES[chosen])
-    result = write_env_file(path, chosen, _env_changes(plan), dry_run=dry_run)
+    result = write_env_file(path, chosen, _env_changes(plan), dry_run=dry_run, force=force)
+    shown = via(path, result.path)
     _say(console, "")
     if not result.changed:
-        _say(console, f"{path} already has these settings ({chosen}); nothing changed.")
+        _say(console, f"{shown} already has these settings ({chosen}); nothing changed.")
     elif dry_run:
-        _say(console, f"Would change {path} ({chosen}):")
+        _say(console, f"Would change {shown} ({chosen}):")
         _say(console, result.diff.rstrip("\n"))
     else:
-        _say(console, f"Wrote {path} ({chosen})" + (f"; the previous file is {result.backup}" if result.backup else ""))
+        _say(console, f"Wrote {shown} ({chosen})" + (f"; the previous file is {result.backup}" if result.backup else ""))
         _say(console, "Load it with: " + HOW_TO_LOAD[chosen].format(path=path))
     for note in result.notes:
         _say(console, f"Note: {note}")
@@ -264,6 +272,7 @@ def dockerfile(
     base: str = typer.Option("auto", "--base", metavar="IMAGE", help="auto (an AMD image whose ROCm fits) or an image name."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write the Dockerfile here instead of printing it."),
     torch_version: Optional[str] = typer.Option(None, "--torch", metavar="VERSION", help="Install this torch version."),
+    force: bool = FORCE_OPTION,
     rules: Optional[List[Path]] = RULES_OPTION,
     source: FactsSource = FactsSource(),
 ) -> None:
@@ -286,11 +295,9 @@ def dockerfile(
     if output is None:
         sys.stdout.write(rendered.text)
     else:
-        from rocm_doctor.files import write_with_backup
-
-        backup = write_with_backup(output, rendered.text)
-        kept = f"; the previous file is kept as {backup}" if backup is not None else ""
-        stderr_console().print(f"Wrote {output} (FROM {rendered.base}){kept}", markup=False)
+        written = update_file(output, lambda _old: rendered.text, force=force)
+        kept = f"; the previous file is kept as {written.backup}" if written.backup is not None else ""
+        stderr_console().print(f"Wrote {via(output, written.path)} (FROM {rendered.base}){kept}", markup=False)
     for note in rendered.notes:
         stderr_console().print(f"Note: {note}", markup=False)
 

@@ -17,7 +17,9 @@ import typer
 
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.gather import GatherOptions, gather
-from rocm_doctor.facts.model import Facts, FactsFileError
+from rocm_doctor.facts.model import Facts, FactsFileError, over_limit
+from rocm_doctor.files import read_limited
+from rocm_doctor.limits import JSON_BYTES
 from rocm_doctor.system.base import Started
 
 PYTHON_OPTION = typer.Option(None, "--python", metavar="PYTHON", help="Target interpreter (default: the active venv or conda env, else python3 on PATH).")
@@ -96,6 +98,20 @@ def gathering_options(command: C) -> C:
     return typing.cast(C, with_source)
 
 
+def load_facts(source: FactsSource, progress: Optional[Callable[[str], None]] = None) -> Facts:
+    """Obtain facts from exactly one source, within the facts limits; bad input raises InputError."""
+    return within_limits(_load_facts(source, progress), source)
+
+
+def within_limits(facts: Facts, source: FactsSource) -> Facts:
+    """``facts`` when they are within ``facts.max_gpus``, ``facts.max_entries`` and ``facts.max_text``."""
+    problem = over_limit(facts)
+    if problem is not None:
+        name = next((str(n) for n in (source.facts_file, source.machine, source.from_file) if n is not None), "this machine")
+        raise InputError(f"{name}: {problem}")
+    return facts
+
+
 @dataclass(frozen=True)
 class GatherPlan:
     """How to gather a live or recorded machine (``--facts`` and ``--from`` need no gathering)."""
@@ -129,15 +145,14 @@ def gather_plan(source: FactsSource) -> Optional[GatherPlan]:
     return GatherPlan(LiveSystem(), options, "live")
 
 
-def load_facts(source: FactsSource, progress: Optional[Callable[[str], None]] = None) -> Facts:
-    """Obtain facts from exactly one source; bad input raises InputError."""
+def _load_facts(source: FactsSource, progress: Optional[Callable[[str], None]] = None) -> Facts:
     plan = gather_plan(source)
     if plan is not None:
         facts = gather(plan.system, plan.options, origin=plan.origin, origin_detail=plan.origin_detail, progress=progress)
         return usable_target(source, facts) if plan.origin == "live" else facts
     if source.facts_file is not None:
         try:
-            text = Path(source.facts_file).read_text(encoding="utf-8")
+            text = read_limited(Path(source.facts_file), JSON_BYTES).decode("utf-8")
         except OSError as exc:
             raise InputError(f"{source.facts_file}: {exc.strerror or exc}") from None
         except UnicodeDecodeError:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rocm_doctor.cli.app import stderr_console
-from rocm_doctor.cli.inputs import FactsSource, load_facts
+from rocm_doctor.cli.inputs import FactsSource, load_facts, within_limits
 from rocm_doctor.facts.model import Facts
 
 
@@ -20,4 +20,4 @@ def load_facts_noting_pieces(source: FactsSource, quiet: bool = False, conflicts
         if conflicts and ingested.conflicts:
             lines += ["Readings that disagreed (the more trusted one is kept):"] + ["  " + l for l in render_conflicts(ingested)]
         stderr_console().print("\n".join(lines), markup=False, highlight=False)
-    return ingested.facts
+    return within_limits(ingested.facts, source)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
-from typing import Iterable, List, Optional
+from typing import List, Optional
 
 import typer
 
@@ -22,31 +21,17 @@ from rocm_doctor.facts.model import Facts
 from rocm_doctor.ingest import REPORT_MARKER
 from rocm_doctor.judge.engine import evaluate
 from rocm_doctor.judge.loader import load_rules
-from rocm_doctor.redact import Redactor, ReportRedactor
+from rocm_doctor.redact import Redactor, ReportRedactor, homes_in, strings_in
 from rocm_doctor.report.markdown import build_report
 from rocm_doctor.report.ruledb import rule_database_version
 
-_HOME = re.compile(r"^(/home/[^/]+|/Users/[^/]+|[A-Za-z]:\\Users\\[^\\]+)")
-
-
-def homes_in(paths: Iterable[Optional[str]]) -> List[str]:
-    """Home directories named by paths in the facts (``/home/alice/venv`` -> ``/home/alice``)."""
-    found = []
-    for path in paths:
-        match = _HOME.match(path or "")
-        if match and match.group(1) not in found:
-            found.append(match.group(1))
-    return found
-
-
 def facts_redactor(facts: Facts) -> Redactor:
-    """Identity redaction from what the facts themselves say (for --facts and --from)."""
+    """Identity redaction from what the facts themselves say: their user, every home path in them."""
     from rocm_doctor.system.record import local_host_name
 
     user = facts.permissions.user.value if facts.permissions.user.is_known else None
-    paths = [facts.python.executable.value, facts.python.prefix.value, facts.torch.location.value]
-    paths += list(facts.python.site_packages.value or [])
-    return Redactor.from_identity(user, local_host_name(), homes_in(str(p) for p in paths if p))
+    homes = homes_in(strings_in(facts.model_dump(mode="json")))
+    return Redactor.from_names([user or ""], [local_host_name()], homes)
 
 
 def _identity_redactor(source: FactsSource, facts: Facts) -> Redactor:
@@ -69,19 +54,14 @@ def _merge(first: Redactor, second: Redactor) -> Redactor:
 
 def _write(path: Path, text: str) -> None:
     """Write atomically; never overwrite a file that is not an earlier rocm-doctor report."""
-    from rocm_doctor.files import atomic_write
+    from rocm_doctor.files import update_file
 
-    if path.exists():
-        try:
-            head = path.read_text(encoding="utf-8", errors="replace")[:200]
-        except OSError as exc:
-            raise InputError(f"{path}: {exc.strerror or exc}") from None
-        if REPORT_MARKER not in head:
+    def replace_report(old: str) -> str:
+        if old and REPORT_MARKER not in old[:200]:
             raise InputError(f"{path} exists and is not a rocm-doctor report; choose another --output")
-    try:
-        atomic_write(path, text)
-    except OSError as exc:
-        raise InputError(f"{path}: {exc.strerror or exc}") from None
+        return text
+
+    update_file(path, replace_report, backup=False)
 
 
 @app.command("report")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from rocm_doctor.files import atomic_write
+from rocm_doctor.files import update_file
 from rocm_doctor.health.verdict import EXIT_CODES, VERDICTS, Verdict
 from rocm_doctor.judge.model import ACTIONS, SEVERITY_ORDER
 from rocm_doctor.judge.report import CheckResult
@@ -102,5 +102,5 @@ def metrics_text(result: CheckResult, verdict: Verdict, seconds: float, finished
 
 
 def write_textfile(path: Path, text: str) -> None:
-    """Write the metrics atomically (temp file + rename in the same folder)."""
-    atomic_write(path, text)
+    """Write the metrics atomically (temp file + rename in the same folder), no backup: each run replaces the last."""
+    update_file(path, lambda _old: text, backup=False)

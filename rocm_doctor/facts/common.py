@@ -8,12 +8,12 @@ nothing to look at; rules treat them as unknown and never as false.
 
 from __future__ import annotations
 
-import json
 import ntpath
 import posixpath
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, Optional
 
+from rocm_doctor import bounded_json
 from rocm_doctor.facts.value import Fact, absent, failed, known, unknown
 from rocm_doctor.system.base import System
 
@@ -83,8 +83,8 @@ def json_objects(text: str) -> Iterator[Dict[str, Any]]:
         if not line.startswith("{"):
             continue
         try:
-            data = json.loads(line)
-        except json.JSONDecodeError:
+            data = bounded_json.loads(line)
+        except ValueError:  # not JSON, or over a limit
             continue
         if isinstance(data, dict):
             yield data

@@ -26,6 +26,7 @@ from rocm_doctor.facts.parsers import kfd as kfd_parser
 from rocm_doctor.facts.parsers.rocminfo import parse_rocminfo
 from rocm_doctor.facts.parsers.wmi import WmiParseError, parse_video_controllers
 from rocm_doctor.facts.value import Fact, absent, failed, known
+from rocm_doctor.numbers import is_index
 from rocm_doctor.system.base import System
 
 KFD_NODES = "/sys/class/kfd/kfd/topology/nodes"
@@ -169,7 +170,7 @@ def _kfd_layer(ctx: GatherContext) -> LayerResult:
         return stop
     drafts: List[Draft] = []
     problems: List[str] = []
-    for name in sorted((n for n in names if n.isdigit()), key=int):
+    for name in sorted((n for n in names if is_index(n)), key=int):
         node_dir = f"{KFD_NODES}/{name}"
         path = f"{node_dir}/properties"
         text, problem = _read(system, path)

@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from rocm_doctor import bounded_json
 from rocm_doctor.facts.value import Fact
+from rocm_doctor.limits import FACTS_ENTRIES, FACTS_GPUS, FACTS_TEXT
 
 SCHEMA_VERSION = 1
 
@@ -419,9 +421,11 @@ class Facts(Section):
     def from_json(cls, text: str) -> "Facts":
         """Parse JSON written by :meth:`to_json`; raises :class:`FactsFileError`."""
         try:
-            data = json.loads(text)
+            data = bounded_json.loads(text)
         except json.JSONDecodeError as exc:
             raise FactsFileError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        except bounded_json.JsonLimitError as exc:
+            raise FactsFileError(str(exc)) from None
         return cls.from_dict(data)
 
     @classmethod
@@ -440,6 +444,37 @@ class Facts(Section):
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"])
             raise FactsFileError(f"invalid facts at {where}: {first['msg']}") from None
+
+
+def over_limit(facts: Facts) -> Optional[str]:
+    """What in ``facts`` is over ``facts.max_gpus``, ``facts.max_entries`` or ``facts.max_text``; None when nothing is.
+
+    Judging and rendering cost grows with these sizes; any source (a facts file, a recorded
+    machine, a paste, a live machine) is held to them before the rules run.
+    """
+    if len(facts.gpus.agents) > FACTS_GPUS.value:
+        return f"{len(facts.gpus.agents):,} GPU agents (limit {FACTS_GPUS})"
+    sections: List[Tuple[str, BaseModel]] = [(f"gpus.agents[{agent.index}]", agent) for agent in facts.gpus.agents]
+    sections.append(("", facts))
+    while sections:
+        where, section = sections.pop()
+        for name in type(section).model_fields:
+            value = getattr(section, name)
+            if isinstance(value, Section):
+                sections.append((f"{where}.{name}".lstrip("."), value))
+            elif isinstance(value, Fact):
+                problem = _value_over_limit(value.value) or _value_over_limit(value.reason) or _value_over_limit(value.source)
+                if problem is not None:
+                    return f"{where}.{name}: {problem}"
+    return None
+
+
+def _value_over_limit(value: Any) -> Optional[str]:
+    if isinstance(value, str) and len(value) > FACTS_TEXT.value:
+        return f"{len(value):,} characters (limit {FACTS_TEXT})"
+    if isinstance(value, (list, dict)) and len(value) > FACTS_ENTRIES.value:
+        return f"{len(value):,} entries (limit {FACTS_ENTRIES})"
+    return None
 
 
 class FactsFileError(ValueError):

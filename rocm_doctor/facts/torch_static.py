@@ -10,7 +10,7 @@ import ast
 import re
 from typing import Any, Dict, Optional
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 _ROCM_TAG = re.compile(r"^rocm(\d+)\.(\d+)(?:\.(\d+))?")
 _PYTORCH_ORG_ROCM_TAG = re.compile(r"^rocm\d+\.\d+(?:\.\d+)?$")
@@ -48,7 +48,7 @@ def local_tag(version: str) -> Optional[str]:
     """The local part of a version (``rocm6.2`` of ``2.5.1+rocm6.2``), lower-cased."""
     try:
         return Version(version).local
-    except InvalidVersion:
+    except ValueError:  # InvalidVersion, or a number part over 4,300 digits
         return version.split("+", 1)[1].lower() if "+" in version else None
 
 
@@ -56,7 +56,7 @@ def public_version(version: str) -> str:
     """``2.5.1`` of ``2.5.1+rocm6.2``."""
     try:
         return Version(version).public
-    except InvalidVersion:
+    except ValueError:  # InvalidVersion, or a number part over 4,300 digits
         return version.split("+", 1)[0]
 
 

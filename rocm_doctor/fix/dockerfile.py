@@ -21,6 +21,7 @@ from rocm_doctor.remedy import wheeldata
 from rocm_doctor.remedy.choice import Machine, Needs, NoChoice, TorchChoice, choose_torch, machine_of
 from rocm_doctor.remedy.model import Plan
 from rocm_doctor.remedy.pip import Target, torch_requirements
+from rocm_doctor.render.safe import escape_controls
 
 UBUNTU_BASES = ("22.04", "24.04")
 UBUNTU_PYTHON = {"22.04": "3.10", "24.04": "3.12"}
@@ -162,7 +163,8 @@ def render_dockerfile(facts: Facts, plan: Plan, base: str = "auto", requested_to
             lines += list(step.dockerfile)
         if step.base:
             notes.append(f"{', '.join(step.finding_ids)} suggests the base {step.base}")
-    return DockerfileResult("\n".join(lines) + "\n", image, choice, notes)
+    # A control character from a fact or rule would break the file or the terminal showing it.
+    return DockerfileResult(escape_controls("\n".join(lines)) + "\n", image, choice, notes)
 
 
 def refusal_text(refusal: NoChoice) -> Tuple[str, ...]:

@@ -6,9 +6,14 @@ Formats: ``dotenv`` (what ``docker run --env-file`` and python-dotenv read),
 
 Merging never loses user data: our lines live in one delimited block
 (``# >>> rocm-doctor >>>`` ... ``# <<< rocm-doctor <<<``); every line outside
-it is kept byte for byte and in order. The previous file is backed up, the new
-one is written atomically (temporary file in the same folder + ``os.replace``),
-and writing the same changes twice changes nothing the second time.
+it is kept byte for byte and in order. Lines end only at LF, CRLF or CR
+(a form feed inside a line does not make a marker); the block must have exactly one
+opening and one closing marker, in that order, or nothing is written. The file is
+written by :func:`rocm_doctor.files.update_file` (backup, lock, atomic replace,
+through links, in the file's own encoding), and writing the same changes twice
+changes nothing the second time. Names are checked as identifiers and values
+quoted for the shell (:mod:`rocm_doctor.quoting`), whether they come from the
+shipped rules, a user's rule file or a pasted report.
 """
 
 from __future__ import annotations
@@ -19,8 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from rocm_doctor import quoting
 from rocm_doctor.errors import InputError
-from rocm_doctor.files import write_with_backup
+from rocm_doctor.files import update_file
+from rocm_doctor.limits import EDIT_LINES, LimitError
 from rocm_doctor.remedy.model import EnvChange
 
 SHELLS = ("dotenv", "bash", "zsh", "sh", "fish", "powershell", "cmd")
@@ -45,7 +52,6 @@ HOW_TO_LOAD: Dict[str, str] = {
     "cmd": "call {path}",
 }
 
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # Unquoted dotenv values are read literally by `docker --env-file` but python-dotenv
 # strips quotes, expands ${VAR} and cuts " #" comments: only this set reads the same in both.
 _DOTENV_SAFE = re.compile(r"^[A-Za-z0-9_.,:;/+=@%^-]*$")
@@ -83,8 +89,6 @@ def default_shell(os_name: Optional[str], login_shell: Optional[str]) -> str:
 
 
 def _check_value(shell: str, name: str, value: str) -> None:
-    if not _NAME.match(name):
-        raise InputError(f"environment variable name {name!r} is not a valid identifier")
     if "\n" in value or "\r" in value or "\0" in value:
         raise InputError(f"{name}: a value with a line break or NUL cannot be written to an env file")
     if shell == "dotenv" and not _DOTENV_SAFE.match(value):
@@ -96,21 +100,9 @@ def _check_value(shell: str, name: str, value: str) -> None:
         raise InputError(f"{name}={value!r}: cmd cannot carry '\"' or '!' safely in set \"NAME=value\"")
 
 
-def _posix_quote(value: str) -> str:
-    return "'" + value.replace("'", "'\\''") + "'"
-
-
-def _fish_quote(value: str) -> str:
-    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
-
-
-def _powershell_quote(value: str) -> str:
-    return "'" + value.replace("'", "''") + "'"
-
-
 def _line(shell: str, change: EnvChange) -> Tuple[str, Optional[str]]:
     """One line for the change in ``shell``, plus a note when the format cannot express it."""
-    name = change.name
+    name = quoting.check_name(change.name)
     if change.value is None:
         if shell == "dotenv":
             return (
@@ -130,13 +122,13 @@ def _line(shell: str, change: EnvChange) -> Tuple[str, Optional[str]]:
     _check_value(shell, name, value)
     return {
         "dotenv": f"{name}={value}",
-        "bash": f"export {name}={_posix_quote(value)}",
-        "zsh": f"export {name}={_posix_quote(value)}",
-        "sh": f"export {name}={_posix_quote(value)}",
+        "bash": f"export {name}={quoting.posix(value)}",
+        "zsh": f"export {name}={quoting.posix(value)}",
+        "sh": f"export {name}={quoting.posix(value)}",
         # -gx: global and exported; a universal (-U) variable is not exported to programs
         # (InvokeAI#3967: set -U HSA_OVERRIDE_GFX_VERSION never reached the process).
-        "fish": f"set -gx {name} {_fish_quote(value)}",
-        "powershell": f"$env:{name} = {_powershell_quote(value)}",
+        "fish": f"set -gx {name} {quoting.fish(value)}",
+        "powershell": f"$env:{name} = {quoting.powershell(value)}",
         # Batch files expand %NAME%; a literal % is written %%.
         "cmd": f'set "{name}={value.replace("%", "%%")}"',
     }[shell], None
@@ -165,9 +157,12 @@ def render_block(shell: str, changes: Sequence[EnvChange]) -> Rendered:
     return Rendered(tuple(lines), tuple(notes))
 
 
+_LINE_END = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
+
+
 def _split_lines(text: str) -> List[str]:
-    """Lines with their terminators, so that joining them gives back ``text`` exactly."""
-    return text.splitlines(keepends=True)
+    """Lines with their terminators (LF, CRLF or CR only), so that joining them gives back ``text``."""
+    return [line for line in _LINE_END.split(text) if line]
 
 
 def _newline_of(text: str, shell: str) -> str:
@@ -193,8 +188,9 @@ def merge(existing: str, shell: str, block: Sequence[str]) -> str:
         return prefix + body
     if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
         raise InputError(
-            f"the managed block markers ({begin!r} ... {end!r}) are unbalanced or repeated; "
-            "fix them by hand so rocm-doctor knows which lines it owns"
+            f"the managed block needs one {begin!r} line and after it one {end!r} line; found the first at "
+            f"{_line_numbers(starts)} and the second at {_line_numbers(ends)}; fix them by hand so rocm-doctor "
+            "knows which lines it owns (the file is unchanged)"
         )
     before = "".join(lines[: starts[0]])
     after = "".join(lines[ends[0] + 1 :])
@@ -206,6 +202,12 @@ def merge(existing: str, shell: str, block: Sequence[str]) -> str:
     return before + body + after
 
 
+def _line_numbers(indexes: Sequence[int]) -> str:
+    if not indexes:
+        return "no line"
+    return ("line " if len(indexes) == 1 else "lines ") + ", ".join(str(i + 1) for i in indexes)
+
+
 @dataclass(frozen=True)
 class WriteResult:
     """What a write did (or, with ``dry_run``, would do)."""
@@ -213,36 +215,35 @@ class WriteResult:
     path: Path
     changed: bool
     diff: str
+    """The unified diff, for a dry run ("" otherwise)."""
     backup: Optional[Path]
     notes: Tuple[str, ...]
 
 
-def _read(path: Path) -> str:
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return ""
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    # surrogateescape: bytes that are not UTF-8 come back out unchanged.
-    return data.decode("utf-8", errors="surrogateescape")
+def write_env_file(
+    path: Path, shell: str, changes: Sequence[EnvChange], dry_run: bool = False, force: bool = False
+) -> WriteResult:
+    """Merge ``changes`` into ``path`` for ``shell``; with ``dry_run`` only compute the diff.
 
-
-def write_env_file(path: Path, shell: str, changes: Sequence[EnvChange], dry_run: bool = False) -> WriteResult:
-    """Merge ``changes`` into ``path`` for ``shell``; with ``dry_run`` only compute the diff."""
+    ``path`` may be a link (the file it points to is updated); ``force`` replaces a read-only file.
+    """
     rendered = render_block(shell, changes)
-    old = _read(path)
-    new = merge(old, shell, rendered.lines)
+
+    def merged(old: str) -> str:
+        lines = old.count("\n") + old.count("\r") - old.count("\r\n")
+        if lines > EDIT_LINES.value:
+            raise LimitError(str(path), f"{lines:,} lines", EDIT_LINES)
+        try:
+            return merge(old, shell, rendered.lines)
+        except InputError as exc:
+            raise InputError(f"{path}: {exc}") from None
+
+    written = update_file(path, merged, force=force, dry_run=dry_run)
+    if not written.changed:
+        return WriteResult(written.path, False, "", None, rendered.notes)
     diff = "".join(
         difflib.unified_diff(
-            _split_lines(old), _split_lines(new), fromfile=f"a/{path.name}", tofile=f"b/{path.name}"
+            _split_lines(written.old), _split_lines(written.new), fromfile=f"a/{path.name}", tofile=f"b/{path.name}"
         )
-    )
-    if old == new:
-        return WriteResult(path, False, "", None, rendered.notes)
-    if dry_run:
-        return WriteResult(path, True, diff, None, rendered.notes)
-    if path.parent and not path.parent.exists():
-        raise InputError(f"{path}: folder {path.parent} does not exist")
-    backup = write_with_backup(path, new)
-    return WriteResult(path, True, diff, backup, rendered.notes)
+    ) if dry_run else ""
+    return WriteResult(written.path, True, diff, written.backup, rendered.notes)

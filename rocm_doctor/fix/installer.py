@@ -1,7 +1,8 @@
 """``fix --apply``: run the planned pip commands, then check that the findings are gone.
 
 Commands run as argv lists without a shell, one at a time, with pip's output
-streamed line by line and a generous timeout; the first failure stops the run
+streamed line by line and a generous timeout (on every read, and everything a
+command started dies with it); the first failure stops the run
 with the reason. Nothing here runs ``sudo`` or touches system packages: manual
 steps are printed for the user. Afterwards the torch, packages and python facts
 are gathered again and only the rules whose findings were being fixed are judged
@@ -11,8 +12,7 @@ on them (the rest of the machine did not change).
 from __future__ import annotations
 
 import os
-import subprocess
-import threading
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence
 
@@ -20,6 +20,7 @@ from rocm_doctor.facts.model import Facts
 from rocm_doctor.remedy.pip import Command
 from rocm_doctor.judge.engine import evaluate
 from rocm_doctor.judge.model import Finding, Rule
+from rocm_doctor.system.child import DEADLINE, Child
 
 DEFAULT_TIMEOUT = 3600.0
 """Seconds one pip command may take: torch ROCm wheels are several GB."""
@@ -54,44 +55,42 @@ def run_command(
     timeout: float = DEFAULT_TIMEOUT,
     env: Optional[Mapping[str, str]] = None,
 ) -> Optional[str]:
-    """Run one command, streaming its output; None on success, else the reason it failed."""
+    """Run one command, streaming its output; None on success, else the reason it failed.
+
+    The command is a :class:`~rocm_doctor.system.child.Child`: lines are cut at
+    ``child.max_line_bytes``, every read has the deadline, and at the deadline or after
+    it exits, whatever it started is killed with it.
+    """
     refusal = _refuse_privileged(command)
     if refusal:
         return refusal
     try:
-        process = subprocess.Popen(
-            list(command.argv),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            text=True,
-            errors="replace",
-            bufsize=1,
-            env=dict(env) if env is not None else None,
-        )
+        child = Child(list(command.argv), env=env, merge_stderr=True)
     except OSError as exc:
         return f"could not start {command.argv[0]}: {exc.strerror or exc}"
-    expired = threading.Event()
-
-    def kill() -> None:
-        expired.set()
-        process.kill()
-
-    timer = threading.Timer(timeout, kill)
-    timer.start()
+    deadline = time.monotonic() + timeout
     tail: List[str] = []
+    expired = False
     try:
-        assert process.stdout is not None
-        for line in process.stdout:
-            on_line(line.rstrip("\n"))
+        while True:
+            item = child.next_line(deadline)
+            if item is DEADLINE:
+                expired = True
+                break
+            if item is None:
+                break
+            _, line = item  # type: ignore[misc]
+            on_line(line)
             tail = (tail + [line.strip()])[-3:]
-        code = process.wait()
+        while not expired and not child.exited():  # output closed early: the deadline still holds
+            expired = time.monotonic() >= deadline
+            time.sleep(0.05)
     finally:
-        timer.cancel()
+        code = child.close()
+    if expired:
+        return f"timed out after {timeout:g} s"
     if code == 0:
         return None
-    if expired.is_set():
-        return f"timed out after {timeout:g} s"
     last = next((t for t in reversed(tail) if t), "")
     return f"exit code {code}" + (f": {last}" if last else "")
 

@@ -18,6 +18,8 @@ from typing import Dict, List, Optional, Set
 from packaging.requirements import InvalidRequirement, Requirement
 
 from rocm_doctor.errors import InputError
+from rocm_doctor.files import read_limited
+from rocm_doctor.limits import REQUIREMENTS_BYTES, REQUIREMENTS_LINES, LimitError
 
 WATCHED = ("torch", "torchvision", "torchaudio")
 _ROCM_INDEX = re.compile(r"rocm|radeon|nightlies\.amd\.com", re.IGNORECASE)
@@ -43,6 +45,8 @@ class _Parsed:
     extra_index: List[str] = field(default_factory=list)
     find_links: List[str] = field(default_factory=list)
     torch_lines: Dict[str, List[tuple]] = field(default_factory=dict)
+    lines: int = 0
+    """Lines read so far, over the file and every file it includes."""
 
 
 def _logical_lines(text: str) -> List[tuple]:
@@ -71,11 +75,14 @@ def _parse(path: Path, parsed: _Parsed, seen: Set[Path]) -> None:
         return
     seen.add(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
+        text = read_limited(path, REQUIREMENTS_BYTES).decode("utf-8")
+    except FileNotFoundError as exc:
         raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
     except UnicodeDecodeError:
         raise InputError(f"{path}: not a requirements file (not UTF-8 text)") from None
+    parsed.lines += text.count("\n") + 1
+    if parsed.lines > REQUIREMENTS_LINES.value:
+        raise LimitError(str(path), f"more than {REQUIREMENTS_LINES.value:,} lines with its includes", REQUIREMENTS_LINES)
     for number, line in _logical_lines(text):
         where = f"{path.name}:{number}"
         try:

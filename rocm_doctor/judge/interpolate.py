@@ -10,10 +10,11 @@ identifier (``{"a": 1}`` in a JSON snippet) is left as written.
 from __future__ import annotations
 
 import re
-from typing import Any, List
+from typing import Any, Callable, List, Optional
 
 from pydantic import BaseModel
 
+from rocm_doctor import quoting
 from rocm_doctor.facts.value import Fact
 from rocm_doctor.judge.model import Fix
 from rocm_doctor.judge.paths import Scope, resolve
@@ -50,15 +51,30 @@ def render_fact(fact: Fact) -> str:
     return ABSENT_TEXT if fact.status == "absent" else UNKNOWN_TEXT
 
 
-def interpolate(text: str, scope: Scope) -> str:
-    """Replace every ``{path}`` in ``text`` with the fact's value."""
+def interpolate(text: str, scope: Scope, quote: Optional[Callable[[str], str]] = None) -> str:
+    """Replace every ``{path}`` in ``text`` with the fact's value (passed through ``quote`` when given)."""
     if not text or "{" not in text:
         return text
-    return PLACEHOLDER.sub(lambda m: render_fact(resolve(m.group(1), scope)), text)
+    shown = quote or (lambda value: value)
+    return PLACEHOLDER.sub(lambda m: shown(render_fact(resolve(m.group(1), scope))), text)
+
+
+def shell_value(fix: Fix) -> Callable[[str], str]:
+    """How a value is quoted inside the fix's shell commands: PowerShell for Windows-only fixes, else POSIX.
+
+    Line breaks become spaces first: a value never adds a command or a Dockerfile instruction.
+    """
+    quote = quoting.powershell if fix.platforms == ["windows"] else quoting.posix_word
+    return lambda value: quote(_LINE_BREAKS.sub(" ", value))
+
+
+_LINE_BREAKS = re.compile(r"[\r\n]+")
 
 
 FIX_TEXT_FIELDS = ("text", "intent", "index_url", "base")
 FIX_LIST_FIELDS = ("unset", "packages", "commands", "run_flags", "dockerfile")
+SHELL_FIELDS = ("commands", "dockerfile")
+"""Fields a shell reads: a value placed in them is quoted (``commands`` are shown to paste, ``RUN`` lines run)."""
 
 
 def _fields(fix: Fix, names: tuple) -> List[str]:
@@ -81,22 +97,25 @@ def interpolate_fix(fix: Fix, scope: Scope) -> Fix:
 
     Variable names interpolate so a fix can use the per-node form
     ``HSA_OVERRIDE_GFX_VERSION_{gpu.kfd_node}``. A list item that is exactly one placeholder of
-    a list fact expands to one item per element.
+    a list fact expands to one item per element. In ``commands`` and ``dockerfile`` lines a
+    value is quoted for the shell (see :func:`shell_value`), whatever the fact holds.
     """
     update: dict = {name: interpolate(getattr(fix, name), scope) for name in _fields(fix, FIX_TEXT_FIELDS) if getattr(fix, name)}
     if "set" in type(fix).model_fields:
         update["set"] = {interpolate(key, scope): interpolate(value, scope) for key, value in fix.set.items()}  # type: ignore[union-attr]
     for name in _fields(fix, FIX_LIST_FIELDS):
-        update[name] = [out for item in getattr(fix, name) for out in _list_item(item, scope)]
+        quote = shell_value(fix) if name in SHELL_FIELDS else None
+        update[name] = [out for item in getattr(fix, name) for out in _list_item(item, scope, quote)]
     return fix.model_copy(update=update)
 
 
-def _list_item(item: str, scope: Scope) -> List[str]:
+def _list_item(item: str, scope: Scope, quote: Optional[Callable[[str], str]] = None) -> List[str]:
     """One item of a fix's list field; an item that is exactly one placeholder of a list fact
     becomes one item per element (``unset: ["{derived.override_malformed_vars}"]``)."""
     match = PLACEHOLDER.fullmatch(item or "")
     if match:
         fact = resolve(match.group(1), scope)
         if fact.status == "known" and isinstance(fact.value, (list, tuple)):
-            return [render_value(v) for v in fact.value]
-    return [interpolate(item, scope)]
+            shown = quote or (lambda value: value)
+            return [shown(render_value(v)) for v in fact.value]
+    return [interpolate(item, scope, quote)]

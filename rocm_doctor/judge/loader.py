@@ -245,7 +245,7 @@ def _files_in(path: Path) -> List[Path]:
     if path.is_dir():
         found = sorted(list(path.glob("*.yaml")) + list(path.glob("*.yml")))
         return [p for p in found if p.name != RETIRED_FILE]
-    if path.is_file():
+    if path.exists():  # a file, or a FIFO or device that reading then refuses by name
         return [path]
     raise RuleFileError(f"{path}: no such rule file or directory")
 

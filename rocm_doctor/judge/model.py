@@ -6,9 +6,12 @@ and of the YAML rule files (see ``docs/rules.md``).
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Dict, List, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from rocm_doctor import quoting
 
 from rocm_doctor.facts.model import Crash
 from rocm_doctor.remedy.model import Remedy
@@ -108,6 +111,16 @@ class EnvFix(_FixBase):
     diagnostic: bool = False
     """A setting to try while diagnosing (re-run with it and compare): shown as advice, never written."""
 
+    # Checked when a rule loads, with every {placeholder} filled by a stand-in; the interpolated
+    # values are checked again where they are used (env files, pip commands, Dockerfiles).
+    @field_validator("set", "unset")
+    @classmethod
+    def _names(cls, value: Any) -> Any:
+        for name in value:  # the keys of set, the items of unset
+            if not quoting.IDENTIFIER.match(_filled(name, "X")):
+                raise ValueError(f"{name!r} is not an environment variable name (letters, digits, _)")
+        return value
+
 
 class PipFix(_FixBase):
     """An ``intent`` the chooser turns into exact commands, or explicit ``packages``.
@@ -122,6 +135,25 @@ class PipFix(_FixBase):
     index_url: Optional[str] = None
     torch: Optional[str] = None
     rocm: Optional[str] = None
+
+    # Checked when a rule loads, with every {placeholder} filled by a stand-in; the interpolated
+    # values are checked again where they are used (pip commands).
+    @field_validator("packages")
+    @classmethod
+    def _requirements(cls, value: List[str]) -> List[str]:
+        for spec in value:
+            problem = quoting.requirement_problem(_filled(spec, "0"))
+            if problem is not None:
+                raise ValueError(problem)
+        return value
+
+    @field_validator("index_url")
+    @classmethod
+    def _index(cls, value: Optional[str]) -> Optional[str]:
+        problem = quoting.index_problem(_filled(value, "x")) if value is not None else None
+        if problem is not None:
+            raise ValueError(problem)
+        return value
 
 
 class DockerFix(_FixBase):
@@ -169,6 +201,13 @@ def make_fix(**data: Any) -> Any:
 def replaces_torch(fix: Any) -> bool:
     """The fix installs another torch build."""
     return isinstance(fix, PipFix) and fix.intent in TORCH_INTENTS
+
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def _filled(template: str, stand_in: str) -> str:
+    """``template`` with every ``{placeholder}`` replaced by ``stand_in`` (for checks at load time)."""
+    return _PLACEHOLDER.sub(stand_in, template)
 
 
 class Rule(_Strict):

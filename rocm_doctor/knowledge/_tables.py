@@ -6,7 +6,7 @@ import re
 from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
@@ -92,7 +92,7 @@ def parse_version(text: Any) -> Optional[Version]:
         return None
     try:
         return Version(str(text).strip())
-    except InvalidVersion:
+    except ValueError:  # InvalidVersion, or a number part too long for int() (over 4,300 digits)
         return None
 
 

@@ -21,6 +21,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tupl
 
 from pydantic import BaseModel
 
+from rocm_doctor import quoting
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import known
 from rocm_doctor.judge.model import (
@@ -335,12 +336,17 @@ class _Steps:
         ids, text = (finding.id,), _fix_text(fix)
         if isinstance(fix, EnvFix):
             env: Dict[str, Optional[str]] = {}
+            bad = [n for n in [*fix.set, *fix.unset] if not quoting.IDENTIFIER.match(n)]
+            for name in bad:  # a placeholder filled from the facts: no env file, ENV or -e gets it
+                self.notes.append(f"not changing {name!r}: not an environment variable name ({finding.id})")
             for name, value in fix.set.items():
+                if name in bad:
+                    continue
                 if not advisory and not self.context.is_read(name):
                     self.notes.append(f"not setting {name}={value}: the ROCm/PyTorch runtime does not read {name} ({finding.id})")
                     continue
                 env[name] = value
-            env.update({name: None for name in fix.unset})
+            env.update({name: None for name in fix.unset if name not in bad})
             if not env:
                 return []
             text = _text_here(fix, self.facts)

@@ -3,7 +3,7 @@
 Order: uninstall the wrong flavours (torch, torchvision, torchaudio, triton,
 pytorch-triton-rocm) first, then install matching, pinned versions from the
 index the torch choice names (:mod:`rocm_doctor.remedy.choice`). Commands are argv
-lists; they are shown with shell quoting and run without a shell.
+lists; they are shown quoted for the user's shell (:mod:`rocm_doctor.remedy.shells`) and run without a shell.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from rocm_doctor import quoting
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.judge.model import PipFix
 from rocm_doctor.remedy import wheeldata
@@ -178,5 +179,11 @@ def intent_commands(fix: PipFix, facts: Facts, target: Target) -> Tuple[List[Com
     if fix.intent == "pin-numpy-1":
         return [Command(target.install(["numpy<2"], None), "torch wheels before 2.3 were compiled against numpy 1.x")], []
     if fix.packages:
+        # Checked again after interpolation: a fact can fill a placeholder with anything.
+        problems = [p for p in map(quoting.requirement_problem, fix.packages) if p is not None]
+        if fix.index_url is not None:
+            problems += [p for p in [quoting.index_problem(fix.index_url)] if p is not None]
+        if problems:
+            return [], [f"no pip command: {'; '.join(problems)}"]
         return [Command(target.install(list(fix.packages), fix.index_url), fix.text or "install")], []
     return [], [f"no command for pip intent {fix.intent!r}"]

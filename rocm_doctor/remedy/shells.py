@@ -14,6 +14,7 @@ import shlex
 import subprocess
 from typing import Optional, Sequence, Tuple
 
+from rocm_doctor import quoting
 from rocm_doctor.facts.model import Facts
 
 SHELLS = ("bash", "zsh", "sh", "fish", "powershell", "cmd")
@@ -49,14 +50,6 @@ def detect(facts: Facts, requested: Optional[str] = None) -> Tuple[str, str]:
     return ("powershell", "the default on Windows") if windows else ("bash", "the default on Linux")
 
 
-def _fish_quote(word: str) -> str:
-    return "'" + word.replace("\\", "\\\\").replace("'", "\\'") + "'"
-
-
-def _powershell_quote(word: str) -> str:
-    return "'" + word.replace("'", "''") + "'"
-
-
 def quote_word(shell: str, word: str) -> str:
     """One argument, quoted for ``shell`` only when it needs it."""
     if word and _PLAIN.match(word) and not (shell == "powershell" and word[0] == "@"):
@@ -64,9 +57,9 @@ def quote_word(shell: str, word: str) -> str:
     if shell in POSIX:
         return shlex.quote(word)
     if shell == "fish":
-        return _fish_quote(word)
+        return quoting.fish(word)
     if shell == "powershell":
-        return _powershell_quote(word)
+        return quoting.powershell(word)
     return subprocess.list2cmdline([word])
 
 

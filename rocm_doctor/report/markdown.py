@@ -3,7 +3,8 @@
 Layout: a marker comment (``check --from`` recognises the report by it and reads
 only its facts JSON back, so the findings round-trip exactly), versions, the
 findings, a compact facts table, the benchmark summary when one ran, and the
-facts JSON in a collapsed ``<details>`` block. Redaction (user, host, home paths,
+facts JSON in a collapsed ``<details>`` block. Control characters from any input are
+escaped (``rocm_doctor.render.safe``). Redaction (user, host, home paths,
 IP and MAC addresses, UUIDs, serial numbers) is applied to the data before it is
 serialised and to the whole text after.
 """
@@ -19,6 +20,7 @@ from rocm_doctor.facts.value import Fact
 from rocm_doctor.ingest import REPORT_MARKER
 from rocm_doctor.judge.report import CheckResult
 from rocm_doctor.redact import ReportRedactor
+from rocm_doctor.render.safe import escape_controls, safe_json
 
 MARKS = {"error": "✗", "warning": "!", "info": "i"}
 MAX_CELL = 160
@@ -181,15 +183,9 @@ def build_report(
         lines += ["<details><summary>Rules that could not be decided</summary>", ""]
         lines += [f"- {u.id} {u.name}: {', '.join(u.missing) or 'facts unknown'}" for u in result.undecided]
         lines += ["", "</details>", ""]
-    lines += [
-        "<details><summary>Facts (rocm-doctor facts --json)</summary>",
-        "",
-        "```json",
-        json.dumps(facts.model_dump(mode="json"), indent=1, ensure_ascii=False),
-        "```",
-        "",
-        "</details>",
-        "",
-    ]
-    text = "\n".join(lines)
+    lines += ["<details><summary>Facts (rocm-doctor facts --json)</summary>", "", "```json"]
+    document = json.dumps(facts.model_dump(mode="json"), indent=1, ensure_ascii=False)
+    # Control characters from any input are escaped: in the prose as \uXXXX, in the JSON the
+    # way JSON escapes them, so the document still reads back to the same facts.
+    text = "\n".join([escape_controls(line) for line in lines] + [safe_json(document), "```", "", "</details>", ""])
     return redactor.text(text) if redactor is not None else text

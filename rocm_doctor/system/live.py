@@ -2,36 +2,27 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import platform as _platform
 import shutil
-import signal
-import subprocess
+import stat
 import sys
 import time
 from typing import List, Mapping, Optional, Sequence
 
 from rocm_doctor.system.base import DEFAULT_TIMEOUT, CommandResult, Identity, PlatformInfo, Resources
+from rocm_doctor.system.child import STDERR, STDOUT, Child
 
 _RELEVANT_GROUPS = ("render", "video")
-
-
-def _kill_tree(proc: "subprocess.Popen[bytes]") -> None:
-    """Kill a child and everything it started (it runs in its own session/process group)."""
-    try:
-        if os.name == "posix":
-            os.killpg(proc.pid, signal.SIGKILL)
-        else:
-            proc.kill()
-    except (ProcessLookupError, PermissionError, OSError):
-        pass
 
 
 class StartedCommand:
     """A command started now whose result is collected later (``System.start``).
 
-    The child runs in its own session / process group; on timeout or ``cancel()``
-    the whole group is killed, so nothing it started outlives the doctor.
+    It is a :class:`~rocm_doctor.system.child.Child`: its own session, a deadline on
+    every read, output within ``child.max_output_bytes``; on timeout or ``cancel()``,
+    and after it exits, whatever it started is killed too.
     """
 
     def __init__(
@@ -44,19 +35,9 @@ class StartedCommand:
         self.timeout = timeout
         self._start = time.monotonic()
         self._result: Optional[CommandResult] = None
-        self._proc: Optional["subprocess.Popen[bytes]"] = None
-        popen_kwargs: dict = {
-            "stdin": subprocess.DEVNULL,
-            "stdout": subprocess.PIPE,
-            "stderr": subprocess.PIPE,
-            "env": dict(env) if env is not None else None,
-        }
-        if os.name == "posix":
-            popen_kwargs["start_new_session"] = True
-        else:  # pragma: no cover - Windows only
-            popen_kwargs["creationflags"] = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
+        self._child: Optional[Child] = None
         try:
-            self._proc = subprocess.Popen(self.argv, **popen_kwargs)
+            self._child = Child(self.argv, env=env)
         except FileNotFoundError:
             self._result = CommandResult(argv=self.argv, missing=True, duration=self._elapsed())
         except OSError as exc:
@@ -69,34 +50,23 @@ class StartedCommand:
         """Wait for the command (at most what is left of its timeout) and return what it did."""
         if self._result is not None:
             return self._result
-        assert self._proc is not None
-        try:
-            out, err = self._proc.communicate(timeout=max(0.0, self.timeout - self._elapsed()))
-        except subprocess.TimeoutExpired:
-            _kill_tree(self._proc)
-            out, err = self._proc.communicate()
-            self._result = CommandResult(
-                argv=self.argv,
-                stdout=out.decode("utf-8", "replace"),
-                stderr=err.decode("utf-8", "replace"),
-                timed_out=True,
-                duration=self._elapsed(),
-            )
-            return self._result
+        assert self._child is not None
+        finished = self._child.collect(self._start + self.timeout)
+        code = self._child.close()
         self._result = CommandResult(
             argv=self.argv,
-            returncode=self._proc.returncode,
-            stdout=out.decode("utf-8", "replace"),
-            stderr=err.decode("utf-8", "replace"),
+            returncode=code if finished else None,
+            stdout=self._child.text(STDOUT),
+            stderr=self._child.text(STDERR),
+            timed_out=not finished,
             duration=self._elapsed(),
         )
         return self._result
 
     def cancel(self) -> None:
-        """Kill the command's process group if it is still running (no-op once collected)."""
-        if self._proc is not None and self._result is None and self._proc.poll() is None:
-            _kill_tree(self._proc)
-            self._proc.communicate()
+        """Kill the command and what it started if it is still running (no-op once collected)."""
+        if self._child is not None and self._result is None:
+            self._child.close()
 
 
 def run_command(
@@ -112,7 +82,12 @@ class LiveSystem:
     """The machine rocm-doctor runs on. Only the CLI constructs one."""
 
     def read_text(self, path: str, max_bytes: int = 1 << 20) -> str:
-        with open(path, "rb") as handle:
+        # Without blocking, and only a regular file (/proc and /sys files are): a FIFO planted in a
+        # target environment's site-packages must not hold the gathering.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise OSError(errno.EINVAL, "not a regular file", path)
             return handle.read(max_bytes).decode("utf-8", "replace")
 
     def list_dir(self, path: str) -> List[str]:

@@ -5,7 +5,8 @@ folder it writes (see :mod:`rocm_doctor.system.recorded`) replays to the same
 facts. Only what the gatherers asked for is kept: the files they read, the
 names in the directories they listed, the commands they ran, and the
 environment variables rocm-doctor looks at. Everything passes through a
-:class:`rocm_doctor.redact.Redactor` first.
+redactor first (``facts --record`` uses a :class:`rocm_doctor.redact.ReportRedactor`:
+names, then IP and MAC addresses, UUIDs and serial numbers).
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ import os
 import tempfile
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, Union
 
 import yaml
 
-from rocm_doctor.redact import Redactor
+from rocm_doctor.redact import Redactor, ReportRedactor
 from rocm_doctor.system.base import DEFAULT_TIMEOUT, CommandResult, Finished, Identity, PlatformInfo, Resources, System
 from rocm_doctor.system.recorded import tree_parts
 
@@ -38,7 +39,7 @@ _Dumper.add_representer(str, _str_representer)
 class RecordingSystem:
     """Answers from ``inner`` and remembers each answer for :meth:`write`."""
 
-    def __init__(self, inner: System, redactor: Redactor = Redactor(),
+    def __init__(self, inner: System, redactor: Union[Redactor, ReportRedactor] = Redactor(),
                  keep_env: Callable[[str], bool] = lambda name: True) -> None:
         self.inner = inner
         self.redactor = redactor
@@ -221,7 +222,7 @@ class RecordingSystem:
         for path, text in self.files.items():
             target = _tree_path(tree, red(path), windows)
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(red(text), encoding="utf-8")
+            target.write_text(self.redactor.file(path, text), encoding="utf-8")
         _write_yaml(folder / "machine.yaml", self.machine_yaml())
         _write_yaml(folder / "commands.yaml", self.redactor.data(self.commands))
         return folder
@@ -254,9 +255,23 @@ def local_host_name() -> str:
     return socket.gethostname()
 
 
+HOST_NAME_FILES = ("/etc/hostname", "/proc/sys/kernel/hostname")
+
+
 def redactor_for(system: System) -> Redactor:
-    """A redactor for the user, host and home directories of ``system``."""
+    """A redactor for the users, host names and home directories of ``system``, read from ``system`` itself.
+
+    A recorded machine is another machine: its names come from its own identity,
+    environment and host name files, not only from the machine rocm-doctor runs on
+    (whose user home and host name are added as well).
+    """
     env = system.environ()
-    homes = [env.get(name, "") for name in ("HOME", "USERPROFILE")]
-    homes.append(os.path.expanduser("~"))
-    return Redactor.from_identity(system.identity().user, local_host_name(), homes)
+    users = [system.identity().user] + [env.get(name, "") for name in ("USER", "LOGNAME", "USERNAME")]
+    homes = [env.get(name, "") for name in ("HOME", "USERPROFILE")] + [os.path.expanduser("~")]
+    hosts = [local_host_name()] + [env.get(name, "") for name in ("HOSTNAME", "COMPUTERNAME")]
+    for path in HOST_NAME_FILES:
+        try:
+            hosts += system.read_text(path, max_bytes=256).splitlines()[:1]
+        except OSError:
+            continue
+    return Redactor.from_names(users, hosts, homes)

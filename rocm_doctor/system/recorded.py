@@ -8,19 +8,23 @@ Layout (written by ``rocm-doctor facts --record DIR``, read by ``--machine DIR``
     DIR/files/...       the file tree; ``/sys/x`` is ``files/sys/x`` and
                         ``C:\\Windows\\x`` is ``files/C/Windows/x``
 
-A command that was not recorded behaves as a missing executable.
+A command that was not recorded behaves as a missing executable. The folder is data:
+a link leading outside it, a FIFO, a device or a socket is refused when it opens.
 """
 
 from __future__ import annotations
 
 import ntpath
+import os
 import posixpath
+import stat
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
-
 from rocm_doctor.data import read_yaml
 from rocm_doctor.errors import InputError
+from rocm_doctor.files import kind_of
+from rocm_doctor.limits import MACHINE_ENTRIES, LimitError
 
 from rocm_doctor.system.recorded_schema import MachineDocument, commands_problem, problem
 from rocm_doctor.system.base import DEFAULT_TIMEOUT, CommandResult, Finished, Identity, PlatformInfo, Resources
@@ -44,6 +48,30 @@ def _check(path: Path, found: Optional[str]) -> None:
         raise RecordedMachineError(f"{path}: {found}")
 
 
+def check_folder(folder: Path) -> None:
+    """Refuse a folder that is not plain data: a link that leads outside it, a FIFO, device or socket, too many entries.
+
+    A recorded machine comes from someone else; replaying it must not read this machine
+    (``files/proc/cmdline`` linked to ``/proc/self/environ`` would put the doctor's own
+    environment into a report) or wait on a FIFO forever.
+    """
+    root = folder.resolve()
+    count = 0
+    for where, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            count += 1
+            if count > MACHINE_ENTRIES.value:
+                raise LimitError(str(folder), "too many files and folders", MACHINE_ENTRIES)
+            path = Path(where) / name
+            mode = os.lstat(path).st_mode
+            if stat.S_ISLNK(mode):
+                target = path.resolve()
+                if target != root and root not in target.parents:
+                    raise RecordedMachineError(f"{path}: a link to {target}, outside the recorded machine folder")
+            elif not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                raise RecordedMachineError(f"{path}: is {kind_of(mode)}; a recorded machine holds only files and folders")
+
+
 def tree_parts(path: str, windows: bool) -> List[str]:
     """The parts of a machine path under ``files/``: ``C:\\Windows\\x`` -> ``C, Windows, x``."""
     if windows or (len(path) > 1 and path[1] == ":"):
@@ -64,6 +92,7 @@ class RecordedSystem:
         self.folder = Path(folder)
         if not self.folder.is_dir():
             raise RecordedMachineError(f"{self.folder}: no such recorded machine folder")
+        check_folder(self.folder)
         meta_path = self.folder / "machine.yaml"
         meta = _load_yaml(meta_path)
         if meta is None:

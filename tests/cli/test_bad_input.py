@@ -150,9 +150,12 @@ def test_dockerfile_output_that_cannot_be_written_is_an_input_error(tmp_path: Pa
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc, where no file can be created")
-def test_env_file_whose_backup_cannot_be_written_is_an_input_error_and_left_alone() -> None:
+def test_env_file_in_a_folder_where_nothing_can_be_created_is_an_input_error_and_left_alone() -> None:
+    # /proc/version is read-only: refused as such, and with --force the temporary file cannot be created.
     result = doctor("fix", "--machine", str(DOCKER), "--write-env", "--env-file", "/proc/version", "--shell", "bash")
-    assert_input_error(result, "/proc/version", "backup")
+    assert_input_error(result, "/proc/version", "read-only")
+    forced = doctor("fix", "--machine", str(DOCKER), "--write-env", "--env-file", "/proc/version", "--shell", "bash", "--force")
+    assert_input_error(forced, "/proc/version", "cannot write")
 
 
 @pytest.mark.parametrize("base", ["???", "", "two words"])

@@ -34,7 +34,7 @@ def test_a_command_gets_no_more_than_what_is_left_of_the_budget() -> None:
 def test_closing_kills_what_still_runs_and_refuses_new_commands() -> None:
     system = BudgetedSystem(Processes(), time.monotonic() + 60)
     started = system.start(SLEEP, timeout=30)
-    pid = started._proc.pid
+    pid = started._child.proc.pid
     assert psutil.pid_exists(pid)
     system.close()
     assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE

@@ -2,4 +2,4 @@
 
 from __future__ import annotations
 
-from judge_helpers import make_facts, run_cli  # noqa: F401
+from judge_helpers import make_facts  # noqa: F401

@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
+from rocm_doctor import bounded_json
+
 _PNP_RE = re.compile(r"PCI\\VEN_([0-9A-F]{4})&DEV_([0-9A-F]{4})", re.IGNORECASE)
 
 
@@ -54,9 +56,11 @@ def parse_video_controllers(text: str) -> List[WmiAdapter]:
     if not body:
         return []
     try:
-        data = json.loads(body)
+        data = bounded_json.loads(body)
     except json.JSONDecodeError as exc:
         raise WmiParseError(f"not JSON: {exc.msg} at line {exc.lineno}") from None
+    except bounded_json.JsonLimitError as exc:
+        raise WmiParseError(str(exc)) from None
     items = data if isinstance(data, list) else [data]
     adapters: List[WmiAdapter] = []
     for item in items:

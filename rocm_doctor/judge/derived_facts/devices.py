@@ -20,6 +20,7 @@ from rocm_doctor.judge.derived import Tables, machine_fact
 from rocm_doctor.judge.derived_facts._support import list_fact
 from rocm_doctor.judge.derived_facts.env import env_vars, not_shown, with_env
 from rocm_doctor.judge.derived_facts.gpus import amd_agents, integration_unknown
+from rocm_doctor.numbers import small_int
 
 VISIBILITY_VARS = ("ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES")
 PROSE_DISCOVERY = ("paste:report", "paste:mention", "paste:cpu")
@@ -44,9 +45,9 @@ def _apply(name: str, value: str, pool: List[GpuAgent], result: Visibility) -> O
         return []
     chosen: List[GpuAgent] = []
     for token in (t.strip() for t in value.split(",")):
-        if not token.lstrip("-").isdigit():
+        index = small_int(token)
+        if index is None:
             return None
-        index = int(token)
         if 0 <= index < len(pool):
             chosen.append(pool[index])
         else:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
@@ -149,7 +149,7 @@ def _release(text: Optional[str]) -> Optional[Version]:
         return None
     try:
         return Version(Version(str(text).split("+")[0]).base_version)
-    except InvalidVersion:
+    except ValueError:  # InvalidVersion, or a number part too long for int() (over 4,300 digits)
         return None
 
 

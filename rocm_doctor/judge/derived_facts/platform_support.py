@@ -6,6 +6,7 @@ from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, machine_fact
 from rocm_doctor.knowledge import rocm_os
+from rocm_doctor.numbers import is_index, small_int
 
 SOURCE = "rocm.version + /etc/os-release + rules/data/rocm_os.yaml"
 
@@ -46,7 +47,8 @@ def rocm_os_listed(facts: Facts, tables: Tables) -> Fact:
 def _parts(text: str):
     head = str(text).split("+")[0].split("-")[0]
     parts = head.split(".")
-    return tuple(int(p) for p in parts) if all(p.isdigit() for p in parts) else None
+    numbers = tuple(small_int(p) for p in parts if is_index(p))
+    return numbers if len(numbers) == len(parts) else None  # type: ignore[return-value]
 
 
 @machine_fact(

