@@ -121,6 +121,12 @@ def test_every_signature_a_rule_names_is_in_the_table() -> None:
         ("rocminfo fails as a normal user, but working as root it lists the GPU", "works_only_as_root", True),
         ("I am running as root inside the rocm/pytorch container and is_available() is False", "works_only_as_root", False),
         ("pip install works fine with sudo", "works_only_as_root", False),
+        ("running pip install -r requirements.txt will install CUDA versions of torch, torchvision, and torchaudio", "cuda_torch_install_retold", True),
+        ("even with --amd it will always download the Nvidia components of pytorch.", "cuda_torch_install_retold", True),
+        ("the update pulled cuda torch again and ComfyUI stopped working", "cuda_torch_install_retold", True),
+        ("I installed the ROCm version of torch, not the CUDA version.", "cuda_torch_install_retold", False),
+        ("pip install torch --index-url https://download.pytorch.org/whl/rocm6.2", "cuda_torch_install_retold", False),
+        ("CUDA versions of torch do not work on AMD, so I installed ROCm 6.2", "cuda_torch_install_retold", False),
     ],
 )
 def test_retold_messages_are_told_apart_from_statements_about_the_machine(line: str, expected: str, fires: bool) -> None:
