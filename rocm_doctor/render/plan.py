@@ -29,9 +29,8 @@ def _ids(ids: List[str]) -> str:
 
 
 def _step(step: Step, shell: str, width: int) -> List[str]:
-    lines = wrap(step.text + _ids(step.finding_ids), width, "   - ", "     ")
-    if step.needs_root:
-        lines[-1] += " (needs root)"
+    root = " (needs root)" if step.needs_root else ""
+    lines = wrap(step.text + _ids(step.finding_ids) + root, width, "   - ", "     ")
     return lines + step_lines(step, shell, width, "       ")
 
 

@@ -153,3 +153,17 @@ def test_help_is_plain_at_80_columns(command: str) -> None:
     assert options and not [line for line in options if re.search(r"<(bool|str|int|float|path|list)", line)]
     assert all(len(line) <= 80 for line in out.splitlines())
     assert "pow\n" not in out
+
+
+@pytest.mark.parametrize("machine", sorted(p.name for p in (Path(__file__).resolve().parents[1] / "machines").iterdir() if p.is_dir()))
+def test_fix_text_fits_80_columns_except_unbreakable_words(machine: str) -> None:
+    from rocm_doctor.cli.inputs import FactsSource, load_facts
+    from rocm_doctor.judge.engine import evaluate
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.render.plan import plan_lines
+
+    facts = load_facts(FactsSource(machine=Path(box(machine))))
+    plan = evaluate(load_rules([], use_env=False), facts).plan
+    # Text is wrapped; a rule's shell command (`$ ...`) is printed as written, so it pastes whole.
+    text = [line for line in plan_lines(plan, 80) if not line.lstrip().startswith("$ ")]
+    assert [line for line in text if len(line) > 80 and len(max(line.split(), key=len)) < 40] == []
