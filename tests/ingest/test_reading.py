@@ -106,6 +106,8 @@ def test_a_bare_cpu_model_in_a_cpu_field_gives_its_igpu() -> None:
         ("VGA compatible controller: Advanced Micro Devices, Inc. [AMD/ATI] Barcelo (rev c1)", "gfx90c"),
         ("03:00.0 VGA compatible controller: Advanced Micro Devices, Inc. [AMD/ATI] Navi 31 [Radeon RX 7900 XT/7900 XTX] (rev c8)", "gfx1100"),
         ("it runs on 4 nodes with MI250X each", "gfx90a"),
+        ("Device 0: AMD Radeon RX 7700S, compute capability 11.0, VMM: no", "gfx1102"),
+        ("Framework 16 with the RX 7600M XT graphics module", "gfx1102"),
     ],
 )
 def test_gpus_are_named_in_prose_logs_and_lspci_lines(text: str, expected: str) -> None:
