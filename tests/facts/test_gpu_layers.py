@@ -77,7 +77,7 @@ def test_kfd_answers_and_rocminfo_and_pci_enrich_the_same_gpu(tmp_path):
     assert gpu.gfx.value == "gfx1031" and gpu.gfx.source == f"{KFD_NODES}/1/properties"
     assert gpu.gfx_target_version.value == 100301 and gpu.kfd_node.value == 1
     assert gpu.name.value == "AMD Radeon RX 6700 XT" and gpu.name.source == "rocminfo"
-    assert gpu.product.value == "Radeon RX 6700 / 6700 XT / 6750 XT" and gpu.product.source == "rules/data/gpus.yaml"
+    assert gpu.product.value == "Radeon RX 6700 / 6700 XT / 6750 XT / 6800M / 6850M XT" and gpu.product.source == "rules/data/gpus.yaml"
     assert gpu.pci_bus.value == "0000:03:00.0" and gpu.render_node.value == "/dev/dri/renderD128"
     assert gpu.vram_bytes.value == 12 << 30 and gpu.compute_units.value == 40
     assert gpu.integrated.value is False and gpu.vendor.value == "AMD" and gpu.device_id.value == "0x73df"
