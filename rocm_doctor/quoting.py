@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from typing import Optional, Sequence
+from typing import Optional
 
 from packaging.requirements import InvalidRequirement, Requirement
 
@@ -51,15 +51,28 @@ def posix_word(value: str) -> str:
     return shlex.quote(value)
 
 
-def command_line(argv: Sequence[str], windows: bool = False) -> str:
-    """``argv`` as one line to paste into a POSIX shell, or into PowerShell on Windows."""
-    if not windows:
-        return shlex.join(argv)
-    words = [word if _POWERSHELL_SAFE.match(word) else powershell(word) for word in argv]
-    if words and (words[0] != argv[0] or argv[0].startswith("-")):
-        # A quoted program name is a string to PowerShell; the call operator runs it.
-        return "& " + " ".join([powershell(argv[0])] + words[1:])
-    return " ".join(words)
+def powershell_word(value: str) -> str:
+    """One argument for a PowerShell command line, quoted unless PowerShell passes it as written."""
+    return value if value and _POWERSHELL_SAFE.match(value) else powershell(value)
+
+
+_CMD_SAFE = re.compile(r"^[A-Za-z0-9_@+:./\\-]+$")
+"""Arguments cmd.exe passes as written: no spaces, no ``& | < > ^ ( ) % ! , ; =`` or quotes."""
+
+
+def cmd_word(value: str) -> str:
+    """One argument for a cmd.exe command line: double-quoted (``& | < > ^`` are literal inside
+    quotes), with quotes and the backslashes before them escaped as the C runtime reads argv."""
+    if value and _CMD_SAFE.match(value):
+        return value
+    out, backslashes = [], 0
+    for char in value:
+        if char == "\\":
+            backslashes += 1
+            continue
+        out.append("\\" * (2 * backslashes + 1) + '"' if char == '"' else "\\" * backslashes + char)
+        backslashes = 0
+    return '"' + "".join(out) + "\\" * (2 * backslashes) + '"'
 
 
 def requirement_problem(spec: str) -> Optional[str]:
@@ -79,6 +92,6 @@ def requirement_problem(spec: str) -> Optional[str]:
 
 def index_problem(url: str) -> Optional[str]:
     """Why ``url`` may not be given to pip as an index (None when it is an http(s) URL)."""
-    if re.match(r"^https?://[^\s]+$", url) is None:
+    if re.match(r"^https?://[\x21-\x7e]+$", url) is None:  # printable ASCII: no spaces, no control characters
         return f"{url!r} is not an http(s) URL"
     return None

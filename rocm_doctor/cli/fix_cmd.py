@@ -20,8 +20,13 @@ from rocm_doctor.cli.inputs import (
 )
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.fix.envfile import DEFAULT_FILENAMES, HOW_TO_LOAD, SHELLS, write_env_file
 from rocm_doctor.files import update_file, via
+from rocm_doctor.fix.envfile import (
+    DEFAULT_FILENAMES,
+    HOW_TO_LOAD,
+    SHELLS,
+    write_env_file,
+)
 from rocm_doctor.judge.engine import evaluate
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.judge.model import Rule
@@ -29,6 +34,7 @@ from rocm_doctor.judge.report import CheckResult
 from rocm_doctor.remedy import shells
 from rocm_doctor.remedy.decide import Context
 from rocm_doctor.remedy.model import EnvChange, Plan
+from rocm_doctor.render.safe import escape_controls
 
 Shell = enum.Enum("Shell", {s: s for s in SHELLS}, type=str)  # type: ignore[misc]
 
@@ -137,7 +143,7 @@ def fix(
     elif pip_only:
         for step in plan.of_kind("pip"):
             for command in step.commands:
-                sys.stdout.write(command + "\n")
+                sys.stdout.write(escape_controls(command) + "\n")  # a path from a paste may carry terminal escapes
     else:
         from rocm_doctor.render.plan import plan_lines
 
@@ -215,7 +221,13 @@ def _apply(
     console: Console, plan: Plan, facts: Facts, source: FactsSource, rules: List[Rule], yes: bool, written: Optional[Path]
 ) -> None:
     """Run the pip steps, then re-check every finding the plan addresses (env changes as the written file sets them)."""
-    from rocm_doctor.fix.installer import DEFAULT_TIMEOUT, Command, recheck, refreshed, run_commands
+    from rocm_doctor.fix.installer import (
+        DEFAULT_TIMEOUT,
+        Command,
+        recheck,
+        refreshed,
+        run_commands,
+    )
     from rocm_doctor.remedy.decide import with_env
 
     for step in plan.steps:

@@ -45,7 +45,11 @@ class DockerRun:
         flags += ["--ipc=host", "--security-opt", "seccomp=unconfined"]
         for name, value in self.environment.items():
             flags += ["-e", f"{name}={value}"]
-        flags += [f for f in self.extra_flags if f not in flags]
+        present = set(_units(flags))
+        for unit in _units(list(self.extra_flags)):  # a flag and its value stay together (-e X=1)
+            if unit not in present:
+                flags += list(unit)
+                present.add(unit)
         return flags
 
     def command(self) -> str:
@@ -97,7 +101,7 @@ def docker_run(facts: Facts, plan: Plan, image: Optional[str] = None) -> DockerR
         else:
             run.notes.append(f"do not pass -e {name}")
     for step in plan.of_kind("docker"):
-        run.extra_flags.extend(f for f in step.run_flags if f not in run.extra_flags)
+        run.extra_flags.extend(step.run_flags)  # repeats are dropped unit by unit in flags()
     return run
 
 
@@ -136,3 +140,18 @@ def compose_problems(document: object) -> Tuple[str, ...]:
 def group_flags(run: DockerRun) -> Sequence[str]:
     """The ``--group-add`` values, in order (for renderers and tests)."""
     return tuple(run.groups)
+
+
+def _units(words: List[str]) -> List[Tuple[str, ...]]:
+    """``docker run`` words grouped into flags: ``-e X=1`` is one unit, ``--ipc=host`` another."""
+    units: List[Tuple[str, ...]] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word.startswith("-") and "=" not in word and i + 1 < len(words) and not words[i + 1].startswith("-"):
+            units.append((word, words[i + 1]))
+            i += 2
+        else:
+            units.append((word,))
+            i += 1
+    return units

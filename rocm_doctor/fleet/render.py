@@ -14,6 +14,7 @@ from rich.markup import escape
 
 from rocm_doctor import __version__
 from rocm_doctor.fleet.aggregate import Dimension, FleetReport
+from rocm_doctor.render.safe import escape_controls
 
 SCHEMA = "rocm-doctor/fleet/1"
 SHOWN = 8
@@ -111,7 +112,7 @@ def _markdown_text(line: str) -> str:
     """Node names and values are data: keep markdown from reading ``*``, ``_`` or ``|`` in them."""
     for char in ("\\", "*", "_", "|", "`", "<"):
         line = line.replace(char, "\\" + char)
-    return line
+    return escape_controls(line)
 
 
 def render_markdown(report: FleetReport, fail_on: str) -> str:

@@ -18,6 +18,7 @@ from typing import Dict, List, Optional, Sequence
 
 from rocm_doctor.judge.model import ACTION_ORDER, SEVERITY_ORDER, Finding
 from rocm_doctor.judge.report import CheckResult
+from rocm_doctor.render.safe import escape_controls
 
 VERDICTS = ("ok", "monitor", "config", "unknown", "triage", "isolate", "reset")
 """Every verdict, mildest first."""
@@ -61,8 +62,9 @@ def ordered(findings: Sequence[Finding]) -> List[Finding]:
 
 
 def clip(text: str, width: int = MAX_LINE) -> str:
-    """One line, at most ``width`` characters (an ellipsis marks a cut)."""
-    flat = " ".join(text.split())
+    """One line, at most ``width`` characters (an ellipsis marks a cut); control characters from
+    fact values in a title are escaped first, so they count and never reach the terminal."""
+    flat = " ".join(escape_controls(text).split())
     return flat if len(flat) <= width else flat[: width - 1].rstrip() + "…"
 
 

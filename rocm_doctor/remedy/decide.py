@@ -17,11 +17,22 @@ Decided here, once, before anything is rendered:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple, TypeVar
+from typing import (
+    Callable,
+    Dict,
+    Iterable,
+    List,
+    Optional,
+    Sequence,
+    Set,
+    Tuple,
+    TypeVar,
+)
 
 from pydantic import BaseModel
 
 from rocm_doctor import quoting
+from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import known
 from rocm_doctor.judge.model import (
@@ -36,7 +47,14 @@ from rocm_doctor.judge.model import (
     replaces_torch,
 )
 from rocm_doctor.remedy import shells
-from rocm_doctor.remedy.choice import Machine, Needs, NoChoice, TorchChoice, choose_torch, machine_of
+from rocm_doctor.remedy.choice import (
+    Machine,
+    Needs,
+    NoChoice,
+    TorchChoice,
+    choose_torch,
+    machine_of,
+)
 from rocm_doctor.remedy.model import (
     Alternative,
     Conflict,
@@ -51,7 +69,13 @@ from rocm_doctor.remedy.model import (
     TorchPlan,
     Wheel,
 )
-from rocm_doctor.remedy.pip import Requirement, Target as PipTarget, intent_commands, target_python, torch_commands
+from rocm_doctor.remedy.pip import (
+    Requirement,
+    intent_commands,
+    target_python,
+    torch_commands,
+)
+from rocm_doctor.remedy.pip import Target as PipTarget
 from rocm_doctor.remedy.platform import applies, is_windows, machine_platforms
 
 M = TypeVar("M", bound=BaseModel)
@@ -314,6 +338,16 @@ class _Steps:
 
         return [env_line(self.shell, EnvChange(name, value)) for name, value in env.items()]
 
+    def env_problem(self, name: str, value: str) -> Optional[str]:
+        """Why ``name=value`` cannot be written for the target shell (a line break, a NUL, cmd's ``"``/``!``)."""
+        from rocm_doctor.fix.envfile import env_line
+
+        try:
+            env_line(self.shell, EnvChange(name, value))
+        except InputError as exc:
+            return str(exc)
+        return None
+
     def command(self, line: str) -> str:
         return line if self.windows else shells.posix_command(self.shell, line)
 
@@ -344,6 +378,10 @@ class _Steps:
                     continue
                 if not advisory and not self.context.is_read(name):
                     self.notes.append(f"not setting {name}={value}: the ROCm/PyTorch runtime does not read {name} ({finding.id})")
+                    continue
+                problem = self.env_problem(name, value)
+                if problem is not None:  # a value filled from the facts that this shell cannot carry
+                    self.notes.append(f"not setting {name}: {problem} ({finding.id})")
                     continue
                 env[name] = value
             env.update({name: None for name in fix.unset if name not in bad})

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 import shlex
-import subprocess
 from typing import Optional, Sequence, Tuple
 
 from rocm_doctor import quoting
@@ -52,15 +51,15 @@ def detect(facts: Facts, requested: Optional[str] = None) -> Tuple[str, str]:
 
 def quote_word(shell: str, word: str) -> str:
     """One argument, quoted for ``shell`` only when it needs it."""
-    if word and _PLAIN.match(word) and not (shell == "powershell" and word[0] == "@"):
+    if shell == "powershell":
+        return quoting.powershell_word(word)
+    if shell == "cmd":
+        return quoting.cmd_word(word)
+    if word and _PLAIN.match(word):
         return word
     if shell in POSIX:
         return shlex.quote(word)
-    if shell == "fish":
-        return quoting.fish(word)
-    if shell == "powershell":
-        return quoting.powershell(word)
-    return subprocess.list2cmdline([word])
+    return quoting.fish(word)
 
 
 def quote_argv(shell: str, argv: Sequence[str]) -> str:

@@ -106,4 +106,17 @@ def test_windows_commands_are_quoted_for_powershell() -> None:
     command = (r"C:\Program Files\Python312\python.exe; rm x", "-m", "pip", "install", "torch[a,b]")
     assert quote_argv("powershell", command) == r"& 'C:\Program Files\Python312\python.exe; rm x' -m pip install 'torch[a,b]'"
     plain = (r"C:\venv\Scripts\python.exe", "-m", "pip", "install", "numpy<2")
-    assert quote_argv("powershell", plain) == r"& 'C:\venv\Scripts\python.exe' -m pip install 'numpy<2'"
+    assert quote_argv("powershell", plain) == r"C:\venv\Scripts\python.exe -m pip install 'numpy<2'"
+
+
+def test_fix_pip_prints_commands_with_terminal_escapes_from_a_paste_escaped(run_cli, tmp_path: Path) -> None:
+    # fix --pip writes bare command lines (for scripts); a pasted interpreter path may carry a title change.
+    machine = Facts.from_json((TESTS / "machines" / "linux-amd-cuda-wheel" / "facts.json").read_text(encoding="utf-8"))
+    hostile = "/usr/bin/py\x1b]0;pwned\x07\u202ethon3"
+    data = machine.to_dict() if hasattr(machine, "to_dict") else json.loads(machine.to_json())
+    data["python"]["executable"] = {"status": "known", "value": hostile, "source": "paste"}
+    facts = tmp_path / "facts.json"
+    facts.write_text(json.dumps(data), encoding="utf-8")
+    result = run_cli("fix", "--facts", str(facts), "--pip")
+    assert result.exit_code == 0 and "-m pip install" in result.stdout, result.stderr
+    assert not any(char in result.stdout for char in TERMINAL_ACTS_ON + ("\u202e",))

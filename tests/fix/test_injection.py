@@ -98,3 +98,20 @@ def test_a_variable_name_filled_from_a_fact_that_is_not_an_identifier_is_left_ou
     changes = [EnvChange(name, value) for name, value in plan.env_changes().items()] + [EnvChange("SAFE", "1")]
     assert write_env_file(tmp_path / "rocm.sh", "bash", changes).changed
     assert "touch" not in (tmp_path / "rocm.sh").read_text(encoding="utf-8")
+
+
+def test_a_value_a_shell_cannot_carry_is_left_out_with_a_note_and_the_rest_is_planned() -> None:
+    facts = machine_facts(installed={"torch": "2.5.1\nrm -rf ~"})
+    bad = interpolate_fix(make_fix(kind="env", set={"PROBE_VAR": "{packages.installed.torch}"}), _scope(facts))
+    good = make_fix(kind="env", set={"HIP_VISIBLE_DEVICES": "0"})
+    plan = _plan(facts, finding("RD1", bad), finding("RD2", good))
+    assert plan.env_changes() == {"HIP_VISIBLE_DEVICES": "0"}
+    assert any(note.startswith("not setting PROBE_VAR") for note in plan.notes)
+
+
+def test_terminal_escapes_in_a_title_never_reach_the_health_line_or_fleet_markdown() -> None:
+    from rocm_doctor.fleet.render import _markdown_text
+    from rocm_doctor.health.verdict import clip
+
+    for text in (clip("torch 2.5\x1b]0;pwned\x07 is a CUDA build"), _markdown_text("node1 python 3.12\x1b[2J")):
+        assert "\x1b" not in text and "\x07" not in text

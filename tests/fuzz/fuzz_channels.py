@@ -81,10 +81,13 @@ def judge_and_render(facts: Facts, rules: tuple = ()) -> int:
 
     build_report(result, "rules-fuzz", ReportRedactor.create(facts_redactor(facts)))
     if result.plan is not None:  # check, fix and fix --json render the plan the judge decided
+        from rocm_doctor.remedy.decide import Context, decide
         from rocm_doctor.render.plan import plan_lines
 
         plan_lines(result.plan, 100)
         json.dumps(result.plan.to_document())
+        for shell in ("fish", "powershell", "cmd"):  # every shell's quoting, not only the default one
+            plan_lines(decide(result.findings, facts, Context(shell=shell)).plan, 100)
     return 1 if result.at_or_above("error") else 0
 
 
