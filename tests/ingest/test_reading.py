@@ -102,6 +102,7 @@ def test_a_bare_cpu_model_in_a_cpu_field_gives_its_igpu() -> None:
         ("I got Radeon VII gfx_906 using ComfyUI", "gfx906"),
         ("Cannot find CO for ISA: amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-", "gfx90a"),
         ("My laptop has a Radeon 780M", "gfx1103"),
+        ("Radeon VII, ROCm 5.7, torch 2.1", "gfx906"),
         ("Strix Halo with Radeon 8060S, 128 GB", "gfx1151"),
         ("VGA compatible controller: Advanced Micro Devices, Inc. [AMD/ATI] Barcelo (rev c1)", "gfx90c"),
         ("03:00.0 VGA compatible controller: Advanced Micro Devices, Inc. [AMD/ATI] Navi 31 [Radeon RX 7900 XT/7900 XTX] (rev c8)", "gfx1100"),
