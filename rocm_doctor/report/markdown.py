@@ -149,6 +149,24 @@ def _bench_details(data: dict) -> str:
     return "; ".join(parts)
 
 
+_FACT_KEYS = frozenset({"status", "value", "source", "reason"})
+
+
+def _redacted_facts(dump: Any, clean: Callable[[Any], Any]) -> Any:
+    """The facts with every value redacted; a dict key is data (and redacted) only inside a fact.
+
+    The schema's own field names are not the user's data: a user called ``name`` or ``python``
+    must not rename a field and make the facts invalid.
+    """
+    if isinstance(dump, dict):
+        if "status" in dump and set(dump) <= _FACT_KEYS:
+            return {key: clean(value) for key, value in dump.items()}
+        return {key: _redacted_facts(value, clean) for key, value in dump.items()}
+    if isinstance(dump, list):
+        return [_redacted_facts(value, clean) for value in dump]
+    return clean(dump)
+
+
 def build_report(
     result: CheckResult,
     rules_version: str,
@@ -157,7 +175,7 @@ def build_report(
 ) -> str:
     """The markdown report for ``result`` (redacted when a redactor is given)."""
     clean: Callable[[Any], Any] = redactor.data if redactor is not None else (lambda value: value)
-    facts = Facts.model_validate(clean(result.facts.model_dump(mode="json")))
+    facts = Facts.model_validate(_redacted_facts(result.facts.model_dump(mode="json"), clean))
     redacted = "redacted: user, host, home paths, IP/MAC addresses, UUIDs, serial numbers" if redactor else "not redacted"
     lines = [
         f"{REPORT_MARKER} v1 -- `rocm-doctor check --from` reads this file back -->",

@@ -46,3 +46,19 @@ def test_identifiers_get_stable_numbered_placeholders() -> None:
 def test_versions_pci_addresses_and_loopback_are_not_identifiers() -> None:
     text = "torch 2.5.1+rocm6.2, HIP 6.2.41133, build 10.0.26100.1, bus 0000:03:00.0, gfx1100, 127.0.0.1, Serial: N/A"
     assert IdentifierRedactor().text(text) == text
+
+
+@pytest.mark.parametrize("user", ["name", "python", "status", "gfx"])
+def test_a_user_named_like_a_facts_field_is_redacted_without_breaking_the_report(user: str) -> None:
+    # Found by the long fuzz run: redacting dict keys renamed the schema's own fields (exit 3).
+    from rocm_doctor.judge.engine import evaluate
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.redact import Redactor, ReportRedactor
+    from rocm_doctor.report.markdown import build_report
+
+    from rocm_doctor.cli.inputs import FactsSource, load_facts
+
+    facts = load_facts(FactsSource(machine=Path(__file__).resolve().parents[1] / "machines" / "ubuntu-7900xtx-igpu-norender"))
+    report = build_report(evaluate(load_rules([], use_env=False), facts), "test",
+                          ReportRedactor.create(Redactor.from_identity(user, "box")))
+    assert report.startswith("<!--")
