@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -54,29 +51,4 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-@dataclass
-class CliResult:
-    exit_code: int
-    stdout: str
-    stderr: str
-
-
-@pytest.fixture
-def run_cli(capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> Callable[..., CliResult]:
-    """Run ``rocm-doctor ARGS`` through the real entry point (error boundary included)."""
-    import importlib
-
-    # rocm_doctor.cli re-exports the Typer object as `app`, which shadows the module name.
-    app_module = importlib.import_module("rocm_doctor.cli.app")
-    monkeypatch.setenv("NO_COLOR", "1")
-    monkeypatch.setenv("COLUMNS", "200")
-
-    def run(*args: str) -> CliResult:
-        monkeypatch.setattr(sys, "argv", ["rocm-doctor", *args])
-        capsys.readouterr()
-        with pytest.raises(SystemExit) as exit_info:
-            app_module.main()
-        out = capsys.readouterr()
-        return CliResult(int(exit_info.value.code or 0), out.out, out.err)
-
-    return run
+from cli_runner import CliResult, run_cli  # noqa: E402,F401 - one runner for every test folder
