@@ -144,6 +144,9 @@ def run_channel(name: str, examples: int, seed: int, scale: int, out: Path) -> D
         if tally.get("examples", 0) == 0 and done.returncode >= 0:
             break  # hypothesis could not generate more
     total["seconds"] = time.monotonic() - started
+    # Written as each channel ends, so a run cut short keeps the channels that finished.
+    (out / f"{name}.result.json").write_text(json.dumps(total), encoding="utf-8")
+    print(f"  {name}: {total['examples']:,} examples in {total['seconds']:.0f} s, codes {total['codes']}", file=sys.stderr, flush=True)
     return total
 
 
