@@ -65,16 +65,7 @@ def therock_torch_device_targets(facts: Facts, tables: Tables) -> Fact:
     "package for this GPU's own gfx (or device-all) is installed; absent without multi-arch PyTorch.",
 )
 def therock_torch_device_installed(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
-    installed = _installed(facts)
-    if installed is None:
-        return unknown(facts.packages.installed.reason or "the installed packages are not known")
-    targets = {name[len(TORCH_DEVICE):] for name in installed if name.startswith(TORCH_DEVICE)}
-    if not targets:
-        return absent(SOURCE, "no TheRock multi-arch PyTorch (amd-torch-device-*) is installed")
-    if not agent.gfx.is_known:
-        return unknown(agent.gfx.reason or "the GPU's gfx target is not known")
-    own = base_gfx(str(agent.gfx.value))
-    return known(own in targets or "all" in targets, SOURCE)
+    return _own_device_package(facts, agent, TORCH_DEVICE, "no TheRock multi-arch PyTorch (amd-torch-device-*) is installed")
 
 
 @gpu_fact(
@@ -83,16 +74,7 @@ def therock_torch_device_installed(facts: Facts, agent: GpuAgent, tables: Tables
     "whether rocm-sdk-device-<this GPU's gfx> (or -all) is installed; absent without them.",
 )
 def therock_rocm_device_installed(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
-    installed = _installed(facts)
-    if installed is None:
-        return unknown(facts.packages.installed.reason or "the installed packages are not known")
-    targets = {name[len(ROCM_DEVICE):] for name in installed if name.startswith(ROCM_DEVICE)}
-    if not targets:
-        return absent(SOURCE, "no TheRock multi-arch ROCm device package (rocm-sdk-device-*) is installed")
-    if not agent.gfx.is_known:
-        return unknown(agent.gfx.reason or "the GPU's gfx target is not known")
-    own = base_gfx(str(agent.gfx.value))
-    return known(own in targets or "all" in targets, SOURCE)
+    return _own_device_package(facts, agent, ROCM_DEVICE, "no TheRock multi-arch ROCm device package (rocm-sdk-device-*) is installed")
 
 
 @machine_fact(
@@ -105,3 +87,17 @@ def therock_rocm_device_targets(facts: Facts, tables: Tables) -> Fact:
         return unknown(facts.packages.installed.reason or "the installed packages are not known")
     targets = sorted(name[len(ROCM_DEVICE):] for name in installed if name.startswith(ROCM_DEVICE))
     return list_fact(targets, SOURCE, "no rocm-sdk-device package is installed")
+
+
+def _own_device_package(facts: Facts, agent: GpuAgent, prefix: str, none_installed: str) -> Fact:
+    """Whether the ``prefix<gfx>`` package for this GPU's own gfx (or ``prefix``all) is installed;
+    absent (``none_installed``) when no ``prefix*`` package is."""
+    installed = _installed(facts)
+    if installed is None:
+        return unknown(facts.packages.installed.reason or "the installed packages are not known")
+    targets = {name[len(prefix):] for name in installed if name.startswith(prefix)}
+    if not targets:
+        return absent(SOURCE, none_installed)
+    if not agent.gfx.is_known:
+        return unknown(agent.gfx.reason or "the GPU's gfx target is not known")
+    return known(base_gfx(str(agent.gfx.value)) in targets or "all" in targets, SOURCE)
