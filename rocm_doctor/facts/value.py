@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Generic, Literal, Optional, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 T = TypeVar("T")
 
@@ -33,6 +33,14 @@ class Fact(BaseModel, Generic[T]):
     """Where the fact was read: a path, an argv, ``env``, ``paste:block 2 line 5``."""
     reason: Optional[str] = None
     """Why the fact is absent, failed or unknown, in words a user can act on."""
+
+    @model_validator(mode="after")
+    def _known_has_a_value(self) -> "Fact[T]":
+        # Rules and derived facts read a known fact's value without checking it for None; a facts
+        # document that says "known" with a null value is malformed input, not a fact.
+        if self.status == "known" and self.value is None:
+            raise ValueError("a fact whose status is 'known' needs a value (it is null)")
+        return self
 
     @property
     def is_known(self) -> bool:

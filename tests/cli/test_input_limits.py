@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -98,6 +99,29 @@ def test_a_facts_file_with_a_5000_digit_integer_is_exit_2(run_cli, tmp_path: Pat
     facts = tmp_path / "facts.json"
     facts.write_text('{"schema_version": 1, "cpu": {"logical_cores": {"status": "known", "value": ' + "7" * 5000 + "}}}")
     _input_error(run_cli("check", "--facts", str(facts)), "facts.json", "number.max_digits")
+
+
+def _baseline_with_null(path: str) -> dict:
+    facts = json.loads((TESTS / "rule_cases" / "baseline.json").read_text(encoding="utf-8"))
+    *parents, leaf = path.split(".")
+    node = facts
+    for key in parents:
+        node = node[int(key)] if isinstance(node, list) else node[key]
+    node[leaf] = {"status": "known", "value": None, "source": "crafted"}
+    return facts
+
+
+# Found by the long fuzz run: a derived fact read a known KFD node id that was null and exit 3 followed.
+@pytest.mark.parametrize("path", ["gpus.agents.0.kfd_node", "torch.version", "host.os", "cpu.logical_cores"])
+def test_a_known_fact_with_a_null_value_is_bad_input_not_a_crash(run_cli, tmp_path: Path, path: str) -> None:
+    facts = _baseline_with_null(path)
+    facts_file = tmp_path / "facts.json"
+    facts_file.write_text(json.dumps(facts), encoding="utf-8")
+    _input_error(run_cli("check", "--facts", str(facts_file)), "facts.json", path, "null")
+    paste = tmp_path / "paste.txt"  # the same document inside a pasted report, with per-node overrides to judge
+    paste.write_text("<!-- rocm-doctor report v1 -->\n```json\n" + json.dumps(facts) + "\n```\n"
+                     "HSA_OVERRIDE_GFX_VERSION_1=11.0.0\n", encoding="utf-8")
+    assert run_cli("check", "--from", str(paste)).exit_code in (0, 1)
 
 
 @pytest.mark.parametrize("depth", [100, 100_000])

@@ -74,6 +74,8 @@ def baseline() -> Dict[str, Any]:
 def judge_and_render(facts: Facts, rules: tuple = ()) -> int:
     """What check, check --json and report do with facts; the check exit code."""
     result = evaluate(list(rules or shipped_rules()), facts)
+    if result.crashes:  # the CLI exits 3 on a crashed gatherer, derived fact, rule or remedy chooser
+        raise AssertionError("crashed: " + "; ".join(f"{c.what}: {c.reason}" for c in result.crashes))
     console = SafeConsole(file=io.StringIO(), width=100, no_color=True)
     render_check(result, console, verbose=True)
     result.to_json()
