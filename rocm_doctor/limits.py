@@ -3,7 +3,7 @@
 Input is checked against these before any work is done on it, so a hostile or broken
 file ends in exit code 2 and one line naming the limit, never in a crash, a hang or a
 machine out of memory. ``docs/limits.md`` lists them all (a test keeps the two in step).
-Pasted reports (``check --from``) have their own limits in :mod:`rocm_doctor.ingest`.
+The limits inside the paste reader (lines read per shape, matches per line) are in ``docs/reading.md``.
 """
 
 from __future__ import annotations
@@ -53,6 +53,14 @@ JSON_BYTES = Limit("json.max_bytes", 16 * MiB, "bytes")
 JSON_DEPTH = Limit("json.max_depth", 64, "levels")
 """Nested objects and arrays in a ``--facts`` file or a benchmark protocol line."""
 
+# -- pasted reports (check --from, report --from) -------------------------------------------------
+PASTE_BYTES = Limit("paste.max_bytes", 20 * MiB, "bytes")
+"""A pasted report, from a file or stdin."""
+PASTE_LINES = Limit("paste.max_lines", 500_000, "lines")
+"""Lines of a pasted report (a 20 MiB training log of 80-character lines has 260,000)."""
+PASTE_WAIT = Limit("paste.max_wait_seconds", 30, "s")
+"""How long a paste given as a pipe or FIFO (``--from <(dmesg)``) may take to reach its end."""
+
 # -- facts, wherever they come from (checked before rules judge them) ------------------------------
 FACTS_GPUS = Limit("facts.max_gpus", 128, "GPU agents")
 """GPU agents in one snapshot (8 MI300X in CPX mode show 64)."""
@@ -87,7 +95,7 @@ BENCH_NOISE_LINES = Limit("bench.max_noise_lines", 50, "lines")
 
 ALL = (
     YAML_BYTES, YAML_DEPTH, YAML_NODES, INTEGER_DIGITS, MATCH_CHARS, JSON_BYTES, JSON_DEPTH,
-    FACTS_GPUS, FACTS_ENTRIES, FACTS_TEXT, MACHINE_ENTRIES,
+    PASTE_BYTES, PASTE_LINES, PASTE_WAIT, FACTS_GPUS, FACTS_ENTRIES, FACTS_TEXT, MACHINE_ENTRIES,
     EDIT_BYTES, EDIT_LINES, REQUIREMENTS_BYTES, REQUIREMENTS_LINES,
     CHILD_OUTPUT_BYTES, CHILD_LINE_BYTES, CHILD_EXIT_GRACE, BENCH_NOISE_LINES,
 )

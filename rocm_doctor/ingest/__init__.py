@@ -18,13 +18,18 @@ from __future__ import annotations
 
 import bisect
 import gc
+import os
+import select
+import stat
 import sys
 import threading
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, List, Optional, Tuple
 
 from rocm_doctor.errors import InputError
+from rocm_doctor.limits import PASTE_BYTES, PASTE_LINES, PASTE_WAIT, LimitError
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.ingest.assemble import Conflict, assemble
 from rocm_doctor.ingest.blocks import Block, split_blocks, without_repeats
@@ -60,7 +65,7 @@ __all__ = [
 
 REPORT_MARKER = "<!-- rocm-doctor report"
 """First line of a report written by ``rocm-doctor report``: its facts JSON is used alone."""
-MAX_REPORT_BYTES = 20 * 1024 * 1024
+MAX_REPORT_BYTES = PASTE_BYTES.value
 
 Parser = Callable[[Block], List[Piece]]
 Gate = Callable[[Block], bool]
@@ -212,23 +217,61 @@ def _decode(data: bytes) -> str:
 
 def read_report(path_or_dash: str) -> str:
     """The text of a report file, or of stdin for ``-``; unreadable input is an InputError."""
+    name = "stdin" if path_or_dash == "-" else path_or_dash
     if path_or_dash == "-":
         data = sys.stdin.buffer.read(MAX_REPORT_BYTES + 1)
     else:
-        try:
-            with open(Path(path_or_dash), "rb") as handle:
-                data = handle.read(MAX_REPORT_BYTES + 1)
-        except OSError as exc:
-            raise InputError(f"{path_or_dash}: {exc.strerror or exc}") from None
+        data = _read_file(path_or_dash)
     if len(data) > MAX_REPORT_BYTES:
-        raise InputError(f"{path_or_dash}: larger than {MAX_REPORT_BYTES // (1024 * 1024)} MiB; paste only the relevant outputs")
+        raise LimitError(name, "too large; paste only the relevant outputs", PASTE_BYTES)
     text = _decode(data)
-    name = "stdin" if path_or_dash == "-" else path_or_dash
+    if text.count("\n") >= PASTE_LINES.value:  # reading costs per line: count before any work
+        raise LimitError(name, "too many lines; paste only the relevant outputs", PASTE_LINES)
     if not text.strip():
         raise InputError(f"{name}: the report is empty")
     if "\x00" in text:
         raise InputError(f"{name}: a binary file, not a text report")
     return text
+
+
+def _read_file(path: str) -> bytes:
+    """At most ``MAX_REPORT_BYTES + 1`` bytes of ``path``; a pipe or FIFO is read with a deadline.
+
+    Opened without blocking, so a FIFO that nobody writes to is an empty report at once instead of
+    a wait without end; a pipe that is written (``--from <(dmesg)``) is read until its end or
+    ``paste.max_wait_seconds``."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise InputError(f"{path}: {exc.strerror or exc}") from None
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode) or not hasattr(os, "O_NONBLOCK"):
+            with os.fdopen(fd, "rb", closefd=False) as handle:
+                return handle.read(MAX_REPORT_BYTES + 1)
+        return _read_stream(fd, path)
+    except OSError as exc:
+        raise InputError(f"{path}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def _read_stream(fd: int, path: str) -> bytes:
+    chunks: List[bytes] = []
+    size = 0
+    deadline = time.monotonic() + PASTE_WAIT.value
+    while size <= MAX_REPORT_BYTES:
+        try:
+            chunk = os.read(fd, 1 << 20)  # read first: a FIFO that no writer ever opened reads as its end
+        except BlockingIOError:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                raise LimitError(path, "the pipe did not reach its end in time", PASTE_WAIT) from None
+            continue
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
 
 
 def ingest_report_file(path_or_dash: str) -> IngestResult:

@@ -144,6 +144,69 @@ def test_a_fifo_as_an_input_file_is_refused_without_blocking(run_cli, tmp_path: 
     assert time.monotonic() - started < 5
 
 
+# -- pasted reports ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("line", ["\n", "x\n", "GPU: RX 7900 XTX\n"])
+def test_a_paste_of_millions_of_lines_is_refused_before_reading_naming_the_line_limit(
+    run_cli, tmp_path: Path, line: str
+) -> None:
+    paste = tmp_path / "paste.txt"  # just under the byte limit, so the line limit is what refuses it
+    paste.write_text(line * ((limits.PASTE_BYTES.value - 1) // len(line)), encoding="utf-8")
+    _input_error(run_cli("check", "--from", str(paste)), "paste.txt", "paste.max_lines")
+
+
+def test_a_paste_over_the_byte_limit_names_it(run_cli, tmp_path: Path) -> None:
+    paste = tmp_path / "paste.txt"
+    paste.write_bytes(b"y" * (limits.PASTE_BYTES.value + 1))
+    _input_error(run_cli("check", "--from", str(paste)), "paste.txt", "paste.max_bytes")
+
+
+def test_a_paste_at_the_line_limit_less_one_is_read(run_cli, tmp_path: Path) -> None:
+    paste = tmp_path / "paste.txt"
+    paste.write_text("OS: Ubuntu 22.04\n" + "\n" * (limits.PASTE_LINES.value - 2), encoding="utf-8")
+    assert run_cli("check", "--from", str(paste)).exit_code in (0, 1)
+
+
+def test_an_amd_smi_listing_of_40000_gpus_is_exit_2_naming_the_gpu_limit(run_cli, tmp_path: Path) -> None:
+    listing = [{"gpu": i, "asic": {"market_name": "AMD Radeon RX 7900 XTX", "target_graphics_version": "gfx1100"}}
+               for i in range(40_000)]
+    paste = tmp_path / "paste.txt"
+    paste.write_text("$ amd-smi static --json\n" + json.dumps(listing) + "\n", encoding="utf-8")
+    _input_error(run_cli("check", "--from", str(paste)), "max_gpus")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_nobody_writes_to_is_an_empty_paste_at_once(tmp_path: Path) -> None:
+    fifo = tmp_path / "paste.fifo"
+    os.mkfifo(fifo)
+    # A child process with a timeout: if the reader blocked again, the test fails instead of hanging.
+    done = subprocess.run([sys.executable, "-m", "rocm_doctor", "check", "--from", str(fifo)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "empty" in done.stderr, done.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs pipes")
+def test_a_pipe_is_read_to_its_end_and_one_left_open_stops_at_the_wait_limit(monkeypatch) -> None:
+    import rocm_doctor.ingest as ingest
+
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"OS: Ubuntu 22.04\nGPU: RX 7900 XTX\n")
+    os.close(write_end)
+    assert "RX 7900 XTX" in ingest.read_report(f"/dev/fd/{read_end}")  # as `--from <(cat report.txt)` gives it
+    os.close(read_end)
+
+    monkeypatch.setattr(ingest, "PASTE_WAIT", limits.Limit("paste.max_wait_seconds", 1, "s"))
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"OS: Ubuntu 22.04\n")  # the writer never closes its end
+    try:
+        with pytest.raises(limits.LimitError, match="paste.max_wait_seconds"):
+            ingest.read_report(f"/dev/fd/{read_end}")
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+
+
 # -- recorded machine folders are data ----------------------------------------------------------------
 
 
