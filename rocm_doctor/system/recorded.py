@@ -24,7 +24,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 from rocm_doctor.data import read_yaml
 from rocm_doctor.errors import InputError
 from rocm_doctor.files import kind_of
-from rocm_doctor.limits import MACHINE_ENTRIES, LimitError
+from rocm_doctor.limits import MACHINE_DEPTH, MACHINE_ENTRIES, LimitError
 
 from rocm_doctor.system.recorded_schema import MachineDocument, commands_problem, problem
 from rocm_doctor.system.base import DEFAULT_TIMEOUT, CommandResult, Finished, Identity, PlatformInfo, Resources
@@ -49,27 +49,36 @@ def _check(path: Path, found: Optional[str]) -> None:
 
 
 def check_folder(folder: Path) -> None:
-    """Refuse a folder that is not plain data: a link that leads outside it, a FIFO, device or socket, too many entries.
+    """Refuse a folder that is not plain data: a link that leads outside it, a FIFO, device or socket,
+    too many entries, folders nested too deep.
 
     A recorded machine comes from someone else; replaying it must not read this machine
     (``files/proc/cmdline`` linked to ``/proc/self/environ`` would put the doctor's own
-    environment into a report) or wait on a FIFO forever.
+    environment into a report) or wait on a FIFO forever. The walk keeps its own stack
+    (``os.walk`` recurses once per level before Python 3.12).
     """
     root = folder.resolve()
     count = 0
-    for where, dirs, files in os.walk(folder):
-        for name in dirs + files:
-            count += 1
-            if count > MACHINE_ENTRIES.value:
-                raise LimitError(str(folder), "too many files and folders", MACHINE_ENTRIES)
-            path = Path(where) / name
-            mode = os.lstat(path).st_mode
-            if stat.S_ISLNK(mode):
-                target = path.resolve()
-                if target != root and root not in target.parents:
-                    raise RecordedMachineError(f"{path}: a link to {target}, outside the recorded machine folder")
-            elif not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-                raise RecordedMachineError(f"{path}: is {kind_of(mode)}; a recorded machine holds only files and folders")
+    pending = [(folder, 0)]
+    while pending:
+        where, depth = pending.pop()
+        if depth > MACHINE_DEPTH.value:
+            raise LimitError(str(where), "folders nested too deep", MACHINE_DEPTH)
+        with os.scandir(where) as entries:
+            for entry in entries:
+                count += 1
+                if count > MACHINE_ENTRIES.value:
+                    raise LimitError(str(folder), "too many files and folders", MACHINE_ENTRIES)
+                path = Path(entry.path)
+                mode = entry.stat(follow_symlinks=False).st_mode
+                if stat.S_ISLNK(mode):
+                    target = path.resolve()
+                    if target != root and root not in target.parents:
+                        raise RecordedMachineError(f"{path}: a link to {target}, outside the recorded machine folder")
+                elif stat.S_ISDIR(mode):
+                    pending.append((path, depth + 1))
+                elif not stat.S_ISREG(mode):
+                    raise RecordedMachineError(f"{path}: is {kind_of(mode)}; a recorded machine holds only files and folders")
 
 
 def tree_parts(path: str, windows: bool) -> List[str]:

@@ -251,6 +251,17 @@ def test_a_fifo_in_the_machine_folder_is_refused_without_blocking(run_cli, tmp_p
     assert time.monotonic() - started < 5
 
 
+@pytest.mark.parametrize("depth", [limits.MACHINE_DEPTH.value + 1, 1_200])
+def test_a_machine_folder_nested_too_deep_is_refused_naming_the_limit(run_cli, tmp_path: Path, depth: int) -> None:
+    folder = _machine(tmp_path)
+    level = folder / "files"
+    for _ in range(depth):  # one level at a time: 1,200 levels overflowed os.walk's recursion
+        level = level / "a"
+        level.mkdir()
+    for command in (["check"], ["report"], ["facts", "--record", str(tmp_path / "rec")]):
+        _input_error(run_cli(*command, "--machine", str(folder)), "machine.max_depth")
+
+
 def test_a_machine_folder_over_the_entry_limit_is_refused(run_cli, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr("rocm_doctor.system.recorded.MACHINE_ENTRIES", limits.Limit("machine.max_entries", 10, "files"))
     _input_error(run_cli("check", "--machine", str(_machine(tmp_path))), "machine.max_entries")
