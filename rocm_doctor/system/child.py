@@ -9,9 +9,10 @@ worker, pip under ``fix --apply``) is a :class:`Child`:
   grandchild that calls ``setsid`` and keeps the pipe open cannot hold the doctor;
 * output is kept up to ``child.max_output_bytes`` per stream and lines up to
   ``child.max_line_bytes``; the rest is counted and dropped;
-* :meth:`Child.close` kills its process group and, when anything may have escaped
-  it (a deadline passed, or the pipe outlived the child), every process that carries
-  its token or holds its pipe, then reaps it.
+* :meth:`Child.close` kills its process group, then every process started since the
+  child that carries its token (a daemon that called ``setsid`` and closed its output
+  escapes the group and the pipe, but not the token) and, when the pipe outlived the
+  child or a deadline passed, every process that holds its pipe; then it reaps it.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ class Child:
         self.token = uuid.uuid4().hex
         environment = dict(os.environ if env is None else env)
         environment[TOKEN_VAR] = self.token
+        self._started_at = time.time()
         kwargs: dict = {}
         if os.name == "posix":
             kwargs["start_new_session"] = True
@@ -201,8 +203,8 @@ class Child:
         walk = (self.escaped or os.name != "posix") and not self.exited()
         survivors = _descendants(self.proc.pid) if walk else []
         _kill_group(self.proc)
-        if self.escaped or survivors:
-            _kill_escaped(self.token, holders, survivors)
+        # Always: what left the group without holding the pipe is found only by its token.
+        _kill_escaped(self.token, holders if self.escaped else set(), survivors, self._started_at)
         try:
             code: Optional[int] = self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not take 10 s
@@ -255,8 +257,11 @@ def _descendants(pid: int) -> List[int]:
         return []
 
 
-def _kill_escaped(token: str, pipes: Set[str], known: List[int]) -> None:
-    """Kill ``known`` and every process of this user that carries ``token`` or holds one of ``pipes``."""
+def _kill_escaped(token: str, pipes: Set[str], known: List[int], since: float) -> None:
+    """Kill ``known`` and every process started after ``since`` that carries ``token`` or holds one of ``pipes``.
+
+    Only processes started since the child are looked into (their start time is cached by
+    psutil), so the sweep after every command reads a handful of environments, not all."""
     import psutil
 
     me = os.getpid()
@@ -265,6 +270,8 @@ def _kill_escaped(token: str, pipes: Set[str], known: List[int]) -> None:
         if proc.pid == me or proc.pid in victims:
             continue
         try:
+            if proc.create_time() < since - 2.0:  # boot time is whole seconds and start times clock ticks: slack
+                continue
             if proc.environ().get(TOKEN_VAR) == token or (pipes and _holds(proc.pid, pipes)):
                 victims.add(proc.pid)
         except (psutil.Error, OSError):

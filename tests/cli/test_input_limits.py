@@ -254,12 +254,18 @@ def test_a_fifo_in_the_machine_folder_is_refused_without_blocking(run_cli, tmp_p
 @pytest.mark.parametrize("depth", [limits.MACHINE_DEPTH.value + 1, 1_200])
 def test_a_machine_folder_nested_too_deep_is_refused_naming_the_limit(run_cli, tmp_path: Path, depth: int) -> None:
     folder = _machine(tmp_path)
-    level = folder / "files"
-    for _ in range(depth):  # one level at a time: 1,200 levels overflowed os.walk's recursion
-        level = level / "a"
-        level.mkdir()
-    for command in (["check"], ["report"], ["facts", "--record", str(tmp_path / "rec")]):
-        _input_error(run_cli(*command, "--machine", str(folder)), "machine.max_depth")
+    levels = [folder / "files" / "a"]
+    for _ in range(depth - 1):  # one level at a time: 1,200 levels overflowed os.walk's recursion
+        levels.append(levels[-1] / "a")
+    try:
+        for level in levels:
+            level.mkdir()
+        for command in (["check"], ["report"], ["facts", "--record", str(tmp_path / "rec")]):
+            _input_error(run_cli(*command, "--machine", str(folder)), "machine.max_depth")
+    finally:  # bottom up: shutil.rmtree (and pytest's cleanup of old runs) recurses once per level too
+        for level in reversed(levels):
+            if level.is_dir():
+                level.rmdir()
 
 
 def test_a_machine_folder_over_the_entry_limit_is_refused(run_cli, tmp_path: Path, monkeypatch) -> None:

@@ -23,7 +23,8 @@ def _sleeper(marker: str, detach: str = "setsid") -> str:
     """Shell text that starts a 300 s sleeper named by ``marker``, detached as asked, holding stdout."""
     sleeper = f"{sys.executable} -c 'import time; time.sleep(300)' {marker}"
     return {"setsid": f"setsid {sleeper} &", "setsid-no-env": f"setsid env -i {sleeper} &",
-            "group": f"{sleeper} >/dev/null 2>&1 &"}[detach]
+            "group": f"{sleeper} >/dev/null 2>&1 &",
+            "daemon": f"setsid {sleeper} >/dev/null 2>&1 </dev/null &"}[detach]
 
 
 def survivors(marker: str) -> List[int]:
@@ -68,6 +69,14 @@ def test_what_a_command_left_running_in_its_group_is_killed_after_it_exits() -> 
     marker = uuid.uuid4().hex
     result = StartedCommand(["sh", "-c", f"{_sleeper(marker, 'group')} echo done"], timeout=10).result()
     assert result.ok
+    assert _settled(marker) == []
+
+
+def test_a_daemon_that_left_the_session_and_the_pipe_is_killed_after_a_normal_exit() -> None:
+    # Neither in the process group nor holding the pipe: only the token finds it.
+    marker = uuid.uuid4().hex
+    result = StartedCommand(["sh", "-c", f"{_sleeper(marker, 'daemon')} echo done"], timeout=10).result()
+    assert (result.returncode, result.stdout.strip(), result.timed_out) == (0, "done", False)
     assert _settled(marker) == []
 
 
