@@ -49,9 +49,9 @@ INTEGER_DIGITS = Limit("number.max_digits", 100, "digits")
 MATCH_CHARS = Limit("rules.max_match_chars", 4096, "characters")
 """How much of a fact's value a rule's ``matches`` regular expression searches."""
 JSON_BYTES = Limit("json.max_bytes", 16 * MiB, "bytes")
-"""A ``--facts`` file."""
+"""A ``--facts`` file, and each node file ``fleet`` reads (one over it is skipped with the reason)."""
 JSON_DEPTH = Limit("json.max_depth", 64, "levels")
-"""Nested objects and arrays in a ``--facts`` file or a benchmark protocol line."""
+"""Nested objects and arrays in a ``--facts`` file, a ``fleet`` node file or a benchmark protocol line."""
 
 # -- facts, wherever they come from (checked before rules judge them) ------------------------------
 FACTS_GPUS = Limit("facts.max_gpus", 128, "GPU agents")
