@@ -74,6 +74,11 @@ REQUIREMENTS_BYTES = Limit("requirements.max_bytes", 16 * MiB, "bytes")
 """A ``fix --requirements`` file."""
 REQUIREMENTS_LINES = Limit("requirements.max_lines", 50_000, "lines")
 """Lines of a ``fix --requirements`` file and the files it includes with ``-r``/``-c``, together."""
+REQUIREMENTS_DEPTH = Limit("requirements.max_include_depth", 16, "levels")
+"""How deeply ``-r`` includes nest below a ``fix --requirements`` file. pip itself sets no limit
+(a long chain ends in its RecursionError); real projects nest two or three levels
+(``requirements/dev.txt`` including ``base.txt``), so 16 is generous and a chain of 1,000
+files is refused with a clear line instead of a crash."""
 
 # -- child processes (gathering commands, the torch probe, benchmarks, fix --apply) ---------------
 CHILD_OUTPUT_BYTES = Limit("child.max_output_bytes", 8 * MiB, "bytes")
@@ -88,7 +93,7 @@ BENCH_NOISE_LINES = Limit("bench.max_noise_lines", 50, "lines")
 ALL = (
     YAML_BYTES, YAML_DEPTH, YAML_NODES, INTEGER_DIGITS, MATCH_CHARS, JSON_BYTES, JSON_DEPTH,
     FACTS_GPUS, FACTS_ENTRIES, FACTS_TEXT, MACHINE_ENTRIES,
-    EDIT_BYTES, EDIT_LINES, REQUIREMENTS_BYTES, REQUIREMENTS_LINES,
+    EDIT_BYTES, EDIT_LINES, REQUIREMENTS_BYTES, REQUIREMENTS_LINES, REQUIREMENTS_DEPTH,
     CHILD_OUTPUT_BYTES, CHILD_LINE_BYTES, CHILD_EXIT_GRACE, BENCH_NOISE_LINES,
 )
 """Every limit, in the order ``docs/limits.md`` lists them."""
