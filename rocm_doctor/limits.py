@@ -49,9 +49,9 @@ INTEGER_DIGITS = Limit("number.max_digits", 100, "digits")
 MATCH_CHARS = Limit("rules.max_match_chars", 4096, "characters")
 """How much of a fact's value a rule's ``matches`` regular expression searches."""
 JSON_BYTES = Limit("json.max_bytes", 16 * MiB, "bytes")
-"""A ``--facts`` file."""
+"""A ``--facts`` file, and each node file ``fleet`` reads (one over it is skipped with the reason)."""
 JSON_DEPTH = Limit("json.max_depth", 64, "levels")
-"""Nested objects and arrays in a ``--facts`` file or a benchmark protocol line."""
+"""Nested objects and arrays in a ``--facts`` file, a ``fleet`` node file or a benchmark protocol line."""
 
 # -- pasted reports (check --from, report --from) -------------------------------------------------
 PASTE_BYTES = Limit("paste.max_bytes", 20 * MiB, "bytes")
@@ -84,6 +84,11 @@ REQUIREMENTS_BYTES = Limit("requirements.max_bytes", 16 * MiB, "bytes")
 """A ``fix --requirements`` file."""
 REQUIREMENTS_LINES = Limit("requirements.max_lines", 50_000, "lines")
 """Lines of a ``fix --requirements`` file and the files it includes with ``-r``/``-c``, together."""
+REQUIREMENTS_DEPTH = Limit("requirements.max_include_depth", 16, "levels")
+"""How deeply ``-r`` includes nest below a ``fix --requirements`` file. pip itself sets no limit
+(a long chain ends in its RecursionError); real projects nest two or three levels
+(``requirements/dev.txt`` including ``base.txt``), so 16 is generous and a chain of 1,000
+files is refused with a clear line instead of a crash."""
 
 # -- child processes (gathering commands, the torch probe, benchmarks, fix --apply) ---------------
 CHILD_OUTPUT_BYTES = Limit("child.max_output_bytes", 8 * MiB, "bytes")
@@ -98,7 +103,7 @@ BENCH_NOISE_LINES = Limit("bench.max_noise_lines", 50, "lines")
 ALL = (
     YAML_BYTES, YAML_DEPTH, YAML_NODES, INTEGER_DIGITS, MATCH_CHARS, JSON_BYTES, JSON_DEPTH,
     PASTE_BYTES, PASTE_LINES, PASTE_WAIT, FACTS_GPUS, FACTS_ENTRIES, FACTS_TEXT, MACHINE_ENTRIES, MACHINE_DEPTH,
-    EDIT_BYTES, EDIT_LINES, REQUIREMENTS_BYTES, REQUIREMENTS_LINES,
+    EDIT_BYTES, EDIT_LINES, REQUIREMENTS_BYTES, REQUIREMENTS_LINES, REQUIREMENTS_DEPTH,
     CHILD_OUTPUT_BYTES, CHILD_LINE_BYTES, CHILD_EXIT_GRACE, BENCH_NOISE_LINES,
 )
 """Every limit, in the order ``docs/limits.md`` lists them."""

@@ -75,11 +75,23 @@ def cmd_word(value: str) -> str:
     return '"' + "".join(out) + "\\" * (2 * backslashes) + '"'
 
 
+PIP_ARCHIVE_EXTENSIONS = (
+    ".zip", ".whl", ".tar.bz2", ".tbz", ".tar.gz", ".tgz", ".tar", ".tar.xz", ".txz", ".tlz", ".tar.lz", ".tar.lzma",
+)
+"""File name endings pip takes for a local archive, not a package name: ``ARCHIVE_EXTENSIONS`` in
+https://github.com/pypa/pip/blob/26.3/src/pip/_internal/utils/filetypes.py (checked against
+pip 26.3). ``_get_url_from_path`` in ``src/pip/_internal/req/constructors.py`` turns such an
+argument into a file link, so ``pip install evil.tar.gz`` builds the archive in the working
+folder, running its ``setup.py``, and ``pip install x-1-py3-none-any.whl`` installs that wheel,
+``.pth`` files and all."""
+
+
 def requirement_problem(spec: str) -> Optional[str]:
     """Why ``spec`` may not be given to pip as a package (None when it is a requirement specifier).
 
-    Options (``--index-url``, ``-e``), paths (``.``, ``./setup.py``) and URLs other than
-    https are refused: pip would run a local build or fetch from anywhere.
+    Options (``--index-url``, ``-e``), paths (``.``, ``./setup.py``), URLs other than https
+    and names ending like an archive (``evil.tar.gz``, a valid PEP 508 name that pip reads
+    as a file) are refused: pip would run a local build or fetch from anywhere.
     """
     try:
         requirement = Requirement(spec)
@@ -87,6 +99,9 @@ def requirement_problem(spec: str) -> Optional[str]:
         return f"{spec!r} is not a requirement specifier (PEP 508, like torch==2.5.1 or numpy<2)"
     if requirement.url is not None and not requirement.url.startswith("https://"):
         return f"{spec!r}: a requirement URL must be https://"
+    ending = next((e for e in PIP_ARCHIVE_EXTENSIONS if requirement.name.lower().endswith(e)), None)
+    if ending is not None:
+        return f"{spec!r}: a name ending in {ending} is a local archive file to pip, which would build or install it"
     return None
 
 

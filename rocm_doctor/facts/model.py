@@ -469,6 +469,34 @@ def over_limit(facts: Facts) -> Optional[str]:
     return None
 
 
+def raw_over_limit(data: Any) -> Optional[str]:
+    """:func:`over_limit` for facts still in their JSON form (a check document's, or before validating).
+
+    Validating is the costly step (40,000 GPU agents take seconds and a gigabyte), so a
+    document read from a file is held to the same limits before it. Every object with a
+    ``status`` is taken for a fact and its ``value``, ``reason`` and ``source`` are checked.
+    """
+    if not isinstance(data, dict):
+        return None
+    gpus = data.get("gpus")
+    agents = gpus.get("agents") if isinstance(gpus, dict) else None
+    if isinstance(agents, list) and len(agents) > FACTS_GPUS.value:
+        return f"{len(agents):,} GPU agents (limit {FACTS_GPUS})"
+    items: List[Tuple[str, Any]] = [("", data)]
+    while items:
+        where, item = items.pop()
+        children = item.items() if isinstance(item, dict) else enumerate(item) if isinstance(item, list) else ()
+        if isinstance(item, dict) and "status" in item:
+            for key in ("value", "reason", "source"):
+                problem = _value_over_limit(item.get(key))
+                if problem is not None:
+                    return f"{where}: {problem}"
+            continue
+        items.extend((f"{where}[{key}]" if isinstance(key, int) else f"{where}.{key}".lstrip("."), child)
+                     for key, child in children if isinstance(child, (dict, list)))
+    return None
+
+
 def _value_over_limit(value: Any) -> Optional[str]:
     if isinstance(value, str) and len(value) > FACTS_TEXT.value:
         return f"{len(value):,} characters (limit {FACTS_TEXT})"

@@ -19,7 +19,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 
 from rocm_doctor.errors import InputError
 from rocm_doctor.files import read_limited
-from rocm_doctor.limits import REQUIREMENTS_BYTES, REQUIREMENTS_LINES, LimitError
+from rocm_doctor.limits import REQUIREMENTS_BYTES, REQUIREMENTS_DEPTH, REQUIREMENTS_LINES, LimitError
 
 WATCHED = ("torch", "torchvision", "torchaudio")
 _ROCM_INDEX = re.compile(r"rocm|radeon|nightlies\.amd\.com", re.IGNORECASE)
@@ -69,7 +69,10 @@ def _logical_lines(text: str) -> List[tuple]:
     return lines
 
 
-def _parse(path: Path, parsed: _Parsed, seen: Set[Path]) -> None:
+def _parse(path: Path, parsed: _Parsed, seen: Set[Path], depth: int = 0) -> None:
+    """Read ``path`` into ``parsed``, following its ``-r`` includes; ``depth`` is how many includes deep it is."""
+    if depth > REQUIREMENTS_DEPTH.value:
+        raise LimitError(str(path), f"included more than {REQUIREMENTS_DEPTH.value} levels deep with -r", REQUIREMENTS_DEPTH)
     path = path.resolve()
     if path in seen:
         return
@@ -100,7 +103,7 @@ def _parse(path: Path, parsed: _Parsed, seen: Set[Path]) -> None:
         elif option in ("-f", "--find-links"):
             parsed.find_links.append(value)
         elif option in ("-r", "--requirement"):
-            _parse(path.parent / value, parsed, seen)
+            _parse(path.parent / value, parsed, seen, depth + 1)
         elif option.startswith("-"):
             continue
         else:

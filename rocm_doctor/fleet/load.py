@@ -9,20 +9,28 @@ Accepted, told apart by their content:
 A node's name is its file name up to the first dot (``gpu017.json``, ``gpu017.bench.json``);
 a file named ``check``, ``facts`` or ``bench`` takes its folder's name
 (``out/gpu017/check.json``), which is how Ansible's ``fetch`` lays files out. Documents of the
-same node merge (a check and a bench). A file that cannot be read is skipped with the reason.
+same node merge (a check and a bench). A file that cannot be read is skipped with the reason:
+one that is not a regular file (a FIFO is never waited on), one over ``json.max_bytes``,
+``json.max_depth`` or ``number.max_digits``, and one whose facts are over ``facts.max_gpus``,
+``facts.max_entries`` or ``facts.max_text`` (the reason names the limit).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+from rocm_doctor import bounded_json
 from rocm_doctor.bench.results import BENCH_SCHEMA
 from rocm_doctor.errors import InputError
+from rocm_doctor.files import kind_of, read_limited
 from rocm_doctor.judge.model import ACTIONS, SEVERITY_ORDER, Rule, default_action
 from rocm_doctor.judge.report import SCHEMA as CHECK_SCHEMA
+from rocm_doctor.limits import JSON_BYTES
 from rocm_doctor.stack import Figure, devices_of, figures_of_tests, headline_figures, known_value, stack_of
 
 GENERIC_NAMES = ("check", "facts", "bench")
@@ -70,16 +78,39 @@ def node_name(path: Path) -> str:
 
 
 def expand(paths: Sequence[Path]) -> List[Path]:
-    """Files as given, and every ``*.json`` below each folder (sorted); a missing path is bad input."""
+    """Files as given, and every ``*.json`` below each folder (sorted); a missing path is bad input.
+
+    A named path that is not a regular file (a FIFO, a device) is bad input too; one found in a
+    folder is listed, and :meth:`Reader.read` skips it with the reason, without waiting on it.
+    """
     files: List[Path] = []
     for path in paths:
-        if path.is_dir():
-            files += sorted(p for p in path.rglob("*.json") if p.is_file())
-        elif path.is_file():
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            raise InputError(f"{path}: no such file or folder") from None
+        if stat.S_ISDIR(mode):
+            files += sorted(p for p in path.rglob("*.json") if not p.is_dir())
+        elif stat.S_ISREG(mode):
             files.append(path)
         else:
-            raise InputError(f"{path}: no such file or folder")
+            raise InputError(f"{path}: is {kind_of(mode)}, not a regular file")
     return files
+
+
+def read_document(path: Path) -> Any:
+    """The JSON document in ``path``, held to ``json.max_bytes``, ``json.max_depth`` and ``number.max_digits``.
+
+    Raises OSError (cannot read), InputError (not a regular file, too large) or ValueError
+    (not JSON, or over a JSON limit: :class:`bounded_json.JsonLimitError`).
+    """
+    data = read_limited(path, JSON_BYTES)
+    return bounded_json.loads(data.decode(json.detect_encoding(data), "surrogatepass"))
+
+
+def _reason(exc: Exception, path: Path) -> str:
+    """An error's message without the file name it starts with (the skipped entry names the file)."""
+    return str(exc).removeprefix(f"{path}: ")
 
 
 class Reader:
@@ -94,9 +125,15 @@ class Reader:
         skipped: List[Skipped] = []
         for path in files:
             try:
-                document = json.loads(path.read_bytes())
+                document = read_document(path)
             except OSError as exc:
                 skipped.append(Skipped(str(path), exc.strerror or str(exc)))
+                continue
+            except InputError as exc:  # not a regular file, over json.max_bytes
+                skipped.append(Skipped(str(path), _reason(exc, path)))
+                continue
+            except bounded_json.JsonLimitError as exc:
+                skipped.append(Skipped(str(path), str(exc)))
                 continue
             except (UnicodeDecodeError, ValueError) as exc:
                 skipped.append(Skipped(str(path), f"not JSON ({type(exc).__name__})"))
@@ -123,6 +160,11 @@ class Reader:
             facts, findings = document.get("facts"), document.get("findings")
             if not isinstance(facts, dict) or not isinstance(findings, list):
                 return "a check document without facts and findings"
+            from rocm_doctor.facts.model import raw_over_limit
+
+            problem = raw_over_limit(facts)
+            if problem is not None:
+                return f"facts over a limit: {problem}"
             return self._merge_facts(node, facts, [self._finding(f) for f in findings if isinstance(f, dict)])
         if "schema_version" in document and "meta" in document:
             return self._merge_judged(node, document)
@@ -140,9 +182,12 @@ class Reader:
         return None
 
     def _merge_judged(self, node: Node, document: Dict[str, Any]) -> Optional[str]:
-        from rocm_doctor.facts.model import Facts, FactsFileError
+        from rocm_doctor.facts.model import Facts, FactsFileError, raw_over_limit
         from rocm_doctor.judge.engine import evaluate
 
+        problem = raw_over_limit(document)
+        if problem is not None:
+            return f"facts over a limit: {problem}"
         try:
             facts = Facts.from_dict(document)
         except FactsFileError as exc:

@@ -328,6 +328,24 @@ def test_a_requirements_file_over_the_line_limit_is_exit_2(run_cli, tmp_path: Pa
     assert time.monotonic() - started < 5
 
 
+def test_a_long_chain_of_requirements_includes_is_exit_2_naming_the_depth_limit(run_cli, tmp_path: Path) -> None:
+    # 1,000 files each including the next with -r: the reader recursed into RecursionError, exit 3.
+    for index in range(1000):
+        (tmp_path / f"r{index}.txt").write_text(f"-r r{index + 1}.txt\n", encoding="utf-8")
+    (tmp_path / "r1000.txt").write_text("numpy\n", encoding="utf-8")
+    _input_error(run_cli("fix", "--machine", str(CPU_ONLY), "--requirements", str(tmp_path / "r0.txt")),
+                 "r17.txt", "requirements.max_include_depth")
+
+
+def test_requirements_includes_as_deep_as_the_limit_are_read(run_cli, tmp_path: Path) -> None:
+    depth = limits.REQUIREMENTS_DEPTH.value
+    for index in range(depth):
+        (tmp_path / f"r{index}.txt").write_text(f"-r r{index + 1}.txt\n", encoding="utf-8")
+    (tmp_path / f"r{depth}.txt").write_text("torch\n", encoding="utf-8")
+    result = run_cli("fix", "--machine", str(CPU_ONLY), "--requirements", str(tmp_path / "r0.txt"))
+    assert result.exit_code != 2 and f"r{depth}.txt" in result.stdout, result.stdout + result.stderr
+
+
 @pytest.mark.parametrize("command", [["check"], ["fix"], ["report"]])
 def test_a_version_with_a_5000_digit_part_is_not_a_version_and_no_crash(run_cli, tmp_path: Path, command) -> None:
     # Found by the long fuzz run (a recorded machine's /opt/rocm/.info/version): packaging raised a plain

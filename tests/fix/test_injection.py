@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import os
 import subprocess
+import sys
+import tarfile
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -44,6 +50,10 @@ MACHINE = Path(__file__).resolve().parents[1] / "machines" / "cpu-only"
         ("{kind: pip, packages: ['-e', '.']}", "fixes[0].packages"),
         ("{kind: pip, packages: ['--index-url=http://evil/', 'torch']}", "fixes[0].packages"),
         ("{kind: pip, packages: ['pkg @ file:///tmp/evil']}", "fixes[0].packages"),
+        ("{kind: pip, packages: ['evil.tar.gz']}", "fixes[0].packages"),
+        ("{kind: pip, packages: ['x.zip']}", "fixes[0].packages"),
+        ("{kind: pip, packages: ['foo.whl']}", "fixes[0].packages"),
+        ("{kind: pip, packages: ['evil-1.0-py3-none-any.WHL[extra]']}", "fixes[0].packages"),
         ("{kind: pip, packages: [torch], index_url: '--trusted-host=evil'}", "fixes[0].index_url"),
     ],
 )
@@ -62,6 +72,61 @@ def test_a_setup_py_in_the_working_folder_is_never_run_by_a_rule(run_cli, tmp_pa
     monkeypatch.chdir(tmp_path)
     assert run_cli("fix", "--machine", str(MACHINE), "--rules", str(rules), "--pip").exit_code == 2
     assert not (tmp_path / "ran").exists()
+
+
+def _sdist(folder: Path, marker: Path) -> Path:
+    """``evil.tar.gz``: an sdist whose setup.py creates ``marker`` when pip builds it."""
+    source = folder / "src" / "evil-1.0"
+    source.mkdir(parents=True)
+    (source / "setup.py").write_text(
+        f"open({str(marker)!r}, 'w').close()\nfrom setuptools import setup\nsetup(name='evil', version='1.0')\n", encoding="utf-8"
+    )
+    archive = folder / "evil.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(source, arcname="evil-1.0")
+    return archive
+
+
+def _wheel(folder: Path, marker: Path) -> Path:
+    """``evil-1.0-py3-none-any.whl``: a wheel whose .pth file creates ``marker`` when its Python starts."""
+    files = {
+        "evil.pth": f"import os; open({str(marker)!r}, 'w').close()\n",
+        "evil-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: evil\nVersion: 1.0\n",
+        "evil-1.0.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+    }
+    records = []
+    archive = folder / "evil-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(archive, "w") as wheel:
+        for name, text in files.items():
+            wheel.writestr(name, text)
+            digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=").decode()
+            records.append(f"{name},sha256={digest},{len(text.encode())}")
+        wheel.writestr("evil-1.0.dist-info/RECORD", "\n".join(records + ["evil-1.0.dist-info/RECORD,,"]) + "\n")
+    return archive
+
+
+@pytest.mark.live_machine  # --apply runs only on this machine (a venv made here is the target)
+@pytest.mark.skipif(os.name == "nt", reason="a POSIX venv layout (bin/python)")
+@pytest.mark.parametrize("make", [_sdist, _wheel], ids=["sdist-setup-py", "wheel-pth"])
+def test_an_archive_named_package_in_the_working_folder_is_never_run_by_fix_apply(run_cli, tmp_path: Path, monkeypatch, make) -> None:
+    # "evil.tar.gz" is a valid PEP 508 name, but pip reads it as the archive beside it: before the
+    # check, --apply built the sdist (its setup.py ran) or installed the wheel (its .pth ran).
+    marker = tmp_path / "ran"
+    archive = make(tmp_path, marker)
+    rules = tmp_path / "evil.yaml"
+    rules.write_text(RULE.format(fix=f"{{kind: pip, packages: ['{archive.name}']}}"), encoding="utf-8")
+    target = tmp_path / "venv"  # a throwaway target: what pip would install lands there, not here
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(target)], check=True, timeout=120)
+    for name in [n for n in os.environ if n.startswith("PIP_")]:
+        monkeypatch.delenv(name)
+    # No index, no config; no build isolation, so the sdist would build with the setuptools at hand.
+    for name, value in {"PIP_CONFIG_FILE": os.devnull, "PIP_NO_INDEX": "1", "PIP_NO_BUILD_ISOLATION": "0"}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("fix", "--rules", str(rules), "--python", str(target / "bin" / "python"), "--apply", "--yes")
+    assert result.exit_code == 2 and "local archive file" in result.stderr, result.stdout + result.stderr
+    subprocess.run([str(target / "bin" / "python"), "-c", "pass"], check=True, timeout=60)  # a wheel's .pth would run now
+    assert not marker.exists()
 
 
 def _scope(facts: Facts) -> Scope:

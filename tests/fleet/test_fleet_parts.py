@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fleet_gen import FIGURES, bench_run, node_facts
+from rocm_doctor import limits
 from rocm_doctor.bench.results import run_dict
 from rocm_doctor.fleet.aggregate import MIN_PEERS, outliers, spread
 from rocm_doctor.fleet.load import Node, node_name
@@ -98,6 +101,59 @@ def test_unusable_files_are_skipped_with_a_reason_and_make_the_verdict_unknown(r
     assert reasons["other.json"] == "not a rocm-doctor check, facts or bench document"
     assert reasons["bad-facts.json"].startswith("invalid facts at host")
     assert (result.exit_code, document["verdict"], document["nodes"]) == (12, "unknown", 1)
+
+
+def _skip_reasons(run_cli, folder: Path) -> dict:
+    result = run_cli("fleet", str(folder), "--json")
+    assert result.exit_code not in (2, 3) and "Traceback" not in result.stderr, result.stderr
+    document = json.loads(result.stdout)
+    assert document["nodes"] == 1 and document["verdict"] == "unknown"  # the good node is still summarised
+    return {Path(s["file"]).name: s["reason"] for s in document["skipped"]}
+
+
+def test_a_node_file_over_a_json_limit_is_skipped_naming_the_limit(run_cli, tmp_path: Path, monkeypatch) -> None:
+    (tmp_path / "good.json").write_text(node_facts().to_json(), encoding="utf-8")
+    depth = 30_000  # far past the recursion limit: used to end in RecursionError, exit 3
+    (tmp_path / "deep.json").write_text('{"a":' + "[" * depth + "]" * depth + "}", encoding="utf-8")
+    (tmp_path / "digits.json").write_text('{"a": ' + "9" * 5000 + "}", encoding="utf-8")
+    (tmp_path / "large.json").write_text(json.dumps({"pad": "x" * 70_000}), encoding="utf-8")
+    monkeypatch.setattr("rocm_doctor.fleet.load.JSON_BYTES", limits.Limit("json.max_bytes", 64 * 1024, "bytes"))
+    reasons = _skip_reasons(run_cli, tmp_path)
+    assert set(reasons) == {"deep.json", "digits.json", "large.json"}
+    assert "json.max_depth" in reasons["deep.json"] and "number.max_digits" in reasons["digits.json"]
+    assert "json.max_bytes" in reasons["large.json"]
+
+
+def test_node_facts_over_the_facts_limits_are_skipped_before_judging(run_cli, tmp_path: Path) -> None:
+    (tmp_path / "good.json").write_text(node_facts().to_json(), encoding="utf-8")
+    many = json.loads(node_facts().to_json())
+    many["gpus"]["agents"] = [{"index": i, "source": "test"} for i in range(40_000)]  # took > 30 s and 1.6 GB
+    (tmp_path / "gpus.json").write_text(json.dumps(many), encoding="utf-8")
+    long_text = json.loads(node_facts().to_json())
+    long_text["driver"]["kernel_cmdline"] = {"status": "known", "value": "x" * 70_000}
+    (tmp_path / "text.json").write_text(json.dumps(long_text), encoding="utf-8")
+    check = {"schema": "rocm-doctor/check/1", "facts": many, "findings": []}
+    (tmp_path / "check.json").write_text(json.dumps(check), encoding="utf-8")
+    entries = json.loads(node_facts().to_json())
+    entries["env"]["vars"] = {"status": "known", "value": {f"V{i}": "1" for i in range(10_001)}}
+    check = {"schema": "rocm-doctor/check/1", "facts": entries, "findings": []}
+    (tmp_path / "entries.json").write_text(json.dumps(check), encoding="utf-8")
+    started = time.monotonic()
+    reasons = _skip_reasons(run_cli, tmp_path)
+    assert time.monotonic() - started < 10
+    assert set(reasons) == {"gpus.json", "text.json", "check.json", "entries.json"}
+    assert "40,000 GPU agents" in reasons["gpus.json"] and "facts.max_gpus" in reasons["check.json"]
+    assert "driver.kernel_cmdline" in reasons["text.json"] and "facts.max_text" in reasons["text.json"]
+    assert "env.vars" in reasons["entries.json"] and "facts.max_entries" in reasons["entries.json"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_is_skipped_in_a_folder_and_refused_by_name_without_waiting(run_cli, tmp_path: Path) -> None:
+    (tmp_path / "good.json").write_text(node_facts().to_json(), encoding="utf-8")
+    os.mkfifo(tmp_path / "pipe.json")  # nobody ever writes to it: reading it would wait for ever
+    assert _skip_reasons(run_cli, tmp_path) == {"pipe.json": "is a FIFO (named pipe), not a regular file"}
+    named = run_cli("fleet", str(tmp_path / "good.json"), str(tmp_path / "pipe.json"))
+    assert named.exit_code == 2 and "pipe.json: is a FIFO (named pipe), not a regular file" in named.stderr
 
 
 def test_no_usable_document_or_a_missing_path_is_bad_input(run_cli, tmp_path: Path) -> None:
