@@ -26,10 +26,10 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Optional, Tuple
+from typing import Callable, Iterator, List, Optional, Tuple
 
 from rocm_doctor.errors import InputError
-from rocm_doctor.limits import EDIT_BYTES, Limit, LimitError
+from rocm_doctor.limits import EDIT_BYTES, FOLDER_DEPTH, Limit, LimitError
 
 _ATTEMPTS = 5
 """How often a merge starts again when another program changed the file meanwhile."""
@@ -345,3 +345,23 @@ def _carry_over_appends(old_fd: int, length: int, real: Path, limit: Limit) -> N
             length += len(extra)
             quiet_since = time.monotonic()
         time.sleep(_SETTLE / 5)
+
+
+def walk_tree(root: Path) -> Iterator[Tuple[Path, int]]:
+    """Every entry below ``root`` with its ``lstat`` mode; links are not followed.
+
+    Keeps its own stack (``os.walk`` and ``Path.rglob`` recurse once per level before Python
+    3.12, so a tree 1,000 folders deep was a RecursionError) and refuses a tree nested deeper
+    than ``folder.max_depth``."""
+    pending: List[Tuple[Path, int]] = [(root, 0)]
+    while pending:
+        where, depth = pending.pop()
+        if depth > FOLDER_DEPTH.value:
+            raise LimitError(str(where), "folders nested too deep", FOLDER_DEPTH)
+        with os.scandir(where) as entries:
+            for entry in entries:
+                path = Path(entry.path)
+                mode = entry.stat(follow_symlinks=False).st_mode
+                yield path, mode
+                if stat.S_ISDIR(mode):
+                    pending.append((path, depth + 1))

@@ -72,8 +72,9 @@ FACTS_TEXT = Limit("facts.max_text", 65_536, "characters")
 # -- recorded machine folders (--machine) --------------------------------------------------------
 MACHINE_ENTRIES = Limit("machine.max_entries", 100_000, "files and folders")
 """Entries under a recorded machine folder."""
-MACHINE_DEPTH = Limit("machine.max_depth", 64, "levels")
-"""Folders nested under a recorded machine folder (``files/sys/class/kfd/kfd/topology/nodes/1/mem_banks/0`` is 10)."""
+FOLDER_DEPTH = Limit("folder.max_depth", 64, "levels")
+"""Folders nested under a recorded machine folder or a folder ``fleet`` reads
+(``files/sys/class/kfd/kfd/topology/nodes/1/mem_banks/0`` is 10)."""
 
 # -- files rocm-doctor merges into ---------------------------------------------------------------
 EDIT_BYTES = Limit("edit.max_bytes", 16 * MiB, "bytes")
@@ -102,7 +103,7 @@ BENCH_NOISE_LINES = Limit("bench.max_noise_lines", 50, "lines")
 
 ALL = (
     YAML_BYTES, YAML_DEPTH, YAML_NODES, INTEGER_DIGITS, MATCH_CHARS, JSON_BYTES, JSON_DEPTH,
-    PASTE_BYTES, PASTE_LINES, PASTE_WAIT, FACTS_GPUS, FACTS_ENTRIES, FACTS_TEXT, MACHINE_ENTRIES, MACHINE_DEPTH,
+    PASTE_BYTES, PASTE_LINES, PASTE_WAIT, FACTS_GPUS, FACTS_ENTRIES, FACTS_TEXT, MACHINE_ENTRIES, FOLDER_DEPTH,
     EDIT_BYTES, EDIT_LINES, REQUIREMENTS_BYTES, REQUIREMENTS_LINES, REQUIREMENTS_DEPTH,
     CHILD_OUTPUT_BYTES, CHILD_LINE_BYTES, CHILD_EXIT_GRACE, BENCH_NOISE_LINES,
 )

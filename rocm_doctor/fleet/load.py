@@ -27,7 +27,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 from rocm_doctor import bounded_json
 from rocm_doctor.bench.results import BENCH_SCHEMA
 from rocm_doctor.errors import InputError
-from rocm_doctor.files import kind_of, read_limited
+from rocm_doctor.files import kind_of, read_limited, walk_tree
 from rocm_doctor.judge.model import ACTIONS, SEVERITY_ORDER, Rule, default_action
 from rocm_doctor.judge.report import SCHEMA as CHECK_SCHEMA
 from rocm_doctor.limits import JSON_BYTES
@@ -90,7 +90,7 @@ def expand(paths: Sequence[Path]) -> List[Path]:
         except OSError:
             raise InputError(f"{path}: no such file or folder") from None
         if stat.S_ISDIR(mode):
-            files += sorted(p for p in path.rglob("*.json") if not p.is_dir())
+            files += sorted(p for p, kind in walk_tree(path) if p.name.endswith(".json") and not stat.S_ISDIR(kind))
         elif stat.S_ISREG(mode):
             files.append(path)
         else:

@@ -23,8 +23,8 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from rocm_doctor.data import read_yaml
 from rocm_doctor.errors import InputError
-from rocm_doctor.files import kind_of
-from rocm_doctor.limits import MACHINE_DEPTH, MACHINE_ENTRIES, LimitError
+from rocm_doctor.files import kind_of, walk_tree
+from rocm_doctor.limits import MACHINE_ENTRIES, LimitError
 
 from rocm_doctor.system.recorded_schema import MachineDocument, commands_problem, problem
 from rocm_doctor.system.base import DEFAULT_TIMEOUT, CommandResult, Finished, Identity, PlatformInfo, Resources
@@ -54,31 +54,18 @@ def check_folder(folder: Path) -> None:
 
     A recorded machine comes from someone else; replaying it must not read this machine
     (``files/proc/cmdline`` linked to ``/proc/self/environ`` would put the doctor's own
-    environment into a report) or wait on a FIFO forever. The walk keeps its own stack
-    (``os.walk`` recurses once per level before Python 3.12).
+    environment into a report) or wait on a FIFO forever.
     """
     root = folder.resolve()
-    count = 0
-    pending = [(folder, 0)]
-    while pending:
-        where, depth = pending.pop()
-        if depth > MACHINE_DEPTH.value:
-            raise LimitError(str(where), "folders nested too deep", MACHINE_DEPTH)
-        with os.scandir(where) as entries:
-            for entry in entries:
-                count += 1
-                if count > MACHINE_ENTRIES.value:
-                    raise LimitError(str(folder), "too many files and folders", MACHINE_ENTRIES)
-                path = Path(entry.path)
-                mode = entry.stat(follow_symlinks=False).st_mode
-                if stat.S_ISLNK(mode):
-                    target = path.resolve()
-                    if target != root and root not in target.parents:
-                        raise RecordedMachineError(f"{path}: a link to {target}, outside the recorded machine folder")
-                elif stat.S_ISDIR(mode):
-                    pending.append((path, depth + 1))
-                elif not stat.S_ISREG(mode):
-                    raise RecordedMachineError(f"{path}: is {kind_of(mode)}; a recorded machine holds only files and folders")
+    for count, (path, mode) in enumerate(walk_tree(folder), 1):
+        if count > MACHINE_ENTRIES.value:
+            raise LimitError(str(folder), "too many files and folders", MACHINE_ENTRIES)
+        if stat.S_ISLNK(mode):
+            target = path.resolve()
+            if target != root and root not in target.parents:
+                raise RecordedMachineError(f"{path}: a link to {target}, outside the recorded machine folder")
+        elif not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            raise RecordedMachineError(f"{path}: is {kind_of(mode)}; a recorded machine holds only files and folders")
 
 
 def tree_parts(path: str, windows: bool) -> List[str]:

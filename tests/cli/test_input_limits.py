@@ -251,7 +251,7 @@ def test_a_fifo_in_the_machine_folder_is_refused_without_blocking(run_cli, tmp_p
     assert time.monotonic() - started < 5
 
 
-@pytest.mark.parametrize("depth", [limits.MACHINE_DEPTH.value + 1, 1_200])
+@pytest.mark.parametrize("depth", [limits.FOLDER_DEPTH.value + 1, 1_200])
 def test_a_machine_folder_nested_too_deep_is_refused_naming_the_limit(run_cli, tmp_path: Path, depth: int) -> None:
     folder = _machine(tmp_path)
     levels = [folder / "files" / "a"]
@@ -261,7 +261,7 @@ def test_a_machine_folder_nested_too_deep_is_refused_naming_the_limit(run_cli, t
         for level in levels:
             level.mkdir()
         for command in (["check"], ["report"], ["facts", "--record", str(tmp_path / "rec")]):
-            _input_error(run_cli(*command, "--machine", str(folder)), "machine.max_depth")
+            _input_error(run_cli(*command, "--machine", str(folder)), "folder.max_depth")
     finally:  # bottom up: shutil.rmtree (and pytest's cleanup of old runs) recurses once per level too
         for level in reversed(levels):
             if level.is_dir():

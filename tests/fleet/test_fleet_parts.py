@@ -156,6 +156,30 @@ def test_a_fifo_is_skipped_in_a_folder_and_refused_by_name_without_waiting(run_c
     assert named.exit_code == 2 and "pipe.json: is a FIFO (named pipe), not a regular file" in named.stderr
 
 
+def test_a_folder_nested_too_deep_is_bad_input_naming_the_limit_and_nodes_beside_it_still_count(run_cli, tmp_path: Path) -> None:
+    (tmp_path / "good.json").write_text(node_facts().to_json(), encoding="utf-8")
+    levels = [tmp_path / "deep"]
+    for _ in range(1_199):  # 1,200 levels overflowed Path.rglob's recursion (exit 3)
+        levels.append(levels[-1] / "a")
+    try:
+        for level in levels:
+            level.mkdir()
+        (levels[-1] / "n.json").write_text("{}", encoding="utf-8")
+        deep = run_cli("fleet", str(tmp_path))
+        assert deep.exit_code == 2 and "folder.max_depth" in deep.stderr, deep.stderr
+        (levels[-1] / "n.json").unlink()
+        for level in reversed(levels[2:]):
+            level.rmdir()
+        (levels[1] / "n.json").write_text(node_facts().to_json(), encoding="utf-8")  # two levels deep is read
+        assert run_cli("fleet", str(tmp_path), "--json").exit_code in (0, 1)
+    finally:  # bottom up: shutil.rmtree recurses once per level too
+        for level in reversed(levels):
+            for leftover in level.glob("*.json") if level.is_dir() else ():
+                leftover.unlink()
+            if level.is_dir():
+                level.rmdir()
+
+
 def test_no_usable_document_or_a_missing_path_is_bad_input(run_cli, tmp_path: Path) -> None:
     (tmp_path / "x.json").write_text("[]", encoding="utf-8")
     empty = run_cli("fleet", str(tmp_path))
