@@ -90,7 +90,26 @@ def judge_and_render(facts: Facts, rules: tuple = ()) -> int:
         json.dumps(result.plan.to_document())
         for shell in ("fish", "powershell", "cmd"):  # every shell's quoting, not only the default one
             plan_lines(decide(result.findings, facts, Context(shell=shell)).plan, 100)
+        _render_containers(facts, result.plan)
     return 1 if result.at_or_above("error") else 0
+
+
+def _render_containers(facts: Facts, plan: Any) -> None:
+    """What ``dockerfile`` and ``docker-run`` print from the same plan, where a container recipe fits."""
+    from rocm_doctor.fix.dockerfile import render_dockerfile
+    from rocm_doctor.fix.dockerrun import docker_run
+    from rocm_doctor.remedy.choice import NoChoice
+    from rocm_doctor.remedy.platform import docker_unsupported
+
+    if docker_unsupported(facts) is not None:
+        return
+    try:
+        render_dockerfile(facts, plan, "auto", None)
+    except NoChoice:  # a refusal with its reasons: exit 2
+        pass
+    run = docker_run(facts, plan, None)
+    run.command()
+    run.compose()
 
 
 def exit_code(body: Callable[[], int]) -> int:
