@@ -438,6 +438,9 @@ class Facts(Section):
             raise FactsFileError(
                 f"facts schema_version {version} is not supported (this rocm-doctor reads {SCHEMA_VERSION})"
             )
+        too_big = raw_over_limit(data)  # before validating, the costly step
+        if too_big is not None:
+            raise FactsFileError(too_big)
         try:
             return cls.model_validate(data)
         except ValidationError as exc:

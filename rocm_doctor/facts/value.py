@@ -53,7 +53,9 @@ class Fact(BaseModel, Generic[T]):
 
 
 def known(value: Any, source: str) -> Fact[Any]:
-    """A fact that was read."""
+    """A fact that was read; a null read (a probe's ``null``, a null entry of a document) is a failed read."""
+    if value is None:
+        return failed(source, "read as null: the output gives no value")
     return Fact(status="known", value=value, source=source)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from rocm_doctor import limits
+from rocm_doctor.errors import InputError
 
 TESTS = Path(__file__).resolve().parents[1]
 CPU_ONLY = TESTS / "machines" / "cpu-only"
@@ -124,6 +125,27 @@ def test_a_known_fact_with_a_null_value_is_bad_input_not_a_crash(run_cli, tmp_pa
     assert run_cli("check", "--from", str(paste)).exit_code in (0, 1)
 
 
+def test_a_null_inside_a_known_mapping_fact_is_unknown_to_the_rules_not_a_crash(run_cli, tmp_path: Path) -> None:
+    facts = json.loads((TESTS / "rule_cases" / "baseline.json").read_text(encoding="utf-8"))
+    facts["bench"] = {"results": {"status": "known", "source": "crafted",
+                                  "value": {"copy_integrity.status": None, "copy_integrity.all_zeros": True}}}
+    facts_file = tmp_path / "facts.json"
+    facts_file.write_text(json.dumps(facts), encoding="utf-8")
+    result = run_cli("check", "--facts", str(facts_file))
+    assert result.exit_code in (0, 1) and "crashed" not in result.stdout + result.stderr, result.stdout + result.stderr
+
+
+def test_a_torch_probe_that_answers_null_is_a_failed_read_not_a_crashed_gatherer(run_cli, tmp_path: Path) -> None:
+    machine = tmp_path / "machine"
+    shutil.copytree(TESTS / "machines" / "ubuntu2204-6700xt", machine)
+    commands = machine / "commands.yaml"
+    text = commands.read_text(encoding="utf-8")
+    assert '"is_available": true' in text
+    commands.write_text(text.replace('"is_available": true', '"is_available": null'), encoding="utf-8")
+    result = run_cli("check", "--machine", str(machine))
+    assert result.exit_code in (0, 1) and "crashed" not in result.stdout + result.stderr, result.stdout + result.stderr
+
+
 @pytest.mark.parametrize("depth", [100, 100_000])
 def test_a_facts_file_nested_deeply_is_exit_2(run_cli, tmp_path: Path, depth: int) -> None:
     facts = tmp_path / "facts.json"
@@ -147,7 +169,7 @@ def test_a_fifo_as_an_input_file_is_refused_without_blocking(run_cli, tmp_path: 
 # -- pasted reports ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("line", ["\n", "x\n", "GPU: RX 7900 XTX\n"])
+@pytest.mark.parametrize("line", ["\n", "x\n", "GPU: RX 7900 XTX\n", "x\r", "x\r\n"])
 def test_a_paste_of_millions_of_lines_is_refused_before_reading_naming_the_line_limit(
     run_cli, tmp_path: Path, line: str
 ) -> None:
@@ -162,10 +184,17 @@ def test_a_paste_over_the_byte_limit_names_it(run_cli, tmp_path: Path) -> None:
     _input_error(run_cli("check", "--from", str(paste)), "paste.txt", "paste.max_bytes")
 
 
-def test_a_paste_at_the_line_limit_less_one_is_read(run_cli, tmp_path: Path) -> None:
+@pytest.mark.parametrize("extra, read", [(0, True), (1, False)])
+def test_a_paste_of_exactly_the_line_limit_is_read_and_one_more_line_is_not(
+    run_cli, tmp_path: Path, extra: int, read: bool
+) -> None:
     paste = tmp_path / "paste.txt"
-    paste.write_text("OS: Ubuntu 22.04\n" + "\n" * (limits.PASTE_LINES.value - 2), encoding="utf-8")
-    assert run_cli("check", "--from", str(paste)).exit_code in (0, 1)
+    paste.write_text("OS: Ubuntu 22.04\n" + "\n" * (limits.PASTE_LINES.value - 1 + extra), encoding="utf-8")
+    result = run_cli("check", "--from", str(paste))
+    if read:
+        assert result.exit_code in (0, 1), result.stderr
+    else:
+        _input_error(result, "paste.max_lines")
 
 
 def test_an_amd_smi_listing_of_40000_gpus_is_exit_2_naming_the_gpu_limit(run_cli, tmp_path: Path) -> None:
@@ -176,14 +205,52 @@ def test_an_amd_smi_listing_of_40000_gpus_is_exit_2_naming_the_gpu_limit(run_cli
     _input_error(run_cli("check", "--from", str(paste)), "max_gpus")
 
 
+_READ_WITH_A_SHORT_WAIT = """
+import sys
+import rocm_doctor.ingest as ingest
+from rocm_doctor.errors import InputError
+from rocm_doctor.limits import Limit
+ingest.PASTE_WAIT = Limit("paste.max_wait_seconds", 2, "s")
+try:
+    print(repr(ingest.read_report(sys.argv[1])))
+except InputError as exc:
+    print("refused:", exc)
+"""
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
-def test_a_fifo_nobody_writes_to_is_an_empty_paste_at_once(tmp_path: Path) -> None:
+def test_a_fifo_nobody_writes_to_ends_at_the_wait_limit(tmp_path: Path) -> None:
     fifo = tmp_path / "paste.fifo"
     os.mkfifo(fifo)
     # A child process with a timeout: if the reader blocked again, the test fails instead of hanging.
-    done = subprocess.run([sys.executable, "-m", "rocm_doctor", "check", "--from", str(fifo)],
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2 and "empty" in done.stderr, done.stderr
+    done = subprocess.run([sys.executable, "-c", _READ_WITH_A_SHORT_WAIT, str(fifo)], capture_output=True, text=True,
+                          timeout=60)
+    assert "refused:" in done.stdout and "paste.max_wait_seconds" in done.stdout, done.stdout + done.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_whose_writer_comes_after_the_reader_is_read(tmp_path: Path) -> None:
+    fifo = tmp_path / "paste.fifo"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen([sys.executable, "-c", _READ_WITH_A_SHORT_WAIT, str(fifo)], stdout=subprocess.PIPE, text=True)
+    time.sleep(0.5)  # `rocm-doctor check --from p & cmd > p`: the reader opens first
+    with open(fifo, "w", encoding="utf-8") as writer:
+        writer.write("GPU: RX 7900 XTX\n")
+    out, _ = reader.communicate(timeout=60)
+    assert "RX 7900 XTX" in out, out
+
+
+def test_an_empty_anonymous_pipe_is_an_empty_report_without_waiting(monkeypatch) -> None:
+    import rocm_doctor.ingest as ingest
+
+    monkeypatch.setattr(ingest, "PASTE_WAIT", limits.Limit("paste.max_wait_seconds", 5, "s"))
+    read_end, write_end = os.pipe()
+    os.close(write_end)  # `--from <(true)`: the writer came and went
+    try:
+        with pytest.raises(InputError, match="empty"):
+            ingest.read_report(f"/dev/fd/{read_end}")
+    finally:
+        os.close(read_end)
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs pipes")
@@ -268,6 +335,22 @@ def test_a_machine_folder_nested_too_deep_is_refused_naming_the_limit(run_cli, t
                 level.rmdir()
 
 
+def test_a_machine_subfolder_that_cannot_be_listed_is_bad_input_not_a_crash(run_cli, tmp_path: Path, monkeypatch) -> None:
+    import rocm_doctor.files as files
+
+    folder = _machine(tmp_path)
+    (folder / "files" / "private").mkdir()
+    real_scandir = os.scandir
+
+    def scandir(path):  # root can list any folder, so the refusal is played
+        if Path(path).name == "private":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(files.os, "scandir", scandir)
+    _input_error(run_cli("check", "--machine", str(folder)), "private", "cannot be listed")
+
+
 def test_a_machine_folder_over_the_entry_limit_is_refused(run_cli, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr("rocm_doctor.system.recorded.MACHINE_ENTRIES", limits.Limit("machine.max_entries", 10, "files"))
     _input_error(run_cli("check", "--machine", str(_machine(tmp_path))), "machine.max_entries")
@@ -277,12 +360,11 @@ def test_a_machine_folder_over_the_entry_limit_is_refused(run_cli, tmp_path: Pat
 
 
 def _facts_file(tmp_path: Path, change) -> Path:
-    from rocm_doctor.facts.model import Facts
     from rocm_doctor.judge.cases import load_baseline, overlay
 
     data = overlay(load_baseline(TESTS / "rule_cases" / "baseline.json"), change)
     path = tmp_path / "facts.json"
-    path.write_text(Facts.from_dict(data).to_json(), encoding="utf-8")
+    path.write_text(json.dumps(data), encoding="utf-8")  # as written, not validated: the limits come first
     return path
 
 
