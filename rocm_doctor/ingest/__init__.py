@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Callable, Iterator, List, Optional, Tuple
 
 from rocm_doctor.errors import InputError
+from rocm_doctor.files import read_limited
 from rocm_doctor.limits import PASTE_BYTES, PASTE_LINES, PASTE_WAIT, LimitError
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.ingest.assemble import Conflict, assemble
@@ -225,7 +226,7 @@ def read_report(path_or_dash: str) -> str:
     if len(data) > MAX_REPORT_BYTES:
         raise LimitError(name, "too large; paste only the relevant outputs", PASTE_BYTES)
     text = _decode(data)
-    if text.count("\n") >= PASTE_LINES.value:  # reading costs per line: count before any work
+    if line_count(text) > PASTE_LINES.value:  # reading costs per line: count before any work
         raise LimitError(name, "too many lines; paste only the relevant outputs", PASTE_LINES)
     if not text.strip():
         raise InputError(f"{name}: the report is empty")
@@ -234,20 +235,25 @@ def read_report(path_or_dash: str) -> str:
     return text
 
 
-def _read_file(path: str) -> bytes:
-    """At most ``MAX_REPORT_BYTES + 1`` bytes of ``path``; a pipe or FIFO is read with a deadline.
+def line_count(text: str) -> int:
+    """Lines as the reader splits them: LF, CRLF and CR each end one (progress bars print CR)."""
+    ends = text.count("\n") + text.count("\r") - text.count("\r\n")
+    return ends + (0 if text.endswith(("\n", "\r")) else 1)
 
-    Opened without blocking, so a FIFO that nobody writes to is an empty report at once instead of
-    a wait without end; a pipe that is written (``--from <(dmesg)``) is read until its end or
-    ``paste.max_wait_seconds``."""
+
+def _read_file(path: str) -> bytes:
+    """A regular file held to ``paste.max_bytes``; a pipe or FIFO read with a deadline."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise InputError(f"{path}: {exc.strerror or exc}") from None
+    if stat.S_ISREG(mode) or not hasattr(os, "O_NONBLOCK"):
+        return read_limited(Path(path), PASTE_BYTES)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
         raise InputError(f"{path}: {exc.strerror or exc}") from None
     try:
-        if stat.S_ISREG(os.fstat(fd).st_mode) or not hasattr(os, "O_NONBLOCK"):
-            with os.fdopen(fd, "rb", closefd=False) as handle:
-                return handle.read(MAX_REPORT_BYTES + 1)
         return _read_stream(fd, path)
     except OSError as exc:
         raise InputError(f"{path}: {exc.strerror or exc}") from None
@@ -256,22 +262,41 @@ def _read_file(path: str) -> bytes:
 
 
 def _read_stream(fd: int, path: str) -> bytes:
+    """Up to ``MAX_REPORT_BYTES + 1`` bytes of a pipe, FIFO or device, until its end or ``paste.max_wait_seconds``.
+
+    Opened without blocking: a named FIFO whose writer has not come yet reads as its end, so
+    the first empty read waits for a writer (``mkfifo p; rocm-doctor check --from p & cmd > p``)
+    instead of ending; an anonymous pipe (``--from <(cmd)``, ``/dev/stdin``) has had its writer."""
     chunks: List[bytes] = []
     size = 0
+    waited_for_writer = os.fstat(fd).st_dev == _pipe_device()
     deadline = time.monotonic() + PASTE_WAIT.value
     while size <= MAX_REPORT_BYTES:
         try:
-            chunk = os.read(fd, 1 << 20)  # read first: a FIFO that no writer ever opened reads as its end
+            chunk: Optional[bytes] = os.read(fd, 1 << 20)
         except BlockingIOError:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([fd], [], [], left)[0]:
-                raise LimitError(path, "the pipe did not reach its end in time", PASTE_WAIT) from None
+            chunk = None
+        if chunk:
+            chunks.append(chunk)
+            size += len(chunk)
             continue
-        if not chunk:
+        if chunk == b"" and (size or waited_for_writer):
             break
-        chunks.append(chunk)
-        size += len(chunk)
+        waited_for_writer = waited_for_writer or chunk == b""
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            raise LimitError(path, "the pipe did not reach its end in time", PASTE_WAIT)
     return b"".join(chunks)
+
+
+def _pipe_device() -> int:
+    """The device of anonymous pipes (Linux pipefs): a FIFO on a file system has another."""
+    read_end, write_end = os.pipe()
+    try:
+        return os.fstat(read_end).st_dev
+    finally:
+        os.close(read_end)
+        os.close(write_end)
 
 
 def ingest_report_file(path_or_dash: str) -> IngestResult:
