@@ -347,21 +347,29 @@ def _carry_over_appends(old_fd: int, length: int, real: Path, limit: Limit) -> N
         time.sleep(_SETTLE / 5)
 
 
-def walk_tree(root: Path) -> Iterator[Tuple[Path, int]]:
+def walk_tree(root: Path, unreadable: bool = False) -> Iterator[Tuple[Path, Optional[int]]]:
     """Every entry below ``root`` with its ``lstat`` mode; links are not followed.
 
     Keeps its own stack (``os.walk`` and ``Path.rglob`` recurse once per level before Python
     3.12, so a tree 1,000 folders deep was a RecursionError) and refuses a tree nested deeper
-    than ``folder.max_depth``."""
+    than ``folder.max_depth``. A folder that cannot be listed is an InputError, or with
+    ``unreadable`` is yielded with the mode None for the caller to report."""
     pending: List[Tuple[Path, int]] = [(root, 0)]
     while pending:
         where, depth = pending.pop()
         if depth > FOLDER_DEPTH.value:
             raise LimitError(str(where), "folders nested too deep", FOLDER_DEPTH)
-        with os.scandir(where) as entries:
-            for entry in entries:
-                path = Path(entry.path)
-                mode = entry.stat(follow_symlinks=False).st_mode
-                yield path, mode
-                if stat.S_ISDIR(mode):
-                    pending.append((path, depth + 1))
+        try:
+            with os.scandir(where) as entries:
+                for entry in entries:
+                    try:
+                        mode = entry.stat(follow_symlinks=False).st_mode
+                    except FileNotFoundError:  # removed while the folder was read
+                        continue
+                    yield Path(entry.path), mode
+                    if stat.S_ISDIR(mode):
+                        pending.append((Path(entry.path), depth + 1))
+        except OSError as exc:
+            if not unreadable:
+                raise InputError(f"{where}: cannot be listed ({exc.strerror or exc})") from None
+            yield where, None

@@ -72,7 +72,7 @@ def _logical_lines(text: str) -> List[tuple]:
 def _parse(path: Path, parsed: _Parsed, seen: Set[Path], depth: int = 0) -> None:
     """Read ``path`` into ``parsed``, following its ``-r`` includes; ``depth`` is how many includes deep it is."""
     if depth > REQUIREMENTS_DEPTH.value:
-        raise LimitError(str(path), f"included more than {REQUIREMENTS_DEPTH.value} levels deep with -r", REQUIREMENTS_DEPTH)
+        raise LimitError(str(path), "included too many levels deep with -r", REQUIREMENTS_DEPTH)
     path = path.resolve()
     if path in seen:
         return

@@ -87,10 +87,14 @@ def expand(paths: Sequence[Path]) -> List[Path]:
     for path in paths:
         try:
             mode = os.stat(path).st_mode
-        except OSError:
+        except FileNotFoundError:
             raise InputError(f"{path}: no such file or folder") from None
+        except OSError as exc:
+            raise InputError(f"{path}: {exc.strerror or exc}") from None
         if stat.S_ISDIR(mode):
-            files += sorted(p for p, kind in walk_tree(path) if p.name.endswith(".json") and not stat.S_ISDIR(kind))
+            # A folder that cannot be listed is kept as an entry: reading it fails and it is skipped with the reason.
+            files += sorted(p for p, kind in walk_tree(path, unreadable=True)
+                            if kind is None or (p.name.endswith(".json") and not stat.S_ISDIR(kind)))
         elif stat.S_ISREG(mode):
             files.append(path)
         else:

@@ -260,8 +260,9 @@ def _descendants(pid: int) -> List[int]:
 def _kill_escaped(token: str, pipes: Set[str], known: List[int], since: float) -> None:
     """Kill ``known`` and every process started after ``since`` that carries ``token`` or holds one of ``pipes``.
 
-    Only processes started since the child are looked into (their start time is cached by
-    psutil), so the sweep after every command reads a handful of environments, not all."""
+    Every process is visited, but only those started since the child have their environment
+    read (psutil caches start times): about 40 microseconds a process, 60 ms on a node running
+    1,500 processes, after each command."""
     import psutil
 
     me = os.getpid()

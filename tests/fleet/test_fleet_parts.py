@@ -156,7 +156,7 @@ def test_a_fifo_is_skipped_in_a_folder_and_refused_by_name_without_waiting(run_c
     assert named.exit_code == 2 and "pipe.json: is a FIFO (named pipe), not a regular file" in named.stderr
 
 
-def test_a_folder_nested_too_deep_is_bad_input_naming_the_limit_and_nodes_beside_it_still_count(run_cli, tmp_path: Path) -> None:
+def test_a_folder_nested_too_deep_is_bad_input_naming_the_limit_and_a_shallow_tree_is_read(run_cli, tmp_path: Path) -> None:
     (tmp_path / "good.json").write_text(node_facts().to_json(), encoding="utf-8")
     levels = [tmp_path / "deep"]
     for _ in range(1_199):  # 1,200 levels overflowed Path.rglob's recursion (exit 3)
@@ -171,13 +171,30 @@ def test_a_folder_nested_too_deep_is_bad_input_naming_the_limit_and_nodes_beside
         for level in reversed(levels[2:]):
             level.rmdir()
         (levels[1] / "n.json").write_text(node_facts().to_json(), encoding="utf-8")  # two levels deep is read
-        assert run_cli("fleet", str(tmp_path), "--json").exit_code in (0, 1)
+        shallow = run_cli("fleet", str(tmp_path), "--json")
+        assert shallow.exit_code in (0, 1) and json.loads(shallow.stdout)["nodes"] == 2, shallow.stderr
     finally:  # bottom up: shutil.rmtree recurses once per level too
         for level in reversed(levels):
             for leftover in level.glob("*.json") if level.is_dir() else ():
                 leftover.unlink()
             if level.is_dir():
                 level.rmdir()
+
+
+def test_a_subfolder_that_cannot_be_listed_is_skipped_and_the_other_nodes_are_read(run_cli, tmp_path: Path, monkeypatch) -> None:
+    import rocm_doctor.files as files
+
+    (tmp_path / "good.json").write_text(node_facts().to_json(), encoding="utf-8")
+    (tmp_path / "private").mkdir()  # another user's job folder, lost+found
+    real_scandir = os.scandir
+
+    def scandir(path):  # root can list any folder, so the refusal is played
+        if Path(path).name == "private":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(files.os, "scandir", scandir)
+    assert "private" in _skip_reasons(run_cli, tmp_path)
 
 
 def test_no_usable_document_or_a_missing_path_is_bad_input(run_cli, tmp_path: Path) -> None:

@@ -75,7 +75,8 @@ def test_what_a_command_left_running_in_its_group_is_killed_after_it_exits() -> 
 def test_a_daemon_that_left_the_session_and_the_pipe_is_killed_after_a_normal_exit() -> None:
     # Neither in the process group nor holding the pipe: only the token finds it.
     marker = uuid.uuid4().hex
-    result = StartedCommand(["sh", "-c", f"{_sleeper(marker, 'daemon')} echo done"], timeout=10).result()
+    # The shell waits until the daemon has left the group; otherwise killing the group would get it.
+    result = StartedCommand(["sh", "-c", f"{_sleeper(marker, 'daemon')} sleep 1; echo done"], timeout=10).result()
     assert (result.returncode, result.stdout.strip(), result.timed_out) == (0, "done", False)
     assert _settled(marker) == []
 
