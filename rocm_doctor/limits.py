@@ -59,7 +59,8 @@ PASTE_BYTES = Limit("paste.max_bytes", 20 * MiB, "bytes")
 PASTE_LINES = Limit("paste.max_lines", 500_000, "lines")
 """Lines of a pasted report (a 20 MiB training log of 80-character lines has 260,000)."""
 PASTE_WAIT = Limit("paste.max_wait_seconds", 30, "s")
-"""How long a paste given as a pipe or FIFO (``--from <(dmesg)``) may take to reach its end."""
+"""How long a paste given as a pipe or FIFO (``--from <(dmesg)``) may take to reach its end, a FIFO's
+wait for its writer included."""
 
 # -- facts, wherever they come from (checked before rules judge them) ------------------------------
 FACTS_GPUS = Limit("facts.max_gpus", 128, "GPU agents")
