@@ -74,6 +74,25 @@ def test_report_of_a_recorded_machine_leaves_none_of_its_identifiers(run_cli, pl
     assert _leaks(result.stdout) == []
 
 
+def test_report_of_a_pasted_report_leaves_none_of_its_host_and_user_names(run_cli, tmp_path: Path) -> None:
+    # The paste's own host and user, not this machine's: found in its prompts, uname and hostname output.
+    paste = tmp_path / "paste.txt"
+    paste.write_text(
+        "zedcarter@zeds-rig:~/proj$ uname -a\n"
+        "Linux zeds-rig 6.8.0-45-generic #45-Ubuntu SMP x86_64 GNU/Linux\n"
+        "zedcarter@zeds-rig:~/proj$ hostname\nzeds-rig\n"
+        "zedcarter@zeds-rig:~/proj$ python -c 'import torch; print(torch.__version__)'\n2.5.1+rocm6.2\n"
+        "File \"/home/zedcarter/proj/train.py\", line 3\n"
+        "RuntimeError: HIP error: invalid device function\n",
+        encoding="utf-8",
+    )
+    unredacted = run_cli("report", "--from", str(paste), "--no-redact").stdout
+    assert "user" in _leaks(unredacted)  # the home path carries it (the host name is not a fact a paste gives)
+    result = run_cli("report", "--from", str(paste))
+    assert result.exit_code == 0, result.stderr
+    assert _leaks(result.stdout) == []
+
+
 def test_recording_a_recorded_machine_leaves_none_of_its_identifiers(run_cli, planted_machine: Path, tmp_path: Path) -> None:
     folder = tmp_path / "again"
     result = run_cli("facts", "--machine", str(planted_machine), "--record", str(folder))
