@@ -170,7 +170,7 @@ def _wsl_version(system: System, has_dxg: bool) -> Fact[int]:
 def _windows_facts(system: System) -> Dict[str, Fact[Any]]:
     version = system.platform().version.strip()
     source = "platform.version()"
-    match = re.match(r"^(\d+)\.(\d+)\.(\d+)", version)
+    match = re.match(r"^(\d{1,18})\.(\d{1,18})\.(\d{1,18})(?!\d)", version)
     if not match:
         reason = f"unrecognised Windows version {version!r}"
         return {

@@ -16,7 +16,7 @@ from rocm_doctor.facts.gather import GatherContext
 from rocm_doctor.facts.model import PythonFacts, WindowsHipFacts
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 
-_HIP_PATH_NN = re.compile(r"^HIP_PATH_(\d)(\d+)$")
+_HIP_PATH_NN = re.compile(r"^HIP_PATH_(\d)(\d{1,17})$")
 _DLL = re.compile(r"^amdhip64(_\d+)?\.dll$", re.IGNORECASE)
 
 

@@ -436,3 +436,42 @@ def test_a_version_with_a_5000_digit_part_is_not_a_version_and_no_crash(run_cli,
     facts = _facts_file(tmp_path, {"rocm": {"version": {"status": "known", "value": huge}},
                                    "torch": {"version": {"status": "known", "value": huge + "+rocm6.2"}}})
     assert run_cli(*command, "--facts", str(facts)).exit_code in (0, 1)
+
+
+HUGE = "7" * 5_000
+"""More digits than int() converts (4,300): every reader that turns a number in text into an int sees it."""
+
+
+@pytest.mark.parametrize("line", [
+    f"Linux box 6.{HUGE}-generic #45-Ubuntu SMP x86_64 GNU/Linux",  # found by the long fuzz run: derived.kernel_version
+    f"Linux box 6.8.0-{HUGE}-oem #45-Ubuntu SMP x86_64 GNU/Linux",
+    f"Agent {HUGE}",
+    f"GPU: {HUGE}",
+    f"GPU[{HUGE}]\t\t: Card series: Navi 22",
+    f"device# {HUGE}",
+    f"  Device {HUGE}: AMD Radeon RX 7900 XTX, gfx1100 (0x1100), VMM: no",
+    f"uid={HUGE}(zed) gid=1000(zed) groups=1000(zed)",
+    f"HSA_OVERRIDE_GFX_VERSION_{HUGE}=10.3.0",
+    f'time=2024 level=INFO msg="inference compute" id={HUGE} library=rocm compute=gfx1100',
+])
+def test_a_number_of_5000_digits_in_any_reader_is_no_crash(run_cli, tmp_path: Path, line: str) -> None:
+    paste = tmp_path / "paste.txt"
+    paste.write_text(line + "\n", encoding="utf-8")
+    result = run_cli("check", "--from", str(paste))
+    assert result.exit_code in (0, 1, 2) and "crashed" not in result.stdout + result.stderr, result.stdout + result.stderr
+
+
+def test_a_facts_file_with_a_kernel_release_of_5000_digits_is_no_crash(run_cli, tmp_path: Path) -> None:
+    facts = _facts_file(tmp_path, {"host": {"kernel_release": {"status": "known", "value": f"6.{HUGE}-generic"}}})
+    result = run_cli("check", "--facts", str(facts))
+    assert result.exit_code in (0, 1) and "crashed" not in result.stdout, result.stdout
+
+
+def test_a_uname_line_with_a_long_word_is_read_in_linear_time(tmp_path: Path) -> None:
+    # Found by the long fuzz run: `#\S+.*?\b(x86_64...)` backtracked quadratically (200 KB: two minutes).
+    # A child process with a timeout, so a regression fails the test instead of stalling the suite.
+    paste = tmp_path / "paste.txt"
+    paste.write_text("Linux box 6.8.0-45-generic #" + "x" * 200_000 + "\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "rocm_doctor", "check", "--from", str(paste)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode in (0, 1), done.stderr

@@ -36,10 +36,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-_AGENT_RE = re.compile(r"^\s*Agent\s+(\d+)\s*$")
+_AGENT_RE = re.compile(r"^\s*Agent\s+(\d{1,18})\s*$")
 _KEY_RE = re.compile(r"^(\s*)([A-Za-z][^:]*?)\s*:\s*(.*?)\s*$")
 _POOL_RE = re.compile(r"^\s+Pool\s+(\d+)\s*$")
-_LEADING_INT_RE = re.compile(r"^\s*(\d+)")
+_LEADING_INT_RE = re.compile(r"^\s*(\d{1,18})(?!\d)")
 
 
 @dataclass

@@ -30,10 +30,10 @@ from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece
 from rocm_doctor.ingest.model import GpuSighting, Observation, Piece
 
-_HIPINFO_DEVICE = re.compile(r"^\s*device#\s+(\d+)\s*$")
+_HIPINFO_DEVICE = re.compile(r"^\s*device#\s+(\d{1,18})\s*$")
 _HIPINFO_KEY = re.compile(r"^\s*(Name|gcnArchName|pciDeviceID|totalGlobalMem)\s*:\s*(.*?)\s*$")
 _GGML_HEADER = re.compile(r"ggml_(?:cuda|hip)_init: found (\d+) (?:ROCm|HIP|CUDA) devices")
-_GGML_DEVICE = re.compile(r"^\s*Device (\d+):\s*([^,]*),\s*(.*)$")
+_GGML_DEVICE = re.compile(r"^\s*Device (\d{1,18}):\s*([^,]*),\s*(.*)$")
 
 
 def _hipinfo(block: Block) -> List[Piece]:
@@ -89,8 +89,8 @@ def _ggml(block: Block) -> List[Piece]:
 
 
 _OLLAMA_DEVICE = re.compile(
-    r'msg="(?:inference compute|amdgpu is supported|amdgpu is not supported[^"]*)"[^\n]*?\b(?:id|gpu)=(?P<index>\d+)[^\n]*?\b(?:compute|gpu_type)=(?P<gfx>gfx[0-9a-f]+)'
-    r'|msg="(?:inference compute|amdgpu is supported|amdgpu is not supported[^"]*)"[^\n]*?\b(?:compute|gpu_type)=(?P<gfx2>gfx[0-9a-f]+)(?:[^\n]*?\b(?:id|gpu)=(?P<index2>\d+))?'
+    r'msg="(?:inference compute|amdgpu is supported|amdgpu is not supported[^"]*)"[^\n]*?\b(?:id|gpu)=(?P<index>\d{1,18})(?!\d)[^\n]*?\b(?:compute|gpu_type)=(?P<gfx>gfx[0-9a-f]+)'
+    r'|msg="(?:inference compute|amdgpu is supported|amdgpu is not supported[^"]*)"[^\n]*?\b(?:compute|gpu_type)=(?P<gfx2>gfx[0-9a-f]+)(?:[^\n]*?\b(?:id|gpu)=(?P<index2>\d{1,18})(?!\d))?'
 )
 _OLLAMA_PCI = re.compile(r"\bname=1002:([0-9a-f]{4})\b")
 _OLLAMA_DRIVER = re.compile(r'\blibrary=rocm\b[^\n]*\bdriver=(\d+\.\d+)\b')

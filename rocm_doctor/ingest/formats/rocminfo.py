@@ -18,7 +18,7 @@ from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece
 from rocm_doctor.ingest.model import Absent, GpuSighting, Observation, Piece
 
 _ROCK = re.compile(r"^\s*ROCk module (?:version \S+ )?is (NOT )?loaded", re.IGNORECASE)
-_AGENT = re.compile(r"^\s*Agent\s+(\d+)\s*$")
+_AGENT = re.compile(r"^\s*Agent\s+(\d{1,18})\s*$")
 _ISA = re.compile(r"^\s*Name:\s*amdgcn-amd-amdhsa--(gfx[0-9a-f]+(?::[a-z+-]+)*)\s*$")
 _AGENT_NAME = re.compile(r"^\s*Name:\s*(gfx[0-9a-f]{3,4}(?::[a-z+-]+)*)\s*$")
 _MARKETING = re.compile(r"^\s*Marketing Name:\s*(.+?)\s*$")

@@ -18,10 +18,10 @@ from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece
 from rocm_doctor.ingest.model import GpuSighting, Observation, Piece
 
-_AMDSMI_GPU = re.compile(r"^\s*GPU:\s*(\d+)\s*$")
+_AMDSMI_GPU = re.compile(r"^\s*GPU:\s*(\d{1,18})\s*$")
 _AMDSMI_KEY = re.compile(r"^\s+([A-Z][A-Z0-9_]+):\s*(.*?)\s*$")
 _AMDSMI_VERSION = re.compile(r"AMDSMI Tool:.*?\|")
-_ROCMSMI = re.compile(r"^\s*GPU\[(\d+)\]\s*:\s*([^:]+?)\s*:\s*(.*?)\s*$")
+_ROCMSMI = re.compile(r"^\s*GPU\[(\d{1,18})\]\s*:\s*([^:]+?)\s*:\s*(.*?)\s*$")
 _ROCMSMI_DRIVER = re.compile(r"^\s*Driver version:\s*(\S+)\s*$")
 _SILENT = {"", "n/a", "na", "none"}
 

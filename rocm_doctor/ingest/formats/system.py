@@ -22,7 +22,10 @@ from rocm_doctor.ingest.formats.common import gpu_fields, make_piece
 from rocm_doctor.ingest.formats.platform_strings import kernel_observations
 from rocm_doctor.ingest.model import TRUST_HINT, GpuSighting, Observation, Piece
 
-_UNAME = re.compile(r"^\s*Linux\s+\S+\s+(\d+\.\d+\S*)\s+#\S+.*?\b(x86_64|aarch64|ppc64le)\b")
+# `uname -a` up to its build number; the architecture word is searched after it (one pattern ending in
+# `#\S+.*?\b(x86_64...)` backtracked quadratically on a long word: 200 KB took two minutes).
+_UNAME = re.compile(r"^\s*Linux\s+\S+\s+(\d+\.\d\S*)\s+#\S")
+_ARCH = re.compile(r"\b(x86_64|aarch64|ppc64le)\b")
 _OS_RELEASE = re.compile(r'^\s*(ID|VERSION_ID|PRETTY_NAME|NAME|ID_LIKE|VERSION)="?([^"]*)"?\s*$')
 _PCI_CLASS = re.compile(
     r"(?:^|\s)(?:(?:[0-9a-f]{4}:)?([0-9a-f]{2}:[0-9a-f]{2}\.\d)\s+)?(VGA compatible controller|Display controller|3D controller)"
@@ -67,10 +70,11 @@ def _uname(block: Block) -> List[Piece]:
     pieces = []
     for line in block.lines:
         match = _UNAME.match(line.text)
-        if match:
+        arch = _ARCH.search(line.text, match.end()) if match else None
+        if match and arch:
             observations = kernel_observations(match.group(1), line)
             if observations:
-                observations.append(Observation("host.arch", match.group(2), line))
+                observations.append(Observation("host.arch", arch.group(1), line))
                 pieces.append(make_piece("uname", [line], observations))
     return pieces
 

@@ -21,8 +21,8 @@ from rocm_doctor.judge.derived import Tables, machine_fact
 from rocm_doctor.judge.derived_facts._support import then
 from rocm_doctor.judge.derived_facts.gpus import amd_agents
 
-_KERNEL = re.compile(r"^(\d+)\.(\d+)(?:\.(\d+))?")
-_UBUNTU_ABI = re.compile(r"^\d+\.\d+\.\d+-(\d+)-oem")
+_KERNEL = re.compile(r"^(\d{1,18})\.(\d{1,18})(?:\.(\d{1,18}))?(?!\d)")
+_UBUNTU_ABI = re.compile(r"^\d+\.\d+\.\d+-(\d{1,18})-oem")
 
 STRIX_HALO_MIN_KERNEL = (6, 14, 0)
 """AMD's Ryzen PyTorch docs (docs-7.0.2): 'required to operate on the 6.14 OEM kernel'."""
