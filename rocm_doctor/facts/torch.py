@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional, Tuple
 
+from pydantic import ValidationError
+
 from rocm_doctor.facts.common import file_fact, join_path, not_applicable, os_kind
 from rocm_doctor.facts.distributions import Distribution, record_lists, scan_distributions, target_site_dirs
 from rocm_doctor.facts.gather import GatherContext
@@ -207,15 +209,31 @@ def _live(ctx: GatherContext, installed: Fact[Any]) -> TorchLiveFacts:
         devices = known([TorchDevice(index=d["index"], name=d.get("name"), gcn_arch_name=d.get("gcnArchName"),
                                      total_memory=d.get("total_memory"))
                          for d in devices_from(outcome.results["devices"])], source)
-    return TorchLiveFacts(
-        probe=known("ok", source) if outcome.problem is None else lost,
-        import_seconds=stage_value("import", "seconds"),
-        cuda_available=stage_value("cuda_init", "is_available"),
-        device_count=stage_value("cuda_init", "device_count"),
-        devices=devices,
-        arch_list=stage_value("arch_list", "arch_list"),
-        hip_runtime_version=unknown("torch does not expose the HIP runtime version"),
-    )
+    return _typed(source, {
+        "probe": known("ok", source) if outcome.problem is None else lost,
+        "import_seconds": stage_value("import", "seconds"),
+        "cuda_available": stage_value("cuda_init", "is_available"),
+        "device_count": stage_value("cuda_init", "device_count"),
+        "devices": devices,
+        "arch_list": stage_value("arch_list", "arch_list"),
+        "hip_runtime_version": unknown("torch does not expose the HIP runtime version"),
+    })
+
+
+def _typed(source: str, fields: Dict[str, Fact[Any]]) -> TorchLiveFacts:
+    """The live facts; an answer of the wrong type (a mapping where a list belongs) is a failed fact.
+
+    The probe's JSON comes from another process, which a broken or hostile interpreter controls."""
+    for _ in range(len(fields)):
+        try:
+            return TorchLiveFacts(**fields)
+        except ValidationError as exc:
+            wrong = {str(error["loc"][0]) for error in exc.errors() if error["loc"]} & fields.keys()
+            if not wrong:
+                raise
+            for name in wrong:
+                fields[name] = failed(source, f"the probe answered {name} with a value of the wrong type")
+    return TorchLiveFacts(**fields)
 
 
 def gather_torch(ctx: GatherContext) -> TorchFacts:

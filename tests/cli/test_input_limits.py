@@ -135,13 +135,21 @@ def test_a_null_inside_a_known_mapping_fact_is_unknown_to_the_rules_not_a_crash(
     assert result.exit_code in (0, 1) and "crashed" not in result.stdout + result.stderr, result.stdout + result.stderr
 
 
-def test_a_torch_probe_that_answers_null_is_a_failed_read_not_a_crashed_gatherer(run_cli, tmp_path: Path) -> None:
+@pytest.mark.parametrize("answer, instead", [
+    ('"is_available": true', '"is_available": null'),
+    # Found by the long fuzz run: a mapping where the list of gfx targets belongs crashed the gatherer.
+    ('"arch_list": ["gfx900", ', '"arch_list": {"gfx900": true}, "x": ['),
+    ('"device_count": 1', '"device_count": "one"'),
+])
+def test_a_torch_probe_that_answers_null_or_the_wrong_type_is_a_failed_read_not_a_crashed_gatherer(
+    run_cli, tmp_path: Path, answer: str, instead: str
+) -> None:
     machine = tmp_path / "machine"
     shutil.copytree(TESTS / "machines" / "ubuntu2204-6700xt", machine)
     commands = machine / "commands.yaml"
     text = commands.read_text(encoding="utf-8")
-    assert '"is_available": true' in text
-    commands.write_text(text.replace('"is_available": true', '"is_available": null'), encoding="utf-8")
+    assert answer in text
+    commands.write_text(text.replace(answer, instead), encoding="utf-8")
     result = run_cli("check", "--machine", str(machine))
     assert result.exit_code in (0, 1) and "crashed" not in result.stdout + result.stderr, result.stdout + result.stderr
 
