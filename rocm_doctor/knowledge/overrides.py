@@ -35,7 +35,7 @@ MAX_MAJOR = 63
 MAX_MINOR = 255
 MAX_STEPPING = 255
 _TRIPLE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
-_PER_NODE = re.compile(rf"^{VARIABLE}_(\d{1,18})$")
+_PER_NODE = re.compile(rf"^{VARIABLE}_(\d{{1,18}})$")
 
 
 @dataclass(frozen=True)
