@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Iterable, TextIO
+from typing import Any, Iterable, TextIO
 
 from rich.console import Console
 from rich.segment import Segment
@@ -63,6 +63,11 @@ class SafeConsole(Console):
 
     On a stream whose encoding lacks the console's symbols (✓ ✗ • …) they become ASCII.
     """
+
+    def __init__(self, *args: Any, highlight: bool = False, **kwargs: Any) -> None:
+        # rich's repr highlighter colours numbers and strings by regular expressions that backtrack
+        # quadratically on long hostile lines (a 6,000-character line of a paste: over a minute).
+        super().__init__(*args, highlight=highlight, **kwargs)
 
     def _render_buffer(self, buffer: Iterable[Segment]) -> str:
         ascii_only = not can_encode(self.encoding)

@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Iterable, List, Optional, Tuple
 
+from pydantic import BaseModel
+
 from rocm_doctor import __version__
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact
@@ -149,21 +151,18 @@ def _bench_details(data: dict) -> str:
     return "; ".join(parts)
 
 
-_FACT_KEYS = frozenset({"status", "value", "source", "reason"})
+def _redacted_facts(model: Any, dump: Any, clean: Callable[[Any], Any]) -> Any:
+    """``dump`` (``model`` dumped to JSON) with every value redacted, walked along the schema.
 
-
-def _redacted_facts(dump: Any, clean: Callable[[Any], Any]) -> Any:
-    """The facts with every value redacted; a dict key is data (and redacted) only inside a fact.
-
-    The schema's own field names are not the user's data: a user called ``name`` or ``python``
-    must not rename a field and make the facts invalid.
+    The field names of the facts and of the objects inside a fact's value (a torch device's
+    ``name``) are the schema, not the user's data: a user called ``name`` or ``python`` must not
+    rename one and make the facts invalid. Keys of free mappings (environment variables,
+    packages) are data, and ``clean`` redacts them with their values.
     """
-    if isinstance(dump, dict):
-        if "status" in dump and set(dump) <= _FACT_KEYS:
-            return {key: clean(value) for key, value in dump.items()}
-        return {key: _redacted_facts(value, clean) for key, value in dump.items()}
-    if isinstance(dump, list):
-        return [_redacted_facts(value, clean) for value in dump]
+    if isinstance(model, BaseModel) and isinstance(dump, dict):
+        return {key: _redacted_facts(getattr(model, key, None), item, clean) for key, item in dump.items()}
+    if isinstance(model, (list, tuple)) and isinstance(dump, list) and len(model) == len(dump):
+        return [_redacted_facts(value, item, clean) for value, item in zip(model, dump)]
     return clean(dump)
 
 
@@ -175,7 +174,7 @@ def build_report(
 ) -> str:
     """The markdown report for ``result`` (redacted when a redactor is given)."""
     clean: Callable[[Any], Any] = redactor.data if redactor is not None else (lambda value: value)
-    facts = Facts.model_validate(_redacted_facts(result.facts.model_dump(mode="json"), clean))
+    facts = Facts.model_validate(_redacted_facts(result.facts, result.facts.model_dump(mode="json"), clean))
     redacted = "redacted: user, host, home paths, IP/MAC addresses, UUIDs, serial numbers" if redactor else "not redacted"
     lines = [
         f"{REPORT_MARKER} v1 -- `rocm-doctor check --from` reads this file back -->",

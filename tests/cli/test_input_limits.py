@@ -475,11 +475,16 @@ def test_a_facts_file_with_a_kernel_release_of_5000_digits_is_no_crash(run_cli, 
     assert result.exit_code in (0, 1) and "crashed" not in result.stdout, result.stdout
 
 
-def test_a_uname_line_with_a_long_word_is_read_in_linear_time(tmp_path: Path) -> None:
+@pytest.mark.parametrize("before, after", [
     # Found by the long fuzz run: `#\S+.*?\b(x86_64...)` backtracked quadratically (200 KB: two minutes).
+    ("Linux box 6.8.0-45-generic #", ""),
+    # Found by a scan of every reader pattern against long words: `\S+\.whl is not...` searched from each position.
+    ("ERROR: ", " is not a supported wheel on this platform."),
+])
+def test_a_line_with_a_long_word_is_read_and_rendered_in_linear_time(tmp_path: Path, before: str, after: str) -> None:
     # A child process with a timeout, so a regression fails the test instead of stalling the suite.
     paste = tmp_path / "paste.txt"
-    paste.write_text("Linux box 6.8.0-45-generic #" + "x" * 200_000 + "\n", encoding="utf-8")
+    paste.write_text(before + "x7" * 100_000 + after + "\n", encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "rocm_doctor", "check", "--from", str(paste)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode in (0, 1), done.stderr

@@ -120,3 +120,17 @@ def test_fix_pip_prints_commands_with_terminal_escapes_from_a_paste_escaped(run_
     result = run_cli("fix", "--facts", str(facts), "--pip")
     assert result.exit_code == 0 and "-m pip install" in result.stdout, result.stderr
     assert not any(char in result.stdout for char in TERMINAL_ACTS_ON + ("\u202e",))
+
+
+def test_a_safe_console_does_not_run_richs_highlighter_unless_asked() -> None:
+    # Found by the long fuzz run: rich's repr highlighter backtracks quadratically on long hostile lines
+    # (a 6,000-character line of a paste took over a minute in a console that kept rich's default).
+    from rocm_doctor.render.safe import SafeConsole
+
+    def printed(**options) -> str:
+        out = io.StringIO()
+        SafeConsole(file=out, force_terminal=True, color_system="truecolor", **options).print("GPU 0: 24 GB, 'ok' True")
+        return out.getvalue()
+
+    assert "\x1b[" not in printed()
+    assert "\x1b[" in printed(highlight=True)  # the check can fail: asked for, rich colours numbers
