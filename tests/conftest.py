@@ -52,3 +52,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 from cli_runner import CliResult, run_cli  # noqa: E402,F401 - one runner for every test folder
+
+
+@pytest.fixture
+def unlistable(monkeypatch: pytest.MonkeyPatch):
+    """``unlistable("private")``: folders of that name cannot be listed (PermissionError), as another
+    user's folder would be; root can list any folder, so the refusal is played."""
+    import os
+
+    real_scandir = os.scandir
+
+    def install(name: str) -> None:
+        def scandir(path):  # type: ignore[no-untyped-def]
+            if Path(path).name == name:
+                raise PermissionError(13, "Permission denied", str(path))
+            return real_scandir(path)
+
+        monkeypatch.setattr(os, "scandir", scandir)
+
+    return install

@@ -15,7 +15,6 @@ a link leading outside it, a FIFO, a device or a socket is refused when it opens
 from __future__ import annotations
 
 import ntpath
-import os
 import posixpath
 import stat
 from pathlib import Path

@@ -343,19 +343,10 @@ def test_a_machine_folder_nested_too_deep_is_refused_naming_the_limit(run_cli, t
                 level.rmdir()
 
 
-def test_a_machine_subfolder_that_cannot_be_listed_is_bad_input_not_a_crash(run_cli, tmp_path: Path, monkeypatch) -> None:
-    import rocm_doctor.files as files
-
+def test_a_machine_subfolder_that_cannot_be_listed_is_bad_input_not_a_crash(run_cli, tmp_path: Path, unlistable) -> None:
     folder = _machine(tmp_path)
     (folder / "files" / "private").mkdir()
-    real_scandir = os.scandir
-
-    def scandir(path):  # root can list any folder, so the refusal is played
-        if Path(path).name == "private":
-            raise PermissionError(13, "Permission denied", str(path))
-        return real_scandir(path)
-
-    monkeypatch.setattr(files.os, "scandir", scandir)
+    unlistable("private")
     _input_error(run_cli("check", "--machine", str(folder)), "private", "cannot be listed")
 
 

@@ -181,19 +181,10 @@ def test_a_folder_nested_too_deep_is_bad_input_naming_the_limit_and_a_shallow_tr
                 level.rmdir()
 
 
-def test_a_subfolder_that_cannot_be_listed_is_skipped_and_the_other_nodes_are_read(run_cli, tmp_path: Path, monkeypatch) -> None:
-    import rocm_doctor.files as files
-
+def test_a_subfolder_that_cannot_be_listed_is_skipped_and_the_other_nodes_are_read(run_cli, tmp_path: Path, unlistable) -> None:
     (tmp_path / "good.json").write_text(node_facts().to_json(), encoding="utf-8")
     (tmp_path / "private").mkdir()  # another user's job folder, lost+found
-    real_scandir = os.scandir
-
-    def scandir(path):  # root can list any folder, so the refusal is played
-        if Path(path).name == "private":
-            raise PermissionError(13, "Permission denied", str(path))
-        return real_scandir(path)
-
-    monkeypatch.setattr(files.os, "scandir", scandir)
+    unlistable("private")
     assert "private" in _skip_reasons(run_cli, tmp_path)
 
 
