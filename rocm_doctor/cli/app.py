@@ -73,6 +73,35 @@ COMMAND_MODULES: Dict[str, str] = {
 """Command name -> the module under ``rocm_doctor.cli`` that registers it."""
 
 
+SUMMARIES: Dict[str, str] = {
+    "bench": "Run GPU micro-benchmarks in the target interpreter.",
+    "check": "Judge this machine and explain every finding.",
+    "explain": "Print a rule's full documentation.",
+    "facts": "Print what rocm-doctor sees: OS, GPUs, ROCm, PyTorch.",
+    "fix": "Print the fix plan; write env files; run pip.",
+    "dockerfile": "Print a Dockerfile snippet for this machine.",
+    "docker-run": "Print docker run flags and a compose service.",
+    "health": "One line for machines: the worst finding's action.",
+    "fleet": "Many nodes in one view: drift, findings, slow GPUs.",
+    "report": "Write a markdown bug report (redacted by default).",
+    "rules list": "List every rule and the rule database's version.",
+    "rules validate": "Check rule files; exit 2 on the first problem.",
+}
+"""The one-line summary ``--help`` lists per command. click cuts a docstring's first sentence to
+fit 80 columns less the longest command name, mid-word; these fit whole (under 60 characters)."""
+
+
+def _apply_summaries(typer_app: typer.Typer, prefix: str = "") -> None:
+    """Give every registered command (and ``rules``' subcommands) its summary from :data:`SUMMARIES`."""
+    for info in typer_app.registered_commands:
+        name = prefix + (info.name or "")
+        if info.short_help is None and name in SUMMARIES:
+            info.short_help = SUMMARIES[name]
+    for group in typer_app.registered_groups:
+        if group.typer_instance is not None:
+            _apply_summaries(group.typer_instance, f"{prefix}{group.name} ")
+
+
 def _register_commands(argv: Sequence[str] = ()) -> None:
     """Import the module of the command being run, or every module (help, completion).
 
@@ -87,6 +116,7 @@ def _register_commands(argv: Sequence[str] = ()) -> None:
         modules = [wanted]
     for module in modules:
         importlib.import_module(f"rocm_doctor.cli.{module}")
+    _apply_summaries(app)
 
 
 def _click_exceptions() -> tuple:

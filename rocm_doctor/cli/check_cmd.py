@@ -60,6 +60,7 @@ def _with_bench(facts: Facts, python: Optional[str], level: str, quiet: bool, de
 def check(
     json_output: bool = typer.Option(False, "--json", help="Print the rocm-doctor/check/1 JSON document."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Also show info findings and undecided rules."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing but errors; the exit code is the result."),
     fail_on: FailOn = typer.Option(FailOn.error, "--fail-on", help="Exit 1 when a finding is at least this severe."),
     rules: Optional[List[Path]] = RULES_OPTION,
     bench: Optional[BenchLevel] = typer.Option(
@@ -77,16 +78,24 @@ def check(
     """
     if bench is not None and not source.is_live:
         raise InputError("--bench runs on this machine; it cannot be combined with --machine, --facts or --from")
+    if quiet and (json_output or verbose):
+        raise InputError("--quiet prints nothing: it cannot be combined with --json or --verbose")
     loaded = load_rules(rules or [])  # bad rules fail before any probe runs
-    facts = load_facts_noting_pieces(source, quiet=json_output)
+    facts = load_facts_noting_pieces(source, quiet=json_output or quiet)
     if bench is not None:
-        facts = _with_bench(facts, source.python, bench.value, quiet=json_output)
+        facts = _with_bench(facts, source.python, bench.value, quiet=json_output or quiet)
     result = evaluate(loaded, facts, context=Context(shell=shell.value if shell else None, python=source.python))
     if json_output:
         sys.stdout.write(result.to_json() + "\n")
-    else:
-        render_check(result, stdout_console(), verbose=verbose)
+    elif not quiet:
+        from rocm_doctor.report.ruledb import rule_database_info
+
+        render_check(result, stdout_console(), verbose=verbose, database=rule_database_info())
     if result.crashes:
+        if quiet:  # a crash is an error: it is printed even with --quiet
+            for crash in result.crashes:
+                log = f"; crash log: {crash.log}" if crash.log else ""
+                stderr_console().print(f"error: {crash.what} crashed: {crash.reason}{log}", markup=False, soft_wrap=True)
         raise typer.Exit(EXIT_CRASHED)  # a crashed check is a result: the diagnosis is incomplete
     if result.at_or_above(fail_on.value):
         raise typer.Exit(EXIT_FINDINGS)
@@ -136,15 +145,19 @@ def rules_list(
     from rich.markup import escape
     from rich.table import Table
 
+    from rocm_doctor.judge.interpolate import readable
+    from rocm_doctor.render.trimmed import print_trimmed
+
     table = Table(box=None, pad_edge=False)
     for column in ("id", "severity", "category", "action", "area", "status", "title"):
         table.add_column(column)
     for rule in sorted(loaded, key=lambda r: r.id):
         table.add_row(
-            rule.id, rule.severity, rule.category, rule.effective_action, escape(rule.area), rule.status, escape(rule.title)
+            rule.id, rule.severity, rule.category, rule.effective_action, escape(rule.area), rule.status,
+            escape(readable(rule.title)),
         )
     console = stdout_console()
-    console.print(table)
+    print_trimmed(console, table)
     console.print(f"{len(loaded)} rules · rule database {database['version']}, data tables checked {database['checked']}")
 
 

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from rocm_doctor.facts.model import Facts, GpuAgent, GpuFacts, PackagesFacts, Section
 from rocm_doctor.facts.value import Fact
+from rocm_doctor.render.trimmed import print_trimmed
 
 SECTIONS = ("host", "python", "cpu", "gpus", "driver", "rocm", "windows", "torch", "packages", "env",
             "permissions", "bench", "symptoms")
@@ -165,4 +166,4 @@ def render_facts(facts: Facts, console: Console, verbose: bool = False) -> None:
         ]
         for table in tables:
             console.print()
-            console.print(table)
+            print_trimmed(console, table)

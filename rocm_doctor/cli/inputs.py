@@ -22,6 +22,9 @@ from rocm_doctor.files import read_limited
 from rocm_doctor.limits import JSON_BYTES
 from rocm_doctor.system.base import Started
 
+if typing.TYPE_CHECKING:
+    from rocm_doctor.ingest.model import IngestResult
+
 PYTHON_OPTION = typer.Option(None, "--python", metavar="PYTHON", help="Target interpreter (default: the active venv or conda env, else python3 on PATH).")
 NO_TORCH_OPTION = typer.Option(False, "--no-torch", help="Do not start torch; read only what files say.")
 MACHINE_OPTION = typer.Option(None, "--machine", metavar="DIR", help="Replay a recorded machine folder instead of this machine.")
@@ -161,9 +164,27 @@ def _load_facts(source: FactsSource, progress: Optional[Callable[[str], None]] =
             return Facts.from_json(text)
         except FactsFileError as exc:
             raise InputError(f"{source.facts_file}: {exc}") from None
-    from rocm_doctor.ingest import facts_from_report_file
+    return ingest_paste(source.from_file).facts  # type: ignore[arg-type]
 
-    return facts_from_report_file(source.from_file)  # type: ignore[arg-type]
+
+def ingest_paste(path_or_dash: str) -> "IngestResult":
+    """A pasted report read into facts; a paste in which no reader recognised anything is bad input.
+
+    Judging such a paste would print "no problem found" and exit 0 for text that says nothing
+    (``echo hello | rocm-doctor check --from -``): say so instead, and what to paste.
+    """
+    from rocm_doctor.ingest import ingest_report_file
+    from rocm_doctor.judge.paste_verdict import coverage
+
+    ingested = ingest_report_file(path_or_dash)
+    if ingested.pieces:
+        return ingested
+    name = "stdin" if path_or_dash == "-" else path_or_dash
+    asks = [f"  {area.collect.what}: {area.collect.linux}" for area in coverage(ingested.facts) if area.collect is not None]
+    raise InputError(
+        f"{name}: nothing in it was recognised (no command output or report that rocm-doctor reads).\n"
+        "Paste the output of these commands (or the file `rocm-doctor report` writes on the machine):\n" + "\n".join(asks)
+    )
 
 
 def usable_target(source: FactsSource, facts: Facts) -> Facts:

@@ -7,10 +7,11 @@ in JSON.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any, Dict, List, Sequence
 
 from rich.console import Console
-from rich.markup import escape
+from rich.text import Text
 
 from rocm_doctor import __version__
 from rocm_doctor.fleet.aggregate import Dimension, FleetReport
@@ -97,15 +98,25 @@ def headline(report: FleetReport, fail_on: str) -> str:
     return f"{report.nodes} nodes from {report.files} files; verdict {report.verdict} (exit {report.exit_code(fail_on)})"
 
 
+def _wrap(text: str, width: int, first: str, rest: str) -> List[str]:
+    """Whole words per line (node names and versions are never broken), the rest indented by ``rest``."""
+    return textwrap.wrap(text, width=width, initial_indent=first, subsequent_indent=rest,
+                         break_long_words=False, break_on_hyphens=False) or [first.rstrip()]
+
+
 def render_console(report: FleetReport, console: Console, fail_on: str) -> None:
-    console.print(f"[bold]{escape(headline(report, fail_on))}[/]")
+    """The report wrapped to the console's width (``COLUMNS`` when piped), each entry with a hanging indent."""
+    width = max(console.width, 40)
+    for part in _wrap(headline(report, fail_on), width, "", "  "):
+        console.print(Text(part, style="bold"), soft_wrap=True)
     for title, lines in _lines(report).items():
         if not lines:
             continue
         console.print()
         console.print(f"[bold]{title}[/]")
         for line in lines:
-            console.print(f"  {escape(line)}", soft_wrap=True)
+            for part in _wrap(line, width, "  ", "      "):
+                console.print(Text(part), soft_wrap=True)
 
 
 def _markdown_text(line: str) -> str:

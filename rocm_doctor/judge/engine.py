@@ -134,6 +134,8 @@ def evaluate(rules: Iterable[Rule], facts: Facts, tables: Optional[Tables] = Non
     undecided.sort(key=lambda u: (u.id, -1 if u.gpu is None else u.gpu))
     summary = Summary(**{s: sum(1 for f in findings if f.severity == s) for s in SEVERITY_ORDER})
     machine = {path: derived.machine(path) for path in registered_names("machine")}
+    pasted = facts.meta.origin == "paste"
+    asked = paste_verdict.asks(rules, undecided, facts, derived) if pasted else []  # its titles may read derived facts
     crashes[len(facts.meta.crashes):len(facts.meta.crashes)] = derived.crashes
     plan = None
     try:
@@ -145,13 +147,12 @@ def evaluate(rules: Iterable[Rule], facts: Facts, tables: Optional[Tables] = Non
         from rocm_doctor.crashlog import write_crash_log
 
         crashes.append(Crash(what="remedy chooser", reason=f"{type(exc).__name__}: {exc}", log=write_crash_log("remedy chooser")))
-    pasted = facts.meta.origin == "paste"
     return CheckResult(
         tool_version=__version__,
         facts=facts,
         findings=findings,
         undecided=undecided,
-        asks=paste_verdict.asks(rules, undecided, facts) if pasted else [],
+        asks=asked,
         coverage=paste_verdict.coverage(facts) if pasted else [],
         summary=summary,
         derived={p: f for p, f in machine.items() if f is not None},

@@ -51,12 +51,73 @@ def render_fact(fact: Fact) -> str:
     return ABSENT_TEXT if fact.status == "absent" else UNKNOWN_TEXT
 
 
-def interpolate(text: str, scope: Scope, quote: Optional[Callable[[str], str]] = None) -> str:
-    """Replace every ``{path}`` in ``text`` with the fact's value (passed through ``quote`` when given)."""
+def interpolate(
+    text: str, scope: Scope, quote: Optional[Callable[[str], str]] = None, unknown_as_name: bool = False
+) -> str:
+    """Replace every ``{path}`` in ``text`` with the fact's value (passed through ``quote`` when given).
+
+    ``unknown_as_name``: a fact that is not known reads as its :func:`readable_name` (a pasted
+    report's open rules: "no kernels for <gfx target>"), not as ``unknown``.
+    """
     if not text or "{" not in text:
         return text
     shown = quote or (lambda value: value)
-    return PLACEHOLDER.sub(lambda m: shown(render_fact(resolve(m.group(1), scope))), text)
+
+    def replace(match: "re.Match[str]") -> str:
+        fact = resolve(match.group(1), scope)
+        if unknown_as_name and fact.status != "known":
+            return f"<{readable_name(match.group(1))}>"
+        return shown(render_fact(fact))
+
+    return PLACEHOLDER.sub(replace, text)
+
+
+READABLE_NAMES = {
+    "gpu.gfx": "gfx target",
+    "gpu.effective_gfx": "gfx target it runs as",
+    "gpu.name": "GPU name",
+    "gpu.kfd_node": "KFD node",
+    "gpu.override": "override value",
+    "gpu.override_var": "override variable",
+    "gpu.override_gfx": "gfx target of the override",
+    "gpu.documented_override": "documented override",
+    "gpu.first_torch_with_gfx": "first torch with it",
+    "gpu.newest_torch_with_gfx": "newest torch with it",
+    "gpu.wheel_library_gap": "library",
+    "torch.version": "torch version",
+    "torch.rocm_version": "torch's ROCm version",
+    "rocm.version": "ROCm version",
+    "python.version": "Python version",
+    "python.executable": "python",
+}
+"""Names for the placeholders rules use most; any other path gets a name made from its words."""
+
+_PREFIX_WORDS = {"gpu": "GPU", "torch": "torch", "rocm": "ROCm", "python": "Python", "cpu": "CPU", "host": "host"}
+
+
+def readable_name(path: str) -> str:
+    """A placeholder's name for people (``gpu.gfx`` -> ``gfx target``, ``env.vars.X`` -> ``value of X``)."""
+    if path in READABLE_NAMES:
+        return READABLE_NAMES[path]
+    segments = path.split(".")
+    if segments[:2] == ["env", "vars"] and len(segments) == 3:
+        return f"value of {segments[2]}"
+    if segments[:2] == ["packages", "installed"] and len(segments) == 3:
+        return f"{segments[2]} version"
+    if segments[:2] == ["bench", "results"]:
+        segments = segments[2:]
+    elif segments[0] in ("derived", "permissions", "env", "packages", "bench"):
+        segments = segments[1:]
+    elif segments[0] in _PREFIX_WORDS and len(segments) > 1:
+        # torch.torchvision_version -> "torchvision version", gpu.first_torch_with_gfx -> "GPU first torch with gfx"
+        segments = segments[1:] if segments[1].startswith(segments[0]) else [_PREFIX_WORDS[segments[0]]] + segments[1:]
+    return " ".join(segments).replace("_", " ")
+
+
+def readable(text: str) -> str:
+    """A template as people read it where no machine is at hand (``explain``, ``rules list``):
+    every ``{path}`` becomes ``<its readable name>``, never the raw path."""
+    return PLACEHOLDER.sub(lambda m: f"<{readable_name(m.group(1))}>", text or "")
 
 
 def shell_value(fix: Fix) -> Callable[[str], str]:

@@ -23,7 +23,10 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from pydantic import BaseModel, ConfigDict, Field
 
 from rocm_doctor.facts.model import Facts
+from rocm_doctor.judge.derived import DerivedValues
+from rocm_doctor.judge.interpolate import interpolate
 from rocm_doctor.judge.model import SEVERITY_ORDER, Finding, Rule, Undecided
+from rocm_doctor.judge.paths import Scope
 
 _RUN_HINT = re.compile(r"\(run: ([^)]+)\)")
 
@@ -116,10 +119,16 @@ def _collect_for(missing: str) -> Optional[Collect]:
     return None
 
 
-def asks(rules: Sequence[Rule], undecided: Sequence[Undecided], facts: Facts) -> List[Ask]:
-    """Undecided error/warning rules that the report supports as far as it goes (see the module docstring)."""
+def asks(rules: Sequence[Rule], undecided: Sequence[Undecided], facts: Facts, derived: Optional[DerivedValues] = None) -> List[Ask]:
+    """Undecided error/warning rules that the report supports as far as it goes (see the module docstring).
+
+    An ask's title shows the facts the report gives and names the ones it does not
+    ("torch 2.3.1 has no kernels for <gfx target>"), never a raw ``{gpu.gfx}``.
+    """
     if facts.meta.origin != "paste":
         return []
+    values = derived if derived is not None else DerivedValues(facts)
+    agents = {agent.index: agent for agent in facts.gpus.agents}
     by_id: Dict[str, Rule] = {r.id: r for r in rules}
     out: List[Ask] = []
     for item in undecided:
@@ -133,7 +142,8 @@ def asks(rules: Sequence[Rule], undecided: Sequence[Undecided], facts: Facts) ->
         for collect in collects:
             if collect is not None and collect not in unique:
                 unique.append(collect)
-        title = re.sub(r"\{[^{}]*\}", "…", rule.title)  # facts the report does not give: left out
+        scope = Scope(facts, values, agents.get(item.gpu) if item.gpu is not None else None)
+        title = interpolate(rule.title, scope, unknown_as_name=True)
         out.append(
             Ask(
                 id=rule.id, name=rule.name, title=title, category=rule.category, severity=rule.severity,
@@ -147,7 +157,7 @@ def asks(rules: Sequence[Rule], undecided: Sequence[Undecided], facts: Facts) ->
 def _shown(fact_paths: Sequence[Tuple[str, object]]) -> Optional[str]:
     for label, fact in fact_paths:
         if getattr(fact, "is_known", False):
-            return f"{label} {getattr(fact, 'value')}"
+            return f"{label} {getattr(fact, 'value')}".strip()
     return None
 
 

@@ -31,6 +31,43 @@ class Summary(BaseModel):
     info: int = 0
 
 
+class Problem(BaseModel):
+    """One finding as people see it: a rule's finding, once, with every GPU it holds for."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    finding: Finding
+    gpus: List[Optional[int]]
+    """The GPUs, in finding order; ``[None]`` for a machine-wide finding."""
+
+
+def _same_text(finding: Finding) -> str:
+    return finding.model_dump_json(include={"id", "title", "message", "remedy"})
+
+
+def as_problems(findings: List[Finding]) -> List[Problem]:
+    """``findings`` with the per-GPU findings of one rule that read the same (title, message,
+    remedy) merged into one, listing their GPUs; order kept. Every human output shows and
+    counts these, so "8 warnings" never stands above 6 entries."""
+    out: List[Problem] = []
+    where: Dict[str, int] = {}
+    for finding in findings:
+        key = _same_text(finding) if finding.gpu is not None else None
+        if key is not None and key in where:
+            known = out[where[key]]
+            out[where[key]] = Problem(finding=known.finding, gpus=known.gpus + [finding.gpu])
+            continue
+        if key is not None:
+            where[key] = len(out)
+        out.append(Problem(finding=finding, gpus=[finding.gpu]))
+    return out
+
+
+def count(items: List[Problem]) -> Summary:
+    """How many problems of each severity."""
+    return Summary(**{s: sum(1 for p in items if p.finding.severity == s) for s in SEVERITY_ORDER})
+
+
 class CheckResult(BaseModel):
     """What ``check`` found on one machine."""
 
@@ -41,6 +78,7 @@ class CheckResult(BaseModel):
     findings: List[Finding] = Field(default_factory=list)
     undecided: List[Undecided] = Field(default_factory=list)
     summary: Summary = Field(default_factory=Summary)
+    """Findings per severity as the JSON lists them (one per GPU); people see :attr:`shown_summary`."""
     asks: List[Ask] = Field(default_factory=list)
     """Pasted reports: rules the report leaves open only because it does not show some facts."""
     coverage: List[Area] = Field(default_factory=list)
@@ -52,6 +90,16 @@ class CheckResult(BaseModel):
     derived: Dict[str, Fact] = Field(default_factory=dict, exclude=True)
     """Machine-wide derived facts (``derived.x``), for renderers; not part of the JSON."""
     rules_evaluated: int = Field(default=0, exclude=True)
+
+    @property
+    def problems(self) -> List[Problem]:
+        """The findings as people see them (see :func:`as_problems`)."""
+        return as_problems(self.findings)
+
+    @property
+    def shown_summary(self) -> Summary:
+        """Problems per severity: the counts above the entries a person reads."""
+        return count(self.problems)
 
     def at_or_above(self, severity: str) -> List[Finding]:
         """Findings whose severity is ``severity`` or worse."""

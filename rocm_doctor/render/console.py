@@ -15,9 +15,9 @@ from rich.markup import escape
 from rich.text import Text
 
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.judge.interpolate import render_value
+from rocm_doctor.judge.interpolate import readable, render_value
 from rocm_doctor.judge.model import Evidence, Finding, Fix, Rule
-from rocm_doctor.judge.report import CheckResult
+from rocm_doctor.judge.report import CheckResult, Problem
 
 MARKERS: Dict[str, str] = {"error": "[bold red]✗[/]", "warning": "[bold yellow]![/]", "info": "[cyan]•[/]"}
 MARKER_STYLES: Dict[str, str] = {"error": "bold red", "warning": "bold yellow", "info": "cyan"}
@@ -86,9 +86,10 @@ def _print_indented(console: Console, text: str, indent: str) -> None:
         console.print(Text(wrapped or indent), soft_wrap=True)
 
 
-def _print_fixes(console: Console, fixes: List[Fix]) -> None:
+def _print_fixes(console: Console, fixes: List[Fix], templates: bool = False) -> None:
+    """``templates``: the rule's own fixes, with no machine at hand: placeholders read as names."""
     for number, fix in enumerate(fixes, start=1):
-        lines = fix_lines(fix)
+        lines = [readable(line) for line in fix_lines(fix)] if templates else fix_lines(fix)
         if not lines:
             continue
         label = "fix:" if len(fixes) == 1 else f"fix {number}:"
@@ -143,15 +144,22 @@ def _print_finding(console: Console, finding: Finding, facts: Facts, gpus: List[
         console.print(f"{INDENT}[dim]see: {escape(ref.url)}{title}[/]", soft_wrap=True)
 
 
-def _add_merged(shown: List[Tuple[Finding, List[Optional[int]]]], finding: Finding) -> None:
-    """Identical findings for several GPUs are shown once ("GPUs 0, 1")."""
-    key = finding.model_dump_json(include={"id", "title", "message", "remedy"})
-    for position, (known_finding, gpus) in enumerate(shown):
-        if finding.gpu is not None and known_finding.gpu is not None:
-            if known_finding.model_dump_json(include={"id", "title", "message", "remedy"}) == key:
-                shown[position] = (known_finding, gpus + [finding.gpu])
-                return
-    shown.append((finding, [finding.gpu]))
+def is_platform_note(finding: Finding) -> bool:
+    """An info finding about the platform (Windows, WSL2, a container) changes what to do there
+    (train under Linux, guard DataLoader workers): the default output names it in one line."""
+    return finding.severity == "info" and finding.category == "platform"
+
+
+def _print_note(console: Console, finding: Finding, facts: Facts, gpus: List[Optional[int]]) -> None:
+    """A platform note in one entry: marker, title, GPUs and id (``-v`` prints the whole finding)."""
+    from rocm_doctor.render.remedy import print_lines, wrap
+
+    gpu = f" [{_gpus_label(facts, gpus)}]" if gpus != [None] else ""
+    lines = wrap(f"{finding.title}{gpu}  {finding.id}", max(console.width, 40), "  • ", INDENT)
+    first = Text(lines[0])
+    first.stylize(MARKER_STYLES["info"], 2, 3)
+    console.print(first, soft_wrap=True)
+    print_lines(console, lines[1:])
 
 
 def _print_crashes(console: Console, result: CheckResult) -> None:
@@ -225,13 +233,24 @@ def overview(result: CheckResult) -> List[str]:
 SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
 
 
+def _info_hint(result: CheckResult) -> str:
+    """Where the info findings are, when ``-v`` is not given: platform notes above, the rest with ``-v``."""
+    infos = [p.finding for p in result.problems if p.finding.severity == "info"]
+    notes = sum(1 for finding in infos if is_platform_note(finding))
+    if not notes:
+        return " (shown with -v)"
+    if notes == len(infos):
+        return f" ({_plural(notes, 'platform note')} above; -v explains them)"
+    return f" ({_plural(notes, 'platform note')} above; {len(infos) - notes} more with -v)"
+
+
 def _summary(result: CheckResult, shown_info: bool) -> str:
-    counts = result.summary
+    counts = result.shown_summary  # what is shown: per-GPU findings that read the same are one entry
     parts = []
     for severity in ("error", "warning", "info"):
         count = getattr(counts, severity)
         if count:
-            hidden = " (shown with -v)" if severity == "info" and not shown_info else ""
+            hidden = _info_hint(result) if severity == "info" and not shown_info else ""
             parts.append(f"{MARKERS[severity]} {_plural(count, severity)}{hidden}")
     checked = f"{result.rules_evaluated} rules checked"
     if result.crashes:
@@ -246,8 +265,15 @@ def _summary(result: CheckResult, shown_info: bool) -> str:
     return f"{', '.join(parts)} ({checked})."
 
 
-def render_check(result: CheckResult, console: Console, verbose: bool = False) -> None:
-    """Print a check result for people."""
+def header_line(tool_version: str, database: Dict[str, str]) -> str:
+    """Which rocm-doctor and which rule database judged: two reports differ by these first."""
+    return f"rocm-doctor {tool_version} · rule database {database['version']}, data checked {database['checked']}"
+
+
+def render_check(result: CheckResult, console: Console, verbose: bool = False, database: Optional[Dict[str, str]] = None) -> None:
+    """Print a check result for people; ``database`` (``rule_database_info()``) makes the header line."""
+    if database is not None:
+        console.print(Text(header_line(result.tool_version, database), style="dim"), soft_wrap=True)
     for line in _no_amd_gpu_lines(result):
         if line:
             console.print(escape(line))
@@ -258,15 +284,18 @@ def render_check(result: CheckResult, console: Console, verbose: bool = False) -
         text = f"Target: {target.python} ({target.python_why}); commands for {target.shell} ({target.shell_why})."
         for line in wrap(text, max(console.width, 40), "", "  "):
             console.print(Text(line, style="dim"), soft_wrap=True)
-    by_area: Dict[str, List[Tuple[Finding, List[Optional[int]]]]] = {}
-    for finding in result.findings:  # worst first, so the worst area comes first
-        if verbose or finding.severity != "info":
-            _add_merged(by_area.setdefault(finding.area, []), finding)
-    for area, findings in by_area.items():
+    by_area: Dict[str, List[Problem]] = {}
+    for problem in result.problems:  # worst first, so the worst area comes first
+        if verbose or problem.finding.severity != "info" or is_platform_note(problem.finding):
+            by_area.setdefault(problem.finding.area, []).append(problem)
+    for area, problems in by_area.items():
         console.print()
         console.print(f"[bold underline]{escape(area)}[/]")
-        for finding, gpus in findings:
-            _print_finding(console, finding, result.facts, gpus, verbose)
+        for problem in problems:
+            if verbose or problem.finding.severity != "info":
+                _print_finding(console, problem.finding, result.facts, problem.gpus, verbose)
+            else:
+                _print_note(console, problem.finding, result.facts, problem.gpus)
     _print_crashes(console, result)
     if verbose and result.undecided:
         console.print()
@@ -330,7 +359,7 @@ def render_condition(condition: object, indent: int = 0) -> List[str]:
 def render_rule(rule: Rule, console: Console) -> None:
     """The full documentation of one rule (``explain``)."""
     console.print(f"[bold]{rule.id}[/] {escape(rule.name)}  {MARKERS[rule.severity]} {rule.severity}")
-    console.print(f"[bold]{escape(rule.title)}[/]")
+    console.print(f"[bold]{escape(readable(rule.title))}[/]")
     console.print(
         f"category: {rule.category} · action: {rule.effective_action} · area: {escape(rule.area)}"
         f" · status: {rule.status} · since: {escape(rule.since)}"
@@ -345,14 +374,14 @@ def render_rule(rule: Rule, console: Console) -> None:
     console.print("[bold]What it checks[/]")
     for line in render_condition(rule.when):
         console.print(f"  {escape(line)}")
-    _print_indented(console, f"message: {rule.message}", "  ")
+    _print_indented(console, f"message: {readable(rule.message)}", "  ")
     console.print()
     console.print("[bold]Why it matters[/]")
     console.print(Text(reflow(rule.explanation)))
     if rule.fixes:
         console.print()
         console.print("[bold]Fixes[/]")
-        _print_fixes(console, rule.fixes)
+        _print_fixes(console, rule.fixes, templates=True)
     console.print()
     console.print("[bold]References[/]")
     for ref in rule.references:

@@ -82,7 +82,7 @@ def render_nothing_matched(result: CheckResult, console: Console) -> None:
 def paste_summary(result: CheckResult) -> str:
     """The last line for a paste: never a bare green tick, always how much the verdict rests on."""
     shown = sum(1 for area in result.coverage if area.shown)
-    counts = result.summary
+    counts = result.shown_summary  # as shown: per-GPU findings that read the same are one entry
     parts = [f"{n} {word}{'s' if n != 1 else ''}" for n, word in ((counts.error, "error"), (counts.warning, "warning")) if n]
     found = ", ".join(parts) if parts else "no problem found"
     asked = f"; {len(result.asks)} rules wait for outputs the report does not show" if result.asks else ""
