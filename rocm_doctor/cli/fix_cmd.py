@@ -120,6 +120,10 @@ def fix(
         None, "--shell", help="Shell of the printed commands and the env file; dotenv is a file format only (default: detected)."
     ),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show the env-file diff; write nothing."),
+    activate: bool = typer.Option(
+        False, "--activate", help="Set the environment changes whenever the target's venv or conda env is activated."
+    ),
+    undo_activate: bool = typer.Option(False, "--undo-activate", help="Take out what --activate put into the activation scripts."),
     comment_out_conflicts: bool = typer.Option(
         False, "--comment-out-conflicts", help="Comment out lines of the env file that contradict the plan (backed up first)."
     ),
@@ -149,6 +153,10 @@ def fix(
     """
     if apply and not source.is_live:
         raise InputError("--apply changes this machine: it cannot be used with --machine, --facts or --from")
+    if (activate or undo_activate) and not source.is_live:
+        raise InputError("--activate changes this machine's environment: it cannot be used with --machine, --facts or --from")
+    if activate and undo_activate:
+        raise InputError("--activate and --undo-activate: choose one")
     context = Context(
         shell=_command_shell(shell.value if shell else None), python=source.python, installer=installer.value,
         index_url=index_url, torch=torch_version, keep_torch=keep_torch,
@@ -184,8 +192,47 @@ def fix(
         written = _write_env(
             console, plan, facts, env_file, shell.value if shell else None, dry_run, force, comment_out_conflicts
         )
+    if activate or undo_activate:
+        _activation(console, plan, facts, undo_activate, force)
     if apply:
         _apply(console, plan, facts, source, loaded, yes, written)
+
+
+def _activation(console: Console, plan: Plan, facts: Facts, undo: bool, force: bool) -> None:
+    """Hook the plan's environment changes into the target environment's activation, or take them out."""
+    from rocm_doctor.fix.activate import hook, unhook
+
+    prefix = facts.python.prefix.value if facts.python.prefix.is_known else None
+    kind = facts.python.env_kind.value if facts.python.env_kind.is_known else None
+    python = facts.python.executable.value if facts.python.executable.is_known else plan.target.python
+    if not prefix or kind not in ("venv", "conda"):
+        raise InputError(
+            f"the target interpreter {python} is not in a virtual environment or a conda environment: there is no "
+            "activation to hook into (activate one, or name its python with --python)"
+        )
+    _say(console, "")
+    if undo:
+        done = unhook(Path(str(prefix)), str(kind), plan.target.platform, force=force)
+        for item in done:
+            if item.removed:
+                _say(console, f"Removed {item.path} (it held only rocm-doctor's block).")
+            elif item.changed:
+                _say(console, f"Took rocm-doctor's block out of {item.path}; the previous file is {item.backup}")
+        if not any(item.changed for item in done):
+            _say(console, f"Nothing to undo: no activation script of {prefix} holds rocm-doctor's block.")
+        return
+    changes = _env_changes(plan)
+    if not changes:
+        _say(console, f"Nothing to hook: the plan changes no environment variable, so {prefix}'s activation was not changed.")
+        return
+    done = hook(Path(str(prefix)), str(kind), plan.target.platform, changes, force=force)
+    for item in done:
+        if item.changed:
+            kept = f"; the previous file is {item.backup}" if item.backup else ""
+            _say(console, f"Hooked into {item.path} ({item.shell}){kept}")
+        else:
+            _say(console, f"{item.path} already sets these ({item.shell}); nothing changed.")
+    _say(console, f"The settings apply from the next activation of {prefix}; --undo-activate takes them out again.")
 
 
 def _requirements_section(console: Console, path: Path, facts: Facts, plan: Plan) -> None:

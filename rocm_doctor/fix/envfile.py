@@ -166,6 +166,11 @@ def _split_lines(text: str) -> List[str]:
     return [line for line in _LINE_END.split(text) if line]
 
 
+def split_lines(text: str) -> List[str]:
+    """Lines with their terminators (LF, CRLF or CR only); joined they give back ``text``."""
+    return _split_lines(text)
+
+
 def _newline_of(text: str, shell: str) -> str:
     if "\r\n" in text:
         return "\r\n"
