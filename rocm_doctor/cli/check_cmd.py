@@ -150,7 +150,11 @@ def rules_list(
 
 @rules_app.command("validate")
 def rules_validate(path: Path = typer.Argument(..., help="A rule file or a folder of rule files.")) -> None:
-    """Check rule files on their own (ids unique within them; shipped ids they shadow are named); exit 2 on the first problem."""
+    """Check rule files on their own; exit 2 on the first problem.
+
+    Ids must be unique within the files given; an id that is also a shipped rule's is named in a note
+    (a checkout's rules/ beside an installed copy), not refused.
+    """
     loaded, shadowed = validate_alone(path)
     stdout_console().print(f"{path}: {len(loaded)} rules valid", markup=False, highlight=False, soft_wrap=True)
     if shadowed:

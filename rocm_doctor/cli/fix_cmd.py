@@ -425,7 +425,7 @@ def docker_run_cmd(
     rules: Optional[List[Path]] = RULES_OPTION,
     source: FactsSource = FactsSource(),
 ) -> None:
-    """Print the `docker run` line for this machine's GPUs; --compose writes the compose service alone.
+    """Print `docker run` flags for this machine's GPUs (--compose: a compose file).
 
     stdout holds one document: the `docker run` line, or with `--compose -` the compose YAML; notes go
     to stderr. Exit codes: 0 done, 2 bad input or no container recipe fits this machine.

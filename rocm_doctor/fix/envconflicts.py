@@ -26,9 +26,11 @@ _DOTENV = re.compile(rf"^\s*(?:export\s+)?({_NAME})\s*=(.*)$")
 _POSIX_SET = re.compile(rf"^\s*(?:export\s+|declare\s+-x\s+|typeset\s+-x\s+)?({_NAME})=(.*)$")
 _POSIX_UNSET = re.compile(rf"^\s*unset\s+(?:-v\s+)?({_NAME}(?:\s+{_NAME})*)\s*(?:#.*)?$")
 _FISH_SET = re.compile(r"^\s*set\s+(.*)$")
-_PS_SET = re.compile(rf"^\s*\$env:({_NAME})\s*=\s*(.*?)\s*$", re.IGNORECASE)
+_PS_SET = re.compile(rf"^\s*\$env:({_NAME})\s*=(.*)$", re.IGNORECASE)
 _PS_UNSET = re.compile(rf"^\s*Remove-Item\s+(?:-Path\s+)?Env:\\?({_NAME})\b", re.IGNORECASE)
 _CMD_SET = re.compile(rf"^\s*set\s+(?:\"({_NAME})=(.*)\"|({_NAME})=(.*))\s*$", re.IGNORECASE)
+
+_COMMENT = re.compile(r"\s#")
 
 UNKNOWN = "\0unknown"
 """A value that cannot be read literally (an expansion, a quoting the reader does not follow)."""
@@ -63,7 +65,8 @@ def _dotenv_value(raw: str) -> str:
     if raw[:1] in ("'", '"'):
         end = raw.find(raw[0], 1)
         return raw[1:end] if end > 0 and "\\" not in raw[1:end] and "$" not in raw[1:end] else UNKNOWN
-    value = re.split(r"\s+#", raw, maxsplit=1)[0].strip()
+    comment = _COMMENT.search(raw)  # " #" starts a comment; one whitespace character, so the search stays linear
+    value = (raw[: comment.start()] if comment else raw).strip()
     return UNKNOWN if "$" in value else value
 
 
@@ -117,7 +120,7 @@ def assignment(shell: str, line: str) -> List[Tuple[str, Optional[str]]]:
         match = _PS_SET.match(line)
         if not match:
             return []
-        raw = match.group(2)
+        raw = match.group(2).strip()  # stripped here: a lazy group before \s*$ is quadratic on a long run of spaces
         if len(raw) >= 2 and raw[0] == raw[-1] == "'":
             return [(match.group(1), raw[1:-1].replace("''", "'"))]
         if len(raw) >= 2 and raw[0] == raw[-1] == '"' and not set(raw) & set("$`"):

@@ -142,3 +142,18 @@ def test_a_dotenv_line_setting_the_plans_own_value_is_no_conflict(tmp_path: Path
 )
 def test_each_shells_plain_assignments_are_read(shell: str, line: str, expected) -> None:
     assert assignment(shell, line) == expected
+
+
+@pytest.mark.parametrize("shell", ["dotenv", "bash", "fish", "powershell", "cmd"])
+def test_reading_a_hostile_line_is_linear_in_its_length(shell: str) -> None:
+    import time
+
+    spaces = " " * 200_000
+    lines = [
+        f"$env:X = a{spaces}b", f"export X=a{spaces}b", f"unset X{' X' * 50_000} !", f'set "X=a{spaces}', f"X='{spaces}",
+        "set -gx X " + "'a' " * 50_000 + "'",
+    ]
+    started = time.monotonic()
+    for line in lines:
+        assignment(shell, line)
+    assert time.monotonic() - started < 10  # a quadratic pattern takes minutes on these lines
