@@ -193,13 +193,14 @@ def fix(
             console, plan, facts, env_file, shell.value if shell else None, dry_run, force, comment_out_conflicts
         )
     if activate or undo_activate:
-        _activation(console, plan, facts, undo_activate, force)
+        _activation(console, plan, facts, undo_activate, force, dry_run)
     if apply:
         _apply(console, plan, facts, source, loaded, yes, written)
 
 
-def _activation(console: Console, plan: Plan, facts: Facts, undo: bool, force: bool) -> None:
-    """Hook the plan's environment changes into the target environment's activation, or take them out."""
+def _activation(console: Console, plan: Plan, facts: Facts, undo: bool, force: bool, dry_run: bool = False) -> None:
+    """Hook the plan's environment changes into the target environment's activation, or take them out
+    (``--dry-run``: say what would change)."""
     from rocm_doctor.fix.activate import hook, unhook
 
     prefix = facts.python.prefix.value if facts.python.prefix.is_known else None
@@ -212,9 +213,11 @@ def _activation(console: Console, plan: Plan, facts: Facts, undo: bool, force: b
         )
     _say(console, "")
     if undo:
-        done = unhook(Path(str(prefix)), str(kind), plan.target.platform, force=force)
+        done = unhook(Path(str(prefix)), str(kind), plan.target.platform, force=force, dry_run=dry_run)
         for item in done:
-            if item.removed:
+            if item.changed and dry_run:
+                _say(console, f"Would take rocm-doctor's block out of {item.path}" + (" and remove it" if item.removed else ""))
+            elif item.removed:
                 _say(console, f"Removed {item.path} (it held only rocm-doctor's block).")
             elif item.changed:
                 _say(console, f"Took rocm-doctor's block out of {item.path}; the previous file is {item.backup}")
@@ -225,14 +228,17 @@ def _activation(console: Console, plan: Plan, facts: Facts, undo: bool, force: b
     if not changes:
         _say(console, f"Nothing to hook: the plan changes no environment variable, so {prefix}'s activation was not changed.")
         return
-    done = hook(Path(str(prefix)), str(kind), plan.target.platform, changes, force=force)
+    done = hook(Path(str(prefix)), str(kind), plan.target.platform, changes, force=force, dry_run=dry_run)
     for item in done:
-        if item.changed:
+        if item.changed and dry_run:
+            _say(console, f"Would hook into {item.path} ({item.shell})")
+        elif item.changed:
             kept = f"; the previous file is {item.backup}" if item.backup else ""
             _say(console, f"Hooked into {item.path} ({item.shell}){kept}")
         else:
             _say(console, f"{item.path} already sets these ({item.shell}); nothing changed.")
-    _say(console, f"The settings apply from the next activation of {prefix}; --undo-activate takes them out again.")
+    if not dry_run:
+        _say(console, f"The settings apply from the next activation of {prefix}; --undo-activate takes them out again.")
 
 
 def _requirements_section(console: Console, path: Path, facts: Facts, plan: Plan) -> None:

@@ -95,32 +95,43 @@ def remove_block(old: str, shell: str) -> str:
     return "".join(lines[: starts[0]] + lines[ends[0] + 1 :])
 
 
-def hook(prefix: Path, env_kind: str, platform: str, changes: Sequence[EnvChange], force: bool = False) -> List[Hooked]:
-    """Put the managed block for ``changes`` into every activation script of the environment."""
+def hook(
+    prefix: Path, env_kind: str, platform: str, changes: Sequence[EnvChange], force: bool = False, dry_run: bool = False
+) -> List[Hooked]:
+    """Put the managed block for ``changes`` into every activation script of the environment
+    (with ``dry_run``, only say which scripts would change)."""
     done: List[Hooked] = []
     for path, shell in hook_targets(prefix, env_kind, platform):
         block = render_block(shell, changes).lines
-        if not path.parent.is_dir():
-            path.parent.mkdir(parents=True)
+        if dry_run and not path.parent.is_dir():
+            done.append(Hooked(path, shell, True))
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            written = update_file(path, lambda old, shell=shell, block=block: _insert(old, shell, block), force=force)
+            written = update_file(
+                path, lambda old, shell=shell, block=block: _insert(old, shell, block), force=force, dry_run=dry_run
+            )
         except InputError as exc:
             raise InputError(f"{path}: {exc}") from None
         done.append(Hooked(path, shell, written.changed, written.backup))
     return done
 
 
-def unhook(prefix: Path, env_kind: str, platform: str, force: bool = False) -> List[Hooked]:
-    """Take the managed block out of every activation script; delete conda files left empty."""
+def unhook(prefix: Path, env_kind: str, platform: str, force: bool = False, dry_run: bool = False) -> List[Hooked]:
+    """Take the managed block out of every activation script; delete conda files left empty
+    (with ``dry_run``, only say which would change)."""
     done: List[Hooked] = []
     for path, shell in hook_targets(prefix, env_kind, platform):
         if not path.is_file():
             continue
         try:
-            written = update_file(path, lambda old, shell=shell: remove_block(old, shell), force=force)
+            written = update_file(path, lambda old, shell=shell: remove_block(old, shell), force=force, dry_run=dry_run)
         except InputError as exc:
             raise InputError(f"{path}: {exc}") from None
         removed = env_kind == "conda" and written.changed and not written.new.strip()
+        if dry_run:
+            done.append(Hooked(path, shell, written.changed, None, removed))
+            continue
         if removed:  # the file held only the block: nothing of the user's to keep
             path.unlink()
             if written.backup is not None:

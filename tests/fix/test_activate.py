@@ -175,3 +175,20 @@ def test_a_user_line_in_an_activation_script_is_kept_byte_for_byte(tmp_path: Pat
     assert (folder / "activate").read_bytes().startswith(mine)
     unhook(tmp_path / "venv", "venv", "linux")
     assert (folder / "activate").read_bytes() == mine
+
+
+@pytest.mark.live_machine
+def test_activate_with_dry_run_names_the_scripts_and_changes_nothing(tmp_path: Path) -> None:
+    venv = _venv(tmp_path)
+    before = _scripts(venv)
+    result = _activate(venv, "--activate", "--dry-run")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"Would hook into {venv / 'bin' / 'activate'} (bash)" in result.stdout
+    assert _scripts(venv) == before
+
+
+def test_a_conda_dry_run_creates_no_folder(tmp_path: Path) -> None:
+    prefix = tmp_path / "conda-env"
+    (prefix / "conda-meta").mkdir(parents=True)
+    done = hook(prefix, "conda", "linux", CHANGES, dry_run=True)
+    assert [item.path.name for item in done] == ["rocm-doctor.sh", "rocm-doctor.fish"] and not (prefix / "etc").exists()
