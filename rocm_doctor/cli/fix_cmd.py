@@ -238,7 +238,11 @@ def _activation(console: Console, plan: Plan, facts: Facts, undo: bool, force: b
         else:
             _say(console, f"{item.path} already sets these ({item.shell}); nothing changed.")
     if not dry_run:
-        _say(console, f"The settings apply from the next activation of {prefix}; --undo-activate takes them out again.")
+        _say(
+            console,
+            f"The settings apply from the next activation of {prefix} (deactivate leaves them set in that shell); "
+            "--undo-activate takes them out again.",
+        )
 
 
 def _requirements_section(console: Console, path: Path, facts: Facts, plan: Plan) -> None:

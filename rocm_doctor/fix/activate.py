@@ -9,6 +9,9 @@ environment it is a file of its own in ``etc/conda/activate.d/``, which conda ru
 activation for the shell whose extension it has
 (https://github.com/conda/conda/blob/24.11.0/conda/activate.py, ``_get_activate_scripts``).
 
+The variables are set on activation; ``deactivate`` does not restore what they were (a venv's
+``deactivate`` knows only the variables it saved itself), so a shell that deactivates keeps them.
+
 Hooking is idempotent (the block is replaced, never added twice) and reversible: undoing
 removes the block, restoring the script's bytes, and deletes the conda files that held
 only the block. Every line of a script outside the block is kept byte for byte, and a
