@@ -21,7 +21,7 @@ from rocm_doctor.cli.pasted import load_facts_noting_pieces
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.judge.engine import evaluate
-from rocm_doctor.judge.loader import load_files, load_rules, rule_sources
+from rocm_doctor.judge.loader import load_rules, validate_alone
 from rocm_doctor.judge.model import Rule
 from rocm_doctor.remedy.decide import Context
 from rocm_doctor.remedy.shells import SHELLS
@@ -163,9 +163,19 @@ def rules_list(
 
 @rules_app.command("validate")
 def rules_validate(path: Path = typer.Argument(..., help="A rule file or a folder of rule files.")) -> None:
-    """Check rule files (with the shipped rules, for duplicate ids); exit 2 on the first problem."""
-    files = rule_sources([path], use_env=False)
-    target = {f.resolve() for f in rule_sources([path], use_env=False, builtin=False)}
-    loaded = load_files(files)
-    count = sum(1 for r in loaded if r.source_file and Path(r.source_file).resolve() in target)
-    stdout_console().print(f"{path}: {count} rules valid")
+    """Check rule files on their own; exit 2 on the first problem.
+
+    Ids must be unique within the files given; an id that is also a shipped rule's is named in a note
+    (a checkout's rules/ beside an installed copy), not refused.
+    """
+    loaded, shadowed = validate_alone(path)
+    stdout_console().print(f"{path}: {len(loaded)} rules valid", markup=False, highlight=False, soft_wrap=True)
+    if shadowed:
+        ids = ", ".join(rule.id for rule, _ in shadowed)
+        where = Path(shadowed[0][1].source_file or "").parent
+        stderr_console().print(
+            f"Note: {len(shadowed)} of these ids are also shipped rules (in {where}): {ids}. "
+            "That is expected for a copy of the rule database (a checkout's rules/); loaded with --rules or "
+            "ROCM_DOCTOR_RULES beside the shipped rules they would be duplicates.",
+            markup=False, highlight=False, soft_wrap=True,
+        )

@@ -66,16 +66,16 @@ def _command_shell(shell: Optional[str]) -> Optional[str]:
     return shell if shell in shells.SHELLS else None
 
 
-def _verify(console: Console, plan: Plan, facts: Facts, index_override: Optional[str]) -> bool:
-    """Check every torch wheel the plan installs on its index; False when one is missing."""
+def _verify(console: Console, plan: Plan, facts: Facts, index_override: Optional[str]) -> Tuple[int, int]:
+    """Check every torch wheel the plan installs on its index: (missing, not verified) counts."""
     from rocm_doctor.fix.index import target_tags, verify_on_index, verify_url
 
     python = facts.python.version.value if facts.python.version.is_known else None
     if not python or plan.torch is None:
-        _say(console, "Index not verified: " + ("the target's Python version is unknown." if not python else "the plan installs no torch."))
-        return True
+        _say(console, "   not verified: " + ("the target's Python version is unknown." if not python else "the plan installs no torch."))
+        return 0, 0 if plan.torch is None else 1
     tags = target_tags(str(python), "windows" if plan.target.platform == "windows" else "linux")
-    ok = True
+    missing = unverified = 0
     for wheel in plan.torch.wheels:
         if wheel.url and not index_override:
             verdict = verify_url(wheel.url, wheel.name, tags)
@@ -87,8 +87,25 @@ def _verify(console: Console, plan: Plan, facts: Facts, index_override: Optional
             verdict = verify_on_index(index, wheel.name, wheel.version, tags, local)
         label = {"found": "verified", "missing": "MISSING", "not-verified": "not verified"}[verdict.status]
         _say(console, f"   {label}: {wheel.name}: {verdict.detail}")
-        ok = ok and verdict.status != "missing"
-    return ok
+        missing += verdict.status == "missing"
+        unverified += verdict.status == "not-verified"
+    return missing, unverified
+
+
+def _index_summary(console: Console, missing: int, unverified: int, allow_unverified: bool) -> bool:
+    """Say what the index check established; False when the plan must not be called verified."""
+    if missing:
+        _say(console, f"   The plan cannot be installed: {missing} wheel{'s' if missing > 1 else ''} missing on the index.")
+        return False
+    if unverified:
+        what = f"{unverified} wheel{'s' if unverified > 1 else ''} could not be checked"
+        if allow_unverified:
+            _say(console, f"   The plan is unverified ({what}); going on because of --allow-unverified.")
+            return True
+        _say(console, f"   The plan is unverified ({what}): exit 1. Pass --allow-unverified to accept an unverified plan.")
+        return False
+    _say(console, "   Every wheel of the plan is on its index.")
+    return True
 
 
 @app.command("fix")
@@ -103,9 +120,19 @@ def fix(
         None, "--shell", help="Shell of the printed commands and the env file; dotenv is a file format only (default: detected)."
     ),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show the env-file diff; write nothing."),
+    activate: bool = typer.Option(
+        False, "--activate", help="Set the environment changes whenever the target's venv or conda env is activated."
+    ),
+    undo_activate: bool = typer.Option(False, "--undo-activate", help="Take out what --activate put into the activation scripts."),
+    comment_out_conflicts: bool = typer.Option(
+        False, "--comment-out-conflicts", help="Comment out lines of the env file that contradict the plan (backed up first)."
+    ),
     pip_only: bool = typer.Option(False, "--pip", help="Print only the pip commands, one per line."),
     installer: Installer = typer.Option(Installer.pip, "--installer", help="pip, or uv pip --python."),
     verify_index: bool = typer.Option(False, "--verify-index", help="Confirm on the index that the wheels exist."),
+    allow_unverified: bool = typer.Option(
+        False, "--allow-unverified", help="With --verify-index: exit 0 when the index cannot be reached."
+    ),
     torch_version: Optional[str] = typer.Option(None, "--torch", metavar="VERSION", help="Install this torch version (refused with alternatives when impossible)."),
     index_url: Optional[str] = typer.Option(None, "--index-url", metavar="URL", help="Install from this index (a mirror) instead of the chosen one."),
     requirements: Optional[Path] = typer.Option(None, "--requirements", metavar="FILE", help="Warn if installing this requirements file would replace the ROCm torch."),
@@ -120,11 +147,16 @@ def fix(
 ) -> None:
     """Print the fix plan for what `check` finds; write env files; run the pip commands.
 
-    Exit codes: 0 done, 1 a step failed or a finding remains after --apply, 2 bad input or a --torch
-    that cannot be installed here.
+    Exit codes: 0 done, 1 a step failed, a finding remains after --apply, --verify-index found a wheel
+    missing or could not check one (unless --allow-unverified), or the env file still contradicts the
+    plan; 2 bad input or a --torch that cannot be installed here.
     """
     if apply and not source.is_live:
         raise InputError("--apply changes this machine: it cannot be used with --machine, --facts or --from")
+    if (activate or undo_activate) and not source.is_live:
+        raise InputError("--activate changes this machine's environment: it cannot be used with --machine, --facts or --from")
+    if activate and undo_activate:
+        raise InputError("--activate and --undo-activate: choose one")
     context = Context(
         shell=_command_shell(shell.value if shell else None), python=source.python, installer=installer.value,
         index_url=index_url, torch=torch_version, keep_torch=keep_torch,
@@ -151,15 +183,66 @@ def fix(
             _say(console, line)
     if verify_index and plan.torch is not None:
         _say(console, "\nIndex check:")
-        if not _verify(console, plan, facts, index_url):
+        if not _index_summary(console, *_verify(console, plan, facts, index_url), allow_unverified):
             raise typer.Exit(1)
     if requirements is not None:
         _requirements_section(console, requirements, facts, plan)
     written: Optional[Path] = None
     if write_env or env_file is not None:
-        written = _write_env(console, plan, facts, env_file, shell.value if shell else None, dry_run, force)
+        written = _write_env(
+            console, plan, facts, env_file, shell.value if shell else None, dry_run, force, comment_out_conflicts
+        )
+    if activate or undo_activate:
+        _activation(console, plan, facts, undo_activate, force, dry_run)
     if apply:
         _apply(console, plan, facts, source, loaded, yes, written)
+
+
+def _activation(console: Console, plan: Plan, facts: Facts, undo: bool, force: bool, dry_run: bool = False) -> None:
+    """Hook the plan's environment changes into the target environment's activation, or take them out
+    (``--dry-run``: say what would change)."""
+    from rocm_doctor.fix.activate import hook, unhook
+
+    prefix = facts.python.prefix.value if facts.python.prefix.is_known else None
+    kind = facts.python.env_kind.value if facts.python.env_kind.is_known else None
+    python = facts.python.executable.value if facts.python.executable.is_known else plan.target.python
+    if not prefix or kind not in ("venv", "conda"):
+        raise InputError(
+            f"the target interpreter {python} is not in a virtual environment or a conda environment: there is no "
+            "activation to hook into (activate one, or name its python with --python)"
+        )
+    _say(console, "")
+    if undo:
+        done = unhook(Path(str(prefix)), str(kind), plan.target.platform, force=force, dry_run=dry_run)
+        for item in done:
+            if item.changed and dry_run:
+                _say(console, f"Would take rocm-doctor's block out of {item.path}" + (" and remove it" if item.removed else ""))
+            elif item.removed:
+                _say(console, f"Removed {item.path} (it held only rocm-doctor's block).")
+            elif item.changed:
+                _say(console, f"Took rocm-doctor's block out of {item.path}; the previous file is {item.backup}")
+        if not any(item.changed for item in done):
+            _say(console, f"Nothing to undo: no activation script of {prefix} holds rocm-doctor's block.")
+        return
+    changes = _env_changes(plan)
+    if not changes:
+        _say(console, f"Nothing to hook: the plan changes no environment variable, so {prefix}'s activation was not changed.")
+        return
+    done = hook(Path(str(prefix)), str(kind), plan.target.platform, changes, force=force, dry_run=dry_run)
+    for item in done:
+        if item.changed and dry_run:
+            _say(console, f"Would hook into {item.path} ({item.shell})")
+        elif item.changed:
+            kept = f"; the previous file is {item.backup}" if item.backup else ""
+            _say(console, f"Hooked into {item.path} ({item.shell}){kept}")
+        else:
+            _say(console, f"{item.path} already sets these ({item.shell}); nothing changed.")
+    if not dry_run:
+        _say(
+            console,
+            f"The settings apply from the next activation of {prefix} (deactivate leaves them set in that shell); "
+            "--undo-activate takes them out again.",
+        )
 
 
 def _requirements_section(console: Console, path: Path, facts: Facts, plan: Plan) -> None:
@@ -196,14 +279,31 @@ def _env_changes(plan: Plan) -> List[EnvChange]:
     return [EnvChange(name, value, tuple(dict.fromkeys(ids[name]))) for name, value in plan.env_changes().items()]
 
 
+def _interactive() -> bool:
+    """A person at a terminal can be asked (stdin and stdout are terminals)."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def _write_env(
-    console: Console, plan: Plan, facts: Facts, where: Optional[Path], shell: Optional[str], dry_run: bool, force: bool
+    console: Console, plan: Plan, facts: Facts, where: Optional[Path], shell: Optional[str], dry_run: bool, force: bool,
+    comment_out: bool = False,
 ) -> Optional[Path]:
     chosen = shell or plan.target.shell
     path = where if where is not None else Path(DEFAULT_FILENAMES[chosen])
-    result = write_env_file(path, chosen, _env_changes(plan), dry_run=dry_run, force=force)
-    shown = via(path, result.path)
+    changes = _env_changes(plan)
     _say(console, "")
+    if not changes:
+        kept = " (the file there is left as it is)" if path.exists() else ""
+        _say(console, f"Nothing to write: the plan changes no environment variable, so {path} was not written{kept}.")
+        return None
+    if not comment_out and not dry_run and _interactive():
+        preview = write_env_file(path, chosen, changes, dry_run=True, force=force)
+        if preview.conflicts:
+            for conflict in preview.conflicts:
+                _say(console, "Contradicts the plan: " + conflict.describe(path))
+            comment_out = typer.confirm("Comment these lines out (the file is backed up first)?", default=False)
+    result = write_env_file(path, chosen, changes, dry_run=dry_run, force=force, comment_out_conflicts=comment_out)
+    shown = via(path, result.path)
     if not result.changed:
         _say(console, f"{shown} already has these settings ({chosen}); nothing changed.")
     elif dry_run:
@@ -211,9 +311,19 @@ def _write_env(
         _say(console, result.diff.rstrip("\n"))
     else:
         _say(console, f"Wrote {shown} ({chosen})" + (f"; the previous file is {result.backup}" if result.backup else ""))
+    for conflict in result.commented_out:
+        _say(console, f"{'Would comment' if dry_run else 'Commented'} out, as it contradicts the plan: {conflict.describe(path)}")
+    if result.conflicts:
+        _say(console, f"{shown} still contradicts the plan:")
+        for conflict in result.conflicts:
+            _say(console, f"   {conflict.describe(path)}")
+        _say(console, "Comment these lines out with --comment-out-conflicts (the file is backed up first), or edit them.")
+    elif result.changed and not dry_run:
         _say(console, "Load it with: " + HOW_TO_LOAD[chosen].format(path=path))
     for note in result.notes:
         _say(console, f"Note: {note}")
+    if result.conflicts:
+        raise typer.Exit(1)
     return None if dry_run else path
 
 
@@ -318,12 +428,17 @@ def dockerfile(
 @gathering_options
 def docker_run_cmd(
     image: Optional[str] = typer.Option(None, "--image", metavar="IMAGE", help="Image to run (default rocm/pytorch:latest when the host driver supports it)."),
+    compose: Optional[str] = typer.Option(
+        None, "--compose", metavar="FILE", help="Write a compose.yaml service to FILE ('-': print only the YAML)."
+    ),
+    force: bool = FORCE_OPTION,
     rules: Optional[List[Path]] = RULES_OPTION,
     source: FactsSource = FactsSource(),
 ) -> None:
-    """Print the `docker run` flags and a compose.yaml service for this machine's GPUs.
+    """Print `docker run` flags for this machine's GPUs (--compose: a compose file).
 
-    Exit codes: 0 done, 2 bad input or no container recipe fits this machine.
+    stdout holds one document: the `docker run` line, or with `--compose -` the compose YAML; notes go
+    to stderr. Exit codes: 0 done, 2 bad input or no container recipe fits this machine.
     """
     from rocm_doctor.fix.dockerrun import docker_run
 
@@ -331,10 +446,17 @@ def docker_run_cmd(
     _no_container(facts)
     assert result.plan is not None
     run = docker_run(facts, result.plan, image)
-    console = stdout_console()
-    _say(console, "# docker run")
-    _say(console, run.command())
-    _say(console, "\n# compose.yaml")
-    _say(console, run.compose().rstrip("\n"))
+    # A control character from a fact (a pasted value) would break the terminal showing it.
+    yaml_text = escape_controls(run.compose())
+    if compose == "-":
+        sys.stdout.write(yaml_text)
+    else:
+        sys.stdout.write(escape_controls(run.command()) + "\n")
+        if compose is not None:
+            target = Path(compose)
+            written = update_file(target, lambda _old: yaml_text, force=force)
+            kept = f"; the previous file is kept as {written.backup}" if written.backup is not None else ""
+            what = "Wrote" if written.changed else "Unchanged:"
+            stderr_console().print(f"{what} {via(target, written.path)} (compose service 'pytorch'){kept}", markup=False)
     for note in run.notes:
-        _say(console, f"# note: {note}")
+        stderr_console().print(f"Note: {note}", markup=False, soft_wrap=True)

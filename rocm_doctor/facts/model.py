@@ -2,7 +2,7 @@
 
 Dotted paths into this model (``torch.hip_version``, ``gpu.gfx``,
 ``env.vars.HSA_OVERRIDE_GFX_VERSION``) are the contract with the rule database:
-renaming a field is a schema change and bumps ``SCHEMA_VERSION``.
+renaming a field is a schema change and bumps the number in ``FACTS_SCHEMA``.
 """
 
 from __future__ import annotations
@@ -11,15 +11,23 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Literal, Optional, Tuple
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer, model_validator
 
 from rocm_doctor import bounded_json
 from rocm_doctor.facts.value import Fact
 from rocm_doctor.limits import FACTS_ENTRIES, FACTS_GPUS, FACTS_TEXT
 
-SCHEMA_VERSION = 1
+FACTS_SCHEMA = "rocm-doctor/facts/1"
+"""The ``schema`` of a facts document (every rocm-doctor JSON document names its kind this way)."""
+LEGACY_SCHEMA_VERSION = 1
+"""Facts files written before the ``schema`` key carried ``"schema_version": 1`` (also in ``meta``): still read."""
+
+
+def looks_like_facts(data: Any) -> bool:
+    """A facts document, new (``"schema": "rocm-doctor/facts/1"``) or from before (``"schema_version"``)."""
+    return isinstance(data, dict) and "meta" in data and (data.get("schema") == FACTS_SCHEMA or "schema_version" in data)
 
 
 def _fact() -> Any:
@@ -382,7 +390,6 @@ class Crash(BaseModel):
 class MetaFacts(Section):
     """Where this snapshot came from."""
 
-    schema_version: int = SCHEMA_VERSION
     tool_version: str = ""
     origin: str = "live"
     """``live``, ``recorded``, ``facts-file``, ``paste`` (read from a pasted report) or ``report`` (the facts
@@ -397,7 +404,9 @@ class MetaFacts(Section):
 class Facts(Section):
     """Everything rocm-doctor knows about one machine."""
 
-    schema_version: int = SCHEMA_VERSION
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    schema_: Literal["rocm-doctor/facts/1"] = Field(default=FACTS_SCHEMA, alias="schema")
     meta: MetaFacts = Field(default_factory=MetaFacts)
     host: HostFacts = Field(default_factory=HostFacts)
     python: PythonFacts = Field(default_factory=PythonFacts)
@@ -412,6 +421,30 @@ class Facts(Section):
     permissions: PermissionsFacts = Field(default_factory=PermissionsFacts)
     bench: BenchFacts = Field(default_factory=BenchFacts)
     symptoms: SymptomFacts = Field(default_factory=SymptomFacts)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_schema_version(cls, data: Any) -> Any:
+        """A facts file from before the ``schema`` key: ``schema_version`` 1 (top level and ``meta``) is this schema."""
+        if not isinstance(data, dict) or ("schema_version" not in data and "schema_version" not in (data.get("meta") or {})):
+            return data
+        data = dict(data)
+        if data.pop("schema_version", LEGACY_SCHEMA_VERSION) != LEGACY_SCHEMA_VERSION:
+            raise ValueError(f"schema_version is not {LEGACY_SCHEMA_VERSION}")
+        data.setdefault("schema", FACTS_SCHEMA)
+        if isinstance(data.get("meta"), dict) and "schema_version" in data["meta"]:
+            data["meta"] = {k: v for k, v in data["meta"].items() if k != "schema_version"}
+        return data
+
+    @model_serializer(mode="wrap")
+    def _schema_first(self, handler: Any):  # type: ignore[no-untyped-def]
+        """``schema`` (not the attribute's name ``schema_``) leads the document, whatever dumps it.
+
+        No return annotation: pydantic then describes the output with the model's own JSON Schema."""
+        data = handler(self)
+        if isinstance(data, dict) and "schema_" in data:
+            data = {"schema": data.pop("schema_"), **data}
+        return data
 
     def to_json(self, indent: Optional[int] = 2) -> str:
         """Serialise to JSON (the format ``facts --json`` prints and ``--facts`` reads)."""
@@ -433,11 +466,11 @@ class Facts(Section):
         """Validate a dict (e.g. a facts overlay merged on a baseline)."""
         if not isinstance(data, dict):
             raise FactsFileError("facts must be a JSON object")
-        version = data.get("schema_version", SCHEMA_VERSION)
-        if version != SCHEMA_VERSION:
-            raise FactsFileError(
-                f"facts schema_version {version} is not supported (this rocm-doctor reads {SCHEMA_VERSION})"
-            )
+        version = data.get("schema_version", LEGACY_SCHEMA_VERSION)
+        schema = data.get("schema", FACTS_SCHEMA)
+        if version != LEGACY_SCHEMA_VERSION or schema != FACTS_SCHEMA:
+            found = f"schema {schema!r}" if schema != FACTS_SCHEMA else f"schema_version {version!r}"
+            raise FactsFileError(f"facts {found} is not supported (this rocm-doctor reads {FACTS_SCHEMA})")
         too_big = raw_over_limit(data)  # before validating, the costly step
         if too_big is not None:
             raise FactsFileError(too_big)

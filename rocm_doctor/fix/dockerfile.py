@@ -20,7 +20,7 @@ from rocm_doctor.facts.model import Facts
 from rocm_doctor.remedy import wheeldata
 from rocm_doctor.remedy.choice import Machine, Needs, NoChoice, TorchChoice, choose_torch, machine_of
 from rocm_doctor.remedy.model import Plan
-from rocm_doctor.remedy.pip import Target, torch_requirements
+from rocm_doctor.remedy.pip import Target, companions_wanted, torch_requirements
 from rocm_doctor.render.safe import escape_controls
 
 UBUNTU_BASES = ("22.04", "24.04")
@@ -132,7 +132,7 @@ def render_dockerfile(facts: Facts, plan: Plan, base: str = "auto", requested_to
         lines += [f"#   ruled out: {r}" for r in choice.ruled_out[:6]]
     lines.append(f"FROM {image}")
     if choice:
-        requirements = torch_requirements(choice, ["torchvision"])
+        requirements = torch_requirements(choice, companions_wanted(facts))  # the plan's companions
         argv = Target("python").install([r.spec for r in requirements], choice.index_url, ("--no-cache-dir",))
         pins = "torch comes from its own index, pinned to a release series" if choice.route != "therock" else (
             "TheRock's multi-arch index publishes development builds without stable versions to pin"

@@ -27,6 +27,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from rocm_doctor import quoting
 from rocm_doctor.errors import InputError
 from rocm_doctor.files import update_file
+from rocm_doctor.fix.envconflicts import Conflict, comment_prefix, find_conflicts
 from rocm_doctor.limits import EDIT_LINES, LimitError
 from rocm_doctor.remedy.model import EnvChange
 
@@ -165,6 +166,11 @@ def _split_lines(text: str) -> List[str]:
     return [line for line in _LINE_END.split(text) if line]
 
 
+def split_lines(text: str) -> List[str]:
+    """Lines with their terminators (LF, CRLF or CR only); joined they give back ``text``."""
+    return _split_lines(text)
+
+
 def _newline_of(text: str, shell: str) -> str:
     if "\r\n" in text:
         return "\r\n"
@@ -208,6 +214,22 @@ def _line_numbers(indexes: Sequence[int]) -> str:
     return ("line " if len(indexes) == 1 else "lines ") + ", ".join(str(i + 1) for i in indexes)
 
 
+def conflicts_in(text: str, shell: str, changes: Sequence[EnvChange]) -> List[Conflict]:
+    """The user lines of a merged file that contradict ``changes`` (see :mod:`rocm_doctor.fix.envconflicts`)."""
+    lines = [line.rstrip("\r\n") for line in _split_lines(text)]
+    starts = [i for i, line in enumerate(lines) if line == begin_marker(shell)]
+    ends = [i for i, line in enumerate(lines) if line == end_marker(shell)]
+    block = (starts[0], ends[0]) if len(starts) == 1 and len(ends) == 1 else None
+    return find_conflicts(lines, shell, changes, block)
+
+
+def comment_out(text: str, shell: str, conflicts: Sequence[Conflict]) -> str:
+    """``text`` with each conflicting line commented out behind a marker; every other byte kept."""
+    numbers = {c.line for c in conflicts}
+    prefix = comment_prefix(shell)
+    return "".join(prefix + line if i + 1 in numbers else line for i, line in enumerate(_split_lines(text)))
+
+
 @dataclass(frozen=True)
 class WriteResult:
     """What a write did (or, with ``dry_run``, would do)."""
@@ -218,32 +240,52 @@ class WriteResult:
     """The unified diff, for a dry run ("" otherwise)."""
     backup: Optional[Path]
     notes: Tuple[str, ...]
+    conflicts: Tuple[Conflict, ...] = ()
+    """User lines that still contradict the plan in the file as written."""
+    commented_out: Tuple[Conflict, ...] = ()
+    """User lines commented out because they contradicted the plan (``comment_out_conflicts``)."""
 
 
 def write_env_file(
-    path: Path, shell: str, changes: Sequence[EnvChange], dry_run: bool = False, force: bool = False
+    path: Path,
+    shell: str,
+    changes: Sequence[EnvChange],
+    dry_run: bool = False,
+    force: bool = False,
+    comment_out_conflicts: bool = False,
 ) -> WriteResult:
     """Merge ``changes`` into ``path`` for ``shell``; with ``dry_run`` only compute the diff.
 
     ``path`` may be a link (the file it points to is updated); ``force`` replaces a read-only file.
+    User lines that contradict the plan are returned as ``conflicts``, or with
+    ``comment_out_conflicts`` commented out (the previous file is backed up).
     """
     rendered = render_block(shell, changes)
+    found: Dict[str, Tuple[Conflict, ...]] = {"conflicts": (), "commented": ()}
 
     def merged(old: str) -> str:
         lines = old.count("\n") + old.count("\r") - old.count("\r\n")
         if lines > EDIT_LINES.value:
             raise LimitError(str(path), f"{lines:,} lines", EDIT_LINES)
         try:
-            return merge(old, shell, rendered.lines)
+            new = merge(old, shell, rendered.lines)
         except InputError as exc:
             raise InputError(f"{path}: {exc}") from None
+        conflicts = tuple(conflicts_in(new, shell, changes))
+        if conflicts and comment_out_conflicts:
+            found.update(conflicts=(), commented=conflicts)
+            return comment_out(new, shell, conflicts)
+        found.update(conflicts=conflicts, commented=())
+        return new
 
     written = update_file(path, merged, force=force, dry_run=dry_run)
     if not written.changed:
-        return WriteResult(written.path, False, "", None, rendered.notes)
+        return WriteResult(written.path, False, "", None, rendered.notes, found["conflicts"], found["commented"])
     diff = "".join(
         difflib.unified_diff(
             _split_lines(written.old), _split_lines(written.new), fromfile=f"a/{path.name}", tofile=f"b/{path.name}"
         )
     ) if dry_run else ""
-    return WriteResult(written.path, True, diff, written.backup, rendered.notes)
+    return WriteResult(
+        written.path, True, diff, written.backup, rendered.notes, found["conflicts"], found["commented"]
+    )

@@ -27,6 +27,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 from rocm_doctor import bounded_json
 from rocm_doctor.bench.results import BENCH_SCHEMA
 from rocm_doctor.errors import InputError
+from rocm_doctor.facts.model import looks_like_facts
 from rocm_doctor.files import kind_of, read_limited, walk_tree
 from rocm_doctor.judge.model import ACTIONS, SEVERITY_ORDER, Rule, default_action
 from rocm_doctor.judge.report import SCHEMA as CHECK_SCHEMA
@@ -170,7 +171,7 @@ class Reader:
             if problem is not None:
                 return f"facts over a limit: {problem}"
             return self._merge_facts(node, facts, [self._finding(f) for f in findings if isinstance(f, dict)])
-        if "schema_version" in document and "meta" in document:
+        if looks_like_facts(document):
             return self._merge_judged(node, document)
         return "not a rocm-doctor check, facts or bench document"
 

@@ -292,3 +292,24 @@ def load_files(files: Iterable[Path], retired: Optional[Dict[str, str]] = None) 
 def load_rules(extra: Iterable[os.PathLike] = (), use_env: bool = True, builtin: bool = True) -> List[Rule]:
     """The shipped rules plus ``ROCM_DOCTOR_RULES`` plus ``extra`` paths, validated."""
     return load_files(rule_sources(extra, use_env=use_env, builtin=builtin))
+
+
+def validate_alone(path: os.PathLike) -> Tuple[List[Rule], List[Tuple[Rule, Rule]]]:
+    """The rules of ``path`` checked on their own (ids and names unique within it, none retired),
+    and each rule whose id is also a shipped rule's, paired with that shipped rule.
+
+    A checkout's ``rules/`` beside an installed rocm-doctor holds the same ids as the installed
+    copy: that is a shadow to report, not a duplicate, when the folder is what is being checked.
+    """
+    files = rule_sources([path], use_env=False, builtin=False)
+    retired = dict(load_retired())
+    if Path(path).is_dir():
+        retired.update(load_retired(Path(path)))
+    rules = load_files(files, retired)
+    mine = {f.resolve() for f in files}
+    shipped = {
+        rule.id: rule
+        for rule in load_files([f for f in rule_sources(use_env=False) if f.resolve() not in mine])
+    }
+    return rules, [(rule, shipped[rule.id]) for rule in rules if rule.id in shipped]
+

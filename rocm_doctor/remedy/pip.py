@@ -119,6 +119,13 @@ def torch_requirements(choice: TorchChoice, wanted: Sequence[str]) -> List[Requi
     return found
 
 
+def companions_wanted(facts: Facts) -> List[str]:
+    """The companions installed with a new torch (the fix plan's and the Dockerfile's): those that were
+    there; when packages are unknown, torchvision only."""
+    installed = _installed(facts)
+    return ["torchvision"] if installed is None else [n for n in ("torchvision", "torchaudio") if n in installed]
+
+
 def torch_commands(choice: TorchChoice, facts: Facts, target: Target) -> Tuple[List[Command], List[Requirement], List[str]]:
     """Remove the torch family, then install the chosen build with the companions that were there."""
     commands: List[Command] = []
@@ -130,8 +137,7 @@ def torch_commands(choice: TorchChoice, facts: Facts, target: Target) -> Tuple[L
         )
     installed = _installed(facts)
     remove = [n for n in TORCH_FAMILY if installed is None or n in installed]
-    # Reinstall the companions that were there; when packages are unknown, torchvision only.
-    wanted = ["torchvision"] if installed is None else [n for n in ("torchvision", "torchaudio") if n in installed]
+    wanted = companions_wanted(facts)
     if remove:
         commands.append(Command(target.uninstall(remove), "remove the current torch build and its companions"))
     if choice.preinstall:

@@ -80,13 +80,32 @@ def test_apply_refuses_a_recorded_machine(tmp_path: Path) -> None:
     assert "--apply changes this machine" in result.stderr.replace("\n", " ")
 
 
-def test_docker_run_prints_flags_and_a_valid_compose_service(tmp_path: Path) -> None:
+def test_docker_run_prints_only_the_docker_run_line_on_stdout_and_notes_on_stderr(tmp_path: Path) -> None:
     result = doctor("docker-run", "--machine", machine("docker-2x7900xt-rocm62"), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    command, _, rest = result.stdout.partition("# compose.yaml")
-    assert "--device=/dev/kfd --device=/dev/dri --group-add video" in command
-    compose = yaml.safe_load(rest)
-    assert compose_problems(compose) == ()
+    (command,) = result.stdout.splitlines()
+    assert command.startswith("docker run ") and "--device=/dev/kfd --device=/dev/dri --group-add video" in command
+    assert "Note: render group id" in result.stderr
+
+
+def test_docker_run_compose_dash_prints_the_compose_yaml_alone(tmp_path: Path) -> None:
+    result = doctor("docker-run", "--machine", machine("docker-2x7900xt-rocm62"), "--compose", "-", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    compose = yaml.safe_load(result.stdout)  # the whole of stdout is one YAML document
+    assert compose_problems(compose) == () and "docker run" not in result.stdout
+
+
+def test_docker_run_compose_file_is_written_alone_and_replaced_with_a_backup(tmp_path: Path) -> None:
+    box = machine("docker-2x7900xt-rocm62")
+    (tmp_path / "compose.yaml").write_text("services: {}\n")
+    result = doctor("docker-run", "--machine", box, "--compose", "compose.yaml", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("docker run ") and len(result.stdout.splitlines()) == 1
+    written = yaml.safe_load((tmp_path / "compose.yaml").read_text())
+    assert compose_problems(written) == () and list(written["services"]) == ["pytorch"]
+    backups = list(tmp_path.glob("compose.yaml.*.rocm-doctor.bak"))
+    assert [b.read_text() for b in backups] == ["services: {}\n"]
+    assert "Wrote compose.yaml" in result.stderr
 
 
 @pytest.mark.live_machine
@@ -114,3 +133,63 @@ def test_apply_through_the_cli_installs_from_the_local_index_and_rechecks(tmp_pa
         )
     assert "Successfully installed torch-2.13.0+rocm7.2" in result.stdout, result.stdout + result.stderr
     assert "resolved: RD990" in result.stdout
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_verify_index_with_no_route_to_the_index_is_an_unverified_plan_exit_1(tmp_path: Path) -> None:
+    box = machine("linux-amd-cuda-wheel")
+    index = f"http://127.0.0.1:{_closed_port()}/simple/"
+    result = doctor("fix", "--machine", box, "--verify-index", "--index-url", index, cwd=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "not verified: torch:" in result.stdout
+    assert "The plan is unverified" in result.stdout and "--allow-unverified" in result.stdout
+
+
+def test_verify_index_allow_unverified_accepts_an_unreachable_index_and_says_so(tmp_path: Path) -> None:
+    box = machine("linux-amd-cuda-wheel")
+    index = f"http://127.0.0.1:{_closed_port()}/simple/"
+    result = doctor("fix", "--machine", box, "--verify-index", "--index-url", index, "--allow-unverified", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "The plan is unverified" in result.stdout and "going on because of --allow-unverified" in result.stdout
+
+
+def test_write_env_with_nothing_to_fix_writes_no_file_and_says_so(tmp_path: Path) -> None:
+    box = machine("win11-9070xt-rocm72")  # only advice: the plan changes no variable
+    result = doctor("fix", "--machine", box, "--write-env", "--env-file", "env.ps1", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert not (tmp_path / "env.ps1").exists()
+    assert "Nothing to write: the plan changes no environment variable, so env.ps1 was not written." in result.stdout
+
+
+def test_write_env_with_nothing_to_fix_leaves_an_existing_file_byte_for_byte(tmp_path: Path) -> None:
+    box = machine("win11-9070xt-rocm72")
+    mine = b"$env:MY_SETTING = 'x'\r\n# mine\n"
+    (tmp_path / "env.ps1").write_bytes(mine)
+    result = doctor("fix", "--machine", box, "--write-env", "--env-file", "env.ps1", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "env.ps1").read_bytes() == mine and list(tmp_path.iterdir()) == [tmp_path / "env.ps1"]
+    assert "was not written (the file there is left as it is)" in result.stdout
+
+
+@pytest.mark.parametrize("name", ["docker-2x7900xt-rocm62", "linux-amd-cuda-wheel"])
+def test_the_dockerfile_installs_the_same_torch_companions_as_the_fix_plan(tmp_path: Path, name: str) -> None:
+    """One decision: torchaudio goes into the image exactly when the plan installs it (the Dockerfile chose alone)."""
+    import json
+
+    box = machine(name)
+    plan = json.loads(doctor("fix", "--machine", box, "--json", cwd=tmp_path).stdout)
+    built = doctor("dockerfile", "--machine", box, cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    pip_line = next(line for line in built.stdout.splitlines() if line.startswith("RUN [") and '"pip"' in line)
+    argv = json.loads(pip_line[len("RUN "):])
+    specs = [w for w in argv[argv.index("install") + 1:] if not w.startswith("-") and "://" not in w]
+    assert [s.split("==")[0] for s in specs] == [w["name"] for w in plan["torch"]["wheels"]]
+    if plan["torch"]["index_url"] in argv:  # the image's build is the plan's build: the same pins
+        assert specs == [w["spec"] for w in plan["torch"]["wheels"]]

@@ -181,3 +181,43 @@ def test_check_report_and_bench_commands_use_the_bench_modules_levels() -> None:
 def test_bench_cannot_judge_a_recorded_machine(run_cli, tmp_path, make_facts) -> None:
     result = _check(run_cli, tmp_path, make_facts, None, "--bench", "quick")
     assert result.exit_code == 2 and "--bench runs on this machine" in result.stderr
+
+
+def test_validating_a_rules_folder_checks_it_alone_and_names_the_shipped_ids_it_shadows(
+    run_cli, tmp_path, monkeypatch
+) -> None:
+    """A checkout's rules/ beside an installed copy: the same ids are a shadow to report, not duplicates."""
+    import shutil
+
+    installed = tmp_path / "site-packages" / "rocm_doctor" / "_rules"
+    shutil.copytree(FIXTURES, installed, ignore=lambda _d, names: [n for n in names if n != "engine_rules.yaml"])
+    checkout = tmp_path / "checkout" / "rules"
+    checkout.mkdir(parents=True)
+    shutil.copy(RULES, checkout / "engine_rules.yaml")
+    monkeypatch.setattr(loader, "rules_dir", lambda: installed)
+    result = run_cli("rules", "validate", str(checkout))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.strip() == f"{checkout}: 3 rules valid"
+    assert "3 of these ids are also shipped rules" in result.stderr and str(installed) in result.stderr
+    assert "TST001, TST002" in result.stderr
+
+
+def test_validating_a_rules_folder_still_refuses_an_id_twice_within_it(run_cli, tmp_path) -> None:
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    for name in ("a.yaml", "b.yaml"):
+        (folder / name).write_text(Path(RULES).read_text(encoding="utf-8"), encoding="utf-8")
+    result = run_cli("rules", "validate", str(folder))
+    assert result.exit_code == 2
+    assert "duplicate id TST001" in result.stderr and "a.yaml" in result.stderr
+
+
+def test_validating_the_shipped_folder_itself_names_no_shadow(run_cli, tmp_path, monkeypatch) -> None:
+    import shutil
+
+    installed = tmp_path / "_rules"
+    installed.mkdir()
+    shutil.copy(RULES, installed / "engine_rules.yaml")
+    monkeypatch.setattr(loader, "rules_dir", lambda: installed)
+    result = run_cli("rules", "validate", str(installed))
+    assert (result.exit_code, result.stdout.strip(), result.stderr) == (0, f"{installed}: 3 rules valid", "")

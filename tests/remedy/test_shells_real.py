@@ -79,8 +79,7 @@ def test_every_generated_dockerfile_passes_hadolint(run_cli, tmp_path: Path, nam
 def test_every_compose_service_passes_the_compose_spec_parser(run_cli, name: str) -> None:
     # docker compose config is not available here; compose-spec (Rust compose_spec) parses the document strictly.
     compose_spec = pytest.importorskip("compose_spec")
-    out = run_cli("docker-run", "--machine", str(MACHINES / name)).stdout
-    document = out.split("# compose.yaml\n")[1].split("\n# note")[0]
+    document = run_cli("docker-run", "--machine", str(MACHINES / name), "--compose", "-").stdout
     parsed = compose_spec.PyCompose.from_yaml(document)
     assert parsed.service_names() == ["pytorch"]
     assert yaml.safe_load(document)["services"]["pytorch"]["devices"][0] == "/dev/kfd:/dev/kfd"

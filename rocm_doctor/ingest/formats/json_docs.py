@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any, List, Optional
 
-from rocm_doctor.facts.model import Facts, FactsFileError
+from rocm_doctor.facts.model import Facts, FactsFileError, looks_like_facts
 from rocm_doctor.ingest.blocks import Block
 from rocm_doctor.ingest.formats import smi
 from rocm_doctor.ingest.formats.common import make_piece
@@ -41,7 +41,7 @@ def facts_document(data: Any) -> Optional[Facts]:
     """The Facts inside a ``facts --json`` or ``check --json`` document, else None."""
     if isinstance(data, dict) and isinstance(data.get("facts"), dict) and str(data.get("schema", "")).startswith("rocm-doctor/"):
         data = data["facts"]
-    if not isinstance(data, dict) or "schema_version" not in data or "meta" not in data:
+    if not looks_like_facts(data):
         return None
     try:
         return Facts.from_dict(data)
