@@ -80,14 +80,13 @@ def _shipped_rule_database(tmp_path_factory: pytest.TempPathFactory, monkeypatch
     no output grows an "old database" note as the calendar moves on."""
     import datetime
 
-    import rocm_doctor.report.ruledb as ruledb_info
-    from rocm_doctor.ruledb import store
+    from rocm_doctor.ruledb import age, store
 
     monkeypatch.setenv(store.DATA_DIR_VAR, str(tmp_path_factory.getbasetemp() / "empty-data-folder"))
     release = store.shipped_release()
     if release is not None:
         day = datetime.date(*release.release[:3])
-        monkeypatch.setattr(ruledb_info, "today", lambda: day)
+        monkeypatch.setattr(age, "today", lambda: day)
     store.forget()
     yield
     store.pin(None)

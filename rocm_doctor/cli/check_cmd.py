@@ -95,9 +95,9 @@ def check(
 
 def _note_old_database() -> None:
     """One line when the rule database in use is old (the findings above rest on it)."""
-    from rocm_doctor.report.ruledb import rule_database_info, stale_note
+    from rocm_doctor.ruledb.age import stale_note
 
-    note = stale_note(rule_database_info())
+    note = stale_note()
     if note:
         stdout_console().print(note, markup=False)
 
@@ -128,7 +128,8 @@ def rules_list(
     rules: Optional[List[Path]] = RULES_OPTION,
 ) -> None:
     """List every rule (id, severity, category, action, area, status, title) and the database version and check date."""
-    from rocm_doctor.report.ruledb import database_label, rule_database_info, stale_note
+    from rocm_doctor.report.ruledb import database_label, rule_database_info
+    from rocm_doctor.ruledb.age import stale_note
 
     loaded = load_rules(rules or [])
     database = rule_database_info()
@@ -159,7 +160,7 @@ def rules_list(
         f"{len(loaded)} rules · rule database {database_label(database)}, data tables checked {database['checked']}",
         markup=False,
     )
-    note = stale_note(database)
+    note = stale_note()
     if note:
         console.print(note, markup=False)
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 from rocm_doctor.data import read_yaml, rules_dir
+from rocm_doctor.ruledb.age import release_date
 from rocm_doctor.ruledb.bundle import read_release
 from rocm_doctor.ruledb.store import active_update
 from rocm_doctor.errors import InputError
@@ -77,6 +78,10 @@ def table_checks(directory: Optional[Path] = None) -> List[TableCheck]:
     return [table_check(p) for p in sorted((root / "data").glob("*.yaml"))]
 
 
+def _iso(day: Optional[datetime.date]) -> Optional[str]:
+    return day.isoformat() if day is not None else None
+
+
 def rule_database_info(directory: Optional[Path] = None) -> Dict[str, Any]:
     """``{"version", "checked", "tables", "release", "released", "origin"}`` of the database in
     ``directory`` (default: the one in use): the content hash, the oldest table check date, each
@@ -98,44 +103,12 @@ def _info_of(root: Path) -> Dict[str, Any]:
         "checked": min(c.checked for c in checks).isoformat() if checks else None,
         "tables": {c.name: {"checked": c.checked.isoformat(), "against": list(c.against)} for c in checks},
         "release": release,
-        "released": (update.released if updated and update is not None else None) or _release_date(release),
+        "released": _iso(release_date((update.released if updated and update is not None else None) or release)),
         "origin": "updated" if updated else "shipped",
     }
-
-
-def _release_date(release: Optional[str]) -> Optional[str]:
-    """``2026.11.28`` -> ``2026-11-28`` (a release is named after the day it was built)."""
-    parts = (release or "").split(".")
-    try:
-        return datetime.date(int(parts[0]), int(parts[1]), int(parts[2])).isoformat()
-    except (IndexError, ValueError):
-        return None
-
-
-STALE_AFTER_DAYS = 90
-"""A rule database released longer ago than this gets a one-line note on how to update it."""
-
-
-def today() -> datetime.date:
-    """The date the staleness note is judged on (tests pin it)."""
-    return datetime.date.today()
 
 
 def database_label(info: Dict[str, Any]) -> str:
     """``rules-0123abcd4567 (release 2026.11.28, shipped)`` for headers and reports."""
     release = info.get("release") or "unknown release"
     return f"{info['version']} (release {release}, {info.get('origin', 'shipped')})"
-
-
-def stale_note(info: Dict[str, Any]) -> Optional[str]:
-    """One line when the database in use is older than STALE_AFTER_DAYS, else None."""
-    released = info.get("released")
-    if not released:
-        return None
-    age = (today() - datetime.date.fromisoformat(released)).days
-    if age <= STALE_AFTER_DAYS:
-        return None
-    return (
-        f"The rule database in use was released {age} days ago ({released}); "
-        "`rocm-doctor rules update` fetches the newest signed one."
-    )

@@ -429,7 +429,7 @@ def test_a_redirect_off_https_is_refused(run_cli, server, data_folder, tmp_path,
 
 # -- the database's age and release --------------------------------------------------------------
 def test_an_old_database_gets_one_line_saying_how_to_update(run_cli, monkeypatch) -> None:
-    import rocm_doctor.report.ruledb as info
+    from rocm_doctor.ruledb import age as info
 
     fresh = run_cli("rules", "list").stdout
     monkeypatch.setattr(info, "today", lambda: datetime.date(2099, 1, 1))
@@ -437,6 +437,9 @@ def test_an_old_database_gets_one_line_saying_how_to_update(run_cli, monkeypatch
 
     assert "rules update" not in fresh
     assert sum("rocm-doctor rules update" in line for line in old.splitlines()) == 1
+    machine = Path(__file__).parent.parent / "machines" / "cpu-only"
+    checked = run_cli("check", "--machine", str(machine)).stdout
+    assert sum("rocm-doctor rules update" in line for line in checked.splitlines()) == 1
 
 
 def test_the_shipped_release_is_no_older_than_any_table_check() -> None:
