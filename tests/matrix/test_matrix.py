@@ -110,3 +110,24 @@ def test_a_target_no_wheel_carries_says_so_and_recommends_nothing(run_cli) -> No
     assert done.exit_code == 0
     assert "no published PyTorch wheel carries kernels" in done.stdout
     assert "pip install" not in done.stdout
+
+
+def test_a_target_whose_kernels_depend_on_the_rocm_variant_gets_the_variant_that_has_them() -> None:
+    """gfx942 is in every ROCm>=6.0 variant's wheel: pytorch.org, not the development stream."""
+    from rocm_doctor.remedy.choice import choose_torch
+
+    choice = choose_torch(matrix.machine_for("gfx942", "linux", "3.12"))
+    assert (choice.route, choice.torch) == ("pytorch.org", "2.13")
+
+
+def test_a_variant_whose_bundled_libraries_lack_the_target_is_ruled_out() -> None:
+    """gfx906 kernels are in torch 2.13's rocm7.x wheels, but their rocBLAS lacks gfx906."""
+    from rocm_doctor.knowledge.torch_wheels import library_gap
+    from rocm_doctor.remedy.choice import NoChoice, choose_torch
+
+    try:
+        choice = choose_torch(matrix.machine_for("gfx906", "linux", "3.12"))
+    except NoChoice as refusal:
+        assert any("lack gfx906" in reason for reason in refusal.ruled_out)
+        return
+    assert choice.rocm is not None and library_gap("gfx906", choice.rocm) is None
