@@ -12,7 +12,7 @@ import yaml
 from rocm_doctor.errors import InputError
 from rocm_doctor.files import read_limited
 from rocm_doctor.limits import INTEGER_DIGITS, YAML_BYTES, YAML_DEPTH, YAML_NODES
-from rocm_doctor.ruledb.store import active_update, pinned, shipped_dir
+from rocm_doctor.dbupdate.store import active_update, pinned, shipped_dir
 
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's safe loader when PyYAML was built with it (ten times faster), else the Python one."""
@@ -20,7 +20,7 @@ SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 def rules_dir() -> Path:
     """The rule database in use: an update installed by ``rules update`` while it is newer than the
-    shipped one (see :mod:`rocm_doctor.ruledb.store`), else the shipped database (inside the
+    shipped one (see :mod:`rocm_doctor.dbupdate.store`), else the shipped database (inside the
     installed package, or the repository's ``rules/``)."""
     folder = pinned()
     if folder is not None:

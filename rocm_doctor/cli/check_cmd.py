@@ -95,7 +95,7 @@ def check(
 
 def _note_old_database() -> None:
     """One line when the rule database in use is old (the findings above rest on it)."""
-    from rocm_doctor.ruledb.age import stale_note
+    from rocm_doctor.dbupdate.age import stale_note
 
     note = stale_note()
     if note:
@@ -129,7 +129,7 @@ def rules_list(
 ) -> None:
     """List every rule (id, severity, category, action, area, status, title) and the database version and check date."""
     from rocm_doctor.report.ruledb import database_label, rule_database_info
-    from rocm_doctor.ruledb.age import stale_note
+    from rocm_doctor.dbupdate.age import stale_note
 
     loaded = load_rules(rules or [])
     database = rule_database_info()
@@ -205,7 +205,7 @@ def rules_update(
     import os
 
     from rocm_doctor.limits import UPDATE_SECONDS
-    from rocm_doctor.ruledb import update as updating
+    from rocm_doctor.dbupdate import update as updating
 
     try:
         if revert:

@@ -24,7 +24,7 @@ from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.redact import Redactor, ReportRedactor, homes_in, strings_in
 from rocm_doctor.report.markdown import build_report
 from rocm_doctor.report.ruledb import database_label, rule_database_info
-from rocm_doctor.ruledb.age import stale_note
+from rocm_doctor.dbupdate.age import stale_note
 
 def facts_redactor(facts: Facts) -> Redactor:
     """Identity redaction from what the facts themselves say: their user, every home path in them."""

@@ -38,7 +38,7 @@ def check(folder: Path) -> None:
     from rocm_doctor.judge.engine import evaluate
     from rocm_doctor.judge.loader import load_rules
     from rocm_doctor.report.ruledb import table_checks
-    from rocm_doctor.ruledb.store import pin
+    from rocm_doctor.dbupdate.store import pin
 
     pin(folder)
     rules = load_rules(use_env=False)

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 from rocm_doctor.data import read_yaml, rules_dir
-from rocm_doctor.ruledb.age import release_date
-from rocm_doctor.ruledb.bundle import read_release
-from rocm_doctor.ruledb.store import active_update
+from rocm_doctor.dbupdate.age import release_date
+from rocm_doctor.dbupdate.bundle import read_release
+from rocm_doctor.dbupdate.store import active_update
 from rocm_doctor.errors import InputError
 
 PREFIX = "rules-"

@@ -20,9 +20,9 @@ import pytest
 
 from rocm_doctor import __version__
 from rocm_doctor.data import rules_dir
-from rocm_doctor.ruledb import signing, store
-from rocm_doctor.ruledb.bundle import index_for, manifest_for, pack
-from rocm_doctor.ruledb.fetch import FetchError, check_url
+from rocm_doctor.dbupdate import signing, store
+from rocm_doctor.dbupdate.bundle import index_for, manifest_for, pack
+from rocm_doctor.dbupdate.fetch import FetchError, check_url
 
 cryptography = pytest.importorskip("cryptography")
 from cryptography.hazmat.primitives import serialization  # noqa: E402
@@ -339,7 +339,7 @@ def test_a_truncated_bundle_is_refused(run_cli, server, data_folder, tmp_path) -
 
 def test_a_bundle_over_the_size_limit_is_refused_before_it_is_read(run_cli, server, data_folder, tmp_path, monkeypatch) -> None:
     from rocm_doctor.limits import Limit
-    from rocm_doctor.ruledb import update
+    from rocm_doctor.dbupdate import update
 
     monkeypatch.setattr(update, "UPDATE_BUNDLE_BYTES", Limit("update.max_bundle_bytes", 10_000, "bytes"))
     url = publish(server, make_bundle(database_copy(tmp_path, "2099.1.1"), "2099.1.1"), "2099.1.1")
@@ -429,7 +429,7 @@ def test_a_redirect_off_https_is_refused(run_cli, server, data_folder, tmp_path,
 
 # -- the database's age and release --------------------------------------------------------------
 def test_an_old_database_gets_one_line_saying_how_to_update(run_cli, monkeypatch) -> None:
-    from rocm_doctor.ruledb import age as info
+    from rocm_doctor.dbupdate import age as info
 
     fresh = run_cli("rules", "list").stdout
     monkeypatch.setattr(info, "today", lambda: datetime.date(2099, 1, 1))

@@ -21,8 +21,8 @@ from typing import Any, Dict, Mapping, Optional, Sequence
 from packaging.version import InvalidVersion, Version
 
 from rocm_doctor.limits import UPDATE_FILES, UPDATE_UNPACKED_BYTES
-from rocm_doctor.ruledb.signing import BadSignature, verify
-from rocm_doctor.ruledb.store import MANIFEST, RELEASE_FILE, RULES, SIGNATURE
+from rocm_doctor.dbupdate.signing import BadSignature, verify
+from rocm_doctor.dbupdate.store import MANIFEST, RELEASE_FILE, RULES, SIGNATURE
 
 FORMAT = "rocm-doctor/rule-bundle/1"
 _TOP = (MANIFEST, SIGNATURE)
