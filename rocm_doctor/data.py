@@ -12,17 +12,21 @@ import yaml
 from rocm_doctor.errors import InputError
 from rocm_doctor.files import read_limited
 from rocm_doctor.limits import INTEGER_DIGITS, YAML_BYTES, YAML_DEPTH, YAML_NODES
+from rocm_doctor.dbupdate.store import active_update, pinned, shipped_dir
 
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's safe loader when PyYAML was built with it (ten times faster), else the Python one."""
 
 
 def rules_dir() -> Path:
-    """The rule database: inside the installed package, else the repository's ``rules/``."""
-    packaged = Path(__file__).resolve().parent / "_rules"
-    if packaged.is_dir():
-        return packaged
-    return Path(__file__).resolve().parent.parent / "rules"
+    """The rule database in use: an update installed by ``rules update`` while it is newer than the
+    shipped one (see :mod:`rocm_doctor.dbupdate.store`), else the shipped database (inside the
+    installed package, or the repository's ``rules/``)."""
+    folder = pinned()
+    if folder is not None:
+        return folder
+    update = active_update()
+    return update.rules if update is not None else shipped_dir()
 
 
 def read_yaml(path: Path, loader: Any = SAFE_LOADER, error: Type[InputError] = InputError) -> Any:

@@ -102,10 +102,23 @@ CHILD_EXIT_GRACE = Limit("child.exit_grace_seconds", 1, "s")
 BENCH_NOISE_LINES = Limit("bench.max_noise_lines", 50, "lines")
 """Non-protocol lines a benchmark run keeps (each cut to 200 characters); the rest are counted."""
 
+# -- rule-database updates (rules update) ---------------------------------------------------------
+UPDATE_INDEX_BYTES = Limit("update.max_index_bytes", 64 * 1024, "bytes")
+"""The index document ``rules update`` fetches first (a few hundred bytes)."""
+UPDATE_BUNDLE_BYTES = Limit("update.max_bundle_bytes", 16 * MiB, "bytes")
+"""The compressed bundle the index names (today's database packs to under 200 KiB)."""
+UPDATE_UNPACKED_BYTES = Limit("update.max_unpacked_bytes", 64 * MiB, "bytes")
+"""Every file in a bundle together, as unpacked (a compression bomb is refused at the entry that crosses it)."""
+UPDATE_FILES = Limit("update.max_files", 2_000, "entries")
+"""Entries in a bundle (today's database has about 30 files)."""
+UPDATE_SECONDS = Limit("update.max_seconds", 60, "s")
+"""How long each download may take in all, redirects included (``rules update --timeout`` lowers it)."""
+
 ALL = (
     YAML_BYTES, YAML_DEPTH, YAML_NODES, INTEGER_DIGITS, MATCH_CHARS, JSON_BYTES, JSON_DEPTH,
     PASTE_BYTES, PASTE_LINES, PASTE_WAIT, FACTS_GPUS, FACTS_ENTRIES, FACTS_TEXT, MACHINE_ENTRIES, FOLDER_DEPTH,
     EDIT_BYTES, EDIT_LINES, REQUIREMENTS_BYTES, REQUIREMENTS_LINES, REQUIREMENTS_DEPTH,
     CHILD_OUTPUT_BYTES, CHILD_LINE_BYTES, CHILD_EXIT_GRACE, BENCH_NOISE_LINES,
+    UPDATE_INDEX_BYTES, UPDATE_BUNDLE_BYTES, UPDATE_UNPACKED_BYTES, UPDATE_FILES, UPDATE_SECONDS,
 )
 """Every limit, in the order ``docs/limits.md`` lists them."""

@@ -71,3 +71,23 @@ def unlistable(monkeypatch: pytest.MonkeyPatch):
         monkeypatch.setattr(os, "scandir", scandir)
 
     return install
+
+
+@pytest.fixture(autouse=True)
+def _shipped_rule_database(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+    """Every test sees the shipped rule database: an empty data folder (a user's own
+    ``rules update`` never reaches a test), and today pinned to the database's release day so that
+    no output grows an "old database" note as the calendar moves on."""
+    import datetime
+
+    from rocm_doctor.dbupdate import age, store
+
+    monkeypatch.setenv(store.DATA_DIR_VAR, str(tmp_path_factory.getbasetemp() / "empty-data-folder"))
+    release = store.shipped_release()
+    if release is not None:
+        day = datetime.date(*release.release[:3])
+        monkeypatch.setattr(age, "today", lambda: day)
+    store.forget()
+    yield
+    store.pin(None)
+    store.forget()

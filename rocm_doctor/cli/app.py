@@ -69,6 +69,7 @@ COMMAND_MODULES: Dict[str, str] = {
     "report": "report_cmd",
     "health": "health_cmd",
     "fleet": "fleet_cmd",
+    "matrix": "matrix_cmd",
 }
 """Command name -> the module under ``rocm_doctor.cli`` that registers it."""
 

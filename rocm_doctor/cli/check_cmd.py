@@ -91,6 +91,7 @@ def check(
         from rocm_doctor.report.ruledb import rule_database_info
 
         render_check(result, stdout_console(), verbose=verbose, database=rule_database_info())
+        _note_old_database()
     if result.crashes:
         if quiet:  # a crash is an error: it is printed even with --quiet
             for crash in result.crashes:
@@ -99,6 +100,15 @@ def check(
         raise typer.Exit(EXIT_CRASHED)  # a crashed check is a result: the diagnosis is incomplete
     if result.at_or_above(fail_on.value):
         raise typer.Exit(EXIT_FINDINGS)
+
+
+def _note_old_database() -> None:
+    """One line when the rule database in use is old (the findings above rest on it)."""
+    from rocm_doctor.dbupdate.age import stale_note
+
+    note = stale_note()
+    if note:
+        stdout_console().print(note, markup=False)
 
 
 def _find_rule(rules: List[Rule], key: str) -> Rule:
@@ -127,7 +137,8 @@ def rules_list(
     rules: Optional[List[Path]] = RULES_OPTION,
 ) -> None:
     """List every rule (id, severity, category, action, area, status, title) and the database version and check date."""
-    from rocm_doctor.report.ruledb import rule_database_info
+    from rocm_doctor.report.ruledb import database_label, rule_database_info
+    from rocm_doctor.dbupdate.age import stale_note
 
     loaded = load_rules(rules or [])
     database = rule_database_info()
@@ -158,7 +169,13 @@ def rules_list(
         )
     console = stdout_console()
     print_trimmed(console, table)
-    console.print(f"{len(loaded)} rules · rule database {database['version']}, data tables checked {database['checked']}")
+    console.print(
+        f"{len(loaded)} rules · rule database {database_label(database)}, data tables checked {database['checked']}",
+        markup=False,
+    )
+    note = stale_note()
+    if note:
+        console.print(note, markup=False)
 
 
 @rules_app.command("validate")
@@ -179,3 +196,48 @@ def rules_validate(path: Path = typer.Argument(..., help="A rule file or a folde
             "ROCM_DOCTOR_RULES beside the shipped rules they would be duplicates.",
             markup=False, highlight=False, soft_wrap=True,
         )
+
+
+def _validate_staged(folder: Path) -> Optional[str]:
+    """Load the staged database in a child process (its caches die with it): None, or the problem."""
+    from rocm_doctor.system.live import run_command
+
+    done = run_command([sys.executable, "-m", "rocm_doctor.cli.ruledb_check", str(folder)], timeout=120)
+    if done.returncode == 0 and not done.timed_out:
+        return None
+    if done.timed_out:
+        return "loading it took longer than 120 s"
+    lines = [line for line in (done.stderr or "").splitlines() if line.strip()]
+    return lines[-1] if lines else f"the check exited {done.returncode}"
+
+
+@rules_app.command("update")
+def rules_update(
+    url: Optional[str] = typer.Option(
+        None, "--url", help="The index to read (default: $ROCM_DOCTOR_RULES_URL, else the project's release downloads)."
+    ),
+    allow_downgrade: bool = typer.Option(False, "--allow-downgrade", help="Install a release older than the one in use."),
+    revert: bool = typer.Option(False, "--revert", help="Switch back to the database in use before the last update."),
+    timeout: float = typer.Option(60.0, "--timeout", min=1.0, max=600.0, help="Seconds each download may take in all."),
+) -> None:
+    """Fetch, verify (Ed25519 signature, file hashes) and install the newest rule database; --revert undoes it.
+
+    Nothing changes unless every check passes. Works offline: the shipped database is always the floor.
+    Exit codes: 0 installed or already newest, 2 refused (the reason is printed; nothing changed).
+    """
+    import os
+
+    from rocm_doctor.limits import UPDATE_SECONDS
+    from rocm_doctor.dbupdate import update as updating
+
+    try:
+        if revert:
+            outcome = updating.revert()
+        else:
+            target = url or os.environ.get(updating.URL_VAR, "").strip() or updating.DEFAULT_URL
+            outcome = updating.update(
+                target, min(timeout, float(UPDATE_SECONDS.value)), _validate_staged, allow_downgrade=allow_downgrade
+            )
+    except updating.UpdateRefused as exc:
+        raise InputError(f"rules update refused, nothing changed: {exc}") from None
+    stdout_console().print(outcome.message, markup=False)

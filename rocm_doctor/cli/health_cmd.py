@@ -82,7 +82,15 @@ def _document(verdict: Verdict, fail_on: str, seconds: float, budget: float) -> 
         ],
         "seconds": round(seconds, 3),
         "budget_seconds": budget,
+        "rule_database": _database(),
     }
+
+
+def _database() -> dict:
+    from rocm_doctor.report.ruledb import rule_database_info
+
+    info = rule_database_info()
+    return {key: info[key] for key in ("version", "release", "released", "origin")}
 
 
 @app.command("health")

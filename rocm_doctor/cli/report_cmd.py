@@ -23,7 +23,8 @@ from rocm_doctor.judge.engine import evaluate
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.redact import Redactor, ReportRedactor, homes_in, strings_in
 from rocm_doctor.report.markdown import build_report
-from rocm_doctor.report.ruledb import rule_database_version
+from rocm_doctor.report.ruledb import database_label, rule_database_info
+from rocm_doctor.dbupdate.age import stale_note
 
 def facts_redactor(facts: Facts) -> Redactor:
     """Identity redaction from what the facts themselves say: their user, every home path in them."""
@@ -85,7 +86,8 @@ def report(
         facts = _with_bench(facts, source.python, bench.value, quiet=output is None)
     result = evaluate(loaded, facts)
     redactor = None if no_redact else ReportRedactor.create(_identity_redactor(source, facts))
-    text = build_report(result, rule_database_version(), redactor)
+    database = rule_database_info()
+    text = build_report(result, database_label(database), redactor, database_note=stale_note())
     if output is None:
         sys.stdout.write(text)
         return

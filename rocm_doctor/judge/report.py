@@ -114,7 +114,7 @@ class CheckResult(BaseModel):
         return {
             "schema": SCHEMA,
             "tool_version": self.tool_version,
-            "rule_database": {"version": database["version"], "checked": database["checked"]},
+            "rule_database": {key: database[key] for key in ("version", "checked", "release", "released", "origin")},
             "facts": self.facts.model_dump(mode="json"),
             "findings": [f.model_dump(mode="json", include=set(FINDING_KEYS)) for f in self.findings],
             "undecided": [u.model_dump(mode="json") for u in self.undecided],

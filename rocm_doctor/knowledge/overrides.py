@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from rocm_doctor.facts.gpu_table import base_gfx, gfx_from_override, override_string
-from rocm_doctor.knowledge._tables import cached_view, need_mapping, need_rows, str_list
+from rocm_doctor.knowledge._tables import cached_view, need_mapping, need_rows, need_source, str_list
 
 TABLE = "gfx_overrides"
 VARIABLE = "HSA_OVERRIDE_GFX_VERSION"
@@ -160,7 +160,7 @@ def _build(data: Any) -> OverrideTable:
     for i, row in enumerate(need_rows(top.get("groups"), TABLE, "groups")):
         path = f"groups[{i}]"
         overrides = {
-            base_gfx(str(o["gfx"])): (str(o["target"]), bool(o.get("recommend", True)), str(o["source"]))
+            base_gfx(str(o["gfx"])): (str(o["target"]), bool(o.get("recommend", True)), need_source(o, TABLE, f"{path}.overrides"))
             for o in need_rows(row.get("overrides") or [], TABLE, f"{path}.overrides")
         }
         groups.append(

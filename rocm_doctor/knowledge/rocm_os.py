@@ -81,3 +81,8 @@ def listed_os(rocm_version: str, data: Optional[Any] = None) -> Optional[str]:
         return None
     row = rows[0]
     return "; ".join(f"{NAMES.get(k, k)} {', '.join(v)}" for k, v in row.items())
+
+
+def all_releases(data: Optional[Any] = None) -> Dict[str, Dict[str, List[str]]]:
+    """Every ROCm release the table lists -> distribution id -> the versions AMD lists (for ``matrix``)."""
+    return cached_view(TABLE, data, _build)

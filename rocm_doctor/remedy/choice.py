@@ -210,13 +210,22 @@ def _pytorch_org(
         if machine.python and machine.python not in release.python:
             ruled_out.append(f"{label}: no wheel for Python {machine.python} (has {', '.join(release.python)})")
             continue
-        missing = [g for g in machine.gfx if wheeldata.gfx_in_wheel(release.torch, None, g) is not True]
+        # Kernels are per ROCm variant: a target can be in one variant's wheel and not another's.
+        missing = [g for g in machine.gfx if all(wheeldata.gfx_in_wheel(release.torch, v, g) is not True for v in release.rocm)]
         if missing:
             ruled_out.append(f"{label}: its pytorch.org wheels have no kernels for {', '.join(missing)}")
             continue
         variants = sorted(release.rocm, key=parse_version, reverse=True)
         chosen = None
         for variant in variants:
+            lacking = [g for g in machine.gfx if wheeldata.gfx_in_wheel(release.torch, variant, g) is not True]
+            if lacking:
+                ruled_out.append(f"{label}+rocm{variant}: no kernels for {', '.join(lacking)} in this variant")
+                continue
+            gaps = [f"{g} ({gap})" for g in machine.gfx for gap in [wheeldata.library_gap(g, variant)] if gap]
+            if gaps:
+                ruled_out.append(f"{label}+rocm{variant}: its bundled ROCm libraries lack {', '.join(gaps)}")
+                continue
             if not needs.rocm_ok(variant):
                 ruled_out.append(f"{label}+rocm{variant}: this fix needs a wheel built for ROCm {needs.rocm}")
                 continue

@@ -47,6 +47,11 @@ def gfx_in_wheel(torch: str, rocm: Optional[str], gfx: str) -> Optional[bool]:
     return torch_wheels.gfx_in_wheel(torch, gfx, rocm)
 
 
+def library_gap(gfx: str, rocm: str) -> Optional[str]:
+    """The ROCm library (``rocBLAS``) a wheel built for ``rocm`` bundles without ``gfx`` kernels, or None."""
+    return torch_wheels.library_gap(gfx, rocm)
+
+
 def companions(torch: str) -> Tuple[Optional[str], Optional[str]]:
     """(torchvision series, torchaudio series) built for a torch release, None when not tabled."""
     tw = torch_wheels.wheels()

@@ -267,7 +267,8 @@ def _summary(result: CheckResult, shown_info: bool) -> str:
 
 def header_line(tool_version: str, database: Dict[str, str]) -> str:
     """Which rocm-doctor and which rule database judged: two reports differ by these first."""
-    return f"rocm-doctor {tool_version} · rule database {database['version']}, data checked {database['checked']}"
+    release = f" (release {database['release']}, {database.get('origin', 'shipped')})" if database.get("release") else ""
+    return f"rocm-doctor {tool_version} · rule database {database['version']}{release}, data checked {database['checked']}"
 
 
 def render_check(result: CheckResult, console: Console, verbose: bool = False, database: Optional[Dict[str, str]] = None) -> None:

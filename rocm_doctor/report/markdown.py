@@ -171,8 +171,10 @@ def build_report(
     rules_version: str,
     redactor: Optional[ReportRedactor] = None,
     undecided: bool = True,
+    database_note: Optional[str] = None,
 ) -> str:
-    """The markdown report for ``result`` (redacted when a redactor is given)."""
+    """The markdown report for ``result`` (redacted when a redactor is given); ``database_note``
+    (the rule database is old, say) goes under the header line."""
     clean: Callable[[Any], Any] = redactor.data if redactor is not None else (lambda value: value)
     facts = Facts.model_validate(_redacted_facts(result.facts, result.facts.model_dump(mode="json"), clean))
     redacted = "redacted: user, host, home paths, IP/MAC addresses, UUIDs, serial numbers" if redactor else "not redacted"
@@ -183,6 +185,7 @@ def build_report(
         f"rocm-doctor {__version__} · rule database {rules_version} · facts from {facts.meta.origin}"
         + (f" at {facts.meta.gathered_at}" if facts.meta.gathered_at else "")
         + f" · {redacted}",
+        *(["", database_note] if database_note else []),
         "",
         "## Findings",
         "",

@@ -23,6 +23,9 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 from rocm_doctor.data import read_yaml, rules_dir
+from rocm_doctor.dbupdate.age import release_date
+from rocm_doctor.dbupdate.bundle import read_release
+from rocm_doctor.dbupdate.store import active_update
 from rocm_doctor.errors import InputError
 
 PREFIX = "rules-"
@@ -75,25 +78,37 @@ def table_checks(directory: Optional[Path] = None) -> List[TableCheck]:
     return [table_check(p) for p in sorted((root / "data").glob("*.yaml"))]
 
 
+def _iso(day: Optional[datetime.date]) -> Optional[str]:
+    return day.isoformat() if day is not None else None
+
+
 def rule_database_info(directory: Optional[Path] = None) -> Dict[str, Any]:
-    """``{"version", "checked", "tables"}``: the hash, the oldest table check date, and each table's check.
+    """``{"version", "checked", "tables", "release", "released", "origin"}`` of the database in
+    ``directory`` (default: the one in use): the content hash, the oldest table check date, each
+    table's check, its release and release date, and ``shipped`` or ``updated`` (by ``rules update``).
 
-    The shipped database's is read once per process: every ``--json`` document and report carries
-    it, and parsing the fifteen tables again each time cost a quarter of a second."""
-    if directory is None:
-        return copy.deepcopy(_shipped_info())
-    return _info(directory)
-
-
-@functools.lru_cache(maxsize=1)
-def _shipped_info() -> Dict[str, Any]:
-    return _info(None)
+    The database in use is read once per process (per folder): every ``--json`` document and report
+    carries it, and parsing the fifteen tables again each time cost a quarter of a second."""
+    return copy.deepcopy(_info_of(Path(directory) if directory is not None else rules_dir()))
 
 
-def _info(directory: Optional[Path]) -> Dict[str, Any]:
-    checks = table_checks(directory)
+@functools.lru_cache(maxsize=4)
+def _info_of(root: Path) -> Dict[str, Any]:
+    checks = table_checks(root)
+    update = active_update()
+    release = read_release(root)
+    updated = update is not None and update.rules == root
     return {
-        "version": rule_database_version(directory),
+        "version": rule_database_version(root),
         "checked": min(c.checked for c in checks).isoformat() if checks else None,
         "tables": {c.name: {"checked": c.checked.isoformat(), "against": list(c.against)} for c in checks},
+        "release": release,
+        "released": _iso(release_date((update.released if updated and update is not None else None) or release)),
+        "origin": "updated" if updated else "shipped",
     }
+
+
+def database_label(info: Dict[str, Any]) -> str:
+    """``rules-0123abcd4567 (release 2026.11.28, shipped)`` for headers and reports."""
+    release = info.get("release") or "unknown release"
+    return f"{info['version']} (release {release}, {info.get('origin', 'shipped')})"

@@ -94,7 +94,9 @@ def test_json_output_is_the_versioned_document(run_cli, tmp_path, make_facts) ->
     assert result.exit_code == 1
     document = json.loads(result.stdout)
     assert document["schema"] == "rocm-doctor/check/1"
-    assert document["rule_database"] == {k: rule_database_info()[k] for k in ("version", "checked")}
+    assert document["rule_database"] == {
+        k: rule_database_info()[k] for k in ("version", "checked", "release", "released", "origin")
+    }
     assert document["summary"] == {"error": 1, "warning": 0, "info": 0}
     assert set(document["findings"][0]) == {
         "id", "name", "severity", "category", "action", "area", "title", "message", "evidence", "fixes", "references", "gpu",
@@ -147,7 +149,10 @@ def test_rules_list_table_and_json(run_cli) -> None:
     table = run_cli("rules", "list", "--rules", RULES)
     assert table.exit_code == 0 and "TST002" in table.stdout and "3 rules" in table.stdout
     database = rule_database_info()
-    assert f"rule database {database['version']}, data tables checked {database['checked']}" in table.stdout
+    assert (
+        f"rule database {database['version']} (release {database['release']}, shipped), "
+        f"data tables checked {database['checked']}"
+    ) in table.stdout
     document = json.loads(run_cli("rules", "list", "--json", "--rules", RULES).stdout)
     assert document["rule_database"]["version"] == database["version"]
     assert document["rule_database"]["checked"] == database["checked"]
