@@ -176,6 +176,19 @@ def test_a_live_gathering_shows_what_it_reads_on_a_terminal_and_nothing_when_pip
         assert stream.getvalue() == ""
 
 
+def test_the_spinner_is_ascii_on_a_stream_that_cannot_encode_braille(monkeypatch) -> None:
+    import rocm_doctor.cli.pasted as pasted
+    from rocm_doctor.cli.inputs import FactsSource
+
+    raw = io.BytesIO()
+    console = Console(file=io.TextIOWrapper(raw, encoding="cp1252", errors="strict", newline="\n"), force_terminal=True, width=100)
+    monkeypatch.setattr(pasted, "stderr_console", lambda: console)
+    monkeypatch.setattr(pasted, "load_facts", _gather_reporting_torch)
+    pasted.load_facts_noting_pieces(FactsSource(timeout=60.0))  # a braille frame would raise UnicodeEncodeError
+    console.file.flush()
+    assert b"Starting torch" in raw.getvalue()
+
+
 # Item 11: fix texts
 
 
