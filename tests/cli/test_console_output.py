@@ -93,6 +93,12 @@ def test_a_paste_verdict_names_the_facts_the_report_lacks_and_shows_the_ones_it_
     assert any("RD202 torch <torch version> has no gfx1032 kernels" in line for line in asked), asked
 
 
+def test_a_finding_on_a_paste_names_the_facts_the_report_does_not_give() -> None:
+    result = doctor("check", "--from", "-", stdin="GPU arch : gfx1032\nOS: Ubuntu 22.04\n")
+    assert "RD511" in result.stdout, result.stdout
+    assert "kernels for <GPU name> (gfx1032)" in result.stdout and "unknown (gfx1032)" not in result.stdout
+
+
 # Item 4: counts that match what is shown
 
 
