@@ -237,6 +237,20 @@ def test_quiet_on_a_paste_prints_nothing_either(run_cli, tmp_path: Path) -> None
     assert (result.exit_code, result.stdout, result.stderr) == (1, "", "")
 
 
+def test_quiet_still_prints_a_crash_as_an_error(run_cli, monkeypatch) -> None:
+    from rocm_doctor.facts import gather as gather_module
+
+    original = gather_module._gatherers
+
+    def boom(ctx):
+        raise RuntimeError("injected crash in gpus")
+
+    monkeypatch.setattr(gather_module, "_gatherers", lambda: [(n, c, boom if n == "gpus" else g) for n, c, g in original()])
+    result = run_cli("check", "-q", "--machine", str(RX6700))
+    assert result.exit_code == 3 and result.stdout == ""
+    assert result.stderr.startswith("error: gatherer gpus crashed: RuntimeError: injected crash in gpus"), result.stderr
+
+
 # Item 17: platform notes in the default output
 
 
