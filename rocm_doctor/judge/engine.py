@@ -10,7 +10,7 @@ from rocm_doctor.facts.value import Fact
 from rocm_doctor.judge.conditions import Truth, evaluate as evaluate_condition
 from rocm_doctor.judge.derived import DerivedValues, Tables, registered_names
 from rocm_doctor.judge.derived_facts.pasted import EXPLAINED_SIGNATURES
-from rocm_doctor.judge.interpolate import interpolate, interpolate_fix
+from rocm_doctor.judge.interpolate import NOT_GIVEN, interpolate, interpolate_fix
 from rocm_doctor.judge import paste_verdict
 from rocm_doctor.errors import DoctorError
 from rocm_doctor.facts.model import Crash
@@ -44,8 +44,9 @@ def _judge(rule: Rule, scope: Scope) -> Union[Finding, Undecided, None]:
         category=category,
         action=rule.effective_action,
         area=rule.area,
-        title=interpolate(rule.title, scope),
-        message=interpolate(rule.message, scope),
+        # a pasted report is no machine at hand: a fact it does not give is named, not "unknown"
+        title=interpolate(rule.title, scope, named=NOT_GIVEN if scope.facts.meta.origin == "paste" else ()),
+        message=interpolate(rule.message, scope, named=NOT_GIVEN if scope.facts.meta.origin == "paste" else ()),
         explanation=rule.explanation,
         evidence=[_evidence(path, fact) for path, fact in outcome.evidence],
         fixes=[interpolate_fix(fix, scope) for fix in rule.fixes],

@@ -143,7 +143,7 @@ def asks(rules: Sequence[Rule], undecided: Sequence[Undecided], facts: Facts, de
             if collect is not None and collect not in unique:
                 unique.append(collect)
         scope = Scope(facts, values, agents.get(item.gpu) if item.gpu is not None else None)
-        title = interpolate(rule.title, scope, unknown_as_name=True)
+        title = interpolate(rule.title, scope, named=("unknown", "failed", "absent"))  # it has not fired: name what it would print
         out.append(
             Ask(
                 id=rule.id, name=rule.name, title=title, category=rule.category, severity=rule.severity,
