@@ -31,6 +31,7 @@ DOCUMENTS: Dict[str, str] = {
     "health": "rocm_doctor.documents:HealthDocument",
     "bench": "rocm_doctor.documents:BenchDocument",
     "fleet": "rocm_doctor.documents:FleetDocument",
+    "matrix": "rocm_doctor.remedy.matrix_model:MatrixDocument",
 }
 """Document kind -> the pydantic model of its current version (``module:attribute``, imported when asked)."""
 
@@ -66,6 +67,12 @@ class RuleDatabaseRef(_Document):
     """``rules-<hash>`` of the rule files and data tables."""
     checked: Optional[str] = None
     """The oldest date a data table was checked against its sources (ISO 8601)."""
+    release: Optional[str] = None
+    """The database's release (``2026.11.28``)."""
+    released: Optional[str] = None
+    """The day it was released (ISO 8601)."""
+    origin: Literal["shipped", "updated"] = "shipped"
+    """``shipped`` with rocm-doctor, or installed by ``rules update``."""
 
 
 class CheckDocument(_Document):
@@ -139,6 +146,7 @@ class HealthDocument(_Document):
     findings: List[HealthFinding]
     seconds: float
     budget_seconds: float
+    rule_database: RuleDatabaseRef
 
 
 # ---------------------------------------------------------------- bench --json
