@@ -2,14 +2,14 @@
 
 Sources: rules/data/torch_wheels.yaml, rules/data/gfx_overrides.yaml, rules/data/rocm_support.yaml
 and rules/data/gpus.yaml (every row names its public source) through
-:mod:`rocm_doctor.knowledge` and :mod:`rocm_doctor.facts.gpu_table`.
+:mod:`rocm_doctor.knowledge` and :mod:`rocm_doctor.knowledge.gpu_table`.
 """
 
 from __future__ import annotations
 
 from typing import Callable, Dict, List, Optional
 
-from rocm_doctor.facts import gpu_table
+from rocm_doctor.knowledge import gpu_table
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
