@@ -24,7 +24,7 @@ from rocm_doctor.judge.engine import evaluate
 from rocm_doctor.judge.loader import load_files, load_rules, rule_sources
 from rocm_doctor.judge.model import Rule
 from rocm_doctor.remedy.decide import Context
-from rocm_doctor.remedy.shells import SHELLS
+from rocm_doctor.shells import SHELLS
 from rocm_doctor.render.console import render_check, render_rule
 
 

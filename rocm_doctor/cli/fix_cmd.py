@@ -31,7 +31,7 @@ from rocm_doctor.judge.engine import evaluate
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.judge.model import Rule
 from rocm_doctor.judge.report import CheckResult
-from rocm_doctor.remedy import shells
+from rocm_doctor import shells
 from rocm_doctor.remedy.decide import Context
 from rocm_doctor.remedy.model import EnvChange, Plan
 from rocm_doctor.render.safe import escape_controls

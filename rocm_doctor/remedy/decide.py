@@ -46,7 +46,9 @@ from rocm_doctor.judge.model import (
     PipFix,
     replaces_torch,
 )
-from rocm_doctor.remedy import shells
+from rocm_doctor import shells
+from rocm_doctor.envlines import env_line
+from rocm_doctor.remedy import shell_choice
 from rocm_doctor.remedy.choice import (
     Machine,
     Needs,
@@ -58,7 +60,6 @@ from rocm_doctor.remedy.choice import (
 from rocm_doctor.remedy.model import (
     Alternative,
     Conflict,
-    EnvChange,
     Group,
     Option,
     Plan,
@@ -317,7 +318,7 @@ class _Steps:
     def __init__(self, facts: Facts, context: Context, chooser: _Chooser) -> None:
         self.facts = facts
         self.context = context
-        self.shell, self.shell_why = shells.detect(facts, context.shell)
+        self.shell, self.shell_why = shell_choice.detect(facts, context.shell)
         self.python, self.python_why = target_python(facts, context.python)
         self.pip = PipTarget(self.python, context.installer, context.index_url)
         self.platform = _platform_label(facts)
@@ -334,16 +335,12 @@ class _Steps:
         return Step(kind=kind, where=where, where_text=_where_text(where, self.platform), text=text, finding_ids=list(ids), **extra)  # type: ignore[arg-type]
 
     def env_commands(self, env: Dict[str, Optional[str]]) -> List[str]:
-        from rocm_doctor.fix.envfile import env_line
-
-        return [env_line(self.shell, EnvChange(name, value)) for name, value in env.items()]
+        return [env_line(self.shell, name, value) for name, value in env.items()]
 
     def env_problem(self, name: str, value: str) -> Optional[str]:
         """Why ``name=value`` cannot be written for the target shell (a line break, a NUL, cmd's ``"``/``!``)."""
-        from rocm_doctor.fix.envfile import env_line
-
         try:
-            env_line(self.shell, EnvChange(name, value))
+            env_line(self.shell, name, value)
         except InputError as exc:
             return str(exc)
         return None

@@ -3,7 +3,7 @@
 Order: uninstall the wrong flavours (torch, torchvision, torchaudio, triton,
 pytorch-triton-rocm) first, then install matching, pinned versions from the
 index the torch choice names (:mod:`rocm_doctor.remedy.choice`). Commands are argv
-lists; they are shown quoted for the user's shell (:mod:`rocm_doctor.remedy.shells`) and run without a shell.
+lists; they are shown quoted for the user's shell (:mod:`rocm_doctor.shells`) and run without a shell.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from typing import List, Optional
 from rich.console import Console
 from rich.text import Text
 
-from rocm_doctor.remedy import shells
+from rocm_doctor import shells
 from rocm_doctor.remedy.model import Option, Remedy, Step
 
 INTENT_WORDS = {

@@ -8,7 +8,7 @@ import subprocess
 import pytest
 from hypothesis import given, strategies as st
 
-from rocm_doctor.remedy.shells import SHELLS, quote_argv, quote_word
+from rocm_doctor.shells import SHELLS, quote_argv, quote_word
 
 CMD_SYNTAX = set('&|<>^()%!,;= \t"')
 
