@@ -11,7 +11,7 @@ import shlex
 from typing import Any, Dict, List, Optional, Tuple
 
 from rocm_doctor.facts.common import file_fact, not_applicable, os_kind, read_file
-from rocm_doctor.facts.gather import GatherContext
+from rocm_doctor.facts.context import GatherContext
 from rocm_doctor.facts.model import HostFacts
 from rocm_doctor.facts.value import Fact, absent, failed, known
 from rocm_doctor.shells import shell_name

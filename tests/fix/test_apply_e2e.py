@@ -15,7 +15,8 @@ from typing import Dict, Iterator
 
 import pytest
 
-from rocm_doctor.facts.gather import GatherOptions, gather
+from rocm_doctor.facts.context import GatherOptions
+from rocm_doctor.facts.gather import gather
 from rocm_doctor.fix.installer import apply_commands, refreshed, run_command
 from rocm_doctor.remedy.decide import Context, decide
 from rocm_doctor.remedy.pip import Command
