@@ -35,7 +35,7 @@ from rocm_doctor.facts.gather import gather
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.judge.engine import evaluate
 from rocm_doctor.judge.loader import load_rules
-from rocm_doctor.judge.model import Finding
+from rocm_doctor.model.rules import Finding
 from rocm_doctor.judge.report import CheckResult
 from rocm_doctor.system.recorded import RecordedSystem
 

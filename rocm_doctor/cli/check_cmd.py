@@ -22,7 +22,7 @@ from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.judge.engine import evaluate
 from rocm_doctor.judge.loader import load_files, load_rules, rule_sources
-from rocm_doctor.judge.model import Rule
+from rocm_doctor.model.rules import Rule
 from rocm_doctor.remedy.decide import Context
 from rocm_doctor.shells import SHELLS
 from rocm_doctor.render.console import render_check, render_rule

@@ -29,11 +29,11 @@ from rocm_doctor.fix.envfile import (
 )
 from rocm_doctor.judge.engine import evaluate
 from rocm_doctor.judge.loader import load_rules
-from rocm_doctor.judge.model import Rule
+from rocm_doctor.model.rules import Rule
 from rocm_doctor.judge.report import CheckResult
 from rocm_doctor import shells
 from rocm_doctor.remedy.decide import Context
-from rocm_doctor.remedy.model import EnvChange, Plan
+from rocm_doctor.model.remedy import EnvChange, Plan
 from rocm_doctor.render.safe import escape_controls
 
 Shell = enum.Enum("Shell", {s: s for s in SHELLS}, type=str)  # type: ignore[misc]

@@ -25,7 +25,7 @@ from rocm_doctor.facts.model import Facts
 from rocm_doctor.health.verdict import VERDICTS, Incomplete, Verdict, verdict_of
 from rocm_doctor.judge.engine import evaluate
 from rocm_doctor.judge.loader import load_rules
-from rocm_doctor.judge.model import ACTIONS
+from rocm_doctor.model.rules import ACTIONS
 
 SCHEMA = "rocm-doctor/health/1"
 MIN_BENCH_SECONDS = 5.0

@@ -19,7 +19,7 @@ from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.remedy import wheeldata
 from rocm_doctor.remedy.choice import Machine, Needs, NoChoice, TorchChoice, choose_torch, machine_of
-from rocm_doctor.remedy.model import Plan
+from rocm_doctor.model.remedy import Plan
 from rocm_doctor.remedy.pip import Target, torch_requirements
 from rocm_doctor.render.safe import escape_controls
 

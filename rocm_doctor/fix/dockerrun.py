@@ -18,7 +18,7 @@ import yaml
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.remedy import wheeldata
 from rocm_doctor.remedy.choice import machine_of
-from rocm_doctor.remedy.model import Plan
+from rocm_doctor.model.remedy import Plan
 
 DEFAULT_IMAGE = "rocm/pytorch:latest"
 """AMD's PyTorch image; ``latest`` is the latest tested release (https://github.com/ROCm/rocm-install-on-linux/blob/f297bde3afa98d750d1aa460386491db9a721f30/docs/reference/docker-image-support-matrix.rst)."""

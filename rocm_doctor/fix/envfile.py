@@ -28,7 +28,7 @@ from rocm_doctor.envlines import line_and_note
 from rocm_doctor.errors import InputError
 from rocm_doctor.files import update_file
 from rocm_doctor.limits import EDIT_LINES, LimitError
-from rocm_doctor.remedy.model import EnvChange
+from rocm_doctor.model.remedy import EnvChange
 
 SHELLS = ("dotenv", "bash", "zsh", "sh", "fish", "powershell", "cmd")
 

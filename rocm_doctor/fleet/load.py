@@ -28,7 +28,7 @@ from rocm_doctor import bounded_json
 from rocm_doctor.bench.results import BENCH_SCHEMA
 from rocm_doctor.errors import InputError
 from rocm_doctor.files import kind_of, read_limited, walk_tree
-from rocm_doctor.judge.model import ACTIONS, SEVERITY_ORDER, Rule, default_action
+from rocm_doctor.model.rules import ACTIONS, SEVERITY_ORDER, Rule, default_action
 from rocm_doctor.judge.report import SCHEMA as CHECK_SCHEMA
 from rocm_doctor.limits import JSON_BYTES
 from rocm_doctor.stack import Figure, devices_of, figures_of_tests, headline_figures, known_value, stack_of

@@ -30,7 +30,7 @@ from typing import Any, Dict, List, Optional
 from rocm_doctor.facts.model import Facts, FactsFileError
 from rocm_doctor.judge.engine import evaluate
 from rocm_doctor.judge.loader import LineDict, RuleFileError, parse_yaml
-from rocm_doctor.judge.model import Rule
+from rocm_doctor.model.rules import Rule
 from rocm_doctor.judge.report import CheckResult
 
 CASE_KINDS = ("fires", "passes", "undecided")

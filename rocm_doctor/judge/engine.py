@@ -14,7 +14,7 @@ from rocm_doctor.judge.interpolate import interpolate, interpolate_fix
 from rocm_doctor.judge import paste_verdict
 from rocm_doctor.errors import DoctorError
 from rocm_doctor.facts.model import Crash
-from rocm_doctor.judge.model import CATEGORIES, SEVERITY_ORDER, Evidence, Finding, Rule, Undecided
+from rocm_doctor.model.rules import CATEGORIES, SEVERITY_ORDER, Evidence, Finding, Rule, Undecided
 from rocm_doctor.remedy.decide import Context, decide
 from rocm_doctor.judge.paths import Scope, resolve
 from rocm_doctor.judge.report import CheckResult, Summary

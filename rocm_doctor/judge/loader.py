@@ -1,4 +1,4 @@
-"""Load rule files into :class:`~rocm_doctor.judge.model.Rule` objects, or fail with one line.
+"""Load rule files into :class:`~rocm_doctor.model.rules.Rule` objects, or fail with one line.
 
 Sources, in order: the shipped database (``rules_dir()/*.yaml``), then every
 ``ROCM_DOCTOR_RULES`` entry (``os.pathsep``-separated), then every ``--rules PATH``;
@@ -29,7 +29,7 @@ from rocm_doctor.data import SAFE_LOADER, read_yaml, rules_dir
 from rocm_doctor.errors import InputError
 from rocm_doctor.judge import conditions, paths
 from rocm_doctor.judge.interpolate import fix_templates, placeholders
-from rocm_doctor.judge.model import Rule
+from rocm_doctor.model.rules import Rule
 
 ENV_VAR = "ROCM_DOCTOR_RULES"
 RETIRED_FILE = "retired.yaml"
@@ -143,7 +143,7 @@ def _pydantic_message(error: Dict[str, Any]) -> str:
     if error["type"] == "missing":
         return "required field is missing"
     if error["type"] == "union_tag_invalid":
-        from rocm_doctor.judge.model import FIX_TYPES
+        from rocm_doctor.model.rules import FIX_TYPES
 
         kinds = [f"'{k}'" for k in FIX_TYPES]
         return f"Input should be {', '.join(kinds[:-1])} or {kinds[-1]}"
@@ -165,7 +165,7 @@ def _check_templates(path: Path, entry: LineDict, rule: Rule) -> None:
 
 def _without_union_tag(loc: Tuple[Any, ...]) -> Tuple[Any, ...]:
     """pydantic names the kind of a fix in the error location (``fixes.0.env.set``); the YAML has no such level."""
-    from rocm_doctor.judge.model import FIX_TYPES
+    from rocm_doctor.model.rules import FIX_TYPES
 
     out = list(loc)
     for position in range(len(out) - 2):

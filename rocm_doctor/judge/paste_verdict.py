@@ -23,7 +23,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from pydantic import BaseModel, ConfigDict, Field
 
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.judge.model import SEVERITY_ORDER, Finding, Rule, Undecided
+from rocm_doctor.model.rules import SEVERITY_ORDER, Finding, Rule, Undecided
 
 _RUN_HINT = re.compile(r"\(run: ([^)]+)\)")
 

@@ -8,9 +8,9 @@ from typing import Any, Dict, List, Optional
 from pydantic import BaseModel, ConfigDict, Field
 
 from rocm_doctor.facts.model import Crash, Facts
-from rocm_doctor.remedy.model import Plan
+from rocm_doctor.model.remedy import Plan
 from rocm_doctor.facts.value import Fact
-from rocm_doctor.judge.model import SEVERITY_ORDER, Finding, Undecided
+from rocm_doctor.model.rules import SEVERITY_ORDER, Finding, Undecided
 from rocm_doctor.judge.paste_verdict import Area, Ask
 
 SCHEMA = "rocm-doctor/check/1"

@@ -2,5 +2,5 @@
 
 Pure functions over findings and facts: :mod:`rocm_doctor.remedy.decide` is the one chooser,
 :mod:`rocm_doctor.remedy.choice` picks the torch build, :mod:`rocm_doctor.shells` writes
-commands for the user's shell, :mod:`rocm_doctor.remedy.model` holds the results.
+commands for the user's shell, :mod:`rocm_doctor.model.remedy` holds the results.
 """

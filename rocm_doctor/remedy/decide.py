@@ -35,7 +35,7 @@ from rocm_doctor import quoting
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import known
-from rocm_doctor.judge.model import (
+from rocm_doctor.model.rules import (
     SEVERITY_ORDER,
     TORCH_INTENTS,
     CodeFix,
@@ -57,7 +57,7 @@ from rocm_doctor.remedy.choice import (
     choose_torch,
     machine_of,
 )
-from rocm_doctor.remedy.model import (
+from rocm_doctor.model.remedy import (
     Alternative,
     Conflict,
     Group,

@@ -36,7 +36,7 @@ from rocm_doctor.fix.envfile import SHELLS, begin_marker, end_marker, write_env_
 from rocm_doctor.judge.engine import evaluate
 from rocm_doctor.judge.loader import load_files, load_rules
 from rocm_doctor.redact import ReportRedactor
-from rocm_doctor.remedy.model import EnvChange
+from rocm_doctor.model.remedy import EnvChange
 from rocm_doctor.render.console import render_check
 from rocm_doctor.render.safe import SafeConsole
 from rocm_doctor.report.markdown import build_report

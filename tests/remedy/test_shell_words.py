@@ -68,7 +68,7 @@ def test_every_shell_has_a_quoting() -> None:
 
 
 def test_a_docker_run_flag_from_a_fact_is_shown_quoted() -> None:
-    from rocm_doctor.remedy.model import Step
+    from rocm_doctor.model.remedy import Step
     from rocm_doctor.render.remedy import step_lines
 
     step = Step(kind="docker", where="environment", where_text="", text="t", finding_ids=["RD1"],

@@ -8,7 +8,7 @@ from rocm_doctor.judge.cases import load_baseline, load_cases
 from rocm_doctor.judge.engine import evaluate
 from rocm_doctor.judge.interpolate import fix_templates, placeholders
 from rocm_doctor.judge.loader import load_retired
-from rocm_doctor.judge.model import ACTIONS, CATEGORIES
+from rocm_doctor.model.rules import ACTIONS, CATEGORIES
 
 from test_rule_cases import BASELINE, HERE, shipped_rules
 

@@ -12,11 +12,7 @@ from typing import Annotated, Any, Dict, List, Literal, Optional, Union
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from rocm_doctor import quoting
-
-from rocm_doctor.facts.model import Crash
-from rocm_doctor.remedy.model import Remedy
-
-__all__ = ["Crash"]
+from rocm_doctor.model.remedy import Remedy
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER: Dict[str, int] = {"info": 0, "warning": 1, "error": 2}
