@@ -143,7 +143,7 @@ def _pydantic_message(error: Dict[str, Any]) -> str:
     if error["type"] == "missing":
         return "required field is missing"
     if error["type"] == "union_tag_invalid":
-        from rocm_doctor.model.rules import FIX_TYPES
+        from rocm_doctor.model.fixes import FIX_TYPES
 
         kinds = [f"'{k}'" for k in FIX_TYPES]
         return f"Input should be {', '.join(kinds[:-1])} or {kinds[-1]}"
@@ -165,7 +165,7 @@ def _check_templates(path: Path, entry: LineDict, rule: Rule) -> None:
 
 def _without_union_tag(loc: Tuple[Any, ...]) -> Tuple[Any, ...]:
     """pydantic names the kind of a fix in the error location (``fixes.0.env.set``); the YAML has no such level."""
-    from rocm_doctor.model.rules import FIX_TYPES
+    from rocm_doctor.model.fixes import FIX_TYPES
 
     out = list(loc)
     for position in range(len(out) - 2):

@@ -35,17 +35,8 @@ from rocm_doctor import quoting
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import known
-from rocm_doctor.model.rules import (
-    SEVERITY_ORDER,
-    TORCH_INTENTS,
-    CodeFix,
-    DockerFix,
-    EnvFix,
-    Finding,
-    ManualFix,
-    PipFix,
-    replaces_torch,
-)
+from rocm_doctor.model.fixes import TORCH_INTENTS, CodeFix, DockerFix, EnvFix, ManualFix, PipFix, replaces_torch
+from rocm_doctor.model.rules import SEVERITY_ORDER, Finding
 from rocm_doctor import shells
 from rocm_doctor.envlines import env_line
 from rocm_doctor.remedy import shell_choice

@@ -13,7 +13,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from rocm_doctor import quoting
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.model.rules import PipFix
+from rocm_doctor.model.fixes import PipFix
 from rocm_doctor.remedy import wheeldata
 from rocm_doctor.remedy.choice import TorchChoice
 
