@@ -118,7 +118,7 @@ def rules_list(
     rules: Optional[List[Path]] = RULES_OPTION,
 ) -> None:
     """List every rule (id, severity, category, action, area, status, title) and the database version and check date."""
-    from rocm_doctor.report.ruledb import rule_database_info
+    from rocm_doctor.ruledb import rule_database_info
 
     loaded = load_rules(rules or [])
     database = rule_database_info()

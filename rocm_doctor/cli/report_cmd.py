@@ -23,7 +23,7 @@ from rocm_doctor.judge.engine import evaluate
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.redact import Redactor, ReportRedactor, homes_in, strings_in
 from rocm_doctor.report.markdown import build_report
-from rocm_doctor.report.ruledb import rule_database_version
+from rocm_doctor.ruledb import rule_database_version
 
 def facts_redactor(facts: Facts) -> Redactor:
     """Identity redaction from what the facts themselves say: their user, every home path in them."""

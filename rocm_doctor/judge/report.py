@@ -12,6 +12,7 @@ from rocm_doctor.model.remedy import Plan
 from rocm_doctor.facts.value import Fact
 from rocm_doctor.model.rules import SEVERITY_ORDER, Finding, Undecided
 from rocm_doctor.judge.paste_verdict import Area, Ask
+from rocm_doctor.ruledb import rule_database_info
 
 SCHEMA = "rocm-doctor/check/1"
 FINDING_KEYS = (
@@ -60,8 +61,6 @@ class CheckResult(BaseModel):
 
     def to_document(self) -> Dict[str, Any]:
         """The ``check --json`` document."""
-        from rocm_doctor.report.ruledb import rule_database_info
-
         database = rule_database_info()
         return {
             "schema": SCHEMA,
