@@ -270,7 +270,7 @@ def _apply(
 
 def _no_container(facts: Facts) -> None:
     """Refuse (exit 2) where a Linux /dev/kfd container recipe does not fit: Windows, WSL2, no AMD GPU."""
-    from rocm_doctor.remedy.platform import docker_unsupported
+    from rocm_doctor.wheels.platform import docker_unsupported
 
     why = docker_unsupported(facts)
     if why is not None:
@@ -293,7 +293,7 @@ def dockerfile(
     Exit codes: 0 done, 2 bad input, no torch fits, or no container recipe fits this machine.
     """
     from rocm_doctor.fix.dockerfile import refusal_text, render_dockerfile
-    from rocm_doctor.remedy.choice import NoChoice
+    from rocm_doctor.wheels.choice import NoChoice
 
     _loaded, facts, result = _diagnose(source, rules)
     _no_container(facts)

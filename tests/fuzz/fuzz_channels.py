@@ -98,8 +98,8 @@ def _render_containers(facts: Facts, plan: Any) -> None:
     """What ``dockerfile`` and ``docker-run`` print from the same plan, where a container recipe fits."""
     from rocm_doctor.fix.dockerfile import render_dockerfile
     from rocm_doctor.fix.dockerrun import docker_run
-    from rocm_doctor.remedy.choice import NoChoice
-    from rocm_doctor.remedy.platform import docker_unsupported
+    from rocm_doctor.wheels.choice import NoChoice
+    from rocm_doctor.wheels.platform import docker_unsupported
 
     if docker_unsupported(facts) is not None:
         return
