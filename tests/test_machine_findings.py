@@ -33,7 +33,7 @@ import yaml
 from rocm_doctor.facts.context import GatherOptions
 from rocm_doctor.facts.gather import gather
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.model.rules import Finding
 from rocm_doctor.judge.report import CheckResult

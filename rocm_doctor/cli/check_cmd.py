@@ -20,7 +20,7 @@ from rocm_doctor.cli.inputs import (
 from rocm_doctor.cli.pasted import load_facts_noting_pieces
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_files, load_rules, rule_sources
 from rocm_doctor.model.rules import Rule
 from rocm_doctor.remedy.decide import Context

@@ -27,7 +27,7 @@ from rocm_doctor.fix.envfile import (
     SHELLS,
     write_env_file,
 )
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.model.rules import Rule
 from rocm_doctor.judge.report import CheckResult

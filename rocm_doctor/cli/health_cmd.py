@@ -23,7 +23,7 @@ from rocm_doctor.cli.inputs import RULES_OPTION, FactsSource, gather_plan, gathe
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.health.verdict import VERDICTS, Incomplete, Verdict, verdict_of
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.model.rules import ACTIONS
 

@@ -19,7 +19,7 @@ from rocm_doctor.cli.pasted import load_facts_noting_pieces
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.ingest import REPORT_MARKER
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.redact import Redactor, ReportRedactor, homes_in, strings_in
 from rocm_doctor.report.markdown import build_report

@@ -187,7 +187,7 @@ class Reader:
 
     def _merge_judged(self, node: Node, document: Dict[str, Any]) -> Optional[str]:
         from rocm_doctor.facts.model import Facts, FactsFileError, raw_over_limit
-        from rocm_doctor.judge.engine import evaluate
+        from rocm_doctor.pipeline import evaluate
 
         problem = raw_over_limit(document)
         if problem is not None:

@@ -33,7 +33,7 @@ from rocm_doctor.cli.inputs import FactsSource, load_facts
 from rocm_doctor.errors import DoctorError
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.fix.envfile import SHELLS, begin_marker, end_marker, write_env_file
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_files, load_rules
 from rocm_doctor.redact import ReportRedactor
 from rocm_doctor.model.remedy import EnvChange

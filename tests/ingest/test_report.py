@@ -15,7 +15,7 @@ import rocm_doctor.system.record as record
 from rocm_doctor.cli.app import _register_commands, app
 from rocm_doctor.cli.inputs import FactsSource, load_facts
 from rocm_doctor.ingest import ingest_report_file
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.ruledb import rule_database_version
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from judge_helpers import FIXTURE_RULES, fact, two_gpu_overlay
 from rocm_doctor.judge.cases import overlay
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_files
 from rocm_doctor.ruledb import rule_database_info
 
