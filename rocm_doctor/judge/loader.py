@@ -23,8 +23,10 @@ from pathlib import Path
 from typing import Any, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple
 
 import yaml
+from pydantic import VERSION as PYDANTIC_VERSION
 from pydantic import ValidationError
 
+from rocm_doctor.cache import cached, key_of
 from rocm_doctor.data import SAFE_LOADER, read_yaml, rules_dir
 from rocm_doctor.errors import InputError
 from rocm_doctor.judge import conditions, paths
@@ -265,14 +267,50 @@ def rule_sources(extra: Iterable[os.PathLike] = (), use_env: bool = True, builti
     return files
 
 
+_CODE = (Path(__file__).resolve().parent, Path(__file__).resolve().parent.parent / "model")
+"""The code that builds and validates rules: part of the shipped rules' cache key, so that a source checkout
+whose code changed under the same version never reuses rules validated by other code."""
+_SHIPPED: Dict[str, Tuple[Dict[str, List[Rule]], Dict[str, str]]] = {}
+
+
+def _shipped_key(root: Path, files: Sequence[Path]) -> str:
+    parts: List[Any] = [str(root), PYDANTIC_VERSION]
+    for path in [*files, root / RETIRED_FILE]:
+        parts += [path.name, path.read_bytes() if path.is_file() else b""]
+    for folder in _CODE:
+        for source in sorted(folder.rglob("*.py")):
+            info = source.stat()
+            parts.append(f"{source.relative_to(folder.parent)}:{info.st_size}:{info.st_mtime_ns}")
+    return key_of(parts)
+
+
+def shipped_rules() -> Tuple[Dict[str, List[Rule]], Dict[str, str]]:
+    """(rule file name -> its validated rules, retired ids) of the shipped database, parsed and validated
+    once per installed version and file content, then read from the cache (:mod:`rocm_doctor.cache`)."""
+    root = rules_dir()
+    files = _files_in(root) if root.is_dir() else []
+    key = _shipped_key(root, files)
+    if key not in _SHIPPED:
+        _SHIPPED[key] = cached("rules", key, lambda: ({f.name: load_rule_file(f) for f in files}, load_retired(root)))
+    return _SHIPPED[key]
+
+
 def load_files(files: Iterable[Path], retired: Optional[Dict[str, str]] = None) -> List[Rule]:
-    """Load and cross-check rule files: ids and names unique, no retired id."""
-    retired = load_retired() if retired is None else retired
+    """Load and cross-check rule files: ids and names unique, no retired id.
+
+    Shipped rule files come validated from the cache; every other file is read fresh.
+    """
+    files = list(files)
+    root = rules_dir()
+    shipped, shipped_retired = shipped_rules() if any(p.parent == root for p in files) else ({}, None)
+    if retired is None:
+        retired = shipped_retired if shipped_retired is not None else load_retired()
     rules: List[Rule] = []
     seen_ids: Dict[str, Rule] = {}
     seen_names: Dict[str, Rule] = {}
     for path in files:
-        for rule in load_rule_file(path):
+        own = shipped.get(path.name) if path.parent == root else None
+        for rule in own if own is not None else load_rule_file(path):
             where = f"{rule.source_file}:{rule.source_line}"
             if rule.id in retired:
                 raise RuleFileError(f"{where}: rule {rule.id}: field 'id': {rule.id} is retired ({retired[rule.id]})")
