@@ -18,7 +18,7 @@ then renders the :class:`~rocm_doctor.judge.report.CheckResult` it returns:
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
 from rocm_doctor.crashlog import write_crash_log
 from rocm_doctor.errors import DoctorError
@@ -28,9 +28,11 @@ from rocm_doctor.judge.derived_facts.driver import kernel_driver
 from rocm_doctor.judge.engine import judge
 from rocm_doctor.judge.report import CheckResult
 from rocm_doctor.model.rules import Rule
-from rocm_doctor.remedy.decide import Context, decide as decide_remedies
 
-__all__ = ["Context", "decide", "derive", "evaluate"]
+if TYPE_CHECKING:
+    from rocm_doctor.remedy.decide import Context
+
+__all__ = ["decide", "derive", "evaluate"]
 
 
 def derive(facts: Facts, tables: Optional[Tables] = None) -> DerivedValues:
@@ -38,11 +40,15 @@ def derive(facts: Facts, tables: Optional[Tables] = None) -> DerivedValues:
     return DerivedValues(facts, tables)
 
 
-def decide(judged: CheckResult, derived: DerivedValues, context: Optional[Context] = None) -> CheckResult:
+def decide(judged: CheckResult, derived: DerivedValues, context: "Optional[Context]" = None) -> CheckResult:
     """The decide stage: ``judged`` with each finding's remedy and the machine's plan.
 
     A chooser that raises leaves the findings standing, without remedies, and adds a crashed row.
     """
+    # Imported when the decide stage runs, for start-up speed only (a downward import: remedy is below
+    # the pipeline); judging alone (rule cases, `explain`, `rules list`) never loads the chooser.
+    from rocm_doctor.remedy.decide import Context, decide as decide_remedies
+
     facts = judged.facts
     try:
         decision = decide_remedies(
@@ -57,7 +63,7 @@ def decide(judged: CheckResult, derived: DerivedValues, context: Optional[Contex
 
 
 def evaluate(
-    rules: Iterable[Rule], facts: Facts, tables: Optional[Tables] = None, context: Optional[Context] = None
+    rules: Iterable[Rule], facts: Facts, tables: Optional[Tables] = None, context: "Optional[Context]" = None
 ) -> CheckResult:
     """Derive, judge and decide over gathered ``facts``: the result every renderer takes."""
     derived = derive(facts, tables)

@@ -55,6 +55,7 @@ from rocm_doctor.facts.context import GatherOptions
 from rocm_doctor.facts.gather import gather
 from rocm_doctor.system.recorded import RecordedSystem
 import rocm_doctor.judge.engine
+import rocm_doctor.pipeline
 after_judge = sorted(m for m in sys.modules if m.startswith(("rocm_doctor.remedy", "rocm_doctor.ingest")))
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.pipeline import evaluate
@@ -69,7 +70,7 @@ def test_judging_imports_no_remedy_and_no_ingest_unless_their_stage_runs() -> No
     done = subprocess.run([sys.executable, "-c", PROBE, str(MACHINES / "ubuntu2204-6700xt")], capture_output=True,
                           text=True, timeout=300, check=True, cwd=ROOT)
     seen = json.loads(done.stdout.strip().splitlines()[-1])
-    assert seen["after_judge"] == []  # the judge stage alone loads neither the chooser nor the paste readers
+    assert seen["after_judge"] == []  # the judge stage and the pipeline load neither the chooser nor the paste readers
     assert seen["ingest"] == []  # no error signature was seen: the paste readers stay unloaded
     assert seen["remedy"] and seen["plan"]  # the decide stage ran
 
