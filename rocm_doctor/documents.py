@@ -19,14 +19,14 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from rocm_doctor.bench.results import Figure, SpecPeak
 from rocm_doctor.facts.model import Crash, Facts
 from rocm_doctor.health.verdict import VERDICTS
-from rocm_doctor.judge.model import Action, Finding, Rule, Severity, Undecided
+from rocm_doctor.model.rules import Action, Finding, Rule, Severity, Undecided
 from rocm_doctor.judge.paste_verdict import Area, Ask
 from rocm_doctor.judge.report import FINDING_KEYS, Summary
 
 DOCUMENTS: Dict[str, str] = {
     "facts": "rocm_doctor.facts.model:Facts",
     "check": "rocm_doctor.documents:CheckDocument",
-    "fix": "rocm_doctor.remedy.model:Plan",
+    "fix": "rocm_doctor.model.remedy:Plan",
     "rules": "rocm_doctor.documents:RulesDocument",
     "health": "rocm_doctor.documents:HealthDocument",
     "bench": "rocm_doctor.documents:BenchDocument",

@@ -23,7 +23,7 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from rocm_doctor.fleet.load import Node, NodeFinding, Skipped
 from rocm_doctor.health.verdict import EXIT_CODES, rank
-from rocm_doctor.judge.model import ACTION_ORDER, SEVERITY_ORDER
+from rocm_doctor.model.rules import ACTION_ORDER, SEVERITY_ORDER
 
 MIN_PEERS = 5
 """Nodes of one GPU model that must have measured a figure before anyone is called an outlier."""

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from rocm_doctor import quoting
 from rocm_doctor.facts.value import Fact
-from rocm_doctor.judge.model import Fix
+from rocm_doctor.model.fixes import Fix
 from rocm_doctor.judge.paths import Scope, resolve
 
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_][A-Za-z0-9_\-]*)+|[A-Za-z_][A-Za-z0-9_]*)\}")

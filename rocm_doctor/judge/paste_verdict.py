@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.judge.derived import DerivedValues
 from rocm_doctor.judge.interpolate import interpolate
-from rocm_doctor.judge.model import SEVERITY_ORDER, Finding, Rule, Undecided
+from rocm_doctor.model.rules import SEVERITY_ORDER, Finding, Rule, Undecided
 from rocm_doctor.judge.paths import Scope
 
 _RUN_HINT = re.compile(r"\(run: ([^)]+)\)")

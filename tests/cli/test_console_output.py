@@ -17,10 +17,10 @@ from rich.console import Console
 from rocm_doctor import __version__
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.judge.cases import load_baseline, overlay
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
-from rocm_doctor.judge.model import Finding
-from rocm_doctor.report.ruledb import rule_database_info
+from rocm_doctor.model.rules import Finding
+from rocm_doctor.ruledb import rule_database_info
 
 from cli_runner import run_cli  # noqa: F401 - the fixture
 

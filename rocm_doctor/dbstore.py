@@ -199,3 +199,12 @@ def pinned() -> Optional[Path]:
 def forget() -> None:
     """Decide the active database again (after ``rules update`` changed it, and between tests)."""
     active_update.cache_clear()
+
+
+def read_release(folder: Path) -> Optional[str]:
+    """The release written in a database folder's ``RELEASE`` file, if any."""
+    try:
+        return (folder / RELEASE_FILE).read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+
