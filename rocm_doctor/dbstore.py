@@ -104,10 +104,10 @@ def release_of(text: str) -> Optional[Version]:
 
 def shipped_dir() -> Path:
     """The rule database shipped with this rocm-doctor."""
-    packaged = Path(__file__).resolve().parent.parent / "_rules"
+    packaged = Path(__file__).resolve().parent / "_rules"
     if packaged.is_dir():
         return packaged
-    return Path(__file__).resolve().parent.parent.parent / "rules"
+    return Path(__file__).resolve().parent.parent / "rules"
 
 
 def shipped_release() -> Optional[Version]:
