@@ -83,6 +83,8 @@ class BenchRun:
     noise_dropped: int = 0
     """Noise lines beyond ``bench.max_noise_lines``, counted and dropped."""
     spec: Optional["SpecPeak"] = None
+    python_why: Optional[str] = None
+    """Why ``python`` is the target (``--python``, the active virtual environment, ...), when the CLI chose it."""
 
     @property
     def failing(self) -> List[TestResult]:
@@ -201,9 +203,13 @@ def figures_for(
             peak = getattr(spec, f"{label}_tflops") if spec else None
             band = bands.get("half" if label in _HALF else "fp32")
             fraction, text, verdict = _verdict(value, peak, band, plaus)
-            note = None
+            notes = []
+            window = metrics.get(f"{label}_window_seconds")
+            if window is not None:
+                notes.append(f"sustained over {window:.3g} s (median of {metrics.get(f'{label}_trials', '?')} timings)")
             if spec is not None and peak is None:
-                note = f"{spec.product} has no {label} hardware units: info only"
+                notes.append(f"{spec.product} has no {label} hardware units: info only")
+            note = "; ".join(notes) or None
             out.append(Figure("gemm", f"{label}_tflops", value, "TFLOP/s", peak, fraction, text, verdict, note))
     elif result.name == "bandwidth":
         out.extend(_bandwidth_figures(metrics, info, spec, table, plaus))
@@ -296,6 +302,7 @@ def run_dict(run: BenchRun) -> Dict[str, Any]:
         "level": run.level,
         "device": run.device,
         "python": run.python,
+        **({"python_selected_by": run.python_why} if run.python_why else {}),
         "info": run.info,
         "spec": vars(run.spec).copy() if run.spec else None,
         "seconds": round(run.seconds, 3),

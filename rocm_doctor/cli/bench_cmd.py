@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import enum
 import json
-import shutil
 import sys
-from pathlib import Path
-from typing import Optional
+from typing import Optional, Tuple
 
 import typer
 from rich.console import Console
@@ -31,13 +29,20 @@ class Device(str, enum.Enum):
     cpu = "cpu"
 
 
-def _resolve_python(python: Optional[str]) -> str:
-    if python is None:
-        return sys.executable
-    found = shutil.which(python) if not Path(python).exists() else python
-    if found is None:
-        raise InputError(f"--python {python}: no such interpreter")
-    return str(found)
+def _target(python: Optional[str]) -> Tuple[str, str]:
+    """(interpreter the worker runs in, why): the one decision ``check``, ``fix`` and ``facts`` make too
+    (the active venv or conda env before rocm-doctor's own interpreter; ``rocm_doctor.facts.target``)."""
+    from rocm_doctor.facts.target import target_interpreter
+    from rocm_doctor.system.live import LiveSystem
+
+    system = LiveSystem()
+    chosen, why = target_interpreter(system, python)
+    if python is not None:
+        found = chosen if system.exists(chosen) else system.which(chosen)
+        if found is None:
+            raise InputError(f"--python {python}: no such interpreter")
+        chosen = found
+    return chosen, why
 
 
 def _figure(value: Optional[float], digits: int = 3) -> str:
@@ -48,7 +53,14 @@ def render_summary(run: BenchRun, console: Console) -> None:
     """Device header, then one row per figure (or per test without figures): value, spec peak, fraction."""
     info = run.info
     name = info.get("name") or run.device
-    gfx = f" ({info['gcn_arch']})" if info.get("gcn_arch") else ""
+    if run.python_why:
+        console.print(f"[bold]Target:[/] {escape(run.python)} ({escape(run.python_why)})", soft_wrap=True)
+    if info.get("gcn_arch"):
+        gfx = f" ({info['gcn_arch']})"
+    elif info.get("compute_capability"):
+        gfx = f" (CUDA compute capability {info['compute_capability']})"
+    else:
+        gfx = ""
     console.print(f"[bold]Device:[/] {escape(str(name))}{gfx}, torch {escape(str(info.get('torch', '?')))}, level {run.level}")
     if run.spec is not None:
         console.print(f"[bold]Spec peaks:[/] {escape(run.spec.product)} [dim]({escape(run.spec.source)})[/]")
@@ -75,7 +87,7 @@ def render_summary(run: BenchRun, console: Console) -> None:
                 _figure(fig.spec_peak),
                 f"{fig.fraction:.0%}" if fig.fraction is not None else "",
                 fig.band or "",
-                escape(fig.note or (detail if index == 0 else "")),
+                escape("; ".join(text for text in (fig.note, detail if index == 0 else "") if text)),
             )
     console.print(table)
     failing = run.failing
@@ -101,7 +113,7 @@ def bench(
     Exit codes: 0 every test that ran was ok or slow, 1 a test was wrong, hung or crashed, or no test
     ran at all (every test skipped or failed to start), 2 bad input.
     """
-    target = _resolve_python(python)
+    target, why = _target(python)
     err = stderr_console()
     with Progress(
         SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
@@ -114,6 +126,7 @@ def bench(
             bar.update(task, description=escape(label), completed=finished, total=total)
 
         run = run_bench(target, level.value, device.value, deadline, progress)
+    run.python_why = why
     if json_output:
         sys.stdout.write(json.dumps(run_dict(run), indent=2, default=str) + "\n")
     else:

@@ -28,6 +28,7 @@ def test_quick_level_on_the_cpu_runs_every_test_and_prints_the_summary(torch_pyt
         assert f"\n{name} " in done.stdout
     assert "Device: cpu" in done.stdout
     assert "bf16_tflops" in done.stdout and "d2d_gbs" in done.stdout
+    assert "sustained over" in done.stdout  # a GEMM figure names its measurement window
     assert "Traceback" not in done.stderr
 
 
@@ -39,6 +40,8 @@ def test_json_output_carries_every_classified_test(torch_python: str) -> None:
     assert list(document["tests"]) == QUICK_TESTS
     assert all(t["status"] == "ok" for t in document["tests"].values())
     assert document["failing"] == [] and document["device"] == "cpu"
+    gemm = document["tests"]["gemm"]["metrics"]
+    assert gemm["bf16_window_seconds"] >= 0.5 and gemm["bf16_trials"] >= 3  # quick: 0.5 s after the warm-up
 
 
 def test_a_wrong_test_makes_the_exit_code_nonzero(torch_python: str) -> None:
@@ -48,6 +51,24 @@ def test_a_wrong_test_makes_the_exit_code_nonzero(torch_python: str) -> None:
     document = json.loads(done.stdout)
     assert document["failing"] == ["copy_integrity"]
     assert document["tests"]["copy_integrity"]["metrics"]["all_zeros"] is True
+
+
+def test_bench_targets_the_active_virtual_environment_as_check_does(tmp_path) -> None:
+    # Installed with pipx or uv tool, rocm-doctor runs in its own interpreter; with a venv activated,
+    # bench must run the worker in that venv, chosen by the same decision as check, fix and facts.
+    import venv
+
+    active = tmp_path / "active"
+    venv.create(active, with_pip=False)
+    env = dict(hook_env(), VIRTUAL_ENV=str(active), COLUMNS="160", NO_COLOR="1")
+    done = subprocess.run([sys.executable, "-m", "rocm_doctor", "bench", "--device", "cpu", "--json"],
+                          capture_output=True, text=True, timeout=300, env=env)
+    document = json.loads(done.stdout)
+    assert document["python"] == str(active / "bin" / "python3"), done.stderr
+    assert document["python_selected_by"] == f"the active virtual environment (VIRTUAL_ENV={active})"
+    human = subprocess.run([sys.executable, "-m", "rocm_doctor", "bench", "--device", "cpu"],
+                           capture_output=True, text=True, timeout=300, env=env)
+    assert f"Target: {active / 'bin' / 'python3'} (the active virtual environment" in human.stdout
 
 
 def test_a_missing_interpreter_is_a_one_line_input_error() -> None:
