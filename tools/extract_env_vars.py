@@ -63,6 +63,9 @@ _READ_MACRO = re.compile(
     r"\b(?:secure_getenv|getenv|GetEnvVar|getEnvVar|GetEnv|Getenv|read_env|ncclGetEnv|get_env|check_env|getEnvVariable)"
     r"\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)"
 )
+# rocBLAS/hipBLASLt open a log file named by a variable: open_log_stream("ROCBLAS_LOG_TRACE_PATH"),
+# open_log_stream(&os, &ofs, "HIPBLASLT_LOG_FILE")
+_LOG_STREAM = re.compile(r"\bopen_log_stream\s*\([^;\"]*\"(" + NAME + r")\"")
 _NCCL_GET = re.compile(r"\bncclGet[A-Za-z]*\s*\(")
 _LITERAL = re.compile(r"\"(" + NAME + r")\"")
 _FORMAT = re.compile(r"\"(" + NAME + r")_%[dui]\"")
@@ -102,6 +105,7 @@ def reads_in_text(path: str, text: str) -> Set[str]:
                 found.update(g for g in groups if g)
             continue
         found.update(_READ_CALL.findall(line))
+        found.update(_LOG_STREAM.findall(line))
         found.update(defines[m] for m in _READ_MACRO.findall(line) if m in defines)  # #define X "NAME"; getenv(X)
         if _NCCL_GET.search(line):  # ncclGetLevel(&level, "NCCL_P2P_DISABLE", "NCCL_P2P_LEVEL")
             found.update(n for n in _LITERAL.findall(line) if n.startswith(("NCCL_", "RCCL_")))
@@ -131,6 +135,7 @@ class BlobReader:
     def __init__(self, git_dir: str) -> None:
         self.git_dir = git_dir
         self.cache: Dict[str, Set[str]] = {}
+        self.missing: Set[str] = set()
 
     def reads(self, items: List[Tuple[str, str]]) -> Dict[str, Set[str]]:
         """path -> names read, for (path, blob sha) pairs; a blob already seen is not read again."""
@@ -146,6 +151,7 @@ class BlobReader:
                 end = out.index(b"\n", at)
                 header = out[at:end].split()
                 if len(header) < 3 or header[1] != b"blob":
+                    self.missing.add(sha)  # a snapshot may lack its largest files
                     self.cache[sha] = set()
                     at = end + 1
                     continue
@@ -156,8 +162,8 @@ class BlobReader:
         return {path: self.cache[sha] for path, sha in items}
 
 
-def git_reads(reader: BlobReader, ref: str, paths: List[str]) -> Tuple[Dict[str, Set[str]], int]:
-    """(path -> names read, number of source files read) under ``paths`` at ``ref``."""
+def git_reads(reader: BlobReader, ref: str, paths: List[str]) -> Tuple[Dict[str, Set[str]], int, int]:
+    """(path -> names read, number of source files, number of them missing from the snapshot) under ``paths`` at ``ref``."""
     listing = _git(reader.git_dir, "ls-tree", "-r", ref, "--", *paths)
     items = []
     for line in listing.splitlines():
@@ -167,7 +173,8 @@ def git_reads(reader: BlobReader, ref: str, paths: List[str]) -> Tuple[Dict[str,
             items.append((path, parts[2]))
     if not items:
         raise RuntimeError(f"no source file under {paths} at {ref} in {reader.git_dir}")
-    return reader.reads(sorted(items)), len(items)
+    found = reader.reads(sorted(items))
+    return found, len(items), sum(1 for _, sha in items if sha in reader.missing)
 
 
 def dir_reads(root: Path, paths: List[str]) -> Tuple[Dict[str, Set[str]], int]:
@@ -231,7 +238,10 @@ def extract(sources: List[dict], fill: Dict[str, str]) -> Tuple[List[dict], Dict
             elif "git" in source:
                 git_dir = source["git"].format(**fill)
                 reader = readers.setdefault(git_dir, BlobReader(git_dir))
-                found, count = git_reads(reader, scan["ref"], source["paths"])
+                found, count, missing = git_reads(reader, scan["ref"], source["paths"])
+                if missing:  # a source file the snapshot lacks was not read: the scan is not complete
+                    scan["complete"] = False
+                    scan["missing_files"] = missing
                 scan["date"] = _git(git_dir, "log", "-1", "--format=%cs", scan["ref"]).strip()
             else:
                 found, count = dir_reads(Path(source["dir"].format(**fill)), source["paths"])

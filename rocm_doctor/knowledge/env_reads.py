@@ -281,7 +281,7 @@ def summarise_scans(ids: Tuple[str, ...], scans: Mapping[str, Scan]) -> str:
         by_component.setdefault(scan.component, []).append(scan)
     parts = []
     for component in sorted(by_component):
-        refs = [s.ref for s in sorted(by_component[component], key=lambda s: s.order)]
+        refs = [s.id.split("@", 1)[1] for s in sorted(by_component[component], key=lambda s: s.order)]
         parts.append(f"{component}@{refs[0]}" + (f"..{refs[-1]}" if len(refs) > 1 else ""))
     return ", ".join(parts)
 

@@ -48,19 +48,22 @@ def unread_here(name: str, reads: EnvReads, releases: List[str]) -> Optional[Tup
 
 
 def where_else(scans: Tuple[Scan, ...], releases: List[str], table: EnvReads) -> str:
-    """``read from 6.3 (libhsakmt@rocm-6.3.0)`` / ``read by a commit after 6.2.4 (libhsakmt@c7785a6da1c1)``
-    / ``read until 6.0.2 (...)``: where a name this release does not read is read."""
+    """``read from ROCm 6.3.0 on: libhsakmt@rocm-6.3.0`` / ``read by a commit after 6.2.4: libhsakmt@c7785a6da1c1``
+    / ``read until ROCm 6.0.2: ...``: where a name this release does not read is read."""
     newest = max((tuple(int(p) for p in r.split(".")) for r in releases), default=(0, 0))
-    later = [s for s in scans if s.order[0][:2] > newest or (s.order[0][:2] == newest and s.release is None)]
-    earlier = [s for s in scans if s not in later]
+    undated = [s for s in scans if s.release is None and s.after is None]
+    later = [s for s in scans if s not in undated and (s.order[0][:2] > newest or (s.order[0][:2] == newest and s.release is None))]
+    earlier = [s for s in scans if s not in undated and s not in later]
+    if not later and not earlier:
+        return f"read by a commit of no known ROCm release: {summarise_scans(tuple(s.id for s in undated), table.scans)}"
     if later:
         first = later[0]
         ids = tuple(s.id for s in later if s.order == first.order)
         if first.release is not None:
-            return f"read from ROCm {first.release} on ({summarise_scans(ids, table.scans)})"
-        return f"read by {first.label} ({summarise_scans(ids, table.scans)})"
+            return f"read from ROCm {first.release} on: {summarise_scans(ids, table.scans)}"
+        return f"read by {first.label}: {summarise_scans(ids, table.scans)}"
     last = earlier[-1]
-    return f"read until ROCm {last.label} ({summarise_scans(tuple(s.id for s in earlier), table.scans)})"
+    return f"read until ROCm {last.label}: {summarise_scans(tuple(s.id for s in earlier), table.scans)}"
 
 
 def _judge(facts: Facts, tables: Tables, compute: Callable[[List[Tuple[str, Tuple[str, ...], Tuple[Scan, ...]]], EnvReads, List[str]], Fact]) -> Fact:
