@@ -65,3 +65,11 @@ def test_the_per_node_override_row_says_whose_node_index_n_is_and_which_libhsakm
     assert "libhsakmt's node index" in row["meaning"] and "render node" in row["meaning"]
     assert "after ROCm 6.2.4" in row["meaning"]
     assert any("ROCT-Thunk-Interface/blob/rocm-6.2.4/" in s for s in row["source"])
+
+
+def test_every_fix_that_suggests_the_per_node_override_says_which_rocm_reads_it():
+    """Found by the registry: libhsakmt at rocm-6.2.x reads only the global HSA_OVERRIDE_GFX_VERSION."""
+    texts = [(r.id, f.text) for r in load_rules() for f in r.fixes
+             if ("HSA_OVERRIDE_GFX_VERSION_" in (f.text or "") or "per-node form" in (f.text or "")) and "Remove" not in f.text]
+    assert {rule_id for rule_id, _ in texts} >= {"RD201", "RD202", "RD215", "RD702"}
+    assert [rule_id for rule_id, text in texts if "only after ROCm 6.2.4" not in text] == []
