@@ -162,9 +162,12 @@ class BlobReader:
         return {path: self.cache[sha] for path, sha in items}
 
 
-def git_reads(reader: BlobReader, ref: str, paths: List[str]) -> Tuple[Dict[str, Set[str]], int, int]:
-    """(path -> names read, number of source files, number of them missing from the snapshot) under ``paths`` at ``ref``."""
+def git_reads(reader: BlobReader, ref: str, paths: List[str]) -> Tuple[Dict[str, Set[str]], int, int, List[str]]:
+    """(path -> names read, number of source files, number of them missing from the snapshot,
+    listed paths that do not exist at ``ref``) under ``paths`` at ``ref``."""
     listing = _git(reader.git_dir, "ls-tree", "-r", ref, "--", *paths)
+    present = [line.partition("\t")[2] for line in listing.splitlines()]
+    absent = [p for p in paths if not any(f == p or f.startswith(p.rstrip("/") + "/") for f in present)]
     items = []
     for line in listing.splitlines():
         meta, _, path = line.partition("\t")
@@ -174,7 +177,7 @@ def git_reads(reader: BlobReader, ref: str, paths: List[str]) -> Tuple[Dict[str,
     if not items:
         raise RuntimeError(f"no source file under {paths} at {ref} in {reader.git_dir}")
     found = reader.reads(sorted(items))
-    return found, len(items), sum(1 for _, sha in items if sha in reader.missing)
+    return found, len(items), sum(1 for _, sha in items if sha in reader.missing), absent
 
 
 def dir_reads(root: Path, paths: List[str]) -> Tuple[Dict[str, Set[str]], int]:
@@ -238,10 +241,13 @@ def extract(sources: List[dict], fill: Dict[str, str]) -> Tuple[List[dict], Dict
             elif "git" in source:
                 git_dir = source["git"].format(**fill)
                 reader = readers.setdefault(git_dir, BlobReader(git_dir))
-                found, count, missing = git_reads(reader, scan["ref"], source["paths"])
+                found, count, missing, absent = git_reads(reader, scan["ref"], source["paths"])
                 if missing:  # a source file the snapshot lacks was not read: the scan is not complete
                     scan["complete"] = False
                     scan["missing_files"] = missing
+                if absent:  # a listed path the ref does not have: its code may live elsewhere there
+                    scan["complete"] = False
+                    scan["absent_paths"] = absent
                 scan["date"] = _git(git_dir, "log", "-1", "--format=%cs", scan["ref"]).strip()
             else:
                 found, count = dir_reads(Path(source["dir"].format(**fill)), source["paths"])

@@ -197,3 +197,12 @@ def test_the_shipped_table_finds_no_reader_of_myths(name):
 def test_the_script_runs_as_a_command(tmp_path):
     result = subprocess.run([sys.executable, str(SCRIPT), "--help"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and "--mirror" in result.stdout
+
+
+def test_a_scan_missing_a_listed_path_is_not_complete(fixture_sources):
+    root, sources = fixture_sources
+    config = yaml.safe_load(sources.read_text())
+    config["sources"][0]["paths"] = ["rocclr", "moved-away"]
+    sources.write_text(yaml.safe_dump(config))
+    scans = {s["id"]: s for s in _run(root, sources)["scans"]}
+    assert scans["fixture@v1.0"]["complete"] is False and scans["fixture@v1.0"]["absent_paths"] == ["moved-away"]
