@@ -30,7 +30,7 @@ from rocm_doctor.knowledge._tables import cached_view, need_mapping, where
 
 TABLE = "env_reads"
 _FAMILY = "_<N>"
-_VERSION = re.compile(r"^(\d+)\.(\d+)(?:\.(\d+))?")
+_VERSION = re.compile(r"^(\d{1,9})\.(\d{1,9})(?:\.(\d{1,9}))?(?![0-9])")  # bounded: int() of a 5,000-digit part raises
 
 READ = "read"
 NOT_READ = "not_read"

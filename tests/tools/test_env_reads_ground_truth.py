@@ -86,3 +86,11 @@ def test_the_registry_speaks_for_no_release_it_did_not_scan_completely():
         assert table.at_release(name, "6.2").read_by_nothing
         assert table.at_release(name, "7.2").status == UNKNOWN
         assert table.at_release(name, "5.7").status == UNKNOWN
+
+
+def test_a_version_with_a_huge_part_is_no_release_and_no_crash():
+    from rocm_doctor.knowledge.env_reads import release_series
+
+    huge = "6." + "9" * 5000
+    assert release_series(huge) is None
+    assert env_reads().at_release("HSA_FOO", huge).status == UNKNOWN
