@@ -114,6 +114,8 @@ class UnscannedReader:
     stems: Tuple[str, ...]
     rocm: SpecifierSet
     why: str
+    torch: bool = False
+    """A part of PyTorch: it reads only where torch is installed, and it is no ROCm component."""
 
 
 class EnvReads:
@@ -180,7 +182,8 @@ class EnvReads:
         for index, row in enumerate(data.get("unscanned_readers") or []):
             need_mapping(row, TABLE, f"unscanned_readers[{index}]")
             try:
-                unscanned.append(UnscannedReader(str(row["component"]), tuple(str(s) for s in row["stems"]), SpecifierSet(str(row.get("rocm") or "")), str(row.get("why") or "")))
+                unscanned.append(UnscannedReader(str(row["component"]), tuple(str(s) for s in row["stems"]), SpecifierSet(str(row.get("rocm") or "")),
+                                                 str(row.get("why") or ""), bool(row.get("torch"))))
             except (KeyError, TypeError, InvalidSpecifier) as exc:
                 raise InputError(f"{where(TABLE, f'unscanned_readers[{index}]')} needs component, stems and a rocm specifier ({exc})") from None
         scope = data.get("out_of_scope") or {}
@@ -237,15 +240,23 @@ class EnvReads:
 
     # -- the verdict for one release ----------------------------------------------------------
 
-    def at_release(self, name: str, rocm: str) -> Verdict:
-        """Whether the ROCm release ``rocm`` (``6.2`` or ``6.2.4``: matched by major.minor) reads ``name``."""
+    def at_release(self, name: str, rocm: str, torch_present: bool = True, rocm_only: bool = False) -> Verdict:
+        """Whether the ROCm release ``rocm`` (``6.2`` or ``6.2.4``: matched by major.minor) reads ``name``.
+
+        ``torch_present``: PyTorch is installed, so its (partly unscanned) code is a reader too.
+        ``rocm_only``: judge the ROCm components alone (PyTorch's reads and scans do not count).
+        """
         series = release_series(rocm)
         if series is None:
             return Verdict(UNKNOWN, f"{rocm!r} is not a ROCm version")
         entry = self._entry(name)
-        in_series = {i for comps in entry.values() for i in comps.scans if release_series(self.scans[i].release) == series}
+        in_series = {i for comps in entry.values() for i in comps.scans
+                     if self.scans[i].series == "rocm" and release_series(self.scans[i].release) == series}
         if in_series:
             return Verdict(READ, basis=tuple(sorted(in_series)))
+        by_torch = {i for comps in entry.values() for i in comps.scans if self.scans[i].series != "rocm"}
+        if by_torch and not rocm_only:  # PyTorch reads it (whichever torch is or is not installed): never unread
+            return Verdict(READ, basis=tuple(sorted(by_torch)))
         if self.out_of_scope(name):
             return Verdict(UNKNOWN, f"{name} is a graphics-driver variable (Mesa, AMDVLK), which rocm-doctor does not scan")
         stem = self.stem(name)
@@ -254,11 +265,17 @@ class EnvReads:
         version = _version(rocm)
         assert version is not None
         for reader in self.unscanned:
+            if reader.torch and (rocm_only or not torch_present):
+                continue
             if stem.startswith(reader.stems) or any(s.startswith(stem) for s in reader.stems):
                 if reader.rocm.contains(f"{version[0]}.{version[1]}.{version[2]}", prereleases=True):
                     return Verdict(UNKNOWN, f"{reader.component} may read {stem}* names and was not scanned: {reader.why}")
         basis: List[str] = []
         for component in sorted(self.readers(stem)):
+            if rocm_only and all(s.series != "rocm" for s in self.scans.values() if s.component == component):
+                continue
+            if not torch_present and all(s.series == "torch" for s in self.scans.values() if s.component == component):
+                continue  # torch is not installed: PyTorch reads nothing here
             spec = self.applies.get(component)
             if spec is not None and not spec.contains(f"{version[0]}.{version[1]}.{version[2]}", prereleases=True):
                 continue
@@ -269,7 +286,8 @@ class EnvReads:
             basis.extend(s.id for s in scans)
         if not basis:
             return Verdict(UNKNOWN, f"no component that reads {stem}* names was scanned at ROCm {series}")
-        elsewhere = sorted({self.scans[i] for comps in entry.values() for i in comps.scans}, key=lambda s: (s.order, s.id))
+        elsewhere = sorted({self.scans[i] for comps in entry.values() for i in comps.scans if self.scans[i].series == "rocm"},
+                           key=lambda s: (s.order, s.id))
         return Verdict(NOT_READ, basis=tuple(sorted(basis)), elsewhere=tuple(elsewhere))
 
 

@@ -68,14 +68,14 @@ def test_the_seven_names_the_audit_found_wrongly_dead_are_never_called_dead(name
 
 @pytest.mark.parametrize("name", ["AMD_LOG_LEVEL_SIZE", "AMD_LOG_ASYNC"])
 def test_a_flag_of_a_later_hip_runtime_is_not_read_by_rocm_6_2_and_says_where_it_is(name):
-    verdict = env_reads().at_release(name, "6.2.0")
+    verdict = env_reads().at_release(name, "6.2.0", rocm_only=True)
     assert verdict.status == NOT_READ and [s.id for s in verdict.elsewhere] == ["hip-runtime@01d42af34cfa"]
     assert verdict.elsewhere[0].label == "a commit after 6.2.2"
     assert set(verdict.basis) == {f"hip-runtime@rocm-6.2.{p}" for p in (0, 1, 2)}
 
 
 def test_the_per_node_override_is_read_only_after_rocm_6_2_4():
-    verdict = env_reads().at_release("HSA_OVERRIDE_GFX_VERSION_1", "6.2")
+    verdict = env_reads().at_release("HSA_OVERRIDE_GFX_VERSION_1", "6.2", rocm_only=True)
     assert verdict.status == NOT_READ and verdict.elsewhere[0].id == "libhsakmt@c7785a6da1c1"
     assert env_reads().at_release("HSA_OVERRIDE_GFX_VERSION", "6.2").status == "read"
 
@@ -83,9 +83,21 @@ def test_the_per_node_override_is_read_only_after_rocm_6_2_4():
 def test_the_registry_speaks_for_no_release_it_did_not_scan_completely():
     table = env_reads()
     for name in ("HSA_OVERRIDE_GFX_VERSON", "AMD_LOG_LEVL", "ROCBLAS_TURBO"):
-        assert table.at_release(name, "6.2").read_by_nothing
-        assert table.at_release(name, "7.2").status == UNKNOWN
-        assert table.at_release(name, "5.7").status == UNKNOWN
+        assert table.at_release(name, "6.2", torch_present=False).read_by_nothing
+        assert table.at_release(name, "7.2", torch_present=False).status == UNKNOWN
+        assert table.at_release(name, "5.7", torch_present=False).status == UNKNOWN
+
+
+@pytest.mark.parametrize("name", ["HIPBLASLT_ALLOW_TF32", "NCCL_ASYNC_ERROR_HANDLING", "HSA_OVERRIDE_GFX_VERSON"])
+def test_where_torch_is_installed_nothing_is_called_unread_because_its_cpp_was_not_scanned(name):
+    # PyTorch reads HIPBLASLT_ALLOW_TF32 (aten/src/ATen/Context.cpp) and NCCL_ASYNC_ERROR_HANDLING
+    # (c10d), names no scanned ROCm source reads: its C++ is not in the scanned wheel
+    verdict = env_reads().at_release(name, "6.2")
+    assert verdict.status == UNKNOWN and "PyTorch" in verdict.reason
+
+
+def test_the_rocm_only_verdict_ignores_pytorch():
+    assert env_reads().at_release("HIPBLASLT_ALLOW_TF32", "6.2", rocm_only=True).status == NOT_READ
 
 
 def test_a_version_with_a_huge_part_is_no_release_and_no_crash():

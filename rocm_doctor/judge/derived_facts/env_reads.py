@@ -31,13 +31,15 @@ def machine_releases(facts: Facts) -> List[str]:
     return found
 
 
-def unread_here(name: str, reads: EnvReads, releases: List[str]) -> Optional[Tuple[Tuple[str, ...], Tuple[Scan, ...]]]:
+def unread_here(
+    name: str, reads: EnvReads, releases: List[str], torch_present: bool = True, rocm_only: bool = False
+) -> Optional[Tuple[Tuple[str, ...], Tuple[Scan, ...]]]:
     """(scans the verdict rests on, scans of other releases that read it) when no release in
     ``releases`` reads ``name`` by every scan that covers it; None when any is read or unknown."""
     basis: List[str] = []
     elsewhere: Dict[str, Scan] = {}
     for release in releases:
-        verdict = reads.at_release(name, release)
+        verdict = reads.at_release(name, release, torch_present=torch_present, rocm_only=rocm_only)
         if verdict.status != NOT_READ:
             return None
         basis.extend(verdict.basis)
@@ -66,10 +68,21 @@ def where_else(scans: Tuple[Scan, ...], releases: List[str], table: EnvReads) ->
     return f"read until ROCm {last.label}: {summarise_scans(tuple(s.id for s in earlier), table.scans)}"
 
 
-def _judge(facts: Facts, tables: Tables, compute: Callable[[List[Tuple[str, Tuple[str, ...], Tuple[Scan, ...]]], EnvReads, List[str]], Fact]) -> Fact:
+def _judge(
+    facts: Facts,
+    tables: Tables,
+    compute: Callable[[List[Tuple[str, Tuple[str, ...], Tuple[Scan, ...]]], EnvReads, List[str]], Fact],
+    rocm_only: bool = False,
+) -> Fact:
+    """``compute(found, table, releases)`` over the set variables no release of this machine reads.
+
+    ``rocm_only``: judge ROCm's components alone (RD701 speaks of "your ROCm"); otherwise PyTorch is
+    a reader too wherever torch is installed (RD700 says "no scanned source reads it").
+    """
     reads = env_reads(tables["env_reads"])
     known_vars = EnvVarTable.from_data(tables["env_vars"])
     releases = machine_releases(facts)
+    torch_present = facts.torch.version.status != "absent"
 
     def names(env: Dict[str, str]) -> Fact:
         if not releases:
@@ -78,7 +91,7 @@ def _judge(facts: Facts, tables: Tables, compute: Callable[[List[Tuple[str, Tupl
             return compute([], reads, releases)
         found = []
         for name in sorted(env):
-            answer = unread_here(name, reads, releases)
+            answer = unread_here(name, reads, releases, torch_present=torch_present, rocm_only=rocm_only)
             # a name rocm-doctor's own table knows is never "read by nothing" here (RD400/RD401 report
             # the unread ones); that another release reads it is still worth saying
             if answer is not None and (answer[1] or known_vars.lookup(name) is None):
@@ -125,7 +138,7 @@ def env_read_by_nothing_basis(facts: Facts, tables: Tables) -> Fact:
 def env_vars_not_read_by_this_rocm(facts: Facts, tables: Tables) -> Fact:
     return _judge(facts, tables, lambda found, reads, releases: list_fact(
         [f"{n} ({where_else(elsewhere, releases, reads)})" for n, _b, elsewhere in found if elsewhere],
-        _SOURCE, "no set variable is read only by another ROCm release"))
+        _SOURCE, "no set variable is read only by another ROCm release"), rocm_only=True)
 
 
 @machine_fact(
