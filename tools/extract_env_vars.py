@@ -1,9 +1,20 @@
-"""Extract every environment variable the ROCm stack and PyTorch read, from source at a ref.
+"""Extract every environment variable the ROCm stack and PyTorch read, per component and release.
 
-Reads the source trees listed in ``tools/env_sources.yaml`` (git directories read at a tag
-or commit without a checkout, or an installed wheel) and writes ``rules/data/env_reads.yaml``:
-variable -> the places that read it, each as {project, ref, file, url}. rocm-doctor's rule
-"read by nothing" (RD700) judges a set variable against this table.
+Reads the scans listed in ``tools/env_sources.yaml`` and writes ``rules/data/env_reads.yaml``:
+for every variable, which component reads it and at which of the scanned releases, with the
+file that reads it. A scan is one of:
+
+* a git directory (a clone or a bare mirror) read at each of a list of tags or commits with
+  ``git ls-tree``/``git cat-file``, never checked out; every source file under ``paths`` is read,
+  so the scan is *complete* for that component at that release;
+* a plain directory (an installed wheel): complete only when the row says so (a wheel lacks the
+  C++ sources);
+* a hand reading: ``names`` read from one ``file`` at a commit (through a code index, when no
+  clone of that commit was available): never complete, it speaks only for that file.
+
+rocm-doctor calls a set variable "read by nothing" only for a judged name stem (``judged_stems``)
+whose every reader component has a complete scan at the machine's release; the table records
+exactly which scans exist so that the judgement can say which it rests on.
 
 Usage::
 
@@ -34,7 +45,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
 import yaml
 
@@ -52,6 +63,9 @@ _READ_MACRO = re.compile(
     r"\b(?:secure_getenv|getenv|GetEnvVar|getEnvVar|GetEnv|Getenv|read_env|ncclGetEnv|get_env|check_env|getEnvVariable)"
     r"\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)"
 )
+# rocBLAS/hipBLASLt open a log file named by a variable: open_log_stream("ROCBLAS_LOG_TRACE_PATH"),
+# open_log_stream(&os, &ofs, "HIPBLASLT_LOG_FILE")
+_LOG_STREAM = re.compile(r"\bopen_log_stream\s*\([^;\"]*\"(" + NAME + r")\"")
 _NCCL_GET = re.compile(r"\bncclGet[A-Za-z]*\s*\(")
 _LITERAL = re.compile(r"\"(" + NAME + r")\"")
 _FORMAT = re.compile(r"\"(" + NAME + r")_%[dui]\"")
@@ -91,6 +105,7 @@ def reads_in_text(path: str, text: str) -> Set[str]:
                 found.update(g for g in groups if g)
             continue
         found.update(_READ_CALL.findall(line))
+        found.update(_LOG_STREAM.findall(line))
         found.update(defines[m] for m in _READ_MACRO.findall(line) if m in defines)  # #define X "NAME"; getenv(X)
         if _NCCL_GET.search(line):  # ncclGetLevel(&level, "NCCL_P2P_DISABLE", "NCCL_P2P_LEVEL")
             found.update(n for n in _LITERAL.findall(line) if n.startswith(("NCCL_", "RCCL_")))
@@ -114,26 +129,69 @@ def _git(git_dir: str, *args: str) -> str:
     return result.stdout
 
 
-def git_files(git_dir: str, ref: str, paths: List[str]) -> Iterator[Tuple[str, str]]:
-    """(path, text) of the source files under ``paths`` at ``ref`` (files git cannot read are skipped)."""
-    listing = _git(git_dir, "ls-tree", "-r", "--name-only", ref, "--", *paths)
-    for path in sorted(listing.splitlines()):
-        if not path.endswith(SUFFIXES):
-            continue
-        result = subprocess.run(
-            ["git", "--git-dir", git_dir, "cat-file", "-p", f"{ref}:{path}"],
-            capture_output=True, timeout=GIT_TIMEOUT, check=False,
-        )
-        if result.returncode == 0:
-            yield path, result.stdout.decode("utf-8", "replace")
+class BlobReader:
+    """Reads blobs of one git directory through a single ``git cat-file --batch``, each blob once."""
+
+    def __init__(self, git_dir: str) -> None:
+        self.git_dir = git_dir
+        self.cache: Dict[str, Set[str]] = {}
+        self.missing: Set[str] = set()
+
+    def reads(self, items: List[Tuple[str, str]]) -> Dict[str, Set[str]]:
+        """path -> names read, for (path, blob sha) pairs; a blob already seen is not read again."""
+        todo = [(path, sha) for path, sha in items if sha not in self.cache]
+        if todo:
+            shas = "".join(f"{sha}\n" for _, sha in todo).encode()
+            result = subprocess.run(["git", "--git-dir", self.git_dir, "cat-file", "--batch"], input=shas,
+                                    capture_output=True, timeout=GIT_TIMEOUT * 5, check=False)
+            if result.returncode != 0:
+                raise RuntimeError(f"git cat-file in {self.git_dir}: {result.stderr.decode(errors='replace')[:300]}")
+            out, at = result.stdout, 0
+            for path, sha in todo:
+                end = out.index(b"\n", at)
+                header = out[at:end].split()
+                if len(header) < 3 or header[1] != b"blob":
+                    self.missing.add(sha)  # a snapshot may lack its largest files
+                    self.cache[sha] = set()
+                    at = end + 1
+                    continue
+                size = int(header[2])
+                text = out[end + 1:end + 1 + size].decode("utf-8", "replace")
+                at = end + 1 + size + 1
+                self.cache[sha] = reads_in_text(path, text)
+        return {path: self.cache[sha] for path, sha in items}
 
 
-def dir_files(root: Path, paths: List[str]) -> Iterator[Tuple[str, str]]:
+def git_reads(reader: BlobReader, ref: str, paths: List[str]) -> Tuple[Dict[str, Set[str]], int, int, List[str]]:
+    """(path -> names read, number of source files, number of them missing from the snapshot,
+    listed paths that do not exist at ``ref``) under ``paths`` at ``ref``."""
+    listing = _git(reader.git_dir, "ls-tree", "-r", ref, "--", *paths)
+    present = [line.partition("\t")[2] for line in listing.splitlines()]
+    absent = [p for p in paths if not any(f == p or f.startswith(p.rstrip("/") + "/") for f in present)]
+    items = []
+    for line in listing.splitlines():
+        meta, _, path = line.partition("\t")
+        parts = meta.split()
+        if len(parts) == 3 and parts[1] == "blob" and path.endswith(SUFFIXES):
+            items.append((path, parts[2]))
+    if not items:
+        raise RuntimeError(f"no source file under {paths} at {ref} in {reader.git_dir}")
+    found = reader.reads(sorted(items))
+    return found, len(items), sum(1 for _, sha in items if sha in reader.missing), absent
+
+
+def dir_reads(root: Path, paths: List[str]) -> Tuple[Dict[str, Set[str]], int]:
+    found: Dict[str, Set[str]] = {}
+    count = 0
     for sub in paths:
         base = root / sub
         for file in sorted(base.rglob("*")) if base.is_dir() else []:
-            if file.is_file() and file.suffix in SUFFIXES:
-                yield file.relative_to(root).as_posix(), file.read_text(encoding="utf-8", errors="replace")
+            if file.is_file() and file.name.endswith(SUFFIXES):
+                count += 1
+                found[file.relative_to(root).as_posix()] = reads_in_text(file.name, file.read_text(encoding="utf-8", errors="replace"))
+    if not count:
+        raise RuntimeError(f"no source file under {paths} in {root}")
+    return found, count
 
 
 def _mapped(path: str, mapping: Dict[str, str]) -> str:
@@ -143,39 +201,93 @@ def _mapped(path: str, mapping: Dict[str, str]) -> str:
     return path
 
 
-def extract(sources: List[dict], fill: Dict[str, str]) -> Dict[str, List[dict]]:
-    """variable -> reads, over every source."""
-    table: Dict[str, List[dict]] = {}
+def _short(ref: str) -> str:
+    return ref[:12] if re.fullmatch(r"[0-9a-f]{40}", ref) else ref
+
+
+def _scan_rows(source: dict) -> List[dict]:
+    """One row per (source, ref): the scan as the table records it."""
+    rows = []
+    refs = source.get("refs") or {source["ref"]: source.get("release")}
+    for ref, release in refs.items():
+        row = {
+            "id": f"{source['component']}@{_short(ref)}",
+            "component": source["component"],
+            "repo": source["repo"],
+            "ref": ref,
+            "series": source.get("series", "rocm"),
+            "release": None if release is None else str(release),
+        }
+        if source.get("after"):
+            row["after"] = str(source["after"])
+        row["complete"] = bool(source.get("complete", "git" in source))
+        row["paths"] = [source["file"]] if "names" in source else list(source["paths"])
+        if source.get("how"):
+            row["how"] = source["how"]
+        rows.append(row)
+    return rows
+
+
+def extract(sources: List[dict], fill: Dict[str, str]) -> Tuple[List[dict], Dict[str, Dict[str, dict]]]:
+    """(scans, variable -> component -> {read: [scan ids], file, url}) over every source."""
+    scans: List[dict] = []
+    table: Dict[str, Dict[str, dict]] = {}
+    readers: Dict[str, BlobReader] = {}
     for source in sources:
         mapping = source.get("map") or {}
-        if "git" in source:
-            files: Iterable[Tuple[str, str]] = git_files(source["git"].format(**fill), source["ref"], source["paths"])
-        else:
-            files = dir_files(Path(source["dir"].format(**fill)), source["paths"])
-        for path, text in files:
-            repo_path = _mapped(path, mapping)
-            for name in sorted(reads_in_text(path, text)):
-                table.setdefault(name, []).append(
-                    {"project": source["project"], "ref": source["ref"], "file": repo_path, "url": f"{source['url']}/{repo_path}"}
-                )
-    return {name: table[name] for name in sorted(table)}
+        for scan in _scan_rows(source):
+            if "names" in source:
+                found, count = {source["file"]: set(source["names"])}, 1
+            elif "git" in source:
+                git_dir = source["git"].format(**fill)
+                reader = readers.setdefault(git_dir, BlobReader(git_dir))
+                found, count, missing, absent = git_reads(reader, scan["ref"], source["paths"])
+                if missing:  # a source file the snapshot lacks was not read: the scan is not complete
+                    scan["complete"] = False
+                    scan["missing_files"] = missing
+                if absent:  # a listed path the ref does not have: its code may live elsewhere there
+                    scan["complete"] = False
+                    scan["absent_paths"] = absent
+                scan["date"] = _git(git_dir, "log", "-1", "--format=%cs", scan["ref"]).strip()
+            else:
+                found, count = dir_reads(Path(source["dir"].format(**fill)), source["paths"])
+            scan["files"] = count
+            scans.append(scan)
+            for path in sorted(found):
+                repo_path = _mapped(path, mapping)
+                for name in sorted(found[path]):
+                    entry = table.setdefault(name, {}).setdefault(scan["component"], {"read": [], "file": "", "url": ""})
+                    if scan["id"] not in entry["read"]:
+                        entry["read"].append(scan["id"])
+                    # cite the newest scan that reads it (scans are listed oldest first per source)
+                    entry["file"] = repo_path
+                    entry["url"] = f"https://github.com/{scan['repo']}/blob/{scan['ref']}/{repo_path}"
+    ids = [s["id"] for s in scans]
+    if len(set(ids)) != len(ids):
+        raise RuntimeError("two scans share an id: " + ", ".join(sorted({i for i in ids if ids.count(i) > 1})))
+    return scans, {name: table[name] for name in sorted(table)}
 
 
-HEADER = """# GENERATED by tools/extract_env_vars.py from the sources in tools/env_sources.yaml; do not edit.
-# Every environment variable that a listed ROCm component or PyTorch reads, with the file that
-# reads it at a named tag or commit. A name ending in _<N> is a family (X_0, X_1 ...).
-# rocm-doctor reports a set variable with one of judged_prefixes that is neither here nor in
-# env_vars.yaml as read by nothing (RD700).
+HEADER = """# GENERATED by tools/extract_env_vars.py from the scans in tools/env_sources.yaml; do not edit.
+# Every environment variable that a scanned ROCm component or PyTorch reads: per component, the
+# scans (component@tag or commit) whose source reads it, and the file of the newest such read.
+# A name ending in _<N> is a family (X_0, X_1 ...). `scans` says exactly what was read:
+# `complete: true` means every source file under `paths` at that ref; a hand reading of one file
+# is never complete. rocm-doctor judges a set variable "read by nothing" only for a name with one
+# of judged_stems whose every reader component has a complete scan at the machine's release.
 """
 
 
-def render(table: Dict[str, List[dict]], sources: List[dict], checked: str, judged: List[str], unjudged: List[str]) -> str:
+def render(scans: List[dict], table: Dict[str, Dict[str, dict]], config: Dict[str, Any], checked: str) -> str:
     document = {
+        "schema": 2,
         "checked": checked,
-        "against": [f"https://github.com/{s['repo']}/tree/{s['ref']}" for s in sources],
-        "judged_prefixes": list(judged),
-        "unjudged_prefixes": list(unjudged),
-        "sources": [{"project": s["project"], "repo": s["repo"], "ref": s["ref"]} for s in sources],
+        "against": list(dict.fromkeys(f"https://github.com/{s['repo']}/tree/{s['ref']}" for s in scans)),
+        "judged_stems": list(config.get("judged_stems") or []),
+        "unscanned_readers": list(config.get("unscanned_readers") or []),
+        "out_of_scope": config.get("out_of_scope") or {},
+        "applies": config.get("applies") or {},
+        "scans": scans,
         "variables": table,
     }
     return HEADER + yaml.safe_dump(document, sort_keys=False, width=200, default_flow_style=None)
@@ -191,14 +303,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--checked", default=_dt.date.today().isoformat(), help="date written as 'checked'")
     args = parser.parse_args(argv)
     config = yaml.safe_load(Path(args.sources).read_text(encoding="utf-8"))
-    sources = config["sources"]
     try:
-        table = extract(sources, {"mirror": args.mirror, "torch": args.torch})
-    except (RuntimeError, subprocess.TimeoutExpired, OSError) as exc:
+        scans, table = extract(config["sources"], {"mirror": args.mirror, "torch": args.torch})
+    except (RuntimeError, subprocess.TimeoutExpired, OSError, KeyError, ValueError) as exc:
         print(f"extract_env_vars: {exc}", file=sys.stderr)
         return 1
-    Path(args.out).write_text(render(table, sources, args.checked, config.get("judged_prefixes") or [], config.get("unjudged_prefixes") or []), encoding="utf-8")
-    print(f"{len(table)} variables from {len(sources)} sources -> {args.out}")
+    Path(args.out).write_text(render(scans, table, config, args.checked), encoding="utf-8")
+    print(f"{len(table)} variables from {len(scans)} scans -> {args.out}")
     return 0
 
 

@@ -80,6 +80,11 @@ class HipblasltTable:
     allowed_rows: List[_ArchRow]
     preferred_rows: List[_ArchRow]
     prefer_rows: List[_PreferRow]
+    covers: Optional[SpecifierSet] = None
+    """The torch releases whose code the rows were checked against; outside them every answer is None."""
+
+    def _covered(self, series: Version) -> bool:
+        return self.covers is None or series in self.covers
 
     @staticmethod
     def _member(rows: List[_ArchRow], gfx: str, series: Version, rocm: Optional[Version]) -> Optional[bool]:
@@ -102,7 +107,7 @@ class HipblasltTable:
 
     def _lookup(self, rows: List[_ArchRow], gfx: str, torch_version: Any, rocm_version: Any) -> Optional[bool]:
         series = _release(torch_version)
-        if series is None:
+        if series is None or not self._covered(series):
             return None
         rocm = parse_version(rocm_version) if rocm_version is not None else None
         answer = self._member(rows, gfx, series, rocm)
@@ -121,7 +126,7 @@ class HipblasltTable:
     def prefer_variable(self, torch_version: Any) -> Optional[str]:
         """What ``TORCH_BLAS_PREFER_HIPBLASLT`` does in this release (see ``BEHAVIOURS``); None when unknown."""
         series = _release(torch_version)
-        if series is None:
+        if series is None or not self._covered(series):
             return None
         found = [r.behaviour for r in self.prefer_rows if series in r.torch]
         behaviour = found[0] if len(found) == 1 else None
@@ -219,6 +224,7 @@ def _build(data: Any) -> HipblasltTable:
         allowed_rows=_arch_rows(top.get("allowed"), "allowed"),
         preferred_rows=_arch_rows(top.get("preferred"), "preferred"),
         prefer_rows=prefer,
+        covers=specifier(top["covers_torch"], TABLE, "covers_torch") if top.get("covers_torch") else None,
     )
 
 

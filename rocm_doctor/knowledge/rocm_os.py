@@ -1,7 +1,7 @@
 """Which Linux distributions AMD lists as supported per ROCm release (``rules/data/rocm_os.yaml``).
 
 Public API: :func:`supported_os(rocm_version, distro_id, distro_version)` -> True / False, or
-None when the table has no row for that ROCm release (it covers 6.0.0-6.3.2) or no list for
+None when the table has no row for that ROCm release (it covers 6.0.0-7.2.3, the releases the matrix has columns for) or no list for
 that distribution; :func:`listed_os(rocm_version)` -> 'Ubuntu 24.04, 22.04; RHEL ...'.
 """
 
@@ -14,7 +14,7 @@ from rocm_doctor.knowledge._tables import cached_view, need_mapping, parse_versi
 
 TABLE = "rocm_os"
 NAMES = {"ubuntu": "Ubuntu", "rhel": "RHEL", "sles": "SLES", "ol": "Oracle Linux", "debian": "Debian",
-         "centos": "CentOS", "azurelinux": "Azure Linux"}
+         "centos": "CentOS", "azurelinux": "Azure Linux", "rocky": "Rocky Linux"}
 
 
 def _build(data: Any) -> Dict[str, Dict[str, List[str]]]:
@@ -71,7 +71,9 @@ def supported_os(rocm_version: str, distro_id: str, distro_version: str, data: O
 def _listed(row: Dict[str, List[str]], distro: str, distro_version: str) -> bool:
     if distro not in row:
         return False  # the release's list is complete: a distribution missing from it is not supported
-    return _normalise(distro, distro_version.strip()) in row[distro]
+    version = _normalise(distro, distro_version.strip())
+    # the matrix lists some systems by major release only ("Oracle Linux 9"): it covers every 9.x
+    return version in row[distro] or any("." not in listed and version.split(".")[0] == listed for listed in row[distro])
 
 
 def listed_os(rocm_version: str, data: Optional[Any] = None) -> Optional[str]:

@@ -88,13 +88,14 @@ def fixture_sources(tmp_path: Path):
     (wheel / "cuda").mkdir(parents=True)
     (wheel / "cuda" / "__init__.py").write_text(PYTHON)
     config = {
-        "judged_prefixes": ["HSA_", "HIP_"],
-        "unjudged_prefixes": ["HSA_TOOLS_"],
+        "judged_stems": ["HSA_", "HIP_"],
         "sources": [
-            {"project": "fixture", "repo": "x/rocm", "git": "{mirror}/rocm/.git", "ref": "v1.0",
-             "url": "https://github.com/x/rocm/blob/v1.0", "paths": ["rocclr", "libhsakmt", "rccl", "miopen", "CMakeLists.txt", "README.md"]},
-            {"project": "PyTorch", "repo": "pytorch/pytorch", "dir": "{torch}", "ref": "v2.13.0",
-             "url": "https://github.com/pytorch/pytorch/blob/v2.13.0", "paths": ["cuda"], "map": {"": "torch/"}},
+            {"component": "fixture", "repo": "x/rocm", "git": "{mirror}/rocm/.git", "refs": {"v1.0": "1.0.0"},
+             "paths": ["rocclr", "libhsakmt", "rccl", "miopen", "CMakeLists.txt", "README.md"]},
+            {"component": "PyTorch", "repo": "pytorch/pytorch", "series": "torch", "dir": "{torch}", "refs": {"v2.13.0": "2.13.0"},
+             "complete": False, "paths": ["cuda"], "map": {"": "torch/"}},
+            {"component": "fixture", "repo": "x/rocm", "ref": "0123456789abcdef0123456789abcdef01234567", "after": "1.0.0",
+             "file": "flags.hpp", "names": ["HSA_FROM_A_LATER_COMMIT"]},
         ],
     }
     sources = tmp_path / "sources.yaml"
@@ -123,32 +124,50 @@ EXPECTED = {
 }
 
 
-def test_the_script_extracts_every_reading_form_at_the_tag(fixture_sources):
-    root, sources = fixture_sources
+EXPECTED["HSA_FROM_A_LATER_COMMIT"] = ("fixture", "flags.hpp")
+
+
+def _run(root: Path, sources: Path) -> dict:
     out = root / "env_reads.yaml"
     code = extract.main(["--sources", str(sources), "--mirror", str(root), "--torch", str(root / "torch"),
                          "--out", str(out), "--checked", "2026-11-22"])
     assert code == 0
-    table = yaml.safe_load(out.read_text())
-    found = {name: (reads[0]["project"], reads[0]["file"]) for name, reads in table["variables"].items()}
+    return yaml.safe_load(out.read_text())
+
+
+def test_the_script_extracts_every_reading_form_at_the_tag(fixture_sources):
+    table = _run(*fixture_sources)
+    found = {name: next((c, r["file"]) for c, r in comps.items()) for name, comps in table["variables"].items()}
     assert found == EXPECTED
-    assert table["variables"]["HSA_ENABLE_SDMA"][0]["url"] == "https://github.com/x/rocm/blob/v1.0/libhsakmt/topology.c"
-    assert table["checked"] == "2026-11-22" and table["judged_prefixes"] == ["HSA_", "HIP_"]
+    assert table["variables"]["HSA_ENABLE_SDMA"]["fixture"]["url"] == "https://github.com/x/rocm/blob/v1.0/libhsakmt/topology.c"
+    assert table["checked"] == "2026-11-22" and table["judged_stems"] == ["HSA_", "HIP_"]
 
 
-def test_the_generated_fixture_table_judges_like_the_shipped_one(fixture_sources):
-    root, sources = fixture_sources
-    out = root / "env_reads.yaml"
-    extract.main(["--sources", str(sources), "--mirror", str(root), "--torch", str(root / "torch"), "--out", str(out)])
-    reads = EnvReads.from_data(yaml.safe_load(out.read_text()))
+def test_the_script_records_every_scan_and_whether_it_read_every_file(fixture_sources):
+    scans = {s["id"]: s for s in _run(*fixture_sources)["scans"]}
+    assert scans["fixture@v1.0"]["complete"] is True and scans["fixture@v1.0"]["release"] == "1.0.0"
+    assert scans["fixture@v1.0"]["files"] == 5  # README.md is no source file
+    assert scans["PyTorch@v2.13.0"]["complete"] is False and scans["PyTorch@v2.13.0"]["series"] == "torch"
+    assert scans["fixture@0123456789ab"] == {**scans["fixture@0123456789ab"], "complete": False, "release": None, "after": "1.0.0",
+                                           "paths": ["flags.hpp"]}
+
+
+def test_the_generated_fixture_table_judges_only_where_the_scans_cover_the_release(fixture_sources):
+    reads = EnvReads.from_data(_run(*fixture_sources))
     assert reads.is_read("HSA_OVERRIDE_GFX_VERSION_3") and not reads.is_read("HSA_FOO")
-    assert reads.judged("HSA_FOO") and not reads.judged("HSA_TOOLS_Y") and not reads.judged("PYTORCH_X")
+    assert reads.at_release("HSA_FOO", "1.0").read_by_nothing
+    assert reads.at_release("HSA_FOO", "1.1").status == "unknown"  # no scan of 1.1
+    later = reads.at_release("HSA_FROM_A_LATER_COMMIT", "1.0")
+    assert later.status == "not_read" and [s.id for s in later.elsewhere] == ["fixture@0123456789ab"]
+    # HIP_VISIBLE_DEVICES is read by PyTorch too, whose scan is not complete: HIP_ is never judged here
+    assert reads.at_release("HIP_FOO", "1.0").status == "unknown"
+    assert reads.at_release("PYTORCH_X", "1.0").status == "unknown"
 
 
 def test_a_missing_source_is_a_one_line_error(tmp_path, capsys):
     sources = tmp_path / "s.yaml"
-    sources.write_text(yaml.safe_dump({"sources": [{"project": "p", "repo": "r", "git": str(tmp_path / "nope"),
-                                                     "ref": "v1", "url": "https://x", "paths": ["a"]}]}))
+    sources.write_text(yaml.safe_dump({"sources": [{"component": "p", "repo": "o/r", "git": str(tmp_path / "nope"),
+                                                     "refs": {"v1": "1.0"}, "paths": ["a"]}]}))
     assert extract.main(["--sources", str(sources), "--out", str(tmp_path / "o.yaml")]) == 1
     assert "extract_env_vars:" in capsys.readouterr().err
 
@@ -157,10 +176,11 @@ def test_the_shipped_table_is_generated_and_cites_a_url_at_a_tag_or_commit_for_e
     text = (rules_dir() / "data" / "env_reads.yaml").read_text()
     assert text.startswith("# GENERATED by tools/extract_env_vars.py")
     table = env_reads()
-    assert table.checked and "HSA_" in table.judged_prefixes
-    for name, reads in table.variables.items():
-        for read in reads:
-            assert read.url.startswith("https://github.com/") and f"/blob/{read.ref}/" in read.url, name
+    assert table.checked and "HSA_OVERRIDE_" in table.judged_stems
+    for name, comps in table.variables.items():
+        for component, read in comps.items():
+            refs = {table.scans[i].ref for i in read.scans}
+            assert read.url.startswith("https://github.com/") and any(f"/blob/{ref}/" in read.url for ref in refs), name
 
 
 @pytest.mark.parametrize("name", ["HSA_OVERRIDE_GFX_VERSION", "HSA_OVERRIDE_GFX_VERSION_2", "PYTORCH_HIP_ALLOC_CONF",
@@ -177,3 +197,12 @@ def test_the_shipped_table_finds_no_reader_of_myths(name):
 def test_the_script_runs_as_a_command(tmp_path):
     result = subprocess.run([sys.executable, str(SCRIPT), "--help"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and "--mirror" in result.stdout
+
+
+def test_a_scan_missing_a_listed_path_is_not_complete(fixture_sources):
+    root, sources = fixture_sources
+    config = yaml.safe_load(sources.read_text())
+    config["sources"][0]["paths"] = ["rocclr", "moved-away"]
+    sources.write_text(yaml.safe_dump(config))
+    scans = {s["id"]: s for s in _run(root, sources)["scans"]}
+    assert scans["fixture@v1.0"]["complete"] is False and scans["fixture@v1.0"]["absent_paths"] == ["moved-away"]

@@ -33,7 +33,7 @@ DEDICATED_RULES = {"HIP_DISABLE_IPC": "RD400"}
 ENV_SOURCE = "env"
 EXPANDABLE_SEGMENTS_MIN_ROCM = Version("7.0")
 """ROCm builds support expandable segments from ROCm 7.0.0: https://github.com/pytorch/pytorch/pull/179930
-(which corrected the 7.0.2 gate of https://github.com/pytorch/pytorch/pull/179781)."""
+(which corrected the TORCH_HIP_VERSION >= 702 gate, i.e. HIP 7.2, of https://github.com/pytorch/pytorch/pull/179781)."""
 NO_ALLOC_CONF = "no allocator configuration variable is set"
 
 
@@ -158,7 +158,7 @@ def _release(text: Optional[str]) -> Optional[Version]:
     "The installed ROCm build of PyTorch honours expandable_segments: false before torch 2.11 "
     "(it warns 'expandable_segments not supported on this platform' and ignores it) and on "
     "ROCm < 7.0; true for torch >= 2.12 built with ROCm >= 7.0.0 (pytorch#177974; the gate "
-    "pytorch#179781 put at 7.0.2 was corrected to ROCM_VERSION >= 70000 by pytorch#179930); "
+    "pytorch#179781 put at TORCH_HIP_VERSION >= 702, i.e. HIP 7.2, was corrected to ROCM_VERSION >= 70000 by pytorch#179930); "
     "unknown for 2.11 (AMD backported it to ROCm/pytorch release/2.11, ROCm/pytorch#3106) and for "
     "Windows builds from 2.12 on; absent for a build that is not ROCm.",
 )

@@ -14,7 +14,7 @@ SOURCE = "rocm.version + /etc/os-release + rules/data/rocm_os.yaml"
 @machine_fact(
     "rocm_os_supported",
     "Whether AMD's compatibility matrix lists this Linux distribution version for the installed "
-    "ROCm release (rules/data/rocm_os.yaml, ROCm 6.0.0-6.3.2); unknown for releases the table "
+    "ROCm release (rules/data/rocm_os.yaml, ROCm 6.0.0-7.2.3); unknown for releases the table "
     "does not cover; absent when no system ROCm is installed or the OS is not Linux.",
 )
 def rocm_os_supported(facts: Facts, tables: Tables) -> Fact:
