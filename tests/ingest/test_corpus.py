@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import List
 
 import pytest
-from corpus_scoring import HOLDOUT_CORPUS, OWN_CORPUS, SHARED_CORPUS, Outcome, load, recall, score, table
+from corpus_scoring import HOLDOUT_CORPUS, OWN_CORPUS, SHARED_CORPUS, Outcome, corpora, load, recall, score, table
 
 from rocm_doctor.judge.loader import load_rules
 
@@ -33,10 +33,10 @@ MIN_CASES = {"shared": 40, "tests": 50, "holdout": 20}
 
 @pytest.fixture(scope="module")
 def outcomes() -> List[Outcome]:
-    corpora = [(name, path) for name, path in (("shared", SHARED_CORPUS), ("tests", OWN_CORPUS), ("holdout", HOLDOUT_CORPUS)) if load(path)]
-    if not corpora:
+    present = [(name, cases) for name, cases in corpora() if cases]
+    if not present:
         pytest.skip(f"no corpus found ({SHARED_CORPUS}, {OWN_CORPUS})")
-    return score(load_rules([], use_env=False), corpora)
+    return score(load_rules([], use_env=False), present)
 
 
 def test_the_corpus_table_is_printed_and_nothing_crashes(outcomes: List[Outcome], capsys: pytest.CaptureFixture) -> None:
