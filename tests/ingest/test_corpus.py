@@ -21,14 +21,14 @@ from corpus_scoring import HOLDOUT_CORPUS, OWN_CORPUS, SHARED_CORPUS, Outcome, c
 
 from rocm_doctor.judge.loader import load_rules
 
-FLOORS = {"shared": 0.72, "tests": 0.52, "holdout": 0.43}
+FLOORS = {"shared": 0.62, "shared-held": 0.50, "tests": 0.52, "holdout": 0.43}
 """Recall floors per corpus (problem cases with an error or warning of the right category).
 
 Set a few points under what was measured when they were last raised (see the table this
 test prints), so that a regression fails and noise does not. Measured 2026-11-24: shared 27/34
 (0.79), tests 28/48 (0.58), holdout 16/32 (0.50).
 """
-MIN_CASES = {"shared": 40, "tests": 50, "holdout": 20}
+MIN_CASES = {"shared": 60, "shared-held": 25, "tests": 50, "holdout": 20}
 
 
 @pytest.fixture(scope="module")
