@@ -96,6 +96,19 @@ def igpu_beside_dgpu(facts: Facts, tables: Tables) -> Fact:
 
 
 @machine_fact(
+    "igpu_implied_by_cpu_only",
+    "The integrated AMD GPU next to a discrete one is known only from the CPU model the report names "
+    "(no device line shows it): a weak inference that may order the GPUs but never names the judged GPU; "
+    "false when a device line shows it; absent when there is no integrated GPU.",
+)
+def igpu_implied_by_cpu_only(facts: Facts, tables: Tables) -> Fact:
+    for agent in amd_agents(facts):
+        if agent.integrated.is_known and agent.integrated.value:
+            return known(agent.source.startswith("paste:cpu"), agent.source)
+    return absent("GPU discovery", "no AMD integrated GPU")
+
+
+@machine_fact(
     "igpu_name",
     "Name (and gfx) of the AMD integrated GPU next to a discrete one, for messages; absent when there is none.",
 )
