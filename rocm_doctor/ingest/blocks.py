@@ -193,6 +193,28 @@ def normalise(text: str) -> str:
     return _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
+_MARGIN_QUOTE = re.compile(r"^[ \t]{0,3}> ?", re.MULTILINE)
+
+
+def without_margin(text: str) -> str:
+    """The paste without a margin every non-blank line shares: a quote marker (``> ``, the whole
+    report quoted in a reply or an e-mail) or an indentation (the whole report indented as a
+    Markdown code block), twice at most (an indented quote). One pass over the lines per margin."""
+    for _ in range(2):
+        lines = text.split("\n")
+        filled = [line for line in lines if line.strip()]
+        if not filled:
+            return text
+        if all(_MARGIN_QUOTE.match(line) for line in filled):
+            text = _MARGIN_QUOTE.sub("", text)
+            continue
+        margin = min(len(line) - len(line.lstrip(" \t")) for line in filled)
+        if margin == 0:
+            return text
+        text = "\n".join(line[margin:] if line.strip() else "" for line in lines)
+    return text
+
+
 def strip_prompt(text: str) -> Tuple[str, bool]:
     """Remove a leading shell / REPL prompt; returns the rest and whether one was found."""
     if _PROMPT_HINT.search(text) is None:
@@ -241,7 +263,7 @@ def split_blocks(text: str) -> List[Block]:
         current = []
         kind = next_kind
 
-    for raw, number in _numbered_lines(normalise(text)):
+    for raw, number in _numbered_lines(without_margin(normalise(text))):
         head = raw[:8].lstrip()
         if head.startswith(("```", "~~~")):
             fence_match = _FENCE.match(raw)
