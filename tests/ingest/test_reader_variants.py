@@ -89,3 +89,26 @@ def test_a_report_quoted_or_indented_as_a_whole_reads_as_the_report(rewrite) -> 
 def test_no_hip_gpus_are_available_shows_a_rocm_build() -> None:
     facts = ingest("RuntimeError: No HIP GPUs are available\n").facts
     assert facts.torch.flavour.value == "rocm"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Error! Bad return status for module build on kernel: 6.8.0-44-generic (x86_64)\nConsult /var/lib/dkms/amdgpu/6.8.5-2009582.24.04/build/make.log for more information.\n",
+        "dkms autoinstall on 6.8.0-44-generic/x86_64 failed for amdgpu(10)\n",
+        "$ sudo modprobe amdkfd\nmodprobe: ERROR: could not insert 'amdkfd': Exec format error\n",
+        "rock-dkms install says kernel 4.19 not supported.\n",
+    ],
+)
+def test_the_amdgpu_dkms_driver_failing_for_the_kernel_reads_in_its_forms(text: str) -> None:
+    assert "amdgpu_dkms_build_failed" in signatures(text)
+
+
+def test_another_vendors_dkms_failure_is_not_amdgpus() -> None:
+    text = "Error! Bad return status for module build on kernel: 6.8.0-44-generic (x86_64)\nConsult /var/lib/dkms/nvidia/550.54/build/make.log\n"
+    assert "amdgpu_dkms_build_failed" not in signatures(text)
+
+
+def test_rocr_disabling_a_gpu_for_an_old_kernel_driver_is_read() -> None:
+    text = "ROCk module is loaded\nHSA Error:  Incompatible kernel and userspace, Vega 20 [Radeon VII] disabled. Upgrade amdgpu.\n"
+    assert "kernel_userspace_incompatible" in signatures(text)
