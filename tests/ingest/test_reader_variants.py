@@ -112,3 +112,26 @@ def test_another_vendors_dkms_failure_is_not_amdgpus() -> None:
 def test_rocr_disabling_a_gpu_for_an_old_kernel_driver_is_read() -> None:
     text = "ROCk module is loaded\nHSA Error:  Incompatible kernel and userspace, Vega 20 [Radeon VII] disabled. Upgrade amdgpu.\n"
     assert "kernel_userspace_incompatible" in signatures(text)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "rocBLAS error: Could not load /opt/rocm-6.0.0/lib/rocblas/library/TensileLibrary_lazy_gfx1030.dat",
+        "rocBLAS error: Cannot read /opt/rocm-5.4.0/lib/rocblas/library/TensileLibrary.dat: Illegal seek",
+        "OSError: /opt/rocm/lib/libhipblas.so.2: undefined symbol: rocblas_gemm_ex_get_solutions",
+    ],
+)
+def test_an_error_naming_a_file_of_the_system_rocm_is_read(line: str) -> None:
+    assert "system_rocm_file_in_error" in signatures(line + "\n")
+
+
+def test_an_error_naming_the_wheels_own_rocm_files_is_not_the_systems() -> None:
+    line = "rocBLAS error: Cannot read /venv/lib/python3.12/site-packages/torch/lib/rocblas/library/TensileLibrary.dat: Illegal seek\n"
+    assert "system_rocm_file_in_error" not in signatures(line)
+
+
+def test_a_release_the_report_moved_away_from_is_an_earlier_state() -> None:
+    facts = ingest("This happens after updating from ROCm 5.7.1 to ROCm 6.0 on Ubuntu.\n").facts
+    assert facts.rocm.version.value == "6.0"
+    assert "rocm.version=5.7.1" in (facts.symptoms.earlier.value or [])

@@ -75,6 +75,8 @@ _WHEEL = re.compile(r"\btorch-\d+\.\d+[^\s/\"'`)]*?\.whl", re.IGNORECASE)
 _INDEX = re.compile(r"(?:--index-url|--extra-index-url|-i|--find-links|-f)[=\s]+(\S+)|(https?://(?:download\.pytorch\.org/whl/\S+|rocm\.nightlies\.amd\.com/\S+|repo\.amd\.com/rocm/\S+|stable\.repo\.amd\.com/rocm/\S+|repo\.radeon\.com/rocm/(?:manylinux|windows)/\S+))", re.IGNORECASE)
 _OPT_ROCM = re.compile(r"/opt/rocm-(\d+\.\d+(?:\.\d+)?)(?![\w.])")
 _ROCM_WORD = re.compile(r"(?<![\w/+%.-])ROCm(?:\s+|-|\s+version\s*:?\s*|\s*:\s*)v?(\d+\.\d+(?:\.\d+)?|[5-9]|1\d)(?!\w|\.\d)", re.IGNORECASE)
+_CHANGED_FROM = re.compile(r"\b(?:updat|upgrad|downgrad|mov|switch|migrat|went|go|coming)\w*\s+(?:\w+\s+){0,2}from\s+$", re.IGNORECASE)
+"""Words before a release the report moved away from ("after updating from ROCm 5.7.1 to ROCm 6.0")."""
 _ROCM_BUILT_WITH = re.compile(
     r"(?:\b(?:built|compiled)\s+(?:\S+\s+){0,3}(?:for|with|against)|\b(?:torch|pytorch|wheels?)\s+(?:for|with|built for)|\bindex(?:-url)?(?:\s+for)?|\bnightl\S*(?:\s+for)?)\s+$",
     re.IGNORECASE,
@@ -283,6 +285,9 @@ def _rocm(block: Block) -> List[Observation]:
         after = text[match.end() : match.end() + 24]
         if re.match(r"\s*(?:wheel|build|torch|pytorch)", after, re.IGNORECASE) or _ROCM_BUILT_WITH.search(before):
             out.append(Observation("torch.rocm_version", match.group(1), line, TRUST_PROSE))
+        elif _CHANGED_FROM.search(before):
+            # "updating from ROCm 5.7.1 to ROCm 6.0": the release left behind is evidence of what changed
+            out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
         else:
             out.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
     for pattern in (_AMDGPU_INSTALL, _RADEON_APT):
