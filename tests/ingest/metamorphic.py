@@ -57,6 +57,10 @@ def strip_fences(text: str) -> str:
 
 
 def add_fences(text: str) -> str:
+    """The whole report fenced as console output; a report with Markdown structure of its own (fences,
+    ``<details>``) is left alone, since a fence around it would close early or hide that structure."""
+    if "```" in text or "~~~" in text or "<details" in text.lower():
+        return text
     return "```console\n" + text.rstrip("\n") + "\n```\n"
 
 

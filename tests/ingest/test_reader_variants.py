@@ -135,3 +135,20 @@ def test_a_release_the_report_moved_away_from_is_an_earlier_state() -> None:
     facts = ingest("This happens after updating from ROCm 5.7.1 to ROCm 6.0 on Ubuntu.\n").facts
     assert facts.rocm.version.value == "6.0"
     assert "rocm.version=5.7.1" in (facts.symptoms.earlier.value or [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "distrobox create -n llama-rocm --image docker.io/kyuz0/amd-strix-halo-toolboxes:rocm-7.2\n",
+        "After doing \"toolbox enter llama-rocm-6.4.4\", llama-cli finds no device.\n",
+        "It fails when run in a rootless Distrobox container on Ubuntu.\n",
+        "Inside the docker container rocminfo lists the GPU.\n",
+    ],
+)
+def test_distrobox_toolbox_and_prose_containers_read_as_a_container(text: str) -> None:
+    assert ingest(text).facts.host.container.is_known
+
+
+def test_a_docker_version_line_alone_is_no_container() -> None:
+    assert not ingest("Docker Version: 29.1.3\n").facts.host.container.is_known

@@ -88,7 +88,14 @@ _RADEON_APT = re.compile(r"repo\.radeon\.com/(?:rocm/apt|amdgpu-install|rocm/rhe
 _IMAGE = re.compile(r"\brocm/([a-z0-9_.-]+):([A-Za-z0-9_.-]+)")
 _IMAGE_ROCM = re.compile(r"(?:^|[_-])rocm[_-]?(\d+\.\d+(?:\.\d+)?)|^(\d+\.\d+(?:\.\d+)?)(?:[_-]|$)", re.IGNORECASE)
 _IMAGE_TORCH = re.compile(r"pytorch[_-](?:release[_-])?(?:v)?(\d+\.\d+(?:\.\d+)?)", re.IGNORECASE)
-_DOCKER = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|exec|compose)\b|^\s*FROM\s+rocm/|\bdocker-compose\b", re.IGNORECASE | re.MULTILINE)
+_DOCKER = re.compile(
+    r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|exec|compose)\b|^\s*FROM\s+rocm/|\bdocker-compose\b"
+    r"|\b(?:distrobox|toolbox)\s+(?:create|enter|run)\b|\b(?:in|inside|within|for|using|via)\s+(?:a\s+|the\s+|my\s+)?(?:rootless\s+)?(?:Distrobox|Toolbx)\b"
+    r"|\b(?:in|inside|within)\s+(?:a\s+|the\s+|my\s+)?(?:docker|podman)\s+container\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A container the report's commands run in: docker/podman run, a Dockerfile, distrobox/toolbox
+(kyuz0/amd-strix-halo-toolboxes#53, 89luca89/distrobox#1230, kyuz0/amd-r9700-vllm-toolboxes#1)."""
 
 # ------------------------------------------------------------------ platform
 
@@ -309,7 +316,7 @@ def _rocm(block: Block) -> List[Observation]:
 
 
 def _container(block: Block) -> List[Observation]:
-    if "docker" not in block.lower and "podman" not in block.lower and "from rocm/" not in block.lower:
+    if not any(word in block.lower for word in ("docker", "podman", "from rocm/", "distrobox", "toolbox", "toolbx")):
         return []
     found = block.scan(_DOCKER)
     for _, line in found:
