@@ -152,3 +152,18 @@ def test_distrobox_toolbox_and_prose_containers_read_as_a_container(text: str) -
 
 def test_a_docker_version_line_alone_is_no_container() -> None:
     assert not ingest("Docker Version: 29.1.3\n").facts.host.container.is_known
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ERROR: torch-2.0.1+gite19229c-cp310-cp310-linux_x86_64.whl is not a supported\nwheel on this platform.\n",
+        "Hi, my `/dev/kfd` device has the wrong permissions, which means that ROCm only\nruns for root.\n",
+    ],
+)
+def test_a_message_wrapped_onto_the_next_line_is_read(text: str) -> None:
+    assert signatures(text)
+
+
+def test_two_short_lines_are_not_joined_into_a_message() -> None:
+    assert "gpu_only_for_root" not in signatures("ROCm only\nruns for root.\n")
