@@ -159,10 +159,18 @@ NOISE = (
 
 
 def unrelated_lines(text: str) -> str:
-    """Two unrelated log lines at the start and two after the middle line."""
+    """Two unrelated log lines at the start and two at the block break nearest the middle (between a
+    heading and its value they would change what the report says), or at the end without a break."""
     lines = text.split("\n")
     middle = len(lines) // 2
-    return "\n".join(list(NOISE[:2]) + lines[:middle] + list(NOISE[2:]) + lines[middle:])
+    fenced, breaks = False, []
+    for number, line in enumerate(lines):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        elif not line.strip() and not fenced:
+            breaks.append(number)
+    at = min(breaks, key=lambda number: abs(number - middle)) if breaks else len(lines)
+    return "\n".join(list(NOISE[:2]) + lines[:at] + [""] + list(NOISE[2:]) + lines[at:])
 
 
 REWRITES: Dict[str, Callable[[str], str]] = {
