@@ -167,3 +167,16 @@ def test_a_message_wrapped_onto_the_next_line_is_read(text: str) -> None:
 
 def test_two_short_lines_are_not_joined_into_a_message() -> None:
     assert "gpu_only_for_root" not in signatures("ROCm only\nruns for root.\n")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        r"C:\Program Files\AMD\ROCm\6.2\bin/rocblas/library/TensileLibrary.dat",
+        "/home/me/venv/lib/python3.12/site-packages/torch/lib/rocblas/library/TensileLibrary.dat",
+        r"D:\AI Tools\ComfyUI\venv\Lib\site-packages\torch\lib\rocblas\library\TensileLibrary.dat",
+    ],
+)
+def test_rocblas_missing_kernels_read_whatever_the_path_holds(path: str) -> None:
+    text = f"rocBLAS error: Cannot read {path}: No such file or directory for GPU arch : gfx1201\n"
+    assert "tensile_library_missing_arch" in signatures(text)
