@@ -373,6 +373,10 @@ class SymptomFacts(Section):
     """Signature ids such as ``hip_invalid_device_function``."""
     context: Fact[List[str]] = _fact()
     """What the report speaks of that is not an error (``rocm_stack_mentioned``: it is about ROCm)."""
+    earlier: Fact[List[str]] = _fact()
+    """What a pasted report shows of an earlier state it introduces as such ("Last working
+    environment:", "before the update", "on my other machine"), as ``path=value``: evidence of what
+    changed, never the machine as it is now."""
 
 
 class Crash(BaseModel):

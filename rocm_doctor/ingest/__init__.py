@@ -49,7 +49,7 @@ from rocm_doctor.ingest.formats import (
     smi,
     system,
 )
-from rocm_doctor.ingest.model import ConflictInfo, IngestResult, Piece, PieceInfo
+from rocm_doctor.ingest.model import TRUST_PROSE, ConflictInfo, IngestResult, Observation, Piece, PieceInfo
 from rocm_doctor.ingest.signatures import match_block
 
 __all__ = [
@@ -156,8 +156,26 @@ def _pieces(blocks: List[Block]) -> List[Piece]:
                     found += _listing_complete(parser(read), read is block or parser is not env_settings.parse)
             except Exception:  # noqa: BLE001 - unrecognisable text is ignored, never an error
                 continue
-        pieces += _without_overlap(found)
+        found = _without_overlap(found)
+        pieces += _as_earlier(found) if block.scope == "past" else found
     return pieces
+
+
+EARLIER_PATHS = ("torch.version", "torch.rocm_version", "torch.flavour", "rocm.version", "host.kernel", "host.distro_name", "driver.amdgpu_version", "python.version")
+"""Facts of an earlier state worth comparing with the current one (what changed)."""
+
+
+def _as_earlier(pieces: List[Piece]) -> List[Piece]:
+    """A block the report introduces as an earlier state: what it says is kept as evidence of what
+    changed (``symptoms.earlier``), never as the current machine; what the report is about stays."""
+    out: List[Piece] = [p for p in pieces if p.kind.startswith("context:")]
+    seen = [o for p in pieces if not p.kind.startswith("context:") for o in p.observations if o.path in EARLIER_PATHS]
+    if seen:
+        first = seen[0].line
+        said = list(dict.fromkeys(f"{o.path}={o.value}" for o in seen if isinstance(o.value, (str, int, float))))
+        out.append(Piece(kind="earlier-state", block=first.block, line_start=first.number, line_end=seen[-1].line.number,
+                         observations=[Observation("symptoms.earlier", said, first, TRUST_PROSE)]))
+    return out
 
 
 def _listing_complete(pieces: List[Piece], complete: bool) -> List[Piece]:

@@ -82,6 +82,10 @@ class Block:
     kind: str
     """``fenced``, ``details`` or ``prose``."""
     lines: Tuple[Line, ...]
+    scope: str = "current"
+    """``past`` when the report introduces the block as an earlier state ("Last working environment:",
+    ``<summary>Before the update</summary>``, "On my other machine:"): evidence of what changed, not
+    the machine as it is now (:func:`past_blocks`)."""
 
     @property
     def first_line(self) -> int:
@@ -193,6 +197,28 @@ def normalise(text: str) -> str:
     return _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
+_MARGIN_QUOTE = re.compile(r"^[ \t]{0,3}> ?", re.MULTILINE)
+
+
+def without_margin(text: str) -> str:
+    """The paste without a margin every non-blank line shares: a quote marker (``> ``, the whole
+    report quoted in a reply or an e-mail) or an indentation (the whole report indented as a
+    Markdown code block), twice at most (an indented quote). One pass over the lines per margin."""
+    for _ in range(2):
+        lines = text.split("\n")
+        filled = [line for line in lines if line.strip()]
+        if not filled:
+            return text
+        if all(_MARGIN_QUOTE.match(line) for line in filled):
+            text = _MARGIN_QUOTE.sub("", text)
+            continue
+        margin = min(len(line) - len(line.lstrip(" \t")) for line in filled)
+        if margin == 0:
+            return text
+        text = "\n".join(line[margin:] if line.strip() else "" for line in lines)
+    return text
+
+
 def strip_prompt(text: str) -> Tuple[str, bool]:
     """Remove a leading shell / REPL prompt; returns the rest and whether one was found."""
     if _PROMPT_HINT.search(text) is None:
@@ -228,6 +254,8 @@ def split_blocks(text: str) -> List[Block]:
     current: List[Tuple[str, int]] = []
     kind = "prose"
     fence = ""
+    intros: Dict[int, str] = {}
+    summary = ""
 
     def flush(next_kind: str) -> None:
         nonlocal current, kind
@@ -241,7 +269,7 @@ def split_blocks(text: str) -> List[Block]:
         current = []
         kind = next_kind
 
-    for raw, number in _numbered_lines(normalise(text)):
+    for raw, number in _numbered_lines(without_margin(normalise(text))):
         head = raw[:8].lstrip()
         if head.startswith(("```", "~~~")):
             fence_match = _FENCE.match(raw)
@@ -263,10 +291,62 @@ def split_blocks(text: str) -> List[Block]:
                 flush("prose")
                 continue
             if _TAG_ONLY.match(raw):
+                if "<summary" in raw.lower():
+                    summary = raw
                 continue
+        if summary and not current:
+            intros[len(blocks) + 1] = summary
+            summary = ""
         current.append((raw, number))
     flush("prose")
-    return blocks
+    return past_blocks(blocks, intros)
+
+
+_PAST = re.compile(
+    r"\b(?:before (?:the |my |i |we )?(?:up(?:date|grade)|install|switch|mov)\w*|last (?:known[ -])?(?:working|good)"
+    r"|previously (?:working|worked|installed|used)|used to work|(?:was|were|it's|it was) working (?:before|with|on)"
+    r"|worked (?:fine |well |perfectly )?(?:before|with|on|until)|working (?:version|setup|environment|config\w*|install\w*|state)"
+    r"|on (?:my|another|the other|a different) (?:other |old |second )?(?:machine|pc|computer|laptop|system|box|server)"
+    r"|(?:old|previous|earlier|prior) (?:setup|environment|install\w*|version|system|config\w*))\b",
+    re.IGNORECASE,
+)
+"""Words that introduce a block as an earlier state or another machine."""
+_NOT_WORKING = re.compile(r"(?:non|not|n't|never)[ -]?$", re.IGNORECASE)
+_SUMMARY = re.compile(r"<summary>(.*?)</summary>", re.IGNORECASE)
+
+
+def _introduces_past(text: str) -> bool:
+    """A short line that names an earlier state: a heading, a label ending in ':' or a summary."""
+    summary = _SUMMARY.search(text)
+    stripped = (summary.group(1) if summary else text).strip().strip("*_#>` ").strip()
+    if not stripped or len(stripped) > 100:
+        return False
+    match = _PAST.search(stripped)
+    if match is None or _NOT_WORKING.search(stripped[: match.start()]):
+        return False
+    return summary is not None or text.lstrip().startswith(("#", "**")) or stripped.endswith(":")
+
+
+def _one_paragraph(block: Block) -> bool:
+    """A fenced or details block, or prose without a blank line: a heading over it speaks of all of it."""
+    return block.kind != "prose" or all(line.text for line in block.lines)
+
+
+def past_blocks(blocks: List[Block], intros: Dict[int, str]) -> List[Block]:
+    """The blocks with ``scope='past'`` where the report introduces them as an earlier state: the
+    summary of their ``<details>`` (``intros``: block index -> summary text), the last line of the
+    block before them, or their own first line, when that line is a heading or label."""
+    out: List[Block] = []
+    for position, block in enumerate(blocks):
+        previous = blocks[position - 1] if position else None
+        intro = intros.get(block.index, "")
+        past = (
+            _introduces_past(intro)
+            or (previous is not None and previous.kind == "prose" and bool(previous.lines) and _introduces_past(previous.lines[-1].raw))
+            or (bool(block.lines) and _introduces_past(block.lines[0].raw) and _one_paragraph(block))
+        )
+        out.append(Block(block.index, block.kind, block.lines, "past") if past else block)
+    return out
 
 
 class Spans:

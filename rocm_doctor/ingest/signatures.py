@@ -15,6 +15,8 @@ The matcher knows nothing about any particular message.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -188,15 +190,82 @@ def _candidate_lines(block: Block, signature: Signature) -> Iterator[Line]:
             yield line
 
 
+WRAPPED_AT = 60
+"""A line at least this long, followed by another, may be one message a terminal, an editor or a
+mail client wrapped (at 72, 80 or 100 columns): a signature is also looked for across the break."""
+
+_SEAM = 80
+"""Characters on each side of a line break that a wrapped message is looked for in."""
+_MESSAGE = 400
+"""Characters on each side of a break that a wrapped message may span."""
+MAX_SEAMS = 256
+"""Breaks holding a signature's anchor that are searched: a 20 MB log of wrapped lines costs a bounded
+number of searches per signature, like the per-line readers' repeat limit."""
+
+
+class _Seams:
+    """The breaks after long lines of a block, each as the end of the line, a space and the start of
+    the next, lower-cased in one string: anchors are found with ``str.find`` in one pass per word."""
+
+    def __init__(self, block: Block) -> None:
+        self.block = block
+        self.at: List[int] = []
+        self.starts: List[int] = []
+        parts: List[str] = []
+        offset = 0
+        lines = block.lines
+        for index in range(len(lines) - 1):
+            text, following = lines[index].text, lines[index + 1].text.strip()
+            if len(text) < WRAPPED_AT or not following:
+                continue
+            seam = (text[-_SEAM:] + " " + following[:_SEAM]).lower()
+            self.at.append(index)
+            self.starts.append(offset)
+            parts.append(seam)
+            offset += len(seam) + 1
+        self.text = "\n".join(parts)
+
+    def search(self, signature: Signature) -> Optional[Tuple[int, "re.Match[str]"]]:
+        """The first break a signature spans: (index of the line before it, the match)."""
+        if not self.at:
+            return None
+        words = pattern_anchors(signature.pattern.pattern)
+        if words is None:
+            return None
+        hits = sorted({bisect.bisect_right(self.starts, found) - 1 for word in words for found in itertools.islice(_finds(self.text, word), MAX_SEAMS)})
+        for seam in hits[:MAX_SEAMS]:
+            index = self.at[seam]
+            line = self.block.lines[index]
+            head = line.text[-_MESSAGE:]
+            joined = head + " " + self.block.lines[index + 1].text.strip()[:_MESSAGE]
+            match = signature.pattern.search(joined)
+            if match is not None and match.end() > len(head):
+                return index, match
+        return None
+
+
+def _finds(text: str, word: str) -> Iterator[int]:
+    position = text.find(word)
+    while position >= 0:
+        yield position
+        position = text.find(word, position + 1)
+
+
 def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> List[Piece]:
-    """One piece per signature that occurs in the block (first occurrence)."""
+    """One piece per signature that occurs in the block (first occurrence); a message wrapped onto
+    the next line counts too (:data:`WRAPPED_AT`)."""
     pieces: List[Piece] = []
     block_text: Optional[str] = None
+    seams: Optional[_Seams] = None
     for signature in signatures() if table is None else table:
-        for line in _candidate_lines(block, signature):
-            match = signature.pattern.search(line.text[:MAX_LINE])
-            if match is None:
-                continue
+        searched = ((line, signature.pattern.search(line.text[:MAX_LINE])) for line in _candidate_lines(block, signature))
+        first = next(((line, match) for line, match in searched if match is not None), None)
+        found = [first] if first is not None else []
+        if not found:
+            seams = seams or _Seams(block)
+            spanning = seams.search(signature)
+            found = [(block.lines[spanning[0]], spanning[1])] if spanning else []
+        for line, match in found:
             if signature.context is not None:
                 if block_text is None:
                     block_text = block.text

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, List, Tuple, Union
+from typing import Any, Callable, Iterable, List, Tuple, Union
 
 from rocm_doctor import __version__
 from rocm_doctor.facts.model import Facts
@@ -63,9 +63,30 @@ def _scopes(rule: Rule, facts: Facts, derived: DerivedValues) -> List[Scope]:
     return [Scope(facts, derived, None)]
 
 
-def _finding_key(finding: Finding) -> Tuple:
-    gpu = -1 if finding.gpu is None else finding.gpu
-    return (-SEVERITY_ORDER[finding.severity], finding.area, finding.id, gpu)
+RANKS = ("catch-all", "weak-inference", "fallback")
+
+
+def _order(rules: List[Rule], facts: Facts) -> Callable[[Finding], Tuple]:
+    """The reading order of findings: a problem (error or warning) that explains an error
+    signature the report shows, then the other problems, then catch-alls and weak inferences, then
+    notes; severity decides within each tier, then area, rule id and GPU for a stable order."""
+    reported = facts.symptoms.signatures.value if facts.symptoms.signatures.is_known else None
+    shown = set(reported or [])
+    by_id = {rule.id: rule for rule in rules}
+
+    def tier(finding: Finding) -> int:
+        rule = by_id.get(finding.id)
+        if rule is None:
+            return 1
+        if rule.rank != "normal":
+            return 2 + RANKS.index(rule.rank)
+        return 0 if shown.intersection(_signatures_in(rule.when)) else 1
+
+    def key(finding: Finding) -> Tuple:
+        gpu = -1 if finding.gpu is None else finding.gpu
+        return (finding.severity == "info", tier(finding), -SEVERITY_ORDER[finding.severity], finding.area, finding.id, gpu)
+
+    return key
 
 
 SECOND_PHASE = ("derived.unexplained_signatures", "derived.unexplained_signature_category")
@@ -131,7 +152,7 @@ def judge(rules: Iterable[Rule], facts: Facts, derived: DerivedValues) -> CheckR
         derived.continue_with(tables.with_overrides({EXPLAINED_SIGNATURES: explained}), SECOND_PHASE)
         _judge_all(second, facts, derived, findings, undecided, crashes)
     count = len(rules)
-    findings.sort(key=_finding_key)
+    findings.sort(key=_order(rules, facts))
     undecided.sort(key=lambda u: (u.id, -1 if u.gpu is None else u.gpu))
     summary = Summary(**{s: sum(1 for f in findings if f.severity == s) for s in SEVERITY_ORDER})
     machine = {path: derived.machine(path) for path in registered_names("machine")}

@@ -57,6 +57,12 @@ RuleBasis = Literal["primary-source", "community-report"]
 """What a rule's claim rests on: a primary source (code at a tag, AMD's documentation, a
 maintainer's statement) or only reports from users that no primary source confirms."""
 
+RuleRank = Literal["normal", "catch-all", "weak-inference", "fallback"]
+"""Where a rule's findings go in the order a reader reads them, after every other
+problem and in this order: ``catch-all`` for a rule that fires on any report of a kind (a platform's
+checklist), ``weak-inference`` for one that rests on a guess (an iGPU next to the GPU, whose use the
+report does not show), ``fallback`` for the finding that says nothing else explains an error."""
+
 class _Strict(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -80,6 +86,7 @@ class Rule(_Strict):
     area: str
     status: RuleStatus = "stable"
     basis: RuleBasis = "primary-source"
+    rank: RuleRank = "normal"
     since: str = "0.1.0"
     for_each: Optional[Literal["gpu"]] = None
     category_from: Optional[str] = None

@@ -14,6 +14,7 @@ Run as a script for the table: ``python tests/ingest/corpus_scoring.py [-v]``.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections import defaultdict
 from dataclasses import dataclass
@@ -23,7 +24,23 @@ from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED_CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+def _shared_corpus() -> Path:
+    """``ROCM_DOCTOR_SHARED_CORPUS``, else the nearest ``shared/corpus`` above the checkout (a worktree
+    sits one folder deeper than the main checkout)."""
+    named = os.environ.get("ROCM_DOCTOR_SHARED_CORPUS")
+    if named:
+        return Path(named)
+    for parent in ROOT.parents:
+        if (parent / "shared" / "corpus").is_dir():
+            return parent / "shared" / "corpus"
+    return ROOT.parent / "shared" / "corpus"
+
+
+SHARED_CORPUS = _shared_corpus()
+SHARED_HELDBACK_LIST = ROOT / "tests" / "corpus" / "shared_heldback.txt"
+"""Ids of the ``../shared/corpus`` cases scored only in aggregate (the file's header says how they were drawn)."""
 OWN_CORPUS = ROOT / "tests" / "corpus"
 HOLDOUT_CORPUS = OWN_CORPUS / "holdout"
 """Cases scored only in aggregate: nobody tunes a reader or rule while looking at them."""
@@ -41,6 +58,7 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
     "driver_too_old": {"driver"},
     "hipblaslt_unsupported": {"blas"},
     "env_var_misuse": {"env"},
+    "package_mismatch": {"packages"},
 }
 """Issue 6's mapping from root-cause class to finding category."""
 
@@ -51,6 +69,9 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "hip-3910-windows-7900xtx-vcredist": {"platform"},
     "rocm-systems-7643-amdsmi-pip-zero-devices-mi355x": {"packages"},
     "vllm-7207-docker-desktop-no-kfd-passthrough": {"platform"},
+    "rocm-558-rx580-xeon-e5v2-pcie-atomics-rejected": {"driver", "platform"},
+    "pytorch-188561-rocm714-nightly-import-needs-ld-library-path": {"torch-build", "runtime"},
+    "rocm-5724-strix-point-mes-0x83-firmware-regression": {"driver"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 
@@ -78,6 +99,24 @@ def load(corpus: Path) -> List[dict]:
     if not corpus.is_dir():
         return []
     return [yaml.safe_load(path.read_text(encoding="utf-8")) for path in sorted(corpus.glob("*.yaml"))]
+
+
+def shared_heldback_ids() -> Set[str]:
+    lines = SHARED_HELDBACK_LIST.read_text(encoding="utf-8").splitlines()
+    return {line.strip() for line in lines if line.strip() and not line.startswith("#")}
+
+
+def corpora() -> List[Tuple[str, List[dict]]]:
+    """Every corpus as (name, cases): the shared one split into the part readers may be written from
+    (``shared``) and the held-back part (``shared-held``), then ``tests`` and ``holdout``."""
+    held = shared_heldback_ids()
+    shared = load(SHARED_CORPUS)
+    return [
+        ("shared", [case for case in shared if case["id"] not in held]),
+        ("shared-held", [case for case in shared if case["id"] in held]),
+        ("tests", load(OWN_CORPUS)),
+        ("holdout", load(HOLDOUT_CORPUS)),
+    ]
 
 
 def expected(case: dict) -> Optional[Set[str]]:
@@ -112,8 +151,8 @@ def judge(case: dict, rules: list, corpus: str = "") -> Outcome:
     return Outcome(case["id"], corpus, case["root_cause_class"], want, hit, top1, shown, specific=specific)
 
 
-def score(rules: list, corpora: Iterable[Tuple[str, Path]]) -> List[Outcome]:
-    return [judge(case, rules, name) for name, path in corpora for case in load(path)]
+def score(rules: list, named_cases: Iterable[Tuple[str, List[dict]]]) -> List[Outcome]:
+    return [judge(case, rules, name) for name, cases in named_cases for case in cases]
 
 
 def table(outcomes: Sequence[Outcome]) -> str:
@@ -156,10 +195,10 @@ def main(argv: List[str]) -> int:
     from rocm_doctor.judge.loader import load_rules
 
     rules = load_rules([], use_env=False)
-    outcomes = score(rules, [("shared", SHARED_CORPUS), ("tests", OWN_CORPUS), ("holdout", HOLDOUT_CORPUS)])
+    outcomes = score(rules, corpora())
     if "-v" in argv:
         for o in outcomes:
-            if o.corpus == "holdout":
+            if o.corpus in ("holdout", "shared-held"):
                 continue
             mark = "ok  " if o.hit else "MISS"
             print(f"{mark} {o.corpus:<6} {o.case_id[:62]:<62} {o.klass[:24]:<24} {list(o.shown)[:4]} {o.crashed or ''}")

@@ -68,13 +68,15 @@ _CPU = re.compile(
 # ------------------------------------------------------------------ torch and ROCm
 
 _VERSION = r"\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+|\.dev\d+|\.post\d+)*"
-_TORCH = re.compile(rf"\b(?:py)?torch(?:==|\s*[:=]\s*v?|\s+(?:version\s*[:=]?\s*)?v?|-)({_VERSION}(?:(?:\+|%2B)[0-9A-Za-z.]+)?)(?![\w.])", re.IGNORECASE)
-_LOCAL_VERSION = re.compile(rf"(?<![\w.+-])({_VERSION}\+(?:rocm\d[\w.]*|cu\d{{2,3}}|cpu|xpu))(?![\w.])", re.IGNORECASE)
+_TORCH = re.compile(rf"\b(?:py)?torch(?:==|\s*[:=]\s*v?|\s+(?:version\s*[:=]?\s*)?v?|-)({_VERSION}(?:(?:\+|%2B)[0-9A-Za-z](?:[0-9A-Za-z.]*[0-9A-Za-z])?)?)(?!\w|\.\w)", re.IGNORECASE)
+_LOCAL_VERSION = re.compile(rf"(?<![\w.+-])({_VERSION}\+(?:rocm\d(?:[\w.]*\w)?|cu\d{{2,3}}|cpu|xpu))(?!\w|\.\w)", re.IGNORECASE)
 _NOT_TORCH_BEFORE = re.compile(r"(?:vision|audio|triton|xformers|apex|bitsandbytes|flash|onnx)\S*\s*(?:==|=|:|\s)\s*$", re.IGNORECASE)
 _WHEEL = re.compile(r"\btorch-\d+\.\d+[^\s/\"'`)]*?\.whl", re.IGNORECASE)
 _INDEX = re.compile(r"(?:--index-url|--extra-index-url|-i|--find-links|-f)[=\s]+(\S+)|(https?://(?:download\.pytorch\.org/whl/\S+|rocm\.nightlies\.amd\.com/\S+|repo\.amd\.com/rocm/\S+|stable\.repo\.amd\.com/rocm/\S+|repo\.radeon\.com/rocm/(?:manylinux|windows)/\S+))", re.IGNORECASE)
 _OPT_ROCM = re.compile(r"/opt/rocm-(\d+\.\d+(?:\.\d+)?)(?![\w.])")
 _ROCM_WORD = re.compile(r"(?<![\w/+%.-])ROCm(?:\s+|-|\s+version\s*:?\s*|\s*:\s*)v?(\d+\.\d+(?:\.\d+)?|[5-9]|1\d)(?!\w|\.\d)", re.IGNORECASE)
+_CHANGED_FROM = re.compile(r"\b(?:updat|upgrad|downgrad|mov|switch|migrat|went|go|coming)\w*\s+(?:\w+\s+){0,2}from\s+$", re.IGNORECASE)
+"""Words before a release the report moved away from ("after updating from ROCm 5.7.1 to ROCm 6.0")."""
 _ROCM_BUILT_WITH = re.compile(
     r"(?:\b(?:built|compiled)\s+(?:\S+\s+){0,3}(?:for|with|against)|\b(?:torch|pytorch|wheels?)\s+(?:for|with|built for)|\bindex(?:-url)?(?:\s+for)?|\bnightl\S*(?:\s+for)?)\s+$",
     re.IGNORECASE,
@@ -86,7 +88,14 @@ _RADEON_APT = re.compile(r"repo\.radeon\.com/(?:rocm/apt|amdgpu-install|rocm/rhe
 _IMAGE = re.compile(r"\brocm/([a-z0-9_.-]+):([A-Za-z0-9_.-]+)")
 _IMAGE_ROCM = re.compile(r"(?:^|[_-])rocm[_-]?(\d+\.\d+(?:\.\d+)?)|^(\d+\.\d+(?:\.\d+)?)(?:[_-]|$)", re.IGNORECASE)
 _IMAGE_TORCH = re.compile(r"pytorch[_-](?:release[_-])?(?:v)?(\d+\.\d+(?:\.\d+)?)", re.IGNORECASE)
-_DOCKER = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|exec|compose)\b|^\s*FROM\s+rocm/|\bdocker-compose\b", re.IGNORECASE | re.MULTILINE)
+_DOCKER = re.compile(
+    r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|exec|compose)\b|^\s*FROM\s+rocm/|\bdocker-compose\b"
+    r"|\b(?:distrobox|toolbox)\s+(?:create|enter|run)\b|\b(?:in|inside|within|for|using|via)\s+(?:a\s+|the\s+|my\s+)?(?:rootless\s+)?(?:Distrobox|Toolbx)\b"
+    r"|\b(?:in|inside|within)\s+(?:a\s+|the\s+|my\s+)?(?:docker|podman)\s+container\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A container the report's commands run in: docker/podman run, a Dockerfile, distrobox/toolbox
+(kyuz0/amd-strix-halo-toolboxes#53, 89luca89/distrobox#1230, kyuz0/amd-r9700-vllm-toolboxes#1)."""
 
 # ------------------------------------------------------------------ platform
 
@@ -102,7 +111,7 @@ _WINDOWS_VER = re.compile(r"\bMicrosoft Windows \[Version 10\.0\.\d{5}(?:\.\d+)?
 _WINDOWS_CONTEXT = re.compile(
     r"\b(?i:on|under|for|in|using|with|running|native)\s+(?i:windows)\b(?!\s*(?:10|11)\b)|\bWindows\s+(?:machine|PC|host|laptop|desktop|box|system|native|side)\b"
     r"|\bWindows\s*(?:\+\s*)?(?:ROCm|HIP SDK)\b|\bamdhip64(?:_\d+)?\.dll\b"
-    r"|\bwin_amd64\b|(?<![\w/])[A-Z]:\\(?:Users|Program Files|Windows|Python\d*|AI|ComfyUI|stable-diffusion)\\"
+    r"|\bwin_amd64\b|(?<![\w/])[A-Za-z]:[\\/]+(?i:Users|Program Files|Windows|Python\d*|AI|ComfyUI|stable-diffusion)[\\/]"
 )
 _DISTRO = re.compile(
     r"\b(Ubuntu|Debian|Fedora|Arch(?:\s+Linux)?|Manjaro|Linux Mint|Pop!_OS|openSUSE\s+(?:Tumbleweed|Leap)|Rocky Linux|AlmaLinux|CentOS(?:\s+Stream)?|RHEL|NixOS|EndeavourOS|Gentoo)"
@@ -283,6 +292,9 @@ def _rocm(block: Block) -> List[Observation]:
         after = text[match.end() : match.end() + 24]
         if re.match(r"\s*(?:wheel|build|torch|pytorch)", after, re.IGNORECASE) or _ROCM_BUILT_WITH.search(before):
             out.append(Observation("torch.rocm_version", match.group(1), line, TRUST_PROSE))
+        elif _CHANGED_FROM.search(before):
+            # "updating from ROCm 5.7.1 to ROCm 6.0": the release left behind is evidence of what changed
+            out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
         else:
             out.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
     for pattern in (_AMDGPU_INSTALL, _RADEON_APT):
@@ -304,7 +316,7 @@ def _rocm(block: Block) -> List[Observation]:
 
 
 def _container(block: Block) -> List[Observation]:
-    if "docker" not in block.lower and "podman" not in block.lower and "from rocm/" not in block.lower:
+    if not any(word in block.lower for word in ("docker", "podman", "from rocm/", "distrobox", "toolbox", "toolbx")):
         return []
     found = block.scan(_DOCKER)
     for _, line in found:
@@ -326,7 +338,7 @@ def _platform(block: Block) -> List[Observation]:
             out += [Observation("host.os", "linux", line, TRUST_PROSE), Observation("host.wsl_version", 2, line, TRUST_PROSE)]
             wsl = True
             break
-    if ("win" in lowered or ":\\" in block.text) and not wsl:
+    if ("win" in lowered or ":\\" in block.text or ":/" in block.text) and not wsl:
         for match, line in block.scan(_WINDOWS_VER):
             out += windows_observations(match.group(0), line, TRUST_TOOL)
         for match, line in block.scan(_WINDOWS):

@@ -96,6 +96,19 @@ def igpu_beside_dgpu(facts: Facts, tables: Tables) -> Fact:
 
 
 @machine_fact(
+    "igpu_implied_by_cpu_only",
+    "The integrated AMD GPU next to a discrete one is known only from the CPU model the report names "
+    "(no device line shows it): a weak inference that may order the GPUs but never names the judged GPU; "
+    "false when a device line shows it; absent when there is no integrated GPU.",
+)
+def igpu_implied_by_cpu_only(facts: Facts, tables: Tables) -> Fact:
+    for agent in amd_agents(facts):
+        if agent.integrated.is_known and agent.integrated.value:
+            return known(agent.source.startswith("paste:cpu"), agent.source)
+    return absent("GPU discovery", "no AMD integrated GPU")
+
+
+@machine_fact(
     "igpu_name",
     "Name (and gfx) of the AMD integrated GPU next to a discrete one, for messages; absent when there is none.",
 )
@@ -239,3 +252,32 @@ def hsa_vars_on_windows(facts: Facts, tables: Tables) -> Fact:
         return unknown(env.reason or "the environment is not known")
     names = sorted(f"{n}={v}" for n, v in (env.value or {}).items() if n.startswith("HSA_"))
     return known(names, env.source or "env") if names else absent(env.source or "env", "no HSA_ variable is set")
+
+
+def _current(facts: Facts, path: str) -> Fact:
+    section, _, name = path.partition(".")
+    return getattr(getattr(facts, section, None), name, None) or unknown(f"{path} is not a fact")
+
+
+@machine_fact(
+    "changed_since_earlier",
+    "What differs between the earlier state a pasted report shows (symptoms.earlier: 'Last working "
+    "environment', 'before the update') and the current one, as 'path: earlier -> now' "
+    "(torch.version: 2.7.1 -> 2.8.0); absent when the report shows no earlier state or nothing known differs.",
+)
+def changed_since_earlier(facts: Facts, tables: Tables) -> Fact:
+    earlier = facts.symptoms.earlier
+    if not earlier.is_known or not earlier.value:
+        return absent(earlier.source or "paste", "the report shows no earlier state")
+    before = {}
+    for item in earlier.value:
+        path, _, value = str(item).partition("=")
+        before.setdefault(path, value)
+    changed = []
+    for path, value in before.items():
+        now = _current(facts, path)
+        if now.is_known and str(now.value) != value:
+            changed.append(f"{path}: {value} -> {now.value}")
+    if not changed:
+        return absent(earlier.source or "paste", "nothing the report shows for both states differs")
+    return known(changed, earlier.source or "paste")

@@ -1,0 +1,38 @@
+"""Every meaning-preserving rewrite over every corpus case: the share of rewrites that keep the diagnosis.
+
+``python benchmarks/metamorphic.py [-v]`` prints the table per kind of rewrite (``-v``: the cases
+that changed, held-back cases left out). The CI test (``tests/ingest/test_metamorphic.py``) runs a
+fixed sample of the same rewrites.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "ingest")]
+
+from corpus_scoring import corpora  # noqa: E402
+from metamorphic import REWRITES, check_case, table  # noqa: E402
+
+
+def main(argv: list) -> int:
+    from rocm_doctor.judge.loader import load_rules
+
+    rules = load_rules([], use_env=False)
+    results = []
+    for name, cases in corpora():
+        for case in cases:
+            kept = check_case(case, rules, list(REWRITES))
+            results += kept
+            if "-v" in argv and name not in ("holdout", "shared-held"):
+                for r in kept:
+                    if not r.kept:
+                        print(f"CHANGED {r.kind:<22} {name:<7} {r.case_id[:55]:<55} {r.before[0]} {sorted(r.before[1])} -> {r.after[0]} {sorted(r.after[1])}")
+    print(table(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

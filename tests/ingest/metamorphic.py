@@ -1,0 +1,225 @@
+"""Meaning-preserving rewrites of a pasted report, and whether ``check --from`` keeps its diagnosis.
+
+Each rewrite changes how a report is written, not what it says: wrapped at 80 columns, CRLF line
+ends, Markdown fences stripped or added, quoted with ``> ``, indented, its blocks in another order,
+Windows paths with the other separator and a space in the user's folder name, uv's resolver wording
+for pip's, ROCm versions spelled ``6.2``/``6.2.0``/``rocm6.2``, unrelated log lines added. A rewrite
+that does not apply to a report (no path, no pip message) is not counted for it.
+
+The diagnosis compared is what a maintainer reads: the first error or warning and the set of
+error and warning findings, as rule ids. Used by ``tests/ingest/test_metamorphic.py`` (a sample)
+and ``benchmarks/metamorphic.py`` (every case).
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+Diagnosis = Tuple[Optional[str], frozenset]
+
+
+def diagnose(text: str, rules: list) -> Diagnosis:
+    from rocm_doctor.ingest import ingest_text
+    from rocm_doctor.pipeline import evaluate
+
+    findings = evaluate(rules, ingest_text(text, origin_detail="metamorphic").facts).findings
+    serious = [f.id for f in findings if f.severity in ("error", "warning")]
+    return (serious[0] if serious else None, frozenset(serious))
+
+
+def wrap80(text: str) -> str:
+    """Hard-wrap prose lines at 80 columns, as an editor or a narrow terminal does; lines without
+    spaces (paths, URLs) and lines inside code fences stay whole."""
+    out: List[str] = []
+    fenced = False
+    for line in text.split("\n"):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        if fenced or len(line) <= 80 or " " not in line.strip():
+            out.append(line)
+            continue
+        out.extend(textwrap.wrap(line, 80, break_long_words=False, break_on_hyphens=False) or [line])
+    return "\n".join(out)
+
+
+def crlf(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\n", "\r\n")
+
+
+_FENCE = re.compile(r"^[ \t]*```[^\n`]*$", re.MULTILINE)
+
+
+def strip_fences(text: str) -> str:
+    return _FENCE.sub("", text)
+
+
+def add_fences(text: str) -> str:
+    """The whole report fenced as console output; a report with Markdown structure of its own (fences,
+    ``<details>``) is left alone, since a fence around it would close early or hide that structure."""
+    if "```" in text or "~~~" in text or "<details" in text.lower():
+        return text
+    return "```console\n" + text.rstrip("\n") + "\n```\n"
+
+
+def quote(text: str) -> str:
+    """The whole report quoted, as when a maintainer replies with the reporter's text."""
+    return "\n".join("> " + line if line else ">" for line in text.split("\n"))
+
+
+def indent(text: str) -> str:
+    return "\n".join("    " + line if line else line for line in text.split("\n"))
+
+
+def _blocks(text: str) -> List[str]:
+    """Blank-line separated blocks, never cutting a fenced block in two."""
+    blocks: List[str] = []
+    current: List[str] = []
+    fenced = False
+    for line in text.split("\n"):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        if not line.strip() and not fenced:
+            if current:
+                blocks.append("\n".join(current))
+                current = []
+            continue
+        current.append(line)
+    if current:
+        blocks.append("\n".join(current))
+    return blocks
+
+
+_PAST = re.compile(r"\b(?:before|previous(?:ly)?|used to|last work|worked|old|other machine|earlier|downgrad)", re.IGNORECASE)
+
+
+def reorder_blocks(text: str) -> str:
+    """The last block moved to the front (blocks that speak of the past stay where they are, since
+    their place can be what marks them as past)."""
+    blocks = _blocks(text)
+    if len(blocks) < 3 or any(_PAST.search(b) for b in blocks):
+        return text
+    return "\n\n".join([blocks[-1]] + blocks[:-1]) + "\n"
+
+
+_WIN_PATH = re.compile(r"\b([A-Za-z]):\\((?:[^\\\s\"'<>|]+\\)*[^\\\s\"'<>|]*)")
+_USERS = re.compile(r"(?i)\b([A-Za-z]:[\\/]Users[\\/])([^\\/\s\"']+)")
+
+
+def windows_paths(text: str) -> str:
+    """Windows paths with forward slashes, and a space in the user's folder name."""
+    text = _USERS.sub(lambda m: m.group(1) + m.group(2) + " Smith", text)
+    return _WIN_PATH.sub(lambda m: m.group(1) + ":/" + m.group(2).replace("\\", "/"), text)
+
+
+_PIP_NO_VERSION = re.compile(
+    r"^(?P<lead>[ \t>]*)ERROR: Could not find a version that satisfies the requirement (?P<req>\S+)[^\n]*\n"
+    r"(?P=lead)ERROR: No matching distribution found for (?P<req2>\S+)[^\n]*$",
+    re.MULTILINE,
+)
+
+
+def uv_wording(text: str) -> str:
+    """pip's "no matching distribution" in uv's words; ``pip install`` run through uv."""
+    def uv(m: "re.Match[str]") -> str:
+        name = re.split(r"[<>=!~\[;]", m.group("req"))[0]
+        lead = m.group("lead")
+        return (
+            f"{lead}  × No solution found when resolving dependencies:\n"
+            f"{lead}  ╰─▶ Because {name} was not found in the package registry and you require {name}, we can"
+            f" conclude that your requirements are unsatisfiable."
+        )
+
+    text = _PIP_NO_VERSION.sub(uv, text)
+    return re.sub(r"(?m)(^|[$>] )pip3? install ", r"\1uv pip install ", text)
+
+
+_ROCM_SHORT = re.compile(r"\b(ROCm|rocm|ROCM)( ?)(\d)\.(\d)(?![\d.])")
+
+
+def version_spelling(text: str) -> str:
+    """``ROCm 6.2`` spelled ``ROCm 6.2.0`` in prose (index URLs keep theirs)."""
+    out = []
+    for line in text.split("\n"):
+        if "://" in line:
+            out.append(line)
+            continue
+        out.append(_ROCM_SHORT.sub(lambda m: f"{m.group(1)}{m.group(2)}{m.group(3)}.{m.group(4)}.0", line))
+    return "\n".join(out)
+
+
+NOISE = (
+    "INFO:     Started server process [41235]",
+    "Downloading shards: 100%|##########| 2/2 [00:04<00:00,  2.10s/it]",
+    "2024-05-02 10:14:07,512 - root - INFO - loading config from settings.json",
+    "Total VRAM usage estimate: see the model card",
+)
+
+
+def unrelated_lines(text: str) -> str:
+    """Two unrelated log lines at the start and two at the block break nearest the middle (between a
+    heading and its value they would change what the report says), or at the end without a break."""
+    lines = text.split("\n")
+    middle = len(lines) // 2
+    fenced, breaks = False, []
+    for number, line in enumerate(lines):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        elif not line.strip() and not fenced:
+            breaks.append(number)
+    at = min(breaks, key=lambda number: abs(number - middle)) if breaks else len(lines)
+    return "\n".join(list(NOISE[:2]) + lines[:at] + [""] + list(NOISE[2:]) + lines[at:])
+
+
+REWRITES: Dict[str, Callable[[str], str]] = {
+    "wrap at 80 columns": wrap80,
+    "CRLF line ends": crlf,
+    "strip Markdown fences": strip_fences,
+    "add Markdown fences": add_fences,
+    "quote with '> '": quote,
+    "indent by 4": indent,
+    "reorder blocks": reorder_blocks,
+    "Windows path forms": windows_paths,
+    "uv wording for pip": uv_wording,
+    "ROCm version spelling": version_spelling,
+    "unrelated log lines": unrelated_lines,
+}
+
+
+@dataclass(frozen=True)
+class Kept:
+    kind: str
+    case_id: str
+    kept: bool
+    before: Diagnosis
+    after: Diagnosis
+
+
+def check_case(case: dict, rules: list, kinds: Sequence[str]) -> List[Kept]:
+    text = case["report"]
+    before = diagnose(text, rules)
+    results = []
+    for kind in kinds:
+        rewritten = REWRITES[kind](text)
+        if rewritten == text:
+            continue
+        after = diagnose(rewritten, rules)
+        results.append(Kept(kind, case["id"], after == before, before, after))
+    return results
+
+
+def table(results: Sequence[Kept]) -> str:
+    lines = [f"{'rewrite':<24} {'kept':>11} {'share':>7}", "-" * 44]
+    for kind in REWRITES:
+        members = [r for r in results if r.kind == kind]
+        if not members:
+            lines.append(f"{kind:<24} {'-':>11} {'-':>7}")
+            continue
+        kept = sum(r.kept for r in members)
+        lines.append(f"{kind:<24} {kept:>5}/{len(members):<5} {kept / len(members):>7.0%}")
+    total = len(results)
+    kept = sum(r.kept for r in results)
+    lines.append(f"{'ALL':<24} {kept:>5}/{total:<5} {(kept / total if total else 1):>7.0%}")
+    return "\n".join(lines)

@@ -1,0 +1,182 @@
+"""The field's variants of one construct read as the construct (issue 23, item 1).
+
+Each form here is the shape several independent real reports use (the sources are on the
+signature rows in rules/data/signatures.yaml and in the comments); the texts are written for
+the test, not copied from one report. Assertions are about facts, not about which rule fires.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import ingest
+
+
+def signatures(text: str) -> list:
+    found = ingest(text).facts.symptoms.signatures
+    return list(found.value or []) if found.is_known else []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "  × No solution found when resolving dependencies:\n  ╰─▶ Because torch was not found in the package registry and you require torch, we can conclude that your requirements are unsatisfiable.\n",
+        "  ╰─▶ Because only torch{sys_platform == 'linux'}<=2.5.1+rocm6.2 is available and your project depends on torch>=2.6.0, we can conclude that your requirements are unsatisfiable.\n",
+        "  ╰─▶ Because only the following versions of torch are available:\n          torch==2.13.0.dev20260515+rocm7.2\n",
+        "      And because torch>=2.13.0a0+rocm7.13.0a20260514 has no wheels with a matching platform tag (e.g., `manylinux_2_39_x86_64`) and you require torch, we can conclude that your requirements are unsatisfiable.\n",
+        "  - Installing torch (2.4.0): Failed\n\n  RuntimeError\n\n  Unable to find installation candidates for torch (2.4.0)\n",
+    ],
+)
+def test_uv_and_poetry_saying_no_torch_fits_read_like_pips_message(text: str) -> None:
+    assert "no_torch_for_this_python_resolver" in signatures(text)
+
+
+def test_a_missing_dependency_of_torch_is_not_a_missing_torch() -> None:
+    text = "  ╰─▶ Because filelock was not found in the package registry and torch==2.9.0+rocm7.10.0a20251117 depends on filelock, we can conclude that torch==2.9.0+rocm7.10.0a20251117 cannot be used.\n"
+    assert "no_torch_for_this_python_resolver" not in signatures(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My /dev/kfd device has the wrong permissions, which means that ROCm only runs for root.\n",
+        "Torch is not able to use the GPU unless superuser.\n",
+        "is_available() returns False, while it runs just fine if run as root.\n",
+        "A non-root user has to run commands as sudo for GPU access.\n",
+    ],
+)
+def test_the_gpu_working_for_root_only_reads_in_its_several_wordings(text: str) -> None:
+    found = signatures(text)
+    assert "gpu_only_for_root" in found or "works_only_as_root" in found
+
+
+def test_a_root_shell_that_is_not_a_complaint_is_no_root_only_statement() -> None:
+    assert "gpu_only_for_root" not in signatures("I run it as root inside the container.\n")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        r"C:\Users\me\ComfyUI\venv\Scripts\python.exe",
+        "C:/Users/me/ComfyUI/venv/Scripts/python.exe",
+        "c:/users/Jane Doe/ComfyUI/venv/Scripts/python.exe",
+        r'"D:\AI\Stable Diffusion\venv\Scripts\python.exe"',
+        "D:/AI/ComfyUI/main.py",
+    ],
+)
+def test_a_windows_path_in_any_spelling_says_windows(path: str) -> None:
+    text = f"Traceback (most recent call last):\n  File \"{path.strip(chr(34))}\", line 12, in <module>\nRuntimeError: boom\n"
+    assert ingest(text).facts.host.os.value == "windows"
+
+
+REPORT = "```\n$ rocminfo\nROCk module is loaded\n```\n\nRuntimeError: No HIP GPUs are available\n"
+
+
+@pytest.mark.parametrize(
+    "rewrite",
+    [
+        lambda text: "\n".join("> " + line for line in text.split("\n")),
+        lambda text: "\n".join("    " + line if line else line for line in text.split("\n")),
+        lambda text: "\n".join("  > " + line for line in text.split("\n")),
+    ],
+    ids=["quoted", "indented", "indented quote"],
+)
+def test_a_report_quoted_or_indented_as_a_whole_reads_as_the_report(rewrite) -> None:
+    plain, changed = ingest(REPORT).facts, ingest(rewrite(REPORT)).facts
+    assert changed.symptoms.signatures.value == plain.symptoms.signatures.value
+    assert changed.driver.amdgpu_loaded.value == plain.driver.amdgpu_loaded.value is True
+
+
+def test_no_hip_gpus_are_available_shows_a_rocm_build() -> None:
+    facts = ingest("RuntimeError: No HIP GPUs are available\n").facts
+    assert facts.torch.flavour.value == "rocm"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Error! Bad return status for module build on kernel: 6.8.0-44-generic (x86_64)\nConsult /var/lib/dkms/amdgpu/6.8.5-2009582.24.04/build/make.log for more information.\n",
+        "dkms autoinstall on 6.8.0-44-generic/x86_64 failed for amdgpu(10)\n",
+        "$ sudo modprobe amdkfd\nmodprobe: ERROR: could not insert 'amdkfd': Exec format error\n",
+        "rock-dkms install says kernel 4.19 not supported.\n",
+    ],
+)
+def test_the_amdgpu_dkms_driver_failing_for_the_kernel_reads_in_its_forms(text: str) -> None:
+    assert "amdgpu_dkms_build_failed" in signatures(text)
+
+
+def test_another_vendors_dkms_failure_is_not_amdgpus() -> None:
+    text = "Error! Bad return status for module build on kernel: 6.8.0-44-generic (x86_64)\nConsult /var/lib/dkms/nvidia/550.54/build/make.log\n"
+    assert "amdgpu_dkms_build_failed" not in signatures(text)
+
+
+def test_rocr_disabling_a_gpu_for_an_old_kernel_driver_is_read() -> None:
+    text = "ROCk module is loaded\nHSA Error:  Incompatible kernel and userspace, Vega 20 [Radeon VII] disabled. Upgrade amdgpu.\n"
+    assert "kernel_userspace_incompatible" in signatures(text)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "rocBLAS error: Could not load /opt/rocm-6.0.0/lib/rocblas/library/TensileLibrary_lazy_gfx1030.dat",
+        "rocBLAS error: Cannot read /opt/rocm-5.4.0/lib/rocblas/library/TensileLibrary.dat: Illegal seek",
+        "OSError: /opt/rocm/lib/libhipblas.so.2: undefined symbol: rocblas_gemm_ex_get_solutions",
+    ],
+)
+def test_an_error_naming_a_file_of_the_system_rocm_is_read(line: str) -> None:
+    assert "system_rocm_file_in_error" in signatures(line + "\n")
+
+
+def test_an_error_naming_the_wheels_own_rocm_files_is_not_the_systems() -> None:
+    line = "rocBLAS error: Cannot read /venv/lib/python3.12/site-packages/torch/lib/rocblas/library/TensileLibrary.dat: Illegal seek\n"
+    assert "system_rocm_file_in_error" not in signatures(line)
+
+
+def test_a_release_the_report_moved_away_from_is_an_earlier_state() -> None:
+    facts = ingest("This happens after updating from ROCm 5.7.1 to ROCm 6.0 on Ubuntu.\n").facts
+    assert facts.rocm.version.value == "6.0"
+    assert "rocm.version=5.7.1" in (facts.symptoms.earlier.value or [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "distrobox create -n llama-rocm --image docker.io/kyuz0/amd-strix-halo-toolboxes:rocm-7.2\n",
+        "After doing \"toolbox enter llama-rocm-6.4.4\", llama-cli finds no device.\n",
+        "It fails when run in a rootless Distrobox container on Ubuntu.\n",
+        "Inside the docker container rocminfo lists the GPU.\n",
+    ],
+)
+def test_distrobox_toolbox_and_prose_containers_read_as_a_container(text: str) -> None:
+    assert ingest(text).facts.host.container.is_known
+
+
+def test_a_docker_version_line_alone_is_no_container() -> None:
+    assert not ingest("Docker Version: 29.1.3\n").facts.host.container.is_known
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ERROR: torch-2.0.1+gite19229c-cp310-cp310-linux_x86_64.whl is not a supported\nwheel on this platform.\n",
+        "Hi, my `/dev/kfd` device has the wrong permissions, which means that ROCm only\nruns for root.\n",
+    ],
+)
+def test_a_message_wrapped_onto_the_next_line_is_read(text: str) -> None:
+    assert signatures(text)
+
+
+def test_two_short_lines_are_not_joined_into_a_message() -> None:
+    assert "gpu_only_for_root" not in signatures("ROCm only\nruns for root.\n")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        r"C:\Program Files\AMD\ROCm\6.2\bin/rocblas/library/TensileLibrary.dat",
+        "/home/me/venv/lib/python3.12/site-packages/torch/lib/rocblas/library/TensileLibrary.dat",
+        r"D:\AI Tools\ComfyUI\venv\Lib\site-packages\torch\lib\rocblas\library\TensileLibrary.dat",
+    ],
+)
+def test_rocblas_missing_kernels_read_whatever_the_path_holds(path: str) -> None:
+    text = f"rocBLAS error: Cannot read {path}: No such file or directory for GPU arch : gfx1201\n"
+    assert "tensile_library_missing_arch" in signatures(text)

@@ -1,0 +1,54 @@
+"""Every fact read from a paste knows its scope (issue 23, item 2): a block the report introduces as
+an earlier state ("Last working environment:", "before the update", a "Working version" summary,
+"on my other machine") does not decide the current state; it is kept as evidence of what changed."""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import ingest
+
+from rocm_doctor.pipeline import evaluate
+from rocm_doctor.judge.loader import load_rules
+
+NOW = "It crashes now with torch 2.8.0+rocm6.4 on this machine.\n\n"
+
+
+@pytest.mark.parametrize(
+    "intro",
+    [
+        "Last working environment:",
+        "Before the update:",
+        "### Previously working setup",
+        "**On my other machine** (works):",
+        "It worked with this before:",
+    ],
+)
+def test_a_block_introduced_as_an_earlier_state_does_not_decide_the_current_one(intro: str) -> None:
+    facts = ingest(f"{NOW}{intro}\n```\ntorch==2.7.1+rocm6.3\n```\n").facts
+    assert facts.torch.version.value == "2.8.0+rocm6.4"
+    assert "torch.version=2.7.1+rocm6.3" in (facts.symptoms.earlier.value or [])
+
+
+def test_a_details_section_summarised_as_the_working_version_is_an_earlier_state() -> None:
+    text = NOW + "<details>\n<summary>Working version</summary>\n\n```\nPyTorch version: 2.3.0a0+gitb5c866d\n```\n</details>\n"
+    facts = ingest(text).facts
+    assert facts.torch.version.value == "2.8.0+rocm6.4"
+    assert facts.symptoms.earlier.is_known
+
+
+@pytest.mark.parametrize("intro", ["Non-working environment:", "Current environment:", "Not working version:"])
+def test_a_block_introduced_as_the_current_or_failing_state_is_read_as_current(intro: str) -> None:
+    facts = ingest(f"It crashes.\n\n{intro}\n```\ntorch==2.7.1+rocm6.3\n```\n").facts
+    assert facts.torch.version.value == "2.7.1+rocm6.3"
+    assert not facts.symptoms.earlier.is_known
+
+
+def test_what_changed_since_it_worked_is_said() -> None:
+    facts = ingest(f"{NOW}Last working environment:\n```\ntorch==2.7.1+rocm6.3\n```\n").facts
+    findings = evaluate(load_rules([], use_env=False), facts).findings
+    (changed,) = [f for f in findings if f.name == "changed-since-it-worked"]
+    assert "2.7.1+rocm6.3 -> 2.8.0+rocm6.4" in changed.message
+
+
+def test_a_torch_version_at_the_end_of_a_sentence_keeps_no_full_stop() -> None:
+    assert ingest("It fails with torch 2.8.0+rocm6.4.\n").facts.torch.version.value == "2.8.0+rocm6.4"
