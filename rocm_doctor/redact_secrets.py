@@ -37,8 +37,11 @@ def is_secret_name(name: Any) -> bool:
     return bool(_NAME_PARTS.search(upper)) or upper.endswith(("_KEY", "-KEY", ".KEY")) or upper in ("KEY", "API-KEY")
 
 
-_B = r"(?<![A-Za-z0-9_-])"
-"""Starts only where a token can start, so a long run of token characters is not tried at every position."""
+_B = r"(?<![A-Za-z0-9])"
+"""Not inside a word, but after any separator (``/opt/rocm-hf_...``, ``x_ghp_...``). A pattern that ends in its
+repeated class is linear from any number of starts: it fails within its minimum length or takes the run."""
+_JWT_B = r"(?<![A-Za-z0-9_-])"
+"""The JWT pattern needs a dot after a run: it may start only at the first character of a run."""
 
 SHAPES: Tuple[Tuple[str, Pattern[str]], ...] = (
     # Hugging Face user access tokens and the older organisation tokens.
@@ -65,7 +68,7 @@ SHAPES: Tuple[Tuple[str, Pattern[str]], ...] = (
     ("slack", re.compile(_B + r"(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}")),
     ("slack", re.compile(r"https://hooks\.slack\.com/services/[A-Za-z0-9_/]{10,}")),
     # JSON Web Tokens: a base64url JSON header ("eyJ"), a payload and a signature.
-    ("jwt", re.compile(_B + r"eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*")),
+    ("jwt", re.compile(_JWT_B + r"eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*")),
     # Package registries and payment keys the same scanners know.
     ("npm", re.compile(_B + r"npm_[A-Za-z0-9]{36,}")),
     ("pypi", re.compile(_B + r"pypi-AgE[A-Za-z0-9_-]{50,}")),
@@ -78,12 +81,13 @@ _URL_CREDENTIALS = re.compile(r"(?<=://)[^\s/@:'\"<>]{1,256}:[^\s/@'\"<>]{1,256}
 """``https://user:password@host``: the user part and the password (either may be a token)."""
 _AUTHORIZATION = re.compile(r"(?<![A-Za-z0-9-])((?:proxy-)?authorization[\"']?[ \t]*[:=][ \t]*)[^\"'\r\n|]+", re.IGNORECASE)
 """An ``Authorization:`` header's whole value (``Bearer x``, ``Basic x``, ``token x``), up to a quote or the line's end."""
-_ASSIGNMENT = re.compile(
-    r"(?<![A-Za-z0-9_])(?P<name>[A-Za-z_][A-Za-z0-9_.-]{0,127})(?P<sep>[\"']?[ \t]*(?::=|[:=])[ \t]*)"
-    r"(?:(?P<quote>[\"'])(?P<quoted>[^\"'\r\n]*)|(?P<bare>[^\s\"'\\,;&|<>]+))"
-)
-"""``NAME=value``, ``NAME: value``, ``"NAME": "value"``, ``NAME := value``; the name is judged by :func:`is_secret_name`."""
-_FLAG = re.compile(r"(?<![A-Za-z0-9_-])--(?P<name>[A-Za-z][A-Za-z0-9-]{0,63})(?P<sep>=|[ \t]+)(?P<bare>[^\s\"'\\,;&|<>]+)")
+_ASSIGNMENT = re.compile(r"(?<![A-Za-z0-9_])(?P<name>[A-Za-z_][A-Za-z0-9_.-]{0,127})(?:\\?[\"'])?[ \t]*(?::=|[:=])[ \t]*")
+"""``NAME=``, ``NAME: ``, ``"NAME": ``, ``\\"NAME\\": `` (JSON inside a string), ``NAME := ``; the name is judged
+by :func:`is_secret_name`, the value read after it."""
+_VALUE = re.compile(r"\\?(?P<quote>[\"'])[^\"'\\\r\n]*|[^\s\"'\\,;&|<>]+")
+"""A quoted value (up to its closing quote, kept; ``\\"`` as well) or a bare one (up to a blank, a quote or a
+shell separator)."""
+_FLAG = re.compile(r"(?<![A-Za-z0-9_-])--(?P<name>[A-Za-z][A-Za-z0-9-]{0,63})(?:=|[ \t]+)(?!-)")
 """``--token VALUE``, ``--hf-token=VALUE``, ``--password VALUE``."""
 _KEY_BEGIN = re.compile(r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY[ A-Z]{0,10}-----|PuTTY-User-Key-File-[0-9]")
 _KEY_END = re.compile(r"-----END[ A-Z0-9]{0,40}PRIVATE KEY[ A-Z]{0,10}-----")
@@ -113,18 +117,28 @@ def _private_keys(text: str) -> str:
         position = stop.start()
 
 
-def _assignment(match: "re.Match[str]") -> str:
-    if not is_secret_name(match.group("name")):
-        return match.group(0)
-    if match.group("quote") is not None:
-        return match.group("name") + match.group("sep") + match.group("quote") + SECRET
-    return match.group("name") + match.group("sep") + SECRET
+def _values_after(names: Pattern[str], text: str, judge) -> str:
+    """The value after each secret name that ``names`` finds -> :data:`SECRET` (a quoted value keeps its quotes).
+
+    A name that is not secret leaves its value to be read on, so ``a=HF_TOKEN=x`` still loses ``x``.
+    """
+    out: List[str] = []
+    position = 0
+    for match in names.finditer(text):
+        if match.start() < position or not judge(match.group("name")):
+            continue
+        value = _VALUE.match(text, match.end())
+        if value is None or not value.group(0).strip("\"'"):
+            continue
+        start = value.end("quote") if value.group("quote") else value.start()
+        out.append(text[position:start] + SECRET)
+        position = value.end()
+    out.append(text[position:])
+    return "".join(out)
 
 
-def _flag(match: "re.Match[str]") -> str:
-    if not is_secret_name(match.group("name").replace("-", "_")) or match.group("bare").startswith("-"):
-        return match.group(0)
-    return "--" + match.group("name") + match.group("sep") + SECRET
+def _flag_name(name: str) -> bool:
+    return is_secret_name(name.replace("-", "_"))
 
 
 class SecretRedactor:
@@ -134,8 +148,8 @@ class SecretRedactor:
         value = _private_keys(value)
         value = _URL_CREDENTIALS.sub(SECRET + "@", value)
         value = _AUTHORIZATION.sub(lambda m: m.group(1) + SECRET, value)
-        value = _FLAG.sub(_flag, value)
-        value = _ASSIGNMENT.sub(_assignment, value)
+        value = _values_after(_FLAG, value, _flag_name)
+        value = _values_after(_ASSIGNMENT, value, is_secret_name)
         for _kind, pattern in SHAPES:
             value = pattern.sub(SECRET, value)
         return value

@@ -1,0 +1,385 @@
+"""No secret leaves the machine in a report: credentials planted in every field of every recorded
+machine and in every real paste of the corpora are counted in the report, and none survives.
+
+The forms are those secret scanners recognise (``tests/secret_forms.py``); detect-secrets, a
+maintained scanner, checks the redacted reports independently.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import time
+from pathlib import Path
+from typing import Any, Dict, List, Tuple
+
+import pytest
+import yaml
+
+from rocm_doctor.cli.inputs import FactsSource, load_facts
+from rocm_doctor.cli.report_cmd import facts_redactor
+from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.redact import HomePathRedactor, Redactor, ReportRedactor
+from rocm_doctor.redact_secrets import SHAPES, SecretRedactor, is_secret_name
+from rocm_doctor.report.markdown import build_report
+from secret_forms import FORMS, ONE_LINE, any_form, every_form, survivors
+
+TESTS = Path(__file__).resolve().parents[1]
+MACHINES = sorted(p for p in (TESTS / "machines").iterdir() if (p / "machine.yaml").is_file())
+PASTE_CORPORA = [TESTS / "corpus", TESTS / "corpus" / "holdout", TESTS.parents[1] / "shared" / "corpus"]
+KEPT_VARIABLES = ("PYTORCH_HIP_ALLOC_CONF", "HIP_VISIBLE_DEVICES", "ROCM_PATH", "HSA_OVERRIDE_GFX_VERSION", "PATH")
+
+
+# -- the secret redactor on its own -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", [name for name, _ in FORMS])
+def test_every_form_a_scanner_knows_is_removed_wherever_it_stands(name: str) -> None:
+    form = dict(FORMS)[name]
+    rng = random.Random(name)
+    redactor = SecretRedactor()
+    for wrap in ("{}", "x {} y", '"{}"', "'{}',", "({})", "[{}]", "a={}", "{}\n", "|{}|"):
+        text, secret = form(rng)
+        assert survivors(redactor.text(wrap.format(text)), [secret]) == [], wrap
+
+
+def test_a_value_under_a_secret_name_is_removed_whatever_it_looks_like() -> None:
+    data = {"HF_TOKEN": "x", "AWS_SECRET_ACCESS_KEY": "plain", "DB_PASSWORD": "hunter2", "OPENAI_API_KEY": "k",
+            "GOOGLE_APPLICATION_CREDENTIALS": "/p", "private_key": "k2", "api-key": "k3",
+            "TOKENIZERS_PARALLELISM": "false", "HSA_OVERRIDE_GFX_VERSION": "11.0.0", "KEYBOARD": "us"}
+    redacted = SecretRedactor().data(data)
+    assert {k for k, v in redacted.items() if v == "<secret>"} == {
+        "HF_TOKEN", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD", "OPENAI_API_KEY", "GOOGLE_APPLICATION_CREDENTIALS",
+        "private_key", "api-key"}
+    setting = SecretRedactor().data([{"name": "HF_TOKEN", "value": "plain", "origin": "export"}])
+    assert setting == [{"name": "HF_TOKEN", "value": "<secret>", "origin": "export"}]
+
+
+def test_names_that_only_look_like_secrets_are_kept() -> None:
+    for name in ("TOKENIZERS_PARALLELISM", "KEYBOARD", "HSA_OVERRIDE_GFX_VERSION", "PYTORCH_HIP_ALLOC_CONF", "PWD",
+                 "tokenizers", "keyring", "secretstorage", "MONKEY_BUSINESS"):
+        assert not is_secret_name(name), name
+
+
+def test_versions_hashes_paths_and_settings_are_not_secrets() -> None:
+    text = ("torch 2.5.1+rocm6.2 git c6f347b81f584b6c0d44af7a209983284dbb52d2, gfx1100, bus 0000:03:00.0, "
+            "PYTORCH_HIP_ALLOC_CONF=garbage_collection_threshold:0.8,max_split_size_mb:128 "
+            "TOKENIZERS_PARALLELISM=false HIP_VISIBLE_DEVICES=0,1 ROCM_PATH=/opt/rocm-6.2.0 "
+            "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 "
+            "pip install torch --index-url https://download.pytorch.org/whl/rocm6.2 scikit-learn task-runner")
+    assert SecretRedactor().text(text) == text
+
+
+_ADVERSARIAL = ["a", "A", "0", "_", "-", ".", "/", ":", "=", "@", " ", "hf_", "sk-", "eyJ", "eyJa.", "xoxb-", "ghp_", "AKIA",
+                "://", "://a:", "~/", "/home/a", "/home/a/", "a=", "TOKEN=", "--token ", "Authorization:", "-----BEGIN PRIVATE KEY-----",
+                "AccountKey=", "1Q~", "abc1Q~", "ya29.", "a\\", "/root/"]
+
+
+@pytest.mark.parametrize("piece", _ADVERSARIAL)
+def test_redaction_is_linear_on_long_runs_of_any_shape(piece: str) -> None:
+    # A quadratic pattern takes minutes on 100 KB (detect-secrets' npm pattern: 7 s on 20 KB, so
+    # about 3 minutes here); the linear ones take under a second. Every stage of a report runs.
+    redactor = ReportRedactor.create(Redactor.from_names(["alice"], ["quokka-node-77"], ["/home/alice"]))
+    text = (piece * (100_000 // len(piece) + 1))[:100_000]
+    started = time.monotonic()
+    redactor.text(text)
+    assert time.monotonic() - started < 10
+
+
+def test_no_secret_pattern_repeats_a_group() -> None:
+    # Linear by construction: every quantifier repeats one character class, never a group (a group may be optional).
+    import re
+
+    try:
+        from re import _parser as parser  # Python 3.11+
+    except ImportError:  # pragma: no cover - Python 3.10
+        import sre_parse as parser  # type: ignore[no-redef]
+
+    def repeats_a_group(items: Any) -> bool:
+        for op, value in items:
+            if op in (parser.MAX_REPEAT, parser.MIN_REPEAT):
+                body = value[2]
+                if value[1] > 1 and any(inner_op not in (parser.LITERAL, parser.IN, parser.ANY, parser.NOT_LITERAL) for inner_op, _ in body):
+                    return True
+            elif op == parser.SUBPATTERN and repeats_a_group(value[-1]):
+                return True
+            elif op == parser.BRANCH and any(repeats_a_group(branch) for branch in value[1]):
+                return True
+        return False
+
+    import rocm_doctor.redact as redact
+    import rocm_doctor.redact_secrets as secrets
+
+    patterns = [pattern for _, pattern in SHAPES] + [
+        value for module in (secrets, redact) for value in vars(module).values() if isinstance(value, re.Pattern)
+        and value.pattern.startswith(("(?<=://)", "(?<![A-Za-z0-9-])(", "(?<![A-Za-z0-9_])", "-----", "(?P<home>"))]
+    assert len(patterns) > len(SHAPES) + 4
+    assert [p.pattern for p in patterns if repeats_a_group(parser.parse(p.pattern))] == []
+
+
+# -- the issue's reproducers -------------------------------------------------------------------------
+
+HF = "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
+AWS = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+
+
+def test_exported_tokens_in_a_paste_are_not_in_the_report(run_cli, tmp_path: Path) -> None:
+    paste = tmp_path / "p.txt"
+    paste.write_text(f"export HF_TOKEN={HF}\nexport AWS_SECRET_ACCESS_KEY={AWS}\n", encoding="utf-8")
+    assert run_cli("report", "--from", str(paste), "-o", str(tmp_path / "r.md")).exit_code in (0, 1)
+    text = (tmp_path / "r.md").read_text(encoding="utf-8")
+    assert (text.count(HF), text.count(AWS)) == (0, 0)
+    assert "HF_TOKEN" in text  # the name stays: a maintainer sees that it was set
+
+
+def test_a_token_before_a_command_in_a_paste_is_not_in_the_report(run_cli, tmp_path: Path) -> None:
+    paste = tmp_path / "p.txt"
+    paste.write_text(f"$ HF_TOKEN={HF} python train.py\nRuntimeError: HIP error: invalid device function\n", encoding="utf-8")
+    result = run_cli("report", "--from", str(paste))
+    assert result.exit_code in (0, 1) and HF not in result.stdout and "hip_invalid_device_function" in result.stdout
+
+
+def _copy_machine(tmp_path: Path, name: str = "ubuntu2204-6700xt") -> Path:
+    folder = tmp_path / name
+    shutil.copytree(TESTS / "machines" / name, folder)
+    return folder
+
+
+def _edit_yaml(path: Path, edit) -> None:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    edit(data)
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
+def test_tokens_inside_the_values_of_kept_variables_are_not_in_the_report(run_cli, tmp_path: Path) -> None:
+    folder = _copy_machine(tmp_path)
+    tokens = {"PYTORCH_HIP_ALLOC_CONF": "garbage_collection_threshold:0.8,ghp_" + "Q7" * 18,
+              "HIP_VISIBLE_DEVICES": "0,glpat-" + "x9Y" * 7, "ROCM_PATH": "/opt/rocm-" + HF}
+    _edit_yaml(folder / "machine.yaml", lambda data: data["env"].update(tokens))
+    unredacted = run_cli("report", "--machine", str(folder), "--no-redact").stdout
+    assert all(value in unredacted for value in tokens.values())
+    result = run_cli("report", "--machine", str(folder))
+    assert result.exit_code in (0, 1)
+    assert survivors(result.stdout, ["Q7" * 18, "x9Y" * 7, HF[3:]]) == []
+    assert "garbage_collection_threshold:0.8" in result.stdout  # the setting itself is kept
+
+
+def test_a_host_name_after_a_hyphen_or_a_dot_is_not_in_the_report(run_cli, tmp_path: Path) -> None:
+    folder = _copy_machine(tmp_path)
+    (folder / "files/etc/hostname").write_text("quokka-node-77\n", encoding="utf-8")
+    _edit_yaml(folder / "machine.yaml", lambda data: data["env"].update(
+        {"HIP_PATH": "/scratch/cache-quokka-node-77/hip", "MIOPEN_USER_DB_PATH": "/scratch/db.quokka-node-77_x"}))
+    assert "quokka-node-77" in run_cli("report", "--machine", str(folder), "--no-redact").stdout
+    result = run_cli("report", "--machine", str(folder))
+    assert result.exit_code in (0, 1) and "quokka" not in result.stdout
+    assert "/scratch/cache-<host>/hip" in result.stdout
+
+
+def test_project_folder_names_under_home_are_not_in_the_report(run_cli, tmp_path: Path) -> None:
+    folder = _copy_machine(tmp_path)
+    for name in ("machine.yaml", "commands.yaml"):
+        path = folder / name
+        path.write_text(path.read_text(encoding="utf-8").replace("/home/user/sd/", "/home/user/acme-secret-proj/"),
+                        encoding="utf-8")
+    (folder / "files/home/user/sd").rename(folder / "files/home/user/acme-secret-proj")
+    unredacted = run_cli("report", "--machine", str(folder), "--no-redact").stdout
+    assert unredacted.count("acme-secret-proj") > 5
+    result = run_cli("report", "--machine", str(folder))
+    assert result.exit_code in (0, 1) and "acme-secret-proj" not in result.stdout
+    assert "/home/<user>/<name-1>/venv/bin/python" in result.stdout  # where torch ran is still readable
+    assert run_cli("check", "--from", _write(tmp_path / "r.md", result.stdout)).exit_code in (0, 1)
+
+
+def _write(path: Path, text: str) -> str:
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_a_home_folder_keeps_the_names_tools_make_and_hides_the_users_own() -> None:
+    homes = HomePathRedactor()
+    assert homes.text("/home/bob/work/acme/.venv/lib/python3.12/site-packages/torch/lib/libamdhip64.so") == \
+        "/home/<user>/<name-1>/<name-2>/.venv/lib/python3.12/site-packages/torch/lib/libamdhip64.so"
+    assert homes.text(r"C:\Users\bob\acme\venv\Scripts\python.exe") == r"C:\Users\<user>\<name-2>\venv\Scripts\python.exe"
+    assert homes.text('File "/home/bob/acme/train.py", line 3') == 'File "/home/<user>/<name-2>/<name-3>.py", line 3'
+    assert homes.text("bob@box:~/acme$ ls /opt/rocm/lib") == "bob@box:~/<name-2>$ ls /opt/rocm/lib"
+
+
+# -- the corpus: every field of every recorded machine, every real paste ------------------------------
+
+
+def _plant_strings(value: Any, rng: random.Random, planted: List[str], where: str) -> Any:
+    """Every string inside ``value`` with a secret appended (one line forms)."""
+    if isinstance(value, str):
+        text, secret = any_form(rng, one_line=True)
+        planted.append(secret)
+        return f"{value} {text}" if value else text
+    if isinstance(value, dict):
+        return {k: _plant_strings(v, rng, planted, f"{where}.{k}") for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plant_strings(v, rng, planted, where) for v in value]
+    return value
+
+
+def _plant_machine(folder: Path, rng: random.Random) -> List[str]:
+    """Secrets in every field: every string of machine.yaml (but the platform's name), secret-named
+    variables, tokens inside the kept variables' values, every line of output of every command
+    (inside every string of the JSON lines), and every file."""
+    planted: List[str] = []
+
+    def machine(data: Dict[str, Any]) -> None:
+        system = data["platform"]["system"]
+        for key in list(data):
+            if key not in ("description", "sources"):
+                data[key] = _plant_strings(data[key], rng, planted, key)
+        data["platform"]["system"] = system
+        env = data.setdefault("env", {})
+        for name in KEPT_VARIABLES:
+            text, secret = any_form(rng, one_line=True)
+            env[name] = (str(env.get(name, "")) + "," if env.get(name) else "") + text
+            planted.append(secret)
+        for text, secret in every_form(rng, one_line=True):
+            if "=" in text and " " not in text.split("=", 1)[0]:
+                name, value = text.split("=", 1)
+                env[name] = value
+                planted.append(secret)
+
+    _edit_yaml(folder / "machine.yaml", machine)
+
+    def commands(entries: List[Dict[str, Any]]) -> None:
+        for entry in entries:
+            for stream in ("stdout", "stderr"):
+                if not isinstance(entry.get(stream), str):
+                    continue
+                lines = []
+                for line in entry[stream].splitlines():
+                    try:
+                        document = json.loads(line)
+                    except ValueError:
+                        text, secret = any_form(rng, one_line=True)
+                        planted.append(secret)
+                        lines += [line + " " + text if line.strip() else line]
+                        continue
+                    lines.append(json.dumps(_plant_strings(document, rng, planted, stream)))
+                text, secret = any_form(rng)
+                planted.append(secret)
+                entry[stream] = "\n".join(lines + [text]) + "\n"
+
+    _edit_yaml(folder / "commands.yaml", commands)
+    for path in sorted((folder / "files").rglob("*")):
+        if path.is_file() and not path.is_symlink():
+            text, secret = any_form(rng, one_line=True)
+            planted.append(secret)
+            old = path.read_text(encoding="utf-8", errors="replace").rstrip("\n")
+            path.write_text(f"{old} {text}\n" if old and "\n" not in old else f"{old}\n{text}\n" if old else text + "\n",
+                            encoding="utf-8")
+    return planted
+
+
+def _scanner_findings(text: str) -> List[str]:
+    """What detect-secrets' pattern plugins find in ``text`` (the keyword and entropy plugins guess)."""
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+
+    found = []
+    for plugin_class in get_mapping_from_secret_type_to_class().values():
+        if plugin_class.__name__ in ("KeywordDetector", "Base64HighEntropyString", "HexHighEntropyString",
+                                     "IPPublicDetector"):
+            continue
+        plugin = plugin_class()
+        for line in text.splitlines():
+            found += [f"{plugin_class.__name__}: {secret}" for secret in plugin.analyze_string(line)
+                      if "<secret>" not in secret]
+    return found
+
+
+@pytest.mark.parametrize("machine", MACHINES, ids=[m.name for m in MACHINES])
+def test_secrets_planted_in_every_field_of_a_recorded_machine_never_reach_its_report(
+        run_cli, machine: Path, tmp_path: Path) -> None:
+    folder = tmp_path / machine.name
+    shutil.copytree(machine, folder)
+    planted = _plant_machine(folder, random.Random(machine.name))
+    unredacted = run_cli("report", "--machine", str(folder), "--no-redact")
+    reached = survivors(unredacted.stdout, planted)
+    assert len(reached) >= 10, "the planting must reach the report for the test to mean anything"
+    result = run_cli("report", "--machine", str(folder))
+    assert result.exit_code in (0, 1), result.stderr
+    assert survivors(result.stdout, planted) == []
+    assert _scanner_findings(result.stdout) == []
+
+
+def test_secrets_planted_in_a_recording_never_reach_the_recording_made_from_it(run_cli, tmp_path: Path) -> None:
+    source = tmp_path / "source"
+    shutil.copytree(TESTS / "machines" / "ubuntu2204-6700xt", source)
+    planted = _plant_machine(source, random.Random("recording"))
+    again = tmp_path / "again"
+    assert run_cli("facts", "--machine", str(source), "--record", str(again)).exit_code == 0
+    texts = "\n".join(p.read_text(encoding="utf-8", errors="replace") + str(p) for p in again.rglob("*") if p.is_file())
+    assert survivors(texts, planted) == []
+
+
+def _pastes() -> List[Tuple[str, str]]:
+    found = []
+    for corpus in PASTE_CORPORA:
+        for path in sorted(corpus.glob("*.yaml")) if corpus.is_dir() else []:
+            case = yaml.safe_load(path.read_text(encoding="utf-8"))
+            if isinstance(case, dict) and isinstance(case.get("report"), str):
+                found.append((f"{corpus.name}/{path.stem}", case["report"]))
+    return found
+
+
+def _plant_paste(report: str, rng: random.Random) -> Tuple[str, List[str]]:
+    """Every form in a paste: on lines of their own, exported, inside a kept variable's value, inside a
+    path under home, and at the end of the paste's own lines."""
+    lines = report.splitlines()
+    planted: List[str] = []
+    for i, (text, secret) in enumerate(every_form(rng)):
+        planted.append(secret)
+        where = rng.randrange(len(lines) + 1)
+        mode = i % 4
+        if mode == 0 or "\n" in text:
+            lines.insert(where, text)
+        elif mode == 1:
+            lines.insert(where, f'export PYTORCH_HIP_ALLOC_CONF="expandable_segments:True,{text}"')
+        elif mode == 2 and lines:
+            where = min(where, len(lines) - 1)
+            lines[where] = f"{lines[where]} {text}"
+        else:
+            lines.insert(where, f"export {text}" if "=" in text.split(" ", 1)[0] else f"export HF_HOME=/home/u/{text}")
+    text, secret = rng.choice(ONE_LINE)[1](rng)
+    planted.append(secret)
+    return "\n".join(lines + [f"$ HF_TOKEN=hf_{'Z' * 4}{secret[:30]} python launch.py"]) + "\n", planted
+
+
+_PASTES = _pastes()
+_RULES: List[Any] = []
+
+
+def test_the_paste_corpora_are_there() -> None:
+    assert len([name for name in _PASTES if not name[0].startswith("shared/")]) >= 50
+
+
+@pytest.mark.parametrize("name,report", _PASTES, ids=[name for name, _ in _PASTES])
+def test_secrets_planted_in_a_real_paste_never_reach_its_report(name: str, report: str, tmp_path: Path) -> None:
+    # As ``report --from`` does it (the command itself is tested above), for each real paste.
+    _RULES[:] = _RULES or load_rules([], use_env=False)
+    text, planted = _plant_paste(report, random.Random(name))
+    path = tmp_path / "paste.txt"
+    path.write_text(text, encoding="utf-8")
+    facts = load_facts(FactsSource(from_file=str(path)))
+    result = evaluate(_RULES, facts)
+    assert survivors(build_report(result, "test"), planted), "the planting must reach the report to mean anything"
+    redacted = build_report(result, "test", ReportRedactor.create(facts_redactor(facts)))
+    assert survivors(redacted, planted) == []
+    assert _scanner_findings(redacted) == []
+
+
+@pytest.mark.live_machine
+def test_secrets_in_this_machines_environment_never_reach_its_report(run_cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_TOKEN", HF)
+    monkeypatch.setenv("PYTORCH_HIP_ALLOC_CONF", "expandable_segments:True,ghp_" + "L1ve" * 9)
+    monkeypatch.setenv("HSA_OVERRIDE_GFX_VERSION", "11.0.0")
+    unredacted = run_cli("report", "--no-torch", "--no-redact").stdout
+    assert "L1ve" * 9 in unredacted
+    result = run_cli("report", "--no-torch")
+    assert result.exit_code in (0, 1) and survivors(result.stdout, [HF[3:], "L1ve" * 9]) == []
