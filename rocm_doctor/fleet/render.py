@@ -14,7 +14,7 @@ from rich.markup import escape
 
 from rocm_doctor import __version__
 from rocm_doctor.fleet.aggregate import Dimension, FleetReport
-from rocm_doctor.render.safe import escape_controls
+from rocm_doctor.render.safe import escape_line
 
 SCHEMA = "rocm-doctor/fleet/1"
 SHOWN = 8
@@ -105,14 +105,16 @@ def render_console(report: FleetReport, console: Console, fail_on: str) -> None:
         console.print()
         console.print(f"[bold]{title}[/]")
         for line in lines:
-            console.print(f"  {escape(line)}", soft_wrap=True)
+            # Node names are file names and values come from node documents: one item, one line.
+            console.print(f"  {escape(escape_line(line))}", soft_wrap=True)
 
 
 def _markdown_text(line: str) -> str:
-    """Node names and values are data: keep markdown from reading ``*``, ``_`` or ``|`` in them."""
+    """Node names and values are data: keep markdown from reading ``*``, ``_`` or ``|`` in them, and a new
+    line in a file name from starting an item of its own."""
     for char in ("\\", "*", "_", "|", "`", "<"):
         line = line.replace(char, "\\" + char)
-    return escape_controls(line)
+    return escape_line(line)
 
 
 def render_markdown(report: FleetReport, fail_on: str) -> str:
