@@ -344,6 +344,10 @@ class ReportRedactor:
     def create(cls, identity: Redactor) -> "ReportRedactor":
         return cls(identity, IdentifierRedactor())
 
+    def learn(self, value: Any) -> None:
+        """Read a whole document first, so that a piece of a secret found in one value goes from every other."""
+        self.secrets.learn(value)
+
     def text(self, value: str) -> str:
         return self.identifiers.text(self.homes.text(self.identity.text(self.secrets.text(value))))
 

@@ -19,7 +19,7 @@ Everything removed becomes :data:`SECRET`. What is removed and what is kept: ``d
 from __future__ import annotations
 
 import re
-from typing import Any, List, Optional, Pattern, Tuple
+from typing import Any, Callable, List, Optional, Pattern, Set, Tuple
 
 SECRET = "<secret>"
 
@@ -37,11 +37,10 @@ def is_secret_name(name: Any) -> bool:
     return bool(_NAME_PARTS.search(upper)) or upper.endswith(("_KEY", "-KEY", ".KEY")) or upper in ("KEY", "API-KEY")
 
 
-_B = r"(?<![A-Za-z0-9])"
-"""Not inside a word, but after any separator (``/opt/rocm-hf_...``, ``x_ghp_...``). A pattern that ends in its
-repeated class is linear from any number of starts: it fails within its minimum length or takes the run."""
-_JWT_B = r"(?<![A-Za-z0-9_-])"
-"""The JWT pattern needs a dot after a run: it may start only at the first character of a run."""
+_B = r"(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))"
+"""Not inside a word, but after any separator (``/opt/rocm-hf_...``, ``x_ghp_...``) or an escaped line break
+(``\\nghp_...`` in JSON or a repr). A pattern that ends in its repeated class is linear from any number of
+starts: it fails within its minimum length or takes the run."""
 
 SHAPES: Tuple[Tuple[str, Pattern[str]], ...] = (
     # Hugging Face user access tokens and the older organisation tokens.
@@ -53,28 +52,29 @@ SHAPES: Tuple[Tuple[str, Pattern[str]], ...] = (
     ("gitlab", re.compile(_B + r"(?:glpat|gldt|glft|glsoat|glrt|glcbt|glimt|glptt|glagent|gloas|glffct)-[A-Za-z0-9_-]{20,}")),
     ("gitlab", re.compile(_B + r"GR1348941[A-Za-z0-9_-]{20,}")),
     # AWS access key ids (the secret key has no shape of its own: it goes by its name).
-    ("aws", re.compile(r"(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ABIA|ACCA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])")),
+    ("aws", re.compile(_B + r"(?:A3T[A-Z0-9]|AKIA|ABIA|ACCA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])")),
     # Azure: storage account keys and shared access signatures in connection strings and URLs; Entra client secrets.
-    ("azure", re.compile(r"(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig)=[A-Za-z0-9%+/=]{16,}")),
+    ("azure", re.compile(_B + r"(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig)=[A-Za-z0-9%+/=]{16,}")),
     ("azure", re.compile(r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])")),
     # Google Cloud: API keys, OAuth client secrets, OAuth access and refresh tokens.
     ("gcp", re.compile(_B + r"AIza[0-9A-Za-z_-]{35}")),
     ("gcp", re.compile(_B + r"GOCSPX-[A-Za-z0-9_-]{28}")),
-    ("gcp", re.compile(r"(?<![A-Za-z0-9_.-])ya29\.[0-9A-Za-z_-]{20,}")),
-    ("gcp", re.compile(r"(?<![A-Za-z0-9_/-])1//0[0-9A-Za-z_-]{30,}")),
+    ("gcp", re.compile(_B + r"ya29\.[0-9A-Za-z_-]{20,}")),
+    ("gcp", re.compile(_B + r"1//0[0-9A-Za-z_-]{30,}")),
     # OpenAI (sk-, sk-proj-, sk-svcacct-, sk-admin-) and Anthropic (sk-ant-api03-, sk-ant-admin01-) keys.
     ("openai-anthropic", re.compile(_B + r"sk-[A-Za-z0-9_-]{20,}")),
     # Slack bot, user, app-level and configuration tokens; incoming webhooks.
     ("slack", re.compile(_B + r"(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}")),
     ("slack", re.compile(r"https://hooks\.slack\.com/services/[A-Za-z0-9_/]{10,}")),
-    # JSON Web Tokens: a base64url JSON header ("eyJ"), a payload and a signature.
-    ("jwt", re.compile(_JWT_B + r"eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*")),
+    # JSON Web Tokens: a base64url JSON header ("eyJ"), a payload and a signature. The header is bounded, so
+    # starts that share a run without a dot cost at most 400 characters each.
+    ("jwt", re.compile(_B + r"eyJ[A-Za-z0-9_-]{5,400}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*")),
     # Package registries and payment keys the same scanners know.
     ("npm", re.compile(_B + r"npm_[A-Za-z0-9]{36,}")),
     ("pypi", re.compile(_B + r"pypi-AgE[A-Za-z0-9_-]{50,}")),
     ("stripe", re.compile(_B + r"[rs]k_live_[0-9A-Za-z]{24,}")),
     # Bearer tokens wherever they stand (an Authorization header is removed whole below).
-    ("bearer", re.compile(r"(?<![A-Za-z0-9])[Bb]earer[ \t]+[A-Za-z0-9._~+/=-]{8,}")),
+    ("bearer", re.compile(_B + r"[Bb]earer[ \t]+[A-Za-z0-9._~+/=-]{8,}")),
 )
 
 _URL_CREDENTIALS = re.compile(r"(?<=://)[^\s/@:'\"<>]{1,256}:[^\s/@'\"<>]{1,256}@")
@@ -95,7 +95,7 @@ _KEY_UNTERMINATED = re.compile(r"[\"|`]")
 """A block with no END line is removed up to the end of the text, or of the JSON string or table cell it is in."""
 
 
-def _private_keys(text: str) -> str:
+def _private_keys(text: str, found: Callable[[str], None]) -> str:
     """Every private-key block (BEGIN line to END line) -> :data:`SECRET`; one pass over the text."""
     if "PRIVATE KEY" not in text and "PuTTY-User-Key-File" not in text:
         return text
@@ -108,16 +108,20 @@ def _private_keys(text: str) -> str:
             return "".join(out)
         out.append(text[position:begin.start()] + SECRET)
         end = _KEY_END.search(text, begin.end())
+        stop = end.start() if end is not None else None
+        if stop is None:
+            unterminated = _KEY_UNTERMINATED.search(text, begin.end())
+            stop = unterminated.start() if unterminated is not None else len(text)
+        found(text[begin.end():stop])
         if end is not None:
             position = end.end()
             continue
-        stop = _KEY_UNTERMINATED.search(text, begin.end())
-        if stop is None:
+        if stop == len(text):
             return "".join(out)
-        position = stop.start()
+        position = stop
 
 
-def _values_after(names: Pattern[str], text: str, judge) -> str:
+def _values_after(names: Pattern[str], text: str, judge: Callable[[str], bool], found: Callable[[str], None]) -> str:
     """The value after each secret name that ``names`` finds -> :data:`SECRET` (a quoted value keeps its quotes).
 
     A name that is not secret leaves its value to be read on, so ``a=HF_TOKEN=x`` still loses ``x``.
@@ -131,6 +135,7 @@ def _values_after(names: Pattern[str], text: str, judge) -> str:
         if value is None or not value.group(0).strip("\"'"):
             continue
         start = value.end("quote") if value.group("quote") else value.start()
+        found(text[start:value.end()])
         out.append(text[position:start] + SECRET)
         position = value.end()
     out.append(text[position:])
@@ -141,23 +146,87 @@ def _flag_name(name: str) -> bool:
     return is_secret_name(name.replace("-", "_"))
 
 
+PIECE = 12
+"""A run this long of a secret found anywhere in the data is removed everywhere: a derived fact, a reason
+that cut the value short or a file name can hold part of a token that no longer has its shape."""
+_RUN = re.compile(r"[A-Za-z0-9+/=_-]{12,}")
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-")
+
+
+def _token_runs(value: str) -> List[str]:
+    """The runs of token characters in a removed value that look random (letters and digits both):
+    a path or a word under a secret name teaches nothing to remove elsewhere."""
+    return [run for run in _RUN.findall(value)
+            if any(c.isdigit() for c in run) and any(c.isalpha() for c in run)]
+
+
 class SecretRedactor:
-    """Credentials -> :data:`SECRET`, in text and in data (a mapping's value under a secret name whole)."""
+    """Credentials -> :data:`SECRET`, in text and in data (a mapping's value under a secret name whole).
+
+    What it removed, it remembers (:meth:`learn` reads a whole document first): any 12 characters in a
+    row of a removed token are removed wherever else they stand, with the run of token characters
+    around them.
+    """
+
+    def __init__(self) -> None:
+        self.grams: Set[str] = set()
+
+    def _found(self, value: str) -> None:
+        for run in _token_runs(value):
+            self.grams.update(run[i:i + PIECE] for i in range(len(run) - PIECE + 1))
+
+    def _shape(self, match: "re.Match[str]") -> str:
+        self._found(match.group(0))
+        return SECRET
+
+    def learn(self, value: Any) -> None:
+        """Read ``value`` (text or data) for the secrets in it, so that their pieces go wherever they stand."""
+        self.data(value)
+
+    def _pieces(self, text: str) -> str:
+        """Every run of token characters that holds 12 characters of a known secret -> :data:`SECRET`."""
+        if not self.grams or len(text) < PIECE:
+            return text
+        grams = self.grams
+        out: List[str] = []
+        position = 0
+        i = 0
+        end = len(text) - PIECE + 1
+        while i < end:
+            if text[i:i + PIECE] not in grams:
+                i += 1
+                continue
+            start, stop = i, i + PIECE
+            while start > position and text[start - 1] in _TOKEN_CHARS:
+                start -= 1
+            while stop < len(text) and text[stop] in _TOKEN_CHARS:
+                stop += 1
+            out.append(text[position:start] + SECRET)
+            position = i = stop
+        out.append(text[position:])
+        return "".join(out)
 
     def text(self, value: str) -> str:
-        value = _private_keys(value)
-        value = _URL_CREDENTIALS.sub(SECRET + "@", value)
-        value = _AUTHORIZATION.sub(lambda m: m.group(1) + SECRET, value)
-        value = _values_after(_FLAG, value, _flag_name)
-        value = _values_after(_ASSIGNMENT, value, is_secret_name)
+        value = _private_keys(value, self._found)
+        value = _URL_CREDENTIALS.sub(lambda m: self._shape(m) + "@", value)
+        value = _AUTHORIZATION.sub(self._header, value)
+        value = _values_after(_FLAG, value, _flag_name, self._found)
+        value = _values_after(_ASSIGNMENT, value, is_secret_name, self._found)
         for _kind, pattern in SHAPES:
-            value = pattern.sub(SECRET, value)
-        return value
+            value = pattern.sub(self._shape, value)
+        return self._pieces(value)
+
+    def _header(self, match: "re.Match[str]") -> str:
+        self._found(match.group(0)[len(match.group(1)):])
+        return match.group(1) + SECRET
 
     def data(self, value: Any, name: Optional[str] = None) -> Any:
         """Every string inside lists and dicts; every string under a secret name (a key) whole."""
         if isinstance(value, str):
-            return (SECRET if value else value) if is_secret_name(name) else self.text(value)
+            if is_secret_name(name) and value:
+                self._found(value)
+                return SECRET
+            return self.text(value)
         if isinstance(value, dict):
             # {"name": "HF_TOKEN", "value": "..."}: a setting's value goes by the name beside it.
             pair = value.get("name") if is_secret_name(value.get("name")) else None

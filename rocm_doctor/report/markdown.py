@@ -196,6 +196,8 @@ def build_report(
     """The markdown report for ``result`` (redacted when a redactor is given)."""
     clean: Callable[[Any], Any] = redactor.data if redactor is not None else (lambda value: value)
     source = _kernel_parameters_kept(result.facts) if redactor is not None else result.facts
+    if redactor is not None:
+        redactor.learn(result.facts.model_dump(mode="json"))
     facts = Facts.model_validate(_redacted_facts(source, source.model_dump(mode="json"), clean))
     redacted = (
         "redacted: secrets, user, host, folders under home, IP/MAC addresses, UUIDs, serial numbers, kernel parameters"

@@ -24,12 +24,11 @@ from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.redact import HomePathRedactor, Redactor, ReportRedactor
 from rocm_doctor.redact_secrets import SHAPES, SecretRedactor, is_secret_name
 from rocm_doctor.report.markdown import build_report
-from secret_forms import FORMS, ONE_LINE, any_form, every_form, survivors
+from secret_forms import FORMS, pastes, plant_machine, plant_paste, scanner_findings, survivors
 
 TESTS = Path(__file__).resolve().parents[1]
 MACHINES = sorted(p for p in (TESTS / "machines").iterdir() if (p / "machine.yaml").is_file())
 PASTE_CORPORA = [TESTS / "corpus", TESTS / "corpus" / "holdout", TESTS.parents[1] / "shared" / "corpus"]
-KEPT_VARIABLES = ("PYTORCH_HIP_ALLOC_CONF", "HIP_VISIBLE_DEVICES", "ROCM_PATH", "HSA_OVERRIDE_GFX_VERSION", "PATH")
 
 
 # -- the secret redactor on its own -------------------------------------------------------------------
@@ -209,149 +208,32 @@ def test_a_home_folder_keeps_the_names_tools_make_and_hides_the_users_own() -> N
 # -- the corpus: every field of every recorded machine, every real paste ------------------------------
 
 
-def _plant_strings(value: Any, rng: random.Random, planted: List[str], where: str) -> Any:
-    """Every string inside ``value`` with a secret appended (one line forms)."""
-    if isinstance(value, str):
-        text, secret = any_form(rng, one_line=True)
-        planted.append(secret)
-        return f"{value} {text}" if value else text
-    if isinstance(value, dict):
-        return {k: _plant_strings(v, rng, planted, f"{where}.{k}") for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plant_strings(v, rng, planted, where) for v in value]
-    return value
-
-
-def _plant_machine(folder: Path, rng: random.Random) -> List[str]:
-    """Secrets in every field: every string of machine.yaml (but the platform's name), secret-named
-    variables, tokens inside the kept variables' values, every line of output of every command
-    (inside every string of the JSON lines), and every file."""
-    planted: List[str] = []
-
-    def machine(data: Dict[str, Any]) -> None:
-        system = data["platform"]["system"]
-        for key in list(data):
-            if key not in ("description", "sources"):
-                data[key] = _plant_strings(data[key], rng, planted, key)
-        data["platform"]["system"] = system
-        env = data.setdefault("env", {})
-        for name in KEPT_VARIABLES:
-            text, secret = any_form(rng, one_line=True)
-            env[name] = (str(env.get(name, "")) + "," if env.get(name) else "") + text
-            planted.append(secret)
-        for text, secret in every_form(rng, one_line=True):
-            if "=" in text and " " not in text.split("=", 1)[0]:
-                name, value = text.split("=", 1)
-                env[name] = value
-                planted.append(secret)
-
-    _edit_yaml(folder / "machine.yaml", machine)
-
-    def commands(entries: List[Dict[str, Any]]) -> None:
-        for entry in entries:
-            for stream in ("stdout", "stderr"):
-                if not isinstance(entry.get(stream), str):
-                    continue
-                lines = []
-                for line in entry[stream].splitlines():
-                    try:
-                        document = json.loads(line)
-                    except ValueError:
-                        text, secret = any_form(rng, one_line=True)
-                        planted.append(secret)
-                        lines += [line + " " + text if line.strip() else line]
-                        continue
-                    lines.append(json.dumps(_plant_strings(document, rng, planted, stream)))
-                text, secret = any_form(rng)
-                planted.append(secret)
-                entry[stream] = "\n".join(lines + [text]) + "\n"
-
-    _edit_yaml(folder / "commands.yaml", commands)
-    for path in sorted((folder / "files").rglob("*")):
-        if path.is_file() and not path.is_symlink():
-            text, secret = any_form(rng, one_line=True)
-            planted.append(secret)
-            old = path.read_text(encoding="utf-8", errors="replace").rstrip("\n")
-            path.write_text(f"{old} {text}\n" if old and "\n" not in old else f"{old}\n{text}\n" if old else text + "\n",
-                            encoding="utf-8")
-    return planted
-
-
-def _scanner_findings(text: str) -> List[str]:
-    """What detect-secrets' pattern plugins find in ``text`` (the keyword and entropy plugins guess)."""
-    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
-
-    found = []
-    for plugin_class in get_mapping_from_secret_type_to_class().values():
-        if plugin_class.__name__ in ("KeywordDetector", "Base64HighEntropyString", "HexHighEntropyString",
-                                     "IPPublicDetector"):
-            continue
-        plugin = plugin_class()
-        for line in text.splitlines():
-            found += [f"{plugin_class.__name__}: {secret}" for secret in plugin.analyze_string(line)
-                      if "<secret>" not in secret]
-    return found
-
-
 @pytest.mark.parametrize("machine", MACHINES, ids=[m.name for m in MACHINES])
 def test_secrets_planted_in_every_field_of_a_recorded_machine_never_reach_its_report(
         run_cli, machine: Path, tmp_path: Path) -> None:
     folder = tmp_path / machine.name
     shutil.copytree(machine, folder)
-    planted = _plant_machine(folder, random.Random(machine.name))
+    planted = plant_machine(folder, random.Random(machine.name))
     unredacted = run_cli("report", "--machine", str(folder), "--no-redact")
     reached = survivors(unredacted.stdout, planted)
     assert len(reached) >= 10, "the planting must reach the report for the test to mean anything"
     result = run_cli("report", "--machine", str(folder))
     assert result.exit_code in (0, 1), result.stderr
     assert survivors(result.stdout, planted) == []
-    assert _scanner_findings(result.stdout) == []
+    assert scanner_findings(result.stdout) == []
 
 
 def test_secrets_planted_in_a_recording_never_reach_the_recording_made_from_it(run_cli, tmp_path: Path) -> None:
     source = tmp_path / "source"
     shutil.copytree(TESTS / "machines" / "ubuntu2204-6700xt", source)
-    planted = _plant_machine(source, random.Random("recording"))
+    planted = plant_machine(source, random.Random("recording"))
     again = tmp_path / "again"
     assert run_cli("facts", "--machine", str(source), "--record", str(again)).exit_code == 0
     texts = "\n".join(p.read_text(encoding="utf-8", errors="replace") + str(p) for p in again.rglob("*") if p.is_file())
     assert survivors(texts, planted) == []
 
 
-def _pastes() -> List[Tuple[str, str]]:
-    found = []
-    for corpus in PASTE_CORPORA:
-        for path in sorted(corpus.glob("*.yaml")) if corpus.is_dir() else []:
-            case = yaml.safe_load(path.read_text(encoding="utf-8"))
-            if isinstance(case, dict) and isinstance(case.get("report"), str):
-                found.append((f"{corpus.name}/{path.stem}", case["report"]))
-    return found
-
-
-def _plant_paste(report: str, rng: random.Random) -> Tuple[str, List[str]]:
-    """Every form in a paste: on lines of their own, exported, inside a kept variable's value, inside a
-    path under home, and at the end of the paste's own lines."""
-    lines = report.splitlines()
-    planted: List[str] = []
-    for i, (text, secret) in enumerate(every_form(rng)):
-        planted.append(secret)
-        where = rng.randrange(len(lines) + 1)
-        mode = i % 4
-        if mode == 0 or "\n" in text:
-            lines.insert(where, text)
-        elif mode == 1:
-            lines.insert(where, f'export PYTORCH_HIP_ALLOC_CONF="expandable_segments:True,{text}"')
-        elif mode == 2 and lines:
-            where = min(where, len(lines) - 1)
-            lines[where] = f"{lines[where]} {text}"
-        else:
-            lines.insert(where, f"export {text}" if "=" in text.split(" ", 1)[0] else f"export HF_HOME=/home/u/{text}")
-    text, secret = rng.choice(ONE_LINE)[1](rng)
-    planted.append(secret)
-    return "\n".join(lines + [f"$ HF_TOKEN=hf_{'Z' * 4}{secret[:30]} python launch.py"]) + "\n", planted
-
-
-_PASTES = _pastes()
+_PASTES = pastes(PASTE_CORPORA)
 _RULES: List[Any] = []
 
 
@@ -363,7 +245,7 @@ def test_the_paste_corpora_are_there() -> None:
 def test_secrets_planted_in_a_real_paste_never_reach_its_report(name: str, report: str, tmp_path: Path) -> None:
     # As ``report --from`` does it (the command itself is tested above), for each real paste.
     _RULES[:] = _RULES or load_rules([], use_env=False)
-    text, planted = _plant_paste(report, random.Random(name))
+    text, planted = plant_paste(report, random.Random(name))
     path = tmp_path / "paste.txt"
     path.write_text(text, encoding="utf-8")
     facts = load_facts(FactsSource(from_file=str(path)))
@@ -371,7 +253,7 @@ def test_secrets_planted_in_a_real_paste_never_reach_its_report(name: str, repor
     assert survivors(build_report(result, "test"), planted), "the planting must reach the report to mean anything"
     redacted = build_report(result, "test", ReportRedactor.create(facts_redactor(facts)))
     assert survivors(redacted, planted) == []
-    assert _scanner_findings(redacted) == []
+    assert scanner_findings(redacted) == []
 
 
 @pytest.mark.live_machine
