@@ -71,6 +71,22 @@ def test_versions_hashes_paths_and_settings_are_not_secrets() -> None:
     assert SecretRedactor().text(text) == text
 
 
+def test_a_piece_of_a_secret_found_anywhere_in_the_document_is_removed_wherever_it_stands() -> None:
+    # Found by the fuzz channel: a derived fact kept the part of a key after a '/', a reason cut a token short.
+    token, key = "hf_" + "Ab3" * 12, "K7mQ2xZ9" * 5 + "/Tq81nW4rE5yU6iO=="
+    redactor = ReportRedactor.create(Redactor.from_names([], [], []))
+    redactor.learn({"env": {"HF_TOKEN": token}, "python": f"/opt/AccountKey={key}/bin/python"})
+    assert redactor.text(f"ROCM_PATH is {token[:20]}…") == "ROCM_PATH is <secret>…"
+    assert redactor.text("env name Tq81nW4rE5yU6iO==;x") == "env name <secret>;x"
+    assert redactor.text("paths /home/<user>/venv and gfx1100 stay") == "paths /home/<user>/venv and gfx1100 stay"
+
+
+def test_a_token_after_an_escaped_line_break_or_an_underscore_is_removed() -> None:
+    token = "ghp_" + "Zx9" * 12
+    for text in (r'"line\n' + token + '"', "'6.2 \\r\\n" + token + "'", "_" + token, "rocm-" + token):
+        assert token[4:] not in SecretRedactor().text(text), text
+
+
 _ADVERSARIAL = ["a", "A", "0", "_", "-", ".", "/", ":", "=", "@", " ", "hf_", "sk-", "eyJ", "eyJa.", "xoxb-", "ghp_", "AKIA",
                 "://", "://a:", "~/", "/home/a", "/home/a/", "a=", "TOKEN=", "--token ", "Authorization:", "-----BEGIN PRIVATE KEY-----",
                 "AccountKey=", "1Q~", "abc1Q~", "ya29.", "a\\", "/root/"]
