@@ -26,6 +26,10 @@ SECRET = "<secret>"
 _NAME_PARTS = re.compile(r"(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|APIKEY)S?(?![A-Z])")
 """A secret word in an upper-cased name, not followed by another letter (``TOKENIZERS_PARALLELISM`` is no secret)."""
 _MAX_NAME = 128
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,127}")
+"""What a variable or key looks like (a path or a sentence is not a name)."""
+_VERSION = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,9}){1,3}")
+"""A value that is a version number is no secret: a package named like one (``detect-secrets``) keeps its version."""
 
 
 def is_secret_name(name: Any) -> bool:
@@ -33,8 +37,16 @@ def is_secret_name(name: Any) -> bool:
     ``DB_PASSWORD``, ``OPENAI_API_KEY``, ``api-key``, ``GOOGLE_APPLICATION_CREDENTIALS``, ``private_key``."""
     if not isinstance(name, str) or not name or len(name) > _MAX_NAME:
         return False
-    upper = name.upper().strip("\"' ")
+    bare = name.strip("\"' ")
+    if not _NAME.fullmatch(bare):
+        return False
+    upper = bare.upper()
     return bool(_NAME_PARTS.search(upper)) or upper.endswith(("_KEY", "-KEY", ".KEY")) or upper in ("KEY", "API-KEY")
+
+
+def is_version_number(value: str) -> bool:
+    """``1.5.0``: kept under any name (a package named like a secret keeps its version)."""
+    return _VERSION.fullmatch(value.strip()) is not None
 
 
 _B = r"(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))"
@@ -81,7 +93,7 @@ _URL_CREDENTIALS = re.compile(r"(?<=://)[^\s/@:'\"<>]{1,256}:[^\s/@'\"<>]{1,256}
 """``https://user:password@host``: the user part and the password (either may be a token)."""
 _AUTHORIZATION = re.compile(r"(?<![A-Za-z0-9-])((?:proxy-)?authorization[\"']?[ \t]*[:=][ \t]*)[^\"'\r\n|]+", re.IGNORECASE)
 """An ``Authorization:`` header's whole value (``Bearer x``, ``Basic x``, ``token x``), up to a quote or the line's end."""
-_ASSIGNMENT = re.compile(r"(?<![A-Za-z0-9_])(?P<name>[A-Za-z_][A-Za-z0-9_.-]{0,127})(?:\\?[\"'])?[ \t]*(?::=|[:=])[ \t]*")
+_ASSIGNMENT = re.compile(r"(?<![A-Za-z0-9_])(?P<name>[A-Za-z_][A-Za-z0-9_.-]{0,127})(?:\\?[\"'])?[ \t]*(?::=|==|[:=])[ \t]*")
 """``NAME=``, ``NAME: ``, ``"NAME": ``, ``\\"NAME\\": `` (JSON inside a string), ``NAME := ``; the name is judged
 by :func:`is_secret_name`, the value read after it."""
 _VALUE = re.compile(r"\\?(?P<quote>[\"'])[^\"'\\\r\n]*|[^\s\"'\\,;&|<>]+")
@@ -132,7 +144,7 @@ def _values_after(names: Pattern[str], text: str, judge: Callable[[str], bool], 
         if match.start() < position or not judge(match.group("name")):
             continue
         value = _VALUE.match(text, match.end())
-        if value is None or not value.group(0).strip("\"'"):
+        if value is None or not value.group(0).strip("\"'\\") or is_version_number(value.group(0).strip("\"'\\")):
             continue
         start = value.end("quote") if value.group("quote") else value.start()
         found(text[start:value.end()])
@@ -149,8 +161,9 @@ def _flag_name(name: str) -> bool:
 PIECE = 12
 """A run this long of a secret found anywhere in the data is removed everywhere: a derived fact, a reason
 that cut the value short or a file name can hold part of a token that no longer has its shape."""
-_RUN = re.compile(r"[A-Za-z0-9+/=_-]{12,}")
-_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-")
+_RUN = re.compile(r"[A-Za-z0-9+=_-]{12,}")
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+=_-")
+"""A slash ends a run: a path or a URL is not learned as a token (a base64 key's parts on each side are)."""
 
 
 def _token_runs(value: str) -> List[str]:
@@ -223,7 +236,7 @@ class SecretRedactor:
     def data(self, value: Any, name: Optional[str] = None) -> Any:
         """Every string inside lists and dicts; every string under a secret name (a key) whole."""
         if isinstance(value, str):
-            if is_secret_name(name) and value:
+            if is_secret_name(name) and value and not is_version_number(value):
                 self._found(value)
                 return SECRET
             return self.text(value)

@@ -24,7 +24,7 @@ from rocm_doctor.facts.value import Fact
 from rocm_doctor.ingest import REPORT_MARKER
 from rocm_doctor.judge.report import CheckResult
 from rocm_doctor.redact import ReportRedactor
-from rocm_doctor.redact_secrets import SECRET, is_secret_name
+from rocm_doctor.redact_secrets import SECRET, is_secret_name, is_version_number
 from rocm_doctor.render.merged import merged_by_gpu
 from rocm_doctor.render.safe import escape_controls, safe_json
 from rocm_doctor.report.kernel_params import KEPT_DESCRIPTION, kept_parameters
@@ -178,7 +178,7 @@ def _redacted_facts(model: Any, dump: Any, clean: Callable[[Any], Any]) -> Any:
         secret = is_secret_name(dump.get("name"))
         return {
             key: item if key in fields and get_origin(fields[key].annotation) is Literal
-            else SECRET if secret and key == "value" and isinstance(item, str) and item
+            else SECRET if secret and key == "value" and isinstance(item, str) and item and not is_version_number(item)
             else _redacted_facts(getattr(model, key, None), item, clean)
             for key, item in dump.items()
         }

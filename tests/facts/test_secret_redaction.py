@@ -56,6 +56,17 @@ def test_a_value_under_a_secret_name_is_removed_whatever_it_looks_like() -> None
     assert setting == [{"name": "HF_TOKEN", "value": "<secret>", "origin": "export"}]
 
 
+def test_a_package_named_like_a_secret_and_a_file_under_such_a_folder_are_kept() -> None:
+    # Found by recording this machine: detect-secrets' METADATA (a path "named" like a secret) was removed
+    # whole and learned from, and then every "detect-secrets" went with it.
+    data = {"detect-secrets": "1.5.0", "/venv/site-packages/detect_secrets-1.5.0.dist-info/METADATA":
+            "Name: detect-secrets\nVersion: 1.5.0\nHome-page: https://github.com/Yelp/detect-secrets/archive/v1.5.0"}
+    redactor = SecretRedactor()
+    redactor.learn(data)
+    assert redactor.data(data) == data
+    assert redactor.text("detect-secrets==1.5.0") == "detect-secrets==1.5.0"
+
+
 def test_names_that_only_look_like_secrets_are_kept() -> None:
     for name in ("TOKENIZERS_PARALLELISM", "KEYBOARD", "HSA_OVERRIDE_GFX_VERSION", "PYTORCH_HIP_ALLOC_CONF", "PWD",
                  "tokenizers", "keyring", "secretstorage", "MONKEY_BUSINESS"):
