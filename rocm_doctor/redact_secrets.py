@@ -113,13 +113,15 @@ def _private_keys(text: str, found: Callable[[str], None]) -> str:
         return text
     out: List[str] = []
     position = 0
+    no_end = False  # once no END line follows, none follows a later BEGIN either: never search twice
     while True:
         begin = _KEY_BEGIN.search(text, position)
         if begin is None:
             out.append(text[position:])
             return "".join(out)
         out.append(text[position:begin.start()] + SECRET)
-        end = _KEY_END.search(text, begin.end())
+        end = None if no_end else _KEY_END.search(text, begin.end())
+        no_end = end is None
         stop = end.start() if end is not None else None
         if stop is None:
             unterminated = _KEY_UNTERMINATED.search(text, begin.end())

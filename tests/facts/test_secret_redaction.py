@@ -100,7 +100,8 @@ def test_a_token_after_an_escaped_line_break_or_an_underscore_is_removed() -> No
 
 _ADVERSARIAL = ["a", "A", "0", "_", "-", ".", "/", ":", "=", "@", " ", "hf_", "sk-", "eyJ", "eyJa.", "xoxb-", "ghp_", "AKIA",
                 "://", "://a:", "~/", "/home/a", "/home/a/", "a=", "TOKEN=", "--token ", "Authorization:", "-----BEGIN PRIVATE KEY-----",
-                "AccountKey=", "1Q~", "abc1Q~", "ya29.", "a\\", "/root/"]
+                "AccountKey=", "1Q~", "abc1Q~", "ya29.", "a\\", "/root/", '-----BEGIN PRIVATE KEY-----"',
+                "\\nhf_", "_eyJ", "eyJ" + "a" * 390 + "."]
 
 
 @pytest.mark.parametrize("piece", _ADVERSARIAL)
