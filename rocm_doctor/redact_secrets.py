@@ -1,11 +1,12 @@
 """Remove credentials from what a user is about to share: by their shape, and by the name they are stored under.
 
-Shapes are the token formats that maintained secret scanners recognise (the list of forms in
-Yelp's detect-secrets 1.5.0 ``detect_secrets/plugins/`` and gitleaks 8.x ``config/gitleaks.toml``,
-plus the prefixes the providers document), written here as patterns that run in linear time:
-every quantifier is a single character class, never a repeated group, and each pattern starts
-behind a character that cannot precede it, so a run of any character is scanned a bounded number
-of times. detect-secrets' own patterns are not used at run time: several are quadratic on
+Shapes are the token formats that maintained secret scanners recognise (the forms of Yelp's
+detect-secrets 1.5.0, ``detect_secrets/plugins/``, plus the prefixes the providers give their
+tokens: Hugging Face ``hf_``, Anthropic ``sk-ant-``, Google ``AIza``, ``GOCSPX-``, ``ya29.``),
+written here as patterns that run in linear time: every quantifier repeats a single character
+class, never a group; a pattern that ends in its repeated class fails within its minimum length
+or takes the whole run, and the one pattern that needs something after a run (JWT) bounds it.
+detect-secrets' own patterns are not used at run time: several are quadratic on
 input a paste can hold (measured on 20,000 characters: its npm pattern 7 s, its JWT pattern
 0.7 s), and it knows no Hugging Face, Anthropic, Google Cloud or OpenAI project key. The tests
 use it as an independent check that nothing it recognises survives a report.
