@@ -8,7 +8,7 @@ class, never a group; a pattern that ends in its repeated class fails within its
 or takes the whole run, and the one pattern that needs something after a run (JWT) bounds it.
 detect-secrets' own patterns are not used at run time: several are quadratic on
 input a paste can hold (measured on 20,000 characters: its npm pattern 7 s, its JWT pattern
-0.7 s), and it knows no Hugging Face, Anthropic, Google Cloud or OpenAI project key. The tests
+0.7 s), and it knows no Hugging Face, Anthropic or Google Cloud key (its OpenAI pattern needs the marker T3BlbkFJ). The tests
 use it as an independent check that nothing it recognises survives a report.
 
 A value stored under a name that says it is secret (``*TOKEN*``, ``*SECRET*``, ``*PASSWORD*``,
