@@ -92,7 +92,7 @@ def fact_rows(facts: Facts) -> List[Row]:
         _row("GPU discovery", facts.gpus.discovery),
         _row("amdgpu driver", facts.driver.amdgpu_version),
         _row("amdgpu DKMS", facts.driver.dkms_amdgpu),
-        _row("Kernel parameters", facts.driver.kernel_cmdline, _dropped(facts.driver.kernel_cmdline)),
+        _kernel_row(facts.driver.kernel_cmdline),
         _row("PCIe atomics rejected", facts.driver.pcie_atomics_rejected),
         _row("ROCm", facts.rocm.version),
         _row("HIP", facts.rocm.hip_version),
@@ -114,8 +114,12 @@ def fact_rows(facts: Facts) -> List[Row]:
     return [row for row in rows if row is not None]
 
 
-def _dropped(cmdline: Fact) -> str:
-    return f" ({cmdline.reason})" if cmdline.is_known and cmdline.reason else ""
+def _kernel_row(cmdline: Fact) -> Optional[Row]:
+    """The kernel command line; in a redacted report only the GPU's parameters, saying how many others were left out."""
+    row = _row("Kernel parameters", cmdline)
+    if row is None or not cmdline.is_known or not cmdline.reason:
+        return row
+    return (row[0], f"{row[1] or 'none that bear on the GPU'} ({cmdline.reason})", row[2])
 
 
 def _findings(result: CheckResult) -> List[str]:

@@ -51,6 +51,11 @@ def _ids(document: str) -> list:
     return sorted((f["id"], f["gpu"]) for f in json.loads(document)["findings"])
 
 
+def test_a_command_line_with_no_gpu_parameter_says_so_in_the_report(run_cli) -> None:
+    text = run_cli("report", "--machine", str(MACHINES / "ubuntu2204-6700xt")).stdout
+    assert "| Kernel parameters | none that bear on the GPU (6 other parameters left out" in text
+
+
 def test_the_report_has_a_section_for_the_users_own_command_and_error(run_cli) -> None:
     text = run_cli("report", "--machine", str(MACHINES / "ubuntu2204-6700xt")).stdout
     section = text.split("## What I ran and what went wrong", 1)[1].split("## Findings", 1)[0]
