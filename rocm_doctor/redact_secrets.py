@@ -90,6 +90,13 @@ SHAPES: Tuple[Tuple[str, Pattern[str]], ...] = (
     ("bearer", re.compile(_B + r"[Bb]earer[ \t]+[A-Za-z0-9._~+/=-]{8,}")),
 )
 
+_FRAGMENT = re.compile(
+    _B + r"(?:hf_|api_org_|gh[pousr]_|github_pat_|gl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|agent|oas|ffct)-|GR1348941|AIza"
+    r"|GOCSPX-|ya29\.|sk-|xox[abposre]-|xapp-|npm_|pypi-AgE|[rs]k_live_|eyJ)(?P<body>[A-Za-z0-9_-]{8,})"
+)
+"""A token cut short (a reason that quotes 80 characters of a command's output): a prefix only tokens carry and
+8 or more characters that hold a capital or a digit, as random bodies do (``hf_transfer``, ``hf_hub_download``,
+``sk-learn-intelex``, ``npm_config_cache`` are names, and stay)."""
 _URL_CREDENTIALS = re.compile(r"(?<=://)[^\s/@:'\"<>]{1,256}:[^\s/@'\"<>]{1,256}@")
 """``https://user:password@host``: the user part and the password (either may be a token)."""
 _AUTHORIZATION = re.compile(r"(?<![A-Za-z0-9-])((?:proxy-)?authorization[\"']?[ \t]*[:=][ \t]*)[^\"'\r\n|]+", re.IGNORECASE)
@@ -230,7 +237,14 @@ class SecretRedactor:
         value = _values_after(_ASSIGNMENT, value, is_secret_name, self._found)
         for _kind, pattern in SHAPES:
             value = pattern.sub(self._shape, value)
+        value = _FRAGMENT.sub(self._fragment, value)
         return self._pieces(value)
+
+    def _fragment(self, match: "re.Match[str]") -> str:
+        body = match.group("body")
+        if not any(c.isupper() or c.isdigit() for c in body):
+            return match.group(0)
+        return self._shape(match)
 
     def _header(self, match: "re.Match[str]") -> str:
         self._found(match.group(0)[len(match.group(1)):])

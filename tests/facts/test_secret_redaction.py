@@ -92,6 +92,15 @@ def test_a_piece_of_a_secret_found_anywhere_in_the_document_is_removed_wherever_
     assert redactor.text("paths /home/<user>/venv and gfx1100 stay") == "paths /home/<user>/venv and gfx1100 stay"
 
 
+def test_a_token_cut_short_is_removed_and_names_with_a_tokens_prefix_are_kept() -> None:
+    # Found by the fuzz channel: a reason quoting 80 characters of hipconfig's output cut a GitLab token to 14.
+    cut = "unrecognised output: '6.2.41133 [glpat-J79kiVhXdwvXD'"
+    assert SecretRedactor().text(cut) == "unrecognised output: '6.2.41133 [<secret>'"
+    assert SecretRedactor().text("hf_AbCdEfGh1… and eyJhbGciOiJIUzI1") == "<secret>… and <secret>"
+    names = "No module named 'hf_transfer'; hf_hub_download; sk-learn-intelex; npm_config_cache; ghs_"
+    assert SecretRedactor().text(names) == names
+
+
 def test_a_token_after_an_escaped_line_break_or_an_underscore_is_removed() -> None:
     token = "ghp_" + "Zx9" * 12
     for text in (r'"line\n' + token + '"', "'6.2 \\r\\n" + token + "'", "_" + token, "rocm-" + token):
