@@ -4,7 +4,9 @@
     python benchmarks/fuzz_long.py --examples 500 --channels rules,facts --jobs 2
 
 Uses the strategies of ``tests/fuzz/fuzz_channels.py`` (the suite runs a few examples of
-each). Every channel runs in its own worker process, so a signal death is seen and counted
+each). The ``secrets`` channel plants credentials in every field of a recorded machine or in a
+real paste and counts those a report keeps: the column "secrets survived" (must be 0; an example
+that keeps any is counted under "leak" and written to ``--out``). Every channel runs in its own worker process, so a signal death is seen and counted
 (with the input that caused it) instead of ending the run; a worker that dies is restarted
 for the examples left. Printed per channel: examples, counts by exit code (3 is an internal
 error: an exception out of the runner or a broken invariant), signal deaths, runs over 20 s,
@@ -52,12 +54,13 @@ def worker(channel_name: str, examples: int, seed: int, report: Path, last: Path
     import signal
 
     sys.path.insert(0, str(FUZZ))
+    sys.path.insert(0, str(FUZZ.parent))  # tests/: the planting helpers of the secrets channel
     from hypothesis import HealthCheck, Phase, given, seed as hypothesis_seed, settings
 
-    from fuzz_channels import CHANNELS
+    from fuzz_channels import CHANNELS, SecretsSurvived
 
     channel = CHANNELS[channel_name]
-    tally: Dict[str, Any] = {"examples": 0, "codes": {}, "slow": 0, "slowest": [0.0, ""], "failures": []}
+    tally: Dict[str, Any] = {"examples": 0, "codes": {}, "slow": 0, "slowest": [0.0, ""], "failures": [], "secrets": 0}
 
     class Hang(BaseException):
         """Raised by the alarm; a BaseException, so no ``except Exception`` in the code under test swallows it."""
@@ -80,6 +83,13 @@ def worker(channel_name: str, examples: int, seed: int, report: Path, last: Path
                 code = str(channel.run(example, Path(scratch)))
         except Hang:
             code = "hang"
+        except SecretsSurvived as leak:
+            code = "leak"
+            tally["secrets"] += leak.count
+            if len(tally["failures"]) < 20:
+                path = out / f"{channel_name}-{seed}-{tally['examples']}-leak.txt"
+                path.write_text(repr(example) + "\n\n" + str(leak), encoding="utf-8", errors="replace")
+                tally["failures"].append({"input": _shown(example), "error": str(leak)[:300], "file": str(path)})
         except Exception:  # noqa: BLE001 - an internal error is what we are looking for
             code = "3"
             if len(tally["failures"]) < 20:
@@ -111,7 +121,8 @@ def worker(channel_name: str, examples: int, seed: int, report: Path, last: Path
 def run_channel(name: str, examples: int, seed: int, scale: int, out: Path) -> Dict[str, Any]:
     """Run one channel in worker processes until ``examples`` ran; count signal deaths on the way."""
     total: Dict[str, Any] = {"channel": name, "examples": 0, "codes": {}, "slow": 0, "slowest": [0.0, ""],
-                             "failures": [], "deaths": [], "harness_errors": [], "peak_mb": 0.0, "children_peak_mb": 0.0}
+                             "failures": [], "deaths": [], "harness_errors": [], "peak_mb": 0.0, "children_peak_mb": 0.0,
+                             "secrets": 0}
     started = time.monotonic()
     attempt = 0
     while total["examples"] < examples and attempt < 10 + 2 * examples // PER_WORKER:
@@ -136,6 +147,7 @@ def run_channel(name: str, examples: int, seed: int, scale: int, out: Path) -> D
         for code, count in tally.get("codes", {}).items():
             total["codes"][code] = total["codes"].get(code, 0) + count
         total["slow"] += tally.get("slow", 0)
+        total["secrets"] += tally.get("secrets", 0)
         if tally.get("slowest", [0.0])[0] > total["slowest"][0]:
             total["slowest"] = tally["slowest"]
         total["failures"] += tally.get("failures", [])
@@ -152,13 +164,13 @@ def run_channel(name: str, examples: int, seed: int, scale: int, out: Path) -> D
 
 def print_table(results: List[Dict[str, Any]]) -> None:
     header = ["channel", "examples", "exit 0", "exit 1", "exit 2", "exit 3", "hang", "signal deaths", "over 20 s",
-              "slowest s", "peak MB", "children peak MB", "wall s"]
+              "secrets survived", "slowest s", "peak MB", "children peak MB", "wall s"]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for r in results:
         codes = r["codes"]
         row = [r["channel"], r["examples"], *(codes.get(c, 0) for c in ("0", "1", "2", "3", "hang")), len(r["deaths"]),
-               r["slow"], f"{r['slowest'][0]:.2f}", f"{r['peak_mb']:.0f}", f"{r['children_peak_mb']:.0f}",
+               r["slow"], r.get("secrets", 0), f"{r['slowest'][0]:.2f}", f"{r['peak_mb']:.0f}", f"{r['children_peak_mb']:.0f}",
                f"{r['seconds']:.0f}"]
         print("| " + " | ".join(str(c) for c in row) + " |")
     print()
@@ -175,7 +187,7 @@ def print_table(results: List[Dict[str, Any]]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=10_000)
-    parser.add_argument("--channels", default="from,rules,facts,machine,python,env,bench")
+    parser.add_argument("--channels", default="from,rules,facts,machine,python,env,bench,secrets")
     parser.add_argument("--seed", type=int, default=int(time.time()) % 100_000)
     parser.add_argument("--scale", type=int, default=2)
     parser.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2))
@@ -194,7 +206,8 @@ def main() -> None:
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(lambda n: run_channel(n, args.examples, args.seed, args.scale, args.out), names))
     print_table(results)
-    bad = sum(r["codes"].get("3", 0) + r["codes"].get("hang", 0) + len(r["deaths"]) + r["slow"] for r in results)
+    bad = sum(r["codes"].get("3", 0) + r["codes"].get("hang", 0) + len(r["deaths"]) + r["slow"] + r.get("secrets", 0)
+              for r in results)
     sys.exit(1 if bad else 0)
 
 

@@ -1,30 +1,42 @@
-"""Remove user names, host names, home directories and identifiers from what a user is about to share.
+"""Remove secrets, user names, host names, home directories and identifiers from what a user is about to share.
 
-Used by ``facts --record`` (recorded machine folders) and by reports. The names come
-from the data being redacted (see :meth:`Redactor.from_names`); IP and MAC addresses,
+Used by ``facts --record`` (recorded machine folders) and by reports, through one
+:class:`ReportRedactor`. Credentials go first (``rocm_doctor.redact_secrets``); the names
+come from the data being redacted (see :meth:`Redactor.from_names`); the folders a user
+made under a home directory are replaced (:class:`HomePathRedactor`); IP and MAC addresses,
 UUIDs and serial numbers are found by their shape or their key. The placeholders are
-stable so that redacted paths stay consistent with each other: ``/home/alice/venv``
-becomes ``/home/<user>/venv`` everywhere.
+stable so that redacted paths stay consistent with each other: ``/home/alice/acme/venv``
+becomes ``/home/<user>/<name-1>/venv`` everywhere. What is removed and what is kept:
+``docs/redaction.md``.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, List, Optional, Pattern, Tuple
+
+from rocm_doctor.redact_secrets import SecretRedactor
 
 USER = "<user>"
 HOST = "<host>"
 
-_NOT_SECRET = frozenset({"", "root", "user", "admin", "localhost", "localhost.localdomain"})
-"""Names that identify nobody; replacing them would only mangle unrelated text."""
+_NOT_SECRET = frozenset({"", "root", "user", "admin", "localhost", "localhost.localdomain",
+                         # The default accounts and host names of distributions, cloud images and notebooks.
+                         "ubuntu", "debian", "fedora", "archlinux", "raspberrypi", "ec2-user", "jovyan"})
+"""Names that identify nobody; replacing them would only mangle unrelated text (``ubuntu-22.04``)."""
 _MIN_LENGTH = 3
 """Shorter names match too much unrelated text to be replaced safely."""
 
 
 def _word(value: str) -> Pattern[str]:
     return re.compile(r"(?<![A-Za-z0-9_.-])" + re.escape(value) + r"(?![A-Za-z0-9_-])", re.IGNORECASE)
+
+
+def _in_word(value: str) -> Pattern[str]:
+    """A host name wherever it stands between other letters' separators: ``cache-quokka-node-77``, ``quokka_01``."""
+    return re.compile(r"(?<![A-Za-z0-9])" + re.escape(value) + r"(?![A-Za-z0-9])", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -66,7 +78,9 @@ class Redactor:
                 names.append((short, HOST))
         names += [(user, USER) for user in users if user.lower() not in _NOT_SECRET and len(user) >= _MIN_LENGTH]
         for value, placeholder in sorted(set(names), key=lambda item: (-len(item[0]), item)):
-            rules.append((_word(value), placeholder))
+            # Host names are chosen to be unique, so they go wherever they stand in a word; a user
+            # name (``amd``, ``rocm``) only as a word of its own.
+            rules.append((_in_word(value) if placeholder == HOST else _word(value), placeholder))
         return cls(tuple(rules))
 
     def text(self, value: str) -> str:
@@ -123,6 +137,93 @@ def _home_placeholder(home: str, users: Iterable[str]) -> str:
     if last.lower() in {u.lower() for u in users}:
         return f"{parent}{separator}{USER}"
     return "~"
+
+
+# --- Folders a user made under a home directory. ---
+
+_HOME_TAIL = re.compile(
+    r"(?P<home>(?<![\w.~-])(?:/home|/Users)/(?P<name><user>|[^/\\\s'\"<>|;,=:]{1,255})"
+    r"|(?<![\w./-])/root"
+    r"|(?<![A-Za-z0-9])[A-Za-z]:(?:\\{1,2}|/)Users(?:\\{1,2}|/)(?P<winname><user>|[^/\\\s'\"<>|;,=:]{1,255})"
+    r"|(?<![\w~.-])~)"
+    r"(?P<tail>[/\\][^\s'\"<>|;,=:*?()\[\]{}`$#]{0,4096})",
+    re.IGNORECASE,
+)
+"""A home directory (``/home/alice``, ``/Users/alice``, ``C:\\Users\\alice``, ``/root``, ``~``) and the path under it.
+Single character classes and bounded repeats only: linear in the text."""
+_NOT_A_USER = frozenset({"<user>", "shared", "public", "default", "all users"})
+_KEPT_NAMES = frozenset({
+    # Python environments and the tools that make them.
+    ".venv", "venv", "env", "envs", ".virtualenvs", "virtualenvs", ".conda", "conda", "miniconda", "miniconda3",
+    "anaconda", "anaconda3", "miniforge", "miniforge3", "mambaforge", "micromamba", ".pyenv", "pyenv", "versions",
+    "shims", "pipx", "venvs", "uv", ".uv", "pip", "pkgs", "python", "scripts", "lib", "lib64", "bin", "sbin",
+    "include", "share", "etc", "opt", "site-packages", "dist-packages", "lib-dynload", "__pycache__",
+    # Caches and settings of the stack rocm-doctor looks at.
+    ".local", "local", ".cache", "cache", ".config", "huggingface", "hub", "torch", "triton", "kernels", "miopen",
+    ".miopen", "rocm", "hip", ".triton", "torch_extensions",
+    # The folders every desktop has, and a shell's own files.
+    "desktop", "documents", "downloads", "appdata", "roaming", "programs", "library", "tmp", "temp",
+    ".bashrc", ".bash_profile", ".profile", ".zshrc", ".condarc",
+})
+_PYTHON_DIR = re.compile(r"^(?:python|Python)[0-9]{0,2}(?:\.[0-9]{1,3})?t?$")
+_KEPT_SUFFIXES = frozenset({
+    "py", "pyc", "so", "dll", "exe", "sh", "bat", "ps1", "fish", "txt", "log", "json", "yaml", "yml", "toml", "cfg",
+    "ini", "md", "whl", "ipynb", "pt", "pth", "safetensors", "ckpt", "onnx", "env",
+})
+_ALL_KEPT_AFTER = frozenset({"site-packages", "dist-packages"})
+"""What is installed from a package index has public names: the path under it is kept whole."""
+
+
+class HomePathRedactor:
+    """Each folder or file name under a home directory that the user chose -> ``<name-N>``.
+
+    The names the tools make (``.venv``, ``lib``, ``python3.12``, ``site-packages`` and all under it)
+    stay, so a report still says where torch was loaded from; a file keeps its suffix
+    (``<name-2>.py``). The same name gets the same placeholder everywhere in one report or
+    recording, so two paths that shared a folder still do. The home's own last part becomes
+    ``<user>``.
+    """
+
+    def __init__(self) -> None:
+        self.seen: Dict[str, str] = {}
+
+    def _placeholder(self, name: str) -> str:
+        key = name.lower()
+        if key not in self.seen:
+            self.seen[key] = f"<name-{len(self.seen) + 1}>"
+        return self.seen[key]
+
+    def _component(self, part: str) -> str:
+        if not part or part in (".", "..") or part.startswith("<") or part.lower() in _KEPT_NAMES or _PYTHON_DIR.match(part):
+            return part
+        stem, dot, suffix = part.rpartition(".")
+        if dot and stem and suffix.lower() in _KEPT_SUFFIXES:
+            if stem.lower() in _KEPT_NAMES or _PYTHON_DIR.match(stem):
+                return part  # python.exe, pip.exe
+            return self._placeholder(stem) + "." + suffix
+        return self._placeholder(part)
+
+    def _path(self, match: "re.Match[str]") -> str:
+        home = match.group("home")
+        name = match.group("name") or match.group("winname")
+        if name and name.lower() not in _NOT_A_USER:
+            home = home[: len(home) - len(name)] + USER
+        parts = re.split(r"([/\\]+)", match.group("tail"))
+        kept_after = False
+        out = []
+        for i, part in enumerate(parts):
+            if i % 2 or kept_after:
+                out.append(part)
+                continue
+            out.append(self._component(part))
+            kept_after = part.lower() in _ALL_KEPT_AFTER
+        return home + "".join(out)
+
+    def text(self, value: str) -> str:
+        return _HOME_TAIL.sub(self._path, value)
+
+    def data(self, value: Any) -> Any:
+        return map_strings(value, self.text)
 
 
 # --- Identifiers: IP and MAC addresses, UUIDs, serial numbers. ---
@@ -231,20 +332,27 @@ class IdentifierRedactor:
 
 @dataclass
 class ReportRedactor:
-    """Identity (user, host, home) then identifiers: what a shared report or recording needs removed."""
+    """The one redactor of what leaves the machine (a report, a recording): secrets, then identity
+    (user, host, home), then the folders under a home, then identifiers."""
 
     identity: Redactor
     identifiers: IdentifierRedactor
+    secrets: SecretRedactor = field(default_factory=SecretRedactor)
+    homes: HomePathRedactor = field(default_factory=HomePathRedactor)
 
     @classmethod
     def create(cls, identity: Redactor) -> "ReportRedactor":
         return cls(identity, IdentifierRedactor())
 
+    def learn(self, value: Any) -> None:
+        """Read a whole document first, so that a piece of a secret found in one value goes from every other."""
+        self.secrets.learn(value)
+
     def text(self, value: str) -> str:
-        return self.identifiers.text(self.identity.text(value))
+        return self.identifiers.text(self.homes.text(self.identity.text(self.secrets.text(value))))
 
     def data(self, value: Any) -> Any:
-        return self.identifiers.data(self.identity.data(value))
+        return self.identifiers.data(self.homes.data(self.identity.data(self.secrets.data(value))))
 
     def file(self, path: str, text: str) -> str:
         """A file's text: a whole serial when its name names one (``serial_number``), else :meth:`text`."""

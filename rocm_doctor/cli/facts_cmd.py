@@ -21,7 +21,7 @@ from rocm_doctor.facts.model import Facts
 from rocm_doctor.render.safe import safe_json
 
 RECORD_OPTION = typer.Option(
-    None, "--record", metavar="DIR", help="Also write this machine as a recorded-machine folder (names, homes, addresses, serials redacted)."
+    None, "--record", metavar="DIR", help="Also write this machine as a recorded-machine folder (secrets, names, homes, addresses, serials redacted)."
 )
 
 
@@ -51,7 +51,7 @@ def _record(source: FactsSource, folder: Path) -> Facts:
     options = GatherOptions(python=source.python, torch=not source.no_torch, torch_timeout=source.timeout)
     facts = within_limits(gather(recorder, options, origin=origin, origin_detail=detail), source)
     recorder.write(folder)
-    stderr_console().print(f"Recorded to {folder} (names, home paths, addresses and serial numbers redacted).")
+    stderr_console().print(f"Recorded to {folder} (secrets, names, folders under home, addresses and serial numbers redacted: docs/redaction.md).")
     return facts
 
 

@@ -69,7 +69,7 @@ def _write(path: Path, text: str) -> None:
 @gathering_options
 def report(
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write the report to this file (default: print it)."),
-    no_redact: bool = typer.Option(False, "--no-redact", help="Keep user, host, paths, addresses and serials as they are."),
+    no_redact: bool = typer.Option(False, "--no-redact", help="Keep secrets, user, host, paths, addresses, serials and kernel parameters as they are."),
     bench: Optional[BenchLevel] = typer.Option(None, "--bench", help="Also run the GPU benchmark at this level and include it."),
     rules: Optional[List[Path]] = RULES_OPTION,
     source: FactsSource = FactsSource(),

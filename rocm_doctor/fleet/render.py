@@ -15,7 +15,7 @@ from rich.text import Text
 
 from rocm_doctor import __version__
 from rocm_doctor.fleet.aggregate import Dimension, FleetReport
-from rocm_doctor.render.safe import escape_controls
+from rocm_doctor.render.safe import escape_line
 
 SCHEMA = "rocm-doctor/fleet/1"
 SHOWN = 8
@@ -107,7 +107,7 @@ def _wrap(text: str, width: int, first: str, rest: str) -> List[str]:
 def render_console(report: FleetReport, console: Console, fail_on: str) -> None:
     """The report wrapped to the console's width (``COLUMNS`` when piped), each entry with a hanging indent."""
     width = max(console.width, 40)
-    for part in _wrap(headline(report, fail_on), width, "", "  "):
+    for part in _wrap(escape_line(headline(report, fail_on)), width, "", "  "):
         console.print(Text(part, style="bold"), soft_wrap=True)
     for title, lines in _lines(report).items():
         if not lines:
@@ -115,15 +115,17 @@ def render_console(report: FleetReport, console: Console, fail_on: str) -> None:
         console.print()
         console.print(f"[bold]{title}[/]")
         for line in lines:
-            for part in _wrap(line, width, "  ", "      "):
+            # Node names are file names and values come from node documents: one item, one line.
+            for part in _wrap(escape_line(line), width, "  ", "      "):
                 console.print(Text(part), soft_wrap=True)
 
 
 def _markdown_text(line: str) -> str:
-    """Node names and values are data: keep markdown from reading ``*``, ``_`` or ``|`` in them."""
+    """Node names and values are data: keep markdown from reading ``*``, ``_`` or ``|`` in them, and a new
+    line in a file name from starting an item of its own."""
     for char in ("\\", "*", "_", "|", "`", "<"):
         line = line.replace(char, "\\" + char)
-    return escape_controls(line)
+    return escape_line(line)
 
 
 def render_markdown(report: FleetReport, fail_on: str) -> str:

@@ -37,6 +37,15 @@ def escape_controls(text: str) -> str:
     return _CONTROLS.sub(_as_escape, text)
 
 
+_LINE_BREAKS = re.compile("[\t\n\u2028\u2029]")
+"""What :func:`escape_controls` keeps and a one-line item must not hold (a new line forges the next item)."""
+
+
+def escape_line(text: str) -> str:
+    """``text`` as one line: every control character, tab, new line and line separator written as ``\\uXXXX``."""
+    return _LINE_BREAKS.sub(_as_escape, escape_controls(text))
+
+
 def safe_json(text: str) -> str:
     """A JSON document with the characters a terminal acts on escaped (the document means the same)."""
     return _JSON_UNSAFE.sub(_as_escape, text)

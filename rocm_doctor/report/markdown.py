@@ -1,18 +1,20 @@
 """Render a check result as the markdown bundle ``rocm-doctor report`` writes.
 
 Layout: a marker comment (``check --from`` recognises the report by it and reads
-only its facts JSON back, so the findings round-trip exactly), versions, the
-findings, a compact facts table, the benchmark summary when one ran, and the
-facts JSON in a collapsed ``<details>`` block. Control characters from any input are
-escaped (``rocm_doctor.render.safe``). Redaction (user, host, home paths,
-IP and MAC addresses, UUIDs, serial numbers) is applied to the data before it is
-serialised and to the whole text after.
+only its facts JSON back, so the findings round-trip exactly), versions, a section
+for the user's own command and error, the findings (one entry per finding, with its
+GPUs), a compact facts table, the benchmark summary when one ran, and the facts JSON
+in a collapsed ``<details>`` block. Control characters from any input are escaped
+(``rocm_doctor.render.safe``). Redaction (``rocm_doctor.redact.ReportRedactor``:
+secrets, user, host, folders under home, IP and MAC addresses, UUIDs, serial numbers)
+is applied to the facts along their schema before they are serialised, and to the
+prose; a redacted report keeps only the kernel parameters that bear on the GPU.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Iterable, List, Optional, Tuple
+from typing import Any, Callable, Iterable, List, Literal, Optional, Tuple, get_origin
 
 from pydantic import BaseModel
 
@@ -22,7 +24,10 @@ from rocm_doctor.facts.value import Fact
 from rocm_doctor.ingest import REPORT_MARKER
 from rocm_doctor.judge.report import CheckResult
 from rocm_doctor.redact import ReportRedactor
+from rocm_doctor.redact_secrets import SECRET, is_secret_name, is_version_number
+from rocm_doctor.render.merged import merged_by_gpu
 from rocm_doctor.render.safe import escape_controls, safe_json
+from rocm_doctor.report.kernel_params import KEPT_DESCRIPTION, kept_parameters
 
 MARKS = {"error": "✗", "warning": "!", "info": "i"}
 MAX_CELL = 160
@@ -87,6 +92,7 @@ def fact_rows(facts: Facts) -> List[Row]:
         _row("GPU discovery", facts.gpus.discovery),
         _row("amdgpu driver", facts.driver.amdgpu_version),
         _row("amdgpu DKMS", facts.driver.dkms_amdgpu),
+        _kernel_row(facts.driver.kernel_cmdline),
         _row("PCIe atomics rejected", facts.driver.pcie_atomics_rejected),
         _row("ROCm", facts.rocm.version),
         _row("HIP", facts.rocm.hip_version),
@@ -108,13 +114,23 @@ def fact_rows(facts: Facts) -> List[Row]:
     return [row for row in rows if row is not None]
 
 
+def _kernel_row(cmdline: Fact) -> Optional[Row]:
+    """The kernel command line; in a redacted report only the GPU's parameters, saying how many others were left out."""
+    row = _row("Kernel parameters", cmdline)
+    if row is None or not cmdline.is_known or not cmdline.reason:
+        return row
+    return (row[0], f"{row[1] or 'none that bear on the GPU'} ({cmdline.reason})", row[2])
+
+
 def _findings(result: CheckResult) -> List[str]:
-    counts = result.summary
-    lines = [f"**{counts.error} error(s), {counts.warning} warning(s), {counts.info} note(s).**", ""]
+    entries = merged_by_gpu(result.findings)
+    counts = {severity: sum(1 for finding, _ in entries if finding.severity == severity) for severity in MARKS}
+    lines = [f"**{counts['error']} error(s), {counts['warning']} warning(s), {counts['info']} note(s).**", ""]
     if not result.findings:
         lines.append("No rule found a problem.")
-    for finding in result.findings:
-        where = f" (GPU {finding.gpu})" if finding.gpu is not None else ""
+    for finding, gpus in entries:
+        numbers = [str(gpu) for gpu in gpus if gpu is not None]
+        where = f" (GPU{'s' if len(numbers) > 1 else ''} {', '.join(numbers)})" if numbers else ""
         lines.append(f"- {MARKS[finding.severity]} **{finding.id}** `{finding.category}` {finding.title}{where}")
         lines.append(f"  {finding.message}")
         for fix in finding.fixes:
@@ -156,11 +172,20 @@ def _redacted_facts(model: Any, dump: Any, clean: Callable[[Any], Any]) -> Any:
 
     The field names of the facts and of the objects inside a fact's value (a torch device's
     ``name``) are the schema, not the user's data: a user called ``name`` or ``python`` must not
-    rename one and make the facts invalid. Keys of free mappings (environment variables,
-    packages) are data, and ``clean`` redacts them with their values.
+    rename one and make the facts invalid, nor one called ``known`` change a fact's status (a
+    field with fixed values is not redacted). Keys of free mappings (environment variables,
+    packages) are data, and ``clean`` redacts them with their values. An object with a ``name``
+    that says it is secret (an environment setting ``HF_TOKEN``) loses its ``value`` whole.
     """
     if isinstance(model, BaseModel) and isinstance(dump, dict):
-        return {key: _redacted_facts(getattr(model, key, None), item, clean) for key, item in dump.items()}
+        fields = type(model).model_fields
+        secret = is_secret_name(dump.get("name"))
+        return {
+            key: item if key in fields and get_origin(fields[key].annotation) is Literal
+            else SECRET if secret and key == "value" and isinstance(item, str) and item and not is_version_number(item)
+            else _redacted_facts(getattr(model, key, None), item, clean)
+            for key, item in dump.items()
+        }
     if isinstance(model, (list, tuple)) and isinstance(dump, list) and len(model) == len(dump):
         return [_redacted_facts(value, item, clean) for value, item in zip(model, dump)]
     return clean(dump)
@@ -176,8 +201,14 @@ def build_report(
     """The markdown report for ``result`` (redacted when a redactor is given); ``database_note``
     (the rule database is old, say) goes under the header line."""
     clean: Callable[[Any], Any] = redactor.data if redactor is not None else (lambda value: value)
-    facts = Facts.model_validate(_redacted_facts(result.facts, result.facts.model_dump(mode="json"), clean))
-    redacted = "redacted: user, host, home paths, IP/MAC addresses, UUIDs, serial numbers" if redactor else "not redacted"
+    source = _kernel_parameters_kept(result.facts) if redactor is not None else result.facts
+    if redactor is not None:
+        redactor.learn(result.facts.model_dump(mode="json"))
+    facts = Facts.model_validate(_redacted_facts(source, source.model_dump(mode="json"), clean))
+    redacted = (
+        "redacted: secrets, user, host, folders under home, IP/MAC addresses, UUIDs, serial numbers, kernel parameters"
+        " other than the GPU's (docs/redaction.md)" if redactor else "not redacted"
+    )
     lines = [
         f"{REPORT_MARKER} v1 -- `rocm-doctor check --from` reads this file back -->",
         "# rocm-doctor report",
@@ -187,6 +218,7 @@ def build_report(
         + f" · {redacted}",
         *(["", database_note] if database_note else []),
         "",
+        *_your_error(),
         "## Findings",
         "",
         *_findings(result),
@@ -204,8 +236,39 @@ def build_report(
         lines += [f"- {u.id} {u.name}: {', '.join(u.missing) or 'facts unknown'}" for u in result.undecided]
         lines += ["", "</details>", ""]
     lines += ["<details><summary>Facts (rocm-doctor facts --json)</summary>", "", "```json"]
+    prose = "\n".join(escape_controls(line) for line in lines)
+    # The facts were redacted value by value along their schema; the JSON is not redacted again as
+    # text, where a user or host named like a field (``python``, ``status``) would rename it.
     document = json.dumps(facts.model_dump(mode="json"), indent=1, ensure_ascii=False)
     # Control characters from any input are escaped: in the prose as \uXXXX, in the JSON the
     # way JSON escapes them, so the document still reads back to the same facts.
-    text = "\n".join([escape_controls(line) for line in lines] + [safe_json(document), "```", "", "</details>", ""])
-    return redactor.text(text) if redactor is not None else text
+    return "\n".join([redactor.text(prose) if redactor is not None else prose,
+                      safe_json(document), "```", "", "</details>", ""])
+
+
+def _your_error() -> List[str]:
+    """Where the user puts what no gathered fact holds: the command that failed and what it printed."""
+    return [
+        "## What I ran and what went wrong",
+        "",
+        "<!-- Paste the command that failed and its whole error output between the fences below. This part is",
+        "     not redacted by rocm-doctor: take out tokens, passwords and names before you share it. -->",
+        "",
+        "```text",
+        "",
+        "```",
+        "",
+    ]
+
+
+def _kernel_parameters_kept(facts: Facts) -> Facts:
+    """``facts`` with only the kernel parameters that bear on the GPU, saying how many others were dropped."""
+    cmdline = facts.driver.kernel_cmdline
+    if not cmdline.is_known or not isinstance(cmdline.value, str):
+        return facts
+    kept, dropped = kept_parameters(cmdline.value)
+    if not dropped:
+        return facts
+    reason = f"{dropped} other parameter{'s' if dropped != 1 else ''} left out: a report keeps only {KEPT_DESCRIPTION}"
+    trimmed = cmdline.model_copy(update={"value": kept, "reason": reason})
+    return facts.model_copy(update={"driver": facts.driver.model_copy(update={"kernel_cmdline": trimmed})})

@@ -197,6 +197,9 @@ class RecordingSystem:
             raise FileExistsError(f"{folder} is not empty")
         folder.mkdir(parents=True, exist_ok=True)
         windows = self.platform().system.lower() == "windows"
+        learn = getattr(self.redactor, "learn", None)
+        if learn is not None:  # a secret found in one file is removed, in pieces too, from every other
+            learn([self.files, self.commands, dict(self.environ())])
         tree = folder / "files"
         tree.mkdir()
         red = self.redactor.text

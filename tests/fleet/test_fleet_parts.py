@@ -227,3 +227,19 @@ def test_malformed_check_documents_never_raise(facts, findings) -> None:
         path.write_text(json.dumps({"schema": "rocm-doctor/check/1", "facts": facts, "findings": findings}), encoding="utf-8")
         nodes, skipped = Reader([]).read([path])
         aggregate(nodes, skipped, 1)
+
+
+@pytest.mark.parametrize("output", [(), ("--format", "markdown")], ids=["console", "markdown"])
+def test_a_new_line_in_a_node_name_is_escaped_and_forges_no_line(run_cli, tmp_path: Path, output: tuple) -> None:
+    # A node's name is its file name, which may hold any character but '/'.
+    forged = "isolate: node42 GPU reset needed"
+    shutil.copy(MACHINES / "linux-amd-cuda-wheel" / "facts.json", tmp_path / f"evil\n{forged}\u2028x\r.json")
+    (tmp_path / f"bad\n{forged}.json").write_text("{not json", encoding="utf-8")
+    for index in range(2):
+        (tmp_path / f"n{index}.json").write_text(node_facts().to_json(), encoding="utf-8")
+    result = run_cli("fleet", str(tmp_path), *output)
+    assert result.exit_code != 3 and "Traceback" not in result.stderr
+    lines = result.stdout.splitlines()
+    assert [line for line in lines if line.lstrip(" -").startswith("isolate")] == []
+    assert "\u2028" not in result.stdout and "\r" not in result.stdout
+    assert "evil\\u000aisolate: node42 GPU reset needed" in result.stdout

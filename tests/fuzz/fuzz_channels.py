@@ -2,7 +2,9 @@
 
 Channels: ``from`` (a pasted report), ``rules`` (a rule file), ``facts`` (a facts file),
 ``machine`` (a recorded machine folder), ``python`` (what the target interpreter prints),
-``env`` (an env file merged into) and ``bench`` (the benchmark worker's protocol). Each
+``env`` (an env file merged into), ``bench`` (the benchmark worker's protocol) and ``secrets``
+(credentials planted in every field of a recorded machine or in a real paste; a report that
+keeps any raises :class:`SecretsSurvived`, counted apart by ``benchmarks/fuzz_long.py``). Each
 runner goes the whole way the CLI goes (read, judge, render the console, the JSON and
 the report) and returns 0, 1 or 2; an exception out of it is an internal error (exit 3);
 a broken invariant is an AssertionError. ``tests/fuzz/test_every_channel.py`` runs a CI-sized
@@ -15,6 +17,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import random
 import re
 import shutil
 import stat
@@ -43,6 +46,7 @@ from rocm_doctor.report.markdown import build_report
 
 TESTS = Path(__file__).resolve().parents[1]
 MACHINE = TESTS / "machines" / "ubuntu2204-6700xt"
+MACHINES = sorted(p.name for p in (TESTS / "machines").iterdir() if (p / "machine.yaml").is_file())
 BASELINE = TESTS / "rule_cases" / "baseline.json"
 SCALE = int(os.environ.get("ROCM_DOCTOR_FUZZ_SCALE", "1"))
 FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -505,6 +509,67 @@ def run_bench_protocol(example: tuple, scratch: Path) -> int:
     return 1 if run.failed else 0
 
 
+# ---------------------------------------------------------------- secrets in every field
+
+
+class SecretsSurvived(AssertionError):
+    """A report kept planted secrets (``count`` of them): the one outcome of this channel that is a leak."""
+
+    def __init__(self, survived: List[str]) -> None:
+        super().__init__(f"{len(survived)} planted secret(s) survived redaction: {survived[:3]}")
+        self.count = len(survived)
+
+
+_GLUE = st.sampled_from(["", "", " ", "\t", '"', "'", "=", ":", ",", ";", "(", ")", "[", "]", "{", "}", "<", ">", "|", "`",
+                         "\\", "/", "-", "_", ".", "@", "#", "$", "%", "ü", "显", "\x1b", "\u2028", "\r\n", "\\n"])
+"""What stands right before and after a planted secret (never a letter or digit)."""
+
+
+@lru_cache(maxsize=1)
+def real_pastes() -> tuple:
+    from secret_forms import pastes
+
+    return tuple(pastes([TESTS / "corpus", TESTS / "corpus" / "holdout", TESTS.parent.parent / "shared" / "corpus"]))
+
+
+@st.composite
+def secret_plantings(draw) -> tuple:
+    """(``machine`` or ``paste``, which one, the glue around each secret, the seed of the planting)."""
+    target = draw(st.sampled_from(["machine", "paste", "paste"]))
+    names = MACHINES if target == "machine" else [name for name, _ in real_pastes()]
+    return target, draw(st.sampled_from(names)), (draw(_GLUE), draw(_GLUE)), draw(st.integers(0, 2**32))
+
+
+def run_secrets(example: tuple, scratch: Path) -> int:
+    """Plant, then do what ``report`` does; every planted secret is looked for in the report."""
+    from rocm_doctor.cli.report_cmd import _identity_redactor
+    from secret_forms import plant_machine, plant_paste, survivors
+
+    target, name, glue, seed = example
+    rng = random.Random(seed)
+    if target == "machine":
+        folder = scratch / "machine"
+        shutil.copytree(TESTS / "machines" / name, folder)
+        planted = plant_machine(folder, rng, glue)
+        source = FactsSource(machine=folder, no_torch=True)
+    else:
+        text, planted = plant_paste(dict(real_pastes())[name], rng, glue)
+        path = scratch / "paste.txt"
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        source = FactsSource(from_file=str(path))
+
+    def body() -> int:
+        facts = load_facts(source)
+        result = evaluate(list(shipped_rules()), facts)
+        report = build_report(result, "rules-fuzz", ReportRedactor.create(_identity_redactor(source, facts)))
+        survived = survivors(report, planted)
+        if survived:
+            raise SecretsSurvived(survived)
+        return 1 if result.at_or_above("error") else 0
+
+    return exit_code(body)
+
+
 CHANNELS: Dict[str, Channel] = {
     channel.name: channel
     for channel in (
@@ -515,5 +580,6 @@ CHANNELS: Dict[str, Channel] = {
         Channel("python", python_outputs(), run_python),
         Channel("env", env_merges(), run_env),
         Channel("bench", protocol_lines(), run_bench_protocol),
+        Channel("secrets", secret_plantings(), run_secrets),
     )
 }

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 
 from fuzz_channels import CHANNELS
 
-EXAMPLES = {"from": 8, "rules": 12, "facts": 12, "machine": 6, "python": 6, "env": 25, "bench": 6}
+EXAMPLES = {"from": 8, "rules": 12, "facts": 12, "machine": 6, "python": 6, "env": 25, "bench": 6, "secrets": 4}
 """Examples per channel in the suite (the whole file stays within a few seconds)."""
 
 

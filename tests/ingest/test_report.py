@@ -64,8 +64,9 @@ def test_the_report_keeps_none_of_the_machines_identifying_strings(alice_machine
     text = out.read_text(encoding="utf-8")
     for secret in IDENTIFYING:
         assert secret.lower() not in text.lower(), secret
-    assert "/home/<user>/" in text and "<ip-1>" in text and "<uuid-1>" in text and "<serial-1>" in text
-    assert "<mac-1>" in text
+    assert "/home/<user>/" in text
+    # The address, MAC, UUID and serial were kernel parameters: a report keeps only the GPU's.
+    assert "other parameters left out" in text
 
 
 def test_the_report_has_findings_facts_table_versions_and_facts_json(alice_machine: Path) -> None:
