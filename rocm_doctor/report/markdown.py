@@ -25,7 +25,6 @@ from rocm_doctor.ingest import REPORT_MARKER
 from rocm_doctor.judge.report import CheckResult
 from rocm_doctor.redact import ReportRedactor
 from rocm_doctor.redact_secrets import SECRET, is_secret_name, is_version_number
-from rocm_doctor.render.merged import merged_by_gpu
 from rocm_doctor.render.safe import escape_controls, safe_json
 from rocm_doctor.report.kernel_params import KEPT_DESCRIPTION, kept_parameters
 
@@ -123,7 +122,7 @@ def _kernel_row(cmdline: Fact) -> Optional[Row]:
 
 
 def _findings(result: CheckResult) -> List[str]:
-    entries = merged_by_gpu(result.findings)
+    entries = [(problem.finding, problem.gpus) for problem in result.problems]  # merged once, as the console shows them
     counts = {severity: sum(1 for finding, _ in entries if finding.severity == severity) for severity in MARKS}
     lines = [f"**{counts['error']} error(s), {counts['warning']} warning(s), {counts['info']} note(s).**", ""]
     if not result.findings:

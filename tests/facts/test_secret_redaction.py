@@ -19,7 +19,7 @@ import yaml
 
 from rocm_doctor.cli.inputs import FactsSource, load_facts
 from rocm_doctor.cli.report_cmd import facts_redactor
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.redact import HomePathRedactor, Redactor, ReportRedactor
 from rocm_doctor.redact_secrets import SHAPES, SecretRedactor, is_secret_name

@@ -12,7 +12,7 @@ import pytest
 
 from rocm_doctor.cli.inputs import FactsSource, load_facts
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.redact import Redactor, ReportRedactor
 from rocm_doctor.report.kernel_params import kept_parameters
