@@ -59,6 +59,11 @@ _READ_CALL = re.compile(
     r"(?:[A-Za-z_:]+\s*\(\s*)?\"(" + NAME + r")\""
 )
 _DEFINE = re.compile(r"^\s*#\s*define\s+([A-Za-z_][A-Za-z0-9_]*)\s+\"(" + NAME + r")\"", re.MULTILINE)
+# a name kept in a constant and read through it: static constexpr const auto x = "HIPBLASLT_ALLOW_TF32";
+_CONSTANT = re.compile(r"\bconstexpr\b[^=;\n]*\b([A-Za-z_][A-Za-z0-9_]*)\s*=\s*\"(" + NAME + r")\"\s*;")
+# PyTorch's lists of a variable and its older names, read through getCvar*:
+# static std::vector<std::string> TORCH_NCCL_BLOCKING_WAIT = {"TORCH_NCCL_BLOCKING_WAIT", "NCCL_BLOCKING_WAIT"};
+_NAME_LIST = re.compile(r"std::vector<std::string>\s+(" + NAME + r")\s*=\s*\{([^{}]*)\}")
 _READ_MACRO = re.compile(
     r"\b(?:secure_getenv|getenv|GetEnvVar|getEnvVar|GetEnv|Getenv|read_env|ncclGetEnv|get_env|check_env|getEnvVariable)"
     r"\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)"
@@ -92,6 +97,10 @@ def reads_in_text(path: str, text: str) -> Set[str]:
     build = path.endswith((".cmake", "CMakeLists.txt", ".in", ".pl", ".pm"))
     shell = path.endswith(".sh")
     defines = dict(_DEFINE.findall(text)) if not (python or build or shell) else {}
+    if not (python or build or shell):
+        defines.update(_CONSTANT.findall(text))
+        for _list_name, body in _NAME_LIST.findall(text):
+            found.update(_LITERAL.findall(body))
     for line in text.splitlines():
         if build:
             for groups in _CMAKE_PERL_SH.findall(line):

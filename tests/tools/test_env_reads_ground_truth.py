@@ -88,12 +88,16 @@ def test_the_registry_speaks_for_no_release_it_did_not_scan_completely():
         assert table.at_release(name, "5.7", torch_present=False).status == UNKNOWN
 
 
-@pytest.mark.parametrize("name", ["HIPBLASLT_ALLOW_TF32", "NCCL_ASYNC_ERROR_HANDLING", "HSA_OVERRIDE_GFX_VERSON"])
+@pytest.mark.parametrize("name", ["HIPBLASLT_ALLOW_TF32", "NCCL_MADE_UP_SWITCH", "HSA_OVERRIDE_GFX_VERSON"])
 def test_where_torch_is_installed_nothing_is_called_unread_because_its_cpp_was_not_scanned(name):
-    # PyTorch reads HIPBLASLT_ALLOW_TF32 (aten/src/ATen/Context.cpp) and NCCL_ASYNC_ERROR_HANDLING
-    # (c10d), names no scanned ROCm source reads: its C++ is not in the scanned wheel
+    # PyTorch reads HIPBLASLT_ALLOW_TF32 in aten/src/ATen/Context.cpp, which is not in the scanned
+    # wheel, and no scanned ROCm source reads it
     verdict = env_reads().at_release(name, "6.2")
     assert verdict.status == UNKNOWN and "PyTorch" in verdict.reason
+
+
+def test_pytorchs_c10d_headers_are_scanned():
+    assert [r.component for r in env_reads().reads("NCCL_ASYNC_ERROR_HANDLING")] == ["PyTorch"]
 
 
 def test_the_rocm_only_verdict_ignores_pytorch():

@@ -206,3 +206,13 @@ def test_a_scan_missing_a_listed_path_is_not_complete(fixture_sources):
     sources.write_text(yaml.safe_dump(config))
     scans = {s["id"]: s for s in _run(root, sources)["scans"]}
     assert scans["fixture@v1.0"]["complete"] is False and scans["fixture@v1.0"]["absent_paths"] == ["moved-away"]
+
+
+def test_names_read_through_a_constant_or_a_list_of_old_names_are_found():
+    text = (
+        'static constexpr const auto hipblaslt_allow_tf32 = "HIPBLASLT_ALLOW_TF32";\n'
+        "bool f() { return c10::utils::check_env(hipblaslt_allow_tf32) == true; }\n"
+        'static std::vector<std::string> TORCH_NCCL_BLOCKING_WAIT = {\n    "TORCH_NCCL_BLOCKING_WAIT",\n    "NCCL_BLOCKING_WAIT"};\n'
+        'static constexpr const auto unused = "NOT_READ_ANYWHERE";\n'
+    )
+    assert extract.reads_in_text("Context.cpp", text) == {"HIPBLASLT_ALLOW_TF32", "TORCH_NCCL_BLOCKING_WAIT", "NCCL_BLOCKING_WAIT"}
