@@ -171,6 +171,8 @@ class BenchDocument(_Document):
     level: str
     device: str
     python: str
+    python_selected_by: Optional[str] = None
+    """Why this interpreter: ``--python``, the active virtual environment, ... (the one interpreter decision)."""
     info: Dict[str, Any]
     """The worker's hello line: device name, gfx target, torch and HIP versions, PCIe link."""
     spec: Optional[SpecPeak]

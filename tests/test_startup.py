@@ -10,6 +10,8 @@ from typing import Any, List
 
 import pytest
 
+from rocm_doctor.facts.value import Fact
+
 from rocm_doctor.judge import derived
 from rocm_doctor.judge.derived_facts.env_reads import env_vars_read_by_nothing
 from rocm_doctor.judge.loader import load_rules
@@ -41,7 +43,13 @@ def test_a_machine_without_a_judged_variable_never_reads_the_table_of_variable_r
 def test_a_judged_variable_reads_the_table_and_gets_the_same_answer(monkeypatch: pytest.MonkeyPatch) -> None:
     facts = facts_of("ubuntu2204-6700xt")
     env = dict(facts.env.vars.value or {}, HSA_OVERRIDE_GFX_VERSION="10.3.0", HSA_NO_SUCH_SETTING="1")
-    changed = facts.model_copy(update={"env": facts.env.model_copy(update={"vars": facts.env.vars.model_copy(update={"value": env})})})
+    # without torch installed: PyTorch's unscanned C++ may read any of these prefixes, so with torch
+    # there the registry never says "read by nothing" (rules/data/env_reads.yaml, unscanned_readers)
+    no_torch = facts.torch.model_copy(update={"version": Fact(status="absent", source="test", reason="torch not installed")})
+    changed = facts.model_copy(update={
+        "env": facts.env.model_copy(update={"vars": facts.env.vars.model_copy(update={"value": env})}),
+        "torch": no_torch,
+    })
     names = tables_read(monkeypatch)
     fact = env_vars_read_by_nothing(changed, derived.Tables())
     assert "env_reads" in names

@@ -112,6 +112,7 @@ def test_a_gigabyte_line_is_cut_and_memory_stays_bounded(tmp_path: Path) -> None
     assert int(peak_kib) < 200 * 1024
 
 
+@pytest.mark.live_machine  # bench runs on this machine: it reads the live environment to name the interpreter
 def test_an_interpreter_without_torch_makes_bench_exit_1(tmp_path: Path, run_cli) -> None:
     # -S: no site-packages, so no torch; the worker's setup fails and no test runs.
     python = tmp_path / "python"
