@@ -31,6 +31,7 @@ from rocm_doctor.data import read_yaml, rules_dir, safe_loader
 from rocm_doctor.errors import InputError
 from rocm_doctor.judge import conditions, paths
 from rocm_doctor.judge.interpolate import fix_templates, placeholders
+from rocm_doctor.model.fixes import FIX_TYPES
 from rocm_doctor.model.rules import Rule
 
 ENV_VAR = "ROCM_DOCTOR_RULES"
@@ -152,8 +153,6 @@ def _pydantic_message(error: Dict[str, Any]) -> str:
     if error["type"] == "missing":
         return "required field is missing"
     if error["type"] == "union_tag_invalid":
-        from rocm_doctor.model.fixes import FIX_TYPES
-
         kinds = [f"'{k}'" for k in FIX_TYPES]
         return f"Input should be {', '.join(kinds[:-1])} or {kinds[-1]}"
     return str(error["msg"])
@@ -174,8 +173,6 @@ def _check_templates(path: Path, entry: LineDict, rule: Rule) -> None:
 
 def _without_union_tag(loc: Tuple[Any, ...]) -> Tuple[Any, ...]:
     """pydantic names the kind of a fix in the error location (``fixes.0.env.set``); the YAML has no such level."""
-    from rocm_doctor.model.fixes import FIX_TYPES
-
     out = list(loc)
     for position in range(len(out) - 2):
         if out[position] == "fixes" and isinstance(out[position + 1], int) and out[position + 2] in FIX_TYPES:
