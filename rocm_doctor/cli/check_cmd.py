@@ -23,6 +23,7 @@ from rocm_doctor.facts.model import Facts
 from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_files, load_rules, rule_sources
 from rocm_doctor.model.rules import Rule
+from rocm_doctor.remedy.decide import Context
 from rocm_doctor.shells import SHELLS
 from rocm_doctor.render.console import render_check, render_rule
 
@@ -80,9 +81,6 @@ def check(
     facts = load_facts_noting_pieces(source, quiet=json_output)
     if bench is not None:
         facts = _with_bench(facts, source.python, bench.value, quiet=json_output)
-    # Imported here for start-up speed only (downward): `explain` and `rules` share this module and never decide.
-    from rocm_doctor.remedy.decide import Context
-
     result = evaluate(loaded, facts, context=Context(shell=shell.value if shell else None, python=source.python))
     if json_output:
         sys.stdout.write(result.to_json() + "\n")
