@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
-from rocm_doctor.data import load_table_head, read_yaml, rules_dir
+from rocm_doctor.data import read_yaml, rules_dir
 from rocm_doctor.errors import InputError
+from rocm_doctor.data import load_table_head  # noqa: I001 - a line of its own: main added imports above
 
 PREFIX = "rules-"
 DIGITS = 12
