@@ -24,7 +24,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from rocm_doctor.data import read_yaml, rules_dir
 from rocm_doctor.errors import InputError
-from rocm_doctor.data import load_table_head  # noqa: I001 - a line of its own: main added imports above
+from rocm_doctor.data import load_table_head
 
 PREFIX = "rules-"
 DIGITS = 12
