@@ -8,16 +8,27 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple, Type
 
-import yaml
-
 from rocm_doctor.cache import cached, key_of
 from rocm_doctor.errors import InputError
 from rocm_doctor.files import read_limited
 from rocm_doctor.limits import INTEGER_DIGITS, YAML_BYTES, YAML_DEPTH, YAML_NODES
 from rocm_doctor.dbstore import active_update, pinned, shipped_dir
 
-SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-"""libyaml's safe loader when PyYAML was built with it (ten times faster), else the Python one."""
+def safe_loader() -> Any:
+    """libyaml's safe loader when PyYAML was built with it (ten times faster), else the Python one.
+
+    PyYAML is imported on first use, for start-up speed only: on most runs the rule database comes
+    from the cache (:mod:`rocm_doctor.cache`) and no YAML is parsed.
+    """
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "SAFE_LOADER":  # the loader class, imported only when someone asks for it
+        return safe_loader()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def rules_dir() -> Path:
@@ -31,13 +42,17 @@ def rules_dir() -> Path:
     return update.rules if update is not None else shipped_dir()
 
 
-def read_yaml(path: Path, loader: Any = SAFE_LOADER, error: Type[InputError] = InputError) -> Any:
+def read_yaml(path: Path, loader: Any = None, error: Type[InputError] = InputError) -> Any:
     """Parse a YAML file with a safe loader; every problem is ``error`` naming the file (and line).
 
     The file is read only if it is a regular file within ``yaml.max_bytes``, and loaded only
     after :func:`yaml_shape_problem` has passed it (nesting, aliases, integers).
     A missing file raises FileNotFoundError: callers decide whether that is an error.
+    ``loader``: :func:`safe_loader` or a subclass of it (the default is the safe loader).
     """
+    import yaml  # on first use (see safe_loader)
+
+    loader = loader if loader is not None else safe_loader()
     data = read_limited(path, YAML_BYTES)
     try:
         text = data.decode("utf-8")
@@ -63,11 +78,9 @@ def read_yaml(path: Path, loader: Any = SAFE_LOADER, error: Type[InputError] = I
 _INTEGER = re.compile(r"[-+]?(?:0b[0-1_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*(?::[0-5]?[0-9])*)")
 """What YAML 1.1 reads as an integer (PyYAML's resolver), written in any base."""
 _INT_TAG = "tag:yaml.org,2002:int"
-_OPEN = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
-_CLOSE = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
 
 
-def yaml_shape_problem(text: str, loader: Any = SAFE_LOADER) -> Optional[Tuple[int, str]]:
+def yaml_shape_problem(text: str, loader: Any = None) -> Optional[Tuple[int, str]]:
     """``(line, message)`` when the document is over a limit, else None; one pass over the parser's events.
 
     The events come from the parser without recursion, so this is safe on any input; the
@@ -76,7 +89,11 @@ def yaml_shape_problem(text: str, loader: Any = SAFE_LOADER) -> Optional[Tuple[i
     (aliases counted expanded) and has no integer over ``number.max_digits``. Syntax errors
     are left to the loader, which names them.
     """
-    parser = loader(text)
+    import yaml  # on first use (see safe_loader)
+
+    opening = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+    closing = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+    parser = (loader if loader is not None else safe_loader())(text)
     sizes: Dict[str, int] = {}
     stack: List[List[Any]] = [[None, 0]]
     """Open collections: [anchor, nodes so far]; the first entry counts the whole stream."""
@@ -85,7 +102,7 @@ def yaml_shape_problem(text: str, loader: Any = SAFE_LOADER) -> Optional[Tuple[i
         while parser.check_event():
             event = parser.get_event()
             line = event.start_mark.line + 1
-            if isinstance(event, _CLOSE):
+            if isinstance(event, closing):
                 anchor, count = stack.pop()
                 if anchor is not None:
                     sizes[anchor] = count
@@ -95,7 +112,7 @@ def yaml_shape_problem(text: str, loader: Any = SAFE_LOADER) -> Optional[Tuple[i
                 if any(entry[0] == event.anchor for entry in stack):
                     return line, f"alias *{event.anchor} refers to a mapping or list that contains it"
                 added = sizes.get(event.anchor, 1)
-            elif isinstance(event, _OPEN):
+            elif isinstance(event, opening):
                 if len(stack) > YAML_DEPTH.value:
                     return line, f"nested too deeply (limit {YAML_DEPTH})"
                 stack.append([event.anchor, 1])

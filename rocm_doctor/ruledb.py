@@ -26,6 +26,7 @@ from rocm_doctor.data import read_yaml, rules_dir
 from rocm_doctor.dbage import release_date
 from rocm_doctor.dbstore import active_update, read_release
 from rocm_doctor.errors import InputError
+from rocm_doctor.data import load_table_head
 
 PREFIX = "rules-"
 DIGITS = 12
@@ -59,10 +60,20 @@ def _checked_date(value: Any, where: str) -> datetime.date:
         raise InputError(f"{where}: checked must be a date (YYYY-MM-DD), not {value!r}") from None
 
 
+def _header(path: Path) -> Any:
+    """The table's top-level fields: for a table of the database in use, its cached head (the rows of
+    a 254 KB table are not parsed to read two fields); else, or when the head lacks them, the file."""
+    if path.parent == rules_dir() / "data":
+        head = load_table_head(path.stem)
+        if "checked" in head and "against" in head:
+            return head
+    return read_yaml(path)
+
+
 def table_check(path: Path) -> TableCheck:
     """The ``checked``/``against`` header of one data table; an InputError names a missing or bad one."""
     where = f"rules/data/{path.name}"
-    data = read_yaml(path)
+    data = _header(path)
     if not isinstance(data, dict) or "checked" not in data:
         raise InputError(f"{where}: needs a top-level 'checked: YYYY-MM-DD'")
     against = data.get("against")

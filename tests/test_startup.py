@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -90,3 +91,24 @@ def test_version_loads_no_stage() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True, cwd=ROOT)
     loaded = set(json.loads(done.stdout.strip().splitlines()[-1].replace("'", '"')))
     assert loaded.isdisjoint({"facts", "judge", "remedy", "ingest", "render", "pipeline", "model"})
+
+
+CHECK_FACTS = """
+import runpy, sys, io, contextlib
+sys.argv = ["rocm-doctor", "check", "--facts", sys.argv[1]]
+try:
+    with contextlib.redirect_stdout(io.StringIO()):
+        runpy.run_module("rocm_doctor", run_name="__main__")
+except SystemExit:
+    pass
+print("yaml" in sys.modules)
+"""
+
+
+def test_a_check_with_the_rule_database_cached_parses_no_yaml(tmp_path: Path) -> None:
+    env = {**os.environ, "ROCM_DOCTOR_CACHE_DIR": str(tmp_path / "cache")}
+    argv = [sys.executable, "-c", CHECK_FACTS, str(MACHINES / "cpu-only" / "facts.json")]
+    first = subprocess.run(argv, capture_output=True, text=True, timeout=300, check=True, cwd=ROOT, env=env)
+    second = subprocess.run(argv, capture_output=True, text=True, timeout=300, check=True, cwd=ROOT, env=env)
+    assert first.stdout.split()[-1] == "True"  # the first run parsed the rule files and filled the cache
+    assert second.stdout.split()[-1] == "False"  # the second read them from it: PyYAML is never imported

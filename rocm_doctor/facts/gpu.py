@@ -95,6 +95,7 @@ def _put_vendor(draft: Draft, vendor_id: Optional[str], source: str) -> None:
 
 # -- amdsmi ----------------------------------------------------------------------
 def _amdsmi_layer(ctx: GatherContext) -> LayerResult:
+    # Imported here for start-up speed only (downward: system is below facts); a recorded machine never needs it.
     from rocm_doctor.system.live import LiveSystem
 
     if not ctx.options.use_amdsmi:

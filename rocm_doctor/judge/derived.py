@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from rocm_doctor.crashlog import write_crash_log
 from rocm_doctor.data import load_table, load_table_head
 from rocm_doctor.errors import DoctorError
 from rocm_doctor.facts.model import Crash, Facts, GpuAgent
@@ -147,8 +148,6 @@ def _call(entry: DerivedFact, *args: Any, crashes: Optional[List[Crash]] = None)
         raise
     except Exception as exc:  # noqa: BLE001 - a broken derived fact is a failed fact and a crash row
         if crashes is not None and not any(c.what == f"derived fact {entry.path}" for c in crashes):
-            from rocm_doctor.crashlog import write_crash_log
-
             crashes.append(Crash(what=f"derived fact {entry.path}", reason=f"{type(exc).__name__}: {exc}",
                                  log=write_crash_log(f"derived fact {entry.path}")))
         return failed(f"derived fact {entry.path}", f"{type(exc).__name__}: {exc}")

@@ -19,18 +19,19 @@ from __future__ import annotations
 
 import os
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple
 
-import yaml
 from pydantic import VERSION as PYDANTIC_VERSION
 from pydantic import ValidationError
 
 from rocm_doctor.cache import cached, key_of
-from rocm_doctor.data import SAFE_LOADER, read_yaml, rules_dir
+from rocm_doctor.data import read_yaml, rules_dir, safe_loader
 from rocm_doctor.errors import InputError
 from rocm_doctor.judge import conditions, paths
 from rocm_doctor.judge.interpolate import fix_templates, placeholders
+from rocm_doctor.model.fixes import FIX_TYPES
 from rocm_doctor.model.rules import Rule
 
 ENV_VAR = "ROCM_DOCTOR_RULES"
@@ -38,9 +39,6 @@ RETIRED_FILE = "retired.yaml"
 ID_PATTERN = re.compile(r"^[A-Z]{2,}[0-9]{3,}$")
 NAME_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 TEMPLATE_FIELDS = ("title", "message")
-
-_BaseLoader = SAFE_LOADER
-
 
 class RuleFileError(InputError):
     """A rule file that cannot be used; the message is ``file:line: ...``."""
@@ -67,11 +65,21 @@ class _DuplicateKey(Exception):
         self.line = line
 
 
-class _LineLoader(_BaseLoader):  # type: ignore[misc, valid-type]
-    """SafeLoader that builds LineDict/LineList and rejects duplicate keys."""
+@lru_cache(maxsize=1)
+def _line_loader() -> Any:
+    """The safe loader that builds LineDict/LineList and rejects duplicate keys; made on first use, so that
+    PyYAML is imported only when a rule file is parsed (the shipped rules usually come from the cache)."""
+    import yaml
+
+    class _LineLoader(safe_loader()):  # type: ignore[misc]
+        """SafeLoader that builds LineDict/LineList and rejects duplicate keys."""
+
+    _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+    _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
+    return _LineLoader
 
 
-def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> LineDict:
+def _construct_mapping(loader: Any, node: Any) -> LineDict:
     loader.flatten_mapping(node)
     result = LineDict()
     result.lines = {}
@@ -79,7 +87,9 @@ def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> LineD
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
         if not isinstance(key, Hashable):
-            raise yaml.constructor.ConstructorError(None, None, "a mapping key is a list or mapping", key_node.start_mark)
+            from yaml.constructor import ConstructorError  # PyYAML is loaded: this runs inside it
+
+            raise ConstructorError(None, None, "a mapping key is a list or mapping", key_node.start_mark)
         if key in result:
             raise _DuplicateKey(key, key_node.start_mark.line + 1)
         result[key] = loader.construct_object(value_node, deep=True)
@@ -87,21 +97,19 @@ def _construct_mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> LineD
     return result
 
 
-def _construct_sequence(loader: yaml.SafeLoader, node: yaml.SequenceNode) -> LineList:
+def _construct_sequence(loader: Any, node: Any) -> LineList:
     result = LineList(loader.construct_object(child, deep=True) for child in node.value)
     result.lines = [child.start_mark.line + 1 for child in node.value]
     result.line = node.start_mark.line + 1
     return result
 
 
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
 
 def parse_yaml(path: Path) -> Any:
     """Parse a YAML file into LineDict/LineList; errors name the file and line."""
     try:
-        return read_yaml(path, loader=_LineLoader, error=RuleFileError)
+        return read_yaml(path, loader=_line_loader(), error=RuleFileError)
     except FileNotFoundError as exc:
         raise RuleFileError(f"{path}: {exc.strerror or exc}") from None
     except _DuplicateKey as exc:
@@ -145,8 +153,6 @@ def _pydantic_message(error: Dict[str, Any]) -> str:
     if error["type"] == "missing":
         return "required field is missing"
     if error["type"] == "union_tag_invalid":
-        from rocm_doctor.model.fixes import FIX_TYPES
-
         kinds = [f"'{k}'" for k in FIX_TYPES]
         return f"Input should be {', '.join(kinds[:-1])} or {kinds[-1]}"
     return str(error["msg"])
@@ -167,8 +173,6 @@ def _check_templates(path: Path, entry: LineDict, rule: Rule) -> None:
 
 def _without_union_tag(loc: Tuple[Any, ...]) -> Tuple[Any, ...]:
     """pydantic names the kind of a fix in the error location (``fixes.0.env.set``); the YAML has no such level."""
-    from rocm_doctor.model.fixes import FIX_TYPES
-
     out = list(loc)
     for position in range(len(out) - 2):
         if out[position] == "fixes" and isinstance(out[position + 1], int) and out[position + 2] in FIX_TYPES:

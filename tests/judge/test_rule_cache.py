@@ -177,3 +177,17 @@ def test_concurrent_writers_leave_one_whole_entry_and_no_temporary_file(cache_di
         assert writer.returncode == 0, err.decode(errors="replace")
     assert [p.name for p in cache_dir.iterdir() if p.name.startswith(".")] == []
     assert cache.cached("race", "k" * 64, lambda: pytest.fail("the entry was not whole")) == list(range(200_000))
+
+
+def test_the_table_check_dates_of_the_database_in_use_come_from_the_cached_heads(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rocm_doctor import ruledb
+
+    data.load_table_head.cache_clear()
+    expected = ruledb.table_checks()  # fills the heads' entries
+    data.load_table_head.cache_clear()
+    monkeypatch.setattr(ruledb, "read_yaml", lambda *a, **k: pytest.fail("a whole table was parsed for its header"))
+    monkeypatch.setattr(data, "read_yaml", lambda *a, **k: pytest.fail("a whole table was parsed for its header"))
+    assert ruledb.table_checks() == expected
+    data.load_table_head.cache_clear()
