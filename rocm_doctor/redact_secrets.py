@@ -50,10 +50,10 @@ def is_version_number(value: str) -> bool:
     return _VERSION.fullmatch(value.strip()) is not None
 
 
-_B = r"(?:(?<![A-Za-z0-9])|(?<=\\[nrt]))"
-"""Not inside a word, but after any separator (``/opt/rocm-hf_...``, ``x_ghp_...``) or an escaped line break
-(``\\nghp_...`` in JSON or a repr). A pattern that ends in its repeated class is linear from any number of
-starts: it fails within its minimum length or takes the run."""
+_B = r"(?:(?<![A-Za-z0-9])|(?<=\\[nrtfvab0])|(?<=\\x[0-9a-fA-F]{2})|(?<=\\u[0-9a-fA-F]{4}))"
+"""Not inside a word, but after any separator (``/opt/rocm-hf_...``, ``x_ghp_...``) or an escaped character
+(``\\nghp_...``, ``\\x1bghp_...``, ``\\u001bghp_...`` in JSON or a repr). A pattern that ends in its repeated
+class is linear from any number of starts: it fails within its minimum length or takes the run."""
 
 SHAPES: Tuple[Tuple[str, Pattern[str]], ...] = (
     # Hugging Face user access tokens and the older organisation tokens.
@@ -97,6 +97,8 @@ _FRAGMENT = re.compile(
 """A token cut short (a reason that quotes 80 characters of a command's output): a prefix only tokens carry and
 8 or more characters that hold a capital or a digit, as random bodies do (``hf_transfer``, ``hf_hub_download``,
 ``sk-learn-intelex``, ``npm_config_cache`` are names, and stay)."""
+_AWS_FRAGMENT = re.compile(_B + r"(?:A3T[A-Z0-9]|AKIA|ABIA|ACCA|ASIA)(?P<body>[A-Z0-9]{8,15})(?![A-Za-z0-9])")
+"""An AWS access key id cut short: its prefix and 8 to 15 of its 16 characters, a digit among them."""
 _URL_CREDENTIALS = re.compile(r"(?<=://)[^\s/@:'\"<>]{1,256}:[^\s/@'\"<>]{1,256}@")
 """``https://user:password@host``: the user part and the password (either may be a token)."""
 _AUTHORIZATION = re.compile(r"(?<![A-Za-z0-9-])((?:proxy-)?authorization[\"']?[ \t]*[:=][ \t]*)[^\"'\r\n|]+", re.IGNORECASE)
@@ -238,7 +240,11 @@ class SecretRedactor:
         for _kind, pattern in SHAPES:
             value = pattern.sub(self._shape, value)
         value = _FRAGMENT.sub(self._fragment, value)
+        value = _AWS_FRAGMENT.sub(self._aws_fragment, value)
         return self._pieces(value)
+
+    def _aws_fragment(self, match: "re.Match[str]") -> str:
+        return self._shape(match) if any(c.isdigit() for c in match.group("body")) else match.group(0)
 
     def _fragment(self, match: "re.Match[str]") -> str:
         body = match.group("body")

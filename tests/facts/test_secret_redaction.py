@@ -97,13 +97,15 @@ def test_a_token_cut_short_is_removed_and_names_with_a_tokens_prefix_are_kept() 
     cut = "unrecognised output: '6.2.41133 [glpat-J79kiVhXdwvXD'"
     assert SecretRedactor().text(cut) == "unrecognised output: '6.2.41133 [<secret>'"
     assert SecretRedactor().text("hf_AbCdEfGh1… and eyJhbGciOiJIUzI1") == "<secret>… and <secret>"
-    names = "No module named 'hf_transfer'; hf_hub_download; sk-learn-intelex; npm_config_cache; ghs_"
+    assert SecretRedactor().text("output: ')AKIAWVF15YOKR0BR'") == "output: ')<secret>'"
+    names = "No module named 'hf_transfer'; hf_hub_download; sk-learn-intelex; npm_config_cache; ghs_; ASIAPACIFIC"
     assert SecretRedactor().text(names) == names
 
 
-def test_a_token_after_an_escaped_line_break_or_an_underscore_is_removed() -> None:
+def test_a_token_after_an_escaped_character_or_an_underscore_is_removed() -> None:
     token = "ghp_" + "Zx9" * 12
-    for text in (r'"line\n' + token + '"', "'6.2 \\r\\n" + token + "'", "_" + token, "rocm-" + token):
+    for text in (r'"line\n' + token + '"', "'6.2 \\r\\n" + token + "'", "_" + token, "rocm-" + token,
+                 "'6.2 \\x1b" + token + "'", "6.2 \\u001b" + token):
         assert token[4:] not in SecretRedactor().text(text), text
 
 
