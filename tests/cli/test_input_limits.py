@@ -382,11 +382,30 @@ def test_facts_over_their_size_limits_are_exit_2_before_judging(run_cli, tmp_pat
     assert time.monotonic() - started < 10
 
 
-@pytest.mark.parametrize("pattern", ["(a+)+$", "(a|a?)+$", "(a|aa)*$", "([a-z]+)*!"])
-def test_a_rule_regex_that_backtracks_exponentially_does_not_load(run_cli, tmp_path: Path, pattern: str) -> None:
+HANGING_PATTERNS = ["(a+)+$", "(a|a?)+$", "(a|aa)*$", "([a-z]+)*!", "(x+x+)+y", "(.*x){10}y", r"(\w+\s?)*y",
+                    "x{1,1000}x{1,1000}y"]
+"""Patterns a backtracking engine takes seconds to minutes on, on a fact of 8 KB of x's or a's (issue 20)."""
+
+
+@pytest.mark.parametrize("pattern", HANGING_PATTERNS)
+def test_a_rule_regex_that_backtracks_in_python_judges_a_long_fact_in_linear_time(run_cli, tmp_path: Path, pattern: str) -> None:
     rules = tmp_path / "redos.yaml"
-    rules.write_text(VALID_RULE.replace("eq: cuda", f"matches: '{pattern}'"), encoding="utf-8")
-    _input_error(run_cli("rules", "validate", str(rules)), "redos.yaml:7", "exponential")
+    rules.write_text(VALID_RULE.replace("{fact: torch.flavour, eq: cuda}", f"{{fact: driver.kernel_cmdline, matches: '{pattern}'}}"),
+                     encoding="utf-8")
+    facts = _facts_file(tmp_path, {"driver": {"kernel_cmdline": {"status": "known", "value": "x" * 4000 + "a" * 4000}}})
+    started = time.monotonic()
+    result = run_cli("check", "--facts", str(facts), "--rules", str(rules))
+    assert result.exit_code in (0, 1), result.stdout + result.stderr
+    assert time.monotonic() - started < 10
+
+
+@pytest.mark.parametrize("pattern", [r"(x+)(?:\\1)+y", "a(?=b)", "(?<!a)b", "(?P<x>a)(?P=x)"])
+def test_a_rule_regex_re2_cannot_run_in_linear_time_is_refused_at_load_naming_file_and_rule(
+    run_cli, tmp_path: Path, pattern: str
+) -> None:
+    rules = tmp_path / "backref.yaml"
+    rules.write_text(VALID_RULE.replace("eq: cuda", f'matches: "{pattern}"'), encoding="utf-8")
+    _input_error(run_cli("rules", "validate", str(rules)), "backref.yaml:7", "RD901", "RE2")
 
 
 def test_a_rule_regex_searches_only_the_start_of_a_long_value(run_cli, tmp_path: Path) -> None:
