@@ -20,6 +20,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import datetime as _dt
+import errno
 import os
 import stat
 import tempfile
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import Callable, Iterator, List, Optional, Tuple
 
 from rocm_doctor.errors import InputError
-from rocm_doctor.limits import EDIT_BYTES, FOLDER_DEPTH, Limit, LimitError
+from rocm_doctor.limits import EDIT_BYTES, FACT_FILE_BYTES, FOLDER_DEPTH, Limit, LimitError
 
 _ATTEMPTS = 5
 """How often a merge starts again when another program changed the file meanwhile."""
@@ -63,6 +64,64 @@ def kind_of(mode: int) -> str:
     return "not a regular file"
 
 
+LOOP_REASON = "a link that leads back to itself (a loop of links)"
+
+
+def resolved(path: Path) -> Path:
+    """The real path of ``path`` (links followed); a loop of links is an InputError, not the RuntimeError
+    ``Path.resolve()`` raises on Python 3.10-3.12. A link to nothing resolves to where it points."""
+    try:
+        return Path(os.path.realpath(path, strict=True))
+    except FileNotFoundError:
+        return Path(os.path.realpath(path))
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise InputError(f"{path}: {LOOP_REASON}") from None
+        return Path(os.path.realpath(path))
+
+
+class NotPlainFile(OSError):
+    """A file read for facts that is not a plain, bounded regular file: a loop of links, a folder, a FIFO,
+    a device, a socket, or one over ``facts.max_file_bytes``. An OSError, so a gatherer reading the live
+    machine records a failed fact with the reason; a recorded machine turns it into exit 2."""
+
+
+def read_fact_file(path: str, max_bytes: int) -> bytes:
+    """The first ``max_bytes`` bytes of a file read for facts, the one way gatherers read files.
+
+    Opens without blocking (a FIFO planted in site-packages must not hold the gathering) and reads only
+    a regular file. ``max_bytes`` over ``facts.max_file_bytes`` is a bug in the caller (ValueError).
+    FileNotFoundError and PermissionError propagate; other refusals are :class:`NotPlainFile`.
+    """
+    if max_bytes > FACT_FILE_BYTES.value:
+        raise ValueError(f"read of {max_bytes:,} bytes is over {FACT_FILE_BYTES}")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise NotPlainFile(errno.ELOOP, LOOP_REASON, path) from None
+        raise
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotPlainFile(errno.EINVAL, f"not a regular file: {kind_of(info.st_mode)}", path)
+        return _pread(fd, max_bytes, 0) if max_bytes < (1 << 20) else _read_upto(fd, max_bytes)
+    finally:
+        os.close(fd)
+
+
+def _read_upto(fd: int, max_bytes: int) -> bytes:
+    chunks: List[bytes] = []
+    size = 0
+    while size < max_bytes:
+        chunk = _pread(fd, min(1 << 20, max_bytes - size), size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
 def _open_regular(path: Path, flags: int = os.O_RDONLY) -> Tuple[int, os.stat_result]:
     """An open descriptor of a regular file; FileNotFoundError propagates, anything else is an InputError."""
     try:
@@ -72,6 +131,8 @@ def _open_regular(path: Path, flags: int = os.O_RDONLY) -> Tuple[int, os.stat_re
     except IsADirectoryError:
         raise InputError(f"{path}: is a folder, not a file") from None
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise InputError(f"{path}: {LOOP_REASON}") from None
         raise InputError(f"{path}: cannot open ({exc.strerror or exc})") from None
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):

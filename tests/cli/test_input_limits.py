@@ -498,3 +498,45 @@ def test_a_line_with_a_long_word_is_read_and_rendered_in_linear_time(tmp_path: P
     done = subprocess.run([sys.executable, "-m", "rocm_doctor", "check", "--from", str(paste)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode in (0, 1), done.stderr
+
+
+def _machine_copy(tmp_path: Path) -> Path:
+    machine = tmp_path / "machine"
+    shutil.copytree(CPU_ONLY, machine, symlinks=True)
+    return machine
+
+
+@pytest.mark.parametrize("command", [("facts",), ("check",)])
+def test_a_recorded_machine_file_that_links_to_itself_is_exit_2(run_cli, tmp_path: Path, command) -> None:
+    # Path.resolve() raised RuntimeError on the loop (Python 3.11): exit 3.
+    machine = _machine_copy(tmp_path)
+    cmdline = machine / "files" / "proc" / "cmdline"
+    cmdline.parent.mkdir(parents=True, exist_ok=True)
+    cmdline.unlink(missing_ok=True)
+    os.symlink("cmdline", cmdline)
+    _input_error(run_cli(*command, "--machine", str(machine)), "cmdline", "loop")
+
+
+@pytest.mark.parametrize("through_include", [False, True])
+def test_a_requirements_file_that_links_to_itself_is_exit_2(run_cli, tmp_path: Path, through_include: bool) -> None:
+    looped = tmp_path / "looped.txt"
+    os.symlink("looped.txt", looped)
+    named = looped
+    if through_include:
+        named = tmp_path / "requirements.txt"
+        named.write_text("numpy\n-r looped.txt\n", encoding="utf-8")
+    _input_error(run_cli("fix", "--machine", str(CPU_ONLY), "--requirements", str(named)), "looped.txt", "loop")
+
+
+def test_a_recorded_machine_read_refuses_a_fifo_without_waiting(tmp_path: Path) -> None:
+    from rocm_doctor.system.recorded import RecordedMachineError, RecordedSystem
+
+    machine = _machine_copy(tmp_path)
+    system = RecordedSystem(machine)
+    fifo = machine / "files" / "proc" / "version_fifo"
+    fifo.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(fifo)  # planted after the folder check, as a replay could meet it
+    started = time.monotonic()
+    with pytest.raises(RecordedMachineError, match="FIFO"):
+        system.read_text("/proc/version_fifo")
+    assert time.monotonic() - started < 2
