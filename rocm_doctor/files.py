@@ -25,6 +25,7 @@ import os
 import stat
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, List, Optional, Tuple
@@ -221,7 +222,10 @@ def encoding_of(data: bytes, path: Path) -> Encoding:
 def _encode(encoding: Encoding, old: str, new: str, path: Path) -> bytes:
     """``new`` in the file's encoding; refused when the file is not UTF-8 and the new text is not ASCII."""
     if encoding.codec == "utf-8" and _has_stray_bytes(old):
-        added = {c for c in new if ord(c) > 127 and not _is_stray(c)}
+        # Only what the new text adds counts: the file's own UTF-8 characters (an "é" beside a stray
+        # byte) are written back as the bytes they were read from.
+        added = set(Counter(c for c in new if ord(c) > 127 and not _is_stray(c))
+                    - Counter(c for c in old if ord(c) > 127 and not _is_stray(c)))
         if added:
             raise InputError(
                 f"{path}: is not UTF-8, and the new lines are not ASCII ({''.join(sorted(added))[:20]!r}); not changed"

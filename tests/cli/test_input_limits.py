@@ -540,3 +540,10 @@ def test_a_recorded_machine_read_refuses_a_fifo_without_waiting(tmp_path: Path) 
     with pytest.raises(RecordedMachineError, match="FIFO"):
         system.read_text("/proc/version_fifo")
     assert time.monotonic() - started < 2
+
+
+def test_report_output_dash_is_standard_output_not_a_file_named_dash(run_cli, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("report", "--machine", str(CPU_ONLY), "-o", "-")
+    assert result.exit_code in (0, 1), result.stdout + result.stderr
+    assert "rocm-doctor" in result.stdout and not (tmp_path / "-").exists()

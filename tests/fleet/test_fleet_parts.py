@@ -227,3 +227,10 @@ def test_malformed_check_documents_never_raise(facts, findings) -> None:
         path.write_text(json.dumps({"schema": "rocm-doctor/check/1", "facts": facts, "findings": findings}), encoding="utf-8")
         nodes, skipped = Reader([]).read([path])
         aggregate(nodes, skipped, 1)
+
+
+def test_node_files_named_with_a_leading_dot_keep_distinct_names() -> None:
+    # Cut at the first dot, every ".name.json" was the node '' and they all merged.
+    names = {node_name(Path(f".{name}.json")) for name in ("gpu01", "gpu02")}
+    assert names == {".gpu01", ".gpu02"}
+    assert node_name(Path("gpu01.bench.json")) == "gpu01"
