@@ -59,6 +59,10 @@ DONE_STATUSES = ("ok", "wrong", "error", "skipped")
 """The statuses the worker ends a test with; any other ``done`` line is noise."""
 POLL_SECONDS = 0.5
 """How often the runner checks that the worker is still alive while it waits for a line."""
+FLOOD_LINES = 1000
+"""Lines that are not protocol records (blank ones included) since the worker's last record, at which a
+test that reaches its deadline is a worker flooding its output, not a hang: the remaining tests are not
+run (a fresh worker would flood the same way, each for a whole deadline)."""
 
 Progress = Callable[[str, Optional[str], int, int], None]
 """``progress(test, step, finished_tests, total_tests)``, called on every protocol line."""
@@ -158,6 +162,8 @@ class _Run:
         self.table = table if table is not None else load_table("gpu_peaks")
         self.spec_override = spec
         self.run = BenchRun(level=level, device=device, python=python, spec=spec)
+        self.noise_since_record = 0
+        """Non-protocol lines of the current worker since its last protocol record."""
 
     def _notify(self, test: str, step: Optional[str]) -> None:
         if self.progress is not None:
@@ -185,6 +191,7 @@ class _Run:
         ]
         session = _Session(argv, self.env)
         self.run.workers += 1
+        self.noise_since_record = 0
         clock = time.monotonic()
         current: Optional[str] = None
         last_step: Optional[str] = None
@@ -207,6 +214,13 @@ class _Run:
                         continue
                 if line is None and not _exits_by(session, until):
                     line = DEADLINE  # it closed its output but went on running: our kill is not its crash
+                if line is DEADLINE and self.noise_since_record >= FLOOD_LINES:
+                    reason = (f"the worker wrote {self.noise_since_record:,} lines that are not protocol records "
+                              f"(blank or other) and no result within the {self.deadline:g} s deadline")
+                    self._abandon(session, current, last_step, steps, clock, ERROR, reason)
+                    for name in list(self.pending):
+                        self._finish(TestResult(name=name, status=SKIPPED, reason=f"not run: {reason}"))
+                    return
                 if line is DEADLINE:
                     self._abandon(session, current, last_step, steps, clock, HANG,
                                   f"no result within the {self.deadline:g} s deadline; hung in step {last_step}")
@@ -220,6 +234,7 @@ class _Run:
                 if record is None:
                     self._noise(line)
                     continue
+                self.noise_since_record = 0
                 test, step, status = record["test"], record["step"], record["status"]
                 if test == "_worker":
                     if step == "hello":
@@ -259,6 +274,7 @@ class _Run:
 
     def _noise(self, line: str) -> None:
         """Keep a line that is not a trusted protocol record, up to ``bench.max_noise_lines``."""
+        self.noise_since_record += 1
         if not line.strip():
             return
         if len(self.run.noise) < BENCH_NOISE_LINES.value:

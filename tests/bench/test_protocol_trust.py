@@ -142,3 +142,14 @@ def test_a_setup_error_without_a_usable_message_is_still_classified(tmp_path: Pa
     result = run.tests["init"]
     assert result.status == "error" and isinstance(result.reason, str) and result.reason
     render_summary(run, SafeConsole(file=io.StringIO()))
+
+
+def test_a_worker_flooding_blank_lines_fails_once_and_is_not_a_hang_on_every_test(tmp_path: Path) -> None:
+    # Each test was a hang after its own deadline, with a fresh worker each time: 29.6 s for 6 tests at 4 s.
+    python = fake_python(tmp_path, SETUP + INIT_OK, "while :; do printf '\\n\\n\\n\\n\\n\\n\\n\\n'; done")
+    started = time.monotonic()
+    run = run_bench(python, "quick", "cpu", 2.0, tests=["init", "copy_integrity", "gemm"])
+    assert time.monotonic() - started < 8
+    assert run.tests["init"].status == "ok"
+    assert run.tests["copy_integrity"].status == "error" and "not protocol records" in (run.tests["copy_integrity"].reason or "")
+    assert run.tests["gemm"].status == "skipped" and run.workers == 1
