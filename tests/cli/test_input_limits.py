@@ -547,3 +547,16 @@ def test_report_output_dash_is_standard_output_not_a_file_named_dash(run_cli, tm
     result = run_cli("report", "--machine", str(CPU_ONLY), "-o", "-")
     assert result.exit_code in (0, 1), result.stdout + result.stderr
     assert "rocm-doctor" in result.stdout and not (tmp_path / "-").exists()
+
+
+@pytest.mark.live_machine
+@pytest.mark.skipif(os.name != "posix", reason="the hanging interpreter is a shell script")
+def test_timeout_bounds_the_inspection_of_a_hanging_interpreter(run_cli, tmp_path: Path) -> None:
+    # --timeout 5 gave up after 11 s: the inspection ran under the 10 s command timeout.
+    python = tmp_path / "python"
+    python.write_text("#!/bin/sh\nexec sleep 60\n", encoding="utf-8")
+    python.chmod(0o755)
+    started = time.monotonic()
+    result = run_cli("facts", "--python", str(python), "--timeout", "2", "--json")
+    assert result.exit_code in (0, 1, 2), result.stdout + result.stderr
+    assert time.monotonic() - started < 8
