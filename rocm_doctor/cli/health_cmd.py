@@ -36,9 +36,11 @@ MIN_BENCH_SECONDS = 5.0
 FailOn = enum.Enum("FailOn", [(v, v) for v in VERDICTS if v != "ok"], type=str)  # type: ignore[misc]
 Action = enum.Enum("Action", [(a, a) for a in ACTIONS], type=str)  # type: ignore[misc]
 
-JUDGE_RESERVE = 0.15
-"""Seconds of the budget kept back from gathering for judging, rendering and exiting (the shipped
-rules judge a machine in well under 0.1 s; benchmarks/check_speed.py measures it)."""
+def judge_reserve(budget: float) -> float:
+    """Seconds of the budget kept back from gathering for judging, rendering and exiting: a tenth of it,
+    at least 0.15 s and at most 2 s (the shipped rules judge a machine in about 0.1 s on an idle
+    machine; a loaded one takes several times that). benchmarks/health_budget.py measures the result."""
+    return min(max(0.1 * budget, 0.15), 2.0)
 
 
 def _judged_within(loaded: list, facts: Facts, until: float) -> Tuple[Optional[CheckResult], Optional[str]]:
@@ -136,9 +138,10 @@ def health(
     start = command_started()
     deadline = start + seconds
     loaded = load_rules(rules or [])  # bad rules fail before any probe runs
-    facts, incomplete = _facts_within(source, max(deadline - JUDGE_RESERVE - time.monotonic(), 0.1), seconds)
+    reserve = judge_reserve(seconds)
+    facts, incomplete = _facts_within(source, max(deadline - reserve - time.monotonic(), 0.1), seconds)
     if bench is not None and not incomplete:
-        facts, incomplete = _with_bench(facts, source, bench.value, deadline - JUDGE_RESERVE - time.monotonic())
+        facts, incomplete = _with_bench(facts, source, bench.value, deadline - reserve - time.monotonic())
     result, unjudged = _judged_within(loaded, facts, deadline)
     if result is None:
         result = evaluate([], facts)  # no rule judged: the verdict is unknown, saying why
