@@ -106,12 +106,13 @@ def read_fact_file(path: str, max_bytes: int) -> bytes:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise NotPlainFile(errno.EINVAL, f"not a regular file: {kind_of(info.st_mode)}", path)
-        return _pread(fd, max_bytes, 0) if max_bytes < (1 << 20) else _read_upto(fd, max_bytes)
+        return _read_upto(fd, max_bytes)
     finally:
         os.close(fd)
 
 
 def _read_upto(fd: int, max_bytes: int) -> bytes:
+    """Up to ``max_bytes`` from the start, in as many reads as it takes (a /proc file gives a page a read)."""
     chunks: List[bytes] = []
     size = 0
     while size < max_bytes:
