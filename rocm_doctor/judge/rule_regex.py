@@ -38,7 +38,7 @@ def compile_rule_regex(pattern: str) -> Any:
         if isinstance(reason, bytes):
             reason = reason.decode("utf-8", "replace")
         raise RuleRegexError(
-            f"regular expression {pattern!r} is not accepted ({reason}); rule patterns run on RE2, which has no "
+            f"regular expression {pattern!r} does not compile in RE2 ({reason}); rule patterns run on RE2, which has no "
             "backreferences or look-arounds, so every match takes linear time"
         ) from None
 
