@@ -130,12 +130,19 @@ def command_started() -> float:
 
 
 def _process_age() -> float:
+    """Seconds since this process started: from /proc (clock ticks since boot, exact), else psutil (whose
+    start time rests on a boot time rounded to whole seconds); 0 when unknown or not a fresh process."""
     try:
-        import psutil
+        with open("/proc/self/stat", "rb") as stat_file, open("/proc/uptime", "rb") as uptime_file:
+            fields = stat_file.read().rsplit(b")", 1)[1].split()
+            age = float(uptime_file.read().split()[0]) - int(fields[19]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        try:
+            import psutil
 
-        age = time.time() - psutil.Process().create_time()
-    except Exception:  # noqa: BLE001 - no process table (a sandbox): count from now
-        return 0.0
+            age = time.time() - psutil.Process().create_time()
+        except Exception:  # noqa: BLE001 - no process table (a sandbox): count from now
+            return 0.0
     return age if 0.0 <= age < _FRESH_PROCESS_SECONDS else 0.0
 
 
