@@ -18,6 +18,13 @@ Shapes:
   env       many environment lines: ``export``, ``$env:``, ``ENV``, ``env`` output
   mixed     collect_env, pip list, prose with GPU names, code spans and URLs, repeated
   newlines  nothing but newlines (the degenerate case of the byte cap)
+  prose     sentences that never repeat
+  longline  one line that never ends
+  hexrun    one line of a-f without a digit (the number blanking was quadratic on it: issue 20)
+  hexlines  lines of hashes and addresses: long hex runs, some with digits
+  blanks    one line of spaces and tabs (the field reader was cubic on it)
+  alternate two character classes alternating on one line ("a1a1...", "a a ...", "x-x-...")
+  fieldrun  a field label followed by a long run of blanks and hex ("GPU:      ...")
 """
 
 from __future__ import annotations
@@ -141,6 +148,27 @@ def _longline(i: int) -> str:
     return f"export A_{i % 50}={i} "
 
 
+def _hexrun(i: int) -> str:
+    return "abcdef"[i % 6] * 64
+
+
+def _hexlines(i: int) -> str:
+    digest = "".join("0123456789abcdef"[(i * 7 + k * 13) % 16] for k in range(64))
+    return f"sha256:{digest} 0x{digest[:16].upper()} {'deadbeef' * 8}\n"
+
+
+def _blanks(i: int) -> str:
+    return " \t  " * 16
+
+
+def _alternate(i: int) -> str:
+    return ("a1", "a ", "x-", "1.", "a=")[(i // 4096) % 5] * 32
+
+
+def _fieldrun(i: int) -> str:
+    return ("GPU:" if i % 4096 == 0 else "") + ("   " if i % 2 else "fa11") * 16
+
+
 SHAPES: Dict[str, Callable[[int], str]] = {
     "log": _log,
     "shell": _shell,
@@ -150,6 +178,11 @@ SHAPES: Dict[str, Callable[[int], str]] = {
     "newlines": _newlines,
     "prose": _prose,
     "longline": _longline,
+    "hexrun": _hexrun,
+    "hexlines": _hexlines,
+    "blanks": _blanks,
+    "alternate": _alternate,
+    "fieldrun": _fieldrun,
 }
 
 

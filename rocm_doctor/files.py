@@ -20,16 +20,18 @@ from __future__ import annotations
 import codecs
 import contextlib
 import datetime as _dt
+import errno
 import os
 import stat
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, List, Optional, Tuple
 
 from rocm_doctor.errors import InputError
-from rocm_doctor.limits import EDIT_BYTES, FOLDER_DEPTH, Limit, LimitError
+from rocm_doctor.limits import EDIT_BYTES, FACT_FILE_BYTES, FOLDER_DEPTH, Limit, LimitError
 
 _ATTEMPTS = 5
 """How often a merge starts again when another program changed the file meanwhile."""
@@ -63,6 +65,65 @@ def kind_of(mode: int) -> str:
     return "not a regular file"
 
 
+LOOP_REASON = "a link that leads back to itself (a loop of links)"
+
+
+def resolved(path: Path) -> Path:
+    """The real path of ``path`` (links followed); a loop of links is an InputError, not the RuntimeError
+    ``Path.resolve()`` raises on Python 3.10-3.12. A link to nothing resolves to where it points."""
+    try:
+        return Path(os.path.realpath(path, strict=True))
+    except FileNotFoundError:
+        return Path(os.path.realpath(path))
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise InputError(f"{path}: {LOOP_REASON}") from None
+        return Path(os.path.realpath(path))
+
+
+class NotPlainFile(OSError):
+    """A file read for facts that is not a plain, bounded regular file: a loop of links, a folder, a FIFO,
+    a device, a socket, or one over ``facts.max_file_bytes``. An OSError, so a gatherer reading the live
+    machine records a failed fact with the reason; a recorded machine turns it into exit 2."""
+
+
+def read_fact_file(path: str, max_bytes: int) -> bytes:
+    """The first ``max_bytes`` bytes of a file read for facts, the one way gatherers read files.
+
+    Opens without blocking (a FIFO planted in site-packages must not hold the gathering) and reads only
+    a regular file. ``max_bytes`` over ``facts.max_file_bytes`` is a bug in the caller (ValueError).
+    FileNotFoundError and PermissionError propagate; other refusals are :class:`NotPlainFile`.
+    """
+    if max_bytes > FACT_FILE_BYTES.value:
+        raise ValueError(f"read of {max_bytes:,} bytes is over {FACT_FILE_BYTES}")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise NotPlainFile(errno.ELOOP, LOOP_REASON, path) from None
+        raise
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotPlainFile(errno.EINVAL, f"not a regular file: {kind_of(info.st_mode)}", path)
+        return _read_upto(fd, max_bytes)
+    finally:
+        os.close(fd)
+
+
+def _read_upto(fd: int, max_bytes: int) -> bytes:
+    """Up to ``max_bytes`` from the start, in as many reads as it takes (a /proc file gives a page a read)."""
+    chunks: List[bytes] = []
+    size = 0
+    while size < max_bytes:
+        chunk = _pread(fd, min(1 << 20, max_bytes - size), size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
 def _open_regular(path: Path, flags: int = os.O_RDONLY) -> Tuple[int, os.stat_result]:
     """An open descriptor of a regular file; FileNotFoundError propagates, anything else is an InputError."""
     try:
@@ -72,6 +133,8 @@ def _open_regular(path: Path, flags: int = os.O_RDONLY) -> Tuple[int, os.stat_re
     except IsADirectoryError:
         raise InputError(f"{path}: is a folder, not a file") from None
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise InputError(f"{path}: {LOOP_REASON}") from None
         raise InputError(f"{path}: cannot open ({exc.strerror or exc})") from None
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
@@ -160,7 +223,10 @@ def encoding_of(data: bytes, path: Path) -> Encoding:
 def _encode(encoding: Encoding, old: str, new: str, path: Path) -> bytes:
     """``new`` in the file's encoding; refused when the file is not UTF-8 and the new text is not ASCII."""
     if encoding.codec == "utf-8" and _has_stray_bytes(old):
-        added = {c for c in new if ord(c) > 127 and not _is_stray(c)}
+        # Only what the new text adds counts: the file's own UTF-8 characters (an "é" beside a stray
+        # byte) are written back as the bytes they were read from.
+        added = set(Counter(c for c in new if ord(c) > 127 and not _is_stray(c))
+                    - Counter(c for c in old if ord(c) > 127 and not _is_stray(c)))
         if added:
             raise InputError(
                 f"{path}: is not UTF-8, and the new lines are not ASCII ({''.join(sorted(added))[:20]!r}); not changed"

@@ -69,6 +69,13 @@ FACTS_ENTRIES = Limit("facts.max_entries", 10_000, "entries")
 """Items of one list or mapping fact (installed packages, environment variables, benchmark results)."""
 FACTS_TEXT = Limit("facts.max_text", 65_536, "characters")
 """One text fact (a kernel command line, a path, a reason)."""
+FACT_FILE_BYTES = Limit("facts.max_file_bytes", 8 * MiB, "bytes")
+"""Bytes read from one file for facts, on the live machine or a recorded one (a wheel's ``RECORD``
+is the largest: torch's is about 2 MiB); each read asks for less (a ``/proc`` file 1 MiB, a package's
+``METADATA`` its header) and is cut there."""
+TORCH_VERSION_PY_BYTES = Limit("torch.max_version_py_bytes", 64 * 1024, "bytes")
+"""``torch/version.py`` (torch 2.x's is under 1 KB); a larger one is a failed fact with the reason.
+It is read statement by statement, so even this much never becomes one large syntax tree."""
 
 # -- recorded machine folders (--machine) --------------------------------------------------------
 MACHINE_ENTRIES = Limit("machine.max_entries", 100_000, "files and folders")
@@ -116,7 +123,8 @@ UPDATE_SECONDS = Limit("update.max_seconds", 60, "s")
 
 ALL = (
     YAML_BYTES, YAML_DEPTH, YAML_NODES, INTEGER_DIGITS, MATCH_CHARS, JSON_BYTES, JSON_DEPTH,
-    PASTE_BYTES, PASTE_LINES, PASTE_WAIT, FACTS_GPUS, FACTS_ENTRIES, FACTS_TEXT, MACHINE_ENTRIES, FOLDER_DEPTH,
+    PASTE_BYTES, PASTE_LINES, PASTE_WAIT, FACTS_GPUS, FACTS_ENTRIES, FACTS_TEXT, FACT_FILE_BYTES, TORCH_VERSION_PY_BYTES,
+    MACHINE_ENTRIES, FOLDER_DEPTH,
     EDIT_BYTES, EDIT_LINES, REQUIREMENTS_BYTES, REQUIREMENTS_LINES, REQUIREMENTS_DEPTH,
     CHILD_OUTPUT_BYTES, CHILD_LINE_BYTES, CHILD_EXIT_GRACE, BENCH_NOISE_LINES,
     UPDATE_INDEX_BYTES, UPDATE_BUNDLE_BYTES, UPDATE_UNPACKED_BYTES, UPDATE_FILES, UPDATE_SECONDS,

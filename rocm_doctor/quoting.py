@@ -58,13 +58,22 @@ def powershell_word(value: str) -> str:
 
 _CMD_SAFE = re.compile(r"^[A-Za-z0-9_@+:./\\-]+$")
 """Arguments cmd.exe passes as written: no spaces, no ``& | < > ^ ( ) % ! , ; =`` or quotes."""
+_CMD_META = re.compile(r'([()%!^"<>&|])')
+"""What cmd.exe reads as syntax outside quotes; each is escaped with ``^`` in an argument."""
 
 
-def cmd_word(value: str) -> str:
-    """One argument for a cmd.exe command line: double-quoted (``& | < > ^`` are literal inside
-    quotes), with quotes and the backslashes before them escaped as the C runtime reads argv."""
-    if value and _CMD_SAFE.match(value):
-        return value
+def _cmd_refusal(value: str) -> None:
+    # cmd expands %NAME% before it reads carets or quotes, at the prompt and in a batch file alike, and
+    # no escape works in both; a line break ends the command. Refused, as env values are for cmd.
+    if "%" in value or any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise InputError(
+            f"{value!r}: cmd.exe cannot be given '%' or a control character safely on a command line; "
+            "use --shell powershell"
+        )
+
+
+def _crt_quoted(value: str) -> str:
+    """``value`` double-quoted for the MS C runtime's argv parser (backslashes doubled before a quote)."""
     out, backslashes = [], 0
     for char in value:
         if char == "\\":
@@ -73,6 +82,33 @@ def cmd_word(value: str) -> str:
         out.append("\\" * (2 * backslashes + 1) + '"' if char == '"' else "\\" * backslashes + char)
         backslashes = 0
     return '"' + "".join(out) + "\\" * (2 * backslashes) + '"'
+
+
+def cmd_word(value: str) -> str:
+    """One argument (not the program) for a cmd.exe command line.
+
+    cmd.exe and the program read the line in turn: cmd toggles its quoting at every ``"`` and has no
+    escape inside quotes, so ``"a\\"&calc&\\"b"`` leaves ``&calc&`` bare. The argument is quoted for the
+    program's C runtime first, then every character cmd reads as syntax, quotes included, gets a ``^``:
+    cmd never enters its quoted state, removes the carets and hands the program exactly the C runtime
+    form (https://learn.microsoft.com/en-us/windows-server/administration/windows-commands/cmd, and
+    https://learn.microsoft.com/en-us/cpp/c-language/parsing-c-command-line-arguments).
+    """
+    if value and _CMD_SAFE.match(value):
+        return value
+    _cmd_refusal(value)
+    return _CMD_META.sub(r"^\1", _crt_quoted(value))
+
+
+def cmd_program(value: str) -> str:
+    """The program word of a cmd.exe command line: double-quoted when it needs it (cmd finds the program
+    name before it reads carets, so it is quoted, not escaped); a path cannot hold ``"``."""
+    if value and _CMD_SAFE.match(value):
+        return value
+    _cmd_refusal(value)
+    if '"' in value:
+        raise InputError(f"{value!r}: a program path with '\"' cannot be written for cmd.exe")
+    return '"' + value + '"'
 
 
 PIP_ARCHIVE_EXTENSIONS = (

@@ -46,12 +46,21 @@ def quote_word(shell: str, word: str) -> str:
     return quoting.fish(word)
 
 
-def quote_argv(shell: str, argv: Sequence[str]) -> str:
-    """An argv list as one command line for ``shell``; PowerShell needs ``&`` before a quoted program."""
+def _quoted_words(shell: str, argv: Sequence[str]) -> list:
+    """Each word quoted for ``shell``: PowerShell needs ``&`` before a quoted program, cmd quotes the program
+    and escapes the arguments (see :func:`rocm_doctor.quoting.cmd_word`). A word cmd cannot carry is an
+    InputError that says so."""
+    if shell == "cmd":
+        return [quoting.cmd_program(argv[0]), *(quoting.cmd_word(w) for w in argv[1:])] if argv else []
     words = [quote_word(shell, w) for w in argv]
     if shell == "powershell" and words and words[0].startswith("'"):
         words.insert(0, "&")
-    return " ".join(words)
+    return words
+
+
+def quote_argv(shell: str, argv: Sequence[str]) -> str:
+    """An argv list as one command line for ``shell``."""
+    return " ".join(_quoted_words(shell, argv))
 
 
 def uses_shell_syntax(command: str) -> bool:
@@ -90,9 +99,7 @@ CONTINUATION = {"bash": " \\", "zsh": " \\", "sh": " \\", "fish": " \\", "powers
 def wrapped(shell: str, argv: Sequence[str], width: int, indent: str) -> list:
     """``quote_argv`` broken between arguments with the shell's line continuation, each line within
     ``width`` where the words allow (a single word longer than the width stays whole)."""
-    words = [quote_word(shell, w) for w in argv]
-    if shell == "powershell" and words and words[0].startswith("'"):
-        words.insert(0, "&")
+    words = _quoted_words(shell, argv)
     mark = CONTINUATION[shell]
     lines, current = [], ""
     for word in words:

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import collections
 import json
+import math
 import os
 import signal
 import time
 from pathlib import Path
-from typing import Callable, Deque, List, Mapping, Optional, Sequence
+from typing import Any, Callable, Deque, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from rocm_doctor import bounded_json
 from rocm_doctor.bench import worker
@@ -59,6 +60,10 @@ DONE_STATUSES = ("ok", "wrong", "error", "skipped")
 """The statuses the worker ends a test with; any other ``done`` line is noise."""
 POLL_SECONDS = 0.5
 """How often the runner checks that the worker is still alive while it waits for a line."""
+FLOOD_LINES = 1000
+"""Lines that are not protocol records (blank ones included) since the worker's last record, at which a
+test that reaches its deadline is a worker flooding its output, not a hang: the remaining tests are not
+run (a fresh worker would flood the same way, each for a whole deadline)."""
 
 Progress = Callable[[str, Optional[str], int, int], None]
 """``progress(test, step, finished_tests, total_tests)``, called on every protocol line."""
@@ -158,6 +163,8 @@ class _Run:
         self.table = table if table is not None else load_table("gpu_peaks")
         self.spec_override = spec
         self.run = BenchRun(level=level, device=device, python=python, spec=spec)
+        self.noise_since_record = 0
+        """Non-protocol lines of the current worker since its last protocol record."""
 
     def _notify(self, test: str, step: Optional[str]) -> None:
         if self.progress is not None:
@@ -171,7 +178,7 @@ class _Run:
         self._notify(result.name, None)
 
     def _on_hello(self, record: dict) -> None:
-        info = {k: v for k, v in record.items() if k not in ("test", "step", "status", "t")}
+        info, _ = typed_fields({k: v for k, v in record.items() if k not in ("test", "step", "status", "t")})
         self.run.info = info
         self.run.device = info.get("device", self.run.device)
         if self.spec_override is None:
@@ -185,6 +192,7 @@ class _Run:
         ]
         session = _Session(argv, self.env)
         self.run.workers += 1
+        self.noise_since_record = 0
         clock = time.monotonic()
         current: Optional[str] = None
         last_step: Optional[str] = None
@@ -207,6 +215,13 @@ class _Run:
                         continue
                 if line is None and not _exits_by(session, until):
                     line = DEADLINE  # it closed its output but went on running: our kill is not its crash
+                if line is DEADLINE and self.noise_since_record >= FLOOD_LINES:
+                    reason = (f"the worker wrote {self.noise_since_record:,} lines that are not protocol records "
+                              f"(blank or other) and no result within the {self.deadline:g} s deadline")
+                    self._abandon(session, current, last_step, steps, clock, ERROR, reason)
+                    for name in list(self.pending):
+                        self._finish(TestResult(name=name, status=SKIPPED, reason=f"not run: {reason}"))
+                    return
                 if line is DEADLINE:
                     self._abandon(session, current, last_step, steps, clock, HANG,
                                   f"no result within the {self.deadline:g} s deadline; hung in step {last_step}")
@@ -220,6 +235,7 @@ class _Run:
                 if record is None:
                     self._noise(line)
                     continue
+                self.noise_since_record = 0
                 test, step, status = record["test"], record["step"], record["status"]
                 if test == "_worker":
                     if step == "hello":
@@ -259,6 +275,7 @@ class _Run:
 
     def _noise(self, line: str) -> None:
         """Keep a line that is not a trusted protocol record, up to ``bench.max_noise_lines``."""
+        self.noise_since_record += 1
         if not line.strip():
             return
         if len(self.run.noise) < BENCH_NOISE_LINES.value:
@@ -270,7 +287,10 @@ class _Run:
         status = record["status"]
         failing = next((s for s in reversed(steps) if s["status"] in ("mismatch", "error")), None)
         reason = _text(record.get("detail") or record.get("error") or record.get("reason"))
-        metrics = record.get("metrics") if isinstance(record.get("metrics"), dict) else {}
+        metrics, unread = typed_fields(record.get("metrics") if isinstance(record.get("metrics"), dict) else {})
+        if unread:
+            note = "metrics left unknown: " + "; ".join(unread)
+            reason = f"{reason}; {note}" if reason else note
         return TestResult(
             name=record["test"], status=status, step=failing["step"] if failing else None, reason=reason,
             metrics=metrics, steps=steps, seconds=seconds,
@@ -311,6 +331,45 @@ class _Run:
         if last_step in ("import_torch", "device_init") and current in (None, "init"):
             for name in list(self.pending):
                 self._finish(TestResult(name=name, status=SKIPPED, reason=f"not run: worker setup failed ({reason})"))
+
+
+def typed_fields(raw: Mapping[str, Any]) -> Tuple[Dict[str, Any], List[str]]:
+    """The fields of a worker's record that are plain values, and why each other one was left out.
+
+    The worker runs in a target interpreter that anything may have replaced: a number that is not finite
+    (``1e999`` reads as infinity, ``NaN``) or is negative (no figure the worker measures is) is dropped
+    with its reason, never the record; so is a list or mapping with a number that is not finite inside."""
+    kept: Dict[str, Any] = {}
+    unread: List[str] = []
+    for key, value in raw.items():
+        if isinstance(value, bool) or value is None:
+            kept[key] = value
+        elif isinstance(value, (int, float)):
+            if not math.isfinite(value) or value < 0:
+                unread.append(f"{key} ({value!r} is not a finite, non-negative number)")
+            else:
+                kept[key] = value
+        elif isinstance(value, str):
+            kept[key] = value[:STDERR_LINE_CHARS]
+        elif _all_finite(value):
+            kept[key] = value
+        else:
+            unread.append(f"{key} (holds a number that is not finite)")
+    return kept, unread
+
+
+def _all_finite(value: Any) -> bool:
+    """Every number inside ``value`` is finite (bounded_json already bounds its depth)."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            return False
+        if isinstance(item, dict):
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return True
 
 
 def _text(value: object) -> Optional[str]:

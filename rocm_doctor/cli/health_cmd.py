@@ -11,6 +11,7 @@ import enum
 import json
 import re
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import List, Optional, Tuple
@@ -18,12 +19,13 @@ from typing import List, Optional, Tuple
 import typer
 
 from rocm_doctor.bench import BenchLevel
-from rocm_doctor.cli.app import app
+from rocm_doctor.cli.app import app, command_started
 from rocm_doctor.cli.inputs import RULES_OPTION, FactsSource, gather_plan, gathering_options, load_facts, usable_target
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.health.verdict import VERDICTS, Incomplete, Verdict, verdict_of
 from rocm_doctor.pipeline import evaluate
+from rocm_doctor.judge.report import CheckResult
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.model.rules import ACTIONS
 
@@ -33,6 +35,28 @@ MIN_BENCH_SECONDS = 5.0
 
 FailOn = enum.Enum("FailOn", [(v, v) for v in VERDICTS if v != "ok"], type=str)  # type: ignore[misc]
 Action = enum.Enum("Action", [(a, a) for a in ACTIONS], type=str)  # type: ignore[misc]
+
+def judge_reserve(budget: float) -> float:
+    """Seconds of the budget kept back from gathering for judging, rendering and exiting: a tenth of it,
+    at least 0.15 s and at most 2 s (the shipped rules judge a machine in about 0.1 s on an idle
+    machine; a loaded one takes several times that). benchmarks/health_budget.py measures the result."""
+    return min(max(0.1 * budget, 0.15), 2.0)
+
+
+def _judged_within(loaded: list, facts: Facts, until: float) -> Tuple[Optional[CheckResult], Optional[str]]:
+    """The rules' result, or None and why when judging did not end by the monotonic ``until``."""
+    done: dict = {}
+
+    def work() -> None:
+        done["result"] = evaluate(loaded, facts)
+
+    thread = threading.Thread(target=work, name="rocm-doctor-judge", daemon=True)
+    thread.start()
+    thread.join(max(until - time.monotonic(), 0.05))
+    if "result" in done:
+        return done["result"], None
+    return None, "rules did not finish within the budget"
+
 
 _BUDGET = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min)?\s*$", re.IGNORECASE)
 
@@ -45,13 +69,13 @@ def parse_budget(text: str) -> float:
     return float(match.group(1)) * (60 if (match.group(2) or "s").lower().startswith("m") else 1)
 
 
-def _facts_within(source: FactsSource, budget: float) -> Tuple[Facts, Incomplete]:
+def _facts_within(source: FactsSource, budget: float, stated: float) -> Tuple[Facts, Incomplete]:
     plan = gather_plan(source)
     if plan is None:  # --facts / --from: nothing to gather
         return load_facts(source), Incomplete()
     from rocm_doctor.health.bounded import gather_within
 
-    bounded = gather_within(plan.system, plan.options, budget, plan.origin, plan.origin_detail)
+    bounded = gather_within(plan.system, plan.options, budget, plan.origin, plan.origin_detail, stated)
     facts = usable_target(source, bounded.facts) if plan.origin == "live" else bounded.facts
     return facts, bounded.incomplete
 
@@ -119,12 +143,17 @@ def health(
         raise InputError("--bench runs on this machine; it cannot be combined with --machine, --facts or --from")
     if npd is not None and json_output:
         raise InputError("use --npd or --json, not both")
-    start = time.monotonic()
+    start = command_started()
+    deadline = start + seconds
     loaded = load_rules(rules or [])  # bad rules fail before any probe runs
-    facts, incomplete = _facts_within(source, seconds)
+    reserve = judge_reserve(seconds)
+    facts, incomplete = _facts_within(source, max(deadline - reserve - time.monotonic(), 0.1), seconds)
     if bench is not None and not incomplete:
-        facts, incomplete = _with_bench(facts, source, bench.value, seconds - (time.monotonic() - start))
-    result = evaluate(loaded, facts)
+        facts, incomplete = _with_bench(facts, source, bench.value, deadline - reserve - time.monotonic())
+    result, unjudged = _judged_within(loaded, facts, deadline)
+    if result is None:
+        result = evaluate([], facts)  # no rule judged: the verdict is unknown, saying why
+        incomplete = Incomplete(incomplete.parts + ["rules"], "; ".join(filter(None, [incomplete.reason, unjudged])))
     verdict = verdict_of(result, incomplete)
     elapsed = time.monotonic() - start
     if npd is not None:

@@ -31,7 +31,7 @@ NO_TORCH_OPTION = typer.Option(False, "--no-torch", help="Do not start torch; re
 MACHINE_OPTION = typer.Option(None, "--machine", metavar="DIR", help="Replay a recorded machine folder instead of this machine.")
 FACTS_OPTION = typer.Option(None, "--facts", metavar="FILE", help="Read facts from a JSON file written by `facts --json`.")
 FROM_OPTION = typer.Option(None, "--from", metavar="FILE", help="Diagnose a pasted report (file, or - for stdin).")
-TIMEOUT_OPTION = typer.Option(60.0, "--timeout", metavar="SECONDS", help="Seconds the live torch probe may take.")
+TIMEOUT_OPTION = typer.Option(60.0, "--timeout", metavar="SECONDS", help="Seconds the target interpreter may take: its inspection, and the live torch probe.")
 RULES_OPTION = typer.Option(None, "--rules", metavar="PATH", help="Extra rule file or folder (repeatable; also ROCM_DOCTOR_RULES).")
 
 _GATHERING: Tuple[Tuple[str, Any, Any], ...] = (

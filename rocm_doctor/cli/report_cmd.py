@@ -68,7 +68,7 @@ def _write(path: Path, text: str) -> None:
 @app.command("report")
 @gathering_options
 def report(
-    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write the report to this file (default: print it)."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write the report to this file (default, or -: print it)."),
     no_redact: bool = typer.Option(False, "--no-redact", help="Keep secrets, user, host, paths, addresses, serials and kernel parameters as they are."),
     bench: Optional[BenchLevel] = typer.Option(None, "--bench", help="Also run the GPU benchmark at this level and include it."),
     rules: Optional[List[Path]] = RULES_OPTION,
@@ -83,12 +83,12 @@ def report(
     loaded = load_rules(rules or [])
     facts = load_facts_noting_pieces(source)
     if bench is not None:
-        facts = _with_bench(facts, source.python, bench.value, quiet=output is None)
+        facts = _with_bench(facts, source.python, bench.value, quiet=output is None or str(output) == "-")
     result = evaluate(loaded, facts)
     redactor = None if no_redact else ReportRedactor.create(_identity_redactor(source, facts))
     database = rule_database_info()
     text = build_report(result, database_label(database), redactor, database_note=stale_note())
-    if output is None:
+    if output is None or str(output) == "-":  # -o - is standard output, as everywhere else
         sys.stdout.write(text)
         return
     _write(output, text)

@@ -61,9 +61,9 @@ def read_file(system: System, path: str, max_bytes: int = 1 << 20) -> ReadResult
         return ReadResult(None, failed(path, f"cannot read {path}: {exc.strerror or exc}"))
 
 
-def file_fact(system: System, path: str, parse: Callable[[str], Any]) -> Fact[Any]:
+def file_fact(system: System, path: str, parse: Callable[[str], Any], max_bytes: int = 1 << 20) -> Fact[Any]:
     """Read a file and parse it; a parser that returns None or raises ValueError is a failed fact."""
-    result = read_file(system, path)
+    result = read_file(system, path, max_bytes)
     if result.text is None:
         assert result.problem is not None
         return result.problem

@@ -219,7 +219,8 @@ class TorchDevice(Section):
     index: int
     name: Optional[str] = None
     gcn_arch_name: Optional[str] = None
-    total_memory: Optional[int] = None
+    total_memory: Optional[int] = Field(default=None, ge=0)
+    """Bytes; a negative or non-finite answer is left unknown (see facts/torch.py)."""
 
 
 class TorchLiveFacts(Section):

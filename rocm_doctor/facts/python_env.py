@@ -115,8 +115,9 @@ def gather_python(ctx: GatherContext) -> PythonFacts:
     """Run the info script in the target interpreter."""
     python = ctx.python
     source = f"{python} -I -c <{LABEL}>"
-    result = ctx.system.run([python, "-I", "-c", PYTHON_INFO_SCRIPT], timeout=ctx.options.command_timeout,
-                            label=LABEL)
+    # --timeout bounds everything the target interpreter runs, its inspection included
+    timeout = min(ctx.options.command_timeout, ctx.options.torch_timeout)
+    result = ctx.system.run([python, "-I", "-c", PYTHON_INFO_SCRIPT], timeout=timeout, label=LABEL)
     if not result.ok:
         reason = result.failure_reason()
         if result.missing:

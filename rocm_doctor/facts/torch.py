@@ -20,7 +20,7 @@ Triton flavour heuristic (``triton_flavour``):
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from pydantic import ValidationError
 
@@ -38,6 +38,7 @@ from rocm_doctor.knowledge.torch_static import (
     rocm_version,
 )
 from rocm_doctor.facts.value import Fact, absent, failed, known, unknown
+from rocm_doctor.limits import TORCH_VERSION_PY_BYTES
 from rocm_doctor.knowledge.torch_identity import identify
 from rocm_doctor.system.base import Started
 
@@ -118,7 +119,8 @@ def _bundled_hsa(ctx: GatherContext, torch_dir: str) -> Fact[bool]:
 
 def _static(ctx: GatherContext, dist: Distribution) -> Dict[str, Fact[Any]]:
     version_path = join_path(dist.site_dir, "torch", "version.py")
-    version_py_fact = file_fact(ctx.system, version_path, parse_version_py)
+    # one byte over the limit, so that parse_version_py sees a file too large and says so
+    version_py_fact = file_fact(ctx.system, version_path, parse_version_py, TORCH_VERSION_PY_BYTES.value + 1)
     version_py: Optional[Dict[str, Any]] = version_py_fact.value if version_py_fact.is_known else None
     tag = local_tag(dist.version)
     meta = dist.info_path
@@ -206,9 +208,11 @@ def _live(ctx: GatherContext, installed: Fact[Any]) -> TorchLiveFacts:
 
     devices: Fact[Any] = lost
     if "devices" in outcome.results:
-        devices = known([TorchDevice(index=d["index"], name=d.get("name"), gcn_arch_name=d.get("gcnArchName"),
-                                     total_memory=d.get("total_memory"))
-                         for d in devices_from(outcome.results["devices"])], source)
+        unread: List[str] = []
+        listed = [_device(d, unread) for d in devices_from(outcome.results["devices"])]
+        devices = known(listed, source)
+        if unread:
+            devices = devices.model_copy(update={"reason": "left unknown: " + "; ".join(unread)})
     return _typed(source, {
         "probe": known("ok", source) if outcome.problem is None else lost,
         "import_seconds": stage_value("import", "seconds"),
@@ -218,6 +222,31 @@ def _live(ctx: GatherContext, installed: Fact[Any]) -> TorchLiveFacts:
         "arch_list": stage_value("arch_list", "arch_list"),
         "hip_runtime_version": unknown("torch does not expose the HIP runtime version"),
     })
+
+
+_DEVICE_FIELDS = (("name", "name"), ("gcnArchName", "gcn_arch_name"), ("total_memory", "total_memory"))
+"""The probe's key for each field of a TorchDevice."""
+
+
+def _device(answer: Dict[str, Any], unread: List[str]) -> TorchDevice:
+    """One device of the probe's answer, checked field by field: a field the probe answered with a value
+    of the wrong type or out of range (``1e999`` memory, a negative size) is left unknown, and ``unread``
+    says which and why; the other fields and devices stay."""
+    fields: Dict[str, Any] = {}
+    for key, name in _DEVICE_FIELDS:
+        value = answer.get(key)
+        try:
+            TorchDevice(index=answer["index"], **{name: value})
+        except ValidationError:
+            unread.append(f"device {answer['index']} {key} {_shown(value)} is not a valid value")
+            continue
+        fields[name] = value
+    return TorchDevice(index=answer["index"], **fields)
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _typed(source: str, fields: Dict[str, Fact[Any]]) -> TorchLiveFacts:

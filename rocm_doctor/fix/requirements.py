@@ -18,7 +18,7 @@ from typing import Dict, List, Optional, Set
 from packaging.requirements import InvalidRequirement, Requirement
 
 from rocm_doctor.errors import InputError
-from rocm_doctor.files import read_limited
+from rocm_doctor.files import read_limited, resolved
 from rocm_doctor.limits import REQUIREMENTS_BYTES, REQUIREMENTS_DEPTH, REQUIREMENTS_LINES, LimitError
 
 WATCHED = ("torch", "torchvision", "torchaudio")
@@ -73,7 +73,7 @@ def _parse(path: Path, parsed: _Parsed, seen: Set[Path], depth: int = 0) -> None
     """Read ``path`` into ``parsed``, following its ``-r`` includes; ``depth`` is how many includes deep it is."""
     if depth > REQUIREMENTS_DEPTH.value:
         raise LimitError(str(path), "included too many levels deep with -r", REQUIREMENTS_DEPTH)
-    path = path.resolve()
+    path = resolved(path)
     if path in seen:
         return
     seen.add(path)

@@ -74,8 +74,10 @@ class Skipped:
 
 
 def node_name(path: Path) -> str:
-    """``gpu017.bench.json`` -> ``gpu017``; ``gpu017/check.json`` -> ``gpu017``."""
-    stem = path.name.split(".", 1)[0]
+    """``gpu017.bench.json`` -> ``gpu017``; ``gpu017/check.json`` -> ``gpu017``; ``.gpu017.json`` ->
+    ``.gpu017`` (a leading dot is part of the name: cut there, every such file was the node '')."""
+    hidden = "." if path.name.startswith(".") else ""
+    stem = hidden + path.name[len(hidden):].split(".", 1)[0]
     return path.parent.name if stem in GENERIC_NAMES and path.parent.name else stem
 
 

@@ -120,9 +120,12 @@ def gather_within(
     budget: float,
     origin: str,
     origin_detail: Optional[str] = None,
+    stated: Optional[float] = None,
 ) -> Bounded:
-    """Gather ``system`` in at most ``budget`` seconds (plus the time to kill what still runs)."""
+    """Gather ``system`` in at most ``budget`` seconds (plus the time to kill what still runs); messages
+    name the ``stated`` budget (the user's ``--budget``, of which this is what is left for gathering)."""
     start = time.monotonic()
+    named = budget if stated is None else stated
     bounded = BudgetedSystem(system, start + budget)
     # The CLI's early torch probe is never adopted: this run starts its own, through the budget.
     options = dataclasses.replace(
@@ -146,16 +149,16 @@ def gather_within(
     sections = collector.close()
     crashed = list(collector.crashed)
     if "facts" in done:
-        return Bounded(done["facts"], _incomplete(crashed, None, [], budget))
+        return Bounded(done["facts"], _incomplete(crashed, None, [], named))
     hung = collector.running if collector.running not in sections else None
     not_run = [name for name in section_types() if name not in sections and name != hung]
     for name, cls in section_types().items():
         if name == hung:
-            sections[name] = unfinished_section(name, cls, f"did not finish within the {budget:g} s budget")
+            sections[name] = unfinished_section(name, cls, f"did not finish within the {named:g} s budget")
         elif name in not_run:
             sections[name] = unfinished_section(name, cls, f"not gathered: the {hung or 'gathering'} gatherer used up the budget")
     facts = assemble(sections, origin, origin_detail, time.monotonic() - start)
-    return Bounded(facts, _incomplete(crashed, hung, not_run, budget))
+    return Bounded(facts, _incomplete(crashed, hung, not_run, named))
 
 
 def _incomplete(crashed: List[str], hung: Optional[str], not_run: List[str], budget: float) -> Incomplete:

@@ -14,8 +14,12 @@ verdict below it into exit 0 (the line still names it).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
+from pydantic import BaseModel
+
+from rocm_doctor.facts.model import Facts
+from rocm_doctor.facts.value import Fact
 from rocm_doctor.model.rules import ACTION_ORDER, SEVERITY_ORDER, Finding
 from rocm_doctor.judge.report import CheckResult
 from rocm_doctor.render.safe import escape_controls
@@ -104,6 +108,23 @@ class Verdict:
         return NPD_OK, clip(f"no {action} finding; {self.line}")
 
 
+def _failed_in(value: Any) -> bool:
+    if isinstance(value, Fact):
+        return value.status == "failed"
+    if isinstance(value, BaseModel):
+        return any(_failed_in(getattr(value, name)) for name in type(value).model_fields)
+    if isinstance(value, (list, tuple)):
+        return any(_failed_in(item) for item in value)
+    if isinstance(value, dict):
+        return any(_failed_in(item) for item in value.values())
+    return False
+
+
+def failed_sections(facts: Facts) -> List[str]:
+    """The sections of ``facts`` with a fact that could not be read (status ``failed``), in schema order."""
+    return [name for name in type(facts).model_fields if name != "meta" and _failed_in(getattr(facts, name))]
+
+
 def verdict_of(result: CheckResult, incomplete: Incomplete = Incomplete()) -> Verdict:
     """Judge a check result: the most severe finding, unless an incomplete run hides worse."""
     findings = ordered(result.findings)
@@ -111,5 +132,9 @@ def verdict_of(result: CheckResult, incomplete: Incomplete = Incomplete()) -> Ve
     if incomplete and rank(worst) < rank("unknown"):
         return Verdict("unknown", incomplete.line(), findings, incomplete)
     if not findings:
-        return Verdict("ok", clip(f"ok: no findings ({result.rules_evaluated} rules)"), findings, incomplete)
+        line = f"ok: no findings ({result.rules_evaluated} rules)"
+        failed = failed_sections(result.facts)
+        if failed:  # an ok that rests on facts nobody could read says so
+            line += f"; facts failed in {', '.join(failed)}"
+        return Verdict("ok", clip(line), findings, incomplete)
     return Verdict(worst, finding_line(findings[0], len(findings) - 1), findings, incomplete)

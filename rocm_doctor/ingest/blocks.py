@@ -388,7 +388,9 @@ MAX_REPEATS = 32
 read: a 20 MB training log is mostly one progress line repeated, and its 33rd copy says nothing
 the first 32 did not. Tool-output readers (rocminfo, lspci, smi, pip, collect_env) read every line."""
 
-_NUMBERS = re.compile(r"[0-9a-fA-F]*[0-9][0-9a-fA-F]*")
+_NUMBERS = re.compile(r"(?<![0-9a-fA-F])[a-fA-F]*[0-9][0-9a-fA-F]*")
+"""A whole run of hex characters that holds a digit. The look-behind lets a match start only where a run
+starts, so a run without a digit (``'a' * 80000``) is scanned once, not once per position (quadratic)."""
 
 
 def without_repeats(blocks: List[Block], keep: int = MAX_REPEATS) -> List[Block]:

@@ -10,16 +10,9 @@ is TRUE if any part is TRUE, else UNKNOWN if any part is UNKNOWN; ``not`` keeps 
 from __future__ import annotations
 
 import enum
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Dict, List, Optional, Tuple
-
-try:  # the parser re.compile uses; its module moved in Python 3.11
-    from re import _constants as sre_constants, _parser as sre_parse  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - Python 3.10
-    import sre_constants  # type: ignore[no-redef]
-    import sre_parse  # type: ignore[no-redef]
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import Version
@@ -28,6 +21,7 @@ from rocm_doctor.facts.value import Fact
 from rocm_doctor.limits import MATCH_CHARS
 from rocm_doctor.judge import paths
 from rocm_doctor.judge.paths import Scope
+from rocm_doctor.judge.rule_regex import RuleRegexError, compile_rule_regex, searches
 
 COMBINATORS = ("all", "any", "not")
 TESTS = (
@@ -111,14 +105,9 @@ def _check_test(loc: Loc, test: str, operand: Any, value_type: Optional[str]) ->
         if not isinstance(operand, str):
             raise ConditionError(loc, "matches takes a regular expression string")
         try:
-            parsed = sre_parse.parse(operand)
-        except (re.error, OverflowError, RecursionError) as exc:
-            raise ConditionError(loc, f"regular expression does not compile: {exc}") from None
-        if _backtracks(parsed):
-            raise ConditionError(
-                loc, "a repeated group that itself repeats or branches, like (a+)+ or (a|ab)*, can take exponential "
-                "time on a fact's value; write it without the outer repetition"
-            )
+            compile_rule_regex(operand)
+        except RuleRegexError as exc:
+            raise ConditionError(loc, str(exc)) from None
     elif test == "version":
         if not isinstance(operand, str):
             raise ConditionError(loc, 'version takes a quoted specifier such as ">=2.5,<2.6"')
@@ -133,54 +122,6 @@ def _check_test(loc: Loc, test: str, operand: Any, value_type: Optional[str]) ->
         if operand is None or isinstance(operand, (list, dict)):
             raise ConditionError(loc, f"{test} takes a single string, number or boolean")
         _check_literal(loc, test, operand, value_type)
-
-
-_REPEATS = (sre_constants.MAX_REPEAT, sre_constants.MIN_REPEAT)
-
-
-def _unwrapped(items: Any) -> list:
-    """A sequence of regex items with single groups around it removed."""
-    items = list(items)
-    while len(items) == 1 and items[0][0] == sre_constants.SUBPATTERN:
-        items = list(items[0][1][-1])
-    return items
-
-
-def _ambiguous(body: list) -> bool:
-    """A repeated body that can match the same text in many ways: one unbounded repeat, a branch whose
-    alternatives do not each start with a different literal, or one that may match nothing (``(a+)+``,
-    ``(a|a?)+``, ``(a|aa)*``, which the parser stores as ``a(?:|a)``)."""
-    if any(op == sre_constants.BRANCH and any(not branch for branch in argument[1]) for op, argument in body):
-        return True
-    if len(body) != 1:
-        return False
-    op, argument = body[0]
-    if op in _REPEATS:
-        return argument[1] > 1
-    if op == sre_constants.BRANCH:
-        firsts = [_unwrapped(branch)[:1] for branch in argument[1]]
-        literals = [first[0][1] for first in firsts if first and first[0][0] == sre_constants.LITERAL]
-        return len(literals) != len(firsts) or len(set(literals)) != len(literals)
-    return False
-
-
-def _backtracks(parsed: Any) -> bool:
-    """Whether the pattern has a repetition of an ambiguous body, which backtracks exponentially."""
-    for op, argument in parsed:
-        children: list = []
-        if op in _REPEATS:
-            if argument[1] > 1 and _ambiguous(_unwrapped(argument[2])):
-                return True
-            children = [argument[2]]
-        elif op == sre_constants.BRANCH:
-            children = list(argument[1])
-        elif op == sre_constants.SUBPATTERN:
-            children = [argument[-1]]
-        elif op in (sre_constants.ASSERT, sre_constants.ASSERT_NOT):
-            children = [argument[1]]
-        if any(_backtracks(child) for child in children):
-            return True
-    return False
 
 
 def validate(condition: Any, for_each_gpu: bool, loc: Loc = ()) -> List[str]:
@@ -263,7 +204,7 @@ def _known_test(test: str, operand: Any, value: Any) -> Optional[bool]:
         return not any(_equal(value, o) for o in operand)
     if test == "matches":
         items = value if isinstance(value, list) else [value]
-        return any(re.search(operand, str(item)[:MATCH_CHARS.value]) is not None for item in items)
+        return any(searches(operand, str(item)[:MATCH_CHARS.value]) for item in items)
     if test == "contains":
         if isinstance(value, (list, dict)):
             return any(_equal(item, operand) for item in value)

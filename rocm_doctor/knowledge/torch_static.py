@@ -1,16 +1,22 @@
 """What a torch version string and ``torch/version.py`` say, without importing torch.
 
-Pure functions over text. ``torch/version.py`` is parsed with :mod:`ast` and only
-simple ``name = <literal>`` assignments are read; the file is never executed.
+Pure functions over text. ``torch/version.py`` is cut into top-level statements with
+:mod:`tokenize` and only simple ``name = <literal>`` assignments are parsed (each on its own
+with :mod:`ast`); the file is never executed, and never becomes one syntax tree (a 1.2 MB
+file as one tree took about 1 GB).
 """
 
 from __future__ import annotations
 
 import ast
+import io
 import re
-from typing import Any, Dict, Optional
+import tokenize
+from typing import Any, Dict, Iterator, Optional
 
 from packaging.version import Version
+
+from rocm_doctor.limits import TORCH_VERSION_PY_BYTES
 
 _ROCM_TAG = re.compile(r"^rocm(\d+)\.(\d+)(?:\.(\d+))?")
 _PYTORCH_ORG_ROCM_TAG = re.compile(r"^rocm\d+\.\d+(?:\.\d+)?$")
@@ -18,29 +24,55 @@ _CUDA_TAG = re.compile(r"^cu(\d+)$")
 _HIP_VERSION = re.compile(r"^(\d+)\.(\d+)")
 
 
+def _assignments(text: str) -> Iterator[str]:
+    """The source of each top-level statement that starts ``name =`` or ``name:`` (tokenize is linear)."""
+    lines = text.splitlines(keepends=True)
+    start = 0
+    first: list = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type in (tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING):
+                continue
+            if token.type == tokenize.NEWLINE:
+                if len(first) == 2 and first[0].type == tokenize.NAME and first[0].start[1] == 0 and first[1].string in ("=", ":"):
+                    yield "".join(lines[start : token.end[0]])
+                start, first = token.end[0], []
+            elif token.type == tokenize.ENDMARKER:
+                break
+            elif len(first) < 2:
+                if not first:
+                    start = token.start[0] - 1
+                first.append(token)
+    except (tokenize.TokenError, SyntaxError) as exc:
+        raise ValueError(f"not valid Python ({exc.args[0] if exc.args else exc})") from None
+
+
 def parse_version_py(text: str) -> Dict[str, Any]:
     """Module-level ``name = literal`` / ``name: T = literal`` assignments of ``torch/version.py``.
 
-    Raises ValueError when the file is not valid Python.
+    Raises ValueError when the file is not valid Python or is over ``torch.max_version_py_bytes``.
     """
-    try:
-        tree = ast.parse(text)
-    except SyntaxError as exc:
-        raise ValueError(f"not valid Python (line {exc.lineno})") from None
+    if len(text) > TORCH_VERSION_PY_BYTES.value or len(text.encode("utf-8", "replace")) > TORCH_VERSION_PY_BYTES.value:
+        raise ValueError(f"larger than the limit {TORCH_VERSION_PY_BYTES}")
     values: Dict[str, Any] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target, value = node.targets[0], node.value
-        elif isinstance(node, ast.AnnAssign) and node.value is not None:
-            target, value = node.target, node.value
-        else:
-            continue
-        if not isinstance(target, ast.Name):
-            continue
+    for source in _assignments(text):
         try:
-            values[target.id] = ast.literal_eval(value)
-        except ValueError:
-            continue
+            tree = ast.parse(source)
+        except SyntaxError as exc:
+            raise ValueError(f"not valid Python (line {exc.lineno})") from None
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target, value = node.targets[0], node.value
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                target, value = node.target, node.value
+            else:
+                continue
+            if not isinstance(target, ast.Name):
+                continue
+            try:
+                values[target.id] = ast.literal_eval(value)
+            except ValueError:
+                continue
     return values
 
 

@@ -9,10 +9,14 @@ worker, pip under ``fix --apply``) is a :class:`Child`:
   grandchild that calls ``setsid`` and keeps the pipe open cannot hold the doctor;
 * output is kept up to ``child.max_output_bytes`` per stream and lines up to
   ``child.max_line_bytes``; the rest is counted and dropped;
+* while it runs, its descendants are recorded (by parent links, every
+  ``_WATCH_SECONDS`` while its output is read), so one that calls ``setsid``, clears its
+  environment and outlives its parent is still known;
 * :meth:`Child.close` kills its process group, then every process started since the
-  child that carries its token (a daemon that called ``setsid`` and closed its output
-  escapes the group and the pipe, but not the token) and, when the pipe outlived the
-  child or a deadline passed, every process that holds its pipe; then it reaps it.
+  child that is a recorded descendant (same pid and start time), a child of one, in the
+  session or process group of one or of the child, or that carries its token, and, when
+  the pipe outlived the child or a deadline passed, every process that holds its pipe;
+  then it reaps it.
 """
 
 from __future__ import annotations
@@ -29,6 +33,9 @@ from typing import Any, Deque, Dict, List, Mapping, Optional, Sequence, Set, Tup
 from rocm_doctor.limits import CHILD_EXIT_GRACE, CHILD_LINE_BYTES, CHILD_OUTPUT_BYTES
 
 TOKEN_VAR = "ROCM_DOCTOR_CHILD_TOKEN"
+_WATCH_SECONDS = 0.2
+"""How often the descendants of a running child are recorded while its output is read (a walk of the
+process table: a few milliseconds on a node running 1,500 processes)."""
 STDOUT, STDERR = "stdout", "stderr"
 _CHUNK = 1 << 16
 
@@ -95,6 +102,9 @@ class Child:
         self._exited_at: Optional[float] = None
         self._closed = False
         self._reader = _SelectReader(self._streams) if os.name == "posix" else _ThreadReader(self._streams)
+        self._seen: Dict[int, float] = {}
+        """Descendants recorded while the child ran: pid -> start time (a reused pid has another)."""
+        self._watched_at = 0.0
 
     # -- reading -------------------------------------------------------------
     @property
@@ -140,8 +150,17 @@ class Child:
             text += f" [rocm-doctor: line cut at {self.line_limit:,} bytes (limit {CHILD_LINE_BYTES})]"
         self._lines.append((name, text))
 
+    def _watch(self) -> None:
+        """Record the child's descendants now (at most every ``_WATCH_SECONDS``), while parent links lead to them."""
+        now = time.monotonic()
+        if now - self._watched_at < _WATCH_SECONDS or self.exited():
+            return
+        self._watched_at = now
+        self._seen.update(_descendants_started(self.proc.pid))
+
     def _pump(self, until: float, keep_lines: bool) -> None:
         """Read what arrives until ``until`` or until a stream has something; never blocks past ``until``."""
+        self._watch()
         timeout = max(0.0, until - time.monotonic())
         for name, data in self._reader.read(timeout):
             if data:
@@ -203,10 +222,12 @@ class Child:
         # Windows has no process groups to kill: the tree is walked every time.
         walk = (self.escaped or os.name != "posix") and not self.exited()
         survivors = _descendants(self.proc.pid) if walk else []
+        if not self.exited():
+            self._seen.update(_descendants_started(self.proc.pid))
         _kill_group(self.proc)
-        # Always: what left the group without holding the pipe is found only by its token.
+        # Always: what left the group without holding the pipe is found by what was recorded of it.
         killed = _kill_escaped(self.token, holders if self.escaped else set(), survivors, self._started_at,
-                               self.proc.pid if os.name == "posix" else None)
+                               self._seen, self.proc.pid)
         # One bound for the child and what it started: a process stuck in the kernel (a hung GPU
         # driver call) dies only when that call returns.
         until = time.monotonic() + _KILLED_EXIT_SECONDS
@@ -265,28 +286,76 @@ def _descendants(pid: int) -> List[int]:
         return []
 
 
-def _kill_escaped(token: str, pipes: Set[str], known: List[int], since: float, group: Optional[int] = None) -> List[Any]:
-    """Kill ``known`` and every process started after ``since`` that carries ``token``, holds one of ``pipes``
-    or is still in process ``group`` (killed already, maybe not dead yet); the processes killed (psutil).
+def _descendants_started(pid: int) -> Dict[int, float]:
+    """Every live descendant of ``pid`` with its start time."""
+    import psutil
 
-    Every process is visited, but only those started since the child have their environment
-    read (psutil caches start times): about 40 microseconds a process, 60 ms on a node running
+    found: Dict[int, float] = {}
+    try:
+        children = psutil.Process(pid).children(recursive=True)
+    except psutil.Error:
+        return found
+    for child in children:
+        try:
+            found[child.pid] = child.create_time()
+        except psutil.Error:
+            continue
+    return found
+
+
+def _groups_of(pid: int) -> Tuple[Optional[int], Optional[int]]:
+    """(session id, process group id) of ``pid``; None where the platform or the process does not say."""
+    try:
+        return os.getsid(pid), os.getpgid(pid)
+    except (AttributeError, OSError):
+        return None, None
+
+
+def _kill_escaped(
+    token: str, pipes: Set[str], known: List[int], since: float, seen: Mapping[int, float], root: int
+) -> List[Any]:
+    """Kill ``known`` and every process started after ``since`` that is one of ``seen`` (same start time), a
+    child of one, in the session or process group of one or of ``root``, carries ``token`` or holds one of
+    ``pipes``.
+
+    Every process is visited, but only those started since the child are looked at closer
+    (psutil caches start times): about 40 microseconds a process, 60 ms on a node running
     1,500 processes, after each command."""
     import psutil
 
     me = os.getpid()
     victims = set(known)
+    lineage = {root, *seen}
+    recent: Dict[int, int] = {}
+    """pid -> parent pid of every process started since the child that is not a victim yet."""
     for proc in psutil.process_iter():
         if proc.pid == me or proc.pid in victims:
             continue
         try:
-            if proc.create_time() < since - 2.0:  # boot time is whole seconds and start times clock ticks: slack
+            started = proc.create_time()
+            if started < since - 2.0:  # boot time is whole seconds and start times clock ticks: slack
                 continue
-            if (group is not None and os.getpgid(proc.pid) == group) or proc.environ().get(TOKEN_VAR) == token or (
-                    pipes and _holds(proc.pid, pipes)):
+            if proc.pid in seen and abs(seen[proc.pid] - started) < 0.01:
                 victims.add(proc.pid)
+                continue
+            session, group = _groups_of(proc.pid)
+            if session in lineage or group in lineage:
+                victims.add(proc.pid)
+                continue
+            if proc.environ().get(TOKEN_VAR) == token or (pipes and _holds(proc.pid, pipes)):
+                victims.add(proc.pid)
+                continue
+            recent[proc.pid] = proc.ppid()
         except (psutil.Error, OSError):
             continue
+    grew = True
+    while grew:  # the children of victims, and theirs
+        grew = False
+        for pid, parent in list(recent.items()):
+            if parent in victims:
+                victims.add(pid)
+                del recent[pid]
+                grew = True
     killed = []
     for pid in victims:
         try:

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import errno
 import os
 import platform as _platform
 import shutil
-import stat
 import sys
 import time
 from typing import List, Mapping, Optional, Sequence
 
+from rocm_doctor.files import read_fact_file
 from rocm_doctor.system.base import DEFAULT_TIMEOUT, CommandResult, Identity, PlatformInfo, Resources
 from rocm_doctor.system.child import STDERR, STDOUT, Child
 
@@ -84,11 +83,7 @@ class LiveSystem:
     def read_text(self, path: str, max_bytes: int = 1 << 20) -> str:
         # Without blocking, and only a regular file (/proc and /sys files are): a FIFO planted in a
         # target environment's site-packages must not hold the gathering.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-        with os.fdopen(fd, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise OSError(errno.EINVAL, "not a regular file", path)
-            return handle.read(max_bytes).decode("utf-8", "replace")
+        return read_fact_file(path, max_bytes).decode("utf-8", "replace")
 
     def list_dir(self, path: str) -> List[str]:
         return sorted(os.listdir(path))

@@ -22,7 +22,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from rocm_doctor.data import read_yaml
 from rocm_doctor.errors import InputError
-from rocm_doctor.files import kind_of, walk_tree
+from rocm_doctor.files import NotPlainFile, kind_of, read_fact_file, resolved, walk_tree
 from rocm_doctor.limits import MACHINE_ENTRIES, LimitError
 
 from rocm_doctor.system.recorded_schema import MachineDocument, commands_problem, problem
@@ -55,12 +55,15 @@ def check_folder(folder: Path) -> None:
     (``files/proc/cmdline`` linked to ``/proc/self/environ`` would put the doctor's own
     environment into a report) or wait on a FIFO forever.
     """
-    root = folder.resolve()
+    root = resolved(folder)
     for count, (path, mode) in enumerate(walk_tree(folder), 1):
         if count > MACHINE_ENTRIES.value:
             raise LimitError(str(folder), "too many files and folders", MACHINE_ENTRIES)
         if stat.S_ISLNK(mode):
-            target = path.resolve()
+            try:
+                target = resolved(path)
+            except InputError as exc:
+                raise RecordedMachineError(str(exc)) from None
             if target != root and root not in target.parents:
                 raise RecordedMachineError(f"{path}: a link to {target}, outside the recorded machine folder")
         elif not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
@@ -123,8 +126,10 @@ class RecordedSystem:
         target = self._host_path(path)
         if target.is_dir():
             raise IsADirectoryError(21, "Is a directory", path)
-        with open(target, "rb") as handle:
-            return handle.read(max_bytes).decode("utf-8", "replace")
+        try:
+            return read_fact_file(str(target), max_bytes).decode("utf-8", "replace")
+        except NotPlainFile as exc:  # the folder came from someone else: refuse it, as check_folder does
+            raise RecordedMachineError(f"{target}: {exc.strerror}") from None
 
     def list_dir(self, path: str) -> List[str]:
         self._check_readable(path)

@@ -140,3 +140,25 @@ def test_a_setup_error_without_a_usable_message_is_still_classified(tmp_path: Pa
     result = run.tests["init"]
     assert result.status == "error" and isinstance(result.reason, str) and result.reason
     render_summary(run, SafeConsole(file=io.StringIO()))
+
+
+def test_a_worker_flooding_blank_lines_fails_once_and_is_not_a_hang_on_every_test(tmp_path: Path) -> None:
+    # Each test was a hang after its own deadline, with a fresh worker each time: 29.6 s for 6 tests at 4 s.
+    python = fake_python(tmp_path, SETUP + INIT_OK, "while :; do printf '\\n\\n\\n\\n\\n\\n\\n\\n'; done")
+    started = time.monotonic()
+    run = run_bench(python, "quick", "cpu", 2.0, tests=["init", "copy_integrity", "gemm"])
+    assert time.monotonic() - started < 8
+    assert run.tests["init"].status == "ok"
+    assert run.tests["copy_integrity"].status == "error" and "not protocol records" in (run.tests["copy_integrity"].reason or "")
+    assert run.tests["gemm"].status == "skipped" and run.workers == 1
+
+
+def test_non_finite_or_negative_metrics_are_left_unknown_with_the_reason_not_the_test(tmp_path: Path) -> None:
+    # 1e999 reads as infinity; it reached the verdicts and the --json document (which cannot hold it).
+    done = '{"test": "init", "step": "done", "status": "ok", "metrics": {"first_gemm_seconds": 1e999, "steps": -3, "ok_n": 2}}'
+    python = fake_python(tmp_path, SETUP + ['{"test": "init", "step": "first_gemm", "status": "start"}', done])
+    run = run_bench(python, "quick", "cpu", 30.0, tests=["init"])
+    result = run.tests["init"]
+    assert result.status == "ok" and result.metrics == {"ok_n": 2}
+    assert "first_gemm_seconds" in (result.reason or "") and "steps" in (result.reason or "")
+    json.dumps(run_dict(run), allow_nan=False)

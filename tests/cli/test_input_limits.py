@@ -382,11 +382,30 @@ def test_facts_over_their_size_limits_are_exit_2_before_judging(run_cli, tmp_pat
     assert time.monotonic() - started < 10
 
 
-@pytest.mark.parametrize("pattern", ["(a+)+$", "(a|a?)+$", "(a|aa)*$", "([a-z]+)*!"])
-def test_a_rule_regex_that_backtracks_exponentially_does_not_load(run_cli, tmp_path: Path, pattern: str) -> None:
+HANGING_PATTERNS = ["(a+)+$", "(a|a?)+$", "(a|aa)*$", "([a-z]+)*!", "(x+x+)+y", "(.*x){10}y", r"(\w+\s?)*y",
+                    "x{1,1000}x{1,1000}y"]
+"""Patterns a backtracking engine takes seconds to minutes on, on a fact of 8 KB of x's or a's (issue 20)."""
+
+
+@pytest.mark.parametrize("pattern", HANGING_PATTERNS)
+def test_a_rule_regex_that_backtracks_in_python_judges_a_long_fact_in_linear_time(run_cli, tmp_path: Path, pattern: str) -> None:
     rules = tmp_path / "redos.yaml"
-    rules.write_text(VALID_RULE.replace("eq: cuda", f"matches: '{pattern}'"), encoding="utf-8")
-    _input_error(run_cli("rules", "validate", str(rules)), "redos.yaml:7", "exponential")
+    rules.write_text(VALID_RULE.replace("{fact: torch.flavour, eq: cuda}", f"{{fact: driver.kernel_cmdline, matches: '{pattern}'}}"),
+                     encoding="utf-8")
+    facts = _facts_file(tmp_path, {"driver": {"kernel_cmdline": {"status": "known", "value": "x" * 4000 + "a" * 4000}}})
+    started = time.monotonic()
+    result = run_cli("check", "--facts", str(facts), "--rules", str(rules))
+    assert result.exit_code in (0, 1), result.stdout + result.stderr
+    assert time.monotonic() - started < 10
+
+
+@pytest.mark.parametrize("pattern", [r"(x+)(?:\\1)+y", "a(?=b)", "(?<!a)b", "(?P<x>a)(?P=x)"])
+def test_a_rule_regex_re2_cannot_run_in_linear_time_is_refused_at_load_naming_file_and_rule(
+    run_cli, tmp_path: Path, pattern: str
+) -> None:
+    rules = tmp_path / "backref.yaml"
+    rules.write_text(VALID_RULE.replace("eq: cuda", f'matches: "{pattern}"'), encoding="utf-8")
+    _input_error(run_cli("rules", "validate", str(rules)), "backref.yaml:7", "RD901", "RE2")
 
 
 def test_a_rule_regex_searches_only_the_start_of_a_long_value(run_cli, tmp_path: Path) -> None:
@@ -480,3 +499,65 @@ def test_a_line_with_a_long_word_is_read_and_rendered_in_linear_time(tmp_path: P
     done = subprocess.run([sys.executable, "-m", "rocm_doctor", "check", "--from", str(paste)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode in (0, 1), done.stderr
+
+
+def _machine_copy(tmp_path: Path) -> Path:
+    machine = tmp_path / "machine"
+    shutil.copytree(CPU_ONLY, machine, symlinks=True)
+    return machine
+
+
+@pytest.mark.parametrize("command", [("facts",), ("check",)])
+def test_a_recorded_machine_file_that_links_to_itself_is_exit_2(run_cli, tmp_path: Path, command) -> None:
+    # Path.resolve() raised RuntimeError on the loop (Python 3.11): exit 3.
+    machine = _machine_copy(tmp_path)
+    cmdline = machine / "files" / "proc" / "cmdline"
+    cmdline.parent.mkdir(parents=True, exist_ok=True)
+    cmdline.unlink(missing_ok=True)
+    os.symlink("cmdline", cmdline)
+    _input_error(run_cli(*command, "--machine", str(machine)), "cmdline", "loop")
+
+
+@pytest.mark.parametrize("through_include", [False, True])
+def test_a_requirements_file_that_links_to_itself_is_exit_2(run_cli, tmp_path: Path, through_include: bool) -> None:
+    looped = tmp_path / "looped.txt"
+    os.symlink("looped.txt", looped)
+    named = looped
+    if through_include:
+        named = tmp_path / "requirements.txt"
+        named.write_text("numpy\n-r looped.txt\n", encoding="utf-8")
+    _input_error(run_cli("fix", "--machine", str(CPU_ONLY), "--requirements", str(named)), "looped.txt", "loop")
+
+
+def test_a_recorded_machine_read_refuses_a_fifo_without_waiting(tmp_path: Path) -> None:
+    from rocm_doctor.system.recorded import RecordedMachineError, RecordedSystem
+
+    machine = _machine_copy(tmp_path)
+    system = RecordedSystem(machine)
+    fifo = machine / "files" / "proc" / "version_fifo"
+    fifo.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(fifo)  # planted after the folder check, as a replay could meet it
+    started = time.monotonic()
+    with pytest.raises(RecordedMachineError, match="FIFO"):
+        system.read_text("/proc/version_fifo")
+    assert time.monotonic() - started < 2
+
+
+def test_report_output_dash_is_standard_output_not_a_file_named_dash(run_cli, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("report", "--machine", str(CPU_ONLY), "-o", "-")
+    assert result.exit_code in (0, 1), result.stdout + result.stderr
+    assert "rocm-doctor" in result.stdout and not (tmp_path / "-").exists()
+
+
+@pytest.mark.live_machine
+@pytest.mark.skipif(os.name != "posix", reason="the hanging interpreter is a shell script")
+def test_timeout_bounds_the_inspection_of_a_hanging_interpreter(run_cli, tmp_path: Path) -> None:
+    # --timeout 5 gave up after 11 s: the inspection ran under the 10 s command timeout.
+    python = tmp_path / "python"
+    python.write_text("#!/bin/sh\nexec sleep 60\n", encoding="utf-8")
+    python.chmod(0o755)
+    started = time.monotonic()
+    result = run_cli("facts", "--python", str(python), "--timeout", "2", "--json")
+    assert result.exit_code in (0, 1, 2), result.stdout + result.stderr
+    assert time.monotonic() - started < 8

@@ -147,3 +147,35 @@ def test_torchvision_and_torchaudio_flavours(tmp_path):
     facts, _ = gather(tmp_path, files, torch=False)
     assert (facts.torchvision_version.value, facts.torchvision_flavour.value) == ("0.20.1+rocm6.2", "rocm")
     assert facts.torchaudio_flavour.status == "unknown"
+
+
+def test_a_huge_version_py_is_a_failed_fact_naming_its_size_limit(tmp_path):
+    # 1.2 MB of assignments: ast.parse of the whole file took about 1 GB.
+    files = torch_files()
+    files[f"{SITE}/torch/version.py"] = files[f"{SITE}/torch/version.py"] + "x = [1, 2, 3]\n" * 90_000
+    facts, _ = gather(tmp_path, files, torch=False)
+    assert facts.hip_version.status == "failed" and "torch.max_version_py_bytes" in (facts.hip_version.reason or "")
+    assert facts.version.value == "2.5.1+rocm6.2"
+
+
+def test_version_py_is_read_statement_by_statement_without_one_syntax_tree():
+    import tracemalloc
+
+    from rocm_doctor.knowledge.torch_static import parse_version_py
+
+    text = "hip = '6.2.41133'\n" + "x = [" + "1, " * 20_000 + "]\n"  # 60 KB, under the limit
+    tracemalloc.start()
+    values = parse_version_py(text)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert values["hip"] == "6.2.41133" and len(values["x"]) == 20_000
+    assert peak < 40 << 20
+
+
+def test_a_non_finite_device_memory_in_the_probe_makes_that_field_unknown_not_the_section(tmp_path):
+    stdout = OK_PROBE.replace('"total_memory": 21458059264', '"total_memory": 1e999')
+    facts, _ = gather(tmp_path, torch_files(), {"returncode": 0, "stdout": stdout})
+    assert facts.live.probe.value == "ok" and facts.live.arch_list.value == ["gfx900", "gfx1100"]
+    device = facts.live.devices.value[0]
+    assert device.gcn_arch_name == "gfx1100" and device.total_memory is None
+    assert "total_memory" in (facts.live.devices.reason or "")

@@ -115,6 +115,15 @@ def test_a_latin1_file_keeps_its_bytes_and_refuses_non_ascii_additions(tmp_path:
         write_env_file(path, "bash", [EnvChange("MY_VAR", "grüße", ("RD1",))])
 
 
+def test_a_file_with_its_own_utf8_beside_stray_bytes_takes_ascii_lines_without_blaming_them(tmp_path: Path) -> None:
+    # The refusal named the file's own "é" as non-ASCII "new lines".
+    path = tmp_path / "rocm.sh"
+    original = "# café\n".encode("utf-8") + b"# \xff\n"
+    path.write_bytes(original)
+    write_env_file(path, "bash", CHANGES)
+    assert path.read_bytes().startswith(original)
+
+
 def test_a_form_feed_does_not_end_a_line_so_the_kept_line_survives(tmp_path: Path) -> None:
     # The closing marker after a form feed is not a marker line: the block has no end, nothing is written.
     path = tmp_path / "rocm.sh"

@@ -243,3 +243,31 @@ def test_a_new_line_in_a_node_name_is_escaped_and_forges_no_line(run_cli, tmp_pa
     assert [line for line in lines if line.lstrip(" -").startswith("isolate")] == []
     assert "\u2028" not in result.stdout and "\r" not in result.stdout
     assert "evil\\u000aisolate: node42 GPU reset needed" in result.stdout
+
+
+def test_node_files_named_with_a_leading_dot_keep_distinct_names() -> None:
+    # Cut at the first dot, every ".name.json" was the node '' and they all merged.
+    names = {node_name(Path(f".{name}.json")) for name in ("gpu01", "gpu02")}
+    assert names == {".gpu01", ".gpu02"}
+    assert node_name(Path("gpu01.bench.json")) == "gpu01"
+
+
+def test_fleet_with_a_rule_regex_that_backtracks_in_python_ends_quickly(run_cli, tmp_path: Path) -> None:
+    # `fleet --rules rx.yaml` with (x+x+)+y on a long fact was still running at 60 s (issue 20).
+    from rocm_doctor.facts.value import known
+
+    nodes = tmp_path / "nodes"
+    nodes.mkdir()
+    facts = node_facts()
+    driver = facts.driver.model_copy(update={"kernel_cmdline": known("x" * 8000, "test")})
+    for name in ("gpu01", "gpu02", "gpu03"):
+        (nodes / f"{name}.json").write_text(facts.model_copy(update={"driver": driver}).to_json(), encoding="utf-8")
+    rules = tmp_path / "rx.yaml"
+    rules.write_text(
+        "rules:\n  - id: RD901\n    name: rx\n    severity: warning\n    category: env\n    area: test\n"
+        "    when: {fact: driver.kernel_cmdline, matches: '(x+x+)+y'}\n    title: t\n    message: m\n"
+        "    explanation: e\n    references: [{url: 'https://example.org'}]\n", encoding="utf-8")
+    started = time.monotonic()
+    result = run_cli("fleet", str(nodes), "--rules", str(rules), "--json")
+    assert result.exit_code in (0, 1), result.stdout + result.stderr
+    assert time.monotonic() - started < 20

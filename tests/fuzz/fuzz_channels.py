@@ -186,7 +186,8 @@ def _fragments() -> List[str]:
 def pasted_reports(draw) -> str:
     pieces = draw(st.lists(st.sampled_from(_fragments()), min_size=1, max_size=5))
     text = "\n".join(draw(mutated(p)) for p in pieces)
-    tail = draw(st.sampled_from(["", "", "many-lines", "long-line", "deep-json", "many-gpus"]))
+    tail = draw(st.sampled_from(["", "", "many-lines", "long-line", "deep-json", "many-gpus", "hex-run", "hex-lines",
+                                 "blank-run", "alternating"]))
     if tail == "many-lines":
         text += "\n" * (2000 * SCALE)
     elif tail == "long-line":
@@ -195,6 +196,14 @@ def pasted_reports(draw) -> str:
         text += '{"gpu_data": ' + deep("[", "]", 5000 * SCALE) + "}"
     elif tail == "many-gpus":
         text += json.dumps([{"gpu": i, "asic": {"market_name": f"GPU {i}"}} for i in range(200 * SCALE)])
+    elif tail == "hex-run":  # the number blanking was quadratic on a run of a-f without a digit (issue 20)
+        text += draw(st.sampled_from("abcdefABCDEF")) * (80_000 * SCALE)
+    elif tail == "hex-lines":
+        text += "".join(f"sha256:{i:064x} 0x{'deadbeef' * 4}\n" for i in range(2000 * SCALE))
+    elif tail == "blank-run":  # the field reader was cubic on a line of blanks
+        text += "GPU:" + draw(st.sampled_from([" ", "\t", " \t"])) * (20_000 * SCALE)
+    elif tail == "alternating":
+        text += draw(st.sampled_from(["a1", "a ", "x-", "1.", "a=", "a\n", " \n"])) * (40_000 * SCALE)
     return text
 
 
@@ -206,11 +215,14 @@ def run_from(text: str, scratch: Path) -> int:
 
 # ---------------------------------------------------------------- --rules: a rule file
 
+HANGING_REGEXES = ["(x+x+)+y", "(.*x){10}y", r"(\w+\s?)*y", r"(x+)(?:\1)+y", "x{1,1000}x{1,1000}y", "a(?=b)",
+                   "x{1,2000}"]
+"""Patterns a backtracking engine spends seconds to minutes on, or that RE2 refuses (issue 20)."""
 _PATHS = ["torch.flavour", "torch.version", "gpu.gfx", "derived.has_amd_gpu", "env.vars.HSA_OVERRIDE_GFX_VERSION",
           "packages.installed.numpy", "host.os", "cpu.logical_cores", "nope.nothing", "gpu.__class__", "torch"]
 _TESTS = ["exists", "eq", "ne", "in", "not_in", "matches", "contains", "version", "gt", "ge", "lt", "le", "status", "bogus"]
 _literals = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | hostile_text | st.lists(
-    st.text(max_size=5), max_size=3) | st.sampled_from(["(a+)+$", "[", ">=2.5,<2.6", "known", "rocm"])
+    st.text(max_size=5), max_size=3) | st.sampled_from(["(a+)+$", "[", ">=2.5,<2.6", "known", "rocm"] + HANGING_REGEXES)
 _any_leaf = st.fixed_dictionaries({"fact": st.sampled_from(_PATHS)}).flatmap(
     lambda leaf: st.sampled_from(_TESTS).flatmap(lambda test: _literals.map(lambda v: {**leaf, test: v})))
 _valid_leaf = st.one_of(
@@ -218,6 +230,7 @@ _valid_leaf = st.one_of(
     st.lists(st.sampled_from(["cuda", "rocm", "cpu"]), min_size=1).map(lambda v: {"fact": "torch.flavour", "in": v}),
     st.sampled_from([">=2.5", "<3", ">=2.5,<2.6"]).map(lambda v: {"fact": "torch.version", "version": v}),
     st.sampled_from(["rocm", r"^2\.", "(ab|cd)+", r"\d+(\.\d+)*"]).map(lambda v: {"fact": "torch.version", "matches": v}),
+    st.sampled_from(HANGING_REGEXES).map(lambda v: {"fact": "driver.kernel_cmdline", "matches": v}),
     st.integers().map(lambda v: {"fact": "cpu.logical_cores", "gt": v}),
     st.booleans().map(lambda v: {"fact": "env.vars.HSA_OVERRIDE_GFX_VERSION", "exists": v}),
     st.sampled_from(["known", "failed", ["absent", "unknown"]]).map(lambda v: {"fact": "gpu.gfx", "status": v}),
@@ -278,7 +291,9 @@ def run_rules(text: str, scratch: Path) -> int:
 
     def body() -> int:
         rules = tuple(load_files([path]))
-        return judge_and_render(Facts.from_dict(baseline()), rules)
+        data = json.loads(json.dumps(baseline()))  # a long value for the patterns to search (rules.max_match_chars)
+        data.setdefault("driver", {})["kernel_cmdline"] = {"status": "known", "value": "x" * 4000 + "a" * 4000}
+        return judge_and_render(Facts.from_dict(data), rules)
 
     return exit_code(body)
 
@@ -327,7 +342,7 @@ def machine_folders(draw) -> Dict[str, Any]:
     for name in draw(st.lists(st.sampled_from(_MACHINE_FILES), max_size=4, unique=True)):
         original = (MACHINE / name).read_text(encoding="utf-8", errors="replace")
         edits[name] = draw(mutated(original))
-    special = draw(st.sampled_from([None, None, None, "link-out", "link-in", "fifo", "deep-yaml"]))
+    special = draw(st.sampled_from([None, None, None, "link-out", "link-in", "fifo", "deep-yaml", "self-link", "link-loop"]))
     if special is not None:
         edits["@special"] = special
     return edits
@@ -360,6 +375,11 @@ def _special(folder: Path, kind: str) -> None:
         target.symlink_to("/etc/passwd")
     elif kind == "link-in":
         target.symlink_to("version")
+    elif kind == "self-link":  # Path.resolve() raised RuntimeError on it (issue 20)
+        target.symlink_to("cmdline")
+    elif kind == "link-loop":
+        target.symlink_to("cmdline2")
+        (target.parent / "cmdline2").symlink_to("cmdline")
     elif kind == "fifo" and hasattr(os, "mkfifo"):
         os.mkfifo(target)
     elif kind == "deep-yaml":
@@ -378,7 +398,7 @@ def python_outputs(draw) -> Dict[str, Any]:
     for entry in commands:
         if entry.get("label") in ("python-info", "torch-probe"):
             lines = str(entry.get("stdout", "")).splitlines()
-            kind = draw(st.sampled_from(["mutated", "values", "flood", "deep"]))
+            kind = draw(st.sampled_from(["mutated", "values", "flood", "deep", "non-finite"]))
             if kind == "values":
                 lines = [json.dumps({"stage": draw(st.sampled_from(["import", "devices", "arch_list", "x"])),
                                      "status": draw(st.sampled_from(["ok", "start", "error", "zzz"])),
@@ -388,6 +408,11 @@ def python_outputs(draw) -> Dict[str, Any]:
                 lines = lines + ['{"junk": ' + draw(big_numbers) + "}"] * (50 * SCALE)
             elif kind == "deep":
                 lines = [deep("[", "]", 100_000 * SCALE)]
+            elif kind == "non-finite":  # "total_memory": 1e999 crashed the torch gatherer (issue 20)
+                number = draw(st.sampled_from(["1e999", "-1e999", "NaN", "Infinity", "-1", "1e308", "-0.0"]))
+                field = draw(st.sampled_from(["total_memory", "index", "seconds", "device_count", "value"]))
+                lines = [line.replace('"total_memory": ', f'"{field}": {number}, "total_memory": ') for line in lines]
+                lines.append(json.dumps({"stage": "import", "status": "ok", "seconds": 1.0}).replace("1.0", number))
             else:
                 lines = [draw(mutated(line)) for line in lines]
             entry["stdout"] = "\n".join(lines)
@@ -474,7 +499,9 @@ def protocol_lines(draw) -> tuple:
         "test": st.sampled_from(tests + ["_worker", "setup", "other", ""]),
         "step": st.sampled_from(["import_torch", "device_init", "hello", "first_gemm", "done", "x"]),
         "status": st.sampled_from(_STATUSES),
-    }, optional={"metrics": json_values, "error": hostile_text, "t": st.floats()}).map(json.dumps)
+    }, optional={"metrics": json_values | st.sampled_from([{"gflops": float("inf")}, {"gbps": float("nan")},
+                                                            {"seconds": -1e308}]),
+                 "error": hostile_text, "t": st.floats()}).map(json.dumps)
     garbage = st.one_of(hostile_text, big_numbers.map(lambda n: '{"test": ' + n + "}"),
                         st.just("[" * 5000), st.just("x" * (70_000 * SCALE)))
     lines = draw(st.lists(st.one_of(record, record, garbage), max_size=30))

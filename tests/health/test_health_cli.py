@@ -42,7 +42,7 @@ def test_health_on_a_recorded_machine_prints_one_line_and_exits_with_its_class(r
     lines = result.stdout.splitlines()
     assert len(lines) == 1 and len(lines[0]) <= MAX_LINE, lines
     if rule is None:
-        assert re.fullmatch(r"ok: no findings \(\d+ rules\)", lines[0])
+        assert re.fullmatch(r"ok: no findings \(\d+ rules\)(; facts failed in [a-z_, ]+)?", lines[0])
     else:
         assert lines[0].startswith(f"{rule} {action}: "), lines[0]
     assert result.stderr == ""
@@ -158,3 +158,40 @@ def test_bench_runs_inside_the_budget_with_an_equal_share_per_test(run_cli, monk
     assert (result.exit_code, result.stdout) == (14, "RD600 isolate: Data copied to the GPU comes back as zeros\n")
     short = run_cli("health", "--no-torch", "--bench", "quick", "--budget", "20s")
     assert short.exit_code == 12 and short.stdout.startswith("unknown: bench not started: ") and len(calls) == 1
+
+
+def test_an_ok_that_rests_on_failed_facts_names_where_they_failed(run_cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every tool hanging under a 10 s budget said "ok: no findings" without a word about its facts.
+    from rocm_doctor.facts.gather import unfinished_section
+    from rocm_doctor.facts.model import TorchFacts
+
+    real = gather_module._gatherers
+
+    def timed_out(ctx):
+        return unfinished_section("torch", TorchFacts, "the torch probe timed out")
+
+    monkeypatch.setattr(gather_module, "_gatherers", lambda: [(n, c, timed_out if n == "torch" else f) for n, c, f in real()])
+    result = run_cli("health", "--machine", str(MACHINES / "cpu-only"))
+    assert result.exit_code == 0 and result.stdout.startswith("ok: no findings")
+    assert "facts failed in" in result.stdout and "torch" in result.stdout
+
+
+def test_judging_is_inside_the_budget_too(run_cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from rocm_doctor.cli import health_cmd
+
+    release = threading.Event()
+
+    def hanging_rules(rules, facts, *args, **kwargs):
+        if rules:
+            release.wait(30)
+        return real_evaluate(rules, facts, *args, **kwargs)
+
+    real_evaluate = health_cmd.evaluate
+    monkeypatch.setattr(health_cmd, "evaluate", hanging_rules)
+    start = time.monotonic()
+    result = run_cli("health", "--machine", str(MACHINES / "cpu-only"), "--budget", "2s")
+    release.set()
+    assert time.monotonic() - start < 4.5
+    assert result.exit_code == 12 and "rules did not finish within the budget" in result.stdout

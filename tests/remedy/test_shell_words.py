@@ -10,46 +10,86 @@ from hypothesis import given, strategies as st
 
 from rocm_doctor.shells import SHELLS, quote_argv, quote_word
 
-CMD_SYNTAX = set('&|<>^()%!,;= \t"')
-
-
-@pytest.mark.parametrize("word", [r"C:\x&calc.exe", "numpy<2", "a|b", "(x)", "a b", 'say "hi"', "", "a,b", "100%"])
-def test_a_cmd_word_with_cmd_syntax_is_double_quoted(word: str) -> None:
-    quoted = quote_word("cmd", word)
-    assert quoted.startswith('"') and quoted.endswith('"')
-
-
-@given(st.text(alphabet=st.characters(blacklist_categories=["Cs", "Cc"]), max_size=30))
-def test_cmd_quoting_round_trips_through_the_c_runtime_argv_rules(word: str) -> None:
-    # subprocess.list2cmdline is the inverse of the MS C runtime's parsing; our quoted form must parse back
-    # to the same word by those rules: outside the quotes nothing cmd reads as syntax is left.
-    quoted = quote_word("cmd", word)
-    if not (quoted.startswith('"') and quoted.endswith('"')):
-        assert not (set(quoted) & CMD_SYNTAX) and quoted == word
-    else:
-        body = quoted[1:-1]
-        assert _msvcrt_unquote(body) == word
-
-
-def _msvcrt_unquote(body: str) -> str:
-    """The MS C runtime's reading of the inside of one double-quoted argument."""
-    out, backslashes, i = [], 0, 0
-    while i < len(body):
-        char = body[i]
-        if char == "\\":
-            backslashes += 1
-        elif char == '"':
-            out.append("\\" * (backslashes // 2))
-            assert backslashes % 2 == 1, "an unescaped quote would end the argument"
-            out.append('"')
-            backslashes = 0
+def _cmd_reads(line: str) -> str:
+    """What cmd.exe hands the program, by its documented rules: outside quotes ``^`` escapes the next
+    character (and is removed), ``"`` toggles quoting and is kept, ``& | < >`` are operators; inside quotes
+    everything is literal. An operator cmd would act on fails the test."""
+    out, quoted, i = [], False, 0
+    while i < len(line):
+        char = line[i]
+        if char == '"':
+            quoted = not quoted
+            out.append(char)
+        elif quoted:
+            out.append(char)
+        elif char == "^":
+            i += 1
+            if i < len(line):
+                out.append(line[i])
         else:
-            out.append("\\" * backslashes + char)
-            backslashes = 0
+            assert char not in "&|<>", f"cmd would run {line[i:]!r} as a separate command or redirection"
+            out.append(char)
         i += 1
-    assert backslashes % 2 == 0, "a trailing backslash would escape the closing quote"
-    out.append("\\" * (backslashes // 2))
     return "".join(out)
+
+
+def _crt_split(line: str) -> list:
+    """The MS C runtime's argv parsing (what python.exe and pip.exe see)."""
+    words, current, in_word, quoted, i = [], [], False, False, 0
+    while i < len(line):
+        char = line[i]
+        if char == "\\":
+            start = i
+            while i < len(line) and line[i] == "\\":
+                i += 1
+            count = i - start
+            if i < len(line) and line[i] == '"':
+                current.append("\\" * (count // 2))
+                if count % 2:
+                    current.append('"')
+                    i += 1
+            else:
+                current.append("\\" * count)
+            in_word = True
+            continue
+        if char == '"':
+            quoted, in_word = not quoted, True
+        elif char in " \t" and not quoted:
+            if in_word:
+                words.append("".join(current))
+            current, in_word = [], False
+        else:
+            current.append(char)
+            in_word = True
+        i += 1
+    if in_word:
+        words.append("".join(current))
+    return words
+
+
+ISSUE_20_REQUIREMENT = "bar; os_name != 'x\"&calc&\"y'"
+"""Passes `rules validate`; quoted with \\" it left &calc& outside cmd's quotes (issue 20)."""
+
+
+@pytest.mark.parametrize("word", [r"C:\x&calc.exe", "numpy<2", "a|b", "(x)", "a b", 'say "hi"', "", "a,b", "x^y",
+                                  ISSUE_20_REQUIREMENT, 'a\\" & calc', "trailing\\", "!x!"])
+def test_a_cmd_argument_reaches_the_program_whole_with_no_bare_cmd_operator(word: str) -> None:
+    line = quote_argv("cmd", ["pip", "install", word])
+    assert _crt_split(_cmd_reads(line)) == ["pip", "install", word]
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=["Cs", "Cc"], blacklist_characters="%"), max_size=30))
+def test_cmd_quoting_round_trips_through_cmd_and_the_c_runtime(word: str) -> None:
+    line = quote_argv("cmd", [r"C:\Program Files\Python\python.exe", "-m", "pip", "install", word])
+    assert _crt_split(_cmd_reads(line)) == [r"C:\Program Files\Python\python.exe", "-m", "pip", "install", word]
+
+
+@pytest.mark.parametrize("word", ["100%", "%PATH%", "a\nb", "a\rb"])
+def test_a_cmd_argument_cmd_cannot_carry_is_refused_with_a_note(word: str) -> None:
+    from rocm_doctor.errors import InputError
+
+    with pytest.raises(InputError, match="cmd.exe"):
+        quote_argv("cmd", ["pip", "install", word])
 
 
 @pytest.mark.parametrize("word", ["a,b", "@args", "x;y", "$env:X", "100%"])

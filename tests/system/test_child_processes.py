@@ -24,7 +24,8 @@ def _sleeper(marker: str, detach: str = "setsid") -> str:
     sleeper = f"{sys.executable} -c 'import time; time.sleep(300)' {marker}"
     return {"setsid": f"setsid {sleeper} &", "setsid-no-env": f"setsid env -i {sleeper} &",
             "group": f"{sleeper} >/dev/null 2>&1 &",
-            "daemon": f"setsid {sleeper} >/dev/null 2>&1 </dev/null &"}[detach]
+            "daemon": f"setsid {sleeper} >/dev/null 2>&1 </dev/null &",
+            "daemon-no-env": f"setsid env -i {sleeper} >/dev/null 2>&1 </dev/null &"}[detach]
 
 
 def survivors(marker: str) -> List[int]:
@@ -87,6 +88,14 @@ def test_a_daemon_that_left_the_session_and_the_pipe_is_killed_after_a_normal_ex
     # the group would get it.
     wait = f"while [ ! -e {ready} ]; do sleep 0.01; done"
     result = StartedCommand(["sh", "-c", f"{daemon} {wait}; echo done"], timeout=60).result()
+    assert (result.returncode, result.stdout.strip(), result.timed_out) == (0, "done", False)
+    assert _settled(marker) == []
+
+
+def test_a_daemon_that_left_the_session_the_pipe_and_its_environment_is_killed_after_a_normal_exit() -> None:
+    # No group, no pipe, no token (env -i): found by the parentage recorded while the shell ran (issue 20).
+    marker = uuid.uuid4().hex
+    result = StartedCommand(["sh", "-c", f"{_sleeper(marker, 'daemon-no-env')} sleep 1; echo done"], timeout=10).result()
     assert (result.returncode, result.stdout.strip(), result.timed_out) == (0, "done", False)
     assert _settled(marker) == []
 

@@ -60,7 +60,7 @@ def _gpu(text: str, position: int, line: Line) -> Optional[GpuSighting]:
     if not text or text.lower() in _SILENT:
         return None
     gfx = gfx_of(text)
-    name = re.sub(r"\s*\(gfx[^)]*\)\s*$", "", text).strip() or None
+    name = re.sub(r"(?<!\s)\s*\(gfx[^)]*\)\s*$", "", text).strip() or None
     vendor = "NVIDIA" if name and "nvidia" in name.lower() else None
     fields = gpu_fields(name=name, gfx=gfx)
     if vendor:
@@ -149,7 +149,7 @@ def _observations(values: Dict[str, tuple], packages: List[tuple]) -> List[Obser
         out += python_platform_observations(platform[0], platform[1])
     os_line = _known(values, "OS")
     if os_line:
-        out += distro_observations(re.sub(r"\s*\((?:x86_64|aarch64|64-bit|AMD64)\)\s*$", "", os_line[0]), os_line[1])
+        out += distro_observations(re.sub(r"(?<!\s)\s*\((?:x86_64|aarch64|64-bit|AMD64)\)\s*$", "", os_line[0]), os_line[1])
     for name, pkg_version, line in packages:
         out += companion_observations(name, pkg_version, line)
     return out

@@ -21,7 +21,7 @@ from rocm_doctor.ingest.formats.common import make_piece
 from rocm_doctor.ingest.model import TRUST_HINT, Observation, Piece
 
 _ID = re.compile(r"^\s*uid=(\d{1,18})\(([^)]+)\)\s+gid=\d+\([^)]*\)(?:\s+groups=(\S+))?")
-_GROUP = re.compile(r"\d+\(([^)]+)\)")
+_GROUP = re.compile(r"(?<!\d)\d+\(([^)]+)\)")
 _PROMPT_USER = re.compile(r"^[ \t]{0,8}(?:\([\w.-]{1,64}\) ?)?([\w.-]{1,64})@[\w.-]{1,64}:[^$#\n]{0,256}[$#]")
 _PYTHON_VERSION = re.compile(r"^\s*Python (\d+\.\d+\.\d+)\s*$")
 

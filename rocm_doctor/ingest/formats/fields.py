@@ -36,11 +36,13 @@ from rocm_doctor.knowledge.cpus import cpu_family, igpu_for_cpu
 
 TABLE = "report_fields"
 KINDS = ("os", "gpu", "hardware", "cpu", "kernel", "rocm", "driver", "python", "torch", "wsl")
-_DECOR = r"[ \t]*(?:>[ \t]*)*(?:[*+\-•][ \t]+|\d{1,2}[.)][ \t]+)?(?:\*\*|__|\*|_|`)?[ \t]*"
-_CLOSE = r"[ \t]*(?:\*\*|__|\*|_|`)?[ \t]*"
+# Each run of blanks below follows a character it needs, so a line of blanks is read once, not once per
+# way to share it out between neighbouring [ \t]* (quadratic, and cubic in the inline pattern).
+_DECOR = r"[ \t]*(?:>[ \t]*)*(?:(?:[*+\-•]|\d{1,2}[.)])[ \t]+)?(?:(?:\*\*|__|\*|_|`)[ \t]*)?"
+_CLOSE = r"[ \t]*(?:(?:\*\*|__|\*|_|`)[ \t]*)?"
 _SEPARATOR = r"(?:[:：=]|->|[-–—](?=[ \t]))"
-_ITEM_SPLIT = re.compile(r"\s*(?:[,;，]|\s\+\s|\+(?=\s*i?GPU)|\band\b|&|\bplus\b)\s*", re.IGNORECASE)
-_COUNT_AFTER = re.compile(r"(?:\s*[x×*]\s?(\d{1,2})|\s*\((?:x\s?)?(\d{1,2})\s?x?\))\s*$", re.IGNORECASE)
+_ITEM_SPLIT = re.compile(r"(?<!\s)\s*(?:[,;，]|\s\+\s|\+(?=\s*i?GPU)|\band\b|&|\bplus\b)\s*", re.IGNORECASE)
+_COUNT_AFTER = re.compile(r"(?<!\s)(?:\s*[x×*]\s?(\d{1,2})|\s*\((?:x\s?)?(\d{1,2})\s?x?\))\s*$", re.IGNORECASE)
 _IGPU_ITEM = re.compile(r"^\s*(?:AMD\s+)?(?:the\s+)?(?:iGPU|APU|integrated(?:\s+(?:GPU|graphics))?)\b", re.IGNORECASE)
 _VENDOR_ITEM = re.compile(r"^\s*(AMD|Radeon|ATI|NVIDIA|Nvidia|Intel)(?:\s+GPU)?\s*$", re.IGNORECASE)
 _BARE_CPU = re.compile(r"^\s*(?:AMD\s+)?(\d{3,4}(?!\d)[A-Z0-9]{0,4})\s*$", re.IGNORECASE)
@@ -70,11 +72,11 @@ def _patterns() -> Tuple[Pattern[str], Pattern[str], Pattern[str], Pattern[str]]
     label = rf"(?P<label>{alternation})"
     line = re.compile(rf"^{_DECOR}{label}{_CLOSE}{_SEPARATOR}{_CLOSE}(?P<value>[^\n]*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
     heading = re.compile(
-        rf"^[ \t]*(?:#{{1,6}}[ \t]*{_CLOSE}{label}{_CLOSE}#*|(?:\*\*|__){label.replace('label', 'bold')}[ \t]*:?(?:\*\*|__)[ \t]*:?)[ \t]*$",
+        rf"^[ \t]*(?:#{{1,6}}{_CLOSE}{label}{_CLOSE}#*|(?:\*\*|__){label.replace('label', 'bold')}[ \t]*:?(?:\*\*|__)[ \t]*:?)[ \t]*$",
         re.IGNORECASE | re.MULTILINE,
     )
     table = re.compile(rf"^[ \t]*\|[ \t]*(?:\*\*|`)?{label}(?:\*\*|`)?[ \t]*:?[ \t]*\|[ \t]*(?P<value>[^|\n]*?)[ \t]*\|", re.IGNORECASE | re.MULTILINE)
-    inline = re.compile(rf"(?:^|[,;，|]|\s{{2,}})[ \t]*{label}[ \t]*[:：][ \t]*", re.IGNORECASE)
+    inline = re.compile(rf"(?:^[ \t]*|[,;，|][ \t]*|(?<!\s)\s{{2,}}){label}[ \t]*[:：][ \t]*", re.IGNORECASE)
     return line, heading, table, inline
 
 
@@ -255,7 +257,7 @@ def _field(kind: str, value: str, line: Line, gpus: List[GpuSighting]) -> List[O
         match = re.search(r"(?<![\d.])(3\.\d{1,2}(?:\.\d{1,2})?)", value)
         return [Observation("python.version", match.group(1), line, TRUST_TEMPLATE)] if match else []
     if kind == "torch":
-        token = re.search(r"\d+\.\d+(?:\.\d+)?\S*", value)
+        token = re.search(r"(?<!\d)\d+\.\d+(?:\.\d+)?\S*", value)
         return torch_version_observations(token.group(0).rstrip(".,;)"), line, TRUST_TEMPLATE) if token else []
     if kind == "driver":
         return _driver(value, line)

@@ -89,7 +89,7 @@ _IMAGE = re.compile(r"\brocm/([a-z0-9_.-]+):([A-Za-z0-9_.-]+)")
 _IMAGE_ROCM = re.compile(r"(?:^|[_-])rocm[_-]?(\d+\.\d+(?:\.\d+)?)|^(\d+\.\d+(?:\.\d+)?)(?:[_-]|$)", re.IGNORECASE)
 _IMAGE_TORCH = re.compile(r"pytorch[_-](?:release[_-])?(?:v)?(\d+\.\d+(?:\.\d+)?)", re.IGNORECASE)
 _DOCKER = re.compile(
-    r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|exec|compose)\b|^\s*FROM\s+rocm/|\bdocker-compose\b"
+    r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|exec|compose)\b|^[^\S\n]*FROM\s+rocm/|\bdocker-compose\b"
     r"|\b(?:distrobox|toolbox)\s+(?:create|enter|run)\b|\b(?:in|inside|within|for|using|via)\s+(?:a\s+|the\s+|my\s+)?(?:rootless\s+)?(?:Distrobox|Toolbx)\b"
     r"|\b(?:in|inside|within)\s+(?:a\s+|the\s+|my\s+)?(?:docker|podman)\s+container\b",
     re.IGNORECASE | re.MULTILINE,
@@ -101,7 +101,7 @@ _DOCKER = re.compile(
 
 _WSL = re.compile(
     r"\b(?:on|in|under|inside|using|via|with|running)\s+(?:a\s+|my\s+|the\s+)?WSL\s?2?\b|\bWSL\s?2?\s*(?:\(|:|-)?\s*(?:Ubuntu|Debian|distro|instance|environment|kernel|shell|terminal)\b"
-    r"|\b(?:Ubuntu|Debian|openSUSE|Fedora)[\s\d.]*(?:LTS\s*)?[(\[]?\s*(?:on\s+)?WSL\s?2?\b|^\W*WSL\s?2?\W*$|\bWSL environment detected\b|microsoft-standard-WSL2",
+    r"|\b(?:Ubuntu|Debian|openSUSE|Fedora)[\s\d.]*(?:LTS\s*)?[(\[]?\s*(?:on\s+)?WSL\s?2?\b|^[^\w\n]*WSL\s?2?[^\w\n]*$|\bWSL environment detected\b|microsoft-standard-WSL2",
     re.IGNORECASE | re.MULTILINE,
 )
 """WSL as the report's own environment ("in WSL2", "Ubuntu 22.04 (WSL2)"), not a suggestion to use it."""
@@ -370,7 +370,7 @@ def _platform(block: Block) -> List[Observation]:
     return out
 
 
-_CONFIG_LINE = re.compile(r"^\s*(?:FROM|RUN|ENV|ARG)\s", re.MULTILINE)
+_CONFIG_LINE = re.compile(r"^[^\S\n]*(?:FROM|RUN|ENV|ARG)\s", re.MULTILINE)
 _DLL = re.compile(r"\b(amdhip64(?:_\d+)?\.dll)\b", re.IGNORECASE)
 
 

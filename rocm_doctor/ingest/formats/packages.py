@@ -52,7 +52,7 @@ def table() -> Dict[str, str]:
 def _patterns() -> Tuple[Pattern[str], Pattern[str]]:
     names = "|".join(re.escape(n) for n in sorted(table(), key=len, reverse=True))
     listing = re.compile(
-        rf"^\s*(?:ii\s+|i\s+)?(?P<name>{names})(?:/\S+|\.(?:x86_64|noarch|aarch64))?\s+(?:version\s+|with\s+|v)?{_VERSION}(?:\s|$)",
+        rf"^[^\S\n]*(?:ii\s+|i\s+)?(?P<name>{names})(?:/\S+|\.(?:x86_64|noarch|aarch64))?\s+(?:version\s+|with\s+|v)?{_VERSION}(?:\s|$)",
         re.MULTILINE,
     )
     rpm = re.compile(rf"(?<![\w.-])(?P<name>{names})-(?P<version>\d+\.\d+(?:\.\d+)?)(?P<rest>(?:\.\d+)*)-[\w.]+\.(?:x86_64|noarch|aarch64)\b")

@@ -1,0 +1,60 @@
+"""Every regular expression the paste readers (``rocm_doctor/ingest``) and the rule engine
+(``rocm_doctor/judge``) compile, found by watching ``re`` while they import and read the seed pastes.
+
+Run as a script in a fresh interpreter (the modules must not be imported yet, or their module-level
+patterns were compiled before the watch began); it prints a JSON list of ``[pattern, flags, where, anchored]``, where ``anchored`` says the pattern
+was only ever used through ``re.match`` / ``re.fullmatch`` (so only the start of a text is tried).
+Patterns built at run time (the field-label table, the signature table) are caught because the seed
+pastes make the readers build them.
+"""
+
+from __future__ import annotations
+
+import json
+import pkgutil
+import re
+import sys
+from importlib import import_module
+from pathlib import Path
+
+_WATCHED = tuple(str(Path(__file__).resolve().parents[2] / "rocm_doctor" / part) for part in ("ingest", "judge"))
+_SEEDS = Path(__file__).resolve().parent / "seed_pastes"
+
+
+def _watch() -> dict:
+    seen: dict = {}
+    compile_ = re._compile  # type: ignore[attr-defined]
+
+    def recording(pattern, flags):  # type: ignore[no-untyped-def]
+        if isinstance(pattern, str):
+            frame = sys._getframe(1)
+            while frame is not None and frame.f_code.co_filename == re.__file__:
+                frame = frame.f_back
+            where = frame.f_code.co_filename if frame is not None else ""
+            if where.startswith(_WATCHED):
+                # re.match(p, text) and re.fullmatch(p, text) only ever try the start of the text
+                anchored = sys._getframe(1).f_code.co_name in ("match", "fullmatch")
+                key = (pattern, int(flags))
+                entry = seen.setdefault(key, [f"{Path(where).name}:{frame.f_lineno}", True])
+                entry[1] = entry[1] and anchored
+        return compile_(pattern, flags)
+
+    re._compile = recording  # type: ignore[attr-defined]
+    return seen
+
+
+def main() -> None:
+    seen = _watch()
+    import rocm_doctor.ingest as ingest
+    import rocm_doctor.judge as judge
+
+    for package in (ingest, judge):
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            import_module(info.name)
+    for seed in sorted(_SEEDS.glob("*.txt")):
+        ingest.ingest_text(seed.read_text(encoding="utf-8"))
+    json.dump([[pattern, flags, where, anchored] for (pattern, flags), (where, anchored) in seen.items()], sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

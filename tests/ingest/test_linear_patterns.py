@@ -1,0 +1,145 @@
+"""Every regular expression the paste readers and the rule engine compile reads in linear time.
+
+A pattern like ``[0-9a-f]*[0-9][0-9a-f]*`` (what ``without_repeats`` used to blank numbers with)
+tries every start position and scans the rest of a run from each: ``'a' * 80000`` took 26-45 s.
+Here every pattern runs on prefixes of adversarial texts (a long run of one character of each
+class, hex runs, two classes alternating) of two lengths; the time must grow like the length.
+
+A screening pass runs each pattern once on each prefix; only the ones that take measurable time on
+the long one are timed again on both (best of three), so the test stays a few seconds long.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from contextlib import contextmanager
+from typing import Callable, Dict, Iterator, List, Tuple
+
+import pytest
+
+_INVENTORY = Path(__file__).parent / "pattern_inventory.py"
+
+SHORT, LONG = 2_000, 16_000
+"""The two prefix lengths: 8 times longer must cost about 8 times as much (a quadratic pattern: 64)."""
+GROWTH_BOUND = 24.0
+"""Generous: timing noise on a shared CI machine, and bounded repeats that fill up between the sizes."""
+SCREEN_SECONDS = 0.002
+"""A pattern that reads the long prefix faster than this cannot be quadratic at these sizes."""
+FLOOR_SECONDS = 0.002
+"""Added to the allowed time of the long prefix: below it, timing is noise."""
+SHORT_AT_MOST = 0.02
+"""A pattern slower than this on the short prefix is reported without timing the long one (a cubic
+pattern would take minutes there); linear ones take well under a millisecond."""
+
+_RUN_CHARS = "aAfFgZ09 \t\n.-_/:=@\"'\\$#>(){}[],;+*%`~|!?é€\x00"
+_HEX = "0123456789abcdef"
+_PAIRS = ["a1", "a ", "a.", "1.", "a-", "1:", "a/", "a=", "ab", "1 ", "a\n", " \n", "a\t", "x-", "-1", "a_", "0x"]
+
+
+def _repeat(unit: str) -> Callable[[int], str]:
+    return lambda n: (unit * (n // len(unit) + 1))[:n]
+
+
+SHAPES: Dict[str, Callable[[int], str]] = {
+    **{f"run of {c!r}": _repeat(c) for c in _RUN_CHARS},
+    "hex run": _repeat(_HEX),
+    "upper-case hex run": _repeat(_HEX.upper()),
+    "0x and hex words": _repeat("0xdeadbeef"),
+    **{f"{pair!r} alternating": _repeat(pair) for pair in _PAIRS},
+}
+"""Adversarial texts by name: each makes a text of the length it is given."""
+
+
+@pytest.fixture(scope="module")
+def patterns() -> List[Tuple[str, int, str, bool]]:
+    out = subprocess.run([sys.executable, str(_INVENTORY)], capture_output=True, text=True, timeout=120, check=True)
+    found = [tuple(row) for row in json.loads(out.stdout)]
+    assert len(found) > 100, "the inventory lost the readers' patterns"
+    return found  # type: ignore[return-value]
+
+
+class _TooSlow(Exception):
+    pass
+
+
+@contextmanager
+def _at_most(seconds: float) -> Iterator[None]:
+    """Stop a match that runs longer than ``seconds`` (the regex engine checks for signals)."""
+
+    def stop(*_: object) -> None:
+        raise _TooSlow()
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+MATCH_AT_MOST = 1.0
+"""One match that takes longer than this is stopped and counts as superlinear (a cubic pattern on the
+long prefix would take minutes)."""
+
+
+def _seconds(pattern: "re.Pattern[str]", text: str, anchored: bool) -> float:
+    """CPU seconds of one reading: wall time on a shared machine counts the other processes too."""
+    started = time.process_time()
+    try:
+        with _at_most(MATCH_AT_MOST):
+            if anchored:
+                pattern.match(text)
+            else:
+                for _ in pattern.finditer(text):
+                    pass
+    except _TooSlow:
+        return float("inf")
+    return time.process_time() - started
+
+
+def _best(pattern: "re.Pattern[str]", text: str, anchored: bool) -> float:
+    return min(_seconds(pattern, text, anchored) for _ in range(3))
+
+
+def _superlinear(pattern: "re.Pattern[str]", short: str, long: str, anchored: bool) -> str:
+    """Why the pattern grows faster than the text ("" when it does not), measured the way noise cannot fake:
+    a slow reading counts only when it is slow every time of three (a shared CI machine has pauses)."""
+    for attempt in range(3):
+        t_short = _best(pattern, short, anchored) if attempt else _seconds(pattern, short, anchored)
+        if t_short > SHORT_AT_MOST:
+            why = f"{t_short * 1e3:.1f} ms at {len(short):,} chars"
+            continue
+        if not attempt and _seconds(pattern, long, anchored) < SCREEN_SECONDS:
+            return ""
+        t_long = _best(pattern, long, anchored)
+        if t_long <= GROWTH_BOUND * t_short + FLOOR_SECONDS:
+            return ""
+        why = f"{t_short * 1e3:.1f} ms at {len(short):,} chars, {t_long * 1e3:.1f} ms at {len(long):,}"
+    return why
+
+
+def test_every_reader_and_engine_pattern_reads_adversarial_text_in_linear_time(patterns) -> None:
+    texts = {name: (make(SHORT), make(LONG)) for name, make in SHAPES.items()}
+    slow: List[str] = []
+    for source, flags, where, anchored in patterns:
+        pattern = re.compile(source, flags)
+        for name, (short, long) in texts.items():
+            why = _superlinear(pattern, short, long, anchored)
+            if why:
+                slow.append(f"{where} on a {name}: {why}: {source[:120]!r}")
+    assert not slow, "superlinear patterns:\n" + "\n".join(slow)
+
+
+def test_hex_runs_without_digits_are_blanked_in_linear_time() -> None:
+    from rocm_doctor.ingest.blocks import split_blocks, without_repeats
+
+    started = time.process_time()
+    without_repeats(split_blocks("a" * 400_000 + "\n" + "F" * 200_000 + "\n"))
+    assert time.process_time() - started < 2.0
