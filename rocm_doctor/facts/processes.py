@@ -415,5 +415,5 @@ def loads_gpu_stack(reading: ProcessReading) -> bool:
     """The process loaded torch or a ROCm/CUDA runtime (or could not be read: it may have)."""
     if reading.libraries is None:
         return True
-    return bool(reading.libraries)
+    return bool(reading.of_kind("hip-runtime", "hsa-runtime", "torch-rocm", "torch-cuda", "torch-cpu", "cuda"))
 
