@@ -43,6 +43,8 @@ class GatherOptions:
     """Try the amdsmi Python bindings first (live machines only)."""
     started_probe: Optional[Started] = field(default=None, compare=False)
     """The live torch probe, if the CLI already started it; used only when its argv matches."""
+    pid: Optional[int] = None
+    """The process to read (``--pid``; the system is then a ``ProcessView`` of it)."""
 
 
 @dataclass
@@ -108,6 +110,7 @@ def _gatherers() -> List[Tuple[str, Type[Section], Gatherer]]:
         HostFacts,
         PackagesFacts,
         PermissionsFacts,
+        ProcessFacts,
         PythonFacts,
         RocmFacts,
         TorchFacts,
@@ -115,6 +118,7 @@ def _gatherers() -> List[Tuple[str, Type[Section], Gatherer]]:
     )
     from rocm_doctor.facts.packages import gather_packages
     from rocm_doctor.facts.permissions import gather_permissions
+    from rocm_doctor.facts.process_facts import gather_process
     from rocm_doctor.facts.python_env import gather_python
     from rocm_doctor.facts.rocm import gather_rocm
     from rocm_doctor.facts.torch import gather_torch
@@ -132,6 +136,7 @@ def _gatherers() -> List[Tuple[str, Type[Section], Gatherer]]:
         ("gpus", GpuFacts, gather_gpus),
         ("packages", PackagesFacts, gather_packages),
         ("torch", TorchFacts, gather_torch),
+        ("process", ProcessFacts, gather_process),
     ]
 
 

@@ -99,7 +99,10 @@ def _amdsmi_layer(ctx: GatherContext) -> LayerResult:
 
     if not ctx.options.use_amdsmi:
         return _attempt("amdsmi", "skipped", "turned off")
-    if not isinstance(ctx.system, LiveSystem):
+    from rocm_doctor.system.process_view import ProcessView
+
+    machine = ctx.system.inner if isinstance(ctx.system, ProcessView) else ctx.system  # --pid: the same machine
+    if not isinstance(machine, LiveSystem):
         return _attempt("amdsmi", "skipped", "not a live machine (the bindings can only ask this machine)")
     records, status, detail = read_amdsmi()
     return _attempt("amdsmi", status, detail, drafts_from_amdsmi(records or []))

@@ -166,6 +166,19 @@ class ProcessReading:
         chosen = kfd or drm
         return sum(chosen) if chosen else None
 
+    @property
+    def uses_gpu(self) -> Optional[bool]:
+        """It holds a compute context that it uses (VRAM or queues in it), or an amdgpu DRM client
+        with VRAM; None when that cannot be told. A KFD folder alone is not use: asking torch
+        whether a GPU is there opens /dev/kfd."""
+        if self.kfd_context is None:
+            return None
+        if any(g.source == "drm" and (g.vram_bytes or 0) > 0 for g in self.gpus):
+            return True
+        if not self.kfd_context:
+            return False
+        return bool((self.vram_bytes or 0) > 0 or (self.kfd_queues or 0) > 0)
+
     def of_kind(self, *kinds: str) -> List[LoadedLibrary]:
         return [lib for lib in self.libraries or () if lib.kind in kinds]
 

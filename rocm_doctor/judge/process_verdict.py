@@ -44,16 +44,6 @@ def mixed_runtimes(reading: ProcessReading) -> Optional[str]:
     return "ROCm runtime libraries from " + " and ".join(installs)
 
 
-def uses_gpu(reading: ProcessReading) -> Optional[bool]:
-    """It holds a compute context that it uses (VRAM or queues); None when that cannot be told."""
-    if reading.kfd_context is None:
-        return None
-    if not reading.kfd_context:
-        return any(g.source == "drm" and (g.vram_bytes or 0) > 0 for g in reading.gpus) or False
-    vram = reading.vram_bytes
-    return bool((vram or 0) > 0 or (reading.kfd_queues or 0) > 0)
-
-
 def judge_process(reading: ProcessReading, amd_gpus: Optional[bool]) -> Verdict:
     """The verdict of one reading. ``amd_gpus``: the machine has AMD GPUs (None: unknown)."""
     if reading.libraries is None:
@@ -71,7 +61,7 @@ def judge_process(reading: ProcessReading, amd_gpus: Optional[bool]) -> Verdict:
     gpu_runtime = torch is not None or bool(reading.of_kind("hip-runtime", "hsa-runtime"))
     if not gpu_runtime:
         return Verdict("unknown", "no torch and no ROCm runtime loaded; only other GPU libraries")
-    used = uses_gpu(reading)
+    used = reading.uses_gpu
     if used is None:
         return Verdict("unknown", reading.gpu_problem or "whether it holds a GPU context could not be read")
     if used:
