@@ -111,6 +111,28 @@ def classify(path: str) -> Optional[LoadedLibrary]:
     return LoadedLibrary(path=path, key=key, kind=kind, install=install_of(path))
 
 
+def runtime_mix(libraries: Sequence[LoadedLibrary]) -> Optional[str]:
+    """Two ROCm installs in one process: the same ROCm library loaded from two folders, or the HIP
+    and HSA runtimes from different installs; a sentence naming them, else None.
+
+    One install split over several folders (TheRock's ``_rocm_sdk_core`` and
+    ``_rocm_sdk_libraries``) loads each library once and both runtimes from the same folder.
+    """
+    rocm = [lib for lib in libraries if lib.kind in ("hip-runtime", "hsa-runtime", "rocm-library")]
+    folders: Dict[str, List[str]] = {}
+    for lib in rocm:
+        places = folders.setdefault(lib.key, [])
+        if _dirname(lib.path) not in places:
+            places.append(_dirname(lib.path))
+    twice = sorted(key for key, places in folders.items() if len(places) > 1)
+    if twice:
+        return "; ".join(f"lib{key} from {' and '.join(folders[key])}" for key in twice)
+    runtimes = {lib.kind: lib.install for lib in rocm if lib.kind in ("hip-runtime", "hsa-runtime")}
+    if len(set(runtimes.values())) > 1:
+        return f"libamdhip64 from {runtimes['hip-runtime']} and libhsa-runtime64 from {runtimes['hsa-runtime']}"
+    return None
+
+
 @dataclass(frozen=True)
 class TorchLoaded:
     """The torch a process loaded."""

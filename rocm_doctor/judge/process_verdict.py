@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import List, Optional
 
-from rocm_doctor.facts.processes import ProcessReading
+from rocm_doctor.facts.processes import ProcessReading, runtime_mix
 
 CONTEXT_GRACE_SECONDS = 60.0
 """torch creates its GPU context lazily, on the first use of a device; a process younger than
@@ -36,21 +36,13 @@ def runtime_installs(reading: ProcessReading) -> List[str]:
     return sorted({lib.install for lib in reading.of_kind("hip-runtime", "hsa-runtime")})
 
 
-def mixed_runtimes(reading: ProcessReading) -> Optional[str]:
-    """``libamdhip64 from A and B`` when the runtimes come from more than one install; else None."""
-    installs = runtime_installs(reading)
-    if len(installs) < 2:
-        return None
-    return "ROCm runtime libraries from " + " and ".join(installs)
-
-
 def judge_process(reading: ProcessReading, amd_gpus: Optional[bool]) -> Verdict:
     """The verdict of one reading. ``amd_gpus``: the machine has AMD GPUs (None: unknown)."""
     if reading.libraries is None:
         return Verdict("unknown", reading.libraries_problem or "its loaded libraries could not be read")
-    mixed = mixed_runtimes(reading)
+    mixed = runtime_mix(reading.libraries)
     if mixed:
-        return Verdict("mixed-runtimes", mixed)
+        return Verdict("mixed-runtimes", "two ROCm installs: " + mixed)
     torch = reading.torch
     if torch is not None and torch.flavour == "cpu":
         return Verdict("no-gpu-build", f"torch at {torch.location} is a CPU build (no libtorch_hip or libtorch_cuda loaded)")
