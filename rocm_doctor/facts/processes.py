@@ -209,8 +209,9 @@ def _problem(exc: BaseException, what: str, entry: ProcessEntry, me: Optional[in
     """Why ``what`` of a process could not be read."""
     if isinstance(exc, PermissionError):
         other = entry.uid is not None and me is not None and entry.uid != me and me != 0
-        owner = f"the process of another user ({entry.user or entry.uid})" if other else "this process"
-        return f"{what} of {owner} is readable only by its owner or root (permission denied)"
+        if other:
+            return f"another user's process ({entry.user or entry.uid}): {what} are readable only by that user or root"
+        return f"{what} could not be read (permission denied)"
     if isinstance(exc, FileNotFoundError):
         return f"{what}: not there"
     return f"{what} could not be read: {exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__}"
@@ -264,7 +265,7 @@ def read_libraries(system: System, entry: ProcessEntry, linux: bool, me: Optiona
     except OSError as exc:
         if not isinstance(exc, PermissionError) and _gone(entry.pid, system):
             raise ProcessGone(entry.pid) from None
-        return None, _problem(exc, "the loaded libraries", entry, me)
+        return None, _problem(exc, "its loaded libraries", entry, me)
     found = [lib for lib in (classify(p) for p in paths) if lib is not None]
     return tuple(found), None
 
@@ -309,7 +310,7 @@ def read_environ(system: System, entry: ProcessEntry, me: Optional[int]) -> Tupl
     except ProcessGone:
         raise
     except OSError as exc:
-        return None, _problem(exc, "the environment", entry, me)
+        return None, _problem(exc, "its environment variables", entry, me)
 
 
 def read_gpu_use(system: System, pid: int, linux: bool, nodes: Dict[int, int], in_kfd: Optional[bool],
