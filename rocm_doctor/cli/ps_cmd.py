@@ -9,14 +9,15 @@ from typing import Optional
 import typer
 
 from rocm_doctor.cli.app import app, stdout_console
-from rocm_doctor.cli.inputs import MACHINE_OPTION
 from rocm_doctor.render.safe import safe_json
 
 
 @app.command("ps")
 def ps(
     json_output: bool = typer.Option(False, "--json", help="Print the rocm-doctor/ps/1 JSON document."),
-    machine: Optional[Path] = MACHINE_OPTION,
+    machine: Optional[Path] = typer.Option(
+        None, "--machine", metavar="DIR", help="Replay a recorded machine folder (with a process snapshot) instead of this machine."
+    ),
 ) -> None:
     """List the processes that loaded torch or a ROCm runtime: PID, user, command, the torch
     build, the runtime installs, GPU context and VRAM, and a verdict (gpu, cpu-only,
