@@ -140,7 +140,8 @@ def _command(row: PsProcess) -> str:
     words = row.command
     if len(words) > 1 and words[0].split("/")[-1].lower().startswith("python"):
         words = words[1:]  # "python train.py": the script says more than the interpreter
-    return " ".join(w.split("/")[-1] if i == 0 else w for i, w in enumerate(words))
+    text = " ".join(w.split("/")[-1] if i == 0 else w for i, w in enumerate(words))
+    return " ".join(text.split())  # a `python -c` script's newlines and tabs: one line per process
 
 
 def _torch(row: PsProcess) -> str:

@@ -78,3 +78,17 @@ def test_facts_record_pid_keeps_the_process_snapshot_redacted_and_replays_it(run
         assert after[name]["value"] == before[name]["value"], name
     assert after["torch_version"]["value"] == "2.9.1+rocm6.4"
     assert json.loads(replayed.stdout)["env"]["vars"]["value"]["HSA_OVERRIDE_GFX_VERSION"] == "11.0.0"
+
+
+def test_a_command_with_newlines_stays_on_its_one_line() -> None:
+    from rich.console import Console
+
+    from rocm_doctor.render.ps import PsDocument, PsProcess, render_ps
+
+    row = PsProcess(pid=7, user="u", command=["python", "-c", "import torch\nimport time\ttime.sleep(9)"], runtime_installs=[],
+                    gpus=[], verdict="no-gpu-build", reason="a CPU build", problems=[])
+    console = Console(record=True, width=200, no_color=True)
+    render_ps(PsDocument(tool_version="0", scanned=1, candidates=1, processes=[row], skipped=[]), console)
+    lines = console.export_text().splitlines()
+    assert lines[1].startswith("7 ") and lines[1].split()[-1] == "no-gpu-build"
+    assert all(len(line) <= 80 for line in lines)
