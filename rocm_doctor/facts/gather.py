@@ -110,7 +110,6 @@ def _gatherers() -> List[Tuple[str, Type[Section], Gatherer]]:
         HostFacts,
         PackagesFacts,
         PermissionsFacts,
-        ProcessFacts,
         PythonFacts,
         RocmFacts,
         TorchFacts,
@@ -118,7 +117,6 @@ def _gatherers() -> List[Tuple[str, Type[Section], Gatherer]]:
     )
     from rocm_doctor.facts.packages import gather_packages
     from rocm_doctor.facts.permissions import gather_permissions
-    from rocm_doctor.facts.process_facts import gather_process
     from rocm_doctor.facts.python_env import gather_python
     from rocm_doctor.facts.rocm import gather_rocm
     from rocm_doctor.facts.torch import gather_torch
@@ -136,7 +134,6 @@ def _gatherers() -> List[Tuple[str, Type[Section], Gatherer]]:
         ("gpus", GpuFacts, gather_gpus),
         ("packages", PackagesFacts, gather_packages),
         ("torch", TorchFacts, gather_torch),
-        ("process", ProcessFacts, gather_process),
     ]
 
 
@@ -193,6 +190,11 @@ def gather(
             ctx.sections[name], crash = _run_gatherer(ctx, name, cls, gatherer)
             if on_section is not None:
                 on_section(name, ctx.sections[name], crash)
+        if options.pid is not None:  # --pid; without it the process section is absent (Facts' default)
+            from rocm_doctor.facts.model import ProcessFacts
+            from rocm_doctor.facts.process_facts import gather_process
+
+            ctx.sections["process"], _ = _run_gatherer(ctx, "process", ProcessFacts, gather_process)
     finally:
         for started in ctx.prefetched.values():  # started but never collected (a gatherer crashed)
             started.cancel()
