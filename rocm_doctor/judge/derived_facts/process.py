@@ -55,11 +55,15 @@ def _by_node(facts: Facts) -> Dict[int, GpuAgent]:
 )
 def process_igpu_context(facts: Facts, tables: Tables) -> Fact:
     nodes = facts.process.gpu_nodes
+    if nodes.status == "absent":
+        return carry(nodes, "process.gpu_nodes")
+    agents = amd_agents(facts)
+    if not agents and facts.gpus.discovery.is_known:
+        return absent("gpus", "no AMD GPU was found")
     if not nodes.is_known:
         return carry(nodes, "process.gpu_nodes")
     if not nodes.value:
         return absent("process", "it holds no GPU context")
-    agents = amd_agents(facts)
     undecided = integration_unknown(agents)
     if undecided is not None:
         return undecided
