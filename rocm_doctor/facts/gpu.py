@@ -99,9 +99,10 @@ def _amdsmi_layer(ctx: GatherContext) -> LayerResult:
 
     if not ctx.options.use_amdsmi:
         return _attempt("amdsmi", "skipped", "turned off")
-    from rocm_doctor.system.process_view import ProcessView
+    from rocm_doctor.system.process_view import process_view_of
 
-    machine = ctx.system.inner if isinstance(ctx.system, ProcessView) else ctx.system  # --pid: the same machine
+    view = process_view_of(ctx.system)
+    machine = view.inner if view is not None else ctx.system  # --pid: the same machine
     if not isinstance(machine, LiveSystem):
         return _attempt("amdsmi", "skipped", "not a live machine (the bindings can only ask this machine)")
     records, status, detail = read_amdsmi()

@@ -10,7 +10,7 @@ from rocm_doctor.facts.gather import GatherContext
 from rocm_doctor.facts.model import ProcessFacts
 from rocm_doctor.facts.processes import MachineView, ProcessReading, read_process
 from rocm_doctor.facts.value import Fact, absent, failed, known, unknown
-from rocm_doctor.system.process_view import ProcessView
+from rocm_doctor.system.process_view import process_view_of
 
 SOURCE = "process"
 
@@ -78,8 +78,8 @@ def process_facts(reading: ProcessReading, shell_env: Optional[Dict[str, str]]) 
 
 def gather_process(ctx: GatherContext) -> ProcessFacts:
     """The process section of ``--pid`` (every fact absent without it)."""
-    system = ctx.system
-    if ctx.options.pid is None or not isinstance(system, ProcessView):
+    system = process_view_of(ctx.system)
+    if ctx.options.pid is None or system is None:
         return ProcessFacts()
     view = MachineView.of(system)
     reading = read_process(system, system.entry, view, environment=False)

@@ -45,6 +45,10 @@ class ProcessView:
             ) from None
         return cls(inner, found[0], environ)
 
+    def process_view(self) -> "ProcessView":
+        """This view (a wrapper around it, such as health's budget, forwards the call)."""
+        return self
+
     @property
     def pid(self) -> int:
         return self.entry.pid
@@ -114,3 +118,9 @@ class ProcessView:
 def _is_python(path: str) -> bool:
     base = (ntpath.basename(path) if "\\" in path else posixpath.basename(path)).lower()
     return base.startswith("python")
+
+
+def process_view_of(system: Any) -> Optional[ProcessView]:
+    """The :class:`ProcessView` that ``system`` is or wraps (``--pid``); None without one."""
+    ask = getattr(system, "process_view", None)
+    return ask() if callable(ask) else None

@@ -77,3 +77,10 @@ def test_a_recorded_process_whose_environment_was_unreadable_is_refused_by_check
     result = run_cli("check", "--machine", str(folder), "--pid", "77", "--no-torch")
     assert result.exit_code == 2
     assert "readable only by its owner or root" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_health_pid_judges_the_process_through_its_budget(run_cli, tmp_path: Path) -> None:
+    """health wraps the system in its budget; the process view inside must still be found."""
+    result = run_cli("health", "--machine", str(_windows_machine(tmp_path / "m")), "--pid", "5120", "--no-torch", "--json")
+    document = json.loads(result.stdout)
+    assert document["worst"] == "RD772"
