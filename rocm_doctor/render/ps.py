@@ -138,10 +138,15 @@ def _fit(text: str, width: int) -> str:
 
 def _command(row: PsProcess) -> str:
     words = row.command
-    if len(words) > 1 and words[0].split("/")[-1].lower().startswith("python"):
+    if len(words) > 1 and _base(words[0]).lower().startswith("python"):
         words = words[1:]  # "python train.py": the script says more than the interpreter
-    text = " ".join(w.split("/")[-1] if i == 0 else w for i, w in enumerate(words))
+    text = " ".join(_base(w) if i == 0 else w for i, w in enumerate(words))
     return " ".join(text.split())  # a `python -c` script's newlines and tabs: one line per process
+
+
+def _base(path: str) -> str:
+    """The last part of a POSIX or Windows path."""
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
 
 
 def _torch(row: PsProcess) -> str:

@@ -17,7 +17,6 @@ from rocm_doctor.system.base import (
     Identity,
     PlatformInfo,
     ProcessEntry,
-    ProcessGone,
     Resources,
 )
 from rocm_doctor.system.child import STDERR, STDOUT, Child

@@ -84,3 +84,14 @@ def test_health_pid_judges_the_process_through_its_budget(run_cli, tmp_path: Pat
     result = run_cli("health", "--machine", str(_windows_machine(tmp_path / "m")), "--pid", "5120", "--no-torch", "--json")
     document = json.loads(result.stdout)
     assert document["worst"] == "RD772"
+
+
+def test_ps_shows_a_windows_script_not_the_interpreter_path(tmp_path: Path) -> None:
+    from rich.console import Console
+
+    from rocm_doctor.render.ps import render_ps
+
+    console = Console(record=True, width=200, no_color=True)
+    render_ps(ps_document(scan_processes(RecordedSystem(_windows_machine(tmp_path / "m")))), console)
+    line = console.export_text().splitlines()[1]
+    assert line.split()[:3] == ["5120", "PC\\user", "main.py"]
