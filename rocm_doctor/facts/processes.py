@@ -210,7 +210,7 @@ def _problem(exc: BaseException, what: str, entry: ProcessEntry, me: Optional[in
     if isinstance(exc, PermissionError):
         other = entry.uid is not None and me is not None and entry.uid != me and me != 0
         if other:
-            return f"another user's process ({entry.user or entry.uid}): {what} are readable only by that user or root"
+            return f"another user's process ({entry.user or entry.uid}): only that user or root may read {what}"
         return f"{what} could not be read (permission denied)"
     if isinstance(exc, FileNotFoundError):
         return f"{what}: not there"
@@ -265,7 +265,7 @@ def read_libraries(system: System, entry: ProcessEntry, linux: bool, me: Optiona
     except OSError as exc:
         if not isinstance(exc, PermissionError) and _gone(entry.pid, system):
             raise ProcessGone(entry.pid) from None
-        return None, _problem(exc, "its loaded libraries", entry, me)
+        return None, _problem(exc, "its libraries", entry, me)
     found = [lib for lib in (classify(p) for p in paths) if lib is not None]
     return tuple(found), None
 
@@ -310,7 +310,7 @@ def read_environ(system: System, entry: ProcessEntry, me: Optional[int]) -> Tupl
     except ProcessGone:
         raise
     except OSError as exc:
-        return None, _problem(exc, "its environment variables", entry, me)
+        return None, _problem(exc, "its environment", entry, me)
 
 
 def read_gpu_use(system: System, pid: int, linux: bool, nodes: Dict[int, int], in_kfd: Optional[bool],

@@ -175,8 +175,8 @@ def render_ps(document: PsDocument, console: Console) -> None:
         cells = (str(row.pid), row.user or "?", _command(row), _torch(row), _gpu(row), _size(row.vram_bytes), row.verdict)
         line = " ".join(f"{_fit(cell, width):<{width}}" for cell, (_, width) in zip(cells, COLUMNS))
         console.print(line.rstrip(), markup=False, highlight=False)
-        runtime = "runtime: " + (", ".join(row.runtime_installs) if row.runtime_installs else "-")
-        console.print(_fit(f"        {runtime}; {row.reason}", 80), markup=False, highlight=False)
+        detail = f"runtime from {', '.join(row.runtime_installs)}; {row.reason}" if row.runtime_installs else row.reason
+        console.print(_fit(f"  {detail}", 80), markup=False, highlight=False)
     summary = f"{len(document.processes)} GPU process(es) among {document.scanned}; {document.candidates} read"
     if document.skipped:
         summary += f"; {len(document.skipped)} exited while being read"

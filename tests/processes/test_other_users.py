@@ -42,6 +42,15 @@ def test_permission_denied_maps_make_the_verdict_unknown_naming_the_other_user(t
         assert verdict.verdict == "unknown"
         assert "another user's process" in verdict.reason
         assert row.entry.user  # what could be read is still there
+        from rich.console import Console
+
+        from rocm_doctor.render.ps import ps_document, render_ps
+
+        console = Console(record=True, width=200, no_color=True)
+        render_ps(ps_document(scan), console)
+        lines = console.export_text().splitlines()
+        assert all(len(line) <= 80 for line in lines)
+        assert any(line.strip() == verdict.reason for line in lines)  # the whole reason, on the process's second line
     finally:
         child.stop()
 
