@@ -95,3 +95,11 @@ def test_ps_shows_a_windows_script_not_the_interpreter_path(tmp_path: Path) -> N
     render_ps(ps_document(scan_processes(RecordedSystem(_windows_machine(tmp_path / "m")))), console)
     line = console.export_text().splitlines()[1]
     assert line.split()[:3] == ["5120", "PC\\user", "main.py"]
+
+
+def test_facts_pid_shows_the_process_section_and_facts_without_it_does_not(run_cli, tmp_path: Path) -> None:
+    folder = _windows_machine(tmp_path / "m")
+    with_pid = run_cli("facts", "--machine", str(folder), "--pid", "5120", "--no-torch")
+    without = run_cli("facts", "--machine", str(folder), "--no-torch")
+    assert "runtime_installs" in with_pid.stdout and "explorer.exe (4000)" in with_pid.stdout
+    assert "runtime_installs" not in without.stdout
