@@ -81,7 +81,7 @@ def gather_process(ctx: GatherContext) -> ProcessFacts:
     system = process_view_of(ctx.system)
     if ctx.options.pid is None or system is None:
         return ProcessFacts()
-    view = MachineView.of(system)
+    view = MachineView.of(system, only=system.pid)
     reading = read_process(system, system.entry, view, environment=False)
     if reading.gone:
         return ProcessFacts(**{name: failed(SOURCE, reading.gone) for name in ProcessFacts.model_fields})

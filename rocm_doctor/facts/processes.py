@@ -399,14 +399,19 @@ class MachineView:
     nodes: Dict[int, int] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, system: System) -> "MachineView":
+    def of(cls, system: System, only: Optional[int] = None) -> "MachineView":
+        """The view for a whole scan, or for process ``only`` (its own KFD folder is looked up,
+        not the list of every process with a context: a recording keeps only what was asked)."""
         linux = system.platform().system.strip().lower() == "linux"
-        return cls(
-            linux=linux,
-            me=system.identity().uid,
-            kfd=kfd_pids(system) if linux else None,
-            nodes=gpu_ids_to_nodes(system) if linux else {},
-        )
+        if not linux:
+            kfd = None
+        elif only is None:
+            kfd = kfd_pids(system)
+        elif system.exists(f"{KFD_PROC}/{only}"):
+            kfd = {only}
+        else:
+            kfd = set() if system.exists("/sys/class/kfd/kfd") else None
+        return cls(linux=linux, me=system.identity().uid, kfd=kfd, nodes=gpu_ids_to_nodes(system) if linux else {})
 
 
 def read_process(system: System, entry: ProcessEntry, view: MachineView, environment: bool = True,

@@ -103,3 +103,26 @@ def test_facts_pid_shows_the_process_section_and_facts_without_it_does_not(run_c
     without = run_cli("facts", "--machine", str(folder), "--no-torch")
     assert "runtime_installs" in with_pid.stdout and "explorer.exe (4000)" in with_pid.stdout
     assert "runtime_installs" not in without.stdout
+
+
+def test_recording_one_process_keeps_no_list_of_the_other_gpu_processes(tmp_path: Path) -> None:
+    from rocm_doctor.facts.gather import GatherOptions, gather
+    from rocm_doctor.system.process_view import ProcessView
+    from rocm_doctor.system.record import RecordingSystem
+
+    folder = tmp_path / "m"
+    proc = folder / "files" / "sys" / "class" / "kfd" / "kfd" / "proc"
+    for pid in (77, 78):
+        (proc / str(pid)).mkdir(parents=True)
+        (proc / str(pid) / "vram_2834").write_text("4096\n", encoding="utf-8")
+    (folder / "files" / "proc" / "77").mkdir(parents=True)
+    (folder / "files" / "proc" / "77" / "maps").write_text("", encoding="utf-8")
+    meta = {"platform": {"system": "Linux"}, "processes": [
+        {"pid": 77, "name": "python3", "cmdline": ["python3", "a.py"], "environ": {"PATH": "/usr/bin"}},
+        {"pid": 78, "name": "python3", "cmdline": ["python3", "b.py"], "environ": {"PATH": "/usr/bin"}}]}
+    (folder / "machine.yaml").write_text(yaml.safe_dump(meta), encoding="utf-8")
+    recorder = RecordingSystem(RecordedSystem(folder))
+    facts = gather(ProcessView.attach(recorder, 77), GatherOptions(pid=77, torch=False), origin="recorded")
+    assert facts.process.vram_bytes.value == 4096
+    assert "/sys/class/kfd/kfd/proc" not in recorder.dirs
+    assert sorted(recorder.processes_seen) == [77]
