@@ -32,6 +32,7 @@ DOCUMENTS: Dict[str, str] = {
     "bench": "rocm_doctor.documents:BenchDocument",
     "fleet": "rocm_doctor.documents:FleetDocument",
     "matrix": "rocm_doctor.remedy.matrix_model:MatrixDocument",
+    "ps": "rocm_doctor.render.ps:PsDocument",
 }
 """Document kind -> the pydantic model of its current version (``module:attribute``, imported when asked)."""
 

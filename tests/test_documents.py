@@ -75,6 +75,19 @@ def _bench(run_cli, tmp_path: Path) -> List[Dict[str, Any]]:
     return [_json(done)]
 
 
+def _ps(run_cli, tmp_path: Path) -> List[Dict[str, Any]]:
+    """``ps --json`` on this machine while a process that mapped a torch's libraries runs."""
+    spec = importlib.util.spec_from_file_location("process_support", ROOT / "tests" / "processes" / "process_support.py")
+    support = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(support)
+    child = support.start_child(support.fake_torch(tmp_path / "site", "rocm", "2.9.1+rocm6.4"))
+    try:
+        return [_json(run_cli("ps", "--json"))]
+    finally:
+        child.stop()
+
+
 EXAMPLES: Dict[str, Callable[..., List[Dict[str, Any]]]] = {
     "facts": _per_machine("facts", "--json"),
     "check": _check_from_a_paste,
@@ -84,6 +97,7 @@ EXAMPLES: Dict[str, Callable[..., List[Dict[str, Any]]]] = {
     "bench": _bench,
     "fleet": _fleet,
     "matrix": lambda run_cli, tmp_path: [_json(run_cli("matrix", "--json"))],
+    "ps": _ps,
 }
 """Kind -> real documents of that kind (adding a kind to DOCUMENTS needs its line here too)."""
 

@@ -71,6 +71,7 @@ COMMAND_MODULES: Dict[str, str] = {
     "health": "health_cmd",
     "fleet": "fleet_cmd",
     "matrix": "matrix_cmd",
+    "ps": "ps_cmd",
 }
 """Command name -> the module under ``rocm_doctor.cli`` that registers it."""
 
@@ -86,6 +87,7 @@ SUMMARIES: Dict[str, str] = {
     "health": "One line for machines: the worst finding's action.",
     "fleet": "Many nodes in one view: drift, findings, slow GPUs.",
     "report": "Write a markdown bug report (redacted by default).",
+    "ps": "GPU processes: the torch and runtime each loaded.",
     "rules list": "List every rule and the rule database's version.",
     "rules validate": "Check rule files; exit 2 on the first problem.",
     "rules update": "Install the newest signed rule database (--revert).",

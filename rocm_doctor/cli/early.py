@@ -18,7 +18,8 @@ from rocm_doctor.system.base import Started
 GATHERING_COMMANDS = frozenset({"check", "facts", "fix", "dockerfile", "docker-run", "report"})
 """Commands that gather the live machine (and run the torch probe) unless told otherwise."""
 
-_NOT_LIVE = ("--no-torch", "--machine", "--facts", "--from", "--help", "-h", "--record")
+_NOT_LIVE = ("--no-torch", "--machine", "--facts", "--from", "--help", "-h", "--record", "--pid")
+"""``--pid``: the probe runs later, in the process's interpreter with the process's environment."""
 
 
 def _value(args: List[str], option: str) -> Optional[str]:

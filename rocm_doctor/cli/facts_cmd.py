@@ -13,6 +13,8 @@ from rocm_doctor.cli.facts_view import render_facts
 from rocm_doctor.cli.pasted import load_facts_noting_pieces
 from rocm_doctor.cli.inputs import (
     FactsSource,
+    GatherPlan,
+    for_process,
     gathering_options,
     within_limits,
 )
@@ -49,7 +51,8 @@ def _record(source: FactsSource, folder: Path) -> Facts:
         inner, origin, detail = LiveSystem(), "live", None
     recorder = RecordingSystem(inner, redactor=ReportRedactor.create(redactor_for(inner)), keep_env=is_recorded)
     options = GatherOptions(python=source.python, torch=not source.no_torch, torch_timeout=source.timeout)
-    facts = within_limits(gather(recorder, options, origin=origin, origin_detail=detail), source)
+    plan = for_process(GatherPlan(recorder, options, origin, detail), source.pid)  # --pid: its snapshot too
+    facts = within_limits(gather(plan.system, plan.options, origin=origin, origin_detail=detail), source)
     recorder.write(folder)
     stderr_console().print(f"Recorded to {folder} (secrets, names, folders under home, addresses and serial numbers redacted: docs/redaction.md).")
     return facts

@@ -19,7 +19,7 @@ from rocm_doctor.facts.value import Fact
 from rocm_doctor.render.trimmed import print_trimmed
 
 SECTIONS = ("host", "python", "cpu", "gpus", "driver", "rocm", "windows", "torch", "packages", "env",
-            "permissions", "bench", "symptoms")
+            "permissions", "bench", "symptoms", "process")
 NOTABLE_PACKAGES = (
     "torch", "torchvision", "torchaudio", "pytorch-triton-rocm", "triton", "triton-rocm", "pytorch-triton",
     "numpy", "accelerate", "peft", "torchtune", "transformers", "bitsandbytes", "flash-attn", "onnxruntime",
@@ -160,6 +160,8 @@ def render_facts(facts: Facts, console: Console, verbose: bool = False) -> None:
     origin = meta.origin + (f" {meta.origin_detail}" if meta.origin_detail else "")
     console.print(Text(f"rocm-doctor {meta.tool_version} facts ({origin})", style="bold"))
     for name in SECTIONS:
+        if name == "process" and facts.process.pid.status == "absent":
+            continue  # no --pid: nothing to show
         section = getattr(facts, name)
         tables = _gpu_tables(section, verbose) if isinstance(section, GpuFacts) else [
             t for t in [_section_table(name, section, verbose)] if t is not None

@@ -6,6 +6,7 @@ these options, so they live here once.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 import typing
@@ -32,6 +33,7 @@ MACHINE_OPTION = typer.Option(None, "--machine", metavar="DIR", help="Replay a r
 FACTS_OPTION = typer.Option(None, "--facts", metavar="FILE", help="Read facts from a JSON file written by `facts --json`.")
 FROM_OPTION = typer.Option(None, "--from", metavar="FILE", help="Diagnose a pasted report (file, or - for stdin).")
 TIMEOUT_OPTION = typer.Option(60.0, "--timeout", metavar="SECONDS", help="Seconds the target interpreter may take: its inspection, and the live torch probe.")
+PID_OPTION = typer.Option(None, "--pid", metavar="PID", min=1, help="Read a running process instead of the shell: its environment, interpreter, loaded libraries, GPU context.")
 RULES_OPTION = typer.Option(None, "--rules", metavar="PATH", help="Extra rule file or folder (repeatable; also ROCM_DOCTOR_RULES).")
 
 _GATHERING: Tuple[Tuple[str, Any, Any], ...] = (
@@ -41,6 +43,7 @@ _GATHERING: Tuple[Tuple[str, Any, Any], ...] = (
     ("facts_file", Optional[Path], FACTS_OPTION),
     ("from_file", Optional[str], FROM_OPTION),
     ("timeout", float, TIMEOUT_OPTION),
+    ("pid", Optional[int], PID_OPTION),
 )
 """(parameter, type, typer option) of every gathering option, in --help order."""
 
@@ -57,6 +60,7 @@ class FactsSource:
     facts_file: Optional[Path] = None
     from_file: Optional[str] = None
     timeout: float = 60.0
+    pid: Optional[int] = None
     started_probe: Optional[Started] = field(default=None, compare=False)
     """The live torch probe the CLI started before its imports (see ``rocm_doctor.cli.early``)."""
 
@@ -132,6 +136,8 @@ def gather_plan(source: FactsSource) -> Optional[GatherPlan]:
     if len(chosen) > 1:
         raise InputError("use only one of --machine, --facts and --from")
     if source.facts_file is not None or source.from_file is not None:
+        if source.pid is not None:
+            raise InputError("--pid reads a running process; it cannot be combined with --facts or --from")
         return None
     options = GatherOptions(
         python=source.python,
@@ -143,10 +149,24 @@ def gather_plan(source: FactsSource) -> Optional[GatherPlan]:
         from rocm_doctor.system.recorded import RecordedSystem
 
         system = RecordedSystem(source.machine)  # a bad folder raises RecordedMachineError, an InputError
-        return GatherPlan(system, options, "recorded", str(source.machine))
+        return for_process(GatherPlan(system, options, "recorded", str(source.machine)), source.pid)
     from rocm_doctor.system.live import LiveSystem
 
-    return GatherPlan(LiveSystem(), options, "live")
+    return for_process(GatherPlan(LiveSystem(), options, "live"), source.pid)
+
+
+def for_process(plan: GatherPlan, pid: Optional[int]) -> GatherPlan:
+    """``plan`` as process ``pid`` sees the machine (``--pid``): its environment and interpreter."""
+    if pid is None:
+        return plan
+    from rocm_doctor.system.process_view import ProcessUnreadable, ProcessView
+
+    try:
+        view = ProcessView.attach(plan.system, pid)
+    except ProcessUnreadable as exc:
+        raise InputError(f"--pid {pid}: {exc}") from None
+    options = dataclasses.replace(plan.options, pid=pid, started_probe=None)
+    return GatherPlan(view, options, plan.origin, plan.origin_detail)
 
 
 def _load_facts(source: FactsSource, progress: Optional[Callable[[str], None]] = None) -> Facts:

@@ -31,6 +31,8 @@ class GatherOptions:
     """Try the amdsmi Python bindings first (live machines only)."""
     started_probe: Optional[Started] = field(default=None, compare=False)
     """The live torch probe, if the CLI already started it; used only when its argv matches."""
+    pid: Optional[int] = None
+    """The process to read (``--pid``; the system is then a ``ProcessView`` of it)."""
 
 
 @dataclass

@@ -127,6 +127,11 @@ def gather(
             ctx.sections[name], crash = _run_gatherer(ctx, name, cls, gatherer)
             if on_section is not None:
                 on_section(name, ctx.sections[name], crash)
+        if options.pid is not None:  # --pid; without it the process section is absent (Facts' default)
+            from rocm_doctor.facts.model import ProcessFacts
+            from rocm_doctor.facts.process_facts import gather_process
+
+            ctx.sections["process"], _ = _run_gatherer(ctx, "process", ProcessFacts, gather_process)
     finally:
         for started in ctx.prefetched.values():  # started but never collected (a gatherer crashed)
             started.cancel()

@@ -100,7 +100,11 @@ def _amdsmi_layer(ctx: GatherContext) -> LayerResult:
 
     if not ctx.options.use_amdsmi:
         return _attempt("amdsmi", "skipped", "turned off")
-    if not isinstance(ctx.system, LiveSystem):
+    from rocm_doctor.system.process_view import process_view_of
+
+    view = process_view_of(ctx.system)
+    machine = view.inner if view is not None else ctx.system  # --pid: the same machine
+    if not isinstance(machine, LiveSystem):
         return _attempt("amdsmi", "skipped", "not a live machine (the bindings can only ask this machine)")
     records, status, detail = read_amdsmi()
     return _attempt("amdsmi", status, detail, drafts_from_amdsmi(records or []))

@@ -351,6 +351,48 @@ class PermissionsFacts(Section):
     """Read and write access to every ``/dev/dri/renderD*``."""
 
 
+def _no_pid() -> Any:
+    return Field(default_factory=lambda: Fact(status="absent", source="process", reason=NO_PID))
+
+
+NO_PID = "no process was named (--pid)"
+"""Why the process facts of a machine, a facts file or a paste are absent: nothing to read them from."""
+
+
+class ProcessFacts(Section):
+    """The running process ``--pid`` names: what it really loaded and uses (absent without ``--pid``).
+
+    With ``--pid`` every other section is gathered as that process sees the machine: ``env`` is its
+    environment, ``python`` its interpreter (see :mod:`rocm_doctor.system.process_view`).
+    """
+
+    pid: Fact[int] = _no_pid()
+    command: Fact[List[str]] = _no_pid()
+    user: Fact[str] = _no_pid()
+    executable: Fact[str] = _no_pid()
+    age_seconds: Fact[float] = _no_pid()
+    """Seconds since it started."""
+    parents: Fact[List[str]] = _no_pid()
+    """``name (pid)`` of its parent, grandparent, ...: the launcher chain."""
+    libraries: Fact[List[str]] = _no_pid()
+    """Paths of the ROCm, CUDA and torch libraries it loaded (``/proc/<pid>/maps``; modules on Windows)."""
+    runtime_installs: Fact[List[str]] = _no_pid()
+    """The installs its HIP and HSA runtimes come from (two or more: two runtimes in one process)."""
+    torch_flavour: Fact[str] = _no_pid()
+    """``rocm``, ``cuda`` or ``cpu``: the torch build it loaded (``libtorch_hip`` / ``libtorch_cuda``); absent: no torch."""
+    torch_version: Fact[str] = _no_pid()
+    """From the loaded package's ``torch-*.dist-info/METADATA``."""
+    torch_location: Fact[str] = _no_pid()
+    gpu_context: Fact[bool] = _no_pid()
+    """It holds a KFD compute context with memory or queues in it (``/sys/class/kfd/kfd/proc/<pid>/``)."""
+    gpu_nodes: Fact[List[int]] = _no_pid()
+    """KFD topology nodes of its compute contexts (``gpus.agents[].kfd_node``)."""
+    vram_bytes: Fact[int] = _no_pid()
+    launcher_vars: Fact[Dict[str, str]] = _no_pid()
+    """Relevant variables (``env.vars``' kind) it has that the shell rocm-doctor was started from has
+    not, or has with another value; absent when there are none."""
+
+
 class BenchFacts(Section):
     """Results of ``rocm-doctor bench`` (filled only when a benchmark ran)."""
 
@@ -425,6 +467,7 @@ class Facts(Section):
     env: EnvFacts = Field(default_factory=EnvFacts)
     permissions: PermissionsFacts = Field(default_factory=PermissionsFacts)
     bench: BenchFacts = Field(default_factory=BenchFacts)
+    process: ProcessFacts = Field(default_factory=ProcessFacts)
     symptoms: SymptomFacts = Field(default_factory=SymptomFacts)
 
     @model_validator(mode="before")

@@ -13,6 +13,7 @@ import posixpath
 from typing import Optional, Tuple
 
 from rocm_doctor.system.base import System
+from rocm_doctor.system.process_view import process_view_of
 
 
 def _in_env(system: System, prefix: str, windows: bool) -> Optional[str]:
@@ -31,6 +32,9 @@ def target_interpreter(system: System, requested: Optional[str] = None) -> Tuple
     """(interpreter, why it is the target)."""
     if requested:
         return requested, "--python"
+    view = process_view_of(system)
+    if view is not None and view.python():
+        return str(view.python()), f"the interpreter of process {view.pid} (--pid)"
     env = system.environ()
     windows = system.platform().system.lower().startswith("win")
     for variable, label in (("VIRTUAL_ENV", "the active virtual environment"), ("CONDA_PREFIX", "the active conda environment")):

@@ -193,3 +193,41 @@ class System(Protocol):
     def parent_process(self) -> Optional[str]:
         """Name of the process that started rocm-doctor (the user's shell), None when unknown."""
         ...
+
+    def processes(self, pids: Optional[Sequence[int]] = None) -> List["ProcessEntry"]:
+        """The running processes (only ``pids`` when given; a pid that is gone is left out)."""
+        ...
+
+    def process_environ(self, pid: int) -> Dict[str, str]:
+        """A process's environment. Raises PermissionError, or ProcessGone when it exited."""
+        ...
+
+    def process_modules(self, pid: int) -> List[str]:
+        """Paths of the modules a process loaded, where no ``/proc/<pid>/maps`` exists (Windows).
+
+        Raises PermissionError, or ProcessGone when it exited."""
+        ...
+
+
+@dataclass(frozen=True)
+class ProcessEntry:
+    """One running process, as the process table lists it (psutil on a live machine).
+
+    A field that could not be read (another user's process without root) is None, and
+    ``problem`` says why.
+    """
+
+    pid: int
+    ppid: Optional[int] = None
+    name: str = ""
+    user: Optional[str] = None
+    uid: Optional[int] = None
+    exe: Optional[str] = None
+    cmdline: List[str] = field(default_factory=list)
+    age_seconds: Optional[float] = None
+    """Seconds since the process started, when the listing was made."""
+    problem: Optional[str] = None
+
+
+class ProcessGone(LookupError):
+    """The process exited (or never existed) while it was being read."""

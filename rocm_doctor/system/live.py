@@ -7,10 +7,17 @@ import platform as _platform
 import shutil
 import sys
 import time
-from typing import List, Mapping, Optional, Sequence
+from typing import Dict, List, Mapping, Optional, Sequence
 
 from rocm_doctor.files import read_fact_file
-from rocm_doctor.system.base import DEFAULT_TIMEOUT, CommandResult, Identity, PlatformInfo, Resources
+from rocm_doctor.system.base import (
+    DEFAULT_TIMEOUT,
+    CommandResult,
+    Identity,
+    PlatformInfo,
+    ProcessEntry,
+    Resources,
+)
 from rocm_doctor.system.child import STDERR, STDOUT, Child
 
 _RELEVANT_GROUPS = ("render", "video")
@@ -188,6 +195,21 @@ class LiveSystem:
             return parent.name() if parent is not None else None
         except Exception:  # noqa: BLE001 - psutil.Error, or no permission: the shell is then unknown
             return None
+
+    def processes(self, pids: Optional[Sequence[int]] = None) -> List[ProcessEntry]:
+        from rocm_doctor.system.live_processes import list_processes
+
+        return list_processes(pids)
+
+    def process_environ(self, pid: int) -> Dict[str, str]:
+        from rocm_doctor.system.live_processes import ask
+
+        return ask(pid, lambda process: dict(process.environ()))
+
+    def process_modules(self, pid: int) -> List[str]:
+        from rocm_doctor.system.live_processes import ask
+
+        return ask(pid, lambda process: [m.path for m in process.memory_maps(grouped=True) if m.path])
 
 
 def _cpuinfo_field(system: LiveSystem, key: str) -> Optional[str]:

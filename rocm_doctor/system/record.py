@@ -21,7 +21,17 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, 
 import yaml
 
 from rocm_doctor.redact import Redactor, ReportRedactor
-from rocm_doctor.system.base import DEFAULT_TIMEOUT, CommandResult, Finished, Identity, PlatformInfo, Resources, System
+from rocm_doctor.system.base import (
+    DEFAULT_TIMEOUT,
+    CommandResult,
+    Finished,
+    Identity,
+    PlatformInfo,
+    ProcessEntry,
+    ProcessGone,
+    Resources,
+    System,
+)
 from rocm_doctor.system.recorded import tree_parts
 
 class _Dumper(yaml.SafeDumper):
@@ -54,6 +64,8 @@ class RecordingSystem:
         self.commands: List[Dict[str, Any]] = []
         self._environ: Optional[Mapping[str, str]] = None
         self._answers: Dict[str, Any] = {}
+        self.processes_seen: Dict[int, Dict[str, Any]] = {}
+        """pid -> its machine.yaml ``processes`` item (what the gatherers asked about it)."""
 
     # -- files -----------------------------------------------------------------
     def read_text(self, path: str, max_bytes: int = 1 << 20) -> str:
@@ -162,6 +174,35 @@ class RecordingSystem:
     def parent_process(self) -> Optional[str]:
         return self._once("shell", self.inner.parent_process)
 
+    # -- processes ---------------------------------------------------------------
+    def processes(self, pids: Optional[Sequence[int]] = None) -> List[ProcessEntry]:
+        found = self.inner.processes(pids)
+        for entry in found:
+            item = {k: v for k, v in asdict(entry).items() if v is not None and v != []}
+            self.processes_seen.setdefault(entry.pid, {}).update(item)
+        return found
+
+    def process_environ(self, pid: int) -> Dict[str, str]:
+        return self._process_answer(pid, "environ", lambda: self.inner.process_environ(pid),
+                                    lambda env: {k: v for k, v in sorted(env.items()) if self.keep_env(k)})
+
+    def process_modules(self, pid: int) -> List[str]:
+        return self._process_answer(pid, "modules", lambda: self.inner.process_modules(pid), list)
+
+    def _process_answer(self, pid: int, key: str, ask: Callable[[], Any], keep: Callable[[Any], Any]) -> Any:
+        """Ask ``inner`` and remember the answer (or ``permission`` / ``gone``) in the pid's item."""
+        item = self.processes_seen.setdefault(pid, {"pid": pid})
+        try:
+            answer = ask()
+        except PermissionError:
+            item[f"{key}_error"] = "permission"
+            raise
+        except ProcessGone:
+            item[f"{key}_error"] = "gone"
+            raise
+        item[key] = keep(answer)
+        return answer
+
     def _once(self, key: str, ask: Callable[[], Any]) -> Any:
         """The first answer, kept: the recording must hold what the gatherers saw."""
         if key not in self._answers:
@@ -188,6 +229,8 @@ class RecordingSystem:
             data["disks"] = dict(sorted(self.disks.items()))
         if self.unreadable:
             data["unreadable"] = sorted(self.unreadable)
+        if self.processes_seen:
+            data["processes"] = [self.processes_seen[pid] for pid in sorted(self.processes_seen)]
         return self.redactor.data(data)
 
     def write(self, folder: Path | str) -> Path:

@@ -26,7 +26,16 @@ from rocm_doctor.files import NotPlainFile, kind_of, read_fact_file, resolved, w
 from rocm_doctor.limits import MACHINE_ENTRIES, LimitError
 
 from rocm_doctor.system.recorded_schema import MachineDocument, commands_problem, problem
-from rocm_doctor.system.base import DEFAULT_TIMEOUT, CommandResult, Finished, Identity, PlatformInfo, Resources
+from rocm_doctor.system.base import (
+    DEFAULT_TIMEOUT,
+    CommandResult,
+    Finished,
+    Identity,
+    PlatformInfo,
+    ProcessEntry,
+    ProcessGone,
+    Resources,
+)
 
 
 class RecordedMachineError(InputError):
@@ -270,3 +279,43 @@ class RecordedSystem:
     def parent_process(self) -> Optional[str]:
         shell = self.meta.get("shell")
         return str(shell) if shell else None
+
+    # -- processes (machine.yaml ``processes``) ---------------------------------
+    def _process(self, pid: int) -> Dict[str, Any]:
+        for item in self.meta.get("processes") or []:
+            if item.get("pid") == pid:
+                return item
+        raise ProcessGone(pid)
+
+    def processes(self, pids: Optional[Sequence[int]] = None) -> List[ProcessEntry]:
+        wanted = None if pids is None else set(pids)
+        return [
+            ProcessEntry(
+                pid=int(item["pid"]),
+                ppid=item.get("ppid"),
+                name=str(item.get("name") or ""),
+                user=item.get("user"),
+                uid=item.get("uid"),
+                exe=item.get("exe"),
+                cmdline=[str(a) for a in item.get("cmdline") or []],
+                age_seconds=item.get("age_seconds"),
+                problem=item.get("problem"),
+            )
+            for item in self.meta.get("processes") or []
+            if wanted is None or item["pid"] in wanted
+        ]
+
+    def _answer(self, pid: int, key: str) -> Any:
+        item = self._process(pid)
+        error = item.get(f"{key}_error")
+        if error == "permission":
+            raise PermissionError(13, "Permission denied", f"process {pid}")
+        if error is not None or key not in item:
+            raise ProcessGone(pid)
+        return item[key]
+
+    def process_environ(self, pid: int) -> Dict[str, str]:
+        return {str(k): str(v) for k, v in self._answer(pid, "environ").items()}
+
+    def process_modules(self, pid: int) -> List[str]:
+        return [str(m) for m in self._answer(pid, "modules")]

@@ -46,6 +46,25 @@ class _Resources(_Strict):
     memory_available: Optional[StrictInt] = None
 
 
+class _Process(_Strict):
+    """One process of the snapshot (``facts --record --pid``)."""
+
+    pid: StrictInt
+    ppid: Optional[StrictInt] = None
+    name: Optional[StrictStr] = None
+    user: Optional[StrictStr] = None
+    uid: Optional[StrictInt] = None
+    exe: Optional[StrictStr] = None
+    cmdline: Optional[List[Scalar]] = None
+    age_seconds: Optional[Union[StrictInt, StrictFloat]] = None
+    problem: Optional[StrictStr] = None
+    environ: Optional[Dict[StrictStr, Scalar]] = None
+    environ_error: Optional[StrictStr] = None
+    """``permission`` or ``gone``: what reading the environment raised."""
+    modules: Optional[List[StrictStr]] = None
+    modules_error: Optional[StrictStr] = None
+
+
 class MachineDocument(_Strict):
     """``machine.yaml``."""
 
@@ -61,6 +80,7 @@ class MachineDocument(_Strict):
     disks: Optional[Dict[StrictStr, StrictInt]] = None
     access: Optional[Dict[StrictStr, StrictStr]] = None
     unreadable: Optional[List[StrictStr]] = None
+    processes: Optional[List[_Process]] = None
 
 
 class CommandEntry(_Strict):
