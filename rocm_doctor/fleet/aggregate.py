@@ -160,16 +160,30 @@ def outliers(nodes: Sequence[Node]) -> List[Outlier]:
     for (model, test, metric, unit), measured in groups.items():
         if len(measured) < MIN_PEERS:
             continue
-        values = [v for _, v in measured]
-        median = statistics.median(values)
-        mad = statistics.median(abs(v - median) for v in values)
+        median, mad = median_mad([v for _, v in measured])
         if median <= 0:
             continue
         for name, value in measured:
-            z = 0.6745 * (value - median) / mad if mad > 0 else (float("-inf") if value < median else 0.0)
-            if value / median <= MAX_RATIO and z < MIN_Z:
+            if far_below(value, median, mad):
                 found.append(Outlier(name, model, test, metric, unit, value, median, mad, value / median, len(measured)))
     return sorted(found, key=lambda o: (o.ratio, o.node, o.test, o.metric))
+
+
+def median_mad(values: Sequence[float]) -> Tuple[float, float]:
+    """The median of ``values`` and their median absolute deviation: the noise model's centre and spread."""
+    median = statistics.median(values)
+    return median, statistics.median(abs(v - median) for v in values)
+
+
+def far_below(value: float, median: float, mad: float) -> bool:
+    """``value`` is at most :data:`MAX_RATIO` of ``median`` and below it by a robust z-score under :data:`MIN_Z`.
+
+    ``fleet`` asks it of a node against its peers, ``diff`` of a run against the machine's earlier runs.
+    """
+    if median <= 0:
+        return False
+    z = 0.6745 * (value - median) / mad if mad > 0 else (float("-inf") if value < median else 0.0)
+    return value / median <= MAX_RATIO and z < MIN_Z
 
 
 def aggregate(nodes: Mapping[str, Node], skipped: Sequence[Skipped], files: int) -> FleetReport:
