@@ -31,6 +31,7 @@ DOCUMENTS: Dict[str, str] = {
     "health": "rocm_doctor.documents:HealthDocument",
     "bench": "rocm_doctor.documents:BenchDocument",
     "fleet": "rocm_doctor.documents:FleetDocument",
+    "diff": "rocm_doctor.diff.document:DiffDocument",
 }
 """Document kind -> the pydantic model of its current version (``module:attribute``, imported when asked)."""
 

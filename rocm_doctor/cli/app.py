@@ -70,6 +70,8 @@ COMMAND_MODULES: Dict[str, str] = {
     "health": "health_cmd",
     "fleet": "fleet_cmd",
     "matrix": "matrix_cmd",
+    "baseline": "baseline_cmd",
+    "diff": "diff_cmd",
 }
 """Command name -> the module under ``rocm_doctor.cli`` that registers it."""
 
@@ -85,6 +87,7 @@ SUMMARIES: Dict[str, str] = {
     "health": "One line for machines: the worst finding's action.",
     "fleet": "Many nodes in one view: drift, findings, slow GPUs.",
     "report": "Write a markdown bug report (redacted by default).",
+    "diff": "What changed since a baseline; known regressions first.",
     "rules list": "List every rule and the rule database's version.",
     "rules validate": "Check rule files; exit 2 on the first problem.",
 }

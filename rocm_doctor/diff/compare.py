@@ -31,14 +31,14 @@ STACK_PACKAGES = (
 """The Python stack packages (the torch family, AMD's ROCm wheels, amdsmi); the CLI adds those the rules name."""
 
 _FACTS: Tuple[Tuple[str, str, str], ...] = (
-    (KERNEL, "operating system", "host.distro_name"),
     (KERNEL, "kernel", "host.kernel_release"),
     (KERNEL, "amdgpu driver", "driver.amdgpu_version"),
     (KERNEL, "amdgpu DKMS", "driver.dkms_amdgpu"),
-    (KERNEL, "kernel command line", "driver.kernel_cmdline"),
-    (KERNEL, "Windows", "host.windows_version"),
     (KERNEL, "AMD display driver", "windows.driver_version"),
+    (KERNEL, "Windows", "host.windows_version"),
     (KERNEL, "WSL", "host.wsl_version"),
+    (KERNEL, "kernel command line", "driver.kernel_cmdline"),
+    (KERNEL, "operating system", "host.distro_name"),
     (ROCM, "ROCm", "rocm.version"),
     (ROCM, "HIP runtime", "rocm.hip_version"),
     (ROCM, "ROCm installs", "rocm.installs"),
@@ -183,10 +183,11 @@ def compare_facts(before: Facts, after: Facts, stack_packages: Iterable[str] = (
     changes += _packages(before, after, [*STACK_PACKAGES, *stack_packages], skipped)
     changes += _env(before, after, skipped)
     changes += _gpus(before, after)
-    changes = [_with_regressions(c, after) for c in changes]
-    order = {c: i for i, c in enumerate(changes)}
-    changes.sort(key=lambda c: (not c.regressions, GROUPS.index(c.group), order[c]))
-    return changes, skipped
+    ranked = sorted(
+        enumerate(_with_regressions(c, after) for c in changes),
+        key=lambda item: (not item[1].regressions, GROUPS.index(item[1].group), item[0]),
+    )
+    return [change for _, change in ranked], skipped
 
 
 def bench_drops(history: Sequence[Sequence[Figure]], now: Sequence[Figure]) -> Tuple[List[BenchDrop], Optional[str]]:
