@@ -156,19 +156,11 @@ def _match(row: Regression, before: Optional[str], after: str) -> RegressionMatc
 
 def _with_regressions(change: Change, facts: Facts) -> Change:
     """The change with the known regressions its update walks into."""
-    component = {"torch": "torch", "ROCm": "rocm", "HIP SDK": "hip-sdk"}.get(change.what)
+    component = {"torch": "torch", "ROCm": "rocm"}.get(change.what)
     if component is None or change.after is None:
         return change
-    table = regressions()
-    gfx, platform = machine_gfx(facts), platform_of(facts)
-    found: List[RegressionMatch] = []
-    if component == "hip-sdk":
-        old = {v.strip() for v in (change.before or "").split(",") if v.strip()}
-        for version in (v.strip() for v in change.after.split(",")):
-            if version and version not in old:
-                found += [_match(r, None, version) for r in table.matching_update(component, None, version, gfx, platform)]
-    else:
-        found = [_match(r, change.before, change.after) for r in table.matching_update(component, change.before, change.after, gfx, platform)]
+    rows = regressions().matching_update(component, change.before, change.after, machine_gfx(facts), platform_of(facts))
+    found = [_match(r, change.before, change.after) for r in rows]
     return change.model_copy(update={"regressions": found}) if found else change
 
 

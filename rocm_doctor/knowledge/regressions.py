@@ -1,4 +1,4 @@
-"""Published regressions of torch, ROCm and the HIP SDK, per GPU and platform. An API over
+"""Published regressions of torch and ROCm, per GPU and platform. An API over
 ``rules/data/regressions.yaml``::
 
     regressions().matching_update('torch', '2.12.0+rocm7.14.0', '2.12.0+rocm7.14.1', ['gfx1201'], 'windows')
@@ -30,7 +30,7 @@ from rocm_doctor.knowledge._tables import (
 )
 
 TABLE = "regressions"
-COMPONENTS = ("torch", "rocm", "hip-sdk")
+COMPONENTS = ("torch", "rocm")
 PLATFORMS = ("linux", "windows")
 
 
