@@ -1,0 +1,72 @@
+"""``baseline save`` then ``diff``: the same machine has no change; one changed package is named, alone."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+MACHINES = Path(__file__).resolve().parents[1] / "machines"
+MACHINE = MACHINES / "docker-2x7900xt-rocm62"
+
+
+def test_baseline_save_then_diff_on_the_same_machine_prints_no_change(run_cli) -> None:
+    saved = run_cli("baseline", "save", "before", "--machine", str(MACHINE))
+    assert saved.exit_code == 0, saved.stderr
+    shown = run_cli("diff", "before", "--machine", str(MACHINE))
+    assert shown.exit_code == 0, shown.stderr
+    assert "no change" in shown.stdout
+    listed = run_cli("baseline", "list")
+    assert listed.stdout.startswith("before ") and "torch 2.5.1+rocm6.2" in listed.stdout
+    assert "RD160" in run_cli("baseline", "show", "before").stdout
+    assert run_cli("baseline", "rm", "before").exit_code == 0
+    assert run_cli("diff", "before", "--machine", str(MACHINE)).exit_code == 2
+
+
+def test_diff_without_a_baseline_says_how_to_save_one(run_cli) -> None:
+    shown = run_cli("diff", "--machine", str(MACHINE))
+    assert shown.exit_code == 2 and "no baseline named 'last-good'" in shown.stderr
+
+
+def test_baseline_save_refuses_a_path_as_a_name(run_cli) -> None:
+    shown = run_cli("baseline", "save", "../escape", "--machine", str(MACHINE))
+    assert shown.exit_code == 2 and "not a baseline name" in shown.stderr
+
+
+def _venv(tmp_path: Path) -> Path:
+    folder = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True, timeout=120)
+    python = folder / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True, capture_output=True, text=True, timeout=60,
+    ).stdout.strip()
+    _dist(Path(site), "demo-package", "1.0")
+    _dist(Path(site), "steady", "3.1")
+    return python
+
+
+def _dist(site: Path, name: str, version: str) -> None:
+    info = site / f"{name.replace('-', '_')}-{version}.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n", encoding="utf-8")
+
+
+@pytest.mark.live_machine
+def test_after_one_package_changes_in_a_venv_diff_names_exactly_that_package(run_cli, tmp_path: Path) -> None:
+    python = _venv(tmp_path)
+    saved = run_cli("baseline", "save", "venv", "--python", str(python), "--no-torch")
+    assert saved.exit_code == 0, saved.stderr
+    assert run_cli("diff", "venv", "--python", str(python), "--no-torch").exit_code == 0
+    site = next(tmp_path.glob("venv/**/demo_package-1.0.dist-info")).parent
+    shutil.rmtree(site / "demo_package-1.0.dist-info")
+    _dist(site, "demo-package", "2.0")
+    shown = run_cli("diff", "venv", "--python", str(python), "--no-torch", "--json")
+    assert shown.exit_code == 1, shown.stderr
+    document = json.loads(shown.stdout)
+    assert [(c["what"], c["before"], c["after"]) for c in document["changes"]] == [("demo-package", "1.0", "2.0")]
+    assert document["findings_appeared"] == [] and document["findings_disappeared"] == []
