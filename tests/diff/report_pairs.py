@@ -24,7 +24,8 @@ def build_facts(settings: Dict[str, Any], source: str) -> Facts:
             data["gpus"] = {
                 "discovery": _known("report", source),
                 "agents": [
-                    {"index": i, "source": "report", "gfx": _known(gfx, source), "name": _known(name, source)}
+                    {"index": i, "source": "report", "gfx": _known(gfx, source), "name": _known(name, source),
+                     "vendor": _known("AMD", source), "vendor_id": _known("0x1002", source)}
                     for i, (gfx, name) in enumerate(value)
                 ],
             }
