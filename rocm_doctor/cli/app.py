@@ -88,6 +88,10 @@ SUMMARIES: Dict[str, str] = {
     "fleet": "Many nodes in one view: drift, findings, slow GPUs.",
     "report": "Write a markdown bug report (redacted by default).",
     "diff": "What changed since a baseline; known regressions first.",
+    "baseline save": "Save the facts, findings and rule database's version.",
+    "baseline list": "List the saved baselines, newest first.",
+    "baseline show": "Show a baseline's stack and findings.",
+    "baseline rm": "Remove a baseline.",
     "rules list": "List every rule and the rule database's version.",
     "rules validate": "Check rule files; exit 2 on the first problem.",
 }

@@ -13,7 +13,7 @@ from rocm_doctor.cli.inputs import RULES_OPTION, FactsSource, gathering_options
 from rocm_doctor.cli.pasted import load_facts_noting_pieces
 from rocm_doctor.errors import InputError
 
-baseline_app = typer.Typer(help="Save, list, show or remove baselines (remembered machine states).", no_args_is_help=True)
+baseline_app = typer.Typer(help="Remember machine states to diff later.", no_args_is_help=True)
 app.add_typer(baseline_app, name="baseline")
 
 
