@@ -41,12 +41,21 @@ def depth(value: Any) -> int:
     return deepest
 
 
+TOO_DEEP = "nested too deeply (limit {limit})"
+
+
+def parse(text: str) -> Any:
+    """The parsed document, held to ``number.max_digits`` and Python's own nesting limit but not yet to
+    ``json.max_depth``: for a caller that walks the document anyway and checks the depth on that walk."""
+    try:
+        return json.loads(text, parse_int=_integer)
+    except RecursionError:
+        raise JsonLimitError(TOO_DEEP.format(limit=JSON_DEPTH)) from None
+
+
 def loads(text: str) -> Any:
     """The parsed document; raises json.JSONDecodeError (bad syntax) or JsonLimitError (both ValueErrors)."""
-    try:
-        data = json.loads(text, parse_int=_integer)
-    except RecursionError:
-        raise JsonLimitError(f"nested too deeply (limit {JSON_DEPTH})") from None
+    data = parse(text)
     if depth(data) > JSON_DEPTH.value:
-        raise JsonLimitError(f"nested too deeply (limit {JSON_DEPTH})")
+        raise JsonLimitError(TOO_DEEP.format(limit=JSON_DEPTH))
     return data

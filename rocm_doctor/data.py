@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -9,10 +10,11 @@ from typing import Any, Dict, List, Optional, Tuple, Type
 
 import yaml
 
+from rocm_doctor.cache import cached, key_of
 from rocm_doctor.errors import InputError
 from rocm_doctor.files import read_limited
 from rocm_doctor.limits import INTEGER_DIGITS, YAML_BYTES, YAML_DEPTH, YAML_NODES
-from rocm_doctor.dbupdate.store import active_update, pinned, shipped_dir
+from rocm_doctor.dbstore import active_update, pinned, shipped_dir
 
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's safe loader when PyYAML was built with it (ten times faster), else the Python one."""
@@ -20,7 +22,7 @@ SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 def rules_dir() -> Path:
     """The rule database in use: an update installed by ``rules update`` while it is newer than the
-    shipped one (see :mod:`rocm_doctor.dbupdate.store`), else the shipped database (inside the
+    shipped one (see :mod:`rocm_doctor.dbstore`), else the shipped database (inside the
     installed package, or the repository's ``rules/``)."""
     folder = pinned()
     if folder is not None:
@@ -123,11 +125,41 @@ def _is_integer(event: Any) -> bool:
     return (plain or event.tag == _INT_TAG) and _INTEGER.fullmatch(event.value) is not None
 
 
-@lru_cache(maxsize=None)
-def load_table(name: str) -> Any:
-    """Load ``rules/data/<name>.yaml``; a malformed table is an InputError naming the line."""
+def _table_path_and_key(name: str) -> Tuple[Path, str]:
     path = rules_dir() / "data" / f"{name}.yaml"
     try:
-        return read_yaml(path)
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise InputError(f"{path}: data table missing from the rule database") from None
+    except OSError as exc:
+        raise InputError(f"{path}: {exc.strerror or exc}") from None
+    return path, key_of([str(path), raw])
+
+
+@lru_cache(maxsize=None)
+def load_table(name: str) -> Any:
+    """Load ``rules/data/<name>.yaml``; a malformed table is an InputError naming the line.
+
+    Parsed once per installed version and table content, then read from the cache (:mod:`rocm_doctor.cache`).
+    """
+    path, key = _table_path_and_key(name)
+    return cached(f"table-{name}", key, lambda: read_yaml(path))
+
+
+HEAD_BYTES = 4096
+"""A top-level field of a table is in its head when it pickles to at most this many bytes."""
+
+
+@lru_cache(maxsize=None)
+def load_table_head(name: str) -> Dict[str, Any]:
+    """The small top-level fields of ``rules/data/<name>.yaml`` (its prefixes, dates, sources: not its
+    rows), read from their own cache entry so that a caller that needs only these never loads the rows."""
+    _path, key = _table_path_and_key(name)
+
+    def build() -> Dict[str, Any]:
+        table = load_table(name)
+        if not isinstance(table, dict):
+            return {}
+        return {k: v for k, v in table.items() if len(pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL)) <= HEAD_BYTES}
+
+    return cached(f"table-{name}-head", key, build)

@@ -19,18 +19,19 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from rocm_doctor.bench.results import Figure, SpecPeak
 from rocm_doctor.facts.model import Crash, Facts
 from rocm_doctor.health.verdict import VERDICTS
-from rocm_doctor.judge.model import Action, Finding, Rule, Severity, Undecided
+from rocm_doctor.model.rules import Action, Finding, Rule, Severity, Undecided
 from rocm_doctor.judge.paste_verdict import Area, Ask
 from rocm_doctor.judge.report import FINDING_KEYS, Summary
 
 DOCUMENTS: Dict[str, str] = {
     "facts": "rocm_doctor.facts.model:Facts",
     "check": "rocm_doctor.documents:CheckDocument",
-    "fix": "rocm_doctor.remedy.model:Plan",
+    "fix": "rocm_doctor.model.remedy:Plan",
     "rules": "rocm_doctor.documents:RulesDocument",
     "health": "rocm_doctor.documents:HealthDocument",
     "bench": "rocm_doctor.documents:BenchDocument",
     "fleet": "rocm_doctor.documents:FleetDocument",
+    "matrix": "rocm_doctor.remedy.matrix_model:MatrixDocument",
     "diff": "rocm_doctor.diff.document:DiffDocument",
 }
 """Document kind -> the pydantic model of its current version (``module:attribute``, imported when asked)."""
@@ -67,6 +68,12 @@ class RuleDatabaseRef(_Document):
     """``rules-<hash>`` of the rule files and data tables."""
     checked: Optional[str] = None
     """The oldest date a data table was checked against its sources (ISO 8601)."""
+    release: Optional[str] = None
+    """The database's release (``2026.11.28``)."""
+    released: Optional[str] = None
+    """The day it was released (ISO 8601)."""
+    origin: Literal["shipped", "updated"] = "shipped"
+    """``shipped`` with rocm-doctor, or installed by ``rules update``."""
 
 
 class CheckDocument(_Document):
@@ -140,6 +147,7 @@ class HealthDocument(_Document):
     findings: List[HealthFinding]
     seconds: float
     budget_seconds: float
+    rule_database: RuleDatabaseRef
 
 
 # ---------------------------------------------------------------- bench --json

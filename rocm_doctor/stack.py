@@ -10,6 +10,7 @@ an empty string.
 
 from __future__ import annotations
 
+from collections import abc
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Tuple
 
@@ -34,8 +35,8 @@ def fact_of(facts: Mapping[str, Any], path: str) -> Mapping[str, Any]:
     """The fact dict at a dotted path (``{}`` when the document lacks it)."""
     node: Any = facts
     for part in path.split("."):
-        node = node.get(part) if isinstance(node, Mapping) else None
-    return node if isinstance(node, Mapping) else {}
+        node = node.get(part) if type(node) is dict or isinstance(node, abc.Mapping) else None
+    return node if type(node) is dict or isinstance(node, abc.Mapping) else {}
 
 
 def fact_text(facts: Mapping[str, Any], path: str) -> str:
@@ -66,7 +67,7 @@ def _run_length(items: List[str]) -> str:
 def gpu_order(facts: Mapping[str, Any]) -> str:
     """The GPUs in discovery order (what device 0, 1, ... are), by gfx target or name."""
     gpus = facts.get("gpus")
-    agents = gpus.get("agents") if isinstance(gpus, Mapping) else None
+    agents = gpus.get("agents") if isinstance(gpus, abc.Mapping) else None
     if not isinstance(agents, list) or not agents:
         return "none"
     labels = [str(known_value(agent, "gfx") or known_value(agent, "name") or UNKNOWN_TEXT) for agent in agents]
@@ -76,7 +77,7 @@ def gpu_order(facts: Mapping[str, Any]) -> str:
 def env_vars(facts: Mapping[str, Any]) -> Dict[str, str]:
     """The ROCm/PyTorch variables that are set (``{}`` when none or not known)."""
     value = known_value(facts, "env.vars")
-    return {str(k): str(v) for k, v in value.items()} if isinstance(value, Mapping) else {}
+    return {str(k): str(v) for k, v in value.items()} if isinstance(value, abc.Mapping) else {}
 
 
 def _first_known(facts: Mapping[str, Any], choices: Tuple[str, ...]) -> str:
@@ -145,8 +146,8 @@ def figures_of_tests(tests: Mapping[str, Any]) -> List[Figure]:
     """The headline figures among benchmark results (``bench.tests``, or ``tests`` of ``bench --json``)."""
     out = []
     for test, key, label, unit in HEADLINE_FIGURES:
-        metrics = (tests.get(test) or {}).get("metrics") if isinstance(tests.get(test), Mapping) else None
-        value = metrics.get(key) if isinstance(metrics, Mapping) else None
+        metrics = (tests.get(test) or {}).get("metrics") if isinstance(tests.get(test), abc.Mapping) else None
+        value = metrics.get(key) if isinstance(metrics, abc.Mapping) else None
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             out.append(Figure(test, key, label, unit, float(value)))
     return out

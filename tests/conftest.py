@@ -80,7 +80,7 @@ def _shipped_rule_database(tmp_path_factory: pytest.TempPathFactory, monkeypatch
     no output grows an "old database" note as the calendar moves on."""
     import datetime
 
-    from rocm_doctor.dbupdate import age, store
+    from rocm_doctor import dbage as age, dbstore as store
 
     monkeypatch.setenv(store.DATA_DIR_VAR, str(tmp_path_factory.getbasetemp() / "empty-data-folder"))
     release = store.shipped_release()

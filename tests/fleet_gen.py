@@ -20,8 +20,8 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 from rocm_doctor.bench.results import BenchRun, TestResult, bench_facts
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.judge.cases import load_baseline, overlay
-from rocm_doctor.judge.engine import evaluate
-from rocm_doctor.judge.model import Rule
+from rocm_doctor.pipeline import evaluate
+from rocm_doctor.model.rules import Rule
 
 BASELINE = Path(__file__).parent / "rule_cases" / "baseline.json"
 DRIVER, OLD_DRIVER = "6.16.13", "6.8.5"

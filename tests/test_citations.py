@@ -18,10 +18,10 @@ import pytest
 from rocm_doctor.data import read_yaml, rules_dir
 from rocm_doctor.judge.cases import case_facts, load_baseline, load_cases
 from rocm_doctor.judge.derived import load_all
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.interpolate import fix_templates
 from rocm_doctor.judge.loader import load_rules
-from rocm_doctor.report.ruledb import rule_database_info, table_checks
+from rocm_doctor.ruledb import rule_database_info, table_checks
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "tests" / "rule_cases"

@@ -88,6 +88,7 @@ EXAMPLES: Dict[str, Callable[..., List[Dict[str, Any]]]] = {
     "health": _per_machine("health", "--json"),
     "bench": _bench,
     "fleet": _fleet,
+    "matrix": lambda run_cli, tmp_path: [_json(run_cli("matrix", "--json"))],
     "diff": _diff,
 }
 """Kind -> real documents of that kind (adding a kind to DOCUMENTS needs its line here too)."""

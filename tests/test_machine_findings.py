@@ -30,11 +30,12 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 import pytest
 import yaml
 
-from rocm_doctor.facts.gather import GatherOptions, gather
+from rocm_doctor.facts.context import GatherOptions
+from rocm_doctor.facts.gather import gather
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
-from rocm_doctor.judge.model import Finding
+from rocm_doctor.model.rules import Finding
 from rocm_doctor.judge.report import CheckResult
 from rocm_doctor.system.recorded import RecordedSystem
 

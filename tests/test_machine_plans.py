@@ -14,7 +14,7 @@ from typing import Any, Dict
 import pytest
 import yaml
 
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
 from test_machine_findings import MACHINES, NAMES, facts_of
 

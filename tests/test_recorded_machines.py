@@ -12,7 +12,8 @@ from typing import Any, Dict
 
 import pytest
 
-from rocm_doctor.facts.gather import GatherOptions, gather
+from rocm_doctor.facts.context import GatherOptions
+from rocm_doctor.facts.gather import gather
 from rocm_doctor.system.recorded import RecordedSystem
 
 MACHINES = Path(__file__).parent / "machines"

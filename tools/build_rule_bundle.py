@@ -23,7 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rocm_doctor import __version__  # noqa: E402
 from rocm_doctor.cli.ruledb_check import main as check_database  # noqa: E402
-from rocm_doctor.dbupdate.bundle import index_for, manifest_for, pack, read_release  # noqa: E402
+from rocm_doctor.dbupdate.bundle import index_for, manifest_for, pack
+from rocm_doctor.dbstore import read_release  # noqa: E402
 from rocm_doctor.dbupdate.signing import TRUSTED_KEYS, public_key_of, sign  # noqa: E402
 
 

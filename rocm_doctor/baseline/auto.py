@@ -11,7 +11,7 @@ from rocm_doctor.baseline.capture import capture
 from rocm_doctor.baseline.model import LAST_GOOD
 from rocm_doctor.baseline.store import save
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.judge.model import Finding
+from rocm_doctor.model.rules import Finding
 
 LAST_GOOD_VAR = "ROCM_DOCTOR_LAST_GOOD"
 """``off`` (or ``0``, ``no``, ``false``): ``check`` does not save the last good state."""

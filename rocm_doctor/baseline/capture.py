@@ -9,7 +9,7 @@ from rocm_doctor.baseline.model import Baseline, BaselineFinding
 from rocm_doctor.baseline.redaction import redact_facts
 from rocm_doctor.baseline.store import checked_name, now_iso
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.judge.model import Finding
+from rocm_doctor.model.rules import Finding
 
 
 def capture(

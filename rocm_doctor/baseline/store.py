@@ -22,7 +22,7 @@ from pydantic import ValidationError
 
 from rocm_doctor import bounded_json
 from rocm_doctor.baseline.model import Baseline
-from rocm_doctor.dbupdate.store import data_dir
+from rocm_doctor.dbstore import data_dir
 from rocm_doctor.errors import InputError
 from rocm_doctor.files import read_limited
 from rocm_doctor.limits import BASELINE_BYTES, BASELINE_COUNT

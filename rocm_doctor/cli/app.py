@@ -94,6 +94,8 @@ SUMMARIES: Dict[str, str] = {
     "baseline rm": "Remove a baseline.",
     "rules list": "List every rule and the rule database's version.",
     "rules validate": "Check rule files; exit 2 on the first problem.",
+    "rules update": "Install the newest signed rule database (--revert).",
+    "matrix": "Which torch builds run on a GPU, with the install command.",
 }
 """The one-line summary ``--help`` lists per command. click cuts a docstring's first sentence to
 fit 80 columns less the longest command name, mid-word; these fit whole (under 60 characters)."""

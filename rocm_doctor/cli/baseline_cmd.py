@@ -38,9 +38,9 @@ def baseline_save(
     """Save the facts (redacted), the findings and the rule database's version as a baseline."""
     from rocm_doctor.baseline.capture import capture
     from rocm_doctor.baseline.store import checked_name, save
-    from rocm_doctor.judge.engine import evaluate
+    from rocm_doctor.pipeline import evaluate
     from rocm_doctor.judge.loader import load_rules
-    from rocm_doctor.report.ruledb import rule_database_info
+    from rocm_doctor.ruledb import rule_database_info
 
     chosen = checked_name(name or default_name())  # a bad name fails before anything is gathered
     if bench is not None and not source.is_live:

@@ -20,11 +20,11 @@ from rocm_doctor.cli.inputs import (
 from rocm_doctor.cli.pasted import load_facts_noting_pieces
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules, validate_alone
-from rocm_doctor.judge.model import Rule
+from rocm_doctor.model.rules import Rule
 from rocm_doctor.remedy.decide import Context
-from rocm_doctor.remedy.shells import SHELLS
+from rocm_doctor.shells import SHELLS
 from rocm_doctor.render.console import render_check, render_rule
 
 
@@ -88,7 +88,7 @@ def check(
     if json_output:
         sys.stdout.write(result.to_json() + "\n")
     elif not quiet:
-        from rocm_doctor.report.ruledb import rule_database_info
+        from rocm_doctor.ruledb import rule_database_info
 
         render_check(result, stdout_console(), verbose=verbose, database=rule_database_info())
         _note_old_database()
@@ -107,7 +107,7 @@ def check(
 
 def _note_old_database() -> None:
     """One line when the rule database in use is old (the findings above rest on it)."""
-    from rocm_doctor.dbupdate.age import stale_note
+    from rocm_doctor.dbage import stale_note
 
     note = stale_note()
     if note:
@@ -133,7 +133,7 @@ def _note_regressions(facts: Facts, live: bool) -> None:
 def _save_last_good(facts: Facts, findings: list) -> None:
     """Remember a state without an error finding as ``last-good`` (off: ROCM_DOCTOR_LAST_GOOD=off)."""
     from rocm_doctor.baseline.auto import save_last_good
-    from rocm_doctor.report.ruledb import rule_database_info
+    from rocm_doctor.ruledb import rule_database_info
 
     try:
         save_last_good(facts, findings, rule_database_info()["version"])
@@ -167,8 +167,8 @@ def rules_list(
     rules: Optional[List[Path]] = RULES_OPTION,
 ) -> None:
     """List every rule (id, severity, category, action, area, status, title) and the database version and check date."""
-    from rocm_doctor.report.ruledb import database_label, rule_database_info
-    from rocm_doctor.dbupdate.age import stale_note
+    from rocm_doctor.ruledb import database_label, rule_database_info
+    from rocm_doctor.dbage import stale_note
 
     loaded = load_rules(rules or [])
     database = rule_database_info()

@@ -17,7 +17,7 @@ from rocm_doctor.cli.inputs import RULES_OPTION, FactsSource, gathering_options,
 from rocm_doctor.diff.model import FindingRef
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.judge.model import Rule
+from rocm_doctor.model.rules import Rule
 
 EXIT_CHANGED = 1
 
@@ -54,7 +54,7 @@ def refs(findings: Sequence[object]) -> List[FindingRef]:
 
 
 def _judged(rules: Sequence[Rule], facts: Facts) -> List[FindingRef]:
-    from rocm_doctor.judge.engine import evaluate
+    from rocm_doctor.pipeline import evaluate
 
     return refs(evaluate(list(rules), facts).findings)
 
@@ -145,7 +145,7 @@ def diff_command(
     """
     from rocm_doctor.diff.document import DiffSide, document
     from rocm_doctor.judge.loader import load_rules
-    from rocm_doctor.render.diff import diff_lines, diff_markdown
+    from rocm_doctor.diff.render import diff_lines, diff_markdown
 
     loaded = load_rules(rules or [])
     old = state_of(before, loaded)

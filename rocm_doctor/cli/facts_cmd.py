@@ -28,7 +28,8 @@ RECORD_OPTION = typer.Option(
 def _record(source: FactsSource, folder: Path) -> Facts:
     """Gather through a RecordingSystem and write the folder."""
     from rocm_doctor.facts.env import is_recorded
-    from rocm_doctor.facts.gather import GatherOptions, gather
+    from rocm_doctor.facts.context import GatherOptions
+    from rocm_doctor.facts.gather import gather
     from rocm_doctor.redact import ReportRedactor
     from rocm_doctor.system.record import RecordingSystem, redactor_for
     from rocm_doctor.system.base import System

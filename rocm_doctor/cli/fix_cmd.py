@@ -27,13 +27,13 @@ from rocm_doctor.fix.envfile import (
     SHELLS,
     write_env_file,
 )
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
-from rocm_doctor.judge.model import Rule
+from rocm_doctor.model.rules import Rule
 from rocm_doctor.judge.report import CheckResult
-from rocm_doctor.remedy import shells
+from rocm_doctor import shells
 from rocm_doctor.remedy.decide import Context
-from rocm_doctor.remedy.model import EnvChange, Plan
+from rocm_doctor.model.remedy import EnvChange, Plan
 from rocm_doctor.render.safe import escape_controls
 
 Shell = enum.Enum("Shell", {s: s for s in SHELLS}, type=str)  # type: ignore[misc]
@@ -392,7 +392,7 @@ def _apply(
 def _save_restore_point(console: Console, facts: Facts, rules: List[Rule]) -> None:
     """Remember the state before ``--apply`` changes it: ``fix --to <name>`` returns to it."""
     from rocm_doctor.baseline.auto import save_restore_point
-    from rocm_doctor.report.ruledb import rule_database_info
+    from rocm_doctor.ruledb import rule_database_info
 
     try:
         path = save_restore_point(facts, evaluate(rules, facts).findings, rule_database_info()["version"])
@@ -404,7 +404,7 @@ def _save_restore_point(console: Console, facts: Facts, rules: List[Rule]) -> No
 
 def _no_container(facts: Facts) -> None:
     """Refuse (exit 2) where a Linux /dev/kfd container recipe does not fit: Windows, WSL2, no AMD GPU."""
-    from rocm_doctor.remedy.platform import docker_unsupported
+    from rocm_doctor.wheels.platform import docker_unsupported
 
     why = docker_unsupported(facts)
     if why is not None:
@@ -427,7 +427,7 @@ def dockerfile(
     Exit codes: 0 done, 2 bad input, no torch fits, or no container recipe fits this machine.
     """
     from rocm_doctor.fix.dockerfile import refusal_text, render_dockerfile
-    from rocm_doctor.remedy.choice import NoChoice
+    from rocm_doctor.wheels.choice import NoChoice
 
     _loaded, facts, result = _diagnose(source, rules)
     _no_container(facts)

@@ -23,9 +23,9 @@ from rocm_doctor.cli.inputs import RULES_OPTION, FactsSource, gather_plan, gathe
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.health.verdict import VERDICTS, Incomplete, Verdict, verdict_of
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
-from rocm_doctor.judge.model import ACTIONS
+from rocm_doctor.model.rules import ACTIONS
 
 SCHEMA = "rocm-doctor/health/1"
 MIN_BENCH_SECONDS = 5.0
@@ -87,7 +87,7 @@ def _document(verdict: Verdict, fail_on: str, seconds: float, budget: float) -> 
 
 
 def _database() -> dict:
-    from rocm_doctor.report.ruledb import rule_database_info
+    from rocm_doctor.ruledb import rule_database_info
 
     info = rule_database_info()
     return {key: info[key] for key in ("version", "release", "released", "origin")}

@@ -16,7 +16,8 @@ from typing import Any, Callable, Optional, Tuple, TypeVar
 import typer
 
 from rocm_doctor.errors import InputError
-from rocm_doctor.facts.gather import GatherOptions, gather
+from rocm_doctor.facts.context import GatherOptions
+from rocm_doctor.facts.gather import gather
 from rocm_doctor.facts.model import Facts, FactsFileError, over_limit
 from rocm_doctor.files import read_limited
 from rocm_doctor.limits import JSON_BYTES

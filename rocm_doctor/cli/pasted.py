@@ -11,6 +11,7 @@ from rich.console import Console
 from rocm_doctor.cli.app import stderr_console
 from rocm_doctor.cli.inputs import FactsSource, ingest_paste, load_facts, within_limits
 from rocm_doctor.facts.model import Facts
+from rocm_doctor.render.safe import can_encode
 
 SECTION_WORDS = {
     "host": "the operating system",
@@ -41,7 +42,9 @@ def gathering_status(console: Console, source: FactsSource) -> Iterator[Optional
         f"Starting torch in the target interpreter (up to {source.timeout:g} s) ..."
         if not source.no_torch else "Reading what torch's files say ..."
     )
-    with console.status("Reading this machine ...") as status:
+    # braille dots where the stream can encode them; a cp1252 console gets ASCII (- / | and a backslash)
+    spinner = "dots" if can_encode(console.encoding, "⠋") else "line"
+    with console.status("Reading this machine ...", spinner=spinner) as status:
         yield lambda section: status.update(
             torch_line if section == "torch" else f"Reading {SECTION_WORDS.get(section, section)} ..."
         )

@@ -19,12 +19,12 @@ from rocm_doctor.cli.pasted import load_facts_noting_pieces
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.ingest import REPORT_MARKER
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.redact import Redactor, ReportRedactor, homes_in, strings_in
 from rocm_doctor.report.markdown import build_report
-from rocm_doctor.report.ruledb import database_label, rule_database_info
-from rocm_doctor.dbupdate.age import stale_note
+from rocm_doctor.ruledb import database_label, rule_database_info
+from rocm_doctor.dbage import stale_note
 
 def facts_redactor(facts: Facts) -> Redactor:
     """Identity redaction from what the facts themselves say: their user, every home path in them."""

@@ -21,17 +21,18 @@ def restore(
     installer: str, index_url: Optional[str], apply: bool, yes: bool, pip_only: bool,
 ) -> None:
     """Plan the way back to baseline ``name`` for the machine ``source`` describes; run it with ``apply``."""
-    from rocm_doctor.baseline.restore import restore_plan
+    from rocm_doctor.diff.restore import restore_plan
     from rocm_doctor.baseline.store import load
     from rocm_doctor.cli.diff_cmd import State, compare_states, refs
     from rocm_doctor.judge.loader import load_rules
-    from rocm_doctor.remedy import shells
+    from rocm_doctor import shells
+    from rocm_doctor.remedy.shell_choice import detect
     from rocm_doctor.remedy.pip import Target, target_python
 
     loaded = load_rules(rules or [])
     baseline = load(name)
     facts = load_facts(source)
-    chosen_shell, _ = shells.detect(facts, shell)
+    chosen_shell, _ = detect(facts, shell)
     python, _why = target_python(facts, source.python)
     target = Target(python=python, installer=installer, index_override=index_url)
     plan = restore_plan(baseline.facts, facts, target, loaded)
@@ -66,8 +67,8 @@ def restore(
         raise typer.Exit(1)
     from rocm_doctor.baseline.auto import save_restore_point
     from rocm_doctor.fix.installer import DEFAULT_TIMEOUT, run_commands
-    from rocm_doctor.judge.engine import evaluate
-    from rocm_doctor.report.ruledb import rule_database_info
+    from rocm_doctor.pipeline import evaluate
+    from rocm_doctor.ruledb import rule_database_info
 
     point = save_restore_point(facts, evaluate(loaded, facts).findings, rule_database_info()["version"])
     _say(console, f"Saved the state before the change as baseline {point.stem}.")

@@ -18,7 +18,7 @@ from rocm_doctor.errors import DoctorError
 
 def _views() -> List[Callable[[], object]]:
     """Builders of every data table's typed view (each reads its table from the pinned database)."""
-    from rocm_doctor.facts import gpu_table
+    from rocm_doctor.knowledge import gpu_table
     from rocm_doctor.ingest import signatures
     from rocm_doctor.ingest.formats import fields, packages
     from rocm_doctor.knowledge import cpus, env_reads, env_vars, hipblaslt, overrides, rocm_os, rocm_support, torch_wheels
@@ -35,10 +35,10 @@ def check(folder: Path) -> None:
     """Raise DoctorError (or anything else) when the database in ``folder`` does not load."""
     from rocm_doctor.data import load_table
     from rocm_doctor.facts.model import Facts
-    from rocm_doctor.judge.engine import evaluate
+    from rocm_doctor.pipeline import evaluate
     from rocm_doctor.judge.loader import load_rules
-    from rocm_doctor.report.ruledb import table_checks
-    from rocm_doctor.dbupdate.store import pin
+    from rocm_doctor.ruledb import table_checks
+    from rocm_doctor.dbstore import pin
 
     pin(folder)
     rules = load_rules(use_env=False)

@@ -22,7 +22,7 @@ from packaging.version import InvalidVersion, Version
 
 from rocm_doctor.limits import UPDATE_FILES, UPDATE_UNPACKED_BYTES
 from rocm_doctor.dbupdate.signing import BadSignature, verify
-from rocm_doctor.dbupdate.store import MANIFEST, RELEASE_FILE, RULES, SIGNATURE
+from rocm_doctor.dbstore import MANIFEST, RELEASE_FILE, RULES, SIGNATURE
 
 FORMAT = "rocm-doctor/rule-bundle/1"
 _TOP = (MANIFEST, SIGNATURE)
@@ -171,14 +171,6 @@ def _write(staging: Path, seen: Mapping[str, bytes]) -> None:
         fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-
-
-def read_release(folder: Path) -> Optional[str]:
-    """The release written in a database folder's ``RELEASE`` file, if any."""
-    try:
-        return (folder / RELEASE_FILE).read_text(encoding="utf-8").strip()
-    except OSError:
-        return None
 
 
 def pack(rules: Path, manifest: bytes, signature: bytes) -> bytes:

@@ -25,7 +25,7 @@ from rocm_doctor import __version__
 from rocm_doctor.limits import UPDATE_BUNDLE_BYTES, UPDATE_INDEX_BYTES
 from rocm_doctor.dbupdate.bundle import BundleError, unpack
 from rocm_doctor.dbupdate.fetch import FetchError, fetch
-from rocm_doctor.dbupdate.store import (
+from rocm_doctor.dbstore import (
     Installed,
     State,
     active_update,

@@ -15,11 +15,12 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 from packaging.utils import canonicalize_name
 
 from rocm_doctor.diff.model import GROUPS, BenchDrop, Change, DiffResult, FindingRef, RegressionMatch
-from rocm_doctor.facts.gpu_table import base_gfx
+from rocm_doctor.knowledge.gpu_table import base_gfx
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact
 from rocm_doctor.judge.interpolate import render_value
 from rocm_doctor.knowledge.regressions import Regression, regressions
+from rocm_doctor.noise import MIN_PEERS, far_below, median_mad
 from rocm_doctor.stack import Figure, gpu_order, headline_figures
 
 KERNEL, ROCM, PY_STACK, PYTHON, ENV, GPUS, OTHER = GROUPS
@@ -188,8 +189,6 @@ def bench_drops(history: Sequence[Sequence[Figure]], now: Sequence[Figure]) -> T
     ``history``: the figures of each earlier run of this machine. With fewer than the model's
     minimum number of runs for a figure nothing is judged, and the note says so.
     """
-    from rocm_doctor.fleet.aggregate import MIN_PEERS, far_below, median_mad
-
     if not now:
         return [], None
     drops: List[BenchDrop] = []

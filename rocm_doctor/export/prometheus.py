@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from rocm_doctor.files import update_file
 from rocm_doctor.health.verdict import EXIT_CODES, VERDICTS, Verdict
-from rocm_doctor.judge.model import ACTIONS, SEVERITY_ORDER
+from rocm_doctor.model.rules import ACTIONS, SEVERITY_ORDER
 from rocm_doctor.judge.report import CheckResult
 from rocm_doctor.stack import bench_tests, devices_of, headline_figures, known_value, stack_of
 

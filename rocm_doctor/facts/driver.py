@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from rocm_doctor.facts.common import file_fact, not_applicable, os_kind
-from rocm_doctor.facts.gather import GatherContext
+from rocm_doctor.facts.context import GatherContext
 from rocm_doctor.facts.model import DriverFacts
 from rocm_doctor.facts.parsers.dkms import parse_dkms_status
 from rocm_doctor.facts.value import Fact, absent, failed, known

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Dict, List, Mapping
 
 from rocm_doctor.facts.common import os_kind
-from rocm_doctor.facts.gather import GatherContext
+from rocm_doctor.facts.context import GatherContext
 from rocm_doctor.facts.model import EnvFacts
 from rocm_doctor.facts.value import absent, known
 

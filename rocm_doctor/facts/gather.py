@@ -16,85 +16,26 @@ from __future__ import annotations
 
 import datetime as _dt
 import time
-from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar
 
 from pydantic import BaseModel
 
 from rocm_doctor import __version__
+from rocm_doctor.crashlog import write_crash_log
+from rocm_doctor.facts.context import GatherContext, GatherOptions, failed_section
 from rocm_doctor.facts.model import BenchFacts, Crash, Facts, MetaFacts, Section, SymptomFacts
-from rocm_doctor.facts.value import Fact, absent, failed
-from rocm_doctor.system.base import CommandResult, Started, System
+from rocm_doctor.facts.value import absent
+from rocm_doctor.system.base import System
 
 S = TypeVar("S", bound=Section)
-
-
-@dataclass(frozen=True)
-class GatherOptions:
-    """What the user asked the gathering to do."""
-
-    python: Optional[str] = None
-    """Target interpreter; None means the one running rocm-doctor."""
-    torch: bool = True
-    """Run the live torch probe (``--no-torch`` turns it off; static facts are still read)."""
-    torch_timeout: float = 60.0
-    command_timeout: float = 10.0
-    use_amdsmi: bool = True
-    """Try the amdsmi Python bindings first (live machines only)."""
-    started_probe: Optional[Started] = field(default=None, compare=False)
-    """The live torch probe, if the CLI already started it; used only when its argv matches."""
-
-
-@dataclass
-class GatherContext:
-    """What a gatherer gets: the machine, the options and the sections gathered so far."""
-
-    system: System
-    options: GatherOptions
-    sections: Dict[str, Any] = field(default_factory=dict)
-    prefetched: Dict[str, Started] = field(default_factory=dict)
-    """Slow commands started early, by key."""
-    crashes: List[Crash] = field(default_factory=list)
-
-    def result_of(self, key: str, start: Callable[["GatherContext"], Started]) -> CommandResult:
-        """The result of the command started early under ``key``, or of ``start(self)`` now."""
-        started = self.prefetched.pop(key, None)
-        return (started if started is not None else start(self)).result()
-
-    _target: Optional[Tuple[str, str]] = None
-
-    @property
-    def target(self) -> Tuple[str, str]:
-        """(target interpreter, why it is the target): see :mod:`rocm_doctor.facts.target`."""
-        if self._target is None:
-            from rocm_doctor.facts.target import target_interpreter
-
-            self._target = target_interpreter(self.system, self.options.python)
-        return self._target
-
-    @property
-    def python(self) -> str:
-        """The target interpreter path."""
-        return self.target[0]
-
-
-def failed_section(cls: Type[S], source: str, reason: str) -> S:
-    """A section whose every fact failed for the same reason (a crashed gatherer)."""
-    values: Dict[str, Any] = {}
-    for name, info in cls.model_fields.items():
-        annotation = info.annotation
-        if isinstance(annotation, type) and issubclass(annotation, Fact):
-            values[name] = failed(source, reason)
-        elif isinstance(annotation, type) and issubclass(annotation, Section):
-            values[name] = failed_section(annotation, source, reason)
-    return cls(**values)
 
 
 Gatherer = Callable[[GatherContext], BaseModel]
 
 
 def _gatherers() -> List[Tuple[str, Type[Section], Gatherer]]:
-    # Imported here so that importing the model does not import every probe.
+    # Imported here, for start-up speed only (a downward import: the gatherers import
+    # facts.context, never this module): reading a pasted report does not load every probe.
     from rocm_doctor.facts.cpu import gather_cpu
     from rocm_doctor.facts.driver import gather_driver
     from rocm_doctor.facts.env import gather_env
@@ -151,8 +92,6 @@ def _run_gatherer(ctx: GatherContext, name: str, cls: Type[Section], gatherer: G
     try:
         return gatherer(ctx), None
     except Exception as exc:  # noqa: BLE001 - a crashed probe becomes failed facts
-        from rocm_doctor.crashlog import write_crash_log
-
         reason = f"the {name} gatherer crashed: {type(exc).__name__}: {exc}"
         ctx.crashes.append(Crash(what=f"gatherer {name}", reason=f"{type(exc).__name__}: {exc}", log=write_crash_log(f"gatherer {name}")))
         return unfinished_section(name, cls, reason), reason

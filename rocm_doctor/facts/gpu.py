@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
-from rocm_doctor.facts import gpu_table
+from rocm_doctor.knowledge import gpu_table
 from rocm_doctor.facts.common import os_kind, read_file
-from rocm_doctor.facts.gather import GatherContext
+from rocm_doctor.facts.context import GatherContext
 from rocm_doctor.facts.gpu_amdsmi import read_amdsmi, records_to_dicts
 from rocm_doctor.facts.model import DiscoveryAttempt, GpuAgent, GpuFacts
 from rocm_doctor.facts.parsers import kfd as kfd_parser

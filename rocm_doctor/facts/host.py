@@ -11,9 +11,10 @@ import shlex
 from typing import Any, Dict, List, Optional, Tuple
 
 from rocm_doctor.facts.common import file_fact, not_applicable, os_kind, read_file
-from rocm_doctor.facts.gather import GatherContext
+from rocm_doctor.facts.context import GatherContext
 from rocm_doctor.facts.model import HostFacts
 from rocm_doctor.facts.value import Fact, absent, failed, known
+from rocm_doctor.shells import shell_name
 from rocm_doctor.system.base import System
 
 OS_RELEASE_PATHS = ("/etc/os-release", "/usr/lib/os-release")
@@ -233,8 +234,6 @@ def gather_host(ctx: GatherContext) -> HostFacts:
 
 def _shell(system: System, kind: Optional[str]) -> Fact[Any]:
     """The shell rocm-doctor was started from, else the login shell; absent when neither is a known shell."""
-    from rocm_doctor.remedy.shells import shell_name
-
     parent = system.parent_process()
     if parent and shell_name(parent):
         return known(shell_name(parent), "parent process")

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serial
 
 from rocm_doctor import bounded_json
 from rocm_doctor.facts.value import Fact
-from rocm_doctor.limits import FACTS_ENTRIES, FACTS_GPUS, FACTS_TEXT
+from rocm_doctor.limits import FACTS_ENTRIES, FACTS_GPUS, FACTS_TEXT, JSON_DEPTH
 
 FACTS_SCHEMA = "rocm-doctor/facts/1"
 """The ``schema`` of a facts document (every rocm-doctor JSON document names its kind this way)."""
@@ -531,6 +531,60 @@ def raw_over_limit(data: Any) -> Optional[str]:
         items.extend((f"{where}[{key}]" if isinstance(key, int) else f"{where}.{key}".lstrip("."), child)
                      for key, child in children if isinstance(child, (dict, list)))
     return None
+
+
+def scan_limits(document: Any, facts: Any) -> Tuple[bool, bool]:
+    """(``document`` nests deeper than ``json.max_depth``, ``facts`` is over a facts limit), in one walk.
+
+    ``facts`` is the facts part of ``document`` (the document itself, an object directly inside it, or
+    None). The same verdicts as :func:`rocm_doctor.bounded_json.depth` and :func:`raw_over_limit`, but
+    each container is visited once, level by level, with no path built: a reader of many files
+    (``fleet``) walks each file once and asks those two for the exact message only when one is over.
+    """
+    facts_bad = False
+    if not isinstance(facts, dict):
+        facts = None  # raw_over_limit holds only an object to the facts limits
+    else:
+        gpus = facts.get("gpus")
+        agents = gpus.get("agents") if isinstance(gpus, dict) else None
+        facts_bad = isinstance(agents, list) and len(agents) > FACTS_GPUS.value
+    containers = (dict, list)
+    text_limit, entries_limit = FACTS_TEXT.value, FACTS_ENTRIES.value
+    if type(document) not in containers:
+        return False, facts_bad
+    plain: List[Any] = [] if document is facts else [document]
+    checked: List[Any] = [document] if document is facts and not facts_bad else []
+    if not plain and not checked:
+        plain = [document]
+    level = 1
+    while plain or checked:
+        if level > JSON_DEPTH.value:
+            return True, facts_bad
+        next_plain = [
+            c for item in plain for c in (item.values() if type(item) is dict else item) if type(c) in containers
+        ]
+        next_checked: List[Any] = []
+        for item in checked:
+            is_fact = type(item) is dict and "status" in item
+            if is_fact and not facts_bad:
+                for key in ("value", "reason", "source"):  # _value_over_limit, inlined: this runs for every fact
+                    value = item.get(key)
+                    kind = type(value)
+                    if (kind is str and len(value) > text_limit) or (kind in containers and len(value) > entries_limit):
+                        facts_bad = True
+                        break
+            target = next_plain if is_fact or facts_bad else next_checked
+            for child in item.values() if type(item) is dict else item:
+                if type(child) in containers:
+                    target.append(child)
+        if level == 1 and facts is not None and facts is not document and type(document) is dict:
+            for position, child in enumerate(next_plain):
+                if child is facts and not facts_bad:
+                    next_checked.append(next_plain.pop(position))
+                    break
+        plain, checked = next_plain, next_checked
+        level += 1
+    return False, facts_bad
 
 
 def _value_over_limit(value: Any) -> Optional[str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rocm_doctor.facts.distributions import scan_distributions, target_site_dirs
-from rocm_doctor.facts.gather import GatherContext
+from rocm_doctor.facts.context import GatherContext
 from rocm_doctor.facts.model import PackagesFacts
 from rocm_doctor.facts.value import failed, known
 

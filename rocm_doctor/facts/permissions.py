@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Dict, List
 
 from rocm_doctor.facts.common import not_applicable, os_kind
-from rocm_doctor.facts.gather import GatherContext
+from rocm_doctor.facts.context import GatherContext
 from rocm_doctor.facts.model import HostFacts, PermissionsFacts
 from rocm_doctor.facts.value import Fact, absent, failed, known
 

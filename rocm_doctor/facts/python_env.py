@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from rocm_doctor.facts.common import json_objects
-from rocm_doctor.facts.gather import GatherContext, failed_section
+from rocm_doctor.facts.context import GatherContext, failed_section
 from rocm_doctor.facts.model import PythonFacts
 from rocm_doctor.facts.value import Fact, absent, known
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from rocm_doctor.facts.common import file_fact, join_path, os_kind
-from rocm_doctor.facts.gather import GatherContext
+from rocm_doctor.facts.context import GatherContext
 from rocm_doctor.facts.model import RocmFacts, RocmTools
 from rocm_doctor.facts.parsers.rocm_version import install_version, parse_hipconfig_version, parse_version_file
 from rocm_doctor.facts.value import Fact, absent, failed, known

@@ -26,11 +26,11 @@ from pydantic import ValidationError
 
 from rocm_doctor.facts.common import file_fact, join_path, not_applicable, os_kind
 from rocm_doctor.facts.distributions import Distribution, record_lists, scan_distributions, target_site_dirs
-from rocm_doctor.facts.gather import GatherContext
+from rocm_doctor.facts.context import GatherContext
 from rocm_doctor.facts.model import TorchDevice, TorchFacts, TorchLiveFacts
 from rocm_doctor.facts.torch_probe import LABEL, devices_from, judge_probe
 from rocm_doctor.facts.torch_probe_script import probe_argv
-from rocm_doctor.facts.torch_static import (
+from rocm_doctor.knowledge.torch_static import (
     cuda_version_from_tag,
     flavour_from_tag,
     local_tag,

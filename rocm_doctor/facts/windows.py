@@ -12,7 +12,7 @@ import re
 from typing import Any, Dict, List
 
 from rocm_doctor.facts.common import join_path, not_applicable, os_kind
-from rocm_doctor.facts.gather import GatherContext
+from rocm_doctor.facts.context import GatherContext
 from rocm_doctor.facts.model import PythonFacts, WindowsHipFacts
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 

@@ -27,7 +27,7 @@ from typing import List, Optional, Sequence, Tuple
 from rocm_doctor.errors import InputError
 from rocm_doctor.files import update_file
 from rocm_doctor.fix.envfile import begin_marker, end_marker, merge, render_block, split_lines
-from rocm_doctor.remedy.model import EnvChange
+from rocm_doctor.model.remedy import EnvChange
 
 VENV_SCRIPTS: Tuple[Tuple[str, str], ...] = (
     ("activate", "bash"),

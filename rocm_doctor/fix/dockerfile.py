@@ -17,9 +17,12 @@ from typing import List, Optional, Tuple
 
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.remedy import wheeldata
-from rocm_doctor.remedy.choice import Machine, Needs, NoChoice, TorchChoice, choose_torch, machine_of
-from rocm_doctor.remedy.model import Plan
+from rocm_doctor.wheels import wheeldata
+from rocm_doctor.wheels.choice import Machine, Needs, NoChoice, TorchChoice, choose_torch, machine_of
+from rocm_doctor.model.remedy import Plan
+from rocm_doctor.judge.derived import Tables
+from rocm_doctor.judge.derived_facts.driver import kernel_driver
+from rocm_doctor.remedy.decide import environment_after, hidden_by
 from rocm_doctor.remedy.pip import Target, companions_wanted, torch_requirements
 from rocm_doctor.render.safe import escape_controls
 
@@ -81,10 +84,8 @@ def _image_machine(machine: Machine, pinned_rocm: Optional[str], python: Optiona
 def _image_torch(facts: Facts, plan: Plan, pinned: Optional[str], python: Optional[str], requested: Optional[str]) -> TorchChoice:
     """The build for the image: the plan's own build when there is one, else the newest that fits, with the
     image's Python and the host driver's user-space range either way."""
-    from rocm_doctor.remedy.decide import environment_after, hidden_by
-
     changes = plan.env_changes()
-    machine = _image_machine(machine_of(facts, hidden_by(facts, changes), environment_after(facts, changes)), pinned, python)
+    machine = _image_machine(machine_of(facts, kernel_driver(facts, Tables()), hidden_by(facts, changes), environment_after(facts, changes)), pinned, python)
     if plan.torch is not None and not requested and plan.torch.route == "pytorch.org":
         try:
             return choose_torch(machine, "pytorch.org", plan.torch.torch, Needs(rocm=f"=={plan.torch.rocm}"))

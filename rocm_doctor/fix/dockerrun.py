@@ -16,9 +16,11 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import yaml
 
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.remedy import wheeldata
-from rocm_doctor.remedy.choice import machine_of
-from rocm_doctor.remedy.model import Plan
+from rocm_doctor.wheels import wheeldata
+from rocm_doctor.judge.derived import Tables
+from rocm_doctor.judge.derived_facts.driver import kernel_driver
+from rocm_doctor.wheels.choice import machine_of
+from rocm_doctor.model.remedy import Plan
 
 DEFAULT_IMAGE = "rocm/pytorch:latest"
 """AMD's PyTorch image; ``latest`` is the latest tested release (https://github.com/ROCm/rocm-install-on-linux/blob/f297bde3afa98d750d1aa460386491db9a721f30/docs/reference/docker-image-support-matrix.rst)."""
@@ -70,7 +72,7 @@ class DockerRun:
 
 def _default_image(facts: Facts, notes: List[str]) -> str:
     """``rocm/pytorch:latest`` unless the host's kernel driver supports no user space that new."""
-    machine = machine_of(facts)
+    machine = machine_of(facts, kernel_driver(facts, Tables()))
     newest = wheeldata.newest_rocm_series()
     if machine.userspace is not None and newest not in machine.userspace:
         notes.append(

@@ -19,7 +19,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from rocm_doctor.remedy.model import EnvChange
+from rocm_doctor.model.remedy import EnvChange
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _DOTENV = re.compile(rf"^\s*(?:export\s+)?({_NAME})\s*=(.*)$")

@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from rocm_doctor import quoting
+from rocm_doctor.envlines import line_and_note
 from rocm_doctor.errors import InputError
 from rocm_doctor.files import update_file
 from rocm_doctor.fix.envconflicts import Conflict, comment_prefix, find_conflicts
 from rocm_doctor.limits import EDIT_LINES, LimitError
-from rocm_doctor.remedy.model import EnvChange
+from rocm_doctor.model.remedy import EnvChange
 
 SHELLS = ("dotenv", "bash", "zsh", "sh", "fish", "powershell", "cmd")
 
@@ -52,11 +52,6 @@ HOW_TO_LOAD: Dict[str, str] = {
     "powershell": ". {path}",
     "cmd": "call {path}",
 }
-
-# Unquoted dotenv values are read literally by `docker --env-file` but python-dotenv
-# strips quotes, expands ${VAR} and cuts " #" comments: only this set reads the same in both.
-_DOTENV_SAFE = re.compile(r"^[A-Za-z0-9_.,:;/+=@%^-]*$")
-
 
 @dataclass(frozen=True)
 class Rendered:
@@ -89,57 +84,6 @@ def default_shell(os_name: Optional[str], login_shell: Optional[str]) -> str:
     return name if name in ("bash", "zsh", "fish") else "bash"
 
 
-def _check_value(shell: str, name: str, value: str) -> None:
-    if "\n" in value or "\r" in value or "\0" in value:
-        raise InputError(f"{name}: a value with a line break or NUL cannot be written to an env file")
-    if shell == "dotenv" and not _DOTENV_SAFE.match(value):
-        raise InputError(
-            f"{name}={value!r}: dotenv files are read differently by docker --env-file and python-dotenv "
-            "when a value has spaces, quotes, '$', '#' or '\\'; write it with --shell bash instead"
-        )
-    if shell == "cmd" and ('"' in value or "!" in value):
-        raise InputError(f"{name}={value!r}: cmd cannot carry '\"' or '!' safely in set \"NAME=value\"")
-
-
-def _line(shell: str, change: EnvChange) -> Tuple[str, Optional[str]]:
-    """One line for the change in ``shell``, plus a note when the format cannot express it."""
-    name = quoting.check_name(change.name)
-    if change.value is None:
-        if shell == "dotenv":
-            return (
-                f"# unset {name}: a dotenv file cannot unset a variable; remove it from the environment "
-                "that starts the program",
-                f"dotenv cannot unset {name}: remove it from the environment (or the other env files) yourself",
-            )
-        return {
-            "bash": f"unset {name}",
-            "zsh": f"unset {name}",
-            "sh": f"unset {name}",
-            "fish": f"set -e {name}",
-            "powershell": f"Remove-Item Env:{name} -ErrorAction SilentlyContinue",
-            "cmd": f'set "{name}="',
-        }[shell], None
-    value = change.value
-    _check_value(shell, name, value)
-    return {
-        "dotenv": f"{name}={value}",
-        "bash": f"export {name}={quoting.posix(value)}",
-        "zsh": f"export {name}={quoting.posix(value)}",
-        "sh": f"export {name}={quoting.posix(value)}",
-        # -gx: global and exported; a universal (-U) variable is not exported to programs
-        # (InvokeAI#3967: set -U HSA_OVERRIDE_GFX_VERSION never reached the process).
-        "fish": f"set -gx {name} {quoting.fish(value)}",
-        "powershell": f"$env:{name} = {quoting.powershell(value)}",
-        # Batch files expand %NAME%; a literal % is written %%.
-        "cmd": f'set "{name}={value.replace("%", "%%")}"',
-    }[shell], None
-
-
-def env_line(shell: str, change: EnvChange) -> str:
-    """The one line that sets or unsets ``change`` in ``shell`` (``check`` and ``fix`` print these too)."""
-    return _line(shell, change)[0]
-
-
 def render_block(shell: str, changes: Sequence[EnvChange]) -> Rendered:
     """The managed block (markers included) for ``changes`` in ``shell``."""
     if shell not in SHELLS:
@@ -150,7 +94,7 @@ def render_block(shell: str, changes: Sequence[EnvChange]) -> Rendered:
     notes: List[str] = []
     for change in changes:
         lines.append(f"{comment} resolves {', '.join(change.finding_ids)}")
-        line, note = _line(shell, change)
+        line, note = line_and_note(shell, change.name, change.value)
         lines.append(line)
         if note:
             notes.append(note)

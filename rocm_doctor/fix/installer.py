@@ -18,8 +18,8 @@ from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence
 
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.remedy.pip import Command
-from rocm_doctor.judge.engine import evaluate
-from rocm_doctor.judge.model import Finding, Rule
+from rocm_doctor.pipeline import evaluate
+from rocm_doctor.model.rules import Finding, Rule
 from rocm_doctor.system.child import DEADLINE, Child
 
 DEFAULT_TIMEOUT = 3600.0

@@ -29,9 +29,10 @@ from rocm_doctor.bench.results import BENCH_SCHEMA
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import looks_like_facts
 from rocm_doctor.files import kind_of, read_limited, walk_tree
-from rocm_doctor.judge.model import ACTIONS, SEVERITY_ORDER, Rule, default_action
+from rocm_doctor.model.rules import ACTIONS, SEVERITY_ORDER, Rule, default_action
 from rocm_doctor.judge.report import SCHEMA as CHECK_SCHEMA
-from rocm_doctor.limits import JSON_BYTES
+from rocm_doctor.facts.model import Facts, FactsFileError, raw_over_limit, scan_limits
+from rocm_doctor.limits import JSON_BYTES, JSON_DEPTH
 from rocm_doctor.stack import Figure, devices_of, figures_of_tests, headline_figures, known_value, stack_of
 
 GENERIC_NAMES = ("check", "facts", "bench")
@@ -113,6 +114,29 @@ def read_document(path: Path) -> Any:
     return bounded_json.loads(data.decode(json.detect_encoding(data), "surrogatepass"))
 
 
+def facts_part(document: Any) -> Any:
+    """The facts a document holds, as :meth:`Reader._merge` reads them (None for a bench document)."""
+    if not isinstance(document, dict):
+        return None
+    schema = document.get("schema")
+    if schema == CHECK_SCHEMA:
+        return document.get("facts")
+    if schema != BENCH_SCHEMA and looks_like_facts(document):
+        return document
+    return None
+
+
+def read_scanned(path: Path) -> Tuple[Any, bool]:
+    """:func:`read_document` with the limits walked once: (the document, whether its facts are over a
+    facts limit). Raises as :func:`read_document` does."""
+    data = read_limited(path, JSON_BYTES)
+    document = bounded_json.parse(data.decode(json.detect_encoding(data), "surrogatepass"))
+    too_deep, facts_over = scan_limits(document, facts_part(document))
+    if too_deep:
+        raise bounded_json.JsonLimitError(bounded_json.TOO_DEEP.format(limit=JSON_DEPTH))
+    return document, facts_over
+
+
 def _reason(exc: Exception, path: Path) -> str:
     """An error's message without the file name it starts with (the skipped entry names the file)."""
     return str(exc).removeprefix(f"{path}: ")
@@ -130,7 +154,7 @@ class Reader:
         skipped: List[Skipped] = []
         for path in files:
             try:
-                document = read_document(path)
+                document, facts_over = read_scanned(path)
             except OSError as exc:
                 skipped.append(Skipped(str(path), exc.strerror or str(exc)))
                 continue
@@ -145,7 +169,7 @@ class Reader:
                 continue
             name = node_name(path)
             node = nodes.setdefault(name, Node(name))
-            problem = self._merge(node, document)
+            problem = self._merge(node, document, facts_over)
             if problem is not None:
                 skipped.append(Skipped(str(path), problem))
                 if not node.files:
@@ -154,8 +178,12 @@ class Reader:
                 node.files.append(str(path))
         return nodes, skipped
 
-    def _merge(self, node: Node, document: Any) -> Optional[str]:
-        """Fold one document into ``node``; a reason when it cannot be used."""
+    def _merge(self, node: Node, document: Any, facts_over: Optional[bool] = None) -> Optional[str]:
+        """Fold one document into ``node``; a reason when it cannot be used.
+
+        ``facts_over``: what :func:`scan_limits` said of its facts (None: not scanned, check them here);
+        the exact reason is asked of :func:`raw_over_limit` only when they are over.
+        """
         if not isinstance(document, dict):
             return "not a rocm-doctor document (a JSON object is expected)"
         schema = document.get("schema")
@@ -165,14 +193,12 @@ class Reader:
             facts, findings = document.get("facts"), document.get("findings")
             if not isinstance(facts, dict) or not isinstance(findings, list):
                 return "a check document without facts and findings"
-            from rocm_doctor.facts.model import raw_over_limit
-
-            problem = raw_over_limit(facts)
+            problem = raw_over_limit(facts) if facts_over is not False else None
             if problem is not None:
                 return f"facts over a limit: {problem}"
             return self._merge_facts(node, facts, [self._finding(f) for f in findings if isinstance(f, dict)])
         if looks_like_facts(document):
-            return self._merge_judged(node, document)
+            return self._merge_judged(node, document, facts_over)
         return "not a rocm-doctor check, facts or bench document"
 
     def _merge_facts(self, node: Node, facts: Mapping[str, Any], findings: List[NodeFinding]) -> Optional[str]:
@@ -186,11 +212,11 @@ class Reader:
                 node.model, node.figures = str(model or "unknown GPU"), figures
         return None
 
-    def _merge_judged(self, node: Node, document: Dict[str, Any]) -> Optional[str]:
-        from rocm_doctor.facts.model import Facts, FactsFileError, raw_over_limit
-        from rocm_doctor.judge.engine import evaluate
+    def _merge_judged(self, node: Node, document: Dict[str, Any], facts_over: Optional[bool] = None) -> Optional[str]:
+        # Imported only when a facts document is judged here, for start-up speed (downward: fleet is above the pipeline).
+        from rocm_doctor.pipeline import evaluate
 
-        problem = raw_over_limit(document)
+        problem = raw_over_limit(document) if facts_over is not False else None
         if problem is not None:
             return f"facts over a limit: {problem}"
         try:

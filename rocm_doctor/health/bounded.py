@@ -20,7 +20,8 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from pydantic import BaseModel
 
-from rocm_doctor.facts.gather import GatherOptions, assemble, gather, section_types, unfinished_section
+from rocm_doctor.facts.context import GatherOptions
+from rocm_doctor.facts.gather import assemble, gather, section_types, unfinished_section
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.health.verdict import Incomplete
 from rocm_doctor.system.base import CommandResult, Finished, Started, System

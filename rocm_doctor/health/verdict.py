@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence
 
-from rocm_doctor.judge.model import ACTION_ORDER, SEVERITY_ORDER, Finding
+from rocm_doctor.model.rules import ACTION_ORDER, SEVERITY_ORDER, Finding
 from rocm_doctor.judge.report import CheckResult
 from rocm_doctor.render.safe import escape_controls
 

@@ -24,7 +24,7 @@ from rocm_doctor import __version__
 from rocm_doctor.facts.model import EnvFacts, Facts, Section
 from rocm_doctor.facts.value import Fact
 from rocm_doctor.ingest.formats.common import COUNT_FIELD, TABLE_FIELDS
-from rocm_doctor.facts.gpu_table import name_key
+from rocm_doctor.knowledge.gpu_table import name_key
 from rocm_doctor.ingest.model import TRUST_NAMES, Absent, GpuSighting, Observation, Piece, SettingSighting
 
 NOT_IN_PASTE = "not in the pasted report"

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from rocm_doctor.data import load_table
+from rocm_doctor.data import load_table, load_table_head
 from rocm_doctor.errors import DoctorError
 from rocm_doctor.facts.model import Crash, Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, failed
@@ -59,6 +59,13 @@ class Tables:
         if name in self._overrides:
             return self._overrides[name]
         return self._loader(name)
+
+    def head(self, name: str) -> Any:
+        """The small top-level fields of a table (:func:`rocm_doctor.data.load_table_head`), without its
+        rows when the shipped table is read; a substituted table is its own head."""
+        if name in self._overrides or self._loader is not load_table:
+            return self[name]
+        return load_table_head(name)
 
     def with_overrides(self, extra: Dict[str, Any]) -> "Tables":
         """The same tables with ``extra`` substituted on top."""

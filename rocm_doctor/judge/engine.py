@@ -1,21 +1,21 @@
-"""Evaluate rules over facts: one pass, pure, deterministic."""
+"""The judge stage: rules evaluated over facts and their derived values; one pass, pure, deterministic."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable, List, Optional, Tuple, Union
+from typing import Any, Iterable, List, Tuple, Union
 
 from rocm_doctor import __version__
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact
 from rocm_doctor.judge.conditions import Truth, evaluate as evaluate_condition
-from rocm_doctor.judge.derived import DerivedValues, Tables, registered_names
+from rocm_doctor.crashlog import write_crash_log
+from rocm_doctor.judge.derived import DerivedValues, registered_names
 from rocm_doctor.judge.derived_facts.pasted import EXPLAINED_SIGNATURES
-from rocm_doctor.judge.interpolate import interpolate, interpolate_fix
+from rocm_doctor.judge.interpolate import NOT_GIVEN, interpolate, interpolate_fix
 from rocm_doctor.judge import paste_verdict
 from rocm_doctor.errors import DoctorError
 from rocm_doctor.facts.model import Crash
-from rocm_doctor.judge.model import CATEGORIES, SEVERITY_ORDER, Evidence, Finding, Rule, Undecided
-from rocm_doctor.remedy.decide import Context, decide
+from rocm_doctor.model.rules import CATEGORIES, SEVERITY_ORDER, Evidence, Finding, Rule, Undecided
 from rocm_doctor.judge.paths import Scope, resolve
 from rocm_doctor.judge.report import CheckResult, Summary
 
@@ -44,8 +44,9 @@ def _judge(rule: Rule, scope: Scope) -> Union[Finding, Undecided, None]:
         category=category,
         action=rule.effective_action,
         area=rule.area,
-        title=interpolate(rule.title, scope),
-        message=interpolate(rule.message, scope),
+        # a pasted report is no machine at hand: a fact it does not give is named, not "unknown"
+        title=interpolate(rule.title, scope, named=NOT_GIVEN if scope.facts.meta.origin == "paste" else ()),
+        message=interpolate(rule.message, scope, named=NOT_GIVEN if scope.facts.meta.origin == "paste" else ()),
         explanation=rule.explanation,
         evidence=[_evidence(path, fact) for path, fact in outcome.evidence],
         fixes=[interpolate_fix(fix, scope) for fix in rule.fixes],
@@ -99,8 +100,6 @@ def _judge_all(
             except DoctorError:
                 raise
             except Exception as exc:  # noqa: BLE001 - a rule that raises is a crashed row, not a silence
-                from rocm_doctor.crashlog import write_crash_log
-
                 crashes.append(Crash(what=f"rule {rule.id}", reason=f"{type(exc).__name__}: {exc}", log=write_crash_log(f"rule {rule.id}")))
                 break
             if isinstance(verdict, Finding):
@@ -109,15 +108,17 @@ def _judge_all(
                 undecided.append(verdict)
 
 
-def evaluate(rules: Iterable[Rule], facts: Facts, tables: Optional[Tables] = None, context: Optional[Context] = None) -> CheckResult:
-    """Judge ``facts`` with ``rules``: findings (worst first), undecided rules and counts.
+def judge(rules: Iterable[Rule], facts: Facts, derived: DerivedValues) -> CheckResult:
+    """The judge stage: ``facts`` judged with ``rules``, findings (worst first), undecided rules and counts.
 
-    ``for_each: gpu`` rules run once per GPU agent (every agent: rules that are about
-    AMD GPUs say ``gpu.is_amd``); their findings carry the agent's index. Rules that read a
-    second-phase fact (which error signatures no finding explains) run after the others.
+    ``derived`` is the derive stage's memo of derived facts over the same ``facts``. ``for_each: gpu``
+    rules run once per GPU agent (every agent: rules that are about AMD GPUs say ``gpu.is_amd``); their
+    findings carry the agent's index. Rules that read a second-phase fact (which error signatures no
+    finding explains) run after the others. The findings carry no remedy and the result no plan:
+    deciding them is the next stage's (:func:`rocm_doctor.pipeline.evaluate` runs them in order).
     """
     rules = list(rules)
-    derived = DerivedValues(facts, tables)
+    tables = derived.tables
     findings: List[Finding] = []
     undecided: List[Undecided] = []
     crashes: List[Crash] = list(facts.meta.crashes)
@@ -127,7 +128,7 @@ def evaluate(rules: Iterable[Rule], facts: Facts, tables: Optional[Tables] = Non
     if second:
         by_id = {r.id: r for r in first}
         explained = sorted({s for f in findings for s in _signatures_in(by_id[f.id].when)} if by_id else set())
-        derived.continue_with((tables or Tables()).with_overrides({EXPLAINED_SIGNATURES: explained}), SECOND_PHASE)
+        derived.continue_with(tables.with_overrides({EXPLAINED_SIGNATURES: explained}), SECOND_PHASE)
         _judge_all(second, facts, derived, findings, undecided, crashes)
     count = len(rules)
     findings.sort(key=_finding_key)
@@ -137,16 +138,6 @@ def evaluate(rules: Iterable[Rule], facts: Facts, tables: Optional[Tables] = Non
     pasted = facts.meta.origin == "paste"
     asked = paste_verdict.asks(rules, undecided, facts, derived) if pasted else []  # its titles may read derived facts
     crashes[len(facts.meta.crashes):len(facts.meta.crashes)] = derived.crashes
-    plan = None
-    try:
-        decision = decide(findings, facts, context or Context())
-        findings, plan = decision.findings, decision.plan
-    except DoctorError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - the findings stand; the remedies could not be decided
-        from rocm_doctor.crashlog import write_crash_log
-
-        crashes.append(Crash(what="remedy chooser", reason=f"{type(exc).__name__}: {exc}", log=write_crash_log("remedy chooser")))
     return CheckResult(
         tool_version=__version__,
         facts=facts,
@@ -158,6 +149,4 @@ def evaluate(rules: Iterable[Rule], facts: Facts, tables: Optional[Tables] = Non
         derived={p: f for p, f in machine.items() if f is not None},
         rules_evaluated=count,
         crashes=crashes,
-        plan=plan,
     )
-

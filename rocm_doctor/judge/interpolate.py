@@ -10,19 +10,21 @@ identifier (``{"a": 1}`` in a JSON snippet) is left as written.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, Collection, List, Optional
 
 from pydantic import BaseModel
 
 from rocm_doctor import quoting
 from rocm_doctor.facts.value import Fact
-from rocm_doctor.judge.model import Fix
+from rocm_doctor.model.fixes import Fix
 from rocm_doctor.judge.paths import Scope, resolve
 
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_][A-Za-z0-9_\-]*)+|[A-Za-z_][A-Za-z0-9_]*)\}")
 """``{name}`` or ``{a.b.c}``; dict keys may contain ``-`` (``packages.installed.pytorch-triton-rocm``)."""
 
 UNKNOWN_TEXT = "unknown"
+NOT_GIVEN = ("unknown", "failed")
+"""Statuses of facts a pasted report does not give (``absent`` is a fact: it was shown to be missing)."""
 ABSENT_TEXT = "absent"
 
 
@@ -52,12 +54,13 @@ def render_fact(fact: Fact) -> str:
 
 
 def interpolate(
-    text: str, scope: Scope, quote: Optional[Callable[[str], str]] = None, unknown_as_name: bool = False
+    text: str, scope: Scope, quote: Optional[Callable[[str], str]] = None, named: Collection[str] = ()
 ) -> str:
     """Replace every ``{path}`` in ``text`` with the fact's value (passed through ``quote`` when given).
 
-    ``unknown_as_name``: a fact that is not known reads as its :func:`readable_name` (a pasted
-    report's open rules: "no kernels for <gfx target>"), not as ``unknown``.
+    ``named``: fact statuses that read as the placeholder's :func:`readable_name` instead of
+    ``unknown``/``absent``. A pasted report names what it does not give ("kernels for <GPU name>
+    (gfx1032)"); a rule it leaves open names every fact it would print ("torch <torch version>").
     """
     if not text or "{" not in text:
         return text
@@ -65,7 +68,7 @@ def interpolate(
 
     def replace(match: "re.Match[str]") -> str:
         fact = resolve(match.group(1), scope)
-        if unknown_as_name and fact.status != "known":
+        if fact.status in named:
             return f"<{readable_name(match.group(1))}>"
         return shown(render_fact(fact))
 

@@ -1,4 +1,4 @@
-"""Load rule files into :class:`~rocm_doctor.judge.model.Rule` objects, or fail with one line.
+"""Load rule files into :class:`~rocm_doctor.model.rules.Rule` objects, or fail with one line.
 
 Sources, in order: the shipped database (``rules_dir()/*.yaml``), then every
 ``ROCM_DOCTOR_RULES`` entry (``os.pathsep``-separated), then every ``--rules PATH``;
@@ -23,13 +23,15 @@ from pathlib import Path
 from typing import Any, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple
 
 import yaml
+from pydantic import VERSION as PYDANTIC_VERSION
 from pydantic import ValidationError
 
+from rocm_doctor.cache import cached, key_of
 from rocm_doctor.data import SAFE_LOADER, read_yaml, rules_dir
 from rocm_doctor.errors import InputError
 from rocm_doctor.judge import conditions, paths
 from rocm_doctor.judge.interpolate import fix_templates, placeholders
-from rocm_doctor.judge.model import Rule
+from rocm_doctor.model.rules import Rule
 
 ENV_VAR = "ROCM_DOCTOR_RULES"
 RETIRED_FILE = "retired.yaml"
@@ -143,7 +145,7 @@ def _pydantic_message(error: Dict[str, Any]) -> str:
     if error["type"] == "missing":
         return "required field is missing"
     if error["type"] == "union_tag_invalid":
-        from rocm_doctor.judge.model import FIX_TYPES
+        from rocm_doctor.model.fixes import FIX_TYPES
 
         kinds = [f"'{k}'" for k in FIX_TYPES]
         return f"Input should be {', '.join(kinds[:-1])} or {kinds[-1]}"
@@ -165,7 +167,7 @@ def _check_templates(path: Path, entry: LineDict, rule: Rule) -> None:
 
 def _without_union_tag(loc: Tuple[Any, ...]) -> Tuple[Any, ...]:
     """pydantic names the kind of a fix in the error location (``fixes.0.env.set``); the YAML has no such level."""
-    from rocm_doctor.judge.model import FIX_TYPES
+    from rocm_doctor.model.fixes import FIX_TYPES
 
     out = list(loc)
     for position in range(len(out) - 2):
@@ -265,14 +267,50 @@ def rule_sources(extra: Iterable[os.PathLike] = (), use_env: bool = True, builti
     return files
 
 
+_CODE = (Path(__file__).resolve().parent, Path(__file__).resolve().parent.parent / "model")
+"""The code that builds and validates rules: part of the shipped rules' cache key, so that a source checkout
+whose code changed under the same version never reuses rules validated by other code."""
+_SHIPPED: Dict[str, Tuple[Dict[str, List[Rule]], Dict[str, str]]] = {}
+
+
+def _shipped_key(root: Path, files: Sequence[Path]) -> str:
+    parts: List[Any] = [str(root), PYDANTIC_VERSION]
+    for path in [*files, root / RETIRED_FILE]:
+        parts += [path.name, path.read_bytes() if path.is_file() else b""]
+    for folder in _CODE:
+        for source in sorted(folder.rglob("*.py")):
+            info = source.stat()
+            parts.append(f"{source.relative_to(folder.parent)}:{info.st_size}:{info.st_mtime_ns}")
+    return key_of(parts)
+
+
+def shipped_rules() -> Tuple[Dict[str, List[Rule]], Dict[str, str]]:
+    """(rule file name -> its validated rules, retired ids) of the shipped database, parsed and validated
+    once per installed version and file content, then read from the cache (:mod:`rocm_doctor.cache`)."""
+    root = rules_dir()
+    files = _files_in(root) if root.is_dir() else []
+    key = _shipped_key(root, files)
+    if key not in _SHIPPED:
+        _SHIPPED[key] = cached("rules", key, lambda: ({f.name: load_rule_file(f) for f in files}, load_retired(root)))
+    return _SHIPPED[key]
+
+
 def load_files(files: Iterable[Path], retired: Optional[Dict[str, str]] = None) -> List[Rule]:
-    """Load and cross-check rule files: ids and names unique, no retired id."""
-    retired = load_retired() if retired is None else retired
+    """Load and cross-check rule files: ids and names unique, no retired id.
+
+    Shipped rule files come validated from the cache; every other file is read fresh.
+    """
+    files = list(files)
+    root = rules_dir()
+    shipped, shipped_retired = shipped_rules() if any(p.parent == root for p in files) else ({}, None)
+    if retired is None:
+        retired = shipped_retired if shipped_retired is not None else load_retired()
     rules: List[Rule] = []
     seen_ids: Dict[str, Rule] = {}
     seen_names: Dict[str, Rule] = {}
     for path in files:
-        for rule in load_rule_file(path):
+        own = shipped.get(path.name) if path.parent == root else None
+        for rule in own if own is not None else load_rule_file(path):
             where = f"{rule.source_file}:{rule.source_line}"
             if rule.id in retired:
                 raise RuleFileError(f"{where}: rule {rule.id}: field 'id': {rule.id} is retired ({retired[rule.id]})")

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.judge.derived import DerivedValues
 from rocm_doctor.judge.interpolate import interpolate
-from rocm_doctor.judge.model import SEVERITY_ORDER, Finding, Rule, Undecided
+from rocm_doctor.model.rules import SEVERITY_ORDER, Finding, Rule, Undecided
 from rocm_doctor.judge.paths import Scope
 
 _RUN_HINT = re.compile(r"\(run: ([^)]+)\)")
@@ -143,7 +143,7 @@ def asks(rules: Sequence[Rule], undecided: Sequence[Undecided], facts: Facts, de
             if collect is not None and collect not in unique:
                 unique.append(collect)
         scope = Scope(facts, values, agents.get(item.gpu) if item.gpu is not None else None)
-        title = interpolate(rule.title, scope, unknown_as_name=True)
+        title = interpolate(rule.title, scope, named=("unknown", "failed", "absent"))  # it has not fired: name what it would print
         out.append(
             Ask(
                 id=rule.id, name=rule.name, title=title, category=rule.category, severity=rule.severity,

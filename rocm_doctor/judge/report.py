@@ -8,10 +8,11 @@ from typing import Any, Dict, List, Optional
 from pydantic import BaseModel, ConfigDict, Field
 
 from rocm_doctor.facts.model import Crash, Facts
-from rocm_doctor.remedy.model import Plan
+from rocm_doctor.model.remedy import Plan
 from rocm_doctor.facts.value import Fact
-from rocm_doctor.judge.model import SEVERITY_ORDER, Finding, Undecided
+from rocm_doctor.model.rules import SEVERITY_ORDER, Finding, Undecided
 from rocm_doctor.judge.paste_verdict import Area, Ask
+from rocm_doctor.ruledb import rule_database_info
 
 SCHEMA = "rocm-doctor/check/1"
 FINDING_KEYS = (
@@ -108,8 +109,6 @@ class CheckResult(BaseModel):
 
     def to_document(self) -> Dict[str, Any]:
         """The ``check --json`` document."""
-        from rocm_doctor.report.ruledb import rule_database_info
-
         database = rule_database_info()
         return {
             "schema": SCHEMA,

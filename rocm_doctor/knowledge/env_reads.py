@@ -87,9 +87,14 @@ class EnvReads:
 
     def judged(self, name: str) -> bool:
         """Whether the scanned sources cover the readers of ``name``'s prefix."""
-        return name.startswith(self.judged_prefixes) and not (self.unjudged_prefixes and name.startswith(self.unjudged_prefixes))
+        return is_judged(name, self.judged_prefixes, self.unjudged_prefixes)
 
 
 def env_reads(data: Optional[Any] = None) -> EnvReads:
     """The shipped table (or ``data`` parsed), built once per table object."""
     return cached_view(TABLE, data, EnvReads.from_data)
+
+
+def is_judged(name: str, judged_prefixes: Tuple[str, ...], unjudged_prefixes: Tuple[str, ...] = ()) -> bool:
+    """``name`` has one of ``judged_prefixes`` and none of ``unjudged_prefixes`` (the table's head says which)."""
+    return name.startswith(judged_prefixes) and not (unjudged_prefixes and name.startswith(unjudged_prefixes))

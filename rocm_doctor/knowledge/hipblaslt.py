@@ -20,7 +20,7 @@ from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 from rocm_doctor.errors import InputError
-from rocm_doctor.facts.gpu_table import base_gfx
+from rocm_doctor.knowledge.gpu_table import base_gfx
 from rocm_doctor.knowledge._tables import (
     cached_view,
     need_mapping,

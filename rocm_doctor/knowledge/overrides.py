@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
-from rocm_doctor.facts.gpu_table import base_gfx, gfx_from_override, override_string
+from rocm_doctor.knowledge.gpu_table import base_gfx, gfx_from_override, override_string
 from rocm_doctor.knowledge._tables import cached_view, need_mapping, need_rows, need_source, str_list
 
 TABLE = "gfx_overrides"

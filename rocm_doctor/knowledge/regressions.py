@@ -17,7 +17,7 @@ from typing import Any, Iterable, List, Optional, Tuple
 from packaging.specifiers import SpecifierSet
 
 from rocm_doctor.errors import InputError
-from rocm_doctor.facts.gpu_table import base_gfx
+from rocm_doctor.knowledge.gpu_table import base_gfx
 from rocm_doctor.knowledge._tables import (
     cached_view,
     need_mapping,

@@ -29,7 +29,7 @@ from functools import lru_cache
 from typing import Optional
 from urllib.parse import unquote
 
-from rocm_doctor.facts.torch_static import (
+from rocm_doctor.knowledge.torch_static import (
     cuda_version_from_tag,
     distributor as distributor_from_version,
     flavour_from_tag,

@@ -35,19 +35,17 @@ from rocm_doctor import quoting
 from rocm_doctor.errors import InputError
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import known
-from rocm_doctor.judge.model import (
-    SEVERITY_ORDER,
-    TORCH_INTENTS,
-    CodeFix,
-    DockerFix,
-    EnvFix,
-    Finding,
-    ManualFix,
-    PipFix,
-    replaces_torch,
-)
-from rocm_doctor.remedy import shells
-from rocm_doctor.remedy.choice import (
+from rocm_doctor.judge.derived import Tables
+from rocm_doctor.judge.derived_facts.devices import visibility
+from rocm_doctor.judge.derived_facts.driver import kernel_driver
+from rocm_doctor.knowledge.env_vars import is_read_by_runtime
+from rocm_doctor.model.fixes import TORCH_INTENTS, CodeFix, DockerFix, EnvFix, ManualFix, PipFix, replaces_torch
+from rocm_doctor.model.rules import SEVERITY_ORDER, Finding
+from rocm_doctor import shells
+from rocm_doctor.envlines import env_line
+from rocm_doctor.remedy import shell_choice
+from rocm_doctor.wheels.choice import (
+    KernelDriver,
     Machine,
     Needs,
     NoChoice,
@@ -55,10 +53,9 @@ from rocm_doctor.remedy.choice import (
     choose_torch,
     machine_of,
 )
-from rocm_doctor.remedy.model import (
+from rocm_doctor.model.remedy import (
     Alternative,
     Conflict,
-    EnvChange,
     Group,
     Option,
     Plan,
@@ -76,7 +73,7 @@ from rocm_doctor.remedy.pip import (
     torch_commands,
 )
 from rocm_doctor.remedy.pip import Target as PipTarget
-from rocm_doctor.remedy.platform import applies, is_windows, machine_platforms
+from rocm_doctor.wheels.platform import applies, is_windows, machine_platforms
 
 M = TypeVar("M", bound=BaseModel)
 VISIBILITY = ("ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES")
@@ -86,8 +83,6 @@ PHASES = {"manual": 0, "pip": 1, "after_torch": 2, "env": 3, "docker": 4, "code"
 
 def runtime_reads(name: str) -> bool:
     """False only when the env-var knowledge table says the runtime does not read ``name``."""
-    from rocm_doctor.knowledge.env_vars import is_read_by_runtime
-
     return is_read_by_runtime(name) is not False
 
 
@@ -175,10 +170,11 @@ Key = Tuple[int, int, int]
 class _Chooser:
     """Defaults per group, with the reasons options were ruled out."""
 
-    def __init__(self, entries: List[_Entry], facts: Facts, context: Context) -> None:
+    def __init__(self, entries: List[_Entry], facts: Facts, context: Context, driver: KernelDriver) -> None:
         self.entries = entries
         self.facts = facts
         self.context = context
+        self.driver = driver
         self.ruled_out: Dict[Key, str] = {}
         self.choice: Optional[TorchChoice] = None
         self.torch_ids: List[str] = []
@@ -226,7 +222,7 @@ class _Chooser:
 
     def machine(self) -> "Machine":
         """The machine as the plan leaves it: hidden GPUs left out, overrides applied."""
-        return machine_of(self.facts, self.hidden, environment_after(self.facts, self._changes()))
+        return machine_of(self.facts, self.driver, self.hidden, environment_after(self.facts, self._changes()))
 
     def _torch_round(self) -> bool:
         """Choose one build for every chosen torch fix; False when nothing had to be ruled out."""
@@ -261,8 +257,6 @@ def environment_after(facts: Facts, changes: Dict[str, Optional[str]]) -> Option
 
 def hidden_by(facts: Facts, changes: Dict[str, Optional[str]]) -> Set[int]:
     """Agents the visibility variables hide once ``changes`` are applied (none when that cannot be told)."""
-    from rocm_doctor.judge.derived_facts.devices import visibility
-
     if not any(n in VISIBILITY for n in changes) or not facts.env.vars.is_known:
         return set()
     seen = visibility(with_env(facts, changes)).visible
@@ -317,7 +311,8 @@ class _Steps:
     def __init__(self, facts: Facts, context: Context, chooser: _Chooser) -> None:
         self.facts = facts
         self.context = context
-        self.shell, self.shell_why = shells.detect(facts, context.shell)
+        self.driver = chooser.driver
+        self.shell, self.shell_why = shell_choice.detect(facts, context.shell)
         self.python, self.python_why = target_python(facts, context.python)
         self.pip = PipTarget(self.python, context.installer, context.index_url)
         self.platform = _platform_label(facts)
@@ -334,16 +329,12 @@ class _Steps:
         return Step(kind=kind, where=where, where_text=_where_text(where, self.platform), text=text, finding_ids=list(ids), **extra)  # type: ignore[arg-type]
 
     def env_commands(self, env: Dict[str, Optional[str]]) -> List[str]:
-        from rocm_doctor.fix.envfile import env_line
-
-        return [env_line(self.shell, EnvChange(name, value)) for name, value in env.items()]
+        return [env_line(self.shell, name, value) for name, value in env.items()]
 
     def env_problem(self, name: str, value: str) -> Optional[str]:
         """Why ``name=value`` cannot be written for the target shell (a line break, a NUL, cmd's ``"``/``!``)."""
-        from rocm_doctor.fix.envfile import env_line
-
         try:
-            env_line(self.shell, EnvChange(name, value))
+            env_line(self.shell, name, value)
         except InputError as exc:
             return str(exc)
         return None
@@ -356,7 +347,7 @@ class _Steps:
         alternative to an override does not rely on it), or why it cannot be done here."""
         needs = Needs(fix.torch, fix.rocm)
         try:
-            choice = choose_torch(machine_of(self.facts, hidden), TORCH_INTENTS[fix.intent or ""], self.context.torch, needs)
+            choice = choose_torch(machine_of(self.facts, self.driver, hidden), TORCH_INTENTS[fix.intent or ""], self.context.torch, needs)
         except NoChoice as refusal:
             return [], _no_build(refusal, needs, self.context.torch)
         commands, _requirements, _notes = torch_commands(choice, self.facts, self.pip)
@@ -499,8 +490,6 @@ def _resolve_env(steps: List[Step], facts: Facts, build: _Steps) -> Tuple[List[S
     final = {n: next(iter(v)) for n, v in wanted.items() if n not in dropped}
     touched = {n: v for n, v in final.items() if n in VISIBILITY}
     if touched and facts.env.vars.is_known:
-        from rocm_doctor.judge.derived_facts.devices import visibility
-
         seen = visibility(with_env(facts, touched))
         if seen.visible is not None and not seen.visible:
             after = dict(facts.env.vars.value or {})
@@ -524,11 +513,17 @@ def _resolve_env(steps: List[Step], facts: Facts, build: _Steps) -> Tuple[List[S
     return kept, conflicts
 
 
-def decide(findings: Sequence[Finding], facts: Facts, context: Context = Context()) -> Decision:
-    """Resolve every finding's remedy and the machine's plan (see the module docstring)."""
+def decide(
+    findings: Sequence[Finding], facts: Facts, context: Context = Context(), driver: Optional[KernelDriver] = None
+) -> Decision:
+    """Resolve every finding's remedy and the machine's plan (see the module docstring).
+
+    ``driver``: the kernel driver's derived values (the pipeline passes those of its derive stage);
+    computed from the facts and the shipped tables when not given.
+    """
     ordered = _ordered(findings)
     entries = _entries(ordered, machine_platforms(facts))
-    chooser = _Chooser(entries, facts, context)
+    chooser = _Chooser(entries, facts, context, driver if driver is not None else kernel_driver(facts, Tables()))
     chooser.settle()
     refusal: Optional[Refusal] = None
     requested = False

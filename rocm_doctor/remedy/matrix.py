@@ -3,7 +3,7 @@
 ``rocm-doctor matrix --json`` prints the ``rocm-doctor/matrix/1`` document built here. Every row
 comes from the same tables the rules read (``rules/data/torch_wheels.yaml``, ``rocm_support.yaml``,
 ``rocm_os.yaml``, ``amdgpu_driver.yaml``, ``hipblaslt.yaml``, ``gfx_overrides.yaml``, ``gpus.yaml``),
-and each target's ``recommended`` build is the one :func:`~rocm_doctor.remedy.choice.choose_torch`
+and each target's ``recommended`` build is the one :func:`~rocm_doctor.wheels.choice.choose_torch`
 decides for a machine with that GPU, so the matrix and ``check`` can never disagree. The format is
 documented for installers in ``docs/matrix.md``.
 """
@@ -15,12 +15,12 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from rocm_doctor import __version__
 from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
-from rocm_doctor.facts import gpu_table
+from rocm_doctor.knowledge import gpu_table
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.knowledge import hipblaslt, overrides, rocm_os, rocm_support, torch_wheels
 from rocm_doctor.knowledge._tables import version_key
-from rocm_doctor.remedy import wheeldata
-from rocm_doctor.remedy.choice import Machine, NoChoice, choose_torch
+from rocm_doctor.wheels import wheeldata
+from rocm_doctor.wheels.choice import Machine, NoChoice, choose_torch
 from rocm_doctor.remedy.pip import Target, torch_commands
 
 SCHEMA = "rocm-doctor/matrix/1"
@@ -198,7 +198,7 @@ def _driver_rows() -> List[Dict[str, Any]]:
 
 def build_document(targets: Optional[Sequence[str]] = None, python: Optional[str] = None) -> Dict[str, Any]:
     """The ``rocm-doctor/matrix/1`` document, for ``targets`` (default: every gfx the GPU table knows)."""
-    from rocm_doctor.report.ruledb import rule_database_info
+    from rocm_doctor.ruledb import rule_database_info
 
     database = rule_database_info()
     chosen = list(targets) if targets else all_targets()

@@ -125,7 +125,7 @@ class RuleDatabase(_Strict):
 class MatrixDocument(_Strict):
     """``rocm-doctor matrix --json``."""
 
-    schema_: Literal["rocm-doctor/matrix/1"] = Field(alias="schema")
+    schema_: Literal["rocm-doctor/matrix/1"] = Field(default="rocm-doctor/matrix/1", alias="schema")
     tool_version: str
     rule_database: RuleDatabase
     python: Optional[str]

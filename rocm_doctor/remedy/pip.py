@@ -2,8 +2,8 @@
 
 Order: uninstall the wrong flavours (torch, torchvision, torchaudio, triton,
 pytorch-triton-rocm) first, then install matching, pinned versions from the
-index the torch choice names (:mod:`rocm_doctor.remedy.choice`). Commands are argv
-lists; they are shown quoted for the user's shell (:mod:`rocm_doctor.remedy.shells`) and run without a shell.
+index the torch choice names (:mod:`rocm_doctor.wheels.choice`). Commands are argv
+lists; they are shown quoted for the user's shell (:mod:`rocm_doctor.shells`) and run without a shell.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from rocm_doctor import quoting
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.judge.model import PipFix
-from rocm_doctor.remedy import wheeldata
-from rocm_doctor.remedy.choice import TorchChoice
+from rocm_doctor.model.fixes import PipFix
+from rocm_doctor.wheels import wheeldata
+from rocm_doctor.wheels.choice import TorchChoice
 
 TORCH_FAMILY = ("torch", "torchvision", "torchaudio", "triton", "pytorch-triton-rocm", "pytorch-triton")
 """Distributions a torch replacement removes first, so no CUDA/CPU piece stays behind."""

@@ -16,7 +16,8 @@ from rich.text import Text
 
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.judge.interpolate import readable, render_value
-from rocm_doctor.judge.model import Evidence, Finding, Fix, Rule
+from rocm_doctor.model.fixes import Fix
+from rocm_doctor.model.rules import Evidence, Finding, Rule
 from rocm_doctor.judge.report import CheckResult, Problem
 
 MARKERS: Dict[str, str] = {"error": "[bold red]✗[/]", "warning": "[bold yellow]![/]", "info": "[cyan]•[/]"}

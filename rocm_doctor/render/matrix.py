@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from rocm_doctor.remedy.shells import wrapped
+from rocm_doctor.shells import wrapped
 
 WIDTH = 80
 """Commands are broken with the shell's line continuation to fit this width (copy-paste still works)."""

@@ -1,13 +1,13 @@
 """``rocm-doctor fix``: the decided plan for people, in the order it must be done.
 
-Everything printed comes from the :class:`~rocm_doctor.remedy.model.Plan`; nothing is chosen here.
+Everything printed comes from the :class:`~rocm_doctor.model.remedy.Plan`; nothing is chosen here.
 """
 
 from __future__ import annotations
 
 from typing import List
 
-from rocm_doctor.remedy.model import Plan, Step
+from rocm_doctor.model.remedy import Plan, Step
 from rocm_doctor.render.remedy import step_lines, wrap
 
 SECTIONS = (

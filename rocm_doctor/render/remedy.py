@@ -1,7 +1,7 @@
 """Rendering decided remedies for people: wrapped text, exact commands, alternatives marked.
 
 Nothing here chooses: the options, their default and every command line come from the
-finding's :class:`~rocm_doctor.remedy.model.Remedy`. Prose is wrapped by us with a hanging
+finding's :class:`~rocm_doctor.model.remedy.Remedy`. Prose is wrapped by us with a hanging
 indent (never cut mid-word by the terminal); a long argv command is broken between its
 arguments with the shell's line continuation, so what is printed still pastes as one command.
 """
@@ -14,8 +14,8 @@ from typing import List, Optional
 from rich.console import Console
 from rich.text import Text
 
-from rocm_doctor.remedy import shells
-from rocm_doctor.remedy.model import Option, Remedy, Step
+from rocm_doctor import shells
+from rocm_doctor.model.remedy import Option, Remedy, Step
 
 INTENT_WORDS = {
     "install-rocm-torch": "replace torch with a ROCm build",

@@ -11,7 +11,7 @@ from cli_runner import run_cli  # noqa: F401
 
 @pytest.fixture(autouse=True)
 def data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    from rocm_doctor.dbupdate import store
+    from rocm_doctor import dbstore as store
 
     folder = tmp_path / "data"
     monkeypatch.setenv(store.DATA_DIR_VAR, str(folder))

@@ -13,7 +13,7 @@ from rocm_doctor.baseline.auto import LAST_GOOD_VAR, restore_point_name, save_la
 from rocm_doctor.baseline.store import list_all, load
 from rocm_doctor.diff.notes import regression_notes
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
 
 MACHINES = Path(__file__).resolve().parents[1] / "machines"

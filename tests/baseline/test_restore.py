@@ -10,7 +10,7 @@ from typing import Any, Dict
 import pytest
 
 from rocm_doctor.baseline.capture import capture
-from rocm_doctor.baseline.restore import index_of, restore_plan
+from rocm_doctor.diff.restore import index_of, restore_plan
 from rocm_doctor.baseline.store import save
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.knowledge import torch_wheels

@@ -16,7 +16,7 @@ from rocm_doctor.bench.results import (
 )
 from rocm_doctor.bench.runner import describe_exit
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
 
 

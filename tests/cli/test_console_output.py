@@ -17,10 +17,10 @@ from rich.console import Console
 from rocm_doctor import __version__
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.judge.cases import load_baseline, overlay
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
-from rocm_doctor.judge.model import Finding
-from rocm_doctor.report.ruledb import rule_database_info
+from rocm_doctor.model.rules import Finding
+from rocm_doctor.ruledb import rule_database_info
 
 from cli_runner import run_cli  # noqa: F401 - the fixture
 
@@ -91,6 +91,12 @@ def test_a_paste_verdict_names_the_facts_the_report_lacks_and_shows_the_ones_it_
         assert "…" not in line and not RAW_TEMPLATE.search(line), line
     # the report gives the gfx target: shown; it does not give the torch version: named
     assert any("RD202 torch <torch version> has no gfx1032 kernels" in line for line in asked), asked
+
+
+def test_a_finding_on_a_paste_names_the_facts_the_report_does_not_give() -> None:
+    result = doctor("check", "--from", "-", stdin="GPU arch : gfx1032\nOS: Ubuntu 22.04\n")
+    assert "RD511" in result.stdout, result.stdout
+    assert "kernels for <GPU name> (gfx1032)" in result.stdout and "unknown (gfx1032)" not in result.stdout
 
 
 # Item 4: counts that match what is shown
@@ -176,6 +182,19 @@ def test_a_live_gathering_shows_what_it_reads_on_a_terminal_and_nothing_when_pip
         assert stream.getvalue() == ""
 
 
+def test_the_spinner_is_ascii_on_a_stream_that_cannot_encode_braille(monkeypatch) -> None:
+    import rocm_doctor.cli.pasted as pasted
+    from rocm_doctor.cli.inputs import FactsSource
+
+    raw = io.BytesIO()
+    console = Console(file=io.TextIOWrapper(raw, encoding="cp1252", errors="strict", newline="\n"), force_terminal=True, width=100)
+    monkeypatch.setattr(pasted, "stderr_console", lambda: console)
+    monkeypatch.setattr(pasted, "load_facts", _gather_reporting_torch)
+    pasted.load_facts_noting_pieces(FactsSource(timeout=60.0))  # a braille frame would raise UnicodeEncodeError
+    console.file.flush()
+    assert b"Starting torch" in raw.getvalue()
+
+
 # Item 11: fix texts
 
 
@@ -216,6 +235,20 @@ def test_quiet_on_a_paste_prints_nothing_either(run_cli, tmp_path: Path) -> None
     paste.write_text(TENSILE_GFX1032, encoding="utf-8")
     result = run_cli("check", "--quiet", "--from", str(paste))
     assert (result.exit_code, result.stdout, result.stderr) == (1, "", "")
+
+
+def test_quiet_still_prints_a_crash_as_an_error(run_cli, monkeypatch) -> None:
+    from rocm_doctor.facts import gather as gather_module
+
+    original = gather_module._gatherers
+
+    def boom(ctx):
+        raise RuntimeError("injected crash in gpus")
+
+    monkeypatch.setattr(gather_module, "_gatherers", lambda: [(n, c, boom if n == "gpus" else g) for n, c, g in original()])
+    result = run_cli("check", "-q", "--machine", str(RX6700))
+    assert result.exit_code == 3 and result.stdout == ""
+    assert result.stderr.startswith("error: gatherer gpus crashed: RuntimeError: injected crash in gpus"), result.stderr
 
 
 # Item 17: platform notes in the default output

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.remedy.shells import quote_argv
+from rocm_doctor.shells import quote_argv
 from rocm_doctor.judge.cases import load_baseline, overlay
 
 TESTS = Path(__file__).resolve().parents[1]

@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Optional
 
 import yaml
 
-from rocm_doctor.facts.gather import GatherContext, GatherOptions
+from rocm_doctor.facts.context import GatherContext, GatherOptions
 from rocm_doctor.system.recorded import RecordedSystem, tree_parts
 
 

@@ -7,7 +7,8 @@ from core_machine import build_machine, dist_info, probe_lines, python_info
 
 from rocm_doctor.facts import python_env, torch_probe
 from rocm_doctor.facts.env import is_recorded
-from rocm_doctor.facts.gather import GatherOptions, gather
+from rocm_doctor.facts.context import GatherOptions
+from rocm_doctor.facts.gather import gather
 from rocm_doctor.redact import Redactor
 from rocm_doctor.system.record import RecordingSystem
 from rocm_doctor.system.recorded import RecordedSystem

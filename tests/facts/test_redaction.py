@@ -15,7 +15,7 @@ from rocm_doctor.cli.report_cmd import facts_redactor
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact
 from rocm_doctor.judge.cases import load_baseline, overlay
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.redact import IdentifierRedactor, ReportRedactor
 from rocm_doctor.report.markdown import build_report
 

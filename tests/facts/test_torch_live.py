@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from rocm_doctor.facts import python_env
-from rocm_doctor.facts.gather import GatherContext, GatherOptions
+from rocm_doctor.facts.context import GatherContext, GatherOptions
 from rocm_doctor.facts.torch import gather_torch
 from rocm_doctor.system.live import LiveSystem
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.judge.model import Finding
+from rocm_doctor.model.rules import Finding
 
 
 def finding(fid: str, *fixes: Any, severity: str = "warning") -> Finding:

@@ -18,7 +18,7 @@ import pytest
 
 from rocm_doctor.fix.activate import hook, unhook
 from rocm_doctor.fix.envfile import begin_marker
-from rocm_doctor.remedy.model import EnvChange
+from rocm_doctor.model.remedy import EnvChange
 
 RULE = """\
 rules:

@@ -15,11 +15,12 @@ from typing import Dict, Iterator
 
 import pytest
 
-from rocm_doctor.facts.gather import GatherOptions, gather
+from rocm_doctor.facts.context import GatherOptions
+from rocm_doctor.facts.gather import gather
 from rocm_doctor.fix.installer import apply_commands, refreshed, run_command
 from rocm_doctor.remedy.decide import Context, decide
 from rocm_doctor.remedy.pip import Command
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
 
 from .helpers import machine_facts

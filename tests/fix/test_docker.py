@@ -11,8 +11,8 @@ from dockerfile_parse import DockerfileParser
 
 from rocm_doctor.fix.dockerfile import base_rocm, render_dockerfile
 from rocm_doctor.fix.dockerrun import compose_problems, docker_run
-from rocm_doctor.judge.model import make_fix
-from rocm_doctor.remedy.choice import NoChoice
+from rocm_doctor.model.fixes import make_fix
+from rocm_doctor.wheels.choice import NoChoice
 from rocm_doctor.remedy.decide import Context, decide
 
 from .helpers import finding, machine_facts

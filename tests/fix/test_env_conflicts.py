@@ -12,7 +12,7 @@ from dotenv import dotenv_values
 
 from rocm_doctor.fix.envconflicts import assignment, comment_prefix
 from rocm_doctor.fix.envfile import write_env_file
-from rocm_doctor.remedy.model import EnvChange
+from rocm_doctor.model.remedy import EnvChange
 
 from .test_seed_cases import MACHINES, doctor, machine
 

@@ -21,7 +21,7 @@ from rocm_doctor.fix.envfile import (
     render_block,
     write_env_file,
 )
-from rocm_doctor.remedy.model import EnvChange
+from rocm_doctor.model.remedy import EnvChange
 
 TRICKY = "it's \"quoted\" $HOME `x` \\back ; & | * ü"
 SETS = [

@@ -16,7 +16,7 @@ import pytest
 from rocm_doctor.errors import InputError
 from rocm_doctor.files import read_limited, update_file
 from rocm_doctor.fix.envfile import begin_marker, end_marker, write_env_file
-from rocm_doctor.remedy.model import EnvChange
+from rocm_doctor.model.remedy import EnvChange
 from rocm_doctor.limits import EDIT_BYTES, Limit, LimitError
 
 CHANGES = [EnvChange("HSA_OVERRIDE_GFX_VERSION", "10.3.0", ("RD201",))]

@@ -17,10 +17,10 @@ from rocm_doctor.facts.model import Facts
 from rocm_doctor.fix.envfile import write_env_file
 from rocm_doctor.judge.derived import DerivedValues
 from rocm_doctor.judge.interpolate import interpolate_fix
-from rocm_doctor.judge.model import make_fix
+from rocm_doctor.model.fixes import make_fix
 from rocm_doctor.judge.paths import Scope
 from rocm_doctor.remedy.decide import Context, decide
-from rocm_doctor.remedy.model import EnvChange
+from rocm_doctor.model.remedy import EnvChange
 
 from .helpers import finding, machine_facts
 

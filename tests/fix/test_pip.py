@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rocm_doctor.judge.model import make_fix
-from rocm_doctor.remedy.choice import Machine, Needs, NoChoice, choose_torch
+from rocm_doctor.model.fixes import make_fix
+from rocm_doctor.wheels.choice import Machine, Needs, NoChoice, choose_torch
 from rocm_doctor.remedy.decide import Context, decide
 
 from .helpers import finding, machine_facts

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rocm_doctor.judge.model import make_fix
+from rocm_doctor.model.fixes import make_fix
 from rocm_doctor.remedy.decide import Context, decide
 
 from .helpers import finding, machine_facts

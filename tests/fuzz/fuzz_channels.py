@@ -33,10 +33,10 @@ from rocm_doctor.cli.inputs import FactsSource, load_facts
 from rocm_doctor.errors import DoctorError
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.fix.envfile import SHELLS, begin_marker, end_marker, write_env_file
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_files, load_rules
 from rocm_doctor.redact import ReportRedactor
-from rocm_doctor.remedy.model import EnvChange
+from rocm_doctor.model.remedy import EnvChange
 from rocm_doctor.render.console import render_check
 from rocm_doctor.render.safe import SafeConsole
 from rocm_doctor.report.markdown import build_report
@@ -98,8 +98,8 @@ def _render_containers(facts: Facts, plan: Any) -> None:
     """What ``dockerfile`` and ``docker-run`` print from the same plan, where a container recipe fits."""
     from rocm_doctor.fix.dockerfile import render_dockerfile
     from rocm_doctor.fix.dockerrun import docker_run
-    from rocm_doctor.remedy.choice import NoChoice
-    from rocm_doctor.remedy.platform import docker_unsupported
+    from rocm_doctor.wheels.choice import NoChoice
+    from rocm_doctor.wheels.platform import docker_unsupported
 
     if docker_unsupported(facts) is not None:
         return

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import psutil
 
-from rocm_doctor.facts.gather import GatherOptions, gather
+from rocm_doctor.facts.context import GatherOptions
+from rocm_doctor.facts.gather import gather
 from rocm_doctor.health.bounded import BudgetedSystem, gather_within
 from rocm_doctor.system.live import StartedCommand
 from rocm_doctor.system.recorded import RecordedSystem

@@ -8,7 +8,7 @@ import pytest
 
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.health.verdict import EXIT_CODES, MAX_LINE, Incomplete, verdict_of
-from rocm_doctor.judge.model import ACTIONS, Finding
+from rocm_doctor.model.rules import ACTIONS, Finding
 from rocm_doctor.judge.report import CheckResult
 
 

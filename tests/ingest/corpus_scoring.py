@@ -92,7 +92,7 @@ def expected(case: dict) -> Optional[Set[str]]:
 
 def judge(case: dict, rules: list, corpus: str = "") -> Outcome:
     from rocm_doctor.ingest import ingest_text
-    from rocm_doctor.judge.engine import evaluate
+    from rocm_doctor.pipeline import evaluate
 
     want = expected(case)
     try:

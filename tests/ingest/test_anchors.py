@@ -100,7 +100,7 @@ def _reader_patterns() -> list:
     import pkgutil
 
     import rocm_doctor.ingest.formats as formats
-    from rocm_doctor.facts.gpu_table import codename_regex
+    from rocm_doctor.knowledge.gpu_table import codename_regex
 
     found = {codename_regex().pattern: codename_regex()}
     for info in pkgutil.iter_modules(formats.__path__):

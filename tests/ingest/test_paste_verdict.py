@@ -6,7 +6,7 @@ import json
 
 from ingest_helpers import ingest
 
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.judge.report import CheckResult
 

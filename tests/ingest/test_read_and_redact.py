@@ -53,7 +53,7 @@ def test_versions_pci_addresses_and_loopback_are_not_identifiers() -> None:
 def test_a_user_named_like_a_facts_field_is_redacted_without_breaking_the_report(user: str, machine: str) -> None:
     # Found by the long fuzz runs: redacting dict keys renamed the schema's own fields (exit 3), first
     # a section's, then a torch device's inside the value of torch.live.devices (ubuntu2204-6700xt).
-    from rocm_doctor.judge.engine import evaluate
+    from rocm_doctor.pipeline import evaluate
     from rocm_doctor.judge.loader import load_rules
     from rocm_doctor.redact import Redactor, ReportRedactor
     from rocm_doctor.report.markdown import build_report

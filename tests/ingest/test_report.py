@@ -15,9 +15,9 @@ import rocm_doctor.system.record as record
 from rocm_doctor.cli.app import _register_commands, app
 from rocm_doctor.cli.inputs import FactsSource, load_facts
 from rocm_doctor.ingest import ingest_report_file
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
-from rocm_doctor.report.ruledb import rule_database_version
+from rocm_doctor.ruledb import rule_database_version
 
 MACHINES = Path(__file__).parents[1] / "machines"
 IDENTIFYING = ["alicesmith", "alicebox-ws", "/home/alicesmith", "192.168.7.42", "3c:7c:3f:aa:bb:cc",

@@ -14,7 +14,7 @@ from typing import List, Set, Tuple
 import pytest
 from ingest_helpers import ingest
 
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.judge.report import CheckResult
 

@@ -9,7 +9,7 @@ import pytest
 
 from judge_helpers import FIXTURES, fact, write_facts
 from rocm_doctor.judge import loader
-from rocm_doctor.report.ruledb import rule_database_info
+from rocm_doctor.ruledb import rule_database_info
 
 RULES = str(FIXTURES / "engine_rules.yaml")
 NO_GPU = {

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from judge_helpers import FIXTURE_RULES, fact, two_gpu_overlay
 from rocm_doctor.judge.cases import overlay
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_files
-from rocm_doctor.report.ruledb import rule_database_info
+from rocm_doctor.ruledb import rule_database_info
 
 RULES = load_files(FIXTURE_RULES, retired={})
 WHEEL_WITHOUT_GFX1100 = {"torch": {"live": {"arch_list": fact(["gfx90a", "gfx942"])}}}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Dict, List
 
 from judge_helpers import fact, two_gpu_overlay
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
 
 RULES = load_rules(use_env=False)

@@ -7,7 +7,7 @@ import io
 from rich.console import Console
 
 from judge_helpers import fact
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.render.console import render_check, render_rule
 

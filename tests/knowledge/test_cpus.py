@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
-from rocm_doctor.facts import gpu_table
+from rocm_doctor.knowledge import gpu_table
 from rocm_doctor.knowledge import cpus
 
 

@@ -8,10 +8,10 @@ from typing import Any, Dict, Optional
 
 import pytest
 
-from rocm_doctor.facts import gpu_table
+from rocm_doctor.knowledge import gpu_table
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.judge.cases import overlay
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.remedy import matrix
 from rocm_doctor.remedy.matrix_model import MatrixDocument
@@ -80,7 +80,7 @@ def test_matrix_json_is_the_versioned_document_and_validates_against_its_schema(
 
 
 def test_every_build_listed_for_a_target_carries_kernels_for_it() -> None:
-    from rocm_doctor.remedy import wheeldata
+    from rocm_doctor.wheels import wheeldata
 
     for entry in matrix.build_document()["targets"]:
         for release in entry["pytorch_org"]:
@@ -114,7 +114,7 @@ def test_a_target_no_wheel_carries_says_so_and_recommends_nothing(run_cli) -> No
 
 def test_a_target_whose_kernels_depend_on_the_rocm_variant_gets_the_variant_that_has_them() -> None:
     """gfx942 is in every ROCm>=6.0 variant's wheel: pytorch.org, not the development stream."""
-    from rocm_doctor.remedy.choice import choose_torch
+    from rocm_doctor.wheels.choice import choose_torch
 
     choice = choose_torch(matrix.machine_for("gfx942", "linux", "3.12"))
     assert (choice.route, choice.torch) == ("pytorch.org", "2.13")
@@ -123,7 +123,7 @@ def test_a_target_whose_kernels_depend_on_the_rocm_variant_gets_the_variant_that
 def test_a_variant_whose_bundled_libraries_lack_the_target_is_ruled_out() -> None:
     """gfx906 kernels are in torch 2.13's rocm7.x wheels, but their rocBLAS lacks gfx906."""
     from rocm_doctor.knowledge.torch_wheels import library_gap
-    from rocm_doctor.remedy.choice import NoChoice, choose_torch
+    from rocm_doctor.wheels.choice import NoChoice, choose_torch
 
     try:
         choice = choose_torch(matrix.machine_for("gfx906", "linux", "3.12"))

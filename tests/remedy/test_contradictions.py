@@ -160,7 +160,7 @@ def test_help_is_plain_at_80_columns(command: str) -> None:
 @pytest.mark.parametrize("machine", sorted(p.name for p in (Path(__file__).resolve().parents[1] / "machines").iterdir() if p.is_dir()))
 def test_fix_text_fits_80_columns_except_unbreakable_words(machine: str) -> None:
     from rocm_doctor.cli.inputs import FactsSource, load_facts
-    from rocm_doctor.judge.engine import evaluate
+    from rocm_doctor.pipeline import evaluate
     from rocm_doctor.judge.loader import load_rules
     from rocm_doctor.render.plan import plan_lines
 

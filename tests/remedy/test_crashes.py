@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from rocm_doctor.facts import gather as gather_module
-from rocm_doctor.facts.gather import GatherOptions, gather, section_types
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.facts.context import GatherOptions
+from rocm_doctor.facts.gather import gather, section_types
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.system.recorded import RecordedSystem
 

@@ -8,7 +8,7 @@ import subprocess
 import pytest
 from hypothesis import given, strategies as st
 
-from rocm_doctor.remedy.shells import SHELLS, quote_argv, quote_word
+from rocm_doctor.shells import SHELLS, quote_argv, quote_word
 
 CMD_SYNTAX = set('&|<>^()%!,;= \t"')
 
@@ -68,7 +68,7 @@ def test_every_shell_has_a_quoting() -> None:
 
 
 def test_a_docker_run_flag_from_a_fact_is_shown_quoted() -> None:
-    from rocm_doctor.remedy.model import Step
+    from rocm_doctor.model.remedy import Step
     from rocm_doctor.render.remedy import step_lines
 
     step = Step(kind="docker", where="environment", where_text="", text="t", finding_ids=["RD1"],

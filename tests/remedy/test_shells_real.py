@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.judge.model import make_fix
+from rocm_doctor.model.fixes import make_fix
 from rocm_doctor.remedy.decide import Context, decide
 
 MACHINES = Path(__file__).resolve().parent.parent / "machines"

@@ -14,7 +14,7 @@ import pytest
 
 from rocm_doctor.judge.cases import Case, load_baseline, load_cases, run_case
 from rocm_doctor.judge.loader import load_rules
-from rocm_doctor.judge.model import Rule
+from rocm_doctor.model.rules import Rule
 
 HERE = Path(__file__).parent
 BASELINE = HERE / "baseline.json"

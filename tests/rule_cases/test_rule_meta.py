@@ -5,10 +5,10 @@ from __future__ import annotations
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.judge import conditions, paths
 from rocm_doctor.judge.cases import load_baseline, load_cases
-from rocm_doctor.judge.engine import evaluate
+from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.interpolate import fix_templates, placeholders
 from rocm_doctor.judge.loader import load_retired
-from rocm_doctor.judge.model import ACTIONS, CATEGORIES
+from rocm_doctor.model.rules import ACTIONS, CATEGORIES
 
 from test_rule_cases import BASELINE, HERE, shipped_rules
 

@@ -20,7 +20,8 @@ import pytest
 
 from rocm_doctor import __version__
 from rocm_doctor.data import rules_dir
-from rocm_doctor.dbupdate import signing, store
+from rocm_doctor import dbstore as store
+from rocm_doctor.dbupdate import signing
 from rocm_doctor.dbupdate.bundle import index_for, manifest_for, pack
 from rocm_doctor.dbupdate.fetch import FetchError, check_url
 
@@ -429,7 +430,7 @@ def test_a_redirect_off_https_is_refused(run_cli, server, data_folder, tmp_path,
 
 # -- the database's age and release --------------------------------------------------------------
 def test_an_old_database_gets_one_line_saying_how_to_update(run_cli, monkeypatch) -> None:
-    from rocm_doctor.dbupdate import age as info
+    from rocm_doctor import dbage as info
 
     fresh = run_cli("rules", "list").stdout
     monkeypatch.setattr(info, "today", lambda: datetime.date(2099, 1, 1))
@@ -443,7 +444,7 @@ def test_an_old_database_gets_one_line_saying_how_to_update(run_cli, monkeypatch
 
 
 def test_the_shipped_release_is_no_older_than_any_table_check() -> None:
-    from rocm_doctor.report.ruledb import table_checks
+    from rocm_doctor.ruledb import table_checks
 
     release = store.shipped_release()
     assert release is not None, "rules/RELEASE must hold the database's release (YYYY.M.D)"

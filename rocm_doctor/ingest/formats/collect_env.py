@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Optional
 
-from rocm_doctor.facts.torch_static import flavour_from_tag, local_tag, rocm_version, torch_flavour
+from rocm_doctor.knowledge.torch_static import flavour_from_tag, local_tag, rocm_version, torch_flavour
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, key_value, make_piece, torch_version_observations
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, python_platform_observations

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, List, Optional, Sequence
 
-from rocm_doctor.facts import gpu_table
-from rocm_doctor.facts.torch_static import local_tag
+from rocm_doctor.knowledge import gpu_table
+from rocm_doctor.knowledge.torch_static import local_tag
 from rocm_doctor.knowledge.torch_identity import TorchIdentity, identify
 from rocm_doctor.ingest.blocks import Line
-from rocm_doctor.facts.gpu_table import model_for_name
+from rocm_doctor.knowledge.gpu_table import model_for_name
 from rocm_doctor.ingest.model import TRUST_TOOL, GpuSighting, Observation, Piece
 
 GFX_RE = re.compile(r"\bgfx(\d{1,2}[0-9a-f]{2})\b(?::[a-z+-]+(?::[a-z+-]+)?)?", re.IGNORECASE)

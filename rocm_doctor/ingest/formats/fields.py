@@ -25,7 +25,7 @@ from typing import Dict, List, Optional, Pattern, Tuple
 
 from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
-from rocm_doctor.facts.gpu_table import codename_regex, model_for_name
+from rocm_doctor.knowledge.gpu_table import codename_regex, model_for_name
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import COUNT_FIELD, GFX_RE, gfx_of, gpu_fields, make_piece, torch_version_observations
 from rocm_doctor.ingest.formats.mentions import GPU_NAME_PATTERNS

@@ -28,7 +28,7 @@ import re
 from functools import lru_cache
 from typing import Dict, List, Tuple
 
-from rocm_doctor.facts.gpu_table import codename_regex, model_for_name
+from rocm_doctor.knowledge.gpu_table import codename_regex, model_for_name
 from rocm_doctor.ingest.blocks import Block, Line, Spans
 from rocm_doctor.ingest.formats.common import COUNT_FIELD, gfx_of, gpu_fields, identity_observations, make_piece, torch_version_observations
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, kernel_observations, windows_observations

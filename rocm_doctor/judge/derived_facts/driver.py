@@ -146,3 +146,12 @@ def _supported(kmd: Fact, user: Fact, tables: Tables) -> Fact:
     if supported is None:
         return unknown(f"AMD publishes no support-matrix row for the ROCm {kmd.value} kernel driver")
     return known(user.value in supported, f"{kmd.source} + {user.source}")
+
+
+def kernel_driver(facts: Facts, tables: Tables) -> Tuple[Optional[str], Optional[Tuple[str, ...]]]:
+    """(the kernel driver's ROCm series, the user-space series supported with it), (None, None) when the
+    driver is not known: what the torch choice needs (:data:`rocm_doctor.wheels.choice.KernelDriver`)."""
+    kmd = amdgpu_dkms_rocm(facts, tables)
+    if not kmd.is_known:
+        return None, None
+    return str(kmd.value), supported_userspace(str(kmd.value), tables)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Dict
+from typing import Dict, List
 
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact
 from rocm_doctor.judge.derived import Tables, machine_fact
 from rocm_doctor.judge.derived_facts._support import list_fact
 from rocm_doctor.judge.derived_facts.env import with_env
-from rocm_doctor.knowledge.env_reads import EnvReads, env_reads
+from rocm_doctor.knowledge.env_reads import EnvReads, env_reads, is_judged
 from rocm_doctor.knowledge.env_vars import EnvVarTable
 
 
@@ -29,11 +29,15 @@ def read_by_nothing(name: str, reads: EnvReads, known: EnvVarTable) -> bool:
     "read by nothing have RD400/RD401); absent when there are none.",
 )
 def env_vars_read_by_nothing(facts: Facts, tables: Tables) -> Fact:
-    reads = env_reads(tables["env_reads"])
-    known = EnvVarTable.from_data(tables["env_vars"])
-
     def names(env: Dict[str, str]) -> Fact:
-        chosen = [n for n in sorted(env) if read_by_nothing(n, reads, known) and known.lookup(n) is None]
+        # The table of reads is large: read its rows only when a variable it judges is set.
+        head = tables.head("env_reads")
+        prefixes = tuple(head.get("judged_prefixes") or ()), tuple(head.get("unjudged_prefixes") or ())
+        chosen: List[str] = []
+        if any(is_judged(n, *prefixes) for n in env):
+            reads = env_reads(tables["env_reads"])
+            known = EnvVarTable.from_data(tables["env_vars"])
+            chosen = [n for n in sorted(env) if read_by_nothing(n, reads, known) and known.lookup(n) is None]
         return list_fact(chosen, "env + rules/data/env_reads.yaml", "every set ROCm variable is read by some component")
 
     return with_env(facts, names)

@@ -2,17 +2,19 @@
 
 Sources: rules/data/torch_wheels.yaml, rules/data/gfx_overrides.yaml, rules/data/rocm_support.yaml
 and rules/data/gpus.yaml (every row names its public source) through
-:mod:`rocm_doctor.knowledge` and :mod:`rocm_doctor.facts.gpu_table`.
+:mod:`rocm_doctor.knowledge` and :mod:`rocm_doctor.knowledge.gpu_table`.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable, Dict, List, Optional
 
-from rocm_doctor.facts import gpu_table
+from rocm_doctor.knowledge import gpu_table
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
+from rocm_doctor.judge.derived_facts.driver import kernel_driver
 from rocm_doctor.judge.derived_facts._support import (
     combine,
     derive,
@@ -29,6 +31,7 @@ from rocm_doctor.judge.derived_facts._support import (
 from rocm_doctor.judge.derived_facts.gpus import is_amd
 from rocm_doctor.knowledge import overrides as ov
 from rocm_doctor.knowledge import rocm_support
+from rocm_doctor.wheels.choice import NoChoice, choose_torch, machine_of
 
 TABLE_SOURCE = "rules/data/gfx_overrides.yaml"
 WHEEL_SOURCE = "rules/data/torch_wheels.yaml"
@@ -394,16 +397,14 @@ def first_torch_with_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     "newest_torch_with_gfx",
     "Newest stable pytorch.org ROCm wheel with the GPU's gfx that this machine can run, as 'torch X.Y (rocmA.B)': "
     "the target Python, the ROCm user space the amdgpu kernel driver supports, WSL2's system ROCm; decided by the "
-    "same chooser as `fix` (rocm_doctor.remedy.choice). Absent when none.",
+    "same chooser as `fix` (rocm_doctor.wheels.choice). Absent when none.",
 )
 def newest_torch_with_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
-    from dataclasses import replace
-
-    from rocm_doctor.remedy.choice import NoChoice, choose_torch, machine_of
+    driver = kernel_driver(facts, tables)
 
     def describe(gfx: str) -> Optional[str]:
         try:
-            choice = choose_torch(replace(machine_of(facts), gfx=(gfx,)), "pytorch.org")
+            choice = choose_torch(replace(machine_of(facts, driver), gfx=(gfx,)), "pytorch.org")
         except NoChoice:
             return None
         return f"torch {choice.torch} (rocm{choice.rocm})"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Dict, List
 
-from rocm_doctor.facts.gpu_table import gfx_from_override
+from rocm_doctor.knowledge.gpu_table import gfx_from_override
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, unknown
 from rocm_doctor.judge.derived import Tables, machine_fact

@@ -154,16 +154,19 @@ EXPLAINED_SIGNATURES = "explained_signatures"
     "every other rule (the engine's second phase); absent when each one is explained.",
 )
 def unexplained_signatures(facts: Facts, tables: Tables) -> Fact:
-    from rocm_doctor.ingest.signatures import signatures as signature_table
-
     try:
         explained = set(tables[EXPLAINED_SIGNATURES])
     except Exception:  # noqa: BLE001 - outside the engine's second phase there is nothing to compare with
         return unknown("computed only after the other rules")
     seen = facts.symptoms.signatures.value if facts.symptoms.signatures.is_known else []
+    source = facts.symptoms.signatures.source or "paste"
+    if not seen:
+        return absent(source, "every error signature is explained by a finding")
+    # Imported only when a signature was seen, for start-up speed (a downward import: ingest is below judge).
+    from rocm_doctor.ingest.signatures import signatures as signature_table
+
     meaning = {s.id: s.meaning for s in signature_table() if s.category}
     left = [f"{s} ({meaning.get(s, 'recognised error')})" for s in seen or [] if s not in explained and s in meaning]
-    source = facts.symptoms.signatures.source or "paste"
     return known(left, source) if left else absent(source, "every error signature is explained by a finding")
 
 
@@ -173,11 +176,12 @@ def unexplained_signatures(facts: Facts, tables: Tables) -> Fact:
     "absent when all are explained.",
 )
 def unexplained_signature_category(facts: Facts, tables: Tables) -> Fact:
-    from rocm_doctor.ingest.signatures import signatures as signature_table
-
     left = unexplained_signatures(facts, tables)
     if not left.is_known:
         return left
+    # Only reached when a signature was seen (see unexplained_signatures): ingest is below judge.
+    from rocm_doctor.ingest.signatures import signatures as signature_table
+
     category = {s.id: s.category for s in signature_table() if s.category}
     first = str(left.value[0]).split(" ", 1)[0]
     return known(category[first], left.source or "paste") if first in category else absent("paste", "no category")

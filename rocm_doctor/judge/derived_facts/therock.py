@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Dict, Optional
 
-from rocm_doctor.facts.gpu_table import base_gfx
+from rocm_doctor.knowledge.gpu_table import base_gfx
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact

@@ -21,8 +21,9 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.remedy import wheeldata
-from rocm_doctor.remedy.platform import is_windows
+from rocm_doctor.wheels import wheeldata
+from rocm_doctor.wheels.platform import is_windows
+from rocm_doctor.knowledge import overrides
 from rocm_doctor.knowledge._tables import parse_version, series
 
 
@@ -79,24 +80,10 @@ class Machine:
     """ROCm user-space series AMD supports with that kernel driver (rules/data/amdgpu_driver.yaml)."""
 
 
-def _kernel_driver(facts: Facts) -> Tuple[Optional[str], Optional[Tuple[str, ...]]]:
-    """(driver's ROCm series, supported user-space series), from the same derived fact ``check`` uses."""
-    from rocm_doctor.judge.derived import Tables
-    from rocm_doctor.judge.derived_facts.driver import amdgpu_dkms_rocm, supported_userspace
-
-    tables = Tables()
-    kmd = amdgpu_dkms_rocm(facts, tables)
-    if not kmd.is_known:
-        return None, None
-    return str(kmd.value), supported_userspace(str(kmd.value), tables)
-
-
 def _effective_gfx(gfx: str, kfd_node: Optional[int], env: Optional[Dict[str, str]]) -> str:
     """The gfx whose kernels the runtime loads: the target of the override ``env`` applies to the node, else its own."""
     if env is None:
         return gfx
-    from rocm_doctor.knowledge import overrides
-
     try:
         found = overrides.override_for_agent(env, kfd_node)
     except LookupError:
@@ -105,8 +92,17 @@ def _effective_gfx(gfx: str, kfd_node: Optional[int], env: Optional[Dict[str, st
     return target or gfx
 
 
-def machine_of(facts: Facts, hidden: AbstractSet[int] = frozenset(), env: Optional[Dict[str, str]] = None) -> Machine:
-    """The facts the torch choice uses; ``hidden``: agent indices the plan's visibility variables hide
+KernelDriver = Tuple[Optional[str], Optional[Tuple[str, ...]]]
+"""(the ROCm release the loaded amdgpu kernel driver shipped with, the user-space series AMD supports with
+it): derived values the caller passes in (:func:`rocm_doctor.judge.derived_facts.driver.kernel_driver`),
+(None, None) when the driver is not known."""
+
+
+def machine_of(
+    facts: Facts, driver: KernelDriver, hidden: AbstractSet[int] = frozenset(), env: Optional[Dict[str, str]] = None
+) -> Machine:
+    """The facts the torch choice uses; ``driver``: the kernel driver's derived values (:data:`KernelDriver`);
+    ``hidden``: agent indices the plan's visibility variables hide
     (a hidden GPU does not drive the wheel choice); ``env``: the environment the plan leaves, whose
     HSA_OVERRIDE_GFX_VERSION decides which gfx kernels the wheel needs."""
     py = facts.python.version.value if facts.python.version.is_known else None
@@ -121,7 +117,7 @@ def machine_of(facts: Facts, hidden: AbstractSet[int] = frozenset(), env: Option
             if target not in gfx:
                 gfx.append(target)
     rocm = facts.rocm.version.value if facts.rocm.version.is_known else None
-    driver_rocm, userspace = _kernel_driver(facts)
+    driver_rocm, userspace = driver
     return Machine(
         windows=is_windows(facts),
         wsl=facts.host.wsl_version.is_known and facts.host.wsl_version.value == 2,

@@ -104,10 +104,10 @@ def release_of(text: str) -> Optional[Version]:
 
 def shipped_dir() -> Path:
     """The rule database shipped with this rocm-doctor."""
-    packaged = Path(__file__).resolve().parent.parent / "_rules"
+    packaged = Path(__file__).resolve().parent / "_rules"
     if packaged.is_dir():
         return packaged
-    return Path(__file__).resolve().parent.parent.parent / "rules"
+    return Path(__file__).resolve().parent.parent / "rules"
 
 
 def shipped_release() -> Optional[Version]:
@@ -199,3 +199,12 @@ def pinned() -> Optional[Path]:
 def forget() -> None:
     """Decide the active database again (after ``rules update`` changed it, and between tests)."""
     active_update.cache_clear()
+
+
+def read_release(folder: Path) -> Optional[str]:
+    """The release written in a database folder's ``RELEASE`` file, if any."""
+    try:
+        return (folder / RELEASE_FILE).read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+

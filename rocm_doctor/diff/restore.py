@@ -21,7 +21,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from rocm_doctor.diff.compare import compare_facts, machine_gfx, packages_of, platform_of
 from rocm_doctor.diff.model import GROUPS
 from rocm_doctor.facts.model import Facts, TorchLiveFacts
-from rocm_doctor.judge.model import Rule
+from rocm_doctor.model.rules import Rule
 from rocm_doctor.knowledge import torch_wheels
 from rocm_doctor.knowledge.regressions import regressions
 from rocm_doctor.remedy.pip import TORCH_FAMILY, Command, Target
@@ -64,7 +64,7 @@ def _without_live(facts: Facts) -> Facts:
 
 
 def _errors(rules: Sequence[Rule], facts: Facts) -> Dict[str, str]:
-    from rocm_doctor.judge.engine import evaluate
+    from rocm_doctor.pipeline import evaluate
 
     return {f.id: f.title for f in evaluate(list(rules), facts).findings if f.severity == "error"}
 

@@ -23,9 +23,8 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 from rocm_doctor.data import read_yaml, rules_dir
-from rocm_doctor.dbupdate.age import release_date
-from rocm_doctor.dbupdate.bundle import read_release
-from rocm_doctor.dbupdate.store import active_update
+from rocm_doctor.dbage import release_date
+from rocm_doctor.dbstore import active_update, read_release
 from rocm_doctor.errors import InputError
 
 PREFIX = "rules-"

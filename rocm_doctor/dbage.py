@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime
 from typing import Optional
 
-from rocm_doctor.dbupdate.store import active_update, shipped_release
+from rocm_doctor.dbstore import active_update, shipped_release
 
 STALE_AFTER_DAYS = 90
 """A rule database released longer ago than this gets a one-line note on how to update it."""

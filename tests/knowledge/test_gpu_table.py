@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rocm_doctor.data import load_table
-from rocm_doctor.facts import gpu_table
+from rocm_doctor.knowledge import gpu_table
 
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

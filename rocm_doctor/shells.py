@@ -1,7 +1,8 @@
 """Commands in the user's shell: which shell, and how a command or a setting is written in it.
 
-Environment lines come from the env-file writer (:func:`rocm_doctor.fix.envfile.env_line`), so
-``check``, ``fix`` and ``--write-env`` quote values the same way. Commands that are argv lists
+Environment lines come from :func:`rocm_doctor.envlines.env_line`, so ``check``, ``fix`` and
+``--write-env`` quote values the same way. Which shell a plan is for is decided in
+:mod:`rocm_doctor.remedy.decide` (``shell_for``). Commands that are argv lists
 (pip, python one-liners) are quoted for the shell. A rule's manual command is POSIX shell
 syntax on Linux; where it uses shell syntax (``$VAR``, pipes, redirections, globs) a fish,
 PowerShell or cmd user gets it wrapped in ``bash -c``, so that what is printed works when pasted.
@@ -11,10 +12,9 @@ from __future__ import annotations
 
 import re
 import shlex
-from typing import Optional, Sequence, Tuple
+from typing import Optional, Sequence
 
 from rocm_doctor import quoting
-from rocm_doctor.facts.model import Facts
 
 SHELLS = ("bash", "zsh", "sh", "fish", "powershell", "cmd")
 """Shells whose commands ``check`` and ``fix`` print (``--shell``)."""
@@ -31,22 +31,6 @@ def shell_name(raw: str) -> Optional[str]:
     if base in SHELLS:
         return base
     return _ALIASES.get(base)
-
-
-def detect(facts: Facts, requested: Optional[str] = None) -> Tuple[str, str]:
-    """(shell, why): ``--shell``, else the shell the facts name (``host.shell``), else the platform's default.
-
-    A pasted report's platform decides for ``check --from``: PowerShell for a Windows report, bash otherwise.
-    """
-    if requested:
-        return requested, "--shell"
-    windows = facts.host.os.is_known and facts.host.os.value == "windows"
-    found = facts.host.shell
-    if found.is_known and shell_name(str(found.value)):
-        return str(shell_name(str(found.value))), f"detected from {found.source}"
-    if facts.meta.origin == "paste":
-        return ("powershell", "the report is from Windows") if windows else ("bash", "the report is not from Windows")
-    return ("powershell", "the default on Windows") if windows else ("bash", "the default on Linux")
 
 
 def quote_word(shell: str, word: str) -> str:

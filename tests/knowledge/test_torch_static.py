@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rocm_doctor.facts.torch_static import (
+from rocm_doctor.knowledge.torch_static import (
     cuda_version_from_tag,
     distributor,
     local_tag,

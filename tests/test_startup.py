@@ -1,0 +1,84 @@
+"""Start-up as a property of the design: nothing is loaded that the command and the machine do not need."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, List
+
+import pytest
+
+from rocm_doctor.judge import derived
+from rocm_doctor.judge.derived_facts.env_reads import env_vars_read_by_nothing
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.pipeline import evaluate
+from test_machine_findings import MACHINES, facts_of
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def tables_read(monkeypatch: pytest.MonkeyPatch) -> List[str]:
+    names: List[str] = []
+    original = derived.Tables.__getitem__
+
+    def spy(self: derived.Tables, name: str) -> Any:
+        names.append(name)
+        return original(self, name)
+
+    monkeypatch.setattr(derived.Tables, "__getitem__", spy)
+    return names
+
+
+def test_a_machine_without_a_judged_variable_never_reads_the_table_of_variable_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    facts = facts_of("ubuntu2204-6700xt")
+    names = tables_read(monkeypatch)
+    evaluate(load_rules(use_env=False), facts)
+    assert "env_reads" not in names
+
+
+def test_a_judged_variable_reads_the_table_and_gets_the_same_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    facts = facts_of("ubuntu2204-6700xt")
+    env = dict(facts.env.vars.value or {}, HSA_OVERRIDE_GFX_VERSION="10.3.0", HSA_NO_SUCH_SETTING="1")
+    changed = facts.model_copy(update={"env": facts.env.model_copy(update={"vars": facts.env.vars.model_copy(update={"value": env})})})
+    names = tables_read(monkeypatch)
+    fact = env_vars_read_by_nothing(changed, derived.Tables())
+    assert "env_reads" in names
+    assert fact.is_known and fact.value == ["HSA_NO_SUCH_SETTING"]
+
+
+PROBE = """
+import json, sys
+from pathlib import Path
+from rocm_doctor.facts.context import GatherOptions
+from rocm_doctor.facts.gather import gather
+from rocm_doctor.system.recorded import RecordedSystem
+import rocm_doctor.judge.engine
+import rocm_doctor.pipeline
+after_judge = sorted(m for m in sys.modules if m.startswith(("rocm_doctor.remedy", "rocm_doctor.ingest")))
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.pipeline import evaluate
+facts = gather(RecordedSystem(Path(sys.argv[1])), GatherOptions(use_amdsmi=False), origin="recorded")
+result = evaluate(load_rules(use_env=False), facts)
+print(json.dumps({"after_judge": after_judge, "ingest": sorted(m for m in sys.modules if m.startswith("rocm_doctor.ingest")),
+                  "remedy": "rocm_doctor.remedy.decide" in sys.modules, "plan": result.plan is not None}))
+"""
+
+
+def test_judging_imports_no_remedy_and_no_ingest_unless_their_stage_runs() -> None:
+    done = subprocess.run([sys.executable, "-c", PROBE, str(MACHINES / "ubuntu2204-6700xt")], capture_output=True,
+                          text=True, timeout=300, check=True, cwd=ROOT)
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["after_judge"] == []  # the judge stage and the pipeline load neither the chooser nor the paste readers
+    assert seen["ingest"] == []  # no error signature was seen: the paste readers stay unloaded
+    assert seen["remedy"] and seen["plan"]  # the decide stage ran
+
+
+def test_version_loads_no_stage() -> None:
+    code = ("import runpy, sys; sys.argv = ['rocm-doctor', '--version']\n"
+            "try:\n    runpy.run_module('rocm_doctor', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+            "print(sorted({m.split('.')[1] for m in sys.modules if m.startswith('rocm_doctor.')}))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True, cwd=ROOT)
+    loaded = set(json.loads(done.stdout.strip().splitlines()[-1].replace("'", '"')))
+    assert loaded.isdisjoint({"facts", "judge", "remedy", "ingest", "render", "pipeline", "model"})
