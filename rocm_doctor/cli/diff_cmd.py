@@ -60,7 +60,8 @@ def _judged(rules: Sequence[Rule], facts: Facts) -> List[FindingRef]:
 
 
 def state_of(reference: str, rules: Sequence[Rule]) -> State:
-    """A baseline by name, or a file: a baseline file, a facts document (``facts --json``) or ``check --json``."""
+    """A baseline by name, or a file: a baseline file, a facts document (``facts --json``), ``check --json``,
+    or a pasted report (any other text, read as ``check --from`` reads it)."""
     from rocm_doctor.baseline.store import load, name_problem, read_file
 
     if name_problem(reference) is None and not Path(reference).is_file():
@@ -73,6 +74,13 @@ def state_of(reference: str, rules: Sequence[Rule]) -> State:
     from rocm_doctor.files import read_limited
     from rocm_doctor.limits import BASELINE_BYTES
 
+    head = read_limited(path, BASELINE_BYTES)[:4096].lstrip()
+    if not head.startswith(b"{"):
+        # A pasted report (the state before, as the user pasted it): read like `check --from`.
+        from rocm_doctor.cli.inputs import ingest_paste
+
+        facts = ingest_paste(str(path)).facts
+        return State(str(path), facts, _judged(rules, facts))
     try:
         data = bounded_json.loads(read_limited(path, BASELINE_BYTES).decode("utf-8"))
     except (ValueError, bounded_json.JsonLimitError) as exc:
@@ -131,7 +139,7 @@ def compare_states(before: State, after: State, rules: Sequence[Rule]):  # type:
 @app.command("diff")
 @gathering_options
 def diff_command(
-    before: str = typer.Argument("last-good", metavar="[BEFORE]", help="A baseline's name or a baseline, facts or check JSON file (default: last-good)."),
+    before: str = typer.Argument("last-good", metavar="[BEFORE]", help="A baseline's name, or a baseline, facts or check JSON file, or a pasted report (default: last-good)."),
     after: Optional[str] = typer.Argument(None, metavar="[AFTER]", help="Compare with this baseline or file instead of the machine."),
     json_output: bool = typer.Option(False, "--json", help="Print the rocm-doctor/diff/1 JSON document."),
     output_format: Format = typer.Option(Format.console, "--format", help="console or markdown."),

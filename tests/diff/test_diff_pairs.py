@@ -61,3 +61,20 @@ def test_diff_cli_on_two_report_machines_prints_the_regression_and_exits_1(run_c
     assert document["changes"][0]["regressions"][0]["id"] == pair["regression"]
     same = run_cli("diff", str(after), str(after))
     assert same.exit_code == 0 and "no change" in same.stdout
+
+
+def test_diff_reads_a_pasted_report_as_the_state_before(run_cli, tmp_path: Path) -> None:
+    # The versions of https://github.com/ROCm/hipBLASLt/issues/1243 as `pip list` shows them, before and after.
+    def paste(day: str) -> Path:
+        path = tmp_path / f"{day}.txt"
+        path.write_text(
+            f"$ pip list | grep torch\ntorch                     2.6.0.dev202410{day}+rocm6.2\n"
+            "$ rocminfo | grep gfx\n  Name:                    gfx1100\n",
+            encoding="utf-8",
+        )
+        return path
+
+    shown = run_cli("diff", str(paste("13")), "--from", str(paste("15")), "--json")
+    assert shown.exit_code == 1, shown.stderr
+    changes = json.loads(shown.stdout)["changes"]
+    assert [(c["what"], c["before"], c["after"]) for c in changes] == [("torch", "2.6.0.dev20241013+rocm6.2", "2.6.0.dev20241015+rocm6.2")]
