@@ -44,15 +44,21 @@ class RestorePlan:
 
 
 def index_of(torch_version: str) -> Tuple[bool, Optional[str]]:
-    """(known, index URL) of a torch build: pytorch.org's ROCm index (nightly for a .dev build), PyPI (None)
-    for a build without a local tag; (False, None) when rocm-doctor does not know which index carries it."""
+    """(known, index URL) of a torch build: PyPI (None) for a build without a local tag; pytorch.org's
+    ROCm index when the table lists the variant for that release, its nightly index for a ``.dev``
+    build; (False, None) when rocm-doctor does not know which index carries it (AMD's own builds)."""
     local = torch_version.split("+", 1)[1] if "+" in torch_version else None
     if local is None:
         return True, None
     match = _PYTORCH_ORG_LOCAL.match(local)
     if match is None:
         return False, None
-    return True, torch_wheels.index_url(match.group(1), nightly=".dev" in torch_version)
+    variant = match.group(1)
+    if ".dev" in torch_version:
+        return True, torch_wheels.index_url(variant, nightly=True)
+    if torch_wheels.wheels().is_variant(torch_version, variant) is True:
+        return True, torch_wheels.index_url(variant)
+    return False, None
 
 
 def _pins(versions: Dict[str, str]) -> List[str]:
@@ -117,13 +123,20 @@ def restore_plan(baseline: Facts, now: Facts, target: Target, rules: Sequence[Ru
                     "(rocm-doctor does not know which index carries that build)"
                 )
             else:
-                present = [n for n in TORCH_FAMILY if n in new]
-                if present:
-                    commands.append(Command(target.uninstall(present), "remove the torch build installed since the baseline"))
+                # Only what the baseline did not have is removed first: pip replaces the rest in place,
+                # so a failed install leaves the current torch working.
+                extra = [n for n in TORCH_FAMILY if n in new and n not in old]
+                if extra:
+                    commands.append(Command(target.uninstall(extra), "remove what was installed beside torch since the baseline"))
                 commands.append(Command(
                     target.install(_pins(wanted), index),
                     f"reinstall the baseline's torch {torch} with the companions it had",
                 ))
+                if ".dev" in torch:
+                    notes.append(
+                        f"torch {torch} is a nightly: pytorch.org removes old nightlies from its index, so pip may no "
+                        "longer find it (then nothing was replaced)"
+                    )
     if others:
         commands.append(Command(target.install(_pins(others), None), "return the other packages to the baseline's versions"))
     if added:

@@ -36,12 +36,14 @@ def test_the_way_back_reinstalls_the_baseline_torch_set_from_the_nightly_index_t
     plan = restore_plan(_machine(GOOD), _machine(BROKEN), Target("/venv/bin/python"), load_rules(use_env=False))
     assert plan.refused == [] and plan.manual == []
     argvs = [c.argv for c in plan.commands]
-    assert argvs[0] == ("/venv/bin/python", "-m", "pip", "uninstall", "-y", "torch", "torchvision", "triton", "pytorch-triton-rocm")
+    # only the CUDA triton installed since is removed first; pip replaces the rest in place
+    assert argvs[0] == ("/venv/bin/python", "-m", "pip", "uninstall", "-y", "triton")
     install = argvs[1]
     assert install[:6] == ("/venv/bin/python", "-m", "pip", "install", "--index-url", torch_wheels.index_url("6.2", nightly=True))
     # the companions that were installed with this torch, exactly: a pair that belongs together
     assert install[6:] == ("torch==2.6.0.dev20241013+rocm6.2", "torchvision==0.20.0.dev20241013+rocm6.2", "pytorch-triton-rocm==3.1.0+cf34004b8a")
     assert argvs[2] == ("/venv/bin/python", "-m", "pip", "install", "numpy==1.26.4")
+    assert any("nightly" in note for note in plan.notes)
 
 
 def test_a_stable_pytorch_org_build_goes_back_with_its_tabled_companion() -> None:
@@ -84,7 +86,9 @@ def test_no_way_back_to_a_torch_the_rules_find_broken_on_the_gpu_the_machine_has
 
 def test_a_build_from_an_index_rocm_doctor_does_not_know_becomes_a_manual_step() -> None:
     assert index_of("2.9.1+rocmsdk20260116") == (False, None)
+    assert index_of("2.12.0+rocm7.14.0") == (False, None)  # AMD's multi-arch build, not a pytorch.org variant
     assert index_of("2.5.1") == (True, None)
+    assert index_of("2.5.1+rocm6.2") == (True, torch_wheels.index_url("6.2"))
     plan = restore_plan(_machine({"torch": "2.9.1+rocmsdk20260116"}), _machine({"torch": "2.9.1+rocmsdk20260201"}), Target("python"), [])
     assert plan.commands == [] and "torch==2.9.1+rocmsdk20260116" in plan.manual[0]
 
@@ -110,7 +114,7 @@ def test_fix_to_prints_the_commands_for_the_users_shell(run_cli, tmp_path: Path)
     assert [shlex.split(line)[0] for line in lines] == ["/opt/my venv/bin/python"] * 3
     assert "'/opt/my venv/bin/python' -m pip install --index-url" in lines[1]
     windows = run_cli("fix", "--to", "good", "--facts", str(now), "--pip", "--shell", "powershell")
-    assert windows.stdout.startswith("& '/opt/my venv/bin/python' -m pip uninstall -y")
+    assert windows.stdout.startswith("& '/opt/my venv/bin/python' -m pip uninstall -y triton")
 
 
 def test_fix_to_apply_refuses_a_recorded_machine(run_cli, tmp_path: Path) -> None:
@@ -119,3 +123,15 @@ def test_fix_to_apply_refuses_a_recorded_machine(run_cli, tmp_path: Path) -> Non
     now.write_text(_machine(BROKEN).to_json(), encoding="utf-8")
     shown = run_cli("fix", "--to", "good", "--facts", str(now), "--apply", "--yes")
     assert shown.exit_code == 2 and "--apply changes this machine" in shown.stderr
+
+
+def test_the_way_back_from_amds_rocm7_14_1_build_is_a_manual_step_with_the_exact_pins() -> None:
+    from report_pairs import load_pairs
+
+    pair = next(p for p in load_pairs() if p["id"] == "therock-7861-torch-rocm7.14.1-gfx1201")
+    plan = restore_plan(pair["before_facts"], pair["after_facts"], Target("python"), load_rules(use_env=False))
+    assert plan.commands == [] and plan.refused == []
+    assert plan.manual == [
+        "reinstall torch==2.12.0+rocm7.14.0 torchvision==0.27.0+rocm7.14.0 from the index you installed torch "
+        "2.12.0+rocm7.14.0 from (rocm-doctor does not know which index carries that build)"
+    ]
