@@ -93,6 +93,8 @@ def check(
         render_check(result, stdout_console(), verbose=verbose, database=rule_database_info())
         _note_old_database()
         _note_regressions(facts, source.is_live)
+        if source.from_file is not None:
+            _note_story(source.from_file, loaded)
     if source.is_live and not result.crashes:
         _save_last_good(facts, result.findings)
     if result.crashes:
@@ -128,6 +130,19 @@ def _note_regressions(facts: Facts, live: bool) -> None:
             stderr_console().print(f"Note: the last good state cannot be read: {exc}", markup=False, soft_wrap=True)
     for line in regression_notes(facts, last_good):
         stdout_console().print(line, markup=False, soft_wrap=True)
+
+
+def _note_story(paste: str, rules: List[Rule]) -> None:
+    """A paste holding a before and an after state gets `diff`'s "what changed" section."""
+    from rocm_doctor.diff.render import diff_lines
+    from rocm_doctor.diff.story import FIRST, LAST, story_diff, story_of_paste
+
+    pair = story_of_paste(paste)
+    if pair is None:
+        return
+    console = stdout_console()
+    for line in ["", *diff_lines(story_diff(pair, rules), FIRST, LAST)]:
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 def _save_last_good(facts: Facts, findings: list) -> None:

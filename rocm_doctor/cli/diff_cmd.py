@@ -139,7 +139,11 @@ def compare_states(before: State, after: State, rules: Sequence[Rule]):  # type:
 @app.command("diff")
 @gathering_options
 def diff_command(
-    before: str = typer.Argument("last-good", metavar="[BEFORE]", help="A baseline's name, or a baseline, facts or check JSON file, or a pasted report (default: last-good)."),
+    before: Optional[str] = typer.Argument(
+        None, metavar="[BEFORE]",
+        help="A baseline's name, or a baseline, facts or check JSON file, or a pasted report (default: last-good; "
+        "with --from, a paste holding two states compares its first with its last).",
+    ),
     after: Optional[str] = typer.Argument(None, metavar="[AFTER]", help="Compare with this baseline or file instead of the machine."),
     json_output: bool = typer.Option(False, "--json", help="Print the rocm-doctor/diff/1 JSON document."),
     output_format: Format = typer.Option(Format.console, "--format", help="console or markdown."),
@@ -156,12 +160,20 @@ def diff_command(
     from rocm_doctor.diff.render import diff_lines, diff_markdown
 
     loaded = load_rules(rules or [])
-    old = state_of(before, loaded)
-    if after is not None:
+    story = None
+    if before is None and after is None and source.from_file is not None:
+        from rocm_doctor.diff.story import FIRST, LAST, story_of_paste
+
+        story = story_of_paste(source.from_file)
+    if story is not None:
+        old = State(FIRST, story[0], _judged(loaded, story[0]))
+        new = State(LAST, story[1], _judged(loaded, story[1]))
+    elif after is not None:
         if not source.is_live or source.python is not None:
             raise InputError("give AFTER or a facts source (--machine, --facts, --from, --python), not both")
-        new = state_of(after, loaded)
+        old, new = state_of(before or "last-good", loaded), state_of(after, loaded)
     else:
+        old = state_of(before or "last-good", loaded)
         facts = load_facts(source)
         new = State(_source_label(source), facts, _judged(loaded, facts))
     result = compare_states(old, new, loaded)
