@@ -135,3 +135,29 @@ def test_the_way_back_from_amds_rocm7_14_1_build_is_a_manual_step_with_the_exact
         "reinstall torch==2.12.0+rocm7.14.0 torchvision==0.27.0+rocm7.14.0 from the index you installed torch "
         "2.12.0+rocm7.14.0 from (rocm-doctor does not know which index carries that build)"
     ]
+
+
+SYNTAX = {"bash": ["bash", "-n", "-c"], "zsh": ["zsh", "-n", "-c"], "sh": ["sh", "-n", "-c"], "fish": ["fish", "--no-execute", "-c"]}
+
+
+@pytest.mark.parametrize("shell", list(SYNTAX))
+def test_every_fix_to_command_parses_in_the_real_shell_and_keeps_a_hostile_path_one_word(run_cli, tmp_path: Path, shell: str) -> None:
+    import shutil
+    import subprocess
+
+    if shutil.which(SYNTAX[shell][0]) is None:
+        pytest.skip(f"{shell} is not installed (CI installs zsh and fish)")
+    save(capture("good", _machine(GOOD), [], "rules-x", "test"))
+    now = tmp_path / "now.json"
+    hostile = "/home/x/it's a $HOME `x` venv/bin/python"
+    now.write_text(_machine(BROKEN, **{"python.executable": hostile}).to_json(), encoding="utf-8")
+    shown = run_cli("fix", "--to", "good", "--facts", str(now), "--pip", "--shell", shell)
+    assert shown.exit_code == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    assert len(lines) == 3
+    for line in lines:
+        done = subprocess.run(SYNTAX[shell] + [line], capture_output=True, text=True, timeout=30)
+        assert done.returncode == 0, f"{shell} cannot parse {line!r}: {done.stderr}"
+        if shell in ("bash", "sh"):
+            echoed = subprocess.run([shell, "-c", "printf '%s\\n' " + line], capture_output=True, text=True, timeout=30)
+            assert echoed.stdout.splitlines()[0] == hostile
