@@ -70,3 +70,31 @@ def test_after_one_package_changes_in_a_venv_diff_names_exactly_that_package(run
     document = json.loads(shown.stdout)
     assert [(c["what"], c["before"], c["after"]) for c in document["changes"]] == [("demo-package", "1.0", "2.0")]
     assert document["findings_appeared"] == [] and document["findings_disappeared"] == []
+
+
+@pytest.mark.live_machine
+def test_fix_to_apply_saves_a_restore_point_runs_the_commands_and_rechecks_the_stack(
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import rocm_doctor.fix.installer as installer
+    from rocm_doctor.baseline.store import list_all
+
+    python = _venv(tmp_path)
+    assert run_cli("baseline", "save", "good", "--python", str(python), "--no-torch").exit_code == 0
+    site = next(tmp_path.glob("venv/**/demo_package-1.0.dist-info")).parent
+    shutil.rmtree(site / "demo_package-1.0.dist-info")
+    _dist(site, "demo-package", "2.0")
+    ran = []
+
+    def pip_as_it_would(commands, on_line, timeout=0, env=None):  # the venv has no pip: do what the command asks
+        ran.extend(c.argv for c in commands)
+        shutil.rmtree(site / "demo_package-2.0.dist-info")
+        _dist(site, "demo-package", "1.0")
+        return installer.RunOutcome(completed=list(commands))
+
+    monkeypatch.setattr(installer, "run_commands", pip_as_it_would)
+    shown = run_cli("fix", "--to", "good", "--python", str(python), "--no-torch", "--apply", "--yes")
+    assert shown.exit_code == 0, shown.stdout + shown.stderr
+    assert ran == [(str(python), "-m", "pip", "install", "demo-package==1.0")]
+    assert "the Python stack matches baseline good" in shown.stdout
+    assert [i.baseline.reason for i in list_all()[0]].count("fix --apply") == 1
