@@ -48,33 +48,23 @@ def fleet(
     if not nodes:
         raise InputError(f"no node documents in {', '.join(map(str, paths))} ({len(skipped)} files skipped)")
     report = aggregate(nodes, skipped, len(files))
-    history = None
+    since = None
     if baseline is not None:
-        from rocm_doctor.fleet.history import since
+        from rocm_doctor.fleet import history
 
         earlier, _ = Reader(load_rules(rules or [])).read(expand([baseline]))
         if not earlier:
             raise InputError(f"--baseline {baseline}: no node documents in it")
-        history = since(str(baseline), earlier, nodes)
+        since = history.since(str(baseline), earlier, nodes)
     if json_output:
         doc = document(report, fail_on.value, time.monotonic() - start)
-        if history is not None:
-            from rocm_doctor.fleet.history import since_document
-
-            doc["since_baseline"] = since_document(history)
+        if since is not None:
+            doc["since_baseline"] = history.since_document(since)
         sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     elif output_format is Format.markdown:
-        sys.stdout.write(render_markdown(report, fail_on.value))
-        if history is not None:
-            from rocm_doctor.fleet.history import since_lines
-
-            lines = since_lines(history)
-            sys.stdout.write(f"\n## {lines[0]}\n\n" + "".join(f"- {line.strip()}\n" for line in lines[1:]))
+        sys.stdout.write(render_markdown(report, fail_on.value) + (history.since_markdown(since) if since else ""))
     else:
         render_console(report, stdout_console(), fail_on.value)
-        if history is not None:
-            from rocm_doctor.fleet.history import since_lines
-
-            for line in ["", *since_lines(history)]:
-                stdout_console().print(line, markup=False, highlight=False, soft_wrap=True)
+        for line in ["", *history.since_lines(since)] if since else []:
+            stdout_console().print(line, markup=False, highlight=False, soft_wrap=True)
     raise typer.Exit(report.exit_code(fail_on.value))

@@ -86,3 +86,8 @@ def since_lines(report: FleetSince) -> List[str]:
     if report.gone_nodes:
         lines.append(f"  only in the baseline: {', '.join(report.gone_nodes)}")
     return lines
+
+
+def since_markdown(report: FleetSince) -> str:
+    lines = since_lines(report)
+    return f"\n## {lines[0]}\n\n" + "".join(f"- {line.strip()}\n" for line in lines[1:])

@@ -27,3 +27,11 @@ def test_fleet_baseline_of_the_same_run_finds_no_node_changed(run_cli, tmp_path:
     fleet = write_fleet(tmp_path / "nodes", 5, load_rules(use_env=False))
     shown = json.loads(run_cli("fleet", str(fleet.folder), "--baseline", str(fleet.folder), "--json").stdout)
     assert shown["since_baseline"]["changed"] == [] and shown["since_baseline"]["unchanged"] == 5
+
+
+def test_fleet_baseline_in_markdown_has_its_own_section(run_cli, tmp_path: Path) -> None:
+    rules = load_rules(use_env=False)
+    earlier = write_fleet(tmp_path / "monday", 5, rules)
+    now = write_fleet(tmp_path / "tuesday", 5, rules, other_torch=[1])
+    shown = run_cli("fleet", str(now.folder), "--baseline", str(earlier.folder), "--format", "markdown")
+    assert f"\n## Since {earlier.folder}: 1 of 5 nodes changed\n\n- gpu00001: torch {TORCH} -> {OTHER_TORCH}" in shown.stdout
