@@ -39,11 +39,6 @@ class Baseline(BaseModel):
     tool_version: str
     rule_database: str
     """``rules-<hash>`` of the database that judged ``findings``."""
-    redacted: bool = True
     facts: Facts
     """The facts, redacted; ``facts.bench`` holds the benchmark when one ran."""
     findings: List[BaselineFinding] = Field(default_factory=list)
-
-    @property
-    def has_errors(self) -> bool:
-        return any(f.severity == "error" for f in self.findings)

@@ -10,7 +10,7 @@ Volatile facts (free memory, probe timings, when the facts were gathered) are no
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from packaging.utils import canonicalize_name
 
@@ -242,8 +242,3 @@ def diff(
         changes=changes, not_compared=skipped, bench=drops, bench_note=note, appeared=appeared, disappeared=disappeared
     )
 
-
-def figures_by_run(documents: Iterable[Mapping[str, object]]) -> List[List[Figure]]:
-    """The headline figures of each facts document (JSON form) that has a benchmark."""
-    runs = [headline_figures(doc) for doc in documents]
-    return [run for run in runs if run]

@@ -45,10 +45,6 @@ class Change(_Frozen):
     after: Optional[str]
     regressions: List[RegressionMatch] = Field(default_factory=list)
 
-    @property
-    def kind(self) -> str:
-        return "added" if self.before is None else "removed" if self.after is None else "changed"
-
 
 class BenchDrop(_Frozen):
     """A benchmark figure below the machine's earlier runs beyond their noise (fleet's median/MAD model)."""
