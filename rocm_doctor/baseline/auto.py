@@ -1,4 +1,5 @@
-"""Baselines saved without being asked: ``check``'s last good state and ``fix --apply``'s restore point."""
+"""Baselines saved without being asked: ``fix --apply``'s restore point, and the setting that lets ``check``
+keep the last good state (which ``rocm_doctor.diff.last_good`` decides, as it compares states)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from rocm_doctor.baseline.capture import capture
-from rocm_doctor.baseline.model import LAST_GOOD
 from rocm_doctor.baseline.store import save
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.model.rules import Finding
@@ -20,13 +20,6 @@ _OFF = ("0", "off", "no", "false")
 
 def last_good_enabled() -> bool:
     return os.environ.get(LAST_GOOD_VAR, "").strip().lower() not in _OFF
-
-
-def save_last_good(facts: Facts, findings: Sequence[Finding], rule_database: str) -> Optional[Path]:
-    """Save ``facts`` as ``last-good`` when no finding is an error and the setting allows; the path, or None."""
-    if not last_good_enabled() or any(f.severity == "error" for f in findings):
-        return None
-    return save(capture(LAST_GOOD, facts, findings, rule_database, "check"))
 
 
 def restore_point_name(now: Optional[_dt.datetime] = None) -> str:

@@ -147,7 +147,7 @@ def _note_story(paste: str, rules: List[Rule]) -> None:
 
 def _save_last_good(facts: Facts, findings: list) -> None:
     """Remember a state without an error finding as ``last-good`` (off: ROCM_DOCTOR_LAST_GOOD=off)."""
-    from rocm_doctor.baseline.auto import save_last_good
+    from rocm_doctor.diff.last_good import save_last_good
     from rocm_doctor.ruledb import rule_database_info
 
     try:

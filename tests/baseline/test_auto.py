@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from rocm_doctor.baseline.auto import LAST_GOOD_VAR, restore_point_name, save_last_good, save_restore_point
+from rocm_doctor.baseline.auto import LAST_GOOD_VAR, restore_point_name, save_restore_point
+from rocm_doctor.diff.last_good import KEEP, save_last_good
 from rocm_doctor.baseline.store import list_all, load
 from rocm_doctor.diff.notes import regression_notes
 from rocm_doctor.facts.model import Facts
@@ -91,3 +92,30 @@ def test_the_update_since_the_last_good_state_is_named_when_it_matches_a_regress
         "fixed in 7.15.0a20260707; last good 7.14.0a20260608. Fix: go back to the 7.14.0a20260608 nightly, or use "
         "7.15.0a20260707 or later"
     ]
+
+
+def test_a_state_that_matches_a_known_regression_is_never_saved_as_last_good() -> None:
+    pair = PAIRS["therock-7861-torch-rocm7.14.1-gfx1201"]
+    assert save_last_good(pair["before_facts"], [], "rules-x") is not None
+    assert save_last_good(pair["after_facts"], [], "rules-x") is None  # no error finding, but a known regression
+    assert load("last-good").facts.packages.installed.value["torch"] == "2.12.0+rocm7.14.0"
+
+
+def test_a_changed_good_state_keeps_the_one_before_it_and_only_the_newest_few(monkeypatch: pytest.MonkeyPatch) -> None:
+    import rocm_doctor.baseline.store as store
+
+    facts, findings = _judged("docker-2x7900xt-rocm62")
+    raw = facts.model_dump(mode="json")
+    for day in range(1, KEEP + 3):
+        monkeypatch.setattr(store, "now_iso", lambda day=day: f"2026-11-{day:02d}T08:00:00+00:00")
+        import rocm_doctor.baseline.capture as capture_module
+
+        monkeypatch.setattr(capture_module, "now_iso", store.now_iso)
+        raw["packages"]["installed"]["value"]["numpy"] = f"1.26.{day}"
+        save_last_good(Facts.from_dict(raw), findings, "rules-x")
+    names = sorted(item.name for item in list_all()[0])
+    assert names[-1] == "last-good" and len(names) == KEEP + 1
+    assert names[0] == "good-20261102080000"  # the oldest beyond KEEP went
+    assert load("last-good").facts.packages.installed.value["numpy"] == f"1.26.{KEEP + 2}"
+    again = save_last_good(Facts.from_dict(raw), findings, "rules-x")  # the same state: nothing more is kept
+    assert again is not None and len(list_all()[0]) == KEEP + 1
