@@ -136,6 +136,19 @@ def compare_states(before: State, after: State, rules: Sequence[Rule]):  # type:
     )
 
 
+def _earlier_hint(before: Optional[str], story: object, empty: bool) -> List[str]:
+    """Nothing changed since last-good, which `check` may have saved after the update: name the earlier good states."""
+    from rocm_doctor.diff.last_good import EARLIER
+    from rocm_doctor.baseline.store import list_all
+
+    if before is not None or story is not None or not empty:
+        return []
+    earlier = [item.name for item in list_all()[0] if item.name.startswith(EARLIER)][:3]
+    if not earlier:
+        return []
+    return [f"Note: last-good is the latest good state; earlier ones: {', '.join(earlier)} (`rocm-doctor diff {earlier[0]}`)."]
+
+
 @app.command("diff")
 @gathering_options
 def diff_command(
@@ -187,7 +200,7 @@ def diff_command(
         sys.stdout.write(diff_markdown(result, old.label, new.label))
     else:
         console = stdout_console()
-        for line in diff_lines(result, old.label, new.label):
+        for line in diff_lines(result, old.label, new.label) + _earlier_hint(before, story, result.is_empty):
             console.print(line, markup=False, highlight=False, soft_wrap=True)
     if not result.is_empty:
         raise typer.Exit(EXIT_CHANGED)

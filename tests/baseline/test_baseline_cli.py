@@ -98,3 +98,16 @@ def test_fix_to_apply_saves_a_restore_point_runs_the_commands_and_rechecks_the_s
     assert ran == [(str(python), "-m", "pip", "install", "demo-package==1.0")]
     assert "the Python stack matches baseline good" in shown.stdout
     assert [i.baseline.reason for i in list_all()[0]].count("fix --apply") == 1
+
+
+def test_diff_against_an_unchanged_last_good_names_the_earlier_good_states(run_cli) -> None:
+    from rocm_doctor.baseline.capture import capture
+    from rocm_doctor.baseline.store import save
+    from rocm_doctor.facts.model import Facts
+
+    facts = Facts.from_json((MACHINE / "facts.json").read_text(encoding="utf-8"))
+    save(capture("good-20261101080000", facts, [], "rules-x", "check"))
+    assert run_cli("baseline", "save", "last-good", "--machine", str(MACHINE)).exit_code == 0
+    shown = run_cli("diff", "--machine", str(MACHINE))
+    assert shown.exit_code == 0 and "no change" in shown.stdout
+    assert "earlier ones: good-20261101080000 (`rocm-doctor diff good-20261101080000`)" in shown.stdout
