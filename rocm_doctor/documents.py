@@ -33,6 +33,7 @@ DOCUMENTS: Dict[str, str] = {
     "fleet": "rocm_doctor.documents:FleetDocument",
     "matrix": "rocm_doctor.remedy.matrix_model:MatrixDocument",
     "ps": "rocm_doctor.render.ps:PsDocument",
+    "diff": "rocm_doctor.diff.document:DiffDocument",
 }
 """Document kind -> the pydantic model of its current version (``module:attribute``, imported when asked)."""
 
@@ -233,6 +234,23 @@ class FleetOutlier(_Document):
     peers: int
 
 
+class FleetNodeSince(_Document):
+    node: str
+    changes: List[str]
+    findings_appeared: List[str]
+    findings_disappeared: List[str]
+
+
+class FleetSince(_Document):
+    """``fleet --baseline DIR``: each node against its own earlier record."""
+
+    baseline: str
+    changed: List[FleetNodeSince]
+    unchanged: int
+    new_nodes: List[str]
+    gone_nodes: List[str]
+
+
 class FleetDocument(_Document):
     """``rocm-doctor fleet --json``."""
 
@@ -249,6 +267,8 @@ class FleetDocument(_Document):
     findings: List[FleetFinding]
     outliers: List[FleetOutlier]
     seconds: float
+    since_baseline: Optional[FleetSince] = None
+    """Only with ``--baseline``."""
 
 
 def json_schema(kind: str) -> Dict[str, Any]:

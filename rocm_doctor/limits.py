@@ -121,6 +121,12 @@ UPDATE_FILES = Limit("update.max_files", 2_000, "entries")
 UPDATE_SECONDS = Limit("update.max_seconds", 60, "s")
 """How long each download may take in all, redirects included (``rules update --timeout`` lowers it)."""
 
+# -- baselines (baseline save, diff, fix --to) ----------------------------------------------------
+BASELINE_BYTES = Limit("baseline.max_bytes", 16 * MiB, "bytes")
+"""A stored baseline read back (redacted facts, findings and benchmark figures: a few hundred KiB)."""
+BASELINE_COUNT = Limit("baseline.max_count", 1_000, "baselines")
+"""Baselines ``baseline list`` and ``diff``'s benchmark history read (restore points accumulate)."""
+
 ALL = (
     YAML_BYTES, YAML_DEPTH, YAML_NODES, INTEGER_DIGITS, MATCH_CHARS, JSON_BYTES, JSON_DEPTH,
     PASTE_BYTES, PASTE_LINES, PASTE_WAIT, FACTS_GPUS, FACTS_ENTRIES, FACTS_TEXT, FACT_FILE_BYTES, TORCH_VERSION_PY_BYTES,
@@ -128,5 +134,6 @@ ALL = (
     EDIT_BYTES, EDIT_LINES, REQUIREMENTS_BYTES, REQUIREMENTS_LINES, REQUIREMENTS_DEPTH,
     CHILD_OUTPUT_BYTES, CHILD_LINE_BYTES, CHILD_EXIT_GRACE, BENCH_NOISE_LINES,
     UPDATE_INDEX_BYTES, UPDATE_BUNDLE_BYTES, UPDATE_UNPACKED_BYTES, UPDATE_FILES, UPDATE_SECONDS,
+    BASELINE_BYTES, BASELINE_COUNT,
 )
 """Every limit, in the order ``docs/limits.md`` lists them."""

@@ -64,6 +64,11 @@ def _fleet(run_cli, tmp_path: Path) -> List[Dict[str, Any]]:
     return [_json(run_cli("fleet", str(fleet.folder), "--json"))]
 
 
+def _diff(run_cli, tmp_path: Path) -> List[Dict[str, Any]]:
+    before, after = (MACHINES / box / "facts.json" for box in ("docker-2x7900xt-rocm62", "ubuntu2204-6700xt"))
+    return [_json(run_cli("diff", str(before), "--facts", str(after), "--json")), _json(run_cli("diff", str(before), str(before), "--json"))]
+
+
 def _bench(run_cli, tmp_path: Path) -> List[Dict[str, Any]]:
     probe = "import importlib.util, sys; sys.exit(0 if importlib.util.find_spec('torch') else 1)"
     if subprocess.run([sys.executable, "-I", "-c", probe], timeout=60).returncode != 0:
@@ -98,6 +103,7 @@ EXAMPLES: Dict[str, Callable[..., List[Dict[str, Any]]]] = {
     "fleet": _fleet,
     "matrix": lambda run_cli, tmp_path: [_json(run_cli("matrix", "--json"))],
     "ps": _ps,
+    "diff": _diff,
 }
 """Kind -> real documents of that kind (adding a kind to DOCUMENTS needs its line here too)."""
 

@@ -72,6 +72,8 @@ COMMAND_MODULES: Dict[str, str] = {
     "fleet": "fleet_cmd",
     "matrix": "matrix_cmd",
     "ps": "ps_cmd",
+    "baseline": "baseline_cmd",
+    "diff": "diff_cmd",
 }
 """Command name -> the module under ``rocm_doctor.cli`` that registers it."""
 
@@ -88,6 +90,11 @@ SUMMARIES: Dict[str, str] = {
     "fleet": "Many nodes in one view: drift, findings, slow GPUs.",
     "report": "Write a markdown bug report (redacted by default).",
     "ps": "GPU processes: the torch and runtime each loaded.",
+    "diff": "What changed since a baseline; known regressions first.",
+    "baseline save": "Save the facts, findings and rule database's version.",
+    "baseline list": "List the saved baselines, newest first.",
+    "baseline show": "Show a baseline's stack and findings.",
+    "baseline rm": "Remove a baseline.",
     "rules list": "List every rule and the rule database's version.",
     "rules validate": "Check rule files; exit 2 on the first problem.",
     "rules update": "Install the newest signed rule database (--revert).",

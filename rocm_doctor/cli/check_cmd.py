@@ -92,6 +92,11 @@ def check(
 
         render_check(result, stdout_console(), verbose=verbose, database=rule_database_info())
         _note_old_database()
+        _note_regressions(facts, source.is_live)
+        if source.from_file is not None:
+            _note_story(source.from_file, loaded)
+    if source.is_live and not result.crashes:
+        _save_last_good(facts, result.findings)
     if result.crashes:
         if quiet:  # a crash is an error: it is printed even with --quiet
             for crash in result.crashes:
@@ -109,6 +114,46 @@ def _note_old_database() -> None:
     note = stale_note()
     if note:
         stdout_console().print(note, markup=False)
+
+
+def _note_regressions(facts: Facts, live: bool) -> None:
+    """Say when the versions in use, or the update since the last good state, match a known regression."""
+    from rocm_doctor.baseline.model import LAST_GOOD
+    from rocm_doctor.baseline.store import load, path_of
+    from rocm_doctor.diff.notes import regression_notes
+
+    last_good = None
+    if live and path_of(LAST_GOOD).exists():
+        try:
+            last_good = load(LAST_GOOD).facts
+        except InputError as exc:
+            stderr_console().print(f"Note: the last good state cannot be read: {exc}", markup=False, soft_wrap=True)
+    for line in regression_notes(facts, last_good):
+        stdout_console().print(line, markup=False, soft_wrap=True)
+
+
+def _note_story(paste: str, rules: List[Rule]) -> None:
+    """A paste holding a before and an after state gets `diff`'s "what changed" section."""
+    from rocm_doctor.diff.render import diff_lines
+    from rocm_doctor.diff.story import FIRST, LAST, story_diff, story_of_paste
+
+    pair = story_of_paste(paste)
+    if pair is None:
+        return
+    console = stdout_console()
+    for line in ["", *diff_lines(story_diff(pair, rules), FIRST, LAST)]:
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+def _save_last_good(facts: Facts, findings: list) -> None:
+    """Remember a state without an error finding as ``last-good`` (off: ROCM_DOCTOR_LAST_GOOD=off)."""
+    from rocm_doctor.diff.last_good import save_last_good
+    from rocm_doctor.ruledb import rule_database_info
+
+    try:
+        save_last_good(facts, findings, rule_database_info()["version"])
+    except OSError as exc:  # a read-only data folder must not fail the check
+        stderr_console().print(f"Note: the last good state was not saved: {exc}", markup=False, soft_wrap=True)
 
 
 def _find_rule(rules: List[Rule], key: str) -> Rule:

@@ -141,6 +141,9 @@ def fix(
     keep_torch: bool = typer.Option(
         False, "--keep-torch", help="Keep the installed torch: apply the fixes meant for it instead of replacing it."
     ),
+    to: Optional[str] = typer.Option(
+        None, "--to", metavar="BASELINE", help="Return the Python stack to a saved baseline's versions (see `baseline list`)."
+    ),
     force: bool = FORCE_OPTION,
     rules: Optional[List[Path]] = RULES_OPTION,
     source: FactsSource = FactsSource(),
@@ -157,6 +160,13 @@ def fix(
         raise InputError("--activate changes this machine's environment: it cannot be used with --machine, --facts or --from")
     if activate and undo_activate:
         raise InputError("--activate and --undo-activate: choose one")
+    if to is not None:
+        if json_output or write_env or activate or undo_activate or torch_version or requirements or verify_index:
+            raise InputError("--to plans the way back to a baseline: it takes only --apply, --yes, --pip, --shell, --installer and --index-url")
+        from rocm_doctor.cli.restore import restore
+
+        restore(stdout_console(), to, source, rules, shell.value if shell else None, installer.value, index_url, apply, yes, pip_only)
+        return
     context = Context(
         shell=_command_shell(shell.value if shell else None), python=source.python, installer=installer.value,
         index_url=index_url, torch=torch_version, keep_torch=keep_torch,
@@ -354,6 +364,7 @@ def _apply(
         if not yes and not typer.confirm("Run them?", default=False):
             _say(console, "Nothing was run.")
             raise typer.Exit(1)
+        _save_restore_point(console, facts, rules)
         outcome = run_commands(commands, lambda line: _say(console, line), DEFAULT_TIMEOUT)
         if not outcome.ok:
             assert outcome.failed is not None
@@ -376,6 +387,19 @@ def _apply(
         _say(console, "   the environment changes are not applied by --apply: write them with --write-env and load the file")
     if remaining:
         raise typer.Exit(1)
+
+
+def _save_restore_point(console: Console, facts: Facts, rules: List[Rule]) -> None:
+    """Remember the state before ``--apply`` changes it: ``fix --to <name>`` returns to it."""
+    from rocm_doctor.baseline.auto import save_restore_point
+    from rocm_doctor.ruledb import rule_database_info
+
+    try:
+        path = save_restore_point(facts, evaluate(rules, facts).findings, rule_database_info()["version"])
+    except OSError as exc:
+        _say(console, f"Note: no restore point was saved ({exc}).")
+        return
+    _say(console, f"Saved the state before the change as baseline {path.stem}; `rocm-doctor fix --to {path.stem}` returns to it.")
 
 
 def _no_container(facts: Facts) -> None:

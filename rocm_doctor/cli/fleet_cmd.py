@@ -33,6 +33,9 @@ def fleet(
     output_format: Format = typer.Option(Format.console, "--format", help="console or markdown."),
     fail_on: FailOn = typer.Option("monitor", "--fail-on", help="Exit 0 for verdicts below this one."),
     rules: Optional[List[Path]] = RULES_OPTION,
+    baseline: Optional[Path] = typer.Option(
+        None, "--baseline", metavar="DIR", help="Also compare each node with its own earlier record in DIR (the same node names)."
+    ),
 ) -> None:
     """Which nodes drifted from the rest, what is wrong where, which GPUs are slow for their model.
 
@@ -45,10 +48,23 @@ def fleet(
     if not nodes:
         raise InputError(f"no node documents in {', '.join(map(str, paths))} ({len(skipped)} files skipped)")
     report = aggregate(nodes, skipped, len(files))
+    since = None
+    if baseline is not None:
+        from rocm_doctor.fleet import history
+
+        earlier, _ = Reader(load_rules(rules or [])).read(expand([baseline]))
+        if not earlier:
+            raise InputError(f"--baseline {baseline}: no node documents in it")
+        since = history.since(str(baseline), earlier, nodes)
     if json_output:
-        sys.stdout.write(json.dumps(document(report, fail_on.value, time.monotonic() - start), indent=2) + "\n")
+        doc = document(report, fail_on.value, time.monotonic() - start)
+        if since is not None:
+            doc["since_baseline"] = history.since_document(since)
+        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     elif output_format is Format.markdown:
-        sys.stdout.write(render_markdown(report, fail_on.value))
+        sys.stdout.write(render_markdown(report, fail_on.value) + (history.since_markdown(since) if since else ""))
     else:
         render_console(report, stdout_console(), fail_on.value)
+        for line in ["", *history.since_lines(since)] if since else []:
+            stdout_console().print(line, markup=False, highlight=False, soft_wrap=True)
     raise typer.Exit(report.exit_code(fail_on.value))

@@ -9,14 +9,13 @@ Pure functions over :class:`~rocm_doctor.fleet.load.Node` summaries.
 * **Findings** by rule, most severe action class first, with the nodes that have them.
 * **Benchmark outliers**, relative to peers: for each GPU model and figure, the median and
   the median absolute deviation (MAD) over the nodes that measured it. A figure is an
-  outlier when it is at most :data:`MAX_RATIO` of the median *and* its robust z-score
-  (0.6745 x (value - median) / MAD, Iglewicz and Hoaglin) is below :data:`MIN_Z`; with
-  fewer than :data:`MIN_PEERS` nodes nothing is judged. No spec-peak table is needed.
+  outlier when it is at most ``MAX_RATIO`` of the median *and* its robust z-score
+  (0.6745 x (value - median) / MAD, Iglewicz and Hoaglin) is below ``MIN_Z``; with
+  fewer than ``MIN_PEERS`` nodes nothing is judged (the model: :mod:`rocm_doctor.noise`). No spec-peak table is needed.
 """
 
 from __future__ import annotations
 
-import statistics
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
@@ -24,13 +23,9 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 from rocm_doctor.fleet.load import Node, NodeFinding, Skipped
 from rocm_doctor.health.verdict import EXIT_CODES, rank
 from rocm_doctor.model.rules import ACTION_ORDER, SEVERITY_ORDER
+from rocm_doctor.noise import MAX_RATIO, MIN_PEERS, MIN_Z, far_below, median_mad  # noqa: F401 - MAX_RATIO, MIN_Z re-exported
 
-MIN_PEERS = 5
-"""Nodes of one GPU model that must have measured a figure before anyone is called an outlier."""
-MAX_RATIO = 0.75
-"""An outlier is at most this fraction of its peers' median ..."""
-MIN_Z = -3.5
-"""... and this far below it in robust z-score (the usual cut-off for the modified z-score)."""
+# The noise model (median/MAD) is shared with ``diff``: rocm_doctor/noise.py.
 OUTLIER_ACTION = "triage"
 """A GPU far slower than its peers needs a person (link width, slot, cooling, firmware)."""
 DRIFT_ACTION = "config"
@@ -160,16 +155,14 @@ def outliers(nodes: Sequence[Node]) -> List[Outlier]:
     for (model, test, metric, unit), measured in groups.items():
         if len(measured) < MIN_PEERS:
             continue
-        values = [v for _, v in measured]
-        median = statistics.median(values)
-        mad = statistics.median(abs(v - median) for v in values)
+        median, mad = median_mad([v for _, v in measured])
         if median <= 0:
             continue
         for name, value in measured:
-            z = 0.6745 * (value - median) / mad if mad > 0 else (float("-inf") if value < median else 0.0)
-            if value / median <= MAX_RATIO and z < MIN_Z:
+            if far_below(value, median, mad):
                 found.append(Outlier(name, model, test, metric, unit, value, median, mad, value / median, len(measured)))
     return sorted(found, key=lambda o: (o.ratio, o.node, o.test, o.metric))
+
 
 
 def aggregate(nodes: Mapping[str, Node], skipped: Sequence[Skipped], files: int) -> FleetReport:
