@@ -180,3 +180,9 @@ def test_two_short_lines_are_not_joined_into_a_message() -> None:
 def test_rocblas_missing_kernels_read_whatever_the_path_holds(path: str) -> None:
     text = f"rocBLAS error: Cannot read {path}: No such file or directory for GPU arch : gfx1201\n"
     assert "tensile_library_missing_arch" in signatures(text)
+
+
+def test_an_error_naming_one_gpu_and_prose_naming_another_give_two_gpus() -> None:
+    facts = ingest("I have a 7900 XTX.\nrocBLAS error: Cannot read /x/TensileLibrary.dat: Illegal seek for GPU arch : gfx1036\n").facts
+    assert sorted(str(a.gfx.value) for a in facts.gpus.agents) == ["gfx1036", "gfx1100"]
+    assert facts.symptoms.error_gfx.value == ["gfx1036"]
