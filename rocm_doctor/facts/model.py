@@ -416,6 +416,9 @@ class SymptomFacts(Section):
     """Signature ids such as ``hip_invalid_device_function``."""
     context: Fact[List[str]] = _fact()
     """What the report speaks of that is not an error (``rocm_stack_mentioned``: it is about ROCm)."""
+    error_gfx: Fact[List[str]] = _fact()
+    """gfx targets that error messages name as the device they ran on (rocBLAS's "for GPU arch :
+    gfx1036", hipBLASLt's "No paths matched ... gfx1036"): the GPU the failing program used."""
     earlier: Fact[List[str]] = _fact()
     """What a pasted report shows of an earlier state it introduces as such ("Last working
     environment:", "before the update", "on my other machine"), as ``path=value``: evidence of what

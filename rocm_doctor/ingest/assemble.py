@@ -34,7 +34,7 @@ PROSE_LAYERS = ("report", "mention", "cpu")
 DISCOVERY_NAMES = {"amd-smi": "amdsmi"}
 MAX_GPUS = 256
 """GPU agents kept from one listing; a paste listing more is cut there (see docs/limits.md)."""
-_MERGED_LISTS = {"symptoms.signatures", "symptoms.context", "symptoms.earlier"}
+_MERGED_LISTS = {"symptoms.signatures", "symptoms.context", "symptoms.earlier", "symptoms.error_gfx"}
 _MERGED_DICTS = {"packages.installed"}
 _ENV_PATHS = ("env.vars", "env.coverage", "env.settings")
 _REACH_RANK = {True: 2, None: 1, False: 0}
@@ -245,6 +245,11 @@ def _agents(sightings: List[GpuSighting]) -> Tuple[List[Dict[str, Any]], Optiona
                 # The report names its GPUs in words and its CPU carries an iGPU the words left out.
                 if not any(a["fields"].get("integrated") is True for a in agents):
                     agents.append(_agent(len(agents), "cpu", [other]))
+            elif not matches and layer == "mention" and primary == "report" and len(agents) < MAX_GPUS and other.fields.get("gfx"):
+                # A labelled field or an error message names one GPU (rocBLAS "for GPU arch : gfx1036")
+                # and the prose another (the discrete card): both are this machine's GPUs.
+                if not any(_same_gpu(a["fields"], other.fields) for a in agents):
+                    agents.append(_agent(len(agents), "mention", [other]))
     return agents, primary
 
 

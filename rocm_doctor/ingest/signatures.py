@@ -276,6 +276,8 @@ def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> 
                 groups.update({k: v for k, v in _following(block, line, signature.then).items() if k not in groups})
             observations, settings = _observations(signature, line)
             sighting = _gpu_sighting(signature, groups, line)
+            if sighting is not None and sighting.fields.get("gfx") and signature.kind == "error":
+                observations.append(Observation("symptoms.error_gfx", [sighting.fields["gfx"]], line, TRUST_SIGNATURE))
             prefix = "error" if signature.kind == "error" else "context"
             piece = make_piece(f"{prefix}:{signature.id}", [line], observations, [sighting] if sighting else [])
             if settings:

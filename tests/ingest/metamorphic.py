@@ -150,6 +150,17 @@ def version_spelling(text: str) -> str:
     return "\n".join(out)
 
 
+_ROCM_SPACED = re.compile(r"\bROCm ?(\d)\.(\d)(?:\.0)?(?![\d.])")
+
+
+def version_compact(text: str) -> str:
+    """``ROCm 6.2`` (or ``ROCm 6.2.0``) spelled ``rocm6.2`` in prose, as in wheel tags and index names."""
+    out = []
+    for line in text.split("\n"):
+        out.append(line if "://" in line else _ROCM_SPACED.sub(lambda m: f"rocm{m.group(1)}.{m.group(2)}", line))
+    return "\n".join(out)
+
+
 NOISE = (
     "INFO:     Started server process [41235]",
     "Downloading shards: 100%|##########| 2/2 [00:04<00:00,  2.10s/it]",
@@ -184,6 +195,7 @@ REWRITES: Dict[str, Callable[[str], str]] = {
     "Windows path forms": windows_paths,
     "uv wording for pip": uv_wording,
     "ROCm version spelling": version_spelling,
+    "ROCm version as rocmX.Y": version_compact,
     "unrelated log lines": unrelated_lines,
 }
 

@@ -180,3 +180,26 @@ def test_two_short_lines_are_not_joined_into_a_message() -> None:
 def test_rocblas_missing_kernels_read_whatever_the_path_holds(path: str) -> None:
     text = f"rocBLAS error: Cannot read {path}: No such file or directory for GPU arch : gfx1201\n"
     assert "tensile_library_missing_arch" in signatures(text)
+
+
+def test_an_error_naming_one_gpu_and_prose_naming_another_give_two_gpus() -> None:
+    facts = ingest("I have a 7900 XTX.\nrocBLAS error: Cannot read /x/TensileLibrary.dat: Illegal seek for GPU arch : gfx1036\n").facts
+    assert sorted(str(a.gfx.value) for a in facts.gpus.agents) == ["gfx1036", "gfx1100"]
+    assert facts.symptoms.error_gfx.value == ["gfx1036"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "rocblaslt error: Cannot read /usr/local/lib/ollama/rocm/hipblaslt/library/TensileLibrary_lazy_gfx1201.dat: No such file or directory",
+        'rocblaslt error: Cannot read "TensileLibrary_lazy_gfx1201.dat": No such file or directory',
+        "rocblaslt error: Cannot read torch/lib/hipblaslt/library/TensileLibrary_lazy_gfx900.dat: No such file",
+    ],
+)
+def test_hipblaslt_missing_its_library_is_read_as_hipblaslts_not_rocblass(line: str) -> None:
+    assert "hipblaslt_library_missing" in signatures(line + "\n")
+
+
+def test_rocblas_missing_kernels_with_a_quoted_path_is_read() -> None:
+    line = 'rocBLAS error: Cannot read "/opt/rocm/lib/rocblas/library/TensileLibrary.dat": No such file or directory for GPU arch : gfx1036\n'
+    assert "tensile_library_missing_arch" in signatures(line)

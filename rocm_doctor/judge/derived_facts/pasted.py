@@ -281,3 +281,26 @@ def changed_since_earlier(facts: Facts, tables: Tables) -> Fact:
     if not changed:
         return absent(earlier.source or "paste", "nothing the report shows for both states differs")
     return known(changed, earlier.source or "paste")
+
+
+@machine_fact(
+    "error_names_igpu",
+    "An error message names the gfx target of an integrated AMD GPU (symptoms.error_gfx) while a "
+    "discrete AMD GPU of another target is present: the failing program ran on the iGPU. The value "
+    "names it ('Radeon Graphics (gfx1036)'); absent when no error names an integrated GPU's target.",
+)
+def error_names_igpu(facts: Facts, tables: Tables) -> Fact:
+    named = facts.symptoms.error_gfx
+    if not named.is_known or not named.value:
+        return absent(named.source or "paste", "no error message names a gfx target")
+    agents = amd_agents(facts)
+    discrete = {str(a.gfx.value) for a in agents if a.integrated.is_known and a.integrated.value is False and a.gfx.is_known}
+    if not discrete:
+        return absent("GPU discovery", "no discrete AMD GPU is known next to the one the error names")
+    for agent in agents:
+        if agent.integrated.is_known and agent.integrated.value and agent.gfx.is_known:
+            gfx = str(agent.gfx.value)
+            if gfx in named.value and gfx not in discrete:
+                name = agent.name.value if agent.name.is_known else "the integrated GPU"
+                return known(f"{name} ({gfx})", named.source or "paste")
+    return absent(named.source or "paste", "the error names no integrated GPU's target")
