@@ -165,6 +165,9 @@ def load_table(name: str) -> Any:
 
 HEAD_BYTES = 4096
 """A top-level field of a table is in its head when it pickles to at most this many bytes."""
+HEADER_FIELDS = ("checked", "against")
+"""Always in the head, however long: when the table was checked and against which sources (the
+variable registry checks against some eighty tagged source trees)."""
 
 
 @lru_cache(maxsize=None)
@@ -177,6 +180,9 @@ def load_table_head(name: str) -> Dict[str, Any]:
         table = load_table(name)
         if not isinstance(table, dict):
             return {}
-        return {k: v for k, v in table.items() if len(pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL)) <= HEAD_BYTES}
+        return {
+            k: v for k, v in table.items()
+            if k in HEADER_FIELDS or len(pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL)) <= HEAD_BYTES
+        }
 
     return cached(f"table-{name}-head", key, build)

@@ -15,9 +15,11 @@ from __future__ import annotations
 import ipaddress
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Iterable, List, Optional, Pattern, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Literal, Optional, Pattern, Tuple, get_origin
 
-from rocm_doctor.redact_secrets import SecretRedactor
+from pydantic import BaseModel
+
+from rocm_doctor.redact_secrets import SECRET, SecretRedactor, is_secret_name, is_version_number
 
 USER = "<user>"
 HOST = "<host>"
@@ -358,3 +360,27 @@ class ReportRedactor:
         """A file's text: a whole serial when its name names one (``serial_number``), else :meth:`text`."""
         name = re.split(r"[/\\]", path)[-1]
         return self.identifiers.serial(text) if is_serial_key(name) else self.text(text)
+
+
+def redacted_along(model: Any, dump: Any, clean: Callable[[Any], Any]) -> Any:
+    """``dump`` (``model``, a pydantic model, dumped to JSON) with every value redacted, walked along the schema.
+
+    The field names of the facts and of the objects inside a fact's value (a torch device's
+    ``name``) are the schema, not the user's data: a user called ``name`` or ``python`` must not
+    rename one and make the facts invalid, nor one called ``known`` change a fact's status (a
+    field with fixed values is not redacted). Keys of free mappings (environment variables,
+    packages) are data, and ``clean`` redacts them with their values. An object with a ``name``
+    that says it is secret (an environment setting ``HF_TOKEN``) loses its ``value`` whole.
+    """
+    if isinstance(model, BaseModel) and isinstance(dump, dict):
+        fields = type(model).model_fields
+        secret = is_secret_name(dump.get("name"))
+        return {
+            key: item if key in fields and get_origin(fields[key].annotation) is Literal
+            else SECRET if secret and key == "value" and isinstance(item, str) and item and not is_version_number(item)
+            else redacted_along(getattr(model, key, None), item, clean)
+            for key, item in dump.items()
+        }
+    if isinstance(model, (list, tuple)) and isinstance(dump, list) and len(model) == len(dump):
+        return [redacted_along(value, item, clean) for value, item in zip(model, dump)]
+    return clean(dump)

@@ -14,17 +14,14 @@ prose; a redacted report keeps only the kernel parameters that bear on the GPU.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Iterable, List, Literal, Optional, Tuple, get_origin
-
-from pydantic import BaseModel
+from typing import Any, Callable, Iterable, List, Optional, Tuple
 
 from rocm_doctor import __version__
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact
 from rocm_doctor.ingest import REPORT_MARKER
 from rocm_doctor.judge.report import CheckResult
-from rocm_doctor.redact import ReportRedactor
-from rocm_doctor.redact_secrets import SECRET, is_secret_name, is_version_number
+from rocm_doctor.redact import ReportRedactor, redacted_along
 from rocm_doctor.render.safe import escape_controls, safe_json
 from rocm_doctor.report.kernel_params import KEPT_DESCRIPTION, kept_parameters
 
@@ -166,30 +163,6 @@ def _bench_details(data: dict) -> str:
     return "; ".join(parts)
 
 
-def _redacted_facts(model: Any, dump: Any, clean: Callable[[Any], Any]) -> Any:
-    """``dump`` (``model`` dumped to JSON) with every value redacted, walked along the schema.
-
-    The field names of the facts and of the objects inside a fact's value (a torch device's
-    ``name``) are the schema, not the user's data: a user called ``name`` or ``python`` must not
-    rename one and make the facts invalid, nor one called ``known`` change a fact's status (a
-    field with fixed values is not redacted). Keys of free mappings (environment variables,
-    packages) are data, and ``clean`` redacts them with their values. An object with a ``name``
-    that says it is secret (an environment setting ``HF_TOKEN``) loses its ``value`` whole.
-    """
-    if isinstance(model, BaseModel) and isinstance(dump, dict):
-        fields = type(model).model_fields
-        secret = is_secret_name(dump.get("name"))
-        return {
-            key: item if key in fields and get_origin(fields[key].annotation) is Literal
-            else SECRET if secret and key == "value" and isinstance(item, str) and item and not is_version_number(item)
-            else _redacted_facts(getattr(model, key, None), item, clean)
-            for key, item in dump.items()
-        }
-    if isinstance(model, (list, tuple)) and isinstance(dump, list) and len(model) == len(dump):
-        return [_redacted_facts(value, item, clean) for value, item in zip(model, dump)]
-    return clean(dump)
-
-
 def build_report(
     result: CheckResult,
     rules_version: str,
@@ -203,7 +176,7 @@ def build_report(
     source = _kernel_parameters_kept(result.facts) if redactor is not None else result.facts
     if redactor is not None:
         redactor.learn(result.facts.model_dump(mode="json"))
-    facts = Facts.model_validate(_redacted_facts(source, source.model_dump(mode="json"), clean))
+    facts = Facts.model_validate(redacted_along(source, source.model_dump(mode="json"), clean))
     redacted = (
         "redacted: secrets, user, host, folders under home, IP/MAC addresses, UUIDs, serial numbers, kernel parameters"
         " other than the GPU's (docs/redaction.md)" if redactor else "not redacted"

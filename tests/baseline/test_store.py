@@ -48,7 +48,7 @@ def test_a_baseline_is_stored_redacted(data_folder: Path) -> None:
     raw["permissions"]["user"] = {"status": "known", "value": "alice", "source": "test"}
     save(capture("mine", Facts.from_dict(raw), [], "rules-x", "test"))
     text = (data_folder / "baselines" / "mine.json").read_text(encoding="utf-8")
-    assert "alice" not in text and "/home/<user>/sd/venv/bin/python" in text
+    assert "alice" not in text and "/home/<user>/sd/venv/bin/python" in text  # folder names kept: see redaction.py
 
 
 def test_a_baseline_file_over_the_size_limit_is_refused_naming_the_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
