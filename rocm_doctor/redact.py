@@ -48,7 +48,7 @@ class Redactor:
         A home's last part counts as a user name.
         """
         rules: List[Tuple[Pattern[str], str]] = []
-        clean_homes = sorted({h.rstrip("/\\") for h in homes if h and h.rstrip("/\\")}, key=len, reverse=True)
+        clean_homes = sorted({h.rstrip("/\\") for h in homes if h and h.rstrip("/\\")}, key=lambda h: (-len(h), h))
         users = {u.strip() for u in users if u and u.strip()}
         users |= {re.split(r"[/\\]", home)[-1] for home in clean_homes if _HOME.match(home)}
         for home in clean_homes:

@@ -248,7 +248,8 @@ def _codenames() -> Tuple[_Codename, ...]:
 @lru_cache(maxsize=1)
 def codename_regex() -> "re.Pattern[str]":
     """One pattern that finds any of the table's code names in running text (case-insensitive)."""
-    names = sorted({str(row.model.product) for row in _codenames()}, key=len, reverse=True)
+    # Longest first (a longer name hides a shorter one inside it), then by name: never by hash order.
+    names = sorted({str(row.model.product) for row in _codenames()}, key=lambda name: (-len(name), name))
     if not names:
         return re.compile(r"(?!x)x")
     words = [r"\s*".join(re.escape(w) for w in name.split()) for name in names]
