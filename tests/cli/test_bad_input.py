@@ -64,9 +64,13 @@ def test_rule_file_with_a_list_as_mapping_key_names_file_and_line(tmp_path: Path
 
 
 def test_rule_file_nested_too_deeply_is_an_input_error(tmp_path: Path) -> None:
+    # Our depth limit or libyaml's own may answer first (PyYAML 6.0.4 with libyaml does): the words are
+    # theirs, what is pinned is ours: exit 2, one line naming the file and line, no traceback.
     rules = tmp_path / "deep.yaml"
     rules.write_text("[" * 5000 + "]" * 5000, encoding="utf-8")
-    assert_input_error(doctor("rules", "validate", str(rules)), "deep.yaml", "nested too deeply")
+    result = doctor("rules", "validate", str(rules))
+    assert_input_error(result, f"{rules}:1:")
+    assert len(result.stderr.decode("utf-8", "replace").strip().splitlines()) == 1
 
 
 def test_error_message_with_markup_brackets_is_printed_verbatim() -> None:

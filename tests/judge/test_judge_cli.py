@@ -116,10 +116,10 @@ def test_a_bad_rule_file_is_one_line_and_exit_2(run_cli, tmp_path, make_facts) -
     bad.write_text(Path(RULES).read_text().replace("kind: pip", "kind: pipx"), encoding="utf-8")
     result = _check(run_cli, tmp_path, make_facts, None, "--rules", str(bad))
     assert result.exit_code == 2
-    assert result.stderr.strip().splitlines() == [
-        f"error: {bad}:16: rule TST001: field 'fixes[0].kind': Input should be 'env', 'pip', 'docker', 'code' "
-        "or 'manual'"
-    ]
+    (line,) = result.stderr.strip().splitlines()
+    # The rest of the line is pydantic's wording; the kinds it offers are ours.
+    assert line.startswith(f"error: {bad}:16: rule TST001: field 'fixes[0].kind': "), line
+    assert all(kind in line for kind in ("env", "pip", "docker", "code", "manual")), line
 
 
 def test_a_bad_facts_file_is_exit_2(run_cli, tmp_path) -> None:

@@ -59,7 +59,10 @@ def test_rule_file_error_is_an_input_error_with_exit_code_2() -> None:
 
 def test_bad_fix_kind_names_line_rule_and_field(tmp_path: Path) -> None:
     text = GOOD.replace("kind: docker", "kind: dokcer")
-    assert _error(tmp_path, text).startswith(":12: rule USR001: field 'fixes[0].kind': Input should be")
+    message = _error(tmp_path, text)
+    # What follows the field is pydantic's wording: only the kinds it offers are ours to pin.
+    assert message.startswith(":12: rule USR001: field 'fixes[0].kind': "), message
+    assert all(kind in message for kind in ("env", "pip", "docker", "code", "manual")), message
 
 
 def test_a_user_rule_without_action_defaults_by_severity(tmp_path: Path) -> None:
@@ -73,7 +76,8 @@ def test_a_user_rule_without_action_defaults_by_severity(tmp_path: Path) -> None
 
 def test_unknown_action_names_line_rule_and_field(tmp_path: Path) -> None:
     message = _error(tmp_path, GOOD.replace("area: container", "action: drain\n    area: container"))
-    assert message.startswith(":6: rule USR001: field 'action': Input should be 'monitor', 'config'"), message
+    assert message.startswith(":6: rule USR001: field 'action': "), message
+    assert all(action in message for action in ("monitor", "config", "triage", "isolate", "reset")), message
 
 
 def test_unknown_key_is_an_error_on_its_line(tmp_path: Path) -> None:
