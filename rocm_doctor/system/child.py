@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import collections
 import os
+import select
 import signal
 import subprocess
 import time
 import uuid
-from typing import Deque, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Deque, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from rocm_doctor.limits import CHILD_EXIT_GRACE, CHILD_LINE_BYTES, CHILD_OUTPUT_BYTES
 
@@ -204,11 +205,15 @@ class Child:
         survivors = _descendants(self.proc.pid) if walk else []
         _kill_group(self.proc)
         # Always: what left the group without holding the pipe is found only by its token.
-        _kill_escaped(self.token, holders if self.escaped else set(), survivors, self._started_at)
+        killed = _kill_escaped(self.token, holders if self.escaped else set(), survivors, self._started_at,
+                               self.proc.pid if os.name == "posix" else None)
         try:
             code: Optional[int] = self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not take 10 s
             code = None
+        # SIGKILL is delivered, not yet acted on, when kill() returns: on a loaded machine a killed
+        # grandchild can still run for a while. Return only once nothing we killed is running.
+        _await_exit(killed, _KILLED_EXIT_SECONDS)
         self._reader.close()
         return code
 
@@ -257,8 +262,9 @@ def _descendants(pid: int) -> List[int]:
         return []
 
 
-def _kill_escaped(token: str, pipes: Set[str], known: List[int], since: float) -> None:
-    """Kill ``known`` and every process started after ``since`` that carries ``token`` or holds one of ``pipes``.
+def _kill_escaped(token: str, pipes: Set[str], known: List[int], since: float, group: Optional[int] = None) -> List[Any]:
+    """Kill ``known`` and every process started after ``since`` that carries ``token``, holds one of ``pipes``
+    or is still in process ``group`` (killed already, maybe not dead yet); the processes killed (psutil).
 
     Every process is visited, but only those started since the child have their environment
     read (psutil caches start times): about 40 microseconds a process, 60 ms on a node running
@@ -273,15 +279,58 @@ def _kill_escaped(token: str, pipes: Set[str], known: List[int], since: float) -
         try:
             if proc.create_time() < since - 2.0:  # boot time is whole seconds and start times clock ticks: slack
                 continue
-            if proc.environ().get(TOKEN_VAR) == token or (pipes and _holds(proc.pid, pipes)):
+            if (group is not None and os.getpgid(proc.pid) == group) or proc.environ().get(TOKEN_VAR) == token or (
+                    pipes and _holds(proc.pid, pipes)):
                 victims.add(proc.pid)
         except (psutil.Error, OSError):
             continue
+    killed = []
     for pid in victims:
         try:
-            psutil.Process(pid).kill()
+            process = psutil.Process(pid)
+            process.kill()
         except psutil.Error:
             continue
+        killed.append(process)
+    return killed
+
+
+_KILLED_EXIT_SECONDS = 10.0
+"""How long :meth:`Child.close` waits for the processes it killed to exit (SIGKILL takes milliseconds)."""
+
+
+def _await_exit(processes: Sequence[Any], seconds: float) -> None:
+    """Return once every one of ``processes`` (psutil) has exited, or ``seconds`` passed.
+
+    Exited means dead or a zombie: these are not our children (the child itself is reaped by
+    ``wait``), so only their new parent can reap them, and a container's first process may never do.
+    Linux: the exit is awaited on a pidfd; elsewhere the status is polled.
+    """
+    import psutil
+
+    until = time.monotonic() + seconds
+    pidfd_open = getattr(os, "pidfd_open", None)
+    for process in processes:
+        fd = None
+        try:
+            if pidfd_open is not None:
+                try:
+                    fd = pidfd_open(process.pid)
+                except OSError:
+                    fd = None
+            while process.is_running() and process.status() != psutil.STATUS_ZOMBIE:
+                left = until - time.monotonic()
+                if left <= 0:
+                    break
+                if fd is not None:
+                    select.select([fd], [], [], left)  # readable once the process has exited
+                else:  # pragma: no cover - no pidfd (macOS, Linux before 5.3)
+                    time.sleep(min(left, 0.01))
+        except psutil.Error:
+            pass
+        finally:
+            if fd is not None:
+                os.close(fd)
 
 
 def _holds(pid: int, pipes: Set[str]) -> bool:

@@ -86,10 +86,7 @@ def test_a_hang_with_a_grandchild_holding_the_pipe_ends_at_the_deadline_and_leav
     run = run_bench(python, "quick", "cpu", 2.0, tests=["init"])
     assert time.monotonic() - started < 15
     assert run.tests["init"].status == "hang"
-    deadline = time.monotonic() + 3
-    while _survivors(marker) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert _survivors(marker) == []
+    assert _survivors(marker) == []  # run_bench returns once what it killed has exited
 
 
 def test_a_flood_of_junk_lines_keeps_a_bounded_noise_list(tmp_path: Path) -> None:
