@@ -83,6 +83,8 @@ class BenchRun:
     noise_dropped: int = 0
     """Noise lines beyond ``bench.max_noise_lines``, counted and dropped."""
     spec: Optional["SpecPeak"] = None
+    python_why: Optional[str] = None
+    """Why ``python`` is the target (``--python``, the active virtual environment, ...), when the CLI chose it."""
 
     @property
     def failing(self) -> List[TestResult]:
@@ -296,6 +298,7 @@ def run_dict(run: BenchRun) -> Dict[str, Any]:
         "level": run.level,
         "device": run.device,
         "python": run.python,
+        **({"python_selected_by": run.python_why} if run.python_why else {}),
         "info": run.info,
         "spec": vars(run.spec).copy() if run.spec else None,
         "seconds": round(run.seconds, 3),

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import enum
 import json
-import shutil
 import sys
-from pathlib import Path
-from typing import Optional
+from typing import Optional, Tuple
 
 import typer
 from rich.console import Console
@@ -31,13 +29,20 @@ class Device(str, enum.Enum):
     cpu = "cpu"
 
 
-def _resolve_python(python: Optional[str]) -> str:
-    if python is None:
-        return sys.executable
-    found = shutil.which(python) if not Path(python).exists() else python
-    if found is None:
-        raise InputError(f"--python {python}: no such interpreter")
-    return str(found)
+def _target(python: Optional[str]) -> Tuple[str, str]:
+    """(interpreter the worker runs in, why): the one decision ``check``, ``fix`` and ``facts`` make too
+    (the active venv or conda env before rocm-doctor's own interpreter; ``rocm_doctor.facts.target``)."""
+    from rocm_doctor.facts.target import target_interpreter
+    from rocm_doctor.system.live import LiveSystem
+
+    system = LiveSystem()
+    chosen, why = target_interpreter(system, python)
+    if python is not None:
+        found = chosen if system.exists(chosen) else system.which(chosen)
+        if found is None:
+            raise InputError(f"--python {python}: no such interpreter")
+        chosen = found
+    return chosen, why
 
 
 def _figure(value: Optional[float], digits: int = 3) -> str:
@@ -48,6 +53,8 @@ def render_summary(run: BenchRun, console: Console) -> None:
     """Device header, then one row per figure (or per test without figures): value, spec peak, fraction."""
     info = run.info
     name = info.get("name") or run.device
+    if run.python_why:
+        console.print(f"[bold]Target:[/] {escape(run.python)} ({escape(run.python_why)})", soft_wrap=True)
     gfx = f" ({info['gcn_arch']})" if info.get("gcn_arch") else ""
     console.print(f"[bold]Device:[/] {escape(str(name))}{gfx}, torch {escape(str(info.get('torch', '?')))}, level {run.level}")
     if run.spec is not None:
@@ -101,7 +108,7 @@ def bench(
     Exit codes: 0 every test that ran was ok or slow, 1 a test was wrong, hung or crashed, or no test
     ran at all (every test skipped or failed to start), 2 bad input.
     """
-    target = _resolve_python(python)
+    target, why = _target(python)
     err = stderr_console()
     with Progress(
         SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
@@ -114,6 +121,7 @@ def bench(
             bar.update(task, description=escape(label), completed=finished, total=total)
 
         run = run_bench(target, level.value, device.value, deadline, progress)
+    run.python_why = why
     if json_output:
         sys.stdout.write(json.dumps(run_dict(run), indent=2, default=str) + "\n")
     else:

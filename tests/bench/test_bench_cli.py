@@ -50,6 +50,24 @@ def test_a_wrong_test_makes_the_exit_code_nonzero(torch_python: str) -> None:
     assert document["tests"]["copy_integrity"]["metrics"]["all_zeros"] is True
 
 
+def test_bench_targets_the_active_virtual_environment_as_check_does(tmp_path) -> None:
+    # Installed with pipx or uv tool, rocm-doctor runs in its own interpreter; with a venv activated,
+    # bench must run the worker in that venv, chosen by the same decision as check, fix and facts.
+    import venv
+
+    active = tmp_path / "active"
+    venv.create(active, with_pip=False)
+    env = dict(hook_env(), VIRTUAL_ENV=str(active), COLUMNS="160", NO_COLOR="1")
+    done = subprocess.run([sys.executable, "-m", "rocm_doctor", "bench", "--device", "cpu", "--json"],
+                          capture_output=True, text=True, timeout=300, env=env)
+    document = json.loads(done.stdout)
+    assert document["python"] == str(active / "bin" / "python3"), done.stderr
+    assert document["python_selected_by"] == f"the active virtual environment (VIRTUAL_ENV={active})"
+    human = subprocess.run([sys.executable, "-m", "rocm_doctor", "bench", "--device", "cpu"],
+                           capture_output=True, text=True, timeout=300, env=env)
+    assert f"Target: {active / 'bin' / 'python3'} (the active virtual environment" in human.stdout
+
+
 def test_a_missing_interpreter_is_a_one_line_input_error() -> None:
     done = _bench("--python", "/nonexistent/python3")
     assert done.returncode == 2
