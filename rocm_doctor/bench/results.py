@@ -203,9 +203,13 @@ def figures_for(
             peak = getattr(spec, f"{label}_tflops") if spec else None
             band = bands.get("half" if label in _HALF else "fp32")
             fraction, text, verdict = _verdict(value, peak, band, plaus)
-            note = None
+            notes = []
+            window = metrics.get(f"{label}_window_seconds")
+            if window is not None:
+                notes.append(f"sustained over {window:.3g} s (median of {metrics.get(f'{label}_trials', '?')} timings)")
             if spec is not None and peak is None:
-                note = f"{spec.product} has no {label} hardware units: info only"
+                notes.append(f"{spec.product} has no {label} hardware units: info only")
+            note = "; ".join(notes) or None
             out.append(Figure("gemm", f"{label}_tflops", value, "TFLOP/s", peak, fraction, text, verdict, note))
     elif result.name == "bandwidth":
         out.extend(_bandwidth_figures(metrics, info, spec, table, plaus))

@@ -328,7 +328,7 @@ class Worker:
         props = torch.cuda.get_device_properties(0)
         self.info.update(
             name=props.name,
-            gcn_arch=(getattr(props, "gcnArchName", "") or "").split(":")[0] or None,
+            **device_arch(torch, props),
             compute_units=props.multi_processor_count,
             total_memory=props.total_memory,
             device_count=torch.cuda.device_count(),
@@ -624,6 +624,8 @@ class Worker:
             out = self.step(name, label, run)
             metrics[label + "_tflops"] = out["tflops"]
             metrics[label + "_n"] = out["n"]
+            metrics[label + "_window_seconds"] = out["window_seconds"]
+            metrics[label + "_trials"] = out["trials"]
             for key in ("first_5s_tflops", "last_5s_tflops"):
                 if key in out:
                     metrics[f"{label}_{key}"] = out[key]
@@ -663,7 +665,10 @@ class Worker:
             rates.append(flops * reps / max(stop(), 1e-9) / 1e12)
             stamps.append(time.perf_counter() - begin)
         out = {
+            # Sustained: the median over the whole window, after the warm-up. A short burst runs
+            # faster than this while a GPU's clocks have not yet come down under load.
             "tflops": round(statistics.median(rates), 4),
+            "window_seconds": round(stamps[-1], 3),
             "min_tflops": round(min(rates), 4),
             "max_tflops": round(max(rates), 4),
             "trials": len(rates),
@@ -949,6 +954,16 @@ def _host_available() -> int:
     except OSError:
         pass
     return 2 * GiB
+
+
+def device_arch(torch, props) -> dict:
+    """What the device's architecture is called: ``gcn_arch`` (``gfx942``) on a ROCm build,
+    ``compute_capability`` (``9.0``) on a CUDA build, whose ``gcnArchName`` is only the device name."""
+    if getattr(torch.version, "hip", None):
+        arch = (getattr(props, "gcnArchName", "") or "").split(":")[0]
+        return {"gcn_arch": arch} if arch.startswith("gfx") else {}
+    major, minor = getattr(props, "major", None), getattr(props, "minor", None)
+    return {"compute_capability": f"{major}.{minor}"} if isinstance(major, int) and isinstance(minor, int) else {}
 
 
 def _pcie_link(props) -> dict:

@@ -55,7 +55,12 @@ def render_summary(run: BenchRun, console: Console) -> None:
     name = info.get("name") or run.device
     if run.python_why:
         console.print(f"[bold]Target:[/] {escape(run.python)} ({escape(run.python_why)})", soft_wrap=True)
-    gfx = f" ({info['gcn_arch']})" if info.get("gcn_arch") else ""
+    if info.get("gcn_arch"):
+        gfx = f" ({info['gcn_arch']})"
+    elif info.get("compute_capability"):
+        gfx = f" (CUDA compute capability {info['compute_capability']})"
+    else:
+        gfx = ""
     console.print(f"[bold]Device:[/] {escape(str(name))}{gfx}, torch {escape(str(info.get('torch', '?')))}, level {run.level}")
     if run.spec is not None:
         console.print(f"[bold]Spec peaks:[/] {escape(run.spec.product)} [dim]({escape(run.spec.source)})[/]")
@@ -82,7 +87,7 @@ def render_summary(run: BenchRun, console: Console) -> None:
                 _figure(fig.spec_peak),
                 f"{fig.fraction:.0%}" if fig.fraction is not None else "",
                 fig.band or "",
-                escape(fig.note or (detail if index == 0 else "")),
+                escape("; ".join(text for text in (fig.note, detail if index == 0 else "") if text)),
             )
     console.print(table)
     failing = run.failing

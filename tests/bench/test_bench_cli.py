@@ -28,6 +28,7 @@ def test_quick_level_on_the_cpu_runs_every_test_and_prints_the_summary(torch_pyt
         assert f"\n{name} " in done.stdout
     assert "Device: cpu" in done.stdout
     assert "bf16_tflops" in done.stdout and "d2d_gbs" in done.stdout
+    assert "sustained over" in done.stdout  # a GEMM figure names its measurement window
     assert "Traceback" not in done.stderr
 
 
@@ -39,6 +40,8 @@ def test_json_output_carries_every_classified_test(torch_python: str) -> None:
     assert list(document["tests"]) == QUICK_TESTS
     assert all(t["status"] == "ok" for t in document["tests"].values())
     assert document["failing"] == [] and document["device"] == "cpu"
+    gemm = document["tests"]["gemm"]["metrics"]
+    assert gemm["bf16_window_seconds"] >= 0.5 and gemm["bf16_trials"] >= 3  # quick: 0.5 s after the warm-up
 
 
 def test_a_wrong_test_makes_the_exit_code_nonzero(torch_python: str) -> None:

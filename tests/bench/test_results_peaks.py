@@ -181,3 +181,37 @@ def test_the_bands_and_thresholds_name_their_source() -> None:
     assert table["gemm_bands"] and table["copy_bands"] and table["thresholds"]
     urls = list(table["bands_source"]) + list(table["thresholds_source"])
     assert urls and all(str(u).startswith("https://") for u in urls)
+
+
+def test_a_gemm_figure_says_it_is_sustained_over_its_measurement_window() -> None:
+    result = TestResult(name="gemm", status="ok",
+                        metrics={"bf16_tflops": 95.0, "bf16_n": 8192, "bf16_window_seconds": 1.503, "bf16_trials": 41})
+    (fig,) = figures_for(result, {}, lookup_peak("gfx1100", "AMD Radeon RX 7900 XTX"))
+    assert fig.note == "sustained over 1.5 s (median of 41 timings)"
+
+
+def test_on_a_cuda_device_the_device_name_is_not_reported_as_its_gfx() -> None:
+    # torch's CUDA builds fill gcnArchName with the device name (seen on an H200).
+    from types import SimpleNamespace
+
+    from rocm_doctor.bench.worker import device_arch
+
+    props = SimpleNamespace(name="NVIDIA H200", gcnArchName="NVIDIA H200", major=9, minor=0)
+    cuda = SimpleNamespace(version=SimpleNamespace(hip=None, cuda="12.8"))
+    assert device_arch(cuda, props) == {"compute_capability": "9.0"}
+    rocm = SimpleNamespace(version=SimpleNamespace(hip="7.2.26015", cuda=None))
+    mi300 = SimpleNamespace(name="AMD Instinct MI300X", gcnArchName="gfx942:sramecc+:xnack-", major=9, minor=4)
+    assert device_arch(rocm, mi300) == {"gcn_arch": "gfx942"}
+    assert device_arch(rocm, props) == {}  # a name where a gfx target belongs is left out, not passed on
+
+
+def test_the_summary_names_a_cuda_device_by_its_compute_capability() -> None:
+    from rich.console import Console
+
+    from rocm_doctor.cli.bench_cmd import render_summary
+
+    run = _run_with(TestResult(name="gemm", status="ok"))
+    run.info = {"name": "NVIDIA H200", "device": "cuda", "torch": "2.13.0+cu130", "compute_capability": "9.0"}
+    console = Console(record=True, width=160, color_system=None)
+    render_summary(run, console)
+    assert "Device: NVIDIA H200 (CUDA compute capability 9.0), torch 2.13.0+cu130" in console.export_text()
