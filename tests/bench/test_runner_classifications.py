@@ -48,7 +48,9 @@ def test_corrupted_gemm_output_is_wrong(torch_python: str) -> None:
 
 
 def test_a_sleeping_step_is_a_hang_and_a_fresh_worker_runs_the_rest(torch_python: str) -> None:
-    run = _run(torch_python, ["compute_integrity", "init"], "sleep:compute_integrity/gemm_fp16", deadline=8.0)
+    # The deadline covers each worker's `import torch` (15 s seen on a loaded 2-core machine) and
+    # is what the hang costs: 20 s.
+    run = _run(torch_python, ["compute_integrity", "init"], "sleep:compute_integrity/gemm_fp16", deadline=20.0)
     hung = run.tests["compute_integrity"]
     assert hung.status == "hang"
     assert hung.step == "gemm_fp16"
@@ -71,9 +73,10 @@ def test_a_crash_is_seen_even_when_a_forked_child_keeps_the_pipe_open(torch_pyth
 
     started = time.monotonic()
     run = _run(torch_python, ["compute_integrity"],
-               "fork:compute_integrity/gemm_fp16,segv:compute_integrity/gemm_fp16", deadline=30.0)
+               "fork:compute_integrity/gemm_fp16,segv:compute_integrity/gemm_fp16", deadline=240.0)
     assert (run.tests["compute_integrity"].status, run.tests["compute_integrity"].signal) == ("crash", "SIGSEGV")
-    assert time.monotonic() - started < 20  # classified when the worker died, not at the deadline
+    # Classified when the worker died, not at the deadline: far from it even when `import torch` is slow.
+    assert time.monotonic() - started < 120
 
 
 def test_abort_is_a_crash_with_sigabrt(torch_python: str) -> None:
