@@ -20,9 +20,6 @@ import pytest
 
 from fleet_gen import zeros_facts_file
 
-# Its tests share one module-scoped fixture: under pytest-xdist they run on one worker (--dist loadgroup).
-pytestmark = pytest.mark.xdist_group("ansible-playbook")
-
 REPO = Path(__file__).resolve().parents[2]
 PLAYBOOK = REPO / "contrib" / "ansible" / "rocm-doctor.yml"
 MACHINES = REPO / "tests" / "machines"

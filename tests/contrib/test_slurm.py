@@ -28,9 +28,6 @@ import pytest
 
 from fleet_gen import healthy_facts_file, zeros_facts_file
 
-# Its tests share one module-scoped fixture: under pytest-xdist they run on one worker (--dist loadgroup).
-pytestmark = pytest.mark.xdist_group("slurm-cluster")
-
 REPO = Path(__file__).resolve().parents[2]
 SLURM = REPO / "contrib" / "slurm"
 MACHINES = REPO / "tests" / "machines"

@@ -26,9 +26,6 @@ from rocm_doctor.judge.loader import load_rules
 from .helpers import machine_facts
 from .localindex import fake_torch, serve, write_simple_index
 
-# Its tests share one module-scoped fixture: under pytest-xdist they run on one worker (--dist loadgroup).
-pytestmark = pytest.mark.xdist_group("fix-apply-venv")
-
 RULE = """\
 rules:
   - id: RD990

@@ -16,9 +16,6 @@ from .localindex import build_wheel, serve, write_simple_index
 from .test_apply_e2e import RULE, pip_env
 from .test_seed_cases import doctor, machine
 
-# Its tests share one module-scoped fixture: under pytest-xdist they run on one worker (--dist loadgroup).
-pytestmark = pytest.mark.xdist_group("fix-cli-wheels")
-
 
 @pytest.fixture(scope="module")
 def rocm_index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:

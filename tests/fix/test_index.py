@@ -10,9 +10,6 @@ import pytest
 from rocm_doctor.fix.index import target_tags, verify_on_index, verify_url
 from .localindex import build_wheel, serve, write_simple_index
 
-# Its tests share one module-scoped fixture: under pytest-xdist they run on one worker (--dist loadgroup).
-pytestmark = pytest.mark.xdist_group("fix-local-index")
-
 
 @pytest.fixture(scope="module")
 def index_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:

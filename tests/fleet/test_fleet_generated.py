@@ -10,9 +10,6 @@ import pytest
 from fleet_gen import DRIVER, OLD_DRIVER, OTHER_TORCH, write_fleet
 from rocm_doctor.judge.loader import load_rules
 
-# Its tests share one module-scoped fixture: under pytest-xdist they run on one worker (--dist loadgroup).
-pytestmark = pytest.mark.xdist_group("generated-fleet")
-
 
 @pytest.fixture(scope="module")
 def fleet(tmp_path_factory: pytest.TempPathFactory):

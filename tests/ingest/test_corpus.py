@@ -21,9 +21,6 @@ from corpus_scoring import HOLDOUT_CORPUS, OWN_CORPUS, SHARED_CORPUS, Outcome, l
 
 from rocm_doctor.judge.loader import load_rules
 
-# Its tests share one module-scoped fixture: under pytest-xdist they run on one worker (--dist loadgroup).
-pytestmark = pytest.mark.xdist_group("corpus-score")
-
 FLOORS = {"shared": 0.72, "tests": 0.52, "holdout": 0.43}
 """Recall floors per corpus (problem cases with an error or warning of the right category).
 

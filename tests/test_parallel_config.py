@@ -1,0 +1,41 @@
+"""Under pytest-xdist the project's configuration keeps a file's tests on one worker."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+MODULE = '''
+import os
+import pytest
+
+@pytest.fixture(scope="module")
+def built():
+    with open(os.environ["BUILT_LOG"], "a") as log:
+        log.write(os.environ.get("PYTEST_XDIST_WORKER", "-") + "\\n")
+
+@pytest.mark.parametrize("n", range(8))
+def test_uses_the_module_fixture(built, n):
+    pass
+'''
+
+
+def test_a_module_fixture_is_built_once_when_the_suite_runs_on_two_workers(tmp_path: Path) -> None:
+    # A Slurm cluster, a venv or a local index is a module fixture: split across workers it was built twice
+    # (xdist_group marks would not help: pytest 9.2 ignores them, pytest-dev/pytest-xdist#1386).
+    pytest.importorskip("xdist")
+    (tmp_path / "test_shared.py").write_text(MODULE, encoding="utf-8")
+    log = tmp_path / "built.log"
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(tmp_path),
+         "-n", "2", "-p", "no:randomly", "-p", "no:cacheprovider", "-q", str(tmp_path / "test_shared.py")],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path, env=dict(os.environ, BUILT_LOG=str(log)),
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert len(log.read_text().splitlines()) == 1, done.stdout
