@@ -207,13 +207,16 @@ class Child:
         # Always: what left the group without holding the pipe is found only by its token.
         killed = _kill_escaped(self.token, holders if self.escaped else set(), survivors, self._started_at,
                                self.proc.pid if os.name == "posix" else None)
+        # One bound for the child and what it started: a process stuck in the kernel (a hung GPU
+        # driver call) dies only when that call returns.
+        until = time.monotonic() + _KILLED_EXIT_SECONDS
         try:
-            code: Optional[int] = self.proc.wait(timeout=10)
+            code: Optional[int] = self.proc.wait(timeout=_KILLED_EXIT_SECONDS)
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not take 10 s
             code = None
         # SIGKILL is delivered, not yet acted on, when kill() returns: on a loaded machine a killed
         # grandchild can still run for a while. Return only once nothing we killed is running.
-        _await_exit(killed, _KILLED_EXIT_SECONDS)
+        _await_exit(killed, until)
         self._reader.close()
         return code
 
@@ -296,11 +299,12 @@ def _kill_escaped(token: str, pipes: Set[str], known: List[int], since: float, g
 
 
 _KILLED_EXIT_SECONDS = 10.0
-"""How long :meth:`Child.close` waits for the processes it killed to exit (SIGKILL takes milliseconds)."""
+"""How long :meth:`Child.close` waits, in all, for the child and the processes it killed to exit
+(SIGKILL takes milliseconds)."""
 
 
-def _await_exit(processes: Sequence[Any], seconds: float) -> None:
-    """Return once every one of ``processes`` (psutil) has exited, or ``seconds`` passed.
+def _await_exit(processes: Sequence[Any], until: float) -> None:
+    """Return once every one of ``processes`` (psutil) has exited, or at the monotonic time ``until``.
 
     Exited means dead or a zombie: these are not our children (the child itself is reaped by
     ``wait``), so only their new parent can reap them, and a container's first process may never do.
@@ -308,7 +312,6 @@ def _await_exit(processes: Sequence[Any], seconds: float) -> None:
     """
     import psutil
 
-    until = time.monotonic() + seconds
     pidfd_open = getattr(os, "pidfd_open", None)
     for process in processes:
         fd = None
