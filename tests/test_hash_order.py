@@ -26,7 +26,7 @@ def _under_seeds(code: str) -> set:
 
 
 def test_the_code_name_pattern_is_the_same_under_every_hash_seed() -> None:
-    code = "from rocm_doctor.facts.gpu_table import codename_regex; print(codename_regex().pattern)"
+    code = "from rocm_doctor.knowledge.gpu_table import codename_regex; print(codename_regex().pattern)"
     assert len(_under_seeds(code)) == 1
 
 
