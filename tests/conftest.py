@@ -74,6 +74,17 @@ def unlistable(monkeypatch: pytest.MonkeyPatch):
 
 
 @pytest.fixture(autouse=True)
+def _own_cache_folder(_scrub_rocm_environment: None, tmp_path_factory: pytest.TempPathFactory,
+                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parsed rule database is cached in this test run's folder (each pytest-xdist worker has its
+    own), never in the user's cache folder; the commands that tests start inherit it. (After the
+    scrub, which removes every ROCM_* variable.)"""
+    from rocm_doctor import cache
+
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path_factory.getbasetemp() / "rule-cache"))
+
+
+@pytest.fixture(autouse=True)
 def _shipped_rule_database(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
     """Every test sees the shipped rule database: an empty data folder (a user's own
     ``rules update`` never reaches a test), and today pinned to the database's release day so that

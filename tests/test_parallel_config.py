@@ -39,3 +39,11 @@ def test_a_module_fixture_is_built_once_when_the_suite_runs_on_two_workers(tmp_p
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert len(log.read_text().splitlines()) == 1, done.stdout
+
+
+def test_a_test_run_caches_the_rule_database_in_its_own_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # Not the user's cache folder (a test must not write there, nor read what a user's run left),
+    # and one per pytest-xdist worker.
+    from rocm_doctor import cache
+
+    assert cache.cache_dir() == tmp_path_factory.getbasetemp() / "rule-cache"
