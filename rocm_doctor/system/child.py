@@ -342,8 +342,7 @@ def _kill_escaped(
             if session in lineage or group in lineage:
                 victims.add(proc.pid)
                 continue
-            if (group is not None and os.getpgid(proc.pid) == group) or proc.environ().get(TOKEN_VAR) == token or (
-                    pipes and _holds(proc.pid, pipes)):
+            if proc.environ().get(TOKEN_VAR) == token or (pipes and _holds(proc.pid, pipes)):
                 victims.add(proc.pid)
                 continue
             recent[proc.pid] = proc.ppid()

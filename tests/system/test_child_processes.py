@@ -192,3 +192,19 @@ def test_reading_a_fifo_planted_where_the_gatherers_read_fails_at_once(tmp_path:
     with pytest.raises(OSError, match="not a regular file"):
         LiveSystem().read_text(str(fifo))
     assert time.monotonic() - started < 2
+
+
+@pytest.mark.parametrize("ending", ["normal exit", "timeout"])
+def test_a_process_started_beside_the_child_is_never_killed(ending: str) -> None:
+    # Started just before the command, in a session of its own and not by the command: the sweep after
+    # the command looks only at processes started about then, and must kill none that it did not start
+    # (a merge once made every such process a victim, the user's shell included).
+    bystander = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"],
+                                 stdin=subprocess.PIPE, start_new_session=True)
+    try:
+        script = "sleep 30" if ending == "timeout" else "true"
+        StartedCommand(["sh", "-c", script], timeout=1).result()
+        assert bystander.poll() is None, "close() killed a process the command did not start"
+    finally:
+        bystander.stdin.close()  # type: ignore[union-attr]
+        bystander.wait(timeout=30)
