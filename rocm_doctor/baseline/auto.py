@@ -4,23 +4,14 @@ keep the last good state (which ``rocm_doctor.diff.last_good`` decides, as it co
 from __future__ import annotations
 
 import datetime as _dt
-import os
 from pathlib import Path
 from typing import Optional, Sequence
 
 from rocm_doctor.baseline.capture import capture
+from rocm_doctor.baseline.fingerprint import LAST_GOOD_VAR, last_good_enabled  # noqa: F401 - re-exported
 from rocm_doctor.baseline.store import save
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.model.rules import Finding
-
-LAST_GOOD_VAR = "ROCM_DOCTOR_LAST_GOOD"
-"""``off`` (or ``0``, ``no``, ``false``): ``check`` does not save the last good state."""
-_OFF = ("0", "off", "no", "false")
-
-
-def last_good_enabled() -> bool:
-    return os.environ.get(LAST_GOOD_VAR, "").strip().lower() not in _OFF
-
 
 def restore_point_name(now: Optional[_dt.datetime] = None) -> str:
     moment = now or _dt.datetime.now(_dt.timezone.utc)

@@ -146,12 +146,22 @@ def _note_story(paste: str, rules: List[Rule]) -> None:
 
 
 def _save_last_good(facts: Facts, findings: list) -> None:
-    """Remember a state without an error finding as ``last-good`` (off: ROCM_DOCTOR_LAST_GOOD=off)."""
-    from rocm_doctor.diff.last_good import save_last_good
+    """Remember a state without an error finding as ``last-good`` (off: ROCM_DOCTOR_LAST_GOOD=off);
+    a state the same as the one saved last costs one small file read (``baseline.fingerprint``)."""
+    from rocm_doctor.baseline.fingerprint import already_saved, fingerprint, last_good_enabled, remember
     from rocm_doctor.ruledb import rule_database_info
 
+    if not last_good_enabled() or any(f.severity == "error" for f in findings):
+        return
+    version = rule_database_info()["version"]
+    state = fingerprint(facts.model_dump(mode="json"), [f.id for f in findings], version)
+    if already_saved(state):
+        return
+    from rocm_doctor.diff.last_good import save_last_good  # only when there is something new to save
+
     try:
-        save_last_good(facts, findings, rule_database_info()["version"])
+        if save_last_good(facts, findings, version) is not None:
+            remember(state)
     except OSError as exc:  # a read-only data folder must not fail the check
         stderr_console().print(f"Note: the last good state was not saved: {exc}", markup=False, soft_wrap=True)
 

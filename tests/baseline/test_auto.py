@@ -119,3 +119,25 @@ def test_a_changed_good_state_keeps_the_one_before_it_and_only_the_newest_few(mo
     assert load("last-good").facts.packages.installed.value["numpy"] == f"1.26.{KEEP + 2}"
     again = save_last_good(Facts.from_dict(raw), findings, "rules-x")  # the same state: nothing more is kept
     assert again is not None and len(list_all()[0]) == KEEP + 1
+
+
+@pytest.mark.live_machine
+def test_a_second_check_of_an_unchanged_machine_does_not_save_last_good_again(
+    run_cli, monkeypatch: pytest.MonkeyPatch, data_folder: Path
+) -> None:
+    import rocm_doctor.diff.last_good as last_good
+
+    first = run_cli("check", "--no-torch", "--python", sys.executable)
+    if first.exit_code != 0:
+        pytest.skip("this machine has an error finding: no last-good state to keep")
+    saved = data_folder / "baselines" / "last-good.json"
+    assert saved.is_file()
+    calls = []
+    real = last_good.save_last_good
+    monkeypatch.setattr(last_good, "save_last_good", lambda *a, **k: calls.append(a))
+    run_cli("check", "--no-torch", "--python", sys.executable)
+    assert calls == []  # the same state: one fingerprint read, no redaction and no comparison
+    saved.unlink()  # `baseline rm last-good`: the next check saves it again
+    monkeypatch.setattr(last_good, "save_last_good", real)
+    run_cli("check", "--no-torch", "--python", sys.executable)
+    assert saved.is_file()
