@@ -33,10 +33,18 @@ def _path() -> Path:
     return data_dir() / "baselines" / FILE
 
 
+VOLATILE = (("cpu", "memory_available_bytes"),)
+"""Facts that change from one run to the next on an unchanged machine (``diff`` does not compare them).
+One missed here only costs the full comparison, which then finds nothing to keep."""
+
+
 def fingerprint(facts_json: dict, finding_ids: Iterable[str], rule_database: str) -> str:
-    """The fingerprint of a state: its facts (without ``meta``: when and how long they were gathered),
-    the ids of its findings and the rule database that judged it."""
-    state = {k: v for k, v in facts_json.items() if k != "meta"}
+    """The fingerprint of a state: its facts (without ``meta``, when and how long they were gathered,
+    and the :data:`VOLATILE` ones), the ids of its findings and the rule database that judged it."""
+    state = {k: dict(v) if isinstance(v, dict) else v for k, v in facts_json.items() if k != "meta"}
+    for section, name in VOLATILE:
+        if isinstance(state.get(section), dict):
+            state[section].pop(name, None)
     text = json.dumps([state, sorted(finding_ids), rule_database], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
