@@ -231,7 +231,10 @@ def test_an_array_job_checks_recorded_machines_and_fleet_reads_the_folder(cluste
 
 def test_the_health_check_leaves_a_healthy_node_alone(cluster: Cluster) -> None:
     cluster.wait(lambda: cluster.runs("ok: no findings") >= 1, 30, "a healthy health-check run")
-    assert cluster.node_state() == ("IDLE", "")
+    # A loaded machine (the rest of the suite on the other core) can leave slurmd a ping behind for
+    # a moment (IDLE+NOT_RESPONDING): what must hold is that the node comes back IDLE, never drained.
+    cluster.wait(lambda: cluster.node_state() == ("IDLE", ""), 60, "the healthy node to be IDLE")
+    assert "DRAIN" not in cluster.node_state()[0]
 
 
 def test_an_injected_isolate_fault_drains_the_node_and_health_resumes_it(cluster: Cluster) -> None:

@@ -17,6 +17,8 @@ import sys
 from importlib import import_module
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout under test, not an installed copy
+
 _WATCHED = tuple(str(Path(__file__).resolve().parents[2] / "rocm_doctor" / part) for part in ("ingest", "judge"))
 _SEEDS = Path(__file__).resolve().parent / "seed_pastes"
 
