@@ -20,6 +20,8 @@ Triton flavour heuristic (``triton_flavour``):
 
 from __future__ import annotations
 
+import math
+
 from typing import Any, Dict, List, Optional, Tuple
 
 from pydantic import ValidationError
@@ -204,6 +206,8 @@ def _live(ctx: GatherContext, installed: Fact[Any]) -> TorchLiveFacts:
         data = outcome.results.get(stage)
         if data is None or key not in data:
             return lost
+        if not _finite(data[key]):  # JSON has no Infinity or NaN: such a fact could not be written or read back
+            return failed(source, f"the probe answered {key} with a number that is not finite")
         return known(data[key], source)
 
     devices: Fact[Any] = lost
@@ -247,6 +251,17 @@ def _device(answer: Dict[str, Any], unread: List[str]) -> TorchDevice:
 def _shown(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _finite(value: Any) -> bool:
+    """No infinite or NaN float anywhere in ``value`` (a probe answer: numbers, strings, lists, mappings)."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, (list, tuple)):
+        return all(_finite(item) for item in value)
+    if isinstance(value, dict):
+        return all(_finite(item) for item in value.values())
+    return True
 
 
 def _typed(source: str, fields: Dict[str, Fact[Any]]) -> TorchLiveFacts:

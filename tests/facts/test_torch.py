@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from core_machine import build_machine, context, dist_info, probe_lines, python_info
 
 from rocm_doctor.facts import python_env, torch_probe
@@ -179,3 +181,14 @@ def test_a_non_finite_device_memory_in_the_probe_makes_that_field_unknown_not_th
     device = facts.live.devices.value[0]
     assert device.gcn_arch_name == "gfx1100" and device.total_memory is None
     assert "total_memory" in (facts.live.devices.reason or "")
+
+
+@pytest.mark.parametrize("number", ["1e999", "-1e999", "NaN", "Infinity"])
+def test_a_non_finite_number_in_any_probe_answer_makes_that_fact_failed_and_the_facts_still_serialise(tmp_path, number):
+    # Found by the long fuzz run: "seconds": Infinity made a known fact that JSON writes as null, and a
+    # report's facts then failed to validate (exit 3).
+    stdout = OK_PROBE.replace('"seconds": 2.5', f'"seconds": {number}')
+    facts, _ = gather(tmp_path, torch_files(), {"returncode": 0, "stdout": stdout})
+    assert facts.live.import_seconds.status == "failed" and "not finite" in (facts.live.import_seconds.reason or "")
+    assert facts.live.probe.value == "ok" and facts.live.arch_list.value == ["gfx900", "gfx1100"]
+    assert type(facts).model_validate_json(facts.model_dump_json()) == facts
