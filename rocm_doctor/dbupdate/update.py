@@ -112,7 +112,7 @@ def update(url: str, timeout: float, validate: Validator, allow_downgrade: bool 
         raise UpdateRefused(str(exc)) from None
     current = in_use()
     if current.release is not None and index.release == current.release:
-        return Outcome(False, f"the rule database in use ({current.origin}, release {current.release}) is the newest; nothing changed")
+        return Outcome(False, f"{url} names release {index.release}, the one in use ({current.origin}); nothing changed")
     _refuse_downgrade(index.release, current, allow_downgrade)
     try:
         body = fetch(index.bundle, UPDATE_BUNDLE_BYTES.value, timeout, "bundle").body

@@ -45,7 +45,7 @@ def target_lines(entry: Dict[str, Any], shell: Optional[str] = None) -> List[str
         lines.append(f"  torch {row['torch']}  AMD Windows wheels  ROCm {row['rocm']}  Python {', '.join(row['python'])}{preview}{unlisted}")
         builds += 1
     if not builds:
-        lines.append("  none: no published PyTorch wheel carries kernels for this target")
+        lines.append("  none: no PyTorch build rocm-doctor knows (pytorch.org, AMD's Windows wheels, TheRock) carries kernels for this target")
     for platform in ("linux", "windows"):
         default = "powershell" if platform == "windows" else "bash"
         lines += ["", *_recommended(entry["recommended"][platform], platform, shell or default)]

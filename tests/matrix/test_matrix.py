@@ -108,7 +108,7 @@ def test_an_unknown_gpu_or_target_is_an_input_error(run_cli) -> None:
 def test_a_target_no_wheel_carries_says_so_and_recommends_nothing(run_cli) -> None:
     done = run_cli("matrix", "--gfx", "gfx803")
     assert done.exit_code == 0
-    assert "no published PyTorch wheel carries kernels" in done.stdout
+    assert "no PyTorch build rocm-doctor knows (pytorch.org, AMD's Windows wheels, TheRock) carries kernels" in done.stdout
     assert "pip install" not in done.stdout
 
 
