@@ -33,7 +33,7 @@ def _path() -> Path:
     return data_dir() / "baselines" / FILE
 
 
-VOLATILE = (("cpu", "memory_available_bytes"),)
+VOLATILE = (("cpu", "memory_available_bytes"), ("torch", "live", "import_seconds"))
 """Facts that change from one run to the next on an unchanged machine (``diff`` does not compare them).
 One missed here only costs the full comparison, which then finds nothing to keep."""
 
@@ -41,12 +41,23 @@ One missed here only costs the full comparison, which then finds nothing to keep
 def fingerprint(facts_json: dict, finding_ids: Iterable[str], rule_database: str) -> str:
     """The fingerprint of a state: its facts (without ``meta``, when and how long they were gathered,
     and the :data:`VOLATILE` ones), the ids of its findings and the rule database that judged it."""
-    state = {k: dict(v) if isinstance(v, dict) else v for k, v in facts_json.items() if k != "meta"}
-    for section, name in VOLATILE:
-        if isinstance(state.get(section), dict):
-            state[section].pop(name, None)
+    state = {k: v for k, v in facts_json.items() if k != "meta"}
+    for path in VOLATILE:
+        _drop(state, path)
     text = json.dumps([state, sorted(finding_ids), rule_database], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _drop(state: dict, path: tuple) -> None:
+    """Remove ``path`` from ``state``, copying each dict on the way (the caller's facts stay whole)."""
+    if len(path) == 1:
+        state.pop(path[0], None)
+        return
+    inner = state.get(path[0])
+    if not isinstance(inner, dict):
+        return
+    state[path[0]] = inner = dict(inner)
+    _drop(inner, path[1:])
 
 
 def already_saved(value: str) -> bool:

@@ -6,7 +6,7 @@ from typing import Any
 
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.redact import IdentifierRedactor, Redactor, ReportRedactor, homes_in, redacted_along, strings_in
-from rocm_doctor.system.record import local_host_name
+from rocm_doctor.system import host_name
 
 
 class _KeptFolders:
@@ -30,7 +30,7 @@ def redact_facts(facts: Facts) -> Facts:
     """
     data = facts.model_dump(mode="json", by_alias=True)
     user = facts.permissions.user.value if facts.permissions.user.is_known else None
-    identity = Redactor.from_names([str(user or "")], [local_host_name()], homes_in(strings_in(data)))
+    identity = Redactor.from_names([str(user or "")], [host_name.local_host_name()], homes_in(strings_in(data)))
     redactor = ReportRedactor(identity, IdentifierRedactor(), homes=_KeptFolders())  # type: ignore[arg-type]
     redactor.learn(data)
     return Facts.model_validate(redacted_along(facts, data, redactor.data))

@@ -95,7 +95,8 @@ def check(
         _note_regressions(facts, source.is_live)
         if source.from_file is not None:
             _note_story(source.from_file, loaded)
-    if source.is_live and not result.crashes:
+    if source.is_live and not source.no_torch and not result.crashes:
+        # A check that did not look at torch cannot vouch for the stack: it leaves last-good alone.
         _save_last_good(facts, result.findings)
     if result.crashes:
         if quiet:  # a crash is an error: it is printed even with --quiet

@@ -32,6 +32,7 @@ from rocm_doctor.system.base import (
     Resources,
     System,
 )
+from rocm_doctor.system.host_name import local_host_name
 from rocm_doctor.system.recorded import tree_parts
 
 class _Dumper(yaml.SafeDumper):
@@ -292,13 +293,6 @@ def _write_yaml(path: Path, data: Any) -> None:
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         yaml.dump(data, handle, Dumper=_Dumper, sort_keys=False, allow_unicode=True)
     os.replace(tmp, path)
-
-
-def local_host_name() -> str:
-    """This machine's host name (for redaction only)."""
-    import socket
-
-    return socket.gethostname()
 
 
 HOST_NAME_FILES = ("/etc/hostname", "/proc/sys/kernel/hostname")

@@ -58,10 +58,10 @@ def test_fix_apply_restore_point_is_a_baseline_named_by_its_time() -> None:
 @pytest.mark.live_machine
 def test_check_on_this_machine_saves_last_good_and_the_setting_stops_it(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data_folder: Path) -> None:
     monkeypatch.setenv(LAST_GOOD_VAR, "off")
-    run_cli("check", "--no-torch", "--python", sys.executable)
+    run_cli("check", "--python", sys.executable)
     assert not (data_folder / "baselines" / "last-good.json").exists()
     monkeypatch.delenv(LAST_GOOD_VAR)
-    shown = run_cli("check", "--no-torch", "--python", sys.executable, "--json")
+    shown = run_cli("check", "--python", sys.executable, "--json")
     if shown.exit_code == 0:  # this machine has no error finding
         assert load("last-good").reason == "check"
     else:
@@ -127,7 +127,7 @@ def test_a_second_check_of_an_unchanged_machine_does_not_save_last_good_again(
 ) -> None:
     import rocm_doctor.diff.last_good as last_good
 
-    first = run_cli("check", "--no-torch", "--python", sys.executable)
+    first = run_cli("check", "--python", sys.executable)
     if first.exit_code != 0:
         pytest.skip("this machine has an error finding: no last-good state to keep")
     saved = data_folder / "baselines" / "last-good.json"
@@ -135,9 +135,36 @@ def test_a_second_check_of_an_unchanged_machine_does_not_save_last_good_again(
     calls = []
     real = last_good.save_last_good
     monkeypatch.setattr(last_good, "save_last_good", lambda *a, **k: calls.append(a))
-    run_cli("check", "--no-torch", "--python", sys.executable)
+    run_cli("check", "--python", sys.executable)
     assert calls == []  # the same state: one fingerprint read, no redaction and no comparison
     saved.unlink()  # `baseline rm last-good`: the next check saves it again
     monkeypatch.setattr(last_good, "save_last_good", real)
-    run_cli("check", "--no-torch", "--python", sys.executable)
+    run_cli("check", "--python", sys.executable)
     assert saved.is_file()
+
+
+@pytest.mark.live_machine
+def test_a_check_that_did_not_look_at_torch_leaves_last_good_as_it_was(run_cli, data_folder: Path) -> None:
+    saved = data_folder / "baselines" / "last-good.json"
+    assert run_cli("check", "--no-torch", "--python", sys.executable).exit_code in (0, 1)
+    assert not saved.exists()  # --no-torch alone never vouches for the stack
+    if run_cli("check", "--python", sys.executable).exit_code != 0:
+        pytest.skip("this machine has an error finding: no last-good state to keep")
+    before = saved.read_bytes()
+    run_cli("check", "--no-torch", "--python", sys.executable)
+    assert saved.read_bytes() == before
+
+
+def test_the_fingerprint_leaves_out_what_changes_between_runs_of_an_unchanged_machine() -> None:
+    from rocm_doctor.baseline.fingerprint import fingerprint
+
+    facts, findings = _judged("docker-2x7900xt-rocm62")
+    raw = facts.model_dump(mode="json")
+    whole = facts.model_dump(mode="json")
+    first = fingerprint(raw, [f.id for f in findings], "rules-x")
+    assert raw == whole  # the caller's facts are not changed
+    raw["cpu"]["memory_available_bytes"] = {"status": "known", "value": 12345, "source": "test"}
+    raw["torch"]["live"]["import_seconds"] = {"status": "known", "value": 9.5, "source": "test"}
+    assert fingerprint(raw, [f.id for f in findings], "rules-x") == first
+    raw["torch"]["live"]["device_count"] = {"status": "known", "value": 7, "source": "test"}
+    assert fingerprint(raw, [f.id for f in findings], "rules-x") != first
