@@ -118,7 +118,15 @@ def _note_old_database() -> None:
 
 
 def _note_regressions(facts: Facts, live: bool) -> None:
-    """Say when the versions in use, or the update since the last good state, match a known regression."""
+    """Say when the versions in use, or the update since the last good state, match a known regression.
+
+    The last good state is read only when a version in use is a known regression: an update can only
+    walk into a regression that the version it reached is in.
+    """
+    from rocm_doctor.diff.versions import regressions_in_use
+
+    if not regressions_in_use(facts):
+        return
     from rocm_doctor.baseline.model import LAST_GOOD
     from rocm_doctor.baseline.store import load, path_of
     from rocm_doctor.diff.notes import regression_notes

@@ -10,12 +10,12 @@ Volatile facts (free memory, probe timings, when the facts were gathered) are no
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Iterable, List, Optional, Sequence, Tuple
 
 from packaging.utils import canonicalize_name
 
+from rocm_doctor.diff.versions import machine_gfx, packages_of, platform_of
 from rocm_doctor.diff.model import GROUPS, BenchDrop, Change, DiffResult, FindingRef, RegressionMatch
-from rocm_doctor.knowledge.gpu_table import base_gfx
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact
 from rocm_doctor.judge.interpolate import render_value
@@ -54,10 +54,6 @@ _FACTS: Tuple[Tuple[str, str, str], ...] = (
 )
 """(group, label, fact path) compared one to one."""
 
-_TORCH_FACTS = (("torch", "version"), ("torchvision", "torchvision_version"), ("torchaudio", "torchaudio_version"))
-"""Package versions read from the torch section when the packages list is not known (a paste)."""
-
-
 def fact_at(facts: Facts, path: str) -> Fact:
     node: object = facts
     for part in path.split("."):
@@ -77,16 +73,6 @@ def _compare_fact(group: str, label: str, before: Fact, after: Fact, skipped: Li
     if before.is_decided != after.is_decided and (before.is_known or after.is_known):
         skipped.append(f"{label}: {'unknown now' if before.is_decided else 'unknown before'}")
     return None
-
-
-def packages_of(facts: Facts) -> Optional[Dict[str, str]]:
-    """Canonical name -> version: the packages list, else what the torch section says (None: not known)."""
-    if facts.packages.installed.is_known and isinstance(facts.packages.installed.value, dict):
-        return {canonicalize_name(str(k)): str(v) for k, v in facts.packages.installed.value.items()}
-    found = {name: str(getattr(facts.torch, attr).value) for name, attr in _TORCH_FACTS if getattr(facts.torch, attr).is_known}
-    if facts.torch.triton_package.is_known and facts.torch.triton_version.is_known:
-        found[canonicalize_name(str(facts.torch.triton_package.value))] = str(facts.torch.triton_version.value)
-    return found or None
 
 
 def _packages(before: Facts, after: Facts, stack: Sequence[str], skipped: List[str]) -> List[Change]:
@@ -139,14 +125,6 @@ def _gpus(before: Facts, after: Facts) -> List[Change]:
         if found is not None:
             changes.append(found)
     return changes
-
-
-def machine_gfx(facts: Facts) -> List[str]:
-    return [base_gfx(str(a.gfx.value)) for a in facts.gpus.agents if a.gfx.is_known]
-
-
-def platform_of(facts: Facts) -> Optional[str]:
-    return str(facts.host.os.value) if facts.host.os.is_known else None
 
 
 def _match(row: Regression, before: Optional[str], after: str) -> RegressionMatch:

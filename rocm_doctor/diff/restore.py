@@ -18,7 +18,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from rocm_doctor.diff.compare import compare_facts, machine_gfx, packages_of, platform_of
+from rocm_doctor.diff.compare import compare_facts
+from rocm_doctor.diff.versions import machine_gfx, packages_of, platform_of
 from rocm_doctor.diff.model import GROUPS
 from rocm_doctor.facts.model import Facts, TorchLiveFacts
 from rocm_doctor.model.rules import Rule

@@ -168,3 +168,20 @@ def test_the_fingerprint_leaves_out_what_changes_between_runs_of_an_unchanged_ma
     assert fingerprint(raw, [f.id for f in findings], "rules-x") == first
     raw["torch"]["live"]["device_count"] = {"status": "known", "value": 7, "source": "test"}
     assert fingerprint(raw, [f.id for f in findings], "rules-x") != first
+
+
+def test_check_reads_the_last_good_state_only_when_a_version_in_use_is_a_known_regression(
+    monkeypatch: pytest.MonkeyPatch, data_folder: Path
+) -> None:
+    import rocm_doctor.baseline.store as store
+    from rocm_doctor.cli import check_cmd
+
+    facts, findings = _judged("docker-2x7900xt-rocm62")
+    assert save_last_good(facts, findings, "rules-x") is not None
+    reads = []
+    real = store.load
+    monkeypatch.setattr(store, "load", lambda name: reads.append(name) or real(name))
+    check_cmd._note_regressions(facts, live=True)  # nothing in use is a known regression
+    assert reads == []
+    check_cmd._note_regressions(PAIRS["therock-7861-torch-rocm7.14.1-gfx1201"]["after_facts"], live=True)
+    assert reads == ["last-good"]
