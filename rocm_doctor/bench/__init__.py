@@ -23,15 +23,10 @@ Modules: :mod:`.worker` (the child script, stdlib + torch only), :mod:`.runner`
 
 from __future__ import annotations
 
-import enum
 import importlib
 from typing import Any
 
-from rocm_doctor.bench.worker import LEVELS
-
-BenchLevel = enum.Enum("BenchLevel", [(level, level) for level in LEVELS], type=str)  # type: ignore[misc]
-BenchLevel.__doc__ = """The benchmark levels (``LEVELS`` of :mod:`.worker`), as the
-choices of ``bench --level`` and ``check/report --bench``."""
+from rocm_doctor.bench.levels import LEVELS, BenchLevel
 
 _LAZY = {
     "FAILING": "rocm_doctor.bench.results",
@@ -43,8 +38,8 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
-    """Import the runner and results on first use: ``check`` without ``--bench`` needs only
-    :data:`BenchLevel` and should not pay for them."""
+    """Import the runner, the worker and the results on first use: ``check`` without ``--bench``
+    needs only :data:`BenchLevel` and should not pay for them."""
     if name in _LAZY:
         return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -180,7 +180,15 @@ def test_check_report_and_bench_commands_use_the_bench_modules_levels() -> None:
     assert check_cmd.BenchLevel is BenchLevel
     assert report_cmd.BenchLevel is BenchLevel
     assert bench_cmd.BenchLevel is BenchLevel
-    assert tuple(level.value for level in BenchLevel) == LEVELS
+    assert tuple(level.value for level in BenchLevel) == LEVELS  # the worker's own copy, run without rocm_doctor
+
+
+def test_a_check_without_bench_does_not_import_the_bench_worker() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, rocm_doctor.cli.check_cmd; print('rocm_doctor.bench.worker' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60).stdout.strip() == "False"
 
 
 def test_bench_cannot_judge_a_recorded_machine(run_cli, tmp_path, make_facts) -> None:
