@@ -112,3 +112,23 @@ def test_a_check_with_the_rule_database_cached_parses_no_yaml(tmp_path: Path) ->
     second = subprocess.run(argv, capture_output=True, text=True, timeout=300, check=True, cwd=ROOT, env=env)
     assert first.stdout.split()[-1] == "True"  # the first run parsed the rule files and filled the cache
     assert second.stdout.split()[-1] == "False"  # the second read them from it: PyYAML is never imported
+
+
+SETTLED_HEAP = """
+import atexit, gc, io, contextlib, runpy, sys
+sys.argv = ["rocm-doctor", "check", "--facts", sys.argv[1]]
+collections = []
+gc.callbacks.append(lambda phase, info: collections.append(info["generation"]) if phase == "start" else None)
+atexit.register(lambda: print(gc.isenabled(), gc.get_freeze_count(), collections.count(2)))
+with contextlib.redirect_stdout(io.StringIO()):
+    runpy.run_module("rocm_doctor", run_name="__main__")
+"""
+
+
+def test_the_command_line_collects_nothing_while_it_starts_and_then_collects_as_usual() -> None:
+    done = subprocess.run([sys.executable, "-c", SETTLED_HEAP, str(MACHINES / "cpu-only" / "facts.json")],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    enabled, frozen, full_collections = done.stdout.split()[-3:]
+    assert enabled == "True"  # the command's own garbage is collected
+    assert int(frozen) > 10_000  # what start-up built is frozen: never walked again
+    assert int(full_collections) == 0  # and no full collection walked it while it was built

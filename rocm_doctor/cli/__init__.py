@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 from typing import Any
 
@@ -16,9 +17,19 @@ def main() -> None:
 
         sys.stdout.write(f"rocm-doctor {__version__}\n")
         sys.exit(0)
+    # Start-up imports build tens of thousands of objects that live as long as the process (modules,
+    # pydantic schemas); the cyclic collector walking them again and again was a tenth of
+    # `check --no-torch`. Collect nothing while the command's modules load, then freeze what they
+    # built (never collected, never walked) and collect the command's own garbage as usual.
+    gc.disable()
     from rocm_doctor.cli.app import main as run
 
-    run()
+    run(after_start_up=_settle_start_up_heap)
+
+
+def _settle_start_up_heap() -> None:
+    gc.freeze()
+    gc.enable()
 
 
 def __getattr__(name: str) -> Any:

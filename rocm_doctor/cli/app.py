@@ -12,7 +12,7 @@ import sys
 import tempfile
 import time
 import traceback
-from typing import Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence
 
 import typer
 from rich.console import Console
@@ -188,28 +188,36 @@ def _process_age() -> float:
     return age if 0.0 <= age < _FRESH_PROCESS_SECONDS else 0.0
 
 
-def main() -> None:
-    """Console-script entry point: run the app behind the error boundary."""
+def main(after_start_up: Optional[Callable[[], None]] = None) -> None:
+    """Console-script entry point: run the app behind the error boundary.
+
+    ``after_start_up`` runs once the command's modules are imported (``rocm_doctor.cli.main`` settles
+    the start-up heap there), whether or not that worked.
+    """
     _COMMAND_STARTED.append(time.monotonic() - _process_age())
     started: List[Started] = []
     degrade_streams()  # a cp1252 console or a redirected Windows stdout gets \uXXXX, never an exception
     try:
-        code = _run(sys.argv[1:], started)
+        code = _run(sys.argv[1:], started, after_start_up)
     finally:
         for probe in started:  # started early but never collected (an error, or another source)
             probe.cancel()
     sys.exit(code)
 
 
-def _run(argv: List[str], started: List[Started]) -> int:
+def _run(argv: List[str], started: List[Started], after_start_up: Optional[Callable[[], None]] = None) -> int:
     """Run one command line; every failure becomes an exit code and a message, never a traceback."""
     try:
-        from rocm_doctor.cli.early import start_early_probe
+        try:
+            from rocm_doctor.cli.early import start_early_probe
 
-        probe = start_early_probe(argv)
-        if probe is not None:
-            started.append(probe)
-        _register_commands(argv)
+            probe = start_early_probe(argv)
+            if probe is not None:
+                started.append(probe)
+            _register_commands(argv)
+        finally:
+            if after_start_up is not None:
+                after_start_up()
         code = app(args=argv, standalone_mode=False, obj=probe)
     except typer.Exit as exc:
         return int(exc.exit_code)
