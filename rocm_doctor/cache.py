@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -54,8 +55,27 @@ def key_of(parts: Iterable[Union[bytes, str]]) -> str:
     return digest.hexdigest()
 
 
+KEEP_PER_ENTRY = 4
+"""Entries of one name kept (the newest written): each upgrade or edited rule file writes another, and
+two installs used in turn should not rebuild each other's every time."""
+
+
 def entry_path(folder: Path, name: str, key: str) -> Path:
     return folder / f"{name}-{key[:32]}.pickle"
+
+
+def _prune(folder: Path, name: str) -> None:
+    """Remove all but the newest :data:`KEEP_PER_ENTRY` entries named ``name`` (best effort)."""
+    shape = re.compile(re.escape(name) + r"-[0-9a-f]{32}\.pickle")
+    try:
+        found = [(entry.stat().st_mtime, entry) for entry in folder.iterdir() if shape.fullmatch(entry.name)]
+    except OSError:
+        return
+    for _, entry in sorted(found, key=lambda item: item[0], reverse=True)[KEEP_PER_ENTRY:]:
+        try:
+            entry.unlink()
+        except OSError:
+            pass
 
 
 def _read(path: Path, key: str) -> Any:
@@ -95,6 +115,8 @@ def _write(folder: Path, path: Path, key: str, value: Any) -> None:
             os.unlink(temporary)
         except OSError:
             pass
+        return
+    _prune(folder, path.name[: -len("-") - 32 - len(".pickle")])
 
 
 def cached(name: str, key: str, build: Callable[[], T]) -> T:

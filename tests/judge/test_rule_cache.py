@@ -191,3 +191,15 @@ def test_the_table_check_dates_of_the_database_in_use_come_from_the_cached_heads
     monkeypatch.setattr(data, "read_yaml", lambda *a, **k: pytest.fail("a whole table was parsed for its header"))
     assert ruledb.table_checks() == expected
     data.load_table_head.cache_clear()
+
+
+def test_old_entries_of_a_name_are_removed_beyond_the_newest_few_and_other_names_are_kept(cache_dir: Path) -> None:
+    keys = [f"{n:x}" * 64 for n in range(cache.KEEP_PER_ENTRY + 3)]
+    for age, key in enumerate(keys):
+        cache.cached("table-x", key[:64], lambda key=key: key)
+        written = cache.entry_path(cache_dir, "table-x", key[:64])
+        os.utime(written, (1_000_000 + age, 1_000_000 + age))  # written one after another
+    cache.cached("table-x-head", "f" * 64, lambda: "head")
+    left = sorted(p.name for p in cache_dir.iterdir() if p.name.startswith("table-x-") and "head" not in p.name)
+    assert left == sorted(cache.entry_path(cache_dir, "table-x", k[:64]).name for k in keys[-cache.KEEP_PER_ENTRY:])
+    assert cache.entry_path(cache_dir, "table-x-head", "f" * 64).is_file()
