@@ -209,16 +209,15 @@ def _run(argv: List[str], started: List[Started], after_start_up: Optional[Calla
     """Run one command line; every failure becomes an exit code and a message, never a traceback."""
     try:
         try:
-            from rocm_doctor.cli.early import start_early_probe
+            from rocm_doctor.cli.early import start_early
 
-            probe = start_early_probe(argv)
-            if probe is not None:
-                started.append(probe)
+            early = start_early(argv)
+            started.extend(early)
             _register_commands(argv)
         finally:
             if after_start_up is not None:
                 after_start_up()
-        code = app(args=argv, standalone_mode=False, obj=probe)
+        code = app(args=argv, standalone_mode=False, obj=tuple(early))
     except typer.Exit as exc:
         return int(exc.exit_code)
     except (typer.Abort, KeyboardInterrupt):

@@ -1,25 +1,26 @@
-"""Start the live torch probe before the CLI imports its heavy modules.
+"""Start the target interpreter's children before the CLI imports its heavy modules.
 
 ``import torch`` in the probe's child takes most of a ``check``; the doctor's own
-imports (pydantic models, rules, rich) take a few hundred milliseconds more. When
-the command line asks for a live gathering with torch, the probe is started here,
-first, and gathering adopts it (``GatherOptions.started_probe``) if it runs
-exactly the command gathering would run; otherwise gathering cancels it and
-starts its own. Reading argv here is only an optimisation: typer still parses
-and validates every option.
+imports (pydantic models, rules, rich) take a few hundred milliseconds more, and the
+target interpreter's self-description (``python-info``) is a whole interpreter start-up
+that ``check --no-torch`` used to wait for after them. When the command line asks for a
+live gathering, both are started here, first (the probe only when torch is probed), and
+gathering adopts each (``GatherOptions.started_early``) if it runs exactly the command
+and timeout gathering would run; otherwise gathering cancels it and starts its own.
+Reading argv here is only an optimisation: typer still parses and validates every option.
 """
 
 from __future__ import annotations
 
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Tuple
 
 from rocm_doctor.system.base import Started
 
 GATHERING_COMMANDS = frozenset({"check", "facts", "fix", "dockerfile", "docker-run", "report"})
 """Commands that gather the live machine (and run the torch probe) unless told otherwise."""
 
-_NOT_LIVE = ("--no-torch", "--machine", "--facts", "--from", "--help", "-h", "--record", "--pid")
-"""``--pid``: the probe runs later, in the process's interpreter with the process's environment."""
+_NOT_LIVE = ("--machine", "--facts", "--from", "--help", "-h", "--record", "--pid")
+"""``--pid``: the children run later, in the process's interpreter with the process's environment."""
 
 
 def _value(args: List[str], option: str) -> Optional[str]:
@@ -41,8 +42,9 @@ def _default_target() -> str:
     return target_interpreter(LiveSystem())[0]
 
 
-def early_probe_request(argv: Sequence[str]) -> Optional[tuple]:
-    """(python, timeout) when this command line will run the live torch probe, else None."""
+def early_request(argv: Sequence[str]) -> Optional[Tuple[str, float, bool]]:
+    """(python, timeout, torch) when this command line will gather the live machine, else None;
+    ``torch``: whether it runs the live torch probe (not with ``--no-torch``)."""
     args = [str(a) for a in argv]
     if not args or args[0] not in GATHERING_COMMANDS:
         return None
@@ -54,16 +56,25 @@ def early_probe_request(argv: Sequence[str]) -> Optional[tuple]:
         return None  # typer will report the bad value
     if not timeout > 0:
         return None
-    return _value(args, "--python") or _default_target(), timeout
+    torch = not any(arg == "--no-torch" for arg in args[1:])
+    return _value(args, "--python") or _default_target(), timeout, torch
 
 
-def start_early_probe(argv: Sequence[str]) -> Optional[Started]:
-    """Start the torch probe now if the command line will need it."""
-    request = early_probe_request(argv)
+def start_early(argv: Sequence[str]) -> List[Started]:
+    """Start now what the command line's gathering will need from the target interpreter."""
+    request = early_request(argv)
     if request is None:
-        return None
-    python, timeout = request
-    from rocm_doctor.facts.torch_probe_script import LABEL, probe_argv
+        return []
+    python, timeout, torch = request
+    from rocm_doctor.facts.python_info_script import LABEL as INFO_LABEL, info_argv, info_timeout
+    from rocm_doctor.system.base import DEFAULT_TIMEOUT
     from rocm_doctor.system.live import LiveSystem
 
-    return LiveSystem().start(probe_argv(python), timeout=timeout, label=LABEL)
+    system = LiveSystem()
+    started: List[Started] = []
+    if torch:
+        from rocm_doctor.facts.torch_probe_script import LABEL, probe_argv
+
+        started.append(system.start(probe_argv(python), timeout=timeout, label=LABEL))
+    started.append(system.start(info_argv(python), timeout=info_timeout(DEFAULT_TIMEOUT, timeout), label=INFO_LABEL))
+    return started

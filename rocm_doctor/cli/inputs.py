@@ -61,8 +61,8 @@ class FactsSource:
     from_file: Optional[str] = None
     timeout: float = 60.0
     pid: Optional[int] = None
-    started_probe: Optional[Started] = field(default=None, compare=False)
-    """The live torch probe the CLI started before its imports (see ``rocm_doctor.cli.early``)."""
+    started_early: Tuple[Started, ...] = field(default=(), compare=False)
+    """The children the CLI started before its imports (see ``rocm_doctor.cli.early``)."""
 
     @property
     def is_live(self) -> bool:
@@ -83,7 +83,7 @@ def gathering_options(command: C) -> C:
         inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=annotation)
         for name, annotation, option in _GATHERING
     ]
-    # typer passes its Context to a parameter annotated typer.Context; ctx.obj holds the early probe.
+    # typer passes its Context to a parameter annotated typer.Context; ctx.obj holds the children started early.
     added.append(inspect.Parameter("typer_context", inspect.Parameter.KEYWORD_ONLY, annotation=typer.Context))
     hints = typing.get_type_hints(command)
     hints.pop("source", None)
@@ -95,7 +95,7 @@ def gathering_options(command: C) -> C:
             raise InputError("--timeout must be a positive number of seconds")
         context = kwargs.pop("typer_context", None)
         early = getattr(context, "obj", None)
-        return command(*args, source=FactsSource(**values, started_probe=early), **kwargs)
+        return command(*args, source=FactsSource(**values, started_early=tuple(early or ())), **kwargs)
 
     with_source.__signature__ = signature.replace(parameters=kept + added)  # type: ignore[attr-defined]
     with_source.__annotations__ = {
@@ -143,7 +143,7 @@ def gather_plan(source: FactsSource) -> Optional[GatherPlan]:
         python=source.python,
         torch=not source.no_torch,
         torch_timeout=source.timeout,
-        started_probe=source.started_probe,
+        started_early=source.started_early,
     )
     if source.machine is not None:
         from rocm_doctor.system.recorded import RecordedSystem
@@ -165,7 +165,7 @@ def for_process(plan: GatherPlan, pid: Optional[int]) -> GatherPlan:
         view = ProcessView.attach(plan.system, pid)
     except ProcessUnreadable as exc:
         raise InputError(f"--pid {pid}: {exc}") from None
-    options = dataclasses.replace(plan.options, pid=pid, started_probe=None)
+    options = dataclasses.replace(plan.options, pid=pid, started_early=())
     return GatherPlan(view, options, plan.origin, plan.origin_detail)
 
 

@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar
 from rocm_doctor.facts.model import Crash, Section
 from rocm_doctor.facts.target import target_interpreter
 from rocm_doctor.facts.value import Fact, failed
-from rocm_doctor.system.base import CommandResult, Started, System
+from rocm_doctor.system.base import DEFAULT_TIMEOUT, CommandResult, Started, System
 
 S = TypeVar("S", bound=Section)
 
@@ -26,11 +26,13 @@ class GatherOptions:
     torch: bool = True
     """Run the live torch probe (``--no-torch`` turns it off; static facts are still read)."""
     torch_timeout: float = 60.0
-    command_timeout: float = 10.0
+    command_timeout: float = DEFAULT_TIMEOUT
     use_amdsmi: bool = True
     """Try the amdsmi Python bindings first (live machines only)."""
-    started_probe: Optional[Started] = field(default=None, compare=False)
-    """The live torch probe, if the CLI already started it; used only when its argv matches."""
+    started_early: Tuple[Started, ...] = field(default=(), compare=False)
+    """Children the CLI started before its imports (``rocm_doctor.cli.early``: the torch probe, the
+    target interpreter's self-description); gathering adopts each that runs exactly the command and
+    timeout it would start, and cancels the others."""
     pid: Optional[int] = None
     """The process to read (``--pid``; the system is then a ``ProcessView`` of it)."""
 

@@ -7,7 +7,7 @@ becomes all-failed facts naming the crash.
 The live torch probe needs only the target interpreter's path, and it spends
 most of its time in the child's ``import torch``; gather() therefore starts it
 (``System.start``) before anything else, or adopts the one the CLI started
-before its own imports (``GatherOptions.started_probe``), and the torch gatherer
+before its own imports (``GatherOptions.started_early``), and the torch gatherer
 collects its result in turn (``check`` is meant to be no slower than
 ``collect_env``). Whether torch is installed is still decided from its files.
 """
@@ -116,11 +116,8 @@ def gather(
     """
     start = time.monotonic()
     ctx = GatherContext(system=system, options=options)
-    if options.torch:
-        from rocm_doctor.facts.torch import PROBE_KEY, start_torch_probe
-
-        ctx.prefetched[PROBE_KEY] = start_torch_probe(ctx)
     try:
+        _adopt_early(ctx)
         for name, cls, gatherer in _gatherers():
             if progress is not None:
                 progress(name)
@@ -136,6 +133,27 @@ def gather(
         for started in ctx.prefetched.values():  # started but never collected (a gatherer crashed)
             started.cancel()
     return assemble(ctx.sections, origin, origin_detail, time.monotonic() - start, ctx.crashes)
+
+
+def _adopt_early(ctx: GatherContext) -> None:
+    """Put the children the CLI started early where their gatherers collect them, if each runs exactly
+    the command and timeout the gatherer would start (else cancel it); start the torch probe first
+    when it was not started early (it takes longest and needs nothing gathered before it)."""
+    from rocm_doctor.facts.python_env import LABEL as INFO_KEY, info_argv, info_timeout
+    from rocm_doctor.facts.torch import PROBE_KEY, probe_argv, start_torch_probe, torch_probe_timeout
+
+    wanted = {INFO_KEY: (info_argv(ctx.python), info_timeout(ctx.options.command_timeout, ctx.options.torch_timeout))}
+    if ctx.options.torch:
+        wanted[PROBE_KEY] = (probe_argv(ctx.python), torch_probe_timeout(ctx))
+    for early in ctx.options.started_early:
+        key = next((k for k, (argv, timeout) in wanted.items()
+                    if early.argv == argv and getattr(early, "timeout", None) == timeout and k not in ctx.prefetched), None)
+        if key is None:
+            early.cancel()
+        else:
+            ctx.prefetched[key] = early
+    if ctx.options.torch and PROBE_KEY not in ctx.prefetched:
+        ctx.prefetched[PROBE_KEY] = start_torch_probe(ctx)
 
 
 def assemble(

@@ -2,7 +2,8 @@
 
 The child runs ``python -I -c PYTHON_INFO_SCRIPT`` (isolated mode: no current
 directory on ``sys.path``, no ``PYTHON*`` variables) and prints one JSON object.
-The script uses the standard library only, so it works in any environment.
+The script uses the standard library only, so it works in any environment; it lives in
+:mod:`rocm_doctor.facts.python_info_script` so the CLI can start it before its own imports.
 """
 
 from __future__ import annotations
@@ -12,62 +13,9 @@ from typing import Any, Dict, List, Optional
 from rocm_doctor.facts.common import json_objects
 from rocm_doctor.facts.context import GatherContext, failed_section
 from rocm_doctor.facts.model import PythonFacts
+from rocm_doctor.facts.python_info_script import LABEL, info_argv, info_timeout
 from rocm_doctor.facts.value import Fact, absent, known
-
-LABEL = "python-info"
-
-PYTHON_INFO_SCRIPT = r"""
-import json, os, platform, site, sys, sysconfig
-
-def _user_site_enabled():
-    # -I disables the user site in this child; report what a normal run would do.
-    if os.environ.get("PYTHONNOUSERSITE"):
-        return False
-    if sys.prefix != sys.base_prefix:
-        cfg = os.path.join(sys.prefix, "pyvenv.cfg")
-        try:
-            with open(cfg, encoding="utf-8") as handle:
-                for line in handle:
-                    key, _, value = line.partition("=")
-                    if key.strip() == "include-system-site-packages":
-                        return value.strip().lower() == "true"
-        except OSError:
-            pass
-        return False
-    return True
-
-dirs = []
-paths = sysconfig.get_paths()
-candidates = [paths.get("purelib"), paths.get("platlib")]
-try:
-    candidates += site.getsitepackages()
-except AttributeError:
-    pass
-user_site = None
-try:
-    user_site = site.getusersitepackages()
-except AttributeError:
-    pass
-if user_site and _user_site_enabled():
-    candidates.append(user_site)
-for entry in candidates:
-    if entry and os.path.isdir(entry) and entry not in dirs:
-        dirs.append(entry)
-print(json.dumps({
-    "executable": sys.executable,
-    "version": platform.python_version(),
-    "implementation": platform.python_implementation(),
-    "prefix": sys.prefix,
-    "base_prefix": sys.base_prefix,
-    "site_packages": dirs,
-    "user_site": user_site,
-    "conda_prefix": os.environ.get("CONDA_PREFIX"),
-    "conda_default_env": os.environ.get("CONDA_DEFAULT_ENV"),
-    "virtual_env": os.environ.get("VIRTUAL_ENV"),
-    "is_conda": os.path.isdir(os.path.join(sys.prefix, "conda-meta")),
-    "platform": sysconfig.get_platform(),
-}))
-"""
+from rocm_doctor.system.base import Started
 
 _REQUIRED = ("executable", "version", "implementation", "prefix", "base_prefix", "site_packages")
 
@@ -111,13 +59,17 @@ def _failed(ctx: GatherContext, source: str, reason: str) -> PythonFacts:
     return failed_section(PythonFacts, source, reason).model_copy(update={"selected_by": _selected_by(ctx)})
 
 
+def start_python_info(ctx: GatherContext) -> Started:
+    """Start the info script in the target interpreter."""
+    timeout = info_timeout(ctx.options.command_timeout, ctx.options.torch_timeout)
+    return ctx.system.start(info_argv(ctx.python), timeout=timeout, label=LABEL)
+
+
 def gather_python(ctx: GatherContext) -> PythonFacts:
-    """Run the info script in the target interpreter."""
+    """Run the info script in the target interpreter (or collect the run the CLI started early)."""
     python = ctx.python
     source = f"{python} -I -c <{LABEL}>"
-    # --timeout bounds everything the target interpreter runs, its inspection included
-    timeout = min(ctx.options.command_timeout, ctx.options.torch_timeout)
-    result = ctx.system.run([python, "-I", "-c", PYTHON_INFO_SCRIPT], timeout=timeout, label=LABEL)
+    result = ctx.result_of(LABEL, start_python_info)
     if not result.ok:
         reason = result.failure_reason()
         if result.missing:

@@ -174,19 +174,13 @@ PROBE_KEY = "torch-probe"
 """Key of the live probe in ``GatherContext.prefetched`` (gather() starts it first)."""
 
 
-def start_torch_probe(ctx: GatherContext) -> Started:
-    """Start the live probe in the target interpreter (it needs nothing gathered before it).
+def torch_probe_timeout(ctx: GatherContext) -> float:
+    return ctx.options.torch_timeout
 
-    A probe the CLI started earlier is adopted when it runs exactly this command;
-    otherwise it is cancelled and a new one started.
-    """
-    argv = probe_argv(ctx.python)
-    early = ctx.options.started_probe
-    if early is not None:
-        if early.argv == argv:
-            return early
-        early.cancel()
-    return ctx.system.start(argv, timeout=ctx.options.torch_timeout, label=LABEL)
+
+def start_torch_probe(ctx: GatherContext) -> Started:
+    """Start the live probe in the target interpreter (it needs nothing gathered before it)."""
+    return ctx.system.start(probe_argv(ctx.python), timeout=torch_probe_timeout(ctx), label=LABEL)
 
 
 def _live(ctx: GatherContext, installed: Fact[Any]) -> TorchLiveFacts:

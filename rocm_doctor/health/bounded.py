@@ -132,7 +132,7 @@ def gather_within(
         options,
         torch_timeout=min(options.torch_timeout, budget),
         command_timeout=min(options.command_timeout, budget),
-        started_probe=None,
+        started_early=(),
     )
     collector = _Collector()
     done: Dict[str, Facts] = {}

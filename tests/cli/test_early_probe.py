@@ -1,4 +1,5 @@
-"""The torch probe started before the CLI's imports: when it starts, when it is adopted, and that it never outlives the doctor."""
+"""The children started before the CLI's imports (the torch probe, the target interpreter's self-description):
+when they start, when they are adopted, and that they never outlive the doctor."""
 
 from __future__ import annotations
 
@@ -11,14 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from rocm_doctor.cli.early import early_probe_request
+from rocm_doctor.cli.early import early_request
 from rocm_doctor.system.live import StartedCommand
 
 
 @pytest.mark.parametrize(
     "argv",
     [
-        ["check", "--no-torch"],
         ["check", "--machine", "tests/machines/cpu-only"],
         ["fix", "--facts=f.json"],
         ["report", "--from", "-"],
@@ -31,16 +31,17 @@ from rocm_doctor.system.live import StartedCommand
         ["check", "--timeout", "0"],
     ],
 )
-def test_no_early_probe_when_the_command_will_not_run_the_live_probe(argv) -> None:
-    assert early_probe_request(argv) is None
+def test_nothing_starts_early_when_the_command_will_not_gather_the_live_machine(argv) -> None:
+    assert early_request(argv) is None
 
 
-def test_early_probe_uses_the_target_interpreter_and_timeout_as_typer_will(monkeypatch) -> None:
+def test_early_children_use_the_target_interpreter_and_timeout_as_typer_will(monkeypatch) -> None:
     from rocm_doctor.cli import early
 
-    assert early_probe_request(["check", "--python", "/venv/bin/python", "--timeout=5"]) == ("/venv/bin/python", 5.0)
+    assert early_request(["check", "--python", "/venv/bin/python", "--timeout=5"]) == ("/venv/bin/python", 5.0, True)
     monkeypatch.setattr(early, "_default_target", lambda: "/active/venv/bin/python")  # the gathering's own resolver
-    assert early_probe_request(["facts", "--json"]) == ("/active/venv/bin/python", 60.0)
+    assert early_request(["facts", "--json"]) == ("/active/venv/bin/python", 60.0, True)
+    assert early_request(["check", "--no-torch"]) == ("/active/venv/bin/python", 60.0, False)  # python-info only
 
 
 def _fake_python(tmp_path: Path, body: str) -> Path:
@@ -125,3 +126,46 @@ def test_gathering_adopts_the_early_probe_instead_of_starting_a_second_one(tmp_p
     facts = json.loads(capsys.readouterr().out)
     assert facts["torch"]["version"]["value"] == "2.13.0+cpu"  # torch was found, so the probe result was used
     assert runs.read_text().count("run") == 1
+
+
+@pytest.mark.live_machine
+def test_check_without_torch_adopts_the_early_self_description_and_starts_no_probe(tmp_path: Path, monkeypatch, capsys) -> None:
+    import importlib
+
+    app_module = importlib.import_module("rocm_doctor.cli.app")
+    runs = tmp_path / "runs"
+    python = _fake_python(
+        tmp_path,
+        f'case "$3" in *torch*) echo probe >> {runs};; '
+        f'*) echo info >> {runs}; echo \'{{"executable": "{tmp_path}/python", "version": "3.12.1", "implementation": "CPython", '
+        f'"prefix": "{tmp_path}", "base_prefix": "/usr", "site_packages": []}}\';; esac',
+    )
+    monkeypatch.setattr(sys, "argv", ["rocm-doctor", "facts", "--json", "--no-torch", "--python", str(python)])
+    with pytest.raises(SystemExit) as exit_info:
+        app_module.main()
+    assert exit_info.value.code == 0
+    facts = json.loads(capsys.readouterr().out)
+    assert facts["python"]["version"]["value"] == "3.12.1"
+    assert runs.read_text().split() == ["info"]  # started once, before the imports, and adopted; no probe
+
+
+def test_an_early_child_that_is_not_what_gathering_would_run_is_cancelled() -> None:
+    from rocm_doctor.facts.context import GatherOptions
+    from rocm_doctor.facts.gather import gather
+    from rocm_doctor.system.recorded import RecordedSystem
+
+    class Early:
+        argv = ["/another/python", "-I", "-c", "pass"]
+        timeout = 10.0
+        cancelled = False
+
+        def cancel(self) -> None:
+            self.cancelled = True
+
+        def result(self):  # pragma: no cover - must never be collected
+            raise AssertionError("an early child for another command was collected")
+
+    stray = Early()
+    machine = Path(__file__).resolve().parents[1] / "machines" / "cpu-only"
+    gather(RecordedSystem(machine), GatherOptions(torch=False, started_early=(stray,)))
+    assert stray.cancelled
