@@ -1,0 +1,114 @@
+"""Where an HSA_OVERRIDE_GFX_VERSION would land on a machine whose environment the report does not show.
+
+libhsakmt applies the global variable to every GPU node without a per-node variable of its own
+(ROCR-Runtime ``libhsakmt/src/topology.c``). On a machine where one GPU needs an override and
+another GPU belongs to a different override group, the usual advice ("export
+HSA_OVERRIDE_GFX_VERSION=10.3.0") retargets the other GPU too; a global value left over from that
+advice is what AMD found behind "Memory access fault ... Reason: Unknown" on an MI210 beside an
+RX 6600 (https://github.com/ROCm/legacy-rocm-build/issues/5238).
+"""
+
+from __future__ import annotations
+
+from typing import List
+
+from rocm_doctor.facts.model import Facts, GpuAgent
+from rocm_doctor.facts.value import Fact, absent, known
+from rocm_doctor.judge.derived import Tables, machine_fact
+from rocm_doctor.judge.derived_facts._support import list_fact
+from rocm_doctor.judge.derived_facts.gfx import override, recommended_override
+from rocm_doctor.judge.derived_facts.gpus import amd_agents
+from rocm_doctor.judge.derived_facts.pasted import documented_override, in_any_release_wheel
+from rocm_doctor.knowledge import overrides as ov
+from rocm_doctor.knowledge.gpu_table import gfx_from_override
+
+CPU_IMPLIED_SOURCE = "paste:cpu"
+"""Agents inferred only from a CPU model name (a weak fact: never judged on its own)."""
+
+
+def _label(agent: GpuAgent) -> str:
+    name = agent.name.value if agent.name.is_known else f"GPU {agent.index}"
+    return f"{name} ({agent.gfx.value})"
+
+
+def _needs_override(facts: Facts, agent: GpuAgent, tables: Tables) -> bool:
+    """The GPU is one RD511 would advise an override for: discrete, no wheel kernels, a documented value."""
+    if not agent.integrated.is_known or agent.integrated.value:
+        return False
+    if not documented_override(facts, agent, tables).is_known:
+        return False
+    recommended = recommended_override(facts, agent, tables)
+    in_wheels = in_any_release_wheel(facts, agent, tables)
+    return recommended.is_known or (in_wheels.is_known and in_wheels.value is False)
+
+
+@machine_fact(
+    "override_would_reach_other_family",
+    "The report does not show whether HSA_OVERRIDE_GFX_VERSION is set, one discrete AMD GPU needs it "
+    "(no wheel kernels, a documented value) and another AMD GPU belongs to a different override group: "
+    "a global value would retarget that GPU too. Items 'needing GPU|value|target gfx|other GPU'; absent when the "
+    "machine has no such pair or the environment shows the override (RD702 then judges the value).",
+)
+def override_would_reach_other_family(facts: Facts, tables: Tables) -> Fact:
+    agents = [a for a in amd_agents(facts) if not a.source.startswith(CPU_IMPLIED_SOURCE)]
+    if len(agents) < 2:
+        return absent("GPU discovery", "fewer than two AMD GPUs")
+    data = tables["gfx_overrides"]
+    found: List[str] = []
+    for agent in agents:
+        if not agent.gfx.is_known or override(facts, agent, tables).status != "unknown":
+            continue
+        if not _needs_override(facts, agent, tables):
+            continue
+        value = str(documented_override(facts, agent, tables).value)
+        target = gfx_from_override(value)
+        target_group = ov.group_of(target, data) if target else None
+        if target_group is None:
+            continue
+        for other in agents:
+            if other is agent or not other.gfx.is_known:
+                continue
+            group = ov.group_of(str(other.gfx.value), data)
+            if group is not None and group != target_group:
+                found.append(f"{_label(agent)}|{value}|{target}|{_label(other)}")
+    return list_fact(found, "GPU discovery + rules/data/gfx_overrides.yaml", "no GPU that needs an override beside one of another family")
+
+
+@machine_fact(
+    "override_reach_needing_gpu",
+    "For messages: the GPU of the first override_would_reach_other_family pair that needs the override, 'name (gfx)'.",
+)
+def override_reach_needing_gpu(facts: Facts, tables: Tables) -> Fact:
+    return _part(facts, tables, 0)
+
+
+@machine_fact(
+    "override_reach_value",
+    "For messages: the HSA_OVERRIDE_GFX_VERSION value the first override_would_reach_other_family pair's GPU needs.",
+)
+def override_reach_value(facts: Facts, tables: Tables) -> Fact:
+    return _part(facts, tables, 1)
+
+
+@machine_fact(
+    "override_reach_other_gpu",
+    "For messages: the GPU of another family that a global override of the first pair would retarget, 'name (gfx)'.",
+)
+def override_reach_other_gpu(facts: Facts, tables: Tables) -> Fact:
+    return _part(facts, tables, 3)
+
+
+@machine_fact(
+    "override_reach_target",
+    "For messages: the gfx target the override value of the first override_would_reach_other_family pair names (10.3.0 -> gfx1030).",
+)
+def override_reach_target(facts: Facts, tables: Tables) -> Fact:
+    return _part(facts, tables, 2)
+
+
+def _part(facts: Facts, tables: Tables, index: int) -> Fact:
+    pairs = override_would_reach_other_family(facts, tables)
+    if not pairs.is_known:
+        return pairs
+    parts = str(pairs.value[0]).split("|")
+    return known(parts[index], pairs.source or "GPU discovery")
