@@ -10,16 +10,17 @@ RX 6600 (https://github.com/ROCm/legacy-rocm-build/issues/5238).
 
 from __future__ import annotations
 
-from typing import List
+from typing import List, Optional
 
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known
-from rocm_doctor.judge.derived import Tables, machine_fact
+from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
 from rocm_doctor.judge.derived_facts._support import list_fact
 from rocm_doctor.judge.derived_facts.gfx import override, recommended_override
 from rocm_doctor.judge.derived_facts.gpus import amd_agents
 from rocm_doctor.judge.derived_facts.pasted import documented_override, in_any_release_wheel
 from rocm_doctor.knowledge import overrides as ov
+from rocm_doctor.knowledge import gpu_table
 from rocm_doctor.knowledge.gpu_table import gfx_from_override
 
 CPU_IMPLIED_SOURCE = "paste:cpu"
@@ -141,3 +142,37 @@ def startup_file_settings_beside_service(facts: Facts, tables: Tables) -> Fact:
     if not shown:
         return absent(facts.symptoms.context.source or "paste", "the report shows no service")
     return known(sorted(set(in_files)), f"{settings.source or 'paste'}; {shown[0]}")
+
+
+RUNTIME_LISTINGS = ("rocminfo", "torch")
+"""Field sources whose gfx is what the ROCm runtime reported in that process (after any override),
+and whose GPU name (or PCI id) comes from the same agent entry."""
+
+
+def _model_gfx(agent: GpuAgent) -> Optional[str]:
+    """The gfx target the GPU's own PCI id or marketing name stands for (verified table rows only)."""
+    model = None
+    if agent.device_id.is_known and agent.device_id.source == agent.gfx.source:
+        model = gpu_table.lookup_pci(str(agent.device_id.value))
+    if model is None and agent.name.is_known and agent.name.source == agent.gfx.source:
+        model = gpu_table.model_for_name(str(agent.name.value))
+    return model.gfx if model is not None and model.verified else None
+
+
+@gpu_fact(
+    "runtime_gfx_contradicts_model",
+    "A ROCm listing (rocminfo, torch) reports this GPU under another override group's gfx target than "
+    "its own PCI id or marketing name stands for (an MI210 listed as gfx1030, a Radeon 8060S as gfx1201): "
+    "HSA_OVERRIDE_GFX_VERSION was in effect where the listing was printed. The value is the GPU's own gfx; "
+    "absent when the listing agrees with the model, or the two are of one group (an override the GPU needs).",
+)
+def runtime_gfx_contradicts_model(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    if not agent.gfx.is_known or not str(agent.gfx.source or "").startswith(RUNTIME_LISTINGS):
+        return absent("GPU discovery", "no gfx target reported by a ROCm listing")
+    own = _model_gfx(agent)
+    reported = gpu_table.base_gfx(str(agent.gfx.value))
+    if own is None or own == reported:
+        return absent(str(agent.gfx.source), "the listing agrees with the GPU's model, or the model is not known")
+    if ov.group_of(own, tables["gfx_overrides"]) == ov.group_of(reported, tables["gfx_overrides"]) and ov.group_of(own, tables["gfx_overrides"]) is not None:
+        return absent(str(agent.gfx.source), f"{reported} is the same-family target {own} is overridden to")
+    return known(own, f"{agent.gfx.source}; {gpu_table.table_source()}")
