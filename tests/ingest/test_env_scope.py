@@ -1,0 +1,97 @@
+"""Where an environment setting lands: a shell startup file beside a service, a global override beside a
+GPU of another family, a ROCm listing that shows an override in effect (rules/env_scope.yaml)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import List
+
+import pytest
+from ingest_helpers import ingest
+
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.pipeline import evaluate
+
+
+@lru_cache(maxsize=None)
+def _rules() -> tuple:
+    return tuple(load_rules([], use_env=False))
+
+
+def fired(text: str) -> List[str]:
+    return [f.id for f in evaluate(list(_rules()), ingest(text).facts).findings]
+
+
+# ----------------------------------------------------------------- shell startup files
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "AMD ROCm setup in .bashrc\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\n",
+        "```\n# ~/.profile\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\n```\n",
+        "I added it to my ~/.zshrc:\n\n`export HSA_OVERRIDE_GFX_VERSION=10.3.0`\n",
+        "```\n$ echo 'export HSA_OVERRIDE_GFX_VERSION=10.3.0' >> ~/.bashrc\n```\n",
+    ],
+)
+def test_an_export_kept_in_a_shell_startup_file_is_a_shell_rc_setting(text: str) -> None:
+    settings = ingest(text).facts.env.settings.value
+    assert [(s.name, s.value, s.origin) for s in settings if s.origin == "shell-rc"] == [("HSA_OVERRIDE_GFX_VERSION", "10.3.0", "shell-rc")]
+
+
+def test_an_export_far_from_any_startup_file_stays_an_export() -> None:
+    text = "My ~/.bashrc is the default one.\n\nnothing here\nnor here\n\n```\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\n```\n"
+    assert [s.origin for s in ingest(text).facts.env.settings.value] == ["export"]
+
+
+SERVICE_JOURNAL = "\n```\n$ journalctl -u ollama\nsystemd[1]: Started Ollama Service.\n```\n"
+
+
+def test_a_startup_file_setting_does_not_reach_a_systemd_service() -> None:
+    assert "RD841" in fired("AMD ROCm setup in .bashrc\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\n" + SERVICE_JOURNAL)
+
+
+def test_a_startup_file_setting_reaches_a_program_started_from_the_shell() -> None:
+    by_hand = "In ~/.bashrc:\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\n\nThen I run ollama:\n```\n$ ollama serve\n```\n"
+    assert "RD841" not in fired(by_hand)
+    no_service = "In ~/.bashrc:\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\n\n```\n$ python train.py\n```\n"
+    assert "RD841" not in fired(no_service)
+    exported_in_shell = "export HSA_OVERRIDE_GFX_VERSION=10.3.0\n" + SERVICE_JOURNAL
+    assert "RD841" not in fired(exported_in_shell)
+
+
+# ----------------------------------------------------------------- overrides across GPU families
+
+
+def test_a_gpu_that_needs_an_override_beside_another_family_gets_the_per_node_advice() -> None:
+    text = "### GPU\n\nAMD Instinct MI210, AMD Radeon RX 6600\n\n### ROCm Version\n\nROCm 6.4.1\n"
+    ids = fired(text)
+    assert "RD840" in ids and "RD511" not in ids
+
+
+def test_a_single_gpu_that_needs_an_override_keeps_the_plain_advice() -> None:
+    ids = fired("### GPU\n\nAMD Radeon RX 6600\n\n### Operating System\n\nUbuntu 24.04\n")
+    assert "RD511" in ids and "RD840" not in ids
+
+
+def test_no_hsa_override_advice_on_native_windows() -> None:
+    assert "RD511" not in fired("### OS\n\nWindows 11\n\n### GPU\n\nAMD Radeon RX 6600\n")
+
+
+ROCMINFO = (
+    "```\n$ rocminfo\nROCk module is loaded\n*******\nAgent 2\n*******\n"
+    "  Name:                    {gfx}\n  Marketing Name:          {name}\n"
+    "  Vendor Name:             AMD\n  Device Type:             GPU\n```\n"
+)
+
+
+def test_rocminfo_showing_a_gpu_under_another_familys_target_shows_an_override_in_effect() -> None:
+    assert "RD842" in fired(ROCMINFO.format(gfx="gfx1030", name="AMD Instinct MI210"))
+
+
+@pytest.mark.parametrize(
+    "gfx, name",
+    [("gfx1030", "AMD Radeon RX 6600"), ("gfx90a", "AMD Instinct MI210"), ("gfx1100", "AMD Radeon RX 7900 XTX")],
+)
+def test_rocminfo_agreeing_with_the_gpu_or_its_own_family_shows_no_stray_override(gfx: str, name: str) -> None:
+    assert "RD842" not in fired(ROCMINFO.format(gfx=gfx, name=name))
