@@ -95,3 +95,25 @@ def test_rocminfo_showing_a_gpu_under_another_familys_target_shows_an_override_i
 )
 def test_rocminfo_agreeing_with_the_gpu_or_its_own_family_shows_no_stray_override(gfx: str, name: str) -> None:
     assert "RD842" not in fired(ROCMINFO.format(gfx=gfx, name=name))
+
+
+CLINFO = (
+    "```\n$ /usr/bin/rocm-clinfo | grep -P 'Board|gfx'\n"
+    "  Board name:\t\t\t\t\t AMD Radeon AI PRO R9700\n  Name:\t\t\t\t\t\t gfx1201\n"
+    "  Board name:\t\t\t\t\t Radeon 8060S Graphics\n  Name:\t\t\t\t\t\t {gfx}\n```\n"
+)
+
+
+def test_clinfo_pairs_each_board_name_with_the_gfx_device_name_after_it() -> None:
+    agents = ingest(CLINFO.format(gfx="gfx1151")).facts.gpus.agents
+    assert [(a.name.value, a.gfx.value) for a in agents] == [("AMD Radeon AI PRO R9700", "gfx1201"), ("Radeon 8060S Graphics", "gfx1151")]
+
+
+def test_a_gpu_listed_under_an_overridden_target_is_still_integrated_when_its_model_is() -> None:
+    agents = ingest(CLINFO.format(gfx="gfx1201")).facts.gpus.agents
+    assert [a.integrated.value for a in agents] == [False, True]
+
+
+def test_clinfo_showing_an_igpu_under_the_dgpus_target_shows_an_override_in_effect() -> None:
+    assert "RD842" in fired(CLINFO.format(gfx="gfx1201"))
+    assert "RD842" not in fired(CLINFO.format(gfx="gfx1151"))

@@ -144,8 +144,9 @@ def startup_file_settings_beside_service(facts: Facts, tables: Tables) -> Fact:
     return known(sorted(set(in_files)), f"{settings.source or 'paste'}; {shown[0]}")
 
 
-RUNTIME_LISTINGS = ("rocminfo", "torch")
-"""Field sources whose gfx is what the ROCm runtime reported in that process (after any override),
+RUNTIME_LISTINGS = ("rocminfo", "torch", "clinfo")
+"""Field sources whose gfx is what the ROCm runtime reported in that process (after any override;
+clinfo: ROCm's OpenCL on the same ROCr),
 and whose GPU name (or PCI id) comes from the same agent entry."""
 
 
