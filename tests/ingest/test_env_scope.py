@@ -32,6 +32,7 @@ def fired(text: str) -> List[str]:
         "```\n# ~/.profile\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\n```\n",
         "I added it to my ~/.zshrc:\n\n`export HSA_OVERRIDE_GFX_VERSION=10.3.0`\n",
         "```\n$ echo 'export HSA_OVERRIDE_GFX_VERSION=10.3.0' >> ~/.bashrc\n```\n",
+        "I added these lines to my .bashrc a few days ago, but the program\ndoes not seem to\nsee them at all.\n\n`export HSA_OVERRIDE_GFX_VERSION=10.3.0`\n",
     ],
 )
 def test_an_export_kept_in_a_shell_startup_file_is_a_shell_rc_setting(text: str) -> None:
@@ -117,3 +118,9 @@ def test_a_gpu_listed_under_an_overridden_target_is_still_integrated_when_its_mo
 def test_clinfo_showing_an_igpu_under_the_dgpus_target_shows_an_override_in_effect() -> None:
     assert "RD842" in fired(CLINFO.format(gfx="gfx1201"))
     assert "RD842" not in fired(CLINFO.format(gfx="gfx1151"))
+
+
+def test_clinfo_gfx_names_are_not_read_as_rocminfo_agents_when_both_share_a_block() -> None:
+    text = "$ rocminfo\nROCk module is loaded\n[... cut ...]\n\n" + CLINFO.format(gfx="gfx1201").replace("```\n", "")
+    agents = ingest(text).facts.gpus.agents
+    assert [a.name.value for a in agents] == ["AMD Radeon AI PRO R9700", "Radeon 8060S Graphics"]

@@ -99,9 +99,11 @@ _STARTUP_FILE = re.compile(
 by the shells that start, never by a systemd service, cron or another user's process."""
 _RC_APPEND = re.compile(rf"\becho\s+['\"]export\s+({_NAME})=([^'\"\n]{{0,512}})['\"]\s*>>?\s*(\S+)")
 """``echo 'export NAME=value' >> ~/.bashrc``: a setting written into a startup file."""
-_RC_CONTEXT_LINES = 2
-"""An export belongs to a startup file the line itself or one of the two lines above it names
-("AMD ROCm setup in .bashrc" / "# ~/.bashrc" over the export lines)."""
+_RC_CONTEXT_LINES = 8
+"""An export belongs to a startup file named on its own line, in its paragraph above it or in the
+paragraph just before ("AMD ROCm setup in .bashrc" / "# ~/.bashrc" over the export lines, "I added
+this to my .bashrc:" and a blank line), at most this many lines up: wrapping a sentence moves the
+name up a line or two but not out of its paragraph."""
 
 _WHERE = {
     "export": "this shell and the programs it starts",
@@ -440,12 +442,30 @@ def _most_specific(sightings: List[SettingSighting]) -> List[SettingSighting]:
     return sorted(best.values(), key=lambda s: s.line.number)
 
 
+def _context_above(lines: List[Line], index: int) -> List[Line]:
+    """The line, the rest of its paragraph above it and the paragraph before (blank lines end a paragraph)."""
+    out: List[Line] = [lines[index]]
+    paragraphs = 0
+    i = index - 1
+    while i >= 0 and len(out) <= _RC_CONTEXT_LINES:
+        if not lines[i].text.strip():
+            while i >= 0 and not lines[i].text.strip():
+                i -= 1
+            paragraphs += 1
+            if paragraphs > 1:
+                break
+            continue
+        out.append(lines[i])
+        i -= 1
+    return out
+
+
 def _in_startup_file(block: Block, sighting: SettingSighting) -> bool:
     lines = block.lines
     index = next((i for i, line in enumerate(lines) if line.number == sighting.line.number), None)
     if index is None:
         return False
-    return any(_STARTUP_FILE.search(line.text) for line in lines[max(0, index - _RC_CONTEXT_LINES) : index + 1])
+    return any(_STARTUP_FILE.search(line.text) for line in _context_above(lines, index))
 
 
 def _startup_files(block: Block, sightings: List[SettingSighting]) -> List[SettingSighting]:
