@@ -124,3 +124,20 @@ def test_clinfo_gfx_names_are_not_read_as_rocminfo_agents_when_both_share_a_bloc
     text = "$ rocminfo\nROCk module is loaded\n[... cut ...]\n\n" + CLINFO.format(gfx="gfx1201").replace("```\n", "")
     agents = ingest(text).facts.gpus.agents
     assert [a.name.value for a in agents] == ["AMD Radeon AI PRO R9700", "Radeon 8060S Graphics"]
+
+
+# ----------------------------------------------------------------- launchers that manage visibility
+
+
+def test_rays_refusal_of_the_visibility_variables_is_an_env_error() -> None:
+    text = "```\n>>> import ray\nRuntimeError: Please use HIP_VISIBLE_DEVICES instead of ROCR_VISIBLE_DEVICES\n```\n"
+    assert "RD843" in fired(text)
+    assertion = "AssertionError: Inconsistant values found. Please use either HIP_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES.\n"
+    assert "RD843" in fired(assertion)
+
+
+def test_rocr_visible_devices_where_ray_runs_is_a_warning_unless_ray_is_older() -> None:
+    text = "```\n$ export ROCR_VISIBLE_DEVICES=0\n$ python\n>>> import ray\n```\n"
+    assert "RD844" in fired(text)
+    assert "RD844" not in fired("```\n$ export HIP_VISIBLE_DEVICES=0\n$ python\n>>> import ray\n```\n")
+    assert "RD844" not in fired("```\n$ export ROCR_VISIBLE_DEVICES=0\n$ python train.py\n```\n")

@@ -5,7 +5,8 @@ libhsakmt applies the global variable to every GPU node without a per-node varia
 another GPU belongs to a different override group, the usual advice ("export
 HSA_OVERRIDE_GFX_VERSION=10.3.0") retargets the other GPU too; a global value left over from that
 advice is what AMD found behind "Memory access fault ... Reason: Unknown" on an MI210 beside an
-RX 6600 (https://github.com/ROCm/legacy-rocm-build/issues/5238).
+RX 6600 (https://github.com/ROCm/legacy-rocm-build/issues/5238). A ROCm listing that shows a GPU
+under another family's target than its own model shows such an override in effect.
 """
 
 from __future__ import annotations
@@ -113,35 +114,6 @@ def _part(facts: Facts, tables: Tables, index: int) -> Fact:
         return pairs
     parts = str(pairs.value[0]).split("|")
     return known(parts[index], pairs.source or "GPU discovery")
-
-
-SERVICE_CONTEXT = ("systemd_service_shown", "ollama_named")
-"""Context signatures (rules/data/signatures.yaml) that show the program runs as a systemd service:
-the report shows the service itself, or names ollama, whose Linux install runs as ollama.service."""
-
-
-@machine_fact(
-    "startup_file_settings_beside_service",
-    "Settings the report exports in a shell startup file (~/.bashrc, ~/.profile ...) while it shows the "
-    "program as a systemd service (its journal, systemctl, a unit) or is about ollama, whose Linux install "
-    "runs as ollama.service: a service reads no user's startup file. 'NAME=value' items; absent when none.",
-)
-def startup_file_settings_beside_service(facts: Facts, tables: Tables) -> Fact:
-    settings = facts.env.settings
-    if not settings.is_known:
-        return absent(settings.source or "env", settings.reason or "the report shows no environment settings")
-    in_files = [f"{s.name}={s.value}" for s in settings.value or [] if s.origin == "shell-rc" and s.value is not None]
-    if not in_files:
-        return absent(settings.source or "paste", "no setting in a shell startup file")
-    if facts.host.os.is_known and facts.host.os.value not in ("linux", "wsl2"):
-        return absent(facts.host.os.source or "host", "systemd services are a Linux matter")
-    context = facts.symptoms.context.value if facts.symptoms.context.is_known else []
-    shown = [c for c in SERVICE_CONTEXT if c in (context or [])]
-    if shown == ["ollama_named"] and "ollama_serve_by_hand" in (context or []):
-        return absent(facts.symptoms.context.source or "paste", "ollama serve is started by hand from a shell")
-    if not shown:
-        return absent(facts.symptoms.context.source or "paste", "the report shows no service")
-    return known(sorted(set(in_files)), f"{settings.source or 'paste'}; {shown[0]}")
 
 
 RUNTIME_LISTINGS = ("rocminfo", "torch", "clinfo")
