@@ -292,7 +292,7 @@ class EnvSetting(Section):
     """None for an ``unset``."""
     origin: str
     """How it was set: ``export``, ``command-prefix``, ``powershell``, ``cmd-set``, ``setx``,
-    ``fish``, ``systemd``, ``dockerfile``, ``docker-run``, ``compose``, ``python``,
+    ``fish``, ``shell-rc`` (an export in a shell startup file: ~/.bashrc, ~/.profile ...), ``systemd``, ``dockerfile``, ``docker-run``, ``compose``, ``python``,
     ``env-listing``, ``app-config``, ``assignment`` (a bare ``NAME=value``), ``prose``."""
     where: str
     """Where it applies, in words (``this shell``, ``the systemd service``, ``the image``...)."""

@@ -35,6 +35,7 @@ from rocm_doctor.facts.model import Facts
 from rocm_doctor.ingest.assemble import Conflict, assemble
 from rocm_doctor.ingest.blocks import Block, split_blocks, without_repeats
 from rocm_doctor.ingest.formats import (
+    clinfo,
     collect_env,
     fields,
     commands,
@@ -88,6 +89,7 @@ PARSERS: List[Tuple[Parser, Gate, bool]] = [
     (collect_env.parse, _has("pytorch version", "is cuda available", "rocm used to build", "[pip3]", "[conda]"), SAMPLE),
     (rocminfo.parse, _has("agent", "marketing name", "rock module", "wsl environment", "amdgcn-amd-amdhsa", "name:"), EVERY_LINE),
     (smi.parse, _has("smi", "gpu[", "gpu:", "market_name", "card series", "driver version"), EVERY_LINE),
+    (clinfo.parse, _has("board name:"), EVERY_LINE),
     (hip_devices.parse, _has("device#", "ggml_", "msg="), EVERY_LINE),
     (packages.parse, _always, SAMPLE),
     (pip.parse, lambda block: "==" in block.text or " @ " in block.text or "package" in block.lower, SAMPLE),

@@ -59,7 +59,7 @@ class GpuSighting:
     """One GPU as one listing showed it (rocminfo agent, lspci line, torch device ...)."""
 
     layer: str
-    """Which listing: ``rocminfo``, ``amd-smi``, ``rocm-smi``, ``hipinfo``, ``torch``, ``hip``, ``pci``, ``report``."""
+    """Which listing: ``rocminfo``, ``amd-smi``, ``rocm-smi``, ``hipinfo``, ``torch``, ``hip``, ``clinfo``, ``pci``, ``report``."""
     position: int
     """Order within that listing (HIP-level listings: the device index)."""
     line: Line

@@ -97,6 +97,10 @@ def gpu_fields(name: Optional[str] = None, gfx: Optional[str] = None, device_id:
         from_table("gfx", model.gfx)
         from_table("product", model.product)
         from_table("integrated", model.integrated)
+    elif model is not None:
+        # The runtime reports another target than the device is (an override in effect, ROCm/ROCm#5696):
+        # whether it is integrated still follows the device its name or PCI id stands for.
+        from_table("integrated", model.integrated)
     elif gfx is not None:
         rows = _safe(lambda: gpu_table.models_for_gfx(gfx)) or []
         kinds = {row.integrated for row in rows}

@@ -91,6 +91,19 @@ _PS_ROW = re.compile(rf"^\s*({_NAME})(?:=|\s{{2,}})(.*)$")
 _PS_HEADER = re.compile(r"^\s*(?:Name\s+Value|-{4}\s+-{5})\s*$")
 _OLLAMA_CONFIG = re.compile(r"env=\"?map\[(.*?)\]\"?\s*$", re.MULTILINE)
 _LOGFMT = re.compile(r"\blevel=\w+\b.*\bmsg=")
+_STARTUP_FILE = re.compile(
+    r"(?<![\w-])(?:~/|\$HOME/|/home/[\w.-]{1,64}/|/root/|/etc/)?(?:\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv"
+    r"|bash\.bashrc|profile\.d/[\w.-]{1,64}|config\.fish|/etc/profile)(?![\w-])"
+)
+"""A shell startup file (bash(1) INVOCATION, zsh(1) STARTUP/SHUTDOWN FILES, fish's config.fish): read
+by the shells that start, never by a systemd service, cron or another user's process."""
+_RC_APPEND = re.compile(rf"\becho\s+['\"]export\s+({_NAME})=([^'\"\n]{{0,512}})['\"]\s*>>?\s*(\S+)")
+"""``echo 'export NAME=value' >> ~/.bashrc``: a setting written into a startup file."""
+_RC_CONTEXT_LINES = 8
+"""An export belongs to a startup file named on its own line, in its paragraph above it or in the
+paragraph just before ("AMD ROCm setup in .bashrc" / "# ~/.bashrc" over the export lines, "I added
+this to my .bashrc:" and a blank line), at most this many lines up: wrapping a sentence moves the
+name up a line or two but not out of its paragraph."""
 
 _WHERE = {
     "export": "this shell and the programs it starts",
@@ -100,6 +113,7 @@ _WHERE = {
     "cmd-set": "this cmd window",
     "setx": "new processes of this user (not the window that ran setx)",
     "fish": "this fish shell",
+    "shell-rc": "shells that read this startup file (interactive or login shells of this user), not services",
     "systemd": "the systemd service whose unit sets it",
     "dockerfile": "the image built from this Dockerfile",
     "docker-run": "the container that docker run starts",
@@ -428,11 +442,52 @@ def _most_specific(sightings: List[SettingSighting]) -> List[SettingSighting]:
     return sorted(best.values(), key=lambda s: s.line.number)
 
 
+def _context_above(lines: List[Line], index: int) -> List[Line]:
+    """The line, the rest of its paragraph above it and the paragraph before (blank lines end a paragraph)."""
+    out: List[Line] = [lines[index]]
+    paragraphs = 0
+    i = index - 1
+    while i >= 0 and len(out) <= _RC_CONTEXT_LINES:
+        if not lines[i].text.strip():
+            while i >= 0 and not lines[i].text.strip():
+                i -= 1
+            paragraphs += 1
+            if paragraphs > 1:
+                break
+            continue
+        out.append(lines[i])
+        i -= 1
+    return out
+
+
+def _in_startup_file(block: Block, sighting: SettingSighting) -> bool:
+    lines = block.lines
+    index = next((i for i, line in enumerate(lines) if line.number == sighting.line.number), None)
+    if index is None:
+        return False
+    return any(_STARTUP_FILE.search(line.text) for line in _context_above(lines, index))
+
+
+def _startup_files(block: Block, sightings: List[SettingSighting]) -> List[SettingSighting]:
+    """Exports that a shell startup file holds become ``shell-rc`` settings, plus ``echo 'export ...' >> ~/.bashrc``."""
+    if not _STARTUP_FILE.search(block.text):
+        return sightings
+    out = [
+        _sighting(s.name, s.value, "shell-rc", s.line, s.trust) if s.origin == "export" and s.value is not None and _in_startup_file(block, s) else s
+        for s in sightings
+    ]
+    if "echo" in block.text:
+        for match, line in block.scan(_RC_APPEND):
+            if _STARTUP_FILE.search(match.group(3)):
+                out.append(_sighting(match.group(1), match.group(2), "shell-rc", line, TRUST_TEMPLATE))
+    return out
+
+
 def parse(block: Block) -> List[Piece]:
     sightings, coverage, used = _listings(block)
     config, keys = _ollama_config(block)
     listed = {(s.line.number, s.name) for s in sightings + config}
-    scanned = _most_specific([s for s in _scan(block) + _compose(block) if (s.line.number, s.name) not in listed])
+    scanned = _most_specific(_startup_files(block, [s for s in _scan(block) + _compose(block) if (s.line.number, s.name) not in listed]))
     all_sightings = sightings + config + scanned
     pieces: List[Piece] = []
     if sightings or coverage:

@@ -22,6 +22,8 @@ _AGENT = re.compile(r"^\s*Agent\s+(\d{1,18})\s*$")
 _ISA = re.compile(r"^\s*Name:\s*amdgcn-amd-amdhsa--(gfx[0-9a-f]+(?::[a-z+-]+)*)\s*$")
 _AGENT_NAME = re.compile(r"^\s*Name:\s*(gfx[0-9a-f]{3,4}(?::[a-z+-]+)*)\s*$")
 _MARKETING = re.compile(r"^\s*Marketing Name:\s*(.+?)\s*$")
+_CLINFO_BOARD = re.compile(r"^\s*Board name:")
+"""clinfo's device header: a ``Name: gfx...`` after it, before any rocminfo agent line, is clinfo's."""
 _MARKERS = re.compile(r"HSA System Attributes|HSA Agents|^\s*Agent \d+\s*$|amdgcn-amd-amdhsa--gfx|Marketing Name:|WSL environment detected|ROCk module")
 
 
@@ -41,9 +43,14 @@ def _fragment_gpus(block: Block) -> List[GpuSighting]:
     """
     lines = list(block.lines)
     found: List[GpuSighting] = []
+    in_clinfo = False
     for i, line in enumerate(lines):
+        if _CLINFO_BOARD.match(line.text):
+            in_clinfo = True  # clinfo's device: its "Name: gfx..." is read by the clinfo reader
+        elif _AGENT.match(line.text) or _MARKETING.match(line.text):
+            in_clinfo = False
         match = _AGENT_NAME.match(line.text)
-        if match is None:
+        if match is None or in_clinfo:
             continue
         marketing = next((_MARKETING.match(l.text).group(1) for l in lines[i + 1 : i + 4] if _MARKETING.match(l.text)), None)
         found.append(GpuSighting("rocminfo", len(found), line, gpu_fields(name=marketing, gfx=gfx_of(match.group(1)))))

@@ -1,0 +1,40 @@
+"""Whether a setting a report shows can reach the program: a shell startup file beside a systemd service.
+
+bash reads ~/.bashrc for interactive shells and ~/.profile for login shells
+(https://www.gnu.org/software/bash/manual/html_node/Bash-Startup-Files.html); a systemd service gets
+the environment of its unit only (systemd.exec(5)). ollama's Linux install runs its server as such a
+service (https://github.com/ollama/ollama/blob/01d4047ed3c9cdbde19d812c2fc2296497f7a509/docs/faq.md).
+"""
+
+from __future__ import annotations
+
+from rocm_doctor.facts.model import Facts
+from rocm_doctor.facts.value import Fact, absent, known
+from rocm_doctor.judge.derived import Tables, machine_fact
+SERVICE_CONTEXT = ("systemd_service_shown", "ollama_named")
+"""Context signatures (rules/data/signatures.yaml) that show the program runs as a systemd service:
+the report shows the service itself, or names ollama, whose Linux install runs as ollama.service."""
+
+
+@machine_fact(
+    "startup_file_settings_beside_service",
+    "Settings the report exports in a shell startup file (~/.bashrc, ~/.profile ...) while it shows the "
+    "program as a systemd service (its journal, systemctl, a unit) or is about ollama, whose Linux install "
+    "runs as ollama.service: a service reads no user's startup file. 'NAME=value' items; absent when none.",
+)
+def startup_file_settings_beside_service(facts: Facts, tables: Tables) -> Fact:
+    settings = facts.env.settings
+    if not settings.is_known:
+        return absent(settings.source or "env", settings.reason or "the report shows no environment settings")
+    in_files = [f"{s.name}={s.value}" for s in settings.value or [] if s.origin == "shell-rc" and s.value is not None]
+    if not in_files:
+        return absent(settings.source or "paste", "no setting in a shell startup file")
+    if facts.host.os.is_known and facts.host.os.value not in ("linux", "wsl2"):
+        return absent(facts.host.os.source or "host", "systemd services are a Linux matter")
+    context = facts.symptoms.context.value if facts.symptoms.context.is_known else []
+    shown = [c for c in SERVICE_CONTEXT if c in (context or [])]
+    if shown == ["ollama_named"] and "ollama_serve_by_hand" in (context or []):
+        return absent(facts.symptoms.context.source or "paste", "ollama serve is started by hand from a shell")
+    if not shown:
+        return absent(facts.symptoms.context.source or "paste", "the report shows no service")
+    return known(sorted(set(in_files)), f"{settings.source or 'paste'}; {shown[0]}")

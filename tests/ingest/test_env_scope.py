@@ -1,0 +1,143 @@
+"""Where an environment setting lands: a shell startup file beside a service, a global override beside a
+GPU of another family, a ROCm listing that shows an override in effect (rules/env_scope.yaml)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import List
+
+import pytest
+from ingest_helpers import ingest
+
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.pipeline import evaluate
+
+
+@lru_cache(maxsize=None)
+def _rules() -> tuple:
+    return tuple(load_rules([], use_env=False))
+
+
+def fired(text: str) -> List[str]:
+    return [f.id for f in evaluate(list(_rules()), ingest(text).facts).findings]
+
+
+# ----------------------------------------------------------------- shell startup files
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "AMD ROCm setup in .bashrc\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\n",
+        "```\n# ~/.profile\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\n```\n",
+        "I added it to my ~/.zshrc:\n\n`export HSA_OVERRIDE_GFX_VERSION=10.3.0`\n",
+        "```\n$ echo 'export HSA_OVERRIDE_GFX_VERSION=10.3.0' >> ~/.bashrc\n```\n",
+        "I added these lines to my .bashrc a few days ago, but the program\ndoes not seem to\nsee them at all.\n\n`export HSA_OVERRIDE_GFX_VERSION=10.3.0`\n",
+    ],
+)
+def test_an_export_kept_in_a_shell_startup_file_is_a_shell_rc_setting(text: str) -> None:
+    settings = ingest(text).facts.env.settings.value
+    assert [(s.name, s.value, s.origin) for s in settings if s.origin == "shell-rc"] == [("HSA_OVERRIDE_GFX_VERSION", "10.3.0", "shell-rc")]
+
+
+def test_an_export_far_from_any_startup_file_stays_an_export() -> None:
+    text = "My ~/.bashrc is the default one.\n\nnothing here\nnor here\n\n```\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\n```\n"
+    assert [s.origin for s in ingest(text).facts.env.settings.value] == ["export"]
+
+
+SERVICE_JOURNAL = "\n```\n$ journalctl -u ollama\nsystemd[1]: Started Ollama Service.\n```\n"
+
+
+def test_a_startup_file_setting_does_not_reach_a_systemd_service() -> None:
+    assert "RD841" in fired("AMD ROCm setup in .bashrc\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\n" + SERVICE_JOURNAL)
+
+
+def test_a_startup_file_setting_reaches_a_program_started_from_the_shell() -> None:
+    by_hand = "In ~/.bashrc:\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\n\nThen I run ollama:\n```\n$ ollama serve\n```\n"
+    assert "RD841" not in fired(by_hand)
+    no_service = "In ~/.bashrc:\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\n\n```\n$ python train.py\n```\n"
+    assert "RD841" not in fired(no_service)
+    exported_in_shell = "export HSA_OVERRIDE_GFX_VERSION=10.3.0\n" + SERVICE_JOURNAL
+    assert "RD841" not in fired(exported_in_shell)
+
+
+# ----------------------------------------------------------------- overrides across GPU families
+
+
+def test_a_gpu_that_needs_an_override_beside_another_family_gets_the_per_node_advice() -> None:
+    text = "### GPU\n\nAMD Instinct MI210, AMD Radeon RX 6600\n\n### ROCm Version\n\nROCm 6.4.1\n"
+    ids = fired(text)
+    assert "RD840" in ids and "RD511" not in ids
+
+
+def test_a_single_gpu_that_needs_an_override_keeps_the_plain_advice() -> None:
+    ids = fired("### GPU\n\nAMD Radeon RX 6600\n\n### Operating System\n\nUbuntu 24.04\n")
+    assert "RD511" in ids and "RD840" not in ids
+
+
+def test_no_hsa_override_advice_on_native_windows() -> None:
+    assert "RD511" not in fired("### OS\n\nWindows 11\n\n### GPU\n\nAMD Radeon RX 6600\n")
+
+
+ROCMINFO = (
+    "```\n$ rocminfo\nROCk module is loaded\n*******\nAgent 2\n*******\n"
+    "  Name:                    {gfx}\n  Marketing Name:          {name}\n"
+    "  Vendor Name:             AMD\n  Device Type:             GPU\n```\n"
+)
+
+
+def test_rocminfo_showing_a_gpu_under_another_familys_target_shows_an_override_in_effect() -> None:
+    assert "RD842" in fired(ROCMINFO.format(gfx="gfx1030", name="AMD Instinct MI210"))
+
+
+@pytest.mark.parametrize(
+    "gfx, name",
+    [("gfx1030", "AMD Radeon RX 6600"), ("gfx90a", "AMD Instinct MI210"), ("gfx1100", "AMD Radeon RX 7900 XTX")],
+)
+def test_rocminfo_agreeing_with_the_gpu_or_its_own_family_shows_no_stray_override(gfx: str, name: str) -> None:
+    assert "RD842" not in fired(ROCMINFO.format(gfx=gfx, name=name))
+
+
+CLINFO = (
+    "```\n$ /usr/bin/rocm-clinfo | grep -P 'Board|gfx'\n"
+    "  Board name:\t\t\t\t\t AMD Radeon AI PRO R9700\n  Name:\t\t\t\t\t\t gfx1201\n"
+    "  Board name:\t\t\t\t\t Radeon 8060S Graphics\n  Name:\t\t\t\t\t\t {gfx}\n```\n"
+)
+
+
+def test_clinfo_pairs_each_board_name_with_the_gfx_device_name_after_it() -> None:
+    agents = ingest(CLINFO.format(gfx="gfx1151")).facts.gpus.agents
+    assert [(a.name.value, a.gfx.value) for a in agents] == [("AMD Radeon AI PRO R9700", "gfx1201"), ("Radeon 8060S Graphics", "gfx1151")]
+
+
+def test_a_gpu_listed_under_an_overridden_target_is_still_integrated_when_its_model_is() -> None:
+    agents = ingest(CLINFO.format(gfx="gfx1201")).facts.gpus.agents
+    assert [a.integrated.value for a in agents] == [False, True]
+
+
+def test_clinfo_showing_an_igpu_under_the_dgpus_target_shows_an_override_in_effect() -> None:
+    assert "RD842" in fired(CLINFO.format(gfx="gfx1201"))
+    assert "RD842" not in fired(CLINFO.format(gfx="gfx1151"))
+
+
+def test_clinfo_gfx_names_are_not_read_as_rocminfo_agents_when_both_share_a_block() -> None:
+    text = "$ rocminfo\nROCk module is loaded\n[... cut ...]\n\n" + CLINFO.format(gfx="gfx1201").replace("```\n", "")
+    agents = ingest(text).facts.gpus.agents
+    assert [a.name.value for a in agents] == ["AMD Radeon AI PRO R9700", "Radeon 8060S Graphics"]
+
+
+# ----------------------------------------------------------------- launchers that manage visibility
+
+
+def test_rays_refusal_of_the_visibility_variables_is_an_env_error() -> None:
+    text = "```\n>>> import ray\nRuntimeError: Please use HIP_VISIBLE_DEVICES instead of ROCR_VISIBLE_DEVICES\n```\n"
+    assert "RD843" in fired(text)
+    assertion = "AssertionError: Inconsistant values found. Please use either HIP_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES.\n"
+    assert "RD843" in fired(assertion)
+
+
+def test_rocr_visible_devices_where_ray_runs_is_a_warning_unless_ray_is_older() -> None:
+    text = "```\n$ export ROCR_VISIBLE_DEVICES=0\n$ python\n>>> import ray\n```\n"
+    assert "RD844" in fired(text)
+    assert "RD844" not in fired("```\n$ export HIP_VISIBLE_DEVICES=0\n$ python\n>>> import ray\n```\n")
+    assert "RD844" not in fired("```\n$ export ROCR_VISIBLE_DEVICES=0\n$ python train.py\n```\n")
