@@ -307,7 +307,7 @@ _PAST = re.compile(
     r"|previously (?:working|worked|installed|used)|used to work|(?:was|were|it's|it was) working (?:before|with|on)"
     r"|worked (?:fine |well |perfectly )?(?:before|with|on|until)|working (?:version|setup|environment|config\w*|install\w*|state)"
     r"|on (?:my|another|the other|a different) (?:other |old |second )?(?:machine|pc|computer|laptop|system|box|server)"
-    r"|(?:old|previous|earlier|prior) (?:setup|environment|install\w*|version|system|config\w*))\b",
+    r"|(?:old|older|previous|earlier|prior) (?:setup|environment|install\w*|version|system|config\w*|kernel|driver))\b",
     re.IGNORECASE,
 )
 """Words that introduce a block as an earlier state or another machine."""

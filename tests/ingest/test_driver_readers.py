@@ -69,3 +69,48 @@ def test_the_newer_dkms_wordings_of_an_amdgpu_build_failure_are_read(text: str) 
 def test_a_dkms_3_build_failure_of_another_module_is_not_amdgpus() -> None:
     text = "Autoinstall of module nvidia/550.54 for kernel 6.8.0-45-generic (x86_64)\nBuilding module(s)......(bad exit status: 2)\n"
     assert "amdgpu_dkms_build_failed" not in signatures(text)
+
+
+@pytest.mark.parametrize(
+    "text, release",
+    [
+        # /proc/version as pasted (ollama#9302); Ubuntu's package version at its end is not a second kernel
+        (
+            "Linux version 5.15.0-133-generic (buildd@lcy02-amd64-040) (gcc (Ubuntu 11.4.0-1ubuntu1~22.04) 11.4.0, "
+            "GNU ld (GNU Binutils for Ubuntu) 2.38) #144-Ubuntu SMP Fri Feb 7 20:47:38 UTC 2025 (Ubuntu 5.15.0-133.144-generic 5.15.173)\n",
+            "5.15.0-133-generic",
+        ),
+        # the first line of dmesg, and of journalctl -k (legacy-rocm-build#4919)
+        ("[    0.000000] Linux version 6.8.0-45-generic (buildd@lcy02-amd64-075) (x86_64-linux-gnu-gcc-13) #45-Ubuntu SMP\n", "6.8.0-45-generic"),
+        ("Jun 18 16:36:53 archb kernel: Linux version 6.15.2-arch1-1 (linux@archlinux) (gcc (GCC) 15.1.1) #1 SMP PREEMPT_DYNAMIC\n", "6.15.2-arch1-1"),
+        # `uname -r` and its output, in any distribution's spelling (legacy-rocm-build#546, #5111, #5824)
+        ("$ uname -r\n4.17.0-041700-generic\n", "4.17.0-041700-generic"),
+        ("$ uname -r\n6.12.100+deb13-amd64\n", "6.12.100+deb13-amd64"),
+        ("```\n$ uname -r\n6.17.8-200.nobara.fc43.x86_64\n```\n", "6.17.8-200.nobara.fc43.x86_64"),
+    ],
+)
+def test_the_kernel_release_reads_from_proc_version_dmesg_and_uname_r(text: str, release: str) -> None:
+    assert ingest(text).facts.host.kernel_release.value == release
+
+
+def test_uname_r_that_failed_names_no_kernel() -> None:
+    assert not ingest("$ uname -r\nuname: command not found\n").facts.host.kernel_release.is_known
+
+
+def test_the_previous_kernel_that_worked_is_the_earlier_state_not_the_current_one() -> None:
+    text = (
+        "When I update to this kernel ollama fails:\n\n```\n"
+        "Linux version 5.15.0-133-generic (buildd@lcy02) (gcc 11.4.0) #144-Ubuntu SMP\n```\n\n"
+        "Reverting to the previous kernel works:\n\n```\n"
+        "Linux version 5.15.0-131-generic (buildd@lcy02) (gcc 11.4.0) #141-Ubuntu SMP\n```\n"
+    )
+    facts = ingest(text).facts
+    assert facts.host.kernel_release.value == "5.15.0-133-generic"
+    assert "host.kernel_release=5.15.0-131-generic" in (facts.symptoms.earlier.value or [])
+
+
+def test_the_adrenalin_release_of_an_earlier_state_is_kept_as_what_changed() -> None:
+    text = "Now I run Adrenalin 24.10.1 and the model sits in shared memory.\n\nOlder driver:\n\n```\nAdrenalin 24.8.1\n```\n"
+    facts = ingest(text).facts
+    assert facts.windows.driver_version.value == "24.10.1"
+    assert "windows.driver_version=24.8.1" in (facts.symptoms.earlier.value or [])

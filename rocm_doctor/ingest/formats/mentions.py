@@ -120,6 +120,9 @@ _DISTRO = re.compile(
 _KERNEL = re.compile(
     r"(?<![\w.])(\d\.\d{1,2}\.\d{1,3}(?:-\d+(?:\.\d+)?-(?:generic|oem|lowlatency|azure|aws|gcp)|-arch\d-\d|-zen\d-\d|\.fc\d{2}\.x86_64|-\d+-amd64|\.\d+-microsoft-standard-WSL2))(?![\w.])"
 )
+_UBUNTU_SIGNATURE = re.compile(r"\(Ubuntu\s+$")
+"""What /proc/version prints before Ubuntu's package version of the kernel (5.15.0-133.144-generic),
+which is no release ``uname -r`` prints."""
 _KERNEL_WORD = re.compile(r"\bkernel\s*(?:version\s*)?:?\s*v?(\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w.+-]+)?)(?![\w.])", re.IGNORECASE)
 _ADRENALIN = re.compile(
     r"\bAdrenalin(?:[ \t]+Edition)?(?:[ \t]+(?:drivers?|software|version))?[ \t:(v-]{0,4}(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)"
@@ -369,6 +372,8 @@ def _platform(block: Block) -> List[Observation]:
         out += found
     for pattern in (_KERNEL, _KERNEL_WORD):
         for match, line in block.scan(pattern):
+            if _UBUNTU_SIGNATURE.search(line.text[: block.column_at(match.start())]):
+                continue  # "(Ubuntu 5.15.0-133.144-generic 5.15.173)": the package, not the release
             found = kernel_observations(match.group(1), line, TRUST_PROSE)
             if wsl:
                 found = [o for o in found if o.path != "host.wsl_version" or o.value == 2]
