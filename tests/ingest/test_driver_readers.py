@@ -114,3 +114,33 @@ def test_the_adrenalin_release_of_an_earlier_state_is_kept_as_what_changed() -> 
     facts = ingest(text).facts
     assert facts.windows.driver_version.value == "24.10.1"
     assert "windows.driver_version=24.8.1" in (facts.symptoms.earlier.value or [])
+
+
+def test_a_dkms_module_that_was_only_added_is_read_as_never_built() -> None:
+    # legacy-rocm-build#687 and #1583 paste this state; AMD (ROCm/amdgpu#115) reads it as a failed build
+    facts = ingest("$ dkms status\namdgpu, 2.0-89: added\n").facts
+    assert facts.driver.dkms_amdgpu.value == "amdgpu, 2.0-89: added"
+
+
+def test_every_amdgpu_line_of_one_dkms_status_is_kept_together() -> None:
+    text = (
+        "$ sudo dkms status\n"
+        "amdgpu/6.16.6-2255209.24.04, 6.17.0-5-generic, x86_64: installed (Original modules exist)\n"
+        "amdgpu/6.16.6-2255209.24.04, 6.17.0-8-generic, x86_64: installed (Original modules exist)\n"
+    )
+    value = ingest(text).facts.driver.dkms_amdgpu.value
+    assert value is not None and "6.17.0-5-generic" in value and "6.17.0-8-generic" in value
+
+
+def test_a_prose_paragraph_introduced_as_the_previous_kernel_is_the_earlier_state() -> None:
+    # the same report with its code fences stripped (ollama#9302 pasted it fenced)
+    text = (
+        "When I update to this kernel ollama fails:\n\n"
+        "Linux version 5.15.0-133-generic (buildd@lcy02) (gcc 11.4.0) #144-Ubuntu SMP\n\n"
+        "Reverting to the previous kernel works:\n\n"
+        "Linux version 5.15.0-131-generic (buildd@lcy02) (gcc 11.4.0) #141-Ubuntu SMP\n\n"
+        "See the attached logs.\n"
+    )
+    facts = ingest(text).facts
+    assert facts.host.kernel_release.value == "5.15.0-133-generic"
+    assert "host.kernel_release=5.15.0-131-generic" in (facts.symptoms.earlier.value or [])

@@ -129,13 +129,18 @@ def _os_release(block: Block) -> List[Piece]:
 
 
 def _dkms(block: Block) -> List[Piece]:
-    pieces = []
+    """Every amdgpu line of one ``dkms status`` output, kept together: one per kernel it was built for."""
+    lines = []
     for line in block.lines:
         if "amdgpu" not in line.text or line.command:
             continue
-        entries = [e for e in parse_dkms_status(line.text) if e.module == "amdgpu" and e.kernel]
-        if entries:
-            pieces.append(make_piece("dkms-status", [line], [Observation("driver.dkms_amdgpu", entries[0].line, line)]))
+        # "amdgpu, 1.9-307: added" names no kernel: the module was never built (a failed build)
+        if any(e.module == "amdgpu" and (e.kernel or e.status == "added") for e in parse_dkms_status(line.text)):
+            lines.append(line)
+    pieces = []
+    if lines:
+        value = "\n".join(line.text.strip() for line in lines)
+        pieces.append(make_piece("dkms-status", lines, [Observation("driver.dkms_amdgpu", value, lines[0])]))
     return pieces
 
 
