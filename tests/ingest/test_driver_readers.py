@@ -144,3 +144,24 @@ def test_a_prose_paragraph_introduced_as_the_previous_kernel_is_the_earlier_stat
     facts = ingest(text).facts
     assert facts.host.kernel_release.value == "5.15.0-133-generic"
     assert "host.kernel_release=5.15.0-131-generic" in (facts.symptoms.earlier.value or [])
+
+
+@pytest.mark.parametrize(
+    "text, release",
+    [
+        # legacy-rocm-build#5824 (Nobara), #5595-style Fedora reports, RHEL's el9 kernels
+        ("Kernel is 6.17.8-200.nobara.fc43.x86_64 and ROCm 6.3 from Fedora.\n", "6.17.8-200.nobara.fc43.x86_64"),
+        ("now running 6.19.8-200.fc43.x86_64 after the update\n", "6.19.8-200.fc43.x86_64"),
+        ("RHEL 9.5 on 5.14.0-503.11.1.el9_5.x86_64 with an MI210\n", "5.14.0-503.11.1.el9_5.x86_64"),
+        # Debian 13 (legacy-rocm-build#5111), Proxmox and CachyOS hosts
+        ("Building for 6.12.100+deb13-amd64 failed\n", "6.12.100+deb13-amd64"),
+        ("the Proxmox host runs 6.8.12-4-pve\n", "6.8.12-4-pve"),
+        ("CachyOS with 6.17.7-2-cachyos\n", "6.17.7-2-cachyos"),
+    ],
+)
+def test_distribution_kernel_releases_named_in_prose_are_read(text: str, release: str) -> None:
+    assert ingest(text).facts.host.kernel_release.value == release
+
+
+def test_a_package_version_is_not_a_kernel_release() -> None:
+    assert not ingest("package foo 2.3.0-1 installed\n").facts.host.kernel_release.is_known

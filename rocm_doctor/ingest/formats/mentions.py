@@ -118,7 +118,10 @@ _DISTRO = re.compile(
     r"(?:\s+(\d{1,2}(?:\.\d{1,2}){0,2})(?:\s+LTS)?)?\b"
 )
 _KERNEL = re.compile(
-    r"(?<![\w.])(\d\.\d{1,2}\.\d{1,3}(?:-\d+(?:\.\d+)?-(?:generic|oem|lowlatency|azure|aws|gcp)|-arch\d-\d|-zen\d-\d|\.fc\d{2}\.x86_64|-\d+-amd64|\.\d+-microsoft-standard-WSL2))(?![\w.])"
+    r"(?<![\w.])(\d\.\d{1,2}\.\d{1,3}(?:-\d+(?:\.\d+)?-(?:generic|oem|lowlatency|azure|aws|gcp)|-arch\d-\d|-zen\d-\d|\.fc\d{2}\.x86_64|-\d+-amd64|\.\d+-microsoft-standard-WSL2"
+    # Fedora/RHEL (6.17.8-200.fc43.x86_64, 6.17.8-200.nobara.fc43.x86_64, 5.14.0-503.11.1.el9_5.x86_64),
+    # Debian (6.12.100+deb13-amd64), Proxmox (6.8.12-4-pve), CachyOS (6.17.7-2-cachyos), openSUSE (6.4.0-150600.23.25-default)
+    r"|-\d+(?:\.\d+)*(?:\.[a-z]+)?\.(?:fc\d{2}|el\d+(?:_\d+)?)\.(?:x86_64|aarch64)|\+deb\d+-amd64|-\d+-pve|-\d+-cachyos(?:-[a-z]+)?|-\d+(?:\.\d+)+-default))(?![\w.])"
 )
 _UBUNTU_SIGNATURE = re.compile(r"\(Ubuntu\s+$")
 """What /proc/version prints before Ubuntu's package version of the kernel (5.15.0-133.144-generic),
