@@ -91,7 +91,7 @@ PARSERS: List[Tuple[Parser, Gate, bool]] = [
     (hip_devices.parse, _has("device#", "ggml_", "msg="), EVERY_LINE),
     (packages.parse, _always, SAMPLE),
     (pip.parse, lambda block: "==" in block.text or " @ " in block.text or "package" in block.lower, SAMPLE),
-    (system.parse, _has("linux", "id=", "amdgpu", "controller", "device-", "version_id", "uname"), EVERY_LINE),
+    (system.parse, _has("linux", "id=", "amdgpu", "controller", "device-", "version_id"), EVERY_LINE),
     (commands.parse, lambda block: any(line.command for line in block.lines) or "uid=" in block.text, SAMPLE),
     (python_session.parse, _has("torch"), SAMPLE),
     (fields.parse, _always, SAMPLE),
@@ -161,10 +161,7 @@ def _pieces(blocks: List[Block]) -> List[Piece]:
     return pieces
 
 
-EARLIER_PATHS = (
-    "torch.version", "torch.rocm_version", "torch.flavour", "rocm.version", "host.kernel_release", "host.distro_name",
-    "driver.amdgpu_version", "windows.driver_version", "python.version",
-)
+EARLIER_PATHS = ("torch.version", "torch.rocm_version", "torch.flavour", "rocm.version", "host.kernel_release", "host.distro_name", "driver.amdgpu_version", "windows.driver_version", "python.version")
 """Facts of an earlier state worth comparing with the current one (what changed)."""
 
 

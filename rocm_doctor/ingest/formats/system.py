@@ -29,9 +29,7 @@ _ARCH = re.compile(r"\b(x86_64|aarch64|ppc64le)\b")
 # /proc/version, and the first line of dmesg or `journalctl -k` (after a timestamp or "kernel:"):
 # ``Linux version 5.15.0-133-generic (buildd@lcy02-amd64-040) (gcc ...) #144-Ubuntu SMP ...``.
 _PROC_VERSION = re.compile(r"^\s*(?:\[\s*\d+\.\d+\]\s*|.{0,64}?\bkernel:\s*)?Linux version (\d+\.\d+[^\s(]*)\s+\(")
-# The output line of `uname -r` (any distribution's spelling: 6.12.100+deb13-amd64, 6.17.8-200.nobara.fc43.x86_64).
-_UNAME_R_COMMAND = re.compile(r"^\s*(?:sudo\s+)?uname\s+-r\s*$")
-_RELEASE_LINE = re.compile(r"^\s*(\d\.\d{1,2}(?:\.\d{1,3})?[-+.~\w]*)\s*$")
+
 _OS_RELEASE = re.compile(r'^\s*(ID|VERSION_ID|PRETTY_NAME|NAME|ID_LIKE|VERSION)="?([^"]*)"?\s*$')
 _PCI_CLASS = re.compile(
     r"(?:^|\s)(?:(?:[0-9a-f]{4}:)?([0-9a-f]{2}:[0-9a-f]{2}\.\d)\s+)?(VGA compatible controller|Display controller|3D controller)"
@@ -95,17 +93,6 @@ def _proc_version(block: Block) -> List[Piece]:
             observations = kernel_observations(match.group(1), line)
             if observations:
                 pieces.append(make_piece("proc-version", [line], observations))
-    return pieces
-
-
-def _uname_r(block: Block) -> List[Piece]:
-    """``$ uname -r`` and the line after it."""
-    pieces = []
-    for line, after in zip(block.lines, block.lines[1:]):
-        if line.command and not after.command and _UNAME_R_COMMAND.match(line.text):
-            match = _RELEASE_LINE.match(after.text)
-            if match:
-                pieces.append(make_piece("uname-r", [line, after], kernel_observations(match.group(1), after)))
     return pieces
 
 
@@ -198,4 +185,4 @@ def _modinfo(block: Block) -> List[Piece]:
 
 
 def parse(block: Block) -> List[Piece]:
-    return _uname(block) + _proc_version(block) + _uname_r(block) + _os_release(block) + _dkms(block) + _lspci(block) + _inxi(block) + _modinfo(block)
+    return _uname(block) + _proc_version(block) + _os_release(block) + _dkms(block) + _lspci(block) + _inxi(block) + _modinfo(block)
