@@ -163,7 +163,7 @@ def _pieces(blocks: List[Block]) -> List[Piece]:
     return pieces
 
 
-EARLIER_PATHS = ("torch.version", "torch.rocm_version", "torch.flavour", "rocm.version", "host.kernel", "host.distro_name", "driver.amdgpu_version", "python.version")
+EARLIER_PATHS = ("torch.version", "torch.rocm_version", "torch.flavour", "rocm.version", "host.kernel_release", "host.distro_name", "driver.amdgpu_version", "windows.driver_version", "python.version")
 """Facts of an earlier state worth comparing with the current one (what changed)."""
 
 

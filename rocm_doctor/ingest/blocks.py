@@ -307,7 +307,7 @@ _PAST = re.compile(
     r"|previously (?:working|worked|installed|used)|used to work|(?:was|were|it's|it was) working (?:before|with|on)"
     r"|worked (?:fine |well |perfectly )?(?:before|with|on|until)|working (?:version|setup|environment|config\w*|install\w*|state)"
     r"|on (?:my|another|the other|a different) (?:other |old |second )?(?:machine|pc|computer|laptop|system|box|server)"
-    r"|(?:old|previous|earlier|prior) (?:setup|environment|install\w*|version|system|config\w*))\b",
+    r"|(?:old|older|previous|earlier|prior) (?:setup|environment|install\w*|version|system|config\w*|kernel|driver))\b",
     re.IGNORECASE,
 )
 """Words that introduce a block as an earlier state or another machine."""
@@ -345,8 +345,44 @@ def past_blocks(blocks: List[Block], intros: Dict[int, str]) -> List[Block]:
             or (previous is not None and previous.kind == "prose" and bool(previous.lines) and _introduces_past(previous.lines[-1].raw))
             or (bool(block.lines) and _introduces_past(block.lines[0].raw) and _one_paragraph(block))
         )
-        out.append(Block(block.index, block.kind, block.lines, "past") if past else block)
+        if past:
+            out.append(Block(block.index, block.kind, block.lines, "past"))
+        else:
+            out += _past_paragraphs(block)
     return out
+
+
+def _past_paragraphs(block: Block) -> List[Block]:
+    """A prose block cut around the paragraphs it introduces as an earlier state: a paragraph after
+    one that ends with such a label ("Reverting to the previous kernel works:") is ``past``, as a
+    fenced block after it would be. The parts keep the block's number; a block with no such
+    paragraph is returned whole."""
+    if block.kind != "prose" or len(block.lines) < 3:
+        return [block]
+    paragraphs: List[List[Line]] = [[]]
+    breaks: List[Line] = []
+    for line in block.lines:
+        if line.text:
+            paragraphs[-1].append(line)
+        elif paragraphs[-1]:
+            paragraphs.append([])
+            breaks.append(line)
+    marks = [bool(i) and bool(paragraphs[i - 1]) and _introduces_past(paragraphs[i - 1][-1].raw) for i in range(len(paragraphs))]
+    if not any(marks):
+        return [block]
+    parts: List[Block] = []
+    run: List[Line] = []
+    for number, (paragraph, past) in enumerate(zip(paragraphs, marks)):
+        if past:
+            if run:
+                parts.append(Block(block.index, block.kind, tuple(run)))
+                run = []
+            parts.append(Block(block.index, block.kind, tuple(paragraph), "past"))
+        else:
+            run += ([breaks[number - 1]] if run else []) + paragraph
+    if run:
+        parts.append(Block(block.index, block.kind, tuple(run)))
+    return parts
 
 
 class Spans:

@@ -4,6 +4,8 @@
 * ``hipconfig --version`` -> ``6.2.41133-dd7f95766`` (rocm.hip_version);
 * ``python --version`` / ``python3 -V`` -> ``Python 3.12.3`` (python.version);
 * ``groups`` -> ``alice adm video render`` (permissions.groups);
+* ``uname -r`` -> ``6.8.0-45-generic`` in any distribution's spelling (``6.12.100+deb13-amd64``,
+  ``6.17.8-200.nobara.fc43.x86_64``) (host.kernel_release);
 * ``id`` -> ``uid=1000(alice) gid=1000(alice) groups=1000(alice),44(video),109(render)``
   (user, root or not, groups), recognised by its shape alone;
 * a shell prompt ``alice@host:~$`` / ``root@host:~#`` names the user who ran the commands
@@ -18,12 +20,14 @@ from typing import Callable, Dict, List, Optional
 from rocm_doctor.facts.parsers.rocm_version import parse_hipconfig_version, parse_version_file
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import make_piece
+from rocm_doctor.ingest.formats.platform_strings import kernel_observations
 from rocm_doctor.ingest.model import TRUST_HINT, Observation, Piece
 
 _ID = re.compile(r"^\s*uid=(\d{1,18})\(([^)]+)\)\s+gid=\d+\([^)]*\)(?:\s+groups=(\S+))?")
 _GROUP = re.compile(r"(?<!\d)\d+\(([^)]+)\)")
 _PROMPT_USER = re.compile(r"^[ \t]{0,8}(?:\([\w.-]{1,64}\) ?)?([\w.-]{1,64})@[\w.-]{1,64}:[^$#\n]{0,256}[$#]")
 _PYTHON_VERSION = re.compile(r"^\s*Python (\d+\.\d+\.\d+)\s*$")
+_KERNEL_RELEASE = re.compile(r"^\s*(\d\.\d{1,2}(?:\.\d{1,3})?[-+.~\w]*)\s*$")
 
 
 def _groups(names: List[str], line: Line) -> List[Observation]:
@@ -49,6 +53,11 @@ def _python_version(text: str, line: Line) -> List[Observation]:
     return [Observation("python.version", match.group(1), line)] if match else []
 
 
+def _kernel_release(text: str, line: Line) -> List[Observation]:
+    match = _KERNEL_RELEASE.match(text)
+    return kernel_observations(match.group(1), line) if match else []
+
+
 def _group_list(text: str, line: Line) -> List[Observation]:
     names = text.split()
     if not names or not all(re.fullmatch(r"[a-z_][a-z0-9_.-]*\$?", n) for n in names):
@@ -62,6 +71,7 @@ _COMMANDS: Dict[str, Callable[[str, Line], List[Observation]]] = {
     r"(?:\S*/)?hipconfig\s+(?:--version|-v)": _hip_version,
     r"(?:\S*/)?python[\d.]*(?:\.exe)?\s+(?:--version|-V)": _python_version,
     r"groups": _group_list,
+    r"(?:sudo\s+)?uname\s+-r": _kernel_release,
 }
 _COMPILED = [(re.compile(r"^\s*" + pattern + r"\s*$"), parse) for pattern, parse in _COMMANDS.items()]
 

@@ -118,9 +118,25 @@ _DISTRO = re.compile(
     r"(?:\s+(\d{1,2}(?:\.\d{1,2}){0,2})(?:\s+LTS)?)?\b"
 )
 _KERNEL = re.compile(
-    r"(?<![\w.])(\d\.\d{1,2}\.\d{1,3}(?:-\d+(?:\.\d+)?-(?:generic|oem|lowlatency|azure|aws|gcp)|-arch\d-\d|-zen\d-\d|\.fc\d{2}\.x86_64|-\d+-amd64|\.\d+-microsoft-standard-WSL2))(?![\w.])"
+    r"(?<![\w.])(\d\.\d{1,2}\.\d{1,3}(?:-\d+(?:\.\d+)?-(?:generic|oem|lowlatency|azure|aws|gcp)|-arch\d-\d|-zen\d-\d|\.fc\d{2}\.x86_64|-\d+-amd64|\.\d+-microsoft-standard-WSL2"
+    # Fedora/RHEL (6.17.8-200.fc43.x86_64, 6.17.8-200.nobara.fc43.x86_64, 5.14.0-503.11.1.el9_5.x86_64),
+    # Debian (6.12.100+deb13-amd64), Proxmox (6.8.12-4-pve), CachyOS (6.17.7-2-cachyos), openSUSE (6.4.0-150600.23.25-default)
+    r"|-\d+(?:\.\d+)*(?:\.[a-z]+)?\.(?:fc\d{2}|el\d+(?:_\d+)?)\.(?:x86_64|aarch64)|\+deb\d+-amd64|-\d+-pve|-\d+-cachyos(?:-[a-z]+)?|-\d+(?:\.\d+)+-default))(?![\w.])"
 )
+_UBUNTU_SIGNATURE = re.compile(r"\(Ubuntu\s+$")
+"""What /proc/version prints before Ubuntu's package version of the kernel (5.15.0-133.144-generic),
+which is no release ``uname -r`` prints."""
 _KERNEL_WORD = re.compile(r"\bkernel\s*(?:version\s*)?:?\s*v?(\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w.+-]+)?)(?![\w.])", re.IGNORECASE)
+_ADRENALIN = re.compile(
+    r"\bAdrenalin(?:[ \t]+Edition)?(?:[ \t]+(?:drivers?|software|version))?[ \t:(v-]{0,4}(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)"
+    r"|\b(?:AMD[ \t]+|GPU[ \t]+|graphics[ \t]+|display[ \t]+)?drivers?[ \t]+(?:version[ \t]+)?(?:from[ \t]+v?-?2\d\.\d{1,2}\.\d{1,2}[ \t]+)?(?:to[ \t]+)?v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)",
+    re.IGNORECASE,
+)
+"""An Adrenalin release as people name it: ``Adrenalin Edition 24.9.1``, ``Adrenalin 24.10.1``,
+``Adrenalin Drivers (26.1.1)``, ``updated my driver from 24.9.1 to 24.10.1`` (the release after
+"to" is the one installed). Releases are year.month.n; the WMI driver version (32.0.x.y) and
+the four-part internal version (24.20.11.01) are other numbers and not read here."""
+_LINUX_DRIVER_WORDS = re.compile(r"\b(?:amdgpu|pro|linux|dkms|kernel|rocm|hip sdk)\b", re.IGNORECASE)
 _PYTHON = re.compile(r"\bpython\s?v?(3\.\d{1,2}(?:\.\d{1,2})?)(?![\w.])|\bcp3(\d{1,2})-cp3\d{1,2}|\bpy3\.?(\d{1,2})(?![\w.])", re.IGNORECASE)
 
 
@@ -359,14 +375,33 @@ def _platform(block: Block) -> List[Observation]:
         out += found
     for pattern in (_KERNEL, _KERNEL_WORD):
         for match, line in block.scan(pattern):
+            if _UBUNTU_SIGNATURE.search(line.text[: block.column_at(match.start())]):
+                continue  # "(Ubuntu 5.15.0-133.144-generic 5.15.173)": the package, not the release
             found = kernel_observations(match.group(1), line, TRUST_PROSE)
             if wsl:
                 found = [o for o in found if o.path != "host.wsl_version" or o.value == 2]
             out += found
+    if "driver" in lowered or "adrenalin" in lowered:
+        out += _adrenalin(block)
     if "py" in lowered:
         for match, line in block.scan(_PYTHON):
             version = match.group(1) or ("3." + (match.group(2) or match.group(3)))
             out.append(Observation("python.version", version, line, TRUST_PROSE))
+    return out
+
+
+def _adrenalin(block: Block) -> List[Observation]:
+    """The Windows display driver's release named in prose (``windows.driver_version``)."""
+    out: List[Observation] = []
+    for match, line in block.scan(_ADRENALIN):
+        column = block.column_at(match.start())
+        if denied(line, column):
+            continue
+        release = match.group(1) or match.group(2)
+        # "driver 22.20.1" on Linux is AMD's amdgpu-pro/amdgpu-install numbering, not Adrenalin's
+        if match.group(2) and _LINUX_DRIVER_WORDS.search(line.text[max(0, column - 40): column + len(match.group(0))]):
+            continue
+        out.append(Observation("windows.driver_version", release, line, TRUST_PROSE))
     return out
 
 

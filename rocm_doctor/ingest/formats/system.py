@@ -26,6 +26,10 @@ from rocm_doctor.ingest.model import TRUST_HINT, GpuSighting, Observation, Piece
 # `#\S+.*?\b(x86_64...)` backtracked quadratically on a long word: 200 KB took two minutes).
 _UNAME = re.compile(r"^\s*Linux\s+\S+\s+(\d+\.\d\S*)\s+#\S")
 _ARCH = re.compile(r"\b(x86_64|aarch64|ppc64le)\b")
+# /proc/version, and the first line of dmesg or `journalctl -k` (after a timestamp or "kernel:"):
+# ``Linux version 5.15.0-133-generic (buildd@lcy02-amd64-040) (gcc ...) #144-Ubuntu SMP ...``.
+_PROC_VERSION = re.compile(r"^\s*(?:\[\s*\d+\.\d+\]\s*|.{0,64}?\bkernel:\s*)?Linux version (\d+\.\d+[^\s(]*)\s+\(")
+
 _OS_RELEASE = re.compile(r'^\s*(ID|VERSION_ID|PRETTY_NAME|NAME|ID_LIKE|VERSION)="?([^"]*)"?\s*$')
 _PCI_CLASS = re.compile(
     r"(?:^|\s)(?:(?:[0-9a-f]{4}:)?([0-9a-f]{2}:[0-9a-f]{2}\.\d)\s+)?(VGA compatible controller|Display controller|3D controller)"
@@ -79,6 +83,19 @@ def _uname(block: Block) -> List[Piece]:
     return pieces
 
 
+def _proc_version(block: Block) -> List[Piece]:
+    pieces = []
+    for line in block.lines:
+        if "Linux version" not in line.text:
+            continue
+        match = _PROC_VERSION.match(line.text)
+        if match:
+            observations = kernel_observations(match.group(1), line)
+            if observations:
+                pieces.append(make_piece("proc-version", [line], observations))
+    return pieces
+
+
 def _os_release(block: Block) -> List[Piece]:
     found: Dict[str, tuple] = {}
     used: List[Line] = []
@@ -99,13 +116,18 @@ def _os_release(block: Block) -> List[Piece]:
 
 
 def _dkms(block: Block) -> List[Piece]:
-    pieces = []
+    """Every amdgpu line of one ``dkms status`` output, kept together: one per kernel it was built for."""
+    lines = []
     for line in block.lines:
         if "amdgpu" not in line.text or line.command:
             continue
-        entries = [e for e in parse_dkms_status(line.text) if e.module == "amdgpu" and e.kernel]
-        if entries:
-            pieces.append(make_piece("dkms-status", [line], [Observation("driver.dkms_amdgpu", entries[0].line, line)]))
+        # "amdgpu, 1.9-307: added" names no kernel: the module was never built (a failed build)
+        if any(e.module == "amdgpu" and (e.kernel or e.status == "added") for e in parse_dkms_status(line.text)):
+            lines.append(line)
+    pieces = []
+    if lines:
+        value = "\n".join(line.text.strip() for line in lines)
+        pieces.append(make_piece("dkms-status", lines, [Observation("driver.dkms_amdgpu", value, lines[0])]))
     return pieces
 
 
@@ -163,4 +185,4 @@ def _modinfo(block: Block) -> List[Piece]:
 
 
 def parse(block: Block) -> List[Piece]:
-    return _uname(block) + _os_release(block) + _dkms(block) + _lspci(block) + _inxi(block) + _modinfo(block)
+    return _uname(block) + _proc_version(block) + _os_release(block) + _dkms(block) + _lspci(block) + _inxi(block) + _modinfo(block)

@@ -155,3 +155,40 @@ def kernel_driver(facts: Facts, tables: Tables) -> Tuple[Optional[str], Optional
     if not kmd.is_known:
         return None, None
     return str(kmd.value), supported_userspace(str(kmd.value), tables)
+
+
+@machine_fact(
+    "amdgpu_dkms_not_for_running_kernel",
+    "What dkms status says when AMD's amdgpu DKMS module is not installed for the running kernel: "
+    "'never built' (only 'added', the state a failed build leaves), or the kernel and state it is "
+    "listed for instead. Absent when dkms has it installed for the running kernel or has no amdgpu "
+    "module; unknown when the running kernel is needed and not known.",
+)
+def amdgpu_dkms_not_for_running_kernel(facts: Facts, tables: Tables) -> Fact:
+    host_os = facts.host.os
+    if host_os.is_known and host_os.value != "linux":
+        return absent(host_os.source or "host.os", f"no amdgpu kernel driver on {host_os.value}")
+    line = facts.driver.dkms_amdgpu
+    if not line.is_known:
+        return carry(line, "driver.dkms_amdgpu")
+    source = line.source or "dkms status"
+    entries = [e for e in parse_dkms_status(str(line.value)) if e.module == "amdgpu"]
+    if not entries:
+        return absent(source, "dkms lists no amdgpu module")
+    built = [e for e in entries if e.kernel]
+    if not built:
+        added = next((e for e in entries if e.status == "added"), None)
+        if added is None:
+            return unknown(f"dkms status names no kernel for amdgpu {entries[0].version}")
+        # AMD (ROCm/amdgpu#115): "If it only returns 'added' then there was an installation failure"
+        return known(f"amdgpu {added.version} is only added: never built", source)
+    release = facts.host.kernel_release
+    if not release.is_known:
+        return unknown(release.reason or "the running kernel is not known")
+    running = [e for e in built if e.kernel == str(release.value)]
+    if any(e.status == "installed" for e in running):
+        return absent(source, f"amdgpu is installed for the running kernel {release.value}")
+    if running:
+        return known(f"amdgpu {running[0].version} is only {running[0].status} for {release.value}, not installed", source)
+    listed = ", ".join(sorted({f"{e.kernel} ({e.status})" for e in built}))
+    return known(f"amdgpu is listed for {listed}, not for the running {release.value}", source)

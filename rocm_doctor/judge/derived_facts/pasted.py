@@ -284,6 +284,25 @@ def changed_since_earlier(facts: Facts, tables: Tables) -> Fact:
 
 
 @machine_fact(
+    "kernel_since_earlier",
+    "The kernel release of the working state a pasted report shows (symptoms.earlier: 'reverting to the "
+    "previous kernel works', 'before the update') and the current one, as 'earlier -> now' when they differ; "
+    "absent when the report shows no earlier kernel or the same one, unknown when the current one is not known.",
+)
+def kernel_since_earlier(facts: Facts, tables: Tables) -> Fact:
+    earlier = facts.symptoms.earlier
+    before = next((str(item).partition("=")[2] for item in (earlier.value or []) if str(item).startswith("host.kernel_release=")), None)
+    if not earlier.is_known or before is None:
+        return absent(earlier.source or "paste", "the report shows no kernel of an earlier state")
+    now = facts.host.kernel_release
+    if not now.is_known:
+        return unknown(now.reason or "the current kernel release is not known")
+    if str(now.value) == before:
+        return absent(earlier.source or "paste", "the earlier state ran the same kernel")
+    return known(f"{before} -> {now.value}", earlier.source or "paste")
+
+
+@machine_fact(
     "error_names_igpu",
     "An error message names the gfx target of an integrated AMD GPU (symptoms.error_gfx) while a "
     "discrete AMD GPU of another target is present: the failing program ran on the iGPU. The value "
