@@ -131,3 +131,37 @@ def test_every_signature_a_rule_names_is_in_the_table() -> None:
 )
 def test_retold_messages_are_told_apart_from_statements_about_the_machine(line: str, expected: str, fires: bool) -> None:
     assert (expected in _ids(line)) is fires
+
+
+@pytest.mark.parametrize(
+    ("line", "probed"),
+    [
+        ('python -c "import torch; print(torch.__version__, torch.version.hip)"', True),
+        ("HIP: None", True),
+        ("  HIP version: None", True),
+        ("HIP runtime version: N/A", False),
+        ("CUDA used to build PyTorch: 12.4", False),
+    ],
+)
+def test_printing_torch_version_hip_marks_a_rocm_check(line: str, probed: bool) -> None:
+    assert ("hip_build_probed" in _contexts(line)) is probed
+
+
+def test_a_printed_hip_check_gives_the_amd_context_a_cuda_torch_is_judged_in() -> None:
+    from rocm_doctor.judge.derived_facts.pasted import amd_context
+
+    facts = ingest("torch: 2.14.0+cu130\nHIP: None\nCUDA available: False\n").facts
+    assert facts.torch.flavour.value == "cuda"
+    assert amd_context(facts, {}).value is True
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "torch.cuda.is_available() returns False",
+        "torch.cuda.is_available() 返回 False。",
+        "torch.cuda.is_available() возвращает False",
+    ],
+)
+def test_gpu_unavailable_is_read_whatever_the_language_of_the_verb(line: str) -> None:
+    assert "cuda_unavailable_reported" in _contexts(line)
