@@ -42,6 +42,8 @@ def test_every_shipped_signature_has_a_source_and_compiles() -> None:
         ("HSA_STATUS_ERROR_INVALID_ISA: The instruction set architecture is invalid.", "hsa_invalid_isa"),
         ("Memory access fault by GPU node-1 (Agent handle: 0x55d0) on address 0x7f. Reason: Page not present", "gpu_memory_access_fault"),
         ("UserWarning: expandable_segments not supported on this platform", "expandable_segments_unsupported"),
+        ("RuntimeError: operator torchvision::nms does not exist", "torchvision_ops_not_registered"),
+        ("RuntimeError: operator torchvision::roi_align does not exist", "torchvision_ops_not_registered"),
     ],
 )
 def test_error_lines_map_to_their_signature(line: str, expected: str) -> None:
