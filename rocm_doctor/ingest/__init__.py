@@ -104,7 +104,7 @@ whether it reads every line (tool outputs where each of many alike lines is one 
 block without its many-times-repeated lines (free text: :func:`~rocm_doctor.ingest.blocks.without_repeats`)."""
 
 
-SOFT_KINDS = ("report-fields", "python-session", "mentions")
+SOFT_KINDS = ("report-fields", "python-session", "mentions", packages.NAMED_KIND)
 """Recognisers of loose text; inside a tool's output they add nothing and are dropped."""
 
 

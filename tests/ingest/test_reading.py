@@ -158,6 +158,24 @@ def test_rocm_paths_packages_and_images_give_the_rocm_release() -> None:
     assert image.rocm.version.value == "6.2" and image.host.container.value == "docker"
 
 
+@pytest.mark.parametrize(
+    ("text", "rocm"),
+    [
+        ("/nix/store/0123456789abcdfghijklmnpqrsvwxyz-rocm-runtime-5.7.1/lib/libhsa-runtime64.so.1\n", "5.7.1"),
+        ("On NixOS with a recent rocm-runtime-5.7.2, the default torch segfaults\n", "5.7.2"),
+        ("rocm-runtime-6.1.2-1.fc40.x86_64\n", "6.1.2"),
+        ("pip download rocm-runtime-5.7.2-py3.whl\n", None),
+    ],
+)
+def test_nix_name_version_spellings_give_the_rocm_release(text: str, rocm: object) -> None:
+    assert facts(text).rocm.version.value == rocm
+
+
+def test_a_package_named_in_prose_does_not_hide_the_torch_on_the_same_line() -> None:
+    f = facts("with rocm-runtime-5.7.2, the default `torch==2.0.1+rocm5.4.2` for Navi 2 segfaults\n")
+    assert f.rocm.version.value == "5.7.2" and f.torch.version.value == "2.0.1+rocm5.4.2"
+
+
 def test_a_one_liner_and_the_line_it_printed() -> None:
     f = facts('$ python3 -c "import torch; print(torch.__version__, torch.version.hip)"\n2.12.0+cu130 None\n')
     assert f.torch.version.value == "2.12.0+cu130" and f.torch.flavour.value == "cuda"
