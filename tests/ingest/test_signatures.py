@@ -129,6 +129,11 @@ def test_every_signature_a_rule_names_is_in_the_table() -> None:
         ("I installed the ROCm version of torch, not the CUDA version.", "cuda_torch_install_retold", False),
         ("pip install torch --index-url https://download.pytorch.org/whl/rocm6.2", "cuda_torch_install_retold", False),
         ("CUDA versions of torch do not work on AMD, so I installed ROCm 6.2", "cuda_torch_install_retold", False),
+        ("it installed the torch version for cuda which doesn't work for my GPU", "cuda_torch_install_retold", True),
+        ("installing it causes uninstallation of PyTorch for ROCm and install PyTorch for CUDA (e.g., 2.3.1+cu121)", "cuda_torch_install_retold", True),
+        ("- PyTorch is replaced by CUDA version (e.g., 2.3.1+cu121)", "cuda_torch_install_retold", True),
+        ("I installed torch for ROCm 6.2, and it works", "cuda_torch_install_retold", False),
+        ("the CUDA build was replaced by the ROCm build and now it works", "cuda_torch_install_retold", False),
     ],
 )
 def test_retold_messages_are_told_apart_from_statements_about_the_machine(line: str, expected: str, fires: bool) -> None:
