@@ -1,0 +1,150 @@
+"""pip's and uv's install logs: what an install step removed, kept and put in place.
+
+* pip: ``Found existing installation: torch 2.4.0+rocm6.1``, ``Uninstalling torch-2.4.0+rocm6.1:``,
+  ``Successfully uninstalled torch-2.4.0+rocm6.1`` (removed: an earlier state, never the machine
+  now); ``Successfully installed filelock-3.9.0 torch-2.3.1`` (what is installed now);
+  ``Requirement already satisfied: torch in C:\\Users\\me\\AppData\\Roaming\\Python\\Python312\\site-packages
+  (from -r requirements.txt (line 4)) (2.4.1)`` (kept, with the folder it is imported from);
+* uv, after ``Installed 3 packages in 1.2s`` / ``Uninstalled 1 package in 20ms``: `` - torch==2.5.1+rocm6.2``
+  (removed) and `` + torch==2.6.0`` (installed).
+
+Only torch and its companions (torchvision, torchaudio, triton) become facts: an install log names
+the packages one command touched, not everything installed, so it never says what is missing.
+Messages: pip's ``src/pip/_internal/req/req_install.py`` and ``commands/install.py``, uv's install
+summary (sources in :data:`SOURCES`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import List, Optional, Tuple
+
+from rocm_doctor.ingest.blocks import Block, Line
+from rocm_doctor.ingest.formats.collect_env import companion_observations
+from rocm_doctor.ingest.formats.common import make_piece, torch_version_observations
+from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TOOL, Observation, Piece
+
+SOURCES = (
+    "https://github.com/pypa/pip/blob/24.2/src/pip/_internal/commands/install.py",
+    "https://github.com/pypa/pip/blob/24.2/src/pip/_internal/req/req_install.py",
+    "https://github.com/pypa/pip/blob/24.2/src/pip/_internal/req/req_uninstall.py",
+    "https://github.com/astral-sh/uv/blob/0.5.0/crates/uv/src/commands/pip/operations.rs",
+)
+
+_NAME = r"[A-Za-z0-9][A-Za-z0-9._-]*"
+_REMOVED = re.compile(
+    rf"^\s*(?:Found existing installation:\s+(?P<name>{_NAME})\s+(?P<version>\d\S*?)"
+    rf"|(?:Uninstalling|Successfully uninstalled)\s+(?P<pair>{_NAME}-\d\S*?)):?\s*$"
+)
+_INSTALLED = re.compile(r"^\s*Successfully installed\s+(?P<list>\S.*?)\s*$")
+_SATISFIED = re.compile(rf"^\s*Requirement already satisfied:\s+(?P<name>{_NAME})(?:\[[^\]\n]*\])?(?:[<>=!~][^\s]*)?\s+in\s+")
+_SATISFIED_VERSION = re.compile(r"\((?P<version>\d[^()\s]*)\)\s*$")
+_UV_SUMMARY = re.compile(r"^[ \t]*(?:Uni|I)nstalled \d+ packages? in ")
+_UV_LINE = re.compile(rf"^\s*(?P<sign>[-+])\s+(?P<name>{_NAME})==(?P<version>\d\S*)\s*$")
+_PAIR = re.compile(r"^(?P<name>.+?)-(?P<version>\d\S*)$")
+
+KIND = "install-log"
+"""What an install kept or put in place: read like prose around it (ingest's SOFT_KINDS), so that the
+platform a path shows is still read from its line."""
+REMOVED_KIND = "install-removed"
+"""The lines naming what an install removed: the earlier state, never the current one."""
+
+TRACKED = ("torch", "torchvision", "torchaudio", "pytorch-triton-rocm", "pytorch-triton", "triton", "triton-rocm")
+"""Distributions whose versions an install log turns into facts."""
+
+
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _split(pair: str) -> Optional[Tuple[str, str]]:
+    """``torch-2.3.1+cu121`` -> (``torch``, ``2.3.1+cu121``): the name ends at the first ``-`` before a digit."""
+    match = _PAIR.match(pair)
+    return (_canonical(match.group("name")), match.group("version")) if match else None
+
+
+def _current(name: str, version: str, line: Line) -> List[Observation]:
+    if name == "torch":
+        return torch_version_observations(version, line, TRUST_TOOL)
+    return companion_observations(name, version, line)
+
+
+def _satisfied(line: Line) -> Optional[Tuple[str, str, str]]:
+    """(name, version, folder) of a ``Requirement already satisfied`` line; the folder is what
+    follows `` in `` up to pip's ``(from ...)`` note or the version."""
+    match = _SATISFIED.match(line.text)
+    if match is None:
+        return None
+    rest = line.text[match.end():]
+    version = _SATISFIED_VERSION.search(rest)
+    if version is None:
+        return None
+    folder = rest[: version.start()]
+    cut = folder.find(" (from ")
+    folder = (folder[:cut] if cut >= 0 else folder).strip().strip("'\"")
+    return _canonical(match.group("name")), version.group("version"), folder
+
+
+def parse(block: Block) -> List[Piece]:
+    uv = "nstalled " in block.lower and any(_UV_SUMMARY.match(line.text) for line in block.lines)
+    removed: List[Tuple[str, Line]] = []
+    installed: List[Tuple[str, str, Line]] = []
+    kept: List[Tuple[str, str, str, Line]] = []
+    lines: List[Line] = []
+    for line in block.lines:
+        text = line.text
+        found = _REMOVED.match(text)
+        if found is not None:
+            pair = (_canonical(found.group("name")), found.group("version")) if found.group("name") else _split(found.group("pair"))
+            if pair and pair[0] == "torch":
+                removed.append((pair[1], line))
+            lines.append(line)
+            continue
+        found = _INSTALLED.match(text)
+        if found is not None:
+            for token in found.group("list").split():
+                pair = _split(token)
+                if pair and pair[0] in TRACKED:
+                    installed.append((pair[0], pair[1], line))
+            lines.append(line)
+            continue
+        satisfied = _satisfied(line)
+        if satisfied is not None:
+            if satisfied[0] in TRACKED:
+                kept.append((*satisfied, line))
+            lines.append(line)
+            continue
+        if uv:
+            found = _UV_LINE.match(text)
+            if found is not None:
+                name = _canonical(found.group("name"))
+                if found.group("sign") == "-" and name == "torch":
+                    removed.append((found.group("version"), line))
+                elif found.group("sign") == "+" and name in TRACKED:
+                    installed.append((name, found.group("version"), line))
+                lines.append(line)
+    if not lines:
+        return []
+    removed_lines = {id(line) for _, line in removed}
+    observations: List[Observation] = []
+    last = {}
+    for name, version, line in installed:
+        last[name] = (version, line)
+    for name, (version, line) in last.items():
+        observations += _current(name, version, line)
+    for name, version, folder, line in kept:
+        if name in last:
+            continue
+        observations += _current(name, version, line)
+        if name == "torch" and folder:
+            observations.append(Observation("torch.location", folder, line, TRUST_TOOL))
+    pieces = []
+    now = [line for line in lines if id(line) not in removed_lines]
+    if now and observations:
+        pieces.append(make_piece(KIND, now, observations))
+    if removed:
+        said = list(dict.fromkeys(f"torch.version={version}" for version, _ in removed))
+        first = removed[0][1]
+        # A tool piece over the removed lines: no loose reader takes the uninstalled torch for the current one.
+        pieces.append(make_piece(REMOVED_KIND, [line for _, line in removed], [Observation("symptoms.earlier", said, first, TRUST_PROSE)]))
+    return pieces
