@@ -44,6 +44,9 @@ def test_every_shipped_signature_has_a_source_and_compiles() -> None:
         ("UserWarning: expandable_segments not supported on this platform", "expandable_segments_unsupported"),
         ("RuntimeError: operator torchvision::nms does not exist", "torchvision_ops_not_registered"),
         ("RuntimeError: operator torchvision::roi_align does not exist", "torchvision_ops_not_registered"),
+        ("ImportError: /venv/lib/python3.11/site-packages/flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi", "extension_torch_abi_mismatch"),
+        ("xformers/_C.so: undefined symbol: _ZNK3c1010TensorImpl4sizeEl", "extension_torch_abi_mismatch"),
+        ("transformer_engine_extensions.so: undefined symbol: _ZN2at4_ops5zeros4callEN3c108ArrayRef", "extension_torch_abi_mismatch"),
     ],
 )
 def test_error_lines_map_to_their_signature(line: str, expected: str) -> None:
