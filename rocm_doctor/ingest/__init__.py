@@ -92,7 +92,7 @@ PARSERS: List[Tuple[Parser, Gate, bool]] = [
     (hip_devices.parse, _has("device#", "ggml_", "msg="), EVERY_LINE),
     (packages.parse, _always, SAMPLE),
     (pip.parse, lambda block: "==" in block.text or " @ " in block.text or "package" in block.lower, SAMPLE),
-    (install_log.parse, _has("successfully installed", "found existing installation", "requirement already satisfied", "uninstall", "installed "), SAMPLE),
+    (install_log.parse, _has("successfully installed", "found existing installation", "requirement already satisfied", "uninstall", "installed ", "collecting torch"), SAMPLE),
     (system.parse, _has("linux", "id=", "amdgpu", "controller", "device-", "version_id"), EVERY_LINE),
     (commands.parse, lambda block: any(line.command for line in block.lines) or "uid=" in block.text, SAMPLE),
     (python_session.parse, _has("torch"), SAMPLE),

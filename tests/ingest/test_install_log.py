@@ -96,3 +96,29 @@ def test_an_install_log_never_says_what_is_not_installed() -> None:
     facts = ingest("Successfully installed torch-2.10.0+rocm7.14.0a20260521 torchvision-0.25.0+rocm7.14.0a20260521\n").facts
     assert facts.torch.version.value == "2.10.0+rocm7.14.0a20260521"
     assert facts.packages.installed.status != "known"
+
+
+PULLED = """\
+$ pip install --upgrade torchvision
+Collecting torchvision
+  Downloading https://files.pythonhosted.org/packages/2e/45/0f/torchvision-0.3.0-cp36-cp36m-manylinux1_x86_64.whl (2.6MB)
+Collecting torch>=1.1.0 (from torchvision)
+  Downloading https://files.pythonhosted.org/packages/69/60/f6/torch-1.1.0-cp36-cp36m-manylinux1_x86_64.whl (676.9MB)
+"""
+
+
+def test_torch_collected_for_another_package_from_a_non_rocm_index_is_marked() -> None:
+    assert "torch_pulled_by_dependency" in (ingest(PULLED).facts.symptoms.context.value or [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Collecting torch==2.5.1+rocm6.2 (from torchvision)\n"
+        "  Downloading https://download.pytorch.org/whl/rocm6.2/torch-2.5.1%2Brocm6.2-cp312-cp312-linux_x86_64.whl (4.5 GB)\n",
+        "Collecting torch\n  Downloading torch-2.6.0-cp312-cp312-manylinux1_x86_64.whl.metadata (28 kB)\n",
+    ],
+    ids=["rocm-wheel", "not-a-dependency"],
+)
+def test_a_rocm_wheel_or_a_direct_install_is_not_marked(text: str) -> None:
+    assert "torch_pulled_by_dependency" not in (ingest(text).facts.symptoms.context.value or [])

@@ -5,6 +5,10 @@
   now); ``Successfully installed filelock-3.9.0 torch-2.3.1`` (what is installed now);
   ``Requirement already satisfied: torch in C:\\Users\\me\\AppData\\Roaming\\Python\\Python312\\site-packages
   (from -r requirements.txt (line 4)) (2.4.1)`` (kept, with the folder it is imported from);
+* pip, ``Collecting torch>=1.1.0 (from torchvision)`` followed by the wheel it fetches
+  (``Downloading https://files.pythonhosted.org/.../torch-1.1.0-cp36-cp36m-manylinux1_x86_64.whl``): torch
+  pulled in by another package's requirement, from an index without ROCm builds when the wheel has no
+  ROCm tag (context ``torch_pulled_by_dependency``);
 * uv, after ``Installed 3 packages in 1.2s`` / ``Uninstalled 1 package in 20ms``: `` - torch==2.5.1+rocm6.2``
   (removed) and `` + torch==2.6.0`` (installed).
 
@@ -18,11 +22,13 @@ from __future__ import annotations
 
 import re
 from typing import List, Optional, Tuple
+from urllib.parse import unquote
 
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.collect_env import companion_observations
 from rocm_doctor.ingest.formats.common import make_piece, torch_version_observations
 from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TOOL, Observation, Piece
+from rocm_doctor.knowledge.torch_static import flavour_from_tag, local_tag
 
 SOURCES = (
     "https://github.com/pypa/pip/blob/24.2/src/pip/_internal/commands/install.py",
@@ -42,6 +48,12 @@ _SATISFIED_VERSION = re.compile(r"\((?P<version>\d[^()\s]*)\)\s*$")
 _UV_SUMMARY = re.compile(r"^[ \t]*(?:Uni|I)nstalled \d+ packages? in ")
 _UV_LINE = re.compile(rf"^\s*(?P<sign>[-+])\s+(?P<name>{_NAME})==(?P<version>\d\S*)\s*$")
 _PAIR = re.compile(r"^(?P<name>.+?)-(?P<version>\d\S*)$")
+_COLLECTING = re.compile(rf"^\s*Collecting torch(?:[<>=!~][^\s(]*)?\s+\(from (?P<by>{_NAME})")
+_FETCHED = re.compile(r"^\s*(?:Downloading|Using cached)\s+\S*?\btorch-(?P<version>\d[^-\s]*)-cp\d+\S*\.whl")
+_FOLLOWING = 3
+"""How many lines after ``Collecting torch (from X)`` pip names the wheel it fetches."""
+PULLED = "torch_pulled_by_dependency"
+"""Context id: pip collected torch as another package's dependency and fetched a wheel without a ROCm tag."""
 
 KIND = "install-log"
 """What an install kept or put in place: read like prose around it (ingest's SOFT_KINDS), so that the
@@ -91,8 +103,19 @@ def parse(block: Block) -> List[Piece]:
     installed: List[Tuple[str, str, Line]] = []
     kept: List[Tuple[str, str, str, Line]] = []
     lines: List[Line] = []
-    for line in block.lines:
+    pulled: List[Line] = []
+    for index, line in enumerate(block.lines):
         text = line.text
+        collecting = _COLLECTING.match(text)
+        if collecting is not None:
+            for after in block.lines[index + 1 : index + 1 + _FOLLOWING]:
+                fetched = _FETCHED.match(after.text)
+                if fetched is not None:
+                    version = unquote(fetched.group("version"))
+                    if flavour_from_tag(local_tag(version)) != "rocm":
+                        pulled.append(line)
+                    break
+            continue
         found = _REMOVED.match(text)
         if found is not None:
             pair = (_canonical(found.group("name")), found.group("version")) if found.group("name") else _split(found.group("pair"))
@@ -123,7 +146,7 @@ def parse(block: Block) -> List[Piece]:
                 elif found.group("sign") == "+" and name in TRACKED:
                     installed.append((name, found.group("version"), line))
                 lines.append(line)
-    if not lines:
+    if not lines and not pulled:
         return []
     removed_lines = {id(line) for _, line in removed}
     observations: List[Observation] = []
@@ -139,6 +162,8 @@ def parse(block: Block) -> List[Piece]:
         if name == "torch" and folder:
             observations.append(Observation("torch.location", folder, line, TRUST_TOOL))
     pieces = []
+    if pulled:
+        pieces.append(make_piece(f"context:{PULLED}", pulled[:1], [Observation("symptoms.context", [PULLED], pulled[0], TRUST_TOOL)]))
     now = [line for line in lines if id(line) not in removed_lines]
     if now and observations:
         pieces.append(make_piece(KIND, now, observations))
