@@ -122,3 +122,17 @@ def test_torch_collected_for_another_package_from_a_non_rocm_index_is_marked() -
 )
 def test_a_rocm_wheel_or_a_direct_install_is_not_marked(text: str) -> None:
     assert "torch_pulled_by_dependency" not in (ingest(text).facts.symptoms.context.value or [])
+
+
+def test_messages_wrapped_by_an_editor_are_read_whole() -> None:
+    wrapped = (
+        "Requirement already satisfied: torch in\n"
+        r"C:\Users\net.main\AppData\Roaming\Python\Python312\site-packages (from -r" "\n"
+        "requirements.txt (line 4)) (2.4.1)\n"
+    )
+    facts = ingest(wrapped).facts
+    assert facts.torch.location.value == r"C:\Users\net.main\AppData\Roaming\Python\Python312\site-packages"
+    assert facts.torch.version.value == "2.4.1"
+    installed = ingest("Successfully installed filelock-3.9.0 networkx-3.0\ntorch-2.3.1 torchvision-0.18.1\n").facts
+    assert installed.torch.version.value == "2.3.1"
+    assert installed.torch.torchvision_version.value == "0.18.1"

@@ -43,8 +43,10 @@ _REMOVED = re.compile(
     rf"|(?:Uninstalling|Successfully uninstalled)\s+(?P<pair>{_NAME}-\d\S*?)):?\s*$"
 )
 _INSTALLED = re.compile(r"^\s*Successfully installed\s+(?P<list>\S.*?)\s*$")
-_SATISFIED = re.compile(rf"^\s*Requirement already satisfied:\s+(?P<name>{_NAME})(?:\[[^\]\n]*\])?(?:[<>=!~][^\s]*)?\s+in\s+")
+_SATISFIED = re.compile(rf"^\s*Requirement already satisfied:\s+(?P<name>{_NAME})(?:\[[^\]\n]*\])?(?:[<>=!~][^\s]*)?\s+in(?:\s+|$)")
 _SATISFIED_VERSION = re.compile(r"\((?P<version>\d[^()\s]*)\)\s*$")
+_NEVER = re.compile(r"(?!)")
+"""A list of installed packages has no end mark: its continuation lines are joined until the next message."""
 _UV_SUMMARY = re.compile(r"^[ \t]*(?:Uni|I)nstalled \d+ packages? in ")
 _UV_LINE = re.compile(rf"^\s*(?P<sign>[-+])\s+(?P<name>{_NAME})==(?P<version>\d\S*)\s*$")
 _PAIR = re.compile(r"^(?P<name>.+?)-(?P<version>\d\S*)$")
@@ -81,13 +83,34 @@ def _current(name: str, version: str, line: Line) -> List[Observation]:
     return companion_observations(name, version, line)
 
 
-def _satisfied(line: Line) -> Optional[Tuple[str, str, str]]:
-    """(name, version, folder) of a ``Requirement already satisfied`` line; the folder is what
+_PIP_MESSAGE = re.compile(
+    r"^\s*(?:Requirement|Collecting|Downloading|Using|Installing|Successfully|Attempting|Found|Uninstalling|Building|Created|Stored|Looking|Obtaining|Preparing|Processing|ERROR|WARNING|DEPRECATION|\[notice\]|[-+]\s)"
+)
+_CONTINUATION = 3
+"""How many following lines may continue a message that an editor or terminal wrapped."""
+
+
+def _continued(lines: List[Line], index: int, done: "re.Pattern[str]") -> Tuple[str, int]:
+    """The line at ``index`` joined with the lines that continue it after a hard wrap (not a new pip
+    message, not blank), until ``done`` matches the joined text; and how many lines were joined."""
+    text = lines[index].text
+    used = 0
+    while done.search(text) is None and used < _CONTINUATION and index + used + 1 < len(lines):
+        following = lines[index + used + 1].text
+        if not following.strip() or _PIP_MESSAGE.match(following):
+            break
+        text = f"{text.rstrip()} {following.strip()}"
+        used += 1
+    return text, used
+
+
+def _satisfied(text: str) -> Optional[Tuple[str, str, str]]:
+    """(name, version, folder) of a ``Requirement already satisfied`` message; the folder is what
     follows `` in `` up to pip's ``(from ...)`` note or the version."""
-    match = _SATISFIED.match(line.text)
+    match = _SATISFIED.match(text)
     if match is None:
         return None
-    rest = line.text[match.end():]
+    rest = text[match.end():]
     version = _SATISFIED_VERSION.search(rest)
     if version is None:
         return None
@@ -125,17 +148,20 @@ def parse(block: Block) -> List[Piece]:
             continue
         found = _INSTALLED.match(text)
         if found is not None:
-            for token in found.group("list").split():
+            joined, used = _continued(block.lines, index, _NEVER)
+            for token in _INSTALLED.match(joined).group("list").split():
                 pair = _split(token)
                 if pair and pair[0] in TRACKED:
                     installed.append((pair[0], pair[1], line))
-            lines.append(line)
+            lines.extend(block.lines[index : index + used + 1])
             continue
-        satisfied = _satisfied(line)
-        if satisfied is not None:
-            if satisfied[0] in TRACKED:
-                kept.append((*satisfied, line))
-            lines.append(line)
+        if _SATISFIED.match(text) is not None:
+            joined, used = _continued(block.lines, index, _SATISFIED_VERSION)
+            satisfied = _satisfied(joined)
+            if satisfied is not None:
+                if satisfied[0] in TRACKED:
+                    kept.append((*satisfied, line))
+                lines.extend(block.lines[index : index + used + 1])
             continue
         if uv:
             found = _UV_LINE.match(text)
