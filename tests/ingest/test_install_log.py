@@ -136,3 +136,13 @@ def test_messages_wrapped_by_an_editor_are_read_whole() -> None:
     installed = ingest("Successfully installed filelock-3.9.0 networkx-3.0\ntorch-2.3.1 torchvision-0.18.1\n").facts
     assert installed.torch.version.value == "2.3.1"
     assert installed.torch.torchvision_version.value == "0.18.1"
+
+
+@pytest.mark.parametrize(
+    ("torchvision", "untagged"),
+    [("0.24.1", True), ("0.24.1+rocm7.2.1", False), ("0.24.1+cu128", False)],
+)
+def test_an_untagged_torchvision_beside_a_rocm_wheel_is_named(torchvision: str, untagged: bool) -> None:
+    facts = ingest(f"torch==2.9.1+rocm7.2.1\ntorchvision=={torchvision}\nnumpy==2.1.0\n").facts
+    status = DerivedValues(facts).machine("derived.untagged_companions_beside_rocm_torch").status
+    assert (status == "known") is untagged

@@ -84,3 +84,25 @@ def torch_from_user_site(facts: Facts, tables: Tables) -> Fact:
     if USER_SITE.search(str(location.value)) is None:
         return absent(location.source or "torch.location", "torch is not in the user's site-packages")
     return known(str(location.value), location.source or "torch.location")
+
+
+@machine_fact(
+    "untagged_companions_beside_rocm_torch",
+    "torchvision/torchaudio versions without any local tag next to a torch wheel tagged +rocm: every ROCm "
+    "wheel index tags its torchvision and torchaudio too (+rocm6.2, +rocm6.3.4.git..., +rocm7.14...), so an "
+    "untagged one is PyPI's, built against PyPI's torch (CUDA on Linux, CPU on Windows), as 'name version'; "
+    "absent when there is none or torch is not a tagged ROCm wheel.",
+)
+def untagged_companions_beside_rocm_torch(facts: Facts, tables: Tables) -> Fact:
+    version = facts.torch.version
+    if not version.is_known or not version.value:
+        return unknown(version.reason or "the torch version is not known")
+    if flavour_from_tag(local_tag(str(version.value))) != "rocm":
+        return absent(version.source or "torch.version", "torch is not a wheel tagged +rocm")
+    found = []
+    for name, companion in (("torchvision", facts.torch.torchvision_version), ("torchaudio", facts.torch.torchaudio_version)):
+        if companion.is_known and companion.value and local_tag(str(companion.value)) is None:
+            found.append(f"{name} {companion.value}")
+    if not found:
+        return absent(version.source or "torch.version", "no untagged torchvision or torchaudio is shown")
+    return known(", ".join(found), facts.torch.torchvision_version.source or facts.torch.torchaudio_version.source or "paste")
