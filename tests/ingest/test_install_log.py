@@ -146,3 +146,18 @@ def test_an_untagged_torchvision_beside_a_rocm_wheel_is_named(torchvision: str, 
     facts = ingest(f"torch==2.9.1+rocm7.2.1\ntorchvision=={torchvision}\nnumpy==2.1.0\n").facts
     status = DerivedValues(facts).machine("derived.untagged_companions_beside_rocm_torch").status
     assert (status == "known") is untagged
+
+
+@pytest.mark.parametrize(
+    ("text", "marked"),
+    [
+        ("Collecting torch\n  Downloading torch-2.6.0-cp312-cp312-manylinux1_x86_64.whl.metadata (28 kB)\n", True),
+        ("Collecting torch (from -r requirements.txt (line 4))\n  Using cached torch-2.5.1-cp311-cp311-win_amd64.whl (203.1 MB)\n", True),
+        ("Collecting torch==2.5.1+rocm6.2\n  Downloading https://download.pytorch.org/whl/rocm6.2/torch-2.5.1%2Brocm6.2-cp312-cp312-linux_x86_64.whl\n", False),
+        ("Collecting torch\n  Downloading torch-2.8.0a0+gitfc14c65-cp312-cp312-win_amd64.whl (1.2 GB)\n", False),
+        ("Collecting torchvision\n  Downloading torchvision-0.21.0-cp312-cp312-manylinux1_x86_64.whl (7 MB)\n", False),
+    ],
+    ids=["pypi", "requirements-file", "rocm-wheel", "git-tag-undecided", "torchvision-only"],
+)
+def test_a_directly_collected_torch_wheel_that_is_not_rocm_is_marked(text: str, marked: bool) -> None:
+    assert ("torch_wheel_not_rocm_fetched" in (ingest(text).facts.symptoms.context.value or [])) is marked

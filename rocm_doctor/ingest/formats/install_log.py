@@ -8,7 +8,9 @@
 * pip, ``Collecting torch>=1.1.0 (from torchvision)`` followed by the wheel it fetches
   (``Downloading https://files.pythonhosted.org/.../torch-1.1.0-cp36-cp36m-manylinux1_x86_64.whl``): torch
   pulled in by another package's requirement, from an index without ROCm builds when the wheel has no
-  ROCm tag (context ``torch_pulled_by_dependency``);
+  ROCm tag (context ``torch_pulled_by_dependency``); torch itself, or from a requirements file
+  (``Collecting torch (from -r requirements.txt (line 4))``), fetched as a wheel that is not a ROCm
+  build (context ``torch_wheel_not_rocm_fetched``);
 * uv, after ``Installed 3 packages in 1.2s`` / ``Uninstalled 1 package in 20ms``: `` - torch==2.5.1+rocm6.2``
   (removed) and `` + torch==2.6.0`` (installed).
 
@@ -50,12 +52,21 @@ _NEVER = re.compile(r"(?!)")
 _UV_SUMMARY = re.compile(r"^[ \t]*(?:Uni|I)nstalled \d+ packages? in ")
 _UV_LINE = re.compile(rf"^\s*(?P<sign>[-+])\s+(?P<name>{_NAME})==(?P<version>\d\S*)\s*$")
 _PAIR = re.compile(r"^(?P<name>.+?)-(?P<version>\d\S*)$")
-_COLLECTING = re.compile(rf"^\s*Collecting torch(?:[<>=!~][^\s(]*)?\s+\(from (?P<by>{_NAME})")
+_COLLECTING = re.compile(r"^\s*Collecting torch(?![\w-])(?:[<>=!~][^\s(]*)?(?:\s+\(from (?P<by>[^\s)]+))?")
 _FETCHED = re.compile(r"^\s*(?:Downloading|Using cached)\s+\S*?\btorch-(?P<version>\d[^-\s]*)-cp\d+\S*\.whl")
 _FOLLOWING = 3
 """How many lines after ``Collecting torch (from X)`` pip names the wheel it fetches."""
 PULLED = "torch_pulled_by_dependency"
-"""Context id: pip collected torch as another package's dependency and fetched a wheel without a ROCm tag."""
+"""Context id: pip collected torch as another package's dependency and fetched a wheel that is not a ROCm build."""
+FETCHED = "torch_wheel_not_rocm_fetched"
+"""Context id: pip collected torch (asked for, or from a requirements file) and fetched a wheel that is not a ROCm build."""
+
+
+def _not_rocm_wheel(version: str) -> bool:
+    """A torch wheel version that is not a ROCm build: no local tag at all (every ROCm index tags its builds)
+    or a CUDA/CPU/XPU tag; a ``+git...`` tag (a source build, or one of AMD's Windows previews) decides nothing."""
+    tag = local_tag(version)
+    return tag is None or flavour_from_tag(tag) in ("cuda", "cpu", "xpu")
 
 KIND = "install-log"
 """What an install kept or put in place: read like prose around it (ingest's SOFT_KINDS), so that the
@@ -127,6 +138,7 @@ def parse(block: Block) -> List[Piece]:
     kept: List[Tuple[str, str, str, Line]] = []
     lines: List[Line] = []
     pulled: List[Line] = []
+    fetched_not_rocm: List[Line] = []
     for index, line in enumerate(block.lines):
         text = line.text
         collecting = _COLLECTING.match(text)
@@ -134,9 +146,9 @@ def parse(block: Block) -> List[Piece]:
             for after in block.lines[index + 1 : index + 1 + _FOLLOWING]:
                 fetched = _FETCHED.match(after.text)
                 if fetched is not None:
-                    version = unquote(fetched.group("version"))
-                    if flavour_from_tag(local_tag(version)) != "rocm":
-                        pulled.append(line)
+                    if _not_rocm_wheel(unquote(fetched.group("version"))):
+                        by = collecting.group("by") or ""
+                        (pulled if by and not by.startswith("-") else fetched_not_rocm).append(line)
                     break
             continue
         found = _REMOVED.match(text)
@@ -172,7 +184,7 @@ def parse(block: Block) -> List[Piece]:
                 elif found.group("sign") == "+" and name in TRACKED:
                     installed.append((name, found.group("version"), line))
                 lines.append(line)
-    if not lines and not pulled:
+    if not lines and not pulled and not fetched_not_rocm:
         return []
     removed_lines = {id(line) for _, line in removed}
     observations: List[Observation] = []
@@ -188,8 +200,9 @@ def parse(block: Block) -> List[Piece]:
         if name == "torch" and folder:
             observations.append(Observation("torch.location", folder, line, TRUST_TOOL))
     pieces = []
-    if pulled:
-        pieces.append(make_piece(f"context:{PULLED}", pulled[:1], [Observation("symptoms.context", [PULLED], pulled[0], TRUST_TOOL)]))
+    for context, found in ((PULLED, pulled), (FETCHED, fetched_not_rocm)):
+        if found:
+            pieces.append(make_piece(f"context:{context}", found[:1], [Observation("symptoms.context", [context], found[0], TRUST_TOOL)]))
     now = [line for line in lines if id(line) not in removed_lines]
     if now and observations:
         pieces.append(make_piece(KIND, now, observations))
