@@ -47,6 +47,8 @@ def test_every_shipped_signature_has_a_source_and_compiles() -> None:
         ("ImportError: /venv/lib/python3.11/site-packages/flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi", "extension_torch_abi_mismatch"),
         ("xformers/_C.so: undefined symbol: _ZNK3c1010TensorImpl4sizeEl", "extension_torch_abi_mismatch"),
         ("transformer_engine_extensions.so: undefined symbol: _ZN2at4_ops5zeros4callEN3c108ArrayRef", "extension_torch_abi_mismatch"),
+        ("torchvision 0.19.1 requires torch==2.4.1, but you have torch 2.5.1 which is incompatible.", "companion_pins_other_torch"),
+        ("ERROR: torchvision 0.6.1+cu101 has requirement torch==1.5.1, but you'll have torch 0.4.0 which is incompatible.", "companion_pins_other_torch"),
     ],
 )
 def test_error_lines_map_to_their_signature(line: str, expected: str) -> None:
@@ -175,3 +177,8 @@ def test_a_printed_hip_check_gives_the_amd_context_a_cuda_torch_is_judged_in() -
 )
 def test_gpu_unavailable_is_read_whatever_the_language_of_the_verb(line: str) -> None:
     assert "cuda_unavailable_reported" in _contexts(line)
+
+
+def test_a_loose_torch_requirement_conflict_is_not_a_pinned_companion() -> None:
+    line = "open-clip-torch 2.24.0 requires torch>=1.9.0, but you have torch 1.8.1 which is incompatible."
+    assert "companion_pins_other_torch" not in _ids(line)
