@@ -408,3 +408,23 @@ def test_a_rocm_version_is_the_torch_build_only_when_the_words_say_so(text: str,
 def test_ollamas_zero_driver_version_is_not_a_version() -> None:
     line = 'time=x level=INFO source=types.go:131 msg="inference compute" id=0 library=rocm variant="" compute=gfx1100 driver=0.0 name=1002:744c total="24.0 GiB"\n'
     assert facts(line).driver.amdgpu_version.status != "known"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "torch 2.5.1+rocm6.2\ntorchvision 0.20.1+cu124\n",
+        "torch: 2.5.1+rocm6.2\ntorchvision: 0.20.1+cu124\n",
+        "[pip3] torch==2.5.1+rocm6.2\n[pip3] torchvision==0.20.1+cu124\n",
+        ">>> torch.__version__\n'2.5.1+rocm6.2'\n>>> torchvision.__version__\n'0.20.1+cu124'\n",
+        'python -c "import torch, torchvision; print(torch.__version__, torchvision.__version__)"\n2.5.1+rocm6.2 0.20.1+cu124\n',
+    ],
+    ids=["prose", "labelled", "collect-env-lines", "session", "one-liner"],
+)
+def test_torchvision_is_read_wherever_torch_is(text: str) -> None:
+    f = facts(text)
+    assert f.torch.torchvision_version.value == "0.20.1+cu124" and f.torch.torchvision_flavour.value == "cuda"
+
+
+def test_an_untagged_torchvision_in_prose_says_nothing_about_its_build() -> None:
+    assert facts("I use torch 2.4.1+rocm6.1 with torchvision 0.19.1\n").torch.torchvision_version.status != "known"
