@@ -428,3 +428,23 @@ def test_torchvision_is_read_wherever_torch_is(text: str) -> None:
 
 def test_an_untagged_torchvision_in_prose_says_nothing_about_its_build() -> None:
     assert facts("I use torch 2.4.1+rocm6.1 with torchvision 0.19.1\n").torch.torchvision_version.status != "known"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'My RX 7900 XTX with ROCm 6.2.\n$ python -c "import torch; print(torch.__version__, torch.version.hip)"\n2.5.1 None\n',
+        "RX 7900 XTX, ROCm 6.2\ntorch: 2.5.1\nHIP: None\n",
+    ],
+    ids=["one-liner", "labelled"],
+)
+def test_hip_none_on_an_amd_report_is_an_error_about_the_build(text: str) -> None:
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    found = evaluate(load_rules([], use_env=False), facts(text)).findings
+    assert any(f.id == "RD829" and f.severity == "error" for f in found)
+
+
+def test_collect_envs_hip_runtime_line_is_not_torch_version_hip() -> None:
+    assert facts("HIP runtime version: N/A\n").torch.hip_version.status != "absent"

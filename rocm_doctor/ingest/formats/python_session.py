@@ -38,7 +38,8 @@ _SCRIPT = {
     "version": re.compile(r"^\s*torch(?: version|\.__version__)\s*[=:]\s*(\S+)\s*$", re.IGNORECASE),
     "available": re.compile(r"^\s*(?:cuda available|torch\.cuda\.is_available\(\))\s*[=:]\s*(True|False)\s*$", re.IGNORECASE),
     "count": re.compile(r"^\s*(?:device count|torch\.cuda\.device_count\(\))\s*[=:]\s*(\d+)\s*$", re.IGNORECASE),
-    "hip": re.compile(r"^\s*(?:torch\.version\.hip|hip version)\s*[=:]\s*(\S+)\s*$", re.IGNORECASE),
+    # "HIP: None" is how scripts label torch.version.hip (SwarmUI#1531); collect_env's "HIP runtime version" is not it.
+    "hip": re.compile(r"^\s*(?:torch\.version\.hip|hip(?: version)?)\s*[=:]\s*(\S+)\s*$", re.IGNORECASE),
     "torchvision": re.compile(r"^\s*torchvision(?: version|\.__version__)\s*[=:]\s*(\S+)\s*$", re.IGNORECASE),
     "torchaudio": re.compile(r"^\s*torchaudio(?: version|\.__version__)\s*[=:]\s*(\S+)\s*$", re.IGNORECASE),
 }
