@@ -41,6 +41,7 @@ from rocm_doctor.ingest.formats import (
     commands,
     env_settings,
     hip_devices,
+    install_log,
     json_docs,
     mentions,
     packages,
@@ -93,6 +94,7 @@ PARSERS: List[Tuple[Parser, Gate, bool]] = [
     (hip_devices.parse, _has("device#", "ggml_", "msg="), EVERY_LINE),
     (packages.parse, _always, SAMPLE),
     (pip.parse, lambda block: "==" in block.text or " @ " in block.text or "package" in block.lower, SAMPLE),
+    (install_log.parse, _has("successfully installed", "found existing installation", "requirement already satisfied", "uninstall", "installed ", "collecting torch"), SAMPLE),
     (system.parse, _has("linux", "id=", "amdgpu", "controller", "device-", "version_id"), EVERY_LINE),
     (commands.parse, lambda block: any(line.command for line in block.lines) or "uid=" in block.text, SAMPLE),
     (python_session.parse, _has("torch"), SAMPLE),
@@ -106,7 +108,7 @@ whether it reads every line (tool outputs where each of many alike lines is one 
 block without its many-times-repeated lines (free text: :func:`~rocm_doctor.ingest.blocks.without_repeats`)."""
 
 
-SOFT_KINDS = ("report-fields", "python-session", "mentions")
+SOFT_KINDS = ("report-fields", "python-session", "mentions", packages.NAMED_KIND, install_log.KIND)
 """Recognisers of loose text; inside a tool's output they add nothing and are dropped."""
 
 

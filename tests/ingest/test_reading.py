@@ -158,6 +158,24 @@ def test_rocm_paths_packages_and_images_give_the_rocm_release() -> None:
     assert image.rocm.version.value == "6.2" and image.host.container.value == "docker"
 
 
+@pytest.mark.parametrize(
+    ("text", "rocm"),
+    [
+        ("/nix/store/0123456789abcdfghijklmnpqrsvwxyz-rocm-runtime-5.7.1/lib/libhsa-runtime64.so.1\n", "5.7.1"),
+        ("On NixOS with a recent rocm-runtime-5.7.2, the default torch segfaults\n", "5.7.2"),
+        ("rocm-runtime-6.1.2-1.fc40.x86_64\n", "6.1.2"),
+        ("pip download rocm-runtime-5.7.2-py3.whl\n", None),
+    ],
+)
+def test_nix_name_version_spellings_give_the_rocm_release(text: str, rocm: object) -> None:
+    assert facts(text).rocm.version.value == rocm
+
+
+def test_a_package_named_in_prose_does_not_hide_the_torch_on_the_same_line() -> None:
+    f = facts("with rocm-runtime-5.7.2, the default `torch==2.0.1+rocm5.4.2` for Navi 2 segfaults\n")
+    assert f.rocm.version.value == "5.7.2" and f.torch.version.value == "2.0.1+rocm5.4.2"
+
+
 def test_a_one_liner_and_the_line_it_printed() -> None:
     f = facts('$ python3 -c "import torch; print(torch.__version__, torch.version.hip)"\n2.12.0+cu130 None\n')
     assert f.torch.version.value == "2.12.0+cu130" and f.torch.flavour.value == "cuda"
@@ -390,3 +408,43 @@ def test_a_rocm_version_is_the_torch_build_only_when_the_words_say_so(text: str,
 def test_ollamas_zero_driver_version_is_not_a_version() -> None:
     line = 'time=x level=INFO source=types.go:131 msg="inference compute" id=0 library=rocm variant="" compute=gfx1100 driver=0.0 name=1002:744c total="24.0 GiB"\n'
     assert facts(line).driver.amdgpu_version.status != "known"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "torch 2.5.1+rocm6.2\ntorchvision 0.20.1+cu124\n",
+        "torch: 2.5.1+rocm6.2\ntorchvision: 0.20.1+cu124\n",
+        "[pip3] torch==2.5.1+rocm6.2\n[pip3] torchvision==0.20.1+cu124\n",
+        ">>> torch.__version__\n'2.5.1+rocm6.2'\n>>> torchvision.__version__\n'0.20.1+cu124'\n",
+        'python -c "import torch, torchvision; print(torch.__version__, torchvision.__version__)"\n2.5.1+rocm6.2 0.20.1+cu124\n',
+    ],
+    ids=["prose", "labelled", "collect-env-lines", "session", "one-liner"],
+)
+def test_torchvision_is_read_wherever_torch_is(text: str) -> None:
+    f = facts(text)
+    assert f.torch.torchvision_version.value == "0.20.1+cu124" and f.torch.torchvision_flavour.value == "cuda"
+
+
+def test_an_untagged_torchvision_in_prose_says_nothing_about_its_build() -> None:
+    assert facts("I use torch 2.4.1+rocm6.1 with torchvision 0.19.1\n").torch.torchvision_version.status != "known"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'My RX 7900 XTX with ROCm 6.2.\n$ python -c "import torch; print(torch.__version__, torch.version.hip)"\n2.5.1 None\n',
+        "RX 7900 XTX, ROCm 6.2\ntorch: 2.5.1\nHIP: None\n",
+    ],
+    ids=["one-liner", "labelled"],
+)
+def test_hip_none_on_an_amd_report_is_an_error_about_the_build(text: str) -> None:
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    found = evaluate(load_rules([], use_env=False), facts(text)).findings
+    assert any(f.id == "RD829" and f.severity == "error" for f in found)
+
+
+def test_collect_envs_hip_runtime_line_is_not_torch_version_hip() -> None:
+    assert facts("HIP runtime version: N/A\n").torch.hip_version.status != "absent"

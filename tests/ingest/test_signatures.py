@@ -42,6 +42,13 @@ def test_every_shipped_signature_has_a_source_and_compiles() -> None:
         ("HSA_STATUS_ERROR_INVALID_ISA: The instruction set architecture is invalid.", "hsa_invalid_isa"),
         ("Memory access fault by GPU node-1 (Agent handle: 0x55d0) on address 0x7f. Reason: Page not present", "gpu_memory_access_fault"),
         ("UserWarning: expandable_segments not supported on this platform", "expandable_segments_unsupported"),
+        ("RuntimeError: operator torchvision::nms does not exist", "torchvision_ops_not_registered"),
+        ("RuntimeError: operator torchvision::roi_align does not exist", "torchvision_ops_not_registered"),
+        ("ImportError: /venv/lib/python3.11/site-packages/flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi", "extension_torch_abi_mismatch"),
+        ("xformers/_C.so: undefined symbol: _ZNK3c1010TensorImpl4sizeEl", "extension_torch_abi_mismatch"),
+        ("transformer_engine_extensions.so: undefined symbol: _ZN2at4_ops5zeros4callEN3c108ArrayRef", "extension_torch_abi_mismatch"),
+        ("torchvision 0.19.1 requires torch==2.4.1, but you have torch 2.5.1 which is incompatible.", "companion_pins_other_torch"),
+        ("ERROR: torchvision 0.6.1+cu101 has requirement torch==1.5.1, but you'll have torch 0.4.0 which is incompatible.", "companion_pins_other_torch"),
     ],
 )
 def test_error_lines_map_to_their_signature(line: str, expected: str) -> None:
@@ -127,7 +134,51 @@ def test_every_signature_a_rule_names_is_in_the_table() -> None:
         ("I installed the ROCm version of torch, not the CUDA version.", "cuda_torch_install_retold", False),
         ("pip install torch --index-url https://download.pytorch.org/whl/rocm6.2", "cuda_torch_install_retold", False),
         ("CUDA versions of torch do not work on AMD, so I installed ROCm 6.2", "cuda_torch_install_retold", False),
+        ("it installed the torch version for cuda which doesn't work for my GPU", "cuda_torch_install_retold", True),
+        ("installing it causes uninstallation of PyTorch for ROCm and install PyTorch for CUDA (e.g., 2.3.1+cu121)", "cuda_torch_install_retold", True),
+        ("- PyTorch is replaced by CUDA version (e.g., 2.3.1+cu121)", "cuda_torch_install_retold", True),
+        ("I installed torch for ROCm 6.2, and it works", "cuda_torch_install_retold", False),
+        ("the CUDA build was replaced by the ROCm build and now it works", "cuda_torch_install_retold", False),
     ],
 )
 def test_retold_messages_are_told_apart_from_statements_about_the_machine(line: str, expected: str, fires: bool) -> None:
     assert (expected in _ids(line)) is fires
+
+
+@pytest.mark.parametrize(
+    ("line", "probed"),
+    [
+        ('python -c "import torch; print(torch.__version__, torch.version.hip)"', True),
+        ("HIP: None", True),
+        ("  HIP version: None", True),
+        ("HIP runtime version: N/A", False),
+        ("CUDA used to build PyTorch: 12.4", False),
+    ],
+)
+def test_printing_torch_version_hip_marks_a_rocm_check(line: str, probed: bool) -> None:
+    assert ("hip_build_probed" in _contexts(line)) is probed
+
+
+def test_a_printed_hip_check_gives_the_amd_context_a_cuda_torch_is_judged_in() -> None:
+    from rocm_doctor.judge.derived_facts.pasted import amd_context
+
+    facts = ingest("torch: 2.14.0+cu130\nHIP: None\nCUDA available: False\n").facts
+    assert facts.torch.flavour.value == "cuda"
+    assert amd_context(facts, {}).value is True
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "torch.cuda.is_available() returns False",
+        "torch.cuda.is_available() 返回 False。",
+        "torch.cuda.is_available() возвращает False",
+    ],
+)
+def test_gpu_unavailable_is_read_whatever_the_language_of_the_verb(line: str) -> None:
+    assert "cuda_unavailable_reported" in _contexts(line)
+
+
+def test_a_loose_torch_requirement_conflict_is_not_a_pinned_companion() -> None:
+    line = "open-clip-torch 2.24.0 requires torch>=1.9.0, but you have torch 1.8.1 which is incompatible."
+    assert "companion_pins_other_torch" not in _ids(line)

@@ -25,11 +25,13 @@ trust of a prose mention (below tool output and labelled fields, see
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 from typing import Dict, List, Tuple
 
 from rocm_doctor.knowledge.gpu_table import codename_regex, model_for_name
 from rocm_doctor.ingest.blocks import Block, Line, Spans
+from rocm_doctor.ingest.formats.collect_env import companion_observations
 from rocm_doctor.ingest.formats.common import COUNT_FIELD, gfx_of, gpu_fields, identity_observations, make_piece, torch_version_observations
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, kernel_observations, windows_observations
 from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, GpuSighting, Observation, Piece
@@ -69,6 +71,8 @@ _CPU = re.compile(
 
 _VERSION = r"\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+|\.dev\d+|\.post\d+)*"
 _TORCH = re.compile(rf"\b(?:py)?torch(?:==|\s*[:=]\s*v?|\s+(?:version\s*[:=]?\s*)?v?|-)({_VERSION}(?:(?:\+|%2B)[0-9A-Za-z](?:[0-9A-Za-z.]*[0-9A-Za-z])?)?)(?!\w|\.\w)", re.IGNORECASE)
+_COMPANION = re.compile(rf"\b(torchvision|torchaudio)(?:==|\s*[:=]\s*v?|\s+(?:version\s*[:=]?\s*)?v?|-)({_VERSION}(?:(?:\+|%2B)[0-9A-Za-z](?:[0-9A-Za-z.]*[0-9A-Za-z])?)?)(?!\w|\.\w)", re.IGNORECASE)
+"""torchvision / torchaudio versions named the way torch's are (``torchvision 0.20.1+cu124``, ``torchvision: 0.20.1+rocm6.2``)."""
 _LOCAL_VERSION = re.compile(rf"(?<![\w.+-])({_VERSION}\+(?:rocm\d(?:[\w.]*\w)?|cu\d{{2,3}}|cpu|xpu))(?!\w|\.\w)", re.IGNORECASE)
 _NOT_TORCH_BEFORE = re.compile(r"(?:vision|audio|triton|xformers|apex|bitsandbytes|flash|onnx)\S*\s*(?:==|=|:|\s)\s*$", re.IGNORECASE)
 _WHEEL = re.compile(r"\btorch-\d+\.\d+[^\s/\"'`)]*?\.whl", re.IGNORECASE)
@@ -270,6 +274,11 @@ def _torch(block: Block) -> List[Observation]:
         for match, line in block.scan(_WHEEL):
             identity = from_wheel(match.group(0))
             out += identity_observations(identity, line, TRUST_PROSE)
+        for match, line in block.scan(_COMPANION):
+            version = match.group(2).replace("%2B", "+").replace("%2b", "+")
+            if "+" not in version:
+                continue  # prose drops the local tag ("torchvision 0.20.1" for 0.20.1+rocm6.2): only a tagged one tells the build
+            out += [replace(o, trust=TRUST_PROSE) for o in companion_observations(match.group(1).lower(), version, line)]
     if "+rocm" in lowered or "+cu" in lowered or "+cpu" in lowered:
         for match, line in block.scan(_LOCAL_VERSION):
             before = text[max(0, match.start() - 40) : match.start()]

@@ -7,7 +7,10 @@ Recognised in every listing people paste and in prose, by the package names in
 * ``apt list --installed``: ``rocm-core/jammy,now 6.2.0.60200-66~22.04 amd64 [installed]``;
 * ``dnf list installed`` / ``yum``: ``rocm-runtime.x86_64  6.1.2-1.fc40  @updates``;
 * ``rpm -qa``: ``rocm-runtime-6.1.2-1.fc40.x86_64``;
-* ``pacman -Q``: ``python-pytorch-rocm 2.3.1-5``; prose: ``I use pytorch-opt-rocm with 2.0.1-3``.
+* ``pacman -Q``: ``python-pytorch-rocm 2.3.1-5``; prose: ``I use pytorch-opt-rocm with 2.0.1-3``;
+* Nix store paths and names, ``name-version``: ``/nix/store/<hash>-rocm-runtime-5.7.2/lib``, ``a recent
+  rocm-runtime-5.7.2,`` (https://nix.dev/manual/nix/2.24/store/store-path: ``<hash>-<name>``, and
+  nixpkgs names a package ``pname-version``).
 
 The version is cut to the upstream release (``6.2.0.60200-66~22.04`` -> ``6.2.0``).
 """
@@ -28,6 +31,8 @@ from rocm_doctor.knowledge.torch_identity import identify
 
 TABLE = "distro_packages"
 FACTS = ("rocm", "rocm-component", "torch", "amdgpu-dkms")
+NAMED_KIND = "package-names"
+"""Piece kind of ``name-version`` mentions (a loose reading, like prose: ingest's SOFT_KINDS)."""
 _VERSION = r"(?:\d+:)?(?P<version>\d+\.\d+(?:\.\d+)?)(?P<rest>[0-9A-Za-z.~+_:-]*)"
 _AMD_BUILD = re.compile(r"^(?:\.\d+)*?\.([1-9])(\d\d)(\d\d)(?=[-~+]|$)")
 """AMD's packages end their version with the ROCm release as a five-digit build number
@@ -46,6 +51,18 @@ def table() -> Dict[str, str]:
             raise InputError(f"{where(TABLE, f'packages[{index}]')} needs name and fact ({', '.join(FACTS)})")
         out[str(row["name"])] = str(row["fact"])
     return out
+
+
+@lru_cache(maxsize=1)
+def _nix_pattern() -> Pattern[str]:
+    """``name-version`` as Nix spells a package (a store path's tail, or the name people quote): the
+    version ends at a path separator, space or punctuation, so an rpm file name (``-1.fc40.x86_64``)
+    is not read twice."""
+    names = "|".join(re.escape(n) for n in sorted(table(), key=len, reverse=True))
+    return re.compile(
+        rf"(?:/nix/store/[0-9a-z]{{32}}-|(?<![\w./-]))(?P<name>{names})-(?P<version>\d+\.\d+(?:\.\d+)?)(?=[/\s,;:)'\"`]|\.(?:\s|$)|$)",
+        re.IGNORECASE,
+    )
 
 
 @lru_cache(maxsize=1)
@@ -104,4 +121,14 @@ def parse(block: Block) -> List[Piece]:
         rest = match.group("rest2") if match.group("name2") else match.group("rest")
         out += _observations(name, version, rest or "", line, TRUST_PROSE if match.group("name2") else TRUST_TOOL)
         lines.append(line)
-    return [make_piece("distro-packages", lines, out)] if out else []
+        seen.add(line.number)
+    named: List[Observation] = []
+    named_lines = []
+    for match, line in block.scan(_nix_pattern()):
+        if line.number in seen:
+            continue
+        named += _observations(match.group("name"), match.group("version"), "", line, TRUST_PROSE)
+        named_lines.append(line)
+    pieces = [make_piece("distro-packages", lines, out)] if out else []
+    # A name quoted in prose is a loose mention: it must not hide other readings of its line.
+    return pieces + ([make_piece(NAMED_KIND, named_lines, named)] if named else [])

@@ -18,6 +18,7 @@ import re
 from typing import Any, List, Optional
 
 from rocm_doctor.ingest.blocks import Block, Line
+from rocm_doctor.ingest.formats.collect_env import companion_observations
 from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece, torch_version_observations
 from rocm_doctor.ingest.model import Absent, GpuSighting, Observation, Piece
 
@@ -30,12 +31,17 @@ _EXPRESSIONS = {
     "cuda": re.compile(r"^(?:print\()?\s*torch\.version\.cuda\s*\)?\s*$"),
     "arch": re.compile(r"^(?:print\()?\s*torch\.cuda\.get_device_properties\(.*\)\.gcnArchName\s*\)?\s*$"),
     "arch_list": re.compile(r"^(?:print\()?\s*torch\.cuda\.get_arch_list\(\)\s*\)?\s*$"),
+    "torchvision": re.compile(r"^(?:print\()?\s*torchvision\.__version__\s*\)?\s*$"),
+    "torchaudio": re.compile(r"^(?:print\()?\s*torchaudio\.__version__\s*\)?\s*$"),
 }
 _SCRIPT = {
     "version": re.compile(r"^\s*torch(?: version|\.__version__)\s*[=:]\s*(\S+)\s*$", re.IGNORECASE),
     "available": re.compile(r"^\s*(?:cuda available|torch\.cuda\.is_available\(\))\s*[=:]\s*(True|False)\s*$", re.IGNORECASE),
     "count": re.compile(r"^\s*(?:device count|torch\.cuda\.device_count\(\))\s*[=:]\s*(\d+)\s*$", re.IGNORECASE),
-    "hip": re.compile(r"^\s*(?:torch\.version\.hip|hip version)\s*[=:]\s*(\S+)\s*$", re.IGNORECASE),
+    # "HIP: None" is how scripts label torch.version.hip (SwarmUI#1531); collect_env's "HIP runtime version" is not it.
+    "hip": re.compile(r"^\s*(?:torch\.version\.hip|hip(?: version)?)\s*[=:]\s*(\S+)\s*$", re.IGNORECASE),
+    "torchvision": re.compile(r"^\s*torchvision(?: version|\.__version__)\s*[=:]\s*(\S+)\s*$", re.IGNORECASE),
+    "torchaudio": re.compile(r"^\s*torchaudio(?: version|\.__version__)\s*[=:]\s*(\S+)\s*$", re.IGNORECASE),
 }
 _OUT = re.compile(r"^\s*(?:Out\[\d+\]:|#)\s*")
 
@@ -65,6 +71,10 @@ def _device_index(expression: str) -> int:
 
 
 def _observe(kind: str, value: Any, line: Line, out: List[Observation], gpus: List[GpuSighting], device: int = 0) -> bool:
+    if kind in ("torchvision", "torchaudio"):
+        found = companion_observations(kind, value, line) if isinstance(value, str) and value[:1].isdigit() else []
+        out += found
+        return bool(found)
     if kind == "version" and isinstance(value, str):
         found = torch_version_observations(value, line)
         out += found

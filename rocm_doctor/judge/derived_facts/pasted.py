@@ -53,7 +53,7 @@ def hip_listing_igpu_first(facts: Facts, tables: Tables) -> Fact:
     return known(first_igpu and has_dgpu, facts.gpus.discovery.source or str(layer))
 
 
-AMD_CONTEXT_SIGNATURES = ("rocm_stack_mentioned", "rocm_torch_index_used")
+AMD_CONTEXT_SIGNATURES = ("rocm_stack_mentioned", "rocm_torch_index_used", "hip_build_probed")
 """Signature ids that show a report is about an AMD GPU and ROCm, whatever else it names."""
 
 

@@ -1,0 +1,214 @@
+"""pip's and uv's install logs: what an install step removed, kept and put in place.
+
+* pip: ``Found existing installation: torch 2.4.0+rocm6.1``, ``Uninstalling torch-2.4.0+rocm6.1:``,
+  ``Successfully uninstalled torch-2.4.0+rocm6.1`` (removed: an earlier state, never the machine
+  now); ``Successfully installed filelock-3.9.0 torch-2.3.1`` (what is installed now);
+  ``Requirement already satisfied: torch in C:\\Users\\me\\AppData\\Roaming\\Python\\Python312\\site-packages
+  (from -r requirements.txt (line 4)) (2.4.1)`` (kept, with the folder it is imported from);
+* pip, ``Collecting torch>=1.1.0 (from torchvision)`` followed by the wheel it fetches
+  (``Downloading https://files.pythonhosted.org/.../torch-1.1.0-cp36-cp36m-manylinux1_x86_64.whl``): torch
+  pulled in by another package's requirement, from an index without ROCm builds when the wheel has no
+  ROCm tag (context ``torch_pulled_by_dependency``); torch itself, or from a requirements file
+  (``Collecting torch (from -r requirements.txt (line 4))``), fetched as a wheel that is not a ROCm
+  build (context ``torch_wheel_not_rocm_fetched``);
+* uv, after ``Installed 3 packages in 1.2s`` / ``Uninstalled 1 package in 20ms``: `` - torch==2.5.1+rocm6.2``
+  (removed) and `` + torch==2.6.0`` (installed).
+
+Only torch and its companions (torchvision, torchaudio, triton) become facts: an install log names
+the packages one command touched, not everything installed, so it never says what is missing.
+Messages: pip's ``src/pip/_internal/req/req_install.py`` and ``commands/install.py``, uv's install
+summary (sources in :data:`SOURCES`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import List, Optional, Tuple
+from urllib.parse import unquote
+
+from rocm_doctor.ingest.blocks import Block, Line
+from rocm_doctor.ingest.formats.collect_env import companion_observations
+from rocm_doctor.ingest.formats.common import make_piece, torch_version_observations
+from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TOOL, Observation, Piece
+from rocm_doctor.knowledge.torch_static import flavour_from_tag, local_tag
+
+SOURCES = (
+    "https://github.com/pypa/pip/blob/24.2/src/pip/_internal/commands/install.py",
+    "https://github.com/pypa/pip/blob/24.2/src/pip/_internal/req/req_install.py",
+    "https://github.com/pypa/pip/blob/24.2/src/pip/_internal/req/req_uninstall.py",
+    "https://github.com/astral-sh/uv/blob/0.5.0/crates/uv/src/commands/pip/operations.rs",
+)
+
+_NAME = r"[A-Za-z0-9][A-Za-z0-9._-]*"
+_REMOVED = re.compile(
+    rf"^\s*(?:Found existing installation:\s+(?P<name>{_NAME})\s+(?P<version>\d\S*?)"
+    rf"|(?:Uninstalling|Successfully uninstalled)\s+(?P<pair>{_NAME}-\d\S*?)):?\s*$"
+)
+_INSTALLED = re.compile(r"^\s*Successfully installed\s+(?P<list>\S.*?)\s*$")
+_SATISFIED = re.compile(rf"^\s*Requirement already satisfied:\s+(?P<name>{_NAME})(?:\[[^\]\n]*\])?(?:[<>=!~][^\s]*)?\s+in(?:\s+|$)")
+_SATISFIED_VERSION = re.compile(r"\((?P<version>\d[^()\s]*)\)\s*$")
+_NEVER = re.compile(r"(?!)")
+"""A list of installed packages has no end mark: its continuation lines are joined until the next message."""
+_UV_SUMMARY = re.compile(r"^[ \t]*(?:Uni|I)nstalled \d+ packages? in ")
+_UV_LINE = re.compile(rf"^\s*(?P<sign>[-+])\s+(?P<name>{_NAME})==(?P<version>\d\S*)\s*$")
+_PAIR = re.compile(r"^(?P<name>.+?)-(?P<version>\d\S*)$")
+_COLLECTING = re.compile(r"^\s*Collecting torch(?![\w-])(?:[<>=!~][^\s(]*)?(?:\s+\(from (?P<by>[^\s)]+))?")
+_FETCHED = re.compile(r"^\s*(?:Downloading|Using cached)\s+\S*?\btorch-(?P<version>\d[^-\s]*)-cp\d+\S*\.whl")
+_FOLLOWING = 3
+"""How many lines after ``Collecting torch (from X)`` pip names the wheel it fetches."""
+PULLED = "torch_pulled_by_dependency"
+"""Context id: pip collected torch as another package's dependency and fetched a wheel that is not a ROCm build."""
+FETCHED = "torch_wheel_not_rocm_fetched"
+"""Context id: pip collected torch (asked for, or from a requirements file) and fetched a wheel that is not a ROCm build."""
+
+
+def _not_rocm_wheel(version: str) -> bool:
+    """A torch wheel version that is not a ROCm build: no local tag at all (every ROCm index tags its builds)
+    or a CUDA/CPU/XPU tag; a ``+git...`` tag (a source build, or one of AMD's Windows previews) decides nothing."""
+    tag = local_tag(version)
+    return tag is None or flavour_from_tag(tag) in ("cuda", "cpu", "xpu")
+
+KIND = "install-log"
+"""What an install kept or put in place: read like prose around it (ingest's SOFT_KINDS), so that the
+platform a path shows is still read from its line."""
+REMOVED_KIND = "install-removed"
+"""The lines naming what an install removed: the earlier state, never the current one."""
+
+TRACKED = ("torch", "torchvision", "torchaudio", "pytorch-triton-rocm", "pytorch-triton", "triton", "triton-rocm")
+"""Distributions whose versions an install log turns into facts."""
+
+
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _split(pair: str) -> Optional[Tuple[str, str]]:
+    """``torch-2.3.1+cu121`` -> (``torch``, ``2.3.1+cu121``): the name ends at the first ``-`` before a digit."""
+    match = _PAIR.match(pair)
+    return (_canonical(match.group("name")), match.group("version")) if match else None
+
+
+def _current(name: str, version: str, line: Line) -> List[Observation]:
+    if name == "torch":
+        return torch_version_observations(version, line, TRUST_TOOL)
+    return companion_observations(name, version, line)
+
+
+_PIP_MESSAGE = re.compile(
+    r"^\s*(?:Requirement|Collecting|Downloading|Using|Installing|Successfully|Attempting|Found|Uninstalling|Building|Created|Stored|Looking|Obtaining|Preparing|Processing|ERROR|WARNING|DEPRECATION|\[notice\]|[-+]\s)"
+)
+_CONTINUATION = 3
+"""How many following lines may continue a message that an editor or terminal wrapped."""
+
+
+def _continued(lines: List[Line], index: int, done: "re.Pattern[str]") -> Tuple[str, int]:
+    """The line at ``index`` joined with the lines that continue it after a hard wrap (not a new pip
+    message, not blank), until ``done`` matches the joined text; and how many lines were joined."""
+    text = lines[index].text
+    used = 0
+    while done.search(text) is None and used < _CONTINUATION and index + used + 1 < len(lines):
+        following = lines[index + used + 1].text
+        if not following.strip() or _PIP_MESSAGE.match(following):
+            break
+        text = f"{text.rstrip()} {following.strip()}"
+        used += 1
+    return text, used
+
+
+def _satisfied(text: str) -> Optional[Tuple[str, str, str]]:
+    """(name, version, folder) of a ``Requirement already satisfied`` message; the folder is what
+    follows `` in `` up to pip's ``(from ...)`` note or the version."""
+    match = _SATISFIED.match(text)
+    if match is None:
+        return None
+    rest = text[match.end():]
+    version = _SATISFIED_VERSION.search(rest)
+    if version is None:
+        return None
+    folder = rest[: version.start()]
+    cut = folder.find(" (from ")
+    folder = (folder[:cut] if cut >= 0 else folder).strip().strip("'\"")
+    return _canonical(match.group("name")), version.group("version"), folder
+
+
+def parse(block: Block) -> List[Piece]:
+    uv = "nstalled " in block.lower and any(_UV_SUMMARY.match(line.text) for line in block.lines)
+    removed: List[Tuple[str, Line]] = []
+    installed: List[Tuple[str, str, Line]] = []
+    kept: List[Tuple[str, str, str, Line]] = []
+    lines: List[Line] = []
+    pulled: List[Line] = []
+    fetched_not_rocm: List[Line] = []
+    for index, line in enumerate(block.lines):
+        text = line.text
+        collecting = _COLLECTING.match(text)
+        if collecting is not None:
+            for after in block.lines[index + 1 : index + 1 + _FOLLOWING]:
+                fetched = _FETCHED.match(after.text)
+                if fetched is not None:
+                    if _not_rocm_wheel(unquote(fetched.group("version"))):
+                        by = collecting.group("by") or ""
+                        (pulled if by and not by.startswith("-") else fetched_not_rocm).append(line)
+                    break
+            continue
+        found = _REMOVED.match(text)
+        if found is not None:
+            pair = (_canonical(found.group("name")), found.group("version")) if found.group("name") else _split(found.group("pair"))
+            if pair and pair[0] == "torch":
+                removed.append((pair[1], line))
+            lines.append(line)
+            continue
+        found = _INSTALLED.match(text)
+        if found is not None:
+            joined, used = _continued(block.lines, index, _NEVER)
+            for token in _INSTALLED.match(joined).group("list").split():
+                pair = _split(token)
+                if pair and pair[0] in TRACKED:
+                    installed.append((pair[0], pair[1], line))
+            lines.extend(block.lines[index : index + used + 1])
+            continue
+        if _SATISFIED.match(text) is not None:
+            joined, used = _continued(block.lines, index, _SATISFIED_VERSION)
+            satisfied = _satisfied(joined)
+            if satisfied is not None:
+                if satisfied[0] in TRACKED:
+                    kept.append((*satisfied, line))
+                lines.extend(block.lines[index : index + used + 1])
+            continue
+        if uv:
+            found = _UV_LINE.match(text)
+            if found is not None:
+                name = _canonical(found.group("name"))
+                if found.group("sign") == "-" and name == "torch":
+                    removed.append((found.group("version"), line))
+                elif found.group("sign") == "+" and name in TRACKED:
+                    installed.append((name, found.group("version"), line))
+                lines.append(line)
+    if not lines and not pulled and not fetched_not_rocm:
+        return []
+    removed_lines = {id(line) for _, line in removed}
+    observations: List[Observation] = []
+    last = {}
+    for name, version, line in installed:
+        last[name] = (version, line)
+    for name, (version, line) in last.items():
+        observations += _current(name, version, line)
+    for name, version, folder, line in kept:
+        if name in last:
+            continue
+        observations += _current(name, version, line)
+        if name == "torch" and folder:
+            observations.append(Observation("torch.location", folder, line, TRUST_TOOL))
+    pieces = []
+    for context, found in ((PULLED, pulled), (FETCHED, fetched_not_rocm)):
+        if found:
+            pieces.append(make_piece(f"context:{context}", found[:1], [Observation("symptoms.context", [context], found[0], TRUST_TOOL)]))
+    now = [line for line in lines if id(line) not in removed_lines]
+    if now and observations:
+        pieces.append(make_piece(KIND, now, observations))
+    if removed:
+        said = list(dict.fromkeys(f"torch.version={version}" for version, _ in removed))
+        first = removed[0][1]
+        # A tool piece over the removed lines: no loose reader takes the uninstalled torch for the current one.
+        pieces.append(make_piece(REMOVED_KIND, [line for _, line in removed], [Observation("symptoms.earlier", said, first, TRUST_PROSE)]))
+    return pieces

@@ -1,0 +1,163 @@
+"""pip's and uv's install logs: what an install removed (the past), kept and put in place (the present)."""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import ingest
+
+from rocm_doctor.judge.derived import DerivedValues
+
+PIP_REPLACE = """\
+Installing collected packages: torch, lion-pytorch
+  Attempting uninstall: torch
+    Found existing installation: torch 2.4.0.dev20240520+rocm6.1
+    Uninstalling torch-2.4.0.dev20240520+rocm6.1:
+      Successfully uninstalled torch-2.4.0.dev20240520+rocm6.1
+Successfully installed lion-pytorch-0.2.2 torch-2.3.1 torchvision-0.18.1
+"""
+
+UV_REPLACE = """\
+Resolved 24 packages in 1.10s
+Uninstalled 2 packages in 310ms
+Installed 2 packages in 1.25s
+ - torch==2.5.1+rocm6.2
+ + torch==2.6.0
+ - torchvision==0.20.1+rocm6.2
+ + torchvision==0.21.0
+"""
+
+USER_SITE = (
+    r"Requirement already satisfied: torch in C:\Users\net.main\AppData\Roaming\Python\Python312\site-packages"
+    r" (from -r requirements.txt (line 4)) (2.4.1)" "\n"
+    r"Requirement already satisfied: torchaudio in .\python_env\Lib\site-packages"
+    r" (from -r requirements.txt (line 7)) (2.11.0.3+rocm10.1.0a20260905)" "\n"
+)
+
+
+@pytest.mark.parametrize("text", [PIP_REPLACE, UV_REPLACE], ids=["pip", "uv"])
+def test_a_removed_torch_is_the_earlier_state_and_the_installed_one_is_current(text: str) -> None:
+    facts = ingest(text).facts
+    assert facts.torch.version.value in ("2.3.1", "2.6.0")
+    assert facts.symptoms.earlier.value and facts.symptoms.earlier.value[0].startswith("torch.version=")
+    assert "rocm" in facts.symptoms.earlier.value[0]
+    assert facts.torch.flavour.status != "known" or facts.torch.flavour.value != "rocm"
+
+
+@pytest.mark.parametrize("text", [PIP_REPLACE, UV_REPLACE], ids=["pip", "uv"])
+def test_a_rocm_torch_removed_for_an_untagged_one_is_a_replacement(text: str) -> None:
+    replaced = DerivedValues(ingest(text).facts).machine("derived.rocm_torch_replaced")
+    assert replaced.status == "known" and "rocm6" in replaced.value
+
+
+def test_a_rocm_torch_reinstalled_over_a_rocm_torch_is_no_replacement() -> None:
+    text = PIP_REPLACE.replace("torch-2.3.1 ", "torch-2.5.1+rocm6.2 ")
+    facts = ingest(text).facts
+    assert facts.torch.flavour.value == "rocm"
+    assert DerivedValues(facts).machine("derived.rocm_torch_replaced").status == "absent"
+
+
+def test_an_uninstall_alone_says_nothing_about_the_torch_now() -> None:
+    facts = ingest("Found existing installation: torch 2.8.0.dev20250406+rocm6.3\n  Successfully uninstalled torch-2.8.0.dev20250406+rocm6.3\n").facts
+    assert facts.torch.version.status != "known"
+    assert DerivedValues(facts).machine("derived.rocm_torch_replaced").status == "unknown"
+
+
+def test_a_markdown_list_of_pins_is_not_read_as_uv_removing_them() -> None:
+    facts = ingest("My versions:\n- torch==2.5.1+rocm6.2\n- torchvision==0.20.1+rocm6.2\n").facts
+    assert facts.symptoms.earlier.status != "known"
+
+
+def test_an_already_satisfied_torch_gives_its_version_and_folder_and_keeps_the_platform() -> None:
+    facts = ingest(USER_SITE).facts
+    assert facts.torch.version.value == "2.4.1"
+    assert facts.torch.location.value == r"C:\Users\net.main\AppData\Roaming\Python\Python312\site-packages"
+    assert facts.torch.torchaudio_version.value == "2.11.0.3+rocm10.1.0a20260905"
+    assert facts.host.os.value == "windows"
+    assert DerivedValues(facts).machine("derived.torch_from_user_site").status == "known"
+
+
+@pytest.mark.parametrize(
+    ("folder", "user_site"),
+    [
+        ("/home/me/.local/lib/python3.12/site-packages", True),
+        (r"C:\Users\me\AppData\Roaming\Python\Python311\site-packages", True),
+        ("/home/me/venv/lib/python3.12/site-packages", False),
+        (r".\python_env\Lib\site-packages", False),
+    ],
+)
+def test_only_the_per_user_folders_count_as_the_user_site(folder: str, user_site: bool) -> None:
+    facts = ingest(f"Requirement already satisfied: torch in {folder} (2.4.1)\n").facts
+    assert facts.torch.location.value == folder
+    status = DerivedValues(facts).machine("derived.torch_from_user_site").status
+    assert (status == "known") is user_site
+
+
+def test_an_install_log_never_says_what_is_not_installed() -> None:
+    facts = ingest("Successfully installed torch-2.10.0+rocm7.14.0a20260521 torchvision-0.25.0+rocm7.14.0a20260521\n").facts
+    assert facts.torch.version.value == "2.10.0+rocm7.14.0a20260521"
+    assert facts.packages.installed.status != "known"
+
+
+PULLED = """\
+$ pip install --upgrade torchvision
+Collecting torchvision
+  Downloading https://files.pythonhosted.org/packages/2e/45/0f/torchvision-0.3.0-cp36-cp36m-manylinux1_x86_64.whl (2.6MB)
+Collecting torch>=1.1.0 (from torchvision)
+  Downloading https://files.pythonhosted.org/packages/69/60/f6/torch-1.1.0-cp36-cp36m-manylinux1_x86_64.whl (676.9MB)
+"""
+
+
+def test_torch_collected_for_another_package_from_a_non_rocm_index_is_marked() -> None:
+    assert "torch_pulled_by_dependency" in (ingest(PULLED).facts.symptoms.context.value or [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Collecting torch==2.5.1+rocm6.2 (from torchvision)\n"
+        "  Downloading https://download.pytorch.org/whl/rocm6.2/torch-2.5.1%2Brocm6.2-cp312-cp312-linux_x86_64.whl (4.5 GB)\n",
+        "Collecting torch\n  Downloading torch-2.6.0-cp312-cp312-manylinux1_x86_64.whl.metadata (28 kB)\n",
+    ],
+    ids=["rocm-wheel", "not-a-dependency"],
+)
+def test_a_rocm_wheel_or_a_direct_install_is_not_marked(text: str) -> None:
+    assert "torch_pulled_by_dependency" not in (ingest(text).facts.symptoms.context.value or [])
+
+
+def test_messages_wrapped_by_an_editor_are_read_whole() -> None:
+    wrapped = (
+        "Requirement already satisfied: torch in\n"
+        r"C:\Users\net.main\AppData\Roaming\Python\Python312\site-packages (from -r" "\n"
+        "requirements.txt (line 4)) (2.4.1)\n"
+    )
+    facts = ingest(wrapped).facts
+    assert facts.torch.location.value == r"C:\Users\net.main\AppData\Roaming\Python\Python312\site-packages"
+    assert facts.torch.version.value == "2.4.1"
+    installed = ingest("Successfully installed filelock-3.9.0 networkx-3.0\ntorch-2.3.1 torchvision-0.18.1\n").facts
+    assert installed.torch.version.value == "2.3.1"
+    assert installed.torch.torchvision_version.value == "0.18.1"
+
+
+@pytest.mark.parametrize(
+    ("torchvision", "untagged"),
+    [("0.24.1", True), ("0.24.1+rocm7.2.1", False), ("0.24.1+cu128", False)],
+)
+def test_an_untagged_torchvision_beside_a_rocm_wheel_is_named(torchvision: str, untagged: bool) -> None:
+    facts = ingest(f"torch==2.9.1+rocm7.2.1\ntorchvision=={torchvision}\nnumpy==2.1.0\n").facts
+    status = DerivedValues(facts).machine("derived.untagged_companions_beside_rocm_torch").status
+    assert (status == "known") is untagged
+
+
+@pytest.mark.parametrize(
+    ("text", "marked"),
+    [
+        ("Collecting torch\n  Downloading torch-2.6.0-cp312-cp312-manylinux1_x86_64.whl.metadata (28 kB)\n", True),
+        ("Collecting torch (from -r requirements.txt (line 4))\n  Using cached torch-2.5.1-cp311-cp311-win_amd64.whl (203.1 MB)\n", True),
+        ("Collecting torch==2.5.1+rocm6.2\n  Downloading https://download.pytorch.org/whl/rocm6.2/torch-2.5.1%2Brocm6.2-cp312-cp312-linux_x86_64.whl\n", False),
+        ("Collecting torch\n  Downloading torch-2.8.0a0+gitfc14c65-cp312-cp312-win_amd64.whl (1.2 GB)\n", False),
+        ("Collecting torchvision\n  Downloading torchvision-0.21.0-cp312-cp312-manylinux1_x86_64.whl (7 MB)\n", False),
+    ],
+    ids=["pypi", "requirements-file", "rocm-wheel", "git-tag-undecided", "torchvision-only"],
+)
+def test_a_directly_collected_torch_wheel_that_is_not_rocm_is_marked(text: str, marked: bool) -> None:
+    assert ("torch_wheel_not_rocm_fetched" in (ingest(text).facts.symptoms.context.value or [])) is marked
