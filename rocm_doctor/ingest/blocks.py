@@ -23,7 +23,7 @@ import itertools
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Dict, Iterator, List, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from rocm_doctor.ingest.anchors import pattern_anchors
 
@@ -59,6 +59,9 @@ class Line:
     raw: str = ""
     command: bool = False
     """The line started with a shell or Python prompt (so ``text`` is a command)."""
+    shell: bool = False
+    """The prompt was a shell's (``$``, ``#``, ``user@host:~$``, ``PS C:\\>``), not a Python REPL's:
+    what follows is that command's output, until the next shell prompt (:func:`command_runs`)."""
 
     @property
     def source(self) -> str:
@@ -112,6 +115,14 @@ class Block:
             starts.append(position)
             position += len(line.text) + 1
         return starts
+
+    @cached_property
+    def _numbers(self) -> List[int]:
+        return [line.number for line in self.lines]
+
+    def position_of(self, line: Line) -> int:
+        """The position in :attr:`lines` of ``line`` (by its number; lines are in order)."""
+        return bisect.bisect_left(self._numbers, line.number)
 
     def line_at(self, offset: int) -> Line:
         """The line holding character ``offset`` of :attr:`text`."""
@@ -192,6 +203,25 @@ class Block:
             position = self._starts[index + 1]
 
 
+WRAPPED_AT = 60
+"""A line at least this long, followed by another, may be one message a terminal, an editor or a
+mail client wrapped (at 72, 80 or 100 columns): a signature is also looked for across the break."""
+
+NARROWEST_WRAP = 72
+"""The narrowest width people's tools wrap at: a shorter line whose next line starts with a word that
+would not have fitted on it (``Cannot read`` before a 120-character path) may be wrapped too."""
+
+def may_be_wrapped(text: str, following: str) -> bool:
+    """The break between two lines may be one a wrapping tool made: the first line is long, or the
+    next line's first word would not have fitted after it."""
+    if not following:
+        return False
+    if len(text) >= WRAPPED_AT:
+        return True
+    word = following.split(None, 1)[0] if following.strip() else ""
+    return len(text) + 1 + len(word) > NARROWEST_WRAP
+
+
 def normalise(text: str) -> str:
     """CRLF and CR become LF; NULs and other control characters go, tabs stay."""
     return _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
@@ -221,19 +251,40 @@ def without_margin(text: str) -> str:
 
 def strip_prompt(text: str) -> Tuple[str, bool]:
     """Remove a leading shell / REPL prompt; returns the rest and whether one was found."""
+    rest, prompt = _prompt(text)
+    return rest, prompt is not None
+
+
+_REPL_PROMPTS = frozenset(index for index, prompt in enumerate(_PROMPTS) if prompt.pattern.startswith((r"^\s*In \[", r"^\s*>>>")))
+
+
+def _prompt(text: str) -> Tuple[str, Optional[int]]:
+    """The text without a leading prompt, and which of :data:`_PROMPTS` it was (None: no prompt)."""
     if _PROMPT_HINT.search(text) is None:
-        return text, False
-    for prompt in _PROMPTS:
+        return text, None
+    for index, prompt in enumerate(_PROMPTS):
         match = prompt.match(text)
         if match:
-            return text[match.end() :], True
-    return text, False
+            return text[match.end() :], index
+    return text, None
 
 
 def _make_line(raw: str, block: int, number: int) -> Line:
     body = _QUOTE.sub("", raw, count=1) if ">" in raw[:5] and _QUOTE.match(raw) else raw
-    text, command = strip_prompt(body)
-    return Line(text=text.rstrip(), block=block, number=number, raw=raw, command=command)
+    text, prompt = _prompt(body)
+    return Line(text=text.rstrip(), block=block, number=number, raw=raw, command=prompt is not None,
+                shell=prompt is not None and prompt not in _REPL_PROMPTS)
+
+
+def command_runs(block: Block) -> List[Block]:
+    """The block cut before every shell command line after its first line: each part is one command
+    with its output (``$ rocminfo`` ... ``$ clinfo`` ...), so a tool's reader does not read the next
+    command's output as its own. A block with no such line is returned whole."""
+    cuts = [index for index, line in enumerate(block.lines) if index and line.shell]
+    if not cuts:
+        return [block]
+    bounds = [0] + cuts + [len(block.lines)]
+    return [Block(block.index, block.kind, block.lines[a:b], block.scope) for a, b in zip(bounds, bounds[1:]) if b > a]
 
 
 def _numbered_lines(text: str) -> Iterator[Tuple[str, int]]:

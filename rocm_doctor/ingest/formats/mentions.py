@@ -29,7 +29,7 @@ from functools import lru_cache
 from typing import Dict, List, Tuple
 
 from rocm_doctor.knowledge.gpu_table import codename_regex, model_for_name
-from rocm_doctor.ingest.blocks import Block, Line, Spans
+from rocm_doctor.ingest.blocks import Block, Line, Spans, may_be_wrapped
 from rocm_doctor.ingest.formats.common import COUNT_FIELD, gfx_of, gpu_fields, identity_observations, make_piece, torch_version_observations
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, kernel_observations, windows_observations
 from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, GpuSighting, Observation, Piece
@@ -111,7 +111,7 @@ _WINDOWS_VER = re.compile(r"\bMicrosoft Windows \[Version 10\.0\.\d{5}(?:\.\d+)?
 _WINDOWS_CONTEXT = re.compile(
     r"\b(?i:on|under|for|in|using|with|running|native)\s+(?i:windows)\b(?!\s*(?:10|11)\b)|\bWindows\s+(?:machine|PC|host|laptop|desktop|box|system|native|side)\b"
     r"|\bWindows\s*(?:\+\s*)?(?:ROCm|HIP SDK)\b|\bamdhip64(?:_\d+)?\.dll\b"
-    r"|\bwin_amd64\b|(?<![\w/])[A-Za-z]:[\\/]+(?i:Users|Program Files|Windows|Python\d*|AI|ComfyUI|stable-diffusion)[\\/]"
+    r"|\bwin_amd64\b|(?<![\w/])[A-Za-z]:[\\/]+(?i:Users|Program\s{1,3}Files|Windows|Python\d*|AI|ComfyUI|stable-diffusion)[\\/]"
 )
 _DISTRO = re.compile(
     r"\b(Ubuntu|Debian|Fedora|Arch(?:\s+Linux)?|Manjaro|Linux Mint|Pop!_OS|openSUSE\s+(?:Tumbleweed|Leap)|Rocky Linux|AlmaLinux|CentOS(?:\s+Stream)?|RHEL|NixOS|EndeavourOS|Gentoo)"
@@ -137,6 +137,17 @@ def denied(line: Line, start_in_line: int) -> bool:
     return bool(_DENIED.search(line.text[:start_in_line]))
 
 
+def _sentence_head(block: Block, line: Line) -> str:
+    """The line with the line before it when the break between them may be one a wrapping tool
+    made: the words that say a gfx is an override target ("override ... gfx1030") may stand there."""
+    index = block.position_of(line)
+    if index > 0:
+        before = block.lines[index - 1].text
+        if may_be_wrapped(before, line.text.strip()):
+            return before + " " + line.text
+    return line.text
+
+
 def _gfx_sightings(block: Block) -> List[GpuSighting]:
     if "gfx" not in block.lower:
         return []
@@ -149,7 +160,7 @@ def _gfx_sightings(block: Block) -> List[GpuSighting]:
     for number, found in by_line.items():
         targets = {gfx for gfx, _ in found}
         line = found[0][1]
-        if len(targets) >= 3 or _GFX_LIST_CONTEXT.search(line.text):
+        if len(targets) >= 3 or _GFX_LIST_CONTEXT.search(_sentence_head(block, line)):
             continue
         for gfx in sorted(targets):
             out.append(GpuSighting("mention", 0, line, gpu_fields(gfx=gfx)))
