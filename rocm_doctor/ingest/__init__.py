@@ -25,6 +25,7 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Dict, Iterator, List, Optional, Set, Tuple
 
@@ -33,7 +34,7 @@ from rocm_doctor.files import read_limited
 from rocm_doctor.limits import PASTE_BYTES, PASTE_LINES, PASTE_WAIT, LimitError
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.ingest.assemble import Conflict, assemble
-from rocm_doctor.ingest.blocks import Block, command_runs, split_blocks, without_repeats
+from rocm_doctor.ingest.blocks import Block, command_runs, output_end, split_blocks, without_repeats
 from rocm_doctor.ingest.formats import (
     collect_env,
     fields,
@@ -183,8 +184,23 @@ def _pieces(blocks: List[Block]) -> List[Piece]:
                         found += _listing_complete(parser(read), every_line or read is block or parser is not env_settings.parse)
                 except Exception:  # noqa: BLE001 - unrecognisable text is ignored, never an error
                     continue
-        found = _without_overlap(found)
+        found = _command_scopes(block, _without_overlap(found))
         pieces += _as_earlier(found) if block.scope == "past" else found
+    return pieces
+
+
+def _command_scopes(block: Block, pieces: List[Piece]) -> List[Piece]:
+    """A command's own environment prefix (``NAME=value cmd``) is in force for that command's output
+    only: its sightings learn where that output ends (:attr:`SettingSighting.until`)."""
+    prefixed = [s for p in pieces for s in p.settings if s.origin == "command-prefix"]
+    if not prefixed:
+        return pieces
+    boundaries = {s.line.number for p in pieces for s in p.settings}
+    ends = {s.line.number: output_end(block, s.line, boundaries) for s in prefixed}
+    for piece in pieces:
+        piece.settings = [
+            replace(s, until=ends[s.line.number]) if s.origin == "command-prefix" else s for s in piece.settings
+        ]
     return pieces
 
 

@@ -276,6 +276,18 @@ def _make_line(raw: str, block: int, number: int) -> Line:
                 shell=prompt is not None and prompt not in _REPL_PROMPTS)
 
 
+def output_end(block: Block, line: Line, boundaries: "set[int]") -> int:
+    """The last line of the output of the command on ``line``: the lines after it up to the next
+    command (a prompt), blank line or line of ``boundaries`` (other commands the caller recognised)."""
+    index = block.position_of(line)
+    end = line.number
+    for after in block.lines[index + 1 :]:
+        if after.command or not after.text.strip() or after.number in boundaries:
+            break
+        end = after.number
+    return end
+
+
 def command_runs(block: Block) -> List[Block]:
     """The block cut before every shell command line after its first line: each part is one command
     with its output (``$ rocminfo`` ... ``$ clinfo`` ...), so a tool's reader does not read the next

@@ -52,3 +52,45 @@ def test_what_changed_since_it_worked_is_said() -> None:
 
 def test_a_torch_version_at_the_end_of_a_sentence_keeps_no_full_stop() -> None:
     assert ingest("It fails with torch 2.8.0+rocm6.4.\n").facts.torch.version.value == "2.8.0+rocm6.4"
+
+
+# ---- a command's own environment prefix is that command's scope (issue 23, item 1)
+
+TENSILE = "rocBLAS error: Cannot read /x/rocblas/library/TensileLibrary.dat: No such file or directory for GPU arch : gfx1031\n"
+
+
+def env_vars(text: str) -> dict:
+    found = ingest(text).facts.env.vars
+    return dict(found.value or {}) if found.is_known else {}
+
+
+def test_a_prefix_on_the_failing_command_is_its_environment() -> None:
+    text = f"```\n$ HSA_OVERRIDE_GFX_VERSION=10.3.0 python app.py\n{TENSILE}```\n"
+    assert env_vars(text) == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0"}
+
+
+def test_a_prefix_on_another_command_does_not_decide_the_failing_ones_environment() -> None:
+    text = f"```\n$ HSA_OVERRIDE_GFX_VERSION=10.3.0 rocminfo\n  Name: gfx1031\n\n$ python app.py\n{TENSILE}```\n"
+    facts = ingest(text).facts
+    assert "HSA_OVERRIDE_GFX_VERSION" not in (facts.env.vars.value or {})
+    (setting,) = facts.env.settings.value
+    assert "another command" in (setting.reason or "")
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["export HSA_OVERRIDE_GFX_VERSION=10.3.0", "set HSA_OVERRIDE_GFX_VERSION=10.3.0", '$env:HSA_OVERRIDE_GFX_VERSION = "10.3.0"'],
+)
+def test_a_session_setting_made_before_the_error_is_in_force_for_it(command: str) -> None:
+    text = f"```\n{command}\npython app.py\n{TENSILE}```\n"
+    assert env_vars(text) == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0"}
+
+
+def test_a_session_setting_made_after_the_error_in_the_same_transcript_is_not_its_environment() -> None:
+    text = f"```\n$ python app.py\n{TENSILE}$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n```\n"
+    assert "HSA_OVERRIDE_GFX_VERSION" not in env_vars(text)
+
+
+def test_a_setting_shown_in_another_block_than_the_error_still_counts() -> None:
+    text = f"My ~/.bashrc:\n```\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\n```\n\nThe log:\n```\n{TENSILE}```\n"
+    assert env_vars(text) == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0"}
