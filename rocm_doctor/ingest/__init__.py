@@ -185,6 +185,8 @@ def _pieces(blocks: List[Block]) -> List[Piece]:
                 except Exception:  # noqa: BLE001 - unrecognisable text is ignored, never an error
                     continue
         found = _command_scopes(block, _without_overlap(found))
+        if block.scope == "other":  # someone else's quoted text: what the report is about, no facts
+            found = [p for p in found if p.kind.startswith("context:")]
         pieces += _as_earlier(found) if block.scope == "past" else found
     return pieces
 

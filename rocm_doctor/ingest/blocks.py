@@ -86,7 +86,7 @@ class Block:
     """``fenced``, ``details`` or ``prose``."""
     lines: Tuple[Line, ...]
     scope: str = "current"
-    """``past`` when the report introduces the block as an earlier state ("Last working environment:",
+    """``other`` for a quote the report attributes to someone else (:func:`past_blocks`); ``past`` when the report introduces the block as an earlier state ("Last working environment:",
     ``<summary>Before the update</summary>``, "On my other machine:"): evidence of what changed, not
     the machine as it is now (:func:`past_blocks`)."""
 
@@ -317,11 +317,13 @@ def split_blocks(text: str) -> List[Block]:
     current: List[Tuple[str, int]] = []
     kind = "prose"
     fence = ""
+    quoted = block_quoted = False
     intros: Dict[int, str] = {}
     summary = ""
 
     def flush(next_kind: str) -> None:
-        nonlocal current, kind
+        nonlocal current, kind, block_quoted
+        block_quoted = False
         while current and not current[-1][0]:
             current.pop()
         while current and not current[0][0]:
@@ -334,6 +336,16 @@ def split_blocks(text: str) -> List[Block]:
 
     for raw, number in _numbered_lines(without_margin(normalise(text))):
         head = raw[:8].lstrip()
+        if not fence:
+            # A quoted run inside unquoted text is its own block: a reply may quote someone else. As in
+            # Markdown, a quote ends at a blank line; an unmarked line right after a quoted one continues it.
+            if not raw:
+                quoted = False
+            else:
+                now = (bool(_QUOTE.match(raw)) and ">>>" not in raw[:6]) or quoted
+                if now != block_quoted and kind == "prose" and any(line for line, _ in current):
+                    flush("prose")
+                quoted = block_quoted = now
         if head.startswith(("```", "~~~")):
             fence_match = _FENCE.match(raw)
             if fence_match is not None:
@@ -395,14 +407,35 @@ def _one_paragraph(block: Block) -> bool:
     return block.kind != "prose" or all(line.text for line in block.lines)
 
 
+_ATTRIBUTION = re.compile(
+    r"^\W{0,6}(?:@[\w-]{1,39}|\*\*@?[\w-]{1,39}\*\*|[\w.-]{1,39})\W{0,4}\s+(?:wrote|said|writes|says|commented|replied|posted|reported)\b[^\n]{0,40}:?\s*$"
+    r"|^\W{0,6}On .{1,80}\bwrote:\s*$|^\W{0,6}(?:Quote|Quoting)\b[^\n]{0,60}:?\s*$",
+    re.IGNORECASE,
+)
+"""A line that attributes the quote after it to someone ("@alice wrote:", "On Mon, 3 Jun, Bob wrote:",
+"Quoting @alice:"): what follows is that person's text, not the reporter's."""
+
+
+def _attributed(block: Block, previous: "Block | None") -> bool:
+    """A quoted block that the report attributes to someone else, on the line before it or its own first line."""
+    if not block.lines or not _QUOTE.match(block.lines[0].raw):
+        return False
+    before = previous.lines[-1].raw if previous is not None and previous.kind == "prose" and previous.lines else ""
+    return bool(_ATTRIBUTION.match(before.strip())) or bool(_ATTRIBUTION.match(block.lines[0].text.strip()))
+
+
 def past_blocks(blocks: List[Block], intros: Dict[int, str]) -> List[Block]:
     """The blocks with ``scope='past'`` where the report introduces them as an earlier state: the
     summary of their ``<details>`` (``intros``: block index -> summary text), the last line of the
-    block before them, or their own first line, when that line is a heading or label."""
+    block before them, or their own first line, when that line is a heading or label; with
+    ``scope='other'`` a quote the report attributes to someone else (another person's machine)."""
     out: List[Block] = []
     for position, block in enumerate(blocks):
         previous = blocks[position - 1] if position else None
         intro = intros.get(block.index, "")
+        if _attributed(block, previous):
+            out.append(Block(block.index, block.kind, block.lines, "other"))
+            continue
         past = (
             _introduces_past(intro)
             or (previous is not None and previous.kind == "prose" and bool(previous.lines) and _introduces_past(previous.lines[-1].raw))

@@ -94,3 +94,33 @@ def test_a_session_setting_made_after_the_error_in_the_same_transcript_is_not_it
 def test_a_setting_shown_in_another_block_than_the_error_still_counts() -> None:
     text = f"My ~/.bashrc:\n```\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\n```\n\nThe log:\n```\n{TENSILE}```\n"
     assert env_vars(text) == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0"}
+
+
+# ---- a quoted reply is someone else's machine (issue 23, item 2)
+
+OWN = "My RX 7900 XTX fails with torch 2.8.0+rocm6.4.\n\n"
+
+
+@pytest.mark.parametrize("attribution", ["@alice wrote:", "On Mon, Jun 3, 2024 at 10:00 Bob <bob@example.org> wrote:", "**bob** commented:"])
+def test_a_quote_attributed_to_someone_else_gives_no_facts_about_this_machine(attribution: str) -> None:
+    text = f"{OWN}{attribution}\n> I have an RX 6700 XT with torch 2.3.0+rocm5.7 and it works.\n\nAny idea?\n"
+    facts = ingest(text).facts
+    assert [str(a.name.value) for a in facts.gpus.agents] == ["RX 7900 XTX"]
+    assert facts.torch.version.value == "2.8.0+rocm6.4"
+
+
+def test_a_quote_of_the_reporters_own_output_is_read() -> None:
+    text = "It fails at launch with the error\n\n> RuntimeError: Found no NVIDIA driver on your system.\n\nMy GPU is an RX 6800.\n"
+    facts = ingest(text).facts
+    assert facts.symptoms.signatures.value
+    assert [str(a.name.value) for a in facts.gpus.agents] == ["RX 6800"]
+
+
+def test_a_wholly_quoted_report_keeps_its_facts() -> None:
+    text = "\n".join("> " + line for line in (OWN + "@alice wrote:\n> torch 2.3.0+rocm5.7 works\n").splitlines())
+    assert ingest(text).facts.torch.version.value == "2.8.0+rocm6.4"
+
+
+def test_the_reporters_text_after_a_quoted_reply_is_read_again() -> None:
+    text = "@alice wrote:\n> I have an RX 6700 XT.\n\nMine is an RX 7900 XTX.\n"
+    assert [str(a.name.value) for a in ingest(text).facts.gpus.agents] == ["RX 7900 XTX"]
