@@ -49,6 +49,7 @@ from rocm_doctor.ingest.formats import (
     rocminfo,
     smi,
     system,
+    windows_adapters,
 )
 from rocm_doctor.ingest.model import TRUST_PROSE, ConflictInfo, IngestResult, Observation, Piece, PieceInfo
 from rocm_doctor.ingest.signatures import match_block
@@ -93,6 +94,7 @@ PARSERS: List[Tuple[Parser, Gate, bool]] = [
     (packages.parse, _always, SAMPLE),
     (pip.parse, lambda block: "==" in block.text or " @ " in block.text or "package" in block.lower, SAMPLE),
     (system.parse, _has("linux", "id=", "amdgpu", "controller", "device-", "version_id"), EVERY_LINE),
+    (windows_adapters.parse, _has("videocontroller"), EVERY_LINE),
     (commands.parse, lambda block: any(line.command for line in block.lines) or "uid=" in block.text, SAMPLE),
     (python_session.parse, _has("torch"), SAMPLE),
     (fields.parse, _always, SAMPLE),

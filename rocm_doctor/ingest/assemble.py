@@ -29,7 +29,7 @@ from rocm_doctor.ingest.blocks import Line
 from rocm_doctor.ingest.model import TRUST_NAMES, Absent, GpuSighting, Observation, Piece, SettingSighting
 
 NOT_IN_PASTE = "not in the pasted report"
-LAYER_ORDER = ("rocminfo", "amd-smi", "rocm-smi", "hip", "torch", "app", "pci", "report", "mention", "cpu")
+LAYER_ORDER = ("rocminfo", "amd-smi", "rocm-smi", "hip", "torch", "app", "pci", "windows", "report", "mention", "cpu")
 PROSE_LAYERS = ("report", "mention", "cpu")
 """Listings read from what people wrote (labelled fields, mentions, a CPU's iGPU): deduplicated by model."""
 DISCOVERY_NAMES = {"amd-smi": "amdsmi"}

@@ -203,3 +203,45 @@ def test_hipblaslt_missing_its_library_is_read_as_hipblaslts_not_rocblass(line: 
 def test_rocblas_missing_kernels_with_a_quoted_path_is_read() -> None:
     line = 'rocBLAS error: Cannot read "/opt/rocm/lib/rocblas/library/TensileLibrary.dat": No such file or directory for GPU arch : gfx1036\n'
     assert "tensile_library_missing_arch" in signatures(line)
+
+
+# ---- a device line names a GPU; a file name or a CPU model does not (issue 23, item 3)
+
+WINDOWS_ADAPTERS = [
+    "PS C:\\Users\\me> (Get-WmiObject win32_VideoController).Name\nMicrosoft Remote Display Adapter\nAMD Radeon(TM) Graphics\nAMD Radeon RX 7900 XTX\n",
+    "PS C:\\Users\\me> Get-CimInstance Win32_VideoController | Select-Object Name, DriverVersion\n\nName                      DriverVersion\n----                      -------------\nAMD Radeon(TM) Graphics   32.0.12033.1030\nAMD Radeon RX 7900 XTX    32.0.12033.1030\n",
+    "C:\\Users\\me>wmic path win32_VideoController get name\nName\nAMD Radeon(TM) Graphics\nAMD Radeon RX 7900 XTX\n",
+]
+
+
+@pytest.mark.parametrize("text", WINDOWS_ADAPTERS)
+def test_windows_display_adapters_are_device_lines(text: str) -> None:
+    agents = ingest(text + "\nCPU: AMD Ryzen 5 9600X\n").facts.gpus.agents
+    assert [(a.integrated.value, str(a.gfx.value)) for a in agents] == [(True, "gfx1036"), (False, "gfx1100")]
+    assert all(str(a.source).startswith("paste:windows") for a in agents)
+
+
+def test_the_order_of_windows_display_adapters_is_not_the_hip_order() -> None:
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    findings = evaluate(load_rules([], use_env=False), ingest(WINDOWS_ADAPTERS[0] + "\nCPU: AMD Ryzen 5 9600X\n").facts).findings
+    names = {f.name for f in findings}
+    assert "igpu-next-to-dgpu" in names and "hip-lists-igpu-first" not in names
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "/opt/rocm/lib/rocblas/library/Kernels.so-000-gfx1030.hsaco\n",
+        "ls /lib/firmware/amdgpu/ shows gc_11_0_1_mes.bin and C:\\x\\TensileLibrary_gfx1030.co\n",
+        "copied hipblaslt/library/TensileLibrary_lazy_gfx1100.dat next to it\n",
+    ],
+)
+def test_a_gfx_inside_a_file_name_names_no_gpu(text: str) -> None:
+    assert not ingest(text).facts.gpus.agents
+
+
+@pytest.mark.parametrize("text", ["My GPU is gfx1030.", "it reports (gfx1100), fine", "Name: amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-"])
+def test_a_gfx_standing_alone_still_names_a_gpu(text: str) -> None:
+    assert ingest(text + "\n").facts.gpus.agents

@@ -137,6 +137,26 @@ def denied(line: Line, start_in_line: int) -> bool:
     return bool(_DENIED.search(line.text[:start_in_line]))
 
 
+_FILE_END = re.compile(r"\.[A-Za-z][A-Za-z0-9]{1,5}$")
+_TOKEN_EDGE = " \t\n\"'`()[]<>,;"
+
+
+def in_file_name(text: str, start: int, end: int) -> bool:
+    """The text at ``start:end`` is part of a file name or path (``Kernels.so-000-gfx1030.hsaco``,
+    ``/lib/firmware/.../gfx1100/...``): a file name says which files exist, not which GPU the machine
+    has (a device line does). Looks at the token around it only, within 200 characters."""
+    left = start
+    while left > 0 and start - left < 200 and text[left - 1] not in _TOKEN_EDGE:
+        left -= 1
+    right = end
+    while right < len(text) and right - end < 200 and text[right] not in _TOKEN_EDGE:
+        right += 1
+    token = text[left:right].rstrip(".:")
+    if token == text[start:end]:
+        return False
+    return "/" in token or "\\" in token or bool(_FILE_END.search(token))
+
+
 def _sentence_head(block: Block, line: Line) -> str:
     """The line with the line before it when the break between them may be one a wrapping tool
     made: the words that say a gfx is an override target ("override ... gfx1030") may stand there."""
@@ -152,9 +172,10 @@ def _gfx_sightings(block: Block) -> List[GpuSighting]:
     if "gfx" not in block.lower:
         return []
     by_line: Dict[int, List[Tuple[str, Line]]] = {}
+    text = block.text
     for match, line in block.scan(_GFX):
         gfx = gfx_of("gfx" + match.group(1))
-        if gfx is not None:
+        if gfx is not None and not in_file_name(text, match.start(), match.end()):
             by_line.setdefault(line.number, []).append((gfx, line))
     out: List[GpuSighting] = []
     for number, found in by_line.items():
