@@ -245,3 +245,54 @@ def test_a_gfx_inside_a_file_name_names_no_gpu(text: str) -> None:
 @pytest.mark.parametrize("text", ["My GPU is gfx1030.", "it reports (gfx1100), fine", "Name: amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-"])
 def test_a_gfx_standing_alone_still_names_a_gpu(text: str) -> None:
     assert ingest(text + "\n").facts.gpus.agents
+
+
+# ---- platform spellings, Windows DLL loads, users, installers (issue 23, item 1 of "What to build")
+
+
+@pytest.mark.parametrize(("text", "release"), [("OS: window 11", "11"), ("I use win11", "11"), ("Win 10 Pro", "10"), ("Windows11 23H2", "11")])
+def test_windows_spellings_name_windows_and_its_release(text: str, release: str) -> None:
+    facts = ingest(text + "\n").facts
+    assert facts.host.os.value == "windows"
+    assert facts.host.windows_release.value == release
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'OSError: [WinError 126] The specified module could not be found. Error loading "C:\\AI Tools\\venv\\lib\\site-packages\\torch\\lib\\caffe2_nvrtc.dll" or one of its dependencies.',
+        "ImportError: DLL load failed while importing _C: The specified module could not be found.",
+        "Could not load library C:/Program Files/AMD/ROCm/6.2/bin/amdhip64_6.dll",
+    ],
+)
+def test_a_windows_dll_that_does_not_load_is_read_in_each_wording(line: str) -> None:
+    facts = ingest(line + "\n").facts
+    assert "windows_dll_load_failed" in (facts.symptoms.signatures.value or [])
+    assert facts.host.os.value == "windows"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It works for user A but not for user B.",
+        "I have 2 user accounts (A and B). A runs this successfully and returns True, but B doesn't.",
+        "rocminfo works fine as root, but not as my normal user",
+    ],
+)
+def test_works_for_one_user_not_another_is_permissions_evidence(text: str) -> None:
+    found = signatures(text + "\n")
+    assert {"works_for_another_user", "works_only_as_root"} & set(found)
+
+
+def test_a_sentence_about_users_without_one_working_is_no_evidence() -> None:
+    assert "works_for_another_user" not in signatures("I created two user accounts for testing.\n")
+
+
+def test_uv_refusing_a_torch_pinned_for_other_platforms_is_read() -> None:
+    line = "error: Distribution `torch==2.5.1+rocm6.2 @ registry+https://download.pytorch.org/whl/rocm6.2` can't be installed because it doesn't have a source distribution or wheel for the current platform"
+    assert "no_torch_wheel_for_this_platform_uv" in signatures(line + "\n")
+
+
+def test_incompatible_kernel_and_userspace_is_read() -> None:
+    line = "HSA Error:  Incompatible kernel and userspace, Vega 20 WKS GL-XE [Radeon Pro VII] disabled. Upgrade amdgpu."
+    assert signatures(line + "\n")
