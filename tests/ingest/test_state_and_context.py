@@ -124,3 +124,19 @@ def test_a_wholly_quoted_report_keeps_its_facts() -> None:
 def test_the_reporters_text_after_a_quoted_reply_is_read_again() -> None:
     text = "@alice wrote:\n> I have an RX 6700 XT.\n\nMine is an RX 7900 XTX.\n"
     assert [str(a.name.value) for a in ingest(text).facts.gpus.agents] == ["RX 7900 XTX"]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "On linux, a similar problem can be resolved with the definition of the env variable HSA_OVERRIDE_GFX_VERSION = 10.3.0.",
+        "I would recommend setting the environment variable HSA_OVERRIDE_GFX_VERSION=10.3.0 for this card.",
+        "Maybe HSA_OVERRIDE_GFX_VERSION=10.3.0 might help.",
+    ],
+)
+def test_a_variable_named_as_advice_is_no_setting_of_this_machine(sentence: str) -> None:
+    assert "HSA_OVERRIDE_GFX_VERSION" not in env_vars(sentence + "\n")
+
+
+def test_a_variable_the_reporter_says_they_set_is_a_setting() -> None:
+    assert env_vars("I set HSA_OVERRIDE_GFX_VERSION=10.3.0 and it still fails.\n") == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0"}
