@@ -296,3 +296,10 @@ def test_uv_refusing_a_torch_pinned_for_other_platforms_is_read() -> None:
 def test_incompatible_kernel_and_userspace_is_read() -> None:
     line = "HSA Error:  Incompatible kernel and userspace, Vega 20 WKS GL-XE [Radeon Pro VII] disabled. Upgrade amdgpu."
     assert signatures(line + "\n")
+
+
+@pytest.mark.parametrize(("text", "release"), [("Windows 10.0.26200", "11"), ("OS: Windows 10.0.19045", "10")])
+def test_the_windows_version_string_names_windows_and_its_release_by_build(text: str, release: str) -> None:
+    facts = ingest(text + "\n").facts
+    assert facts.host.os.value == "windows"
+    assert facts.host.windows_release.value == release

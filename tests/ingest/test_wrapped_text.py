@@ -106,3 +106,22 @@ def test_a_tool_output_ends_at_the_next_shell_prompt() -> None:
 def test_python_prompts_do_not_cut_a_block() -> None:
     block = split_blocks(">>> import torch\n>>> torch.cuda.is_available()\nFalse\n")[0]
     assert command_runs(block) == [block]
+
+
+def test_an_lspci_line_wrapped_before_its_vendor_bracket_and_revision_names_the_gpu() -> None:
+    text = (
+        "03:00.0 VGA compatible controller: Advanced Micro Devices, Inc.\n"
+        "[AMD/ATI] Navi 33 [Radeon RX 7700S/7600/7600S/7600M XT/PRO W7600] (rev\n"
+        "c0)\n"
+    )
+    names = [str(a.name.value) for a in ingest(text).facts.gpus.agents]
+    assert names and "Radeon RX 7700S" in names[0]
+
+
+def test_advice_on_the_line_before_a_wrapped_variable_still_makes_it_advice() -> None:
+    text = (
+        "On linux, a similar problem with rocm can be resolved with the definition of the env\n"
+        "variable HSA_OVERRIDE_GFX_VERSION = 10.3.0.\n"
+    )
+    env = ingest(text).facts.env.vars
+    assert "HSA_OVERRIDE_GFX_VERSION" not in (env.value or {})

@@ -30,7 +30,7 @@ import re
 import shlex
 from typing import Iterator, List, Optional, Tuple
 
-from rocm_doctor.ingest.blocks import Block, Line, Spans
+from rocm_doctor.ingest.blocks import Block, Line, Spans, may_be_wrapped
 from rocm_doctor.ingest.formats.common import make_piece
 from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, Piece, SettingSighting
 
@@ -431,18 +431,22 @@ _ADVICE_AFTER = re.compile(r"^\S{0,600}\s[^.!?\n]{0,60}?\b(?:might|may|would|cou
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 
 
-def _advice(line: Line, column: int) -> bool:
-    """The sentence around ``column`` of ``line`` (200 characters before it at most) gives advice or a possibility."""
+def _advice(block: Block, line: Line, column: int) -> bool:
+    """The sentence around ``column`` of ``line`` (200 characters before it at most, the line before
+    included when the break between them may be one a wrapping tool made) gives advice or a possibility."""
     before = line.text[max(0, column - 200) : column]
+    index = block.position_of(line)
+    if index > 0 and may_be_wrapped(block.lines[index - 1].text, line.text.strip()):
+        before = (block.lines[index - 1].text[-200:] + " " + before)[-200:]
     ends = list(_SENTENCE_END.finditer(before))
     return bool(_ADVICE.search(before[ends[-1].end() :] if ends else before) or _ADVICE_AFTER.match(line.text[column : column + 800]))
 
 
-def _mentioned_as_advice(sighting: SettingSighting) -> bool:
+def _mentioned_as_advice(sighting: SettingSighting, block: Block) -> bool:
     if sighting.origin != "prose":
         return False
     position = sighting.line.text.find(sighting.name)
-    return position >= 0 and _advice(sighting.line, position)
+    return position >= 0 and _advice(block, sighting.line, position)
 
 
 def _most_specific(sightings: List[SettingSighting]) -> List[SettingSighting]:
@@ -462,7 +466,7 @@ def parse(block: Block) -> List[Piece]:
     listed = {(s.line.number, s.name) for s in sightings + config}
     scanned = _most_specific([
         s for s in _scan(block) + _compose(block)
-        if (s.line.number, s.name) not in listed and not _mentioned_as_advice(s)
+        if (s.line.number, s.name) not in listed and not _mentioned_as_advice(s, block)
     ])
     all_sightings = sightings + config + scanned
     pieces: List[Piece] = []

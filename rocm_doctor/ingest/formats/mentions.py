@@ -106,8 +106,10 @@ _WSL = re.compile(
 )
 """WSL as the report's own environment ("in WSL2", "Ubuntu 22.04 (WSL2)"), not a suggestion to use it."""
 _WINDOWS = re.compile(r"\b(?:Microsoft\s+)?Win(?:dows?)?\s*(10|11)\b(?![.,]\d)(?:\s+(?:Pro|Home|Enterprise|Education|IoT|LTSC|\d{2}H\d))*", re.IGNORECASE)
-_WINDOWS_VER = re.compile(r"\bMicrosoft Windows \[Version 10\.0\.\d{5}(?:\.\d+)?\]")
-"""What ``ver`` prints, and the banner at the top of every cmd.exe window."""
+_WINDOWS_VER = re.compile(r"\bMicrosoft Windows \[Version 10\.0\.\d{5}(?:\.\d+)?\]|\bWindows\s+10\.0\.\d{5}(?:\.\d+)?\b")
+"""What ``ver`` prints (the banner at the top of every cmd.exe window), and the version string people
+copy from ``winver`` or PowerShell into a field or a sentence ("Windows 10.0.26200": ROCm/hip#3910,
+ROCm/TheRock#1719; the build tells 10 from 11)."""
 _WINDOWS_CONTEXT = re.compile(
     r"\b(?i:on|under|for|in|using|with|running|native)\s+(?i:windows)\b(?!\s*(?:10|11)\b)|\bWindows\s+(?:machine|PC|host|laptop|desktop|box|system|native|side)\b"
     r"|\bWindows\s*(?:\+\s*)?(?:ROCm|HIP SDK)\b|\bamdhip64(?:_\d+)?\.dll\b"

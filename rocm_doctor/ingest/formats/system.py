@@ -116,7 +116,7 @@ def _wrapped_rest(rest: str, text: str, following: Sequence[Line]) -> str:
     """The rest of an lspci line that a terminal or an editor wrapped onto the next lines: lspci ends
     every device line with ``(rev xx)``, so a line without it whose next lines bring it (and are no
     device lines themselves) is one device line. Empty when the line is whole."""
-    if _REV.search(rest) or "[" not in rest:
+    if _REV.search(rest):
         return ""
     joined, previous = "", text
     for line in following:
