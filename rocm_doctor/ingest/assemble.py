@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -338,14 +339,37 @@ def in_force(setting: SettingSighting, error: Line) -> bool:
     return setting.line.block != error.block or setting.line.number <= error.number
 
 
+class _Errors:
+    """The lines of the reported errors, by block, to ask :func:`in_force` of every setting at once
+    (a bisect per setting, not a test per setting and error: a paste of many blocks stays linear)."""
+
+    def __init__(self, errors: List[Line]) -> None:
+        self.count = len(errors)
+        self.by_block: Dict[int, List[int]] = {}
+        for error in errors:
+            self.by_block.setdefault(error.block, []).append(error.number)
+        for numbers in self.by_block.values():
+            numbers.sort()
+
+    def any_in_force(self, setting: SettingSighting) -> bool:
+        if setting.origin not in TIMELINE_ORIGINS:
+            return True
+        here = self.by_block.get(setting.line.block, [])
+        if setting.until is not None:
+            position = bisect.bisect_left(here, setting.line.number)
+            return position < len(here) and here[position] <= setting.until
+        return self.count > len(here) or bool(here and here[-1] >= setting.line.number)
+
+
 def _scoped(settings: List[SettingSighting], errors: List[Line]) -> List[SettingSighting]:
     """The settings, those in force for none of the reported errors with the reason (they do not decide
     the environment the error came from; :func:`in_force`)."""
     if not errors:
         return settings
+    index = _Errors(errors)
     out = []
     for setting in settings:
-        if setting.reaches is not False and not any(in_force(setting, error) for error in errors):
+        if setting.reaches is not False and not index.any_in_force(setting):
             first = errors[0]
             why = (
                 f"set for another command (line {setting.line.number}), not the one whose output shows the error (line {first.number})"

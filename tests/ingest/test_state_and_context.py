@@ -140,3 +140,16 @@ def test_a_variable_named_as_advice_is_no_setting_of_this_machine(sentence: str)
 
 def test_a_variable_the_reporter_says_they_set_is_a_setting() -> None:
     assert env_vars("I set HSA_OVERRIDE_GFX_VERSION=10.3.0 and it still fails.\n") == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0"}
+
+
+def test_scoping_settings_against_errors_agrees_with_in_force_for_each_pair() -> None:
+    from rocm_doctor.ingest.assemble import _Errors, in_force
+    from rocm_doctor.ingest.blocks import Line
+    from rocm_doctor.ingest.model import SettingSighting
+
+    errors = [Line("e", 1, 5), Line("e", 2, 20), Line("e", 2, 30)]
+    for origin in ("export", "command-prefix", "prose"):
+        for block, number, until in [(1, 3, None), (1, 7, None), (2, 25, None), (2, 31, None), (2, 18, 22), (2, 21, 29), (1, 4, 6)]:
+            setting = SettingSighting("X", "1", origin, "", Line("x", block, number), until=until if origin == "command-prefix" else None)
+            for subset in (errors, errors[:1], errors[1:], errors[2:]):
+                assert _Errors(subset).any_in_force(setting) == any(in_force(setting, e) for e in subset)
