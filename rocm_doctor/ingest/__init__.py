@@ -25,15 +25,16 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
-from typing import Callable, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 from rocm_doctor.errors import InputError
 from rocm_doctor.files import read_limited
 from rocm_doctor.limits import PASTE_BYTES, PASTE_LINES, PASTE_WAIT, LimitError
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.ingest.assemble import Conflict, assemble
-from rocm_doctor.ingest.blocks import Block, split_blocks, without_repeats
+from rocm_doctor.ingest.blocks import Block, command_runs, output_end, split_blocks, without_repeats
 from rocm_doctor.ingest.formats import (
     clinfo,
     collect_env,
@@ -50,6 +51,7 @@ from rocm_doctor.ingest.formats import (
     rocminfo,
     smi,
     system,
+    windows_adapters,
 )
 from rocm_doctor.ingest.model import TRUST_PROSE, ConflictInfo, IngestResult, Observation, Piece, PieceInfo
 from rocm_doctor.ingest.signatures import match_block
@@ -96,6 +98,7 @@ PARSERS: List[Tuple[Parser, Gate, bool]] = [
     (pip.parse, lambda block: "==" in block.text or " @ " in block.text or "package" in block.lower, SAMPLE),
     (install_log.parse, _has("successfully installed", "found existing installation", "requirement already satisfied", "uninstall", "installed ", "collecting torch"), SAMPLE),
     (system.parse, _has("linux", "id=", "amdgpu", "controller", "device-", "version_id"), EVERY_LINE),
+    (windows_adapters.parse, _has("videocontroller"), EVERY_LINE),
     (commands.parse, lambda block: any(line.command for line in block.lines) or "uid=" in block.text, SAMPLE),
     (python_session.parse, _has("torch"), SAMPLE),
     (fields.parse, _always, SAMPLE),
@@ -112,12 +115,22 @@ SOFT_KINDS = ("report-fields", "python-session", "mentions", packages.NAMED_KIND
 """Recognisers of loose text; inside a tool's output they add nothing and are dropped."""
 
 
-def _spans(pieces: List[Piece]) -> Tuple[List[int], List[int]]:
-    """Merged ``[start, end]`` line spans of the tool-output pieces, as two sorted lists."""
-    spans = sorted(
-        (p.line_start, p.line_end) for p in pieces
+LISTING_LINES = 3
+"""A tool piece this many lines long is a listing (rocminfo, collect_env, lspci ...): loose readings of
+any fact inside it add nothing. A shorter one (a package version named in a sentence) replaces only
+the loose readings of the facts it gives itself."""
+
+
+def _tool_pieces(pieces: List[Piece]) -> List[Piece]:
+    return [
+        p for p in pieces
         if p.kind not in SOFT_KINDS and not p.kind.startswith(("error:", "context:")) and not p.settings
-    )
+    ]
+
+
+def _spans(pieces: List[Piece]) -> Tuple[List[int], List[int]]:
+    """Merged ``[start, end]`` line spans of the tool listings, as two sorted lists."""
+    spans = sorted((p.line_start, p.line_end) for p in _tool_pieces(pieces) if p.line_end - p.line_start + 1 >= LISTING_LINES)
     starts: List[int] = []
     ends: List[int] = []
     for start, end in spans:
@@ -129,18 +142,32 @@ def _spans(pieces: List[Piece]) -> Tuple[List[int], List[int]]:
     return starts, ends
 
 
+def _short_readings(pieces: List[Piece]) -> Dict[int, Set[str]]:
+    """Per line, the fact paths the short tool pieces read there (``gpus`` for a GPU sighting)."""
+    read: Dict[int, Set[str]] = {}
+    for piece in _tool_pieces(pieces):
+        if piece.line_end - piece.line_start + 1 >= LISTING_LINES:
+            continue
+        for obs in piece.observations:
+            read.setdefault(obs.line.number, set()).add(obs.path)
+        for gpu in piece.gpus:
+            read.setdefault(gpu.line.number, set()).add("gpus")
+    return read
+
+
 def _without_overlap(pieces: List[Piece]) -> List[Piece]:
     starts, ends = _spans(pieces)
+    short = _short_readings(pieces)
 
-    def inside(number: int) -> bool:
+    def inside(number: int, path: str) -> bool:
         position = bisect.bisect_right(starts, number) - 1
-        return position >= 0 and number <= ends[position]
+        return (position >= 0 and number <= ends[position]) or path in short.get(number, ())
 
     kept: List[Piece] = []
     for piece in pieces:
         if piece.kind in SOFT_KINDS:
-            piece.observations = [o for o in piece.observations if not inside(o.line.number)]
-            piece.gpus = [g for g in piece.gpus if not inside(g.line.number)]
+            piece.observations = [o for o in piece.observations if not inside(o.line.number, o.path)]
+            piece.gpus = [g for g in piece.gpus if not inside(g.line.number, "gpus")]
             if not piece.observations and not piece.gpus:
                 continue
             numbers = [o.line.number for o in piece.observations] + [g.line.number for g in piece.gpus]
@@ -153,15 +180,35 @@ def _pieces(blocks: List[Block]) -> List[Piece]:
     pieces: List[Piece] = []
     for block, sample in zip(blocks, without_repeats(blocks)):
         found: List[Piece] = []
+        runs = command_runs(block)
         for parser, gate, every_line in PARSERS:
-            read = block if every_line else sample
-            try:
-                if read.lines and gate(read):
-                    found += _listing_complete(parser(read), read is block or parser is not env_settings.parse)
-            except Exception:  # noqa: BLE001 - unrecognisable text is ignored, never an error
-                continue
-        found = _without_overlap(found)
+            # A tool's output reader reads each command's output apart (a block of several commands
+            # is several outputs); the free-text readers read the block without its repeated lines.
+            for read in (runs if every_line else [sample]):
+                try:
+                    if read.lines and gate(read):
+                        found += _listing_complete(parser(read), every_line or read is block or parser is not env_settings.parse)
+                except Exception:  # noqa: BLE001 - unrecognisable text is ignored, never an error
+                    continue
+        found = _command_scopes(block, _without_overlap(found))
+        if block.scope == "other":  # someone else's quoted text: what the report is about, no facts
+            found = [p for p in found if p.kind.startswith("context:")]
         pieces += _as_earlier(found) if block.scope == "past" else found
+    return pieces
+
+
+def _command_scopes(block: Block, pieces: List[Piece]) -> List[Piece]:
+    """A command's own environment prefix (``NAME=value cmd``) is in force for that command's output
+    only: its sightings learn where that output ends (:attr:`SettingSighting.until`)."""
+    prefixed = [s for p in pieces for s in p.settings if s.origin == "command-prefix"]
+    if not prefixed:
+        return pieces
+    boundaries = {s.line.number for p in pieces for s in p.settings}
+    ends = {s.line.number: output_end(block, s.line, boundaries) for s in prefixed}
+    for piece in pieces:
+        piece.settings = [
+            replace(s, until=ends[s.line.number]) if s.origin == "command-prefix" else s for s in piece.settings
+        ]
     return pieces
 
 

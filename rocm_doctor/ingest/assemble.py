@@ -15,7 +15,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import bisect
+from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Optional, Tuple
 
 from pydantic import ValidationError
@@ -25,10 +26,11 @@ from rocm_doctor.facts.model import EnvFacts, Facts, Section
 from rocm_doctor.facts.value import Fact
 from rocm_doctor.ingest.formats.common import COUNT_FIELD, TABLE_FIELDS
 from rocm_doctor.knowledge.gpu_table import name_key
+from rocm_doctor.ingest.blocks import Line
 from rocm_doctor.ingest.model import TRUST_NAMES, Absent, GpuSighting, Observation, Piece, SettingSighting
 
 NOT_IN_PASTE = "not in the pasted report"
-LAYER_ORDER = ("rocminfo", "amd-smi", "rocm-smi", "hip", "torch", "clinfo", "app", "pci", "report", "mention", "cpu")
+LAYER_ORDER = ("rocminfo", "amd-smi", "rocm-smi", "hip", "torch", "clinfo", "app", "pci", "windows", "report", "mention", "cpu")
 PROSE_LAYERS = ("report", "mention", "cpu")
 """Listings read from what people wrote (labelled fields, mentions, a CPU's iGPU): deduplicated by model."""
 DISCOVERY_NAMES = {"amd-smi": "amdsmi"}
@@ -322,9 +324,67 @@ def _drop(tree: Dict[str, Any], loc: Tuple[Any, ...]) -> bool:
     return False
 
 
+TIMELINE_ORIGINS = ("export", "command-prefix", "cmd-set", "powershell", "fish", "python")
+"""Settings made by a command in a transcript, where the order of the lines is the order in time."""
+
+
+def in_force(setting: SettingSighting, error: Line) -> bool:
+    """Whether ``setting`` was in effect for the program that printed ``error``: a command's own prefix
+    only for that command's output; a command in the same transcript only when it ran before the error.
+    What people write around a transcript (a field, a sentence, another block) is not ordered in time."""
+    if setting.origin not in TIMELINE_ORIGINS:
+        return True
+    if setting.until is not None:
+        return setting.line.block == error.block and setting.line.number <= error.number <= setting.until
+    return setting.line.block != error.block or setting.line.number <= error.number
+
+
+class _Errors:
+    """The lines of the reported errors, by block, to ask :func:`in_force` of every setting at once
+    (a bisect per setting, not a test per setting and error: a paste of many blocks stays linear)."""
+
+    def __init__(self, errors: List[Line]) -> None:
+        self.count = len(errors)
+        self.by_block: Dict[int, List[int]] = {}
+        for error in errors:
+            self.by_block.setdefault(error.block, []).append(error.number)
+        for numbers in self.by_block.values():
+            numbers.sort()
+
+    def any_in_force(self, setting: SettingSighting) -> bool:
+        if setting.origin not in TIMELINE_ORIGINS:
+            return True
+        here = self.by_block.get(setting.line.block, [])
+        if setting.until is not None:
+            position = bisect.bisect_left(here, setting.line.number)
+            return position < len(here) and here[position] <= setting.until
+        return self.count > len(here) or bool(here and here[-1] >= setting.line.number)
+
+
+def _scoped(settings: List[SettingSighting], errors: List[Line]) -> List[SettingSighting]:
+    """The settings, those in force for none of the reported errors with the reason (they do not decide
+    the environment the error came from; :func:`in_force`)."""
+    if not errors:
+        return settings
+    index = _Errors(errors)
+    out = []
+    for setting in settings:
+        if setting.reaches is not False and not index.any_in_force(setting):
+            first = errors[0]
+            why = (
+                f"set for another command (line {setting.line.number}), not the one whose output shows the error (line {first.number})"
+                if setting.until is not None
+                else f"set after the error was printed (line {first.number})"
+            )
+            setting = replace(setting, reason=why, for_error=False)
+        out.append(setting)
+    return out
+
+
 def _env(tree: Dict[str, Any], pieces: List[Piece]) -> None:
     """``env.vars``, ``env.coverage`` and ``env.settings`` from every setting the pieces show."""
-    settings: List[SettingSighting] = sorted((s for p in pieces for s in p.settings), key=lambda s: s.line.number)
+    errors = [o.line for p in pieces if p.kind.startswith("error:") for o in p.observations if o.path == "symptoms.signatures"]
+    settings: List[SettingSighting] = _scoped(sorted((s for p in pieces for s in p.settings), key=lambda s: s.line.number), errors)
     listings = [p for p in pieces if p.coverage is not None]
     if not settings and not listings:
         return
@@ -346,10 +406,12 @@ def _env(tree: Dict[str, Any], pieces: List[Piece]) -> None:
                 f"{proof.reason} ({proof.line.source})" if proof is not None and proof.reason
                 else f"the environment listing (line {first_listing}) does not have {setting.name}"
             )
-            setting = SettingSighting(setting.name, setting.value, setting.origin, setting.where, setting.line, False, reason, setting.trust)
+            setting = replace(setting, reaches=False, reason=reason)
         resolved.append(setting)
     chosen: Dict[str, SettingSighting] = {}
     for setting in resolved:
+        if setting.for_error is False:
+            continue  # not in force for the reported error: it does not decide the environment
         current = chosen.get(setting.name)
         rank = (_REACH_RANK[setting.reaches], setting.trust, setting.line.number)
         if current is None or rank >= (_REACH_RANK[current.reaches], current.trust, current.line.number):

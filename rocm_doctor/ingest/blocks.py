@@ -23,7 +23,7 @@ import itertools
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Dict, Iterator, List, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from rocm_doctor.ingest.anchors import pattern_anchors
 
@@ -59,6 +59,9 @@ class Line:
     raw: str = ""
     command: bool = False
     """The line started with a shell or Python prompt (so ``text`` is a command)."""
+    shell: bool = False
+    """The prompt was a shell's (``$``, ``#``, ``user@host:~$``, ``PS C:\\>``), not a Python REPL's:
+    what follows is that command's output, until the next shell prompt (:func:`command_runs`)."""
 
     @property
     def source(self) -> str:
@@ -83,7 +86,7 @@ class Block:
     """``fenced``, ``details`` or ``prose``."""
     lines: Tuple[Line, ...]
     scope: str = "current"
-    """``past`` when the report introduces the block as an earlier state ("Last working environment:",
+    """``other`` for a quote the report attributes to someone else (:func:`past_blocks`); ``past`` when the report introduces the block as an earlier state ("Last working environment:",
     ``<summary>Before the update</summary>``, "On my other machine:"): evidence of what changed, not
     the machine as it is now (:func:`past_blocks`)."""
 
@@ -112,6 +115,14 @@ class Block:
             starts.append(position)
             position += len(line.text) + 1
         return starts
+
+    @cached_property
+    def _numbers(self) -> List[int]:
+        return [line.number for line in self.lines]
+
+    def position_of(self, line: Line) -> int:
+        """The position in :attr:`lines` of ``line`` (by its number; lines are in order)."""
+        return bisect.bisect_left(self._numbers, line.number)
 
     def line_at(self, offset: int) -> Line:
         """The line holding character ``offset`` of :attr:`text`."""
@@ -192,6 +203,25 @@ class Block:
             position = self._starts[index + 1]
 
 
+WRAPPED_AT = 60
+"""A line at least this long, followed by another, may be one message a terminal, an editor or a
+mail client wrapped (at 72, 80 or 100 columns): a signature is also looked for across the break."""
+
+NARROWEST_WRAP = 72
+"""The narrowest width people's tools wrap at: a shorter line whose next line starts with a word that
+would not have fitted on it (``Cannot read`` before a 120-character path) may be wrapped too."""
+
+def may_be_wrapped(text: str, following: str) -> bool:
+    """The break between two lines may be one a wrapping tool made: the first line is long, or the
+    next line's first word would not have fitted after it."""
+    if not following:
+        return False
+    if len(text) >= WRAPPED_AT:
+        return True
+    word = following.split(None, 1)[0] if following.strip() else ""
+    return len(text) + 1 + len(word) > NARROWEST_WRAP
+
+
 def normalise(text: str) -> str:
     """CRLF and CR become LF; NULs and other control characters go, tabs stay."""
     return _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
@@ -221,19 +251,52 @@ def without_margin(text: str) -> str:
 
 def strip_prompt(text: str) -> Tuple[str, bool]:
     """Remove a leading shell / REPL prompt; returns the rest and whether one was found."""
+    rest, prompt = _prompt(text)
+    return rest, prompt is not None
+
+
+_REPL_PROMPTS = frozenset(index for index, prompt in enumerate(_PROMPTS) if prompt.pattern.startswith((r"^\s*In \[", r"^\s*>>>")))
+
+
+def _prompt(text: str) -> Tuple[str, Optional[int]]:
+    """The text without a leading prompt, and which of :data:`_PROMPTS` it was (None: no prompt)."""
     if _PROMPT_HINT.search(text) is None:
-        return text, False
-    for prompt in _PROMPTS:
+        return text, None
+    for index, prompt in enumerate(_PROMPTS):
         match = prompt.match(text)
         if match:
-            return text[match.end() :], True
-    return text, False
+            return text[match.end() :], index
+    return text, None
 
 
 def _make_line(raw: str, block: int, number: int) -> Line:
     body = _QUOTE.sub("", raw, count=1) if ">" in raw[:5] and _QUOTE.match(raw) else raw
-    text, command = strip_prompt(body)
-    return Line(text=text.rstrip(), block=block, number=number, raw=raw, command=command)
+    text, prompt = _prompt(body)
+    return Line(text=text.rstrip(), block=block, number=number, raw=raw, command=prompt is not None,
+                shell=prompt is not None and prompt not in _REPL_PROMPTS)
+
+
+def output_end(block: Block, line: Line, boundaries: "set[int]") -> int:
+    """The last line of the output of the command on ``line``: the lines after it up to the next
+    command (a prompt), blank line or line of ``boundaries`` (other commands the caller recognised)."""
+    index = block.position_of(line)
+    end = line.number
+    for after in block.lines[index + 1 :]:
+        if after.command or not after.text.strip() or after.number in boundaries:
+            break
+        end = after.number
+    return end
+
+
+def command_runs(block: Block) -> List[Block]:
+    """The block cut before every shell command line after its first line: each part is one command
+    with its output (``$ rocminfo`` ... ``$ clinfo`` ...), so a tool's reader does not read the next
+    command's output as its own. A block with no such line is returned whole."""
+    cuts = [index for index, line in enumerate(block.lines) if index and line.shell]
+    if not cuts:
+        return [block]
+    bounds = [0] + cuts + [len(block.lines)]
+    return [Block(block.index, block.kind, block.lines[a:b], block.scope) for a, b in zip(bounds, bounds[1:]) if b > a]
 
 
 def _numbered_lines(text: str) -> Iterator[Tuple[str, int]]:
@@ -254,11 +317,13 @@ def split_blocks(text: str) -> List[Block]:
     current: List[Tuple[str, int]] = []
     kind = "prose"
     fence = ""
+    quoted = block_quoted = False
     intros: Dict[int, str] = {}
     summary = ""
 
     def flush(next_kind: str) -> None:
-        nonlocal current, kind
+        nonlocal current, kind, block_quoted
+        block_quoted = False
         while current and not current[-1][0]:
             current.pop()
         while current and not current[0][0]:
@@ -271,6 +336,16 @@ def split_blocks(text: str) -> List[Block]:
 
     for raw, number in _numbered_lines(without_margin(normalise(text))):
         head = raw[:8].lstrip()
+        if not fence:
+            # A quoted run inside unquoted text is its own block: a reply may quote someone else. As in
+            # Markdown, a quote ends at a blank line; an unmarked line right after a quoted one continues it.
+            if not raw:
+                quoted = False
+            else:
+                now = (bool(_QUOTE.match(raw)) and ">>>" not in raw[:6]) or quoted
+                if now != block_quoted and kind == "prose" and any(line for line, _ in current):
+                    flush("prose")
+                quoted = block_quoted = now
         if head.startswith(("```", "~~~")):
             fence_match = _FENCE.match(raw)
             if fence_match is not None:
@@ -332,14 +407,35 @@ def _one_paragraph(block: Block) -> bool:
     return block.kind != "prose" or all(line.text for line in block.lines)
 
 
+_ATTRIBUTION = re.compile(
+    r"^\W{0,6}(?:@[\w-]{1,39}|\*\*@?[\w-]{1,39}\*\*|[\w.-]{1,39})\W{0,4}\s+(?:wrote|said|writes|says|commented|replied|posted|reported)\b[^\n]{0,40}:?\s*$"
+    r"|^\W{0,6}On .{1,80}\bwrote:\s*$|^\W{0,6}(?:Quote|Quoting)\b[^\n]{0,60}:?\s*$",
+    re.IGNORECASE,
+)
+"""A line that attributes the quote after it to someone ("@alice wrote:", "On Mon, 3 Jun, Bob wrote:",
+"Quoting @alice:"): what follows is that person's text, not the reporter's."""
+
+
+def _attributed(block: Block, previous: "Block | None") -> bool:
+    """A quoted block that the report attributes to someone else, on the line before it or its own first line."""
+    if not block.lines or not _QUOTE.match(block.lines[0].raw):
+        return False
+    before = previous.lines[-1].raw if previous is not None and previous.kind == "prose" and previous.lines else ""
+    return bool(_ATTRIBUTION.match(before.strip())) or bool(_ATTRIBUTION.match(block.lines[0].text.strip()))
+
+
 def past_blocks(blocks: List[Block], intros: Dict[int, str]) -> List[Block]:
     """The blocks with ``scope='past'`` where the report introduces them as an earlier state: the
     summary of their ``<details>`` (``intros``: block index -> summary text), the last line of the
-    block before them, or their own first line, when that line is a heading or label."""
+    block before them, or their own first line, when that line is a heading or label; with
+    ``scope='other'`` a quote the report attributes to someone else (another person's machine)."""
     out: List[Block] = []
     for position, block in enumerate(blocks):
         previous = blocks[position - 1] if position else None
         intro = intros.get(block.index, "")
+        if _attributed(block, previous):
+            out.append(Block(block.index, block.kind, block.lines, "other"))
+            continue
         past = (
             _introduces_past(intro)
             or (previous is not None and previous.kind == "prose" and bool(previous.lines) and _introduces_past(previous.lines[-1].raw))

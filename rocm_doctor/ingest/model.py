@@ -97,6 +97,13 @@ class SettingSighting:
     reaches: Optional[bool] = None
     reason: Optional[str] = None
     trust: int = TRUST_PROSE
+    until: Optional[int] = None
+    """The last line of the one command's output a command-prefix setting (``NAME=value cmd``) is in
+    force for; None for a setting of the whole session (``export``, ``set``, ``$env:``), which is in
+    force from its line on (:func:`rocm_doctor.ingest.assemble.in_force`)."""
+    for_error: Optional[bool] = None
+    """False when the setting was in force for none of the errors the report shows (another command's
+    prefix, a command run after the error): it does not decide the environment the error came from."""
 
 
 class PieceInfo(BaseModel):

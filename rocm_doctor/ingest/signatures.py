@@ -25,7 +25,7 @@ from typing import Any, Dict, Iterator, List, Optional, Pattern, Tuple
 from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
 from rocm_doctor.ingest.anchors import pattern_anchors
-from rocm_doctor.ingest.blocks import Block, Line
+from rocm_doctor.ingest.blocks import Block, Line, may_be_wrapped
 from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece
 from rocm_doctor.ingest.model import TRUST_HINT, TRUST_SIGNATURE, Absent, GpuSighting, Observation, Piece, SettingSighting
 from rocm_doctor.model.rules import CATEGORIES
@@ -190,33 +190,35 @@ def _candidate_lines(block: Block, signature: Signature) -> Iterator[Line]:
             yield line
 
 
-WRAPPED_AT = 60
-"""A line at least this long, followed by another, may be one message a terminal, an editor or a
-mail client wrapped (at 72, 80 or 100 columns): a signature is also looked for across the break."""
-
 _SEAM = 80
 """Characters on each side of a line break that a wrapped message is looked for in."""
 _MESSAGE = 400
-"""Characters on each side of a break that a wrapped message may span."""
+"""Characters of each line a wrapped message may span."""
+WRAPPED_LINES = 4
+"""Lines one wrapped message may span (a log line wrapped at 80 columns takes three or four)."""
 MAX_SEAMS = 256
 """Breaks holding a signature's anchor that are searched: a 20 MB log of wrapped lines costs a bounded
 number of searches per signature, like the per-line readers' repeat limit."""
 
 
 class _Seams:
-    """The breaks after long lines of a block, each as the end of the line, a space and the start of
-    the next, lower-cased in one string: anchors are found with ``str.find`` in one pass per word."""
+    """The breaks of a block that may be wrapping (:func:`may_be_wrapped`), each as the end of the line,
+    a space and the start of the next, lower-cased in one string: anchors are found with ``str.find``
+    in one pass per word."""
 
     def __init__(self, block: Block) -> None:
         self.block = block
         self.at: List[int] = []
         self.starts: List[int] = []
+        self.wrapped: List[bool] = []
         parts: List[str] = []
         offset = 0
         lines = block.lines
         for index in range(len(lines) - 1):
             text, following = lines[index].text, lines[index + 1].text.strip()
-            if len(text) < WRAPPED_AT or not following:
+            wrapped = may_be_wrapped(text, following)
+            self.wrapped.append(wrapped)
+            if not wrapped:
                 continue
             seam = (text[-_SEAM:] + " " + following[:_SEAM]).lower()
             self.at.append(index)
@@ -225,8 +227,19 @@ class _Seams:
             offset += len(seam) + 1
         self.text = "\n".join(parts)
 
+    def _message(self, index: int) -> Tuple[int, List[str]]:
+        """The run of wrapped lines around the break after line ``index``: from the line before it
+        (when that one wraps too) to at most :data:`WRAPPED_LINES` lines from line ``index`` on."""
+        first = index - 1 if index > 0 and self.wrapped[index - 1] else index
+        last = index + 1
+        while last - index + 1 < WRAPPED_LINES and last < len(self.wrapped) and self.wrapped[last]:
+            last += 1
+        lines = self.block.lines
+        texts = [lines[first].text[-_MESSAGE:]] + [lines[i].text.strip()[:_MESSAGE] for i in range(first + 1, last + 1)]
+        return first, texts
+
     def search(self, signature: Signature) -> Optional[Tuple[int, "re.Match[str]"]]:
-        """The first break a signature spans: (index of the line before it, the match)."""
+        """The first wrapped message a signature spans: (index of the line it starts on, the match)."""
         if not self.at:
             return None
         words = pattern_anchors(signature.pattern.pattern)
@@ -234,13 +247,16 @@ class _Seams:
             return None
         hits = sorted({bisect.bisect_right(self.starts, found) - 1 for word in words for found in itertools.islice(_finds(self.text, word), MAX_SEAMS)})
         for seam in hits[:MAX_SEAMS]:
-            index = self.at[seam]
-            line = self.block.lines[index]
-            head = line.text[-_MESSAGE:]
-            joined = head + " " + self.block.lines[index + 1].text.strip()[:_MESSAGE]
+            first, texts = self._message(self.at[seam])
+            joined = " ".join(texts)
             match = signature.pattern.search(joined)
-            if match is not None and match.end() > len(head):
-                return index, match
+            if match is None or match.end() <= len(texts[0]):
+                continue
+            ends, position = [], 0
+            for text in texts:
+                position += len(text) + 1
+                ends.append(position)
+            return first + bisect.bisect_right(ends, match.start()), match
         return None
 
 
@@ -251,6 +267,27 @@ def _finds(text: str, word: str) -> Iterator[int]:
         position = text.find(word, position + 1)
 
 
+_ARGUMENT = re.compile(r"^\s*(?:--?[A-Za-z]|[\w.-]+(?:==|>=|<=|~=)|https?://)")
+"""A line that starts as the next argument of a command: a wrapped command line continues on it."""
+
+
+def _cut_command(block: Block, line: Line, match: "re.Match[str]", signature: Signature) -> bool:
+    """A match that ends where a wrapped command line was cut, and no longer matches once the command's
+    next line is joined to it (``pip install torch ... torchaudio`` / ``--index-url ...``: the end of
+    the line was not the end of the command)."""
+    if match.end() < len(line.text.rstrip()):
+        return False
+    index = block.position_of(line)
+    if index + 1 >= len(block.lines):
+        return False
+    following = block.lines[index + 1].text
+    if not _ARGUMENT.match(following) or not may_be_wrapped(line.text, following.strip()):
+        return False
+    joined = line.text[:MAX_LINE] + " " + following.strip()[:MAX_LINE]
+    again = signature.pattern.search(joined, match.start())
+    return again is None or again.start() != match.start()
+
+
 def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> List[Piece]:
     """One piece per signature that occurs in the block (first occurrence); a message wrapped onto
     the next line counts too (:data:`WRAPPED_AT`)."""
@@ -259,7 +296,7 @@ def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> 
     seams: Optional[_Seams] = None
     for signature in signatures() if table is None else table:
         searched = ((line, signature.pattern.search(line.text[:MAX_LINE])) for line in _candidate_lines(block, signature))
-        first = next(((line, match) for line, match in searched if match is not None), None)
+        first = next(((line, match) for line, match in searched if match is not None and not _cut_command(block, line, match, signature)), None)
         found = [first] if first is not None else []
         if not found:
             seams = seams or _Seams(block)

@@ -80,7 +80,7 @@ def _order(rules: List[Rule], facts: Facts) -> Callable[[Finding], Tuple]:
             return 1
         if rule.rank != "normal":
             return 2 + RANKS.index(rule.rank)
-        return 0 if shown.intersection(_signatures_in(rule.when)) else 1
+        return 0 if shown.intersection(explained_by(rule)) else 1
 
     def key(finding: Finding) -> Tuple:
         gpu = -1 if finding.gpu is None else finding.gpu
@@ -99,6 +99,11 @@ def _mentions(node: Any, paths: Tuple[str, ...]) -> bool:
     if isinstance(node, list):
         return any(_mentions(v, paths) for v in node)
     return False
+
+
+def explained_by(rule: Rule) -> List[str]:
+    """The signature ids a finding of ``rule`` explains: those its condition tests and its ``explains``."""
+    return _signatures_in(rule.when) + list(rule.explains)
 
 
 def _signatures_in(node: Any) -> List[str]:
@@ -148,7 +153,7 @@ def judge(rules: Iterable[Rule], facts: Facts, derived: DerivedValues) -> CheckR
     _judge_all(first, facts, derived, findings, undecided, crashes)
     if second:
         by_id = {r.id: r for r in first}
-        explained = sorted({s for f in findings for s in _signatures_in(by_id[f.id].when)} if by_id else set())
+        explained = sorted({s for f in findings for s in explained_by(by_id[f.id])} if by_id else set())
         derived.continue_with(tables.with_overrides({EXPLAINED_SIGNATURES: explained}), SECOND_PHASE)
         _judge_all(second, facts, derived, findings, undecided, crashes)
     count = len(rules)

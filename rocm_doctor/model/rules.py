@@ -93,6 +93,10 @@ class Rule(_Strict):
     """A derived fact whose value, when it is a known category, replaces ``category`` in the finding
     (RD599: an unexplained error is reported in the category its signature row names)."""
     when: Dict[str, Any]
+    explains: List[str] = Field(default_factory=list)
+    """Error signature ids a finding of this rule explains although its condition does not test them
+    (RD532 explains pip's "no matching distribution" through the index the report used): with the
+    ones its condition tests, they rank the finding first and keep "nothing explains" quiet about them."""
     title: str
     message: str
     explanation: str

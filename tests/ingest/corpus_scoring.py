@@ -73,6 +73,7 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "pytorch-188561-rocm714-nightly-import-needs-ld-library-path": {"torch-build", "runtime"},
     "rocm-5724-strix-point-mes-0x83-firmware-regression": {"driver"},
     "container-toolkit-86-docker-desktop-blocks-kfd": {"platform"},
+    "comfyui-zluda-5-win-hip-sdk-bin-not-on-path-winerror-126": {"platform"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 

@@ -203,3 +203,103 @@ def test_hipblaslt_missing_its_library_is_read_as_hipblaslts_not_rocblass(line: 
 def test_rocblas_missing_kernels_with_a_quoted_path_is_read() -> None:
     line = 'rocBLAS error: Cannot read "/opt/rocm/lib/rocblas/library/TensileLibrary.dat": No such file or directory for GPU arch : gfx1036\n'
     assert "tensile_library_missing_arch" in signatures(line)
+
+
+# ---- a device line names a GPU; a file name or a CPU model does not (issue 23, item 3)
+
+WINDOWS_ADAPTERS = [
+    "PS C:\\Users\\me> (Get-WmiObject win32_VideoController).Name\nMicrosoft Remote Display Adapter\nAMD Radeon(TM) Graphics\nAMD Radeon RX 7900 XTX\n",
+    "PS C:\\Users\\me> Get-CimInstance Win32_VideoController | Select-Object Name, DriverVersion\n\nName                      DriverVersion\n----                      -------------\nAMD Radeon(TM) Graphics   32.0.12033.1030\nAMD Radeon RX 7900 XTX    32.0.12033.1030\n",
+    "C:\\Users\\me>wmic path win32_VideoController get name\nName\nAMD Radeon(TM) Graphics\nAMD Radeon RX 7900 XTX\n",
+]
+
+
+@pytest.mark.parametrize("text", WINDOWS_ADAPTERS)
+def test_windows_display_adapters_are_device_lines(text: str) -> None:
+    agents = ingest(text + "\nCPU: AMD Ryzen 5 9600X\n").facts.gpus.agents
+    assert [(a.integrated.value, str(a.gfx.value)) for a in agents] == [(True, "gfx1036"), (False, "gfx1100")]
+    assert all(str(a.source).startswith("paste:windows") for a in agents)
+
+
+def test_the_order_of_windows_display_adapters_is_not_the_hip_order() -> None:
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    findings = evaluate(load_rules([], use_env=False), ingest(WINDOWS_ADAPTERS[0] + "\nCPU: AMD Ryzen 5 9600X\n").facts).findings
+    names = {f.name for f in findings}
+    assert "igpu-next-to-dgpu" in names and "hip-lists-igpu-first" not in names
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "/opt/rocm/lib/rocblas/library/Kernels.so-000-gfx1030.hsaco\n",
+        "ls /lib/firmware/amdgpu/ shows gc_11_0_1_mes.bin and C:\\x\\TensileLibrary_gfx1030.co\n",
+        "copied hipblaslt/library/TensileLibrary_lazy_gfx1100.dat next to it\n",
+    ],
+)
+def test_a_gfx_inside_a_file_name_names_no_gpu(text: str) -> None:
+    assert not ingest(text).facts.gpus.agents
+
+
+@pytest.mark.parametrize("text", ["My GPU is gfx1030.", "it reports (gfx1100), fine", "Name: amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-"])
+def test_a_gfx_standing_alone_still_names_a_gpu(text: str) -> None:
+    assert ingest(text + "\n").facts.gpus.agents
+
+
+# ---- platform spellings, Windows DLL loads, users, installers (issue 23, item 1 of "What to build")
+
+
+@pytest.mark.parametrize(("text", "release"), [("OS: window 11", "11"), ("I use win11", "11"), ("Win 10 Pro", "10"), ("Windows11 23H2", "11")])
+def test_windows_spellings_name_windows_and_its_release(text: str, release: str) -> None:
+    facts = ingest(text + "\n").facts
+    assert facts.host.os.value == "windows"
+    assert facts.host.windows_release.value == release
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'OSError: [WinError 126] The specified module could not be found. Error loading "C:\\AI Tools\\venv\\lib\\site-packages\\torch\\lib\\caffe2_nvrtc.dll" or one of its dependencies.',
+        "ImportError: DLL load failed while importing _C: The specified module could not be found.",
+        "Could not load library C:/Program Files/AMD/ROCm/6.2/bin/amdhip64_6.dll",
+    ],
+)
+def test_a_windows_dll_that_does_not_load_is_read_in_each_wording(line: str) -> None:
+    facts = ingest(line + "\n").facts
+    assert "windows_dll_load_failed" in (facts.symptoms.signatures.value or [])
+    assert facts.host.os.value == "windows"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It works for user A but not for user B.",
+        "I have 2 user accounts (A and B). A runs this successfully and returns True, but B doesn't.",
+        "rocminfo works fine as root, but not as my normal user",
+    ],
+)
+def test_works_for_one_user_not_another_is_permissions_evidence(text: str) -> None:
+    found = signatures(text + "\n")
+    assert {"works_for_another_user", "works_only_as_root"} & set(found)
+
+
+def test_a_sentence_about_users_without_one_working_is_no_evidence() -> None:
+    assert "works_for_another_user" not in signatures("I created two user accounts for testing.\n")
+
+
+def test_uv_refusing_a_torch_pinned_for_other_platforms_is_read() -> None:
+    line = "error: Distribution `torch==2.5.1+rocm6.2 @ registry+https://download.pytorch.org/whl/rocm6.2` can't be installed because it doesn't have a source distribution or wheel for the current platform"
+    assert "no_torch_wheel_for_this_platform_uv" in signatures(line + "\n")
+
+
+def test_incompatible_kernel_and_userspace_is_read() -> None:
+    line = "HSA Error:  Incompatible kernel and userspace, Vega 20 WKS GL-XE [Radeon Pro VII] disabled. Upgrade amdgpu."
+    assert signatures(line + "\n")
+
+
+@pytest.mark.parametrize(("text", "release"), [("Windows 10.0.26200", "11"), ("OS: Windows 10.0.19045", "10")])
+def test_the_windows_version_string_names_windows_and_its_release_by_build(text: str, release: str) -> None:
+    facts = ingest(text + "\n").facts
+    assert facts.host.os.value == "windows"
+    assert facts.host.windows_release.value == release

@@ -52,3 +52,104 @@ def test_what_changed_since_it_worked_is_said() -> None:
 
 def test_a_torch_version_at_the_end_of_a_sentence_keeps_no_full_stop() -> None:
     assert ingest("It fails with torch 2.8.0+rocm6.4.\n").facts.torch.version.value == "2.8.0+rocm6.4"
+
+
+# ---- a command's own environment prefix is that command's scope (issue 23, item 1)
+
+TENSILE = "rocBLAS error: Cannot read /x/rocblas/library/TensileLibrary.dat: No such file or directory for GPU arch : gfx1031\n"
+
+
+def env_vars(text: str) -> dict:
+    found = ingest(text).facts.env.vars
+    return dict(found.value or {}) if found.is_known else {}
+
+
+def test_a_prefix_on_the_failing_command_is_its_environment() -> None:
+    text = f"```\n$ HSA_OVERRIDE_GFX_VERSION=10.3.0 python app.py\n{TENSILE}```\n"
+    assert env_vars(text) == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0"}
+
+
+def test_a_prefix_on_another_command_does_not_decide_the_failing_ones_environment() -> None:
+    text = f"```\n$ HSA_OVERRIDE_GFX_VERSION=10.3.0 rocminfo\n  Name: gfx1031\n\n$ python app.py\n{TENSILE}```\n"
+    facts = ingest(text).facts
+    assert "HSA_OVERRIDE_GFX_VERSION" not in (facts.env.vars.value or {})
+    (setting,) = facts.env.settings.value
+    assert "another command" in (setting.reason or "")
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["export HSA_OVERRIDE_GFX_VERSION=10.3.0", "set HSA_OVERRIDE_GFX_VERSION=10.3.0", '$env:HSA_OVERRIDE_GFX_VERSION = "10.3.0"'],
+)
+def test_a_session_setting_made_before_the_error_is_in_force_for_it(command: str) -> None:
+    text = f"```\n{command}\npython app.py\n{TENSILE}```\n"
+    assert env_vars(text) == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0"}
+
+
+def test_a_session_setting_made_after_the_error_in_the_same_transcript_is_not_its_environment() -> None:
+    text = f"```\n$ python app.py\n{TENSILE}$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n```\n"
+    assert "HSA_OVERRIDE_GFX_VERSION" not in env_vars(text)
+
+
+def test_a_setting_shown_in_another_block_than_the_error_still_counts() -> None:
+    text = f"My ~/.bashrc:\n```\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\n```\n\nThe log:\n```\n{TENSILE}```\n"
+    assert env_vars(text) == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0"}
+
+
+# ---- a quoted reply is someone else's machine (issue 23, item 2)
+
+OWN = "My RX 7900 XTX fails with torch 2.8.0+rocm6.4.\n\n"
+
+
+@pytest.mark.parametrize("attribution", ["@alice wrote:", "On Mon, Jun 3, 2024 at 10:00 Bob <bob@example.org> wrote:", "**bob** commented:"])
+def test_a_quote_attributed_to_someone_else_gives_no_facts_about_this_machine(attribution: str) -> None:
+    text = f"{OWN}{attribution}\n> I have an RX 6700 XT with torch 2.3.0+rocm5.7 and it works.\n\nAny idea?\n"
+    facts = ingest(text).facts
+    assert [str(a.name.value) for a in facts.gpus.agents] == ["RX 7900 XTX"]
+    assert facts.torch.version.value == "2.8.0+rocm6.4"
+
+
+def test_a_quote_of_the_reporters_own_output_is_read() -> None:
+    text = "It fails at launch with the error\n\n> RuntimeError: Found no NVIDIA driver on your system.\n\nMy GPU is an RX 6800.\n"
+    facts = ingest(text).facts
+    assert facts.symptoms.signatures.value
+    assert [str(a.name.value) for a in facts.gpus.agents] == ["RX 6800"]
+
+
+def test_a_wholly_quoted_report_keeps_its_facts() -> None:
+    text = "\n".join("> " + line for line in (OWN + "@alice wrote:\n> torch 2.3.0+rocm5.7 works\n").splitlines())
+    assert ingest(text).facts.torch.version.value == "2.8.0+rocm6.4"
+
+
+def test_the_reporters_text_after_a_quoted_reply_is_read_again() -> None:
+    text = "@alice wrote:\n> I have an RX 6700 XT.\n\nMine is an RX 7900 XTX.\n"
+    assert [str(a.name.value) for a in ingest(text).facts.gpus.agents] == ["RX 7900 XTX"]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "On linux, a similar problem can be resolved with the definition of the env variable HSA_OVERRIDE_GFX_VERSION = 10.3.0.",
+        "I would recommend setting the environment variable HSA_OVERRIDE_GFX_VERSION=10.3.0 for this card.",
+        "Maybe HSA_OVERRIDE_GFX_VERSION=10.3.0 might help.",
+    ],
+)
+def test_a_variable_named_as_advice_is_no_setting_of_this_machine(sentence: str) -> None:
+    assert "HSA_OVERRIDE_GFX_VERSION" not in env_vars(sentence + "\n")
+
+
+def test_a_variable_the_reporter_says_they_set_is_a_setting() -> None:
+    assert env_vars("I set HSA_OVERRIDE_GFX_VERSION=10.3.0 and it still fails.\n") == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0"}
+
+
+def test_scoping_settings_against_errors_agrees_with_in_force_for_each_pair() -> None:
+    from rocm_doctor.ingest.assemble import _Errors, in_force
+    from rocm_doctor.ingest.blocks import Line
+    from rocm_doctor.ingest.model import SettingSighting
+
+    errors = [Line("e", 1, 5), Line("e", 2, 20), Line("e", 2, 30)]
+    for origin in ("export", "command-prefix", "prose"):
+        for block, number, until in [(1, 3, None), (1, 7, None), (2, 25, None), (2, 31, None), (2, 18, 22), (2, 21, 29), (1, 4, 6)]:
+            setting = SettingSighting("X", "1", origin, "", Line("x", block, number), until=until if origin == "command-prefix" else None)
+            for subset in (errors, errors[:1], errors[1:], errors[2:]):
+                assert _Errors(subset).any_in_force(setting) == any(in_force(setting, e) for e in subset)

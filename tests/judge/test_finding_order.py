@@ -55,3 +55,18 @@ def test_catch_alls_then_weak_inferences_then_the_fallback_rank_after_every_othe
 def test_severity_orders_findings_within_a_tier(make_facts) -> None:
     rules = [_rule("TST921", "warning", ALWAYS), _rule("TST922", "error", ALWAYS)]
     assert _order(make_facts, rules) == ["TST922", "TST921"]
+
+
+def test_a_rule_that_says_it_explains_the_reported_error_ranks_with_those_that_test_it(make_facts) -> None:
+    explaining = _rule("TST931", "error", ALWAYS).model_copy(update={"explains": ["segfault"]})
+    rules = [explaining, _rule("TST932", "warning", {"all": [ALWAYS, SHOWS_SEGFAULT]})]
+    assert _order(make_facts, rules) == ["TST931", "TST932"]
+
+
+def test_an_error_a_rule_says_it_explains_is_not_left_unexplained(make_facts) -> None:
+    facts = make_facts({"symptoms": {"signatures": fact(["no_torch_for_this_python"])}})
+    unexplained = _rule("TST942", "warning", {"fact": "derived.unexplained_signatures", "exists": True}, rank="fallback")
+    silent = _rule("TST941", "error", ALWAYS)
+    assert [f.id for f in evaluate([silent, unexplained], facts).findings] == ["TST941", "TST942"]
+    explaining = silent.model_copy(update={"explains": ["no_torch_for_this_python"]})
+    assert [f.id for f in evaluate([explaining, unexplained], facts).findings] == ["TST941"]

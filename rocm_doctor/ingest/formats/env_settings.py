@@ -30,7 +30,7 @@ import re
 import shlex
 from typing import Iterator, List, Optional, Tuple
 
-from rocm_doctor.ingest.blocks import Block, Line, Spans
+from rocm_doctor.ingest.blocks import Block, Line, Spans, may_be_wrapped
 from rocm_doctor.ingest.formats.common import make_piece
 from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, Piece, SettingSighting
 
@@ -430,6 +430,38 @@ def _scan(block: Block) -> List[SettingSighting]:
 
 _VAGUE = ("prose", "assignment")
 
+_ADVICE = re.compile(
+    r"\b(?:can|could|should|would|might|may|must)\s+(?:be\s+)?(?:\w+\s+){0,2}(?:with|by|using)\b"
+    r"|\byou\s+(?:can|could|should|need\s+to|have\s+to|must|may)\b|\b(?:suggest\w*|recommend\w*|advis\w*)\b",
+    re.IGNORECASE,
+)
+"""Words that make a variable named in a sentence advice or a possibility, not a setting made: "On linux,
+a similar problem ... can be resolved with ... HSA_OVERRIDE_GFX_VERSION = 10.3.0"
+(leejet/stable-diffusion.cpp#160), "I would recommend setting the environment variable
+HSA_OVERRIDE_GFX_VERSION=10.3.0" (ROCm/rocBLAS#1339), "Maybe ... HSA_OVERRIDE_GFX_VERSION=10.3.0 might
+help" (ROCm/ROCm#2354)."""
+_ADVICE_AFTER = re.compile(r"^\S{0,600}\s[^.!?\n]{0,60}?\b(?:might|may|would|could|should)\s+(?:help|work|fix)", re.IGNORECASE)
+"""After the setting itself (its value may hold dots), the rest of the sentence says it "might help"."""
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+
+
+def _advice(block: Block, line: Line, column: int) -> bool:
+    """The sentence around ``column`` of ``line`` (200 characters before it at most, the line before
+    included when the break between them may be one a wrapping tool made) gives advice or a possibility."""
+    before = line.text[max(0, column - 200) : column]
+    index = block.position_of(line)
+    if index > 0 and may_be_wrapped(block.lines[index - 1].text, line.text.strip()):
+        before = (block.lines[index - 1].text[-200:] + " " + before)[-200:]
+    ends = list(_SENTENCE_END.finditer(before))
+    return bool(_ADVICE.search(before[ends[-1].end() :] if ends else before) or _ADVICE_AFTER.match(line.text[column : column + 800]))
+
+
+def _mentioned_as_advice(sighting: SettingSighting, block: Block) -> bool:
+    if sighting.origin != "prose":
+        return False
+    position = sighting.line.text.find(sighting.name)
+    return position >= 0 and _advice(block, sighting.line, position)
+
 
 def _most_specific(sightings: List[SettingSighting]) -> List[SettingSighting]:
     """One sighting per line and name: a recognised syntax (compose, Dockerfile ...) over a bare mention."""
@@ -487,7 +519,10 @@ def parse(block: Block) -> List[Piece]:
     sightings, coverage, used = _listings(block)
     config, keys = _ollama_config(block)
     listed = {(s.line.number, s.name) for s in sightings + config}
-    scanned = _most_specific(_startup_files(block, [s for s in _scan(block) + _compose(block) if (s.line.number, s.name) not in listed]))
+    scanned = _most_specific(_startup_files(block, [
+        s for s in _scan(block) + _compose(block)
+        if (s.line.number, s.name) not in listed and not _mentioned_as_advice(s, block)
+    ]))
     all_sightings = sightings + config + scanned
     pieces: List[Piece] = []
     if sightings or coverage:

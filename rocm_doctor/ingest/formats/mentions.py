@@ -30,7 +30,7 @@ from functools import lru_cache
 from typing import Dict, List, Tuple
 
 from rocm_doctor.knowledge.gpu_table import codename_regex, model_for_name
-from rocm_doctor.ingest.blocks import Block, Line, Spans
+from rocm_doctor.ingest.blocks import Block, Line, Spans, may_be_wrapped
 from rocm_doctor.ingest.formats.collect_env import companion_observations
 from rocm_doctor.ingest.formats.common import COUNT_FIELD, gfx_of, gpu_fields, identity_observations, make_piece, torch_version_observations
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, kernel_observations, windows_observations
@@ -109,13 +109,15 @@ _WSL = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 """WSL as the report's own environment ("in WSL2", "Ubuntu 22.04 (WSL2)"), not a suggestion to use it."""
-_WINDOWS = re.compile(r"\b(?:Microsoft\s+)?Win(?:dows)?\s*(10|11)\b(?![.,]\d)(?:\s+(?:Pro|Home|Enterprise|Education|IoT|LTSC|\d{2}H\d))*", re.IGNORECASE)
-_WINDOWS_VER = re.compile(r"\bMicrosoft Windows \[Version 10\.0\.\d{5}(?:\.\d+)?\]")
-"""What ``ver`` prints, and the banner at the top of every cmd.exe window."""
+_WINDOWS = re.compile(r"\b(?:Microsoft\s+)?Win(?:dows?)?\s*(10|11)\b(?![.,]\d)(?:\s+(?:Pro|Home|Enterprise|Education|IoT|LTSC|\d{2}H\d))*", re.IGNORECASE)
+_WINDOWS_VER = re.compile(r"\bMicrosoft Windows \[Version 10\.0\.\d{5}(?:\.\d+)?\]|\bWindows\s+10\.0\.\d{5}(?:\.\d+)?\b")
+"""What ``ver`` prints (the banner at the top of every cmd.exe window), and the version string people
+copy from ``winver`` or PowerShell into a field or a sentence ("Windows 10.0.26200": ROCm/hip#3910,
+ROCm/TheRock#1719; the build tells 10 from 11)."""
 _WINDOWS_CONTEXT = re.compile(
     r"\b(?i:on|under|for|in|using|with|running|native)\s+(?i:windows)\b(?!\s*(?:10|11)\b)|\bWindows\s+(?:machine|PC|host|laptop|desktop|box|system|native|side)\b"
     r"|\bWindows\s*(?:\+\s*)?(?:ROCm|HIP SDK)\b|\bamdhip64(?:_\d+)?\.dll\b"
-    r"|\bwin_amd64\b|(?<![\w/])[A-Za-z]:[\\/]+(?i:Users|Program Files|Windows|Python\d*|AI|ComfyUI|stable-diffusion)[\\/]"
+    r"|\bwin_amd64\b|(?<![\w/])[A-Za-z]:[\\/]+(?i:Users|Program\s{1,3}Files|Windows|Python\d*|AI|ComfyUI|stable-diffusion)[\\/]"
 )
 _DISTRO = re.compile(
     r"\b(Ubuntu|Debian|Fedora|Arch(?:\s+Linux)?|Manjaro|Linux Mint|Pop!_OS|openSUSE\s+(?:Tumbleweed|Leap)|Rocky Linux|AlmaLinux|CentOS(?:\s+Stream)?|RHEL|NixOS|EndeavourOS|Gentoo)"
@@ -157,19 +159,51 @@ def denied(line: Line, start_in_line: int) -> bool:
     return bool(_DENIED.search(line.text[:start_in_line]))
 
 
+_FILE_END = re.compile(r"\.[A-Za-z][A-Za-z0-9]{1,5}$")
+_TOKEN_EDGE = " \t\n\"'`()[]<>,;"
+
+
+def in_file_name(text: str, start: int, end: int) -> bool:
+    """The text at ``start:end`` is part of a file name or path (``Kernels.so-000-gfx1030.hsaco``,
+    ``/lib/firmware/.../gfx1100/...``): a file name says which files exist, not which GPU the machine
+    has (a device line does). Looks at the token around it only, within 200 characters."""
+    left = start
+    while left > 0 and start - left < 200 and text[left - 1] not in _TOKEN_EDGE:
+        left -= 1
+    right = end
+    while right < len(text) and right - end < 200 and text[right] not in _TOKEN_EDGE:
+        right += 1
+    token = text[left:right].rstrip(".:")
+    if token == text[start:end]:
+        return False
+    return "/" in token or "\\" in token or bool(_FILE_END.search(token))
+
+
+def _sentence_head(block: Block, line: Line) -> str:
+    """The line with the line before it when the break between them may be one a wrapping tool
+    made: the words that say a gfx is an override target ("override ... gfx1030") may stand there."""
+    index = block.position_of(line)
+    if index > 0:
+        before = block.lines[index - 1].text
+        if may_be_wrapped(before, line.text.strip()):
+            return before + " " + line.text
+    return line.text
+
+
 def _gfx_sightings(block: Block) -> List[GpuSighting]:
     if "gfx" not in block.lower:
         return []
     by_line: Dict[int, List[Tuple[str, Line]]] = {}
+    text = block.text
     for match, line in block.scan(_GFX):
         gfx = gfx_of("gfx" + match.group(1))
-        if gfx is not None:
+        if gfx is not None and not in_file_name(text, match.start(), match.end()):
             by_line.setdefault(line.number, []).append((gfx, line))
     out: List[GpuSighting] = []
     for number, found in by_line.items():
         targets = {gfx for gfx, _ in found}
         line = found[0][1]
-        if len(targets) >= 3 or _GFX_LIST_CONTEXT.search(line.text):
+        if len(targets) >= 3 or _GFX_LIST_CONTEXT.search(_sentence_head(block, line)):
             continue
         for gfx in sorted(targets):
             out.append(GpuSighting("mention", 0, line, gpu_fields(gfx=gfx)))

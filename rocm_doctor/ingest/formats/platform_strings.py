@@ -54,6 +54,12 @@ def kernel_observations(release: str, line: Line, trust: int = TRUST_TOOL) -> Li
     return out
 
 
+_WINDOWS_RELEASE = re.compile(r"\bwin(?:dows?)?[\s-]*(10|11)\b", re.IGNORECASE)
+"""The release in the spellings reports use: ``Windows 11``, ``Windows11``, ``Win 10 Pro``, ``win11``,
+``window 11`` (ROCm/TheRock#1719 "Windows 10.0.26100"; ollama/ollama#3107 "Windows Rocm";
+ROCm/ROCm#4872 "Windows 11 system"; users write "win11" and "window 11" in issue titles and fields)."""
+
+
 def windows_observations(text: str, line: Line, trust: int = TRUST_TOOL) -> List[Observation]:
     """``Windows 11``, ``Windows-10-10.0.22631-SP0``, ``Windows 10 IoT LTSC 10.0.19044``."""
     out = [Observation("host.os", "windows", line, trust)]
@@ -64,7 +70,7 @@ def windows_observations(text: str, line: Line, trust: int = TRUST_TOOL) -> List
         out.append(Observation("host.windows_version", f"10.0.{build}", line, trust))
         out.append(Observation("host.windows_release", "11" if build >= WINDOWS_11_BUILD else "10", line, trust))
         return out
-    release = re.search(r"windows[\s-]*(10|11)\b", text, re.IGNORECASE)
+    release = _WINDOWS_RELEASE.search(text)
     if release and not re.match(r"(?i)windows-10-", text):
         out.append(Observation("host.windows_release", release.group(1), line, trust))
     return out

@@ -14,10 +14,10 @@
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Sequence
 
 from rocm_doctor.facts.parsers.dkms import parse_dkms_status
-from rocm_doctor.ingest.blocks import Block, Line
+from rocm_doctor.ingest.blocks import Block, Line, may_be_wrapped
 from rocm_doctor.ingest.formats.common import gpu_fields, make_piece
 from rocm_doctor.ingest.formats.platform_strings import kernel_observations
 from rocm_doctor.ingest.model import TRUST_HINT, GpuSighting, Observation, Piece
@@ -131,14 +131,35 @@ def _dkms(block: Block) -> List[Piece]:
     return pieces
 
 
+_REV = re.compile(r"\(rev [0-9a-f]{2}\)", re.IGNORECASE)
+
+
+def _wrapped_rest(rest: str, text: str, following: Sequence[Line]) -> str:
+    """The rest of an lspci line that a terminal or an editor wrapped onto the next lines: lspci ends
+    every device line with ``(rev xx)``, so a line without it whose next lines bring it (and are no
+    device lines themselves) is one device line. Empty when the line is whole."""
+    if _REV.search(rest):
+        return ""
+    joined, previous = "", text
+    for line in following:
+        if not may_be_wrapped(previous, line.text.strip()) or _PCI_CLASS.search(line.text):
+            return ""
+        joined += " " + line.text.strip()
+        if _REV.search(joined):
+            return joined
+        previous = line.text
+    return ""
+
+
 def _lspci(block: Block) -> List[Piece]:
     used: List[Line] = []
     sightings: List[GpuSighting] = []
-    for line in block.lines:
+    lines = block.lines
+    for index, line in enumerate(lines):
         match = _PCI_CLASS.search(line.text)
         if match is None:
             continue
-        rest = match.group(3)
+        rest = match.group(3) + _wrapped_rest(match.group(3), line.text, lines[index + 1 : index + 3])
         ids = _PCI_IDS.search(rest)
         vendor = _VENDORS[ids.group(1).lower()] if ids else _vendor(rest)
         if vendor is None:

@@ -23,8 +23,9 @@ from rocm_doctor.judge.derived_facts.gpus import amd_agents, integration_unknown
 from rocm_doctor.numbers import small_int
 
 VISIBILITY_VARS = ("ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES")
-PROSE_DISCOVERY = ("paste:report", "paste:mention", "paste:cpu")
-"""GPU lists read from what people wrote: their order is not the enumeration order."""
+PROSE_DISCOVERY = ("paste:report", "paste:mention", "paste:cpu", "paste:windows")
+"""GPU lists whose order is not the enumeration order: read from what people wrote, or Windows' list of
+display adapters (:mod:`rocm_doctor.ingest.formats.windows_adapters`)."""
 
 
 @dataclass

@@ -1,0 +1,127 @@
+"""Reports whose lines a terminal, an editor or a mail client wrapped, and pastes of several commands
+in one block, read as the unwrapped report would be (issue 23, item 6: the metamorphic rewrites
+"wrap at 80 columns" and "strip Markdown fences" name these readers)."""
+
+from __future__ import annotations
+
+from ingest_helpers import ingest
+
+from rocm_doctor.ingest.blocks import command_runs, may_be_wrapped, split_blocks
+
+
+def signatures(text: str) -> list:
+    found = ingest(text).facts.symptoms.signatures
+    return list(found.value or []) if found.is_known else []
+
+
+def context(text: str) -> list:
+    found = ingest(text).facts.symptoms.context
+    return list(found.value or []) if found.is_known else []
+
+
+OLLAMA_WRAPPED = (
+    "time=2025-01-29T21:15:25.522-03:00 level=WARN source=amd_linux.go:378\n"
+    'msg="amdgpu is not supported (supported types:[gfx1010 gfx1012 gfx1030 gfx1100\n'
+    'gfx1101 gfx1102 gfx900 gfx906 gfx908 gfx90a gfx940 gfx941 gfx942])"\n'
+    "gpu_type=gfx1031 gpu=0 library=/opt/rocm/lib\n"
+)
+
+
+def test_a_log_line_wrapped_over_four_lines_is_read_as_one_message() -> None:
+    facts = ingest(OLLAMA_WRAPPED).facts
+    assert "ollama_gfx_check_without_override" in (facts.symptoms.signatures.value or [])
+    assert facts.symptoms.error_gfx.value == ["gfx1031"]
+
+
+def test_a_short_line_before_a_word_too_long_to_fit_may_be_wrapped() -> None:
+    path = "/home/me/projects/venv/lib/python3.12/site-packages/torch/lib/rocblas/library/TensileLibrary.dat:"
+    assert may_be_wrapped("rocBLAS error: Cannot read", path)
+    assert "tensile_library_missing_arch" in signatures(f"rocBLAS error: Cannot read\n{path}\nIllegal seek\n")
+
+
+def test_two_short_lines_with_short_words_are_not_a_wrap() -> None:
+    assert not may_be_wrapped("ROCm only", "runs for root.")
+
+
+def test_a_command_wrapped_before_its_index_url_is_not_a_plain_pip_install() -> None:
+    text = (
+        "pip install torch==2.3.1+rocm6.0 torchvision==0.18.1+rocm6.0 torchaudio==2.3.1+rocm6.0\n"
+        "--index-url https://download.pytorch.org/whl/rocm6.0\n"
+    )
+    assert "torch_from_pypi_default" not in context(text)
+    assert "torch_from_pypi_default" in context("pip install torch torchvision torchaudio\n\nThen it failed.\n")
+
+
+def test_an_lspci_line_wrapped_before_its_product_name_names_the_gpu() -> None:
+    text = (
+        "03:00.0 VGA compatible controller: Advanced Micro Devices, Inc. [AMD/ATI] Navi\n"
+        "33 [Radeon RX 7700S/7600/7600S/7600M XT/PRO W7600] (rev c0)\n"
+    )
+    names = [str(a.name.value) for a in ingest(text).facts.gpus.agents]
+    assert names and "Radeon RX 7700S" in names[0]
+
+
+def test_a_gfx_named_as_an_override_target_on_a_wrapped_line_is_no_gpu() -> None:
+    text = (
+        "I have an RX 6600. When I use `os.environ['HSA_OVERRIDE_GFX_VERSION'] = '10.3.0'` all the GPU gfx\n"
+        "versions change to gfx1030, so the other card becomes unusable.\n"
+    )
+    assert [str(a.gfx.value) for a in ingest(text).facts.gpus.agents] == ["gfx1032"]
+
+
+def test_a_windows_folder_name_wrapped_at_its_space_still_says_windows() -> None:
+    text = "rocBLAS error: Cannot read C:\\Program\nFiles\\AMD\\ROCm\\6.2\\bin\\/rocblas/library/TensileLibrary.dat\n"
+    assert ingest(text).facts.host.os.value == "windows"
+
+
+def test_a_package_version_read_from_a_sentence_leaves_the_sentences_other_facts() -> None:
+    text = "WSL2 Ubuntu 24.04 on Windows 11, ROCm 7.2.1 from AMD's packages (`rocm-core 7.2.1.70201-81~24.04`).\n"
+    facts = ingest(text).facts
+    assert facts.host.wsl_version.value == 2
+    assert facts.rocm.version.value == "7.2.1"
+
+
+ROCMINFO_THEN_CLINFO = """$ rocminfo
+ROCk module is loaded
+=====================
+HSA System Attributes
+=====================
+Runtime Version:         1.1
+$ /usr/bin/rocm-clinfo | grep -P 'Board|gfx'
+  Board name:     AMD Radeon AI PRO R9700
+  Name:           gfx1201
+  Board name:     Radeon 8060S Graphics
+  Name:           gfx1201
+GPU: Radeon 8060S + R9700
+"""
+
+
+def test_a_tool_output_ends_at_the_next_shell_prompt() -> None:
+    runs = command_runs(split_blocks(ROCMINFO_THEN_CLINFO)[0])
+    assert [run.lines[0].text.split()[0] for run in runs] == ["rocminfo", "/usr/bin/rocm-clinfo"]
+    agents = ingest(ROCMINFO_THEN_CLINFO).facts.gpus.agents
+    assert not any(str(a.source).startswith("paste:rocminfo") for a in agents)
+
+
+def test_python_prompts_do_not_cut_a_block() -> None:
+    block = split_blocks(">>> import torch\n>>> torch.cuda.is_available()\nFalse\n")[0]
+    assert command_runs(block) == [block]
+
+
+def test_an_lspci_line_wrapped_before_its_vendor_bracket_and_revision_names_the_gpu() -> None:
+    text = (
+        "03:00.0 VGA compatible controller: Advanced Micro Devices, Inc.\n"
+        "[AMD/ATI] Navi 33 [Radeon RX 7700S/7600/7600S/7600M XT/PRO W7600] (rev\n"
+        "c0)\n"
+    )
+    names = [str(a.name.value) for a in ingest(text).facts.gpus.agents]
+    assert names and "Radeon RX 7700S" in names[0]
+
+
+def test_advice_on_the_line_before_a_wrapped_variable_still_makes_it_advice() -> None:
+    text = (
+        "On linux, a similar problem with rocm can be resolved with the definition of the env\n"
+        "variable HSA_OVERRIDE_GFX_VERSION = 10.3.0.\n"
+    )
+    env = ingest(text).facts.env.vars
+    assert "HSA_OVERRIDE_GFX_VERSION" not in (env.value or {})
