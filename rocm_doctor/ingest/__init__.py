@@ -142,16 +142,23 @@ def _spans(pieces: List[Piece]) -> Tuple[List[int], List[int]]:
     return starts, ends
 
 
+_EVERY_FACT = "*"
+
+
 def _short_readings(pieces: List[Piece]) -> Dict[int, Set[str]]:
     """Per line, the fact paths the short tool pieces read there (``gpus`` for a GPU sighting)."""
     read: Dict[int, Set[str]] = {}
     for piece in _tool_pieces(pieces):
         if piece.line_end - piece.line_start + 1 >= LISTING_LINES:
             continue
+        past = any(obs.path == "symptoms.earlier" for obs in piece.observations)
         for obs in piece.observations:
             read.setdefault(obs.line.number, set()).add(obs.path)
         for gpu in piece.gpus:
             read.setdefault(gpu.line.number, set()).add("gpus")
+        if past:  # lines a reader marks as the earlier state (an uninstalled torch) say nothing of the present
+            for number in range(piece.line_start, piece.line_end + 1):
+                read.setdefault(number, set()).add(_EVERY_FACT)
     return read
 
 
@@ -161,7 +168,8 @@ def _without_overlap(pieces: List[Piece]) -> List[Piece]:
 
     def inside(number: int, path: str) -> bool:
         position = bisect.bisect_right(starts, number) - 1
-        return (position >= 0 and number <= ends[position]) or path in short.get(number, ())
+        claimed = short.get(number, ())
+        return (position >= 0 and number <= ends[position]) or path in claimed or _EVERY_FACT in claimed
 
     kept: List[Piece] = []
     for piece in pieces:
