@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional
 
+from pydantic import ConfigDict
+
 from rocm_doctor.data import load_table
 from rocm_doctor.facts.model import BenchFacts
 from rocm_doctor.facts.value import known
@@ -34,6 +36,10 @@ _HALF = ("fp16", "bf16")
 @dataclass
 class Figure:
     """One measured figure next to the spec peak and its expected band."""
+
+    # Strict wherever it is validated or described: without this, the JSON Schema of a plain dataclass
+    # took the extra-keys policy of whichever pydantic model described it first (import order).
+    __pydantic_config__ = ConfigDict(extra="forbid")
 
     test: str
     metric: str
@@ -104,6 +110,10 @@ class BenchRun:
 @dataclass(frozen=True)
 class SpecPeak:
     """One row of ``gpu_peaks.yaml``."""
+
+    # Strict wherever it is validated or described: without this, the JSON Schema of a plain dataclass
+    # took the extra-keys policy of whichever pydantic model described it first (import order).
+    __pydantic_config__ = ConfigDict(extra="forbid")
 
     product: str
     gfx: Optional[str]
