@@ -109,12 +109,17 @@ block without its many-times-repeated lines (free text: :func:`~rocm_doctor.inge
 SOFT_KINDS = ("report-fields", "python-session", "mentions")
 """Recognisers of loose text; inside a tool's output they add nothing and are dropped."""
 
+PROMPT_KINDS = ("shell-prompt",)
+"""Pieces read from a shell prompt (the user in ``user@host:~$``): the command after the prompt is
+the report's own text, not a tool's output, so loose readers still read it (``user@host:~$
+toolbox create ... --device /dev/kfd`` says the program runs in a container)."""
+
 
 def _spans(pieces: List[Piece]) -> Tuple[List[int], List[int]]:
     """Merged ``[start, end]`` line spans of the tool-output pieces, as two sorted lists."""
     spans = sorted(
         (p.line_start, p.line_end) for p in pieces
-        if p.kind not in SOFT_KINDS and not p.kind.startswith(("error:", "context:")) and not p.settings
+        if p.kind not in SOFT_KINDS + PROMPT_KINDS and not p.kind.startswith(("error:", "context:")) and not p.settings
     )
     starts: List[int] = []
     ends: List[int] = []
