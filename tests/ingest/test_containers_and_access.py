@@ -164,3 +164,23 @@ def test_a_failed_hipinit_as_a_user_points_at_the_device_groups_and_not_as_root(
     line = "E rocm_driver.cc:261] failed call to hipInit: HIP_ERROR_InvalidDevice\n"
     assert "RD860" in _shown("me@box:~$ python -c 'import tensorflow'\n" + line)
     assert "RD860" not in _shown("root@box:~# python -c 'import tensorflow'\n" + line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "docker: Error response from daemon: Unable to find group render: no matching entries in group file.",
+        "Error response from daemon: Unable to find group render: no matching entries in group file",
+        "docker: Error response from daemon: Unable to find group keep-groups: no matching entries in group file.",
+    ],
+)
+def test_docker_refusing_a_group_name_the_image_lacks_is_read(line: str) -> None:
+    assert "container_group_not_in_image" in _errors(line)
+
+
+def test_a_group_name_missing_from_the_image_is_an_error_that_names_the_numeric_id() -> None:
+    shown = _shown(
+        "docker run -it --device=/dev/kfd --device=/dev/dri --group-add render rocm/pytorch:latest\n"
+        "docker: Error response from daemon: Unable to find group render: no matching entries in group file.\n"
+    )
+    assert shown and shown[0] == "RD863"
