@@ -82,6 +82,8 @@ def test_an_invalid_device_index_is_not_a_failed_initialisation(line: str) -> No
         "ollama does not detect the GPU in the docker container",
         "GPU is not detected inside the container",
         "vLLM can't see my GPUs from within a podman container",
+        "AMD GPU not being detected in docker ROCm windows 11 RX 7800 XT",
+        "ollama is not detecting the AMD GPU in the container",
     ],
 )
 def test_the_gpu_unseen_inside_a_container_is_read_in_its_wordings(line: str) -> None:
