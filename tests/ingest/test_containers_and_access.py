@@ -186,3 +186,42 @@ def test_a_group_name_missing_from_the_image_is_an_error_that_names_the_numeric_
         "docker: Error response from daemon: Unable to find group render: no matching entries in group file.\n"
     )
     assert shown and shown[0] == "RD863"
+
+
+# ----------------------------------------------------------------- runtimes an application ships
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "~/.unsloth/llama.cpp/llama-server --version",
+        "#3  0x00007f1c2a3b4c5d in ?? () from /home/me/.unsloth/llama.cpp/build/bin/libhsa-runtime64.so.1",
+        "./lib/ollama/libhsa-runtime64.so.1",
+        "sudo rm -rf /usr/lib/ollama/",
+        "LD_LIBRARY_PATH=/usr/local/lib/ollama/rocm/libamdhip64.so.6 missing",
+    ],
+)
+def test_a_runtime_an_application_ships_is_read_from_its_folders(line: str) -> None:
+    assert "app_bundled_rocm_runtime" in _contexts(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "/opt/rocm/lib/libhsa-runtime64.so.1",
+        "ollama serve",
+        "/usr/share/ollama/.ollama/models/blobs/sha256-6a07",
+    ],
+)
+def test_the_system_runtime_and_ollama_data_are_not_a_bundled_runtime(line: str) -> None:
+    assert "app_bundled_rocm_runtime" not in _contexts(line)
+
+
+def test_a_segfault_of_a_bundled_prebuilt_points_at_the_bundled_runtime() -> None:
+    shown = _shown("$ ~/.unsloth/llama.cpp/llama-server --version\nSegmentation fault (core dumped)\n")
+    assert "RD864" in shown
+
+
+def test_a_segfault_without_an_application_bundle_does_not_blame_one() -> None:
+    shown = _shown("$ python train.py\nSegmentation fault (core dumped)\n")
+    assert "RD864" not in shown
