@@ -225,3 +225,28 @@ def test_a_segfault_of_a_bundled_prebuilt_points_at_the_bundled_runtime() -> Non
 def test_a_segfault_without_an_application_bundle_does_not_blame_one() -> None:
     shown = _shown("$ python train.py\nSegmentation fault (core dumped)\n")
     assert "RD864" not in shown
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Error: unable to initialize llm library Radeon card detected, but permissions not set up properly.  Either run ollama as root, or add you user account to the render group.",
+        'level=ERROR source=amd_linux.go:404 msg="amdgpu devices detected but permission problems block access: permissions not set up properly.  Either run ollama as root, or add you user account to the render group. open /dev/kfd: permission denied"',
+    ],
+)
+def test_ollamas_refused_dev_kfd_is_read_in_its_old_and_new_forms(line: str) -> None:
+    assert "ollama_kfd_permission_denied" in _errors(line)
+
+
+def test_ollama_without_dev_kfd_in_a_container_is_not_a_permission_refusal() -> None:
+    line = 'level=ERROR source=amd_linux.go:364 msg="amdgpu devices detected but permission problems block access" error="kfd driver not loaded.  If running in a container, remember to include \'--device /dev/kfd --device /dev/dri\'"'
+    assert "ollama_kfd_permission_denied" not in _errors(line)
+    assert "kfd_permission_denied" not in _errors(line)
+
+
+def test_ollamas_old_permission_message_is_the_first_error() -> None:
+    shown = _shown(
+        "$ ollama serve\n"
+        "Error: unable to initialize llm library Radeon card detected, but permissions not set up properly.  Either run ollama as root, or add you user account to the render group.\n"
+    )
+    assert shown and shown[0] == "RD516"
