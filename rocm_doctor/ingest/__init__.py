@@ -114,6 +114,11 @@ block without its many-times-repeated lines (free text: :func:`~rocm_doctor.inge
 SOFT_KINDS = ("report-fields", "python-session", "mentions", packages.NAMED_KIND, install_log.KIND)
 """Recognisers of loose text; inside a tool's output they add nothing and are dropped."""
 
+PROMPT_KINDS = ("shell-prompt",)
+"""Pieces read from a shell prompt (the user in ``user@host:~$``): the command after the prompt is
+the report's own text, not a tool's output, so loose readers still read it (``user@host:~$
+toolbox create ... --device /dev/kfd`` says the program runs in a container)."""
+
 
 LISTING_LINES = 3
 """A tool piece this many lines long is a listing (rocminfo, collect_env, lspci ...): loose readings of
@@ -124,7 +129,7 @@ the loose readings of the facts it gives itself."""
 def _tool_pieces(pieces: List[Piece]) -> List[Piece]:
     return [
         p for p in pieces
-        if p.kind not in SOFT_KINDS and not p.kind.startswith(("error:", "context:")) and not p.settings
+        if p.kind not in SOFT_KINDS + PROMPT_KINDS and not p.kind.startswith(("error:", "context:")) and not p.settings
     ]
 
 

@@ -1,0 +1,252 @@
+"""Containers and access to the GPU device files, read from pastes (issue 23, rules RD860-RD862).
+
+Each wording here is a form seen in several public reports (the signature rows in
+rules/data/signatures.yaml, block h23p, name them); none is one report's text.
+"""
+
+from __future__ import annotations
+
+from typing import List, Set
+
+import pytest
+from ingest_helpers import block, ingest
+
+from rocm_doctor.ingest.signatures import match_block
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.pipeline import evaluate
+
+
+def _errors(text: str) -> List[str]:
+    return [p.kind.split(":", 1)[1] for p in match_block(block(text)) if p.kind.startswith("error:")]
+
+
+def _contexts(text: str) -> Set[str]:
+    return {p.kind.split(":", 1)[1] for p in match_block(block(text)) if p.kind.startswith("context:")}
+
+
+def _shown(text: str) -> List[str]:
+    """Rule ids of the error and warning findings, in the order a maintainer reads them."""
+    findings = evaluate(load_rules([], use_env=False), ingest(text).facts).findings
+    return [f.id for f in findings if f.severity in ("error", "warning")]
+
+
+# ----------------------------------------------------------------- reading the container command
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "me@box:~$ docker run -it --device=/dev/kfd --device=/dev/dri rocm/pytorch:latest",
+        "ubuntu@ubuntu:~$ toolbox create vllm \\",
+        "user@host:~/src$ podman run --rm --device /dev/kfd --device /dev/dri ollama/ollama:rocm",
+        "[me@fedora ~]$ distrobox create --name rocm --image rocm/dev-ubuntu-24.04",
+    ],
+)
+def test_a_container_command_after_a_shell_prompt_says_the_program_runs_in_a_container(line: str) -> None:
+    facts = ingest(line + "\nRuntimeError: No HIP GPUs are available\n").facts
+    assert facts.host.container.value == "docker"
+
+
+# ----------------------------------------------------------------- signatures
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "2024-04-29 21:45:04.020735: E external/local_xla/xla/stream_executor/rocm/rocm_driver.cc:261] failed call to hipInit: HIP_ERROR_InvalidDevice",
+        ":1:rocdevice.cpp            :450 : 0365257328 us: [pid:19635 tid:0x7f1dcaebe580] hsa_init failed.",
+        ":3:hip_context.cpp          :153 : 0365257343 us: [pid:19635 tid:0x7f1dcaebe580] hipInit: Returned hipErrorInvalidDevice : ",
+        ":1:rocdevice.cpp            :478 : 0079107773 us: [pid:37    tid:0x79adf78bf340] hsa_init failed with 1008",
+    ],
+)
+def test_a_failed_hip_runtime_initialisation_is_read_in_its_log_forms(line: str) -> None:
+    assert "hip_init_failed" in _errors(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "error: 'hipErrorInvalidDevice'(101) at square.cpp:61",
+        "hipSetDevice(3): Returned hipErrorInvalidDevice",
+        "HIP initialised fine, hipInit returned hipSuccess",
+    ],
+)
+def test_an_invalid_device_index_is_not_a_failed_initialisation(line: str) -> None:
+    assert "hip_init_failed" not in _errors(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "The rocminfo cannot find any available gpu inside the container.",
+        "ollama does not detect the GPU in the docker container",
+        "GPU is not detected inside the container",
+        "vLLM can't see my GPUs from within a podman container",
+        "AMD GPU not being detected in docker ROCm windows 11 RX 7800 XT",
+        "ollama is not detecting the AMD GPU in the container",
+    ],
+)
+def test_the_gpu_unseen_inside_a_container_is_read_in_its_wordings(line: str) -> None:
+    assert "no_gpu_in_container" in _errors(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "The GPU is detected inside the container.",
+        "I cannot find the docs for running in a container",
+        "No GPU on this laptop; I use a container for the CPU build",
+    ],
+)
+def test_a_container_sentence_without_a_missing_gpu_is_not_read_as_one(line: str) -> None:
+    assert "no_gpu_in_container" not in _errors(line)
+
+
+@pytest.mark.parametrize(
+    ("line", "context"),
+    [
+        ("Docker Desktop 4.37.1 on Ubuntu 24.04", "docker_desktop_named"),
+        ('Current context is now "desktop-linux"', "docker_desktop_named"),
+        ("Server: Docker Desktop 4.26.1 (131620)", "docker_desktop_named"),
+        ("docker run -it --device=/dev/kfd --device=/dev/dri rocm/pytorch", "gpu_devices_passed_to_container"),
+        ("   --device /dev/kfd \\", "gpu_devices_passed_to_container"),
+        ('podman run --device "/dev/kfd" --device "/dev/dri" ollama/ollama:rocm', "gpu_devices_passed_to_container"),
+        ("The host can see the GPUs, but processes inside Docker cannot.", "host_sees_gpu"),
+        ("ollama runs on the GPU on my host machine", "host_sees_gpu"),
+    ],
+)
+def test_container_context_is_read_in_its_forms(line: str, context: str) -> None:
+    assert context in _contexts(line)
+
+
+@pytest.mark.parametrize(
+    ("line", "context"),
+    [
+        ("docker run -it --device=/dev/dri rocm/pytorch", "gpu_devices_passed_to_container"),
+        ("ls -l /dev/kfd", "gpu_devices_passed_to_container"),
+        ("I installed Docker Engine from docs.docker.com", "docker_desktop_named"),
+        ("the host name is gpu-01", "host_sees_gpu"),
+    ],
+)
+def test_near_misses_are_not_container_context(line: str, context: str) -> None:
+    assert context not in _contexts(line)
+
+
+# ----------------------------------------------------------------- findings
+
+
+def test_docker_desktop_running_a_rocm_container_without_a_gpu_is_the_first_error() -> None:
+    shown = _shown(
+        "Docker Desktop 4.37 on Ubuntu 24.04\n"
+        "docker run -it --device=/dev/kfd --device=/dev/dri --group-add video rocm/pytorch:latest\n"
+        "RuntimeError: No HIP GPUs are available\n"
+    )
+    assert shown and shown[0] == "RD861"
+
+
+def test_docker_desktop_named_in_a_report_without_a_gpu_error_gives_no_finding_about_it() -> None:
+    shown = _shown(
+        "Docker Desktop 4.37 on Ubuntu 24.04\n"
+        "docker run -it --device=/dev/kfd --device=/dev/dri --group-add video rocm/pytorch:latest\n"
+        ">>> torch.cuda.is_available()\nTrue\n"
+    )
+    assert "RD861" not in shown and "RD862" not in shown
+
+
+def test_devices_passed_and_the_host_working_but_no_gpu_inside_names_the_engine_and_the_groups() -> None:
+    shown = _shown(
+        "The host can see the GPUs, but processes inside Docker cannot.\n"
+        "docker run -it --device /dev/kfd --device /dev/dri --group-add=video vllm-rocm bash\n"
+        "rocminfo cannot find any available gpu inside the container.\n"
+    )
+    assert "RD862" in shown
+
+
+def test_a_failed_hipinit_as_a_user_points_at_the_device_groups_and_not_as_root() -> None:
+    line = "E rocm_driver.cc:261] failed call to hipInit: HIP_ERROR_InvalidDevice\n"
+    assert "RD860" in _shown("me@box:~$ python -c 'import tensorflow'\n" + line)
+    assert "RD860" not in _shown("root@box:~# python -c 'import tensorflow'\n" + line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "docker: Error response from daemon: Unable to find group render: no matching entries in group file.",
+        "Error response from daemon: Unable to find group render: no matching entries in group file",
+        "docker: Error response from daemon: Unable to find group keep-groups: no matching entries in group file.",
+    ],
+)
+def test_docker_refusing_a_group_name_the_image_lacks_is_read(line: str) -> None:
+    assert "container_group_not_in_image" in _errors(line)
+
+
+def test_a_group_name_missing_from_the_image_is_an_error_that_names_the_numeric_id() -> None:
+    shown = _shown(
+        "docker run -it --device=/dev/kfd --device=/dev/dri --group-add render rocm/pytorch:latest\n"
+        "docker: Error response from daemon: Unable to find group render: no matching entries in group file.\n"
+    )
+    assert shown and shown[0] == "RD863"
+
+
+# ----------------------------------------------------------------- runtimes an application ships
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "~/.unsloth/llama.cpp/llama-server --version",
+        "#3  0x00007f1c2a3b4c5d in ?? () from /home/me/.unsloth/llama.cpp/build/bin/libhsa-runtime64.so.1",
+        "./lib/ollama/libhsa-runtime64.so.1",
+        "sudo rm -rf /usr/lib/ollama/",
+        "LD_LIBRARY_PATH=/usr/local/lib/ollama/rocm/libamdhip64.so.6 missing",
+    ],
+)
+def test_a_runtime_an_application_ships_is_read_from_its_folders(line: str) -> None:
+    assert "app_bundled_rocm_runtime" in _contexts(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "/opt/rocm/lib/libhsa-runtime64.so.1",
+        "ollama serve",
+        "/usr/share/ollama/.ollama/models/blobs/sha256-6a07",
+    ],
+)
+def test_the_system_runtime_and_ollama_data_are_not_a_bundled_runtime(line: str) -> None:
+    assert "app_bundled_rocm_runtime" not in _contexts(line)
+
+
+def test_a_segfault_of_a_bundled_prebuilt_points_at_the_bundled_runtime() -> None:
+    shown = _shown("$ ~/.unsloth/llama.cpp/llama-server --version\nSegmentation fault (core dumped)\n")
+    assert "RD864" in shown
+
+
+def test_a_segfault_without_an_application_bundle_does_not_blame_one() -> None:
+    shown = _shown("$ python train.py\nSegmentation fault (core dumped)\n")
+    assert "RD864" not in shown
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Error: unable to initialize llm library Radeon card detected, but permissions not set up properly.  Either run ollama as root, or add you user account to the render group.",
+        'level=ERROR source=amd_linux.go:404 msg="amdgpu devices detected but permission problems block access: permissions not set up properly.  Either run ollama as root, or add you user account to the render group. open /dev/kfd: permission denied"',
+    ],
+)
+def test_ollamas_refused_dev_kfd_is_read_in_its_old_and_new_forms(line: str) -> None:
+    assert "ollama_kfd_permission_denied" in _errors(line)
+
+
+def test_ollama_without_dev_kfd_in_a_container_is_not_a_permission_refusal() -> None:
+    line = 'level=ERROR source=amd_linux.go:364 msg="amdgpu devices detected but permission problems block access" error="kfd driver not loaded.  If running in a container, remember to include \'--device /dev/kfd --device /dev/dri\'"'
+    assert "ollama_kfd_permission_denied" not in _errors(line)
+    assert "kfd_permission_denied" not in _errors(line)
+
+
+def test_ollamas_old_permission_message_is_the_first_error() -> None:
+    shown = _shown(
+        "$ ollama serve\n"
+        "Error: unable to initialize llm library Radeon card detected, but permissions not set up properly.  Either run ollama as root, or add you user account to the render group.\n"
+    )
+    assert shown and shown[0] == "RD516"
