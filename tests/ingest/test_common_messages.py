@@ -106,3 +106,22 @@ def test_a_gpu_hang_the_runtime_saw_is_read_without_naming_a_cause() -> None:
     assert "hsa_gpu_hang" in signatures(text)
     # Its causes differ from thread to thread: no finding category is claimed for it.
     assert not any(f[0] == "RD599" for f in serious_findings(text))
+
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "No ROCm runtime is found, using ROCM_HOME='/opt/rocm'",
+        "      No ROCm runtime is found, using ROCM_HOME='/opt/rocm-6.4.1'",
+        r"No ROCm runtime is found, using ROCM_HOME='C:\Program Files\AMD\ROCm\5.7'",
+        "An error was reported during training: NO ROCm runtime is found,using ROCM_HOME='/opt/rocm'.",
+    ],
+)
+def test_a_rocm_install_beside_a_torch_that_is_not_rocm_is_read(line: str) -> None:
+    assert "rocm_home_but_torch_not_rocm" in signatures(line + "\n")
+
+
+def test_a_rocm_install_beside_a_torch_that_is_not_rocm_is_about_the_build() -> None:
+    text = "GPU: Radeon RX 7900 XT\nNo ROCm runtime is found, using ROCM_HOME='/opt/rocm'\nRuntimeError: CUDA_HOME environment variable is not set\n"
+    assert any(category == "torch-build" for _, _, category in serious_findings(text))
