@@ -51,10 +51,36 @@ def test_the_cuda_twin_of_no_kernel_image_is_not_read_as_hip() -> None:
     assert "hip_no_kernel_image" not in signatures("CUDA error: no kernel image is available for execution on the device\n")
 
 
-def test_no_kernel_image_is_judged_as_missing_gpu_code() -> None:
-    text = "Using device: cuda\nRuntimeError: HIP error: no kernel image is available for execution on the device\nHIP kernel errors might be asynchronously reported at some other API call\n"
+def test_no_kernel_image_alone_claims_no_cause() -> None:
+    # A build without the GPU's kernels and a folder path with a space both print it.
+    text = "Using device: cuda\nRuntimeError: HIP error: no kernel image is available for execution on the device\n"
+    assert not any(category in ("gfx-unsupported", "gfx-override") for _, _, category in serious_findings(text))
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/home/noversi/Desktop/Image Generators/automatic/venv/lib/python3.10/site-packages/torch/nn/modules/module.py",
+        "/media/atiq/New Volume/projects/venv/lib/python3.12/site-packages/torch/__init__.py",
+        "~/My Programs/ollama/lib/ollama/libggml-hip.so",
+    ],
+)
+def test_no_kernel_image_from_a_folder_with_a_space_is_the_runtimes_path_bug(path: str) -> None:
+    text = f'  File "{path}", line 1553, in _wrapped_call_impl\nRuntimeError: HIP error: no kernel image is available for execution on the device\n'
     found = serious_findings(text)
-    assert found and found[0][2] == "gfx-unsupported" and found[0][1] == "error"
+    assert found and found[0][0] == "RD549" and found[0][1] == "error"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Installed to C:\\Program Files\\AMD\\ROCm\\6.2\\bin\n",
+        "the venv is in /home/alice/venv and the models in /home/alice/models\n",
+        "/opt/rocm/lib/libamdhip64.so: cannot open shared object file\n",
+    ],
+)
+def test_paths_without_a_spaced_linux_folder_are_not_read_as_one(text: str) -> None:
+    assert "posix_path_with_space" not in context(text)
 
 
 @pytest.mark.parametrize(
