@@ -151,3 +151,20 @@ def test_a_rocm_install_beside_a_torch_that_is_not_rocm_is_read(line: str) -> No
 def test_a_rocm_install_beside_a_torch_that_is_not_rocm_is_about_the_build() -> None:
     text = "GPU: Radeon RX 7900 XT\nNo ROCm runtime is found, using ROCM_HOME='/opt/rocm'\nRuntimeError: CUDA_HOME environment variable is not set\n"
     assert any(category == "torch-build" for _, _, category in serious_findings(text))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "RuntimeError: HIP error: invalid device ordinal",
+        "(RayWorkerWrapper pid=4242) torch.AcceleratorError: CUDA error: invalid device ordinal",
+        "hipSetDevice returned hipErrorInvalidDevice",
+    ],
+)
+def test_a_gpu_index_the_process_cannot_see_is_read(line: str) -> None:
+    assert "invalid_device_ordinal" in signatures(line + "\n")
+
+
+def test_a_gpu_index_the_process_cannot_see_is_about_the_visibility_variables() -> None:
+    text = "vllm serve m --distributed-executor-backend ray --tensor-parallel-size 2\nRuntimeError: HIP error: invalid device ordinal\n"
+    assert any(category == "env" for _, _, category in serious_findings(text))
