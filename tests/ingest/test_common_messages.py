@@ -168,3 +168,15 @@ def test_a_gpu_index_the_process_cannot_see_is_read(line: str) -> None:
 def test_a_gpu_index_the_process_cannot_see_is_about_the_visibility_variables() -> None:
     text = "vllm serve m --distributed-executor-backend ray --tensor-parallel-size 2\nRuntimeError: HIP error: invalid device ordinal\n"
     assert any(category == "env" for _, _, category in serious_findings(text))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        ":0:rocdevice.cpp            :2984: 159730272363 us: [pid:403868 tid:0x7f37b81ff640] Callback: Queue 0x7ef728200000 aborting with error : HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory beyond the largest legal address. code: 0x29",
+        ":0:rocdevice.cpp :2672: 0696142325 us: 5999 : [tid:0x7f676e4c7640] Device::callbackQueue aborting with error : HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory beyond the largest legal address. code: 0x29",
+    ],
+)
+def test_a_gpu_exception_that_aborted_the_queue_is_read_without_naming_a_cause(line: str) -> None:
+    assert "hsa_queue_aborted" in signatures(line + "\n")
+    assert not any(f[0] == "RD599" for f in serious_findings(line + "\n"))
