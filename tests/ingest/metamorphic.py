@@ -169,17 +169,27 @@ NOISE = (
 )
 
 
+def _introduces(line: str) -> bool:
+    """A Markdown heading or a label ending in ':' introduces what follows the blank line after it
+    (an issue template's ``### GPU`` then ``AMD``): log lines there would separate the two."""
+    stripped = line.strip()
+    return stripped.startswith("#") or stripped.endswith(":")
+
+
 def unrelated_lines(text: str) -> str:
     """Two unrelated log lines at the start and two at the block break nearest the middle (between a
     heading and its value they would change what the report says), or at the end without a break."""
     lines = text.split("\n")
     middle = len(lines) // 2
-    fenced, breaks = False, []
+    fenced, breaks, last = False, [], ""
     for number, line in enumerate(lines):
         if line.lstrip().startswith(("```", "~~~")):
             fenced = not fenced
         elif not line.strip() and not fenced:
-            breaks.append(number)
+            if not _introduces(last):
+                breaks.append(number)
+            continue
+        last = line
     at = min(breaks, key=lambda number: abs(number - middle)) if breaks else len(lines)
     return "\n".join(list(NOISE[:2]) + lines[:at] + [""] + list(NOISE[2:]) + lines[at:])
 
