@@ -98,3 +98,34 @@ def test_a_dll_load_failure_without_zluda_is_not_blamed_on_zluda() -> None:
         'OSError: [WinError 126] The specified module could not be found. Error loading "C:\\venv\\lib\\site-packages\\torch\\lib\\c10.dll" or one of its dependencies.\n'
     )
     assert "RD881" not in shown
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        r"The procedure entry point hipDeviceSetLimit could not be found in the dynamic link library D:\Apps\ZLUDA\nvcuda.dll",
+        r"`The procedure entry point hipGraphCreate could not be located in the dynamic link library ...\zluda\nvcuda.dll`",
+    ],
+)
+def test_a_hip_entry_point_missing_from_the_runtime_is_read_in_the_loader_wordings(line: str) -> None:
+    assert "hip_entry_point_not_found" in _errors(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        r"The procedure entry point roclabs_bfdot_64 could not be located in the dynamic link library (...\lib\ollama\hip_blas.dll)",
+        r"The procedure entry point clCreateCommandQueueWithProperties could not be located in the dynamic link library E:\programs\x.exe",
+    ],
+)
+def test_an_entry_point_that_is_not_a_hip_function_is_not_blamed_on_the_hip_runtime(line: str) -> None:
+    assert "hip_entry_point_not_found" not in _errors(line)
+
+
+def test_a_missing_hip_entry_point_is_judged_as_the_drivers_runtime_being_too_old() -> None:
+    shown = _shown(
+        "When running applications using ZLUDA.exe, getting error -\n"
+        "The procedure entry point hipGraphCreate could not be located in the dynamic link library C:\\zluda\\nvcuda.dll\n"
+    )
+    assert shown[0] == "RD882"
+    assert "RD599" not in shown
