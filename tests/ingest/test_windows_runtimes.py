@@ -129,3 +129,32 @@ def test_a_missing_hip_entry_point_is_judged_as_the_drivers_runtime_being_too_ol
     )
     assert shown[0] == "RD882"
     assert "RD599" not in shown
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "AttributeError: module 'torch.distributed' has no attribute 'init_process_group'",
+        "AttributeError: module 'torch.distributed' has no attribute 'is_initialized'",
+        "ModuleNotFoundError: No module named 'torch._C._distributed_c10d'; 'torch._C' is not a package",
+        'hasattr(torch._C, "_c10d_init")   returning false',
+        "torch.distributed.is_available() returns False",
+    ],
+)
+def test_a_torch_without_torch_distributed_is_read_in_its_wordings(line: str) -> None:
+    assert "torch_distributed_missing" in _errors(line)
+
+
+def test_a_working_distributed_call_is_not_read_as_missing() -> None:
+    assert "torch_distributed_missing" not in _errors("torch.distributed.is_available() returns True")
+
+
+def test_a_rocm_torch_without_distributed_is_explained_by_the_windows_wheels() -> None:
+    shown = _shown(
+        'hasattr(torch._C, "_c10d_init") returning false\n'
+        "\n"
+        "Name: torch\n"
+        "Version: 2.12.0a0+rocm7.13.0a20260313\n"
+    )
+    assert shown[0] == "RD883"
+    assert "RD599" not in shown
