@@ -74,6 +74,8 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "rocm-5724-strix-point-mes-0x83-firmware-regression": {"driver"},
     "container-toolkit-86-docker-desktop-blocks-kfd": {"platform"},
     "comfyui-zluda-5-win-hip-sdk-bin-not-on-path-winerror-126": {"platform"},
+    "zluda-lshqqytiger-135-build-needs-amdhip64-7-on-hip6": {"platform"},
+    "zluda-vosen-326-rx580-driver-ships-only-hip5-dlls": {"platform"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 

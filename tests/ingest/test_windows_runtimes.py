@@ -1,0 +1,160 @@
+"""Windows HIP runtimes that a program needs but cannot find, read from pastes (issue 23, RD880-RD881).
+
+The wordings are the forms seen in several public reports (the signature rows of block h23w in
+rules/data/signatures.yaml name them); none is one report's whole text.
+"""
+
+from __future__ import annotations
+
+from typing import List, Set
+
+import pytest
+from ingest_helpers import block, ingest
+
+from rocm_doctor.ingest.signatures import match_block
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.pipeline import evaluate
+
+
+def _errors(text: str) -> List[str]:
+    return [p.kind.split(":", 1)[1] for p in match_block(block(text)) if p.kind.startswith("error:")]
+
+
+def _contexts(text: str) -> Set[str]:
+    return {p.kind.split(":", 1)[1] for p in match_block(block(text)) if p.kind.startswith("context:")}
+
+
+def _shown(text: str) -> List[str]:
+    """Rule ids of the error and warning findings, in the order a maintainer reads them."""
+    findings = evaluate(load_rules([], use_env=False), ingest(text).facts).findings
+    return [f.id for f in findings if f.severity in ("error", "warning")]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "The code execution cannot proceed because amdhip64_6.dll was not found. Reinstalling the program may fix this problem.",
+        "amd_comgr_2.dll and amdhip64_6.dll missing",
+        "`cusparse.dll` explicitly requires `amdhip64_7.dll`, which impossible to run on hip 6",
+        "it gave an error stating that amdhip64_6.dll is missing.",
+        "Cannot load amdhip64_7.dll; Windows error=126",
+        "Failed to load amdhip64.dll: The specified module could not be found.",
+    ],
+)
+def test_a_missing_versioned_hip_runtime_dll_is_read_in_its_wordings(line: str) -> None:
+    assert "hip_runtime_dll_not_found" in _errors(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I did take a look at system 32 and found amdhip64_6.dll there",
+        r"HIP runtime: C:\Program Files\AMD\ROCm\6.1\bin\amdhip64_6.dll (6.1.40252)",
+        "where.exe amdhip64*.dll",
+    ],
+)
+def test_a_hip_runtime_dll_named_without_a_failure_is_not_read_as_missing(line: str) -> None:
+    assert "hip_runtime_dll_not_found" not in _errors(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "set COMMANDLINE_ARGS=--use-zluda --medvram",
+        r"zluda_with.exe -- C:\Program Files\Blender Foundation\Blender 4.0\blender-launcher.exe",
+        "[INFO] ZLUDA version: 3.9.5",
+    ],
+)
+def test_zluda_is_read_in_its_forms(line: str) -> None:
+    assert "zluda_named" in _contexts(line)
+
+
+def test_a_word_containing_zluda_is_not_zluda_context() -> None:
+    assert "zluda_named" not in _contexts("see comfyui_zludarc for settings")
+
+
+def test_a_missing_hip_runtime_dll_is_the_first_finding_and_no_catch_all_is_left() -> None:
+    shown = _shown(
+        "[INFO] ZLUDA version: 3.9.5\n"
+        "The code execution cannot proceed because amdhip64_6.dll was not found.\n"
+        "ERROR: Could not load DLL: Could not find module 'D:\\ComfyZ\\zluda\\nvcuda.dll' (or one of its dependencies).\n"
+    )
+    assert shown[0] == "RD880"
+    assert "RD881" not in shown
+    assert "RD599" not in shown
+
+
+def test_a_dll_load_failure_under_zluda_points_at_the_hip_sdk_on_path() -> None:
+    shown = _shown(
+        "Fresh install - 7900 XTX - ZLUDA with HIP SDK 5.7\n"
+        'OSError: [WinError 126] The specified module could not be found. Error loading "C:\\ComfyUI-Zluda\\venv\\lib\\site-packages\\torch\\lib\\caffe2_nvrtc.dll" or one of its dependencies.\n'
+    )
+    assert shown[0] == "RD881"
+    assert "RD599" not in shown
+
+
+def test_a_dll_load_failure_without_zluda_is_not_blamed_on_zluda() -> None:
+    shown = _shown(
+        'OSError: [WinError 126] The specified module could not be found. Error loading "C:\\venv\\lib\\site-packages\\torch\\lib\\c10.dll" or one of its dependencies.\n'
+    )
+    assert "RD881" not in shown
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        r"The procedure entry point hipDeviceSetLimit could not be found in the dynamic link library D:\Apps\ZLUDA\nvcuda.dll",
+        r"`The procedure entry point hipGraphCreate could not be located in the dynamic link library ...\zluda\nvcuda.dll`",
+    ],
+)
+def test_a_hip_entry_point_missing_from_the_runtime_is_read_in_the_loader_wordings(line: str) -> None:
+    assert "hip_entry_point_not_found" in _errors(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        r"The procedure entry point roclabs_bfdot_64 could not be located in the dynamic link library (...\lib\ollama\hip_blas.dll)",
+        r"The procedure entry point clCreateCommandQueueWithProperties could not be located in the dynamic link library E:\programs\x.exe",
+    ],
+)
+def test_an_entry_point_that_is_not_a_hip_function_is_not_blamed_on_the_hip_runtime(line: str) -> None:
+    assert "hip_entry_point_not_found" not in _errors(line)
+
+
+def test_a_missing_hip_entry_point_is_judged_as_the_drivers_runtime_being_too_old() -> None:
+    shown = _shown(
+        "When running applications using ZLUDA.exe, getting error -\n"
+        "The procedure entry point hipGraphCreate could not be located in the dynamic link library C:\\zluda\\nvcuda.dll\n"
+    )
+    assert shown[0] == "RD882"
+    assert "RD599" not in shown
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "AttributeError: module 'torch.distributed' has no attribute 'init_process_group'",
+        "AttributeError: module 'torch.distributed' has no attribute 'is_initialized'",
+        "ModuleNotFoundError: No module named 'torch._C._distributed_c10d'; 'torch._C' is not a package",
+        'hasattr(torch._C, "_c10d_init")   returning false',
+        "torch.distributed.is_available() returns False",
+    ],
+)
+def test_a_torch_without_torch_distributed_is_read_in_its_wordings(line: str) -> None:
+    assert "torch_distributed_missing" in _errors(line)
+
+
+def test_a_working_distributed_call_is_not_read_as_missing() -> None:
+    assert "torch_distributed_missing" not in _errors("torch.distributed.is_available() returns True")
+
+
+def test_a_rocm_torch_without_distributed_is_explained_by_the_windows_wheels() -> None:
+    shown = _shown(
+        'hasattr(torch._C, "_c10d_init") returning false\n'
+        "\n"
+        "Name: torch\n"
+        "Version: 2.12.0a0+rocm7.13.0a20260313\n"
+    )
+    assert shown[0] == "RD883"
+    assert "RD599" not in shown
