@@ -1,0 +1,30 @@
+"""Reports of hipBLASLt failing: the finding that explains hipBLASLt's messages is read first."""
+
+from __future__ import annotations
+
+from ingest_helpers import ingest
+
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.judge.report import CheckResult
+from rocm_doctor.pipeline import evaluate
+
+RULES = load_rules([], use_env=False)
+
+# The lines hipBLASLt prints when its library folder has no files for the GPU (tensile_host.cpp),
+# then what the caller sees.
+NO_KERNELS = (
+    "rocblaslt warning: No paths matched /opt/rocm/lib/hipblaslt/library/*gfx906*co. Make sure that HIPBLASLT_TENSILE_LIBPATH is set correctly.\n"
+    "hipBLASLt error: Heuristic Fetch Failed!\n"
+    "RuntimeError: CUDA error: HIPBLAS_STATUS_NOT_SUPPORTED when calling `hipblasLtMatmul(...)`\n"
+)
+
+
+def _check(text: str) -> CheckResult:
+    return evaluate(RULES, ingest(text).facts)
+
+
+def test_hipblaslts_follow_on_errors_are_explained_by_its_missing_kernels() -> None:
+    result = _check(NO_KERNELS)
+    problems = [f for f in result.findings if f.severity != "info"]
+    assert problems and problems[0].id == "RD524"
+    assert not any(f.id == "RD599" for f in result.findings)
