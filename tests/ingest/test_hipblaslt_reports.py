@@ -28,3 +28,22 @@ def test_hipblaslts_follow_on_errors_are_explained_by_its_missing_kernels() -> N
     problems = [f for f in result.findings if f.severity != "info"]
     assert problems and problems[0].id == "RD524"
     assert not any(f.id == "RD599" for f in result.findings)
+
+
+def test_a_hipblaslt_failure_on_a_gpu_its_rocm_release_has_no_kernels_for_is_explained_first() -> None:
+    report = (
+        "### GPU\n\nAMD Radeon RX 7900 XTX\n\n### ROCm Version\n\nROCm 6.1.2\n\n"
+        "```\nrocblaslt error: Could not initialize Tensile host:\nstd::bad_cast\nSegmentation fault (core dumped)\n```\n"
+    )
+    result = _check(report)
+    problems = [f for f in result.findings if f.severity != "info"]
+    assert problems and problems[0].id == "RD167" and problems[0].category == "blas"
+    assert not any(f.id == "RD599" for f in result.findings)
+
+
+def test_a_hipblaslt_failure_is_left_unexplained_where_that_release_has_the_gpus_kernels() -> None:
+    report = (
+        "### GPU\n\nAMD Radeon RX 7900 XTX\n\n### ROCm Version\n\nROCm 6.2.0\n\n"
+        "```\nrocblaslt error: Could not initialize Tensile host:\nstd::bad_cast\n```\n"
+    )
+    assert not any(f.id == "RD167" for f in _check(report).findings)
