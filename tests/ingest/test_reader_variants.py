@@ -197,7 +197,19 @@ def test_an_error_naming_one_gpu_and_prose_naming_another_give_two_gpus() -> Non
     ],
 )
 def test_hipblaslt_missing_its_library_is_read_as_hipblaslts_not_rocblass(line: str) -> None:
-    assert "hipblaslt_library_missing" in signatures(line + "\n")
+    found = signatures(line + "\n")
+    assert "hipblaslt_library_missing" in found and "tensile_library_missing_arch" not in found
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'ocblaslt error: Cannot read "C:\\Program Files\\AMD\\ROCm\\6.2\\bin\\hipblaslt\\library\\TensileLibrary_lazy_gfx1030.dat": No error',
+        r"Cannot read C:\Program Files\AMD\ROCm\6.2\bin\hipblaslt\library\TensileLibrary_lazy_gfx1030.dat: No such file or directory",
+    ],
+)
+def test_a_hipblaslt_library_path_is_never_read_as_rocblass_missing_kernels(line: str) -> None:
+    assert "tensile_library_missing_arch" not in signatures(line + "\n")
 
 
 def test_rocblas_missing_kernels_with_a_quoted_path_is_read() -> None:
