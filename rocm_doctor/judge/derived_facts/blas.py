@@ -22,6 +22,8 @@ from rocm_doctor.knowledge import hipblaslt, overrides
 from rocm_doctor.knowledge.gpu_table import base_gfx
 
 TABLE_SOURCE = "rules/data/hipblaslt.yaml"
+APPS_WITH_OWN_ROCM = ("app_bundled_rocm_runtime", "ollama_named")
+"""Context signatures of a report whose program runs on a ROCm its application ships, not the system's."""
 
 
 def _table(tables: Tables) -> hipblaslt.HipblasltTable:
@@ -149,7 +151,12 @@ def prefer_hipblaslt_zero_ignored(facts: Facts, tables: Tables) -> Fact:
 def _hipblaslt_rocm(facts: Facts) -> Fact:
     """The ROCm release whose hipBLASLt the program loads: a pytorch.org ROCm wheel bundles its
     own (the wheel's ROCm); a distribution's torch and programs without torch use the system's.
-    AMD's builds are unknown (repo.radeon.com wheels use the system's, TheRock's bundle their own)."""
+    AMD's builds are unknown (repo.radeon.com wheels use the system's, TheRock's bundle their own),
+    and so is an application that ships its own ROCm runtime (ollama, Unsloth's llama.cpp)."""
+    context = facts.symptoms.context
+    shown = set(context.value or []) if context.is_known else set()
+    if shown & set(APPS_WITH_OWN_ROCM):
+        return unknown("the report runs an application that ships its own ROCm runtime and hipBLASLt")
     torch = facts.torch
     if torch.flavour.is_known and torch.flavour.value == "rocm" and torch.distributor.is_known:
         if torch.distributor.value == "pytorch.org":
