@@ -315,3 +315,18 @@ def test_the_windows_version_string_names_windows_and_its_release_by_build(text:
     facts = ingest(text + "\n").facts
     assert facts.host.os.value == "windows"
     assert facts.host.windows_release.value == release
+
+
+@pytest.mark.parametrize(
+    ("text", "spoken_of"),
+    [
+        ("hipBLASLt supports only gfx90a GPUs.", True),
+        ("Is hipBLASLt used on my card?", True),
+        ("apt install hipblaslt-dev6.1.2", False),  # a package name
+        ("export TORCH_BLAS_PREFER_HIPBLASLT=0", False),
+        ("ls /opt/rocm/lib/hipblaslt/library", False),
+    ],
+)
+def test_a_report_speaks_of_hipblaslt_in_the_librarys_spelling_not_in_package_names(text: str, spoken_of: bool) -> None:
+    context = ingest(text + "\n").facts.symptoms.context
+    assert ("hipblaslt_spoken_of" in (context.value or [])) is spoken_of
