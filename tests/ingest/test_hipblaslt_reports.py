@@ -47,3 +47,14 @@ def test_a_hipblaslt_failure_is_left_unexplained_where_that_release_has_the_gpus
         "```\nrocblaslt error: Could not initialize Tensile host:\nstd::bad_cast\n```\n"
     )
     assert not any(f.id == "RD167" for f in _check(report).findings)
+
+
+def test_a_blas_status_error_after_hipblaslts_missing_library_is_explained_by_it() -> None:
+    report = (
+        'rocblaslt error: Cannot read "/opt/app/rocm/hipblaslt/library/TensileLibrary_lazy_gfx1030.dat": No such file or directory\n'
+        "RuntimeError: CUDA error: CUBLAS_STATUS_INVALID_VALUE when calling `cublasLtMatmulAlgoGetHeuristic(ltHandle, ...)`\n"
+    )
+    result = _check(report)
+    problems = [f for f in result.findings if f.severity != "info"]
+    assert problems and problems[0].id == "RD524"
+    assert not any(f.id == "RD599" for f in result.findings)
