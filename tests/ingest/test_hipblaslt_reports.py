@@ -58,3 +58,12 @@ def test_a_blas_status_error_after_hipblaslts_missing_library_is_explained_by_it
     problems = [f for f in result.findings if f.severity != "info"]
     assert problems and problems[0].id == "RD524"
     assert not any(f.id == "RD599" for f in result.findings)
+
+
+def test_an_igpu_known_only_from_the_cpu_model_is_never_judged_for_hipblaslt_kernels() -> None:
+    report = (
+        "### CPU\n\nAMD Ryzen 9 7950X\n\n### GPU\n\nAMD Radeon RX 6800 XT\n\n### ROCm Version\n\nROCm 6.1.2\n\n"
+        "```\nrocblaslt error: Could not initialize Tensile host:\nstd::bad_cast\n```\n"
+    )
+    judged = [f.gpu for f in _check(report).findings if f.id == "RD167"]
+    assert judged == [0]

@@ -18,6 +18,7 @@ from rocm_doctor.judge.derived_facts._support import carry, on_rocm_torch, then,
 from rocm_doctor.judge.derived_facts.env import env_unknown, env_vars
 from rocm_doctor.judge.derived_facts.gfx import effective_gfx
 from rocm_doctor.judge.derived_facts.gpus import amd_agents
+from rocm_doctor.judge.derived_facts.override_scope import CPU_IMPLIED_SOURCE
 from rocm_doctor.knowledge import hipblaslt, overrides
 from rocm_doctor.knowledge.gpu_table import base_gfx
 
@@ -202,10 +203,14 @@ def hipblaslt_library_targets(facts: Facts, tables: Tables) -> Fact:
     "hipblaslt_library_has_gfx",
     "The hipBLASLt in use (derived.hipblaslt_rocm) has kernels for the GPU's effective gfx: "
     "gfx90a from ROCm 5.5, gfx940-942 from 5.7, gfx1100/gfx1101 from 6.2 (rules/data/hipblaslt.yaml "
-    "`library`); unknown outside the releases read. When the environment is not shown, False only if "
-    "no override within the GPU's override group could point it at a target the library has.",
+    "`library`); unknown outside the releases read and for a GPU inferred only from a CPU model. When the "
+    "environment is not shown, False only if no override within the GPU's override group could point it "
+    "at a target the library has.",
 )
 def hipblaslt_library_has_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    if agent.source.startswith(CPU_IMPLIED_SOURCE):
+        return unknown("this GPU is inferred only from the CPU model the report names, never judged on its own")
+
     def with_rocm(rocm: str) -> Fact:
         targets = _table(tables).library_targets(rocm)
         if targets is None:
