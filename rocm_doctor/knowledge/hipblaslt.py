@@ -6,15 +6,16 @@
     preferred('gfx1201', '2.10.0', '7.0')    -> True   (hipBLASLt is the default there)
     prefer_variable('2.10.0')                -> 'zero-ignored-on-preferred'
     uses_hipblaslt(['gfx1201'], '2.10.0', '7.0', {'TORCH_BLAS_PREFER_HIPBLASLT': '0'}) -> True
+    library_has('gfx1100', '6.1.2')          -> False  (hipBLASLt's own kernels: gfx1100 from ROCm 6.2)
 
-The lists are upstream PyTorch's (pytorch.org wheels and source builds of pytorch/pytorch);
+The allow and preference lists are upstream PyTorch's (pytorch.org wheels and source builds of pytorch/pytorch);
 AMD's own builds differ and are the callers' business to leave undecided.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Iterable, List, Mapping, Optional, Tuple
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
@@ -45,6 +46,13 @@ class _ArchRow:
     torch: SpecifierSet
     rocm: Optional[SpecifierSet]
     certain: bool
+    source: str
+
+
+@dataclass(frozen=True)
+class _LibraryRow:
+    rocm: SpecifierSet
+    targets: Tuple[str, ...]
     source: str
 
 
@@ -82,6 +90,9 @@ class HipblasltTable:
     prefer_rows: List[_PreferRow]
     covers: Optional[SpecifierSet] = None
     """The torch releases whose code the rows were checked against; outside them every answer is None."""
+    library_rows: List[_LibraryRow] = field(default_factory=list)
+    library_covers: Optional[SpecifierSet] = None
+    """The ROCm releases whose hipBLASLt build targets were read; outside them ``library_has`` is None."""
 
     def _covered(self, series: Version) -> bool:
         return self.covers is None or series in self.covers
@@ -122,6 +133,20 @@ class HipblasltTable:
     def preferred(self, gfx: str, torch_version: Any, rocm_version: Any) -> Optional[bool]:
         """Whether hipBLASLt is PyTorch's default BLAS on ``gfx`` (the preference list); None when unknown."""
         return self._lookup(self.preferred_rows, gfx, torch_version, rocm_version)
+
+    def library_targets(self, rocm_version: Any) -> Optional[Tuple[str, ...]]:
+        """The targets the hipBLASLt of this ROCm release was built for; None outside the releases
+        read (``library.covers_rocm``) or when the version cannot be read."""
+        rocm = parse_version(rocm_version)
+        if rocm is None or self.library_covers is None or rocm not in self.library_covers:
+            return None
+        rows = [row for row in self.library_rows if rocm in row.rocm]
+        return rows[0].targets if len(rows) == 1 else None
+
+    def library_has(self, gfx: str, rocm_version: Any) -> Optional[bool]:
+        """Whether the hipBLASLt of this ROCm release has kernels for ``gfx``; None when not known."""
+        targets = self.library_targets(rocm_version)
+        return None if targets is None else base_gfx(gfx) in targets
 
     def prefer_variable(self, torch_version: Any) -> Optional[str]:
         """What ``TORCH_BLAS_PREFER_HIPBLASLT`` does in this release (see ``BEHAVIOURS``); None when unknown."""
@@ -225,7 +250,23 @@ def _build(data: Any) -> HipblasltTable:
         preferred_rows=_arch_rows(top.get("preferred"), "preferred"),
         prefer_rows=prefer,
         covers=specifier(top["covers_torch"], TABLE, "covers_torch") if top.get("covers_torch") else None,
+        **_library(top.get("library")),
     )
+
+
+def _library(value: Any) -> Dict[str, Any]:
+    if value is None:
+        return {}
+    library = need_mapping(value, TABLE, "library")
+    rows = []
+    for index, row in enumerate(need_rows(library.get("targets"), TABLE, "library.targets")):
+        here = f"library.targets[{index}]"
+        targets = tuple(base_gfx(t) for t in str_list(row, "targets", TABLE, here))
+        rows.append(_LibraryRow(specifier(row.get("rocm", ""), TABLE, here), targets, need_source(row, TABLE, here)))
+    covers = library.get("covers_rocm")
+    if not covers:
+        raise InputError(f"{where(TABLE, 'library')}.covers_rocm is required")
+    return {"library_rows": rows, "library_covers": specifier(covers, TABLE, "library.covers_rocm")}
 
 
 def table(data: Optional[Any] = None) -> HipblasltTable:
@@ -241,6 +282,11 @@ def allowed(gfx: str, torch_version: Any, rocm_version: Any, data: Optional[Any]
 def preferred(gfx: str, torch_version: Any, rocm_version: Any, data: Optional[Any] = None) -> Optional[bool]:
     """See :meth:`HipblasltTable.preferred`."""
     return table(data).preferred(gfx, torch_version, rocm_version)
+
+
+def library_has(gfx: str, rocm_version: Any, data: Optional[Any] = None) -> Optional[bool]:
+    """See :meth:`HipblasltTable.library_has`."""
+    return table(data).library_has(gfx, rocm_version)
 
 
 def prefer_variable(torch_version: Any, data: Optional[Any] = None) -> Optional[str]:

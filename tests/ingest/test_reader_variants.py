@@ -197,7 +197,19 @@ def test_an_error_naming_one_gpu_and_prose_naming_another_give_two_gpus() -> Non
     ],
 )
 def test_hipblaslt_missing_its_library_is_read_as_hipblaslts_not_rocblass(line: str) -> None:
-    assert "hipblaslt_library_missing" in signatures(line + "\n")
+    found = signatures(line + "\n")
+    assert "hipblaslt_library_missing" in found and "tensile_library_missing_arch" not in found
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'ocblaslt error: Cannot read "C:\\Program Files\\AMD\\ROCm\\6.2\\bin\\hipblaslt\\library\\TensileLibrary_lazy_gfx1030.dat": No error',
+        r"Cannot read C:\Program Files\AMD\ROCm\6.2\bin\hipblaslt\library\TensileLibrary_lazy_gfx1030.dat: No such file or directory",
+    ],
+)
+def test_a_hipblaslt_library_path_is_never_read_as_rocblass_missing_kernels(line: str) -> None:
+    assert "tensile_library_missing_arch" not in signatures(line + "\n")
 
 
 def test_rocblas_missing_kernels_with_a_quoted_path_is_read() -> None:
@@ -303,3 +315,18 @@ def test_the_windows_version_string_names_windows_and_its_release_by_build(text:
     facts = ingest(text + "\n").facts
     assert facts.host.os.value == "windows"
     assert facts.host.windows_release.value == release
+
+
+@pytest.mark.parametrize(
+    ("text", "spoken_of"),
+    [
+        ("hipBLASLt supports only gfx90a GPUs.", True),
+        ("Is hipBLASLt used on my card?", True),
+        ("apt install hipblaslt-dev6.1.2", False),  # a package name
+        ("export TORCH_BLAS_PREFER_HIPBLASLT=0", False),
+        ("ls /opt/rocm/lib/hipblaslt/library", False),
+    ],
+)
+def test_a_report_speaks_of_hipblaslt_in_the_librarys_spelling_not_in_package_names(text: str, spoken_of: bool) -> None:
+    context = ingest(text + "\n").facts.symptoms.context
+    assert ("hipblaslt_spoken_of" in (context.value or [])) is spoken_of

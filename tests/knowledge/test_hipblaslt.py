@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from rocm_doctor.data import load_table
+from rocm_doctor.errors import InputError
 from rocm_doctor.knowledge import hipblaslt as hl
 
 ZERO = {"TORCH_BLAS_PREFER_HIPBLASLT": "0"}
@@ -74,3 +76,32 @@ def test_every_gpu_must_be_preferred_and_allowed() -> None:
 
 def test_torch_before_2_4_never_asks_for_hipblaslt() -> None:
     assert hl.uses_hipblaslt(["gfx942"], "2.3.1", "6.0", ONE) is False
+
+
+@pytest.mark.parametrize(
+    ("gfx", "rocm", "expected"),
+    [
+        ("gfx90a:sramecc+:xnack-", "5.5.1", True),
+        ("gfx942", "5.6.0", False),  # MI300 kernels from ROCm 5.7
+        ("gfx942", "5.7.1", True),
+        ("gfx908", "6.0.2", False),  # MI100 never in these releases (ROCm/hipBLASLt#516)
+        ("gfx1100", "6.1.2", False),
+        ("gfx1100", "6.2.4", True),  # RDNA3 kernels from ROCm 6.2
+        ("gfx1101", "6.2", True),
+        ("gfx1030", "6.2.0", False),
+    ],
+)
+def test_hipblaslts_own_kernels_per_rocm_release(gfx, rocm, expected) -> None:
+    assert hl.library_has(gfx, rocm) is expected
+
+
+@pytest.mark.parametrize("rocm", ["5.4.3", "6.3.0", "7.2", "not a version"])
+def test_hipblaslts_kernels_are_unknown_outside_the_releases_read(rocm) -> None:
+    assert hl.library_has("gfx1100", rocm) is None
+
+
+def test_a_library_section_without_the_releases_it_covers_is_refused() -> None:
+    data = dict(load_table("hipblaslt"))
+    data["library"] = {"targets": [{"rocm": ">=6.2", "targets": ["gfx1100"], "source": "https://example.org/x"}]}
+    with pytest.raises(InputError, match="covers_rocm"):
+        hl.table(data)

@@ -9,18 +9,22 @@ is unknown. The GPU's *effective* gfx counts (an override changes what PyTorch s
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List
+from typing import Callable, Dict, List, Tuple
 
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, known, unknown
 from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
-from rocm_doctor.judge.derived_facts._support import on_rocm_torch, then, torch_version
+from rocm_doctor.judge.derived_facts._support import carry, on_rocm_torch, then, torch_version
 from rocm_doctor.judge.derived_facts.env import env_unknown, env_vars
 from rocm_doctor.judge.derived_facts.gfx import effective_gfx
 from rocm_doctor.judge.derived_facts.gpus import amd_agents
-from rocm_doctor.knowledge import hipblaslt
+from rocm_doctor.judge.derived_facts.override_scope import CPU_IMPLIED_SOURCE
+from rocm_doctor.knowledge import hipblaslt, overrides
+from rocm_doctor.knowledge.gpu_table import base_gfx
 
 TABLE_SOURCE = "rules/data/hipblaslt.yaml"
+APPS_WITH_OWN_ROCM = ("app_bundled_rocm_runtime", "ollama_named")
+"""Context signatures of a report whose program runs on a ROCm its application ships, not the system's."""
 
 
 def _table(tables: Tables) -> hipblaslt.HipblasltTable:
@@ -143,3 +147,91 @@ def prefer_hipblaslt_zero_ignored(facts: Facts, tables: Tables) -> Fact:
         return known(False, "env")
     return _machine(facts, tables, decide)
 
+
+
+def _hipblaslt_rocm(facts: Facts) -> Fact:
+    """The ROCm release whose hipBLASLt the program loads: a pytorch.org ROCm wheel bundles its
+    own (the wheel's ROCm); a distribution's torch and programs without torch use the system's.
+    AMD's builds are unknown (repo.radeon.com wheels use the system's, TheRock's bundle their own),
+    and so is an application that ships its own ROCm runtime (ollama, Unsloth's llama.cpp)."""
+    context = facts.symptoms.context
+    shown = set(context.value or []) if context.is_known else set()
+    if shown & set(APPS_WITH_OWN_ROCM):
+        return unknown("the report runs an application that ships its own ROCm runtime and hipBLASLt")
+    torch = facts.torch
+    if torch.flavour.is_known and torch.flavour.value == "rocm" and torch.distributor.is_known:
+        if torch.distributor.value == "pytorch.org":
+            if not torch.rocm_version.is_known:
+                return unknown("the ROCm version of the pytorch.org wheel is not known")
+            return known(str(torch.rocm_version.value), "torch.rocm_version (the wheel bundles its hipBLASLt)")
+        if torch.distributor.value != "distro":
+            return unknown(f"a {torch.distributor.value} build of torch may bundle its own hipBLASLt or use the system's")
+    elif torch.flavour.is_known and torch.flavour.value == "rocm":
+        return unknown("who built this ROCm torch is not known: a pytorch.org wheel bundles its own hipBLASLt")
+    system = facts.rocm.version
+    if not system.is_known:
+        return carry(system, "rocm.version")
+    return known(str(system.value), system.source or "rocm.version")
+
+
+@machine_fact(
+    "hipblaslt_rocm",
+    "The ROCm release whose hipBLASLt is in use: the wheel's for a pytorch.org ROCm wheel (it "
+    "bundles its libraries), the system's for a distribution's torch or a program without torch; "
+    "unknown for AMD's builds of torch.",
+)
+def hipblaslt_rocm(facts: Facts, tables: Tables) -> Fact:
+    return _hipblaslt_rocm(facts)
+
+
+@machine_fact(
+    "hipblaslt_library_targets",
+    "The gfx targets the hipBLASLt in use (derived.hipblaslt_rocm) was built for "
+    "(rules/data/hipblaslt.yaml `library`: ROCm 5.5-6.2 read); unknown for other releases.",
+)
+def hipblaslt_library_targets(facts: Facts, tables: Tables) -> Fact:
+    def targets(rocm: str) -> Fact:
+        found = _table(tables).library_targets(rocm)
+        if found is None:
+            return unknown(f"{TABLE_SOURCE} does not list hipBLASLt's targets for ROCm {rocm}")
+        return known(list(found), TABLE_SOURCE)
+
+    return then(_hipblaslt_rocm(facts), targets)
+
+
+@gpu_fact(
+    "hipblaslt_library_has_gfx",
+    "The hipBLASLt in use (derived.hipblaslt_rocm) has kernels for the GPU's effective gfx: "
+    "gfx90a from ROCm 5.5, gfx940-942 from 5.7, gfx1100/gfx1101 from 6.2 (rules/data/hipblaslt.yaml "
+    "`library`); unknown outside the releases read and for a GPU inferred only from a CPU model. When the "
+    "environment is not shown, False only if no override within the GPU's override group could point it "
+    "at a target the library has.",
+)
+def hipblaslt_library_has_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    if agent.source.startswith(CPU_IMPLIED_SOURCE):
+        return unknown("this GPU is inferred only from the CPU model the report names, never judged on its own")
+
+    def with_rocm(rocm: str) -> Fact:
+        targets = _table(tables).library_targets(rocm)
+        if targets is None:
+            return unknown(f"{TABLE_SOURCE} does not list hipBLASLt's targets for ROCm {rocm}")
+        gfx = effective_gfx(facts, agent, tables)
+        if gfx.is_known:
+            return known(base_gfx(str(gfx.value)) in targets, TABLE_SOURCE)
+        if not agent.gfx.is_known:
+            return gfx
+        return _without_override_shown(base_gfx(str(agent.gfx.value)), targets, tables, gfx)
+
+    return then(_hipblaslt_rocm(facts), with_rocm)
+
+
+def _without_override_shown(own: str, targets: Tuple[str, ...], tables: Tables, effective: Fact) -> Fact:
+    """The GPU's own gfx decides when no override the report may leave out could change the
+    answer: overrides borrow code objects only within an override group (gfx_overrides.yaml)."""
+    if own in targets:
+        return effective  # an override could point it elsewhere
+    group = overrides.group_of(own, tables["gfx_overrides"])
+    borrowable = [t for t in targets if group is not None and overrides.group_of(t, tables["gfx_overrides"]) == group]
+    if borrowable:
+        return unknown(f"an override the report does not show could point {own} at {', '.join(borrowable)}")
+    return known(False, f"{TABLE_SOURCE}: no {own} kernels, and none of its override group")

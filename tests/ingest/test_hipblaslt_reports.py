@@ -1,0 +1,69 @@
+"""Reports of hipBLASLt failing: the finding that explains hipBLASLt's messages is read first."""
+
+from __future__ import annotations
+
+from ingest_helpers import ingest
+
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.judge.report import CheckResult
+from rocm_doctor.pipeline import evaluate
+
+RULES = load_rules([], use_env=False)
+
+# The lines hipBLASLt prints when its library folder has no files for the GPU (tensile_host.cpp),
+# then what the caller sees.
+NO_KERNELS = (
+    "rocblaslt warning: No paths matched /opt/rocm/lib/hipblaslt/library/*gfx906*co. Make sure that HIPBLASLT_TENSILE_LIBPATH is set correctly.\n"
+    "hipBLASLt error: Heuristic Fetch Failed!\n"
+    "RuntimeError: CUDA error: HIPBLAS_STATUS_NOT_SUPPORTED when calling `hipblasLtMatmul(...)`\n"
+)
+
+
+def _check(text: str) -> CheckResult:
+    return evaluate(RULES, ingest(text).facts)
+
+
+def test_hipblaslts_follow_on_errors_are_explained_by_its_missing_kernels() -> None:
+    result = _check(NO_KERNELS)
+    problems = [f for f in result.findings if f.severity != "info"]
+    assert problems and problems[0].id == "RD524"
+    assert not any(f.id == "RD599" for f in result.findings)
+
+
+def test_a_hipblaslt_failure_on_a_gpu_its_rocm_release_has_no_kernels_for_is_explained_first() -> None:
+    report = (
+        "### GPU\n\nAMD Radeon RX 7900 XTX\n\n### ROCm Version\n\nROCm 6.1.2\n\n"
+        "```\nrocblaslt error: Could not initialize Tensile host:\nstd::bad_cast\nSegmentation fault (core dumped)\n```\n"
+    )
+    result = _check(report)
+    problems = [f for f in result.findings if f.severity != "info"]
+    assert problems and problems[0].id == "RD167" and problems[0].category == "blas"
+    assert not any(f.id == "RD599" for f in result.findings)
+
+
+def test_a_hipblaslt_failure_is_left_unexplained_where_that_release_has_the_gpus_kernels() -> None:
+    report = (
+        "### GPU\n\nAMD Radeon RX 7900 XTX\n\n### ROCm Version\n\nROCm 6.2.0\n\n"
+        "```\nrocblaslt error: Could not initialize Tensile host:\nstd::bad_cast\n```\n"
+    )
+    assert not any(f.id == "RD167" for f in _check(report).findings)
+
+
+def test_a_blas_status_error_after_hipblaslts_missing_library_is_explained_by_it() -> None:
+    report = (
+        'rocblaslt error: Cannot read "/opt/app/rocm/hipblaslt/library/TensileLibrary_lazy_gfx1030.dat": No such file or directory\n'
+        "RuntimeError: CUDA error: CUBLAS_STATUS_INVALID_VALUE when calling `cublasLtMatmulAlgoGetHeuristic(ltHandle, ...)`\n"
+    )
+    result = _check(report)
+    problems = [f for f in result.findings if f.severity != "info"]
+    assert problems and problems[0].id == "RD524"
+    assert not any(f.id == "RD599" for f in result.findings)
+
+
+def test_an_igpu_known_only_from_the_cpu_model_is_never_judged_for_hipblaslt_kernels() -> None:
+    report = (
+        "### CPU\n\nAMD Ryzen 9 7950X\n\n### GPU\n\nAMD Radeon RX 6800 XT\n\n### ROCm Version\n\nROCm 6.1.2\n\n"
+        "```\nrocblaslt error: Could not initialize Tensile host:\nstd::bad_cast\n```\n"
+    )
+    judged = [f.gpu for f in _check(report).findings if f.id == "RD167"]
+    assert judged == [0]
