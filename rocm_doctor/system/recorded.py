@@ -222,12 +222,15 @@ class RecordedSystem:
                 timed_out=True,
                 duration=float(timeout),
             )
+        if "returncode" in entry and entry["returncode"] is None:
+            # `returncode:` with no value: what the command did is not recorded (not a success).
+            return CommandResult(argv=args, error="recorded without a return code (returncode is null)")
         return CommandResult(
             argv=args,
             returncode=int(entry.get("returncode", 0)),
             stdout=str(entry.get("stdout") or ""),
             stderr=str(entry.get("stderr") or ""),
-            duration=float(entry.get("duration", 0.0)),
+            duration=float(entry.get("duration") or 0.0),
         )
 
     def start(

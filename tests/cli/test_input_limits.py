@@ -561,3 +561,16 @@ def test_timeout_bounds_the_inspection_of_a_hanging_interpreter(run_cli, tmp_pat
     result = run_cli("facts", "--python", str(python), "--timeout", "2", "--json")
     assert result.exit_code in (0, 1, 2), result.stdout + result.stderr
     assert time.monotonic() - started < 8
+
+
+@pytest.mark.parametrize("field", ["returncode", "duration"])
+def test_a_recorded_command_with_a_null_field_is_a_failed_read_not_a_crashed_gatherer(run_cli, tmp_path: Path, field: str) -> None:
+    # Found by the long fuzz run: `returncode:` with no value crashed the GPU gatherer (int(None)): exit 3.
+    folder = _machine(tmp_path)
+    commands = folder / "commands.yaml"
+    text = commands.read_text(encoding="utf-8")
+    commands.write_text(text.replace("  returncode: 0\n", f"  {field}:\n", 1), encoding="utf-8")
+    assert f"  {field}:\n" in commands.read_text(encoding="utf-8")
+    result = run_cli("check", "--machine", str(folder), "--json")
+    assert result.exit_code in (0, 1), result.stderr
+    assert json.loads(result.stdout)["crashes"] == []
