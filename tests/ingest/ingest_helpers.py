@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Set
 
 from rocm_doctor.ingest import IngestResult, ingest_text
 from rocm_doctor.ingest.blocks import Block, split_blocks
@@ -27,3 +27,26 @@ def gpu(result: IngestResult, index: int = 0) -> Dict[str, Any]:
 
 def ingest(text: str) -> IngestResult:
     return ingest_text(text, origin_detail="test")
+
+
+def signature_errors(text: str) -> List[str]:
+    """The error signature ids the first block of ``text`` matches."""
+    from rocm_doctor.ingest.signatures import match_block
+
+    return [p.kind.split(":", 1)[1] for p in match_block(block(text)) if p.kind.startswith("error:")]
+
+
+def signature_contexts(text: str) -> Set[str]:
+    """The context signature ids the first block of ``text`` matches."""
+    from rocm_doctor.ingest.signatures import match_block
+
+    return {p.kind.split(":", 1)[1] for p in match_block(block(text)) if p.kind.startswith("context:")}
+
+
+def problems_shown(text: str) -> List[str]:
+    """Rule ids of the error and warning findings of ``text`` as a report, in the order a maintainer reads them."""
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    findings = evaluate(load_rules([], use_env=False), ingest(text).facts).findings
+    return [f.id for f in findings if f.severity in ("error", "warning")]

@@ -6,28 +6,9 @@ rules/data/signatures.yaml, block h23p, name them); none is one report's text.
 
 from __future__ import annotations
 
-from typing import List, Set
 
 import pytest
-from ingest_helpers import block, ingest
-
-from rocm_doctor.ingest.signatures import match_block
-from rocm_doctor.judge.loader import load_rules
-from rocm_doctor.pipeline import evaluate
-
-
-def _errors(text: str) -> List[str]:
-    return [p.kind.split(":", 1)[1] for p in match_block(block(text)) if p.kind.startswith("error:")]
-
-
-def _contexts(text: str) -> Set[str]:
-    return {p.kind.split(":", 1)[1] for p in match_block(block(text)) if p.kind.startswith("context:")}
-
-
-def _shown(text: str) -> List[str]:
-    """Rule ids of the error and warning findings, in the order a maintainer reads them."""
-    findings = evaluate(load_rules([], use_env=False), ingest(text).facts).findings
-    return [f.id for f in findings if f.severity in ("error", "warning")]
+from ingest_helpers import ingest, problems_shown, signature_contexts, signature_errors
 
 
 # ----------------------------------------------------------------- reading the container command
@@ -60,7 +41,7 @@ def test_a_container_command_after_a_shell_prompt_says_the_program_runs_in_a_con
     ],
 )
 def test_a_failed_hip_runtime_initialisation_is_read_in_its_log_forms(line: str) -> None:
-    assert "hip_init_failed" in _errors(line)
+    assert "hip_init_failed" in signature_errors(line)
 
 
 @pytest.mark.parametrize(
@@ -72,7 +53,7 @@ def test_a_failed_hip_runtime_initialisation_is_read_in_its_log_forms(line: str)
     ],
 )
 def test_an_invalid_device_index_is_not_a_failed_initialisation(line: str) -> None:
-    assert "hip_init_failed" not in _errors(line)
+    assert "hip_init_failed" not in signature_errors(line)
 
 
 @pytest.mark.parametrize(
@@ -87,7 +68,7 @@ def test_an_invalid_device_index_is_not_a_failed_initialisation(line: str) -> No
     ],
 )
 def test_the_gpu_unseen_inside_a_container_is_read_in_its_wordings(line: str) -> None:
-    assert "no_gpu_in_container" in _errors(line)
+    assert "no_gpu_in_container" in signature_errors(line)
 
 
 @pytest.mark.parametrize(
@@ -99,7 +80,7 @@ def test_the_gpu_unseen_inside_a_container_is_read_in_its_wordings(line: str) ->
     ],
 )
 def test_a_container_sentence_without_a_missing_gpu_is_not_read_as_one(line: str) -> None:
-    assert "no_gpu_in_container" not in _errors(line)
+    assert "no_gpu_in_container" not in signature_errors(line)
 
 
 @pytest.mark.parametrize(
@@ -116,7 +97,7 @@ def test_a_container_sentence_without_a_missing_gpu_is_not_read_as_one(line: str
     ],
 )
 def test_container_context_is_read_in_its_forms(line: str, context: str) -> None:
-    assert context in _contexts(line)
+    assert context in signature_contexts(line)
 
 
 @pytest.mark.parametrize(
@@ -129,14 +110,14 @@ def test_container_context_is_read_in_its_forms(line: str, context: str) -> None
     ],
 )
 def test_near_misses_are_not_container_context(line: str, context: str) -> None:
-    assert context not in _contexts(line)
+    assert context not in signature_contexts(line)
 
 
 # ----------------------------------------------------------------- findings
 
 
 def test_docker_desktop_running_a_rocm_container_without_a_gpu_is_the_first_error() -> None:
-    shown = _shown(
+    shown = problems_shown(
         "Docker Desktop 4.37 on Ubuntu 24.04\n"
         "docker run -it --device=/dev/kfd --device=/dev/dri --group-add video rocm/pytorch:latest\n"
         "RuntimeError: No HIP GPUs are available\n"
@@ -145,7 +126,7 @@ def test_docker_desktop_running_a_rocm_container_without_a_gpu_is_the_first_erro
 
 
 def test_docker_desktop_named_in_a_report_without_a_gpu_error_gives_no_finding_about_it() -> None:
-    shown = _shown(
+    shown = problems_shown(
         "Docker Desktop 4.37 on Ubuntu 24.04\n"
         "docker run -it --device=/dev/kfd --device=/dev/dri --group-add video rocm/pytorch:latest\n"
         ">>> torch.cuda.is_available()\nTrue\n"
@@ -154,7 +135,7 @@ def test_docker_desktop_named_in_a_report_without_a_gpu_error_gives_no_finding_a
 
 
 def test_devices_passed_and_the_host_working_but_no_gpu_inside_names_the_engine_and_the_groups() -> None:
-    shown = _shown(
+    shown = problems_shown(
         "The host can see the GPUs, but processes inside Docker cannot.\n"
         "docker run -it --device /dev/kfd --device /dev/dri --group-add=video vllm-rocm bash\n"
         "rocminfo cannot find any available gpu inside the container.\n"
@@ -164,8 +145,8 @@ def test_devices_passed_and_the_host_working_but_no_gpu_inside_names_the_engine_
 
 def test_a_failed_hipinit_as_a_user_points_at_the_device_groups_and_not_as_root() -> None:
     line = "E rocm_driver.cc:261] failed call to hipInit: HIP_ERROR_InvalidDevice\n"
-    assert "RD860" in _shown("me@box:~$ python -c 'import tensorflow'\n" + line)
-    assert "RD860" not in _shown("root@box:~# python -c 'import tensorflow'\n" + line)
+    assert "RD860" in problems_shown("me@box:~$ python -c 'import tensorflow'\n" + line)
+    assert "RD860" not in problems_shown("root@box:~# python -c 'import tensorflow'\n" + line)
 
 
 @pytest.mark.parametrize(
@@ -177,11 +158,11 @@ def test_a_failed_hipinit_as_a_user_points_at_the_device_groups_and_not_as_root(
     ],
 )
 def test_docker_refusing_a_group_name_the_image_lacks_is_read(line: str) -> None:
-    assert "container_group_not_in_image" in _errors(line)
+    assert "container_group_not_in_image" in signature_errors(line)
 
 
 def test_a_group_name_missing_from_the_image_is_an_error_that_names_the_numeric_id() -> None:
-    shown = _shown(
+    shown = problems_shown(
         "docker run -it --device=/dev/kfd --device=/dev/dri --group-add render rocm/pytorch:latest\n"
         "docker: Error response from daemon: Unable to find group render: no matching entries in group file.\n"
     )
@@ -202,7 +183,7 @@ def test_a_group_name_missing_from_the_image_is_an_error_that_names_the_numeric_
     ],
 )
 def test_a_runtime_an_application_ships_is_read_from_its_folders(line: str) -> None:
-    assert "app_bundled_rocm_runtime" in _contexts(line)
+    assert "app_bundled_rocm_runtime" in signature_contexts(line)
 
 
 @pytest.mark.parametrize(
@@ -214,16 +195,16 @@ def test_a_runtime_an_application_ships_is_read_from_its_folders(line: str) -> N
     ],
 )
 def test_the_system_runtime_and_ollama_data_are_not_a_bundled_runtime(line: str) -> None:
-    assert "app_bundled_rocm_runtime" not in _contexts(line)
+    assert "app_bundled_rocm_runtime" not in signature_contexts(line)
 
 
 def test_a_segfault_of_a_bundled_prebuilt_points_at_the_bundled_runtime() -> None:
-    shown = _shown("$ ~/.unsloth/llama.cpp/llama-server --version\nSegmentation fault (core dumped)\n")
+    shown = problems_shown("$ ~/.unsloth/llama.cpp/llama-server --version\nSegmentation fault (core dumped)\n")
     assert "RD864" in shown
 
 
 def test_a_segfault_without_an_application_bundle_does_not_blame_one() -> None:
-    shown = _shown("$ python train.py\nSegmentation fault (core dumped)\n")
+    shown = problems_shown("$ python train.py\nSegmentation fault (core dumped)\n")
     assert "RD864" not in shown
 
 
@@ -235,17 +216,17 @@ def test_a_segfault_without_an_application_bundle_does_not_blame_one() -> None:
     ],
 )
 def test_ollamas_refused_dev_kfd_is_read_in_its_old_and_new_forms(line: str) -> None:
-    assert "ollama_kfd_permission_denied" in _errors(line)
+    assert "ollama_kfd_permission_denied" in signature_errors(line)
 
 
 def test_ollama_without_dev_kfd_in_a_container_is_not_a_permission_refusal() -> None:
     line = 'level=ERROR source=amd_linux.go:364 msg="amdgpu devices detected but permission problems block access" error="kfd driver not loaded.  If running in a container, remember to include \'--device /dev/kfd --device /dev/dri\'"'
-    assert "ollama_kfd_permission_denied" not in _errors(line)
-    assert "kfd_permission_denied" not in _errors(line)
+    assert "ollama_kfd_permission_denied" not in signature_errors(line)
+    assert "kfd_permission_denied" not in signature_errors(line)
 
 
 def test_ollamas_old_permission_message_is_the_first_error() -> None:
-    shown = _shown(
+    shown = problems_shown(
         "$ ollama serve\n"
         "Error: unable to initialize llm library Radeon card detected, but permissions not set up properly.  Either run ollama as root, or add you user account to the render group.\n"
     )

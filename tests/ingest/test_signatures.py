@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from ingest_helpers import block, ingest
+from ingest_helpers import block, ingest, signature_contexts
 
 from rocm_doctor.errors import InputError
 from rocm_doctor.ingest.signatures import build, match_block, signatures
@@ -12,10 +12,6 @@ from rocm_doctor.ingest.signatures import build, match_block, signatures
 def _ids(text: str) -> list:
     """Error signatures only (context rows say what the report is about, not what failed)."""
     return [p.kind.split(":", 1)[1] for p in match_block(block(text)) if p.kind.startswith("error:")]
-
-
-def _contexts(text: str) -> set:
-    return {p.kind.split(":", 1)[1] for p in match_block(block(text)) if p.kind.startswith("context:")}
 
 
 def test_every_shipped_signature_has_a_source_and_compiles() -> None:
@@ -76,9 +72,9 @@ def test_a_context_pattern_must_occur_in_the_same_block() -> None:
 def test_install_commands_reveal_the_index_used() -> None:
     extra = "pip3 install --pre torch --extra-index-url https://download.pytorch.org/whl/nightly/rocm5.4.3/"
     assert _ids(extra) == ["pip_extra_index_rocm"]
-    assert {"rocm_torch_index_used", "pytorch_org_rocm_index"} <= _contexts(extra)
+    assert {"rocm_torch_index_used", "pytorch_org_rocm_index"} <= signature_contexts(extra)
     assert _ids("pip install torch --index-url https://download.pytorch.org/whl/rocm6.2") == []
-    assert "rocm_torch_index_used" in _contexts("pip install torch --index-url https://download.pytorch.org/whl/rocm6.2")
+    assert "rocm_torch_index_used" in signature_contexts("pip install torch --index-url https://download.pytorch.org/whl/rocm6.2")
 
 
 def test_a_paste_without_errors_has_no_signatures() -> None:
@@ -157,7 +153,7 @@ def test_retold_messages_are_told_apart_from_statements_about_the_machine(line: 
     ],
 )
 def test_printing_torch_version_hip_marks_a_rocm_check(line: str, probed: bool) -> None:
-    assert ("hip_build_probed" in _contexts(line)) is probed
+    assert ("hip_build_probed" in signature_contexts(line)) is probed
 
 
 def test_a_printed_hip_check_gives_the_amd_context_a_cuda_torch_is_judged_in() -> None:
@@ -177,7 +173,7 @@ def test_a_printed_hip_check_gives_the_amd_context_a_cuda_torch_is_judged_in() -
     ],
 )
 def test_gpu_unavailable_is_read_whatever_the_language_of_the_verb(line: str) -> None:
-    assert "cuda_unavailable_reported" in _contexts(line)
+    assert "cuda_unavailable_reported" in signature_contexts(line)
 
 
 def test_a_loose_torch_requirement_conflict_is_not_a_pinned_companion() -> None:

@@ -6,28 +6,9 @@ rules/data/signatures.yaml name them); none is one report's whole text.
 
 from __future__ import annotations
 
-from typing import List, Set
 
 import pytest
-from ingest_helpers import block, ingest
-
-from rocm_doctor.ingest.signatures import match_block
-from rocm_doctor.judge.loader import load_rules
-from rocm_doctor.pipeline import evaluate
-
-
-def _errors(text: str) -> List[str]:
-    return [p.kind.split(":", 1)[1] for p in match_block(block(text)) if p.kind.startswith("error:")]
-
-
-def _contexts(text: str) -> Set[str]:
-    return {p.kind.split(":", 1)[1] for p in match_block(block(text)) if p.kind.startswith("context:")}
-
-
-def _shown(text: str) -> List[str]:
-    """Rule ids of the error and warning findings, in the order a maintainer reads them."""
-    findings = evaluate(load_rules([], use_env=False), ingest(text).facts).findings
-    return [f.id for f in findings if f.severity in ("error", "warning")]
+from ingest_helpers import problems_shown, signature_contexts, signature_errors
 
 
 @pytest.mark.parametrize(
@@ -42,7 +23,7 @@ def _shown(text: str) -> List[str]:
     ],
 )
 def test_a_missing_versioned_hip_runtime_dll_is_read_in_its_wordings(line: str) -> None:
-    assert "hip_runtime_dll_not_found" in _errors(line)
+    assert "hip_runtime_dll_not_found" in signature_errors(line)
 
 
 @pytest.mark.parametrize(
@@ -54,7 +35,7 @@ def test_a_missing_versioned_hip_runtime_dll_is_read_in_its_wordings(line: str) 
     ],
 )
 def test_a_hip_runtime_dll_named_without_a_failure_is_not_read_as_missing(line: str) -> None:
-    assert "hip_runtime_dll_not_found" not in _errors(line)
+    assert "hip_runtime_dll_not_found" not in signature_errors(line)
 
 
 @pytest.mark.parametrize(
@@ -66,15 +47,15 @@ def test_a_hip_runtime_dll_named_without_a_failure_is_not_read_as_missing(line: 
     ],
 )
 def test_zluda_is_read_in_its_forms(line: str) -> None:
-    assert "zluda_named" in _contexts(line)
+    assert "zluda_named" in signature_contexts(line)
 
 
 def test_a_word_containing_zluda_is_not_zluda_context() -> None:
-    assert "zluda_named" not in _contexts("see comfyui_zludarc for settings")
+    assert "zluda_named" not in signature_contexts("see comfyui_zludarc for settings")
 
 
 def test_a_missing_hip_runtime_dll_is_the_first_finding_and_no_catch_all_is_left() -> None:
-    shown = _shown(
+    shown = problems_shown(
         "[INFO] ZLUDA version: 3.9.5\n"
         "The code execution cannot proceed because amdhip64_6.dll was not found.\n"
         "ERROR: Could not load DLL: Could not find module 'D:\\ComfyZ\\zluda\\nvcuda.dll' (or one of its dependencies).\n"
@@ -85,7 +66,7 @@ def test_a_missing_hip_runtime_dll_is_the_first_finding_and_no_catch_all_is_left
 
 
 def test_a_dll_load_failure_under_zluda_points_at_the_hip_sdk_on_path() -> None:
-    shown = _shown(
+    shown = problems_shown(
         "Fresh install - 7900 XTX - ZLUDA with HIP SDK 5.7\n"
         'OSError: [WinError 126] The specified module could not be found. Error loading "C:\\ComfyUI-Zluda\\venv\\lib\\site-packages\\torch\\lib\\caffe2_nvrtc.dll" or one of its dependencies.\n'
     )
@@ -94,7 +75,7 @@ def test_a_dll_load_failure_under_zluda_points_at_the_hip_sdk_on_path() -> None:
 
 
 def test_a_dll_load_failure_without_zluda_is_not_blamed_on_zluda() -> None:
-    shown = _shown(
+    shown = problems_shown(
         'OSError: [WinError 126] The specified module could not be found. Error loading "C:\\venv\\lib\\site-packages\\torch\\lib\\c10.dll" or one of its dependencies.\n'
     )
     assert "RD881" not in shown
@@ -108,7 +89,7 @@ def test_a_dll_load_failure_without_zluda_is_not_blamed_on_zluda() -> None:
     ],
 )
 def test_a_hip_entry_point_missing_from_the_runtime_is_read_in_the_loader_wordings(line: str) -> None:
-    assert "hip_entry_point_not_found" in _errors(line)
+    assert "hip_entry_point_not_found" in signature_errors(line)
 
 
 @pytest.mark.parametrize(
@@ -119,11 +100,11 @@ def test_a_hip_entry_point_missing_from_the_runtime_is_read_in_the_loader_wordin
     ],
 )
 def test_an_entry_point_that_is_not_a_hip_function_is_not_blamed_on_the_hip_runtime(line: str) -> None:
-    assert "hip_entry_point_not_found" not in _errors(line)
+    assert "hip_entry_point_not_found" not in signature_errors(line)
 
 
 def test_a_missing_hip_entry_point_is_judged_as_the_drivers_runtime_being_too_old() -> None:
-    shown = _shown(
+    shown = problems_shown(
         "When running applications using ZLUDA.exe, getting error -\n"
         "The procedure entry point hipGraphCreate could not be located in the dynamic link library C:\\zluda\\nvcuda.dll\n"
     )
@@ -142,15 +123,15 @@ def test_a_missing_hip_entry_point_is_judged_as_the_drivers_runtime_being_too_ol
     ],
 )
 def test_a_torch_without_torch_distributed_is_read_in_its_wordings(line: str) -> None:
-    assert "torch_distributed_missing" in _errors(line)
+    assert "torch_distributed_missing" in signature_errors(line)
 
 
 def test_a_working_distributed_call_is_not_read_as_missing() -> None:
-    assert "torch_distributed_missing" not in _errors("torch.distributed.is_available() returns True")
+    assert "torch_distributed_missing" not in signature_errors("torch.distributed.is_available() returns True")
 
 
 def test_a_rocm_torch_without_distributed_is_explained_by_the_windows_wheels() -> None:
-    shown = _shown(
+    shown = problems_shown(
         'hasattr(torch._C, "_c10d_init") returning false\n'
         "\n"
         "Name: torch\n"
