@@ -123,6 +123,7 @@ def _note_regressions(facts: Facts, live: bool) -> None:
     The last good state is read only when a version in use is a known regression: an update can only
     walk into a regression that the version it reached is in.
     """
+    # Imported here for start-up speed only: the notes are rendered after the findings.
     from rocm_doctor.diff.versions import regressions_in_use
 
     if not regressions_in_use(facts):

@@ -139,6 +139,7 @@ def _adopt_early(ctx: GatherContext) -> None:
     """Put the children the CLI started early where their gatherers collect them, if each runs exactly
     the command and timeout the gatherer would start (else cancel it); start the torch probe first
     when it was not started early (it takes longest and needs nothing gathered before it)."""
+    # Imported here for start-up speed only, like every gatherer (see _gatherers).
     from rocm_doctor.facts.python_env import LABEL as INFO_KEY, info_argv, info_timeout
     from rocm_doctor.facts.torch import PROBE_KEY, probe_argv, start_torch_probe, torch_probe_timeout
 
