@@ -91,6 +91,13 @@ def test_the_guard_accepts_public_pinned_urls(value: str) -> None:
     assert _citation_problem(value) == ""
 
 
+def test_the_constraints_file_rules_cite_pips_guide_at_a_release() -> None:
+    # pip.pypa.io/en/stable/ changes with every pip release; the guide at a tag does not
+    refs = [ref.url for r in load_rules(use_env=False) if r.id in ("RD821", "RD825") for ref in r.references]
+    pip_guide = [u for u in refs if "user_guide" in u]
+    assert len(pip_guide) == 2 and not any("/en/stable/" in u or "/en/latest/" in u for u in pip_guide), pip_guide
+
+
 def test_every_rule_reference_is_a_public_url() -> None:
     problems = [f"{r.id}: {p}" for r in load_rules(use_env=False) for ref in r.references if (p := _citation_problem(ref.url))]
     assert not problems, "\n".join(problems)

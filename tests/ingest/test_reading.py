@@ -448,3 +448,19 @@ def test_hip_none_on_an_amd_report_is_an_error_about_the_build(text: str) -> Non
 
 def test_collect_envs_hip_runtime_line_is_not_torch_version_hip() -> None:
     assert facts("HIP runtime version: N/A\n").torch.hip_version.status != "absent"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "NVIDIA RTX 4090 here, Ubuntu 22.04. My check script prints:\ntorch: 2.5.1\nCUDA: 12.4\nHIP: None\n",
+        "My ComfyUI-Zluda setup on Windows 11 with an RX 6800 XT.\ntorch version: 2.3.1\nHIP: None\n",
+    ],
+    ids=["nvidia", "zluda"],
+)
+def test_hip_none_alone_or_under_zluda_is_not_a_wrong_build(text: str) -> None:
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    found = evaluate(load_rules([], use_env=False), facts(text)).findings
+    assert not any(f.id == "RD829" for f in found)

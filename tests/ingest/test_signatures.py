@@ -179,3 +179,20 @@ def test_gpu_unavailable_is_read_whatever_the_language_of_the_verb(line: str) ->
 def test_a_loose_torch_requirement_conflict_is_not_a_pinned_companion() -> None:
     line = "open-clip-torch 2.24.0 requires torch>=1.9.0, but you have torch 1.8.1 which is incompatible."
     assert "companion_pins_other_torch" not in _ids(line)
+
+
+@pytest.mark.parametrize(
+    ("line", "mismatch"),
+    [
+        ("sudo ln -s libhipblas.so.2 libhipblas.so.1", True),
+        ("sudo ln -s libhipsparse.so libhipsparse.so.0", True),
+        ("ln -sf /opt/rocm/lib/libamdhip64.so.7 /opt/rocm/lib/libamdhip64.so.6", True),
+        ("ln -s librocm_smi64.so.7.4.0 librocm_smi64.so.1", True),
+        ("$ sudo ln -s /opt/rocm/lib/libhipblas.so.2 /usr/lib/libhipblas.so.2", False),
+        ("ln -s libamdhip64.so.6.2.60200 libamdhip64.so.6", False),
+        ("ln -s /opt/rocm/lib/libhipblas.so.2 /usr/lib/", False),
+        ("ln -s libhipblas.so.2 libhipblas.so", False),
+    ],
+)
+def test_only_a_link_between_two_soname_versions_is_a_mismatch_worked_around(line: str, mismatch: bool) -> None:
+    assert ("soname_symlink_workaround" in signature_contexts(line)) is mismatch

@@ -130,6 +130,22 @@ def test_a_working_distributed_call_is_not_read_as_missing() -> None:
     assert "torch_distributed_missing" not in signature_errors("torch.distributed.is_available() returns True")
 
 
+@pytest.mark.parametrize("attribute", ["device_mesh", "tensor", "ProcessGroup"])
+def test_an_attribute_an_older_or_stubbed_torch_lacks_is_not_read_as_no_distributed(attribute: str) -> None:
+    # device_mesh is missing from a torch older than 2.2 built with distributed; ProcessGroup is a
+    # stub in a build without it, so neither tells the build apart.
+    line = f"AttributeError: module 'torch.distributed' has no attribute '{attribute}'"
+    assert "torch_distributed_missing" not in signature_errors(line)
+
+
+def test_device_mesh_missing_from_a_linux_rocm_torch_is_not_blamed_on_the_windows_wheels() -> None:
+    shown = problems_shown(
+        "My RX 7900 XTX, ROCm 6.2, torch 2.5.1+rocm6.2 and torchvision.\n"
+        "AttributeError: module 'torch.distributed' has no attribute 'device_mesh'\n"
+    )
+    assert "RD883" not in shown
+
+
 def test_a_rocm_torch_without_distributed_is_explained_by_the_windows_wheels() -> None:
     shown = problems_shown(
         'hasattr(torch._C, "_c10d_init") returning false\n'

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.judge import conditions, paths
 from rocm_doctor.judge.cases import load_baseline, load_cases
@@ -92,3 +94,15 @@ def test_the_baseline_is_a_valid_facts_document_of_a_healthy_amd_machine() -> No
     assert facts.gpus.agents[0].gfx.value == "gfx1100"
     assert facts.torch.flavour.value == "rocm"
     assert facts.env.vars.status == "known" and facts.env.vars.value == {}
+
+
+def test_no_fix_tells_pip_uninstall_to_take_user() -> None:
+    # pip uninstall has no --user option (its command defines -r, -y, --root-user-action and
+    # --break-system-packages); a fix that says so fails with "no such option".
+    wrong = [
+        rule.id
+        for rule in shipped_rules()
+        for fix in rule.fixes
+        if re.search(r"pip\s+uninstall\s[^`\n]*--user\b", fix.text or "")
+    ]
+    assert not wrong, f"fixes with 'pip uninstall --user': {wrong}"
