@@ -109,6 +109,24 @@ def test_the_previous_kernel_that_worked_is_the_earlier_state_not_the_current_on
     assert "host.kernel_release=5.15.0-131-generic" in (facts.symptoms.earlier.value or [])
 
 
+def test_the_kernel_of_another_machine_not_said_to_work_is_no_earlier_working_kernel() -> None:
+    # "On my other machine" with "both fail the same way": RD801 must not tell them to boot it
+    text = (
+        "ollama on my RX 7900 XTX with ROCm.\n\nOn my other machine:\n```\n$ uname -r\n6.5.0-21-generic\n```\n"
+        "This machine:\n```\n$ uname -r\n6.8.0-45-generic\n```\nBoth fail the same way with Segmentation fault.\n"
+    )
+    facts = ingest(text).facts
+    assert facts.host.kernel_release.value == "6.8.0-45-generic"
+    assert not any(str(item).startswith("host.kernel_release=") for item in facts.symptoms.earlier.value or [])
+
+
+def test_the_kernel_of_another_machine_said_to_work_is_an_earlier_working_kernel() -> None:
+    text = "It fails here.\n```\n$ uname -r\n6.8.0-45-generic\n```\n\nOn my other machine (works):\n```\n$ uname -r\n6.5.0-21-generic\n```\n"
+    facts = ingest(text).facts
+    assert facts.host.kernel_release.value == "6.8.0-45-generic"
+    assert "host.kernel_release=6.5.0-21-generic" in (facts.symptoms.earlier.value or [])
+
+
 def test_the_adrenalin_release_of_an_earlier_state_is_kept_as_what_changed() -> None:
     text = "Now I run Adrenalin 24.10.1 and the model sits in shared memory.\n\nOlder driver:\n\n```\nAdrenalin 24.8.1\n```\n"
     facts = ingest(text).facts
