@@ -247,3 +247,20 @@ def test_ollamas_old_permission_message_is_the_first_error() -> None:
         "Error: unable to initialize llm library Radeon card detected, but permissions not set up properly.  Either run ollama as root, or add you user account to the render group.\n"
     )
     assert shown and shown[0] == "RD516"
+
+
+def test_the_bundled_runtime_fix_scopes_ollama_commands_to_ollama_and_stops_its_service_first() -> None:
+    # RD864 fires for Unsloth reports too; ollama.service holds the port a hand-started
+    # `ollama serve` needs, and ollama lives in /usr/lib/ollama or /usr/local/lib/ollama
+    from rocm_doctor.judge.loader import load_rules
+
+    (rule,) = [r for r in load_rules([], use_env=False) if r.id == "RD864"]
+    for fix in rule.fixes:
+        commands = getattr(fix, "commands", [])
+        if any("ollama" in c for c in commands):
+            assert (fix.text or "").startswith("For ollama")
+            assert commands[0] == "sudo systemctl stop ollama"
+    ollama_fix = next(f for f in rule.fixes if (f.text or "").startswith("For ollama"))
+    said = " ".join(ollama_fix.commands) + " " + (ollama_fix.text or "")
+    assert "/usr/lib/ollama" in said and "/usr/local/lib/ollama" in said
+    assert any(not (f.text or "").startswith("For ollama") and "ollama" not in " ".join(getattr(f, "commands", [])) for f in rule.fixes)
