@@ -183,3 +183,14 @@ def test_distribution_kernel_releases_named_in_prose_are_read(text: str, release
 
 def test_a_package_version_is_not_a_kernel_release() -> None:
     assert not ingest("package foo 2.3.0-1 installed\n").facts.host.kernel_release.is_known
+
+
+def test_the_adrenalin_shared_memory_fix_claims_no_later_release_is_free_of_the_defect() -> None:
+    # ROCm/hip#3644 and legacy-rocm-build#4040 name 24.8.1 and the Pro driver, and no release
+    # after 24.10.1 that fixes it: RD800 may not promise "any later release"
+    from rocm_doctor.judge.loader import load_rules
+
+    (rule,) = [r for r in load_rules([], use_env=False) if r.id == "RD800"]
+    texts = " ".join(f.text or "" for f in rule.fixes)
+    assert "24.8.1" in texts
+    assert "later release than" not in texts and "later release AMD lists as fixing it" in texts
