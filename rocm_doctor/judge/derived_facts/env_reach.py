@@ -1,7 +1,8 @@
 """Whether a setting a report shows can reach the program: a shell startup file beside a systemd service.
 
 bash reads ~/.bashrc for interactive shells and ~/.profile for login shells
-(https://www.gnu.org/software/bash/manual/html_node/Bash-Startup-Files.html); a systemd service gets
+("Bash Startup Files" in the bash-5.2 manual,
+https://github.com/bminor/bash/blob/74091dd4e8086db518b30df7f222691524469998/doc/bashref.texi); a systemd service gets
 the environment of its unit only (systemd.exec(5)). ollama's Linux install runs its server as such a
 service (https://github.com/ollama/ollama/blob/01d4047ed3c9cdbde19d812c2fc2296497f7a509/docs/faq.md).
 """
