@@ -181,3 +181,16 @@ def test_every_data_table_says_when_and_against_what_it_was_checked() -> None:
     info = rule_database_info()
     assert info["checked"] == min(c.checked for c in checks.values()).isoformat()
     assert info["version"].startswith("rules-")
+
+
+UNVERSIONED_GNU_MANUAL = re.compile(r"^https://www\.gnu\.org/software/[^/]+/manual/")
+"""gnu.org's manual pages follow the latest release; a pinned copy is a release tag's source."""
+
+
+def test_the_env_scope_rules_and_their_derived_facts_cite_no_unversioned_gnu_manual() -> None:
+    env_scope = [r for r in load_rules(use_env=False) if (r.source_file or "").endswith("env_scope.yaml")]
+    assert env_scope
+    cited = [f"{r.id}: {ref.url}" for r in env_scope for ref in r.references if UNVERSIONED_GNU_MANUAL.match(ref.url)]
+    docstring = (ROOT / "rocm_doctor" / "judge" / "derived_facts" / "env_reach.py").read_text(encoding="utf-8")
+    cited += [f"env_reach.py: {m}" for m in re.findall(r"https://www\.gnu\.org/software/[^/\s]+/manual/\S*", docstring)]
+    assert not cited, "\n".join(cited)

@@ -206,7 +206,7 @@ def _pieces(blocks: List[Block]) -> List[Piece]:
         found = _command_scopes(block, _without_overlap(found))
         if block.scope == "other":  # someone else's quoted text: what the report is about, no facts
             found = [p for p in found if p.kind.startswith("context:")]
-        pieces += _as_earlier(found) if block.scope == "past" else found
+        pieces += _as_earlier(found, block.scope) if block.scope in ("past", "elsewhere") else found
     return pieces
 
 
@@ -229,11 +229,14 @@ EARLIER_PATHS = ("torch.version", "torch.rocm_version", "torch.flavour", "rocm.v
 """Facts of an earlier state worth comparing with the current one (what changed)."""
 
 
-def _as_earlier(pieces: List[Piece]) -> List[Piece]:
+def _as_earlier(pieces: List[Piece], scope: str = "past") -> List[Piece]:
     """A block the report introduces as an earlier state: what it says is kept as evidence of what
-    changed (``symptoms.earlier``), never as the current machine; what the report is about stays."""
+    changed (``symptoms.earlier``), never as the current machine; what the report is about stays.
+    Another machine (``elsewhere``) keeps no kernel: RD801 reads an earlier kernel as one that worked,
+    and "on my other machine" does not say it did."""
+    paths = EARLIER_PATHS if scope == "past" else tuple(p for p in EARLIER_PATHS if p != "host.kernel_release")
     out: List[Piece] = [p for p in pieces if p.kind.startswith("context:")]
-    seen = [o for p in pieces if not p.kind.startswith("context:") for o in p.observations if o.path in EARLIER_PATHS]
+    seen = [o for p in pieces if not p.kind.startswith("context:") for o in p.observations if o.path in paths]
     if seen:
         first = seen[0].line
         said = list(dict.fromkeys(f"{o.path}={o.value}" for o in seen if isinstance(o.value, (str, int, float))))

@@ -87,8 +87,9 @@ class Block:
     lines: Tuple[Line, ...]
     scope: str = "current"
     """``other`` for a quote the report attributes to someone else (:func:`past_blocks`); ``past`` when the report introduces the block as an earlier state ("Last working environment:",
-    ``<summary>Before the update</summary>``, "On my other machine:"): evidence of what changed, not
-    the machine as it is now (:func:`past_blocks`)."""
+    ``<summary>Before the update</summary>``): evidence of what changed, not the machine as it is now;
+    ``elsewhere`` when it introduces the block as another machine only ("On my other machine:"), which
+    need not have worked (:func:`past_blocks`)."""
 
     @property
     def first_line(self) -> int:
@@ -377,15 +378,18 @@ def split_blocks(text: str) -> List[Block]:
     return past_blocks(blocks, intros)
 
 
-_PAST = re.compile(
-    r"\b(?:before (?:the |my |i |we )?(?:up(?:date|grade)|install|switch|mov)\w*|last (?:known[ -])?(?:working|good)"
+_EARLIER_WORDS = (
+    r"before (?:the |my |i |we )?(?:up(?:date|grade)|install|switch|mov)\w*|last (?:known[ -])?(?:working|good)"
     r"|previously (?:working|worked|installed|used)|used to work|(?:was|were|it's|it was) working (?:before|with|on)"
     r"|worked (?:fine |well |perfectly )?(?:before|with|on|until)|working (?:version|setup|environment|config\w*|install\w*|state)"
-    r"|on (?:my|another|the other|a different) (?:other |old |second )?(?:machine|pc|computer|laptop|system|box|server)"
-    r"|(?:old|older|previous|earlier|prior) (?:setup|environment|install\w*|version|system|config\w*|kernel|driver))\b",
-    re.IGNORECASE,
+    r"|(?:old|older|previous|earlier|prior) (?:setup|environment|install\w*|version|system|config\w*|kernel|driver)"
 )
+_OTHER_MACHINE_WORDS = r"on (?:my|another|the other|a different) (?:other |old |second )?(?:machine|pc|computer|laptop|system|box|server)"
+_PAST = re.compile(rf"\b(?:{_EARLIER_WORDS}|{_OTHER_MACHINE_WORDS})\b", re.IGNORECASE)
 """Words that introduce a block as an earlier state or another machine."""
+_EARLIER = re.compile(rf"\b(?:{_EARLIER_WORDS})\b", re.IGNORECASE)
+"""Of those, the words of an earlier (working) state: "On my other machine:" alone says nothing of
+whether that machine works, so its block is ``elsewhere``, not ``past``."""
 _NOT_WORKING = re.compile(r"(?:non|not|n't|never)[ -]?$", re.IGNORECASE)
 _SUMMARY = re.compile(r"<summary>(.*?)</summary>", re.IGNORECASE)
 
@@ -400,6 +404,18 @@ def _introduces_past(text: str) -> bool:
     if match is None or _NOT_WORKING.search(stripped[: match.start()]):
         return False
     return summary is not None or text.lstrip().startswith(("#", "**")) or stripped.endswith(":")
+
+
+_WORKS = re.compile(r"\b(?:works|worked|working)\b", re.IGNORECASE)
+
+
+def _intro_scope(text: str) -> str:
+    """``past`` when an introducing line (:func:`_introduces_past`) names an earlier state or says the
+    other machine works ("On my other machine (works):"), ``elsewhere`` when it only names another machine."""
+    if _EARLIER.search(text):
+        return "past"
+    works = _WORKS.search(text)
+    return "past" if works and not _NOT_WORKING.search(text[: works.start()].rstrip(" (")) else "elsewhere"
 
 
 def _one_paragraph(block: Block) -> bool:
@@ -436,13 +452,14 @@ def past_blocks(blocks: List[Block], intros: Dict[int, str]) -> List[Block]:
         if _attributed(block, previous):
             out.append(Block(block.index, block.kind, block.lines, "other"))
             continue
-        past = (
-            _introduces_past(intro)
-            or (previous is not None and previous.kind == "prose" and bool(previous.lines) and _introduces_past(previous.lines[-1].raw))
-            or (bool(block.lines) and _introduces_past(block.lines[0].raw) and _one_paragraph(block))
-        )
-        if past:
-            out.append(Block(block.index, block.kind, block.lines, "past"))
+        candidates = [intro]
+        if previous is not None and previous.kind == "prose" and previous.lines:
+            candidates.append(previous.lines[-1].raw)
+        if block.lines and _one_paragraph(block):
+            candidates.append(block.lines[0].raw)
+        said = next((text for text in candidates if _introduces_past(text)), None)
+        if said is not None:
+            out.append(Block(block.index, block.kind, block.lines, _intro_scope(said)))
         else:
             out += _past_paragraphs(block)
     return out
@@ -463,7 +480,10 @@ def _past_paragraphs(block: Block) -> List[Block]:
         elif paragraphs[-1]:
             paragraphs.append([])
             breaks.append(line)
-    marks = [bool(i) and bool(paragraphs[i - 1]) and _introduces_past(paragraphs[i - 1][-1].raw) for i in range(len(paragraphs))]
+    marks = [
+        _intro_scope(paragraphs[i - 1][-1].raw) if i and paragraphs[i - 1] and _introduces_past(paragraphs[i - 1][-1].raw) else ""
+        for i in range(len(paragraphs))
+    ]
     if not any(marks):
         return [block]
     parts: List[Block] = []
@@ -473,7 +493,7 @@ def _past_paragraphs(block: Block) -> List[Block]:
             if run:
                 parts.append(Block(block.index, block.kind, tuple(run)))
                 run = []
-            parts.append(Block(block.index, block.kind, tuple(paragraph), "past"))
+            parts.append(Block(block.index, block.kind, tuple(paragraph), past))
         else:
             run += ([breaks[number - 1]] if run else []) + paragraph
     if run:

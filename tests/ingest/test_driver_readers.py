@@ -109,6 +109,24 @@ def test_the_previous_kernel_that_worked_is_the_earlier_state_not_the_current_on
     assert "host.kernel_release=5.15.0-131-generic" in (facts.symptoms.earlier.value or [])
 
 
+def test_the_kernel_of_another_machine_not_said_to_work_is_no_earlier_working_kernel() -> None:
+    # "On my other machine" with "both fail the same way": RD801 must not tell them to boot it
+    text = (
+        "ollama on my RX 7900 XTX with ROCm.\n\nOn my other machine:\n```\n$ uname -r\n6.5.0-21-generic\n```\n"
+        "This machine:\n```\n$ uname -r\n6.8.0-45-generic\n```\nBoth fail the same way with Segmentation fault.\n"
+    )
+    facts = ingest(text).facts
+    assert facts.host.kernel_release.value == "6.8.0-45-generic"
+    assert not any(str(item).startswith("host.kernel_release=") for item in facts.symptoms.earlier.value or [])
+
+
+def test_the_kernel_of_another_machine_said_to_work_is_an_earlier_working_kernel() -> None:
+    text = "It fails here.\n```\n$ uname -r\n6.8.0-45-generic\n```\n\nOn my other machine (works):\n```\n$ uname -r\n6.5.0-21-generic\n```\n"
+    facts = ingest(text).facts
+    assert facts.host.kernel_release.value == "6.8.0-45-generic"
+    assert "host.kernel_release=6.5.0-21-generic" in (facts.symptoms.earlier.value or [])
+
+
 def test_the_adrenalin_release_of_an_earlier_state_is_kept_as_what_changed() -> None:
     text = "Now I run Adrenalin 24.10.1 and the model sits in shared memory.\n\nOlder driver:\n\n```\nAdrenalin 24.8.1\n```\n"
     facts = ingest(text).facts
@@ -165,3 +183,14 @@ def test_distribution_kernel_releases_named_in_prose_are_read(text: str, release
 
 def test_a_package_version_is_not_a_kernel_release() -> None:
     assert not ingest("package foo 2.3.0-1 installed\n").facts.host.kernel_release.is_known
+
+
+def test_the_adrenalin_shared_memory_fix_claims_no_later_release_is_free_of_the_defect() -> None:
+    # ROCm/hip#3644 and legacy-rocm-build#4040 name 24.8.1 and the Pro driver, and no release
+    # after 24.10.1 that fixes it: RD800 may not promise "any later release"
+    from rocm_doctor.judge.loader import load_rules
+
+    (rule,) = [r for r in load_rules([], use_env=False) if r.id == "RD800"]
+    texts = " ".join(f.text or "" for f in rule.fixes)
+    assert "24.8.1" in texts
+    assert "later release than" not in texts and "later release AMD lists as fixing it" in texts

@@ -141,3 +141,21 @@ def test_rocr_visible_devices_where_ray_runs_is_a_warning_unless_ray_is_older() 
     assert "RD844" in fired(text)
     assert "RD844" not in fired("```\n$ export HIP_VISIBLE_DEVICES=0\n$ python\n>>> import ray\n```\n")
     assert "RD844" not in fired("```\n$ export ROCR_VISIBLE_DEVICES=0\n$ python train.py\n```\n")
+
+
+def test_a_python_traceback_header_is_read_as_a_failure_shown() -> None:
+    from ingest_helpers import signature_contexts
+
+    assert "python_traceback_shown" in signature_contexts("Traceback (most recent call last):\n  File \"<stdin>\", line 1\n")
+    assert "python_traceback_shown" not in signature_contexts("I saw a traceback earlier today.\n")
+
+
+def test_ray_beside_both_visible_devices_variables_speaks_only_when_ray_fails() -> None:
+    # ray#53757 accepts ROCR_VISIBLE_DEVICES beside HIP_VISIBLE_DEVICES; ray#53737 (before it) failed at import
+    from ingest_helpers import problems_shown
+
+    env = "```\n$ export ROCR_VISIBLE_DEVICES=0,1\n$ export HIP_VISIBLE_DEVICES=0,1\n"
+    works = env + ">>> import ray\n>>> ray.init()\n```\nWorks fine, just asking about performance.\n"
+    fails = env + ">>> import ray\nTraceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\n```\n"
+    assert "RD844" not in problems_shown(works)
+    assert "RD844" in problems_shown(fails)

@@ -1,7 +1,8 @@
 """Whether a setting a report shows can reach the program: a shell startup file beside a systemd service.
 
 bash reads ~/.bashrc for interactive shells and ~/.profile for login shells
-(https://www.gnu.org/software/bash/manual/html_node/Bash-Startup-Files.html); a systemd service gets
+("Bash Startup Files" in the bash-5.2 manual,
+https://github.com/bminor/bash/blob/74091dd4e8086db518b30df7f222691524469998/doc/bashref.texi); a systemd service gets
 the environment of its unit only (systemd.exec(5)). ollama's Linux install runs its server as such a
 service (https://github.com/ollama/ollama/blob/01d4047ed3c9cdbde19d812c2fc2296497f7a509/docs/faq.md).
 """
@@ -15,12 +16,18 @@ SERVICE_CONTEXT = ("systemd_service_shown", "ollama_named")
 """Context signatures (rules/data/signatures.yaml) that show the program runs as a systemd service:
 the report shows the service itself, or names ollama, whose Linux install runs as ollama.service."""
 
+OLLAMA_SERVER_FAILURES = ("ollama_gfx_check_without_override", "ollama_kfd_permission_denied")
+"""Error signatures only ollama's server prints (rules/data/signatures.yaml). A bare mention of ollama
+counts as the service only beside one of these, or when the startup file sets one of ollama's own
+OLLAMA_* variables (ollama#2940): "ollama works, ComfyUI runs on the CPU" is about a program started
+from the shell, which does read the startup file."""
+
 
 @machine_fact(
     "startup_file_settings_beside_service",
     "Settings the report exports in a shell startup file (~/.bashrc, ~/.profile ...) while it shows the "
-    "program as a systemd service (its journal, systemctl, a unit) or is about ollama, whose Linux install "
-    "runs as ollama.service: a service reads no user's startup file. 'NAME=value' items; absent when none.",
+    "program as a systemd service (its journal, systemctl, a unit) or is about ollama's server (an error it prints, "
+    "or an OLLAMA_* setting), whose Linux install runs as ollama.service: a service reads no user's startup file. 'NAME=value' items; absent when none.",
 )
 def startup_file_settings_beside_service(facts: Facts, tables: Tables) -> Fact:
     settings = facts.env.settings
@@ -33,6 +40,10 @@ def startup_file_settings_beside_service(facts: Facts, tables: Tables) -> Fact:
         return absent(facts.host.os.source or "host", "systemd services are a Linux matter")
     context = facts.symptoms.context.value if facts.symptoms.context.is_known else []
     shown = [c for c in SERVICE_CONTEXT if c in (context or [])]
+    signatures = facts.symptoms.signatures.value if facts.symptoms.signatures.is_known else []
+    for_ollama = any(item.startswith("OLLAMA_") for item in in_files) or any(s in (signatures or []) for s in OLLAMA_SERVER_FAILURES)
+    if shown == ["ollama_named"] and not for_ollama:
+        return absent(facts.symptoms.context.source or "paste", "ollama is named but the report shows no error of its server")
     if shown == ["ollama_named"] and "ollama_serve_by_hand" in (context or []):
         return absent(facts.symptoms.context.source or "paste", "ollama serve is started by hand from a shell")
     if not shown:

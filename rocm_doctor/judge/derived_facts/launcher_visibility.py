@@ -24,7 +24,9 @@ RAY_REFUSES_ROCR = Version("2.45")
     "ray_beside_rocr_visible_devices",
     "The report runs Ray (context ray_named) and its environment sets ROCR_VISIBLE_DEVICES, which Ray 2.45 "
     "and later refuse on AMD nodes (they select GPUs with HIP_VISIBLE_DEVICES); the value is "
-    "'ROCR_VISIBLE_DEVICES=<value>'. Absent when the installed Ray is known to be older, or either is missing.",
+    "'ROCR_VISIBLE_DEVICES=<value>'. Absent when the installed Ray is known to be older, when "
+    "HIP_VISIBLE_DEVICES is also set (ray-project/ray#53757 lets that through) and the report shows no failure "
+    "(no error signature, no Python traceback), or either is missing.",
 )
 def ray_beside_rocr_visible_devices(facts: Facts, tables: Tables) -> Fact:
     context = facts.symptoms.context.value if facts.symptoms.context.is_known else []
@@ -39,10 +41,17 @@ def ray_beside_rocr_visible_devices(facts: Facts, tables: Tables) -> Fact:
         except InvalidVersion:
             pass
 
+    signatures = facts.symptoms.signatures.value if facts.symptoms.signatures.is_known else []
+    failed = bool(signatures) or "python_traceback_shown" in (context or [])
+
     def compute(env: Dict[str, str]) -> Fact:
         value = env.get("ROCR_VISIBLE_DEVICES")
         if value is None:
             return absent("env", "ROCR_VISIBLE_DEVICES is not set")
+        if env.get("HIP_VISIBLE_DEVICES") is not None and not failed:
+            # ray-project/ray#53757 ignores ROCR_VISIBLE_DEVICES when HIP_VISIBLE_DEVICES is set, and the
+            # Ray release is rarely shown: with both set, only a report that shows a failure (ray#53737) speaks.
+            return absent("env", "HIP_VISIBLE_DEVICES is also set, which later Ray releases accept (ray#53757), and nothing failed")
         return known(f"ROCR_VISIBLE_DEVICES={value}", "env")
 
     return with_env(facts, compute, needs=("ROCR_VISIBLE_DEVICES",))
