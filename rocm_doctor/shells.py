@@ -93,6 +93,27 @@ def posix_command(shell: str, command: str) -> str:
     return quote_argv(shell, shlex.split(command))
 
 
+GROUP_ID_SUBSTITUTION = re.compile(r"^(--[a-z][a-z0-9-]{0,40}=)?\$\(getent group [a-z_][a-z0-9_-]{0,31} \| cut -d: -f3\)$")
+"""The one command substitution a rule's ``docker run`` flag may hold: a host group's id by number
+(the image has no group of the host's name). Nothing else is left unquoted: a flag may carry facts."""
+
+
+def posix_run_word(word: str) -> str:
+    """One ``docker run`` word for a POSIX shell: quoted, except :data:`GROUP_ID_SUBSTITUTION`, which is
+    put in double quotes so that the shell still expands it."""
+    match = GROUP_ID_SUBSTITUTION.match(word)
+    if match is None:
+        return quote_word("bash", word)
+    prefix = match.group(1) or ""
+    return f'{prefix}"{word[len(prefix):]}"'
+
+
+def docker_run_line(shell: str, argv: Sequence[str]) -> str:
+    """A ``docker run`` argv as typed in ``shell``: the POSIX line (see :func:`posix_run_word`), wrapped
+    in ``bash -c`` for other shells when it keeps a substitution."""
+    return posix_command(shell, " ".join(posix_run_word(word) for word in argv))
+
+
 CONTINUATION = {"bash": " \\", "zsh": " \\", "sh": " \\", "fish": " \\", "powershell": " `", "cmd": " ^"}
 
 

@@ -9,12 +9,12 @@ shared memory, and ``seccomp=unconfined`` that AMD's examples use.
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import yaml
 
+from rocm_doctor import shells
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.wheels import wheeldata
 from rocm_doctor.judge.derived import Tables
@@ -55,7 +55,7 @@ class DockerRun:
         return flags
 
     def command(self) -> str:
-        return shlex.join(["docker", "run", "-it", "--rm", *self.flags(), self.image])
+        return " ".join(shells.posix_run_word(word) for word in ["docker", "run", "-it", "--rm", *self.flags(), self.image])
 
     def compose(self, service: str = "pytorch") -> str:
         body: Dict[str, object] = {

@@ -49,7 +49,7 @@ def step_lines(step: Step, shell: str, width: int, indent: str, show_where: bool
     else:
         lines += [f"{indent}$ {command}" for command in step.commands]
     if step.run_flags:
-        lines.append(f"{indent}{shells.quote_argv(shell, ['docker', 'run', *step.run_flags])} ...")
+        lines.append(f"{indent}{shells.docker_run_line(shell, ['docker', 'run', *step.run_flags])} ...")
     lines += [f"{indent}Dockerfile: {line}" for line in step.dockerfile]
     if step.base:
         lines.append(f"{indent}base image: {step.base}")

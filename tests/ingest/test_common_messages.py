@@ -65,10 +65,10 @@ def test_no_kernel_image_alone_claims_no_cause() -> None:
         "~/My Programs/ollama/lib/ollama/libggml-hip.so",
     ],
 )
-def test_no_kernel_image_from_a_folder_with_a_space_is_the_runtimes_path_bug(path: str) -> None:
+def test_no_kernel_image_from_a_folder_with_a_space_may_be_the_runtimes_path_bug(path: str) -> None:
     text = f'  File "{path}", line 1553, in _wrapped_call_impl\nRuntimeError: HIP error: no kernel image is available for execution on the device\n'
     found = serious_findings(text)
-    assert found and found[0][0] == "RD549" and found[0][1] == "error"
+    assert found and found[0][0] == "RD549" and found[0][1] == "warning"
 
 
 @pytest.mark.parametrize(
@@ -77,6 +77,8 @@ def test_no_kernel_image_from_a_folder_with_a_space_is_the_runtimes_path_bug(pat
         "Installed to C:\\Program Files\\AMD\\ROCm\\6.2\\bin\n",
         "the venv is in /home/alice/venv and the models in /home/alice/models\n",
         "/opt/rocm/lib/libamdhip64.so: cannot open shared object file\n",
+        "My models are in /home/bob/My Models/sd/ and the venv is /home/bob/sd/venv.\n",
+        "saved to /home/bob/My Pictures/out/ then ran /home/bob/sd/lib/x.so\n",
     ],
 )
 def test_paths_without_a_spaced_linux_folder_are_not_read_as_one(text: str) -> None:

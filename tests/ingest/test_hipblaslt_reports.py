@@ -32,13 +32,21 @@ def test_hipblaslts_follow_on_errors_are_explained_by_its_missing_kernels() -> N
 
 def test_a_hipblaslt_failure_on_a_gpu_its_rocm_release_has_no_kernels_for_is_explained_first() -> None:
     report = (
-        "### GPU\n\nAMD Radeon RX 7900 XTX\n\n### ROCm Version\n\nROCm 6.1.2\n\n"
+        "### GPU\n\nAMD Radeon RX 7900 XTX\n\n### ROCm Version\n\nROCm 6.1.2 (AMD's packages, /opt/rocm-6.1.2)\n\n"
         "```\nrocblaslt error: Could not initialize Tensile host:\nstd::bad_cast\nSegmentation fault (core dumped)\n```\n"
     )
     result = _check(report)
     problems = [f for f in result.findings if f.severity != "info"]
     assert problems and problems[0].id == "RD167" and problems[0].category == "blas"
     assert not any(f.id == "RD599" for f in result.findings)
+
+
+def test_a_hipblaslt_failure_is_left_undecided_where_the_rocm_is_not_shown_to_be_amds_packages() -> None:
+    report = (
+        "### GPU\n\nAMD Radeon RX 7900 XTX\n\n### ROCm Version\n\nROCm 6.1.2\n\n"
+        "```\nrocblaslt error: Could not initialize Tensile host:\nstd::bad_cast\n```\n"
+    )
+    assert not any(f.id == "RD167" for f in _check(report).findings)
 
 
 def test_a_hipblaslt_failure_is_left_unexplained_where_that_release_has_the_gpus_kernels() -> None:
@@ -62,7 +70,7 @@ def test_a_blas_status_error_after_hipblaslts_missing_library_is_explained_by_it
 
 def test_an_igpu_known_only_from_the_cpu_model_is_never_judged_for_hipblaslt_kernels() -> None:
     report = (
-        "### CPU\n\nAMD Ryzen 9 7950X\n\n### GPU\n\nAMD Radeon RX 6800 XT\n\n### ROCm Version\n\nROCm 6.1.2\n\n"
+        "### CPU\n\nAMD Ryzen 9 7950X\n\n### GPU\n\nAMD Radeon RX 6800 XT\n\n### ROCm Version\n\nROCm 6.1.2 in /opt/rocm-6.1.2\n\n"
         "```\nrocblaslt error: Could not initialize Tensile host:\nstd::bad_cast\n```\n"
     )
     judged = [f.gpu for f in _check(report).findings if f.id == "RD167"]

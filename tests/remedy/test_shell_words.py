@@ -119,6 +119,52 @@ def test_a_docker_run_flag_from_a_fact_is_shown_quoted() -> None:
     subprocess.run(["sh", "-n", "-c", line.removesuffix(" ...")], check=True, timeout=10)
 
 
+FAKE_HOST = "getent() { echo 'render:x:989:'; }; docker() { printf '%s\\n' \"$@\"; }; "
+"""A host whose render group is 989, and a docker that prints its arguments one a line."""
+
+
+def _as_bash_runs_it(line: str) -> list:
+    subprocess.run(["bash", "-n", "-c", line], check=True, timeout=10)
+    done = subprocess.run(["bash", "-c", FAKE_HOST + line], capture_output=True, text=True, check=True, timeout=10)
+    return done.stdout.splitlines()
+
+
+def test_docker_run_line_leaves_the_render_group_id_substitution_to_the_shell() -> None:
+    from rocm_doctor.model.remedy import Step
+    from rocm_doctor.render.remedy import step_lines
+
+    step = Step(kind="docker", where="environment", where_text="", text="t", finding_ids=["RD863"],
+                run_flags=["--group-add=video", "--group-add=$(getent group render | cut -d: -f3)"])
+    (line,) = [l.strip() for l in step_lines(step, "bash", 200, "") if "docker run" in l]
+    assert _as_bash_runs_it(line.removesuffix(" ...")) == ["run", "--group-add=video", "--group-add=989"]
+
+
+def test_a_run_flag_that_only_starts_like_the_group_id_substitution_stays_quoted() -> None:
+    from rocm_doctor.model.remedy import Step
+    from rocm_doctor.render.remedy import step_lines
+
+    flag = "--group-add=$(getent group render | cut -d: -f3); touch /tmp/PWN"
+    step = Step(kind="docker", where="environment", where_text="", text="t", finding_ids=["RD1"], run_flags=[flag])
+    (line,) = [l.strip() for l in step_lines(step, "bash", 200, "") if "docker run" in l]
+    assert _as_bash_runs_it(line.removesuffix(" ...")) == ["run", flag]
+
+
+def test_docker_run_line_for_fish_runs_the_substitution_in_bash() -> None:
+    from rocm_doctor.shells import docker_run_line
+
+    line = docker_run_line("fish", ["docker", "run", "--group-add=$(getent group render | cut -d: -f3)"])
+    assert shlex.split(line)[:2] == ["bash", "-c"]
+    assert _as_bash_runs_it(shlex.split(line)[2]) == ["run", "--group-add=989"]
+
+
+def test_docker_run_command_keeps_a_rule_flags_group_id_substitution() -> None:
+    from rocm_doctor.fix.dockerrun import DockerRun
+
+    run = DockerRun(image="img", devices=["/dev/kfd"], groups=["video"],
+                    extra_flags=["--group-add=$(getent group render | cut -d: -f3)"])
+    assert "--group-add=989" in _as_bash_runs_it(run.command())
+
+
 def test_docker_run_keeps_each_flag_with_its_value_when_dropping_repeats() -> None:
     from rocm_doctor.fix.dockerrun import DockerRun
 

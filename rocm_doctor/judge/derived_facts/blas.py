@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Callable, Dict, List, Tuple
 
 from rocm_doctor.facts.model import Facts, GpuAgent
+from rocm_doctor.facts.parsers.rocm_version import install_version
 from rocm_doctor.facts.value import Fact, known, unknown
 from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
 from rocm_doctor.judge.derived_facts._support import carry, on_rocm_torch, then, torch_version
@@ -151,7 +152,7 @@ def prefer_hipblaslt_zero_ignored(facts: Facts, tables: Tables) -> Fact:
 
 def _hipblaslt_rocm(facts: Facts) -> Fact:
     """The ROCm release whose hipBLASLt the program loads: a pytorch.org ROCm wheel bundles its
-    own (the wheel's ROCm); a distribution's torch and programs without torch use the system's.
+    own (the wheel's ROCm); a program without torch uses the system's, counted only for AMD's packages (versioned /opt/rocm-X.Y.Z); distributions build with their own AMDGPU_TARGETS.
     AMD's builds are unknown (repo.radeon.com wheels use the system's, TheRock's bundle their own),
     and so is an application that ships its own ROCm runtime (ollama, Unsloth's llama.cpp)."""
     context = facts.symptoms.context
@@ -164,21 +165,43 @@ def _hipblaslt_rocm(facts: Facts) -> Fact:
             if not torch.rocm_version.is_known:
                 return unknown("the ROCm version of the pytorch.org wheel is not known")
             return known(str(torch.rocm_version.value), "torch.rocm_version (the wheel bundles its hipBLASLt)")
-        if torch.distributor.value != "distro":
-            return unknown(f"a {torch.distributor.value} build of torch may bundle its own hipBLASLt or use the system's")
+        if torch.distributor.value == "distro":
+            # rules/data/hipblaslt.yaml holds upstream's DEFAULT targets; distributions build with their own AMDGPU_TARGETS
+            return unknown("a distribution's torch uses the distribution's hipBLASLt, built for targets the packager chose")
+        return unknown(f"a {torch.distributor.value} build of torch may bundle its own hipBLASLt or use the system's")
     elif torch.flavour.is_known and torch.flavour.value == "rocm":
         return unknown("who built this ROCm torch is not known: a pytorch.org wheel bundles its own hipBLASLt")
     system = facts.rocm.version
     if not system.is_known:
         return carry(system, "rocm.version")
+    if not _from_amd_packages(facts, str(system.value)):
+        return unknown(
+            f"ROCm {system.value} is not shown to come from AMD's packages (no /opt/rocm-{system.value} install): "
+            "a distribution's or a source build's hipBLASLt has the targets its builder chose"
+        )
     return known(str(system.value), system.source or "rocm.version")
+
+
+def _from_amd_packages(facts: Facts, version: str) -> bool:
+    """AMD's packages install each release as /opt/rocm-X.Y.Z; distributions put ROCm under /usr
+    or an unversioned /opt/rocm, with AMDGPU_TARGETS of their own."""
+    installs = facts.rocm.installs
+    if not installs.is_known:
+        return False
+    wanted = version.split("-")[0].split(".")
+    for path in installs.value or []:
+        found = install_version(str(path).rstrip("/").rsplit("/", 1)[-1])
+        if found is not None and found.split(".")[: len(wanted)] == wanted:
+            return True
+    return False
 
 
 @machine_fact(
     "hipblaslt_rocm",
     "The ROCm release whose hipBLASLt is in use: the wheel's for a pytorch.org ROCm wheel (it "
-    "bundles its libraries), the system's for a distribution's torch or a program without torch; "
-    "unknown for AMD's builds of torch.",
+    "bundles its libraries), the system's for a program without torch when that ROCm is AMD's "
+    "packages (a versioned /opt/rocm-X.Y.Z install); unknown for AMD's and distributions' builds of "
+    "torch and for a ROCm not shown to come from AMD's packages (other builders choose their own targets).",
 )
 def hipblaslt_rocm(facts: Facts, tables: Tables) -> Fact:
     return _hipblaslt_rocm(facts)
