@@ -178,8 +178,11 @@ class RecordedSystem:
                 continue
             for candidate in candidates:
                 full = join(directory, candidate)
-                if self._host_path(full).is_file():
-                    return full
+                try:
+                    if self._host_path(full).is_file():
+                        return full
+                except OSError:  # a PATH entry that is no name here ('..', too long): not found there
+                    continue
         return None
 
     # -- commands --------------------------------------------------------------

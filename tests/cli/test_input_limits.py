@@ -574,3 +574,19 @@ def test_a_recorded_command_with_a_null_field_is_a_failed_read_not_a_crashed_gat
     result = run_cli("check", "--machine", str(folder), "--json")
     assert result.exit_code in (0, 1), result.stderr
     assert json.loads(result.stdout)["crashes"] == []
+
+
+@pytest.mark.parametrize("entry", ["/opt/" + "x" * 300 + "/bin", "../../outside/bin"])
+def test_a_recorded_path_entry_that_names_no_file_here_is_skipped_not_a_crash(run_cli, tmp_path: Path, entry: str) -> None:
+    # Found by the long fuzz run: a PATH entry longer than a file name may be (ENAMETOOLONG) was exit 3.
+    import yaml
+
+    folder = _machine(tmp_path)
+    meta = yaml.safe_load((folder / "machine.yaml").read_text(encoding="utf-8"))
+    env = meta.setdefault("env", {})
+    env["PATH"] = entry + ":" + str(env.get("PATH", "/usr/bin"))
+    meta.pop("python", None)  # the target interpreter is then looked for on PATH
+    (folder / "machine.yaml").write_text(yaml.safe_dump(meta), encoding="utf-8")
+    result = run_cli("check", "--machine", str(folder), "--json")
+    assert result.exit_code in (0, 1), result.stderr
+    assert json.loads(result.stdout)["crashes"] == []
