@@ -179,10 +179,12 @@ _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 
 
 def _token_runs(value: str) -> List[str]:
-    """The runs of token characters in a removed value that look random (letters and digits both):
-    a path or a word under a secret name teaches nothing to remove elsewhere."""
+    """The runs of token characters in a removed value that look random (letters and digits both, or
+    upper- and lower-case letters both: a base64 or alphanumeric token may hold no digit): a path or a
+    word under a secret name teaches nothing to remove elsewhere."""
     return [run for run in _RUN.findall(value)
-            if any(c.isdigit() for c in run) and any(c.isalpha() for c in run)]
+            if any(c.isalpha() for c in run)
+            and (any(c.isdigit() for c in run) or (any(c.isupper() for c in run) and any(c.islower() for c in run)))]
 
 
 class SecretRedactor:

@@ -49,6 +49,22 @@ def _identity_redactor(source: FactsSource, facts: Facts) -> Redactor:
     return _merge(redactor_for(LiveSystem()), facts_redactor(facts))
 
 
+def report_redactor(source: FactsSource, facts: Facts) -> ReportRedactor:
+    """The redactor of a report of ``facts``: identity from where they came from, and the secrets of a
+    pasted file read in its own words first (a reader may keep a piece of a secret, a GPU name, a
+    folder name, without the words around it that say it is one)."""
+    redactor = ReportRedactor.create(_identity_redactor(source, facts))
+    if source.from_file is not None and source.from_file != "-":
+        from rocm_doctor.files import read_limited
+        from rocm_doctor.limits import PASTE_BYTES
+
+        try:
+            redactor.learn(read_limited(Path(source.from_file), PASTE_BYTES).decode("utf-8", errors="replace"))
+        except (OSError, InputError):  # it was read a moment ago; a file gone since teaches nothing more
+            pass
+    return redactor
+
+
 def _merge(first: Redactor, second: Redactor) -> Redactor:
     return Redactor(first.rules + tuple(rule for rule in second.rules if rule not in first.rules))
 
@@ -85,7 +101,7 @@ def report(
     if bench is not None:
         facts = _with_bench(facts, source.python, bench.value, quiet=output is None or str(output) == "-")
     result = evaluate(loaded, facts)
-    redactor = None if no_redact else ReportRedactor.create(_identity_redactor(source, facts))
+    redactor = None if no_redact else report_redactor(source, facts)
     database = rule_database_info()
     text = build_report(result, database_label(database), redactor, database_note=stale_note())
     if output is None or str(output) == "-":  # -o - is standard output, as everywhere else

@@ -304,3 +304,26 @@ def test_secrets_in_this_machines_environment_never_reach_its_report(run_cli, mo
     assert "L1ve" * 9 in unredacted
     result = run_cli("report", "--no-torch")
     assert result.exit_code in (0, 1) and survivors(result.stdout, [HF[3:], "L1ve" * 9]) == []
+
+
+def test_a_token_without_a_digit_found_under_a_secret_name_goes_from_every_other_place() -> None:
+    # Found by the 10,000-example fuzz run: a 24-letter token has no digit about one time in seventy, and
+    # the folder name a reader kept of it (a venv's name) survived.
+    from rocm_doctor.redact_secrets import SecretRedactor
+
+    redactor = SecretRedactor()
+    redactor.learn({"prefix": "/home/u/export APP_SECRET=phWpKWJJGxmTgKYhcKissmoO,/venv"})
+    assert "phWpKWJJ" not in redactor.text("env_name: phWpKWJJGxmTgKYhcKissmoO,")
+    assert redactor.text("configurationfile and /usr/lib/python3") == "configurationfile and /usr/lib/python3"
+
+
+def test_a_report_of_a_pasted_file_learns_its_secrets_in_their_own_words_first(tmp_path) -> None:
+    # Found by the fuzz run: a reader kept a planted password as a GPU name, without the "password:" before it.
+    from rocm_doctor.cli.inputs import FactsSource
+    from rocm_doctor.cli.report_cmd import report_redactor
+    from rocm_doctor.facts.model import Facts
+
+    paste = tmp_path / "paste.txt"
+    paste.write_text("name: AMD Radeon RX 9070 XT\npassword: eMpqN4QHVtzV0ZPn4nr4\n", encoding="utf-8")
+    redactor = report_redactor(FactsSource(from_file=str(paste)), Facts())
+    assert "eMpqN4QHVtzV" not in redactor.text('"name": "eMpqN4QHVtzV0ZPn4nr4#"')

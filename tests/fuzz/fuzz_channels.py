@@ -569,7 +569,7 @@ def secret_plantings(draw) -> tuple:
 
 def run_secrets(example: tuple, scratch: Path) -> int:
     """Plant, then do what ``report`` does; every planted secret is looked for in the report."""
-    from rocm_doctor.cli.report_cmd import _identity_redactor
+    from rocm_doctor.cli.report_cmd import report_redactor
     from secret_forms import plant_machine, plant_paste, survivors
 
     target, name, glue, seed = example
@@ -588,7 +588,7 @@ def run_secrets(example: tuple, scratch: Path) -> int:
     def body() -> int:
         facts = load_facts(source)
         result = evaluate(list(shipped_rules()), facts)
-        report = build_report(result, "rules-fuzz", ReportRedactor.create(_identity_redactor(source, facts)))
+        report = build_report(result, "rules-fuzz", report_redactor(source, facts))
         survived = survivors(report, planted)
         if survived:
             raise SecretsSurvived(survived)
