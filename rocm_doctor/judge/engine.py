@@ -63,7 +63,8 @@ def _scopes(rule: Rule, facts: Facts, derived: DerivedValues) -> List[Scope]:
     return [Scope(facts, derived, None)]
 
 
-RANKS = ("catch-all", "weak-inference", "fallback")
+RANKS = ("catch-all", "fallback", "weak-inference")
+"""Tiers after the other problems, in reading order: a guess from a CPU model name reads last (issue 23)."""
 
 
 def _order(rules: List[Rule], facts: Facts) -> Callable[[Finding], Tuple]:
