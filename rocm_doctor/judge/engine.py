@@ -64,7 +64,7 @@ def _scopes(rule: Rule, facts: Facts, derived: DerivedValues) -> List[Scope]:
 
 
 RANKS = ("catch-all", "fallback", "weak-inference")
-"""Tiers after the other problems, in reading order: a guess from a CPU model name reads last (issue 23)."""
+"""Tiers after the other problems, in reading order: a guess from a CPU model name reads last."""
 
 
 def _order(rules: List[Rule], facts: Facts) -> Callable[[Finding], Tuple]:

@@ -74,11 +74,14 @@ class RocmSupport:
 
     def windows_runtime_supported(self, gfx: str, rocm_version: Optional[str] = None) -> Optional[bool]:
         """Whether the Windows HIP runtime of ``rocm_version`` (default: the newest full table)
-        supports ``gfx``; False for a retired target, None when the table does not mention it."""
+        supports ``gfx``; False for a retired target, None when the table does not mention it.
+
+        A release is judged by the newest full table of its major version that is not newer than
+        its series (``6.4`` and ``6.4.2`` by the 6.4.2 table; a bare major ``6``, as an
+        ``amdhip64_6.dll`` shows, by the newest 6.x table); None when no such table is kept."""
         rows = [r for r in self.windows if not r.partial]
         if rocm_version is not None:
-            wanted = parse_version(rocm_version)
-            rows = [r for r in rows if parse_version(r.rocm) == wanted]
+            rows = _tables_in_force(rows, rocm_version)
         target = base_gfx(gfx)
         if target in self.retired:
             return False
@@ -155,6 +158,21 @@ def support(table: Optional[Any] = None) -> RocmSupport:
 def linux_supported(gfx: str, rocm_version: Any, table: Optional[Any] = None) -> Optional[bool]:
     """See :meth:`RocmSupport.linux_supported`."""
     return support(table).linux_supported(gfx, rocm_version)
+
+
+def _tables_in_force(rows: List[WindowsRow], rocm_version: str) -> List[WindowsRow]:
+    wanted = parse_version(rocm_version)
+    if wanted is None:
+        return []
+    bare_major = "." not in str(rocm_version).strip()
+    chosen = []
+    for row in rows:
+        table = parse_version(row.rocm)
+        if table is None or table.major != wanted.major:
+            continue
+        if bare_major or (table.major, table.minor) <= (wanted.major, wanted.minor):
+            chosen.append(row)
+    return chosen
 
 
 def windows_runtime_supported(gfx: str, rocm_version: Optional[str] = None, table: Optional[Any] = None) -> Optional[bool]:

@@ -155,3 +155,47 @@ def test_a_rocm_torch_without_distributed_is_explained_by_the_windows_wheels() -
     )
     assert shown[0] == "RD883"
     assert "RD599" not in shown
+
+
+@pytest.mark.parametrize(
+    "line, release",
+    [
+        # the install folder in a path: a rocBLAS error, a PATH entry, a tool run from it (cs1o-sdinfo-33,
+        # sdcpp-160, hip-3805, rocm-4390 in the corpora)
+        (r"rocBLAS error: Cannot read C:\Program Files\AMD\ROCm\6.2\bin\/rocblas/library/TensileLibrary.dat: No such file or directory", "6.2"),
+        (r"2. Add `C:\Program Files\AMD\ROCm\5.7\bin` to path", "5.7"),
+        (r"PS C:\Users\me> & 'C:/Program Files/AMD/ROCm/6.1/bin/amdgpu-arch.exe'", "6.1"),
+        (r'"C:\\Program Files\\AMD\\ROCm\\6.4\\bin\\hipInfo.exe"', "6.4"),
+        # prose (rocm-4872, rocm-systems-1786, unsloth-6043)
+        ("I cannot find a pytorch for HIP_SDK 6.2. Has anyone tried this?", "6.2"),
+        ("ROCm 6.4 from the latest HIP SDK 6.4.", "6.4"),
+        ("    HIP SDK: 7.1", "7.1"),
+        ("installed the HIP SDK version 6.4.2 and the driver", "6.4"),
+    ],
+)
+def test_the_hip_sdk_release_is_read_from_its_folder_and_from_prose(line: str, release: str) -> None:
+    from rocm_doctor.ingest import ingest_text
+
+    assert ingest_text(line).facts.windows.hip_sdk_versions.value == [release]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "yay -S rocm-hip-sdk rocm-opencl-sdk",
+        "rocm-hip-sdk 6.2.2-1",
+        "see https://www.amd.com/en/developer/resources/rocm-hub/hip-sdk.html 6.1",
+        "/opt/rocm/6.2/bin/rocminfo",
+    ],
+)
+def test_a_linux_package_or_a_download_page_is_not_a_hip_sdk_release(line: str) -> None:
+    from rocm_doctor.ingest import ingest_text
+
+    assert not ingest_text(line).facts.windows.hip_sdk_versions.is_known
+
+
+def test_zluda_on_hip_sdk_6_is_not_told_its_rdna2_gpu_lacks_the_rocm_7_2_windows_runtime() -> None:
+    # the 7.2 table dropped gfx1030; HIP SDK 6.x's (6.4.2) lists it: the runtime in use decides
+    zluda = "Windows 11, RX 6800 XT, ComfyUI-Zluda\nHIP SDK 6.4 installed\n"
+    assert "RD205" not in problems_shown(zluda)
+    assert "RD205" in problems_shown("Windows 11, RX 6800 XT, ComfyUI\ntorch 2.9.1+rocm7.2\n")

@@ -52,3 +52,13 @@ def test_rocm_7_2_and_7_14_have_rows() -> None:
     assert rs.linux_supported("gfx1100", "7.2.1") is None  # the 7.2.x list was not read: unknown
     assert rs.linux_supported("gfx1103", "7.14.0") is True  # TheRock release-ready
     assert rs.linux_supported("gfx906", "7.14.0") is False
+
+
+def test_a_windows_runtime_release_is_judged_by_the_newest_table_of_its_major_not_newer_than_its_series() -> None:
+    assert rs.windows_runtime_supported("gfx1030", "6.4") is True  # the 6.4.2 table
+    assert rs.windows_runtime_supported("gfx1030", "6") is True  # amdhip64_6.dll: the newest 6.x table
+    assert rs.windows_runtime_supported("gfx1030", "7") is False
+    assert rs.windows_runtime_supported("gfx1030", "7.2.1") is False
+    assert rs.windows_runtime_supported("gfx1030", "6.2") is None  # no full table kept for 6.0-6.3
+    assert rs.windows_runtime_supported("gfx1030", "7.1") is None  # the 7.2 table is newer than 7.1
+    assert rs.windows_runtime_supported("gfx1030", "not-a-version") is None

@@ -473,6 +473,34 @@ def _windows_prompt(block: Block) -> List[Observation]:
     return []
 
 
+# The HIP SDK's release, as reports show it: its install folder ("C:\\Program Files\\AMD\\ROCm\\6.2\\bin"
+# in a path or a rocBLAS error: ROCm/hip#3805, ROCm/legacy-rocm-build#4390,
+# leejet/stable-diffusion.cpp#160) or prose ("HIP_SDK 6.2", "HIP SDK 6.4", "HIP SDK: 7.1":
+# ROCm/legacy-rocm-build#4872, ROCm/rocm-systems#1786, unslothai/unsloth#6043); Arch's
+# rocm-hip-sdk package and AMD's hip-sdk page address are not it.
+_HIP_SDK_FOLDER = re.compile(r"\bAMD[\\/]{1,2}ROCm[\\/]{1,2}(\d{1,2}\.\d{1,2})(?:\.\d{1,3})?[\\/]", re.IGNORECASE)
+_HIP_SDK_WORDS = re.compile(
+    r"(?<![\w/.-])HIP[ _-]?SDK(?:[ \t]+(?:version|ver\.?))?[ \t]*[:=]?[ \t]*v?(\d{1,2}\.\d{1,2})(?:\.\d{1,3})?(?![\d])",
+    re.IGNORECASE,
+)
+
+
+def _hip_sdk(block: Block) -> List[Observation]:
+    lowered = block.lower
+    if "rocm" not in lowered and "sdk" not in lowered:
+        return []
+    found: List[Tuple[str, Line]] = []
+    for pattern in (_HIP_SDK_FOLDER, _HIP_SDK_WORDS):
+        found += [(match.group(1), line) for match, line in block.scan(pattern)]
+    if not found:
+        return []
+    return [Observation("windows.hip_sdk_versions", sorted({v for v, _ in found}, key=_version_order), found[0][1], TRUST_PROSE)]
+
+
+def _version_order(version: str) -> Tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
 def _windows_runtime(block: Block) -> List[Observation]:
     if ".dll" not in block.lower:
         return []
@@ -484,7 +512,7 @@ def _windows_runtime(block: Block) -> List[Observation]:
 
 
 def parse(block: Block) -> List[Piece]:
-    observations = _firmer(_torch(block) + _rocm(block) + _container(block) + _platform(block)) + _windows_runtime(block)
+    observations = _firmer(_torch(block) + _rocm(block) + _container(block) + _platform(block)) + _windows_runtime(block) + _hip_sdk(block)
     if ":\\" in block.text or any(line.command for line in block.lines[:50]):
         observations += _windows_prompt(block)
     cpu_observations, cpu_gpus = _cpu_sightings(block)

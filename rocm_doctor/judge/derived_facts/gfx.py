@@ -29,6 +29,7 @@ from rocm_doctor.judge.derived_facts._support import (
     wheel_targets,
 )
 from rocm_doctor.judge.derived_facts.gpus import is_amd
+from rocm_doctor.judge.derived_facts.platform import windows_hip_runtime
 from rocm_doctor.knowledge import overrides as ov
 from rocm_doctor.knowledge import rocm_support
 from rocm_doctor.wheels.choice import NoChoice, choose_torch, machine_of
@@ -414,15 +415,24 @@ def newest_torch_with_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact
 
 @gpu_fact(
     "windows_runtime_supported",
-    "The newest Windows HIP SDK table (ROCm 7.2) lists the GPU's gfx as supported by the HIP runtime; "
+    "The Windows HIP SDK table of the runtime in use (derived.windows_hip_runtime; the newest, ROCm 7.2, "
+    "when that is not known) lists the GPU's gfx as supported by the HIP runtime; "
     "false for RDNA2 gfx1030/gfx1032; unknown when the table does not mention it.",
 )
 def windows_runtime_supported(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    in_use = windows_hip_runtime(facts, tables)
+    releases = list(in_use.value) if in_use.is_known else [None]
+
+    def supported(gfx: str) -> Optional[bool]:
+        # a HIP SDK 6.x or ZLUDA user is judged by the table of the runtime in use, not by 7.2's
+        verdicts = {rocm_support.windows_runtime_supported(gfx, release, table=tables["rocm_support"]) for release in releases}
+        return verdicts.pop() if len(verdicts) == 1 else None
+
     return lookup(
         _gfx(agent),
-        lambda gfx: rocm_support.windows_runtime_supported(gfx, table=tables["rocm_support"]),
+        supported,
         "rules/data/rocm_support.yaml windows",
-        "the Windows HIP SDK table does not mention {value}",
+        "no Windows HIP SDK table kept for the runtime in use says whether it supports {value}",
         none_absent=False,
     )
 

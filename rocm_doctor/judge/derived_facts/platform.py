@@ -13,7 +13,7 @@ https://github.com/ROCm/legacy-rocm-build/issues/5499).
 from __future__ import annotations
 
 import re
-from typing import Callable, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact, absent, known, unknown
@@ -166,3 +166,42 @@ def _strix_halo_kernel_too_old(facts: Facts, native: bool) -> Fact:
     abi = _UBUNTU_ABI.match(str(release.value))
     too_old_oem = parsed[:2] == (6, 14) and abi is not None and int(abi.group(1)) < STRIX_HALO_MIN_OEM_ABI
     return known(too_old_oem, release.source or "host")
+
+
+_DLL_MAJOR = re.compile(r"amdhip64_(\d{1,3})\.dll$", re.IGNORECASE)
+
+
+def _dll_majors(names: List[str]) -> List[str]:
+    """``amdhip64_6.dll`` -> ``6`` (the DLL's number is the HIP major it carries); an unnumbered
+    name says no major."""
+    majors = set()
+    for name in names:
+        match = _DLL_MAJOR.search(str(name).replace("\\", "/").rsplit("/", 1)[-1])
+        if match:
+            majors.add(match.group(1))
+    return sorted(majors)
+
+
+@machine_fact(
+    "windows_hip_runtime",
+    "The Windows HIP runtime releases in use: a ROCm torch's own ROCm, else the HIP SDK versions "
+    "(HIP_PATH_NN, C:\\Program Files\\AMD\\ROCm\\N.M, 'HIP SDK 6.2'), else the major of the "
+    "amdhip64 DLLs; absent when not Windows, unknown when none of these is shown.",
+)
+def windows_hip_runtime(facts: Facts, tables: Tables) -> Fact:
+    windows = is_windows(facts, tables)
+    if not windows.is_known:
+        return windows
+    if not windows.value:
+        return absent(windows.source or "host", "not Windows")
+    torch = facts.torch
+    if torch.flavour.is_known and torch.flavour.value == "rocm" and torch.rocm_version.is_known:
+        return known([str(torch.rocm_version.value)], torch.rocm_version.source or "torch.rocm_version")
+    sdks = facts.windows.hip_sdk_versions
+    if sdks.is_known and sdks.value:
+        return known([str(v) for v in sdks.value], sdks.source or "windows.hip_sdk_versions")
+    dlls = facts.windows.amdhip_dlls
+    majors = _dll_majors(dlls.value or []) if dlls.is_known else []
+    if majors:
+        return known(majors, dlls.source or "windows.amdhip_dlls")
+    return unknown("neither a ROCm torch, a HIP SDK version nor an amdhip64 DLL is known")
