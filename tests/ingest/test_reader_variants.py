@@ -330,3 +330,16 @@ def test_the_windows_version_string_names_windows_and_its_release_by_build(text:
 def test_a_report_speaks_of_hipblaslt_in_the_librarys_spelling_not_in_package_names(text: str, spoken_of: bool) -> None:
     context = ingest(text + "\n").facts.symptoms.context
     assert ("hipblaslt_spoken_of" in (context.value or [])) is spoken_of
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hipblastlt is only supported on gfx90a and gfx94x cards\n",
+        "PyTorch now requires hipBLASLt, but hipBLASLt supports only `gfx90a` GPUs.\n",
+        "The library is supported only on gfx942.\n",
+    ],
+)
+def test_a_support_list_in_prose_names_no_gpu_of_the_reporter(text: str) -> None:
+    # pytorch/pytorch#119081, ROCm/hipBLASLt#516, Comfy-Org/ComfyUI#3698: what a library supports
+    assert ingest(text).facts.gpus.agents == []
