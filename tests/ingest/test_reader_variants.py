@@ -343,3 +343,9 @@ def test_a_report_speaks_of_hipblaslt_in_the_librarys_spelling_not_in_package_na
 def test_a_support_list_in_prose_names_no_gpu_of_the_reporter(text: str) -> None:
     # pytorch/pytorch#119081, ROCm/hipBLASLt#516, Comfy-Org/ComfyUI#3698: what a library supports
     assert ingest(text).facts.gpus.agents == []
+
+
+@pytest.mark.parametrize("text", ["_AMD Radeon RX 5600 XT_\n", "*AMD Radeon RX 5600 XT*\n", "**AMD Radeon RX 5600 XT**\n", "__RX 5600 XT__\n"])
+def test_a_gpu_name_in_markdown_emphasis_is_read(text: str) -> None:
+    # CommonMark emphasis with '_' or '*' around the name (ROCm/legacy-rocm-build#1623 uses '_')
+    assert [a.gfx.value for a in ingest(text).facts.gpus.agents] == ["gfx1010"]

@@ -50,9 +50,11 @@ _GFX_LIST_CONTEXT = re.compile(
     r"|\bonly\s{1,4}support(?:s|ed)?\b|\bsupport(?:s|ed)?\s{1,4}only\b",
     re.IGNORECASE,
 )
+# A name ends where no letter or digit follows: an underscore may close Markdown emphasis
+# ("_AMD Radeon RX 5600 XT_", ROCm/legacy-rocm-build#1623; CommonMark 0.31.2, 6.2 emphasis).
 GPU_NAME_PATTERNS = [
-    re.compile(r"\b(?:AMD\s+)?(?:Radeon\s*(?:\((?:TM|R)\)\s*)?)?(?:(?:AI\s+)?PRO\s+)?RX\s?-?(\d{3,4})\s?(XTX|XT|GRE|M|S)?(?![\w])", re.IGNORECASE),
-    re.compile(r"(?<![\w.])(\d{4})\s?(XTX|XT|GRE)(?![\w])", re.IGNORECASE),
+    re.compile(r"\b(?:AMD\s+)?(?:Radeon\s*(?:\((?:TM|R)\)\s*)?)?(?:(?:AI\s+)?PRO\s+)?RX\s?-?(\d{3,4})\s?(XTX|XT|GRE|M|S)?(?![^\W_])", re.IGNORECASE),
+    re.compile(r"(?<![\w.])(\d{4})\s?(XTX|XT|GRE)(?![^\W_])", re.IGNORECASE),
     re.compile(r"\bRadeon\s*(?:\((?:TM|R)\)\s*)?(?:(?:AI\s+)?PRO\s+)?([A-Z]?\d{3,4}[A-Z]{0,2}|VII)\b", re.IGNORECASE),
     re.compile(r"\b(?:Instinct\s+)?MI\s?-?(\d{2,3}[XA]?)\b"),
     re.compile(r"\b(?:PRO\s+)?W(\d{4})\b"),
