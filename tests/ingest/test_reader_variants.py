@@ -349,3 +349,17 @@ def test_a_support_list_in_prose_names_no_gpu_of_the_reporter(text: str) -> None
 def test_a_gpu_name_in_markdown_emphasis_is_read(text: str) -> None:
     # CommonMark emphasis with '_' or '*' around the name (ROCm/legacy-rocm-build#1623 uses '_')
     assert [a.gfx.value for a in ingest(text).facts.gpus.agents] == ["gfx1010"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this check\n",
+        "it will always end in `AssertionError: Torch is not able to use GPU`\n",
+        "ROCm is not yet supported, resulting in \"Torch is not able to use the GPU\"\n",
+    ],
+)
+def test_the_webui_gpu_check_reads_with_or_without_its_hint(text: str) -> None:
+    # AUTOMATIC1111/stable-diffusion-webui#7459, #7638, #10358 retell it without the hint
+    context = ingest(text).facts.symptoms.context
+    assert "webui_torch_gpu_check_failed" in (context.value or [])
