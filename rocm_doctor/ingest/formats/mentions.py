@@ -43,12 +43,18 @@ from rocm_doctor.knowledge.torch_identity import from_index_url, from_wheel, ide
 _GFX = re.compile(r"(?<![\w])(?:amdgcn-amd-amdhsa--)?gfx[_ ]?(\d{1,2}[0-9a-f]{2})(?![0-9a-z])(?::[a-z+-]+)*", re.IGNORECASE)
 _GFX_LIST_CONTEXT = re.compile(
     r"PYTORCH_ROCM_ARCH|AMDGPU_TARGETS|GPU_TARGETS|HCC_AMDGPU_TARGET|offload-arch|supported types|support(?:ed)? (?:gpus|list|targets)"
-    r"|HSA_OVERRIDE|override|spoof|pretend|TensileLibrary_|targets?\s*[:=]",
+    r"|HSA_OVERRIDE|override|spoof|pretend|TensileLibrary_|targets?\s*[:=]"
+    # What a library or build supports, not the reporter's GPU: "hipblastlt is only supported on gfx90a
+    # and gfx94x cards" (pytorch/pytorch#119081), "hipBLASLt supports only `gfx90a` GPUs"
+    # (ROCm/hipBLASLt#516), "supported only by MI250X and MI300X" (Comfy-Org/ComfyUI#3698).
+    r"|\bonly\s{1,4}support(?:s|ed)?\b|\bsupport(?:s|ed)?\s{1,4}only\b",
     re.IGNORECASE,
 )
+# A name ends where no letter or digit follows: an underscore may close Markdown emphasis
+# ("_AMD Radeon RX 5600 XT_", ROCm/legacy-rocm-build#1623; CommonMark 0.31.2, 6.2 emphasis).
 GPU_NAME_PATTERNS = [
-    re.compile(r"\b(?:AMD\s+)?(?:Radeon\s*(?:\((?:TM|R)\)\s*)?)?(?:(?:AI\s+)?PRO\s+)?RX\s?-?(\d{3,4})\s?(XTX|XT|GRE|M|S)?(?![\w])", re.IGNORECASE),
-    re.compile(r"(?<![\w.])(\d{4})\s?(XTX|XT|GRE)(?![\w])", re.IGNORECASE),
+    re.compile(r"\b(?:AMD\s+)?(?:Radeon\s*(?:\((?:TM|R)\)\s*)?)?(?:(?:AI\s+)?PRO\s+)?RX\s?-?(\d{3,4})\s?(XTX|XT|GRE|M|S)?(?![^\W_])", re.IGNORECASE),
+    re.compile(r"(?<![\w.])(\d{4})\s?(XTX|XT|GRE)(?![^\W_])", re.IGNORECASE),
     re.compile(r"\bRadeon\s*(?:\((?:TM|R)\)\s*)?(?:(?:AI\s+)?PRO\s+)?([A-Z]?\d{3,4}[A-Z]{0,2}|VII)\b", re.IGNORECASE),
     re.compile(r"\b(?:Instinct\s+)?MI\s?-?(\d{2,3}[XA]?)\b"),
     re.compile(r"\b(?:PRO\s+)?W(\d{4})\b"),
