@@ -67,6 +67,8 @@ def override_not_in_effect_at_error(facts: Facts, tables: Tables) -> Fact:
         if facts.env.settings.is_known:
             return unknown("a per-node HSA_OVERRIDE_GFX_VERSION_<node> is also set; which GPU the error is from is not known")
         return absent("paste", "the report sets no HSA_OVERRIDE_GFX_VERSION")
+    if any(s.origin == "app-config" for s in settings):
+        return absent("paste", "the program's own log prints the override: it was in its environment")
     shown = [s for s in settings if s.origin not in _NOT_A_SETTING and s.reaches is not False]
     if not shown:
         return absent("paste", "the report shows no HSA_OVERRIDE_GFX_VERSION being set (or only one that cannot reach)")
