@@ -43,7 +43,7 @@ from rocm_doctor.knowledge.torch_identity import from_index_url, from_wheel, ide
 _GFX = re.compile(r"(?<![\w])(?:amdgcn-amd-amdhsa--)?gfx[_ ]?(\d{1,2}[0-9a-f]{2})(?![0-9a-z])(?::[a-z+-]+)*", re.IGNORECASE)
 _GFX_LIST_CONTEXT = re.compile(
     r"PYTORCH_ROCM_ARCH|AMDGPU_TARGETS|GPU_TARGETS|HCC_AMDGPU_TARGET|offload-arch|supported types|support(?:ed)? (?:gpus|list|targets)"
-    r"|HSA_OVERRIDE|override|spoof|pretend|TensileLibrary_|targets?\s*[:=]"
+    r"|HSA_OVERRIDE|overrid(?:e|den|ing)|spoof|pretend|TensileLibrary_|targets?\s*[:=]"
     # What a library or build supports, not the reporter's GPU: "hipblastlt is only supported on gfx90a
     # and gfx94x cards" (pytorch/pytorch#119081), "hipBLASLt supports only `gfx90a` GPUs"
     # (ROCm/hipBLASLt#516), "supported only by MI250X and MI300X" (Comfy-Org/ComfyUI#3698).
