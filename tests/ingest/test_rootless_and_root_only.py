@@ -1,0 +1,129 @@
+"""Access to the GPU's device files in the wordings of the field (issue 23, block h24d, RD960).
+
+Every wording here is a form seen in several public reports (the signature rows of block h24d in
+rules/data/signatures.yaml name them); none is one report's whole text.
+"""
+
+from __future__ import annotations
+
+
+import pytest
+from ingest_helpers import problems_shown, signature_contexts, signature_errors
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "hsa api call failure at line 900, file: /rocmdata/jedwards/git/compute/rocrinfo/rocminfo.cc. Call returned 4104",
+        "hsa api call failure at line 900, file: /home/jenkins/workspace/compute-rocm-rel-1.9/rocminfo/rocminfo.cc. Call returned 4104",
+        "Call returned  4104",
+    ],
+)
+def test_hsa_status_4104_is_read_as_out_of_resources(line: str) -> None:
+    assert "hsa_status_4104" in signature_errors(line)
+
+
+@pytest.mark.parametrize("line", ["Call returned 41040", "Call returned 4105", "returned 4104 bytes"])
+def test_another_status_number_is_not_out_of_resources(line: str) -> None:
+    assert "hsa_status_4104" not in signature_errors(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Need to use sudo to run clinfo",
+        "I need to call clinfo with sudo though, otherwise it won't show the gpu",
+        "Also, while examples build successful, they do not run without a `sudo`.",
+        "A non-root user can't access the GPU resources and has to run commands as `sudo` for GPU access",
+        "* When running ramalama / podman as root, the GPU is utilized.",
+        "Running them as root allows them to use the GPU, but the fan spins up",
+        "My actual problem is that torch finds GPU only if I use the root user.",
+    ],
+)
+def test_the_gpu_working_only_with_sudo_or_as_root_reads_in_these_wordings(line: str) -> None:
+    assert "gpu_needs_root_or_sudo" in signature_errors(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "You need to use sudo to run apt install rocm",
+        "pip install doesn't work without sudo here",
+        "Running the container as root, the GPU is not detected either",
+        "I run everything as root in the container",
+    ],
+)
+def test_sudo_for_installing_or_root_without_the_gpu_working_is_no_root_only_statement(line: str) -> None:
+    assert "gpu_needs_root_or_sudo" not in signature_errors(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Podman rootless: When running a model it does not utilize the GPU",
+        "llama-cli fails when run in a rootless Distrobox container",
+        "Do you support running rootless docker with rocm/pytorch images?",
+        "a named --group-add video/render never maps to the host's gid under rootless podman",
+    ],
+)
+def test_a_rootless_container_engine_is_read_as_context(line: str) -> None:
+    assert "rootless_container_engine" in signature_contexts(line)
+
+
+def test_a_rootful_docker_engine_is_no_rootless_engine() -> None:
+    assert "rootless_container_engine" not in signature_contexts("docker run --device /dev/kfd (rootful docker, user in the docker group)")
+
+
+ROOTLESS_KFD_REFUSED = """\
+distrobox create -n llama-rocm --image docker.io/kyuz0/amd-strix-halo-toolboxes:rocm-7.2 \\
+  --additional-flags "--device /dev/kfd --device /dev/dri --group-add video --group-add render"
+In the toolbox, llama-cli fails in a rootless Distrobox container:
+rocminfo
+ROCk module is loaded
+Unable to open /dev/kfd read-write: Permission denied
+"""
+
+
+def test_a_rootless_container_refused_kfd_is_explained_first_by_the_rootless_rule() -> None:
+    shown = problems_shown(ROOTLESS_KFD_REFUSED)
+    assert shown[0] == "RD960"
+    assert "RD516" in shown
+
+
+def test_a_rootful_container_refused_kfd_gets_no_rootless_finding() -> None:
+    rootful = ROOTLESS_KFD_REFUSED.replace("in a rootless Distrobox container", "in a docker container")
+    assert "RD960" not in problems_shown(rootful)
+
+
+def test_rootless_podman_working_only_as_root_is_a_rootless_permissions_finding() -> None:
+    text = "Podman rootless: the model runs on the CPU.\nWhen running ramalama / podman as root, the GPU is utilized.\n"
+    assert problems_shown(text)[0] == "RD960"
+
+
+def test_a_rootless_engine_with_the_gpu_working_is_no_finding() -> None:
+    assert "RD960" not in problems_shown("I run ollama:rocm under rootless podman with --group-add keep-groups and it works.\n")
+
+
+GROUPS_WITHOUT_RENDER = """\
+$ python -c "import torch; torch.cuda.init()"
+RuntimeError: No HIP GPUs are available
+$ groups
+alice adm cdrom sudo dip plugdev lpadmin
+"""
+
+
+def test_a_group_list_without_render_beside_no_hip_gpus_is_a_permissions_finding() -> None:
+    assert problems_shown(GROUPS_WITHOUT_RENDER)[0] == "RD961"
+
+
+def test_the_id_form_of_the_group_list_reads_the_same() -> None:
+    text = GROUPS_WITHOUT_RENDER.replace(
+        "$ groups\nalice adm cdrom sudo dip plugdev lpadmin",
+        "$ id\nuid=1000(alice) gid=1000(alice) groups=1000(alice),4(adm),24(cdrom),27(sudo)",
+    )
+    assert problems_shown(text)[0] == "RD961"
+
+
+def test_a_group_list_with_render_gives_no_group_finding() -> None:
+    text = GROUPS_WITHOUT_RENDER.replace("lpadmin", "lpadmin render video")
+    assert "RD961" not in problems_shown(text)
