@@ -127,3 +127,31 @@ def test_the_id_form_of_the_group_list_reads_the_same() -> None:
 def test_a_group_list_with_render_gives_no_group_finding() -> None:
     text = GROUPS_WITHOUT_RENDER.replace("lpadmin", "lpadmin render video")
     assert "RD961" not in problems_shown(text)
+
+
+CONTAINER_WITHOUT_DEVICES = """\
+docker run -it --rm --group-add=video rocm/pytorch:latest
+root@c0cb9814a02b:/# ls /dev/kfd
+ls: cannot access '/dev/kfd': No such file or directory
+root@c0cb9814a02b:/# rocminfo
+ROCk module is NOT loaded, possibly no GPU devices
+"""
+
+
+def test_rock_module_not_loaded_inside_a_container_points_at_the_devices_not_the_driver() -> None:
+    from ingest_helpers import ingest
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    findings = evaluate(load_rules([], use_env=False), ingest(CONTAINER_WITHOUT_DEVICES).facts).findings
+    serious = [f for f in findings if f.severity in ("error", "warning")]
+    assert serious[0].category == "platform"
+    assert not any(f.category == "driver" for f in serious)
+    assert "RD962" in [f.id for f in serious] or "RD518" in [f.id for f in serious]
+
+
+def test_rock_module_not_loaded_with_the_devices_passed_gets_no_container_device_finding() -> None:
+    text = CONTAINER_WITHOUT_DEVICES.replace("--group-add=video", "--device=/dev/kfd --device=/dev/dri --group-add=video").replace(
+        "root@c0cb9814a02b:/# ls /dev/kfd\nls: cannot access '/dev/kfd': No such file or directory\n", ""
+    )
+    assert "RD962" not in problems_shown(text)
