@@ -155,3 +155,27 @@ def test_rock_module_not_loaded_with_the_devices_passed_gets_no_container_device
         "root@c0cb9814a02b:/# ls /dev/kfd\nls: cannot access '/dev/kfd': No such file or directory\n", ""
     )
     assert "RD962" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "services:\n  ollama:\n    image: ollama/ollama:rocm\n    devices:\n      - /dev/dri\n      - /dev/kfd\n",
+        'services:\n  comfyui:\n    devices:\n      - "/dev/kfd:/dev/kfd" # remove this line if running on non ROCm\n      - "/dev/dri:/dev/dri"\n',
+        "    devices:\n      - /dev/dri:/dev/dri\n      - /dev/kfd:/dev/kfd\n",
+    ],
+)
+def test_a_compose_devices_list_with_kfd_reads_as_the_devices_passed(text: str) -> None:
+    assert "gpu_devices_passed_to_container" in signature_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '    devices:\n      - /dev/dri\n#      - "/dev/kfd:/dev/kfd" # remove this line if running on non ROCm\n',
+        "* /dev/kfd\n* /dev/dri/renderD128\n",
+        "- /dev/kfd exists with correct root:render ownership\n",
+    ],
+)
+def test_a_commented_out_or_prose_kfd_line_is_no_devices_entry(text: str) -> None:
+    assert "gpu_devices_passed_to_container" not in signature_contexts(text)
