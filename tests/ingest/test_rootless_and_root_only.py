@@ -179,3 +179,19 @@ def test_a_compose_devices_list_with_kfd_reads_as_the_devices_passed(text: str) 
 )
 def test_a_commented_out_or_prose_kfd_line_is_no_devices_entry(text: str) -> None:
     assert "gpu_devices_passed_to_container" not in signature_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'time=2024-10-02T08:34:23.718Z level=ERROR source=amd_linux.go:364 msg="amdgpu devices detected but permission problems block access" error="kfd driver not loaded".',
+        "level=ERROR msg=\"amdgpu devices detected but permission problems block access\" error=\"kfd driver not loaded.  If running in a container, remember to include '--device /dev/kfd --device /dev/dri'\"",
+    ],
+)
+def test_ollamas_kfd_driver_not_loaded_reads_as_no_kfd_where_it_ran(line: str) -> None:
+    assert "ollama_kfd_not_present" in signature_errors(line)
+    assert problems_shown(line)[0] == "RD518"
+
+
+def test_a_sentence_about_the_kfd_driver_being_loaded_is_not_ollamas_message() -> None:
+    assert "ollama_kfd_not_present" not in signature_errors("the kfd driver not loaded yesterday is loaded now after a reboot, all good")
