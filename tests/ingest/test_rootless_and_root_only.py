@@ -37,7 +37,6 @@ def test_another_status_number_is_not_out_of_resources(line: str) -> None:
         "A non-root user can't access the GPU resources and has to run commands as `sudo` for GPU access",
         "* When running ramalama / podman as root, the GPU is utilized.",
         "Running them as root allows them to use the GPU, but the fan spins up",
-        "My actual problem is that torch finds GPU only if I use the root user.",
     ],
 )
 def test_the_gpu_working_only_with_sudo_or_as_root_reads_in_these_wordings(line: str) -> None:
@@ -55,6 +54,12 @@ def test_the_gpu_working_only_with_sudo_or_as_root_reads_in_these_wordings(line:
 )
 def test_sudo_for_installing_or_root_without_the_gpu_working_is_no_root_only_statement(line: str) -> None:
     assert "gpu_needs_root_or_sudo" not in signature_errors(line)
+
+
+def test_a_jetson_reports_root_only_wording_gives_no_amd_permissions_finding() -> None:
+    # dusty-nv/jetson-containers#1136: NVIDIA's CUDA error 801; RD517 would name /dev/kfd.
+    text = "My actual problem is that torch finds GPU only if I use the root user.\nCUDA initialization: error 801: operation not supported\n"
+    assert "RD517" not in problems_shown(text)
 
 
 @pytest.mark.parametrize(
