@@ -347,6 +347,22 @@ def test_an_integrated_gpu_mention_counts_only_when_it_is_amds_and_present(text:
     assert sum(1 for a in agents if a.integrated.status == "known" and a.integrated.value) == integrated_agents
 
 
+@pytest.mark.parametrize(
+    "text, gfx",
+    [
+        ("Note: this is specific to `gfx1151`. The same builds were tested on `gfx1201` and do not exhibit this problem.\n", ["gfx1151"]),
+        ("It fails on gfx1201. It is not available there or the bug not occurring like in the case of `gfx1150`.\n", ["gfx1201"]),
+        ("The matmul is wrong on gfx1201; I also tested on an RX 6800, where it did not fail.\n", ["gfx1201"]),
+        ("I tested it on my gfx1100 and it crashes.\n", ["gfx1100"]),
+        ("The RX 7900 XTX crashes; the same code does not crash on CPU.\n", ["gfx1100"]),
+        ("The same code does not crash on my RX 7900 XTX, only when the iGPU is picked.\n", ["gfx1100"]),
+    ],
+)
+def test_a_gpu_said_to_be_tested_without_the_problem_is_not_the_machines(text: str, gfx: List[str]) -> None:
+    agents = facts(text).gpus.agents
+    assert sorted(a.gfx.value for a in agents if a.gfx.status == "known") == gfx
+
+
 def test_what_the_windows_asks_tell_users_to_paste_is_read_back() -> None:
     from rocm_doctor.judge.paste_verdict import ENVIRONMENT, KERNEL
 
