@@ -363,6 +363,20 @@ def test_a_gpu_said_to_be_tested_without_the_problem_is_not_the_machines(text: s
     assert sorted(a.gfx.value for a in agents if a.gfx.status == "known") == gfx
 
 
+@pytest.mark.parametrize(
+    "text, gfx",
+    [
+        ("On kernel 6.17 with an RX 7900 XTX the node has no codename. This needs a check from someone with an RX 6700/6750 XT or similar.\n", ["gfx1100"]),
+        ("My MI300X shows it. Anyone with a gfx1151 can reproduce the numbers too.\n", ["gfx942"]),
+        ("Users with an RX 6600 report the same; mine is an RX 7900 XTX.\n", ["gfx1100"]),
+        ("I run it with an RX 6700 XT.\n", ["gfx1031"]),
+    ],
+)
+def test_a_gpu_named_as_someone_elses_is_not_the_machines(text: str, gfx: List[str]) -> None:
+    agents = facts(text).gpus.agents
+    assert sorted(a.gfx.value for a in agents if a.gfx.status == "known") == gfx
+
+
 def test_what_the_windows_asks_tell_users_to_paste_is_read_back() -> None:
     from rocm_doctor.judge.paste_verdict import ENVIRONMENT, KERNEL
 

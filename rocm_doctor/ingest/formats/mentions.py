@@ -191,6 +191,22 @@ def compared_elsewhere(line: Line, start_in_line: int) -> bool:
     return bool(_NOT_AFFECTED.search(sentence) and _COMPARED.search(sentence))
 
 
+_SOMEONE_ELSES = re.compile(
+    r"\b(?:(?:some|any|every)(?:one|body)(?:\s+else)?|people|users|owners|others|those)"
+    r"\s+(?:with|who\s+(?:has|have|owns?|runs?|is\s+on|are\s+on))\b[^.;:!?\n]{0,24}$",
+    re.IGNORECASE,
+)
+
+
+def someone_elses(line: Line, start_in_line: int) -> bool:
+    """The GPU named at ``start_in_line`` belongs to someone the report addresses, not to its machine:
+    "this needs a check from someone with an RX 6700/6750 XT" (JuliaGPU/AMDGPU.jl#1039), "anyone with a
+    7900 XTX can contribute the per-kernel breakdown", "Anyone with an RX 5000 card can reproduce the
+    resource numbers", "Anyone with an RX580 (or other GPU) can run the same flake" (public ROCm
+    write-ups)."""
+    return bool(_SOMEONE_ELSES.search(line.text[max(0, start_in_line - 80) : start_in_line]))
+
+
 _FILE_END = re.compile(r"\.[A-Za-z][A-Za-z0-9]{1,5}$")
 _TOKEN_EDGE = " \t\n\"'`()[]<>,;"
 
@@ -230,7 +246,8 @@ def _gfx_sightings(block: Block) -> List[GpuSighting]:
     for match, line in block.scan(_GFX):
         gfx = gfx_of("gfx" + match.group(1))
         if gfx is not None and not in_file_name(text, match.start(), match.end()):
-            if compared_elsewhere(line, block.column_at(match.start())):
+            column = block.column_at(match.start())
+            if compared_elsewhere(line, column) or someone_elses(line, column):
                 continue
             by_line.setdefault(line.number, []).append((gfx, line))
     out: List[GpuSighting] = []
@@ -282,7 +299,8 @@ def _name_sightings(block: Block) -> List[GpuSighting]:
             if model is None:
                 continue
             taken.add(match.start(), match.end())
-            if compared_elsewhere(line, block.column_at(match.start())):
+            column = block.column_at(match.start())
+            if compared_elsewhere(line, column) or someone_elses(line, column):
                 continue
             count = count_before(text, match.start())
             if not keep(model.gfx + name.lower(), count > 1):
@@ -295,6 +313,8 @@ def _name_sightings(block: Block) -> List[GpuSighting]:
         if match.start() in taken:
             continue
         model = _model(match.group(0).lower())
+        if model is not None and someone_elses(line, block.column_at(match.start())):
+            continue
         if model is not None and keep(match.group(0).lower(), False):
             fields = gpu_fields(gfx=model.gfx)
             fields.update({"name": match.group(0), "integrated": model.integrated})
