@@ -377,6 +377,20 @@ def test_a_gpu_named_as_someone_elses_is_not_the_machines(text: str, gfx: List[s
     assert sorted(a.gfx.value for a in agents if a.gfx.status == "known") == gfx
 
 
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("AMDGPU.jl sets `HSA_OVERRIDE_GFX_VERSION=10.3.0` when a KFD topology node is named `navy_flounder`.\n", None),
+        ("The launcher sets HSA_OVERRIDE_GFX_VERSION=10.3.0 if the GPU is gfx1031.\n", None),
+        ("I set HSA_OVERRIDE_GFX_VERSION=10.3.0 when launching ComfyUI.\n", "10.3.0"),
+        ("The script sets HSA_OVERRIDE_GFX_VERSION=9.4.2 for MI300X automatically.\n", "9.4.2"),
+    ],
+)
+def test_a_setting_a_program_makes_on_a_condition_is_not_a_setting_made(text: str, value) -> None:
+    found = facts(text).env.vars
+    assert ((found.value or {}).get("HSA_OVERRIDE_GFX_VERSION") if found.status == "known" else None) == value
+
+
 def test_what_the_windows_asks_tell_users_to_paste_is_read_back() -> None:
     from rocm_doctor.judge.paste_verdict import ENVIRONMENT, KERNEL
 
