@@ -32,7 +32,7 @@ TOP1_FLOORS = {"shared": 0.82, "shared-held": 0.60, "tests": 0.76, "holdout": 0.
 """Floors for the share of problem cases whose first error or warning is of the right category
 (what a maintainer reads first). Measured 2026-11-28, second round: shared 47/54 (0.87), shared-held
 17/25 (0.68), tests 65/79 (0.82), holdout 19/45 (0.42)."""
-MIN_CASES = {"shared": 60, "shared-held": 25, "tests": 99, "holdout": 57}
+MIN_CASES = {"shared": 60, "shared-held": 25, "tests": 126, "holdout": 47}
 
 
 @pytest.fixture(scope="module")
@@ -77,3 +77,12 @@ def test_every_case_has_the_fields_and_a_public_source() -> None:
         for case in load(path):
             assert {"id", "source", "report", "root_cause_class", "root_cause"} <= set(case), case.get("id")
             assert str(case["source"]).startswith("https://"), case["id"]
+
+
+def test_no_thread_is_both_a_development_case_and_a_held_back_one() -> None:
+    # a thread a reader was written from is no longer unseen: its held-back copy would flatter the estimate
+    def threads(cases: List[dict]) -> set:
+        return {str(case["source"]).rstrip("/").lower() for case in cases}
+
+    developed = threads(load(OWN_CORPUS)) | threads(load(SHARED_CORPUS))
+    assert not developed & threads(load(HOLDOUT_CORPUS))

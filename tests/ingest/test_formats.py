@@ -66,6 +66,17 @@ def test_collect_env_of_a_cpu_build_says_cpu() -> None:
     assert values(collect_env.parse(block(text)))["torch.flavour"] == "cpu"
 
 
+def test_collect_env_no_cuda_placeholder_names_no_gpu() -> None:
+    # collect_env writes 'No CUDA' into the GPU field when torch.cuda is unavailable
+    # (pytorch/pytorch#119081 and #53738 paste it); it is not a GPU called "No CUDA".
+    text = (
+        "PyTorch version: 2.1.0a0\nCUDA used to build PyTorch: None\nROCM used to build PyTorch: N/A\n"
+        "Is CUDA available: False\nCUDA runtime version: No CUDA\nGPU models and configuration: No CUDA\n"
+        "Nvidia driver version: No CUDA\n"
+    )
+    assert collect_env.parse(block(text))[0].gpus == []
+
+
 def test_collect_env_on_wsl2_and_windows() -> None:
     wsl = values(collect_env.parse(block("PyTorch version: 2.4.0+rocm6.1\nPython platform: Linux-5.15.153.1-microsoft-standard-WSL2-x86_64-with-glibc2.35\n")))
     assert wsl["host.wsl_version"] == 2

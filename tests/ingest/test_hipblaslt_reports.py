@@ -75,3 +75,31 @@ def test_an_igpu_known_only_from_the_cpu_model_is_never_judged_for_hipblaslt_ker
     )
     judged = [f.gpu for f in _check(report).findings if f.id == "RD167"]
     assert judged == [0]
+
+
+# PyTorch's fall-back warning (Context.cpp TORCH_WARN_ONCE) in the shapes real reports paste it:
+# a Python UserWarning line (ROCm/legacy-rocm-build#5643, #4440, ROCm/rocm-libraries#780), the C++
+# warning prefix (pytorch/pytorch#138067) and the same wrapped before "Overriding".
+FALLBACK_WARNINGS = [
+    "<stdin>:6: UserWarning: Attempting to use hipBLASLt on an unsupported architecture! Overriding blas backend to hipblas (Triggered internally at /pytorch/aten/src/ATen/Context.cpp:373.)\n",
+    "[W1016 17:27:46.690175963 Context.cpp:301] Warning: Attempting to use hipBLASLt on an unsupported architecture! Overriding blas backend to hipblas (function operator())\n",
+    "UserWarning: Attempting to use hipBLASLt on an unsupported architecture!\nOverriding blas backend to hipblas\n",
+]
+
+
+def test_pytorchs_hipblaslt_fallback_warning_is_no_error() -> None:
+    for text in FALLBACK_WARNINGS:
+        result = _check("### GPU\n\nAMD Instinct MI100\n\n```\n" + text + "```\n")
+        assert not any(f.severity == "error" for f in result.findings), text
+        first = [f for f in result.findings if f.severity != "info"][0]
+        assert first.id == "RD980" and first.category == "blas"
+
+
+def test_the_addmm_runtime_error_with_the_same_words_is_still_an_error() -> None:
+    for text in (
+        "RuntimeError: Attempting to use hipBLASLt on a unsupported architecture!\n",
+        "!!! Exception during processing !!! Attempting to use hipBLASLt on a unsupported architecture!\n",
+    ):
+        result = _check(text)
+        assert any(f.id == "RD505" and f.severity == "error" for f in result.findings)
+        assert not any(f.id == "RD980" for f in result.findings)

@@ -330,3 +330,36 @@ def test_the_windows_version_string_names_windows_and_its_release_by_build(text:
 def test_a_report_speaks_of_hipblaslt_in_the_librarys_spelling_not_in_package_names(text: str, spoken_of: bool) -> None:
     context = ingest(text + "\n").facts.symptoms.context
     assert ("hipblaslt_spoken_of" in (context.value or [])) is spoken_of
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hipblastlt is only supported on gfx90a and gfx94x cards\n",
+        "PyTorch now requires hipBLASLt, but hipBLASLt supports only `gfx90a` GPUs.\n",
+        "The library is supported only on gfx942.\n",
+    ],
+)
+def test_a_support_list_in_prose_names_no_gpu_of_the_reporter(text: str) -> None:
+    # pytorch/pytorch#119081, ROCm/hipBLASLt#516, Comfy-Org/ComfyUI#3698: what a library supports
+    assert ingest(text).facts.gpus.agents == []
+
+
+@pytest.mark.parametrize("text", ["_AMD Radeon RX 5600 XT_\n", "*AMD Radeon RX 5600 XT*\n", "**AMD Radeon RX 5600 XT**\n", "__RX 5600 XT__\n"])
+def test_a_gpu_name_in_markdown_emphasis_is_read(text: str) -> None:
+    # CommonMark emphasis with '_' or '*' around the name (ROCm/legacy-rocm-build#1623 uses '_')
+    assert [a.gfx.value for a in ingest(text).facts.gpus.agents] == ["gfx1010"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this check\n",
+        "it will always end in `AssertionError: Torch is not able to use GPU`\n",
+        "ROCm is not yet supported, resulting in \"Torch is not able to use the GPU\"\n",
+    ],
+)
+def test_the_webui_gpu_check_reads_with_or_without_its_hint(text: str) -> None:
+    # AUTOMATIC1111/stable-diffusion-webui#7459, #7638, #10358 retell it without the hint
+    context = ingest(text).facts.symptoms.context
+    assert "webui_torch_gpu_check_failed" in (context.value or [])

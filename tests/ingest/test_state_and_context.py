@@ -54,6 +54,27 @@ def test_a_torch_version_at_the_end_of_a_sentence_keeps_no_full_stop() -> None:
     assert ingest("It fails with torch 2.8.0+rocm6.4.\n").facts.torch.version.value == "2.8.0+rocm6.4"
 
 
+@pytest.mark.parametrize(
+    "sentence, now, before",
+    [
+        ("After upgrading from torch 2.7.1 to 2.8.0 the GPU is gone.", "2.8.0", "2.7.1"),
+        ("after upgrading from torch 2.7.1+rocm6.3 to 2.8.0+rocm6.4 it segfaults", "2.8.0+rocm6.4", "2.7.1+rocm6.3"),
+        ("Updated PyTorch from 2.7.1 to 2.8.0 and now nothing works", "2.8.0", "2.7.1"),
+        ("I went from torch==2.4.1 to torch==2.5.0 and now it segfaults", "2.5.0", "2.4.1"),
+    ],
+)
+def test_a_move_between_torch_releases_reads_the_release_moved_to_as_current(sentence: str, now: str, before: str) -> None:
+    facts = ingest(sentence + "\n").facts
+    assert facts.torch.version.value == now
+    assert f"torch.version={before}" in (facts.symptoms.earlier.value or [])
+
+
+def test_a_move_between_rocm_releases_named_once_reads_the_release_moved_to_as_current() -> None:
+    facts = ingest("Since updating ROCm from 6.3 to 6.4.1 it fails.\n").facts
+    assert facts.rocm.version.value == "6.4.1"
+    assert "rocm.version=6.3" in (facts.symptoms.earlier.value or [])
+
+
 # ---- a command's own environment prefix is that command's scope (issue 23, item 1)
 
 TENSILE = "rocBLAS error: Cannot read /x/rocblas/library/TensileLibrary.dat: No such file or directory for GPU arch : gfx1031\n"

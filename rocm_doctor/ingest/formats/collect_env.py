@@ -51,13 +51,17 @@ KEYS = {
     "CUDA_MODULE_LOADING set to",
 }
 _SILENT = {"could not collect", "n/a", "none", ""}
+_NO_GPU = _SILENT | {"no cuda"}
+"""GPU-line values that name no GPU: collect_env fills the GPU, driver and CUDA runtime fields with
+'No CUDA' when torch.cuda is not available (pretty_str, torch/utils/collect_env.py at v2.5.0:
+https://github.com/pytorch/pytorch/blob/v2.5.0/torch/utils/collect_env.py)."""
 _PIP_LINE = re.compile(r"^\[(?:pip3?|conda)\]\s+([A-Za-z0-9_.-]+)\s*(?:==|\s)\s*(\S+)")
 _GPU_LINE = re.compile(r"^GPU\s+(\d+)\s*:\s*(.+)$")
 
 
 def _gpu(text: str, position: int, line: Line) -> Optional[GpuSighting]:
     text = text.strip()
-    if not text or text.lower() in _SILENT:
+    if not text or text.lower() in _NO_GPU:
         return None
     gfx = gfx_of(text)
     name = re.sub(r"(?<!\s)\s*\(gfx[^)]*\)\s*$", "", text).strip() or None

@@ -43,12 +43,18 @@ from rocm_doctor.knowledge.torch_identity import from_index_url, from_wheel, ide
 _GFX = re.compile(r"(?<![\w])(?:amdgcn-amd-amdhsa--)?gfx[_ ]?(\d{1,2}[0-9a-f]{2})(?![0-9a-z])(?::[a-z+-]+)*", re.IGNORECASE)
 _GFX_LIST_CONTEXT = re.compile(
     r"PYTORCH_ROCM_ARCH|AMDGPU_TARGETS|GPU_TARGETS|HCC_AMDGPU_TARGET|offload-arch|supported types|support(?:ed)? (?:gpus|list|targets)"
-    r"|HSA_OVERRIDE|override|spoof|pretend|TensileLibrary_|targets?\s*[:=]",
+    r"|HSA_OVERRIDE|overrid(?:e|den|ing)|spoof|pretend|TensileLibrary_|targets?\s*[:=]"
+    # What a library or build supports, not the reporter's GPU: "hipblastlt is only supported on gfx90a
+    # and gfx94x cards" (pytorch/pytorch#119081), "hipBLASLt supports only `gfx90a` GPUs"
+    # (ROCm/hipBLASLt#516), "supported only by MI250X and MI300X" (Comfy-Org/ComfyUI#3698).
+    r"|\bonly\s{1,4}support(?:s|ed)?\b|\bsupport(?:s|ed)?\s{1,4}only\b",
     re.IGNORECASE,
 )
+# A name ends where no letter or digit follows: an underscore may close Markdown emphasis
+# ("_AMD Radeon RX 5600 XT_", ROCm/legacy-rocm-build#1623; CommonMark 0.31.2, 6.2 emphasis).
 GPU_NAME_PATTERNS = [
-    re.compile(r"\b(?:AMD\s+)?(?:Radeon\s*(?:\((?:TM|R)\)\s*)?)?(?:(?:AI\s+)?PRO\s+)?RX\s?-?(\d{3,4})\s?(XTX|XT|GRE|M|S)?(?![\w])", re.IGNORECASE),
-    re.compile(r"(?<![\w.])(\d{4})\s?(XTX|XT|GRE)(?![\w])", re.IGNORECASE),
+    re.compile(r"\b(?:AMD\s+)?(?:Radeon\s*(?:\((?:TM|R)\)\s*)?)?(?:(?:AI\s+)?PRO\s+)?RX\s?-?(\d{3,4})\s?(XTX|XT|GRE|M|S)?(?![^\W_])", re.IGNORECASE),
+    re.compile(r"(?<![\w.])(\d{4})\s?(XTX|XT|GRE)(?![^\W_])", re.IGNORECASE),
     re.compile(r"\bRadeon\s*(?:\((?:TM|R)\)\s*)?(?:(?:AI\s+)?PRO\s+)?([A-Z]?\d{3,4}[A-Z]{0,2}|VII)\b", re.IGNORECASE),
     re.compile(r"\b(?:Instinct\s+)?MI\s?-?(\d{2,3}[XA]?)\b"),
     re.compile(r"\b(?:PRO\s+)?W(\d{4})\b"),
@@ -81,6 +87,19 @@ _OPT_ROCM = re.compile(r"/opt/rocm-(\d+\.\d+(?:\.\d+)?)(?![\w.])")
 _ROCM_WORD = re.compile(r"(?<![\w/+%.-])ROCm(?:\s+|-|\s+version\s*:?\s*|\s*:\s*)v?(\d+\.\d+(?:\.\d+)?|[5-9]|1\d)(?!\w|\.\d)", re.IGNORECASE)
 _CHANGED_FROM = re.compile(r"\b(?:updat|upgrad|downgrad|mov|switch|migrat|went|go|coming)\w*\s+(?:\w+\s+){0,2}from\s+$", re.IGNORECASE)
 """Words before a release the report moved away from ("after updating from ROCm 5.7.1 to ROCm 6.0")."""
+_LOCAL = r"(?:(?:\+|%2B)[0-9A-Za-z](?:[0-9A-Za-z.]*[0-9A-Za-z])?)?"
+_TORCH_CHANGE = re.compile(
+    rf"\b(?:updat|upgrad|downgrad|switch|mov|migrat|go|went|coming)\w*\s+(?:(?:my|the|our)\s+)?(?:(?:py)?torch\s+(?:version\s+)?)?from\s+"
+    rf"(?:(?:py)?torch(?:==|\s+)v?)?({_VERSION}{_LOCAL})\s+to\s+(?:(?:py)?torch(?:==|\s+))?v?({_VERSION}{_LOCAL})(?!\w|\.\w)",
+    re.IGNORECASE,
+)
+"""A move between torch releases ("after upgrading from torch 2.7.1 to 2.8.0", "updated PyTorch from
+2.7.1 to 2.8.0"): the first is the earlier state, the second the current one."""
+_ROCM_CHANGE = re.compile(
+    r"\b(?:updat|upgrad|downgrad|switch|mov|migrat)\w*\s+(?:(?:my|the|our)\s+)?ROCm\s+(?:version\s+)?from\s+v?(\d+\.\d+(?:\.\d+)?)\s+to\s+v?(\d+\.\d+(?:\.\d+)?)(?![\w.]*\d)",
+    re.IGNORECASE,
+)
+""""updating ROCm from 6.3 to 6.4": the release named in neither place "ROCm 6.4" would be read."""
 _ROCM_BUILT_WITH = re.compile(
     r"(?:\b(?:built|compiled)\s+(?:\S+\s+){0,3}(?:for|with|against)|\b(?:torch|pytorch|wheels?)\s+(?:for|with|built for)|\bindex(?:-url)?(?:\s+for)?|\bnightl\S*(?:\s+for)?)\s+$",
     re.IGNORECASE,
@@ -354,13 +373,29 @@ def _cpu_sightings(block: Block) -> Tuple[List[Observation], List[GpuSighting]]:
 # ------------------------------------------------------------------ torch, ROCm, containers
 
 
+def _plain(version: str) -> str:
+    return version.replace("%2B", "+").replace("%2b", "+")
+
+
+def _inside(position: int, spans: List[Tuple[int, int]]) -> bool:
+    return any(start <= position < end for start, end in spans)
+
+
 def _torch(block: Block) -> List[Observation]:
     lowered = block.lower
     out: List[Observation] = []
     text = block.text
+    moved: List[Tuple[int, int]] = []
+    if "torch" in lowered and " to " in lowered:
+        for match, line in block.scan(_TORCH_CHANGE):
+            moved.append(match.span())
+            out.append(Observation("symptoms.earlier", [f"torch.version={_plain(match.group(1))}"], line, TRUST_PROSE))
+            out += torch_version_observations(_plain(match.group(2)), line, TRUST_PROSE)
     if "torch" in lowered:
         for match, line in block.scan(_TORCH):
-            out += torch_version_observations(match.group(1).replace("%2B", "+").replace("%2b", "+"), line, TRUST_PROSE)
+            if _inside(match.start(), moved):
+                continue
+            out += torch_version_observations(_plain(match.group(1)), line, TRUST_PROSE)
         for match, line in block.scan(_WHEEL):
             identity = from_wheel(match.group(0))
             out += identity_observations(identity, line, TRUST_PROSE)
@@ -372,7 +407,7 @@ def _torch(block: Block) -> List[Observation]:
     if "+rocm" in lowered or "+cu" in lowered or "+cpu" in lowered:
         for match, line in block.scan(_LOCAL_VERSION):
             before = text[max(0, match.start() - 40) : match.start()]
-            if _NOT_TORCH_BEFORE.search(before) or match.group(1).startswith("0."):
+            if _NOT_TORCH_BEFORE.search(before) or match.group(1).startswith("0.") or _inside(match.start(), moved):
                 continue
             out += torch_version_observations(match.group(1), line, TRUST_PROSE)
     if "index" in lowered or "://" in lowered or " -f " in lowered or " -i " in lowered:
@@ -402,6 +437,10 @@ def _rocm(block: Block) -> List[Observation]:
         out.append(Observation("rocm.installs", [f"/opt/rocm-{v}" for v in versions], installs[0][1], TRUST_PROSE))
         if len(versions) == 1:
             out.append(Observation("rocm.version", versions[0], installs[0][1], TRUST_PROSE))
+    if " to " in lowered:
+        for match, line in block.scan(_ROCM_CHANGE):
+            out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
+            out.append(Observation("rocm.version", match.group(2), line, TRUST_PROSE))
     for match, line in block.scan(_ROCM_WORD):
         before = text[max(0, match.start() - 60) : match.start()]
         after = text[match.end() : match.end() + 24]

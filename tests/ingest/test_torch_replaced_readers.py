@@ -1,0 +1,94 @@
+"""Reports that show a requirements install replacing the ROCm torch, and torch then failing to use
+the GPU (issue 23, the wrong-torch-build family): the shapes several real reports print
+(rules/data/signatures.yaml names them on each row). Assertions are about signatures, context and
+finding categories, never about wording.
+"""
+
+from __future__ import annotations
+
+from typing import List, Tuple
+
+import pytest
+from ingest_helpers import ingest
+
+from rocm_doctor.ingest import ingest_text
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.pipeline import evaluate
+
+
+def context(text: str) -> list:
+    found = ingest(text).facts.symptoms.context
+    return list(found.value or []) if found.is_known else []
+
+
+def serious(text: str) -> List[Tuple[str, str, str]]:
+    findings = evaluate(load_rules([], use_env=False), ingest_text(text).facts).findings
+    return [(f.id, f.severity, f.category) for f in findings if f.severity in ("error", "warning")]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "$ pip install -r requirements.txt",
+        "(venv) $ pip install --quiet -r requirements.txt",
+        "$ python -m pip install -r requirements.txt",
+        "python3.10 -m pip install --upgrade -r requirements_versions.txt",
+        "pip3 install --requirement=requirements-dev.txt",
+        "uv pip install -r ./ComfyUI/requirements.txt",
+        'pip install -r "C:\\Program Files\\ComfyUI\\requirements.txt"',
+        "Collecting comfyui-frontend-package==1.51.9 (from -r requirements.txt (line 1))",
+    ],
+)
+def test_a_requirements_install_is_read_in_its_pip_and_uv_spellings(line: str) -> None:
+    assert "requirements_install" in context(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "pip install -r requirements.txt --index-url https://download.pytorch.org/whl/rocm6.2",
+        "pip install torch torchvision --index-url https://download.pytorch.org/whl/rocm6.2",
+        "see requirements.txt for the list",
+    ],
+)
+def test_no_requirements_install_is_read_where_the_command_takes_a_rocm_index_or_none_runs(line: str) -> None:
+    assert "requirements_install" not in context(line)
+
+
+def test_a_traceback_cut_after_torch_cuda_lazy_init_says_the_gpu_could_not_be_initialised() -> None:
+    text = (
+        '  File "/home/u/app/.venv/lib/python3.10/site-packages/torch/cuda/__init__.py", line 410, in _lazy_init\n'
+        "    torch._C._cuda_init()\n"
+    )
+    assert "torch_cuda_init_failed" in context(text)
+
+
+def test_is_available_printed_with_false_on_the_next_line_is_read_as_no_gpu() -> None:
+    text = "```\n$ python3 -c 'import torch; print(torch.cuda.is_available())'\nFalse\n```\n"
+    assert "cuda_unavailable_printed" in context(text)
+
+
+def test_is_available_printed_with_true_is_not_read_as_no_gpu() -> None:
+    text = "```\n$ python3 -c 'import torch; print(torch.cuda.is_available())'\nTrue\n```\n"
+    assert "cuda_unavailable_printed" not in context(text)
+
+
+REQUIREMENTS_THEN_NO_GPU = (
+    "I'm on an AMD Radeon card with ROCm 6.2.\n"
+    "```\n"
+    "$ python3 -m venv venv\n"
+    "$ source venv/bin/activate\n"
+    "(venv) $ pip install -r requirements.txt\n"
+    "(venv) $ python3 -c 'import torch; print(torch.cuda.is_available())'\n"
+    "False\n"
+    "```\n"
+)
+
+
+def test_a_requirements_install_then_no_gpu_on_an_amd_report_gets_a_torch_build_warning() -> None:
+    assert ("RD900", "warning", "torch-build") in serious(REQUIREMENTS_THEN_NO_GPU)
+
+
+def test_a_requirements_install_with_a_rocm_torch_shown_gets_no_torch_build_warning() -> None:
+    text = REQUIREMENTS_THEN_NO_GPU.replace("False\n", "False\n>>> torch.__version__\n'2.5.1+rocm6.2'\n")
+    assert "RD900" not in [finding[0] for finding in serious(text)]
