@@ -347,6 +347,50 @@ def test_an_integrated_gpu_mention_counts_only_when_it_is_amds_and_present(text:
     assert sum(1 for a in agents if a.integrated.status == "known" and a.integrated.value) == integrated_agents
 
 
+@pytest.mark.parametrize(
+    "text, gfx",
+    [
+        ("Note: this is specific to `gfx1151`. The same builds were tested on `gfx1201` and do not exhibit this problem.\n", ["gfx1151"]),
+        ("It fails on gfx1201. It is not available there or the bug not occurring like in the case of `gfx1150`.\n", ["gfx1201"]),
+        ("The matmul is wrong on gfx1201; I also tested on an RX 6800, where it did not fail.\n", ["gfx1201"]),
+        ("I tested it on my gfx1100 and it crashes.\n", ["gfx1100"]),
+        ("The RX 7900 XTX crashes; the same code does not crash on CPU.\n", ["gfx1100"]),
+        ("The same code does not crash on my RX 7900 XTX, only when the iGPU is picked.\n", ["gfx1100"]),
+    ],
+)
+def test_a_gpu_said_to_be_tested_without_the_problem_is_not_the_machines(text: str, gfx: List[str]) -> None:
+    agents = facts(text).gpus.agents
+    assert sorted(a.gfx.value for a in agents if a.gfx.status == "known") == gfx
+
+
+@pytest.mark.parametrize(
+    "text, gfx",
+    [
+        ("On kernel 6.17 with an RX 7900 XTX the node has no codename. This needs a check from someone with an RX 6700/6750 XT or similar.\n", ["gfx1100"]),
+        ("My MI300X shows it. Anyone with a gfx1151 can reproduce the numbers too.\n", ["gfx942"]),
+        ("Users with an RX 6600 report the same; mine is an RX 7900 XTX.\n", ["gfx1100"]),
+        ("I run it with an RX 6700 XT.\n", ["gfx1031"]),
+    ],
+)
+def test_a_gpu_named_as_someone_elses_is_not_the_machines(text: str, gfx: List[str]) -> None:
+    agents = facts(text).gpus.agents
+    assert sorted(a.gfx.value for a in agents if a.gfx.status == "known") == gfx
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("AMDGPU.jl sets `HSA_OVERRIDE_GFX_VERSION=10.3.0` when a KFD topology node is named `navy_flounder`.\n", None),
+        ("The launcher sets HSA_OVERRIDE_GFX_VERSION=10.3.0 if the GPU is gfx1031.\n", None),
+        ("I set HSA_OVERRIDE_GFX_VERSION=10.3.0 when launching ComfyUI.\n", "10.3.0"),
+        ("The script sets HSA_OVERRIDE_GFX_VERSION=9.4.2 for MI300X automatically.\n", "9.4.2"),
+    ],
+)
+def test_a_setting_a_program_makes_on_a_condition_is_not_a_setting_made(text: str, value) -> None:
+    found = facts(text).env.vars
+    assert ((found.value or {}).get("HSA_OVERRIDE_GFX_VERSION") if found.status == "known" else None) == value
+
+
 def test_what_the_windows_asks_tell_users_to_paste_is_read_back() -> None:
     from rocm_doctor.judge.paste_verdict import ENVIRONMENT, KERNEL
 

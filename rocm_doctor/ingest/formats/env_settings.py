@@ -456,11 +456,25 @@ def _advice(block: Block, line: Line, column: int) -> bool:
     return bool(_ADVICE.search(before[ends[-1].end() :] if ends else before) or _ADVICE_AFTER.match(line.text[column : column + 800]))
 
 
+_PROGRAM_SETS = re.compile(r"\b(?:auto-?)?sets\s+[`'\"]?$", re.IGNORECASE)
+_ON_CONDITION = re.compile(r"^\S{0,600}?[`'\"]?\s+[^.!?\n]{0,24}?\b(?:when|whenever|if|unless)\b", re.IGNORECASE)
+
+
+def _set_by_a_program_on_condition(line: Line, column: int) -> bool:
+    """The sentence says a program sets the variable when some condition holds ("AMDGPU.jl sets
+    `HSA_OVERRIDE_GFX_VERSION=10.3.0` when a KFD topology node is named `navy_flounder`",
+    JuliaGPU/AMDGPU.jl#1039; "the backend auto-sets HSA_OVERRIDE_GFX_VERSION when ... your card's GFX ID
+    is missing", "sets HSA_OVERRIDE_GFX_VERSION when the arch needs one", "Sets HSA_OVERRIDE_GFX_VERSION
+    if needed for gfx1010-family GPUs" in public launchers' docs): what the program may do, not a
+    setting the report shows made on its machine. ("I set X=..." is the reporter's own: "sets" only.)"""
+    return bool(_PROGRAM_SETS.search(line.text[max(0, column - 40) : column]) and _ON_CONDITION.match(line.text[column : column + 800]))
+
+
 def _mentioned_as_advice(sighting: SettingSighting, block: Block) -> bool:
     if sighting.origin != "prose":
         return False
     position = sighting.line.text.find(sighting.name)
-    return position >= 0 and _advice(block, sighting.line, position)
+    return position >= 0 and (_advice(block, sighting.line, position) or _set_by_a_program_on_condition(sighting.line, position))
 
 
 def _most_specific(sightings: List[SettingSighting]) -> List[SettingSighting]:

@@ -178,6 +178,54 @@ def denied(line: Line, start_in_line: int) -> bool:
     return bool(_DENIED.search(line.text[:start_in_line]))
 
 
+_NOT_AFFECTED = re.compile(
+    r"\b(?:do(?:es)?|did)(?:n['\u2019]?t|\s+not)\s+(?:exhibit|show|have|reproduce|fail|occur|happen|crash|create)\b"
+    r"|\bnot\s+(?:occurring|happening|failing|reproducing)\b",
+    re.IGNORECASE,
+)
+_COMPARED = re.compile(r"\b(?:tested|tried|testing|the same|in the case of)\b", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
+_OWN_BEFORE = re.compile(r"\b(?:my|our)\s+(?:\w+\s+){0,2}[`'\"]?$", re.IGNORECASE)
+SENTENCE_WINDOW = 300
+"""Characters looked at on each side of a GPU mention for the sentence around it."""
+
+
+def compared_elsewhere(line: Line, start_in_line: int) -> bool:
+    """The GPU named at ``start_in_line`` is one the report compares with: its sentence says a test
+    there does not show the problem ("The same builds were tested on gfx1201 and do not exhibit this
+    problem", pytorch/pytorch#189849; "the bug not occurring like in the case of gfx1150",
+    ROCm/rocm-libraries#5706; "confirmed with testing ... that gfx1201 does not create the same
+    issues", ROCm/rocSHMEM#322). Such a GPU was tried on another machine or build; it is no device
+    the reporting machine is known to have."""
+    text = line.text
+    # A window around the mention bounds the work per mention (a log line can be megabytes long).
+    start = max(0, start_in_line - SENTENCE_WINDOW)
+    for match in _SENTENCE_END.finditer(text, start, start_in_line):
+        start = match.end()
+    stop = min(len(text), start_in_line + SENTENCE_WINDOW)
+    end_match = _SENTENCE_END.search(text, start_in_line, stop)
+    sentence = text[start : end_match.start() if end_match else stop]
+    if _OWN_BEFORE.search(text[max(0, start_in_line - 24) : start_in_line]):
+        return False  # "does not crash on my RX 7900 XTX": the reporter's own card
+    return bool(_NOT_AFFECTED.search(sentence) and _COMPARED.search(sentence))
+
+
+_SOMEONE_ELSES = re.compile(
+    r"\b(?:(?:some|any|every)(?:one|body)(?:\s+else)?|people|users|owners|others|those)"
+    r"\s+(?:with|who\s+(?:has|have|owns?|runs?|is\s+on|are\s+on))\b[^.;:!?\n]{0,24}$",
+    re.IGNORECASE,
+)
+
+
+def someone_elses(line: Line, start_in_line: int) -> bool:
+    """The GPU named at ``start_in_line`` belongs to someone the report addresses, not to its machine:
+    "this needs a check from someone with an RX 6700/6750 XT" (JuliaGPU/AMDGPU.jl#1039), "anyone with a
+    7900 XTX can contribute the per-kernel breakdown", "Anyone with an RX 5000 card can reproduce the
+    resource numbers", "Anyone with an RX580 (or other GPU) can run the same flake" (public ROCm
+    write-ups)."""
+    return bool(_SOMEONE_ELSES.search(line.text[max(0, start_in_line - 80) : start_in_line]))
+
+
 _FILE_END = re.compile(r"\.[A-Za-z][A-Za-z0-9]{1,5}$")
 _TOKEN_EDGE = " \t\n\"'`()[]<>,;"
 
@@ -217,6 +265,9 @@ def _gfx_sightings(block: Block) -> List[GpuSighting]:
     for match, line in block.scan(_GFX):
         gfx = gfx_of("gfx" + match.group(1))
         if gfx is not None and not in_file_name(text, match.start(), match.end()):
+            column = block.column_at(match.start())
+            if compared_elsewhere(line, column) or someone_elses(line, column):
+                continue
             by_line.setdefault(line.number, []).append((gfx, line))
     out: List[GpuSighting] = []
     for number, found in by_line.items():
@@ -267,6 +318,9 @@ def _name_sightings(block: Block) -> List[GpuSighting]:
             if model is None:
                 continue
             taken.add(match.start(), match.end())
+            column = block.column_at(match.start())
+            if compared_elsewhere(line, column) or someone_elses(line, column):
+                continue
             count = count_before(text, match.start())
             if not keep(model.gfx + name.lower(), count > 1):
                 continue
@@ -278,6 +332,8 @@ def _name_sightings(block: Block) -> List[GpuSighting]:
         if match.start() in taken:
             continue
         model = _model(match.group(0).lower())
+        if model is not None and someone_elses(line, block.column_at(match.start())):
+            continue
         if model is not None and keep(match.group(0).lower(), False):
             fields = gpu_fields(gfx=model.gfx)
             fields.update({"name": match.group(0), "integrated": model.integrated})
