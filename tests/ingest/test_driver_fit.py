@@ -1,0 +1,140 @@
+"""The kernel driver against the running kernel, and libraries against the HIP runtime beside them.
+
+Issue 23, classes driver_too_old and torch_rocm_mismatch. Each form is the shape several
+independent real reports use (named per case); the texts are written for the test, not copied
+from one report, and the assertions are about the signature read and the finding shown first.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import problems_shown, signature_errors
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # dmesg, as ROCm/amdgpu#68 (ROCm 2.0 on mainline 4.15) and #155 (ROCm 6.0 on RHEL 9.3) show it
+        "[   10.460067] amdgpu: Unknown symbol __devcgroup_check_permission (err 0)\n",
+        "amdgpu: Unknown symbol acpi_video_register_backlight (err -2)\n",
+        # the kernel's own amdgpu without Ubuntu's extra modules (awsdocs/amazon-ec2-user-guide#152)
+        "[    7.668049] amdgpu: Unknown symbol amd_iommu_bind_pasid (err -2)\n",
+        # modprobe's side of the same refusal (ROCm/amdgpu#155)
+        "modprobe: ERROR: could not insert 'amdgpu': Unknown symbol in module, or unknown parameter (see dmesg)\n",
+    ],
+)
+def test_the_kernel_refusing_amdgpu_for_an_unknown_symbol_is_read(text: str) -> None:
+    assert "amdgpu_module_unknown_symbol" in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # amdkcl's own fallback when a symbol is missing: the GPU still works (legacy-rocm-build#1304)
+        "[    1.776909] Warning: fail to get symbol reservation_ww_class, replace it with kcl stub\n",
+        # another module's unknown symbol is not AMD's driver
+        "nvidia: Unknown symbol drm_gem_object_free (err -2)\n",
+        "modprobe: ERROR: could not insert 'vboxdrv': Unknown symbol in module\n",
+    ],
+)
+def test_other_unknown_symbols_are_not_the_amdgpu_module(text: str) -> None:
+    assert "amdgpu_module_unknown_symbol" not in signature_errors(text)
+
+
+def test_an_amdgpu_module_that_does_not_load_is_the_first_finding() -> None:
+    report = (
+        "OS: RHEL 9.3, kernel 5.14.0-362.13.1.el9_3.x86_64\n"
+        "GPU: AMD Radeon Pro W7900\n\n"
+        "$ sudo modprobe amdgpu\n"
+        "modprobe: ERROR: could not insert 'amdgpu': Unknown symbol in module, or unknown parameter (see dmesg)\n"
+        "$ sudo dmesg | grep amdgpu\n"
+        "amdgpu: Unknown symbol acpi_video_register_backlight (err -2)\n"
+    )
+    assert problems_shown(report)[:1] == ["RD940"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # dpkg on Debian/Ubuntu (legacy-rocm-build#1315, #1658, rocm-install-on-linux#293, ROCm/amdgpu#192)
+        "dpkg: error processing package amdgpu-dkms (--configure):\n",
+        # the rock-dkms name before ROCm 4.x (ROCm/amdgpu#63, legacy-rocm-build#1367)
+        " installed rock-dkms package post-installation script subprocess returned error exit status 10\n",
+        # amdgpu-install's summary (legacy-rocm-build#2155, #3883, #2933)
+        "WARNING: amdgpu dkms failed for running kernel\n",
+    ],
+)
+def test_the_package_managers_words_for_a_failed_amdgpu_dkms_are_read(text: str) -> None:
+    assert "amdgpu_dkms_package_failed" in signature_errors(text)
+
+
+def test_a_failed_amdgpu_dkms_package_is_a_driver_error_on_native_linux() -> None:
+    report = (
+        "Ubuntu 24.04, ROCm 6.4.1\n"
+        "Setting up amdgpu-dkms (1:6.12.12.60401-2164967.24.04) ...\n"
+        "dpkg: error processing package amdgpu-dkms (--configure):\n"
+        " installed amdgpu-dkms package post-installation script subprocess returned error exit status 10\n"
+    )
+    assert problems_shown(report)[:1] == ["RD941"]
+
+
+def test_the_dkms_build_failure_itself_is_said_once() -> None:
+    report = (
+        "Building initial module for 6.14.0-24-generic\n"
+        "Error! Bad return status for module build on kernel: 6.14.0-24-generic (x86_64)\n"
+        "Consult /var/lib/dkms/amdgpu/6.12.12-2164967.24.04/build/make.log for more information.\n"
+        "dpkg: error processing package amdgpu-dkms (--configure):\n"
+    )
+    shown = problems_shown(report)
+    assert "RD385" in shown and "RD941" not in shown
+
+
+def test_a_dkms_warning_under_wsl2_is_not_a_kernel_driver_error() -> None:
+    report = (
+        "WSL2 on Windows 11, Ubuntu 22.04\n"
+        "uname -r: 5.15.153.1-microsoft-standard-WSL2\n"
+        "$ sudo amdgpu-install --usecase=rocm -y\n"
+        "WARNING: amdgpu dkms failed for running kernel\n"
+    )
+    assert "RD941" not in problems_shown(report)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an extension built against ROCm 6 headers beside an older runtime (ROCm/flash-attention#31)
+        "ImportError: /home/u/.local/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: hipGetDevicePropertiesR0600\n",
+        # triton's helper in a ROCm 5 wheel environment (pytorch/pytorch#118179)
+        "ImportError: /tmp/torchinductor_root/triton/0/ebfa57c0/hip_utils.so: undefined symbol: hipGetDevicePropertiesR0600\n",
+        # a system libamdhip64 beside another release's HSA runtime (Looong01/pyg-rocm-build#18)
+        "OSError: /opt/rocm-7.1.1/lib/libamdhip64.so.7: undefined symbol: hsa_amd_memory_get_preferred_copy_engine, version ROCR_1\n",
+        # a path with a space in a folder name
+        "ImportError: /home/u/My Envs/venv/lib/python3.12/site-packages/ext/_C.so: undefined symbol: hipMallocAsync\n",
+    ],
+)
+def test_a_missing_hip_runtime_function_is_read_as_another_rocm_release(text: str) -> None:
+    assert "hip_api_symbol_undefined" in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a mangled kernel stub that merely contains "hip" is the extension's own bug (bitsandbytes#1550)
+        "libbitsandbytes_rocm62.so: undefined symbol: _Z36__device_stub__kOptimizer32bit1StateI12hip_bfloat16Li2EEvPT_\n",
+        # torch's own C++ symbols are the extension against torch (extension_torch_abi_mismatch)
+        "flash_attn_2_cuda.so: undefined symbol: _ZN3c104cuda9SetDeviceEi\n",
+        "the function hipGetDevicePropertiesR0600 is defined in ROCm 6.0\n",
+    ],
+)
+def test_other_undefined_symbols_are_not_a_hip_runtime_mismatch(text: str) -> None:
+    assert "hip_api_symbol_undefined" not in signature_errors(text)
+
+
+def test_a_missing_hip_runtime_function_is_reported_as_two_rocm_releases() -> None:
+    report = (
+        "rocm 6.0 and PyTorch installed and tested.\n"
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/.local/lib/python3.10/site-packages/flash_attn/__init__.py", line 3, in <module>\n'
+        "ImportError: /home/u/.local/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: hipGetDevicePropertiesR0600\n"
+    )
+    assert problems_shown(report)[:1] == ["RD942"]
