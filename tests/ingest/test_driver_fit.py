@@ -138,3 +138,46 @@ def test_a_missing_hip_runtime_function_is_reported_as_two_rocm_releases() -> No
         "ImportError: /home/u/.local/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: hipGetDevicePropertiesR0600\n"
     )
     assert problems_shown(report)[:1] == ["RD942"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # apt naming the kernel packages it installs (ROCm/amdgpu#107, legacy-rocm-build#3883)
+        "sudo apt install linux-headers-5.8.0-38-generic linux-image-5.8.0-38-generic linux-modules-extra-5.8.0-38-generic\n",
+        "Unpacking linux-headers-6.8.0-45-generic (6.8.0-45.45) ...\n",
+        # DKMS installing into another kernel's module folder (legacy-rocm-build#1367)
+        "   - Installing to /lib/modules/5.4.0-42-generic/updates/dkms/\n",
+        # a dkms status entry, both formats (legacy-rocm-build#1504, #3701)
+        "amdgpu, 4.2-21.el7, 4.18.0-240.22.1.el8_3.x86_64, x86_64: installed (original_module exists)\n",
+        "amdgpu/6.8.5-2009582.24.04, 6.8.0-41-generic, x86_64: installed\n",
+    ],
+)
+def test_a_kernel_installed_or_built_for_is_not_taken_as_the_running_kernel(text: str) -> None:
+    from ingest_helpers import ingest
+
+    assert not ingest(text).facts.host.kernel_release.is_known
+
+
+def test_dkms_built_for_another_kernel_than_uname_says_is_found() -> None:
+    report = (
+        "uname -r: 5.4.0-58-generic\n"
+        "dkms status\n"
+        "amdgpu, 3.10-27, 5.4.0-54-generic, x86_64: installed\n"
+    )
+    assert "RD802" in problems_shown(report)
+
+
+@pytest.mark.parametrize(
+    ("text", "release"),
+    [
+        ("$ uname -r\n6.8.0-45-generic\n", "6.8.0-45-generic"),
+        ("Kernel: 6.14.0-24-generic\n", "6.14.0-24-generic"),
+        # modinfo -n looks the module up for the running kernel (legacy-rocm-build#5499)
+        ("$ sudo modinfo amdgpu -n\n/lib/modules/6.14.0-1013-oem/kernel/drivers/gpu/drm/amd/amdgpu/amdgpu.ko.zst\n", "6.14.0-1013-oem"),
+    ],
+)
+def test_the_running_kernel_is_still_read_where_it_is_named(text: str, release: str) -> None:
+    from ingest_helpers import ingest
+
+    assert ingest(text).facts.host.kernel_release.value == release
