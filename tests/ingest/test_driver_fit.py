@@ -181,3 +181,42 @@ def test_the_running_kernel_is_still_read_where_it_is_named(text: str, release: 
     from ingest_helpers import ingest
 
     assert ingest(text).facts.host.kernel_release.value == release
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # newer kernels (kfd_device.c)
+        "[    4.1] kfd kfd: amdgpu: GC IP 0b0500 not supported in kfd\n",
+        # older kernels (legacy-rocm-build#259, #539, #558)
+        "[    3.044705] amdgpu 0000:04:00.0: kfd not supported on this ASIC\n",
+        "[    1.172206] kfd2kgd: kfd not supported on this ASIC\n",
+        # a PCI id the kernel's KFD table lacks (legacy-rocm-build#1318)
+        "[    2.244241] kfd kfd: DID 7340 is missing in supported_devices\n",
+    ],
+)
+def test_kfd_refusing_a_gpu_is_read_in_each_kernels_words(text: str) -> None:
+    assert "kfd_gc_ip_unsupported" in signature_errors(text)
+    assert problems_shown(text)[:1] == ["RD943"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a missing Trusted Application firmware is harmless (AMD in legacy-rocm-build#912)
+        '[    3.353884] amdgpu 0000:19:00.0: Direct firmware load for amdgpu/vega20_ta.bin failed with error -2\n'
+        '[    3.353886] amdgpu 0000:19:00.0: psp v11.0: Failed to load firmware "amdgpu/vega20_ta.bin"\n',
+    ],
+)
+def test_a_missing_firmware_file_alone_is_not_a_failed_gpu(text: str) -> None:
+    assert "amdgpu_init_failed" not in signature_errors(text)
+
+
+def test_a_gpu_the_driver_could_not_bring_up_is_still_read() -> None:
+    # legacy-rocm-build#1357: the missing firmware file ends in a failed GPU init
+    text = (
+        "[    9.605986] amdgpu 0000:23:00.0: Direct firmware load for amdgpu/arcturus_gpu_info.bin failed with error -2\n"
+        "[    9.605988] amdgpu 0000:23:00.0: Fatal error during GPU init\n"
+        "[    9.606063] amdgpu: probe of 0000:23:00.0 failed with error -2\n"
+    )
+    assert "amdgpu_init_failed" in signature_errors(text)
