@@ -220,3 +220,43 @@ def test_a_gpu_the_driver_could_not_bring_up_is_still_read() -> None:
         "[    9.606063] amdgpu: probe of 0000:23:00.0 failed with error -2\n"
     )
     assert "amdgpu_init_failed" in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "value"),
+    [
+        # ROCm/librocdxg#46 prints the loader path the same way
+        ("(.venv) user@host:~$ echo $LD_LIBRARY_PATH\n/opt/rocm-5.7.1/lib:/usr/local/lib\n", "LD_LIBRARY_PATH", "/opt/rocm-5.7.1/lib:/usr/local/lib"),
+        ('$ echo "${LD_LIBRARY_PATH}"\n/opt/rocm/lib\n', "LD_LIBRARY_PATH", "/opt/rocm/lib"),
+        ("$ echo $HSA_OVERRIDE_GFX_VERSION\n10.3.0\n", "HSA_OVERRIDE_GFX_VERSION", "10.3.0"),
+        ("$ printenv ROCM_PATH\n/opt/rocm-6.2.0\n", "ROCM_PATH", "/opt/rocm-6.2.0"),
+    ],
+)
+def test_a_variable_printed_by_echo_or_printenv_is_its_live_value(text: str, name: str, value: str) -> None:
+    from ingest_helpers import ingest
+
+    assert ingest(text).facts.env.vars.value[name] == value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$ echo $LD_LIBRARY_PATH\n$ ls\n",  # nothing printed before the next prompt: not a value
+        "$ echo $PATH $HOME\n/usr/bin /root\n",  # two variables on one line: which is which is not said
+        "$ echo hello\nhello\n",
+    ],
+)
+def test_an_echo_without_one_printed_variable_sets_nothing(text: str) -> None:
+    from ingest_helpers import ingest
+
+    assert not ingest(text).facts.env.vars.is_known
+
+
+def test_a_wheel_beside_an_older_rocm_on_the_printed_loader_path_is_a_mismatch() -> None:
+    report = (
+        "PyTorch version: 2.3.0+rocm6.0\n"
+        "$ echo $LD_LIBRARY_PATH\n"
+        "/opt/rocm-5.7.1/lib:/usr/local/lib\n"
+        "Segmentation fault (core dumped)\n"
+    )
+    assert "RD533" in problems_shown(report)
