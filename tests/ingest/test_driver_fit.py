@@ -244,6 +244,7 @@ def test_a_variable_printed_by_echo_or_printenv_is_its_live_value(text: str, nam
         "$ echo $LD_LIBRARY_PATH\n$ ls\n",  # nothing printed before the next prompt: not a value
         "$ echo $PATH $HOME\n/usr/bin /root\n",  # two variables on one line: which is which is not said
         "$ echo hello\nhello\n",
+        "$ echo $HSA_OVERRIDE_GFX_VERSION\n# Expected: 10.3.0\n",  # a guide's note, not output
     ],
 )
 def test_an_echo_without_one_printed_variable_sets_nothing(text: str) -> None:

@@ -88,9 +88,10 @@ _PS_LISTING_COMMAND = re.compile(
 """PowerShell's listing of the environment, optionally filtered by name (``-match`` is a case-insensitive regex)."""
 _LISTING_ROW = re.compile(rf"^\s*({_NAME})=(.*)$")
 _PRINT_ONE = re.compile(rf"^\s*(?:echo\s+(?:-[neE]+\s+)?[\"']?\$\{{?({_NAME})\}}?[\"']?|printenv\s+({_NAME}))\s*$")
-"""``echo $NAME`` / ``echo "${NAME}"`` / ``printenv NAME``: the shell prints the live value on the next
-line (ROCm/librocdxg#46 ``echo $LD_LIBRARY_PATH``; ollama and ComfyUI threads print
-``echo $HSA_OVERRIDE_GFX_VERSION`` the same way)."""
+"""``echo $NAME`` / ``echo "${NAME}"`` / ``printenv NAME`` after a shell prompt: the shell prints the live
+value on the next line (bash(1), Parameter Expansion). Pasted so in ROCm/librocdxg#46 (``echo
+$LD_LIBRARY_PATH``) and in the many setup guides that check ``echo $HSA_OVERRIDE_GFX_VERSION``; a
+line starting with ``#`` there is the guide's "expected" note, not output."""
 _PS_ROW = re.compile(rf"^\s*({_NAME})(?:=|\s{{2,}})(.*)$")
 _PS_HEADER = re.compile(r"^\s*(?:Name\s+Value|-{4}\s+-{5})\s*$")
 _OLLAMA_CONFIG = re.compile(r"env=\"?map\[(.*?)\]\"?\s*$", re.MULTILINE)
@@ -227,7 +228,8 @@ def _listings(block: Block) -> Tuple[List[SettingSighting], List[str], List[Line
         printed = _PRINT_ONE.match(line.text) if line.command else None
         if printed is not None:
             value = lines[i + 1] if i + 1 < len(lines) else None
-            if value is not None and not value.command and value.text.strip() and "=" not in value.text.split("/")[0]:
+            printed_text = value.text.strip() if value is not None and not value.command else ""
+            if printed_text and not printed_text.startswith("#") and "=" not in printed_text.split("/")[0]:
                 out.append(_sighting(printed.group(1) or printed.group(2), value.text.strip(), "env-listing", value, TRUST_TOOL, True))
                 used += [line, value]
             continue
