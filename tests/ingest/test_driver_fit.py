@@ -261,3 +261,34 @@ def test_a_wheel_beside_an_older_rocm_on_the_printed_loader_path_is_a_mismatch()
         "Segmentation fault (core dumped)\n"
     )
     assert "RD533" in problems_shown(report)
+
+
+@pytest.mark.parametrize(
+    ("text", "version"),
+    [
+        # rocminfo prints /sys/module/amdgpu/version when AMD's DKMS driver is loaded
+        # (legacy-rocm-build#4043, #4382; rocminfo --support in issue templates)
+        ("ROCk module version 6.7.0 is loaded\n", "6.7.0"),
+        ("ROCk module version 6.16.6 is loaded\n=====================\nHSA System Attributes\n", "6.16.6"),
+        # the DKMS driver's boot line (ollama/ollama#2453, legacy-rocm-build#1357)
+        ("[    5.156647] [drm] amdgpu version: 6.2.4\n[    5.185611] [drm] OS DRM version: 5.15.0\n", "6.2.4"),
+        ("[    9.602665] [drm] amdgpu version: 5.6.19\n", "5.6.19"),
+    ],
+)
+def test_the_loaded_amdgpu_dkms_version_is_read_from_rocminfo_and_dmesg(text: str, version: str) -> None:
+    from ingest_helpers import ingest
+
+    assert ingest(text).facts.driver.amdgpu_version.value == version
+
+
+@pytest.mark.parametrize("text", ["ROCk module is loaded\n", "ROCk module is NOT loaded, possibly no GPU devices\n"])
+def test_rocminfo_without_a_version_names_none(text: str) -> None:
+    from ingest_helpers import ingest
+
+    assert not ingest(text).facts.driver.amdgpu_version.is_known
+
+
+def test_a_dkms_driver_too_old_for_the_user_space_is_found_from_rocminfo() -> None:
+    # amdgpu 6.8.5 is the driver of ROCm 6.2; the support matrix pairs it with user space up to 7.0
+    report = "ROCm version: 7.2.0\n$ rocminfo\nROCk module version 6.8.5 is loaded\n"
+    assert problems_shown(report)[:1] == ["RD384"]
