@@ -292,3 +292,30 @@ def test_a_dkms_driver_too_old_for_the_user_space_is_found_from_rocminfo() -> No
     # amdgpu 6.8.5 is the driver of ROCm 6.2; the support matrix pairs it with user space up to 7.0
     report = "ROCm version: 7.2.0\n$ rocminfo\nROCk module version 6.8.5 is loaded\n"
     assert problems_shown(report)[:1] == ["RD384"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ubuntu just pushed kernel 6.8.0-44, however, `amdgpu-dkms` fails with that kernel.\n",  # legacy-rocm-build#3701
+        "After upgrading to Ubuntu 25.10, the amdgpu-dkms no longer compiles via DKMS.\n",  # #5624
+        "Following the kernel update, the build process of dkms failed with error code 10 (amdgpu-install).\n",  # ROCm/amdgpu#192
+        "The amdgpu DKMS module build fails on kernels 6.13 and 6.14.\n",  # #4619
+    ],
+)
+def test_a_reporter_saying_the_amdgpu_dkms_build_fails_is_read(text: str) -> None:
+    assert "amdgpu_dkms_build_failure_told" in signature_errors(text)
+    assert problems_shown(text)[:1] == ["RD944"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "amdgpu-dkms did not fail, it builds fine.\n",
+        "I installed amdgpu-dkms and rocm, but pytorch fails with a segfault.\n",
+        "amdgpu-dkms is installed; ollama fails to find the GPU.\n",
+        "The dkms build of the nvidia driver failed.\n",
+    ],
+)
+def test_other_failures_near_the_word_dkms_are_not_a_failed_amdgpu_build(text: str) -> None:
+    assert "amdgpu_dkms_build_failure_told" not in signature_errors(text)

@@ -19,7 +19,7 @@ from rocm_doctor.ingest.model import Absent, GpuSighting, Observation, Piece
 
 _ROCK = re.compile(r"^\s*ROCk module (?:version (\d+\.\d+[\w.-]*) )?is (NOT )?loaded", re.IGNORECASE)
 """rocminfo prints the version when /sys/module/amdgpu/version exists, i.e. AMD's DKMS build of amdgpu
-(rocminfo.cc, CheckInitialState; ROCm/legacy-rocm-build#4043 "ROCk module version 6.7.0", #4382
+(rocminfo.cc; ROCm/legacy-rocm-build#4043 "ROCk module version 6.7.0", #4382
 "6.10.5", koboldcpp-rocm and vLLM reports "6.8.5", "6.12.12", "6.16.6")."""
 _AGENT = re.compile(r"^\s*Agent\s+(\d{1,18})\s*$")
 _ISA = re.compile(r"^\s*Name:\s*amdgcn-amd-amdhsa--(gfx[0-9a-f]+(?::[a-z+-]+)*)\s*$")
