@@ -319,3 +319,16 @@ def test_a_reporter_saying_the_amdgpu_dkms_build_fails_is_read(text: str) -> Non
 )
 def test_other_failures_near_the_word_dkms_are_not_a_failed_amdgpu_build(text: str) -> None:
     assert "amdgpu_dkms_build_failure_told" not in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "release"),
+    [
+        ("$ modinfo amdgpu | grep filename\nfilename:       /lib/modules/4.15.0-46-generic/updates/dkms/amdgpu.ko\n", "4.15.0-46-generic"),
+        ("$ sudo modinfo amdgpu | head -n 3\nfilename:       /lib/modules/6.17.0-7-generic/updates/dkms/amdgpu.ko.zst\nversion:        6.16.6\n", "6.17.0-7-generic"),
+    ],
+)
+def test_modinfos_filename_line_names_the_running_kernel(text: str, release: str) -> None:
+    from ingest_helpers import ingest
+
+    assert ingest(text).facts.host.kernel_release.value == release

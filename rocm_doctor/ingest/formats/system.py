@@ -40,7 +40,10 @@ _PCI_CLASS = re.compile(
 _PCI_IDS = re.compile(r"\[(1002|10de|8086):([0-9a-f]{4})\]", re.IGNORECASE)
 _INXI_CHIP = re.compile(r"chip[ -]ID:\s*(1002|10de|8086):([0-9a-f]{4})", re.IGNORECASE)
 _INXI_DEVICE = re.compile(r"Device-\d+:\s*(.*)$")
-_MODINFO = re.compile(r"^\s*/lib/modules/([^/\s]+)/(kernel|updates)/\S*amdgpu\.ko(?:\.\w+)?\s*$")
+_MODINFO = re.compile(r"^\s*(?:filename:\s*)?(?:/usr)?/lib/modules/([^/\s]+)/(kernel|updates)/\S*amdgpu\.ko(?:\.\w+)?\s*$")
+"""``modinfo -n amdgpu`` or the ``filename:`` line of ``modinfo amdgpu``: modinfo looks the module up for
+the running kernel (ROCm/legacy-rocm-build#5499 ``modinfo amdgpu -n``; ``modinfo amdgpu | grep filename``
+and ``modinfo amdgpu | head -n 3`` as pasted in ROCm threads on DKMS and Ubuntu 25.10 kernels)."""
 _VENDORS = {"1002": "AMD", "10de": "NVIDIA", "8086": "Intel"}
 _DRM_AMDGPU_VERSION = re.compile(r"\[drm\] amdgpu version: (\d+\.\d+\.\d+(?:\.\d+)?)\s*$")
 """The boot log of AMD's DKMS amdgpu names its version (the kernel's own amdgpu prints no such line):
