@@ -103,7 +103,7 @@ PARSERS: List[Tuple[Parser, Gate, bool]] = [
     (python_session.parse, _has("torch"), SAMPLE),
     (fields.parse, _always, SAMPLE),
     (mentions.parse, _always, SAMPLE),
-    (env_settings.parse, lambda block: "=" in block.text or "set" in block.lower or "env" in block.lower, SAMPLE),
+    (env_settings.parse, lambda block: "=" in block.text or "set" in block.lower or "env" in block.lower or "echo" in block.lower, SAMPLE),
     (match_block, _always, SAMPLE),
 ]
 """Every recogniser with the cheap test that says whether it can find anything in a block, and

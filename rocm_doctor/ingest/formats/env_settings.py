@@ -87,6 +87,11 @@ _PS_LISTING_COMMAND = re.compile(
 )
 """PowerShell's listing of the environment, optionally filtered by name (``-match`` is a case-insensitive regex)."""
 _LISTING_ROW = re.compile(rf"^\s*({_NAME})=(.*)$")
+_PRINT_ONE = re.compile(rf"^\s*(?:echo\s+(?:-[neE]+\s+)?[\"']?\$\{{?({_NAME})\}}?[\"']?|printenv\s+({_NAME}))\s*$")
+"""``echo $NAME`` / ``echo "${NAME}"`` / ``printenv NAME`` after a shell prompt: the shell prints the live
+value on the next line (bash(1), Parameter Expansion). Pasted so in ROCm/librocdxg#46 (``echo
+$LD_LIBRARY_PATH``) and in the many setup guides that check ``echo $HSA_OVERRIDE_GFX_VERSION``; a
+line starting with ``#`` there is the guide's "expected" note, not output."""
 _PS_ROW = re.compile(rf"^\s*({_NAME})(?:=|\s{{2,}})(.*)$")
 _PS_HEADER = re.compile(r"^\s*(?:Name\s+Value|-{4}\s+-{5})\s*$")
 _OLLAMA_CONFIG = re.compile(r"env=\"?map\[(.*?)\]\"?\s*$", re.MULTILINE)
@@ -211,7 +216,7 @@ def _listing_patterns(tool: Optional[str], arguments: Optional[str]) -> List[str
 
 def _listings(block: Block) -> Tuple[List[SettingSighting], List[str], List[Line]]:
     """``env`` / ``printenv`` output after the command that printed it."""
-    if not any(word in block.lower for word in ("env", "printenv", "set")):
+    if not any(word in block.lower for word in ("env", "printenv", "set", "echo")):
         return [], [], []
     out: List[SettingSighting] = []
     coverage: List[str] = []
@@ -219,6 +224,14 @@ def _listings(block: Block) -> Tuple[List[SettingSighting], List[str], List[Line
     lines = block.lines
     for i, line in enumerate(lines):
         if not line.command and block.kind == "prose":
+            continue
+        printed = _PRINT_ONE.match(line.text) if line.command else None
+        if printed is not None:
+            value = lines[i + 1] if i + 1 < len(lines) else None
+            printed_text = value.text.strip() if value is not None and not value.command else ""
+            if printed_text and not printed_text.startswith("#") and "=" not in printed_text.split("/")[0]:
+                out.append(_sighting(printed.group(1) or printed.group(2), value.text.strip(), "env-listing", value, TRUST_TOOL, True))
+                used += [line, value]
             continue
         match = _LISTING_COMMAND.match(line.text)
         powershell = _PS_LISTING_COMMAND.match(line.text) if match is None and "env:" in line.text.lower() else None

@@ -29,6 +29,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Dict, List, Tuple
 
+from rocm_doctor.facts.parsers.dkms import parse_dkms_status
 from rocm_doctor.knowledge.gpu_table import codename_regex, model_for_name
 from rocm_doctor.ingest.blocks import Block, Line, Spans, may_be_wrapped
 from rocm_doctor.ingest.formats.collect_env import companion_observations
@@ -151,6 +152,12 @@ _KERNEL = re.compile(
 _UBUNTU_SIGNATURE = re.compile(r"\(Ubuntu\s+$")
 """What /proc/version prints before Ubuntu's package version of the kernel (5.15.0-133.144-generic),
 which is no release ``uname -r`` prints."""
+_INSTALLED_KERNEL_NAMED = re.compile(
+    r"(?:\blinux-(?:headers|image|modules|modules-extra|tools|buildinfo|objects)(?:-unsigned)?-|/lib/modules/|/usr/src/(?:linux-headers-|kernels/))$"
+)
+"""A kernel release inside a package name (``linux-headers-6.8.0-45-generic``) or a per-kernel folder
+(``/lib/modules/5.4.0-42-generic/updates/dkms/``) names a kernel that is installed, not the one
+running: apt and DKMS list every installed kernel (ROCm/amdgpu#107, legacy-rocm-build#1367, #3883)."""
 _KERNEL_WORD = re.compile(r"\bkernel\s*(?:version\s*)?:?\s*v?(\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w.+-]+)?)(?![\w.])", re.IGNORECASE)
 _ADRENALIN = re.compile(
     r"\bAdrenalin(?:[ \t]+Edition)?(?:[ \t]+(?:drivers?|software|version))?[ \t:(v-]{0,4}(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)"
@@ -513,8 +520,11 @@ def _platform(block: Block) -> List[Observation]:
         out += found
     for pattern in (_KERNEL, _KERNEL_WORD):
         for match, line in block.scan(pattern):
-            if _UBUNTU_SIGNATURE.search(line.text[: block.column_at(match.start())]):
+            before = line.text[: block.column_at(match.start())]
+            if _UBUNTU_SIGNATURE.search(before):
                 continue  # "(Ubuntu 5.15.0-133.144-generic 5.15.173)": the package, not the release
+            if _INSTALLED_KERNEL_NAMED.search(before) or _is_dkms_entry(line.text):
+                continue  # a kernel installed or built for, which need not be the one running
             found = kernel_observations(match.group(1), line, TRUST_PROSE)
             if wsl:
                 found = [o for o in found if o.path != "host.wsl_version" or o.value == 2]
@@ -526,6 +536,12 @@ def _platform(block: Block) -> List[Observation]:
             version = match.group(1) or ("3." + (match.group(2) or match.group(3)))
             out.append(Observation("python.version", version, line, TRUST_PROSE))
     return out
+
+
+def _is_dkms_entry(text: str) -> bool:
+    """A ``dkms status`` line names the kernels a module was built for, not the running one (the
+    dkms-status reader keeps it: legacy-rocm-build#738, #1504, ROCm/amdgpu#115)."""
+    return any(entry.kernel for entry in parse_dkms_status(text))
 
 
 def _adrenalin(block: Block) -> List[Observation]:

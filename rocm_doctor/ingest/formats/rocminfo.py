@@ -17,7 +17,10 @@ from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece
 from rocm_doctor.ingest.model import Absent, GpuSighting, Observation, Piece
 
-_ROCK = re.compile(r"^\s*ROCk module (?:version \S+ )?is (NOT )?loaded", re.IGNORECASE)
+_ROCK = re.compile(r"^\s*ROCk module (?:version (\d+\.\d+[\w.-]*) )?is (NOT )?loaded", re.IGNORECASE)
+"""rocminfo prints the version when /sys/module/amdgpu/version exists, i.e. AMD's DKMS build of amdgpu
+(rocminfo.cc; ROCm/legacy-rocm-build#4043 "ROCk module version 6.7.0", #4382
+"6.10.5", koboldcpp-rocm and vLLM reports "6.8.5", "6.12.12", "6.16.6")."""
 _AGENT = re.compile(r"^\s*Agent\s+(\d{1,18})\s*$")
 _ISA = re.compile(r"^\s*Name:\s*amdgcn-amd-amdhsa--(gfx[0-9a-f]+(?::[a-z+-]+)*)\s*$")
 _AGENT_NAME = re.compile(r"^\s*Name:\s*(gfx[0-9a-f]{3,4}(?::[a-z+-]+)*)\s*$")
@@ -68,8 +71,10 @@ def parse(block: Block) -> List[Piece]:
     for line in marked:
         rock = _ROCK.match(line.text)
         if rock:
-            observations.append(Observation("driver.amdgpu_loaded", rock.group(1) is None, line))
-            if rock.group(1) is None:
+            observations.append(Observation("driver.amdgpu_loaded", rock.group(2) is None, line))
+            if rock.group(1) and rock.group(2) is None:
+                observations.append(Observation("driver.amdgpu_version", rock.group(1), line))
+            if rock.group(2) is None:
                 # rocminfo checks the amdgpu (ROCk) module only outside WSL, where the kernel driver is local.
                 observations.append(Observation("host.os", "linux", line))
                 observations.append(Observation("host.wsl_version", Absent("rocminfo found the amdgpu kernel module, which WSL2 has none of"), line))

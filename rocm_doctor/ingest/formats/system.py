@@ -40,8 +40,15 @@ _PCI_CLASS = re.compile(
 _PCI_IDS = re.compile(r"\[(1002|10de|8086):([0-9a-f]{4})\]", re.IGNORECASE)
 _INXI_CHIP = re.compile(r"chip[ -]ID:\s*(1002|10de|8086):([0-9a-f]{4})", re.IGNORECASE)
 _INXI_DEVICE = re.compile(r"Device-\d+:\s*(.*)$")
-_MODINFO = re.compile(r"^\s*/lib/modules/([^/\s]+)/(kernel|updates)/\S*amdgpu\.ko(?:\.\w+)?\s*$")
+_MODINFO = re.compile(r"^\s*(?:filename:\s*)?(?:/usr)?/lib/modules/([^/\s]+)/(kernel|updates)/\S*amdgpu\.ko(?:\.\w+)?\s*$")
+"""``modinfo -n amdgpu`` or the ``filename:`` line of ``modinfo amdgpu``: modinfo looks the module up for
+the running kernel (ROCm/legacy-rocm-build#5499 ``modinfo amdgpu -n``; ``modinfo amdgpu | grep filename``
+and ``modinfo amdgpu | head -n 3`` as pasted in ROCm threads on DKMS and Ubuntu 25.10 kernels)."""
 _VENDORS = {"1002": "AMD", "10de": "NVIDIA", "8086": "Intel"}
+_DRM_AMDGPU_VERSION = re.compile(r"\[drm\] amdgpu version: (\d+\.\d+\.\d+(?:\.\d+)?)\s*$")
+"""The boot log of AMD's DKMS amdgpu names its version (the kernel's own amdgpu prints no such line):
+"[drm] amdgpu version: 6.2.4" (ollama/ollama#2453), "5.6.19" (ROCm/legacy-rocm-build#1357),
+"19.10.0.418" (an amdgpu-pro build, #640)."""
 
 
 def _vendor(text: str) -> Optional[str]:
@@ -205,5 +212,13 @@ def _modinfo(block: Block) -> List[Piece]:
     return pieces
 
 
+def _drm_version(block: Block) -> List[Piece]:
+    for line in block.lines:
+        match = _DRM_AMDGPU_VERSION.search(line.text)
+        if match:
+            return [make_piece("dmesg-amdgpu", [line], [Observation("driver.amdgpu_version", match.group(1), line)])]
+    return []
+
+
 def parse(block: Block) -> List[Piece]:
-    return _uname(block) + _proc_version(block) + _os_release(block) + _dkms(block) + _lspci(block) + _inxi(block) + _modinfo(block)
+    return _uname(block) + _proc_version(block) + _os_release(block) + _dkms(block) + _lspci(block) + _inxi(block) + _modinfo(block) + _drm_version(block)

@@ -1,0 +1,334 @@
+"""The kernel driver against the running kernel, and libraries against the HIP runtime beside them.
+
+Issue 23, classes driver_too_old and torch_rocm_mismatch. Each form is the shape several
+independent real reports use (named per case); the texts are written for the test, not copied
+from one report, and the assertions are about the signature read and the finding shown first.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import problems_shown, signature_errors
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # dmesg, as ROCm/amdgpu#68 (ROCm 2.0 on mainline 4.15) and #155 (ROCm 6.0 on RHEL 9.3) show it
+        "[   10.460067] amdgpu: Unknown symbol __devcgroup_check_permission (err 0)\n",
+        "amdgpu: Unknown symbol acpi_video_register_backlight (err -2)\n",
+        # the kernel's own amdgpu without Ubuntu's extra modules (awsdocs/amazon-ec2-user-guide#152)
+        "[    7.668049] amdgpu: Unknown symbol amd_iommu_bind_pasid (err -2)\n",
+        # modprobe's side of the same refusal (ROCm/amdgpu#155)
+        "modprobe: ERROR: could not insert 'amdgpu': Unknown symbol in module, or unknown parameter (see dmesg)\n",
+    ],
+)
+def test_the_kernel_refusing_amdgpu_for_an_unknown_symbol_is_read(text: str) -> None:
+    assert "amdgpu_module_unknown_symbol" in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # amdkcl's own fallback when a symbol is missing: the GPU still works (legacy-rocm-build#1304)
+        "[    1.776909] Warning: fail to get symbol reservation_ww_class, replace it with kcl stub\n",
+        # another module's unknown symbol is not AMD's driver
+        "nvidia: Unknown symbol drm_gem_object_free (err -2)\n",
+        "modprobe: ERROR: could not insert 'vboxdrv': Unknown symbol in module\n",
+    ],
+)
+def test_other_unknown_symbols_are_not_the_amdgpu_module(text: str) -> None:
+    assert "amdgpu_module_unknown_symbol" not in signature_errors(text)
+
+
+def test_an_amdgpu_module_that_does_not_load_is_the_first_finding() -> None:
+    report = (
+        "OS: RHEL 9.3, kernel 5.14.0-362.13.1.el9_3.x86_64\n"
+        "GPU: AMD Radeon Pro W7900\n\n"
+        "$ sudo modprobe amdgpu\n"
+        "modprobe: ERROR: could not insert 'amdgpu': Unknown symbol in module, or unknown parameter (see dmesg)\n"
+        "$ sudo dmesg | grep amdgpu\n"
+        "amdgpu: Unknown symbol acpi_video_register_backlight (err -2)\n"
+    )
+    assert problems_shown(report)[:1] == ["RD940"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # dpkg on Debian/Ubuntu (legacy-rocm-build#1315, #1658, rocm-install-on-linux#293, ROCm/amdgpu#192)
+        "dpkg: error processing package amdgpu-dkms (--configure):\n",
+        # the rock-dkms name before ROCm 4.x (ROCm/amdgpu#63, legacy-rocm-build#1367)
+        " installed rock-dkms package post-installation script subprocess returned error exit status 10\n",
+        # amdgpu-install's summary (legacy-rocm-build#2155, #3883, #2933)
+        "WARNING: amdgpu dkms failed for running kernel\n",
+    ],
+)
+def test_the_package_managers_words_for_a_failed_amdgpu_dkms_are_read(text: str) -> None:
+    assert "amdgpu_dkms_package_failed" in signature_errors(text)
+
+
+def test_a_failed_amdgpu_dkms_package_is_a_driver_error_on_native_linux() -> None:
+    report = (
+        "Ubuntu 24.04, ROCm 6.4.1\n"
+        "Setting up amdgpu-dkms (1:6.12.12.60401-2164967.24.04) ...\n"
+        "dpkg: error processing package amdgpu-dkms (--configure):\n"
+        " installed amdgpu-dkms package post-installation script subprocess returned error exit status 10\n"
+    )
+    assert problems_shown(report)[:1] == ["RD941"]
+
+
+def test_the_dkms_build_failure_itself_is_said_once() -> None:
+    report = (
+        "Building initial module for 6.14.0-24-generic\n"
+        "Error! Bad return status for module build on kernel: 6.14.0-24-generic (x86_64)\n"
+        "Consult /var/lib/dkms/amdgpu/6.12.12-2164967.24.04/build/make.log for more information.\n"
+        "dpkg: error processing package amdgpu-dkms (--configure):\n"
+    )
+    shown = problems_shown(report)
+    assert "RD385" in shown and "RD941" not in shown
+
+
+def test_a_dkms_warning_under_wsl2_is_not_a_kernel_driver_error() -> None:
+    report = (
+        "WSL2 on Windows 11, Ubuntu 22.04\n"
+        "uname -r: 5.15.153.1-microsoft-standard-WSL2\n"
+        "$ sudo amdgpu-install --usecase=rocm -y\n"
+        "WARNING: amdgpu dkms failed for running kernel\n"
+    )
+    assert "RD941" not in problems_shown(report)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an extension built against ROCm 6 headers beside an older runtime (ROCm/flash-attention#31)
+        "ImportError: /home/u/.local/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: hipGetDevicePropertiesR0600\n",
+        # triton's helper in a ROCm 5 wheel environment (pytorch/pytorch#118179)
+        "ImportError: /tmp/torchinductor_root/triton/0/ebfa57c0/hip_utils.so: undefined symbol: hipGetDevicePropertiesR0600\n",
+        # a system libamdhip64 beside another release's HSA runtime (Looong01/pyg-rocm-build#18)
+        "OSError: /opt/rocm-7.1.1/lib/libamdhip64.so.7: undefined symbol: hsa_amd_memory_get_preferred_copy_engine, version ROCR_1\n",
+        # a path with a space in a folder name
+        "ImportError: /home/u/My Envs/venv/lib/python3.12/site-packages/ext/_C.so: undefined symbol: hipMallocAsync\n",
+    ],
+)
+def test_a_missing_hip_runtime_function_is_read_as_another_rocm_release(text: str) -> None:
+    assert "hip_api_symbol_undefined" in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a mangled kernel stub that merely contains "hip" is the extension's own bug (bitsandbytes#1550)
+        "libbitsandbytes_rocm62.so: undefined symbol: _Z36__device_stub__kOptimizer32bit1StateI12hip_bfloat16Li2EEvPT_\n",
+        # torch's own C++ symbols are the extension against torch (extension_torch_abi_mismatch)
+        "flash_attn_2_cuda.so: undefined symbol: _ZN3c104cuda9SetDeviceEi\n",
+        "the function hipGetDevicePropertiesR0600 is defined in ROCm 6.0\n",
+    ],
+)
+def test_other_undefined_symbols_are_not_a_hip_runtime_mismatch(text: str) -> None:
+    assert "hip_api_symbol_undefined" not in signature_errors(text)
+
+
+def test_a_missing_hip_runtime_function_is_reported_as_two_rocm_releases() -> None:
+    report = (
+        "rocm 6.0 and PyTorch installed and tested.\n"
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/.local/lib/python3.10/site-packages/flash_attn/__init__.py", line 3, in <module>\n'
+        "ImportError: /home/u/.local/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: hipGetDevicePropertiesR0600\n"
+    )
+    assert problems_shown(report)[:1] == ["RD942"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # apt naming the kernel packages it installs (ROCm/amdgpu#107, legacy-rocm-build#3883)
+        "sudo apt install linux-headers-5.8.0-38-generic linux-image-5.8.0-38-generic linux-modules-extra-5.8.0-38-generic\n",
+        "Unpacking linux-headers-6.8.0-45-generic (6.8.0-45.45) ...\n",
+        # DKMS installing into another kernel's module folder (legacy-rocm-build#1367)
+        "   - Installing to /lib/modules/5.4.0-42-generic/updates/dkms/\n",
+        # a dkms status entry, both formats (legacy-rocm-build#1504, #3701)
+        "amdgpu, 4.2-21.el7, 4.18.0-240.22.1.el8_3.x86_64, x86_64: installed (original_module exists)\n",
+        "amdgpu/6.8.5-2009582.24.04, 6.8.0-41-generic, x86_64: installed\n",
+    ],
+)
+def test_a_kernel_installed_or_built_for_is_not_taken_as_the_running_kernel(text: str) -> None:
+    from ingest_helpers import ingest
+
+    assert not ingest(text).facts.host.kernel_release.is_known
+
+
+def test_dkms_built_for_another_kernel_than_uname_says_is_found() -> None:
+    report = (
+        "uname -r: 5.4.0-58-generic\n"
+        "dkms status\n"
+        "amdgpu, 3.10-27, 5.4.0-54-generic, x86_64: installed\n"
+    )
+    assert "RD802" in problems_shown(report)
+
+
+@pytest.mark.parametrize(
+    ("text", "release"),
+    [
+        ("$ uname -r\n6.8.0-45-generic\n", "6.8.0-45-generic"),
+        ("Kernel: 6.14.0-24-generic\n", "6.14.0-24-generic"),
+        # modinfo -n looks the module up for the running kernel (legacy-rocm-build#5499)
+        ("$ sudo modinfo amdgpu -n\n/lib/modules/6.14.0-1013-oem/kernel/drivers/gpu/drm/amd/amdgpu/amdgpu.ko.zst\n", "6.14.0-1013-oem"),
+    ],
+)
+def test_the_running_kernel_is_still_read_where_it_is_named(text: str, release: str) -> None:
+    from ingest_helpers import ingest
+
+    assert ingest(text).facts.host.kernel_release.value == release
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # newer kernels (kfd_device.c)
+        "[    4.1] kfd kfd: amdgpu: GC IP 0b0500 not supported in kfd\n",
+        # older kernels (legacy-rocm-build#259, #539, #558)
+        "[    3.044705] amdgpu 0000:04:00.0: kfd not supported on this ASIC\n",
+        "[    1.172206] kfd2kgd: kfd not supported on this ASIC\n",
+        # a PCI id the kernel's KFD table lacks (legacy-rocm-build#1318)
+        "[    2.244241] kfd kfd: DID 7340 is missing in supported_devices\n",
+    ],
+)
+def test_kfd_refusing_a_gpu_is_read_in_each_kernels_words(text: str) -> None:
+    assert "kfd_gc_ip_unsupported" in signature_errors(text)
+    assert problems_shown(text)[:1] == ["RD943"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a missing Trusted Application firmware is harmless (AMD in legacy-rocm-build#912)
+        '[    3.353884] amdgpu 0000:19:00.0: Direct firmware load for amdgpu/vega20_ta.bin failed with error -2\n'
+        '[    3.353886] amdgpu 0000:19:00.0: psp v11.0: Failed to load firmware "amdgpu/vega20_ta.bin"\n',
+    ],
+)
+def test_a_missing_firmware_file_alone_is_not_a_failed_gpu(text: str) -> None:
+    assert "amdgpu_init_failed" not in signature_errors(text)
+
+
+def test_a_gpu_the_driver_could_not_bring_up_is_still_read() -> None:
+    # legacy-rocm-build#1357: the missing firmware file ends in a failed GPU init
+    text = (
+        "[    9.605986] amdgpu 0000:23:00.0: Direct firmware load for amdgpu/arcturus_gpu_info.bin failed with error -2\n"
+        "[    9.605988] amdgpu 0000:23:00.0: Fatal error during GPU init\n"
+        "[    9.606063] amdgpu: probe of 0000:23:00.0 failed with error -2\n"
+    )
+    assert "amdgpu_init_failed" in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "value"),
+    [
+        # ROCm/librocdxg#46 prints the loader path the same way
+        ("(.venv) user@host:~$ echo $LD_LIBRARY_PATH\n/opt/rocm-5.7.1/lib:/usr/local/lib\n", "LD_LIBRARY_PATH", "/opt/rocm-5.7.1/lib:/usr/local/lib"),
+        ('$ echo "${LD_LIBRARY_PATH}"\n/opt/rocm/lib\n', "LD_LIBRARY_PATH", "/opt/rocm/lib"),
+        ("$ echo $HSA_OVERRIDE_GFX_VERSION\n10.3.0\n", "HSA_OVERRIDE_GFX_VERSION", "10.3.0"),
+        ("$ printenv ROCM_PATH\n/opt/rocm-6.2.0\n", "ROCM_PATH", "/opt/rocm-6.2.0"),
+    ],
+)
+def test_a_variable_printed_by_echo_or_printenv_is_its_live_value(text: str, name: str, value: str) -> None:
+    from ingest_helpers import ingest
+
+    assert ingest(text).facts.env.vars.value[name] == value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$ echo $LD_LIBRARY_PATH\n$ ls\n",  # nothing printed before the next prompt: not a value
+        "$ echo $PATH $HOME\n/usr/bin /root\n",  # two variables on one line: which is which is not said
+        "$ echo hello\nhello\n",
+        "$ echo $HSA_OVERRIDE_GFX_VERSION\n# Expected: 10.3.0\n",  # a guide's note, not output
+    ],
+)
+def test_an_echo_without_one_printed_variable_sets_nothing(text: str) -> None:
+    from ingest_helpers import ingest
+
+    assert not ingest(text).facts.env.vars.is_known
+
+
+def test_a_wheel_beside_an_older_rocm_on_the_printed_loader_path_is_a_mismatch() -> None:
+    report = (
+        "PyTorch version: 2.3.0+rocm6.0\n"
+        "$ echo $LD_LIBRARY_PATH\n"
+        "/opt/rocm-5.7.1/lib:/usr/local/lib\n"
+        "Segmentation fault (core dumped)\n"
+    )
+    assert "RD533" in problems_shown(report)
+
+
+@pytest.mark.parametrize(
+    ("text", "version"),
+    [
+        # rocminfo prints /sys/module/amdgpu/version when AMD's DKMS driver is loaded
+        # (legacy-rocm-build#4043, #4382; rocminfo --support in issue templates)
+        ("ROCk module version 6.7.0 is loaded\n", "6.7.0"),
+        ("ROCk module version 6.16.6 is loaded\n=====================\nHSA System Attributes\n", "6.16.6"),
+        # the DKMS driver's boot line (ollama/ollama#2453, legacy-rocm-build#1357)
+        ("[    5.156647] [drm] amdgpu version: 6.2.4\n[    5.185611] [drm] OS DRM version: 5.15.0\n", "6.2.4"),
+        ("[    9.602665] [drm] amdgpu version: 5.6.19\n", "5.6.19"),
+    ],
+)
+def test_the_loaded_amdgpu_dkms_version_is_read_from_rocminfo_and_dmesg(text: str, version: str) -> None:
+    from ingest_helpers import ingest
+
+    assert ingest(text).facts.driver.amdgpu_version.value == version
+
+
+@pytest.mark.parametrize("text", ["ROCk module is loaded\n", "ROCk module is NOT loaded, possibly no GPU devices\n"])
+def test_rocminfo_without_a_version_names_none(text: str) -> None:
+    from ingest_helpers import ingest
+
+    assert not ingest(text).facts.driver.amdgpu_version.is_known
+
+
+def test_a_dkms_driver_too_old_for_the_user_space_is_found_from_rocminfo() -> None:
+    # amdgpu 6.8.5 is the driver of ROCm 6.2; the support matrix pairs it with user space up to 7.0
+    report = "ROCm version: 7.2.0\n$ rocminfo\nROCk module version 6.8.5 is loaded\n"
+    assert problems_shown(report)[:1] == ["RD384"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ubuntu just pushed kernel 6.8.0-44, however, `amdgpu-dkms` fails with that kernel.\n",  # legacy-rocm-build#3701
+        "After upgrading to Ubuntu 25.10, the amdgpu-dkms no longer compiles via DKMS.\n",  # #5624
+        "Following the kernel update, the build process of dkms failed with error code 10 (amdgpu-install).\n",  # ROCm/amdgpu#192
+        "The amdgpu DKMS module build fails on kernels 6.13 and 6.14.\n",  # #4619
+    ],
+)
+def test_a_reporter_saying_the_amdgpu_dkms_build_fails_is_read(text: str) -> None:
+    assert "amdgpu_dkms_build_failure_told" in signature_errors(text)
+    assert problems_shown(text)[:1] == ["RD944"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "amdgpu-dkms did not fail, it builds fine.\n",
+        "I installed amdgpu-dkms and rocm, but pytorch fails with a segfault.\n",
+        "amdgpu-dkms is installed; ollama fails to find the GPU.\n",
+        "The dkms build of the nvidia driver failed.\n",
+    ],
+)
+def test_other_failures_near_the_word_dkms_are_not_a_failed_amdgpu_build(text: str) -> None:
+    assert "amdgpu_dkms_build_failure_told" not in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "release"),
+    [
+        ("$ modinfo amdgpu | grep filename\nfilename:       /lib/modules/4.15.0-46-generic/updates/dkms/amdgpu.ko\n", "4.15.0-46-generic"),
+        ("$ sudo modinfo amdgpu | head -n 3\nfilename:       /lib/modules/6.17.0-7-generic/updates/dkms/amdgpu.ko.zst\nversion:        6.16.6\n", "6.17.0-7-generic"),
+    ],
+)
+def test_modinfos_filename_line_names_the_running_kernel(text: str, release: str) -> None:
+    from ingest_helpers import ingest
+
+    assert ingest(text).facts.host.kernel_release.value == release
