@@ -73,6 +73,23 @@ def test_is_available_printed_with_true_is_not_read_as_no_gpu() -> None:
     assert "cuda_unavailable_printed" not in context(text)
 
 
+@pytest.mark.parametrize(
+    "session",
+    [
+        ">>> print(torch.cuda.is_available())\nTrue\n>>> print(torch.backends.mps.is_available())\nFalse\n",
+        ">>> print(torch.cuda.is_available())\nTrue\n>>> print(torch.cuda.is_bf16_supported())\nFalse\n",
+        "$ python3 -c 'import torch; print(torch.cuda.is_available()); print(torch.cuda.is_bf16_supported())'\nTrue\nFalse\n",
+    ],
+)
+def test_a_false_printed_by_another_call_than_is_available_is_not_read_as_no_gpu(session: str) -> None:
+    assert "cuda_unavailable_printed" not in context("```\n" + session + "```\n")
+
+
+def test_is_available_printed_false_after_another_output_line_is_read_as_no_gpu() -> None:
+    text = "```\n$ python3 -c 'import torch; print(torch.__version__); print(torch.cuda.is_available())'\n2.5.1+cu124\nFalse\n```\n"
+    assert "cuda_unavailable_printed" in context(text)
+
+
 REQUIREMENTS_THEN_NO_GPU = (
     "I'm on an AMD Radeon card with ROCm 6.2.\n"
     "```\n"
