@@ -61,6 +61,7 @@ def test_a_torch_version_at_the_end_of_a_sentence_keeps_no_full_stop() -> None:
         ("after upgrading from torch 2.7.1+rocm6.3 to 2.8.0+rocm6.4 it segfaults", "2.8.0+rocm6.4", "2.7.1+rocm6.3"),
         ("Updated PyTorch from 2.7.1 to 2.8.0 and now nothing works", "2.8.0", "2.7.1"),
         ("I went from torch==2.4.1 to torch==2.5.0 and now it segfaults", "2.5.0", "2.4.1"),
+        ("Not sure if it matters, but after upgrading from torch 2.7.1 to 2.8.0 the GPU is gone.", "2.8.0", "2.7.1"),
     ],
 )
 def test_a_move_between_torch_releases_reads_the_release_moved_to_as_current(sentence: str, now: str, before: str) -> None:

@@ -105,11 +105,12 @@ _ROCM_CHANGE = re.compile(
 """"updating ROCm from 6.3 to 6.4": the release named in neither place "ROCm 6.4" would be read."""
 _NOT_DONE_BEFORE = re.compile(
     r"\b(?:should|shall|would|could|can|will|wan(?:t|na)|plan(?:s|ned|ning)?|going\s+to|thinking|consider(?:s|ed|ing)?"
-    r"|recommend(?:s|ed)?|suggest(?:s|ed)?|try|trying|need\s+to|may|might|if|whether|how)\b[^.!?\n]{0,60}$",
+    r"|recommend(?:s|ed)?|suggest(?:s|ed)?|try|trying|need\s+to|may|might|if|whether|how)\b[^.!?,;\n]{0,60}$",
     re.IGNORECASE,
 )
 """Words before a move that is asked about, planned or advised, not made ("Should I upgrade ROCm from
-6.2 to 6.4?", "try updating from torch 2.7 to 2.8"): the release moved to is not the current one."""
+6.2 to 6.4?", "try updating from torch 2.7 to 2.8"): the release moved to is not the current one. A
+comma ends their reach ("not sure if it matters, but after upgrading from torch 2.7.1 to 2.8.0")."""
 _QUESTION_AFTER = re.compile(r"[^.!,\n]{0,10}\?")
 
 
