@@ -299,6 +299,10 @@ class EnvSetting(Section):
     reaches: Optional[bool] = None
     reason: Optional[str] = None
     """Why ``reaches`` is False (or the caveat when None)."""
+    for_error: Optional[bool] = None
+    """False when a transcript shows it set only after every reported error was printed, or only for
+    another command than the one that printed them: the failing program did not run under it. None
+    when the report does not order it against the errors."""
     source: str
     """The line it was read from (``paste:block 2 line 5``) or ``env`` on a live machine."""
 

@@ -103,3 +103,11 @@ def test_the_addmm_runtime_error_with_the_same_words_is_still_an_error() -> None
         result = _check(text)
         assert any(f.id == "RD505" and f.severity == "error" for f in result.findings)
         assert not any(f.id == "RD980" for f in result.findings)
+
+
+def test_the_fallback_finding_does_not_say_nothing_failed_where_the_report_shows_a_crash() -> None:
+    # the warning is no failure, but it says nothing of the rest of the report (here a HIP error)
+    text = "```\n" + FALLBACK_WARNINGS[0] + "Traceback (most recent call last):\nRuntimeError: HIP error: invalid device function\n```\n"
+    fallback = [f for f in _check(text).findings if f.id == "RD980"]
+    assert fallback
+    assert all("Nothing failed" not in f.message and "Nothing needs fixing" not in " ".join(x.text for x in f.fixes) for f in fallback)

@@ -32,12 +32,35 @@ def _findings(text: str) -> List[str]:
         '[Service]\nEnvironment="HSA_OVERRIDE_GFX_VERSION=10.3.0"',
         "docker run -it --device=/dev/kfd --device=/dev/dri -e HSA_OVERRIDE_GFX_VERSION=10.3.0 rocm/pytorch",
         "services:\n  app:\n    environment:\n      - HSA_OVERRIDE_GFX_VERSION=10.3.0",
-        'PS> $env:HSA_OVERRIDE_GFX_VERSION="10.3.0"; ollama serve',
     ],
 )
 def test_an_override_the_report_sets_but_the_failing_program_lacked_is_named(setting: str) -> None:
     found = _findings(f"{setting}\n\n```\n$ python train.py\n{TENSILE_1032}\nAborted (core dumped)\n```\n")
     assert "RD920" in found
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        'PS> $env:HSA_OVERRIDE_GFX_VERSION="10.3.0"; ollama serve',
+        "C:\\Users\\me> set HSA_OVERRIDE_GFX_VERSION=10.3.0",
+        "$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n$ python C:\\Users\\me\\train.py",
+    ],
+)
+def test_an_override_on_windows_is_not_said_to_be_missing_from_the_failing_program(setting: str) -> None:
+    # Windows' HIP runtime reads no HSA_ variable (RD539): the process may well have had it (ollama#3107)
+    found = _findings(f"{setting}\n\n```\n$ python train.py\n{TENSILE_1032}\nAborted (core dumped)\n```\n")
+    assert "RD920" not in found
+
+
+def test_an_override_exported_only_after_the_error_is_not_said_to_be_missing_from_the_failing_program() -> None:
+    text = f"```\n$ python train.py\n{TENSILE_1032}\n$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n$ python train.py\nworks now\n```\n"
+    assert "RD920" not in _findings(text)
+
+
+def test_a_fault_printed_before_the_override_was_exported_does_not_blame_the_override() -> None:
+    text = f"```\n$ python train.py\n{FAULT}\n$ export HSA_OVERRIDE_GFX_VERSION=11.0.0\n$ python train.py\n```\n"
+    assert "RD921" not in _findings(text)
 
 
 def test_an_error_naming_the_override_target_shows_the_override_was_in_effect() -> None:

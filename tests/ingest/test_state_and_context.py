@@ -61,6 +61,7 @@ def test_a_torch_version_at_the_end_of_a_sentence_keeps_no_full_stop() -> None:
         ("after upgrading from torch 2.7.1+rocm6.3 to 2.8.0+rocm6.4 it segfaults", "2.8.0+rocm6.4", "2.7.1+rocm6.3"),
         ("Updated PyTorch from 2.7.1 to 2.8.0 and now nothing works", "2.8.0", "2.7.1"),
         ("I went from torch==2.4.1 to torch==2.5.0 and now it segfaults", "2.5.0", "2.4.1"),
+        ("Not sure if it matters, but after upgrading from torch 2.7.1 to 2.8.0 the GPU is gone.", "2.8.0", "2.7.1"),
     ],
 )
 def test_a_move_between_torch_releases_reads_the_release_moved_to_as_current(sentence: str, now: str, before: str) -> None:
@@ -73,6 +74,45 @@ def test_a_move_between_rocm_releases_named_once_reads_the_release_moved_to_as_c
     facts = ingest("Since updating ROCm from 6.3 to 6.4.1 it fails.\n").facts
     assert facts.rocm.version.value == "6.4.1"
     assert "rocm.version=6.3" in (facts.symptoms.earlier.value or [])
+
+
+def test_a_driver_move_next_to_a_torch_line_is_not_read_as_a_torch_release() -> None:
+    facts = ingest("torch 2.5.1+rocm6.2 is installed. Adrenalin updated from 24.3.1 to 24.8.1 yesterday.\n").facts
+    assert facts.torch.version.value == "2.5.1+rocm6.2"
+    assert not any("24." in e for e in facts.symptoms.earlier.value or [])
+
+
+def test_a_move_between_tagged_torch_builds_without_the_word_torch_still_reads_the_release_moved_to() -> None:
+    facts = ingest("It broke after I upgraded from 2.7.1+rocm6.3 to 2.8.0+rocm6.4.\n").facts
+    assert facts.torch.version.value == "2.8.0+rocm6.4"
+    assert "torch.version=2.7.1+rocm6.3" in (facts.symptoms.earlier.value or [])
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Should I upgrade ROCm from 6.2 to 6.4? torch 2.5.1+rocm6.2 works for now.",
+        "I'm planning on updating ROCm from 6.2 to 6.4 next week.",
+        "Someone suggested upgrading ROCm from 6.2 to 6.4, is that needed?",
+        "Is it worth upgrading ROCm from 6.2 to 6.4?",
+    ],
+)
+def test_a_rocm_move_asked_about_or_planned_is_not_read_as_the_current_release(sentence: str) -> None:
+    facts = ingest(sentence + "\n").facts
+    assert facts.rocm.version.value != "6.4"
+    assert "rocm.version=6.2" not in (facts.symptoms.earlier.value or [])
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Should I upgrade from torch 2.7.1 to 2.8.0?",
+        "Would updating PyTorch from 2.7.1 to 2.8.0 fix it?",
+    ],
+)
+def test_a_torch_move_asked_about_is_not_read_as_the_current_release(sentence: str) -> None:
+    facts = ingest(sentence + "\n").facts
+    assert facts.torch.version.value != "2.8.0"
 
 
 # ---- a command's own environment prefix is that command's scope (issue 23, item 1)

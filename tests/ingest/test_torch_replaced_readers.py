@@ -73,6 +73,23 @@ def test_is_available_printed_with_true_is_not_read_as_no_gpu() -> None:
     assert "cuda_unavailable_printed" not in context(text)
 
 
+@pytest.mark.parametrize(
+    "session",
+    [
+        ">>> print(torch.cuda.is_available())\nTrue\n>>> print(torch.backends.mps.is_available())\nFalse\n",
+        ">>> print(torch.cuda.is_available())\nTrue\n>>> print(torch.cuda.is_bf16_supported())\nFalse\n",
+        "$ python3 -c 'import torch; print(torch.cuda.is_available()); print(torch.cuda.is_bf16_supported())'\nTrue\nFalse\n",
+    ],
+)
+def test_a_false_printed_by_another_call_than_is_available_is_not_read_as_no_gpu(session: str) -> None:
+    assert "cuda_unavailable_printed" not in context("```\n" + session + "```\n")
+
+
+def test_is_available_printed_false_after_another_output_line_is_read_as_no_gpu() -> None:
+    text = "```\n$ python3 -c 'import torch; print(torch.__version__); print(torch.cuda.is_available())'\n2.5.1+cu124\nFalse\n```\n"
+    assert "cuda_unavailable_printed" in context(text)
+
+
 REQUIREMENTS_THEN_NO_GPU = (
     "I'm on an AMD Radeon card with ROCm 6.2.\n"
     "```\n"
@@ -91,4 +108,15 @@ def test_a_requirements_install_then_no_gpu_on_an_amd_report_gets_a_torch_build_
 
 def test_a_requirements_install_with_a_rocm_torch_shown_gets_no_torch_build_warning() -> None:
     text = REQUIREMENTS_THEN_NO_GPU.replace("False\n", "False\n>>> torch.__version__\n'2.5.1+rocm6.2'\n")
+    assert "RD900" not in [finding[0] for finding in serious(text)]
+
+
+def test_a_requirements_install_on_a_machine_with_an_nvidia_gpu_gets_no_torch_build_warning() -> None:
+    # a Ryzen's iGPU makes the report AMD's, but the NVIDIA GPU shown may be the one meant: no ROCm build to replace
+    text = (
+        "CPU: AMD Ryzen 9 7950X 16-Core Processor\n"
+        "```\n$ pip install -r requirements.txt\n$ python -c \"import torch; print(torch.cuda.is_available())\"\nFalse\n```\n\n"
+        "```\nPyTorch version: 2.5.1\nROCM used to build PyTorch: N/A\nOS: Ubuntu 22.04.4 LTS (x86_64)\n"
+        "GPU models and configuration: GPU 0: NVIDIA GeForce RTX 4090\nNvidia driver version: 550.54.14\n```\n"
+    )
     assert "RD900" not in [finding[0] for finding in serious(text)]

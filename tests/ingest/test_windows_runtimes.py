@@ -199,3 +199,15 @@ def test_zluda_on_hip_sdk_6_is_not_told_its_rdna2_gpu_lacks_the_rocm_7_2_windows
     zluda = "Windows 11, RX 6800 XT, ComfyUI-Zluda\nHIP SDK 6.4 installed\n"
     assert "RD205" not in problems_shown(zluda)
     assert "RD205" in problems_shown("Windows 11, RX 6800 XT, ComfyUI\ntorch 2.9.1+rocm7.2\n")
+
+
+def test_a_gpu_only_the_hip_sdk_6_4_table_marks_unsupported_is_not_said_to_be_unsupported_by_rocm_7_2() -> None:
+    # 6.4.2's table marks gfx906 unsupported, 7.2's does not list it: the finding cites the table in force
+    from rocm_doctor.ingest import ingest_text
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    facts = ingest_text("Windows 11, Radeon VII (gfx906), HIP SDK 6.4.\nC:\\Users\\me> ollama serve\n").facts
+    found = [f for f in evaluate(load_rules(), facts).findings if f.id == "RD205"]
+    assert found
+    assert all("7.2" not in f.title for f in found)

@@ -90,8 +90,11 @@ _CHANGED_FROM = re.compile(r"\b(?:updat|upgrad|downgrad|mov|switch|migrat|went|g
 """Words before a release the report moved away from ("after updating from ROCm 5.7.1 to ROCm 6.0")."""
 _LOCAL = r"(?:(?:\+|%2B)[0-9A-Za-z](?:[0-9A-Za-z.]*[0-9A-Za-z])?)?"
 _TORCH_CHANGE = re.compile(
-    rf"\b(?:updat|upgrad|downgrad|switch|mov|migrat|go|went|coming)\w*\s+(?:(?:my|the|our)\s+)?(?:(?:py)?torch\s+(?:version\s+)?)?from\s+"
-    rf"(?:(?:py)?torch(?:==|\s+)v?)?({_VERSION}{_LOCAL})\s+to\s+(?:(?:py)?torch(?:==|\s+))?v?({_VERSION}{_LOCAL})(?!\w|\.\w)",
+    rf"\b(?:updat|upgrad|downgrad|switch|mov|migrat|go|went|coming)\w*\s+(?:(?:my|the|our)\s+)?"
+    # torch must be named (or the release carry a torch local tag): "Adrenalin updated from 24.3.1 to
+    # 24.8.1" next to a torch line is a driver's move, not torch's
+    rf"(?:(?:py)?torch\s+(?:version\s+)?from\s+(?:(?:py)?torch(?:==|\s+)v?)?|from\s+(?:py)?torch(?:==|\s+)v?|from\s+v?(?=\d+\.\d+(?:\.\d+)?\+(?:rocm|cu\d|cpu)))"
+    rf"({_VERSION}{_LOCAL})\s+to\s+(?:(?:py)?torch(?:==|\s+))?v?({_VERSION}{_LOCAL})(?!\w|\.\w)",
     re.IGNORECASE,
 )
 """A move between torch releases ("after upgrading from torch 2.7.1 to 2.8.0", "updated PyTorch from
@@ -101,6 +104,20 @@ _ROCM_CHANGE = re.compile(
     re.IGNORECASE,
 )
 """"updating ROCm from 6.3 to 6.4": the release named in neither place "ROCm 6.4" would be read."""
+_NOT_DONE_BEFORE = re.compile(
+    r"\b(?:should|shall|would|could|can|will|wan(?:t|na)|plan(?:s|ned|ning)?|going\s+to|thinking|consider(?:s|ed|ing)?"
+    r"|recommend(?:s|ed)?|suggest(?:s|ed)?|try|trying|need\s+to|may|might|if|whether|how)\b[^.!?,;\n]{0,60}$",
+    re.IGNORECASE,
+)
+"""Words before a move that is asked about, planned or advised, not made ("Should I upgrade ROCm from
+6.2 to 6.4?", "try updating from torch 2.7 to 2.8"): the release moved to is not the current one. A
+comma ends their reach ("not sure if it matters, but after upgrading from torch 2.7.1 to 2.8.0")."""
+_QUESTION_AFTER = re.compile(r"[^.!,\n]{0,10}\?")
+
+
+def _move_not_made(text: str, match: "re.Match[str]") -> bool:
+    before = text[max(0, match.start() - 80) : match.start()]
+    return bool(_NOT_DONE_BEFORE.search(before) or _QUESTION_AFTER.match(text, match.end(), match.end() + 12))
 _ROCM_BUILT_WITH = re.compile(
     r"(?:\b(?:built|compiled)\s+(?:\S+\s+){0,3}(?:for|with|against)|\b(?:torch|pytorch|wheels?)\s+(?:for|with|built for)|\bindex(?:-url)?(?:\s+for)?|\bnightl\S*(?:\s+for)?)\s+$",
     re.IGNORECASE,
@@ -393,9 +410,12 @@ def _torch(block: Block) -> List[Observation]:
     out: List[Observation] = []
     text = block.text
     moved: List[Tuple[int, int]] = []
-    if "torch" in lowered and " to " in lowered:
+    tagged = "+rocm" in lowered or "+cu" in lowered or "+cpu" in lowered
+    if ("torch" in lowered or tagged) and " to " in lowered:
         for match, line in block.scan(_TORCH_CHANGE):
             moved.append(match.span())
+            if _move_not_made(text, match):
+                continue  # neither release is shown to be the one in use
             out.append(Observation("symptoms.earlier", [f"torch.version={_plain(match.group(1))}"], line, TRUST_PROSE))
             out += torch_version_observations(_plain(match.group(2)), line, TRUST_PROSE)
     if "torch" in lowered:
@@ -446,6 +466,8 @@ def _rocm(block: Block) -> List[Observation]:
             out.append(Observation("rocm.version", versions[0], installs[0][1], TRUST_PROSE))
     if " to " in lowered:
         for match, line in block.scan(_ROCM_CHANGE):
+            if _move_not_made(text, match):
+                continue
             out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
             out.append(Observation("rocm.version", match.group(2), line, TRUST_PROSE))
     for match, line in block.scan(_ROCM_WORD):

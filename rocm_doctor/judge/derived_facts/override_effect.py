@@ -24,10 +24,14 @@ from rocm_doctor.facts.model import EnvSetting, Facts
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, machine_fact
 from rocm_doctor.judge.derived_facts.gpus import is_amd
+from rocm_doctor.judge.derived_facts.platform import is_windows
 from rocm_doctor.knowledge import overrides as ov
 
 _NOT_A_SETTING = ("prose",)
 """A value only named in a sentence ("tried 10.3.0 too") is not shown being set anywhere."""
+_WINDOWS_WAYS = ("powershell", "cmd-set", "setx")
+"""Settings made the Windows way: there the HIP runtime reads no HSA_ variable (RD539), so an error
+naming the GPU's own target does not show the process lacked it."""
 
 
 def _override_settings(facts: Facts) -> Optional[List[EnvSetting]]:
@@ -56,7 +60,8 @@ def _where(settings: List[EnvSetting]) -> str:
     "An error of the failing program names a gfx target that the report's HSA_OVERRIDE_GFX_VERSION "
     "would have replaced, so the process that printed it ran without the override: "
     "'HSA_OVERRIDE_GFX_VERSION=10.3.0 (where it is set), yet the error names gfx1032, which ...'. Absent without such a setting or "
-    "error; unknown when a per-node override is also set.",
+    "error, or on Windows (no ROCm component there reads the variable); unknown when a per-node override is also set "
+    "or the setting is made the Windows way (PowerShell, cmd set, setx) on a platform not shown.",
 )
 def override_not_in_effect_at_error(facts: Facts, tables: Tables) -> Fact:
     named = facts.symptoms.error_gfx
@@ -69,9 +74,14 @@ def override_not_in_effect_at_error(facts: Facts, tables: Tables) -> Fact:
         return absent("paste", "the report sets no HSA_OVERRIDE_GFX_VERSION")
     if any(s.origin == "app-config" for s in settings):
         return absent("paste", "the program's own log prints the override: it was in its environment")
-    shown = [s for s in settings if s.origin not in _NOT_A_SETTING and s.reaches is not False]
+    shown = [s for s in settings if s.origin not in _NOT_A_SETTING and s.reaches is not False and s.for_error is not False]
     if not shown:
-        return absent("paste", "the report shows no HSA_OVERRIDE_GFX_VERSION being set (or only one that cannot reach)")
+        return absent("paste", "the report shows no HSA_OVERRIDE_GFX_VERSION being set (or only one that cannot reach, or one set after the error)")
+    windows = is_windows(facts, tables)
+    if windows.is_known and windows.value:
+        return absent(windows.source or "host", "on Windows no ROCm component reads HSA_OVERRIDE_GFX_VERSION: the process may well have had it")
+    if any(s.origin in _WINDOWS_WAYS for s in shown) and not (windows.is_known and windows.value is False):
+        return unknown("set the Windows way, and on Windows no ROCm component reads the variable: the error does not show the process lacked it")
     targets = {ov.override_gfx(str(s.value)) for s in shown}
     others = sorted({str(g) for g in named.value} - targets)
     if not others or len(targets) != 1:
@@ -95,7 +105,7 @@ def override_set_at_memory_fault(facts: Facts, tables: Tables) -> Fact:
     if not signatures.is_known or "gpu_memory_access_fault" not in (signatures.value or []):
         return absent(signatures.source or "paste", "no GPU memory access fault in the report")
     settings = _override_settings(facts)
-    shown = [s for s in settings or [] if s.origin not in _NOT_A_SETTING and s.reaches is not False]
+    shown = [s for s in settings or [] if s.origin not in _NOT_A_SETTING and s.reaches is not False and s.for_error is not False]
     if not shown:
         return absent("paste", "the report shows no HSA_OVERRIDE_GFX_VERSION being set")
     targets = sorted({str(ov.override_gfx(str(s.value))) for s in shown})
