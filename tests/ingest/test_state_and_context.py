@@ -70,6 +70,21 @@ def test_a_move_between_torch_releases_reads_the_release_moved_to_as_current(sen
     assert f"torch.version={before}" in (facts.symptoms.earlier.value or [])
 
 
+@pytest.mark.parametrize(
+    "sentence, now, before",
+    [
+        # the wordings of ROCm/ROCm#5948, #905 and #3035
+        ("The leak was found after we upgraded from ROCm 6.1.3 to 7.1.1.", "7.1.1", "6.1.3"),
+        ("I upgraded from rocm 2.8 to 2.9. It wasn't a clean install.", "2.9", "2.8"),
+        ("i had problem with updating rocm from 6.0.2 to 6.1 related to llvm", "6.1", "6.0.2"),
+    ],
+)
+def test_a_move_from_a_named_rocm_release_to_a_bare_one_reads_the_bare_one_as_current(sentence: str, now: str, before: str) -> None:
+    facts = ingest(sentence + "\n").facts
+    assert facts.rocm.version.value == now
+    assert f"rocm.version={before}" in (facts.symptoms.earlier.value or [])
+
+
 def test_a_move_between_rocm_releases_named_once_reads_the_release_moved_to_as_current() -> None:
     facts = ingest("Since updating ROCm from 6.3 to 6.4.1 it fails.\n").facts
     assert facts.rocm.version.value == "6.4.1"

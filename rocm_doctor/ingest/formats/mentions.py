@@ -100,10 +100,15 @@ _TORCH_CHANGE = re.compile(
 """A move between torch releases ("after upgrading from torch 2.7.1 to 2.8.0", "updated PyTorch from
 2.7.1 to 2.8.0"): the first is the earlier state, the second the current one."""
 _ROCM_CHANGE = re.compile(
-    r"\b(?:updat|upgrad|downgrad|switch|mov|migrat)\w*\s+(?:(?:my|the|our)\s+)?ROCm\s+(?:version\s+)?from\s+v?(\d+\.\d+(?:\.\d+)?)\s+to\s+v?(\d+\.\d+(?:\.\d+)?)(?![\w.]*\d)",
+    r"\b(?:updat|upgrad|downgrad|switch|mov|migrat)\w*\s+(?:(?:my|the|our|we|i)\s+)?(?:ROCm\s+(?:version\s+)?from\s+|from\s+ROCm[\s-]?)"
+    r"v?(\d+\.\d+(?:\.\d+)?)\s+to\s+(?:ROCm[\s-]?)?v?(\d+\.\d+(?:\.\d+)?)(?![\w.]*\d)",
     re.IGNORECASE,
 )
-""""updating ROCm from 6.3 to 6.4": the release named in neither place "ROCm 6.4" would be read."""
+""""updating ROCm from 6.3 to 6.4", "upgraded from ROCm 6.1.3 to 7.1.1": the release moved to is named
+without the word ROCm, so "ROCm 6.4" alone would not read it. The construct, in reports' words:
+ROCm/ROCm#3035 ("updating rocm from 6.0.2 to 6.1"), ROCm/ROCm#905 ("I upgraded from rocm 2.8 to
+2.9"), ROCm/ROCm#5948 ("after we upgraded from ROCm 6.1.3 to 7.1.1"); for torch,
+bitsandbytes-foundation/bitsandbytes#1905 ("upgrading from torch 2.10.0+cu128 to torch 2.11.0+cu130")."""
 _NOT_DONE_BEFORE = re.compile(
     r"\b(?:should|shall|would|could|can|will|wan(?:t|na)|plan(?:s|ned|ning)?|going\s+to|thinking|consider(?:s|ed|ing)?"
     r"|recommend(?:s|ed)?|suggest(?:s|ed)?|try|trying|need\s+to|may|might|if|whether|how)\b[^.!?,;\n]{0,60}$",
