@@ -125,3 +125,36 @@ def test_advice_on_the_line_before_a_wrapped_variable_still_makes_it_advice() ->
     )
     env = ingest(text).facts.env.vars
     assert "HSA_OVERRIDE_GFX_VERSION" not in (env.value or {})
+
+
+def gfx_read(text: str) -> list:
+    return sorted(agent.gfx.value for agent in ingest(text).facts.gpus.agents if agent.gfx.is_known)
+
+
+def test_a_gpu_tested_elsewhere_stays_elsewhere_when_its_sentence_is_wrapped() -> None:
+    # pytorch/pytorch#189849's sentence, cut where an 80-column wrap cuts it
+    wrapped = (
+        "We observed corrupted output images when running a Stable Diffusion 3 pipeline\n"
+        "on AMD gfx1151. Note: This issue is specific to `gfx1151`. The same PyTorch builds were tested\n"
+        "on `gfx1201` and do not exhibit this problem - head_dim=512 produces correct\n"
+        "results on gfx1201 across all tested versions.\n"
+    )
+    assert gfx_read(wrapped) == ["gfx1151"]
+
+
+def test_a_gpu_said_to_be_spoofed_keeps_that_word_when_the_sentence_is_wrapped() -> None:
+    # jamiepine/voicebox#469's sentence wrapped: the gfx named as the spoofing target is no device
+    wrapped = (
+        "I am on gfx1201 which is already natively supported on ROCm, so on my GPU this\n"
+        "is just spoofing my RDNA 4 GPU as an RDNA 2 GPU which results in suboptimal\n"
+        "performance and issues.\n"
+    )
+    assert gfx_read(wrapped) == gfx_read(wrapped.replace("\n", " ").strip() + "\n")
+
+
+def test_a_gpu_named_as_someone_elses_stays_theirs_when_the_sentence_is_wrapped() -> None:
+    wrapped = (
+        "The kernels crash on my machine as well, and this would need a check from someone\n"
+        "with an RX 6700 XT before the change can be merged upstream in the next release.\n"
+    )
+    assert gfx_read(wrapped) == []

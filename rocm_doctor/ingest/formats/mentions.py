@@ -201,10 +201,33 @@ _DENIED = re.compile(
 """Words just before a mention that deny it (``not using WSL``, ``moved away from WSL2``, ``I disabled the iGPU``)."""
 
 
-def denied(line: Line, start_in_line: int) -> bool:
-    """The mention at ``start_in_line`` is denied by the words before it: it says what the machine is not.
-    (A question is kept: "does my card work in WSL?" usually comes from someone on WSL.)"""
-    return bool(_DENIED.search(line.text[:start_in_line]))
+def denied(text: str, position: int) -> bool:
+    """The mention at ``position`` of ``text`` is denied by the words before it: it says what the machine
+    is not. (A question is kept: "does my card work in WSL?" usually comes from someone on WSL.)"""
+    return bool(_DENIED.search(text[max(0, position - 200) : position]))
+
+
+WRAP_REACH = 3
+"""Lines looked at on each side of a mention's line for the rest of a sentence a wrapping tool cut."""
+
+
+def paragraph(block: Block, line: Line, column: int) -> Tuple[str, int]:
+    """``line`` joined with the lines around it that a wrapping tool may have cut from it (up to
+    :data:`WRAP_REACH` on each side), and where ``column`` of ``line`` stands in the joined text: the
+    words that say whose GPU a sentence names ("were tested on gfx1201 and do not exhibit", "someone
+    with an RX 6700", "spoofing") are read though an 80-column wrap put them on another line."""
+    lines = block.lines
+    index = block.position_of(line)
+    first = index
+    while first > 0 and index - first < WRAP_REACH and may_be_wrapped(lines[first - 1].text, lines[first].text.strip()):
+        first -= 1
+    last = index
+    while last + 1 < len(lines) and last - index < WRAP_REACH and may_be_wrapped(lines[last].text, lines[last + 1].text.strip()):
+        last += 1
+    if first == last:
+        return line.text, column
+    before = sum(len(lines[i].text) + 1 for i in range(first, index))
+    return " ".join(lines[i].text for i in range(first, last + 1)), before + column
 
 
 _NOT_AFFECTED = re.compile(
@@ -219,14 +242,13 @@ SENTENCE_WINDOW = 300
 """Characters looked at on each side of a GPU mention for the sentence around it."""
 
 
-def compared_elsewhere(line: Line, start_in_line: int) -> bool:
+def compared_elsewhere(text: str, start_in_line: int) -> bool:
     """The GPU named at ``start_in_line`` is one the report compares with: its sentence says a test
     there does not show the problem ("The same builds were tested on gfx1201 and do not exhibit this
     problem", pytorch/pytorch#189849; "the bug not occurring like in the case of gfx1150",
     ROCm/rocm-libraries#5706; "confirmed with testing ... that gfx1201 does not create the same
     issues", ROCm/rocSHMEM#322). Such a GPU was tried on another machine or build; it is no device
     the reporting machine is known to have."""
-    text = line.text
     # A window around the mention bounds the work per mention (a log line can be megabytes long).
     start = max(0, start_in_line - SENTENCE_WINDOW)
     for match in _SENTENCE_END.finditer(text, start, start_in_line):
@@ -246,13 +268,13 @@ _SOMEONE_ELSES = re.compile(
 )
 
 
-def someone_elses(line: Line, start_in_line: int) -> bool:
+def someone_elses(text: str, start_in_line: int) -> bool:
     """The GPU named at ``start_in_line`` belongs to someone the report addresses, not to its machine:
     "this needs a check from someone with an RX 6700/6750 XT" (JuliaGPU/AMDGPU.jl#1039), "anyone with a
     7900 XTX can contribute the per-kernel breakdown", "Anyone with an RX 5000 card can reproduce the
     resource numbers", "Anyone with an RX580 (or other GPU) can run the same flake" (public ROCm
     write-ups)."""
-    return bool(_SOMEONE_ELSES.search(line.text[max(0, start_in_line - 80) : start_in_line]))
+    return bool(_SOMEONE_ELSES.search(text[max(0, start_in_line - 80) : start_in_line]))
 
 
 _FILE_END = re.compile(r"\.[A-Za-z][A-Za-z0-9]{1,5}$")
@@ -276,14 +298,9 @@ def in_file_name(text: str, start: int, end: int) -> bool:
 
 
 def _sentence_head(block: Block, line: Line) -> str:
-    """The line with the line before it when the break between them may be one a wrapping tool
-    made: the words that say a gfx is an override target ("override ... gfx1030") may stand there."""
-    index = block.position_of(line)
-    if index > 0:
-        before = block.lines[index - 1].text
-        if may_be_wrapped(before, line.text.strip()):
-            return before + " " + line.text
-    return line.text
+    """The line with the lines a wrapping tool may have cut from it: the words that say a gfx is an
+    override target or a support list ("override ... gfx1030", "spoofing") may stand there."""
+    return paragraph(block, line, 0)[0]
 
 
 def _gfx_sightings(block: Block) -> List[GpuSighting]:
@@ -294,8 +311,8 @@ def _gfx_sightings(block: Block) -> List[GpuSighting]:
     for match, line in block.scan(_GFX):
         gfx = gfx_of("gfx" + match.group(1))
         if gfx is not None and not in_file_name(text, match.start(), match.end()):
-            column = block.column_at(match.start())
-            if compared_elsewhere(line, column) or someone_elses(line, column):
+            around, at = paragraph(block, line, block.column_at(match.start()))
+            if compared_elsewhere(around, at) or someone_elses(around, at):
                 continue
             by_line.setdefault(line.number, []).append((gfx, line))
     out: List[GpuSighting] = []
@@ -347,8 +364,8 @@ def _name_sightings(block: Block) -> List[GpuSighting]:
             if model is None:
                 continue
             taken.add(match.start(), match.end())
-            column = block.column_at(match.start())
-            if compared_elsewhere(line, column) or someone_elses(line, column):
+            around, at = paragraph(block, line, block.column_at(match.start()))
+            if compared_elsewhere(around, at) or someone_elses(around, at):
                 continue
             count = count_before(text, match.start())
             if not keep(model.gfx + name.lower(), count > 1):
@@ -361,7 +378,7 @@ def _name_sightings(block: Block) -> List[GpuSighting]:
         if match.start() in taken:
             continue
         model = _model(match.group(0).lower())
-        if model is not None and someone_elses(line, block.column_at(match.start())):
+        if model is not None and someone_elses(*paragraph(block, line, block.column_at(match.start()))):
             continue
         if model is not None and keep(match.group(0).lower(), False):
             fields = gpu_fields(gfx=model.gfx)
@@ -370,7 +387,7 @@ def _name_sightings(block: Block) -> List[GpuSighting]:
     if "gpu" in lowered or "apu" in lowered or "integrated" in lowered:
         for match, line in block.scan(_IGPU):
             column = block.column_at(match.start())
-            if denied(line, column) or _OTHER_VENDOR_BEFORE.search(line.text[:column]):
+            if denied(*paragraph(block, line, column)) or _OTHER_VENDOR_BEFORE.search(line.text[:column]):
                 continue
             if keep("igpu", False):
                 out.append(GpuSighting("mention", 0, line, {"integrated": True, "vendor": "AMD", "name": "integrated GPU (" + match.group(0) + ")"}))
@@ -521,7 +538,7 @@ def _platform(block: Block) -> List[Observation]:
     wsl = False
     if "wsl" in lowered:
         for match, line in block.scan(_WSL):
-            if denied(line, block.column_at(match.start())):
+            if denied(*paragraph(block, line, block.column_at(match.start()))):
                 continue
             out += [Observation("host.os", "linux", line, TRUST_PROSE), Observation("host.wsl_version", 2, line, TRUST_PROSE)]
             wsl = True
@@ -576,7 +593,7 @@ def _adrenalin(block: Block) -> List[Observation]:
     out: List[Observation] = []
     for match, line in block.scan(_ADRENALIN):
         column = block.column_at(match.start())
-        if denied(line, column):
+        if denied(*paragraph(block, line, column)):
             continue
         release = match.group(1) or match.group(2)
         # "driver 22.20.1" on Linux is AMD's amdgpu-pro/amdgpu-install numbering, not Adrenalin's
