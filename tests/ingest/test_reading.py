@@ -109,10 +109,18 @@ def test_a_bare_cpu_model_in_a_cpu_field_gives_its_igpu() -> None:
         ("it runs on 4 nodes with MI250X each", "gfx90a"),
         ("Device 0: AMD Radeon RX 7700S, compute capability 11.0, VMM: no", "gfx1102"),
         ("Framework 16 with the RX 7600M XT graphics module", "gfx1102"),
+        ("GPU: Radeon RX Vega 64, Ubuntu 22.04", "gfx900"),
+        ("my Vega 56 stopped working after ROCm 6.0", "gfx900"),
+        ("Vega Frontier Edition 16GB", "gfx900"),
     ],
 )
 def test_gpus_are_named_in_prose_logs_and_lspci_lines(text: str, expected: str) -> None:
     assert expected in gfx_list(facts(text + "\n"))
+
+
+def test_a_vega_igpus_marketing_name_names_no_gfx() -> None:
+    # "Radeon Vega 8 Graphics" is sold on Raven (gfx902) and Renoir (gfx90c) alike
+    assert gfx_list(facts("Ryzen 5 with Radeon Vega 8 Graphics\n")) == []
 
 
 def test_a_list_of_supported_targets_is_not_the_machines_gpu() -> None:
