@@ -516,3 +516,19 @@ def test_hip_none_alone_or_under_zluda_is_not_a_wrong_build(text: str) -> None:
 
     found = evaluate(load_rules([], use_env=False), facts(text)).findings
     assert not any(f.id == "RD829" for f in found)
+
+
+@pytest.mark.parametrize(
+    "name, distro, version",
+    [
+        ("Kubuntu 20.04", "ubuntu", "20.04"),  # Comfy-Org/ComfyUI#7332's field; the flavours share Ubuntu's os-release
+        ("Xubuntu 22.04", "ubuntu", "22.04"),
+        ("NixOS 24.05", "nixos", "24.05"),
+        ("EndeavourOS", "endeavouros", None),
+        ("CachyOS", "cachyos", None),
+        ("Nobara 40", "nobara", "40"),
+    ],
+)
+def test_a_distribution_named_in_a_field_is_read_with_its_os_release_id(name: str, distro: str, version: str) -> None:
+    host = facts(f"OS: {name}\nGPU: RX 7900 XTX\n").host
+    assert (host.os.value, host.distro_id.value, host.distro_version.value) == ("linux", distro, version)

@@ -162,7 +162,8 @@ _WINDOWS_CONTEXT = re.compile(
     r"|\bwin_amd64\b|(?<![\w/])[A-Za-z]:[\\/]+(?i:Users|Program\s{1,3}Files|Windows|Python\d*|AI|ComfyUI|stable-diffusion)[\\/]"
 )
 _DISTRO = re.compile(
-    r"\b(Ubuntu|Debian|Fedora|Arch(?:\s+Linux)?|Manjaro|Linux Mint|Pop!_OS|openSUSE\s+(?:Tumbleweed|Leap)|Rocky Linux|AlmaLinux|CentOS(?:\s+Stream)?|RHEL|NixOS|EndeavourOS|Gentoo)"
+    r"\b(Ubuntu|Kubuntu|Xubuntu|Lubuntu|Debian|Fedora|Arch(?:\s+Linux)?|Manjaro|Linux Mint|Pop!_OS|openSUSE\s+(?:Tumbleweed|Leap)|Rocky Linux|AlmaLinux|CentOS(?:\s+Stream)?|RHEL"
+    r"|NixOS|EndeavourOS|CachyOS|Gentoo|Nobara(?:\s+Linux)?|Bazzite|Zorin\s+OS|elementary\s+OS|Garuda(?:\s+Linux)?)"
     r"(?:\s+(\d{1,2}(?:\.\d{1,2}){0,2})(?:\s+LTS)?)?\b"
 )
 _KERNEL = re.compile(

@@ -35,6 +35,21 @@ _DISTROS = (
     ("arch linux", "arch"),
     ("manjaro", "manjaro"),
     ("pop!_os", "pop"),
+    # Ubuntu's flavours ship Ubuntu's base-files, whose os-release says ID=ubuntu
+    ("kubuntu", "ubuntu"),
+    ("xubuntu", "ubuntu"),
+    ("lubuntu", "ubuntu"),
+    # distributions AMD does not list; their names as users write them (each os-release ID is the
+    # lower-cased name): what matters is that they are Linux and not on AMD's list
+    ("nixos", "nixos"),
+    ("endeavouros", "endeavouros"),
+    ("cachyos", "cachyos"),
+    ("gentoo", "gentoo"),
+    ("nobara", "nobara"),
+    ("bazzite", "bazzite"),
+    ("zorin os", "zorin"),
+    ("elementary os", "elementary"),
+    ("garuda", "garuda"),
 )
 _KERNEL_RE = re.compile(r"^\d+\.\d+(?:\.\d+)*(?:[-+.][0-9A-Za-z._+-]*)?$")
 _WIN_VERSION_RE = re.compile(r"\b10\.0\.(\d{5})\b")
