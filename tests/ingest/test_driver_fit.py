@@ -245,6 +245,9 @@ def test_a_variable_printed_by_echo_or_printenv_is_its_live_value(text: str, nam
         "$ echo $PATH $HOME\n/usr/bin /root\n",  # two variables on one line: which is which is not said
         "$ echo hello\nhello\n",
         "$ echo $HSA_OVERRIDE_GFX_VERSION\n# Expected: 10.3.0\n",  # a guide's note, not output
+        # the reporter's sentence after the command is not its output (it made RD210 call the
+        # override malformed with the sentence as its value)
+        "$ echo $HSA_OVERRIDE_GFX_VERSION\nI set it in .bashrc but nothing prints. My GPU is an RX 6700 XT.\n",
     ],
 )
 def test_an_echo_without_one_printed_variable_sets_nothing(text: str) -> None:
