@@ -200,3 +200,37 @@ def test_ollamas_kfd_driver_not_loaded_reads_as_no_kfd_where_it_ran(line: str) -
 
 def test_a_sentence_about_the_kfd_driver_being_loaded_is_not_ollamas_message() -> None:
     assert "ollama_kfd_not_present" not in signature_errors("the kfd driver not loaded yesterday is loaded now after a reboot, all good")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I use rootful docker, not rootless docker.",
+        "I don't use rootless podman here",
+        "We switched from rootless podman to docker last week",
+        "This is docker run as root, not a rootless container",
+    ],
+)
+def test_a_denied_rootless_engine_is_read_as_denied(line: str) -> None:
+    assert "rootless_engine_denied" in signature_contexts(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Podman rootless: When running a model it does not utilize the GPU",
+        "It does not work in rootless podman",
+        "llama-cli fails when run in a rootless Distrobox container",
+    ],
+)
+def test_a_failure_under_a_rootless_engine_is_no_denial(line: str) -> None:
+    assert "rootless_engine_denied" not in signature_contexts(line)
+
+
+def test_a_report_denying_a_rootless_engine_gets_no_rootless_finding() -> None:
+    text = (
+        "I use rootful docker, not rootless docker.\n"
+        "docker run --device=/dev/kfd --device=/dev/dri --group-add video my-image\n"
+        "rocminfo: Unable to open /dev/kfd read-write: Permission denied\n"
+    )
+    assert "RD960" not in problems_shown(text)
