@@ -304,6 +304,9 @@ def test_a_dkms_driver_too_old_for_the_user_space_is_found_from_rocminfo() -> No
         "After upgrading to Ubuntu 25.10, the amdgpu-dkms no longer compiles via DKMS.\n",  # #5624
         "Following the kernel update, the build process of dkms failed with error code 10 (amdgpu-install).\n",  # ROCm/amdgpu#192
         "The amdgpu DKMS module build fails on kernels 6.13 and 6.14.\n",  # #4619
+        # a question after the statement does not make the failure a question
+        "The amdgpu DKMS module build fails on kernels 6.13 and 6.14. Any ideas?\n",
+        "amdgpu-dkms fails with 6.14, why?\n",
     ],
 )
 def test_a_reporter_saying_the_amdgpu_dkms_build_fails_is_read(text: str) -> None:
@@ -335,3 +338,21 @@ def test_modinfos_filename_line_names_the_running_kernel(text: str, release: str
     from ingest_helpers import ingest
 
     assert ingest(text).facts.host.kernel_release.value == release
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Does amdgpu-dkms fail with kernel 6.14? I'm about to upgrade.\n",
+        "Will the amdgpu dkms build fail on 6.14 too?\n",
+        "Does amdgpu-dkms fail with kernel 6.14, or only with 6.13?\n",
+        "If amdgpu-dkms fails to build, use amdgpu-install --no-dkms instead.\n",
+        "When the DKMS build fails, read /var/lib/dkms/amdgpu/6.8.5/build/make.log.\n",
+        "amdgpu-dkms used to fail on 6.11, but 6.2.4 builds fine now.\n",
+        "amdgpu-dkms may fail on unsupported kernels.\n",
+        "amdgpu-dkms is fine here, the build of dkms for nvidia failed though.\n",
+    ],
+)
+def test_a_dkms_failure_asked_about_advised_on_or_past_is_no_failure_told(text: str) -> None:
+    assert "amdgpu_dkms_build_failure_told" not in signature_errors(text)
+    assert "RD944" not in problems_shown(text)
