@@ -234,3 +234,28 @@ def test_a_report_denying_a_rootless_engine_gets_no_rootless_finding() -> None:
         "rocminfo: Unable to open /dev/kfd read-write: Permission denied\n"
     )
     assert "RD960" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "docker run -it --privileged --network=host rocm/pytorch:latest",
+        "docker run -it --device=/dev/kfd --group-add video --privileged=true rocm/rocm-terminal:5.4.2",
+        "    privileged: true",
+        "docker run -it -v /dev:/dev rocm/pytorch:latest",
+    ],
+)
+def test_a_privileged_container_or_the_host_dev_bound_in_reads_as_all_devices(line: str) -> None:
+    assert "container_gets_all_host_devices" in signature_contexts(line)
+
+
+@pytest.mark.parametrize("line", ["docker run --privileged=false rocm/pytorch", "-v /dev/shm:/dev/shm", "--privileged-mode is not a flag"])
+def test_an_unprivileged_container_is_not_read_as_all_devices(line: str) -> None:
+    assert "container_gets_all_host_devices" not in signature_contexts(line)
+
+
+@pytest.mark.parametrize("run", ["docker run -it --privileged --network=host rocm/pytorch:latest", "docker run -it -v /dev:/dev rocm/pytorch:latest"])
+def test_rock_module_not_loaded_in_a_privileged_container_is_no_devices_matter(run: str) -> None:
+    # /dev/kfd is there without --device; "recreate the container with the devices" would not help
+    text = f"$ {run}\nroot@abc123:/# rocminfo\nROCk module is NOT loaded, possibly no GPU devices\n"
+    assert "RD962" not in problems_shown(text)
