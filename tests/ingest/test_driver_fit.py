@@ -124,6 +124,9 @@ def test_a_missing_hip_runtime_function_is_read_as_another_rocm_release(text: st
         # torch's own C++ symbols are the extension against torch (extension_torch_abi_mismatch)
         "flash_attn_2_cuda.so: undefined symbol: _ZN3c104cuda9SetDeviceEi\n",
         "the function hipGetDevicePropertiesR0600 is defined in ROCm 6.0\n",
+        # a math library's function, lower case after "hip", is not the HIP runtime's (the table is
+        # read case-insensitively, so hip[A-Z] matched it)
+        "ImportError: /usr/lib/python3/dist-packages/foo.so: undefined symbol: hipsparseLtCreate\n",
     ],
 )
 def test_other_undefined_symbols_are_not_a_hip_runtime_mismatch(text: str) -> None:
