@@ -359,3 +359,21 @@ def test_modinfos_filename_line_names_the_running_kernel(text: str, release: str
 def test_a_dkms_failure_asked_about_advised_on_or_past_is_no_failure_told(text: str) -> None:
     assert "amdgpu_dkms_build_failure_told" not in signature_errors(text)
     assert "RD944" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # find/ls list the modules installed for every kernel, not the running one's
+        "$ find /lib/modules -name 'amdgpu.ko*'\n/lib/modules/6.5.0-14-generic/updates/dkms/amdgpu.ko\n",
+        "/lib/modules/6.5.0-14-generic/updates/dkms/amdgpu.ko\n/lib/modules/6.8.0-45-generic/kernel/drivers/gpu/drm/amd/amdgpu/amdgpu.ko.zst\n",
+        # modinfo -k looks the module up for the kernel it is given (modinfo(8))
+        "$ modinfo -k 6.5.0-14-generic amdgpu | grep filename\nfilename:       /lib/modules/6.5.0-14-generic/updates/dkms/amdgpu.ko\n",
+        # dkms builds for the kernel it is given (dkms(8))
+        "$ sudo dkms install amdgpu/6.8.5-2009582.24.04 -k 6.5.0-14-generic\n",
+    ],
+)
+def test_a_module_path_that_is_not_modinfos_answer_for_the_running_kernel_names_no_running_kernel(text: str) -> None:
+    from ingest_helpers import ingest
+
+    assert not ingest(text).facts.host.kernel_release.is_known

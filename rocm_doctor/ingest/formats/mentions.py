@@ -170,11 +170,14 @@ _UBUNTU_SIGNATURE = re.compile(r"\(Ubuntu\s+$")
 """What /proc/version prints before Ubuntu's package version of the kernel (5.15.0-133.144-generic),
 which is no release ``uname -r`` prints."""
 _INSTALLED_KERNEL_NAMED = re.compile(
-    r"(?:\blinux-(?:headers|image|modules|modules-extra|tools|buildinfo|objects)(?:-unsigned)?-|/lib/modules/|/usr/src/(?:linux-headers-|kernels/))$"
+    r"(?:\blinux-(?:headers|image|modules|modules-extra|tools|buildinfo|objects)(?:-unsigned)?-|/lib/modules/|/usr/src/(?:linux-headers-|kernels/)"
+    # the kernel a command is told to work on: modinfo/depmod/dkms -k RELEASE, --set-version, --kernelver
+    r"|(?:^|\s)-k\s{0,4}|--(?:set-version|kernelver)[= ]\s{0,4})$"
 )
 """A kernel release inside a package name (``linux-headers-6.8.0-45-generic``) or a per-kernel folder
 (``/lib/modules/5.4.0-42-generic/updates/dkms/``) names a kernel that is installed, not the one
-running: apt and DKMS list every installed kernel (ROCm/amdgpu#107, legacy-rocm-build#1367, #3883)."""
+running: apt and DKMS list every installed kernel (ROCm/amdgpu#107, legacy-rocm-build#1367, #3883). So
+does the release a command is given with ``-k`` (``modinfo -k``, ``dkms install -k``; modinfo(8), dkms(8))."""
 _KERNEL_WORD = re.compile(r"\bkernel\s*(?:version\s*)?:?\s*v?(\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w.+-]+)?)(?![\w.])", re.IGNORECASE)
 _ADRENALIN = re.compile(
     r"\bAdrenalin(?:[ \t]+Edition)?(?:[ \t]+(?:drivers?|software|version))?[ \t:(v-]{0,4}(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)"
