@@ -259,3 +259,11 @@ def test_rock_module_not_loaded_in_a_privileged_container_is_no_devices_matter(r
     # /dev/kfd is there without --device; "recreate the container with the devices" would not help
     text = f"$ {run}\nroot@abc123:/# rocminfo\nROCk module is NOT loaded, possibly no GPU devices\n"
     assert "RD962" not in problems_shown(text)
+
+
+def test_a_compose_volume_of_dev_kfd_is_not_the_devices_passed() -> None:
+    # a bind mount of the node under volumes: the device cgroup still refuses it; RD862 would say
+    # the container "is started with --device /dev/kfd"
+    text = "services:\n  ollama:\n    image: ollama/ollama:rocm\n    volumes:\n      - /dev/kfd:/dev/kfd\n      - /dev/dri:/dev/dri\n"
+    assert "gpu_devices_passed_to_container" not in signature_contexts(text)
+    assert "gpu_devices_passed_to_container" in signature_contexts(text.replace("volumes:", "devices:"))
