@@ -377,3 +377,29 @@ def test_a_module_path_that_is_not_modinfos_answer_for_the_running_kernel_names_
     from ingest_helpers import ingest
 
     assert not ingest(text).facts.host.kernel_release.is_known
+
+
+def test_an_unknown_symbol_in_dmesg_is_no_finding_when_rocminfo_shows_the_module_loaded() -> None:
+    # the refused load was an earlier one: RD940 said "ROCm sees no GPU" beside a GPU agent
+    text = (
+        "[    4.1] amdgpu: Unknown symbol drm_sched_job_init (err -2)\n"
+        "$ rocminfo\nROCk module version 6.8.5 is loaded\n"
+        "*******\nAgent 2\n*******\n  Name:                    gfx1100\n  Marketing Name:          Radeon RX 7900 XTX\n"
+    )
+    assert "RD940" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        "dpkg: error processing package amdgpu-dkms (--configure):\n",
+        "The amdgpu DKMS module build fails on kernels 6.13 and 6.14.\n",
+    ],
+)
+def test_a_dkms_failure_is_no_finding_when_dkms_status_shows_the_module_installed_for_the_running_kernel(failure: str) -> None:
+    text = failure + (
+        "$ dkms status\namdgpu/6.8.5-2009582.24.04, 6.8.0-45-generic, x86_64: installed\n"
+        "$ uname -r\n6.8.0-45-generic\n"
+    )
+    shown = problems_shown(text)
+    assert "RD941" not in shown and "RD944" not in shown
