@@ -50,6 +50,9 @@ def test_the_gpu_working_only_with_sudo_or_as_root_reads_in_these_wordings(line:
         "pip install doesn't work without sudo here",
         "Running the container as root, the GPU is not detected either",
         "I run everything as root in the container",
+        # negated: advice that it works without sudo (RD517 said it works only as root)
+        "You don't need to use sudo to run rocminfo though, just add yourself to render.",
+        "With the udev rule I no longer need to use sudo to run rocminfo.",
     ],
 )
 def test_sudo_for_installing_or_root_without_the_gpu_working_is_no_root_only_statement(line: str) -> None:
