@@ -270,3 +270,16 @@ def test_a_compose_volume_of_dev_kfd_is_not_the_devices_passed() -> None:
     text = "services:\n  ollama:\n    image: ollama/ollama:rocm\n    volumes:\n      - /dev/kfd:/dev/kfd\n      - /dev/dri:/dev/dri\n"
     assert "gpu_devices_passed_to_container" not in signature_contexts(text)
     assert "gpu_devices_passed_to_container" in signature_contexts(text.replace("volumes:", "devices:"))
+
+
+def test_a_group_list_with_video_but_not_render_is_not_told_flatly_it_cannot_open_the_devices() -> None:
+    # where /dev/kfd belongs to video (older distributions) a user in video opens it: RD961 said
+    # "this user cannot open them" with the device's group not shown
+    from ingest_helpers import ingest
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    text = "$ groups\nme adm video sudo\nRuntimeError: No HIP GPUs are available\n"
+    findings = evaluate(load_rules([], use_env=False), ingest(text).facts).findings
+    rd961 = next(f for f in findings if f.id == "RD961")
+    assert "ls -l /dev/kfd" in rd961.message
