@@ -283,3 +283,34 @@ def test_a_group_list_with_video_but_not_render_is_not_told_flatly_it_cannot_ope
     findings = evaluate(load_rules([], use_env=False), ingest(text).facts).findings
     rd961 = next(f for f in findings if f.id == "RD961")
     assert "ls -l /dev/kfd" in rd961.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the host's rocminfo, docker only named after it
+        "On the host:\nuser@desktop:~$ rocminfo\nROCk module is NOT loaded, possibly no GPU devices\nSo of course docker run -it rocm/pytorch also finds no GPU.\n",
+        "user@desktop:~$ rocminfo\nROCk module is NOT loaded, possibly no GPU devices\nuser@desktop:~$ docker run -it rocm/pytorch\n",
+        # left the container before running rocminfo
+        "$ docker run -it rocm/pytorch\nroot@c0cb9814a02b:/# exit\n$ rocminfo\nROCk module is NOT loaded, possibly no GPU devices\n",
+        "I use docker run for ollama, but this is not in a container:\n$ rocminfo\nROCk module is NOT loaded, possibly no GPU devices\n",
+    ],
+)
+def test_rock_module_not_loaded_from_the_hosts_rocminfo_is_not_called_a_container_matter(text: str) -> None:
+    # the host's driver is not loaded: RD962 said the line "says nothing about the host's amdgpu driver"
+    assert "RD962" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        CONTAINER_WITHOUT_DEVICES,
+        "$ docker exec -it ollama rocminfo\nROCk module is NOT loaded, possibly no GPU devices\n",
+        "I started it with docker run rocm/pytorch.\nInside the container:\n$ rocminfo\nROCk module is NOT loaded, possibly no GPU devices\n",
+    ],
+)
+def test_rock_module_not_loaded_from_a_rocminfo_run_in_the_container_is_read_so(text: str) -> None:
+    from ingest_helpers import ingest
+
+    context = ingest(text).facts.symptoms.context
+    assert context.is_known and "rocminfo_in_container" in context.value
