@@ -370,6 +370,10 @@ def test_a_gpu_said_to_be_tested_without_the_problem_is_not_the_machines(text: s
         ("My MI300X shows it. Anyone with a gfx1151 can reproduce the numbers too.\n", ["gfx942"]),
         ("Users with an RX 6600 report the same; mine is an RX 7900 XTX.\n", ["gfx1100"]),
         ("I run it with an RX 6700 XT.\n", ["gfx1031"]),
+        # "else" / "other": the reporter has the GPU too (the RX 7900 XTX was dropped and the iGPU
+        # left as the machine's only GPU made RD527 speak)
+        ("Anyone else with a 7900 XTX seeing this crash? It is next to the Raphael iGPU (gfx1036).\n", ["gfx1036", "gfx1100"]),
+        ("Other users with an RX 7900 XTX report the same.\n", ["gfx1100"]),
     ],
 )
 def test_a_gpu_named_as_someone_elses_is_not_the_machines(text: str, gfx: List[str]) -> None:

@@ -238,7 +238,8 @@ def compared_elsewhere(line: Line, start_in_line: int) -> bool:
 
 
 _SOMEONE_ELSES = re.compile(
-    r"\b(?:(?:some|any|every)(?:one|body)(?:\s+else)?|people|users|owners|others|those)"
+    # Not "anyone else with" / "other users with" / "others with": those say the reporter has the GPU too.
+    r"(?<!other )\b(?:(?:some|any|every)(?:one|body)(?!\s+else\b)|people|users|owners|those)"
     r"\s+(?:with|who\s+(?:has|have|owns?|runs?|is\s+on|are\s+on))\b[^.;:!?\n]{0,24}$",
     re.IGNORECASE,
 )
