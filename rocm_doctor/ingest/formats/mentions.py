@@ -234,7 +234,10 @@ def compared_elsewhere(line: Line, start_in_line: int) -> bool:
     sentence = text[start : end_match.start() if end_match else stop]
     if _OWN_BEFORE.search(text[max(0, start_in_line - 24) : start_in_line]):
         return False  # "does not crash on my RX 7900 XTX": the reporter's own card
-    return bool(_NOT_AFFECTED.search(sentence) and _COMPARED.search(sentence))
+    # The comparison names the GPU after its "tested on" / "the same ... on": a GPU before it is the
+    # one the problem was seen on ("On an RX 7900 XTX + Raphael iGPU: the same code does not crash
+    # when ...", "The RX 7900 XTX crashes, but the same code does not crash on an RX 6800").
+    return bool(_NOT_AFFECTED.search(sentence) and _COMPARED.search(text, start, start_in_line))
 
 
 _SOMEONE_ELSES = re.compile(
