@@ -91,6 +91,7 @@ PARSERS: List[Tuple[Parser, Gate, bool]] = [
     (json_docs.parse, lambda block: "{" in block.text or "[" in block.text, EVERY_LINE),
     (collect_env.parse, _has("pytorch version", "is cuda available", "rocm used to build", "[pip3]", "[conda]"), SAMPLE),
     (rocminfo.parse, _has("agent", "marketing name", "rock module", "wsl environment", "amdgcn-amd-amdhsa", "name:"), EVERY_LINE),
+    (rocminfo.container_context, _has("rock module is not loaded"), SAMPLE),
     (smi.parse, _has("smi", "gpu[", "gpu:", "market_name", "card series", "driver version"), EVERY_LINE),
     (clinfo.parse, _has("board name:"), EVERY_LINE),
     (hip_devices.parse, _has("device#", "ggml_", "msg="), EVERY_LINE),

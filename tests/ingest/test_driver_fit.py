@@ -124,6 +124,9 @@ def test_a_missing_hip_runtime_function_is_read_as_another_rocm_release(text: st
         # torch's own C++ symbols are the extension against torch (extension_torch_abi_mismatch)
         "flash_attn_2_cuda.so: undefined symbol: _ZN3c104cuda9SetDeviceEi\n",
         "the function hipGetDevicePropertiesR0600 is defined in ROCm 6.0\n",
+        # a math library's function, lower case after "hip", is not the HIP runtime's (the table is
+        # read case-insensitively, so hip[A-Z] matched it)
+        "ImportError: /usr/lib/python3/dist-packages/foo.so: undefined symbol: hipsparseLtCreate\n",
     ],
 )
 def test_other_undefined_symbols_are_not_a_hip_runtime_mismatch(text: str) -> None:
@@ -245,6 +248,9 @@ def test_a_variable_printed_by_echo_or_printenv_is_its_live_value(text: str, nam
         "$ echo $PATH $HOME\n/usr/bin /root\n",  # two variables on one line: which is which is not said
         "$ echo hello\nhello\n",
         "$ echo $HSA_OVERRIDE_GFX_VERSION\n# Expected: 10.3.0\n",  # a guide's note, not output
+        # the reporter's sentence after the command is not its output (it made RD210 call the
+        # override malformed with the sentence as its value)
+        "$ echo $HSA_OVERRIDE_GFX_VERSION\nI set it in .bashrc but nothing prints. My GPU is an RX 6700 XT.\n",
     ],
 )
 def test_an_echo_without_one_printed_variable_sets_nothing(text: str) -> None:
@@ -301,6 +307,9 @@ def test_a_dkms_driver_too_old_for_the_user_space_is_found_from_rocminfo() -> No
         "After upgrading to Ubuntu 25.10, the amdgpu-dkms no longer compiles via DKMS.\n",  # #5624
         "Following the kernel update, the build process of dkms failed with error code 10 (amdgpu-install).\n",  # ROCm/amdgpu#192
         "The amdgpu DKMS module build fails on kernels 6.13 and 6.14.\n",  # #4619
+        # a question after the statement does not make the failure a question
+        "The amdgpu DKMS module build fails on kernels 6.13 and 6.14. Any ideas?\n",
+        "amdgpu-dkms fails with 6.14, why?\n",
     ],
 )
 def test_a_reporter_saying_the_amdgpu_dkms_build_fails_is_read(text: str) -> None:
@@ -332,3 +341,65 @@ def test_modinfos_filename_line_names_the_running_kernel(text: str, release: str
     from ingest_helpers import ingest
 
     assert ingest(text).facts.host.kernel_release.value == release
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Does amdgpu-dkms fail with kernel 6.14? I'm about to upgrade.\n",
+        "Will the amdgpu dkms build fail on 6.14 too?\n",
+        "Does amdgpu-dkms fail with kernel 6.14, or only with 6.13?\n",
+        "If amdgpu-dkms fails to build, use amdgpu-install --no-dkms instead.\n",
+        "When the DKMS build fails, read /var/lib/dkms/amdgpu/6.8.5/build/make.log.\n",
+        "amdgpu-dkms used to fail on 6.11, but 6.2.4 builds fine now.\n",
+        "amdgpu-dkms may fail on unsupported kernels.\n",
+        "amdgpu-dkms is fine here, the build of dkms for nvidia failed though.\n",
+    ],
+)
+def test_a_dkms_failure_asked_about_advised_on_or_past_is_no_failure_told(text: str) -> None:
+    assert "amdgpu_dkms_build_failure_told" not in signature_errors(text)
+    assert "RD944" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # find/ls list the modules installed for every kernel, not the running one's
+        "$ find /lib/modules -name 'amdgpu.ko*'\n/lib/modules/6.5.0-14-generic/updates/dkms/amdgpu.ko\n",
+        "/lib/modules/6.5.0-14-generic/updates/dkms/amdgpu.ko\n/lib/modules/6.8.0-45-generic/kernel/drivers/gpu/drm/amd/amdgpu/amdgpu.ko.zst\n",
+        # modinfo -k looks the module up for the kernel it is given (modinfo(8))
+        "$ modinfo -k 6.5.0-14-generic amdgpu | grep filename\nfilename:       /lib/modules/6.5.0-14-generic/updates/dkms/amdgpu.ko\n",
+        # dkms builds for the kernel it is given (dkms(8))
+        "$ sudo dkms install amdgpu/6.8.5-2009582.24.04 -k 6.5.0-14-generic\n",
+    ],
+)
+def test_a_module_path_that_is_not_modinfos_answer_for_the_running_kernel_names_no_running_kernel(text: str) -> None:
+    from ingest_helpers import ingest
+
+    assert not ingest(text).facts.host.kernel_release.is_known
+
+
+def test_an_unknown_symbol_in_dmesg_is_no_finding_when_rocminfo_shows_the_module_loaded() -> None:
+    # the refused load was an earlier one: RD940 said "ROCm sees no GPU" beside a GPU agent
+    text = (
+        "[    4.1] amdgpu: Unknown symbol drm_sched_job_init (err -2)\n"
+        "$ rocminfo\nROCk module version 6.8.5 is loaded\n"
+        "*******\nAgent 2\n*******\n  Name:                    gfx1100\n  Marketing Name:          Radeon RX 7900 XTX\n"
+    )
+    assert "RD940" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        "dpkg: error processing package amdgpu-dkms (--configure):\n",
+        "The amdgpu DKMS module build fails on kernels 6.13 and 6.14.\n",
+    ],
+)
+def test_a_dkms_failure_is_no_finding_when_dkms_status_shows_the_module_installed_for_the_running_kernel(failure: str) -> None:
+    text = failure + (
+        "$ dkms status\namdgpu/6.8.5-2009582.24.04, 6.8.0-45-generic, x86_64: installed\n"
+        "$ uname -r\n6.8.0-45-generic\n"
+    )
+    shown = problems_shown(text)
+    assert "RD941" not in shown and "RD944" not in shown

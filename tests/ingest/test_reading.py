@@ -364,6 +364,9 @@ def test_an_integrated_gpu_mention_counts_only_when_it_is_amds_and_present(text:
         ("I tested it on my gfx1100 and it crashes.\n", ["gfx1100"]),
         ("The RX 7900 XTX crashes; the same code does not crash on CPU.\n", ["gfx1100"]),
         ("The same code does not crash on my RX 7900 XTX, only when the iGPU is picked.\n", ["gfx1100"]),
+        # a GPU named before the comparison is the one the problem was seen on
+        ("The RX 7900 XTX crashes, but the same code does not crash on an RX 6800.\n", ["gfx1100"]),
+        ("On an RX 7900 XTX next to a gfx1036 iGPU: the same code does not crash when HIP_VISIBLE_DEVICES=0 is set.\n", ["gfx1036", "gfx1100"]),
     ],
 )
 def test_a_gpu_said_to_be_tested_without_the_problem_is_not_the_machines(text: str, gfx: List[str]) -> None:
@@ -378,6 +381,10 @@ def test_a_gpu_said_to_be_tested_without_the_problem_is_not_the_machines(text: s
         ("My MI300X shows it. Anyone with a gfx1151 can reproduce the numbers too.\n", ["gfx942"]),
         ("Users with an RX 6600 report the same; mine is an RX 7900 XTX.\n", ["gfx1100"]),
         ("I run it with an RX 6700 XT.\n", ["gfx1031"]),
+        # "else" / "other": the reporter has the GPU too (the RX 7900 XTX was dropped and the iGPU
+        # left as the machine's only GPU made RD527 speak)
+        ("Anyone else with a 7900 XTX seeing this crash? It is next to the Raphael iGPU (gfx1036).\n", ["gfx1036", "gfx1100"]),
+        ("Other users with an RX 7900 XTX report the same.\n", ["gfx1100"]),
     ],
 )
 def test_a_gpu_named_as_someone_elses_is_not_the_machines(text: str, gfx: List[str]) -> None:

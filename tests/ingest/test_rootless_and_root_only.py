@@ -50,6 +50,9 @@ def test_the_gpu_working_only_with_sudo_or_as_root_reads_in_these_wordings(line:
         "pip install doesn't work without sudo here",
         "Running the container as root, the GPU is not detected either",
         "I run everything as root in the container",
+        # negated: advice that it works without sudo (RD517 said it works only as root)
+        "You don't need to use sudo to run rocminfo though, just add yourself to render.",
+        "With the udev rule I no longer need to use sudo to run rocminfo.",
     ],
 )
 def test_sudo_for_installing_or_root_without_the_gpu_working_is_no_root_only_statement(line: str) -> None:
@@ -200,3 +203,114 @@ def test_ollamas_kfd_driver_not_loaded_reads_as_no_kfd_where_it_ran(line: str) -
 
 def test_a_sentence_about_the_kfd_driver_being_loaded_is_not_ollamas_message() -> None:
     assert "ollama_kfd_not_present" not in signature_errors("the kfd driver not loaded yesterday is loaded now after a reboot, all good")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I use rootful docker, not rootless docker.",
+        "I don't use rootless podman here",
+        "We switched from rootless podman to docker last week",
+        "This is docker run as root, not a rootless container",
+    ],
+)
+def test_a_denied_rootless_engine_is_read_as_denied(line: str) -> None:
+    assert "rootless_engine_denied" in signature_contexts(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Podman rootless: When running a model it does not utilize the GPU",
+        "It does not work in rootless podman",
+        "llama-cli fails when run in a rootless Distrobox container",
+    ],
+)
+def test_a_failure_under_a_rootless_engine_is_no_denial(line: str) -> None:
+    assert "rootless_engine_denied" not in signature_contexts(line)
+
+
+def test_a_report_denying_a_rootless_engine_gets_no_rootless_finding() -> None:
+    text = (
+        "I use rootful docker, not rootless docker.\n"
+        "docker run --device=/dev/kfd --device=/dev/dri --group-add video my-image\n"
+        "rocminfo: Unable to open /dev/kfd read-write: Permission denied\n"
+    )
+    assert "RD960" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "docker run -it --privileged --network=host rocm/pytorch:latest",
+        "docker run -it --device=/dev/kfd --group-add video --privileged=true rocm/rocm-terminal:5.4.2",
+        "    privileged: true",
+        "docker run -it -v /dev:/dev rocm/pytorch:latest",
+    ],
+)
+def test_a_privileged_container_or_the_host_dev_bound_in_reads_as_all_devices(line: str) -> None:
+    assert "container_gets_all_host_devices" in signature_contexts(line)
+
+
+@pytest.mark.parametrize("line", ["docker run --privileged=false rocm/pytorch", "-v /dev/shm:/dev/shm", "--privileged-mode is not a flag"])
+def test_an_unprivileged_container_is_not_read_as_all_devices(line: str) -> None:
+    assert "container_gets_all_host_devices" not in signature_contexts(line)
+
+
+@pytest.mark.parametrize("run", ["docker run -it --privileged --network=host rocm/pytorch:latest", "docker run -it -v /dev:/dev rocm/pytorch:latest"])
+def test_rock_module_not_loaded_in_a_privileged_container_is_no_devices_matter(run: str) -> None:
+    # /dev/kfd is there without --device; "recreate the container with the devices" would not help
+    text = f"$ {run}\nroot@abc123:/# rocminfo\nROCk module is NOT loaded, possibly no GPU devices\n"
+    assert "RD962" not in problems_shown(text)
+
+
+def test_a_compose_volume_of_dev_kfd_is_not_the_devices_passed() -> None:
+    # a bind mount of the node under volumes: the device cgroup still refuses it; RD862 would say
+    # the container "is started with --device /dev/kfd"
+    text = "services:\n  ollama:\n    image: ollama/ollama:rocm\n    volumes:\n      - /dev/kfd:/dev/kfd\n      - /dev/dri:/dev/dri\n"
+    assert "gpu_devices_passed_to_container" not in signature_contexts(text)
+    assert "gpu_devices_passed_to_container" in signature_contexts(text.replace("volumes:", "devices:"))
+
+
+def test_a_group_list_with_video_but_not_render_is_not_told_flatly_it_cannot_open_the_devices() -> None:
+    # where /dev/kfd belongs to video (older distributions) a user in video opens it: RD961 said
+    # "this user cannot open them" with the device's group not shown
+    from ingest_helpers import ingest
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    text = "$ groups\nme adm video sudo\nRuntimeError: No HIP GPUs are available\n"
+    findings = evaluate(load_rules([], use_env=False), ingest(text).facts).findings
+    rd961 = next(f for f in findings if f.id == "RD961")
+    assert "ls -l /dev/kfd" in rd961.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the host's rocminfo, docker only named after it
+        "On the host:\nuser@desktop:~$ rocminfo\nROCk module is NOT loaded, possibly no GPU devices\nSo of course docker run -it rocm/pytorch also finds no GPU.\n",
+        "user@desktop:~$ rocminfo\nROCk module is NOT loaded, possibly no GPU devices\nuser@desktop:~$ docker run -it rocm/pytorch\n",
+        # left the container before running rocminfo
+        "$ docker run -it rocm/pytorch\nroot@c0cb9814a02b:/# exit\n$ rocminfo\nROCk module is NOT loaded, possibly no GPU devices\n",
+        "I use docker run for ollama, but this is not in a container:\n$ rocminfo\nROCk module is NOT loaded, possibly no GPU devices\n",
+    ],
+)
+def test_rock_module_not_loaded_from_the_hosts_rocminfo_is_not_called_a_container_matter(text: str) -> None:
+    # the host's driver is not loaded: RD962 said the line "says nothing about the host's amdgpu driver"
+    assert "RD962" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        CONTAINER_WITHOUT_DEVICES,
+        "$ docker exec -it ollama rocminfo\nROCk module is NOT loaded, possibly no GPU devices\n",
+        "I started it with docker run rocm/pytorch.\nInside the container:\n$ rocminfo\nROCk module is NOT loaded, possibly no GPU devices\n",
+    ],
+)
+def test_rock_module_not_loaded_from_a_rocminfo_run_in_the_container_is_read_so(text: str) -> None:
+    from ingest_helpers import ingest
+
+    context = ingest(text).facts.symptoms.context
+    assert context.is_known and "rocminfo_in_container" in context.value

@@ -229,7 +229,11 @@ def _listings(block: Block) -> Tuple[List[SettingSighting], List[str], List[Line
         if printed is not None:
             value = lines[i + 1] if i + 1 < len(lines) else None
             printed_text = value.text.strip() if value is not None and not value.command else ""
-            if printed_text and not printed_text.startswith("#") and "=" not in printed_text.split("/")[0]:
+            # One word: the ROCm variables read so (paths, gfx versions, device lists) hold no blank,
+            # and a line of words after the command is the reporter's prose ("I set it in .bashrc
+            # but nothing prints"), not its output.
+            one_word = len(printed_text.split()) == 1
+            if one_word and not printed_text.startswith("#") and "=" not in printed_text.split("/")[0]:
                 out.append(_sighting(printed.group(1) or printed.group(2), value.text.strip(), "env-listing", value, TRUST_TOOL, True))
                 used += [line, value]
             continue

@@ -176,11 +176,14 @@ _UBUNTU_SIGNATURE = re.compile(r"\(Ubuntu\s+$")
 """What /proc/version prints before Ubuntu's package version of the kernel (5.15.0-133.144-generic),
 which is no release ``uname -r`` prints."""
 _INSTALLED_KERNEL_NAMED = re.compile(
-    r"(?:\blinux-(?:headers|image|modules|modules-extra|tools|buildinfo|objects)(?:-unsigned)?-|/lib/modules/|/usr/src/(?:linux-headers-|kernels/))$"
+    r"(?:\blinux-(?:headers|image|modules|modules-extra|tools|buildinfo|objects)(?:-unsigned)?-|/lib/modules/|/usr/src/(?:linux-headers-|kernels/)"
+    # the kernel a command is told to work on: modinfo/depmod/dkms -k RELEASE, --set-version, --kernelver
+    r"|(?:^|\s)-k\s{0,4}|--(?:set-version|kernelver)[= ]\s{0,4})$"
 )
 """A kernel release inside a package name (``linux-headers-6.8.0-45-generic``) or a per-kernel folder
 (``/lib/modules/5.4.0-42-generic/updates/dkms/``) names a kernel that is installed, not the one
-running: apt and DKMS list every installed kernel (ROCm/amdgpu#107, legacy-rocm-build#1367, #3883)."""
+running: apt and DKMS list every installed kernel (ROCm/amdgpu#107, legacy-rocm-build#1367, #3883). So
+does the release a command is given with ``-k`` (``modinfo -k``, ``dkms install -k``; modinfo(8), dkms(8))."""
 _KERNEL_WORD = re.compile(r"\bkernel\s*(?:version\s*)?:?\s*v?(\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w.+-]+)?)(?![\w.])", re.IGNORECASE)
 _ADRENALIN = re.compile(
     r"\bAdrenalin(?:[ \t]+Edition)?(?:[ \t]+(?:drivers?|software|version))?[ \t:(v-]{0,4}(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)"
@@ -259,11 +262,15 @@ def compared_elsewhere(text: str, start_in_line: int) -> bool:
     sentence = text[start : end_match.start() if end_match else stop]
     if _OWN_BEFORE.search(text[max(0, start_in_line - 24) : start_in_line]):
         return False  # "does not crash on my RX 7900 XTX": the reporter's own card
-    return bool(_NOT_AFFECTED.search(sentence) and _COMPARED.search(sentence))
+    # The comparison names the GPU after its "tested on" / "the same ... on": a GPU before it is the
+    # one the problem was seen on ("On an RX 7900 XTX + Raphael iGPU: the same code does not crash
+    # when ...", "The RX 7900 XTX crashes, but the same code does not crash on an RX 6800").
+    return bool(_NOT_AFFECTED.search(sentence) and _COMPARED.search(text, start, start_in_line))
 
 
 _SOMEONE_ELSES = re.compile(
-    r"\b(?:(?:some|any|every)(?:one|body)(?:\s+else)?|people|users|owners|others|those)"
+    # Not "anyone else with" / "other users with" / "others with": those say the reporter has the GPU too.
+    r"(?<!other )\b(?:(?:some|any|every)(?:one|body)(?!\s+else\b)|people|users|owners|those)"
     r"\s+(?:with|who\s+(?:has|have|owns?|runs?|is\s+on|are\s+on))\b[^.;:!?\n]{0,24}$",
     re.IGNORECASE,
 )

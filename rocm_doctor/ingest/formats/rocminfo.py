@@ -21,6 +21,19 @@ _ROCK = re.compile(r"^\s*ROCk module (?:version (\d+\.\d+[\w.-]*) )?is (NOT )?lo
 """rocminfo prints the version when /sys/module/amdgpu/version exists, i.e. AMD's DKMS build of amdgpu
 (rocminfo.cc; ROCm/legacy-rocm-build#4043 "ROCk module version 6.7.0", #4382
 "6.10.5", koboldcpp-rocm and vLLM reports "6.8.5", "6.12.12", "6.16.6")."""
+IN_CONTAINER = "rocminfo_in_container"
+"""Context: the report shows the rocminfo that printed "ROCk module is NOT loaded" running in a container
+(RD962 speaks only then: a report naming docker elsewhere may show the host's rocminfo)."""
+_CONTAINER_PROMPT = re.compile(r"^\s*(?:\([^)\n]{1,64}\)\s*)?[\w.-]{1,32}@[0-9a-f]{12}:")
+"""A prompt whose host name is 12 hex digits: docker's default host name, the container id (docker run(1))."""
+_RUN_THERE = re.compile(r"\b(?:(?:docker|podman)\s+(?:container\s+)?(?:run|exec)|kubectl\s+exec)\b[^\n]{0,300}\brocminfo\b")
+_ENTER = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|exec)\b[^\n]{0,300}\s-(?:it|ti)\b|\b(?:distrobox|toolbox)\s+enter\b")
+_LEAVE = re.compile(r"^\s*(?:exit|logout)\s*$")
+_SAID_INSIDE = re.compile(r"(?<!not )(?<!n't be )\b(?:inside|in|within|from)\s+(?:the|a|my|this)\s+(?:docker\s+|podman\s+)?container\b", re.IGNORECASE)
+_SAID_LINES = 3
+_LOOK_BACK = 400
+"""Lines above the message searched for the command that ran rocminfo (bounds the work per report)."""
+"""Prose lines above the rocminfo command that may say where it ran ("Inside the container:")."""
 _AGENT = re.compile(r"^\s*Agent\s+(\d{1,18})\s*$")
 _ISA = re.compile(r"^\s*Name:\s*amdgcn-amd-amdhsa--(gfx[0-9a-f]+(?::[a-z+-]+)*)\s*$")
 _AGENT_NAME = re.compile(r"^\s*Name:\s*(gfx[0-9a-f]{3,4}(?::[a-z+-]+)*)\s*$")
@@ -61,6 +74,45 @@ def _fragment_gpus(block: Block) -> List[GpuSighting]:
         return found
     isa = [l for l in lines if _ISA.match(l.text)]
     return [GpuSighting("rocminfo", i, l, gpu_fields(gfx=gfx_of(l.text))) for i, l in enumerate(isa)]
+
+
+def _ran_in_container(block: Block, line: Line) -> bool:
+    """The commands above ``line`` show the rocminfo that printed it running in a container: run there
+    (``docker exec NAME rocminfo``), at a container's prompt, after an interactive ``docker run -it`` or
+    ``distrobox enter`` not left with ``exit``, or under a line saying "inside the container"."""
+    index = block.position_of(line)
+    nearest = True
+    for position in range(index - 1, max(-1, index - 1 - _LOOK_BACK), -1):
+        earlier = block.lines[position]
+        if not earlier.command:
+            if nearest and index - position <= _SAID_LINES + 1 and _SAID_INSIDE.search(earlier.text):
+                return True
+            continue
+        if _LEAVE.match(earlier.text):
+            return False
+        if _RUN_THERE.search(earlier.text) or _ENTER.search(earlier.text):
+            return True
+        if nearest and _CONTAINER_PROMPT.match(earlier.raw):
+            return True
+        if nearest:
+            # prose right above the command that ran rocminfo may say where it ran
+            for above in block.lines[max(0, position - _SAID_LINES) : position]:
+                if not above.command and _SAID_INSIDE.search(above.text):
+                    return True
+        nearest = False
+    return False
+
+
+_NOT_LOADED = re.compile(r"^\s*ROCk module is NOT loaded", re.IGNORECASE)
+
+
+def container_context(block: Block) -> List[Piece]:
+    """``rocminfo_in_container`` when the block shows the rocminfo that printed "ROCk module is NOT loaded"
+    running in a container (read on the whole block: the commands before rocminfo's own say where)."""
+    line = next((line for line in block.lines if _NOT_LOADED.match(line.text)), None)
+    if line is None or not _ran_in_container(block, line):
+        return []
+    return [make_piece(f"context:{IN_CONTAINER}", [line], [Observation("symptoms.context", [IN_CONTAINER], line)])]
 
 
 def parse(block: Block) -> List[Piece]:

@@ -44,6 +44,8 @@ _MODINFO = re.compile(r"^\s*(?:filename:\s*)?(?:/usr)?/lib/modules/([^/\s]+)/(ke
 """``modinfo -n amdgpu`` or the ``filename:`` line of ``modinfo amdgpu``: modinfo looks the module up for
 the running kernel (ROCm/legacy-rocm-build#5499 ``modinfo amdgpu -n``; ``modinfo amdgpu | grep filename``
 and ``modinfo amdgpu | head -n 3`` as pasted in ROCm threads on DKMS and Ubuntu 25.10 kernels)."""
+_MODINFO_OTHER_KERNEL = re.compile(r"(?:^|\s)(?:-k\s*\S|--set-version\b)")
+"""``modinfo -k RELEASE`` / ``--set-version``: the module of another kernel than the running one (modinfo(8))."""
 _VENDORS = {"1002": "AMD", "10de": "NVIDIA", "8086": "Intel"}
 _DRM_AMDGPU_VERSION = re.compile(r"\[drm\] amdgpu version: (\d+\.\d+\.\d+(?:\.\d+)?)\s*$")
 """The boot log of AMD's DKMS amdgpu names its version (the kernel's own amdgpu prints no such line):
@@ -203,12 +205,26 @@ def _inxi(block: Block) -> List[Piece]:
 
 
 def _modinfo(block: Block) -> List[Piece]:
+    """The running kernel from modinfo's answer. A path printed by another command (``find /lib/modules
+    -name amdgpu.ko``, ``ls``) or by ``modinfo -k RELEASE`` is a module installed for some kernel, and
+    without the command shown several such paths are a listing of installed kernels, not modinfo's one
+    answer."""
+    matches = [(line, _MODINFO.match(line.text)) for line in block.lines]
+    bare = sum(1 for line, match in matches if match and not line.text.lstrip().startswith("filename:"))
     pieces = []
-    for line in block.lines:
-        match = _MODINFO.match(line.text)
-        if match:
-            observations = kernel_observations(match.group(1), line, TRUST_HINT)
-            pieces.append(make_piece("modinfo", [line], observations))
+    command: Optional[str] = None
+    for line, match in matches:
+        if line.command:
+            command = line.text
+            continue
+        if not match:
+            continue
+        if command is not None and ("modinfo" not in command or _MODINFO_OTHER_KERNEL.search(command)):
+            continue
+        if command is None and bare > 1 and not line.text.lstrip().startswith("filename:"):
+            continue
+        observations = kernel_observations(match.group(1), line, TRUST_HINT)
+        pieces.append(make_piece("modinfo", [line], observations))
     return pieces
 
 
