@@ -29,7 +29,7 @@ test prints), so that a regression fails and noise does not. Measured 2026-11-28
 round): shared 47/54 (0.87), shared-held 17/25 (0.68), tests 97/121 (0.80), holdout 26/46 (0.57;
 its cases changed: 13 that development cases duplicated or a search showed were taken out, 18 added).
 """
-TOP1_FLOORS = {"shared": 0.82, "shared-held": 0.62, "tests": 0.74, "holdout": 0.45}
+TOP1_FLOORS = {"shared": 0.82, "shared-held": 0.62, "tests": 0.76, "holdout": 0.45}
 """Floors for the share of problem cases whose first error or warning is of the right category
 (what a maintainer reads first). Measured 2026-11-28, third round: shared 47/54 (0.87), shared-held
 17/25 (0.68), tests 94/121 (0.78), holdout 23/46 (0.50)."""
