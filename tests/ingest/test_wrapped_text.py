@@ -158,3 +158,38 @@ def test_a_gpu_named_as_someone_elses_stays_theirs_when_the_sentence_is_wrapped(
         "with an RX 6700 XT before the change can be merged upstream in the next release.\n"
     )
     assert gfx_read(wrapped) == []
+
+
+def test_a_list_item_comparing_another_machine_leaves_the_next_items_gpu_to_the_machine() -> None:
+    # A list item starts its own line; a wrap never does. Joined to the comparison above it, the RX 7900
+    # XTX was dropped as "tested elsewhere", the CPU's iGPU was left as the only GPU and RD527 said
+    # no release build has kernels for it.
+    text = (
+        "- The same script runs on my old laptop with an RTX 3060 and does not crash there at all\n"
+        "- this machine has an RX 7900 XTX and a Ryzen 9 7950X\n"
+        "- ROCm 6.1.3, torch 2.4.1+rocm6.1\n"
+    )
+    assert "gfx1100" in gfx_read(text)
+
+
+def test_a_question_answered_on_its_own_line_does_not_deny_the_wsl_named_on_the_next() -> None:
+    # "...? No" answers the question; read as "No Running under WSL2" it denied WSL2, and the report
+    # got a container render-group warning instead of RD506 (HIP finds no GPU inside WSL2).
+    text = (
+        "Are you running inside a docker container or a virtual machine (VM)? No\n"
+        "Running under WSL2, ROCm 6.1.3, GPU RX 7900 XTX, torch 2.4.1+rocm6.1\n"
+    )
+    assert ingest(text).facts.host.wsl_version.value == 2
+
+
+def test_the_paragraph_around_a_mention_is_bounded_however_long_its_lines_are() -> None:
+    # Each mention joins a window of its neighbours, not whole lines: work per mention stays bounded
+    # when a long log line (megabytes) stands next to it.
+    from rocm_doctor.ingest.formats.mentions import PARAGRAPH_WINDOW, paragraph
+
+    long_line = "x " * 200_000
+    found = split_blocks(long_line + "\n" + "gfx1100 " + long_line + "\n" + long_line + "\n")[0]
+    line = found.lines[1]
+    around, at = paragraph(found, line, 0)
+    assert len(around) <= 4 * PARAGRAPH_WINDOW
+    assert around[at : at + 7] == "gfx1100"

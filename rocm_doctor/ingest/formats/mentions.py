@@ -214,24 +214,56 @@ def denied(text: str, position: int) -> bool:
 WRAP_REACH = 3
 """Lines looked at on each side of a mention's line for the rest of a sentence a wrapping tool cut."""
 
+PARAGRAPH_WINDOW = 300
+"""Characters of the lines around a mention that :func:`paragraph` joins on each side: the guards read
+at most this far (:data:`SENTENCE_WINDOW`), and a bound keeps the work per mention independent of how
+long the lines are (a log line can be megabytes long)."""
 
-def paragraph(block: Block, line: Line, column: int) -> Tuple[str, int]:
+_ITEM_START = re.compile(r"\s{0,8}(?:[-*+]|\d{1,3}[.)])\s")
+"""A list item's marker: a wrapping tool never starts a line with one, so the line before is another item."""
+_ANSWERED = re.compile(r"[?:]\s{0,4}(?:yes|no|none|n/?a|true|false)\W{0,4}$", re.IGNORECASE)
+"""A line that ends with the answer to its own question or field ("... a virtual machine (VM)? No",
+"Docker: no"): the answer ends it, and the next line is no continuation of it."""
+
+
+def _continues(text: str, following: str) -> bool:
+    """The line ``following`` may be the rest of ``text`` that a wrapping tool cut: looked at only at
+    their ends, so the cost does not grow with the lines' length."""
+    head = following[:PARAGRAPH_WINDOW].strip()
+    if not may_be_wrapped(text, head) or _ITEM_START.match(following[:16]):
+        return False
+    return not _ANSWERED.search(text[-24:])
+
+
+def paragraph(block: Block, line: Line, column: int, whole_line: bool = False) -> Tuple[str, int]:
     """``line`` joined with the lines around it that a wrapping tool may have cut from it (up to
     :data:`WRAP_REACH` on each side), and where ``column`` of ``line`` stands in the joined text: the
     words that say whose GPU a sentence names ("were tested on gfx1201 and do not exhibit", "someone
-    with an RX 6700", "spoofing") are read though an 80-column wrap put them on another line."""
+    with an RX 6700", "spoofing") are read though an 80-column wrap put them on another line. At most
+    :data:`PARAGRAPH_WINDOW` characters on each side of ``column`` are joined (all of ``line`` when
+    ``whole_line``); a list item or a line that answers its own question is not joined to the next."""
     lines = block.lines
     index = block.position_of(line)
-    first = index
-    while first > 0 and index - first < WRAP_REACH and may_be_wrapped(lines[first - 1].text, lines[first].text.strip()):
+    text = line.text
+    low, high = (0, len(text)) if whole_line else (max(0, column - PARAGRAPH_WINDOW), min(len(text), column + PARAGRAPH_WINDOW))
+    before: List[str] = []
+    first, room = index, PARAGRAPH_WINDOW - (column - low)
+    while low == 0 and room > 0 and first > 0 and index - first < WRAP_REACH and _continues(lines[first - 1].text, lines[first].text):
         first -= 1
-    last = index
-    while last + 1 < len(lines) and last - index < WRAP_REACH and may_be_wrapped(lines[last].text, lines[last + 1].text.strip()):
+        piece = lines[first].text[-room:]
+        before.insert(0, piece)
+        room -= len(piece) + 1
+    after: List[str] = []
+    last, room = index, PARAGRAPH_WINDOW - (high - column)
+    while high == len(text) and room > 0 and last + 1 < len(lines) and last - index < WRAP_REACH and _continues(lines[last].text, lines[last + 1].text):
         last += 1
-    if first == last:
-        return line.text, column
-    before = sum(len(lines[i].text) + 1 for i in range(first, index))
-    return " ".join(lines[i].text for i in range(first, last + 1)), before + column
+        piece = lines[last].text[:room]
+        after.append(piece)
+        room -= len(piece) + 1
+    if not before and not after and low == 0 and high == len(text):
+        return text, column
+    head = "".join(piece + " " for piece in before)
+    return head + text[low:high] + "".join(" " + piece for piece in after), len(head) + column - low
 
 
 _NOT_AFFECTED = re.compile(
@@ -308,7 +340,7 @@ def in_file_name(text: str, start: int, end: int) -> bool:
 def _sentence_head(block: Block, line: Line) -> str:
     """The line with the lines a wrapping tool may have cut from it: the words that say a gfx is an
     override target or a support list ("override ... gfx1030", "spoofing") may stand there."""
-    return paragraph(block, line, 0)[0]
+    return paragraph(block, line, 0, whole_line=True)[0]
 
 
 def _gfx_sightings(block: Block) -> List[GpuSighting]:
