@@ -229,3 +229,14 @@ def test_scoping_settings_against_errors_agrees_with_in_force_for_each_pair() ->
             setting = SettingSighting("X", "1", origin, "", Line("x", block, number), until=until if origin == "command-prefix" else None)
             for subset in (errors, errors[:1], errors[1:], errors[2:]):
                 assert _Errors(subset).any_in_force(setting) == any(in_force(setting, e) for e in subset)
+
+
+def test_a_move_between_torch_wheel_rocm_tags_is_not_the_systems_rocm() -> None:
+    # "rocm6.2" is a torch wheel index's tag; the move is between torch builds, not system ROCm releases
+    facts = ingest("I switched from rocm6.1 to rocm6.2 torch wheels, torch 2.5.1+rocm6.2\n").facts
+    assert facts.rocm.version.value != "6.2"
+
+
+def test_a_chain_of_rocm_moves_does_not_read_a_release_in_the_middle_as_current() -> None:
+    facts = ingest("I upgraded from ROCm 6.0 to 6.1 and then to 6.2, RX 7900 XTX\n").facts
+    assert facts.rocm.version.value != "6.1"

@@ -100,15 +100,19 @@ _TORCH_CHANGE = re.compile(
 """A move between torch releases ("after upgrading from torch 2.7.1 to 2.8.0", "updated PyTorch from
 2.7.1 to 2.8.0"): the first is the earlier state, the second the current one."""
 _ROCM_CHANGE = re.compile(
-    r"\b(?:updat|upgrad|downgrad|switch|mov|migrat)\w*\s+(?:(?:my|the|our|we|i)\s+)?(?:ROCm\s+(?:version\s+)?from\s+|from\s+ROCm[\s-]?)"
-    r"v?(\d+\.\d+(?:\.\d+)?)\s+to\s+(?:ROCm[\s-]?)?v?(\d+\.\d+(?:\.\d+)?)(?![\w.]*\d)",
+    r"\b(?:updat|upgrad|downgrad|switch|mov|migrat)\w*\s+(?:(?:my|the|our|we|i)\s+)?(?:ROCm\s+(?:version\s+)?from\s+|from\s+ROCm(?:\s+|-))"
+    r"v?(\d+\.\d+(?:\.\d+)?)\s+to\s+(?:ROCm(?:\s+|-))?v?(\d+\.\d+(?:\.\d+)?)(?![\w.]*\d)"
+    # "from ROCm 6.0 to 6.1 and then to 6.2": the release moved to last is the current one
+    r"(?!,?\s+(?:and\s+)?(?:then\s+)?to\s+(?:ROCm\s+)?v?\d)",
     re.IGNORECASE,
 )
 """"updating ROCm from 6.3 to 6.4", "upgraded from ROCm 6.1.3 to 7.1.1": the release moved to is named
 without the word ROCm, so "ROCm 6.4" alone would not read it. The construct, in reports' words:
 ROCm/ROCm#3035 ("updating rocm from 6.0.2 to 6.1"), ROCm/ROCm#905 ("I upgraded from rocm 2.8 to
 2.9"), ROCm/ROCm#5948 ("after we upgraded from ROCm 6.1.3 to 7.1.1"); for torch,
-bitsandbytes-foundation/bitsandbytes#1905 ("upgrading from torch 2.10.0+cu128 to torch 2.11.0+cu130")."""
+bitsandbytes-foundation/bitsandbytes#1905 ("upgrading from torch 2.10.0+cu128 to torch 2.11.0+cu130").
+"rocm6.2" without a space is the tag of a torch wheel index (download.pytorch.org/whl/rocm6.2), not
+the system's ROCm: the word needs a space or a hyphen after it ("from ROCm 6.1", "from rocm-6.1.0")."""
 _NOT_DONE_BEFORE = re.compile(
     r"\b(?:should|shall|would|could|can|will|wan(?:t|na)|plan(?:s|ned|ning)?|going\s+to|thinking|consider(?:s|ed|ing)?"
     r"|recommend(?:s|ed)?|suggest(?:s|ed)?|try|trying|need\s+to|may|might|if|whether|how)\b[^.!?,;\n]{0,60}$",
@@ -118,6 +122,8 @@ _NOT_DONE_BEFORE = re.compile(
 6.2 to 6.4?", "try updating from torch 2.7 to 2.8"): the release moved to is not the current one. A
 comma ends their reach ("not sure if it matters, but after upgrading from torch 2.7.1 to 2.8.0")."""
 _QUESTION_AFTER = re.compile(r"[^.!,\n]{0,10}\?")
+_TORCH_BUILD_AFTER = re.compile(r"\s{0,8}(?:wheel|build|torch|pytorch)", re.IGNORECASE)
+"""A ROCm release followed by these is a torch build's ("ROCm 6.2 wheels", "rocm6.2 torch")."""
 
 
 def _move_not_made(text: str, match: "re.Match[str]") -> bool:
@@ -528,14 +534,14 @@ def _rocm(block: Block) -> List[Observation]:
             out.append(Observation("rocm.version", versions[0], installs[0][1], TRUST_PROSE))
     if " to " in lowered:
         for match, line in block.scan(_ROCM_CHANGE):
-            if _move_not_made(text, match):
-                continue
+            if _move_not_made(text, match) or _TORCH_BUILD_AFTER.match(text, match.end(), match.end() + 24):
+                continue  # "from ROCm 6.1 to 6.2 wheels": the torch build's ROCm, read below
             out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
             out.append(Observation("rocm.version", match.group(2), line, TRUST_PROSE))
     for match, line in block.scan(_ROCM_WORD):
         before = text[max(0, match.start() - 60) : match.start()]
         after = text[match.end() : match.end() + 24]
-        if re.match(r"\s*(?:wheel|build|torch|pytorch)", after, re.IGNORECASE) or _ROCM_BUILT_WITH.search(before):
+        if _TORCH_BUILD_AFTER.match(after) or _ROCM_BUILT_WITH.search(before):
             out.append(Observation("torch.rocm_version", match.group(1), line, TRUST_PROSE))
         elif _CHANGED_FROM.search(before):
             # "updating from ROCm 5.7.1 to ROCm 6.0": the release left behind is evidence of what changed
