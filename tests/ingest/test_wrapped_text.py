@@ -193,3 +193,15 @@ def test_the_paragraph_around_a_mention_is_bounded_however_long_its_lines_are() 
     around, at = paragraph(found, line, 0)
     assert len(around) <= 4 * PARAGRAPH_WINDOW
     assert around[at : at + 7] == "gfx1100"
+
+
+def test_a_sentence_on_the_next_line_naming_the_override_leaves_the_gpu_on_the_line_before_read() -> None:
+    # "I have not set HSA_OVERRIDE_GFX_VERSION" starts a sentence of its own; joined to the line before,
+    # its "override" made gfx1031 a support list, the CPU's iGPU was left as the only GPU, and RD527
+    # replaced RD504 (gfx1031 needs the override).
+    text = (
+        "CPU: Ryzen 9 7950X\n\n"
+        "rocminfo shows gfx1031 for the card and torch 2.4.1+rocm6.1 is installed in the venv here\n"
+        "I have not set HSA_OVERRIDE_GFX_VERSION. RuntimeError: HIP error: invalid device function\n"
+    )
+    assert "gfx1031" in gfx_read(text)

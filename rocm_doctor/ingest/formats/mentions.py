@@ -227,16 +227,22 @@ long the lines are (a log line can be megabytes long)."""
 
 _ITEM_START = re.compile(r"\s{0,8}(?:[-*+]|\d{1,3}[.)])\s")
 """A list item's marker: a wrapping tool never starts a line with one, so the line before is another item."""
+_SENTENCE_START = re.compile(r"(?:I|[A-Z][a-z]+)\b")
+"""A line after a mention's line that starts with "I" or a capitalised word ("Running under WSL2", "I have not set
+HSA_OVERRIDE_GFX_VERSION") more likely starts a sentence than continues one: reports break lines
+between thoughts far more often than a tool wraps them, and joined, the next line's words ("override",
+"not") were read as the line before's."""
 _ANSWERED = re.compile(r"[?:]\s{0,4}(?:yes|no|none|n/?a|true|false)\W{0,4}$", re.IGNORECASE)
 """A line that ends with the answer to its own question or field ("... a virtual machine (VM)? No",
 "Docker: no"): the answer ends it, and the next line is no continuation of it."""
 
 
-def _continues(text: str, following: str) -> bool:
+def _continues(text: str, following: str, onwards: bool = False) -> bool:
     """The line ``following`` may be the rest of ``text`` that a wrapping tool cut: looked at only at
-    their ends, so the cost does not grow with the lines' length."""
+    their ends, so the cost does not grow with the lines' length. ``onwards``: ``following`` comes after
+    the mention's line, and one that starts like a sentence is not taken as its continuation."""
     head = following[:PARAGRAPH_WINDOW].strip()
-    if not may_be_wrapped(text, head) or _ITEM_START.match(following[:16]):
+    if not may_be_wrapped(text, head) or _ITEM_START.match(following[:16]) or (onwards and _SENTENCE_START.match(head)):
         return False
     return not _ANSWERED.search(text[-24:])
 
@@ -261,7 +267,7 @@ def paragraph(block: Block, line: Line, column: int, whole_line: bool = False) -
         room -= len(piece) + 1
     after: List[str] = []
     last, room = index, PARAGRAPH_WINDOW - (high - column)
-    while high == len(text) and room > 0 and last + 1 < len(lines) and last - index < WRAP_REACH and _continues(lines[last].text, lines[last + 1].text):
+    while high == len(text) and room > 0 and last + 1 < len(lines) and last - index < WRAP_REACH and _continues(lines[last].text, lines[last + 1].text, onwards=True):
         last += 1
         piece = lines[last].text[:room]
         after.append(piece)
