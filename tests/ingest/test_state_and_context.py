@@ -240,3 +240,23 @@ def test_a_move_between_torch_wheel_rocm_tags_is_not_the_systems_rocm() -> None:
 def test_a_chain_of_rocm_moves_does_not_read_a_release_in_the_middle_as_current() -> None:
     facts = ingest("I upgraded from ROCm 6.0 to 6.1 and then to 6.2, RX 7900 XTX\n").facts
     assert facts.rocm.version.value != "6.1"
+
+
+@pytest.mark.parametrize(
+    "sentence, now",
+    [
+        ("Should I upgrade from ROCm 6.1 to 6.2?", "6.1"),
+        ("Should I upgrade from ROCm 6.2 to ROCm 6.4?", "6.2"),
+        ("I plan to move from ROCm 6.2 to ROCm 6.4 next week.", "6.2"),
+    ],
+)
+def test_a_move_asked_about_or_planned_keeps_the_release_it_would_leave_as_current(sentence: str, now: str) -> None:
+    facts = ingest(sentence + "\n").facts
+    assert facts.rocm.version.value == now
+    assert not facts.symptoms.earlier.is_known or not any(v.startswith("rocm.version=") for v in facts.symptoms.earlier.value or [])
+
+
+def test_a_move_made_keeps_its_goal_as_current_though_a_question_follows_it() -> None:
+    facts = ingest("I upgraded from ROCm 6.2 to ROCm 6.4. Should I go back?\n").facts
+    assert facts.rocm.version.value == "6.4"
+    assert "rocm.version=6.2" in (facts.symptoms.earlier.value or [])

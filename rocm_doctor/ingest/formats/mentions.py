@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from functools import lru_cache
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from rocm_doctor.facts.parsers.dkms import parse_dkms_status
 from rocm_doctor.knowledge.gpu_table import codename_regex, model_for_name
@@ -126,8 +126,14 @@ _TORCH_BUILD_AFTER = re.compile(r"\s{0,8}(?:wheel|build|torch|pytorch)", re.IGNO
 """A ROCm release followed by these is a torch build's ("ROCm 6.2 wheels", "rocm6.2 torch")."""
 
 
-def _move_not_made(text: str, match: "re.Match[str]") -> bool:
-    before = text[max(0, match.start() - 80) : match.start()]
+_MOVE_TARGET_BEFORE = re.compile(r"\bfrom\s+ROCm[\s-]v?\d{1,2}(?:\.\d{1,3}){0,2}\s+to\s+$", re.IGNORECASE)
+"""Words before the release a move names as its goal ("from ROCm 6.2 to ROCm 6.4")."""
+
+
+def _move_not_made(text: str, match: "re.Match[str]", start: Optional[int] = None) -> bool:
+    """The move (from ``start``, default the match's, to the match's end) is asked about or planned."""
+    begin = match.start() if start is None else start
+    before = text[max(0, begin - 80) : begin]
     return bool(_NOT_DONE_BEFORE.search(before) or _QUESTION_AFTER.match(text, match.end(), match.end() + 12))
 _ROCM_BUILT_WITH = re.compile(
     r"(?:\b(?:built|compiled)\s+(?:\S+\s+){0,3}(?:for|with|against)|\b(?:torch|pytorch|wheels?)\s+(?:for|with|built for)|\bindex(?:-url)?(?:\s+for)?|\bnightl\S*(?:\s+for)?)\s+$",
@@ -550,8 +556,14 @@ def _rocm(block: Block) -> List[Observation]:
         if _TORCH_BUILD_AFTER.match(after) or _ROCM_BUILT_WITH.search(before):
             out.append(Observation("torch.rocm_version", match.group(1), line, TRUST_PROSE))
         elif _CHANGED_FROM.search(before):
-            # "updating from ROCm 5.7.1 to ROCm 6.0": the release left behind is evidence of what changed
-            out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
+            if _move_not_made(text, match):
+                # "Should I upgrade from ROCm 6.2 to 6.4?": the release asked about leaving is the current one
+                out.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
+            else:
+                # "updating from ROCm 5.7.1 to ROCm 6.0": the release left behind is evidence of what changed
+                out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
+        elif (target := _MOVE_TARGET_BEFORE.search(before)) and _move_not_made(text, match, match.start() - len(before) + target.start()):
+            continue  # "... from ROCm 6.2 to ROCm 6.4?": the release a planned or asked-about move would reach
         else:
             out.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
     for pattern in (_AMDGPU_INSTALL, _RADEON_APT):
