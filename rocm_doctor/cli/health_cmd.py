@@ -26,6 +26,7 @@ from rocm_doctor.facts.model import Facts
 from rocm_doctor.health.verdict import VERDICTS, Incomplete, Verdict, verdict_of
 from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.report import CheckResult
+from rocm_doctor.data import load_table_head, rules_dir
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.model.rules import ACTIONS
 
@@ -41,6 +42,14 @@ def judge_reserve(budget: float) -> float:
     at least 0.15 s and at most 2 s (the shipped rules judge a machine in about 0.1 s on an idle
     machine; a loaded one takes several times that). benchmarks/health_budget.py measures the result."""
     return min(max(0.1 * budget, 0.15), 2.0)
+
+
+def _read_tables() -> None:
+    """Read the shipped data tables before the budget is split: parsing their YAML, as a node's first
+    run does (later runs read the cache), takes longer than the judge reserve of a small budget, and
+    the rules would then be cut off while a table loads."""
+    for path in sorted((rules_dir() / "data").glob("*.yaml")):
+        load_table_head(path.stem)
 
 
 def _judged_within(loaded: list, facts: Facts, until: float) -> Tuple[Optional[CheckResult], Optional[str]]:
@@ -146,6 +155,7 @@ def health(
     start = command_started()
     deadline = start + seconds
     loaded = load_rules(rules or [])  # bad rules fail before any probe runs
+    _read_tables()
     reserve = judge_reserve(seconds)
     facts, incomplete = _facts_within(source, max(deadline - reserve - time.monotonic(), 0.1), seconds)
     if bench is not None and not incomplete:

@@ -81,8 +81,15 @@ def test_json_document_carries_verdict_line_and_findings(run_cli, tmp_path: Path
 
 
 @pytest.fixture
-def hung_gpu_gatherer(monkeypatch: pytest.MonkeyPatch):
-    """The GPU gatherer blocks until the test ends (an amdsmi call that never returns)."""
+def hung_gpu_gatherer(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    """The GPU gatherer blocks until the test ends (an amdsmi call that never returns), on a node's
+    first run: no data table read yet, in this process or in the cache."""
+    from rocm_doctor import cache
+    from rocm_doctor.data import load_table, load_table_head
+
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "first-run-cache"))
+    load_table.cache_clear()
+    load_table_head.cache_clear()
     release = threading.Event()
     real = gather_module._gatherers
 
