@@ -39,8 +39,8 @@ _DISTROS = (
     ("kubuntu", "ubuntu"),
     ("xubuntu", "ubuntu"),
     ("lubuntu", "ubuntu"),
-    # distributions AMD does not list; their names as users write them (each os-release ID is the
-    # lower-cased name): what matters is that they are Linux and not on AMD's list
+    # distributions AMD does not list, by the names users write: what is read is that they are Linux
+    # and none of AMD's; the ids are the names lower-cased, not checked against each os-release
     ("nixos", "nixos"),
     ("endeavouros", "endeavouros"),
     ("cachyos", "cachyos"),

@@ -59,9 +59,22 @@ def rocm_of_module(version: str, tables: Tables) -> Optional[str]:
     return next((str(r["rocm"]) for r in _rows(tables, "releases") if str(r.get("amdgpu_dkms")) == module), None)
 
 
+def _amdgpu_entries(text: str) -> list:
+    """The amdgpu lines of a ``dkms status`` output."""
+    return [e for e in parse_dkms_status(text) if e.module == "amdgpu"]
+
+
 def _dkms_version(line: str) -> Optional[str]:
-    entries = [e for e in parse_dkms_status(line) if e.module == "amdgpu"]
+    entries = _amdgpu_entries(line)
     return entries[0].version if entries else None
+
+
+def _not_linux(facts: Facts) -> Optional[Fact]:
+    """Absent on a known OS other than Linux (Windows and macOS have no amdgpu kernel module), else None."""
+    host_os = facts.host.os
+    if host_os.is_known and host_os.value != "linux":
+        return absent(host_os.source or "host.os", f"no amdgpu kernel driver on {host_os.value}")
+    return None
 
 
 @machine_fact(
@@ -73,10 +86,9 @@ def _dkms_version(line: str) -> Optional[str]:
     "version the table does not list.",
 )
 def amdgpu_dkms_rocm(facts: Facts, tables: Tables) -> Fact:
-    host_os = facts.host.os
-    if host_os.is_known and host_os.value != "linux":
-        # Windows and macOS have no amdgpu kernel module: the question does not arise.
-        return absent(host_os.source or "host.os", f"no amdgpu kernel driver on {host_os.value}")
+    other_os = _not_linux(facts)
+    if other_os is not None:
+        return other_os
     driver = facts.driver
     version = driver.amdgpu_version
     if version.is_known:
@@ -165,14 +177,14 @@ def kernel_driver(facts: Facts, tables: Tables) -> Tuple[Optional[str], Optional
     "module; unknown when the running kernel is needed and not known.",
 )
 def amdgpu_dkms_not_for_running_kernel(facts: Facts, tables: Tables) -> Fact:
-    host_os = facts.host.os
-    if host_os.is_known and host_os.value != "linux":
-        return absent(host_os.source or "host.os", f"no amdgpu kernel driver on {host_os.value}")
+    other_os = _not_linux(facts)
+    if other_os is not None:
+        return other_os
     line = facts.driver.dkms_amdgpu
     if not line.is_known:
         return carry(line, "driver.dkms_amdgpu")
     source = line.source or "dkms status"
-    entries = [e for e in parse_dkms_status(str(line.value)) if e.module == "amdgpu"]
+    entries = _amdgpu_entries(str(line.value))
     if not entries:
         return absent(source, "dkms lists no amdgpu module")
     built = [e for e in entries if e.kernel]
