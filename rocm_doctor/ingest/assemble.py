@@ -331,8 +331,9 @@ TIMELINE_ORIGINS = ("export", "command-prefix", "cmd-set", "powershell", "fish",
 def in_force(setting: SettingSighting, error: Line) -> bool:
     """Whether ``setting`` was in effect for the program that printed ``error``: a command's own prefix
     only for that command's output; a command in the same transcript only when it ran before the error.
-    What people write around a transcript (a field, a sentence, another block) is not ordered in time."""
-    if setting.origin not in TIMELINE_ORIGINS:
+    What people write around a transcript (a field, a sentence, another block) is not ordered in time;
+    a sentence that says the program failed with the setting puts it in force, fenced apart or not."""
+    if setting.origin not in TIMELINE_ORIGINS or setting.failed_with:
         return True
     if setting.until is not None:
         return setting.line.block == error.block and setting.line.number <= error.number <= setting.until
@@ -352,7 +353,7 @@ class _Errors:
             numbers.sort()
 
     def any_in_force(self, setting: SettingSighting) -> bool:
-        if setting.origin not in TIMELINE_ORIGINS:
+        if setting.origin not in TIMELINE_ORIGINS or setting.failed_with:
             return True
         here = self.by_block.get(setting.line.block, [])
         if setting.until is not None:

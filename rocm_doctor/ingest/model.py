@@ -101,6 +101,11 @@ class SettingSighting:
     """The last line of the one command's output a command-prefix setting (``NAME=value cmd``) is in
     force for; None for a setting of the whole session (``export``, ``set``, ``$env:``), which is in
     force from its line on (:func:`rocm_doctor.ingest.assemble.in_force`)."""
+    failed_with: bool = False
+    """Written inside a sentence that says the program failed with it ("also doesn't work when running
+    `$env:NAME=...; ollama serve`"): in force for the reported failure wherever the sentence stands, not
+    a command of a transcript ordered in time against the lines around it
+    (:func:`rocm_doctor.ingest.assemble.in_force`)."""
     for_error: Optional[bool] = None
     """False when the setting was in force for none of the errors the report shows (another command's
     prefix, a command run after the error): it does not decide the environment the error came from."""

@@ -28,6 +28,7 @@ from __future__ import annotations
 import itertools
 import re
 import shlex
+from dataclasses import replace
 from typing import Iterator, List, Optional, Tuple
 
 from rocm_doctor.ingest.blocks import Block, Line, Spans, may_be_wrapped
@@ -494,13 +495,28 @@ def _mentioned_as_advice(sighting: SettingSighting, block: Block) -> bool:
     return position >= 0 and (_advice(block, sighting.line, position) or _set_by_a_program_on_condition(sighting.line, position))
 
 
+_PLACEHOLDER = re.compile(
+    r"^(?:<[^<>\n]{1,80}>?|\{[A-Za-z_][^{}\n]{0,40}\}?(?:[.-]\{[A-Za-z_][^{}\n]{0,40}\}?){0,3}|[A-Za-z](?:\.[A-Za-z]){1,2})$"
+)
+"""A value that stands for one the text does not show: ``{MAJOR}.{MINOR}.{PATCH}`` and ``X.Y.Z``
+(ROCm/TheRock#1719), ``<your gfx>``, ``<x.y.z>``, ``<major.minor.step>``, ``<version>``, ``<a supported
+version, e.g. 10.3.0>`` (setup guides and launcher docs that reports copy, e.g. immich's ROCm
+hardware-acceleration page). Not a setting: libhsakmt never sees the placeholder itself."""
+
+
+def _placeholder(sighting: SettingSighting) -> bool:
+    return sighting.value is not None and bool(_PLACEHOLDER.match(sighting.value.strip("`*")))
+
+
 def _most_specific(sightings: List[SettingSighting]) -> List[SettingSighting]:
-    """One sighting per line and name: a recognised syntax (compose, Dockerfile ...) over a bare mention."""
+    """One sighting per line and name: a recognised syntax (compose, Dockerfile ...) over a bare mention,
+    and of two alike the later one, as on separate lines (``export A=1 A=2`` leaves A=2: the shell
+    assigns from left to right), so a line wrapped between the two reads the same."""
     best: dict = {}
-    for sighting in sightings:
+    for sighting in sightings:  # one syntax's sightings of a line come from left to right
         key = (sighting.line.number, sighting.name)
         current = best.get(key)
-        if current is None or (current.origin in _VAGUE and sighting.origin not in _VAGUE):
+        if current is None or not (current.origin not in _VAGUE and sighting.origin in _VAGUE):
             best[key] = sighting
     return sorted(best.values(), key=lambda s: s.line.number)
 
@@ -546,13 +562,53 @@ def _startup_files(block: Block, sightings: List[SettingSighting]) -> List[Setti
     return out
 
 
+_FAILED_WITH = re.compile(
+    r"\b(?:does|did|do|would|will|wo|is|was)\s*(?:n[o']?t|n't)\s+(?:work|help|change|fix|apply|matter)\w*"
+    r"|\beven\s+(?:after|with|when)\b|\bstill\s+(?:get|fails?|crash|not|the\s+same|no\b)\w*"
+    r"|\bno\s+(?:luck|change|effect|difference)\b|\bsame\s+(?:error|issue|problem|result|crash)\b"
+    r"|\bI\s+get\s+the\s+(?:following|same)\b",
+    re.IGNORECASE,
+)
+"""A sentence that says the program failed with the setting in force: "Also doesn't work when running
+`$env:HSA_OVERRIDE_GFX_VERSION="10.3.0"; ollama serve`" (ollama/ollama#3107), "export
+HSA_OVERRIDE_GFX_VERSION=10.3.0 doesn't help" (ollama/ollama#6152), "fails to recognize my GPU ...
+even after setting the Environment=..." (ollama/ollama#8679), "when I set ... `export
+HIP_VISIBLE_DEVICES=0; ...`, I get the following HIP error message" (ROCm/rocALUTION#197)."""
+_SENTENCE_SPAN = 240
+"""Characters on each side of a setting that its sentence is looked for in."""
+
+
+def _failed_with(block: Block, sighting: SettingSighting) -> bool:
+    """A command setting written inside a sentence that says the program failed with it: in force
+    for the reported failure wherever the sentence stands (after the pasted error, in the same
+    paragraph or in another one), not a line of a transcript ordered in time. A sentence that says it
+    worked with the setting ("it runs fine with `export ...`") is left to the transcript's order: a
+    fix written after the error was not in force for it. Inline code at the start of a line continues
+    the sentence of a line it may be wrapped from."""
+    if sighting.line.command:
+        return False
+    text = sighting.line.text
+    column = max(text.find(sighting.name), 0)
+    before = text[max(0, column - _SENTENCE_SPAN) : column]
+    index = block.position_of(sighting.line)
+    if index > 0 and may_be_wrapped(block.lines[index - 1].text, text.strip()):
+        before = (block.lines[index - 1].text + " " + before)[-_SENTENCE_SPAN:]
+    ends = list(_SENTENCE_END.finditer(before))
+    before = before[ends[-1].end() :] if ends else before
+    after = text[column : column + _SENTENCE_SPAN]
+    stop = _SENTENCE_END.search(after)
+    after = after[: stop.start()] if stop else after
+    return bool(_FAILED_WITH.search(before) or _FAILED_WITH.search(after))
+
+
 def parse(block: Block) -> List[Piece]:
     sightings, coverage, used = _listings(block)
     config, keys = _ollama_config(block)
     listed = {(s.line.number, s.name) for s in sightings + config}
     scanned = _most_specific(_startup_files(block, [
-        s for s in _scan(block) + _compose(block)
-        if (s.line.number, s.name) not in listed and not _mentioned_as_advice(s, block)
+        replace(s, failed_with=True) if _failed_with(block, s) else s
+        for s in _scan(block) + _compose(block)
+        if (s.line.number, s.name) not in listed and not _mentioned_as_advice(s, block) and not _placeholder(s)
     ]))
     all_sightings = sightings + config + scanned
     pieces: List[Piece] = []

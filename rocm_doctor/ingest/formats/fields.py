@@ -40,7 +40,9 @@ KINDS = ("os", "gpu", "hardware", "cpu", "kernel", "rocm", "driver", "python", "
 # way to share it out between neighbouring [ \t]* (quadratic, and cubic in the inline pattern).
 _DECOR = r"[ \t]*(?:>[ \t]*)*(?:(?:[*+\-•]|\d{1,2}[.)])[ \t]+)?(?:(?:\*\*|__|\*|_|`)[ \t]*)?"
 _CLOSE = r"[ \t]*(?:(?:\*\*|__|\*|_|`)[ \t]*)?"
-_SEPARATOR = r"(?:[:：=]|->|[-–—](?=[ \t]))"
+_SEPARATOR = r"(?:[:：]|=(?!=)|->|[-–—](?=[ \t]))"
+"""``torch==2.0.1+cu118`` at the start of a line is a requirement pin (a wrapped ``pip install`` line, a
+requirements file), read where pins are (mentions, pip freeze), not a labelled ``Torch = 2.0.1`` field."""
 _ITEM_SPLIT = re.compile(r"(?<!\s)\s*(?:[,;，]|\s\+\s|\+(?=\s*i?GPU)|\band\b|&|\bplus\b)\s*", re.IGNORECASE)
 _COUNT_AFTER = re.compile(r"(?<!\s)(?:\s*[x×*]\s?(\d{1,2})|\s*\((?:x\s?)?(\d{1,2})\s?x?\))\s*$", re.IGNORECASE)
 _IGPU_ITEM = re.compile(r"^\s*(?:AMD\s+)?(?:the\s+)?(?:iGPU|APU|integrated(?:\s+(?:GPU|graphics))?)\b", re.IGNORECASE)

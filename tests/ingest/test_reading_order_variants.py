@@ -1,0 +1,92 @@
+"""Reading that does not depend on how a report is laid out: the same settings and versions whether a
+line is wrapped, a transcript fenced, a value written as a placeholder (issue 23 items 2 and 6; each
+test reproduces a rewrite of ``benchmarks/metamorphic.py`` that changed a diagnosis)."""
+
+from __future__ import annotations
+
+from ingest_helpers import ingest
+
+
+def _vars(text: str) -> dict:
+    return dict(ingest(text).facts.env.vars.value or {})
+
+
+# ------------------------------------------------------------- two settings of one name on a line
+
+
+def test_of_two_assignments_of_one_name_on_a_line_the_later_is_in_force() -> None:
+    # The shell assigns from left to right: `export A=1 A=2` leaves A=2, as two export lines do.
+    one_line = "```\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0 HSA_OVERRIDE_GFX_VERSION=11.0.0\n```\n"
+    two_lines = "```\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\nexport HSA_OVERRIDE_GFX_VERSION=11.0.0\n```\n"
+    assert _vars(one_line) == _vars(two_lines) == {"HSA_OVERRIDE_GFX_VERSION": "11.0.0"}
+
+
+def test_a_sentence_wrapped_between_two_settings_of_one_name_reads_the_same() -> None:
+    sentence = (
+        "On Linux, `export HSA_OVERRIDE_GFX_VERSION=11.0.0` is the usual one, e.g. `export HSA_OVERRIDE_GFX_VERSION=10.3.0`"
+        " for an RDNA2 card of the same family as a supported one.\n"
+    )
+    wrapped = sentence.replace(" is the usual one, e.g.", " is the usual one,\ne.g.")
+    assert _vars(sentence) == _vars(wrapped) == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0"}
+
+
+# ------------------------------------------------------------------------------ placeholders
+
+
+def test_a_placeholder_value_is_not_read_as_a_setting() -> None:
+    for value in ("{MAJOR}.{MINOR}.{PATCH}", "X.Y.Z", "x.x.x", "<your gfx>", "<x.y.z>", "<major.minor.step>", "<version>"):
+        for text in (f"```\nexport HSA_OVERRIDE_GFX_VERSION={value}\n```\n", f"```\nset HSA_OVERRIDE_GFX_VERSION={value}\n```\n"):
+            assert "HSA_OVERRIDE_GFX_VERSION" not in _vars(text), text
+
+
+def test_a_placeholder_is_never_a_malformed_override() -> None:
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    rules = load_rules([], use_env=False)
+    text = "On Linux, `export HSA_OVERRIDE_GFX_VERSION={MAJOR}.{MINOR}.{PATCH}` tricks ROCm into another ISA.\n\n```\nset HSA_OVERRIDE_GFX_VERSION=X.Y.Z\n```\n"
+    assert "RD210" not in [f.id for f in evaluate(rules, ingest(text).facts).findings]
+
+
+def test_a_real_malformed_value_is_still_read() -> None:
+    assert _vars("```\nexport HSA_OVERRIDE_GFX_VERSION=gfx1030\n```\n") == {"HSA_OVERRIDE_GFX_VERSION": "gfx1030"}
+    assert _vars("```\nexport HSA_OVERRIDE_GFX_VERSION=11.0\n```\n") == {"HSA_OVERRIDE_GFX_VERSION": "11.0"}
+
+
+# ---------------------------------------------------------------- a requirement pin at a line start
+
+
+def test_a_requirement_pin_at_a_line_start_is_not_a_labelled_torch_field() -> None:
+    # A wrapped `pip install` sentence: the second pin starts a line. It is a pin, as mid-line, not a
+    # "Torch = 2.0.1" template field that would outrank the other pin the sentence names.
+    one_line = (
+        "I replaced `pip install torch==2.0.1+cu118 --index-url https://download.pytorch.org/whl/cu118` with"
+        " `pip install torch==2.0.1+rocm5.4.2 --index-url https://download.pytorch.org/whl/rocm5.4.2` and it works.\n"
+    )
+    wrapped = one_line.replace(" with `pip install torch==2.0.1+rocm5.4.2 ", " with `pip install\ntorch==2.0.1+rocm5.4.2 ")
+    flat, cut = ingest(one_line).facts.torch.version, ingest(wrapped).facts.torch.version
+    assert (flat.status, flat.value) == (cut.status, cut.value)
+
+
+def test_a_labelled_torch_field_is_still_read() -> None:
+    for text in ("Torch = 2.4.0+rocm6.1\n", "PyTorch version: 2.4.0+rocm6.1\n"):
+        assert ingest(text).facts.torch.version.value == "2.4.0+rocm6.1"
+
+
+# ------------------------------------------------------- a sentence that says it failed with a setting
+
+ERROR = "rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or directory for GPU arch : gfx1032"
+SENTENCE = 'Also doesn\'t work when running `$env:HSA_OVERRIDE_GFX_VERSION="10.3.0"; ollama serve` directly in Powershell.'
+
+
+def test_a_setting_in_a_sentence_saying_it_failed_is_in_force_after_an_unfenced_error() -> None:
+    fenced = f"The log:\n\n```\n{ERROR}\n```\n\n{SENTENCE}\n"
+    unfenced = f"The log:\n\n{ERROR}\n\n{SENTENCE}\n"
+    assert _vars(fenced) == _vars(unfenced) == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0"}
+
+
+def test_a_setting_in_a_sentence_saying_it_worked_after_the_error_is_still_not_in_force() -> None:
+    fixed = f"```\n{ERROR}\n$env:HSA_OVERRIDE_GFX_VERSION=\"10.3.0\"\n```\n"
+    assert _vars(fixed) == {}
+    works = f"{ERROR}\n\nIt runs fine after I did `$env:HSA_OVERRIDE_GFX_VERSION=\"10.3.0\"; ollama serve` in Powershell.\n"
+    assert _vars(works) == {}
