@@ -93,13 +93,16 @@ def _blocks(text: str) -> List[str]:
 
 
 _PAST = re.compile(r"\b(?:before|previous(?:ly)?|used to|last work|worked|old|other machine|earlier|downgrad)", re.IGNORECASE)
+_CHANGE = re.compile(r"\b(?:chang|replac|switch)\w*\b[^\n]*(?:\bto\b|\bwith\b|:)\s*$", re.IGNORECASE | re.MULTILINE)
+"""A block that introduces a change ("change the line:", then the old value, "to", the new one): the
+order of the blocks after it says which value is the old one, as a past marker does."""
 
 
 def reorder_blocks(text: str) -> str:
-    """The last block moved to the front (blocks that speak of the past stay where they are, since
-    their place can be what marks them as past)."""
+    """The last block moved to the front (blocks that speak of the past or introduce a change stay
+    where they are, since their place can be what marks them as past or as the new value)."""
     blocks = _blocks(text)
-    if len(blocks) < 3 or any(_PAST.search(b) for b in blocks):
+    if len(blocks) < 3 or any(_PAST.search(b) or _CHANGE.search(b) for b in blocks):
         return text
     return "\n\n".join([blocks[-1]] + blocks[:-1]) + "\n"
 
