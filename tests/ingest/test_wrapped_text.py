@@ -205,3 +205,16 @@ def test_a_sentence_on_the_next_line_naming_the_override_leaves_the_gpu_on_the_l
         "I have not set HSA_OVERRIDE_GFX_VERSION. RuntimeError: HIP error: invalid device function\n"
     )
     assert "gfx1031" in gfx_read(text)
+
+
+def test_a_lower_case_sentence_on_the_next_line_naming_the_override_leaves_the_gpu_on_the_line_before_read() -> None:
+    # The same as above written in lower case, as some reporters write ("i have an rx 580 ...",
+    # vosen/ZLUDA#326): "i" starts a sentence as "I" does.
+    text = (
+        "CPU: Ryzen 9 7950X\n\n"
+        "rocminfo shows gfx1031 for the card and torch 2.4.1+rocm6.1 is installed in the venv here\n"
+        "i have not set HSA_OVERRIDE_GFX_VERSION. RuntimeError: HIP error: invalid device function\n"
+    )
+    assert "gfx1031" in gfx_read(text)
+    contracted = text.replace("i have not set", "i've not set")
+    assert "gfx1031" in gfx_read(contracted)

@@ -233,11 +233,14 @@ long the lines are (a log line can be megabytes long)."""
 
 _ITEM_START = re.compile(r"\s{0,8}(?:[-*+]|\d{1,3}[.)])\s")
 """A list item's marker: a wrapping tool never starts a line with one, so the line before is another item."""
-_SENTENCE_START = re.compile(r"(?:I|[A-Z][a-z]+)\b")
+_SENTENCE_START = re.compile(r"(?:I|i(?:['’](?:m|ve|d|ll))?(?=\s)|[A-Z][a-z]+)\b")
 """A line after a mention's line that starts with "I" or a capitalised word ("Running under WSL2", "I have not set
 HSA_OVERRIDE_GFX_VERSION") more likely starts a sentence than continues one: reports break lines
 between thoughts far more often than a tool wraps them, and joined, the next line's words ("override",
-"not") were read as the line before's."""
+"not") were read as the line before's. Reporters who write in lower case start theirs with "i": "i have
+an rx 580 8gb with latest adrenalin drivers" (vosen/ZLUDA#326), "i dunnow what this is"
+(vladmandic/sdnext#3556), "i dont know. I didnt edit anything." (patientx-cfz/comfyui-rocm#115); a wrapping tool
+never leaves the pronoun alone at a line's start any more than "I"."""
 _ANSWERED = re.compile(r"[?:]\s{0,4}(?:yes|no|none|n/?a|true|false)\W{0,4}$", re.IGNORECASE)
 """A line that ends with the answer to its own question or field ("... a virtual machine (VM)? No",
 "Docker: no"): the answer ends it, and the next line is no continuation of it."""
