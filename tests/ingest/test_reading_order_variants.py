@@ -90,3 +90,29 @@ def test_a_setting_in_a_sentence_saying_it_worked_after_the_error_is_still_not_i
     assert _vars(fixed) == {}
     works = f"{ERROR}\n\nIt runs fine after I did `$env:HSA_OVERRIDE_GFX_VERSION=\"10.3.0\"; ollama serve` in Powershell.\n"
     assert _vars(works) == {}
+
+
+# --------------------------------------------------------------------- an attempt that failed
+
+
+def test_a_rocm_upgrade_tried_and_failed_keeps_the_release_it_would_leave() -> None:
+    for text in ("I tried upgrading from ROCm 6.1 to 6.2 but it failed.\n", "I tried to upgrade from ROCm 6.1 to ROCm 6.2, the install failed with errors.\n"):
+        facts = ingest(text).facts
+        assert facts.rocm.version.value == "6.1", text
+        assert not facts.symptoms.earlier.value, text
+
+
+def test_a_rocm_upgrade_tried_without_a_failure_of_it_is_made() -> None:
+    for text in ("I tried updating from ROCm 6.1 to 6.2 and now my models are slow.\n", "I tried updating from ROCm 6.1 to 6.2 to fix the HIP error.\n"):
+        facts = ingest(text).facts
+        assert facts.rocm.version.value == "6.2", text
+        assert facts.symptoms.earlier.value == ["rocm.version=6.1"], text
+
+
+def test_a_torch_pin_whose_install_was_tried_and_failed_is_not_the_installed_torch() -> None:
+    text = (
+        "When I tried installing `torch==2.9.0a0+rocm7.0.0rc20250815`, I got the following error:\n"
+        "`ERROR: No matching distribution found for intel-openmp==2025.1.1`\n"
+    )
+    assert ingest(text).facts.torch.version.status == "unknown"
+    assert ingest("I tried installing torch==2.5.1+rocm6.2 and it works now.\n").facts.torch.version.value == "2.5.1+rocm6.2"

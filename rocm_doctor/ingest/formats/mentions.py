@@ -130,11 +130,34 @@ _MOVE_TARGET_BEFORE = re.compile(r"\bfrom\s+ROCm[\s-]v?\d{1,2}(?:\.\d{1,3}){0,2}
 """Words before the release a move names as its goal ("from ROCm 6.2 to ROCm 6.4")."""
 
 
+_TRIED_BEFORE = re.compile(r"\b(?:tried|attempted)\b(?:[^.!?;\n]|[.!?](?=\S)){0,60}$", re.IGNORECASE)
+_FAILED_AFTER = re.compile(
+    r"^(?:[^.!?\n]|[.!?](?=\S)){0,80}?(?:\bbut\b|\band\b|\bthen\b|[,:;])\s{0,4}(?:\w+\s+){0,4}?(?:fail(?:s|ed|ing|ure)?|errors?|could\s*n[o'’]?t|can\s*n[o'’]?t|unable|did\s*n[o'’]?t\s+(?:work|install|succeed))\b"
+    r"|^(?:[^.!?\n]|[.!?](?=\S)){0,12}[.:,]?\s{0,4}(?:I\s+)?(?:got|get|ran\s+into|hit)\s+(?:the\s+following|this|an?)\s+(?:\w+\s+)?error",
+    re.IGNORECASE,
+)
+"""An attempt that failed ("I tried upgrading from ROCm 6.1 to 6.2 but it failed", "When I tried installing
+`torch==2.9.0a0+rocm7.0.0rc20250815`, I got the following error" (ROCm/TheRock#1257), "when trying to
+install rocm-3.10 ... error" (ROCm/ROCm#1315), "I just tried to install rocm ... encountered repeated
+failures" (ROCm/ROCm#1658)): what it would have installed is not the current state. The failure follows
+a conjunction or a comma ("but it failed", ", the install failed", ", I got the following error"); "I
+tried updating to the latest version and now ..." or "tried upgrading to fix the error" says no failure
+of the attempt and keeps the new release."""
+
+
+def _attempt_failed(text: str, begin: int, end: int) -> bool:
+    """The text from ``begin`` to ``end`` is the object of "tried"/"attempted" and the sentence says it failed."""
+    return bool(_TRIED_BEFORE.search(text[max(0, begin - 80) : begin]) and _FAILED_AFTER.search(text[end : end + 120]))
+
+
 def _move_not_made(text: str, match: "re.Match[str]", start: Optional[int] = None) -> bool:
-    """The move (from ``start``, default the match's, to the match's end) is asked about or planned."""
+    """The move (from ``start``, default the match's, to the match's end) is asked about, planned or
+    tried and failed."""
     begin = match.start() if start is None else start
     before = text[max(0, begin - 80) : begin]
-    return bool(_NOT_DONE_BEFORE.search(before) or _QUESTION_AFTER.match(text, match.end(), match.end() + 12))
+    return bool(
+        _NOT_DONE_BEFORE.search(before) or _QUESTION_AFTER.match(text, match.end(), match.end() + 12) or _attempt_failed(text, begin, match.end())
+    )
 _ROCM_BUILT_WITH = re.compile(
     r"(?:\b(?:built|compiled)\s+(?:\S+\s+){0,3}(?:for|with|against)|\b(?:torch|pytorch|wheels?)\s+(?:for|with|built for)|\bindex(?:-url)?(?:\s+for)?|\bnightl\S*(?:\s+for)?)\s+$",
     re.IGNORECASE,
@@ -503,7 +526,7 @@ def _torch(block: Block) -> List[Observation]:
             out += torch_version_observations(_plain(match.group(2)), line, TRUST_PROSE)
     if "torch" in lowered:
         for match, line in block.scan(_TORCH):
-            if _inside(match.start(), moved):
+            if _inside(match.start(), moved) or _attempt_failed(text, match.start(), match.end()):
                 continue
             out += torch_version_observations(_plain(match.group(1)), line, TRUST_PROSE)
         for match, line in block.scan(_WHEEL):
@@ -517,7 +540,7 @@ def _torch(block: Block) -> List[Observation]:
     if "+rocm" in lowered or "+cu" in lowered or "+cpu" in lowered:
         for match, line in block.scan(_LOCAL_VERSION):
             before = text[max(0, match.start() - 40) : match.start()]
-            if _NOT_TORCH_BEFORE.search(before) or match.group(1).startswith("0.") or _inside(match.start(), moved):
+            if _NOT_TORCH_BEFORE.search(before) or match.group(1).startswith("0.") or _inside(match.start(), moved) or _attempt_failed(text, match.start(), match.end()):
                 continue
             out += torch_version_observations(match.group(1), line, TRUST_PROSE)
     if "index" in lowered or "://" in lowered or " -f " in lowered or " -i " in lowered:
