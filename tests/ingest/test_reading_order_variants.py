@@ -116,3 +116,23 @@ def test_a_torch_pin_whose_install_was_tried_and_failed_is_not_the_installed_tor
     )
     assert ingest(text).facts.torch.version.status == "unknown"
     assert ingest("I tried installing torch==2.5.1+rocm6.2 and it works now.\n").facts.torch.version.value == "2.5.1+rocm6.2"
+
+
+# ------------------------------------------------------------- a template's example is no answer
+
+
+def test_a_template_example_between_label_and_colon_leaves_the_answer_read() -> None:
+    # PyTorch's bug-report template: " - PyTorch Version (e.g., 1.0):" answered after the colon.
+    facts = ingest(" - PyTorch Version (e.g., 1.0): 1.6.0\n - OS (e.g., Linux): Ubuntu 18.04.5\n - Python version: 3.8\n").facts
+    assert facts.torch.version.value == "1.6.0"
+
+
+def test_a_template_example_left_as_the_value_is_no_answer() -> None:
+    for text in (
+        " - PyTorch Version (e.g., 1.0):\n - OS (e.g., Linux):\n",
+        "- PyTorch version: [e.g. 2.1.0]\n- Python version: [e.g. 3.12.0]\n",
+        "* PyTorch version : (e.g. 2.0.1, 1.13, >=1.8, <1.10)\n* Python version :  (e.g. 3.8, 3.11\n",
+    ):
+        facts = ingest(text).facts
+        assert facts.torch.version.status == "unknown", text
+        assert facts.python.version.status == "unknown", text

@@ -43,6 +43,14 @@ _CLOSE = r"[ \t]*(?:(?:\*\*|__|\*|_|`)[ \t]*)?"
 _SEPARATOR = r"(?:[:：]|=(?!=)|->|[-–—](?=[ \t]))"
 """``torch==2.0.1+cu118`` at the start of a line is a requirement pin (a wrapped ``pip install`` line, a
 requirements file), read where pins are (mentions, pip freeze), not a labelled ``Torch = 2.0.1`` field."""
+_EXAMPLE_WORDS = r"(?:e\.\s?g\.?|eg\.|for\s+example|example)"
+_LABEL_EXAMPLE = rf"(?:\({_EXAMPLE_WORDS}[,:]?[^()\n]{{0,80}}\)[ \t]*)?"
+"""A template's example between a field's label and its colon: PyTorch's bug-report template asks
+`` - PyTorch Version (e.g., 1.0):`` and `` - OS (e.g., Linux):`` (https://github.com/pytorch/pytorch/blob/dfb94b9717803b11ec9613c70a6812a9ace041f4/.github/ISSUE_TEMPLATE/bug-report.md,
+copied by pytorch/opacus and others): the answer is what follows the colon, never the example."""
+_TEMPLATE_EXAMPLE = re.compile(rf"^[\[(]?\s*{_EXAMPLE_WORDS}\b", re.IGNORECASE)
+"""A value that is still the template's example (``- PyTorch version: [e.g. 2.1.0]``, ``OS : (e.g. Linux,
+Windows, MacOS)``): the field was left unanswered."""
 _ITEM_SPLIT = re.compile(r"(?<!\s)\s*(?:[,;，]|\s\+\s|\+(?=\s*i?GPU)|\band\b|&|\bplus\b)\s*", re.IGNORECASE)
 _COUNT_AFTER = re.compile(r"(?<!\s)(?:\s*[x×*]\s?(\d{1,2})|\s*\((?:x\s?)?(\d{1,2})\s?x?\))\s*$", re.IGNORECASE)
 _IGPU_ITEM = re.compile(r"^\s*(?:AMD\s+)?(?:the\s+)?(?:iGPU|APU|integrated(?:\s+(?:GPU|graphics))?)\b", re.IGNORECASE)
@@ -72,7 +80,7 @@ def _patterns() -> Tuple[Pattern[str], Pattern[str], Pattern[str], Pattern[str]]
     names = sorted(labels(), key=len, reverse=True)
     alternation = "|".join(r"[ \t]+".join(re.escape(word) for word in name.split()) for name in names)
     label = rf"(?P<label>{alternation})"
-    line = re.compile(rf"^{_DECOR}{label}{_CLOSE}{_SEPARATOR}{_CLOSE}(?P<value>[^\n]*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
+    line = re.compile(rf"^{_DECOR}{label}{_CLOSE}{_LABEL_EXAMPLE}{_SEPARATOR}{_CLOSE}(?P<value>[^\n]*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
     heading = re.compile(
         rf"^[ \t]*(?:#{{1,6}}{_CLOSE}{label}{_CLOSE}#*|(?:\*\*|__){label.replace('label', 'bold')}[ \t]*:?(?:\*\*|__)[ \t]*:?)[ \t]*$",
         re.IGNORECASE | re.MULTILINE,
@@ -226,7 +234,7 @@ def _driver(value: str, line: Line) -> List[Observation]:
 
 def _field(kind: str, value: str, line: Line, gpus: List[GpuSighting]) -> List[Observation]:
     value = re.sub(r"^(?:\*\*|__|`)+|(?:\*\*|__|`)+$", "", value.strip()).strip()
-    if not value or value.lower() in ("n/a", "na", "none", "-", "_no response_", "no response"):
+    if not value or value.lower() in ("n/a", "na", "none", "-", "_no response_", "no response") or _TEMPLATE_EXAMPLE.match(value):
         return []
     if kind == "os":
         return _os(value, line)
