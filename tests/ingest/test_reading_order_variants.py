@@ -136,3 +136,10 @@ def test_a_template_example_left_as_the_value_is_no_answer() -> None:
         facts = ingest(text).facts
         assert facts.torch.version.status == "unknown", text
         assert facts.python.version.status == "unknown", text
+
+
+def test_window_as_the_answer_to_an_operating_system_field_is_windows() -> None:
+    # "### Operating System / window" (ROCm/TheRock#4102): the singular spelling, as "window 11" already is.
+    for text in ("### Operating System\n\nwindow\n", "OS: window\n", "### Operating System\n\nwindow 23h2\n"):
+        assert ingest(text).facts.host.os.value == "windows", text
+    assert ingest("### Operating System\n\nUbuntu 22.04\n").facts.host.os.value == "linux"

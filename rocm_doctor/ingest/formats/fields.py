@@ -124,8 +124,8 @@ def _os(value: str, line: Line) -> List[Observation]:
         rest = re.sub(r"\(?\s*(?:on\s+|under\s+|in\s+|\+\s*)?wsl\s?2?\s*\)?", " ", text, flags=re.IGNORECASE).strip(" -/,")
         distro = [o for o in distro_observations(rest, line, TRUST_TEMPLATE) if o.path != "host.os"]
         return out + distro
-    if re.match(r"^(?:microsoft\s+)?win(?:dows)?\s*(?:10|11)?\b", lowered):
-        text = re.sub(r"^(?:microsoft\s+)?win(?:dows)?\s*(?=\d)", "Windows ", text, flags=re.IGNORECASE)
+    if re.match(r"^(?:microsoft\s+)?win(?:dows?)?\s*(?:10|11)?\b", lowered):
+        text = re.sub(r"^(?:microsoft\s+)?win(?:dows?)?\s*(?=\d)", "Windows ", text, flags=re.IGNORECASE)
         return windows_observations(text, line, TRUST_TEMPLATE)
     if lowered in ("linux", "gnu/linux"):
         return [Observation("host.os", "linux", line, TRUST_TEMPLATE)]
