@@ -143,3 +143,10 @@ def test_window_as_the_answer_to_an_operating_system_field_is_windows() -> None:
     for text in ("### Operating System\n\nwindow\n", "OS: window\n", "### Operating System\n\nwindow 23h2\n"):
         assert ingest(text).facts.host.os.value == "windows", text
     assert ingest("### Operating System\n\nUbuntu 22.04\n").facts.host.os.value == "linux"
+
+
+def test_a_windows_feature_update_named_without_the_release_is_windows() -> None:
+    # "window 23h2 opera,edge,etc" (vladmandic/sdnext#3556); "windows 11 23h2" was read already.
+    for text in ("window 23h2 opera,edge,etc\n", "I am on Windows 24H2 with a 7900 XTX\n"):
+        assert ingest(text).facts.host.os.value == "windows", text
+    assert ingest("the window closes after 23 seconds\n").facts.host.os.status == "unknown"

@@ -186,7 +186,13 @@ _WSL = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 """WSL as the report's own environment ("in WSL2", "Ubuntu 22.04 (WSL2)"), not a suggestion to use it."""
-_WINDOWS = re.compile(r"\b(?:Microsoft\s+)?Win(?:dows?)?\s*(10|11)\b(?![.,]\d)(?:\s+(?:Pro|Home|Enterprise|Education|IoT|LTSC|\d{2}H\d))*", re.IGNORECASE)
+_WINDOWS = re.compile(
+    r"\b(?:Microsoft\s+)?Win(?:dows?)?\s*(?:(10|11)\b(?![.,]\d)(?:\s+(?:Pro|Home|Enterprise|Education|IoT|LTSC|\d{2}H\d))*|(?:19|2\d)H[12]\b)",
+    re.IGNORECASE,
+)
+"""A Windows release, or a Windows feature update alone: "Windows 11 24H2" (robertrosenbusch/gfx803_rocm#28),
+"windows 11 23h2" (ollama/ollama#7721), "Windows 11 Pro 23H2" (ROCm/ROCm#4390), and without the
+release, "window 23h2" (vladmandic/sdnext#3556): the ``YYH1``/``YYH2`` ids name Windows updates only."""
 _WINDOWS_VER = re.compile(r"\bMicrosoft Windows \[Version 10\.0\.\d{5}(?:\.\d+)?\]|\bWindows\s+10\.0\.\d{5}(?:\.\d+)?\b")
 """What ``ver`` prints (the banner at the top of every cmd.exe window), and the version string people
 copy from ``winver`` or PowerShell into a field or a sentence ("Windows 10.0.26200": ROCm/hip#3910,
