@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, List, Tuple, Union
+from typing import Any, Callable, Iterable, List, Set, Tuple, Union
 
 from rocm_doctor import __version__
 from rocm_doctor.facts.model import Facts
@@ -90,6 +90,40 @@ def _order(rules: List[Rule], facts: Facts) -> Callable[[Finding], Tuple]:
     return key
 
 
+def _report_evidence(node: Any) -> Set[Tuple[str, str]]:
+    """What a condition tests of the report's own words (``symptoms.*``: an error signature, a workload
+    such as training), as (fact, value) pairs."""
+    if isinstance(node, dict):
+        own = {(str(node["fact"]), str(node.get("contains", node.get("eq", ""))))} if str(node.get("fact", "")).startswith("symptoms.") else set()
+        return own.union(*(_report_evidence(v) for v in node.values()))
+    if isinstance(node, list):
+        return set().union(*(_report_evidence(v) for v in node))
+    return set()
+
+
+def _without_covered_checklists(rules: List[Rule], findings: List[Finding]) -> List[Finding]:
+    """The findings less each ``catch-all`` problem whose evidence a specific problem already covers: an
+    error or warning of a ``normal`` rule of the same category and area that also tests whatever the
+    checklist tests of the report's words (the Windows checklist beside "this torch has no
+    torch.distributed on Windows"; the Windows training checklist stays beside a finding that is not
+    about training). The checklist says the platform has requirements of its own; the specific finding
+    says which one the report breaks, and a maintainer reads that one. A note (info) covers nothing."""
+    by_id = {rule.id: rule for rule in rules}
+    specific = [
+        (f.category, f.area, _report_evidence(by_id[f.id].when)) for f in findings
+        if f.severity in ("error", "warning") and f.id in by_id and by_id[f.id].rank == "normal"
+    ]
+
+    def covered(finding: Finding) -> bool:
+        rule = by_id.get(finding.id)
+        if rule is None or rule.rank != "catch-all" or finding.severity not in ("error", "warning"):
+            return False
+        needs = _report_evidence(rule.when)
+        return any(category == finding.category and area == finding.area and needs <= tested for category, area, tested in specific)
+
+    return [f for f in findings if not covered(f)]
+
+
 SECOND_PHASE = ("derived.unexplained_signatures", "derived.unexplained_signature_category")
 """Derived facts that need the first phase's findings; rules reading them run after every other rule."""
 
@@ -157,6 +191,7 @@ def judge(rules: Iterable[Rule], facts: Facts, derived: DerivedValues) -> CheckR
         explained = sorted({s for f in findings for s in explained_by(by_id[f.id])} if by_id else set())
         derived.continue_with(tables.with_overrides({EXPLAINED_SIGNATURES: explained}), SECOND_PHASE)
         _judge_all(second, facts, derived, findings, undecided, crashes)
+    findings = _without_covered_checklists(rules, findings)
     count = len(rules)
     findings.sort(key=_order(rules, facts))
     undecided.sort(key=lambda u: (u.id, -1 if u.gpu is None else u.gpu))

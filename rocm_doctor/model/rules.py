@@ -60,7 +60,7 @@ maintainer's statement) or only reports from users that no primary source confir
 RuleRank = Literal["normal", "catch-all", "weak-inference", "fallback"]
 """Where a rule's findings go in the order a reader reads them, after every other
 problem and in this order: ``catch-all`` for a rule that fires on any report of a kind (a platform's
-checklist), ``fallback`` for the finding that says nothing else explains an error (it still names an
+checklist; left out when a ``normal`` error or warning of its category and area fired), ``fallback`` for the finding that says nothing else explains an error (it still names an
 error the report shows), ``weak-inference`` for one that rests on a guess (an iGPU next to the GPU,
 whose use the report does not show)."""
 

@@ -9,14 +9,14 @@ from rocm_doctor.pipeline import evaluate
 from rocm_doctor.model.rules import Rule
 
 
-def _rule(rule_id: str, severity: str, when: Dict[str, Any], rank: str = "normal") -> Rule:
+def _rule(rule_id: str, severity: str, when: Dict[str, Any], rank: str = "normal", category: str = "env", area: str = "env") -> Rule:
     return Rule.model_validate(
         {
             "id": rule_id,
             "name": f"order-{rule_id.lower()}",
             "severity": severity,
-            "category": "env",
-            "area": "env",
+            "category": category,
+            "area": area,
             "rank": rank,
             "when": when,
             "title": rule_id,
@@ -45,7 +45,7 @@ def test_catch_alls_then_the_unexplained_error_then_weak_inferences_rank_after_e
     rules = [
         _rule("TST911", "error", SHOWS_SEGFAULT, rank="fallback"),
         _rule("TST912", "error", ALWAYS, rank="weak-inference"),
-        _rule("TST913", "error", ALWAYS, rank="catch-all"),
+        _rule("TST913", "error", ALWAYS, rank="catch-all", category="platform", area="windows"),
         _rule("TST914", "warning", ALWAYS),
         _rule("TST915", "info", SHOWS_SEGFAULT),
     ]
@@ -71,3 +71,28 @@ def test_an_error_a_rule_says_it_explains_is_not_left_unexplained(make_facts) ->
     assert [f.id for f in evaluate([silent, unexplained], facts).findings] == ["TST941", "TST942"]
     explaining = silent.model_copy(update={"explains": ["no_torch_for_this_python"]})
     assert [f.id for f in evaluate([explaining, unexplained], facts).findings] == ["TST941"]
+
+
+def test_a_checklist_is_left_out_when_a_specific_problem_of_its_category_and_area_covers_it(make_facts) -> None:
+    checklist = _rule("TST951", "warning", ALWAYS, rank="catch-all", category="platform", area="windows")
+    specific = _rule("TST952", "warning", ALWAYS, category="platform", area="windows")
+    assert _order(make_facts, [checklist, specific]) == ["TST952"]
+
+
+def test_a_checklist_stays_beside_a_note_or_a_problem_of_another_area(make_facts) -> None:
+    checklist = _rule("TST961", "warning", ALWAYS, rank="catch-all", category="platform", area="windows")
+    note = _rule("TST962", "info", ALWAYS, category="platform", area="windows")
+    elsewhere = _rule("TST963", "error", ALWAYS, category="platform", area="wsl2")
+    other_category = _rule("TST964", "error", ALWAYS, category="gfx-unsupported", area="windows")
+    assert _order(make_facts, [checklist, note, elsewhere, other_category]) == ["TST964", "TST963", "TST961", "TST962"]
+
+
+def test_a_checklist_about_what_the_report_does_stays_beside_a_problem_that_is_not_about_it(make_facts) -> None:
+    # The Windows training checklist (it tests the report's training workload) is not covered by a
+    # Windows finding about something else (a preview wheel's crash).
+    training = {"all": [ALWAYS, {"fact": "symptoms.signatures", "contains": "segfault"}]}
+    checklist = _rule("TST971", "warning", training, rank="catch-all", category="platform", area="windows")
+    other = _rule("TST972", "warning", ALWAYS, category="platform", area="windows")
+    assert _order(make_facts, [checklist, other]) == ["TST972", "TST971"]
+    about_it = _rule("TST973", "warning", training, category="platform", area="windows")
+    assert _order(make_facts, [checklist, about_it]) == ["TST973"]
