@@ -96,3 +96,15 @@ def test_a_checklist_about_what_the_report_does_stays_beside_a_problem_that_is_n
     assert _order(make_facts, [checklist, other]) == ["TST972", "TST971"]
     about_it = _rule("TST973", "warning", training, category="platform", area="windows")
     assert _order(make_facts, [checklist, about_it]) == ["TST973"]
+
+
+def test_the_unlisted_os_finding_ranks_after_a_problem_of_another_category() -> None:
+    # RD730 fires on any report of a system AMD does not list for its ROCm release, whatever the
+    # error: it must not be read before a finding about the report's own problem.
+    from rocm_doctor.ingest import ingest_text
+    from rocm_doctor.judge.loader import load_rules
+
+    rd730 = [r for r in load_rules([], use_env=False) if r.id == "RD730"]
+    problem = _rule("TST981", "warning", {"fact": "rocm.version", "exists": True}, category="gfx-unsupported", area="zz-last")
+    facts = ingest_text("### Operating System\n\nfedora 41\n\n### ROCm Version\n\nrocm6.3\n").facts
+    assert [f.id for f in evaluate(rd730 + [problem], facts).findings] == ["TST981", "RD730"]
