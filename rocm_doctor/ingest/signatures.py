@@ -288,6 +288,14 @@ def _cut_command(block: Block, line: Line, match: "re.Match[str]", signature: Si
     return again is None or again.start() != match.start()
 
 
+MAX_GPU_SEARCH = 64
+"""Further occurrences of a message looked at for one that names the GPU, when the first does not."""
+
+
+def _names_gpu(signature: Signature, match: "re.Match[str]") -> bool:
+    return any(match.groupdict().get(name) for name in signature.gpu)
+
+
 def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> List[Piece]:
     """One piece per signature that occurs in the block (first occurrence); a message wrapped onto
     the next line counts too (:data:`WRAPPED_AT`)."""
@@ -296,7 +304,12 @@ def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> 
     seams: Optional[_Seams] = None
     for signature in signatures() if table is None else table:
         searched = ((line, signature.pattern.search(line.text[:MAX_LINE])) for line in _candidate_lines(block, signature))
-        first = next(((line, match) for line, match in searched if match is not None and not _cut_command(block, line, match, signature)), None)
+        valid = ((line, match) for line, match in searched if match is not None and not _cut_command(block, line, match, signature))
+        first = next(valid, None)
+        if first is not None and signature.gpu and not _names_gpu(signature, first[1]):
+            # A sentence that quotes the message ("with dmesg I get `PCI rejects atomics`") before the
+            # log line that names the device: the GPU comes from the log line, fenced apart or not.
+            first = next((found for found in itertools.islice(valid, MAX_GPU_SEARCH) if _names_gpu(signature, found[1])), first)
         found = [first] if first is not None else []
         if not found:
             seams = seams or _Seams(block)

@@ -150,3 +150,22 @@ def test_a_windows_feature_update_named_without_the_release_is_windows() -> None
     for text in ("window 23h2 opera,edge,etc\n", "I am on Windows 24H2 with a 7900 XTX\n"):
         assert ingest(text).facts.host.os.value == "windows", text
     assert ingest("the window closes after 23 seconds\n").facts.host.os.status == "unknown"
+
+
+# ------------------------------------------------------- fenced or not, the same facts
+
+
+def test_os_release_lines_in_a_fence_are_no_environment_settings() -> None:
+    os_release = 'NAME="Ubuntu"\nVERSION="25.10 (Questing Quokka)"\nID=ubuntu\n'
+    fenced, plain = ingest(f"```\n{os_release}```\n").facts.env.vars, ingest(os_release).facts.env.vars
+    assert (fenced.status, fenced.value) == (plain.status, plain.value)
+    assert "NAME" not in (fenced.value or {})
+    assert _vars("```\nHSA_OVERRIDE_GFX_VERSION=10.3.0\n```\n") == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0"}
+
+
+def test_a_quoted_message_before_the_log_line_naming_the_device_leaves_the_gpu_read() -> None:
+    log = "[    7.026427] kfd kfd: amdgpu: skipped device 1002:67df, PCI rejects atomics"
+    sentence = "rocminfo does not find the GPU. And with dmesg I get `PCI rejects atomics`."
+    fenced = ingest(f"{sentence}\n\n```\n{log}\n```\n").facts.symptoms.error_gfx
+    plain = ingest(f"{sentence}\n\n{log}\n").facts.symptoms.error_gfx
+    assert fenced.value == plain.value == ["gfx803"]

@@ -429,7 +429,9 @@ def _scan(block: Block) -> List[SettingSighting]:
         for match, line in block.scan(_BARE):
             if match.start(1) in taken:
                 continue
-            if block.kind == "prose" and not _stack(match.group(1)):
+            if not _stack(match.group(1)):
+                # Fenced or not, a bare NAME=value of another program is no setting of the GPU stack
+                # (``cat /etc/os-release`` prints NAME="Ubuntu", VERSION="25.10 ..."; ROCm/ROCm#5905).
                 continue
             origin = "app-config" if _LOGFMT.search(line.text) else ("assignment" if block.kind != "prose" else "prose")
             add(match, [_sighting(match.group(1), match.group(2), origin, line, TRUST_TOOL if origin == "app-config" else TRUST_PROSE, True if origin == "app-config" else None)])
