@@ -36,6 +36,16 @@ TRUST_NAMES = {
 }
 
 
+def one_line(value: Any) -> Any:
+    """A value read across a line break (a name or a release a wrapping tool cut: "Radeon AI\\nPRO
+    R9700", "Ubuntu\\n22.04.1") with the break as the space it was; other values as they are."""
+    if isinstance(value, str) and "\n" in value:
+        return " ".join(piece.strip() for piece in value.split("\n") if piece.strip())
+    if isinstance(value, list) and any(isinstance(item, str) and "\n" in item for item in value):
+        return [one_line(item) for item in value]
+    return value
+
+
 @dataclass(frozen=True)
 class Absent:
     """An observation value meaning: the text proves the thing is not there (an ``absent`` fact)."""
@@ -53,6 +63,9 @@ class Observation:
     line: Line
     trust: int = TRUST_TOOL
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "value", one_line(self.value))
+
 
 @dataclass
 class GpuSighting:
@@ -65,6 +78,9 @@ class GpuSighting:
     line: Line
     fields: Dict[str, Any] = field(default_factory=dict)
     """GpuAgent field name -> value (``name``, ``gfx``, ``device_id``, ``vendor`` ...)."""
+
+    def __post_init__(self) -> None:
+        self.fields = {key: one_line(value) for key, value in self.fields.items()}
 
 
 @dataclass

@@ -169,3 +169,13 @@ def test_a_quoted_message_before_the_log_line_naming_the_device_leaves_the_gpu_r
     fenced = ingest(f"{sentence}\n\n```\n{log}\n```\n").facts.symptoms.error_gfx
     plain = ingest(f"{sentence}\n\n{log}\n").facts.symptoms.error_gfx
     assert fenced.value == plain.value == ["gfx803"]
+
+
+def test_a_name_or_release_read_across_a_wrapped_line_break_holds_a_space() -> None:
+    # Wrapped at 80 columns, "Ubuntu 22.04.1" and "6700 xt" were read with the line break inside the
+    # value ("Ubuntu\n22.04.1"), unlike the same report unwrapped.
+    distro = "I run the webui on this machine with a fresh venv and the rocm5.2 wheels on Ubuntu\n22.04.1 and kernel 5.15\n"
+    assert ingest(distro).facts.host.distro_name.value == ingest(distro.replace("Ubuntu\n", "Ubuntu ")).facts.host.distro_name.value
+    gpu = "It fails with the same error on my card, which is an AMD Radeon RX 6700\nxt with 12 GB of memory\n"
+    names = [a.name.value for a in ingest(gpu).facts.gpus.agents]
+    assert names and all("\n" not in str(name) for name in names)
