@@ -1,0 +1,99 @@
+"""The amdsmi Python package against the libamd_smi and the torch beside it (issue 23, class other).
+
+Each form is the shape several independent real reports print (named per case); the texts are
+written for the test, not copied from one report, and the assertions are about the signature
+read and the finding shown first.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import ingest, problems_shown, signature_errors
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # ctypes binding a function of an older /opt/rocm-X.Y library (ROCm/amdsmi#186, #98)
+        "AttributeError: /opt/rocm-7.0.1/lib/libamd_smi.so: undefined symbol: amdsmi_get_gpu_partition_metrics_info\n",
+        "AttributeError: /opt/rocm-6.4.0/lib/libamd_smi.so: undefined symbol: amdsmi_get_gpu_busy_percent. Did you mean: 'amdsmi_get_gpu_fan_speed'?\n",
+        # the same through import torch, a PyPI amdsmi newer than the venv's ROCm (RLinf/RLinf#1507)
+        "ImportError: undefined symbol: amdsmi_get_cpu_affinity_with_scope\n",
+        # a versioned soname of a pip-installed ROCm
+        "AttributeError: /venv/lib/python3.12/site-packages/_rocm_sdk_core/lib/libamd_smi.so.26: undefined symbol: amdsmi_get_gpu_kfd_info\n",
+        # the CLI newer than the package it imports (modular/rules_mojo#14)
+        "AttributeError: module 'amdsmi.amdsmi_interface' has no attribute 'amdsmi_get_gpu_kfd_info'. Did you mean: 'amdsmi_get_gpu_asic_info'?\n",
+    ],
+)
+def test_an_amdsmi_package_binding_a_function_its_library_lacks_is_read(text: str) -> None:
+    assert "amdsmi_binding_symbol_missing" in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a HIP runtime function: another ROCm under an extension (RD942's case)
+        "ImportError: /tmp/torchinductor_root/triton/0/x/hip_utils.so: undefined symbol: hipGetDevicePropertiesR0600\n",
+        # amdsmi starting without a driver: no binding mismatch
+        "AMDSMI_STATUS_DRIVER_NOT_LOADED\n",
+        # the Python package that is not there at all
+        "ModuleNotFoundError: No module named 'amdsmi'\n",
+    ],
+)
+def test_other_amdsmi_and_symbol_errors_are_not_a_binding_mismatch(text: str) -> None:
+    assert "amdsmi_binding_symbol_missing" not in signature_errors(text)
+
+
+def test_an_amdsmi_package_from_another_rocm_is_the_first_finding() -> None:
+    report = (
+        "Ubuntu 22.04, ROCm 7.0.1, MI300X\n\n"
+        "$ amd-smi\n"
+        "Traceback (most recent call last):\n"
+        '  File "/usr/local/lib/python3.9/site-packages/amdsmi/amdsmi_wrapper.py", line 2639, in <module>\n'
+        "    amdsmi_get_gpu_partition_metrics_info = _libraries['libamd_smi.so'].amdsmi_get_gpu_partition_metrics_info\n"
+        "AttributeError: /opt/rocm-7.0.1/lib/libamd_smi.so: undefined symbol: amdsmi_get_gpu_partition_metrics_info\n"
+    )
+    assert problems_shown(report)[:1] == ["RD780"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # torch.cuda's device count, as pytorch#133259, vladmandic/sdnext#3181 and pytorch#127528 print it
+        "NameError: name 'amdsmi' is not defined\n",
+        # a rich traceback's last line, indented
+        "    NameError: name 'amdsmi' is not defined\n",
+        'NameError: name "amdsmi" is not defined\n',
+    ],
+)
+def test_torch_reaching_for_an_amdsmi_that_did_not_import_is_read(text: str) -> None:
+    assert "torch_amdsmi_name_error" in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "NameError: name 'amdsmi_init' is not defined\n",
+        "NameError: name 'torch' is not defined\n",
+    ],
+)
+def test_other_name_errors_are_not_the_amdsmi_path(text: str) -> None:
+    assert "torch_amdsmi_name_error" not in signature_errors(text)
+
+
+def test_torch_missing_amdsmi_is_the_first_finding_and_shows_a_rocm_build() -> None:
+    report = (
+        "Linux Mint 21.3, RX 7800 XT, ROCm 6.1.1\n"
+        "torch 2.4.0.dev20240528+rocm6.1\n\n"
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/venv/lib/python3.10/site-packages/torch/cuda/__init__.py", line 634, in _raw_device_count_amdsmi\n'
+        "    except amdsmi.AmdSmiException as e:\n"
+        "NameError: name 'amdsmi' is not defined\n"
+    )
+    assert problems_shown(report)[:1] == ["RD781"]
+
+
+def test_the_amdsmi_name_error_shows_a_rocm_build_of_torch() -> None:
+    # Only torch.cuda's ROCm branch (torch.version.hip set) counts GPUs through amdsmi.
+    facts = ingest("RuntimeError while starting\nNameError: name 'amdsmi' is not defined\n").facts
+    assert facts.torch.flavour.value == "rocm"
