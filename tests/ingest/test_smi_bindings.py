@@ -59,7 +59,8 @@ def test_an_amdsmi_package_from_another_rocm_is_the_first_finding() -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        # torch.cuda's device count, as pytorch#133259, vladmandic/sdnext#3181 and pytorch#127528 print it
+        # torch.cuda's device count, as vladmandic/sdnext#3181, AUTOMATIC1111/stable-diffusion-webui#15874
+        # and crystian/ComfyUI-Crystools#111 print it
         "NameError: name 'amdsmi' is not defined\n",
         # a rich traceback's last line, indented
         "    NameError: name 'amdsmi' is not defined\n",
