@@ -8,7 +8,7 @@ read and the finding shown first.
 from __future__ import annotations
 
 import pytest
-from ingest_helpers import ingest, problems_shown, signature_errors
+from ingest_helpers import ingest, problems_shown, signature_contexts, signature_errors
 
 
 @pytest.mark.parametrize(
@@ -98,3 +98,46 @@ def test_the_amdsmi_name_error_shows_a_rocm_build_of_torch() -> None:
     # Only torch.cuda's ROCm branch (torch.version.hip set) counts GPUs through amdsmi.
     facts = ingest("RuntimeError while starting\nNameError: name 'amdsmi' is not defined\n").facts
     assert facts.torch.flavour.value == "rocm"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # amdgpu_firmware_info, as legacy-rocm-build#5616 prints it
+        "MES feature version: 1, firmware version: 0x00000083\n",
+        # reporters' shorthand (legacy-rocm-build#5724's title and comments)
+        "amdgpu firmware (MES 0x83) causing GPU Hang\n",
+        "I was still showing MES version 83 despite being on the latest packages.\n",
+    ],
+)
+def test_mes_firmware_0x83_is_read_in_its_printed_and_spoken_forms(text: str) -> None:
+    assert "mes_firmware_0x83" in signature_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "MES feature version: 1, firmware version: 0x00000080\n",
+        "MES_KIQ feature version: 6, firmware version: 0x00000083\n",
+        "MES feature version: 1, firmware version: 0x00000830\n",
+        "The MES firmware is version 0x82 now.\n",
+    ],
+)
+def test_other_mes_versions_are_not_0x83(text: str) -> None:
+    assert "mes_firmware_0x83" not in signature_contexts(text)
+
+
+def test_mes_0x83_on_an_rdna35_apu_is_the_first_finding_and_explains_the_fault() -> None:
+    report = (
+        "Framework 13, Ryzen AI 9 HX 370 w/ Radeon 890M, Fedora 43\n"
+        "$ sudo cat /sys/kernel/debug/dri/1/amdgpu_firmware_info | grep MES\n"
+        "MES_KIQ feature version: 6, firmware version: 0x0000006c\n"
+        "MES feature version: 1, firmware version: 0x00000083\n"
+        "Memory access fault by GPU node-1 (Agent handle: 0x5c0d) on address (nil). Reason: Page not present or supervisor privilege.\n"
+    )
+    assert problems_shown(report)[:1] == ["RD782"]
+
+
+def test_mes_0x83_without_an_rdna35_gpu_is_no_finding() -> None:
+    report = "RX 7900 XTX (gfx1100)\nMES feature version: 1, firmware version: 0x00000083\n"
+    assert "RD782" not in problems_shown(report)
