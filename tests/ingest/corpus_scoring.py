@@ -79,6 +79,7 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "a1111-15874-rocm61-nightly-torch-amdsmi-nameerror": {"packages", "torch-build"},
     "rocm-5966-multi-rocm-amdsmi-package-lacks-node-handle": {"packages"},
     "rlinf-1507-pypi-amdsmi-702-in-rocm64-venv-breaks-import-torch": {"packages"},
+    "comfyui-3576-rocm61-torch-amdsmi-nameerror-conda": {"packages", "torch-build"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 
