@@ -80,6 +80,7 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "rocm-5966-multi-rocm-amdsmi-package-lacks-node-handle": {"packages"},
     "rlinf-1507-pypi-amdsmi-702-in-rocm64-venv-breaks-import-torch": {"packages"},
     "comfyui-3576-rocm61-torch-amdsmi-nameerror-conda": {"packages", "torch-build"},
+    "vllm-28680-amdsmi-package-of-another-rocm-than-643-cli": {"packages"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 
