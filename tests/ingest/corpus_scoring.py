@@ -81,6 +81,7 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "rlinf-1507-pypi-amdsmi-702-in-rocm64-venv-breaks-import-torch": {"packages"},
     "comfyui-3576-rocm61-torch-amdsmi-nameerror-conda": {"packages", "torch-build"},
     "vllm-28680-amdsmi-package-of-another-rocm-than-643-cli": {"packages"},
+    "atri-plugin-3-win-torch-no-vc-redist-c10-dll": {"platform"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 

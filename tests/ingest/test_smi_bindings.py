@@ -141,3 +141,43 @@ def test_mes_0x83_on_an_rdna35_apu_is_the_first_finding_and_explains_the_fault()
 def test_mes_0x83_without_an_rdna35_gpu_is_no_finding() -> None:
     report = "RX 7900 XTX (gfx1100)\nMES feature version: 1, firmware version: 0x00000083\n"
     assert "RD782" not in problems_shown(report)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # torch/__init__.py's own words (qllokirin/ATRI-plugin#3, chatchat-space/Langchain-Chatchat#3687)
+        "Microsoft Visual C++ Redistributable is not installed, this may lead to the DLL load failure.\n",
+        # Windows' loader dialog, both wordings (mlverse/torch#36's DLL)
+        "The code execution cannot proceed because VCRUNTIME140_1.dll was not found. Reinstalling the program may fix this problem.\n",
+        "The program can't start because MSVCP140.dll is missing from your computer.\n",
+    ],
+)
+def test_a_visual_cpp_runtime_that_did_not_load_is_read(text: str) -> None:
+    assert "vc_runtime_missing" in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the DLL found: a listing, not a failure
+        "C:\\Windows\\System32\\vcruntime140_1.dll\n",
+        "LoadLibrary C:\\work\\py312\\vcruntime140_1.dll\n",
+        # another DLL missing
+        "The code execution cannot proceed because amdhip64_6.dll was not found.\n",
+    ],
+)
+def test_other_dll_lines_are_not_a_missing_visual_cpp_runtime(text: str) -> None:
+    assert "vc_runtime_missing" not in signature_errors(text)
+
+
+def test_a_missing_visual_cpp_runtime_explains_the_dll_load_failure_first() -> None:
+    report = (
+        "Microsoft Visual C++ Redistributable is not installed, this may lead to the DLL load failure.\n"
+        "                 It can be downloaded at https://aka.ms/vs/16/release/vc_redist.x64.exe\n"
+        "Traceback (most recent call last):\n"
+        '  File "C:\\Users\\me\\venv\\Lib\\site-packages\\torch\\__init__.py", line 139, in <module>\n'
+        "    raise err\n"
+        'OSError: [WinError 126] The specified module could not be found. Error loading "C:\\Users\\me\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll" or one of its dependencies.\n'
+    )
+    assert problems_shown(report)[:1] == ["RD783"]
