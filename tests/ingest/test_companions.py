@@ -1,4 +1,5 @@
-"""The amdsmi Python package against the libamd_smi and the torch beside it (issue 23, class other).
+"""What the stack loads beside torch and ROCm (issue 23, class other): the amdsmi Python package
+against its libamd_smi and torch, MES firmware on RDNA 3.5 GPUs, the Visual C++ runtime on Windows.
 
 Each form is the shape several independent real reports print (named per case); the texts are
 written for the test, not copied from one report, and the assertions are about the signature
