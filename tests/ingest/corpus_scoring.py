@@ -76,6 +76,8 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "comfyui-zluda-5-win-hip-sdk-bin-not-on-path-winerror-126": {"platform"},
     "zluda-lshqqytiger-135-build-needs-amdhip64-7-on-hip6": {"platform"},
     "zluda-vosen-326-rx580-driver-ships-only-hip5-dlls": {"platform"},
+    "ollama-2392-stale-amdgpu-module-after-swap-to-nvidia": {"driver", "device-selection"},
+    "rocm-3166-7900xtx-ring-gfx-timeout-power-profile": {"driver"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 
