@@ -82,6 +82,8 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "comfyui-3576-rocm61-torch-amdsmi-nameerror-conda": {"packages", "torch-build"},
     "vllm-28680-amdsmi-package-of-another-rocm-than-643-cli": {"packages"},
     "atri-plugin-3-win-torch-no-vc-redist-c10-dll": {"platform"},
+    "ollama-2392-stale-amdgpu-module-after-swap-to-nvidia": {"driver", "device-selection"},
+    "rocm-3166-7900xtx-ring-gfx-timeout-power-profile": {"driver"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 
