@@ -1,0 +1,68 @@
+"""Firmware and kernels under ROCm on RDNA3.5 APUs (issue 23, class driver_too_old).
+
+Each form is the shape independent real reports use (named per case); the texts are written for
+the test, not copied from one report, and the assertions are about the signature read and the
+finding shown first.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import problems_shown, signature_errors
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # debugfs amdgpu_firmware_info, in the format of legacy-rocm-build#2196 and #5616
+        "MES feature version: 1, firmware version: 0x00000083\n",
+        "/sys/kernel/debug/dri/1/amdgpu_firmware_info:MES feature version: 1, firmware version: 0x00000083\n",
+        # prose (legacy-rocm-build#5724, #5616)
+        "I was still showing MES version 83 despite being on the latest packages.\n",
+        "rebooted but still have MES 0x83 loaded\n",
+        "the distribution now ships the broken 0x83 MES FW\n",
+        # the firmware release that carries it (#5616, kyuz0/amd-strix-halo-toolboxes)
+        "$ rpm -q amd-gpu-firmware\namd-gpu-firmware-20251125-1.fc43.noarch\n",
+        "linux-firmware 20251125-1 is installed\n",
+    ],
+)
+def test_the_mes_0x83_firmware_is_read_in_each_form(text: str) -> None:
+    assert "amdgpu_mes_firmware_0x83" in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the reverted releases and RDNA4's correct one (legacy-rocm-build#5724, #6155)
+        "MES feature version: 1, firmware version: 0x00000080\n",
+        "the loaded MES FW for these GPUs is 0x8B\n",
+        "sorted with MES firmware `0x00000080`\n",
+        # the KIQ pipe's line, and another firmware release
+        "MES_KIQ feature version: 6, firmware version: 0x00000083\n",
+        "linux-firmware 20251111 is installed\n",
+        # numbers that only contain 83
+        "MES version 0x830\n",
+    ],
+)
+def test_other_mes_releases_are_not_the_0x83_firmware(text: str) -> None:
+    assert "amdgpu_mes_firmware_0x83" not in signature_errors(text)
+
+
+def test_a_strix_point_report_with_mes_0x83_is_told_about_the_firmware_first() -> None:
+    # the shape of legacy-rocm-build#5724 (Framework 13, Radeon 890M) and #5616 (Fedora 43)
+    report = (
+        "My system is a Framework 13 with Ryzen AI 9 HX 370 w Radeon 890M, kernel 6.18.2.\n"
+        "Memory access fault by GPU node-1 (Agent handle: 0x55d0c8a0) on address (nil). Reason: Page not present or supervisor privilege.\n"
+        "$ sudo grep MES /sys/kernel/debug/dri/1/amdgpu_firmware_info\n"
+        "MES_KIQ feature version: 6, firmware version: 0x0000006f\n"
+        "MES feature version: 1, firmware version: 0x00000083\n"
+    )
+    assert problems_shown(report)[:1] == ["RD750"]
+
+
+def test_mes_0x83_beside_another_gpu_generation_is_not_called_the_apu_regression() -> None:
+    report = (
+        "GPU: AMD Radeon RX 7900 XTX\n"
+        "MES feature version: 1, firmware version: 0x00000083\n"
+    )
+    assert "RD750" not in problems_shown(report)
