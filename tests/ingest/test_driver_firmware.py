@@ -66,3 +66,47 @@ def test_mes_0x83_beside_another_gpu_generation_is_not_called_the_apu_regression
         "MES feature version: 1, firmware version: 0x00000083\n"
     )
     assert "RD750" not in problems_shown(report)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # apt's tail of a failed configure (t2linux/T2-Ubuntu#23, ROCm/amdgpu#144, SkyyySi/pytorch-docker-gfx803#1)
+        "Processing triggers for libc-bin (2.31-0ubuntu9.1) ...\nErrors were encountered while processing:\n amdgpu-dkms\nE: Sub-process /usr/bin/dpkg returned an error code (1)\n",
+        "Errors were encountered while processing:\n rock-dkms\n",
+    ],
+)
+def test_apts_summary_of_a_failed_amdgpu_dkms_configure_is_read(text: str) -> None:
+    assert "apt_errors_processing_amdgpu_dkms" in signature_errors(text)
+    assert problems_shown(text)[:1] == ["RD941"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the package named to be installed, and another package's failure
+        "The following NEW packages will be installed:\n  amdgpu-dkms\n",
+        "Errors were encountered while processing:\n nvidia-dkms-535\n",
+        "The following packages have unmet dependencies:\n amdgpu-dkms : Depends: amdgpu-dkms-firmware but it is not going to be installed\n",
+    ],
+)
+def test_amdgpu_dkms_named_without_apts_failure_summary_is_not_a_failed_configure(text: str) -> None:
+    assert "apt_errors_processing_amdgpu_dkms" not in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # DKMS's pointer to the build log, left where the paste was cut (ROCm/amdgpu#144, pop-os/pop#1135)
+        "Building initial module for 5.15.0-53-generic\nConsult /var/lib/dkms/amdgpu/5.13.11.21.50-1373477/build/make.log for more information.\n",
+        "Consult /var/lib/dkms/amdgpu/1.8-151/build/make.log for more information.\n",
+    ],
+)
+def test_dkms_pointing_at_amdgpus_build_log_is_a_failed_build(text: str) -> None:
+    assert "amdgpu_dkms_build_failed" in signature_errors(text)
+
+
+def test_another_modules_build_log_is_not_amdgpus() -> None:
+    assert "amdgpu_dkms_build_failed" not in signature_errors(
+        "Consult /var/lib/dkms/nvidia/535.54.03/build/make.log for more information.\n"
+    )
