@@ -110,3 +110,34 @@ def test_another_modules_build_log_is_not_amdgpus() -> None:
     assert "amdgpu_dkms_build_failed" not in signature_errors(
         "Consult /var/lib/dkms/nvidia/535.54.03/build/make.log for more information.\n"
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # make.log of the DKMS build (ROCm/amdgpu#53; ROCm 6's /tmp/amd.XXXX tree, legacy-rocm-build#3701)
+        "/var/lib/dkms/amdgpu/1.8-192/build/amd/amdgpu/amdgpu_atpx_handler.c:577:19: error: initialization from incompatible pointer type [-Werror=incompatible-pointer-types]\n",
+        "/tmp/amd.stPK9gWX/amd/amdgpu/../display/amdgpu_dm/amdgpu_dm_helpers.c:563:64: error: passing argument 2 of 'drm_dp_add_payload_part2' from incompatible pointer type\n",
+        "make[2]: *** [scripts/Makefile.build:317: /var/lib/dkms/amdgpu/1.9-224.el7/build/amd/amdgpu/amdgpu_drv.o] Error 1\n",
+        # Arch's rock-dkms names its tree amdgpu-<release> (rocm-arch/rocm-arch#55)
+        "/var/lib/dkms/amdgpu-3.1/44/build/include/kcl/kcl_version.h:4:34: error: missing expression between '(' and ')'\n",
+        # the DKMS Makefile's own check of the kernel (legacy-rocm-build#2155)
+        "/var/lib/dkms/amdgpu/5.18.13-1538762.el8/build/Makefile:16: *** dma_resv->seq is missing., exit.... Stop.\n",
+    ],
+)
+def test_a_compiler_error_in_amds_dkms_tree_is_a_failed_build(text: str) -> None:
+    assert "amdgpu_dkms_build_failed" in signature_errors(text)
+    assert problems_shown(text)[:1] == ["RD385"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # warnings, and another module's tree
+        "/var/lib/dkms/amdgpu/2.6-22/build/amd/amdkcl/kcl_drm.c:12:5: warning: no previous prototype\n",
+        "  CC [M]  /var/lib/dkms/amdgpu/2.6-22/build/amd/amdkcl/main.o\n",
+        "/var/lib/dkms/nvidia/535.54.03/build/nvidia/nv.c:10:1: error: unknown type name\n",
+    ],
+)
+def test_a_dkms_build_that_only_warns_or_is_another_module_is_not_amdgpus_failure(text: str) -> None:
+    assert "amdgpu_dkms_build_failed" not in signature_errors(text)
