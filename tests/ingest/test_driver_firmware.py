@@ -141,3 +141,32 @@ def test_a_compiler_error_in_amds_dkms_tree_is_a_failed_build(text: str) -> None
 )
 def test_a_dkms_build_that_only_warns_or_is_another_module_is_not_amdgpus_failure(text: str) -> None:
     assert "amdgpu_dkms_build_failed" not in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # ROCm 6's make.log prints paths relative to the build tree (legacy-rocm-build#5085)
+        "DKMS make.log for amdgpu-6.12.12-2164967.24.04 for kernel 6.14.0-24-generic (x86_64)\n...\n"
+        "amd/amdgpu/amdgpu_drv.c:2416:25: error: implicit declaration of function 'drm_fbdev_ttm_setup' [-Werror=implicit-function-declaration]\n",
+        # DKMS 3.x's header (legacy-rocm-build#5624) and a localised make (#2155)
+        "DKMS (dkms-3.2.0) make.log for amdgpu/6.12.12-2202139.24.04 for kernel 6.17.0-6-generic (x86_64)\n"
+        "make[3]: *** [scripts/Makefile.build:287: amd/amdgpu/amdgpu_ttm.o] Error 1\n",
+    ],
+)
+def test_an_error_in_a_pasted_amdgpu_dkms_make_log_is_a_failed_build(text: str) -> None:
+    assert "amdgpu_dkms_make_log_error" in signature_errors(text)
+    assert problems_shown(text)[:1] == ["RD385"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a C error from another build, and a make.log that only warns
+        "ggml/src/ggml-cuda/common.cuh:12:3: error: unknown type name\namdgpu driver 6.8.5 is loaded\n",
+        "DKMS make.log for amdgpu-2.6-22 for kernel 5.4.0-91-generic (x86_64)\n"
+        "/var/lib/dkms/amdgpu/2.6-22/build/amd/amdkcl/kcl_drm.c:12:5: warning: no previous prototype\n",
+    ],
+)
+def test_errors_outside_an_amdgpu_dkms_make_log_are_not_its_failure(text: str) -> None:
+    assert "amdgpu_dkms_make_log_error" not in signature_errors(text)
