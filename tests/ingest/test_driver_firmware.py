@@ -170,3 +170,27 @@ def test_an_error_in_a_pasted_amdgpu_dkms_make_log_is_a_failed_build(text: str) 
 )
 def test_errors_outside_an_amdgpu_dkms_make_log_are_not_its_failure(text: str) -> None:
     assert "amdgpu_dkms_make_log_error" not in signature_errors(text)
+
+
+def test_rocminfo_without_the_amdgpu_module_on_a_host_is_told_as_the_driver_first() -> None:
+    # the shape of legacy-rocm-build#1850 (Ubuntu 22.10, 5.19 kernel) and tsl0922/pytorch-gfx803#7
+    report = (
+        "Ubuntu 22.04.3 LTS, Kernel: Linux 6.2.0-39-generic, RX470\n"
+        "$ rocminfo\n"
+        "ROCk module is NOT loaded, possibly no GPU devices\n"
+        "Unable to open /dev/kfd read-write: No such file or directory\n"
+    )
+    assert problems_shown(report)[:1] == ["RD751"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # in a container the host's module is not what rocminfo saw (RD962)
+        "I run it inside a docker container (rocm/pytorch image).\n$ rocminfo\nROCk module is NOT loaded, possibly no GPU devices\n",
+        # under WSL2 there is no amdgpu module at all
+        "Ubuntu 22.04 under WSL2\n$ rocminfo\nROCk module is NOT loaded, possibly no GPU devices\n",
+    ],
+)
+def test_rocminfo_without_the_module_in_a_container_or_wsl_is_not_called_the_hosts_driver(text: str) -> None:
+    assert "RD751" not in problems_shown(text)
