@@ -194,3 +194,42 @@ def test_rocminfo_without_the_amdgpu_module_on_a_host_is_told_as_the_driver_firs
 )
 def test_rocminfo_without_the_module_in_a_container_or_wsl_is_not_called_the_hosts_driver(text: str) -> None:
     assert "RD751" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "worked", "now"),
+    [
+        # legacy-rocm-build#1307's form, ROCm/amdgpu#53's, and a bisection told in one sentence (ollama/ollama#8262)
+        ("ROCm works on 5.4.0-54-generic, not on 5.4.0-57-generic.\n", "5.4.0-54-generic", "5.4.0-57-generic"),
+        ("The module works fine with 4.15.0-29-generic but fails with 4.15.0-33-generic\n", "4.15.0-29-generic", "4.15.0-33-generic"),
+        ("It worked on kernel 6.11.10 but after updating to kernel 6.12.4 ollama segfaults.\n", "6.11.10", "6.12.4"),
+    ],
+)
+def test_a_kernel_that_worked_and_the_one_that_fails_are_read_as_before_and_now(text: str, worked: str, now: str) -> None:
+    from ingest_helpers import ingest
+
+    facts = ingest(text).facts
+    assert facts.host.kernel_release.value == now
+    assert f"host.kernel_release={worked}" in (facts.symptoms.earlier.value or [])
+    assert "RD801" in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # versions of other things, and a kernel with a ROCm release
+        "It works with torch 2.5.1 but fails with 2.6.0\n",
+        "Works on kernel 6.8 but not with ROCm 6.2\n",
+    ],
+)
+def test_a_change_of_something_else_is_not_a_kernel_that_worked(text: str) -> None:
+    from ingest_helpers import ingest
+
+    earlier = ingest(text).facts.symptoms.earlier.value or []
+    assert not any(str(item).startswith("host.kernel_release=") for item in earlier)
+
+
+def test_a_release_that_ends_a_sentence_is_still_read() -> None:
+    from ingest_helpers import ingest
+
+    assert ingest("I am on kernel 6.12.4.\n").facts.host.kernel_release.value == "6.12.4"
