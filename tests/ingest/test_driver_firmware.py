@@ -233,3 +233,15 @@ def test_a_release_that_ends_a_sentence_is_still_read() -> None:
     from ingest_helpers import ingest
 
     assert ingest("I am on kernel 6.12.4.\n").facts.host.kernel_release.value == "6.12.4"
+
+
+def test_rocminfo_that_lists_gpu_agents_after_its_module_check_is_not_a_missing_driver() -> None:
+    # amdgpu built into the kernel has no /sys/module/amdgpu/initstate, so the module check fails
+    # while KFD works (ROCm/rocm_smi_lib#102, ROCm/amdsmi#172)
+    report = (
+        "$ rocminfo\nROCk module is NOT loaded, possibly no GPU devices\n=====================\nHSA System Attributes\n"
+        "=====================\nRuntime Version:         1.1\n==========\nHSA Agents\n==========\n*******\nAgent 1\n*******\n"
+        "  Name:                    AMD Ryzen 9 7950X\n  Device Type:             CPU\n*******\nAgent 2\n*******\n"
+        "  Name:                    gfx1100\n  Marketing Name:          AMD Radeon RX 7900 XTX\n  Device Type:             GPU\n"
+    )
+    assert "RD751" not in problems_shown(report)
