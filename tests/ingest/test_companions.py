@@ -112,7 +112,7 @@ def test_the_amdsmi_name_error_shows_a_rocm_build_of_torch() -> None:
     ],
 )
 def test_mes_firmware_0x83_is_read_in_its_printed_and_spoken_forms(text: str) -> None:
-    assert "mes_firmware_0x83" in signature_contexts(text)
+    assert "amdgpu_mes_firmware_0x83" in signature_errors(text)
 
 
 @pytest.mark.parametrize(
@@ -125,7 +125,7 @@ def test_mes_firmware_0x83_is_read_in_its_printed_and_spoken_forms(text: str) ->
     ],
 )
 def test_other_mes_versions_are_not_0x83(text: str) -> None:
-    assert "mes_firmware_0x83" not in signature_contexts(text)
+    assert "amdgpu_mes_firmware_0x83" not in signature_errors(text)
 
 
 def test_mes_0x83_on_an_rdna35_apu_is_the_first_finding_and_explains_the_fault() -> None:
@@ -136,12 +136,12 @@ def test_mes_0x83_on_an_rdna35_apu_is_the_first_finding_and_explains_the_fault()
         "MES feature version: 1, firmware version: 0x00000083\n"
         "Memory access fault by GPU node-1 (Agent handle: 0x5c0d) on address (nil). Reason: Page not present or supervisor privilege.\n"
     )
-    assert problems_shown(report)[:1] == ["RD782"]
+    assert problems_shown(report)[:1] == ["RD750"]
 
 
 def test_mes_0x83_without_an_rdna35_gpu_is_no_finding() -> None:
     report = "RX 7900 XTX (gfx1100)\nMES feature version: 1, firmware version: 0x00000083\n"
-    assert "RD782" not in problems_shown(report)
+    assert "RD750" not in problems_shown(report)
 
 
 @pytest.mark.parametrize(

@@ -182,7 +182,7 @@ _KERNEL = re.compile(
     r"(?<![\w.])(\d\.\d{1,2}\.\d{1,3}(?:-\d+(?:\.\d+)?-(?:generic|oem|lowlatency|azure|aws|gcp)|-arch\d-\d|-zen\d-\d|\.fc\d{2}\.x86_64|-\d+-amd64|\.\d+-microsoft-standard-WSL2"
     # Fedora/RHEL (6.17.8-200.fc43.x86_64, 6.17.8-200.nobara.fc43.x86_64, 5.14.0-503.11.1.el9_5.x86_64),
     # Debian (6.12.100+deb13-amd64), Proxmox (6.8.12-4-pve), CachyOS (6.17.7-2-cachyos), openSUSE (6.4.0-150600.23.25-default)
-    r"|-\d+(?:\.\d+)*(?:\.[a-z]+)?\.(?:fc\d{2}|el\d+(?:_\d+)?)\.(?:x86_64|aarch64)|\+deb\d+-amd64|-\d+-pve|-\d+-cachyos(?:-[a-z]+)?|-\d+(?:\.\d+)+-default))(?![\w.])"
+    r"|-\d+(?:\.\d+)*(?:\.[a-z]+)?\.(?:fc\d{2}|el\d+(?:_\d+)?)\.(?:x86_64|aarch64)|\+deb\d+-amd64|-\d+-pve|-\d+-cachyos(?:-[a-z]+)?|-\d+(?:\.\d+)+-default))(?!\w|\.\w)"
 )
 _UBUNTU_SIGNATURE = re.compile(r"\(Ubuntu\s+$")
 """What /proc/version prints before Ubuntu's package version of the kernel (5.15.0-133.144-generic),
@@ -196,7 +196,28 @@ _INSTALLED_KERNEL_NAMED = re.compile(
 (``/lib/modules/5.4.0-42-generic/updates/dkms/``) names a kernel that is installed, not the one
 running: apt and DKMS list every installed kernel (ROCm/amdgpu#107, legacy-rocm-build#1367, #3883). So
 does the release a command is given with ``-k`` (``modinfo -k``, ``dkms install -k``; modinfo(8), dkms(8))."""
-_KERNEL_WORD = re.compile(r"\bkernel\s*(?:version\s*)?:?\s*v?(\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w.+-]+)?)(?![\w.])", re.IGNORECASE)
+_KERNEL_WORD = re.compile(r"\bkernel\s*(?:version\s*)?:?\s*v?(\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+-]+(?:\.[\w+-]+)*)?)(?!\w|\.\w)", re.IGNORECASE)
+"""``kernel 6.8.0-45-generic``, ``Kernel: 6.12.4``; a release that ends a sentence (``... on kernel 6.12.4.``)
+is read without the full stop."""
+_KERNEL_RELEASE_SAID = r"\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+-]+(?:\.[\w+-]+)*)?"
+_KERNEL_CHANGE = re.compile(
+    r"\b(?:work(?:s|ed|ing)?|ran|runs|was\s+fine|is\s+fine)\b(?:\s+(?:fine|well|ok|perfectly|great))?\s+(?:with|on|under|in)\s+"
+    r"(?:the\s+)?(?:linux\s+)?(?:kernel\s*)?v?(?P<before>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)(?:\s+kernel)?"
+    r"[^.;\n]{0,60}?(?:\bbut\b|\band\b|\bwhile\b|,)?\s*\b(?:not|fails?|failed|failing|breaks?|broke|broken|crash(?:es|ed)?|hangs?|segfaults?|"
+    r"stopped\s+working|no\s+longer\s+works?|after\s+(?:updating|upgrading|update|upgrade|moving))\b[^.;\n]{0,40}?"
+    r"\b(?:with|on|under|since|to|in)\s+(?:the\s+)?(?:linux\s+)?(?:kernel\s*)?v?(?P<after>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)",
+    re.IGNORECASE,
+)
+"""A kernel that worked and the one that does not, in one sentence: "ROCm works on 5.4.0-54, not on
+5.4.0-57" (legacy-rocm-build#1307), "works fine with 4.15.0-29 but fails with 4.15.0-33"
+(ROCm/amdgpu#53), "worked on kernel 6.11.10 but after updating to kernel 6.12.4 ..." (the form of
+ollama/ollama#8262's bisection, legacy-rocm-build#1007 "works fine on kernel 5.4.15", "hangs ... on
+kernel 5.5.0"). The first is an earlier state (RD801 compares them), the second the current kernel.
+Only read when the sentence says "kernel" or both are full releases (5.4.0-54): "works with torch 2.5
+but not 2.6" is no kernel."""
+_FULL_RELEASE = re.compile(r"\d\.\d{1,2}\.\d{1,3}-")
+
+
 _ADRENALIN = re.compile(
     r"\bAdrenalin(?:[ \t]+Edition)?(?:[ \t]+(?:drivers?|software|version))?[ \t:(v-]{0,4}(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)"
     r"|\b(?:AMD[ \t]+|GPU[ \t]+|graphics[ \t]+|display[ \t]+)?drivers?[ \t]+(?:version[ \t]+)?(?:from[ \t]+v?-?2\d\.\d{1,2}\.\d{1,2}[ \t]+)?(?:to[ \t]+)?v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)",
@@ -626,8 +647,22 @@ def _platform(block: Block) -> List[Observation]:
         if wsl:
             found = [o for o in found if o.path != "host.os"]
         out += found
+    changed: List[Tuple[int, int]] = []
+    if "kernel" in lowered or "work" in lowered:
+        for match, line in block.scan(_KERNEL_CHANGE):
+            said_kernel = "kernel" in match.group(0).lower()
+            if not said_kernel and not (_FULL_RELEASE.match(match.group("before")) and _FULL_RELEASE.match(match.group("after"))):
+                continue
+            found = kernel_observations(match.group("after"), line, TRUST_PROSE)
+            if not found:
+                continue
+            changed.append(match.span())
+            out.append(Observation("symptoms.earlier", [f"host.kernel_release={match.group('before')}"], line, TRUST_PROSE))
+            out += found
     for pattern in (_KERNEL, _KERNEL_WORD):
         for match, line in block.scan(pattern):
+            if _inside(match.start(), changed):
+                continue  # read above as the kernel that worked and the one in use
             before = line.text[: block.column_at(match.start())]
             if _UBUNTU_SIGNATURE.search(before):
                 continue  # "(Ubuntu 5.15.0-133.144-generic 5.15.173)": the package, not the release
