@@ -1,0 +1,90 @@
+"""What a report shows about the torch build without printing it (issue 23, classes
+cuda_wheel_on_amd and package_mismatch): NVIDIA's CUDA packages an install brings, in pip's and uv's
+lines and in reporters' words, and companions of another nightly than torch. Sources are on the
+rows of rules/data/signatures.yaml and the rules in rules/torch_evidence.yaml; assertions are about
+context ids and finding categories, never wording.
+"""
+
+from __future__ import annotations
+
+from typing import List, Tuple
+
+import pytest
+from ingest_helpers import ingest
+
+from rocm_doctor.ingest import ingest_text
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.pipeline import evaluate
+
+AMD = "RX 7900 XTX on Ubuntu 22.04 with ROCm 6.2.\n"
+
+
+def context(text: str) -> list:
+    found = ingest(text).facts.symptoms.context
+    return list(found.value or []) if found.is_known else []
+
+
+def serious(text: str) -> List[Tuple[str, str, str]]:
+    findings = evaluate(load_rules([], use_env=False), ingest_text(text).facts).findings
+    return [(f.id, f.severity, f.category) for f in findings if f.severity in ("error", "warning")]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Collecting nvidia-cudnn-cu12==9.1.0.70 (from torch)",
+        "  Downloading nvidia_cudnn_cu12-9.1.0.70-py3-none-manylinux2014_x86_64.whl (664.8 MB)",
+        "  Using cached nvidia_cublas_cu12-12.1.3.1-py3-none-manylinux1_x86_64.whl (410.6 MB)",
+        "Successfully installed filelock-3.13.1 nvidia-cublas-cu12-12.1.3.1 nvidia-nccl-cu12-2.20.5 torch-2.3.1",
+        " + nvidia-cuda-runtime-cu12==12.4.127",
+        "Requirement already satisfied: nvidia-nvjitlink-cu12 in ./venv/lib/python3.10/site-packages (from nvidia-cusolver-cu12==11.4.5.107->torch) (12.5.82)",
+        "Installing collected packages: nvidia-cuda-nvrtc-cu11, nvidia-cudnn-cu11, torch",
+        "StableSwarm will install CUDA-libraries and once everything is installed it fails",
+        "even with the AMD option it will always download the Nvidia components of pytorch.",
+        "Updating ComfyUI installs Nvidia packages and then it fails.",
+        "In the current main state it grabs Torch CUDA, Triton, etc.",
+        "When updating ComfyUI with an AMD card, it switches to CUDA instead of ROCM, and then fails",
+    ],
+)
+def test_an_install_of_nvidia_cuda_packages_is_read_in_pip_uv_and_reporters_words(line: str) -> None:
+    assert "cuda_packages_install_told" in context(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Successfully uninstalled nvidia-cudnn-cu12-9.1.0.70",
+        "  Found existing installation: nvidia-cublas-cu12 12.1.3.1",
+        "pip uninstall -y nvidia-cudnn-cu12 nvidia-cublas-cu12",
+        " - nvidia-cudnn-cu12==9.1.0.70",
+        "I removed nvidia-cudnn-cu12 and reinstalled torch from the ROCm index",
+        "I did not install nvidia packages, only the ROCm wheels.",
+        "My old NVIDIA card used CUDA; now I have an AMD one.",
+    ],
+)
+def test_removing_or_denying_nvidia_packages_is_not_an_install_of_them(line: str) -> None:
+    assert "cuda_packages_install_told" not in context(line)
+
+
+def test_an_install_log_that_brings_cuda_runtime_wheels_on_amd_is_a_torch_build_problem() -> None:
+    log = AMD + (
+        "Collecting torch\n"
+        "Collecting nvidia-cudnn-cu12==9.1.0.70 (from torch)\n"
+        "Successfully installed nvidia-cublas-cu12-12.1.3.1 nvidia-cudnn-cu12-9.1.0.70 torch-2.3.1\n"
+    )
+    assert ("RD760", "warning", "torch-build") in serious(log)
+
+
+def test_cuda_runtime_wheels_beside_a_rocm_torch_shown_now_are_not_called_its_build() -> None:
+    log = AMD + "Successfully installed nvidia-nccl-cu12-2.20.5 torch-2.5.1+rocm6.2\n"
+    assert not any(found[0] == "RD760" for found in serious(log))
+
+
+def test_companions_of_another_nightly_date_than_torch_are_a_packages_problem() -> None:
+    listing = AMD + "torch==2.9.0a0+rocm7.0.0rc20250812\ntorchvision==0.24.0a0+rocm7.0.0rc20250815\n"
+    assert ("RD761", "warning", "packages") in serious(listing)
+
+
+def test_companions_of_the_same_nightly_date_are_not_flagged() -> None:
+    listing = AMD + "torch==2.6.0.dev20241014+rocm6.2\ntorchvision==0.20.0.dev20241014+rocm6.2\n"
+    assert not any(found[0] == "RD761" for found in serious(listing))
