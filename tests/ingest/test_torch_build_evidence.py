@@ -88,3 +88,33 @@ def test_companions_of_another_nightly_date_than_torch_are_a_packages_problem() 
 def test_companions_of_the_same_nightly_date_are_not_flagged() -> None:
     listing = AMD + "torch==2.6.0.dev20241014+rocm6.2\ntorchvision==0.20.0.dev20241014+rocm6.2\n"
     assert not any(found[0] == "RD761" for found in serious(listing))
+
+
+@pytest.mark.parametrize(
+    ("line", "read"),
+    [
+        ("Looking in indexes: https://pypi.org/simple, https://download.pytorch.org/whl/rocm6.0", True),
+        ("Looking in indexes: https://download.pytorch.org/whl/nightly/rocm6.2, https://pypi.org/simple", True),
+        ("Looking in indexes: https://pypi.tuna.tsinghua.edu.cn/simple, https://download.pytorch.org/whl/rocm5.4.2", True),
+        ("Looking in indexes: https://download.pytorch.org/whl/rocm6.3", False),
+        ("Looking in indexes: https://pypi.org/simple, https://download.pytorch.org/whl/cu121", False),
+        ("Looking in indexes: https://download.pytorch.org/whl/rocm6.3, https://repo.radeon.com/rocm/manylinux/rocm-rel-6.3/", False),
+    ],
+)
+def test_pips_list_of_indexes_tells_a_rocm_index_searched_beside_another(line: str, read: bool) -> None:
+    assert ("pip_searched_another_index_beside_rocm" in context(line)) is read
+
+
+def test_a_log_where_pip_searched_pypi_beside_rocm_and_fetched_no_rocm_torch_is_a_torch_build_problem() -> None:
+    log = AMD + "Looking in indexes: https://pypi.org/simple, https://download.pytorch.org/whl/rocm6.0\nCollecting torch\n"
+    assert ("RD762", "warning", "torch-build") in serious(log)
+
+
+def test_a_rocm_index_pip_searched_beside_another_is_no_evidence_of_a_rocm_torch() -> None:
+    log = AMD + "Looking in indexes: https://pypi.org/simple, https://download.pytorch.org/whl/rocm6.0\nCollecting torch\n"
+    assert ingest(log).facts.torch.flavour.value != "rocm"
+
+
+def test_a_rocm_index_pip_searched_alone_still_tells_the_rocm_build() -> None:
+    log = AMD + "Looking in indexes: https://download.pytorch.org/whl/rocm6.2\nCollecting torch\n"
+    assert ingest(log).facts.torch.flavour.value == "rocm"
