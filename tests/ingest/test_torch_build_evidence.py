@@ -118,3 +118,33 @@ def test_a_rocm_index_pip_searched_beside_another_is_no_evidence_of_a_rocm_torch
 def test_a_rocm_index_pip_searched_alone_still_tells_the_rocm_build() -> None:
     log = AMD + "Looking in indexes: https://download.pytorch.org/whl/rocm6.2\nCollecting torch\n"
     assert ingest(log).facts.torch.flavour.value == "rocm"
+
+
+KEPT = (
+    "$ pip install torch torchvision torchaudio --index-url https://download.pytorch.org/whl/rocm6.3\n"
+    "Looking in indexes: https://download.pytorch.org/whl/rocm6.3\n"
+    "Requirement already satisfied: torch in /home/me/comfyvenv/lib/python3.13/site-packages (2.7.1)\n"
+    "Requirement already satisfied: torchvision in /home/me/comfyvenv/lib/python3.13/site-packages (0.22.1)\n"
+)
+
+
+def test_an_install_from_the_rocm_index_that_kept_pypis_torch_is_a_torch_build_problem() -> None:
+    facts = ingest(AMD + KEPT).facts
+    assert "rocm_install_kept_other_torch" in context(AMD + KEPT)
+    assert facts.torch.flavour.value != "rocm"
+    assert ("RD763", "warning", "torch-build") in serious(AMD + KEPT)
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # the ROCm build is what pip kept
+        KEPT.replace("(2.7.1)\n", "(2.7.1+rocm6.3)\n", 1),
+        # a distribution's ROCm torch seen through --system-site-packages carries no tag
+        KEPT.replace("/home/me/comfyvenv/lib/python3.13/site-packages (2.7.1)", "/usr/lib/python3.13/site-packages (2.7.1)", 1),
+        # PyPI searched too: RD762 and RD502 judge that
+        KEPT.replace("--index-url", "--extra-index-url").replace("indexes: ", "indexes: https://pypi.org/simple, "),
+    ],
+)
+def test_a_kept_rocm_or_distribution_torch_is_not_called_a_kept_other_build(log: str) -> None:
+    assert "rocm_install_kept_other_torch" not in context(AMD + log)

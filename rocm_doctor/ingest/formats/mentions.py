@@ -37,6 +37,7 @@ from rocm_doctor.ingest.formats.common import COUNT_FIELD, gfx_of, gpu_fields, i
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, kernel_observations, windows_observations
 from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, GpuSighting, Observation, Piece
 from rocm_doctor.knowledge.cpus import igpu_for_cpu
+from rocm_doctor.ingest.formats.install_log import kept_torch_not_rocm
 from rocm_doctor.knowledge.torch_identity import from_index_url, from_wheel, identify
 
 # ------------------------------------------------------------------ GPUs
@@ -522,6 +523,7 @@ def _torch(block: Block) -> List[Observation]:
                 continue
             out += torch_version_observations(match.group(1), line, TRUST_PROSE)
     if "index" in lowered or "://" in lowered or " -f " in lowered or " -i " in lowered:
+        kept_other = kept_torch_not_rocm(block)
         for match, line in block.scan(_INDEX):
             url = match.group(1) or match.group(2)
             identity = from_index_url(url)
@@ -529,6 +531,8 @@ def _torch(block: Block) -> List[Observation]:
                 continue
             if identity.flavour == "rocm" and ("--extra-index-url" in match.group(0).lower() or _SEVERAL_INDEXES.match(line.text)):
                 continue  # pip also searches PyPI, whose CUDA build can win: a ROCm extra index decides nothing
+            if identity.flavour == "rocm" and kept_other is not None:
+                continue  # pip kept the torch that was there: the ROCm index installed nothing
             observations = identity_observations(identity, line, TRUST_PROSE)
             out += [o for o in observations if o.path != "torch.version"]
     return out
