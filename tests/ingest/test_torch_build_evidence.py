@@ -148,3 +148,47 @@ def test_an_install_from_the_rocm_index_that_kept_pypis_torch_is_a_torch_build_p
 )
 def test_a_kept_rocm_or_distribution_torch_is_not_called_a_kept_other_build(log: str) -> None:
     assert "rocm_install_kept_other_torch" not in context(AMD + log)
+
+
+PIP_SHOW = (
+    "$ pip show torch torchaudio\n"
+    "Name: torch\n"
+    "Version: {torch}\n"
+    "Summary: Tensors and Dynamic neural networks in Python with strong GPU acceleration\n"
+    "Home-page: https://pytorch.org/\n"
+    "Location: {location}\n"
+    "Requires: filelock, jinja2, {requires}sympy\n"
+    "Required-by: torchaudio\n"
+    "---\n"
+    "Name: torchaudio\n"
+    "Version: {audio}\n"
+    "Summary: An audio package for PyTorch\n"
+)
+
+
+def test_pip_show_gives_torch_its_version_location_and_companions() -> None:
+    text = PIP_SHOW.format(torch="2.7.1+rocm6.3", location="/home/me/.local/lib/python3.12/site-packages", requires="", audio="2.8.0+rocm6.3")
+    facts = ingest(AMD + text).facts
+    assert facts.torch.version.value == "2.7.1+rocm6.3"
+    assert facts.torch.flavour.value == "rocm"
+    assert facts.torch.location.value == "/home/me/.local/lib/python3.12/site-packages"
+    assert facts.torch.torchaudio_version.value == "2.8.0+rocm6.3"
+    assert ("RD144", "warning", "packages") in serious(AMD + text)
+
+
+def test_a_torch_that_requires_nvidia_runtime_wheels_is_a_cuda_build() -> None:
+    text = PIP_SHOW.format(torch="2.5.1", location="/home/me/venv/lib/python3.10/site-packages", requires="nvidia-cublas-cu12, nvidia-cudnn-cu12, ", audio="2.5.1")
+    assert ingest(AMD + text).facts.torch.flavour.value == "cuda"
+    assert any(found[2] == "torch-build" and found[1] == "error" for found in serious(AMD + text))
+
+
+def test_an_untagged_torch_without_nvidia_requirements_is_not_given_a_build() -> None:
+    text = PIP_SHOW.format(torch="2.2.0", location="/usr/lib/python3.11/site-packages", requires="", audio="2.2.0")
+    facts = ingest(AMD + text).facts
+    assert facts.torch.version.value == "2.2.0"
+    assert facts.torch.flavour.value != "cuda"
+
+
+def test_a_name_field_without_pips_version_line_is_not_a_pip_show_record() -> None:
+    text = "  Name:                    gfx1100\n  Uuid:                    GPU-1234\n  Version: 1.1\n"
+    assert ingest(AMD + text).facts.torch.version.value is None
