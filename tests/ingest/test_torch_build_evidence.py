@@ -192,3 +192,29 @@ def test_an_untagged_torch_without_nvidia_requirements_is_not_given_a_build() ->
 def test_a_name_field_without_pips_version_line_is_not_a_pip_show_record() -> None:
     text = "  Name:                    gfx1100\n  Uuid:                    GPU-1234\n  Version: 1.1\n"
     assert ingest(AMD + text).facts.torch.version.value is None
+
+
+REQUIREMENTS_LOG = (
+    "(3.12.venv) $ pip install -r D:\\projects\\ComfyUI\\requirements.txt\n"
+    "Requirement already satisfied: torch in d:\\venv\\lib\\site-packages (from -r requirements.txt (line 4)) (2.9.0a0+rocm7.0.0rc20250820)\n"
+    "Collecting torchvision (from -r requirements.txt (line 6))\n"
+    "  Using cached {wheel}.metadata (6.1 kB)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("wheel", "read"),
+    [
+        ("torchvision-0.23.0-cp312-cp312-win_amd64.whl", True),
+        ("https://download.pytorch.org/whl/cu121/torchvision-0.18.1%2Bcu121-cp312-cp312-win_amd64.whl", True),
+        ("torchvision-0.24.0a0%2Brocm7.0.0rc20250820-cp312-cp312-win_amd64.whl", False),
+        ("https://download.pytorch.org/whl/rocm6.2/torchvision-0.20.1%2Brocm6.2-cp312-cp312-linux_x86_64.whl", False),
+    ],
+)
+def test_a_fetched_companion_that_is_not_a_rocm_build_is_read(wheel: str, read: bool) -> None:
+    assert ("companion_wheel_not_rocm_fetched" in context(REQUIREMENTS_LOG.format(wheel=wheel))) is read
+
+
+def test_pypis_torchvision_fetched_beside_a_rocm_torch_is_a_packages_problem() -> None:
+    log = REQUIREMENTS_LOG.format(wheel="torchvision-0.23.0-cp312-cp312-win_amd64.whl")
+    assert ("RD764", "warning", "packages") in serious(log)

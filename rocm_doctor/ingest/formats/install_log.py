@@ -54,6 +54,12 @@ _UV_LINE = re.compile(rf"^\s*(?P<sign>[-+])\s+(?P<name>{_NAME})==(?P<version>\d\
 _PAIR = re.compile(r"^(?P<name>.+?)-(?P<version>\d\S*)$")
 _COLLECTING = re.compile(r"^\s*Collecting torch(?![\w-])(?:[<>=!~][^\s(]*)?(?:\s+\(from (?P<by>[^\s)]+))?")
 _FETCHED = re.compile(r"^\s*(?:Downloading|Using cached)\s+\S*?\btorch-(?P<version>\d[^-\s]*)-cp\d+\S*\.whl")
+_COMPANION_COLLECTING = re.compile(r"^\s*Collecting (?:torchvision|torchaudio)(?![\w-])")
+_COMPANION_FETCHED = re.compile(r"^\s*(?:Downloading|Using cached)\s+\S*?\b(?:torchvision|torchaudio)-(?P<version>\d[^-\s]*)-cp\d+\S*\.whl")
+COMPANION_FETCHED = "companion_wheel_not_rocm_fetched"
+"""Context id: pip collected torchvision or torchaudio and fetched a wheel that is not a ROCm build: no local
+tag (PyPI's, built against PyPI's torch; every ROCm wheel index tags its companions: 0.20.1+rocm6.2,
+0.24.0+rocm7.0.0rc...) or a CUDA/CPU/XPU one."""
 _FOLLOWING = 3
 """How many lines after ``Collecting torch (from X)`` pip names the wheel it fetches."""
 PULLED = "torch_pulled_by_dependency"
@@ -178,8 +184,17 @@ def parse(block: Block) -> List[Piece]:
     lines: List[Line] = []
     pulled: List[Line] = []
     fetched_not_rocm: List[Line] = []
+    companions_not_rocm: List[Line] = []
     for index, line in enumerate(block.lines):
         text = line.text
+        if _COMPANION_COLLECTING.match(text) is not None:
+            for after in block.lines[index + 1 : index + 1 + _FOLLOWING]:
+                fetched = _COMPANION_FETCHED.match(after.text)
+                if fetched is not None:
+                    if _not_rocm_wheel(unquote(fetched.group("version"))):
+                        companions_not_rocm.append(line)
+                    break
+            continue
         collecting = _COLLECTING.match(text)
         if collecting is not None:
             for after in block.lines[index + 1 : index + 1 + _FOLLOWING]:
@@ -224,7 +239,7 @@ def parse(block: Block) -> List[Piece]:
                     installed.append((name, found.group("version"), line))
                 lines.append(line)
     kept_other = kept_torch_not_rocm(block)
-    if not lines and not pulled and not fetched_not_rocm:
+    if not lines and not pulled and not fetched_not_rocm and not companions_not_rocm:
         return []
     removed_lines = {id(line) for _, line in removed}
     observations: List[Observation] = []
@@ -240,7 +255,7 @@ def parse(block: Block) -> List[Piece]:
         if name == "torch" and folder:
             observations.append(Observation("torch.location", folder, line, TRUST_TOOL))
     pieces = []
-    for context, found in ((PULLED, pulled), (FETCHED, fetched_not_rocm)):
+    for context, found in ((PULLED, pulled), (FETCHED, fetched_not_rocm), (COMPANION_FETCHED, companions_not_rocm)):
         if found:
             pieces.append(make_piece(f"context:{context}", found[:1], [Observation("symptoms.context", [context], found[0], TRUST_TOOL)]))
     if kept_other is not None:
