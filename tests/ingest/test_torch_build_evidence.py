@@ -218,3 +218,29 @@ def test_a_fetched_companion_that_is_not_a_rocm_build_is_read(wheel: str, read: 
 def test_pypis_torchvision_fetched_beside_a_rocm_torch_is_a_packages_problem() -> None:
     log = REQUIREMENTS_LOG.format(wheel="torchvision-0.23.0-cp312-cp312-win_amd64.whl")
     assert ("RD764", "warning", "packages") in serious(log)
+
+
+def test_a_torch_pip_installed_without_a_local_tag_is_not_refined_into_an_earlier_rocm_mention() -> None:
+    text = (
+        "RX 7900 XTX, Ubuntu 22.04. I installed torch 2.3.1+rocm6.0 from the ROCm index and it worked.\n"
+        "Then I installed a custom node's requirements:\n"
+        "```\n$ pip install -r requirements.txt\nSuccessfully installed einops-0.8.0 torch-2.3.1 torchvision-0.18.1\n```\n"
+    )
+    torch = ingest(text).facts.torch
+    assert torch.version.value == "2.3.1"
+    assert torch.flavour.value != "rocm"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # prose shorthand beside a prose tag: the same torch, said more exactly
+        "RX 7900 XTX. I use torch 2.3.1; it is 2.3.1+rocm6.0 from the ROCm index.\n",
+        # the tool prints the tag itself
+        "RX 7900 XTX. I use torch 2.3.1.\nSuccessfully installed torch-2.3.1+rocm6.0\n",
+    ],
+)
+def test_a_rocm_tag_that_refines_a_loose_or_agrees_with_an_exact_version_is_kept(text: str) -> None:
+    torch = ingest(text).facts.torch
+    assert torch.version.value == "2.3.1+rocm6.0"
+    assert torch.flavour.value == "rocm"
