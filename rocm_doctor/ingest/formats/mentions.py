@@ -37,6 +37,7 @@ from rocm_doctor.ingest.formats.common import COUNT_FIELD, gfx_of, gpu_fields, i
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, kernel_observations, windows_observations
 from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, GpuSighting, Observation, Piece
 from rocm_doctor.knowledge.cpus import igpu_for_cpu
+from rocm_doctor.ingest.formats.install_log import kept_torch_not_rocm
 from rocm_doctor.knowledge.torch_identity import from_index_url, from_wheel, identify
 
 # ------------------------------------------------------------------ GPUs
@@ -83,6 +84,10 @@ _COMPANION = re.compile(rf"\b(torchvision|torchaudio)(?:==|\s*[:=]\s*v?|\s+(?:ve
 _LOCAL_VERSION = re.compile(rf"(?<![\w.+-])({_VERSION}\+(?:rocm\d(?:[\w.]*\w)?|cu\d{{2,3}}|cpu|xpu))(?!\w|\.\w)", re.IGNORECASE)
 _NOT_TORCH_BEFORE = re.compile(r"(?:vision|audio|triton|xformers|apex|bitsandbytes|flash|onnx)\S*\s*(?:==|=|:|\s)\s*$", re.IGNORECASE)
 _WHEEL = re.compile(r"\btorch-\d+\.\d+[^\s/\"'`)]*?\.whl", re.IGNORECASE)
+_SEVERAL_INDEXES = re.compile(r"^\s*Looking in indexes:[^\n]*,", re.IGNORECASE)
+"""pip's list of the indexes it searched when there are several (an --extra-index-url, PIP_EXTRA_INDEX_URL
+or pip.conf's extra-index-url): a ROCm index among them is searched beside the others, not instead
+(https://github.com/pypa/pip/blob/24.2/src/pip/_internal/models/search_scope.py)."""
 _INDEX = re.compile(r"(?:--index-url|--extra-index-url|-i|--find-links|-f)[=\s]+(\S+)|(https?://(?:download\.pytorch\.org/whl/\S+|rocm\.nightlies\.amd\.com/\S+|repo\.amd\.com/rocm/\S+|stable\.repo\.amd\.com/rocm/\S+|repo\.radeon\.com/rocm/(?:manylinux|windows)/\S+))", re.IGNORECASE)
 _OPT_ROCM = re.compile(r"/opt/rocm-(\d+\.\d+(?:\.\d+)?)(?![\w.])")
 _ROCM_WORD = re.compile(r"(?<![\w/+%.-])ROCm(?:\s+|-|\s+version\s*:?\s*|\s*:\s*)v?(\d+\.\d+(?:\.\d+)?|[5-9]|1\d)(?!\w|\.\d)", re.IGNORECASE)
@@ -539,13 +544,16 @@ def _torch(block: Block) -> List[Observation]:
                 continue
             out += torch_version_observations(match.group(1), line, TRUST_PROSE)
     if "index" in lowered or "://" in lowered or " -f " in lowered or " -i " in lowered:
+        kept_other = kept_torch_not_rocm(block)
         for match, line in block.scan(_INDEX):
             url = match.group(1) or match.group(2)
             identity = from_index_url(url)
             if identity.flavour is None:
                 continue
-            if "--extra-index-url" in match.group(0).lower() and identity.flavour == "rocm":
+            if identity.flavour == "rocm" and ("--extra-index-url" in match.group(0).lower() or _SEVERAL_INDEXES.match(line.text)):
                 continue  # pip also searches PyPI, whose CUDA build can win: a ROCm extra index decides nothing
+            if identity.flavour == "rocm" and kept_other is not None:
+                continue  # pip kept the torch that was there: the ROCm index installed nothing
             observations = identity_observations(identity, line, TRUST_PROSE)
             out += [o for o in observations if o.path != "torch.version"]
     return out
