@@ -90,7 +90,9 @@ or pip.conf's extra-index-url): a ROCm index among them is searched beside the o
 (https://github.com/pypa/pip/blob/24.2/src/pip/_internal/models/search_scope.py)."""
 _INDEX = re.compile(r"(?:--index-url|--extra-index-url|-i|--find-links|-f)[=\s]+(\S+)|(https?://(?:download\.pytorch\.org/whl/\S+|rocm\.nightlies\.amd\.com/\S+|repo\.amd\.com/rocm/\S+|stable\.repo\.amd\.com/rocm/\S+|repo\.radeon\.com/rocm/(?:manylinux|windows)/\S+))", re.IGNORECASE)
 _OPT_ROCM = re.compile(r"/opt/rocm-(\d+\.\d+(?:\.\d+)?)(?![\w.])")
-_ROCM_WORD = re.compile(r"(?<![\w/+%.-])ROCm(?:\s+|-|\s+version\s*:?\s*|\s*:\s*)v?(\d+\.\d+(?:\.\d+)?|[5-9]|1\d)(?!\w|\.\d)", re.IGNORECASE)
+_ROCM_WORD = re.compile(r"(?<![\w/+%.-])ROCm(?:\s+|-|\s+version\s*:?\s*|\s*:\s*|(?=v?\d+\.\d))v?(\d+\.\d+(?:\.\d+)?|[5-9]|1\d)(?!\w|\.\d)", re.IGNORECASE)
+"""``ROCm 6.2``, ``ROCm-6.2``, ``ROCm: 6.2`` and, in prose, ``rocm6.2`` (how wheel tags spell it; a tag after ``+`` or
+in a URL or path is the torch build's, not read here, and a release followed by wheels/torch is read as the build's below)."""
 _CHANGED_FROM = re.compile(r"\b(?:updat|upgrad|downgrad|mov|switch|migrat|went|go|coming)\w*\s+(?:\w+\s+){0,2}from\s+$", re.IGNORECASE)
 """Words before a release the report moved away from ("after updating from ROCm 5.7.1 to ROCm 6.0")."""
 _LOCAL = r"(?:(?:\+|%2B)[0-9A-Za-z](?:[0-9A-Za-z.]*[0-9A-Za-z])?)?"
@@ -140,6 +142,8 @@ def _move_not_made(text: str, match: "re.Match[str]", start: Optional[int] = Non
     begin = match.start() if start is None else start
     before = text[max(0, begin - 80) : begin]
     return bool(_NOT_DONE_BEFORE.search(before) or _QUESTION_AFTER.match(text, match.end(), match.end() + 12))
+_MOVE_TO_A_BUILD = re.compile(r"\s{1,8}to\s{1,8}(?:ROCm(?:\s{1,8}|-)?)?v?\d+\.\d+(?:\.\d+)?\s{0,8}(?:wheel|build|torch|pytorch)", re.IGNORECASE)
+"""The rest of a move whose destination is a torch build ("from ROCm 6.1 to 6.2 wheels")."""
 _ROCM_BUILT_WITH = re.compile(
     r"(?:\b(?:built|compiled)\s+(?:\S+\s+){0,3}(?:for|with|against)|\b(?:torch|pytorch|wheels?)\s+(?:for|with|built for)|\bindex(?:-url)?(?:\s+for)?|\bnightl\S*(?:\s+for)?)\s+$",
     re.IGNORECASE,
@@ -585,6 +589,8 @@ def _rocm(block: Block) -> List[Observation]:
         if _TORCH_BUILD_AFTER.match(after) or _ROCM_BUILT_WITH.search(before):
             out.append(Observation("torch.rocm_version", match.group(1), line, TRUST_PROSE))
         elif _CHANGED_FROM.search(before):
+            if _MOVE_TO_A_BUILD.match(text, match.end(), match.end() + 48):
+                continue  # "switched from rocm6.1 to rocm6.2 torch wheels": both are torch builds, not the system's
             if _move_not_made(text, match):
                 # "Should I upgrade from ROCm 6.2 to 6.4?": the release asked about leaving is the current one
                 out.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
