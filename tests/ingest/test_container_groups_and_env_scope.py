@@ -8,7 +8,7 @@ is one report's text.
 from __future__ import annotations
 
 import pytest
-from ingest_helpers import ingest, problems_shown
+from ingest_helpers import ingest, problems_shown, signature_errors
 
 # ----------------------------------------------------------------- "No CUDA GPUs are available"
 
@@ -34,3 +34,100 @@ def test_no_cuda_gpus_available_on_an_amd_report_gives_no_cuda_build_error() -> 
 def test_found_no_nvidia_driver_still_shows_a_cuda_build() -> None:
     text = "GPU: AMD Radeon RX 7900 XTX\nRuntimeError: Found no NVIDIA driver on your system. Please check\n"
     assert ingest(text).facts.torch.flavour.value == "cuda"
+
+
+# ----------------------------------------------------------------- --group-add video without render
+
+_NO_GPU = "RuntimeError: No HIP GPUs are available\n"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "$ docker run -it --device=/dev/kfd --device=/dev/dri --group-add video rocm/pytorch:latest\n",
+        "docker run -it \\\n    --device=/dev/kfd \\\n    --device=/dev/dri \\\n    --group-add=video \\\n    -u 1000 \\\n    rocm/pytorch\n",
+        "podman run --rm --device /dev/kfd --device /dev/dri --group-add 'video' image\n",
+        "services:\n  app:\n    devices:\n      - /dev/kfd\n      - /dev/dri\n    group_add:\n      - video\n",
+        "services:\n  app:\n    group_add: [\"video\"]\n",
+        "The job mounts /dev/kfd and /dev/dri, but only adds --group-add video. The user cannot open the node.\n",
+    ],
+)
+def test_a_container_given_video_and_not_render_is_read_in_its_forms(command: str) -> None:
+    context = ingest(command + _NO_GPU).facts.symptoms.context
+    assert context.is_known and "container_adds_video_not_render" in context.value
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "docker run --device=/dev/kfd --device=/dev/dri --group-add video --group-add render image\n",
+        "docker run --device=/dev/kfd --group-add video \\\n  --group-add $(getent group render | cut -d: -f3) image\n",
+        "services:\n  app:\n    group_add:\n      - video\n      - \"110\"\n",
+        "services:\n  app:\n    group_add:\n      - video\n      - ${RENDER_GID}\n",
+        "podman run --device /dev/kfd --group-add keep-groups image\n",
+        "docker run --device /dev/kfd --device /dev/dri image\n",
+    ],
+)
+def test_a_container_given_render_or_a_gid_or_no_group_is_not_video_only(command: str) -> None:
+    context = ingest(command + _NO_GPU).facts.symptoms.context
+    assert not (context.is_known and "container_adds_video_not_render" in context.value)
+
+
+def test_a_container_with_video_only_and_no_gpu_explains_it_by_the_render_group_first() -> None:
+    text = "$ docker run -it --device=/dev/kfd --device=/dev/dri --group-add video -u 1000 rocm/pytorch\n" + _NO_GPU
+    assert problems_shown(text)[0] == "RD850"
+
+
+def test_a_container_with_video_and_render_and_no_gpu_does_not_blame_the_groups() -> None:
+    text = "$ docker run -it --device=/dev/kfd --device=/dev/dri --group-add video --group-add render rocm/pytorch\n" + _NO_GPU
+    assert "RD850" not in problems_shown(text)
+
+
+def test_a_video_only_container_whose_user_may_be_root_is_not_blamed_for_no_gpu() -> None:
+    # Most ROCm images run as root, who opens the nodes whatever their group.
+    text = "$ docker run -it --device=/dev/kfd --device=/dev/dri --group-add video rocm/pytorch\n" + _NO_GPU
+    assert "RD850" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "docker run -u 1000 --device /dev/kfd image\n",
+        "docker run -it \\\n  --user=1000:1000 \\\n  --device /dev/kfd image\n",
+        "services:\n  app:\n    image: rocm/pytorch\n    user: \"1000:1000\"\n",
+    ],
+)
+def test_a_container_run_as_a_named_user_is_read_as_not_root(command: str) -> None:
+    context = ingest(command).facts.symptoms.context
+    assert context.is_known and "container_user_not_root" in context.value
+
+
+@pytest.mark.parametrize("command", ["docker run -u 0 --device /dev/kfd image\n", "docker run --user root image\n", "ls -u 1000\n"])
+def test_a_container_run_as_root_or_no_container_is_not_read_as_not_root(command: str) -> None:
+    context = ingest(command).facts.symptoms.context
+    assert not (context.is_known and "container_user_not_root" in context.value)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "the container user cannot open the render node, HIP enumerates zero devices",
+        "renderD128 is not accessible in the container",
+        "docker is not able to access device /dev/kfd when running without root",
+        "the process failed to open /dev/dri/renderD128 as my user",
+    ],
+)
+def test_a_refused_device_node_told_in_prose_is_read(line: str) -> None:
+    assert "gpu_node_refused_told" in signature_errors(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Unable to open /dev/kfd read-write: Invalid argument",
+        "cannot open /dev/kfd: it does not exist in WSL",
+        "I can open the render node fine",
+    ],
+)
+def test_rocminfo_s_own_line_and_a_missing_node_are_not_a_told_refusal(line: str) -> None:
+    assert "gpu_node_refused_told" not in signature_errors(line)
