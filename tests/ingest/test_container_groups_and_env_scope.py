@@ -131,3 +131,41 @@ def test_a_refused_device_node_told_in_prose_is_read(line: str) -> None:
 )
 def test_rocminfo_s_own_line_and_a_missing_node_are_not_a_told_refusal(line: str) -> None:
     assert "gpu_node_refused_told" not in signature_errors(line)
+
+
+# ----------------------------------------------------------------- systemd Environment= quoting
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '`Environment="OLLAMA_HOST=0.0.0.0:11434" "HSA_OVERRIDE_GFX_VERSION=11.0.2" "OLLAMA_CONTEXT_LENGTH=16384 OLLAMA_IGPU_ENABLE=1"`',
+        'Environment="HSA_OVERRIDE_GFX_VERSION=10.3.0 HIP_VISIBLE_DEVICES=0"',
+        "[Service]\nEnvironment=\"LC_ALL=en_US.UTF-8 LD_LIBRARY_PATH=/opt/rocm/lib\"",
+    ],
+)
+def test_two_assignments_in_one_quoted_environment_word_are_read(line: str) -> None:
+    result = ingest(line + "\n")
+    assert "systemd_env_assignments_in_one_word" in result.facts.symptoms.context.value
+    assert "RD851" in problems_shown(line + "\n")
+
+
+def test_a_systemd_value_quoted_with_another_assignment_is_one_value() -> None:
+    # systemd.exec(5): the quoted word is one assignment, whose value holds the rest.
+    settings = ingest('`Environment="HSA_OVERRIDE_GFX_VERSION=10.3.0 HIP_VISIBLE_DEVICES=0"`\n').facts.env.vars.value
+    assert settings["HSA_OVERRIDE_GFX_VERSION"] == "10.3.0 HIP_VISIBLE_DEVICES=0"
+    assert "HIP_VISIBLE_DEVICES" not in settings
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'Environment="OLLAMA_HOST=0.0.0.0:11434" "HSA_OVERRIDE_GFX_VERSION=11.0.2"',
+        "Environment=HSA_OVERRIDE_GFX_VERSION=10.3.0 HIP_VISIBLE_DEVICES=0",
+        'Environment="OLLAMA_ORIGINS=chrome-extension://*,moz-extension://*"',
+        'Environment="EXTRA_ARGS=--flag value=3"',
+    ],
+)
+def test_assignments_quoted_each_on_their_own_are_not_joined(line: str) -> None:
+    context = ingest(line + "\n").facts.symptoms.context
+    assert not (context.is_known and "systemd_env_assignments_in_one_word" in context.value)
