@@ -169,3 +169,44 @@ def test_a_systemd_value_quoted_with_another_assignment_is_one_value() -> None:
 def test_assignments_quoted_each_on_their_own_are_not_joined(line: str) -> None:
     context = ingest(line + "\n").facts.symptoms.context
     assert not (context.is_known and "systemd_env_assignments_in_one_word" in context.value)
+
+
+# ----------------------------------------------------------------- the reporter's own gfx in an override sentence
+
+
+def _gfx_read(text: str) -> set:
+    return {agent.gfx.value for agent in ingest(text).facts.gpus.agents if agent.gfx.is_known}
+
+
+@pytest.mark.parametrize(
+    "text, own",
+    [
+        ("I am on gfx1201 which is already natively supported, so this is just spoofing my GPU as an RDNA 2 one.\n", "gfx1201"),
+        ("Since the 6600 is `gfx1032`, I have to override it to `gfx1030`.\n", "gfx1032"),
+        ("I'm using an RX 6700 XT (gfx1031), which requires HSA_OVERRIDE_GFX_VERSION to be set.\n", "gfx1031"),
+    ],
+)
+def test_a_gfx_introduced_as_the_reporters_own_is_a_gpu_in_an_override_sentence(text: str, own: str) -> None:
+    assert own in _gfx_read(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Since the 6600 is `gfx1032`, I have to override it to `gfx1030`.\n",
+        "I set HSA_OVERRIDE_GFX_VERSION=10.3.0 to spoof gfx1030.\n",
+        "The override makes the runtime pretend to be gfx1100.\n",
+    ],
+)
+def test_an_override_target_is_still_not_a_gpu(text: str) -> None:
+    found = _gfx_read(text)
+    assert "gfx1030" not in found and "gfx1100" not in found
+
+
+def test_an_app_that_sets_another_familys_override_on_the_reporters_gpu_is_an_error() -> None:
+    text = (
+        "```\nif not os.environ.get(\"HSA_OVERRIDE_GFX_VERSION\"):\n"
+        "    os.environ[\"HSA_OVERRIDE_GFX_VERSION\"] = \"10.3.0\"\n```\n"
+        "I am on gfx1201 which is already natively supported on ROCm, so this is just spoofing my RDNA 4 GPU.\n"
+    )
+    assert problems_shown(text)[0] == "RD214"
