@@ -210,3 +210,56 @@ def test_an_app_that_sets_another_familys_override_on_the_reporters_gpu_is_an_er
         "I am on gfx1201 which is already natively supported on ROCm, so this is just spoofing my RDNA 4 GPU.\n"
     )
     assert problems_shown(text)[0] == "RD214"
+
+
+# ----------------------------------------------------------------- device nodes with a bare group id
+
+
+@pytest.mark.parametrize(
+    "listing",
+    [
+        "root@pod:/# ls -l /dev/kfd\ncrw-rw---- 1 root 106 242, 0 Apr 18 15:58 /dev/kfd\n",
+        "$ docker exec app ls -l /dev/dri\ncrw-rw---- 1 root video 226,   0 Jul  7 16:20 card0\ncrw-rw---- 1 root   109 226, 128 Jul  7 16:20 renderD128\n",
+        "crw-rw----+ 1 nobody nogroup 511, 0 Sep 18 11:04 /dev/kfd\n",
+    ],
+)
+def test_a_gpu_node_listed_with_a_bare_group_id_is_read(listing: str) -> None:
+    assert "gpu_node_group_unnamed" in ingest(listing).facts.symptoms.context.value
+
+
+@pytest.mark.parametrize(
+    "listing",
+    [
+        "crw-rw---- 1 root render 226, 128 Aug 22 21:34 renderD128\n",
+        "crw-rw---- 1 root video  226,   0 Aug 22 21:34 card0\n",
+        "crw-rw-rw- 1 root render 511, 0 Sep 18 11:04 /dev/kfd\n",
+    ],
+)
+def test_a_gpu_node_with_a_named_group_or_a_card_node_is_not_read_as_unnamed(listing: str) -> None:
+    context = ingest(listing).facts.symptoms.context
+    assert not (context.is_known and "gpu_node_group_unnamed" in context.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I am trying to run the container with unpriviledged user, like `nobody`.\n",
+        "securityContext:\n  runAsUser: 1000\n",
+        "securityContext:\n  runAsNonRoot: true\n",
+    ],
+)
+def test_a_non_root_container_user_told_or_configured_is_read(text: str) -> None:
+    assert "container_user_not_root" in ingest(text).facts.symptoms.context.value
+
+
+def test_a_bare_group_id_on_the_gpu_nodes_for_a_non_root_pod_user_is_a_permissions_finding() -> None:
+    text = (
+        "I want to run the container with an unprivileged user.\n"
+        "```\nroot@pod:/# ls -l /dev/kfd\ncrw-rw---- 1 root 106 242, 0 Apr 18 15:58 /dev/kfd\n```\n"
+    )
+    assert "RD852" in problems_shown(text)
+
+
+def test_a_bare_group_id_listed_and_used_as_root_is_not_a_finding() -> None:
+    text = "```\nroot@pod:/# ls -l /dev/kfd\ncrw-rw---- 1 root 106 242, 0 Apr 18 15:58 /dev/kfd\n```\n"
+    assert "RD852" not in problems_shown(text)

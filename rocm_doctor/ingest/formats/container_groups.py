@@ -11,7 +11,10 @@
 * ``container_adds_render_group``: something that may grant it was added (another block of the same
   report may show the full command).
 * ``container_user_not_root``: the command or compose service names a user that is not root
-  (``-u 1000``, ``--user=1000:1000``, ``user: "1000"``): groups decide what that user may open.
+  (``-u 1000``, ``--user=1000:1000``, ``user: "1000"``), a Kubernetes securityContext does
+  (``runAsUser: 1000``, ``runAsNonRoot: true``), or the report says the container runs as an
+  unprivileged or non-root user (ROCm/k8s-device-plugin#39, ROCm/rocm-examples#171): groups decide
+  what that user may open.
 """
 
 from __future__ import annotations
@@ -33,6 +36,11 @@ _COMPOSE_HEAD = re.compile(r"^[ \t]{0,40}(?:-[ \t]{1,4})?group_add:[ \t]{0,8}(?:
 _RUN = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|create)\b")
 _USER_FLAG = re.compile(r"(?<![\w-])(?:-u|--user)(?:=|\s{1,4})[\"']?([\w.$-]{1,32})(?::[\w.$-]{1,32})?[\"']?(?=\s|\\|$)")
 _COMPOSE_USER = re.compile(r"^[ \t]{2,40}user:[ \t]{0,8}[\"']?([\w.$-]{1,32})(?::[\w.$-]{1,32})?[\"']?[ \t]{0,8}(?:#[^\n]{0,200})?$")
+_NON_ROOT_SAID = re.compile(
+    r"\b(?:unprivileged|unpriviledged|non-?root)\s{1,4}(?:container\s{1,4})?user\b"
+    r"|\brunAsUser:\s{0,4}[1-9]\d{0,9}\b|\brunAsNonRoot:\s{0,4}true\b",
+    re.IGNORECASE,
+)
 _COMPOSE_ITEM = re.compile(r"^[ \t]{0,40}-[ \t]{1,4}[\"']?([\w.${}()|:/-]{1,80})[\"']?[ \t]{0,8}(?:#[^\n]{0,200})?$")
 
 
@@ -79,12 +87,14 @@ def _non_root_users(block: Block) -> List[Line]:
         user = _COMPOSE_USER.match(text)
         if user is not None and user.group(1).lower() not in ("0", "root"):
             out.append(line)
+        elif _NON_ROOT_SAID.search(text):
+            out.append(line)
     return out
 
 
 def parse(block: Block) -> List[Piece]:
     pieces: List[Piece] = []
-    users = _non_root_users(block) if ("user" in block.lower or "-u" in block.text) else []
+    users = _non_root_users(block)
     if users:
         pieces.append(make_piece(f"context:{NOT_ROOT}", users[:1], [Observation("symptoms.context", [NOT_ROOT], users[0], TRUST_TEMPLATE)]))
     return pieces + _groups(block)
