@@ -263,3 +263,19 @@ def test_a_bare_group_id_on_the_gpu_nodes_for_a_non_root_pod_user_is_a_permissio
 def test_a_bare_group_id_listed_and_used_as_root_is_not_a_finding() -> None:
     text = "```\nroot@pod:/# ls -l /dev/kfd\ncrw-rw---- 1 root 106 242, 0 Apr 18 15:58 /dev/kfd\n```\n"
     assert "RD852" not in problems_shown(text)
+
+
+def test_a_unit_line_wrapped_inside_a_quote_is_read_whole() -> None:
+    text = (
+        '`Environment="OLLAMA_HOST=0.0.0.0:11434" "HSA_OVERRIDE_GFX_VERSION=11.0.2" "OLLAMA_CONTEXT_LENGTH=16384\n'
+        'OLLAMA_IGPU_ENABLE=1"`\n'
+    )
+    assert "systemd_env_assignments_in_one_word" in ingest(text).facts.symptoms.context.value
+
+
+def test_a_unit_line_wrapped_before_a_quoted_assignment_is_read_whole() -> None:
+    text = (
+        '`Environment="OLLAMA_HOST=0.0.0.0:11434" "HSA_OVERRIDE_GFX_VERSION=11.0.2"\n'
+        '"OLLAMA_CONTEXT_LENGTH=16384 OLLAMA_IGPU_ENABLE=1"`\n'
+    )
+    assert "systemd_env_assignments_in_one_word" in ingest(text).facts.symptoms.context.value

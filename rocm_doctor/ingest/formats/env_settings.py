@@ -73,6 +73,7 @@ _FISH = re.compile(rf"(?<![^\s;`(])set\s+((?:-[a-zA-Z]+\s+|--[a-z-]+\s+){{1,8}})
 _SYSTEMD = re.compile(r"^[ \t]*`?Environment[ \t]{0,8}=[ \t]{0,8}(.+)$", re.MULTILINE)
 _ASSIGNMENT_INSIDE = re.compile(rf"\s({_NAME})=")
 JOINED_ASSIGNMENTS = "systemd_env_assignments_in_one_word"
+_QUOTED_ASSIGNMENT = re.compile(rf"^[ \t]{{0,8}}\"{_NAME}=")
 _DOCKERFILE = re.compile(rf"^[ \t]*ENV[ \t]+({_NAME})(?:=|[ \t]+)(.*)$", re.MULTILINE)
 _DOCKER_ENV = re.compile(rf"(?<!\S)(?:-e|--env)(?:=|\s+)({_NAME})(?:=({_VALUE}))?")
 _PYTHON = re.compile(
@@ -559,8 +560,16 @@ def joined_assignments(block: Block) -> List[Piece]:
     (systemd.exec(5), Environment=)."""
     if "Environment" not in block.text:
         return []
+    lines = block.lines
     for match, line in block.scan(_SYSTEMD):
-        for name, value in _systemd(match.group(1)):
+        text = match.group(1)
+        # An 80-column wrap may cut the unit line: the next line goes on with a quote left open or
+        # with another quoted assignment (systemd itself allows no break without a backslash).
+        index = block.position_of(line)
+        following = lines[index + 1].text if index + 1 < len(lines) else ""
+        if may_be_wrapped(line.text, following) and (text.count('"') % 2 or _QUOTED_ASSIGNMENT.match(following)):
+            text = f"{text} {following.strip()}"
+        for name, value in _systemd(text):
             inner = _ASSIGNMENT_INSIDE.search(value or "")
             if inner is not None and inner.group(1).isupper():
                 return [make_piece(f"context:{JOINED_ASSIGNMENTS}", [line], [Observation("symptoms.context", [JOINED_ASSIGNMENTS], line, TRUST_TEMPLATE)])]
