@@ -279,3 +279,13 @@ def test_a_unit_line_wrapped_before_a_quoted_assignment_is_read_whole() -> None:
         '"OLLAMA_CONTEXT_LENGTH=16384 OLLAMA_IGPU_ENABLE=1"`\n'
     )
     assert "systemd_env_assignments_in_one_word" in ingest(text).facts.symptoms.context.value
+
+
+def test_a_bare_group_id_already_given_by_supplemental_groups_is_not_a_finding() -> None:
+    text = (
+        "```\nsecurityContext:\n  runAsUser: 65534\n  supplementalGroups:\n    - 106\n```\n"
+        "```\n$ ls -l /dev/kfd\ncrw-rw---- 1 root 106 242, 0 Apr 18 15:58 /dev/kfd\n```\n"
+    )
+    context = ingest(text).facts.symptoms.context.value
+    assert "container_adds_render_group" in context
+    assert "RD852" not in problems_shown(text)

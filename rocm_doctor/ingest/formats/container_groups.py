@@ -9,7 +9,7 @@
   alone leaves a non-root container user without them (ROCm/vllm#893, ROCm/ROCm-docker#116,
   ROCm/ROCm-docker#93).
 * ``container_adds_render_group``: something that may grant it was added (another block of the same
-  report may show the full command).
+  report may show the full command; a Kubernetes securityContext's ``supplementalGroups`` list counts).
 * ``container_user_not_root``: the command or compose service names a user that is not root
   (``-u 1000``, ``--user=1000:1000``, ``user: "1000"``), a Kubernetes securityContext does
   (``runAsUser: 1000``, ``runAsNonRoot: true``), or the report says the container runs as an
@@ -32,7 +32,7 @@ NOT_ROOT = "container_user_not_root"
 
 _VALUE = r"[\"']?([\w.${}()|:/ -]{1,80}?)[\"']?(?=[\s\\,\]`]|$)"
 _FLAG = re.compile(r"(?<![\w-])--group-add(?:=|\s{1,4})" + _VALUE)
-_COMPOSE_HEAD = re.compile(r"^[ \t]{0,40}(?:-[ \t]{1,4})?group_add:[ \t]{0,8}(?:\[(?P<inline>[^\]\n]{0,200})\])?[ \t]{0,8}(?:#[^\n]{0,200})?$")
+_COMPOSE_HEAD = re.compile(r"^[ \t]{0,40}(?:-[ \t]{1,4})?(?:group_add|supplementalGroups):[ \t]{0,8}(?:\[(?P<inline>[^\]\n]{0,200})\])?[ \t]{0,8}(?:#[^\n]{0,200})?$")
 _RUN = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|create)\b")
 _USER_FLAG = re.compile(r"(?<![\w-])(?:-u|--user)(?:=|\s{1,4})[\"']?([\w.$-]{1,32})(?::[\w.$-]{1,32})?[\"']?(?=\s|\\|$)")
 _COMPOSE_USER = re.compile(r"^[ \t]{2,40}user:[ \t]{0,8}[\"']?([\w.$-]{1,32})(?::[\w.$-]{1,32})?[\"']?[ \t]{0,8}(?:#[^\n]{0,200})?$")
