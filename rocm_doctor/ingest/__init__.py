@@ -40,6 +40,7 @@ from rocm_doctor.ingest.formats import (
     collect_env,
     fields,
     commands,
+    container_groups,
     env_settings,
     hip_devices,
     install_log,
@@ -106,6 +107,7 @@ PARSERS: List[Tuple[Parser, Gate, bool]] = [
     (python_session.parse, _has("torch"), SAMPLE),
     (fields.parse, _always, SAMPLE),
     (mentions.parse, _always, SAMPLE),
+    (container_groups.parse, _has("group-add", "group_add", "--user", "-u ", "user:", "root user", "runasuser", "runasnonroot", "ged user", "supplementalgroups"), SAMPLE),
     (env_settings.parse, lambda block: "=" in block.text or "set" in block.lower or "env" in block.lower or "echo" in block.lower, SAMPLE),
     (match_block, _always, SAMPLE),
 ]

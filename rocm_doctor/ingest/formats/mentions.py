@@ -391,10 +391,30 @@ def _sentence_head(block: Block, line: Line) -> str:
     return paragraph(block, line, 0, whole_line=True)[0]
 
 
+_OWN_GFX_BEFORE = re.compile(
+    # The reporter introduces the target as the GPU's own, right before it: "I am on gfx1201 which is
+    # already natively supported ... spoofing" (jamiepine/voicebox#469), "the 6600 is `gfx1032`, I have
+    # to override it to `gfx1030`" (ROCm/legacy-rocm-build#5069), "an RX 6700 XT (gfx1031), which
+    # requires HSA_OVERRIDE_GFX_VERSION" (ace-step/ACE-Step-1.5#658). Such a gfx is a device even in a
+    # sentence about overrides, which otherwise names targets and support lists.
+    r"(?:\bI(?:['\u2019]m|\s+am)\s+(?:on|using|running)(?:\s+an?)?"
+    r"|\bmy\s+(?:\w+\s+){0,2}(?:is|=)"
+    r"|\b(?:RX\s?\d{3,4}|\d{4})\s?(?:XTX|XT|GRE)?\s+is"
+    r"|\b(?:RX\s?\d{3,4}|\d{4})\s?(?:XTX|XT|GRE)?\s?\()"
+    r"\s{0,2}[`'\"]?$",
+    re.IGNORECASE,
+)
+
+
+def _own_gfx(text: str, start: int) -> bool:
+    """The gfx at ``start`` is introduced as the reporter's GPU (:data:`_OWN_GFX_BEFORE`)."""
+    return bool(_OWN_GFX_BEFORE.search(text[max(0, start - 40) : start]))
+
+
 def _gfx_sightings(block: Block) -> List[GpuSighting]:
     if "gfx" not in block.lower:
         return []
-    by_line: Dict[int, List[Tuple[str, Line]]] = {}
+    by_line: Dict[int, List[Tuple[str, Line, bool]]] = {}
     text = block.text
     for match, line in block.scan(_GFX):
         gfx = gfx_of("gfx" + match.group(1))
@@ -402,13 +422,13 @@ def _gfx_sightings(block: Block) -> List[GpuSighting]:
             around, at = paragraph(block, line, block.column_at(match.start()))
             if compared_elsewhere(around, at) or someone_elses(around, at):
                 continue
-            by_line.setdefault(line.number, []).append((gfx, line))
+            by_line.setdefault(line.number, []).append((gfx, line, _own_gfx(text, match.start())))
     out: List[GpuSighting] = []
     for number, found in by_line.items():
-        targets = {gfx for gfx, _ in found}
+        targets = {gfx for gfx, _, _ in found}
         line = found[0][1]
         if len(targets) >= 3 or _GFX_LIST_CONTEXT.search(_sentence_head(block, line)):
-            continue
+            targets = {gfx for gfx, _, own in found if own}
         for gfx in sorted(targets):
             out.append(GpuSighting("mention", 0, line, gpu_fields(gfx=gfx)))
     return out
