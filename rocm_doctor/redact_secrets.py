@@ -24,8 +24,9 @@ from typing import Any, Callable, List, Optional, Pattern, Set, Tuple
 
 SECRET = "<secret>"
 
-_NAME_PARTS = re.compile(r"(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|APIKEY)S?(?![A-Z])")
-"""A secret word in an upper-cased name, not followed by another letter (``TOKENIZERS_PARALLELISM`` is no secret)."""
+_NAME_PARTS = re.compile(r"(?:TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|APIKEY|(?<![A-Z])AUTH)S?(?![A-Z])")
+"""A secret word in an upper-cased name, not followed by another letter (``TOKENIZERS_PARALLELISM`` is no secret);
+``AUTH`` only as a word of its own (``MY_SERVICE_AUTH``, ``AUTH_HEADER``; ``AUTHOR``, ``OAUTH_CLIENT_ID`` are kept)."""
 _MAX_NAME = 128
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,127}")
 """What a variable or key looks like (a path or a sentence is not a name)."""
@@ -145,6 +146,49 @@ def _private_keys(text: str, found: Callable[[str], None]) -> str:
         position = stop
 
 
+_RANDOM_RUN = re.compile(r"(?<![A-Za-z0-9_+=.-])[A-Za-z0-9_+=.-]{20,}(?![A-Za-z0-9_+=.-])")
+"""A run of token characters long enough to be a credential; :func:`looks_random` decides whether it is one."""
+_CHUNK = re.compile(r"[A-Za-z0-9]{16,}")
+"""Part of a run between separators (``_ . - + =``): a random body has one this long, a name's words are shorter."""
+_HEX_OR_UUID = re.compile(r"(?:GPU-)?[0-9a-fA-F-]+")
+"""Hashes, checksums, git ids and UUIDs are kept (docs/redaction.md), and UUIDs are redacted as UUIDs later."""
+
+
+_NIX_HASH = re.compile(r"[0-9a-df-np-sv-z]{32}")
+"""Nix's base-32 alphabet (no e, o, u, t) at a store hash's length."""
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+
+
+def _class_of(c: str) -> int:
+    return 0 if c.isdigit() else 1 if c.isupper() else 2
+
+
+def looks_random(run: str) -> bool:
+    """Whether a run of token characters is a random credential that no provider's prefix marks
+    (``ak_live_5Jx9Qm2LpR7vT3nW8yZ4bK6cF1hD0gS``, a service's API key echoed from its variable).
+
+    Like the high-entropy detectors of secret scanners, but by the shape of a random body rather than
+    its entropy, which a model or build name reaches too (``DeepSeek-R1-Distill-Qwen-14B-Q4_K_M``):
+    a part of 16 or more letters and digits between separators that changes between digit, capital
+    and small letter at least every third character on average (a name changes at its word starts:
+    ``MyCompanyProductionCluster01`` 4 times in 28), with capitals and small letters both (kernel and
+    solver names mix small letters and digits: ``conv_asm_7x7c3h224w224k64u2v2p3q3f1``). Hex strings,
+    UUIDs, Nix store hashes and C++ symbols are hashes, ids and names, not this.
+    """
+    if _HEX_OR_UUID.fullmatch(run) or run.startswith("_Z"):
+        return False  # a C++ symbol (_ZN3c104cuda9SetDeviceEi) is what an undefined-symbol error names
+    for chunk in _CHUNK.findall(run):
+        if sum(c not in _HEX_DIGITS for c in chunk) < 3:
+            continue  # a hash, or a git id after its 'g' (``g1a2b3c4d5e6f7a8b9c0``)
+        if _NIX_HASH.fullmatch(chunk):
+            continue  # a Nix store path's hash (/nix/store/<hash>-python3.13-torch-2.11.0) is public
+        changes = sum(1 for a, b in zip(chunk, chunk[1:])
+                      if _class_of(a) != _class_of(b) and not (_class_of(a) == 1 and _class_of(b) == 2))
+        if changes * 3 >= len(chunk) and any(c.isupper() for c in chunk) and any(c.islower() for c in chunk):
+            return True
+    return False
+
+
 def _values_after(names: Pattern[str], text: str, judge: Callable[[str], bool], found: Callable[[str], None]) -> str:
     """The value after each secret name that ``names`` finds -> :data:`SECRET` (a quoted value keeps its quotes).
 
@@ -243,7 +287,11 @@ class SecretRedactor:
             value = pattern.sub(self._shape, value)
         value = _FRAGMENT.sub(self._fragment, value)
         value = _AWS_FRAGMENT.sub(self._aws_fragment, value)
+        value = _RANDOM_RUN.sub(self._random, value)
         return self._pieces(value)
+
+    def _random(self, match: "re.Match[str]") -> str:
+        return self._shape(match) if looks_random(match.group(0)) else match.group(0)
 
     def _aws_fragment(self, match: "re.Match[str]") -> str:
         return self._shape(match) if any(c.isdigit() for c in match.group("body")) else match.group(0)

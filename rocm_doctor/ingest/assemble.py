@@ -27,7 +27,7 @@ from rocm_doctor.facts.value import Fact
 from rocm_doctor.ingest.formats.common import COUNT_FIELD, TABLE_FIELDS
 from rocm_doctor.knowledge.gpu_table import name_key
 from rocm_doctor.ingest.blocks import Line
-from rocm_doctor.ingest.model import TRUST_NAMES, Absent, GpuSighting, Observation, Piece, SettingSighting
+from rocm_doctor.ingest.model import TRUST_NAMES, TRUST_TOOL, Absent, GpuSighting, Observation, Piece, SettingSighting
 
 NOT_IN_PASTE = "not in the pasted report"
 LAYER_ORDER = ("rocminfo", "amd-smi", "rocm-smi", "hip", "torch", "clinfo", "app", "pci", "windows", "report", "mention", "cpu")
@@ -39,6 +39,12 @@ MAX_GPUS = 256
 _MERGED_LISTS = {"symptoms.signatures", "symptoms.context", "symptoms.earlier", "symptoms.error_gfx"}
 _MERGED_DICTS = {"packages.installed"}
 _ENV_PATHS = ("env.vars", "env.coverage", "env.settings")
+_EXACT_VERSIONS = ("torch.version", "torch.torchvision_version", "torch.torchaudio_version")
+"""Versions a tool prints whole (pip, uv, collect_env, torch.__version__): there a missing local tag
+(``2.3.1`` beside ``2.3.1+rocm6.0``) is part of the version (PEP 440 local version labels), so a
+looser reading with a tag does not refine it; in prose it may be shorthand, and does."""
+_BUILD_OF_TORCH = ("torch.flavour", "torch.rocm_version", "torch.cuda_version", "torch.distributor")
+"""Facts read from a torch version string: they describe that version, and lose with it."""
 _REACH_RANK = {True: 2, None: 1, False: 0}
 
 
@@ -92,7 +98,10 @@ def _decide(path: str, observations: List[Observation], conflicts: Optional[List
         return {"status": "known", "value": combined, "source": observations[0].line.source}
     top = max(obs.trust for obs in observations)
     best = _most_specific([obs for obs in observations if obs.trust == top])
-    refined = _most_specific(best + [o for o in observations if o.trust < top and _refines(o.value, best[0].value)])
+    looser = [o for o in observations if o.trust < top and _refines(o.value, best[0].value)]
+    if path in _EXACT_VERSIONS and top >= TRUST_TOOL:
+        looser = [o for o in looser if not _adds_local_label(o.value, best[0].value)]
+    refined = _most_specific(best + looser)
     if len(best) == 1 and len(refined) == 1:
         best = refined  # "6.0" in a field and "/opt/rocm-6.0.1" in prose: the same ROCm, said more exactly
     values: List[Any] = [obs.value for obs in _distinct(best)]
@@ -119,6 +128,29 @@ def _refines(longer: Any, shorter: Any) -> bool:
         return longer == shorter
     a, b = longer.strip().lower(), shorter.strip().lower()
     return a == b or (a.startswith(b) and a[len(b)] in ".- (_+")
+
+
+def _adds_local_label(longer: Any, shorter: Any) -> bool:
+    """``2.3.1+rocm6.0`` adds a local version label to ``2.3.1``."""
+    return isinstance(longer, str) and isinstance(shorter, str) and len(longer) > len(shorter) and longer.lower().startswith(shorter.lower()) and longer[len(shorter)] == "+"
+
+
+def _stale_build_readings(grouped: Dict[str, List[Observation]], decided: Any) -> Dict[str, List[Observation]]:
+    """Without the build facts read from a torch version that lost to an exact tool reading without a local
+    label: a prose ``2.3.1+rocm6.0`` says nothing about the build of the ``torch-2.3.1`` pip installed."""
+    versions = grouped.get("torch.version") or []
+    exact = [o for o in versions if o.trust >= TRUST_TOOL and o.value == decided]
+    if not exact or not isinstance(decided, str) or "+" in decided:
+        return grouped
+    top = max(o.trust for o in exact)
+    stale = {id(o.line) for o in versions if o.trust < top and o.value != decided}
+    if not stale:
+        return grouped
+    out = dict(grouped)
+    for path in _BUILD_OF_TORCH:
+        if path in out:
+            out[path] = [o for o in out[path] if id(o.line) not in stale] or []
+    return out
 
 
 def _most_specific(observations: List[Observation]) -> List[Observation]:
@@ -457,7 +489,13 @@ def assemble(
     for piece in pieces:
         for obs in piece.observations:
             grouped.setdefault(obs.path, []).append(obs)
+    if "torch.version" in grouped:
+        version = _decide("torch.version", grouped["torch.version"])
+        if version is not None and version.get("status") == "known":
+            grouped = _stale_build_readings(grouped, version.get("value"))
     for path, observations in grouped.items():
+        if not observations:
+            continue
         parent, key = _slot(tree, path)
         if parent is None:
             continue

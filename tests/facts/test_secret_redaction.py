@@ -179,6 +179,30 @@ def test_a_token_before_a_command_in_a_paste_is_not_in_the_report(run_cli, tmp_p
     assert result.exit_code in (0, 1) and HF not in result.stdout and "hip_invalid_device_function" in result.stdout
 
 
+def test_a_random_credential_under_a_name_no_scanner_knows_is_not_in_the_report(run_cli, tmp_path: Path) -> None:
+    # The last session's leftover: a service's key echoed from its variable, and a key exported under an
+    # unmarked name, stayed whole in the environment table and the facts JSON.
+    echoed, exported = "ak_live_5Jx9Qm2LpR7vT3nW8yZ4bK6cF1hD0gS", "Zr4Tq8LmW2xN7vB5kP9sD3fG6hJ1cY0a"
+    paste = tmp_path / "p.txt"
+    paste.write_text(f"$ echo $COMFY_ORG_AK\n{echoed}\n$ export MYAPP_CONN={exported}\n$ export MY_SERVICE_AUTH=9f8e7d6c5b4a39281706f5e4d3c2b1a0\n"
+                     "RuntimeError: HIP error: invalid device function\n", encoding="utf-8")
+    assert run_cli("report", "--from", str(paste), "-o", str(tmp_path / "r.md")).exit_code in (0, 1)
+    text = (tmp_path / "r.md").read_text(encoding="utf-8")
+    assert (text.count(echoed), text.count(exported), text.count("9f8e7d6c5b4a39281706f5e4d3c2b1a0")) == (0, 0, 0)
+    assert "MYAPP_CONN" in text and "MY_SERVICE_AUTH" in text
+
+
+def test_names_hashes_symbols_and_kernel_names_that_mix_letters_and_digits_are_kept() -> None:
+    text = ("DeepSeek-R1-Distill-Qwen-14B-Q4_K_M Qwen2.5-Coder-32B-Instruct-GGUF MyCompanyProductionCluster01 "
+            "undefined symbol: _ZN3c104cuda9SetDeviceEi conv_asm_7x7c3h224w224k64u2v2p3q3f1 "
+            "/nix/store/n9vi0wbn80mf0wxmw7hrvrxzabmnf581-python3.13-torch-2.11.0 v2.5.0-rc3-g1a2b3c4d5e6f7a8b9c0d "
+            "GPU-7f3e2a1b-1c2d-3e4f-5a6b-7c8d9e0f1a2b torch-2.13.0+rocm7.0-cp312-cp312-manylinux_2_28_x86_64.whl "
+            "TheRock_Nightly_gfx1151_Build2025 OAUTH_CLIENT_ID=x AUTHOR=someone")
+    assert SecretRedactor().text(text) == text
+    assert is_secret_name("MY_SERVICE_AUTH") and is_secret_name("AUTH_HEADER")
+    assert not is_secret_name("AUTHOR") and not is_secret_name("OAUTH_CLIENT_ID")
+
+
 def _copy_machine(tmp_path: Path, name: str = "ubuntu2204-6700xt") -> Path:
     folder = tmp_path / name
     shutil.copytree(TESTS / "machines" / name, folder)

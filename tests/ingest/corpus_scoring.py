@@ -76,6 +76,14 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "comfyui-zluda-5-win-hip-sdk-bin-not-on-path-winerror-126": {"platform"},
     "zluda-lshqqytiger-135-build-needs-amdhip64-7-on-hip6": {"platform"},
     "zluda-vosen-326-rx580-driver-ships-only-hip5-dlls": {"platform"},
+    "a1111-15874-rocm61-nightly-torch-amdsmi-nameerror": {"packages", "torch-build"},
+    "rocm-5966-multi-rocm-amdsmi-package-lacks-node-handle": {"packages"},
+    "rlinf-1507-pypi-amdsmi-702-in-rocm64-venv-breaks-import-torch": {"packages"},
+    "comfyui-3576-rocm61-torch-amdsmi-nameerror-conda": {"packages", "torch-build"},
+    "vllm-28680-amdsmi-package-of-another-rocm-than-643-cli": {"packages"},
+    "atri-plugin-3-win-torch-no-vc-redist-c10-dll": {"platform"},
+    "ollama-2392-stale-amdgpu-module-after-swap-to-nvidia": {"driver", "device-selection"},
+    "rocm-3166-7900xtx-ring-gfx-timeout-power-profile": {"driver"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 

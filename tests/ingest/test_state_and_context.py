@@ -260,3 +260,19 @@ def test_a_move_made_keeps_its_goal_as_current_though_a_question_follows_it() ->
     facts = ingest("I upgraded from ROCm 6.2 to ROCm 6.4. Should I go back?\n").facts
     assert facts.rocm.version.value == "6.4"
     assert "rocm.version=6.2" in (facts.symptoms.earlier.value or [])
+
+
+def test_rocm_spelled_as_a_wheel_tag_in_prose_is_the_systems_rocm() -> None:
+    # The metamorphic rewrite 'ROCm 7.1' -> 'rocm7.1' must keep the diagnosis: in prose both name the
+    # system's release; a tag after '+', in a URL, or followed by wheels/torch is a torch build's.
+    for text in ("I'm running rocm7.1 on Ubuntu 24.04 with an R9700.\n", "Ubuntu 24.04, rocm7.1, RX 7900 XTX\n"):
+        assert ingest(text).facts.rocm.version.value == "7.1", text
+    facts = ingest("pip install torch==2.5.1+rocm6.2 --index-url https://download.pytorch.org/whl/rocm6.2\n").facts
+    assert facts.rocm.version.value is None and facts.torch.rocm_version.value == "6.2"
+
+
+def test_a_move_between_torch_builds_leaves_no_earlier_system_rocm() -> None:
+    for text in ("I switched from rocm6.1 to rocm6.2 torch wheels\n", "I switched from ROCm 6.1 to ROCm 6.2 wheels\n"):
+        facts = ingest(text).facts
+        assert not any(e.startswith("rocm.version") for e in facts.symptoms.earlier.value or []), text
+    assert ingest("I upgraded from rocm6.1 to rocm6.2 and now it hangs\n").facts.rocm.version.value == "6.2"

@@ -33,7 +33,7 @@ from typing import Iterator, List, Optional, Tuple
 
 from rocm_doctor.ingest.blocks import Block, Line, Spans, may_be_wrapped
 from rocm_doctor.ingest.formats.common import make_piece
-from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, Piece, SettingSighting
+from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, Observation, Piece, SettingSighting
 
 STACK_PREFIXES = (
     "HSA_", "HIP_", "ROCR_", "ROCM_", "AMD_", "ROCBLAS_", "HIPBLAS", "MIOPEN_", "RCCL_", "NCCL_",
@@ -69,7 +69,12 @@ _PS_PERSIST = re.compile(
 _CMD_SET = re.compile(rf"^[ \t`]*set\s+\"?({_NAME})=([^\"\n`]{{0,512}})\"?\s*`?$", re.MULTILINE | re.IGNORECASE)
 _SETX = re.compile(rf"(?<![^\s`])setx\s+({_NAME})\s+({_VALUE})", re.MULTILINE | re.IGNORECASE)
 _FISH = re.compile(rf"(?<![^\s;`(])set\s+((?:-[a-zA-Z]+\s+|--[a-z-]+\s+){{1,8}})({_NAME})(?:\s+({_VALUE}))?", re.MULTILINE)
-_SYSTEMD = re.compile(r"^[ \t]*Environment\s*=\s*(.+)$", re.MULTILINE)
+# A unit line as it stands in a file, or wrapped in inline code (`Environment="A=1" "B=2"`,
+# ollama/ollama#16539): the backticks are Markdown, not systemd syntax.
+_SYSTEMD = re.compile(r"^[ \t]*`?Environment[ \t]{0,8}=[ \t]{0,8}(.+)$", re.MULTILINE)
+_ASSIGNMENT_INSIDE = re.compile(rf"\s({_NAME})=")
+JOINED_ASSIGNMENTS = "systemd_env_assignments_in_one_word"
+_QUOTED_ASSIGNMENT = re.compile(rf"^[ \t]{{0,8}}\"{_NAME}=")
 _DOCKERFILE = re.compile(rf"^[ \t]*ENV[ \t]+({_NAME})(?:=|[ \t]+)(.*)$", re.MULTILINE)
 _DOCKER_ENV = re.compile(rf"(?<!\S)(?:-e|--env)(?:=|\s+)({_NAME})(?:=({_VALUE}))?")
 _PYTHON = re.compile(
@@ -296,6 +301,9 @@ def _fish(flags: str) -> Tuple[bool, bool, bool]:
 
 
 def _systemd(text: str) -> Iterator[Tuple[str, Optional[str]]]:
+    text = text.rstrip()
+    if text.endswith("`"):
+        text = text[:-1]
     try:
         words = shlex.split(text)
     except ValueError:
@@ -603,6 +611,28 @@ def _failed_with(block: Block, sighting: SettingSighting) -> bool:
     return bool(_FAILED_WITH.search(before) or _FAILED_WITH.search(after))
 
 
+def joined_assignments(block: Block) -> List[Piece]:
+    """``systemd_env_assignments_in_one_word`` when a unit's ``Environment=`` line quotes two
+    assignments as one word (``"A=1 B=2"``): systemd sets A to ``1 B=2`` and never sets B
+    (systemd.exec(5), Environment=)."""
+    if "Environment" not in block.text:
+        return []
+    lines = block.lines
+    for match, line in block.scan(_SYSTEMD):
+        text = match.group(1)
+        # An 80-column wrap may cut the unit line: the next line goes on with a quote left open or
+        # with another quoted assignment (systemd itself allows no break without a backslash).
+        index = block.position_of(line)
+        following = lines[index + 1].text if index + 1 < len(lines) else ""
+        if may_be_wrapped(line.text, following) and (text.count('"') % 2 or _QUOTED_ASSIGNMENT.match(following)):
+            text = f"{text} {following.strip()}"
+        for name, value in _systemd(text):
+            inner = _ASSIGNMENT_INSIDE.search(value or "")
+            if inner is not None and inner.group(1).isupper():
+                return [make_piece(f"context:{JOINED_ASSIGNMENTS}", [line], [Observation("symptoms.context", [JOINED_ASSIGNMENTS], line, TRUST_TEMPLATE)])]
+    return []
+
+
 def parse(block: Block) -> List[Piece]:
     sightings, coverage, used = _listings(block)
     config, keys = _ollama_config(block)
@@ -626,4 +656,4 @@ def parse(block: Block) -> List[Piece]:
         piece = make_piece("env-settings", [s.line for s in scanned], [])
         piece.settings = scanned
         pieces.append(piece)
-    return pieces if all_sightings or coverage else []
+    return (pieces if all_sightings or coverage else []) + joined_assignments(block)

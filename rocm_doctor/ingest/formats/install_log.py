@@ -54,6 +54,12 @@ _UV_LINE = re.compile(rf"^\s*(?P<sign>[-+])\s+(?P<name>{_NAME})==(?P<version>\d\
 _PAIR = re.compile(r"^(?P<name>.+?)-(?P<version>\d\S*)$")
 _COLLECTING = re.compile(r"^\s*Collecting torch(?![\w-])(?:[<>=!~][^\s(]*)?(?:\s+\(from (?P<by>[^\s)]+))?")
 _FETCHED = re.compile(r"^\s*(?:Downloading|Using cached)\s+\S*?\btorch-(?P<version>\d[^-\s]*)-cp\d+\S*\.whl")
+_COMPANION_COLLECTING = re.compile(r"^\s*Collecting (?:torchvision|torchaudio)(?![\w-])")
+_COMPANION_FETCHED = re.compile(r"^\s*(?:Downloading|Using cached)\s+\S*?\b(?:torchvision|torchaudio)-(?P<version>\d[^-\s]*)-cp\d+\S*\.whl")
+COMPANION_FETCHED = "companion_wheel_not_rocm_fetched"
+"""Context id: pip collected torchvision or torchaudio and fetched a wheel that is not a ROCm build: no local
+tag (PyPI's, built against PyPI's torch; every ROCm wheel index tags its companions: 0.20.1+rocm6.2,
+0.24.0+rocm7.0.0rc...) or a CUDA/CPU/XPU one."""
 _FOLLOWING = 3
 """How many lines after ``Collecting torch (from X)`` pip names the wheel it fetches."""
 PULLED = "torch_pulled_by_dependency"
@@ -67,6 +73,45 @@ def _not_rocm_wheel(version: str) -> bool:
     or a CUDA/CPU/XPU tag; a ``+git...`` tag (a source build, or one of AMD's Windows previews) decides nothing."""
     tag = local_tag(version)
     return tag is None or flavour_from_tag(tag) in ("cuda", "cpu", "xpu")
+
+KEPT_NOT_ROCM = "rocm_install_kept_other_torch"
+"""Context id: an install from a ROCm wheel index answered ``Requirement already satisfied: torch ... (V)``
+with a torch that is not a ROCm build, so it installed nothing (pip keeps an installed distribution
+that satisfies the requirement, whatever index it came from: only --force-reinstall or an uninstall
+first replaces it; https://github.com/pypa/pip/blob/24.2/docs/html/cli/pip_install.rst)."""
+_ROCM_INDEX = re.compile(
+    r"(?:--index-url|-i)[=\s]+\S*(?:download\.pytorch\.org/whl/(?:nightly/|test/)?rocm|repo\.radeon\.com|rocm\.nightlies\.amd\.com|repo\.amd\.com/rocm)"
+    r"|^\s*Looking in indexes:\s*\S*(?:download\.pytorch\.org/whl/(?:nightly/|test/)?rocm|repo\.radeon\.com|rocm\.nightlies\.amd\.com|repo\.amd\.com/rocm)\S*\s*$",
+    re.IGNORECASE,
+)
+"""An install that searches only a ROCm wheel index: ``--index-url .../rocm6.3`` in the command, or pip's
+``Looking in indexes:`` naming that index alone (search_scope.py)."""
+_SYSTEM_SITE = re.compile(r"^/usr/(?:local/)?lib(?:64)?/python3[\d.]*/(?:site|dist)-packages\b")
+"""A distribution's own site-packages: a torch there came from the distribution's package manager
+(Arch's python-pytorch-rocm has no local tag), not from PyPI."""
+
+
+def kept_torch_not_rocm(block: Block) -> Optional[Line]:
+    """The ``Requirement already satisfied: torch`` line of an install from a ROCm index alone when the
+    torch it kept is not a ROCm build: a CUDA/CPU/XPU tag, or no tag in a folder that is not a
+    distribution's site-packages (PyPI's torch); None otherwise."""
+    if "already satisfied" not in block.lower or not any(_ROCM_INDEX.search(line.text) for line in block.lines):
+        return None
+    for index, line in enumerate(block.lines):
+        if _SATISFIED.match(line.text) is None:
+            continue
+        joined, _ = _continued(block.lines, index, _SATISFIED_VERSION)
+        satisfied = _satisfied(joined)
+        if satisfied is None or satisfied[0] != "torch":
+            continue
+        version, folder = satisfied[1], satisfied[2]
+        tag = local_tag(version)
+        if tag is not None and flavour_from_tag(tag) in ("cuda", "cpu", "xpu"):
+            return line
+        if tag is None and folder and _SYSTEM_SITE.match(folder.replace("\\", "/")) is None:
+            return line
+    return None
+
 
 KIND = "install-log"
 """What an install kept or put in place: read like prose around it (ingest's SOFT_KINDS), so that the
@@ -139,8 +184,17 @@ def parse(block: Block) -> List[Piece]:
     lines: List[Line] = []
     pulled: List[Line] = []
     fetched_not_rocm: List[Line] = []
+    companions_not_rocm: List[Line] = []
     for index, line in enumerate(block.lines):
         text = line.text
+        if _COMPANION_COLLECTING.match(text) is not None:
+            for after in block.lines[index + 1 : index + 1 + _FOLLOWING]:
+                fetched = _COMPANION_FETCHED.match(after.text)
+                if fetched is not None:
+                    if _not_rocm_wheel(unquote(fetched.group("version"))):
+                        companions_not_rocm.append(line)
+                    break
+            continue
         collecting = _COLLECTING.match(text)
         if collecting is not None:
             for after in block.lines[index + 1 : index + 1 + _FOLLOWING]:
@@ -184,7 +238,8 @@ def parse(block: Block) -> List[Piece]:
                 elif found.group("sign") == "+" and name in TRACKED:
                     installed.append((name, found.group("version"), line))
                 lines.append(line)
-    if not lines and not pulled and not fetched_not_rocm:
+    kept_other = kept_torch_not_rocm(block)
+    if not lines and not pulled and not fetched_not_rocm and not companions_not_rocm:
         return []
     removed_lines = {id(line) for _, line in removed}
     observations: List[Observation] = []
@@ -200,9 +255,11 @@ def parse(block: Block) -> List[Piece]:
         if name == "torch" and folder:
             observations.append(Observation("torch.location", folder, line, TRUST_TOOL))
     pieces = []
-    for context, found in ((PULLED, pulled), (FETCHED, fetched_not_rocm)):
+    for context, found in ((PULLED, pulled), (FETCHED, fetched_not_rocm), (COMPANION_FETCHED, companions_not_rocm)):
         if found:
             pieces.append(make_piece(f"context:{context}", found[:1], [Observation("symptoms.context", [context], found[0], TRUST_TOOL)]))
+    if kept_other is not None:
+        pieces.append(make_piece(f"context:{KEPT_NOT_ROCM}", [kept_other], [Observation("symptoms.context", [KEPT_NOT_ROCM], kept_other, TRUST_TOOL)]))
     now = [line for line in lines if id(line) not in removed_lines]
     if now and observations:
         pieces.append(make_piece(KIND, now, observations))

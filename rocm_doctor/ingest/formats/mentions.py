@@ -37,6 +37,7 @@ from rocm_doctor.ingest.formats.common import COUNT_FIELD, gfx_of, gpu_fields, i
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, kernel_observations, windows_observations
 from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, GpuSighting, Observation, Piece
 from rocm_doctor.knowledge.cpus import igpu_for_cpu
+from rocm_doctor.ingest.formats.install_log import kept_torch_not_rocm
 from rocm_doctor.knowledge.torch_identity import from_index_url, from_wheel, identify
 
 # ------------------------------------------------------------------ GPUs
@@ -83,9 +84,15 @@ _COMPANION = re.compile(rf"\b(torchvision|torchaudio)(?:==|\s*[:=]\s*v?|\s+(?:ve
 _LOCAL_VERSION = re.compile(rf"(?<![\w.+-])({_VERSION}\+(?:rocm\d(?:[\w.]*\w)?|cu\d{{2,3}}|cpu|xpu))(?!\w|\.\w)", re.IGNORECASE)
 _NOT_TORCH_BEFORE = re.compile(r"(?:vision|audio|triton|xformers|apex|bitsandbytes|flash|onnx)\S*\s*(?:==|=|:|\s)\s*$", re.IGNORECASE)
 _WHEEL = re.compile(r"\btorch-\d+\.\d+[^\s/\"'`)]*?\.whl", re.IGNORECASE)
+_SEVERAL_INDEXES = re.compile(r"^\s*Looking in indexes:[^\n]*,", re.IGNORECASE)
+"""pip's list of the indexes it searched when there are several (an --extra-index-url, PIP_EXTRA_INDEX_URL
+or pip.conf's extra-index-url): a ROCm index among them is searched beside the others, not instead
+(https://github.com/pypa/pip/blob/24.2/src/pip/_internal/models/search_scope.py)."""
 _INDEX = re.compile(r"(?:--index-url|--extra-index-url|-i|--find-links|-f)[=\s]+(\S+)|(https?://(?:download\.pytorch\.org/whl/\S+|rocm\.nightlies\.amd\.com/\S+|repo\.amd\.com/rocm/\S+|stable\.repo\.amd\.com/rocm/\S+|repo\.radeon\.com/rocm/(?:manylinux|windows)/\S+))", re.IGNORECASE)
 _OPT_ROCM = re.compile(r"/opt/rocm-(\d+\.\d+(?:\.\d+)?)(?![\w.])")
-_ROCM_WORD = re.compile(r"(?<![\w/+%.-])ROCm(?:\s+|-|\s+version\s*:?\s*|\s*:\s*)v?(\d+\.\d+(?:\.\d+)?|[5-9]|1\d)(?!\w|\.\d)", re.IGNORECASE)
+_ROCM_WORD = re.compile(r"(?<![\w/+%.-])ROCm(?:\s+|-|\s+version\s*:?\s*|\s*:\s*|(?=v?\d+\.\d))v?(\d+\.\d+(?:\.\d+)?|[5-9]|1\d)(?!\w|\.\d)", re.IGNORECASE)
+"""``ROCm 6.2``, ``ROCm-6.2``, ``ROCm: 6.2`` and, in prose, ``rocm6.2`` (how wheel tags spell it; a tag after ``+`` or
+in a URL or path is the torch build's, not read here, and a release followed by wheels/torch is read as the build's below)."""
 _CHANGED_FROM = re.compile(r"\b(?:updat|upgrad|downgrad|mov|switch|migrat|went|go|coming)\w*\s+(?:\w+\s+){0,2}from\s+$", re.IGNORECASE)
 """Words before a release the report moved away from ("after updating from ROCm 5.7.1 to ROCm 6.0")."""
 _LOCAL = r"(?:(?:\+|%2B)[0-9A-Za-z](?:[0-9A-Za-z.]*[0-9A-Za-z])?)?"
@@ -158,6 +165,8 @@ def _move_not_made(text: str, match: "re.Match[str]", start: Optional[int] = Non
     return bool(
         _NOT_DONE_BEFORE.search(before) or _QUESTION_AFTER.match(text, match.end(), match.end() + 12) or _attempt_failed(text, begin, match.end())
     )
+_MOVE_TO_A_BUILD = re.compile(r"\s{1,8}to\s{1,8}(?:ROCm(?:\s{1,8}|-)?)?v?\d+\.\d+(?:\.\d+)?\s{0,8}(?:wheel|build|torch|pytorch)", re.IGNORECASE)
+"""The rest of a move whose destination is a torch build ("from ROCm 6.1 to 6.2 wheels")."""
 _ROCM_BUILT_WITH = re.compile(
     r"(?:\b(?:built|compiled)\s+(?:\S+\s+){0,3}(?:for|with|against)|\b(?:torch|pytorch|wheels?)\s+(?:for|with|built for)|\bindex(?:-url)?(?:\s+for)?|\bnightl\S*(?:\s+for)?)\s+$",
     re.IGNORECASE,
@@ -211,7 +220,7 @@ _KERNEL = re.compile(
     r"(?<![\w.])(\d\.\d{1,2}\.\d{1,3}(?:-\d+(?:\.\d+)?-(?:generic|oem|lowlatency|azure|aws|gcp)|-arch\d-\d|-zen\d-\d|\.fc\d{2}\.x86_64|-\d+-amd64|\.\d+-microsoft-standard-WSL2"
     # Fedora/RHEL (6.17.8-200.fc43.x86_64, 6.17.8-200.nobara.fc43.x86_64, 5.14.0-503.11.1.el9_5.x86_64),
     # Debian (6.12.100+deb13-amd64), Proxmox (6.8.12-4-pve), CachyOS (6.17.7-2-cachyos), openSUSE (6.4.0-150600.23.25-default)
-    r"|-\d+(?:\.\d+)*(?:\.[a-z]+)?\.(?:fc\d{2}|el\d+(?:_\d+)?)\.(?:x86_64|aarch64)|\+deb\d+-amd64|-\d+-pve|-\d+-cachyos(?:-[a-z]+)?|-\d+(?:\.\d+)+-default))(?![\w.])"
+    r"|-\d+(?:\.\d+)*(?:\.[a-z]+)?\.(?:fc\d{2}|el\d+(?:_\d+)?)\.(?:x86_64|aarch64)|\+deb\d+-amd64|-\d+-pve|-\d+-cachyos(?:-[a-z]+)?|-\d+(?:\.\d+)+-default))(?!\w|\.\w)"
 )
 _UBUNTU_SIGNATURE = re.compile(r"\(Ubuntu\s+$")
 """What /proc/version prints before Ubuntu's package version of the kernel (5.15.0-133.144-generic),
@@ -225,7 +234,28 @@ _INSTALLED_KERNEL_NAMED = re.compile(
 (``/lib/modules/5.4.0-42-generic/updates/dkms/``) names a kernel that is installed, not the one
 running: apt and DKMS list every installed kernel (ROCm/amdgpu#107, legacy-rocm-build#1367, #3883). So
 does the release a command is given with ``-k`` (``modinfo -k``, ``dkms install -k``; modinfo(8), dkms(8))."""
-_KERNEL_WORD = re.compile(r"\bkernel\s*(?:version\s*)?:?\s*v?(\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w.+-]+)?)(?![\w.])", re.IGNORECASE)
+_KERNEL_WORD = re.compile(r"\bkernel\s*(?:version\s*)?:?\s*v?(\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+-]+(?:\.[\w+-]+)*)?)(?!\w|\.\w)", re.IGNORECASE)
+"""``kernel 6.8.0-45-generic``, ``Kernel: 6.12.4``; a release that ends a sentence (``... on kernel 6.12.4.``)
+is read without the full stop."""
+_KERNEL_RELEASE_SAID = r"\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+-]+(?:\.[\w+-]+)*)?"
+_KERNEL_CHANGE = re.compile(
+    r"\b(?:work(?:s|ed|ing)?|ran|runs|was\s+fine|is\s+fine)\b(?:\s+(?:fine|well|ok|perfectly|great))?\s+(?:with|on|under|in)\s+"
+    r"(?:the\s+)?(?:linux\s+)?(?:kernel\s*)?v?(?P<before>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)(?:\s+kernel)?"
+    r"[^.;\n]{0,60}?(?:\bbut\b|\band\b|\bwhile\b|,)?\s*\b(?:not|fails?|failed|failing|breaks?|broke|broken|crash(?:es|ed)?|hangs?|segfaults?|"
+    r"stopped\s+working|no\s+longer\s+works?|after\s+(?:updating|upgrading|update|upgrade|moving))\b[^.;\n]{0,40}?"
+    r"\b(?:with|on|under|since|to|in)\s+(?:the\s+)?(?:linux\s+)?(?:kernel\s*)?v?(?P<after>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)",
+    re.IGNORECASE,
+)
+"""A kernel that worked and the one that does not, in one sentence: "ROCm works on 5.4.0-54, not on
+5.4.0-57" (legacy-rocm-build#1307), "works fine with 4.15.0-29 but fails with 4.15.0-33"
+(ROCm/amdgpu#53), "worked on kernel 6.11.10 but after updating to kernel 6.12.4 ..." (the form of
+ollama/ollama#8262's bisection, legacy-rocm-build#1007 "works fine on kernel 5.4.15", "hangs ... on
+kernel 5.5.0"). The first is an earlier state (RD801 compares them), the second the current kernel.
+Only read when the sentence says "kernel" or both are full releases (5.4.0-54): "works with torch 2.5
+but not 2.6" is no kernel."""
+_FULL_RELEASE = re.compile(r"\d\.\d{1,2}\.\d{1,3}-")
+
+
 _ADRENALIN = re.compile(
     r"\bAdrenalin(?:[ \t]+Edition)?(?:[ \t]+(?:drivers?|software|version))?[ \t:(v-]{0,4}(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)"
     r"|\b(?:AMD[ \t]+|GPU[ \t]+|graphics[ \t]+|display[ \t]+)?drivers?[ \t]+(?:version[ \t]+)?(?:from[ \t]+v?-?2\d\.\d{1,2}\.\d{1,2}[ \t]+)?(?:to[ \t]+)?v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)",
@@ -393,10 +423,30 @@ def _sentence_head(block: Block, line: Line) -> str:
     return paragraph(block, line, 0, whole_line=True)[0]
 
 
+_OWN_GFX_BEFORE = re.compile(
+    # The reporter introduces the target as the GPU's own, right before it: "I am on gfx1201 which is
+    # already natively supported ... spoofing" (jamiepine/voicebox#469), "the 6600 is `gfx1032`, I have
+    # to override it to `gfx1030`" (ROCm/legacy-rocm-build#5069), "an RX 6700 XT (gfx1031), which
+    # requires HSA_OVERRIDE_GFX_VERSION" (ace-step/ACE-Step-1.5#658). Such a gfx is a device even in a
+    # sentence about overrides, which otherwise names targets and support lists.
+    r"(?:\bI(?:['\u2019]m|\s+am)\s+(?:on|using|running)(?:\s+an?)?"
+    r"|\bmy\s+(?:\w+\s+){0,2}(?:is|=)"
+    r"|\b(?:RX\s?\d{3,4}|\d{4})\s?(?:XTX|XT|GRE)?\s+is"
+    r"|\b(?:RX\s?\d{3,4}|\d{4})\s?(?:XTX|XT|GRE)?\s?\()"
+    r"\s{0,2}[`'\"]?$",
+    re.IGNORECASE,
+)
+
+
+def _own_gfx(text: str, start: int) -> bool:
+    """The gfx at ``start`` is introduced as the reporter's GPU (:data:`_OWN_GFX_BEFORE`)."""
+    return bool(_OWN_GFX_BEFORE.search(text[max(0, start - 40) : start]))
+
+
 def _gfx_sightings(block: Block) -> List[GpuSighting]:
     if "gfx" not in block.lower:
         return []
-    by_line: Dict[int, List[Tuple[str, Line]]] = {}
+    by_line: Dict[int, List[Tuple[str, Line, bool]]] = {}
     text = block.text
     for match, line in block.scan(_GFX):
         gfx = gfx_of("gfx" + match.group(1))
@@ -404,13 +454,13 @@ def _gfx_sightings(block: Block) -> List[GpuSighting]:
             around, at = paragraph(block, line, block.column_at(match.start()))
             if compared_elsewhere(around, at) or someone_elses(around, at):
                 continue
-            by_line.setdefault(line.number, []).append((gfx, line))
+            by_line.setdefault(line.number, []).append((gfx, line, _own_gfx(text, match.start())))
     out: List[GpuSighting] = []
     for number, found in by_line.items():
-        targets = {gfx for gfx, _ in found}
+        targets = {gfx for gfx, _, _ in found}
         line = found[0][1]
         if len(targets) >= 3 or _GFX_LIST_CONTEXT.search(_sentence_head(block, line)):
-            continue
+            targets = {gfx for gfx, _, own in found if own}
         for gfx in sorted(targets):
             out.append(GpuSighting("mention", 0, line, gpu_fields(gfx=gfx)))
     return out
@@ -550,13 +600,16 @@ def _torch(block: Block) -> List[Observation]:
                 continue
             out += torch_version_observations(match.group(1), line, TRUST_PROSE)
     if "index" in lowered or "://" in lowered or " -f " in lowered or " -i " in lowered:
+        kept_other = kept_torch_not_rocm(block)
         for match, line in block.scan(_INDEX):
             url = match.group(1) or match.group(2)
             identity = from_index_url(url)
             if identity.flavour is None:
                 continue
-            if "--extra-index-url" in match.group(0).lower() and identity.flavour == "rocm":
+            if identity.flavour == "rocm" and ("--extra-index-url" in match.group(0).lower() or _SEVERAL_INDEXES.match(line.text)):
                 continue  # pip also searches PyPI, whose CUDA build can win: a ROCm extra index decides nothing
+            if identity.flavour == "rocm" and kept_other is not None:
+                continue  # pip kept the torch that was there: the ROCm index installed nothing
             observations = identity_observations(identity, line, TRUST_PROSE)
             out += [o for o in observations if o.path != "torch.version"]
     return out
@@ -588,6 +641,8 @@ def _rocm(block: Block) -> List[Observation]:
         if _TORCH_BUILD_AFTER.match(after) or _ROCM_BUILT_WITH.search(before):
             out.append(Observation("torch.rocm_version", match.group(1), line, TRUST_PROSE))
         elif _CHANGED_FROM.search(before):
+            if _MOVE_TO_A_BUILD.match(text, match.end(), match.end() + 48):
+                continue  # "switched from rocm6.1 to rocm6.2 torch wheels": both are torch builds, not the system's
             if _move_not_made(text, match):
                 # "Should I upgrade from ROCm 6.2 to 6.4?": the release asked about leaving is the current one
                 out.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
@@ -658,8 +713,22 @@ def _platform(block: Block) -> List[Observation]:
         if wsl:
             found = [o for o in found if o.path != "host.os"]
         out += found
+    changed: List[Tuple[int, int]] = []
+    if "kernel" in lowered or "work" in lowered:
+        for match, line in block.scan(_KERNEL_CHANGE):
+            said_kernel = "kernel" in match.group(0).lower()
+            if not said_kernel and not (_FULL_RELEASE.match(match.group("before")) and _FULL_RELEASE.match(match.group("after"))):
+                continue
+            found = kernel_observations(match.group("after"), line, TRUST_PROSE)
+            if not found:
+                continue
+            changed.append(match.span())
+            out.append(Observation("symptoms.earlier", [f"host.kernel_release={match.group('before')}"], line, TRUST_PROSE))
+            out += found
     for pattern in (_KERNEL, _KERNEL_WORD):
         for match, line in block.scan(pattern):
+            if _inside(match.start(), changed):
+                continue  # read above as the kernel that worked and the one in use
             before = line.text[: block.column_at(match.start())]
             if _UBUNTU_SIGNATURE.search(before):
                 continue  # "(Ubuntu 5.15.0-133.144-generic 5.15.173)": the package, not the release

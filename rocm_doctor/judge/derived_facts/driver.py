@@ -204,3 +204,18 @@ def amdgpu_dkms_not_for_running_kernel(facts: Facts, tables: Tables) -> Fact:
         return known(f"amdgpu {running[0].version} is only {running[0].status} for {release.value}, not installed", source)
     listed = ", ".join(sorted({f"{e.kernel} ({e.status})" for e in built}))
     return known(f"amdgpu is listed for {listed}, not for the running {release.value}", source)
+
+
+@machine_fact(
+    "rocminfo_gpu_agents",
+    "The GPUs rocminfo listed as HSA agents, as names: the runtime reached them through KFD, so the "
+    "compute driver works whatever rocminfo's module check said (a kernel with amdgpu built in has no "
+    "/sys/module/amdgpu/initstate: rocm_smi_lib#102, amdsmi#172); absent when rocminfo listed none.",
+)
+def rocminfo_gpu_agents(facts: Facts, tables: Tables) -> Fact:
+    names = [
+        str(agent.name.value if agent.name.is_known else agent.gfx.value)
+        for agent in facts.gpus.agents
+        if agent.gfx.is_known and "rocminfo" in str(agent.gfx.source or "")
+    ]
+    return known(names, "rocminfo") if names else absent("GPU discovery", "rocminfo listed no GPU agent")

@@ -106,3 +106,39 @@ def untagged_companions_beside_rocm_torch(facts: Facts, tables: Tables) -> Fact:
     if not found:
         return absent(version.source or "torch.version", "no untagged torchvision or torchaudio is shown")
     return known(", ".join(found), facts.torch.torchvision_version.source or facts.torch.torchaudio_version.source or "paste")
+
+
+BUILD_DATE = re.compile(r"(?:\.dev|rc|a|sdk)(20\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))(?!\d)", re.IGNORECASE)
+"""The date a nightly or per-run build carries in its version: pytorch.org nightlies in the public
+version (``2.6.0.dev20241014+rocm6.2``), TheRock and AMD's Windows wheels in the local tag
+(``+rocm7.0.0rc20250815``, ``+rocm7.14.0a20260521``, ``+rocmsdk20260116``)."""
+
+
+def build_date(version: str) -> str:
+    """The build date a torch, torchvision or torchaudio version carries (``20241014``), or ``""``."""
+    found = BUILD_DATE.search(version)
+    return found.group(1) if found else ""
+
+
+@machine_fact(
+    "companions_of_another_build_date",
+    "torchvision/torchaudio whose version carries another build date than the torch beside it (torch "
+    "2.9.0a0+rocm7.0.0rc20250812 with torchvision 0.24.0a0+rocm7.0.0rc20250815; 2.6.0.dev20241014 with "
+    "0.20.0.dev20241015): a nightly's companions are built against, and pin, the torch of their own run, "
+    "as 'name version'; absent when none differs or a version carries no date.",
+)
+def companions_of_another_build_date(facts: Facts, tables: Tables) -> Fact:
+    version = facts.torch.version
+    if not version.is_known or not version.value:
+        return unknown(version.reason or "the torch version is not known")
+    torch_date = build_date(str(version.value))
+    if not torch_date:
+        return absent(version.source or "torch.version", "the torch version carries no build date")
+    found = []
+    for name, companion in (("torchvision", facts.torch.torchvision_version), ("torchaudio", facts.torch.torchaudio_version)):
+        date = build_date(str(companion.value)) if companion.is_known and companion.value else ""
+        if date and date != torch_date:
+            found.append(f"{name} {companion.value}")
+    if not found:
+        return absent(version.source or "torch.version", "no torchvision or torchaudio of another build date is shown")
+    return known(", ".join(found), facts.torch.torchvision_version.source or facts.torch.torchaudio_version.source or "paste")

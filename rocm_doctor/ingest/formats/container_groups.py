@@ -1,0 +1,113 @@
+"""The supplementary groups a container command gives the container's user.
+
+``docker run``/``podman run --group-add NAME`` (also ``--group-add=NAME``, named in a sentence:
+"only adds --group-add video") and a compose file's ``group_add:`` list. Two contexts come out:
+
+* ``container_adds_video_not_render``: video is added and nothing that could grant the render group
+  (the name render, a number, a variable or command that computes one, podman's keep-groups).
+  /dev/dri/renderD* and, on current distributions, /dev/kfd belong to render on the host, so video
+  alone leaves a non-root container user without them (ROCm/vllm#893, ROCm/ROCm-docker#116,
+  ROCm/ROCm-docker#93).
+* ``container_adds_render_group``: something that may grant it was added (another block of the same
+  report may show the full command; a Kubernetes securityContext's ``supplementalGroups`` list counts).
+* ``container_user_not_root``: the command or compose service names a user that is not root
+  (``-u 1000``, ``--user=1000:1000``, ``user: "1000"``), a Kubernetes securityContext does
+  (``runAsUser: 1000``, ``runAsNonRoot: true``), or the report says the container runs as an
+  unprivileged or non-root user (ROCm/k8s-device-plugin#39, ROCm/rocm-examples#171): groups decide
+  what that user may open.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import List, Tuple
+
+from rocm_doctor.ingest.blocks import Block, Line
+from rocm_doctor.ingest.formats.common import make_piece
+from rocm_doctor.ingest.model import TRUST_TEMPLATE, Observation, Piece
+
+VIDEO_ONLY = "container_adds_video_not_render"
+RENDER_ADDED = "container_adds_render_group"
+NOT_ROOT = "container_user_not_root"
+
+_VALUE = r"[\"']?([\w.${}()|:/ -]{1,80}?)[\"']?(?=[\s\\,\]`]|$)"
+_FLAG = re.compile(r"(?<![\w-])--group-add(?:=|\s{1,4})" + _VALUE)
+_COMPOSE_HEAD = re.compile(r"^[ \t]{0,40}(?:-[ \t]{1,4})?(?:group_add|supplementalGroups):[ \t]{0,8}(?:\[(?P<inline>[^\]\n]{0,200})\])?[ \t]{0,8}(?:#[^\n]{0,200})?$")
+_RUN = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|create)\b")
+_USER_FLAG = re.compile(r"(?<![\w-])(?:-u|--user)(?:=|\s{1,4})[\"']?([\w.$-]{1,32})(?::[\w.$-]{1,32})?[\"']?(?=\s|\\|$)")
+_COMPOSE_USER = re.compile(r"^[ \t]{2,40}user:[ \t]{0,8}[\"']?([\w.$-]{1,32})(?::[\w.$-]{1,32})?[\"']?[ \t]{0,8}(?:#[^\n]{0,200})?$")
+_NON_ROOT_SAID = re.compile(
+    r"\b(?:unprivileged|unpriviledged|non-?root)\s{1,4}(?:container\s{1,4})?user\b"
+    r"|\brunAsUser:\s{0,4}[1-9]\d{0,9}\b|\brunAsNonRoot:\s{0,4}true\b",
+    re.IGNORECASE,
+)
+_COMPOSE_ITEM = re.compile(r"^[ \t]{0,40}-[ \t]{1,4}[\"']?([\w.${}()|:/-]{1,80})[\"']?[ \t]{0,8}(?:#[^\n]{0,200})?$")
+
+
+def _grants_render(value: str) -> bool:
+    """``value`` may add the group that owns the render nodes: its name, a number (the host's gid), a
+    shell or compose variable or command that computes one, or podman's keep-groups."""
+    low = value.strip().lower()
+    return "render" in low or low.isdigit() or "$" in low or low == "keep-groups"
+
+
+def _values(block: Block) -> List[Tuple[str, Line]]:
+    found: List[Tuple[str, Line]] = []
+    lines = block.lines
+    for index, line in enumerate(lines):
+        for match in _FLAG.finditer(line.text):
+            found.append((match.group(1).rstrip(".,;:"), line))  # "only adds --group-add video."
+        head = _COMPOSE_HEAD.match(line.text)
+        if head is None:
+            continue
+        if head.group("inline") is not None:
+            found.extend((item.strip().strip("\"'"), line) for item in head.group("inline").split(",") if item.strip())
+            continue
+        for row in lines[index + 1 : index + 17]:
+            item = _COMPOSE_ITEM.match(row.text)
+            if item is None:
+                break
+            found.append((item.group(1), row))
+    return found
+
+
+def _non_root_users(block: Block) -> List[Line]:
+    """Lines of a ``docker``/``podman run`` command (continued over ``\\`` lines) or a compose service
+    that run the container as a named user other than root (0)."""
+    out: List[Line] = []
+    in_command = False
+    for line in block.lines:
+        text = line.text
+        if _RUN.search(text):
+            in_command = True
+        if in_command:
+            out.extend(line for match in _USER_FLAG.finditer(text) if match.group(1).lower() not in ("0", "root"))
+        if not text.rstrip().endswith("\\"):
+            in_command = False
+        user = _COMPOSE_USER.match(text)
+        if user is not None and user.group(1).lower() not in ("0", "root"):
+            out.append(line)
+        elif _NON_ROOT_SAID.search(text):
+            out.append(line)
+    return out
+
+
+def parse(block: Block) -> List[Piece]:
+    pieces: List[Piece] = []
+    users = _non_root_users(block)
+    if users:
+        pieces.append(make_piece(f"context:{NOT_ROOT}", users[:1], [Observation("symptoms.context", [NOT_ROOT], users[0], TRUST_TEMPLATE)]))
+    return pieces + _groups(block)
+
+
+def _groups(block: Block) -> List[Piece]:
+    found = _values(block)
+    if not found:
+        return []
+    granting = [line for value, line in found if _grants_render(value)]
+    if granting:
+        return [make_piece(f"context:{RENDER_ADDED}", granting[:1], [Observation("symptoms.context", [RENDER_ADDED], granting[0], TRUST_TEMPLATE)])]
+    video = [line for value, line in found if value.strip().lower() == "video"]
+    if not video:
+        return []
+    return [make_piece(f"context:{VIDEO_ONLY}", video[:1], [Observation("symptoms.context", [VIDEO_ONLY], video[0], TRUST_TEMPLATE)])]

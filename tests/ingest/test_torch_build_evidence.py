@@ -1,0 +1,246 @@
+"""What a report shows about the torch build without printing it (issue 23, classes
+cuda_wheel_on_amd and package_mismatch): NVIDIA's CUDA packages an install brings, in pip's and uv's
+lines and in reporters' words, and companions of another nightly than torch. Sources are on the
+rows of rules/data/signatures.yaml and the rules in rules/torch_evidence.yaml; assertions are about
+context ids and finding categories, never wording.
+"""
+
+from __future__ import annotations
+
+from typing import List, Tuple
+
+import pytest
+from ingest_helpers import ingest
+
+from rocm_doctor.ingest import ingest_text
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.pipeline import evaluate
+
+AMD = "RX 7900 XTX on Ubuntu 22.04 with ROCm 6.2.\n"
+
+
+def context(text: str) -> list:
+    found = ingest(text).facts.symptoms.context
+    return list(found.value or []) if found.is_known else []
+
+
+def serious(text: str) -> List[Tuple[str, str, str]]:
+    findings = evaluate(load_rules([], use_env=False), ingest_text(text).facts).findings
+    return [(f.id, f.severity, f.category) for f in findings if f.severity in ("error", "warning")]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Collecting nvidia-cudnn-cu12==9.1.0.70 (from torch)",
+        "  Downloading nvidia_cudnn_cu12-9.1.0.70-py3-none-manylinux2014_x86_64.whl (664.8 MB)",
+        "  Using cached nvidia_cublas_cu12-12.1.3.1-py3-none-manylinux1_x86_64.whl (410.6 MB)",
+        "Successfully installed filelock-3.13.1 nvidia-cublas-cu12-12.1.3.1 nvidia-nccl-cu12-2.20.5 torch-2.3.1",
+        " + nvidia-cuda-runtime-cu12==12.4.127",
+        "Requirement already satisfied: nvidia-nvjitlink-cu12 in ./venv/lib/python3.10/site-packages (from nvidia-cusolver-cu12==11.4.5.107->torch) (12.5.82)",
+        "Installing collected packages: nvidia-cuda-nvrtc-cu11, nvidia-cudnn-cu11, torch",
+        "StableSwarm will install CUDA-libraries and once everything is installed it fails",
+        "even with the AMD option it will always download the Nvidia components of pytorch.",
+        "Updating ComfyUI installs Nvidia packages and then it fails.",
+        "In the current main state it grabs Torch CUDA, Triton, etc.",
+        "When updating ComfyUI with an AMD card, it switches to CUDA instead of ROCM, and then fails",
+    ],
+)
+def test_an_install_of_nvidia_cuda_packages_is_read_in_pip_uv_and_reporters_words(line: str) -> None:
+    assert "cuda_packages_install_told" in context(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Successfully uninstalled nvidia-cudnn-cu12-9.1.0.70",
+        "  Found existing installation: nvidia-cublas-cu12 12.1.3.1",
+        "pip uninstall -y nvidia-cudnn-cu12 nvidia-cublas-cu12",
+        " - nvidia-cudnn-cu12==9.1.0.70",
+        "I removed nvidia-cudnn-cu12 and reinstalled torch from the ROCm index",
+        "I did not install nvidia packages, only the ROCm wheels.",
+        "My old NVIDIA card used CUDA; now I have an AMD one.",
+    ],
+)
+def test_removing_or_denying_nvidia_packages_is_not_an_install_of_them(line: str) -> None:
+    assert "cuda_packages_install_told" not in context(line)
+
+
+def test_an_install_log_that_brings_cuda_runtime_wheels_on_amd_is_a_torch_build_problem() -> None:
+    log = AMD + (
+        "Collecting torch\n"
+        "Collecting nvidia-cudnn-cu12==9.1.0.70 (from torch)\n"
+        "Successfully installed nvidia-cublas-cu12-12.1.3.1 nvidia-cudnn-cu12-9.1.0.70 torch-2.3.1\n"
+    )
+    assert ("RD760", "warning", "torch-build") in serious(log)
+
+
+def test_cuda_runtime_wheels_beside_a_rocm_torch_shown_now_are_not_called_its_build() -> None:
+    log = AMD + "Successfully installed nvidia-nccl-cu12-2.20.5 torch-2.5.1+rocm6.2\n"
+    assert not any(found[0] == "RD760" for found in serious(log))
+
+
+def test_companions_of_another_nightly_date_than_torch_are_a_packages_problem() -> None:
+    listing = AMD + "torch==2.9.0a0+rocm7.0.0rc20250812\ntorchvision==0.24.0a0+rocm7.0.0rc20250815\n"
+    assert ("RD761", "warning", "packages") in serious(listing)
+
+
+def test_companions_of_the_same_nightly_date_are_not_flagged() -> None:
+    listing = AMD + "torch==2.6.0.dev20241014+rocm6.2\ntorchvision==0.20.0.dev20241014+rocm6.2\n"
+    assert not any(found[0] == "RD761" for found in serious(listing))
+
+
+@pytest.mark.parametrize(
+    ("line", "read"),
+    [
+        ("Looking in indexes: https://pypi.org/simple, https://download.pytorch.org/whl/rocm6.0", True),
+        ("Looking in indexes: https://download.pytorch.org/whl/nightly/rocm6.2, https://pypi.org/simple", True),
+        ("Looking in indexes: https://pypi.tuna.tsinghua.edu.cn/simple, https://download.pytorch.org/whl/rocm5.4.2", True),
+        ("Looking in indexes: https://download.pytorch.org/whl/rocm6.3", False),
+        ("Looking in indexes: https://pypi.org/simple, https://download.pytorch.org/whl/cu121", False),
+        ("Looking in indexes: https://download.pytorch.org/whl/rocm6.3, https://repo.radeon.com/rocm/manylinux/rocm-rel-6.3/", False),
+    ],
+)
+def test_pips_list_of_indexes_tells_a_rocm_index_searched_beside_another(line: str, read: bool) -> None:
+    assert ("pip_searched_another_index_beside_rocm" in context(line)) is read
+
+
+def test_a_log_where_pip_searched_pypi_beside_rocm_and_fetched_no_rocm_torch_is_a_torch_build_problem() -> None:
+    log = AMD + "Looking in indexes: https://pypi.org/simple, https://download.pytorch.org/whl/rocm6.0\nCollecting torch\n"
+    assert ("RD762", "warning", "torch-build") in serious(log)
+
+
+def test_a_rocm_index_pip_searched_beside_another_is_no_evidence_of_a_rocm_torch() -> None:
+    log = AMD + "Looking in indexes: https://pypi.org/simple, https://download.pytorch.org/whl/rocm6.0\nCollecting torch\n"
+    assert ingest(log).facts.torch.flavour.value != "rocm"
+
+
+def test_a_rocm_index_pip_searched_alone_still_tells_the_rocm_build() -> None:
+    log = AMD + "Looking in indexes: https://download.pytorch.org/whl/rocm6.2\nCollecting torch\n"
+    assert ingest(log).facts.torch.flavour.value == "rocm"
+
+
+KEPT = (
+    "$ pip install torch torchvision torchaudio --index-url https://download.pytorch.org/whl/rocm6.3\n"
+    "Looking in indexes: https://download.pytorch.org/whl/rocm6.3\n"
+    "Requirement already satisfied: torch in /home/me/comfyvenv/lib/python3.13/site-packages (2.7.1)\n"
+    "Requirement already satisfied: torchvision in /home/me/comfyvenv/lib/python3.13/site-packages (0.22.1)\n"
+)
+
+
+def test_an_install_from_the_rocm_index_that_kept_pypis_torch_is_a_torch_build_problem() -> None:
+    facts = ingest(AMD + KEPT).facts
+    assert "rocm_install_kept_other_torch" in context(AMD + KEPT)
+    assert facts.torch.flavour.value != "rocm"
+    assert ("RD763", "warning", "torch-build") in serious(AMD + KEPT)
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        # the ROCm build is what pip kept
+        KEPT.replace("(2.7.1)\n", "(2.7.1+rocm6.3)\n", 1),
+        # a distribution's ROCm torch seen through --system-site-packages carries no tag
+        KEPT.replace("/home/me/comfyvenv/lib/python3.13/site-packages (2.7.1)", "/usr/lib/python3.13/site-packages (2.7.1)", 1),
+        # PyPI searched too: RD762 and RD502 judge that
+        KEPT.replace("--index-url", "--extra-index-url").replace("indexes: ", "indexes: https://pypi.org/simple, "),
+    ],
+)
+def test_a_kept_rocm_or_distribution_torch_is_not_called_a_kept_other_build(log: str) -> None:
+    assert "rocm_install_kept_other_torch" not in context(AMD + log)
+
+
+PIP_SHOW = (
+    "$ pip show torch torchaudio\n"
+    "Name: torch\n"
+    "Version: {torch}\n"
+    "Summary: Tensors and Dynamic neural networks in Python with strong GPU acceleration\n"
+    "Home-page: https://pytorch.org/\n"
+    "Location: {location}\n"
+    "Requires: filelock, jinja2, {requires}sympy\n"
+    "Required-by: torchaudio\n"
+    "---\n"
+    "Name: torchaudio\n"
+    "Version: {audio}\n"
+    "Summary: An audio package for PyTorch\n"
+)
+
+
+def test_pip_show_gives_torch_its_version_location_and_companions() -> None:
+    text = PIP_SHOW.format(torch="2.7.1+rocm6.3", location="/home/me/.local/lib/python3.12/site-packages", requires="", audio="2.8.0+rocm6.3")
+    facts = ingest(AMD + text).facts
+    assert facts.torch.version.value == "2.7.1+rocm6.3"
+    assert facts.torch.flavour.value == "rocm"
+    assert facts.torch.location.value == "/home/me/.local/lib/python3.12/site-packages"
+    assert facts.torch.torchaudio_version.value == "2.8.0+rocm6.3"
+    assert ("RD144", "warning", "packages") in serious(AMD + text)
+
+
+def test_a_torch_that_requires_nvidia_runtime_wheels_is_a_cuda_build() -> None:
+    text = PIP_SHOW.format(torch="2.5.1", location="/home/me/venv/lib/python3.10/site-packages", requires="nvidia-cublas-cu12, nvidia-cudnn-cu12, ", audio="2.5.1")
+    assert ingest(AMD + text).facts.torch.flavour.value == "cuda"
+    assert any(found[2] == "torch-build" and found[1] == "error" for found in serious(AMD + text))
+
+
+def test_an_untagged_torch_without_nvidia_requirements_is_not_given_a_build() -> None:
+    text = PIP_SHOW.format(torch="2.2.0", location="/usr/lib/python3.11/site-packages", requires="", audio="2.2.0")
+    facts = ingest(AMD + text).facts
+    assert facts.torch.version.value == "2.2.0"
+    assert facts.torch.flavour.value != "cuda"
+
+
+def test_a_name_field_without_pips_version_line_is_not_a_pip_show_record() -> None:
+    text = "  Name:                    gfx1100\n  Uuid:                    GPU-1234\n  Version: 1.1\n"
+    assert ingest(AMD + text).facts.torch.version.value is None
+
+
+REQUIREMENTS_LOG = (
+    "(3.12.venv) $ pip install -r D:\\projects\\ComfyUI\\requirements.txt\n"
+    "Requirement already satisfied: torch in d:\\venv\\lib\\site-packages (from -r requirements.txt (line 4)) (2.9.0a0+rocm7.0.0rc20250820)\n"
+    "Collecting torchvision (from -r requirements.txt (line 6))\n"
+    "  Using cached {wheel}.metadata (6.1 kB)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("wheel", "read"),
+    [
+        ("torchvision-0.23.0-cp312-cp312-win_amd64.whl", True),
+        ("https://download.pytorch.org/whl/cu121/torchvision-0.18.1%2Bcu121-cp312-cp312-win_amd64.whl", True),
+        ("torchvision-0.24.0a0%2Brocm7.0.0rc20250820-cp312-cp312-win_amd64.whl", False),
+        ("https://download.pytorch.org/whl/rocm6.2/torchvision-0.20.1%2Brocm6.2-cp312-cp312-linux_x86_64.whl", False),
+    ],
+)
+def test_a_fetched_companion_that_is_not_a_rocm_build_is_read(wheel: str, read: bool) -> None:
+    assert ("companion_wheel_not_rocm_fetched" in context(REQUIREMENTS_LOG.format(wheel=wheel))) is read
+
+
+def test_pypis_torchvision_fetched_beside_a_rocm_torch_is_a_packages_problem() -> None:
+    log = REQUIREMENTS_LOG.format(wheel="torchvision-0.23.0-cp312-cp312-win_amd64.whl")
+    assert ("RD764", "warning", "packages") in serious(log)
+
+
+def test_a_torch_pip_installed_without_a_local_tag_is_not_refined_into_an_earlier_rocm_mention() -> None:
+    text = (
+        "RX 7900 XTX, Ubuntu 22.04. I installed torch 2.3.1+rocm6.0 from the ROCm index and it worked.\n"
+        "Then I installed a custom node's requirements:\n"
+        "```\n$ pip install -r requirements.txt\nSuccessfully installed einops-0.8.0 torch-2.3.1 torchvision-0.18.1\n```\n"
+    )
+    torch = ingest(text).facts.torch
+    assert torch.version.value == "2.3.1"
+    assert torch.flavour.value != "rocm"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # prose shorthand beside a prose tag: the same torch, said more exactly
+        "RX 7900 XTX. I use torch 2.3.1; it is 2.3.1+rocm6.0 from the ROCm index.\n",
+        # the tool prints the tag itself
+        "RX 7900 XTX. I use torch 2.3.1.\nSuccessfully installed torch-2.3.1+rocm6.0\n",
+    ],
+)
+def test_a_rocm_tag_that_refines_a_loose_or_agrees_with_an_exact_version_is_kept(text: str) -> None:
+    torch = ingest(text).facts.torch
+    assert torch.version.value == "2.3.1+rocm6.0"
+    assert torch.flavour.value == "rocm"
