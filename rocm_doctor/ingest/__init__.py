@@ -51,6 +51,7 @@ from rocm_doctor.ingest.formats import (
     rocminfo,
     smi,
     system,
+    wheel_index,
     windows_adapters,
 )
 from rocm_doctor.ingest.model import TRUST_PROSE, ConflictInfo, IngestResult, Observation, Piece, PieceInfo
@@ -98,6 +99,7 @@ PARSERS: List[Tuple[Parser, Gate, bool]] = [
     (packages.parse, _always, SAMPLE),
     (pip.parse, lambda block: "==" in block.text or " @ " in block.text or "package" in block.lower, SAMPLE),
     (install_log.parse, _has("successfully installed", "found existing installation", "requirement already satisfied", "uninstall", "installed ", "collecting torch"), SAMPLE),
+    (wheel_index.parse, _has("download.pytorch.org"), SAMPLE),
     (system.parse, _has("linux", "id=", "amdgpu", "controller", "device-", "version_id"), EVERY_LINE),
     (windows_adapters.parse, _has("videocontroller"), EVERY_LINE),
     (commands.parse, lambda block: any(line.command for line in block.lines) or "uid=" in block.text, SAMPLE),

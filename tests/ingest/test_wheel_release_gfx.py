@@ -1,0 +1,73 @@
+"""A ROCm wheel index or torch build whose release predates the GPU (issue 23: gfx_not_in_wheel).
+
+The index forms are the ones real reports use: a launcher's TORCH_COMMAND with --extra-index-url
+(AUTOMATIC1111/stable-diffusion-webui#6032, #7459, #10358), pip's --index-url with or without '=',
+nightly and test channels (pytorch/pytorch#100625). Texts are written for the test.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import ingest
+
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.pipeline import evaluate
+
+
+def indexes(text: str) -> list:
+    found = ingest(text).facts.symptoms.wheel_indexes
+    return list(found.value or []) if found.is_known else []
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        ("TORCH_COMMAND='pip install torch torchvision --extra-index-url https://download.pytorch.org/whl/rocm5.2' python launch.py\n", ["rocm5.2"]),
+        ('export TORCH_COMMAND="pip install torch==2.0.1+rocm5.4.2 --index-url https://download.pytorch.org/whl/rocm5.4.2"\n', ["rocm5.4.2"]),
+        ("pip3 install --pre torch --index-url=https://download.pytorch.org/whl/nightly/rocm5.5\n", ["nightly/rocm5.5"]),
+        ("pip install torch -f https://download.pytorch.org/whl/test/rocm6.2/\n", ["test/rocm6.2"]),
+        ("I went from https://download.pytorch.org/whl/rocm5.2 to https://download.pytorch.org/whl/rocm5.6\n", ["rocm5.2", "rocm5.6"]),
+    ],
+)
+def test_every_download_pytorch_org_rocm_index_named_is_read_with_its_channel(text: str, wanted: list) -> None:
+    assert indexes(text) == wanted
+
+
+def test_an_index_of_another_host_or_a_cuda_index_is_not_a_pytorch_org_rocm_index() -> None:
+    assert indexes("pip install torch --index-url https://download.pytorch.org/whl/cu118\n") == []
+    assert indexes("pip install torch --index-url https://repo.radeon.com/rocm/manylinux/rocm-rel-6.2/\n") == []
+
+
+def _first_problem(text: str) -> tuple:
+    findings = evaluate(load_rules([], use_env=False), ingest(text).facts).findings
+    serious = [f for f in findings if f.severity in ("error", "warning")]
+    return (serious[0].id, serious[0].category) if serious else ("", "")
+
+
+def test_an_rdna3_gpu_with_torch_from_the_rocm5_2_index_reads_first_as_a_gfx_finding() -> None:
+    report = (
+        "My GPU is an RX 7900 XTX, Ubuntu 22.04.\n\n"
+        "```\nTORCH_COMMAND='pip install torch torchvision --extra-index-url https://download.pytorch.org/whl/rocm5.2' python launch.py\n"
+        "AssertionError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this check\n```\n"
+    )
+    assert _first_problem(report) == ("RD791", "gfx-unsupported")
+
+
+def test_an_rdna3_gpu_with_a_torch_1_13_rocm_build_reads_first_as_a_gfx_finding() -> None:
+    report = (
+        "GPU: Radeon RX 7900 XT\n"
+        "Successfully installed torch-1.13.1+rocm5.2 torchvision-0.14.1+rocm5.2\n"
+        "RuntimeError: HIP error: invalid device function\n"
+    )
+    assert _first_problem(report)[1] == "gfx-unsupported"
+    ids = [f.id for f in evaluate(load_rules([], use_env=False), ingest(report).facts).findings]
+    assert "RD790" in ids
+
+
+def test_an_rdna2_gpu_on_the_rocm5_2_index_is_left_to_the_override_rules() -> None:
+    report = (
+        "GPU: RX 6700 XT\n"
+        "TORCH_COMMAND='pip install torch --extra-index-url https://download.pytorch.org/whl/rocm5.2' python launch.py\n"
+    )
+    ids = [f.id for f in evaluate(load_rules([], use_env=False), ingest(report).facts).findings]
+    assert "RD791" not in ids and "RD790" not in ids
