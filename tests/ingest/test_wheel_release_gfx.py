@@ -71,3 +71,37 @@ def test_an_rdna2_gpu_on_the_rocm5_2_index_is_left_to_the_override_rules() -> No
     )
     ids = [f.id for f in evaluate(load_rules([], use_env=False), ingest(report).facts).findings]
     assert "RD791" not in ids and "RD790" not in ids
+
+
+def _signatures(text: str) -> list:
+    found = ingest(text).facts.symptoms.signatures
+    return list(found.value or []) if found.is_known else []
+
+
+@pytest.mark.parametrize(
+    ("line", "gfx"),
+    [
+        ('time=2024-05-02T12:17:03.657Z level=WARN source=amd_linux.go:116 msg="amdgpu [0] gfx1103 is not supported by /tmp/ollama2145067703/rocm [gfx1030 gfx1100 gfx1101 gfx1102 gfx900 gfx906 gfx908 gfx90a gfx940 gfx941 gfx942]"\n', "gfx1103"),
+        ('level=WARN source=amd_linux.go:114 msg="amdgpu [1] gfx1010 is not supported by /tmp/ollama402405963/rocm [gfx1030 gfx1100]"\n', "gfx1010"),
+        ('Mar 17 03:02:51 host ollama[812]: time=2024-03-17T03:02:51.431+01:00 level=WARN msg="amdgpu [0] gfx1103 is not supported by /opt/rocm/lib [gfx1030 gfx1100 gfx1101 gfx1102]"\n', "gfx1103"),
+    ],
+)
+def test_ollamas_older_unsupported_gfx_line_is_read_with_the_gpu_it_names(line: str, gfx: str) -> None:
+    result = ingest(line)
+    assert "ollama_gfx_not_in_its_rocm" in _signatures(line)
+    assert [a.gfx.value for a in result.facts.gpus.agents] == [gfx]
+
+
+def test_ollamas_gfx000_agent_is_no_gpu() -> None:
+    # ollama 0.1.29 listed a CPU agent as gfx000 (ollama/ollama#3304); the GPU beside it was supported
+    line = 'level=WARN source=amd_linux.go:114 msg="amdgpu [0] gfx000 is not supported by /tmp/ollama1698492372/rocm [gfx1030 gfx1100]"\n'
+    assert "ollama_gfx_not_in_its_rocm" not in _signatures(line)
+
+
+def test_an_ollama_server_skipping_an_rdna3_igpu_without_override_reads_first_as_the_override_finding() -> None:
+    report = (
+        "Laptop: AMD Ryzen 7 PRO 7840U w/ Radeon 780M Graphics\n\n"
+        'time=2024-05-02T12:17:01.881Z level=INFO source=routes.go:1143 msg="Listening on [::]:11434 (version 0.1.32)"\n'
+        'time=2024-05-02T12:17:03.657Z level=WARN source=amd_linux.go:116 msg="amdgpu [0] gfx1103 is not supported by /tmp/ollama2145067703/rocm [gfx1030 gfx1100 gfx1101 gfx1102 gfx900 gfx906 gfx908 gfx90a gfx940 gfx941 gfx942]"\n'
+    )
+    assert _first_problem(report) == ("RD792", "gfx-override")
