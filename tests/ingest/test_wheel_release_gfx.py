@@ -105,3 +105,21 @@ def test_an_ollama_server_skipping_an_rdna3_igpu_without_override_reads_first_as
         'time=2024-05-02T12:17:03.657Z level=WARN source=amd_linux.go:116 msg="amdgpu [0] gfx1103 is not supported by /tmp/ollama2145067703/rocm [gfx1030 gfx1100 gfx1101 gfx1102 gfx900 gfx906 gfx908 gfx90a gfx940 gfx941 gfx942]"\n'
     )
     assert _first_problem(report) == ("RD792", "gfx-override")
+
+
+def test_ollamas_unsupported_line_without_its_source_attribute_is_read_apart() -> None:
+    # ollama/ollama#12071 quotes the line without slog's source= attribute: the platform is not in it
+    line = 'time=... level=WARN msg="amdgpu is not supported (supported types:[])" gpu_type=gfx1103 gpu=0 library=C:\\Users\\me\\lib\\ollama\\rocm\n'
+    assert _signatures(line) == ["ollama_gfx_unsupported_platform_not_shown"]
+    with_source = 'time=2025-01-29T21:15:25.522-03:00 level=WARN source=amd_linux.go:378 msg="amdgpu is not supported (supported types:[gfx1030 gfx1100])" gpu_type=gfx1031 gpu=0 library=/usr/lib/ollama\n'
+    assert _signatures(with_source) == ["ollama_gfx_check_without_override"]
+
+
+def test_an_ollama_server_on_windows_skipping_its_only_gpu_reads_as_no_kernels() -> None:
+    report = (
+        "OS: Windows 11\n\n"
+        'time=... level=WARN msg="amdgpu is not supported (supported types:[gfx1030 gfx1100 gfx1101])" gpu_type=gfx1010 gpu=0 library=C:\\Users\\me\\AppData\\Local\\Programs\\Ollama\\lib\\ollama\\rocm\n'
+        'time=... level=INFO msg="no compatible GPUs were discovered"\n'
+    )
+    ids = [f.id for f in evaluate(load_rules([], use_env=False), ingest(report).facts).findings]
+    assert "RD793" in ids
