@@ -427,6 +427,9 @@ class SymptomFacts(Section):
     """The download.pytorch.org ROCm wheel indexes the report names (``rocm5.2``, ``nightly/rocm5.5``,
     ``test/rocm6.2``): each names the ROCm release its wheels were built with, where the report may
     never print torch's own version."""
+    build_targets: Fact[List[str]] = _fact()
+    """The gfx target lists a build in the report was configured with (``-DAMDGPU_TARGETS=``,
+    ``GPU_TARGETS=``, ``PYTORCH_ROCM_ARCH=``), one ``;``-joined string per list named."""
     earlier: Fact[List[str]] = _fact()
     """What a pasted report shows of an earlier state it introduces as such ("Last working
     environment:", "before the update", "on my other machine"), as ``path=value``: evidence of what

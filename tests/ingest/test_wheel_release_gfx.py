@@ -123,3 +123,36 @@ def test_an_ollama_server_on_windows_skipping_its_only_gpu_reads_as_no_kernels()
     )
     ids = [f.id for f in evaluate(load_rules([], use_env=False), ingest(report).facts).findings]
     assert "RD793" in ids
+
+
+def _build_targets(text: str) -> list:
+    found = ingest(text).facts.symptoms.build_targets
+    return list(found.value or []) if found.is_known else []
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        ("cmake -B build -DGGML_HIP=ON -DAMDGPU_TARGETS=gfx1100 -DCMAKE_BUILD_TYPE=Release\n", ["gfx1100"]),
+        ('export PYTORCH_ROCM_ARCH="gfx90a;gfx942"\n', ["gfx90a;gfx942"]),
+        ("make GPU_TARGETS=gfx1030,gfx1100 -j16\n", ["gfx1030;gfx1100"]),
+        ('AMDGPU_TARGETS="gfx906:xnack+" go generate ./...\n', ["gfx906:xnack+"]),
+        ("cmake .. -D AMDGPU_TARGETS=gfx1030 -DCMAKE_HIP_ARCHITECTURES=gfx1030\n", ["gfx1030", "gfx1030"]),
+    ],
+)
+def test_build_target_lists_are_read_in_cmake_make_and_shell_forms(text: str, wanted: list) -> None:
+    assert _build_targets(text) == wanted
+
+
+def test_a_shell_default_expansion_is_not_a_target_list() -> None:
+    assert _build_targets("PYTORCH_ROCM_ARCH=${PYTORCH_ROCM_ARCH:-gfx90a}\n") == []
+
+
+def test_a_build_for_another_family_reads_as_a_gfx_finding() -> None:
+    report = (
+        "GPU: RX 6800 XT\n"
+        "cmake -B build -DGGML_HIP=ON -DAMDGPU_TARGETS=gfx1100 -DCMAKE_BUILD_TYPE=Release\n"
+        "ROCm error: invalid device function\n"
+    )
+    ids = [f.id for f in evaluate(load_rules([], use_env=False), ingest(report).facts).findings]
+    assert "RD795" in ids and _first_problem(report)[1] == "gfx-unsupported"

@@ -54,7 +54,7 @@ def wheel_index_rocm(facts: Facts, tables: Tables) -> Fact:
     return known(variant[len("rocm"):], source)
 
 
-def _family(gfx: str, tables: Tables) -> Optional[List[str]]:
+def family_targets(gfx: str, tables: Tables) -> Optional[List[str]]:
     """The GPU's own target and the others of its override group; None when the group is not known."""
     table = ov.table(tables["gfx_overrides"])
     name = table.group_of(gfx)
@@ -125,7 +125,7 @@ def wheel_lacks_gfx_group(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact
     if not agent.gfx.is_known:
         return carry(agent.gfx, f"gpu {agent.index} gfx")
     gfx = base_gfx(str(agent.gfx.value))
-    family = _family(gfx, tables)
+    family = family_targets(gfx, tables)
     if family is None:
         return unknown(f"{gfx} is in no override group of {OVERRIDE_SOURCE}")
     shown = facts.torch.version
