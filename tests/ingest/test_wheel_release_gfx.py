@@ -156,3 +156,20 @@ def test_a_build_for_another_family_reads_as_a_gfx_finding() -> None:
     )
     ids = [f.id for f in evaluate(load_rules([], use_env=False), ingest(report).facts).findings]
     assert "RD795" in ids and _first_problem(report)[1] == "gfx-unsupported"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'time=2025-02-26T01:11:02.714-05:00 level=WARN source=amd_linux.go:309 msg="amdgpu too old gfx803" gpu=0\n',
+        'time=2024-03-15T14:15:29.928-06:00 level=WARN source=amd_linux.go:84 msg="amdgpu [0] too old gfx803"\n',
+    ],
+)
+def test_ollamas_too_old_line_names_the_gpu_and_reads_as_no_kernels(line: str) -> None:
+    assert "ollama_gfx_too_old" in _signatures(line)
+    ids = [f.id for f in evaluate(load_rules([], use_env=False), ingest(line).facts).findings]
+    assert "RD793" in ids
+
+
+def test_ollamas_too_old_gfx000_is_no_gpu() -> None:
+    assert "ollama_gfx_too_old" not in _signatures('level=WARN source=amd_linux.go:163 msg="amdgpu too old gfx000" gpu=0\n')
