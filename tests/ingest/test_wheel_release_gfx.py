@@ -173,3 +173,9 @@ def test_ollamas_too_old_line_names_the_gpu_and_reads_as_no_kernels(line: str) -
 
 def test_ollamas_too_old_gfx000_is_no_gpu() -> None:
     assert "ollama_gfx_too_old" not in _signatures('level=WARN source=amd_linux.go:163 msg="amdgpu too old gfx000" gpu=0\n')
+
+
+def test_ollamas_newer_rocblas_drop_line_names_the_gpu_and_reads_as_the_override_finding() -> None:
+    line = 'time=2026-08-30T10:00:00.000Z level=WARN source=amd.go:470 msg="dropping ROCm device — no rocblas support for gfx target" device="AMD Radeon RX 6700 XT" gfx_target=gfx1031 supported="map[gfx1030:true gfx1100:true]" hint="set HSA_OVERRIDE_GFX_VERSION to map to a supported target"\n'
+    assert "ollama_rocblas_lacks_gfx" in _signatures(line)
+    assert _first_problem("OS: Ubuntu 24.04\n" + line) == ("RD792", "gfx-override")
