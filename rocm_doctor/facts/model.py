@@ -423,6 +423,13 @@ class SymptomFacts(Section):
     error_gfx: Fact[List[str]] = _fact()
     """gfx targets that error messages name as the device they ran on (rocBLAS's "for GPU arch :
     gfx1036", hipBLASLt's "No paths matched ... gfx1036"): the GPU the failing program used."""
+    wheel_indexes: Fact[List[str]] = _fact()
+    """The download.pytorch.org ROCm wheel indexes the report names (``rocm5.2``, ``nightly/rocm5.5``,
+    ``test/rocm6.2``): each names the ROCm release its wheels were built with, where the report may
+    never print torch's own version."""
+    build_targets: Fact[List[str]] = _fact()
+    """The gfx target lists a build in the report was configured with (``-DAMDGPU_TARGETS=``,
+    ``GPU_TARGETS=``, ``PYTORCH_ROCM_ARCH=``), one ``;``-joined string per list named."""
     earlier: Fact[List[str]] = _fact()
     """What a pasted report shows of an earlier state it introduces as such ("Last working
     environment:", "before the update", "on my other machine"), as ``path=value``: evidence of what

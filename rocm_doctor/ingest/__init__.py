@@ -36,6 +36,7 @@ from rocm_doctor.facts.model import Facts
 from rocm_doctor.ingest.assemble import Conflict, assemble
 from rocm_doctor.ingest.blocks import Block, command_runs, output_end, split_blocks, without_repeats
 from rocm_doctor.ingest.formats import (
+    build_targets,
     clinfo,
     collect_env,
     fields,
@@ -53,6 +54,7 @@ from rocm_doctor.ingest.formats import (
     rocminfo,
     smi,
     system,
+    wheel_index,
     windows_adapters,
 )
 from rocm_doctor.ingest.model import TRUST_PROSE, ConflictInfo, IngestResult, Observation, Piece, PieceInfo
@@ -101,6 +103,8 @@ PARSERS: List[Tuple[Parser, Gate, bool]] = [
     (pip.parse, lambda block: "==" in block.text or " @ " in block.text or "package" in block.lower, SAMPLE),
     (pip_show.parse, _has("version:"), SAMPLE),
     (install_log.parse, _has("successfully installed", "found existing installation", "requirement already satisfied", "uninstall", "installed ", "collecting torch"), SAMPLE),
+    (wheel_index.parse, _has("download.pytorch.org"), SAMPLE),
+    (build_targets.parse, _has("targets", "rocm_arch", "architectures"), SAMPLE),
     (system.parse, _has("linux", "id=", "amdgpu", "controller", "device-", "version_id"), EVERY_LINE),
     (windows_adapters.parse, _has("videocontroller"), EVERY_LINE),
     (commands.parse, lambda block: any(line.command for line in block.lines) or "uid=" in block.text, SAMPLE),

@@ -135,3 +135,11 @@ def test_the_rocm_7_14_variant_has_no_gfx900_gfx906_and_takes_rocm_from_pip() ->
 def test_torch_2_14_release_candidates_also_build_python_3_15() -> None:
     assert "3.15" in tw.python_versions("2.14")
     assert "3.15" not in tw.python_versions("2.13")
+
+
+def test_torch_1_13_wheels_have_the_gfx9_and_gfx1030_targets_of_builders_release_branch() -> None:
+    # pytorch/builder release/1.13 manywheel/build_docker.sh: gfx900;gfx906;gfx908 plus gfx90a;gfx1030
+    # for ROCm >= 4.3; no RDNA3 target (gfx1100 arrives in 2.1)
+    assert set(tw.gfx_targets("1.13", "5.2") or []) == {"gfx900", "gfx906", "gfx908", "gfx90a", "gfx1030"}
+    assert tw.gfx_in_wheel("1.13.1+rocm5.2", "gfx1030", "5.2") is True
+    assert tw.gfx_in_wheel("1.13.1+rocm5.2", "gfx1100", "5.2") is False

@@ -1,0 +1,60 @@
+"""Derived facts about the gfx target list a build in the report was configured with.
+
+``symptoms.build_targets`` holds each list the report names (``-DAMDGPU_TARGETS=``, ``GPU_TARGETS=``,
+``PYTORCH_ROCM_ARCH=``). A program built from such a list has code objects for those targets only
+(the HIP runtime then finds none for another GPU: hip_code_object.cpp), and an override can only
+borrow a listed target of the GPU's own family (rules/data/gfx_overrides.yaml).
+"""
+
+from __future__ import annotations
+
+from typing import List
+
+from rocm_doctor.facts.model import Facts, GpuAgent
+from rocm_doctor.facts.value import Fact, absent, known, unknown
+from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
+from rocm_doctor.judge.derived_facts._support import carry
+from rocm_doctor.judge.derived_facts.override_scope import CPU_IMPLIED_SOURCE
+from rocm_doctor.judge.derived_facts.wheel_family import OVERRIDE_SOURCE, family_targets
+from rocm_doctor.knowledge.gpu_table import base_gfx
+
+
+@machine_fact(
+    "build_gfx_targets",
+    "The gfx targets of the one build target list the report names (symptoms.build_targets: -DAMDGPU_TARGETS=, "
+    "GPU_TARGETS=, PYTORCH_ROCM_ARCH=), feature suffixes kept; unknown when it names several different lists "
+    "(which one built the program that ran is not shown); absent when it names none.",
+)
+def build_gfx_targets(facts: Facts, tables: Tables) -> Fact:
+    shown = facts.symptoms.build_targets
+    if not shown.is_known:
+        return carry(shown, "symptoms.build_targets")
+    lists = {frozenset(str(item).split(";")) for item in shown.value or [] if item}
+    source = shown.source or "paste"
+    if not lists:
+        return absent(source, "the report names no build target list")
+    if len(lists) > 1:
+        return unknown("the report names several build target lists; which one built the program that ran is not shown")
+    return known(sorted(next(iter(lists))), source)
+
+
+@gpu_fact(
+    "build_lacks_gfx_group",
+    "The one build target list the report names (derived.build_gfx_targets) has neither the GPU's gfx nor any "
+    "target of its override group, so no override can help the program built from it; unknown for a GPU "
+    "inferred only from a CPU model.",
+)
+def build_lacks_gfx_group(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    if agent.source.startswith(CPU_IMPLIED_SOURCE):
+        return unknown("this GPU is inferred only from the CPU model the report names, never judged on its own")
+    targets = build_gfx_targets(facts, tables)
+    if not targets.is_known:
+        return targets
+    if not agent.gfx.is_known:
+        return carry(agent.gfx, f"gpu {agent.index} gfx")
+    gfx = base_gfx(str(agent.gfx.value))
+    family = family_targets(gfx, tables)
+    if family is None:
+        return unknown(f"{gfx} is in no override group of {OVERRIDE_SOURCE}")
+    listed: List[str] = [base_gfx(str(t)) for t in targets.value or []]
+    return known(not any(t in listed for t in family), f"{targets.source}; {OVERRIDE_SOURCE}")
