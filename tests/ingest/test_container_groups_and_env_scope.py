@@ -281,6 +281,21 @@ def test_a_unit_line_wrapped_before_a_quoted_assignment_is_read_whole() -> None:
     assert "systemd_env_assignments_in_one_word" in ingest(text).facts.symptoms.context.value
 
 
+@pytest.mark.parametrize(
+    "listing",
+    [
+        "crw-rw-rw- 1 root 993 235,   0 Nov 20 10:00 /dev/kfd\n",
+        "crw-rw-rw-  1 root 105 226, 128 Nov 20 10:00 /dev/dri/renderD128\n",
+    ],
+)
+def test_a_gpu_node_every_user_may_open_is_not_blamed_on_its_bare_group_id(listing: str) -> None:
+    # upstream systemd's group-render-mode 0666: others may open the node, its group does not matter
+    text = "$ docker run --user 1000:1000 --device=/dev/kfd --device=/dev/dri rocm/pytorch\n$ ls -l\n" + listing
+    context = ingest(text).facts.symptoms.context
+    assert not (context.is_known and "gpu_node_group_unnamed" in context.value)
+    assert "RD852" not in problems_shown(text)
+
+
 def test_a_bare_group_id_already_given_by_supplemental_groups_is_not_a_finding() -> None:
     text = (
         "```\nsecurityContext:\n  runAsUser: 65534\n  supplementalGroups:\n    - 106\n```\n"
