@@ -60,6 +60,10 @@ def test_an_install_of_nvidia_cuda_packages_is_read_in_pip_uv_and_reporters_word
         "I removed nvidia-cudnn-cu12 and reinstalled torch from the ROCm index",
         "I did not install nvidia packages, only the ROCm wheels.",
         "My old NVIDIA card used CUDA; now I have an AMD one.",
+        "Instead of installing the cuda packages I used the rocm6.2 index.",
+        "I made sure to avoid installing the nvidia packages.",
+        "No need to install the nvidia packages on AMD.",
+        "Without installing the cuda libraries, it works.",
     ],
 )
 def test_removing_or_denying_nvidia_packages_is_not_an_install_of_them(line: str) -> None:
