@@ -39,6 +39,9 @@ def test_an_amdsmi_package_binding_a_function_its_library_lacks_is_read(text: st
         "AMDSMI_STATUS_DRIVER_NOT_LOADED\n",
         # the Python package that is not there at all
         "ModuleNotFoundError: No module named 'amdsmi'\n",
+        # libamd_smi itself missing a symbol of a library it loads (libdrm_amdgpu, librocm_smi64)
+        "OSError: /opt/rocm-6.2.0/lib/libamd_smi.so: undefined symbol: amdgpu_query_gpuvm_fault_info\n",
+        "OSError: /opt/rocm/lib/libamd_smi.so.24: undefined symbol: _ZN3amd3smi14AMDSmiProcessor7get_gpu_idEv\n",
     ],
 )
 def test_other_amdsmi_and_symbol_errors_are_not_a_binding_mismatch(text: str) -> None:
