@@ -83,6 +83,16 @@ def test_a_container_with_video_and_render_and_no_gpu_does_not_blame_the_groups(
     assert "RD850" not in problems_shown(text)
 
 
+def test_a_video_only_container_whose_user_may_be_root_is_not_blamed_for_hsa_out_of_resources() -> None:
+    # AMD's older instructions add video only and the image runs as root; OUT_OF_RESOURCES has other causes
+    text = (
+        "docker run -it --device=/dev/kfd --device=/dev/dri --group-add video rocm/pytorch:latest\n"
+        "python3 -c \"import torch; torch.zeros(1).cuda()\"\n"
+        "HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources.\n"
+    )
+    assert "RD850" not in problems_shown(text)
+
+
 def test_a_video_only_container_whose_user_may_be_root_is_not_blamed_for_no_gpu() -> None:
     # Most ROCm images run as root, who opens the nodes whatever their group.
     text = "$ docker run -it --device=/dev/kfd --device=/dev/dri --group-add video rocm/pytorch\n" + _NO_GPU
