@@ -98,6 +98,9 @@ def test_a_move_away_from_the_20251125_firmware_is_not_the_0x83_firmware(text: s
         # apt's tail of a failed configure (t2linux/T2-Ubuntu#23, ROCm/amdgpu#144, SkyyySi/pytorch-docker-gfx803#1)
         "Processing triggers for libc-bin (2.31-0ubuntu9.1) ...\nErrors were encountered while processing:\n amdgpu-dkms\nE: Sub-process /usr/bin/dpkg returned an error code (1)\n",
         "Errors were encountered while processing:\n rock-dkms\n",
+        # one of several packages listed, the indentation lost in the paste
+        "Errors were encountered while processing:\nrocm-dkms\namdgpu-dkms\nrocm-dev\n",
+        "Errors were encountered while processing:\n amdgpu-dkms-firmware\n amdgpu-dkms\n",
     ],
 )
 def test_apts_summary_of_a_failed_amdgpu_dkms_configure_is_read(text: str) -> None:
@@ -111,6 +114,10 @@ def test_apts_summary_of_a_failed_amdgpu_dkms_configure_is_read(text: str) -> No
         # the package named to be installed, and another package's failure
         "The following NEW packages will be installed:\n  amdgpu-dkms\n",
         "Errors were encountered while processing:\n nvidia-dkms-535\n",
+        # amdgpu-dkms in an earlier list of apt's, and another package's failure in the summary
+        "The following packages will be upgraded:\n  amdgpu-dkms\n1 upgraded, 0 newly installed.\n"
+        "dpkg: error processing package rocm-llvm (--configure):\n"
+        "Errors were encountered while processing:\n rocm-llvm\nE: Sub-process /usr/bin/dpkg returned an error code (1)\n",
         "The following packages have unmet dependencies:\n amdgpu-dkms : Depends: amdgpu-dkms-firmware but it is not going to be installed\n",
     ],
 )
