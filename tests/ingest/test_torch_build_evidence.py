@@ -106,7 +106,20 @@ def test_companions_of_the_same_nightly_date_are_not_flagged() -> None:
     ],
 )
 def test_pips_list_of_indexes_tells_a_rocm_index_searched_beside_another(line: str, read: bool) -> None:
-    assert ("pip_searched_another_index_beside_rocm" in context(line)) is read
+    assert ("pip_searched_another_index_beside_rocm" in context(line + "\nCollecting torch\n")) is read
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "Collecting einops\n  Downloading einops-0.8.0-py3-none-any.whl (43 kB)\nSuccessfully installed einops-0.8.0\n",
+        "Collecting torchsde\nRequirement already satisfied: pytorch-triton-rocm in ./venv/lib/python3.10/site-packages\n",
+    ],
+)
+def test_two_indexes_searched_for_an_install_that_does_not_touch_torch_are_not_read(after: str) -> None:
+    log = AMD + "Looking in indexes: https://pypi.org/simple, https://download.pytorch.org/whl/rocm6.2\n" + after
+    assert "pip_searched_another_index_beside_rocm" not in context(log)
+    assert not any(found[0] == "RD762" for found in serious(log))
 
 
 def test_a_log_where_pip_searched_pypi_beside_rocm_and_fetched_no_rocm_torch_is_a_torch_build_problem() -> None:
