@@ -11,6 +11,10 @@ from __future__ import annotations
 import pytest
 from ingest_helpers import ingest, problems_shown, signature_contexts, signature_errors
 
+from rocm_doctor.ingest import ingest_text
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.pipeline import evaluate
+
 
 @pytest.mark.parametrize(
     "text",
@@ -84,6 +88,18 @@ def test_torch_reaching_for_an_amdsmi_that_did_not_import_is_read(text: str) -> 
 )
 def test_other_name_errors_are_not_the_amdsmi_path(text: str) -> None:
     assert "torch_amdsmi_name_error" not in signature_errors(text)
+
+
+def test_torch_missing_amdsmi_does_not_claim_pynvml_where_the_torch_is_a_nightly_that_needs_none() -> None:
+    # a 2.4 nightly from before pytorch#127528 reached for amdsmi with no pynvml installed (webui#15874)
+    report = (
+        "torch 2.4.0.dev20240523+rocm6.1\n"
+        "NameError: name 'amdsmi' is not defined\n"
+    )
+    findings = evaluate(load_rules([], use_env=False), ingest_text(report).facts).findings
+    message = next(f.message for f in findings if f.id == "RD781")
+    assert "127528" in message
+    assert "made torch take that path" not in message
 
 
 def test_torch_missing_amdsmi_is_the_first_finding_and_shows_a_rocm_build() -> None:
