@@ -145,6 +145,13 @@ KEPT = (
 )
 
 
+def test_an_install_that_kept_pypis_torch_but_fetched_a_companion_is_not_said_to_have_installed_nothing() -> None:
+    log = AMD + KEPT + "Collecting torchaudio\n  Downloading https://download.pytorch.org/whl/rocm6.3/torchaudio-2.7.1%2Brocm6.3-cp313-cp313-linux_x86_64.whl (1.6 MB)\n"
+    findings = evaluate(load_rules([], use_env=False), ingest_text(log).facts).findings
+    message = next(f.message for f in findings if f.id == "RD763")
+    assert "installed nothing" not in message
+
+
 def test_an_install_from_the_rocm_index_that_kept_pypis_torch_is_a_torch_build_problem() -> None:
     facts = ingest(AMD + KEPT).facts
     assert "rocm_install_kept_other_torch" in context(AMD + KEPT)
