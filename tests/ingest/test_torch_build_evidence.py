@@ -64,6 +64,11 @@ def test_an_install_of_nvidia_cuda_packages_is_read_in_pip_uv_and_reporters_word
         "I made sure to avoid installing the nvidia packages.",
         "No need to install the nvidia packages on AMD.",
         "Without installing the cuda libraries, it works.",
+        "I know a plain pip install torch installs the CUDA version of torch, so I used the rocm6.2 index.",
+        "By default pip downloads the cuda torch, that's why I used the rocm index.",
+        "Otherwise it would install the cuda libraries.",
+        "to prevent it from installing the cuda packages",
+        "otherwise pip will install the CUDA version of pytorch",
     ],
 )
 def test_removing_or_denying_nvidia_packages_is_not_an_install_of_them(line: str) -> None:
