@@ -185,6 +185,9 @@ def test_a_visual_cpp_runtime_that_did_not_load_is_read(text: str) -> None:
         "LoadLibrary C:\\work\\py312\\vcruntime140_1.dll\n",
         # another DLL missing
         "The code execution cannot proceed because amdhip64_6.dll was not found.\n",
+        # the condition of advice quoted from a README or a reply
+        "The README says: If you get VCRUNTIME140_1.dll was not found, install the Visual C++ redistributable.\n",
+        "In case you see 'Microsoft Visual C++ Redistributable is not installed', run vc_redist.x64.exe\n",
     ],
 )
 def test_other_dll_lines_are_not_a_missing_visual_cpp_runtime(text: str) -> None:
