@@ -11,6 +11,10 @@ from __future__ import annotations
 import pytest
 from ingest_helpers import ingest, problems_shown, signature_contexts, signature_errors
 
+from rocm_doctor.ingest import ingest_text
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.pipeline import evaluate
+
 
 @pytest.mark.parametrize(
     "text",
@@ -39,6 +43,9 @@ def test_an_amdsmi_package_binding_a_function_its_library_lacks_is_read(text: st
         "AMDSMI_STATUS_DRIVER_NOT_LOADED\n",
         # the Python package that is not there at all
         "ModuleNotFoundError: No module named 'amdsmi'\n",
+        # libamd_smi itself missing a symbol of a library it loads (libdrm_amdgpu, librocm_smi64)
+        "OSError: /opt/rocm-6.2.0/lib/libamd_smi.so: undefined symbol: amdgpu_query_gpuvm_fault_info\n",
+        "OSError: /opt/rocm/lib/libamd_smi.so.24: undefined symbol: _ZN3amd3smi14AMDSmiProcessor7get_gpu_idEv\n",
     ],
 )
 def test_other_amdsmi_and_symbol_errors_are_not_a_binding_mismatch(text: str) -> None:
@@ -81,6 +88,18 @@ def test_torch_reaching_for_an_amdsmi_that_did_not_import_is_read(text: str) -> 
 )
 def test_other_name_errors_are_not_the_amdsmi_path(text: str) -> None:
     assert "torch_amdsmi_name_error" not in signature_errors(text)
+
+
+def test_torch_missing_amdsmi_does_not_claim_pynvml_where_the_torch_is_a_nightly_that_needs_none() -> None:
+    # a 2.4 nightly from before pytorch#127528 reached for amdsmi with no pynvml installed (webui#15874)
+    report = (
+        "torch 2.4.0.dev20240523+rocm6.1\n"
+        "NameError: name 'amdsmi' is not defined\n"
+    )
+    findings = evaluate(load_rules([], use_env=False), ingest_text(report).facts).findings
+    message = next(f.message for f in findings if f.id == "RD781")
+    assert "127528" in message
+    assert "made torch take that path" not in message
 
 
 def test_torch_missing_amdsmi_is_the_first_finding_and_shows_a_rocm_build() -> None:
@@ -166,6 +185,9 @@ def test_a_visual_cpp_runtime_that_did_not_load_is_read(text: str) -> None:
         "LoadLibrary C:\\work\\py312\\vcruntime140_1.dll\n",
         # another DLL missing
         "The code execution cannot proceed because amdhip64_6.dll was not found.\n",
+        # the condition of advice quoted from a README or a reply
+        "The README says: If you get VCRUNTIME140_1.dll was not found, install the Visual C++ redistributable.\n",
+        "In case you see 'Microsoft Visual C++ Redistributable is not installed', run vc_redist.x64.exe\n",
     ],
 )
 def test_other_dll_lines_are_not_a_missing_visual_cpp_runtime(text: str) -> None:

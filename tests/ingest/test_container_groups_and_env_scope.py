@@ -83,6 +83,16 @@ def test_a_container_with_video_and_render_and_no_gpu_does_not_blame_the_groups(
     assert "RD850" not in problems_shown(text)
 
 
+def test_a_video_only_container_whose_user_may_be_root_is_not_blamed_for_hsa_out_of_resources() -> None:
+    # AMD's older instructions add video only and the image runs as root; OUT_OF_RESOURCES has other causes
+    text = (
+        "docker run -it --device=/dev/kfd --device=/dev/dri --group-add video rocm/pytorch:latest\n"
+        "python3 -c \"import torch; torch.zeros(1).cuda()\"\n"
+        "HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources.\n"
+    )
+    assert "RD850" not in problems_shown(text)
+
+
 def test_a_video_only_container_whose_user_may_be_root_is_not_blamed_for_no_gpu() -> None:
     # Most ROCm images run as root, who opens the nodes whatever their group.
     text = "$ docker run -it --device=/dev/kfd --device=/dev/dri --group-add video rocm/pytorch\n" + _NO_GPU
@@ -220,7 +230,6 @@ def test_an_app_that_sets_another_familys_override_on_the_reporters_gpu_is_an_er
     [
         "root@pod:/# ls -l /dev/kfd\ncrw-rw---- 1 root 106 242, 0 Apr 18 15:58 /dev/kfd\n",
         "$ docker exec app ls -l /dev/dri\ncrw-rw---- 1 root video 226,   0 Jul  7 16:20 card0\ncrw-rw---- 1 root   109 226, 128 Jul  7 16:20 renderD128\n",
-        "crw-rw----+ 1 nobody nogroup 511, 0 Sep 18 11:04 /dev/kfd\n",
     ],
 )
 def test_a_gpu_node_listed_with_a_bare_group_id_is_read(listing: str) -> None:
@@ -233,6 +242,9 @@ def test_a_gpu_node_listed_with_a_bare_group_id_is_read(listing: str) -> None:
         "crw-rw---- 1 root render 226, 128 Aug 22 21:34 renderD128\n",
         "crw-rw---- 1 root video  226,   0 Aug 22 21:34 card0\n",
         "crw-rw-rw- 1 root render 511, 0 Sep 18 11:04 /dev/kfd\n",
+        # the overflow gid of a user namespace (rootless engines, RD960): no --group-add id names it
+        "crw-rw----+ 1 nobody nogroup 511, 0 Sep 18 11:04 /dev/kfd\n",
+        "crw-rw---- 1 65534 65534 226, 128 Sep 18 11:04 renderD128\n",
     ],
 )
 def test_a_gpu_node_with_a_named_group_or_a_card_node_is_not_read_as_unnamed(listing: str) -> None:
@@ -279,6 +291,21 @@ def test_a_unit_line_wrapped_before_a_quoted_assignment_is_read_whole() -> None:
         '"OLLAMA_CONTEXT_LENGTH=16384 OLLAMA_IGPU_ENABLE=1"`\n'
     )
     assert "systemd_env_assignments_in_one_word" in ingest(text).facts.symptoms.context.value
+
+
+@pytest.mark.parametrize(
+    "listing",
+    [
+        "crw-rw-rw- 1 root 993 235,   0 Nov 20 10:00 /dev/kfd\n",
+        "crw-rw-rw-  1 root 105 226, 128 Nov 20 10:00 /dev/dri/renderD128\n",
+    ],
+)
+def test_a_gpu_node_every_user_may_open_is_not_blamed_on_its_bare_group_id(listing: str) -> None:
+    # upstream systemd's group-render-mode 0666: others may open the node, its group does not matter
+    text = "$ docker run --user 1000:1000 --device=/dev/kfd --device=/dev/dri rocm/pytorch\n$ ls -l\n" + listing
+    context = ingest(text).facts.symptoms.context
+    assert not (context.is_known and "gpu_node_group_unnamed" in context.value)
+    assert "RD852" not in problems_shown(text)
 
 
 def test_a_bare_group_id_already_given_by_supplemental_groups_is_not_a_finding() -> None:

@@ -68,12 +68,39 @@ def test_mes_0x83_beside_another_gpu_generation_is_not_called_the_apu_regression
     assert "RD750" not in problems_shown(report)
 
 
+def test_a_strix_halo_report_that_shows_another_mes_release_loaded_is_not_told_it_runs_0x83() -> None:
+    # the firmware was downgraded (AMD's advice in legacy-rocm-build#5724) and the hang has another cause
+    report = (
+        "Strix Halo (Radeon 8060S, gfx1151), Fedora 43, ROCm 6.4.4, llama.cpp hangs after a few minutes.\n"
+        "I downgraded amd-gpu-firmware-20251125 to amd-gpu-firmware-20251111 and rebooted:\n"
+        "$ sudo grep MES /sys/kernel/debug/dri/1/amdgpu_firmware_info\n"
+        "MES_KIQ feature version: 6, firmware version: 0x0000006f\n"
+        "MES feature version: 1, firmware version: 0x00000080\n"
+        "HW Exception by GPU node-1 (Agent handle: 0x55d1c0b0) reason :GPU Hang\n"
+    )
+    assert "RD750" not in problems_shown(report)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I downgraded amd-gpu-firmware-20251125 to amd-gpu-firmware-20251111 and it still hangs\n",
+        "rolled back linux-firmware 20251125 to the November 11 release\n",
+    ],
+)
+def test_a_move_away_from_the_20251125_firmware_is_not_the_0x83_firmware(text: str) -> None:
+    assert "amdgpu_mes_firmware_0x83" not in signature_errors(text)
+
+
 @pytest.mark.parametrize(
     "text",
     [
         # apt's tail of a failed configure (t2linux/T2-Ubuntu#23, ROCm/amdgpu#144, SkyyySi/pytorch-docker-gfx803#1)
         "Processing triggers for libc-bin (2.31-0ubuntu9.1) ...\nErrors were encountered while processing:\n amdgpu-dkms\nE: Sub-process /usr/bin/dpkg returned an error code (1)\n",
         "Errors were encountered while processing:\n rock-dkms\n",
+        # one of several packages listed, the indentation lost in the paste
+        "Errors were encountered while processing:\nrocm-dkms\namdgpu-dkms\nrocm-dev\n",
+        "Errors were encountered while processing:\n amdgpu-dkms-firmware\n amdgpu-dkms\n",
     ],
 )
 def test_apts_summary_of_a_failed_amdgpu_dkms_configure_is_read(text: str) -> None:
@@ -87,6 +114,10 @@ def test_apts_summary_of_a_failed_amdgpu_dkms_configure_is_read(text: str) -> No
         # the package named to be installed, and another package's failure
         "The following NEW packages will be installed:\n  amdgpu-dkms\n",
         "Errors were encountered while processing:\n nvidia-dkms-535\n",
+        # amdgpu-dkms in an earlier list of apt's, and another package's failure in the summary
+        "The following packages will be upgraded:\n  amdgpu-dkms\n1 upgraded, 0 newly installed.\n"
+        "dpkg: error processing package rocm-llvm (--configure):\n"
+        "Errors were encountered while processing:\n rocm-llvm\nE: Sub-process /usr/bin/dpkg returned an error code (1)\n",
         "The following packages have unmet dependencies:\n amdgpu-dkms : Depends: amdgpu-dkms-firmware but it is not going to be installed\n",
     ],
 )

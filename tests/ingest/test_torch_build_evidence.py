@@ -60,6 +60,15 @@ def test_an_install_of_nvidia_cuda_packages_is_read_in_pip_uv_and_reporters_word
         "I removed nvidia-cudnn-cu12 and reinstalled torch from the ROCm index",
         "I did not install nvidia packages, only the ROCm wheels.",
         "My old NVIDIA card used CUDA; now I have an AMD one.",
+        "Instead of installing the cuda packages I used the rocm6.2 index.",
+        "I made sure to avoid installing the nvidia packages.",
+        "No need to install the nvidia packages on AMD.",
+        "Without installing the cuda libraries, it works.",
+        "I know a plain pip install torch installs the CUDA version of torch, so I used the rocm6.2 index.",
+        "By default pip downloads the cuda torch, that's why I used the rocm index.",
+        "Otherwise it would install the cuda libraries.",
+        "to prevent it from installing the cuda packages",
+        "otherwise pip will install the CUDA version of pytorch",
     ],
 )
 def test_removing_or_denying_nvidia_packages_is_not_an_install_of_them(line: str) -> None:
@@ -102,7 +111,20 @@ def test_companions_of_the_same_nightly_date_are_not_flagged() -> None:
     ],
 )
 def test_pips_list_of_indexes_tells_a_rocm_index_searched_beside_another(line: str, read: bool) -> None:
-    assert ("pip_searched_another_index_beside_rocm" in context(line)) is read
+    assert ("pip_searched_another_index_beside_rocm" in context(line + "\nCollecting torch\n")) is read
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "Collecting einops\n  Downloading einops-0.8.0-py3-none-any.whl (43 kB)\nSuccessfully installed einops-0.8.0\n",
+        "Collecting torchsde\nRequirement already satisfied: pytorch-triton-rocm in ./venv/lib/python3.10/site-packages\n",
+    ],
+)
+def test_two_indexes_searched_for_an_install_that_does_not_touch_torch_are_not_read(after: str) -> None:
+    log = AMD + "Looking in indexes: https://pypi.org/simple, https://download.pytorch.org/whl/rocm6.2\n" + after
+    assert "pip_searched_another_index_beside_rocm" not in context(log)
+    assert not any(found[0] == "RD762" for found in serious(log))
 
 
 def test_a_log_where_pip_searched_pypi_beside_rocm_and_fetched_no_rocm_torch_is_a_torch_build_problem() -> None:
@@ -126,6 +148,13 @@ KEPT = (
     "Requirement already satisfied: torch in /home/me/comfyvenv/lib/python3.13/site-packages (2.7.1)\n"
     "Requirement already satisfied: torchvision in /home/me/comfyvenv/lib/python3.13/site-packages (0.22.1)\n"
 )
+
+
+def test_an_install_that_kept_pypis_torch_but_fetched_a_companion_is_not_said_to_have_installed_nothing() -> None:
+    log = AMD + KEPT + "Collecting torchaudio\n  Downloading https://download.pytorch.org/whl/rocm6.3/torchaudio-2.7.1%2Brocm6.3-cp313-cp313-linux_x86_64.whl (1.6 MB)\n"
+    findings = evaluate(load_rules([], use_env=False), ingest_text(log).facts).findings
+    message = next(f.message for f in findings if f.id == "RD763")
+    assert "installed nothing" not in message
 
 
 def test_an_install_from_the_rocm_index_that_kept_pypis_torch_is_a_torch_build_problem() -> None:
