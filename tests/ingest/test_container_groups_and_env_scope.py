@@ -310,6 +310,8 @@ def test_a_user_flag_of_the_containers_own_command_is_not_the_containers_user(co
     [
         "docker run --rm -it -u 1000 image python -u x.py\n",
         "docker run -d --name x --user 1000:1000 \\\n  --device /dev/kfd \\\n  image\n",
+        "docker run ... -u 1000 rocm/pytorch python -u x.py\n",
+        "docker run --rm [...] --user 1000 image\n",
     ],
 )
 def test_a_user_flag_before_the_image_is_still_read_after_valueless_options(command: str) -> None:

@@ -82,6 +82,7 @@ and of run.go beside it; podman's --replace): the word after one of them is the 
 _SHORT_FLAGS = re.compile(r"-[ditPq]{1,5}")
 """Short options that take no value, alone or clustered (``-it``, ``-dit``)."""
 _TOKEN = re.compile(r"\S+")
+_ELIDED = re.compile(r"\[?(?:\.{2,}|…)\]?")
 
 
 def _options(text: str, start: int, expecting: bool) -> Tuple[str, bool, bool]:
@@ -91,8 +92,8 @@ def _options(text: str, start: int, expecting: bool) -> Tuple[str, bool, bool]:
     flags (python's ``-u``, unbuffered) are not docker's."""
     for token in _TOKEN.finditer(text, start):
         word = token.group(0)
-        if word == "\\":
-            continue
+        if word == "\\" or _ELIDED.fullmatch(word):
+            continue  # a continuation, or options the reporter left out ("docker run ... -u 1000 image")
         if expecting:
             expecting = False
             continue
