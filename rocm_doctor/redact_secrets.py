@@ -146,8 +146,10 @@ def _private_keys(text: str, found: Callable[[str], None]) -> str:
         position = stop
 
 
-_RANDOM_RUN = re.compile(r"(?<![A-Za-z0-9_+=.-])[A-Za-z0-9_+=.-]{20,}(?![A-Za-z0-9_+=.-])")
-"""A run of token characters long enough to be a credential; :func:`looks_random` decides whether it is one."""
+_RANDOM_RUN = re.compile(r"(?<![A-Za-z0-9_+.-])[A-Za-z0-9_+.-]{20,}={0,3}(?![A-Za-z0-9_+=.-])")
+"""A run of token characters long enough to be a credential, with base64's padding; :func:`looks_random`
+decides whether it is one. An ``=`` inside ends it: in ``NAME=value`` or ``--flag=value`` only the value
+goes, and the name stays for a maintainer to see what was set."""
 _CHUNK = re.compile(r"[A-Za-z0-9]{16,}")
 """Part of a run between separators (``_ . - + =``): a random body has one this long, a name's words are shorter."""
 _HEX_OR_UUID = re.compile(r"(?:GPU-)?[0-9a-fA-F-]+")

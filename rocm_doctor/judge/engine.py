@@ -91,11 +91,16 @@ def _order(rules: List[Rule], facts: Facts) -> Callable[[Finding], Tuple]:
 
 
 def _report_evidence(node: Any) -> Set[Tuple[str, str]]:
-    """What a condition tests of the report's own words (``symptoms.*``: an error signature, a workload
-    such as training), as (fact, value) pairs."""
+    """What a condition requires of the report's own words (``symptoms.*``: an error signature, a workload
+    such as training), as (fact, value) pairs: the tests every firing passes, at the top or under
+    ``all``. A test under ``not`` requires the words absent, and one under ``any`` may not be what
+    fired, so neither says the finding is about them."""
     if isinstance(node, dict):
-        own = {(str(node["fact"]), str(node.get("contains", node.get("eq", ""))))} if str(node.get("fact", "")).startswith("symptoms.") else set()
-        return own.union(*(_report_evidence(v) for v in node.values()))
+        if "all" in node:
+            return _report_evidence(node["all"])
+        if "fact" in node and str(node["fact"]).startswith("symptoms.") and ("contains" in node or "eq" in node):
+            return {(str(node["fact"]), str(node.get("contains", node.get("eq", ""))))}
+        return set()
     if isinstance(node, list):
         return set().union(*(_report_evidence(v) for v in node))
     return set()

@@ -45,6 +45,11 @@ _AMD_INDEX = re.compile(
     r"(?:rocm\.nightlies\.amd\.com|repo\.amd\.com/rocm|stable\.repo\.amd\.com/rocm|repo\.radeon\.com/rocm/(?:manylinux|windows)/rocm-rel-(\d+\.\d+(?:\.\d+)?))",
     re.IGNORECASE,
 )
+NVIDIA_RUNTIME_WHEEL = r"nvidia-(?:cuda-(?:runtime|nvrtc|cupti)|cudnn|cublas|cufft|curand|cusolver|cusparse|nccl|nvtx|nvjitlink)-cu\d{2,3}"
+"""NVIDIA's runtime wheels that only pytorch's CUDA builds declare as requirements (nvidia-cublas-cu12 ...;
+https://github.com/pytorch/pytorch/blob/v2.5.1/.github/scripts/generate_binary_build_matrix.py): a torch
+that requires one, or an environment that holds one, has a CUDA torch in it. A pattern for a name, to be
+anchored where it is used."""
 _WHEEL = re.compile(r"\btorch-(\d+\.\d+(?:\.\d+)?(?:a\d+|rc\d+|\.dev\d+)*)(?:\+|%2B)([0-9A-Za-z.]+)-cp\d+", re.IGNORECASE)
 _NIGHTLY_VERSION = re.compile(r"\.dev\d{8}|\+rocm[\d.]+a\d{8}", re.IGNORECASE)
 

@@ -351,3 +351,19 @@ def test_a_report_of_a_pasted_file_learns_its_secrets_in_their_own_words_first(t
     paste.write_text("name: AMD Radeon RX 9070 XT\npassword: eMpqN4QHVtzV0ZPn4nr4\n", encoding="utf-8")
     redactor = report_redactor(FactsSource(from_file=str(paste)), Facts())
     assert "eMpqN4QHVtzV" not in redactor.text('"name": "eMpqN4QHVtzV0ZPn4nr4#"')
+
+
+@pytest.mark.parametrize(
+    ("line", "kept"),
+    [
+        ("MODEL_ID=x8Q2mZ7kP4nL9wR3tY6vB5kP9s python app.py", "MODEL_ID=<secret> python app.py"),
+        ("--session=Zr4Tq8LmW2xN7vB5kP9sD3fG6hJ1cY0a --listen", "--session=<secret> --listen"),
+        ("https://host/api?id=Zr4Tq8LmW2xN7vB5kP9sD3fG6hJ1cY0a&x=1", "https://host/api?id=<secret>&x=1"),
+    ],
+)
+def test_a_random_value_after_a_name_goes_and_the_name_stays(line: str, kept: str) -> None:
+    assert SecretRedactor().text(line) == kept
+
+
+def test_base64_padding_goes_with_the_random_run_it_ends() -> None:
+    assert SecretRedactor().text("blob: aGVsbG8gd29ybGQgdGhpcyBpcyBiYXNlNjQgZW5jb2RlZA== end") == "blob: <secret> end"

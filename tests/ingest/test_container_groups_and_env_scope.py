@@ -316,3 +316,36 @@ def test_a_bare_group_id_already_given_by_supplemental_groups_is_not_a_finding()
     context = ingest(text).facts.symptoms.context.value
     assert "container_adds_render_group" in context
     assert "RD852" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "docker run -it --device=/dev/kfd --device=/dev/dri --group-add video rocm/pytorch python -u train.py\n",
+        "docker run --rm -it \\\n  --device /dev/kfd --device /dev/dri \\\n  rocm/pytorch:latest \\\n  python3 -u main.py --user 1000\n",
+        "podman run --privileged image bash -c 'useradd -u 1000 me && su me'\n",
+    ],
+)
+def test_a_user_flag_of_the_containers_own_command_is_not_the_containers_user(command: str) -> None:
+    # Words after the image are the command run inside (python -u: unbuffered output), not docker's options.
+    context = ingest(command).facts.symptoms.context
+    assert not (context.is_known and "container_user_not_root" in context.value)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "docker run --rm -it -u 1000 image python -u x.py\n",
+        "docker run -d --name x --user 1000:1000 \\\n  --device /dev/kfd \\\n  image\n",
+        "docker run ... -u 1000 rocm/pytorch python -u x.py\n",
+        "docker run --rm [...] --user 1000 image\n",
+    ],
+)
+def test_a_user_flag_before_the_image_is_still_read_after_valueless_options(command: str) -> None:
+    context = ingest(command).facts.symptoms.context
+    assert context.is_known and "container_user_not_root" in context.value
+
+
+def test_python_unbuffered_in_a_video_only_container_does_not_blame_the_groups() -> None:
+    text = "docker run -it --device=/dev/kfd --device=/dev/dri --group-add video rocm/pytorch python -u train.py\n" + _NO_GPU
+    assert "RD850" not in problems_shown(text)

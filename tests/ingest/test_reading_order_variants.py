@@ -118,6 +118,20 @@ def test_a_torch_pin_whose_install_was_tried_and_failed_is_not_the_installed_tor
     assert ingest("I tried installing torch==2.5.1+rocm6.2 and it works now.\n").facts.torch.version.value == "2.5.1+rocm6.2"
 
 
+def test_an_error_the_tried_install_left_now_is_no_failure_of_the_install() -> None:
+    # "... and now I get errors": the install was made, and the program it left fails.
+    for text in (
+        "I tried installing torch 2.5.1+rocm6.2 and now I get errors when running ComfyUI.\n",
+        "I tried installing torch 2.5.1+rocm6.2 and now I get an error when running ComfyUI.\n",
+        "I tried installing torch 2.5.1+rocm6.2 and it now fails to start.\n",
+    ):
+        assert ingest(text).facts.torch.version.value == "2.5.1+rocm6.2", text
+    for text in ("I tried updating from ROCm 6.1 to 6.2 and now it fails with a HIP error.\n",):
+        facts = ingest(text).facts
+        assert facts.rocm.version.value == "6.2", text
+    assert ingest("I tried installing torch 2.5.1+rocm6.2 but it failed, now I am stuck.\n").facts.torch.version.status == "unknown"
+
+
 # ------------------------------------------------------------- a template's example is no answer
 
 

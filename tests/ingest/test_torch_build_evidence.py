@@ -273,3 +273,13 @@ def test_a_rocm_tag_that_refines_a_loose_or_agrees_with_an_exact_version_is_kept
     torch = ingest(text).facts.torch
     assert torch.version.value == "2.3.1+rocm6.0"
     assert torch.flavour.value == "rocm"
+
+
+@pytest.mark.parametrize("package", ["nvidia-curand-cu12", "nvidia-nvtx-cu12", "nvidia-cuda-cupti-cu12", "nvidia-cublas-cu12"])
+def test_every_nvidia_runtime_wheel_a_cuda_torch_requires_counts_in_an_installed_list(package: str) -> None:
+    # One list of NVIDIA's runtime wheels serves the pip show reader and the installed-list fact.
+    from rocm_doctor.pipeline import derive
+
+    listing = f"```\nPackage    Version\n---------- -------\n{package} 12.1.0.106\nfilelock   3.13.1\n```\n"
+    found = derive(ingest_text(AMD + listing).facts).machine("derived.nvidia_cuda_packages")
+    assert found.is_known and found.value == [package]

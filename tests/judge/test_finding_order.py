@@ -108,3 +108,15 @@ def test_the_unlisted_os_finding_ranks_after_a_problem_of_another_category() -> 
     problem = _rule("TST981", "warning", {"fact": "rocm.version", "exists": True}, category="gfx-unsupported", area="zz-last")
     facts = ingest_text("### Operating System\n\nfedora 41\n\n### ROCm Version\n\nrocm6.3\n").facts
     assert [f.id for f in evaluate(rd730 + [problem], facts).findings] == ["TST981", "RD730"]
+
+
+def test_a_problem_that_tests_the_checklists_words_only_as_absent_or_as_one_choice_does_not_cover_it(make_facts) -> None:
+    # A Windows finding that fires unless the report shows the segfault with a hang, or on the segfault OR
+    # anything else, is not about what the checklist tests: the checklist stays.
+    shows = {"fact": "symptoms.signatures", "contains": "segfault"}
+    checklist = _rule("TST991", "warning", {"all": [ALWAYS, shows]}, rank="catch-all", category="platform", area="windows")
+    hang = {"fact": "symptoms.signatures", "contains": "hang"}
+    unless = _rule("TST992", "warning", {"all": [ALWAYS, {"not": {"all": [shows, hang]}}]}, category="platform", area="windows")
+    assert _order(make_facts, [checklist, unless]) == ["TST992", "TST991"]
+    either = _rule("TST993", "warning", {"any": [ALWAYS, shows]}, category="platform", area="windows")
+    assert _order(make_facts, [checklist, either]) == ["TST993", "TST991"]

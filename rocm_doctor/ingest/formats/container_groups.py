@@ -71,17 +71,54 @@ def _values(block: Block) -> List[Tuple[str, Line]]:
     return found
 
 
+_NO_VALUE = frozenset((
+    "--rm", "--detach", "--interactive", "--tty", "--privileged", "--init", "--read-only", "--publish-all",
+    "--no-healthcheck", "--oom-kill-disable", "--sig-proxy", "--quiet", "--help", "--disable-content-trust",
+    "--replace", "--use-api-socket",
+))
+"""``docker run``/``podman run`` options that take no value (the BoolVar flags of
+https://github.com/docker/cli/blob/143a7abee6cdbd8c18cc9f9c24192085c743d667/cli/command/container/opts.go
+and of run.go beside it; podman's --replace): the word after one of them is the image, not the option's value."""
+_SHORT_FLAGS = re.compile(r"-[ditPq]{1,5}")
+"""Short options that take no value, alone or clustered (``-it``, ``-dit``)."""
+_TOKEN = re.compile(r"\S+")
+_ELIDED = re.compile(r"\[?(?:\.{2,}|…)\]?")
+
+
+def _options(text: str, start: int, expecting: bool) -> Tuple[str, bool, bool]:
+    """The part of a ``docker run`` line from ``start`` that holds the command's own options, whether
+    the line's last option waits for its value on the next line, and whether the image was reached:
+    the words after the image (``rocm/pytorch python -u train.py``) are the container's command, whose
+    flags (python's ``-u``, unbuffered) are not docker's."""
+    for token in _TOKEN.finditer(text, start):
+        word = token.group(0)
+        if word == "\\" or _ELIDED.fullmatch(word):
+            continue  # a continuation, or options the reporter left out ("docker run ... -u 1000 image")
+        if expecting:
+            expecting = False
+            continue
+        if not word.startswith("-"):
+            return text[start : token.start()], False, True
+        if "=" not in word and word not in _NO_VALUE and not _SHORT_FLAGS.fullmatch(word):
+            expecting = True
+    return text[start:], expecting, False
+
+
 def _non_root_users(block: Block) -> List[Line]:
-    """Lines of a ``docker``/``podman run`` command (continued over ``\\`` lines) or a compose service
-    that run the container as a named user other than root (0)."""
+    """Lines of a ``docker``/``podman run`` command (continued over ``\\`` lines, up to its image) or a
+    compose service that run the container as a named user other than root (0)."""
     out: List[Line] = []
-    in_command = False
+    in_command = expecting = False
     for line in block.lines:
         text = line.text
-        if _RUN.search(text):
-            in_command = True
+        run = _RUN.search(text)
+        if run is not None:
+            in_command, expecting = True, False
         if in_command:
-            out.extend(line for match in _USER_FLAG.finditer(text) if match.group(1).lower() not in ("0", "root"))
+            options, expecting, at_image = _options(text, run.end() if run is not None else 0, expecting)
+            out.extend(line for match in _USER_FLAG.finditer(options) if match.group(1).lower() not in ("0", "root"))
+            if at_image:
+                in_command = False
         if not text.rstrip().endswith("\\"):
             in_command = False
         user = _COMPOSE_USER.match(text)

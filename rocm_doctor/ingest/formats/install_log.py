@@ -30,6 +30,7 @@ from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.collect_env import companion_observations
 from rocm_doctor.ingest.formats.common import make_piece, torch_version_observations
 from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TOOL, Observation, Piece
+from rocm_doctor.knowledge.torch_identity import from_index_url
 from rocm_doctor.knowledge.torch_static import flavour_from_tag, local_tag
 
 SOURCES = (
@@ -79,13 +80,16 @@ KEPT_NOT_ROCM = "rocm_install_kept_other_torch"
 with a torch that is not a ROCm build, so it installed nothing (pip keeps an installed distribution
 that satisfies the requirement, whatever index it came from: only --force-reinstall or an uninstall
 first replaces it; https://github.com/pypa/pip/blob/24.2/docs/html/cli/pip_install.rst)."""
-_ROCM_INDEX = re.compile(
-    r"(?:--index-url|-i)[=\s]+\S*(?:download\.pytorch\.org/whl/(?:nightly/|test/)?rocm|repo\.radeon\.com|rocm\.nightlies\.amd\.com|repo\.amd\.com/rocm)"
-    r"|^\s*Looking in indexes:\s*\S*(?:download\.pytorch\.org/whl/(?:nightly/|test/)?rocm|repo\.radeon\.com|rocm\.nightlies\.amd\.com|repo\.amd\.com/rocm)\S*\s*$",
-    re.IGNORECASE,
-)
-"""An install that searches only a ROCm wheel index: ``--index-url .../rocm6.3`` in the command, or pip's
-``Looking in indexes:`` naming that index alone (search_scope.py)."""
+_ONLY_INDEX = re.compile(r"(?:--index-url|(?<![\w-])-i)(?:=|\s+)[\"']?(\S+?)[\"']?(?=\s|$)|^\s*Looking in indexes:\s*(\S+)\s*$")
+"""An install that searches one index: ``--index-url URL`` (``-i URL``) in the command, or pip's ``Looking in
+indexes:`` naming that index alone (search_scope.py); whether it is a ROCm wheel index is
+:func:`rocm_doctor.knowledge.torch_identity.from_index_url`'s to say."""
+
+
+def _rocm_index_only(line: Line) -> bool:
+    return any(from_index_url(match.group(1) or match.group(2)).flavour == "rocm" for match in _ONLY_INDEX.finditer(line.text))
+
+
 _SYSTEM_SITE = re.compile(r"^/usr/(?:local/)?lib(?:64)?/python3[\d.]*/(?:site|dist)-packages\b")
 """A distribution's own site-packages: a torch there came from the distribution's package manager
 (Arch's python-pytorch-rocm has no local tag), not from PyPI."""
@@ -95,7 +99,7 @@ def kept_torch_not_rocm(block: Block) -> Optional[Line]:
     """The ``Requirement already satisfied: torch`` line of an install from a ROCm index alone when the
     torch it kept is not a ROCm build: a CUDA/CPU/XPU tag, or no tag in a folder that is not a
     distribution's site-packages (PyPI's torch); None otherwise."""
-    if "already satisfied" not in block.lower or not any(_ROCM_INDEX.search(line.text) for line in block.lines):
+    if "already satisfied" not in block.lower or not any(_rocm_index_only(line) for line in block.lines):
         return None
     for index, line in enumerate(block.lines):
         if _SATISFIED.match(line.text) is None:

@@ -138,9 +138,11 @@ _MOVE_TARGET_BEFORE = re.compile(r"\bfrom\s+ROCm[\s-]v?\d{1,2}(?:\.\d{1,3}){0,2}
 
 
 _TRIED_BEFORE = re.compile(r"\b(?:tried|attempted)\b(?:[^.!?;\n]|[.!?](?=\S)){0,60}$", re.IGNORECASE)
+_NOT_NOW = r"(?!now\b)"
+""""... and now I get errors": what follows "now" is the state the attempt left, not its failure."""
 _FAILED_AFTER = re.compile(
-    r"^(?:[^.!?\n]|[.!?](?=\S)){0,80}?(?:\bbut\b|\band\b|\bthen\b|[,:;])\s{0,4}(?:\w+\s+){0,4}?(?:fail(?:s|ed|ing|ure)?|errors?|could\s*n[o'’]?t|can\s*n[o'’]?t|unable|did\s*n[o'’]?t\s+(?:work|install|succeed))\b"
-    r"|^(?:[^.!?\n]|[.!?](?=\S)){0,12}[.:,]?\s{0,4}(?:I\s+)?(?:got|get|ran\s+into|hit)\s+(?:the\s+following|this|an?)\s+(?:\w+\s+)?error",
+    rf"^(?:{_NOT_NOW}(?:[^.!?\n]|[.!?](?=\S))){{0,80}}?(?:\bbut\b|\band\b|\bthen\b|[,:;])\s{{0,4}}(?:{_NOT_NOW}\w+\s+){{0,4}}?(?:fail(?:s|ed|ing|ure)?|errors?|could\s*n[o'’]?t|can\s*n[o'’]?t|unable|did\s*n[o'’]?t\s+(?:work|install|succeed))\b"
+    rf"|^(?:{_NOT_NOW}(?:[^.!?\n]|[.!?](?=\S))){{0,12}}[.:,]?\s{{0,4}}(?:I\s+)?(?:got|get|ran\s+into|hit)\s+(?:the\s+following|this|an?)\s+(?:\w+\s+)?error",
     re.IGNORECASE,
 )
 """An attempt that failed ("I tried upgrading from ROCm 6.1 to 6.2 but it failed", "When I tried installing

@@ -22,7 +22,9 @@ from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.collect_env import companion_observations
 from rocm_doctor.ingest.formats.common import make_piece, torch_version_observations
 from rocm_doctor.ingest.formats.install_log import TRACKED
+from rocm_doctor.ingest.formats.pip import canonical
 from rocm_doctor.ingest.model import TRUST_TOOL, Observation, Piece
+from rocm_doctor.knowledge.torch_identity import NVIDIA_RUNTIME_WHEEL
 from rocm_doctor.knowledge.torch_static import local_tag
 
 KIND = "pip-show"
@@ -32,11 +34,7 @@ _FIELD = re.compile(r"^\s*(?P<field>Location|Requires|Editable project location)
 _END = re.compile(r"^\s*(?:---\s*$|Name:)")
 _RECORD_LINES = 12
 """A record has eleven fields; a longer run without a separator is not pip's."""
-NVIDIA_RUNTIME = re.compile(r"(?:^|[\s,])nvidia-(?:cuda-(?:runtime|nvrtc|cupti)|cudnn|cublas|cufft|curand|cusolver|cusparse|nccl|nvtx|nvjitlink)-cu\d{2}\b", re.IGNORECASE)
-
-
-def _canonical(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
+NVIDIA_RUNTIME = re.compile(rf"(?:^|[\s,]){NVIDIA_RUNTIME_WHEEL}\b", re.IGNORECASE)
 
 
 def _record(lines: List[Line], start: int) -> Optional[Tuple[str, str, str, str, List[Line]]]:
@@ -60,7 +58,7 @@ def _record(lines: List[Line], start: int) -> Optional[Tuple[str, str, str, str,
             location = field.group("value")
         elif field.group("field") == "Requires":
             requires = field.group("value")
-    return _canonical(name.group("name")), version.group("version"), location, requires, used
+    return canonical(name.group("name")), version.group("version"), location, requires, used
 
 
 def parse(block: Block) -> List[Piece]:

@@ -15,6 +15,7 @@ from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
 from rocm_doctor.judge.derived_facts.gpus import amd_agents
 from rocm_doctor.knowledge import overrides as ov
+from rocm_doctor.knowledge.torch_identity import NVIDIA_RUNTIME_WHEEL
 
 HIP_LEVEL_LISTINGS = ("paste:hip", "paste:torch")
 """GPU listings printed by a HIP program (hipInfo, llama.cpp, torch): already filtered by *_VISIBLE_DEVICES."""
@@ -215,7 +216,7 @@ def in_any_release_wheel(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     return known(first is not None, "rules/data/torch_wheels.yaml")
 
 
-NVIDIA_RUNTIME_PACKAGES = re.compile(r"^nvidia-(?:cuda-runtime|cudnn|cublas|cuda-nvrtc|nccl|cufft|cusparse|cusolver|nvjitlink)-cu\d+$")
+NVIDIA_RUNTIME_PACKAGES = re.compile(rf"^{NVIDIA_RUNTIME_WHEEL}$")
 """NVIDIA's runtime wheels that CUDA builds of torch depend on (https://pypi.org/project/nvidia-cuda-runtime-cu12/)."""
 
 
