@@ -35,3 +35,16 @@ def test_missing_hip_symbol_version_is_read_in_its_quotings(line: str) -> None:
 )
 def test_other_version_lines_are_not_read_as_a_hip_symbol_version(line: str) -> None:
     assert SIGNATURE not in _ids(line)
+
+
+def test_a_binary_refused_by_an_older_system_libamdhip64_is_one_finding() -> None:
+    from ingest_helpers import problems_shown
+
+    report = (
+        "Traceback (most recent call last):\n"
+        '  File "t.py", line 1, in <module>\n'
+        "    import torch\n"
+        "ImportError: /opt/rocm-6.0.2/lib/libamdhip64.so.6: version `hip_6.2' not found "
+        "(required by /home/u/venv/lib/python3.10/site-packages/torch/lib/libtorch_hip.so)\n"
+    )
+    assert problems_shown(report) == ["RD885"]
