@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import List, Tuple
 
 import pytest
-from ingest_helpers import ingest
+from ingest_helpers import ingest, problems_shown
 
 from rocm_doctor.ingest import ingest_text
 from rocm_doctor.judge.loader import load_rules
@@ -283,3 +283,13 @@ def test_every_nvidia_runtime_wheel_a_cuda_torch_requires_counts_in_an_installed
     listing = f"```\nPackage    Version\n---------- -------\n{package} 12.1.0.106\nfilelock   3.13.1\n```\n"
     found = derive(ingest_text(AMD + listing).facts).machine("derived.nvidia_cuda_packages")
     assert found.is_known and found.value == [package]
+
+
+def test_a_working_zluda_setup_gets_no_cuda_build_error() -> None:
+    # ZLUDA runs PyTorch's CUDA build on the AMD GPU on purpose: the device name says so, and
+    # "it cannot use the AMD GPU" would be false (found by the session's second reader).
+    report = (
+        "ZLUDA setup on Windows 11, RX 6800 XT\n>>> import torch\n>>> torch.__version__\n'2.3.0+cu118'\n"
+        ">>> torch.cuda.get_device_name(0)\n'AMD Radeon RX 6800 XT [ZLUDA]'\n>>> torch.cuda.is_available()\nTrue\n"
+    )
+    assert not {"RD100", "RD528"} & set(problems_shown(report))
