@@ -276,3 +276,12 @@ def test_a_move_between_torch_builds_leaves_no_earlier_system_rocm() -> None:
         facts = ingest(text).facts
         assert not any(e.startswith("rocm.version") for e in facts.symptoms.earlier.value or []), text
     assert ingest("I upgraded from rocm6.1 to rocm6.2 and now it hangs\n").facts.rocm.version.value == "6.2"
+
+
+def test_a_rocm_release_right_after_a_packages_version_is_that_builds() -> None:
+    # The second reader: 'torch 2.5.1 rocm6.2' read 6.2 as the system's ROCm once 'rocm6.2' was read in prose.
+    for text in ("torch 2.5.1 rocm6.2\n", "Using torch 2.4.0 (ROCm 6.1)\n"):
+        facts = ingest(text).facts
+        assert facts.rocm.version.value is None and facts.torch.rocm_version.value is not None, text
+    assert ingest("torchvision 0.20.1 rocm6.2\n").facts.rocm.version.value is None
+    assert ingest("torch 2.5.1, ROCm 6.2, Ubuntu 22.04\n").facts.rocm.version.value == "6.2"

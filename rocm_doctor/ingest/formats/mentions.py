@@ -167,6 +167,9 @@ def _move_not_made(text: str, match: "re.Match[str]", start: Optional[int] = Non
     return bool(
         _NOT_DONE_BEFORE.search(before) or _QUESTION_AFTER.match(text, match.end(), match.end() + 12) or _attempt_failed(text, begin, match.end())
     )
+_PACKAGE_VERSION_BEFORE = re.compile(r"\b(?:py)?(torch(?:vision|audio)?)[ \t]{0,4}(?:==?|:)?[ \t]{0,4}v?\d+\.\d+(?:\.\d+)?[ \t]{0,4}[(\[]?[ \t]{0,4}$", re.IGNORECASE)
+"""A release right after a package's version names that build ("torch 2.5.1 rocm6.2", "torch 2.4.0 (ROCm 6.1)");
+a comma between them lists components ("torch 2.5.1, ROCm 6.2"), and the release is the system's."""
 _MOVE_TO_A_BUILD = re.compile(r"\s{1,8}to\s{1,8}(?:ROCm(?:\s{1,8}|-)?)?v?\d+\.\d+(?:\.\d+)?\s{0,8}(?:wheel|build|torch|pytorch)", re.IGNORECASE)
 """The rest of a move whose destination is a torch build ("from ROCm 6.1 to 6.2 wheels")."""
 _ROCM_BUILT_WITH = re.compile(
@@ -640,7 +643,10 @@ def _rocm(block: Block) -> List[Observation]:
     for match, line in block.scan(_ROCM_WORD):
         before = text[max(0, match.start() - 60) : match.start()]
         after = text[match.end() : match.end() + 24]
-        if _TORCH_BUILD_AFTER.match(after) or _ROCM_BUILT_WITH.search(before):
+        version_before = _PACKAGE_VERSION_BEFORE.search(before)
+        if version_before and version_before.group(1).lower() != "torch":
+            continue  # "torchvision 0.20.1 rocm6.2": the companion's build, not the system's ROCm
+        if _TORCH_BUILD_AFTER.match(after) or _ROCM_BUILT_WITH.search(before) or version_before:
             out.append(Observation("torch.rocm_version", match.group(1), line, TRUST_PROSE))
         elif _CHANGED_FROM.search(before):
             if _MOVE_TO_A_BUILD.match(text, match.end(), match.end() + 48):
