@@ -285,3 +285,12 @@ def test_a_rocm_release_right_after_a_packages_version_is_that_builds() -> None:
         assert facts.rocm.version.value is None and facts.torch.rocm_version.value is not None, text
     assert ingest("torchvision 0.20.1 rocm6.2\n").facts.rocm.version.value is None
     assert ingest("torch 2.5.1, ROCm 6.2, Ubuntu 22.04\n").facts.rocm.version.value == "6.2"
+
+
+def test_a_templates_example_left_in_place_is_not_the_reporters_machine() -> None:
+    # GitHub's offered bug-report template ('- OS: [e.g. iOS]') kept with its examples: the second
+    # reader found 'OS: [e.g. Ubuntu 20.04]' read as the distribution and '[e.g. RX 6800]' as a GPU.
+    facts = ingest("ComfyUI crashes on my RX 7900 XTX\n - OS: [e.g. Ubuntu 20.04]\n - GPU: [e.g. RX 6800]\n"
+                   "Cards (for example RX 6600) need an override.\n").facts
+    assert facts.host.distro_id.value is None
+    assert [agent.gfx.value for agent in facts.gpus.agents] == ["gfx1100"]

@@ -839,7 +839,28 @@ def _windows_runtime(block: Block) -> List[Observation]:
     return [Observation("windows.amdhip_dlls", names, line, TRUST_PROSE), Observation("host.os", "windows", line, TRUST_PROSE)]
 
 
+_BRACKETED_EXAMPLE = re.compile(r"[\[(<][ \t]*(?:e\.[ \t]?g\.?|eg\.|for example)[,:]?[^\[\]()<>\n]{0,120}[\])>]", re.IGNORECASE)
+"""A template's example left in place (``- OS: [e.g. Ubuntu 20.04]``, ``- GPU: [e.g. RX 6800]``, the form of the
+bug-report template GitHub offers and many projects keep; PyTorch's ``- PyTorch Version (e.g., 1.0):``,
+https://github.com/pytorch/pytorch/blob/dfb94b9717803b11ec9613c70a6812a9ace041f4/.github/ISSUE_TEMPLATE/bug-report.md,
+left in pytorch/pytorch#51213) or an example in parentheses ("other GPUs (e.g., MI100)", ROCm/hipBLASLt#516):
+never a reading of the reporter's machine. fields.py skips such values after a label; here they are blanked
+before prose is read."""
+
+
+def _without_examples(block: Block) -> Block:
+    """The block with every bracketed example blanked (same length, so columns and spans still hold)."""
+    if "e.g" not in block.lower and "eg." not in block.lower and "for example" not in block.lower:
+        return block
+    lines = tuple(
+        replace(line, text=_BRACKETED_EXAMPLE.sub(lambda m: " " * len(m.group(0)), line.text)) if _BRACKETED_EXAMPLE.search(line.text) else line
+        for line in block.lines
+    )
+    return replace(block, lines=lines)
+
+
 def parse(block: Block) -> List[Piece]:
+    block = _without_examples(block)
     observations = _firmer(_torch(block) + _rocm(block) + _container(block) + _platform(block)) + _windows_runtime(block) + _hip_sdk(block)
     if ":\\" in block.text or any(line.command for line in block.lines[:50]):
         observations += _windows_prompt(block)
