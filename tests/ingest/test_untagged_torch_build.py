@@ -15,7 +15,12 @@ from rocm_doctor.judge.derived_facts.torch_install import untagged_torch_build
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.pipeline import evaluate
 
-UNTAGGED = {"torch_release_untagged_printed", "torch_release_untagged_pip_show", "torch_release_untagged_repl"}
+UNTAGGED = {
+    "torch_release_untagged_printed",
+    "torch_release_untagged_freeze",
+    "torch_release_untagged_pip_show",
+    "torch_release_untagged_repl",
+}
 
 
 def untagged_context(text: str) -> set:
@@ -58,6 +63,8 @@ def test_tool_output_of_an_untagged_release_is_recognised(printed: str) -> None:
         ">>> torch.__version__\n'2.4.0+rocm6.1'",
         "I run torch 2.4.0 on my RX 6800",
         "Found existing installation: torch 2.4.1",
+        "ROCm 6.1\nTorch 2.4.0\nPython 3.10",  # versions typed in an issue template
+        "--index-url https://download.pytorch.org/whl/rocm6.1\ntorch==2.4.0",  # a requirements file
     ],
 )
 def test_tagged_prerelease_or_retold_versions_are_not_read_as_untagged_output(printed: str) -> None:

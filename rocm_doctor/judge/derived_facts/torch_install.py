@@ -148,7 +148,12 @@ RELEASE_VERSION = re.compile(r"^\d{1,2}\.\d{1,3}\.\d{1,3}$")
 """A final release without a local tag (``2.4.0``): no ``+rocm6.1``/``+cu121``/``+cpu``, no ``a0``/``.dev``
 (pre-releases are source builds or nightlies, which this says nothing about)."""
 
-UNTAGGED_PRINTED = ("torch_release_untagged_printed", "torch_release_untagged_pip_show", "torch_release_untagged_repl")
+UNTAGGED_PRINTED = (
+    "torch_release_untagged_printed",
+    "torch_release_untagged_freeze",
+    "torch_release_untagged_pip_show",
+    "torch_release_untagged_repl",
+)
 """Context signatures (rules/data/signatures.yaml, block h28u) for a tool's output that shows the untagged
 version: a version retold in prose often drops its tag, so only these count."""
 
