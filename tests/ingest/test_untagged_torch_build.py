@@ -120,3 +120,11 @@ def test_on_a_distribution_that_packages_torch_the_folder_must_show_a_pip_instal
 def test_an_untagged_torch_that_finds_the_gpu_gets_no_finding_about_its_build() -> None:
     healthy = LINUX_VENV.replace('print(torch.cuda.is_available())"\nFalse', 'print(torch.cuda.is_available())"\nTrue')
     assert "RD870" not in rule_ids(healthy)
+
+
+def test_a_rocm_tagged_torchvision_beside_the_untagged_torch_shows_a_pip_environment_on_arch() -> None:
+    shown = (
+        "Arch Linux, RX 7900 XTX.\n$ pip list\ntorch              2.4.0\ntorchvision        0.19.0+rocm6.1\n"
+        ">>> torch.cuda.is_available()\nFalse\n"
+    )
+    assert untagged_torch_build(ingest_text(shown).facts, None).value == "cuda"

@@ -214,7 +214,13 @@ def untagged_torch_build(facts: Facts, tables: Tables) -> Fact:
             return unknown(f"torch may be a distribution or conda package ({where.value}), which carries no tag")
     distro = facts.host.distro_id
     in_pip_folder = facts.torch.location.is_known and bool(facts.torch.location.value)
-    if not in_pip_folder and distro.is_known and str(distro.value).lower() in DISTROS_SHIPPING_TORCH:
+    # a torchvision or torchaudio tagged +rocm beside it came from a ROCm wheel index, not a distribution:
+    # pip manages this environment
+    rocm_companion = any(
+        companion.is_known and companion.value and flavour_from_tag(local_tag(str(companion.value))) == "rocm"
+        for companion in (facts.torch.torchvision_version, facts.torch.torchaudio_version)
+    )
+    if not (in_pip_folder or rocm_companion) and distro.is_known and str(distro.value).lower() in DISTROS_SHIPPING_TORCH:
         return unknown(f"{distro.value} packages a torch of its own, which carries no tag, and the report does not show where torch is")
     os_fact = facts.host.os
     if not os_fact.is_known:
