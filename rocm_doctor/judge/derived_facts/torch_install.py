@@ -142,3 +142,90 @@ def companions_of_another_build_date(facts: Facts, tables: Tables) -> Fact:
     if not found:
         return absent(version.source or "torch.version", "no torchvision or torchaudio of another build date is shown")
     return known(", ".join(found), facts.torch.torchvision_version.source or facts.torch.torchaudio_version.source or "paste")
+
+
+RELEASE_VERSION = re.compile(r"^\d{1,2}\.\d{1,3}\.\d{1,3}$")
+"""A final release without a local tag (``2.4.0``): no ``+rocm6.1``/``+cu121``/``+cpu``, no ``a0``/``.dev``
+(pre-releases are source builds or nightlies, which this says nothing about)."""
+
+UNTAGGED_PRINTED = (
+    "torch_release_untagged_printed",
+    "torch_release_untagged_freeze",
+    "torch_release_untagged_pip_show",
+    "torch_release_untagged_repl",
+)
+"""Context signatures (rules/data/signatures.yaml, block h28u) for a tool's output that shows the untagged
+version: a version retold in prose often drops its tag, so only these count."""
+
+NOT_FROM_PYPI_FOLDERS = re.compile(
+    r"^/usr/lib(?:64)?/python3[\d.]*/(?:site|dist)-packages|/nix/store/|conda|mamba|miniforge",
+    re.IGNORECASE,
+)
+"""Folders whose torch may come from a distribution or conda package, which print a release without a
+local tag whatever the build (Arch python-pytorch-rocm, Fedora python3-torch, Debian python3-torch-rocm
+under /usr/lib; Nix under /nix/store; conda-forge's pytorch, ROCm builds included, in a conda env).
+/usr/local/lib/python3.X/dist-packages is where pip itself installs on Debian and Ubuntu: not listed."""
+
+DISTROS_SHIPPING_TORCH = frozenset(
+    {"arch", "manjaro", "endeavouros", "cachyos", "garuda", "artix", "fedora", "nobara", "gentoo", "nixos", "debian"}
+)
+"""os-release IDs of distributions that package a torch of their own, ROCm builds included, whose version
+carries no tag: Arch and its derivatives (python-pytorch-rocm, https://archlinux.org/packages/extra/x86_64/python-pytorch-rocm/),
+Fedora (python3-torch, https://packages.fedoraproject.org/pkgs/python-torch/python3-torch/), Gentoo
+(its pytorch/caffe2 ebuilds with USE=rocm), NixOS
+(python3Packages.torchWithRocm) and Debian (python3-torch-rocm, https://packages.debian.org/sid/python3-torch-rocm).
+On these, a torch not shown in a pip-managed folder may be the distribution's."""
+
+_PYPI_BUILD = {"linux": "cuda", "windows": "cpu"}
+"""The build PyPI's torch wheel is on each platform: CUDA on Linux (its metadata requires NVIDIA's
+nvidia-*-cu12 runtime wheels there), CPU-only on Windows (https://pypi.org/project/torch/2.4.0/#files;
+https://github.com/pytorch/pytorch/blob/v2.4.0/RELEASE.md, "Release Compatibility Matrix"). macOS has no
+AMD GPU build to be missing, so it is not judged."""
+
+
+@machine_fact(
+    "untagged_torch_build",
+    "The build of a torch whose version a tool printed as a plain release without a local tag (2.4.0, not "
+    "2.4.0+rocm6.1), where nothing shows another source than PyPI: 'cuda' on Linux, 'cpu' on Windows "
+    "(PyPI's wheels; every ROCm wheel index tags its builds). Unknown where the torch may be a distribution "
+    "or conda package (which carry no tag: /usr/lib/python3*/site-packages, /nix/store, a conda env, a "
+    "distribution's torch package in the report) or the platform is not known; absent when the version "
+    "carries a tag or is a pre-release, or the report shows the flavour itself.",
+)
+def untagged_torch_build(facts: Facts, tables: Tables) -> Fact:
+    version = facts.torch.version
+    if not version.is_known or not version.value:
+        return unknown(version.reason or "the torch version is not known")
+    source = version.source or "torch.version"
+    if not RELEASE_VERSION.match(str(version.value)):
+        return absent(source, "the torch version carries a local tag or is a pre-release")
+    if facts.torch.flavour.is_known:
+        return absent(facts.torch.flavour.source or source, "the report shows which build torch is")
+    context = facts.symptoms.context
+    printed = context.is_known and any(name in (context.value or []) for name in UNTAGGED_PRINTED)
+    if not printed:
+        return unknown("no tool's output in the report shows the untagged version (prose often drops the tag)")
+    if facts.torch.distributor.is_known and facts.torch.distributor.value in ("distro", "source"):
+        return unknown(f"torch is a {facts.torch.distributor.value} build, which carries no tag")
+    if facts.python.env_kind.is_known and facts.python.env_kind.value == "conda":
+        return unknown("torch is in a conda environment, where conda's own torch packages carry no tag")
+    for where in (facts.torch.location, facts.python.executable, facts.python.prefix):
+        if where.is_known and where.value and NOT_FROM_PYPI_FOLDERS.search(str(where.value)):
+            return unknown(f"torch may be a distribution or conda package ({where.value}), which carries no tag")
+    distro = facts.host.distro_id
+    in_pip_folder = facts.torch.location.is_known and bool(facts.torch.location.value)
+    # a torchvision or torchaudio tagged +rocm beside it came from a ROCm wheel index, not a distribution:
+    # pip manages this environment
+    rocm_companion = any(
+        companion.is_known and companion.value and flavour_from_tag(local_tag(str(companion.value))) == "rocm"
+        for companion in (facts.torch.torchvision_version, facts.torch.torchaudio_version)
+    )
+    if not (in_pip_folder or rocm_companion) and distro.is_known and str(distro.value).lower() in DISTROS_SHIPPING_TORCH:
+        return unknown(f"{distro.value} packages a torch of its own, which carries no tag, and the report does not show where torch is")
+    os_fact = facts.host.os
+    if not os_fact.is_known:
+        return unknown(os_fact.reason or "the operating system is not known")
+    build = _PYPI_BUILD.get(str(os_fact.value))
+    if build is None:
+        return absent(os_fact.source or "host.os", f"PyPI's torch on {os_fact.value} is not judged")
+    return known(build, source)
