@@ -39,6 +39,23 @@ def list_fact(items: List[str], source: str, none_reason: str) -> Fact:
     return known(items, source) if items else absent(source, none_reason)
 
 
+def the_one_named(shown: Fact, what: str, none_reason: str, several_reason: Callable[[List[Any]], str],
+                  compute: Callable[[Any, str], Fact], same: Callable[[Any], Any] = lambda item: item) -> Fact:
+    """A derived fact from the one distinct item a list fact of the report names (a wheel index, a build's
+    target list): carried when the list is not known, absent when it names none, unknown when it names
+    several (which one mattered is not shown; ``same`` says which items are one), else ``compute(item, source)``."""
+    if not shown.is_known:
+        return carry(shown, what)
+    by_key = {same(item): item for item in shown.value or [] if item}
+    distinct = [by_key[key] for key in sorted(by_key, key=str)]
+    source = shown.source or "paste"
+    if not distinct:
+        return absent(source, none_reason)
+    if len(distinct) > 1:
+        return unknown(several_reason(distinct))
+    return compute(distinct[0], source)
+
+
 def table_wheels(tables: Tables) -> TorchWheels:
     """The torch wheel table through the evaluation's :class:`Tables` (tests may substitute it)."""
     return wheels(tables["torch_wheels"])

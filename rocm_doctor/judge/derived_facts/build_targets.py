@@ -13,7 +13,7 @@ from typing import List
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
-from rocm_doctor.judge.derived_facts._support import carry
+from rocm_doctor.judge.derived_facts._support import carry, the_one_named
 from rocm_doctor.judge.derived_facts.override_scope import CPU_IMPLIED_SOURCE
 from rocm_doctor.judge.derived_facts.wheel_family import OVERRIDE_SOURCE, family_targets
 from rocm_doctor.knowledge.gpu_table import base_gfx
@@ -26,16 +26,12 @@ from rocm_doctor.knowledge.gpu_table import base_gfx
     "(which one built the program that ran is not shown); absent when it names none.",
 )
 def build_gfx_targets(facts: Facts, tables: Tables) -> Fact:
-    shown = facts.symptoms.build_targets
-    if not shown.is_known:
-        return carry(shown, "symptoms.build_targets")
-    lists = {frozenset(str(item).split(";")) for item in shown.value or [] if item}
-    source = shown.source or "paste"
-    if not lists:
-        return absent(source, "the report names no build target list")
-    if len(lists) > 1:
-        return unknown("the report names several build target lists; which one built the program that ran is not shown")
-    return known(sorted(next(iter(lists))), source)
+    return the_one_named(
+        facts.symptoms.build_targets, "symptoms.build_targets", "the report names no build target list",
+        lambda _: "the report names several build target lists; which one built the program that ran is not shown",
+        lambda item, source: known(sorted(set(str(item).split(";"))), source),
+        same=lambda item: frozenset(str(item).split(";")),
+    )
 
 
 @gpu_fact(

@@ -22,7 +22,7 @@ from typing import List, Optional
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
-from rocm_doctor.judge.derived_facts._support import carry, live_arch_list, pytorch_org_rocm, table_wheels
+from rocm_doctor.judge.derived_facts._support import carry, live_arch_list, pytorch_org_rocm, table_wheels, the_one_named
 from rocm_doctor.judge.derived_facts.override_scope import CPU_IMPLIED_SOURCE
 from rocm_doctor.knowledge import overrides as ov
 from rocm_doctor.knowledge.gpu_table import base_gfx
@@ -39,19 +39,16 @@ OVERRIDE_SOURCE = "rules/data/gfx_overrides.yaml"
     "or test index (their gfx lists follow the main branch, not a release); absent when it names none.",
 )
 def wheel_index_rocm(facts: Facts, tables: Tables) -> Fact:
-    shown = facts.symptoms.wheel_indexes
-    if not shown.is_known:
-        return carry(shown, "symptoms.wheel_indexes")
-    variants = sorted(set(str(v) for v in shown.value or []))
-    source = shown.source or "paste"
-    if not variants:
-        return absent(source, "the report names no download.pytorch.org ROCm index")
-    if len(variants) > 1:
-        return unknown(f"the report names several ROCm wheel indexes ({', '.join(variants)}); which one the torch in use came from is not shown")
-    variant = variants[0]
-    if "/" in variant:
-        return unknown(f"a {variant.split('/')[0]} index's wheels are built from the main branch, whose gfx list the table does not follow")
-    return known(variant[len("rocm"):], source)
+    def variant_of(variant: str, source: str) -> Fact:
+        if "/" in variant:
+            return unknown(f"a {variant.split('/')[0]} index's wheels are built from the main branch, whose gfx list the table does not follow")
+        return known(variant[len("rocm"):], source)
+
+    return the_one_named(
+        facts.symptoms.wheel_indexes, "symptoms.wheel_indexes", "the report names no download.pytorch.org ROCm index",
+        lambda variants: f"the report names several ROCm wheel indexes ({', '.join(map(str, variants))}); which one the torch in use came from is not shown",
+        lambda item, source: variant_of(str(item), source),
+    )
 
 
 def family_targets(gfx: str, tables: Tables) -> Optional[List[str]]:
