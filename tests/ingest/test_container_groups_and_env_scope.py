@@ -200,6 +200,12 @@ def test_a_gfx_introduced_as_the_reporters_own_is_a_gpu_in_an_override_sentence(
     assert own in _gfx_read(text)
 
 
+def test_a_target_the_reporter_runs_as_through_an_override_is_not_a_gpu() -> None:
+    # The second reader: "I'm using gfx1030 through HSA_OVERRIDE..." on an RX 6700 XT added a phantom gfx1030.
+    text = "RX 6700 XT. I'm using gfx1030 through HSA_OVERRIDE_GFX_VERSION=10.3.0 and it works.\n"
+    assert _gfx_read(text) == {"gfx1031"}
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -443,9 +443,14 @@ _OWN_GFX_BEFORE = re.compile(
 )
 
 
-def _own_gfx(text: str, start: int) -> bool:
-    """The gfx at ``start`` is introduced as the reporter's GPU (:data:`_OWN_GFX_BEFORE`)."""
-    return bool(_OWN_GFX_BEFORE.search(text[max(0, start - 40) : start]))
+_BY_OVERRIDE_AFTER = re.compile(r"[\w`'\"]{0,12}[ \t]{0,3}[(,]?[ \t]{0,3}(?:through|via|with|using|by)[ \t]+(?:the[ \t]+|an?[ \t]+)?(?:HSA_OVERRIDE|override|spoof)", re.IGNORECASE)
+"""What follows a target the reporter runs as, not has: "I'm using gfx1030 through HSA_OVERRIDE_GFX_VERSION=10.3.0"."""
+
+
+def _own_gfx(text: str, start: int, end: int) -> bool:
+    """The gfx at ``start``-``end`` is introduced as the reporter's GPU (:data:`_OWN_GFX_BEFORE`), not as the
+    target an override makes it run as (:data:`_BY_OVERRIDE_AFTER`)."""
+    return bool(_OWN_GFX_BEFORE.search(text[max(0, start - 40) : start])) and not _BY_OVERRIDE_AFTER.match(text, end, end + 60)
 
 
 def _gfx_sightings(block: Block) -> List[GpuSighting]:
@@ -459,7 +464,7 @@ def _gfx_sightings(block: Block) -> List[GpuSighting]:
             around, at = paragraph(block, line, block.column_at(match.start()))
             if compared_elsewhere(around, at) or someone_elses(around, at):
                 continue
-            by_line.setdefault(line.number, []).append((gfx, line, _own_gfx(text, match.start())))
+            by_line.setdefault(line.number, []).append((gfx, line, _own_gfx(text, match.start(), match.end())))
     out: List[GpuSighting] = []
     for number, found in by_line.items():
         targets = {gfx for gfx, _, _ in found}
