@@ -355,3 +355,17 @@ def test_a_user_flag_before_the_image_is_still_read_after_valueless_options(comm
 def test_python_unbuffered_in_a_video_only_container_does_not_blame_the_groups() -> None:
     text = "docker run -it --device=/dev/kfd --device=/dev/dri --group-add video rocm/pytorch python -u train.py\n" + _NO_GPU
     assert "RD850" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text, kept",
+    [
+        ("docker run -it -e HSA_OVERRIDE_GFX_VERSION=10.3.0 --device=/dev/kfd rocm/pytorch python x.py -e FOO=1\n", {"HSA_OVERRIDE_GFX_VERSION"}),
+        ("docker run -it \\\n  -e HSA_OVERRIDE_GFX_VERSION=10.3.0 \\\n  rocm/pytorch \\\n  bash -c 'python x.py -e BAR=2'\n", {"HSA_OVERRIDE_GFX_VERSION"}),
+        ("docker exec -e HIP_VISIBLE_DEVICES=0 mycontainer python -e X=1\n", {"HIP_VISIBLE_DEVICES"}),
+    ],
+)
+def test_an_env_flag_after_the_image_belongs_to_the_containers_command(text: str, kept: set) -> None:
+    # The second reader: container_groups stopped at the image, env reading did not.
+    facts = ingest(text).facts
+    assert set(facts.env.vars.value or {}) == kept

@@ -85,7 +85,7 @@ _TOKEN = re.compile(r"\S+")
 _ELIDED = re.compile(r"\[?(?:\.{2,}|…)\]?")
 
 
-def _options(text: str, start: int, expecting: bool) -> Tuple[str, bool, bool]:
+def docker_options(text: str, start: int, expecting: bool) -> Tuple[str, bool, bool]:
     """The part of a ``docker run`` line from ``start`` that holds the command's own options, whether
     the line's last option waits for its value on the next line, and whether the image was reached:
     the words after the image (``rocm/pytorch python -u train.py``) are the container's command, whose
@@ -115,7 +115,7 @@ def _non_root_users(block: Block) -> List[Line]:
         if run is not None:
             in_command, expecting = True, False
         if in_command:
-            options, expecting, at_image = _options(text, run.end() if run is not None else 0, expecting)
+            options, expecting, at_image = docker_options(text, run.end() if run is not None else 0, expecting)
             out.extend(line for match in _USER_FLAG.finditer(options) if match.group(1).lower() not in ("0", "root"))
             if at_image:
                 in_command = False

@@ -33,6 +33,7 @@ from typing import Iterator, List, Optional, Tuple
 
 from rocm_doctor.ingest.blocks import Block, Line, Spans, may_be_wrapped
 from rocm_doctor.ingest.formats.common import make_piece
+from rocm_doctor.ingest.formats.container_groups import docker_options
 from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, Observation, Piece, SettingSighting
 
 STACK_PREFIXES = (
@@ -76,6 +77,7 @@ _ASSIGNMENT_INSIDE = re.compile(rf"\s({_NAME})=")
 JOINED_ASSIGNMENTS = "systemd_env_assignments_in_one_word"
 _QUOTED_ASSIGNMENT = re.compile(rf"^[ \t]{{0,8}}\"{_NAME}=")
 _DOCKERFILE = re.compile(rf"^[ \t]*ENV[ \t]+({_NAME})(?:=|[ \t]+)(.*)$", re.MULTILINE)
+_DOCKER_RUN = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|create|exec)\b")
 _DOCKER_ENV = re.compile(rf"(?<!\S)(?:-e|--env)(?:=|\s+)({_NAME})(?:=({_VALUE}))?")
 _PYTHON = re.compile(
     rf"os\.environ(?:\[\s*['\"]({_NAME})['\"]\s*\]\s*=\s*|\.setdefault\(\s*['\"]({_NAME})['\"]\s*,\s*)({_VALUE})"
@@ -345,16 +347,23 @@ def _docker(block: Block) -> List[Tuple[int, int, SettingSighting]]:
     if "docker" not in lowered and "podman" not in lowered:
         return []
     out: List[Tuple[int, int, SettingSighting]] = []
-    in_command = False
+    in_command = expecting = False
     for index, line in enumerate(block.lines):
         text = line.text
-        if re.search(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|create|exec)\b", text):
-            in_command = True
+        run = _DOCKER_RUN.search(text)
+        if run is not None:
+            in_command, expecting = True, False
         if in_command:
+            # only the command's own options: after the image (or exec's container) come the container's
+            # command and its arguments ("rocm/pytorch python x.py -e foo")
+            offset = run.end() if run is not None else 0
+            options, expecting, at_image = docker_options(text, offset, expecting)
             start = block._starts[index]
-            for match in _DOCKER_ENV.finditer(text):
+            for match in _DOCKER_ENV.finditer(options):
                 sighting = _sighting(match.group(1), match.group(2), "docker-run", line, TRUST_TEMPLATE)
-                out.append((start + match.start(), start + match.end(), sighting))
+                out.append((start + offset + match.start(), start + offset + match.end(), sighting))
+            if at_image:
+                in_command = False
         if not text.rstrip().endswith("\\"):
             in_command = False
     return out
