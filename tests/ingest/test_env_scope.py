@@ -9,6 +9,8 @@ from typing import List
 import pytest
 from ingest_helpers import ingest
 
+from rocm_doctor.ingest.blocks import split_blocks
+from rocm_doctor.ingest.formats import env_settings
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.pipeline import evaluate
 
@@ -159,3 +161,19 @@ def test_ray_beside_both_visible_devices_variables_speaks_only_when_ray_fails() 
     fails = env + ">>> import ray\nTraceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\n```\n"
     assert "RD844" not in problems_shown(works)
     assert "RD844" in problems_shown(fails)
+
+
+@pytest.mark.parametrize(
+    "sentence, failed",
+    [
+        ("I no longer get the same error with `export HSA_OVERRIDE_GFX_VERSION=10.3.0` set.\n", False),
+        ("It works even with `export HSA_OVERRIDE_GFX_VERSION=10.3.0` in my bashrc.\n", False),
+        ("Still the same error with `export HSA_OVERRIDE_GFX_VERSION=10.3.0`.\n", True),
+        ("export HSA_OVERRIDE_GFX_VERSION=10.3.0 doesn't help\n", True),
+    ],
+)
+def test_a_sentence_whose_failure_words_say_the_failure_went_does_not_put_the_setting_in_force(sentence: str, failed: bool) -> None:
+    # The second reader: "I no longer get the same error with ..." matched "same error" and read as a failure with it.
+    block = split_blocks(sentence)[0]
+    found = [s.failed_with for piece in env_settings.parse(block) for s in (piece.settings or []) if s.name == "HSA_OVERRIDE_GFX_VERSION"]
+    assert found == [failed]

@@ -617,7 +617,16 @@ def _failed_with(block: Block, sighting: SettingSighting) -> bool:
     after = text[column : column + _SENTENCE_SPAN]
     stop = _SENTENCE_END.search(after)
     after = after[: stop.start()] if stop else after
-    return bool(_FAILED_WITH.search(before) or _FAILED_WITH.search(after))
+    sentence = before + after
+    return bool(_FAILED_WITH.search(sentence)) and not _NO_LONGER_FAILS.search(sentence)
+
+
+_NO_LONGER_FAILS = re.compile(
+    r"\bno\s+longer\s+(?:get|see|have|fails?|crash|hangs?)\b|\bnot\s+any\s?more\b|\b(?:works?|worked|runs?|ran)\s+(?:fine\s+|well\s+)?even\s+(?:after|with|when)\b",
+    re.IGNORECASE,
+)
+"""A sentence whose failure words say the failure went ("I no longer get the same error with ...", "it works even
+with ..."): the setting was in force for no failure."""
 
 
 def joined_assignments(block: Block) -> List[Piece]:
