@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Set
+from typing import Any, Dict, List, Set, Tuple
 
 from rocm_doctor.ingest import IngestResult, ingest_text
 from rocm_doctor.ingest.blocks import Block, split_blocks
@@ -50,3 +50,18 @@ def problems_shown(text: str) -> List[str]:
 
     findings = evaluate(load_rules([], use_env=False), ingest(text).facts).findings
     return [f.id for f in findings if f.severity in ("error", "warning")]
+
+
+def report_contexts(text: str) -> List[str]:
+    """The context signature ids the whole report's facts hold (symptoms.context, after assembly)."""
+    found = ingest(text).facts.symptoms.context
+    return list(found.value or []) if found.is_known else []
+
+
+def serious_findings(text: str) -> List[Tuple[str, str, str]]:
+    """(rule id, severity, category) of the error and warning findings of ``text`` as a report."""
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    findings = evaluate(load_rules([], use_env=False), ingest(text).facts).findings
+    return [(f.id, f.severity, f.category) for f in findings if f.severity in ("error", "warning")]

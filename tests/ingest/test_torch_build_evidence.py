@@ -7,26 +7,14 @@ context ids and finding categories, never wording.
 
 from __future__ import annotations
 
-from typing import List, Tuple
-
 import pytest
-from ingest_helpers import ingest, problems_shown
+from ingest_helpers import ingest, problems_shown, report_contexts, serious_findings
 
 from rocm_doctor.ingest import ingest_text
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.pipeline import evaluate
 
 AMD = "RX 7900 XTX on Ubuntu 22.04 with ROCm 6.2.\n"
-
-
-def context(text: str) -> list:
-    found = ingest(text).facts.symptoms.context
-    return list(found.value or []) if found.is_known else []
-
-
-def serious(text: str) -> List[Tuple[str, str, str]]:
-    findings = evaluate(load_rules([], use_env=False), ingest_text(text).facts).findings
-    return [(f.id, f.severity, f.category) for f in findings if f.severity in ("error", "warning")]
 
 
 @pytest.mark.parametrize(
@@ -47,7 +35,7 @@ def serious(text: str) -> List[Tuple[str, str, str]]:
     ],
 )
 def test_an_install_of_nvidia_cuda_packages_is_read_in_pip_uv_and_reporters_words(line: str) -> None:
-    assert "cuda_packages_install_told" in context(line)
+    assert "cuda_packages_install_told" in report_contexts(line)
 
 
 @pytest.mark.parametrize(
@@ -72,7 +60,7 @@ def test_an_install_of_nvidia_cuda_packages_is_read_in_pip_uv_and_reporters_word
     ],
 )
 def test_removing_or_denying_nvidia_packages_is_not_an_install_of_them(line: str) -> None:
-    assert "cuda_packages_install_told" not in context(line)
+    assert "cuda_packages_install_told" not in report_contexts(line)
 
 
 def test_an_install_log_that_brings_cuda_runtime_wheels_on_amd_is_a_torch_build_problem() -> None:
@@ -81,22 +69,22 @@ def test_an_install_log_that_brings_cuda_runtime_wheels_on_amd_is_a_torch_build_
         "Collecting nvidia-cudnn-cu12==9.1.0.70 (from torch)\n"
         "Successfully installed nvidia-cublas-cu12-12.1.3.1 nvidia-cudnn-cu12-9.1.0.70 torch-2.3.1\n"
     )
-    assert ("RD760", "warning", "torch-build") in serious(log)
+    assert ("RD760", "warning", "torch-build") in serious_findings(log)
 
 
 def test_cuda_runtime_wheels_beside_a_rocm_torch_shown_now_are_not_called_its_build() -> None:
     log = AMD + "Successfully installed nvidia-nccl-cu12-2.20.5 torch-2.5.1+rocm6.2\n"
-    assert not any(found[0] == "RD760" for found in serious(log))
+    assert not any(found[0] == "RD760" for found in serious_findings(log))
 
 
 def test_companions_of_another_nightly_date_than_torch_are_a_packages_problem() -> None:
     listing = AMD + "torch==2.9.0a0+rocm7.0.0rc20250812\ntorchvision==0.24.0a0+rocm7.0.0rc20250815\n"
-    assert ("RD761", "warning", "packages") in serious(listing)
+    assert ("RD761", "warning", "packages") in serious_findings(listing)
 
 
 def test_companions_of_the_same_nightly_date_are_not_flagged() -> None:
     listing = AMD + "torch==2.6.0.dev20241014+rocm6.2\ntorchvision==0.20.0.dev20241014+rocm6.2\n"
-    assert not any(found[0] == "RD761" for found in serious(listing))
+    assert not any(found[0] == "RD761" for found in serious_findings(listing))
 
 
 @pytest.mark.parametrize(
@@ -111,7 +99,7 @@ def test_companions_of_the_same_nightly_date_are_not_flagged() -> None:
     ],
 )
 def test_pips_list_of_indexes_tells_a_rocm_index_searched_beside_another(line: str, read: bool) -> None:
-    assert ("pip_searched_another_index_beside_rocm" in context(line + "\nCollecting torch\n")) is read
+    assert ("pip_searched_another_index_beside_rocm" in report_contexts(line + "\nCollecting torch\n")) is read
 
 
 @pytest.mark.parametrize(
@@ -123,13 +111,13 @@ def test_pips_list_of_indexes_tells_a_rocm_index_searched_beside_another(line: s
 )
 def test_two_indexes_searched_for_an_install_that_does_not_touch_torch_are_not_read(after: str) -> None:
     log = AMD + "Looking in indexes: https://pypi.org/simple, https://download.pytorch.org/whl/rocm6.2\n" + after
-    assert "pip_searched_another_index_beside_rocm" not in context(log)
-    assert not any(found[0] == "RD762" for found in serious(log))
+    assert "pip_searched_another_index_beside_rocm" not in report_contexts(log)
+    assert not any(found[0] == "RD762" for found in serious_findings(log))
 
 
 def test_a_log_where_pip_searched_pypi_beside_rocm_and_fetched_no_rocm_torch_is_a_torch_build_problem() -> None:
     log = AMD + "Looking in indexes: https://pypi.org/simple, https://download.pytorch.org/whl/rocm6.0\nCollecting torch\n"
-    assert ("RD762", "warning", "torch-build") in serious(log)
+    assert ("RD762", "warning", "torch-build") in serious_findings(log)
 
 
 def test_a_rocm_index_pip_searched_beside_another_is_no_evidence_of_a_rocm_torch() -> None:
@@ -159,9 +147,9 @@ def test_an_install_that_kept_pypis_torch_but_fetched_a_companion_is_not_said_to
 
 def test_an_install_from_the_rocm_index_that_kept_pypis_torch_is_a_torch_build_problem() -> None:
     facts = ingest(AMD + KEPT).facts
-    assert "rocm_install_kept_other_torch" in context(AMD + KEPT)
+    assert "rocm_install_kept_other_torch" in report_contexts(AMD + KEPT)
     assert facts.torch.flavour.value != "rocm"
-    assert ("RD763", "warning", "torch-build") in serious(AMD + KEPT)
+    assert ("RD763", "warning", "torch-build") in serious_findings(AMD + KEPT)
 
 
 @pytest.mark.parametrize(
@@ -176,7 +164,7 @@ def test_an_install_from_the_rocm_index_that_kept_pypis_torch_is_a_torch_build_p
     ],
 )
 def test_a_kept_rocm_or_distribution_torch_is_not_called_a_kept_other_build(log: str) -> None:
-    assert "rocm_install_kept_other_torch" not in context(AMD + log)
+    assert "rocm_install_kept_other_torch" not in report_contexts(AMD + log)
 
 
 PIP_SHOW = (
@@ -202,13 +190,13 @@ def test_pip_show_gives_torch_its_version_location_and_companions() -> None:
     assert facts.torch.flavour.value == "rocm"
     assert facts.torch.location.value == "/home/me/.local/lib/python3.12/site-packages"
     assert facts.torch.torchaudio_version.value == "2.8.0+rocm6.3"
-    assert ("RD144", "warning", "packages") in serious(AMD + text)
+    assert ("RD144", "warning", "packages") in serious_findings(AMD + text)
 
 
 def test_a_torch_that_requires_nvidia_runtime_wheels_is_a_cuda_build() -> None:
     text = PIP_SHOW.format(torch="2.5.1", location="/home/me/venv/lib/python3.10/site-packages", requires="nvidia-cublas-cu12, nvidia-cudnn-cu12, ", audio="2.5.1")
     assert ingest(AMD + text).facts.torch.flavour.value == "cuda"
-    assert any(found[2] == "torch-build" and found[1] == "error" for found in serious(AMD + text))
+    assert any(found[2] == "torch-build" and found[1] == "error" for found in serious_findings(AMD + text))
 
 
 def test_an_untagged_torch_without_nvidia_requirements_is_not_given_a_build() -> None:
@@ -241,12 +229,12 @@ REQUIREMENTS_LOG = (
     ],
 )
 def test_a_fetched_companion_that_is_not_a_rocm_build_is_read(wheel: str, read: bool) -> None:
-    assert ("companion_wheel_not_rocm_fetched" in context(REQUIREMENTS_LOG.format(wheel=wheel))) is read
+    assert ("companion_wheel_not_rocm_fetched" in report_contexts(REQUIREMENTS_LOG.format(wheel=wheel))) is read
 
 
 def test_pypis_torchvision_fetched_beside_a_rocm_torch_is_a_packages_problem() -> None:
     log = REQUIREMENTS_LOG.format(wheel="torchvision-0.23.0-cp312-cp312-win_amd64.whl")
-    assert ("RD764", "warning", "packages") in serious(log)
+    assert ("RD764", "warning", "packages") in serious_findings(log)
 
 
 def test_a_torch_pip_installed_without_a_local_tag_is_not_refined_into_an_earlier_rocm_mention() -> None:

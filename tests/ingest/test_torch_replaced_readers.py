@@ -6,24 +6,8 @@ finding categories, never about wording.
 
 from __future__ import annotations
 
-from typing import List, Tuple
-
 import pytest
-from ingest_helpers import ingest
-
-from rocm_doctor.ingest import ingest_text
-from rocm_doctor.judge.loader import load_rules
-from rocm_doctor.pipeline import evaluate
-
-
-def context(text: str) -> list:
-    found = ingest(text).facts.symptoms.context
-    return list(found.value or []) if found.is_known else []
-
-
-def serious(text: str) -> List[Tuple[str, str, str]]:
-    findings = evaluate(load_rules([], use_env=False), ingest_text(text).facts).findings
-    return [(f.id, f.severity, f.category) for f in findings if f.severity in ("error", "warning")]
+from ingest_helpers import report_contexts, serious_findings
 
 
 @pytest.mark.parametrize(
@@ -40,7 +24,7 @@ def serious(text: str) -> List[Tuple[str, str, str]]:
     ],
 )
 def test_a_requirements_install_is_read_in_its_pip_and_uv_spellings(line: str) -> None:
-    assert "requirements_install" in context(line)
+    assert "requirements_install" in report_contexts(line)
 
 
 @pytest.mark.parametrize(
@@ -52,7 +36,7 @@ def test_a_requirements_install_is_read_in_its_pip_and_uv_spellings(line: str) -
     ],
 )
 def test_no_requirements_install_is_read_where_the_command_takes_a_rocm_index_or_none_runs(line: str) -> None:
-    assert "requirements_install" not in context(line)
+    assert "requirements_install" not in report_contexts(line)
 
 
 def test_a_traceback_cut_after_torch_cuda_lazy_init_says_the_gpu_could_not_be_initialised() -> None:
@@ -60,17 +44,17 @@ def test_a_traceback_cut_after_torch_cuda_lazy_init_says_the_gpu_could_not_be_in
         '  File "/home/u/app/.venv/lib/python3.10/site-packages/torch/cuda/__init__.py", line 410, in _lazy_init\n'
         "    torch._C._cuda_init()\n"
     )
-    assert "torch_cuda_init_failed" in context(text)
+    assert "torch_cuda_init_failed" in report_contexts(text)
 
 
 def test_is_available_printed_with_false_on_the_next_line_is_read_as_no_gpu() -> None:
     text = "```\n$ python3 -c 'import torch; print(torch.cuda.is_available())'\nFalse\n```\n"
-    assert "cuda_unavailable_printed" in context(text)
+    assert "cuda_unavailable_printed" in report_contexts(text)
 
 
 def test_is_available_printed_with_true_is_not_read_as_no_gpu() -> None:
     text = "```\n$ python3 -c 'import torch; print(torch.cuda.is_available())'\nTrue\n```\n"
-    assert "cuda_unavailable_printed" not in context(text)
+    assert "cuda_unavailable_printed" not in report_contexts(text)
 
 
 @pytest.mark.parametrize(
@@ -82,12 +66,12 @@ def test_is_available_printed_with_true_is_not_read_as_no_gpu() -> None:
     ],
 )
 def test_a_false_printed_by_another_call_than_is_available_is_not_read_as_no_gpu(session: str) -> None:
-    assert "cuda_unavailable_printed" not in context("```\n" + session + "```\n")
+    assert "cuda_unavailable_printed" not in report_contexts("```\n" + session + "```\n")
 
 
 def test_is_available_printed_false_after_another_output_line_is_read_as_no_gpu() -> None:
     text = "```\n$ python3 -c 'import torch; print(torch.__version__); print(torch.cuda.is_available())'\n2.5.1+cu124\nFalse\n```\n"
-    assert "cuda_unavailable_printed" in context(text)
+    assert "cuda_unavailable_printed" in report_contexts(text)
 
 
 REQUIREMENTS_THEN_NO_GPU = (
@@ -103,12 +87,12 @@ REQUIREMENTS_THEN_NO_GPU = (
 
 
 def test_a_requirements_install_then_no_gpu_on_an_amd_report_gets_a_torch_build_warning() -> None:
-    assert ("RD900", "warning", "torch-build") in serious(REQUIREMENTS_THEN_NO_GPU)
+    assert ("RD900", "warning", "torch-build") in serious_findings(REQUIREMENTS_THEN_NO_GPU)
 
 
 def test_a_requirements_install_with_a_rocm_torch_shown_gets_no_torch_build_warning() -> None:
     text = REQUIREMENTS_THEN_NO_GPU.replace("False\n", "False\n>>> torch.__version__\n'2.5.1+rocm6.2'\n")
-    assert "RD900" not in [finding[0] for finding in serious(text)]
+    assert "RD900" not in [finding[0] for finding in serious_findings(text)]
 
 
 def test_a_requirements_install_on_a_machine_with_an_nvidia_gpu_gets_no_torch_build_warning() -> None:
@@ -119,4 +103,4 @@ def test_a_requirements_install_on_a_machine_with_an_nvidia_gpu_gets_no_torch_bu
         "```\nPyTorch version: 2.5.1\nROCM used to build PyTorch: N/A\nOS: Ubuntu 22.04.4 LTS (x86_64)\n"
         "GPU models and configuration: GPU 0: NVIDIA GeForce RTX 4090\nNvidia driver version: 550.54.14\n```\n"
     )
-    assert "RD900" not in [finding[0] for finding in serious(text)]
+    assert "RD900" not in [finding[0] for finding in serious_findings(text)]
