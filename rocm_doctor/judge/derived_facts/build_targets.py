@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import List
 
 from rocm_doctor.facts.model import Facts, GpuAgent
-from rocm_doctor.facts.value import Fact, absent, known, unknown
+from rocm_doctor.facts.value import Fact, known
 from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
-from rocm_doctor.judge.derived_facts._support import carry, the_one_named
+from rocm_doctor.judge.derived_facts._support import the_one_named
 from rocm_doctor.judge.derived_facts.override_scope import CPU_IMPLIED_SOURCE
-from rocm_doctor.judge.derived_facts.wheel_family import OVERRIDE_SOURCE, family_targets
+from rocm_doctor.judge.derived_facts.wheel_family import OVERRIDE_SOURCE, gpu_family
 from rocm_doctor.knowledge.gpu_table import base_gfx
 
 
@@ -41,16 +41,13 @@ def build_gfx_targets(facts: Facts, tables: Tables) -> Fact:
     "inferred only from a CPU model.",
 )
 def build_lacks_gfx_group(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
-    if agent.source.startswith(CPU_IMPLIED_SOURCE):
-        return unknown("this GPU is inferred only from the CPU model the report names, never judged on its own")
     targets = build_gfx_targets(facts, tables)
+    family = gpu_family(agent, tables)
+    if isinstance(family, Fact) and agent.source.startswith(CPU_IMPLIED_SOURCE):
+        return family  # a CPU-implied GPU is never judged, whatever the report's lists say
     if not targets.is_known:
         return targets
-    if not agent.gfx.is_known:
-        return carry(agent.gfx, f"gpu {agent.index} gfx")
-    gfx = base_gfx(str(agent.gfx.value))
-    family = family_targets(gfx, tables)
-    if family is None:
-        return unknown(f"{gfx} is in no override group of {OVERRIDE_SOURCE}")
+    if isinstance(family, Fact):
+        return family
     listed: List[str] = [base_gfx(str(t)) for t in targets.value or []]
     return known(not any(t in listed for t in family), f"{targets.source}; {OVERRIDE_SOURCE}")

@@ -17,7 +17,7 @@ wheel built with ROCm 5.5).
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, Optional, Union
 
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
@@ -59,6 +59,20 @@ def family_targets(gfx: str, tables: Tables) -> Optional[List[str]]:
         return None
     members = next(g.members for g in table.groups if g.name == name)
     return [gfx] + [m for m in members if m != gfx]
+
+
+def gpu_family(agent: GpuAgent, tables: Tables) -> Union[List[str], Fact]:
+    """The targets of the GPU's override group (:func:`family_targets`), or the fact to return instead: unknown
+    for a GPU inferred only from a CPU model or one in no group, the gfx's own status when it is not known."""
+    if agent.source.startswith(CPU_IMPLIED_SOURCE):
+        return unknown("this GPU is inferred only from the CPU model the report names, never judged on its own")
+    if not agent.gfx.is_known:
+        return carry(agent.gfx, f"gpu {agent.index} gfx")
+    gfx = base_gfx(str(agent.gfx.value))
+    family = family_targets(gfx, tables)
+    if family is None:
+        return unknown(f"{gfx} is in no override group of {OVERRIDE_SOURCE}")
+    return family
 
 
 def _none_in(wheels: TorchWheels, releases: List[str], rocm: Optional[str], family: List[str]) -> Optional[bool]:
@@ -117,14 +131,9 @@ def _from_index(facts: Facts, tables: Tables, family: List[str]) -> Fact:
     "not a ROCm build.",
 )
 def wheel_lacks_gfx_group(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
-    if agent.source.startswith(CPU_IMPLIED_SOURCE):
-        return unknown("this GPU is inferred only from the CPU model the report names, never judged on its own")
-    if not agent.gfx.is_known:
-        return carry(agent.gfx, f"gpu {agent.index} gfx")
-    gfx = base_gfx(str(agent.gfx.value))
-    family = family_targets(gfx, tables)
-    if family is None:
-        return unknown(f"{gfx} is in no override group of {OVERRIDE_SOURCE}")
+    family = gpu_family(agent, tables)
+    if isinstance(family, Fact):
+        return family
     shown = facts.torch.version
     if shown.is_known or live_arch_list(facts) is not None:
         return _from_torch(facts, tables, family)
