@@ -36,7 +36,12 @@ PROSE_LAYERS = ("report", "mention", "cpu")
 DISCOVERY_NAMES = {"amd-smi": "amdsmi"}
 MAX_GPUS = 256
 """GPU agents kept from one listing; a paste listing more is cut there (see docs/limits.md)."""
-_MERGED_LISTS = {"symptoms.signatures", "symptoms.context", "symptoms.earlier", "symptoms.error_gfx", "symptoms.wheel_indexes", "symptoms.build_targets"}
+_MERGED_LISTS = {
+    "symptoms.signatures", "symptoms.context", "symptoms.earlier", "symptoms.error_gfx", "symptoms.wheel_indexes", "symptoms.build_targets",
+    "windows.amdhip_dlls", "windows.hip_sdk_versions",
+}
+"""Facts that list what the report shows (every HIP SDK and amdhip64 DLL it names is installed): each
+sighting adds to the list; two blocks naming different ones do not disagree."""
 _MERGED_DICTS = {"packages.installed"}
 _ENV_PATHS = ("env.vars", "env.coverage", "env.settings")
 _EXACT_VERSIONS = ("torch.version", "torch.torchvision_version", "torch.torchaudio_version")

@@ -455,8 +455,9 @@ def past_blocks(blocks: List[Block], intros: Dict[int, str]) -> List[Block]:
         candidates = [intro]
         if previous is not None and previous.kind == "prose" and previous.lines:
             candidates.append(previous.lines[-1].raw)
-        if block.lines and _one_paragraph(block):
-            candidates.append(block.lines[0].raw)
+        own_label = block.lines[0].raw if block.lines and _one_paragraph(block) else None
+        if own_label is not None and not (block.kind != "fenced" and _is_label(own_label)):
+            candidates.append(own_label)  # a prose label over its own lines: _past_paragraphs says where they end
         said = next((text for text in candidates if _introduces_past(text)), None)
         if said is not None:
             out.append(Block(block.index, block.kind, block.lines, _intro_scope(said)))
@@ -465,40 +466,67 @@ def past_blocks(blocks: List[Block], intros: Dict[int, str]) -> List[Block]:
     return out
 
 
+def _is_label(text: str) -> bool:
+    """A short line that labels what follows it ("Before the update:", "**Now:**")."""
+    stripped = text.strip().strip("*_#>` ").strip()
+    return 0 < len(stripped) <= 100 and stripped.endswith(":")
+
+
+def _labelled_parts(paragraph: List[Line]) -> List[List[Line]]:
+    """A paragraph cut before each label line inside it when one of its labels names an earlier state:
+    "Before the update:\ntorch 2.5\nNow:\ntorch 2.6" is two parts, the first of them past. A report
+    whose outputs were not fenced (or whose fences a forum or a mail stripped) says what a fenced one
+    says with a label over each block."""
+    labels = [i for i, line in enumerate(paragraph) if _is_label(line.raw)]
+    if not any(_introduces_past(paragraph[i].raw) for i in labels):
+        return [paragraph]
+    cuts = [0] + [i for i in labels if i] + [len(paragraph)]
+    return [paragraph[a:b] for a, b in zip(cuts, cuts[1:]) if b > a]
+
+
 def _past_paragraphs(block: Block) -> List[Block]:
     """A prose block cut around the paragraphs it introduces as an earlier state: a paragraph after
     one that ends with such a label ("Reverting to the previous kernel works:") is ``past``, as a
-    fenced block after it would be. The parts keep the block's number; a block with no such
-    paragraph is returned whole."""
-    if block.kind != "prose" or len(block.lines) < 3:
+    fenced block after it would be, and so are the lines under such a label inside a paragraph, up to
+    the next label (:func:`_labelled_parts`). The parts keep the block's number; a block with no such
+    paragraph is returned whole. A ``<details>`` block is prose too when its outputs are not fenced."""
+    if block.kind not in ("prose", "details") or len(block.lines) < 2:
         return [block]
     paragraphs: List[List[Line]] = [[]]
-    breaks: List[Line] = []
+    gaps: List[Optional[Line]] = [None]
     for line in block.lines:
         if line.text:
             paragraphs[-1].append(line)
         elif paragraphs[-1]:
             paragraphs.append([])
-            breaks.append(line)
+            gaps.append(line)
+    parts_of: List[List[Line]] = []
+    gap_before: List[Optional[Line]] = []
+    for paragraph, gap in zip(paragraphs, gaps):
+        for n, part in enumerate(_labelled_parts(paragraph) if paragraph else [paragraph]):
+            parts_of.append(part)
+            gap_before.append(gap if n == 0 else None)
     marks = [
-        _intro_scope(paragraphs[i - 1][-1].raw) if i and paragraphs[i - 1] and _introduces_past(paragraphs[i - 1][-1].raw) else ""
-        for i in range(len(paragraphs))
+        _intro_scope(part[0].raw) if len(part) > 1 and _is_label(part[0].raw) and _introduces_past(part[0].raw)
+        else _intro_scope(parts_of[i - 1][-1].raw) if i and parts_of[i - 1] and _introduces_past(parts_of[i - 1][-1].raw)
+        else ""
+        for i, part in enumerate(parts_of)
     ]
     if not any(marks):
         return [block]
-    parts: List[Block] = []
+    out: List[Block] = []
     run: List[Line] = []
-    for number, (paragraph, past) in enumerate(zip(paragraphs, marks)):
+    for part, gap, past in zip(parts_of, gap_before, marks):
         if past:
             if run:
-                parts.append(Block(block.index, block.kind, tuple(run)))
+                out.append(Block(block.index, block.kind, tuple(run)))
                 run = []
-            parts.append(Block(block.index, block.kind, tuple(paragraph), past))
+            out.append(Block(block.index, block.kind, tuple(part), past))
         else:
-            run += ([breaks[number - 1]] if run else []) + paragraph
+            run += ([gap] if run and gap is not None else []) + part
     if run:
-        parts.append(Block(block.index, block.kind, tuple(run)))
-    return parts
+        out.append(Block(block.index, block.kind, tuple(run)))
+    return out
 
 
 class Spans:

@@ -294,3 +294,39 @@ def test_a_templates_example_left_in_place_is_not_the_reporters_machine() -> Non
                    "Cards (for example RX 6600) need an override.\n").facts
     assert facts.host.distro_id.value is None
     assert [agent.gfx.value for agent in facts.gpus.agents] == ["gfx1100"]
+
+
+@pytest.mark.parametrize("fence", ["```", ""])
+def test_a_labelled_earlier_state_inside_a_paragraph_is_past_with_or_without_fences(fence: str) -> None:
+    # the same report with its fences stripped (a forum, a mail, a copy from a rendered page) keeps
+    # the label over each listing: "Before the update:" then the listing, up to the next label
+    text = (
+        "torchvision fails to import after the update.\n\n"
+        f"{fence}\nBefore the update:\ntorch==2.5.1+rocm6.2\n{fence}\n\n"
+        f"{fence}\nNow:\ntorch==2.6.0+rocm6.2.4\n{fence}\n"
+    )
+    facts = ingest(text).facts
+    assert facts.torch.version.value == "2.6.0+rocm6.2.4"
+    assert "torch.version=2.5.1+rocm6.2" in (facts.symptoms.earlier.value or [])
+
+
+def test_lines_under_an_earlier_state_label_end_at_the_next_label_in_one_paragraph() -> None:
+    text = "Before the update:\ntorch==2.5.1+rocm6.2\nNow:\ntorch==2.6.0+rocm6.2.4\n"
+    facts = ingest(text).facts
+    assert facts.torch.version.value == "2.6.0+rocm6.2.4"
+
+
+def test_a_details_block_whose_outputs_are_not_fenced_keeps_its_labelled_earlier_state_apart() -> None:
+    text = (
+        "It crashes now.\n\n<details>\n<summary>pip list</summary>\n\n"
+        "Last working versions:\n\ntorch==2.5.1+rocm6.2\n\nCurrent versions:\n\ntorch==2.6.0+rocm6.2.4\n"
+    )
+    facts = ingest(text).facts
+    assert facts.torch.version.value == "2.6.0+rocm6.2.4"
+    assert "torch.version=2.5.1+rocm6.2" in (facts.symptoms.earlier.value or [])
+
+
+def test_a_label_that_names_the_current_state_does_not_make_its_lines_past() -> None:
+    text = "Current environment:\ntorch==2.6.0+rocm6.2.4\nIt worked before the update.\n"
+    facts = ingest(text).facts
+    assert facts.torch.version.value == "2.6.0+rocm6.2.4"

@@ -211,3 +211,15 @@ def test_a_gpu_only_the_hip_sdk_6_4_table_marks_unsupported_is_not_said_to_be_un
     found = [f for f in evaluate(load_rules(), facts).findings if f.id == "RD205"]
     assert found
     assert all("7.2" not in f.title for f in found)
+
+
+def test_hip_sdk_releases_and_amdhip_dlls_named_in_two_blocks_are_both_listed_not_a_conflict() -> None:
+    from rocm_doctor.ingest import ingest_text
+
+    text = (
+        "HIP SDK 6.4 installed.\n\n```\nC:\\Windows\\System32\\amdhip64_6.dll\n```\n\n"
+        "Then I installed HIP SDK 7.1.\n\n```\nC:\\Windows\\System32\\amdhip64_7.dll\n```\n"
+    )
+    windows = ingest_text(text).facts.windows
+    assert sorted(windows.hip_sdk_versions.value or []) == ["6.4", "7.1"]
+    assert sorted(windows.amdhip_dlls.value or []) == ["amdhip64_6.dll", "amdhip64_7.dll"]
