@@ -84,6 +84,9 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "atri-plugin-3-win-torch-no-vc-redist-c10-dll": {"platform"},
     "ollama-2392-stale-amdgpu-module-after-swap-to-nvidia": {"driver", "device-selection"},
     "rocm-3166-7900xtx-ring-gfx-timeout-power-profile": {"driver"},
+    "rocm-755-rx580-x8-rig-pcie-switch-rejects-atomics": {"driver", "platform"},
+    "rocm-594-rx560-chipset-x4-slot-rejects-atomics": {"driver", "platform"},
+    "rocm-1218-rx580-i7-3770k-ivy-bridge-no-pcie-atomics": {"driver", "platform"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 
