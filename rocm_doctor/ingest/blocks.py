@@ -223,9 +223,23 @@ def may_be_wrapped(text: str, following: str) -> bool:
     return len(text) + 1 + len(word) > NARROWEST_WRAP
 
 
+TYPOGRAPHY_ASCII = {
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+    "\u00a0": " ", "\u2007": " ", "\u2009": " ", "\u202f": " ",
+    "\u2010": "-", "\u2011": "-",
+}
+"""What a phone keyboard, a word processor or a web page makes of ASCII: curly quotes ("doesn’t",
+“gfx1030”), no-break and thin spaces ("ROCm 6.2" copied from a rendered page) and Unicode
+hyphens. Read as the ASCII they stand for, so a reader's pattern sees what was meant; dashes stay
+(an en dash is a range as often as a mangled ``--``)."""
+_TYPOGRAPHY = str.maketrans(TYPOGRAPHY_ASCII)
+
+
 def normalise(text: str) -> str:
-    """CRLF and CR become LF; NULs and other control characters go, tabs stay."""
-    return _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    """CRLF and CR become LF; NULs and other control characters go, tabs stay; typographic quotes,
+    spaces and hyphens become their ASCII (:data:`_TYPOGRAPHY`)."""
+    return _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n")).translate(_TYPOGRAPHY)
 
 
 _MARGIN_QUOTE = re.compile(r"^[ \t]{0,3}> ?", re.MULTILINE)

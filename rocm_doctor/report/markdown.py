@@ -20,6 +20,7 @@ from rocm_doctor import __version__
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact
 from rocm_doctor.ingest import REPORT_MARKER
+from rocm_doctor.ingest.blocks import TYPOGRAPHY_ASCII
 from rocm_doctor.judge.report import CheckResult
 from rocm_doctor.redact import ReportRedactor, redacted_along
 from rocm_doctor.render.safe import escape_controls, safe_json
@@ -212,10 +213,16 @@ def build_report(
     # The facts were redacted value by value along their schema; the JSON is not redacted again as
     # text, where a user or host named like a field (``python``, ``status``) would rename it.
     document = json.dumps(facts.model_dump(mode="json"), indent=1, ensure_ascii=False)
+    # The paste reader folds curly quotes and no-break spaces to ASCII; escaped, a value that holds
+    # one (a GPU or user name) still reads back exactly.
+    document = document.translate(_TYPOGRAPHY_ESCAPED)
     # Control characters from any input are escaped: in the prose as \uXXXX, in the JSON the
     # way JSON escapes them, so the document still reads back to the same facts.
     return "\n".join([redactor.text(prose) if redactor is not None else prose,
                       safe_json(document), "```", "", "</details>", ""])
+
+
+_TYPOGRAPHY_ESCAPED = str.maketrans({char: f"\\u{ord(char):04x}" for char in TYPOGRAPHY_ASCII})
 
 
 def _your_error() -> List[str]:

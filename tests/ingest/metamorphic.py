@@ -197,6 +197,34 @@ def unrelated_lines(text: str) -> str:
     return "\n".join(list(NOISE[:2]) + lines[:at] + [""] + list(NOISE[2:]) + lines[at:])
 
 
+def _outside_fences(text: str, rewrite: Callable[[str], str]) -> str:
+    out, fenced = [], False
+    for line in text.split("\n"):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            out.append(line)
+            continue
+        out.append(line if fenced else rewrite(line))
+    return "\n".join(out)
+
+
+_DOUBLE_QUOTED = re.compile(r'"([^"\n]*)"')
+_APOSTROPHE = re.compile(r"(?<=\w)'(?=\w)")
+
+
+def curly_quotes(text: str) -> str:
+    """Prose typed on a phone or in a word processor: curly double quotes and apostrophes (fenced output keeps its own)."""
+    return _outside_fences(text, lambda line: _APOSTROPHE.sub("\u2019", _DOUBLE_QUOTED.sub("\u201c\\1\u201d", line)))
+
+
+_WORD_SPACE_NUMBER = re.compile(r"(?<=[A-Za-z]) (?=\d)")
+
+
+def no_break_spaces(text: str) -> str:
+    """Prose copied from a rendered page: a no-break space between a name and its number ("ROCm\u00a06.2")."""
+    return _outside_fences(text, lambda line: _WORD_SPACE_NUMBER.sub("\u00a0", line))
+
+
 REWRITES: Dict[str, Callable[[str], str]] = {
     "wrap at 80 columns": wrap80,
     "CRLF line ends": crlf,
@@ -210,6 +238,8 @@ REWRITES: Dict[str, Callable[[str], str]] = {
     "ROCm version spelling": version_spelling,
     "ROCm version as rocmX.Y": version_compact,
     "unrelated log lines": unrelated_lines,
+    "curly quotes": curly_quotes,
+    "no-break spaces": no_break_spaces,
 }
 
 

@@ -178,3 +178,15 @@ def test_report_with_bench_runs_the_quick_benchmark_and_summarises_it(tmp_path: 
     text = out.read_text(encoding="utf-8")
     assert "## Benchmark" in text and "| gemm |" in text
     assert ingest_report_file(str(out)).facts.bench.level.value == "quick"
+
+
+def test_a_fact_with_curly_quotes_or_a_no_break_space_reads_back_from_the_report_exactly(alice_machine: Path) -> None:
+    # the paste reader folds typography to ASCII; the report's JSON escapes it so its facts still round-trip
+    from rocm_doctor.ingest import ingest_text
+    from rocm_doctor.report.markdown import build_report
+
+    facts = load_facts(FactsSource(machine=alice_machine))
+    odd = facts.model_copy(update={"python": facts.python.model_copy(update={"executable": facts.python.executable.model_copy(update={"value": "/home/u/Bob\u2019s\u00a0env/bin/python"})})})
+    result = evaluate(load_rules([], use_env=False), odd)
+    again = ingest_text(build_report(result, rule_database_version())).facts
+    assert again.python.executable.value == "/home/u/Bob\u2019s\u00a0env/bin/python"

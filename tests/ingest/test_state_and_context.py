@@ -330,3 +330,11 @@ def test_a_label_that_names_the_current_state_does_not_make_its_lines_past() -> 
     text = "Current environment:\ntorch==2.6.0+rocm6.2.4\nIt worked before the update.\n"
     facts = ingest(text).facts
     assert facts.torch.version.value == "2.6.0+rocm6.2.4"
+
+
+def test_curly_quotes_and_no_break_spaces_read_as_the_ascii_they_stand_for() -> None:
+    text = "I\u2019m on ROCm\u00a06.2 with torch 2.5.1+rocm6.2 and set HSA_OVERRIDE_GFX_VERSION=\u201c10.3.0\u201d\n"
+    plain = "I'm on ROCm 6.2 with torch 2.5.1+rocm6.2 and set HSA_OVERRIDE_GFX_VERSION=\"10.3.0\"\n"
+    curly, ascii_ = ingest(text).facts, ingest(plain).facts
+    assert curly.rocm.version.value == ascii_.rocm.version.value == "6.2"
+    assert curly.env.vars.value == ascii_.env.vars.value
