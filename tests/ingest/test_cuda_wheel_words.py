@@ -7,7 +7,7 @@ categories, never about wording.
 from __future__ import annotations
 
 import pytest
-from ingest_helpers import ingest, serious_findings, signature_errors
+from ingest_helpers import ingest, report_contexts, serious_findings, signature_errors
 
 WANTED = "nvidia_or_cuda_wanted_retold"
 
@@ -81,3 +81,48 @@ def test_the_release_after_used_to_build_pytorch_is_not_read_as_the_torch_versio
     text = "RX 6800 on Ubuntu 22.04.\nCUDA used to build PyTorch: 12.1\nROCM used to build PyTorch: N/A\n"
     version = ingest(text).facts.torch.version
     assert not (version.is_known and str(version.value).startswith("12."))
+
+
+ON_CPU = "torch_on_cpu_told"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "[2024-12-19 13:27:10,911]::[InvokeAI]::INFO --> Using torch device: CPU",
+        "InvokeAI super slow and says >> Using device_type cpu",
+        "Webui launches normally, but uses CPU to generate images",
+        "I expect it to use my AMD GPU and not my CPU. It is using CPU instead.",
+        "Trying to run pytorch with CUDA. Can only run on CPU.",
+        "it will default to using my CPU instead of GPU.",
+        "the generation is still using the CPU, not the GPU.",
+        "When loading, it still falls back to CPU, does not detect my GPU",
+    ],
+)
+def test_the_program_running_on_the_cpu_is_read_in_logs_and_reporters_words(sentence: str) -> None:
+    assert ON_CPU in report_contexts(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "set COMMANDLINE_ARGS=--use-cpu all --no-half",
+        "I run it with --cpu and it is slow",
+        "It no longer runs on the CPU.",
+        "it uses both the CPU and GPU",
+        "My CPU is a Ryzen 7 5800X",
+        "The CPU usage is 100% while generating",
+    ],
+)
+def test_a_cpu_flag_a_negation_or_a_cpu_named_in_passing_is_not_the_program_on_the_cpu(sentence: str) -> None:
+    assert ON_CPU not in report_contexts(sentence)
+
+
+def test_a_short_amd_report_that_runs_on_the_cpu_gets_a_torch_build_finding() -> None:
+    text = "RX 6800 XT, Ubuntu 20.04. Webui launches normally, but uses CPU to generate images.\n"
+    assert any(rule == "RD571" for rule, _, _ in serious_findings(text))
+
+
+def test_an_ollama_report_that_runs_on_the_cpu_gets_no_torch_build_guess() -> None:
+    text = "RX 6600, Ubuntu 22.04. ollama runs on the CPU instead of the GPU.\n"
+    assert not any(rule == "RD571" for rule, _, _ in serious_findings(text))
