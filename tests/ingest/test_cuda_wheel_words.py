@@ -20,6 +20,7 @@ WANTED = "nvidia_or_cuda_wanted_retold"
         "I now keep getting asked for cuda again while it worked moments ago!",
         # LykosAI/StabilityMatrix#1058
         "AMD install does not detect mROC and just errors out asking for CUDA",
+        "it keeps looking for an nvidia driver",
         "I just get stuck being asked for CUDA:",
         # Comfy-Org/ComfyUI#10680
         "ComfyUI is starting and is trying to detect an nVidia GPU when I have installed all the AMD dependancies",
@@ -126,3 +127,9 @@ def test_a_short_amd_report_that_runs_on_the_cpu_gets_a_torch_build_finding() ->
 def test_an_ollama_report_that_runs_on_the_cpu_gets_no_torch_build_guess() -> None:
     text = "RX 6600, Ubuntu 22.04. ollama runs on the CPU instead of the GPU.\n"
     assert not any(rule == "RD571" for rule, _, _ in serious_findings(text))
+
+
+def test_a_rocm_build_searching_for_cuda_cores_is_not_the_program_asking_for_nvidia() -> None:
+    # AUTOMATIC1111/stable-diffusion-webui#7459: a ROCm torch without gfx1100 kernels
+    sentence = "when attempting to initialise the webUI it will always attempt to search for CUDA cores"
+    assert WANTED not in signature_errors(sentence)
