@@ -133,6 +133,16 @@ def _observations(values: Dict[str, tuple], packages: List[tuple]) -> List[Obser
         rocm = rocm_version(tag, hip[0] if hip else None) if flavour == "rocm" else None
         if rocm:
             out.append(Observation("torch.rocm_version", rocm, (hip or version)[1]))
+    elif "ROCM used to build PyTorch" in values and "CUDA used to build PyTorch" in values:
+        # Only the two build lines pasted (no "PyTorch version:"): collect_env prints torch.version.cuda and
+        # torch.version.hip there, so they alone say the build ("CUDA used to build PyTorch: 12.1" with
+        # "ROCM used to build PyTorch: N/A" is a CUDA build).
+        flavour = torch_flavour(None, {"hip": hip[0] if hip else None, "cuda": cuda[0] if cuda else None})
+        if flavour:
+            out.append(Observation("torch.flavour", flavour, (hip or cuda or values["ROCM used to build PyTorch"])[1]))
+        rocm = rocm_version(None, hip[0]) if flavour == "rocm" and hip else None
+        if rocm:
+            out.append(Observation("torch.rocm_version", rocm, hip[1]))
     if hip:
         out.append(Observation("torch.hip_version", hip[0], hip[1]))
     if cuda:

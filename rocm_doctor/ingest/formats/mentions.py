@@ -79,6 +79,10 @@ _CPU = re.compile(
 
 _VERSION = r"\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+|\.dev\d+|\.post\d+)*"
 _TORCH = re.compile(rf"\b(?:py)?torch(?:==|\s*[:=]\s*v?|\s+(?:version\s*[:=]?\s*)?v?|-)({_VERSION}(?:(?:\+|%2B)[0-9A-Za-z](?:[0-9A-Za-z.]*[0-9A-Za-z])?)?)(?!\w|\.\w)", re.IGNORECASE)
+_BUILT_WITH_BEFORE = re.compile(r"used\s+to\s+build\s+\Z", re.IGNORECASE)
+"""Words before "PyTorch: X" in collect_env's "CUDA used to build PyTorch: 12.1" / "ROCM used to build PyTorch:
+6.0.32830-...": the release after them is the CUDA or HIP one torch was built with
+(https://github.com/pytorch/pytorch/blob/v2.4.0/torch/utils/collect_env.py)."""
 _COMPANION = re.compile(rf"\b(torchvision|torchaudio)(?:==|\s*[:=]\s*v?|\s+(?:version\s*[:=]?\s*)?v?|-)({_VERSION}(?:(?:\+|%2B)[0-9A-Za-z](?:[0-9A-Za-z.]*[0-9A-Za-z])?)?)(?!\w|\.\w)", re.IGNORECASE)
 """torchvision / torchaudio versions named the way torch's are (``torchvision 0.20.1+cu124``, ``torchvision: 0.20.1+rocm6.2``)."""
 _LOCAL_VERSION = re.compile(rf"(?<![\w.+-])({_VERSION}\+(?:rocm\d(?:[\w.]*\w)?|cu\d{{2,3}}|cpu|xpu))(?!\w|\.\w)", re.IGNORECASE)
@@ -594,6 +598,8 @@ def _torch(block: Block) -> List[Observation]:
         for match, line in block.scan(_TORCH):
             if _inside(match.start(), moved) or _attempt_failed(text, match.start(), match.end()):
                 continue
+            if _BUILT_WITH_BEFORE.search(text, max(0, match.start() - 24), match.start()):
+                continue  # collect_env's "CUDA used to build PyTorch: 12.1": a CUDA or HIP release, not torch's
             out += torch_version_observations(_plain(match.group(1)), line, TRUST_PROSE)
         for match, line in block.scan(_WHEEL):
             identity = from_wheel(match.group(0))
