@@ -363,3 +363,18 @@ def test_the_webui_gpu_check_reads_with_or_without_its_hint(text: str) -> None:
     # AUTOMATIC1111/stable-diffusion-webui#7459, #7638, #10358 retell it without the hint
     context = ingest(text).facts.symptoms.context
     assert "webui_torch_gpu_check_failed" in (context.value or [])
+
+
+def test_an_ollama_device_record_hard_wrapped_by_a_narrow_terminal_is_read_whole() -> None:
+    import textwrap
+
+    from rocm_doctor.ingest import ingest_text
+
+    record = ('time=2024-09-25T10:00:00.000+02:00 level=INFO source=types.go:107 msg="inference compute" id=0 '
+              'library=rocm variant="" compute=gfx1102 driver=6.2 name="AMD Radeon RX 7600" total="8.0 GiB"')
+    wrapped = "\n".join(textwrap.wrap(record, 60, break_long_words=False, break_on_hyphens=False)) + "\n"  # at spaces, as a terminal or a mailer wraps
+    for text in (record + "\n", wrapped):
+        result = ingest_text(text)
+        assert [a.gfx.value for a in result.facts.gpus.agents] == ["gfx1102"], text
+        assert result.facts.driver.amdgpu_version.value == "6.2", text  # read from the record, not from prose
+        assert "ollama-devices" in [p.kind for p in result.pieces]

@@ -24,7 +24,7 @@ in it is visible to applications.
 from __future__ import annotations
 
 import re
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece
@@ -96,6 +96,30 @@ _OLLAMA_PCI = re.compile(r"\bname=1002:([0-9a-f]{4})\b")
 _OLLAMA_DRIVER = re.compile(r'\blibrary=rocm\b[^\n]*\bdriver=(\d+\.\d+)\b')
 
 
+_RECORD_START = re.compile(r"^\s*(?:time=|\[GIN\]|\d{4}[-/]\d\d[-/]\d\d|level=)")
+MAX_RECORD_LINES = 8
+
+
+def _log_records(block: Block) -> List[Tuple[str, Line]]:
+    """ollama's logfmt records, each with the line it starts on: a record hard-wrapped by a narrow
+    terminal, an e-mail or an editor (``msg="inference`` / ``compute" id=0 ...``) is joined again with
+    the lines after it up to the next record, a blank line or a few lines."""
+    records: List[Tuple[str, Line]] = []
+    parts: List[str] = []
+    first: Optional[Line] = None
+    for line in block.lines:
+        starts = "msg=" in line.text or _RECORD_START.match(line.text) is not None
+        if first is not None and not starts and line.text.strip() and len(parts) < MAX_RECORD_LINES:
+            parts.append(line.text.strip())
+            continue
+        if first is not None:
+            records.append((" ".join(parts), first))
+        first, parts = (line, [line.text]) if starts else (None, [])
+    if first is not None:
+        records.append((" ".join(parts), first))
+    return records
+
+
 def _ollama(block: Block) -> List[Piece]:
     """GPUs as ollama's server log lists them (it reads KFD itself and applies ROCR_VISIBLE_DEVICES)."""
     if "msg=" not in block.text or "gfx" not in block.text:
@@ -104,15 +128,18 @@ def _ollama(block: Block) -> List[Piece]:
     observations: List[Observation] = []
     used: List[Line] = []
     seen = set()
-    for match, line in block.scan(_OLLAMA_DEVICE):
+    for text, line in _log_records(block):
+        match = _OLLAMA_DEVICE.search(text)
+        if match is None:
+            continue
         index = int(match.group("index") or match.group("index2") or 0)
         gfx = gfx_of(match.group("gfx") or match.group("gfx2"))
-        pci = _OLLAMA_PCI.search(line.text)
+        pci = _OLLAMA_PCI.search(text)
         if gfx is None or index in seen:
             continue
         seen.add(index)
         sightings.append(GpuSighting("app", index, line, gpu_fields(gfx=gfx, device_id=pci.group(1) if pci else None)))
-        driver = _OLLAMA_DRIVER.search(line.text)
+        driver = _OLLAMA_DRIVER.search(text)
         # ollama prints driver=0.0 when /sys/module/amdgpu/version is missing (the in-kernel driver):
         # it says nothing about the version (https://github.com/ollama/ollama/blob/v0.5.7/discover/amd_linux.go).
         if driver and driver.group(1) != "0.0":
