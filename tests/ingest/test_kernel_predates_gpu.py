@@ -68,3 +68,10 @@ def test_an_rdna4_card_rocminfo_lists_is_driven_whatever_kernel_is_named() -> No
         "  Device Type:             GPU\n"
     )
     assert "RD560" not in problems_shown(text)
+
+
+def test_a_kernel_too_old_for_the_gpu_reads_before_gfx_in_no_release_build() -> None:
+    # gfx1152 is in no pytorch.org wheel (RD527 stays: it is true whatever kernel runs), but a kernel
+    # that cannot drive the GPU at all is what a maintainer reads first.
+    shown = problems_shown("My laptop has a Radeon 860M. Ubuntu 24.04 with 6.8 kernel, torch.cuda.is_available() is False.\n")
+    assert shown[:1] == ["RD560"] and "RD527" in shown
