@@ -75,3 +75,28 @@ def test_a_kernel_too_old_for_the_gpu_reads_before_gfx_in_no_release_build() -> 
     # that cannot drive the GPU at all is what a maintainer reads first.
     shown = problems_shown("My laptop has a Radeon 860M. Ubuntu 24.04 with 6.8 kernel, torch.cuda.is_available() is False.\n")
     assert shown[:1] == ["RD560"] and "RD527" in shown
+
+
+def test_a_gpu_named_on_an_old_kernel_without_a_sign_that_it_is_unseen_gets_no_kernel_finding() -> None:
+    # AMD's amdgpu-dkms driver serves an RX 9070 XT on Ubuntu's 6.8 kernel; a report about something
+    # else (a crash in a model) does not say the GPU is unseen, so the kernel is not blamed.
+    text = "RX 9070 XT, Ubuntu 24.04 with 6.8 kernel, ROCm 6.4.1. ComfyUI crashes in the VAE decode.\n"
+    assert "RD560" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ubuntu 24.04.02 with 6.8 Kernel didn't recognize the GPU.",  # legacy-rocm-build#5102
+        "rocm kernel is built, GPUs are not recognized",  # ROCm/amdgpu#68
+        "`/opt/rocm/bin/rocminfo` does not find the AMD GPU",  # legacy-rocm-build#1214
+        "now when I run it, it doesn't detect my GPU",  # Umio-Yasuno/amdgpu_top#92
+        "TensorFlow cannot detect GPU",  # legacy-rocm-build#3071
+    ],
+)
+def test_the_reporters_words_that_the_gpu_is_not_seen_are_read(text: str) -> None:
+    assert "gpu_not_seen_said" in (ingest(text).facts.symptoms.context.value or [])
+
+
+def test_a_gpu_that_is_detected_is_not_said_to_be_unseen() -> None:
+    assert "gpu_not_seen_said" not in (ingest("rocminfo detects the GPU fine; it's the model that fails.").facts.symptoms.context.value or [])
