@@ -247,6 +247,23 @@ _KERNEL_WORD = re.compile(r"\bkernel\s*(?:version\s*)?:?\s*v?(\d\.\d{1,2}(?:\.\d
 """``kernel 6.8.0-45-generic``, ``Kernel: 6.12.4``; a release that ends a sentence (``... on kernel 6.12.4.``)
 is read without the full stop."""
 _KERNEL_RELEASE_SAID = r"\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+-]+(?:\.[\w+-]+)*)?"
+_KERNEL_BEFORE_WORD = re.compile(
+    r"\b(?:with|on|running|using|under|to|it['\u2019]?s|is|have|has)\s+(?:(?:a|an|the|my|its|stock|default|mainline|generic|newer|latest|current)\s+){0,2}"
+    r"v?(\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+]+(?:[.-][\w+]+)*)?)\s+(?:linux\s+)?kernel\b(?!s|-)",
+    re.IGNORECASE,
+)
+"""The release before the word: "Ubuntu 24.04.02 with 6.8 Kernel didn't recognize the GPU"
+(legacy-rocm-build#5102), "It's a 4.15 kernel" (ROCm/amdgpu#68), "Ubuntu 20.04.1 with 5.4 kernel"
+(legacy-rocm-build#1367), "Ubuntu 16.04 was updated today to the 4.15 kernel" (legacy-rocm-build#449),
+"Ubuntu 20.04.5 LTS with 5.14 Kernel" (legacy-rocm-build#1809). A word that puts the kernel in use
+must lead ("with", "on", "running", "to the"); a list ("the 5.10, 5.11 and 5.12 kernels") and a
+package name ("6.8 kernel-headers") are not one running kernel."""
+_KERNEL_NOT_NOW_BEFORE = re.compile(
+    r"\b(?:work(?:s|ed|ing)?|was\s+fine|used\s+to|before|previously|earlier|last\s+working|instead\s+of|not|n['\u2019]t\s+(?:use|run)|compar\w*|vs\.?|than)\b[^.!?;\n]{0,40}$",
+    re.IGNORECASE,
+)
+"""Words before the release that make it another state than the running one: "The compilation worked
+perfectly for the 6.14 kernel" (legacy-rocm-build#5624), "instead of the 6.8 kernel"."""
 _KERNEL_CHANGE = re.compile(
     r"\b(?:work(?:s|ed|ing)?|ran|runs|was\s+fine|is\s+fine)\b(?:\s+(?:fine|well|ok|perfectly|great))?\s+(?:with|on|under|in)\s+"
     r"(?:the\s+)?(?:linux\s+)?(?:kernel\s*)?v?(?P<before>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)(?:\s+kernel)?"
@@ -744,6 +761,8 @@ def _platform(block: Block) -> List[Observation]:
             changed.append(match.span())
             out.append(Observation("symptoms.earlier", [f"host.kernel_release={match.group('before')}"], line, TRUST_PROSE))
             out += found
+    if "kernel" in lowered:
+        out += _kernel_before_word(block, changed, wsl)
     for pattern in (_KERNEL, _KERNEL_WORD):
         for match, line in block.scan(pattern):
             if _inside(match.start(), changed):
@@ -763,6 +782,26 @@ def _platform(block: Block) -> List[Observation]:
         for match, line in block.scan(_PYTHON):
             version = match.group(1) or ("3." + (match.group(2) or match.group(3)))
             out.append(Observation("python.version", version, line, TRUST_PROSE))
+    return out
+
+
+def _kernel_before_word(block: Block, changed: List[Tuple[int, int]], wsl: bool) -> List[Observation]:
+    """The running kernel said with its release before the word ("with 6.8 Kernel"), when the
+    sentence puts it in use now: not asked about or planned, not an earlier or compared state."""
+    out: List[Observation] = []
+    for match, line in block.scan(_KERNEL_BEFORE_WORD):
+        if _inside(match.start(), changed):
+            continue
+        column = block.column_at(match.start())
+        before = line.text[max(0, column - 80) : column + (match.start(1) - match.start())]
+        if _NOT_DONE_BEFORE.search(before) or _KERNEL_NOT_NOW_BEFORE.search(before):
+            continue
+        if _QUESTION_AFTER.match(line.text, column + (match.end() - match.start())):
+            continue
+        found = kernel_observations(match.group(1), line, TRUST_PROSE)
+        if wsl:
+            found = [o for o in found if o.path != "host.wsl_version" or o.value == 2]
+        out += found
     return out
 
 

@@ -1,0 +1,122 @@
+"""Derived fact: the running Linux kernel predates the AMD GPU (its KFD has no case for it).
+
+KFD maps each graphics-core IP version to a gfx target in ``kgd2kfd_probe``
+(https://github.com/torvalds/linux/blob/v6.11/drivers/gpu/drm/amd/amdkfd/kfd_device.c) and refuses
+one it has no case for; ``rules/data/kernel_gpu_support.yaml`` holds the first mainline release
+with each case. A GPU that ROCm, HIP or torch listed is driven (by this kernel or by AMD's DKMS
+driver), so only GPUs named in words or seen on the PCI bus are judged.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Tuple
+
+from rocm_doctor.errors import InputError
+from rocm_doctor.facts.model import Facts, GpuAgent
+from rocm_doctor.facts.value import Fact, absent, known, unknown
+from rocm_doctor.judge.derived import Tables, machine_fact
+from rocm_doctor.judge.derived_facts.gpus import amd_agents
+from rocm_doctor.judge.derived_facts.platform import linux_native, parse_kernel
+from rocm_doctor.knowledge._tables import need_mapping, need_rows, str_list
+
+TABLE = "kernel_gpu_support"
+
+JUDGED_LAYERS = frozenset({"mention", "report", "pci"})
+"""Discovery layers that see a GPU without a driver serving it: the report's words and lspci / the PCI
+bus. rocminfo, rocm-smi, amdsmi, the KFD topology, HIP, clinfo and torch only list a GPU a kernel
+driver serves; a CPU model's iGPU is a guess that never becomes the judged GPU."""
+DRIVEN_LAYERS_EXCLUDED = JUDGED_LAYERS | {"cpu"}
+
+
+def _layer(agent: GpuAgent) -> str:
+    """``paste:mention (paste:block 1 line 1)`` -> ``mention``; a live layer name as is."""
+    source = agent.source.split(" ", 1)[0]
+    return source.split(":", 1)[1] if source.startswith("paste:") else source
+
+
+def first_kernels(tables: Tables) -> Dict[str, Tuple[int, int]]:
+    """gfx target -> (major, minor) of the first mainline kernel whose KFD drives it."""
+    table = need_mapping(tables[TABLE], TABLE, "")
+    out: Dict[str, Tuple[int, int]] = {}
+    for index, row in enumerate(need_rows(table.get("rows") or [], TABLE, "rows")):
+        parsed = parse_kernel(str(row.get("first_kernel", "")))
+        if parsed is None:
+            raise InputError(f"rules/data/{TABLE}.yaml: rows[{index}].first_kernel must be a kernel version")
+        for gfx in str_list(row, "gfx", TABLE, f"rows[{index}]"):
+            out[gfx] = parsed[:2]
+    return out
+
+
+def _out_of_tree_driver(facts: Facts) -> Optional[str]:
+    """Why the kernel's own amdgpu is not the driver in use, or None: AMD's DKMS module reports
+    its own version in /sys/module/amdgpu/version, and ``dkms status`` lists it installed."""
+    driver = facts.driver
+    if driver.amdgpu_version.is_known:
+        return f"the amdgpu module reports version {driver.amdgpu_version.value} (AMD's DKMS driver)"
+    if driver.dkms_amdgpu.is_known and "installed" in str(driver.dkms_amdgpu.value).lower():
+        return "dkms status shows AMD's amdgpu driver installed"
+    return None
+
+
+def _native_linux(facts: Facts, tables: Tables) -> Fact:
+    """Native Linux; where the report names both Windows and Linux ("I've been using Windows ...
+    Ubuntu with 6.8 Kernel didn't recognize the GPU"), a Linux kernel release that is no WSL kernel
+    says which one the GPU runs under."""
+    native = linux_native(facts, tables)
+    if native.is_known or not facts.host.kernel_release.is_known:
+        return native
+    if facts.host.wsl_version.status == "absent":
+        return known(True, facts.host.kernel_release.source or "host.kernel_release")
+    return native
+
+
+@machine_fact(
+    "kernel_predates_gpu",
+    "The AMD GPUs named in the report or seen on the PCI bus (when ROCm lists no AMD GPU) whose first "
+    "supporting mainline kernel (rules/data/kernel_gpu_support.yaml, from kfd_device.c) is newer "
+    "than the running kernel, as 'gfx1201 (Linux 6.11 or later)'; absent when every such GPU's "
+    "kernel is new enough, when ROCm lists the GPU or AMD's DKMS driver is in use, or off native "
+    "Linux; unknown when the kernel or the GPU's gfx target is not known.",
+)
+def kernel_predates_gpu(facts: Facts, tables: Tables) -> Fact:
+    native = _native_linux(facts, tables)
+    if not native.is_known:
+        return unknown(native.reason or "whether this is native Linux is not known")
+    if not native.value:
+        return absent(native.source or "host", "not native Linux: no amdgpu kernel driver of its own")
+    out_of_tree = _out_of_tree_driver(facts)
+    if out_of_tree:
+        return absent("driver", out_of_tree)
+    agents = amd_agents(facts)
+    driven = [a for a in agents if _layer(a) not in DRIVEN_LAYERS_EXCLUDED]
+    if driven:
+        return absent(driven[0].source, "a kernel driver serves an AMD GPU: ROCm, HIP or torch lists it")
+    needs = first_kernels(tables)
+    named = [a for a in agents if _layer(a) in JUDGED_LAYERS]
+    judged = [a for a in named if a.gfx.is_known and str(a.gfx.value) in needs]
+    if not judged:
+        if any(not a.gfx.is_known for a in named):
+            return unknown("an AMD GPU's gfx target is not known")
+        return absent("GPU discovery", "no AMD GPU of a family the kernel table judges")
+    release = facts.host.kernel_release
+    if not release.is_known:
+        return unknown(release.reason or "the running kernel is not known")
+    parsed = parse_kernel(str(release.value))
+    if parsed is None:
+        return unknown(f"kernel release {release.value!r} does not start with a version")
+    too_old = _too_old(judged, needs, parsed[:2])
+    if not too_old:
+        return absent(release.source or "host", f"kernel {release.value} is new enough for the GPU")
+    return known(too_old, release.source or "host")
+
+
+def _too_old(agents: List[GpuAgent], needs: Dict[str, Tuple[int, int]], kernel: Tuple[int, int]) -> List[str]:
+    out: List[str] = []
+    for agent in agents:
+        gfx = str(agent.gfx.value)
+        need = needs[gfx]
+        entry = f"{gfx} (Linux {need[0]}.{need[1]} or later)"
+        if kernel < need and entry not in out:
+            out.append(entry)
+    return out
+

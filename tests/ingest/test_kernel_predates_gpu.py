@@ -1,0 +1,102 @@
+"""The running kernel said in prose, and a GPU the kernel is too old to drive (RD560).
+
+Issue 23, class driver_too_old. The prose forms are the ones independent real reports use (named per
+case); the texts are written for the test, not copied from one report.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import ingest, problems_shown
+
+
+@pytest.mark.parametrize(
+    "text, release",
+    [
+        # legacy-rocm-build#5102 ("Ubuntu 24.04.02 with 6.8 Kernel didn't recognize the GPU")
+        ("Ubuntu 24.04.2 with 6.8 Kernel does not see my card.", "6.8"),
+        # ROCm/amdgpu#68 ("It's a 4.15 kernel.")
+        ("It's a 4.15 kernel.", "4.15"),
+        # legacy-rocm-build#1367 ("failing on Ubuntu 20.04.1 with 5.4 kernel")
+        ("The install is failing on Ubuntu 20.04.1 with 5.4 kernel.", "5.4"),
+        # legacy-rocm-build#449 ("was updated today to the 4.15 kernel")
+        ("Ubuntu 16.04 was updated today to the 4.15 kernel from 18.04.", "4.15"),
+        # legacy-rocm-build#1809 ("Ubuntu 20.04.5 LTS with 5.14 Kernel")
+        ("Ubuntu 20.04.5 LTS with 5.14 Kernel", "5.14"),
+    ],
+)
+def test_the_running_kernel_is_read_where_its_release_comes_before_the_word_kernel(text: str, release: str) -> None:
+    found = ingest(text).facts.host.kernel_release
+    assert found.is_known and found.value == release
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an earlier state (legacy-rocm-build#5624: "The compilation worked perfectly for the 6.14 kernel")
+        "The compilation worked perfectly for the 6.14 kernel.",
+        # a question, a plan
+        "Is there any timeline as to when will the 6.17 kernel be supported?",
+        "Should I move to the 6.11 kernel?",
+        "I plan to install the 6.11 kernel next week.",
+        # a list of kernels, and a package name
+        "ROCm 4.0 works with 5.10, 5.11 and 5.12 kernels.",
+        "I installed the 6.8 kernel-headers package.",
+    ],
+)
+def test_a_kernel_release_before_the_word_kernel_that_is_not_the_running_one_is_not_read(text: str) -> None:
+    assert not ingest(text).facts.host.kernel_release.is_known
+
+
+def test_an_rdna4_card_on_ubuntus_68_kernel_is_first_said_to_need_a_newer_kernel() -> None:
+    text = "I installed ROCm 6.4.1 for my RX 9070 XT. Ubuntu 24.04.2 with 6.8 Kernel didn't recognize the GPU.\n"
+    assert problems_shown(text)[:1] == ["RD560"]
+
+
+def test_an_rdna4_card_on_a_kernel_that_drives_it_gets_no_kernel_finding() -> None:
+    text = "I installed ROCm 6.4.1 for my RX 9070 XT on Ubuntu 24.04.2 with 6.11 Kernel and it crashes.\n"
+    assert "RD560" not in problems_shown(text)
+
+
+def test_an_rdna4_card_rocminfo_lists_is_driven_whatever_kernel_is_named() -> None:
+    text = (
+        "Ubuntu 24.04 with 6.8 kernel, RX 9070 XT\n"
+        "*******\nAgent 2\n*******\n"
+        "  Name:                    gfx1201\n"
+        "  Marketing Name:          AMD Radeon RX 9070 XT\n"
+        "  Vendor Name:             AMD\n"
+        "  Device Type:             GPU\n"
+    )
+    assert "RD560" not in problems_shown(text)
+
+
+def test_a_kernel_too_old_for_the_gpu_reads_before_gfx_in_no_release_build() -> None:
+    # gfx1152 is in no pytorch.org wheel (RD527 stays: it is true whatever kernel runs), but a kernel
+    # that cannot drive the GPU at all is what a maintainer reads first.
+    shown = problems_shown("My laptop has a Radeon 860M. Ubuntu 24.04 with 6.8 kernel, torch.cuda.is_available() is False.\n")
+    assert shown[:1] == ["RD560"] and "RD527" in shown
+
+
+def test_a_gpu_named_on_an_old_kernel_without_a_sign_that_it_is_unseen_gets_no_kernel_finding() -> None:
+    # AMD's amdgpu-dkms driver serves an RX 9070 XT on Ubuntu's 6.8 kernel; a report about something
+    # else (a crash in a model) does not say the GPU is unseen, so the kernel is not blamed.
+    text = "RX 9070 XT, Ubuntu 24.04 with 6.8 kernel, ROCm 6.4.1. ComfyUI crashes in the VAE decode.\n"
+    assert "RD560" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ubuntu 24.04.02 with 6.8 Kernel didn't recognize the GPU.",  # legacy-rocm-build#5102
+        "rocm kernel is built, GPUs are not recognized",  # ROCm/amdgpu#68
+        "`/opt/rocm/bin/rocminfo` does not find the AMD GPU",  # legacy-rocm-build#1214
+        "now when I run it, it doesn't detect my GPU",  # Umio-Yasuno/amdgpu_top#92
+        "TensorFlow cannot detect GPU",  # legacy-rocm-build#3071
+    ],
+)
+def test_the_reporters_words_that_the_gpu_is_not_seen_are_read(text: str) -> None:
+    assert "gpu_not_seen_said" in (ingest(text).facts.symptoms.context.value or [])
+
+
+def test_a_gpu_that_is_detected_is_not_said_to_be_unseen() -> None:
+    assert "gpu_not_seen_said" not in (ingest("rocminfo detects the GPU fine; it's the model that fails.").facts.symptoms.context.value or [])
