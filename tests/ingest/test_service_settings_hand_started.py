@@ -1,0 +1,73 @@
+"""Settings made for a systemd service against a server started by hand (RD622).
+
+The wordings follow real threads: ollama/ollama#7128 (OLLAMA_HOST set in ollama.service, the server
+started with "ollama serve"), ollama/ollama#5165 (Environment= lines of ollama.service, then
+`OLLAMA_HOST=... ollama serve`) and NixOS/nixpkgs#332446 (services.ollama.rocmOverrideGfx, then
+`ollama serve` by hand)."""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import problems_shown, report_contexts, signature_contexts
+
+UNIT = """[Service]
+ExecStart=/usr/local/bin/ollama serve
+User=ollama
+Environment="OLLAMA_HOST=0.0.0.0:11434"
+Environment="OLLAMA_NUM_PARALLEL=2"
+"""
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I had to manually set `HSA_OVERRIDE_GFX_VERSION` before calling `ollama serve`.",
+        'If I just use the commend "ollama serve" to start the ollama, I cannot reach it.',
+        "Otherwise, when I run `OLLAMA_HOST=0.0.0.0:11434 ollama serve`, the changes are not applied.",
+        "It works when I start ollama from commandline setting the variable.",
+    ],
+)
+def test_prose_that_starts_ollama_serve_by_hand_is_read(sentence: str) -> None:
+    assert "ollama_serve_by_hand_in_prose" in signature_contexts(sentence)
+
+
+def test_the_units_own_execstart_is_not_a_server_started_by_hand() -> None:
+    found = signature_contexts(UNIT)
+    assert "ollama_serve_by_hand_in_prose" not in found
+    assert "ollama_serve_by_hand" not in found
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I have set my environment in /etc/systemd/system/ollama.service but it doesn't work",
+        "I used sudo systemctl edit ollama.service to add the variable",
+        "despite having defined `services.ollama.rocmOverrideGfx` in my configuration",
+    ],
+)
+def test_settings_made_for_a_service_are_read(sentence: str) -> None:
+    assert "service_environment_configured" in signature_contexts(sentence)
+
+
+def test_unit_settings_beside_a_hand_started_server_are_flagged() -> None:
+    report = UNIT + "\nIt only works with systemctl restart ollama. When I run `OLLAMA_HOST=0.0.0.0:11434 ollama serve` my models are elsewhere.\n"
+    assert "RD622" in problems_shown(report)
+
+
+def test_a_nixos_service_option_beside_a_hand_started_server_is_flagged() -> None:
+    report = (
+        "The option services.ollama.rocmOverrideGfx does not work as expected. I had to manually set "
+        "`HSA_OVERRIDE_GFX_VERSION` before calling `ollama serve`, despite having defined `rocmOverrideGfx` in my configuration.\n"
+    )
+    assert "RD622" in problems_shown(report)
+
+
+def test_unit_settings_with_the_server_run_as_the_service_are_not_flagged() -> None:
+    report = UNIT + "\nsudo systemctl daemon-reload\nsudo systemctl restart ollama\n"
+    assert "RD622" not in problems_shown(report)
+
+
+def test_a_server_started_by_hand_without_service_settings_is_not_flagged() -> None:
+    report = "export HSA_OVERRIDE_GFX_VERSION=10.3.0\nollama serve\n"
+    assert "ollama_serve_by_hand" in report_contexts(report)
+    assert "RD622" not in problems_shown(report)
