@@ -71,3 +71,38 @@ def test_a_server_started_by_hand_without_service_settings_is_not_flagged() -> N
     report = "export HSA_OVERRIDE_GFX_VERSION=10.3.0\nollama serve\n"
     assert "ollama_serve_by_hand" in report_contexts(report)
     assert "RD622" not in problems_shown(report)
+
+
+# A launcher or the application's own code sets the override (RD623). Wordings from
+# ace-step/ACE-Step-1.5#658, Crosstalk-Solutions/project-nomad#810, hyprstream/hyprstream#228 and
+# 1bit-MONSTER/1bit-MONSTER#251.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My RX 6700 XT requires `HSA_OVERRIDE_GFX_VERSION` set to 10.3.0. But the value that is currently set in `start_gradio_ui_rocm.sh`, causes my desktop to crash.",
+        "`docker_service.ts` line ~595 (and the equivalent in `updateContainer`) appends `HSA_OVERRIDE_GFX_VERSION=11.0.0` to the Ollama env.",
+        "`test_gpu.rs` hardcodes `HSA_OVERRIDE_GFX_VERSION=9.0.0`, which tells the runtime to treat the GPU as gfx90a.",
+        "`env.sh` sets `HSA_OVERRIDE_GFX_VERSION=11.5.1` unconditionally.",
+    ],
+)
+def test_a_launcher_that_sets_the_override_is_read(text: str) -> None:
+    assert "launcher_sets_override" in signature_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I run ./webui.sh and it says no GPU. I exported HSA_OVERRIDE_GFX_VERSION=10.3.0 in my shell.",
+        "The value that is set in start.sh is fine, but torch finds no GPU.",
+    ],
+)
+def test_a_script_named_beside_the_override_is_not_a_launcher_setting_it(text: str) -> None:
+    assert "launcher_sets_override" not in signature_contexts(text)
+
+
+def test_a_launcher_override_on_a_named_gpu_is_flagged() -> None:
+    report = (
+        "I'm using an RX 6700 XT (gfx1031), which requires `HSA_OVERRIDE_GFX_VERSION` to be set to 10.3.0. "
+        "But the value that is currently set in `start_gradio_ui_rocm.sh`, causes my whole desktop environment to crash.\n"
+    )
+    assert "RD623" in problems_shown(report)

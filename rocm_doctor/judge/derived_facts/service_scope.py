@@ -17,6 +17,7 @@ from typing import List
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, machine_fact
+from rocm_doctor.judge.derived_facts.gpus import amd_agents
 
 HAND_STARTED = ("ollama_serve_by_hand", "ollama_serve_by_hand_in_prose")
 """Context signatures (rules/data/signatures.yaml) that show the server started from a shell."""
@@ -55,3 +56,26 @@ def service_settings_beside_hand_started_server(facts: Facts, tables: Tables) ->
     if SERVICE_CONFIGURED in context:
         return known(["the settings made for the service"], f"{source}; {hand[0]}")
     return absent(source, "the report makes no setting for a service")
+
+
+LAUNCHER_SETS_OVERRIDE = "launcher_sets_override"
+"""Context signature: a launcher script or the application's code sets HSA_OVERRIDE_GFX_VERSION
+(ace-step/ACE-Step-1.5#658, Crosstalk-Solutions/project-nomad#810, hyprstream/hyprstream#228)."""
+
+
+@machine_fact(
+    "launcher_override_gpus",
+    "The gfx targets of the AMD GPUs of a report that says a launcher script or the application's own "
+    "code sets HSA_OVERRIDE_GFX_VERSION for the programs it starts (a child gets the launcher's value, "
+    "not the shell's); absent when the report says no such thing or shows no AMD GPU target.",
+)
+def launcher_override_gpus(facts: Facts, tables: Tables) -> Fact:
+    context_fact = facts.symptoms.context
+    if not context_fact.is_known:
+        return unknown(context_fact.reason or "the report's context was not read")
+    if LAUNCHER_SETS_OVERRIDE not in (context_fact.value or []):
+        return absent(context_fact.source or "paste", "no launcher sets the override")
+    targets = [str(a.gfx.value) for a in amd_agents(facts) if a.gfx.is_known]
+    if not targets:
+        return absent(facts.gpus.discovery.source or "paste", "the report shows no AMD GPU target")
+    return known(sorted(set(targets)), f"{context_fact.source or 'paste'}; GPU discovery")
