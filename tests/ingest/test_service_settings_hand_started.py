@@ -106,3 +106,14 @@ def test_a_launcher_override_on_a_named_gpu_is_flagged() -> None:
         "But the value that is currently set in `start_gradio_ui_rocm.sh`, causes my whole desktop environment to crash.\n"
     )
     assert "RD623" in problems_shown(report)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I use ollama run llama3 from the terminal and it answers slowly.",
+        "ollama from the command line works, the web UI does not.",
+    ],
+)
+def test_the_client_run_from_a_terminal_is_not_a_server_started_by_hand(sentence: str) -> None:
+    assert "ollama_serve_by_hand_in_prose" not in signature_contexts(sentence)
