@@ -32,6 +32,7 @@ def test_a_container_given_one_render_node_is_read(command: str) -> None:
         "docker run -it --device /dev/kfd --device /dev/dri/renderD128 --device /dev/dri/renderD129 rocm/pytorch",
         "docker run -it --privileged --device /dev/kfd --device /dev/dri/renderD129 rocm/pytorch",
         "docker run -it rocm/pytorch ls /dev/dri/renderD128",
+        "services:\n  ollama:\n    privileged: true\n    devices:\n      - /dev/kfd\n      - /dev/dri/renderD129\n",
     ],
 )
 def test_all_gpus_several_nodes_privileged_or_a_node_after_the_image_are_not_one_node(command: str) -> None:

@@ -26,6 +26,7 @@ _DEVICE = re.compile(r"(?<![\w-])--device(?:=|\s{1,4})[\"']?(/dev/dri(?:/[\w-]{1
 _PRIVILEGED = re.compile(r"(?<![\w-])--privileged\b(?!=false)")
 _COMPOSE_HEAD = re.compile(r"^[ \t]{0,40}devices:[ \t]{0,8}$")
 _COMPOSE_ITEM = re.compile(r"^[ \t]{0,40}-[ \t]{1,4}[\"']?(/dev/[\w/-]{1,64})(?::[\w/-]{1,64}){0,2}[\"']?[ \t]{0,8}(?:#[^\n]{0,200})?$")
+_COMPOSE_PRIVILEGED = re.compile(r"^[ \t]{0,40}privileged:[ \t]{0,8}true\b")
 _RENDER = re.compile(r"^/dev/dri/renderD\d{1,4}$")
 
 
@@ -63,6 +64,9 @@ def _compose_devices(block: Block) -> List[Passed]:
     """What each compose ``devices:`` list passes (a service with ``privileged: true`` gets every device)."""
     out: List[Passed] = []
     lines = block.lines
+    if "devices:" not in block.text:
+        return out
+    privileged = any(_COMPOSE_PRIVILEGED.match(line.text) for line in lines)  # once per block: linear in its lines
     for index, line in enumerate(lines):
         if not _COMPOSE_HEAD.match(line.text):
             continue
@@ -72,7 +76,6 @@ def _compose_devices(block: Block) -> List[Passed]:
             if item is None:
                 break
             devices.add(item.group(1))
-        privileged = any(re.match(r"^[ \t]{0,40}privileged:[ \t]{0,8}true\b", other.text) for other in lines)
         out.append((devices, privileged, line))
     return out
 
