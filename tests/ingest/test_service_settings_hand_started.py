@@ -1,0 +1,119 @@
+"""Settings made for a systemd service against a server started by hand (RD622).
+
+The wordings follow real threads: ollama/ollama#7128 (OLLAMA_HOST set in ollama.service, the server
+started with "ollama serve"), ollama/ollama#5165 (Environment= lines of ollama.service, then
+`OLLAMA_HOST=... ollama serve`) and NixOS/nixpkgs#332446 (services.ollama.rocmOverrideGfx, then
+`ollama serve` by hand)."""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import problems_shown, report_contexts, signature_contexts
+
+UNIT = """[Service]
+ExecStart=/usr/local/bin/ollama serve
+User=ollama
+Environment="OLLAMA_HOST=0.0.0.0:11434"
+Environment="OLLAMA_NUM_PARALLEL=2"
+"""
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I had to manually set `HSA_OVERRIDE_GFX_VERSION` before calling `ollama serve`.",
+        'If I just use the commend "ollama serve" to start the ollama, I cannot reach it.',
+        "Otherwise, when I run `OLLAMA_HOST=0.0.0.0:11434 ollama serve`, the changes are not applied.",
+        "It works when I start ollama from commandline setting the variable.",
+    ],
+)
+def test_prose_that_starts_ollama_serve_by_hand_is_read(sentence: str) -> None:
+    assert "ollama_serve_by_hand_in_prose" in signature_contexts(sentence)
+
+
+def test_the_units_own_execstart_is_not_a_server_started_by_hand() -> None:
+    found = signature_contexts(UNIT)
+    assert "ollama_serve_by_hand_in_prose" not in found
+    assert "ollama_serve_by_hand" not in found
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I have set my environment in /etc/systemd/system/ollama.service but it doesn't work",
+        "I used sudo systemctl edit ollama.service to add the variable",
+        "despite having defined `services.ollama.rocmOverrideGfx` in my configuration",
+    ],
+)
+def test_settings_made_for_a_service_are_read(sentence: str) -> None:
+    assert "service_environment_configured" in signature_contexts(sentence)
+
+
+def test_unit_settings_beside_a_hand_started_server_are_flagged() -> None:
+    report = UNIT + "\nIt only works with systemctl restart ollama. When I run `OLLAMA_HOST=0.0.0.0:11434 ollama serve` my models are elsewhere.\n"
+    assert "RD622" in problems_shown(report)
+
+
+def test_a_nixos_service_option_beside_a_hand_started_server_is_flagged() -> None:
+    report = (
+        "The option services.ollama.rocmOverrideGfx does not work as expected. I had to manually set "
+        "`HSA_OVERRIDE_GFX_VERSION` before calling `ollama serve`, despite having defined `rocmOverrideGfx` in my configuration.\n"
+    )
+    assert "RD622" in problems_shown(report)
+
+
+def test_unit_settings_with_the_server_run_as_the_service_are_not_flagged() -> None:
+    report = UNIT + "\nsudo systemctl daemon-reload\nsudo systemctl restart ollama\n"
+    assert "RD622" not in problems_shown(report)
+
+
+def test_a_server_started_by_hand_without_service_settings_is_not_flagged() -> None:
+    report = "export HSA_OVERRIDE_GFX_VERSION=10.3.0\nollama serve\n"
+    assert "ollama_serve_by_hand" in report_contexts(report)
+    assert "RD622" not in problems_shown(report)
+
+
+# A launcher or the application's own code sets the override (RD623). Wordings from
+# ace-step/ACE-Step-1.5#658, Crosstalk-Solutions/project-nomad#810, hyprstream/hyprstream#228 and
+# 1bit-MONSTER/1bit-MONSTER#251.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My RX 6700 XT requires `HSA_OVERRIDE_GFX_VERSION` set to 10.3.0. But the value that is currently set in `start_gradio_ui_rocm.sh`, causes my desktop to crash.",
+        "`docker_service.ts` line ~595 (and the equivalent in `updateContainer`) appends `HSA_OVERRIDE_GFX_VERSION=11.0.0` to the Ollama env.",
+        "`test_gpu.rs` hardcodes `HSA_OVERRIDE_GFX_VERSION=9.0.0`, which tells the runtime to treat the GPU as gfx90a.",
+        "`env.sh` sets `HSA_OVERRIDE_GFX_VERSION=11.5.1` unconditionally.",
+    ],
+)
+def test_a_launcher_that_sets_the_override_is_read(text: str) -> None:
+    assert "launcher_sets_override" in signature_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I run ./webui.sh and it says no GPU. I exported HSA_OVERRIDE_GFX_VERSION=10.3.0 in my shell.",
+        "The value that is set in start.sh is fine, but torch finds no GPU.",
+    ],
+)
+def test_a_script_named_beside_the_override_is_not_a_launcher_setting_it(text: str) -> None:
+    assert "launcher_sets_override" not in signature_contexts(text)
+
+
+def test_a_launcher_override_on_a_named_gpu_is_flagged() -> None:
+    report = (
+        "I'm using an RX 6700 XT (gfx1031), which requires `HSA_OVERRIDE_GFX_VERSION` to be set to 10.3.0. "
+        "But the value that is currently set in `start_gradio_ui_rocm.sh`, causes my whole desktop environment to crash.\n"
+    )
+    assert "RD623" in problems_shown(report)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I use ollama run llama3 from the terminal and it answers slowly.",
+        "ollama from the command line works, the web UI does not.",
+    ],
+)
+def test_the_client_run_from_a_terminal_is_not_a_server_started_by_hand(sentence: str) -> None:
+    assert "ollama_serve_by_hand_in_prose" not in signature_contexts(sentence)
