@@ -21,6 +21,10 @@ from ingest_helpers import problems_shown, signature_contexts, signature_errors
         "Running as root works.",
         "When I run it with sudo it detects the GPU",
         "torch.cuda.is_available() prints False, but as root it prints True.",
+        "With sudo python it returns True.",
+        "As a regular user rocminfo reports the HSA_STATUS_ERROR_OUT_OF_RESOURCES message and fails.",
+        "I did not change any permission, not working outside root account",
+        "Applications run as normal user cannot detect amdocl64 and make use of my GPU.",
     ],
 )
 def test_the_gpu_working_as_root_reads_in_these_wordings(line: str) -> None:
@@ -38,6 +42,8 @@ def test_the_gpu_working_as_root_reads_in_these_wordings(line: str) -> None:
         "sudo apt install rocm works fine",
         "sudo pip install torch ran fine",
         "You don't need to run it as root, it works for every user in render.",
+        "It fails as a normal user and as root too.",
+        "with sudo pip install it works",
     ],
 )
 def test_failing_as_root_a_question_or_an_install_is_no_works_as_root_statement(line: str) -> None:
@@ -210,3 +216,18 @@ def test_kfd_owned_by_root_with_rocm_only_for_root_points_at_the_udev_rule_first
 def test_kfd_owned_by_root_with_nothing_failing_gives_no_udev_finding() -> None:
     text = KFD_ROOT_ONLY.replace("My /dev/kfd has the wrong permissions, which means that ROCm only runs for root.", "Listing for reference.")
     assert "RD615" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "docker run -it --device=/dev/kfd --device=/dev/dri rocm/rocm-terminal",
+        "docker run -it --rm --device=/dev/kfd --device=/dev/dri --group-add video rocm/rocm-terminal:latest",
+    ],
+)
+def test_the_rocm_terminal_image_is_read_as_a_container_user_that_is_not_root(line: str) -> None:
+    assert "container_user_not_root" in signature_contexts(line)
+
+
+def test_rocm_terminal_started_as_root_is_not_a_non_root_user() -> None:
+    assert "container_user_not_root" not in signature_contexts("docker run -it -u 0 --device=/dev/kfd rocm/rocm-terminal")
