@@ -231,3 +231,34 @@ def test_the_rocm_terminal_image_is_read_as_a_container_user_that_is_not_root(li
 
 def test_rocm_terminal_started_as_root_is_not_a_non_root_user() -> None:
     assert "container_user_not_root" not in signature_contexts("docker run -it -u 0 --device=/dev/kfd rocm/rocm-terminal")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I followed pretty basic directions and now when I run it, it doesn't detect my GPU.",
+        "ROCm logs no ROCm-capable device is detected and silently falls back to CPU.",
+        "GPU usage remains at 0%, only CPU is used.",
+        "does not run without --skip-torch-cuda test, can use only CPU.",
+        "The GPU is not detected by pytorch.",
+    ],
+)
+def test_the_gpu_not_found_or_not_used_reads_in_these_wordings(line: str) -> None:
+    assert "gpu_unused_told" in signature_contexts(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Does it detect my GPU?",
+        "Before the update it didn't detect my GPU, now it does.",
+        "The tokenizer runs on the CPU.",
+    ],
+)
+def test_a_question_a_past_state_or_cpu_work_is_no_gpu_unused_statement(line: str) -> None:
+    assert "gpu_unused_told" not in signature_contexts(line)
+
+
+def test_groups_without_render_beside_the_gpu_not_detected_in_prose_is_a_group_finding() -> None:
+    text = "Ubuntu 22.04, RX 6800. The GPU is not detected by pytorch.\n$ groups\nalice adm cdrom sudo dip plugdev\n"
+    assert "RD961" in problems_shown(text)
