@@ -262,3 +262,12 @@ def test_a_question_a_past_state_or_cpu_work_is_no_gpu_unused_statement(line: st
 def test_groups_without_render_beside_the_gpu_not_detected_in_prose_is_a_group_finding() -> None:
     text = "Ubuntu 22.04, RX 6800. The GPU is not detected by pytorch.\n$ groups\nalice adm cdrom sudo dip plugdev\n"
     assert "RD961" in problems_shown(text)
+
+
+def test_a_flathub_build_that_does_not_recognise_the_gpu_gets_the_sandbox_finding() -> None:
+    text = "I just installed Blender 4.3.0 from Flathub but it still does not recognize my AMD GPU."
+    assert "RD616" in problems_shown(text)
+
+
+def test_a_flatpak_named_without_the_gpu_failing_gives_no_sandbox_finding() -> None:
+    assert "RD616" not in problems_shown("I installed Blender from Flathub and rendering with HIP works fine.")
