@@ -25,6 +25,8 @@ from ingest_helpers import problems_shown, signature_contexts, signature_errors
         "As a regular user rocminfo reports the HSA_STATUS_ERROR_OUT_OF_RESOURCES message and fails.",
         "I did not change any permission, not working outside root account",
         "Applications run as normal user cannot detect amdocl64 and make use of my GPU.",
+        "it seems torch can only access the gpu when run with sudo",
+        "The GPU is only visible to root.",
     ],
 )
 def test_the_gpu_working_as_root_reads_in_these_wordings(line: str) -> None:
@@ -44,6 +46,7 @@ def test_the_gpu_working_as_root_reads_in_these_wordings(line: str) -> None:
         "You don't need to run it as root, it works for every user in render.",
         "It fails as a normal user and as root too.",
         "with sudo pip install it works",
+        "I use sudo only when installing packages",
     ],
 )
 def test_failing_as_root_a_question_or_an_install_is_no_works_as_root_statement(line: str) -> None:
