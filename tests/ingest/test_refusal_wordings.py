@@ -110,6 +110,8 @@ def test_nodes_owned_by_render_beside_groups_without_it_and_the_gpu_working_give
         "I dont even get to build because the container cannot find GPUs.",
         "The docker container doesn't see the GPU at all.",
         "my container does not detect any AMD GPU",
+        "docker image doesn't detect my card",
+        "[bug]: ROCM Docker container not using AMD GPU",
     ],
 )
 def test_the_container_finding_no_gpu_reads_with_the_container_as_subject(line: str) -> None:
@@ -122,6 +124,7 @@ def test_the_container_finding_no_gpu_reads_with_the_container_as_subject(line: 
         "The container can see the GPU now.",
         "the container cannot find the file config.yaml",
         "Can the container find GPUs without --device?",
+        "This image does not use the GPU by default, pass --device.",
     ],
 )
 def test_a_container_that_sees_the_gpu_or_misses_a_file_is_no_gpu_missing_statement(line: str) -> None:
