@@ -1,0 +1,91 @@
+"""Derived fact: the ROCm release a report names has nothing for the GPU.
+
+Many reports name the GPU and the ROCm release in prose ("my 7900 XTX with ROCm 5.4", "Radeon VII,
+ROCm 6.4") and show no torch version and no wheel index, so the per-wheel facts
+(``gpu.wheel_lacks_gfx_group``) cannot speak. The ROCm release alone still decides two cases:
+
+- every pytorch.org torch release published for that ROCm variant (same major.minor) was built for
+  none of the targets of the GPU's override group, so whatever torch was built with that ROCm has no
+  kernels for it and no override can lend any (RDNA3 on ROCm 5.4 and older: torch 1.13 and 2.0 were
+  built for gfx900/906/908/90a/1030 only);
+- the release's own math library ships no kernels for the GPU's target and the target has no documented
+  override (rules/data/torch_wheels.yaml ``library_gaps``: rocBLAS from ROCm 6.4 has no gfx900/gfx906
+  Tensile library).
+
+Reports: ROCm/legacy-rocm-build#1977 (RX 7900 XTX, ROCm 5.4.x: torch sees the GPU and segfaults),
+ROCm/legacy-rocm-build#1973 (the ROCm 5.4.2/5.4.3 segfault it links), ROCm/hip#3229 (gfx1100 not in
+ROCm 5.5's prebuilt TensorFlow; rebuilt for it), AUTOMATIC1111/stable-diffusion-webui#6032 and #7459
+(RDNA3 with torch built with ROCm 5.2), iacopPBK/llama.cpp-gfx906#12 (MI50 on ROCm 7.1: rocBLAS has no
+gfx906 Tensile library).
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+from rocm_doctor.facts.model import Facts, GpuAgent
+from rocm_doctor.facts.value import Fact, absent, known, unknown
+from rocm_doctor.judge.derived import Tables, gpu_fact
+from rocm_doctor.judge.derived_facts._support import carry, table_wheels
+from rocm_doctor.judge.derived_facts.pasted import documented_override
+from rocm_doctor.judge.derived_facts.wheel_family import OVERRIDE_SOURCE, WHEEL_SOURCE, gpu_family
+from rocm_doctor.knowledge._tables import parse_version, series
+from rocm_doctor.knowledge.gpu_table import base_gfx
+from rocm_doctor.knowledge.torch_wheels import TorchWheels
+
+
+def _variants_of_release(wheels: TorchWheels, rocm_series: str) -> List[tuple]:
+    """(torch release, ROCm variant) pairs whose variant is of the ROCm series ``rocm_series`` (5.4 -> 2.0/5.4.2)."""
+    return [(rel.torch, variant) for rel in wheels.releases for variant in rel.rocm if series(variant) == rocm_series]
+
+
+def _family_missing(wheels: TorchWheels, pairs: List[tuple], family: List[str]) -> Optional[bool]:
+    """True when no pair's wheel has a target of ``family``; None when one cannot be told."""
+    answers = [wheels.gfx_in_wheel(torch, target, variant) for torch, variant in pairs for target in family]
+    if any(answer is True for answer in answers):
+        return False
+    if any(answer is None for answer in answers):
+        return None
+    return True
+
+
+@gpu_fact(
+    "named_rocm_lacks_gfx",
+    "What the ROCm release the report names (rocm.version) lacks for the GPU, where the report shows no torch "
+    "version, no live arch list and no wheel index: 'torch X's wheels ...' when every pytorch.org release built "
+    "with that ROCm (same major.minor) has no target of the GPU's override group, or '<library> ...' when that "
+    "ROCm's math library ships no kernels for the GPU's target and the target has no documented override "
+    "(torch_wheels.yaml library_gaps). Absent when the release has them; unknown when the table cannot say "
+    "(no pytorch.org wheel was built with that ROCm) or the GPU is inferred only from a CPU model.",
+)
+def named_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    rocm = facts.rocm.version
+    if not rocm.is_known:
+        return carry(rocm, "rocm.version")
+    if parse_version(rocm.value) is None:
+        return unknown(f"ROCm version {rocm.value!r} is not a version")
+    family = gpu_family(agent, tables)
+    if isinstance(family, Fact):
+        return family
+    gfx = base_gfx(str(agent.gfx.value))
+    wheels = table_wheels(tables)
+    rocm_series = series(rocm.value) or ""
+    source = f"{rocm.source or 'rocm.version'}; {WHEEL_SOURCE}"
+    library = wheels.library_gap(gfx, rocm.value)
+    if library and not documented_override(facts, agent, tables).is_known:
+        return known(f"its {library} ships no {gfx} kernels", source)
+    pairs = _variants_of_release(wheels, rocm_series)
+    if not pairs:
+        return unknown(f"no pytorch.org torch release was built with ROCm {rocm_series} ({WHEEL_SOURCE})")
+    missing = _family_missing(wheels, pairs, family)
+    if missing is None:
+        return unknown(f"{WHEEL_SOURCE} cannot say whether the wheels built with ROCm {rocm_series} have a target of {gfx}'s group")
+    if not missing:
+        return absent(source, f"wheels built with ROCm {rocm_series} have {gfx} or a target of its group")
+    releases = sorted({torch for torch, _ in pairs}, key=parse_version)
+    variants = sorted({variant for _, variant in pairs}, key=parse_version)
+    return known(
+        f"the pytorch.org wheels built with it (torch {' and '.join(releases)}: rocm{', rocm'.join(variants)}) have no target of {gfx}'s family",
+        f"{source}; {OVERRIDE_SOURCE}",
+    )
+
