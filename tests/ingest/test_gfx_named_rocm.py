@@ -1,0 +1,71 @@
+"""A GPU with no kernels in what the report names: the ROCm release it runs (RD632) and TensorFlow's own
+check of the GPU against its build (RD633). Assertions are about rule ids, signatures and categories,
+never about wording; the lines are written in the shapes the real reports cited in
+rules/gfx_named_rocm.yaml print.
+"""
+
+from __future__ import annotations
+
+from typing import List, Tuple
+
+import pytest
+from ingest_helpers import ingest
+
+from rocm_doctor.ingest import ingest_text
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.pipeline import evaluate
+
+
+def serious(text: str) -> List[Tuple[str, str]]:
+    findings = evaluate(load_rules([], use_env=False), ingest_text(text).facts).findings
+    return [(f.id, f.category) for f in findings if f.severity in ("error", "warning")]
+
+
+def signatures(text: str) -> list:
+    found = ingest(text).facts.symptoms.signatures
+    return list(found.value or []) if found.is_known else []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1990] Ignoring visible gpu device (device: 0, name: , pci bus id: 0000:23:00.0) with AMDGPU version : gfx1100. The supported AMDGPU versions are gfx1030, gfx900, gfx906, gfx908, gfx90a.\n",
+        # wrapped where a terminal or a mail client breaks it
+        "Ignoring visible gpu device (device: 0, name: AMD Radeon RX 7600, pci bus id: 0000:0d:00.0) with AMDGPU version : gfx1102.\nThe supported AMDGPU versions are gfx1030gfx1100, gfx900, gfx906.\n",
+        "StreamExecutor ROCM device (0) is of unsupported AMDGPU version : gfx1100. The supported AMDGPU versions are gfx1030, gfx900.\n",
+    ],
+)
+def test_tensorflow_skipping_the_gpu_is_read_and_judged_as_a_build_without_it(text: str) -> None:
+    assert "tensorflow_gfx_not_in_build" in signatures(text)
+    found = serious(text)
+    assert found and found[0] == ("RD633", "gfx-unsupported")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My RX 7900 XTX with ROCm 5.4.2: pytorch sees the GPU but segfaults as soon as a tensor is moved to the GPU.\n",
+        "I have a 7900 XT and installed ROCm 5.4.3 with amdgpu-install. Segmentation fault (core dumped) on tensor.to(0).\n",
+        "I have a Radeon VII and installed ROCm 6.4 on Ubuntu 24.04. ComfyUI crashes with a segmentation fault when loading the model.\n",
+    ],
+)
+def test_a_rocm_release_without_the_gpu_is_named_as_the_cause(text: str) -> None:
+    found = serious(text)
+    assert found and found[0] == ("RD632", "gfx-unsupported")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # ROCm 5.7's wheels (torch 2.2/2.3) have gfx1100
+        "My RX 7900 XTX with ROCm 5.7: pytorch segfaults as soon as a tensor is moved to the GPU.\n",
+        # ROCm 6.3's rocBLAS still has gfx906
+        "I have a Radeon VII and installed ROCm 6.3. ComfyUI crashes with a segmentation fault.\n",
+        # the torch in use is shown: RD790 judges the wheel, not the system's release
+        "RX 7900 XTX, ROCm 5.4.2, torch 2.0.1+rocm5.4.2: Segmentation fault (core dumped)\n",
+        # an RX 6700 XT can borrow gfx1030's kernels from the same wheels (the override rules speak)
+        "RX 6700 XT with ROCm 5.2: Segmentation fault (core dumped)\n",
+    ],
+)
+def test_a_rocm_release_that_has_the_gpu_or_a_shown_torch_is_not_blamed(text: str) -> None:
+    assert "RD632" not in [rule for rule, _ in serious(text)]
