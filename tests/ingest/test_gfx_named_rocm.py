@@ -69,3 +69,30 @@ def test_a_rocm_release_without_the_gpu_is_named_as_the_cause(text: str) -> None
 )
 def test_a_rocm_release_that_has_the_gpu_or_a_shown_torch_is_not_blamed(text: str) -> None:
     assert "RD632" not in [rule for rule, _ in serious(text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Radeon 780M (gfx1103), ROCm 6.2, ollama runs on the CPU.\n",
+        "My laptop has a Ryzen 7 7840HS with Radeon 780M. I installed ROCm 6.1 and pytorch, but torch.cuda.is_available() returns False.\n",
+        "I have an RX 7600 on Ubuntu 22.04 with ROCm 6.0 and ComfyUI crashes with Segmentation fault (core dumped).\n",
+    ],
+)
+def test_a_rocm_release_whose_builds_lack_the_gpus_own_target_asks_for_the_override(text: str) -> None:
+    assert ("RD634", "gfx-override") in serious(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # torch 2.7, built with ROCm 6.3, has gfx1102 itself
+        "I have an RX 7600 on Ubuntu 22.04 with ROCm 6.3 and ComfyUI crashes with Segmentation fault (core dumped).\n",
+        # the override is in the command that ran
+        "RX 7600, ROCm 6.0: HSA_OVERRIDE_GFX_VERSION=11.0.0 python main.py crashes with Segmentation fault (core dumped).\n",
+        # a GPU named only through the CPU model is never judged on its own
+        "My laptop has a Ryzen 7 7840HS. I installed ROCm 6.1 and pytorch, but torch.cuda.is_available() returns False.\n",
+    ],
+)
+def test_the_override_is_not_asked_for_where_the_builds_have_the_target_or_it_is_set(text: str) -> None:
+    assert "RD634" not in [rule for rule, _ in serious(text)]

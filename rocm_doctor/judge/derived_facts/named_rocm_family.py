@@ -21,7 +21,7 @@ gfx906 Tensile library).
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, Optional, Tuple, Union
 
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
@@ -49,16 +49,9 @@ def _family_missing(wheels: TorchWheels, pairs: List[tuple], family: List[str]) 
     return True
 
 
-@gpu_fact(
-    "named_rocm_lacks_gfx",
-    "What the ROCm release the report names (rocm.version) lacks for the GPU, where the report shows no torch "
-    "version, no live arch list and no wheel index: 'torch X's wheels ...' when every pytorch.org release built "
-    "with that ROCm (same major.minor) has no target of the GPU's override group, or '<library> ...' when that "
-    "ROCm's math library ships no kernels for the GPU's target and the target has no documented override "
-    "(torch_wheels.yaml library_gaps). Absent when the release has them; unknown when the table cannot say "
-    "(no pytorch.org wheel was built with that ROCm) or the GPU is inferred only from a CPU model.",
-)
-def named_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+def _named_release(facts: Facts, agent: GpuAgent, tables: Tables) -> Union[Tuple[str, str, List[str], List[tuple], str], Fact]:
+    """(gfx, ROCm series, the GPU's override group, the (torch, variant) pairs built with that series, source),
+    or the fact to return instead when the ROCm release or the GPU's group cannot be judged."""
     rocm = facts.rocm.version
     if not rocm.is_known:
         return carry(rocm, "rocm.version")
@@ -67,14 +60,36 @@ def named_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     family = gpu_family(agent, tables)
     if isinstance(family, Fact):
         return family
-    gfx = base_gfx(str(agent.gfx.value))
-    wheels = table_wheels(tables)
     rocm_series = series(rocm.value) or ""
-    source = f"{rocm.source or 'rocm.version'}; {WHEEL_SOURCE}"
-    library = wheels.library_gap(gfx, rocm.value)
+    pairs = _variants_of_release(table_wheels(tables), rocm_series)
+    return base_gfx(str(agent.gfx.value)), rocm_series, family, pairs, f"{rocm.source or 'rocm.version'}; {WHEEL_SOURCE}"
+
+
+def _built_with(pairs: List[tuple]) -> str:
+    releases = sorted({torch for torch, _ in pairs}, key=parse_version)
+    variants = sorted({variant for _, variant in pairs}, key=parse_version)
+    return f"torch {' and '.join(releases)}: rocm{', rocm'.join(variants)}"
+
+
+@gpu_fact(
+    "named_rocm_lacks_gfx",
+    "What the ROCm release the report names (rocm.version) lacks for the GPU: 'the pytorch.org wheels built with "
+    "it ... have no target of its family' when every pytorch.org release built with that ROCm (same major.minor) "
+    "has no target of the GPU's override group, or 'its <library> ships no <gfx> kernels' when that ROCm's math "
+    "library has none for the GPU's target and the target has no documented override (torch_wheels.yaml "
+    "library_gaps). Absent when the release has them; unknown when the table cannot say (no pytorch.org wheel "
+    "was built with that ROCm) or the GPU is inferred only from a CPU model. Rules use it only where the report "
+    "shows no torch version and no wheel index.",
+)
+def named_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    named = _named_release(facts, agent, tables)
+    if isinstance(named, Fact):
+        return named
+    gfx, rocm_series, family, pairs, source = named
+    wheels = table_wheels(tables)
+    library = wheels.library_gap(gfx, str(facts.rocm.version.value))
     if library and not documented_override(facts, agent, tables).is_known:
         return known(f"its {library} ships no {gfx} kernels", source)
-    pairs = _variants_of_release(wheels, rocm_series)
     if not pairs:
         return unknown(f"no pytorch.org torch release was built with ROCm {rocm_series} ({WHEEL_SOURCE})")
     missing = _family_missing(wheels, pairs, family)
@@ -82,10 +97,31 @@ def named_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
         return unknown(f"{WHEEL_SOURCE} cannot say whether the wheels built with ROCm {rocm_series} have a target of {gfx}'s group")
     if not missing:
         return absent(source, f"wheels built with ROCm {rocm_series} have {gfx} or a target of its group")
-    releases = sorted({torch for torch, _ in pairs}, key=parse_version)
-    variants = sorted({variant for _, variant in pairs}, key=parse_version)
-    return known(
-        f"the pytorch.org wheels built with it (torch {' and '.join(releases)}: rocm{', rocm'.join(variants)}) have no target of {gfx}'s family",
-        f"{source}; {OVERRIDE_SOURCE}",
-    )
+    return known(f"the pytorch.org wheels built with it ({_built_with(pairs)}) have no target of {gfx}'s family", f"{source}; {OVERRIDE_SOURCE}")
 
+
+@gpu_fact(
+    "named_rocm_lacks_own_gfx",
+    "The pytorch.org wheels built with the ROCm release the report names (same major.minor) have no kernels for "
+    "the GPU's own gfx but do for another target of its override group, so the GPU runs them only through an "
+    "override: 'the pytorch.org wheels built with it (torch X: rocmA.B) have no <gfx> kernels'. Absent when one "
+    "of them has the GPU's gfx or none has a target of its group (named_rocm_lacks_gfx speaks then); unknown "
+    "when the table cannot say or the GPU is inferred only from a CPU model.",
+)
+def named_rocm_lacks_own_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    named = _named_release(facts, agent, tables)
+    if isinstance(named, Fact):
+        return named
+    gfx, rocm_series, family, pairs, source = named
+    if not pairs:
+        return unknown(f"no pytorch.org torch release was built with ROCm {rocm_series} ({WHEEL_SOURCE})")
+    wheels = table_wheels(tables)
+    own = _family_missing(wheels, pairs, [gfx])
+    group = _family_missing(wheels, pairs, family)
+    if own is None or group is None:
+        return unknown(f"{WHEEL_SOURCE} cannot say whether the wheels built with ROCm {rocm_series} have {gfx} or its group")
+    if not own:
+        return absent(source, f"a wheel built with ROCm {rocm_series} has {gfx}")
+    if group:
+        return absent(source, f"the wheels built with ROCm {rocm_series} have no target of {gfx}'s group either (named_rocm_lacks_gfx)")
+    return known(f"the pytorch.org wheels built with it ({_built_with(pairs)}) have no {gfx} kernels", f"{source}; {OVERRIDE_SOURCE}")
