@@ -96,3 +96,21 @@ def test_a_rocm_release_whose_builds_lack_the_gpus_own_target_asks_for_the_overr
 )
 def test_the_override_is_not_asked_for_where_the_builds_have_the_target_or_it_is_set(text: str) -> None:
     assert "RD634" not in [rule for rule, _ in serious(text)]
+
+
+def test_a_late_rdna3_target_crashing_without_torch_shown_ranks_before_a_cpu_model_guess() -> None:
+    # RX 7600 (gfx1102): the override question comes before the iGPU the CPU model implies
+    found = serious("I have a Ryzen 5 7600 and an RX 7600. ComfyUI crashes with Segmentation fault (core dumped).\n")
+    assert found and found[0] == ("RD635", "gfx-override")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "RX 7900 XTX: Segmentation fault (core dumped)\n",  # gfx1100 is in every wheel since torch 2.1
+        "RX 7600, torch 2.7.1+rocm6.3: Segmentation fault (core dumped)\n",  # that torch has gfx1102
+        "I have an RX 7600. ComfyUI works fine.\n",  # nothing crashed
+    ],
+)
+def test_the_late_target_condition_is_not_raised_where_it_cannot_apply(text: str) -> None:
+    assert "RD635" not in [rule for rule, _ in serious(text)]
