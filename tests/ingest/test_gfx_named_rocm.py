@@ -114,3 +114,16 @@ def test_a_late_rdna3_target_crashing_without_torch_shown_ranks_before_a_cpu_mod
 )
 def test_the_late_target_condition_is_not_raised_where_it_cannot_apply(text: str) -> None:
     assert "RD635" not in [rule for rule, _ in serious(text)]
+
+
+def test_an_amd_image_tag_names_the_rocm_its_torch_was_built_with() -> None:
+    facts = ingest("docker run rocm/pytorch:rocm6.4_ubuntu24.04_py3.12_pytorch_release_2.6.0\n").facts
+    assert facts.torch.rocm_version.is_known and str(facts.torch.rocm_version.value) == "6.4"
+
+
+def test_an_amd_image_whose_rocblas_lacks_the_gpu_is_named_as_the_cause() -> None:
+    text = "docker run rocm/pytorch:rocm6.4_ubuntu24.04_py3.12_pytorch_release_2.6.0 on my MI50: Segmentation fault (core dumped)\n"
+    found = serious(text)
+    assert found and found[0] == ("RD632", "gfx-unsupported")
+    older = "docker run rocm/pytorch:rocm6.3.4_ubuntu24.04_py3.12_pytorch_release_2.4.1 on my MI50: Segmentation fault (core dumped)\n"
+    assert "RD632" not in [rule for rule, _ in serious(older)]

@@ -65,6 +65,28 @@ def _named_release(facts: Facts, agent: GpuAgent, tables: Tables) -> Union[Tuple
     return base_gfx(str(agent.gfx.value)), rocm_series, family, pairs, f"{rocm.source or 'rocm.version'}; {WHEEL_SOURCE}"
 
 
+def _amd_build_rocm(facts: Facts) -> Optional[str]:
+    """The ROCm release an AMD-built torch (a rocm/pytorch image's, torch.distributor amd) was built with, if shown."""
+    torch = facts.torch
+    if torch.distributor.is_known and torch.distributor.value == "amd" and torch.rocm_version.is_known:
+        return str(torch.rocm_version.value)
+    return None
+
+
+def _amd_build_library_gap(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    """For AMD's own torch build (a rocm/pytorch image): only the math library of the ROCm it was built with can
+    be judged; the build's own gfx list is not in the table."""
+    rocm = _amd_build_rocm(facts) or ""
+    family = gpu_family(agent, tables)
+    if isinstance(family, Fact):
+        return family
+    gfx = base_gfx(str(agent.gfx.value))
+    library = table_wheels(tables).library_gap(gfx, rocm)
+    if library and not documented_override(facts, agent, tables).is_known:
+        return known(f"its {library} ships no {gfx} kernels", f"{facts.torch.rocm_version.source or 'torch.rocm_version'}; {WHEEL_SOURCE}")
+    return unknown(f"the gfx list of AMD's torch built with ROCm {rocm} is not in {WHEEL_SOURCE}")
+
+
 def _built_with(pairs: List[tuple]) -> str:
     releases = sorted({torch for torch, _ in pairs}, key=parse_version)
     variants = sorted({variant for _, variant in pairs}, key=parse_version)
@@ -82,6 +104,8 @@ def _built_with(pairs: List[tuple]) -> str:
     "shows no torch version and no wheel index.",
 )
 def named_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    if _amd_build_rocm(facts) is not None:
+        return _amd_build_library_gap(facts, agent, tables)
     named = _named_release(facts, agent, tables)
     if isinstance(named, Fact):
         return named
