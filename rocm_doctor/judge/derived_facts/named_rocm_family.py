@@ -10,7 +10,8 @@ ROCm 6.4") and show no torch version and no wheel index, so the per-wheel facts
   built for gfx900/906/908/90a/1030 only);
 - the release's own math library ships no kernels for the GPU's target and the target has no documented
   override (rules/data/torch_wheels.yaml ``library_gaps``: rocBLAS from ROCm 6.4 has no gfx900/gfx906
-  Tensile library).
+  Tensile library). This one also holds for AMD's own torch in a rocm/pytorch image, built with the ROCm
+  its tag names.
 
 Reports: ROCm/legacy-rocm-build#1977 (RX 7900 XTX, ROCm 5.4.x: torch sees the GPU and segfaults),
 ROCm/legacy-rocm-build#1973 (the ROCm 5.4.2/5.4.3 segfault it links), ROCm/hip#3229 (gfx1100 not in
@@ -100,8 +101,9 @@ def _built_with(pairs: List[tuple]) -> str:
     "has no target of the GPU's override group, or 'its <library> ships no <gfx> kernels' when that ROCm's math "
     "library has none for the GPU's target and the target has no documented override (torch_wheels.yaml "
     "library_gaps). Absent when the release has them; unknown when the table cannot say (no pytorch.org wheel "
-    "was built with that ROCm) or the GPU is inferred only from a CPU model. Rules use it only where the report "
-    "shows no torch version and no wheel index.",
+    "was built with that ROCm) or the GPU is inferred only from a CPU model. For AMD's own torch (a rocm/pytorch "
+    "image: torch.distributor amd with torch.rocm_version) only the library gap at the ROCm it was built with is "
+    "judged. Rules use it where the report shows no pytorch.org torch version and no wheel index.",
 )
 def named_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     if _amd_build_rocm(facts) is not None:
