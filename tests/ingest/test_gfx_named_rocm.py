@@ -127,10 +127,3 @@ def test_an_amd_image_whose_rocblas_lacks_the_gpu_is_named_as_the_cause() -> Non
     assert found and found[0] == ("RD632", "gfx-unsupported")
     older = "docker run rocm/pytorch:rocm6.3.4_ubuntu24.04_py3.12_pytorch_release_2.4.1 on my MI50: Segmentation fault (core dumped)\n"
     assert "RD632" not in [rule for rule, _ in serious(older)]
-
-
-def test_a_gpu_in_no_release_build_reads_after_the_finding_about_what_failed() -> None:
-    # gfx1010 is in no pytorch.org build, but what failed is the Windows runtime's support of the GPU (RD205)
-    found = serious("Windows 11, RX 5700 XT, ComfyUI: it runs on the CPU\n")
-    rules = [rule for rule, _ in found]
-    assert "RD527" in rules and rules[-1] == "RD527"
