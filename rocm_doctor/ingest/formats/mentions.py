@@ -704,6 +704,10 @@ def _rocm(block: Block) -> List[Observation]:
                 out += identity_observations(identify(torch.group(1)), line, TRUST_PROSE)
                 out.append(Observation("torch.flavour", "rocm", line, TRUST_PROSE))
                 out.append(Observation("torch.distributor", "amd", line, TRUST_PROSE))
+                if version:
+                    # AMD builds the image's torch against the user-space ROCm its tag names
+                    # (https://rocm.docs.amd.com/projects/install-on-linux/en/docs-6.2.0/how-to/3rd-party/pytorch-install.html)
+                    out.append(Observation("torch.rocm_version", version, line, TRUST_PROSE))
     return out
 
 
