@@ -88,6 +88,7 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "rocm-594-rx560-chipset-x4-slot-rejects-atomics": {"driver", "platform"},
     "rocm-1218-rx580-i7-3770k-ivy-bridge-no-pcie-atomics": {"driver", "platform"},
     "pytorch-186516-pip-amdsmi-duplicate-libamd-smi-zero-devices": {"packages"},
+    "lmstudio-1899-win-9060xt-adrenalin-2651-breaks-rocm-runtime": {"driver"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 
