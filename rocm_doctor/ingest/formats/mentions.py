@@ -129,8 +129,11 @@ _NOT_DONE_BEFORE = re.compile(
 6.2 to 6.4?", "try updating from torch 2.7 to 2.8"): the release moved to is not the current one. A
 comma ends their reach ("not sure if it matters, but after upgrading from torch 2.7.1 to 2.8.0")."""
 _QUESTION_AFTER = re.compile(r"[^.!,\n]{0,10}\?")
-_TORCH_BUILD_AFTER = re.compile(r"\s{0,8}(?:wheel|build|torch|pytorch)", re.IGNORECASE)
-"""A ROCm release followed by these is a torch build's ("ROCm 6.2 wheels", "rocm6.2 torch")."""
+_TORCH_BUILD_AFTER = re.compile(r"[ \t]{0,8}(?:wheel|build|torch|pytorch|index\b|nightl(?:y|ies)\b|whl\b)", re.IGNORECASE)
+"""A ROCm release followed by these is a torch build's ("ROCm 6.2 wheels", "rocm6.2 torch"; the index a torch
+came from, "from the rocm5.7 index", "the rocm6.4 nightly": download.pytorch.org names its ROCm indexes
+/whl/rocmX.Y and /whl/nightly/rocmX.Y, https://pytorch.org/get-started/previous-versions/). The words must follow
+on the same line: a field list's next line ("ROCm 6.2" above "torch: 2.5.1") names the next part."""
 
 
 _MOVE_TARGET_BEFORE = re.compile(r"\bfrom\s+ROCm[\s-]v?\d{1,2}(?:\.\d{1,3}){0,2}\s+to\s+$", re.IGNORECASE)
@@ -173,7 +176,12 @@ a comma between them lists components ("torch 2.5.1, ROCm 6.2"), and the release
 _MOVE_TO_A_BUILD = re.compile(r"\s{1,8}to\s{1,8}(?:ROCm(?:\s{1,8}|-)?)?v?\d+\.\d+(?:\.\d+)?\s{0,8}(?:wheel|build|torch|pytorch)", re.IGNORECASE)
 """The rest of a move whose destination is a torch build ("from ROCm 6.1 to 6.2 wheels")."""
 _ROCM_BUILT_WITH = re.compile(
-    r"(?:\b(?:built|compiled)\s+(?:\S+\s+){0,3}(?:for|with|against)|\b(?:torch|pytorch|wheels?)\s+(?:for|with|built for)|\bindex(?:-url)?(?:\s+for)?|\bnightl\S*(?:\s+for)?)\s+$",
+    r"(?:\b(?:built|compiled)\s+(?:\S+\s+){0,3}(?:for|with|against)|\b(?:torch|pytorch|wheels?)\s+(?:for|with|built for)|\bindex(?:-url)?(?:\s+for)?|\bnightl\S*(?:\s+for)?)\s+$"
+    # The release right after the package's name, as the build is named ("pytorch rocm5.6", "PyTorch ROCm
+    # 7.0", "Installed pytorch rocm 7.2 using AMD documentation", "torch (ROCm 6.2)"): that torch's build, as
+    # the wheel's local tag spells it. A comma or "and" between them lists the stack's parts ("torch, ROCm
+    # 6.2"), and the release is the system's.
+    r"|\b(?:py)?torch(?:[ \t]+(?:nightly|nightlies|wheels?|builds?))?[ \t]{0,4}[(\[]?[ \t]{0,4}$",
     re.IGNORECASE,
 )
 """Words right before "ROCm 6.2" that make it the ROCm torch was built for ("built against", "torch for",
@@ -653,6 +661,8 @@ def _rocm(block: Block) -> List[Observation]:
             continue  # "torchvision 0.20.1 rocm6.2": the companion's build, not the system's ROCm
         if _TORCH_BUILD_AFTER.match(after) or _ROCM_BUILT_WITH.search(before) or version_before:
             out.append(Observation("torch.rocm_version", match.group(1), line, TRUST_PROSE))
+            # a torch built for a ROCm release is a ROCm build of torch
+            out.append(Observation("torch.flavour", "rocm", line, TRUST_PROSE))
         elif _CHANGED_FROM.search(before):
             if _MOVE_TO_A_BUILD.match(text, match.end(), match.end() + 48):
                 continue  # "switched from rocm6.1 to rocm6.2 torch wheels": both are torch builds, not the system's
