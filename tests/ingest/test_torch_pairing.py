@@ -1,0 +1,64 @@
+"""torch's ROCm build beside the system's ROCm, and torchvision beside torch, as reports say them
+(issue 23, classes torch_rocm_mismatch and package_mismatch; rules/torch_pairing.yaml, RD820).
+
+The texts are written for the test in the shapes of real reports (named per case), not copied from one.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import signature_errors
+
+from rocm_doctor.ingest import ingest_text
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.pipeline import evaluate
+
+
+def _problem_ids(text: str) -> list:
+    return [f.id for f in evaluate(load_rules([], use_env=False), ingest_text(text).facts).findings if f.severity in ("error", "warning")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the torch build named after the package, the system's release after "installed" / "with"
+        "I have ROCm 5.7 installed and installed pytorch rocm5.6. Stable diffusion crashes with a segfault.\n",
+        "Using pytorch rocm5.6 with ROCm 6.1 on Ubuntu 22.04, the GPU is not used.\n",
+        # the index the torch came from (pytorch/pytorch#118457: a rocm6.0 nightly wheel on /opt/rocm-6.0.1)
+        "ROCm 6.1 is installed. I installed torch from the rocm6.0 nightly index and it fails.\n",
+        # a tagged torch beside a system release (AUTOMATIC1111/stable-diffusion-webui#15464's shape)
+        "torch==2.0.1+rocm5.4.2 on a system with ROCm 5.7.2 segfaults\n",
+    ],
+)
+def test_a_report_of_torch_built_for_another_rocm_than_the_systems_gets_the_mismatch_finding(text: str) -> None:
+    assert "RD580" in _problem_ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have ROCm 6.2 installed and installed pytorch rocm6.2.\n",
+        # a comma lists the stack's parts: one release, the system's
+        "torch, ROCm 6.2, Ubuntu 22.04, RX 7900 XTX\n",
+        # the torch build alone: nothing to compare
+        "I installed pytorch from the rocm6.2 index.\n",
+    ],
+)
+def test_no_mismatch_finding_without_two_different_releases(text: str) -> None:
+    assert "RD580" not in _problem_ids(text)
+
+
+def test_the_mismatch_finding_reads_after_a_finding_that_names_a_cause() -> None:
+    # RD533 explains the crash in the runtime; RD580 is the weak reading and comes after it
+    text = "torch 2.0.1+rocm5.4.2 on rocm-runtime-5.7.2\n#0  0x00007fff610f67c9 in rocr::AMD::hsa_amd_memory_lock_to_pool(void*, unsigned long,\n"
+    shown = _problem_ids(text)
+    assert "RD580" in shown and shown.index("RD580") > 0
+
+
+def test_torchvisions_couldnt_load_custom_ops_is_read_as_a_torchvision_built_for_another_torch() -> None:
+    text = (
+        "RuntimeError: Couldn't load custom C++ ops. This can happen if your PyTorch and torchvision versions are incompatible, "
+        "or if you had errors while compiling torchvision from source.\n"
+    )
+    assert "torchvision_custom_ops_not_loaded" in signature_errors(text)
+    assert "RD820" in _problem_ids(text)
