@@ -464,6 +464,10 @@ def test_a_kernel_field_takes_a_release_at_its_start_not_any_number() -> None:
         ("I have ROCm 5.7 installed and I installed pytorch from the rocm5.6 index.\n", "5.7", "5.6"),
         # a comma lists the stack's parts: the release is the system's
         ("I installed torch, ROCm 6.2 and Ubuntu 22.04.\n", "6.2", None),
+        # "is" before a dotted release; "for" between torch's version and its build's release
+        ("my rocm version is 5.7 and I use pytorch 2.1.0 for rocm 5.6\n", "5.7", "5.6"),
+        ("rocm 5.7.1, pytorch 2.1.0 for rocm 5.6\n", "5.7.1", "5.6"),
+        ("ROCm is 5 years old and torch 2.5.1 runs on ROCm 6.2\n", "6.2", None),
     ],
 )
 def test_a_rocm_version_is_the_torch_build_only_when_the_words_say_so(text: str, system, built_for) -> None:

@@ -90,8 +90,8 @@ or pip.conf's extra-index-url): a ROCm index among them is searched beside the o
 (https://github.com/pypa/pip/blob/24.2/src/pip/_internal/models/search_scope.py)."""
 _INDEX = re.compile(r"(?:--index-url|--extra-index-url|-i|--find-links|-f)[=\s]+(\S+)|(https?://(?:download\.pytorch\.org/whl/\S+|rocm\.nightlies\.amd\.com/\S+|repo\.amd\.com/rocm/\S+|stable\.repo\.amd\.com/rocm/\S+|repo\.radeon\.com/rocm/(?:manylinux|windows)/\S+))", re.IGNORECASE)
 _OPT_ROCM = re.compile(r"/opt/rocm-(\d+\.\d+(?:\.\d+)?)(?![\w.])")
-_ROCM_WORD = re.compile(r"(?<![\w/+%.-])ROCm(?:\s+|-|\s+version\s*:?\s*|\s*:\s*|(?=v?\d+\.\d))v?(\d+\.\d+(?:\.\d+)?|[5-9]|1\d)(?!\w|\.\d)", re.IGNORECASE)
-"""``ROCm 6.2``, ``ROCm-6.2``, ``ROCm: 6.2`` and, in prose, ``rocm6.2`` (how wheel tags spell it; a tag after ``+`` or
+_ROCM_WORD = re.compile(r"(?<![\w/+%.-])ROCm(?:\s+|-|\s+version\s*:?\s*|\s+(?:version\s+)?is\s+(?=v?\d+\.\d)|\s*:\s*|(?=v?\d+\.\d))v?(\d+\.\d+(?:\.\d+)?|[5-9]|1\d)(?!\w|\.\d)", re.IGNORECASE)
+"""``ROCm 6.2``, ``ROCm-6.2``, ``ROCm: 6.2``, ``my ROCm version is 6.2`` (a dotted release after "is") and, in prose, ``rocm6.2`` (how wheel tags spell it; a tag after ``+`` or
 in a URL or path is the torch build's, not read here, and a release followed by wheels/torch is read as the build's below)."""
 _CHANGED_FROM = re.compile(r"\b(?:updat|upgrad|downgrad|mov|switch|migrat|went|go|coming)\w*\s+(?:\w+\s+){0,2}from\s+$", re.IGNORECASE)
 """Words before a release the report moved away from ("after updating from ROCm 5.7.1 to ROCm 6.0")."""
@@ -170,8 +170,12 @@ def _move_not_made(text: str, match: "re.Match[str]", start: Optional[int] = Non
     return bool(
         _NOT_DONE_BEFORE.search(before) or _QUESTION_AFTER.match(text, match.end(), match.end() + 12) or _attempt_failed(text, begin, match.end())
     )
-_PACKAGE_VERSION_BEFORE = re.compile(r"\b(?:py)?(torch(?:vision|audio)?)[ \t]{0,4}(?:==?|:)?[ \t]{0,4}v?\d+\.\d+(?:\.\d+)?[ \t]{0,4}[(\[]?[ \t]{0,4}$", re.IGNORECASE)
-"""A release right after a package's version names that build ("torch 2.5.1 rocm6.2", "torch 2.4.0 (ROCm 6.1)");
+_PACKAGE_VERSION_BEFORE = re.compile(
+    r"\b(?:py)?(torch(?:vision|audio)?)[ \t]{0,4}(?:==?|:)?[ \t]{0,4}v?\d+\.\d+(?:\.\d+)?[ \t]{0,4}(?:[(\[]|(?:(?:built|compiled)[ \t]+)?for[ \t]+)?[ \t]{0,4}$",
+    re.IGNORECASE,
+)
+"""A release right after a package's version names that build ("torch 2.5.1 rocm6.2", "torch 2.4.0 (ROCm 6.1)",
+"pytorch 2.1.0 for rocm 5.6");
 a comma between them lists components ("torch 2.5.1, ROCm 6.2"), and the release is the system's."""
 _MOVE_TO_A_BUILD = re.compile(r"\s{1,8}to\s{1,8}(?:ROCm(?:\s{1,8}|-)?)?v?\d+\.\d+(?:\.\d+)?\s{0,8}(?:wheel|build|torch|pytorch)", re.IGNORECASE)
 """The rest of a move whose destination is a torch build ("from ROCm 6.1 to 6.2 wheels")."""
