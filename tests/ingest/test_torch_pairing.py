@@ -62,3 +62,19 @@ def test_torchvisions_couldnt_load_custom_ops_is_read_as_a_torchvision_built_for
     )
     assert "torchvision_custom_ops_not_loaded" in signature_errors(text)
     assert "RD820" in _problem_ids(text)
+
+
+@pytest.mark.parametrize(
+    "text, series",
+    [
+        (">>> import torch\n>>> torch.version.hip\n'5.6.31061-8c743ae5d'\n", "5.6"),
+        ('$ python -c "import torch; print(torch.version.hip)"\n6.2.41133-dd7f95766\n', "6.2"),
+    ],
+)
+def test_torch_version_hip_printed_gives_the_rocm_series_torch_was_built_for(text: str, series: str) -> None:
+    # the same reading collect_env's "ROCM used to build PyTorch" gets (knowledge.torch_static.rocm_version)
+    assert ingest_text(text).facts.torch.rocm_version.value == series
+
+
+def test_a_report_printing_torch_version_hip_beside_another_system_rocm_gets_the_mismatch_finding() -> None:
+    assert "RD580" in _problem_ids("ROCm 6.0 is installed.\n\n>>> import torch\n>>> torch.version.hip\n'5.6.31061-8c743ae5d'\n")
