@@ -78,3 +78,19 @@ def test_torch_version_hip_printed_gives_the_rocm_series_torch_was_built_for(tex
 
 def test_a_report_printing_torch_version_hip_beside_another_system_rocm_gets_the_mismatch_finding() -> None:
     assert "RD580" in _problem_ids("ROCm 6.0 is installed.\n\n>>> import torch\n>>> torch.version.hip\n'5.6.31061-8c743ae5d'\n")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "torchvision 0.25.0 has requirement torch==2.10.0, but you have torch 2.12.1.\n",
+        "torchaudio 2.4.1+rocm6.1 has requirement torch==2.4.1, but you have torch 2.5.1+rocm6.2.\n",
+    ],
+)
+def test_pip_checks_wording_of_a_companion_pinned_to_another_torch_is_read(line: str) -> None:
+    assert "companion_pins_other_torch_pip_check" in signature_errors(line)
+    assert "RD828" in _problem_ids(line)
+
+
+def test_pip_check_naming_another_package_than_torch_is_not_read() -> None:
+    assert "companion_pins_other_torch_pip_check" not in signature_errors("google-colab 1.0.0 has requirement pandas==2.2.2, but you have pandas 3.0.3.\n")
