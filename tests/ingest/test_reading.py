@@ -468,6 +468,11 @@ def test_a_kernel_field_takes_a_release_at_its_start_not_any_number() -> None:
         ("my rocm version is 5.7 and I use pytorch 2.1.0 for rocm 5.6\n", "5.7", "5.6"),
         ("rocm 5.7.1, pytorch 2.1.0 for rocm 5.6\n", "5.7.1", "5.6"),
         ("ROCm is 5 years old and torch 2.5.1 runs on ROCm 6.2\n", "6.2", None),
+        # another program built against a release: by the reporter, the system's ROCm built it; ready-made, neither
+        ("I compiled bitsandbytes with ROCm 6.0 and installed pytorch from the rocm5.6 index.\n", "6.0", "5.6"),
+        ("I built flash-attention against ROCm 6.2 on my system.\n", "6.2", None),
+        ("It runs through CTranslate2 compiled against ROCm 6.2.\n", None, None),
+        ("The wheels were compiled with ROCm 6.1 and it crashes.\n", None, "6.1"),
     ],
 )
 def test_a_rocm_version_is_the_torch_build_only_when_the_words_say_so(text: str, system, built_for) -> None:

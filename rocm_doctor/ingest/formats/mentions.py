@@ -190,6 +190,37 @@ _ROCM_BUILT_WITH = re.compile(
 )
 """Words right before "ROCm 6.2" that make it the ROCm torch was built for ("built against", "torch for",
 "wheels for", "nightly"), not the system's ("installed torch with pip and then ROCm 6.3")."""
+_BUILT_VERB = re.compile(r"\b(?:built|compiled|compiling|building)\b(?P<object>[^.!?;\n]{0,40}?)\s(?:for|with|against)\s+$", re.IGNORECASE)
+_TORCH_WORDS = re.compile(r"\b(?:py)?torch|\bwheels?\b", re.IGNORECASE)
+_PRONOUN_BEFORE_VERB = re.compile(r"\b(?:it|they|them|which|that)\s+(?:(?:is|was|were|are|been|has|have|had|got|gets)\s+){0,2}$", re.IGNORECASE)
+_OWN_BUILD_SUBJECT = re.compile(r"\b(?:I|we)(?:['\u2019]ve|\s+have|\s+had)?\s+(?:\w+\s+)?$", re.IGNORECASE)
+_SENTENCE_BREAK = re.compile(r"[.!?;\n]\s")
+
+
+def _another_programs_build(text: str, start: int) -> Optional[bool]:
+    """For "built/compiled ... with/against ROCm X" ending at ``start``: whether the program built is one other than
+    torch, and if so whether the reporter built it (True: "I compiled bitsandbytes with ROCm 6.0", whose ROCm is the
+    system's that compiled it) or it came built (False: "CTranslate2 compiled against ROCm 6.2", "ZLUDA v6-preview --
+    compiled against ROCm 6.4.x", "LM Studio's ROCm llama.cpp engine is compiled against ROCm 6.x": that program's
+    build, not torch's and not the system's). None where the words name torch, a wheel, or a pronoun ("My torch is
+    built against ROCm 6.2", "the wheels were compiled with ROCm 6.1", "it was built for ROCm 6.0"): torch's, as
+    before."""
+    before = text[max(0, start - 100) : start]
+    verb = _BUILT_VERB.search(before)
+    if verb is None:
+        return None
+    head = before[: verb.start()]
+    breaks = list(_SENTENCE_BREAK.finditer(head))
+    subject = head[breaks[-1].end() :] if breaks else head
+    if _TORCH_WORDS.search(verb.group("object")) or _TORCH_WORDS.search(subject[-60:]) or _PRONOUN_BEFORE_VERB.search(subject[-40:]):
+        return None
+    if verb.group("object").strip() in ("it", "them", "this", "that"):
+        return None  # "compiled it with ROCm 6.0": what "it" is, the sentence before says
+    if verb.group("object").strip():
+        return bool(_OWN_BUILD_SUBJECT.search(subject[-40:]))  # "I compiled bitsandbytes with": the system's ROCm
+    return False if subject.strip() else None
+
+
 _AMDGPU_INSTALL = re.compile(r"amdgpu-install[_/](\d+\.\d+(?:\.\d+)?)(?:\.\d+)?[-/_]", re.IGNORECASE)
 _RADEON_APT = re.compile(r"repo\.radeon\.com/(?:rocm/apt|amdgpu-install|rocm/rhel\d*|rocm/zyp)/(\d+\.\d+(?:\.\d+)?)/", re.IGNORECASE)
 _IMAGE = re.compile(r"\brocm/([a-z0-9_.-]+):([A-Za-z0-9_.-]+)")
@@ -663,7 +694,12 @@ def _rocm(block: Block) -> List[Observation]:
         version_before = _PACKAGE_VERSION_BEFORE.search(before)
         if version_before and version_before.group(1).lower() != "torch":
             continue  # "torchvision 0.20.1 rocm6.2": the companion's build, not the system's ROCm
-        if _TORCH_BUILD_AFTER.match(after) or _ROCM_BUILT_WITH.search(before) or version_before:
+        other = _another_programs_build(text, match.start()) if not version_before and _ROCM_BUILT_WITH.search(before) else None
+        if other is False:
+            continue  # another program's build ("CTranslate2 compiled against ROCm 6.2"): neither torch's nor the system's
+        if other is True:
+            out.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
+        elif _TORCH_BUILD_AFTER.match(after) or _ROCM_BUILT_WITH.search(before) or version_before:
             out.append(Observation("torch.rocm_version", match.group(1), line, TRUST_PROSE))
             # a torch built for a ROCm release is a ROCm build of torch
             out.append(Observation("torch.flavour", "rocm", line, TRUST_PROSE))
