@@ -94,3 +94,12 @@ def test_pip_checks_wording_of_a_companion_pinned_to_another_torch_is_read(line:
 
 def test_pip_check_naming_another_package_than_torch_is_not_read() -> None:
     assert "companion_pins_other_torch_pip_check" not in signature_errors("google-colab 1.0.0 has requirement pandas==2.2.2, but you have pandas 3.0.3.\n")
+
+
+def test_a_torchvision_operator_without_a_gpu_kernel_is_read_as_a_companion_without_gpu_code() -> None:
+    text = (
+        "NotImplementedError: Could not run 'torchvision::nms' with arguments from the 'CUDA' backend. This could be because "
+        "the operator doesn't exist for this backend. 'torchvision::nms' is only available for these backends: [CPU, Meta, QuantizedCPU].\n"
+    )
+    assert "torchvision_op_without_gpu_kernel" in signature_errors(text)
+    assert _problem_ids(text)[0] == "RD581"
