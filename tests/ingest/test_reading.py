@@ -473,6 +473,9 @@ def test_a_kernel_field_takes_a_release_at_its_start_not_any_number() -> None:
         ("I built flash-attention against ROCm 6.2 on my system.\n", "6.2", None),
         ("It runs through CTranslate2 compiled against ROCm 6.2.\n", None, None),
         ("The wheels were compiled with ROCm 6.1 and it crashes.\n", None, "6.1"),
+        # "linked against" as "built against"; a wheel of another package is that package's
+        ("Pytorch stable builds still link against ROCm 7.2.\n", None, "7.2"),
+        ("The image's flash-attn wheel is linked against ROCm 6 (libamdhip64.so.6), but this job runs on ROCm 7.2.\n", "7.2", None),
     ],
 )
 def test_a_rocm_version_is_the_torch_build_only_when_the_words_say_so(text: str, system, built_for) -> None:

@@ -180,7 +180,7 @@ a comma between them lists components ("torch 2.5.1, ROCm 6.2"), and the release
 _MOVE_TO_A_BUILD = re.compile(r"\s{1,8}to\s{1,8}(?:ROCm(?:\s{1,8}|-)?)?v?\d+\.\d+(?:\.\d+)?\s{0,8}(?:wheel|build|torch|pytorch)", re.IGNORECASE)
 """The rest of a move whose destination is a torch build ("from ROCm 6.1 to 6.2 wheels")."""
 _ROCM_BUILT_WITH = re.compile(
-    r"(?:\b(?:built|compiled)\s+(?:\S+\s+){0,3}(?:for|with|against)|\b(?:torch|pytorch|wheels?)\s+(?:for|with|built for)|\bindex(?:-url)?(?:\s+for)?|\bnightl\S*(?:\s+for)?)\s+$"
+    r"(?:\b(?:built|compiled|link(?:s|ed)?)\s+(?:\S+\s+){0,3}(?:for|with|against)|\b(?:torch|pytorch|wheels?)\s+(?:for|with|built for)|\bindex(?:-url)?(?:\s+for)?|\bnightl\S*(?:\s+for)?)\s+$"
     # The release right after the package's name, as the build is named ("pytorch rocm5.6", "PyTorch ROCm
     # 7.0", "Installed pytorch rocm 7.2 using AMD documentation", "torch (ROCm 6.2)"): that torch's build, as
     # the wheel's local tag spells it. A comma or "and" between them lists the stack's parts ("torch, ROCm
@@ -188,10 +188,12 @@ _ROCM_BUILT_WITH = re.compile(
     r"|\b(?:py)?torch(?:[ \t]+(?:nightly|nightlies|wheels?|builds?))?[ \t]{0,4}[(\[]?[ \t]{0,4}$",
     re.IGNORECASE,
 )
-"""Words right before "ROCm 6.2" that make it the ROCm torch was built for ("built against", "torch for",
+"""Words right before "ROCm 6.2" that make it the ROCm torch was built for ("built against", "linked against", "torch for",
 "wheels for", "nightly"), not the system's ("installed torch with pip and then ROCm 6.3")."""
-_BUILT_VERB = re.compile(r"\b(?:built|compiled|compiling|building)\b(?P<object>[^.!?;\n]{0,40}?)\s(?:for|with|against)\s+$", re.IGNORECASE)
-_TORCH_WORDS = re.compile(r"\b(?:py)?torch|\bwheels?\b", re.IGNORECASE)
+_BUILT_VERB = re.compile(r"\b(?:built|compiled|compiling|building|link(?:s|ed|ing)?)\b(?P<object>[^.!?;\n]{0,40}?)\s(?:for|with|against)\s+$", re.IGNORECASE)
+_TORCH_WORDS = re.compile(r"\b(?:py)?torch|\b(?:the|these|those|my|our)\s+(?:(?:rocm|nightly|official|prebuilt|pip|new|old|latest)\s+)?wheels?\b", re.IGNORECASE)
+"""Words that make the program built torch: torch itself, or "the wheels" with no other package named ("the image's
+flash-attn wheel is linked against ROCm 6" is flash-attn's)."""
 _PRONOUN_BEFORE_VERB = re.compile(r"\b(?:it|they|them|which|that)\s+(?:(?:is|was|were|are|been|has|have|had|got|gets)\s+){0,2}$", re.IGNORECASE)
 _OWN_BUILD_SUBJECT = re.compile(r"\b(?:I|we)(?:['\u2019]ve|\s+have|\s+had)?\s+(?:\w+\s+)?$", re.IGNORECASE)
 _SENTENCE_BREAK = re.compile(r"[.!?;\n]\s")
