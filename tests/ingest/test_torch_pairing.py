@@ -103,3 +103,18 @@ def test_a_torchvision_operator_without_a_gpu_kernel_is_read_as_a_companion_with
     )
     assert "torchvision_op_without_gpu_kernel" in signature_errors(text)
     assert _problem_ids(text)[0] == "RD581"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a question, a wish, a denial and the past name no torch in use
+        "I have ROCm 5.7 installed. Should I install pytorch for rocm6.0?\n",
+        "I have ROCm 5.7 installed. Do I need the rocm6.0 wheels?\n",
+        "ROCm 5.7 is installed. I want to try the rocm6.0 nightly.\n",
+        "ROCm 5.7 is installed. Before, I used pytorch rocm5.6 and it worked.\n",
+        "I have ROCm 5.7 installed. I did not install torch for rocm6.0, I used the rocm5.7 index.\n",
+    ],
+)
+def test_a_torch_build_asked_about_wanted_denied_or_past_is_not_the_one_in_use(text: str) -> None:
+    assert "RD580" not in _problem_ids(text)

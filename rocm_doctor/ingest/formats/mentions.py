@@ -136,6 +136,14 @@ came from, "from the rocm5.7 index", "the rocm6.4 nightly": download.pytorch.org
 on the same line: a field list's next line ("ROCm 6.2" above "torch: 2.5.1") names the next part."""
 
 
+_PAST_BEFORE = re.compile(
+    r"\b(?:before|previously|earlier|originally|at\s+first|used\s+to|last\s+working|on\s+my\s+other\s+(?:machine|pc|computer))\b[^.!?;\n]{0,60}$",
+    re.IGNORECASE,
+)
+"""Words earlier in a sentence that put what it names in the past ("Before, I used pytorch rocm5.6 and it worked"):
+the torch build named there is not the one in use."""
+
+
 _MOVE_TARGET_BEFORE = re.compile(r"\bfrom\s+ROCm[\s-]v?\d{1,2}(?:\.\d{1,3}){0,2}\s+to\s+$", re.IGNORECASE)
 """Words before the release a move names as its goal ("from ROCm 6.2 to ROCm 6.4")."""
 
@@ -702,6 +710,8 @@ def _rocm(block: Block) -> List[Observation]:
         if other is True:
             out.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
         elif _TORCH_BUILD_AFTER.match(after) or _ROCM_BUILT_WITH.search(before) or version_before:
+            if _move_not_made(text, match) or denied(text, match.start()) or _PAST_BEFORE.search(before):
+                continue  # a build asked about, wanted, denied or left behind is not the torch in use
             out.append(Observation("torch.rocm_version", match.group(1), line, TRUST_PROSE))
             # a torch built for a ROCm release is a ROCm build of torch
             out.append(Observation("torch.flavour", "rocm", line, TRUST_PROSE))
