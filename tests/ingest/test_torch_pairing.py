@@ -118,3 +118,17 @@ def test_a_torchvision_operator_without_a_gpu_kernel_is_read_as_a_companion_with
 )
 def test_a_torch_build_asked_about_wanted_denied_or_past_is_not_the_one_in_use(text: str) -> None:
     assert "RD580" not in _problem_ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I use pytorch rocm5.6. Should I install ROCm 6.0?\n",
+        "I use pytorch rocm5.6. I want to install ROCm 6.0 next.\n",
+        "I use pytorch rocm5.6. I have not installed ROCm 6.0.\n",
+        "I use pytorch rocm5.6. Before, I had ROCm 6.0 installed.\n",
+    ],
+)
+def test_a_system_rocm_asked_about_wished_denied_or_past_is_not_the_one_installed(text: str) -> None:
+    assert ingest_text(text).facts.rocm.version.status != "known"
+    assert "RD580" not in _problem_ids(text)

@@ -144,6 +144,15 @@ _PAST_BEFORE = re.compile(
 the torch build named there is not the one in use."""
 
 
+_WISHED_BEFORE = re.compile(
+    r"\b(?:should|would|could|wan(?:t|na)|plan(?:s|ned|ning)?|going\s+to|thinking|consider(?:s|ed|ing)?|recommend(?:s|ed)?|suggest(?:s|ed)?)\b[^.!?,;\n]{0,40}$",
+    re.IGNORECASE,
+)
+"""Words before a system release that make it one asked about, wished or advised, not installed ("Should I install
+ROCm 6.0", "I want to install ROCm 6.0 next"); narrower than :data:`_NOT_DONE_BEFORE`, whose "if"/"how"/"can" are
+common around a release that is installed ("not sure if ROCm 6.2 is set up right")."""
+
+
 _MOVE_TARGET_BEFORE = re.compile(r"\bfrom\s+ROCm[\s-]v?\d{1,2}(?:\.\d{1,3}){0,2}\s+to\s+$", re.IGNORECASE)
 """Words before the release a move names as its goal ("from ROCm 6.2 to ROCm 6.4")."""
 
@@ -726,6 +735,10 @@ def _rocm(block: Block) -> List[Observation]:
                 out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
         elif (target := _MOVE_TARGET_BEFORE.search(before)) and _move_not_made(text, match, match.start() - len(before) + target.start()):
             continue  # "... from ROCm 6.2 to ROCm 6.4?": the release a planned or asked-about move would reach
+        elif _WISHED_BEFORE.search(before) or _QUESTION_AFTER.match(text, match.end(), match.end() + 12) or denied(text, match.start()):
+            continue  # "Should I install ROCm 6.0?", "I want to install ROCm 6.0", "I have not installed ROCm 6.0"
+        elif _PAST_BEFORE.search(before):
+            out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
         else:
             out.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
     for pattern in (_AMDGPU_INSTALL, _RADEON_APT):
