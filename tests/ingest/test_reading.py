@@ -457,11 +457,32 @@ def test_a_kernel_field_takes_a_release_at_its_start_not_any_number() -> None:
         ("I installed torch with pip and then ROCm 6.3 from amdgpu-install.\n", "6.3", None),
         ("My torch is built against ROCm 6.2.\n", None, "6.2"),
         ("I use the nightly ROCm 6.4 wheel.\n", None, "6.4"),
+        # the release right after the package's name is the build's, as its wheel tag names it
+        ("I'm using pytorch rocm5.6 with ROCm 6.1 on Ubuntu 22.04.\n", "6.1", "5.6"),
+        ("Installed pytorch rocm 7.2 using AMD documentation\n", None, "7.2"),
+        ("I have ROCm 5.7 installed and installed torch (ROCm 6.0).\n", "5.7", "6.0"),
+        ("I have ROCm 5.7 installed and I installed pytorch from the rocm5.6 index.\n", "5.7", "5.6"),
+        # a comma lists the stack's parts: the release is the system's
+        ("I installed torch, ROCm 6.2 and Ubuntu 22.04.\n", "6.2", None),
+        # "is" before a dotted release; "for" between torch's version and its build's release
+        ("my rocm version is 5.7 and I use pytorch 2.1.0 for rocm 5.6\n", "5.7", "5.6"),
+        ("rocm 5.7.1, pytorch 2.1.0 for rocm 5.6\n", "5.7.1", "5.6"),
+        ("ROCm is 5 years old and torch 2.5.1 runs on ROCm 6.2\n", "6.2", None),
+        # another program built against a release: by the reporter, the system's ROCm built it; ready-made, neither
+        ("I compiled bitsandbytes with ROCm 6.0 and installed pytorch from the rocm5.6 index.\n", "6.0", "5.6"),
+        ("I built flash-attention against ROCm 6.2 on my system.\n", "6.2", None),
+        ("It runs through CTranslate2 compiled against ROCm 6.2.\n", None, None),
+        ("The wheels were compiled with ROCm 6.1 and it crashes.\n", None, "6.1"),
+        # "linked against" as "built against"; a wheel of another package is that package's
+        ("Pytorch stable builds still link against ROCm 7.2.\n", None, "7.2"),
+        ("The image's flash-attn wheel is linked against ROCm 6 (libamdhip64.so.6), but this job runs on ROCm 7.2.\n", "7.2", None),
     ],
 )
 def test_a_rocm_version_is_the_torch_build_only_when_the_words_say_so(text: str, system, built_for) -> None:
     f = facts(text)
     assert f.rocm.version.value == system and f.torch.rocm_version.value == built_for
+    if built_for is not None:
+        assert f.torch.flavour.value == "rocm"  # a torch built for a ROCm release is a ROCm build
 
 
 def test_ollamas_zero_driver_version_is_not_a_version() -> None:

@@ -83,6 +83,7 @@ def test_companions_numpy_and_index_urls() -> None:
     assert wheels.companion("2.5.1", "torchvision") == "0.20"
     assert wheels.companion("2.13.0+rocm7.2", "torchvision") == "0.28"
     assert wheels.companion("2.11.0", "torchvision") is None
+    assert wheels.companion("1.13.1+rocm5.2", "torchvision") == "0.14"  # the 1.x releases with ROCm wheels
     assert wheels.supports_numpy2("2.2.2") is False and wheels.supports_numpy2("2.3.0") is True
     assert tw.index_url("6.2.4", nightly=True) == "https://download.pytorch.org/whl/nightly/rocm6.2.4"
     assert wheels.is_variant("2.6.0", "6.2.4") is True and wheels.is_variant("2.6.0", "6.2") is False

@@ -94,8 +94,8 @@ or pip.conf's extra-index-url): a ROCm index among them is searched beside the o
 (https://github.com/pypa/pip/blob/24.2/src/pip/_internal/models/search_scope.py)."""
 _INDEX = re.compile(r"(?:--index-url|--extra-index-url|-i|--find-links|-f)[=\s]+(\S+)|(https?://(?:download\.pytorch\.org/whl/\S+|rocm\.nightlies\.amd\.com/\S+|repo\.amd\.com/rocm/\S+|stable\.repo\.amd\.com/rocm/\S+|repo\.radeon\.com/rocm/(?:manylinux|windows)/\S+))", re.IGNORECASE)
 _OPT_ROCM = re.compile(r"/opt/rocm-(\d+\.\d+(?:\.\d+)?)(?![\w.])")
-_ROCM_WORD = re.compile(r"(?<![\w/+%.-])ROCm(?:\s+|-|\s+version\s*:?\s*|\s*:\s*|(?=v?\d+\.\d))v?(\d+\.\d+(?:\.\d+)?|[5-9]|1\d)(?!\w|\.\d)", re.IGNORECASE)
-"""``ROCm 6.2``, ``ROCm-6.2``, ``ROCm: 6.2`` and, in prose, ``rocm6.2`` (how wheel tags spell it; a tag after ``+`` or
+_ROCM_WORD = re.compile(r"(?<![\w/+%.-])ROCm(?:\s+|-|\s+version\s*:?\s*|\s+(?:version\s+)?is\s+(?=v?\d+\.\d)|\s*:\s*|(?=v?\d+\.\d))v?(\d+\.\d+(?:\.\d+)?|[5-9]|1\d)(?!\w|\.\d)", re.IGNORECASE)
+"""``ROCm 6.2``, ``ROCm-6.2``, ``ROCm: 6.2``, ``my ROCm version is 6.2`` (a dotted release after "is") and, in prose, ``rocm6.2`` (how wheel tags spell it; a tag after ``+`` or
 in a URL or path is the torch build's, not read here, and a release followed by wheels/torch is read as the build's below)."""
 _CHANGED_FROM = re.compile(r"\b(?:updat|upgrad|downgrad|mov|switch|migrat|went|go|coming)\w*\s+(?:\w+\s+){0,2}from\s+$", re.IGNORECASE)
 """Words before a release the report moved away from ("after updating from ROCm 5.7.1 to ROCm 6.0")."""
@@ -133,8 +133,28 @@ _NOT_DONE_BEFORE = re.compile(
 6.2 to 6.4?", "try updating from torch 2.7 to 2.8"): the release moved to is not the current one. A
 comma ends their reach ("not sure if it matters, but after upgrading from torch 2.7.1 to 2.8.0")."""
 _QUESTION_AFTER = re.compile(r"[^.!,\n]{0,10}\?")
-_TORCH_BUILD_AFTER = re.compile(r"\s{0,8}(?:wheel|build|torch|pytorch)", re.IGNORECASE)
-"""A ROCm release followed by these is a torch build's ("ROCm 6.2 wheels", "rocm6.2 torch")."""
+_TORCH_BUILD_AFTER = re.compile(r"[ \t]{0,8}(?:wheel|build|torch|pytorch|index\b|nightl(?:y|ies)\b|whl\b)", re.IGNORECASE)
+"""A ROCm release followed by these is a torch build's ("ROCm 6.2 wheels", "rocm6.2 torch"; the index a torch
+came from, "from the rocm5.7 index", "the rocm6.4 nightly": download.pytorch.org names its ROCm indexes
+/whl/rocmX.Y and /whl/nightly/rocmX.Y, https://pytorch.org/get-started/previous-versions/). The words must follow
+on the same line: a field list's next line ("ROCm 6.2" above "torch: 2.5.1") names the next part."""
+
+
+_PAST_BEFORE = re.compile(
+    r"\b(?:before|previously|earlier|originally|at\s+first|used\s+to|last\s+working|on\s+my\s+other\s+(?:machine|pc|computer))\b[^.!?;\n]{0,60}$",
+    re.IGNORECASE,
+)
+"""Words earlier in a sentence that put what it names in the past ("Before, I used pytorch rocm5.6 and it worked"):
+the torch build named there is not the one in use."""
+
+
+_WISHED_BEFORE = re.compile(
+    r"\b(?:should|would|could|wan(?:t|na)|plan(?:s|ned|ning)?|going\s+to|thinking|consider(?:s|ed|ing)?|recommend(?:s|ed)?|suggest(?:s|ed)?)\b[^.!?,;\n]{0,40}$",
+    re.IGNORECASE,
+)
+"""Words before a system release that make it one asked about, wished or advised, not installed ("Should I install
+ROCm 6.0", "I want to install ROCm 6.0 next"); narrower than :data:`_NOT_DONE_BEFORE`, whose "if"/"how"/"can" are
+common around a release that is installed ("not sure if ROCm 6.2 is set up right")."""
 
 
 _MOVE_TARGET_BEFORE = re.compile(r"\bfrom\s+ROCm[\s-]v?\d{1,2}(?:\.\d{1,3}){0,2}\s+to\s+$", re.IGNORECASE)
@@ -171,17 +191,59 @@ def _move_not_made(text: str, match: "re.Match[str]", start: Optional[int] = Non
     return bool(
         _NOT_DONE_BEFORE.search(before) or _QUESTION_AFTER.match(text, match.end(), match.end() + 12) or _attempt_failed(text, begin, match.end())
     )
-_PACKAGE_VERSION_BEFORE = re.compile(r"\b(?:py)?(torch(?:vision|audio)?)[ \t]{0,4}(?:==?|:)?[ \t]{0,4}v?\d+\.\d+(?:\.\d+)?[ \t]{0,4}[(\[]?[ \t]{0,4}$", re.IGNORECASE)
-"""A release right after a package's version names that build ("torch 2.5.1 rocm6.2", "torch 2.4.0 (ROCm 6.1)");
+_PACKAGE_VERSION_BEFORE = re.compile(
+    r"\b(?:py)?(torch(?:vision|audio)?)[ \t]{0,4}(?:==?|:)?[ \t]{0,4}v?\d+\.\d+(?:\.\d+)?[ \t]{0,4}(?:[(\[]|(?:(?:built|compiled)[ \t]+)?for[ \t]+)?[ \t]{0,4}$",
+    re.IGNORECASE,
+)
+"""A release right after a package's version names that build ("torch 2.5.1 rocm6.2", "torch 2.4.0 (ROCm 6.1)",
+"pytorch 2.1.0 for rocm 5.6");
 a comma between them lists components ("torch 2.5.1, ROCm 6.2"), and the release is the system's."""
 _MOVE_TO_A_BUILD = re.compile(r"\s{1,8}to\s{1,8}(?:ROCm(?:\s{1,8}|-)?)?v?\d+\.\d+(?:\.\d+)?\s{0,8}(?:wheel|build|torch|pytorch)", re.IGNORECASE)
 """The rest of a move whose destination is a torch build ("from ROCm 6.1 to 6.2 wheels")."""
 _ROCM_BUILT_WITH = re.compile(
-    r"(?:\b(?:built|compiled)\s+(?:\S+\s+){0,3}(?:for|with|against)|\b(?:torch|pytorch|wheels?)\s+(?:for|with|built for)|\bindex(?:-url)?(?:\s+for)?|\bnightl\S*(?:\s+for)?)\s+$",
+    r"(?:\b(?:built|compiled|link(?:s|ed)?)\s+(?:\S+\s+){0,3}(?:for|with|against)|\b(?:torch|pytorch|wheels?)\s+(?:for|with|built for)|\bindex(?:-url)?(?:\s+for)?|\bnightl\S*(?:\s+for)?)\s+$"
+    # The release right after the package's name, as the build is named ("pytorch rocm5.6", "PyTorch ROCm
+    # 7.0", "Installed pytorch rocm 7.2 using AMD documentation", "torch (ROCm 6.2)"): that torch's build, as
+    # the wheel's local tag spells it. A comma or "and" between them lists the stack's parts ("torch, ROCm
+    # 6.2"), and the release is the system's.
+    r"|\b(?:py)?torch(?:[ \t]+(?:nightly|nightlies|wheels?|builds?))?[ \t]{0,4}[(\[]?[ \t]{0,4}$",
     re.IGNORECASE,
 )
-"""Words right before "ROCm 6.2" that make it the ROCm torch was built for ("built against", "torch for",
+"""Words right before "ROCm 6.2" that make it the ROCm torch was built for ("built against", "linked against", "torch for",
 "wheels for", "nightly"), not the system's ("installed torch with pip and then ROCm 6.3")."""
+_BUILT_VERB = re.compile(r"\b(?:built|compiled|compiling|building|link(?:s|ed|ing)?)\b(?P<object>[^.!?;\n]{0,40}?)\s(?:for|with|against)\s+$", re.IGNORECASE)
+_TORCH_WORDS = re.compile(r"\b(?:py)?torch|\b(?:the|these|those|my|our)\s+(?:(?:rocm|nightly|official|prebuilt|pip|new|old|latest)\s+)?wheels?\b", re.IGNORECASE)
+"""Words that make the program built torch: torch itself, or "the wheels" with no other package named ("the image's
+flash-attn wheel is linked against ROCm 6" is flash-attn's)."""
+_PRONOUN_BEFORE_VERB = re.compile(r"\b(?:it|they|them|which|that)\s+(?:(?:is|was|were|are|been|has|have|had|got|gets)\s+){0,2}$", re.IGNORECASE)
+_OWN_BUILD_SUBJECT = re.compile(r"\b(?:I|we)(?:['\u2019]ve|\s+have|\s+had)?\s+(?:\w+\s+)?$", re.IGNORECASE)
+_SENTENCE_BREAK = re.compile(r"[.!?;\n]\s")
+
+
+def _another_programs_build(text: str, start: int) -> Optional[bool]:
+    """For "built/compiled ... with/against ROCm X" ending at ``start``: whether the program built is one other than
+    torch, and if so whether the reporter built it (True: "I compiled bitsandbytes with ROCm 6.0", whose ROCm is the
+    system's that compiled it) or it came built (False: "CTranslate2 compiled against ROCm 6.2", "ZLUDA v6-preview --
+    compiled against ROCm 6.4.x", "LM Studio's ROCm llama.cpp engine is compiled against ROCm 6.x": that program's
+    build, not torch's and not the system's). None where the words name torch, a wheel, or a pronoun ("My torch is
+    built against ROCm 6.2", "the wheels were compiled with ROCm 6.1", "it was built for ROCm 6.0"): torch's, as
+    before."""
+    before = text[max(0, start - 100) : start]
+    verb = _BUILT_VERB.search(before)
+    if verb is None:
+        return None
+    head = before[: verb.start()]
+    breaks = list(_SENTENCE_BREAK.finditer(head))
+    subject = head[breaks[-1].end() :] if breaks else head
+    if _TORCH_WORDS.search(verb.group("object")) or _TORCH_WORDS.search(subject[-60:]) or _PRONOUN_BEFORE_VERB.search(subject[-40:]):
+        return None
+    if verb.group("object").strip() in ("it", "them", "this", "that"):
+        return None  # "compiled it with ROCm 6.0": what "it" is, the sentence before says
+    if verb.group("object").strip():
+        return bool(_OWN_BUILD_SUBJECT.search(subject[-40:]))  # "I compiled bitsandbytes with": the system's ROCm
+    return False if subject.strip() else None
+
+
 _AMDGPU_INSTALL = re.compile(r"amdgpu-install[_/](\d+\.\d+(?:\.\d+)?)(?:\.\d+)?[-/_]", re.IGNORECASE)
 _RADEON_APT = re.compile(r"repo\.radeon\.com/(?:rocm/apt|amdgpu-install|rocm/rhel\d*|rocm/zyp)/(\d+\.\d+(?:\.\d+)?)/", re.IGNORECASE)
 _IMAGE = re.compile(r"\brocm/([a-z0-9_.-]+):([A-Za-z0-9_.-]+)")
@@ -674,8 +736,17 @@ def _rocm(block: Block) -> List[Observation]:
         version_before = _PACKAGE_VERSION_BEFORE.search(before)
         if version_before and version_before.group(1).lower() != "torch":
             continue  # "torchvision 0.20.1 rocm6.2": the companion's build, not the system's ROCm
-        if _TORCH_BUILD_AFTER.match(after) or _ROCM_BUILT_WITH.search(before) or version_before:
+        other = _another_programs_build(text, match.start()) if not version_before and _ROCM_BUILT_WITH.search(before) else None
+        if other is False:
+            continue  # another program's build ("CTranslate2 compiled against ROCm 6.2"): neither torch's nor the system's
+        if other is True:
+            out.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
+        elif _TORCH_BUILD_AFTER.match(after) or _ROCM_BUILT_WITH.search(before) or version_before:
+            if _move_not_made(text, match) or denied(text, match.start()) or _PAST_BEFORE.search(before):
+                continue  # a build asked about, wanted, denied or left behind is not the torch in use
             out.append(Observation("torch.rocm_version", match.group(1), line, TRUST_PROSE))
+            # a torch built for a ROCm release is a ROCm build of torch
+            out.append(Observation("torch.flavour", "rocm", line, TRUST_PROSE))
         elif _CHANGED_FROM.search(before):
             if _MOVE_TO_A_BUILD.match(text, match.end(), match.end() + 48):
                 continue  # "switched from rocm6.1 to rocm6.2 torch wheels": both are torch builds, not the system's
@@ -687,6 +758,10 @@ def _rocm(block: Block) -> List[Observation]:
                 out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
         elif (target := _MOVE_TARGET_BEFORE.search(before)) and _move_not_made(text, match, match.start() - len(before) + target.start()):
             continue  # "... from ROCm 6.2 to ROCm 6.4?": the release a planned or asked-about move would reach
+        elif _WISHED_BEFORE.search(before) or _QUESTION_AFTER.match(text, match.end(), match.end() + 12) or denied(text, match.start()):
+            continue  # "Should I install ROCm 6.0?", "I want to install ROCm 6.0", "I have not installed ROCm 6.0"
+        elif _PAST_BEFORE.search(before):
+            out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
         else:
             out.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
     for pattern in (_AMDGPU_INSTALL, _RADEON_APT):

@@ -21,6 +21,7 @@ from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.collect_env import companion_observations
 from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece, torch_version_observations
 from rocm_doctor.ingest.model import Absent, GpuSighting, Observation, Piece
+from rocm_doctor.knowledge.torch_static import rocm_version
 
 _EXPRESSIONS = {
     "version": re.compile(r"^(?:print\()?\s*torch\.__version__\s*\)?\s*$"),
@@ -94,6 +95,10 @@ def _observe(kind: str, value: Any, line: Line, out: List[Observation], gpus: Li
     if kind == "hip" and isinstance(value, str) and re.match(r"^\d+\.\d+", value):
         out.append(Observation("torch.hip_version", value, line))
         out.append(Observation("torch.flavour", "rocm", line))
+        # the HIP release's X.Y is the ROCm series torch was built for, as collect_env's "ROCM used to build PyTorch"
+        series = rocm_version(None, value)
+        if series:
+            out.append(Observation("torch.rocm_version", series, line))
         return True
     if kind == "cuda" and isinstance(value, str) and re.match(r"^\d+\.\d+", value):
         # ROCm builds leave torch.version.cuda None: a CUDA version here is a CUDA build.
