@@ -106,8 +106,13 @@ class Block:
 
     @cached_property
     def lower(self) -> str:
-        """:attr:`text` in lower case, for cheap ``in`` tests before a scan."""
-        return self.text.lower()
+        """:attr:`text` in lower case, for cheap ``in`` tests before a scan, as long as :attr:`text`
+        (offsets in one are offsets in the other): a character whose lower case is longer ("İ" lowers
+        to two) stays as it is."""
+        lowered = self.text.lower()
+        if len(lowered) != len(self.text):
+            lowered = "".join(c.lower() if len(c.lower()) == 1 else c for c in self.text)
+        return lowered
 
     @cached_property
     def _starts(self) -> List[int]:
@@ -177,7 +182,7 @@ class Block:
         if words is not None:
             if not any(word in self.lower for word in words):
                 return
-            if len(self.lines) >= _FEW_LINES_BLOCK and len(self.lower) == len(self.text):
+            if len(self.lines) >= _FEW_LINES_BLOCK:
                 most = len(self.lines) // 8
                 few = list(itertools.islice(self.lines_with(words), most + 1))
                 if len(few) <= most:

@@ -178,7 +178,7 @@ def _observations(signature: Signature, line: Line) -> Tuple[List[Observation], 
 def _candidate_lines(block: Block, signature: Signature) -> Iterator[Line]:
     """Lines the signature could match: found by its anchors when it has some, else by its regex."""
     words = pattern_anchors(signature.pattern.pattern)
-    if words is not None and len(block.lower) == len(block.text):
+    if words is not None:
         for index in block.lines_with(words):
             yield block.lines[index]
         return

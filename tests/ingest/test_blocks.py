@@ -98,3 +98,13 @@ def test_concurrent_readers_leave_the_garbage_collector_as_they_found_it() -> No
     with ThreadPoolExecutor(max_workers=4) as pool:
         list(pool.map(lambda n: ingest_text(f"GPU: RX 7900 XTX\nROCm {n % 3 + 5}.0\n" * 200), range(16)))
     assert gc.isenabled()
+
+
+def test_a_character_that_lowers_to_two_keeps_line_anchored_signatures_on_every_line() -> None:
+    # "İ" (Turkish capital dotted I) lowers to two characters; the block's lower-cased text must keep
+    # its offsets, or readers anchored at a line's start only see the block's first line.
+    from ingest_helpers import signature_contexts
+
+    text = "İyi günler.\nWebui launches normally, but uses CPU to generate images.\n"
+    assert "torch_on_cpu_told" in signature_contexts(text)
+    assert len(split_blocks(text)[0].lower) == len(split_blocks(text)[0].text)
