@@ -39,6 +39,9 @@ pattern would take minutes there); linear ones take well under a millisecond."""
 
 _RUN_CHARS = "aAfFgZ09 \t\n.-_/:=@\"'\\$#>(){}[],;+*%`~|!?é€\x00"
 _HEX = "0123456789abcdef"
+_WORDS = ["why ", "only ", "not ", "doesn't ", "the gpu ", "before ", "uses ", "gpu is "]
+"""Words the prose readers look for around a statement: a reader that lets a lazy run start at every
+"why" and scan to the end of the sentence from each is quadratic on "why why why ..." only."""
 _PAIRS = ["a1", "a ", "a.", "1.", "a-", "1:", "a/", "a=", "ab", "1 ", "a\n", " \n", "a\t", "x-", "-1", "a_", "0x"]
 
 
@@ -52,6 +55,7 @@ SHAPES: Dict[str, Callable[[int], str]] = {
     "upper-case hex run": _repeat(_HEX.upper()),
     "0x and hex words": _repeat("0xdeadbeef"),
     **{f"{pair!r} alternating": _repeat(pair) for pair in _PAIRS},
+    **{f"run of the word {word!r}": _repeat(word) for word in _WORDS},
 }
 """Adversarial texts by name: each makes a text of the length it is given."""
 

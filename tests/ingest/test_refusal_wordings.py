@@ -7,7 +7,7 @@ rules/data/signatures.yaml name them); none is one report's whole text.
 from __future__ import annotations
 
 import pytest
-from ingest_helpers import problems_shown, signature_contexts, signature_errors
+from ingest_helpers import problems_shown, report_contexts, signature_contexts, signature_errors
 
 
 @pytest.mark.parametrize(
@@ -250,7 +250,7 @@ def test_rocm_terminal_started_as_root_is_not_a_non_root_user() -> None:
     ],
 )
 def test_the_gpu_not_found_or_not_used_reads_in_these_wordings(line: str) -> None:
-    assert "gpu_unused_told" in signature_contexts(line)
+    assert "gpu_unused_told" in report_contexts(line)
 
 
 @pytest.mark.parametrize(
@@ -262,7 +262,7 @@ def test_the_gpu_not_found_or_not_used_reads_in_these_wordings(line: str) -> Non
     ],
 )
 def test_a_question_a_past_state_or_cpu_work_is_no_gpu_unused_statement(line: str) -> None:
-    assert "gpu_unused_told" not in signature_contexts(line)
+    assert "gpu_unused_told" not in report_contexts(line)
 
 
 def test_groups_without_render_beside_the_gpu_not_detected_in_prose_is_a_group_finding() -> None:
