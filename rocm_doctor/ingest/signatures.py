@@ -33,7 +33,7 @@ from rocm_doctor.knowledge._tables import source_urls
 
 TABLE = "signatures"
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
-_ROW_KEYS = {"id", "pattern", "context", "implies", "gpu", "then", "category", "kind", "meaning", "source", "note"}
+_ROW_KEYS = {"id", "pattern", "context", "implies", "gpu", "then", "category", "kind", "scope", "unless_line", "meaning", "source", "note"}
 _THEN_LINES = 3
 """How many following lines a ``then`` pattern may look at."""
 MAX_LINE = 4000
@@ -55,6 +55,36 @@ class Signature:
     category: Optional[str] = None
     kind: str = "error"
     """``error`` (goes to ``symptoms.signatures``) or ``context`` (``symptoms.context``: what the report is about)."""
+
+
+STATEMENT = "statement"
+"""``scope: statement``: the row's pattern is a statement of the machine's state in the reporter's words,
+read only where the report says it of the current state (:func:`statement_pattern`)."""
+
+_PAST_OR_ELSEWHERE = (
+    r"\b(?:used\s{1,4}to|before|previously|earlier"
+    r"|(?:other|another|old|second|friend's|friends|colleague's)\s{1,4}(?:machine|pc|computer|laptop|desktop|system|box|setup))\b"
+)
+_IN_SENTENCE = r"(?:[^.!?\n]|[.!?](?=\S))"
+"""A character of the same sentence: a full stop, "!" or "?" ends it only before white space ("6.8", "24.04")."""
+_SENTENCE_TOKEN = r"(?:(?!" + _PAST_OR_ELSEWHERE + r")" + _IN_SENTENCE + r")"
+_REST = r"(?:[^.!?\n]|[.!](?=\S))"
+_SENTENCE_START = r"(?:[^\n]*?[.!?;:]\s{1,4})?"
+_WHY = r"\b(?:why|how\s{1,4}come)\b"
+
+
+def statement_pattern(pattern: str, unless_line: Optional[str] = None) -> str:
+    """``pattern`` read only in a sentence of the current state: not in a yes/no question ("Does it
+    fall back to CPU?"; a "why ... ?" presupposes the state and is read), not with a past state or
+    another machine in the sentence ("used to", "before", "previously", "earlier", "on my friend's
+    PC"), and not on a line that ``unless_line`` matches. A question or past state in another
+    sentence of the same line leaves the statement. Linear: the sentence's start is found once per
+    boundary, and the first "why" of a sentence is the only one tried."""
+    after = r"(?!" + _REST + r"{0,300}?" + _PAST_OR_ELSEWHERE + r")"
+    why = r"(?:(?!" + _WHY + r")" + _SENTENCE_TOKEN + r")*" + _WHY + _SENTENCE_TOKEN + r"*?(?:" + pattern + r")" + after
+    plain = _SENTENCE_TOKEN + r"*?(?:" + pattern + r")(?!" + _REST + r"{0,300}\?)" + after
+    guard = r"(?![^\n]*?(?:" + unless_line + r"))" if unless_line else ""
+    return "^" + guard + _SENTENCE_START + "(?:" + why + "|" + plain + ")"
 
 
 def _compile(text: Any, where: str) -> Pattern[str]:
@@ -89,7 +119,19 @@ def build(data: Any) -> List[Signature]:
         category = row.get("category")
         if category is not None and category not in CATEGORIES:
             raise InputError(f"{here}.category '{category}' is not one of {', '.join(CATEGORIES)}")
-        pattern = _compile(row["pattern"], f"{here}.pattern")
+        scope = row.get("scope")
+        if scope is not None and scope != STATEMENT:
+            raise InputError(f"{here}.scope must be {STATEMENT}")
+        if row.get("unless_line") and scope != STATEMENT:
+            raise InputError(f"{here}.unless_line needs scope: {STATEMENT}")
+        if scope == STATEMENT:
+            _compile(row["pattern"], f"{here}.pattern")
+            unless = str(row["unless_line"]) if row.get("unless_line") else None
+            if unless is not None:
+                _compile(unless, f"{here}.unless_line")
+            pattern = _compile(statement_pattern(str(row["pattern"]), unless), f"{here}.pattern")
+        else:
+            pattern = _compile(row["pattern"], f"{here}.pattern")
         then = _compile(row["then"], f"{here}.then") if row.get("then") else None
         gpu = tuple(str(g) for g in row.get("gpu") or ())
         groups = set(pattern.groupindex) | set(then.groupindex if then else {})

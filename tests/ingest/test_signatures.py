@@ -91,6 +91,18 @@ def test_a_malformed_table_row_names_the_row_and_field() -> None:
         build({"signatures": [{"id": "x", "pattern": "y", "meaning": "z", "source": "s", "severity": 1}]})
 
 
+def test_a_statement_row_is_read_only_in_a_sentence_of_the_current_state() -> None:
+    row = {"id": "x", "pattern": r"\bfalls back to CPU\b", "scope": "statement", "unless_line": "--cpu", "meaning": "z", "source": "https://example.org/a"}
+    (signature,) = build({"signatures": [row]})
+    assert signature.pattern.search("It falls back to CPU. Any ideas?")
+    assert not signature.pattern.search("Does it fall back to CPU? It falls back to CPU before the update.")
+    assert not signature.pattern.search("python main.py --cpu: it falls back to CPU")
+    with pytest.raises(InputError, match="scope must be statement"):
+        build({"signatures": [{**row, "scope": "line"}]})
+    with pytest.raises(InputError, match="unless_line needs scope"):
+        build({"signatures": [{k: v for k, v in row.items() if k != "scope"}]})
+
+
 def test_every_signature_a_rule_names_is_in_the_table() -> None:
     from rocm_doctor.judge.loader import load_rules
 
