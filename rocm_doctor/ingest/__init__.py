@@ -59,7 +59,7 @@ from rocm_doctor.ingest.formats import (
     windows_adapters,
 )
 from rocm_doctor.ingest.model import TRUST_PROSE, ConflictInfo, IngestResult, Observation, Piece, PieceInfo
-from rocm_doctor.ingest.signatures import match_block
+from rocm_doctor.ingest.signatures import match_block, statement_kinds
 
 __all__ = [
     "IngestResult",
@@ -215,6 +215,8 @@ def _pieces(blocks: List[Block]) -> List[Piece]:
                 except Exception:  # noqa: BLE001 - unrecognisable text is ignored, never an error
                     continue
         found = _command_scopes(block, _without_overlap(found))
+        if block.scope != "current":  # "it doesn't detect my GPU" quoted, past or on another machine: not this machine now
+            found = [p for p in found if p.kind not in statement_kinds()]
         if block.scope == "other":  # someone else's quoted text: what the report is about, no facts
             found = [p for p in found if p.kind.startswith("context:")]
         pieces += _as_earlier(found, block.scope) if block.scope in ("past", "elsewhere") else found

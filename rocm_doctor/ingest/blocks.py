@@ -605,5 +605,5 @@ def without_repeats(blocks: List[Block], keep: int = MAX_REPEATS) -> List[Block]
             seen[shape] = count
             if count <= keep:
                 kept.append(line)
-        out.append(block if len(kept) == len(block.lines) else Block(block.index, block.kind, tuple(kept)))
+        out.append(block if len(kept) == len(block.lines) else Block(block.index, block.kind, tuple(kept), block.scope))
     return out

@@ -20,7 +20,7 @@ import itertools
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Dict, Iterator, List, Optional, Pattern, Tuple
+from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Pattern, Tuple
 
 from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
@@ -55,6 +55,8 @@ class Signature:
     category: Optional[str] = None
     kind: str = "error"
     """``error`` (goes to ``symptoms.signatures``) or ``context`` (``symptoms.context``: what the report is about)."""
+    statement: bool = False
+    """``scope: statement``: the reporter's statement of the machine's state (:func:`statement_pattern`)."""
 
 
 STATEMENT = "statement"
@@ -153,6 +155,7 @@ def build(data: Any) -> List[Signature]:
                 source=_source(row, here),
                 then=then,
                 category=str(category) if category else None,
+                statement=scope == STATEMENT,
             )
         )
     return out
@@ -169,6 +172,13 @@ def _source(row: Dict[str, Any], here: str) -> str:
 def signatures() -> Tuple[Signature, ...]:
     """The shipped signature table."""
     return tuple(build(load_table(TABLE)))
+
+
+@lru_cache(maxsize=1)
+def statement_kinds() -> FrozenSet[str]:
+    """Piece kinds of the shipped ``scope: statement`` rows: a statement of the machine's state that a
+    quoted reply, a past state or another machine's block makes holds nothing of the machine now."""
+    return frozenset(f"{'error' if s.kind == 'error' else 'context'}:{s.id}" for s in signatures() if s.statement)
 
 
 def _freeze(value: Any) -> Any:

@@ -80,3 +80,28 @@ def test_a_part_of_the_work_on_the_cpu_is_not_the_program_on_the_cpu(sentence: s
 def test_asking_whether_it_falls_back_to_the_cpu_gets_no_torch_build_guess() -> None:
     text = "RX 6800 XT, Ubuntu 22.04. Does it fall back to CPU when the webui starts?\n"
     assert "RD571" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "RX 6800, Ubuntu 22.04.\n\n> @bob wrote: for me it falls back to CPU as well.\n\nI reinstalled and it works now.",
+        "RX 6800, Ubuntu 22.04.\n\nbob wrote:\n> it doesn't detect my GPU\n\nThanks, mine works fine.",
+        "RX 9070 XT, Ubuntu 24.04.\n\nBefore the update:\nrocminfo does not find the GPU\n\nNow:\nrocminfo lists gfx1201\n",
+    ],
+)
+def test_a_statement_in_a_quoted_reply_or_under_a_past_label_is_not_the_machine_now(text: str) -> None:
+    assert _read(text) == []
+
+
+def test_a_quoted_reply_that_runs_on_the_cpu_gets_no_torch_build_guess() -> None:
+    text = "RX 6800, Ubuntu 22.04.\n\n> @bob wrote: for me it falls back to CPU as well.\n\nI reinstalled and it works now."
+    assert "RD571" not in problems_shown(text)
+
+
+def test_the_sample_without_repeated_lines_keeps_the_blocks_scope() -> None:
+    from rocm_doctor.ingest.blocks import Block, Line, without_repeats
+
+    lines = tuple(Line("same line", 1, n, "same line") for n in range(1, 40))
+    (sample,) = without_repeats([Block(1, "prose", lines, "past")])
+    assert len(sample.lines) < len(lines) and sample.scope == "past"
