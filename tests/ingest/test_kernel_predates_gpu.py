@@ -42,6 +42,9 @@ def test_the_running_kernel_is_read_where_its_release_comes_before_the_word_kern
         # a list of kernels, and a package name
         "ROCm 4.0 works with 5.10, 5.11 and 5.12 kernels.",
         "I installed the 6.8 kernel-headers package.",
+        # what a release ships with, another machine's kernel
+        "Ubuntu 24.04 ships with 6.8 kernel by default; I run 6.14.",
+        "My friend's PC is on 6.8 kernel and it doesn't detect the GPU.",
     ],
 )
 def test_a_kernel_release_before_the_word_kernel_that_is_not_the_running_one_is_not_read(text: str) -> None:
