@@ -1,0 +1,47 @@
+"""Rows marked ``scope: statement`` in rules/data/signatures.yaml are the reporter's statements of the
+machine's state: a yes/no question, a past state or another machine in the same sentence is not the
+machine now (signatures.statement_pattern)."""
+
+from __future__ import annotations
+
+from typing import Set
+
+import pytest
+from ingest_helpers import ingest
+
+
+def _read(text: str) -> Set[str]:
+    facts = ingest(text).facts
+    return set(facts.symptoms.signatures.value or []) | set(facts.symptoms.context.value or [])
+
+
+@pytest.mark.parametrize(
+    "text, signature",
+    [
+        ("Does ComfyUI ask for an NVIDIA GPU?", "nvidia_or_cuda_wanted_retold"),
+        ("It used to keep asking for CUDA before I reinstalled torch.", "nvidia_or_cuda_wanted_retold"),
+        ("Is the container not able to see the GPU?", "container_finds_no_gpu_told"),
+        ("Before I fixed the compose file, the container couldn't find the GPU.", "container_finds_no_gpu_told"),
+        ("Previously the GPU was refused due to lack of permission.", "gpu_permission_lack_told"),
+        ("Should I start ollama serve from the terminal?", "ollama_serve_by_hand_in_prose"),
+        ("I used to start ollama serve from the terminal, now I use the service.", "ollama_serve_by_hand_in_prose"),
+        ("Should I install it from Flathub?", "flatpak_app_named"),
+    ],
+)
+def test_a_question_or_a_past_state_is_not_a_statement_of_the_machine_now(text: str, signature: str) -> None:
+    assert signature not in _read(text)
+
+
+@pytest.mark.parametrize(
+    "text, signature",
+    [
+        ("ComfyUI keeps asking for CUDA and an Nvidia GPU", "nvidia_or_cuda_wanted_retold"),
+        ("the container cannot find GPUs", "container_finds_no_gpu_told"),
+        ("the server sits in a crash-loop due to lack of permissions to access the driver", "gpu_permission_lack_told"),
+        # NixOS/nixpkgs#332446: "before" with a gerund orders the steps, it is no past state
+        ("I had to manually set `HSA_OVERRIDE_GFX_VERSION` before calling `ollama serve`, despite the option.", "ollama_serve_by_hand_in_prose"),
+        ("I just installed Blender 4.3.0 from Flathub but it still does not recognize my AMD GPU.", "flatpak_app_named"),
+    ],
+)
+def test_the_same_statements_of_the_machine_now_are_read(text: str, signature: str) -> None:
+    assert signature in _read(text)
