@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import List, Tuple
 
 import pytest
-from ingest_helpers import ingest
+from ingest_helpers import ingest, problems_shown
 
 from rocm_doctor.ingest import ingest_text
 from rocm_doctor.judge.loader import load_rules
@@ -127,3 +127,16 @@ def test_an_amd_image_whose_rocblas_lacks_the_gpu_is_named_as_the_cause() -> Non
     assert found and found[0] == ("RD632", "gfx-unsupported")
     older = "docker run rocm/pytorch:rocm6.3.4_ubuntu24.04_py3.12_pytorch_release_2.4.1 on my MI50: Segmentation fault (core dumped)\n"
     assert "RD632" not in [rule for rule, _ in serious(older)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My RX 7900 XTX is not detected by pytorch. Should I install ROCm 5.4?",
+        "RX 7900 XTX, pytorch isn't detecting my GPU. I did not install ROCm 5.4, I use the 6.2 release.",
+        "RX 7900 XTX, pytorch isn't detecting my GPU. I want to try ROCm 5.4 next.",
+    ],
+)
+def test_a_rocm_release_asked_about_planned_or_not_installed_is_not_judged_against_the_gpu(text: str) -> None:
+    assert not ingest(text).facts.rocm.version.is_known
+    assert "RD632" not in problems_shown(text)
