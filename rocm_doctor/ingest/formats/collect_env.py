@@ -120,29 +120,23 @@ def _observations(values: Dict[str, tuple], packages: List[tuple]) -> List[Obser
     version = _known(values, "PyTorch version")
     hip = _known(values, "ROCM used to build PyTorch")
     cuda = _known(values, "CUDA used to build PyTorch")
+    # collect_env prints torch.version.hip and torch.version.cuda on its two build lines; together they say
+    # the build, with or without "PyTorch version:" ("CUDA used to build PyTorch: 12.1" with "ROCM used to
+    # build PyTorch: N/A" is a CUDA build).
+    build_lines = "ROCM used to build PyTorch" in values and "CUDA used to build PyTorch" in values
+    build_info = {"hip": hip[0] if hip else None, "cuda": cuda[0] if cuda else None} if build_lines else None
+    tag = None
     if version:
         found = torch_version_observations(version[0], version[1], hip=hip[0] if hip else None)
         out += [o for o in found if o.path not in ("torch.flavour", "torch.rocm_version")]
         tag = local_tag(version[0])
-        build_info = None
-        if "ROCM used to build PyTorch" in values and "CUDA used to build PyTorch" in values:
-            build_info = {"hip": hip[0] if hip else None, "cuda": cuda[0] if cuda else None}
+    if version or build_lines:
         flavour = torch_flavour(tag, build_info)
         if flavour:
-            out.append(Observation("torch.flavour", flavour, version[1]))
-        rocm = rocm_version(tag, hip[0] if hip else None) if flavour == "rocm" else None
+            out.append(Observation("torch.flavour", flavour, (version or hip or cuda or values["ROCM used to build PyTorch"])[1]))
+        rocm = rocm_version(tag, hip[0] if hip else None) if flavour == "rocm" and (version or hip) else None
         if rocm:
             out.append(Observation("torch.rocm_version", rocm, (hip or version)[1]))
-    elif "ROCM used to build PyTorch" in values and "CUDA used to build PyTorch" in values:
-        # Only the two build lines pasted (no "PyTorch version:"): collect_env prints torch.version.cuda and
-        # torch.version.hip there, so they alone say the build ("CUDA used to build PyTorch: 12.1" with
-        # "ROCM used to build PyTorch: N/A" is a CUDA build).
-        flavour = torch_flavour(None, {"hip": hip[0] if hip else None, "cuda": cuda[0] if cuda else None})
-        if flavour:
-            out.append(Observation("torch.flavour", flavour, (hip or cuda or values["ROCM used to build PyTorch"])[1]))
-        rocm = rocm_version(None, hip[0]) if flavour == "rocm" and hip else None
-        if rocm:
-            out.append(Observation("torch.rocm_version", rocm, hip[1]))
     if hip:
         out.append(Observation("torch.hip_version", hip[0], hip[1]))
     if cuda:
