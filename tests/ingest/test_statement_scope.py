@@ -45,3 +45,12 @@ def test_a_question_or_a_past_state_is_not_a_statement_of_the_machine_now(text: 
 )
 def test_the_same_statements_of_the_machine_now_are_read(text: str, signature: str) -> None:
     assert signature in _read(text)
+
+
+def test_a_question_in_the_next_sentence_leaves_it_works_as_root() -> None:
+    # gpu_works_as_root_told dropped the whole line for its trailing '?'
+    assert "gpu_works_as_root_told" in _read("If I run it as root, it works. Any ideas?")
+
+
+def test_working_as_root_in_the_past_is_not_said_of_the_machine_now() -> None:
+    assert "gpu_works_as_root_told" not in _read("Before I added the udev rule, if I ran it as root, it worked.")
