@@ -54,3 +54,16 @@ def test_a_question_in_the_next_sentence_leaves_it_works_as_root() -> None:
 
 def test_working_as_root_in_the_past_is_not_said_of_the_machine_now() -> None:
     assert "gpu_works_as_root_told" not in _read("Before I added the udev rule, if I ran it as root, it worked.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Does it work if I run it as root?", "It used to work only when I ran it with sudo.", "it doesn't work even as root"],
+)
+def test_asking_about_root_a_past_root_or_failing_even_as_root_is_not_works_only_as_root(text: str) -> None:
+    assert "works_only_as_root" not in _read(text)
+
+
+@pytest.mark.parametrize("text", ["it doesn't work as user, only with sudo", "works fine with sudo", "It only works as root."])
+def test_works_only_as_root_is_still_read_in_the_present(text: str) -> None:
+    assert "works_only_as_root" in _read(text)
