@@ -33,7 +33,7 @@ from rocm_doctor.knowledge._tables import source_urls
 
 TABLE = "signatures"
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
-_ROW_KEYS = {"id", "pattern", "context", "implies", "gpu", "then", "category", "kind", "meaning", "source", "note"}
+_ROW_KEYS = {"id", "pattern", "context", "implies", "gpu", "then", "category", "kind", "meaning", "source", "note", "statement"}
 _THEN_LINES = 3
 """How many following lines a ``then`` pattern may look at."""
 MAX_LINE = 4000
@@ -55,6 +55,10 @@ class Signature:
     category: Optional[str] = None
     kind: str = "error"
     """``error`` (goes to ``symptoms.signatures``) or ``context`` (``symptoms.context``: what the report is about)."""
+    statement: bool = False
+    """A reporter's words about the present state of their own machine: not read in a sentence that asks
+    (ends in a question mark) or that puts it before the match in the past or on another machine
+    (:data:`_NOT_NOW_BEFORE`)."""
 
 
 def _compile(text: Any, where: str) -> Pattern[str]:
@@ -99,6 +103,9 @@ def build(data: Any) -> List[Signature]:
         kind = str(row.get("kind") or "error")
         if kind not in ("error", "context"):
             raise InputError(f"{here}.kind must be error or context")
+        statement = row.get("statement", False)
+        if not isinstance(statement, bool):
+            raise InputError(f"{here}.statement must be true or false")
         out.append(
             Signature(
                 kind=kind,
@@ -111,6 +118,7 @@ def build(data: Any) -> List[Signature]:
                 source=_source(row, here),
                 then=then,
                 category=str(category) if category else None,
+                statement=statement,
             )
         )
     return out
@@ -288,6 +296,33 @@ def _cut_command(block: Block, line: Line, match: "re.Match[str]", signature: Si
     return again is None or again.start() != match.start()
 
 
+_SENTENCE_END = re.compile(r"[!?]|(?<!\d)\.|\.(?!\d)")
+"""A sentence ends at ! ? or a full stop that is not a release's dot ("Ubuntu 24.04")."""
+_NOT_NOW_BEFORE = re.compile(
+    r"\b(?:used\s+to|previously|earlier|at\s+first|originally|before\s+(?:I|we|the|that|updating|installing|upgrading|reinstalling)"
+    r"|(?:my|a|his|her|their)\s+(?:friend|colleague|coworker|brother|sister)(?:['\u2019]s)?|someone\s+else"
+    r"|(?:an)?other\s+(?:machine|computer|pc|laptop|user)(?:['\u2019]s)?)\b",
+    re.IGNORECASE,
+)
+"""Words earlier in the sentence that move a statement off the present state of the reporter's machine:
+"It used to run on the CPU, but after reinstalling torch ...", "My friend's ComfyUI runs on the CPU"."""
+
+
+def _not_said_now(signature: Signature, text: str, match: "re.Match[str]") -> bool:
+    """A :attr:`Signature.statement` match in a sentence that asks, or that puts it in the past or on
+    another machine before the match ends."""
+    if not signature.statement:
+        return False
+    end = match.end()
+    start = 0
+    for stop in _SENTENCE_END.finditer(text, 0, max(0, end - 1)):
+        start = stop.end()
+    after = _SENTENCE_END.search(text, end)
+    if after is not None and after.group(0) == "?":
+        return True
+    return _NOT_NOW_BEFORE.search(text, start, end) is not None
+
+
 MAX_GPU_SEARCH = 64
 """Further occurrences of a message looked at for one that names the GPU, when the first does not."""
 
@@ -304,7 +339,11 @@ def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> 
     seams: Optional[_Seams] = None
     for signature in signatures() if table is None else table:
         searched = ((line, signature.pattern.search(line.text[:MAX_LINE])) for line in _candidate_lines(block, signature))
-        valid = ((line, match) for line, match in searched if match is not None and not _cut_command(block, line, match, signature))
+        valid = (
+            (line, match)
+            for line, match in searched
+            if match is not None and not _cut_command(block, line, match, signature) and not _not_said_now(signature, line.text, match)
+        )
         first = next(valid, None)
         if first is not None and signature.gpu and not _names_gpu(signature, first[1]):
             # A sentence that quotes the message ("with dmesg I get `PCI rejects atomics`") before the
