@@ -307,6 +307,10 @@ _NOT_NOW_BEFORE = re.compile(
 """Words earlier in the sentence that move a statement off the present state of the reporter's machine:
 "It used to run on the CPU, but after reinstalling torch ...", "My friend's ComfyUI runs on the CPU"."""
 
+_BACK_TO_NOW = re.compile(r";|\b(?:but|now|however|currently|today|since|after)\b", re.IGNORECASE)
+"""Words that bring a sentence back to the present before the match: "It used to work on the GPU, but
+now it runs on the CPU"; "Before the update it worked; now it runs on the CPU"."""
+
 
 def _not_said_now(signature: Signature, text: str, match: "re.Match[str]") -> bool:
     """A :attr:`Signature.statement` match in a sentence that asks, or that puts it in the past or on
@@ -320,6 +324,8 @@ def _not_said_now(signature: Signature, text: str, match: "re.Match[str]") -> bo
     after = _SENTENCE_END.search(text, end)
     if after is not None and after.group(0) == "?":
         return True
+    for turn in _BACK_TO_NOW.finditer(text, start, end):
+        start = turn.end()
     return _NOT_NOW_BEFORE.search(text, start, end) is not None
 
 

@@ -46,6 +46,9 @@ def test_a_statement_asked_or_put_in_the_past_or_on_another_machine_is_not_read(
         # stated with Ubuntu's release dots in the sentence, then asked in the next one
         ("On Ubuntu 24.04 it runs on the CPU. Why?", "torch_on_cpu_told"),
         ("The ollama container can't access the GPU due to permission problems.", "gpu_permission_lack_told"),
+        # an earlier state, then the present one in the same sentence
+        ("It used to work on my RX 6800 XT, but now ComfyUI runs on the CPU.", "torch_on_cpu_told"),
+        ("Before the update it worked; now InvokeAI runs on the CPU.", "torch_on_cpu_told"),
     ],
 )
 def test_a_statement_of_the_present_state_is_still_read(text: str, signature: str) -> None:
