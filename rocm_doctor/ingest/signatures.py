@@ -299,7 +299,7 @@ def _cut_command(block: Block, line: Line, match: "re.Match[str]", signature: Si
 _SENTENCE_END = re.compile(r"[!?]|(?<!\d)\.|\.(?!\d)")
 """A sentence ends at ! ? or a full stop that is not a release's dot ("Ubuntu 24.04")."""
 _NOT_NOW_BEFORE = re.compile(
-    r"\b(?:used\s+to|previously|earlier|at\s+first|originally|before\s+(?:I|we|the|that|updating|installing|upgrading|reinstalling)"
+    r"\b(?:used\s+to|(?<!\bas\s)(?<!said\s)(?<!mentioned\s)(?<!noted\s)(?<!stated\s)(?:previously|earlier)|at\s+first|originally|before\s+(?:I|we|the|that|updating|installing|upgrading|reinstalling)"
     r"|(?:my|a|his|her|their)\s+(?:friend|colleague|coworker|brother|sister)(?:['\u2019]s)?|someone\s+else"
     r"|(?:an)?other\s+(?:machine|computer|pc|laptop|user)(?:['\u2019]s)?)\b",
     re.IGNORECASE,
@@ -307,7 +307,7 @@ _NOT_NOW_BEFORE = re.compile(
 """Words earlier in the sentence that move a statement off the present state of the reporter's machine:
 "It used to run on the CPU, but after reinstalling torch ...", "My friend's ComfyUI runs on the CPU"."""
 
-_BACK_TO_NOW = re.compile(r";|\b(?:but|now|however|currently|today|since|after)\b", re.IGNORECASE)
+_BACK_TO_NOW = re.compile(r";|\b(?:but|now|however|currently|today|since|after|then)\b", re.IGNORECASE)
 """Words that bring a sentence back to the present before the match: "It used to work on the GPU, but
 now it runs on the CPU"; "Before the update it worked; now it runs on the CPU"."""
 

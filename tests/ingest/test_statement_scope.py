@@ -49,6 +49,10 @@ def test_a_statement_asked_or_put_in_the_past_or_on_another_machine_is_not_read(
         # an earlier state, then the present one in the same sentence
         ("It used to work on my RX 6800 XT, but now ComfyUI runs on the CPU.", "torch_on_cpu_told"),
         ("Before the update it worked; now InvokeAI runs on the CPU.", "torch_on_cpu_told"),
+        # "earlier" and "previously" that point back in the text, not in time
+        ("As I said earlier, ComfyUI runs on the CPU.", "torch_on_cpu_told"),
+        ("As previously mentioned, InvokeAI runs on the CPU.", "torch_on_cpu_told"),
+        ("At first it used the GPU, then it fell back to the CPU.", "torch_on_cpu_told"),
     ],
 )
 def test_a_statement_of_the_present_state_is_still_read(text: str, signature: str) -> None:
