@@ -64,8 +64,10 @@ STATEMENT = "statement"
 read only where the report says it of the current state (:func:`statement_pattern`)."""
 
 _PAST_OR_ELSEWHERE = (
-    r"\b(?:used\s{1,4}to|before(?!\s{1,4}(?:[`'\"]|\w{1,20}ing\b))|previously|earlier"
-    r"|(?:other|another|old|second|friend's|friends|colleague's)\s{1,4}(?:machine|pc|computer|laptop|desktop|system|box|setup))\b"
+    r"\b(?:used\s{1,4}to|before(?!\s{1,4}(?:[`'\"]|\w{1,20}ing\b))"
+    r"|previously(?!\s{1,4}(?:mentioned|said|stated|noted))|(?<!\bsaid\s)(?<!\bmentioned\s)(?<!\bstated\s)(?<!\bnoted\s)earlier"
+    r"|(?:other|another|old|second|friend's|friends|colleague's)\s{1,4}(?:machine|pc|computer|laptop|desktop|system|box|setup)"
+    r"|(?:my|a|his|her|their)\s{1,4}(?:friend|colleague|coworker|brother|sister)(?:'s)?|someone\s{1,4}else)\b"
 )
 """Words of a past state or another machine; "before" with a gerund or a command is an order of steps
 ("I had to set HSA_OVERRIDE_GFX_VERSION before calling `ollama serve`": NixOS/nixpkgs#332446), not the past."""
@@ -73,7 +75,7 @@ _IN_SENTENCE = r"(?:[^.!?\n]|[.!?](?=\S))"
 """A character of the same sentence: a full stop, "!" or "?" ends it only before white space ("6.8", "24.04")."""
 _SENTENCE_TOKEN = r"(?:(?!" + _PAST_OR_ELSEWHERE + r")" + _IN_SENTENCE + r")"
 _REST = r"(?:[^.!?\n]|[.!](?=\S))"
-_SENTENCE_START = r"(?:[^\n]*?[.!?;:]\s{1,4})?"
+_SENTENCE_START = r"(?:[^\n]*?(?:[.!?;:]|,\s{0,4}but\b)\s{1,4})?"
 _WHY = r"\b(?:why|how\s{1,4}come)\b"
 
 

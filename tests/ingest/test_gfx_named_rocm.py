@@ -44,6 +44,20 @@ def test_tensorflow_skipping_the_gpu_is_read_and_judged_as_a_build_without_it(te
 @pytest.mark.parametrize(
     "text",
     [
+        # tensorflow-rocm 2.14.0.600's list lacks a comma: gfx1100 and gfx1030 are built, and skipped
+        # (ROCm/tensorflow-upstream#2410, #2488)
+        "I tensorflow/core/common_runtime/gpu/gpu_device.cc:2266] Ignoring visible gpu device (device: 0, name: Radeon RX 7900 XTX, pci bus id: 0000:03:00.0) with AMDGPU version : gfx1100. The supported AMDGPU versions are gfx1030gfx1100, gfx900, gfx906, gfx908, gfx90a, gfx940, gfx941, gfx942.\n",
+        "I tensorflow/core/common_runtime/gpu/gpu_device.cc:2266] Ignoring visible gpu device (device: 0, name: AMD Radeon RX 6800M, pci bus id: 0000:03:00.0) with AMDGPU version : gfx1030. The supported AMDGPU versions are gfx1030gfx1100, gfx900, gfx906, gfx908, gfx90a, gfx940, gfx941, gfx942.\n",
+    ],
+)
+def test_tensorflow_skipping_a_gpu_its_own_list_names_is_not_a_build_without_it(text: str) -> None:
+    assert "tensorflow_gfx_not_in_build" not in signatures(text)
+    assert "RD633" not in [rule for rule, _ in serious(text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "My RX 7900 XTX with ROCm 5.4.2: pytorch sees the GPU but segfaults as soon as a tensor is moved to the GPU.\n",
         "I have a 7900 XT and installed ROCm 5.4.3 with amdgpu-install. Segmentation fault (core dumped) on tensor.to(0).\n",
         "I have a Radeon VII and installed ROCm 6.4 on Ubuntu 24.04. ComfyUI crashes with a segmentation fault when loading the model.\n",

@@ -23,6 +23,8 @@ from ingest_helpers import ingest, problems_shown
         ("Ubuntu 16.04 was updated today to the 4.15 kernel from 18.04.", "4.15"),
         # legacy-rocm-build#1809 ("Ubuntu 20.04.5 LTS with 5.14 Kernel")
         ("Ubuntu 20.04.5 LTS with 5.14 Kernel", "5.14"),
+        # stated, then asked after a comma
+        ("I'm on Ubuntu 24.04 with the 6.8 kernel and the GPU is not found, what can I do?", "6.8"),
     ],
 )
 def test_the_running_kernel_is_read_where_its_release_comes_before_the_word_kernel(text: str, release: str) -> None:
@@ -39,6 +41,11 @@ def test_the_running_kernel_is_read_where_its_release_comes_before_the_word_kern
         "Is there any timeline as to when will the 6.17 kernel be supported?",
         "Should I move to the 6.11 kernel?",
         "I plan to install the 6.11 kernel next week.",
+        # asked or planned where a release's dots come between ("Ubuntu 24.04"), or the question mark
+        # comes further on
+        "Should I install Ubuntu 24.04 with the 6.8 kernel for my RX 9070 XT?",
+        "I want to install Ubuntu 24.04.2 with the 6.8 kernel.",
+        "Does ROCm 6.4.1 support the RX 9070 XT on Ubuntu 24.04 with the 6.8 kernel or do I need a newer one?",
         # a list of kernels, and a package name
         "ROCm 4.0 works with 5.10, 5.11 and 5.12 kernels.",
         "I installed the 6.8 kernel-headers package.",
@@ -103,3 +110,8 @@ def test_the_reporters_words_that_the_gpu_is_not_seen_are_read(text: str) -> Non
 
 def test_a_gpu_that_is_detected_is_not_said_to_be_unseen() -> None:
     assert "gpu_not_seen_said" not in (ingest("rocminfo detects the GPU fine; it's the model that fails.").facts.symptoms.context.value or [])
+
+
+def test_a_question_about_an_old_kernel_gets_no_kernel_finding() -> None:
+    text = "Should I install Ubuntu 24.04 with the 6.8 kernel for my RX 9070 XT? I read that rocminfo doesn't detect the GPU on it.\n"
+    assert "RD560" not in problems_shown(text)

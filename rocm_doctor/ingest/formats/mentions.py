@@ -867,6 +867,13 @@ def _platform(block: Block) -> List[Observation]:
     return out
 
 
+_DOT_IN_RELEASE = re.compile(r"(?<=\d)\.(?=\d)")
+_SENTENCE_ASKS = re.compile(r"(?:[^.!?,;\n]|(?<=\d)\.(?=\d)){0,120}\?")
+"""The rest of a clause that ends in a question mark ("... with the 6.8 kernel for my RX 9070 XT?"): the
+kernel is asked about, not the one running. A comma ends the clause ("I'm on the 6.8 kernel and the GPU
+is not found, what can I do?" states the kernel and then asks)."""
+
+
 def _kernel_before_word(block: Block, changed: List[Tuple[int, int]], wsl: bool) -> List[Observation]:
     """The running kernel said with its release before the word ("with 6.8 Kernel"), when the
     sentence puts it in use now: not asked about or planned, not an earlier or compared state."""
@@ -876,9 +883,12 @@ def _kernel_before_word(block: Block, changed: List[Tuple[int, int]], wsl: bool)
             continue
         column = block.column_at(match.start())
         before = line.text[max(0, column - 80) : column + (match.start(1) - match.start())]
+        # a release's own dots ("Ubuntu 24.04 with the 6.8 kernel") end no sentence
+        before = _DOT_IN_RELEASE.sub("_", before)
         if _NOT_DONE_BEFORE.search(before) or _KERNEL_NOT_NOW_BEFORE.search(before):
             continue
-        if _QUESTION_AFTER.match(line.text, column + (match.end() - match.start())):
+        end = column + (match.end() - match.start())
+        if _QUESTION_AFTER.match(line.text, end) or _SENTENCE_ASKS.match(line.text, end):
             continue
         found = kernel_observations(match.group(1), line, TRUST_PROSE)
         if wsl:

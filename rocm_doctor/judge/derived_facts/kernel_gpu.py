@@ -9,6 +9,7 @@ driver), so only GPUs named in words or seen on the PCI bus are judged.
 
 from __future__ import annotations
 
+import re
 from typing import Dict, List, Optional, Tuple
 
 from rocm_doctor.errors import InputError
@@ -20,6 +21,13 @@ from rocm_doctor.judge.derived_facts.platform import linux_native, parse_kernel
 from rocm_doctor.knowledge._tables import need_mapping, need_rows, str_list
 
 TABLE = "kernel_gpu_support"
+
+_BACKPORTED_DRM = re.compile(r"\.el\d+(?:_\d+)?(?:\.|$)", re.IGNORECASE)
+"""A RHEL-family kernel (``5.14.0-570.12.1.el9_6.x86_64``, Rocky, Alma, CentOS Stream): Red Hat backports
+the whole DRM subsystem from a later mainline release in each minor release (RHEL 9.3 from v6.3, 9.5 from
+v6.9, 9.7 from v6.13/v6.14: https://gitlab.com/redhat/centos-stream/src/kernel/centos-stream-9/-/merge_requests/3977,
+https://gitlab.com/redhat/centos-stream/src/kernel/centos-stream-9/-/merge_requests/6708), so its 5.14 or
+4.18 says nothing about the amdgpu/KFD it carries."""
 
 JUDGED_LAYERS = frozenset({"mention", "report", "pci"})
 """Discovery layers that see a GPU without a driver serving it: the report's words and lspci / the PCI
@@ -101,6 +109,11 @@ def kernel_predates_gpu(facts: Facts, tables: Tables) -> Fact:
     release = facts.host.kernel_release
     if not release.is_known:
         return unknown(release.reason or "the running kernel is not known")
+    if _BACKPORTED_DRM.search(str(release.value)):
+        return unknown(
+            f"kernel {release.value} is a Red Hat Enterprise Linux kernel, whose DRM subsystem (amdgpu, KFD) is "
+            "backported from later mainline releases: its version does not say which GPUs it drives"
+        )
     parsed = parse_kernel(str(release.value))
     if parsed is None:
         return unknown(f"kernel release {release.value!r} does not start with a version")
