@@ -133,3 +133,12 @@ def test_a_rocm_build_searching_for_cuda_cores_is_not_the_program_asking_for_nvi
     # AUTOMATIC1111/stable-diffusion-webui#7459: a ROCm torch without gfx1100 kernels
     sentence = "when attempting to initialise the webUI it will always attempt to search for CUDA cores"
     assert WANTED not in signature_errors(sentence)
+
+
+@pytest.mark.parametrize("program", ["llama.cpp", "koboldcpp", "llama-server", "whisper.cpp"])
+def test_a_program_built_on_llama_cpp_running_on_the_cpu_is_not_told_its_torch_is_no_rocm_build(program: str) -> None:
+    # RD571's guess is about PyTorch programs; llama.cpp and its kin run no torch at all
+    text = f"Radeon RX 7900 XTX on Ubuntu 24.04. I run {program} with ROCm and it runs on the CPU.\n"
+    assert "RD571" not in [rule for rule, _, _ in serious_findings(text)]
+    torch_program = "Radeon RX 7900 XTX on Ubuntu 24.04. I run ComfyUI and it runs on the CPU.\n"
+    assert "RD571" in [rule for rule, _, _ in serious_findings(torch_program)]
