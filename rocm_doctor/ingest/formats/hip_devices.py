@@ -97,7 +97,9 @@ _OLLAMA_DRIVER = re.compile(r'\blibrary=rocm\b[^\n]*\bdriver=(\d+\.\d+)\b')
 
 
 _RECORD_START = re.compile(r"^\s*(?:time=|\[GIN\]|\d{4}[-/]\d\d[-/]\d\d|level=)")
-MAX_RECORD_LINES = 8
+MAX_RECORD_LINES = 4
+"""A record of ollama's device lines (about 250 characters) wrapped at 80 columns takes four lines; a later
+line that starts no record is not taken into one beyond that."""
 
 
 def _log_records(block: Block) -> List[Tuple[str, Line]]:
