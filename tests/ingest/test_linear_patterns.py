@@ -25,7 +25,7 @@ import pytest
 
 _INVENTORY = Path(__file__).parent / "pattern_inventory.py"
 
-SHORT, LONG = 2_000, 16_000
+SHORT, LONG = 1_500, 12_000
 """The two prefix lengths: 8 times longer must cost about 8 times as much (a quadratic pattern: 64)."""
 GROWTH_BOUND = 24.0
 """Generous: timing noise on a shared CI machine, and bounded repeats that fill up between the sizes."""
