@@ -8,7 +8,7 @@ not known, and compute from its value otherwise: :func:`then`, :func:`from_input
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, List, Optional, Sequence
 
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact, absent, known, unknown
@@ -24,6 +24,19 @@ def carry(fact: Fact, what: str) -> Fact:
     if fact.status == "absent":
         return absent(fact.source or what, fact.reason or f"{what} is absent")
     return unknown(fact.reason or f"{what} is {fact.status}")
+
+
+def when_context_says(facts: Facts, ids: Sequence[str], none_reason: str, compute: Callable[[List[str], str], Fact]) -> Fact:
+    """``compute(ids the report's context holds, its source)`` when the report says one of ``ids``
+    (``symptoms.context``); unknown when its context was not read, absent (``none_reason``) when it says none."""
+    context = facts.symptoms.context
+    if not context.is_known:
+        return unknown(context.reason or "the report's context was not read")
+    source = context.source or "paste"
+    said = [c for c in ids if c in (context.value or [])]
+    if not said:
+        return absent(source, none_reason)
+    return compute(said, source)
 
 
 def derive(fact: Fact, value: Any, what: str) -> Fact:

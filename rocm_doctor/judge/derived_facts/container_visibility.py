@@ -15,8 +15,9 @@ from __future__ import annotations
 from typing import List
 
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.facts.value import Fact, absent, known, unknown
+from rocm_doctor.facts.value import Fact, absent, known
 from rocm_doctor.judge.derived import Tables, machine_fact
+from rocm_doctor.judge.derived_facts._support import when_context_says
 from rocm_doctor.judge.derived_facts.devices import VISIBILITY_VARS
 from rocm_doctor.numbers import small_int
 
@@ -40,11 +41,11 @@ def _past_the_one_gpu(value: str) -> bool:
     "of a host's startup file or service are left out. Absent when there is none.",
 )
 def container_visibility_past_one_gpu(facts: Facts, tables: Tables) -> Fact:
-    context_fact = facts.symptoms.context
-    if not context_fact.is_known:
-        return unknown(context_fact.reason or "the report's context was not read")
-    if ONE_RENDER_NODE not in (context_fact.value or []):
-        return absent(context_fact.source or "paste", "no container command passes exactly one render node")
+    return when_context_says(facts, [ONE_RENDER_NODE], "no container command passes exactly one render node",
+                             lambda _said, source: _past_one_gpu(facts, source))
+
+
+def _past_one_gpu(facts: Facts, context_source: str) -> Fact:
     settings = facts.env.settings
     if not settings.is_known:
         return absent(settings.source or "paste", settings.reason or "the report shows no visibility setting")
@@ -55,4 +56,4 @@ def container_visibility_past_one_gpu(facts: Facts, tables: Tables) -> Fact:
     })
     if not found:
         return absent(settings.source or "paste", "no visibility setting names an index past the container's one GPU")
-    return known(found, f"{settings.source or 'paste'}; {context_fact.source or 'paste'}")
+    return known(found, f"{settings.source or 'paste'}; {context_source}")

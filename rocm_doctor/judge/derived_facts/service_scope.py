@@ -15,8 +15,9 @@ from __future__ import annotations
 from typing import List
 
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.facts.value import Fact, absent, known, unknown
+from rocm_doctor.facts.value import Fact, absent, known
 from rocm_doctor.judge.derived import Tables, machine_fact
+from rocm_doctor.judge.derived_facts._support import when_context_says
 from rocm_doctor.judge.derived_facts.gpus import amd_agents
 
 HAND_STARTED = ("ollama_serve_by_hand", "ollama_serve_by_hand_in_prose")
@@ -40,21 +41,18 @@ def _unit_settings(facts: Facts) -> List[str]:
     "'NAME=value' settings when the report shows them, else a description; absent when either side is missing.",
 )
 def service_settings_beside_hand_started_server(facts: Facts, tables: Tables) -> Fact:
-    context_fact = facts.symptoms.context
-    if not context_fact.is_known:
-        return unknown(context_fact.reason or "the report's context was not read")
-    context = context_fact.value or []
-    source = context_fact.source or "paste"
-    hand = [c for c in HAND_STARTED if c in context]
-    if not hand:
-        return absent(source, "the report does not start the server by hand")
+    return when_context_says(facts, HAND_STARTED, "the report does not start the server by hand",
+                             lambda hand, source: _unit_settings_unreached(facts, hand[0], source))
+
+
+def _unit_settings_unreached(facts: Facts, hand: str, source: str) -> Fact:
     if facts.host.os.is_known and facts.host.os.value not in ("linux", "wsl2"):
         return absent(facts.host.os.source or "host", "systemd services are a Linux matter")
     in_unit = _unit_settings(facts)
     if in_unit:
-        return known(in_unit, f"{facts.env.settings.source or source}; {hand[0]}")
-    if SERVICE_CONFIGURED in context:
-        return known(["the settings made for the service"], f"{source}; {hand[0]}")
+        return known(in_unit, f"{facts.env.settings.source or source}; {hand}")
+    if SERVICE_CONFIGURED in (facts.symptoms.context.value or []):
+        return known(["the settings made for the service"], f"{source}; {hand}")
     return absent(source, "the report makes no setting for a service")
 
 
@@ -70,12 +68,12 @@ LAUNCHER_SETS_OVERRIDE = "launcher_sets_override"
     "not the shell's); absent when the report says no such thing or shows no AMD GPU target.",
 )
 def launcher_override_gpus(facts: Facts, tables: Tables) -> Fact:
-    context_fact = facts.symptoms.context
-    if not context_fact.is_known:
-        return unknown(context_fact.reason or "the report's context was not read")
-    if LAUNCHER_SETS_OVERRIDE not in (context_fact.value or []):
-        return absent(context_fact.source or "paste", "no launcher sets the override")
+    return when_context_says(facts, [LAUNCHER_SETS_OVERRIDE], "no launcher sets the override",
+                             lambda _said, source: _launcher_targets(facts, source))
+
+
+def _launcher_targets(facts: Facts, context_source: str) -> Fact:
     targets = [str(a.gfx.value) for a in amd_agents(facts) if a.gfx.is_known]
     if not targets:
         return absent(facts.gpus.discovery.source or "paste", "the report shows no AMD GPU target")
-    return known(sorted(set(targets)), f"{context_fact.source or 'paste'}; GPU discovery")
+    return known(sorted(set(targets)), f"{context_source}; GPU discovery")
