@@ -57,6 +57,12 @@ class Signature:
     """``error`` (goes to ``symptoms.signatures``) or ``context`` (``symptoms.context``: what the report is about)."""
     statement: bool = False
     """``scope: statement``: the reporter's statement of the machine's state (:func:`statement_pattern`)."""
+    said: str = ""
+    """The row's own pattern, before :func:`statement_pattern` wraps it: the words any match must hold
+    (:func:`_anchors`) are read from it, so a line without them is never tried."""
+    plain: Optional[Pattern[str]] = None
+    """For a statement, the row's own pattern compiled: a line it does not match is not a statement
+    of it in any scope, and it is much cheaper to try than the sentence-scope wrapper."""
 
 
 STATEMENT = "statement"
@@ -130,8 +136,10 @@ def build(data: Any) -> List[Signature]:
             raise InputError(f"{here}.scope must be {STATEMENT}")
         if row.get("unless_line") and scope != STATEMENT:
             raise InputError(f"{here}.unless_line needs scope: {STATEMENT}")
+        said = str(row["pattern"])
+        plain = None
         if scope == STATEMENT:
-            _compile(row["pattern"], f"{here}.pattern")
+            plain = _compile(row["pattern"], f"{here}.pattern")
             unless = str(row["unless_line"]) if row.get("unless_line") else None
             if unless is not None:
                 _compile(unless, f"{here}.unless_line")
@@ -160,6 +168,8 @@ def build(data: Any) -> List[Signature]:
                 then=then,
                 category=str(category) if category else None,
                 statement=scope == STATEMENT,
+                said=said,
+                plain=plain,
             )
         )
     return out
@@ -231,9 +241,22 @@ def _observations(signature: Signature, line: Line) -> Tuple[List[Observation], 
     return observations, settings
 
 
+def _search(signature: Signature, text: str) -> "Optional[re.Match[str]]":
+    """The signature's match in ``text``; a statement's wrapper is tried only where its own words are."""
+    if signature.plain is not None and signature.plain.search(text) is None:
+        return None
+    return signature.pattern.search(text)
+
+
+def _anchors(signature: Signature) -> Optional[Tuple[str, ...]]:
+    """Words every match of the signature holds (None when none can be told): read from the row's own
+    pattern, which a statement's sentence-scope wrapper hides behind its look-aheads."""
+    return pattern_anchors(signature.said or signature.pattern.pattern)
+
+
 def _candidate_lines(block: Block, signature: Signature) -> Iterator[Line]:
     """Lines the signature could match: found by its anchors when it has some, else by its regex."""
-    words = pattern_anchors(signature.pattern.pattern)
+    words = _anchors(signature)
     if words is not None:
         for index in block.lines_with(words):
             yield block.lines[index]
@@ -298,7 +321,7 @@ class _Seams:
         """The first wrapped message a signature spans: (index of the line it starts on, the match)."""
         if not self.at:
             return None
-        words = pattern_anchors(signature.pattern.pattern)
+        words = _anchors(signature)
         if words is None:
             return None
         hits = sorted({bisect.bisect_right(self.starts, found) - 1 for word in words for found in itertools.islice(_finds(self.text, word), MAX_SEAMS)})
@@ -359,7 +382,7 @@ def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> 
     block_text: Optional[str] = None
     seams: Optional[_Seams] = None
     for signature in signatures() if table is None else table:
-        searched = ((line, signature.pattern.search(line.text[:MAX_LINE])) for line in _candidate_lines(block, signature))
+        searched = ((line, _search(signature, line.text[:MAX_LINE])) for line in _candidate_lines(block, signature))
         valid = ((line, match) for line, match in searched if match is not None and not _cut_command(block, line, match, signature))
         first = next(valid, None)
         if first is not None and signature.gpu and not _names_gpu(signature, first[1]):
