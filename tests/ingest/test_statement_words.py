@@ -63,3 +63,15 @@ def test_a_statement_field_that_is_not_a_boolean_is_refused() -> None:
     row = {"id": "x_told", "pattern": "x", "meaning": "m", "source": "https://github.com/a/b/issues/1", "statement": "yes"}
     with pytest.raises(InputError):
         build({"signatures": [row]})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I don't think ComfyUI runs on the CPU, the GPU load goes up.",
+        "Not sure if it falls back to the CPU.",
+        "I was wondering if it runs on the CPU.",
+    ],
+)
+def test_a_statement_the_reporter_doubts_is_not_read(text: str) -> None:
+    assert "torch_on_cpu_told" not in (ingest(text + "\n").facts.symptoms.context.value or [])
