@@ -22,7 +22,8 @@ from rocm_doctor.judge.derived_facts.devices import VISIBILITY_VARS
 from rocm_doctor.numbers import small_int
 
 ONE_RENDER_NODE = "container_given_one_render_node"
-"""Context of rocm_doctor/ingest/formats/container_devices.py."""
+"""Context of rocm_doctor/ingest/formats/container_devices.py: a copy, since judging a live machine imports no
+ingest (tests/test_startup.py)."""
 HOST_ONLY_ORIGINS = frozenset(("shell-rc", "systemd", "persistent", "setx", "powershell", "cmd-set"))
 """Where a setting cannot be the container's own: a host shell's startup file, a host service's unit,
 Windows' own settings."""
