@@ -441,6 +441,23 @@ def test_a_rocm_package_gives_the_release_not_its_components_own_version(listing
     assert facts(listing).rocm.version.value == release
 
 
+@pytest.mark.parametrize(
+    "text, release",
+    [
+        ("wget https://repo.radeon.com/amdgpu-install/6.2/ubuntu/jammy/amdgpu-install_6.2.60200-1_all.deb\n", "6.2.0"),
+        ("sudo apt install ./amdgpu-install_6.1.60103-1_all.deb\n", "6.1.3"),
+        ("wget https://repo.radeon.com/amdgpu-install/22.20/ubuntu/focal/amdgpu-install_22.20.50200-1_all.deb\n", "5.2.0"),
+        ("https://repo.radeon.com/amdgpu-install/6.4.1/ubuntu/noble/\n", "6.4.1"),
+    ],
+)
+def test_an_amdgpu_install_package_name_gives_the_rocm_release_its_build_number_encodes(text: str, release: str) -> None:
+    assert facts(text).rocm.version.value == release
+
+
+def test_a_radeon_software_release_in_an_amdgpu_install_path_is_not_a_rocm_release() -> None:
+    assert not facts("https://repo.radeon.com/amdgpu-install/22.40/ubuntu/jammy/\n").rocm.version.is_known
+
+
 @pytest.mark.parametrize("cpu, vendor", [("13900K", None), ("14700KF", None), ("7800X3D", "AMD"), ("5600G", "AMD")])
 def test_a_bare_cpu_model_is_amds_only_when_the_cpu_table_knows_it(cpu: str, vendor) -> None:
     assert facts(f"CPU: {cpu}\n").cpu.vendor.value == vendor

@@ -244,8 +244,28 @@ def _another_programs_build(text: str, start: int) -> Optional[bool]:
     return False if subject.strip() else None
 
 
-_AMDGPU_INSTALL = re.compile(r"amdgpu-install[_/](\d+\.\d+(?:\.\d+)?)(?:\.\d+)?[-/_]", re.IGNORECASE)
+# The installer package's own name encodes the ROCm release as a five-digit build number after the
+# dotted prefix: amdgpu-install_6.2.60204-1_all.deb is ROCm 6.2.4 (HIP's install page lists it at
+# https://github.com/ROCm/HIP/blob/f15f3c17c9aec9d056b9cf158b9b147e357afbf3/docs/install/install.rst),
+# _6.2.60200 is 6.2.0; before ROCm 5.3 the prefix was the Radeon Software release
+# (amdgpu-install_22.20.50200-1_all.deb, repo.radeon.com/amdgpu-install/22.20/: ROCm 5.2.0), so a
+# prefix from 20 up names no ROCm release.
+_AMDGPU_INSTALL = re.compile(r"amdgpu-install[_/](\d+\.\d+(?:\.\d{1,4}(?!\d))?)(?:\.(\d{5}))?[-/_]", re.IGNORECASE)
 _RADEON_APT = re.compile(r"repo\.radeon\.com/(?:rocm/apt|amdgpu-install|rocm/rhel\d*|rocm/zyp)/(\d+\.\d+(?:\.\d+)?)/", re.IGNORECASE)
+_RADEON_SOFTWARE_MAJOR = 20
+"""A release number from 20 up in an amdgpu-install path or name is Radeon Software's (21.40, 22.20), not ROCm's."""
+
+
+def _installer_rocm(match: "re.Match[str]") -> Optional[str]:
+    """The ROCm release an amdgpu-install package name or repo.radeon.com path names, or None."""
+    build = match.group(2) if match.re is _AMDGPU_INSTALL else None
+    if build:
+        number = int(build)
+        return f"{number // 10000}.{number // 100 % 100}.{number % 100}"
+    version = match.group(1)
+    return None if int(version.split(".")[0]) >= _RADEON_SOFTWARE_MAJOR else version
+
+
 _IMAGE = re.compile(r"\brocm/([a-z0-9_.-]+):([A-Za-z0-9_.-]+)")
 _IMAGE_ROCM = re.compile(r"(?:^|[_-])rocm[_-]?(\d+\.\d+(?:\.\d+)?)|^(\d+\.\d+(?:\.\d+)?)(?:[_-]|$)", re.IGNORECASE)
 _IMAGE_TORCH = re.compile(r"pytorch[_-](?:release[_-])?(?:v)?(\d+\.\d+(?:\.\d+)?)", re.IGNORECASE)
@@ -769,7 +789,9 @@ def _rocm(block: Block) -> List[Observation]:
             out.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
     for pattern in (_AMDGPU_INSTALL, _RADEON_APT):
         for match, line in block.scan(pattern):
-            out.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
+            installer = _installer_rocm(match)
+            if installer:
+                out.append(Observation("rocm.version", installer, line, TRUST_PROSE))
     if "rocm/" in lowered:
         for match, line in block.scan(_IMAGE):
             tag = match.group(2)
