@@ -335,6 +335,13 @@ def test_a_kfd_permission_error_proves_no_read_write_access() -> None:
         ("OS: Windows 11 (not using WSL)\n", None),
         ("I moved away from WSL2 and now run native Ubuntu 24.04.\n", None),
         ("I run it in WSL2 with Ubuntu 22.04.\n", 2),
+        # the Windows host named first or last (environment tables and reports write both)
+        ("OS: Windows 11 + WSL2 (Ubuntu 24)\n", 2),
+        ("Host OS: Windows 11 (WSL2)\n", 2),
+        ("OS: Ubuntu 24.04 via WSL2 on Windows 11\n", 2),
+        ("Windows 11, WSL2, rocminfo fails\n", 2),
+        ("Environment: WSL2, Ubuntu 22.04\n", 2),
+        ("I moved from Windows 11 + WSL2 to native Ubuntu 24.04.\n", None),
     ],
 )
 def test_wsl_is_read_with_its_version_and_never_from_a_denial(text: str, wsl) -> None:

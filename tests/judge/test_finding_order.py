@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any, Dict, List
 
 from judge_helpers import fact
+from rocm_doctor.ingest import ingest_text
+from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.pipeline import evaluate
 from rocm_doctor.model.rules import Rule
 
@@ -120,3 +122,12 @@ def test_a_problem_that_tests_the_checklists_words_only_as_absent_or_as_one_choi
     assert _order(make_facts, [checklist, unless]) == ["TST992", "TST991"]
     either = _rule("TST993", "warning", {"any": [ALWAYS, shows]}, category="platform", area="windows")
     assert _order(make_facts, [checklist, either]) == ["TST993", "TST991"]
+
+
+def test_a_gpu_that_needs_the_override_reads_after_the_wsl_requirements_the_report_runs_into() -> None:
+    # RD511 says what the report does not show (whether HSA_OVERRIDE_GFX_VERSION is set): a fallback
+    report = "Windows 11, WSL2, Ubuntu 22.04\nGPU: RX 6700 XT\nrocminfo: HSA_STATUS_ERROR_OUT_OF_RESOURCES\n"
+    findings = evaluate(load_rules([], use_env=False), ingest_text(report).facts).findings
+    shown = [f.id for f in findings if f.severity in ("error", "warning")]
+    assert "RD511" in shown and "RD529" in shown
+    assert shown.index("RD529") < shown.index("RD511")

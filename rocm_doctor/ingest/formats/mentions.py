@@ -281,7 +281,10 @@ _DOCKER = re.compile(
 # ------------------------------------------------------------------ platform
 
 _WSL = re.compile(
-    r"\b(?:on|in|under|inside|using|via|with|running)\s+(?:a\s+|my\s+|the\s+)?WSL\s?2?\b|\bWSL\s?2?\s*(?:\(|:|-)?\s*(?:Ubuntu|Debian|distro|instance|environment|kernel|shell|terminal)\b"
+    r"\b(?:on|in|under|inside|using|via|with|running)\s+(?:a\s+|my\s+|the\s+)?(?:WSL\s?2?|Windows Subsystem for Linux)\b"
+    r"|\bWSL\s?2?\s*(?:\(|:|-|,)?\s*(?:Ubuntu|Debian|distro|instance|environment|kernel|shell|terminal)\b"
+    # the host first or last: "Windows 11 + WSL2", "Windows 11 (WSL2)", "WSL2 on Windows 11"
+    r"|(?<!from\s)\bWin(?:dows)?\s?1[01]\s{0,2}(?:\+|&|/|,|\(|with\s|and\s|using\s)\s{0,2}WSL\s?2?\b|(?<!from\s)\bWSL\s?2?\s(?:on|under|in)\s(?:a\s|my\s)?Win(?:dows)?\s?1[01]\b"
     r"|\b(?:Ubuntu|Debian|openSUSE|Fedora)[\s\d.]*(?:LTS\s*)?[(\[]?\s*(?:on\s+)?WSL\s?2?\b|^[^\w\n]*WSL\s?2?[^\w\n]*$|\bWSL environment detected\b|microsoft-standard-WSL2",
     re.IGNORECASE | re.MULTILINE,
 )
