@@ -138,6 +138,32 @@ def test_a_release_the_report_moved_away_from_is_an_earlier_state() -> None:
 
 
 @pytest.mark.parametrize(
+    "text, earlier, now",
+    [
+        ("It worked with torch 2.7.1+rocm6.3, fails with 2.8.0+rocm6.4 on my 7900 XTX.\n", "2.7.1+rocm6.3", "2.8.0+rocm6.4"),
+        ("Works for me with PyTorch 2.4.1 but not with PyTorch 2.2.2.\n", "2.4.1", "2.2.2"),
+        ("torch 2.5.1+rocm6.2 works fine, torch 2.6.0+rocm6.2.4 segfaults.\n", "2.5.1+rocm6.2", "2.6.0+rocm6.2.4"),
+        ("Looks like a regression between torch 2.5.1 and 2.6.0.\n", "2.5.1", "2.6.0"),
+    ],
+)
+def test_a_torch_release_that_worked_beside_one_that_fails_is_the_earlier_state(text: str, earlier: str, now: str) -> None:
+    facts = ingest(text).facts
+    assert facts.torch.version.value == now
+    assert f"torch.version={earlier}" in (facts.symptoms.earlier.value or [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Does it work with torch 2.4.1 but not with torch 2.5.0?\n",
+        "Before, it worked with torch 2.3 but not with torch 2.4; now both fail.\n",
+    ],
+)
+def test_a_worked_and_failed_pair_asked_about_or_in_the_past_is_no_earlier_state(text: str) -> None:
+    assert not ingest(text).facts.symptoms.earlier.is_known
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "distrobox create -n llama-rocm --image docker.io/kyuz0/amd-strix-halo-toolboxes:rocm-7.2\n",

@@ -110,6 +110,30 @@ _TORCH_CHANGE = re.compile(
 )
 """A move between torch releases ("after upgrading from torch 2.7.1 to 2.8.0", "updated PyTorch from
 2.7.1 to 2.8.0"): the first is the earlier state, the second the current one."""
+_TORCH_NAMED = r"(?:py)?torch(?:==|\s+(?:version\s+)?)v?"
+_WORKED = r"(?:works?|worked|working|runs?|ran|(?:is|was)\s+(?:fine|ok|okay|good))(?:\s+(?:fine|ok|okay|well|perfectly))?(?:\s+for\s+(?:me|us))?"
+_FAILS = (
+    r"(?:but\s+)?(?:not|fails?|failed|failing|breaks?|broke|broken|crash(?:es|ed)?|segfaults?|hangs?"
+    r"|doesn'?t(?:\s+work)?|does\s+not(?:\s+work)?|(?:is|was)\s+broken)"
+)
+_TORCH_WORKED_FAILED = re.compile(
+    # "works with torch 2.4.1 but not with 2.5.0", "worked fine on torch 2.7.1, fails with torch 2.8.0"
+    rf"\b{_WORKED}\s+(?:with|on|using|in)\s+{_TORCH_NAMED}({_VERSION}{_LOCAL})(?!\w|\.\w)[^.;!?\n]{{0,60}}?\b{_FAILS}\s+(?:with|on|using|in|since|after)\s+(?:{_TORCH_NAMED})?({_VERSION}{_LOCAL})(?!\w|\.\w)"
+    # "torch 2.3.1 works fine, torch 2.4.0 crashes"
+    rf"|\b{_TORCH_NAMED}({_VERSION}{_LOCAL})\s+{_WORKED}\b[^.;!?\n]{{0,40}}?\b{_TORCH_NAMED}({_VERSION}{_LOCAL})\s+{_FAILS}\b",
+    re.IGNORECASE,
+)
+"""A torch release that worked beside one that fails, in one sentence: the first is the earlier state (what
+changed), the second the one in use. The construct in reports: pytorch/pytorch#103973 ("2.0.1+rocm5.4.2 ...
+only works with torch=1.13.0+rocm5.2"), ROCm/apex#132 ("works for me with PyTorch 2.4.1 and ROCm 6.0.0, but
+not with PyTorch 2.2.2"), iree-org/iree-turbine#149 ("Version which works for me ... 2.5.0.dev20240802+rocm6.0";
+"doesn't work"). Only two torch releases joined by words of both kinds are read; one that is only said to
+work, or a sentence that says which fixed it ("downgrading to 2.4.1 fixes it"), is left alone."""
+_TORCH_REGRESSION = re.compile(
+    rf"\bregress(?:ion|ed)\s+(?:between|from)\s+{_TORCH_NAMED}({_VERSION}{_LOCAL})\s+(?:and|to)\s+(?:{_TORCH_NAMED})?({_VERSION}{_LOCAL})(?!\w|\.\w)",
+    re.IGNORECASE,
+)
+""""a regression between torch 2.5.1 and 2.6.0": the later release is the failing one."""
 _ROCM_CHANGE = re.compile(
     r"\b(?:updat|upgrad|downgrad|switch|mov|migrat)\w*\s+(?:(?:my|the|our|we|i)\s+)?(?:ROCm\s+(?:version\s+)?from\s+|from\s+ROCm(?:\s+|-))"
     r"v?(\d+\.\d+(?:\.\d+)?)\s+to\s+(?:ROCm(?:\s+|-))?v?(\d+\.\d+(?:\.\d+)?)(?![\w.]*\d)"
@@ -700,6 +724,14 @@ def _torch(block: Block) -> List[Observation]:
             out.append(Observation("symptoms.earlier", [f"torch.version={_plain(match.group(1))}"], line, TRUST_PROSE))
             out += torch_version_observations(_plain(match.group(2)), line, TRUST_PROSE)
     if "torch" in lowered:
+        for pattern in (_TORCH_WORKED_FAILED, _TORCH_REGRESSION):
+            for match, line in block.scan(pattern):
+                worked, failing = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+                if _move_not_made(text, match) or _PAST_BEFORE.search(text, max(0, match.start() - 60), match.start()):
+                    continue
+                moved.append(match.span())
+                out.append(Observation("symptoms.earlier", [f"torch.version={_plain(worked)}"], line, TRUST_PROSE))
+                out += torch_version_observations(_plain(failing), line, TRUST_PROSE)
         for match, line in block.scan(_TORCH):
             if _inside(match.start(), moved) or _attempt_failed(text, match.start(), match.end()):
                 continue
