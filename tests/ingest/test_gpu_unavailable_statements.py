@@ -45,7 +45,8 @@ def test_is_available_false_is_read_in_any_tense_and_verb(sentence: str) -> None
         "'torch.cuda.is_available()' returns 'False'.",
         'torch.cuda.is_available() returned "False"',
         "**`torch.cuda.is_available()` is False**",
-        'python -c "import torch;print(torch.cuda.is_available())" returns False',
+        "print(torch.cuda.is_available()) return false",
+        "when I run 'torch.cuda.is_available()' it always returns False",
     ],
 )
 def test_is_available_false_is_read_with_quotes_backticks_or_a_print_round_the_call(sentence: str) -> None:
@@ -74,9 +75,11 @@ def test_a_why_question_presupposes_the_state_and_is_read() -> None:
         "Please check whether torch.cuda.is_available() returns False in your venv.",
         "torch.cuda.is_available() returned False on my other machine.",
         "assert torch.cuda.is_available() == False",
+        "Describe the problem (e.g. torch.cuda.is_available() returns False).",
+        "For example: `torch.cuda.is_available()` returns `False` when ROCm is missing.",
     ],
 )
-def test_true_a_question_a_negation_a_past_or_a_condition_is_not_read_as_no_gpu(sentence: str) -> None:
+def test_true_a_question_a_negation_a_past_a_condition_or_an_example_is_not_read_as_no_gpu(sentence: str) -> None:
     assert GPU_UNAVAILABLE not in report_contexts(sentence + "\n")
 
 
