@@ -75,6 +75,7 @@ def test_a_why_question_presupposes_the_state_and_is_read() -> None:
         "Please check whether torch.cuda.is_available() returns False in your venv.",
         "torch.cuda.is_available() returned False on my other machine.",
         "assert torch.cuda.is_available() == False",
+        "    assert torch.cuda.is_available() is False",
         "Describe the problem (e.g. torch.cuda.is_available() returns False).",
         "For example: `torch.cuda.is_available()` returns `False` when ROCm is missing.",
     ],
