@@ -102,3 +102,13 @@ def test_a_prose_is_available_false_on_an_amd_gpu_gets_the_torch_build_check() -
         "rocminfo shows the gpu but torch.cuda.is_available() returned False.\n"
     )
     assert "torch-build" in [category for _, _, category in serious_findings(report)]
+
+
+def test_a_tools_no_gpu_line_in_another_machines_block_is_not_this_machines() -> None:
+    report = "On my other machine:\n```\nIs CUDA available: False\n```\n"
+    assert GPU_UNAVAILABLE not in report_contexts(report)
+
+
+def test_a_tools_no_gpu_line_in_the_reporters_own_block_is_read() -> None:
+    report = "RX 6800 XT, Ubuntu 22.04:\n```\nIs CUDA available: False\n```\n"
+    assert GPU_UNAVAILABLE in report_contexts(report)
