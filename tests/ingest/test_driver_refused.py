@@ -124,3 +124,49 @@ def test_a_missing_firmware_file_without_a_failed_init_is_not_read(text: str) ->
 def test_a_gpu_amdgpu_could_not_bring_up_is_the_first_finding(text: str) -> None:
     assert "amdgpu_init_failed" in signature_errors(text)
     assert problems_shown(text)[:1] == ["RD636"]
+
+
+ROCMINFO_CPU_ONLY = (
+    "$ rocminfo\n"
+    "ROCk module is loaded\n"
+    "=====================\nHSA System Attributes\n=====================\n"
+    "Runtime Version:         1.15\n"
+    "==========\nHSA Agents\n==========\n"
+    "*******\nAgent 1\n*******\n"
+    "  Name:                    AMD Ryzen 7 9800X3D 8-Core Processor\n"
+    "  Uuid:                    CPU-XX\n"
+    "  Marketing Name:          AMD Ryzen 7 9800X3D 8-Core Processor\n"
+    "  Vendor Name:             CPU\n"
+    "  Device Type:             CPU\n"
+)
+
+
+def _context(text: str) -> list:
+    from ingest_helpers import ingest
+
+    context = ingest(text).facts.symptoms.context
+    return list(context.value) if context.is_known else []
+
+
+def test_a_whole_rocminfo_run_without_a_gpu_agent_is_read_as_no_gpu_seen() -> None:
+    # the shape of legacy-rocm-build#3897 and #1218, ROCm/rocminfo#20: agents listed, none a GPU
+    report = "OS: Ubuntu 24.04.2 LTS, kernel 6.8.0-57-generic\nGPU: AMD Radeon RX 9070 XT\n\n" + ROCMINFO_CPU_ONLY + "*** Done ***\n"
+    assert "rocminfo_lists_no_gpu" in _context(report)
+    # the kernel predates the RX 9070 XT (gfx1201, first in 6.11): the reason the run saw no GPU
+    assert problems_shown(report)[:1] == ["RD560"]
+
+
+def test_a_rocminfo_paste_cut_before_its_end_says_nothing_of_the_gpus() -> None:
+    # the GPU agents may follow the cut: no "*** Done ***" trailer, no claim
+    assert "rocminfo_lists_no_gpu" not in _context(ROCMINFO_CPU_ONLY)
+
+
+def test_a_rocminfo_run_that_lists_a_gpu_agent_is_not_read_as_no_gpu_seen() -> None:
+    gpu = (
+        "*******\nAgent 2\n*******\n"
+        "  Name:                    gfx1201\n"
+        "  Marketing Name:          AMD Radeon RX 9070 XT\n"
+        "  Vendor Name:             AMD\n"
+        "  Device Type:             GPU\n"
+    )
+    assert "rocminfo_lists_no_gpu" not in _context(ROCMINFO_CPU_ONLY + gpu + "*** Done ***\n")
