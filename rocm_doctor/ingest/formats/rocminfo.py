@@ -23,7 +23,7 @@ _ROCK = re.compile(r"^\s*ROCk module (?:version (\d+\.\d+[\w.-]*) )?is (NOT )?lo
 "6.10.5", koboldcpp-rocm and vLLM reports "6.8.5", "6.12.12", "6.16.6")."""
 NO_GPU_AGENT = "rocminfo_lists_no_gpu"
 """Context: a whole rocminfo run (its ``*** Done ***`` trailer shown) listed agents, none of them a GPU: the
-HSA runtime reached no GPU through KFD (legacy-rocm-build#3897, a GPU KFD does not take; #1218; ROCm/rocminfo#20,
+HSA runtime reached no GPU through KFD (legacy-rocm-build#3897, a GPU KFD does not take; ROCm/rocminfo#20,
 a powered-down PRIME GPU; ROCm/ROCT-Thunk-Interface#44). A paste cut before the trailer may have left the
 GPU agents out, so it says nothing."""
 IN_CONTAINER = "rocminfo_in_container"
