@@ -170,3 +170,39 @@ def test_a_rocminfo_run_that_lists_a_gpu_agent_is_not_read_as_no_gpu_seen() -> N
         "  Device Type:             GPU\n"
     )
     assert "rocminfo_lists_no_gpu" not in _context(ROCMINFO_CPU_ONLY + gpu + "*** Done ***\n")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rocm-smi (legacy-rocm-build#2767, #4098, PawseySC/rocm-from-source#2)
+        "ROCm 6.0.0 on Ubuntu 22.04.3\n$ rocm-smi\ncat: /sys/module/amdgpu/initstate: No such file or directory\n"
+        "ERROR:root:Driver not initialized (amdgpu not found in modules)\n",
+        # amd-smi's wording of the same check (ROCm/amdsmi#172 shows it)
+        "OS: Ubuntu 24.04, GPU: Radeon RX 7900 XTX\n$ amd-smi list\n"
+        "ERROR:root:Unable to get devices, driver not initialized (amdgpu not found in modules)\n",
+    ],
+)
+def test_smi_tools_finding_no_amdgpu_module_are_read_on_a_host(text: str) -> None:
+    assert "smi_amdgpu_module_not_found" in signature_errors(text)
+    assert problems_shown(text)[:1] == ["RD639"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # WSL2 has no amdgpu module: expected there (ROCm/amdsmi#75)
+        "WSL environment detected.\n$ rocm-smi\nERROR:root:Driver not initialized (amdgpu not found in modules)\n",
+        # inside a container without /sys/module/amdgpu (ROCm/ROCm-docker#107)
+        "docker run -it --device=/dev/kfd --device=/dev/dri --group-add video rocm/rocm-terminal:5.4.2\n"
+        "rocm-user@edfc4c0977ff:~$ rocm-smi\n"
+        "cat: /sys/module/amdgpu/initstate: No such file or directory\n"
+        "ERROR:root:Driver not initialized (amdgpu not found in modules)\n",
+        # a monitoring library probing every vendor on an NVIDIA machine
+        "GPU guard saw 4 x NVIDIA GeForce RTX 4090\n"
+        "ERROR:root:Driver not initialized (amdgpu not found in modules)\n"
+        "training continues normally\n",
+    ],
+)
+def test_smi_tools_finding_no_module_where_none_is_expected_is_not_a_driver_fault(text: str) -> None:
+    assert "RD639" not in problems_shown(text)
