@@ -206,3 +206,16 @@ def test_smi_tools_finding_no_amdgpu_module_are_read_on_a_host(text: str) -> Non
 )
 def test_smi_tools_finding_no_module_where_none_is_expected_is_not_a_driver_fault(text: str) -> None:
     assert "RD639" not in problems_shown(text)
+
+
+def test_rocm_smi_beside_rocminfo_leaves_the_module_finding_to_rocminfos_words() -> None:
+    # legacy-rocm-build#2767 shows both tools; one finding says it, and nothing is left unexplained
+    report = (
+        "GPU: AMD Radeon RX 7900 XTX, ROCm 6.0.0, Ubuntu 22.04.3\n"
+        "$ rocm-smi\ncat: /sys/module/amdgpu/initstate: No such file or directory\n"
+        "ERROR:root:Driver not initialized (amdgpu not found in modules)\n"
+        "$ rocminfo\nROCk module is NOT loaded, possibly no GPU devices\n"
+    )
+    shown = problems_shown(report)
+    assert shown[:1] == ["RD751"]
+    assert "RD639" not in shown and "RD599" not in shown
