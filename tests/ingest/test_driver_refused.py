@@ -99,6 +99,8 @@ def test_a_missing_firmware_file_that_stops_the_gpu_is_read_and_shown_first(text
         "update-initramfs: Generating /boot/initrd.img-6.8.0-45-generic\n"
         "W: Possible missing firmware /lib/firmware/amdgpu/gc_12_0_1_mes.bin for module amdgpu\n"
         "W: Possible missing firmware /lib/firmware/amdgpu/psp_14_0_3_sos.bin for module amdgpu\n",
+        # dracut's list, the same kind of list on Fedora and RHEL (legacy-rocm-build#557, #774)
+        'dracut: Possible missing firmware "amdgpu/gc_12_0_1_mes.bin" for kernel module "amdgpu.ko"\n',
         # the same loader line for another driver's file
         "[    1.69] radeon 0000:01:05.0: Direct firmware load for radeon/R600_rlc.bin failed with error -2\n"
         "[    1.69] radeon 0000:01:05.0: Fatal error during GPU init\n",
