@@ -21,6 +21,11 @@ _ROCK = re.compile(r"^\s*ROCk module (?:version (\d+\.\d+[\w.-]*) )?is (NOT )?lo
 """rocminfo prints the version when /sys/module/amdgpu/version exists, i.e. AMD's DKMS build of amdgpu
 (rocminfo.cc; ROCm/legacy-rocm-build#4043 "ROCk module version 6.7.0", #4382
 "6.10.5", koboldcpp-rocm and vLLM reports "6.8.5", "6.12.12", "6.16.6")."""
+NO_GPU_AGENT = "rocminfo_lists_no_gpu"
+"""Context: a whole rocminfo run (its ``*** Done ***`` trailer shown) listed agents, none of them a GPU: the
+HSA runtime reached no GPU through KFD (legacy-rocm-build#3897, a GPU KFD does not take; ROCm/rocminfo#20,
+a powered-down PRIME GPU; ROCm/ROCT-Thunk-Interface#44). A paste cut before the trailer may have left the
+GPU agents out, so it says nothing."""
 IN_CONTAINER = "rocminfo_in_container"
 """Context: the report shows the rocminfo that printed "ROCk module is NOT loaded" running in a container
 (RD962 speaks only then: a report naming docker elsewhere may show the host's rocminfo)."""
@@ -156,6 +161,9 @@ def parse(block: Block) -> List[Piece]:
         sightings.append(GpuSighting("rocminfo", position, line, fields))
     if not report.agents:
         sightings = _fragment_gpus(block)
+    elif report.complete and not report.gpus:
+        done = next((line for line in block.lines if line.text.strip().startswith("*** Done ***")), marked[-1])
+        observations.append(Observation("symptoms.context", [NO_GPU_AGENT], done))
     if not observations and not sightings and not report.hsa_agents_seen:
         return []
     return [make_piece("rocminfo", marked + [s.line for s in sightings], observations, sightings)]
