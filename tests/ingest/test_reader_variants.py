@@ -138,6 +138,31 @@ def test_a_release_the_report_moved_away_from_is_an_earlier_state() -> None:
 
 
 @pytest.mark.parametrize(
+    "text, installed",
+    [
+        (
+            "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+            "    PyTorch 2.0.1+cu118 with CUDA 1108 (you have 2.0.1+rocm5.4.2)\n    Python  3.8.17 (you have 3.8.5)\n",
+            "2.0.1+rocm5.4.2",
+        ),
+        (
+            "03:16:35.755 WARNING cuda:0 WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:"
+            "                          _cpp_lib.py:137\n    PyTorch 2.0.1+cu118 with CUDA 1108 (you have 2.0.1+rocm5.4.2)\n",
+            "2.0.1+rocm5.4.2",
+        ),
+        (
+            "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for: PyTorch 2.1.2+cu121 "
+            "with CUDA 1201 (you have 2.1.2+cu118) Python 3.9.18 (you have 3.9.18)\n",
+            "2.1.2+cu118",
+        ),
+    ],
+)
+def test_the_torch_xformers_was_built_for_is_not_the_installed_torch(text: str, installed: str) -> None:
+    # xformers/_cpp_lib.py (v0.0.28) prints the build's torch first and the installed one as "(you have ...)"
+    assert ingest(text).facts.torch.version.value == installed
+
+
+@pytest.mark.parametrize(
     "text, earlier, now",
     [
         ("It worked with torch 2.7.1+rocm6.3, fails with 2.8.0+rocm6.4 on my 7900 XTX.\n", "2.7.1+rocm6.3", "2.8.0+rocm6.4"),

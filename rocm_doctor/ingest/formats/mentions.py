@@ -80,9 +80,14 @@ _CPU = re.compile(
 _VERSION = r"\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+|\.dev\d+|\.post\d+)*"
 _TORCH = re.compile(rf"\b(?:py)?torch(?:==|\s*[:=]\s*v?|\s+(?:version\s*[:=]?\s*)?v?|-)({_VERSION}(?:(?:\+|%2B)[0-9A-Za-z](?:[0-9A-Za-z.]*[0-9A-Za-z])?)?)(?!\w|\.\w)", re.IGNORECASE)
 _BUILT_WITH_BEFORE = re.compile(r"used\s+to\s+build\s+\Z", re.IGNORECASE)
+_BUILT_FOR_BEFORE = re.compile(r"\bwas\s+built\s+for:(?:[ \t]{1,80}\S{1,40}\.py:\d{1,5})?\s{1,80}(?:(?:py)?torch\s{1,4})?\Z", re.IGNORECASE)
+"""The words before the version in xFormers' "was built for: PyTorch 2.3.1+cu121" (a logging handler may print its
+source file at the line's end): the torch xformers was compiled against, not the installed one."""
 """Words before "PyTorch: X" in collect_env's "CUDA used to build PyTorch: 12.1" / "ROCM used to build PyTorch:
 6.0.32830-...": the release after them is the CUDA or HIP one torch was built with
-(https://github.com/pytorch/pytorch/blob/v2.4.0/torch/utils/collect_env.py)."""
+(https://github.com/pytorch/pytorch/blob/v2.4.0/torch/utils/collect_env.py). xFormers' "xFormers was built for:
+PyTorch 2.3.1+cu121 with CUDA 1201 (you have 2.3.1+rocm6.0)" names the torch xformers was compiled against
+first; the installed one is in the parentheses (xformers/_cpp_lib.py): :data:`_BUILT_FOR_BEFORE`."""
 _COMPANION = re.compile(rf"\b(torchvision|torchaudio)(?:==|\s*[:=]\s*v?|\s+(?:version\s*[:=]?\s*)?v?|-)({_VERSION}(?:(?:\+|%2B)[0-9A-Za-z](?:[0-9A-Za-z.]*[0-9A-Za-z])?)?)(?!\w|\.\w)", re.IGNORECASE)
 """torchvision / torchaudio versions named the way torch's are (``torchvision 0.20.1+cu124``, ``torchvision: 0.20.1+rocm6.2``)."""
 _LOCAL_VERSION = re.compile(rf"(?<![\w.+-])({_VERSION}\+(?:rocm\d(?:[\w.]*\w)?|cu\d{{2,3}}|cpu|xpu))(?!\w|\.\w)", re.IGNORECASE)
@@ -735,7 +740,7 @@ def _torch(block: Block) -> List[Observation]:
         for match, line in block.scan(_TORCH):
             if _inside(match.start(), moved) or _attempt_failed(text, match.start(), match.end()):
                 continue
-            if _BUILT_WITH_BEFORE.search(text, max(0, match.start() - 24), match.start()):
+            if _BUILT_WITH_BEFORE.search(text, max(0, match.start() - 24), match.start()) or _BUILT_FOR_BEFORE.search(text, max(0, match.start() - 200), match.start()):
                 continue  # collect_env's "CUDA used to build PyTorch: 12.1": a CUDA or HIP release, not torch's
             out += torch_version_observations(_plain(match.group(1)), line, TRUST_PROSE)
         for match, line in block.scan(_WHEEL):
@@ -749,7 +754,7 @@ def _torch(block: Block) -> List[Observation]:
     if "+rocm" in lowered or "+cu" in lowered or "+cpu" in lowered:
         for match, line in block.scan(_LOCAL_VERSION):
             before = text[max(0, match.start() - 40) : match.start()]
-            if _NOT_TORCH_BEFORE.search(before) or match.group(1).startswith("0.") or _inside(match.start(), moved) or _attempt_failed(text, match.start(), match.end()):
+            if _NOT_TORCH_BEFORE.search(before) or _BUILT_FOR_BEFORE.search(text, max(0, match.start() - 200), match.start()) or match.group(1).startswith("0.") or _inside(match.start(), moved) or _attempt_failed(text, match.start(), match.end()):
                 continue
             out += torch_version_observations(match.group(1), line, TRUST_PROSE)
     if "index" in lowered or "://" in lowered or " -f " in lowered or " -i " in lowered:
