@@ -56,3 +56,37 @@ def test_an_rdna4_card_on_the_68_kernel_whose_rocminfo_lists_only_the_cpu_is_sai
 def test_an_rdna4_card_on_a_kernel_that_drives_it_whose_rocminfo_lists_only_the_cpu_gets_no_kernel_finding() -> None:
     text = "RX 9070 XT on Ubuntu 24.04 with the 6.14 kernel, ROCm 6.4.1 installed. rocminfo only lists the CPU agent.\n"
     assert "RD560" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ROCm 3.9.0 on Ubuntu 20.04 : Radeon 7 is not detected",  # legacy-rocm-build#1310
+        "rocminfo not recognising gpu Radeon Pro WX 7100",  # legacy-rocm-build#804
+        "Linux distros which can't even recognize RX 9070 XT",  # legacy-rocm-build#5102
+        "My new Radeon RX 9060 XT isn't recognized.",
+        "The AI PRO R9700 is not detected by ROCm 6.3.3.",
+    ],
+)
+def test_a_gpu_named_by_its_model_said_not_to_be_seen_is_read_as_the_gpu_not_seen(text: str) -> None:
+    found = _contexts(text)
+    assert "gpu_model_not_seen_said" in found and "gpu_not_seen_said" in found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The RX 9070 XT is detected as gfx1201 and works.",
+        "rocminfo detects the RX 9070 XT fine",
+        "Is the RX 9070 XT not detected on ROCm 6.3?",
+        "My old RX 580 wasn't detected, but the 9070 XT is.",
+        "On my friend's PC the RX 7900 XTX isn't recognized.",
+    ],
+)
+def test_a_named_gpu_that_is_seen_asked_about_past_or_elsewhere_is_not_read_as_unseen(text: str) -> None:
+    assert "gpu_model_not_seen_said" not in _contexts(text)
+
+
+def test_an_rdna4_card_named_as_not_recognised_on_the_68_kernel_is_said_to_need_a_newer_kernel() -> None:
+    text = "Ubuntu 24.04 with the 6.8 kernel and ROCm 6.4.1. My new Radeon RX 9060 XT isn't recognized.\n"
+    assert problems_shown(text)[:1] == ["RD560"]
