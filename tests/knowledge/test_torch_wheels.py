@@ -126,6 +126,23 @@ def test_gfx900_and_gfx906_lack_rocblas_kernels_from_rocm_6_4() -> None:
     assert (choice.torch, choice.rocm) == ("2.9", "6.3")
 
 
+def test_rdna4_lacks_rocblas_kernels_in_rocm_6_2_and_older_not_from_6_3() -> None:
+    # rocBLAS's target list gains gfx1200/gfx1201 with ROCm 6.3 (release/rocm-rel-6.3.0.1 CMakeLists).
+    assert tw.library_gap("gfx1201", "6.2.4") == "rocBLAS"
+    assert tw.library_gap("gfx1200", "6.1") == "rocBLAS"
+    assert tw.library_gap("gfx1201", "6.3") is None
+    assert tw.library_gap("gfx1201", "7.2") is None
+    assert tw.library_gap("gfx1100", "6.2.4") is None
+    # torch 2.7's rocm6.2.4 wheel compiles its own gfx1201 kernels, but its rocBLAS cannot run them:
+    # no wheel built with ROCm 6.2.x is chosen for RDNA4, a rocm6.3 one is (and RDNA3 keeps rocm6.2.4)
+    assert tw.gfx_in_wheel("2.7.1+rocm6.2.4", "gfx1201", "6.2.4") is True
+    assert tw.newest_release_for("gfx1201", "3.12", rocm_max="6.2.4") is None
+    choice = tw.newest_release_for("gfx1201", "3.12", rocm_max="6.3")
+    assert choice is not None and choice.rocm == "6.3"
+    choice = tw.newest_release_for("gfx1100", "3.12", rocm_max="6.2.4")
+    assert choice is not None and choice.rocm == "6.2.4"
+
+
 def test_the_rocm_7_14_variant_has_no_gfx900_gfx906_and_takes_rocm_from_pip() -> None:
     assert tw.gfx_in_wheel("2.14.0+rocm7.14", "gfx906", "7.14") is False
     assert tw.gfx_in_wheel("2.14.0+rocm7.14", "gfx908", "7.14") is True
