@@ -86,3 +86,18 @@ def test_groups_of_another_account_with_render_or_roots_groups_give_no_group_fin
         "RX 6800, ROCm 6.2\nroot@3f2a1b9c4d5e:/# groups\nroot\ntorch.cuda.is_available() returns False\n",
     ):
         assert not {"RD961", "RD617", "RD300"} & set(problems_shown(text))
+
+
+def test_groups_printed_inside_a_container_are_the_container_users() -> None:
+    for text in (
+        "RX 7900 XTX, ROCm 6.2. Inside the container:\n$ groups\nappuser\ntorch.cuda.is_available() returns False\n",
+        "RX 7900 XTX, ROCm 6.2, torch.cuda.is_available() returns False\nappuser@4f3c2a1b9e8d:/workspace$ groups\nappuser\n",
+    ):
+        assert "groups_printed_in_container" in report_contexts(text)
+        shown = problems_shown(text)
+        assert "RD613" in shown and "RD961" not in shown
+
+
+def test_groups_printed_on_the_host_are_not_a_containers() -> None:
+    text = "RX 7900 XTX, ROCm 6.2\nalice@workstation:~$ groups\nalice adm\n"
+    assert "groups_printed_in_container" not in report_contexts(text)

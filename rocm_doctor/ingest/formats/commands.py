@@ -26,7 +26,13 @@ from rocm_doctor.facts.parsers.rocm_version import parse_hipconfig_version, pars
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import make_piece
 from rocm_doctor.ingest.formats.platform_strings import kernel_observations
+from rocm_doctor.ingest.formats.rocminfo import ran_in_container
 from rocm_doctor.ingest.model import TRUST_HINT, TRUST_TOOL, Observation, Piece
+
+GROUPS_IN_CONTAINER = "groups_printed_in_container"
+"""Context id: a bare ``groups``/``id`` ran inside a container (a container's prompt, after ``docker run
+-it``/``exec``, under "inside the container"): the groups are the container user's, whose names are the
+image's, not the host user's (RD613 judges a container's user)."""
 
 GROUP_ADDED_NOT_IN_SESSION = "gpu_group_added_not_in_session"
 """Context id: the transcript adds the user to render (or video) with usermod/gpasswd, and a later bare
@@ -189,12 +195,29 @@ def _account_has_what_session_lacks(lines: List[Line]) -> Optional[Piece]:
     return None
 
 
+def _session_groups_in_container(block: Block, lines: List[Line]) -> Optional[Piece]:
+    """The first bare ``groups``/``id`` output of the block that ran inside a container."""
+    for i, line in enumerate(lines):
+        output: Optional[Line] = None
+        if _ID.match(line.text):
+            command = _command_before(lines, i)
+            output = line if command is None or not _ACCOUNT_COMMAND.match(command.text) else None
+        elif re.match(r"^\s*groups\s*$", line.text):
+            output = _output_of(lines, i)
+        if output is not None and ran_in_container(block, output):
+            return make_piece(f"context:{GROUPS_IN_CONTAINER}", [output], [Observation("symptoms.context", [GROUPS_IN_CONTAINER], output, TRUST_TOOL)])
+    return None
+
+
 def parse(block: Block) -> List[Piece]:
     lines = list(block.lines)
     pieces: List[Piece] = []
     relogin = _added_not_in_session(lines) or _account_has_what_session_lacks(lines)
     if relogin is not None:
         pieces.append(relogin)
+    inside = _session_groups_in_container(block, lines)
+    if inside is not None:
+        pieces.append(inside)
     for i, line in enumerate(lines):
         prompt = _PROMPT_USER.match(line.raw) if line.command else None
         if prompt:
