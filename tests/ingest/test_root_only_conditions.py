@@ -29,6 +29,8 @@ ROOT_ONLY = {"works_only_as_root", "gpu_only_for_root", "gpu_needs_root_or_sudo"
         "When I use sudo, torch detects my GPU.",
         "If I launch ComfyUI with sudo it uses my 6800 XT",
         "ollama uses the GPU when I start it with sudo ollama serve",
+        "It won't find the GPU unless I run it as root",
+        "Unless I use sudo, ollama falls back to the CPU.",
     ],
 )
 def test_a_gpu_found_only_under_sudo_or_root_reads_in_these_wordings(line: str) -> None:
@@ -49,6 +51,8 @@ def test_a_gpu_found_only_under_sudo_or_root_reads_in_these_wordings(line: str) 
         "unless you run sudo apt install rocm it won't be there",
         "Does it work with sudo? No, same error with sudo.",
         "It fails with and without sudo.",
+        "unless you run as root, you need to be in the render group",
+        "You can't access /dev/kfd unless you are root or in the render group.",
     ],
 )
 def test_a_question_a_past_state_another_machine_or_failing_as_root_is_no_root_only_statement(line: str) -> None:
