@@ -44,13 +44,27 @@ _PROMPT_USER = re.compile(r"^[ \t]{0,8}(?:\([\w.-]{1,64}\) ?)?([\w.-]{1,64})@[\w
 _ACCOUNT_COMMAND = re.compile(r"^\s*(?:sudo\s+)?(?:id|groups)(?:\s+-\w+)*\s+([a-z_][\w.-]{0,31}\$?)\s*$")
 _ACCOUNT_GROUPS = re.compile(r"^\s*([a-z_][\w.-]{0,31}\$?)\s+:\s+([a-z_][\w.\s$-]{0,2000})$")
 _SELF = r"(?:\$USER|\$\{USER\}|\$LOGNAME|\$\{LOGNAME\}|\$\(whoami\)|`whoami`|\$\(id\s+-un\))"
-_GROUP_ADD = re.compile(
-    r"^\s*(?:sudo\s+)?(?:usermod\s+(?:-\w+\s+)*-a?G\s*|gpasswd\s+-a\s+\S+\s+|adduser\s+\S+\s+)"
-    r"(?:[\w,]*,)?(render|video)\b"
-)
-_GROUP_ADD_USER = re.compile(r"(?:usermod\b.*\s|gpasswd\s+-a\s+|adduser\s+)(" + _SELF + r"|[a-z_][\w.-]{0,31})\s*(?:render|video)?\s*$")
 _PYTHON_VERSION = re.compile(r"^\s*Python (\d+\.\d+\.\d+)\s*$")
 _KERNEL_RELEASE = re.compile(r"^\s*(\d\.\d{1,2}(?:\.\d{1,3})?[-+.~\w]*)\s*$")
+_GROUP_ADDS = (
+    # usermod -aG render,video $USER / usermod -a -G video,render alice
+    re.compile(r"^\s*(?:sudo\s+)?usermod\s+(?:-\w+\s+)*-a?G\s*([\w,]+)\s+(?:-\w+\s+)*(\S+)\s*$"),
+    # gpasswd -a $USER render / adduser $USER render (user first, then the group)
+    re.compile(r"^\s*(?:sudo\s+)?(?:gpasswd\s+-a|adduser)\s+(\S+)\s+(render|video)\s*$"),
+)
+
+
+def _group_added(text: str) -> Optional[Tuple[str, List[str]]]:
+    """(user, GPU groups) a usermod/gpasswd/adduser command line adds; anchored, so linear in the line."""
+    usermod, other = (pattern.match(text) for pattern in _GROUP_ADDS)
+    if usermod:
+        groups, user = usermod.group(1).split(","), usermod.group(2)
+    elif other:
+        user, groups = other.group(1), [other.group(2)]
+    else:
+        return None
+    wanted = [group for group in groups if group in ("render", "video")]
+    return (user, wanted) if wanted else None
 
 
 def _groups(names: List[str], line: Line) -> List[Observation]:
@@ -140,10 +154,9 @@ def _added_not_in_session(lines: List[Line]) -> Optional[Piece]:
     started before the change, or the change went to another account."""
     added: Dict[str, Line] = {}
     for i, line in enumerate(lines):
-        add = _GROUP_ADD.match(line.text)
-        target = _GROUP_ADD_USER.search(line.text) if add else None
-        if add and target and re.fullmatch(_SELF, target.group(1)):
-            for group in re.findall(r"\b(render|video)\b", line.text):
+        add = _group_added(line.text)
+        if add is not None and re.fullmatch(_SELF, add[0]):
+            for group in add[1]:
                 added.setdefault(group, line)
             continue
         if not added:
