@@ -53,6 +53,10 @@ def test_a_group_added_with_usermod_missing_from_the_later_session_list_is_read(
     assert ADDED in report_contexts(text)
 
 
+def test_a_group_added_with_gpasswd_missing_from_the_later_session_list_is_read() -> None:
+    assert ADDED in report_contexts("$ sudo gpasswd -a $USER render\n$ groups\nalice adm video\n")
+
+
 def test_the_account_listing_render_beside_a_session_without_it_is_read() -> None:
     text = (
         "$ id\nuid=1000(alice) gid=1000(alice) groups=1000(alice),4(adm)\n"
