@@ -31,6 +31,11 @@ ROOT_ONLY = {"works_only_as_root", "gpu_only_for_root", "gpu_needs_root_or_sudo"
         "ollama uses the GPU when I start it with sudo ollama serve",
         "It won't find the GPU unless I run it as root",
         "Unless I use sudo, ollama falls back to the CPU.",
+        "Without sudo, rocminfo lists only the CPU agent.",
+        "Without root the GPU isn't detected.",
+        "rocminfo fails without sudo",
+        "torch.cuda.is_available() returns False without sudo",
+        "When run as root, torch.cuda.is_available() returns True.",
     ],
 )
 def test_a_gpu_found_only_under_sudo_or_root_reads_in_these_wordings(line: str) -> None:
@@ -53,6 +58,12 @@ def test_a_gpu_found_only_under_sudo_or_root_reads_in_these_wordings(line: str) 
         "It fails with and without sudo.",
         "unless you run as root, you need to be in the render group",
         "You can't access /dev/kfd unless you are root or in the render group.",
+        "It works without sudo now.",
+        "Does it fail without sudo?",
+        "pip install fails without sudo",
+        "It fails without sudo and with sudo.",
+        "Even as root it returns False.",
+        "apt install without sudo gives an error",
     ],
 )
 def test_a_question_a_past_state_another_machine_or_failing_as_root_is_no_root_only_statement(line: str) -> None:
