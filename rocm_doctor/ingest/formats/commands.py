@@ -8,6 +8,11 @@
   ``6.17.8-200.nobara.fc43.x86_64``) (host.kernel_release);
 * ``id`` -> ``uid=1000(alice) gid=1000(alice) groups=1000(alice),44(video),109(render)``
   (user, root or not, groups), recognised by its shape alone;
+* ``groups NAME`` -> ``NAME : NAME adm video`` and ``id NAME``: an account's groups in the group
+  database, not the session's (see :func:`_account_groups`); root's say nothing of the user;
+* ``usermod -aG render ...`` before a bare ``groups``/``id`` without render in the same transcript:
+  the group was added to the account after this session started (context
+  :data:`GROUP_ADDED_NOT_IN_SESSION`);
 * a shell prompt ``alice@host:~$`` / ``root@host:~#`` names the user who ran the commands
   (a hint: ``sudo`` inside the session is not seen).
 """
@@ -15,19 +20,51 @@
 from __future__ import annotations
 
 import re
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Tuple
 
 from rocm_doctor.facts.parsers.rocm_version import parse_hipconfig_version, parse_version_file
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import make_piece
 from rocm_doctor.ingest.formats.platform_strings import kernel_observations
-from rocm_doctor.ingest.model import TRUST_HINT, Observation, Piece
+from rocm_doctor.ingest.formats.rocminfo import ran_in_container
+from rocm_doctor.ingest.model import TRUST_HINT, TRUST_TOOL, Observation, Piece
+
+GROUPS_IN_CONTAINER = "groups_printed_in_container"
+"""Context id: a bare ``groups``/``id`` ran inside a container (a container's prompt, after ``docker run
+-it``/``exec``, under "inside the container"): the groups are the container user's, whose names are the
+image's, not the host user's (RD613 judges a container's user)."""
+
+GROUP_ADDED_NOT_IN_SESSION = "gpu_group_added_not_in_session"
+"""Context id: the transcript adds the user to render (or video) with usermod/gpasswd, and a later bare
+``groups``/``id`` of the same transcript, which prints the session's groups, still lacks it."""
 
 _ID = re.compile(r"^\s*uid=(\d{1,18})\(([^)]+)\)\s+gid=\d+\([^)]*\)(?:\s+groups=(\S+))?")
 _GROUP = re.compile(r"(?<!\d)\d+\(([^)]+)\)")
 _PROMPT_USER = re.compile(r"^[ \t]{0,8}(?:\([\w.-]{1,64}\) ?)?([\w.-]{1,64})@[\w.-]{1,64}:[^$#\n]{0,256}[$#]")
+_ACCOUNT_COMMAND = re.compile(r"^\s*(?:sudo\s+)?(?:id|groups)(?:\s+-\w+)*\s+([a-z_][\w.-]{0,31}\$?)\s*$")
+_ACCOUNT_GROUPS = re.compile(r"^\s*([a-z_][\w.-]{0,31}\$?)\s+:\s+([a-z_][\w.\s$-]{0,2000})$")
+_SELF = r"(?:\$USER|\$\{USER\}|\$LOGNAME|\$\{LOGNAME\}|\$\(whoami\)|`whoami`|\$\(id\s+-un\))"
 _PYTHON_VERSION = re.compile(r"^\s*Python (\d+\.\d+\.\d+)\s*$")
 _KERNEL_RELEASE = re.compile(r"^\s*(\d\.\d{1,2}(?:\.\d{1,3})?[-+.~\w]*)\s*$")
+_GROUP_ADDS = (
+    # usermod -aG render,video $USER / usermod -a -G video,render alice
+    re.compile(r"^\s*(?:sudo\s+)?usermod\s+(?:-\w+\s+)*-a?G\s*([\w,]+)\s+(?:-\w+\s+)*(\S+)\s*$"),
+    # gpasswd -a $USER render / adduser $USER render (user first, then the group)
+    re.compile(r"^\s*(?:sudo\s+)?(?:gpasswd\s+-a|adduser)\s+(\S+)\s+(render|video)\s*$"),
+)
+
+
+def _group_added(text: str) -> Optional[Tuple[str, List[str]]]:
+    """(user, GPU groups) a usermod/gpasswd/adduser command line adds; anchored, so linear in the line."""
+    usermod, other = (pattern.match(text) for pattern in _GROUP_ADDS)
+    if usermod:
+        groups, user = usermod.group(1).split(","), usermod.group(2)
+    elif other:
+        user, groups = other.group(1), [other.group(2)]
+    else:
+        return None
+    wanted = [group for group in groups if group in ("render", "video")]
+    return (user, wanted) if wanted else None
 
 
 def _groups(names: List[str], line: Line) -> List[Observation]:
@@ -83,9 +120,117 @@ def _output_of(lines: List[Line], index: int) -> Optional[Line]:
     return None
 
 
+def _command_before(lines: List[Line], index: int) -> Optional[Line]:
+    """The command line right above the output line at ``index`` (blank lines between), if any."""
+    for line in reversed(lines[max(0, index - 3) : index]):
+        if line.text.strip():
+            return line if line.command or _ACCOUNT_COMMAND.match(line.text) or re.match(r"^\s*(?:sudo\s+)?(?:id|groups)\b", line.text) else None
+    return None
+
+
+def _account_groups(user: str, names: List[str], line: Line) -> List[Observation]:
+    """``groups NAME`` / ``id NAME``: the account's groups in the group database, which a process
+    gets only at its next login (initgroups), so a group listed here may be missing from the running
+    session (metal3-io/metal3-dev-env#1317: ``id`` without libvirt, ``id ubuntu`` with it; moby/moby#1614).
+    What the account lacks, the session lacks too: only the missing groups are read. Root's groups
+    say nothing of the user who ran the program, and are not read."""
+    if user == "root":
+        return []
+    observations = [
+        Observation("permissions.user", user, line, TRUST_HINT),
+        Observation("permissions.is_root", False, line, TRUST_HINT),
+        Observation("permissions.groups", names, line, TRUST_HINT),
+    ]
+    if "render" not in names:
+        observations.append(Observation("permissions.in_render_group", False, line, TRUST_HINT))
+    if "video" not in names:
+        observations.append(Observation("permissions.in_video_group", False, line, TRUST_HINT))
+    return observations
+
+
+def _added_not_in_session(lines: List[Line]) -> Optional[Piece]:
+    """A usermod (gpasswd, adduser) adding the running user to render or video, then a bare ``groups``
+    or ``id`` of the same transcript whose output (the session's groups) lacks that group: the session
+    started before the change, or the change went to another account."""
+    added: Dict[str, Line] = {}
+    for i, line in enumerate(lines):
+        add = _group_added(line.text)
+        if add is not None and re.fullmatch(_SELF, add[0]):
+            for group in add[1]:
+                added.setdefault(group, line)
+            continue
+        if not added:
+            continue
+        names: Optional[List[str]] = None
+        match = _ID.match(line.text)
+        command = _command_before(lines, i)
+        if match and match.group(3) and not (command is not None and _ACCOUNT_COMMAND.match(command.text)):
+            names = _GROUP.findall(match.group(3)) if int(match.group(1)) != 0 else None
+        elif re.match(r"^\s*groups\s*$", line.text):
+            output = _output_of(lines, i)
+            names = output.text.split() if output is not None else None
+            line = output if output is not None else line
+        if names is None:
+            continue
+        missing = [group for group in added if group not in names]
+        if missing:
+            return make_piece(f"context:{GROUP_ADDED_NOT_IN_SESSION}", [added[missing[0]], line],
+                              [Observation("symptoms.context", [GROUP_ADDED_NOT_IN_SESSION], line, TRUST_TOOL)])
+    return None
+
+
+def _account_has_what_session_lacks(lines: List[Line]) -> Optional[Piece]:
+    """``id NAME`` (or ``groups NAME``) lists render or video for the account that a bare ``id`` of the
+    same transcript, run by that user, lacks: the database has the group, the session does not yet
+    (metal3-io/metal3-dev-env#1317 prints both)."""
+    session: Optional[Tuple[str, List[str], Line]] = None
+    account: Dict[str, Tuple[List[str], Line]] = {}
+    for i, line in enumerate(lines):
+        match = _ID.match(line.text)
+        command = _command_before(lines, i)
+        named = _ACCOUNT_COMMAND.match(command.text) if command is not None else None
+        if match and match.group(3) and int(match.group(1)) != 0:
+            names = _GROUP.findall(match.group(3))
+            if named:
+                account[match.group(2)] = (names, line)
+            elif session is None:
+                session = (match.group(2), names, line)
+            continue
+        listed = _ACCOUNT_GROUPS.match(line.text)
+        if listed and named:
+            account[listed.group(1)] = (listed.group(2).split(), line)
+    if session is None or session[0] not in account:
+        return None
+    names, line = account[session[0]]
+    if any(group in names and group not in session[1] for group in ("render", "video")):
+        return make_piece(f"context:{GROUP_ADDED_NOT_IN_SESSION}", [session[2], line],
+                          [Observation("symptoms.context", [GROUP_ADDED_NOT_IN_SESSION], session[2], TRUST_TOOL)])
+    return None
+
+
+def _session_groups_in_container(block: Block, lines: List[Line]) -> Optional[Piece]:
+    """The first bare ``groups``/``id`` output of the block that ran inside a container."""
+    for i, line in enumerate(lines):
+        output: Optional[Line] = None
+        if _ID.match(line.text):
+            command = _command_before(lines, i)
+            output = line if command is None or not _ACCOUNT_COMMAND.match(command.text) else None
+        elif re.match(r"^\s*groups\s*$", line.text):
+            output = _output_of(lines, i)
+        if output is not None and ran_in_container(block, output):
+            return make_piece(f"context:{GROUPS_IN_CONTAINER}", [output], [Observation("symptoms.context", [GROUPS_IN_CONTAINER], output, TRUST_TOOL)])
+    return None
+
+
 def parse(block: Block) -> List[Piece]:
     lines = list(block.lines)
     pieces: List[Piece] = []
+    relogin = _added_not_in_session(lines) or _account_has_what_session_lacks(lines)
+    if relogin is not None:
+        pieces.append(relogin)
+    inside = _session_groups_in_container(block, lines)
+    if inside is not None:
+        pieces.append(inside)
     for i, line in enumerate(lines):
         prompt = _PROMPT_USER.match(line.raw) if line.command else None
         if prompt:
@@ -93,9 +238,27 @@ def parse(block: Block) -> List[Piece]:
             observations = [Observation("permissions.user", user, line, TRUST_HINT)]
             observations.append(Observation("permissions.is_root", user == "root", line, TRUST_HINT))
             pieces.append(make_piece("shell-prompt", [line], observations))
+        account = _ACCOUNT_COMMAND.match(line.text)
+        if account:
+            output = _output_of(lines, i)
+            listed = _ACCOUNT_GROUPS.match(output.text) if output is not None else None
+            if output is not None and listed and listed.group(1) == account.group(1):
+                observations = _account_groups(account.group(1), listed.group(2).split(), output)
+                if observations:
+                    pieces.append(make_piece("groups-of-account", [line, output], observations))
+            continue
         match = _ID.match(line.text)
         if match:
             uid, user = int(match.group(1)), match.group(2)
+            command = _command_before(lines, i)
+            named = _ACCOUNT_COMMAND.match(command.text) if command is not None else None
+            if named:
+                # `id NAME`: that account's groups in the database, not this session's.
+                names = _GROUP.findall(match.group(3)) if match.group(3) else []
+                observations = _account_groups(user, names, line) if uid != 0 and match.group(3) else []
+                if observations:
+                    pieces.append(make_piece("id-of-account", [command, line], observations))
+                continue
             observations = [Observation("permissions.user", user, line), Observation("permissions.is_root", uid == 0, line)]
             if match.group(3):
                 observations += _groups(_GROUP.findall(match.group(3)), line)

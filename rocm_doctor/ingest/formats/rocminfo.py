@@ -81,8 +81,9 @@ def _fragment_gpus(block: Block) -> List[GpuSighting]:
     return [GpuSighting("rocminfo", i, l, gpu_fields(gfx=gfx_of(l.text))) for i, l in enumerate(isa)]
 
 
-def _ran_in_container(block: Block, line: Line) -> bool:
-    """The commands above ``line`` show the rocminfo that printed it running in a container: run there
+def ran_in_container(block: Block, line: Line) -> bool:
+    """The commands above ``line`` show the command that printed it (rocminfo; ``groups`` and ``id`` for
+    :mod:`~rocm_doctor.ingest.formats.commands`) running in a container: run there
     (``docker exec NAME rocminfo``), at a container's prompt, after an interactive ``docker run -it`` or
     ``distrobox enter`` not left with ``exit``, or under a line saying "inside the container"."""
     index = block.position_of(line)
@@ -115,7 +116,7 @@ def container_context(block: Block) -> List[Piece]:
     """``rocminfo_in_container`` when the block shows the rocminfo that printed "ROCk module is NOT loaded"
     running in a container (read on the whole block: the commands before rocminfo's own say where)."""
     line = next((line for line in block.lines if _NOT_LOADED.match(line.text)), None)
-    if line is None or not _ran_in_container(block, line):
+    if line is None or not ran_in_container(block, line):
         return []
     return [make_piece(f"context:{IN_CONTAINER}", [line], [Observation("symptoms.context", [IN_CONTAINER], line)])]
 

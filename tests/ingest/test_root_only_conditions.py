@@ -1,0 +1,75 @@
+"""The GPU found only under a root or sudo condition, in the field's wordings (issue 23, h30b).
+
+The forms come from public reports (the comment of gpu_works_as_root_told in
+rules/data/signatures.yaml names them): the condition after "only if/when" names the command,
+"unless I run sudo ...", True said of root or sudo, the GPU used "with sudo". None is one
+report's whole text.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import problems_shown, signature_errors
+
+ROOT_ONLY = {"works_only_as_root", "gpu_only_for_root", "gpu_needs_root_or_sudo", "gpu_works_as_root_told"}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "torch.cuda.is_available() returns True only if I run python with sudo",
+        "The GPU only shows up when I run python3 main.py with sudo.",
+        "rocminfo only shows the CPU agent unless I run sudo rocminfo",
+        "rocminfo only lists the CPU unless I run it as root",
+        "rocm-smi works but rocminfo gives an error unless run as root.",
+        "I cannot use the GPU unless I use sudo.",
+        "is_available() is False for my user but True for root.",
+        "torch.cuda.is_available() gives False, but with sudo it gives True",
+        "Running `sudo python -c 'import torch; print(torch.cuda.is_available())'` prints True.",
+        "When I use sudo, torch detects my GPU.",
+        "If I launch ComfyUI with sudo it uses my 6800 XT",
+        "ollama uses the GPU when I start it with sudo ollama serve",
+        "It won't find the GPU unless I run it as root",
+        "Unless I use sudo, ollama falls back to the CPU.",
+        "Without sudo, rocminfo lists only the CPU agent.",
+        "Without root the GPU isn't detected.",
+        "rocminfo fails without sudo",
+        "torch.cuda.is_available() returns False without sudo",
+        "When run as root, torch.cuda.is_available() returns True.",
+    ],
+)
+def test_a_gpu_found_only_under_sudo_or_root_reads_in_these_wordings(line: str) -> None:
+    assert "gpu_works_as_root_told" in signature_errors(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "do I need sudo to run rocminfo?",
+        "even with sudo it fails, torch.cuda.is_available() returns False",
+        "unless I run it as root it fails, and as root it fails too",
+        "I added myself to render and it works now",
+        "Should it only work with sudo?",
+        "It used to only work with sudo before I added the udev rule.",
+        "On my friend's PC it only works with sudo.",
+        "My colleague says rocminfo only works with sudo on his machine",
+        "unless you run sudo apt install rocm it won't be there",
+        "Does it work with sudo? No, same error with sudo.",
+        "It fails with and without sudo.",
+        "unless you run as root, you need to be in the render group",
+        "You can't access /dev/kfd unless you are root or in the render group.",
+        "It works without sudo now.",
+        "Does it fail without sudo?",
+        "pip install fails without sudo",
+        "It fails without sudo and with sudo.",
+        "Even as root it returns False.",
+        "apt install without sudo gives an error",
+    ],
+)
+def test_a_question_a_past_state_another_machine_or_failing_as_root_is_no_root_only_statement(line: str) -> None:
+    assert ROOT_ONLY.isdisjoint(signature_errors(line))
+
+
+def test_a_gpu_found_only_with_sudo_is_first_a_permissions_finding() -> None:
+    shown = problems_shown("RX 6800 XT on Ubuntu 22.04.\ntorch.cuda.is_available() returns True only if I run python with sudo\n")
+    assert shown[:1] == ["RD517"]
