@@ -1,0 +1,76 @@
+"""Where the torch on an AMD machine came from, as reports tell it (issue 23, class
+cuda_wheel_on_amd, block h30i): uv's project commands, which install the project's locked torch
+(PyPI's build unless the project routes torch to a ROCm index). Assertions are about context
+signatures and finding ids and categories, never about wording.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import report_contexts, serious_findings
+
+UV_SYNC = "uv_project_sync_told"
+UV_ROCM_INDEX = "uv_project_rocm_index_configured"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # debpalash/VoiceStudio#1665
+        "- `uv sync` (via `setup:api`) installs the lockfile CUDA torch build (`2.8.0+cu128`), which has no GPU backend on AMD.",
+        "the next start reverts it: `uv sync` restores the lock, and `dev:api` uses `uv run`, which auto-syncs too.",
+        # ace-step/ACE-Step-1.5#179
+        "ROCm PyTorch gets replaced by CUDA when using uv run acestep",
+        # SkafteNicki/dtu_mlops#499
+        "RUN uv sync --locked --no-cache --no-install-project",
+        "I used `uv add torch` in my project and it runs on the cpu",
+        "$ uv run python main.py",
+    ],
+)
+def test_uv_project_commands_are_read_as_installing_the_locked_torch(sentence: str) -> None:
+    assert UV_SYNC in report_contexts(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # JackismyShephard/ultimate-rvc#168: the workaround that keeps the ROCm torch
+        "UV_NO_INDEX=1 UV_NO_SYNC=1  ./uv/uv  run ./src/ultimate_rvc/web/main.py",
+        "uv run --no-sync python -m app",
+        "uv pip install torch torchvision --index-url https://download.pytorch.org/whl/rocm6.2",
+        "uv add torch --index https://download.pytorch.org/whl/rocm6.3",
+        "Should I run uv sync again?",
+        "I used to run uv sync, now I install with pip.",
+        "UV_TORCH_BACKEND=rocm6.3 uv sync",
+    ],
+)
+def test_a_run_that_does_not_sync_pip_s_interface_a_rocm_index_a_question_or_the_past_is_not_a_uv_sync(sentence: str) -> None:
+    assert UV_SYNC not in report_contexts(sentence)
+
+
+def test_a_project_that_routes_torch_to_a_rocm_index_is_read() -> None:
+    toml = '[[tool.uv.index]]\nname = "pytorch-rocm"\nurl = "https://download.pytorch.org/whl/rocm6.3"\nexplicit = true\n'
+    assert UV_ROCM_INDEX in report_contexts(toml)
+
+
+def test_a_uv_sync_on_an_amd_machine_whose_torch_cannot_use_the_gpu_is_said_to_install_pypi_s_torch() -> None:
+    text = "RX 7900 XT on Arch, ROCm 6.3. I cloned the repo, ran uv sync and then uv run app.py, but torch.cuda.is_available() is False.\n"
+    assert ("RD550", "torch-build") in {(rule, category) for rule, _, category in serious_findings(text)}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an NVIDIA machine: the lockfile's CUDA torch is the right one
+        "RTX 4090 on Ubuntu 22.04. After uv sync and uv run app.py the GPU is not used.\n",
+        # the project pins the ROCm index
+        'RX 7900 XT on Arch. torch.cuda.is_available() is False after uv sync.\n[[tool.uv.index]]\nname = "pytorch-rocm"\nurl = "https://download.pytorch.org/whl/rocm6.3"\nexplicit = true\n',
+        # the torch shown is a ROCm build
+        "RX 7900 XT on Arch. After uv sync, torch 2.7.1+rocm6.3 and torch.cuda.is_available() is False.\n",
+        # a uv command and no symptom of an unusable GPU
+        "RX 7900 XT on Arch. I ran uv sync and uv run app.py; the model loads but the output is garbled.\n",
+    ],
+)
+def test_the_uv_finding_stays_quiet_on_nvidia_a_rocm_index_a_rocm_torch_or_without_a_gpu_symptom(text: str) -> None:
+    assert "RD550" not in {rule for rule, _, _ in serious_findings(text)}
+
