@@ -7,7 +7,7 @@ signatures and finding ids and categories, never about wording.
 from __future__ import annotations
 
 import pytest
-from ingest_helpers import report_contexts, serious_findings
+from ingest_helpers import ingest, report_contexts, serious_findings
 
 UV_SYNC = "uv_project_sync_told"
 UV_ROCM_INDEX = "uv_project_rocm_index_configured"
@@ -74,3 +74,60 @@ def test_a_uv_sync_on_an_amd_machine_whose_torch_cannot_use_the_gpu_is_said_to_i
 def test_the_uv_finding_stays_quiet_on_nvidia_a_rocm_index_a_rocm_torch_or_without_a_gpu_symptom(text: str) -> None:
     assert "RD550" not in {rule for rule, _, _ in serious_findings(text)}
 
+
+
+ROCM_INDEX = "pip install torch torchvision --index-url https://download.pytorch.org/whl/rocm6.1"
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        # AUTOMATIC1111/stable-diffusion-webui#14994, amd/playbooks#69, Comfy-Org/ComfyUI#10680
+        "then pip install -r requirements.txt",
+        # ROCm/bitsandbytes#37 (requirements-dev.txt)
+        "then python -m pip install -r requirements-dev.txt",
+        "then pip install torch==2.3.1",
+        "then pip install -U torch",
+        # debpalash/VoiceStudio#1665
+        "then uv sync",
+    ],
+)
+def test_a_later_step_that_resolves_torch_again_leaves_the_rocm_index_undecided(later: str) -> None:
+    flavour = ingest(f"RX 6900 XT on Ubuntu 22.04. {ROCM_INDEX}, {later}.\n").facts.torch.flavour
+    assert not (flavour.is_known and flavour.value == "rocm")
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        "pip install -r requirements.txt, then",
+        "I ran uv sync, then",
+        "",
+    ],
+)
+def test_the_rocm_index_still_names_the_build_when_nothing_resolves_torch_after_it(before: str) -> None:
+    flavour = ingest(f"RX 6900 XT on Ubuntu 22.04. {before} {ROCM_INDEX}.\n").facts.torch.flavour
+    assert flavour.is_known and flavour.value == "rocm"
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        "then pip install -r requirements.txt --index-url https://download.pytorch.org/whl/rocm6.1",
+        "then pip install torch==2.5.1 --index-url https://download.pytorch.org/whl/rocm6.1",
+        "then pip install torch",
+        "then uv run --no-sync app.py",
+    ],
+)
+def test_a_later_install_from_the_rocm_index_or_one_that_keeps_torch_does_not_undo_it(later: str) -> None:
+    flavour = ingest(f"RX 6900 XT on Ubuntu 22.04. {ROCM_INDEX}, {later}.\n").facts.torch.flavour
+    assert flavour.is_known and flavour.value == "rocm"
+
+
+def test_a_requirements_install_after_the_rocm_torch_then_no_gpu_is_said_to_have_replaced_it() -> None:
+    text = (
+        "RX 6800 XT, Ubuntu 22.04, ROCm 6.2. I installed torch with pip install torch torchvision --index-url "
+        "https://download.pytorch.org/whl/rocm6.2, then ran pip install -r requirements.txt and now "
+        "torch.cuda.is_available() returns False.\n"
+    )
+    assert "RD900" in {rule for rule, _, _ in serious_findings(text)}
