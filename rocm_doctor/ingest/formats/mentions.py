@@ -714,6 +714,7 @@ def _torch(block: Block) -> List[Observation]:
             out += torch_version_observations(match.group(1), line, TRUST_PROSE)
     if "index" in lowered or "://" in lowered or " -f " in lowered or " -i " in lowered:
         kept_other = kept_torch_not_rocm(block)
+        last_resolution: Optional[int] = None  # where the block's last later resolution starts, found once
         for match, line in block.scan(_INDEX):
             url = match.group(1) or match.group(2)
             identity = from_index_url(url)
@@ -723,8 +724,11 @@ def _torch(block: Block) -> List[Observation]:
                 continue  # pip also searches PyPI, whose CUDA build can win: a ROCm extra index decides nothing
             if identity.flavour == "rocm" and kept_other is not None:
                 continue  # pip kept the torch that was there: the ROCm index installed nothing
-            if identity.flavour == "rocm" and _LATER_RESOLUTION.search(text, match.end()):
-                continue  # a later requirements install, pinned torch or uv sync resolved torch again
+            if identity.flavour == "rocm":
+                if last_resolution is None:
+                    last_resolution = max((m.start() for m in _LATER_RESOLUTION.finditer(text)), default=-1)
+                if last_resolution >= match.end():
+                    continue  # a later requirements install, pinned torch or uv sync resolved torch again
             observations = identity_observations(identity, line, TRUST_PROSE)
             out += [o for o in observations if o.path != "torch.version"]
     return out
