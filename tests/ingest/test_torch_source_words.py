@@ -42,6 +42,8 @@ def test_uv_project_commands_are_read_as_installing_the_locked_torch(sentence: s
         "Should I run uv sync again?",
         "I used to run uv sync, now I install with pip.",
         "UV_TORCH_BACKEND=rocm6.3 uv sync",
+        "I did not run uv sync, I installed everything with pip.",
+        "The README says to run uv sync first.",
     ],
 )
 def test_a_run_that_does_not_sync_pip_s_interface_a_rocm_index_a_question_or_the_past_is_not_a_uv_sync(sentence: str) -> None:
@@ -117,6 +119,7 @@ def test_the_rocm_index_still_names_the_build_when_nothing_resolves_torch_after_
         "then pip install torch==2.5.1 --index-url https://download.pytorch.org/whl/rocm6.1",
         "then pip install torch",
         "then uv run --no-sync app.py",
+        "I did not run uv sync",
     ],
 )
 def test_a_later_install_from_the_rocm_index_or_one_that_keeps_torch_does_not_undo_it(later: str) -> None:

@@ -99,7 +99,7 @@ _LATER_RESOLUTION = re.compile(
     r"|\bpip(?:3(?:\.\d{1,2})?)?\s{1,4}install\s{1,4}(?:(?:-U|--upgrade|--force-reinstall|--no-cache-dir|--user)\s{1,4})*"
     r"(?:(?:-U|--upgrade|--force-reinstall)\s{1,4}(?:torch|pytorch)\b|(?:torch|pytorch)==\d[\w.]*(?![\w.+]))"
     r"(?![^\n]{0,300}?(?:--index-url|--extra-index-url|\s-i\s|\s-f\s|--find-links|" + _ROCM_INDEX_NAMED + r"))"
-    r"|\buv\s{1,4}(?:sync|run)\b(?![^\n]{0,200}?--no-sync)",
+    r"|(?<!not )(?<!n't )(?<!never )(?<!not run )(?<!n't run )(?<!never run )\buv\s{1,4}(?:sync|run)\b(?![^\n]{0,200}?--no-sync)",
     re.IGNORECASE,
 )
 """A later step in the same block that resolves torch again from the indexes it was given (PyPI unless
