@@ -134,3 +134,38 @@ def test_a_requirements_install_after_the_rocm_torch_then_no_gpu_is_said_to_have
         "torch.cuda.is_available() returns False.\n"
     )
     assert "RD900" in {rule for rule, _, _ in serious_findings(text)}
+
+
+NOT_FOUND = "gpu_not_found_said"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # ROCm/legacy-rocm-build#3910
+        "GPU not found in Python for pytorch rocm",
+        # pytorch/pytorch#70036
+        "ROCM device not found",
+        # ROCm/legacy-rocm-build#1910
+        "There is no CUDA-Compatible device detected, even though I installed ROCm",
+        "After `uv sync` the app says no GPU available.",
+        "no GPU devices are available",
+    ],
+)
+def test_no_gpu_found_in_the_reporter_s_words_is_read_as_the_gpu_not_seen(sentence: str) -> None:
+    contexts = report_contexts(f"RX 6800 on Ubuntu 22.04.\n{sentence}\n")
+    assert {NOT_FOUND, "gpu_not_seen_said", "gpu_unused_told"} <= set(contexts)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "RuntimeError: No HIP GPUs are available",
+        "no CUDA-capable device is detected",
+        "no NVIDIA GPU found",
+        "Is there no GPU found?",
+        "It used to say no GPU found, now it works.",
+    ],
+)
+def test_torch_s_own_messages_another_vendor_a_question_or_the_past_are_not_the_reporter_saying_no_gpu(sentence: str) -> None:
+    assert NOT_FOUND not in report_contexts(f"RX 6800 on Ubuntu 22.04.\n{sentence}\n")
