@@ -98,6 +98,21 @@ _SEVERAL_INDEXES = re.compile(r"^\s*Looking in indexes:[^\n]*,", re.IGNORECASE)
 or pip.conf's extra-index-url): a ROCm index among them is searched beside the others, not instead
 (https://github.com/pypa/pip/blob/24.2/src/pip/_internal/models/search_scope.py)."""
 _INDEX = re.compile(r"(?:--index-url|--extra-index-url|-i|--find-links|-f)[=\s]+(\S+)|(https?://(?:download\.pytorch\.org/whl/\S+|rocm\.nightlies\.amd\.com/\S+|repo\.amd\.com/rocm/\S+|stable\.repo\.amd\.com/rocm/\S+|repo\.radeon\.com/rocm/(?:manylinux|windows)/\S+))", re.IGNORECASE)
+_ROCM_INDEX_NAMED = r"(?:download\.pytorch\.org/whl/(?:nightly/|test/)?rocm|repo\.radeon\.com/rocm|rocm\.nightlies\.amd\.com|repo\.amd\.com/rocm)"
+_LATER_RESOLUTION = re.compile(
+    r"\bpip(?:3(?:\.\d{1,2})?)?\s{1,4}install\b(?![^\n]{0,300}?" + _ROCM_INDEX_NAMED + r")[^\n]{0,200}?\s(?:-r|--requirement)(?:\s{1,4}|=)\S"
+    r"|\bpip(?:3(?:\.\d{1,2})?)?\s{1,4}install\s{1,4}(?:(?:-U|--upgrade|--force-reinstall|--no-cache-dir|--user)\s{1,4})*"
+    r"(?:(?:-U|--upgrade|--force-reinstall)\s{1,4}(?:torch|pytorch)\b|(?:torch|pytorch)==\d[\w.]*(?![\w.+]))"
+    r"(?![^\n]{0,300}?(?:--index-url|--extra-index-url|\s-i\s|\s-f\s|--find-links|" + _ROCM_INDEX_NAMED + r"))"
+    r"|(?<!not )(?<!n't )(?<!never )(?<!not run )(?<!n't run )(?<!never run )\buv\s{1,4}(?:sync|run)\b(?![^\n]{0,200}?--no-sync)",
+    re.IGNORECASE,
+)
+"""A later step in the same block that resolves torch again from the indexes it was given (PyPI unless
+told otherwise): a requirements file installed without a ROCm index on its line, an upgrade or another
+pinned release of torch without an index, a uv project sync or run. After it the ROCm index named before
+no longer says which torch is installed: application requirements files pin torch and replace the ROCm
+build (AUTOMATIC1111/stable-diffusion-webui#14994, amd/playbooks#69, ROCm/bitsandbytes#37,
+Comfy-Org/ComfyUI#10680), as does `uv sync` from a project's lockfile (debpalash/VoiceStudio#1665)."""
 _OPT_ROCM = re.compile(r"/opt/rocm-(\d+\.\d+(?:\.\d+)?)(?![\w.])")
 _ROCM_WORD = re.compile(r"(?<![\w/+%.-])ROCm(?:\s+|-|\s+version\s*:?\s*|\s+(?:version\s+)?is\s+(?=v?\d+\.\d)|\s*:\s*|(?=v?\d+\.\d))v?(\d+\.\d+(?:\.\d+)?|[5-9]|1\d)(?!\w|\.\d)", re.IGNORECASE)
 """``ROCm 6.2``, ``ROCm-6.2``, ``ROCm: 6.2``, ``my ROCm version is 6.2`` (a dotted release after "is") and, in prose, ``rocm6.2`` (how wheel tags spell it; a tag after ``+`` or
@@ -759,6 +774,7 @@ def _torch(block: Block) -> List[Observation]:
             out += torch_version_observations(match.group(1), line, TRUST_PROSE)
     if "index" in lowered or "://" in lowered or " -f " in lowered or " -i " in lowered:
         kept_other = kept_torch_not_rocm(block)
+        last_resolution: Optional[int] = None  # where the block's last later resolution starts, found once
         for match, line in block.scan(_INDEX):
             url = match.group(1) or match.group(2)
             identity = from_index_url(url)
@@ -768,6 +784,11 @@ def _torch(block: Block) -> List[Observation]:
                 continue  # pip also searches PyPI, whose CUDA build can win: a ROCm extra index decides nothing
             if identity.flavour == "rocm" and kept_other is not None:
                 continue  # pip kept the torch that was there: the ROCm index installed nothing
+            if identity.flavour == "rocm":
+                if last_resolution is None:
+                    last_resolution = max((m.start() for m in _LATER_RESOLUTION.finditer(text)), default=-1)
+                if last_resolution >= match.end():
+                    continue  # a later requirements install, pinned torch or uv sync resolved torch again
             observations = identity_observations(identity, line, TRUST_PROSE)
             out += [o for o in observations if o.path != "torch.version"]
     return out
