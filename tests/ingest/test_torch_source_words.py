@@ -169,3 +169,17 @@ def test_no_gpu_found_in_the_reporter_s_words_is_read_as_the_gpu_not_seen(senten
 )
 def test_torch_s_own_messages_another_vendor_a_question_or_the_past_are_not_the_reporter_saying_no_gpu(sentence: str) -> None:
     assert NOT_FOUND not in report_contexts(f"RX 6800 on Ubuntu 22.04.\n{sentence}\n")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # what a program does when no GPU is there, not what this machine shows (r30a)
+        "RX 6800 on Ubuntu 22.04.\nIf no GPU is found, the script falls back to the CPU.\n",
+        "RX 6800 on Ubuntu 22.04.\nThe README says to install ROCm in case no GPU is available.\n",
+        # nvidia-smi on an AMD machine finds no NVIDIA GPU: that says nothing of the AMD one (r30a)
+        "RX 6800 on Ubuntu 22.04.\n$ nvidia-smi\nNo devices were found\n",
+    ],
+)
+def test_a_condition_or_nvidia_smi_s_no_devices_is_not_the_reporter_saying_no_gpu(text: str) -> None:
+    assert NOT_FOUND not in report_contexts(text)
