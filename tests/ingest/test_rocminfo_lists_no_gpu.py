@@ -90,3 +90,35 @@ def test_a_named_gpu_that_is_seen_asked_about_past_or_elsewhere_is_not_read_as_u
 def test_an_rdna4_card_named_as_not_recognised_on_the_68_kernel_is_said_to_need_a_newer_kernel() -> None:
     text = "Ubuntu 24.04 with the 6.8 kernel and ROCm 6.4.1. My new Radeon RX 9060 XT isn't recognized.\n"
     assert problems_shown(text)[:1] == ["RD560"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a property of a GPU rocminfo lists (r30a)
+        "rocminfo doesn't show the GPU name correctly, it says gfx1030.",
+        "rocminfo does not show the GPU temperature.",
+        # what a doc or a condition says of rocminfo (r30a)
+        "The docs say rocminfo only shows the CPU agent if the user is not in the render group.",
+        "rocminfo only lists the CPU when the user lacks the render group.",
+    ],
+)
+def test_a_listed_gpu_s_property_a_doc_or_a_condition_is_not_rocminfo_showing_no_gpu(text: str) -> None:
+    assert "rocminfo_lists_no_gpu_told" not in _contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the support question, not the GPU unseen (r30a)
+        "I can't find the RX 6800 in the supported GPU list.",
+        "I could not find the MI50 on AMD's compatibility matrix.",
+        "I cannot find the RX 7600 XT in the ROCm documentation.",
+    ],
+)
+def test_a_model_looked_for_in_a_document_is_not_the_gpu_unseen(text: str) -> None:
+    assert "gpu_model_not_seen_said" not in _contexts(text)
+
+
+def test_a_model_not_found_on_the_machine_is_still_read_as_unseen() -> None:
+    assert "gpu_model_not_seen_said" in _contexts("ROCm can't detect the RX 6800 on my machine.")
