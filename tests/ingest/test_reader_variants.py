@@ -429,3 +429,29 @@ def test_an_ollama_device_record_hard_wrapped_by_a_narrow_terminal_is_read_whole
         assert [a.gfx.value for a in result.facts.gpus.agents] == ["gfx1102"], text
         assert result.facts.driver.amdgpu_version.value == "6.2", text  # read from the record, not from prose
         assert "ollama-devices" in [p.kind for p in result.pieces]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a release not tried, not offered or not built for: no failure is said of it (r30a)
+        "torch 2.4.1 works fine, torch 2.5.0 not tested yet.\n",
+        "torch 2.4.1 works, torch 2.5.0 not available for my ROCm.\n",
+        "torch 2.4.1 works, torch 2.5.0 doesn't have wheels for my Python.\n",
+    ],
+)
+def test_a_release_beside_a_working_one_that_is_not_said_to_fail_is_not_the_torch_in_use(text: str) -> None:
+    facts = ingest(text).facts
+    assert not (facts.torch.version.is_known and facts.torch.version.value == "2.5.0")
+    assert not facts.symptoms.earlier.is_known
+
+
+@pytest.mark.parametrize(
+    "text, now",
+    [
+        ("torch 2.4.1 works, torch 2.5.0 doesn't.\n", "2.5.0"),
+        ("torch 2.4.1 works, torch 2.5.0 not working.\n", "2.5.0"),
+    ],
+)
+def test_a_release_said_not_to_work_beside_a_working_one_is_the_torch_in_use(text: str, now: str) -> None:
+    assert ingest(text).facts.torch.version.value == now

@@ -133,8 +133,11 @@ _TORCH_CHANGE = re.compile(
 _TORCH_NAMED = r"(?:py)?torch(?:==|\s+(?:version\s+)?)v?"
 _WORKED = r"(?:works?|worked|working|runs?|ran|(?:is|was)\s+(?:fine|ok|okay|good))(?:\s+(?:fine|ok|okay|well|perfectly))?(?:\s+for\s+(?:me|us))?"
 _FAILS = (
-    r"(?:but\s+)?(?:not|fails?|failed|failing|breaks?|broke|broken|crash(?:es|ed)?|segfaults?|hangs?"
-    r"|doesn'?t(?:\s+work)?|does\s+not(?:\s+work)?|(?:is|was)\s+broken)"
+    # a bare "not" or "doesn't" fails only before the release's preposition or the clause's end: "torch 2.5.0
+    # not tested yet", "not available for my ROCm", "doesn't have wheels for rocm5.7" say nothing of a failure
+    r"(?:but\s+)?(?:not(?=\s{1,4}(?:with|on|using|in|since|after)\b)|not\s{1,4}work(?:s|ing)?|fails?|failed|failing|breaks?|broke|broken"
+    r"|crash(?:es|ed)?|segfaults?|hangs?|(?:doesn'?t|does\s+not)(?:\s+work|(?=\s{1,4}(?:with|on|using|in|since|after)\b|\s{0,4}(?:[.,;:!)]|$)))"
+    r"|(?:is|was)\s+broken)"
 )
 _TORCH_WORKED_FAILED = re.compile(
     # "works with torch 2.4.1 but not with 2.5.0", "worked fine on torch 2.7.1, fails with torch 2.8.0"
