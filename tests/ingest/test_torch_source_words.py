@@ -71,6 +71,11 @@ def test_a_uv_sync_on_an_amd_machine_whose_torch_cannot_use_the_gpu_is_said_to_i
         "RX 7900 XT on Arch. After uv sync, torch 2.7.1+rocm6.3 and torch.cuda.is_available() is False.\n",
         # a uv command and no symptom of an unusable GPU
         "RX 7900 XT on Arch. I ran uv sync and uv run app.py; the model loads but the output is garbled.\n",
+        # the torch shown is a CPU build, not the CUDA build the finding names (r30a)
+        "RX 7900 XT on Arch, torch 2.5.1+cpu. I ran uv sync and torch.cuda.is_available() returns False.\n",
+        # the project's own ROCm extra chosen on the command line (r30a)
+        "RX 7900 XT on Arch. I ran `uv sync --extra rocm` and torch.cuda.is_available() returns False.\n",
+        "RX 7900 XT on Arch. uv run --group=rocm63 app.py says no GPU available.\n",
     ],
 )
 def test_the_uv_finding_stays_quiet_on_nvidia_a_rocm_index_a_rocm_torch_or_without_a_gpu_symptom(text: str) -> None:
