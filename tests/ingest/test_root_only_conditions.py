@@ -73,3 +73,16 @@ def test_a_question_a_past_state_another_machine_or_failing_as_root_is_no_root_o
 def test_a_gpu_found_only_with_sudo_is_first_a_permissions_finding() -> None:
     shown = problems_shown("RX 6800 XT on Ubuntu 22.04.\ntorch.cuda.is_available() returns True only if I run python with sudo\n")
     assert shown[:1] == ["RD517"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # root said to fail as well, after the failure without it (r30a)
+        "Without sudo it fails, with sudo it also fails.",
+        "Without sudo rocminfo fails; same error with sudo.",
+        "Without sudo it fails, as root it returns False too.",
+    ],
+)
+def test_a_failure_without_sudo_beside_root_failing_too_is_no_root_only_statement(line: str) -> None:
+    assert ROOT_ONLY.isdisjoint(signature_errors(line))
