@@ -27,7 +27,7 @@ FIRMWARE = "amdgpu_firmware_missing_at_init"
         # the kernel's own line, in a block about AMD's driver (acer-predator-...-module#113 shows it)
         "[ 1748.999277] Loading of module with unavailable key is rejected\n"
         "rocminfo\nROCk module is NOT loaded, possibly no GPU devices\n",
-        "[    2.1] Loading of unsigned module is rejected\n[    2.2] [drm] amdgpu kernel modesetting enabled.\n",
+        "[    2.1] Loading of unsigned module is rejected\n$ sudo modprobe amdgpu\nmodprobe: ERROR: could not insert 'amdgpu': Operation not permitted\n",
         # lockdown's wording (security/lockdown/lockdown.c)
         "[    3.1] Lockdown: modprobe: unsigned module loading is restricted; see man kernel_lockdown.7\n"
         "modprobe: ERROR: could not insert 'amdgpu': Operation not permitted\n",
@@ -50,6 +50,10 @@ def test_the_kernel_refusing_the_amdgpu_module_signature_is_read(text: str) -> N
         "insmod: ERROR: could not insert module ch34x.ko: Key was rejected by service\n",
         # the kernel's line names no module: alone, it is not about amdgpu
         "[ 1748.999277] Loading of module with unavailable key is rejected\n",
+        # beside lines the loaded amdgpu prints: the refused module was another one (r30a)
+        "[    2.1] Loading of unsigned module is rejected\n[    2.2] [drm] amdgpu kernel modesetting enabled.\n",
+        "[    2.1] Lockdown: modprobe: unsigned module loading is restricted; see man kernel_lockdown.7\n"
+        "[    3.5] [drm] amdgpu kernel modesetting enabled.\n[    4.2] [drm] Initialized amdgpu 3.57.0 20150101 for 0000:03:00.0 on minor 0\n",
     ],
 )
 def test_other_module_refusals_and_the_taint_notice_are_not_read(text: str) -> None:
