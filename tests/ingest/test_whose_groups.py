@@ -105,3 +105,19 @@ def test_groups_printed_inside_a_container_are_the_container_users() -> None:
 def test_groups_printed_on_the_host_are_not_a_containers() -> None:
     text = "RX 7900 XTX, ROCm 6.2\nalice@workstation:~$ groups\nalice adm\n"
     assert "groups_printed_in_container" not in report_contexts(text)
+
+
+def test_a_usermod_quoted_from_a_guide_is_no_group_added() -> None:
+    # the guide's command, not one the transcript shows run (r30a)
+    text = (
+        "The install guide says:\n    sudo usermod -a -G render,video $LOGNAME\nI haven't done that yet.\n"
+        "$ groups\nalice adm cdrom sudo\n"
+    )
+    assert ADDED not in report_contexts(text)
+
+
+def test_a_list_after_a_reboot_or_new_login_is_no_session_older_than_the_change() -> None:
+    # the session listed started after the usermod: its age does not explain the missing group (r30a)
+    for between in ("$ sudo reboot\n", "(logged out and back in)\n", "$ newgrp render\n"):
+        text = f"$ sudo usermod -aG render,video $USER\n{between}$ groups\nalice adm cdrom sudo\n"
+        assert ADDED not in report_contexts(text)

@@ -54,6 +54,30 @@ _GROUP_ADDS = (
 )
 
 
+_ADVICE_ABOVE = re.compile(
+    r"\b(?:guide|docs?|documentation|readme|instructions?|wiki|tutorial|manual|says?|suggests?|recommends?|should"
+    r"|need\s{1,4}to|have\s{1,4}to|supposed\s{1,4}to|tells?\s{1,4}(?:me|you|us)\s{1,4}to)\b[^\n]{0,120}:\s*$",
+    re.IGNORECASE,
+)
+"""A prose line that introduces a command as what a guide says or advises ("The install guide says:"): the
+command below it is quoted, not shown to have run."""
+_NEW_LOGIN = re.compile(
+    r"\b(?:reboot(?:ed|ing)?|restart(?:ed|ing)?\s{1,4}(?:the\s{1,4}|my\s{1,4})?(?:pc|computer|machine|system|session)"
+    r"|log(?:ged|ging)?\s{0,2}(?:out|off)|re-?log(?:ged|ging)?(?:\s{0,2}in)?|logged\s{1,4}(?:back\s{1,4})?in|newgrp)\b",
+    re.IGNORECASE,
+)
+"""A reboot, logout or new login between the usermod and the list: the list is of a session started after
+the change, so a group it lacks is not explained by the session's age."""
+
+
+def _quoted_advice(lines: List[Line], index: int) -> bool:
+    """The command at ``index`` sits under a prose line that introduces it as a guide's or advice's."""
+    for line in reversed(lines[max(0, index - 2) : index]):
+        if line.text.strip():
+            return not line.command and bool(_ADVICE_ABOVE.search(line.text))
+    return False
+
+
 def _group_added(text: str) -> Optional[Tuple[str, List[str]]]:
     """(user, GPU groups) a usermod/gpasswd/adduser command line adds; anchored, so linear in the line."""
     usermod, other = (pattern.match(text) for pattern in _GROUP_ADDS)
@@ -156,10 +180,14 @@ def _added_not_in_session(lines: List[Line]) -> Optional[Piece]:
     for i, line in enumerate(lines):
         add = _group_added(line.text)
         if add is not None and re.fullmatch(_SELF, add[0]):
-            for group in add[1]:
-                added.setdefault(group, line)
+            if not _quoted_advice(lines, i):
+                for group in add[1]:
+                    added.setdefault(group, line)
             continue
         if not added:
+            continue
+        if _NEW_LOGIN.search(line.text):
+            added = {}  # the session listed below started after the change
             continue
         names: Optional[List[str]] = None
         match = _ID.match(line.text)
