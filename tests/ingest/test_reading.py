@@ -342,6 +342,10 @@ def test_a_kfd_permission_error_proves_no_read_write_access() -> None:
         ("Windows 11, WSL2, rocminfo fails\n", 2),
         ("Environment: WSL2, Ubuntu 22.04\n", 2),
         ("I moved from Windows 11 + WSL2 to native Ubuntu 24.04.\n", None),
+        # a setup left behind (r30a)
+        ("I used to run Windows 11 + WSL2, now I'm on native Ubuntu 24.04.\n", None),
+        ("Previously: Windows 11 + WSL2. Now: Ubuntu 24.04 on bare metal.\n", None),
+        ("Before, I ran it on WSL2 Ubuntu; now it runs on Fedora 40.\n", None),
     ],
 )
 def test_wsl_is_read_with_its_version_and_never_from_a_denial(text: str, wsl) -> None:

@@ -895,6 +895,11 @@ def _platform(block: Block) -> List[Observation]:
         for match, line in block.scan(_WSL):
             if denied(*paragraph(block, line, block.column_at(match.start()))):
                 continue
+            # a setup left behind ("I used to run Windows 11 + WSL2, now native Ubuntu") is not this machine's
+            # platform (r30a); a question is kept: "Does the 6950 XT support ROCm via WSL?" is asked from WSL
+            column = block.column_at(match.start())
+            if _PAST_BEFORE.search(line.text[max(0, column - 80) : column]):
+                continue
             out += [Observation("host.os", "linux", line, TRUST_PROSE), Observation("host.wsl_version", 2, line, TRUST_PROSE)]
             wsl = True
             break
