@@ -188,3 +188,19 @@ def test_torch_s_own_messages_another_vendor_a_question_or_the_past_are_not_the_
 )
 def test_a_condition_or_nvidia_smi_s_no_devices_is_not_the_reporter_saying_no_gpu(text: str) -> None:
     assert NOT_FOUND not in report_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        # a requirements install or a pinned torch the report says it did not run, asked about or quoted (r30a)
+        "then I didn't run pip install -r requirements.txt",
+        "the README also says to run pip install -r requirements.txt but I skipped that",
+        "should I run pip install -r requirements.txt?",
+        "I never ran pip install torch==2.3.1",
+        "pip install -r requirements.txt is in the guide, but I haven't run it",
+    ],
+)
+def test_a_later_step_not_run_asked_about_or_quoted_does_not_undo_the_rocm_index(later: str) -> None:
+    flavour = ingest(f"RX 6900 XT on Ubuntu 22.04. {ROCM_INDEX}, {later}. torch.cuda.is_available() returns False.\n").facts.torch.flavour
+    assert flavour.is_known and flavour.value == "rocm"

@@ -113,6 +113,32 @@ pinned release of torch without an index, a uv project sync or run. After it the
 no longer says which torch is installed: application requirements files pin torch and replace the ROCm
 build (AUTOMATIC1111/stable-diffusion-webui#14994, amd/playbooks#69, ROCm/bitsandbytes#37,
 Comfy-Org/ComfyUI#10680), as does `uv sync` from a project's lockfile (debpalash/VoiceStudio#1665)."""
+_RESOLUTION_NOT_RUN_BEFORE = re.compile(
+    r"(?:\b(?:not|never|without|instead\s+of|rather\s+than|skip(?:ped|ping)?|avoid(?:ed|ing)?)|n['’]t)\b[^.!?;\n]{0,30}$"
+    r"|\b(?:readme|docs?|documentation|guide|instructions?|wiki|tutorial)\b[^.!?\n]{0,60}$",
+    re.IGNORECASE,
+)
+"""Words before a later resolution that say it did not run or is a document's step ("I did not run pip install -r
+requirements.txt", "the README says to run pip install -r requirements.txt")."""
+_RESOLUTION_NOT_RUN_AFTER = re.compile(
+    r"(?:[^.!?\n]|[.!?](?=\S)){0,120}?\b(?:but|and)\s{1,4}(?:I\s{1,4})?(?:skipped|did\s?n['’]?t|did\s+not|have\s?n['’]?t|have\s+not|never)\b",
+    re.IGNORECASE,
+)
+"""Words after it in its sentence that say it was not run ("... pip install -r requirements.txt, but I skipped that")."""
+
+
+def _resolution_ran(text: str, match: "re.Match[str]") -> bool:
+    """The later resolution ``match`` is a step the report shows run: not denied, skipped, asked about, advised
+    or a document's (then the ROCm index named before it still says which torch was installed)."""
+    before = text[max(0, match.start() - 80) : match.start()]
+    return not (
+        _RESOLUTION_NOT_RUN_BEFORE.search(before)
+        or _move_not_made(text, match)
+        or _SENTENCE_ASKS.match(text, match.end())
+        or _RESOLUTION_NOT_RUN_AFTER.match(text, match.end())
+    )
+
+
 _OPT_ROCM = re.compile(r"/opt/rocm-(\d+\.\d+(?:\.\d+)?)(?![\w.])")
 _ROCM_WORD = re.compile(r"(?<![\w/+%.-])ROCm(?:\s+|-|\s+version\s*:?\s*|\s+(?:version\s+)?is\s+(?=v?\d+\.\d)|\s*:\s*|(?=v?\d+\.\d))v?(\d+\.\d+(?:\.\d+)?|[5-9]|1\d)(?!\w|\.\d)", re.IGNORECASE)
 """``ROCm 6.2``, ``ROCm-6.2``, ``ROCm: 6.2``, ``my ROCm version is 6.2`` (a dotted release after "is") and, in prose, ``rocm6.2`` (how wheel tags spell it; a tag after ``+`` or
@@ -789,7 +815,7 @@ def _torch(block: Block) -> List[Observation]:
                 continue  # pip kept the torch that was there: the ROCm index installed nothing
             if identity.flavour == "rocm":
                 if last_resolution is None:
-                    last_resolution = max((m.start() for m in _LATER_RESOLUTION.finditer(text)), default=-1)
+                    last_resolution = max((m.start() for m in _LATER_RESOLUTION.finditer(text) if _resolution_ran(text, m)), default=-1)
                 if last_resolution >= match.end():
                     continue  # a later requirements install, pinned torch or uv sync resolved torch again
             observations = identity_observations(identity, line, TRUST_PROSE)
