@@ -44,6 +44,9 @@ def test_uv_project_commands_are_read_as_installing_the_locked_torch(sentence: s
         "UV_TORCH_BACKEND=rocm6.3 uv sync",
         "I did not run uv sync, I installed everything with pip.",
         "The README says to run uv sync first.",
+        # locking resolves the lockfile and installs nothing (r30a)
+        "I ran uv lock to update the lockfile.",
+        "uv lock --upgrade",
     ],
 )
 def test_a_run_that_does_not_sync_pip_s_interface_a_rocm_index_a_question_or_the_past_is_not_a_uv_sync(sentence: str) -> None:
