@@ -121,3 +121,16 @@ def test_a_list_after_a_reboot_or_new_login_is_no_session_older_than_the_change(
     for between in ("$ sudo reboot\n", "(logged out and back in)\n", "$ newgrp render\n"):
         text = f"$ sudo usermod -aG render,video $USER\n{between}$ groups\nalice adm cdrom sudo\n"
         assert ADDED not in report_contexts(text)
+
+
+def test_a_kfd_listed_open_to_every_user_is_read_and_leaves_the_group_list_unblamed() -> None:
+    # upstream systemd's default mode for /dev/kfd is 0666 (group-render-mode): render membership does not
+    # decide access there (r30a)
+    listing = "$ ls -l /dev/kfd\ncrw-rw-rw- 1 root render 235, 0 Nov 28 10:00 /dev/kfd\n"
+    text = "RX 6800 on Arch Linux, ROCm 6.2.\n$ groups\nalice wheel\n" + listing + "torch.cuda.is_available() returns False\n"
+    assert "kfd_open_to_all" in report_contexts(text)
+    assert "RD961" not in problems_shown(text)
+    # a 0660 row is no such listing, and the group list still counts
+    closed = text.replace("crw-rw-rw-", "crw-rw----")
+    assert "kfd_open_to_all" not in report_contexts(closed)
+    assert "RD961" in problems_shown(closed)
