@@ -74,10 +74,15 @@ _PAST_OR_ELSEWHERE = (
     r"|previously(?!\s{1,4}(?:mentioned|said|stated|noted))|(?<!\bsaid\s)(?<!\bmentioned\s)(?<!\bstated\s)(?<!\bnoted\s)earlier"
     r"|(?:other|another|old|second|friend's|friends|colleague's)\s{1,4}(?:machine|pc|computer|laptop|desktop|system|box|setup)"
     r"|(?:my|a|his|her|their)\s{1,4}(?:friend|colleague|coworker|brother|sister)(?:'s)?|someone\s{1,4}else"
-    r"|(?:do\s{0,4}n'?t|do\s{1,4}not)\s{1,4}think|not\s{1,4}sure\s{1,4}(?:if|whether)|wonder(?:ing)?\s{1,4}(?:if|whether))\b"
+    r"|(?:do\s{0,4}n'?t|do\s{1,4}not)\s{1,4}think|not\s{1,4}sure\s{1,4}(?:if|whether)|wonder(?:ing)?\s{1,4}(?:if|whether)"
+    r"|(?:readme|docs?|documentation|wiki|guide|tutorial|faq|instructions|manual|article|blog\s{1,4}post)\s{1,4}"
+    r"(?:says?|said|states?|stated|mentions?|mentioned|claims?|claimed|tells?|told|reads?|writes|wrote|explains?|explained)"
+    r"|according\s{1,4}to)\b"
 )
-"""Words of a past state, another machine or a doubt ("I don't think it runs on the CPU", "not sure if it
-uses the GPU"); "before" with a gerund or a command is an order of steps
+"""Words of a past state, another machine, a doubt ("I don't think it runs on the CPU", "not sure if it
+uses the GPU") or a text retold ("the README says it looks for an NVIDIA GPU", "according to the docs, the
+installer tries to detect an NVIDIA GPU": what a document says about the program, not what it did on this
+machine); "before" with a gerund or a command is an order of steps
 ("I had to set HSA_OVERRIDE_GFX_VERSION before calling `ollama serve`": NixOS/nixpkgs#332446), not the past."""
 _IN_SENTENCE = r"(?:[^.!?\n]|[.!?](?=\S))"
 """A character of the same sentence: a full stop, "!" or "?" ends it only before white space ("6.8", "24.04")."""

@@ -67,3 +67,20 @@ def test_asking_about_root_a_past_root_or_failing_even_as_root_is_not_works_only
 @pytest.mark.parametrize("text", ["it doesn't work as user, only with sudo", "works fine with sudo", "It only works as root."])
 def test_works_only_as_root_is_still_read_in_the_present(text: str) -> None:
     assert "works_only_as_root" in _read(text)
+
+
+@pytest.mark.parametrize(
+    "text, signature",
+    [
+        ("The README says it looks for an NVIDIA GPU, but it runs fine on my RX 6800.", "nvidia_or_cuda_wanted_retold"),
+        ("According to the docs, the installer tries to detect an NVIDIA GPU first and then falls back to ROCm.", "nvidia_or_cuda_wanted_retold"),
+        ("The wiki states that the launcher asks for CUDA when no GPU is found.", "nvidia_or_cuda_wanted_retold"),
+        ("The guide says the container cannot find the GPU unless /dev/kfd is passed.", "container_finds_no_gpu_told"),
+    ],
+)
+def test_what_a_document_says_about_the_program_is_not_a_statement_of_the_machine(text: str, signature: str) -> None:
+    assert signature not in _read(text)
+
+
+def test_the_program_asking_for_nvidia_is_read_beside_a_document_named_in_another_sentence() -> None:
+    assert "nvidia_or_cuda_wanted_retold" in _read("I followed the README. ComfyUI keeps asking for CUDA and an Nvidia GPU.")
