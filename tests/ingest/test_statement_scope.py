@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Set
 
 import pytest
-from ingest_helpers import ingest
+from ingest_helpers import ingest, problems_shown
 
 
 def _read(text: str) -> Set[str]:
@@ -84,3 +84,34 @@ def test_what_a_document_says_about_the_program_is_not_a_statement_of_the_machin
 
 def test_the_program_asking_for_nvidia_is_read_beside_a_document_named_in_another_sentence() -> None:
     assert "nvidia_or_cuda_wanted_retold" in _read("I followed the README. ComfyUI keeps asking for CUDA and an Nvidia GPU.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "AMD ROCm GPU not recognized in flatpak",  # janhq/jan#8266
+        "I just installed Blender 4.3.0 from Flathub but it still does not recognize my AMD GPU.",  # flathub/org.blender.Blender#121
+        "With mods in Flatpak launchers, no OpenCL devices would be found.",  # RelativityMC/C2ME-fabric#599
+        "I run LM Studio in a flatpak and the GPU isn't detected.",
+    ],
+)
+def test_a_flatpak_app_said_not_to_find_the_gpu_in_one_sentence_is_read(text: str) -> None:
+    assert "flatpak_app_gpu_missing_told" in _read(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I installed Steam via flatpak for gaming. PyTorch can't see my RX 7900 XTX.",
+        "I use the Flatpak version of Discord. ollama doesn't use my GPU, it runs on the CPU.",
+        "Blender from Flathub works with HIP on my RX 7900 XTX, but torch.cuda.is_available() returns False in my venv.",
+        "Should I install it from Flathub? The GPU is not detected in the native build.",
+    ],
+)
+def test_a_flatpak_named_beside_another_programs_failure_is_not_the_app_failing(text: str) -> None:
+    assert "flatpak_app_gpu_missing_told" not in _read(text)
+
+
+def test_a_flatpak_of_another_program_gets_no_sandbox_finding() -> None:
+    text = "I installed Steam via flatpak for gaming. PyTorch can't see my RX 7900 XTX: torch.cuda.is_available() returns False. ROCm 6.2 on Ubuntu 22.04.\n"
+    assert "RD616" not in problems_shown(text)
