@@ -77,18 +77,28 @@ _PAST_OR_ELSEWHERE = (
     r"|(?:do\s{0,4}n'?t|do\s{1,4}not)\s{1,4}think|not\s{1,4}sure\s{1,4}(?:if|whether)|wonder(?:ing)?\s{1,4}(?:if|whether)"
     r"|(?:readme|docs?|documentation|wiki|guide|tutorial|faq|instructions|manual|article|blog\s{1,4}post)\s{1,4}"
     r"(?:says?|said|states?|stated|mentions?|mentioned|claims?|claimed|tells?|told|reads?|writes|wrote|explains?|explained)"
-    r"|according\s{1,4}to)\b"
+    r"|according\s{1,4}to"
+    r"|e\.g(?=\.)|for\s{1,4}(?:example|instance)|example(?=\s{0,4}:)|(?:clear\s{1,4}and\s{1,4}concise\s{1,4})?description\s{1,4}of"
+    r"|describe\s{1,4}(?:the|your|what|how|a)|please\s{1,4}(?:provide|describe|include|explain|list|add))\b"
 )
 """Words of a past state, another machine, a doubt ("I don't think it runs on the CPU", "not sure if it
 uses the GPU") or a text retold ("the README says it looks for an NVIDIA GPU", "according to the docs, the
 installer tries to detect an NVIDIA GPU": what a document says about the program, not what it did on this
-machine); "before" with a gerund or a command is an order of steps
+machine), or a template's example and instructions left in place ("A clear and concise description of what
+the bug is, e.g. the GPU is not detected", "<!-- Describe the problem ... -->": GitHub's issue-form and
+bug-report templates word their placeholders so; the reporter did not write them about this machine);
+"before" with a gerund or a command is an order of steps
 ("I had to set HSA_OVERRIDE_GFX_VERSION before calling `ollama serve`": NixOS/nixpkgs#332446), not the past."""
-_IN_SENTENCE = r"(?:[^.!?\n]|[.!?](?=\S))"
-"""A character of the same sentence: a full stop, "!" or "?" ends it only before white space ("6.8", "24.04")."""
+_NOT_AN_END = r"(?<=\b[ei]\.[ge])\."
+"""The full stop of "e.g." and "i.e.": an abbreviation inside a sentence, not its end."""
+_IN_SENTENCE = r"(?:[^.!?\n]|[.!?](?=\S)|" + _NOT_AN_END + r")"
+"""A character of the same sentence: a full stop, "!" or "?" ends it only before white space ("6.8", "24.04"),
+and not as the last dot of "e.g."."""
 _SENTENCE_TOKEN = r"(?:(?!" + _PAST_OR_ELSEWHERE + r")" + _IN_SENTENCE + r")"
-_REST = r"(?:[^.!?\n]|[.!](?=\S))"
-_SENTENCE_START = r"(?:[^\n]*?(?:[.!?;:]|,\s{0,4}but\b)\s{1,4})?"
+_REST = r"(?:[^.!?\n]|[.!](?=\S)|" + _NOT_AN_END + r")"
+_SENTENCE_START = r"(?:[^\n]*?(?:(?<!\b[ei]\.[ge])\.|[!?;]|(?<!example):|,\s{0,4}but\b)\s{1,4})?"
+"""Where a sentence may start: after its end, or after a label's colon ("Problem: ..."), but not after a
+template's "Example:" or "For example:" (what follows is the example)."""
 _WHY = r"\b(?:why|how\s{1,4}come)\b"
 
 

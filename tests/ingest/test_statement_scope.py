@@ -115,3 +115,31 @@ def test_a_flatpak_named_beside_another_programs_failure_is_not_the_app_failing(
 def test_a_flatpak_of_another_program_gets_no_sandbox_finding() -> None:
     text = "I installed Steam via flatpak for gaming. PyTorch can't see my RX 7900 XTX: torch.cuda.is_available() returns False. ROCm 6.2 on Ubuntu 22.04.\n"
     assert "RD616" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text, signature",
+    [
+        # GitHub's bug-report template, its placeholder left in place with an example added
+        ("**Describe the bug**\nA clear and concise description of what the bug is, e.g. the GPU is not detected.\n", "gpu_not_seen_said"),
+        ("### Problem Description\n<!-- Describe the problem, e.g. the GPU is not detected -->\nIt crashes in the VAE decode.\n", "gpu_not_seen_said"),
+        ("- Describe the problem (e.g. the GPU is not detected): ComfyUI crashes with a segfault in the KSampler.\n", "gpu_not_seen_said"),
+        ("Please describe what happens, for example: ollama runs on the CPU instead of the GPU.\n", "torch_on_cpu_told"),
+        ("Example: the container cannot find the GPU\n", "container_finds_no_gpu_told"),
+    ],
+)
+def test_a_templates_example_left_in_place_is_not_the_reporters_statement(text: str, signature: str) -> None:
+    assert signature not in _read(text)
+
+
+@pytest.mark.parametrize(
+    "text, signature",
+    [
+        # the reporter's own words after the template's heading and around an abbreviation
+        ("**Describe the bug**\nThe GPU is not detected by rocminfo.\n", "gpu_not_seen_said"),
+        ("It runs on the CPU, i.e. the GPU is not detected.\n", "gpu_not_seen_said"),
+        ("Problem: the container cannot find the GPU\n", "container_finds_no_gpu_told"),
+    ],
+)
+def test_the_reporters_statement_under_a_templates_heading_is_read(text: str, signature: str) -> None:
+    assert signature in _read(text)
