@@ -26,7 +26,7 @@ from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
 from rocm_doctor.ingest.anchors import pattern_anchors
 from rocm_doctor.ingest.blocks import Block, Line, may_be_wrapped
-from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece
+from rocm_doctor.ingest.formats.common import REPORTED_SPEECH, gfx_of, gpu_fields, make_piece
 from rocm_doctor.ingest.model import TRUST_HINT, TRUST_SIGNATURE, Absent, GpuSighting, Observation, Piece, SettingSighting
 from rocm_doctor.model.rules import CATEGORIES
 from rocm_doctor.knowledge._tables import source_urls
@@ -77,7 +77,7 @@ _PAST_OR_ELSEWHERE = (
     r"|(?:do\s{0,4}n'?t|do\s{1,4}not)\s{1,4}think|not\s{1,4}sure\s{1,4}(?:if|whether)|wonder(?:ing)?\s{1,4}(?:if|whether)"
     r"|(?:readme|docs?|documentation|wiki|guide|tutorial|faq|instructions|manual|article|blog\s{1,4}post)\s{1,4}"
     r"(?:says?|said|states?|stated|mentions?|mentioned|claims?|claimed|tells?|told|reads?|writes|wrote|explains?|explained)"
-    r"|according\s{1,4}to"
+    r"|according\s{1,4}to|(?:" + REPORTED_SPEECH + r")"
     r"|e\.g(?=\.)|for\s{1,4}(?:example|instance)|example(?=\s{0,4}:)|(?:clear\s{1,4}and\s{1,4}concise\s{1,4})?description\s{1,4}of"
     r"|describe\s{1,4}(?:the|your|what|how|a)|please\s{1,4}(?:provide|describe|include|explain|list|add))\b"
 )

@@ -79,3 +79,16 @@ def test_a_gpu_thought_of_buying_does_not_make_the_kernel_too_old() -> None:
 def test_an_old_gpu_the_reporter_had_gets_no_finding_about_its_support() -> None:
     text = "My old RX 580 worked fine with ROCm 5.7. Now I have an RX 7900 XTX and torch 2.5.1+rocm6.2 crashes in a model.\n"
     assert gfx_read(text) == ["gfx1100"]
+
+
+def test_a_gpu_in_another_persons_reported_words_gives_way_to_the_reporters() -> None:
+    text = 'In that issue someone wrote "torch.cuda.is_available() returns False on my RX 6700 XT". I have an RX 7900 XTX.\n'
+    assert gfx_read(text) == ["gfx1100"]
+
+
+def test_a_report_quoting_another_issue_gets_no_finding_about_the_quoted_machine() -> None:
+    text = (
+        'Same as #1234. In that issue someone wrote "torch.cuda.is_available() returns False on my RX 6700 XT, '
+        'HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it". I have an RX 7900 XTX and it works, but generation is slow compared to Windows.\n'
+    )
+    assert problems_shown(text) == []

@@ -143,3 +143,33 @@ def test_a_templates_example_left_in_place_is_not_the_reporters_statement(text: 
 )
 def test_the_reporters_statement_under_a_templates_heading_is_read(text: str, signature: str) -> None:
     assert signature in _read(text)
+
+
+@pytest.mark.parametrize(
+    "text, signature",
+    [
+        ('In that issue someone wrote "torch.cuda.is_available() returns False on my RX 6700 XT".', "cuda_unavailable_reported"),
+        ("@dev42 said ComfyUI keeps asking for CUDA on his machine.", "nvidia_or_cuda_wanted_retold"),
+        ("Does torch.cuda.is_available() return False for you too?", "cuda_unavailable_reported"),
+    ],
+)
+def test_another_persons_reported_words_or_a_question_are_not_the_machines_state(text: str, signature: str) -> None:
+    assert signature not in _read(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        ">>> torch.cuda.is_available()\nFalse\n>>> torch.cuda.is_available() -> False",
+        "torch.cuda.is_available() returns False on my RX 6700 XT.",
+        "Why does torch.cuda.is_available() return False?",
+        "rocminfo says the agent is there, but Using device: cpu is printed.",
+    ],
+)
+def test_pytorch_finding_no_gpu_is_still_read_in_output_and_the_reporters_words(text: str) -> None:
+    assert "cuda_unavailable_reported" in _read(text)
+
+
+def test_a_setting_in_another_persons_reported_words_is_not_a_setting_made() -> None:
+    settings = ingest('Someone wrote "HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it for me".').facts.env.settings
+    assert not settings.is_known or not settings.value

@@ -16,6 +16,14 @@ GFX_RE = re.compile(r"\bgfx(\d{1,2}[0-9a-f]{2})\b(?::[a-z+-]+(?::[a-z+-]+)?)?", 
 TORCH_VERSION_RE = re.compile(r"^\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)*(?:\+[0-9A-Za-z.]+)?$")
 
 
+REPORTED_SPEECH = (
+    r"\b(?:some(?:one|body)|people|others?|(?:an)?other\s{1,4}users?|he|she|they|the\s{1,4}(?:op|author|maintainer|reporter|commenter)|(?<=@)[\w-]{1,40})"
+    r"\s{1,4}(?:wrote|writes|said|says|commented|posted|reported|mentioned|suggested|claimed|claims)\b"
+)
+"""Words that give what follows as another person's ("In that issue someone wrote ...", "@user said ...", "the OP
+mentioned ..."): what they said of their machine is no statement of the reporter's. (A program "says" its
+output - "rocminfo says no GPU" - and is no person here.)"""
+
 COUNT_FIELD = "_count"
 """Key in a sighting's fields: how many such GPUs the text counts (``2x RX 7900 XT``)."""
 
