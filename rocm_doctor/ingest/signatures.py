@@ -384,6 +384,27 @@ def _cut_command(block: Block, line: Line, match: "re.Match[str]", signature: Si
     return again is None or again.start() != match.start()
 
 
+_ANOTHER_PERSON = re.compile(
+    r"\b(?:(?:my|a|his|her|their)\s{1,4}(?:friend|colleague|co-?worker|brother|sister)(?:['\u2019]s)?|some(?:one|body)\s{1,4}else(?:['\u2019]s)?)\b"
+    r"|" + REPORTED_SPEECH,
+    re.IGNORECASE,
+)
+"""Words that put an error message a sentence quotes on another person's machine ("My friend's laptop shows
+\"HIP error: invalid device function\"", "someone wrote that they get ..."): no message this machine printed."""
+_QUOTED_SENTENCE = 200
+"""Characters before a message in a prose line looked at for the start of its sentence."""
+
+
+def _quoted_from_another(block: Block, line: Line, match: "re.Match[str]") -> bool:
+    """An error message a prose sentence attributes to another person's machine (:data:`_ANOTHER_PERSON`
+    before it in its sentence). Output pasted as it is (a fenced block, a command's line) is not judged so."""
+    if block.kind != "prose" or line.command:
+        return False
+    before = line.text[max(0, match.start() - _QUOTED_SENTENCE) : match.start()]
+    ends = list(re.finditer(r"[.!?](?:\s|$)", before))
+    return bool(_ANOTHER_PERSON.search(before[ends[-1].end() :] if ends else before))
+
+
 MAX_GPU_SEARCH = 64
 """Further occurrences of a message looked at for one that names the GPU, when the first does not."""
 
@@ -400,7 +421,11 @@ def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> 
     seams: Optional[_Seams] = None
     for signature in signatures() if table is None else table:
         searched = ((line, _search(signature, line.text[:MAX_LINE])) for line in _candidate_lines(block, signature))
-        valid = ((line, match) for line, match in searched if match is not None and not _cut_command(block, line, match, signature))
+        valid = (
+            (line, match) for line, match in searched
+            if match is not None and not _cut_command(block, line, match, signature)
+            and not (signature.kind == "error" and _quoted_from_another(block, line, match))
+        )
         first = next(valid, None)
         if first is not None and signature.gpu and not _names_gpu(signature, first[1]):
             # A sentence that quotes the message ("with dmesg I get `PCI rejects atomics`") before the

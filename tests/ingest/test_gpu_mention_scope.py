@@ -92,3 +92,26 @@ def test_a_report_quoting_another_issue_gets_no_finding_about_the_quoted_machine
         'HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it". I have an RX 7900 XTX and it works, but generation is slow compared to Windows.\n'
     )
     assert problems_shown(text) == []
+
+
+def test_another_persons_cpu_brings_no_igpu_to_this_machine() -> None:
+    text = "My friend's laptop (Ryzen 7 7840U) has the problem. My desktop has an RX 7900 XTX.\n"
+    assert gfx_read(text) == ["gfx1100"]
+
+
+def test_a_cpu_thought_of_buying_is_no_part_of_this_machine() -> None:
+    facts = ingest("I'm thinking of buying a Ryzen AI Max+ 395 laptop for ROCm. Is it supported?\n").facts
+    assert not facts.gpus.agents and not facts.cpu.model.is_known
+
+
+def test_an_error_a_sentence_puts_on_another_persons_machine_gets_no_finding() -> None:
+    text = (
+        "My friend's laptop (Ryzen 7 7840U) shows \"HIP error: invalid device function\", but my desktop with an "
+        "RX 7900 XTX and torch 2.5.1+rocm6.2 is fine. Any idea what he should do?\n"
+    )
+    assert problems_shown(text) == []
+
+
+def test_the_same_error_the_reporter_gets_is_read() -> None:
+    text = "My desktop with an RX 6600 and torch 2.5.1+rocm6.2 shows \"HIP error: invalid device function\".\n"
+    assert "RD503" in problems_shown(text) or "RD504" in problems_shown(text)

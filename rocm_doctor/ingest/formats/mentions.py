@@ -707,13 +707,16 @@ def _cpu_sightings(block: Block) -> Tuple[List[Observation], List[GpuSighting]]:
     gpus: List[GpuSighting] = []
     for match, line in block.scan(_CPU):
         name = match.group(0).strip()
+        scope = gpu_scope(*paragraph(block, line, block.column_at(match.start())))
+        if scope == ELSEWHERE:
+            continue  # "thinking of buying a Ryzen AI Max+ 395": no part of this machine
         observations.append(Observation("cpu.model", name, line, TRUST_PROSE))
         observations.append(Observation("cpu.vendor", "AMD", line, TRUST_PROSE))
         igpu = igpu_for_cpu(name)
         if igpu is not None:
             fields = gpu_fields(gfx=igpu.gfx)
             fields.update({"integrated": True, "name": f"{igpu.name} (the iGPU of {name})"})
-            gpus.append(GpuSighting("cpu", 0, line, fields))
+            gpus.append(GpuSighting("cpu", 0, line, fields, doubtful=scope == DOUBTFUL))
     return observations, gpus
 
 
