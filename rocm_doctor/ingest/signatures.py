@@ -26,7 +26,7 @@ from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
 from rocm_doctor.ingest.anchors import pattern_anchors
 from rocm_doctor.ingest.blocks import Block, Line, may_be_wrapped
-from rocm_doctor.ingest.formats.common import REPORTED_SPEECH, gfx_of, gpu_fields, make_piece
+from rocm_doctor.ingest.formats.common import DOCUMENT_SAYS, REPORTED_SPEECH, gfx_of, gpu_fields, make_piece
 from rocm_doctor.ingest.model import TRUST_HINT, TRUST_SIGNATURE, Absent, GpuSighting, Observation, Piece, SettingSighting
 from rocm_doctor.model.rules import CATEGORIES
 from rocm_doctor.knowledge._tables import source_urls
@@ -75,9 +75,7 @@ _PAST_OR_ELSEWHERE = (
     r"|(?:other|another|old|second|friend's|friends|colleague's)\s{1,4}(?:machine|pc|computer|laptop|desktop|system|box|setup)"
     r"|(?:my|a|his|her|their)\s{1,4}(?:friend|colleague|coworker|brother|sister)(?:'s)?|someone\s{1,4}else"
     r"|(?:do\s{0,4}n'?t|do\s{1,4}not)\s{1,4}think|not\s{1,4}sure\s{1,4}(?:if|whether)|wonder(?:ing)?\s{1,4}(?:if|whether)"
-    r"|(?:readme|docs?|documentation|wiki|guide|tutorial|faq|instructions|manual|article|blog\s{1,4}post)\s{1,4}"
-    r"(?:says?|said|states?|stated|mentions?|mentioned|claims?|claimed|tells?|told|reads?|writes|wrote|explains?|explained)"
-    r"|according\s{1,4}to|(?:" + REPORTED_SPEECH + r")"
+    r"|(?:" + DOCUMENT_SAYS + r")|(?:" + REPORTED_SPEECH + r")"
     r"|e\.g(?=\.)|for\s{1,4}(?:example|instance)|example(?=\s{0,4}:)|(?:clear\s{1,4}and\s{1,4}concise\s{1,4})?description\s{1,4}of"
     r"|describe\s{1,4}(?:the|your|what|how|a)|please\s{1,4}(?:provide|describe|include|explain|list|add))\b"
 )
@@ -386,11 +384,14 @@ def _cut_command(block: Block, line: Line, match: "re.Match[str]", signature: Si
 
 _ANOTHER_PERSON = re.compile(
     r"\b(?:(?:my|a|his|her|their)\s{1,4}(?:friend|colleague|co-?worker|brother|sister)(?:['\u2019]s)?|some(?:one|body)\s{1,4}else(?:['\u2019]s)?)\b"
-    r"|" + REPORTED_SPEECH,
+    r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS +
+    # the message as the past: "This used to fail with \"hipErrorNoBinaryForGpu\" on ROCm 5.6, but ... it works"
+    r"|\bused\s{1,4}to\s{1,4}(?:fail|crash|get|show|throw|give|print|error)\w*\b(?:(?!\b(?:now|still|again)\b)[^\n]){0,120}$",
     re.IGNORECASE,
 )
 """Words that put an error message a sentence quotes on another person's machine ("My friend's laptop shows
-\"HIP error: invalid device function\"", "someone wrote that they get ..."): no message this machine printed."""
+\"HIP error: invalid device function\"", "someone wrote that they get ..."), in a document, or in the past ("This
+used to fail with ..."): no message this machine printed now."""
 _QUOTED_SENTENCE = 200
 """Characters before a message in a prose line looked at for the start of its sentence."""
 

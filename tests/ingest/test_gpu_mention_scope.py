@@ -115,3 +115,25 @@ def test_an_error_a_sentence_puts_on_another_persons_machine_gets_no_finding() -
 def test_the_same_error_the_reporter_gets_is_read() -> None:
     text = "My desktop with an RX 6600 and torch 2.5.1+rocm6.2 shows \"HIP error: invalid device function\".\n"
     assert "RD503" in problems_shown(text) or "RD504" in problems_shown(text)
+
+
+def test_a_gpu_and_a_setting_a_document_names_are_not_this_machines() -> None:
+    text = (
+        'The docs say "HSA_OVERRIDE_GFX_VERSION=10.3.0 is required for RX 6700 XT". I have an RX 6800 XT, which is '
+        "gfx1030 and works without it. Just noting the docs are confusing.\n"
+    )
+    facts = ingest(text).facts
+    assert gfx_read(text) == ["gfx1030"]
+    assert not facts.env.settings.is_known or not facts.env.settings.value
+    assert problems_shown(text) == []
+
+
+def test_an_error_the_report_says_it_used_to_get_is_not_read_as_printed_now() -> None:
+    text = 'This used to fail with "hipErrorNoBinaryForGpu" on ROCm 5.6, but after updating to ROCm 6.0 and torch 2.3.0+rocm6.0 it works on my RX 7600.\n'
+    facts = ingest(text).facts
+    assert "hip_no_binary_for_gpu" not in (facts.symptoms.signatures.value or [])
+
+
+def test_an_error_still_printed_after_a_past_one_is_read() -> None:
+    text = 'It used to fail with a segfault, but now it still fails with "hipErrorNoBinaryForGpu" on my RX 6600.\n'
+    assert "hip_no_binary_for_gpu" in (ingest(text).facts.symptoms.signatures.value or [])

@@ -24,6 +24,15 @@ REPORTED_SPEECH = (
 mentioned ..."): what they said of their machine is no statement of the reporter's. (A program "says" its
 output - "rocminfo says no GPU" - and is no person here.)"""
 
+DOCUMENT_SAYS = (
+    r"\b(?:(?:readme|docs?|documentation|wiki|guide|tutorial|faq|instructions|manual|article|blog\s{1,4}post)\s{1,4}"
+    r"(?:says?|said|states?|stated|mentions?|mentioned|claims?|claimed|tells?|told|reads?|writes|wrote|explains?|explained)"
+    r"|according\s{1,4}to)\b"
+)
+"""Words that give what follows as a document's ("the README says it looks for an NVIDIA GPU", "the docs say
+\"HSA_OVERRIDE_GFX_VERSION=10.3.0 is required for RX 6700 XT\""): what a text says of programs and GPUs in
+general, not what this machine has or did."""
+
 COUNT_FIELD = "_count"
 """Key in a sighting's fields: how many such GPUs the text counts (``2x RX 7900 XT``)."""
 

@@ -32,7 +32,7 @@ from dataclasses import replace
 from typing import Iterator, List, Optional, Set, Tuple
 
 from rocm_doctor.ingest.blocks import Block, Line, Spans, may_be_wrapped
-from rocm_doctor.ingest.formats.common import REPORTED_SPEECH, make_piece
+from rocm_doctor.ingest.formats.common import DOCUMENT_SAYS, REPORTED_SPEECH, make_piece
 from rocm_doctor.ingest.formats.container_groups import docker_options
 from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, Observation, Piece, SettingSighting
 
@@ -470,7 +470,7 @@ _VAGUE = ("prose", "assignment")
 _ADVICE = re.compile(
     r"\b(?:can|could|should|would|might|may|must)\s+(?:be\s+)?(?:\w+\s+){0,2}(?:with|by|using)\b"
     r"|\byou\s+(?:can|could|should|need\s+to|have\s+to|must|may)\b|\b(?:suggest\w*|recommend\w*|advis\w*)\b"
-    r"|" + REPORTED_SPEECH,
+    r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS,
     re.IGNORECASE,
 )
 """Words that make a variable named in a sentence advice or a possibility, not a setting made: "On linux,
@@ -478,7 +478,8 @@ a similar problem ... can be resolved with ... HSA_OVERRIDE_GFX_VERSION = 10.3.0
 (leejet/stable-diffusion.cpp#160), "I would recommend setting the environment variable
 HSA_OVERRIDE_GFX_VERSION=10.3.0" (ROCm/rocBLAS#1339), "Maybe ... HSA_OVERRIDE_GFX_VERSION=10.3.0 might
 help" (ROCm/ROCm#2354). Another person's words are no setting made here either ("someone wrote ...
-HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it": :data:`rocm_doctor.ingest.formats.common.REPORTED_SPEECH`)."""
+HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it": :data:`rocm_doctor.ingest.formats.common.REPORTED_SPEECH`), nor a
+document's ("the docs say \"HSA_OVERRIDE_GFX_VERSION=10.3.0 is required ...\"")."""
 _ADVICE_AFTER = re.compile(r"^\S{0,600}\s[^.!?\n]{0,60}?\b(?:might|may|would|could|should)\s+(?:help|work|fix)", re.IGNORECASE)
 """After the setting itself (its value may hold dots), the rest of the sentence says it "might help"."""
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")

@@ -33,7 +33,7 @@ from rocm_doctor.facts.parsers.dkms import parse_dkms_status
 from rocm_doctor.knowledge.gpu_table import codename_regex, model_for_name
 from rocm_doctor.ingest.blocks import Block, Line, Spans, may_be_wrapped
 from rocm_doctor.ingest.formats.collect_env import companion_observations
-from rocm_doctor.ingest.formats.common import COUNT_FIELD, REPORTED_SPEECH, gfx_of, gpu_fields, identity_observations, make_piece, torch_version_observations
+from rocm_doctor.ingest.formats.common import COUNT_FIELD, DOCUMENT_SAYS, REPORTED_SPEECH, gfx_of, gpu_fields, identity_observations, make_piece, torch_version_observations
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, kernel_observations, windows_observations
 from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, GpuSighting, Observation, Piece
 from rocm_doctor.knowledge.cpus import igpu_for_cpu
@@ -509,8 +509,8 @@ _GPU_OTHERS_BEFORE = re.compile(
     r"\b(?:friend|colleague|co-?worker|brother|sister|dad|father|son|wife|husband|roommate|buddy|some(?:one|body)\s+else)"
     r"(?:['\u2019]s)?\b[^.!?;,\n]{0,30}$"
     r"|\bmy\s+old\s+$"
-    # another person's words: "In that issue someone wrote \"... on my RX 6700 XT\""
-    r"|" + REPORTED_SPEECH + r"(?:[^.!?;\n]|[.!?](?=\S)){0,80}$",
+    # another person's or a document's words: "In that issue someone wrote \"... on my RX 6700 XT\""
+    r"|(?:" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS + r")(?:[^.!?;\n]|[.!?](?=\S)){0,80}$",
     re.IGNORECASE,
 )
 _ASKED_OWNER = re.compile(
