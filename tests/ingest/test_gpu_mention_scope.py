@@ -40,6 +40,7 @@ def test_a_gpu_of_another_person_or_asked_about_gives_way_to_the_one_the_reporte
         "I wish I had a 9070 XT.",
         "I upgraded from an RX 9070 XT last year.",
         "I used to have a 9070 XT.",
+        "Previously I had an RX 9070 XT.",
     ],
 )
 def test_a_gpu_wished_for_or_left_behind_is_never_this_machines(text: str) -> None:
@@ -137,3 +138,8 @@ def test_an_error_the_report_says_it_used_to_get_is_not_read_as_printed_now() ->
 def test_an_error_still_printed_after_a_past_one_is_read() -> None:
     text = 'It used to fail with a segfault, but now it still fails with "hipErrorNoBinaryForGpu" on my RX 6600.\n'
     assert "hip_no_binary_for_gpu" in (ingest(text).facts.symptoms.signatures.value or [])
+
+
+def test_a_gpu_swapped_out_gets_no_finding_about_an_override_for_both() -> None:
+    text = "Previously I had an RX 6600, now an RX 7900 XTX. After the swap, torch.cuda.is_available() returns False.\n"
+    assert gfx_read(text) == ["gfx1100"] and "RD840" not in problems_shown(text)

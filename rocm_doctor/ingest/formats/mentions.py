@@ -499,6 +499,8 @@ _GPU_ELSEWHERE_BEFORE = re.compile(
     # One left behind: "upgraded from an RX 580", "replaced my RX 580 with ...", "I used to have a Vega 64",
     # "my previous card, an RX 5700".
     r"|\b(?:upgrad|switch|mov|migrat)(?:e|ed|ing)\s+from|\breplac(?:e|ed|ing)|\bused\s+to\s+(?:have|own|run|use)"
+    # "Previously I had an RX 6600, now an RX 7900 XTX"
+    r"|\b(?:previously|formerly|originally)\s+(?:I\s+)?(?:had|used|owned|ran|was\s+(?:using|on|running))"
     r"|\b(?:previous|former|prior)(?:\s+(?:card|gpu|graphics\s+card))?\s*,?)"
     r"\s+(?:(?:a|an|the|my|one|new|second|another)\s+){0,2}$",
     re.IGNORECASE,
