@@ -143,3 +143,8 @@ def test_an_error_still_printed_after_a_past_one_is_read() -> None:
 def test_a_gpu_swapped_out_gets_no_finding_about_an_override_for_both() -> None:
     text = "Previously I had an RX 6600, now an RX 7900 XTX. After the swap, torch.cuda.is_available() returns False.\n"
     assert gfx_read(text) == ["gfx1100"] and "RD840" not in problems_shown(text)
+
+
+def test_a_gpu_asked_about_is_kept_beside_only_the_igpu_a_cpu_carries() -> None:
+    text = "Does the RX 9070 XT work with ROCm 6.4? My CPU is a Ryzen 7 7800X3D and rocminfo shows only the CPU.\n"
+    assert gfx_read(text) == ["gfx1036", "gfx1201"]
