@@ -392,6 +392,9 @@ _ANOTHER_PERSON = re.compile(
 """Words that put an error message a sentence quotes on another person's machine ("My friend's laptop shows
 \"HIP error: invalid device function\"", "someone wrote that they get ..."), in a document, or in the past ("This
 used to fail with ..."): no message this machine printed now."""
+_SOLVED_AFTER = re.compile(r"(?:[^.!?\n]|[.!?](?=\S)){0,120}?\b(?:is|was|were|got|gets|has\s+been|have\s+been)\s{1,4}(?:now\s{1,4})?(?:solved|fixed|resolved|gone)\b", re.IGNORECASE)
+"""The rest of the message's sentence says it is solved ("\"HIP error: invalid device function\" on gfx1031 is solved
+by HSA_OVERRIDE_GFX_VERSION=10.3.0"): a message the reporter no longer gets."""
 _QUOTED_SENTENCE = 200
 """Characters before a message in a prose line looked at for the start of its sentence."""
 
@@ -403,7 +406,7 @@ def _quoted_from_another(block: Block, line: Line, match: "re.Match[str]") -> bo
         return False
     before = line.text[max(0, match.start() - _QUOTED_SENTENCE) : match.start()]
     ends = list(re.finditer(r"[.!?](?:\s|$)", before))
-    return bool(_ANOTHER_PERSON.search(before[ends[-1].end() :] if ends else before))
+    return bool(_ANOTHER_PERSON.search(before[ends[-1].end() :] if ends else before) or _SOLVED_AFTER.match(line.text, match.end(), match.end() + _QUOTED_SENTENCE))
 
 
 MAX_GPU_SEARCH = 64

@@ -148,3 +148,17 @@ def test_a_gpu_swapped_out_gets_no_finding_about_an_override_for_both() -> None:
 def test_a_gpu_asked_about_is_kept_beside_only_the_igpu_a_cpu_carries() -> None:
     text = "Does the RX 9070 XT work with ROCm 6.4? My CPU is a Ryzen 7 7800X3D and rocminfo shows only the CPU.\n"
     assert gfx_read(text) == ["gfx1036", "gfx1201"]
+
+
+def test_an_error_the_sentence_says_is_solved_is_not_read_as_printed_now() -> None:
+    text = (
+        'For anyone searching: "HIP error: invalid device function" on gfx1031 is solved by '
+        "HSA_OVERRIDE_GFX_VERSION=10.3.0. Works for me now on my RX 6700 XT.\n"
+    )
+    assert "hip_invalid_device_function" not in (ingest(text).facts.symptoms.signatures.value or [])
+    assert problems_shown(text) == []
+
+
+def test_an_error_whose_sentence_does_not_say_it_is_solved_is_read() -> None:
+    text = 'I get "HIP error: invalid device function" on gfx1031; setting the override was not the fix.\n'
+    assert "hip_invalid_device_function" in (ingest(text).facts.symptoms.signatures.value or [])
