@@ -272,4 +272,4 @@ def test_check_from_says_what_changed_since_the_state_the_report_says_worked_wit
     paste = tmp_path / "report.txt"
     paste.write_text("After upgrading torch from 2.4.1+rocm6.1 to 2.5.0+rocm6.2 I get HIP error: invalid device function on my RX 6700 XT\n")
     result = run_cli("check", "--from", str(paste))
-    assert "torch.version: 2.4.1+rocm6.1 -> 2.5.0+rocm6.2" in result.out
+    assert "torch.version: 2.4.1+rocm6.1 -> 2.5.0+rocm6.2" in result.stdout
