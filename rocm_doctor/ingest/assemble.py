@@ -258,6 +258,12 @@ def _fill(agent: Dict[str, Any], other: GpuSighting) -> None:
 
 
 def _agents(sightings: List[GpuSighting]) -> Tuple[List[Dict[str, Any]], Optional[str]]:
+    if any(s.doubtful for s in sightings) and any(not s.doubtful and s.layer != "cpu" for s in sightings):
+        # A GPU that another person has, a yes/no question asks about or that is "my old" one is no device
+        # of this machine when the report names one that is: "my friend's 9070 XT works on 6.11, mine is a
+        # 6800". Alone it is kept: then it is most likely the reporter's ("my friend's 9070 XT works, mine doesn't"),
+        # and so it is beside only the iGPU a CPU model carries, which the machine has besides a card.
+        sightings = [s for s in sightings if not s.doubtful]
     by_layer: Dict[str, List[GpuSighting]] = {}
     for sighting in sightings:
         by_layer.setdefault(sighting.layer, []).append(sighting)

@@ -78,6 +78,9 @@ class GpuSighting:
     line: Line
     fields: Dict[str, Any] = field(default_factory=dict)
     """GpuAgent field name -> value (``name``, ``gfx``, ``device_id``, ``vendor`` ...)."""
+    doubtful: bool = False
+    """A prose mention that may name a GPU other than this machine's (another person's, one asked about,
+    "my old" one): kept only when the report names no other GPU (:func:`rocm_doctor.ingest.assemble._agents`)."""
 
     def __post_init__(self) -> None:
         self.fields = {key: one_line(value) for key, value in self.fields.items()}

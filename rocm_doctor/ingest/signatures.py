@@ -26,7 +26,7 @@ from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
 from rocm_doctor.ingest.anchors import pattern_anchors
 from rocm_doctor.ingest.blocks import Block, Line, may_be_wrapped
-from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece
+from rocm_doctor.ingest.formats.common import DOCUMENT_SAYS, REPORTED_SPEECH, gfx_of, gpu_fields, make_piece
 from rocm_doctor.ingest.model import TRUST_HINT, TRUST_SIGNATURE, Absent, GpuSighting, Observation, Piece, SettingSighting
 from rocm_doctor.model.rules import CATEGORIES
 from rocm_doctor.knowledge._tables import source_urls
@@ -74,16 +74,29 @@ _PAST_OR_ELSEWHERE = (
     r"|previously(?!\s{1,4}(?:mentioned|said|stated|noted))|(?<!\bsaid\s)(?<!\bmentioned\s)(?<!\bstated\s)(?<!\bnoted\s)earlier"
     r"|(?:other|another|old|second|friend's|friends|colleague's)\s{1,4}(?:machine|pc|computer|laptop|desktop|system|box|setup)"
     r"|(?:my|a|his|her|their)\s{1,4}(?:friend|colleague|coworker|brother|sister)(?:'s)?|someone\s{1,4}else"
-    r"|(?:do\s{0,4}n'?t|do\s{1,4}not)\s{1,4}think|not\s{1,4}sure\s{1,4}(?:if|whether)|wonder(?:ing)?\s{1,4}(?:if|whether))\b"
+    r"|(?:do\s{0,4}n'?t|do\s{1,4}not)\s{1,4}think|not\s{1,4}sure\s{1,4}(?:if|whether)|wonder(?:ing)?\s{1,4}(?:if|whether)"
+    r"|(?:" + DOCUMENT_SAYS + r")|(?:" + REPORTED_SPEECH + r")"
+    r"|e\.g(?=\.)|for\s{1,4}(?:example|instance)|example(?=\s{0,4}:)|(?:clear\s{1,4}and\s{1,4}concise\s{1,4})?description\s{1,4}of"
+    r"|describe\s{1,4}(?:the|your|what|how|a)|please\s{1,4}(?:provide|describe|include|explain|list|add))\b"
 )
-"""Words of a past state, another machine or a doubt ("I don't think it runs on the CPU", "not sure if it
-uses the GPU"); "before" with a gerund or a command is an order of steps
+"""Words of a past state, another machine, a doubt ("I don't think it runs on the CPU", "not sure if it
+uses the GPU") or a text retold ("the README says it looks for an NVIDIA GPU", "according to the docs, the
+installer tries to detect an NVIDIA GPU": what a document says about the program, not what it did on this
+machine), or a template's example and instructions left in place ("A clear and concise description of what
+the bug is, e.g. the GPU is not detected", "<!-- Describe the problem ... -->": GitHub's issue-form and
+bug-report templates word their placeholders so; the reporter did not write them about this machine);
+"before" with a gerund or a command is an order of steps
 ("I had to set HSA_OVERRIDE_GFX_VERSION before calling `ollama serve`": NixOS/nixpkgs#332446), not the past."""
-_IN_SENTENCE = r"(?:[^.!?\n]|[.!?](?=\S))"
-"""A character of the same sentence: a full stop, "!" or "?" ends it only before white space ("6.8", "24.04")."""
+_NOT_AN_END = r"(?<=\b[ei]\.[ge])\."
+"""The full stop of "e.g." and "i.e.": an abbreviation inside a sentence, not its end."""
+_IN_SENTENCE = r"(?:[^.!?\n]|[.!?](?=\S)|" + _NOT_AN_END + r")"
+"""A character of the same sentence: a full stop, "!" or "?" ends it only before white space ("6.8", "24.04"),
+and not as the last dot of "e.g."."""
 _SENTENCE_TOKEN = r"(?:(?!" + _PAST_OR_ELSEWHERE + r")" + _IN_SENTENCE + r")"
-_REST = r"(?:[^.!?\n]|[.!](?=\S))"
-_SENTENCE_START = r"(?:[^\n]*?(?:[.!?;:]|,\s{0,4}but\b)\s{1,4})?"
+_REST = r"(?:[^.!?\n]|[.!](?=\S)|" + _NOT_AN_END + r")"
+_SENTENCE_START = r"(?:[^\n]*?(?:(?<!\b[ei]\.[ge])\.|[!?;]|(?<!example):|,\s{0,4}but\b)\s{1,4})?"
+"""Where a sentence may start: after its end, or after a label's colon ("Problem: ..."), but not after a
+template's "Example:" or "For example:" (what follows is the example)."""
 _WHY = r"\b(?:why|how\s{1,4}come)\b"
 
 
@@ -369,6 +382,33 @@ def _cut_command(block: Block, line: Line, match: "re.Match[str]", signature: Si
     return again is None or again.start() != match.start()
 
 
+_ANOTHER_PERSON = re.compile(
+    r"\b(?:(?:my|a|his|her|their)\s{1,4}(?:friend|colleague|co-?worker|brother|sister)(?:['\u2019]s)?|some(?:one|body)\s{1,4}else(?:['\u2019]s)?)\b"
+    r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS +
+    # the message as the past: "This used to fail with \"hipErrorNoBinaryForGpu\" on ROCm 5.6, but ... it works"
+    r"|\bused\s{1,4}to\s{1,4}(?:fail|crash|get|show|throw|give|print|error)\w*\b(?:(?!\b(?:now|still|again)\b)[^\n]){0,120}$",
+    re.IGNORECASE,
+)
+"""Words that put an error message a sentence quotes on another person's machine ("My friend's laptop shows
+\"HIP error: invalid device function\"", "someone wrote that they get ..."), in a document, or in the past ("This
+used to fail with ..."): no message this machine printed now."""
+_SOLVED_AFTER = re.compile(r"(?:[^.!?\n]|[.!?](?=\S)){0,120}?\b(?:is|was|were|got|gets|has\s+been|have\s+been)\s{1,4}(?:now\s{1,4})?(?:solved|fixed|resolved|gone)\b", re.IGNORECASE)
+"""The rest of the message's sentence says it is solved ("\"HIP error: invalid device function\" on gfx1031 is solved
+by HSA_OVERRIDE_GFX_VERSION=10.3.0"): a message the reporter no longer gets."""
+_QUOTED_SENTENCE = 200
+"""Characters before a message in a prose line looked at for the start of its sentence."""
+
+
+def _quoted_from_another(block: Block, line: Line, match: "re.Match[str]") -> bool:
+    """An error message a prose sentence attributes to another person's machine (:data:`_ANOTHER_PERSON`
+    before it in its sentence). Output pasted as it is (a fenced block, a command's line) is not judged so."""
+    if block.kind != "prose" or line.command:
+        return False
+    before = line.text[max(0, match.start() - _QUOTED_SENTENCE) : match.start()]
+    ends = list(re.finditer(r"[.!?](?:\s|$)", before))
+    return bool(_ANOTHER_PERSON.search(before[ends[-1].end() :] if ends else before) or _SOLVED_AFTER.match(line.text, match.end(), match.end() + _QUOTED_SENTENCE))
+
+
 MAX_GPU_SEARCH = 64
 """Further occurrences of a message looked at for one that names the GPU, when the first does not."""
 
@@ -385,7 +425,11 @@ def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> 
     seams: Optional[_Seams] = None
     for signature in signatures() if table is None else table:
         searched = ((line, _search(signature, line.text[:MAX_LINE])) for line in _candidate_lines(block, signature))
-        valid = ((line, match) for line, match in searched if match is not None and not _cut_command(block, line, match, signature))
+        valid = (
+            (line, match) for line, match in searched
+            if match is not None and not _cut_command(block, line, match, signature)
+            and not (signature.kind == "error" and _quoted_from_another(block, line, match))
+        )
         first = next(valid, None)
         if first is not None and signature.gpu and not _names_gpu(signature, first[1]):
             # A sentence that quotes the message ("with dmesg I get `PCI rejects atomics`") before the

@@ -151,12 +151,20 @@ def is_platform_note(finding: Finding) -> bool:
     return finding.severity == "info" and finding.category == "platform"
 
 
+def is_change_note(finding: Finding) -> bool:
+    """An info finding about the report itself (what changed since the state it says worked): where a
+    regression is looked for first, so the default output says it in one line, with what differs."""
+    return finding.severity == "info" and finding.area == "report"
+
+
 def _print_note(console: Console, finding: Finding, facts: Facts, gpus: List[Optional[int]]) -> None:
-    """A platform note in one entry: marker, title, GPUs and id (``-v`` prints the whole finding)."""
+    """A platform or change note in one entry: marker, title (a change note's message, which names what
+    differs), GPUs and id (``-v`` prints the whole finding)."""
     from rocm_doctor.render.remedy import print_lines, wrap
 
     gpu = f" [{_gpus_label(facts, gpus)}]" if gpus != [None] else ""
-    lines = wrap(f"{finding.title}{gpu}  {finding.id}", max(console.width, 40), "  • ", INDENT)
+    text = finding.message if is_change_note(finding) else finding.title
+    lines = wrap(f"{text}{gpu}  {finding.id}", max(console.width, 40), "  • ", INDENT)
     first = Text(lines[0])
     first.stylize(MARKER_STYLES["info"], 2, 3)
     console.print(first, soft_wrap=True)
@@ -288,7 +296,7 @@ def render_check(result: CheckResult, console: Console, verbose: bool = False, d
             console.print(Text(line, style="dim"), soft_wrap=True)
     by_area: Dict[str, List[Problem]] = {}
     for problem in result.problems:  # worst first, so the worst area comes first
-        if verbose or problem.finding.severity != "info" or is_platform_note(problem.finding):
+        if verbose or problem.finding.severity != "info" or is_platform_note(problem.finding) or is_change_note(problem.finding):
             by_area.setdefault(problem.finding.area, []).append(problem)
     for area, problems in by_area.items():
         console.print()

@@ -266,3 +266,10 @@ def test_a_windows_or_wsl2_machine_shows_its_platform_notes_without_v(run_cli, m
     after = lines[lines.index(line) + 1]
     assert not after.startswith("    evidence"), after  # one line: -v prints the whole finding
     assert "platform note" in lines[-1]
+
+
+def test_check_from_says_what_changed_since_the_state_the_report_says_worked_without_verbose(run_cli, tmp_path: Path) -> None:
+    paste = tmp_path / "report.txt"
+    paste.write_text("After upgrading torch from 2.4.1+rocm6.1 to 2.5.0+rocm6.2 I get HIP error: invalid device function on my RX 6700 XT\n")
+    result = run_cli("check", "--from", str(paste))
+    assert "torch.version: 2.4.1+rocm6.1 -> 2.5.0+rocm6.2" in result.stdout

@@ -51,3 +51,27 @@ def test_a_host_index_inside_a_container_with_one_gpu_is_flagged() -> None:
 def test_index_zero_inside_a_container_with_one_gpu_is_not_flagged() -> None:
     report = "docker run -it --device /dev/kfd --device /dev/dri/renderD129 -e HIP_VISIBLE_DEVICES=0 ollama/ollama:rocm\n"
     assert "RD624" not in problems_shown(report)
+
+
+@pytest.mark.parametrize(
+    "commands",
+    [
+        "```\nexport HIP_VISIBLE_DEVICES=1\ndocker run -d --device /dev/kfd --device /dev/dri/renderD129 ollama/ollama:rocm\n```\n",
+        "```\nHIP_VISIBLE_DEVICES=1 docker run -d --device /dev/kfd --device /dev/dri/renderD129 ollama/ollama:rocm\n```\n",
+        "```\nexport ROCR_VISIBLE_DEVICES=1\nexport OLLAMA_DEBUG=1\ndocker run -d --device /dev/kfd --device /dev/dri/renderD129 ollama/ollama:rocm\n```\n",
+    ],
+)
+def test_an_index_set_in_the_host_shell_that_starts_the_container_is_not_the_containers(commands: str) -> None:
+    assert "RD624" not in problems_shown("Two GPUs, I want the second one in ollama.\n" + commands + "ollama runs on the CPU.\n")
+
+
+@pytest.mark.parametrize(
+    "flag",
+    ["-e HIP_VISIBLE_DEVICES", "--env HIP_VISIBLE_DEVICES", "--env-file ./gpu.env"],
+)
+def test_an_index_the_container_command_forwards_from_the_shell_is_the_containers(flag: str) -> None:
+    report = (
+        "Two GPUs, I want the second one in ollama.\n```\nexport HIP_VISIBLE_DEVICES=1\n"
+        f"docker run -d --device /dev/kfd --device /dev/dri/renderD129 {flag} ollama/ollama:rocm\n```\nollama runs on the CPU.\n"
+    )
+    assert "RD624" in problems_shown(report)

@@ -21,7 +21,7 @@ from corpus_scoring import HOLDOUT_CORPUS, OWN_CORPUS, SHARED_CORPUS, Outcome, c
 
 from rocm_doctor.judge.loader import load_rules
 
-FLOORS = {"shared": 0.82, "shared-held": 0.62, "tests": 0.76, "holdout": 0.47}
+FLOORS = {"shared": 0.82, "shared-held": 0.62, "tests": 0.76, "holdout": 0.44}
 """Recall floors per corpus (problem cases with an error or warning of the right category).
 
 Set a few points under what was measured when they were last raised (see the table this
@@ -29,13 +29,14 @@ test prints), so that a regression fails and noise does not. Measured 2026-11-28
 round): shared 47/54 (0.87), shared-held 17/25 (0.68), tests 97/121 (0.80), holdout 26/46 (0.57;
 its cases changed: 13 that development cases duplicated or a search showed were taken out, 18 added).
 Holdout lowered on 2026-11-28 (fifth round) when 13 fresh held-back reports (branch h30f) joined it:
-45/90 (0.50), of which the new batch 3/11; the floor guards against regressions, not the target.
+45/90 (0.50), of which the new batch 3/11; then 11 more (branch h30m): 47/100 (0.47), that batch 2/10.
+The floor guards against regressions, not the target.
 """
-TOP1_FLOORS = {"shared": 0.82, "shared-held": 0.62, "tests": 0.76, "holdout": 0.42}
+TOP1_FLOORS = {"shared": 0.82, "shared-held": 0.62, "tests": 0.76, "holdout": 0.40}
 """Floors for the share of problem cases whose first error or warning is of the right category
 (what a maintainer reads first). Measured 2026-11-28, third round: shared 47/54 (0.87), shared-held
-17/25 (0.68), tests 94/121 (0.78), holdout 23/46 (0.50); holdout 42/90 (0.47) after the fifth round's fresh batch."""
-MIN_CASES = {"shared": 60, "shared-held": 25, "tests": 208, "holdout": 117}
+17/25 (0.68), tests 94/121 (0.78), holdout 23/46 (0.50); holdout 42/90 (0.47) after the fifth round's first fresh batch, 44/100 (0.44) after its second."""
+MIN_CASES = {"shared": 60, "shared-held": 25, "tests": 208, "holdout": 128}
 
 
 @pytest.fixture(scope="module")

@@ -345,3 +345,15 @@ def test_rocm_smi_card_series_cut_off_before_its_closing_bracket_still_names_the
     text = "GPU[0]\t\t: Card series: \t\tNavi 31 [Radeon RX 7900 XTX\nGPU[0]\t\t: Card model: \t\t0x744c\n"
     pieces = [piece for block in split_blocks(text) for piece in smi.parse(block)]
     assert [s.fields["name"] for p in pieces for s in p.gpus] == ["Radeon RX 7900 XTX"]
+
+
+def test_a_session_that_shows_is_available_false_is_the_printed_no_gpu_context() -> None:
+    # the REPL form without print() is the same evidence as print(torch.cuda.is_available()) then False
+    facts = ingest(">>> import torch\n>>> torch.cuda.is_available()\nFalse\nGPU: RX 7900 XTX\n").facts
+    assert facts.torch.live.cuda_available.value is False
+    assert "cuda_unavailable_printed" in facts.symptoms.context.value
+
+
+def test_a_session_that_shows_is_available_true_sets_no_no_gpu_context() -> None:
+    facts = ingest(">>> import torch\n>>> torch.cuda.is_available()\nTrue\n").facts
+    assert "cuda_unavailable_printed" not in (facts.symptoms.context.value or [])

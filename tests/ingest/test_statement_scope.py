@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Set
 
 import pytest
-from ingest_helpers import ingest
+from ingest_helpers import ingest, problems_shown
 
 
 def _read(text: str) -> Set[str]:
@@ -67,3 +67,109 @@ def test_asking_about_root_a_past_root_or_failing_even_as_root_is_not_works_only
 @pytest.mark.parametrize("text", ["it doesn't work as user, only with sudo", "works fine with sudo", "It only works as root."])
 def test_works_only_as_root_is_still_read_in_the_present(text: str) -> None:
     assert "works_only_as_root" in _read(text)
+
+
+@pytest.mark.parametrize(
+    "text, signature",
+    [
+        ("The README says it looks for an NVIDIA GPU, but it runs fine on my RX 6800.", "nvidia_or_cuda_wanted_retold"),
+        ("According to the docs, the installer tries to detect an NVIDIA GPU first and then falls back to ROCm.", "nvidia_or_cuda_wanted_retold"),
+        ("The wiki states that the launcher asks for CUDA when no GPU is found.", "nvidia_or_cuda_wanted_retold"),
+        ("The guide says the container cannot find the GPU unless /dev/kfd is passed.", "container_finds_no_gpu_told"),
+    ],
+)
+def test_what_a_document_says_about_the_program_is_not_a_statement_of_the_machine(text: str, signature: str) -> None:
+    assert signature not in _read(text)
+
+
+def test_the_program_asking_for_nvidia_is_read_beside_a_document_named_in_another_sentence() -> None:
+    assert "nvidia_or_cuda_wanted_retold" in _read("I followed the README. ComfyUI keeps asking for CUDA and an Nvidia GPU.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "AMD ROCm GPU not recognized in flatpak",  # janhq/jan#8266
+        "I just installed Blender 4.3.0 from Flathub but it still does not recognize my AMD GPU.",  # flathub/org.blender.Blender#121
+        "With mods in Flatpak launchers, no OpenCL devices would be found.",  # RelativityMC/C2ME-fabric#599
+        "I run LM Studio in a flatpak and the GPU isn't detected.",
+    ],
+)
+def test_a_flatpak_app_said_not_to_find_the_gpu_in_one_sentence_is_read(text: str) -> None:
+    assert "flatpak_app_gpu_missing_told" in _read(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I installed Steam via flatpak for gaming. PyTorch can't see my RX 7900 XTX.",
+        "I use the Flatpak version of Discord. ollama doesn't use my GPU, it runs on the CPU.",
+        "Blender from Flathub works with HIP on my RX 7900 XTX, but torch.cuda.is_available() returns False in my venv.",
+        "Should I install it from Flathub? The GPU is not detected in the native build.",
+    ],
+)
+def test_a_flatpak_named_beside_another_programs_failure_is_not_the_app_failing(text: str) -> None:
+    assert "flatpak_app_gpu_missing_told" not in _read(text)
+
+
+def test_a_flatpak_of_another_program_gets_no_sandbox_finding() -> None:
+    text = "I installed Steam via flatpak for gaming. PyTorch can't see my RX 7900 XTX: torch.cuda.is_available() returns False. ROCm 6.2 on Ubuntu 22.04.\n"
+    assert "RD616" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text, signature",
+    [
+        # GitHub's bug-report template, its placeholder left in place with an example added
+        ("**Describe the bug**\nA clear and concise description of what the bug is, e.g. the GPU is not detected.\n", "gpu_not_seen_said"),
+        ("### Problem Description\n<!-- Describe the problem, e.g. the GPU is not detected -->\nIt crashes in the VAE decode.\n", "gpu_not_seen_said"),
+        ("- Describe the problem (e.g. the GPU is not detected): ComfyUI crashes with a segfault in the KSampler.\n", "gpu_not_seen_said"),
+        ("Please describe what happens, for example: ollama runs on the CPU instead of the GPU.\n", "torch_on_cpu_told"),
+        ("Example: the container cannot find the GPU\n", "container_finds_no_gpu_told"),
+    ],
+)
+def test_a_templates_example_left_in_place_is_not_the_reporters_statement(text: str, signature: str) -> None:
+    assert signature not in _read(text)
+
+
+@pytest.mark.parametrize(
+    "text, signature",
+    [
+        # the reporter's own words after the template's heading and around an abbreviation
+        ("**Describe the bug**\nThe GPU is not detected by rocminfo.\n", "gpu_not_seen_said"),
+        ("It runs on the CPU, i.e. the GPU is not detected.\n", "gpu_not_seen_said"),
+        ("Problem: the container cannot find the GPU\n", "container_finds_no_gpu_told"),
+    ],
+)
+def test_the_reporters_statement_under_a_templates_heading_is_read(text: str, signature: str) -> None:
+    assert signature in _read(text)
+
+
+@pytest.mark.parametrize(
+    "text, signature",
+    [
+        ('In that issue someone wrote "torch.cuda.is_available() returns False on my RX 6700 XT".', "cuda_unavailable_reported"),
+        ("@dev42 said ComfyUI keeps asking for CUDA on his machine.", "nvidia_or_cuda_wanted_retold"),
+        ("Does torch.cuda.is_available() return False for you too?", "cuda_unavailable_reported"),
+    ],
+)
+def test_another_persons_reported_words_or_a_question_are_not_the_machines_state(text: str, signature: str) -> None:
+    assert signature not in _read(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        ">>> torch.cuda.is_available()\nFalse\n>>> torch.cuda.is_available() -> False",
+        "torch.cuda.is_available() returns False on my RX 6700 XT.",
+        "Why does torch.cuda.is_available() return False?",
+        "rocminfo says the agent is there, but Using device: cpu is printed.",
+    ],
+)
+def test_pytorch_finding_no_gpu_is_still_read_in_output_and_the_reporters_words(text: str) -> None:
+    assert "cuda_unavailable_reported" in _read(text)
+
+
+def test_a_setting_in_another_persons_reported_words_is_not_a_setting_made() -> None:
+    settings = ingest('Someone wrote "HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it for me".').facts.env.settings
+    assert not settings.is_known or not settings.value

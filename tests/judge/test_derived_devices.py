@@ -25,3 +25,16 @@ def test_visible_devices_invalid_counts_after_rocr_filtering() -> None:
 def test_hip_and_cuda_visible_devices_conflict() -> None:
     assert derived("derived.visible_devices_conflict", env(HIP_VISIBLE_DEVICES="0", CUDA_VISIBLE_DEVICES="1")).value is True
     assert derived("derived.visible_devices_conflict", env(HIP_VISIBLE_DEVICES="0")).value is False
+
+
+def test_a_visibility_list_starting_with_no_gpu_hides_every_gpu_whatever_the_gpu_list() -> None:
+    # ROCm/clr rocdevice.cpp: the runtime stops at the first entry that names no GPU; "-1" keeps none
+    for variables in ({"CUDA_VISIBLE_DEVICES": "-1"}, {"HIP_VISIBLE_DEVICES": "-1"}, {"HIP_VISIBLE_DEVICES": "none,0"}):
+        hidden = derived("derived.visible_devices_invalid", env(**variables))
+        assert hidden.status == "known" and "enumerates none" in hidden.value[0]
+
+
+def test_a_non_empty_hip_list_wins_over_a_cuda_list_that_would_hide_every_gpu() -> None:
+    both = derived("derived.visible_devices_invalid", {**TWO, **env(HIP_VISIBLE_DEVICES="0", CUDA_VISIBLE_DEVICES="-1")})
+    assert both.status == "absent"
+    assert derived("derived.visible_devices_invalid", {**TWO, **env(HIP_VISIBLE_DEVICES="GPU-abc")}).status != "known"

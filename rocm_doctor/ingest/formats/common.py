@@ -16,6 +16,23 @@ GFX_RE = re.compile(r"\bgfx(\d{1,2}[0-9a-f]{2})\b(?::[a-z+-]+(?::[a-z+-]+)?)?", 
 TORCH_VERSION_RE = re.compile(r"^\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)*(?:\+[0-9A-Za-z.]+)?$")
 
 
+REPORTED_SPEECH = (
+    r"\b(?:some(?:one|body)|people|others?|(?:an)?other\s{1,4}users?|he|she|they|the\s{1,4}(?:op|author|maintainer|reporter|commenter)|(?<=@)[\w-]{1,40})"
+    r"\s{1,4}(?:wrote|writes|said|says|commented|posted|reported|mentioned|suggested|claimed|claims)\b"
+)
+"""Words that give what follows as another person's ("In that issue someone wrote ...", "@user said ...", "the OP
+mentioned ..."): what they said of their machine is no statement of the reporter's. (A program "says" its
+output - "rocminfo says no GPU" - and is no person here.)"""
+
+DOCUMENT_SAYS = (
+    r"\b(?:(?:readme|docs?|documentation|wiki|guide|tutorial|faq|instructions|manual|article|blog\s{1,4}post)\s{1,4}"
+    r"(?:says?|said|states?|stated|mentions?|mentioned|claims?|claimed|tells?|told|reads?|writes|wrote|explains?|explained)"
+    r"|according\s{1,4}to)\b"
+)
+"""Words that give what follows as a document's ("the README says it looks for an NVIDIA GPU", "the docs say
+\"HSA_OVERRIDE_GFX_VERSION=10.3.0 is required for RX 6700 XT\""): what a text says of programs and GPUs in
+general, not what this machine has or did."""
+
 COUNT_FIELD = "_count"
 """Key in a sighting's fields: how many such GPUs the text counts (``2x RX 7900 XT``)."""
 

@@ -29,10 +29,10 @@ import itertools
 import re
 import shlex
 from dataclasses import replace
-from typing import Iterator, List, Optional, Tuple
+from typing import Iterator, List, Optional, Set, Tuple
 
 from rocm_doctor.ingest.blocks import Block, Line, Spans, may_be_wrapped
-from rocm_doctor.ingest.formats.common import make_piece
+from rocm_doctor.ingest.formats.common import DOCUMENT_SAYS, REPORTED_SPEECH, make_piece
 from rocm_doctor.ingest.formats.container_groups import docker_options
 from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, Observation, Piece, SettingSighting
 
@@ -469,14 +469,17 @@ _VAGUE = ("prose", "assignment")
 
 _ADVICE = re.compile(
     r"\b(?:can|could|should|would|might|may|must)\s+(?:be\s+)?(?:\w+\s+){0,2}(?:with|by|using)\b"
-    r"|\byou\s+(?:can|could|should|need\s+to|have\s+to|must|may)\b|\b(?:suggest\w*|recommend\w*|advis\w*)\b",
+    r"|\byou\s+(?:can|could|should|need\s+to|have\s+to|must|may)\b|\b(?:suggest\w*|recommend\w*|advis\w*)\b"
+    r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS,
     re.IGNORECASE,
 )
 """Words that make a variable named in a sentence advice or a possibility, not a setting made: "On linux,
 a similar problem ... can be resolved with ... HSA_OVERRIDE_GFX_VERSION = 10.3.0"
 (leejet/stable-diffusion.cpp#160), "I would recommend setting the environment variable
 HSA_OVERRIDE_GFX_VERSION=10.3.0" (ROCm/rocBLAS#1339), "Maybe ... HSA_OVERRIDE_GFX_VERSION=10.3.0 might
-help" (ROCm/ROCm#2354)."""
+help" (ROCm/ROCm#2354). Another person's words are no setting made here either ("someone wrote ...
+HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it": :data:`rocm_doctor.ingest.formats.common.REPORTED_SPEECH`), nor a
+document's ("the docs say \"HSA_OVERRIDE_GFX_VERSION=10.3.0 is required ...\"")."""
 _ADVICE_AFTER = re.compile(r"^\S{0,600}\s[^.!?\n]{0,60}?\b(?:might|may|would|could|should)\s+(?:help|work|fix)", re.IGNORECASE)
 """After the setting itself (its value may hold dots), the rest of the sentence says it "might help"."""
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
@@ -651,15 +654,76 @@ def joined_assignments(block: Block) -> List[Piece]:
     return []
 
 
+_ENV_FILE = re.compile(r"(?<!\S)--env-file\b")
+_SETTING_LINE = re.compile(rf"^[ \t]*(?:export[ \t]+|unset[ \t]+|{_UPPER_NAME}=)")
+"""A line that only sets variables: between an export and the container command, it starts no program."""
+_HOST_SIDE = (
+    "set in the shell that starts the container (line {line}), not inside it: docker/podman run and exec pass "
+    "the container only the variables their -e/--env options name (a bare -e NAME forwards the shell's value)"
+)
+
+
+def _container_starts(block: Block) -> List[Tuple[int, int, Set[str]]]:
+    """Each ``docker``/``podman`` run, create or exec command of the block: the index of its first line,
+    the column of its ``docker`` word, and the names it forwards from the shell (``-e NAME`` without a
+    value; ``*`` for ``--env-file``, which may name any)."""
+    out: List[Tuple[int, int, Set[str]]] = []
+    current: Optional[Set[str]] = None
+    expecting = False
+    for index, line in enumerate(block.lines):
+        text = line.text
+        run = _DOCKER_RUN.search(text)
+        if run is not None:
+            current, expecting = set(), False
+            out.append((index, run.start(), current))
+        if current is not None:
+            options, expecting, at_image = docker_options(text, run.end() if run is not None else 0, expecting)
+            current.update(match.group(1) for match in _DOCKER_ENV.finditer(options) if match.group(2) is None)
+            if _ENV_FILE.search(options):
+                current.add("*")
+            if at_image or not text.rstrip().endswith("\\"):
+                current = None
+    return out
+
+
+def _host_side(block: Block, sightings: List[SettingSighting]) -> List[SettingSighting]:
+    """An ``export`` or ``NAME=value`` prefix in the shell right before a container command is the host
+    shell's: the program inside the container does not run under it unless the command forwards the
+    name (Docker's run reference: "-e, --env: set environment variables"; a variable without a value is
+    taken from the shell). Such a setting is marked as not in force for the reported error."""
+    if "docker" not in block.lower and "podman" not in block.lower:
+        return sightings
+    starts = _container_starts(block)
+    if not starts:
+        return sightings
+    lines = block.lines
+    out: List[SettingSighting] = []
+    for sighting in sightings:
+        if sighting.origin in ("export", "command-prefix") and sighting.value is not None:
+            at = block.position_of(sighting.line)
+            for index, column, forwarded in starts:
+                if index < at or index > at + 3:
+                    continue
+                if index == at and not 0 <= lines[at].text.find(sighting.name + "=") < column:
+                    continue
+                if sighting.name in forwarded or "*" in forwarded:
+                    break
+                if all(_SETTING_LINE.match(lines[between].text) for between in range(at + 1, index)):
+                    sighting = replace(sighting, for_error=False, reason=_HOST_SIDE.format(line=sighting.line.number))
+                break
+        out.append(sighting)
+    return out
+
+
 def parse(block: Block) -> List[Piece]:
     sightings, coverage, used = _listings(block)
     config, keys = _ollama_config(block)
     listed = {(s.line.number, s.name) for s in sightings + config}
-    scanned = _most_specific(_startup_files(block, [
+    scanned = _most_specific(_host_side(block, _startup_files(block, [
         replace(s, failed_with=True) if _failed_with(block, s) else s
         for s in _scan(block) + _compose(block)
         if (s.line.number, s.name) not in listed and not _mentioned_as_advice(s, block) and not _placeholder(s)
-    ]))
+    ])))
     all_sightings = sightings + config + scanned
     pieces: List[Piece] = []
     if sightings or coverage:

@@ -33,7 +33,7 @@ from rocm_doctor.facts.parsers.dkms import parse_dkms_status
 from rocm_doctor.knowledge.gpu_table import codename_regex, model_for_name
 from rocm_doctor.ingest.blocks import Block, Line, Spans, may_be_wrapped
 from rocm_doctor.ingest.formats.collect_env import companion_observations
-from rocm_doctor.ingest.formats.common import COUNT_FIELD, gfx_of, gpu_fields, identity_observations, make_piece, torch_version_observations
+from rocm_doctor.ingest.formats.common import COUNT_FIELD, DOCUMENT_SAYS, REPORTED_SPEECH, gfx_of, gpu_fields, identity_observations, make_piece, torch_version_observations
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, kernel_observations, windows_observations
 from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, GpuSighting, Observation, Piece
 from rocm_doctor.knowledge.cpus import igpu_for_cpu
@@ -584,6 +584,66 @@ def someone_elses(text: str, start_in_line: int) -> bool:
     return bool(_SOMEONE_ELSES.search(text[max(0, start_in_line - 80) : start_in_line]))
 
 
+THIS_MACHINE, ELSEWHERE, DOUBTFUL = "this machine", "elsewhere", "doubtful"
+"""Whose GPU a prose mention names (:func:`gpu_scope`)."""
+
+_GPU_ELSEWHERE_BEFORE = re.compile(
+    # One wished for or about to be bought: "I'm thinking of buying a 9070 XT", "should I get an RX 7600",
+    # "I wish I had a 7900 XTX". ("I bought a 7900 XTX" and "to get the 7900 XTX working" are the machine's.)
+    r"(?:\b(?:buy|buying|purchas(?:e|ing)|pre-?order(?:ing)?|wish\s+I\s+(?:had|owned|could\s+afford))"
+    r"|\b(?:should\s+I|thinking\s+(?:of|about)|planning\s+(?:on|to)|considering|want\s+to|going\s+to)\s+(?:get|getting|order)"
+    # One left behind: "upgraded from an RX 580", "replaced my RX 580 with ...", "I used to have a Vega 64",
+    # "my previous card, an RX 5700".
+    r"|\b(?:upgrad|switch|mov|migrat)(?:e|ed|ing)\s+from|\breplac(?:e|ed|ing)|\bused\s+to\s+(?:have|own|run|use)"
+    # "Previously I had an RX 6600, now an RX 7900 XTX"
+    r"|\b(?:previously|formerly|originally)\s+(?:I\s+)?(?:had|used|owned|ran|was\s+(?:using|on|running))"
+    r"|\b(?:previous|former|prior)(?:\s+(?:card|gpu|graphics\s+card))?\s*,?)"
+    r"\s+(?:(?:a|an|the|my|one|new|second|another)\s+){0,2}$",
+    re.IGNORECASE,
+)
+_GPU_OTHERS_BEFORE = re.compile(
+    # Another person's ("my friend's 9070 XT works", "a colleague with an RX 7900 XT") or an old card of
+    # the reporter's ("my old RX 580", which may be gone or may still be the one in the machine).
+    r"\b(?:friend|colleague|co-?worker|brother|sister|dad|father|son|wife|husband|roommate|buddy|some(?:one|body)\s+else)"
+    r"(?:['\u2019]s)?\b[^.!?;,\n]{0,30}$"
+    r"|\bmy\s+old\s+$"
+    # another person's or a document's words: "In that issue someone wrote \"... on my RX 6700 XT\""
+    r"|(?:" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS + r")(?:[^.!?;\n]|[.!?](?=\S)){0,80}$",
+    re.IGNORECASE,
+)
+_ASKED_OWNER = re.compile(
+    r"\b(?:my|mine|our|I\s+(?:have|own|use|run|got|bought)|I['\u2019]m\s+(?:using|running|on)|I\s+am\s+(?:using|running|on)|why|how|what|which"
+    r"|(?:any|some|every)(?:one|body)|others?|too|also)\b",
+    re.IGNORECASE,
+)
+"""Words that make a question one about the reporter's own GPU ("Why is my RX 6800 not found?", "How do I
+get the 7900 XTX to work?", "Anyone else with a 7900 XTX seeing this crash?"): only a yes/no question about
+a GPU nobody in it owns ("Does the RX 9070 XT work on kernel 6.8?") may be about a GPU the reporter does
+not have."""
+
+
+def gpu_scope(text: str, at: int) -> str:
+    """Whose GPU the mention at ``at`` of ``text`` (a line joined by :func:`paragraph`) names, read from
+    its sentence the way :func:`rocm_doctor.ingest.signatures.statement_pattern` reads a statement:
+    :data:`ELSEWHERE` for one wished for or left behind (never this machine's), :data:`DOUBTFUL` for
+    another person's, "my old" one, or one a yes/no question asks about (this machine's only when the
+    report names no other GPU), else :data:`THIS_MACHINE`. Bounded to the sentence window around it."""
+    start = max(0, at - SENTENCE_WINDOW)
+    for match in _SENTENCE_END.finditer(text, start, at):
+        start = match.end()
+    before = text[max(start, at - 80) : at]
+    if _GPU_ELSEWHERE_BEFORE.search(before):
+        return ELSEWHERE
+    if _GPU_OTHERS_BEFORE.search(before):
+        return DOUBTFUL
+    if _OWN_BEFORE.search(before[-24:]):
+        return THIS_MACHINE
+    end = _SENTENCE_END.search(text, at, min(len(text), at + SENTENCE_WINDOW))
+    if end is not None and end.group(0)[0] == "?" and not _ASKED_OWNER.search(text, start, end.start()):
+        return DOUBTFUL
+    return THIS_MACHINE
+
+
 _FILE_END = re.compile(r"\.[A-Za-z][A-Za-z0-9]{1,5}$")
 _TOKEN_EDGE = " \t\n\"'`()[]<>,;"
 
@@ -638,23 +698,25 @@ def _own_gfx(text: str, start: int, end: int) -> bool:
 def _gfx_sightings(block: Block) -> List[GpuSighting]:
     if "gfx" not in block.lower:
         return []
-    by_line: Dict[int, List[Tuple[str, Line, bool]]] = {}
+    by_line: Dict[int, List[Tuple[str, Line, bool, bool]]] = {}
     text = block.text
     for match, line in block.scan(_GFX):
         gfx = gfx_of("gfx" + match.group(1))
         if gfx is not None and not in_file_name(text, match.start(), match.end()):
             around, at = paragraph(block, line, block.column_at(match.start()))
-            if compared_elsewhere(around, at) or someone_elses(around, at):
+            scope = gpu_scope(around, at)
+            if scope == ELSEWHERE or compared_elsewhere(around, at) or someone_elses(around, at):
                 continue
-            by_line.setdefault(line.number, []).append((gfx, line, _own_gfx(text, match.start(), match.end())))
+            by_line.setdefault(line.number, []).append((gfx, line, _own_gfx(text, match.start(), match.end()), scope == DOUBTFUL))
     out: List[GpuSighting] = []
     for number, found in by_line.items():
-        targets = {gfx for gfx, _, _ in found}
+        targets = {gfx for gfx, _, _, _ in found}
         line = found[0][1]
         if len(targets) >= 3 or _GFX_LIST_CONTEXT.search(_sentence_head(block, line)):
-            targets = {gfx for gfx, _, own in found if own}
+            targets = {gfx for gfx, _, own, _ in found if own}
         for gfx in sorted(targets):
-            out.append(GpuSighting("mention", 0, line, gpu_fields(gfx=gfx)))
+            doubtful = all(doubt for seen, _, _, doubt in found if seen == gfx)
+            out.append(GpuSighting("mention", 0, line, gpu_fields(gfx=gfx), doubtful=doubtful))
     return out
 
 
@@ -697,7 +759,8 @@ def _name_sightings(block: Block) -> List[GpuSighting]:
                 continue
             taken.add(match.start(), match.end())
             around, at = paragraph(block, line, block.column_at(match.start()))
-            if compared_elsewhere(around, at) or someone_elses(around, at):
+            scope = gpu_scope(around, at)
+            if scope == ELSEWHERE or compared_elsewhere(around, at) or someone_elses(around, at):
                 continue
             count = count_before(text, match.start())
             if not keep(model.gfx + name.lower(), count > 1):
@@ -705,17 +768,21 @@ def _name_sightings(block: Block) -> List[GpuSighting]:
             fields = gpu_fields(name=name)
             if count > 1:
                 fields[COUNT_FIELD] = count
-            out.append(GpuSighting("mention", 0, line, fields))
+            out.append(GpuSighting("mention", 0, line, fields, doubtful=scope == DOUBTFUL))
     for match, line in block.scan(codename_regex()):
         if match.start() in taken:
             continue
         model = _model(match.group(0).lower())
-        if model is not None and someone_elses(*paragraph(block, line, block.column_at(match.start()))):
+        if model is None:
             continue
-        if model is not None and keep(match.group(0).lower(), False):
+        around, at = paragraph(block, line, block.column_at(match.start()))
+        scope = gpu_scope(around, at)
+        if scope == ELSEWHERE or someone_elses(around, at):
+            continue
+        if keep(match.group(0).lower(), False):
             fields = gpu_fields(gfx=model.gfx)
             fields.update({"name": match.group(0), "integrated": model.integrated})
-            out.append(GpuSighting("mention", 0, line, fields))
+            out.append(GpuSighting("mention", 0, line, fields, doubtful=scope == DOUBTFUL))
     if "gpu" in lowered or "apu" in lowered or "integrated" in lowered:
         for match, line in block.scan(_IGPU):
             column = block.column_at(match.start())
@@ -738,13 +805,16 @@ def _cpu_sightings(block: Block) -> Tuple[List[Observation], List[GpuSighting]]:
     gpus: List[GpuSighting] = []
     for match, line in block.scan(_CPU):
         name = match.group(0).strip()
+        scope = gpu_scope(*paragraph(block, line, block.column_at(match.start())))
+        if scope == ELSEWHERE:
+            continue  # "thinking of buying a Ryzen AI Max+ 395": no part of this machine
         observations.append(Observation("cpu.model", name, line, TRUST_PROSE))
         observations.append(Observation("cpu.vendor", "AMD", line, TRUST_PROSE))
         igpu = igpu_for_cpu(name)
         if igpu is not None:
             fields = gpu_fields(gfx=igpu.gfx)
             fields.update({"integrated": True, "name": f"{igpu.name} (the iGPU of {name})"})
-            gpus.append(GpuSighting("cpu", 0, line, fields))
+            gpus.append(GpuSighting("cpu", 0, line, fields, doubtful=scope == DOUBTFUL))
     return observations, gpus
 
 

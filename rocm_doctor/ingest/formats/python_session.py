@@ -47,6 +47,10 @@ _SCRIPT = {
 _OUT = re.compile(r"^\s*(?:Out\[\d+\]:|#)\s*")
 
 
+CUDA_UNAVAILABLE_PRINTED = "cuda_unavailable_printed"
+"""The signature table's context id for torch.cuda.is_available() printed as False (rules/data/signatures.yaml)."""
+
+
 def _literal(text: str) -> Any:
     text = _OUT.sub("", text).strip()
     try:
@@ -82,6 +86,10 @@ def _observe(kind: str, value: Any, line: Line, out: List[Observation], gpus: Li
         return bool(found)
     if kind == "available" and isinstance(value, bool):
         out.append(Observation("torch.live.cuda_available", value, line))
+        if value is False:
+            # the session printed is_available() and showed False: the evidence the signature table's
+            # cuda_unavailable_printed stands for, which the rules about "no usable GPU" read
+            out.append(Observation("symptoms.context", [CUDA_UNAVAILABLE_PRINTED], line))
         return True
     if kind == "count" and isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 1024:
         out.append(Observation("torch.live.device_count", value, line))

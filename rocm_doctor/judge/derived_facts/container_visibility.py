@@ -26,7 +26,8 @@ ONE_RENDER_NODE = "container_given_one_render_node"
 ingest (tests/test_startup.py)."""
 HOST_ONLY_ORIGINS = frozenset(("shell-rc", "systemd", "persistent", "setx", "powershell", "cmd-set"))
 """Where a setting cannot be the container's own: a host shell's startup file, a host service's unit,
-Windows' own settings."""
+Windows' own settings. A setting not in force for the reported error (``for_error`` False: an export in the
+shell right before ``docker run`` that does not forward it, a command run after the error) is left out too."""
 
 
 def _past_the_one_gpu(value: str) -> bool:
@@ -39,7 +40,8 @@ def _past_the_one_gpu(value: str) -> bool:
     "'NAME=value' visibility settings (ROCR_/HIP_/CUDA_VISIBLE_DEVICES) with an index of 1 or more in a "
     "report whose container command passes exactly one /dev/dri/renderD node (not /dev/dri, not "
     "--privileged): inside, ROCm sees that one GPU as device 0, so the index names no device. Settings "
-    "of a host's startup file or service are left out. Absent when there is none.",
+    "of a host's startup file or service, or of the shell that starts the container without forwarding them, are "
+    "left out. Absent when there is none.",
 )
 def container_visibility_past_one_gpu(facts: Facts, tables: Tables) -> Fact:
     return when_context_says(facts, [ONE_RENDER_NODE], "no container command passes exactly one render node",
@@ -53,7 +55,8 @@ def _past_one_gpu(facts: Facts, context_source: str) -> Fact:
     found: List[str] = sorted({
         f"{s.name}={s.value}"
         for s in settings.value or []
-        if s.name in VISIBILITY_VARS and s.value is not None and s.origin not in HOST_ONLY_ORIGINS and _past_the_one_gpu(s.value)
+        if s.name in VISIBILITY_VARS and s.value is not None and s.origin not in HOST_ONLY_ORIGINS and s.for_error is not False
+        and _past_the_one_gpu(s.value)
     })
     if not found:
         return absent(settings.source or "paste", "no visibility setting names an index past the container's one GPU")

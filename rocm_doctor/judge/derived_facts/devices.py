@@ -11,6 +11,7 @@ UUIDs is undecided.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
@@ -56,11 +57,35 @@ def _apply(name: str, value: str, pool: List[GpuAgent], result: Visibility) -> O
     return chosen
 
 
+_DECIMAL_INDEX = re.compile(r"\d{1,18}")
+
+
+def _hides_every_gpu(env: Dict[str, str]) -> Optional[str]:
+    """Why the HIP runtime enumerates no GPU at all whatever the machine has, or None.
+
+    The HIP runtime reads HIP_VISIBLE_DEVICES when it is not empty, else CUDA_VISIBLE_DEVICES, and stops
+    at the first entry that is not a GPU UUID or a plain index it has: a list that starts with "-1",
+    "none" or another word keeps no GPU (ROCm/clr rocclr/device/rocm/rocdevice.cpp at f9f995c6d,
+    https://github.com/ROCm/clr/blob/f9f995c6d0aecec28debd3db0f41df0c15ec003d/rocclr/device/rocm/rocdevice.cpp#L496-L542).
+    An index past the GPUs there needs the GPU list, which :func:`visibility` checks."""
+    hip = env.get("HIP_VISIBLE_DEVICES", "")
+    name, value = ("HIP_VISIBLE_DEVICES", hip) if hip.strip() else ("CUDA_VISIBLE_DEVICES", env.get("CUDA_VISIBLE_DEVICES", ""))
+    if not value.strip():
+        return None
+    first = value.split(",")[0].strip()
+    if first.startswith("GPU-") or _DECIMAL_INDEX.fullmatch(first):
+        return None
+    return f"{name}={value} starts with '{first}', which names no GPU, so the HIP runtime enumerates none (it stops at the first invalid entry)"
+
+
 def visibility(facts: Facts) -> Visibility:
     """Which AMD agents HIP sees, and which entries name nothing."""
     env = env_vars(facts)
     if env is None:
         return Visibility(reason=facts.env.vars.reason or "the environment variables were not read")
+    every = _hides_every_gpu(env)
+    if every is not None:
+        return Visibility(visible=[], invalid=[every])
     hidden = not_shown(facts, VISIBILITY_VARS)
     if hidden is not None:
         return Visibility(reason=hidden.reason)
