@@ -187,9 +187,11 @@ def test_torch_s_own_messages_another_vendor_a_question_or_the_past_are_not_the_
         "RX 6800 on Ubuntu 22.04.\nThe README says to install ROCm in case no GPU is available.\n",
         # nvidia-smi on an AMD machine finds no NVIDIA GPU: that says nothing of the AMD one (r30a)
         "RX 6800 on Ubuntu 22.04.\n$ nvidia-smi\nNo devices were found\n",
+        # how the GPU is seen, not that it is unseen (r30a)
+        "RX 6800 on Ubuntu 22.04.\nthe GPU is not detected as a CUDA device but as a HIP device and that works\n",
     ],
 )
-def test_a_condition_or_nvidia_smi_s_no_devices_is_not_the_reporter_saying_no_gpu(text: str) -> None:
+def test_a_condition_nvidia_smi_s_no_devices_or_a_gpu_detected_as_another_kind_is_not_the_reporter_saying_no_gpu(text: str) -> None:
     assert NOT_FOUND not in report_contexts(text)
 
 
