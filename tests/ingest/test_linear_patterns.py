@@ -129,8 +129,10 @@ def _superlinear(pattern: "re.Pattern[str]", short: str, long: str, anchored: bo
     return why
 
 
-SHARDS = 4
-"""The patterns are timed in this many parts, so that parallel test workers share the longest test of the suite."""
+SHARDS = 12
+"""The patterns are timed in this many parts, so that parallel test workers share the longest test of the suite:
+a few patterns read at a position with ``.match`` (a bounded look at the rest of a sentence) are timed here over
+the whole text, which takes seconds each; small parts keep them from sharing one."""
 
 
 @pytest.mark.parametrize("shard", range(SHARDS))
