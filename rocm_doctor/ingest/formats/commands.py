@@ -43,6 +43,9 @@ _GROUP = re.compile(r"(?<!\d)\d+\(([^)]+)\)")
 _PROMPT_USER = re.compile(r"^[ \t]{0,8}(?:\([\w.-]{1,64}\) ?)?([\w.-]{1,64})@[\w.-]{1,64}:[^$#\n]{0,256}[$#]")
 _ACCOUNT_COMMAND = re.compile(r"^\s*(?:sudo\s+)?(?:id|groups)(?:\s+-\w+)*\s+([a-z_][\w.-]{0,31}\$?)\s*$")
 _ACCOUNT_GROUPS = re.compile(r"^\s*([a-z_][\w.-]{0,31}\$?)\s+:\s+([a-z_][\w.\s$-]{0,2000})$")
+_BARE_GROUPS = re.compile(r"^\s*groups\s*$")
+"""``groups`` without a name: the running session's groups."""
+_ID_OR_GROUPS = re.compile(r"^\s*(?:sudo\s+)?(?:id|groups)\b")
 _SELF = r"(?:\$USER|\$\{USER\}|\$LOGNAME|\$\{LOGNAME\}|\$\(whoami\)|`whoami`|\$\(id\s+-un\))"
 _PYTHON_VERSION = re.compile(r"^\s*Python (\d+\.\d+\.\d+)\s*$")
 _KERNEL_RELEASE = re.compile(r"^\s*(\d\.\d{1,2}(?:\.\d{1,3})?[-+.~\w]*)\s*$")
@@ -148,7 +151,7 @@ def _command_before(lines: List[Line], index: int) -> Optional[Line]:
     """The command line right above the output line at ``index`` (blank lines between), if any."""
     for line in reversed(lines[max(0, index - 3) : index]):
         if line.text.strip():
-            return line if line.command or _ACCOUNT_COMMAND.match(line.text) or re.match(r"^\s*(?:sudo\s+)?(?:id|groups)\b", line.text) else None
+            return line if line.command or _ACCOUNT_COMMAND.match(line.text) or _ID_OR_GROUPS.match(line.text) else None
     return None
 
 
@@ -194,7 +197,7 @@ def _added_not_in_session(lines: List[Line]) -> Optional[Piece]:
         command = _command_before(lines, i)
         if match and match.group(3) and not (command is not None and _ACCOUNT_COMMAND.match(command.text)):
             names = _GROUP.findall(match.group(3)) if int(match.group(1)) != 0 else None
-        elif re.match(r"^\s*groups\s*$", line.text):
+        elif _BARE_GROUPS.match(line.text):
             output = _output_of(lines, i)
             names = output.text.split() if output is not None else None
             line = output if output is not None else line
@@ -243,7 +246,7 @@ def _session_groups_in_container(block: Block, lines: List[Line]) -> Optional[Pi
         if _ID.match(line.text):
             command = _command_before(lines, i)
             output = line if command is None or not _ACCOUNT_COMMAND.match(command.text) else None
-        elif re.match(r"^\s*groups\s*$", line.text):
+        elif _BARE_GROUPS.match(line.text):
             output = _output_of(lines, i)
         if output is not None and ran_in_container(block, output):
             return make_piece(f"context:{GROUPS_IN_CONTAINER}", [output], [Observation("symptoms.context", [GROUPS_IN_CONTAINER], output, TRUST_TOOL)])

@@ -11,7 +11,6 @@ UUIDs is undecided.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
@@ -21,7 +20,7 @@ from rocm_doctor.judge.derived import Tables, machine_fact
 from rocm_doctor.judge.derived_facts._support import list_fact
 from rocm_doctor.judge.derived_facts.env import env_vars, not_shown, with_env
 from rocm_doctor.judge.derived_facts.gpus import amd_agents, integration_unknown
-from rocm_doctor.numbers import small_int
+from rocm_doctor.numbers import is_index, small_int
 
 VISIBILITY_VARS = ("ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES")
 PROSE_DISCOVERY = ("paste:report", "paste:mention", "paste:cpu", "paste:windows")
@@ -57,9 +56,6 @@ def _apply(name: str, value: str, pool: List[GpuAgent], result: Visibility) -> O
     return chosen
 
 
-_DECIMAL_INDEX = re.compile(r"\d{1,18}")
-
-
 def _hides_every_gpu(env: Dict[str, str]) -> Optional[str]:
     """Why the HIP runtime enumerates no GPU at all whatever the machine has, or None.
 
@@ -73,7 +69,7 @@ def _hides_every_gpu(env: Dict[str, str]) -> Optional[str]:
     if not value.strip():
         return None
     first = value.split(",")[0].strip()
-    if first.startswith("GPU-") or _DECIMAL_INDEX.fullmatch(first):
+    if first.startswith("GPU-") or is_index(first):
         return None
     return f"{name}={value} starts with '{first}', which names no GPU, so the HIP runtime enumerates none (it stops at the first invalid entry)"
 
