@@ -89,6 +89,9 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "rocm-1218-rx580-i7-3770k-ivy-bridge-no-pcie-atomics": {"driver", "platform"},
     "pytorch-186516-pip-amdsmi-duplicate-libamd-smi-zero-devices": {"packages"},
     "lmstudio-1899-win-9060xt-adrenalin-2651-breaks-rocm-runtime": {"driver"},
+    # h31e: a GPU generation ROCm does not support (an old GPU on any driver is the GPU, not the driver)
+    "rocm-2119-four-rx480-rocm542-polaris-no-longer-supported": {"gfx-unsupported"},
+    "rocm-528-hainan-sun-xt-gfx6-rocminfo-4104-not-supported": {"gfx-unsupported"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 

@@ -191,6 +191,9 @@ def test_the_running_kernel_is_still_read_where_it_is_named(text: str, release: 
     [
         # newer kernels (kfd_device.c)
         "[    4.1] kfd kfd: amdgpu: GC IP 0b0500 not supported in kfd\n",
+        # the kernel's own spacing: "%06x %s not" with an empty %s on bare metal, "VF" in a guest (h31e)
+        "[    4.1] kfd kfd: amdgpu: GC IP 0b0004  not supported in kfd\n",
+        "kfd kfd: amdgpu: GC IP 0c0001 VF not supported in kfd\n",
         # older kernels (legacy-rocm-build#259, #539, #558)
         "[    3.044705] amdgpu 0000:04:00.0: kfd not supported on this ASIC\n",
         "[    1.172206] kfd2kgd: kfd not supported on this ASIC\n",
@@ -212,6 +215,29 @@ def test_kfd_refusing_a_gpu_is_read_in_each_kernels_words(text: str) -> None:
     ],
 )
 def test_a_missing_firmware_file_alone_is_not_a_failed_gpu(text: str) -> None:
+    assert "amdgpu_init_failed" not in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the steps of the failed init, pasted without the fatal line (launchpad qemu#1809684,
+        # NixOS/nixpkgs#284403, freebsd/drm-kmod#211 show each in the chain that ends in it)
+        "[    6.682592] amdgpu 0000:00:03.0: amdgpu_device_ip_init failed\n",
+        "[drm:amdgpu_device_init [amdgpu]] *ERROR* amdgpu_device_ip_init failed\n",
+        "[   13.1] [drm:amdgpu_device_ip_init [amdgpu]] *ERROR* hw_init of IP block <gfx_v12_0> failed -110\n",
+        "[    4.1] [drm:amdgpu_device_init.cold [amdgpu]] *ERROR* sw_init of IP block <psp> failed -2\n",
+        "[    2.9] [drm:amdgpu_device_init [amdgpu]] *ERROR* early_init of IP block <psp> failed -19\n",
+    ],
+)
+def test_each_step_of_a_failed_gpu_init_is_read_as_the_driver_not_bringing_it_up(text: str) -> None:
+    assert "amdgpu_init_failed" in signature_errors(text)
+    assert problems_shown(text)[:1] == ["RD636"]
+
+
+def test_an_ip_block_failing_to_resume_after_suspend_is_not_a_failed_init() -> None:
+    # amdgpu_device_ip_resume words a failure after suspend otherwise; the GPU was driven before it
+    text = "[ 9001.2] [drm:amdgpu_device_ip_resume_phase2 [amdgpu]] *ERROR* resume of IP block <gfx_v11_0> failed -110\n"
     assert "amdgpu_init_failed" not in signature_errors(text)
 
 

@@ -25,6 +25,9 @@ from ingest_helpers import ingest, problems_shown
         ("Ubuntu 20.04.5 LTS with 5.14 Kernel", "5.14"),
         # stated, then asked after a comma
         ("I'm on Ubuntu 24.04 with the 6.8 kernel and the GPU is not found, what can I do?", "6.8"),
+        # a "not" that denies the GPU being seen, not the kernel (h31e)
+        ("RX 9070 XT not detected on Ubuntu 24.04 with the 6.8 kernel", "6.8"),
+        ("The GPU is not recognized on Linux Mint 22 with 6.8 kernel.", "6.8"),
     ],
 )
 def test_the_running_kernel_is_read_where_its_release_comes_before_the_word_kernel(text: str, release: str) -> None:
@@ -52,6 +55,9 @@ def test_the_running_kernel_is_read_where_its_release_comes_before_the_word_kern
         # what a release ships with, another machine's kernel
         "Ubuntu 24.04 ships with 6.8 kernel by default; I run 6.14.",
         "My friend's PC is on 6.8 kernel and it doesn't detect the GPU.",
+        # the kernel itself denied
+        "I'm not on the 6.8 kernel any more.",
+        "I am not using the 6.8 kernel.",
     ],
 )
 def test_a_kernel_release_before_the_word_kernel_that_is_not_the_running_one_is_not_read(text: str) -> None:

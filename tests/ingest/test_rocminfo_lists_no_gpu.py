@@ -66,6 +66,10 @@ def test_an_rdna4_card_on_a_kernel_that_drives_it_whose_rocminfo_lists_only_the_
         "Linux distros which can't even recognize RX 9070 XT",  # legacy-rocm-build#5102
         "My new Radeon RX 9060 XT isn't recognized.",
         "The AI PRO R9700 is not detected by ROCm 6.3.3.",
+        # a title's bare participle, with or without the target in brackets (h31e)
+        "Ubuntu 22.04 + ROCm 5.4.2, RX 480 not detected",  # legacy-rocm-build#2119
+        "RX 7900 XTX (gfx1100) not detected on Arch-based distro",  # ollama/ollama#11420
+        "RX 7800XT not being detected on Ubuntu on WSL2",  # legacy-rocm-build#4456
     ],
 )
 def test_a_gpu_named_by_its_model_said_not_to_be_seen_is_read_as_the_gpu_not_seen(text: str) -> None:
@@ -81,10 +85,17 @@ def test_a_gpu_named_by_its_model_said_not_to_be_seen_is_read_as_the_gpu_not_see
         "Is the RX 9070 XT not detected on ROCm 6.3?",
         "My old RX 580 wasn't detected, but the 9070 XT is.",
         "On my friend's PC the RX 7900 XTX isn't recognized.",
+        # the bare participle asked, or followed by what it was detected as (h31e)
+        "RX 6800 not detected on ROCm 6.2?",
+        "RX 6800 not detected as gfx1030 but as gfx1031.",
     ],
 )
 def test_a_named_gpu_that_is_seen_asked_about_past_or_elsewhere_is_not_read_as_unseen(text: str) -> None:
     assert "gpu_model_not_seen_said" not in _contexts(text)
+
+
+def test_an_rdna4_card_said_not_detected_in_a_title_on_the_68_kernel_is_said_to_need_a_newer_kernel() -> None:
+    assert problems_shown("RX 9070 XT not detected on Ubuntu 24.04 with the 6.8 kernel\n")[:1] == ["RD560"]
 
 
 def test_an_rdna4_card_named_as_not_recognised_on_the_68_kernel_is_said_to_need_a_newer_kernel() -> None:

@@ -417,14 +417,16 @@ _KERNEL_BEFORE_WORD = re.compile(
 must lead ("with", "on", "running", "to the"); a list ("the 5.10, 5.11 and 5.12 kernels") and a
 package name ("6.8 kernel-headers") are not one running kernel."""
 _KERNEL_NOT_NOW_BEFORE = re.compile(
-    r"\b(?:work(?:s|ed|ing)?|was\s+fine|used\s+to|before|previously|earlier|last\s+working|instead\s+of|not|n['\u2019]t\s+(?:use|run)|compar\w*|vs\.?|than"
+    r"\b(?:work(?:s|ed|ing)?|was\s+fine|used\s+to|before|previously|earlier|last\s+working|instead\s+of|not\s+(?:on|with|using|running|under|in|to|the|a|an)|n['\u2019]t\s+(?:use|run)|compar\w*|vs\.?|than"
     r"|ships?|shipped|shipping|by\s+default|defaults?|friend['\u2019]?s|colleague['\u2019]?s|(?:other|another|second)\s+(?:machine|pc|computer|laptop|desktop|system|box))\b[^.!?;\n]{0,40}$",
     re.IGNORECASE,
 )
 """Words before the release that make it another state than the running one: "The compilation worked
 perfectly for the 6.14 kernel" (legacy-rocm-build#5624), "instead of the 6.8 kernel", what a release
 ships with ("Ubuntu 24.04 ships with 6.8 kernel; I run 6.14"), another machine ("my friend's PC is on
-6.8 kernel")."""
+6.8 kernel"), a kernel denied ("I'm not on the 6.8 kernel", "not using the 6.8 kernel"). A "not" that
+denies something else keeps the kernel the running one: "RX 9070 XT not detected on Ubuntu 24.04 with
+the 6.8 kernel" is the GPU unseen on that kernel (h31e)."""
 _KERNEL_CHANGE = re.compile(
     r"\b(?:work(?:s|ed|ing)?|ran|runs|was\s+fine|is\s+fine)\b(?:\s+(?:fine|well|ok|perfectly|great))?\s+(?:with|on|under|in)\s+"
     r"(?:the\s+)?(?:linux\s+)?(?:kernel\s*)?v?(?P<before>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)(?:\s+kernel)?"

@@ -1,0 +1,46 @@
+"""rocminfo's HSA_STATUS_ERROR_OUT_OF_RESOURCES beside evidence that the driver side failed first.
+
+Issue 23, class driver_too_old (h31e). The runtime reports this status whenever it cannot open a
+GPU; as a normal user that is often /dev/kfd's group (RD507). When the same report shows the kernel
+never made the device (no /dev/kfd, no ROCk module, KFD skipping or refusing the GPU, amdgpu failing
+its init, a kernel older than the GPU), the status is that failure's consequence and the group is not
+the cause: legacy-rocm-build#521 and #804 (PCI rejects atomics, "Call returned 4104"), #538 and #539
+(kfd not supported on this ASIC, 4104), #1404 (ROCk module NOT loaded, OUT_OF_RESOURCES). The texts
+are written for the test in the shapes those reports use.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import serious_findings
+
+ROCMINFO_FAILS = (
+    "hsa api call failure at: /src/rocminfo/rocminfo.cc:1142\n"
+    "Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("driver_side", "first"),
+    [
+        ("ROCk module is NOT loaded, possibly no GPU devices\nUnable to open /dev/kfd read-write: No such file or directory\n", "RD751"),
+        ("[    1.3] kfd kfd: amdgpu: GC IP 0c0001  not supported in kfd\n", "RD943"),
+        ("[    4.1] amdgpu 0000:03:00.0: amdgpu: amdgpu_device_ip_init failed\n[    4.1] amdgpu 0000:03:00.0: amdgpu: Fatal error during GPU init\n", "RD636"),
+        ("[    2.5] kfd kfd: skipped device 1002:67df, PCI rejects atomics\n", "RD381"),
+        ("GPU: AMD Radeon RX 9070 XT\n$ uname -r\n6.8.0-79-generic\n", "RD560"),
+    ],
+)
+def test_out_of_resources_after_the_driver_failed_is_not_read_as_a_group_problem(driver_side: str, first: str) -> None:
+    shown = serious_findings(driver_side + "$ rocminfo\n" + ROCMINFO_FAILS)
+    assert [rule for rule, _, _ in shown][:1] == [first]
+    assert "RD507" not in [rule for rule, _, _ in shown]
+    assert all(category != "permissions" for _, _, category in shown)
+
+
+def test_out_of_resources_with_the_device_refused_is_still_a_group_problem() -> None:
+    text = "$ rocminfo\nUnable to open /dev/kfd read-write: Permission denied\n" + ROCMINFO_FAILS
+    assert [category for _, _, category in serious_findings(text)][:1] == ["permissions"]
+
+
+def test_out_of_resources_alone_is_still_read_as_the_users_access() -> None:
+    assert "RD507" in [rule for rule, _, _ in serious_findings("$ rocminfo\n" + ROCMINFO_FAILS)]
