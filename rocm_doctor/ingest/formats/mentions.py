@@ -443,6 +443,54 @@ but not 2.6" is no kernel."""
 _FULL_RELEASE = re.compile(r"\d\.\d{1,2}\.\d{1,3}-")
 
 
+WSL_STATED, WSL_CAPABILITY, WSL_HYPOTHETICAL = "stated", "capability", "hypothetical"
+"""How a sentence names WSL (:func:`wsl_asked`)."""
+_HYPOTHETICAL_BEFORE = re.compile(
+    r"(?<!\bhow\s)(?<!\bwhy\s)\b(?:can|could|would|will|should|may|might)\b(?!n?['’]t\b|\s*not\b)"
+    r"|\b(?:if|whether|plan(?:s|ning)?\s+to|want\s+to|wanna|going\s+to|thinking\s+(?:of|about)|consider(?:s|ing)?)\b",
+    re.IGNORECASE,
+)
+"""Words before WSL in a question that make it a setup asked about, not one in use: "does anyone know if I can
+use ROCm in WSL2?" (pytorch/pytorch#106608), "so if i use WSL, can i useing ROCm and tensorflow-gpu?"
+(microsoft/WSL#4471), "Can I use my 7900 XTX under WSL?". "How can I ..."/"Why can ..." ask about the setup
+in use, and "can't"/"cannot" state a failure."""
+
+
+def wsl_asked(text: str, at: int) -> str:
+    """How the sentence around the WSL mention at ``at`` of ``text`` (a line joined by :func:`paragraph`) names
+    it: :data:`WSL_STATED` for a statement ("I run ROCm in WSL2"), :data:`WSL_HYPOTHETICAL` for a question
+    about a setup the reporter may try ("Can I use ... under WSL?"; never this machine's platform), and
+    :data:`WSL_CAPABILITY` for a question whether WSL supports something ("Does 6950xt support ROCm via
+    wsl?" ROCm/legacy-rocm-build#4503, "Is the RX 590 compatible with WSL2?" ROCm/legacy-rocm-build#1249,
+    "It is possible to install the ROCm framework on WSL2? I can't find any GPU" microsoft/WSL#5495):
+    people ask those from WSL after it failed, so the mention counts unless the report states another
+    platform (:func:`_states_another_platform`). Bounded to the sentence window around it."""
+    start = max(0, at - SENTENCE_WINDOW)
+    for match in _SENTENCE_END.finditer(text, start, at):
+        start = match.end()
+    end = _SENTENCE_END.search(text, at, min(len(text), at + SENTENCE_WINDOW))
+    tail = text[at : min(len(text), at + SENTENCE_WINDOW)]
+    asks = (end is not None and end.group(0)[0] == "?") or (end is None and tail.rstrip().endswith("?") and "\n" not in tail.rstrip())
+    if not asks:
+        return WSL_STATED
+    return WSL_HYPOTHETICAL if _HYPOTHETICAL_BEFORE.search(text, max(start, at - 120), at) else WSL_CAPABILITY
+
+
+_NATIVE_LINUX = re.compile(
+    r"\bnative(?:ly)?\s+(?:on\s+)?(?:Linux|Ubuntu|Debian|Fedora|Arch|Mint|openSUSE|Manjaro|CachyOS|NixOS)\b"
+    r"|\b(?:Linux|Ubuntu|Debian|Fedora|Arch|Mint|openSUSE|Manjaro|CachyOS|NixOS)(?:\s+[\d.]+(?:\s+LTS)?)?,?\s+(?:native(?:ly)?|on\s+bare[\s-]metal)\b"
+    r"|\bon\s+bare[\s-]metal\b",
+    re.IGNORECASE,
+)
+
+
+def _states_another_platform(block: Block) -> bool:
+    """The block says the machine runs Linux natively ("Right now on Ubuntu 22.04 native", "on bare metal",
+    "native Arch"): with WSL only asked about, that is the platform in use. A distribution named alone is no
+    such statement: people on WSL name theirs without it."""
+    return next(block.scan(_NATIVE_LINUX), None) is not None
+
+
 _ADRENALIN = re.compile(
     r"\bAdrenalin(?:[ \t]+Edition)?(?:[ \t]+(?:drivers?|software|version))?[ \t:(v-]{0,4}(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)"
     r"|\b(?:AMD[ \t]+|GPU[ \t]+|graphics[ \t]+|display[ \t]+)?drivers?[ \t]+(?:version[ \t]+)?(?:from[ \t]+v?-?2\d\.\d{1,2}\.\d{1,2}[ \t]+)?(?:to[ \t]+)?v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)",
@@ -988,6 +1036,7 @@ def _platform(block: Block) -> List[Observation]:
     out: List[Observation] = []
     wsl = False
     if "wsl" in lowered:
+        another_platform: Optional[bool] = None
         for match, line in block.scan(_WSL):
             if denied(*paragraph(block, line, block.column_at(match.start()))):
                 continue
@@ -995,6 +1044,11 @@ def _platform(block: Block) -> List[Observation]:
             # platform (r30a); a question is kept: "Does the 6950 XT support ROCm via WSL?" is asked from WSL
             column = block.column_at(match.start())
             if _PAST_BEFORE.search(line.text[max(0, column - 80) : column]):
+                continue
+            asked = wsl_asked(*paragraph(block, line, column))
+            if asked == WSL_CAPABILITY and another_platform is None:
+                another_platform = _states_another_platform(block)  # once per block: the scan reads all of it
+            if asked == WSL_HYPOTHETICAL or (asked == WSL_CAPABILITY and another_platform):
                 continue
             out += [Observation("host.os", "linux", line, TRUST_PROSE), Observation("host.wsl_version", 2, line, TRUST_PROSE)]
             wsl = True
