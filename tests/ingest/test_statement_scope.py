@@ -203,3 +203,28 @@ def test_another_machines_label_a_contrast_of_machines_or_a_condition_is_no_stat
 )
 def test_the_reporters_own_machine_named_in_a_label_or_a_condition_of_its_own_is_still_read(text: str, signature: str) -> None:
     assert signature in _read(text)
+
+
+_NO_RENDER_GROUP = "RX 6800, Ubuntu 22.04, ROCm 6.2. RuntimeError: No HIP GPUs are available\n$ groups\nme adm cdrom sudo dip plugdev\n"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Even with sudo it still returns False.",
+        "Running it as root gives the same error.",
+        "I also tried sudo python test.py, same result.",
+        "same error with sudo",
+    ],
+)
+def test_a_group_list_without_render_is_no_cause_when_it_fails_as_root_too(said: str) -> None:
+    shown = problems_shown(_NO_RENDER_GROUP + said + "\n")
+    assert "RD961" not in shown and "RD300" not in shown
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["", "It works even without sudo.", "Does it fail even with sudo?", "Before I fixed the udev rule, even with sudo it failed."],
+)
+def test_a_group_list_without_render_stays_a_cause_without_a_failure_as_root_now(said: str) -> None:
+    assert "RD961" in problems_shown(_NO_RENDER_GROUP + said + "\n")
