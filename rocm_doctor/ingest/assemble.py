@@ -295,6 +295,11 @@ def _agents(sightings: List[GpuSighting]) -> Tuple[List[Dict[str, Any]], Optiona
                 # and the prose another (the discrete card): both are this machine's GPUs.
                 if not any(_same_gpu(a["fields"], other.fields) for a in agents):
                     agents.append(_agent(len(agents), "mention", [other]))
+            elif not matches and layer == "mention" and len(agents) < MAX_GPUS and other.fields.get("vendor") == "NVIDIA":
+                # An NVIDIA card named in words beside a listing of the AMD ones (rocminfo, a GPU field): the
+                # AMD tools never list it, and a mixed box runs a CUDA torch for it on purpose.
+                if not any(a["fields"].get("vendor") == "NVIDIA" for a in agents):
+                    agents.append(_agent(len(agents), "mention", [other]))
     return agents, primary
 
 

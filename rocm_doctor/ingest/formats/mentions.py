@@ -63,6 +63,24 @@ GPU_NAME_PATTERNS = [
     re.compile(r"\bR9700\b"),
     re.compile(r"(?<![\w.])(\d{3}M|80[456]0S)\b"),
 ]
+_NVIDIA_NUMBER = r"(?:[1-5]0[5-9]0|16[56]0|[79][5-8]0)"
+"""GeForce model numbers (GTX 950-980, 1050-1080, 1650/1660, RTX 2050-5090): none is an AMD model's (RX 5500-7900,
+9060/9070; RX 470-590 have three digits and an RX before them)."""
+NVIDIA_NAME = re.compile(
+    r"\b(?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s?-?(?:" + _NVIDIA_NUMBER + r"|A\d{4}|[2-6]000)(?:\s?(?:Ti|SUPER|Ada))?\b"
+    r"|\bN[Vv][Ii][Dd][Ii][Aa]\s+(?:GeForce\s+)?" + _NVIDIA_NUMBER + r"(?:\s?(?:Ti|SUPER))?\b"
+    r"|\b(?:NVIDIA\s+)?(?:Quadro\s+(?:RTX\s+)?[A-Z]{0,2}\d{3,4}|Titan\s+(?:RTX|V|Xp?)|Tesla\s+[A-Z]\d{1,3})\b"
+    r"|\bNVIDIA\s+[ABHL]\d{2,3}S?\b"
+    r"|(?<=\bmy\s)(?:" + _NVIDIA_NUMBER + r")(?:\s?(?:Ti|SUPER))?\b",
+    re.IGNORECASE,
+)
+"""An NVIDIA GPU named in words, as people name the NVIDIA card beside an AMD one: "an RX470 and a GTX970"
+(ROCm/legacy-rocm-build#254), "amd mi50 cards and nvidia 3070 cards on the same workstation"
+(RafalSiwek/distributed-mlops-overview#1), "an smaller nvdia gpu (3050 8g) and a stronger amd one (7600xt)"
+(Comfy-Org/ComfyUI#14465; the bare number is read only after "my"), and "my 4090". A mixed box runs a CUDA torch on
+purpose for its NVIDIA card (unslothai/unsloth#10450), which the CUDA-wheel findings must not call a mistake."""
+_COMPARED_WITH_BEFORE = re.compile(r"\b(?:than|vs\.?|versus|compared\s+(?:to|with)|like|faster|slower)\s+(?:on\s+)?(?:an?\s+|the\s+)?$", re.IGNORECASE)
+"""Words before a GPU that make it a yardstick ("slower than an RTX 4090", "vs RTX 3090"), no device of this machine."""
 _SERIES = re.compile(r"\b(?:Radeon\s+)?RX\s?[5-9]000\s+series\b", re.IGNORECASE)
 _COUNT_BEFORE = re.compile(r"(?:(\d{1,2})\s?[x×*]|\b(two|dual|three|four|eight))\s*(?:AMD\s+)?$", re.IGNORECASE)
 _COUNT_WORDS = {"two": 2, "dual": 2, "three": 3, "four": 4, "eight": 8}
@@ -838,6 +856,25 @@ def _name_sightings(block: Block) -> List[GpuSighting]:
                 continue
             if keep("igpu", False):
                 out.append(GpuSighting("mention", 0, line, {"integrated": True, "vendor": "AMD", "name": "integrated GPU (" + match.group(0) + ")"}))
+    if "rtx" in lowered or "gtx" in lowered or "nvidia" in lowered or "quadro" in lowered or "titan" in lowered or "tesla" in lowered or "my " in lowered:
+        for match, line in block.scan(NVIDIA_NAME):
+            if match.start() in taken:
+                continue
+            taken.add(match.start(), match.end())
+            around, at = paragraph(block, line, block.column_at(match.start()))
+            scope = gpu_scope(around, at)
+            if scope == ELSEWHERE or compared_elsewhere(around, at) or someone_elses(around, at) or denied(around, at):
+                continue
+            if _COMPARED_WITH_BEFORE.search(around[max(0, at - 40) : at]):
+                continue
+            name = match.group(0).strip()
+            count = count_before(text, match.start())
+            if not keep("nvidia " + name.lower(), count > 1):
+                continue
+            fields: Dict[str, object] = {"name": name, "vendor": "NVIDIA", "integrated": False}
+            if count > 1:
+                fields[COUNT_FIELD] = count
+            out.append(GpuSighting("mention", 0, line, fields, doubtful=scope == DOUBTFUL))
     if "series" in lowered:
         for match, line in block.scan(_SERIES):
             if keep("series" + match.group(0).lower(), False):
