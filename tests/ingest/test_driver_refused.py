@@ -132,6 +132,13 @@ def test_a_gpu_amdgpu_could_not_bring_up_is_the_first_finding(text: str) -> None
     assert problems_shown(text)[:1] == ["RD636"]
 
 
+def test_a_probe_failure_is_read_with_a_bus_id_and_not_across_a_long_run_of_text() -> None:
+    # "probe of DEVICE failed" names a bus id; the run between "probe of" and "failed" has its own bound
+    # (not only the 4000-character line cap), like the pattern's other runs.
+    assert "amdgpu_init_failed" in signature_errors("amdgpu: probe of 0000:c5:00.0 failed with error -22\n")
+    assert "amdgpu_init_failed" not in signature_errors("amdgpu: probe of " + "x " * 1500 + "failed with error -22\n")
+
+
 ROCMINFO_CPU_ONLY = (
     "$ rocminfo\n"
     "ROCk module is loaded\n"
