@@ -44,6 +44,7 @@ def test_a_cuda_torch_on_a_box_with_an_nvidia_gpu_named_in_words_is_no_cuda_whee
         "My friend's RTX 3090 works fine, my RX 7900 XTX with torch 2.3.0+cu121 says torch.cuda.is_available() returns False\n",
         "I upgraded from a GTX 1080 to an RX 7900 XTX. torch 2.3.0+cu121, torch.cuda.is_available() returns False\n",
         "My RX 7900 XTX is slower than an RTX 4090. torch 2.3.0+cu121, torch.cuda.is_available() returns False\n",
+        "My RX 7900 XTX is half as fast compared to my 4090. torch 2.3.0+cu121, torch.cuda.is_available() returns False\n",
         "I don't have an RTX 3090, only an RX 7900 XTX. torch 2.3.0+cu121, torch.cuda.is_available() returns False\n",
         "Used to have a GTX 1070. Now RX 6800, torch 2.3.0+cu121, torch.cuda.is_available() returns False\n",
     ],

@@ -79,8 +79,9 @@ NVIDIA_NAME = re.compile(
 (RafalSiwek/distributed-mlops-overview#1), "an smaller nvdia gpu (3050 8g) and a stronger amd one (7600xt)"
 (Comfy-Org/ComfyUI#14465; the bare number is read only after "my"), and "my 4090". A mixed box runs a CUDA torch on
 purpose for its NVIDIA card (unslothai/unsloth#10450), which the CUDA-wheel findings must not call a mistake."""
-_COMPARED_WITH_BEFORE = re.compile(r"\b(?:than|vs\.?|versus|compared\s+(?:to|with)|like|faster|slower)\s+(?:on\s+)?(?:an?\s+|the\s+)?$", re.IGNORECASE)
-"""Words before a GPU that make it a yardstick ("slower than an RTX 4090", "vs RTX 3090"), no device of this machine."""
+_COMPARED_WITH_BEFORE = re.compile(r"\b(?:than|vs\.?|versus|compared\s+(?:to|with)|like|faster|slower)\s+(?:on\s+)?(?:an?\s+|the\s+|my\s+)?$", re.IGNORECASE)
+"""Words before a GPU that make it a yardstick ("slower than an RTX 4090", "vs RTX 3090", "compared to my 4090"): no
+device this machine is shown to have (a card of the reporter's may stand in another machine)."""
 _SERIES = re.compile(r"\b(?:Radeon\s+)?RX\s?[5-9]000\s+series\b", re.IGNORECASE)
 _COUNT_BEFORE = re.compile(r"(?:(\d{1,2})\s?[x×*]|\b(two|dual|three|four|eight))\s*(?:AMD\s+)?$", re.IGNORECASE)
 _COUNT_WORDS = {"two": 2, "dual": 2, "three": 3, "four": 4, "eight": 8}
