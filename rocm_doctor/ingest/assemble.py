@@ -295,6 +295,11 @@ def _agents(sightings: List[GpuSighting]) -> Tuple[List[Dict[str, Any]], Optiona
                 # and the prose another (the discrete card): both are this machine's GPUs.
                 if not any(_same_gpu(a["fields"], other.fields) for a in agents):
                     agents.append(_agent(len(agents), "mention", [other]))
+            elif not matches and layer == "mention" and len(agents) < MAX_GPUS and other.fields.get("vendor") == "NVIDIA":
+                # An NVIDIA card named in words beside a listing of the AMD ones (rocminfo, a GPU field): the
+                # AMD tools never list it, and a mixed box runs a CUDA torch for it on purpose.
+                if not any(a["fields"].get("vendor") == "NVIDIA" for a in agents):
+                    agents.append(_agent(len(agents), "mention", [other]))
     return agents, primary
 
 
@@ -378,8 +383,12 @@ def in_force(setting: SettingSighting, error: Line) -> bool:
     a sentence that says the program failed with the setting puts it in force, fenced apart or not."""
     if setting.origin not in TIMELINE_ORIGINS or setting.failed_with:
         return True
+    if setting.worked_with:
+        return setting.line.number <= error.number
     if setting.until is not None:
         return setting.line.block == error.block and setting.line.number <= error.number <= setting.until
+    if setting.paragraph_from is not None and setting.line.block == error.block and error.number < setting.paragraph_from:
+        return True
     return setting.line.block != error.block or setting.line.number <= error.number
 
 
@@ -389,6 +398,7 @@ class _Errors:
 
     def __init__(self, errors: List[Line]) -> None:
         self.count = len(errors)
+        self.last = max(error.number for error in errors) if errors else 0
         self.by_block: Dict[int, List[int]] = {}
         for error in errors:
             self.by_block.setdefault(error.block, []).append(error.number)
@@ -398,10 +408,14 @@ class _Errors:
     def any_in_force(self, setting: SettingSighting) -> bool:
         if setting.origin not in TIMELINE_ORIGINS or setting.failed_with:
             return True
+        if setting.worked_with:
+            return self.last >= setting.line.number
         here = self.by_block.get(setting.line.block, [])
         if setting.until is not None:
             position = bisect.bisect_left(here, setting.line.number)
             return position < len(here) and here[position] <= setting.until
+        if setting.paragraph_from is not None and here and here[0] < setting.paragraph_from:
+            return True
         return self.count > len(here) or bool(here and here[-1] >= setting.line.number)
 
 
@@ -418,6 +432,8 @@ def _scoped(settings: List[SettingSighting], errors: List[Line]) -> List[Setting
             why = (
                 f"set for another command (line {setting.line.number}), not the one whose output shows the error (line {first.number})"
                 if setting.until is not None
+                else f"said to have made it work after the error was printed (line {first.number})"
+                if setting.worked_with
                 else f"set after the error was printed (line {first.number})"
             )
             setting = replace(setting, reason=why, for_error=False)

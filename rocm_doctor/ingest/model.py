@@ -125,6 +125,14 @@ class SettingSighting:
     `$env:NAME=...; ollama serve`"): in force for the reported failure wherever the sentence stands, not
     a command of a transcript ordered in time against the lines around it
     (:func:`rocm_doctor.ingest.assemble.in_force`)."""
+    paragraph_from: Optional[int] = None
+    """For a session setting written without a prompt after a blank line: the number of the first line of its
+    paragraph. Lines above that break are not ordered in time against it (a log, then the reporter's own
+    ``export`` set apart), with or without Markdown fences round the log; a prompted command is
+    (:func:`rocm_doctor.ingest.assemble.in_force`)."""
+    worked_with: bool = False
+    """Written inside a sentence that says the program worked with it ("It runs fine after I did
+    `$env:NAME=...`"): a fix, not in force for an error printed before it, fenced apart or not."""
     for_error: Optional[bool] = None
     """False when the setting was in force for none of the errors the report shows (another command's
     prefix, a command run after the error): it does not decide the environment the error came from."""

@@ -69,11 +69,18 @@ STATEMENT = "statement"
 """``scope: statement``: the row's pattern is a statement of the machine's state in the reporter's words,
 read only where the report says it of the current state (:func:`statement_pattern`)."""
 
+_ANOTHERS_MACHINE = (
+    r"(?:(?:other|another|old|second|friend's|friends|colleague's)\s{1,4}(?:machine|pc|computer|laptop|desktop|system|box|setup)"
+    r"|(?:my|a|his|her|their)\s{1,4}(?:friend|colleague|coworker|brother|sister)(?:'s)?|someone\s{1,4}else"
+    r"|(?:but|while|whereas)\s{1,4}(?:on|with|in)\s{1,4}(?:my|the|our)\s{1,4}(?:desktop|laptop|pc|computer|workstation|server|machine)(?!\s{0,4}['`\"])\b)"
+)
+"""Another person or another of the reporter's machines ("my friend's", "my other PC"), or two of the
+reporter's machines set against each other in one sentence ("my laptop has no GPU available, but on the
+desktop it works"): which of them the report is about, the sentence does not say."""
 _PAST_OR_ELSEWHERE = (
     r"\b(?:used\s{1,4}to|before(?!\s{1,4}(?:[`'\"]|\w{1,20}ing\b))"
     r"|previously(?!\s{1,4}(?:mentioned|said|stated|noted))|(?<!\bsaid\s)(?<!\bmentioned\s)(?<!\bstated\s)(?<!\bnoted\s)earlier"
-    r"|(?:other|another|old|second|friend's|friends|colleague's)\s{1,4}(?:machine|pc|computer|laptop|desktop|system|box|setup)"
-    r"|(?:my|a|his|her|their)\s{1,4}(?:friend|colleague|coworker|brother|sister)(?:'s)?|someone\s{1,4}else"
+    r"|" + _ANOTHERS_MACHINE + r""
     r"|(?:do\s{0,4}n'?t|do\s{1,4}not)\s{1,4}think|not\s{1,4}sure\s{1,4}(?:if|whether)|wonder(?:ing)?\s{1,4}(?:if|whether)"
     r"|(?:" + DOCUMENT_SAYS + r")|(?:" + REPORTED_SPEECH + r")"
     r"|e\.g(?=\.)|for\s{1,4}(?:example|instance)|example(?=\s{0,4}:)|(?:clear\s{1,4}and\s{1,4}concise\s{1,4})?description\s{1,4}of"
@@ -87,6 +94,10 @@ the bug is, e.g. the GPU is not detected", "<!-- Describe the problem ... -->": 
 bug-report templates word their placeholders so; the reporter did not write them about this machine);
 "before" with a gerund or a command is an order of steps
 ("I had to set HSA_OVERRIDE_GFX_VERSION before calling `ollama serve`": NixOS/nixpkgs#332446), not the past."""
+_ANOTHERS_LABEL = r"(?![^\S\n]{0,8}[^\w\n]{0,4}(?:\w{1,20}\s{1,4}){0,3}?" + _ANOTHERS_MACHINE + r"\b[^.!?:\n]{0,40}:)"
+"""A line that opens with a label naming another person's or machine ("My friend's laptop: torch.cuda.is_available()
+returns False", "On my other PC: no GPU found"): the statement after the colon is that machine's, though the
+colon starts a new sentence for :data:`_SENTENCE_START`."""
 _NOT_AN_END = r"(?<=\b[ei]\.[ge])\."
 """The full stop of "e.g." and "i.e.": an abbreviation inside a sentence, not its end."""
 _IN_SENTENCE = r"(?:[^.!?\n]|[.!?](?=\S)|" + _NOT_AN_END + r")"
@@ -111,7 +122,7 @@ def statement_pattern(pattern: str, unless_line: Optional[str] = None) -> str:
     why = r"(?:(?!" + _WHY + r")" + _SENTENCE_TOKEN + r")*" + _WHY + _SENTENCE_TOKEN + r"*?(?:" + pattern + r")" + after
     plain = _SENTENCE_TOKEN + r"*?(?:" + pattern + r")(?!" + _REST + r"{0,300}\?)" + after
     guard = r"(?![^\n]*?(?:" + unless_line + r"))" if unless_line else ""
-    return "^" + guard + _SENTENCE_START + "(?:" + why + "|" + plain + ")"
+    return "^" + _ANOTHERS_LABEL + guard + _SENTENCE_START + "(?:" + why + "|" + plain + ")"
 
 
 def _compile(text: Any, where: str) -> Pattern[str]:

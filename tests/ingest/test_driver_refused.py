@@ -8,7 +8,7 @@ about the signature read and the finding shown first.
 from __future__ import annotations
 
 import pytest
-from ingest_helpers import problems_shown, signature_errors
+from ingest_helpers import ingest, problems_shown, signature_errors
 
 REFUSED = "amdgpu_module_signature_rejected"
 FIRMWARE = "amdgpu_firmware_missing_at_init"
@@ -132,6 +132,13 @@ def test_a_gpu_amdgpu_could_not_bring_up_is_the_first_finding(text: str) -> None
     assert problems_shown(text)[:1] == ["RD636"]
 
 
+def test_a_probe_failure_is_read_with_a_bus_id_and_not_across_a_long_run_of_text() -> None:
+    # "probe of DEVICE failed" names a bus id; the run between "probe of" and "failed" has its own bound
+    # (not only the 4000-character line cap), like the pattern's other runs.
+    assert "amdgpu_init_failed" in signature_errors("amdgpu: probe of 0000:c5:00.0 failed with error -22\n")
+    assert "amdgpu_init_failed" not in signature_errors("amdgpu: probe of " + "x " * 1500 + "failed with error -22\n")
+
+
 ROCMINFO_CPU_ONLY = (
     "$ rocminfo\n"
     "ROCk module is loaded\n"
@@ -225,3 +232,16 @@ def test_rocm_smi_beside_rocminfo_leaves_the_module_finding_to_rocminfos_words()
     shown = problems_shown(report)
     assert shown[:1] == ["RD751"]
     assert "RD639" not in shown and "RD599" not in shown
+
+
+def test_the_secure_boot_refusal_names_both_causes_and_claims_no_enrolment_it_cannot_see() -> None:
+    # "Key was rejected by service" says the module was unsigned or signed with an untrusted key
+    # (kernel/module/signing.c); nothing in it says whether a key was ever enrolled.
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    text = "modprobe: ERROR: could not insert 'amdgpu': Key was rejected by service\nrocminfo: ROCk module is NOT loaded, possibly no GPU devices\n"
+    finding = next(f for f in evaluate(load_rules([], use_env=False), ingest(text).facts).findings if f.id == "RD638")
+    message = finding.message.lower()
+    assert "never enrolled" not in message
+    assert "not signed" in message and "does not trust" in message

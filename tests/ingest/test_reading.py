@@ -354,6 +354,33 @@ def test_wsl_is_read_with_its_version_and_never_from_a_denial(text: str, wsl) ->
 
 
 @pytest.mark.parametrize(
+    "text, wsl",
+    [
+        # a setup asked about, not in use (pytorch/pytorch#106608, microsoft/WSL#4471)
+        ("Can I use my 7900 XTX under WSL?\n", None),
+        ("does anyone know if I can use ROCm in WSL2? I have an RX 6800 on Ubuntu 22.04\n", None),
+        ("so if i use WSL, can i use ROCm and tensorflow-gpu?\n", None),
+        # whether WSL supports something, with native Linux stated as the one in use
+        ("Does ROCm work in WSL2? Right now I run Ubuntu 22.04 natively and is_available() is False.\n", None),
+        ("Does ROCm work in WSL2? On bare metal Arch my RX 6800 is found.\n", None),
+        # a distribution named alone is no such statement: people on WSL name theirs without it
+        ("Does ROCm work in WSL2? I have an RX 7900 XTX on Ubuntu 22.04 and is_available() is False.\n", 2),
+        # ... asked from WSL, with no other platform stated (ROCm/legacy-rocm-build#4503, #1249; microsoft/WSL#5495)
+        ("Does 6950xt support ROCm via wsl?\n\nrocminfo can not get amdgpu info.\n", 2),
+        ("It is possible to install the ROCm framework on WSL2? I can't find any GPU through the command line.\n", 2),
+        ("Is the RX 590 compatible with WSL2?\nWSL2 Ubuntu 20.04\n", 2),
+        # a question about the setup in use, or a failure stated
+        ("How can I fix rocminfo in WSL2? It only lists the CPU.\n", 2),
+        ("Why can't ROCm see my GPU under WSL2?\n", 2),
+        ("I'm running Ubuntu 22.04 in WSL2, why does rocminfo fail?\n", 2),
+    ],
+)
+def test_a_question_about_wsl_is_the_platform_only_when_asked_from_it(text: str, wsl) -> None:
+    version = facts(text).host.wsl_version
+    assert (version.value if version.status == "known" else None) == wsl
+
+
+@pytest.mark.parametrize(
     "text, integrated_agents",
     [
         ("My Intel iGPU is fine, the dGPU is an RX 7900 XTX.\n", 0),

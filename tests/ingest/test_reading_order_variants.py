@@ -92,6 +92,28 @@ def test_a_setting_in_a_sentence_saying_it_worked_after_the_error_is_still_not_i
     assert _vars(works) == {}
 
 
+def test_an_unprompted_export_set_apart_from_the_log_by_a_blank_line_reads_the_same_with_and_without_fences() -> None:
+    # Stripping the fences merged the log and the reporter's own `export` line into one block, and the setting
+    # was then judged "set after the error"; a blank line sets it apart either way.
+    fenced = f"```\n{ERROR}\n```\n\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\n"
+    unfenced = f"{ERROR}\n\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\n"
+    assert _vars(fenced) == _vars(unfenced) == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0"}
+
+
+def test_a_prompted_export_after_the_error_is_a_transcript_command_run_after_it_blank_line_or_not() -> None:
+    for gap in ("", "\n"):
+        transcript = f"```\n$ python x.py\n{ERROR}\n{gap}$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n$ python x.py\n```\n"
+        assert _vars(transcript) == {}, gap
+
+
+def test_a_setting_in_a_sentence_saying_it_worked_after_a_fenced_error_is_not_in_force_either() -> None:
+    works = f"```\n{ERROR}\n```\n\nIt runs fine after I did `$env:HSA_OVERRIDE_GFX_VERSION=\"10.3.0\"; ollama serve` in Powershell.\n"
+    assert _vars(works) == {}
+    # ... while one said to work before the error was printed stays in force for it
+    before = f"With `export HSA_OVERRIDE_GFX_VERSION=10.3.0` it works fine for SD 1.5, but SDXL gives:\n\n```\n{ERROR}\n```\n"
+    assert _vars(before) == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0"}
+
+
 # --------------------------------------------------------------------- an attempt that failed
 
 

@@ -173,3 +173,58 @@ def test_pytorch_finding_no_gpu_is_still_read_in_output_and_the_reporters_words(
 def test_a_setting_in_another_persons_reported_words_is_not_a_setting_made() -> None:
     settings = ingest('Someone wrote "HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it for me".').facts.env.settings
     assert not settings.is_known or not settings.value
+
+
+@pytest.mark.parametrize(
+    "text, signature",
+    [
+        # a label naming another person's machine: the colon starts a new sentence, but not a new owner
+        ("My friend's laptop: torch.cuda.is_available() returns False", "cuda_unavailable_reported"),
+        ("On my other PC: no GPU found", "gpu_not_found_said"),
+        # two of the reporter's machines set against each other: the sentence does not say which is this one
+        ("my laptop has no GPU available, but on the desktop with an RX 7900 XTX torch works fine", "gpu_not_found_said"),
+        # what torch does in general, under a condition, not what this machine shows
+        ("is_available() returns False when no GPU is present", "cuda_unavailable_reported"),
+        ("Note that torch.cuda.is_available() returns False if there is no CUDA device.", "cuda_unavailable_reported"),
+    ],
+)
+def test_another_machines_label_a_contrast_of_machines_or_a_condition_is_no_statement_of_this_one(text: str, signature: str) -> None:
+    assert signature not in _read(text)
+
+
+@pytest.mark.parametrize(
+    "text, signature",
+    [
+        ("My laptop: torch.cuda.is_available() returns False", "cuda_unavailable_reported"),
+        ("torch.cuda.is_available() returns False when I run it in the container", "cuda_unavailable_reported"),
+        ("On my RX 6800, torch.cuda.is_available() returns False", "cuda_unavailable_reported"),
+        ("my laptop has no GPU available in torch", "gpu_not_found_said"),
+    ],
+)
+def test_the_reporters_own_machine_named_in_a_label_or_a_condition_of_its_own_is_still_read(text: str, signature: str) -> None:
+    assert signature in _read(text)
+
+
+_NO_RENDER_GROUP = "RX 6800, Ubuntu 22.04, ROCm 6.2. RuntimeError: No HIP GPUs are available\n$ groups\nme adm cdrom sudo dip plugdev\n"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Even with sudo it still returns False.",
+        "Running it as root gives the same error.",
+        "I also tried sudo python test.py, same result.",
+        "same error with sudo",
+    ],
+)
+def test_a_group_list_without_render_is_no_cause_when_it_fails_as_root_too(said: str) -> None:
+    shown = problems_shown(_NO_RENDER_GROUP + said + "\n")
+    assert "RD961" not in shown and "RD300" not in shown
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["", "It works even without sudo.", "Does it fail even with sudo?", "Before I fixed the udev rule, even with sudo it failed."],
+)
+def test_a_group_list_without_render_stays_a_cause_without_a_failure_as_root_now(said: str) -> None:
+    assert "RD961" in problems_shown(_NO_RENDER_GROUP + said + "\n")

@@ -632,6 +632,62 @@ _NO_LONGER_FAILS = re.compile(
 with ..."): the setting was in force for no failure."""
 
 
+_WORKED_WITH = re.compile(
+    r"\b(?:works?|worked|runs?|ran)\s+(?:(?:just\s+)?fine|well|perfectly|great|ok(?:ay)?|now|again)\b|\bnow\s+(?:it\s+)?(?:works|runs)\b"
+    r"|\b(?:fixed|solved|resolved)\s+(?:it|the\s+(?:issue|problem|error))\b|\bthat\s+did\s+(?:it|the\s+trick)\b",
+    re.IGNORECASE,
+)
+"""A sentence that says the program worked with the setting: "It runs fine after I did `$env:NAME=...`", "export
+NAME=... fixed it", "now it works with ..."."""
+
+
+def _worked_with(block: Block, sighting: SettingSighting) -> bool:
+    """A command setting written inside a sentence that says the program worked with it (and not that it failed):
+    a fix, which was not in force for an error printed before it, whether a fence stands between them or not."""
+    if sighting.line.command:
+        return False
+    text = sighting.line.text
+    column = max(text.find(sighting.name), 0)
+    before = text[max(0, column - _SENTENCE_SPAN) : column]
+    ends = list(_SENTENCE_END.finditer(before))
+    before = before[ends[-1].end() :] if ends else before
+    after = text[column : column + _SENTENCE_SPAN]
+    stop = _SENTENCE_END.search(after)
+    sentence = before + (after[: stop.start()] if stop else after)
+    return bool(_WORKED_WITH.search(sentence)) and not _FAILED_WITH.search(sentence)
+
+
+_SESSION_ORIGINS = ("export", "cmd-set", "powershell", "fish", "python")
+_PARAGRAPH_REACH = 400
+"""Lines looked at above a setting for the blank line that opens its paragraph: a bound per setting, so a long log
+without a blank line costs no more per setting than this."""
+
+
+def _paragraph_from(block: Block, sighting: SettingSighting) -> Optional[int]:
+    """For a session setting written without a prompt: the number of the first line of its paragraph, when a blank
+    line above it in the block opens that paragraph (None otherwise). A prompted command is a transcript's, ordered
+    in time; an unprompted ``export`` set apart from a log by a blank line is the reporter's note, as it is when the
+    log stands in its own fence."""
+    if sighting.origin not in _SESSION_ORIGINS or sighting.line.command:
+        return None
+    index = block.position_of(sighting.line)
+    first = index
+    while first > 0 and index - first < _PARAGRAPH_REACH and block.lines[first - 1].text.strip():
+        first -= 1
+    if first == 0 or index - first >= _PARAGRAPH_REACH:
+        return None
+    return block.lines[first].number
+
+
+def _ordered(block: Block, sighting: SettingSighting) -> SettingSighting:
+    if _failed_with(block, sighting):
+        return replace(sighting, failed_with=True)
+    if _worked_with(block, sighting):
+        return replace(sighting, worked_with=True)
+    start = _paragraph_from(block, sighting)
+    return replace(sighting, paragraph_from=start) if start is not None else sighting
+
+
 def joined_assignments(block: Block) -> List[Piece]:
     """``systemd_env_assignments_in_one_word`` when a unit's ``Environment=`` line quotes two
     assignments as one word (``"A=1 B=2"``): systemd sets A to ``1 B=2`` and never sets B
@@ -720,7 +776,7 @@ def parse(block: Block) -> List[Piece]:
     config, keys = _ollama_config(block)
     listed = {(s.line.number, s.name) for s in sightings + config}
     scanned = _most_specific(_host_side(block, _startup_files(block, [
-        replace(s, failed_with=True) if _failed_with(block, s) else s
+        _ordered(block, s)
         for s in _scan(block) + _compose(block)
         if (s.line.number, s.name) not in listed and not _mentioned_as_advice(s, block) and not _placeholder(s)
     ])))

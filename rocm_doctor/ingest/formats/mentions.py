@@ -63,6 +63,25 @@ GPU_NAME_PATTERNS = [
     re.compile(r"\bR9700\b"),
     re.compile(r"(?<![\w.])(\d{3}M|80[456]0S)\b"),
 ]
+_NVIDIA_NUMBER = r"(?:[1-5]0[5-9]0|16[56]0|[79][5-8]0)"
+"""GeForce model numbers (GTX 950-980, 1050-1080, 1650/1660, RTX 2050-5090): none is an AMD model's (RX 5500-7900,
+9060/9070; RX 470-590 have three digits and an RX before them)."""
+NVIDIA_NAME = re.compile(
+    r"\b(?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s?-?(?:" + _NVIDIA_NUMBER + r"|A\d{4}|[2-6]000)(?:\s?(?:Ti|SUPER|Ada))?\b"
+    r"|\bN[Vv][Ii][Dd][Ii][Aa]\s+(?:GeForce\s+)?" + _NVIDIA_NUMBER + r"(?:\s?(?:Ti|SUPER))?\b"
+    r"|\b(?:NVIDIA\s+)?(?:Quadro\s+(?:RTX\s+)?[A-Z]{0,2}\d{3,4}|Titan\s+(?:RTX|V|Xp?)|Tesla\s+[A-Z]\d{1,3})\b"
+    r"|\bNVIDIA\s+[ABHL]\d{2,3}S?\b"
+    r"|(?<=\bmy\s)(?:" + _NVIDIA_NUMBER + r")(?:\s?(?:Ti|SUPER))?\b",
+    re.IGNORECASE,
+)
+"""An NVIDIA GPU named in words, as people name the NVIDIA card beside an AMD one: "an RX470 and a GTX970"
+(ROCm/legacy-rocm-build#254), "amd mi50 cards and nvidia 3070 cards on the same workstation"
+(RafalSiwek/distributed-mlops-overview#1), "an smaller nvdia gpu (3050 8g) and a stronger amd one (7600xt)"
+(Comfy-Org/ComfyUI#14465; the bare number is read only after "my"), and "my 4090". A mixed box runs a CUDA torch on
+purpose for its NVIDIA card (unslothai/unsloth#10450), which the CUDA-wheel findings must not call a mistake."""
+_COMPARED_WITH_BEFORE = re.compile(r"\b(?:than|vs\.?|versus|compared\s+(?:to|with)|like|faster|slower)\s+(?:on\s+)?(?:an?\s+|the\s+|my\s+)?$", re.IGNORECASE)
+"""Words before a GPU that make it a yardstick ("slower than an RTX 4090", "vs RTX 3090", "compared to my 4090"): no
+device this machine is shown to have (a card of the reporter's may stand in another machine)."""
 _SERIES = re.compile(r"\b(?:Radeon\s+)?RX\s?[5-9]000\s+series\b", re.IGNORECASE)
 _COUNT_BEFORE = re.compile(r"(?:(\d{1,2})\s?[x×*]|\b(two|dual|three|four|eight))\s*(?:AMD\s+)?$", re.IGNORECASE)
 _COUNT_WORDS = {"two": 2, "dual": 2, "three": 3, "four": 4, "eight": 8}
@@ -445,6 +464,54 @@ but not 2.6" is no kernel."""
 _FULL_RELEASE = re.compile(r"\d\.\d{1,2}\.\d{1,3}-")
 
 
+WSL_STATED, WSL_CAPABILITY, WSL_HYPOTHETICAL = "stated", "capability", "hypothetical"
+"""How a sentence names WSL (:func:`wsl_asked`)."""
+_HYPOTHETICAL_BEFORE = re.compile(
+    r"(?<!\bhow\s)(?<!\bwhy\s)\b(?:can|could|would|will|should|may|might)\b(?!n?['’]t\b|\s*not\b)"
+    r"|\b(?:if|whether|plan(?:s|ning)?\s+to|want\s+to|wanna|going\s+to|thinking\s+(?:of|about)|consider(?:s|ing)?)\b",
+    re.IGNORECASE,
+)
+"""Words before WSL in a question that make it a setup asked about, not one in use: "does anyone know if I can
+use ROCm in WSL2?" (pytorch/pytorch#106608), "so if i use WSL, can i useing ROCm and tensorflow-gpu?"
+(microsoft/WSL#4471), "Can I use my 7900 XTX under WSL?". "How can I ..."/"Why can ..." ask about the setup
+in use, and "can't"/"cannot" state a failure."""
+
+
+def wsl_asked(text: str, at: int) -> str:
+    """How the sentence around the WSL mention at ``at`` of ``text`` (a line joined by :func:`paragraph`) names
+    it: :data:`WSL_STATED` for a statement ("I run ROCm in WSL2"), :data:`WSL_HYPOTHETICAL` for a question
+    about a setup the reporter may try ("Can I use ... under WSL?"; never this machine's platform), and
+    :data:`WSL_CAPABILITY` for a question whether WSL supports something ("Does 6950xt support ROCm via
+    wsl?" ROCm/legacy-rocm-build#4503, "Is the RX 590 compatible with WSL2?" ROCm/legacy-rocm-build#1249,
+    "It is possible to install the ROCm framework on WSL2? I can't find any GPU" microsoft/WSL#5495):
+    people ask those from WSL after it failed, so the mention counts unless the report states another
+    platform (:func:`_states_another_platform`). Bounded to the sentence window around it."""
+    start = max(0, at - SENTENCE_WINDOW)
+    for match in _SENTENCE_END.finditer(text, start, at):
+        start = match.end()
+    end = _SENTENCE_END.search(text, at, min(len(text), at + SENTENCE_WINDOW))
+    tail = text[at : min(len(text), at + SENTENCE_WINDOW)]
+    asks = (end is not None and end.group(0)[0] == "?") or (end is None and tail.rstrip().endswith("?") and "\n" not in tail.rstrip())
+    if not asks:
+        return WSL_STATED
+    return WSL_HYPOTHETICAL if _HYPOTHETICAL_BEFORE.search(text, max(start, at - 120), at) else WSL_CAPABILITY
+
+
+_NATIVE_LINUX = re.compile(
+    r"\bnative(?:ly)?\s+(?:on\s+)?(?:Linux|Ubuntu|Debian|Fedora|Arch|Mint|openSUSE|Manjaro|CachyOS|NixOS)\b"
+    r"|\b(?:Linux|Ubuntu|Debian|Fedora|Arch|Mint|openSUSE|Manjaro|CachyOS|NixOS)(?:\s+[\d.]+(?:\s+LTS)?)?,?\s+(?:native(?:ly)?|on\s+bare[\s-]metal)\b"
+    r"|\bon\s+bare[\s-]metal\b",
+    re.IGNORECASE,
+)
+
+
+def _states_another_platform(block: Block) -> bool:
+    """The block says the machine runs Linux natively ("Right now on Ubuntu 22.04 native", "on bare metal",
+    "native Arch"): with WSL only asked about, that is the platform in use. A distribution named alone is no
+    such statement: people on WSL name theirs without it."""
+    return next(block.scan(_NATIVE_LINUX), None) is not None
+
+
 _ADRENALIN = re.compile(
     r"\bAdrenalin(?:[ \t]+Edition)?(?:[ \t]+(?:drivers?|software|version))?[ \t:(v-]{0,4}(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)"
     r"|\b(?:AMD[ \t]+|GPU[ \t]+|graphics[ \t]+|display[ \t]+)?drivers?[ \t]+(?:version[ \t]+)?(?:from[ \t]+v?-?2\d\.\d{1,2}\.\d{1,2}[ \t]+)?(?:to[ \t]+)?v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)",
@@ -792,6 +859,25 @@ def _name_sightings(block: Block) -> List[GpuSighting]:
                 continue
             if keep("igpu", False):
                 out.append(GpuSighting("mention", 0, line, {"integrated": True, "vendor": "AMD", "name": "integrated GPU (" + match.group(0) + ")"}))
+    if "rtx" in lowered or "gtx" in lowered or "nvidia" in lowered or "quadro" in lowered or "titan" in lowered or "tesla" in lowered or "my " in lowered:
+        for match, line in block.scan(NVIDIA_NAME):
+            if match.start() in taken:
+                continue
+            taken.add(match.start(), match.end())
+            around, at = paragraph(block, line, block.column_at(match.start()))
+            scope = gpu_scope(around, at)
+            if scope == ELSEWHERE or compared_elsewhere(around, at) or someone_elses(around, at) or denied(around, at):
+                continue
+            if _COMPARED_WITH_BEFORE.search(around[max(0, at - 40) : at]):
+                continue
+            name = match.group(0).strip()
+            count = count_before(text, match.start())
+            if not keep("nvidia " + name.lower(), count > 1):
+                continue
+            fields: Dict[str, object] = {"name": name, "vendor": "NVIDIA", "integrated": False}
+            if count > 1:
+                fields[COUNT_FIELD] = count
+            out.append(GpuSighting("mention", 0, line, fields, doubtful=scope == DOUBTFUL))
     if "series" in lowered:
         for match, line in block.scan(_SERIES):
             if keep("series" + match.group(0).lower(), False):
@@ -990,6 +1076,7 @@ def _platform(block: Block) -> List[Observation]:
     out: List[Observation] = []
     wsl = False
     if "wsl" in lowered:
+        another_platform: Optional[bool] = None
         for match, line in block.scan(_WSL):
             if denied(*paragraph(block, line, block.column_at(match.start()))):
                 continue
@@ -997,6 +1084,11 @@ def _platform(block: Block) -> List[Observation]:
             # platform (r30a); a question is kept: "Does the 6950 XT support ROCm via WSL?" is asked from WSL
             column = block.column_at(match.start())
             if _PAST_BEFORE.search(line.text[max(0, column - 80) : column]):
+                continue
+            asked = wsl_asked(*paragraph(block, line, column))
+            if asked == WSL_CAPABILITY and another_platform is None:
+                another_platform = _states_another_platform(block)  # once per block: the scan reads all of it
+            if asked == WSL_HYPOTHETICAL or (asked == WSL_CAPABILITY and another_platform):
                 continue
             out += [Observation("host.os", "linux", line, TRUST_PROSE), Observation("host.wsl_version", 2, line, TRUST_PROSE)]
             wsl = True

@@ -1,0 +1,71 @@
+"""An NVIDIA GPU named in words is read as this machine's GPU under the same scope rules as an AMD one (another
+person's, one wished for or left behind, a yardstick or a denial is not), so that a mixed NVIDIA+AMD box that runs
+a CUDA torch on purpose for its NVIDIA card is not told its CUDA wheel is a mistake (RD100/RD528), and a ROCm
+release beside an NVIDIA GPU is not taken for an AMD GPU whose driver is missing (RD639)."""
+
+from __future__ import annotations
+
+from typing import List
+
+import pytest
+from ingest_helpers import ingest, problems_shown
+
+CUDA_WHEEL_ON_AMD = ("RD100", "RD528")
+SMI_NO_MODULE = "ERROR:root:Driver not initialized (amdgpu not found in modules)\n"
+
+
+def _nvidia_names(text: str) -> List[str]:
+    agents = ingest(text).facts.gpus.agents
+    return [str(a.name.value) for a in agents if a.vendor.status == "known" and a.vendor.value == "NVIDIA"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have an RTX 3090 and an RX 7900 XTX in one box. torch 2.3.0+cu121 is installed for the 3090.\n",
+        "my 4090 runs the CUDA torch (2.4.0+cu124), the RX 6800 drives the display.\n",
+        "An RX470 and a GTX970 in one Ubuntu box; torch 2.3.0+cu121 for the GTX.\n",
+        "amd mi50 cards and nvidia 3070 cards on the same workstation, torch 2.3.0+cu121\n",
+        # beside a listing of the AMD card only (a labelled field, rocminfo)
+        "### GPU\nRX 7900 XTX\n### Other\nI also have an RTX 3090 in the machine for CUDA work. torch 2.3.0+cu121 is installed for it.\n",
+        "  Name:                    gfx1100\n  Marketing Name:          AMD Radeon RX 7900 XTX\n  Device Type:             GPU\n"
+        "The RTX 3090 next to it runs torch 2.3.0+cu121.\n",
+    ],
+)
+def test_a_cuda_torch_on_a_box_with_an_nvidia_gpu_named_in_words_is_no_cuda_wheel_on_amd(text: str) -> None:
+    assert _nvidia_names(text)
+    assert not set(CUDA_WHEEL_ON_AMD) & set(problems_shown(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm thinking of buying an RTX 4090 instead. My RX 7900 XTX with torch 2.3.0+cu121: torch.cuda.is_available() returns False\n",
+        "My friend's RTX 3090 works fine, my RX 7900 XTX with torch 2.3.0+cu121 says torch.cuda.is_available() returns False\n",
+        "I upgraded from a GTX 1080 to an RX 7900 XTX. torch 2.3.0+cu121, torch.cuda.is_available() returns False\n",
+        "My RX 7900 XTX is slower than an RTX 4090. torch 2.3.0+cu121, torch.cuda.is_available() returns False\n",
+        "My RX 7900 XTX is half as fast compared to my 4090. torch 2.3.0+cu121, torch.cuda.is_available() returns False\n",
+        "I don't have an RTX 3090, only an RX 7900 XTX. torch 2.3.0+cu121, torch.cuda.is_available() returns False\n",
+        "Used to have a GTX 1070. Now RX 6800, torch 2.3.0+cu121, torch.cuda.is_available() returns False\n",
+    ],
+)
+def test_an_nvidia_gpu_of_another_person_wished_for_left_behind_or_compared_is_no_gpu_here(text: str) -> None:
+    assert not _nvidia_names(text)
+    assert problems_shown(text)[:1] == ["RD100"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "nvidia-smi shows NVIDIA GeForce RTX 4090. ROCm 6.2 is also installed.\n" + SMI_NO_MODULE,
+        "GPU 0: NVIDIA GeForce RTX 3090 (UUID: GPU-1234)\nROCm 6.2\n" + SMI_NO_MODULE,
+        "I have an RTX 3090. torch 2.3.0+rocm6.0 got installed by mistake.\n" + SMI_NO_MODULE,
+    ],
+)
+def test_no_amdgpu_module_beside_an_nvidia_gpu_and_only_a_rocm_release_is_no_driver_fault(text: str) -> None:
+    assert "RD639" not in problems_shown(text)
+
+
+def test_no_amdgpu_module_on_a_mixed_box_that_shows_its_amd_gpu_is_still_the_driver_finding() -> None:
+    text = "Radeon RX 7900 XTX and NVIDIA GeForce RTX 4090 in one box, Ubuntu 24.04\n$ rocm-smi\n" + SMI_NO_MODULE
+    assert "RD639" in problems_shown(text)
