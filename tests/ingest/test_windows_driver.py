@@ -1,0 +1,67 @@
+"""The Windows display driver against what runs on it (issue 23, driver_too_old on native Windows).
+
+On Windows the HIP runtime ships inside the Adrenalin driver, so a driver defect shows up in ollama,
+LM Studio, ZLUDA and AMD's Windows PyTorch alike. Each form below is the shape several independent real
+reports use (named per case); the texts are written for the test, not copied from one report.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import problems_shown, signature_contexts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # ROCm/hip#3644: "redirected to shared GPU memory instead of dedicated VRAM"
+        "Windows 11, RX 7600 XT. A hipMalloc over 4GB ends up in shared GPU memory instead of dedicated VRAM.\n",
+        # ollama#7566: "shared VRAM while there is still a lot of free dedicated VRAM"
+        "Windows 11, RX 6800 XT, ollama keeps using shared VRAM while most of the dedicated VRAM is free.\n",
+        # ollama#7425: "Model loaded to the RAM and not VRAM"
+        "Windows 11 with a 7900 XTX: the model is loaded to the RAM and not VRAM, so it's slow.\n",
+        # ollama#7715: "seems to use system RAM instead the VRAM"
+        "RX 7900 XTX on Windows: every model I load uses system RAM instead the VRAM.\n",
+    ],
+)
+def test_a_windows_model_in_shared_memory_instead_of_vram_points_at_the_driver(text: str) -> None:
+    assert "hip_memory_in_shared_told" in signature_contexts(text)
+    assert problems_shown(text)[0] == "RD704"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a model larger than VRAM spills to shared memory by design
+        "Windows 11, RX 7600 8GB. The 13B model doesn't fit, so part of it goes to shared GPU memory instead of VRAM.\n",
+        # a question, not the current state
+        "Windows 11 with a 7900 XTX: is it normal that ollama uses shared GPU memory instead of VRAM?\n",
+        # a past state
+        "Windows 11, RX 7900 XTX: ollama used to load the model into system RAM instead of VRAM before the update.\n",
+        # the model is in VRAM
+        "Windows 11, RX 7900 XTX: the model is fully in VRAM and shared GPU memory stays at 0.\n",
+    ],
+)
+def test_shared_memory_words_that_are_not_the_symptom_are_not_read(text: str) -> None:
+    assert "hip_memory_in_shared_told" not in signature_contexts(text)
+    assert "RD704" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Linux and WSL2 run Linux ROCm's HIP, not the one inside the Windows driver
+        "Ubuntu 22.04, RX 7900 XTX: ollama loads the model into system RAM instead of VRAM.\n",
+        "WSL2 Ubuntu on Windows 11, RX 7900 XTX: the model is loaded into system RAM instead of VRAM.\n",
+        # a named release that is not 24.9.1/24.10.1 is not this defect
+        "Windows 11, RX 7900 XTX, Adrenalin 25.3.1: ollama loads the model into system RAM instead of VRAM.\n",
+    ],
+)
+def test_the_driver_symptom_is_not_judged_off_windows_or_with_another_named_release(text: str) -> None:
+    assert "RD704" not in problems_shown(text)
+
+
+def test_a_named_defective_release_is_left_to_the_rule_that_names_it() -> None:
+    text = "Windows 11, RX 7900 XTX, Adrenalin 24.10.1: ollama loads the model into system RAM instead of VRAM.\n"
+    shown = problems_shown(text)
+    assert "RD800" in shown and "RD704" not in shown
