@@ -65,3 +65,40 @@ def test_a_named_defective_release_is_left_to_the_rule_that_names_it() -> None:
     text = "Windows 11, RX 7900 XTX, Adrenalin 24.10.1: ollama loads the model into system RAM instead of VRAM.\n"
     shown = problems_shown(text)
     assert "RD800" in shown and "RD704" not in shown
+
+
+@pytest.mark.parametrize(
+    ("text", "release"),
+    [
+        # the misspelling "Adrenaline": ROCm/ROCm#4062 ("adrenaline 24.8.1 driver"), ollama#13236
+        # ("Adrenaline drivers 25.11.1"), ROCm/ROCm#4459 ("Adrenaline 25.3.1")
+        ("Windows 11, RX 7900 XTX with Adrenaline 24.12.1, ollama is slow.\n", "24.12.1"),
+        ("ollama does not see my R9700 on Windows 11 with Adrenaline drivers 25.11.1.\n", "25.11.1"),
+        # an update "from X to Y": Y is installed (ROCm/ROCm#4459)
+        ("After updating from Adrenaline 25.1.1 to 25.3.1 ZLUDA got very slow on my 7900 XTX.\n", "25.3.1"),
+        # "driver is X": likelovewant/ollama-for-amd#35 ("the AMD driver is 24.9.1"), a WSL2 report's
+        # "Windows driver is 24.6.1", a reporter's "my Adrenalin driver is ..."
+        ("My system is Windows 11 and the AMD driver is 24.9.1.\n", "24.9.1"),
+        ("My Adrenalin driver is 23.11.1 and hipInfo finds no device.\n", "23.11.1"),
+    ],
+)
+def test_the_ways_users_name_their_adrenalin_release_are_read(text: str, release: str) -> None:
+    from ingest_helpers import ingest
+
+    assert ingest(text).facts.windows.driver_version.value == release
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # what a guide requires, not what is installed (ROCm/ROCm#4062)
+        "The instruction says the compatible driver is 24.6.1.\n",
+        "AMD's page lists the required driver is 26.1.1 for this release.\n",
+        # what AMD offers now, not what is installed
+        "The latest driver is 25.3.1, I haven't updated yet.\n",
+    ],
+)
+def test_a_required_or_newest_release_is_not_the_installed_driver(text: str) -> None:
+    from ingest_helpers import ingest
+
+    assert ingest(text).facts.windows.driver_version.value is None

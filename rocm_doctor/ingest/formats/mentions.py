@@ -444,14 +444,28 @@ _FULL_RELEASE = re.compile(r"\d\.\d{1,2}\.\d{1,3}-")
 
 
 _ADRENALIN = re.compile(
-    r"\bAdrenalin(?:[ \t]+Edition)?(?:[ \t]+(?:drivers?|software|version))?[ \t:(v-]{0,4}(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)"
-    r"|\b(?:AMD[ \t]+|GPU[ \t]+|graphics[ \t]+|display[ \t]+)?drivers?[ \t]+(?:version[ \t]+)?(?:from[ \t]+v?-?2\d\.\d{1,2}\.\d{1,2}[ \t]+)?(?:to[ \t]+)?v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)",
+    r"\bAdrenaline?(?:[ \t]+Edition)?(?:[ \t]+(?:drivers?|software|version))?(?:[ \t]+is)?[ \t:(v-]{0,4}(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)"
+    r"|\b(?:AMD[ \t]+|GPU[ \t]+|graphics[ \t]+|display[ \t]+|Windows[ \t]+)?drivers?(?:[ \t]+is)?[ \t]+(?:version[ \t]+)?(?:from[ \t]+v?-?2\d\.\d{1,2}\.\d{1,2}[ \t]+)?(?:to[ \t]+)?v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)",
     re.IGNORECASE,
 )
 """An Adrenalin release as people name it: ``Adrenalin Edition 24.9.1``, ``Adrenalin 24.10.1``,
 ``Adrenalin Drivers (26.1.1)``, ``updated my driver from 24.9.1 to 24.10.1`` (the release after
 "to" is the one installed). Releases are year.month.n; the WMI driver version (32.0.x.y) and
-the four-part internal version (24.20.11.01) are other numbers and not read here."""
+the four-part internal version (24.20.11.01) are other numbers and not read here. Also the forms
+users write (block h31f): the misspelling "Adrenaline" ("adrenaline 24.8.1 driver", ROCm/ROCm#4062;
+"Updating from Adrenaline 25.1.1 to 25.3.1", ROCm/ROCm#4459; "Adrenaline drivers 25.11.1",
+ollama#13236) and "driver is": "the AMD driver is 24.9.1" (likelovewant/ollama-for-amd#35), "Windows
+driver is 24.6.1" (a WSL2 report, ROCm/ROCm#3563's kind), "my Adrenalin driver is ..."; not a required
+release ("the compatible driver is 24.6.1", ROCm/ROCm#4062: _REQUIRED_RELEASE)."""
+_TO_RELEASE = re.compile(r"[ \t]+to[ \t]+v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)", re.IGNORECASE)
+_REQUIRED_RELEASE = re.compile(
+    r"\b(?:compatible|required|recommended|supported|needed|minimum|validated|tested|listed)\b[^.!?\n]{0,24}$",
+    re.IGNORECASE,
+)
+_NEWEST_IS = re.compile(r"\b(?:latest|newest|current)\b[^.!?\n]{0,24}$", re.IGNORECASE)
+"""Before "driver is X": "the latest driver is 25.3.1" names what AMD offers, not what is installed
+(while "the latest Adrenalin 24.9.1 slows everything down" names the installed one)."""
+_IS = re.compile(r"[ \t]is[ \t]", re.IGNORECASE)
 _LINUX_DRIVER_WORDS = re.compile(r"\b(?:amdgpu|pro|linux|dkms|kernel|rocm|hip sdk)\b", re.IGNORECASE)
 _PYTHON = re.compile(r"\bpython\s?v?(3\.\d{1,2}(?:\.\d{1,2})?)(?![\w.])|\bcp3(\d{1,2})-cp3\d{1,2}|\bpy3\.?(\d{1,2})(?![\w.])", re.IGNORECASE)
 
@@ -1098,6 +1112,14 @@ def _adrenalin(block: Block) -> List[Observation]:
         if denied(*paragraph(block, line, column)):
             continue
         release = match.group(1) or match.group(2)
+        # "Updating from Adrenaline 25.1.1 to 25.3.1" (ROCm/ROCm#4459): the release after "to" is installed
+        later = _TO_RELEASE.match(line.text, column + len(match.group(0))) if match.group(1) else None
+        if later:
+            release = later.group(1)
+        # "the compatible driver is 24.6.1" names what a guide requires, not what is installed
+        before = line.text[max(0, column - 40): column + len(match.group(0)) - len(match.group(1) or match.group(2))]
+        if _REQUIRED_RELEASE.search(before) or (_IS.search(match.group(0)) and _NEWEST_IS.search(before)):
+            continue
         # "driver 22.20.1" on Linux is AMD's amdgpu-pro/amdgpu-install numbering, not Adrenalin's
         if match.group(2) and _LINUX_DRIVER_WORDS.search(line.text[max(0, column - 40): column + len(match.group(0))]):
             continue
