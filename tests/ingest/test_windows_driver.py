@@ -102,3 +102,29 @@ def test_a_required_or_newest_release_is_not_the_installed_driver(text: str) -> 
     from ingest_helpers import ingest
 
     assert ingest(text).facts.windows.driver_version.value is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # another person's machine
+        "My friend's PC with Adrenalin 24.10.1 had the shared memory problem, mine is fine. RX 7900 XTX, Windows 11.\n",
+        # a document's words and a requirement
+        "The README says: install Adrenalin 24.9.1 or later for ollama on Windows.\n",
+        "Windows 11, RX 7900 XTX. You need Adrenalin 24.9.1 or newer for this.\n",
+        # a question about a release
+        "Does Adrenalin 24.10.1 have the shared memory bug?\n",
+    ],
+)
+def test_a_driver_release_that_is_not_this_machines_is_not_read(text: str) -> None:
+    from ingest_helpers import ingest
+
+    assert ingest(text).facts.windows.driver_version.value is None
+    assert "RD800" not in problems_shown(text)
+
+
+def test_an_update_from_one_release_to_another_reads_the_one_installed_even_after_upgraded_from() -> None:
+    from ingest_helpers import ingest
+
+    text = "Windows 11, RX 7900 XTX: I upgraded from Adrenalin 24.8.1 to 24.10.1 and ollama got slow.\n"
+    assert ingest(text).facts.windows.driver_version.value == "24.10.1"

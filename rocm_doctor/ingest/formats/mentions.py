@@ -457,6 +457,7 @@ users write (block h31f): the misspelling "Adrenaline" ("adrenaline 24.8.1 drive
 ollama#13236) and "driver is": "the AMD driver is 24.9.1" (likelovewant/ollama-for-amd#35), "Windows
 driver is 24.6.1" (a WSL2 report, ROCm/ROCm#3563's kind), "my Adrenalin driver is ..."; not a required
 release ("the compatible driver is 24.6.1", ROCm/ROCm#4062: _REQUIRED_RELEASE)."""
+_OR_LATER = re.compile(r"[ \t]*(?:\+|or[ \t]+(?:later|newer|higher|above|greater))", re.IGNORECASE)
 _TO_RELEASE = re.compile(r"[ \t]+to[ \t]+v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)", re.IGNORECASE)
 _REQUIRED_RELEASE = re.compile(
     r"\b(?:compatible|required|recommended|supported|needed|minimum|validated|tested|listed)\b[^.!?\n]{0,24}$",
@@ -1109,13 +1110,23 @@ def _adrenalin(block: Block) -> List[Observation]:
     out: List[Observation] = []
     for match, line in block.scan(_ADRENALIN):
         column = block.column_at(match.start())
-        if denied(*paragraph(block, line, column)):
+        around, at = paragraph(block, line, column)
+        if denied(around, at):
             continue
         release = match.group(1) or match.group(2)
         # "Updating from Adrenaline 25.1.1 to 25.3.1" (ROCm/ROCm#4459): the release after "to" is installed
         later = _TO_RELEASE.match(line.text, column + len(match.group(0))) if match.group(1) else None
         if later:
             release = later.group(1)
+        # whose driver: not a friend's or a document's ("my friend's PC with Adrenalin 24.10.1", "the
+        # README says: install Adrenalin 24.9.1"), not one asked about ("Does Adrenalin 24.9.1 have the
+        # bug?"), not one left behind ("upgraded from Adrenalin 24.8.1", unless a release follows "to")
+        scope = gpu_scope(around, at)
+        if scope == DOUBTFUL or (scope == ELSEWHERE and not later):
+            continue
+        # "Adrenalin 24.9.1 or later" is a requirement, not the installed release
+        if _OR_LATER.match(line.text, column + len(match.group(0)) + (later.end() - later.start() if later else 0)):
+            continue
         # "the compatible driver is 24.6.1" names what a guide requires, not what is installed
         before = line.text[max(0, column - 40): column + len(match.group(0)) - len(match.group(1) or match.group(2))]
         if _REQUIRED_RELEASE.search(before) or (_IS.search(match.group(0)) and _NEWEST_IS.search(before)):
