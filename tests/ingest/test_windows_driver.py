@@ -128,3 +128,9 @@ def test_an_update_from_one_release_to_another_reads_the_one_installed_even_afte
 
     text = "Windows 11, RX 7900 XTX: I upgraded from Adrenalin 24.8.1 to 24.10.1 and ollama got slow.\n"
     assert ingest(text).facts.windows.driver_version.value == "24.10.1"
+
+
+def test_a_hip_sdk_6_2_user_is_judged_by_the_hip_sdk_6_2_table() -> None:
+    # rocm-install-on-windows docs/6.2.4: Radeon PRO VII (gfx906) unsupported for the runtime, RX 6800 XT supported
+    assert "RD205" in problems_shown("Windows 11, Radeon VII, HIP SDK 6.2.4 installed, hipInfo finds no device.\n")
+    assert "RD205" not in problems_shown("Windows 11, RX 6800 XT, HIP SDK 6.2.4 and ZLUDA, hipInfo lists the card.\n")
