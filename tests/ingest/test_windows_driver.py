@@ -134,3 +134,33 @@ def test_a_hip_sdk_6_2_user_is_judged_by_the_hip_sdk_6_2_table() -> None:
     # rocm-install-on-windows docs/6.2.4: Radeon PRO VII (gfx906) unsupported for the runtime, RX 6800 XT supported
     assert "RD205" in problems_shown("Windows 11, Radeon VII, HIP SDK 6.2.4 installed, hipInfo finds no device.\n")
     assert "RD205" not in problems_shown("Windows 11, RX 6800 XT, HIP SDK 6.2.4 and ZLUDA, hipInfo lists the card.\n")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # ROCm/ROCm#4459, vosen/ZLUDA#185, ollama#7715, ollama#7107 (the forms, in our words)
+        "Windows 11, RX 7900 XTX: updating from Adrenaline 25.1.1 to 25.3.1 broke ZLUDA, SD1.5 went from 10 s to 600 s.\n",
+        "Windows 10, RX 6800: I updated the AMD Adrenalin software to its latest version and I think that caused this error.\n",
+        "Windows 11, RX 7800 XT: ollama only uses the CPU since I updated my AMD driver.\n",
+        "Windows 11, RX 7900 XT: the latest Adrenalin 25.5.1 badly slows ComfyUI-Zluda.\n",
+    ],
+)
+def test_a_windows_driver_update_said_to_break_the_gpu_work_points_at_the_driver(text: str) -> None:
+    assert "windows_driver_update_broke_told" in signature_contexts(text)
+    assert "RD705" in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Windows 11, RX 7900 XTX: should I update the Adrenalin driver to fix this?\n",
+        "Windows 11, RX 7900 XTX: after updating the Adrenalin driver everything works again.\n",
+        "Windows 11, RX 7900 XTX: after updating the AMD driver I ran hipInfo, output below.\n",
+        "Windows 11, RX 7900 XTX: after installing the Adrenalin driver I installed the HIP SDK 6.2.\n",
+        # Linux: the kernel's driver, not Adrenalin (RD801's)
+        "Ubuntu 24.04, RX 7900 XTX: ollama only uses the CPU since I updated my AMD driver.\n",
+    ],
+)
+def test_a_driver_update_that_fixed_is_asked_about_or_is_a_setup_step_is_not_a_regression(text: str) -> None:
+    assert "RD705" not in problems_shown(text)
