@@ -444,8 +444,8 @@ _FULL_RELEASE = re.compile(r"\d\.\d{1,2}\.\d{1,3}-")
 
 
 _ADRENALIN = re.compile(
-    r"\bAdrenaline?(?:[ \t]+Edition)?(?:[ \t]+(?:drivers?|software|version))?(?:[ \t]+is)?[ \t:(v-]{0,4}(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)"
-    r"|\b(?:AMD[ \t]+|GPU[ \t]+|graphics[ \t]+|display[ \t]+|Windows[ \t]+)?drivers?(?:[ \t]+is)?[ \t]+(?:version[ \t]+)?(?:from[ \t]+v?-?2\d\.\d{1,2}\.\d{1,2}[ \t]+)?(?:to[ \t]+)?v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)",
+    r"\bAdrenaline?(?:[ \t]+Edition)?(?:[ \t]+(?:drivers?|software|version))?(?:[ \t]{1,4}is)?[ \t:(v-]{0,4}(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)"
+    r"|\b(?:AMD[ \t]+|GPU[ \t]+|graphics[ \t]+|display[ \t]+|Windows[ \t]+)?drivers?(?:[ \t]{1,4}is)?[ \t]+(?:version[ \t]+)?(?:from[ \t]+v?-?2\d\.\d{1,2}\.\d{1,2}[ \t]+)?(?:to[ \t]+)?v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)",
     re.IGNORECASE,
 )
 """An Adrenalin release as people name it: ``Adrenalin Edition 24.9.1``, ``Adrenalin 24.10.1``,
@@ -457,8 +457,8 @@ users write (block h31f): the misspelling "Adrenaline" ("adrenaline 24.8.1 drive
 ollama#13236) and "driver is": "the AMD driver is 24.9.1" (likelovewant/ollama-for-amd#35), "Windows
 driver is 24.6.1" (a WSL2 report, ROCm/ROCm#3563's kind), "my Adrenalin driver is ..."; not a required
 release ("the compatible driver is 24.6.1", ROCm/ROCm#4062: _REQUIRED_RELEASE)."""
-_OR_LATER = re.compile(r"[ \t]*(?:\+|or[ \t]+(?:later|newer|higher|above|greater))", re.IGNORECASE)
-_TO_RELEASE = re.compile(r"[ \t]+to[ \t]+v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)", re.IGNORECASE)
+_OR_LATER = re.compile(r"[ \t]{0,4}(?:\+|or[ \t]{1,4}(?:later|newer|higher|above|greater))", re.IGNORECASE)
+_TO_RELEASE = re.compile(r"[ \t]{1,4}to[ \t]{1,4}v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)", re.IGNORECASE)
 _REQUIRED_RELEASE = re.compile(
     r"\b(?:compatible|required|recommended|supported|needed|minimum|validated|tested|listed)\b[^.!?\n]{0,24}$",
     re.IGNORECASE,
