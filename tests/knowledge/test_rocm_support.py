@@ -59,6 +59,8 @@ def test_a_windows_runtime_release_is_judged_by_the_newest_table_of_its_major_no
     assert rs.windows_runtime_supported("gfx1030", "6") is True  # amdhip64_6.dll: the newest 6.x table
     assert rs.windows_runtime_supported("gfx1030", "7") is False
     assert rs.windows_runtime_supported("gfx1030", "7.2.1") is False
-    assert rs.windows_runtime_supported("gfx1030", "6.2") is None  # no full table kept for 6.0-6.3
+    assert rs.windows_runtime_supported("gfx1030", "6.2") is True  # the HIP SDK 6.2.4 table
+    assert rs.windows_runtime_supported("gfx906", "6.1") is False  # the HIP SDK 6.1.2 table: Radeon PRO VII unsupported
+    assert rs.windows_runtime_supported("gfx1030", "6.0") is None  # no full table kept for 6.0
     assert rs.windows_runtime_supported("gfx1030", "7.1") is None  # the 7.2 table is newer than 7.1
     assert rs.windows_runtime_supported("gfx1030", "not-a-version") is None

@@ -513,14 +513,29 @@ def _states_another_platform(block: Block) -> bool:
 
 
 _ADRENALIN = re.compile(
-    r"\bAdrenalin(?:[ \t]+Edition)?(?:[ \t]+(?:drivers?|software|version))?[ \t:(v-]{0,4}(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)"
-    r"|\b(?:AMD[ \t]+|GPU[ \t]+|graphics[ \t]+|display[ \t]+)?drivers?[ \t]+(?:version[ \t]+)?(?:from[ \t]+v?-?2\d\.\d{1,2}\.\d{1,2}[ \t]+)?(?:to[ \t]+)?v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)",
+    r"\bAdrenaline?(?:[ \t]+Edition)?(?:[ \t]+(?:drivers?|software|version))?(?:[ \t]{1,4}is)?[ \t:(v-]{0,4}(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)"
+    r"|\b(?:AMD[ \t]+|GPU[ \t]+|graphics[ \t]+|display[ \t]+|Windows[ \t]+)?drivers?(?:[ \t]{1,4}is)?[ \t]+(?:version[ \t]+)?(?:from[ \t]+v?-?2\d\.\d{1,2}\.\d{1,2}[ \t]+)?(?:to[ \t]+)?v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)",
     re.IGNORECASE,
 )
 """An Adrenalin release as people name it: ``Adrenalin Edition 24.9.1``, ``Adrenalin 24.10.1``,
 ``Adrenalin Drivers (26.1.1)``, ``updated my driver from 24.9.1 to 24.10.1`` (the release after
 "to" is the one installed). Releases are year.month.n; the WMI driver version (32.0.x.y) and
-the four-part internal version (24.20.11.01) are other numbers and not read here."""
+the four-part internal version (24.20.11.01) are other numbers and not read here. Also the forms
+users write (block h31f): the misspelling "Adrenaline" ("adrenaline 24.8.1 driver", ROCm/ROCm#4062;
+"Updating from Adrenaline 25.1.1 to 25.3.1", ROCm/ROCm#4459; "Adrenaline drivers 25.11.1",
+ollama#13236) and "driver is": "the AMD driver is 24.9.1" (likelovewant/ollama-for-amd#35), "Windows
+driver is 24.6.1" (a WSL2 report, ROCm/ROCm#3563's kind), "my Adrenalin driver is ..."; not a required
+release ("the compatible driver is 24.6.1", ROCm/ROCm#4062: _REQUIRED_RELEASE)."""
+_OR_LATER = re.compile(r"[ \t]{0,4}(?:\+|or[ \t]{1,4}(?:later|newer|higher|above|greater))", re.IGNORECASE)
+_TO_RELEASE = re.compile(r"[ \t]{1,4}to[ \t]{1,4}v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)", re.IGNORECASE)
+_REQUIRED_RELEASE = re.compile(
+    r"\b(?:compatible|required|recommended|supported|needed|minimum|validated|tested|listed)\b[^.!?\n]{0,24}$",
+    re.IGNORECASE,
+)
+_NEWEST_IS = re.compile(r"\b(?:latest|newest|current)\b[^.!?\n]{0,24}$", re.IGNORECASE)
+"""Before "driver is X": "the latest driver is 25.3.1" names what AMD offers, not what is installed
+(while "the latest Adrenalin 24.9.1 slows everything down" names the installed one)."""
+_IS = re.compile(r"[ \t]is[ \t]", re.IGNORECASE)
 _LINUX_DRIVER_WORDS = re.compile(r"\b(?:amdgpu|pro|linux|dkms|kernel|rocm|hip sdk)\b", re.IGNORECASE)
 _PYTHON = re.compile(r"\bpython\s?v?(3\.\d{1,2}(?:\.\d{1,2})?)(?![\w.])|\bcp3(\d{1,2})-cp3\d{1,2}|\bpy3\.?(\d{1,2})(?![\w.])", re.IGNORECASE)
 
@@ -1189,9 +1204,27 @@ def _adrenalin(block: Block) -> List[Observation]:
     out: List[Observation] = []
     for match, line in block.scan(_ADRENALIN):
         column = block.column_at(match.start())
-        if denied(*paragraph(block, line, column)):
+        around, at = paragraph(block, line, column)
+        if denied(around, at):
             continue
         release = match.group(1) or match.group(2)
+        # "Updating from Adrenaline 25.1.1 to 25.3.1" (ROCm/ROCm#4459): the release after "to" is installed
+        later = _TO_RELEASE.match(line.text, column + len(match.group(0))) if match.group(1) else None
+        if later:
+            release = later.group(1)
+        # whose driver: not a friend's or a document's ("my friend's PC with Adrenalin 24.10.1", "the
+        # README says: install Adrenalin 24.9.1"), not one asked about ("Does Adrenalin 24.9.1 have the
+        # bug?"), not one left behind ("upgraded from Adrenalin 24.8.1", unless a release follows "to")
+        scope = gpu_scope(around, at)
+        if scope == DOUBTFUL or (scope == ELSEWHERE and not later):
+            continue
+        # "Adrenalin 24.9.1 or later" is a requirement, not the installed release
+        if _OR_LATER.match(line.text, column + len(match.group(0)) + (later.end() - later.start() if later else 0)):
+            continue
+        # "the compatible driver is 24.6.1" names what a guide requires, not what is installed
+        before = line.text[max(0, column - 40): column + len(match.group(0)) - len(match.group(1) or match.group(2))]
+        if _REQUIRED_RELEASE.search(before) or (_IS.search(match.group(0)) and _NEWEST_IS.search(before)):
+            continue
         # "driver 22.20.1" on Linux is AMD's amdgpu-pro/amdgpu-install numbering, not Adrenalin's
         if match.group(2) and _LINUX_DRIVER_WORDS.search(line.text[max(0, column - 40): column + len(match.group(0))]):
             continue

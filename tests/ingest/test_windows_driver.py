@@ -1,0 +1,166 @@
+"""The Windows display driver against what runs on it (issue 23, driver_too_old on native Windows).
+
+On Windows the HIP runtime ships inside the Adrenalin driver, so a driver defect shows up in ollama,
+LM Studio, ZLUDA and AMD's Windows PyTorch alike. Each form below is the shape several independent real
+reports use (named per case); the texts are written for the test, not copied from one report.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import problems_shown, signature_contexts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # ROCm/hip#3644: "redirected to shared GPU memory instead of dedicated VRAM"
+        "Windows 11, RX 7600 XT. A hipMalloc over 4GB ends up in shared GPU memory instead of dedicated VRAM.\n",
+        # ollama#7566: "shared VRAM while there is still a lot of free dedicated VRAM"
+        "Windows 11, RX 6800 XT, ollama keeps using shared VRAM while most of the dedicated VRAM is free.\n",
+        # ollama#7425: "Model loaded to the RAM and not VRAM"
+        "Windows 11 with a 7900 XTX: the model is loaded to the RAM and not VRAM, so it's slow.\n",
+        # ollama#7715: "seems to use system RAM instead the VRAM"
+        "RX 7900 XTX on Windows: every model I load uses system RAM instead the VRAM.\n",
+    ],
+)
+def test_a_windows_model_in_shared_memory_instead_of_vram_points_at_the_driver(text: str) -> None:
+    assert "hip_memory_in_shared_told" in signature_contexts(text)
+    assert problems_shown(text)[0] == "RD704"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a model larger than VRAM spills to shared memory by design
+        "Windows 11, RX 7600 8GB. The 13B model doesn't fit, so part of it goes to shared GPU memory instead of VRAM.\n",
+        # a question, not the current state
+        "Windows 11 with a 7900 XTX: is it normal that ollama uses shared GPU memory instead of VRAM?\n",
+        # a past state
+        "Windows 11, RX 7900 XTX: ollama used to load the model into system RAM instead of VRAM before the update.\n",
+        # the model is in VRAM
+        "Windows 11, RX 7900 XTX: the model is fully in VRAM and shared GPU memory stays at 0.\n",
+    ],
+)
+def test_shared_memory_words_that_are_not_the_symptom_are_not_read(text: str) -> None:
+    assert "hip_memory_in_shared_told" not in signature_contexts(text)
+    assert "RD704" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Linux and WSL2 run Linux ROCm's HIP, not the one inside the Windows driver
+        "Ubuntu 22.04, RX 7900 XTX: ollama loads the model into system RAM instead of VRAM.\n",
+        "WSL2 Ubuntu on Windows 11, RX 7900 XTX: the model is loaded into system RAM instead of VRAM.\n",
+        # a named release that is not 24.9.1/24.10.1 is not this defect
+        "Windows 11, RX 7900 XTX, Adrenalin 25.3.1: ollama loads the model into system RAM instead of VRAM.\n",
+    ],
+)
+def test_the_driver_symptom_is_not_judged_off_windows_or_with_another_named_release(text: str) -> None:
+    assert "RD704" not in problems_shown(text)
+
+
+def test_a_named_defective_release_is_left_to_the_rule_that_names_it() -> None:
+    text = "Windows 11, RX 7900 XTX, Adrenalin 24.10.1: ollama loads the model into system RAM instead of VRAM.\n"
+    shown = problems_shown(text)
+    assert "RD800" in shown and "RD704" not in shown
+
+
+@pytest.mark.parametrize(
+    ("text", "release"),
+    [
+        # the misspelling "Adrenaline": ROCm/ROCm#4062 ("adrenaline 24.8.1 driver"), ollama#13236
+        # ("Adrenaline drivers 25.11.1"), ROCm/ROCm#4459 ("Adrenaline 25.3.1")
+        ("Windows 11, RX 7900 XTX with Adrenaline 24.12.1, ollama is slow.\n", "24.12.1"),
+        ("ollama does not see my R9700 on Windows 11 with Adrenaline drivers 25.11.1.\n", "25.11.1"),
+        # an update "from X to Y": Y is installed (ROCm/ROCm#4459)
+        ("After updating from Adrenaline 25.1.1 to 25.3.1 ZLUDA got very slow on my 7900 XTX.\n", "25.3.1"),
+        # "driver is X": likelovewant/ollama-for-amd#35 ("the AMD driver is 24.9.1"), a WSL2 report's
+        # "Windows driver is 24.6.1", a reporter's "my Adrenalin driver is ..."
+        ("My system is Windows 11 and the AMD driver is 24.9.1.\n", "24.9.1"),
+        ("My Adrenalin driver is 23.11.1 and hipInfo finds no device.\n", "23.11.1"),
+    ],
+)
+def test_the_ways_users_name_their_adrenalin_release_are_read(text: str, release: str) -> None:
+    from ingest_helpers import ingest
+
+    assert ingest(text).facts.windows.driver_version.value == release
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # what a guide requires, not what is installed (ROCm/ROCm#4062)
+        "The instruction says the compatible driver is 24.6.1.\n",
+        "AMD's page lists the required driver is 26.1.1 for this release.\n",
+        # what AMD offers now, not what is installed
+        "The latest driver is 25.3.1, I haven't updated yet.\n",
+    ],
+)
+def test_a_required_or_newest_release_is_not_the_installed_driver(text: str) -> None:
+    from ingest_helpers import ingest
+
+    assert ingest(text).facts.windows.driver_version.value is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # another person's machine
+        "My friend's PC with Adrenalin 24.10.1 had the shared memory problem, mine is fine. RX 7900 XTX, Windows 11.\n",
+        # a document's words and a requirement
+        "The README says: install Adrenalin 24.9.1 or later for ollama on Windows.\n",
+        "Windows 11, RX 7900 XTX. You need Adrenalin 24.9.1 or newer for this.\n",
+        # a question about a release
+        "Does Adrenalin 24.10.1 have the shared memory bug?\n",
+    ],
+)
+def test_a_driver_release_that_is_not_this_machines_is_not_read(text: str) -> None:
+    from ingest_helpers import ingest
+
+    assert ingest(text).facts.windows.driver_version.value is None
+    assert "RD800" not in problems_shown(text)
+
+
+def test_an_update_from_one_release_to_another_reads_the_one_installed_even_after_upgraded_from() -> None:
+    from ingest_helpers import ingest
+
+    text = "Windows 11, RX 7900 XTX: I upgraded from Adrenalin 24.8.1 to 24.10.1 and ollama got slow.\n"
+    assert ingest(text).facts.windows.driver_version.value == "24.10.1"
+
+
+def test_a_hip_sdk_6_2_user_is_judged_by_the_hip_sdk_6_2_table() -> None:
+    # rocm-install-on-windows docs/6.2.4: Radeon PRO VII (gfx906) unsupported for the runtime, RX 6800 XT supported
+    assert "RD205" in problems_shown("Windows 11, Radeon VII, HIP SDK 6.2.4 installed, hipInfo finds no device.\n")
+    assert "RD205" not in problems_shown("Windows 11, RX 6800 XT, HIP SDK 6.2.4 and ZLUDA, hipInfo lists the card.\n")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # ROCm/ROCm#4459, vosen/ZLUDA#185, ollama#7715, ollama#7107 (the forms, in our words)
+        "Windows 11, RX 7900 XTX: updating from Adrenaline 25.1.1 to 25.3.1 broke ZLUDA, SD1.5 went from 10 s to 600 s.\n",
+        "Windows 10, RX 6800: I updated the AMD Adrenalin software to its latest version and I think that caused this error.\n",
+        "Windows 11, RX 7800 XT: ollama only uses the CPU since I updated my AMD driver.\n",
+        "Windows 11, RX 7900 XT: the latest Adrenalin 25.5.1 badly slows ComfyUI-Zluda.\n",
+    ],
+)
+def test_a_windows_driver_update_said_to_break_the_gpu_work_points_at_the_driver(text: str) -> None:
+    assert "windows_driver_update_broke_told" in signature_contexts(text)
+    assert "RD705" in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Windows 11, RX 7900 XTX: should I update the Adrenalin driver to fix this?\n",
+        "Windows 11, RX 7900 XTX: after updating the Adrenalin driver everything works again.\n",
+        "Windows 11, RX 7900 XTX: after updating the AMD driver I ran hipInfo, output below.\n",
+        "Windows 11, RX 7900 XTX: after installing the Adrenalin driver I installed the HIP SDK 6.2.\n",
+        # Linux: the kernel's driver, not Adrenalin (RD801's)
+        "Ubuntu 24.04, RX 7900 XTX: ollama only uses the CPU since I updated my AMD driver.\n",
+    ],
+)
+def test_a_driver_update_that_fixed_is_asked_about_or_is_a_setup_step_is_not_a_regression(text: str) -> None:
+    assert "RD705" not in problems_shown(text)
