@@ -49,3 +49,60 @@ def test_a_cuda_xformers_beside_a_rocm_torch_is_a_packages_finding() -> None:
         "    PyTorch 2.5.1+cu124 with CUDA 1204 (you have 2.5.1+rocm6.2)\n"
     )
     assert "RD671" in problems_shown(report)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # upstream 0.47-0.49 (bitsandbytes#1799, #2014)
+        "bitsandbytes library load error: Configured ROCm binary not found at "
+        "/home/u/venv/lib/python3.12/site-packages/bitsandbytes/libbitsandbytes_rocm62.so\n",
+        # Windows, a path with a drive letter (Comfy-Org/desktop#1630)
+        "RuntimeError: Configured ROCm binary not found at D:\\apps\\Comfy Desktop\\.venv\\Lib\\site-packages\\bitsandbytes\\libbitsandbytes_rocm72.dll\n",
+        # the ROCm fork's multi-backend branch, a PosixPath repr
+        "Could not find the bitsandbytes ROCm binary at PosixPath('/opt/bnb/bitsandbytes/libbitsandbytes_rocm61.so')\n",
+        # the ROCm fork before ROCm 6.1, the library without hipBLASLt
+        "Could not find the bitsandbytes ROCm binary at PosixPath('/opt/bnb/bitsandbytes/libbitsandbytes_rocm57_nohipblaslt.so')\n",
+    ],
+)
+def test_bitsandbytes_missing_its_library_for_torchs_rocm_release_is_read(text: str) -> None:
+    assert "bnb_rocm_library_not_found" in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a CUDA library missing is not a ROCm release's
+        "Could not find the bitsandbytes CUDA binary at PosixPath('/venv/bitsandbytes/libbitsandbytes_cuda121.so')\n",
+        # the library found and loaded
+        "Loading bitsandbytes native library from: /venv/bitsandbytes/libbitsandbytes_rocm62.so\n",
+    ],
+)
+def test_other_bitsandbytes_library_lines_are_not_a_missing_rocm_library(text: str) -> None:
+    assert "bnb_rocm_library_not_found" not in signature_errors(text)
+
+
+def test_a_bitsandbytes_library_missing_for_torchs_rocm_is_a_torch_rocm_mismatch() -> None:
+    report = (
+        "Built bitsandbytes from source with the system ROCm 6.4 on my RX 9070 XT; torch is 2.7.1+rocm6.3.\n"
+        "bitsandbytes library load error: Configured ROCm binary not found at "
+        "/home/u/bitsandbytes/bitsandbytes/libbitsandbytes_rocm63.so\n"
+    )
+    assert problems_shown(report)[:1] == ["RD672"]
+
+
+def test_a_cpu_only_bitsandbytes_beside_a_rocm_torch_is_a_packages_finding() -> None:
+    report = (
+        "RX 6900 XT, torch 2.0.1+rocm5.4.2\n"
+        "UserWarning: The installed version of bitsandbytes was compiled without GPU support. "
+        "8-bit optimizers, 8-bit multiplication, and GPU quantization are unavailable.\n"
+    )
+    assert "RD673" in problems_shown(report)
+
+
+def test_a_cpu_only_bitsandbytes_beside_a_cuda_torch_is_not_called_a_rocm_problem() -> None:
+    report = (
+        "torch 2.1.0+cu121\n"
+        "UserWarning: The installed version of bitsandbytes was compiled without GPU support.\n"
+    )
+    assert "RD673" not in problems_shown(report)
