@@ -8,7 +8,7 @@ from one report, and the assertions are about the signature read and the finding
 from __future__ import annotations
 
 import pytest
-from ingest_helpers import problems_shown, signature_errors
+from ingest_helpers import problems_shown, signature_contexts, signature_errors
 
 
 @pytest.mark.parametrize(
@@ -106,3 +106,52 @@ def test_a_cpu_only_bitsandbytes_beside_a_cuda_torch_is_not_called_a_rocm_proble
         "UserWarning: The installed version of bitsandbytes was compiled without GPU support.\n"
     )
     assert "RD673" not in problems_shown(report)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # bitsandbytes#1461
+        "ROCm 6.3 has been released, but bitsandbytes no longer works due to the mismatch of installed ROCm "
+        "and the PyTorch wheel ROCm version.\n",
+        # the same in the other order
+        "It fails because of a mismatch between the torch ROCm version and the system ROCm.\n",
+        # Comfy-Org/ComfyUI#16215
+        "The nightly url pulled wheels that were compiled with ROCm 7.13 and conflicted with the system ROCm 10.\n",
+        # a source build and the system's release (bitsandbytes PR #1878's situation, told by its user)
+        "RuntimeError: HIP error: invalid argument. I built pytorch against ROCm 6.0 but /opt/rocm is 6.1\n",
+        "My torch was compiled with a different ROCm version than the system.\n",
+    ],
+)
+def test_torch_built_for_another_rocm_than_the_system_is_read_when_told(text: str) -> None:
+    assert "torch_rocm_differs_from_system_told" in signature_contexts(text)
+
+
+def test_a_told_mismatch_without_both_versions_is_a_torch_rocm_mismatch_finding() -> None:
+    report = "RuntimeError: HIP error: invalid argument. I built pytorch against ROCm 6.0 but /opt/rocm is 6.1\n"
+    assert problems_shown(report)[:1] == ["RD674"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a question, a past state, a denial, a description of when it happens
+        "Does torch need to match the system ROCm? Is PyTorch built with a different ROCm version than the system a problem?\n",
+        "Before, my torch was built with a different ROCm version than the system; now both are 6.2.\n",
+        "There is no mismatch of installed ROCm and the PyTorch wheel ROCm version here.\n",
+        "When PyTorch is built with a different ROCm version than the system (e.g. torch+rocm7.0 on ROCm 7.2), "
+        "bitsandbytes fails to find the native library.\n",
+        # a pip torch with its bundled ROCm beside an older system ROCm, working: no mismatch told
+        "pip install torch --index-url https://download.pytorch.org/whl/rocm6.2\n"
+        "I have ROCm 6.0 installed in /opt/rocm and training works fine on my 7900 XTX.\n",
+    ],
+)
+def test_no_told_mismatch_without_a_statement_of_the_current_state(text: str) -> None:
+    assert "torch_rocm_differs_from_system_told" not in signature_contexts(text)
+    assert "RD674" not in problems_shown(text)
+
+
+def test_a_told_mismatch_with_both_versions_read_is_left_to_the_versions() -> None:
+    report = "torch 2.5.1+rocm6.2 on ROCm 6.4.1: the mismatch of installed ROCm and the PyTorch wheel ROCm version breaks it.\n"
+    shown = problems_shown(report)
+    assert "RD674" not in shown and "RD580" in shown
