@@ -155,3 +155,41 @@ def test_a_told_mismatch_with_both_versions_read_is_left_to_the_versions() -> No
     report = "torch 2.5.1+rocm6.2 on ROCm 6.4.1: the mismatch of installed ROCm and the PyTorch wheel ROCm version breaks it.\n"
     shown = problems_shown(report)
     assert "RD674" not in shown and "RD580" in shown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # pip >= 20.3 on one line, a ROCm torch and its pytorch-triton-rocm pin
+        "torch 2.5.1+rocm6.2 requires pytorch-triton-rocm==3.1.0, but you have pytorch-triton-rocm 3.0.0 which is incompatible.\n",
+        # the environment markers, wrapped onto the next line (triton-lang/triton#5058)
+        'torch 2.6.0+rocm6.2.4 requires pytorch-triton-rocm==3.2.0; platform_system == "Linux" and platform_machine == "x86_64",\n'
+        "but you have pytorch-triton-rocm 3.1.0 which is incompatible.\n",
+        # PyPI's triton over a ROCm torch's pin (vllm-project/vllm#16664's situation)
+        "torch 2.6.0+rocm6.2.4 requires pytorch-triton-rocm==3.2.0, but you have triton 3.3.0 which is incompatible.\n",
+        # older pip (vllm-project/vllm#3426)
+        'torch 2.1.2 has requirement triton==2.1.0; platform_system == "Linux", but you\'ll have triton 2.2.0 which is incompatible.\n',
+    ],
+)
+def test_pip_saying_torch_pins_another_triton_is_read(text: str) -> None:
+    assert "torch_pins_other_triton" in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a companion's pin on torch is another signature's (companion_pins_other_torch)
+        "torchvision 0.20.1 requires torch==2.5.1, but you have torch 2.6.0 which is incompatible.\n",
+        # another package's triton pin is not torch's
+        "xformers 0.0.29 requires triton==3.1.0, but you have triton 3.2.0 which is incompatible.\n",
+    ],
+)
+def test_other_pip_conflicts_are_not_torchs_triton_pin(text: str) -> None:
+    assert "torch_pins_other_triton" not in signature_errors(text)
+
+
+def test_a_rocm_torch_with_another_triton_is_a_packages_finding_and_a_cuda_one_is_not() -> None:
+    rocm = "torch 2.5.1+rocm6.2 requires pytorch-triton-rocm==3.1.0, but you have pytorch-triton-rocm 3.0.0 which is incompatible.\n"
+    cuda = "torch 2.5.1+cu121 requires triton==3.1.0, but you have triton 3.0.0 which is incompatible.\n"
+    assert "RD675" in problems_shown(rocm)
+    assert "RD675" not in problems_shown(cuda)
