@@ -193,3 +193,46 @@ def test_a_rocm_torch_with_another_triton_is_a_packages_finding_and_a_cuda_one_i
     cuda = "torch 2.5.1+cu121 requires triton==3.1.0, but you have triton 3.0.0 which is incompatible.\n"
     assert "RD675" in problems_shown(rocm)
     assert "RD675" not in problems_shown(cuda)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # pytorch/builder#1468
+        "if LD_LIBRARY_PATH is set in the environment to point to the ROCm installation, it will override the "
+        "RUNPATH setting for the PyTorch libraries in the wheel package\n",
+        # ROCm/TheRock#1011
+        "Target environment had an LD_LIBRARY_PATH set with a prior version of ROCm in it. ROCm wheels use RUNPATH, "
+        "which can be overridden by LD_LIBRARY_PATH.\n",
+        # JuliaGPU/AMDGPU.jl#1062, with Markdown marks
+        "TheRock's libraries carry `DT_RUNPATH`, which the loader searches only *after* `LD_LIBRARY_PATH`.\n",
+        # a user's own words
+        "The problem was LD_LIBRARY_PATH including /opt/rocm/lib from an older ROCm install.\n",
+        "My LD_LIBRARY_PATH points to another ROCm, 5.7.\n",
+    ],
+)
+def test_ld_library_path_naming_another_rocm_ahead_of_the_bundled_one_is_read(text: str) -> None:
+    assert "ld_library_path_rocm_over_bundled_told" in signature_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # LD_LIBRARY_PATH empty, asked about, or needed for the wheel's own libraries
+        "echo $LD_LIBRARY_PATH is empty. Do I need to set LD_LIBRARY_PATH to /opt/rocm/lib?\n",
+        "import torch fails unless LD_LIBRARY_PATH includes /opt/rocm/lib/rocm_sysdeps/lib\n",
+        # a question, and a past state
+        "Does LD_LIBRARY_PATH override the RUNPATH of the torch wheels?\n",
+        "Before the fix my LD_LIBRARY_PATH pointed to another ROCm; it is clean now.\n",
+    ],
+)
+def test_ld_library_path_words_that_do_not_say_another_rocm_is_loaded_first_are_not_read(text: str) -> None:
+    assert "ld_library_path_rocm_over_bundled_told" not in signature_contexts(text)
+
+
+def test_ld_library_path_with_a_prior_rocm_is_a_torch_rocm_mismatch_finding() -> None:
+    report = (
+        "torch 2.5.1+rocm6.2 from pip crashes with a segfault at import.\n"
+        "The cluster's module sets an LD_LIBRARY_PATH with an older ROCm in it.\n"
+    )
+    assert "RD676" in problems_shown(report)
