@@ -57,8 +57,8 @@ def test_a_cuda_xformers_beside_a_rocm_torch_is_a_packages_finding() -> None:
         # upstream 0.47-0.49 (bitsandbytes#1799, #2014)
         "bitsandbytes library load error: Configured ROCm binary not found at "
         "/home/u/venv/lib/python3.12/site-packages/bitsandbytes/libbitsandbytes_rocm62.so\n",
-        # Windows, a path with a drive letter (Comfy-Org/desktop#1630)
-        "RuntimeError: Configured ROCm binary not found at D:\\apps\\Comfy Desktop\\.venv\\Lib\\site-packages\\bitsandbytes\\libbitsandbytes_rocm72.dll\n",
+        # 0.43's wording for a source build (comfyanonymous/ComfyUI_bitsandbytes_NF4#1)
+        "Could not find the bitsandbytes CUDA binary at PosixPath('/venv/bitsandbytes/libbitsandbytes_rocm61.so')\n",
         # the ROCm fork's multi-backend branch, a PosixPath repr
         "Could not find the bitsandbytes ROCm binary at PosixPath('/opt/bnb/bitsandbytes/libbitsandbytes_rocm61.so')\n",
         # the ROCm fork before ROCm 6.1, the library without hipBLASLt
@@ -236,3 +236,19 @@ def test_ld_library_path_with_a_prior_rocm_is_a_torch_rocm_mismatch_finding() ->
         "The cluster's module sets an LD_LIBRARY_PATH with an older ROCm in it.\n"
     )
     assert "RD676" in problems_shown(report)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Comfy-Org/desktop#1630, saddam213/AmuseAI#6: a drive letter, a space in a folder name
+        "RuntimeError: Configured ROCm binary not found at D:\\apps\\Comfy Desktop\\.venv\\Lib\\site-packages\\bitsandbytes\\libbitsandbytes_rocm72.dll\n",
+        "bitsandbytes library load error: Configured ROCm binary not found at "
+        "C:\\Users\\u\\AppData\\Local\\Amuse\\PythonRuntime\\Lib\\site-packages\\bitsandbytes\\libbitsandbytes_rocm72.dll\n",
+    ],
+)
+def test_bitsandbytes_missing_its_windows_rocm_dll_is_a_packages_finding_not_a_rocm_mismatch(text: str) -> None:
+    assert "bnb_rocm_dll_not_found" in signature_errors(text)
+    assert "bnb_rocm_library_not_found" not in signature_errors(text)
+    shown = problems_shown(text)
+    assert shown[:1] == ["RD677"] and "RD672" not in shown
