@@ -470,6 +470,7 @@ _VAGUE = ("prose", "assignment")
 _ADVICE = re.compile(
     r"\b(?:can|could|should|would|might|may|must)\s+(?:be\s+)?(?:\w+\s+){0,2}(?:with|by|using)\b"
     r"|\byou\s+(?:can|could|should|need\s+to|have\s+to|must|may)\b|\b(?:suggest\w*|recommend\w*|advis\w*)\b"
+    r"|\b(?:should|shall|can|could|do|would|must)\s+(?:I|we)\s+(?:\w+\s+){0,3}?(?:set|use|export|try|add|put|change|pass)\b"
     r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS,
     re.IGNORECASE,
 )
@@ -477,7 +478,8 @@ _ADVICE = re.compile(
 a similar problem ... can be resolved with ... HSA_OVERRIDE_GFX_VERSION = 10.3.0"
 (leejet/stable-diffusion.cpp#160), "I would recommend setting the environment variable
 HSA_OVERRIDE_GFX_VERSION=10.3.0" (ROCm/rocBLAS#1339), "Maybe ... HSA_OVERRIDE_GFX_VERSION=10.3.0 might
-help" (ROCm/ROCm#2354). Another person's words are no setting made here either ("someone wrote ...
+help" (ROCm/ROCm#2354). A question the reporter asks before it is none either ("Should I set
+HIP_VISIBLE_DEVICES=1?", "Do I need to export HSA_OVERRIDE_GFX_VERSION=10.3.0?", h31d). Another person's words are no setting made here either ("someone wrote ...
 HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it": :data:`rocm_doctor.ingest.formats.common.REPORTED_SPEECH`), nor a
 document's ("the docs say \"HSA_OVERRIDE_GFX_VERSION=10.3.0 is required ...\"")."""
 _ADVICE_AFTER = re.compile(r"^\S{0,600}\s[^.!?\n]{0,60}?\b(?:might|may|would|could|should)\s+(?:help|work|fix)", re.IGNORECASE)
