@@ -717,15 +717,59 @@ def _host_side(block: Block, sightings: List[SettingSighting]) -> List[SettingSi
     return out
 
 
+_SUDO_START = re.compile(r"^[ \t`]*(?:\$\s+|#\s+)?sudo(?:[ \t]+(-\S+))*[ \t]+([A-Za-z0-9./~_-][^\s=]*)(?=\s|$)")
+"""A line that starts a program with sudo: its options (group 1, the last one) and the program (group 2)."""
+_SUDO_KEEPS = re.compile(r"(?:^|\s)(?:-\w*E\w*|--preserve-env\b)")
+_SUDO_ADMIN = frozenset(
+    "apt apt-get aptitude dnf yum zypper pacman emerge snap flatpak dpkg rpm usermod gpasswd groupadd adduser "
+    "systemctl service journalctl modprobe rmmod dmesg reboot shutdown amdgpu-install dkms update-grub grub-mkconfig "
+    "update-initramfs mkinitcpio dracut nano vim vi tee chmod chown chgrp ln cp mv rm mkdir cat ls echo sh -c su "
+    "docker podman rocm-smi amd-smi rocminfo lspci mount umount".split()
+)
+"""Programs that administer the machine: a sudo line running one of them starts no program that uses the GPU."""
+_SUDO_AFTER = (
+    "exported in the shell, and the next command starts the program with sudo (line {line}), which runs it "
+    "with a reset environment (env_reset is on by default): the variable does not reach it; pass it after sudo "
+    "(sudo NAME=value command) or keep it with sudo --preserve-env=NAME"
+)
+"""sudoers(5): env_reset is on by default, and -E / --preserve-env keep the caller's variables
+(https://github.com/sudo-project/sudo/blob/SUDO_1_9_15p5/docs/sudoers.man.in). Reports of an export lost to a
+later sudo command: WIttyJudge/adless#1, arkime/arkime#958, aitrios/aitrios-edge-device-core#6 (h31d)."""
+
+
+def _sudo_side(block: Block, sightings: List[SettingSighting]) -> List[SettingSighting]:
+    """An ``export`` whose next command (only other settings between, three lines at most) starts a program
+    with ``sudo`` and without -E / --preserve-env does not reach that program: sudo resets the environment.
+    Marked as not reaching it; a sudo line that administers the machine (apt, usermod ...) is no program start."""
+    if "sudo" not in block.lower:
+        return sightings
+    lines = block.lines
+    out: List[SettingSighting] = []
+    for sighting in sightings:
+        if sighting.origin == "export" and sighting.value is not None and sighting.reaches is None:
+            at = block.position_of(sighting.line)
+            for index in range(at + 1, min(at + 4, len(lines))):
+                text = lines[index].text
+                if not text.strip() or _SETTING_LINE.match(text):
+                    continue
+                start = _SUDO_START.match(text)
+                if start is not None and not _SUDO_KEEPS.search(text[: start.start(2)]) and start.group(2).split("/")[-1] not in _SUDO_ADMIN \
+                        and sighting.name + "=" not in text:
+                    sighting = replace(sighting, reaches=False, reason=_SUDO_AFTER.format(line=lines[index].number))
+                break
+        out.append(sighting)
+    return out
+
+
 def parse(block: Block) -> List[Piece]:
     sightings, coverage, used = _listings(block)
     config, keys = _ollama_config(block)
     listed = {(s.line.number, s.name) for s in sightings + config}
-    scanned = _most_specific(_host_side(block, _startup_files(block, [
+    scanned = _most_specific(_sudo_side(block, _host_side(block, _startup_files(block, [
         replace(s, failed_with=True) if _failed_with(block, s) else s
         for s in _scan(block) + _compose(block)
         if (s.line.number, s.name) not in listed and not _mentioned_as_advice(s, block) and not _placeholder(s)
-    ])))
+    ]))))
     all_sightings = sightings + config + scanned
     pieces: List[Piece] = []
     if sightings or coverage:
