@@ -67,3 +67,32 @@ def test_a_cross_family_override_beside_a_crash_is_said_before_a_finding_about_t
     )
     findings = serious_findings(report)
     assert findings and findings[0][0] == "RD214" and findings[0][2] == "env"
+
+
+def _set_now(report: str) -> dict:
+    env = ingest(report).facts.env.vars
+    return dict(env.value or {}) if env.is_known else {}
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        "I used to need HSA_OVERRIDE_GFX_VERSION=10.3.0 on ROCm 5.2, now everything works without it. RX 6800 XT",
+        "Previously I exported HSA_OVERRIDE_GFX_VERSION=10.3.0, with ROCm 6.2 my RX 6700 XT runs without it.",
+        "On my old machine I had HSA_OVERRIDE_GFX_VERSION=10.3.0 in .bashrc.",
+    ],
+)
+def test_an_override_given_as_an_earlier_state_is_not_the_environment_now(report: str) -> None:
+    assert "HSA_OVERRIDE_GFX_VERSION" not in _set_now(report)
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        "I set HSA_OVERRIDE_GFX_VERSION=10.3.0 and it still crashes on my RX 6600",
+        "I had to set HSA_OVERRIDE_GFX_VERSION=10.3.0 to get it running on my RX 6700 XT",
+        "HSA_OVERRIDE_GFX_VERSION=10.3.0 python main.py",
+    ],
+)
+def test_an_override_said_as_set_now_is_read(report: str) -> None:
+    assert _set_now(report).get("HSA_OVERRIDE_GFX_VERSION") == "10.3.0"

@@ -487,6 +487,16 @@ _ADVICE_AFTER = re.compile(r"^\S{0,600}\s[^.!?\n]{0,60}?\b(?:might|may|would|cou
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 
 
+_PAST_BEFORE = re.compile(
+    r"\b(?:used\s+to|no\s+longer|previously|formerly|in\s+the\s+past|back\s+(?:when|then|in)|on\s+(?:my\s+)?(?:old|previous|other)\s+(?:machine|pc|setup|system|card|gpu))\b",
+    re.IGNORECASE,
+)
+_PAST_AFTER = re.compile(r"^\S{0,600}[^.!?\n]{0,80}?\b(?:(?:is|was|are)\s+no\s+longer\s+(?:needed|required|necessary)|(?:not|never)\s+(?:needed|required)\s+any\s?more)\b", re.IGNORECASE)
+"""A sentence that gives the setting as an earlier state ("I used to need HSA_OVERRIDE_GFX_VERSION=10.3.0 on
+ROCm 5.2", "previously I exported ...", "HSA_OVERRIDE_GFX_VERSION=10.3.0 is no longer needed"): not the
+environment now (issue 23, state and context; h31d)."""
+
+
 def _advice(block: Block, line: Line, column: int) -> bool:
     """The sentence around ``column`` of ``line`` (200 characters before it at most, the line before
     included when the break between them may be one a wrapping tool made) gives advice or a possibility."""
@@ -495,7 +505,9 @@ def _advice(block: Block, line: Line, column: int) -> bool:
     if index > 0 and may_be_wrapped(block.lines[index - 1].text, line.text.strip()):
         before = (block.lines[index - 1].text[-200:] + " " + before)[-200:]
     ends = list(_SENTENCE_END.finditer(before))
-    return bool(_ADVICE.search(before[ends[-1].end() :] if ends else before) or _ADVICE_AFTER.match(line.text[column : column + 800]))
+    sentence = before[ends[-1].end() :] if ends else before
+    after = line.text[column : column + 800]
+    return bool(_ADVICE.search(sentence) or _ADVICE_AFTER.match(after) or _PAST_BEFORE.search(sentence) or _PAST_AFTER.match(after))
 
 
 _PROGRAM_SETS = re.compile(r"\b(?:auto-?)?sets\s+[`'\"]?$", re.IGNORECASE)
