@@ -96,3 +96,37 @@ def test_an_override_given_as_an_earlier_state_is_not_the_environment_now(report
 )
 def test_an_override_said_as_set_now_is_read(report: str) -> None:
     assert _set_now(report).get("HSA_OVERRIDE_GFX_VERSION") == "10.3.0"
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        "HSA_OVERRIDE_GFX_VERSION=11.0.0 on my 780M but ollama still uses CPU",
+        "I set HSA_OVERRIDE_GFX_VERSION=10.3.0 for my RX 6700 XT but ollama is not using the GPU, only CPU",
+        "ollama runs on the CPU only.\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\nRX 6600 XT on Ubuntu 24.04",
+    ],
+)
+def test_an_override_for_ollama_set_in_a_shell_is_said_not_to_reach_its_service(report: str) -> None:
+    assert "RD683" in [f[0] for f in serious_findings(report)]
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        # the unit sets it
+        'ollama uses the CPU.\n[Service]\nEnvironment="HSA_OVERRIDE_GFX_VERSION=10.3.0"\nRX 6700 XT',
+        # started by hand from the shell that has it
+        "HSA_OVERRIDE_GFX_VERSION=10.3.0 ollama serve\nollama still uses the CPU on my RX 6700 XT",
+        # ollama works
+        "HSA_OVERRIDE_GFX_VERSION=11.0.0 made ollama use my 780M, 20 tok/s now",
+        # not ollama
+        "HSA_OVERRIDE_GFX_VERSION=10.3.0 on my RX 6700 XT but ComfyUI still uses the CPU",
+    ],
+)
+def test_an_override_whose_place_is_shown_or_that_works_or_is_not_for_ollama_is_not_said_lost(report: str) -> None:
+    assert "RD683" not in [f[0] for f in serious_findings(report)]
+
+
+def test_a_variable_followed_by_a_word_of_a_sentence_is_not_a_command_prefix() -> None:
+    settings = ingest("HSA_OVERRIDE_GFX_VERSION=11.0.0 on my 780M but ollama still uses CPU").facts.env.settings
+    assert [s.origin for s in settings.value or []] == ["prose"]

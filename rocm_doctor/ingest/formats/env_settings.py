@@ -56,6 +56,13 @@ _UNSET = re.compile(rf"(?<![^\s;&|(`])unset\s+(?:-[vf]\s+)?((?:{_NAME}[ \t]*){{1
 _PREFIX = re.compile(
     rf"^[ \t`]*(?:sudo\s+(?:-\S+\s+){{0,8}}|env\s+)?((?:{_UPPER_NAME}={_VALUE}[ \t]+){{1,64}})([A-Za-z0-9./~_-][^\s=]*)(?=\s|$)", re.MULTILINE
 )
+_PROSE_WORDS = frozenset(
+    "on for in with and but or is was are were does doesn't didn't don't did do has had have seems seemed still "
+    "not to as at from since because when so also too works worked fixed fixes helps helped makes made "
+    "solved solves changes changed gives gave".split()
+)
+"""English words that follow ``NAME=value`` in a sentence ("HSA_OVERRIDE_GFX_VERSION=11.0.0 on my 780M but
+ollama still uses CPU", "=10.3.0 and it works"): no program is started with the prefix (h31d)."""
 _SUDO_RESETS = (
     "sudo starts the command with a reset environment (env_reset is on by default), so a variable set "
     "before sudo does not reach it; pass it after sudo (sudo NAME=value command) or keep it with sudo --preserve-env=NAME"
@@ -393,6 +400,8 @@ def _scan(block: Block) -> List[SettingSighting]:
             command = match.group(2)
             if command.lower() in ("export", "set", "setx", "env") or match.start() in taken:
                 continue
+            if command.lower().strip(",.;:") in _PROSE_WORDS and not line.command:
+                continue  # "HSA_OVERRIDE_GFX_VERSION=11.0.0 on my 780M": a sentence, read as prose below
             sudo = command == "sudo"
             add(match, [
                 _sighting(n, v, "command-prefix", line, TRUST_TEMPLATE, not sudo, _SUDO_RESETS if sudo else None)
