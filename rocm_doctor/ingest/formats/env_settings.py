@@ -755,7 +755,8 @@ _SUDO_AFTER = (
 )
 """sudoers(5): env_reset is on by default, and -E / --preserve-env keep the caller's variables
 (https://github.com/sudo-project/sudo/blob/SUDO_1_9_15p5/docs/sudoers.man.in). Reports of an export lost to a
-later sudo command: WIttyJudge/adless#1, arkime/arkime#958, aitrios/aitrios-edge-device-core#6 (h31d)."""
+later sudo command: WIttyJudge/adless#1, arkime/arkime#958, aitrios/aitrios-edge-device-core#6,
+bitsandbytes-foundation/bitsandbytes#385 (LD_LIBRARY_PATH lost to `sudo python`) (h31d)."""
 
 
 def _sudo_side(block: Block, sightings: List[SettingSighting]) -> List[SettingSighting]:
