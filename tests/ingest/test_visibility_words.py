@@ -93,3 +93,19 @@ def test_a_list_starting_with_minus_one_or_a_word_is_said_as_an_environment_mist
 )
 def test_an_index_that_may_name_a_gpu_is_not_said_to_hide_every_gpu(report: str) -> None:
     assert "RD681" not in [f[0] for f in serious_findings(report)]
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        "export ROCR_VISIBLE_DEVICES=-1\nRX 7900 XTX, torch.cuda.is_available() returns False",
+        "export ROCR_VISIBLE_DEVICES=\"\"\nrocminfo lists only the CPU agent, RX 6800 XT",
+    ],
+)
+def test_a_rocr_list_that_is_empty_or_starts_with_minus_one_hides_every_gpu(report: str) -> None:
+    findings = serious_findings(report)
+    assert findings and findings[0][0] == "RD681"
+
+
+def test_a_rocr_uuid_that_cannot_be_checked_is_not_said_to_hide_every_gpu() -> None:
+    assert "RD681" not in [f[0] for f in serious_findings("ROCR_VISIBLE_DEVICES=GPU-abc123 torch sees nothing")]

@@ -154,18 +154,38 @@ def _past_the_one_gpu(facts: Facts, env: Dict[str, str]) -> Optional[str]:
     return None
 
 
+def _rocr_hides_every_gpu(env: Dict[str, str]) -> Optional[str]:
+    """Why ROCr surfaces no GPU whatever the machine has, or None.
+
+    ROCr keeps no GPU for an empty ROCR_VISIBLE_DEVICES, and stops at the first entry that is neither a
+    UUID it matches (a token starting with G) nor an index it has (strtol, so "-1" or "none" end the list
+    at once) (ROCm/ROCR-Runtime amd_filter_device.cpp at cdbe554a,
+    https://github.com/ROCm/ROCR-Runtime/blob/cdbe554aba5a9087e22182ea84ce0d9b90c6a123/runtime/hsa-runtime/core/runtime/amd_filter_device.cpp)."""
+    if "ROCR_VISIBLE_DEVICES" not in env:
+        return None
+    value = env["ROCR_VISIBLE_DEVICES"]
+    if not value.strip():
+        return "ROCR_VISIBLE_DEVICES is set but empty, which makes ROCr surface no GPU"
+    first = value.split(",")[0].strip()
+    if first.upper().startswith("G") or is_index(first):
+        return None
+    return f"ROCR_VISIBLE_DEVICES={value} starts with '{first}', which names no GPU, so ROCr surfaces none (it stops at the first invalid entry)"
+
+
 def hides_every_gpu(facts: Facts) -> Fact:
     """Why the visibility variables leave a HIP program no GPU on a machine that has one, or absent."""
     env = env_vars(facts)
     if env is None:
         return unknown(facts.env.vars.reason or "the environment variables were not read")
-    every = _hides_every_gpu(env)
+    every = _rocr_hides_every_gpu(env) or _hides_every_gpu(env)
     if every is not None:
         return known(every, "env")
     if double_filtered(env) is not None:
         return absent("env", "ROCR_VISIBLE_DEVICES and the HIP list mask twice: visible_devices_repeat_rocr says it")
-    if any(not env.get(name, "x").strip() for name in VISIBILITY_VARS):
-        return absent("env", "an empty visibility variable: what the runtime does with it differs by layer (RD321 says it)")
+    if any(not env.get(name, "x").strip() for name in ("HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES")):
+        # the HIP runtime reads an empty HIP_VISIBLE_DEVICES as unset (then CUDA_VISIBLE_DEVICES), PyTorch's
+        # device count as none: RD321 says it
+        return absent("env", "an empty HIP/CUDA visibility variable, read differently by HIP and PyTorch")
     vis = visibility(facts)
     if vis.visible == [] and vis.invalid and amd_agents(facts):
         return known("; ".join(vis.invalid), "env + GPU discovery")
