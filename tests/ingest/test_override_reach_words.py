@@ -130,3 +130,22 @@ def test_an_override_whose_place_is_shown_or_that_works_or_is_not_for_ollama_is_
 def test_a_variable_followed_by_a_word_of_a_sentence_is_not_a_command_prefix() -> None:
     settings = ingest("HSA_OVERRIDE_GFX_VERSION=11.0.0 on my 780M but ollama still uses CPU").facts.env.settings
     assert [s.origin for s in settings.value or []] == ["prose"]
+
+
+def test_an_export_in_the_host_shell_before_a_container_without_env_does_not_reach_it_and_is_said_first() -> None:
+    report = (
+        "export HSA_OVERRIDE_GFX_VERSION=10.3.0\n"
+        "docker run -it --device=/dev/kfd --device=/dev/dri --group-add video rocm/pytorch\n"
+        ">>> torch.randn(2).cuda()\nRuntimeError: HIP error: invalid device function\nRX 6650 XT\n"
+    )
+    assert "HSA_OVERRIDE_GFX_VERSION" in _lost(report)
+    findings = serious_findings(report)
+    assert findings and findings[0][0] == "RD682"
+
+
+def test_an_export_forwarded_with_a_bare_env_option_reaches_the_container() -> None:
+    report = (
+        "export HSA_OVERRIDE_GFX_VERSION=10.3.0\n"
+        "docker run -it -e HSA_OVERRIDE_GFX_VERSION --device=/dev/kfd --device=/dev/dri rocm/pytorch\n"
+    )
+    assert "HSA_OVERRIDE_GFX_VERSION" not in _lost(report)

@@ -732,7 +732,7 @@ def _host_side(block: Block, sightings: List[SettingSighting]) -> List[SettingSi
                 if sighting.name in forwarded or "*" in forwarded:
                     break
                 if all(_SETTING_LINE.match(lines[between].text) for between in range(at + 1, index)):
-                    sighting = replace(sighting, for_error=False, reason=_HOST_SIDE.format(line=sighting.line.number))
+                    sighting = replace(sighting, for_error=False, reaches=False, reason=_HOST_SIDE.format(line=sighting.line.number))
                 break
         out.append(sighting)
     return out
