@@ -503,7 +503,7 @@ _PAST_BEFORE = re.compile(
 _PAST_AFTER = re.compile(r"^\S{0,600}[^.!?\n]{0,80}?\b(?:(?:is|was|are)\s+no\s+longer\s+(?:needed|required|necessary)|(?:not|never)\s+(?:needed|required)\s+any\s?more)\b", re.IGNORECASE)
 """A sentence that gives the setting as an earlier state ("I used to need HSA_OVERRIDE_GFX_VERSION=10.3.0 on
 ROCm 5.2", "previously I exported ...", "HSA_OVERRIDE_GFX_VERSION=10.3.0 is no longer needed"): not the
-environment now (issue 23, state and context; h31d)."""
+environment now (a report's state and context; h31d)."""
 
 
 def _advice(block: Block, line: Line, column: int) -> bool:
