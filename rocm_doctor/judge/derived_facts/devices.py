@@ -20,6 +20,7 @@ from rocm_doctor.judge.derived import Tables, machine_fact
 from rocm_doctor.judge.derived_facts._support import list_fact
 from rocm_doctor.judge.derived_facts.env import env_vars, not_shown, with_env
 from rocm_doctor.judge.derived_facts.gpus import amd_agents, integration_unknown
+from rocm_doctor.judge.derived_facts.pasted import HIP_LEVEL_LISTINGS
 from rocm_doctor.judge.derived_facts.visible_rocr import double_filtered
 from rocm_doctor.numbers import is_index, small_int
 
@@ -187,7 +188,9 @@ def hides_every_gpu(facts: Facts) -> Fact:
         # device count as none: RD321 says it
         return absent("env", "an empty HIP/CUDA visibility variable, read differently by HIP and PyTorch")
     vis = visibility(facts)
-    if vis.visible == [] and vis.invalid and amd_agents(facts):
+    listed_by_hip = facts.gpus.discovery.is_known and str(facts.gpus.discovery.value) in HIP_LEVEL_LISTINGS
+    if vis.visible == [] and vis.invalid and amd_agents(facts) and not listed_by_hip:
+        # a listing a HIP program printed (torch, hipInfo) already shows what the variables left
         return known("; ".join(vis.invalid), "env + GPU discovery")
     said = _past_the_one_gpu(facts, env)
     if said is not None:
