@@ -178,6 +178,10 @@ def hides_every_gpu(facts: Facts) -> Fact:
     env = env_vars(facts)
     if env is None:
         return unknown(facts.env.vars.reason or "the environment variables were not read")
+    on_windows = facts.host.os.is_known and facts.host.os.value == "windows"
+    if on_windows and "ROCR_VISIBLE_DEVICES" in env:
+        # HIP on Windows runs on the display driver, without ROCr: nothing reads ROCR_VISIBLE_DEVICES there
+        env = {name: value for name, value in env.items() if name != "ROCR_VISIBLE_DEVICES"}
     every = _rocr_hides_every_gpu(env) or _hides_every_gpu(env)
     if every is not None:
         return known(every, "env")
@@ -189,7 +193,7 @@ def hides_every_gpu(facts: Facts) -> Fact:
         return absent("env", "an empty HIP/CUDA visibility variable, read differently by HIP and PyTorch")
     vis = visibility(facts)
     listed_by_hip = facts.gpus.discovery.is_known and str(facts.gpus.discovery.value) in HIP_LEVEL_LISTINGS
-    if vis.visible == [] and vis.invalid and amd_agents(facts) and not listed_by_hip:
+    if vis.visible == [] and vis.invalid and amd_agents(facts) and not listed_by_hip and not on_windows:
         # a listing a HIP program printed (torch, hipInfo) already shows what the variables left
         return known("; ".join(vis.invalid), "env + GPU discovery")
     said = _past_the_one_gpu(facts, env)
