@@ -1,0 +1,82 @@
+"""Which torch build ran, as reporters say it in sentences (issue 23, classes cuda_wheel_on_amd and
+wrong_torch_build; block h31b of rules/data/signatures.yaml). The REPL and script forms of
+torch.version.hip are python_session's; these are the prose forms. Assertions are about signatures,
+facts and finding categories, never about wording.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import ingest, problems_shown, report_contexts, signature_contexts
+
+HIP_NONE = "hip_none_told"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # YanWenKun/ComfyUI-Docker#187
+        "No env flag helps here, since a cu130 wheel has no HIP code at all (torch.version.hip is None), so the only way is a rocm build.",
+        # vllm-project/vllm#38337
+        "pip's build isolation installs the CUDA variant of PyTorch from PyPI, so `torch.version.hip` is `None` even though the system has ROCm",
+        # pytorch/pytorch#99983 (the same construct on torch.version.cuda)
+        "Finally, when I try and print torch.version.hip it returns ```None```.",
+        "torch.version.hip prints None on my RX 6800",
+        "torch.version.hip returns None",
+        "print(torch.version.hip) -> None",
+        "torch.version.hip => None, torch.__version__ => 2.1.0+cu121",
+        "I checked and torch.version.hip is still None after running setup.sh",
+        'python -c "import torch; print(torch.version.hip)" gives None',
+        "Is pytorch using ROCm? torch.version.hip is None and torch.version.cuda is 12.1.",
+    ],
+)
+def test_torch_version_hip_said_to_be_none_is_read_in_reporters_words(sentence: str) -> None:
+    assert HIP_NONE in signature_contexts(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "if torch.version.hip is None:",
+        "assert torch.version.hip is not None",
+        "torch.version.hip is not None, it prints 6.2.41133",
+        "Please check whether torch.version.hip is None.",
+        "Does torch.version.hip return None for you?",
+        "On my other machine torch.version.hip prints None, but here it is 6.1",
+        "torch.version.hip used to print None, fixed it by reinstalling from the rocm6.2 index",
+        "return torch.version.hip is None",
+        "torch.version.hip == None",
+    ],
+)
+def test_code_a_negation_a_question_or_a_past_state_is_not_torch_version_hip_said_none(sentence: str) -> None:
+    assert HIP_NONE not in signature_contexts(sentence)
+
+
+def test_torch_version_hip_said_none_is_the_fact_the_repl_form_gives() -> None:
+    said = ingest("RX 6800 on Ubuntu 22.04. torch.version.hip prints None\n").facts.torch.hip_version
+    printed = ingest("RX 6800 on Ubuntu 22.04.\n>>> torch.version.hip\nNone\n").facts.torch.hip_version
+    assert said.status == printed.status == "absent"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "torch.version.hip returns None on my RX 6800, ubuntu 22.04",
+        "RX 7900 XTX, rocm 6.2. print(torch.version.hip) -> None",
+        "Is pytorch using ROCm? torch.version.hip is None and torch.version.cuda is 12.1. I have a 7900xtx.",
+    ],
+)
+def test_a_short_amd_report_saying_hip_is_none_gets_the_not_a_rocm_build_error(text: str) -> None:
+    assert problems_shown(text)[:1] == ["RD829"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "RTX 4090 on ubuntu. torch.version.hip prints None and torch.version.cuda prints 12.1, all fine",
+        "RX 6800 on ubuntu. Before, torch.version.hip printed None; after reinstalling from the rocm6.2 index it prints 6.2.41133 and everything works",
+        "RX 7900 XTX under ZLUDA on Windows: torch.version.hip is None, as expected with ZLUDA",
+    ],
+)
+def test_hip_said_none_on_an_nvidia_machine_in_the_past_or_under_zluda_is_no_torch_build_error(text: str) -> None:
+    assert "RD829" not in problems_shown(text)
