@@ -7,7 +7,7 @@ facts and finding categories, never about wording.
 from __future__ import annotations
 
 import pytest
-from ingest_helpers import ingest, problems_shown, report_contexts, signature_contexts
+from ingest_helpers import ingest, problems_shown, signature_contexts, signature_errors
 
 HIP_NONE = "hip_none_told"
 
@@ -80,3 +80,49 @@ def test_a_short_amd_report_saying_hip_is_none_gets_the_not_a_rocm_build_error(t
 )
 def test_hip_said_none_on_an_nvidia_machine_in_the_past_or_under_zluda_is_no_torch_build_error(text: str) -> None:
     assert "RD829" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # LykosAI/StabilityMatrix#1669
+        "Installs CUDA version for Stable Diffusion Webui Reforge for my Radeon 7600XT even if Rocm version is selected. Fails to start after becase 'no nvidia GPU found'.",
+        "it stops with `no nvidia driver found`",
+        "then it says ‘no NVIDIA GPU detected’",
+    ],
+)
+def test_the_cuda_builds_error_retold_in_single_quotes_or_backticks_is_read(sentence: str) -> None:
+    assert "nvidia_driver_named_by_user" in signature_errors(sentence)
+
+
+def test_a_short_amd_report_retelling_no_nvidia_gpu_in_single_quotes_gets_a_torch_build_error() -> None:
+    text = (
+        "Installs CUDA version for Stable Diffusion Webui Reforge for my Radeon 7600XT even if Rocm version is selected. "
+        "Fails to start after becase 'no nvidia GPU found'.\nUbuntu 24.04 LTS.\n"
+    )
+    assert problems_shown(text)[:1] == ["RD500"]
+
+
+def test_the_nvidia_driver_too_old_message_shows_a_cuda_build() -> None:
+    # pytorch/pytorch#126004: the message on an RX 7900 XTX
+    text = (
+        "i have issues with Cuda, and i'm running with AMD RX 7900XTX\nRuntimeError:\n"
+        "The NVIDIA driver on your system is too old (found version 11010). Please update your GPU driver\n"
+    )
+    facts = ingest(text).facts
+    assert facts.torch.flavour.value == "cuda"
+    assert problems_shown(text)[:1] == ["RD100"]
+
+
+def test_the_nvidia_driver_too_old_message_on_an_nvidia_machine_is_no_amd_finding() -> None:
+    # lllyasviel/Fooocus#1313: an RTX 3050 with driver 470
+    text = (
+        "RuntimeError: The NVIDIA driver on your system is too old (found version 11040).\n"
+        "Ubuntu 21.04\nNvidia GeForce RTX 3050 laptop GPU\n"
+    )
+    assert not [rule for rule in problems_shown(text) if rule in ("RD100", "RD500", "RD528")]
+
+
+def test_a_hip_driver_version_in_the_too_old_message_implies_no_build() -> None:
+    text = "RX 7900 XTX\nThe NVIDIA driver on your system is too old (found version 60140092).\n"
+    assert ingest(text).facts.torch.flavour.status != "known"
