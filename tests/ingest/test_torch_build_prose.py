@@ -126,3 +126,52 @@ def test_the_nvidia_driver_too_old_message_on_an_nvidia_machine_is_no_amd_findin
 def test_a_hip_driver_version_in_the_too_old_message_implies_no_build() -> None:
     text = "RX 7900 XTX\nThe NVIDIA driver on your system is too old (found version 60140092).\n"
     assert ingest(text).facts.torch.flavour.status != "known"
+
+
+NON_ROCM_INSTALL = "non_rocm_torch_install_told"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # LykosAI/StabilityMatrix#1669
+        "Installs CUDA version for Stable Diffusion Webui Reforge for my Radeon 7600XT even if Rocm version is selected.",
+        # AUTOMATIC1111/stable-diffusion-webui#9402
+        "i see the rocm index in the indexes, but then it tries to download nvidia's pytorch2.",
+        # AUTOMATIC1111/stable-diffusion-webui#8808
+        "It's installed the wrong `torch` because it's not managed to use the rocm index and just grabbed normal pytorch.",
+        # AUTOMATIC1111/stable-diffusion-webui#6440
+        "when I got into the webui.bat file it tries to download the nvidia version instead of using the AMD version I believe.",
+        "The ComfyUI installer pulled the CUDA build, now it runs on CPU.",
+        "the update downloaded the nvidia variant again",
+    ],
+)
+def test_an_install_of_a_non_rocm_torch_is_read_in_reporters_words(sentence: str) -> None:
+    assert NON_ROCM_INSTALL in signature_contexts(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I did not install the CUDA version, pip list shows 2.5.1+rocm6.2",
+        "If you have an NVIDIA card, install the CUDA version; for AMD use the rocm index.",
+        "I installed CUDA version 12.1 for another project",
+        "Should I download the CUDA version?",
+        "I installed the normal pytorch for ROCm from the rocm6.2 index and it works",
+        "Before, the installer pulled the CUDA build; now it takes the rocm one",
+        "a plain pip install would download the CUDA version by default",
+        "I installed the cuda version of the toolkit",
+    ],
+)
+def test_a_negation_advice_a_toolkit_a_question_or_the_past_is_not_an_install_of_a_non_rocm_torch(sentence: str) -> None:
+    assert NON_ROCM_INSTALL not in signature_contexts(sentence)
+
+
+def test_a_short_amd_report_saying_the_installer_took_the_cuda_build_gets_the_install_finding() -> None:
+    text = "Installs CUDA version for Stable Diffusion Webui Reforge for my Radeon 7600XT even if Rocm version is selected.\nUbuntu 24.04 LTS.\n"
+    assert problems_shown(text)[:1] == ["RD540"]
+
+
+def test_an_install_of_the_cuda_build_said_on_a_rocm_torch_report_is_no_install_finding() -> None:
+    text = "RX 7600 on Mint. The installer pulled the CUDA build.\n>>> torch.__version__\n'2.5.1+rocm6.2'\n"
+    assert "RD540" not in problems_shown(text)
