@@ -175,3 +175,37 @@ def test_a_short_amd_report_saying_the_installer_took_the_cuda_build_gets_the_in
 def test_an_install_of_the_cuda_build_said_on_a_rocm_torch_report_is_no_install_finding() -> None:
     text = "RX 7600 on Mint. The installer pulled the CUDA build.\n>>> torch.__version__\n'2.5.1+rocm6.2'\n"
     assert "RD540" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    ("rows", "flavour"),
+    [
+        # meta-pytorch/data#315: the two variants of the pytorch channel's package
+        ("pytorch                   1.11.0              py3.8_cpu_0    pytorch\npytorch-mutex             1.0                         cpu    pytorch\n", "cpu"),
+        ("pytorch                   1.11.0          py3.8_cuda11.3_cudnn8.2.0_0    pytorch\npytorch-mutex             1.0                        cuda    pytorch\n", "cuda"),
+        ("[conda] pytorch                   2.0.1           py3.10_cuda11.8_cudnn8.7.0_0    pytorch\n", "cuda"),
+        ("pytorch-mutex             1.0                         cpu    pytorch\n", "cpu"),
+    ],
+)
+def test_a_conda_list_row_names_the_build_of_conda_pytorch(rows: str, flavour: str) -> None:
+    text = "RX 6800 XT on Ubuntu 22.04\n$ conda list | grep pytorch\n" + rows
+    assert ingest(text).facts.torch.flavour.value == flavour
+
+
+def test_a_conda_row_of_pips_torch_names_no_build() -> None:
+    text = "RX 6800 XT on Ubuntu 22.04\n$ conda list | grep torch\ntorch                     2.5.1+rocm6.2            pypi_0    pypi\n"
+    assert ingest(text).facts.torch.flavour.value == "rocm"
+
+
+def test_the_imported_torch_outranks_a_conda_row_in_the_same_environment() -> None:
+    text = (
+        "PyTorch version: 2.0.1+rocm5.4.2\nIs debug build: False\nCUDA used to build PyTorch: N/A\n"
+        "ROCM used to build PyTorch: 5.4.22803-474e8620\nIs CUDA available: True\n\nVersions of relevant libraries:\n"
+        "[pip3] torch==2.0.1+rocm5.4.2\n[conda] pytorch                   2.0.1           py3.10_cuda11.8_cudnn8.7.0_0    pytorch\n"
+    )
+    assert ingest(text).facts.torch.flavour.value == "rocm"
+
+
+def test_a_conda_cuda_pytorch_on_an_amd_machine_gets_the_cuda_build_error() -> None:
+    text = "RX 6800 XT on Ubuntu 22.04\n$ conda list | grep pytorch\npytorch                   2.0.1           py3.10_cuda11.8_cudnn8.7.0_0    pytorch\n"
+    assert problems_shown(text)[:1] == ["RD100"]
