@@ -27,6 +27,7 @@ HIP_NONE = "hip_none_told"
         "torch.version.hip => None, torch.__version__ => 2.1.0+cu121",
         "I checked and torch.version.hip is still None after running setup.sh",
         'python -c "import torch; print(torch.version.hip)" gives None',
+        "RX 9070 XT, Fedora 42. torch.version.hip: None",
         "Is pytorch using ROCm? torch.version.hip is None and torch.version.cuda is 12.1.",
     ],
 )
@@ -46,6 +47,8 @@ def test_torch_version_hip_said_to_be_none_is_read_in_reporters_words(sentence: 
         "torch.version.hip used to print None, fixed it by reinstalling from the rocm6.2 index",
         "return torch.version.hip is None",
         "torch.version.hip == None",
+        "When torch.version.hip returns None you have the CUDA build; mine prints 6.2.41133 and works.",
+        "Tip: if torch.version.hip is None, you installed the wrong wheel.",
     ],
 )
 def test_code_a_negation_a_question_or_a_past_state_is_not_torch_version_hip_said_none(sentence: str) -> None:
@@ -161,6 +164,7 @@ def test_an_install_of_a_non_rocm_torch_is_read_in_reporters_words(sentence: str
         "Before, the installer pulled the CUDA build; now it takes the rocm one",
         "a plain pip install would download the CUDA version by default",
         "I installed the cuda version of the toolkit",
+        "When you download the CUDA version on an AMD card it falls back to the CPU.",
     ],
 )
 def test_a_negation_advice_a_toolkit_a_question_or_the_past_is_not_an_install_of_a_non_rocm_torch(sentence: str) -> None:
