@@ -213,3 +213,13 @@ def test_the_imported_torch_outranks_a_conda_row_in_the_same_environment() -> No
 def test_a_conda_cuda_pytorch_on_an_amd_machine_gets_the_cuda_build_error() -> None:
     text = "RX 6800 XT on Ubuntu 22.04\n$ conda list | grep pytorch\npytorch                   2.0.1           py3.10_cuda11.8_cudnn8.7.0_0    pytorch\n"
     assert problems_shown(text)[:1] == ["RD100"]
+
+
+def test_a_requirements_install_then_the_gpu_said_not_detected_gets_the_replaced_torch_warning() -> None:
+    text = "RX 7900 XTX, Ubuntu. I ran pip install -r requirements.txt and now the GPU is not detected\n"
+    assert problems_shown(text)[:1] == ["RD900"]
+
+
+def test_the_gpu_said_not_detected_without_a_requirements_install_is_no_replaced_torch_warning() -> None:
+    text = "RX 7900 XTX, Ubuntu. I installed torch from the rocm6.2 index and now the GPU is not detected\n"
+    assert "RD900" not in problems_shown(text)
