@@ -223,3 +223,17 @@ def test_a_requirements_install_then_the_gpu_said_not_detected_gets_the_replaced
 def test_the_gpu_said_not_detected_without_a_requirements_install_is_no_replaced_torch_warning() -> None:
     text = "RX 7900 XTX, Ubuntu. I installed torch from the rocm6.2 index and now the GPU is not detected\n"
     assert "RD900" not in problems_shown(text)
+
+
+def test_a_question_about_installing_the_cuda_build_is_no_retold_install() -> None:
+    assert "cuda_torch_install_retold" not in signature_errors("RX 6800: Should I install the CUDA version of torch or the ROCm one?")
+    assert "RD540" not in problems_shown("RX 6800: Should I install the CUDA version of torch or the ROCm one?")
+
+
+def test_the_retold_install_of_the_cuda_build_is_still_read_beside_an_example() -> None:
+    sentence = "installing it causes uninstallation of PyTorch for ROCm and install PyTorch for CUDA (e.g., 2.3.1+cu121)"
+    assert "cuda_torch_install_retold" in signature_errors(sentence)
+
+
+def test_a_question_about_installing_the_cuda_build_is_no_cuda_packages_install() -> None:
+    assert "cuda_packages_install_told" not in signature_contexts("RX 6800: Should I install the CUDA version of torch or the ROCm one?")
