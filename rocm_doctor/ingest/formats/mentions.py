@@ -82,6 +82,20 @@ purpose for its NVIDIA card (unslothai/unsloth#10450), which the CUDA-wheel find
 _COMPARED_WITH_BEFORE = re.compile(r"\b(?:than|vs\.?|versus|compared\s+(?:to|with)|like|faster|slower)\s+(?:on\s+)?(?:an?\s+|the\s+|my\s+)?$", re.IGNORECASE)
 """Words before a GPU that make it a yardstick ("slower than an RTX 4090", "vs RTX 3090", "compared to my 4090"): no
 device this machine is shown to have (a card of the reporter's may stand in another machine)."""
+_NVIDIA_GONE_BEFORE = re.compile(
+    r"\b(?:before|previously|formerly|originally|used\s+to"
+    r"|(?:came|coming|com(?:e|es)|mov(?:e|ed|ing)|switch(?:ed|ing)?|migrat(?:e|ed|ing)|upgrad(?:e|ed|ing)|chang(?:e|ed|ing)|went|go(?:ing)?)\s+(?:over\s+)?(?:away\s+)?from"
+    r"|(?:written|made|designed|meant|optimi[sz]ed)\s+for|(?:was|were)\s+(?:run|tested|benchmarked|measured)\s+(?:on|with))\b[^.!?;\n]{0,40}$",
+    re.IGNORECASE,
+)
+"""Words before an NVIDIA GPU that put it in the past or in a document: "I moved from NVIDIA (GTX 1080) to AMD",
+"Before I had my 2070", "The tutorial was written for an RTX 4090", "the benchmark was run on an NVIDIA A100". An
+NVIDIA GPU read as this machine's turns the CUDA-wheel findings off (a mixed box runs a CUDA torch on purpose), so
+one the reporter left behind must not: swapping an NVIDIA card for an AMD one is how a CUDA torch lands on AMD."""
+_NVIDIA_GONE_AFTER = re.compile(
+    r"^[^.!?;\n]{0,40}?(?:\bbefore\b|\bto\s+(?:an?\s+|the\s+|my\s+)?(?:AMD|Radeon|RX)\b)", re.IGNORECASE
+)
+"""Words after it that do the same: "had a GTX 1080 before", "from an RTX 2060 to an RX 7600"."""
 _SERIES = re.compile(r"\b(?:Radeon\s+)?RX\s?[5-9]000\s+series\b", re.IGNORECASE)
 _COUNT_BEFORE = re.compile(r"(?:(\d{1,2})\s?[x×*]|\b(two|dual|three|four|eight))\s*(?:AMD\s+)?$", re.IGNORECASE)
 _COUNT_WORDS = {"two": 2, "dual": 2, "three": 3, "four": 4, "eight": 8}
@@ -884,6 +898,10 @@ def _name_sightings(block: Block) -> List[GpuSighting]:
             if scope == ELSEWHERE or compared_elsewhere(around, at) or someone_elses(around, at) or denied(around, at):
                 continue
             if _COMPARED_WITH_BEFORE.search(around[max(0, at - 40) : at]):
+                continue
+            if _NVIDIA_GONE_BEFORE.search(around[max(0, at - 80) : at]) or _NVIDIA_GONE_AFTER.search(
+                around, at + match.end() - match.start(), at + match.end() - match.start() + 60
+            ):
                 continue
             name = match.group(0).strip()
             count = count_before(text, match.start())
