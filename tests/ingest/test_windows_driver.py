@@ -164,3 +164,17 @@ def test_a_windows_driver_update_said_to_break_the_gpu_work_points_at_the_driver
 )
 def test_a_driver_update_that_fixed_is_asked_about_or_is_a_setup_step_is_not_a_regression(text: str) -> None:
     assert "RD705" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Windows 11, RX 7900 XTX with ollama: after updating my AMD driver nothing broke, the GPU is still used.\n",
+        "Windows 11, RX 7900 XTX with ollama: after updating the drivers the crashes stopped.\n",
+        "Windows 11, RX 7800 XT with ZLUDA: after updating the AMD drivers my games stopped stuttering and ollama is faster.\n",
+        "Windows 11, RX 6800 with ollama: since I updated the Adrenalin driver it no longer crashes.\n",
+    ],
+)
+def test_a_driver_update_said_to_break_nothing_or_to_end_a_failure_is_not_a_regression(text: str) -> None:
+    assert "windows_driver_update_broke_told" not in signature_contexts(text)
+    assert "RD705" not in problems_shown(text)
