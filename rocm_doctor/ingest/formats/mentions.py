@@ -550,6 +550,19 @@ _NEWEST_IS = re.compile(r"\b(?:latest|newest|current)\b[^.!?\n]{0,24}$", re.IGNO
 """Before "driver is X": "the latest driver is 25.3.1" names what AMD offers, not what is installed
 (while "the latest Adrenalin 24.9.1 slows everything down" names the installed one)."""
 _IS = re.compile(r"[ \t]is[ \t]", re.IGNORECASE)
+_ADRENALIN_NOT_NOW_BEFORE = re.compile(
+    r"\b(?:(?:worked|was[ \t]+working)(?:[ \t]+(?:fine|well|perfectly|great|ok))?[ \t]+(?:with|on|under)|was[ \t]+fine[ \t]+(?:with|on)"
+    r"|used[ \t]+to|before|previously|last[ \t]+working|avoid|stay[ \t]+away[ \t]+from|(?:do[ \t]+not|don['\u2019]?t|never)[ \t]+(?:install|use|update|upgrade))"
+    r"\b[^.!?;\n]{0,30}$",
+    re.IGNORECASE,
+)
+"""Words before a release that make it one left behind or warned against, not the one installed: "It worked with
+Adrenalin 24.10.1 but after updating to 24.12.1 ...", "Avoid Adrenalin 24.10.1, I am on 24.8.1" (as
+:data:`_KERNEL_NOT_NOW_BEFORE` for kernels). A move "from X to Y" is read by :data:`_TO_RELEASE` first."""
+_ADRENALIN_NOT_NOW_AFTER = re.compile(
+    r"[ \t,)]{0,4}(?:was|were)[ \t]+(?:the[ \t]+)?(?:last|fine|working|ok(?:ay)?|good|stable)\b", re.IGNORECASE
+)
+"""After it: "Adrenalin 24.9.1 was the last driver that worked; now on 24.12.1"."""
 _LINUX_DRIVER_WORDS = re.compile(r"\b(?:amdgpu|pro|linux|dkms|kernel|rocm|hip sdk)\b", re.IGNORECASE)
 _PYTHON = re.compile(r"\bpython\s?v?(3\.\d{1,2}(?:\.\d{1,2})?)(?![\w.])|\bcp3(\d{1,2})-cp3\d{1,2}|\bpy3\.?(\d{1,2})(?![\w.])", re.IGNORECASE)
 
@@ -1238,6 +1251,14 @@ def _adrenalin(block: Block) -> List[Observation]:
             continue
         # "Adrenalin 24.9.1 or later" is a requirement, not the installed release
         if _OR_LATER.match(line.text, column + len(match.group(0)) + (later.end() - later.start() if later else 0)):
+            continue
+        # a release left behind or warned against: "It worked with Adrenalin 24.10.1 but after updating ...",
+        # "Adrenalin 24.9.1 was the last driver that worked", "Avoid Adrenalin 24.10.1, I am on 24.8.1"
+        end = column + len(match.group(0))
+        if not later and (
+            _ADRENALIN_NOT_NOW_BEFORE.search(line.text[max(0, column - 60) : column])
+            or _ADRENALIN_NOT_NOW_AFTER.match(line.text, end, end + 60)
+        ):
             continue
         # "the compatible driver is 24.6.1" names what a guide requires, not what is installed
         before = line.text[max(0, column - 40): column + len(match.group(0)) - len(match.group(1) or match.group(2))]
