@@ -341,6 +341,9 @@ def test_a_kfd_permission_error_proves_no_read_write_access() -> None:
         ("OS: Ubuntu 24.04 via WSL2 on Windows 11\n", 2),
         ("Windows 11, WSL2, rocminfo fails\n", 2),
         ("Environment: WSL2, Ubuntu 22.04\n", 2),
+        # the name spelled out is WSL, never native Windows (its "on Windows" is not the host's platform)
+        ("I'm running Ubuntu 22.04 on Windows Subsystem for Linux with a 7900 XTX.\n", 2),
+        ("I run ROCm under the Windows Subsystem for Linux.\n", 2),
         ("I moved from Windows 11 + WSL2 to native Ubuntu 24.04.\n", None),
         # a setup left behind (r30a)
         ("I used to run Windows 11 + WSL2, now I'm on native Ubuntu 24.04.\n", None),

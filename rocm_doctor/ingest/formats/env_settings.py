@@ -56,6 +56,13 @@ _UNSET = re.compile(rf"(?<![^\s;&|(`])unset\s+(?:-[vf]\s+)?((?:{_NAME}[ \t]*){{1
 _PREFIX = re.compile(
     rf"^[ \t`]*(?:sudo\s+(?:-\S+\s+){{0,8}}|env\s+)?((?:{_UPPER_NAME}={_VALUE}[ \t]+){{1,64}})([A-Za-z0-9./~_-][^\s=]*)(?=\s|$)", re.MULTILINE
 )
+_PROSE_WORDS = frozenset(
+    "on for in with and but or is was are were does doesn't didn't don't did do has had have seems seemed still "
+    "not to as at from since because when so also too works worked fixed fixes helps helped makes made "
+    "solved solves changes changed gives gave".split()
+)
+"""English words that follow ``NAME=value`` in a sentence ("HSA_OVERRIDE_GFX_VERSION=11.0.0 on my 780M but
+ollama still uses CPU", "=10.3.0 and it works"): no program is started with the prefix (h31d)."""
 _SUDO_RESETS = (
     "sudo starts the command with a reset environment (env_reset is on by default), so a variable set "
     "before sudo does not reach it; pass it after sudo (sudo NAME=value command) or keep it with sudo --preserve-env=NAME"
@@ -393,6 +400,8 @@ def _scan(block: Block) -> List[SettingSighting]:
             command = match.group(2)
             if command.lower() in ("export", "set", "setx", "env") or match.start() in taken:
                 continue
+            if command.lower().strip(",.;:") in _PROSE_WORDS and not line.command:
+                continue  # "HSA_OVERRIDE_GFX_VERSION=11.0.0 on my 780M": a sentence, read as prose below
             sudo = command == "sudo"
             add(match, [
                 _sighting(n, v, "command-prefix", line, TRUST_TEMPLATE, not sudo, _SUDO_RESETS if sudo else None)
@@ -470,6 +479,7 @@ _VAGUE = ("prose", "assignment")
 _ADVICE = re.compile(
     r"\b(?:can|could|should|would|might|may|must)\s+(?:be\s+)?(?:\w+\s+){0,2}(?:with|by|using)\b"
     r"|\byou\s+(?:can|could|should|need\s+to|have\s+to|must|may)\b|\b(?:suggest\w*|recommend\w*|advis\w*)\b"
+    r"|\b(?:should|shall|can|could|do|would|must)\s+(?:I|we)\s+(?:\w+\s+){0,3}?(?:set|use|export|try|add|put|change|pass)\b"
     r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS,
     re.IGNORECASE,
 )
@@ -477,12 +487,23 @@ _ADVICE = re.compile(
 a similar problem ... can be resolved with ... HSA_OVERRIDE_GFX_VERSION = 10.3.0"
 (leejet/stable-diffusion.cpp#160), "I would recommend setting the environment variable
 HSA_OVERRIDE_GFX_VERSION=10.3.0" (ROCm/rocBLAS#1339), "Maybe ... HSA_OVERRIDE_GFX_VERSION=10.3.0 might
-help" (ROCm/ROCm#2354). Another person's words are no setting made here either ("someone wrote ...
+help" (ROCm/ROCm#2354). A question the reporter asks before it is none either ("Should I set
+HIP_VISIBLE_DEVICES=1?", "Do I need to export HSA_OVERRIDE_GFX_VERSION=10.3.0?", h31d). Another person's words are no setting made here either ("someone wrote ...
 HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it": :data:`rocm_doctor.ingest.formats.common.REPORTED_SPEECH`), nor a
 document's ("the docs say \"HSA_OVERRIDE_GFX_VERSION=10.3.0 is required ...\"")."""
 _ADVICE_AFTER = re.compile(r"^\S{0,600}\s[^.!?\n]{0,60}?\b(?:might|may|would|could|should)\s+(?:help|work|fix)", re.IGNORECASE)
 """After the setting itself (its value may hold dots), the rest of the sentence says it "might help"."""
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+
+
+_PAST_BEFORE = re.compile(
+    r"\b(?:used\s+to|no\s+longer|previously|formerly|in\s+the\s+past|back\s+(?:when|then|in)|on\s+(?:my\s+)?(?:old|previous|other)\s+(?:machine|pc|setup|system|card|gpu))\b",
+    re.IGNORECASE,
+)
+_PAST_AFTER = re.compile(r"^\S{0,600}[^.!?\n]{0,80}?\b(?:(?:is|was|are)\s+no\s+longer\s+(?:needed|required|necessary)|(?:not|never)\s+(?:needed|required)\s+any\s?more)\b", re.IGNORECASE)
+"""A sentence that gives the setting as an earlier state ("I used to need HSA_OVERRIDE_GFX_VERSION=10.3.0 on
+ROCm 5.2", "previously I exported ...", "HSA_OVERRIDE_GFX_VERSION=10.3.0 is no longer needed"): not the
+environment now (a report's state and context; h31d)."""
 
 
 def _advice(block: Block, line: Line, column: int) -> bool:
@@ -493,7 +514,9 @@ def _advice(block: Block, line: Line, column: int) -> bool:
     if index > 0 and may_be_wrapped(block.lines[index - 1].text, line.text.strip()):
         before = (block.lines[index - 1].text[-200:] + " " + before)[-200:]
     ends = list(_SENTENCE_END.finditer(before))
-    return bool(_ADVICE.search(before[ends[-1].end() :] if ends else before) or _ADVICE_AFTER.match(line.text[column : column + 800]))
+    sentence = before[ends[-1].end() :] if ends else before
+    after = line.text[column : column + 800]
+    return bool(_ADVICE.search(sentence) or _ADVICE_AFTER.match(after) or _PAST_BEFORE.search(sentence) or _PAST_AFTER.match(after))
 
 
 _PROGRAM_SETS = re.compile(r"\b(?:auto-?)?sets\s+[`'\"]?$", re.IGNORECASE)
@@ -765,7 +788,52 @@ def _host_side(block: Block, sightings: List[SettingSighting]) -> List[SettingSi
                 if sighting.name in forwarded or "*" in forwarded:
                     break
                 if all(_SETTING_LINE.match(lines[between].text) for between in range(at + 1, index)):
-                    sighting = replace(sighting, for_error=False, reason=_HOST_SIDE.format(line=sighting.line.number))
+                    sighting = replace(sighting, for_error=False, reaches=False, reason=_HOST_SIDE.format(line=sighting.line.number))
+                break
+        out.append(sighting)
+    return out
+
+
+_SUDO_START = re.compile(r"^[ \t`]*(?:\$\s+|#\s+)?sudo(?:[ \t]+(-\S+))*[ \t]+([A-Za-z0-9./~_-][^\s=]*)(?=\s|$)")
+"""A line that starts a program with sudo: its options (group 1, the last one) and the program (group 2)."""
+_SUDO_KEEPS = re.compile(r"(?:^|\s)(?:-\w*E\w*|--preserve-env\b)")
+_SUDO_ADMIN = frozenset(
+    "apt apt-get aptitude dnf yum zypper pacman emerge snap flatpak dpkg rpm usermod gpasswd groupadd adduser "
+    "systemctl service journalctl modprobe rmmod dmesg reboot shutdown amdgpu-install dkms update-grub grub-mkconfig "
+    "update-initramfs mkinitcpio dracut nano vim vi tee chmod chown chgrp ln cp mv rm mkdir cat ls echo sh -c su "
+    "docker podman rocm-smi amd-smi rocminfo lspci mount umount".split()
+)
+"""Programs that administer the machine: a sudo line running one of them starts no program that uses the GPU."""
+_SUDO_AFTER = (
+    "exported in the shell, and the next command starts the program with sudo (line {line}), which runs it "
+    "with a reset environment (env_reset is on by default): the variable does not reach it; pass it after sudo "
+    "(sudo NAME=value command) or keep it with sudo --preserve-env=NAME"
+)
+"""sudoers(5): env_reset is on by default, and -E / --preserve-env keep the caller's variables
+(https://github.com/sudo-project/sudo/blob/SUDO_1_9_15p5/docs/sudoers.man.in). Reports of an export lost to a
+later sudo command: WIttyJudge/adless#1, arkime/arkime#958, aitrios/aitrios-edge-device-core#6,
+bitsandbytes-foundation/bitsandbytes#385 (LD_LIBRARY_PATH lost to `sudo python`) (h31d)."""
+
+
+def _sudo_side(block: Block, sightings: List[SettingSighting]) -> List[SettingSighting]:
+    """An ``export`` whose next command (only other settings between, three lines at most) starts a program
+    with ``sudo`` and without -E / --preserve-env does not reach that program: sudo resets the environment.
+    Marked as not reaching it; a sudo line that administers the machine (apt, usermod ...) is no program start."""
+    if "sudo" not in block.lower:
+        return sightings
+    lines = block.lines
+    out: List[SettingSighting] = []
+    for sighting in sightings:
+        if sighting.origin == "export" and sighting.value is not None and sighting.reaches is None:
+            at = block.position_of(sighting.line)
+            for index in range(at + 1, min(at + 4, len(lines))):
+                text = lines[index].text
+                if not text.strip() or _SETTING_LINE.match(text):
+                    continue
+                start = _SUDO_START.match(text)
+                if start is not None and not _SUDO_KEEPS.search(text[: start.start(2)]) and start.group(2).split("/")[-1] not in _SUDO_ADMIN \
+                        and sighting.name + "=" not in text:
+                    sighting = replace(sighting, reaches=False, reason=_SUDO_AFTER.format(line=lines[index].number))
                 break
         out.append(sighting)
     return out
@@ -775,11 +843,11 @@ def parse(block: Block) -> List[Piece]:
     sightings, coverage, used = _listings(block)
     config, keys = _ollama_config(block)
     listed = {(s.line.number, s.name) for s in sightings + config}
-    scanned = _most_specific(_host_side(block, _startup_files(block, [
+    scanned = _most_specific(_sudo_side(block, _host_side(block, _startup_files(block, [
         _ordered(block, s)
         for s in _scan(block) + _compose(block)
         if (s.line.number, s.name) not in listed and not _mentioned_as_advice(s, block) and not _placeholder(s)
-    ])))
+    ]))))
     all_sightings = sightings + config + scanned
     pieces: List[Piece] = []
     if sightings or coverage:

@@ -407,7 +407,7 @@ _WINDOWS_VER = re.compile(r"\bMicrosoft Windows \[Version 10\.0\.\d{5}(?:\.\d+)?
 copy from ``winver`` or PowerShell into a field or a sentence ("Windows 10.0.26200": ROCm/hip#3910,
 ROCm/TheRock#1719; the build tells 10 from 11)."""
 _WINDOWS_CONTEXT = re.compile(
-    r"\b(?i:on|under|for|in|using|with|running|native)\s+(?i:windows)\b(?!\s*(?:10|11)\b)|\bWindows\s+(?:machine|PC|host|laptop|desktop|box|system|native|side)\b"
+    r"\b(?i:on|under|for|in|using|with|running|native)\s+(?i:windows)\b(?!\s*(?:10|11)\b)(?!\s+(?i:subsystem)\b)|\bWindows\s+(?:machine|PC|host|laptop|desktop|box|system|native|side)\b"
     r"|\bWindows\s*(?:\+\s*)?(?:ROCm|HIP SDK)\b|\bamdhip64(?:_\d+)?\.dll\b"
     r"|\bwin_amd64\b|(?<![\w/])[A-Za-z]:[\\/]+(?i:Users|Program\s{1,3}Files|Windows|Python\d*|AI|ComfyUI|stable-diffusion)[\\/]"
 )
@@ -1121,7 +1121,8 @@ def _platform(block: Block) -> List[Observation]:
     lowered = block.lower
     out: List[Observation] = []
     wsl = False
-    if "wsl" in lowered:
+    # the name spelled out ("Ubuntu on Windows Subsystem for Linux") carries no "wsl" to gate on
+    if "wsl" in lowered or "subsystem for linux" in lowered:
         another_platform: Optional[bool] = None
         for match, line in block.scan(_WSL):
             if denied(*paragraph(block, line, block.column_at(match.start()))):

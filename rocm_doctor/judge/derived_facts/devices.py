@@ -12,14 +12,16 @@ UUIDs is undecided.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from rocm_doctor.facts.model import Facts, GpuAgent
-from rocm_doctor.facts.value import Fact, known, unknown
+from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, machine_fact
 from rocm_doctor.judge.derived_facts._support import list_fact
 from rocm_doctor.judge.derived_facts.env import env_vars, not_shown, with_env
 from rocm_doctor.judge.derived_facts.gpus import amd_agents, integration_unknown
+from rocm_doctor.judge.derived_facts.pasted import HIP_LEVEL_LISTINGS
+from rocm_doctor.judge.derived_facts.visible_rocr import double_filtered
 from rocm_doctor.numbers import is_index, small_int
 
 VISIBILITY_VARS = ("ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES")
@@ -115,6 +117,100 @@ def visible_devices_invalid(facts: Facts, tables: Tables) -> Fact:
     if vis.visible is None:
         return unknown(vis.reason or "undecided")
     return list_fact([], "env + GPU discovery", "no visibility variable names a missing device")
+
+
+def _hip_list(env: Dict[str, str]) -> Tuple[str, str]:
+    """(name, value) of the list the HIP runtime reads: HIP_VISIBLE_DEVICES when it is not empty, else
+    CUDA_VISIBLE_DEVICES (ROCm/clr rocdevice.cpp)."""
+    hip = env.get("HIP_VISIBLE_DEVICES", "")
+    if hip.strip():
+        return "HIP_VISIBLE_DEVICES", hip
+    return "CUDA_VISIBLE_DEVICES", env.get("CUDA_VISIBLE_DEVICES", "")
+
+
+def _past_the_one_gpu(facts: Facts, env: Dict[str, str]) -> Optional[str]:
+    """Why a list names no GPU on a machine the reporter says has one, or None.
+
+    With one GPU the only index is 0. The HIP runtime stops at the first entry at or past the number of
+    GPUs and keeps what came before, so a HIP_/CUDA_VISIBLE_DEVICES list that starts at 1 or more keeps
+    none (ROCm/clr rocdevice.cpp at 0053584a,
+    https://github.com/ROCm/clr/blob/0053584aacd5d89662a2437a722a63a8964fcce2/rocclr/device/rocm/rocdevice.cpp);
+    a ROCR_VISIBLE_DEVICES list of indices all 1 or more keeps none however ROCr treats a bad entry.
+    Words are enough only without a sign of a second GPU: an integrated GPU listed or named beside the
+    card is a device too (a Ryzen's Radeon Graphics can be device 1)."""
+    context = facts.symptoms.context
+    if not context.is_known or "single_gpu_said" not in (context.value or []):
+        return None
+    if len(facts.gpus.agents) > 1 or any(a.integrated.is_known and a.integrated.value for a in facts.gpus.agents):
+        return None
+    rocr = [t.strip() for t in env.get("ROCR_VISIBLE_DEVICES", "").split(",") if t.strip()]
+    if rocr and all(is_index(t) and int(t) >= 1 for t in rocr):
+        return f"ROCR_VISIBLE_DEVICES={env['ROCR_VISIBLE_DEVICES'].strip()} on a machine with one GPU, whose only index is 0"
+    if rocr:
+        return None  # what HIP counts depends on what ROCr kept: visible_devices_repeat_rocr judges both
+    name, value = _hip_list(env)
+    first = value.split(",")[0].strip()
+    if is_index(first) and int(first) >= 1:
+        return f"{name}={value.strip()} on a machine with one GPU, whose only index is 0"
+    return None
+
+
+def _rocr_hides_every_gpu(env: Dict[str, str]) -> Optional[str]:
+    """Why ROCr surfaces no GPU whatever the machine has, or None.
+
+    ROCr keeps no GPU for an empty ROCR_VISIBLE_DEVICES, and stops at the first entry that is neither a
+    UUID it matches (a token starting with G) nor an index it has (strtol, so "-1" or "none" end the list
+    at once) (ROCm/ROCR-Runtime amd_filter_device.cpp at cdbe554a,
+    https://github.com/ROCm/ROCR-Runtime/blob/cdbe554aba5a9087e22182ea84ce0d9b90c6a123/runtime/hsa-runtime/core/runtime/amd_filter_device.cpp)."""
+    if "ROCR_VISIBLE_DEVICES" not in env:
+        return None
+    value = env["ROCR_VISIBLE_DEVICES"]
+    if not value.strip():
+        return "ROCR_VISIBLE_DEVICES is set but empty, which makes ROCr surface no GPU"
+    first = value.split(",")[0].strip()
+    if first.upper().startswith("G") or is_index(first):
+        return None
+    return f"ROCR_VISIBLE_DEVICES={value} starts with '{first}', which names no GPU, so ROCr surfaces none (it stops at the first invalid entry)"
+
+
+def hides_every_gpu(facts: Facts) -> Fact:
+    """Why the visibility variables leave a HIP program no GPU on a machine that has one, or absent."""
+    env = env_vars(facts)
+    if env is None:
+        return unknown(facts.env.vars.reason or "the environment variables were not read")
+    on_windows = facts.host.os.is_known and facts.host.os.value == "windows"
+    if on_windows and "ROCR_VISIBLE_DEVICES" in env:
+        # HIP on Windows runs on the display driver, without ROCr: nothing reads ROCR_VISIBLE_DEVICES there
+        env = {name: value for name, value in env.items() if name != "ROCR_VISIBLE_DEVICES"}
+    every = _rocr_hides_every_gpu(env) or _hides_every_gpu(env)
+    if every is not None:
+        return known(every, "env")
+    if double_filtered(env) is not None:
+        return absent("env", "ROCR_VISIBLE_DEVICES and the HIP list mask twice: visible_devices_repeat_rocr says it")
+    if any(not env.get(name, "x").strip() for name in ("HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES")):
+        # the HIP runtime reads an empty HIP_VISIBLE_DEVICES as unset (then CUDA_VISIBLE_DEVICES), PyTorch's
+        # device count as none: RD321 says it
+        return absent("env", "an empty HIP/CUDA visibility variable, read differently by HIP and PyTorch")
+    vis = visibility(facts)
+    listed_by_hip = facts.gpus.discovery.is_known and str(facts.gpus.discovery.value) in HIP_LEVEL_LISTINGS
+    if vis.visible == [] and vis.invalid and amd_agents(facts) and not listed_by_hip and not on_windows:
+        # a listing a HIP program printed (torch, hipInfo) already shows what the variables left
+        return known("; ".join(vis.invalid), "env + GPU discovery")
+    said = _past_the_one_gpu(facts, env)
+    if said is not None:
+        return known(said, "env + the report's words")
+    return absent("env", "the visibility variables leave a GPU, or what they leave is not shown")
+
+
+@machine_fact(
+    "visible_devices_hide_every_gpu",
+    "Why HIP_/CUDA_/ROCR_VISIBLE_DEVICES leave no GPU to a HIP program on a machine that has one: a list "
+    "that starts with -1 or a word, every entry past the GPUs listed, or a list starting at 1 where the "
+    "reporter says the machine has one GPU; absent otherwise (and when both ROCR and HIP mask, which "
+    "visible_devices_repeat_rocr judges).",
+)
+def visible_devices_hide_every_gpu(facts: Facts, tables: Tables) -> Fact:
+    return hides_every_gpu(facts)
 
 
 @machine_fact(

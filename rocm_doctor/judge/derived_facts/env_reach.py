@@ -49,3 +49,39 @@ def startup_file_settings_beside_service(facts: Facts, tables: Tables) -> Fact:
     if not shown:
         return absent(facts.symptoms.context.source or "paste", "the report shows no service")
     return known(sorted(set(in_files)), f"{settings.source or 'paste'}; {shown[0]}")
+
+
+SHELL_ORIGINS = ("export", "prose", "assignment")
+"""Where a report sets a variable without saying in which process: a shell's export, a sentence, a bare
+NAME=value. Startup files (RD841), units, compose files, container options and listings say where."""
+WHERE_SHOWN = ("service_environment_configured", "ollama_serve_by_hand", "ollama_serve_by_hand_in_prose", "systemd_service_shown")
+"""Contexts that show where the server runs or gets its settings: the other rules judge those reports."""
+GPU_UNUSED = ("gpu_unused_told", "gpu_not_seen_said", "gpu_not_found_said")
+
+
+@machine_fact(
+    "override_set_beside_ollama_service",
+    "The HSA_OVERRIDE_GFX_VERSION value a report about ollama on Linux sets in a shell or a sentence, without "
+    "showing the server's unit, a hand-started `ollama serve` or a container, when it says the GPU goes unused: "
+    "ollama's Linux install runs the server as ollama.service, which never sees a shell's variables; absent otherwise.",
+)
+def override_set_beside_ollama_service(facts: Facts, tables: Tables) -> Fact:
+    settings = facts.env.settings
+    if not settings.is_known:
+        return absent(settings.source or "env", settings.reason or "the report shows no environment settings")
+    values = [s for s in settings.value or [] if s.name == "HSA_OVERRIDE_GFX_VERSION" and s.value is not None]
+    if not values or any(s.origin not in SHELL_ORIGINS for s in values):
+        return absent(settings.source or "paste", "no override, or one whose place the report shows")
+    if facts.host.os.is_known and facts.host.os.value not in ("linux", "wsl2"):
+        return absent(facts.host.os.source or "host", "ollama runs as a systemd service on Linux only")
+    context = facts.symptoms.context.value if facts.symptoms.context.is_known else []
+    signatures = facts.symptoms.signatures.value if facts.symptoms.signatures.is_known else []
+    if "ollama_named" not in (context or []):
+        return absent(facts.symptoms.context.source or "paste", "the report is not about ollama")
+    if any(c in (context or []) for c in WHERE_SHOWN) or any(s in (signatures or []) for s in OLLAMA_SERVER_FAILURES):
+        return absent(facts.symptoms.context.source or "paste", "the report shows where the server runs or what it got")
+    if any("container" in c or "docker" in c for c in context or []):
+        return absent(facts.symptoms.context.source or "paste", "a container gets its variables from its own options")
+    if not any(c in (context or []) for c in GPU_UNUSED):
+        return absent(facts.symptoms.context.source or "paste", "the report does not say the GPU goes unused")
+    return known(values[-1].value, settings.source or "paste")

@@ -141,6 +141,29 @@ def env_settings_not_reaching(facts: Facts, tables: Tables) -> Fact:
     return known(lost, settings.source or "paste") if lost else absent(settings.source or "paste", "every setting shown may reach the program")
 
 
+@gpu_fact(
+    "override_not_reaching",
+    "The HSA_OVERRIDE_GFX_VERSION value the report sets where it cannot reach the program (fish without -x, "
+    "before sudo, an env listing without it) when it is the GPU's documented same-family override, as "
+    "'value (origin, line): why'; absent when the report sets none that is lost, or a value of another one.",
+)
+def override_not_reaching(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    settings = facts.env.settings
+    if settings.status == "absent":
+        return absent(settings.source or "env", settings.reason)
+    if not settings.is_known:
+        return unknown(settings.reason or "the report shows no environment settings")
+    wanted = documented_override(facts, agent, tables)
+    if not wanted.is_known:
+        return wanted if wanted.status == "unknown" else absent(wanted.source or "overrides", wanted.reason)
+    lost = [
+        f"{s.value} ({s.origin}, {s.source}): {s.reason}"
+        for s in settings.value or []
+        if s.name == "HSA_OVERRIDE_GFX_VERSION" and s.reaches is False and (s.value or "").strip("'\"") == wanted.value
+    ]
+    return known(lost[0], settings.source or "paste") if lost else absent(settings.source or "paste", "no documented override is set where it cannot reach")
+
+
 @machine_fact(
     "cmd_set_on_linux",
     "Variables the report sets with cmd's 'set NAME=value' on Linux, where that syntax sets no variable "
