@@ -118,6 +118,9 @@ def test_a_required_or_newest_release_is_not_the_installed_driver(text: str) -> 
         "Windows 11, RX 7900 XTX. It worked with Adrenalin 24.10.1 but after updating to 24.12.1 ollama crashes.\n",
         "Windows 11, RX 7900 XTX. Adrenalin 24.9.1 was the last driver that worked; now on 24.12.1.\n",
         "Windows 11, RX 7900 XTX. Avoid Adrenalin 24.10.1, I am on 24.8.1.\n",
+        # a release a bug is dated by
+        "Windows 11, RX 7900 XTX, ollama. The bug was introduced in driver 24.9.1 according to AMD, I'm on 24.8.1.\n",
+        "Windows 11, RX 7900 XTX, ollama. Known issue with Adrenalin 24.9.1 and 24.10.1, so I stayed on 24.8.1.\n",
     ],
 )
 def test_a_driver_release_that_is_not_this_machines_is_not_read(text: str) -> None:

@@ -552,12 +552,14 @@ _NEWEST_IS = re.compile(r"\b(?:latest|newest|current)\b[^.!?\n]{0,24}$", re.IGNO
 _IS = re.compile(r"[ \t]is[ \t]", re.IGNORECASE)
 _ADRENALIN_NOT_NOW_BEFORE = re.compile(
     r"\b(?:(?:worked|was[ \t]+working)(?:[ \t]+(?:fine|well|perfectly|great|ok))?[ \t]+(?:with|on|under)|was[ \t]+fine[ \t]+(?:with|on)"
-    r"|used[ \t]+to|before|previously|last[ \t]+working|avoid|stay[ \t]+away[ \t]+from|(?:do[ \t]+not|don['\u2019]?t|never)[ \t]+(?:install|use|update|upgrade))"
+    r"|used[ \t]+to|before|previously|last[ \t]+working|avoid|stay[ \t]+away[ \t]+from|(?:do[ \t]+not|don['\u2019]?t|never)[ \t]+(?:install|use|update|upgrade)"
+    r"|(?:introduced|fixed|resolved|solved|patched)[ \t]+(?:in|with|since|by)|known[ \t]+(?:issues?|bugs?|problems?)[ \t]+(?:with|in|of|for))"
     r"\b[^.!?;\n]{0,30}$",
     re.IGNORECASE,
 )
 """Words before a release that make it one left behind or warned against, not the one installed: "It worked with
-Adrenalin 24.10.1 but after updating to 24.12.1 ...", "Avoid Adrenalin 24.10.1, I am on 24.8.1" (as
+Adrenalin 24.10.1 but after updating to 24.12.1 ...", "Avoid Adrenalin 24.10.1, I am on 24.8.1"; a release a bug is
+dated by: "The bug was introduced in driver 24.9.1, I'm on 24.8.1", "Known issue with Adrenalin 24.9.1" (as
 :data:`_KERNEL_NOT_NOW_BEFORE` for kernels). A move "from X to Y" is read by :data:`_TO_RELEASE` first."""
 _ADRENALIN_NOT_NOW_AFTER = re.compile(
     r"[ \t,)]{0,4}(?:was|were)[ \t]+(?:the[ \t]+)?(?:last|fine|working|ok(?:ay)?|good|stable)\b", re.IGNORECASE
