@@ -40,6 +40,11 @@ def test_a_windows_model_in_shared_memory_instead_of_vram_points_at_the_driver(t
         "Windows 11, RX 7900 XTX: ollama used to load the model into system RAM instead of VRAM before the update.\n",
         # the model is in VRAM
         "Windows 11, RX 7900 XTX: the model is fully in VRAM and shared GPU memory stays at 0.\n",
+        # a spill said to be expected, a condition, and a symptom said to have ended
+        "Windows 11, RX 7900 XTX, ollama. The model is 40GB so it goes into shared memory instead of VRAM, that's expected.\n",
+        "Windows 11, RX 7900 XTX, ollama. A 70B model spills into shared GPU memory instead of VRAM.\n",
+        "Windows 11, RX 7900 XTX, ollama. If the model goes to shared memory instead of VRAM, check the driver.\n",
+        "Windows 11, RX 7900 XTX, ollama. With 24.8.1 the model no longer loads into shared memory instead of VRAM.\n",
     ],
 )
 def test_shared_memory_words_that_are_not_the_symptom_are_not_read(text: str) -> None:
