@@ -13,6 +13,11 @@ Recognised in every listing people paste and in prose, by the package names in
   nixpkgs names a package ``pname-version``).
 
 The version is cut to the upstream release (``6.2.0.60200-66~22.04`` -> ``6.2.0``).
+
+``conda list`` rows of PyTorch's conda packages (and collect_env's ``[conda]`` copies of them) name the
+build in their build string: ``pytorch  2.0.1  py3.10_cuda11.8_cudnn8.7.0_0  pytorch``, ``pytorch  1.11.0
+py3.8_cpu_0  pytorch``, and the variant package ``pytorch-mutex  1.0  cpu  pytorch``
+(:data:`CONDA_BUILD_FLAVOURS`).
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
 from rocm_doctor.ingest.blocks import Block
 from rocm_doctor.ingest.formats.common import identity_observations, make_piece
-from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TOOL, Observation, Piece
+from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, Observation, Piece
 from rocm_doctor.knowledge._tables import need_rows, where
 from rocm_doctor.knowledge.torch_identity import identify
 
@@ -101,6 +106,38 @@ def _observations(name: str, version: str, rest: str, line, trust: int) -> List[
     return []
 
 
+_CONDA_ROW = re.compile(
+    r"^[^\S\n]{0,8}(?:\[conda\][^\S\n]{1,8})?(?P<name>pytorch|pytorch-mutex)[^\S\n]{1,60}\d{1,3}\.\d{1,3}(?:\.\d{1,3})?"
+    r"[^\S\n]{1,60}(?P<build>[A-Za-z0-9_.]{1,80})(?:[^\S\n]{1,60}[\w./:-]{1,80})?[^\S\n]{0,8}$",
+    re.MULTILINE,
+)
+"""A ``conda list`` row (name, version, build string, channel) of PyTorch's conda package or its variant package."""
+CONDA_BUILD_FLAVOURS = (
+    (re.compile(r"(?:^|_)cuda\d"), "cuda"),
+    (re.compile(r"(?:^|_)cpu(?:_|$)"), "cpu"),
+)
+"""The build a conda build string names. PyTorch's conda channel builds ``py{python}_cuda{CUDA}_cudnn{cuDNN}_{n}``
+and ``py{python}_cpu_{n}`` (pytorch/builder conda/build_pytorch.sh,
+https://github.com/pytorch/builder/blob/5cc0640848960f188c5e27028b557b9658b65594/conda/build_pytorch.sh), and its
+``pytorch-mutex`` package's build string is the variant itself (``cpu`` / ``cuda``). Reports show the rows:
+meta-pytorch/data#315 (``pytorch 1.11.0 py3.8_cpu_0`` beside ``py3.8_cuda11.3_cudnn8.2.0_0``),
+pytorch/pytorch#32369 (a CUDA install that gave ``cpuonly``), conda/conda#11001 (``pytorch-1.10.0-py3.6_cpu_0``).
+No conda channel of PyTorch has published ROCm builds (pytorch/pytorch.github.io#585, #1096: "Conda packages
+are not currently available for ROCm, please use pip instead"), so a build string names no ROCm build and a
+``pypi_0`` row (pip's torch listed by conda) names none."""
+
+
+def _conda_flavours(block: Block) -> List[Observation]:
+    out: List[Observation] = []
+    for match, line in block.scan(_CONDA_ROW):
+        flavour = next((name for pattern, name in CONDA_BUILD_FLAVOURS if pattern.search(match.group("build"))), None)
+        if flavour:
+            # What conda installed, which a pip-installed torch in the same environment may shadow: the
+            # torch the interpreter imports (collect_env's "PyTorch version", pip's listing) decides first.
+            out.append(Observation("torch.flavour", flavour, line, TRUST_TEMPLATE))
+    return out
+
+
 def parse(block: Block) -> List[Piece]:
     lowered = block.lower
     if "rocm" not in lowered and "torch" not in lowered and "amdgpu-dkms" not in lowered and "hip" not in lowered and "hsa" not in lowered:
@@ -129,6 +166,8 @@ def parse(block: Block) -> List[Piece]:
             continue
         named += _observations(match.group("name"), match.group("version"), "", line, TRUST_PROSE)
         named_lines.append(line)
+    conda = _conda_flavours(block) if "pytorch" in lowered else []
     pieces = [make_piece("distro-packages", lines, out)] if out else []
+    pieces += [make_piece("conda-list", [o.line for o in conda], conda)] if conda else []
     # A name quoted in prose is a loose mention: it must not hide other readings of its line.
     return pieces + ([make_piece(NAMED_KIND, named_lines, named)] if named else [])
