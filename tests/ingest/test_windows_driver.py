@@ -185,6 +185,9 @@ def test_a_driver_update_that_fixed_is_asked_about_or_is_a_setup_step_is_not_a_r
         "Windows 11, RX 7900 XTX with ollama: after updating the drivers the crashes stopped.\n",
         "Windows 11, RX 7800 XT with ZLUDA: after updating the AMD drivers my games stopped stuttering and ollama is faster.\n",
         "Windows 11, RX 6800 with ollama: since I updated the Adrenalin driver it no longer crashes.\n",
+        # an update that did not help a failure that was there before
+        "Windows 11, RX 7900 XTX, ollama. Even after updating the AMD driver to 25.3.1, ollama still doesn't use the GPU.\n",
+        "Windows 11, RX 7900 XTX, ollama. ollama doesn't use the GPU, even after I updated the drivers.\n",
     ],
 )
 def test_a_driver_update_said_to_break_nothing_or_to_end_a_failure_is_not_a_regression(text: str) -> None:
