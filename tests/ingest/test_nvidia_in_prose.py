@@ -73,6 +73,18 @@ def test_an_nvidia_gpu_the_reporter_moved_away_from_or_a_document_targets_keeps_
 @pytest.mark.parametrize(
     "text",
     [
+        "RX 7900 XTX, Ubuntu installed on my 980 Pro. torch 2.4.0+cu124, torch.cuda.is_available() returns False\n",
+        "RX 6800 XT, models on my 970 EVO Plus, torch 2.4.0+cu124 and torch.cuda.is_available() returns False\n",
+    ],
+)
+def test_a_samsung_ssd_named_by_its_model_number_is_no_nvidia_gpu(text: str) -> None:
+    assert not _nvidia_names(text)
+    assert problems_shown(text)[:1] == ["RD100"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "nvidia-smi shows NVIDIA GeForce RTX 4090. ROCm 6.2 is also installed.\n" + SMI_NO_MODULE,
         "GPU 0: NVIDIA GeForce RTX 3090 (UUID: GPU-1234)\nROCm 6.2\n" + SMI_NO_MODULE,
         "I have an RTX 3090. torch 2.3.0+rocm6.0 got installed by mistake.\n" + SMI_NO_MODULE,

@@ -71,14 +71,15 @@ NVIDIA_NAME = re.compile(
     r"|\bN[Vv][Ii][Dd][Ii][Aa]\s+(?:GeForce\s+)?" + _NVIDIA_NUMBER + r"(?:\s?(?:Ti|SUPER))?\b"
     r"|\b(?:NVIDIA\s+)?(?:Quadro\s+(?:RTX\s+)?[A-Z]{0,2}\d{3,4}|Titan\s+(?:RTX|V|Xp?)|Tesla\s+[A-Z]\d{1,3})\b"
     r"|\bNVIDIA\s+[ABHL]\d{2,3}S?\b"
-    r"|(?<=\bmy\s)(?:" + _NVIDIA_NUMBER + r")(?:\s?(?:Ti|SUPER))?\b",
+    r"|(?<=\bmy\s)(?:" + _NVIDIA_NUMBER + r")(?:\s?(?:Ti|SUPER))?\b(?![ \t]?(?:Pro|EVO|Plus|QVO|SSD|NVMe|M\.2)\b)",
     re.IGNORECASE,
 )
 """An NVIDIA GPU named in words, as people name the NVIDIA card beside an AMD one: "an RX470 and a GTX970"
 (ROCm/legacy-rocm-build#254), "amd mi50 cards and nvidia 3070 cards on the same workstation"
 (RafalSiwek/distributed-mlops-overview#1), "an smaller nvdia gpu (3050 8g) and a stronger amd one (7600xt)"
 (Comfy-Org/ComfyUI#14465; the bare number is read only after "my"), and "my 4090". A mixed box runs a CUDA torch on
-purpose for its NVIDIA card (unslothai/unsloth#10450), which the CUDA-wheel findings must not call a mistake."""
+purpose for its NVIDIA card (unslothai/unsloth#10450), which the CUDA-wheel findings must not call a mistake. A bare
+number named like a Samsung SSD ("my 980 Pro", "my 970 EVO Plus") is a disk, not a GeForce (r31a)."""
 _COMPARED_WITH_BEFORE = re.compile(r"\b(?:than|vs\.?|versus|compared\s+(?:to|with)|like|faster|slower)\s+(?:on\s+)?(?:an?\s+|the\s+|my\s+)?$", re.IGNORECASE)
 """Words before a GPU that make it a yardstick ("slower than an RTX 4090", "vs RTX 3090", "compared to my 4090"): no
 device this machine is shown to have (a card of the reporter's may stand in another machine)."""
