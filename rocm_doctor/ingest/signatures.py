@@ -77,15 +77,23 @@ _ANOTHERS_MACHINE = (
 """Another person or another of the reporter's machines ("my friend's", "my other PC"), or two of the
 reporter's machines set against each other in one sentence ("my laptop has no GPU available, but on the
 desktop it works"): which of them the report is about, the sentence does not say."""
-_PAST_OR_ELSEWHERE = (
-    r"\b(?:used\s{1,4}to|before(?!\s{1,4}(?:[`'\"]|\w{1,20}ing\b))"
+_FOR_EXAMPLE = r"for\s{1,4}(?:example|instance)"
+"""The words after it are an example (a template's "For example: the GPU is not detected"); the words before it
+are not: "It puts the model in shared memory instead of VRAM.For example, a 13b model ..." (ollama/ollama#7566)
+is the reporter's own instance of what they just said. A parenthesised "e.g." after a statement stays a sign
+of a general description ("When PyTorch is built for another ROCm (e.g. torch+rocm7.0 on ROCm 7.2), ...":
+bitsandbytes-foundation/bitsandbytes#1878), so only these words are left out of the look after a statement."""
+_EXAMPLE = r"e\.g(?=\.)|" + _FOR_EXAMPLE + r"|example(?=\s{0,4}:)"
+_NOT_NOW_OR_HERE = (
+    r"used\s{1,4}to|before(?!\s{1,4}(?:[`'\"]|\w{1,20}ing\b))"
     r"|previously(?!\s{1,4}(?:mentioned|said|stated|noted))|(?<!\bsaid\s)(?<!\bmentioned\s)(?<!\bstated\s)(?<!\bnoted\s)earlier"
     r"|" + _ANOTHERS_MACHINE + r""
     r"|(?:do\s{0,4}n'?t|do\s{1,4}not)\s{1,4}think|not\s{1,4}sure\s{1,4}(?:if|whether)|wonder(?:ing)?\s{1,4}(?:if|whether)"
     r"|(?:" + DOCUMENT_SAYS + r")|(?:" + REPORTED_SPEECH + r")"
-    r"|e\.g(?=\.)|for\s{1,4}(?:example|instance)|example(?=\s{0,4}:)|(?:clear\s{1,4}and\s{1,4}concise\s{1,4})?description\s{1,4}of"
-    r"|describe\s{1,4}(?:the|your|what|how|a)|please\s{1,4}(?:provide|describe|include|explain|list|add))\b"
+    r"|(?:clear\s{1,4}and\s{1,4}concise\s{1,4})?description\s{1,4}of"
+    r"|describe\s{1,4}(?:the|your|what|how|a)|please\s{1,4}(?:provide|describe|include|explain|list|add)"
 )
+_PAST_OR_ELSEWHERE = r"\b(?:" + _NOT_NOW_OR_HERE + r"|" + _EXAMPLE + r")\b"
 """Words of a past state, another machine, a doubt ("I don't think it runs on the CPU", "not sure if it
 uses the GPU") or a text retold ("the README says it looks for an NVIDIA GPU", "according to the docs, the
 installer tries to detect an NVIDIA GPU": what a document says about the program, not what it did on this
@@ -94,6 +102,8 @@ the bug is, e.g. the GPU is not detected", "<!-- Describe the problem ... -->": 
 bug-report templates word their placeholders so; the reporter did not write them about this machine);
 "before" with a gerund or a command is an order of steps
 ("I had to set HSA_OVERRIDE_GFX_VERSION before calling `ollama serve`": NixOS/nixpkgs#332446), not the past."""
+_PAST_OR_ELSEWHERE_AFTER = r"\b(?:" + _NOT_NOW_OR_HERE + r"|e\.g(?=\.)|example(?=\s{0,4}:))\b"
+"""The same words looked for after a statement in its sentence, less "for example" (:data:`_FOR_EXAMPLE`)."""
 _ANOTHERS_LABEL = r"(?![^\S\n]{0,8}[^\w\n]{0,4}(?:\w{1,20}\s{1,4}){0,3}?" + _ANOTHERS_MACHINE + r"\b[^.!?:\n]{0,40}:)"
 """A line that opens with a label naming another person's or machine ("My friend's laptop: torch.cuda.is_available()
 returns False", "On my other PC: no GPU found"): the statement after the colon is that machine's, though the
@@ -118,7 +128,7 @@ def statement_pattern(pattern: str, unless_line: Optional[str] = None) -> str:
     PC"), and not on a line that ``unless_line`` matches. A question or past state in another
     sentence of the same line leaves the statement. Linear: the sentence's start is found once per
     boundary, and the first "why" of a sentence is the only one tried."""
-    after = r"(?!" + _REST + r"{0,300}?" + _PAST_OR_ELSEWHERE + r")"
+    after = r"(?!" + _REST + r"{0,300}?" + _PAST_OR_ELSEWHERE_AFTER + r")"
     why = r"(?:(?!" + _WHY + r")" + _SENTENCE_TOKEN + r")*" + _WHY + _SENTENCE_TOKEN + r"*?(?:" + pattern + r")" + after
     plain = _SENTENCE_TOKEN + r"*?(?:" + pattern + r")(?!" + _REST + r"{0,300}\?)" + after
     guard = r"(?![^\n]*?(?:" + unless_line + r"))" if unless_line else ""

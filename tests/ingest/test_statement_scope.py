@@ -236,3 +236,27 @@ def test_a_group_list_without_render_stays_a_cause_without_a_failure_as_root_now
 )
 def test_a_group_list_without_render_stays_a_cause_when_it_works_even_as_root(said: str) -> None:
     assert "RD961" in problems_shown(_NO_RENDER_GROUP + said + "\n")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the reporter's own instance of what the sentence just said, the full stop typed without a space
+        # (ollama/ollama#7566), and with one
+        "It always uses so much shared VRAM while there is still a lot of free dedicated VRAM.For example, a 13b model needs 12GB.",
+        "It always uses so much shared VRAM while there is still a lot of free dedicated VRAM, for example with a 13b model.",
+    ],
+)
+def test_an_example_marker_after_a_statement_leaves_the_statement(text: str) -> None:
+    assert "hip_memory_in_shared_told" in _read(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A clear and concise description of the bug, e.g. the model uses shared memory instead of VRAM.",
+        "For example: the model sits in shared memory instead of dedicated VRAM.",
+    ],
+)
+def test_an_example_marker_before_a_statement_still_makes_it_an_example(text: str) -> None:
+    assert "hip_memory_in_shared_told" not in _read(text)
