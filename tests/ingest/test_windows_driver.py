@@ -193,3 +193,15 @@ def test_a_driver_update_that_fixed_is_asked_about_or_is_a_setup_step_is_not_a_r
 def test_a_driver_update_said_to_break_nothing_or_to_end_a_failure_is_not_a_regression(text: str) -> None:
     assert "windows_driver_update_broke_told" not in signature_contexts(text)
     assert "RD705" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Windows 11, RX 7900 XTX, ollama. Other users report that after updating the AMD driver ollama crashes. I haven't updated.\n",
+        "Windows 11, RX 7900 XTX, ollama. People say that since updating the Adrenalin driver ollama only uses the CPU.\n",
+    ],
+)
+def test_what_others_report_of_a_driver_update_is_no_regression_on_this_machine(text: str) -> None:
+    assert "windows_driver_update_broke_told" not in signature_contexts(text)
+    assert "RD705" not in problems_shown(text)
