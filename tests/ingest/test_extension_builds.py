@@ -141,6 +141,9 @@ def test_a_told_mismatch_without_both_versions_is_a_torch_rocm_mismatch_finding(
         "There is no mismatch of installed ROCm and the PyTorch wheel ROCm version here.\n",
         "When PyTorch is built with a different ROCm version than the system (e.g. torch+rocm7.0 on ROCm 7.2), "
         "bitsandbytes fails to find the native library.\n",
+        # a condition: what happens in general
+        "If PyTorch is built with a different ROCm version than the system, bitsandbytes fails to find the library.\n",
+        "In case torch was built for a different ROCm than the system, rebuild bitsandbytes.\n",
         # a pip torch with its bundled ROCm beside an older system ROCm, working: no mismatch told
         "pip install torch --index-url https://download.pytorch.org/whl/rocm6.2\n"
         "I have ROCm 6.0 installed in /opt/rocm and training works fine on my 7900 XTX.\n",
@@ -224,6 +227,10 @@ def test_ld_library_path_naming_another_rocm_ahead_of_the_bundled_one_is_read(te
         # a question, and a past state
         "Does LD_LIBRARY_PATH override the RUNPATH of the torch wheels?\n",
         "Before the fix my LD_LIBRARY_PATH pointed to another ROCm; it is clean now.\n",
+        # a negation between LD_LIBRARY_PATH and the override
+        "My LD_LIBRARY_PATH is empty, so it cannot override the RUNPATH.\n",
+        "LD_LIBRARY_PATH does not override the RUNPATH here since I unset it.\n",
+        "I unset LD_LIBRARY_PATH so that it doesn't override RUNPATH, it still crashes.\n",
     ],
 )
 def test_ld_library_path_words_that_do_not_say_another_rocm_is_loaded_first_are_not_read(text: str) -> None:

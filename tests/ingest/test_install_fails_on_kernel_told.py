@@ -45,6 +45,19 @@ def test_questions_past_success_others_and_other_packages_are_not_read(text: str
     assert TOLD not in signature_errors(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I couldn't install ROCm on kernel 6.8 at first, but after switching to 6.5 it installed and works.\n",
+        "If you can't install ROCm with kernel 6.8, use --no-dkms.\n",
+        "I could not install ROCm on the 6.11 kernel; after downgrading to 6.8 it installed fine.\n",
+    ],
+)
+def test_a_failure_said_to_be_passed_or_advice_for_whoever_meets_it_is_not_read(text: str) -> None:
+    assert TOLD not in signature_errors(text)
+    assert "RD692" not in problems_shown(text)
+
+
 def test_the_dkms_build_log_is_said_by_its_own_rule_not_by_the_words() -> None:
     text = (
         "I can't install ROCm on Ubuntu with kernel 6.14.\n"

@@ -57,6 +57,34 @@ def test_an_nvidia_gpu_of_another_person_wished_for_left_behind_or_compared_is_n
 @pytest.mark.parametrize(
     "text",
     [
+        "I moved from NVIDIA (GTX 1080) to AMD RX 6800. torch 2.1.0+cu118 says torch.cuda.is_available() False\n",
+        "Before I had my 2070, now I have an RX 6700 XT. torch.cuda.is_available() returns False with torch 2.2.0+cu121\n",
+        "Switched over from NVIDIA, had a GTX 1080 before. Now RX 6800, torch 2.1.0+cu118, torch.cuda.is_available() returns False\n",
+        "I came from an RTX 2060 to an RX 7600. torch 2.1.0+cu118, torch.cuda.is_available() returns False\n",
+        "RX 7900 XTX, torch 2.4.0+cu124, torch.cuda.is_available() returns False. The tutorial was written for an RTX 4090.\n",
+        "RX 7600, torch 2.1.0+cu118, torch.cuda.is_available() returns False. The benchmark was run on an NVIDIA A100.\n",
+    ],
+)
+def test_an_nvidia_gpu_the_reporter_moved_away_from_or_a_document_targets_keeps_the_cuda_wheel_finding(text: str) -> None:
+    assert not _nvidia_names(text)
+    assert problems_shown(text)[:1] == ["RD100"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "RX 7900 XTX, Ubuntu installed on my 980 Pro. torch 2.4.0+cu124, torch.cuda.is_available() returns False\n",
+        "RX 6800 XT, models on my 970 EVO Plus, torch 2.4.0+cu124 and torch.cuda.is_available() returns False\n",
+    ],
+)
+def test_a_samsung_ssd_named_by_its_model_number_is_no_nvidia_gpu(text: str) -> None:
+    assert not _nvidia_names(text)
+    assert problems_shown(text)[:1] == ["RD100"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "nvidia-smi shows NVIDIA GeForce RTX 4090. ROCm 6.2 is also installed.\n" + SMI_NO_MODULE,
         "GPU 0: NVIDIA GeForce RTX 3090 (UUID: GPU-1234)\nROCm 6.2\n" + SMI_NO_MODULE,
         "I have an RTX 3090. torch 2.3.0+rocm6.0 got installed by mistake.\n" + SMI_NO_MODULE,

@@ -89,6 +89,20 @@ def test_an_override_given_as_an_earlier_state_is_not_the_environment_now(report
 @pytest.mark.parametrize(
     "report",
     [
+        "Before, I had HIP_VISIBLE_DEVICES=1 set in .bashrc, I removed it and now it works. I have a single RX 7900 XTX.",
+        "I only have one GPU. CUDA_VISIBLE_DEVICES=1 was set by the script, I changed it to 0 and now it works.",
+        "I have only one GPU, an RX 7900 XTX. In my previous job's cluster we used HIP_VISIBLE_DEVICES=1. Here it works.",
+    ],
+)
+def test_a_visibility_list_taken_away_or_left_on_another_machine_is_no_setting_now_and_no_rd681(report: str) -> None:
+    now = _set_now(report)
+    assert "HIP_VISIBLE_DEVICES" not in now and "CUDA_VISIBLE_DEVICES" not in now
+    assert "RD681" not in [rule for rule, _, _ in serious_findings(report)]
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
         "I set HSA_OVERRIDE_GFX_VERSION=10.3.0 and it still crashes on my RX 6600",
         "I had to set HSA_OVERRIDE_GFX_VERSION=10.3.0 to get it running on my RX 6700 XT",
         "HSA_OVERRIDE_GFX_VERSION=10.3.0 python main.py",

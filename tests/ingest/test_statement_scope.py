@@ -231,6 +231,14 @@ def test_a_group_list_without_render_stays_a_cause_without_a_failure_as_root_now
 
 
 @pytest.mark.parametrize(
+    "said",
+    ["Even as root it works.", "Even with sudo it works fine.", "Even as root the GPU is found, but not as my user."],
+)
+def test_a_group_list_without_render_stays_a_cause_when_it_works_even_as_root(said: str) -> None:
+    assert "RD961" in problems_shown(_NO_RENDER_GROUP + said + "\n")
+
+
+@pytest.mark.parametrize(
     "text",
     [
         # the reporter's own instance of what the sentence just said, the full stop typed without a space

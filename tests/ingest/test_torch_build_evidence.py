@@ -57,6 +57,9 @@ def test_an_install_of_nvidia_cuda_packages_is_read_in_pip_uv_and_reporters_word
         "Otherwise it would install the cuda libraries.",
         "to prevent it from installing the cuda packages",
         "otherwise pip will install the CUDA version of pytorch",
+        # a document's instruction, or one for NVIDIA hardware
+        "The guide says to install the CUDA version of torch for NVIDIA cards. I used rocm6.2.",
+        "The README tells you to install the cuda packages first.",
     ],
 )
 def test_removing_or_denying_nvidia_packages_is_not_an_install_of_them(line: str) -> None:

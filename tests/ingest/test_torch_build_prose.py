@@ -230,6 +230,18 @@ def test_a_question_about_installing_the_cuda_build_is_no_retold_install() -> No
     assert "RD540" not in problems_shown("RX 6800: Should I install the CUDA version of torch or the ROCm one?")
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "RX 7900 XTX on Ubuntu 22.04. I installed the ROCm version, not the CUDA version of torch. torch.cuda.is_available() returns True",
+        "RX 7900 XTX on Ubuntu 22.04. The webui would install the CUDA version of torch, so I preinstalled the ROCm one.",
+    ],
+)
+def test_a_cuda_install_denied_or_given_as_what_would_happen_is_no_retold_install(text: str) -> None:
+    assert "cuda_torch_install_retold" not in signature_errors(text)
+    assert "RD540" not in problems_shown(text)
+
+
 def test_the_retold_install_of_the_cuda_build_is_still_read_beside_an_example() -> None:
     sentence = "installing it causes uninstallation of PyTorch for ROCm and install PyTorch for CUDA (e.g., 2.3.1+cu121)"
     assert "cuda_torch_install_retold" in signature_errors(sentence)

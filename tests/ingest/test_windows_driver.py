@@ -40,6 +40,11 @@ def test_a_windows_model_in_shared_memory_instead_of_vram_points_at_the_driver(t
         "Windows 11, RX 7900 XTX: ollama used to load the model into system RAM instead of VRAM before the update.\n",
         # the model is in VRAM
         "Windows 11, RX 7900 XTX: the model is fully in VRAM and shared GPU memory stays at 0.\n",
+        # a spill said to be expected, a condition, and a symptom said to have ended
+        "Windows 11, RX 7900 XTX, ollama. The model is 40GB so it goes into shared memory instead of VRAM, that's expected.\n",
+        "Windows 11, RX 7900 XTX, ollama. A 70B model spills into shared GPU memory instead of VRAM.\n",
+        "Windows 11, RX 7900 XTX, ollama. If the model goes to shared memory instead of VRAM, check the driver.\n",
+        "Windows 11, RX 7900 XTX, ollama. With 24.8.1 the model no longer loads into shared memory instead of VRAM.\n",
     ],
 )
 def test_shared_memory_words_that_are_not_the_symptom_are_not_read(text: str) -> None:
@@ -114,6 +119,13 @@ def test_a_required_or_newest_release_is_not_the_installed_driver(text: str) -> 
         "Windows 11, RX 7900 XTX. You need Adrenalin 24.9.1 or newer for this.\n",
         # a question about a release
         "Does Adrenalin 24.10.1 have the shared memory bug?\n",
+        # a release left behind or warned against
+        "Windows 11, RX 7900 XTX. It worked with Adrenalin 24.10.1 but after updating to 24.12.1 ollama crashes.\n",
+        "Windows 11, RX 7900 XTX. Adrenalin 24.9.1 was the last driver that worked; now on 24.12.1.\n",
+        "Windows 11, RX 7900 XTX. Avoid Adrenalin 24.10.1, I am on 24.8.1.\n",
+        # a release a bug is dated by
+        "Windows 11, RX 7900 XTX, ollama. The bug was introduced in driver 24.9.1 according to AMD, I'm on 24.8.1.\n",
+        "Windows 11, RX 7900 XTX, ollama. Known issue with Adrenalin 24.9.1 and 24.10.1, so I stayed on 24.8.1.\n",
     ],
 )
 def test_a_driver_release_that_is_not_this_machines_is_not_read(text: str) -> None:
@@ -163,4 +175,33 @@ def test_a_windows_driver_update_said_to_break_the_gpu_work_points_at_the_driver
     ],
 )
 def test_a_driver_update_that_fixed_is_asked_about_or_is_a_setup_step_is_not_a_regression(text: str) -> None:
+    assert "RD705" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Windows 11, RX 7900 XTX with ollama: after updating my AMD driver nothing broke, the GPU is still used.\n",
+        "Windows 11, RX 7900 XTX with ollama: after updating the drivers the crashes stopped.\n",
+        "Windows 11, RX 7800 XT with ZLUDA: after updating the AMD drivers my games stopped stuttering and ollama is faster.\n",
+        "Windows 11, RX 6800 with ollama: since I updated the Adrenalin driver it no longer crashes.\n",
+        # an update that did not help a failure that was there before
+        "Windows 11, RX 7900 XTX, ollama. Even after updating the AMD driver to 25.3.1, ollama still doesn't use the GPU.\n",
+        "Windows 11, RX 7900 XTX, ollama. ollama doesn't use the GPU, even after I updated the drivers.\n",
+    ],
+)
+def test_a_driver_update_said_to_break_nothing_or_to_end_a_failure_is_not_a_regression(text: str) -> None:
+    assert "windows_driver_update_broke_told" not in signature_contexts(text)
+    assert "RD705" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Windows 11, RX 7900 XTX, ollama. Other users report that after updating the AMD driver ollama crashes. I haven't updated.\n",
+        "Windows 11, RX 7900 XTX, ollama. People say that since updating the Adrenalin driver ollama only uses the CPU.\n",
+    ],
+)
+def test_what_others_report_of_a_driver_update_is_no_regression_on_this_machine(text: str) -> None:
+    assert "windows_driver_update_broke_told" not in signature_contexts(text)
     assert "RD705" not in problems_shown(text)

@@ -497,13 +497,20 @@ _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 
 
 _PAST_BEFORE = re.compile(
-    r"\b(?:used\s+to|no\s+longer|previously|formerly|in\s+the\s+past|back\s+(?:when|then|in)|on\s+(?:my\s+)?(?:old|previous|other)\s+(?:machine|pc|setup|system|card|gpu))\b",
+    r"\b(?:used\s+to|no\s+longer|previously|formerly|in\s+the\s+past|back\s+(?:when|then|in)|on\s+(?:my\s+)?(?:old|previous|other)\s+(?:machine|pc|setup|system|card|gpu)"
+    r"|before\s*,|before\s+(?:I|we)\s+(?:had|used|set|exported)|previous\s+(?:job|work|employer|machine|pc|setup|system|cluster|server|project)(?:['\u2019]s)?)\b",
     re.IGNORECASE,
 )
-_PAST_AFTER = re.compile(r"^\S{0,600}[^.!?\n]{0,80}?\b(?:(?:is|was|are)\s+no\s+longer\s+(?:needed|required|necessary)|(?:not|never)\s+(?:needed|required)\s+any\s?more)\b", re.IGNORECASE)
+_PAST_AFTER = re.compile(
+    r"^\S{0,600}(?:[^.!?\n]|[.!?](?=\S)){0,80}?\b(?:(?:is|was|are)\s+no\s+longer\s+(?:needed|required|necessary)|(?:not|never)\s+(?:needed|required)\s+any\s?more"
+    r"|(?:I|we)\s+(?:then\s+)?(?:removed|deleted|unset|dropped|changed|replaced|commented\s+out|took\s+out)\s+(?:it|that|this|the\s+(?:line|variable|setting|export))\b)",
+    re.IGNORECASE,
+)
 """A sentence that gives the setting as an earlier state ("I used to need HSA_OVERRIDE_GFX_VERSION=10.3.0 on
 ROCm 5.2", "previously I exported ...", "HSA_OVERRIDE_GFX_VERSION=10.3.0 is no longer needed"): not the
-environment now (a report's state and context; h31d)."""
+environment now (a report's state and context; h31d). Also "Before, I had HIP_VISIBLE_DEVICES=1 set in .bashrc,
+I removed it", "CUDA_VISIBLE_DEVICES=1 was set by the script, I changed it to 0", "In my previous job's cluster
+we used ..." (r31a): a setting the reporter took away or left on another machine."""
 
 
 def _advice(block: Block, line: Line, column: int) -> bool:

@@ -71,17 +71,32 @@ NVIDIA_NAME = re.compile(
     r"|\bN[Vv][Ii][Dd][Ii][Aa]\s+(?:GeForce\s+)?" + _NVIDIA_NUMBER + r"(?:\s?(?:Ti|SUPER))?\b"
     r"|\b(?:NVIDIA\s+)?(?:Quadro\s+(?:RTX\s+)?[A-Z]{0,2}\d{3,4}|Titan\s+(?:RTX|V|Xp?)|Tesla\s+[A-Z]\d{1,3})\b"
     r"|\bNVIDIA\s+[ABHL]\d{2,3}S?\b"
-    r"|(?<=\bmy\s)(?:" + _NVIDIA_NUMBER + r")(?:\s?(?:Ti|SUPER))?\b",
+    r"|(?<=\bmy\s)(?:" + _NVIDIA_NUMBER + r")(?:\s?(?:Ti|SUPER))?\b(?![ \t]?(?:Pro|EVO|Plus|QVO|SSD|NVMe|M\.2)\b)",
     re.IGNORECASE,
 )
 """An NVIDIA GPU named in words, as people name the NVIDIA card beside an AMD one: "an RX470 and a GTX970"
 (ROCm/legacy-rocm-build#254), "amd mi50 cards and nvidia 3070 cards on the same workstation"
 (RafalSiwek/distributed-mlops-overview#1), "an smaller nvdia gpu (3050 8g) and a stronger amd one (7600xt)"
 (Comfy-Org/ComfyUI#14465; the bare number is read only after "my"), and "my 4090". A mixed box runs a CUDA torch on
-purpose for its NVIDIA card (unslothai/unsloth#10450), which the CUDA-wheel findings must not call a mistake."""
+purpose for its NVIDIA card (unslothai/unsloth#10450), which the CUDA-wheel findings must not call a mistake. A bare
+number named like a Samsung SSD ("my 980 Pro", "my 970 EVO Plus") is a disk, not a GeForce (r31a)."""
 _COMPARED_WITH_BEFORE = re.compile(r"\b(?:than|vs\.?|versus|compared\s+(?:to|with)|like|faster|slower)\s+(?:on\s+)?(?:an?\s+|the\s+|my\s+)?$", re.IGNORECASE)
 """Words before a GPU that make it a yardstick ("slower than an RTX 4090", "vs RTX 3090", "compared to my 4090"): no
 device this machine is shown to have (a card of the reporter's may stand in another machine)."""
+_NVIDIA_GONE_BEFORE = re.compile(
+    r"\b(?:before|previously|formerly|originally|used\s+to"
+    r"|(?:came|coming|com(?:e|es)|mov(?:e|ed|ing)|switch(?:ed|ing)?|migrat(?:e|ed|ing)|upgrad(?:e|ed|ing)|chang(?:e|ed|ing)|went|go(?:ing)?)\s+(?:over\s+)?(?:away\s+)?from"
+    r"|(?:written|made|designed|meant|optimi[sz]ed)\s+for|(?:was|were)\s+(?:run|tested|benchmarked|measured)\s+(?:on|with))\b[^.!?;\n]{0,40}$",
+    re.IGNORECASE,
+)
+"""Words before an NVIDIA GPU that put it in the past or in a document: "I moved from NVIDIA (GTX 1080) to AMD",
+"Before I had my 2070", "The tutorial was written for an RTX 4090", "the benchmark was run on an NVIDIA A100". An
+NVIDIA GPU read as this machine's turns the CUDA-wheel findings off (a mixed box runs a CUDA torch on purpose), so
+one the reporter left behind must not: swapping an NVIDIA card for an AMD one is how a CUDA torch lands on AMD."""
+_NVIDIA_GONE_AFTER = re.compile(
+    r"^[^.!?;\n]{0,40}?(?:\bbefore\b|\bto\s+(?:an?\s+|the\s+|my\s+)?(?:AMD|Radeon|RX)\b)", re.IGNORECASE
+)
+"""Words after it that do the same: "had a GTX 1080 before", "from an RTX 2060 to an RX 7600"."""
 _SERIES = re.compile(r"\b(?:Radeon\s+)?RX\s?[5-9]000\s+series\b", re.IGNORECASE)
 _COUNT_BEFORE = re.compile(r"(?:(\d{1,2})\s?[x×*]|\b(two|dual|three|four|eight))\s*(?:AMD\s+)?$", re.IGNORECASE)
 _COUNT_WORDS = {"two": 2, "dual": 2, "three": 3, "four": 4, "eight": 8}
@@ -536,6 +551,21 @@ _NEWEST_IS = re.compile(r"\b(?:latest|newest|current)\b[^.!?\n]{0,24}$", re.IGNO
 """Before "driver is X": "the latest driver is 25.3.1" names what AMD offers, not what is installed
 (while "the latest Adrenalin 24.9.1 slows everything down" names the installed one)."""
 _IS = re.compile(r"[ \t]is[ \t]", re.IGNORECASE)
+_ADRENALIN_NOT_NOW_BEFORE = re.compile(
+    r"\b(?:(?:worked|was[ \t]+working)(?:[ \t]+(?:fine|well|perfectly|great|ok))?[ \t]+(?:with|on|under)|was[ \t]+fine[ \t]+(?:with|on)"
+    r"|used[ \t]+to|before|previously|last[ \t]+working|avoid|stay[ \t]+away[ \t]+from|(?:do[ \t]+not|don['\u2019]?t|never)[ \t]+(?:install|use|update|upgrade)"
+    r"|(?:introduced|fixed|resolved|solved|patched)[ \t]+(?:in|with|since|by)|known[ \t]+(?:issues?|bugs?|problems?)[ \t]+(?:with|in|of|for))"
+    r"\b[^.!?;\n]{0,30}$",
+    re.IGNORECASE,
+)
+"""Words before a release that make it one left behind or warned against, not the one installed: "It worked with
+Adrenalin 24.10.1 but after updating to 24.12.1 ...", "Avoid Adrenalin 24.10.1, I am on 24.8.1"; a release a bug is
+dated by: "The bug was introduced in driver 24.9.1, I'm on 24.8.1", "Known issue with Adrenalin 24.9.1" (as
+:data:`_KERNEL_NOT_NOW_BEFORE` for kernels). A move "from X to Y" is read by :data:`_TO_RELEASE` first."""
+_ADRENALIN_NOT_NOW_AFTER = re.compile(
+    r"[ \t,)]{0,4}(?:was|were)[ \t]+(?:the[ \t]+)?(?:last|fine|working|ok(?:ay)?|good|stable)\b", re.IGNORECASE
+)
+"""After it: "Adrenalin 24.9.1 was the last driver that worked; now on 24.12.1"."""
 _LINUX_DRIVER_WORDS = re.compile(r"\b(?:amdgpu|pro|linux|dkms|kernel|rocm|hip sdk)\b", re.IGNORECASE)
 _PYTHON = re.compile(r"\bpython\s?v?(3\.\d{1,2}(?:\.\d{1,2})?)(?![\w.])|\bcp3(\d{1,2})-cp3\d{1,2}|\bpy3\.?(\d{1,2})(?![\w.])", re.IGNORECASE)
 
@@ -885,6 +915,10 @@ def _name_sightings(block: Block) -> List[GpuSighting]:
                 continue
             if _COMPARED_WITH_BEFORE.search(around[max(0, at - 40) : at]):
                 continue
+            if _NVIDIA_GONE_BEFORE.search(around[max(0, at - 80) : at]) or _NVIDIA_GONE_AFTER.search(
+                around, at + match.end() - match.start(), at + match.end() - match.start() + 60
+            ):
+                continue
             name = match.group(0).strip()
             count = count_before(text, match.start())
             if not keep("nvidia " + name.lower(), count > 1):
@@ -1221,6 +1255,14 @@ def _adrenalin(block: Block) -> List[Observation]:
             continue
         # "Adrenalin 24.9.1 or later" is a requirement, not the installed release
         if _OR_LATER.match(line.text, column + len(match.group(0)) + (later.end() - later.start() if later else 0)):
+            continue
+        # a release left behind or warned against: "It worked with Adrenalin 24.10.1 but after updating ...",
+        # "Adrenalin 24.9.1 was the last driver that worked", "Avoid Adrenalin 24.10.1, I am on 24.8.1"
+        end = column + len(match.group(0))
+        if not later and (
+            _ADRENALIN_NOT_NOW_BEFORE.search(line.text[max(0, column - 60) : column])
+            or _ADRENALIN_NOT_NOW_AFTER.match(line.text, end, end + 60)
+        ):
             continue
         # "the compatible driver is 24.6.1" names what a guide requires, not what is installed
         before = line.text[max(0, column - 40): column + len(match.group(0)) - len(match.group(1) or match.group(2))]
