@@ -17,8 +17,8 @@ import pytest
 
 from rocm_doctor.data import read_yaml, rules_dir
 from rocm_doctor.judge.cases import case_facts, load_baseline, load_cases
-from rocm_doctor.judge.derived import load_all
-from rocm_doctor.pipeline import evaluate
+from rocm_doctor.judge.derived import DerivedValues, load_all
+from rocm_doctor.judge.engine import judge
 from rocm_doctor.judge.interpolate import fix_templates
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.ruledb import rule_database_info, table_checks
@@ -144,13 +144,18 @@ def test_no_derived_fact_description_cites_the_teams_notes() -> None:
 
 
 def test_no_fact_source_shown_in_a_finding_cites_the_teams_notes() -> None:
-    rules = load_rules(use_env=False)
+    # Each rule's evidence as its own firing cases show it (judging every rule on every case showed the
+    # same sources and took a tenth of the suite's time).
+    rules = {rule.id: rule for rule in load_rules(use_env=False)}
     baseline = load_baseline(CASES / "baseline.json")
     shown = 0
     problems = []
     for path in sorted(CASES.glob("RD*.yaml")):
         for case in load_cases(path, path.stem):
-            for finding in evaluate(rules, case_facts(baseline, case)).findings:
+            if case.kind != "fires" or path.stem not in rules:
+                continue
+            facts = case_facts(baseline, case)
+            for finding in judge([rules[path.stem]], facts, DerivedValues(facts)).findings:
                 for item in finding.evidence:
                     shown += 1
                     if item.source and NOTES_CITATION.search(item.source):

@@ -60,7 +60,7 @@ _ANCHORED = [s for s in signatures() if anchors(s.said or s.pattern.pattern) is 
 
 
 @pytest.mark.parametrize("signature", _ANCHORED, ids=lambda s: s.id)
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(data=st.data())
 def test_every_string_a_signature_matches_holds_one_of_its_anchors(signature, data) -> None:
     # a statement's sentence-scope wrapper only narrows where its own pattern matches, and the search
@@ -124,7 +124,7 @@ def test_the_readers_have_many_anchored_patterns_to_check() -> None:
 
 
 @pytest.mark.parametrize("pattern", _READER_PATTERNS, ids=lambda p: p.pattern[:40])
-@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_every_string_a_reader_pattern_matches_holds_one_of_its_anchors(pattern, data) -> None:
     text = data.draw(st.from_regex(pattern))
