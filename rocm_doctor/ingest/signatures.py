@@ -83,7 +83,9 @@ are not: "It puts the model in shared memory instead of VRAM.For example, a 13b 
 is the reporter's own instance of what they just said. A parenthesised "e.g." after a statement stays a sign
 of a general description ("When PyTorch is built for another ROCm (e.g. torch+rocm7.0 on ROCm 7.2), ...":
 bitsandbytes-foundation/bitsandbytes#1878), so only these words are left out of the look after a statement."""
-_EXAMPLE = r"e\.g(?=\.)|" + _FOR_EXAMPLE + r"|example(?=\s{0,4}:)"
+_EXAMPLE_MARKS = r"e\.g(?=\.)|example(?=\s{0,4}:)"
+"""An example's other markers: "e.g." and a label's "Example:"."""
+_EXAMPLE = _EXAMPLE_MARKS + r"|" + _FOR_EXAMPLE
 _NOT_NOW_OR_HERE = (
     r"used\s{1,4}to|before(?!\s{1,4}(?:[`'\"]|\w{1,20}ing\b))"
     r"|previously(?!\s{1,4}(?:mentioned|said|stated|noted))|(?<!\bsaid\s)(?<!\bmentioned\s)(?<!\bstated\s)(?<!\bnoted\s)earlier"
@@ -102,7 +104,7 @@ the bug is, e.g. the GPU is not detected", "<!-- Describe the problem ... -->": 
 bug-report templates word their placeholders so; the reporter did not write them about this machine);
 "before" with a gerund or a command is an order of steps
 ("I had to set HSA_OVERRIDE_GFX_VERSION before calling `ollama serve`": NixOS/nixpkgs#332446), not the past."""
-_PAST_OR_ELSEWHERE_AFTER = r"\b(?:" + _NOT_NOW_OR_HERE + r"|e\.g(?=\.)|example(?=\s{0,4}:))\b"
+_PAST_OR_ELSEWHERE_AFTER = r"\b(?:" + _NOT_NOW_OR_HERE + r"|" + _EXAMPLE_MARKS + r")\b"
 """The same words looked for after a statement in its sentence, less "for example" (:data:`_FOR_EXAMPLE`)."""
 _ANOTHERS_LABEL = r"(?![^\S\n]{0,8}[^\w\n]{0,4}(?:\w{1,20}\s{1,4}){0,3}?" + _ANOTHERS_MACHINE + r"\b[^.!?:\n]{0,40}:)"
 """A line that opens with a label naming another person's or machine ("My friend's laptop: torch.cuda.is_available()

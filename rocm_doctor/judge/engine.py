@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Iterable, List, Set, Tuple, Union
+from typing import Any, Callable, Iterable, List, Set, Tuple, Union
 
 from rocm_doctor import __version__
 from rocm_doctor.facts.model import Facts
@@ -141,18 +141,6 @@ def _mentions(node: Any, paths: Tuple[str, ...]) -> bool:
     return False
 
 
-_PHASE_OF: Dict[int, Tuple[Rule, bool]] = {}
-"""Whether a rule reads a second-phase fact, by the rule's identity: a walk of its condition tree, asked of every
-rule on every judgement (a quarter of judging a pasted report's time), while a loaded rule never changes."""
-
-
-def _second_phase(rule: Rule) -> bool:
-    known = _PHASE_OF.get(id(rule))
-    if known is None or known[0] is not rule:  # the rule itself is kept, so its id cannot be reused meanwhile
-        known = _PHASE_OF[id(rule)] = (rule, _mentions(rule.when, SECOND_PHASE))
-    return known[1]
-
-
 def explained_by(rule: Rule) -> List[str]:
     """The signature ids a finding of ``rule`` explains: those its condition tests and its ``explains``."""
     return _signatures_in(rule.when) + list(rule.explains)
@@ -200,8 +188,8 @@ def judge(rules: Iterable[Rule], facts: Facts, derived: DerivedValues) -> CheckR
     findings: List[Finding] = []
     undecided: List[Undecided] = []
     crashes: List[Crash] = list(facts.meta.crashes)
-    first = [r for r in rules if not _second_phase(r)]
-    second = [r for r in rules if _second_phase(r)]
+    first = [r for r in rules if not _mentions(r.when, SECOND_PHASE)]
+    second = [r for r in rules if _mentions(r.when, SECOND_PHASE)]
     _judge_all(first, facts, derived, findings, undecided, crashes)
     if second:
         by_id = {r.id: r for r in first}

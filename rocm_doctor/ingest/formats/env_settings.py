@@ -811,11 +811,7 @@ _SUDO_ADMIN = frozenset(
     "docker podman rocm-smi amd-smi rocminfo lspci mount umount".split()
 )
 """Programs that administer the machine: a sudo line running one of them starts no program that uses the GPU."""
-_SUDO_AFTER = (
-    "exported in the shell, and the next command starts the program with sudo (line {line}), which runs it "
-    "with a reset environment (env_reset is on by default): the variable does not reach it; pass it after sudo "
-    "(sudo NAME=value command) or keep it with sudo --preserve-env=NAME"
-)
+_SUDO_AFTER = "exported in the shell, and the next command starts the program with sudo (line {line}): " + _SUDO_RESETS
 """sudoers(5): env_reset is on by default, and -E / --preserve-env keep the caller's variables
 (https://github.com/sudo-project/sudo/blob/SUDO_1_9_15p5/docs/sudoers.man.in). Reports of an export lost to a
 later sudo command: WIttyJudge/adless#1, arkime/arkime#958, aitrios/aitrios-edge-device-core#6,

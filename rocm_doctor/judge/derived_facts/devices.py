@@ -58,6 +58,15 @@ def _apply(name: str, value: str, pool: List[GpuAgent], result: Visibility) -> O
     return chosen
 
 
+def _hip_list(env: Dict[str, str]) -> Tuple[str, str]:
+    """(name, value) of the list the HIP runtime reads: HIP_VISIBLE_DEVICES when it is not empty, else
+    CUDA_VISIBLE_DEVICES (ROCm/clr rocdevice.cpp)."""
+    hip = env.get("HIP_VISIBLE_DEVICES", "")
+    if hip.strip():
+        return "HIP_VISIBLE_DEVICES", hip
+    return "CUDA_VISIBLE_DEVICES", env.get("CUDA_VISIBLE_DEVICES", "")
+
+
 def _hides_every_gpu(env: Dict[str, str]) -> Optional[str]:
     """Why the HIP runtime enumerates no GPU at all whatever the machine has, or None.
 
@@ -66,8 +75,7 @@ def _hides_every_gpu(env: Dict[str, str]) -> Optional[str]:
     "none" or another word keeps no GPU (ROCm/clr rocclr/device/rocm/rocdevice.cpp at f9f995c6d,
     https://github.com/ROCm/clr/blob/f9f995c6d0aecec28debd3db0f41df0c15ec003d/rocclr/device/rocm/rocdevice.cpp#L496-L542).
     An index past the GPUs there needs the GPU list, which :func:`visibility` checks."""
-    hip = env.get("HIP_VISIBLE_DEVICES", "")
-    name, value = ("HIP_VISIBLE_DEVICES", hip) if hip.strip() else ("CUDA_VISIBLE_DEVICES", env.get("CUDA_VISIBLE_DEVICES", ""))
+    name, value = _hip_list(env)
     if not value.strip():
         return None
     first = value.split(",")[0].strip()
@@ -117,15 +125,6 @@ def visible_devices_invalid(facts: Facts, tables: Tables) -> Fact:
     if vis.visible is None:
         return unknown(vis.reason or "undecided")
     return list_fact([], "env + GPU discovery", "no visibility variable names a missing device")
-
-
-def _hip_list(env: Dict[str, str]) -> Tuple[str, str]:
-    """(name, value) of the list the HIP runtime reads: HIP_VISIBLE_DEVICES when it is not empty, else
-    CUDA_VISIBLE_DEVICES (ROCm/clr rocdevice.cpp)."""
-    hip = env.get("HIP_VISIBLE_DEVICES", "")
-    if hip.strip():
-        return "HIP_VISIBLE_DEVICES", hip
-    return "CUDA_VISIBLE_DEVICES", env.get("CUDA_VISIBLE_DEVICES", "")
 
 
 def _past_the_one_gpu(facts: Facts, env: Dict[str, str]) -> Optional[str]:
