@@ -28,7 +28,7 @@ from rocm_doctor.ingest.formats import mentions
 
 _INVENTORY = Path(__file__).parent / "pattern_inventory.py"
 
-SHORT, LONG = 1_500, 12_000
+SHORT, LONG = 1_000, 8_000
 """The two prefix lengths: 8 times longer must cost about 8 times as much (a quadratic pattern: 64)."""
 GROWTH_BOUND = 24.0
 """Generous: timing noise on a shared CI machine, and bounded repeats that fill up between the sizes."""
@@ -167,6 +167,15 @@ def test_every_reader_and_engine_pattern_reads_adversarial_text_in_linear_time(p
             if why:
                 slow.append(f"{where} on a {name}: {why}: {source[:120]!r}")
     assert not slow, "superlinear patterns:\n" + "\n".join(slow)
+
+
+def test_the_timing_tells_a_quadratic_pattern_from_a_linear_one() -> None:
+    # The pattern ``without_repeats`` once used (26-45 s on 80,000 characters), on texts half the test's sizes
+    # so that this check of the check stays short; the same ratio of lengths, so the same bound applies.
+    quadratic, linear = re.compile(r"[0-9a-f]*[0-9][0-9a-f]*"), re.compile(r"[0-9a-f]+")
+    short, long = "a" * (SHORT // 2), "a" * (LONG // 2)
+    assert _superlinear(quadratic, short, long, anchored=False)
+    assert not _superlinear(linear, short, long, anchored=False)
 
 
 def test_hex_runs_without_digits_are_blanked_in_linear_time() -> None:
