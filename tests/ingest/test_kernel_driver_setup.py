@@ -86,3 +86,58 @@ def test_a_strix_gpu_faulting_outside_amds_kernel_setup_is_told_so(gpu: str, ker
 )
 def test_strix_kernel_setup_is_not_raised_without_the_fault_the_release_or_the_apu(text: str) -> None:
     assert "RD618" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    ("cpu", "generation"),
+    [
+        ("Intel Core i7-3770K", "Ivy Bridge"),  # legacy-rocm-build#1218
+        ("Info: 6-Core model: Intel Xeon X5650 bits: 64 type: MT MCP arch: Nehalem", "Westmere"),  # #1214 (inxi)
+        ("Intel(R) Xeon(R) CPU E5-2670 0 @ 2.60GHz", "Sandy Bridge-EP"),  # #157
+        ("Intel(R) Xeon(R) CPU E5-1650 v2 @ 3.50GHz", "Sandy Bridge-EP"),  # #406
+        ("Intel(R) Core(TM) i7-2600K CPU @ 3.40GHz", "Sandy Bridge"),
+        ("Intel Core i7-920", "Nehalem"),
+    ],
+)
+def test_cpu_generations_before_pcie_atomics_are_recognised(cpu: str, generation: str) -> None:
+    from rocm_doctor.judge.derived import Tables
+    from rocm_doctor.judge.derived_facts.pcie_atomics import cpu_generation_without_atomics
+
+    found = cpu_generation_without_atomics(cpu, Tables())
+    assert found is not None and generation in found
+
+
+@pytest.mark.parametrize(
+    "cpu",
+    [
+        "Intel(R) Core(TM) i7-4770K CPU @ 3.50GHz",  # Haswell
+        "Intel(R) Xeon(R) CPU E5-2680 v3 @ 2.50GHz",
+        "Intel(R) Xeon(R) CPU E3-1230 v3 @ 3.30GHz",
+        "Intel(R) Core(TM) i3-10100 CPU @ 3.60GHz",
+        "Intel(R) Core(TM) i5-12400",
+        "AMD Ryzen 7 5800X 8-Core Processor",
+        "AMD EPYC 7551 32-Core Processor",
+    ],
+)
+def test_cpus_with_pcie_atomics_are_not_flagged(cpu: str) -> None:
+    from rocm_doctor.judge.derived import Tables
+    from rocm_doctor.judge.derived_facts.pcie_atomics import cpu_generation_without_atomics
+
+    assert cpu_generation_without_atomics(cpu, Tables()) is None
+
+
+def test_a_gfx8_gpu_unseen_behind_a_cpu_without_atomics_is_told_so() -> None:
+    text = "CPU: Intel Core i7-3770K\nGPU: Radeon RX 580\nrocminfo does not find my GPU, only the CPU agent.\n"
+    assert problems_shown(text)[:1] == ["RD620"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "CPU: Intel(R) Core(TM) i7-4770K CPU @ 3.50GHz\nGPU: Radeon RX 580\nrocminfo does not find my GPU\n",
+        "CPU: Intel Core i7-3770K\nGPU: Radeon RX Vega 56\nrocminfo does not find my GPU\n",
+        "CPU: Intel Core i7-3770K\nGPU: Radeon RX 580\nEverything works.\n",
+    ],
+)
+def test_atomics_are_not_blamed_for_a_haswell_cpu_a_gfx9_gpu_or_a_working_gpu(text: str) -> None:
+    assert "RD620" not in problems_shown(text)
