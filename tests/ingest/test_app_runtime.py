@@ -98,3 +98,23 @@ def test_without_the_release_the_drop_is_said_as_a_warning_about_releases_from_i
 def test_the_ollama_build_findings_stay_silent_without_a_dropped_target_ollama_or_an_unused_gpu(text: str) -> None:
     rules = [rule for rule, _ in serious(text)]
     assert "RD561" not in rules and "RD562" not in rules
+
+
+def gfx_read(text: str) -> List[str]:
+    return sorted(str(a.gfx.value) for a in ingest(text).facts.gpus.agents if a.gfx.is_known)
+
+
+@pytest.mark.parametrize(
+    "text, own",
+    [
+        ("My Radeon 780M sits idle. HSA_OVERRIDE_GFX_VERSION=11.0.0 tells ROCm to treat the Phoenix APU as a supported gfx1100 target.\n", ["gfx1103"]),
+        ("I have an RX 6700 XT. The variable tricks ROCm into thinking the card is gfx1030.\n", ["gfx1031"]),
+        ("On my RX 6600 I make rocm treat it as gfx1030 with the override.\n", ["gfx1032"]),
+    ],
+)
+def test_the_target_an_override_makes_the_runtime_take_the_gpu_for_is_no_device(text: str, own: List[str]) -> None:
+    assert gfx_read(text) == own
+
+
+def test_a_target_named_as_the_reporters_own_in_an_override_sentence_is_still_read() -> None:
+    assert gfx_read("I am on gfx1031 and have to treat it as gfx1030 with the override.\n") == ["gfx1031"]
