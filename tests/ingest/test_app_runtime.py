@@ -33,6 +33,7 @@ def ollama_versions(text: str) -> list:
         ('time=2024-12-28T15:03:19.515-05:00 level=INFO source=routes.go:1310 msg="Listening on [::]:11434 (version 0.5.4)"\n', "0.5.4"),
         ("### OS\n\nLinux\n\n### Ollama version\n\n0.11.8\n", "0.11.8"),
         ("**Ollama version:** 0.12.10\n", "0.12.10"),
+        ("Instinct MI60 on Ollama v0.12.6, GPU not used.\n", "0.12.6"),
     ],
 )
 def test_the_ollama_release_is_read_where_ollama_or_its_issue_form_prints_it(text: str, release: str) -> None:

@@ -8,6 +8,7 @@ ollama itself prints or users copy from it:
 * ``ollama -v``: ``ollama version is 0.12.5`` (cmd/cmd.go at v0.12.5);
 * the server's start line: ``Listening on 127.0.0.1:11434 (version 0.5.4)`` (server/routes.go);
 * an image tag: ``ollama/ollama:0.12.5-rocm``, ``ollama:0.12.3-rocm``;
+* the name with its release in a sentence or a title: ``ollama 0.12.6``, ``Ollama v0.12.5``;
 * the issue form's "Ollama version" field, inline (``Ollama version: 0.11.8``) or as a heading whose
   value is on a following line (``### Ollama version`` then ``0.11.8``).
 
@@ -29,9 +30,9 @@ from rocm_doctor.ingest.model import TRUST_SIGNATURE, Observation, Piece
 
 _RELEASE = r"v?(0\.\d{1,2}\.\d{1,2})(?![\d.]*\d)"
 _INLINE = re.compile(
-    r"\bollama\s{1,4}version\s{1,4}is\s{1,4}" + _RELEASE
-    + r"|\bollama/ollama:" + _RELEASE + r"(?:-rocm)?\b"
-    + r"|(?<![\w/])ollama:" + _RELEASE + r"-rocm\b"
+    # "ollama version is 0.12.5" (ollama -v), "Ollama version 0.12.5", "ollama 0.12.6", "ollama v0.12.6",
+    # the image tags "ollama/ollama:0.12.5-rocm" and "ollama:0.12.3-rocm"
+    r"(?<![\w-])(?:ollama/)?ollama(?::|\s{1,4}(?:version\s{1,4}(?:is\s{1,4})?)?)" + _RELEASE
     + r"|\bListening\s{1,4}on\s{1,4}\S{1,80}\s{1,4}\(version\s{1,4}" + _RELEASE + r"\)"
     + r"|^[\W_]{0,8}ollama\s{1,4}version[*_`]{0,4}\s{0,4}[:=-][*_`]{0,4}\s{0,4}[`*_]{0,4}" + _RELEASE,
     re.IGNORECASE,
