@@ -430,6 +430,10 @@ class SymptomFacts(Section):
     build_targets: Fact[List[str]] = _fact()
     """The gfx target lists a build in the report was configured with (``-DAMDGPU_TARGETS=``,
     ``GPU_TARGETS=``, ``PYTORCH_ROCM_ARCH=``), one ``;``-joined string per list named."""
+    ollama_versions: Fact[List[str]] = _fact()
+    """The ollama releases the report shows running (``ollama version is 0.12.5``, the image tag
+    ``ollama/ollama:0.12.5-rocm``, the server's ``(version 0.5.4)``, the issue form's "Ollama version"):
+    ollama ships its own ROCm build, whose gfx targets change between releases."""
     earlier: Fact[List[str]] = _fact()
     """What a pasted report shows of an earlier state it introduces as such ("Last working
     environment:", "before the update", "on my other machine"), as ``path=value``: evidence of what

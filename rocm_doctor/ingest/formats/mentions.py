@@ -49,7 +49,13 @@ _GFX_LIST_CONTEXT = re.compile(
     # What a library or build supports, not the reporter's GPU: "hipblastlt is only supported on gfx90a
     # and gfx94x cards" (pytorch/pytorch#119081), "hipBLASLt supports only `gfx90a` GPUs"
     # (ROCm/hipBLASLt#516), "supported only by MI250X and MI300X" (Comfy-Org/ComfyUI#3698).
-    r"|\bonly\s{1,4}support(?:s|ed)?\b|\bsupport(?:s|ed)?\s{1,4}only\b",
+    r"|\bonly\s{1,4}support(?:s|ed)?\b|\bsupport(?:s|ed)?\s{1,4}only\b"
+    # What an override makes the runtime take the GPU for, in words: "This tells ROCm to treat the Phoenix
+    # APU as a supported gfx1100 target" (ollama/ollama#15482), "directed to treat the GPU as a different
+    # one" (NixOS/nixpkgs#321664), "tricks ROCm into thinking the available card is of the architecture
+    # specified ... gfx1030" (ROCm/TheRock#1719): the target named there is borrowed, not a device.
+    r"|\btreat(?:s|ed|ing)?\s{1,4}(?:[\w-]{1,24}\s{1,4}){1,4}as\s{1,4}(?:an?\s{1,4})?(?:\w{1,12}\s{1,4}){0,2}[`'\"]?gfx"
+    r"|\b(?:trick(?:s|ed|ing)?|fool(?:s|ed|ing)?)\s{1,4}(?:[\w-]{1,24}\s{1,4}){1,3}into\s{1,4}thinking\b",
     re.IGNORECASE,
 )
 # A name ends where no letter or digit follows: an underscore may close Markdown emphasis

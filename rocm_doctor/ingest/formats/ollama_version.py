@@ -1,0 +1,78 @@
+"""The ollama release a report shows running: ``ollama version is 0.12.5``, ``ollama/ollama:0.12.5-rocm``.
+
+ollama ships its own ROCm runtime and math libraries, compiled for the gfx targets of that release's
+build; the targets change between releases (gfx900 and gfx906 left with 0.12.4), so which release runs
+decides whether a GPU has kernels there, whatever the system's own ROCm supports. Read in the forms
+ollama itself prints or users copy from it:
+
+* ``ollama -v``: ``ollama version is 0.12.5`` (cmd/cmd.go at v0.12.5);
+* the server's start line: ``Listening on 127.0.0.1:11434 (version 0.5.4)`` (server/routes.go);
+* an image tag: ``ollama/ollama:0.12.5-rocm``, ``ollama:0.12.3-rocm``;
+* the name with its release in a sentence or a title: ``ollama 0.12.6``, ``Ollama v0.12.5``;
+* the issue form's "Ollama version" field, inline (``Ollama version: 0.11.8``) or as a heading whose
+  value is on a following line (``### Ollama version`` then ``0.11.8``).
+
+Each distinct release is kept (``symptoms.ollama_versions``); a report that shows several (an upgrade
+compared with the release before) does not say which one the failure is from, and the derived fact says
+so. A line that speaks of another release than the one in use ("it worked on 0.12.3", "rolled back to")
+is not read. Reports: ollama/ollama#12131 (issue form, 0.11.8), #12915 (ollama/ollama:0.12.3-rocm as the
+release that worked), #8263 (``Listening on [::]:11434 (version 0.5.4)``), #11569 (issue form, 0.9.6).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import List, Optional
+
+from rocm_doctor.ingest.blocks import Block, Line
+from rocm_doctor.ingest.formats.common import make_piece
+from rocm_doctor.ingest.model import TRUST_SIGNATURE, Observation, Piece
+
+_RELEASE = r"v?(0\.\d{1,2}\.\d{1,2})(?![\d.]*\d)"
+_INLINE = re.compile(
+    # "ollama version is 0.12.5" (ollama -v), "Ollama version 0.12.5", "ollama 0.12.6", "ollama v0.12.6",
+    # the image tags "ollama/ollama:0.12.5-rocm" and "ollama:0.12.3-rocm"
+    r"(?<![\w-])(?:ollama/)?ollama(?::|\s{1,4}(?:version\s{1,4}(?:is\s{1,4})?)?)" + _RELEASE
+    + r"|\bListening\s{1,4}on\s{1,4}\S{1,80}\s{1,4}\(version\s{1,4}" + _RELEASE + r"\)"
+    + r"|^[\W_]{0,8}ollama\s{1,4}version[*_`]{0,4}\s{0,4}[:=-][*_`]{0,4}\s{0,4}[`*_]{0,4}" + _RELEASE,
+    re.IGNORECASE,
+)
+_HEADING = re.compile(r"^[\W_]{0,8}ollama\s{1,4}version[\W_]{0,8}$", re.IGNORECASE)
+_VALUE = re.compile(r"^[\s`*_]{0,8}" + _RELEASE + r"(?:-rocm)?[\s`*_.]{0,8}$", re.IGNORECASE)
+_OTHER_RELEASE = re.compile(
+    r"\b(?:work(?:ed|s)?\s{1,4}(?:fine\s{1,4})?(?:on|with|in)|used\s{1,4}to|before|previous(?:ly)?|earlier|older|"
+    r"roll(?:ed|ing)?\s{0,4}back|downgrad\w*|revert\w*|last\s{1,4}working|upgrad\w*\s{1,4}from)\b",
+    re.IGNORECASE,
+)
+_HEADING_LOOKAHEAD = 3
+"""Lines after an "Ollama version" heading that may hold its value (the issue form leaves a blank one)."""
+MAX_LINE = 2000
+
+
+def _value_after(lines: tuple, index: int) -> Optional[str]:
+    for line in lines[index + 1 : index + 1 + _HEADING_LOOKAHEAD]:
+        if not line.text.strip():
+            continue
+        match = _VALUE.match(line.text[:MAX_LINE])
+        return match.group(1) if match else None
+    return None
+
+
+def _read(line: Line) -> List[str]:
+    text = line.text[:MAX_LINE]
+    if _OTHER_RELEASE.search(text):
+        return []
+    return [next(v for v in m.groups() if v) for m in _INLINE.finditer(text)]
+
+
+def parse(block: Block) -> List[Piece]:
+    pieces: List[Piece] = []
+    for index, line in enumerate(block.lines):
+        found = _read(line)
+        if not found and _HEADING.match(line.text[:MAX_LINE]):
+            value = _value_after(block.lines, index)
+            found = [value] if value else []
+        if found:
+            versions = list(dict.fromkeys(v.lower().lstrip("v") for v in found))
+            pieces.append(make_piece("ollama-version", [line], [Observation("symptoms.ollama_versions", versions, line, TRUST_SIGNATURE)]))
+    return pieces

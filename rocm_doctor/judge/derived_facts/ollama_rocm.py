@@ -1,0 +1,90 @@
+"""Derived facts: the GPU against the ROCm build that ollama ships, per ollama release.
+
+ollama runs models on the ROCm runtime and math libraries it bundles (lib/ollama, the ollama/ollama:rocm
+image), compiled for the gfx targets of that release's build, not on the system's ROCm. A release can drop
+a target the ones before it had (gfx900 and gfx906 with 0.12.4: rules/data/ollama_rocm.yaml); a card
+that worked for months is then skipped after an upgrade and the model runs on the CPU, with nothing
+wrong in the driver or the system's ROCm. Reports: ollama/ollama#12774 (Vega Frontier Edition, gfx900,
+ollama/ollama:rocm 0.12.5 after 0.12.3), #12915 (MI50, gfx906: works again on ollama/ollama:0.12.3-rocm),
+#12600 (gfx906 "working absolutely fine ... just a few days ago"); the change: ollama/ollama#12481.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+from rocm_doctor.facts.model import Facts, GpuAgent
+from rocm_doctor.facts.value import Fact, absent, known, unknown
+from rocm_doctor.judge.derived import Tables, gpu_fact
+from rocm_doctor.judge.derived_facts._support import carry
+from rocm_doctor.judge.derived_facts.override_scope import CPU_IMPLIED_SOURCE
+from rocm_doctor.knowledge._tables import parse_version
+from rocm_doctor.knowledge.gpu_table import base_gfx
+
+TABLE = "ollama_rocm"
+SOURCE = "rules/data/ollama_rocm.yaml"
+
+
+def _dropped_row(agent: GpuAgent, tables: Tables) -> Optional[Dict[str, Any]]:
+    gfx = base_gfx(str(agent.gfx.value))
+    rows: List[Dict[str, Any]] = (tables[TABLE] or {}).get("dropped") or []
+    return next((row for row in rows if row.get("gfx") == gfx), None)
+
+
+def _judged_gpu(agent: GpuAgent) -> Optional[Fact]:
+    """The fact to return instead when the GPU cannot be judged (inferred from a CPU model, gfx not known)."""
+    if agent.source.startswith(CPU_IMPLIED_SOURCE):
+        return unknown("this GPU is inferred only from the CPU model the report names, never judged on its own")
+    if not agent.gfx.is_known:
+        return carry(agent.gfx, f"gpu {agent.index} gfx")
+    return None
+
+
+@gpu_fact(
+    "ollama_rocm_dropped_gfx",
+    "The first ollama release whose bundled ROCm build has no kernels for the GPU's gfx target, where an "
+    "earlier release's build had them (gfx900/gfx906: '0.12.4'; rules/data/ollama_rocm.yaml). Absent for a "
+    "target no release dropped; unknown for a GPU inferred only from a CPU model. Whatever release the "
+    "report shows: rules pair it with gpu.ollama_rocm_lacks_gfx.",
+)
+def ollama_rocm_dropped_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    instead = _judged_gpu(agent)
+    if instead is not None:
+        return instead
+    row = _dropped_row(agent, tables)
+    if row is None:
+        return absent(SOURCE, f"no ollama release dropped {base_gfx(str(agent.gfx.value))} from its ROCm build")
+    return known(str(row["first_without"]), SOURCE)
+
+
+@gpu_fact(
+    "ollama_rocm_lacks_gfx",
+    "What the ollama release the report shows (symptoms.ollama_versions) lacks for the GPU: 'ollama X ships a "
+    "ROCm build without <gfx> (dropped in <first release without>; <last> was the last with it)' when every "
+    "release shown is at or after the one that dropped the GPU's target; absent when every release shown still "
+    "had it or no release dropped it; unknown when the report shows no ollama release, or releases on both "
+    "sides of the change (which one failed is not shown).",
+)
+def ollama_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    instead = _judged_gpu(agent)
+    if instead is not None:
+        return instead
+    gfx = base_gfx(str(agent.gfx.value))
+    row = _dropped_row(agent, tables)
+    if row is None:
+        return absent(SOURCE, f"no ollama release dropped {gfx} from its ROCm build")
+    shown = facts.symptoms.ollama_versions
+    if not shown.is_known:
+        return carry(shown, "symptoms.ollama_versions") if shown.status == "absent" else unknown("the report shows no ollama release")
+    first_without = parse_version(row["first_without"])
+    versions = [v for v in (parse_version(s) for s in shown.value or []) if v is not None]
+    if not versions or first_without is None:
+        return unknown("the report shows no ollama release")
+    after = [v for v in versions if v >= first_without]
+    if len(after) == len(versions):
+        releases = " and ".join(str(v) for v in sorted(set(after)))
+        return known(f"ollama {releases} ships a ROCm build without {gfx} (dropped in {row['first_without']}; {row['last']} was the last with it)",
+                     f"{shown.source or 'symptoms.ollama_versions'}; {SOURCE}")
+    if not after:
+        return absent(shown.source or "symptoms.ollama_versions", f"every ollama release the report shows still had {gfx} (up to {row['last']})")
+    return unknown(f"the report shows ollama releases on both sides of {row['first_without']}, which dropped {gfx}; which one failed is not shown")
