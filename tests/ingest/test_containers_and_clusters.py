@@ -32,6 +32,7 @@ _FALSE = 'python -c "import torch; print(torch.cuda.is_available())"\nFalse\n'
         "docker run --rm -it --user $(id -u):$(id -g) --device /dev/kfd --device /dev/dri rocm/pytorch bash\n",
         'docker run --rm -it -u "$(id -u):$(id -g)" --device=/dev/kfd img\n',
         "docker run --rm --user ${UID} --device=/dev/kfd img\n",
+        'services:\n  app:\n    image: rocm/pytorch\n    user: "${UID}:${GID}"\n',
         "When developing, I run my containers as non-root for convenience.\n",
         "We are running the container as an unprivileged user.\n",
     ],

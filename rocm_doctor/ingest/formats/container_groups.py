@@ -40,7 +40,7 @@ user's own id computed in place (``$(id -u)``, ``$(id -g)``)."""
 _USER_FLAG = re.compile(
     r"(?<![\w-])(?:-u|--user)(?:=|\s{1,4})[\"']?(" + _ID_VALUE + r")(?::(?:\$\(id\s{1,4}-g\)|\$\{?[A-Za-z_]{1,20}\}?|[\w.-]{1,32}))?[\"']?(?=\s|\\|$)"
 )
-_COMPOSE_USER = re.compile(r"^[ \t]{2,40}user:[ \t]{0,8}[\"']?([\w.$-]{1,32})(?::[\w.$-]{1,32})?[\"']?[ \t]{0,8}(?:#[^\n]{0,200})?$")
+_COMPOSE_USER = re.compile(r"^[ \t]{2,40}user:[ \t]{0,8}[\"']?(" + _ID_VALUE + r")(?::(?:\$\{?[A-Za-z_]{1,20}\}?|[\w.-]{1,32}))?[\"']?[ \t]{0,8}(?:#[^\n]{0,200})?$")
 _NON_ROOT_SAID = re.compile(
     r"\b(?:unprivileged|unpriviledged|non-?root)\s{1,4}(?:container\s{1,4})?user\b"
     # h33b: the container run as non-root ("I tend to run my containers as non-root": ROCm/ROCm-docker#114;
