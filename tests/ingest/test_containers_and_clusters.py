@@ -51,6 +51,8 @@ def test_a_non_root_container_user_from_a_dockerfile_an_id_command_or_prose_is_r
         # A USER line without a Dockerfile around it.
         "USER dev\n",
         "I run the container as root.\n",
+        # A host process started as non-root is not the container's user.
+        "The ollama service is started as non-root.\n",
     ],
 )
 def test_a_root_dockerfile_user_or_one_given_the_gpu_groups_is_not_read_as_not_root(text: str) -> None:

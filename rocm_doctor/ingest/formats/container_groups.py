@@ -44,8 +44,9 @@ _COMPOSE_USER = re.compile(r"^[ \t]{2,40}user:[ \t]{0,8}[\"']?(" + _ID_VALUE + r
 _NON_ROOT_SAID = re.compile(
     r"\b(?:unprivileged|unpriviledged|non-?root)\s{1,4}(?:container\s{1,4})?user\b"
     # h33b: the container run as non-root ("I tend to run my containers as non-root": ROCm/ROCm-docker#114;
-    # "running the container as an unprivileged user"; "start it as non root").
-    r"|\b(?:run|runs|running|ran|start|starts|started|starting|launch|launched|launching)\s{1,4}(?:(?:my|the|our|this|these|a|it|them|containers?|images?|docker|podman)\s{1,4}){0,3}(?:as|under)\s{1,4}(?:an?\s{1,4})?(?:non-?\s?root|unprivileged|unpriviledged)\b"
+    # "running the container as an unprivileged user"). The container must be the object: "the service is
+    # started as non-root" is about a host process.
+    r"|\b(?:run|runs|running|ran|start|starts|started|starting|launch|launched|launching)\s{1,4}(?:(?:my|the|our|this|these|a|an|every|all)\s{1,4}){0,2}(?:(?:docker|podman|rocm|dev)\s{1,4})?(?:containers?|images?)\s{1,4}(?:as|under)\s{1,4}(?:an?\s{1,4})?(?:non-?\s?root|unprivileged|unpriviledged)\b"
     r"|\brunAsUser:\s{0,4}[1-9]\d{0,9}\b|\brunAsNonRoot:\s{0,4}true\b",
     re.IGNORECASE,
 )
