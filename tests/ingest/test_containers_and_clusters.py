@@ -175,3 +175,44 @@ def test_a_slurm_job_with_a_visibility_mask_finding_no_gpu_is_an_env_finding(tex
 )
 def test_a_mask_without_a_scheduler_or_a_scheduler_without_a_mask_or_an_error_is_not_rd555(text: str) -> None:
     assert "RD555" not in problems_shown(text)
+
+
+# ----------------------------------------------------------------- podman as a user, no keep-groups
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "podman run --rm -it --device /dev/kfd --device /dev/dri --group-add video rocm/pytorch\n",
+        "$ toolbox create llama --image docker.io/kyuz0/amd-strix-halo-toolboxes:rocm -- --device /dev/kfd\n",
+        "distrobox create -n rocm --image rocm/dev-ubuntu-24.04 --additional-flags '--device /dev/kfd'\nDistrobox 1.7, podman 5.2\n",
+        "podman-compose up -d\n",
+    ],
+)
+def test_a_container_started_by_podman_as_a_user_is_read(text: str) -> None:
+    assert "podman_container_started" in _context(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sudo podman run --rm --device /dev/kfd rocm/pytorch\n",
+        "docker run --rm --device /dev/kfd rocm/pytorch\n",
+        # distrobox without podman named may run on docker.
+        "distrobox create -n rocm --image rocm/dev-ubuntu-24.04\n",
+    ],
+)
+def test_rootful_podman_docker_or_distrobox_of_unknown_engine_is_not_read_as_podman(text: str) -> None:
+    assert "podman_container_started" not in _context(text)
+
+
+_PODMAN_NAMED = "podman run --rm -it --device /dev/kfd --device /dev/dri --group-add video --group-add render rocm/pytorch\n"
+
+
+def test_podman_with_named_groups_finding_no_gpu_is_a_permissions_finding_first() -> None:
+    assert problems_shown(_PODMAN_NAMED + _FALSE)[:1] == ["RD556"]
+
+
+def test_podman_with_keep_groups_finding_no_gpu_is_not_blamed_on_the_groups() -> None:
+    text = "podman run --rm -it --device /dev/kfd --device /dev/dri --group-add keep-groups rocm/pytorch\n" + _FALSE
+    assert "RD556" not in problems_shown(text)
