@@ -20,7 +20,7 @@
 from __future__ import annotations
 
 import re
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import make_piece
@@ -34,10 +34,19 @@ _VALUE = r"[\"']?([\w.${}()|:/ -]{1,80}?)[\"']?(?=[\s\\,\]`]|$)"
 _FLAG = re.compile(r"(?<![\w-])--group-add(?:=|\s{1,4})" + _VALUE)
 _COMPOSE_HEAD = re.compile(r"^[ \t]{0,40}(?:-[ \t]{1,4})?(?:group_add|supplementalGroups):[ \t]{0,8}(?:\[(?P<inline>[^\]\n]{0,200})\])?[ \t]{0,8}(?:#[^\n]{0,200})?$")
 _RUN = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|create)\b")
-_USER_FLAG = re.compile(r"(?<![\w-])(?:-u|--user)(?:=|\s{1,4})[\"']?([\w.$-]{1,32})(?::[\w.$-]{1,32})?[\"']?(?=\s|\\|$)")
-_COMPOSE_USER = re.compile(r"^[ \t]{2,40}user:[ \t]{0,8}[\"']?([\w.$-]{1,32})(?::[\w.$-]{1,32})?[\"']?[ \t]{0,8}(?:#[^\n]{0,200})?$")
+_ID_VALUE = r"(?:\$\(id\s{1,4}-u\)|\$\{?[A-Za-z_]{1,20}\}?|[\w.-]{1,32})"
+"""A user or group: a name or number, a shell variable (``$UID``, ``${USER_ID}``) or the invoking
+user's own id computed in place (``$(id -u)``, ``$(id -g)``)."""
+_USER_FLAG = re.compile(
+    r"(?<![\w-])(?:-u|--user)(?:=|\s{1,4})[\"']?(" + _ID_VALUE + r")(?::(?:\$\(id\s{1,4}-g\)|\$\{?[A-Za-z_]{1,20}\}?|[\w.-]{1,32}))?[\"']?(?=\s|\\|$)"
+)
+_COMPOSE_USER = re.compile(r"^[ \t]{2,40}user:[ \t]{0,8}[\"']?(" + _ID_VALUE + r")(?::(?:\$\{?[A-Za-z_]{1,20}\}?|[\w.-]{1,32}))?[\"']?[ \t]{0,8}(?:#[^\n]{0,200})?$")
 _NON_ROOT_SAID = re.compile(
     r"\b(?:unprivileged|unpriviledged|non-?root)\s{1,4}(?:container\s{1,4})?user\b"
+    # h33b: the container run as non-root ("I tend to run my containers as non-root": ROCm/ROCm-docker#114;
+    # "running the container as an unprivileged user"). The container must be the object: "the service is
+    # started as non-root" is about a host process.
+    r"|\b(?:run|runs|running|ran|start|starts|started|starting|launch|launched|launching)\s{1,4}(?:(?:my|the|our|this|these|a|an|every|all)\s{1,4}){0,2}(?:(?:docker|podman|rocm|dev)\s{1,4})?(?:containers?|images?)\s{1,4}(?:as|under)\s{1,4}(?:an?\s{1,4})?(?:non-?\s?root|unprivileged|unpriviledged)\b"
     r"|\brunAsUser:\s{0,4}[1-9]\d{0,9}\b|\brunAsNonRoot:\s{0,4}true\b",
     re.IGNORECASE,
 )
@@ -129,9 +138,32 @@ def _non_root_users(block: Block) -> List[Line]:
     return out
 
 
+_DOCKERFILE_FROM = re.compile(r"^[ \t]{0,8}FROM[ \t]{1,4}(?:--platform=\S{1,40}[ \t]{1,4})?[\w.${}/:@-]{1,200}(?:[ \t]{1,4}AS[ \t]{1,4}[\w.-]{1,40})?[ \t]{0,8}$", re.IGNORECASE)
+_DOCKERFILE_USER = re.compile(r"^[ \t]{0,8}USER[ \t]{1,4}[\"']?(" + _ID_VALUE + r")(?::\S{1,40})?[\"']?[ \t]{0,8}(?:#[^\n]{0,200})?$")
+_DOCKERFILE_GROUPS = re.compile(r"\b(?:usermod|adduser|gpasswd|addgroup|groupadd|useradd)\b[^\n]{0,200}\b(?:render|video)\b|\bgroup_add\b|\$\{?RENDER_GID\b")
+
+
+def _dockerfile_user(block: Block) -> List[Line]:
+    """The last ``USER`` line of a Dockerfile shown in the block (one with a ``FROM`` line) when it names
+    a user other than root: the image's processes run as that user (ROCm/ROCm-docker#114, #36,
+    ROCm/rocm-examples#171). Not when the Dockerfile puts a user into video or render itself
+    (``usermod -aG video,render``, a ``RENDER_GID`` build argument): whether those ids are the host's,
+    the file alone does not say."""
+    if not any(_DOCKERFILE_FROM.match(line.text) for line in block.lines):
+        return []
+    last: Optional[Tuple[str, Line]] = None
+    for line in block.lines:
+        user = _DOCKERFILE_USER.match(line.text)
+        if user is not None:
+            last = (user.group(1).lower(), line)
+    if last is None or last[0] in ("0", "root") or _DOCKERFILE_GROUPS.search(block.text):
+        return []
+    return [last[1]]
+
+
 def parse(block: Block) -> List[Piece]:
     pieces: List[Piece] = []
-    users = _non_root_users(block)
+    users = _non_root_users(block) or _dockerfile_user(block)
     if users:
         pieces.append(make_piece(f"context:{NOT_ROOT}", users[:1], [Observation("symptoms.context", [NOT_ROOT], users[0], TRUST_TEMPLATE)]))
     return pieces + _groups(block)
