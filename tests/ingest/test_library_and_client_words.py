@@ -60,3 +60,22 @@ def test_the_ollama_clients_connection_failure_is_read(text: str) -> None:
 )
 def test_the_client_keeping_its_history_is_told(text: str, told: bool) -> None:
     assert ("ollama_history_still_kept_told" in _context(text)) is told
+
+
+def test_ollamas_server_config_line_is_read_when_wrapped() -> None:
+    text = (
+        "time=2024-07-01 level=INFO source=routes.go:1064 msg=\"server config\"\n"
+        "env=\"map[CUDA_VISIBLE_DEVICES: HIP_VISIBLE_DEVICES: HSA_OVERRIDE_GFX_VERSION:10.3.0\n"
+        "OLLAMA_HOST:http://127.0.0.1:11434 OLLAMA_ORIGINS:[http://localhost app://*]\n"
+        "OLLAMA_NOHISTORY:true ROCR_VISIBLE_DEVICES:]\"\n"
+    )
+    settings = ingest_text(text).facts.env.settings
+    read = {(s.name, s.value, s.origin) for s in settings.value or []}
+    assert ("HSA_OVERRIDE_GFX_VERSION", "10.3.0", "app-config") in read
+    assert ("OLLAMA_NOHISTORY", "true", "app-config") in read
+
+
+def test_a_server_config_map_does_not_run_past_a_blank_line() -> None:
+    text = "env=\"map[OLLAMA_DEBUG:false\n\nHSA_OVERRIDE_GFX_VERSION:10.3.0]\"\n"
+    settings = ingest_text(text).facts.env.settings
+    assert not any(s.origin == "app-config" for s in settings.value or [])
