@@ -93,6 +93,8 @@ class HipblasltTable:
     library_rows: List[_LibraryRow] = field(default_factory=list)
     library_covers: Optional[SpecifierSet] = None
     """The ROCm releases whose hipBLASLt build targets were read; outside them ``library_has`` is None."""
+    logic_rows: List[_LibraryRow] = field(default_factory=list)
+    """Per ROCm release, the GPUs hipBLASLt's source has GEMM logic for (any builder's ceiling)."""
 
     def _covered(self, series: Version) -> bool:
         return self.covers is None or series in self.covers
@@ -141,6 +143,16 @@ class HipblasltTable:
         if rocm is None or self.library_covers is None or rocm not in self.library_covers:
             return None
         rows = [row for row in self.library_rows if rocm in row.rocm]
+        return rows[0].targets if len(rows) == 1 else None
+
+    def logic_targets(self, rocm_version: Any) -> Optional[Tuple[str, ...]]:
+        """The targets hipBLASLt's source of this ROCm release has GEMM logic files for: no build of
+        that release, AMD's or anyone else's, has GEMM kernels for another GPU. None outside the
+        releases read (``library.covers_rocm``)."""
+        rocm = parse_version(rocm_version)
+        if rocm is None or self.library_covers is None or rocm not in self.library_covers:
+            return None
+        rows = [row for row in self.logic_rows if rocm in row.rocm]
         return rows[0].targets if len(rows) == 1 else None
 
     def library_has(self, gfx: str, rocm_version: Any) -> Optional[bool]:
@@ -263,10 +275,15 @@ def _library(value: Any) -> Dict[str, Any]:
         here = f"library.targets[{index}]"
         targets = tuple(base_gfx(t) for t in str_list(row, "targets", TABLE, here))
         rows.append(_LibraryRow(specifier(row.get("rocm", ""), TABLE, here), targets, need_source(row, TABLE, here)))
+    logic = []
+    for index, row in enumerate(need_rows(library.get("logic") or [], TABLE, "library.logic")):
+        here = f"library.logic[{index}]"
+        targets = tuple(base_gfx(t) for t in str_list(row, "targets", TABLE, here))
+        logic.append(_LibraryRow(specifier(row.get("rocm", ""), TABLE, here), targets, need_source(row, TABLE, here)))
     covers = library.get("covers_rocm")
     if not covers:
         raise InputError(f"{where(TABLE, 'library')}.covers_rocm is required")
-    return {"library_rows": rows, "library_covers": specifier(covers, TABLE, "library.covers_rocm")}
+    return {"library_rows": rows, "logic_rows": logic, "library_covers": specifier(covers, TABLE, "library.covers_rocm")}
 
 
 def table(data: Optional[Any] = None) -> HipblasltTable:

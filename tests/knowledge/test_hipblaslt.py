@@ -105,3 +105,23 @@ def test_a_library_section_without_the_releases_it_covers_is_refused() -> None:
     data["library"] = {"targets": [{"rocm": ">=6.2", "targets": ["gfx1100"], "source": "https://example.org/x"}]}
     with pytest.raises(InputError, match="covers_rocm"):
         hl.table(data)
+
+
+@pytest.mark.parametrize(
+    ("rocm", "present", "absent"),
+    [
+        ("5.6.1", ["gfx90a"], ["gfx942", "gfx908"]),
+        ("5.7.1", ["gfx90a", "gfx942"], ["gfx908", "gfx1100", "gfx1030"]),
+        ("6.1.2", ["gfx1100", "gfx1101"], ["gfx1102", "gfx908"]),  # navi31/32 logic from 6.0, beyond AMD's default targets
+        ("6.2.0", ["gfx1102"], ["gfx1030", "gfx906"]),
+    ],
+)
+def test_hipblaslt_gemm_logic_bounds_every_builder_per_release(rocm, present, absent) -> None:
+    logic = hl.table().logic_targets(rocm)
+    assert logic is not None
+    assert all(g in logic for g in present) and not any(g in logic for g in absent)
+    assert set(hl.table().library_targets(rocm) or ()) <= set(logic)
+
+
+def test_hipblaslt_gemm_logic_is_unknown_outside_the_releases_read() -> None:
+    assert hl.table().logic_targets("6.4.0") is None

@@ -109,7 +109,13 @@ $LD_LIBRARY_PATH``) and in the many setup guides that check ``echo $HSA_OVERRIDE
 line starting with ``#`` there is the guide's "expected" note, not output."""
 _PS_ROW = re.compile(rf"^\s*({_NAME})(?:=|\s{{2,}})(.*)$")
 _PS_HEADER = re.compile(r"^\s*(?:Name\s+Value|-{4}\s+-{5})\s*$")
-_OLLAMA_CONFIG = re.compile(r"env=\"?map\[(.*?)\]\"?\s*$", re.MULTILINE)
+_OLLAMA_CONFIG = re.compile(
+    r"env=(?:\"map\[((?:[^\n]|\n(?=[^\n])){0,8000}?)\]\"|map\[((?:[^\n]|\n(?=[^\n])){0,8000}?)\][ \t]*$)", re.MULTILINE
+)
+"""ollama's ``server config env="map[NAME:value ...]"`` line, also when a terminal or a paste wrapped it
+over several lines (a line of 700 characters, ollama/ollama#5414): the map runs on until its closing
+``]"`` (a ``]`` ending a line when the map is unquoted; OLLAMA_ORIGINS holds brackets of its own), never
+across a blank line."""
 _LOGFMT = re.compile(r"\blevel=\w+\b.*\bmsg=")
 _STARTUP_FILE = re.compile(
     r"(?<![\w-])(?:~/|\$HOME/|/home/[\w.-]{1,64}/|/root/|/etc/)?(?:\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv"
@@ -291,7 +297,7 @@ def _ollama_config(block: Block) -> Tuple[List[SettingSighting], List[str]]:
     out: List[SettingSighting] = []
     keys: List[str] = []
     for match, line in block.scan(_OLLAMA_CONFIG):
-        for pair in re.finditer(rf"({_UPPER_NAME}):(\S*)", match.group(1)):
+        for pair in re.finditer(rf"({_UPPER_NAME}):(\S*)", match.group(1) or match.group(2) or ""):
             name, value = pair.group(1), pair.group(2)
             keys.append(f"^{name}$")
             if value:

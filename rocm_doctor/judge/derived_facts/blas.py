@@ -258,3 +258,79 @@ def _without_override_shown(own: str, targets: Tuple[str, ...], tables: Tables, 
     if borrowable:
         return unknown(f"an override the report does not show could point {own} at {', '.join(borrowable)}")
     return known(False, f"{TABLE_SOURCE}: no {own} kernels, and none of its override group")
+
+
+def _system_hipblaslt_release(facts: Facts) -> Fact:
+    """The system ROCm release whose hipBLASLt a program loads when no ROCm torch (with hipBLASLt of
+    its own choosing) is in the report, whoever built that ROCm; unknown otherwise."""
+    context = facts.symptoms.context
+    shown = set(context.value or []) if context.is_known else set()
+    if shown & set(APPS_WITH_OWN_ROCM):
+        return unknown("the report runs an application that ships its own ROCm runtime and hipBLASLt")
+    if facts.torch.flavour.is_known and facts.torch.flavour.value == "rocm":
+        return unknown("a ROCm torch brings or chooses its own hipBLASLt")
+    system = facts.rocm.version
+    if not system.is_known:
+        return carry(system, "rocm.version")
+    return known(str(system.value), system.source or "rocm.version")
+
+
+@gpu_fact(
+    "hipblaslt_any_build_has_gfx",
+    "Whether any build of the system ROCm's hipBLASLt (AMD's packages, a distribution's, a source "
+    "build) can have GEMM kernels for the GPU: False when hipBLASLt's source of that release has no "
+    "GEMM logic for the GPU's gfx nor for any target of its override group (rules/data/hipblaslt.yaml "
+    "`library.logic`, ROCm 5.5-6.2); unknown when AMD's own build is known (hipblaslt_library_has_gfx "
+    "decides then), with a ROCm torch, or for a GPU the logic covers.",
+)
+def hipblaslt_any_build_has_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    if agent.source.startswith(CPU_IMPLIED_SOURCE):
+        return unknown("this GPU is inferred only from the CPU model the report names, never judged on its own")
+    if _hipblaslt_rocm(facts).is_known:
+        return unknown("AMD's own build of hipBLASLt is known: hipblaslt_library_has_gfx decides")
+
+    def with_rocm(rocm: str) -> Fact:
+        targets = _table(tables).logic_targets(rocm)
+        if targets is None:
+            return unknown(f"{TABLE_SOURCE} does not list hipBLASLt's GEMM logic for ROCm {rocm}")
+        gfx = effective_gfx(facts, agent, tables)
+        if gfx.is_known and base_gfx(str(gfx.value)) in targets:
+            return unknown(f"hipBLASLt of ROCm {rocm} has logic for {gfx.value}; whether this build has its kernels depends on the builder")
+        if gfx.is_known:
+            return known(False, f"{TABLE_SOURCE} library.logic: no {gfx.value} logic in ROCm {rocm}")
+        if not agent.gfx.is_known:
+            return agent.gfx
+        own = base_gfx(str(agent.gfx.value))
+        # The environment is not shown: only the override people use for this GPU (gfx_overrides.yaml's
+        # documented workaround, e.g. 11.0.0 on a gfx1103) could make it load another target's kernels.
+        workaround = overrides.table(tables["gfx_overrides"]).workaround(own)
+        borrowed = overrides.gfx_from_override(workaround[0]) if workaround is not None else None
+        if borrowed is not None and base_gfx(borrowed) in targets:
+            return unknown(f"the usual override for {own} ({workaround[0]}) would load {borrowed} kernels, which ROCm {rocm}'s hipBLASLt may have")
+        return known(False, f"{TABLE_SOURCE} library.logic: no {own} logic in ROCm {rocm}, nor for the override used on it")
+
+    return then(_system_hipblaslt_release(facts), with_rocm)
+
+
+@machine_fact(
+    "hipblaslt_system_rocm",
+    "The system ROCm release whose hipBLASLt a program loads when the report shows no ROCm torch, "
+    "whoever built it (for rule messages beside gpu.hipblaslt_any_build_has_gfx).",
+)
+def hipblaslt_system_rocm(facts: Facts, tables: Tables) -> Fact:
+    return _system_hipblaslt_release(facts)
+
+
+@machine_fact(
+    "hipblaslt_logic_targets",
+    "The GPUs hipBLASLt's source of derived.hipblaslt_system_rocm has GEMM logic for "
+    "(rules/data/hipblaslt.yaml `library.logic`); unknown outside ROCm 5.5-6.2.",
+)
+def hipblaslt_logic_targets(facts: Facts, tables: Tables) -> Fact:
+    def targets(rocm: str) -> Fact:
+        found = _table(tables).logic_targets(rocm)
+        if found is None:
+            return unknown(f"{TABLE_SOURCE} does not list hipBLASLt's GEMM logic for ROCm {rocm}")
+        return known(list(found), TABLE_SOURCE)
+
+    return then(_system_hipblaslt_release(facts), targets)
