@@ -68,6 +68,8 @@ def test_torchaudio_asking_for_libtorch_cuda_beside_a_rocm_torch_is_a_packages_e
         "installing xformers removed the ROCm version of torch and pulled the CUDA one",
         # passive
         "After `pip install torchvision` my torch 2.3.0+rocm6.0 got replaced by torch 2.4.0 from pypi",
+        # what pip does each time (facebookresearch/xformers#802)
+        "when I use pip install xformers, it will re-install the torch==2.4.1 with rocm6.1 I have",
     ],
 )
 def test_an_install_of_another_package_that_replaced_torch_is_read(text: str) -> None:
