@@ -132,6 +132,9 @@ def test_a_package_install_told_beside_pips_own_log_leaves_it_to_the_log_reader(
         "That should be caused by the mismatch version between pytorch-nightly and torchvision 0.3.0.",
         "My torchvision is incompatible with the installed torch.",
         "torch 2.5.1+rocm6.2 and torchvision 0.19.1 don't match",
+        # the triton torch pins (vllm-project/vllm#16664, triton-lang/triton#3359)
+        "Another package is pulling in triton version 3.3 which doesn't match with the version that torch comes with (3.2).",
+        "This part fails due to the version requirement mismatch between `torch` and `triton`.",
     ],
 )
 def test_torch_and_a_companion_said_to_mismatch_is_read(text: str) -> None:
@@ -151,6 +154,8 @@ def test_torch_and_a_companion_said_to_mismatch_is_read(text: str) -> None:
         "Previously torch and torchvision were mismatched but I fixed that.",
         # a mismatch of something else
         "after installing torch and torchvision I get a CUDA version mismatch",
+        # torch named after the verdict about something else
+        "torchvision is incompatible with my GPU, but torch works",
     ],
 )
 def test_no_companion_mismatch_is_read_where_none_is_told(text: str) -> None:
