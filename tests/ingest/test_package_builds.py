@@ -66,6 +66,8 @@ def test_torchaudio_asking_for_libtorch_cuda_beside_a_rocm_torch_is_a_packages_e
         "The latest torchvision, 0.3.0, is installing PyTorch 1.1.0 (CPU version) and removing ROCm/PyTorch",
         "when I pip install torchaudio it uninstalls my rocm pytorch and installs the normal one",
         "installing xformers removed the ROCm version of torch and pulled the CUDA one",
+        # pip named as the one that did it, in the past tense (not the command `pip uninstall torch`)
+        "i installed torchaudio with pip and now torch is the cuda version, pip uninstalled my rocm torch",
         # passive
         "After `pip install torchvision` my torch 2.3.0+rocm6.0 got replaced by torch 2.4.0 from pypi",
         # what pip does each time (facebookresearch/xformers#802)
