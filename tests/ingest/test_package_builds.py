@@ -170,3 +170,33 @@ def test_a_companion_mismatch_told_on_an_amd_report_is_a_packages_warning() -> N
         "pip installed torch together with torchvision, but as I can see, they aren't compatible.\n"
     )
     assert serious_findings(report)[0] == ("RD547", "warning", "packages")
+
+
+WINDOWS_PROCEDURE = "extension_procedure_missing_windows"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # torchaudio's library through torch.ops.load_library (lllyasviel/stable-diffusion-webui-forge#252)
+        '  File "C:\\\\AI\\\\venv\\\\lib\\\\site-packages\\\\torch\\\\_ops.py", line 852, in load_library\n'
+        "    ctypes.CDLL(path)\n"
+        "OSError: [WinError 127] The specified procedure could not be found\n",
+        # the message in the system's language (modelscope/FunASR#1542)
+        '  File "C:\\\\env\\\\lib\\\\site-packages\\\\torch\\\\_ops.py", line 933, in load_library\n'
+        "    ctypes.CDLL(path)\n"
+        "OSError: [WinError 127] 找不到指定的程序。\n",
+    ],
+)
+def test_a_missing_procedure_while_torch_loads_a_package_library_is_read(text: str) -> None:
+    assert WINDOWS_PROCEDURE in signature_errors(text)
+
+
+def test_a_missing_procedure_in_torchs_own_dlls_at_import_is_not_read_as_a_package() -> None:
+    text = (
+        '  File "C:\\\\sd\\\\venv\\\\lib\\\\site-packages\\\\torch\\\\__init__.py", line 132, in <module>\n'
+        "    raise err\n"
+        'OSError: [WinError 127] The specified procedure could not be found. Error loading '
+        '"C:\\\\sd\\\\venv\\\\lib\\\\site-packages\\\\torch\\\\lib\\\\caffe2_nvrtc.dll" or one of its dependencies.\n'
+    )
+    assert WINDOWS_PROCEDURE not in signature_errors(text)
