@@ -97,6 +97,9 @@ def test_an_install_of_another_package_that_replaced_torch_is_read(text: str) ->
         "installing ComfyUI replaced my rocm torch with the cuda one",
         "When I install the webui it removes my rocm pytorch",
         "pip install -r requirements.txt replaced my rocm torch with the cuda one",
+        # told as solved: a working setup's history, not its state
+        "installing torchvision replaced my rocm torch, so I reinstalled it from the ROCm index and now it works.",
+        "pip install torchaudio uninstalled my rocm torch; I fixed it with --no-deps.",
     ],
 )
 def test_no_package_install_replacing_torch_is_read_where_none_is_told(text: str) -> None:
@@ -156,6 +159,8 @@ def test_torch_and_a_companion_said_to_mismatch_is_read(text: str) -> None:
         "Previously torch and torchvision were mismatched but I fixed that.",
         # a mismatch of something else
         "after installing torch and torchvision I get a CUDA version mismatch",
+        # told as solved
+        "torch and torchvision were not compatible, after reinstalling both from the same index everything works.",
         # torch named after the verdict about something else
         "torchvision is incompatible with my GPU, but torch works",
     ],
