@@ -51,3 +51,15 @@ def test_an_installer_that_swapped_the_rocm_torch_for_an_untagged_one_gets_a_tor
         "It proceeds to install torch 2.0 over top.\n"
     )
     assert [category for _, _, category in serious_findings(text)][:1] == ["torch-build"]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The rocm5.7 wheels were removed, so I use torch 2.4.0+rocm6.1 now.",
+        "I removed the old venv, which had nothing in it, we use torch 2.4.0+rocm6.1.",
+    ],
+)
+def test_a_build_named_in_a_new_clause_after_a_removal_is_the_torch_in_use(sentence: str) -> None:
+    facts = ingest(f"RX 6800 XT on Ubuntu 22.04.\n{sentence}\n").facts
+    assert facts.torch.flavour.value == "rocm"

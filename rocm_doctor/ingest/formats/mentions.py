@@ -288,14 +288,15 @@ of the attempt and keeps the new release."""
 _REMOVED_BEFORE = re.compile(
     r"(?<!\bnot\s)(?<!n't\s)(?<!n’t\s)(?<!\bnever\s)\b(?:uninstall(?:s|ed|ing|ation\s+of)?|removal\s+of|remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|purg(?:e|es|ed|ing)"
     r"|replac(?:e|es|ed|ing)|overwr(?:ite|ites|ote|itten|iting)|got\s+rid\s+of)\b"
-    r"(?:(?!\b(?:and|then|with|by|to|but|instead|now|(?:re)?install\w*)\b)[^.!?;\n]){0,60}$",
+    r"(?:(?!\b(?:and|then|with|by|to|but|instead|now|so|which|while|because|since|after|before|i|we|you|they|use[sd]?|using|ha[sd]|have|got|went|switch\w*|mov\w*|(?:re)?install\w*)\b)[^.!?;\n]){0,60}$",
     re.IGNORECASE,
 )
 """Words before a torch release that make it the object of a removal ("the installer uninstalls the right torch
 version (1.13.1+rocm5.2) and then installs ...", easydiffusion/easydiffusion#1607; "replaced torch 2.2.1+rocm5.7
 with ..."): that build is the earlier state, what changed, not the torch in use; pip's own removal lines
 ("Successfully uninstalled torch-...") are the install-log reader's. What follows "and", "then", "with", "by"
-or an install verb is the build put in place, which the removal does not reach. Not a removal denied ("did not
+or an install verb is the build put in place, and a new clause ("removed, so I use ...", "which", a
+subject pronoun) names another state: the removal does not reach either. Not a removal denied ("did not
 uninstall"), asked about or planned (:data:`_NOT_DONE_BEFORE`), nor one in a question."""
 
 
