@@ -51,3 +51,14 @@ def test_an_amd_report_whose_launcher_installs_cuda_gets_a_torch_build_finding_f
 def test_a_launcher_installing_cuda_on_a_machine_with_a_rocm_torch_shown_is_not_told_its_torch_is_cuda() -> None:
     text = "RX 6800 XT on Ubuntu.\nit always installs the nvidia CUDA version, so I installed torch 2.5.1+rocm6.2 by hand and it works.\n"
     assert not any(rule == "RD540" for rule, _, _ in serious_findings(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have an RX 6800 for gaming and an RTX 4090 for AI. The webui installs the nvidia CUDA version and uses the 4090.\n",
+        "Radeon RX 7900 XTX with ZLUDA on Windows. The launcher installs the CUDA version of torch on purpose and ZLUDA runs it.\n",
+    ],
+)
+def test_a_cuda_install_told_beside_an_nvidia_gpu_or_with_zluda_is_not_called_the_wrong_build(text: str) -> None:
+    assert not any(rule == "RD540" for rule, _, _ in serious_findings(text))
