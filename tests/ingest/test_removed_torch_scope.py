@@ -63,3 +63,16 @@ def test_an_installer_that_swapped_the_rocm_torch_for_an_untagged_one_gets_a_tor
 def test_a_build_named_in_a_new_clause_after_a_removal_is_the_torch_in_use(sentence: str) -> None:
     facts = ingest(f"RX 6800 XT on Ubuntu 22.04.\n{sentence}\n").facts
     assert facts.torch.flavour.value == "rocm"
+
+
+def test_a_removal_wrapped_onto_the_next_line_still_reaches_the_removed_build() -> None:
+    text = (
+        "RX 6800 XT on Ubuntu 22.04. Turns out the automated installer uninstalls the right torch version\n"
+        "(1.13.1+rocm5.2) and then installs the wrong one.\n"
+    )
+    assert ingest(text).facts.torch.flavour.value != "rocm"
+
+
+def test_a_list_item_after_a_removal_is_another_statement() -> None:
+    text = "RX 6800 XT on Ubuntu 22.04.\n- uninstalled the old venv\n- torch 2.4.0+rocm6.1 installed, works\n"
+    assert ingest(text).facts.torch.flavour.value == "rocm"

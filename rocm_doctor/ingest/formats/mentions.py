@@ -300,9 +300,14 @@ subject pronoun) names another state: the removal does not reach either. Not a r
 uninstall"), asked about or planned (:data:`_NOT_DONE_BEFORE`), nor one in a question."""
 
 
+_SOFT_BREAK = re.compile(r"\n(?![ \t]*(?:[-*+>#|]|\d+[.)]|```|\n))")
+
+
 def _removed_earlier(text: str, begin: int, end: int) -> bool:
     """The torch release from ``begin`` to ``end`` is named as removed or replaced, in a removal that was made."""
-    window = text[max(0, begin - 90) : begin]
+    # a soft line break (a paragraph wrapped by the reporter or a mail client) joins the sentence; a list
+    # item, quote, heading or fence after the break starts another statement
+    window = _SOFT_BREAK.sub(" ", text[max(0, begin - 90) : begin])
     removal = _REMOVED_BEFORE.search(window)
     if removal is None:
         return False
