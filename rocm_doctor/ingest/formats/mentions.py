@@ -291,6 +291,36 @@ tried updating to the latest version and now ..." or "tried upgrading to fix the
 of the attempt and keeps the new release."""
 
 
+_REMOVED_BEFORE = re.compile(
+    r"(?<!\bnot\s)(?<!n't\s)(?<!n’t\s)(?<!\bnever\s)\b(?:uninstall(?:s|ed|ing|ation\s+of)?|removal\s+of|remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|purg(?:e|es|ed|ing)"
+    r"|replac(?:e|es|ed|ing)|overwr(?:ite|ites|ote|itten|iting)|got\s+rid\s+of)\b"
+    r"(?:(?!\b(?:and|then|with|by|to|but|instead|now|so|which|while|because|since|after|before|i|we|you|they|use[sd]?|using|ha[sd]|have|got|went|switch\w*|mov\w*|(?:re)?install\w*)\b)[^.!?;\n]){0,60}$",
+    re.IGNORECASE,
+)
+"""Words before a torch release that make it the object of a removal ("the installer uninstalls the right torch
+version (1.13.1+rocm5.2) and then installs ...", easydiffusion/easydiffusion#1607; "replaced torch 2.2.1+rocm5.7
+with ..."): that build is the earlier state, what changed, not the torch in use; pip's own removal lines
+("Successfully uninstalled torch-...") are the install-log reader's. What follows "and", "then", "with", "by"
+or an install verb is the build put in place, and a new clause ("removed, so I use ...", "which", a
+subject pronoun) names another state: the removal does not reach either. Not a removal denied ("did not
+uninstall"), asked about or planned (:data:`_NOT_DONE_BEFORE`), nor one in a question."""
+
+
+_SOFT_BREAK = re.compile(r"\n(?![ \t]*(?:[-*+>#|]|\d+[.)]|```|\n))")
+
+
+def _removed_earlier(text: str, begin: int, end: int) -> bool:
+    """The torch release from ``begin`` to ``end`` is named as removed or replaced, in a removal that was made."""
+    # a soft line break (a paragraph wrapped by the reporter or a mail client) joins the sentence; a list
+    # item, quote, heading or fence after the break starts another statement
+    window = _SOFT_BREAK.sub(" ", text[max(0, begin - 90) : begin])
+    removal = _REMOVED_BEFORE.search(window)
+    if removal is None:
+        return False
+    before_verb = window[: removal.start()]
+    return not (_NOT_DONE_BEFORE.search(before_verb) or _QUESTION_AFTER.match(text, end, end + 12))
+
+
 def _attempt_failed(text: str, begin: int, end: int) -> bool:
     """The text from ``begin`` to ``end`` is the object of "tried"/"attempted" and the sentence says it failed."""
     return bool(_TRIED_BEFORE.search(text[max(0, begin - 80) : begin]) and _FAILED_AFTER.search(text[end : end + 120]))
@@ -997,6 +1027,10 @@ def _torch(block: Block) -> List[Observation]:
         for match, line in block.scan(_TORCH):
             if _inside(match.start(), moved) or _attempt_failed(text, match.start(), match.end()):
                 continue
+            if _removed_earlier(text, match.start(), match.end()):
+                moved.append(match.span())
+                out.append(Observation("symptoms.earlier", [f"torch.version={_plain(match.group(1))}"], line, TRUST_PROSE))
+                continue  # the build removed or replaced is what changed, not the one in use
             if _BUILT_WITH_BEFORE.search(text, max(0, match.start() - 24), match.start()) or _BUILT_FOR_BEFORE.search(text, max(0, match.start() - 200), match.start()):
                 continue  # collect_env's "CUDA used to build PyTorch: 12.1": a CUDA or HIP release, not torch's
             out += torch_version_observations(_plain(match.group(1)), line, TRUST_PROSE)
@@ -1013,6 +1047,9 @@ def _torch(block: Block) -> List[Observation]:
             before = text[max(0, match.start() - 40) : match.start()]
             if _NOT_TORCH_BEFORE.search(before) or _BUILT_FOR_BEFORE.search(text, max(0, match.start() - 200), match.start()) or match.group(1).startswith("0.") or _inside(match.start(), moved) or _attempt_failed(text, match.start(), match.end()):
                 continue
+            if _removed_earlier(text, match.start(), match.end()):
+                out.append(Observation("symptoms.earlier", [f"torch.version={match.group(1)}"], line, TRUST_PROSE))
+                continue  # the build removed or replaced is what changed, not the one in use
             out += torch_version_observations(match.group(1), line, TRUST_PROSE)
     if "index" in lowered or "://" in lowered or " -f " in lowered or " -i " in lowered:
         kept_other = kept_torch_not_rocm(block)
