@@ -81,3 +81,44 @@ def test_the_webui_start_up_check_is_read_in_the_wording_of_a1111_and_forge(line
 def test_forges_start_up_check_on_windows_with_an_amd_gpu_names_the_torch_build() -> None:
     report = "Windows 11\nGPU: Radeon RX 9070\nLaunching webui-user.bat stops: RuntimeError: PyTorch is not able to access CUDA\n"
     assert problems_shown(report)[0] == "RD535"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "hiprtcAddNameExpression is missing from HIPRTC shared library.",
+        "``hiprtcAddNameExpression is missing from HIPRTC shared library``.",
+        "hipFuncGetAttribute is missing from HIP shared library.",
+        "hiprtcCompileProgram is missing from HIPRTC shared library.",
+    ],
+)
+def test_a_function_missing_from_the_hip_libraries_is_read(line: str) -> None:
+    assert "hip_library_function_missing" in signature_errors(line)
+
+
+@pytest.mark.parametrize(
+    ("text", "windows"),
+    [
+        ("`` .\\hashcat.exe -m 0 -a 0 hashes.txt rockyou.txt``\n", True),
+        ("PS D:\\tools> .\\webui-user.bat\n", True),
+        ("> .\\run.ps1 --listen\n", True),
+        ("$ ./hashcat -m 0 hashes.txt\n", False),
+        ("see the file .\\notes.txt\n", False),
+    ],
+)
+def test_a_program_started_from_the_current_folder_with_a_backslash_is_windows(text: str, windows: bool) -> None:
+    assert ("windows_program_run_from_folder" in signature_contexts(text)) is windows
+
+
+def test_hashcats_missing_hiprtc_function_on_windows_points_at_the_drivers_hip_runtime() -> None:
+    report = (
+        "`` .\\hashcat.exe -m 0 -a 0 hashes.txt rockyou.txt``\n``hashcat (v6.2.5) starting``\n\n"
+        "``hiprtcAddNameExpression is missing from HIPRTC shared library``.\n"
+        "``* Device #1: AMD Radeon RX 5700 XT, 8064/8176 MB (6732 MB allocatable), 20MCU``\n"
+    )
+    assert problems_shown(report)[0] == "RD573"
+
+
+def test_the_same_message_on_linux_is_not_blamed_on_a_windows_driver() -> None:
+    report = "Ubuntu 22.04, ROCm 5.2, RX 6800\n$ ./hashcat -I\nhiprtcCompileProgram is missing from HIPRTC shared library.\n"
+    assert "RD573" not in problems_shown(report)
