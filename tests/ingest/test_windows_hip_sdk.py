@@ -122,3 +122,8 @@ def test_hashcats_missing_hiprtc_function_on_windows_points_at_the_drivers_hip_r
 def test_the_same_message_on_linux_is_not_blamed_on_a_windows_driver() -> None:
     report = "Ubuntu 22.04, ROCm 5.2, RX 6800\n$ ./hashcat -I\nhiprtcCompileProgram is missing from HIPRTC shared library.\n"
     assert "RD573" not in problems_shown(report)
+
+
+def test_a_zluda_webui_whose_gpu_check_fails_is_not_told_to_install_a_rocm_torch() -> None:
+    report = "Forge with ZLUDA on an RX 7900 XTX (Windows 10), HIP SDK 6.2: RuntimeError: PyTorch is not able to access CUDA\n"
+    assert "RD535" not in problems_shown(report)
