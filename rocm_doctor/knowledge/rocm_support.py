@@ -5,6 +5,7 @@ An API over ``rules/data/rocm_support.yaml``::
     linux_supported('gfx1101', '6.4.1')      -> True
     linux_supported('gfx1031', '6.2.0')      -> False  (not in the compatibility matrix)
     windows_runtime_supported('gfx1030')     -> False  (newest Windows table, ROCm 7.2)
+    windows_sdk_supported('gfx1103', '6.4')  -> False  (not listed: no HIP SDK libraries for it)
     therock_status('gfx1031', 'linux')       -> 'release_ready'
     therock_device_extra('gfx90c')           -> False  (built, but no device-gfx90c torch extra)
 """
@@ -94,6 +95,21 @@ class RocmSupport:
             return False
         return None
 
+    def windows_sdk_supported(self, gfx: str, rocm_version: str) -> Optional[bool]:
+        """Whether the HIP SDK of ``rocm_version`` ships its libraries (rocBLAS, MIOpen ...) for ``gfx``.
+
+        AMD's Windows requirements pages say a GPU they do not list is not supported, so a complete
+        table answers False for a target missing from its HIP SDK column, and for one listed with the
+        runtime only (RDNA2 gfx1031/gfx1032). None when no complete table of that release is kept."""
+        rows = _tables_in_force([r for r in self.windows if not r.partial], rocm_version)
+        target = base_gfx(gfx)
+        if target in self.retired:
+            return False
+        if not rows:
+            return None
+        row = max(rows, key=lambda r: version_key(r.rocm))
+        return target in row.sdk
+
     def newest_windows(self) -> Optional[WindowsRow]:
         """The newest complete Windows table."""
         rows = [r for r in self.windows if not r.partial]
@@ -178,6 +194,11 @@ def _tables_in_force(rows: List[WindowsRow], rocm_version: str) -> List[WindowsR
 def windows_runtime_supported(gfx: str, rocm_version: Optional[str] = None, table: Optional[Any] = None) -> Optional[bool]:
     """See :meth:`RocmSupport.windows_runtime_supported`."""
     return support(table).windows_runtime_supported(gfx, rocm_version)
+
+
+def windows_sdk_supported(gfx: str, rocm_version: str, table: Optional[Any] = None) -> Optional[bool]:
+    """See :meth:`RocmSupport.windows_sdk_supported`."""
+    return support(table).windows_sdk_supported(gfx, rocm_version)
 
 
 def therock_device_extra(gfx: str, table: Optional[Any] = None) -> bool:

@@ -131,3 +131,16 @@ def test_machine_override_facts_and_distinct_targets() -> None:
     assert derived("derived.amd_gfx_targets", two).value == ["gfx1100", "gfx1036"]
     same = {"gpus": {"agents": [agent(0, "gfx1100", False), agent(1, "gfx1100:xnack-", False)]}}
     assert derived("derived.distinct_amd_gfx_count", same).value == 1
+
+
+def test_windows_sdk_support_is_judged_by_the_hip_sdk_in_use() -> None:
+    zluda = {"host": {"os": K("windows")}, "torch": {"flavour": K("cuda"), "rocm_version": {"status": "absent", "reason": "CUDA build"}}}
+    sdk_64 = overlay(zluda, {"windows": {"hip_sdk_versions": K(["6.4"])}})
+    assert gpu("gpu.windows_sdk_supported", with_gfx("gfx1103", sdk_64)).value is False  # not listed: unsupported
+    assert gpu("gpu.windows_sdk_supported", with_gfx("gfx1100", sdk_64)).value is True
+    # a runtime-only target has no HIP SDK libraries
+    sdk_62 = overlay(zluda, {"windows": {"hip_sdk_versions": K(["6.2"])}})
+    assert gpu("gpu.windows_sdk_supported", with_gfx("gfx1031", sdk_62)).value is False
+    # no HIP SDK release shown, and not Windows: nothing said
+    assert gpu("gpu.windows_sdk_supported", with_gfx("gfx1103", zluda)).status == "unknown"
+    assert gpu("gpu.windows_sdk_supported", with_gfx("gfx1103")).status == "absent"

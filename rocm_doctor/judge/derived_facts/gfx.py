@@ -438,6 +438,32 @@ def windows_runtime_supported(facts: Facts, agent: GpuAgent, tables: Tables) -> 
 
 
 @gpu_fact(
+    "windows_sdk_supported",
+    "The Windows HIP SDK tables of the HIP SDK releases in use (derived.windows_hip_runtime) list the GPU's gfx in "
+    "their HIP SDK column: its libraries (rocBLAS's Tensile kernels among them) ship for it; false for a gfx they "
+    "do not list there (AMD: an unlisted GPU is not supported); unknown when the release in use is not shown or "
+    "no complete table of it is kept.",
+)
+def windows_sdk_supported(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    in_use = windows_hip_runtime(facts, tables)
+    if not in_use.is_known:
+        return in_use
+    releases = list(in_use.value)
+
+    def supported(gfx: str) -> Optional[bool]:
+        verdicts = {rocm_support.windows_sdk_supported(gfx, release, table=tables["rocm_support"]) for release in releases}
+        return verdicts.pop() if len(verdicts) == 1 else None
+
+    return lookup(
+        _gfx(agent),
+        supported,
+        "rules/data/rocm_support.yaml windows",
+        "no complete Windows HIP SDK table kept for the release in use says whether it ships libraries for {value}",
+        none_absent=False,
+    )
+
+
+@gpu_fact(
     "therock_status",
     "TheRock (AMD multi-arch pip index) status of the GPU's gfx on this OS: release_ready or build_only; "
     "absent when not built (TheRock SUPPORTED_GPUS.md).",
