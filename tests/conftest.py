@@ -49,6 +49,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="Rewrite tests/machines/*/facts.json from the current gatherers instead of comparing.",
     )
+    parser.addoption(
+        "--all-pastes",
+        action="store_true",
+        default=False,
+        help="Plant secrets in every real paste of the corpora, not the fixed half CI checks.",
+    )
 
 
 from cli_runner import CliResult, run_cli  # noqa: E402,F401 - one runner for every test folder
