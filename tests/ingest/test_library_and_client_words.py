@@ -79,3 +79,17 @@ def test_a_server_config_map_does_not_run_past_a_blank_line() -> None:
     text = "env=\"map[OLLAMA_DEBUG:false\n\nHSA_OVERRIDE_GFX_VERSION:10.3.0]\"\n"
     settings = ingest_text(text).facts.env.settings
     assert not any(s.origin == "app-config" for s in settings.value or [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'I set Environment="OLLAMA_NOHISTORY=1" in ollama.service and the history is no longer saved.',
+        "With OLLAMA_NOHISTORY=1 exported the history is not written any more.",
+        "I deleted ~/.ollama/history by hand.",
+        "Is the history still saved somewhere?",
+    ],
+)
+def test_history_denied_deleted_or_asked_about_is_not_told_as_still_kept(text: str) -> None:
+    # r33a: RD653 spoke on 'the history is no longer saved' beside OLLAMA_NOHISTORY in the unit
+    assert "ollama_history_still_kept_told" not in _context(text)
