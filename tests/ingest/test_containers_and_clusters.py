@@ -276,3 +276,10 @@ def test_podman_run_as_a_user_with_root_inside_the_container_is_still_rd556() ->
     # the prompt inside a rootless container is root's; only the host prompt before `podman run` counts
     text = "user@box:~$ " + _PODMAN_NAMED + "root@3f2a1b9c:/# " + _FALSE
     assert problems_shown(text)[:1] == ["RD556"]
+
+
+def test_keep_groups_advice_quoted_from_a_readme_is_not_the_reports_fix() -> None:
+    line = ("Sharing my toolbox notes from the README: on podman you need to use --group-add keep-groups instead of "
+            "--group-add video --group-add render. My actual problem: ComfyUI produces black images, the GPU works fine.\n")
+    assert "keep_groups_fix_told" not in _context(line)
+    assert "RD960" not in problems_shown(line)
