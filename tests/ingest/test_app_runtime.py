@@ -138,3 +138,16 @@ def test_a_question_about_a_later_release_is_not_an_ollama_build_error() -> None
     text = ("Radeon VII (gfx906), ollama. Will ollama 0.12.6 still support my card? "
             "Right now the model runs on the CPU because I haven't installed ROCm yet.\n")
     assert "RD561" not in [rule for rule, _ in serious(text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "MI50 (gfx906) on Ubuntu 22.04, ROCm 6.3. I gave up on ollama and now use llama.cpp built with "
+        "-DAMDGPU_TARGETS=gfx906. llama.cpp does not use my GPU, everything runs on the CPU.\n",
+        "Radeon VII (gfx906). I switched from ollama to vLLM; vLLM does not use the GPU, it runs on the CPU.\n",
+    ],
+)
+def test_a_report_that_left_ollama_for_another_program_gets_no_ollama_build_finding(text: str) -> None:
+    # r33a: RD562 said the report was about ollama not using the GPU
+    assert not {"RD561", "RD562"} & {rule for rule, _ in serious(text)}
