@@ -227,7 +227,6 @@ def test_podman_with_keep_groups_finding_no_gpu_is_not_blamed_on_the_groups() ->
         "How do I run the container as non-root? Right now it runs as root.\n",
         "Can I run my containers as an unprivileged user with the GPU?\n",
         "The docs recommend running containers as non-root, but I run it as root.\n",
-        "I want to run the container as a non-root user later.\n",
         "```\nFROM rocm/dev-ubuntu-22.04 AS build\nUSER builder\nRUN make\nFROM rocm/pytorch:latest\nCOPY --from=build /out /app\nCMD python /app/run.py\n```\n",
     ],
 )

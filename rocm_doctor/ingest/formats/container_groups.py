@@ -140,7 +140,7 @@ def _non_root_users(block: Block) -> List[Line]:
 
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 _NOT_A_STATE_BEFORE = re.compile(
-    r"\b(?:how|can|could|should|would|want(?:s|ed)?|wish|if|whether|recommend\w*|suggest\w*|advis\w*|best\s{1,4}practices?|"
+    r"\b(?:how|can|could|should|would|if|whether|recommend\w*|suggest\w*|advis\w*|best\s{1,4}practices?|"
     r"possible|plan(?:s|ned|ning)?|instead\s{1,4}of)\b",
     re.IGNORECASE,
 )
@@ -148,8 +148,9 @@ _NOT_A_STATE_BEFORE = re.compile(
 
 def _said_as_state(text: str, match: "re.Match[str]") -> bool:
     """Whether the sentence holding ``match`` says how the container runs now: not a question ("How do I
-    run the container as non-root?"), advice or a wish ("the docs recommend running containers as
-    non-root", "I want to run it as an unprivileged user"), nor a condition (r33a)."""
+    run the container as non-root?"), advice ("the docs recommend running containers as non-root"), nor a
+    condition (r33a). "I want to run the container with an unprivileged user" is the reporter's attempt
+    (ROCm/k8s-device-plugin#39) and is read."""
     start = max((end.end() for end in _SENTENCE_END.finditer(text, 0, match.start())), default=0)
     after = _SENTENCE_END.search(text, match.end())
     if after is not None and after.group(0) == "?":
