@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import List, Optional, Tuple
 
@@ -133,7 +134,7 @@ def _non_root_users(block: Block) -> List[Line]:
         user = _COMPOSE_USER.match(text)
         if user is not None and user.group(1).lower() not in ("0", "root"):
             out.append(line)
-        elif any(_said_as_state(text, match) for match in _NON_ROOT_SAID.finditer(text)):
+        elif any(_said_as_state(text, match) for match in itertools.islice(_NON_ROOT_SAID.finditer(text), _SAID_TRIED)):
             out.append(line)
     return out
 
@@ -146,13 +147,20 @@ _NOT_A_STATE_BEFORE = re.compile(
 )
 
 
+_SAID_TRIED = 16
+"""Sayings of a non-root user tried in one line; with the windows below the check stays linear in the line."""
+_WINDOW = 300
+"""Characters before and after a saying searched for its sentence's start, end and words."""
+
+
 def _said_as_state(text: str, match: "re.Match[str]") -> bool:
     """Whether the sentence holding ``match`` says how the container runs now: not a question ("How do I
     run the container as non-root?"), advice ("the docs recommend running containers as non-root"), nor a
     condition (r33a). "I want to run the container with an unprivileged user" is the reporter's attempt
     (ROCm/k8s-device-plugin#39) and is read."""
-    start = max((end.end() for end in _SENTENCE_END.finditer(text, 0, match.start())), default=0)
-    after = _SENTENCE_END.search(text, match.end())
+    window = max(0, match.start() - _WINDOW)
+    start = max((end.end() for end in _SENTENCE_END.finditer(text, window, match.start())), default=window)
+    after = _SENTENCE_END.search(text, match.end(), match.end() + _WINDOW)
     if after is not None and after.group(0) == "?":
         return False
     return _NOT_A_STATE_BEFORE.search(text, start, match.start()) is None
