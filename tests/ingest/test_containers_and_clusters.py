@@ -282,3 +282,17 @@ def test_keep_groups_advice_quoted_from_a_readme_is_not_the_reports_fix() -> Non
             "--group-add video --group-add render. My actual problem: ComfyUI produces black images, the GPU works fine.\n")
     assert "keep_groups_fix_told" not in _context(line)
     assert "RD960" not in problems_shown(line)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'me@box:~$ docker run -it --device=/dev/kfd --device=/dev/dri --security-opt seccomp=unconfined rocm/pytorch:latest '
+        'python3 -c "import torch; print(torch.cuda.is_available())"\nFalse\n',
+        "I run docker as my own user (in the docker group):\n" + _RUN
+        + "$ id\nuid=1000(me) gid=1000(me) groups=1000(me),27(sudo),998(docker)\n>>> torch.cuda.is_available()\nFalse\n",
+    ],
+)
+def test_the_hosts_non_root_user_beside_a_run_without_a_user_is_not_the_containers_user(text: str) -> None:
+    # r33a: docker runs the image's user (root for rocm/pytorch); RD613 blamed a non-root container user
+    assert "RD613" not in problems_shown(text)
