@@ -119,3 +119,35 @@ def test_the_target_an_override_makes_the_runtime_take_the_gpu_for_is_no_device(
 
 def test_a_target_named_as_the_reporters_own_in_an_override_sentence_is_still_read() -> None:
     assert gfx_read("I am on gfx1031 and have to treat it as gfx1030 with the override.\n") == ["gfx1031"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Radeon VII (gfx906), ollama. Will ollama 0.12.6 still support my card?\n",
+        "I will try ollama 0.12.6 tomorrow on my MI50.\n",
+        "If ollama 0.12.5 dropped gfx906, I'll stay on the old one.\n",
+    ],
+)
+def test_an_ollama_release_asked_about_or_to_come_is_not_the_release_running(text: str) -> None:
+    # r33a: a question or a release to try is not what runs; RD561 spoke on the question
+    assert ollama_versions(text) == []
+
+
+def test_a_question_about_a_later_release_is_not_an_ollama_build_error() -> None:
+    text = ("Radeon VII (gfx906), ollama. Will ollama 0.12.6 still support my card? "
+            "Right now the model runs on the CPU because I haven't installed ROCm yet.\n")
+    assert "RD561" not in [rule for rule, _ in serious(text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "MI50 (gfx906) on Ubuntu 22.04, ROCm 6.3. I gave up on ollama and now use llama.cpp built with "
+        "-DAMDGPU_TARGETS=gfx906. llama.cpp does not use my GPU, everything runs on the CPU.\n",
+        "Radeon VII (gfx906). I switched from ollama to vLLM; vLLM does not use the GPU, it runs on the CPU.\n",
+    ],
+)
+def test_a_report_that_left_ollama_for_another_program_gets_no_ollama_build_finding(text: str) -> None:
+    # r33a: RD562 said the report was about ollama not using the GPU
+    assert not {"RD561", "RD562"} & {rule for rule, _ in serious(text)}

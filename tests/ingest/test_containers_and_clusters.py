@@ -216,3 +216,83 @@ def test_podman_with_named_groups_finding_no_gpu_is_a_permissions_finding_first(
 def test_podman_with_keep_groups_finding_no_gpu_is_not_blamed_on_the_groups() -> None:
     text = "podman run --rm -it --device /dev/kfd --device /dev/dri --group-add keep-groups rocm/pytorch\n" + _FALSE
     assert "RD556" not in problems_shown(text)
+
+
+# ----------------------------------------------------------------- r33a: second reading (precision)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "How do I run the container as non-root? Right now it runs as root.\n",
+        "Can I run my containers as an unprivileged user with the GPU?\n",
+        "The docs recommend running containers as non-root, but I run it as root.\n",
+        "```\nFROM rocm/dev-ubuntu-22.04 AS build\nUSER builder\nRUN make\nFROM rocm/pytorch:latest\nCOPY --from=build /out /app\nCMD python /app/run.py\n```\n",
+    ],
+)
+def test_non_root_asked_advised_or_in_an_earlier_build_stage_is_not_the_container_user(text: str) -> None:
+    assert "container_user_not_root" not in _context(text)
+
+
+def test_a_question_about_non_root_beside_a_run_passing_kfd_is_not_a_permissions_finding() -> None:
+    text = (
+        "How do I run the container as non-root? Right now it runs as root.\n"
+        "docker run --device=/dev/kfd --device=/dev/dri --group-add video rocm/pytorch\nRuntimeError: No HIP GPUs are available\n"
+    )
+    assert not {"RD850", "RD613"} & set(problems_shown(text))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I've never used Docker Desktop, only the docker engine from apt.",
+        "I used Docker Desktop last year but removed it, now plain docker-ce.",
+    ],
+)
+def test_docker_desktop_never_used_or_since_removed_is_not_the_engine_in_use(line: str) -> None:
+    assert "docker_desktop_engine_told" not in _context(line + "\n")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Slurm cluster with MI250X. I did not set HIP_VISIBLE_DEVICES or ROCR_VISIBLE_DEVICES anywhere.\nsrun --gpus=1 python train.py\nRuntimeError: No HIP GPUs are available\n",
+        "sbatch job on MI210 nodes; CUDA_VISIBLE_DEVICES is not set in the job.\nRuntimeError: No HIP GPUs are available\n",
+        "Our Slurm job runs without ROCR_VISIBLE_DEVICES.\nRuntimeError: No HIP GPUs are available\n",
+    ],
+)
+def test_a_slurm_job_that_says_no_mask_is_set_is_not_rd555(text: str) -> None:
+    assert "RD555" not in problems_shown(text)
+
+
+def test_podman_run_at_roots_prompt_is_the_rootful_engine_not_rd556() -> None:
+    text = "root@box:~# podman run -it --device /dev/kfd --device /dev/dri --group-add video rocm/pytorch\n" + _FALSE
+    assert "podman_run_by_root" in _context(text)
+    assert "RD556" not in problems_shown(text)
+
+
+def test_podman_run_as_a_user_with_root_inside_the_container_is_still_rd556() -> None:
+    # the prompt inside a rootless container is root's; only the host prompt before `podman run` counts
+    text = "user@box:~$ " + _PODMAN_NAMED + "root@3f2a1b9c:/# " + _FALSE
+    assert problems_shown(text)[:1] == ["RD556"]
+
+
+def test_keep_groups_advice_quoted_from_a_readme_is_not_the_reports_fix() -> None:
+    line = ("Sharing my toolbox notes from the README: on podman you need to use --group-add keep-groups instead of "
+            "--group-add video --group-add render. My actual problem: ComfyUI produces black images, the GPU works fine.\n")
+    assert "keep_groups_fix_told" not in _context(line)
+    assert "RD960" not in problems_shown(line)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'me@box:~$ docker run -it --device=/dev/kfd --device=/dev/dri --security-opt seccomp=unconfined rocm/pytorch:latest '
+        'python3 -c "import torch; print(torch.cuda.is_available())"\nFalse\n',
+        "I run docker as my own user (in the docker group):\n" + _RUN
+        + "$ id\nuid=1000(me) gid=1000(me) groups=1000(me),27(sudo),998(docker)\n>>> torch.cuda.is_available()\nFalse\n",
+    ],
+)
+def test_the_hosts_non_root_user_beside_a_run_without_a_user_is_not_the_containers_user(text: str) -> None:
+    # r33a: docker runs the image's user (root for rocm/pytorch); RD613 blamed a non-root container user
+    assert "RD613" not in problems_shown(text)

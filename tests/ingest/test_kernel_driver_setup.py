@@ -46,6 +46,26 @@ def test_secure_boot_asked_denied_past_or_advised_is_not_read_as_the_cause(text:
     assert "RD619" not in problems_shown(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ubuntu 24.04, RX 580. Secure Boot is disabled in the BIOS, so it cannot be blocking the amdgpu module.\n"
+        "rocminfo says: ROCk module is NOT loaded, possibly no GPU devices\n",
+        "Ubuntu 22.04 with an RX 6800. Secure boot is off in my firmware, so I never enrolled the MOK key when installing amdgpu-dkms.\n"
+        "rocminfo: ROCk module is NOT loaded, possibly no GPU devices\n",
+        "RX 6800 on Ubuntu 22.04. I didn't enroll the MOK because Secure Boot is disabled anyway.\n"
+        "rocminfo: ROCk module is NOT loaded, possibly no GPU devices\n",
+        "RX 6800 on Ubuntu 22.04, ROCm 6.2. I disabled Secure Boot to stop it from blocking the amdgpu module, "
+        "but rocminfo still says ROCk module is NOT loaded, possibly no GPU devices\n",
+    ],
+)
+def test_secure_boot_said_to_be_off_or_turned_off_without_help_is_not_read_as_the_cause(text: str) -> None:
+    # r33a: "cannot be blocking" is a denial; with Secure Boot off no key needs enrolling; turning it off
+    # that did not help says it is not the cause.
+    assert SECURE_BOOT_TOLD not in signature_errors(text)
+    assert "RD619" not in problems_shown(text)
+
+
 def test_the_kernel_log_refusal_speaks_instead_of_the_retold_secure_boot() -> None:
     text = (
         "Secure Boot was blocking the amdgpu module.\n"

@@ -79,3 +79,33 @@ def test_a_server_config_map_does_not_run_past_a_blank_line() -> None:
     text = "env=\"map[OLLAMA_DEBUG:false\n\nHSA_OVERRIDE_GFX_VERSION:10.3.0]\"\n"
     settings = ingest_text(text).facts.env.settings
     assert not any(s.origin == "app-config" for s in settings.value or [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'I set Environment="OLLAMA_NOHISTORY=1" in ollama.service and the history is no longer saved.',
+        "With OLLAMA_NOHISTORY=1 exported the history is not written any more.",
+        "I deleted ~/.ollama/history by hand.",
+        "Is the history still saved somewhere?",
+    ],
+)
+def test_history_denied_deleted_or_asked_about_is_not_told_as_still_kept(text: str) -> None:
+    # r33a: RD653 spoke on 'the history is no longer saved' beside OLLAMA_NOHISTORY in the unit
+    assert "ollama_history_still_kept_told" not in _context(text)
+
+
+def test_a_units_environment_line_ends_at_its_first_word_that_is_no_assignment() -> None:
+    # r33a: prose after the unit's assignments on the same line is not the unit's (RD653 named the shell's
+    # OLLAMA_HOST value as set for the server)
+    text = 'Environment="OLLAMA_HOST=0.0.0.0:8080" is in my ollama.service, and the shell has OLLAMA_HOST=127.0.0.1:8080 too.\n'
+    settings = ingest_text(text).facts.env.settings
+    unit = [(row.name, row.value) for row in settings.value or [] if row.origin == "systemd"]
+    assert unit == [("OLLAMA_HOST", "0.0.0.0:8080")]
+
+
+def test_a_units_environment_line_with_several_assignments_is_read_whole() -> None:
+    text = '[Service]\nEnvironment="OLLAMA_HOST=0.0.0.0:8080" "OLLAMA_NOHISTORY=1"\n'
+    settings = ingest_text(text).facts.env.settings
+    unit = sorted((row.name, row.value) for row in settings.value or [] if row.origin == "systemd")
+    assert unit == [("OLLAMA_HOST", "0.0.0.0:8080"), ("OLLAMA_NOHISTORY", "1")]

@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import List, Optional, Tuple
 
@@ -133,9 +134,36 @@ def _non_root_users(block: Block) -> List[Line]:
         user = _COMPOSE_USER.match(text)
         if user is not None and user.group(1).lower() not in ("0", "root"):
             out.append(line)
-        elif _NON_ROOT_SAID.search(text):
+        elif any(_said_as_state(text, match) for match in itertools.islice(_NON_ROOT_SAID.finditer(text), _SAID_TRIED)):
             out.append(line)
     return out
+
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+_NOT_A_STATE_BEFORE = re.compile(
+    r"\b(?:how|can|could|should|would|if|whether|recommend\w*|suggest\w*|advis\w*|best\s{1,4}practices?|"
+    r"possible|plan(?:s|ned|ning)?|instead\s{1,4}of)\b",
+    re.IGNORECASE,
+)
+
+
+_SAID_TRIED = 16
+"""Sayings of a non-root user tried in one line; with the windows below the check stays linear in the line."""
+_WINDOW = 300
+"""Characters before and after a saying searched for its sentence's start, end and words."""
+
+
+def _said_as_state(text: str, match: "re.Match[str]") -> bool:
+    """Whether the sentence holding ``match`` says how the container runs now: not a question ("How do I
+    run the container as non-root?"), advice ("the docs recommend running containers as non-root"), nor a
+    condition (r33a). "I want to run the container with an unprivileged user" is the reporter's attempt
+    (ROCm/k8s-device-plugin#39) and is read."""
+    window = max(0, match.start() - _WINDOW)
+    start = max((end.end() for end in _SENTENCE_END.finditer(text, window, match.start())), default=window)
+    after = _SENTENCE_END.search(text, match.end(), match.end() + _WINDOW)
+    if after is not None and after.group(0) == "?":
+        return False
+    return _NOT_A_STATE_BEFORE.search(text, start, match.start()) is None
 
 
 _DOCKERFILE_FROM = re.compile(r"^[ \t]{0,8}FROM[ \t]{1,4}(?:--platform=\S{1,40}[ \t]{1,4})?[\w.${}/:@-]{1,200}(?:[ \t]{1,4}AS[ \t]{1,4}[\w.-]{1,40})?[ \t]{0,8}$", re.IGNORECASE)
@@ -144,8 +172,8 @@ _DOCKERFILE_GROUPS = re.compile(r"\b(?:usermod|adduser|gpasswd|addgroup|groupadd
 
 
 def _dockerfile_user(block: Block) -> List[Line]:
-    """The last ``USER`` line of a Dockerfile shown in the block (one with a ``FROM`` line) when it names
-    a user other than root: the image's processes run as that user (ROCm/ROCm-docker#114, #36,
+    """The last ``USER`` line of a Dockerfile shown in the block (one with a ``FROM`` line), in its final
+    stage (each ``FROM`` starts a stage as root), when it names a user other than root: the image's processes run as that user (ROCm/ROCm-docker#114, #36,
     ROCm/rocm-examples#171). Not when the Dockerfile puts a user into video or render itself
     (``usermod -aG video,render``, a ``RENDER_GID`` build argument): whether those ids are the host's,
     the file alone does not say."""
@@ -153,6 +181,9 @@ def _dockerfile_user(block: Block) -> List[Line]:
         return []
     last: Optional[Tuple[str, Line]] = None
     for line in block.lines:
+        if _DOCKERFILE_FROM.match(line.text):
+            last = None  # each stage starts as root: only the final stage's USER is the image's (r33a)
+            continue
         user = _DOCKERFILE_USER.match(line.text)
         if user is not None:
             last = (user.group(1).lower(), line)
@@ -161,8 +192,23 @@ def _dockerfile_user(block: Block) -> List[Line]:
     return [last[1]]
 
 
+PODMAN_BY_ROOT = "podman_run_by_root"
+_ROOT_PROMPT = re.compile(r"^[ \t]{0,8}(?:\([\w.-]{1,64}\) ?)?(?:root@[\w.-]{1,64}:[^$#\n]{0,256}#|\[root@[\w.-]{1,64}[^\]\n]{0,256}\]#)")
+_PODMAN_RUN = re.compile(r"\bpodman\s{1,4}(?:container\s{1,4})?(?:run|create)\b|\bpodman-compose\s{1,4}(?:up|run)\b")
+
+
+def _podman_by_root(block: Block) -> List[Line]:
+    """Lines that run ``podman run``/``create`` at root's shell prompt (``root@host:~#``, ``[root@host ~]#``):
+    podman run by root is the rootful engine, whose containers keep the groups given to them (r33a; the
+    signature podman_container_started cannot see the prompt, which the block reader strips)."""
+    return [line for line in block.lines if line.command and _ROOT_PROMPT.match(line.raw) and _PODMAN_RUN.search(line.text)]
+
+
 def parse(block: Block) -> List[Piece]:
     pieces: List[Piece] = []
+    by_root = _podman_by_root(block) if "podman" in block.lower else []
+    if by_root:
+        pieces.append(make_piece(f"context:{PODMAN_BY_ROOT}", by_root[:1], [Observation("symptoms.context", [PODMAN_BY_ROOT], by_root[0], TRUST_TEMPLATE)]))
     users = _non_root_users(block) or _dockerfile_user(block)
     if users:
         pieces.append(make_piece(f"context:{NOT_ROOT}", users[:1], [Observation("symptoms.context", [NOT_ROOT], users[0], TRUST_TEMPLATE)]))

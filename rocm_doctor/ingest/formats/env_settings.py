@@ -324,10 +324,14 @@ def _systemd(text: str) -> Iterator[Tuple[str, Optional[str]]]:
     except ValueError:
         words = text.split()
     for word in words:
-        if "=" in word:
-            name, value = word.split("=", 1)
-            if re.fullmatch(_NAME, name):
-                yield name, value
+        if "=" not in word:
+            # A unit's Environment= holds only assignments: a word that is none ends it, and what follows
+            # on the line is the reporter's prose ("... is in my ollama.service. In my shell I also did
+            # export OLLAMA_HOST=..."), not the unit's (r33a).
+            return
+        name, value = word.split("=", 1)
+        if re.fullmatch(_NAME, name):
+            yield name, value
 
 
 def _compose(block: Block) -> List[SettingSighting]:

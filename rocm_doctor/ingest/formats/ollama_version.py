@@ -58,11 +58,30 @@ def _value_after(lines: tuple, index: int) -> Optional[str]:
     return None
 
 
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+_NOT_RUNNING_BEFORE = re.compile(
+    r"\b(?:will|would|should|could|might|if|whether|plan(?:s|ned|ning)?|going\s{1,4}to|try|wait(?:ing)?\s{1,4}for|instead\s{1,4}of)\b",
+    re.IGNORECASE,
+)
+
+
+def _runs(text: str, match: "re.Match[str]") -> bool:
+    """Whether the sentence holding ``match`` shows the release running: not a question ("Will ollama
+    0.12.6 still support my card?"), nor a release to come, to try or meant ("I will try ollama 0.12.6",
+    "if ollama 0.12.5 drops it") (r33a). ollama's own lines (``ollama version is``, the server's
+    ``(version ...)``, an image tag) hold no such words."""
+    start = max((end.end() for end in _SENTENCE_END.finditer(text, 0, match.start())), default=0)
+    after = _SENTENCE_END.search(text, match.end())
+    if after is not None and after.group(0) == "?":
+        return False
+    return _NOT_RUNNING_BEFORE.search(text, start, match.start()) is None
+
+
 def _read(line: Line) -> List[str]:
     text = line.text[:MAX_LINE]
     if _OTHER_RELEASE.search(text):
         return []
-    return [next(v for v in m.groups() if v) for m in _INLINE.finditer(text)]
+    return [next(v for v in m.groups() if v) for m in _INLINE.finditer(text) if _runs(text, m)]
 
 
 def parse(block: Block) -> List[Piece]:
