@@ -25,6 +25,8 @@ Shapes:
   blanks    one line of spaces and tabs (the field reader was cubic on it)
   alternate two character classes alternating on one line ("a1a1...", "a a ...", "x-x-...")
   fieldrun  a field label followed by a long run of blanks and hex ("GPU:      ...")
+  maprun    one line of ollama's ``env=map[`` opening again and again, never closed (0.06 MB/s before the map
+            reader stopped at the next ``env=``)
 """
 
 from __future__ import annotations
@@ -169,6 +171,10 @@ def _fieldrun(i: int) -> str:
     return ("GPU:" if i % 4096 == 0 else "") + ("   " if i % 2 else "fa11") * 16
 
 
+def _maprun(i: int) -> str:
+    return "env=map[" * 8
+
+
 SHAPES: Dict[str, Callable[[int], str]] = {
     "log": _log,
     "shell": _shell,
@@ -183,6 +189,7 @@ SHAPES: Dict[str, Callable[[int], str]] = {
     "blanks": _blanks,
     "alternate": _alternate,
     "fieldrun": _fieldrun,
+    "maprun": _maprun,
 }
 
 
