@@ -89,3 +89,16 @@ def test_a_removal_of_something_else_before_a_comma_keeps_the_rocm_torch_in_use(
     facts = ingest(f"RX 7900 XTX on Ubuntu 22.04.\n{sentence}\n").facts
     assert facts.torch.flavour.value == "rocm"
     assert not any("+rocm" in item for item in facts.symptoms.earlier.value or [])
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I haven't yet removed torch 2.5.1+rocm6.2, it is still installed and is_available() -> False",
+        "Without removing torch 2.5.1+rocm6.2 I installed torchvision. is_available() -> False",
+        "I did not actually uninstall torch 2.5.1+rocm6.2. is_available() -> False",
+    ],
+)
+def test_a_removal_negated_a_word_or_two_before_its_verb_keeps_the_rocm_torch_in_use(sentence: str) -> None:
+    facts = ingest(f"RX 7900 XTX on Ubuntu 22.04.\n{sentence}\n").facts
+    assert facts.torch.flavour.value == "rocm"
