@@ -47,6 +47,17 @@ def test_other_missing_libraries_are_not_read_as_another_torch_build(text: str) 
     assert LIBRARY not in signature_errors(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "./build/infer: error while loading shared libraries: libtorch_hip.so: cannot open shared object file: No such file or directory\n",
+        "./example-app: error while loading shared libraries: libc10_cuda.so: cannot open shared object file: No such file or directory\n",
+    ],
+)
+def test_a_program_the_loader_cannot_start_for_a_libtorch_library_is_not_read_as_a_package_of_another_build(text: str) -> None:
+    assert LIBRARY not in signature_errors(text)
+
+
 def test_torchaudio_asking_for_libtorch_cuda_beside_a_rocm_torch_is_a_packages_error_first() -> None:
     report = (
         "RX 6800 on Ubuntu 22.04, torch 2.5.1+rocm6.2 from the rocm6.2 index, torchaudio from pip.\n"
