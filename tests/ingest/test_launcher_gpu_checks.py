@@ -32,3 +32,14 @@ def test_forge_s_failed_gpu_check_on_an_amd_machine_gets_a_torch_build_finding_f
 def test_forge_s_failed_gpu_check_on_an_nvidia_machine_gets_no_amd_finding() -> None:
     text = "RTX 3080 Ti on Windows 11.\nRuntimeError: PyTorch is not able to access CUDA\n"
     assert serious_findings(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Laptop: AMD Ryzen 7 7840HS, NVIDIA GeForce RTX 4070. Forge says RuntimeError: PyTorch is not able to access CUDA\n",
+        "Ryzen 9 7940HS with Radeon 780M and an RTX 4060 laptop GPU, Forge: RuntimeError: PyTorch is not able to access CUDA\n",
+    ],
+)
+def test_forge_failing_its_gpu_check_beside_an_nvidia_gpu_is_not_blamed_on_a_missing_rocm_build(text: str) -> None:
+    assert "RD535" not in [rule for rule, _, _ in serious_findings(text)]

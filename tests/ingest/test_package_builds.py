@@ -47,6 +47,17 @@ def test_other_missing_libraries_are_not_read_as_another_torch_build(text: str) 
     assert LIBRARY not in signature_errors(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "./build/infer: error while loading shared libraries: libtorch_hip.so: cannot open shared object file: No such file or directory\n",
+        "./example-app: error while loading shared libraries: libc10_cuda.so: cannot open shared object file: No such file or directory\n",
+    ],
+)
+def test_a_program_the_loader_cannot_start_for_a_libtorch_library_is_not_read_as_a_package_of_another_build(text: str) -> None:
+    assert LIBRARY not in signature_errors(text)
+
+
 def test_torchaudio_asking_for_libtorch_cuda_beside_a_rocm_torch_is_a_packages_error_first() -> None:
     report = (
         "RX 6800 on Ubuntu 22.04, torch 2.5.1+rocm6.2 from the rocm6.2 index, torchaudio from pip.\n"
@@ -100,6 +111,10 @@ def test_an_install_of_another_package_that_replaced_torch_is_read(text: str) ->
         # told as solved: a working setup's history, not its state
         "installing torchvision replaced my rocm torch, so I reinstalled it from the ROCm index and now it works.",
         "pip install torchaudio uninstalled my rocm torch; I fixed it with --no-deps.",
+        # a contracted negation, the reporter's own reinstall after a companion's error, advice (r33b)
+        "I installed torchvision from the rocm index and it didn't replace my torch, is_available() is True.",
+        "import torchvision fails with an nms error, so I tried to reinstall torch but same error.",
+        "The solution: pip install torchvision, then reinstall torch from the rocm index.",
     ],
 )
 def test_no_package_install_replacing_torch_is_read_where_none_is_told(text: str) -> None:
@@ -163,6 +178,9 @@ def test_torch_and_a_companion_said_to_mismatch_is_read(text: str) -> None:
         "torch and torchvision were not compatible, after reinstalling both from the same index everything works.",
         # torch named after the verdict about something else
         "torchvision is incompatible with my GPU, but torch works",
+        # "no" before "version mismatch" (r33b)
+        "There is no version mismatch between torch and torchvision, both come from the rocm6.1 index.",
+        "It is not a mismatch of torch and torchvision: both are 2.4 builds.",
     ],
 )
 def test_no_companion_mismatch_is_read_where_none_is_told(text: str) -> None:

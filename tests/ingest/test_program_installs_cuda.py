@@ -62,3 +62,15 @@ def test_a_launcher_installing_cuda_on_a_machine_with_a_rocm_torch_shown_is_not_
 )
 def test_a_cuda_install_told_beside_an_nvidia_gpu_or_with_zluda_is_not_called_the_wrong_build(text: str) -> None:
     assert not any(rule == "RD540" for rule, _, _ in serious_findings(text))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The launcher installs CUDA on NVIDIA machines and ROCm on AMD ones.",
+        "Stability Matrix installs the CUDA version for NVIDIA and the ROCm version for AMD, and I picked ROCm.",
+        "uv installs cuda wheels unless you pass the rocm index, so I passed it.",
+    ],
+)
+def test_what_a_program_installs_for_nvidia_machines_or_unless_told_otherwise_is_not_a_program_installing_cuda_here(sentence: str) -> None:
+    assert TOLD not in report_contexts(f"RX 7900 XTX on Ubuntu 22.04.\n{sentence}\n")

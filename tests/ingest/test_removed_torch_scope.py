@@ -76,3 +76,29 @@ def test_a_removal_wrapped_onto_the_next_line_still_reaches_the_removed_build() 
 def test_a_list_item_after_a_removal_is_another_statement() -> None:
     text = "RX 6800 XT on Ubuntu 22.04.\n- uninstalled the old venv\n- torch 2.4.0+rocm6.1 installed, works\n"
     assert ingest(text).facts.torch.flavour.value == "rocm"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "After deleting the old venv, torch 2.5.1+rocm6.2 gives torch.cuda.is_available() False.",
+        "I uninstalled the distro rocm packages, torch 2.5.1+rocm6.2 is_available() -> False",
+    ],
+)
+def test_a_removal_of_something_else_before_a_comma_keeps_the_rocm_torch_in_use(sentence: str) -> None:
+    facts = ingest(f"RX 7900 XTX on Ubuntu 22.04.\n{sentence}\n").facts
+    assert facts.torch.flavour.value == "rocm"
+    assert not any("+rocm" in item for item in facts.symptoms.earlier.value or [])
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I haven't yet removed torch 2.5.1+rocm6.2, it is still installed and is_available() -> False",
+        "Without removing torch 2.5.1+rocm6.2 I installed torchvision. is_available() -> False",
+        "I did not actually uninstall torch 2.5.1+rocm6.2. is_available() -> False",
+    ],
+)
+def test_a_removal_negated_a_word_or_two_before_its_verb_keeps_the_rocm_torch_in_use(sentence: str) -> None:
+    facts = ingest(f"RX 7900 XTX on Ubuntu 22.04.\n{sentence}\n").facts
+    assert facts.torch.flavour.value == "rocm"

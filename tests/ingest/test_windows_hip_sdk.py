@@ -127,3 +127,12 @@ def test_the_same_message_on_linux_is_not_blamed_on_a_windows_driver() -> None:
 def test_a_zluda_webui_whose_gpu_check_fails_is_not_told_to_install_a_rocm_torch() -> None:
     report = "Forge with ZLUDA on an RX 7900 XTX (Windows 10), HIP SDK 6.2: RuntimeError: PyTorch is not able to access CUDA\n"
     assert "RD535" not in problems_shown(report)
+
+
+def test_a_windows_command_named_in_running_prose_does_not_make_a_linux_report_windows() -> None:
+    text = (
+        "I'm on Ubuntu 22.04 with an RX 6800. The README says Windows users start it with .\\webui-user.bat, "
+        "I use ./webui.sh.\ntorch 2.4.1+rocm6.1, HIP error: invalid device function\n"
+    )
+    assert "windows_program_run_from_folder" not in signature_contexts(text)
+    assert ingest(text).facts.host.os.value == "linux"

@@ -306,6 +306,15 @@ subject pronoun) names another state: the removal does not reach either. Not a r
 uninstall"), asked about or planned (:data:`_NOT_DONE_BEFORE`), nor one in a question."""
 
 
+_NEGATED_BEFORE = re.compile(r"(?:\b(?:not|never|without|no\s+longer)|n['’]t)\b(?:\s+\w+){0,2}\s*$", re.IGNORECASE)
+"""A negation a word or two before the removal verb ("haven't yet removed", "without removing", "did not
+actually uninstall"): the removal was not made (the verb's own look-behinds see only the word next to it)."""
+
+
+_TORCH_OBJECT = re.compile(r"[^,]{0,200}?\b(?:py)?torch\b", re.IGNORECASE)
+"""The object of a removal, up to the first comma, names torch."""
+
+
 _SOFT_BREAK = re.compile(r"\n(?![ \t]*(?:[-*+>#|]|\d+[.)]|```|\n))")
 
 
@@ -318,7 +327,11 @@ def _removed_earlier(text: str, begin: int, end: int) -> bool:
     if removal is None:
         return False
     before_verb = window[: removal.start()]
-    return not (_NOT_DONE_BEFORE.search(before_verb) or _QUESTION_AFTER.match(text, end, end + 12))
+    # the removal's object is torch: "torch" or "PyTorch" comes before any comma after the verb ("uninstalled
+    # the distro rocm packages, torch 2.5.1+rocm6.2 still ..." removed the packages, not the torch named next)
+    if not _TORCH_OBJECT.match(window[removal.start() :] + text[begin:end]):
+        return False
+    return not (_NOT_DONE_BEFORE.search(before_verb) or _NEGATED_BEFORE.search(before_verb) or _QUESTION_AFTER.match(text, end, end + 12))
 
 
 def _attempt_failed(text: str, begin: int, end: int) -> bool:
