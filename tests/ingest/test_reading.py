@@ -618,3 +618,16 @@ def test_hip_none_alone_or_under_zluda_is_not_a_wrong_build(text: str) -> None:
 def test_a_distribution_named_in_a_field_is_read_with_its_os_release_id(name: str, distro: str, version: str) -> None:
     host = facts(f"OS: {name}\nGPU: RX 7900 XTX\n").host
     assert (host.os.value, host.distro_id.value, host.distro_version.value) == ("linux", distro, version)
+
+
+@pytest.mark.parametrize("prompt_line", ["PS C:\\Users\\me> wsl --update", "C:\\Users\\me>wsl.exe -l -v", "PS C:\\WINDOWS\\system32> wsl --shutdown"])
+def test_a_windows_prompt_running_wsl_leaves_a_wsl_report_on_linux(prompt_line: str) -> None:
+    # WSL is managed from a Windows shell on its host: the prompt says where `wsl` ran, not where ROCm runs
+    text = f"Windows 11, WSL2 with Ubuntu 22.04, RX 7900 XTX.\n{prompt_line}\nrocminfo: HSA_STATUS_ERROR_OUT_OF_RESOURCES\n"
+    host = ingest(text).facts.host
+    assert (host.os.value, host.wsl_version.value) == ("linux", 2)
+
+
+def test_a_windows_prompt_running_anything_else_is_still_windows() -> None:
+    host = ingest("PS C:\\Users\\me> wslconfig /l\nPS C:\\Users\\me> python -c \"import torch\"\n").facts.host
+    assert host.os.value == "windows"

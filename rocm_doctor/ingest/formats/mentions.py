@@ -1346,12 +1346,16 @@ def _firmer(observations: List[Observation]) -> List[Observation]:
 
 
 _WINDOWS_PROMPT = re.compile(r"^\s*(?:PS )?[A-Z]:\\[^>\n]*>")
+_WSL_COMMAND = re.compile(r"^\s*wsl(?:\.exe)?(?:\s|$)", re.IGNORECASE)
+"""``wsl --update``, ``wsl -l -v``, ``wsl --shutdown``: WSL is managed from a Windows shell on its host
+(https://github.com/MicrosoftDocs/WSL/blob/90e96e70438730844b2faf32388cf69ab2b70721/WSL/basic-commands.md),
+so a prompt running it is a WSL report's, not a native Windows one's."""
 
 
 def _windows_prompt(block: Block) -> List[Observation]:
     """A PowerShell or cmd prompt (``PS C:\\Users\\me>``) shows the commands ran on Windows."""
     for line in block.lines:
-        if line.command and _WINDOWS_PROMPT.match(line.raw):
+        if line.command and _WINDOWS_PROMPT.match(line.raw) and not _WSL_COMMAND.match(line.text):
             return [Observation("host.os", "windows", line, TRUST_TEMPLATE)]
     return []
 
