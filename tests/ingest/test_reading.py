@@ -631,3 +631,20 @@ def test_a_windows_prompt_running_wsl_leaves_a_wsl_report_on_linux(prompt_line: 
 def test_a_windows_prompt_running_anything_else_is_still_windows() -> None:
     host = ingest("PS C:\\Users\\me> wslconfig /l\nPS C:\\Users\\me> python -c \"import torch\"\n").facts.host
     assert host.os.value == "windows"
+
+
+@pytest.mark.parametrize("line", [
+    "OS: Ubuntu 22.04.3 LTS on Windows 10 x86_64",  # neofetch under WSL
+    "export HSA_ENABLE_DXG_DETECTION=1",
+    "crw-rw-rw- 1 root root 10, 124 Jun  1 09:00 /dev/dxg",
+    "rocminfo loads /opt/rocm/lib/librocdxg.so",
+])
+def test_what_only_wsl_prints_or_has_makes_the_report_wsl(line: str) -> None:
+    host = ingest(f"RX 7900 XTX, torch 2.4.1+rocm6.1\n{line}\ntorch.cuda.is_available() returns False\n").facts.host
+    assert (host.os.value, host.wsl_version.value) == ("linux", 2)
+
+
+@pytest.mark.parametrize("line", ["ls: cannot access '/dev/dxg': No such file or directory", "OS: Ubuntu 22.04.3 LTS x86_64"])
+def test_a_missing_dxg_device_or_a_plain_os_line_is_no_wsl_2(line: str) -> None:
+    host = ingest(f"RX 7900 XTX\n{line}\n").facts.host
+    assert not host.wsl_version.is_known

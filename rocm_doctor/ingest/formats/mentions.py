@@ -441,7 +441,14 @@ _WSL = re.compile(
     r"|\bWSL\s?2?\s*(?:\(|:|-|,)?\s*(?:Ubuntu|Debian|distro|instance|environment|kernel|shell|terminal)\b"
     # the host first or last: "Windows 11 + WSL2", "Windows 11 (WSL2)", "WSL2 on Windows 11"
     r"|(?<!from\s)\bWin(?:dows)?\s?1[01]\s{0,2}(?:\+|&|/|,|\(|with\s|and\s|using\s)\s{0,2}WSL\s?2?\b|(?<!from\s)\bWSL\s?2?\s(?:on|under|in)\s(?:a\s|my\s)?Win(?:dows)?\s?1[01]\b"
-    r"|\b(?:Ubuntu|Debian|openSUSE|Fedora)[\s\d.]*(?:LTS\s*)?[(\[]?\s*(?:on\s+)?WSL\s?2?\b|^[^\w\n]*WSL\s?2?[^\w\n]*$|\bWSL environment detected\b|microsoft-standard-WSL2",
+    r"|\b(?:Ubuntu|Debian|openSUSE|Fedora)[\s\d.]*(?:LTS\s*)?[(\[]?\s*(?:on\s+)?WSL\s?2?\b|^[^\w\n]*WSL\s?2?[^\w\n]*$|\bWSL environment detected\b|microsoft-standard-WSL2"
+    # what only WSL prints or has: neofetch's OS line ("Ubuntu 22.04.3 LTS on Windows 10 x86_64", its
+    # get_distro appends " on Windows <version>" when /proc/version says Microsoft:
+    # https://github.com/dylanaraps/neofetch/blob/1f2df92e39ccf9a88c647034271d317cc61c6e81/neofetch), and
+    # WSL's GPU device, ROCm's library for it and the variable that loads it (/dev/dxg, librocdxg,
+    # HSA_ENABLE_DXG_DETECTION: https://github.com/ROCm/librocdxg/blob/021a477ae052e38dc03c82213480157b20a10735/README.md);
+    # a /dev/dxg said to be missing is no WSL 2 (WSL 1 has none)
+    r"|\bon\s+Windows\s+1[01]\s+x86_64\b|\bHSA_ENABLE_DXG_DETECTION\b|/dev/dxg\b(?![^\n]{0,40}(?:No such file|not found|does\s?n[o'’]t exist|missing))|\blibrocdxg\b",
     re.IGNORECASE | re.MULTILINE,
 )
 """WSL as the report's own environment ("in WSL2", "Ubuntu 22.04 (WSL2)"), not a suggestion to use it."""
@@ -1180,8 +1187,9 @@ def _platform(block: Block) -> List[Observation]:
     lowered = block.lower
     out: List[Observation] = []
     wsl = False
-    # the name spelled out ("Ubuntu on Windows Subsystem for Linux") carries no "wsl" to gate on
-    if "wsl" in lowered or "subsystem for linux" in lowered:
+    # the name spelled out ("Ubuntu on Windows Subsystem for Linux"), neofetch's "on Windows 10 x86_64" and
+    # /dev/dxg carry no "wsl" to gate on
+    if "wsl" in lowered or "subsystem for linux" in lowered or "dxg" in lowered or "windows 1" in lowered:
         another_platform: Optional[bool] = None
         for match, line in block.scan(_WSL):
             if denied(*paragraph(block, line, block.column_at(match.start()))):
