@@ -296,3 +296,19 @@ def test_keep_groups_advice_quoted_from_a_readme_is_not_the_reports_fix() -> Non
 def test_the_hosts_non_root_user_beside_a_run_without_a_user_is_not_the_containers_user(text: str) -> None:
     # r33a: docker runs the image's user (root for rocm/pytorch); RD613 blamed a non-root container user
     assert "RD613" not in problems_shown(text)
+
+
+@pytest.mark.parametrize("said", [
+    "I've never used Docker Desktop, this is plain docker-ce.",
+    "I'm not using Docker Desktop.",
+    "I don't use docker desktop at all.",
+    "We run plain docker-ce without Docker Desktop.",
+])
+def test_docker_desktop_named_only_as_not_in_use_gets_no_docker_desktop_finding(said: str) -> None:
+    text = f"{said}\n{_RUN}RuntimeError: No HIP GPUs are available\n"
+    assert "docker_desktop_denied" in _context(text)
+    assert "RD861" not in problems_shown(text)
+
+
+def test_docker_desktop_said_to_be_in_use_still_gets_the_docker_desktop_finding() -> None:
+    assert "RD861" in problems_shown(f"I use Docker Desktop on Ubuntu 24.04.\n{_RUN}RuntimeError: No HIP GPUs are available\n")
