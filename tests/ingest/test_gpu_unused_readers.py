@@ -105,3 +105,9 @@ def test_the_sample_without_repeated_lines_keeps_the_blocks_scope() -> None:
     lines = tuple(Line("same line", 1, n, "same line") for n in range(1, 40))
     (sample,) = without_repeats([Block(1, "prose", lines, "past")])
     assert len(sample.lines) < len(lines) and sample.scope == "past"
+
+
+@pytest.mark.parametrize("sentence", ["pytorch cant see my gpu", "why rocminfo cant detect my card", "rocminfo cant show my gpu"])
+def test_cant_without_its_apostrophe_is_read_as_cant(sentence: str) -> None:
+    # "cant" is how many people type "can't" (as "doesnt" and "isnt", which these readers already take)
+    assert "gpu_not_seen_said" in report_contexts(f"RX 6800 on Ubuntu 22.04, ROCm 6.2\n{sentence}\n")
