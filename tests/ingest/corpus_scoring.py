@@ -92,6 +92,8 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     # h31e: a GPU generation ROCm does not support (an old GPU on any driver is the GPU, not the driver)
     "rocm-2119-four-rx480-rocm542-polaris-no-longer-supported": {"gfx-unsupported"},
     "rocm-528-hainan-sun-xt-gfx6-rocminfo-4104-not-supported": {"gfx-unsupported"},
+    # h33m: a self-built torch wheel whose system library dependencies were not installed
+    "h33m-03": {"packages", "torch-build"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 
