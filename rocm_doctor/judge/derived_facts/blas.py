@@ -9,7 +9,7 @@ is unknown. The GPU's *effective* gfx counts (an override changes what PyTorch s
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.parsers.rocm_version import install_version
@@ -213,13 +213,7 @@ def hipblaslt_rocm(facts: Facts, tables: Tables) -> Fact:
     "(rules/data/hipblaslt.yaml `library`: ROCm 5.5-6.2 read); unknown for other releases.",
 )
 def hipblaslt_library_targets(facts: Facts, tables: Tables) -> Fact:
-    def targets(rocm: str) -> Fact:
-        found = _table(tables).library_targets(rocm)
-        if found is None:
-            return unknown(f"{TABLE_SOURCE} does not list hipBLASLt's targets for ROCm {rocm}")
-        return known(list(found), TABLE_SOURCE)
-
-    return then(_hipblaslt_rocm(facts), targets)
+    return _listed_targets(_hipblaslt_rocm(facts), _table(tables).library_targets, "hipBLASLt's targets")
 
 
 @gpu_fact(
@@ -327,10 +321,16 @@ def hipblaslt_system_rocm(facts: Facts, tables: Tables) -> Fact:
     "(rules/data/hipblaslt.yaml `library.logic`); unknown outside ROCm 5.5-6.2.",
 )
 def hipblaslt_logic_targets(facts: Facts, tables: Tables) -> Fact:
+    return _listed_targets(_system_hipblaslt_release(facts), _table(tables).logic_targets, "hipBLASLt's GEMM logic")
+
+
+def _listed_targets(release: Fact, lookup: Callable[[str], Optional[Tuple[str, ...]]], what: str) -> Fact:
+    """The gfx targets the table lists for the ROCm release ``release`` holds; unknown where it lists none."""
+
     def targets(rocm: str) -> Fact:
-        found = _table(tables).logic_targets(rocm)
+        found = lookup(rocm)
         if found is None:
-            return unknown(f"{TABLE_SOURCE} does not list hipBLASLt's GEMM logic for ROCm {rocm}")
+            return unknown(f"{TABLE_SOURCE} does not list {what} for ROCm {rocm}")
         return known(list(found), TABLE_SOURCE)
 
-    return then(_system_hipblaslt_release(facts), targets)
+    return then(release, targets)
