@@ -3,8 +3,8 @@
 The runtime (hip_code_object.cpp, ROCm-Developer-Tools/hipamd rocm-4.5.0 to ROCm/clr rocm-6.2.2; every
 wording in rules/data/no_gpu_code_messages.yaml) prints, under "Devices:", each device's target with
 "[Found]" or "[Not Found]", and under "Bundled Code Objects:" every code object the failing binary holds
-("hipv4-amdgcn-amd-amdhsa--gfx1030 - [Code object targetID is amdgcn-amd-amdhsa--gfx1030]", the host
-entry "[Unsupported]"). A "[Not Found]" device is one the binary has no code for (symptoms.error_gfx);
+("hipv4-amdgcn-amd-amdhsa--gfx1030 - [Code object targetID is amdgcn-amd-amdhsa--gfx1030]"; up to ROCm 5.2
+"[code object v4 is amdgcn-amd-amdhsa--gfx1030]"; the host entry "[Unsupported]"). A "[Not Found]" device is one the binary has no code for (symptoms.error_gfx);
 the bundled targets are the binary's build targets (symptoms.build_targets), never devices. Reports:
 ROCm/ROCm#2429 (gfx1100 "[Not Found]" against a wheel of gfx900/906/908/90a/1030; AMD: "we did not build
 for gfx1100"), ROCm/ROCm#2418 and ROCm/rccl#876 (two gfx1100 "[Found]", the gfx1036 iGPU "[Not Found]"; AMD:
@@ -21,13 +21,13 @@ from rocm_doctor.ingest.formats.common import gfx_of, make_piece
 from rocm_doctor.ingest.model import TRUST_SIGNATURE, Observation, Piece
 
 _TARGET = r"gfx[0-9a-f]{3,4}(?::(?:xnack|sramecc)[+-]){0,2}"
-_DEVICES_HEADER = re.compile(r"(?:^|\]|\s)\s*Devices:\s*$", re.IGNORECASE)
-_DEVICE = re.compile(r"(?:^|\s)(?:amdgcn-amd-amdhsa--)?(?P<target>" + _TARGET + r")\s-\s\[(?P<state>Found|Not Found)\]\s*$", re.IGNORECASE)
-_BUNDLED_HEADER = re.compile(r"\bBundled Code Objects:\s*$", re.IGNORECASE)
+_DEVICES_HEADER = re.compile(r"(?<![\w-])Devices:[ \t]{0,16}$", re.IGNORECASE)
+_DEVICE = re.compile(r"(?:^|\s)(?:amdgcn-amd-amdhsa--)?(?P<target>" + _TARGET + r")\s-\s\[(?P<state>Found|Not Found)\][ \t]{0,16}$", re.IGNORECASE)
+_BUNDLED_HEADER = re.compile(r"\bBundled Code Objects:[ \t]{0,16}$", re.IGNORECASE)
 _BUNDLED_ENTRY = re.compile(
-    r"\s-\s\[(?:code object targetID is\s(?:amdgcn-amd-amdhsa--)?(?P<target>" + _TARGET + r")|Unsupported)\]\s*$", re.IGNORECASE
+    r"\s-\s\[(?:code object (?:targetID|v\d{1,2}) is\s(?:amdgcn-amd-amdhsa--)?(?P<target>" + _TARGET + r")|Unsupported)\][ \t]{0,16}$", re.IGNORECASE
 )
-BUNDLE_ENTRY_LINE = re.compile(r"\s-\s\[(?:code object targetID is\s|Unsupported\])", re.IGNORECASE)
+BUNDLE_ENTRY_LINE = re.compile(r"\s-\s\[(?:code object (?:targetID|v\d{1,2}) is\s|Unsupported\])", re.IGNORECASE)
 """A line of the "Bundled Code Objects:" list: the targets on it are the binary's, not a device's."""
 MAX_ENTRIES = 64
 """Lines read after one header: a fat binary holds one code object per target (and the host's)."""
