@@ -95,3 +95,24 @@ def test_rocblas_finding_no_device_is_not_read_as_a_missing_target() -> None:
     gfx_signatures = {r["read_by"] for r in READ}
     assert not gfx_signatures & set(_known(facts.symptoms.signatures))
     assert not _known(facts.symptoms.error_gfx)
+
+
+def _serious(text: str) -> List[str]:
+    findings = evaluate(load_rules([], use_env=False), ingest(text).facts).findings
+    return [f.id for f in findings if f.severity in ("error", "warning")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # another person's machine
+        "My friend's laptop shows `rocBLAS warning: No paths matched /opt/rocm/lib/rocblas/library/*gfx1031*co. Make sure that ROCBLAS_TENSILE_LIBPATH is set correctly.`",
+        # a past state, fixed
+        "This used to fail with `rocBLAS warning: No paths matched /opt/rocm/lib/rocblas/library/*gfx1031*co` but it works now with the override.",
+        # a healthy listing of the Tensile files that exist
+        "$ ls /opt/rocm/lib/rocblas/library/\nTensileLibrary_lazy_gfx1030.dat  TensileLibrary_lazy_gfx1100.dat  TensileLibrary_lazy_gfx90a.dat\n"
+        "torch.cuda.is_available() is True and training runs on my 7900 XTX.",
+    ],
+)
+def test_a_no_code_message_that_is_not_this_machines_now_gives_no_finding(text: str) -> None:
+    assert not _serious(text)
