@@ -89,12 +89,13 @@ def test_the_runtime_listing_judges_the_not_found_device_against_the_bundled_tar
     assert "RD795" in [f.id for f in findings if f.severity == "error"]
 
 
-def test_rocblas_finding_no_device_is_not_read_as_a_missing_target() -> None:
-    row = next(r for r in ROWS if r["id"] == "rocblas_tensile_host_no_devices")
+@pytest.mark.parametrize("row", [r for r in ROWS if not r.get("read_by")], ids=lambda r: r["id"])
+def test_a_wording_read_as_nothing_of_this_kind_sets_no_missing_target(row: Dict[str, Any]) -> None:
     facts = ingest(row["example"]).facts
     gfx_signatures = {r["read_by"] for r in READ}
-    assert not gfx_signatures & set(_known(facts.symptoms.signatures))
-    assert not _known(facts.symptoms.error_gfx)
+    assert not gfx_signatures & set(_known(facts.symptoms.signatures)), row["id"]
+    assert not _known(facts.symptoms.error_gfx), row["id"]
+    assert not [a.gfx.value for a in facts.gpus.agents if a.gfx.is_known], row["id"]
 
 
 def _serious(text: str) -> List[str]:
