@@ -37,6 +37,7 @@ from rocm_doctor.ingest.formats.common import COUNT_FIELD, DOCUMENT_SAYS, REPORT
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, kernel_observations, windows_observations
 from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, GpuSighting, Observation, Piece
 from rocm_doctor.knowledge.cpus import igpu_for_cpu
+from rocm_doctor.ingest.formats.hip_code_objects import BUNDLE_ENTRY_LINE
 from rocm_doctor.ingest.formats.install_log import kept_torch_not_rocm
 from rocm_doctor.knowledge.torch_identity import from_index_url, from_wheel, identify
 
@@ -872,7 +873,8 @@ def _gfx_sightings(block: Block) -> List[GpuSighting]:
     text = block.text
     for match, line in block.scan(_GFX):
         gfx = gfx_of("gfx" + match.group(1))
-        if gfx is not None and not in_file_name(text, match.start(), match.end()):
+        # an entry of the HIP runtime's "Bundled Code Objects:" list names a target of the binary, not a device
+        if gfx is not None and not in_file_name(text, match.start(), match.end()) and not BUNDLE_ENTRY_LINE.search(line.text):
             around, at = paragraph(block, line, block.column_at(match.start()))
             scope = gpu_scope(around, at)
             if scope == ELSEWHERE or compared_elsewhere(around, at) or someone_elses(around, at):
