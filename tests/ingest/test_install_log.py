@@ -200,3 +200,16 @@ def test_wheels_pip_download_saved_are_not_the_environments() -> None:
         "Saved ./torch-2.4.0-cp310-cp310-manylinux1_x86_64.whl\nSuccessfully downloaded torch\n"
     )
     assert "torch_wheel_not_rocm_fetched" not in (ingest(text).facts.symptoms.context.value or [])
+
+
+def test_a_fetched_wheel_that_a_later_step_uninstalled_is_the_earlier_state() -> None:
+    text = (
+        "Collecting torch\n  Downloading torch-2.4.0-cp310-cp310-manylinux1_x86_64.whl (797.2 MB)\n"
+        "Successfully installed torch-2.4.0\n"
+        "$ pip uninstall -y torch\nFound existing installation: torch 2.4.0\nUninstalling torch-2.4.0:\n"
+        "  Successfully uninstalled torch-2.4.0\n"
+    )
+    assert "torch_wheel_not_rocm_fetched" not in (ingest(text).facts.symptoms.context.value or [])
+    before = "Found existing installation: torch 2.4.0+rocm6.1\nUninstalling torch-2.4.0+rocm6.1:\n  Successfully uninstalled torch-2.4.0+rocm6.1\n"
+    after = "Collecting torch\n  Downloading torch-2.4.0-cp310-cp310-manylinux1_x86_64.whl (797.2 MB)\n"
+    assert "torch_wheel_not_rocm_fetched" in (ingest(before + after).facts.symptoms.context.value or [])

@@ -27,7 +27,7 @@ summary (sources in :data:`SOURCES`).
 from __future__ import annotations
 
 import re
-from typing import List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 from urllib.parse import unquote
 
 from rocm_doctor.ingest.blocks import Block, Line
@@ -207,6 +207,7 @@ def parse(block: Block) -> List[Piece]:
     fetched_not_rocm: List[Line] = []
     companions_not_rocm: List[Line] = []
     attached: Set[int] = set()
+    fetched_versions: Dict[int, str] = {}
     download_only = any(_DOWNLOAD_ONLY.match(line.text) for line in block.lines)
     for index, line in enumerate(block.lines):
         text = line.text
@@ -227,6 +228,7 @@ def parse(block: Block) -> List[Piece]:
                     if fetched.not_rocm and not download_only:
                         by = collecting.group("by") or ""
                         (pulled if by and not by.startswith("-") else fetched_not_rocm).append(line)
+                        fetched_versions[id(line)] = fetched.version
                     break
             continue
         if id(line) not in attached and not download_only:
@@ -236,6 +238,7 @@ def parse(block: Block) -> List[Piece]:
             if fetched is not None:
                 if fetched.not_rocm:
                     fetched_not_rocm.append(line)
+                    fetched_versions[id(line)] = fetched.version
                 continue
         found = _REMOVED.match(text)
         if found is not None:
@@ -270,6 +273,17 @@ def parse(block: Block) -> List[Piece]:
                 elif found.group("sign") == "+" and name in TRACKED:
                     installed.append((name, found.group("version"), line))
                 lines.append(line)
+    # a fetched torch that a later step of the same log uninstalled is the earlier state, not the torch now
+    # ("Downloading torch-2.4.0-...manylinux1_x86_64.whl" ... "Successfully uninstalled torch-2.4.0")
+    order = {id(line): position for position, line in enumerate(block.lines)}
+    fetched_not_rocm = [
+        line for line in fetched_not_rocm
+        if not any(version == fetched_versions.get(id(line)) and order[id(gone)] > order[id(line)] for version, gone in removed)
+    ]
+    pulled = [
+        line for line in pulled
+        if not any(version == fetched_versions.get(id(line)) and order[id(gone)] > order[id(line)] for version, gone in removed)
+    ]
     kept_other = kept_torch_not_rocm(block)
     if not lines and not pulled and not fetched_not_rocm and not companions_not_rocm:
         return []
