@@ -213,3 +213,15 @@ def test_a_fetched_wheel_that_a_later_step_uninstalled_is_the_earlier_state() ->
     before = "Found existing installation: torch 2.4.0+rocm6.1\nUninstalling torch-2.4.0+rocm6.1:\n  Successfully uninstalled torch-2.4.0+rocm6.1\n"
     after = "Collecting torch\n  Downloading torch-2.4.0-cp310-cp310-manylinux1_x86_64.whl (797.2 MB)\n"
     assert "torch_wheel_not_rocm_fetched" in (ingest(before + after).facts.symptoms.context.value or [])
+
+
+def test_the_wheel_pip_fetches_again_after_resolving_keeps_what_collected_it() -> None:
+    text = (
+        "Collecting torchvision\n  Downloading torchvision-0.19.0-cp310-cp310-manylinux1_x86_64.whl.metadata (6.0 kB)\n"
+        "Collecting torch==2.4.0 (from torchvision)\n  Downloading torch-2.4.0-cp310-cp310-manylinux1_x86_64.whl.metadata (26 kB)\n"
+        "Downloading torchvision-0.19.0-cp310-cp310-manylinux1_x86_64.whl (7.0 MB)\n"
+        "Downloading torch-2.4.0-cp310-cp310-manylinux1_x86_64.whl (797.2 MB)\n"
+    )
+    contexts = ingest(text).facts.symptoms.context.value or []
+    assert "torch_pulled_by_dependency" in contexts
+    assert "torch_wheel_not_rocm_fetched" not in contexts

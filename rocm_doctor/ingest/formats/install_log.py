@@ -208,6 +208,7 @@ def parse(block: Block) -> List[Piece]:
     companions_not_rocm: List[Line] = []
     attached: Set[int] = set()
     fetched_versions: Dict[int, str] = {}
+    collected: Set[str] = set()
     download_only = any(_DOWNLOAD_ONLY.match(line.text) for line in block.lines)
     for index, line in enumerate(block.lines):
         text = line.text
@@ -225,6 +226,7 @@ def parse(block: Block) -> List[Piece]:
                 fetched = _fetched_torch(after)
                 if fetched is not None:
                     attached.add(id(after))
+                    collected.add(fetched.version)
                     if fetched.not_rocm and not download_only:
                         by = collecting.group("by") or ""
                         (pulled if by and not by.startswith("-") else fetched_not_rocm).append(line)
@@ -236,7 +238,9 @@ def parse(block: Block) -> List[Piece]:
             # first and the wheel after resolving, a launcher prints only part of pip's output, a paste cuts it.
             fetched = _fetched_torch(line)
             if fetched is not None:
-                if fetched.not_rocm:
+                # pip >= 23 names the metadata under "Collecting torch (from X)" and the same wheel again after
+                # resolving: that wheel is already judged with what collected it
+                if fetched.not_rocm and fetched.version not in collected:
                     fetched_not_rocm.append(line)
                     fetched_versions[id(line)] = fetched.version
                 continue
