@@ -171,10 +171,11 @@ def test_a_directly_collected_torch_wheel_that_is_not_rocm_is_marked(text: str, 
         ("  Downloading https://download.pytorch.org/whl/cu121/torch-2.3.0%2Bcu121-cp311-cp311-linux_x86_64.whl (781.0 MB)\n", True),
         ("  Using cached torch-2.8.0-cp312-cp312-win_amd64.whl.metadata (30 kB)\n", True),
         ("Processing ./torch-2.4.0+cu121-cp310-cp310-linux_x86_64.whl\n", True),
+        ("  Obtaining dependency information for torch from https://files.pythonhosted.org/packages/aa/bb/torch-2.1.0-cp311-cp311-manylinux1_x86_64.whl.metadata\n", True),
         ("Downloading https://download.pytorch.org/whl/rocm6.3/torch-2.7.1%2Brocm6.3-cp310-cp310-manylinux_2_28_x86_64.whl (4543.9 MB)\n", False),
         ("Processing c:\\users\\my name\\torch-2.9.1+rocmsdk20251203-cp312-cp312-win_amd64.whl\n", False),
     ],
-    ids=["pypi-linux", "cuda-index-url", "pypi-windows-metadata", "local-cuda-file", "rocm-index", "local-rocm-file-space-in-folder"],
+    ids=["pypi-linux", "cuda-index-url", "pypi-windows-metadata", "local-cuda-file", "pip-23.2-metadata", "rocm-index", "local-rocm-file-space-in-folder"],
 )
 def test_a_torch_wheel_fetched_without_collecting_torch_above_it_is_read(text: str, marked: bool) -> None:
     assert ("torch_wheel_not_rocm_fetched" in (ingest(text).facts.symptoms.context.value or [])) is marked

@@ -59,10 +59,12 @@ _UV_SUMMARY = re.compile(r"^[ \t]*(?:Uni|I)nstalled \d+ packages? in ")
 _UV_LINE = re.compile(rf"^\s*(?P<sign>[-+])\s+(?P<name>{_NAME})==(?P<version>\d\S*)\s*$")
 _PAIR = re.compile(r"^(?P<name>.+?)-(?P<version>\d\S*)$")
 _COLLECTING = re.compile(r"^\s*Collecting torch(?![\w-])(?:[<>=!~][^\s(]*)?(?:\s+\(from (?P<by>[^\s)]+))?")
-_FETCH = re.compile(r"^\s*(?:Downloading|Using cached|Processing)\s")
+_FETCH = re.compile(r"^\s*(?:Downloading|Using cached|Processing|Obtaining dependency information for \S+ from)\s")
 """pip's lines naming a file it fetches or installs from: ``Downloading <file or URL> (<size>)`` and ``Using
 cached <file>`` (network/download.py ``_log_download``; the wheel, or first its ``.whl.metadata``), ``Processing
-<path>`` for a local file (operations/prepare.py). Which torch build the file is, is
+<path>`` for a local file (operations/prepare.py), ``Obtaining dependency information for torch from
+<URL>.whl.metadata`` (pip 23.2 to 24.0 at the default verbosity: operations/prepare.py at tag 23.2,
+https://github.com/pypa/pip/blob/23.2/src/pip/_internal/operations/prepare.py). Which torch build the file is, is
 :func:`rocm_doctor.knowledge.torch_wheel_files.wheel_build`'s to say, from its local tag or its platform tag."""
 _DOWNLOAD_ONLY = re.compile(r"^\s*(?:Saved\s|Successfully downloaded\s|File was already downloaded\s)")
 """``pip download`` names the files it saved instead of installing them (commands/download.py): its wheels
