@@ -105,7 +105,7 @@ PARSERS: List[Tuple[Parser, Gate, bool]] = [
     (packages.parse, _always, SAMPLE),
     (pip.parse, lambda block: "==" in block.text or " @ " in block.text or "package" in block.lower, SAMPLE),
     (pip_show.parse, _has("version:"), SAMPLE),
-    (install_log.parse, _has("successfully installed", "found existing installation", "requirement already satisfied", "uninstall", "installed ", "collecting torch"), SAMPLE),
+    (install_log.parse, _has("successfully installed", "found existing installation", "requirement already satisfied", "uninstall", "installed ", "collecting torch", "torch-"), SAMPLE),
     (wheel_index.parse, _has("download.pytorch.org"), SAMPLE),
     (ollama_version.parse, _has("ollama", "(version "), SAMPLE),
     (build_targets.parse, _has("targets", "rocm_arch", "architectures"), SAMPLE),

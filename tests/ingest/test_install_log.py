@@ -161,3 +161,68 @@ def test_an_untagged_torchvision_beside_a_rocm_wheel_is_named(torchvision: str, 
 )
 def test_a_directly_collected_torch_wheel_that_is_not_rocm_is_marked(text: str, marked: bool) -> None:
     assert ("torch_wheel_not_rocm_fetched" in (ingest(text).facts.symptoms.context.value or [])) is marked
+
+
+@pytest.mark.parametrize(
+    ("text", "marked"),
+    [
+        # pip >= 23 fetches the metadata under "Collecting torch" and the wheel itself after resolving
+        ("Downloading torch-2.4.0-cp310-cp310-manylinux1_x86_64.whl (797.2 MB)\n", True),
+        ("  Downloading https://download.pytorch.org/whl/cu121/torch-2.3.0%2Bcu121-cp311-cp311-linux_x86_64.whl (781.0 MB)\n", True),
+        ("  Using cached torch-2.8.0-cp312-cp312-win_amd64.whl.metadata (30 kB)\n", True),
+        ("Processing ./torch-2.4.0+cu121-cp310-cp310-linux_x86_64.whl\n", True),
+        ("  Obtaining dependency information for torch from https://files.pythonhosted.org/packages/aa/bb/torch-2.1.0-cp311-cp311-manylinux1_x86_64.whl.metadata\n", True),
+        ("Downloading https://download.pytorch.org/whl/rocm6.3/torch-2.7.1%2Brocm6.3-cp310-cp310-manylinux_2_28_x86_64.whl (4543.9 MB)\n", False),
+        ("Processing c:\\users\\my name\\torch-2.9.1+rocmsdk20251203-cp312-cp312-win_amd64.whl\n", False),
+    ],
+    ids=["pypi-linux", "cuda-index-url", "pypi-windows-metadata", "local-cuda-file", "pip-23.2-metadata", "rocm-index", "local-rocm-file-space-in-folder"],
+)
+def test_a_torch_wheel_fetched_without_collecting_torch_above_it_is_read(text: str, marked: bool) -> None:
+    assert ("torch_wheel_not_rocm_fetched" in (ingest(text).facts.symptoms.context.value or [])) is marked
+
+
+@pytest.mark.parametrize(
+    "wheel",
+    [
+        "torch-2.4.0-cp312-none-macosx_11_0_arm64.whl",
+        "torch-2.9.0-cp312-cp312-manylinux_2_28_aarch64.whl",
+        "torch-2.4.0-cp310-cp310-linux_x86_64.whl",
+    ],
+    ids=["macos", "aarch64", "local-build-platform-tag"],
+)
+def test_an_untagged_wheel_for_a_platform_not_judged_is_not_marked(wheel: str) -> None:
+    for text in (f"Collecting torch\n  Downloading {wheel} (100 MB)\n", f"Downloading {wheel} (100 MB)\n"):
+        assert "torch_wheel_not_rocm_fetched" not in (ingest(text).facts.symptoms.context.value or [])
+
+
+def test_wheels_pip_download_saved_are_not_the_environments() -> None:
+    text = (
+        "Collecting torch\n  Downloading torch-2.4.0-cp310-cp310-manylinux1_x86_64.whl (797.2 MB)\n"
+        "Saved ./torch-2.4.0-cp310-cp310-manylinux1_x86_64.whl\nSuccessfully downloaded torch\n"
+    )
+    assert "torch_wheel_not_rocm_fetched" not in (ingest(text).facts.symptoms.context.value or [])
+
+
+def test_a_fetched_wheel_that_a_later_step_uninstalled_is_the_earlier_state() -> None:
+    text = (
+        "Collecting torch\n  Downloading torch-2.4.0-cp310-cp310-manylinux1_x86_64.whl (797.2 MB)\n"
+        "Successfully installed torch-2.4.0\n"
+        "$ pip uninstall -y torch\nFound existing installation: torch 2.4.0\nUninstalling torch-2.4.0:\n"
+        "  Successfully uninstalled torch-2.4.0\n"
+    )
+    assert "torch_wheel_not_rocm_fetched" not in (ingest(text).facts.symptoms.context.value or [])
+    before = "Found existing installation: torch 2.4.0+rocm6.1\nUninstalling torch-2.4.0+rocm6.1:\n  Successfully uninstalled torch-2.4.0+rocm6.1\n"
+    after = "Collecting torch\n  Downloading torch-2.4.0-cp310-cp310-manylinux1_x86_64.whl (797.2 MB)\n"
+    assert "torch_wheel_not_rocm_fetched" in (ingest(before + after).facts.symptoms.context.value or [])
+
+
+def test_the_wheel_pip_fetches_again_after_resolving_keeps_what_collected_it() -> None:
+    text = (
+        "Collecting torchvision\n  Downloading torchvision-0.19.0-cp310-cp310-manylinux1_x86_64.whl.metadata (6.0 kB)\n"
+        "Collecting torch==2.4.0 (from torchvision)\n  Downloading torch-2.4.0-cp310-cp310-manylinux1_x86_64.whl.metadata (26 kB)\n"
+        "Downloading torchvision-0.19.0-cp310-cp310-manylinux1_x86_64.whl (7.0 MB)\n"
+        "Downloading torch-2.4.0-cp310-cp310-manylinux1_x86_64.whl (797.2 MB)\n"
+    )
+    contexts = ingest(text).facts.symptoms.context.value or []
+    assert "torch_pulled_by_dependency" in contexts
+    assert "torch_wheel_not_rocm_fetched" not in contexts

@@ -284,3 +284,47 @@ def test_a_working_zluda_setup_gets_no_cuda_build_error() -> None:
         ">>> torch.cuda.get_device_name(0)\n'AMD Radeon RX 6800 XT [ZLUDA]'\n>>> torch.cuda.is_available()\nTrue\n"
     )
     assert not {"RD100", "RD528"} & set(problems_shown(report))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Should I run\npip install https://download.pytorch.org/whl/cu121/torch-2.3.0%2Bcu121-cp311-cp311-linux_x86_64.whl\nor the rocm one?",
+        "If you have an NVIDIA card, run:\npip install torch==2.3.0+cu121 --index-url https://download.pytorch.org/whl/cu121",
+        "Would it help to run pip install https://download.pytorch.org/whl/cu121/torch-2.3.0%2Bcu121-cp311-cp311-linux_x86_64.whl",
+    ],
+    ids=["question-around-the-command", "readme-advice", "question-on-the-line"],
+)
+def test_an_install_command_asked_about_or_advised_does_not_say_the_torch_in_use(text: str) -> None:
+    facts = ingest(AMD + text).facts
+    assert facts.torch.flavour.status != "known"
+    assert "torch-build" not in [category for _, _, category in serious_findings(AMD + text)]
+
+
+def test_an_install_command_that_was_run_still_says_the_torch_build() -> None:
+    text = "I ran\npip install https://download.pytorch.org/whl/cu121/torch-2.3.0%2Bcu121-cp311-cp311-linux_x86_64.whl\nand now the GPU is not found"
+    assert ingest(AMD + text).facts.torch.flavour.value == "cuda"
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        "Downloading torch-2.4.0-cp310-cp310-manylinux1_x86_64.whl (797.2 MB)\n",
+        "  Using cached torch-2.6.0-cp312-cp312-manylinux1_x86_64.whl.metadata (28 kB)\n",
+    ],
+    ids=["wheel", "metadata"],
+)
+def test_a_pypi_linux_wheel_fetched_on_an_amd_machine_that_finds_no_gpu_is_a_torch_build_problem(log: str) -> None:
+    text = AMD + "torch.cuda.is_available() returns False.\n" + log
+    assert "RD827" in problems_shown(text)
+    assert "torch_wheel_not_rocm_fetched" in report_contexts(text)
+
+
+def test_a_pypi_wheel_fetched_beside_an_nvidia_gpu_is_no_torch_build_finding() -> None:
+    text = "RTX 3090 on Ubuntu 22.04, torch.cuda.is_available() returns False.\nDownloading torch-2.4.0-cp310-cp310-manylinux1_x86_64.whl (797.2 MB)\n"
+    assert "torch-build" not in [category for _, _, category in serious_findings(text)]
+
+
+def test_an_untagged_macos_wheel_is_not_read_as_a_build_that_is_not_rocm() -> None:
+    text = "RX 6800 on a Mac Pro with macOS 13.\nCollecting torch\n  Downloading torch-2.4.0-cp312-none-macosx_11_0_arm64.whl (62.1 MB)\n"
+    assert "torch_wheel_not_rocm_fetched" not in report_contexts(text)

@@ -10,7 +10,11 @@
   pulled in by another package's requirement, from an index without ROCm builds when the wheel has no
   ROCm tag (context ``torch_pulled_by_dependency``); torch itself, or from a requirements file
   (``Collecting torch (from -r requirements.txt (line 4))``), fetched as a wheel that is not a ROCm
-  build (context ``torch_wheel_not_rocm_fetched``);
+  build (context ``torch_wheel_not_rocm_fetched``); so is a fetch line naming such a torch wheel without
+  ``Collecting torch`` right above it (pip >= 23 fetches ``….whl.metadata`` first and the wheel after
+  resolving; launchers print part of pip's output). Whether a wheel is a ROCm build is read from its
+  file name: the local tag, else the platform tag (PyPI's file is the CUDA build on Linux x86_64 and the CPU
+  build on Windows; macOS and aarch64 are not judged: ``rules/data/torch_pypi_wheels.yaml``);
 * uv, after ``Installed 3 packages in 1.2s`` / ``Uninstalled 1 package in 20ms``: `` - torch==2.5.1+rocm6.2``
   (removed) and `` + torch==2.6.0`` (installed).
 
@@ -23,7 +27,7 @@ summary (sources in :data:`SOURCES`).
 from __future__ import annotations
 
 import re
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 from urllib.parse import unquote
 
 from rocm_doctor.ingest.blocks import Block, Line
@@ -31,6 +35,7 @@ from rocm_doctor.ingest.formats.collect_env import companion_observations
 from rocm_doctor.ingest.formats.common import make_piece, torch_version_observations
 from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TOOL, Observation, Piece
 from rocm_doctor.knowledge.torch_identity import from_index_url
+from rocm_doctor.knowledge.torch_wheel_files import WheelBuild, wheel_build
 from rocm_doctor.knowledge.torch_static import flavour_from_tag, local_tag
 
 SOURCES = (
@@ -54,7 +59,16 @@ _UV_SUMMARY = re.compile(r"^[ \t]*(?:Uni|I)nstalled \d+ packages? in ")
 _UV_LINE = re.compile(rf"^\s*(?P<sign>[-+])\s+(?P<name>{_NAME})==(?P<version>\d\S*)\s*$")
 _PAIR = re.compile(r"^(?P<name>.+?)-(?P<version>\d\S*)$")
 _COLLECTING = re.compile(r"^\s*Collecting torch(?![\w-])(?:[<>=!~][^\s(]*)?(?:\s+\(from (?P<by>[^\s)]+))?")
-_FETCHED = re.compile(r"^\s*(?:Downloading|Using cached)\s+\S*?\btorch-(?P<version>\d[^-\s]*)-cp\d+\S*\.whl")
+_FETCH = re.compile(r"^\s*(?:Downloading|Using cached|Processing|Obtaining dependency information for \S+ from)\s")
+"""pip's lines naming a file it fetches or installs from: ``Downloading <file or URL> (<size>)`` and ``Using
+cached <file>`` (network/download.py ``_log_download``; the wheel, or first its ``.whl.metadata``), ``Processing
+<path>`` for a local file (operations/prepare.py), ``Obtaining dependency information for torch from
+<URL>.whl.metadata`` (pip 23.2 to 24.0 at the default verbosity: operations/prepare.py at tag 23.2,
+https://github.com/pypa/pip/blob/23.2/src/pip/_internal/operations/prepare.py). Which torch build the file is, is
+:func:`rocm_doctor.knowledge.torch_wheel_files.wheel_build`'s to say, from its local tag or its platform tag."""
+_DOWNLOAD_ONLY = re.compile(r"^\s*(?:Saved\s|Successfully downloaded\s|File was already downloaded\s)")
+"""``pip download`` names the files it saved instead of installing them (commands/download.py): its wheels
+are not the environment's."""
 _COMPANION_COLLECTING = re.compile(r"^\s*Collecting (?:torchvision|torchaudio)(?![\w-])")
 _COMPANION_FETCHED = re.compile(r"^\s*(?:Downloading|Using cached)\s+\S*?\b(?:torchvision|torchaudio)-(?P<version>\d[^-\s]*)-cp\d+\S*\.whl")
 COMPANION_FETCHED = "companion_wheel_not_rocm_fetched"
@@ -67,6 +81,11 @@ PULLED = "torch_pulled_by_dependency"
 """Context id: pip collected torch as another package's dependency and fetched a wheel that is not a ROCm build."""
 FETCHED = "torch_wheel_not_rocm_fetched"
 """Context id: pip collected torch (asked for, or from a requirements file) and fetched a wheel that is not a ROCm build."""
+
+
+def _fetched_torch(line: Line) -> Optional[WheelBuild]:
+    """What a pip fetch line says about the torch wheel it names; None when it names none."""
+    return wheel_build(line.text) if _FETCH.match(line.text) else None
 
 
 def _not_rocm_wheel(version: str) -> bool:
@@ -189,6 +208,10 @@ def parse(block: Block) -> List[Piece]:
     pulled: List[Line] = []
     fetched_not_rocm: List[Line] = []
     companions_not_rocm: List[Line] = []
+    attached: Set[int] = set()
+    fetched_versions: Dict[int, str] = {}
+    collected: Set[str] = set()
+    download_only = any(_DOWNLOAD_ONLY.match(line.text) for line in block.lines)
     for index, line in enumerate(block.lines):
         text = line.text
         if _COMPANION_COLLECTING.match(text) is not None:
@@ -202,13 +225,27 @@ def parse(block: Block) -> List[Piece]:
         collecting = _COLLECTING.match(text)
         if collecting is not None:
             for after in block.lines[index + 1 : index + 1 + _FOLLOWING]:
-                fetched = _FETCHED.match(after.text)
+                fetched = _fetched_torch(after)
                 if fetched is not None:
-                    if _not_rocm_wheel(unquote(fetched.group("version"))):
+                    attached.add(id(after))
+                    collected.add(fetched.version)
+                    if fetched.not_rocm and not download_only:
                         by = collecting.group("by") or ""
                         (pulled if by and not by.startswith("-") else fetched_not_rocm).append(line)
+                        fetched_versions[id(line)] = fetched.version
                     break
             continue
+        if id(line) not in attached and not download_only:
+            # A fetch line whose "Collecting torch" is not right above it: pip >= 23 fetches the metadata
+            # first and the wheel after resolving, a launcher prints only part of pip's output, a paste cuts it.
+            fetched = _fetched_torch(line)
+            if fetched is not None:
+                # pip >= 23 names the metadata under "Collecting torch (from X)" and the same wheel again after
+                # resolving: that wheel is already judged with what collected it
+                if fetched.not_rocm and fetched.version not in collected:
+                    fetched_not_rocm.append(line)
+                    fetched_versions[id(line)] = fetched.version
+                continue
         found = _REMOVED.match(text)
         if found is not None:
             pair = (_canonical(found.group("name")), found.group("version")) if found.group("name") else _split(found.group("pair"))
@@ -242,6 +279,17 @@ def parse(block: Block) -> List[Piece]:
                 elif found.group("sign") == "+" and name in TRACKED:
                     installed.append((name, found.group("version"), line))
                 lines.append(line)
+    # a fetched torch that a later step of the same log uninstalled is the earlier state, not the torch now
+    # ("Downloading torch-2.4.0-...manylinux1_x86_64.whl" ... "Successfully uninstalled torch-2.4.0")
+    order = {id(line): position for position, line in enumerate(block.lines)}
+    fetched_not_rocm = [
+        line for line in fetched_not_rocm
+        if not any(version == fetched_versions.get(id(line)) and order[id(gone)] > order[id(line)] for version, gone in removed)
+    ]
+    pulled = [
+        line for line in pulled
+        if not any(version == fetched_versions.get(id(line)) and order[id(gone)] > order[id(line)] for version, gone in removed)
+    ]
     kept_other = kept_torch_not_rocm(block)
     if not lines and not pulled and not fetched_not_rocm and not companions_not_rocm:
         return []

@@ -340,6 +340,33 @@ def _attempt_failed(text: str, begin: int, end: int) -> bool:
     return bool(_TRIED_BEFORE.search(text[max(0, begin - 80) : begin]) and _FAILED_AFTER.search(text[end : end + 120]))
 
 
+_INSTALL_COMMAND = re.compile(r"\b(?:pip3?|uv[ \t]+pip|uv|poetry|pipx)[ \t]+(?:install|add)\b", re.IGNORECASE)
+_SHORT_QUESTION = re.compile(r"[^\n?]{0,60}\?[ \t]*$", re.MULTILINE)
+_ADVICE_LINE = re.compile(r"^[ \t>*-]{0,8}(?:if|for|in\s+case)\b[^\n]{0,120}:[ \t]*$", re.IGNORECASE)
+"""A line that introduces an install command as advice for a case: "If you have an NVIDIA card, run:", "For
+CUDA 12.1:" (a README's or a reply's instructions)."""
+
+
+def _install_command_asked_about(text: str, match: "re.Match[str]") -> bool:
+    """The install command the match stands in is asked about or advised, not run: words of a question or an
+    advice before the command on its line ("Would it help to run pip install ...", :func:`_move_not_made`), the
+    line before it ending in them ("Should I run:") or introducing it for a case ("If you have an NVIDIA card,
+    run:"), or the line after it closing a short question ("or the rocm one?")."""
+    begin = text.rfind("\n", 0, match.start()) + 1
+    command = _INSTALL_COMMAND.search(text, begin, match.start())
+    if command is None:
+        return False
+    if _move_not_made(text, match, command.start()):
+        return True
+    previous_end = max(0, begin - 1)
+    previous = text[text.rfind("\n", 0, previous_end) + 1 : previous_end]
+    stripped = previous.rstrip().rstrip(":").rstrip()
+    if stripped and (_NOT_DONE_BEFORE.search(stripped[-80:]) or _ADVICE_LINE.match(previous.rstrip())):
+        return True
+    end = text.find("\n", match.end())
+    return end >= 0 and _SHORT_QUESTION.match(text, end + 1) is not None
+
+
 def _move_not_made(text: str, match: "re.Match[str]", start: Optional[int] = None) -> bool:
     """The move (from ``start``, default the match's, to the match's end) is asked about, planned or
     tried and failed."""
@@ -1049,6 +1076,8 @@ def _torch(block: Block) -> List[Observation]:
         for match, line in block.scan(_TORCH):
             if _inside(match.start(), moved) or _attempt_failed(text, match.start(), match.end()):
                 continue
+            if _install_command_asked_about(text, match):
+                continue  # the build an install command asked about or advised would put in place
             if _removed_earlier(text, match.start(), match.end()):
                 moved.append(match.span())
                 out.append(Observation("symptoms.earlier", [f"torch.version={_plain(match.group(1))}"], line, TRUST_PROSE))
@@ -1057,6 +1086,8 @@ def _torch(block: Block) -> List[Observation]:
                 continue  # collect_env's "CUDA used to build PyTorch: 12.1": a CUDA or HIP release, not torch's
             out += torch_version_observations(_plain(match.group(1)), line, TRUST_PROSE)
         for match, line in block.scan(_WHEEL):
+            if _install_command_asked_about(text, match):
+                continue  # "Should I run\npip install .../torch-2.3.0%2Bcu121-...whl\nor the rocm one?": not run
             identity = from_wheel(match.group(0))
             out += identity_observations(identity, line, TRUST_PROSE)
         for match, line in block.scan(_COMPANION):
@@ -1069,6 +1100,8 @@ def _torch(block: Block) -> List[Observation]:
             before = text[max(0, match.start() - 40) : match.start()]
             if _NOT_TORCH_BEFORE.search(before) or _BUILT_FOR_BEFORE.search(text, max(0, match.start() - 200), match.start()) or match.group(1).startswith("0.") or _inside(match.start(), moved) or _attempt_failed(text, match.start(), match.end()):
                 continue
+            if _install_command_asked_about(text, match):
+                continue  # the build an install command asked about or advised would put in place
             if _removed_earlier(text, match.start(), match.end()):
                 out.append(Observation("symptoms.earlier", [f"torch.version={match.group(1)}"], line, TRUST_PROSE))
                 continue  # the build removed or replaced is what changed, not the one in use
@@ -1079,7 +1112,7 @@ def _torch(block: Block) -> List[Observation]:
         for match, line in block.scan(_INDEX):
             url = match.group(1) or match.group(2)
             identity = from_index_url(url)
-            if identity.flavour is None:
+            if identity.flavour is None or _install_command_asked_about(text, match):
                 continue
             if identity.flavour == "rocm" and ("--extra-index-url" in match.group(0).lower() or _SEVERAL_INDEXES.match(line.text)):
                 continue  # pip also searches PyPI, whose CUDA build can win: a ROCm extra index decides nothing
