@@ -102,3 +102,18 @@ def test_an_errno_other_than_eacces_before_out_of_resources_is_not_called_a_grou
     )
     findings = evaluate(rules, ingest_text(text).facts).findings
     assert not [f.id for f in findings if f.category == "permissions" and f.severity in ("error", "warning")]
+
+
+def test_rocminfo_not_member_line_after_another_errno_is_not_called_a_refusal(rules) -> None:  # type: ignore[no-untyped-def]
+    # From rocm-3.5.0 rocminfo prints the group line after any failed open; the errno says why it failed.
+    text = "\n".join(
+        [
+            "ROCk module is loaded",
+            "Unable to open /dev/kfd read-write: Invalid argument",
+            'bob is not member of "render" group, the default DRM access group. Users must be a member of the '
+            '"render" group or another DRM access group in order for ROCm applications to run successfully.',
+        ]
+    )
+    findings = [f for f in evaluate(rules, ingest_text(text).facts).findings if f.severity in ("error", "warning")]
+    assert findings and findings[0].category == "driver"
+    assert not [f.id for f in findings if f.category == "permissions"]
