@@ -1,0 +1,119 @@
+"""rules/data/gpu_access_messages.yaml: what ROCm programs print when the GPU's device nodes cannot be
+opened, read from their source at release tags. Every wording the table says a signature reads is read by
+it, and the four situations stay apart: only a permission refusal becomes a permissions error; a missing
+node, the driver refusing the open, and a line several causes (or a healthy run) print do not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+import yaml
+
+from rocm_doctor.ingest import ingest_text
+from rocm_doctor.ingest.signatures import signatures
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.pipeline import evaluate
+
+TABLE = Path(__file__).resolve().parents[2] / "rules" / "data" / "gpu_access_messages.yaml"
+ROWS: List[Dict[str, Any]] = yaml.safe_load(TABLE.read_text(encoding="utf-8"))["messages"]
+SITUATIONS = {"permission", "missing_node", "driver_refused", "driver_not_loaded", "nothing_alone", "healthy"}
+
+
+def _row_id(row: Dict[str, Any]) -> str:
+    return f"{row['program'].split()[0]}: {row['example'][:60]}"
+
+
+@pytest.fixture(scope="module")
+def rules():  # type: ignore[no-untyped-def]
+    return load_rules([], use_env=False)
+
+
+def _read(text: str) -> List[str]:
+    symptoms = ingest_text(text).facts.symptoms
+    read = list(symptoms.signatures.value or []) if symptoms.signatures.is_known else []
+    return read + (list(symptoms.context.value or []) if symptoms.context.is_known else [])
+
+
+def test_every_row_names_a_situation_and_a_signature_that_exists() -> None:
+    known = {row.id for row in signatures()}
+    for row in ROWS:
+        assert row["implies"] in SITUATIONS, row
+        assert row["signature"] is None or row["signature"] in known, row
+        assert str(row["source"]).startswith("https://") or all(str(s).startswith("https://") for s in row["source"]), row
+
+
+def test_one_signature_never_reads_wordings_of_two_situations() -> None:
+    situation: Dict[str, str] = {}
+    for row in ROWS:
+        if row["signature"]:
+            assert situation.setdefault(row["signature"], row["implies"]) == row["implies"], row
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if r["signature"]], ids=_row_id)
+def test_each_wording_is_read_by_the_signature_the_table_names(row: Dict[str, Any]) -> None:
+    assert row["signature"] in _read(row["example"])
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if r["implies"] == "permission"], ids=_row_id)
+def test_a_permission_refusal_gives_a_permissions_error(row: Dict[str, Any], rules) -> None:  # type: ignore[no-untyped-def]
+    findings = evaluate(rules, ingest_text(row["example"]).facts).findings
+    assert any(f.severity == "error" and f.category == "permissions" for f in findings)
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if r["implies"] != "permission"], ids=_row_id)
+def test_a_missing_node_a_driver_refusal_or_an_ambiguous_line_gives_no_permissions_error(row: Dict[str, Any], rules) -> None:  # type: ignore[no-untyped-def]
+    findings = evaluate(rules, ingest_text(row["example"]).facts).findings
+    assert not [f.id for f in findings if f.severity == "error" and f.category == "permissions"]
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if r["implies"] in ("healthy", "nothing_alone", "driver_refused")], ids=_row_id)
+def test_no_wording_that_names_no_permission_cause_is_read_as_a_permissions_signature(row: Dict[str, Any]) -> None:
+    category = {s.id: s.category for s in signatures()}
+    assert [s for s in _read(row["example"]) if category.get(s) == "permissions" and s != "hsa_out_of_resources"] == []
+
+
+def test_rocminfo_before_rocm_3_5_printing_the_video_line_beside_its_agents_is_no_error(rules) -> None:  # type: ignore[no-untyped-def]
+    # Up to rocm-3.3.0 rocminfo printed the video-group line on every run, then listed the agents.
+    text = "\n".join(
+        [
+            "ROCk module is loaded",
+            'bob is not member of "video" group, the default DRM access group. Users must be a member of the '
+            '"video" group or another DRM access group in order for ROCm applications to run successfully.',
+            "HSA Agents",
+            "  Name:                    gfx900",
+        ]
+    )
+    findings = evaluate(rules, ingest_text(text).facts).findings
+    assert not [f.id for f in findings if f.severity in ("error", "warning") and f.category == "permissions"]
+
+
+def test_an_errno_other_than_eacces_before_out_of_resources_is_not_called_a_group_problem(rules) -> None:  # type: ignore[no-untyped-def]
+    # rocminfo up to rocm-4.0.0 went on to hsa_init after the failed open, so both lines appear.
+    text = "\n".join(
+        [
+            "ROCk module is loaded",
+            "Unable to open /dev/kfd read-write: Operation not permitted",
+            "maria is member of render group",
+            "hsa api call failure at: rocminfo.cc:1102",
+            "Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources.",
+        ]
+    )
+    findings = evaluate(rules, ingest_text(text).facts).findings
+    assert not [f.id for f in findings if f.category == "permissions" and f.severity in ("error", "warning")]
+
+
+def test_rocminfo_not_member_line_after_another_errno_is_not_called_a_refusal(rules) -> None:  # type: ignore[no-untyped-def]
+    # From rocm-3.5.0 rocminfo prints the group line after any failed open; the errno says why it failed.
+    text = "\n".join(
+        [
+            "ROCk module is loaded",
+            "Unable to open /dev/kfd read-write: Invalid argument",
+            'bob is not member of "render" group, the default DRM access group. Users must be a member of the '
+            '"render" group or another DRM access group in order for ROCm applications to run successfully.',
+        ]
+    )
+    findings = [f for f in evaluate(rules, ingest_text(text).facts).findings if f.severity in ("error", "warning")]
+    assert findings and findings[0].category == "driver"
+    assert not [f.id for f in findings if f.category == "permissions"]
