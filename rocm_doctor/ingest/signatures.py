@@ -427,9 +427,12 @@ def _quoted_from_another(block: Block, line: Line, match: "re.Match[str]") -> bo
     before it in its sentence). Output pasted as it is (a fenced block, a command's line) is not judged so."""
     if block.kind != "prose" or line.command:
         return False
-    before = line.text[max(0, match.start() - _QUOTED_SENTENCE) : match.start()]
+    # the text the match was found in: the line, or the wrapped lines joined (a message wrapped at 80
+    # columns keeps the sentence around it)
+    text = line.text if line.text.startswith(match.string) else match.string
+    before = text[max(0, match.start() - _QUOTED_SENTENCE) : match.start()]
     ends = list(re.finditer(r"[.!?](?:\s|$)", before))
-    return bool(_ANOTHER_PERSON.search(before[ends[-1].end() :] if ends else before) or _SOLVED_AFTER.match(line.text, match.end(), match.end() + _QUOTED_SENTENCE))
+    return bool(_ANOTHER_PERSON.search(before[ends[-1].end() :] if ends else before) or _SOLVED_AFTER.match(text, match.end(), match.end() + _QUOTED_SENTENCE))
 
 
 MAX_GPU_SEARCH = 64
@@ -463,6 +466,8 @@ def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> 
             seams = seams or _Seams(block)
             spanning = seams.search(signature)
             found = [(block.lines[spanning[0]], spanning[1])] if spanning else []
+            if found and signature.kind == "error" and _quoted_from_another(block, *found[0]):
+                found = []
         for line, match in found:
             if signature.context is not None:
                 if block_text is None:

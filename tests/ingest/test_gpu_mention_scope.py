@@ -162,3 +162,19 @@ def test_an_error_the_sentence_says_is_solved_is_not_read_as_printed_now() -> No
 def test_an_error_whose_sentence_does_not_say_it_is_solved_is_read() -> None:
     text = 'I get "HIP error: invalid device function" on gfx1031; setting the override was not the fix.\n'
     assert "hip_invalid_device_function" in (ingest(text).facts.symptoms.signatures.value or [])
+
+
+def test_an_error_wrapped_at_80_columns_whose_sentence_says_it_is_fixed_is_not_read() -> None:
+    # the sentence around a message wrapped onto the next line is the same sentence (YanWenKun/ComfyUI-Docker#67)
+    one_line = (
+        "1. Error `docker: Error response from daemon: Unable to find group video: no matching entries in group file.`"
+        "  This is fixed in Dockerfile.\n"
+    )
+    wrapped = (
+        "1. Error `docker: Error response from daemon: Unable to find group video: no\n"
+        "matching entries in group file.`  This is fixed in Dockerfile.\n"
+    )
+    for text in (one_line, wrapped):
+        assert "container_group_not_in_image" not in (ingest(text).facts.symptoms.signatures.value or [])
+    still = "docker: Error response from daemon: Unable to find group render: no\nmatching entries in group file.\n"
+    assert "container_group_not_in_image" in (ingest(still).facts.symptoms.signatures.value or [])
