@@ -429,3 +429,47 @@ def test_a_dkms_failure_is_no_finding_when_dkms_status_shows_the_module_installe
     )
     shown = problems_shown(text)
     assert "RD941" not in shown and "RD944" not in shown
+
+
+# --- h34c: modinfo's version field is AMD's DKMS driver (the kernel's own amdgpu declares none) ---
+@pytest.mark.parametrize(
+    ("text", "version"),
+    [
+        # legacy-rocm-build#667 / #670 (amdgpu-pro 19.10 on 4.15), #796 (5.0.19.20.14), #1584 (5.11.14)
+        ("$ modinfo amdgpu\nfilename:       /lib/modules/4.15.0-43-generic/updates/dkms/amdgpu.ko\nversion:        19.10.0.418\nlicense:        GPL and additional rights\n", "19.10.0.418"),
+        ("➜  ~ modinfo amdgpu\nfilename:       /lib/modules/5.0.0-15-generic/updates/dkms/amdgpu.ko\nversion:        5.0.19.20.14\nlicense:        GPL and additional rights\n", "5.0.19.20.14"),
+        ("filename:       /lib/modules/5.11.0-37-generic/updates/dkms/amdgpu.ko\nversion:        5.11.14\nlicense:        GPL and additional rights\ndescription:    AMD GPU\n", "5.11.14"),
+        ("$ sudo modinfo amdgpu | head -n 3\nfilename:       /lib/modules/6.17.0-7-generic/updates/dkms/amdgpu.ko.zst\nversion:        6.16.6\nlicense:        GPL and additional rights\n", "6.16.6"),
+    ],
+)
+def test_modinfos_version_field_of_amdgpu_is_the_dkms_drivers_version(text: str, version: str) -> None:
+    from ingest_helpers import ingest
+
+    assert ingest(text).facts.driver.amdgpu_version.value == version
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the kernel's own amdgpu: no version field; the next field belongs to it, the version to amdkfd
+        "$ modinfo amdgpu\nfilename:       /lib/modules/6.8.0-45-generic/kernel/drivers/gpu/drm/amd/amdgpu/amdgpu.ko.zst\nlicense:        GPL and additional rights\n",
+        "$ modinfo amdkfd\nfilename:       /lib/modules/4.16.1-041601-lowlatency/kernel/drivers/gpu/drm/amd/amdkfd/amdkfd.ko\nversion:        0.7.2\n",
+        # a version line after another module's filename, or after prose, is not amdgpu's
+        "filename:       /lib/modules/6.8.0-45-generic/kernel/drivers/gpu/drm/amd/amdgpu/amdgpu.ko.zst\nfilename:       /lib/modules/6.8.0-45-generic/kernel/drivers/other.ko\nversion:        1.2.3\n",
+        "filename:       /lib/modules/6.8.0-45-generic/kernel/drivers/gpu/drm/amd/amdgpu/amdgpu.ko.zst\nThe installer then said\nversion:        6.16.6\n",
+    ],
+)
+def test_a_version_field_that_is_not_amdgpus_own_sets_no_driver_version(text: str) -> None:
+    from ingest_helpers import ingest
+
+    assert not ingest(text).facts.driver.amdgpu_version.is_known
+
+
+def test_a_dkms_amdgpu_shown_by_modinfo_keeps_the_kernel_table_from_judging_the_gpu() -> None:
+    text = (
+        "$ modinfo amdgpu | head -3\nfilename:       /lib/modules/5.15.0-91-generic/updates/dkms/amdgpu.ko\n"
+        "version:        6.3.6\nlicense:        GPL and additional rights\n"
+        "RX 7900 XTX on Ubuntu 22.04, rocminfo lists only the CPU agent.\n"
+    )
+    assert "RD560" not in problems_shown(text)
+    assert "RD560" in problems_shown(text.split("RX 7900", 1)[0].replace("version:        6.3.6\n", "") + "RX 7900 XTX on Ubuntu 22.04, rocminfo lists only the CPU agent.\n")
