@@ -63,22 +63,15 @@ def _rows(tables: Tables) -> Dict[str, Tuple[Tuple[int, int], bool]]:
     return out
 
 
-NO_DKMS_INSTALL = "amdgpu_install_no_dkms"
-"""Context signature: the report installed ROCm with amdgpu-install --no-dkms (rules/data/signatures.yaml)."""
-
-
 def _own_amdgpu_shown(facts: Facts, tables: Tables) -> Optional[str]:
     """Why the kernel's own amdgpu must be the driver, or None: a distribution AMD packages no amdgpu-dkms
-    for, or ROCm installed with --no-dkms."""
+    for. (A report that installed ROCm with --no-dkms says so too, but too few real reports show it to read.)"""
     table = need_mapping(tables[TABLE], TABLE, "")
     own = need_mapping(table.get("own_amdgpu_only_distros") or {}, TABLE, "own_amdgpu_only_distros")
     ids = {str(i).lower() for i in (own.get("ids") or [])}
     distro = facts.host.distro_id
     if distro.is_known and str(distro.value).lower() in ids:
         return f"{distro.value} has no AMD amdgpu-dkms package"
-    context = facts.symptoms.context.value if facts.symptoms.context.is_known else []
-    if NO_DKMS_INSTALL in (context or []):
-        return "ROCm was installed with --no-dkms"
     return None
 
 
