@@ -486,3 +486,48 @@ def test_a_dkms_amdgpu_shown_by_modinfo_keeps_the_kernel_table_from_judging_the_
 )
 def test_an_old_kernel_is_judged_against_a_gpu_amds_dkms_served_only_where_that_driver_cannot_be_in_use(text: str, fires: bool) -> None:
     assert ("RD560" in problems_shown(text)) is fires
+
+
+# --- h34c: "kernel X" in prose is the running kernel only when the sentence says so ---
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Before the update I was on kernel 6.8.0-45 and everything worked.\n",
+        "It used to work on kernel 6.8.\n",
+        "My other machine runs kernel 5.15 and works fine.\n",
+        "Ubuntu 24.04 ships kernel 6.8 by default.\n",
+        "You need kernel 6.11 or newer for this GPU.\n",
+        "AMD requires kernel 6.14 for Strix Halo.\n",
+        "Try kernel 6.11 instead.\n",
+        "Should I install kernel 6.11?\n",
+    ],
+)
+def test_a_kernel_named_as_past_another_machines_required_or_asked_is_not_the_running_one(text: str) -> None:
+    from ingest_helpers import ingest
+
+    assert not ingest(text).facts.host.kernel_release.is_known
+
+
+@pytest.mark.parametrize(
+    ("text", "release"),
+    [
+        ("I upgraded from kernel 5.15 to 6.2 and now it fails.\n", "6.2"),
+        ("I moved from kernel 6.8 to 6.11 and the GPU now shows up.\n", "6.11"),
+        ("RX 9070 XT not working on kernel 6.8.0-45-generic.\n", "6.8.0-45-generic"),
+        ("I'm on kernel 6.8 and rocminfo shows nothing.\n", "6.8"),
+        ("After upgrading to kernel 6.12 the GPU hangs.\n", "6.12"),
+        # "default" describes the kernel in use; "by default" is what a release ships
+        ("Ubuntu 24.04 on the default kernel 6.8.0-45-generic, rocminfo shows no GPU.\n", "6.8.0-45-generic"),
+    ],
+)
+def test_the_kernel_moved_to_or_failing_now_is_the_running_one(text: str, release: str) -> None:
+    from ingest_helpers import ingest
+
+    assert ingest(text).facts.host.kernel_release.value == release
+
+
+def test_a_kernel_move_keeps_the_kernel_moved_from_as_the_earlier_state() -> None:
+    from ingest_helpers import ingest
+
+    earlier = ingest("I upgraded from kernel 5.15 to 6.2 and now it fails.\n").facts.symptoms.earlier
+    assert "host.kernel_release=5.15" in earlier.value

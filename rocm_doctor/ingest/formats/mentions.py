@@ -542,7 +542,7 @@ _KERNEL_MOVE = re.compile(
 second is the kernel now, the first an earlier state (h34c; the word read alone took the first)."""
 _KERNEL_WORD_NOT_NOW = re.compile(
     r"\b(?:used\s+to|before|previously|earlier|last\s+working|(?:was|were)\s+(?:on|using|running)|instead\s+of|compar\w*|vs\.?|than"
-    r"|ships?|shipped|shipping|by\s+default|defaults?|friend['\u2019]?s|colleague['\u2019]?s|(?:other|another|second)\s+(?:machine|pc|computer|laptop|desktop|system|box|server)"
+    r"|ships?|shipped|shipping|by\s+default|friend['\u2019]?s|colleague['\u2019]?s|(?:other|another|second)\s+(?:machine|pc|computer|laptop|desktop|system|box|server)"
     r"|needs?|needed|requires?|required|recommend(?:s|ed)?|suggest(?:s|ed)?|try|trying|should|must|at\s+least|minimum)\b[^.!?;\n]{0,40}$",
     re.IGNORECASE,
 )
