@@ -220,7 +220,7 @@ def _modinfo(block: Block) -> List[Piece]:
     bare = sum(1 for line, match in matches if match and not line.text.lstrip().startswith("filename:"))
     pieces = []
     command: Optional[str] = None
-    for line, match in matches:
+    for index, (line, match) in enumerate(matches):
         if line.command:
             command = line.text
             continue
@@ -233,7 +233,7 @@ def _modinfo(block: Block) -> List[Piece]:
         observations = kernel_observations(match.group(1), line, TRUST_HINT)
         used = [line]
         if line.text.lstrip().startswith("filename:"):
-            version = _modinfo_version(block.lines, line)
+            version = _modinfo_version(block.lines, index)
             if version is not None:
                 used.append(version[0])
                 observations = observations + [Observation("driver.amdgpu_version", version[1], version[0])]
@@ -241,12 +241,10 @@ def _modinfo(block: Block) -> List[Piece]:
     return pieces
 
 
-def _modinfo_version(lines: Sequence[Line], filename: Line) -> Optional[Tuple[Line, str]]:
-    """The ``version:`` field among the fields that follow amdgpu's ``filename:`` line in modinfo's answer
-    (its field lines up to the next ``filename:`` or the first line that is no ``name:`` field)."""
-    start = next((i for i, line in enumerate(lines) if line is filename), None)
-    if start is None:
-        return None
+def _modinfo_version(lines: Sequence[Line], start: int) -> Optional[Tuple[Line, str]]:
+    """The ``version:`` field among the fields that follow amdgpu's ``filename:`` line (``lines[start]``) in
+    modinfo's answer: its field lines up to the next ``filename:``, the first line that is no ``name:`` field,
+    or the 40th (modinfo prints version third; a bounded look keeps the reader linear)."""
     for line in lines[start + 1 : start + 40]:
         field = _MODINFO_FIELD.match(line.text)
         if field is None or field.group(1) == "filename":
