@@ -429,3 +429,105 @@ def test_a_dkms_failure_is_no_finding_when_dkms_status_shows_the_module_installe
     )
     shown = problems_shown(text)
     assert "RD941" not in shown and "RD944" not in shown
+
+
+# --- h34c: modinfo's version field is AMD's DKMS driver (the kernel's own amdgpu declares none) ---
+@pytest.mark.parametrize(
+    ("text", "version"),
+    [
+        # legacy-rocm-build#667 / #670 (amdgpu-pro 19.10 on 4.15), #796 (5.0.19.20.14), #1584 (5.11.14)
+        ("$ modinfo amdgpu\nfilename:       /lib/modules/4.15.0-43-generic/updates/dkms/amdgpu.ko\nversion:        19.10.0.418\nlicense:        GPL and additional rights\n", "19.10.0.418"),
+        ("➜  ~ modinfo amdgpu\nfilename:       /lib/modules/5.0.0-15-generic/updates/dkms/amdgpu.ko\nversion:        5.0.19.20.14\nlicense:        GPL and additional rights\n", "5.0.19.20.14"),
+        ("filename:       /lib/modules/5.11.0-37-generic/updates/dkms/amdgpu.ko\nversion:        5.11.14\nlicense:        GPL and additional rights\ndescription:    AMD GPU\n", "5.11.14"),
+        ("$ sudo modinfo amdgpu | head -n 3\nfilename:       /lib/modules/6.17.0-7-generic/updates/dkms/amdgpu.ko.zst\nversion:        6.16.6\nlicense:        GPL and additional rights\n", "6.16.6"),
+    ],
+)
+def test_modinfos_version_field_of_amdgpu_is_the_dkms_drivers_version(text: str, version: str) -> None:
+    from ingest_helpers import ingest
+
+    assert ingest(text).facts.driver.amdgpu_version.value == version
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the kernel's own amdgpu: no version field; the next field belongs to it, the version to amdkfd
+        "$ modinfo amdgpu\nfilename:       /lib/modules/6.8.0-45-generic/kernel/drivers/gpu/drm/amd/amdgpu/amdgpu.ko.zst\nlicense:        GPL and additional rights\n",
+        "$ modinfo amdkfd\nfilename:       /lib/modules/4.16.1-041601-lowlatency/kernel/drivers/gpu/drm/amd/amdkfd/amdkfd.ko\nversion:        0.7.2\n",
+        # a version line after another module's filename, or after prose, is not amdgpu's
+        "filename:       /lib/modules/6.8.0-45-generic/kernel/drivers/gpu/drm/amd/amdgpu/amdgpu.ko.zst\nfilename:       /lib/modules/6.8.0-45-generic/kernel/drivers/other.ko\nversion:        1.2.3\n",
+        "filename:       /lib/modules/6.8.0-45-generic/kernel/drivers/gpu/drm/amd/amdgpu/amdgpu.ko.zst\nThe installer then said\nversion:        6.16.6\n",
+    ],
+)
+def test_a_version_field_that_is_not_amdgpus_own_sets_no_driver_version(text: str) -> None:
+    from ingest_helpers import ingest
+
+    assert not ingest(text).facts.driver.amdgpu_version.is_known
+
+
+def test_a_dkms_amdgpu_shown_by_modinfo_keeps_the_kernel_table_from_judging_the_gpu() -> None:
+    tail = "RX 9070 XT on Ubuntu 24.04, rocminfo lists only the CPU agent.\n"
+    shown = (
+        "$ modinfo amdgpu | head -3\nfilename:       /lib/modules/6.8.0-45-generic/updates/dkms/amdgpu.ko.zst\n"
+        "version:        6.12.12\nlicense:        GPL and additional rights\n"
+    )
+    assert "RD560" not in problems_shown(shown + tail)
+    assert "RD560" in problems_shown(shown.replace("version:        6.12.12\n", "") + tail)
+
+
+@pytest.mark.parametrize(
+    ("text", "fires"),
+    [
+        # RDNA 3 on Ubuntu 22.04's 5.15: AMD's amdgpu-dkms serves it there, so the old kernel alone says nothing
+        ("RX 7900 XTX on Ubuntu 22.04, kernel 5.15.0-91-generic, rocminfo lists only the CPU agent.\n", False),
+        # ... unless the report runs a distribution AMD packages no amdgpu-dkms for
+        ('ID=fedora\nVERSION_ID=36\nKernel 5.17.5-300.fc36.x86_64, RX 7600, rocminfo shows only the CPU\n', True),
+    ],
+)
+def test_an_old_kernel_is_judged_against_a_gpu_amds_dkms_served_only_where_that_driver_cannot_be_in_use(text: str, fires: bool) -> None:
+    assert ("RD560" in problems_shown(text)) is fires
+
+
+# --- h34c: "kernel X" in prose is the running kernel only when the sentence says so ---
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Before the update I was on kernel 6.8.0-45 and everything worked.\n",
+        "It used to work on kernel 6.8.\n",
+        "My other machine runs kernel 5.15 and works fine.\n",
+        "Ubuntu 24.04 ships kernel 6.8 by default.\n",
+        "You need kernel 6.11 or newer for this GPU.\n",
+        "AMD requires kernel 6.14 for Strix Halo.\n",
+        "Try kernel 6.11 instead.\n",
+        "Should I install kernel 6.11?\n",
+    ],
+)
+def test_a_kernel_named_as_past_another_machines_required_or_asked_is_not_the_running_one(text: str) -> None:
+    from ingest_helpers import ingest
+
+    assert not ingest(text).facts.host.kernel_release.is_known
+
+
+@pytest.mark.parametrize(
+    ("text", "release"),
+    [
+        ("I upgraded from kernel 5.15 to 6.2 and now it fails.\n", "6.2"),
+        ("I moved from kernel 6.8 to 6.11 and the GPU now shows up.\n", "6.11"),
+        ("RX 9070 XT not working on kernel 6.8.0-45-generic.\n", "6.8.0-45-generic"),
+        ("I'm on kernel 6.8 and rocminfo shows nothing.\n", "6.8"),
+        ("After upgrading to kernel 6.12 the GPU hangs.\n", "6.12"),
+        # "default" describes the kernel in use; "by default" is what a release ships
+        ("Ubuntu 24.04 on the default kernel 6.8.0-45-generic, rocminfo shows no GPU.\n", "6.8.0-45-generic"),
+    ],
+)
+def test_the_kernel_moved_to_or_failing_now_is_the_running_one(text: str, release: str) -> None:
+    from ingest_helpers import ingest
+
+    assert ingest(text).facts.host.kernel_release.value == release
+
+
+def test_a_kernel_move_keeps_the_kernel_moved_from_as_the_earlier_state() -> None:
+    from ingest_helpers import ingest
+
+    earlier = ingest("I upgraded from kernel 5.15 to 6.2 and now it fails.\n").facts.symptoms.earlier
+    assert "host.kernel_release=5.15" in earlier.value

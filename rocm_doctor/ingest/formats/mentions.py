@@ -561,6 +561,25 @@ kernel 5.5.0"). The first is an earlier state (RD801 compares them), the second 
 Only read when the sentence says "kernel" or both are full releases (5.4.0-54): "works with torch 2.5
 but not 2.6" is no kernel."""
 _FULL_RELEASE = re.compile(r"\d\.\d{1,2}\.\d{1,3}-")
+_KERNEL_MOVE = re.compile(
+    r"\bfrom\s+(?:the\s+)?(?:linux\s+)?kernel\s*v?(?P<before>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)(?:\s+kernel)?"
+    r"\s+(?:up\s+|down\s+)?to\s+(?:the\s+)?(?:linux\s+)?(?:kernel\s*)?v?(?P<after>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)",
+    re.IGNORECASE,
+)
+"""A move between kernels: "I upgraded from kernel 5.15 to 6.2", "moved from kernel 6.8 to 6.11": the
+second is the kernel now, the first an earlier state (h34c; the word read alone took the first)."""
+_KERNEL_WORD_NOT_NOW = re.compile(
+    r"\b(?:used\s+to|before|previously|earlier|last\s+working|(?:was|were)\s+(?:on|using|running)|instead\s+of|compar\w*|vs\.?|than"
+    r"|ships?|shipped|shipping|by\s+default|friend['\u2019]?s|colleague['\u2019]?s|(?:other|another|second)\s+(?:machine|pc|computer|laptop|desktop|system|box|server)"
+    r"|needs?|needed|requires?|required|recommend(?:s|ed)?|suggest(?:s|ed)?|try|trying|should|must|at\s+least|minimum)\b[^.!?;\n]{0,40}$",
+    re.IGNORECASE,
+)
+"""Words before "kernel X" that make it another state than the running one (h34c): a past one ("It used to
+work on kernel 6.8", "Before the update I was on kernel 6.8.0-45"), another machine's ("My other machine runs
+kernel 5.15"), what a release ships ("Ubuntu 24.04 ships kernel 6.8"), a requirement or advice ("You need
+kernel 6.11 or newer", "AMD requires kernel 6.14", "Try kernel 6.11"). A failure on the kernel ("not working
+on kernel 6.8") keeps it the running one."""
+_KERNEL_WORD_NOT_NOW_AFTER = re.compile(r"[ \t]{0,4}(?:or\s+(?:newer|later|above|higher|greater)|\+|and\s+(?:newer|later|above))\b|[^.!?;\n]{0,40}\bby\s+default\b", re.IGNORECASE)
 
 
 WSL_STATED, WSL_CAPABILITY, WSL_HYPOTHETICAL = "stated", "capability", "hypothetical"
@@ -1274,11 +1293,28 @@ def _platform(block: Block) -> List[Observation]:
             out.append(Observation("symptoms.earlier", [f"host.kernel_release={match.group('before')}"], line, TRUST_PROSE))
             out += found
     if "kernel" in lowered:
+        for match, line in block.scan(_KERNEL_MOVE):
+            if _inside(match.start(), changed):
+                continue
+            column = block.column_at(match.start())
+            if _NOT_DONE_BEFORE.search(_DOT_IN_RELEASE.sub("_", line.text[max(0, column - 80) : column])):
+                continue  # a move asked about or advised ("should I go from kernel 6.8 to 6.11?")
+            end = column + (match.end() - match.start())
+            if _QUESTION_AFTER.match(line.text, end) or _SENTENCE_ASKS.match(line.text, end):
+                continue
+            found = kernel_observations(match.group("after"), line, TRUST_PROSE)
+            if not found:
+                continue
+            changed.append(match.span())
+            out.append(Observation("symptoms.earlier", [f"host.kernel_release={match.group('before')}"], line, TRUST_PROSE))
+            out += found
         out += _kernel_before_word(block, changed, wsl)
     for pattern in (_KERNEL, _KERNEL_WORD):
         for match, line in block.scan(pattern):
             if _inside(match.start(), changed):
                 continue  # read above as the kernel that worked and the one in use
+            if pattern is _KERNEL_WORD and _kernel_word_not_now(block, match, line):
+                continue
             before = line.text[: block.column_at(match.start())]
             if _UBUNTU_SIGNATURE.search(before):
                 continue  # "(Ubuntu 5.15.0-133.144-generic 5.15.173)": the package, not the release
@@ -1474,3 +1510,16 @@ def parse(block: Block) -> List[Piece]:
     lines = [o.line for o in observations] + [g.line for g in gpus]
     piece = make_piece("mentions", lines, observations, gpus)
     return [piece]
+
+
+def _kernel_word_not_now(block: Block, match: "re.Match[str]", line: Line) -> bool:
+    """"kernel X" said of another state than the running one: past, another machine's, shipped, required or
+    advised (:data:`_KERNEL_WORD_NOT_NOW`), or asked about ("Should I install kernel 6.11?")."""
+    column = block.column_at(match.start())
+    before = _DOT_IN_RELEASE.sub("_", line.text[max(0, column - 80) : column])
+    if _KERNEL_WORD_NOT_NOW.search(before) or _NOT_DONE_BEFORE.search(before):
+        return True
+    end = column + (match.end() - match.start())
+    if _KERNEL_WORD_NOT_NOW_AFTER.match(line.text, end):
+        return True
+    return bool(_QUESTION_AFTER.match(line.text, end) or _SENTENCE_ASKS.match(line.text, end))

@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from rocm_doctor.facts.parsers.dkms import parse_dkms_status
 from rocm_doctor.ingest.blocks import Block, Line, may_be_wrapped
@@ -44,6 +44,13 @@ _MODINFO = re.compile(r"^\s*(?:filename:\s*)?(?:/usr)?/lib/modules/([^/\s]+)/(ke
 """``modinfo -n amdgpu`` or the ``filename:`` line of ``modinfo amdgpu``: modinfo looks the module up for
 the running kernel (ROCm/legacy-rocm-build#5499 ``modinfo amdgpu -n``; ``modinfo amdgpu | grep filename``
 and ``modinfo amdgpu | head -n 3`` as pasted in ROCm threads on DKMS and Ubuntu 25.10 kernels)."""
+_MODINFO_FIELD = re.compile(r"^\s*([a-z_]{2,20}):\s")
+_MODINFO_VERSION = re.compile(r"^\s*version:\s+(\d+\.\d+[\w.+-]{0,40})\s*$")
+"""The ``version:`` field of ``modinfo amdgpu``, after its ``filename:`` line: the kernel's own amdgpu declares
+no module version (amdgpu_drv.c has MODULE_AUTHOR, MODULE_DESCRIPTION and MODULE_LICENSE only), AMD's DKMS
+driver does, the same value as /sys/module/amdgpu/version: "filename: /lib/modules/4.15.0-43-generic/updates/
+dkms/amdgpu.ko" / "version: 19.10.0.418" (ROCm/legacy-rocm-build#667, #670), "5.0.19.20.14" (#796),
+"5.11.14" (#1584)."""
 _MODINFO_OTHER_KERNEL = re.compile(r"(?:^|\s)(?:-k\s*\S|--set-version\b)")
 """``modinfo -k RELEASE`` / ``--set-version``: the module of another kernel than the running one (modinfo(8))."""
 _VENDORS = {"1002": "AMD", "10de": "NVIDIA", "8086": "Intel"}
@@ -213,7 +220,7 @@ def _modinfo(block: Block) -> List[Piece]:
     bare = sum(1 for line, match in matches if match and not line.text.lstrip().startswith("filename:"))
     pieces = []
     command: Optional[str] = None
-    for line, match in matches:
+    for index, (line, match) in enumerate(matches):
         if line.command:
             command = line.text
             continue
@@ -224,8 +231,28 @@ def _modinfo(block: Block) -> List[Piece]:
         if command is None and bare > 1 and not line.text.lstrip().startswith("filename:"):
             continue
         observations = kernel_observations(match.group(1), line, TRUST_HINT)
-        pieces.append(make_piece("modinfo", [line], observations))
+        used = [line]
+        if line.text.lstrip().startswith("filename:"):
+            version = _modinfo_version(block.lines, index)
+            if version is not None:
+                used.append(version[0])
+                observations = observations + [Observation("driver.amdgpu_version", version[1], version[0])]
+        pieces.append(make_piece("modinfo", used, observations))
     return pieces
+
+
+def _modinfo_version(lines: Sequence[Line], start: int) -> Optional[Tuple[Line, str]]:
+    """The ``version:`` field among the fields that follow amdgpu's ``filename:`` line (``lines[start]``) in
+    modinfo's answer: its field lines up to the next ``filename:``, the first line that is no ``name:`` field,
+    or the 40th (modinfo prints version third; a bounded look keeps the reader linear)."""
+    for line in lines[start + 1 : start + 40]:
+        field = _MODINFO_FIELD.match(line.text)
+        if field is None or field.group(1) == "filename":
+            return None
+        version = _MODINFO_VERSION.match(line.text)
+        if version:
+            return line, version.group(1)
+    return None
 
 
 def _drm_version(block: Block) -> List[Piece]:

@@ -44,15 +44,35 @@ def _layer(agent: GpuAgent) -> str:
 
 def first_kernels(tables: Tables) -> Dict[str, Tuple[int, int]]:
     """gfx target -> (major, minor) of the first mainline kernel whose KFD drives it."""
+    return {gfx: need for gfx, (need, _) in _rows(tables).items()}
+
+
+def _rows(tables: Tables) -> Dict[str, Tuple[Tuple[int, int], bool]]:
+    """gfx target -> (first kernel, whether AMD's amdgpu-dkms drove it on older kernels)."""
     table = need_mapping(tables[TABLE], TABLE, "")
-    out: Dict[str, Tuple[int, int]] = {}
+    out: Dict[str, Tuple[Tuple[int, int], bool]] = {}
     for index, row in enumerate(need_rows(table.get("rows") or [], TABLE, "rows")):
         parsed = parse_kernel(str(row.get("first_kernel", "")))
         if parsed is None:
             raise InputError(f"rules/data/{TABLE}.yaml: rows[{index}].first_kernel must be a kernel version")
+        served = row.get("amd_dkms_served", False)
+        if not isinstance(served, bool):
+            raise InputError(f"rules/data/{TABLE}.yaml: rows[{index}].amd_dkms_served must be true or false")
         for gfx in str_list(row, "gfx", TABLE, f"rows[{index}]"):
-            out[gfx] = parsed[:2]
+            out[gfx] = (parsed[:2], served)
     return out
+
+
+def _own_amdgpu_shown(facts: Facts, tables: Tables) -> Optional[str]:
+    """Why the kernel's own amdgpu must be the driver, or None: a distribution AMD packages no amdgpu-dkms
+    for. (A report that installed ROCm with --no-dkms says so too, but too few real reports show it to read.)"""
+    table = need_mapping(tables[TABLE], TABLE, "")
+    own = need_mapping(table.get("own_amdgpu_only_distros") or {}, TABLE, "own_amdgpu_only_distros")
+    ids = {str(i).lower() for i in (own.get("ids") or [])}
+    distro = facts.host.distro_id
+    if distro.is_known and str(distro.value).lower() in ids:
+        return f"{distro.value} has no AMD amdgpu-dkms package"
+    return None
 
 
 def _out_of_tree_driver(facts: Facts) -> Optional[str]:
@@ -99,12 +119,17 @@ def kernel_predates_gpu(facts: Facts, tables: Tables) -> Fact:
     driven = [a for a in agents if _layer(a) not in DRIVEN_LAYERS_EXCLUDED]
     if driven:
         return absent(driven[0].source, "a kernel driver serves an AMD GPU: ROCm, HIP or torch lists it")
-    needs = first_kernels(tables)
+    rows = _rows(tables)
+    own_amdgpu = _own_amdgpu_shown(facts, tables)
+    # A GPU AMD's DKMS driver served on older kernels is judged only where that driver cannot be in use.
+    needs = {gfx: need for gfx, (need, served) in rows.items() if own_amdgpu or not served}
     named = [a for a in agents if _layer(a) in JUDGED_LAYERS]
     judged = [a for a in named if a.gfx.is_known and str(a.gfx.value) in needs]
     if not judged:
         if any(not a.gfx.is_known for a in named):
             return unknown("an AMD GPU's gfx target is not known")
+        if any(a.gfx.is_known and str(a.gfx.value) in rows for a in named):
+            return absent("GPU discovery", "AMD's amdgpu-dkms driver serves this GPU on older kernels, and the report does not show the kernel's own amdgpu in use")
         return absent("GPU discovery", "no AMD GPU of a family the kernel table judges")
     release = facts.host.kernel_release
     if not release.is_known:
