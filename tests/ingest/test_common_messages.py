@@ -167,6 +167,28 @@ def test_a_gpu_index_the_process_cannot_see_is_read(line: str) -> None:
     assert "invalid_device_ordinal" in signatures(line + "\n")
 
 
+_DEVICE_COUNT_101 = (
+    "/opt/venv/lib/python3.10/site-packages/torch/cuda/__init__.py:88: UserWarning: HIP initialization: Unexpected "
+    "error from hipGetDeviceCount(). Did you run some cuda functions before calling NumHipDevices() that might have "
+    "already set an error? Error 101: hipErrorInvalidDevice (Triggered internally at ../c10/hip/HIPFunctions.cpp:110.)\n"
+    "  return torch._C._cuda_getDeviceCount() > 0\n"
+)
+
+
+def test_torchs_device_count_warning_with_error_101_is_no_gpu_seen_not_an_index_asked_for() -> None:
+    # older HIP runtimes returned hipErrorInvalidDevice from hipGetDeviceCount when no GPU was visible
+    # (pytorch/pytorch#80405): nothing asked for an index, so it says nothing of the visibility variables
+    found = signatures(_DEVICE_COUNT_101)
+    assert "hip_error_no_device" in found and "invalid_device_ordinal" not in found
+    assert not any(category == "env" for _, _, category in serious_findings(_DEVICE_COUNT_101))
+
+
+def test_torchs_device_count_warning_wrapped_at_80_columns_is_still_no_gpu_seen() -> None:
+    wrapped = "\n".join(_DEVICE_COUNT_101[i : i + 80] for i in range(0, len(_DEVICE_COUNT_101), 80))
+    found = signatures(wrapped)
+    assert "hip_error_no_device" in found and "invalid_device_ordinal" not in found
+
+
 def test_a_gpu_index_the_process_cannot_see_is_about_the_visibility_variables() -> None:
     text = "vllm serve m --distributed-executor-backend ray --tensor-parallel-size 2\nRuntimeError: HIP error: invalid device ordinal\n"
     assert any(category == "env" for _, _, category in serious_findings(text))
