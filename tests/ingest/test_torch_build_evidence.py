@@ -337,8 +337,14 @@ def test_an_untagged_macos_wheel_is_not_read_as_a_build_that_is_not_rocm() -> No
         ("I installed with\npip install torch==2.3.1+cu121 --index-url https://download.pytorch.org/whl/cu121\nWhy is it not using the GPU?", "cuda"),
         ("For reference, this is how I installed it:\npip install torch==2.3.1+rocm6.0 --index-url https://download.pytorch.org/whl/rocm6.0", "rocm"),
         ("For completeness, I installed it like this:\npip install torch==2.3.1+cu121 --index-url https://download.pytorch.org/whl/cu121", "cuda"),
+        ("In case it matters:\npip install torch==2.3.1+cu121 --index-url https://download.pytorch.org/whl/cu121", "cuda"),
+        ("For context:\npip install torch==2.3.1+rocm6.0 --index-url https://download.pytorch.org/whl/rocm6.0", "rocm"),
+        ("If it helps, the install command was:\npip install torch==2.3.1+cu121 --index-url https://download.pytorch.org/whl/cu121", "cuda"),
     ],
-    ids=["question-of-its-own-after", "why-question-after", "how-i-installed-it-before", "for-completeness-i-installed-before"],
+    ids=[
+        "question-of-its-own-after", "why-question-after", "how-i-installed-it-before", "for-completeness-i-installed-before",
+        "in-case-it-matters-before", "for-context-before", "if-it-helps-before",
+    ],
 )
 def test_an_install_command_the_author_says_was_run_says_the_torch_build(text: str, flavour: str) -> None:
     assert ingest(AMD + text).facts.torch.flavour.value == flavour

@@ -350,6 +350,13 @@ _DONE_BY_AUTHOR = re.compile(
 )
 """The line before the command saying the author ran it ("This is how I installed it:", "For completeness, I
 installed it like this:"): the command is a report of what was done, not a question or an advice."""
+_OWN_FRAMING = re.compile(
+    r"^[ \t>*-]{0,8}(?:if|in\s+case|for)\s+(?:(?:it|this|that)\s+)?(?:helps?|matters?|is\s+relevant|relevant|reference|context"
+    r"|completeness|the\s+record|what\s+it['\u2019]?s\s+worth|info(?:rmation)?)\b",
+    re.IGNORECASE,
+)
+"""A reporter's framing of what follows as their own ("In case it matters:", "For context:", "If it helps, the
+install command was:"), not a case an advice is for ("If you have an NVIDIA card, run:", "For CUDA 12.1:")."""
 _ADVICE_LINE = re.compile(r"^[ \t>*-]{0,8}(?:if|for|in\s+case)\b[^\n]{0,120}:[ \t]*$", re.IGNORECASE)
 """A line that introduces an install command as advice for a case: "If you have an NVIDIA card, run:", "For
 CUDA 12.1:" (a README's or a reply's instructions)."""
@@ -373,7 +380,7 @@ def _install_command_asked_about(text: str, match: "re.Match[str]") -> bool:
     previous_end = max(0, begin - 1)
     previous = text[text.rfind("\n", 0, previous_end) + 1 : previous_end]
     stripped = previous.rstrip().rstrip(":").rstrip()
-    if stripped and not _DONE_BY_AUTHOR.search(stripped) and (_NOT_DONE_BEFORE.search(stripped[-80:]) or _ADVICE_LINE.match(previous.rstrip())):
+    if stripped and not _DONE_BY_AUTHOR.search(stripped) and not _OWN_FRAMING.match(stripped) and (_NOT_DONE_BEFORE.search(stripped[-80:]) or _ADVICE_LINE.match(previous.rstrip())):
         return True
     end = text.find("\n", match.end())
     return end >= 0 and _SHORT_QUESTION.match(text, end + 1) is not None
