@@ -292,8 +292,10 @@ def test_a_working_zluda_setup_gets_no_cuda_build_error() -> None:
         "Should I run\npip install https://download.pytorch.org/whl/cu121/torch-2.3.0%2Bcu121-cp311-cp311-linux_x86_64.whl\nor the rocm one?",
         "If you have an NVIDIA card, run:\npip install torch==2.3.0+cu121 --index-url https://download.pytorch.org/whl/cu121",
         "Would it help to run pip install https://download.pytorch.org/whl/cu121/torch-2.3.0%2Bcu121-cp311-cp311-linux_x86_64.whl",
+        "pip install torch==2.3.0+cu121 --index-url https://download.pytorch.org/whl/cu121\nWould that work on my AMD card?",
+        "pip install torch==2.3.0+cu121 --index-url https://download.pytorch.org/whl/cu121\nIs this the right command?",
     ],
-    ids=["question-around-the-command", "readme-advice", "question-on-the-line"],
+    ids=["question-around-the-command", "readme-advice", "question-on-the-line", "would-that-work-after", "is-this-right-after"],
 )
 def test_an_install_command_asked_about_or_advised_does_not_say_the_torch_in_use(text: str) -> None:
     facts = ingest(AMD + text).facts

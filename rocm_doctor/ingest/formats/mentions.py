@@ -341,9 +341,14 @@ def _attempt_failed(text: str, begin: int, end: int) -> bool:
 
 
 _INSTALL_COMMAND = re.compile(r"\b(?:pip3?|uv[ \t]+pip|uv|poetry|pipx)[ \t]+(?:install|add)\b", re.IGNORECASE)
-_SHORT_QUESTION = re.compile(r"[ \t]{0,8}or\b[^\n?]{0,60}\?[ \t]*$", re.MULTILINE | re.IGNORECASE)
-"""The line after the command offering another choice in a short question ("or the rocm one?"); a question
-of its own ("Any ideas?", "Why is it not using the GPU?") asks about the run, not about the command."""
+_SHORT_QUESTION = re.compile(
+    r"[ \t]{0,8}(?:or\b|(?:would|will|should|could|can)\s+(?:that|this|it|these)\b|is\s+(?:that|this)\s+(?:the\s+)?(?:right|correct)\b)"
+    r"[^\n?]{0,60}\?[ \t]*$",
+    re.MULTILINE | re.IGNORECASE,
+)
+"""The line after the command asking about it in a short question: another choice ("or the rocm one?"), whether
+it would do ("Would that work on my card?", "Is this the right one?"); a question of its own ("Any ideas?",
+"Why is it not using the GPU?") asks about the run, not about the command."""
 _DONE_BY_AUTHOR = re.compile(
     r"\b(?:I|we)(?:'ve|\s+have)?\s+(?:\w+\s+){0,2}?(?:ran|installed|reinstalled|used|did|typed|executed|tried|followed)\b",
     re.IGNORECASE,
