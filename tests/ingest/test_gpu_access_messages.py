@@ -117,3 +117,16 @@ def test_rocminfo_not_member_line_after_another_errno_is_not_called_a_refusal(ru
     findings = [f for f in evaluate(rules, ingest_text(text).facts).findings if f.severity in ("error", "warning")]
     assert findings and findings[0].category == "driver"
     assert not [f.id for f in findings if f.category == "permissions"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "RX 6800 on Ubuntu 22.04: turns out the user is not in the render group.",
+        "My user is not a member of the video group on this box.",
+        "The user is not member of the render group, so I added it.",
+    ],
+)
+def test_a_reporter_saying_the_user_is_not_in_the_group_is_still_read(text: str) -> None:
+    # only roc-2.6.0's own 'User is not member of "video" group' line is left to the table's row
+    assert "group_fix_mentioned" in _read(text)

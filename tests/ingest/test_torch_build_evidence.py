@@ -292,8 +292,10 @@ def test_a_working_zluda_setup_gets_no_cuda_build_error() -> None:
         "Should I run\npip install https://download.pytorch.org/whl/cu121/torch-2.3.0%2Bcu121-cp311-cp311-linux_x86_64.whl\nor the rocm one?",
         "If you have an NVIDIA card, run:\npip install torch==2.3.0+cu121 --index-url https://download.pytorch.org/whl/cu121",
         "Would it help to run pip install https://download.pytorch.org/whl/cu121/torch-2.3.0%2Bcu121-cp311-cp311-linux_x86_64.whl",
+        "pip install torch==2.3.0+cu121 --index-url https://download.pytorch.org/whl/cu121\nWould that work on my AMD card?",
+        "pip install torch==2.3.0+cu121 --index-url https://download.pytorch.org/whl/cu121\nIs this the right command?",
     ],
-    ids=["question-around-the-command", "readme-advice", "question-on-the-line"],
+    ids=["question-around-the-command", "readme-advice", "question-on-the-line", "would-that-work-after", "is-this-right-after"],
 )
 def test_an_install_command_asked_about_or_advised_does_not_say_the_torch_in_use(text: str) -> None:
     facts = ingest(AMD + text).facts
@@ -328,3 +330,23 @@ def test_a_pypi_wheel_fetched_beside_an_nvidia_gpu_is_no_torch_build_finding() -
 def test_an_untagged_macos_wheel_is_not_read_as_a_build_that_is_not_rocm() -> None:
     text = "RX 6800 on a Mac Pro with macOS 13.\nCollecting torch\n  Downloading torch-2.4.0-cp312-none-macosx_11_0_arm64.whl (62.1 MB)\n"
     assert "torch_wheel_not_rocm_fetched" not in report_contexts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "flavour"),
+    [
+        ("I ran:\npip install torch==2.3.1+rocm6.0 --index-url https://download.pytorch.org/whl/rocm6.0\nAny ideas?", "rocm"),
+        ("I installed with\npip install torch==2.3.1+cu121 --index-url https://download.pytorch.org/whl/cu121\nWhy is it not using the GPU?", "cuda"),
+        ("For reference, this is how I installed it:\npip install torch==2.3.1+rocm6.0 --index-url https://download.pytorch.org/whl/rocm6.0", "rocm"),
+        ("For completeness, I installed it like this:\npip install torch==2.3.1+cu121 --index-url https://download.pytorch.org/whl/cu121", "cuda"),
+        ("In case it matters:\npip install torch==2.3.1+cu121 --index-url https://download.pytorch.org/whl/cu121", "cuda"),
+        ("For context:\npip install torch==2.3.1+rocm6.0 --index-url https://download.pytorch.org/whl/rocm6.0", "rocm"),
+        ("If it helps, the install command was:\npip install torch==2.3.1+cu121 --index-url https://download.pytorch.org/whl/cu121", "cuda"),
+    ],
+    ids=[
+        "question-of-its-own-after", "why-question-after", "how-i-installed-it-before", "for-completeness-i-installed-before",
+        "in-case-it-matters-before", "for-context-before", "if-it-helps-before",
+    ],
+)
+def test_an_install_command_the_author_says_was_run_says_the_torch_build(text: str, flavour: str) -> None:
+    assert ingest(AMD + text).facts.torch.flavour.value == flavour

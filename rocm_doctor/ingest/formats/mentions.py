@@ -341,7 +341,27 @@ def _attempt_failed(text: str, begin: int, end: int) -> bool:
 
 
 _INSTALL_COMMAND = re.compile(r"\b(?:pip3?|uv[ \t]+pip|uv|poetry|pipx)[ \t]+(?:install|add)\b", re.IGNORECASE)
-_SHORT_QUESTION = re.compile(r"[^\n?]{0,60}\?[ \t]*$", re.MULTILINE)
+_SHORT_QUESTION = re.compile(
+    r"[ \t]{0,8}(?:or\b|(?:would|will|should|could|can)\s+(?:that|this|it|these)\b|is\s+(?:that|this)\s+(?:the\s+)?(?:right|correct)\b)"
+    r"[^\n?]{0,60}\?[ \t]*$",
+    re.MULTILINE | re.IGNORECASE,
+)
+"""The line after the command asking about it in a short question: another choice ("or the rocm one?"), whether
+it would do ("Would that work on my card?", "Is this the right one?"); a question of its own ("Any ideas?",
+"Why is it not using the GPU?") asks about the run, not about the command."""
+_DONE_BY_AUTHOR = re.compile(
+    r"\b(?:I|we)(?:'ve|\s+have)?\s+(?:\w+\s+){0,2}?(?:ran|installed|reinstalled|used|did|typed|executed|tried|followed)\b",
+    re.IGNORECASE,
+)
+"""The line before the command saying the author ran it ("This is how I installed it:", "For completeness, I
+installed it like this:"): the command is a report of what was done, not a question or an advice."""
+_OWN_FRAMING = re.compile(
+    r"^[ \t>*-]{0,8}(?:if|in\s+case|for)\s+(?:(?:it|this|that)\s+)?(?:helps?|matters?|is\s+relevant|relevant|reference|context"
+    r"|completeness|the\s+record|what\s+it['\u2019]?s\s+worth|info(?:rmation)?)\b",
+    re.IGNORECASE,
+)
+"""A reporter's framing of what follows as their own ("In case it matters:", "For context:", "If it helps, the
+install command was:"), not a case an advice is for ("If you have an NVIDIA card, run:", "For CUDA 12.1:")."""
 _ADVICE_LINE = re.compile(r"^[ \t>*-]{0,8}(?:if|for|in\s+case)\b[^\n]{0,120}:[ \t]*$", re.IGNORECASE)
 """A line that introduces an install command as advice for a case: "If you have an NVIDIA card, run:", "For
 CUDA 12.1:" (a README's or a reply's instructions)."""
@@ -356,12 +376,16 @@ def _install_command_asked_about(text: str, match: "re.Match[str]") -> bool:
     command = _INSTALL_COMMAND.search(text, begin, match.start())
     if command is None:
         return False
-    if _move_not_made(text, match, command.start()):
+    # the words before the command on its own line: _move_not_made's look-back would reach over the line end into
+    # the line before ("This is how I installed it:"), which is judged below with what its author says was done
+    if _NOT_DONE_BEFORE.search(text[max(begin, command.start() - 80) : command.start()]) or _QUESTION_AFTER.match(text, match.end(), match.end() + 12):
+        return True
+    if _attempt_failed(text, command.start(), match.end()):
         return True
     previous_end = max(0, begin - 1)
     previous = text[text.rfind("\n", 0, previous_end) + 1 : previous_end]
     stripped = previous.rstrip().rstrip(":").rstrip()
-    if stripped and (_NOT_DONE_BEFORE.search(stripped[-80:]) or _ADVICE_LINE.match(previous.rstrip())):
+    if stripped and not _DONE_BY_AUTHOR.search(stripped) and not _OWN_FRAMING.match(stripped) and (_NOT_DONE_BEFORE.search(stripped[-80:]) or _ADVICE_LINE.match(previous.rstrip())):
         return True
     end = text.find("\n", match.end())
     return end >= 0 and _SHORT_QUESTION.match(text, end + 1) is not None
