@@ -435,6 +435,18 @@ def _quoted_from_another(block: Block, line: Line, match: "re.Match[str]") -> bo
     return bool(_ANOTHER_PERSON.search(before[ends[-1].end() :] if ends else before) or _SOLVED_AFTER.match(text, match.end(), match.end() + _QUOTED_SENTENCE))
 
 
+def _said_elsewhere(block: Block, line: Line, match: "re.Match[str]", signature: Signature) -> bool:
+    """An error message, or a message that implies a fact of this machine (a context row with ``implies``),
+    that a prose sentence gives as another person's or solved (:func:`_quoted_from_another`). A statement
+    row's match starts at its line's start, so the message itself is looked up inside it first."""
+    if signature.kind != "error" and not signature.implies:
+        return False
+    if signature.plain is not None:
+        inner = signature.plain.search(match.string, match.start(), match.end())
+        match = inner if inner is not None else match
+    return _quoted_from_another(block, line, match)
+
+
 MAX_GPU_SEARCH = 64
 """Further occurrences of a message looked at for one that names the GPU, when the first does not."""
 
@@ -454,7 +466,7 @@ def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> 
         valid = (
             (line, match) for line, match in searched
             if match is not None and not _cut_command(block, line, match, signature)
-            and not (signature.kind == "error" and _quoted_from_another(block, line, match))
+            and not _said_elsewhere(block, line, match, signature)
         )
         first = next(valid, None)
         if first is not None and signature.gpu and not _names_gpu(signature, first[1]):
@@ -466,7 +478,7 @@ def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> 
             seams = seams or _Seams(block)
             spanning = seams.search(signature)
             found = [(block.lines[spanning[0]], spanning[1])] if spanning else []
-            if found and signature.kind == "error" and _quoted_from_another(block, *found[0]):
+            if found and _said_elsewhere(block, found[0][0], found[0][1], signature):
                 found = []
         for line, match in found:
             if signature.context is not None:
