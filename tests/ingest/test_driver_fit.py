@@ -532,3 +532,28 @@ def test_a_kernel_move_keeps_the_kernel_moved_from_as_the_earlier_state() -> Non
 
     earlier = ingest("I upgraded from kernel 5.15 to 6.2 and now it fails.\n").facts.symptoms.earlier
     assert "host.kernel_release=5.15" in earlier.value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a requirement, a release's support list, where support landed, a plan, a doubt, a document (r34b)
+        "Kernel 6.11 is required for the RX 9070.\n",
+        "The ROCm docs list kernel 6.8 as supported.\n",
+        "ROCm 6.4 supports kernel 6.8 and 6.11.\n",
+        "According to the docs, kernel 6.14 is needed.\n",
+        "RDNA4 support was added in kernel 6.11.\n",
+        "Kernel 6.11 added support for gfx12.\n",
+        "I'll upgrade to kernel 6.14 tomorrow.\n",
+        "I don't think kernel 6.8 supports it.\n",
+    ],
+)
+def test_a_kernel_named_in_a_requirement_support_or_plan_sentence_is_not_the_running_one(text: str) -> None:
+    from ingest_helpers import ingest
+
+    assert not ingest(text).facts.host.kernel_release.is_known
+
+
+def test_a_kernel_named_in_a_support_sentence_does_not_make_the_kernel_table_judge_the_gpu() -> None:
+    text = "Fedora 40, RX 9070 XT, rocminfo lists only the CPU agent. ROCm 6.4 supports kernel 6.8 and 6.11.\n"
+    assert "RD560" not in problems_shown(text)

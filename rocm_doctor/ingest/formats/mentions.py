@@ -571,7 +571,13 @@ second is the kernel now, the first an earlier state (h34c; the word read alone 
 _KERNEL_WORD_NOT_NOW = re.compile(
     r"\b(?:used\s+to|before|previously|earlier|last\s+working|(?:was|were)\s+(?:on|using|running)|instead\s+of|compar\w*|vs\.?|than"
     r"|ships?|shipped|shipping|by\s+default|friend['\u2019]?s|colleague['\u2019]?s|(?:other|another|second)\s+(?:machine|pc|computer|laptop|desktop|system|box|server)"
-    r"|needs?|needed|requires?|required|recommend(?:s|ed)?|suggest(?:s|ed)?|try|trying|should|must|at\s+least|minimum)\b[^.!?;\n]{0,40}$",
+    r"|needs?|needed|requires?|required|recommend(?:s|ed)?|suggest(?:s|ed)?|try|trying|should|must|at\s+least|minimum"
+    # r34b: what a release supports or lists, where a GPU's support landed, a plan, a doubt, a document's or
+    # another person's words ("ROCm 6.4 supports kernel 6.8 and 6.11", "RDNA4 support was added in kernel
+    # 6.11", "I'll upgrade to kernel 6.14 tomorrow", "I don't think kernel 6.8 supports it", "According to
+    # the docs, kernel 6.14 is needed")
+    r"|supports?|supported|lists?|listed|(?:landed|added|introduced|merged|arrived|came)\s+(?:in|with)|since|will|['\u2019]ll|going\s+to"
+    r"|(?:do\s*n['\u2019]?t|do\s+not)\s+think|not\s+sure|" + DOCUMENT_SAYS + r"|" + REPORTED_SPEECH + r"|(?:the\s+)?(?:rocm\s+)?docs?\b|documentation)\b[^.!?;\n]{0,40}$",
     re.IGNORECASE,
 )
 """Words before "kernel X" that make it another state than the running one (h34c): a past one ("It used to
@@ -579,7 +585,14 @@ work on kernel 6.8", "Before the update I was on kernel 6.8.0-45"), another mach
 kernel 5.15"), what a release ships ("Ubuntu 24.04 ships kernel 6.8"), a requirement or advice ("You need
 kernel 6.11 or newer", "AMD requires kernel 6.14", "Try kernel 6.11"). A failure on the kernel ("not working
 on kernel 6.8") keeps it the running one."""
-_KERNEL_WORD_NOT_NOW_AFTER = re.compile(r"[ \t]{0,4}(?:or\s+(?:newer|later|above|higher|greater)|\+|and\s+(?:newer|later|above))\b|[^.!?;\n]{0,40}\bby\s+default\b", re.IGNORECASE)
+_KERNEL_WORD_NOT_NOW_AFTER = re.compile(
+    r"[ \t]{0,4}(?:or\s+(?:newer|later|above|higher|greater)|\+|and\s+(?:newer|later|above))\b|[^.!?;\n]{0,40}\bby\s+default\b"
+    # r34b: a requirement or a support statement about the release ("Kernel 6.11 is required for the RX 9070",
+    # "lists kernel 6.8 as supported", "Kernel 6.11 added support for gfx12")
+    r"|[ \t]{1,4}(?:(?:is|was|are)\s+(?:(?:the|a)\s+)?(?:minimum|required|needed|necessary|recommended|mandatory)"
+    r"|as\s+(?:(?:the|a)\s+)?(?:supported|required|minimum|recommended)|(?:added|adds|introduced|introduces|brought|brings|enabled|enables)\s+support)\b",
+    re.IGNORECASE,
+)
 
 
 WSL_STATED, WSL_CAPABILITY, WSL_HYPOTHETICAL = "stated", "capability", "hypothetical"
