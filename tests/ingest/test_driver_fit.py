@@ -557,3 +557,20 @@ def test_a_kernel_named_in_a_requirement_support_or_plan_sentence_is_not_the_run
 def test_a_kernel_named_in_a_support_sentence_does_not_make_the_kernel_table_judge_the_gpu() -> None:
     text = "Fedora 40, RX 9070 XT, rocminfo lists only the CPU agent. ROCm 6.4 supports kernel 6.8 and 6.11.\n"
     assert "RD560" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # "from kernel X to Y" without a verb of moving is a range, not a move to Y (r34b)
+        "I tested every release from kernel 6.8 to 6.14 and none of them detects the GPU.\n",
+        "Tried kernels from kernel 6.5 to 6.8, same result.\n",
+        "Support ranges from kernel 5.15 to 6.8 according to the docs.\n",
+    ],
+)
+def test_a_range_of_kernels_names_no_running_kernel(text: str) -> None:
+    from ingest_helpers import ingest
+
+    facts = ingest(text).facts
+    assert not facts.host.kernel_release.is_known
+    assert not any("kernel_release" in str(v) for v in (facts.symptoms.earlier.value or []))

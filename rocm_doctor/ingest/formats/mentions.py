@@ -568,6 +568,12 @@ _KERNEL_MOVE = re.compile(
 )
 """A move between kernels: "I upgraded from kernel 5.15 to 6.2", "moved from kernel 6.8 to 6.11": the
 second is the kernel now, the first an earlier state (h34c; the word read alone took the first)."""
+_KERNEL_MOVE_VERB = re.compile(
+    r"\b(?:upgrad|updat|mov|went|go|goes|going|gone|switch|downgrad|chang|jump|bump|migrat|roll|came|come|install)\w*\b[^.!?;\n]{0,50}$",
+    re.IGNORECASE,
+)
+"""A verb of moving before "from kernel X to Y" in its clause; without one the words are a range ("I tested every
+release from kernel 6.8 to 6.14", "Tried kernels from 6.5 to 6.8"), neither end of which is the kernel now (r34b)."""
 _KERNEL_WORD_NOT_NOW = re.compile(
     r"\b(?:used\s+to|before|previously|earlier|last\s+working|(?:was|were)\s+(?:on|using|running)|instead\s+of|compar\w*|vs\.?|than"
     r"|ships?|shipped|shipping|by\s+default|friend['\u2019]?s|colleague['\u2019]?s|(?:other|another|second)\s+(?:machine|pc|computer|laptop|desktop|system|box|server)"
@@ -1314,6 +1320,9 @@ def _platform(block: Block) -> List[Observation]:
                 continue  # a move asked about or advised ("should I go from kernel 6.8 to 6.11?")
             end = column + (match.end() - match.start())
             if _QUESTION_AFTER.match(line.text, end) or _SENTENCE_ASKS.match(line.text, end):
+                continue
+            if not _KERNEL_MOVE_VERB.search(_DOT_IN_RELEASE.sub("_", line.text[max(0, column - 80) : column])):
+                changed.append(match.span())  # a range ("tested every release from kernel 6.8 to 6.14"): neither end runs
                 continue
             found = kernel_observations(match.group("after"), line, TRUST_PROSE)
             if not found:
