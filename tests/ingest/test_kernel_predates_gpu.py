@@ -135,3 +135,15 @@ def test_a_gpu_that_is_detected_is_not_said_to_be_unseen() -> None:
 def test_a_question_about_an_old_kernel_gets_no_kernel_finding() -> None:
     text = "Should I install Ubuntu 24.04 with the 6.8 kernel for my RX 9070 XT? I read that rocminfo doesn't detect the GPU on it.\n"
     assert "RD560" not in problems_shown(text)
+
+
+def test_a_fedora_container_on_an_ubuntu_kernel_is_not_judged_as_fedoras_own_amdgpu() -> None:
+    # os-release is the distrobox's, the running kernel (Ubuntu's -generic) the host's, where AMD's
+    # amdgpu-dkms drives the RX 9000 series (r34b)
+    text = (
+        "RX 9070 XT. I run ROCm inside a Fedora 41 distrobox on my Ubuntu 24.04 host.\n"
+        "$ cat /etc/os-release\nNAME=\"Fedora Linux\"\nID=fedora\nVERSION_ID=41\n"
+        "$ uname -r\n6.8.0-60-generic\nrocminfo lists only the CPU agent.\n"
+    )
+    assert "RD560" not in problems_shown(text)
+    assert "RD560" in problems_shown(text.replace("6.8.0-60-generic", "6.8.5-301.fc40.x86_64"))
