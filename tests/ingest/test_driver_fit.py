@@ -576,3 +576,18 @@ def test_a_range_of_kernels_names_no_running_kernel(text: str) -> None:
     facts = ingest(text).facts
     assert not facts.host.kernel_release.is_known
     assert not any("kernel_release" in str(v) for v in (facts.symptoms.earlier.value or []))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # being on the kernel denied (r34b); "not working on kernel 6.8" stays the running one (above)
+        "I am no longer on kernel 6.8.\n",
+        "I'm not using kernel 6.8 anymore, I moved on.\n",
+        "I don't use kernel 6.8.\n",
+    ],
+)
+def test_a_kernel_the_reporter_says_they_are_not_on_is_not_the_running_one(text: str) -> None:
+    from ingest_helpers import ingest
+
+    assert not ingest(text).facts.host.kernel_release.is_known

@@ -1534,12 +1534,21 @@ def parse(block: Block) -> List[Piece]:
     return [piece]
 
 
+_KERNEL_WORD_DENIED = re.compile(
+    r"(?:\bnot|n['\u2019]t|\bnever|\bno\s+longer)\s+(?:(?:really|currently|actually|even|yet)\s+)?"
+    r"(?:on|using|use|used|running|run|booting|boot|have|had)\s+(?:(?:the|a|any)\s+)?(?:linux\s+)?$",
+    re.IGNORECASE,
+)
+"""Being on the kernel denied just before "kernel X" ("I am no longer on kernel 6.8", "I don't use kernel 6.8",
+"I'm not using kernel 6.8 anymore"); a failure denied ("not working on kernel 6.8") keeps it the running one (r34b)."""
+
+
 def _kernel_word_not_now(block: Block, match: "re.Match[str]", line: Line) -> bool:
     """"kernel X" said of another state than the running one: past, another machine's, shipped, required or
     advised (:data:`_KERNEL_WORD_NOT_NOW`), or asked about ("Should I install kernel 6.11?")."""
     column = block.column_at(match.start())
     before = _DOT_IN_RELEASE.sub("_", line.text[max(0, column - 80) : column])
-    if _KERNEL_WORD_NOT_NOW.search(before) or _NOT_DONE_BEFORE.search(before):
+    if _KERNEL_WORD_NOT_NOW.search(before) or _NOT_DONE_BEFORE.search(before) or _KERNEL_WORD_DENIED.search(before):
         return True
     end = column + (match.end() - match.start())
     if _KERNEL_WORD_NOT_NOW_AFTER.match(line.text, end):
