@@ -843,10 +843,18 @@ _GPU_OTHERS_BEFORE = re.compile(
     r"\b(?:friend|colleague|co-?worker|brother|sister|dad|father|son|wife|husband|roommate|buddy|some(?:one|body)\s+else)"
     r"(?:['\u2019]s)?\b[^.!?;,\n]{0,30}$"
     r"|\bmy\s+old\s+$"
+    # another machine of the reporter's (r34b): "on my other PC, an RTX 3060", "my work laptop has an RTX 4070"
+    r"|\b(?:(?:other|another|second|different)\s+(?:machine|pc|computer|laptop|desktop|server|box|rig)|work\s+(?:machine|pc|computer|laptop|desktop|server|box|rig)|at\s+work)\b[^.!?;,\n]{0,30}$"
     # another person's or a document's words: "In that issue someone wrote \"... on my RX 6700 XT\""
     r"|(?:" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS + r")(?:[^.!?;\n]|[.!?](?=\S)){0,80}$",
     re.IGNORECASE,
 )
+_GPU_OTHERS_AFTER = re.compile(
+    r"[^.!?;,\n]{0,12}?\b(?:(?:machine|pc|computer|laptop|desktop|server|box|rig|workstation)\s+(?:at|from)\s+(?:work|the\s+office|my\s+(?:job|office|lab|university))|at\s+work)\b",
+    re.IGNORECASE,
+)
+"""A GPU named as another machine's after it (r34b): "It works on my RTX 4090 machine at work": the reporter's,
+but not the machine the report runs on."""
 _ASKED_OWNER = re.compile(
     r"\b(?:my|mine|our|I\s+(?:have|own|use|run|got|bought)|I['\u2019]m\s+(?:using|running|on)|I\s+am\s+(?:using|running|on)|why|how|what|which"
     r"|(?:any|some|every)(?:one|body)|others?|too|also)\b",
@@ -871,6 +879,8 @@ def gpu_scope(text: str, at: int) -> str:
     if _GPU_ELSEWHERE_BEFORE.search(before):
         return ELSEWHERE
     if _GPU_OTHERS_BEFORE.search(before):
+        return DOUBTFUL
+    if _GPU_OTHERS_AFTER.match(text, at, min(len(text), at + 120)):
         return DOUBTFUL
     if _OWN_BEFORE.search(before[-24:]):
         return THIS_MACHINE
