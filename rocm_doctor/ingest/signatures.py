@@ -408,6 +408,9 @@ def _cut_command(block: Block, line: Line, match: "re.Match[str]", signature: Si
 _ANOTHER_PERSON = re.compile(
     r"\b(?:(?:my|a|his|her|their)\s{1,4}(?:friend|colleague|co-?worker|brother|sister)(?:['\u2019]s)?|some(?:one|body)\s{1,4}else(?:['\u2019]s)?)\b"
     r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS +
+    # another user's or another thread's message (r34b): "another user got \"HIP error: ...\"", "in the linked issue they see ..."
+    r"|\b(?:an)?other\s{1,4}(?:users?|people|person)\s{1,4}(?:got|gets|get|had|has|have|saw|sees|see|hit|hits|ran\s{1,4}into|runs\s{1,4}into)\b"
+    r"|\bin\s{1,4}(?:the|that|this|a|an)\s{1,4}(?:linked|other|related|similar|referenced|older)\s{1,4}(?:issue|thread|post|discussion|report)\b" +
     # the message as the past: "This used to fail with \"hipErrorNoBinaryForGpu\" on ROCm 5.6, but ... it works"
     r"|\bused\s{1,4}to\s{1,4}(?:fail|crash|get|show|throw|give|print|error)\w*\b(?:(?!\b(?:now|still|again)\b)[^\n]){0,120}$",
     re.IGNORECASE,
@@ -435,6 +438,18 @@ def _quoted_from_another(block: Block, line: Line, match: "re.Match[str]") -> bo
     return bool(_ANOTHER_PERSON.search(before[ends[-1].end() :] if ends else before) or _SOLVED_AFTER.match(text, match.end(), match.end() + _QUOTED_SENTENCE))
 
 
+def _said_elsewhere(block: Block, line: Line, match: "re.Match[str]", signature: Signature) -> bool:
+    """An error message, or a message that implies a fact of this machine (a context row with ``implies``),
+    that a prose sentence gives as another person's or solved (:func:`_quoted_from_another`). A statement
+    row's match starts at its line's start, so the message itself is looked up inside it first."""
+    if signature.kind != "error" and not signature.implies:
+        return False
+    if signature.plain is not None:
+        inner = signature.plain.search(match.string, match.start(), match.end())
+        match = inner if inner is not None else match
+    return _quoted_from_another(block, line, match)
+
+
 MAX_GPU_SEARCH = 64
 """Further occurrences of a message looked at for one that names the GPU, when the first does not."""
 
@@ -454,7 +469,7 @@ def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> 
         valid = (
             (line, match) for line, match in searched
             if match is not None and not _cut_command(block, line, match, signature)
-            and not (signature.kind == "error" and _quoted_from_another(block, line, match))
+            and not _said_elsewhere(block, line, match, signature)
         )
         first = next(valid, None)
         if first is not None and signature.gpu and not _names_gpu(signature, first[1]):
@@ -466,7 +481,7 @@ def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> 
             seams = seams or _Seams(block)
             spanning = seams.search(signature)
             found = [(block.lines[spanning[0]], spanning[1])] if spanning else []
-            if found and signature.kind == "error" and _quoted_from_another(block, *found[0]):
+            if found and _said_elsewhere(block, found[0][0], found[0][1], signature):
                 found = []
         for line, match in found:
             if signature.context is not None:

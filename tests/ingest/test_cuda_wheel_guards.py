@@ -109,3 +109,18 @@ def test_zluda_which_runs_a_cuda_build_on_purpose_gets_no_cuda_wheel_on_amd_find
 )
 def test_an_amd_only_machine_with_the_cuda_message_still_gets_the_cuda_build_finding(text: str) -> None:
     assert "RD500" in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # ZLUDA denied, left behind, asked about or another person's: the report does not run it (r34b)
+        "RX 6800 XT on Ubuntu 22.04, ROCm 6.1. I am not using ZLUDA, this is native Linux.\n" + FOUND_NO_NVIDIA,
+        "RX 6800 XT on Ubuntu 22.04. I used ZLUDA on Windows before, now I run Linux with ROCm 6.1.\n" + FOUND_NO_NVIDIA,
+        "RX 6800 XT on Ubuntu 22.04, ROCm 6.1. Should I try ZLUDA instead?\n" + FOUND_NO_NVIDIA,
+        "RX 6800 XT on Ubuntu 22.04, ROCm 6.1, without ZLUDA.\n" + FOUND_NO_NVIDIA,
+        "RX 6800 XT on Ubuntu 22.04, ROCm 6.1. My friend's PC runs it through ZLUDA.\n" + FOUND_NO_NVIDIA,
+    ],
+)
+def test_zluda_named_only_as_denied_past_asked_or_anothers_keeps_the_cuda_build_finding(text: str) -> None:
+    assert "RD500" in problems_shown(text)

@@ -27,7 +27,7 @@ ROCMINFO_FAILS = (
         ("[    1.3] kfd kfd: amdgpu: GC IP 0c0001  not supported in kfd\n", "RD943"),
         ("[    4.1] amdgpu 0000:03:00.0: amdgpu: amdgpu_device_ip_init failed\n[    4.1] amdgpu 0000:03:00.0: amdgpu: Fatal error during GPU init\n", "RD636"),
         ("[    2.5] kfd kfd: skipped device 1002:67df, PCI rejects atomics\n", "RD381"),
-        ("GPU: AMD Radeon RX 9070 XT\n$ uname -r\n6.8.0-79-generic\n", "RD560"),
+        ("GPU: AMD Radeon RX 9070 XT\nOS: Fedora Linux 40\n$ uname -r\n6.8.5-301.fc40.x86_64\n", "RD560"),
     ],
 )
 def test_out_of_resources_after_the_driver_failed_is_not_read_as_a_group_problem(driver_side: str, first: str) -> None:

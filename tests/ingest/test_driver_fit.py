@@ -466,13 +466,16 @@ def test_a_version_field_that_is_not_amdgpus_own_sets_no_driver_version(text: st
 
 
 def test_a_dkms_amdgpu_shown_by_modinfo_keeps_the_kernel_table_from_judging_the_gpu() -> None:
-    tail = "RX 9070 XT on Ubuntu 24.04, rocminfo lists only the CPU agent.\n"
+    # a Radeon 860M (gfx1152): its row is judged on every distribution, so only the driver's version keeps it quiet
+    tail = "Radeon 860M on Ubuntu 24.04, rocminfo lists only the CPU agent.\n"
     shown = (
         "$ modinfo amdgpu | head -3\nfilename:       /lib/modules/6.8.0-45-generic/updates/dkms/amdgpu.ko.zst\n"
         "version:        6.12.12\nlicense:        GPL and additional rights\n"
     )
     assert "RD560" not in problems_shown(shown + tail)
-    assert "RD560" in problems_shown(shown.replace("version:        6.12.12\n", "") + tail)
+    # the kernel's own module (no version field, under kernel/drivers): the table judges the GPU
+    own = shown.replace("version:        6.12.12\n", "").replace("updates/dkms/amdgpu.ko.zst", "kernel/drivers/gpu/drm/amd/amdgpu/amdgpu.ko.zst")
+    assert "RD560" in problems_shown(own + tail)
 
 
 @pytest.mark.parametrize(
@@ -531,3 +534,60 @@ def test_a_kernel_move_keeps_the_kernel_moved_from_as_the_earlier_state() -> Non
 
     earlier = ingest("I upgraded from kernel 5.15 to 6.2 and now it fails.\n").facts.symptoms.earlier
     assert "host.kernel_release=5.15" in earlier.value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a requirement, a release's support list, where support landed, a plan, a doubt, a document (r34b)
+        "Kernel 6.11 is required for the RX 9070.\n",
+        "The ROCm docs list kernel 6.8 as supported.\n",
+        "ROCm 6.4 supports kernel 6.8 and 6.11.\n",
+        "According to the docs, kernel 6.14 is needed.\n",
+        "RDNA4 support was added in kernel 6.11.\n",
+        "Kernel 6.11 added support for gfx12.\n",
+        "I'll upgrade to kernel 6.14 tomorrow.\n",
+        "I don't think kernel 6.8 supports it.\n",
+    ],
+)
+def test_a_kernel_named_in_a_requirement_support_or_plan_sentence_is_not_the_running_one(text: str) -> None:
+    from ingest_helpers import ingest
+
+    assert not ingest(text).facts.host.kernel_release.is_known
+
+
+def test_a_kernel_named_in_a_support_sentence_does_not_make_the_kernel_table_judge_the_gpu() -> None:
+    text = "Fedora 40, RX 9070 XT, rocminfo lists only the CPU agent. ROCm 6.4 supports kernel 6.8 and 6.11.\n"
+    assert "RD560" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # "from kernel X to Y" without a verb of moving is a range, not a move to Y (r34b)
+        "I tested every release from kernel 6.8 to 6.14 and none of them detects the GPU.\n",
+        "Tried kernels from kernel 6.5 to 6.8, same result.\n",
+        "Support ranges from kernel 5.15 to 6.8 according to the docs.\n",
+    ],
+)
+def test_a_range_of_kernels_names_no_running_kernel(text: str) -> None:
+    from ingest_helpers import ingest
+
+    facts = ingest(text).facts
+    assert not facts.host.kernel_release.is_known
+    assert not any("kernel_release" in str(v) for v in (facts.symptoms.earlier.value or []))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # being on the kernel denied (r34b); "not working on kernel 6.8" stays the running one (above)
+        "I am no longer on kernel 6.8.\n",
+        "I'm not using kernel 6.8 anymore, I moved on.\n",
+        "I don't use kernel 6.8.\n",
+    ],
+)
+def test_a_kernel_the_reporter_says_they_are_not_on_is_not_the_running_one(text: str) -> None:
+    from ingest_helpers import ingest
+
+    assert not ingest(text).facts.host.kernel_release.is_known

@@ -178,3 +178,24 @@ def test_an_error_wrapped_at_80_columns_whose_sentence_says_it_is_fixed_is_not_r
         assert "container_group_not_in_image" not in (ingest(text).facts.symptoms.signatures.value or [])
     still = "docker: Error response from daemon: Unable to find group render: no\nmatching entries in group file.\n"
     assert "container_group_not_in_image" in (ingest(still).facts.symptoms.signatures.value or [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # another machine of the reporter's, named after or before the GPU (r34b)
+        "It works on my RX 9070 XT machine at work. At home I have an RX 6800.",
+        "On my other PC I have an RX 9070 XT. This one has an RX 6800.",
+        "My work laptop has an RX 9070 XT; here I have an RX 6800.",
+    ],
+)
+def test_a_gpu_of_another_machine_of_the_reporters_gives_way_to_the_one_this_report_runs_on(text: str) -> None:
+    assert gfx_read(text) == ["gfx1030"]
+
+
+def test_an_nvidia_gpu_of_the_reporters_work_machine_keeps_the_cuda_build_finding() -> None:
+    text = (
+        "RX 6800 XT on Ubuntu 22.04. It works on my RTX 4090 machine at work.\n"
+        "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx\n"
+    )
+    assert "RD500" in problems_shown(text)

@@ -64,9 +64,23 @@ def test_a_kernel_release_before_the_word_kernel_that_is_not_the_running_one_is_
     assert not ingest(text).facts.host.kernel_release.is_known
 
 
-def test_an_rdna4_card_on_ubuntus_68_kernel_is_first_said_to_need_a_newer_kernel() -> None:
-    text = "I installed ROCm 6.4.1 for my RX 9070 XT. Ubuntu 24.04.2 with 6.8 Kernel didn't recognize the GPU.\n"
+def test_an_rdna4_card_on_a_68_kernel_without_amds_dkms_driver_is_first_said_to_need_a_newer_kernel() -> None:
+    text = "I installed ROCm 6.4.1 for my RX 9070 XT. Fedora 40 with 6.8 Kernel didn't recognize the GPU.\n"
     assert problems_shown(text)[:1] == ["RD560"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # AMD supports the RX 9000 series on Ubuntu 24.04.2 (6.8 GA kernel) and 22.04.5 (5.15 GA, 6.8 HWE) through
+        # its amdgpu-dkms driver (ROCm 6.4.2 system requirements, footnote RDNA-OS): the old kernel alone says nothing
+        "I installed ROCm 6.4.1 for my RX 9070 XT. Ubuntu 24.04.2 with 6.8 Kernel didn't recognize the GPU.\n",
+        "RX 9070 XT, Ubuntu 24.04, kernel 6.8, ROCm 6.4. rocminfo shows only the CPU agent.\n",
+        "RX 9060 XT on Ubuntu 22.04.5 with kernel 5.15.0-140-generic, installed amdgpu-dkms, torch.cuda.is_available() returns False.\n",
+    ],
+)
+def test_an_rdna4_card_on_an_old_ubuntu_kernel_is_not_said_to_need_a_newer_kernel(text: str) -> None:
+    assert "RD560" not in problems_shown(text)
 
 
 def test_an_rdna4_card_on_a_kernel_that_drives_it_gets_no_kernel_finding() -> None:
@@ -121,3 +135,15 @@ def test_a_gpu_that_is_detected_is_not_said_to_be_unseen() -> None:
 def test_a_question_about_an_old_kernel_gets_no_kernel_finding() -> None:
     text = "Should I install Ubuntu 24.04 with the 6.8 kernel for my RX 9070 XT? I read that rocminfo doesn't detect the GPU on it.\n"
     assert "RD560" not in problems_shown(text)
+
+
+def test_a_fedora_container_on_an_ubuntu_kernel_is_not_judged_as_fedoras_own_amdgpu() -> None:
+    # os-release is the distrobox's, the running kernel (Ubuntu's -generic) the host's, where AMD's
+    # amdgpu-dkms drives the RX 9000 series (r34b)
+    text = (
+        "RX 9070 XT. I run ROCm inside a Fedora 41 distrobox on my Ubuntu 24.04 host.\n"
+        "$ cat /etc/os-release\nNAME=\"Fedora Linux\"\nID=fedora\nVERSION_ID=41\n"
+        "$ uname -r\n6.8.0-60-generic\nrocminfo lists only the CPU agent.\n"
+    )
+    assert "RD560" not in problems_shown(text)
+    assert "RD560" in problems_shown(text.replace("6.8.0-60-generic", "6.8.5-301.fc40.x86_64"))

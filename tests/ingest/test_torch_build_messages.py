@@ -84,3 +84,29 @@ def test_every_row_of_the_table_cites_program_text_pinned_to_a_tag(row: Dict[str
 def test_a_cuda_wording_or_a_variable_named_in_prose_sets_no_rocm_build(text: str) -> None:
     assert "torch_rocm_build_message" not in signature_contexts(text)
     assert _flavour(text) != "rocm"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a ROCm build's message a prose sentence gives as another person's or a document's (r34b)
+        "RX 7900 XTX, Ubuntu 22.04, torch 2.5.1+cu124. My friend's laptop prints RuntimeError: HIP error: invalid device function.\n",
+        "RX 7900 XTX, Ubuntu 22.04, torch 2.5.1+cu124. Someone said they get HIP initialization: Unexpected error from hipGetDeviceCount()\n",
+        "RX 7900 XTX, Ubuntu 22.04, torch 2.5.1+cu124. The README says you may see HIP kernel errors might be asynchronously reported at some other API call.\n",
+        "RX 7900 XTX, Ubuntu 22.04, torch 2.5.1+cu124. In the linked issue another user got \"RuntimeError: HIP error: invalid device function\".\n",
+        "RX 7900 XTX, Ubuntu 22.04, torch 2.5.1+cu124. Another user gets RuntimeError: HIP error: invalid device function on the same card.\n",
+    ],
+)
+def test_a_rocm_build_message_quoted_from_another_person_or_a_document_sets_no_rocm_build(text: str) -> None:
+    assert _flavour(text) == "cuda"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "RX 7900 XTX, Ubuntu 22.04. I get RuntimeError: HIP error: invalid device function when I run it.\n",
+        "RX 7900 XTX, Ubuntu 22.04. I get RuntimeError: HIP error: invalid device function, the same as in the linked issue.\n",
+    ],
+)
+def test_a_rocm_build_message_the_reporter_gets_still_sets_the_rocm_build(text: str) -> None:
+    assert _flavour(text) == "rocm"

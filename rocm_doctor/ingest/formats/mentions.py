@@ -592,10 +592,22 @@ _KERNEL_MOVE = re.compile(
 )
 """A move between kernels: "I upgraded from kernel 5.15 to 6.2", "moved from kernel 6.8 to 6.11": the
 second is the kernel now, the first an earlier state (h34c; the word read alone took the first)."""
+_KERNEL_MOVE_VERB = re.compile(
+    r"\b(?:upgrad|updat|mov|went|go|goes|going|gone|switch|downgrad|chang|jump|bump|migrat|roll|came|come|install)\w*\b[^.!?;\n]{0,50}$",
+    re.IGNORECASE,
+)
+"""A verb of moving before "from kernel X to Y" in its clause; without one the words are a range ("I tested every
+release from kernel 6.8 to 6.14", "Tried kernels from 6.5 to 6.8"), neither end of which is the kernel now (r34b)."""
 _KERNEL_WORD_NOT_NOW = re.compile(
     r"\b(?:used\s+to|before|previously|earlier|last\s+working|(?:was|were)\s+(?:on|using|running)|instead\s+of|compar\w*|vs\.?|than"
     r"|ships?|shipped|shipping|by\s+default|friend['\u2019]?s|colleague['\u2019]?s|(?:other|another|second)\s+(?:machine|pc|computer|laptop|desktop|system|box|server)"
-    r"|needs?|needed|requires?|required|recommend(?:s|ed)?|suggest(?:s|ed)?|try|trying|should|must|at\s+least|minimum)\b[^.!?;\n]{0,40}$",
+    r"|needs?|needed|requires?|required|recommend(?:s|ed)?|suggest(?:s|ed)?|try|trying|should|must|at\s+least|minimum"
+    # r34b: what a release supports or lists, where a GPU's support landed, a plan, a doubt, a document's or
+    # another person's words ("ROCm 6.4 supports kernel 6.8 and 6.11", "RDNA4 support was added in kernel
+    # 6.11", "I'll upgrade to kernel 6.14 tomorrow", "I don't think kernel 6.8 supports it", "According to
+    # the docs, kernel 6.14 is needed")
+    r"|supports?|supported|lists?|listed|(?:landed|added|introduced|merged|arrived|came)\s+(?:in|with)|since|will|['\u2019]ll|going\s+to"
+    r"|(?:do\s*n['\u2019]?t|do\s+not)\s+think|not\s+sure|" + DOCUMENT_SAYS + r"|" + REPORTED_SPEECH + r"|(?:the\s+)?(?:rocm\s+)?docs?\b|documentation)\b[^.!?;\n]{0,40}$",
     re.IGNORECASE,
 )
 """Words before "kernel X" that make it another state than the running one (h34c): a past one ("It used to
@@ -603,7 +615,14 @@ work on kernel 6.8", "Before the update I was on kernel 6.8.0-45"), another mach
 kernel 5.15"), what a release ships ("Ubuntu 24.04 ships kernel 6.8"), a requirement or advice ("You need
 kernel 6.11 or newer", "AMD requires kernel 6.14", "Try kernel 6.11"). A failure on the kernel ("not working
 on kernel 6.8") keeps it the running one."""
-_KERNEL_WORD_NOT_NOW_AFTER = re.compile(r"[ \t]{0,4}(?:or\s+(?:newer|later|above|higher|greater)|\+|and\s+(?:newer|later|above))\b|[^.!?;\n]{0,40}\bby\s+default\b", re.IGNORECASE)
+_KERNEL_WORD_NOT_NOW_AFTER = re.compile(
+    r"[ \t]{0,4}(?:or\s+(?:newer|later|above|higher|greater)|\+|and\s+(?:newer|later|above))\b|[^.!?;\n]{0,40}\bby\s+default\b"
+    # r34b: a requirement or a support statement about the release ("Kernel 6.11 is required for the RX 9070",
+    # "lists kernel 6.8 as supported", "Kernel 6.11 added support for gfx12")
+    r"|[ \t]{1,4}(?:(?:is|was|are)\s+(?:(?:the|a)\s+)?(?:minimum|required|needed|necessary|recommended|mandatory)"
+    r"|as\s+(?:(?:the|a)\s+)?(?:supported|required|minimum|recommended)|(?:added|adds|introduced|introduces|brought|brings|enabled|enables)\s+support)\b",
+    re.IGNORECASE,
+)
 
 
 WSL_STATED, WSL_CAPABILITY, WSL_HYPOTHETICAL = "stated", "capability", "hypothetical"
@@ -848,10 +867,18 @@ _GPU_OTHERS_BEFORE = re.compile(
     r"\b(?:friend|colleague|co-?worker|brother|sister|dad|father|son|wife|husband|roommate|buddy|some(?:one|body)\s+else)"
     r"(?:['\u2019]s)?\b[^.!?;,\n]{0,30}$"
     r"|\bmy\s+old\s+$"
+    # another machine of the reporter's (r34b): "on my other PC, an RTX 3060", "my work laptop has an RTX 4070"
+    r"|\b(?:(?:other|another|second|different)\s+(?:machine|pc|computer|laptop|desktop|server|box|rig)|work\s+(?:machine|pc|computer|laptop|desktop|server|box|rig)|at\s+work)\b[^.!?;,\n]{0,30}$"
     # another person's or a document's words: "In that issue someone wrote \"... on my RX 6700 XT\""
     r"|(?:" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS + r")(?:[^.!?;\n]|[.!?](?=\S)){0,80}$",
     re.IGNORECASE,
 )
+_GPU_OTHERS_AFTER = re.compile(
+    r"[^.!?;,\n]{0,12}?\b(?:(?:machine|pc|computer|laptop|desktop|server|box|rig|workstation)\s+(?:at|from)\s+(?:work|the\s+office|my\s+(?:job|office|lab|university))|at\s+work)\b",
+    re.IGNORECASE,
+)
+"""A GPU named as another machine's after it (r34b): "It works on my RTX 4090 machine at work": the reporter's,
+but not the machine the report runs on."""
 _ASKED_OWNER = re.compile(
     r"\b(?:my|mine|our|I\s+(?:have|own|use|run|got|bought)|I['\u2019]m\s+(?:using|running|on)|I\s+am\s+(?:using|running|on)|why|how|what|which"
     r"|(?:any|some|every)(?:one|body)|others?|too|also)\b",
@@ -876,6 +903,8 @@ def gpu_scope(text: str, at: int) -> str:
     if _GPU_ELSEWHERE_BEFORE.search(before):
         return ELSEWHERE
     if _GPU_OTHERS_BEFORE.search(before):
+        return DOUBTFUL
+    if _GPU_OTHERS_AFTER.match(text, at, min(len(text), at + 120)):
         return DOUBTFUL
     if _OWN_BEFORE.search(before[-24:]):
         return THIS_MACHINE
@@ -1326,6 +1355,9 @@ def _platform(block: Block) -> List[Observation]:
             end = column + (match.end() - match.start())
             if _QUESTION_AFTER.match(line.text, end) or _SENTENCE_ASKS.match(line.text, end):
                 continue
+            if not _KERNEL_MOVE_VERB.search(_DOT_IN_RELEASE.sub("_", line.text[max(0, column - 80) : column])):
+                changed.append(match.span())  # a range ("tested every release from kernel 6.8 to 6.14"): neither end runs
+                continue
             found = kernel_observations(match.group("after"), line, TRUST_PROSE)
             if not found:
                 continue
@@ -1536,12 +1568,21 @@ def parse(block: Block) -> List[Piece]:
     return [piece]
 
 
+_KERNEL_WORD_DENIED = re.compile(
+    r"(?:\bnot|n['\u2019]t|\bnever|\bno\s+longer)\s+(?:(?:really|currently|actually|even|yet)\s+)?"
+    r"(?:on|using|use|used|running|run|booting|boot|have|had)\s+(?:(?:the|a|any)\s+)?(?:linux\s+)?$",
+    re.IGNORECASE,
+)
+"""Being on the kernel denied just before "kernel X" ("I am no longer on kernel 6.8", "I don't use kernel 6.8",
+"I'm not using kernel 6.8 anymore"); a failure denied ("not working on kernel 6.8") keeps it the running one (r34b)."""
+
+
 def _kernel_word_not_now(block: Block, match: "re.Match[str]", line: Line) -> bool:
     """"kernel X" said of another state than the running one: past, another machine's, shipped, required or
     advised (:data:`_KERNEL_WORD_NOT_NOW`), or asked about ("Should I install kernel 6.11?")."""
     column = block.column_at(match.start())
     before = _DOT_IN_RELEASE.sub("_", line.text[max(0, column - 80) : column])
-    if _KERNEL_WORD_NOT_NOW.search(before) or _NOT_DONE_BEFORE.search(before):
+    if _KERNEL_WORD_NOT_NOW.search(before) or _NOT_DONE_BEFORE.search(before) or _KERNEL_WORD_DENIED.search(before):
         return True
     end = column + (match.end() - match.start())
     if _KERNEL_WORD_NOT_NOW_AFTER.match(line.text, end):

@@ -29,6 +29,11 @@ v6.9, 9.7 from v6.13/v6.14: https://gitlab.com/redhat/centos-stream/src/kernel/c
 https://gitlab.com/redhat/centos-stream/src/kernel/centos-stream-9/-/merge_requests/6708), so its 5.14 or
 4.18 says nothing about the amdgpu/KFD it carries."""
 
+_DKMS_DISTRO_KERNEL = re.compile(r"^\d+\.\d+\.\d+-\d+(?:\.\d+)?-(?:generic|oem|lowlatency)\b|\.el\d+(?:_\d+)?(?:\.|$)", re.IGNORECASE)
+"""A kernel release that names its distribution's own kernel package, one AMD builds amdgpu-dkms for: Ubuntu's
+flavours (``6.8.0-60-generic``, ``-oem``, ``-lowlatency``) and RHEL's (``.el9_6``). The os-release beside it may be
+a container's (a Fedora distrobox on an Ubuntu host): the kernel is the host's, so is the driver (r34b)."""
+
 JUDGED_LAYERS = frozenset({"mention", "report", "pci"})
 """Discovery layers that see a GPU without a driver serving it: the report's words and lspci / the PCI
 bus. rocminfo, rocm-smi, amdsmi, the KFD topology, HIP, clinfo and torch only list a GPU a kernel
@@ -70,6 +75,9 @@ def _own_amdgpu_shown(facts: Facts, tables: Tables) -> Optional[str]:
     own = need_mapping(table.get("own_amdgpu_only_distros") or {}, TABLE, "own_amdgpu_only_distros")
     ids = {str(i).lower() for i in (own.get("ids") or [])}
     distro = facts.host.distro_id
+    release = facts.host.kernel_release
+    if release.is_known and _DKMS_DISTRO_KERNEL.search(str(release.value)):
+        return None  # the running kernel is Ubuntu's or RHEL's (a Fedora container on an Ubuntu host): AMD packages amdgpu-dkms for it
     if distro.is_known and str(distro.value).lower() in ids:
         return f"{distro.value} has no AMD amdgpu-dkms package"
     return None
