@@ -558,9 +558,16 @@ _KERNEL_BEFORE_WORD = re.compile(
 "Ubuntu 20.04.5 LTS with 5.14 Kernel" (legacy-rocm-build#1809). A word that puts the kernel in use
 must lead ("with", "on", "running", "to the"); a list ("the 5.10, 5.11 and 5.12 kernels") and a
 package name ("6.8 kernel-headers") are not one running kernel."""
+_KERNEL_ANOTHER_STATE = (
+    r"used\s+to|before|previously|earlier|last\s+working|instead\s+of|compar\w*|vs\.?|than"
+    r"|ships?|shipped|shipping|by\s+default|friend['\u2019]?s|colleague['\u2019]?s|(?:other|another|second)\s+(?:machine|pc|computer|laptop|desktop|system|box)"
+)
+"""Words before a kernel release, named by number or with the word "kernel", that make it another state than
+the running one: a past or compared state, what a release ships, another person's or machine's."""
 _KERNEL_NOT_NOW_BEFORE = re.compile(
-    r"\b(?:work(?:s|ed|ing)?|was\s+fine|used\s+to|before|previously|earlier|last\s+working|instead\s+of|not\s+(?:on|with|using|running|under|in|to|the|a|an)|n['\u2019]t\s+(?:use|run)|compar\w*|vs\.?|than"
-    r"|ships?|shipped|shipping|by\s+default|defaults?|friend['\u2019]?s|colleague['\u2019]?s|(?:other|another|second)\s+(?:machine|pc|computer|laptop|desktop|system|box))\b[^.!?;\n]{0,40}$",
+    r"\b(?:work(?:s|ed|ing)?|was\s+fine|not\s+(?:on|with|using|running|under|in|to|the|a|an)|n['\u2019]t\s+(?:use|run)|defaults?|"
+    + _KERNEL_ANOTHER_STATE
+    + r")\b[^.!?;\n]{0,40}$",
     re.IGNORECASE,
 )
 """Words before the release that make it another state than the running one: "The compilation worked
@@ -599,9 +606,8 @@ _KERNEL_MOVE_VERB = re.compile(
 """A verb of moving before "from kernel X to Y" in its clause; without one the words are a range ("I tested every
 release from kernel 6.8 to 6.14", "Tried kernels from 6.5 to 6.8"), neither end of which is the kernel now (r34b)."""
 _KERNEL_WORD_NOT_NOW = re.compile(
-    r"\b(?:used\s+to|before|previously|earlier|last\s+working|(?:was|were)\s+(?:on|using|running)|instead\s+of|compar\w*|vs\.?|than"
-    r"|ships?|shipped|shipping|by\s+default|friend['\u2019]?s|colleague['\u2019]?s|(?:other|another|second)\s+(?:machine|pc|computer|laptop|desktop|system|box|server)"
-    r"|needs?|needed|requires?|required|recommend(?:s|ed)?|suggest(?:s|ed)?|try|trying|should|must|at\s+least|minimum"
+    r"\b(?:(?:was|were)\s+(?:on|using|running)|(?:other|another|second)\s+server|" + _KERNEL_ANOTHER_STATE
+    + r"|needs?|needed|requires?|required|recommend(?:s|ed)?|suggest(?:s|ed)?|try|trying|should|must|at\s+least|minimum"
     # r34b: what a release supports or lists, where a GPU's support landed, a plan, a doubt, a document's or
     # another person's words ("ROCm 6.4 supports kernel 6.8 and 6.11", "RDNA4 support was added in kernel
     # 6.11", "I'll upgrade to kernel 6.14 tomorrow", "I don't think kernel 6.8 supports it", "According to

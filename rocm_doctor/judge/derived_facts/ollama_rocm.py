@@ -11,7 +11,7 @@ ollama/ollama:rocm 0.12.5 after 0.12.3), #12915 (MI50, gfx906: works again on ol
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Union
 
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
@@ -40,6 +40,18 @@ def _judged_gpu(agent: GpuAgent) -> Optional[Fact]:
     return None
 
 
+def _dropped_row_or_fact(agent: GpuAgent, tables: Tables) -> Union[Dict[str, Any], Fact]:
+    """The table row of the release that dropped the GPU's target, or the fact both GPU facts return instead
+    (the GPU cannot be judged, or no release dropped its target)."""
+    instead = _judged_gpu(agent)
+    if instead is not None:
+        return instead
+    row = _dropped_row(agent, tables)
+    if row is None:
+        return absent(SOURCE, f"no ollama release dropped {base_gfx(str(agent.gfx.value))} from its ROCm build")
+    return row
+
+
 @gpu_fact(
     "ollama_rocm_dropped_gfx",
     "The first ollama release whose bundled ROCm build has no kernels for the GPU's gfx target, where an "
@@ -48,12 +60,9 @@ def _judged_gpu(agent: GpuAgent) -> Optional[Fact]:
     "report shows: rules pair it with gpu.ollama_rocm_lacks_gfx.",
 )
 def ollama_rocm_dropped_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
-    instead = _judged_gpu(agent)
-    if instead is not None:
-        return instead
-    row = _dropped_row(agent, tables)
-    if row is None:
-        return absent(SOURCE, f"no ollama release dropped {base_gfx(str(agent.gfx.value))} from its ROCm build")
+    row = _dropped_row_or_fact(agent, tables)
+    if isinstance(row, Fact):
+        return row
     return known(str(row["first_without"]), SOURCE)
 
 
@@ -66,13 +75,10 @@ def ollama_rocm_dropped_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fa
     "sides of the change (which one failed is not shown).",
 )
 def ollama_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
-    instead = _judged_gpu(agent)
-    if instead is not None:
-        return instead
+    row = _dropped_row_or_fact(agent, tables)
+    if isinstance(row, Fact):
+        return row
     gfx = base_gfx(str(agent.gfx.value))
-    row = _dropped_row(agent, tables)
-    if row is None:
-        return absent(SOURCE, f"no ollama release dropped {gfx} from its ROCm build")
     shown = facts.symptoms.ollama_versions
     if not shown.is_known:
         return carry(shown, "symptoms.ollama_versions") if shown.status == "absent" else unknown("the report shows no ollama release")
