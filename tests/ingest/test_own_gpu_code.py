@@ -66,3 +66,31 @@ def test_a_refusal_of_the_past_or_another_machine_or_none_sets_no_library_findin
 def test_a_refusal_of_a_target_every_release_lists_is_not_blamed_on_the_gpu() -> None:
     text = "MI250X. AssertionError: One of GPU archs of ['gfx90a'] is invalid or not supported by Flash-Attention\n"
     assert "RD654" not in [rule for rule, _ in serious(text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "RX 7900 XTX, ROCm 6.2.3, Ubuntu 22.04. pip install flash-attn --no-build-isolation\n"
+        "  RuntimeError: Error compiling objects for extension\n"
+        "  ERROR: Failed building wheel for flash-attn\n"
+        "Failed to build flash-attn\n",
+        "I installed it in docker on my 7900 XTX (gfx1100). Here is the Error info:\n\n"
+        "Failed to build flash_attn\n"
+        "ERROR: ERROR: Failed to build installable wheels for some pyproject.toml based projects (flash_attn)\n",
+    ],
+)
+def test_a_failed_flash_attn_build_on_a_gpu_its_releases_lack_says_so(text: str) -> None:
+    assert ("RD655", "gfx-unsupported") in serious(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "MI250X node. pip install flash-attn fails:\nERROR: Failed building wheel for flash-attn\n",
+        "RTX 4090, CUDA 12.4: ERROR: Could not build wheels for flash-attn, which is required to install "
+        "pyproject.toml-based projects\n",
+    ],
+)
+def test_a_failed_flash_attn_build_on_a_listed_or_non_amd_gpu_is_not_put_on_the_target(text: str) -> None:
+    assert "RD655" not in [rule for rule, _ in serious(text)]

@@ -24,11 +24,11 @@ TABLE = "own_gpu_code_targets"
 SOURCE = "rules/data/own_gpu_code_targets.yaml"
 
 
-def _refusing_lists(facts: Facts, tables: Tables) -> List[Dict[str, Any]]:
-    """The lists whose refusal message the report shows."""
-    shown = set(facts.symptoms.signatures.value or []) if facts.symptoms.signatures.is_known else set()
+def _shown_lists(shown: Fact, key: str, tables: Tables) -> List[Dict[str, Any]]:
+    """The lists that name, under ``key``, an id the report shows (``shown``: signatures or contexts)."""
+    ids = set(shown.value or []) if shown.is_known else set()
     rows: List[Dict[str, Any]] = (tables[TABLE] or {}).get("lists") or []
-    return [row for row in rows if shown.intersection(row.get("refused_by") or [])]
+    return [row for row in rows if ids.intersection(row.get(key) or [])]
 
 
 def _releases_for(row: Dict[str, Any], gfx: str) -> str:
@@ -58,9 +58,31 @@ def _releases_for(row: Dict[str, Any], gfx: str) -> str:
 def own_code_lists_lack_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     if not facts.symptoms.signatures.is_known:
         return carry(facts.symptoms.signatures, "symptoms.signatures")
-    lists = _refusing_lists(facts, tables)
+    lists = _shown_lists(facts.symptoms.signatures, "refused_by", tables)
+    return _lacking(lists, agent, facts.symptoms.signatures.source or "symptoms.signatures",
+                    "the report shows no library refusing a gfx target of its own list")
+
+
+@gpu_fact(
+    "own_code_build_failed_lacks_gfx",
+    "The same sentence as gpu.own_code_lists_lack_gfx for the lists of programs whose failed build the report shows "
+    "(symptoms.context: the ids of `build_failed_by` in rules/data/own_gpu_code_targets.yaml, flash-attn's pip "
+    "build), which a build for a target the list lacks ends in when no list check stops it first (GPU_ARCHS "
+    "'native'). Absent when no such build failed or every release lists the GPU's target; unknown for a GPU "
+    "whose gfx is not known or that is inferred only from a CPU model.",
+)
+def own_code_build_failed_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    if not facts.symptoms.context.is_known:
+        return carry(facts.symptoms.context, "symptoms.context")
+    lists = _shown_lists(facts.symptoms.context, "build_failed_by", tables)
+    return _lacking(lists, agent, facts.symptoms.context.source or "symptoms.context",
+                    "the report shows no failed build of a library that builds its own GPU code")
+
+
+def _lacking(lists: List[Dict[str, Any]], agent: GpuAgent, shown_source: str, none_reason: str) -> Fact:
+    """What the releases of ``lists`` say of the GPU's target, or why nothing is said."""
     if not lists:
-        return absent(SOURCE, "the report shows no library refusing a gfx target of its own list")
+        return absent(SOURCE, none_reason)
     if agent.source.startswith(CPU_IMPLIED_SOURCE):
         return unknown("this GPU is inferred only from the CPU model the report names, never judged on its own")
     if not agent.gfx.is_known or not agent.gfx.value:
@@ -69,4 +91,4 @@ def own_code_lists_lack_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fa
     lacking = [row for row in lists if any(gfx not in (r.get("targets") or []) for r in row.get("releases") or [])]
     if not lacking:
         return absent(SOURCE, f"every release read of {', '.join(str(r['program']) for r in lists)} lists {gfx}")
-    return known(". ".join(_releases_for(row, gfx) for row in lacking), f"{facts.symptoms.signatures.source or 'symptoms.signatures'}; {SOURCE}")
+    return known(". ".join(_releases_for(row, gfx) for row in lacking), f"{shown_source}; {SOURCE}")
