@@ -90,7 +90,11 @@ def test_a_failed_flash_attn_build_on_a_gpu_its_releases_lack_says_so(text: str)
         "MI250X node. pip install flash-attn fails:\nERROR: Failed building wheel for flash-attn\n",
         "RTX 4090, CUDA 12.4: ERROR: Could not build wheels for flash-attn, which is required to install "
         "pyproject.toml-based projects\n",
+        'RX 7900 XTX. Earlier I got "Failed building wheel for flash-attn", but after switching to the Triton '
+        "backend it installed; now ComfyUI produces black images.\n",
+        'Question: will I get "ERROR: Failed building wheel for flash-attn" on my 7900 XTX if I pip install it?\n',
+        "My friend's 7900 XTX gives ERROR: Failed building wheel for flash-attn, my MI300X works.\n",
     ],
 )
-def test_a_failed_flash_attn_build_on_a_listed_or_non_amd_gpu_is_not_put_on_the_target(text: str) -> None:
+def test_a_failed_flash_attn_build_on_a_listed_or_non_amd_gpu_or_not_of_now_is_not_put_on_the_target(text: str) -> None:
     assert "RD655" not in [rule for rule, _ in serious(text)]
