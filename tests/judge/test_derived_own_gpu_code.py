@@ -51,3 +51,23 @@ def test_no_refusal_in_the_report_leaves_the_fact_absent() -> None:
 
 def test_a_gpu_inferred_from_a_cpu_model_is_never_judged() -> None:
     assert lacks("gfx1103", ["flash_attn_build_refuses_gpu_arch"], source="paste:cpu (Ryzen 7 7840HS)").status == "unknown"
+
+
+def build_failed(gfx: str, contexts: list) -> Any:
+    change: Dict[str, Any] = {
+        "gpus": {"agents": {0: {"gfx": K(gfx), "source": "test"}}},
+        "symptoms": {"context": K(contexts)},
+    }
+    facts = Facts.from_dict(overlay(json.loads(BASELINE.read_text()), change))
+    return DerivedValues(facts).gpu("gpu.own_code_build_failed_lacks_gfx", facts.gpus.agents[0])
+
+
+def test_a_failed_flash_attn_build_on_rdna3_names_the_only_sources_that_list_it() -> None:
+    fact = build_failed("gfx1100", ["flash_attn_build_failed"])
+    assert fact.status == "known"
+    assert "5301a359" in fact.value and "2.8.0-2.8.3" in fact.value
+
+
+def test_a_failed_build_on_a_target_every_release_lists_or_no_failed_build_says_nothing() -> None:
+    assert build_failed("gfx942", ["flash_attn_build_failed"]).status == "absent"
+    assert build_failed("gfx1100", ["training_workload"]).status == "absent"
