@@ -1,0 +1,100 @@
+"""Libraries that build their own GPU code and refuse a target their list lacks (RD654): flash-attn's ROCm
+(CK) build and aiter's JIT and device table. Assertions are about rule ids and categories, never wording;
+the lines are in the shapes the programs print (setup.py, aiter/jit/core.py, chip_info.py) and the real
+reports cited in rules/own_gpu_code.yaml paste them.
+"""
+
+from __future__ import annotations
+
+from typing import List, Tuple
+
+import pytest
+from ingest_helpers import ingest
+
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.pipeline import evaluate
+
+
+def serious(text: str) -> List[Tuple[str, str]]:
+    findings = evaluate(load_rules([], use_env=False), ingest(text).facts).findings
+    return [(f.id, f.category) for f in findings if f.severity in ("error", "warning")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # flash-attn's setup.py, in a pip build log on an RDNA3 card
+        "RX 7900 XTX, Ubuntu 24.04. pip install flash-attn fails:\n"
+        '      File "/tmp/pip-install-x/flash-attn_1/setup.py", line 140, in validate_and_update_archs\n'
+        "        assert all(\n"
+        "    AssertionError: One of GPU archs of ['gfx1100'] is invalid or not supported by Flash-Attention\n",
+        # the same message from a docker build, GPU_ARCHS set by hand, the card named only by its target
+        'I set GPU_ARCHS="gfx908" on our MI100 node and the image build stops:\n'
+        "10.47 AssertionError: One of GPU archs of ['gfx908'] is invalid or not supported by Flash-Attention\n",
+        # the newer wording with the allowed list
+        "Building flash_attn from main for my Radeon 780M with GPU_ARCHS=gfx1103:\n"
+        "AssertionError: Invalid archs: ['gfx1103']. Allowed: ['native', 'gfx90a', 'gfx942', 'gfx950', 'gfx1100', "
+        "'gfx1101', 'gfx1102', 'gfx1150', 'gfx1151', 'gfx1200', 'gfx1201']\n",
+        # aiter's sampling kernels under vLLM (a container's prefixed log)
+        "Strix Halo, vLLM container with VLLM_ROCM_USE_AITER=1:\n"
+        'vllm-1  | (EngineCore pid=165)   File "/opt/venv/lib64/python3.12/site-packages/aiter_meta/csrc/cpp_itfs/utils.py", line 160, in validate_and_update_archs\n'
+        "vllm-1  | (EngineCore pid=165) AssertionError: One of GPU archs of ['gfx1151'] is invalid or not supported\n",
+        # aiter's device table, wrapped in the rocminfo error
+        "Radeon 8060S, vllm:\n"
+        "RuntimeError: Get GPU arch from rocminfo failed \"Unknown GPU architecture: gfx1151. Supported architectures: "
+        "['native', 'gfx90a', 'gfx908', 'gfx940', 'gfx941', 'gfx942', 'gfx945', 'gfx1100', 'gfx950']\"\n",
+    ],
+)
+def test_a_library_refusing_the_gpu_target_of_its_own_list_is_the_first_finding(text: str) -> None:
+    assert serious(text)[:1] == [("RD654", "gfx-unsupported")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Before I added gfx908 to the list, the build used to fail with \"One of GPU archs of ['gfx908'] is invalid "
+        "or not supported by Flash-Attention\". Now it builds and runs fine on my MI100.\n",
+        "My friend's machine prints AssertionError: One of GPU archs of ['gfx1030'] is invalid or not supported by "
+        "Flash-Attention, but mine (MI250X) works.\n",
+        "On my MI250X (gfx90a) flash-attn 2.8.3 builds and runs; nothing refused the target.\n",
+    ],
+)
+def test_a_refusal_of_the_past_or_another_machine_or_none_sets_no_library_finding(text: str) -> None:
+    assert "RD654" not in [rule for rule, _ in serious(text)]
+
+
+def test_a_refusal_of_a_target_every_release_lists_is_not_blamed_on_the_gpu() -> None:
+    text = "MI250X. AssertionError: One of GPU archs of ['gfx90a'] is invalid or not supported by Flash-Attention\n"
+    assert "RD654" not in [rule for rule, _ in serious(text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "RX 7900 XTX, ROCm 6.2.3, Ubuntu 22.04. pip install flash-attn --no-build-isolation\n"
+        "  RuntimeError: Error compiling objects for extension\n"
+        "  ERROR: Failed building wheel for flash-attn\n"
+        "Failed to build flash-attn\n",
+        "I installed it in docker on my 7900 XTX (gfx1100). Here is the Error info:\n\n"
+        "Failed to build flash_attn\n"
+        "ERROR: ERROR: Failed to build installable wheels for some pyproject.toml based projects (flash_attn)\n",
+    ],
+)
+def test_a_failed_flash_attn_build_on_a_gpu_its_releases_lack_says_so(text: str) -> None:
+    assert ("RD655", "gfx-unsupported") in serious(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "MI250X node. pip install flash-attn fails:\nERROR: Failed building wheel for flash-attn\n",
+        "RTX 4090, CUDA 12.4: ERROR: Could not build wheels for flash-attn, which is required to install "
+        "pyproject.toml-based projects\n",
+        'RX 7900 XTX. Earlier I got "Failed building wheel for flash-attn", but after switching to the Triton '
+        "backend it installed; now ComfyUI produces black images.\n",
+        'Question: will I get "ERROR: Failed building wheel for flash-attn" on my 7900 XTX if I pip install it?\n',
+        "My friend's 7900 XTX gives ERROR: Failed building wheel for flash-attn, my MI300X works.\n",
+    ],
+)
+def test_a_failed_flash_attn_build_on_a_listed_or_non_amd_gpu_or_not_of_now_is_not_put_on_the_target(text: str) -> None:
+    assert "RD655" not in [rule for rule, _ in serious(text)]
