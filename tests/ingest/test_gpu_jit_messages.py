@@ -119,3 +119,12 @@ def test_a_warning_raised_from_the_hip_sdpa_source_shows_a_rocm_torch() -> None:
 )
 def test_the_cuda_sdpa_source_or_a_link_to_the_hip_one_shows_no_build(text: str) -> None:
     assert not ingest(text).facts.torch.flavour.is_known
+
+
+def test_the_triton_processor_tables_name_each_gfx_target_once_and_only_targets() -> None:
+    import re
+
+    tables = read_yaml(rules_dir() / "data" / "gpu_jit_messages.yaml")["triton_llvm_processors"]
+    for release, targets in tables.items():
+        assert all(re.fullmatch(r"gfx[0-9a-f]{3,4}", t) for t in targets), release
+        assert len(targets) == len(set(targets)), release
