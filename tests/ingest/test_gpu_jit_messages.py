@@ -70,6 +70,20 @@ def test_triton_finding_no_linker_is_the_first_problem(row_id: str) -> None:
     assert _serious(row["example"])[:1] == ["RD903"]
 
 
+@pytest.mark.parametrize("row_id", ["inductor_cannot_import_triton_key", "inductor_cannot_import_attrs_descriptor"])
+def test_inductor_failing_to_import_from_triton_is_the_first_problem(row_id: str) -> None:
+    row = next(r for r in ROWS if r["id"] == row_id)
+    assert _serious(row["example"])[:1] == ["RD906"]
+
+
+def test_pip_naming_the_triton_of_a_rocm_torch_says_it_once() -> None:
+    row = next(r for r in ROWS if r["id"] == "inductor_cannot_import_attrs_descriptor")
+    pip = ("ERROR: pip's dependency resolver does not currently take into account all the packages that are installed.\n"
+           "torch 2.6.0+rocm6.2.4 requires pytorch-triton-rocm==3.2.0, but you have pytorch-triton-rocm 3.3.0 which is incompatible.\n")
+    serious = _serious(pip + row["example"])
+    assert "RD675" in serious and "RD906" not in serious
+
+
 def test_hipcc_without_standard_headers_is_the_first_problem_on_linux() -> None:
     row = next(r for r in ROWS if r["id"] == "hipcc_standard_header")
     assert _serious("Ubuntu 22.04, ROCm 5.4, building the HIP examples:\n" + row["example"])[:1] == ["RD904"]
