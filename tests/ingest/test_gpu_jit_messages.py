@@ -142,3 +142,12 @@ def test_the_triton_processor_tables_name_each_gfx_target_once_and_only_targets(
     for release, targets in tables.items():
         assert all(re.fullmatch(r"gfx[0-9a-f]{3,4}", t) for t in targets), release
         assert len(targets) == len(set(targets)), release
+
+
+def test_each_torch_release_pins_one_triton_release_and_never_an_older_one_than_before() -> None:
+    from packaging.version import Version
+
+    pins = read_yaml(rules_dir() / "data" / "gpu_jit_messages.yaml")["torch_triton_pins"]
+    ordered = sorted(pins.items(), key=lambda item: Version(item[0]))
+    tritons = [Version(triton) for _, triton in ordered]
+    assert tritons == sorted(tritons)
