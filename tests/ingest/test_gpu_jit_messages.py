@@ -76,6 +76,16 @@ def test_inductor_failing_to_import_from_triton_is_the_first_problem(row_id: str
     assert _serious(row["example"])[:1] == ["RD906"]
 
 
+def test_triton_finding_no_python_headers_is_the_first_problem() -> None:
+    row = next(r for r in ROWS if r["id"] == "triton_driver_build_python_h")
+    assert _serious(row["example"])[:1] == ["RD907"]
+
+
+def test_a_python_header_missing_in_a_build_that_is_not_tritons_is_not_called_tritons() -> None:
+    text = "pip install pycairo\n  src/cairomodule.c:3:10: fatal error: Python.h: No such file or directory\n  compilation terminated."
+    assert "RD907" not in _serious(text)
+
+
 def test_pip_naming_the_triton_of_a_rocm_torch_says_it_once() -> None:
     row = next(r for r in ROWS if r["id"] == "inductor_cannot_import_attrs_descriptor")
     pip = ("ERROR: pip's dependency resolver does not currently take into account all the packages that are installed.\n"
