@@ -161,3 +161,20 @@ def test_each_torch_release_pins_one_triton_release_and_never_an_older_one_than_
     ordered = sorted(pins.items(), key=lambda item: Version(item[0]))
     tritons = [Version(triton) for _, triton in ordered]
     assert tritons == sorted(tritons)
+
+
+def test_no_row_of_the_table_gives_a_field_twice() -> None:
+    import yaml
+
+    def duplicated(node: yaml.Node) -> list:
+        found = []
+        if isinstance(node, yaml.MappingNode):
+            keys = [key.value for key, _ in node.value]
+            found += [key for key in set(keys) if keys.count(key) > 1]
+            found += [d for _, value in node.value for d in duplicated(value)]
+        elif isinstance(node, yaml.SequenceNode):
+            found += [d for item in node.value for d in duplicated(item)]
+        return found
+
+    text = (rules_dir() / "data" / "gpu_jit_messages.yaml").read_text(encoding="utf-8")
+    assert not duplicated(yaml.compose(text))
