@@ -178,3 +178,8 @@ def test_no_row_of_the_table_gives_a_field_twice() -> None:
 
     text = (rules_dir() / "data" / "gpu_jit_messages.yaml").read_text(encoding="utf-8")
     assert not duplicated(yaml.compose(text))
+
+
+def test_the_linker_message_names_a_folder_with_spaces() -> None:
+    text = "Exception: ROCm linker not found under /opt/my rocm/llvm/bin/ld.lld. Set 'TRITON_HIP_LLD_PATH' to its path."
+    assert "triton_hip_linker_missing" in _read(text)
