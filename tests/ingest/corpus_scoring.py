@@ -94,6 +94,9 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "rocm-528-hainan-sun-xt-gfx6-rocminfo-4104-not-supported": {"gfx-unsupported"},
     # h33m: a self-built torch wheel whose system library dependencies were not installed
     "h33m-03": {"packages", "torch-build"},
+    # h35b: ROCm's clang without the libstdc++ headers of the newest GCC (a missing system package)
+    "rochpcg-56-ubuntu2204-hipcc-cmath-needs-libstdcxx-12-dev": {"packages"},
+    "rocm-1843-mint-hipcc-cmath-missing-libstdcxx-dev": {"packages"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 
