@@ -6,8 +6,8 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, List, Union
 
 import pytest
