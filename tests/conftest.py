@@ -53,7 +53,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--all-pastes",
         action="store_true",
         default=False,
-        help="Plant secrets in every real paste of the corpora, not the fixed third CI checks.",
+        help="Plant secrets in every real paste of the corpora, not the fixed sixth CI checks.",
     )
 
 

@@ -153,11 +153,14 @@ class _Run:
     def __init__(
         self, python: str, level: str, device: str, tests: Sequence[str], deadline: float,
         progress: Optional[Progress], env: Mapping[str, str], spec: Optional[SpecPeak], table: Optional[Mapping],
+        first_deadline: Optional[float] = None,
     ) -> None:
         self.python, self.level, self.requested = python, level, device
         self.pending: List[str] = list(tests)
         self.total = len(self.pending)
         self.deadline = deadline
+        self.first_deadline = deadline if first_deadline is None else first_deadline
+        """Seconds for each worker's first test: its ``import torch`` and device init are part of it."""
         self.progress = progress
         self.env = env
         self.table = table if table is not None else load_table("gpu_peaks")
@@ -199,9 +202,10 @@ class _Run:
         steps: Deque[dict] = collections.deque(maxlen=MAX_STEPS)
         setup_error: Optional[str] = None
         backlog: Deque[str] = collections.deque()
+        deadline = self.first_deadline
         try:
             while self.pending:
-                until = clock + self.deadline
+                until = clock + deadline
                 line = backlog.popleft() if backlog else session.next_line(min(until, time.monotonic() + POLL_SECONDS))
                 if line is DEADLINE:
                     if session.child.exited():
@@ -217,14 +221,14 @@ class _Run:
                     line = DEADLINE  # it closed its output but went on running: our kill is not its crash
                 if line is DEADLINE and self.noise_since_record >= FLOOD_LINES:
                     reason = (f"the worker wrote {self.noise_since_record:,} lines that are not protocol records "
-                              f"(blank or other) and no result within the {self.deadline:g} s deadline")
+                              f"(blank or other) and no result within the {deadline:g} s deadline")
                     self._abandon(session, current, last_step, steps, clock, ERROR, reason)
                     for name in list(self.pending):
                         self._finish(TestResult(name=name, status=SKIPPED, reason=f"not run: {reason}"))
                     return
                 if line is DEADLINE:
                     self._abandon(session, current, last_step, steps, clock, HANG,
-                                  f"no result within the {self.deadline:g} s deadline; hung in step {last_step}")
+                                  f"no result within the {deadline:g} s deadline; hung in step {last_step}")
                     return
                 if line is None:
                     code = session.close()
@@ -264,6 +268,7 @@ class _Run:
                         continue
                     self._finish(self._from_done(record, list(steps), time.monotonic() - clock))
                     clock, current, last_step = time.monotonic(), None, None
+                    deadline = self.deadline
                     steps.clear()
                     continue
                 steps.append(record)
@@ -399,12 +404,15 @@ def run_bench(
     env: Optional[Mapping[str, str]] = None,
     spec: Optional[SpecPeak] = None,
     table: Optional[Mapping] = None,
+    first_deadline: Optional[float] = None,
 ) -> BenchRun:
     """Run the ``level`` tests (or ``tests``) on ``device`` in the interpreter ``python``.
 
     ``deadline`` is seconds per test (None: the level's default). ``env`` replaces the
     child's environment (default: this process's). ``spec`` overrides the peak looked up
-    from ``gpu_peaks.yaml``; ``table`` replaces that table (tests).
+    from ``gpu_peaks.yaml``; ``table`` replaces that table (tests). ``first_deadline`` is the
+    deadline of each worker's first test, which includes ``import torch`` and device init (None:
+    ``deadline``); the tests use it to wait seconds, not a whole import's allowance, for a hang.
     """
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}")
@@ -413,7 +421,7 @@ def run_bench(
     state = _Run(
         python, level, device, list(tests or LEVEL_TESTS[level]),
         deadline if deadline is not None else DEFAULT_DEADLINES[level],
-        progress, os.environ if env is None else env, spec, table,
+        progress, os.environ if env is None else env, spec, table, first_deadline,
     )
     started = time.monotonic()
     while state.pending:

@@ -14,7 +14,7 @@ from rocm_doctor.fix.dockerrun import compose_problems
 
 from .localindex import build_wheel, serve, write_simple_index
 from .test_apply_e2e import RULE, pip_env
-from .test_seed_cases import doctor, machine
+from .test_seed_cases import machine
 
 
 @pytest.fixture(scope="module")
@@ -28,21 +28,21 @@ def rocm_index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield f"{base}/simple/"
 
 
-def test_verify_index_accepts_an_existing_wheel(tmp_path: Path, rocm_index: str) -> None:
+def test_verify_index_accepts_an_existing_wheel(doctor, tmp_path: Path, rocm_index: str) -> None:
     box = machine("linux-amd-cuda-wheel")  # Python 3.12, gfx1100
     result = doctor("fix", "--machine", box, "--verify-index", "--index-url", rocm_index, cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "verified: torch: torch-2.13.0+rocm7.2-cp312-cp312-manylinux_2_28_x86_64.whl" in result.stdout
 
 
-def test_verify_index_refuses_a_missing_wheel(tmp_path: Path, rocm_index: str) -> None:
+def test_verify_index_refuses_a_missing_wheel(doctor, tmp_path: Path, rocm_index: str) -> None:
     box = machine("linux-amd-cuda-wheel")
     result = doctor("fix", "--machine", box, "--verify-index", "--index-url", rocm_index, "--torch", "2.12", cwd=tmp_path)
     assert result.returncode == 1
     assert "MISSING: torch:" in result.stdout
 
 
-def test_requirements_constraints_pin_what_the_plan_installs_not_the_torch_it_removes(tmp_path: Path) -> None:
+def test_requirements_constraints_pin_what_the_plan_installs_not_the_torch_it_removes(doctor, tmp_path: Path) -> None:
     # docker-2x7900xt-rocm62: the plan replaces torch 2.5.1+rocm6.2, so a constraint pinning 2.5.1 would undo it.
     box = machine("docker-2x7900xt-rocm62")
     (tmp_path / "requirements.txt").write_text("torch\ntorchvision\n")
@@ -53,7 +53,7 @@ def test_requirements_constraints_pin_what_the_plan_installs_not_the_torch_it_re
     assert "-c constraints.txt" in result.stdout
 
 
-def test_requirements_constraints_pin_the_installed_build_when_the_plan_keeps_it(tmp_path: Path) -> None:
+def test_requirements_constraints_pin_the_installed_build_when_the_plan_keeps_it(doctor, tmp_path: Path) -> None:
     box = machine("docker-2x7900xt-rocm62")
     (tmp_path / "requirements.txt").write_text("torch\n")
     result = doctor("fix", "--machine", box, "--keep-torch", "--requirements", "requirements.txt", cwd=tmp_path)
@@ -68,19 +68,19 @@ def test_the_constraints_command_pins_the_installed_torch_family(tmp_path: Path)
     assert pins and all(line.split("==")[0].lower() in ("torch", "torchvision", "torchaudio") for line in pins)
 
 
-def test_impossible_torch_request_exits_2_with_alternatives(tmp_path: Path) -> None:
+def test_impossible_torch_request_exits_2_with_alternatives(doctor, tmp_path: Path) -> None:
     result = doctor("fix", "--machine", machine("linux-amd-cuda-wheel"), "--torch", "1.13", cwd=tmp_path)
     assert result.returncode == 2
     assert "instead: torch 2.13" in result.stderr.replace("\n", " ")
 
 
-def test_apply_refuses_a_recorded_machine(tmp_path: Path) -> None:
+def test_apply_refuses_a_recorded_machine(doctor, tmp_path: Path) -> None:
     result = doctor("fix", "--machine", machine("linux-amd-cuda-wheel"), "--apply", "--yes", cwd=tmp_path)
     assert result.returncode == 2
     assert "--apply changes this machine" in result.stderr.replace("\n", " ")
 
 
-def test_docker_run_prints_only_the_docker_run_line_on_stdout_and_notes_on_stderr(tmp_path: Path) -> None:
+def test_docker_run_prints_only_the_docker_run_line_on_stdout_and_notes_on_stderr(doctor, tmp_path: Path) -> None:
     result = doctor("docker-run", "--machine", machine("docker-2x7900xt-rocm62"), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     (command,) = result.stdout.splitlines()
@@ -88,14 +88,14 @@ def test_docker_run_prints_only_the_docker_run_line_on_stdout_and_notes_on_stder
     assert "Note: render group id" in result.stderr
 
 
-def test_docker_run_compose_dash_prints_the_compose_yaml_alone(tmp_path: Path) -> None:
+def test_docker_run_compose_dash_prints_the_compose_yaml_alone(doctor, tmp_path: Path) -> None:
     result = doctor("docker-run", "--machine", machine("docker-2x7900xt-rocm62"), "--compose", "-", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     compose = yaml.safe_load(result.stdout)  # the whole of stdout is one YAML document
     assert compose_problems(compose) == () and "docker run" not in result.stdout
 
 
-def test_docker_run_compose_file_is_written_alone_and_replaced_with_a_backup(tmp_path: Path) -> None:
+def test_docker_run_compose_file_is_written_alone_and_replaced_with_a_backup(doctor, tmp_path: Path) -> None:
     box = machine("docker-2x7900xt-rocm62")
     (tmp_path / "compose.yaml").write_text("services: {}\n")
     result = doctor("docker-run", "--machine", box, "--compose", "compose.yaml", cwd=tmp_path)
@@ -143,7 +143,7 @@ def _closed_port() -> int:
         return sock.getsockname()[1]
 
 
-def test_verify_index_with_no_route_to_the_index_is_an_unverified_plan_exit_1(tmp_path: Path) -> None:
+def test_verify_index_with_no_route_to_the_index_is_an_unverified_plan_exit_1(doctor, tmp_path: Path) -> None:
     box = machine("linux-amd-cuda-wheel")
     index = f"http://127.0.0.1:{_closed_port()}/simple/"
     result = doctor("fix", "--machine", box, "--verify-index", "--index-url", index, cwd=tmp_path)
@@ -152,7 +152,7 @@ def test_verify_index_with_no_route_to_the_index_is_an_unverified_plan_exit_1(tm
     assert "The plan is unverified" in result.stdout and "--allow-unverified" in result.stdout
 
 
-def test_verify_index_allow_unverified_accepts_an_unreachable_index_and_says_so(tmp_path: Path) -> None:
+def test_verify_index_allow_unverified_accepts_an_unreachable_index_and_says_so(doctor, tmp_path: Path) -> None:
     box = machine("linux-amd-cuda-wheel")
     index = f"http://127.0.0.1:{_closed_port()}/simple/"
     result = doctor("fix", "--machine", box, "--verify-index", "--index-url", index, "--allow-unverified", cwd=tmp_path)
@@ -160,7 +160,7 @@ def test_verify_index_allow_unverified_accepts_an_unreachable_index_and_says_so(
     assert "The plan is unverified" in result.stdout and "going on because of --allow-unverified" in result.stdout
 
 
-def test_write_env_with_nothing_to_fix_writes_no_file_and_says_so(tmp_path: Path) -> None:
+def test_write_env_with_nothing_to_fix_writes_no_file_and_says_so(doctor, tmp_path: Path) -> None:
     box = machine("win11-9070xt-rocm72")  # only advice: the plan changes no variable
     result = doctor("fix", "--machine", box, "--write-env", "--env-file", "env.ps1", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
@@ -168,7 +168,7 @@ def test_write_env_with_nothing_to_fix_writes_no_file_and_says_so(tmp_path: Path
     assert "Nothing to write: the plan changes no environment variable, so env.ps1 was not written." in result.stdout
 
 
-def test_write_env_with_nothing_to_fix_leaves_an_existing_file_byte_for_byte(tmp_path: Path) -> None:
+def test_write_env_with_nothing_to_fix_leaves_an_existing_file_byte_for_byte(doctor, tmp_path: Path) -> None:
     box = machine("win11-9070xt-rocm72")
     mine = b"$env:MY_SETTING = 'x'\r\n# mine\n"
     (tmp_path / "env.ps1").write_bytes(mine)
@@ -179,7 +179,7 @@ def test_write_env_with_nothing_to_fix_leaves_an_existing_file_byte_for_byte(tmp
 
 
 @pytest.mark.parametrize("name", ["docker-2x7900xt-rocm62", "linux-amd-cuda-wheel"])
-def test_the_dockerfile_installs_the_same_torch_companions_as_the_fix_plan(tmp_path: Path, name: str) -> None:
+def test_the_dockerfile_installs_the_same_torch_companions_as_the_fix_plan(doctor, tmp_path: Path, name: str) -> None:
     """One decision: torchaudio goes into the image exactly when the plan installs it (the Dockerfile chose alone)."""
     import json
 

@@ -14,7 +14,7 @@ from rocm_doctor.fix.envconflicts import assignment, comment_prefix
 from rocm_doctor.fix.envfile import write_env_file
 from rocm_doctor.model.remedy import EnvChange
 
-from .test_seed_cases import MACHINES, doctor, machine
+from .test_seed_cases import MACHINES, machine
 
 BOX = "docker-2x7900xt-rocm62"  # the plan unsets HSA_OVERRIDE_GFX_VERSION and HSA_XNACK
 USER = b"FOO=1\nHSA_OVERRIDE_GFX_VERSION=11.5.1\r\nBAR=two # mine\n"
@@ -28,7 +28,7 @@ def _write_user_file(tmp_path: Path) -> Path:
     return path
 
 
-def test_a_dotenv_line_setting_a_variable_the_plan_unsets_is_named_and_the_write_exits_1(tmp_path: Path) -> None:
+def test_a_dotenv_line_setting_a_variable_the_plan_unsets_is_named_and_the_write_exits_1(doctor, tmp_path: Path) -> None:
     path = _write_user_file(tmp_path)
     result = doctor("fix", "--machine", machine(BOX), "--write-env", "--env-file", "user.env", "--shell", "dotenv", cwd=tmp_path)
     assert result.returncode == 1, result.stdout + result.stderr
@@ -38,7 +38,7 @@ def test_a_dotenv_line_setting_a_variable_the_plan_unsets_is_named_and_the_write
     assert path.read_bytes().startswith(USER)  # every user line kept, byte for byte
 
 
-def test_comment_out_conflicts_comments_the_line_with_a_marker_keeps_a_backup_and_every_other_byte(tmp_path: Path) -> None:
+def test_comment_out_conflicts_comments_the_line_with_a_marker_keeps_a_backup_and_every_other_byte(doctor, tmp_path: Path) -> None:
     path = _write_user_file(tmp_path)
     result = doctor(
         "fix", "--machine", machine(BOX), "--write-env", "--env-file", "user.env", "--shell", "dotenv",
@@ -58,7 +58,7 @@ def test_comment_out_conflicts_comments_the_line_with_a_marker_keeps_a_backup_an
     assert again.returncode == 0 and "already has these settings" in again.stdout
 
 
-def test_a_dry_run_names_the_contradicting_line_exits_1_and_changes_nothing(tmp_path: Path) -> None:
+def test_a_dry_run_names_the_contradicting_line_exits_1_and_changes_nothing(doctor, tmp_path: Path) -> None:
     path = _write_user_file(tmp_path)
     result = doctor(
         "fix", "--machine", machine(BOX), "--write-env", "--env-file", "user.env", "--shell", "dotenv", "--dry-run", cwd=tmp_path

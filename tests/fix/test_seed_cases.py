@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 from typing import List
 
@@ -16,14 +14,6 @@ from packaging.version import Version
 MACHINES = Path(__file__).resolve().parent.parent / "machines"
 
 
-def doctor(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "400"}
-    env.pop("ROCM_DOCTOR_RULES", None)
-    return subprocess.run(
-        [sys.executable, "-m", "rocm_doctor", *args], capture_output=True, text=True, timeout=120, cwd=cwd, env=env
-    )
-
-
 def machine(name: str) -> str:
     folder = MACHINES / name
     if not folder.is_dir():
@@ -31,7 +21,7 @@ def machine(name: str) -> str:
     return str(folder)
 
 
-def test_docker_7900xt_on_rocm62_moves_to_a_newer_rocm_and_drops_no_op_variables(tmp_path: Path) -> None:
+def test_docker_7900xt_on_rocm62_moves_to_a_newer_rocm_and_drops_no_op_variables(doctor, tmp_path: Path) -> None:
     box = machine("docker-2x7900xt-rocm62")
     plan = doctor("fix", "--machine", box, cwd=tmp_path)
     assert plan.returncode == 0, plan.stderr
@@ -53,7 +43,7 @@ def test_docker_7900xt_on_rocm62_moves_to_a_newer_rocm_and_drops_no_op_variables
     assert "TORCH_BLAS_PREFER_HIPBLASLT" not in parser.envs
 
 
-def test_docker_7900xt_staying_on_rocm62_sets_the_hipblas_workarounds_instead_of_upgrading(tmp_path: Path) -> None:
+def test_docker_7900xt_staying_on_rocm62_sets_the_hipblas_workarounds_instead_of_upgrading(doctor, tmp_path: Path) -> None:
     box = machine("docker-2x7900xt-rocm62")
     written = doctor(
         "fix", "--machine", box, "--keep-torch", "--write-env", "--shell", "bash", "--env-file", "env.sh", cwd=tmp_path
@@ -67,7 +57,7 @@ def test_docker_7900xt_staying_on_rocm62_sets_the_hipblas_workarounds_instead_of
     assert exported.stdout.strip() == "0,1"
 
 
-def test_windows_strix_halo_preview_gets_amd_wheels_and_a_powershell_file_without_myths(tmp_path: Path) -> None:
+def test_windows_strix_halo_preview_gets_amd_wheels_and_a_powershell_file_without_myths(doctor, tmp_path: Path) -> None:
     box = machine("win11-strixhalo-preview")
     result = doctor("fix", "--machine", box, "--write-env", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
@@ -81,7 +71,7 @@ def test_windows_strix_halo_preview_gets_amd_wheels_and_a_powershell_file_withou
     assert "$env:HIP_DISABLE_IPC" not in written and "11.5.1" not in written
 
 
-def test_ubuntu_6700xt_env_file_sets_the_rdna2_override(tmp_path: Path) -> None:
+def test_ubuntu_6700xt_env_file_sets_the_rdna2_override(doctor, tmp_path: Path) -> None:
     box = machine("ubuntu2204-6700xt")
     result = doctor("fix", "--machine", box, "--write-env", "--shell", "bash", "--env-file", "env.sh", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
@@ -91,7 +81,7 @@ def test_ubuntu_6700xt_env_file_sets_the_rdna2_override(tmp_path: Path) -> None:
     assert sourced.stdout == "10.3.0"
 
 
-def test_cuda_wheel_on_amd_is_uninstalled_then_the_rocm_build_installed(tmp_path: Path) -> None:
+def test_cuda_wheel_on_amd_is_uninstalled_then_the_rocm_build_installed(doctor, tmp_path: Path) -> None:
     box = machine("linux-amd-cuda-wheel")
     result = doctor("fix", "--machine", box, "--pip", cwd=tmp_path)
     assert result.returncode == 0, result.stderr

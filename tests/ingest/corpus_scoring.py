@@ -123,7 +123,9 @@ class Outcome:
 def load(corpus: Path) -> List[dict]:
     if not corpus.is_dir():
         return []
-    return [yaml.safe_load(path.read_text(encoding="utf-8")) for path in sorted(corpus.glob("*.yaml"))]
+    # libyaml's safe loader where PyYAML has it: the same cases in a twentieth of the time
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return [yaml.load(path.read_text(encoding="utf-8"), Loader=loader) for path in sorted(corpus.glob("*.yaml"))]
 
 
 def shared_heldback_ids() -> Set[str]:

@@ -103,18 +103,18 @@ def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "rocm_doctor", *args], input=stdin, capture_output=True, text=True, timeout=120)
 
 
-def test_report_never_overwrites_a_file_that_is_not_a_report(tmp_path: Path) -> None:
+def test_report_never_overwrites_a_file_that_is_not_a_report(run_cli, tmp_path: Path) -> None:
     machine = MACHINES / "cpu-only"
     if not machine.is_dir():
         pytest.skip("recorded machine cpu-only not present")
     notes = tmp_path / "notes.md"
     notes.write_text("my notes\n")
-    result = _cli("report", "--machine", str(machine), "--output", str(notes))
-    assert result.returncode == 2 and "not a rocm-doctor report" in result.stderr
+    result = run_cli("report", "--machine", str(machine), "--output", str(notes))
+    assert result.exit_code == 2 and "not a rocm-doctor report" in result.stderr
     assert notes.read_text() == "my notes\n"
     earlier = tmp_path / "earlier.md"
-    assert _cli("report", "--machine", str(machine), "--output", str(earlier)).returncode == 0
-    assert _cli("report", "--machine", str(machine), "--output", str(earlier)).returncode == 0
+    assert run_cli("report", "--machine", str(machine), "--output", str(earlier)).exit_code == 0
+    assert run_cli("report", "--machine", str(machine), "--output", str(earlier)).exit_code == 0
 
 
 def test_check_from_stdin_lists_the_recognised_pieces_and_judges() -> None:
