@@ -42,5 +42,37 @@ def test_out_of_resources_with_the_device_refused_is_still_a_group_problem() -> 
     assert [category for _, _, category in serious_findings(text)][:1] == ["permissions"]
 
 
-def test_out_of_resources_alone_is_still_read_as_the_users_access() -> None:
-    assert "RD507" in [rule for rule, _, _ in serious_findings("$ rocminfo\n" + ROCMINFO_FAILS)]
+def test_out_of_resources_alone_names_the_step_not_the_users_access() -> None:
+    # h35h: the status alone implies no cause (every failed KFD open and a KFD without GPUs print it),
+    # so RD678 lists the causes as a fallback and no finding says "permissions".
+    shown = serious_findings("$ rocminfo\n" + ROCMINFO_FAILS)
+    assert [rule for rule, _, _ in shown] == ["RD678"]
+    assert all(category != "permissions" for _, _, category in shown)
+
+
+@pytest.mark.parametrize(
+    "corroboration",
+    [
+        "But if I run it as **root**, it works as intended.\n",
+        "sudo rocminfo works fine.\n",
+        "$ ls -l /dev/kfd\ncrw-rw---- 1 root render 238, 0 Mar  3 10:00 /dev/kfd\n",
+    ],
+)
+def test_out_of_resources_with_access_shown_refused_is_read_as_the_users_access(corroboration: str) -> None:
+    shown = serious_findings("$ rocminfo\n" + ROCMINFO_FAILS + corroboration)
+    assert "RD507" in [rule for rule, _, _ in shown]
+    assert "RD678" not in [rule for rule, _, _ in shown]
+
+
+@pytest.mark.parametrize(
+    "told",
+    [
+        "But if I run it as **root**, it works as intended.",
+        "If I run it with `sudo`, it works.",
+        "When I run rocminfo as **root** it works.",
+    ],
+)
+def test_emphasis_around_root_or_sudo_keeps_the_works_as_root_statement(told: str) -> None:
+    from ingest_helpers import signature_errors
+
+    assert "gpu_works_as_root_told" in signature_errors(told)

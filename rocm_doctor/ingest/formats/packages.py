@@ -8,6 +8,9 @@ Recognised in every listing people paste and in prose, by the package names in
 * ``dnf list installed`` / ``yum``: ``rocm-runtime.x86_64  6.1.2-1.fc40  @updates``;
 * ``rpm -qa``: ``rocm-runtime-6.1.2-1.fc40.x86_64``;
 * ``pacman -Q``: ``python-pytorch-rocm 2.3.1-5``; prose: ``I use pytorch-opt-rocm with 2.0.1-3``;
+* ``apt show`` / ``apt info`` / ``apt-cache show`` / ``dpkg -s`` records (``Package: rocm-libs`` then
+  ``Version: 6.2.2.60202-116~22.04``) and ``yum info`` / ``dnf info`` records (``Name : rocm-libs``,
+  ``Version : 2.1.96``, ``Release : 1``): :func:`_records`;
 * Nix store paths and names, ``name-version``: ``/nix/store/<hash>-rocm-runtime-5.7.2/lib``, ``a recent
   rocm-runtime-5.7.2,`` (https://nix.dev/manual/nix/2.24/store/store-path: ``<hash>-<name>``, and
   nixpkgs names a package ``pname-version``).
@@ -106,6 +109,39 @@ def _observations(name: str, version: str, rest: str, line, trust: int) -> List[
     return []
 
 
+_RECORD_NAME = re.compile(r"^[^\S\n]{0,4}(?:Package|Name)[^\S\n]{0,16}:[^\S\n]{0,4}(?P<name>[\w.+-]{1,64})[^\S\n]{0,8}$")
+_RECORD_VERSION = re.compile(rf"^[^\S\n]{{0,4}}Version[^\S\n]{{0,16}}:[^\S\n]{{0,4}}{_VERSION}[^\S\n]{{0,8}}$")
+_RECORD_END = re.compile(r"^[^\S\n]{0,4}(?:Package|Name)[^\S\n]{0,16}:|^\s*$")
+RECORD_LINES = 16
+"""How far a record's ``Version:`` field may follow its ``Package:``/``Name:`` field (apt show puts it next,
+yum info third, after ``Arch``); the look-ahead is bounded so the reader stays linear."""
+
+
+def _records(block: Block, seen: set) -> List[Observation]:
+    """A package's version from a record that gives name and version on their own lines: ``apt show
+    rocm-libs -a`` and ``apt info`` print Debian control fields (``Package:``, ``Version:``; AMD's docs
+    give it as the way to read the installed ROCm release, and reports paste it: ROCm/legacy-rocm-build#419,
+    ROCm/ROCm#511, ROCm/ROCm#3246), ``yum info rocm-libs`` prints ``Name :``, ``Version :`` (the
+    upstream version) and ``Release :`` (legacy-rocm-build#419)."""
+    out: List[Observation] = []
+    lines = block.lines
+    known = table()
+    for index, line in enumerate(lines):
+        head = _RECORD_NAME.match(line.text)
+        # pip show prints the same two fields for torch (pip_show.py reads it): distribution packages only.
+        if not head or line.number in seen or known.get(head.group("name").lower(), known.get(head.group("name"))) in (None, "torch"):
+            continue
+        for follow in lines[index + 1 : index + 1 + RECORD_LINES]:
+            field = _RECORD_VERSION.match(follow.text)
+            if field:
+                seen.add(follow.number)
+                out += _observations(head.group("name"), field.group("version"), field.group("rest"), follow, TRUST_TOOL)
+                break
+            if _RECORD_END.match(follow.text):
+                break
+    return out
+
+
 _CONDA_ROW = re.compile(
     r"^[^\S\n]{0,8}(?:\[conda\][^\S\n]{1,8})?(?P<name>pytorch|pytorch-mutex)[^\S\n]{1,60}\d{1,3}\.\d{1,3}(?:\.\d{1,3})?"
     r"[^\S\n]{1,60}(?P<build>[A-Za-z0-9_.]{1,80})(?:[^\S\n]{1,60}[\w./:-]{1,80})?[^\S\n]{0,8}$",
@@ -159,6 +195,9 @@ def parse(block: Block) -> List[Piece]:
         out += _observations(name, version, rest or "", line, TRUST_PROSE if match.group("name2") else TRUST_TOOL)
         lines.append(line)
         seen.add(line.number)
+    records = _records(block, seen) if "version" in lowered else []
+    out += records
+    lines += [o.line for o in records]
     named: List[Observation] = []
     named_lines = []
     for match, line in block.scan(_nix_pattern()):
