@@ -1,0 +1,253 @@
+"""Resolution statements: what a reporter says made the problem go away, or what its cause turned out to be.
+
+A report often ends with the answer: "EDIT: solved it, setting HSA_OVERRIDE_GFX_VERSION=10.3.0 before
+launching fixed it", "the culprit was HIP_VISIBLE_DEVICES set in my .bashrc", "Solved by updating the
+Adrenalin driver". The table ``rules/data/resolution_statements.yaml`` holds the resolution wordings
+(``phrases``, and ``labels`` such as "Solved:") and, per finding category, the words of the change or
+cause (``changes``). This reader knows no particular change: it cuts each line into sentences and
+clauses, keeps a clause that holds a phrase (or follows a label) and a change row's words, and leaves
+out a clause whose scope is not the reporter's own working fix: a negation ("didn't fix it"), a failure
+("still crashes", "no luck"), a question, advice or a condition ("try X", "X should fix it", "if X
+fixes it"), another person's or machine's experience, the past, a document or a template's example
+(the words :data:`rocm_doctor.ingest.signatures.PAST_OR_ELSEWHERE` and :data:`.common.REPORTED_SPEECH`
+name), and a line quoted from someone else (``> ...`` amid the reporter's own lines).
+
+Each statement becomes ``"<row id>: <clause>"`` in ``symptoms.resolutions``. Linear in the input: the
+lines are found by the phrases' anchor words (``str.find``), each found line is cut once, and each
+clause is searched by one combined pattern per kind (phrases, changes, scope words).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Dict, List, Optional, Pattern, Tuple
+
+from rocm_doctor.data import load_table
+from rocm_doctor.errors import InputError
+from rocm_doctor.ingest.anchors import pattern_anchors
+from rocm_doctor.ingest.blocks import Block, Line
+from rocm_doctor.ingest.formats.common import DOCUMENT_SAYS, REPORTED_SPEECH, make_piece
+from rocm_doctor.ingest.model import TRUST_PROSE, Observation, Piece
+from rocm_doctor.ingest.signatures import PAST_OR_ELSEWHERE
+from rocm_doctor.knowledge._tables import source_urls
+from rocm_doctor.model.rules import CATEGORIES
+
+TABLE = "resolution_statements"
+KIND = "resolution"
+FACT = "symptoms.resolutions"
+MAX_LINE = 2000
+"""Longer lines are cut before reading (a sentence is shorter)."""
+MAX_SAID = 240
+"""Characters of a clause kept in the fact (what the finding quotes)."""
+SAID_KINDS = ("fix", "cause")
+
+
+@dataclass(frozen=True)
+class Change:
+    """A row of ``changes``: the words of one change or cause, and its finding category."""
+
+    id: str
+    category: str
+    meaning: str
+    said: Tuple[str, ...]
+    """The phrase kinds the row is read after: ``fix`` and ``cause``, or ``cause`` only."""
+
+
+@dataclass(frozen=True)
+class Table:
+    label: Pattern[str]
+    phrases: Pattern[str]
+    """Every phrase, one named group per kind (``fix``, ``cause``)."""
+    changes: Pattern[str]
+    """Every change row as a named group ``c<index>``, in table order (the first wins at one place)."""
+    rows: Tuple[Change, ...]
+    anchors: Tuple[str, ...]
+    """Lower-case words every phrase or label match holds one of: the lines worth reading."""
+
+
+def _compile(text: Any, where: str) -> Pattern[str]:
+    try:
+        return re.compile(str(text), re.IGNORECASE)
+    except re.error as exc:
+        raise InputError(f"{where}: invalid regex ({exc})") from None
+
+
+def build(data: Any) -> Table:
+    """The table's rows checked and compiled; a malformed row is an InputError naming it."""
+    where = f"rules/data/{TABLE}.yaml"
+    if not isinstance(data, dict) or not isinstance(data.get("phrases"), list) or not isinstance(data.get("changes"), list):
+        raise InputError(f"{where}: must be a mapping with 'labels', 'phrases' and 'changes'")
+    label = (data.get("labels") or {}).get("pattern")
+    if not label:
+        raise InputError(f"{where}: labels needs a pattern")
+    by_kind: Dict[str, List[str]] = {kind: [] for kind in SAID_KINDS}
+    anchors: List[str] = []
+    for index, row in enumerate(data["phrases"]):
+        here = f"{where}: phrases[{index}]"
+        if not isinstance(row, dict) or not row.get("id") or not row.get("pattern") or row.get("said") not in SAID_KINDS:
+            raise InputError(f"{here} needs id, pattern and said ({' or '.join(SAID_KINDS)})")
+        _compile(row["pattern"], here)
+        _cited(row, here)
+        words = pattern_anchors(str(row["pattern"]))
+        if words is None:
+            raise InputError(f"{here}: every alternative needs a literal word (the lines to read are found by them)")
+        anchors += words
+        by_kind[str(row["said"])].append(f"(?:{row['pattern']})")
+    rows: List[Change] = []
+    parts: List[str] = []
+    for index, row in enumerate(data["changes"]):
+        here = f"{where}: changes[{index}]"
+        if not isinstance(row, dict) or not all(row.get(k) for k in ("id", "pattern", "category", "meaning")):
+            raise InputError(f"{here} needs id, pattern, category and meaning")
+        if row["category"] not in CATEGORIES:
+            raise InputError(f"{here}.category '{row['category']}' is not one of {', '.join(CATEGORIES)}")
+        said = row.get("said")
+        if said is not None and said not in SAID_KINDS:
+            raise InputError(f"{here}.said must be one of {', '.join(SAID_KINDS)}")
+        _compile(row["pattern"], here)
+        _cited(row, here)
+        rows.append(Change(str(row["id"]), str(row["category"]), str(row["meaning"]), (str(said),) if said else SAID_KINDS))
+        parts.append(f"(?P<c{index}>{row['pattern']})")
+    label_words = pattern_anchors(str(label))
+    phrases = "|".join(f"(?P<{kind}>{'|'.join(found)})" for kind, found in by_kind.items() if found)
+    return Table(
+        label=_compile(label, f"{where}: labels"),
+        phrases=_compile(phrases, f"{where}: phrases"),
+        changes=_compile("|".join(parts), f"{where}: changes"),
+        rows=tuple(rows),
+        anchors=tuple(sorted({w.lower() for w in anchors + list(label_words or ("solved", "fixed", "resolved", "solution", "workaround", "fix"))})),
+    )
+
+
+def _cited(row: Dict[str, Any], here: str) -> None:
+    urls = source_urls(row.get("source"))
+    if not urls or len(urls) < 3:
+        raise InputError(f"{here}.source must list at least three public reports")
+
+
+@lru_cache(maxsize=1)
+def table() -> Table:
+    """The shipped table."""
+    return build(load_table(TABLE))
+
+
+# --- scope: what leaves a clause out ---------------------------------------------------------
+
+_CLAUSE_END = re.compile(r"(?:(?<!\b[ei]\.[ge])[.!?]+|;|\s[-\u2013]{1,2}\s|,?\s{1,4}(?:but|however|although|though|whereas|except)\b)(?=\s|$)|\n", re.IGNORECASE)
+"""Where a clause ends: a sentence's end (a full stop before a space: "6.8" and "rocm6.2" stay inside it),
+a semicolon, a dash set apart, or a contrast ("X fixed the first error, but Y still fails"). A colon does
+not end one: "Works now: I had to set ..." is one statement."""
+_SENTENCE_END = re.compile(r"(?<!\b[ei]\.[ge])[.!?]+(?=\s|$)")
+
+_NEGATED = re.compile(r"(?:\bnot|n't|\bnever|\bno|\bnothing|\bneither|\bnor|\bunable\s{1,4}to|\bfailed\s{1,4}to|\bcannot)\s{1,4}(?:[\w'-]{1,20}\s{1,4}){0,3}$", re.IGNORECASE)
+"""Words right before a phrase that deny it ("didn't fix it", "haven't been able to get it working")."""
+_FAILURE = re.compile(
+    r"\bstill\b|\bno\s{1,4}(?:luck|effect|change|difference|success|improvement|dice)\b|\b(?:did|does|do|has|have)\s{0,4}(?:n't|not)\s{1,4}(?:help|work|change|fix|solve|resolve)"
+    r"|\bwithout\s{1,4}(?:success|luck|any\s{1,4}(?:effect|change))\b|\bsame\s{1,4}(?:error|result|problem|issue|crash|thing|behaviou?r)\b"
+    r"|\b(?:partially|partly|somewhat|temporar\w{1,6}|sometimes|intermittent\w{0,4})\b|\bfor\s{1,4}a\s{1,4}(?:while|bit|moment)\b",
+    re.IGNORECASE,
+)
+"""Words of a failure or a partial fix anywhere in the clause ("still crashes after", "no luck with")."""
+_ADVICE_OR_CONDITION = re.compile(
+    r"\b(?:if|whether|unless|in\s{1,4}case|try|trying|maybe|perhaps|hopefully|hope|suggest\w{0,4}|recommend\w{0,4}|please|consider|probably|possibly|supposedly"
+    r"|should|would|could|might|shall)\b|\byou\s{1,4}(?:can|may|will|need|must|have\s{1,4}to|want|just|\w{1,12}\s{1,4}need)\b"
+    r"|\b(?:can|may|will|must)\s{1,4}(?:be\s{1,4})?(?:fix|solv|resolv|work|help)\w{0,3}\b|\b(?:think|thought|guess|suspect|assume|wonder\w{0,3}|not\s{1,4}sure|unsure)\b"
+    r"|\b(?:to|going\s{1,4}to|gonna|plan\s{1,4}to|want\s{1,4}to)\s{1,4}(?:fix|solve|resolve)\b",
+    re.IGNORECASE,
+)
+"""Advice, a condition, a plan or a doubt: "try X", "X should fix it", "if X fixes it", "you can fix that by",
+"I think X fixed it", "to fix it I tried X"."""
+_QUESTION_START = re.compile(r"^[\W_]{0,6}(?:does|did|do|would|could|should|can|will|is|are|has|have|was|were|any(?:one|body)|how|why|what|which|where)\b", re.IGNORECASE)
+_ELSEWHERE = re.compile(
+    PAST_OR_ELSEWHERE + r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS
+    + r"|\bfor\s{1,4}(?:him|her|them|others|other\s{1,4}(?:people|users)|some(?:one|body|\s{1,4}(?:people|users))|many(?:\s{1,4}people)?|most(?:\s{1,4}people)?|a\s{1,4}lot\s{1,4}of\s{1,4}people|those)\b"
+    r"|\b(?:he|she|they)\s{1,4}(?:fixed|solved|resolved|got|had|made)\b|\bfixed\s{1,4}(?:by|in)\s{1,4}(?:pr\b|pull\s{1,4}request|commit|#\d|version|release|the\s{1,4}(?:maintainers?|devs?|developers?))",
+    re.IGNORECASE,
+)
+"""Another person's or machine's experience, the past, a document, a template's example, or a fix made
+upstream ("Fixed by PR #16308", "fixed in the next release"): no change the reporter made here."""
+_QUOTED = re.compile(r"^\s{0,3}>")
+
+
+def _out_of_scope(clause: str, phrase: Optional["re.Match[str]"], question: bool) -> bool:
+    if question or _QUESTION_START.match(clause):
+        return True
+    if phrase is not None and _NEGATED.search(clause, 0, phrase.start()):
+        return True
+    return bool(_FAILURE.search(clause) or _ADVICE_OR_CONDITION.search(clause) or _ELSEWHERE.search(clause))
+
+
+def _clauses(text: str, start: int, end: int) -> List[Tuple[int, int, bool]]:
+    """(start, end, is a question) of each clause of ``text[start:end]``."""
+    out: List[Tuple[int, int, bool]] = []
+    position = start
+    for match in _CLAUSE_END.finditer(text, start, end):
+        out.append((position, match.start(), "?" in match.group(0)))
+        position = match.end()
+    if position < end:
+        out.append((position, end, False))
+    return out
+
+
+def _first_sentence_end(text: str, start: int) -> int:
+    match = _SENTENCE_END.search(text, start)
+    return match.start() if match else len(text)
+
+
+def read_line(text: str, labelled_from: Optional[int], rules: Optional[Table] = None) -> List[Tuple[Change, str]]:
+    """The resolution statements of one line: (row, clause) per change a clause in scope names.
+    ``labelled_from``: where the sentence a label stands for starts (None: the line has no label)."""
+    rules = rules or table()
+    text = text[:MAX_LINE]
+    labelled_end = _first_sentence_end(text, labelled_from) if labelled_from is not None else -1
+    found: List[Tuple[Change, str]] = []
+    for start, end, question in _clauses(text, 0, len(text)):
+        clause = text[start:end]
+        if not clause.strip():
+            continue
+        phrase = rules.phrases.search(clause)
+        under_label = labelled_from is not None and start < labelled_end and end > labelled_from
+        if phrase is None and not under_label:
+            continue
+        kinds = [k for k in SAID_KINDS if phrase is not None and phrase.group(k)] or list(SAID_KINDS)
+        if _out_of_scope(clause, phrase, question):
+            continue
+        for match in rules.changes.finditer(clause):
+            group = next((name for name, value in match.groupdict().items() if value is not None), None)
+            if group is None:
+                continue
+            row = rules.rows[int(group[1:])]
+            if any(kind in row.said for kind in kinds):
+                found.append((row, clause.strip()[:MAX_SAID]))
+    return found
+
+
+def parse(block: Block) -> List[Piece]:
+    """One piece per line that states a resolution; nothing for a block quoted from someone else or
+    introduced as another time or machine (its scope is not ``current``)."""
+    if block.scope != "current" or not block.lines:
+        return []
+    rules = table()
+    lines = block.lines
+    wanted = set(block.lines_with(rules.anchors))
+    pieces: List[Piece] = []
+    carried = False  # a label alone on its line: the next line is what it labels
+    for index, line in enumerate(lines):
+        if index not in wanted and not carried:
+            continue
+        if not line.text.strip():
+            continue  # a label's sentence may follow a blank line
+        if line.command or _QUOTED.match(line.raw):
+            carried = False
+            continue
+        text = line.text[:MAX_LINE]
+        label = rules.label.match(text) if index in wanted else None
+        labelled_from: Optional[int] = label.end() if label else (0 if carried else None)
+        carried = bool(label) and not text[label.end():].strip()
+        said = read_line(text, labelled_from, rules)
+        if said:
+            values = list(dict.fromkeys(f"{row.id}: {clause}" for row, clause in said))
+            pieces.append(make_piece(KIND, [line], [Observation(FACT, values, line, TRUST_PROSE)]))
+    return pieces
