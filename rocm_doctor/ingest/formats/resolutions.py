@@ -141,7 +141,7 @@ a semicolon, a dash set apart, or a contrast ("X fixed the first error, but Y st
 not end one: "Works now: I had to set ..." is one statement."""
 _SENTENCE_END = re.compile(r"(?<!\b[ei]\.[ge])[.!?]+(?=\s|$)")
 
-_NEGATED = re.compile(r"(?:\bnot|n't|\bnever|\bno|\bnothing|\bneither|\bnor|\bunable\s{1,4}to|\bfailed\s{1,4}to|\bcannot)\s{1,4}(?:[\w'-]{1,20}\s{1,4}){0,3}$", re.IGNORECASE)
+_NEGATED = re.compile(r"(?:\bnot|n't|\b(?:did|does|do|was|is|has|have|had|ca|wo|could|would)nt|\bnever|\bno|\bnothing|\bneither|\bnor|\bunable\s{1,4}to|\bfailed\s{1,4}to|\bcannot)\s{1,4}(?:[\w'-]{1,20}\s{1,4}){0,3}$", re.IGNORECASE)
 """Words right before a phrase that deny it ("didn't fix it", "haven't been able to get it working")."""
 _FAILURE = re.compile(
     r"\bstill\b|\bno\s{1,4}(?:luck|effect|change|difference|success|improvement|dice)\b|\b(?:did|does|do|has|have)\s{0,4}(?:n't|not)\s{1,4}(?:help|work|change|fix|solve|resolve)"
@@ -154,11 +154,11 @@ _ADVICE_OR_CONDITION = re.compile(
     r"\b(?:if|whether|unless|in\s{1,4}case|try|trying|maybe|perhaps|hopefully|hope|suggest\w{0,4}|recommend\w{0,4}|please|consider|probably|possibly|supposedly"
     r"|should|would|could|might|shall)\b|\byou\s{1,4}(?:can|may|will|need|must|have\s{1,4}to|want|just|\w{1,12}\s{1,4}need)\b"
     r"|\b(?:can|may|will|must)\s{1,4}(?:be\s{1,4})?(?:fix|solv|resolv|work|help)\w{0,3}\b|\b(?:think|thought|guess|suspect|assume|wonder\w{0,3}|not\s{1,4}sure|unsure)\b"
-    r"|\b(?:to|going\s{1,4}to|gonna|plan\s{1,4}to|want\s{1,4}to)\s{1,4}(?:fix|solve|resolve)\b",
+    r"|\b(?:going\s{1,4}to|gonna|plan\s{1,4}to|want\s{1,4}to|trying\s{1,4}to|tried\s{1,4}to|how\s{1,4}to|need\s{1,4}to)\s{1,4}(?:fix|solve|resolve)\b",
     re.IGNORECASE,
 )
 """Advice, a condition, a plan or a doubt: "try X", "X should fix it", "if X fixes it", "you can fix that by",
-"I think X fixed it", "to fix it I tried X"."""
+"I think X fixed it", "trying to fix it"."""
 _QUESTION_START = re.compile(r"^[\W_]{0,6}(?:does|did|do|would|could|should|can|will|is|are|has|have|was|were|any(?:one|body)|how|why|what|which|where)\b", re.IGNORECASE)
 _ELSEWHERE = re.compile(
     PAST_OR_ELSEWHERE + r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS
