@@ -169,14 +169,30 @@ _ELSEWHERE = re.compile(
 """Another person's or machine's experience, the past, a document, a template's example, or a fix made
 upstream ("Fixed by PR #16308", "fixed in the next release"): no change the reporter made here."""
 _QUOTED = re.compile(r"^\s{0,3}>")
+_WORD = re.compile(r"\w")
 
 
 def _out_of_scope(clause: str, phrase: Optional["re.Match[str]"], question: bool) -> bool:
+    """A clause that is no working fix of the reporter's own (the sentence's failure words are
+    looked for apart: :func:`_failed_sentences`)."""
     if question or _QUESTION_START.match(clause):
         return True
     if phrase is not None and _NEGATED.search(clause, 0, phrase.start()):
         return True
-    return bool(_FAILURE.search(clause) or _ADVICE_OR_CONDITION.search(clause) or _ELSEWHERE.search(clause))
+    return bool(_ADVICE_OR_CONDITION.search(clause) or _ELSEWHERE.search(clause))
+
+
+def _failed_sentences(text: str) -> List[Tuple[int, int]]:
+    """Spans of the sentences of ``text`` that hold a failure or a partial fix: a clause of them is
+    no resolution, even where the failure is in another clause ("it works now, but only partially",
+    "X fixed the first error; still crashes at sampling")."""
+    spans: List[Tuple[int, int]] = []
+    start = 0
+    for end in [m.start() for m in _SENTENCE_END.finditer(text)] + [len(text)]:
+        if _FAILURE.search(text, start, end):
+            spans.append((start, end))
+        start = end
+    return spans
 
 
 def _clauses(text: str, start: int, end: int) -> List[Tuple[int, int, bool]]:
@@ -202,10 +218,14 @@ def read_line(text: str, labelled_from: Optional[int], rules: Optional[Table] = 
     rules = rules or table()
     text = text[:MAX_LINE]
     labelled_end = _first_sentence_end(text, labelled_from) if labelled_from is not None else -1
+    failed = _failed_sentences(text)
+    at = 0  # the failed sentence at or after the clause (both lists run left to right: one pass)
     found: List[Tuple[Change, str]] = []
     for start, end, question in _clauses(text, 0, len(text)):
+        while at < len(failed) and failed[at][1] <= start:
+            at += 1
         clause = text[start:end]
-        if not clause.strip():
+        if not clause.strip() or (at < len(failed) and failed[at][0] <= start):
             continue
         phrase = rules.phrases.search(clause)
         under_label = labelled_from is not None and start < labelled_end and end > labelled_from
@@ -245,7 +265,7 @@ def parse(block: Block) -> List[Piece]:
         text = line.text[:MAX_LINE]
         label = rules.label.match(text) if index in wanted else None
         labelled_from: Optional[int] = label.end() if label else (0 if carried else None)
-        carried = bool(label) and not text[label.end():].strip()
+        carried = bool(label) and not _WORD.search(text, label.end())
         said = read_line(text, labelled_from, rules)
         if said:
             values = list(dict.fromkeys(f"{row.id}: {clause}" for row, clause in said))
