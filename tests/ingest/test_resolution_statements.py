@@ -84,6 +84,20 @@ def test_a_row_read_only_after_a_cause_phrase_is_not_read_after_a_fix_phrase() -
     assert rows("Adding export HSA_ENABLE_DXG_DETECTION=1 to .bashrc fixed it in WSL.") == ["wsl_runtime"]
 
 
+def test_a_sentence_wrapped_at_80_columns_is_read_as_one() -> None:
+    text = (
+        "Suddenly stopped detecting my AMD gpu which has been working fine for the past week,\n"
+        "turns out the problem was the automated installer uninstalls the right torch version\n"
+        "and puts the CUDA build of torch in its place.\n"
+    )
+    assert rows(text) == ["torch_from_rocm_index"]
+    assert rows(text.replace("\n", " ")) == rows(text)
+
+
+def test_a_negation_in_emphasis_is_still_a_negation() -> None:
+    assert rows("FWIW, adding `HSA_OVERRIDE_GFX_VERSION=10.3.0` does *not* fix the issue, it segfaults instead.") == []
+
+
 # --- each category ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize(

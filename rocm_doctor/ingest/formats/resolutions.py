@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Optional, Pattern, Tuple
 from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
 from rocm_doctor.ingest.anchors import pattern_anchors
-from rocm_doctor.ingest.blocks import Block, Line
+from rocm_doctor.ingest.blocks import Block, Line, may_be_wrapped
 from rocm_doctor.ingest.formats.common import DOCUMENT_SAYS, REPORTED_SPEECH, make_piece
 from rocm_doctor.ingest.model import TRUST_PROSE, Observation, Piece
 from rocm_doctor.ingest.signatures import PAST_OR_ELSEWHERE
@@ -141,7 +141,7 @@ a semicolon, a dash set apart, or a contrast ("X fixed the first error, but Y st
 not end one: "Works now: I had to set ..." is one statement."""
 _SENTENCE_END = re.compile(r"(?<!\b[ei]\.[ge])[.!?]+(?=\s|$)")
 
-_NEGATED = re.compile(r"(?:\bnot|n't|\b(?:did|does|do|was|is|has|have|had|ca|wo|could|would)nt|\bnever|\bno|\bnothing|\bneither|\bnor|\bunable\s{1,4}to|\bfailed\s{1,4}to|\bcannot)\s{1,4}(?:[\w'-]{1,20}\s{1,4}){0,3}$", re.IGNORECASE)
+_NEGATED = re.compile(r"(?:\bnot|n't|\b(?:did|does|do|was|is|has|have|had|ca|wo|could|would)nt|\bnever|\bno|\bnothing|\bneither|\bnor|\bunable\s{1,4}to|\bfailed\s{1,4}to|\bcannot)[*_~]{0,2}\s{1,4}(?:[\w'*_~-]{1,20}\s{1,4}){0,3}$", re.IGNORECASE)
 """Words right before a phrase that deny it ("didn't fix it", "haven't been able to get it working")."""
 _FAILURE = re.compile(
     r"\bstill\b|\bno\s{1,4}(?:luck|effect|change|difference|success|improvement|dice)\b|\b(?:did|does|do|has|have)\s{0,4}(?:n't|not)\s{1,4}(?:help|work|change|fix|solve|resolve)"
@@ -244,30 +244,68 @@ def read_line(text: str, labelled_from: Optional[int], rules: Optional[Table] = 
     return found
 
 
+JOINED = 4
+"""Lines of one sentence wrapped at 80 columns looked at on each side of a line that holds a phrase's word."""
+LABEL_REACH = 3
+"""Lines after a label alone on its line ("**Solved:**") that may hold the sentence it stands for."""
+
+
+def _readable(line: Line) -> bool:
+    """A line of the reporter's prose: not a command, not a line quoted from someone else (a whole paste
+    quoted in a reply has lost its margin before this), not blank."""
+    return bool(line.text.strip()) and not line.command and not _QUOTED.match(line.raw)
+
+
+def _joins(before: Line, after: Line, rules: Table) -> bool:
+    """The break between two lines may be one a wrapping tool made inside a sentence (and the second
+    line does not open with a label of its own)."""
+    return (_readable(before) and _readable(after) and rules.label.match(after.text[:MAX_LINE]) is None
+            and may_be_wrapped(before.text, after.text.strip()))
+
+
+def _sentence_lines(lines: Tuple[Line, ...], index: int, after: int, rules: Table) -> Tuple[int, int]:
+    """The first and last line of the wrapped text around line ``index``, not before line ``after + 1``."""
+    first = index
+    while first - 1 > after and index - first < JOINED and _joins(lines[first - 1], lines[first], rules):
+        first -= 1
+    last = index
+    while last + 1 < len(lines) and last - index < JOINED and _joins(lines[last], lines[last + 1], rules):
+        last += 1
+    return first, last
+
+
+def _joined(lines: Tuple[Line, ...], first: int, last: int) -> str:
+    return " ".join(line.text.strip() for line in lines[first : last + 1])[:MAX_LINE]
+
+
 def parse(block: Block) -> List[Piece]:
-    """One piece per line that states a resolution; nothing for a block quoted from someone else or
-    introduced as another time or machine (its scope is not ``current``)."""
+    """One piece per sentence (a line, or the lines a wrapping tool made of it) that states a resolution;
+    nothing for a block quoted from someone else or introduced as another time or machine (its scope is
+    not ``current``)."""
     if block.scope != "current" or not block.lines:
         return []
     rules = table()
     lines = block.lines
-    wanted = set(block.lines_with(rules.anchors))
     pieces: List[Piece] = []
-    carried = False  # a label alone on its line: the next line is what it labels
-    for index, line in enumerate(lines):
-        if index not in wanted and not carried:
+    done = -1  # the last line read: lines are read once, left to right
+    for index in block.lines_with(rules.anchors):
+        if index <= done or not _readable(lines[index]):
             continue
-        if not line.text.strip():
-            continue  # a label's sentence may follow a blank line
-        if line.command or _QUOTED.match(line.raw):
-            carried = False
-            continue
-        text = line.text[:MAX_LINE]
-        label = rules.label.match(text) if index in wanted else None
-        labelled_from: Optional[int] = label.end() if label else (0 if carried else None)
-        carried = bool(label) and not _WORD.search(text, label.end())
+        first, last = _sentence_lines(lines, index, done, rules)
+        text = _joined(lines, first, last)
+        done = last
+        label = rules.label.match(text)
+        labelled_from: Optional[int] = label.end() if label else None
+        if label is not None and not _WORD.search(text, label.end()):
+            # a label alone on its line: it stands for the next sentence
+            following = next((i for i in range(last + 1, min(len(lines), last + 1 + LABEL_REACH)) if lines[i].text.strip()), None)
+            if following is None or not _readable(lines[following]):
+                continue
+            first, last = _sentence_lines(lines, following, last, rules)
+            text, labelled_from, done = _joined(lines, first, last), 0, last
         said = read_line(text, labelled_from, rules)
         if said:
             values = list(dict.fromkeys(f"{row.id}: {clause}" for row, clause in said))
-            pieces.append(make_piece(KIND, [line], [Observation(FACT, values, line, TRUST_PROSE)]))
+            line = lines[first]
+            pieces.append(make_piece(KIND, list(lines[first : last + 1]), [Observation(FACT, values, line, TRUST_PROSE)]))
     return pieces
