@@ -201,6 +201,27 @@ def test_a_templates_example_or_the_past_is_no_resolution(text: str) -> None:
     assert rows(text) == []
 
 
+@pytest.mark.parametrize(
+    "text, row",
+    [
+        ("Thanks, now I have it working without disabling the iGPU. I had to use this: $env:HIP_VISIBLE_DEVICES=1", "igpu_hidden"),
+        ("It works now with HSA_OVERRIDE_GFX_VERSION=11.0.0 instead of reinstalling torch from the ROCm index.", "override_set"),
+    ],
+)
+def test_a_change_the_sentence_says_was_not_made_is_not_read(text: str, row: str) -> None:
+    assert rows(text) == [row]
+
+
+def test_another_threads_fix_is_no_resolution() -> None:
+    text = "I found a similar issue where the issue was solved after disabling the iGPU in the BIOS."
+    assert rows(text) == []
+
+
+def test_a_label_covers_a_numbered_list_on_its_line() -> None:
+    text = "Solution: 1. I found my architecture with rocminfo 2. rebuild pytorch with PYTORCH_ROCM_ARCH=gfx1030 and install it"
+    assert rows(text) == ["built_for_gfx"]
+
+
 def test_statements_that_disagree_give_no_category_and_no_finding() -> None:
     text = "Edit: adding my user to the render group fixed it.\nUpdate: HSA_OVERRIDE_GFX_VERSION=10.3.0 also did the trick.\n"
     assert sorted(rows(text)) == ["override_set", "render_group"]

@@ -135,11 +135,11 @@ def table() -> Table:
 
 # --- scope: what leaves a clause out ---------------------------------------------------------
 
-_CLAUSE_END = re.compile(r"(?:(?<!\b[ei]\.[ge])[.!?]+|;|\s[-\u2013]{1,2}\s|,?\s{1,4}(?:but|however|although|though|whereas|except)\b)(?=\s|$)|\n", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"(?:(?<!\b[ei]\.[ge])(?<![\s(]\d)(?<!^\d)[.!?]+|;|\s[-\u2013]{1,2}\s|,?\s{1,4}(?:but|however|although|though|whereas|except)\b)(?=\s|$)|\n", re.IGNORECASE)
 """Where a clause ends: a sentence's end (a full stop before a space: "6.8" and "rocm6.2" stay inside it),
 a semicolon, a dash set apart, or a contrast ("X fixed the first error, but Y still fails"). A colon does
 not end one: "Works now: I had to set ..." is one statement."""
-_SENTENCE_END = re.compile(r"(?<!\b[ei]\.[ge])[.!?]+(?=\s|$)")
+_SENTENCE_END = re.compile(r"(?<!\b[ei]\.[ge])(?<![\s(]\d)(?<!^\d)[.!?]+(?=\s|$)")
 
 _NEGATED = re.compile(r"(?:\bnot|n't|\b(?:did|does|do|was|is|has|have|had|ca|wo|could|would)nt|\bnever|\bno|\bnothing|\bneither|\bnor|\bunable\s{1,4}to|\bfailed\s{1,4}to|\bcannot)[*_~]{0,2}\s{1,4}(?:[\w'*_~-]{1,20}\s{1,4}){0,3}$", re.IGNORECASE)
 """Words right before a phrase that deny it ("didn't fix it", "haven't been able to get it working")."""
@@ -163,11 +163,18 @@ _QUESTION_START = re.compile(r"^[\W_]{0,6}(?:does|did|do|would|could|should|can|
 _ELSEWHERE = re.compile(
     PAST_OR_ELSEWHERE + r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS
     + r"|\bfor\s{1,4}(?:him|her|them|others|other\s{1,4}(?:people|users)|some(?:one|body|\s{1,4}(?:people|users))|many(?:\s{1,4}people)?|most(?:\s{1,4}people)?|a\s{1,4}lot\s{1,4}of\s{1,4}people|those)\b"
+    r"|\b(?:a|the|another|that|this)\s{1,4}(?:similar|related|linked|other|different|older)\s{1,4}(?:issue|thread|post|report|discussion)\b"
     r"|\b(?:he|she|they)\s{1,4}(?:fixed|solved|resolved|got|had|made)\b|\bfixed\s{1,4}(?:by|in)\s{1,4}(?:pr\b|pull\s{1,4}request|commit|#\d|version|release|the\s{1,4}(?:maintainers?|devs?|developers?))",
     re.IGNORECASE,
 )
-"""Another person's or machine's experience, the past, a document, a template's example, or a fix made
+"""Another person's or machine's experience, another thread's ("I found a similar issue where it was solved
+after disabling the iGPU": pytorch/pytorch#119637), the past, a document, a template's example, or a fix made
 upstream ("Fixed by PR #16308", "fixed in the next release"): no change the reporter made here."""
+_CHANGE_DENIED = re.compile(r"(?:\bwithout|\binstead\s{1,4}of|\brather\s{1,4}than|\bno\s{1,4}need\s{1,4}(?:to|for)|\b(?:do|did)\s{0,4}(?:n't|not)\s{1,4}need\s{1,4}to)\s{1,4}(?:\w{1,20}\s{1,4})?$", re.IGNORECASE)
+"""Words right before a change that deny it was made ("now I have it working without disabling the iGPU":
+ROCm/TheRock#5113, "no need to set the override")."""
+_TRIED = re.compile(r"\b(?:tried|try|trying|attempted|tested)\b", re.IGNORECASE)
+"""Under a label only ("Solved: ..."), a change the sentence says was tried is not the one that solved it."""
 _QUOTED = re.compile(r"^\s{0,3}>")
 _WORD = re.compile(r"\w")
 
@@ -207,17 +214,13 @@ def _clauses(text: str, start: int, end: int) -> List[Tuple[int, int, bool]]:
     return out
 
 
-def _first_sentence_end(text: str, start: int) -> int:
-    match = _SENTENCE_END.search(text, start)
-    return match.start() if match else len(text)
-
-
 def read_line(text: str, labelled_from: Optional[int], rules: Optional[Table] = None) -> List[Tuple[Change, str]]:
     """The resolution statements of one line: (row, clause) per change a clause in scope names.
-    ``labelled_from``: where the sentence a label stands for starts (None: the line has no label)."""
+    ``labelled_from``: where the text a label stands for starts, to the line's end ("Solution: 1. I found my
+    architecture 2. rebuild pytorch with PYTORCH_ROCM_ARCH=...": ROCm/legacy-rocm-build#1930); None: no label."""
     rules = rules or table()
     text = text[:MAX_LINE]
-    labelled_end = _first_sentence_end(text, labelled_from) if labelled_from is not None else -1
+    labelled_end = len(text) if labelled_from is not None else -1
     failed = _failed_sentences(text)
     at = 0  # the failed sentence at or after the clause (both lists run left to right: one pass)
     found: List[Tuple[Change, str]] = []
@@ -232,9 +235,11 @@ def read_line(text: str, labelled_from: Optional[int], rules: Optional[Table] = 
         if phrase is None and not under_label:
             continue
         kinds = [k for k in SAID_KINDS if phrase is not None and phrase.group(k)] or list(SAID_KINDS)
-        if _out_of_scope(clause, phrase, question):
+        if _out_of_scope(clause, phrase, question) or (phrase is None and _TRIED.search(clause)):
             continue
         for match in rules.changes.finditer(clause):
+            if _CHANGE_DENIED.search(clause, max(0, match.start() - 40), match.start()):
+                continue
             group = next((name for name, value in match.groupdict().items() if value is not None), None)
             if group is None:
                 continue
@@ -244,8 +249,9 @@ def read_line(text: str, labelled_from: Optional[int], rules: Optional[Table] = 
     return found
 
 
-JOINED = 4
-"""Lines of one sentence wrapped at 80 columns looked at on each side of a line that holds a phrase's word."""
+JOINED = 25
+"""Lines of one sentence wrapped at 80 columns looked at on each side of a line that holds a phrase's word
+(as many as :data:`MAX_LINE` characters fill at 80 columns: an unwrapped line is read that far too)."""
 LABEL_REACH = 3
 """Lines after a label alone on its line ("**Solved:**") that may hold the sentence it stands for."""
 
@@ -256,11 +262,16 @@ def _readable(line: Line) -> bool:
     return bool(line.text.strip()) and not line.command and not _QUOTED.match(line.raw)
 
 
+_ENDS_SENTENCE = re.compile(r"[.!?:]\W{0,3}$")
+
+
 def _joins(before: Line, after: Line, rules: Table) -> bool:
-    """The break between two lines may be one a wrapping tool made inside a sentence (and the second
-    line does not open with a label of its own)."""
-    return (_readable(before) and _readable(after) and rules.label.match(after.text[:MAX_LINE]) is None
-            and may_be_wrapped(before.text, after.text.strip()))
+    """The break between two lines may be one a wrapping tool made inside a sentence: the first line
+    does not end one, the second does not open with a label of its own. A paragraph of long lines that
+    each end a sentence (an unwrapped paste) is read line by line, as its wrapped copy is read sentence
+    by sentence: the same sentences either way."""
+    return (_readable(before) and _readable(after) and _ENDS_SENTENCE.search(before.text[-8:]) is None
+            and rules.label.match(after.text[:MAX_LINE]) is None and may_be_wrapped(before.text, after.text.strip()))
 
 
 def _sentence_lines(lines: Tuple[Line, ...], index: int, after: int, rules: Table) -> Tuple[int, int]:
