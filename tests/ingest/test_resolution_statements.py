@@ -94,6 +94,10 @@ def test_a_sentence_wrapped_at_80_columns_is_read_as_one() -> None:
     assert rows(text.replace("\n", " ")) == rows(text)
 
 
+def test_a_line_that_introduces_the_change_on_the_next_line_is_read_with_it() -> None:
+    assert rows("So currently, the only workaround I found is setting:\nCUDA_VISIBLE_DEVICES=1\n") == ["igpu_hidden"]
+
+
 def test_a_negation_in_emphasis_is_still_a_negation() -> None:
     assert rows("FWIW, adding `HSA_OVERRIDE_GFX_VERSION=10.3.0` does *not* fix the issue, it segfaults instead.") == []
 

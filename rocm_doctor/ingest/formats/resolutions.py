@@ -146,7 +146,7 @@ _NEGATED = re.compile(r"(?:\bnot|n't|\b(?:did|does|do|was|is|has|have|had|ca|wo|
 _FAILURE = re.compile(
     r"\bstill\b|\bno\s{1,4}(?:luck|effect|change|difference|success|improvement|dice)\b|\b(?:did|does|do|has|have)\s{0,4}(?:n't|not)\s{1,4}(?:help|work|change|fix|solve|resolve)"
     r"|\bwithout\s{1,4}(?:success|luck|any\s{1,4}(?:effect|change))\b|\bsame\s{1,4}(?:error|result|problem|issue|crash|thing|behaviou?r)\b"
-    r"|\b(?:partially|partly|somewhat|temporar\w{1,6}|sometimes|intermittent\w{0,4})\b|\bfor\s{1,4}a\s{1,4}(?:while|bit|moment)\b",
+    r"|\b(?:partially|partly|somewhat|temporar\w{1,6}|sometimes|intermittent\w{0,4})\b|\bfor\s{1,4}a\s{1,4}(?:while|bit|moment|day|few\s{1,4}\w{1,10})\b|\bthen\s{1,4}(?:it\s{1,4})?(?:crash|fail|broke|hang|froze)\w{0,3}\b",
     re.IGNORECASE,
 )
 """Words of a failure or a partial fix anywhere in the clause ("still crashes after", "no luck with")."""
@@ -262,16 +262,21 @@ def _readable(line: Line) -> bool:
     return bool(line.text.strip()) and not line.command and not _QUOTED.match(line.raw)
 
 
-_ENDS_SENTENCE = re.compile(r"[.!?:]\W{0,3}$")
+_ENDS_SENTENCE = re.compile(r"[.!?]\W{0,3}$")
+_INTRODUCES = re.compile(r":[\s*_`]{0,4}$")
 
 
 def _joins(before: Line, after: Line, rules: Table) -> bool:
-    """The break between two lines may be one a wrapping tool made inside a sentence: the first line
-    does not end one, the second does not open with a label of its own. A paragraph of long lines that
-    each end a sentence (an unwrapped paste) is read line by line, as its wrapped copy is read sentence
-    by sentence: the same sentences either way."""
-    return (_readable(before) and _readable(after) and _ENDS_SENTENCE.search(before.text[-8:]) is None
-            and rules.label.match(after.text[:MAX_LINE]) is None and may_be_wrapped(before.text, after.text.strip()))
+    """The break between two lines is inside one statement: a wrapping tool made it inside a sentence
+    (the first line does not end one), or the first line introduces the second ("the only workaround I
+    found is setting:" / "CUDA_VISIBLE_DEVICES=1": ROCm/TheRock#3392); the second does not open with a
+    label of its own. A paragraph of long lines that each end a sentence (an unwrapped paste) is read
+    line by line, as its wrapped copy is read sentence by sentence: the same sentences either way."""
+    if not (_readable(before) and _readable(after)) or rules.label.match(after.text[:MAX_LINE]) is not None:
+        return False
+    if _INTRODUCES.search(before.text[-8:]):
+        return True
+    return _ENDS_SENTENCE.search(before.text[-8:]) is None and may_be_wrapped(before.text, after.text.strip())
 
 
 def _sentence_lines(lines: Tuple[Line, ...], index: int, after: int, rules: Table) -> Tuple[int, int]:
