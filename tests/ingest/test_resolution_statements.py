@@ -58,6 +58,33 @@ def test_a_resolution_is_read_whichever_order_the_change_and_the_phrase_come_in(
     assert rows(text) == ["override_set"]
 
 
+@pytest.mark.parametrize(
+    "text, row",
+    [
+        ("I have updated to the latest Adrenalin Drivers (26.1.1). AMD Chat is working correctly.", "kernel_or_driver_changed"),
+        ("I set HSA_OVERRIDE_GFX_VERSION=10.3.0. Now it works.", "override_set"),
+    ],
+)
+def test_a_success_right_after_the_reporters_own_step_names_that_step(text: str, row: str) -> None:
+    assert rows(text) == [row]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I updated my driver from 24.9.1 to 24.10.1 (latest available version), but the issue still persists.",
+        "I set HSA_OVERRIDE_GFX_VERSION=10.3.0. Still crashes.",
+        "Someone set HSA_OVERRIDE_GFX_VERSION=10.3.0. Now it works.",
+    ],
+)
+def test_a_step_followed_by_a_failure_or_taken_by_someone_else_names_no_fix(text: str) -> None:
+    assert rows(text) == []
+
+
+def test_a_change_that_worked_on_my_card_is_read() -> None:
+    assert rows("export HSA_OVERRIDE_GFX_VERSION=10.3.0 worked on my navi10 card (5700xt)") == ["override_set"]
+
+
 def test_a_label_alone_on_its_line_makes_the_next_sentence_a_resolution() -> None:
     text = "torch.cuda.is_available() is False on my RX 7900 XTX.\n\n**Solved:**\nmy user was not in the render group.\n"
     assert rows(text) == ["render_group"]

@@ -175,6 +175,14 @@ _CHANGE_DENIED = re.compile(r"(?:\bwithout|\binstead\s{1,4}of|\brather\s{1,4}tha
 ROCm/TheRock#5113, "no need to set the override")."""
 _TRIED = re.compile(r"\b(?:tried|try|trying|attempted|tested)\b", re.IGNORECASE)
 """Under a label only ("Solved: ..."), a change the sentence says was tried is not the one that solved it."""
+_OWN_STEP = re.compile(
+    r"^\W{0,4}(?:(?:then|so|and|ok|okay|well),?\s{1,4})?I\s{1,4}(?:have\s{1,4}|had\s{1,4}|just\s{1,4}|then\s{1,4}|finally\s{1,4}|also\s{1,4})?"
+    r"(?:[a-z]{2,20}ed|set|put|built|rebuilt|ran|made|got\s{1,4}rid\s{1,4}of|went\s{1,4}back)\b",
+    re.IGNORECASE,
+)
+"""A clause that tells a step the reporter took ("I have updated to the latest Adrenalin driver", "I set
+HSA_OVERRIDE_GFX_VERSION=10.3.0"): a success right after it ("AMD Chat is working correctly", "Now it
+works") says that step made it work."""
 _QUOTED = re.compile(r"^\s{0,3}>")
 _WORD = re.compile(r"\w")
 
@@ -224,29 +232,45 @@ def read_line(text: str, labelled_from: Optional[int], rules: Optional[Table] = 
     failed = _failed_sentences(text)
     at = 0  # the failed sentence at or after the clause (both lists run left to right: one pass)
     found: List[Tuple[Change, str]] = []
+    step = ""  # the clause before, when it is the reporter's own step in scope ("I updated the driver.")
     for start, end, question in _clauses(text, 0, len(text)):
         while at < len(failed) and failed[at][1] <= start:
             at += 1
         clause = text[start:end]
+        before, step = step, ""
         if not clause.strip() or (at < len(failed) and failed[at][0] <= start):
             continue
         phrase = rules.phrases.search(clause)
         under_label = labelled_from is not None and start < labelled_end and end > labelled_from
         if phrase is None and not under_label:
+            if _OWN_STEP.match(clause) and not question and not _out_of_scope(clause, None, False):
+                step = clause
             continue
         kinds = [k for k in SAID_KINDS if phrase is not None and phrase.group(k)] or list(SAID_KINDS)
         if _out_of_scope(clause, phrase, question) or (phrase is None and _TRIED.search(clause)):
             continue
-        for match in rules.changes.finditer(clause):
-            if _CHANGE_DENIED.search(clause, max(0, match.start() - 40), match.start()):
-                continue
-            group = next((name for name, value in match.groupdict().items() if value is not None), None)
-            if group is None:
-                continue
-            row = rules.rows[int(group[1:])]
-            if any(kind in row.said for kind in kinds):
-                found.append((row, clause.strip()[:MAX_SAID]))
+        said = _changes(clause, kinds, rules)
+        if not said and before and phrase is not None and phrase.group("fix"):
+            # "I have updated to the latest Adrenalin driver (26.1.1). AMD Chat is working correctly."
+            said = _changes(before, kinds, rules)
+            clause = f"{before.strip()}. {clause.strip()}"
+        found += [(row, clause.strip()[:MAX_SAID]) for row in said]
     return found
+
+
+def _changes(clause: str, kinds: List[str], rules: Table) -> List[Change]:
+    """The change rows a clause names (each match's row, in order), less a change the clause denies was made."""
+    out: List[Change] = []
+    for match in rules.changes.finditer(clause):
+        if _CHANGE_DENIED.search(clause, max(0, match.start() - 40), match.start()):
+            continue
+        group = next((name for name, value in match.groupdict().items() if value is not None), None)
+        if group is None:
+            continue
+        row = rules.rows[int(group[1:])]
+        if any(kind in row.said for kind in kinds):
+            out.append(row)
+    return out
 
 
 JOINED = 25
