@@ -152,12 +152,13 @@ _FAILURE = re.compile(
 """Words of a failure or a partial fix anywhere in the clause ("still crashes after", "no luck with")."""
 _ADVICE_OR_CONDITION = re.compile(
     r"\b(?:if|whether|unless|in\s{1,4}case|try|trying|maybe|perhaps|hopefully|hope|suggest\w{0,4}|recommend\w{0,4}|please|consider|probably|possibly|supposedly"
-    r"|should|would|could|might|shall)\b|\byou\s{1,4}(?:can|may|will|need|must|have\s{1,4}to|want|just|\w{1,12}\s{1,4}need)\b"
+    r"|should|would|could|might|shall|psa|for\s{1,4}any(?:one|body)(?:\s{1,4}(?:else|searching|reading|who))?|for\s{1,4}future\s{1,4}readers)\b|\byou\s{1,4}(?:can|may|will|need|must|have\s{1,4}to|want|just|\w{1,12}\s{1,4}need)\b"
     r"|\b(?:can|may|will|must)\s{1,4}(?:be\s{1,4})?(?:fix|solv|resolv|work|help)\w{0,3}\b|\b(?:think|thought|guess|suspect|assume|wonder\w{0,3}|not\s{1,4}sure|unsure)\b"
     r"|\b(?:going\s{1,4}to|gonna|plan\s{1,4}to|want\s{1,4}to|trying\s{1,4}to|tried\s{1,4}to|how\s{1,4}to|need\s{1,4}to)\s{1,4}(?:fix|solve|resolve)\b",
     re.IGNORECASE,
 )
 """Advice, a condition, a plan or a doubt: "try X", "X should fix it", "if X fixes it", "you can fix that by",
+"For anyone searching: <error> is solved by X" (a general statement addressed to others),
 "I think X fixed it", "trying to fix it"."""
 _QUESTION_START = re.compile(r"^[\W_]{0,6}(?:does|did|do|would|could|should|can|will|is|are|has|have|was|were|any(?:one|body)|how|why|what|which|where)\b", re.IGNORECASE)
 _ELSEWHERE = re.compile(
