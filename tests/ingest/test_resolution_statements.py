@@ -21,6 +21,7 @@ from rocm_doctor.ingest.formats import resolutions
 from rocm_doctor.judge.derived import Tables
 from rocm_doctor.judge.derived_facts.resolutions import resolution_category
 from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.model.rules import Rule
 from rocm_doctor.pipeline import evaluate
 
 
@@ -328,3 +329,26 @@ def test_a_long_hostile_paste_is_read_in_linear_time(unit: str) -> None:
     t_short = min(_cpu_seconds(short) for _ in range(2))
     t_long = min(_cpu_seconds(long) for _ in range(2))
     assert t_long <= 24 * t_short + 0.05
+
+
+# --- reading order --------------------------------------------------------------------------
+
+def _order_rule(rule_id: str, severity: str, when: dict, rank: str = "normal") -> "Rule":
+    return Rule.model_validate({
+        "id": rule_id, "name": f"order-{rule_id.lower()}", "severity": severity, "category": "env", "area": "env",
+        "rank": rank, "when": when, "title": rule_id, "message": rule_id, "explanation": "test rule",
+        "references": [{"url": "https://example.org/test"}],
+    })
+
+
+def test_the_reporters_statement_of_the_fix_reads_with_the_findings_that_explain_the_error() -> None:
+    base = load_baseline(Path(__file__).resolve().parent.parent / "rule_cases" / "baseline.json")
+    facts = Facts.from_dict(overlay(base, {"symptoms": {"signatures": {"status": "known", "value": ["segfault"], "source": "test"}}}))
+    always = {"fact": "torch.version", "exists": True}
+    rules = [
+        _order_rule("TST931", "warning", always),  # explains nothing the report shows
+        _order_rule("TST932", "warning", always, rank="reported-fix"),
+        _order_rule("TST933", "error", {"all": [always, {"fact": "symptoms.signatures", "contains": "segfault"}]}),
+    ]
+    # the stated fix outranks a warning that explains nothing; severity orders it after an error of its tier
+    assert [f.id for f in evaluate(rules, facts).findings] == ["TST933", "TST932", "TST931"]
