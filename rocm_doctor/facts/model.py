@@ -434,6 +434,10 @@ class SymptomFacts(Section):
     """The ollama releases the report shows running (``ollama version is 0.12.5``, the image tag
     ``ollama/ollama:0.12.5-rocm``, the server's ``(version 0.5.4)``, the issue form's "Ollama version"):
     ollama ships its own ROCm build, whose gfx targets change between releases."""
+    resolutions: Fact[List[str]] = _fact()
+    """What the reporter says made the problem go away or turned out to be its cause ("setting
+    HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it"), as ``<row id>: <the sentence>``, the row being the change's
+    in rules/data/resolution_statements.yaml."""
     earlier: Fact[List[str]] = _fact()
     """What a pasted report shows of an earlier state it introduces as such ("Last working
     environment:", "before the update", "on my other machine"), as ``path=value``: evidence of what

@@ -55,6 +55,7 @@ from rocm_doctor.ingest.formats import (
     pip,
     pip_show,
     python_session,
+    resolutions,
     rocminfo,
     smi,
     system,
@@ -118,6 +119,7 @@ PARSERS: List[Tuple[Parser, Gate, bool]] = [
     (python_session.parse, _has("torch"), SAMPLE),
     (fields.parse, _always, SAMPLE),
     (mentions.parse, _always, SAMPLE),
+    (resolutions.parse, _always, SAMPLE),
     (container_devices.parse, _has("renderd"), SAMPLE),
     (container_groups.parse, _has("group-add", "group_add", "--user", "-u ", "user:", "root user", "runasuser", "runasnonroot", "ged user", "supplementalgroups", "non-root", "non root", "nonroot", "unprivileged", "\nuser ", "podman"), SAMPLE),
     (env_settings.parse, lambda block: "=" in block.text or "set" in block.lower or "env" in block.lower or "echo" in block.lower, SAMPLE),
@@ -128,7 +130,7 @@ whether it reads every line (tool outputs where each of many alike lines is one 
 block without its many-times-repeated lines (free text: :func:`~rocm_doctor.ingest.blocks.without_repeats`)."""
 
 
-SOFT_KINDS = ("report-fields", "python-session", "mentions", packages.NAMED_KIND, install_log.KIND)
+SOFT_KINDS = ("report-fields", "python-session", "mentions", packages.NAMED_KIND, install_log.KIND, resolutions.KIND)
 """Recognisers of loose text; inside a tool's output they add nothing and are dropped."""
 
 PROMPT_KINDS = ("shell-prompt",)

@@ -104,6 +104,9 @@ the bug is, e.g. the GPU is not detected", "<!-- Describe the problem ... -->": 
 bug-report templates word their placeholders so; the reporter did not write them about this machine);
 "before" with a gerund or a command is an order of steps
 ("I had to set HSA_OVERRIDE_GFX_VERSION before calling `ollama serve`": NixOS/nixpkgs#332446), not the past."""
+PAST_OR_ELSEWHERE = _PAST_OR_ELSEWHERE
+"""The same words for other prose readers (:mod:`rocm_doctor.ingest.formats.resolutions`): a sentence that holds
+them speaks of a past state, another machine or person, a document or a template's example."""
 _PAST_OR_ELSEWHERE_AFTER = r"\b(?:" + _NOT_NOW_OR_HERE + r"|" + _EXAMPLE_MARKS + r")\b"
 """The same words looked for after a statement in its sentence, less "for example" (:data:`_FOR_EXAMPLE`)."""
 _ANOTHERS_LABEL = r"(?![^\S\n]{0,8}[^\w\n]{0,4}(?:\w{1,20}\s{1,4}){0,3}?" + _ANOTHERS_MACHINE + r"\b[^.!?:\n]{0,40}:)"

@@ -57,9 +57,10 @@ RuleBasis = Literal["primary-source", "community-report"]
 """What a rule's claim rests on: a primary source (code at a tag, AMD's documentation, a
 maintainer's statement) or only reports from users that no primary source confirms."""
 
-RuleRank = Literal["normal", "catch-all", "weak-inference", "fallback"]
-"""Where a rule's findings go in the order a reader reads them, after every other
-problem and in this order: ``catch-all`` for a rule that fires on any report of a kind (a platform's
+RuleRank = Literal["normal", "reported-fix", "catch-all", "weak-inference", "fallback"]
+"""Where a rule's findings go in the order a reader reads them: ``reported-fix`` for a finding that
+rests on the reporter's own statement of what fixed the problem (RD557), read with the findings that
+explain an error the report shows (first); the others after every other problem and in this order: ``catch-all`` for a rule that fires on any report of a kind (a platform's
 checklist; left out when a ``normal`` error or warning of its category and area fired), ``fallback`` for the finding that says nothing else explains an error (it still names an
 error the report shows), ``weak-inference`` for one that rests on a guess (an iGPU next to the GPU,
 whose use the report does not show)."""

@@ -1,0 +1,352 @@
+"""Resolution statements: what a reporter says made the problem go away, or what its cause turned out to be.
+
+A report often ends with the answer: "EDIT: solved it, setting HSA_OVERRIDE_GFX_VERSION=10.3.0 before
+launching fixed it", "the culprit was HIP_VISIBLE_DEVICES set in my .bashrc", "Solved by updating the
+Adrenalin driver". The table ``rules/data/resolution_statements.yaml`` holds the resolution wordings
+(``phrases``, and ``labels`` such as "Solved:") and, per finding category, the words of the change or
+cause (``changes``). This reader knows no particular change: it cuts each line into sentences and
+clauses, keeps a clause that holds a phrase (or follows a label) and a change row's words, and leaves
+out a clause whose scope is not the reporter's own working fix: a negation ("didn't fix it"), a failure
+("still crashes", "no luck"), a question, advice or a condition ("try X", "X should fix it", "if X
+fixes it"), another person's or machine's experience, the past, a document or a template's example
+(the words :data:`rocm_doctor.ingest.signatures.PAST_OR_ELSEWHERE` and :data:`.common.REPORTED_SPEECH`
+name), and a line quoted from someone else (``> ...`` amid the reporter's own lines).
+
+Each statement becomes ``"<row id>: <clause>"`` in ``symptoms.resolutions``. Linear in the input: the
+lines are found by the phrases' anchor words (``str.find``), each found line is cut once, and each
+clause is searched by one combined pattern per kind (phrases, changes, scope words).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Dict, List, Optional, Pattern, Tuple
+
+from rocm_doctor.data import load_table
+from rocm_doctor.errors import InputError
+from rocm_doctor.ingest.anchors import pattern_anchors
+from rocm_doctor.ingest.blocks import Block, Line, may_be_wrapped
+from rocm_doctor.ingest.formats.common import DOCUMENT_SAYS, REPORTED_SPEECH, make_piece
+from rocm_doctor.ingest.model import TRUST_PROSE, Observation, Piece
+from rocm_doctor.ingest.signatures import PAST_OR_ELSEWHERE
+from rocm_doctor.knowledge._tables import source_urls
+from rocm_doctor.model.rules import CATEGORIES
+
+TABLE = "resolution_statements"
+KIND = "resolution"
+FACT = "symptoms.resolutions"
+MAX_LINE = 2000
+"""Longer lines are cut before reading (a sentence is shorter)."""
+MAX_SAID = 240
+"""Characters of a clause kept in the fact (what the finding quotes)."""
+SAID_KINDS = ("fix", "cause")
+
+
+@dataclass(frozen=True)
+class Change:
+    """A row of ``changes``: the words of one change or cause, and its finding category."""
+
+    id: str
+    category: str
+    meaning: str
+    said: Tuple[str, ...]
+    """The phrase kinds the row is read after: ``fix`` and ``cause``, or ``cause`` only."""
+
+
+@dataclass(frozen=True)
+class Table:
+    label: Pattern[str]
+    phrases: Pattern[str]
+    """Every phrase, one named group per kind (``fix``, ``cause``)."""
+    changes: Pattern[str]
+    """Every change row as a named group ``c<index>``, in table order (the first wins at one place)."""
+    rows: Tuple[Change, ...]
+    anchors: Tuple[str, ...]
+    """Lower-case words every phrase or label match holds one of: the lines worth reading."""
+
+
+def _compile(text: Any, where: str) -> Pattern[str]:
+    try:
+        return re.compile(str(text), re.IGNORECASE)
+    except re.error as exc:
+        raise InputError(f"{where}: invalid regex ({exc})") from None
+
+
+def build(data: Any) -> Table:
+    """The table's rows checked and compiled; a malformed row is an InputError naming it."""
+    where = f"rules/data/{TABLE}.yaml"
+    if not isinstance(data, dict) or not isinstance(data.get("phrases"), list) or not isinstance(data.get("changes"), list):
+        raise InputError(f"{where}: must be a mapping with 'labels', 'phrases' and 'changes'")
+    label = (data.get("labels") or {}).get("pattern")
+    if not label:
+        raise InputError(f"{where}: labels needs a pattern")
+    by_kind: Dict[str, List[str]] = {kind: [] for kind in SAID_KINDS}
+    anchors: List[str] = []
+    for index, row in enumerate(data["phrases"]):
+        here = f"{where}: phrases[{index}]"
+        if not isinstance(row, dict) or not row.get("id") or not row.get("pattern") or row.get("said") not in SAID_KINDS:
+            raise InputError(f"{here} needs id, pattern and said ({' or '.join(SAID_KINDS)})")
+        _compile(row["pattern"], here)
+        _cited(row, here)
+        words = pattern_anchors(str(row["pattern"]))
+        if words is None:
+            raise InputError(f"{here}: every alternative needs a literal word (the lines to read are found by them)")
+        anchors += words
+        by_kind[str(row["said"])].append(f"(?:{row['pattern']})")
+    rows: List[Change] = []
+    parts: List[str] = []
+    for index, row in enumerate(data["changes"]):
+        here = f"{where}: changes[{index}]"
+        if not isinstance(row, dict) or not all(row.get(k) for k in ("id", "pattern", "category", "meaning")):
+            raise InputError(f"{here} needs id, pattern, category and meaning")
+        if row["category"] not in CATEGORIES:
+            raise InputError(f"{here}.category '{row['category']}' is not one of {', '.join(CATEGORIES)}")
+        said = row.get("said")
+        if said is not None and said not in SAID_KINDS:
+            raise InputError(f"{here}.said must be one of {', '.join(SAID_KINDS)}")
+        _compile(row["pattern"], here)
+        _cited(row, here)
+        rows.append(Change(str(row["id"]), str(row["category"]), str(row["meaning"]), (str(said),) if said else SAID_KINDS))
+        parts.append(f"(?P<c{index}>{row['pattern']})")
+    label_words = pattern_anchors(str(label))
+    phrases = "|".join(f"(?P<{kind}>{'|'.join(found)})" for kind, found in by_kind.items() if found)
+    return Table(
+        label=_compile(label, f"{where}: labels"),
+        phrases=_compile(phrases, f"{where}: phrases"),
+        changes=_compile("|".join(parts), f"{where}: changes"),
+        rows=tuple(rows),
+        anchors=tuple(sorted({w.lower() for w in anchors + list(label_words or ("solved", "fixed", "resolved", "solution", "workaround", "fix"))})),
+    )
+
+
+def _cited(row: Dict[str, Any], here: str) -> None:
+    urls = source_urls(row.get("source"))
+    if not urls or len(urls) < 3:
+        raise InputError(f"{here}.source must list at least three public reports")
+
+
+@lru_cache(maxsize=1)
+def table() -> Table:
+    """The shipped table."""
+    return build(load_table(TABLE))
+
+
+# --- scope: what leaves a clause out ---------------------------------------------------------
+
+_CLAUSE_END = re.compile(r"(?:(?<!\b[ei]\.[ge])(?<![\s(]\d)(?<!^\d)[.!?]+|;|\s[-\u2013]{1,2}\s|,?\s{1,4}(?:but|however|although|though|whereas|except)\b)(?=\s|$)|\n", re.IGNORECASE)
+"""Where a clause ends: a sentence's end (a full stop before a space: "6.8" and "rocm6.2" stay inside it),
+a semicolon, a dash set apart, or a contrast ("X fixed the first error, but Y still fails"). A colon does
+not end one: "Works now: I had to set ..." is one statement."""
+_SENTENCE_END = re.compile(r"(?<!\b[ei]\.[ge])(?<![\s(]\d)(?<!^\d)[.!?]+(?=\s|$)")
+
+_NEGATED = re.compile(r"(?:\bnot|n't|\b(?:did|does|do|was|is|has|have|had|ca|wo|could|would)nt|\bnever|\bno|\bnothing|\bneither|\bnor|\bunable\s{1,4}to|\bfailed\s{1,4}to|\bcannot)[*_~]{0,2}\s{1,4}(?:[\w'*_~-]{1,20}\s{1,4}){0,3}$", re.IGNORECASE)
+"""Words right before a phrase that deny it ("didn't fix it", "haven't been able to get it working")."""
+_FAILURE = re.compile(
+    r"\bstill\b|\bno\s{1,4}(?:luck|effect|change|difference|success|improvement|dice)\b|\b(?:did|does|do|has|have)\s{0,4}(?:n't|not)\s{1,4}(?:help|work|change|fix|solve|resolve)"
+    r"|\bwithout\s{1,4}(?:success|luck|any\s{1,4}(?:effect|change))\b|\bsame\s{1,4}(?:error|result|problem|issue|crash|thing|behaviou?r)\b"
+    r"|\b(?:partially|partly|somewhat|temporar\w{1,6}|sometimes|intermittent\w{0,4})\b|\bfor\s{1,4}a\s{1,4}(?:while|bit|moment|day|few\s{1,4}\w{1,10})\b|\bthen\s{1,4}(?:it\s{1,4})?(?:crash|fail|broke|hang|froze)\w{0,3}\b",
+    re.IGNORECASE,
+)
+"""Words of a failure or a partial fix anywhere in the clause ("still crashes after", "no luck with")."""
+_ADVICE_OR_CONDITION = re.compile(
+    r"\b(?:if|whether|unless|in\s{1,4}case|try|trying|maybe|perhaps|hopefully|hope|suggest\w{0,4}|recommend\w{0,4}|please|consider|probably|possibly|supposedly"
+    r"|should|would|could|might|shall|psa|for\s{1,4}any(?:one|body)(?:\s{1,4}(?:else|searching|reading|who))?|for\s{1,4}future\s{1,4}readers)\b|\byou\s{1,4}(?:can|may|will|need|must|have\s{1,4}to|want|just|\w{1,12}\s{1,4}need)\b"
+    r"|\b(?:can|may|will|must)\s{1,4}(?:be\s{1,4})?(?:fix|solv|resolv|work|help)\w{0,3}\b|\b(?:think|thought|guess|suspect|assume|wonder\w{0,3}|not\s{1,4}sure|unsure)\b"
+    r"|\b(?:going\s{1,4}to|gonna|plan\s{1,4}to|want\s{1,4}to|trying\s{1,4}to|tried\s{1,4}to|how\s{1,4}to|need\s{1,4}to)\s{1,4}(?:fix|solve|resolve)\b",
+    re.IGNORECASE,
+)
+"""Advice, a condition, a plan or a doubt: "try X", "X should fix it", "if X fixes it", "you can fix that by",
+"For anyone searching: <error> is solved by X" (a general statement addressed to others),
+"I think X fixed it", "trying to fix it"."""
+_QUESTION_START = re.compile(r"^[\W_]{0,6}(?:does|did|do|would|could|should|can|will|is|are|has|have|was|were|any(?:one|body)|how|why|what|which|where)\b", re.IGNORECASE)
+_ELSEWHERE = re.compile(
+    PAST_OR_ELSEWHERE + r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS
+    + r"|\bfor\s{1,4}(?:him|her|them|others|other\s{1,4}(?:people|users)|some(?:one|body|\s{1,4}(?:people|users))|many(?:\s{1,4}people)?|most(?:\s{1,4}people)?|a\s{1,4}lot\s{1,4}of\s{1,4}people|those)\b"
+    r"|\b(?:a|the|another|that|this)\s{1,4}(?:similar|related|linked|other|different|older)\s{1,4}(?:issue|thread|post|report|discussion)\b"
+    r"|\b(?:he|she|they)\s{1,4}(?:fixed|solved|resolved|got|had|made)\b|\bfixed\s{1,4}(?:by|in)\s{1,4}(?:pr\b|pull\s{1,4}request|commit|#\d|version|release|the\s{1,4}(?:maintainers?|devs?|developers?))",
+    re.IGNORECASE,
+)
+"""Another person's or machine's experience, another thread's ("I found a similar issue where it was solved
+after disabling the iGPU": pytorch/pytorch#119637), the past, a document, a template's example, or a fix made
+upstream ("Fixed by PR #16308", "fixed in the next release"): no change the reporter made here."""
+_CHANGE_DENIED = re.compile(r"(?:\bwithout|\binstead\s{1,4}of|\brather\s{1,4}than|\bno\s{1,4}need\s{1,4}(?:to|for)|\b(?:do|did)\s{0,4}(?:n't|not)\s{1,4}need\s{1,4}to)\s{1,4}(?:\w{1,20}\s{1,4})?$", re.IGNORECASE)
+"""Words right before a change that deny it was made ("now I have it working without disabling the iGPU":
+ROCm/TheRock#5113, "no need to set the override")."""
+_TRIED = re.compile(r"\b(?:tried|try|trying|attempted|tested)\b", re.IGNORECASE)
+"""Under a label only ("Solved: ..."), a change the sentence says was tried is not the one that solved it."""
+_OWN_STEP = re.compile(
+    r"^\W{0,4}(?:(?:then|so|and|ok|okay|well),?\s{1,4})?I\s{1,4}(?:have\s{1,4}|had\s{1,4}|just\s{1,4}|then\s{1,4}|finally\s{1,4}|also\s{1,4})?"
+    r"(?:[a-z]{2,20}ed|set|put|built|rebuilt|ran|made|got\s{1,4}rid\s{1,4}of|went\s{1,4}back)\b",
+    re.IGNORECASE,
+)
+"""A clause that tells a step the reporter took ("I have updated to the latest Adrenalin driver", "I set
+HSA_OVERRIDE_GFX_VERSION=10.3.0"): a success right after it ("AMD Chat is working correctly", "Now it
+works") says that step made it work."""
+_QUOTED = re.compile(r"^\s{0,3}>")
+_WORD = re.compile(r"\w")
+
+
+def _out_of_scope(clause: str, phrase: Optional["re.Match[str]"], question: bool) -> bool:
+    """A clause that is no working fix of the reporter's own (the sentence's failure words are
+    looked for apart: :func:`_failed_sentences`)."""
+    if question or _QUESTION_START.match(clause):
+        return True
+    if phrase is not None and _NEGATED.search(clause, 0, phrase.start()):
+        return True
+    return bool(_ADVICE_OR_CONDITION.search(clause) or _ELSEWHERE.search(clause))
+
+
+def _failed_sentences(text: str) -> List[Tuple[int, int]]:
+    """Spans of the sentences of ``text`` that hold a failure or a partial fix: a clause of them is
+    no resolution, even where the failure is in another clause ("it works now, but only partially",
+    "X fixed the first error; still crashes at sampling")."""
+    spans: List[Tuple[int, int]] = []
+    start = 0
+    for end in [m.start() for m in _SENTENCE_END.finditer(text)] + [len(text)]:
+        if _FAILURE.search(text, start, end):
+            spans.append((start, end))
+        start = end
+    return spans
+
+
+def _clauses(text: str, start: int, end: int) -> List[Tuple[int, int, bool]]:
+    """(start, end, is a question) of each clause of ``text[start:end]``."""
+    out: List[Tuple[int, int, bool]] = []
+    position = start
+    for match in _CLAUSE_END.finditer(text, start, end):
+        out.append((position, match.start(), "?" in match.group(0)))
+        position = match.end()
+    if position < end:
+        out.append((position, end, False))
+    return out
+
+
+def read_line(text: str, labelled_from: Optional[int], rules: Optional[Table] = None) -> List[Tuple[Change, str]]:
+    """The resolution statements of one line: (row, clause) per change a clause in scope names.
+    ``labelled_from``: where the text a label stands for starts, to the line's end ("Solution: 1. I found my
+    architecture 2. rebuild pytorch with PYTORCH_ROCM_ARCH=...": ROCm/legacy-rocm-build#1930); None: no label."""
+    rules = rules or table()
+    text = text[:MAX_LINE]
+    labelled_end = len(text) if labelled_from is not None else -1
+    failed = _failed_sentences(text)
+    at = 0  # the failed sentence at or after the clause (both lists run left to right: one pass)
+    found: List[Tuple[Change, str]] = []
+    step = ""  # the clause before, when it is the reporter's own step in scope ("I updated the driver.")
+    for start, end, question in _clauses(text, 0, len(text)):
+        while at < len(failed) and failed[at][1] <= start:
+            at += 1
+        clause = text[start:end]
+        before, step = step, ""
+        if not clause.strip() or (at < len(failed) and failed[at][0] <= start):
+            continue
+        phrase = rules.phrases.search(clause)
+        under_label = labelled_from is not None and start < labelled_end and end > labelled_from
+        if phrase is None and not under_label:
+            if _OWN_STEP.match(clause) and not question and not _out_of_scope(clause, None, False):
+                step = clause
+            continue
+        kinds = [k for k in SAID_KINDS if phrase is not None and phrase.group(k)] or list(SAID_KINDS)
+        if _out_of_scope(clause, phrase, question) or (phrase is None and _TRIED.search(clause)):
+            continue
+        said = _changes(clause, kinds, rules)
+        if not said and before and phrase is not None and phrase.group("fix"):
+            # "I have updated to the latest Adrenalin driver (26.1.1). AMD Chat is working correctly."
+            said = _changes(before, kinds, rules)
+            clause = f"{before.strip()}. {clause.strip()}"
+        found += [(row, clause.strip()[:MAX_SAID]) for row in said]
+    return found
+
+
+def _changes(clause: str, kinds: List[str], rules: Table) -> List[Change]:
+    """The change rows a clause names (each match's row, in order), less a change the clause denies was made."""
+    out: List[Change] = []
+    for match in rules.changes.finditer(clause):
+        if _CHANGE_DENIED.search(clause, max(0, match.start() - 40), match.start()):
+            continue
+        group = next((name for name, value in match.groupdict().items() if value is not None), None)
+        if group is None:
+            continue
+        row = rules.rows[int(group[1:])]
+        if any(kind in row.said for kind in kinds):
+            out.append(row)
+    return out
+
+
+JOINED = 25
+"""Lines of one sentence wrapped at 80 columns looked at on each side of a line that holds a phrase's word
+(as many as :data:`MAX_LINE` characters fill at 80 columns: an unwrapped line is read that far too)."""
+LABEL_REACH = 3
+"""Lines after a label alone on its line ("**Solved:**") that may hold the sentence it stands for."""
+
+
+def _readable(line: Line) -> bool:
+    """A line of the reporter's prose: not a command, not a line quoted from someone else (a whole paste
+    quoted in a reply has lost its margin before this), not blank."""
+    return bool(line.text.strip()) and not line.command and not _QUOTED.match(line.raw)
+
+
+_ENDS_SENTENCE = re.compile(r"[.!?]\W{0,3}$")
+_INTRODUCES = re.compile(r":[\s*_`]{0,4}$")
+
+
+def _joins(before: Line, after: Line, rules: Table) -> bool:
+    """The break between two lines is inside one statement: a wrapping tool made it inside a sentence
+    (the first line does not end one), or the first line introduces the second ("the only workaround I
+    found is setting:" / "CUDA_VISIBLE_DEVICES=1": ROCm/TheRock#3392); the second does not open with a
+    label of its own. A paragraph of long lines that each end a sentence (an unwrapped paste) is read
+    line by line, as its wrapped copy is read sentence by sentence: the same sentences either way."""
+    if not (_readable(before) and _readable(after)) or rules.label.match(after.text[:MAX_LINE]) is not None:
+        return False
+    if _INTRODUCES.search(before.text[-8:]):
+        return True
+    return _ENDS_SENTENCE.search(before.text[-8:]) is None and may_be_wrapped(before.text, after.text.strip())
+
+
+def _sentence_lines(lines: Tuple[Line, ...], index: int, after: int, rules: Table) -> Tuple[int, int]:
+    """The first and last line of the wrapped text around line ``index``, not before line ``after + 1``."""
+    first = index
+    while first - 1 > after and index - first < JOINED and _joins(lines[first - 1], lines[first], rules):
+        first -= 1
+    last = index
+    while last + 1 < len(lines) and last - index < JOINED and _joins(lines[last], lines[last + 1], rules):
+        last += 1
+    return first, last
+
+
+def _joined(lines: Tuple[Line, ...], first: int, last: int) -> str:
+    return " ".join(line.text.strip() for line in lines[first : last + 1])[:MAX_LINE]
+
+
+def parse(block: Block) -> List[Piece]:
+    """One piece per sentence (a line, or the lines a wrapping tool made of it) that states a resolution;
+    nothing for a block quoted from someone else or introduced as another time or machine (its scope is
+    not ``current``)."""
+    if block.scope != "current" or not block.lines:
+        return []
+    rules = table()
+    lines = block.lines
+    pieces: List[Piece] = []
+    done = -1  # the last line read: lines are read once, left to right
+    for index in block.lines_with(rules.anchors):
+        if index <= done or not _readable(lines[index]):
+            continue
+        first, last = _sentence_lines(lines, index, done, rules)
+        text = _joined(lines, first, last)
+        done = last
+        label = rules.label.match(text)
+        labelled_from: Optional[int] = label.end() if label else None
+        if label is not None and not _WORD.search(text, label.end()):
+            # a label alone on its line: it stands for the next sentence
+            following = next((i for i in range(last + 1, min(len(lines), last + 1 + LABEL_REACH)) if lines[i].text.strip()), None)
+            if following is None or not _readable(lines[following]):
+                continue
+            first, last = _sentence_lines(lines, following, last, rules)
+            text, labelled_from, done = _joined(lines, first, last), 0, last
+        said = read_line(text, labelled_from, rules)
+        if said:
+            values = list(dict.fromkeys(f"{row.id}: {clause}" for row, clause in said))
+            line = lines[first]
+            pieces.append(make_piece(KIND, list(lines[first : last + 1]), [Observation(FACT, values, line, TRUST_PROSE)]))
+    return pieces

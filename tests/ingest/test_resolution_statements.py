@@ -1,0 +1,354 @@
+"""What the reporter says fixed the problem (rules/data/resolution_statements.yaml, ingest/formats/resolutions.py,
+derived.resolution_category, RD557). Assertions are about rows, categories and rule ids, never about wording;
+the sentences are written in the forms the real reports cited in the table use ("EDIT: solved it", "fixed by",
+"the culprit was", "turned out", "did the trick", "I had to") and, for scope, in the forms that are no
+resolution (negation, failure, question, advice, condition, another person or machine, a template's example).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import List, Optional, Tuple
+
+import pytest
+from ingest_helpers import ingest
+
+from rocm_doctor.errors import InputError
+from rocm_doctor.facts.model import Facts
+from rocm_doctor.judge.cases import load_baseline, overlay
+from rocm_doctor.ingest.formats import resolutions
+from rocm_doctor.judge.derived import Tables
+from rocm_doctor.judge.derived_facts.resolutions import resolution_category
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.model.rules import Rule
+from rocm_doctor.pipeline import evaluate
+
+
+def rows(text: str) -> List[str]:
+    said = ingest(text).facts.symptoms.resolutions
+    return [str(v).split(": ", 1)[0] for v in said.value or []] if said.is_known else []
+
+
+def serious(text: str) -> List[Tuple[str, str]]:
+    findings = evaluate(load_rules([], use_env=False), ingest(text).facts).findings
+    return [(f.id, f.category) for f in findings if f.severity in ("error", "warning")]
+
+
+def stated_category(text: str) -> Optional[str]:
+    return next((category for rule, category in serious(text) if rule == "RD557"), None)
+
+
+# --- each phrasing order ---------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "EDIT: solved it, setting HSA_OVERRIDE_GFX_VERSION=10.3.0 before launching fixed it.",  # change, then "fixed it"
+        "Fixed it by setting HSA_OVERRIDE_GFX_VERSION=10.3.0 in the launcher.",  # "fixed by", then the change
+        "export HSA_OVERRIDE_GFX_VERSION=10.3.0 did the trick, thanks!",
+        "Update: export HSA_OVERRIDE_GFX_VERSION=10.3.0 made it work on my 6600 XT.",
+        "HSA_OVERRIDE_GFX_VERSION=10.3.0 got it working.",
+        "Works now: I had to set HSA_OVERRIDE_GFX_VERSION=10.3.0 for the RX 6700 XT.",
+        "The fix was HSA_OVERRIDE_GFX_VERSION=10.3.0 in the service file.",
+        "Everything works fine after I exported HSA_OVERRIDE_GFX_VERSION=10.3.0.",
+        "Problem solved with HSA_OVERRIDE_GFX_VERSION=10.3.0.",
+    ],
+)
+def test_a_resolution_is_read_whichever_order_the_change_and_the_phrase_come_in(text: str) -> None:
+    assert rows(text) == ["override_set"]
+
+
+@pytest.mark.parametrize(
+    "text, row",
+    [
+        ("I have updated to the latest Adrenalin Drivers (26.1.1). AMD Chat is working correctly.", "kernel_or_driver_changed"),
+        ("I set HSA_OVERRIDE_GFX_VERSION=10.3.0. Now it works.", "override_set"),
+    ],
+)
+def test_a_success_right_after_the_reporters_own_step_names_that_step(text: str, row: str) -> None:
+    assert rows(text) == [row]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I updated my driver from 24.9.1 to 24.10.1 (latest available version), but the issue still persists.",
+        "I set HSA_OVERRIDE_GFX_VERSION=10.3.0. Still crashes.",
+        "Someone set HSA_OVERRIDE_GFX_VERSION=10.3.0. Now it works.",
+    ],
+)
+def test_a_step_followed_by_a_failure_or_taken_by_someone_else_names_no_fix(text: str) -> None:
+    assert rows(text) == []
+
+
+def test_a_change_that_worked_on_my_card_is_read() -> None:
+    assert rows("export HSA_OVERRIDE_GFX_VERSION=10.3.0 worked on my navi10 card (5700xt)") == ["override_set"]
+
+
+def test_a_label_alone_on_its_line_makes_the_next_sentence_a_resolution() -> None:
+    text = "torch.cuda.is_available() is False on my RX 7900 XTX.\n\n**Solved:**\nmy user was not in the render group.\n"
+    assert rows(text) == ["render_group"]
+
+
+def test_a_label_stands_for_its_own_sentence_only() -> None:
+    text = "Solved: I was not in the render group. I also tried HSA_OVERRIDE_GFX_VERSION=11.0.0 on the way.\n"
+    assert rows(text) == ["render_group"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The culprit was HIP_VISIBLE_DEVICES set in my .bashrc to a GPU that does not exist.",
+        "Turned out HIP_VISIBLE_DEVICES was exported in my ~/.profile from an old experiment.",
+    ],
+)
+def test_a_cause_statement_is_read_after_the_problem_was_or_turned_out(text: str) -> None:
+    assert rows(text) == ["variable_left_in_profile"]
+
+
+def test_a_row_read_only_after_a_cause_phrase_is_not_read_after_a_fix_phrase() -> None:
+    # "adding export HSA_ENABLE_DXG_DETECTION=1 to my .bashrc fixed it": a setting made where it is read, not a leftover one
+    assert rows("Adding export HSA_ENABLE_DXG_DETECTION=1 to .bashrc fixed it in WSL.") == ["wsl_runtime"]
+
+
+def test_a_sentence_wrapped_at_80_columns_is_read_as_one() -> None:
+    text = (
+        "Suddenly stopped detecting my AMD gpu which has been working fine for the past week,\n"
+        "turns out the problem was the automated installer uninstalls the right torch version\n"
+        "and puts the CUDA build of torch in its place.\n"
+    )
+    assert rows(text) == ["torch_from_rocm_index"]
+    assert rows(text.replace("\n", " ")) == rows(text)
+
+
+def test_a_line_that_introduces_the_change_on_the_next_line_is_read_with_it() -> None:
+    assert rows("So currently, the only workaround I found is setting:\nCUDA_VISIBLE_DEVICES=1\n") == ["igpu_hidden"]
+
+
+def test_a_negation_in_emphasis_is_still_a_negation() -> None:
+    assert rows("FWIW, adding `HSA_OVERRIDE_GFX_VERSION=10.3.0` does *not* fix the issue, it segfaults instead.") == []
+
+
+# --- each category ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "text, category",
+    [
+        ("RX 6700 XT, ComfyUI crashes.\nEDIT: solved it, setting HSA_OVERRIDE_GFX_VERSION=10.3.0 before launching fixed it.", "gfx-override"),
+        ("Unsetting HSA_OVERRIDE_GFX_VERSION fixed it on my 7900 XTX.", "env"),
+        ("Edit: fixed by adding my user to the render group and rebooting.", "permissions"),
+        ("UPDATE: the problem was that pip had installed the CUDA version of torch.", "torch-build"),
+        ("Turned out my torch was built for ROCm 5.7 while the system has ROCm 6.1.", "torch-rocm-mismatch"),
+        ("Resolved: torchvision was the CUDA build; torch itself was fine.", "packages"),
+        ("Update: booting back into the 6.8 kernel fixed it.", "driver"),
+        ("Solved by updating the Adrenalin driver to 25.3.1.", "driver"),
+        ("Edit: disabling the iGPU in the BIOS solved it.", "device-selection"),
+        ("Fixed it by setting HIP_VISIBLE_DEVICES=0 so that only the discrete card is used.", "device-selection"),
+        ("Works now: I had to set HSA_ENABLE_DXG_DETECTION=1 in WSL.", "platform"),
+        ("TORCH_BLAS_PREFER_HIPBLASLT=0 fixed the crash in the first sampling step.", "blas"),
+        ("Solved by rebuilding llama.cpp with AMDGPU_TARGETS=gfx1103.", "gfx-unsupported"),
+    ],
+)
+def test_each_change_gives_its_category_to_the_finding(text: str, category: str) -> None:
+    assert stated_category(text) == category
+
+
+def test_the_reporters_fix_reads_before_a_warning_about_the_symptom() -> None:
+    text = "torch.cuda.is_available() is False on my RX 7900 XTX (Ubuntu 24.04).\nEdit: fixed by adding my user to the render group and rebooting.\n"
+    assert serious(text)[0] == ("RD557", "permissions")
+
+
+# --- scope: what is no resolution ------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # negation
+        "Setting HSA_OVERRIDE_GFX_VERSION=10.3.0 didn't fix it.",
+        "HSA_OVERRIDE_GFX_VERSION=10.3.0 did not fix the problem.",
+        "The given fix with HSA_OVERRIDE_GFX_VERSION=10.3.0 didnt fixed the problem.",
+        "I haven't been able to get it working with HSA_OVERRIDE_GFX_VERSION=10.3.0.",
+        # failure
+        "I set HSA_OVERRIDE_GFX_VERSION=10.3.0 and it works now for loading, still crashes at sampling.",
+        "No luck: HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed nothing.",
+        "After adding myself to the render group it works now, but only partially.",
+        "Tried HSA_OVERRIDE_GFX_VERSION=10.3.0, same error, it works now only on the CPU.",
+    ],
+)
+def test_a_negated_or_failed_change_is_no_resolution(text: str) -> None:
+    assert rows(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Does setting HSA_OVERRIDE_GFX_VERSION=10.3.0 fix it?",
+        "Would adding my user to the render group fix this?",
+        "Anyone got it working with HSA_OVERRIDE_GFX_VERSION=10.3.0?",
+    ],
+)
+def test_a_question_is_no_resolution(text: str) -> None:
+    assert rows(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Try HSA_OVERRIDE_GFX_VERSION=10.3.0, that fixed it for me on another card.",
+        "HSA_OVERRIDE_GFX_VERSION=10.3.0 should fix it.",
+        "If HSA_OVERRIDE_GFX_VERSION=10.3.0 fixes it, the card is supported through gfx1030.",
+        "This can be fixed by adding proper configuration variables such as HSA_OVERRIDE_GFX_VERSION.",
+        "You can fix that by setting the environment variable HSA_OVERRIDE_GFX_VERSION=10.3.0.",
+        "I think HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it, not sure yet.",
+    ],
+)
+def test_advice_a_condition_or_a_doubt_is_no_resolution(text: str) -> None:
+    assert rows(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "On my other machine HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it.",
+        "My friend's PC works now after he added the user to the render group.",
+        "Someone wrote that HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it for them.",
+        "The README says HSA_OVERRIDE_GFX_VERSION=10.3.0 fixes it for RDNA2 cards.",
+        "Fixed by PR #16308, which sets HIP_VISIBLE_DEVICES=0 by default.",
+        "> setting HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it\n\nThat did not help here, rocminfo still lists no agent.",
+    ],
+)
+def test_another_persons_or_machines_fix_is_no_resolution(text: str) -> None:
+    assert rows(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Workaround (for example: setting HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it)",
+        "It used to work after HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it, before the update.",
+    ],
+)
+def test_a_templates_example_or_the_past_is_no_resolution(text: str) -> None:
+    assert rows(text) == []
+
+
+@pytest.mark.parametrize(
+    "text, row",
+    [
+        ("Thanks, now I have it working without disabling the iGPU. I had to use this: $env:HIP_VISIBLE_DEVICES=1", "igpu_hidden"),
+        ("It works now with HSA_OVERRIDE_GFX_VERSION=11.0.0 instead of reinstalling torch from the ROCm index.", "override_set"),
+    ],
+)
+def test_a_change_the_sentence_says_was_not_made_is_not_read(text: str, row: str) -> None:
+    assert rows(text) == [row]
+
+
+def test_another_threads_fix_is_no_resolution() -> None:
+    text = "I found a similar issue where the issue was solved after disabling the iGPU in the BIOS."
+    assert rows(text) == []
+
+
+def test_a_label_covers_a_numbered_list_on_its_line() -> None:
+    text = "Solution: 1. I found my architecture with rocminfo 2. rebuild pytorch with PYTORCH_ROCM_ARCH=gfx1030 and install it"
+    assert rows(text) == ["built_for_gfx"]
+
+
+def test_statements_that_disagree_give_no_category_and_no_finding() -> None:
+    text = "Edit: adding my user to the render group fixed it.\nUpdate: HSA_OVERRIDE_GFX_VERSION=10.3.0 also did the trick.\n"
+    assert sorted(rows(text)) == ["override_set", "render_group"]
+    assert stated_category(text) is None
+
+
+# --- the derived fact -----------------------------------------------------------------------
+
+def test_the_category_is_known_when_every_statement_agrees_unknown_when_they_disagree() -> None:
+    base = load_baseline(Path(__file__).resolve().parent.parent / "rule_cases" / "baseline.json")
+
+    def category(values: List[str]):
+        facts = Facts.from_dict(overlay(base, {"symptoms": {"resolutions": {"status": "known", "value": values, "source": "test"}}}))
+        return resolution_category(facts, Tables())
+
+    agreed = category(["render_group: Solved: I was not in the render group", "render_group: usermod -aG render $USER fixed it"])
+    assert (agreed.status, agreed.value) == ("known", "permissions")
+    assert category(["render_group: adding the render group fixed it", "override_set: the override did the trick"]).status == "unknown"
+    assert category(["no_such_row: it works now"]).status == "absent"
+
+
+# --- the table ------------------------------------------------------------------------------
+
+def test_every_change_row_cites_three_reports_and_names_a_known_category() -> None:
+    table = resolutions.table()
+    assert {row.category for row in table.rows} >= {
+        "gfx-override", "env", "permissions", "torch-build", "torch-rocm-mismatch", "packages",
+        "driver", "device-selection", "platform", "blas", "gfx-unsupported",
+    }
+
+
+def test_a_row_with_fewer_than_three_sources_is_refused() -> None:
+    data = {
+        "labels": {"pattern": "^solved:"},
+        "phrases": [{"id": "p", "said": "fix", "pattern": "fixed it", "source": ["https://a.example/1", "https://a.example/2", "https://a.example/3"]}],
+        "changes": [{"id": "c", "category": "env", "meaning": "m", "pattern": "x", "source": ["https://a.example/1"]}],
+    }
+    with pytest.raises(InputError):
+        resolutions.build(data)
+
+
+def test_a_row_with_a_category_the_findings_do_not_have_is_refused() -> None:
+    three = ["https://a.example/1", "https://a.example/2", "https://a.example/3"]
+    data = {
+        "labels": {"pattern": "^solved:"},
+        "phrases": [{"id": "p", "said": "fix", "pattern": "fixed it", "source": three}],
+        "changes": [{"id": "c", "category": "luck", "meaning": "m", "pattern": "x", "source": three}],
+    }
+    with pytest.raises(InputError):
+        resolutions.build(data)
+
+
+# --- linear in the input --------------------------------------------------------------------
+
+def _cpu_seconds(text: str) -> float:
+    started = time.process_time()
+    ingest(text)
+    return time.process_time() - started
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "fixed it by setting HSA_OVERRIDE_GFX_VERSION=10.3.0 and it works now and ",
+        "the problem was the culprit was turned out I had to ",
+        "Solved:\n",
+        "didn't fix it, but did the trick; ",
+    ],
+)
+def test_a_long_hostile_paste_is_read_in_linear_time(unit: str) -> None:
+    short, long = unit * 200, unit * 1600
+    _cpu_seconds(short)  # the tables are loaded once
+    t_short = min(_cpu_seconds(short) for _ in range(2))
+    t_long = min(_cpu_seconds(long) for _ in range(2))
+    assert t_long <= 24 * t_short + 0.05
+
+
+# --- reading order --------------------------------------------------------------------------
+
+def _order_rule(rule_id: str, severity: str, when: dict, rank: str = "normal") -> "Rule":
+    return Rule.model_validate({
+        "id": rule_id, "name": f"order-{rule_id.lower()}", "severity": severity, "category": "env", "area": "env",
+        "rank": rank, "when": when, "title": rule_id, "message": rule_id, "explanation": "test rule",
+        "references": [{"url": "https://example.org/test"}],
+    })
+
+
+def test_the_reporters_statement_of_the_fix_reads_with_the_findings_that_explain_the_error() -> None:
+    base = load_baseline(Path(__file__).resolve().parent.parent / "rule_cases" / "baseline.json")
+    facts = Facts.from_dict(overlay(base, {"symptoms": {"signatures": {"status": "known", "value": ["segfault"], "source": "test"}}}))
+    always = {"fact": "torch.version", "exists": True}
+    rules = [
+        _order_rule("TST931", "warning", always),  # explains nothing the report shows
+        _order_rule("TST932", "warning", always, rank="reported-fix"),
+        _order_rule("TST933", "error", {"all": [always, {"fact": "symptoms.signatures", "contains": "segfault"}]}),
+    ]
+    # the stated fix outranks a warning that explains nothing; severity orders it after an error of its tier
+    assert [f.id for f in evaluate(rules, facts).findings] == ["TST933", "TST932", "TST931"]
