@@ -175,7 +175,8 @@ def assemble(
                            earlier=absent("paste", "no report was pasted"), error_gfx=absent("paste", "no report was pasted"),
                            wheel_indexes=absent("paste", "no report was pasted"),
                            build_targets=absent("paste", "no report was pasted"),
-                           ollama_versions=absent("paste", "no report was pasted"))
+                           ollama_versions=absent("paste", "no report was pasted"),
+                           therock_families=absent("paste", "no report was pasted"))
     return Facts(meta=meta, symptoms=symptoms, bench=no_bench(), **sections)
 
 
