@@ -176,7 +176,8 @@ def assemble(
                            wheel_indexes=absent("paste", "no report was pasted"),
                            build_targets=absent("paste", "no report was pasted"),
                            ollama_versions=absent("paste", "no report was pasted"),
-                           resolutions=absent("paste", "no report was pasted"))
+                           resolutions=absent("paste", "no report was pasted"),
+                           therock_families=absent("paste", "no report was pasted"))
     return Facts(meta=meta, symptoms=symptoms, bench=no_bench(), **sections)
 
 

@@ -431,6 +431,9 @@ class SymptomFacts(Section):
     """The gfx target lists a build in the report was configured with (``-DAMDGPU_TARGETS=``,
     ``GPU_TARGETS=``, ``PYTORCH_ROCM_ARCH=``), one ``;``-joined string per list named."""
     ollama_versions: Fact[List[str]] = _fact()
+    therock_families: Fact[List[str]] = _fact()
+    """The TheRock GPU families a report installs wheels for (the per-family index ``.../v2/gfx110X-all/``,
+    the package ``rocm-sdk-libraries-gfx110X-all``): each family's build holds its targets only."""
     """The ollama releases the report shows running (``ollama version is 0.12.5``, the image tag
     ``ollama/ollama:0.12.5-rocm``, the server's ``(version 0.5.4)``, the issue form's "Ollama version"):
     ollama ships its own ROCm build, whose gfx targets change between releases."""

@@ -62,11 +62,14 @@ _GFX_LIST_CONTEXT = re.compile(
 # A name ends where no letter or digit follows: an underscore may close Markdown emphasis
 # ("_AMD Radeon RX 5600 XT_", ROCm/legacy-rocm-build#1623; CommonMark 0.31.2, 6.2 emphasis).
 GPU_NAME_PATTERNS = [
-    re.compile(r"\b(?:AMD\s+)?(?:Radeon\s*(?:\((?:TM|R)\)\s*)?)?(?:(?:AI\s+)?PRO\s+)?RX\s?-?(\d{3,4})\s?(XTX|XT|GRE|M|S)?(?![^\W_])", re.IGNORECASE),
+    # a mobile part's own suffix: "RX 6850M XT", "RX 7600M XT" (pci.ids 73df, 73f0) (h35g)
+    re.compile(r"\b(?:AMD\s+)?(?:Radeon\s*(?:\((?:TM|R)\)\s*)?)?(?:(?:AI\s+)?PRO\s+)?RX\s?-?(\d{3,4})\s?(XTX|XT|GRE|M\s?XT|M|S)?(?![^\W_])", re.IGNORECASE),
     re.compile(r"(?<![\w.])(\d{4})\s?(XTX|XT|GRE)(?![^\W_])", re.IGNORECASE),
     re.compile(r"\bRadeon\s*(?:\((?:TM|R)\)\s*)?(?:(?:AI\s+)?PRO\s+)?([A-Z]?\d{3,4}[A-Z]{0,2}|VII)\b", re.IGNORECASE),
     re.compile(r"\b(?:Instinct\s+)?MI\s?-?(\d{2,3}[XA]?)\b"),
-    re.compile(r"\b(?:PRO\s+)?W(\d{4})\b"),
+    re.compile(r"\b(?:PRO\s+)?W(\d{4}M?)\b"),
+    # Polaris and Vega workstation cards: "Radeon Pro WX 7100", "WX9100" (pci.ids 67c4, 6861) (h35g)
+    re.compile(r"\b(?:Radeon\s+)?(?:PRO\s+)?WX\s?-?(\d{4})\b", re.IGNORECASE),
     re.compile(r"\bR9700\b"),
     re.compile(r"(?<![\w.])(\d{3}M|80[456]0S)\b"),
 ]

@@ -138,3 +138,33 @@ def wheel_lacks_gfx_group(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact
     if shown.is_known or live_arch_list(facts) is not None:
         return _from_torch(facts, tables, family)
     return _from_index(facts, tables, family)
+
+
+@gpu_fact(
+    "index_libraries_lack_gfx_group",
+    "Where the report shows no torch version: every release on the one stable download.pytorch.org ROCm index it "
+    "installs from (derived.wheel_index_rocm) has code objects for a target of the GPU's override group in some "
+    "release, yet the math library of that ROCm (rocBLAS: rules/data/torch_wheels.yaml library_gaps) ships no "
+    "kernels for any of them, so no wheel on the index runs a matrix multiply on the GPU (RDNA4 on rocm6.2.4). "
+    "Absent when torch's version is shown (gpu.wheel_library_gap speaks) or when no release has the code objects "
+    "(gpu.wheel_lacks_gfx_group speaks); unknown for a GPU inferred only from a CPU model (h35g).",
+)
+def index_libraries_lack_gfx_group(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    family = gpu_family(agent, tables)
+    if isinstance(family, Fact):
+        return family
+    if facts.torch.version.is_known or live_arch_list(facts) is not None:
+        return absent("torch.version", "the report shows the torch in use: gpu.wheel_library_gap speaks for it")
+    index = wheel_index_rocm(facts, tables)
+    if not index.is_known:
+        return index
+    wheels = table_wheels(tables)
+    rocm = str(index.value)
+    releases = [rel.torch for rel in wheels.releases if wheels.is_variant(rel.torch, rocm)]
+    answers = [(target, wheels.gfx_in_wheel(release, target, rocm)) for release in releases for target in family]
+    if not releases or any(answer is None for _, answer in answers):
+        return unknown(f"{WHEEL_SOURCE} cannot say which targets of {family[0]}'s group the rocm{rocm} wheels have")
+    with_code = [target for target, answer in answers if answer]
+    if not with_code:
+        return absent(WHEEL_SOURCE, f"no rocm{rocm} wheel has code objects for {family[0]}'s group: gpu.wheel_lacks_gfx_group speaks")
+    return known(all(wheels.library_gap(target, rocm) is not None for target in with_code), f"{index.source}; {WHEEL_SOURCE} library_gaps")

@@ -1,0 +1,42 @@
+"""Workstation and mobile GPU names read from prose get their gfx from rules/data/gpus.yaml (h35g): a mobile
+part's own "M XT" suffix, the "W####M" workstation laptops and the Polaris/Vega "WX ####" cards, with the
+device rows pci.ids names at the table's pinned commit."""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import ingest
+
+from rocm_doctor.knowledge.gpu_table import lookup_pci
+
+
+def _gpus(text: str):
+    return [(str(a.name.value), str(a.gfx.value)) for a in ingest(text).facts.gpus.agents if a.name.is_known and a.gfx.is_known]
+
+
+@pytest.mark.parametrize(
+    ("name", "gfx"),
+    [
+        ("RX 6850M XT", "gfx1031"),
+        ("RX 7600M XT", "gfx1102"),
+        ("Radeon Pro W5700", "gfx1010"),
+        ("Radeon Pro W5500M", "gfx1012"),
+        ("Radeon PRO W6600M", "gfx1032"),
+        ("Radeon Pro WX 7100", "gfx803"),
+        ("Radeon PRO WX 9100", "gfx900"),
+        ("Radeon PRO W6300", "gfx1034"),
+    ],
+)
+def test_a_workstation_or_mobile_name_in_prose_gets_its_gfx(name: str, gfx: str) -> None:
+    found = _gpus(f"My GPU is an AMD {name} and torch fails on it.\n")
+    assert [g for _, g in found] == [gfx]
+
+
+@pytest.mark.parametrize(("device_id", "gfx"), [("6861", "gfx900"), ("67c4", "gfx803"), ("7312", "gfx1010"), ("73e1", "gfx1032"), ("7423", "gfx1034")])
+def test_the_added_device_ids_carry_the_gfx_of_their_chip(device_id: str, gfx: str) -> None:
+    model = lookup_pci(device_id)
+    assert model is not None and model.gfx == gfx
+
+
+def test_a_name_the_table_does_not_know_gives_no_gpu() -> None:
+    assert _gpus("My GPU is an AMD Radeon Pro WX 3200 and torch fails.\n") == []
