@@ -45,3 +45,9 @@ def test_a_rocm_torch_named_as_the_earlier_state_gives_way_to_the_build_named_no
 def test_a_rocm_torch_named_as_the_present_stays_the_torch_in_use(text: str) -> None:
     facts = ingest(f"RX 7900 XTX on Ubuntu 22.04.\n{text}\n").facts
     assert facts.torch.flavour.value == "rocm"
+
+
+def test_a_past_state_wrapped_over_two_lines_is_still_the_earlier_state() -> None:
+    text = "RX 7900 XTX on Ubuntu 22.04.\nI installed torch 2.3.0+rocm5.7 at\nfirst and it worked. Then the update script ran and now torch is 2.4.1+cpu.\n"
+    facts = ingest(text).facts
+    assert facts.torch.flavour.value == "cpu"

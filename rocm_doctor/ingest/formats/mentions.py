@@ -294,9 +294,10 @@ def _torch_past(text: str, begin: int, end: int) -> bool:
     """The torch release from ``begin`` to ``end`` is named as an earlier state, not the one in use (and not in a
     question: "Did you have torch 2.4.1+rocm6.1 before the update?" asks)."""
     window = _SOFT_BREAK.sub(" ", text[max(0, begin - 120) : begin])
-    if not (_TORCH_PAST_BEFORE.search(window) or _TORCH_PAST_AFTER.match(text, end, end + 60)):
+    after = _SOFT_BREAK.sub(" ", text[end : end + 200])
+    if not (_TORCH_PAST_BEFORE.search(window) or _TORCH_PAST_AFTER.match(after[:60])):
         return False
-    return not _SENTENCE_ASKS.match(text, end, end + 200)
+    return not _SENTENCE_ASKS.match(after)
 
 
 _WISHED_BEFORE = re.compile(
