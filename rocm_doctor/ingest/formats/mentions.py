@@ -281,7 +281,9 @@ the current one): YanWenKun/ComfyUI-Docker#187 ("The previous snapshot ... has 2
 invoke-ai/InvokeAI#8083 ("had AMD ROCM working and now the update is complaining about CUDA"),
 easydiffusion/easydiffusion#1607 (the installer replaced 1.13.1+rocm5.2 with torch 2.0)."""
 _TORCH_PAST_AFTER = re.compile(
-    r"[^.!?;,\n]{0,30}?\b(?:at\s+first|before\s+(?:the\s+|my\s+)?(?:up(?:date|grade)|updating|upgrading|re-?install\w*))\b",
+    # a subject or a conjunction in between starts another clause: "torch==2.6.0+rocm6.2.4\nIt worked before the
+    # update" says nothing of when that torch was in place
+    r"(?:(?!\b(?:it|i|we|they|he|she|this|that|everything|which|but|and|so)\b)[^.!?;,\n]){0,30}?\b(?:at\s+first|before\s+(?:the\s+|my\s+)?(?:up(?:date|grade)|updating|upgrading|re-?install\w*))\b",
     re.IGNORECASE,
 )
 """Words after a torch release in its clause that put it in an earlier state ("I installed torch 2.3.0+rocm5.7 at
