@@ -259,10 +259,15 @@ def _as_earlier(pieces: List[Piece], scope: str = "past") -> List[Piece]:
     and "on my other machine" does not say it did."""
     paths = EARLIER_PATHS if scope == "past" else tuple(p for p in EARLIER_PATHS if p != "host.kernel_release")
     out: List[Piece] = [p for p in pieces if p.kind.startswith("context:")]
-    seen = [o for p in pieces if not p.kind.startswith("context:") for o in p.observations if o.path in paths]
+    seen = [o for p in pieces if not p.kind.startswith("context:") for o in p.observations if o.path in paths or o.path == "symptoms.earlier"]
     if seen:
         first = seen[0].line
-        said = list(dict.fromkeys(f"{o.path}={o.value}" for o in seen if isinstance(o.value, (str, int, float))))
+        # a reader that already read an earlier state inside the block ("before: torch 2.5.1+rocm6.2") keeps it
+        said = list(dict.fromkeys(
+            item for o in seen
+            for item in (o.value if o.path == "symptoms.earlier" and isinstance(o.value, list) else [f"{o.path}={o.value}"])
+            if isinstance(o.value, (str, int, float)) or o.path == "symptoms.earlier"
+        ))
         out.append(Piece(kind="earlier-state", block=first.block, line_start=first.number, line_end=seen[-1].line.number,
                          observations=[Observation("symptoms.earlier", said, first, TRUST_PROSE)]))
     return out

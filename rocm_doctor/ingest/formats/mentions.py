@@ -265,6 +265,46 @@ _PAST_BEFORE = re.compile(
 the torch build named there is not the one in use."""
 
 
+_TORCH_PAST_BEFORE = re.compile(
+    r"\b(?:previously|originally|at\s+first|used\s+to|before\s*[:\-]|before\s+(?:the\s+|my\s+|i\s+|we\s+)?(?:up(?:date|grade)|updating|upgrading|re-?install\w*)"
+    r"|(?:the|my|an?)\s+(?:previous|prior|older|old)\s+(?:image|snapshot|container|version|install\w*|venv|environment|setup|build|release|tag)\b[^.!?;,\n]{0,30}?\b(?:had|has|have|was|with|shipped|ships|came\s+with|used|uses|ran|runs))"
+    r"(?![\w-])"
+    # a new clause after the past words speaks of the present or of what followed: "Previously it crashed,
+    # now torch 2.5.1+rocm6.2 works", "before: fine, but after the update torch 2.6.0+cu124"
+    r"(?:(?!\b(?:now|currently|today|but|then|after|since|until|instead|however|which|while|so)\b|,\s*(?:i|we|you|they)\s)[^.!?;\n]){0,60}$",
+    re.IGNORECASE,
+)
+"""Words before a torch release, in its sentence, that put it in an earlier state than the one in use
+("Previously I had torch 2.5.1+rocm6.2", "pip list before: torch 2.4.0+rocm6.1", "It used to run on
+2.4.1+rocm6.1", "The previous image had 2.9.1+rocm7.2.3"). Narrower than :data:`_PAST_BEFORE`: a bare
+"before" starts a clause as often as it labels a past ("Before running it, I installed torch 2.5.1+rocm6.2"
+installed the torch in use), so only "before:" and "before the update" count. The construct in reports
+(an install step replaced a ROCm torch with the default CUDA or CPU one, the earlier release named beside
+the current one): YanWenKun/ComfyUI-Docker#187 ("The previous snapshot ... has 2.9.1+rocm7.2.3"),
+invoke-ai/InvokeAI#8083 ("had AMD ROCM working and now the update is complaining about CUDA"),
+easydiffusion/easydiffusion#1607 (the installer replaced 1.13.1+rocm5.2 with torch 2.0)."""
+_TORCH_PAST_AFTER = re.compile(
+    # a subject or a conjunction in between starts another clause: "torch==2.6.0+rocm6.2.4\nIt worked before the
+    # update" says nothing of when that torch was in place
+    r"(?:(?!\b(?:it|i|we|they|he|she|this|that|everything|which|but|and|so)\b)[^.!?;,\n]){0,30}?\b(?:at\s+first|before\s+(?:the\s+|my\s+)?(?:up(?:date|grade)|updating|upgrading|re-?install\w*))\b",
+    re.IGNORECASE,
+)
+"""Words after a torch release in its clause that put it in an earlier state ("I installed torch 2.3.0+rocm5.7 at
+first and it worked", "torch 2.4.1+rocm6.1 before the update")."""
+_SENTENCE_ASKS = re.compile(r"[^.!\n]{0,200}\?")
+"""The rest of a sentence ends as a question."""
+
+
+def _torch_past(text: str, begin: int, end: int) -> bool:
+    """The torch release from ``begin`` to ``end`` is named as an earlier state, not the one in use (and not in a
+    question: "Did you have torch 2.4.1+rocm6.1 before the update?" asks)."""
+    window = _SOFT_BREAK.sub(" ", text[max(0, begin - 120) : begin])
+    after = _SOFT_BREAK.sub(" ", text[end : end + 200])
+    if not (_TORCH_PAST_BEFORE.search(window) or _TORCH_PAST_AFTER.match(after[:60])):
+        return False
+    return not _SENTENCE_ASKS.match(after)
+
+
 _WISHED_BEFORE = re.compile(
     r"\b(?:should|would|could|wan(?:t|na)|plan(?:s|ned|ning)?|going\s+to|thinking|consider(?:s|ed|ing)?|recommend(?:s|ed)?|suggest(?:s|ed)?)\b[^.!?,;\n]{0,40}$",
     re.IGNORECASE,
@@ -1159,10 +1199,10 @@ def _torch(block: Block) -> List[Observation]:
                 continue
             if _install_command_asked_about(text, match):
                 continue  # the build an install command asked about or advised would put in place
-            if _removed_earlier(text, match.start(), match.end()):
+            if _removed_earlier(text, match.start(), match.end()) or _torch_past(text, match.start(), match.end()):
                 moved.append(match.span())
                 out.append(Observation("symptoms.earlier", [f"torch.version={_plain(match.group(1))}"], line, TRUST_PROSE))
-                continue  # the build removed or replaced is what changed, not the one in use
+                continue  # the build removed, replaced or had before is what changed, not the one in use
             if _BUILT_WITH_BEFORE.search(text, max(0, match.start() - 24), match.start()) or _BUILT_FOR_BEFORE.search(text, max(0, match.start() - 200), match.start()):
                 continue  # collect_env's "CUDA used to build PyTorch: 12.1": a CUDA or HIP release, not torch's
             out += torch_version_observations(_plain(match.group(1)), line, TRUST_PROSE)
@@ -1183,9 +1223,9 @@ def _torch(block: Block) -> List[Observation]:
                 continue
             if _install_command_asked_about(text, match):
                 continue  # the build an install command asked about or advised would put in place
-            if _removed_earlier(text, match.start(), match.end()):
+            if _removed_earlier(text, match.start(), match.end()) or _torch_past(text, match.start(), match.end()):
                 out.append(Observation("symptoms.earlier", [f"torch.version={match.group(1)}"], line, TRUST_PROSE))
-                continue  # the build removed or replaced is what changed, not the one in use
+                continue  # the build removed, replaced or had before is what changed, not the one in use
             out += torch_version_observations(match.group(1), line, TRUST_PROSE)
     if "index" in lowered or "://" in lowered or " -f " in lowered or " -i " in lowered:
         kept_other = kept_torch_not_rocm(block)

@@ -1,0 +1,50 @@
+"""onnxruntime's list of available execution providers is fixed when the package is built
+(get_execution_providers.cc at 08dc5afa: USE_ROCM / USE_MIGRAPHX / USE_CUDA), so a list without AMD's providers on an
+AMD machine names the wrong onnxruntime package (the CPU or the CUDA one), not a GPU or driver fault (RD574). The
+construct: huggingface/optimum#2388, C0untFloyd/roop-unleashed#740, ROCm/legacy-rocm-build#6294. Assertions are about
+signatures and finding categories, never about wording.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import ingest, serious_findings
+
+_WARNING = (
+    "UserWarning: Specified provider '{asked}' is not in available provider names."
+    "Available providers: '{listed}'"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _WARNING.format(asked="ROCMExecutionProvider", listed="TensorrtExecutionProvider, CUDAExecutionProvider, CPUExecutionProvider"),
+        _WARNING.format(asked="MIGraphXExecutionProvider", listed="AzureExecutionProvider, CPUExecutionProvider"),
+        ">>> import onnxruntime as ort; ort.get_available_providers()\n['TensorrtExecutionProvider', 'CUDAExecutionProvider', 'CPUExecutionProvider']",
+    ],
+)
+def test_an_onnxruntime_without_amd_providers_on_an_amd_gpu_is_a_build_finding(text: str) -> None:
+    report = f"RX 6800 XT on Ubuntu 22.04.\n{text}\n"
+    assert "onnxruntime_without_amd_provider" in (ingest(report).facts.symptoms.signatures.value or [])
+    assert [category for _, _, category in serious_findings(report)][:1] == ["torch-build"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the build has AMD's providers: a failure there is another cause
+        _WARNING.format(asked="ROCMExecutionProvider", listed="MIGraphXExecutionProvider, CPUExecutionProvider"),
+        ">>> ort.get_available_providers()\n['MIGraphXExecutionProvider', 'ROCMExecutionProvider', 'CPUExecutionProvider']",
+        # CUDA's provider asked for and missing says nothing of an AMD build
+        _WARNING.format(asked="CUDAExecutionProvider", listed="AzureExecutionProvider, CPUExecutionProvider"),
+    ],
+)
+def test_an_onnxruntime_with_amd_providers_or_asked_for_cuda_sets_no_build_signature(text: str) -> None:
+    report = f"RX 6800 XT on Ubuntu 22.04.\n{text}\n"
+    assert "onnxruntime_without_amd_provider" not in (ingest(report).facts.symptoms.signatures.value or [])
+
+
+def test_the_missing_provider_on_an_nvidia_machine_is_no_wrong_build_error() -> None:
+    report = "RTX 4090 on Ubuntu 22.04.\n" + _WARNING.format(asked="ROCMExecutionProvider", listed="CUDAExecutionProvider, CPUExecutionProvider") + "\n"
+    assert "error" not in [severity for _, severity, _ in serious_findings(report)]
