@@ -65,3 +65,17 @@ def test_two_families_named_decide_nothing() -> None:
         "pip install --index-url https://rocm.nightlies.amd.com/v2/gfx110X-dgpu/ torch\n"
     )
     assert not {"RD625", "RD626"} & set(_ids(text))
+
+
+def test_a_target_the_family_gained_in_a_later_release_is_not_called_missing() -> None:
+    # gfx103X-dgpu got gfx1031 (RX 6700 XT) with ROCm/TheRock#1629 (2026-02-12); a report rarely says which
+    # nightly it installed, so a family's targets are those of any of its releases.
+    text = "RX 6700 XT on Ubuntu 24.04.\npip install --index-url https://rocm.nightlies.amd.com/v2/gfx103X-dgpu/ torch\n"
+    assert not {"RD625", "RD626"} & set(_ids(text))
+    assert "RD626" in _ids(text.replace("gfx103X-dgpu", "gfx1030"))
+
+
+def test_a_target_the_family_once_held_is_not_called_missing() -> None:
+    # gfx110X-igpu held gfx1102 until ROCm/TheRock#172 moved it to gfx110X-dgpu.
+    text = "Radeon RX 7600 on Ubuntu 24.04.\npip install --index-url https://rocm.nightlies.amd.com/v2/gfx110X-igpu/ torch\n"
+    assert not {"RD625", "RD626"} & set(_ids(text))
