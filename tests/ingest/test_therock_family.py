@@ -79,3 +79,21 @@ def test_a_target_the_family_once_held_is_not_called_missing() -> None:
     # gfx110X-igpu held gfx1102 until ROCm/TheRock#172 moved it to gfx110X-dgpu.
     text = "Radeon RX 7600 on Ubuntu 24.04.\npip install --index-url https://rocm.nightlies.amd.com/v2/gfx110X-igpu/ torch\n"
     assert not {"RD625", "RD626"} & set(_ids(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I used to install from https://rocm.nightlies.amd.com/v2/gfx1151/ with pip, on my other machine.\n",
+        "My friend ran pip install --index-url https://rocm.nightlies.amd.com/v2/gfx1151/ torch on his laptop.\n",
+        "Do I need pip install --index-url https://rocm.nightlies.amd.com/v2/gfx1151/ torch for this\n",
+        "The README says: pip install --index-url https://rocm.nightlies.amd.com/v2/gfx1151/ torch\n",
+        "I did not use pip install --index-url https://rocm.nightlies.amd.com/v2/gfx1151/ torch at all.\n",
+        "Before that I had installed rocm-sdk-libraries-gfx1151 by mistake; the gfx110X-all build works.\n",
+        "For Strix Halo users: pip install --index-url https://rocm.nightlies.amd.com/v2/gfx1151/ torch\n",
+        "Use pip install --index-url https://rocm.nightlies.amd.com/v2/gfx1151/ torch on gfx1151 machines only.\n",
+    ],
+)
+def test_a_past_negated_retold_or_another_machines_install_is_no_install(text: str) -> None:
+    assert _families(text) == []
+    assert not {"RD625", "RD626"} & set(_ids("RX 7900 XTX on Ubuntu 24.04.\n" + text))
