@@ -98,3 +98,20 @@ def test_a_failed_flash_attn_build_on_a_gpu_its_releases_lack_says_so(text: str)
 )
 def test_a_failed_flash_attn_build_on_a_listed_or_non_amd_gpu_or_not_of_now_is_not_put_on_the_target(text: str) -> None:
     assert "RD655" not in [rule for rule, _ in serious(text)]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "AssertionError: One of GPU archs of ['gfx1030', 'gfx1100'] is invalid or not supported by Flash-Attention",
+        "AssertionError: Invalid archs: ['gfx1030', 'gfx1036']. Allowed: ['native', 'gfx90a', 'gfx942', 'gfx950', 'gfx1100']",
+        "AssertionError: One of GPU archs of ['gfx1030', 'gfx1100'] is invalid or not supported",
+    ],
+)
+def test_a_refused_list_of_several_targets_names_no_gpu(message: str) -> None:
+    # the targets printed are GPU_ARCHS as set, and the assertion does not say which of several it refused:
+    # the first of them is no GPU of this machine, and no error names it
+    text = "RX 7900 XTX on Ubuntu 24.04. The build stops:\n" + message + "\n"
+    result = ingest(text)
+    assert [str(a.gfx.value) for a in result.facts.gpus.agents] == ["gfx1100"]
+    assert "RD654" not in [rule for rule, _ in serious(text)]

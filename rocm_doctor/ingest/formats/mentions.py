@@ -46,6 +46,9 @@ from rocm_doctor.knowledge.torch_identity import from_index_url, from_wheel, ide
 _GFX = re.compile(r"(?<![\w])(?:amdgcn-amd-amdhsa--)?gfx[_ ]?(\d{1,2}[0-9a-f]{2})(?![0-9a-z])(?::[a-z+-]+)*", re.IGNORECASE)
 _GFX_LIST_CONTEXT = re.compile(
     r"PYTORCH_ROCM_ARCH|AMDGPU_TARGETS|GPU_TARGETS|HCC_AMDGPU_TARGET|offload-arch|supported types|support(?:ed)? (?:gpus|list|targets)"
+    # flash-attn's and aiter's build targets (GPU_ARCHS, printed back as "One of GPU archs of [...]", "Invalid
+    # archs: [...]. Allowed: [...]"): the targets asked for, not the devices present (r35b)
+    r"|GPU_ARCHS|GPU\s{1,4}archs\s{1,4}of|Invalid\s{1,4}archs\s{0,4}:"
     r"|HSA_OVERRIDE|overrid(?:e|den|ing)|spoof|pretend|TensileLibrary_|targets?\s*[:=]"
     # What a library or build supports, not the reporter's GPU: "hipblastlt is only supported on gfx90a
     # and gfx94x cards" (pytorch/pytorch#119081), "hipBLASLt supports only `gfx90a` GPUs"
