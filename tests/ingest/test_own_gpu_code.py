@@ -6,6 +6,7 @@ reports cited in rules/own_gpu_code.yaml paste them.
 
 from __future__ import annotations
 
+import re
 from typing import List, Tuple
 
 import pytest
@@ -115,3 +116,11 @@ def test_a_refused_list_of_several_targets_names_no_gpu(message: str) -> None:
     result = ingest(text)
     assert [str(a.gfx.value) for a in result.facts.gpus.agents] == ["gfx1100"]
     assert "RD654" not in [rule for rule, _ in serious(text)]
+
+
+def test_the_refusal_finding_does_not_vouch_for_the_rest_of_the_install() -> None:
+    # the refusal says which list stopped the build; it says nothing of the driver, torch or ROCm install
+    text = "RX 7900 XTX, Ubuntu 24.04.\nAssertionError: One of GPU archs of ['gfx1100'] is invalid or not supported by Flash-Attention\n"
+    findings = [f for f in evaluate(load_rules([], use_env=False), ingest(text).facts).findings if f.id == "RD654"]
+    assert findings
+    assert not any(re.search(r"\bnothing\b[^.;]{0,60}\bis\s+wrong\b", f.message, re.IGNORECASE) for f in findings)
