@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from functools import lru_cache
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from rocm_doctor.facts.parsers.dkms import parse_dkms_status
 from rocm_doctor.knowledge.gpu_table import codename_regex, model_for_name
@@ -1017,12 +1017,36 @@ def _own_gfx(text: str, start: int, end: int) -> bool:
     return bool(_OWN_GFX_BEFORE.search(text[max(0, start - 40) : start])) and not _BY_OVERRIDE_AFTER.match(text, end, end + 60)
 
 
+_TARGET_ROW = re.compile(
+    r"[ \t]{0,8}(?:[-*+|][ \t]{0,4}|\d{1,2}[.)][ \t]{1,4})?[`*_]{0,2}gfx([0-9]{2,3}[0-9a-f])\b[`*_]{0,2}[ \t]{0,4}"
+    r"(?:[\u2014\u2013:=|(]|->|=>|-{1,2}(?=[ \t]))",
+    re.IGNORECASE,
+)
+"""A line that opens with a gfx target and maps it to something ("- gfx1100 \u2014 RX 7900 XTX / 7900 XT",
+"gfx1101: RX 7800 XT", "| gfx1102 | RX 7600 |")."""
+
+
+def target_table_rows(block: Block) -> FrozenSet[int]:
+    """The lines of a table or list that maps gfx targets to products (two rows or more, each opening with
+    another target): a reference of which target each card is, written out by the reporter or copied from a
+    document (ROCm/legacy-rocm-build#6049 lists every RDNA3 target with its cards under "What Is Present vs
+    Missing" on a 780M machine), not the GPUs this machine has. A machine's own GPUs are named by name first
+    ("GPU 0: RX 7900 XTX (gfx1100)") or by a tool's listing, read by their own readers."""
+    if "gfx" not in block.lower:
+        return frozenset()
+    rows = {line.number: match.group(1).lower() for line in block.lines for match in [_TARGET_ROW.match(line.text)] if match}
+    return frozenset(rows) if len(set(rows.values())) >= 2 else frozenset()
+
+
 def _gfx_sightings(block: Block) -> List[GpuSighting]:
     if "gfx" not in block.lower:
         return []
     by_line: Dict[int, List[Tuple[str, Line, bool, bool]]] = {}
     text = block.text
+    reference = target_table_rows(block)
     for match, line in block.scan(_GFX):
+        if line.number in reference:
+            continue
         gfx = gfx_of("gfx" + match.group(1))
         # an entry of the HIP runtime's "Bundled Code Objects:" list names a target of the binary, not a device
         if gfx is not None and not in_file_name(text, match.start(), match.end()) and not BUNDLE_ENTRY_LINE.search(line.text):
@@ -1067,6 +1091,7 @@ def _name_sightings(block: Block) -> List[GpuSighting]:
     taken = Spans()
     per_name: Dict[str, int] = {}
     out: List[GpuSighting] = []
+    reference = target_table_rows(block)
 
     def keep(key: str, counted: bool) -> bool:
         per_name[key] = per_name.get(key, 0) + 1
@@ -1074,7 +1099,7 @@ def _name_sightings(block: Block) -> List[GpuSighting]:
 
     for pattern in GPU_NAME_PATTERNS:
         for match, line in block.scan(pattern):
-            if match.start() in taken:
+            if match.start() in taken or line.number in reference:
                 continue
             name = match.group(0).strip()
             model = _model(name.lower())
@@ -1093,7 +1118,7 @@ def _name_sightings(block: Block) -> List[GpuSighting]:
                 fields[COUNT_FIELD] = count
             out.append(GpuSighting("mention", 0, line, fields, doubtful=scope == DOUBTFUL))
     for match, line in block.scan(codename_regex()):
-        if match.start() in taken:
+        if match.start() in taken or line.number in reference:
             continue
         model = _model(match.group(0).lower())
         if model is None:
