@@ -97,3 +97,14 @@ def test_a_target_the_family_once_held_is_not_called_missing() -> None:
 def test_a_past_negated_retold_or_another_machines_install_is_no_install(text: str) -> None:
     assert _families(text) == []
     assert not {"RD625", "RD626"} & set(_ids("RX 7900 XTX on Ubuntu 24.04.\n" + text))
+
+
+@pytest.mark.parametrize(
+    "package",
+    ["rocm-sdk-libraries-gfx1151 7.10.0a20251120", "amd-torch-device-gfx1151 2.9.1", "torch[device-gfx1151]"],
+)
+def test_a_gfx_in_a_package_name_is_no_gpu_of_this_machine(package: str) -> None:
+    # ROCm/TheRock#3046: the package names the build installed, here next to an RX 7900 XTX
+    text = "RX 7900 XTX on Ubuntu 24.04. pip list:\n" + package + "\n"
+    assert sorted(str(a.gfx.value) for a in ingest(text).facts.gpus.agents if a.gfx.is_known) == ["gfx1100"]
+    assert "RD515" not in _ids(text)

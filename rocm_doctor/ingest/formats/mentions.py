@@ -1026,6 +1026,16 @@ _TARGET_ROW = re.compile(
 "gfx1101: RX 7800 XT", "| gfx1102 | RX 7600 |")."""
 
 
+_PACKAGE_BEFORE = re.compile(r"[A-Za-z0-9]-\Z")
+
+
+def _in_package_name(text: str, start: int) -> bool:
+    """The gfx at ``start`` ends a hyphenated package or artifact name (``rocm-sdk-libraries-gfx1151``,
+    ``amd-torch-device-gfx1100``, ``torch[device-gfx1201]``): the name says which build was installed, not
+    which GPU the machine has (ROCm/TheRock#3046 installed rocm-sdk-libraries-gfx1151 on a gfx1150 laptop)."""
+    return text[start : start + 3].lower() == "gfx" and bool(_PACKAGE_BEFORE.search(text[max(0, start - 2) : start]))
+
+
 def target_table_rows(block: Block) -> FrozenSet[int]:
     """The lines of a table or list that maps gfx targets to products (two rows or more, each opening with
     another target): a reference of which target each card is, written out by the reporter or copied from a
@@ -1045,7 +1055,7 @@ def _gfx_sightings(block: Block) -> List[GpuSighting]:
     text = block.text
     reference = target_table_rows(block)
     for match, line in block.scan(_GFX):
-        if line.number in reference:
+        if line.number in reference or _in_package_name(text, match.start()):
             continue
         gfx = gfx_of("gfx" + match.group(1))
         # an entry of the HIP runtime's "Bundled Code Objects:" list names a target of the binary, not a device
