@@ -124,3 +124,12 @@ def test_the_refusal_finding_does_not_vouch_for_the_rest_of_the_install() -> Non
     findings = [f for f in evaluate(load_rules([], use_env=False), ingest(text).facts).findings if f.id == "RD654"]
     assert findings
     assert not any(re.search(r"\bnothing\b[^.;]{0,60}\bis\s+wrong\b", f.message, re.IGNORECASE) for f in findings)
+
+
+def test_a_target_asked_for_another_machine_is_not_called_this_gpu() -> None:
+    # GPU_ARCHS names what the build is for: on a 7900 XTX building for an MI300 node, the refused target is no GPU here
+    text = ("RX 7900 XTX on Ubuntu 24.04. Building the MI300 image with GPU_ARCHS=gfx940 on my workstation:\n"
+            "AssertionError: One of GPU archs of ['gfx940'] is invalid or not supported by Flash-Attention\n")
+    assert "RD654" not in [rule for rule, _ in serious(text)]
+    # the target alone, with no other GPU named, is still the GPU's
+    assert "RD654" in [rule for rule, _ in serious(text.replace("RX 7900 XTX on", "Running"))]
