@@ -6,6 +6,7 @@ reports cited in rules/own_gpu_code.yaml paste them.
 
 from __future__ import annotations
 
+import re
 from typing import List, Tuple
 
 import pytest
@@ -98,3 +99,37 @@ def test_a_failed_flash_attn_build_on_a_gpu_its_releases_lack_says_so(text: str)
 )
 def test_a_failed_flash_attn_build_on_a_listed_or_non_amd_gpu_or_not_of_now_is_not_put_on_the_target(text: str) -> None:
     assert "RD655" not in [rule for rule, _ in serious(text)]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "AssertionError: One of GPU archs of ['gfx1030', 'gfx1100'] is invalid or not supported by Flash-Attention",
+        "AssertionError: Invalid archs: ['gfx1030', 'gfx1036']. Allowed: ['native', 'gfx90a', 'gfx942', 'gfx950', 'gfx1100']",
+        "AssertionError: One of GPU archs of ['gfx1030', 'gfx1100'] is invalid or not supported",
+    ],
+)
+def test_a_refused_list_of_several_targets_names_no_gpu(message: str) -> None:
+    # the targets printed are GPU_ARCHS as set, and the assertion does not say which of several it refused:
+    # the first of them is no GPU of this machine, and no error names it
+    text = "RX 7900 XTX on Ubuntu 24.04. The build stops:\n" + message + "\n"
+    result = ingest(text)
+    assert [str(a.gfx.value) for a in result.facts.gpus.agents] == ["gfx1100"]
+    assert "RD654" not in [rule for rule, _ in serious(text)]
+
+
+def test_the_refusal_finding_does_not_vouch_for_the_rest_of_the_install() -> None:
+    # the refusal says which list stopped the build; it says nothing of the driver, torch or ROCm install
+    text = "RX 7900 XTX, Ubuntu 24.04.\nAssertionError: One of GPU archs of ['gfx1100'] is invalid or not supported by Flash-Attention\n"
+    findings = [f for f in evaluate(load_rules([], use_env=False), ingest(text).facts).findings if f.id == "RD654"]
+    assert findings
+    assert not any(re.search(r"\bnothing\b[^.;]{0,60}\bis\s+wrong\b", f.message, re.IGNORECASE) for f in findings)
+
+
+def test_a_target_asked_for_another_machine_is_not_called_this_gpu() -> None:
+    # GPU_ARCHS names what the build is for: on a 7900 XTX building for an MI300 node, the refused target is no GPU here
+    text = ("RX 7900 XTX on Ubuntu 24.04. Building the MI300 image with GPU_ARCHS=gfx940 on my workstation:\n"
+            "AssertionError: One of GPU archs of ['gfx940'] is invalid or not supported by Flash-Attention\n")
+    assert "RD654" not in [rule for rule, _ in serious(text)]
+    # the target alone, with no other GPU named, is still the GPU's
+    assert "RD654" in [rule for rule, _ in serious(text.replace("RX 7900 XTX on", "Running"))]

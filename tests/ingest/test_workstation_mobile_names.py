@@ -40,3 +40,26 @@ def test_the_added_device_ids_carry_the_gfx_of_their_chip(device_id: str, gfx: s
 
 def test_a_name_the_table_does_not_know_gives_no_gpu() -> None:
     assert _gpus("My GPU is an AMD Radeon Pro WX 3200 and torch fails.\n") == []
+
+
+def _all_gfx(text: str):
+    return sorted(str(a.gfx.value) for a in ingest(text).facts.gpus.agents if a.gfx.is_known)
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        "RDNA3 discrete GPUs, all supported:\n- gfx1100 \u2014 RX 7900 XTX / 7900 XT\n- gfx1101 \u2014 RX 7800 XT / 7700 XT\n- gfx1102 \u2014 RX 7600\n",
+        "| target | cards |\n|---|---|\n| gfx1030 | RX 6800 XT, RX 6900 XT |\n| gfx1032 | RX 6600 |\n",
+        "Which target is which:\ngfx1100: Radeon RX 7900 XTX\ngfx1201: Radeon RX 9070 XT\n",
+    ],
+)
+def test_a_table_mapping_targets_to_cards_names_no_gpu_of_this_machine(table: str) -> None:
+    # ROCm/legacy-rocm-build#6049: a 780M machine lists every RDNA3 target with its cards
+    text = "My laptop: Ryzen 9 7940HS with the Radeon 780M (gfx1103).\n\n" + table
+    assert _all_gfx(text) == ["gfx1103"]
+
+
+def test_a_card_named_before_its_target_is_still_read() -> None:
+    text = "GPU 0: RX 7900 XTX (gfx1100)\nGPU 1: RX 7800 XT (gfx1101)\n"
+    assert _all_gfx(text) == ["gfx1100", "gfx1101"]

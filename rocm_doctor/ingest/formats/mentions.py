@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from functools import lru_cache
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from rocm_doctor.facts.parsers.dkms import parse_dkms_status
 from rocm_doctor.knowledge.gpu_table import codename_regex, model_for_name
@@ -46,6 +46,9 @@ from rocm_doctor.knowledge.torch_identity import from_index_url, from_wheel, ide
 _GFX = re.compile(r"(?<![\w])(?:amdgcn-amd-amdhsa--)?gfx[_ ]?(\d{1,2}[0-9a-f]{2})(?![0-9a-z])(?::[a-z+-]+)*", re.IGNORECASE)
 _GFX_LIST_CONTEXT = re.compile(
     r"PYTORCH_ROCM_ARCH|AMDGPU_TARGETS|GPU_TARGETS|HCC_AMDGPU_TARGET|offload-arch|supported types|support(?:ed)? (?:gpus|list|targets)"
+    # flash-attn's and aiter's build targets (GPU_ARCHS, printed back as "One of GPU archs of [...]", "Invalid
+    # archs: [...]. Allowed: [...]"): the targets asked for, not the devices present (r35b)
+    r"|GPU_ARCHS|GPU\s{1,4}archs\s{1,4}of|Invalid\s{1,4}archs\s{0,4}:"
     r"|HSA_OVERRIDE|overrid(?:e|den|ing)|spoof|pretend|TensileLibrary_|targets?\s*[:=]"
     # What a library or build supports, not the reporter's GPU: "hipblastlt is only supported on gfx90a
     # and gfx94x cards" (pytorch/pytorch#119081), "hipBLASLt supports only `gfx90a` GPUs"
@@ -1014,12 +1017,46 @@ def _own_gfx(text: str, start: int, end: int) -> bool:
     return bool(_OWN_GFX_BEFORE.search(text[max(0, start - 40) : start])) and not _BY_OVERRIDE_AFTER.match(text, end, end + 60)
 
 
+_TARGET_ROW = re.compile(
+    r"[ \t]{0,8}(?:[-*+|][ \t]{0,4}|\d{1,2}[.)][ \t]{1,4})?[`*_]{0,2}gfx([0-9]{2,3}[0-9a-f])\b[`*_]{0,2}[ \t]{0,4}"
+    r"(?:[\u2014\u2013:=|(]|->|=>|-{1,2}(?=[ \t]))",
+    re.IGNORECASE,
+)
+"""A line that opens with a gfx target and maps it to something ("- gfx1100 \u2014 RX 7900 XTX / 7900 XT",
+"gfx1101: RX 7800 XT", "| gfx1102 | RX 7600 |")."""
+
+
+_PACKAGE_BEFORE = re.compile(r"[A-Za-z0-9]-\Z")
+
+
+def _in_package_name(text: str, start: int) -> bool:
+    """The gfx at ``start`` ends a hyphenated package or artifact name (``rocm-sdk-libraries-gfx1151``,
+    ``amd-torch-device-gfx1100``, ``torch[device-gfx1201]``): the name says which build was installed, not
+    which GPU the machine has (ROCm/TheRock#3046 installed rocm-sdk-libraries-gfx1151 on a gfx1150 laptop)."""
+    return text[start : start + 3].lower() == "gfx" and bool(_PACKAGE_BEFORE.search(text[max(0, start - 2) : start]))
+
+
+def target_table_rows(block: Block) -> FrozenSet[int]:
+    """The lines of a table or list that maps gfx targets to products (two rows or more, each opening with
+    another target): a reference of which target each card is, written out by the reporter or copied from a
+    document (ROCm/legacy-rocm-build#6049 lists every RDNA3 target with its cards under "What Is Present vs
+    Missing" on a 780M machine), not the GPUs this machine has. A machine's own GPUs are named by name first
+    ("GPU 0: RX 7900 XTX (gfx1100)") or by a tool's listing, read by their own readers."""
+    if "gfx" not in block.lower:
+        return frozenset()
+    rows = {line.number: match.group(1).lower() for line in block.lines for match in [_TARGET_ROW.match(line.text)] if match}
+    return frozenset(rows) if len(set(rows.values())) >= 2 else frozenset()
+
+
 def _gfx_sightings(block: Block) -> List[GpuSighting]:
     if "gfx" not in block.lower:
         return []
     by_line: Dict[int, List[Tuple[str, Line, bool, bool]]] = {}
     text = block.text
+    reference = target_table_rows(block)
     for match, line in block.scan(_GFX):
+        if line.number in reference or _in_package_name(text, match.start()):
+            continue
         gfx = gfx_of("gfx" + match.group(1))
         # an entry of the HIP runtime's "Bundled Code Objects:" list names a target of the binary, not a device
         if gfx is not None and not in_file_name(text, match.start(), match.end()) and not BUNDLE_ENTRY_LINE.search(line.text):
@@ -1064,6 +1101,7 @@ def _name_sightings(block: Block) -> List[GpuSighting]:
     taken = Spans()
     per_name: Dict[str, int] = {}
     out: List[GpuSighting] = []
+    reference = target_table_rows(block)
 
     def keep(key: str, counted: bool) -> bool:
         per_name[key] = per_name.get(key, 0) + 1
@@ -1071,7 +1109,7 @@ def _name_sightings(block: Block) -> List[GpuSighting]:
 
     for pattern in GPU_NAME_PATTERNS:
         for match, line in block.scan(pattern):
-            if match.start() in taken:
+            if match.start() in taken or line.number in reference:
                 continue
             name = match.group(0).strip()
             model = _model(name.lower())
@@ -1090,7 +1128,7 @@ def _name_sightings(block: Block) -> List[GpuSighting]:
                 fields[COUNT_FIELD] = count
             out.append(GpuSighting("mention", 0, line, fields, doubtful=scope == DOUBTFUL))
     for match, line in block.scan(codename_regex()):
-        if match.start() in taken:
+        if match.start() in taken or line.number in reference:
             continue
         model = _model(match.group(0).lower())
         if model is None:

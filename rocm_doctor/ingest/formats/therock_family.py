@@ -22,6 +22,7 @@ from typing import List
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import make_piece
 from rocm_doctor.ingest.model import TRUST_SIGNATURE, Observation, Piece
+from rocm_doctor.ingest.formats.install_scope import INSTALL, installed_here
 
 _FAMILY = r"(?P<family>gfx[0-9]{2,4}[0-9a-fx]?(?:-(?:all|dgpu|dcgpu|igpu))?)(?![\w-])"
 _INDEX = re.compile(
@@ -30,32 +31,15 @@ _INDEX = re.compile(
     re.IGNORECASE,
 )
 _PACKAGE = re.compile(r"(?<![\w-])rocm[-_]sdk[-_]libraries[-_]" + _FAMILY, re.IGNORECASE)
-_INSTALL = re.compile(r"\b(?:pip3?|uv|pipx|poetry|pdm)\b|\bLooking\s{1,4}in\s{1,4}indexes\b|\.whl\b|--(?:extra-)?index-url|--find-links", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
-_ADVICE = re.compile(
-    r"\b(?:should|could|would|shall|if|whether|try|trying|instead|recommend\w*|suggest\w*|use\s{1,4}the|switch\w*\s{1,4}to|"
-    r"not\s{1,4}(?:from|with)|n't\s{1,4}(?:use|install))\b",
-    re.IGNORECASE,
-)
 MAX_LINE = 2000
 """Characters of a line searched: an index URL or a package sits in a command or a listing line."""
 
 
-def _installs(text: str, match: "re.Match[str]") -> bool:
-    """Whether the sentence holding ``match`` shows an install: not a question, nor advice or a condition
-    ("should I use ...", "try ... instead", "if I install ...")."""
-    start = max((end.end() for end in _SENTENCE_END.finditer(text, 0, match.start())), default=0)
-    after = _SENTENCE_END.search(text, match.end())
-    if after is not None and after.group(0) == "?":
-        return False
-    return _ADVICE.search(text, start, match.start()) is None and _ADVICE.search(text, match.end(), after.start() if after else len(text)) is None
-
-
 def _read(line: Line) -> List[str]:
     text = line.text[:MAX_LINE]
-    found = [m for m in _INDEX.finditer(text) if _INSTALL.search(text)]
+    found = [m for m in _INDEX.finditer(text) if INSTALL.search(text)]
     found += list(_PACKAGE.finditer(text))
-    return [m.group("family") for m in found if _installs(text, m)]
+    return [m.group("family") for m in found if installed_here(text, m)]
 
 
 def parse(block: Block) -> List[Piece]:

@@ -20,6 +20,7 @@ from typing import List
 
 from rocm_doctor.ingest.blocks import Block
 from rocm_doctor.ingest.formats.common import make_piece
+from rocm_doctor.ingest.formats.install_scope import installed_here
 from rocm_doctor.ingest.model import TRUST_SIGNATURE, Observation, Piece
 
 _INDEX = re.compile(r"download\.pytorch\.org/whl/(?P<channel>nightly/|test/)?rocm(?P<rocm>\d{1,2}(?:\.\d{1,2}){1,2})(?![\w.])", re.IGNORECASE)
@@ -30,7 +31,9 @@ MAX_LINE = 2000
 def parse(block: Block) -> List[Piece]:
     pieces: List[Piece] = []
     for line in block.lines:
-        found = [f"{(m.group('channel') or '').lower()}rocm{m.group('rocm')}" for m in _INDEX.finditer(line.text[:MAX_LINE])]
+        text = line.text[:MAX_LINE]
+        # a question, advice, a past or another person's install names an index nobody installed from here
+        found = [f"{(m.group('channel') or '').lower()}rocm{m.group('rocm')}" for m in _INDEX.finditer(text) if installed_here(text, m)]
         if found:
             pieces.append(make_piece("wheel-index", [line], [Observation("symptoms.wheel_indexes", found, line, TRUST_SIGNATURE)]))
     return pieces
