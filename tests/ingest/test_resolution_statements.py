@@ -352,3 +352,34 @@ def test_the_reporters_statement_of_the_fix_reads_with_the_findings_that_explain
     ]
     # the stated fix outranks a warning that explains nothing; severity orders it after an error of its tier
     assert [f.id for f in evaluate(rules, facts).findings] == ["TST933", "TST932", "TST931"]
+
+
+# --- a fix taken back or only partial (review r35a) -------------------------------------------
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "EDIT: setting HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it.\nEDIT 2: nope, it crashes again after a few minutes.\n",
+        "Update: adding my user to the render group fixed it. Spoke too soon, the error is back after a reboot.",
+        "Setting HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it at first, but after a reboot the error is back.",
+    ],
+)
+def test_a_fix_taken_back_later_in_the_report_is_no_resolution(text: str) -> None:
+    assert rows(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Setting HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed the crash, now I get a different error.",
+        "Setting HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed the first error. Now it segfaults on load.",
+        "After updating the kernel it works now, but only on the CPU, the GPU is not used.",
+    ],
+)
+def test_a_fix_of_one_error_among_several_is_no_resolution(text: str) -> None:
+    assert rows(text) == []
+
+
+def test_a_failure_told_before_the_fix_does_not_take_it_back() -> None:
+    text = "It crashed again and again with hipErrorNoBinaryForGpu.\nEDIT: setting HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it.\n"
+    assert rows(text) == ["override_set"]

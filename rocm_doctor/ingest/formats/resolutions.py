@@ -146,10 +146,20 @@ _NEGATED = re.compile(r"(?:\bnot|n't|\b(?:did|does|do|was|is|has|have|had|ca|wo|
 _FAILURE = re.compile(
     r"\bstill\b|\bno\s{1,4}(?:luck|effect|change|difference|success|improvement|dice)\b|\b(?:did|does|do|has|have)\s{0,4}(?:n't|not)\s{1,4}(?:help|work|change|fix|solve|resolve)"
     r"|\bwithout\s{1,4}(?:success|luck|any\s{1,4}(?:effect|change))\b|\bsame\s{1,4}(?:error|result|problem|issue|crash|thing|behaviou?r)\b"
-    r"|\b(?:partially|partly|somewhat|temporar\w{1,6}|sometimes|intermittent\w{0,4})\b|\bfor\s{1,4}a\s{1,4}(?:while|bit|moment|day|few\s{1,4}\w{1,10})\b|\bthen\s{1,4}(?:it\s{1,4})?(?:crash|fail|broke|hang|froze)\w{0,3}\b",
+    r"|\b(?:partially|partly|somewhat|temporar\w{1,6}|sometimes|intermittent\w{0,4})\b|\bfor\s{1,4}a\s{1,4}(?:while|bit|moment|day|few\s{1,4}\w{1,10})\b|\bthen\s{1,4}(?:it\s{1,4})?(?:crash|fail|broke|hang|froze)\w{0,3}\b"
+    r"|\bat\s{1,4}first\b|\binitially\b|\bfirst\s{1,4}(?:error|problem|issue|crash|exception)\b|\b(?:different|another|new|next|other)\s{1,4}(?:error|problem|issue|crash|exception)\b"
+    r"|\bonly\s{1,4}(?:on|with|using|uses|runs\s{1,4}on)\s{1,4}(?:the\s{1,4})?cpu\b",
     re.IGNORECASE,
 )
-"""Words of a failure or a partial fix anywhere in the clause ("still crashes after", "no luck with")."""
+"""Words of a failure or a partial fix anywhere in the clause ("still crashes after", "no luck with", "fixed it at
+first", "fixed the first error", "now I get a different error", "works now, but only on the CPU")."""
+_RELAPSE = re.compile(
+    r"\b(?:is|was|came|comes|are|were)\s{1,4}back\b|\b(?:crash|fail|hang|freez|froze|segfault|broke|break)\w{0,4}\s{1,4}again\b|\bnope\b"
+    r"|\bspoke\s{1,4}too\s{1,4}soon\b|\b(?:not|n't)\s{1,4}(?:actually\s{1,4}|really\s{1,4})?(?:fixed|solved|resolved)\b|\bnow\s{1,4}(?:it\s{1,4})?(?:segfaults|crashes|fails|hangs)\b",
+    re.IGNORECASE,
+)
+"""Words that take a fix back after it was told ("EDIT 2: nope, it crashes again", "the error is back", "spoke too
+soon", "now it segfaults on load"): a statement followed by them in its block is no working fix."""
 _ADVICE_OR_CONDITION = re.compile(
     r"\b(?:if|whether|unless|in\s{1,4}case|try|trying|maybe|perhaps|hopefully|hope|suggest\w{0,4}|recommend\w{0,4}|please|consider|probably|possibly|supposedly"
     r"|should|would|could|might|shall|psa|for\s{1,4}any(?:one|body)(?:\s{1,4}(?:else|searching|reading|who))?|for\s{1,4}future\s{1,4}readers)\b|\byou\s{1,4}(?:can|may|will|need|must|have\s{1,4}to|want|just|\w{1,12}\s{1,4}need)\b"
@@ -231,6 +241,7 @@ def read_line(text: str, labelled_from: Optional[int], rules: Optional[Table] = 
     text = text[:MAX_LINE]
     labelled_end = len(text) if labelled_from is not None else -1
     failed = _failed_sentences(text)
+    retracted_before = max((m.start() for m in _RELAPSE.finditer(text)), default=-1)
     at = 0  # the failed sentence at or after the clause (both lists run left to right: one pass)
     found: List[Tuple[Change, str]] = []
     step = ""  # the clause before, when it is the reporter's own step in scope ("I updated the driver.")
@@ -239,7 +250,7 @@ def read_line(text: str, labelled_from: Optional[int], rules: Optional[Table] = 
             at += 1
         clause = text[start:end]
         before, step = step, ""
-        if not clause.strip() or (at < len(failed) and failed[at][0] <= start):
+        if not clause.strip() or (at < len(failed) and failed[at][0] <= start) or end <= retracted_before:
             continue
         phrase = rules.phrases.search(clause)
         under_label = labelled_from is not None and start < labelled_end and end > labelled_from
@@ -329,6 +340,8 @@ def parse(block: Block) -> List[Piece]:
     lines = block.lines
     pieces: List[Piece] = []
     done = -1  # the last line read: lines are read once, left to right
+    # the last line that takes a fix back ("EDIT 2: nope, crashes again"): a statement on an earlier line is no working fix
+    retracted_before = max((i for i, line in enumerate(lines) if _RELAPSE.search(line.text[:MAX_LINE])), default=-1)
     for index in block.lines_with(rules.anchors):
         if index <= done or not _readable(lines[index]):
             continue
@@ -345,6 +358,8 @@ def parse(block: Block) -> List[Piece]:
             first, last = _sentence_lines(lines, following, last, rules)
             text, labelled_from, done = _joined(lines, first, last), 0, last
         said = read_line(text, labelled_from, rules)
+        if said and last < retracted_before:
+            continue
         if said:
             values = list(dict.fromkeys(f"{row.id}: {clause}" for row, clause in said))
             line = lines[first]
