@@ -383,3 +383,15 @@ def test_a_fix_of_one_error_among_several_is_no_resolution(text: str) -> None:
 def test_a_failure_told_before_the_fix_does_not_take_it_back() -> None:
     text = "It crashed again and again with hipErrorNoBinaryForGpu.\nEDIT: setting HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it.\n"
     assert rows(text) == ["override_set"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A user on reddit said that adding the user to the render group fixed it.",
+        "The maintainer replied that HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it on his 6700 XT.",
+        "One of the devs over on discord mentioned HSA_OVERRIDE_GFX_VERSION=10.3.0 did the trick.",
+    ],
+)
+def test_a_fix_another_person_told_of_is_no_resolution(text: str) -> None:
+    assert rows(text) == []

@@ -175,10 +175,14 @@ _ELSEWHERE = re.compile(
     PAST_OR_ELSEWHERE + r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS
     + r"|\bfor\s{1,4}(?:him|her|them|others|other\s{1,4}(?:people|users)|some(?:one|body|\s{1,4}(?:people|users))|many(?:\s{1,4}people)?|most(?:\s{1,4}people)?|a\s{1,4}lot\s{1,4}of\s{1,4}people|those)\b"
     r"|\b(?:a|the|another|that|this)\s{1,4}(?:similar|related|linked|other|different|older)\s{1,4}(?:issue|thread|post|report|discussion)\b"
-    r"|\b(?:he|she|they)\s{1,4}(?:fixed|solved|resolved|got|had|made)\b|\bfixed\s{1,4}(?:by|in)\s{1,4}(?:pr\b|pull\s{1,4}request|commit|#\d|version|release|the\s{1,4}(?:maintainers?|devs?|developers?))",
+    r"|\b(?:he|she|they)\s{1,4}(?:fixed|solved|resolved|got|had|made)\b"
+    r"|\b(?:said|says|replied|wrote|writes|mentioned|suggested|commented|answered|posted|claimed|reported|told\s{1,4}(?:me|us))\s{1,4}that\b"
+    r"|\b(?:users?|maintainers?|devs?|developers?|commenters?|posters?|guys?|person|redditors?)\s{1,4}(?:\w{1,20}\s{1,4}){0,3}(?:said|says|replied|wrote|mentioned|suggested|commented|answered|posted|reported)\b"
+    r"|\bon\s{1,4}(?:his|her)\b|\bon\s{1,4}their\s{1,4}(?:own\s{1,4})?(?:machines?|pcs?|cards?|systems?|gpus?|computers?|laptops?|setups?|end)\b|\bfixed\s{1,4}(?:by|in)\s{1,4}(?:pr\b|pull\s{1,4}request|commit|#\d|version|release|the\s{1,4}(?:maintainers?|devs?|developers?))",
     re.IGNORECASE,
 )
-"""Another person's or machine's experience, another thread's ("I found a similar issue where it was solved
+"""Another person's or machine's experience ("A user on reddit said that ...", "the maintainer replied that ... fixed it
+on his 6700 XT"), another thread's ("I found a similar issue where it was solved
 after disabling the iGPU": pytorch/pytorch#119637), the past, a document, a template's example, or a fix made
 upstream ("Fixed by PR #16308", "fixed in the next release"): no change the reporter made here."""
 _CHANGE_DENIED = re.compile(r"(?:\bwithout|\binstead\s{1,4}of|\brather\s{1,4}than|\bno\s{1,4}need\s{1,4}(?:to|for)|\b(?:do|did)\s{0,4}(?:n't|not)\s{1,4}need\s{1,4}to)\s{1,4}(?:\w{1,20}\s{1,4})?$", re.IGNORECASE)
