@@ -395,3 +395,27 @@ def test_a_failure_told_before_the_fix_does_not_take_it_back() -> None:
 )
 def test_a_fix_another_person_told_of_is_no_resolution(text: str) -> None:
     assert rows(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "This got fixed upstream in ROCm 6.3, so after the update the kernel module loads and it works now.",
+        "The bug was in PyTorch and is fixed in 2.5; I also updated the kernel, it works now.",
+        "Closing: the fix landed in ollama v0.5.8, I updated the driver too and it works now.",
+        "Update: the problem is fixed in llama.cpp b4500, I updated the kernel anyway.",
+    ],
+)
+def test_a_fix_made_upstream_names_no_change_of_the_reporters_as_the_cause(text: str) -> None:
+    assert rows(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I did a clean reinstall of Ubuntu, updated the kernel, and now it works.",
+        "After reinstalling the whole OS and updating the AMD drivers it works now.",
+    ],
+)
+def test_a_fix_that_redid_everything_names_no_one_change(text: str) -> None:
+    assert rows(text) == []

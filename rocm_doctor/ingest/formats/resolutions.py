@@ -153,6 +153,17 @@ _FAILURE = re.compile(
 )
 """Words of a failure or a partial fix anywhere in the clause ("still crashes after", "no luck with", "fixed it at
 first", "fixed the first error", "now I get a different error", "works now, but only on the CPU")."""
+_NOT_ONE_OWN_CHANGE = re.compile(
+    r"\b(?:fixed|solved|resolved|addressed)\s{1,4}upstream\b|\bupstream\s{1,4}(?:fix|patch|commit)\b|\b(?:fix|patch)\s{1,4}(?:landed|was\s{1,4}merged|got\s{1,4}merged|is\s{1,4}merged)\b"
+    r"|\b(?:fixed|solved|resolved)\s{1,4}in\s{1,4}(?:[\w.+-]{1,30}\s{1,4})?(?:v|b|r)?\d|\bbug\s{1,4}in\s{1,4}(?:py)?torch\b"
+    r"|\b(?:re-?install\w{0,3}|wip\w{1,3}|format\w{0,3})\s{1,4}(?:of\s{1,4})?(?:everything|it\s{1,4}all|the\s{1,4}(?:whole\s{1,4}|entire\s{1,4})?(?:os|system|machine|distro|computer)|ubuntu|fedora|arch|windows|linux|mint|debian)\b"
+    r"|\b(?:clean|fresh|full|complete)\s{1,4}(?:re-?install\w{0,3}|install\w{0,3})\s{1,4}of\s{1,4}(?:everything|the\s{1,4}(?:os|system)|ubuntu|fedora|arch|windows|linux|mint|debian)\b"
+    r"|\bfresh\s{1,4}(?:os|system|ubuntu|fedora|windows|linux)\s{1,4}install",
+    re.IGNORECASE,
+)
+"""A sentence that puts the fix outside the reporter's one change: a fix made upstream ("fixed upstream in ROCm 6.3",
+"the fix landed in ollama v0.5.8", "the bug was in PyTorch and is fixed in 2.5"), or everything redone at once ("a clean
+reinstall of Ubuntu, updated the kernel, and now it works"): a change named beside it is not shown to be the cause."""
 _RELAPSE = re.compile(
     r"\b(?:is|was|came|comes|are|were)\s{1,4}back\b|\b(?:crash|fail|hang|freez|froze|segfault|broke|break)\w{0,4}\s{1,4}again\b|\bnope\b"
     r"|\bspoke\s{1,4}too\s{1,4}soon\b|\b(?:not|n't)\s{1,4}(?:actually\s{1,4}|really\s{1,4})?(?:fixed|solved|resolved)\b|\bnow\s{1,4}(?:it\s{1,4})?(?:segfaults|crashes|fails|hangs)\b",
@@ -213,13 +224,14 @@ def _out_of_scope(clause: str, phrase: Optional["re.Match[str]"], question: bool
 
 
 def _failed_sentences(text: str) -> List[Tuple[int, int]]:
-    """Spans of the sentences of ``text`` that hold a failure or a partial fix: a clause of them is
+    """Spans of the sentences of ``text`` that hold a failure, a partial fix or a fix not the reporter's one change
+    (:data:`_NOT_ONE_OWN_CHANGE`): a clause of them is
     no resolution, even where the failure is in another clause ("it works now, but only partially",
     "X fixed the first error; still crashes at sampling")."""
     spans: List[Tuple[int, int]] = []
     start = 0
     for end in [m.start() for m in _SENTENCE_END.finditer(text)] + [len(text)]:
-        if _FAILURE.search(text, start, end):
+        if _FAILURE.search(text, start, end) or _NOT_ONE_OWN_CHANGE.search(text, start, end):
             spans.append((start, end))
         start = end
     return spans
