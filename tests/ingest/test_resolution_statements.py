@@ -419,3 +419,11 @@ def test_a_fix_made_upstream_names_no_change_of_the_reporters_as_the_cause(text:
 )
 def test_a_fix_that_redid_everything_names_no_one_change(text: str) -> None:
     assert rows(text) == []
+
+
+def test_the_reported_fix_finding_gives_the_fix_as_the_reporters_account_not_a_checked_cause() -> None:
+    text = "EDIT: solved it, setting HSA_OVERRIDE_GFX_VERSION=10.3.0 before launching fixed it."
+    findings = evaluate(load_rules([], use_env=False), ingest(text).facts).findings
+    stated = next(f for f in findings if f.id == "RD557")
+    assert "HSA_OVERRIDE_GFX_VERSION=10.3.0" in stated.message
+    assert "not checked" in stated.message and "the cause is" not in stated.message
