@@ -50,7 +50,7 @@ def stated_category(text: str) -> Optional[str]:
         "Update: export HSA_OVERRIDE_GFX_VERSION=10.3.0 made it work on my 6600 XT.",
         "HSA_OVERRIDE_GFX_VERSION=10.3.0 got it working.",
         "Works now: I had to set HSA_OVERRIDE_GFX_VERSION=10.3.0 for the RX 6700 XT.",
-        "The fix was HSA_OVERRIDE_GFX_VERSION=10.3.0 in the service file.",
+        "The fix was HSA_OVERRIDE_GFX_VERSION=10.3.0 for the RX 6700 XT.",
         "Everything works fine after I exported HSA_OVERRIDE_GFX_VERSION=10.3.0.",
         "Problem solved with HSA_OVERRIDE_GFX_VERSION=10.3.0.",
     ],
@@ -427,3 +427,29 @@ def test_the_reported_fix_finding_gives_the_fix_as_the_reporters_account_not_a_c
     stated = next(f for f in findings if f.id == "RD557")
     assert "HSA_OVERRIDE_GFX_VERSION=10.3.0" in stated.message
     assert "not checked" in stated.message and "the cause is" not in stated.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Works now with HSA_OVERRIDE_GFX_VERSION=10.3.0 in the docker compose file instead of my shell.",
+        "Turns out I needed to add the variable to the ollama systemd service, not my shell: Environment=\"HSA_OVERRIDE_GFX_VERSION=10.3.0\".",
+        "Putting HSA_OVERRIDE_GFX_VERSION=10.3.0 in the systemd unit instead of my .bashrc fixed it.",
+    ],
+)
+def test_the_override_moved_from_the_shell_into_the_service_is_an_env_fix(text: str) -> None:
+    # ollama/ollama#6152, #8679: the override was in the user's shell; the service never read it (env_var_misuse)
+    assert rows(text) == ["variable_in_service"]
+    assert stated_category(text) == "env"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I added Environment=\"HSA_OVERRIDE_GFX_VERSION=10.3.0\" to the ollama service file and now it works.",
+        "The fix was HSA_OVERRIDE_GFX_VERSION=10.3.0 in the service file.",
+    ],
+)
+def test_the_override_set_in_a_service_file_without_saying_it_moved_leaves_the_category_open(text: str) -> None:
+    # the override needed (gfx-override) or the override not reaching the service (env): the sentence does not say
+    assert stated_category(text) is None
