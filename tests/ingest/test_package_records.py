@@ -85,3 +85,9 @@ def test_yum_info_gives_the_installed_record_not_the_available_one() -> None:
         "Available Packages\nName        : rocm-libs\nVersion     : 6.2.0.60200\nRelease     : 66.el9\n"
     )
     assert system_rocm(text) == "6.1.0"
+
+
+def test_a_dpkg_listing_row_of_a_removed_package_gives_no_system_rocm() -> None:
+    text = "$ dpkg -l | grep rocm-core\nrc  rocm-core  6.1.0.60100-82~22.04  amd64  ROCm Runtime software stack\n"
+    assert system_rocm(text) is None
+    assert system_rocm(text.replace("rc  ", "ii  ")) == "6.1.0"

@@ -112,6 +112,9 @@ def _observations(name: str, version: str, rest: str, line, trust: int) -> List[
 _RECORD_NAME = re.compile(r"^[^\S\n]{0,4}(?:Package|Name)[^\S\n]{0,16}:[^\S\n]{0,4}(?P<name>[\w.+-]{1,64})[^\S\n]{0,8}$")
 _RECORD_VERSION = re.compile(rf"^[^\S\n]{{0,4}}Version[^\S\n]{{0,16}}:[^\S\n]{{0,4}}{_VERSION}[^\S\n]{{0,8}}$")
 _RECORD_END = re.compile(r"^[^\S\n]{0,4}(?:Package|Name)[^\S\n]{0,16}:|^\s*$")
+_DPKG_NOT_INSTALLED = re.compile(r"^[^\S\n]{0,4}(?:[uhrp][nc]|ic|[uihrp][HUFW])R?[^\S\n]{1,8}\S")
+"""A ``dpkg -l`` row whose state letter is not ``i`` (``rc``: removed, configuration files left; ``un``: not installed;
+``iU``/``iF``: unpacked or half-configured): that version is not in place. (Not "in" or "it": prose opens with them.)"""
 _RECORD_STATUS = re.compile(r"^[^\S\n]{0,4}Status[^\S\n]{0,16}:[^\S\n]{0,4}\S{1,20}[^\S\n]{1,4}\S{1,20}[^\S\n]{1,4}(?P<state>[\w-]{1,30})")
 """dpkg's ``Status:`` field (``dpkg -s``): want, error flag and state; only the state ``installed`` is a package in
 place ("deinstall ok config-files" is a removed package whose configuration files remain)."""
@@ -204,6 +207,9 @@ def parse(block: Block) -> List[Piece]:
         lines.append(line)
     for match, line in block.scan(loose):
         if line.number in seen:
+            continue
+        if _DPKG_NOT_INSTALLED.match(line.text):
+            seen.add(line.number)
             continue
         name = match.group("name") or match.group("name2")
         version = match.group("version") or match.group("version2")
