@@ -453,3 +453,18 @@ def test_the_override_moved_from_the_shell_into_the_service_is_an_env_fix(text: 
 def test_the_override_set_in_a_service_file_without_saying_it_moved_leaves_the_category_open(text: str) -> None:
     # the override needed (gfx-override) or the override not reaching the service (env): the sentence does not say
     assert stated_category(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Switching the Jupyter kernel to my rocm venv fixed it.",
+        "Update: I changed the notebook kernel to the conda env with the ROCm torch and now it works.",
+    ],
+)
+def test_a_notebooks_kernel_is_not_the_os_kernel(text: str) -> None:
+    assert "kernel_or_driver_changed" not in rows(text)
+
+
+def test_the_os_kernel_changed_is_still_a_driver_fix() -> None:
+    assert rows("Updating the kernel to 6.8 fixed it.") == ["kernel_or_driver_changed"]
