@@ -468,3 +468,11 @@ def test_a_notebooks_kernel_is_not_the_os_kernel(text: str) -> None:
 
 def test_the_os_kernel_changed_is_still_a_driver_fix() -> None:
     assert rows("Updating the kernel to 6.8 fixed it.") == ["kernel_or_driver_changed"]
+
+
+def test_a_label_that_notes_an_edit_of_the_post_is_no_resolution() -> None:
+    assert rows("Fixed: typo in my previous comment, I meant HSA_OVERRIDE_GFX_VERSION=10.3.0.") == []
+
+
+def test_a_resolution_after_an_edit_note_is_still_read() -> None:
+    assert rows("Fixed: typo above. Adding my user to the render group fixed it.") == ["render_group"]

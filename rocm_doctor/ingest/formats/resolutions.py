@@ -209,6 +209,9 @@ _OWN_STEP = re.compile(
 """A clause that tells a step the reporter took ("I have updated to the latest Adrenalin driver", "I set
 HSA_OVERRIDE_GFX_VERSION=10.3.0"): a success right after it ("AMD Chat is working correctly", "Now it
 works") says that step made it work."""
+_EDIT_NOTE = re.compile(r"[\s*_]{0,4}(?:(?:an?|the|my|some)\s{1,4})?(?:typos?|formatting|format|links?|wording|spelling|grammar|markdown|code\s{1,4}blocks?|title)\b", re.IGNORECASE)
+"""Words right after a label that make it a note on the post itself ("Fixed: typo in my previous comment"), not a
+resolution of the problem."""
 _QUOTED = re.compile(r"^\s{0,3}>")
 _WORD = re.compile(r"\w")
 
@@ -365,6 +368,8 @@ def parse(block: Block) -> List[Piece]:
         text = _joined(lines, first, last)
         done = last
         label = rules.label.match(text)
+        if label is not None and _EDIT_NOTE.match(text, label.end()):
+            label = None  # "Fixed: typo in my previous comment": the post was fixed, not the problem
         labelled_from: Optional[int] = label.end() if label else None
         if label is not None and not _WORD.search(text, label.end()):
             # a label alone on its line: it stands for the next sentence
