@@ -476,3 +476,7 @@ def test_a_label_that_notes_an_edit_of_the_post_is_no_resolution() -> None:
 
 def test_a_resolution_after_an_edit_note_is_still_read() -> None:
     assert rows("Fixed: typo above. Adding my user to the render group fixed it.") == ["render_group"]
+
+
+def test_a_first_state_told_before_the_fix_does_not_make_it_partial() -> None:
+    assert rows("Initially rocminfo showed no GPU, but adding my user to the render group fixed it.") == ["render_group"]
