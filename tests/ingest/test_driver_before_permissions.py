@@ -55,7 +55,6 @@ def test_out_of_resources_alone_names_the_step_not_the_users_access() -> None:
     [
         "But if I run it as **root**, it works as intended.\n",
         "sudo rocminfo works fine.\n",
-        "$ ls -l /dev/kfd\ncrw-rw---- 1 root render 238, 0 Mar  3 10:00 /dev/kfd\n",
     ],
 )
 def test_out_of_resources_with_access_shown_refused_is_read_as_the_users_access(corroboration: str) -> None:
@@ -76,3 +75,12 @@ def test_emphasis_around_root_or_sudo_keeps_the_works_as_root_statement(told: st
     from ingest_helpers import signature_errors
 
     assert "gpu_works_as_root_told" in signature_errors(told)
+
+
+def test_out_of_resources_beside_the_usual_render_owned_kfd_does_not_say_the_user_is_refused() -> None:
+    # r35a: /dev/kfd owned by root:render, mode 0660, is every ROCm install's node; without the user's
+    # groups it shows nothing of this user's access (RD612 reads it together with groups lacking render).
+    text = "$ rocminfo\n" + ROCMINFO_FAILS + "$ ls -l /dev/kfd\ncrw-rw---- 1 root render 238, 0 Mar  3 10:00 /dev/kfd\n"
+    shown = serious_findings(text)
+    assert "RD507" not in [rule for rule, _, _ in shown]
+    assert all(category != "permissions" for _, _, category in shown)

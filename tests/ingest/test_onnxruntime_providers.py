@@ -48,3 +48,27 @@ def test_an_onnxruntime_with_amd_providers_or_asked_for_cuda_sets_no_build_signa
 def test_the_missing_provider_on_an_nvidia_machine_is_no_wrong_build_error() -> None:
     report = "RTX 4090 on Ubuntu 22.04.\n" + _WARNING.format(asked="ROCMExecutionProvider", listed="CUDAExecutionProvider, CPUExecutionProvider") + "\n"
     assert "error" not in [severity for _, severity, _ in serious_findings(report)]
+
+
+@pytest.mark.parametrize(
+    "listed",
+    [
+        "DmlExecutionProvider, CPUExecutionProvider",  # onnxruntime-directml: runs on the Radeon under Windows
+        "VitisAIExecutionProvider, CPUExecutionProvider",  # AMD's Ryzen AI (NPU) build
+    ],
+)
+def test_a_provider_list_with_an_amd_capable_provider_is_no_cpu_or_cuda_build(listed: str) -> None:
+    report = "RX 7900 XTX, Windows 11.\n" + _WARNING.format(asked="ROCMExecutionProvider", listed=listed) + "\n"
+    assert "onnxruntime_without_amd_provider" not in (ingest(report).facts.symptoms.signatures.value or [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Before I switched to onnxruntime-rocm, get_available_providers() gave ['CUDAExecutionProvider', 'CPUExecutionProvider']. Now it lists ROCMExecutionProvider.",
+        "On my NVIDIA laptop ort.get_available_providers() returns ['CUDAExecutionProvider', 'CPUExecutionProvider'], on this box the app hangs.",
+    ],
+)
+def test_a_provider_list_told_in_prose_of_another_time_or_machine_sets_no_build_signature(text: str) -> None:
+    report = f"RX 6800 XT on Ubuntu 22.04.\n{text}\n"
+    assert "onnxruntime_without_amd_provider" not in (ingest(report).facts.symptoms.signatures.value or [])

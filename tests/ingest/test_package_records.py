@@ -64,3 +64,30 @@ def test_many_record_headers_are_read_in_linear_time() -> None:
     started = time.perf_counter()
     ingest(text)
     assert time.perf_counter() - started < 20
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # dpkg -s of a removed package whose configuration files remain: not in place
+        "$ dpkg -s rocm-core\nPackage: rocm-core\nStatus: deinstall ok config-files\nPriority: optional\nVersion: 6.1.0.60100-82~22.04\n",
+        # what the repositories offer, not what is installed
+        "$ dnf info rocm-libs\nAvailable Packages\nName         : rocm-libs\nVersion      : 6.2.0\nRelease      : 1.fc41\n",
+    ],
+)
+def test_a_record_of_a_package_not_installed_gives_no_system_rocm(text: str) -> None:
+    assert system_rocm(text) is None
+
+
+def test_yum_info_gives_the_installed_record_not_the_available_one() -> None:
+    text = (
+        "$ yum info rocm-libs\nInstalled Packages\nName        : rocm-libs\nVersion     : 6.1.0.60100\nRelease     : 82.el9\n\n"
+        "Available Packages\nName        : rocm-libs\nVersion     : 6.2.0.60200\nRelease     : 66.el9\n"
+    )
+    assert system_rocm(text) == "6.1.0"
+
+
+def test_a_dpkg_listing_row_of_a_removed_package_gives_no_system_rocm() -> None:
+    text = "$ dpkg -l | grep rocm-core\nrc  rocm-core  6.1.0.60100-82~22.04  amd64  ROCm Runtime software stack\n"
+    assert system_rocm(text) is None
+    assert system_rocm(text.replace("rc  ", "ii  ")) == "6.1.0"

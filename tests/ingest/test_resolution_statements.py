@@ -50,7 +50,7 @@ def stated_category(text: str) -> Optional[str]:
         "Update: export HSA_OVERRIDE_GFX_VERSION=10.3.0 made it work on my 6600 XT.",
         "HSA_OVERRIDE_GFX_VERSION=10.3.0 got it working.",
         "Works now: I had to set HSA_OVERRIDE_GFX_VERSION=10.3.0 for the RX 6700 XT.",
-        "The fix was HSA_OVERRIDE_GFX_VERSION=10.3.0 in the service file.",
+        "The fix was HSA_OVERRIDE_GFX_VERSION=10.3.0 for the RX 6700 XT.",
         "Everything works fine after I exported HSA_OVERRIDE_GFX_VERSION=10.3.0.",
         "Problem solved with HSA_OVERRIDE_GFX_VERSION=10.3.0.",
     ],
@@ -352,3 +352,131 @@ def test_the_reporters_statement_of_the_fix_reads_with_the_findings_that_explain
     ]
     # the stated fix outranks a warning that explains nothing; severity orders it after an error of its tier
     assert [f.id for f in evaluate(rules, facts).findings] == ["TST933", "TST932", "TST931"]
+
+
+# --- a fix taken back or only partial (review r35a) -------------------------------------------
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "EDIT: setting HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it.\nEDIT 2: nope, it crashes again after a few minutes.\n",
+        "Update: adding my user to the render group fixed it. Spoke too soon, the error is back after a reboot.",
+        "Setting HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it at first, but after a reboot the error is back.",
+    ],
+)
+def test_a_fix_taken_back_later_in_the_report_is_no_resolution(text: str) -> None:
+    assert rows(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Setting HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed the crash, now I get a different error.",
+        "Setting HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed the first error. Now it segfaults on load.",
+        "After updating the kernel it works now, but only on the CPU, the GPU is not used.",
+    ],
+)
+def test_a_fix_of_one_error_among_several_is_no_resolution(text: str) -> None:
+    assert rows(text) == []
+
+
+def test_a_failure_told_before_the_fix_does_not_take_it_back() -> None:
+    text = "It crashed again and again with hipErrorNoBinaryForGpu.\nEDIT: setting HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it.\n"
+    assert rows(text) == ["override_set"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A user on reddit said that adding the user to the render group fixed it.",
+        "The maintainer replied that HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it on his 6700 XT.",
+        "One of the devs over on discord mentioned HSA_OVERRIDE_GFX_VERSION=10.3.0 did the trick.",
+    ],
+)
+def test_a_fix_another_person_told_of_is_no_resolution(text: str) -> None:
+    assert rows(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "This got fixed upstream in ROCm 6.3, so after the update the kernel module loads and it works now.",
+        "The bug was in PyTorch and is fixed in 2.5; I also updated the kernel, it works now.",
+        "Closing: the fix landed in ollama v0.5.8, I updated the driver too and it works now.",
+        "Update: the problem is fixed in llama.cpp b4500, I updated the kernel anyway.",
+    ],
+)
+def test_a_fix_made_upstream_names_no_change_of_the_reporters_as_the_cause(text: str) -> None:
+    assert rows(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I did a clean reinstall of Ubuntu, updated the kernel, and now it works.",
+        "After reinstalling the whole OS and updating the AMD drivers it works now.",
+    ],
+)
+def test_a_fix_that_redid_everything_names_no_one_change(text: str) -> None:
+    assert rows(text) == []
+
+
+def test_the_reported_fix_finding_gives_the_fix_as_the_reporters_account_not_a_checked_cause() -> None:
+    text = "EDIT: solved it, setting HSA_OVERRIDE_GFX_VERSION=10.3.0 before launching fixed it."
+    findings = evaluate(load_rules([], use_env=False), ingest(text).facts).findings
+    stated = next(f for f in findings if f.id == "RD557")
+    assert "HSA_OVERRIDE_GFX_VERSION=10.3.0" in stated.message
+    assert "not checked" in stated.message and "the cause is" not in stated.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Works now with HSA_OVERRIDE_GFX_VERSION=10.3.0 in the docker compose file instead of my shell.",
+        "Turns out I needed to add the variable to the ollama systemd service, not my shell: Environment=\"HSA_OVERRIDE_GFX_VERSION=10.3.0\".",
+        "Putting HSA_OVERRIDE_GFX_VERSION=10.3.0 in the systemd unit instead of my .bashrc fixed it.",
+    ],
+)
+def test_the_override_moved_from_the_shell_into_the_service_is_an_env_fix(text: str) -> None:
+    # ollama/ollama#6152, #8679: the override was in the user's shell; the service never read it (env_var_misuse)
+    assert rows(text) == ["variable_in_service"]
+    assert stated_category(text) == "env"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I added Environment=\"HSA_OVERRIDE_GFX_VERSION=10.3.0\" to the ollama service file and now it works.",
+        "The fix was HSA_OVERRIDE_GFX_VERSION=10.3.0 in the service file.",
+    ],
+)
+def test_the_override_set_in_a_service_file_without_saying_it_moved_leaves_the_category_open(text: str) -> None:
+    # the override needed (gfx-override) or the override not reaching the service (env): the sentence does not say
+    assert stated_category(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Switching the Jupyter kernel to my rocm venv fixed it.",
+        "Update: I changed the notebook kernel to the conda env with the ROCm torch and now it works.",
+    ],
+)
+def test_a_notebooks_kernel_is_not_the_os_kernel(text: str) -> None:
+    assert "kernel_or_driver_changed" not in rows(text)
+
+
+def test_the_os_kernel_changed_is_still_a_driver_fix() -> None:
+    assert rows("Updating the kernel to 6.8 fixed it.") == ["kernel_or_driver_changed"]
+
+
+def test_a_label_that_notes_an_edit_of_the_post_is_no_resolution() -> None:
+    assert rows("Fixed: typo in my previous comment, I meant HSA_OVERRIDE_GFX_VERSION=10.3.0.") == []
+
+
+def test_a_resolution_after_an_edit_note_is_still_read() -> None:
+    assert rows("Fixed: typo above. Adding my user to the render group fixed it.") == ["render_group"]
+
+
+def test_a_first_state_told_before_the_fix_does_not_make_it_partial() -> None:
+    assert rows("Initially rocminfo showed no GPU, but adding my user to the render group fixed it.") == ["render_group"]

@@ -112,6 +112,15 @@ def _observations(name: str, version: str, rest: str, line, trust: int) -> List[
 _RECORD_NAME = re.compile(r"^[^\S\n]{0,4}(?:Package|Name)[^\S\n]{0,16}:[^\S\n]{0,4}(?P<name>[\w.+-]{1,64})[^\S\n]{0,8}$")
 _RECORD_VERSION = re.compile(rf"^[^\S\n]{{0,4}}Version[^\S\n]{{0,16}}:[^\S\n]{{0,4}}{_VERSION}[^\S\n]{{0,8}}$")
 _RECORD_END = re.compile(r"^[^\S\n]{0,4}(?:Package|Name)[^\S\n]{0,16}:|^\s*$")
+_DPKG_NOT_INSTALLED = re.compile(r"^[^\S\n]{0,4}(?:[uhrp][nc]|ic|[uihrp][HUFW])R?[^\S\n]{1,8}\S")
+"""A ``dpkg -l`` row whose state letter is not ``i`` (``rc``: removed, configuration files left; ``un``: not installed;
+``iU``/``iF``: unpacked or half-configured): that version is not in place. (Not "in" or "it": prose opens with them.)"""
+_RECORD_STATUS = re.compile(r"^[^\S\n]{0,4}Status[^\S\n]{0,16}:[^\S\n]{0,4}\S{1,20}[^\S\n]{1,4}\S{1,20}[^\S\n]{1,4}(?P<state>[\w-]{1,30})")
+"""dpkg's ``Status:`` field (``dpkg -s``): want, error flag and state; only the state ``installed`` is a package in
+place ("deinstall ok config-files" is a removed package whose configuration files remain)."""
+_SECTION = re.compile(r"^[^\S\n]{0,4}(?P<which>installed|available|upgrad\w{0,6}|extra|obsoleting|recently\s{1,4}added)[^\S\n]{1,4}packages?[^\S\n]{0,4}:?[^\S\n]{0,4}$", re.IGNORECASE)
+"""yum's and dnf's section headers in ``info`` and ``list`` output: only the records under "Installed Packages"
+are installed; "Available Packages" lists what the repositories offer."""
 RECORD_LINES = 16
 """How far a record's ``Version:`` field may follow its ``Package:``/``Name:`` field (apt show puts it next,
 yum info third, after ``Arch``); the look-ahead is bounded so the reader stays linear."""
@@ -126,12 +135,22 @@ def _records(block: Block, seen: set) -> List[Observation]:
     out: List[Observation] = []
     lines = block.lines
     known = table()
+    offered = False  # under yum's or dnf's "Available Packages" header (or another that is not "Installed")
     for index, line in enumerate(lines):
+        section = _SECTION.match(line.text)
+        if section:
+            offered = not section.group("which").lower().startswith("installed")
+            continue
         head = _RECORD_NAME.match(line.text)
+        if head and offered:
+            continue
         # pip show prints the same two fields for torch (pip_show.py reads it): distribution packages only.
         if not head or line.number in seen or known.get(head.group("name").lower(), known.get(head.group("name"))) in (None, "torch"):
             continue
         for follow in lines[index + 1 : index + 1 + RECORD_LINES]:
+            status = _RECORD_STATUS.match(follow.text)
+            if status and status.group("state").lower() != "installed":
+                break
             field = _RECORD_VERSION.match(follow.text)
             if field:
                 seen.add(follow.number)
@@ -188,6 +207,9 @@ def parse(block: Block) -> List[Piece]:
         lines.append(line)
     for match, line in block.scan(loose):
         if line.number in seen:
+            continue
+        if _DPKG_NOT_INSTALLED.match(line.text):
+            seen.add(line.number)
             continue
         name = match.group("name") or match.group("name2")
         version = match.group("version") or match.group("version2")

@@ -146,10 +146,31 @@ _NEGATED = re.compile(r"(?:\bnot|n't|\b(?:did|does|do|was|is|has|have|had|ca|wo|
 _FAILURE = re.compile(
     r"\bstill\b|\bno\s{1,4}(?:luck|effect|change|difference|success|improvement|dice)\b|\b(?:did|does|do|has|have)\s{0,4}(?:n't|not)\s{1,4}(?:help|work|change|fix|solve|resolve)"
     r"|\bwithout\s{1,4}(?:success|luck|any\s{1,4}(?:effect|change))\b|\bsame\s{1,4}(?:error|result|problem|issue|crash|thing|behaviou?r)\b"
-    r"|\b(?:partially|partly|somewhat|temporar\w{1,6}|sometimes|intermittent\w{0,4})\b|\bfor\s{1,4}a\s{1,4}(?:while|bit|moment|day|few\s{1,4}\w{1,10})\b|\bthen\s{1,4}(?:it\s{1,4})?(?:crash|fail|broke|hang|froze)\w{0,3}\b",
+    r"|\b(?:partially|partly|somewhat|temporar\w{1,6}|sometimes|intermittent\w{0,4})\b|\bfor\s{1,4}a\s{1,4}(?:while|bit|moment|day|few\s{1,4}\w{1,10})\b|\bthen\s{1,4}(?:it\s{1,4})?(?:crash|fail|broke|hang|froze)\w{0,3}\b"
+    r"|\b(?:fix|work|solv|help|resolv)\w{0,4}\b[^.!?\n]{0,30}\b(?:at\s{1,4}first|initially)\b|\b(?:at\s{1,4}first|initially)\s{1,4}(?:it\s{1,4}|this\s{1,4}|that\s{1,4})?(?:fix|work|solv|help|resolv)\w{0,4}\b|\bfirst\s{1,4}(?:error|problem|issue|crash|exception)\b|\b(?:different|another|new|next|other)\s{1,4}(?:error|problem|issue|crash|exception)\b"
+    r"|\bonly\s{1,4}(?:on|with|using|uses|runs\s{1,4}on)\s{1,4}(?:the\s{1,4})?cpu\b",
     re.IGNORECASE,
 )
-"""Words of a failure or a partial fix anywhere in the clause ("still crashes after", "no luck with")."""
+"""Words of a failure or a partial fix anywhere in the clause ("still crashes after", "no luck with", "fixed it at
+first", "fixed the first error", "now I get a different error", "works now, but only on the CPU")."""
+_NOT_ONE_OWN_CHANGE = re.compile(
+    r"\b(?:fixed|solved|resolved|addressed)\s{1,4}upstream\b|\bupstream\s{1,4}(?:fix|patch|commit)\b|\b(?:fix|patch)\s{1,4}(?:landed|was\s{1,4}merged|got\s{1,4}merged|is\s{1,4}merged)\b"
+    r"|\b(?:fixed|solved|resolved)\s{1,4}in\s{1,4}(?:[\w.+-]{1,30}\s{1,4})?(?:v|b|r)?\d|\bbug\s{1,4}in\s{1,4}(?:py)?torch\b"
+    r"|\b(?:re-?install\w{0,3}|wip\w{1,3}|format\w{0,3})\s{1,4}(?:of\s{1,4})?(?:everything|it\s{1,4}all|the\s{1,4}(?:whole\s{1,4}|entire\s{1,4})?(?:os|system|machine|distro|computer)|ubuntu|fedora|arch|windows|linux|mint|debian)\b"
+    r"|\b(?:clean|fresh|full|complete)\s{1,4}(?:re-?install\w{0,3}|install\w{0,3})\s{1,4}of\s{1,4}(?:everything|the\s{1,4}(?:os|system)|ubuntu|fedora|arch|windows|linux|mint|debian)\b"
+    r"|\bfresh\s{1,4}(?:os|system|ubuntu|fedora|windows|linux)\s{1,4}install",
+    re.IGNORECASE,
+)
+"""A sentence that puts the fix outside the reporter's one change: a fix made upstream ("fixed upstream in ROCm 6.3",
+"the fix landed in ollama v0.5.8", "the bug was in PyTorch and is fixed in 2.5"), or everything redone at once ("a clean
+reinstall of Ubuntu, updated the kernel, and now it works"): a change named beside it is not shown to be the cause."""
+_RELAPSE = re.compile(
+    r"\b(?:is|was|came|comes|are|were)\s{1,4}back\b|\b(?:crash|fail|hang|freez|froze|segfault|broke|break)\w{0,4}\s{1,4}again\b|\bnope\b"
+    r"|\bspoke\s{1,4}too\s{1,4}soon\b|\b(?:not|n't)\s{1,4}(?:actually\s{1,4}|really\s{1,4})?(?:fixed|solved|resolved)\b|\bnow\s{1,4}(?:it\s{1,4})?(?:segfaults|crashes|fails|hangs)\b",
+    re.IGNORECASE,
+)
+"""Words that take a fix back after it was told ("EDIT 2: nope, it crashes again", "the error is back", "spoke too
+soon", "now it segfaults on load"): a statement followed by them in its block is no working fix."""
 _ADVICE_OR_CONDITION = re.compile(
     r"\b(?:if|whether|unless|in\s{1,4}case|try|trying|maybe|perhaps|hopefully|hope|suggest\w{0,4}|recommend\w{0,4}|please|consider|probably|possibly|supposedly"
     r"|should|would|could|might|shall|psa|for\s{1,4}any(?:one|body)(?:\s{1,4}(?:else|searching|reading|who))?|for\s{1,4}future\s{1,4}readers)\b|\byou\s{1,4}(?:can|may|will|need|must|have\s{1,4}to|want|just|\w{1,12}\s{1,4}need)\b"
@@ -165,10 +186,14 @@ _ELSEWHERE = re.compile(
     PAST_OR_ELSEWHERE + r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS
     + r"|\bfor\s{1,4}(?:him|her|them|others|other\s{1,4}(?:people|users)|some(?:one|body|\s{1,4}(?:people|users))|many(?:\s{1,4}people)?|most(?:\s{1,4}people)?|a\s{1,4}lot\s{1,4}of\s{1,4}people|those)\b"
     r"|\b(?:a|the|another|that|this)\s{1,4}(?:similar|related|linked|other|different|older)\s{1,4}(?:issue|thread|post|report|discussion)\b"
-    r"|\b(?:he|she|they)\s{1,4}(?:fixed|solved|resolved|got|had|made)\b|\bfixed\s{1,4}(?:by|in)\s{1,4}(?:pr\b|pull\s{1,4}request|commit|#\d|version|release|the\s{1,4}(?:maintainers?|devs?|developers?))",
+    r"|\b(?:he|she|they)\s{1,4}(?:fixed|solved|resolved|got|had|made)\b"
+    r"|\b(?:said|says|replied|wrote|writes|mentioned|suggested|commented|answered|posted|claimed|reported|told\s{1,4}(?:me|us))\s{1,4}that\b"
+    r"|\b(?:users?|maintainers?|devs?|developers?|commenters?|posters?|guys?|person|redditors?)\s{1,4}(?:\w{1,20}\s{1,4}){0,3}(?:said|says|replied|wrote|mentioned|suggested|commented|answered|posted|reported)\b"
+    r"|\bon\s{1,4}(?:his|her)\b|\bon\s{1,4}their\s{1,4}(?:own\s{1,4})?(?:machines?|pcs?|cards?|systems?|gpus?|computers?|laptops?|setups?|end)\b|\bfixed\s{1,4}(?:by|in)\s{1,4}(?:pr\b|pull\s{1,4}request|commit|#\d|version|release|the\s{1,4}(?:maintainers?|devs?|developers?))",
     re.IGNORECASE,
 )
-"""Another person's or machine's experience, another thread's ("I found a similar issue where it was solved
+"""Another person's or machine's experience ("A user on reddit said that ...", "the maintainer replied that ... fixed it
+on his 6700 XT"), another thread's ("I found a similar issue where it was solved
 after disabling the iGPU": pytorch/pytorch#119637), the past, a document, a template's example, or a fix made
 upstream ("Fixed by PR #16308", "fixed in the next release"): no change the reporter made here."""
 _CHANGE_DENIED = re.compile(r"(?:\bwithout|\binstead\s{1,4}of|\brather\s{1,4}than|\bno\s{1,4}need\s{1,4}(?:to|for)|\b(?:do|did)\s{0,4}(?:n't|not)\s{1,4}need\s{1,4}to)\s{1,4}(?:\w{1,20}\s{1,4})?$", re.IGNORECASE)
@@ -184,6 +209,9 @@ _OWN_STEP = re.compile(
 """A clause that tells a step the reporter took ("I have updated to the latest Adrenalin driver", "I set
 HSA_OVERRIDE_GFX_VERSION=10.3.0"): a success right after it ("AMD Chat is working correctly", "Now it
 works") says that step made it work."""
+_EDIT_NOTE = re.compile(r"[\s*_]{0,4}(?:(?:an?|the|my|some)\s{1,4})?(?:typos?|formatting|format|links?|wording|spelling|grammar|markdown|code\s{1,4}blocks?|title)\b", re.IGNORECASE)
+"""Words right after a label that make it a note on the post itself ("Fixed: typo in my previous comment"), not a
+resolution of the problem."""
 _QUOTED = re.compile(r"^\s{0,3}>")
 _WORD = re.compile(r"\w")
 
@@ -199,13 +227,14 @@ def _out_of_scope(clause: str, phrase: Optional["re.Match[str]"], question: bool
 
 
 def _failed_sentences(text: str) -> List[Tuple[int, int]]:
-    """Spans of the sentences of ``text`` that hold a failure or a partial fix: a clause of them is
+    """Spans of the sentences of ``text`` that hold a failure, a partial fix or a fix not the reporter's one change
+    (:data:`_NOT_ONE_OWN_CHANGE`): a clause of them is
     no resolution, even where the failure is in another clause ("it works now, but only partially",
     "X fixed the first error; still crashes at sampling")."""
     spans: List[Tuple[int, int]] = []
     start = 0
     for end in [m.start() for m in _SENTENCE_END.finditer(text)] + [len(text)]:
-        if _FAILURE.search(text, start, end):
+        if _FAILURE.search(text, start, end) or _NOT_ONE_OWN_CHANGE.search(text, start, end):
             spans.append((start, end))
         start = end
     return spans
@@ -231,6 +260,7 @@ def read_line(text: str, labelled_from: Optional[int], rules: Optional[Table] = 
     text = text[:MAX_LINE]
     labelled_end = len(text) if labelled_from is not None else -1
     failed = _failed_sentences(text)
+    retracted_before = max((m.start() for m in _RELAPSE.finditer(text)), default=-1)
     at = 0  # the failed sentence at or after the clause (both lists run left to right: one pass)
     found: List[Tuple[Change, str]] = []
     step = ""  # the clause before, when it is the reporter's own step in scope ("I updated the driver.")
@@ -239,7 +269,7 @@ def read_line(text: str, labelled_from: Optional[int], rules: Optional[Table] = 
             at += 1
         clause = text[start:end]
         before, step = step, ""
-        if not clause.strip() or (at < len(failed) and failed[at][0] <= start):
+        if not clause.strip() or (at < len(failed) and failed[at][0] <= start) or end <= retracted_before:
             continue
         phrase = rules.phrases.search(clause)
         under_label = labelled_from is not None and start < labelled_end and end > labelled_from
@@ -329,6 +359,8 @@ def parse(block: Block) -> List[Piece]:
     lines = block.lines
     pieces: List[Piece] = []
     done = -1  # the last line read: lines are read once, left to right
+    # the last line that takes a fix back ("EDIT 2: nope, crashes again"): a statement on an earlier line is no working fix
+    retracted_before = max((i for i, line in enumerate(lines) if _RELAPSE.search(line.text[:MAX_LINE])), default=-1)
     for index in block.lines_with(rules.anchors):
         if index <= done or not _readable(lines[index]):
             continue
@@ -336,6 +368,8 @@ def parse(block: Block) -> List[Piece]:
         text = _joined(lines, first, last)
         done = last
         label = rules.label.match(text)
+        if label is not None and _EDIT_NOTE.match(text, label.end()):
+            label = None  # "Fixed: typo in my previous comment": the post was fixed, not the problem
         labelled_from: Optional[int] = label.end() if label else None
         if label is not None and not _WORD.search(text, label.end()):
             # a label alone on its line: it stands for the next sentence
@@ -345,6 +379,8 @@ def parse(block: Block) -> List[Piece]:
             first, last = _sentence_lines(lines, following, last, rules)
             text, labelled_from, done = _joined(lines, first, last), 0, last
         said = read_line(text, labelled_from, rules)
+        if said and last < retracted_before:
+            continue
         if said:
             values = list(dict.fromkeys(f"{row.id}: {clause}" for row, clause in said))
             line = lines[first]
