@@ -118,7 +118,7 @@ def test_a_sentence_wrapped_at_80_columns_is_read_as_one() -> None:
         "turns out the problem was the automated installer uninstalls the right torch version\n"
         "and puts the CUDA build of torch in its place.\n"
     )
-    assert rows(text) == ["torch_from_rocm_index"]
+    assert rows(text) == ["non_rocm_torch_replaced"]
     assert rows(text.replace("\n", " ")) == rows(text)
 
 
@@ -480,3 +480,16 @@ def test_a_resolution_after_an_edit_note_is_still_read() -> None:
 
 def test_a_first_state_told_before_the_fix_does_not_make_it_partial() -> None:
     assert rows("Initially rocminfo showed no GPU, but adding my user to the render group fixed it.") == ["render_group"]
+
+
+def test_a_reinstall_from_a_rocm_index_alone_names_no_category() -> None:
+    # the index ends a CUDA or CPU build, an older ROCm build without the GPU's targets, or a broken install alike
+    for text in (
+        "Fixed: I reinstalled torch with --index-url https://download.pytorch.org/whl/rocm6.2 and now the GPU is found.",
+        "Reinstalling pytorch from the ROCm index fixed it.",
+    ):
+        assert rows(text) == []
+    # said with the build it replaced, it is the torch build
+    assert rows("The problem was that pip had installed the CUDA build of torch; reinstalling from the ROCm index fixed it.") == [
+        "non_rocm_torch_replaced"
+    ]
