@@ -1377,6 +1377,15 @@ def _container(block: Block) -> List[Observation]:
 # ------------------------------------------------------------------ platform
 
 
+def _kernel_moved(match: "re.Match[str]", line: Line) -> List[Observation]:
+    """A move from one kernel release to another: the release moved to is the running kernel, the one left is
+    the earlier state (what changed); nothing when the release moved to is not a kernel release."""
+    found = kernel_observations(match.group("after"), line, TRUST_PROSE)
+    if not found:
+        return []
+    return [Observation("symptoms.earlier", [f"host.kernel_release={match.group('before')}"], line, TRUST_PROSE), *found]
+
+
 def _platform(block: Block) -> List[Observation]:
     lowered = block.lower
     out: List[Observation] = []
@@ -1426,12 +1435,10 @@ def _platform(block: Block) -> List[Observation]:
             said_kernel = "kernel" in match.group(0).lower()
             if not said_kernel and not (_FULL_RELEASE.match(match.group("before")) and _FULL_RELEASE.match(match.group("after"))):
                 continue
-            found = kernel_observations(match.group("after"), line, TRUST_PROSE)
-            if not found:
-                continue
-            changed.append(match.span())
-            out.append(Observation("symptoms.earlier", [f"host.kernel_release={match.group('before')}"], line, TRUST_PROSE))
-            out += found
+            moved = _kernel_moved(match, line)
+            if moved:
+                changed.append(match.span())
+                out += moved
     if "kernel" in lowered:
         for match, line in block.scan(_KERNEL_MOVE):
             if _inside(match.start(), changed):
@@ -1445,12 +1452,10 @@ def _platform(block: Block) -> List[Observation]:
             if not _KERNEL_MOVE_VERB.search(_DOT_IN_RELEASE.sub("_", line.text[max(0, column - 80) : column])):
                 changed.append(match.span())  # a range ("tested every release from kernel 6.8 to 6.14"): neither end runs
                 continue
-            found = kernel_observations(match.group("after"), line, TRUST_PROSE)
-            if not found:
-                continue
-            changed.append(match.span())
-            out.append(Observation("symptoms.earlier", [f"host.kernel_release={match.group('before')}"], line, TRUST_PROSE))
-            out += found
+            moved = _kernel_moved(match, line)
+            if moved:
+                changed.append(match.span())
+                out += moved
         out += _kernel_before_word(block, changed, wsl)
     for pattern in (_KERNEL, _KERNEL_WORD):
         for match, line in block.scan(pattern):
