@@ -4,7 +4,8 @@ An API over ``rules/data/rocm_support.yaml``::
 
     linux_supported('gfx1101', '6.4.1')      -> True
     linux_supported('gfx1031', '6.2.0')      -> False  (not in the compatibility matrix)
-    windows_runtime_supported('gfx1030')     -> False  (newest Windows table, ROCm 7.2)
+    windows_runtime_supported('gfx1030')     -> None   (supported up to 6.4.2, dropped in 7.2: the release decides)
+    windows_runtime_supported('gfx1030', '7.2') -> False
     windows_sdk_supported('gfx1103', '6.4')  -> False  (not listed: no HIP SDK libraries for it)
     therock_status('gfx1031', 'linux')       -> 'release_ready'
     therock_device_extra('gfx90c')           -> False  (built, but no device-gfx90c torch extra)
@@ -74,26 +75,26 @@ class RocmSupport:
         return None
 
     def windows_runtime_supported(self, gfx: str, rocm_version: Optional[str] = None) -> Optional[bool]:
-        """Whether the Windows HIP runtime of ``rocm_version`` (default: the newest full table)
-        supports ``gfx``; False for a retired target, None when the table does not mention it.
+        """Whether the Windows HIP runtime of ``rocm_version`` supports ``gfx``; False for a retired
+        target, None when the table does not mention it.
 
         A release is judged by the newest full table of its major version that is not newer than
         its series (``6.4`` and ``6.4.2`` by the 6.4.2 table; a bare major ``6``, as an
-        ``amdhip64_6.dll`` shows, by the newest 6.x table); None when no such table is kept."""
-        rows = [r for r in self.windows if not r.partial]
-        if rocm_version is not None:
-            rows = _tables_in_force(rows, rocm_version)
+        ``amdhip64_6.dll`` shows, by the newest 6.x table); None when no such table is kept.
+        Without a release the answer must hold for every full table kept: RDNA2's gfx1030 is
+        supported up to 6.4.2 and dropped in 7.2, so a report that does not show its runtime
+        release gets None for it, not 7.2's False (tables that do not mention the target abstain)."""
         target = base_gfx(gfx)
         if target in self.retired:
             return False
+        rows = [r for r in self.windows if not r.partial]
+        if rocm_version is None:
+            verdicts = {_runtime_verdict(row, target) for row in rows} - {None}
+            return verdicts.pop() if len(verdicts) == 1 else None
+        rows = _tables_in_force(rows, rocm_version)
         if not rows:
             return None
-        row = max(rows, key=lambda r: version_key(r.rocm))
-        if target in row.runtime:
-            return True
-        if target in row.unsupported:
-            return False
-        return None
+        return _runtime_verdict(max(rows, key=lambda r: version_key(r.rocm)), target)
 
     def windows_sdk_supported(self, gfx: str, rocm_version: str) -> Optional[bool]:
         """Whether the HIP SDK of ``rocm_version`` ships its libraries (rocBLAS, MIOpen ...) for ``gfx``.
@@ -189,6 +190,15 @@ def _tables_in_force(rows: List[WindowsRow], rocm_version: str) -> List[WindowsR
         if bare_major or (table.major, table.minor) <= (wanted.major, wanted.minor):
             chosen.append(row)
     return chosen
+
+
+def _runtime_verdict(row: WindowsRow, target: str) -> Optional[bool]:
+    """One Windows table's word on a target's HIP runtime: listed, listed as unsupported, or not mentioned."""
+    if target in row.runtime:
+        return True
+    if target in row.unsupported:
+        return False
+    return None
 
 
 def windows_runtime_supported(gfx: str, rocm_version: Optional[str] = None, table: Optional[Any] = None) -> Optional[bool]:

@@ -16,7 +16,7 @@ def test_linux_matrix_by_release() -> None:
 
 
 def test_windows_runtime_dropped_rdna2_in_7_2() -> None:
-    assert rs.windows_runtime_supported("gfx1030") is False
+    assert rs.windows_runtime_supported("gfx1030", "7.2") is False
     assert rs.windows_runtime_supported("gfx1030", "6.4.2") is True
     assert rs.windows_runtime_supported("gfx1201") is True
     assert rs.windows_runtime_supported("gfx1151") is None
@@ -64,3 +64,16 @@ def test_a_windows_runtime_release_is_judged_by_the_newest_table_of_its_major_no
     assert rs.windows_runtime_supported("gfx1030", "6.0") is None  # no full table kept for 6.0
     assert rs.windows_runtime_supported("gfx1030", "7.1") is None  # the 7.2 table is newer than 7.1
     assert rs.windows_runtime_supported("gfx1030", "not-a-version") is None
+
+
+def test_without_a_release_the_windows_runtime_verdict_must_hold_for_every_table() -> None:
+    # RDNA2 gfx1030 is listed for the HIP runtime up to 6.4.2 and as unsupported in 7.2: a report that does not
+    # show its runtime release (ollama and ZLUDA bundle a 5.7 or 6.x runtime) must not be judged by 7.2 alone.
+    from rocm_doctor.knowledge.rocm_support import windows_runtime_supported
+
+    assert windows_runtime_supported("gfx1030") is None
+    assert windows_runtime_supported("gfx1032") is None
+    assert windows_runtime_supported("gfx1100") is True  # listed by every full table
+    assert windows_runtime_supported("gfx906") is False  # unsupported wherever a table names it
+    assert windows_runtime_supported("gfx803") is False  # retired
+    assert windows_runtime_supported("gfx1151") is None  # no full table names it

@@ -415,9 +415,9 @@ def newest_torch_with_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact
 
 @gpu_fact(
     "windows_runtime_supported",
-    "The Windows HIP SDK table of the runtime in use (derived.windows_hip_runtime; the newest, ROCm 7.2, "
-    "when that is not known) lists the GPU's gfx as supported by the HIP runtime; "
-    "false for RDNA2 gfx1030/gfx1032; unknown when the table does not mention it.",
+    "The Windows HIP SDK table of the runtime in use (derived.windows_hip_runtime) lists the GPU's gfx as supported "
+    "by the HIP runtime; when the runtime in use is not known, every table kept must agree (RDNA2 gfx1030/gfx1032, "
+    "dropped in 7.2 after 6.4.2, are then unknown); unknown when the tables do not mention it.",
 )
 def windows_runtime_supported(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     in_use = windows_hip_runtime(facts, tables)
