@@ -578,7 +578,8 @@ _DISTRO = re.compile(
     # image tag, a path or a host name ("rocm/dev-ubuntu-22.04", "user@ubuntu-22:~$")
     r"|(?<![\w@/:.\-])((?i:ubuntu|kubuntu|xubuntu|lubuntu|debian|fedora|manjaro|linux\s+mint|centos|rocky\s+linux|almalinux|pop!_os))"
     r" (\d{1,2}(?:\.\d{1,2}){0,2})(?:\s+(?i:lts))?\b(?![.\-]\w)"
-    # "arch linux" in lower case (ollama/ollama#8262, tsl0922/pytorch-gfx803#3, ROCm/legacy-rocm-build#1880)
+    # "arch linux" in any case ("my arch linux": ollama/ollama#8262, "running arch linux": tsl0922/pytorch-gfx803#3,
+    # "Arch linux": rocm-arch/rocm-arch#866)
     r"|(?<![\w@/:.\-])(?i:arch\s+linux)\b"
 )
 _ARCH_AFTER = re.compile(r"\b(?:on|using|running|under|use|run)\s+(?:an?\s+|my\s+)?$", re.IGNORECASE)
