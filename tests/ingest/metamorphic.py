@@ -242,26 +242,28 @@ _PROGRAM_LINE = re.compile(
 """A line a program printed or a command a user typed, which a rewrite of prose keeps as it is."""
 
 
-def _prose_lines(text: str, rewrite: Callable[[str, List[int]], str]) -> str:
-    """``rewrite(line, counter)`` applied to prose lines outside fences; ``counter`` (one item, shared over
-    the report) lets a rewrite cycle through its spellings in a fixed order, so each report is respelled
-    the same way every run."""
+def _prose_lines(text: str, rewrite: Callable[[str, Dict[str, int]], str]) -> str:
+    """``rewrite(line, counters)`` applied to prose lines outside fences; ``counters`` (one per name, kept over
+    the report) let a rewrite cycle through each name's spellings in a fixed order, so each report is
+    respelled the same way every run."""
     out: List[str] = []
     fenced = False
-    counter = [0]
+    counters: Dict[str, int] = {}
     for line in text.split("\n"):
         if line.lstrip().lstrip(">").lstrip().startswith(("```", "~~~")):
             fenced = not fenced
             out.append(line)
             continue
-        out.append(line if fenced or _PROGRAM_LINE.search(line) else rewrite(line, counter))
+        out.append(line if fenced or _PROGRAM_LINE.search(line) else rewrite(line, counters))
     return "\n".join(out)
 
 
-def _cycle(counter: List[int], spellings: Sequence[str]) -> str:
-    spelling = spellings[counter[0] % len(spellings)]
-    counter[0] += 1
-    return spelling
+def _cycle(counters: Dict[str, int], spellings: Sequence[str]) -> str:
+    """The next of ``spellings`` (each list has its own place in ``counters``)."""
+    key = spellings[0]
+    count = counters.get(key, 0)
+    counters[key] = count + 1
+    return spellings[count % len(spellings)]
 
 
 _PROSE_WINDOWS = re.compile(r"\bWindows (1[01])\b(?![.\d])")
@@ -272,12 +274,17 @@ _PROSE_ARCH = re.compile(r"\b(on|running|using|under|with|use) Arch Linux\b")
 
 
 def platform_spellings(text: str) -> str:
-    """The platform in prose as users spell it: ``Windows 11`` as ``Win11``/``win 11``/``Windows11``,
-    ``WSL2`` as ``WSL 2``/``wsl2``, ``Ubuntu 22.04`` as ``ubuntu 22.04``/``Ubuntu-22.04``,
-    ``Fedora 40`` as ``fedora 40``, "on Arch Linux" as "on Arch". Spellings seen in real reports (>= 3 each): see
-    tests/ingest/test_platform_spellings.py."""
+    """The platform in prose as users spell it, each name's spellings in turn: ``Windows 11`` as ``Win11``,
+    ``win 11``, ``Windows11``; ``WSL2`` as ``WSL 2``, ``wsl2``; ``Ubuntu 22.04`` as ``ubuntu 22.04``,
+    ``Ubuntu-22.04``; ``Fedora 41`` as ``fedora 41``; "on Arch Linux" as "on Arch". Real reports that write
+    them (ROCm/legacy-rocm-build as L): "win 11 pro" (lmstudio-bug-tracker#1899), "Windows11" (L#4040),
+    "...-Win10-Win11-For-HIP.exe" (L#2679, ROCm/rocm-examples#184); "WSL 2" (robertrosenbusch/gfx803_rocm#28,
+    microsoft/WSL#40988, ROCm/hip#2867), "wsl2" (ollama/ollama#7128, L#1853); "ubuntu 22.04" (ollama/ollama#6152,
+    L#1973, L#1218, ultimate-rvc#168), "Ubuntu-20.04" (L#1269, ROCm/amdgpu#107, xuhuisheng/rocm-build#8);
+    "fedora 41" (L#4557); "using Arch", "on Arch" (L#294, L#1458).
+    Not "W11": no report here writes it."""
 
-    def respell(line: str, counter: List[int]) -> str:
+    def respell(line: str, counter: Dict[str, int]) -> str:
         line = _PROSE_WINDOWS.sub(lambda m: _cycle(counter, ("Win{0}", "win {0}", "Windows{0}")).format(m.group(1)), line)
         line = _PROSE_WSL2.sub(lambda m: _cycle(counter, ("WSL 2", "wsl2")), line)
         line = _PROSE_UBUNTU.sub(
@@ -296,7 +303,7 @@ def torch_version_spellings(text: str) -> str:
     """A torch version in prose (``torch 2.5.1+rocm6.2``) as users write it: ``torch==2.5.1+rocm6.2``,
     ``PyTorch 2.5.1+rocm6.2``, ``torch version 2.5.1+rocm6.2``, in turn."""
 
-    def respell(line: str, counter: List[int]) -> str:
+    def respell(line: str, counter: Dict[str, int]) -> str:
         return _PROSE_TORCH.sub(
             lambda m: _cycle(counter, ("torch=={0}", "PyTorch {0}", "torch version {0}")).format(m.group(1)), line
         )
@@ -313,7 +320,7 @@ def is_available_spellings(text: str) -> str:
     """The reporter's "torch.cuda.is_available() returns False" as people write it: "... is False",
     "is_available() gives False", "`torch.cuda.is_available()` -> False", "cuda.is_available() = False", in turn."""
 
-    def respell(line: str, counter: List[int]) -> str:
+    def respell(line: str, counter: Dict[str, int]) -> str:
         return _PROSE_UNAVAILABLE.sub(
             lambda m: _cycle(
                 counter,

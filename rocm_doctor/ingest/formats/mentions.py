@@ -574,7 +574,7 @@ _DISTRO = re.compile(
     # xuhuisheng/rocm-build#8)
     r"(?:(?:\s+|-(?=\d))(\d{1,2}(?:\.\d{1,2}){0,2})(?:\s+LTS)?)?\b"
     # the name in lower case, only with its release ("ubuntu 22.04", "fedora 41", "debian 12": ollama/ollama#6152,
-    # ROCm/legacy-rocm-build#1973, ROCm/legacy-rocm-build#1218, ROCm/ROCm#4557, hip#3710) and never inside an
+    # ROCm/legacy-rocm-build#1973, ROCm/legacy-rocm-build#1218, ROCm/legacy-rocm-build#4557, ROCm/hip#3710) and never inside an
     # image tag, a path or a host name ("rocm/dev-ubuntu-22.04", "user@ubuntu-22:~$")
     r"|(?<![\w@/:.\-])((?i:ubuntu|kubuntu|xubuntu|lubuntu|debian|fedora|manjaro|linux\s+mint|centos|rocky\s+linux|almalinux|pop!_os))"
     r" (\d{1,2}(?:\.\d{1,2}){0,2})(?:\s+(?i:lts))?\b(?![.\-]\w)"
@@ -583,9 +583,10 @@ _DISTRO = re.compile(
     r"|(?<![\w@/:.\-])(?i:arch\s+linux)\b"
 )
 _ARCH_AFTER = re.compile(r"\b(?:on|using|running|under|use|run)\s+(?:an?\s+|my\s+)?$", re.IGNORECASE)
-"""What puts a bare, capitalised "Arch" as the distribution in use: "using Arch or Arch-based distros"
-(ROCm/legacy-rocm-build#294), "install instruction on Arch/Manjaro" (ROCm/legacy-rocm-build#1458), "I'm on
-Arch" (ROCm/legacy-rocm-build#1691's kind). "arch" in lower case is the CPU or GPU architecture far more often."""
+"""What puts a bare, capitalised "Arch" as the distribution in use. Reports name it so: "using Arch or Arch-based
+distros" (ROCm/legacy-rocm-build#294), "install instruction on Arch/Manjaro" (ROCm/legacy-rocm-build#1458), "RX560,
+Arch, Community PKGs" (tsl0922/pytorch-gfx803#3); only the first two forms are read, since "arch" is the CPU or GPU
+architecture far more often and a list ("gfx1030, Arch, ...") says nothing of what runs."""
 _KERNEL = re.compile(
     r"(?<![\w.])(\d\.\d{1,2}\.\d{1,3}(?:-\d+(?:\.\d+)?-(?:generic|oem|lowlatency|azure|aws|gcp)|-arch\d-\d|-zen\d-\d|\.fc\d{2}\.x86_64|-\d+-amd64|\.\d+-microsoft-standard-WSL2"
     # Fedora/RHEL (6.17.8-200.fc43.x86_64, 6.17.8-200.nobara.fc43.x86_64, 5.14.0-503.11.1.el9_5.x86_64),
