@@ -108,3 +108,20 @@ def test_is_available_giving_false_is_read_in_each_spelling(sentence: str) -> No
 )
 def test_a_condition_code_or_another_backend_is_not_a_report_that_is_available_gave_false(sentence: str) -> None:
     assert facts_read(sentence)[-1] is False
+
+
+FACT_SAMPLE = 12
+"""Corpus reports per respelling whose facts are compared (the first ones it changes, in id order): the
+metamorphic table compares diagnoses, which a dropped platform fact seldom changes."""
+
+
+@pytest.mark.parametrize("respell", RESPELLINGS)
+def test_corpus_reports_respelled_give_the_same_facts(respell) -> None:
+    from corpus_scoring import corpora
+
+    cases = sorted((case for name, members in corpora() if name in ("shared", "tests") for case in members), key=lambda case: case["id"])
+    changed = [case for case in cases if respell(case["report"]) != case["report"]][:FACT_SAMPLE]
+    if not changed:
+        pytest.skip("no corpus found")
+    dropped = [case["id"] for case in changed if facts_read(respell(case["report"])) != facts_read(case["report"])]
+    assert dropped == []
