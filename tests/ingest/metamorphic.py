@@ -275,17 +275,18 @@ _PROSE_ARCH = re.compile(r"\b(on|running|using|under|with|use) Arch Linux\b")
 
 def platform_spellings(text: str) -> str:
     """The platform in prose as users spell it, each name's spellings in turn: ``Windows 11`` as ``Win11``,
-    ``win 11``, ``Windows11``; ``WSL2`` as ``WSL 2``, ``wsl2``; ``Ubuntu 22.04`` as ``ubuntu 22.04``,
+    ``win 11``, ``Windows11``, ``windows 11``; ``WSL2`` as ``WSL 2``, ``wsl2``; ``Ubuntu 22.04`` as ``ubuntu 22.04``,
     ``Ubuntu-22.04``; ``Fedora 41`` as ``fedora 41``; "on Arch Linux" as "on Arch". Real reports that write
     them (ROCm/legacy-rocm-build as L): "win 11 pro" (lmstudio-bug-tracker#1899), "Windows11" (L#4040),
-    "...-Win10-Win11-For-HIP.exe" (L#2679, ROCm/rocm-examples#184); "WSL 2" (robertrosenbusch/gfx803_rocm#28,
+    "...-Win10-Win11-For-HIP.exe" (L#2679, ROCm/rocm-examples#184),
+    "windows 11" (ollama/ollama#7721, ROCm/hip#3810, vosen/ZLUDA#322); "WSL 2" (robertrosenbusch/gfx803_rocm#28,
     microsoft/WSL#40988, ROCm/hip#2867), "wsl2" (ollama/ollama#7128, L#1853); "ubuntu 22.04" (ollama/ollama#6152,
     L#1973, L#1218, ultimate-rvc#168), "Ubuntu-20.04" (L#1269, ROCm/amdgpu#107, xuhuisheng/rocm-build#8);
     "fedora 41" (L#4557); "using Arch", "on Arch" (L#294, L#1458).
     Not "W11": no report here writes it."""
 
     def respell(line: str, counter: Dict[str, int]) -> str:
-        line = _PROSE_WINDOWS.sub(lambda m: _cycle(counter, ("Win{0}", "win {0}", "Windows{0}")).format(m.group(1)), line)
+        line = _PROSE_WINDOWS.sub(lambda m: _cycle(counter, ("Win{0}", "win {0}", "Windows{0}", "windows {0}")).format(m.group(1)), line)
         line = _PROSE_WSL2.sub(lambda m: _cycle(counter, ("WSL 2", "wsl2")), line)
         line = _PROSE_UBUNTU.sub(
             lambda m: _cycle(counter, ("ubuntu {0}{1}", "Ubuntu-{0}")).format(m.group(1), m.group(2) or ""), line
