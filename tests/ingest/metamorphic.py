@@ -225,6 +225,119 @@ def no_break_spaces(text: str) -> str:
     return _outside_fences(text, lambda line: _WORD_SPACE_NUMBER.sub("\u00a0", line))
 
 
+# --- h36e ---
+# How different people spell the same thing in prose: the platform, the torch version, what
+# torch.cuda.is_available() gave. Only prose is respelled: what a program prints (fenced or indented
+# blocks, log and traceback lines, prompts, commands, a tool's "key: value" lines) keeps its spelling,
+# since a user does not retype it. Each spelling below is one that real reports use (sources cited).
+
+_PROGRAM_LINE = re.compile(
+    r"^[ \t]*(?:\d{4}-\d\d-\d\d|\d\d:\d\d|\[|>>>|\.\.\.|\$ |# |PS |In \[|Out\[|[~/\\]|[A-Za-z]:[\\/]|Traceback\b|File \""
+    r"|(?:sudo|pip3?|uv|conda|python3?|docker|podman|apt(?:-get)?|dnf|pacman|export|set|wsl)\b)"
+    r"|^[ \t]*[\w .()/+-]{1,40}:[ \t]"  # a tool's (or a template's) "key: value" line
+    r"|^(?: {4}|\t)"  # a Markdown code block by indentation
+    r"|\b(?:ERROR|WARNING|INFO|DEBUG|Error|Exception)\b[:\]]"
+    r"|\b(?:pip3?|uv|conda)\s+install\b|--[a-z]|://|=="
+)
+"""A line a program printed or a command a user typed, which a rewrite of prose keeps as it is."""
+
+
+def _prose_lines(text: str, rewrite: Callable[[str, Dict[str, int]], str]) -> str:
+    """``rewrite(line, counters)`` applied to prose lines outside fences; ``counters`` (one per name, kept over
+    the report) let a rewrite cycle through each name's spellings in a fixed order, so each report is
+    respelled the same way every run."""
+    out: List[str] = []
+    fenced = False
+    counters: Dict[str, int] = {}
+    for line in text.split("\n"):
+        if line.lstrip().lstrip(">").lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            out.append(line)
+            continue
+        out.append(line if fenced or _PROGRAM_LINE.search(line) else rewrite(line, counters))
+    return "\n".join(out)
+
+
+def _cycle(counters: Dict[str, int], spellings: Sequence[str]) -> str:
+    """The next of ``spellings`` (each list has its own place in ``counters``)."""
+    key = spellings[0]
+    count = counters.get(key, 0)
+    counters[key] = count + 1
+    return spellings[count % len(spellings)]
+
+
+_PROSE_WINDOWS = re.compile(r"\bWindows (1[01])\b(?![.\d])")
+_PROSE_WSL2 = re.compile(r"\bWSL2\b(?![-.\w])")
+_PROSE_UBUNTU = re.compile(r"\bUbuntu (\d\d\.\d\d)(?![.\d])( LTS\b)?")
+_PROSE_FEDORA = re.compile(r"\bFedora (\d\d)\b(?![.\d])")
+_PROSE_ARCH = re.compile(r"\b(on|running|using|under|with|use) Arch Linux\b")
+
+
+def platform_spellings(text: str) -> str:
+    """The platform in prose as users spell it, each name's spellings in turn: ``Windows 11`` as ``Win11``,
+    ``win 11``, ``Windows11``, ``windows 11``; ``WSL2`` as ``WSL 2``, ``wsl2``; ``Ubuntu 22.04`` as ``ubuntu 22.04``,
+    ``Ubuntu-22.04``; ``Fedora 41`` as ``fedora 41``; "on Arch Linux" as "on Arch". Real reports that write
+    them (ROCm/legacy-rocm-build as L): "win 11 pro" (lmstudio-bug-tracker#1899), "Windows11" (L#4040),
+    "...-Win10-Win11-For-HIP.exe" (L#2679, ROCm/rocm-examples#184),
+    "windows 11" (ollama/ollama#7721, ROCm/hip#3810, vosen/ZLUDA#322); "WSL 2" (robertrosenbusch/gfx803_rocm#28,
+    microsoft/WSL#40988, ROCm/hip#2867), "wsl2" (ollama/ollama#7128, L#1853); "ubuntu 22.04" (ollama/ollama#6152,
+    L#1973, L#1218, ultimate-rvc#168), "Ubuntu-20.04" (L#1269, ROCm/amdgpu#107, xuhuisheng/rocm-build#8);
+    "fedora 41" (L#4557); "using Arch", "on Arch" (L#294, L#1458).
+    Not "W11": no report here writes it."""
+
+    def respell(line: str, counter: Dict[str, int]) -> str:
+        line = _PROSE_WINDOWS.sub(lambda m: _cycle(counter, ("Win{0}", "win {0}", "Windows{0}", "windows {0}")).format(m.group(1)), line)
+        line = _PROSE_WSL2.sub(lambda m: _cycle(counter, ("WSL 2", "wsl2")), line)
+        line = _PROSE_UBUNTU.sub(
+            lambda m: _cycle(counter, ("ubuntu {0}{1}", "Ubuntu-{0}")).format(m.group(1), m.group(2) or ""), line
+        )
+        line = _PROSE_FEDORA.sub(lambda m: f"fedora {m.group(1)}", line)
+        return _PROSE_ARCH.sub(lambda m: f"{m.group(1)} Arch", line)
+
+    return _prose_lines(text, respell)
+
+
+_PROSE_TORCH = re.compile(r"(?<![\w.\-/=])(?:torch|PyTorch|pytorch|Pytorch)(?:\s+(?:version\s+)?v?)(\d\.\d{1,2}(?:\.\d{1,2})?(?:\+[a-z]+[\w.]*)?)(?![\w.+])")
+
+
+def torch_version_spellings(text: str) -> str:
+    """A torch version in prose (``torch 2.5.1+rocm6.2``) as users write it: ``torch==2.5.1+rocm6.2``,
+    ``PyTorch 2.5.1+rocm6.2``, ``torch version 2.5.1+rocm6.2``, in turn."""
+
+    def respell(line: str, counter: Dict[str, int]) -> str:
+        return _PROSE_TORCH.sub(
+            lambda m: _cycle(counter, ("torch=={0}", "PyTorch {0}", "torch version {0}")).format(m.group(1)), line
+        )
+
+    return _prose_lines(text, respell)
+
+
+_PROSE_UNAVAILABLE = re.compile(
+    r"([`'\"]?)\b(?:torch\.cuda\.|cuda\.)?is_available\(\)\1(?:\s+(?:returns|return|is returning|is|gives)\s+|\s*(?:->|=)\s*)([`'\"]?)[Ff]alse\2(?![\w`'\"])"
+)
+
+
+def is_available_spellings(text: str) -> str:
+    """The reporter's "torch.cuda.is_available() returns False" as people write it: "... is False",
+    "is_available() gives False", "`torch.cuda.is_available()` -> False", "cuda.is_available() = False", in turn."""
+
+    def respell(line: str, counter: Dict[str, int]) -> str:
+        return _PROSE_UNAVAILABLE.sub(
+            lambda m: _cycle(
+                counter,
+                (
+                    "torch.cuda.is_available() is False",
+                    "is_available() gives False",
+                    "`torch.cuda.is_available()` -> False",
+                    "cuda.is_available() = False",
+                ),
+            ),
+            line,
+        )
+
+    return _prose_lines(text, respell)
+
+
 REWRITES: Dict[str, Callable[[str], str]] = {
     "wrap at 80 columns": wrap80,
     "CRLF line ends": crlf,
@@ -240,6 +353,9 @@ REWRITES: Dict[str, Callable[[str], str]] = {
     "unrelated log lines": unrelated_lines,
     "curly quotes": curly_quotes,
     "no-break spaces": no_break_spaces,
+    "platform spellings": platform_spellings,
+    "torch version spellings": torch_version_spellings,
+    "is_available spellings": is_available_spellings,
 }
 
 

@@ -567,10 +567,26 @@ _WINDOWS_CONTEXT = re.compile(
     r"|\bwin_amd64\b|(?<![\w/])[A-Za-z]:[\\/]+(?i:Users|Program\s{1,3}Files|Windows|Python\d*|AI|ComfyUI|stable-diffusion)[\\/]"
 )
 _DISTRO = re.compile(
-    r"\b(Ubuntu|Kubuntu|Xubuntu|Lubuntu|Debian|Fedora|Arch(?:\s+Linux)?|Manjaro|Linux Mint|Pop!_OS|openSUSE\s+(?:Tumbleweed|Leap)|Rocky Linux|AlmaLinux|CentOS(?:\s+Stream)?|RHEL"
+    r"\b(Ubuntu|Kubuntu|Xubuntu|Lubuntu|Debian|Fedora|Arch(?:\s+(?i:Linux))?|Manjaro|Linux Mint|Pop!_OS|openSUSE\s+(?:Tumbleweed|Leap)|Rocky Linux|AlmaLinux|CentOS(?:\s+Stream)?|RHEL"
     r"|NixOS|EndeavourOS|CachyOS|Gentoo|Nobara(?:\s+Linux)?|Bazzite|Zorin\s+OS|elementary\s+OS|Garuda(?:\s+Linux)?)"
-    r"(?:\s+(\d{1,2}(?:\.\d{1,2}){0,2})(?:\s+LTS)?)?\b"
+    # the release after a space, or after a hyphen as WSL names its distributions and people copy them
+    # ("OS: Ubuntu-20.04": ROCm/legacy-rocm-build#1269; "Ubuntu-20.04.1": ROCm/amdgpu#107; "Ubuntu-20.04.2":
+    # xuhuisheng/rocm-build#8)
+    r"(?:(?:\s+|-(?=\d))(\d{1,2}(?:\.\d{1,2}){0,2})(?:\s+LTS)?)?\b"
+    # the name in lower case, only with its release ("ubuntu 22.04", "fedora 41", "debian 12": ollama/ollama#6152,
+    # ROCm/legacy-rocm-build#1973, ROCm/legacy-rocm-build#1218, ROCm/legacy-rocm-build#4557, ROCm/hip#3710) and never inside an
+    # image tag, a path or a host name ("rocm/dev-ubuntu-22.04", "user@ubuntu-22:~$")
+    r"|(?<![\w@/:.\-])((?i:ubuntu|kubuntu|xubuntu|lubuntu|debian|fedora|manjaro|linux\s+mint|centos|rocky\s+linux|almalinux|pop!_os))"
+    r" (\d{1,2}(?:\.\d{1,2}){0,2})(?:\s+(?i:lts))?\b(?![.\-]\w)"
+    # "arch linux" in any case ("my arch linux": ollama/ollama#8262, "running arch linux": tsl0922/pytorch-gfx803#3,
+    # "Arch linux": rocm-arch/rocm-arch#866)
+    r"|(?<![\w@/:.\-])(?i:arch\s+linux)\b"
 )
+_ARCH_AFTER = re.compile(r"\b(?:on|using|running|under|use|run)\s+(?:an?\s+|my\s+)?$", re.IGNORECASE)
+"""What puts a bare, capitalised "Arch" as the distribution in use. Reports name it so: "using Arch or Arch-based
+distros" (ROCm/legacy-rocm-build#294), "install instruction on Arch/Manjaro" (ROCm/legacy-rocm-build#1458), "RX560,
+Arch, Community PKGs" (tsl0922/pytorch-gfx803#3); only the first two forms are read, since "arch" is the CPU or GPU
+architecture far more often and a list ("gfx1030, Arch, ...") says nothing of what runs."""
 _KERNEL = re.compile(
     r"(?<![\w.])(\d\.\d{1,2}\.\d{1,3}(?:-\d+(?:\.\d+)?-(?:generic|oem|lowlatency|azure|aws|gcp)|-arch\d-\d|-zen\d-\d|\.fc\d{2}\.x86_64|-\d+-amd64|\.\d+-microsoft-standard-WSL2"
     # Fedora/RHEL (6.17.8-200.fc43.x86_64, 6.17.8-200.nobara.fc43.x86_64, 5.14.0-503.11.1.el9_5.x86_64),
@@ -1420,10 +1436,15 @@ def _platform(block: Block) -> List[Observation]:
             break
     for match, line in block.scan(_DISTRO):
         name = match.group(0)
-        if name.lower().startswith("arch") and not (match.group(2) or "linux" in name.lower()):
-            # "arch" is also the architecture: only "Arch Linux" or a line naming nothing else counts
-            if not re.match(r"^\W*arch\W*$", line.text, re.IGNORECASE):
-                continue
+        if name.lower().startswith("arch"):
+            # "arch" is also the architecture: only "Arch Linux", a line naming nothing else, or a capitalised
+            # "Arch" that the sentence says is run ("I'm on Arch", "using Arch") counts
+            if "linux" not in name.lower():
+                column = block.column_at(match.start())
+                said_run = name.startswith("Arch") and _ARCH_AFTER.search(line.text[max(0, column - 40) : column]) is not None
+                if not said_run and not re.match(r"^\W*arch\W*$", line.text, re.IGNORECASE):
+                    continue
+            # Arch is rolling: a number after its name is the kernel's ("Arch Linux 6.7.4-arch1-1"), not a release
             name = "Arch Linux"
         found = distro_observations(name, line, TRUST_PROSE)
         if wsl:

@@ -128,7 +128,7 @@ def distro_observations(name: str, line: Line, trust: int = TRUST_TOOL) -> List[
         Observation("host.distro_id", ident, line, trust),
         Observation("host.distro_name", name, line, trust),
     ]
-    version = re.search(r"(?:^|\s)(\d+(?:\.\d+)?)\b", name)
+    version = re.search(r"(?:^|\s|(?<=[A-Za-z])-)(\d+(?:\.\d+)?)\b", name)  # "Ubuntu-22.04", as WSL names it
     if version:
         out.append(Observation("host.distro_version", version.group(1), line, trust))
     return out

@@ -1,0 +1,108 @@
+"""The platform is read however people spell it in prose, and a name that is not the host's platform is not.
+
+The spellings are those of real reports (at least three independent ones each, cited where the reader
+accepts them in rocm_doctor/ingest/formats/mentions.py); the metamorphic kind "platform spellings"
+(tests/ingest/metamorphic.py) respells every corpus report with them.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Optional
+
+import pytest
+from ingest_helpers import ingest
+
+
+def host(text: str) -> Dict[str, Optional[str]]:
+    h = ingest(text).facts.host
+    read = {"os": h.os, "wsl": h.wsl_version, "windows": h.windows_release, "distro": h.distro_id, "version": h.distro_version}
+    return {name: (str(fact.value) if fact.is_known else None) for name, fact in read.items()}
+
+
+@pytest.mark.parametrize(
+    "sentence, windows",
+    [
+        ("I am on Windows 11 and the GPU is not found.", "11"),
+        ("I am on Win11 and the GPU is not found.", "11"),
+        ("Different PC, Ryzen 5700x, win 11 pro, worked fine.", "11"),
+        ("Windows11, RX 7900 XTX, HIP SDK 6.2", "11"),
+        ("I am on Win10 and the GPU is not found.", "10"),
+    ],
+)
+def test_a_windows_release_is_read_in_each_spelling(sentence: str, windows: str) -> None:
+    assert (host(sentence)["os"], host(sentence)["windows"]) == ("windows", windows)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["I run ROCm in WSL2 with Ubuntu 22.04.", "I run ROCm in WSL 2 with Ubuntu 22.04.", "I run ollama on wsl2 with Ubuntu 22.04."],
+)
+def test_wsl_2_is_read_in_each_spelling(sentence: str) -> None:
+    assert host(sentence)["wsl"] == "2"
+
+
+@pytest.mark.parametrize(
+    "sentence, distro, version",
+    [
+        ("I am on Ubuntu 22.04 and torch fails.", "ubuntu", "22.04"),
+        ("so after messing with rocm and pytorch install on ubuntu 24.04", "ubuntu", "24.04"),
+        ("I am on ubuntu 22.04 LTS and torch fails.", "ubuntu", "22.04"),
+        ("OS: Ubuntu-20.04", "ubuntu", "20.04"),
+        ("Ubuntu-20.04.1 pushed a kernel update that broke the DKMS module.", "ubuntu", "20.04"),
+        ("The 780m fails to run comfyui in fedora 41 with any model", "fedora", "41"),
+        ("I run debian 12 with the 6.1 kernel.", "debian", "12"),
+    ],
+)
+def test_a_distribution_release_is_read_in_lower_case_and_with_wsl_s_hyphen(sentence: str, distro: str, version: str) -> None:
+    read = host(sentence)
+    assert (read["os"], read["distro"], read["version"]) == ("linux", distro, version)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I'm running Arch with an AMD RX 6750 GPU.",
+        "I am on Arch and torch fails.",
+        "Has anyone succeeded using Arch or Arch-based distros?",
+        "The operating system is Arch linux.",
+        "It broke after I updated my arch linux.",
+    ],
+)
+def test_arch_linux_is_read_when_the_sentence_says_it_is_run(sentence: str) -> None:
+    read = host(sentence)
+    assert (read["os"], read["distro"]) == ("linux", "arch")
+
+
+def test_a_number_after_arch_is_the_kernel_not_a_release() -> None:
+    read = host("I'm on Arch Linux 6.7.4-arch1-1 with a Python venv.")
+    assert (read["distro"], read["version"]) == ("arch", None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "docker pull rocm/dev-ubuntu-22.04:6.2",
+        "I pulled rocm/pytorch:rocm6.2_ubuntu22.04_py3.10_pytorch_release_2.3.0 and it fails.",
+        "alice@ubuntu-22:~$ rocminfo",
+        "FROM ubuntu:22.04",
+        "I use the debian-12 image from the registry.",
+        "Get:1 http://archive.ubuntu.com/ubuntu jammy-updates InRelease",
+    ],
+)
+def test_an_image_tag_a_host_name_or_a_url_names_no_host_distribution(text: str) -> None:
+    assert host(text)["distro"] is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The GPU arch is gfx1100, running on arch x86_64.",
+        "I compiled for the target arch gfx1030 on my machine.",
+        "Arch: x86_64",
+        "deb [arch=amd64] https://repo.radeon.com/rocm/apt/6.2 jammy main",
+        "The Arch field in rocminfo says gfx1100.",
+        "We use an arch list of gfx1030;gfx1100 when building.",
+    ],
+)
+def test_an_architecture_called_arch_is_not_arch_linux(text: str) -> None:
+    assert host(text)["distro"] is None
