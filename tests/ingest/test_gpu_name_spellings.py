@@ -63,6 +63,8 @@ def test_each_spelling_of_an_amd_gpu_name_names_its_gpu(text: str, expected: str
         "I ran 680m today.",
         "ROCm 6.2.0 and torch 2.5.1",
         "nvidia V100",
+        "docker pull rocm/vllm-dev:nightly-mi300x and run it",
+        "see /data/mi300/results.txt",
     ],
 )
 def test_words_shaped_like_gpu_names_name_no_amd_gpu(text: str) -> None:

@@ -73,10 +73,11 @@ GPU_NAME_PATTERNS = [
     # "instinct mi50" (#1850), "AMD Mi50" (#1552), "AMD mi300x" / "MI300x" (KellerJordan/modded-nanogpt#8,
     # meta-pytorch/MSLK#225, vllm-project/vllm#16474); "Radeon PRO w7900" (ROCm/tensorflow-upstream#2118), "w6800 is
     # supported now" (ROCm/legacy-rocm-build#1595), "the w6800 gpu" (RadeonOpenCompute/ROCm_Documentation#139) (h36d).
-    # Lower case only joined to its number ("mi 11" is a phone, "50 mi" a distance) and not as a variable ("mi50 = ");
-    # the GPU table still has to know the name ("mi11", "w2135" are none of AMD's).
-    re.compile(r"\b(?:[Ii]nstinct\s+|INSTINCT\s+)?(?:MI\s?-?|[Mm][Ii])(\d{2,3}[XAxa]?)(?=s?\b)(?!\s*[=(])"),
-    re.compile(r"\b(?:(?i:PRO)\s+)?[Ww](\d{4}M?)\b(?!\s*[=(])"),
+    # Lower case only joined to its number ("mi 11" is a phone, "50 mi" a distance), not as a variable ("mi50 = ") nor
+    # inside an image tag, path or file name ("vllm-mi300x", "/mi300/"); the GPU table still has to know the name
+    # ("mi11", "w2135" are none of AMD's).
+    re.compile(r"\b(?:[Ii]nstinct\s+|INSTINCT\s+)?(?:MI\s?-?|(?<![-/.:])[Mm][Ii])(\d{2,3}[XAxa]?)(?=s?\b)(?!\s*[=(])"),
+    re.compile(r"\b(?:(?i:PRO)\s+)?(?:W|(?<![-/.:])w)(\d{4}M?)\b(?!\s*[=(])"),
     # Polaris and Vega workstation cards: "Radeon Pro WX 7100", "WX9100" (pci.ids 67c4, 6861) (h35g)
     re.compile(r"\b(?:Radeon\s+)?(?:PRO\s+)?WX\s?-?(\d{4})\b", re.IGNORECASE),
     re.compile(r"\bR9700\b"),
