@@ -251,6 +251,8 @@ _RX_NAME = re.compile(
 _INSTINCT_NAME = re.compile(r"(?<![\w./\\-])(?P<prefix>(?:AMD\s+)?(?:Radeon\s+)?(?:Instinct\s+)?)MI(?P<number>\d{2,3})(?P<suffix>[XA]?)" + _END)
 _WORKSTATION_NAME = re.compile(r"(?<![\w./\\-])(?<!FirePro )(?P<prefix>(?i:(?:AMD\s+)?(?:Radeon\s+)?(?:PRO\s+)?))W(?P<number>5[57]00|6[3-8]00|7[5-9]00)" + _END)
 """Radeon PRO W5500-W7900 (FirePro W5100-W9100 are older cards with numbers of the same shape)."""
+_CLOUD_NAME = re.compile(r"(?<![\w./\\-])(?P<prefix>(?i:(?:AMD\s+)?(?:Radeon\s+)?(?:PRO\s+)?))V(?P<number>520|620|710)" + _END)
+"""Radeon PRO V520 / V620 / V710, the cloud cards (Azure, AWS) people name by their number."""
 _IGPU_NAME = re.compile(r"(?<![\w./\\-])(?P<prefix>(?:AMD\s+)?Radeon\s+)(?P<number>[5-9][0-9]0M)(?P<graphics>\s+Graphics)?" + _END)
 _INLINE_CODE = re.compile(r"(`+)[^`\n]*?\1")
 
@@ -278,19 +280,26 @@ def _workstation_spelling(m: "re.Match[str]", turn: int) -> str:
     return variants[turn % len(variants)]
 
 
+def _cloud_spelling(m: "re.Match[str]", turn: int) -> str:
+    number = m.group("number")
+    variants = [f"V{number}", f"AMD V{number}", f"Radeon PRO V{number}"]
+    return variants[turn % len(variants)]
+
+
 def _igpu_spelling(m: "re.Match[str]", turn: int) -> str:
     # "Radeon 780M" -> "780M" or "780M graphics": the M is kept upper case ("680m" is a length as often as a GPU)
     variants = [m.group("number"), m.group("number") + " graphics"]
     return variants[turn % len(variants)]
 
 
-_RESPELLERS = ((_RX_NAME, _rx_spelling), (_INSTINCT_NAME, _instinct_spelling), (_WORKSTATION_NAME, _workstation_spelling), (_IGPU_NAME, _igpu_spelling))
+_RESPELLERS = ((_RX_NAME, _rx_spelling), (_INSTINCT_NAME, _instinct_spelling), (_WORKSTATION_NAME, _workstation_spelling), (_CLOUD_NAME, _cloud_spelling), (_IGPU_NAME, _igpu_spelling))
 
 
 def gpu_name_spellings(text: str) -> str:
     """AMD GPU names in prose respelled the ways people type them: with or without spaces, in lower case, with or
     without "AMD Radeon" / "Instinct" / "PRO" ("RX 7900 XTX" -> "RX7900XTX", "rx 7900 xtx", "7900XTX", "7900 xtx";
-    "AMD Instinct MI300X" -> "mi300x"; "Radeon PRO W7900" -> "pro w7900", "w7900"; "Radeon 780M" -> "780M graphics").
+    "AMD Instinct MI300X" -> "mi300x"; "Radeon PRO W7900" -> "pro w7900", "w7900"; "Radeon PRO V620" -> "AMD V620";
+    "Radeon 780M" -> "780M graphics").
     The spelling is chosen by the name's number and its place among the report's names, so each run is the same.
     Lines that look like program output, inline code, URLs and paths keep their spelling."""
     turn = 0

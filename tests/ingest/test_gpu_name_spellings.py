@@ -41,6 +41,8 @@ def gfx_list(text: str) -> List[str]:
         ("My RX 5500 XT needs an override.", "gfx1012"),
         ("My RX 5500xt cannot work.", "gfx1012"),
         ("My laptop has 780M graphics.", "gfx1103"),
+        ("We use an AMD V620 VM on Azure.", "gfx1030"),
+        ("the V710 instances", "gfx1101"),
     ],
 )
 def test_each_spelling_of_an_amd_gpu_name_names_its_gpu(text: str, expected: str) -> None:
@@ -65,6 +67,8 @@ def test_each_spelling_of_an_amd_gpu_name_names_its_gpu(text: str, expected: str
         "nvidia V100",
         "docker pull rocm/vllm-dev:nightly-mi300x and run it",
         "see /data/mi300/results.txt",
+        "size Standard_NG32ads_V620_v1",
+        "set V620 = 3 in the config",
     ],
 )
 def test_words_shaped_like_gpu_names_name_no_amd_gpu(text: str) -> None:
@@ -77,10 +81,11 @@ def test_a_cpu_model_number_is_never_read_as_the_radeon_of_that_number(text: str
 
 
 def test_the_gpu_name_rewrite_respells_prose_and_is_the_same_every_run() -> None:
-    text = "I have an AMD Radeon RX 7900 XTX and an AMD Instinct MI300X.\nMy Radeon PRO W7900 too.\n"
+    text = "I have an AMD Radeon RX 7900 XTX and an AMD Instinct MI300X.\nMy Radeon PRO W7900 and Radeon PRO V620 too.\n"
     once = gpu_name_spellings(text)
     assert once == gpu_name_spellings(text)
     assert "AMD Radeon RX 7900 XTX" not in once and "AMD Instinct MI300X" not in once and "Radeon PRO W7900" not in once
+    assert "Radeon PRO V620" not in once and "V620" in once
 
 
 @pytest.mark.parametrize(
