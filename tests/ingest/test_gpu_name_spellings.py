@@ -65,6 +65,7 @@ def test_each_spelling_of_an_amd_gpu_name_names_its_gpu(text: str, expected: str
         "I ran 680m today.",
         "ROCm 6.2.0 and torch 2.5.1",
         "nvidia V100",
+        "my GeForce RTX 3090 and a GTX 1080",
         "docker pull rocm/vllm-dev:nightly-mi300x and run it",
         "see /data/mi300/results.txt",
         "size Standard_NG32ads_V620_v1",
@@ -112,3 +113,11 @@ def test_the_gpu_name_rewrite_never_drops_the_rx_from_a_name_without_a_suffix() 
     for number in ("580", "570", "6600", "6700", "6800", "7600", "9060"):
         respelled = gpu_name_spellings(f"My GPU is an RX {number}.\n")
         assert re.search(r"RX ?" + number, respelled, re.IGNORECASE), respelled
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [("### GPU\n\nmi300x\n", ["gfx942"]), ("GPU: pro w7900", ["gfx1100"]), ("* GPU: 2x mi50", ["gfx906", "gfx906"])],
+)
+def test_a_labelled_gpu_field_takes_the_same_spellings(text: str, expected: List[str]) -> None:
+    assert gfx_list(text) == expected
