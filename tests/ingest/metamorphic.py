@@ -336,6 +336,111 @@ def is_available_spellings(text: str) -> str:
         )
 
     return _prose_lines(text, respell)
+# --- h36d ---
+_OUTPUT_LINE = re.compile(
+    r"^\s*(?:>\s*)*(?:\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|\[|>>>|\$ |# |[A-Za-z]:[\\/]|[~.]?/|Traceback\b|File \"|[A-Z]\w* ?\w*Error\b)"
+    r"|^\s*(?:>\s*)*[\w .()/+-]{1,40}:\s"
+    r"|^\s*(?:>\s*)*(?:(?:In|Out)\s?\[\d+\]|[0-9a-f]{2,4}:[0-9a-f]{2}\.\d|[\w.-]+\s?=\s)"
+    r"|\S {2,}\S|\t|\||\((?:radeonsi|RADV)\b"
+)
+"""A line a program printed rather than one a person typed: a timestamp, ``[``, ``>>>``, a prompt, a path, a traceback,
+a ``Key: value`` or ``key = value`` field, IPython's ``Out[6]:``, an lspci slot, Mesa's renderer string
+(``(radeonsi, gfx1201, ...)``), columns aligned with runs of spaces or tabs, a table row. Users respell what they type, never
+what a tool printed, so those lines keep their spelling."""
+
+_PROMPT_LINE = re.compile(r"^\s*(?:>\s*)*(?:\([\w.-]+\)\s*)?(?:PS [A-Za-z]:\\[^>]*>|[\w.-]+@[\w.-]+:[^$#\n]*[$#]|\$ |# |>>> |C:\\[^>]*>)")
+"""A shell, PowerShell or Python prompt: the lines under it, up to a blank line, are what the command printed (a
+``Get-WmiObject win32_VideoController`` listing names each GPU on a line of its own, with nothing else to mark it)."""
+
+_END = r"(?![\w/\\-]|\.\w)"
+"""Where a name ends: not inside a word, path or file name ("RX-6800.yaml"); a full stop ending the sentence is fine."""
+_GPU_PREFIX = r"(?P<prefix>(?:AMD\s+)?(?:Radeon\s+)?)"
+_RX_NAME = re.compile(
+    r"(?<![\w./\\-])" + _GPU_PREFIX + r"(?P<rx>RX)\s?(?P<number>\d{3,4})(?:\s?(?P<suffix>XTX|XT|GRE))?" + _END,
+    re.IGNORECASE,
+)
+_INSTINCT_NAME = re.compile(r"(?<![\w./\\-])(?P<prefix>(?:AMD\s+)?(?:Radeon\s+)?(?:Instinct\s+)?)MI(?P<number>\d{2,3})(?P<suffix>[XA]?)" + _END)
+_WORKSTATION_NAME = re.compile(r"(?<![\w./\\-])(?<!FirePro )(?P<prefix>(?i:(?:AMD\s+)?(?:Radeon\s+)?(?:PRO\s+)?))W(?P<number>5[57]00|6[3-8]00|7[5-9]00)" + _END)
+"""Radeon PRO W5500-W7900 (FirePro W5100-W9100 are older cards with numbers of the same shape)."""
+_CLOUD_NAME = re.compile(r"(?<![\w./\\-])(?P<prefix>(?i:(?:AMD\s+)?(?:Radeon\s+)?(?:PRO\s+)?))V(?P<number>520|620|710)" + _END)
+"""Radeon PRO V520 / V620 / V710, the cloud cards (Azure, AWS) people name by their number."""
+_IGPU_NAME = re.compile(r"(?<![\w./\\-])(?P<prefix>(?:AMD\s+)?Radeon\s+)(?P<number>[5-9][0-9]0M)(?P<graphics>\s+Graphics)?" + _END)
+_INLINE_CODE = re.compile(r"(`+)[^`\n]*?\1")
+
+
+def _rx_spelling(m: "re.Match[str]", turn: int) -> str:
+    number, suffix = m.group("number"), (m.group("suffix") or "").upper()
+    prefixed = bool(m.group("prefix").strip())
+    variants = [f"RX{number}{suffix}", f"rx {number} {suffix.lower()}".rstrip()]
+    if suffix:
+        # only a name with its suffix stands without the "RX": a bare "6800" is as much a CPU or a year
+        variants += [f"{number}{suffix}", f"{number} {suffix.lower()}"]
+    variants.append(f"RX {number} {suffix}".rstrip() if prefixed else f"AMD Radeon RX {number} {suffix}".rstrip())
+    return variants[turn % len(variants)]
+
+
+def _instinct_spelling(m: "re.Match[str]", turn: int) -> str:
+    name = f"MI{m.group('number')}{m.group('suffix')}"
+    variants = [name.lower(), name if m.group("prefix").strip() else "Instinct " + name]
+    return variants[turn % len(variants)]
+
+
+def _workstation_spelling(m: "re.Match[str]", turn: int) -> str:
+    number = m.group("number")
+    variants = [f"W{number}", f"pro w{number}", f"Radeon PRO W{number}", f"w{number}"]
+    return variants[turn % len(variants)]
+
+
+def _cloud_spelling(m: "re.Match[str]", turn: int) -> str:
+    number = m.group("number")
+    variants = [f"V{number}", f"AMD V{number}", f"Radeon PRO V{number}"]
+    return variants[turn % len(variants)]
+
+
+def _igpu_spelling(m: "re.Match[str]", turn: int) -> str:
+    # "Radeon 780M" -> "780M" or "780M graphics": the M is kept upper case ("680m" is a length as often as a GPU)
+    variants = [m.group("number"), m.group("number") + " graphics"]
+    return variants[turn % len(variants)]
+
+
+_RESPELLERS = ((_RX_NAME, _rx_spelling), (_INSTINCT_NAME, _instinct_spelling), (_WORKSTATION_NAME, _workstation_spelling), (_CLOUD_NAME, _cloud_spelling), (_IGPU_NAME, _igpu_spelling))
+
+
+def gpu_name_spellings(text: str) -> str:
+    """AMD GPU names in prose respelled the ways people type them: with or without spaces, in lower case, with or
+    without "AMD Radeon" / "Instinct" / "PRO" ("RX 7900 XTX" -> "RX7900XTX", "rx 7900 xtx", "7900XTX", "7900 xtx";
+    "AMD Instinct MI300X" -> "mi300x"; "Radeon PRO W7900" -> "pro w7900", "w7900"; "Radeon PRO V620" -> "AMD V620";
+    "Radeon 780M" -> "780M graphics").
+    The spelling is chosen by the name's number and its place among the report's names, so each run is the same.
+    Lines that look like program output, inline code, URLs and paths keep their spelling."""
+    turn = 0
+    printed = False
+
+    def respell(line: str) -> str:
+        nonlocal turn, printed
+        if _PROMPT_LINE.match(line):
+            printed = True
+        elif not line.strip():
+            printed = False
+        if printed or _OUTPUT_LINE.search(line) or "://" in line:
+            return line
+        pieces, last = [], 0
+        for code in list(_INLINE_CODE.finditer(line)) + [None]:
+            end = code.start() if code else len(line)
+            prose = line[last:end]
+            for pattern, spelling in _RESPELLERS:
+                def one(m: "re.Match[str]") -> str:
+                    nonlocal turn
+                    turn += 1
+                    return spelling(m, turn + int(re.sub(r"\D", "", m.group("number")) or 0))
+                prose = pattern.sub(one, prose)
+            pieces.append(prose)
+            if code:
+                pieces.append(code.group(0))
+                last = code.end()
+        return "".join(pieces)
+
+    return _outside_fences(text, respell)
 
 
 REWRITES: Dict[str, Callable[[str], str]] = {
@@ -356,6 +461,7 @@ REWRITES: Dict[str, Callable[[str], str]] = {
     "platform spellings": platform_spellings,
     "torch version spellings": torch_version_spellings,
     "is_available spellings": is_available_spellings,
+    "GPU name spellings": gpu_name_spellings,
 }
 
 

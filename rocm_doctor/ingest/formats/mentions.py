@@ -69,8 +69,18 @@ GPU_NAME_PATTERNS = [
     re.compile(r"\b(?:AMD\s+)?(?:Radeon\s*(?:\((?:TM|R)\)\s*)?)?(?:(?:AI\s+)?PRO\s+)?RX\s?-?(\d{3,4})\s?(XTX|XT|GRE|M\s?XT|M|S)?(?![^\W_])", re.IGNORECASE),
     re.compile(r"(?<![\w.])(\d{4})\s?(XTX|XT|GRE)(?![^\W_])", re.IGNORECASE),
     re.compile(r"\bRadeon\s*(?:\((?:TM|R)\)\s*)?(?:(?:AI\s+)?PRO\s+)?([A-Z]?\d{3,4}[A-Z]{0,2}|VII)\b", re.IGNORECASE),
-    re.compile(r"\b(?:Instinct\s+)?MI\s?-?(\d{2,3}[XA]?)\b"),
-    re.compile(r"\b(?:PRO\s+)?W(\d{4}M?)\b"),
+    # Instinct and Radeon PRO names as people type them: "an mi50 and several mi100s" (ROCm/legacy-rocm-build#2874),
+    # "instinct mi50" (#1850), "AMD Mi50" (#1552), "AMD mi300x" / "MI300x" (KellerJordan/modded-nanogpt#8,
+    # meta-pytorch/MSLK#225, vllm-project/vllm#16474); "Radeon PRO w7900" (ROCm/tensorflow-upstream#2118), "w6800 is
+    # supported now" (ROCm/legacy-rocm-build#1595), "the w6800 gpu" (RadeonOpenCompute/ROCm_Documentation#139) (h36d).
+    # Lower case only joined to its number ("mi 11" is a phone, "50 mi" a distance), not as a variable ("mi50 = ") nor
+    # inside an image tag, path or file name ("vllm-mi300x", "/mi300/"); the GPU table still has to know the name
+    # ("mi11", "w2135" are none of AMD's).
+    re.compile(r"\b(?:[Ii]nstinct\s+|INSTINCT\s+)?(?:MI\s?-?|(?<![-/.:])[Mm][Ii])(\d{2,3}[XAxa]?)(?=s?\b)(?!\s*[=(])"),
+    re.compile(r"\b(?:(?i:PRO)\s+)?(?:W|(?<![-/.:])w)(\d{4}M?)\b(?!\s*[=(])"),
+    # Radeon PRO cloud cards by their number alone: "an AMD  v620 GPU VM" (ROCm/legacy-rocm-build#2995), "(AMD V620)"
+    # (#1498), "RX 6900/6800/W6800/V620" (vllm-project/vllm#52391); upper case only ("v620" is as often a version) (h36d)
+    re.compile(r"\bV(\d{3})\b(?!\s*[=(])"),
     # Polaris and Vega workstation cards: "Radeon Pro WX 7100", "WX9100" (pci.ids 67c4, 6861) (h35g)
     re.compile(r"\b(?:Radeon\s+)?(?:PRO\s+)?WX\s?-?(\d{4})\b", re.IGNORECASE),
     re.compile(r"\bR9700\b"),
