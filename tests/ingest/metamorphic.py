@@ -258,9 +258,14 @@ def _env_line(line: str) -> str:
         _EXPORT_PLAIN.sub(lambda m: f'export {m.group(1)}="{m.group(2)}"', line)
     line = _PREFIX_PLAIN.sub(lambda m: f'{m.group(1)}{m.group(2)}="{m.group(3)}"{m.group(4)}', line)
     said = _SET_PROSE.sub(lambda m: f"{m.group(1)}{m.group(2)}{m.group(3)}{m.group(5)} to {m.group(4)}", line)
-    if said != line or "=" in line:
+    if said != line:
         return said
+    if "=" in line:
+        return _SPACED.sub(lambda m: f"{m.group(1)} = {m.group(2)}", line) if "`" not in line and "export" not in line else line
     return _SET_TO.sub(_set_assignment, line)
+
+_SPACED = re.compile(rf"(?<=[a-z,] )({_STACK_NAME})=({_PLAIN_VALUE})(?=[ ,;)]|\.(?: |$)|$)")
+"""``NAME=value`` inside a sentence ("with HSA_OVERRIDE_GFX_VERSION=10.3.0 it works"), never a line's command."""
 
 
 def _set_assignment(m: "re.Match[str]") -> str:
@@ -313,6 +318,46 @@ def pip_command_forms(text: str) -> str:
     return _prose_lines(text, _pip_line)
 
 
+_CONTAINER_RUN = re.compile(r"\b(?:docker|podman)[ \t]+(?:container[ \t]+)?(?:run|create)\b")
+_DEVICE_OPTION = re.compile(r"(?<![\w-])--device(=|[ \t]+)(/dev/\S+?)(?=[\s`\\]|$)")
+_GROUP_OPTION = re.compile(r"(?<![\w-])--group-add(=|[ \t]+)([\w-]+)(?=[\s`\\]|$)")
+_ENV_OPTION = re.compile(r"(?<![\w-])(-e|--env)(=|[ \t]+)([A-Z][A-Z0-9_]*=\S*?)(?=[\s`\\]|$)")
+
+
+def _other_separator(m: "re.Match[str]", option: str) -> str:
+    return f"{option} {m.group(2)}" if m.group(1) == "=" else f"{option}={m.group(2)}"
+
+
+def _env_option(m: "re.Match[str]") -> str:
+    """``-e A=1`` -> ``--env A=1`` -> ``--env=A=1`` -> ``-e A=1``."""
+    if m.group(1) == "-e":
+        return f"--env {m.group(3)}"
+    return f"--env={m.group(3)}" if m.group(2) != "=" else f"-e {m.group(3)}"
+
+
+def _container_line(line: str) -> str:
+    line = _DEVICE_OPTION.sub(lambda m: _other_separator(m, "--device"), line)
+    line = _GROUP_OPTION.sub(lambda m: _other_separator(m, "--group-add"), line)
+    return _ENV_OPTION.sub(_env_option, line)
+
+
+def docker_option_forms(text: str) -> str:
+    """``docker run`` / ``podman run`` options in their other spellings (docker's CLI reads ``--opt value`` and
+    ``--opt=value`` alike): ``--device=/dev/kfd`` / ``--device /dev/kfd``, ``--group-add video`` /
+    ``--group-add=video``, ``-e NAME=value`` / ``--env NAME=value`` / ``--env=NAME=value``. Lines of a command
+    continued with ``\\`` are respelled with it; what follows the command on other lines is not."""
+    continuing = False
+
+    def rewrite(line: str) -> str:
+        nonlocal continuing
+        starts = _CONTAINER_RUN.search(line) is not None
+        inside = starts or continuing
+        continuing = inside and line.rstrip().endswith("\\")
+        return _container_line(line) if inside else line
+
+    return _prose_lines(text, rewrite)
+
+
 REWRITES: Dict[str, Callable[[str], str]] = {
     "wrap at 80 columns": wrap80,
     "CRLF line ends": crlf,
@@ -330,6 +375,7 @@ REWRITES: Dict[str, Callable[[str], str]] = {
     "no-break spaces": no_break_spaces,
     "environment variable forms": env_var_forms,
     "pip install command forms": pip_command_forms,
+    "docker run option forms": docker_option_forms,
 }
 
 
