@@ -250,6 +250,9 @@ _PREFIX_PLAIN = re.compile(rf"^([ \t`]*)({_STACK_NAME})=({_PLAIN_VALUE})([ \t]+)
 _SET_PROSE = re.compile(rf"(?<=\w )(set|setting)( `?)({_STACK_NAME})=({_PLAIN_VALUE})(`?)(?=[\s,;)]|\.(?:\s|$)|$)", re.IGNORECASE)
 _SET_TO = re.compile(rf"(?<=\w )(set|setting)( `?)({_STACK_NAME})(`? to `?)({_PLAIN_VALUE})(?<![.,])(`?)(?=[\s,;)]|\.(?:\s|$)|$)", re.IGNORECASE)
 
+_SPACED = re.compile(rf"(?<=[a-z,] )({_STACK_NAME})=({_PLAIN_VALUE})(?=[ ,;)]|\.(?: |$)|$)")
+"""``NAME=value`` inside a sentence ("with HSA_OVERRIDE_GFX_VERSION=10.3.0 it works"), never a line's command."""
+
 
 def _env_line(line: str) -> str:
     if _OTHER_SYNTAX.search(line):
@@ -263,9 +266,6 @@ def _env_line(line: str) -> str:
     if "=" in line:
         return _SPACED.sub(lambda m: f"{m.group(1)} = {m.group(2)}", line) if "`" not in line and "export" not in line else line
     return _SET_TO.sub(_set_assignment, line)
-
-_SPACED = re.compile(rf"(?<=[a-z,] )({_STACK_NAME})=({_PLAIN_VALUE})(?=[ ,;)]|\.(?: |$)|$)")
-"""``NAME=value`` inside a sentence ("with HSA_OVERRIDE_GFX_VERSION=10.3.0 it works"), never a line's command."""
 
 
 def _set_assignment(m: "re.Match[str]") -> str:
@@ -283,14 +283,15 @@ def env_var_forms(text: str) -> str:
     return _prose_lines(text, _env_line)
 
 
-_PIP_RUN = re.compile(r"(?<![\w./-])(?<!uv )(pip3?|python3? -m pip)[ \t]+install\b")
+_PIP_RUN = re.compile(r"(?<![\w./-])(?<!uv )(?<!-m )(pip3?|python3? -m pip)[ \t]+install\b")
 _INDEX_OPTION = re.compile(r"(?<![\w-])(--(?:extra-)?index-url)(?:=|[ \t]+)(https?://[^\s`'\"]+)")
+"""``pip`` run by another name; ``venv/bin/python -m pip`` or ``py -m pip`` (an interpreter of its own) is left as it is."""
 _NEXT_LAUNCHER = {"pip": "pip3", "pip3": "python -m pip", "python -m pip": "python3 -m pip", "python3 -m pip": "pip"}
 
 
 def _pip_line(line: str) -> str:
     run = _PIP_RUN.search(line)
-    if run is None or line.rstrip().endswith(("\\", "^", "`")) and line.count("`") % 2:
+    if run is None:
         return line
     # the command runs to the end of the line or to its inline code's closing backtick
     end = line.find("`", run.end())
