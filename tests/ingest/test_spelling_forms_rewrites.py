@@ -163,3 +163,32 @@ def test_each_docker_option_spelling_gives_the_container_the_same_settings(origi
 def test_docker_option_forms_leave_other_commands_alone() -> None:
     line = "docker exec -e FOO=1 box python x.py -e BAR=2"
     assert docker_option_forms(line) == line
+
+
+@pytest.mark.parametrize(
+    "sentence, setting",
+    [
+        # ollama/ollama#5414, ollama/ollama#8851, ollama/ollama-python#407
+        ("OLLAMA_NOHISTORY is set to true but the history is still written.", ("OLLAMA_NOHISTORY", "true", "prose")),
+        ("Nevermind, I had HSA_OVERRIDE_GFX_VERSION set to 11.0.0 instead of 10.3.0.", ("HSA_OVERRIDE_GFX_VERSION", "11.0.0", "prose")),
+        ("I cannot connect when OLLAMA_HOST is Set to 0.0.0.0:11434 on the server.", ("OLLAMA_HOST", "0.0.0.0:11434", "prose")),
+        ("HIP_VISIBLE_DEVICES was set to 1 when it crashed.", ("HIP_VISIBLE_DEVICES", "1", "prose")),
+    ],
+)
+def test_a_variable_named_before_set_to_is_read_as_a_setting(sentence: str, setting: Tuple[str, str, str]) -> None:
+    assert _settings(sentence) == [setting]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "HSA_OVERRIDE_GFX_VERSION is not set to 10.3.0 here.",  # a negation
+        "You should have HSA_OVERRIDE_GFX_VERSION set to 10.3.0 for this card.",  # advice
+        "Should HSA_OVERRIDE_GFX_VERSION be set to 10.3.0?",  # a question
+        "CUDA_MODULE_LOADING set to: LAZY",  # collect_env's output line, no setting of the stack
+        "PYTORCH_ROCM_ARCH set to the GPU's arch",  # no value
+        "The MAX_JOBS set to 4 for the build",  # not a variable of the GPU stack
+    ],
+)
+def test_set_to_without_a_setting_made_is_not_read(sentence: str) -> None:
+    assert _settings(sentence) == []
