@@ -403,15 +403,16 @@ def check_case(case: dict, rules: list, kinds: Sequence[str]) -> List[Kept]:
 
 
 def table(results: Sequence[Kept]) -> str:
-    lines = [f"{'rewrite':<24} {'kept':>11} {'share':>7}", "-" * 44]
+    width = max(24, *(len(kind) for kind in REWRITES))
+    lines = [f"{'rewrite':<{width}} {'kept':>11} {'share':>7}", "-" * (width + 20)]
     for kind in REWRITES:
         members = [r for r in results if r.kind == kind]
         if not members:
-            lines.append(f"{kind:<24} {'-':>11} {'-':>7}")
+            lines.append(f"{kind:<{width}} {'-':>11} {'-':>7}")
             continue
         kept = sum(r.kept for r in members)
-        lines.append(f"{kind:<24} {kept:>5}/{len(members):<5} {kept / len(members):>7.0%}")
+        lines.append(f"{kind:<{width}} {kept:>5}/{len(members):<5} {kept / len(members):>7.0%}")
     total = len(results)
     kept = sum(r.kept for r in results)
-    lines.append(f"{'ALL':<24} {kept:>5}/{total:<5} {(kept / total if total else 1):>7.0%}")
+    lines.append(f"{'ALL':<{width}} {kept:>5}/{total:<5} {(kept / total if total else 1):>7.0%}")
     return "\n".join(lines)
