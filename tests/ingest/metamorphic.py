@@ -441,6 +441,138 @@ def gpu_name_spellings(text: str) -> str:
         return "".join(pieces)
 
     return _outside_fences(text, respell)
+# --- h36g ---
+_PRINTED_LINE = re.compile(
+    r"^[ \t]*(?:\d{4}-\d\d-\d\d|\d\d:\d\d|\[|>>>|\$ |# |/|~/|[A-Za-z]:[\\/]|Traceback|File \"|[A-Za-z][\w .()/-]{0,40}:[ \t])"
+)
+"""A line as a program prints it (a timestamp, ``[``, a REPL or shell prompt, a path, a traceback, a tool's
+``key: value``): what a program prints is not respelled by users, and a prompt's command is a transcript's."""
+
+
+def _typed_lines(text: str, rewrite: Callable[[str], str]) -> str:
+    """``rewrite`` applied to the lines a person typed: outside fences, and not a line that looks like output."""
+    return _outside_fences(text, lambda line: line if _PRINTED_LINE.match(line) else rewrite(line))
+
+
+_STACK_NAME = r"(?:HSA|HIP|ROCR|ROCM|AMD|ROCBLAS|MIOPEN|PYTORCH|TORCH|GPU|OLLAMA|HCC)_[A-Z0-9_]{1,64}"
+_PLAIN_VALUE = r"[A-Za-z0-9._:,/+-]{1,128}"
+"""A value that means the same quoted or not (no blank, no quote, no shell character)."""
+_OTHER_SYNTAX = re.compile(r"\$env:|^[ \t`]*setx?\s|\bsetx\s|\bset\s+-[a-zA-Z]|Environment|\bENV\b|os\.environ|docker|podman|\s-e\s|--env", re.IGNORECASE)
+"""A line in another syntax (PowerShell, cmd, fish, systemd, Dockerfile, Python, a container's options): its
+scope and quoting rules are its own, so it is not respelled in the shell's forms."""
+_EXPORT_PLAIN = re.compile(rf"(?<![^\s`(;])export[ \t]+({_STACK_NAME})=({_PLAIN_VALUE})(?=[\s`;]|$)")
+_EXPORT_QUOTED = re.compile(rf"(?<![^\s`(;])export[ \t]+({_STACK_NAME})=\"({_PLAIN_VALUE})\"(?=[\s`;]|$)")
+_PREFIX_PLAIN = re.compile(rf"^([ \t`]*)({_STACK_NAME})=({_PLAIN_VALUE})([ \t]+)(?!(?:on|for|in|with|and|but|or|is|was|does|did|to|as|at|from|since|because|when|so|also|too|works?|worked|fixed|helps?|helped|makes?|made|still|not|the|my|it)\b)(?=[a-z./~][\w./~-]*(?:[ \t`]|$))")
+_SET_PROSE = re.compile(rf"(?<=\w )(set|setting)( `?)({_STACK_NAME})=({_PLAIN_VALUE})(`?)(?=[\s,;)]|\.(?:\s|$)|$)", re.IGNORECASE)
+_SET_TO = re.compile(rf"(?<=\w )(set|setting)( `?)({_STACK_NAME})(`? to `?)({_PLAIN_VALUE})(?<![.,])(`?)(?=[\s,;)]|\.(?:\s|$)|$)", re.IGNORECASE)
+
+_SPACED = re.compile(rf"(?<=[a-z,] )({_STACK_NAME})=({_PLAIN_VALUE})(?=[ ,;)]|\.(?: |$)|$)")
+"""``NAME=value`` inside a sentence ("with HSA_OVERRIDE_GFX_VERSION=10.3.0 it works"), never a line's command."""
+
+
+def _env_line(line: str) -> str:
+    if _OTHER_SYNTAX.search(line):
+        return line
+    line = _EXPORT_QUOTED.sub(lambda m: f"export {m.group(1)}={m.group(2)}", line) if '"' in line else \
+        _EXPORT_PLAIN.sub(lambda m: f'export {m.group(1)}="{m.group(2)}"', line)
+    line = _PREFIX_PLAIN.sub(lambda m: f'{m.group(1)}{m.group(2)}="{m.group(3)}"{m.group(4)}', line)
+    said = _SET_PROSE.sub(lambda m: f"{m.group(1)}{m.group(2)}{m.group(3)}{m.group(5)} to {m.group(4)}", line)
+    if said != line:
+        return said
+    if "=" in line:
+        return _SPACED.sub(lambda m: f"{m.group(1)} = {m.group(2)}", line) if "`" not in line and "export" not in line else line
+    return _SET_TO.sub(_set_assignment, line)
+
+
+def _set_assignment(m: "re.Match[str]") -> str:
+    """"set `NAME` to `value`" -> "set `NAME=value`"; "set NAME to value" -> "set NAME=value"."""
+    code = "`" in m.group(2) or "`" in m.group(4) or m.group(6)
+    return f"{m.group(1)} {'`' if code else ''}{m.group(3)}={m.group(5)}{'`' if code else ''}"
+
+
+def env_var_forms(text: str) -> str:
+    """A variable of the GPU stack set in its other spellings of the same scope: ``export NAME=value`` with the
+    value quoted (or a quoted simple value unquoted), a command's ``NAME=value program`` prefix with the value
+    quoted (still that one command), and in prose "I set NAME=value" as "I set NAME to value" (and back). A
+    Windows ``set``/``$env:``, a Dockerfile, a unit or a container option is never respelled in a shell's form:
+    that would move the setting to another scope or platform."""
+    return _typed_lines(text, _env_line)
+
+
+_PIP_RUN = re.compile(r"(?<![\w./-])(?<!uv )(?<!-m )(pip3?|python3? -m pip)[ \t]+install\b")
+_INDEX_OPTION = re.compile(r"(?<![\w-])(--(?:extra-)?index-url)(?:=|[ \t]+)(https?://[^\s`'\"]+)")
+"""``pip`` run by another name; ``venv/bin/python -m pip`` or ``py -m pip`` (an interpreter of its own) is left as it is."""
+_NEXT_LAUNCHER = {"pip": "pip3", "pip3": "python -m pip", "python -m pip": "python3 -m pip", "python3 -m pip": "pip"}
+
+
+def _pip_line(line: str) -> str:
+    run = _PIP_RUN.search(line)
+    if run is None:
+        return line
+    # the command runs to the end of the line or to its inline code's closing backtick
+    end = line.find("`", run.end())
+    end = len(line) if end < 0 else end
+    command = line[run.end() : end]
+    if command.rstrip().endswith(("\\", "^")):
+        return line
+    options = list(_INDEX_OPTION.finditer(command))
+    rest = _INDEX_OPTION.sub("", command)
+    rest = re.sub(r"[ \t]{2,}", " ", rest).rstrip()
+    if options:
+        leading = command.startswith((" --index-url", " --extra-index-url"))
+        moved = " ".join(f"{m.group(1)}={m.group(2)}" if " " in m.group(0) or "\t" in m.group(0) else f"{m.group(1)} {m.group(2)}" for m in options)
+        # an option before the packages moves after them, one after them moves before: pip reads both the same
+        command = f"{rest} {moved}" if leading else f" {moved}{rest}"
+    launcher = _NEXT_LAUNCHER[re.sub(r"[ \t]+", " ", run.group(1))]
+    return line[: run.start()] + f"{launcher} install" + command + line[end:]
+
+
+def pip_command_forms(text: str) -> str:
+    """``pip install`` written the other ways that run the same install: ``pip``/``pip3``/``python -m pip``, an
+    index option with ``=`` or a space, before or after the packages. ``--index-url`` stays ``--index-url`` and
+    ``--extra-index-url`` stays ``--extra-index-url`` (one replaces PyPI, the other adds to it); ``uv pip`` is
+    left as it is; a command continued on the next line is left whole."""
+    return _typed_lines(text, _pip_line)
+
+
+_CONTAINER_RUN = re.compile(r"\b(?:docker|podman)[ \t]+(?:container[ \t]+)?(?:run|create)\b")
+_DEVICE_OPTION = re.compile(r"(?<![\w-])--device(=|[ \t]+)(/dev/\S+?)(?=[\s`\\]|$)")
+_GROUP_OPTION = re.compile(r"(?<![\w-])--group-add(=|[ \t]+)([\w-]+)(?=[\s`\\]|$)")
+_ENV_OPTION = re.compile(r"(?<![\w-])(-e|--env)(=|[ \t]+)([A-Z][A-Z0-9_]*=\S*?)(?=[\s`\\]|$)")
+
+
+def _other_separator(m: "re.Match[str]", option: str) -> str:
+    return f"{option} {m.group(2)}" if m.group(1) == "=" else f"{option}={m.group(2)}"
+
+
+def _env_option(m: "re.Match[str]") -> str:
+    """``-e A=1`` -> ``--env A=1`` -> ``--env=A=1`` -> ``-e A=1``."""
+    if m.group(1) == "-e":
+        return f"--env {m.group(3)}"
+    return f"--env={m.group(3)}" if m.group(2) != "=" else f"-e {m.group(3)}"
+
+
+def _container_line(line: str) -> str:
+    line = _DEVICE_OPTION.sub(lambda m: _other_separator(m, "--device"), line)
+    line = _GROUP_OPTION.sub(lambda m: _other_separator(m, "--group-add"), line)
+    return _ENV_OPTION.sub(_env_option, line)
+
+
+def docker_option_forms(text: str) -> str:
+    """``docker run`` / ``podman run`` options in their other spellings (docker's CLI reads ``--opt value`` and
+    ``--opt=value`` alike): ``--device=/dev/kfd`` / ``--device /dev/kfd``, ``--group-add video`` /
+    ``--group-add=video``, ``-e NAME=value`` / ``--env NAME=value`` / ``--env=NAME=value``. Lines of a command
+    continued with ``\\`` are respelled with it; what follows the command on other lines is not."""
+    continuing = False
+
+    def rewrite(line: str) -> str:
+        nonlocal continuing
+        starts = _CONTAINER_RUN.search(line) is not None
+        inside = starts or continuing
+        continuing = inside and line.rstrip().endswith("\\")
+        return _container_line(line) if inside else line
+
+    return _typed_lines(text, rewrite)
 
 
 REWRITES: Dict[str, Callable[[str], str]] = {
@@ -462,6 +594,9 @@ REWRITES: Dict[str, Callable[[str], str]] = {
     "torch version spellings": torch_version_spellings,
     "is_available spellings": is_available_spellings,
     "GPU name spellings": gpu_name_spellings,
+    "environment variable forms": env_var_forms,
+    "pip install command forms": pip_command_forms,
+    "docker run option forms": docker_option_forms,
 }
 
 
@@ -488,15 +623,16 @@ def check_case(case: dict, rules: list, kinds: Sequence[str]) -> List[Kept]:
 
 
 def table(results: Sequence[Kept]) -> str:
-    lines = [f"{'rewrite':<24} {'kept':>11} {'share':>7}", "-" * 44]
+    width = max(24, *(len(kind) for kind in REWRITES))
+    lines = [f"{'rewrite':<{width}} {'kept':>11} {'share':>7}", "-" * (width + 20)]
     for kind in REWRITES:
         members = [r for r in results if r.kind == kind]
         if not members:
-            lines.append(f"{kind:<24} {'-':>11} {'-':>7}")
+            lines.append(f"{kind:<{width}} {'-':>11} {'-':>7}")
             continue
         kept = sum(r.kept for r in members)
-        lines.append(f"{kind:<24} {kept:>5}/{len(members):<5} {kept / len(members):>7.0%}")
+        lines.append(f"{kind:<{width}} {kept:>5}/{len(members):<5} {kept / len(members):>7.0%}")
     total = len(results)
     kept = sum(r.kept for r in results)
-    lines.append(f"{'ALL':<24} {kept:>5}/{total:<5} {(kept / total if total else 1):>7.0%}")
+    lines.append(f"{'ALL':<{width}} {kept:>5}/{total:<5} {(kept / total if total else 1):>7.0%}")
     return "\n".join(lines)

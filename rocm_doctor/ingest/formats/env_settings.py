@@ -91,7 +91,13 @@ _PYTHON = re.compile(
 )
 _BARE = re.compile(rf"^[ \t>*-]*({_UPPER_NAME})=({_VALUE})[ \t]*$", re.MULTILINE)
 _INLINE = re.compile(rf"(?<![\w$:-])({_UPPER_NAME})\s*=\s*({_VALUE})")
-_PROSE_TO = re.compile(rf"\b({_UPPER_NAME})`?\s+(?:to|as)\s+`?(\d[\w.:,]*|gfx\w+|true|false|on|off)\b", re.IGNORECASE)
+_PROSE_TO = re.compile(
+    rf"\b({_UPPER_NAME})`?\s+(?:(?:(?:is|was|are|were)\s+)?set\s+to|to|as)\s+`?(\d[\w.:,]*|gfx\w+|true|false|on|off)\b", re.IGNORECASE
+)
+"""``NAME to value`` ("I set HSA_OVERRIDE_GFX_VERSION to 10.3.0") and ``NAME [is|was] set to value``, the name
+before the verb: "OLLAMA_NOHISTORY is set to "true"" (ollama/ollama#5414), "I had HSA_OVERRIDE_GFX_VERSION set to
+11.0.0 instead of 10.3.0" (ollama/ollama#8851), "When OLLAMA_HOST is Set to 0.0.0.0" (ollama/ollama-python#407).
+"is not set to" is no setting; advice, questions and conditions are dropped as for every prose setting."""
 _BOILERPLATE = re.compile(r"consider passing|Compile with `?TORCH_USE|For debugging consider|might be asynchronously reported", re.IGNORECASE)
 """PyTorch's own error text names variables (``For debugging consider passing AMD_SERIALIZE_KERNEL=3``): not settings."""
 _LISTING_COMMAND = re.compile(r"^\s*(?:sudo\s+)?(env|printenv|export\s+-p|set)\s*(?:\|\s*(grep|findstr|rg|egrep)\s+(.*))?$")
