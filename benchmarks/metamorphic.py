@@ -1,7 +1,8 @@
 """Every meaning-preserving rewrite over every corpus case: the share of rewrites that keep the diagnosis.
 
-``python benchmarks/metamorphic.py [-v]`` prints the table per kind of rewrite (``-v``: the cases
-that changed, held-back cases left out). The CI test (``tests/ingest/test_metamorphic.py``) runs a
+``python benchmarks/metamorphic.py [-v]`` prints the table per kind of rewrite: the share that kept the
+diagnosis and the share that kept every fact a rule may judge (``-v``: the cases that changed either,
+held-back cases left out). The CI test (``tests/ingest/test_metamorphic.py``) runs a
 fixed sample of the same rewrites.
 """
 
@@ -30,6 +31,8 @@ def main(argv: list) -> int:
                 for r in kept:
                     if not r.kept:
                         print(f"CHANGED {r.kind:<22} {name:<7} {r.case_id[:55]:<55} {r.before[0]} {sorted(r.before[1])} -> {r.after[0]} {sorted(r.after[1])}")
+                    elif not r.facts_kept:
+                        print(f"FACTS   {r.kind:<22} {name:<7} {r.case_id[:55]:<55} (diagnosis kept, a fact read differently)")
     print(table(results))
     return 0
 

@@ -3,12 +3,17 @@
 Each rewrite changes how a report is written, not what it says: wrapped at 80 columns, CRLF line
 ends, Markdown fences stripped or added, quoted with ``> ``, indented, its blocks in another order,
 Windows paths with the other separator and a space in the user's folder name, uv's resolver wording
-for pip's, ROCm versions spelled ``6.2``/``6.2.0``/``rocm6.2``, unrelated log lines added. A rewrite
-that does not apply to a report (no path, no pip message) is not counted for it.
+for pip's, ROCm versions spelled ``6.2``/``6.2.0``/``rocm6.2``, unrelated log lines added, curly quotes
+and no-break spaces; and the same thing spelled as different people type it in prose (h36d, h36e, h36g):
+GPU names, platform names, torch versions, what ``torch.cuda.is_available()`` gave, an environment
+variable's assignment, a pip install command, docker run options (lines a program printed keep their
+spelling). A rewrite that does not apply to a report (no path, no pip message) is not counted for it.
 
 The diagnosis compared is what a maintainer reads: the first error or warning and the set of
-error and warning findings, as rule ids. Used by ``tests/ingest/test_metamorphic.py`` (a sample)
-and ``benchmarks/metamorphic.py`` (every case).
+error and warning findings, as rule ids. The facts a rule may judge (:func:`facts_read`) are compared
+as well: a rewrite can drop a fact without changing the diagnosis, because most rules need two facts
+together. Used by ``tests/ingest/test_metamorphic.py`` (a sample) and ``benchmarks/metamorphic.py``
+(every case).
 """
 
 from __future__ import annotations
@@ -19,15 +24,54 @@ from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 Diagnosis = Tuple[Optional[str], frozenset]
+FactsRead = Tuple[object, ...]
 
 
-def diagnose(text: str, rules: list) -> Diagnosis:
+def _version(value: object) -> object:
+    """``6.2``, ``6.2.0`` and ``rocm6.2`` are one release (the version-spelling rewrites change nothing else)."""
+    text = str(value).lower().removeprefix("rocm")
+    return re.sub(r"(?:\.0)+$", "", text)
+
+
+def _torch_version(value: object) -> object:
+    """``2.2.1+rocm5.7`` and ``2.2.1+rocm5.7.0`` name one wheel's ROCm series."""
+    return None if value is None else re.sub(r"(\+rocm\d+\.\d+)(?:\.0)+$", r"\1", str(value))
+
+
+def facts_read(facts) -> FactsRead:
+    """What the readers took from a report that a rule may judge: the GPUs' targets, torch's version and build,
+    the ROCm release, the platform, the variables set, the signatures and contexts. A rewrite that keeps the
+    diagnosis can still drop one of these (most rules need two facts together), so it is compared on its own."""
+    known = lambda fact: fact.value if fact.is_known else None  # noqa: E731
+    listed = lambda fact: frozenset(fact.value) if fact.is_known and fact.value else frozenset()  # noqa: E731
+    env = facts.env.vars
+    return (
+        frozenset(str(a.gfx.value) for a in facts.gpus.agents if a.gfx.is_known),
+        _torch_version(known(facts.torch.version)),
+        known(facts.torch.flavour),
+        _version(known(facts.rocm.version)),
+        known(facts.host.os),
+        known(facts.host.wsl_version),
+        known(facts.host.distro_id),
+        _version(known(facts.host.distro_version)),
+        frozenset((str(k), str(v)) for k, v in env.value.items()) if env.is_known and isinstance(env.value, dict) else frozenset(),
+        listed(facts.symptoms.signatures),
+        listed(facts.symptoms.context),
+    )
+
+
+def read_and_diagnose(text: str, rules: list) -> Tuple[FactsRead, Diagnosis]:
     from rocm_doctor.ingest import ingest_text
     from rocm_doctor.pipeline import evaluate
 
-    findings = evaluate(rules, ingest_text(text, origin_detail="metamorphic").facts).findings
+    facts = ingest_text(text, origin_detail="metamorphic").facts
+    findings = evaluate(rules, facts).findings
     serious = [f.id for f in findings if f.severity in ("error", "warning")]
-    return (serious[0] if serious else None, frozenset(serious))
+    return facts_read(facts), (serious[0] if serious else None, frozenset(serious))
+
+
+def diagnose(text: str, rules: list) -> Diagnosis:
+    return read_and_diagnose(text, rules)[1]
 
 
 def wrap80(text: str) -> str:
@@ -607,32 +651,34 @@ class Kept:
     kept: bool
     before: Diagnosis
     after: Diagnosis
+    facts_kept: bool = True
+    """The rewrite left every fact of :func:`facts_read` as it was (the diagnosis may hold without it)."""
 
 
 def check_case(case: dict, rules: list, kinds: Sequence[str]) -> List[Kept]:
     text = case["report"]
-    before = diagnose(text, rules)
+    facts_before, before = read_and_diagnose(text, rules)
     results = []
     for kind in kinds:
         rewritten = REWRITES[kind](text)
         if rewritten == text:
             continue
-        after = diagnose(rewritten, rules)
-        results.append(Kept(kind, case["id"], after == before, before, after))
+        facts_after, after = read_and_diagnose(rewritten, rules)
+        results.append(Kept(kind, case["id"], after == before, before, after, facts_after == facts_before))
     return results
 
 
 def table(results: Sequence[Kept]) -> str:
     width = max(24, *(len(kind) for kind in REWRITES))
-    lines = [f"{'rewrite':<{width}} {'kept':>11} {'share':>7}", "-" * (width + 20)]
+    lines = [f"{'rewrite':<{width}} {'diagnosis kept':>14} {'share':>7} {'facts kept':>12} {'share':>7}", "-" * (width + 44)]
+
+    def row(name: str, members: Sequence[Kept]) -> str:
+        kept, facts = sum(r.kept for r in members), sum(r.facts_kept for r in members)
+        share = lambda n: n / len(members) if members else 1.0  # noqa: E731
+        return f"{name:<{width}} {kept:>7}/{len(members):<6} {share(kept):>7.0%} {facts:>5}/{len(members):<6} {share(facts):>7.0%}"
+
     for kind in REWRITES:
         members = [r for r in results if r.kind == kind]
-        if not members:
-            lines.append(f"{kind:<{width}} {'-':>11} {'-':>7}")
-            continue
-        kept = sum(r.kept for r in members)
-        lines.append(f"{kind:<{width}} {kept:>5}/{len(members):<5} {kept / len(members):>7.0%}")
-    total = len(results)
-    kept = sum(r.kept for r in results)
-    lines.append(f"{'ALL':<{width}} {kept:>5}/{total:<5} {(kept / total if total else 1):>7.0%}")
+        lines.append(row(kind, members) if members else f"{kind:<{width}} {'-':>14} {'-':>7} {'-':>12} {'-':>7}")
+    lines.append(row("ALL", results))
     return "\n".join(lines)

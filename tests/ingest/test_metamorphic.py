@@ -3,7 +3,7 @@
 Every corpus case (``../shared/corpus``, ``tests/corpus`` and its held-back part) is rewritten in
 ways that change how it is written, not what it says (:mod:`metamorphic`), and ``check --from``
 must give the same first problem and the same set of problems. CI runs a fixed sample (every
-eighteenth case in id order, about 33, each with all 14 kinds of rewrite, and every kind on at least one
+eighteenth case in id order, about 33, each with every kind of rewrite, and every kind on at least one
 case it changes); ``benchmarks/metamorphic.py`` runs every case. The table is printed; a kind
 that drops under its floor names the reader to generalise.
 """
@@ -59,3 +59,26 @@ def test_each_kind_of_meaning_preserving_rewrite_keeps_the_diagnosis(results: Li
     kept = sum(r.kept for r in members) / len(members)
     changed = [(r.case_id, r.before, r.after) for r in members if not r.kept]
     assert kept >= FLOORS[kind], changed
+
+
+FACTS_KEPT_EVERYWHERE = (
+    "CRLF line ends", "add Markdown fences", "quote with '> '", "indent by 4", "Windows path forms",
+    "ROCm version as rocmX.Y", "unrelated log lines", "curly quotes", "no-break spaces", "platform spellings",
+    "torch version spellings", "is_available spellings", "docker run option forms",
+)
+"""Kinds whose every rewrite of the whole corpus kept every fact read (benchmarks/metamorphic.py, 2026-11-29: 5,650 of
+5,680 rewrites kept them; the others lose one in 20-100, mostly a fact an 80-column wrap or a reordering moves
+out of its sentence, none of which changed a diagnosis)."""
+
+
+@pytest.mark.parametrize("kind", FACTS_KEPT_EVERYWHERE)
+def test_rewrites_that_kept_every_fact_over_the_corpus_keep_them_in_the_sample(results: List[Kept], kind: str) -> None:
+    members = [r for r in results if r.kind == kind]
+    if not members:
+        pytest.skip(f"no corpus case can be rewritten by {kind!r}")
+    assert [r.case_id for r in members if not r.facts_kept] == []
+
+
+def test_nearly_every_rewrite_keeps_the_facts_read(results: List[Kept]) -> None:
+    kept = sum(r.facts_kept for r in results) / len(results)
+    assert kept >= 0.97, [(r.kind, r.case_id) for r in results if not r.facts_kept]

@@ -338,3 +338,27 @@ def test_curly_quotes_and_no_break_spaces_read_as_the_ascii_they_stand_for() -> 
     curly, ascii_ = ingest(text).facts, ingest(plain).facts
     assert curly.rocm.version.value == ascii_.rocm.version.value == "6.2"
     assert curly.env.vars.value == ascii_.env.vars.value
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "If you set HSA_OVERRIDE_GFX_VERSION to 10.3.0 it should work.",
+        "When you set HSA_OVERRIDE_GFX_VERSION to 10.3.0 the card is used.",
+        "Try setting HSA_OVERRIDE_GFX_VERSION=10.3.0 before starting the server.",
+        "Before the update I set HSA_OVERRIDE_GFX_VERSION to 10.3.0 and it worked.",
+    ],
+)
+def test_a_setting_put_to_the_reader_or_made_before_an_update_is_not_the_current_environment(sentence: str) -> None:
+    assert not ingest(sentence).facts.env.vars.is_known
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I try setting HSA_OVERRIDE_GFX_VERSION=10.3.0 but it still crashes.",
+        "When I set HSA_OVERRIDE_GFX_VERSION to 10.3.0 it crashes.",
+    ],
+)
+def test_the_reporters_own_attempt_with_a_setting_is_its_environment(sentence: str) -> None:
+    assert ingest(sentence).facts.env.vars.value == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0"}

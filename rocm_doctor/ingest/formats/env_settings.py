@@ -496,6 +496,9 @@ _VAGUE = ("prose", "assignment")
 _ADVICE = re.compile(
     r"\b(?:can|could|should|would|might|may|must)\s+(?:be\s+)?(?:\w+\s+){0,2}(?:with|by|using)\b"
     r"|\byou\s+(?:can|could|should|need\s+to|have\s+to|must|may)\b|\b(?:suggest\w*|recommend\w*|advis\w*)\b"
+    # a condition put to the reader ("If you set HSA_OVERRIDE_GFX_VERSION to 10.3.0 it should work") and an
+    # imperative ("Try setting ...", not "I try setting ..."): advice, not a setting made (h36g)
+    r"|\b(?:if|when|once)\s+you\b|(?<!\bI\s)(?<!\bwe\s)\btry\s+(?:setting|exporting|adding|using|to\s+set|to\s+export)\b"
     r"|\b(?:should|shall|can|could|do|would|must)\s+(?:I|we)\s+(?:\w+\s+){0,3}?(?:set|use|export|try|add|put|change|pass)\b"
     r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS,
     re.IGNORECASE,
@@ -515,7 +518,7 @@ _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 
 _PAST_BEFORE = re.compile(
     r"\b(?:used\s+to|no\s+longer|previously|formerly|in\s+the\s+past|back\s+(?:when|then|in)|on\s+(?:my\s+)?(?:old|previous|other)\s+(?:machine|pc|setup|system|card|gpu)"
-    r"|before\s*,|before\s+(?:I|we)\s+(?:had|used|set|exported)|previous\s+(?:job|work|employer|machine|pc|setup|system|cluster|server|project)(?:['\u2019]s)?)\b",
+    r"|before\s*,|before\s+(?:I|we)\s+(?:had|used|set|exported)|before\s+(?:the|my|this|that)\s+(?:update|upgrade|reinstall\w*)|previous\s+(?:job|work|employer|machine|pc|setup|system|cluster|server|project)(?:['\u2019]s)?)\b",
     re.IGNORECASE,
 )
 _PAST_AFTER = re.compile(

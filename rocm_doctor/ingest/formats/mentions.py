@@ -1095,7 +1095,11 @@ def _gfx_sightings(block: Block) -> List[GpuSighting]:
     for number, found in by_line.items():
         targets = {gfx for gfx, _, _, _ in found}
         line = found[0][1]
-        if len(targets) >= 3 or _GFX_LIST_CONTEXT.search(_sentence_head(block, line)):
+        head = _sentence_head(block, line)
+        # a list of three or more targets, counted in the sentence an 80-column wrap may have cut over
+        # several lines ("... gfx906, gfx908, gfx90a,\ngfx942 but not for gfx1010"): its tail is the list too
+        listed = targets | {gfx for gfx in (gfx_of("gfx" + m.group(1)) for m in _GFX.finditer(head)) if gfx}
+        if len(listed) >= 3 or _GFX_LIST_CONTEXT.search(head):
             targets = {gfx for gfx, _, own, _ in found if own}
         for gfx in sorted(targets):
             doubtful = all(doubt for seen, _, _, doubt in found if seen == gfx)

@@ -1,0 +1,29 @@
+"""A list of gfx targets that an 80-column wrap cut over two lines is still a list: its tail names no device."""
+
+from __future__ import annotations
+
+from rocm_doctor.ingest import ingest_text
+
+
+def gfx_read(text: str) -> set:
+    return {str(a.gfx.value) for a in ingest_text(text).facts.gpus.agents if a.gfx.is_known}
+
+
+def test_the_wrapped_tail_of_a_list_of_targets_names_no_device() -> None:
+    # the shape of a follow-up in pytorch/pytorch#132570 (roc-obj-ls output summarised in prose), wrapped
+    one_line = "Radeon 5700XT\n\nSame here. I get results for gfx1030, gfx1100, gfx900, gfx906, gfx908, gfx90a, gfx942 but not for gfx1010.\n"
+    wrapped = "Radeon 5700XT\n\nSame here. I get results for gfx1030, gfx1100, gfx900, gfx906, gfx908, gfx90a,\ngfx942 but not for gfx1010.\n"
+    assert gfx_read(one_line) == gfx_read(wrapped) == {"gfx1010"}
+
+
+def test_a_wrapped_support_list_in_a_log_line_names_no_device() -> None:
+    # TensorFlow's "Ignoring visible gpu device ... The supported AMDGPU versions are ..." (ROCm/tensorflow-upstream#2118)
+    wrapped = (
+        "Ignoring visible gpu\ndevice (device: 0, name: , pci bus id: 0000:23:00.0) with AMDGPU version :\n"
+        "gfx1100. The supported AMDGPU versions are gfx1030, gfx900, gfx906, gfx908,\ngfx90a.\n"
+    )
+    assert "gfx90a" not in gfx_read(wrapped)
+
+
+def test_one_or_two_targets_across_a_wrap_are_still_the_machines() -> None:
+    assert gfx_read("I have an RX 7900 XTX (gfx1100) and a second card,\na gfx1030 one, and both crash.\n") == {"gfx1100", "gfx1030"}
