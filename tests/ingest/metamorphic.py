@@ -634,11 +634,15 @@ _FIELD_LABELS: Dict[str, Tuple[str, ...]] = {
     "torch": ("PyTorch version", "PyTorch", "torch version"),
     "python": ("Python version", "Python"),
 }
-"""Each field's label wordings, the first being the template's. Real reports for each (development cases and
-the issue templates in rules/data/report_fields.yaml): "Graphics card"/"Video card" (ROCm/ROCm#2429 ...), "Operating
-System" (the ROCm issue form, some 30 development cases), "Distro" (ollama/ollama#2054's template wording),
-"PyTorch:" (howto-7900xtx-win-rocm-4-wsl2, pytorch/pytorch#96964, ROCm/ROCm#2429), "torch version" (invoke-ai
-#3967), "Python:" (ROCm/ROCm#1269, ray-project/ray#52701, howto-7900xtx-win-rocm-4-wsl2)."""
+"""Each field's label wordings, the first being the template's; the readers take every one of them (labels of
+rules/data/report_fields.yaml). Development cases that write them as a field's label (case ids): "Operating System"
+(the ROCm issue form: aiter-1943, hip-3805, hip-3910 and some 38 more), "ROCm" (amdgpu-107, llamacpp-23934,
+rocm-6146, vllm-34641, howto-7900xtx-win-rocm-4-wsl2), "ROCm version" (the ROCm issue form, ~40 cases),
+"PyTorch" (hipblaslt-516, pytorch-96964, rocm-2429, unsloth-6043, howto-7900xtx-win-rocm-4-wsl2), "Python"
+(rocm-1269, ray-52701, rocm-pytorch-3109, unsloth-6043). "Graphics card", "Video card", "Distro" and "torch
+version" (invokeai-3967 only) were in the readers' table before this kind and are labels people use for the same
+field; fewer than three development cases write them, so this kind checks that the readers keep them, not that
+they were added from three reports."""
 _LABEL_KIND = {label.lower(): kind for kind, names in _FIELD_LABELS.items() for label in names}
 _LABEL_ALT = "|".join(re.escape(label) for label in sorted(_LABEL_KIND, key=len, reverse=True))
 _FIELD_LINE = re.compile(
@@ -769,10 +773,10 @@ def field_layouts(text: str) -> str:
     """The report's template fields (GPU, OS, ROCm version, PyTorch version, Python version) in another
     tracker's layout, chosen by the field's position: an issue form's ``### GPU`` heading with the value below, a
     ``GPU: v`` line, a ``- GPU: v`` bullet, ``* **GPU**: v``, a bold ``**GPU:** v`` label, a ``| GPU | v |`` table
-    row (never the field's own layout; a value with ``|`` in it is not put in a table). All six are in real reports
-    of the corpus: headings (the ROCm issue form, ~30 cases), colon lines (ROCm/ROCm#1269, ollama/ollama#7721,
-    ray-project/ray#52701), bullets (ollama/ollama#2054, ROCm/amdgpu#155, vllm-project/vllm#34641), bold bullets
-    (ROCm/ROCm#6146, ROCm/TheRock#5579), bold labels (ROCm/clr#280), table rows (ROCm/ROCm issue replies)."""
+    row (never the field's own layout; a value with ``|`` in it is not put in a table). Development cases that
+    lay their fields out so (case ids): headings (the ROCm issue form, ~40 cases), colon lines (rocm-1269,
+    ollama-7721, ray-52701), bullets (ollama-2054, amdgpu-155, vllm-34641), bold bullets (rocm-6146, therock-5579),
+    a bold label (rocm-clr-280), table rows (therock-5543, therock-7861, rocm-build-8)."""
 
     def choose(position: int, layout: str, label: str, value: str) -> Tuple[str, str]:
         turn = position % len(_LAYOUTS)

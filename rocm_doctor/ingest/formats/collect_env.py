@@ -52,7 +52,7 @@ KEYS = {
 }
 TEMPLATE_KEYS = frozenset({"PyTorch version", "OS", "Python version"})
 """Keys an issue template asks for as well (``OS: Ubuntu 22.04`` / ``PyTorch version: 2.5.1+rocm6.2`` / ``Python
-version: 3.12`` typed under PyTorch's, ROCm's or a project's template: ROCm/clr#280, ROCm/ROCm#6049, ROCm/ROCm#2429,
+version: 3.12`` typed under PyTorch's, ROCm's or a project's template: ROCm/clr#280, ROCm/legacy-rocm-build#6049, ROCm/ROCm#2429,
 pytorch/pytorch#51213): lines holding only these are the report's fields (read by formats/fields.py), not
 collect_env's output, which always prints a key of its own (``Is debug build``, ``ROCM used to build PyTorch``,
 ``GCC version`` ...) beside them."""
