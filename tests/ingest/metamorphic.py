@@ -657,7 +657,7 @@ _FIELD_ROW = re.compile(rf"^\|[ \t]*(?P<label>{_LABEL_ALT})[ \t]*\|[ \t]*(?P<val
 _TOOL_OUTPUT = re.compile(
     r"Is debug build|(?:ROCM|CUDA) used to build|GCC version|Clang version|CMake version|Libc version|Python platform"
     r"|Is CUDA available|HIP runtime version|MIOpen runtime version|Collecting environment information|Versions of relevant"
-    r"|Marketing Name|Agent \d|HSA Agents|Compute Unit|amd-smi|rocm-smi|=====|Device Type|Uname|Kernel version\s*:"
+    r"|Marketing Name|Agent \d|HSA Agents|Compute Unit|amd-smi|rocm-smi|=====|Device Type"
     r"|MARKET_NAME|^\s*(?:ASIC|BOARD|VBIOS):|Total VRAM|Set vram state",
     re.IGNORECASE,
 )
