@@ -619,6 +619,190 @@ def docker_option_forms(text: str) -> str:
     return _typed_lines(text, rewrite)
 
 
+
+# --- h36h ---
+# The same environment fields laid out as different trackers' templates and people lay them out, and their labels
+# in other words. A line is a template field by its LABEL (one a template asks for: GPU, OS, ROCm version, PyTorch
+# version, Python version ...), never by its colon; a paragraph that holds a tool's own "key: value" output (torch's
+# collect_env, rocminfo, amd-smi, vLLM's collect_env) keeps its lines as the tool printed them, and so do fenced,
+# indented and quoted lines. Values are kept byte for byte.
+
+_FIELD_LABELS: Dict[str, Tuple[str, ...]] = {
+    "gpu": ("GPU", "Graphics card", "Video card"),
+    "os": ("OS", "Operating System", "Distro"),
+    "rocm": ("ROCm version", "ROCm"),
+    "torch": ("PyTorch version", "PyTorch", "torch version"),
+    "python": ("Python version", "Python"),
+}
+"""Each field's label wordings, the first being the template's; the readers take every one of them (labels of
+rules/data/report_fields.yaml). Development cases that write them as a field's label (case ids): "Operating System"
+(the ROCm issue form: aiter-1943, hip-3805, hip-3910 and some 38 more), "ROCm" (amdgpu-107, llamacpp-23934,
+rocm-6146, vllm-34641, howto-7900xtx-win-rocm-4-wsl2), "ROCm version" (the ROCm issue form, ~40 cases),
+"PyTorch" (hipblaslt-516, pytorch-96964, rocm-2429, unsloth-6043, howto-7900xtx-win-rocm-4-wsl2), "Python"
+(rocm-1269, ray-52701, rocm-pytorch-3109, unsloth-6043). "Graphics card", "Video card", "Distro" and "torch
+version" (invokeai-3967 only) were in the readers' table before this kind and are labels people use for the same
+field; fewer than three development cases write them, so this kind checks that the readers keep them, not that
+they were added from three reports."""
+_LABEL_KIND = {label.lower(): kind for kind, names in _FIELD_LABELS.items() for label in names}
+_LABEL_ALT = "|".join(re.escape(label) for label in sorted(_LABEL_KIND, key=len, reverse=True))
+_FIELD_LINE = re.compile(
+    rf"^(?P<bullet>[-*+][ \t]+)?(?:(?P<b1>\*\*)(?P<l1>{_LABEL_ALT})(?::\*\*|\*\*:)|(?P<l2>{_LABEL_ALT})[ \t]?:)"
+    r"[ \t]+(?P<value>\S[^\n]*)$",
+    re.IGNORECASE,
+)
+"""``GPU: v``, ``- GPU: v``, ``* **GPU**: v``, ``**GPU:** v`` at the start of a line (no indent, no padded label:
+collect_env's ``OS                           : v`` is vLLM's output)."""
+_FIELD_HEADING = re.compile(rf"^#{{2,4}}[ \t]+(?P<label>{_LABEL_ALT})[ \t]*$", re.IGNORECASE)
+_FIELD_ROW = re.compile(rf"^\|[ \t]*(?P<label>{_LABEL_ALT})[ \t]*\|[ \t]*(?P<value>[^|\n]*?\S)(?P<pad>[ \t]*)\|[ \t]*$", re.IGNORECASE)
+_TOOL_OUTPUT = re.compile(
+    r"Is debug build|(?:ROCM|CUDA) used to build|GCC version|Clang version|CMake version|Libc version|Python platform"
+    r"|Is CUDA available|HIP runtime version|MIOpen runtime version|Collecting environment information|Versions of relevant"
+    r"|Marketing Name|Agent \d|HSA Agents|Compute Unit|amd-smi|rocm-smi|=====|Device Type"
+    r"|MARKET_NAME|^\s*(?:ASIC|BOARD|VBIOS):|Total VRAM|Set vram state",
+    re.IGNORECASE,
+)
+"""Lines only a tool prints; their paragraph is that tool's output, whose "OS:" or "PyTorch version:" is the tool's."""
+_LINUX_DISTRO = re.compile(r"^(?:Ubuntu|Debian|Fedora|Arch|Manjaro|openSUSE|CachyOS|Linux Mint|Mint|Pop!_OS|RHEL|Rocky|NixOS|Gentoo|EndeavourOS)\b", re.IGNORECASE)
+_LAYOUTS = ("heading", "colon", "bullet", "bold bullet", "bold label", "table row")
+
+
+_OUTPUT_GOES_ON = re.compile(r"^(?:[ \t]+\S|[\w .()/+-]{1,60}:[ \t]+\S|\[(?:pip3?|conda)\]|(?:CPU|GPU models and configuration|Versions of relevant libraries):)")
+"""A line that carries a tool's output on: indented, ``Key: value``, collect_env's ``[pip3]`` lines and its headers;
+a heading, a fence, prose or a line that only introduces something (``I ran this:``) ends it."""
+
+
+def _paragraphs_of_output(lines: List[str]) -> set:
+    """Indexes of lines that belong to a tool's output: from a line only a tool prints, on over its blank lines
+    and its "key: value" lines (collect_env's sections are blank-separated, and a paste may cut it short), and
+    back to the start of that line's paragraph; a heading, a fence or a prose line (no colon) ends it."""
+    out: set = set()
+    inside = False
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        if _TOOL_OUTPUT.search(line):
+            if not inside:
+                start = index
+                while start > 0 and lines[start - 1].strip():
+                    start -= 1
+                out.update(range(start, index))
+            inside = True
+        elif inside and stripped and not _OUTPUT_GOES_ON.match(line):
+            inside = False
+        if inside:
+            out.add(index)
+    return out
+
+
+def _template_fields(text: str) -> List[Tuple[int, int, str, str, str]]:
+    """The report's own template fields: (first line, last line, layout, label, value), in order."""
+    lines = text.split("\n")
+    skip = _paragraphs_of_output(lines)
+    fenced = False
+    fields: List[Tuple[int, int, str, str, str]] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        if fenced or index in skip:
+            index += 1
+            continue
+        heading = _FIELD_HEADING.match(line)
+        if heading and index + 2 < len(lines) and not lines[index + 1].strip():
+            value = lines[index + 2]
+            after = lines[index + 3] if index + 3 < len(lines) else ""
+            if value.strip() and not after.strip() and not value.lstrip().startswith(("#", "```", "~~~", "|", "-", "*", ">")) \
+                    and index + 2 not in skip and value == value.strip() and not value.startswith("_No response"):
+                fields.append((index, index + 2, "heading", heading.group("label"), value))
+                index += 3
+                continue
+        row = _FIELD_ROW.match(line)
+        if row:
+            fields.append((index, index, "table row", row.group("label"), row.group("value")))
+        else:
+            field = _FIELD_LINE.match(line)
+            if field and not _TEMPLATE_EXAMPLE_VALUE.match(field.group("value")) and _NAMES_SOMETHING.search(field.group("value")) \
+                    and not field.group("value").strip().isdigit():
+                bullet, bold = field.group("bullet"), field.group("b1")
+                layout = ("bold bullet" if bullet else "bold label") if bold else ("bullet" if bullet else "colon")
+                fields.append((index, index, layout, field.group("l1") or field.group("l2"), field.group("value")))
+        index += 1
+    return fields
+
+
+_NAMES_SOMETHING = re.compile(r"[A-Za-z0-9]")
+"""A value, not an opening brace (``OS: {`` begins a block of os-release lines that the field's layout holds)."""
+_TEMPLATE_EXAMPLE_VALUE = re.compile(r"^[\[(]?\s*(?:e\.\s?g\.?|eg\.|for\s+example|example)\b", re.IGNORECASE)
+
+
+def _laid_out(layout: str, label: str, value: str) -> List[str]:
+    return {
+        "heading": [f"### {label}", "", value],
+        "colon": [f"{label}: {value}"],
+        "bullet": [f"- {label}: {value}"],
+        "bold bullet": [f"* **{label}**: {value}"],
+        "bold label": [f"**{label}:** {value}"],
+        "table row": [f"| {label} | {value} |"],
+    }[layout]
+
+
+def _relaid(text: str, choose: Callable[[int, str, str, str], Tuple[str, str]]) -> str:
+    """Each template field replaced by ``choose(position, layout, label, value)`` -> (layout, label)."""
+    lines = text.split("\n")
+    fields = _template_fields(text)
+    if not fields:
+        return text
+    out: List[str] = []
+    last = 0
+    for position, (first, end, layout, label, value) in enumerate(fields):
+        out += lines[last:first]
+        new_layout, new_label = choose(position, layout, label, value)
+        new = _laid_out(new_layout, new_label, value)
+        if new_layout == "heading":
+            if out and out[-1].strip():
+                new = [""] + new
+            if end + 1 < len(lines) and lines[end + 1].strip():
+                new = new + [""]
+        out += new
+        last = end + 1
+    out += lines[last:]
+    return "\n".join(out)
+
+
+def field_layouts(text: str) -> str:
+    """The report's template fields (GPU, OS, ROCm version, PyTorch version, Python version) in another
+    tracker's layout, chosen by the field's position: an issue form's ``### GPU`` heading with the value below, a
+    ``GPU: v`` line, a ``- GPU: v`` bullet, ``* **GPU**: v``, a bold ``**GPU:** v`` label, a ``| GPU | v |`` table
+    row (never the field's own layout; a value with ``|`` in it is not put in a table). Development cases that
+    lay their fields out so (case ids): headings (the ROCm issue form, ~40 cases), colon lines (rocm-1269,
+    ollama-7721, ray-52701), bullets (ollama-2054, amdgpu-155, vllm-34641), bold bullets (rocm-6146, therock-5579),
+    a bold label (rocm-clr-280), table rows (therock-5543, therock-7861, rocm-build-8)."""
+
+    def choose(position: int, layout: str, label: str, value: str) -> Tuple[str, str]:
+        turn = position % len(_LAYOUTS)
+        for step in range(len(_LAYOUTS)):
+            candidate = _LAYOUTS[(turn + step) % len(_LAYOUTS)]
+            if candidate != layout and not (candidate == "table row" and "|" in value):
+                return candidate, label
+        return layout, label
+
+    return _relaid(text, choose)
+
+
+def field_label_wordings(text: str) -> str:
+    """The report's template fields with their label in other words, each field's wordings in turn by position, in
+    the field's own layout: ``GPU`` as ``Graphics card``/``Video card``, ``OS`` as ``Operating System``/``Distro``
+    (``Distro`` only for a Linux distribution), ``ROCm version`` as ``ROCm``, ``PyTorch version`` as
+    ``PyTorch``/``torch version``, ``Python version`` as ``Python``."""
+
+    def choose(position: int, layout: str, label: str, value: str) -> Tuple[str, str]:
+        kind = _LABEL_KIND[re.sub(r"\s+", " ", label.lower())]
+        names = [n for n in _FIELD_LABELS[kind] if n.lower() != label.lower() and not (n == "Distro" and not _LINUX_DISTRO.match(value))]
+        return layout, (names[position % len(names)] if names else label)
+
+    return _relaid(text, choose)
+
+
 REWRITES: Dict[str, Callable[[str], str]] = {
     "wrap at 80 columns": wrap80,
     "CRLF line ends": crlf,
@@ -641,6 +825,8 @@ REWRITES: Dict[str, Callable[[str], str]] = {
     "environment variable forms": env_var_forms,
     "pip install command forms": pip_command_forms,
     "docker run option forms": docker_option_forms,
+    "report field layouts": field_layouts,
+    "report field label wordings": field_label_wordings,
 }
 
 

@@ -65,6 +65,7 @@ FACTS_KEPT_EVERYWHERE = (
     "CRLF line ends", "add Markdown fences", "quote with '> '", "indent by 4", "Windows path forms",
     "ROCm version as rocmX.Y", "unrelated log lines", "curly quotes", "no-break spaces", "platform spellings",
     "torch version spellings", "is_available spellings", "docker run option forms",
+    "report field layouts", "report field label wordings",
 )
 """Kinds whose every rewrite of the whole corpus kept every fact read (benchmarks/metamorphic.py, 2026-11-29: 5,650 of
 5,680 rewrites kept them; the others lose one in 20-100, mostly a fact an 80-column wrap or a reordering moves

@@ -11,16 +11,11 @@ from typing import List
 import pytest
 
 from rocm_doctor.ingest import ingest_text
-from rocm_doctor.judge.derived_facts.torch_install import untagged_torch_build
+from rocm_doctor.judge.derived_facts.torch_install import UNTAGGED_PRINTED, untagged_torch_build
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.pipeline import evaluate
 
-UNTAGGED = {
-    "torch_release_untagged_printed",
-    "torch_release_untagged_freeze",
-    "torch_release_untagged_pip_show",
-    "torch_release_untagged_repl",
-}
+UNTAGGED = set(UNTAGGED_PRINTED)
 
 
 def untagged_context(text: str) -> set:
@@ -64,6 +59,7 @@ def test_tool_output_of_an_untagged_release_is_recognised(printed: str) -> None:
         "I run torch 2.4.0 on my RX 6800",
         "Found existing installation: torch 2.4.1",
         "ROCm 6.1\nTorch 2.4.0\nPython 3.10",  # versions typed in an issue template
+        "ROCm version: 6.1\nPyTorch version: 2.4.0\nPython version: 3.10",  # the same with the template's labels
         "--index-url https://download.pytorch.org/whl/rocm6.1\ntorch==2.4.0",  # a requirements file
     ],
 )

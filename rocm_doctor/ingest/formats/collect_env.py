@@ -50,6 +50,12 @@ KEYS = {
     "Is XNNPACK available",
     "CUDA_MODULE_LOADING set to",
 }
+TEMPLATE_KEYS = frozenset({"PyTorch version", "OS", "Python version"})
+"""Keys an issue template asks for as well (``OS: Ubuntu 22.04`` / ``PyTorch version: 2.5.1+rocm6.2`` / ``Python
+version: 3.12`` typed under PyTorch's, ROCm's or a project's template: ROCm/clr#280, ROCm/legacy-rocm-build#6049, ROCm/ROCm#2429,
+pytorch/pytorch#51213): lines holding only these are the report's fields (read by formats/fields.py), not
+collect_env's output, which always prints a key of its own (``Is debug build``, ``ROCM used to build PyTorch``,
+``GCC version`` ...) beside them."""
 _SILENT = {"could not collect", "n/a", "none", ""}
 _NO_GPU = _SILENT | {"no cuda"}
 """GPU-line values that name no GPU: collect_env fills the GPU, driver and CUDA runtime fields with
@@ -104,6 +110,8 @@ def parse(block: Block) -> List[Piece]:
             if sighting:
                 gpus.append(sighting)
     if len(values) < 2 or not ({"PyTorch version", "ROCM used to build PyTorch", "Is CUDA available"} & set(values)):
+        return []
+    if not set(values) - TEMPLATE_KEYS:
         return []
     return [make_piece("collect_env", used, _observations(values, packages), gpus)]
 

@@ -153,6 +153,7 @@ UNTAGGED_PRINTED = (
     "torch_release_untagged_freeze",
     "torch_release_untagged_pip_show",
     "torch_release_untagged_repl",
+    "torch_release_untagged_collect_env",
 )
 """Context signatures (rules/data/signatures.yaml, block h28u) for a tool's output that shows the untagged
 version: a version retold in prose often drops its tag, so only these count."""
