@@ -840,6 +840,23 @@ def _continues(text: str, following: str, onwards: bool = False) -> bool:
     return not _ANSWERED.search(text[-24:])
 
 
+def before_in_sentence(text: str, start: int, width: int = 60) -> str:
+    """The ``width`` characters before ``start``, with the line break before ``start``'s line read as a space
+    when a wrapping tool may have made it (:func:`_continues`): words that put a sentence in the past
+    ("previously it ran\nfine on ROCm 2.1") reach across the wrap, and still end at the sentence's full stop."""
+    before = text[max(0, start - width) : start]
+    cut = before.rfind("\n")
+    if cut < 0:
+        return before
+    line_start = start - len(before) + cut + 1
+    previous = text[text.rfind("\n", 0, line_start - 1) + 1 : line_start - 1]
+    end = text.find("\n", line_start)
+    current = text[line_start : end if end >= 0 else len(text)]
+    if not _continues(previous, current):
+        return before
+    return before[:cut] + " " + before[cut + 1 :]
+
+
 def paragraph(block: Block, line: Line, column: int, whole_line: bool = False) -> Tuple[str, int]:
     """``line`` joined with the lines around it that a wrapping tool may have cut from it (up to
     :data:`WRAP_REACH` on each side), and where ``column`` of ``line`` stands in the joined text: the
@@ -1125,7 +1142,16 @@ def _model(text: str):
     return model_for_name(text)
 
 
-def _name_sightings(block: Block) -> List[GpuSighting]:
+AMD_GPU_NAMED = "rocm_stack_mentioned"
+"""An AMD GPU named by its model ("RX 580", "rx6700xt", "MI100", "7900 XTX") speaks of an AMD GPU as much as
+the word "Radeon" does (the signature rocm_stack_mentioned): the context cannot depend on whether the reporter
+wrote "AMD Radeon" before the model (ollama/ollama#3547 and #7845, likelovewant/ollama-for-amd#123,
+vosen/ZLUDA#326, robertrosenbusch/gfx803_rocm#28 name only the model). Counted wherever the name stands, as the
+word is."""
+
+
+def _name_sightings(block: Block, named: Optional[List[Line]] = None) -> List[GpuSighting]:
+    """The AMD and NVIDIA GPUs named in ``block``; the first line naming an AMD model is appended to ``named``."""
     lowered = block.lower
     text = block.text
     taken = Spans()
@@ -1145,6 +1171,8 @@ def _name_sightings(block: Block) -> List[GpuSighting]:
             model = _model(name.lower())
             if model is None:
                 continue
+            if named is not None and not named:
+                named.append(line)
             taken.add(match.start(), match.end())
             around, at = paragraph(block, line, block.column_at(match.start()))
             scope = gpu_scope(around, at)
@@ -1367,7 +1395,7 @@ def _rocm(block: Block) -> List[Observation]:
             continue  # "... from ROCm 6.2 to ROCm 6.4?": the release a planned or asked-about move would reach
         elif _WISHED_BEFORE.search(before) or _QUESTION_AFTER.match(text, match.end(), match.end() + 12) or denied(text, match.start()):
             continue  # "Should I install ROCm 6.0?", "I want to install ROCm 6.0", "I have not installed ROCm 6.0"
-        elif _PAST_BEFORE.search(before):
+        elif _PAST_BEFORE.search(before) or ("\n" in before and _PAST_BEFORE.search(before_in_sentence(text, match.start()))):
             out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
         else:
             out.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
@@ -1687,7 +1715,9 @@ def parse(block: Block) -> List[Piece]:
         observations += _windows_prompt(block)
     cpu_observations, cpu_gpus = _cpu_sightings(block)
     observations += cpu_observations
-    gpus = _gfx_sightings(block) + _name_sightings(block) + cpu_gpus
+    named: List[Line] = []
+    gpus = _gfx_sightings(block) + _name_sightings(block, named) + cpu_gpus
+    observations += [Observation("symptoms.context", [AMD_GPU_NAMED], line, TRUST_PROSE) for line in named]
     if not observations and not gpus:
         return []
     lines = [o.line for o in observations] + [g.line for g in gpus]
