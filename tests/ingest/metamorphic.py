@@ -666,24 +666,36 @@ def _rocm_spelling(m: "re.Match[str]", counters: Dict[str, int]) -> str:
     return spelling.format(v=m.group(1))
 
 
-def _kernel_spelling(m: "re.Match[str]", counters: Dict[str, int]) -> str:
+_IN_USE_BEFORE = re.compile(r"\b(?:with|on|running|using|under|to|is|have|has)[ \t]+$", re.IGNORECASE)
+""""the 6.8.0-45 kernel" is how people name the kernel they run after a word of use ("with the 5.19.0-23 kernel",
+"on the 6.5.0-5 kernel"); after another verb ("Compile the 6.15.8 kernel") it need not be the running one."""
+_LISTED_LINE = re.compile(r"^[ \t]*[*-][ \t]+[\w .()/+-]{1,40}:[ \t]")
+"""A tool's "key: value" line under a bullet (dpkg's " * dkms: autoinstall for kernel 6.8.0-44-generic")."""
+
+
+def _kernel_spelling(m: "re.Match[str]", counters: Dict[str, int], line: str) -> str:
     spelling = _cycle(counters, _KERNEL_SPELLINGS)
     said = m.group(0)
+    if spelling == "the {v} kernel" and not _IN_USE_BEFORE.search(line[: m.start()]):
+        spelling = _cycle(counters, _KERNEL_SPELLINGS)
     if spelling == "kernel {v}" and said.lower().startswith(("kernel ", "kernel\t")):
         spelling = "Linux {v}"
     return spelling.format(v=m.group(1))
 
 
 def _rocm_kernel_line(line: str, counters: Dict[str, int]) -> str:
+    if _LISTED_LINE.match(line):
+        return line
     line = _PROSE_ROCM.sub(lambda m: _rocm_spelling(m, counters), line)
-    return _PROSE_KERNEL.sub(lambda m: _kernel_spelling(m, counters), line)
+    return _PROSE_KERNEL.sub(lambda m: _kernel_spelling(m, counters, line), line)
 
 
 def rocm_kernel_spellings(text: str) -> str:
     """The ROCm release and the Linux kernel in prose respelled, each name's spellings in turn: "ROCm 6.2" as
     "ROCm v6.2", "rocm-6.2", "ROCm6.2", "ROCm version 6.2", "ROCm 6.2 release" (and "ROCm 6.2 release" as
     "ROCm 6.2"); "kernel 6.8.0-45" (or "Linux ...", "the kernel ...", "kernel version ...") as "Linux 6.8.0-45",
-    "the 6.8.0-45 kernel", "kernel version 6.8.0-45", "kernel 6.8.0-45". A line a program printed (uname -a, dpkg,
+    "the 6.8.0-45 kernel" (after a word of use: "with", "on", "running"), "kernel version 6.8.0-45", "kernel
+    6.8.0-45". A line a program printed (uname -a, dpkg,
     rocminfo, collect_env's "key: value") keeps its spelling. The amdgpu driver's version is not respelled: its
     prose forms ("amdgpu-dkms 6.8.5") are too rare in real reports outside dpkg output to know how people write it."""
     return _prose_lines(text, _rocm_kernel_line)

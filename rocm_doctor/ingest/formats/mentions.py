@@ -618,6 +618,34 @@ does the release a command is given with ``-k`` (``modinfo -k``, ``dkms install 
 _KERNEL_WORD = re.compile(r"\bkernel\s*(?:version\s*)?:?\s*v?(\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+-]+(?:\.[\w+-]+)*)?)(?!\w|\.\w)", re.IGNORECASE)
 """``kernel 6.8.0-45-generic``, ``Kernel: 6.12.4``; a release that ends a sentence (``... on kernel 6.12.4.``)
 is read without the full stop."""
+_LINUX_WORD = re.compile(r"(?<![\w/-])linux[ \t]+v?([3-7]\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+-]+(?:\.[\w+-]+)*)?)(?!\w|\.\w)", re.IGNORECASE)
+"""The kernel called by the system's name: "fails to build on Linux 6.15.8" (legacy-rocm-build#5109), "on Linux
+6.16" (legacy-rocm-build#5110), Ubuntu's upstream kernel "Linux 5.3.0-050300-generic" (legacy-rocm-build#1088),
+"Kernel: Linux 6.17.0-20-generic" (ROCm/ROCm#6146). A distribution's release is "<Name> Linux 9.3" (Rocky, Oracle,
+Alma, Kali, Amazon, Red Hat Enterprise Linux): :func:`_distribution_before` leaves those, and a kernel's major
+release is 3 to 7."""
+_NAME_BEFORE_LINUX = re.compile(r"(?:^|[^\w!])([A-Za-z][\w!]*)[ \t]+$")
+_WORDS_BEFORE_KERNEL_LINUX = frozenset(
+    "on with running run runs using use uses under to and from mainline stock upstream vanilla latest current my the "
+    "a new newer old older default generic kernel".split()
+)
+"""Words that may stand before "Linux 6.8" when it is the kernel ("running Linux 6.8", "upstream Linux 6.8",
+"Kernel: Linux 6.8"); any other word there ("Rocky Linux 9.3", "Amazon Linux 2023", "Enterprise Linux 8.10")
+names a distribution."""
+
+
+_DISTRIBUTIONS_BEFORE_LINUX = frozenset("rocky oracle alma kali amazon enterprise arch mint scientific clear alpine void gentoo".split())
+"""Distributions written "<name> Linux <release>", as people type them in lower case too."""
+
+
+def _distribution_before(before: str) -> bool:
+    """The word before "Linux" names a distribution, not the kernel (:data:`_WORDS_BEFORE_KERNEL_LINUX`)."""
+    word = _NAME_BEFORE_LINUX.search(before[-40:])
+    if word is None or word.group(1).lower() in _WORDS_BEFORE_KERNEL_LINUX:
+        return False
+    return word.group(1)[0].isupper() or word.group(1).lower() in _DISTRIBUTIONS_BEFORE_LINUX
+
+
 _KERNEL_RELEASE_SAID = r"\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+-]+(?:\.[\w+-]+)*)?"
 _KERNEL_BEFORE_WORD = re.compile(
     r"\b(?:with|on|running|using|under|to|it['\u2019]?s|is|have|has)\s+(?:(?:a|an|the|my|its|stock|default|mainline|generic|newer|latest|current)\s+){0,2}"
@@ -1520,13 +1548,17 @@ def _platform(block: Block) -> List[Observation]:
                 changed.append(match.span())
                 out += moved
         out += _kernel_before_word(block, changed, wsl)
-    for pattern in (_KERNEL, _KERNEL_WORD):
+    for pattern in (_KERNEL, _KERNEL_WORD, _LINUX_WORD):
+        if pattern is _LINUX_WORD and "linux" not in lowered:
+            continue
         for match, line in block.scan(pattern):
             if _inside(match.start(), changed):
                 continue  # read above as the kernel that worked and the one in use
-            if pattern is _KERNEL_WORD and _kernel_word_not_now(block, match, line):
+            if pattern is not _KERNEL and _kernel_word_not_now(block, match, line):
                 continue
             before = line.text[: block.column_at(match.start())]
+            if pattern is _LINUX_WORD and _distribution_before(before):
+                continue
             if _UBUNTU_SIGNATURE.search(before):
                 continue  # "(Ubuntu 5.15.0-133.144-generic 5.15.173)": the package, not the release
             if _INSTALLED_KERNEL_NAMED.search(before) or _is_dkms_entry(line.text):
