@@ -318,7 +318,7 @@ def _cycle(counters: Dict[str, int], spellings: Sequence[str]) -> str:
 
 
 _PROSE_WINDOWS = re.compile(r"\bWindows (1[01])\b(?![.\d])")
-_PROSE_WSL2 = re.compile(r"\bWSL2\b(?![-.\w])")
+_PROSE_WSL2 = re.compile(r"(?<![-.\w])WSL2\b(?![-.\w])")  # not inside a kernel release ("5.15.167.4-microsoft-standard-WSL2")
 _PROSE_UBUNTU = re.compile(r"\bUbuntu (\d\d\.\d\d)(?![.\d])( LTS\b)?")
 _PROSE_FEDORA = re.compile(r"\bFedora (\d\d)\b(?![.\d])")
 _PROSE_ARCH = re.compile(r"\b(on|running|using|under|with|use) Arch Linux\b")
