@@ -649,7 +649,7 @@ _ROCM_SPELLINGS = ("ROCm v{v}", "rocm-{v}", "ROCm{v}", "ROCm version {v}", "ROCm
 
 _PROSE_KERNEL = re.compile(
     r"\b(?:(?:[Tt]he |[Aa] )?(?:[Ll]inux )?[Kk]ernel(?: version)? |Linux )"
-    r"v?(\d\.\d{1,2}(?:\.\d{1,3})?(?:-\d[\w.+]*(?:-[a-z][\w+]*)*)?)(?![\w.]?\w)(?! kernel\b)"
+    r"v?(\d\.\d{1,2}(?:\.\d{1,3})?(?:-\d[\w+]*(?:\.[\w+]+)*(?:-[a-z][\w+]*)*)?)(?![\w.]?\w)(?! kernel\b)"
 )
 _KERNEL_SPELLINGS = ("Linux {v}", "the {v} kernel", "kernel version {v}", "kernel {v}")
 """Sources: "kernel 6.8.0-44" (rocm-3701), "Kernel 5.3.0-46" (rocm-1080), "kernel 5.4.0-56" (rocm-1315); "Linux
