@@ -4,10 +4,10 @@ Each rewrite changes how a report is written, not what it says: wrapped at 80 co
 ends, Markdown fences stripped or added, quoted with ``> ``, indented, its blocks in another order,
 Windows paths with the other separator and a space in the user's folder name, uv's resolver wording
 for pip's, ROCm versions spelled ``6.2``/``6.2.0``/``rocm6.2``, unrelated log lines added, curly quotes
-and no-break spaces; and the same thing spelled as different people type it in prose (h36d, h36e, h36g):
-GPU names, platform names, torch versions, what ``torch.cuda.is_available()`` gave, an environment
-variable's assignment, a pip install command, docker run options (lines a program printed keep their
-spelling). A rewrite that does not apply to a report (no path, no pip message) is not counted for it.
+and no-break spaces; and the same thing spelled as different people type it in prose (h36d, h36e, h36g,
+h36i): GPU names, platform names, torch versions, what ``torch.cuda.is_available()`` gave, an environment
+variable's assignment, a pip install command, docker run options, the ROCm release and the Linux kernel
+(lines a program printed keep their spelling). A rewrite that does not apply to a report (no path, no pip message) is not counted for it.
 
 The diagnosis compared is what a maintainer reads: the first error or warning and the set of
 error and warning findings, as rule ids. The facts a rule may judge (:func:`facts_read`) are compared

@@ -128,3 +128,22 @@ def test_pip_and_uv_words_for_no_torch_wheel_are_one_outcome_in_the_facts_compar
     uv = "  × No solution found when resolving dependencies:\n  ╰─▶ Because torch was not found in the package registry and you require torch, we can conclude that your requirements are unsatisfiable.\n"
     read = [facts_read(ingest(text).facts)[SIGNATURES] for text in (pip, uv)]
     assert read[0] == read[1] == frozenset({"no_torch_for_this_python"})
+
+
+def test_a_collect_env_value_an_editor_moved_to_the_next_line_is_read() -> None:
+    head = (
+        "PyTorch version: 2.3.0a0+gitabc\nROCM used to build PyTorch: 6.0.32830-d62f6a171\n"
+        "CUDA used to build PyTorch: N/A\nOS: Fedora Linux 40\n"
+    )
+    platform = "Linux-6.8.0-0.rc0.20240112git70d201a40823.5.fc40.x86_64-x86_64-with-glibc2.38.9000"
+    whole = ingest(head + f"Python platform: {platform}\nIs CUDA available: True\n").facts
+    wrapped = ingest(head + f"Python platform:\n{platform}\nIs CUDA available: True\n").facts
+    assert wrapped.host.kernel_release.value == whole.host.kernel_release.value == "6.8.0-0.rc0.20240112git70d201a40823.5.fc40.x86_64"
+
+
+def test_the_gpu_list_head_of_collect_env_takes_no_wrapped_value() -> None:
+    text = (
+        "PyTorch version: 2.4.0+rocm6.1\nROCM used to build PyTorch: 6.1.40091-a8dbc0c19\nIs CUDA available: True\n"
+        "GPU models and configuration:\nGPU 0: AMD Radeon RX 7900 XTX (gfx1100)\n"
+    )
+    assert [str(a.gfx.value) for a in ingest(text).facts.gpus.agents] == ["gfx1100"]
