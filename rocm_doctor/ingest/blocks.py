@@ -31,6 +31,9 @@ _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _DETAILS_OPEN = re.compile(r"^\s*<details\b[^>]*>", re.IGNORECASE)
 _DETAILS_CLOSE = re.compile(r"^\s*</details\s*>", re.IGNORECASE)
 _TAG_ONLY = re.compile(r"^\s*</?(summary|details|pre|code|br)\b[^>]*>.*$", re.IGNORECASE)
+_LEADING_TAGS = re.compile(r"^\s*(?:</?(?:details|pre|code|br)\b[^>]*>\s*){1,8}", re.IGNORECASE)
+"""The tags that open a line (``<pre>Running on device ...``): what follows them on the line is the report's text
+(ROCm/rocm-libraries#2169 pasted its whole log on one ``<pre>`` line; wrapped, only its first line was lost)."""
 _QUOTE = re.compile(r"^\s{0,3}>(?!>>)\s?")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
@@ -388,7 +391,10 @@ def split_blocks(text: str) -> List[Block]:
             if _TAG_ONLY.match(raw):
                 if "<summary" in raw.lower():
                     summary = raw
-                continue
+                    continue
+                raw = _LEADING_TAGS.sub("", raw)
+                if not raw.strip() or _TAG_ONLY.match(raw):
+                    continue
         if summary and not current:
             intros[len(blocks) + 1] = summary
             summary = ""

@@ -4,10 +4,10 @@ Each rewrite changes how a report is written, not what it says: wrapped at 80 co
 ends, Markdown fences stripped or added, quoted with ``> ``, indented, its blocks in another order,
 Windows paths with the other separator and a space in the user's folder name, uv's resolver wording
 for pip's, ROCm versions spelled ``6.2``/``6.2.0``/``rocm6.2``, unrelated log lines added, curly quotes
-and no-break spaces; and the same thing spelled as different people type it in prose (h36d, h36e, h36g):
-GPU names, platform names, torch versions, what ``torch.cuda.is_available()`` gave, an environment
-variable's assignment, a pip install command, docker run options (lines a program printed keep their
-spelling). A rewrite that does not apply to a report (no path, no pip message) is not counted for it.
+and no-break spaces; and the same thing spelled as different people type it in prose (h36d, h36e, h36g,
+h36i): GPU names, platform names, torch versions, what ``torch.cuda.is_available()`` gave, an environment
+variable's assignment, a pip install command, docker run options, the ROCm release and the Linux kernel
+(lines a program printed keep their spelling). A rewrite that does not apply to a report (no path, no pip message) is not counted for it.
 
 The diagnosis compared is what a maintainer reads: the first error or warning and the set of
 error and warning findings, as rule ids. The facts a rule may judge (:func:`facts_read`) are compared
@@ -38,9 +38,15 @@ def _torch_version(value: object) -> object:
     return None if value is None else re.sub(r"(\+rocm\d+\.\d+)(?:\.0)+$", r"\1", str(value))
 
 
+SAME_OUTCOME = {"no_torch_for_this_python_resolver": "no_torch_for_this_python"}
+"""Signatures that name one outcome in two tools' words (uv's or poetry's "Because torch was not found in the package
+registry" is pip's "No matching distribution found for torch"): the uv-wording rewrite changes the tool's words, not
+the outcome."""
+
+
 def facts_read(facts) -> FactsRead:
     """What the readers took from a report that a rule may judge: the GPUs' targets, torch's version and build,
-    the ROCm release, the platform, the variables set, the signatures and contexts. A rewrite that keeps the
+    the ROCm release, the platform and its kernel, the variables set, the signatures and contexts. A rewrite that keeps the
     diagnosis can still drop one of these (most rules need two facts together), so it is compared on its own."""
     known = lambda fact: fact.value if fact.is_known else None  # noqa: E731
     listed = lambda fact: frozenset(fact.value) if fact.is_known and fact.value else frozenset()  # noqa: E731
@@ -55,8 +61,9 @@ def facts_read(facts) -> FactsRead:
         known(facts.host.distro_id),
         _version(known(facts.host.distro_version)),
         frozenset((str(k), str(v)) for k, v in env.value.items()) if env.is_known and isinstance(env.value, dict) else frozenset(),
-        listed(facts.symptoms.signatures),
+        frozenset(SAME_OUTCOME.get(s, s) for s in listed(facts.symptoms.signatures)),
         listed(facts.symptoms.context),
+        known(facts.host.kernel_release),
     )
 
 
@@ -311,7 +318,7 @@ def _cycle(counters: Dict[str, int], spellings: Sequence[str]) -> str:
 
 
 _PROSE_WINDOWS = re.compile(r"\bWindows (1[01])\b(?![.\d])")
-_PROSE_WSL2 = re.compile(r"\bWSL2\b(?![-.\w])")
+_PROSE_WSL2 = re.compile(r"(?<![-.\w])WSL2\b(?![-.\w])")  # not inside a kernel release ("5.15.167.4-microsoft-standard-WSL2")
 _PROSE_UBUNTU = re.compile(r"\bUbuntu (\d\d\.\d\d)(?![.\d])( LTS\b)?")
 _PROSE_FEDORA = re.compile(r"\bFedora (\d\d)\b(?![.\d])")
 _PROSE_ARCH = re.compile(r"\b(on|running|using|under|with|use) Arch Linux\b")
@@ -510,8 +517,9 @@ _PREFIX_PLAIN = re.compile(rf"^([ \t`]*)({_STACK_NAME})=({_PLAIN_VALUE})([ \t]+)
 _SET_PROSE = re.compile(rf"(?<=\w )(set|setting)( `?)({_STACK_NAME})=({_PLAIN_VALUE})(`?)(?=[\s,;)]|\.(?:\s|$)|$)", re.IGNORECASE)
 _SET_TO = re.compile(rf"(?<=\w )(set|setting)( `?)({_STACK_NAME})(`? to `?)({_PLAIN_VALUE})(?<![.,])(`?)(?=[\s,;)]|\.(?:\s|$)|$)", re.IGNORECASE)
 
-_SPACED = re.compile(rf"(?<=[a-z,] )({_STACK_NAME})=({_PLAIN_VALUE})(?=[ ,;)]|\.(?: |$)|$)")
-"""``NAME=value`` inside a sentence ("with HSA_OVERRIDE_GFX_VERSION=10.3.0 it works"), never a line's command."""
+_SPACED = re.compile(rf"(?<=[a-z,] )(?<!sudo )(?<!env )({_STACK_NAME})=({_PLAIN_VALUE})(?=[ ,;)]|\.(?: |$)|$)")
+"""``NAME=value`` inside a sentence ("with HSA_OVERRIDE_GFX_VERSION=10.3.0 it works"), never a line's command nor
+the setting ``sudo`` or ``env`` passes to the command after it ("sudo NAME = 1 python3" would run NAME)."""
 
 
 def _env_line(line: str) -> str:
@@ -549,9 +557,14 @@ _INDEX_OPTION = re.compile(r"(?<![\w-])(--(?:extra-)?index-url)(?:=|[ \t]+)(http
 _NEXT_LAUNCHER = {"pip": "pip3", "pip3": "python -m pip", "python -m pip": "python3 -m pip", "python3 -m pip": "pip"}
 
 
+_VALUE_START = re.compile(r"=[\"']?$")
+"""A pip command that is a variable's value (``TORCH_COMMAND="pip install ..."``): the value is the string the
+user set, and a rule may read it as it stands, so it keeps its spelling."""
+
+
 def _pip_line(line: str) -> str:
     run = _PIP_RUN.search(line)
-    if run is None:
+    if run is None or _VALUE_START.search(line[: run.start()]):
         return line
     # the command runs to the end of the line or to its inline code's closing backtick
     end = line.find("`", run.end())
@@ -801,6 +814,73 @@ def field_label_wordings(text: str) -> str:
         return layout, (names[position % len(names)] if names else label)
 
     return _relaid(text, choose)
+# --- h36i ---
+# The ROCm release and the Linux kernel in prose as different people spell them. Only prose is respelled
+# (``_prose_lines``): uname, dpkg, rocminfo and collect_env lines keep what the program printed.
+
+_PROSE_ROCM = re.compile(
+    r"\bROCm (\d\.\d{1,2}(?:\.\d{1,2})?)(?![\d.]?\d|\.\w|[-+\w])( release(?=[.,;:!?)]|$))?"
+    r"(?![ \t]+(?:release|rc\d*|beta|alpha|preview|notes?|docs?)\b)"
+)
+_ROCM_SPELLINGS = ("ROCm v{v}", "rocm-{v}", "ROCm{v}", "ROCm version {v}", "ROCm {v} release")
+"""Sources (each spelling in >= 3 real reports): "ROCm v3.10" (rocm-1315), "ROCm v5.2" (rocm-1794), "ROCm v6.1.2"
+(a comment of 2024-06-06 in ROCm/ROCm#2939); "rocm-6.0" (pytorch-118457), "ROCm-3.9" (rocm-1269), "rocm-5.4.2" (a1111-15464);
+"rocm6.0" (comfy-cli-289), "rocm5.7" (comfyui-1712), "rocm6.1" (comfyui-3698); "with ROCm version 6.1.0"
+(ROCm/MIOpen), "ROCm version 6.2.0 or higher" (serverless-llm), "with ROCM version 6.1.3" (ROCm/gpu-operator docs);
+"ROCm 6.0 release" (hipblaslt-516), "ROCm 6.1 release" (rocm-2874), "ROCm 4.1 release" (amdgpu-107, rocm-1367)."""
+
+_PROSE_KERNEL = re.compile(
+    r"\b(?:(?:[Tt]he |[Aa] )?(?:[Ll]inux )?[Kk]ernel(?: version)? |Linux )"
+    r"v?(\d\.\d{1,2}(?:\.\d{1,3})?(?:-\d[\w+]*(?:\.[\w+]+)*(?:-[a-z][\w+]*)*)?)(?![\w.]?\w)(?! kernel\b)"
+)
+_KERNEL_SPELLINGS = ("Linux {v}", "the {v} kernel", "kernel version {v}", "kernel {v}")
+"""Sources: "kernel 6.8.0-44" (rocm-3701), "Kernel 5.3.0-46" (rocm-1080), "kernel 5.4.0-56" (rocm-1315); "Linux
+5.14.0-362" (amdgpu-155), "Linux 4.15.0-041500" (amdgpu-68), "Linux 6.17.0-20" (rocm-6146); "the 5.19.0-23 kernel"
+(rocm-1850), "the 6.5.0-5 kernel" (rocm-2694), "the 5.14.0-1051-oem kernel" (rocm-1809); "the recent kernel version
+6.8.0-45", "Linux kernel version 6.8.0-49-generic", "kernel version 6.8.0-1014-azure" (three public GitHub
+threads)."""
+
+
+def _rocm_spelling(m: "re.Match[str]", counters: Dict[str, int]) -> str:
+    if m.group(2):  # "ROCm 6.2 release" already says release: drop the word, keep the version
+        return f"ROCm {m.group(1)}"
+    spelling = _cycle(counters, _ROCM_SPELLINGS)
+    return spelling.format(v=m.group(1))
+
+
+_IN_USE_BEFORE = re.compile(r"\b(?:with|on|running|using|under|to|is|have|has)[ \t]+$", re.IGNORECASE)
+""""the 6.8.0-45 kernel" is how people name the kernel they run after a word of use ("with the 5.19.0-23 kernel",
+"on the 6.5.0-5 kernel"); after another verb ("Compile the 6.15.8 kernel") it need not be the running one."""
+_LISTED_LINE = re.compile(r"^[ \t]*[*-][ \t]+[\w .()/+-]{1,40}:[ \t]")
+"""A tool's "key: value" line under a bullet (dpkg's " * dkms: autoinstall for kernel 6.8.0-44-generic")."""
+
+
+def _kernel_spelling(m: "re.Match[str]", counters: Dict[str, int], line: str) -> str:
+    spelling = _cycle(counters, _KERNEL_SPELLINGS)
+    said = m.group(0)
+    if spelling == "the {v} kernel" and not _IN_USE_BEFORE.search(line[: m.start()]):
+        spelling = _cycle(counters, _KERNEL_SPELLINGS)
+    if spelling == "kernel {v}" and said.lower().startswith(("kernel ", "kernel\t")):
+        spelling = "Linux {v}"
+    return spelling.format(v=m.group(1))
+
+
+def _rocm_kernel_line(line: str, counters: Dict[str, int]) -> str:
+    if _LISTED_LINE.match(line):
+        return line
+    line = _PROSE_ROCM.sub(lambda m: _rocm_spelling(m, counters), line)
+    return _PROSE_KERNEL.sub(lambda m: _kernel_spelling(m, counters, line), line)
+
+
+def rocm_kernel_spellings(text: str) -> str:
+    """The ROCm release and the Linux kernel in prose respelled, each name's spellings in turn: "ROCm 6.2" as
+    "ROCm v6.2", "rocm-6.2", "ROCm6.2", "ROCm version 6.2", "ROCm 6.2 release" (and "ROCm 6.2 release" as
+    "ROCm 6.2"); "kernel 6.8.0-45" (or "Linux ...", "the kernel ...", "kernel version ...") as "Linux 6.8.0-45",
+    "the 6.8.0-45 kernel" (after a word of use: "with", "on", "running"), "kernel version 6.8.0-45", "kernel
+    6.8.0-45". A line a program printed (uname -a, dpkg,
+    rocminfo, collect_env's "key: value") keeps its spelling. The amdgpu driver's version is not respelled: its
+    prose forms ("amdgpu-dkms 6.8.5") are too rare in real reports outside dpkg output to know how people write it."""
+    return _prose_lines(text, _rocm_kernel_line)
 
 
 REWRITES: Dict[str, Callable[[str], str]] = {
@@ -827,6 +907,7 @@ REWRITES: Dict[str, Callable[[str], str]] = {
     "docker run option forms": docker_option_forms,
     "report field layouts": field_layouts,
     "report field label wordings": field_label_wordings,
+    "ROCm and kernel version spellings in prose": rocm_kernel_spellings,
 }
 
 

@@ -84,7 +84,14 @@ def parse(block: Block) -> List[Piece]:
     gpus: List[GpuSighting] = []
     packages: List[tuple] = []
     in_gpu = False
+    wrapped: Optional[str] = None
     for line in block.lines:
+        if wrapped is not None:
+            key, wrapped = wrapped, None
+            if line.text.strip() and key_value(line.text) is None and not _PIP_LINE.match(line.text.strip()):
+                values[key] = (line.text.strip(), line)
+                used.append(line)
+                continue
         pip = _PIP_LINE.match(line.text.strip())
         if pip and values:
             packages.append((pip.group(1).lower().replace("_", "-"), pip.group(2), line))
@@ -102,6 +109,10 @@ def parse(block: Block) -> List[Piece]:
         if pair is None or pair[0] not in KEYS:
             continue
         key, value = pair
+        if key not in values and not value.strip() and key != "GPU models and configuration":
+            # collect_env prints no field empty but the GPU list's head: an empty value is one an editor's wrap
+            # moved to the next line ("Python platform:\nLinux-6.8.0-0.rc0...fc40.x86_64-x86_64-with-glibc2.38")
+            wrapped = key
         values.setdefault(key, (value, line))
         used.append(line)
         if key == "GPU models and configuration":

@@ -45,7 +45,11 @@ STACK_PREFIXES = (
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]{0,127}"
 _UPPER_NAME = r"[A-Z][A-Z0-9_]{1,127}"
-_VALUE = r"(?:\"[^\"\n]{0,512}\"|'[^'\n]{0,512}'|[^\s\"'`;|&]{0,512})"
+_VALUE = r"(?:\"[^\"\n]{0,512}\"|\"[^\"\n]{0,512}\n[^\"\n]{0,512}\"(?=[\s`;|&)]|$)|'[^'\n]{0,512}'|[^\s\"'`;|&]{0,512})"
+"""A value as the shell reads it: quoted, or a plain word. A double-quoted value may go on over one line break, as
+the shell reads it and as an editor's wrap leaves it ("export TORCH_COMMAND=\"pip install torch torchvision
+--extra-index-url\nhttps://download.pytorch.org/whl/rocm5.2\"" wrapped at 80 columns, AUTOMATIC1111/stable-diffusion-webui#7459);
+its line break reads as the space the wrap replaced."""
 _ASSIGNMENT = re.compile(rf"({_NAME})=({_VALUE})")
 _TRAILING = ".,;:)]}>`*"
 
@@ -163,6 +167,8 @@ def _clean(value: Optional[str]) -> Optional[str]:
     if value is None:
         return None
     value = value.strip()
+    if "\n" in value:
+        value = re.sub(r"[ \t]*\n[ \t]*", " ", value)
     if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
         return value[1:-1]
     return value.rstrip(_TRAILING)
@@ -172,8 +178,22 @@ def _stack(name: str) -> bool:
     return name.upper().startswith(STACK_PREFIXES)
 
 
+_OWN_DEFAULT = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]{0,127}):?[-=]([A-Za-z0-9._:,/+-]{1,128})\}?")
+"""A script's ``NAME=${NAME:-value}``: the variable keeps a value set before, else takes ``value``, which is what the
+script sets (HSA_OVERRIDE_GFX_VERSION=${HSA_OVERRIDE_GFX_VERSION:-10.3.0} and :-9.0.6, :-11.0.2 in three public
+scripts; PYTORCH_ROCM_ARCH=${PYTORCH_ROCM_ARCH:-gfx90a} in hyprstream#228). A default that is itself an expansion,
+empty or a placeholder (``:-$DETECTED``, ``:-``, ``:-<unset>``) is no value."""
+
+
+def _own_default(name: str, value: Optional[str]) -> Optional[str]:
+    if value is None or "${" not in value:
+        return value
+    match = _OWN_DEFAULT.fullmatch(value)
+    return match.group(2) if match and match.group(1) == name else value
+
+
 def _sighting(name: str, value: Optional[str], origin: str, line: Line, trust: int, reaches: Optional[bool] = None, reason: Optional[str] = None) -> SettingSighting:
-    return SettingSighting(name, _clean(value), origin, _WHERE[origin], line, reaches, reason, trust)
+    return SettingSighting(name, _own_default(name, _clean(value)), origin, _WHERE[origin], line, reaches, reason, trust)
 
 
 MAX_ASSIGNMENTS = 64

@@ -68,11 +68,17 @@ def _hipinfo(block: Block) -> List[Piece]:
 
 
 def _ggml(block: Block) -> List[Piece]:
+    """One piece per listing: a block that holds two runs (``llama-cli --version``, then ``llama-bench``, their
+    fences stripped) would otherwise make one piece spanning what lies between them (a template's fields)."""
+    pieces: List[Piece] = []
     used: List[Line] = []
     sightings: List[GpuSighting] = []
     in_listing = False
     for line in block.lines:
         if _GGML_HEADER.search(line.text):
+            if sightings:
+                pieces.append(make_piece("ggml-devices", used, [], sightings))
+            used, sightings = [], []
             in_listing = True
             used.append(line)
             continue
@@ -83,7 +89,9 @@ def _ggml(block: Block) -> List[Piece]:
         name = match.group(2).strip() or None
         sightings.append(GpuSighting("hip", int(match.group(1)), line, gpu_fields(name=name, gfx=gfx_of(match.group(3)))))
         used.append(line)
-    return [make_piece("ggml-devices", used, [], sightings)] if sightings else []
+    if sightings:
+        pieces.append(make_piece("ggml-devices", used, [], sightings))
+    return pieces
 
 
 

@@ -618,6 +618,34 @@ does the release a command is given with ``-k`` (``modinfo -k``, ``dkms install 
 _KERNEL_WORD = re.compile(r"\bkernel\s*(?:version\s*)?:?\s*v?(\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+-]+(?:\.[\w+-]+)*)?)(?!\w|\.\w)", re.IGNORECASE)
 """``kernel 6.8.0-45-generic``, ``Kernel: 6.12.4``; a release that ends a sentence (``... on kernel 6.12.4.``)
 is read without the full stop."""
+_LINUX_WORD = re.compile(r"(?<![\w/-])linux[ \t]+v?([3-7]\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+-]+(?:\.[\w+-]+)*)?)(?!\w|\.\w)", re.IGNORECASE)
+"""The kernel called by the system's name: "fails to build on Linux 6.15.8" (legacy-rocm-build#5109), "on Linux
+6.16" (legacy-rocm-build#5110), Ubuntu's upstream kernel "Linux 5.3.0-050300-generic" (legacy-rocm-build#1088),
+"Kernel: Linux 6.17.0-20-generic" (ROCm/ROCm#6146). A distribution's release is "<Name> Linux 9.3" (Rocky, Oracle,
+Alma, Kali, Amazon, Red Hat Enterprise Linux): :func:`_distribution_before` leaves those, and a kernel's major
+release is 3 to 7."""
+_NAME_BEFORE_LINUX = re.compile(r"(?:^|[^\w!])([A-Za-z][\w!]*)[ \t]+$")
+_WORDS_BEFORE_KERNEL_LINUX = frozenset(
+    "on with running run runs using use uses under to and from mainline stock upstream vanilla latest current my the "
+    "a new newer old older default generic kernel".split()
+)
+"""Words that may stand before "Linux 6.8" when it is the kernel ("running Linux 6.8", "upstream Linux 6.8",
+"Kernel: Linux 6.8"); any other word there ("Rocky Linux 9.3", "Amazon Linux 2023", "Enterprise Linux 8.10")
+names a distribution."""
+
+
+_DISTRIBUTIONS_BEFORE_LINUX = frozenset("rocky oracle alma kali amazon enterprise arch mint scientific clear alpine void gentoo".split())
+"""Distributions written "<name> Linux <release>", as people type them in lower case too."""
+
+
+def _distribution_before(before: str) -> bool:
+    """The word before "Linux" names a distribution, not the kernel (:data:`_WORDS_BEFORE_KERNEL_LINUX`)."""
+    word = _NAME_BEFORE_LINUX.search(before[-40:])
+    if word is None or word.group(1).lower() in _WORDS_BEFORE_KERNEL_LINUX:
+        return False
+    return word.group(1)[0].isupper() or word.group(1).lower() in _DISTRIBUTIONS_BEFORE_LINUX
+
+
 _KERNEL_RELEASE_SAID = r"\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+-]+(?:\.[\w+-]+)*)?"
 _KERNEL_BEFORE_WORD = re.compile(
     r"\b(?:with|on|running|using|under|to|it['\u2019]?s|is|have|has)\s+(?:(?:a|an|the|my|its|stock|default|mainline|generic|newer|latest|current)\s+){0,2}"
@@ -838,6 +866,23 @@ def _continues(text: str, following: str, onwards: bool = False) -> bool:
     if not may_be_wrapped(text, head) or _ITEM_START.match(following[:16]) or (onwards and _SENTENCE_START.match(head)):
         return False
     return not _ANSWERED.search(text[-24:])
+
+
+def before_in_sentence(text: str, start: int, width: int = 60) -> str:
+    """The ``width`` characters before ``start``, with the line break before ``start``'s line read as a space
+    when a wrapping tool may have made it (:func:`_continues`): words that put a sentence in the past
+    ("previously it ran\nfine on ROCm 2.1") reach across the wrap, and still end at the sentence's full stop."""
+    before = text[max(0, start - width) : start]
+    cut = before.rfind("\n")
+    if cut < 0:
+        return before
+    line_start = start - len(before) + cut + 1
+    previous = text[text.rfind("\n", 0, line_start - 1) + 1 : line_start - 1]
+    end = text.find("\n", line_start)
+    current = text[line_start : end if end >= 0 else len(text)]
+    if not _continues(previous, current):
+        return before
+    return before[:cut] + " " + before[cut + 1 :]
 
 
 def paragraph(block: Block, line: Line, column: int, whole_line: bool = False) -> Tuple[str, int]:
@@ -1125,7 +1170,16 @@ def _model(text: str):
     return model_for_name(text)
 
 
-def _name_sightings(block: Block) -> List[GpuSighting]:
+AMD_GPU_NAMED = "rocm_stack_mentioned"
+"""An AMD GPU named by its model ("RX 580", "rx6700xt", "MI100", "7900 XTX") speaks of an AMD GPU as much as
+the word "Radeon" does (the signature rocm_stack_mentioned): the context cannot depend on whether the reporter
+wrote "AMD Radeon" before the model (ollama/ollama#3547 and #7845, likelovewant/ollama-for-amd#123,
+vosen/ZLUDA#326, robertrosenbusch/gfx803_rocm#28 name only the model). Counted wherever the name stands, as the
+word is."""
+
+
+def _name_sightings(block: Block, named: Optional[List[Line]] = None) -> List[GpuSighting]:
+    """The AMD and NVIDIA GPUs named in ``block``; the first line naming an AMD model is appended to ``named``."""
     lowered = block.lower
     text = block.text
     taken = Spans()
@@ -1145,6 +1199,8 @@ def _name_sightings(block: Block) -> List[GpuSighting]:
             model = _model(name.lower())
             if model is None:
                 continue
+            if named is not None and not named:
+                named.append(line)
             taken.add(match.start(), match.end())
             around, at = paragraph(block, line, block.column_at(match.start()))
             scope = gpu_scope(around, at)
@@ -1367,7 +1423,7 @@ def _rocm(block: Block) -> List[Observation]:
             continue  # "... from ROCm 6.2 to ROCm 6.4?": the release a planned or asked-about move would reach
         elif _WISHED_BEFORE.search(before) or _QUESTION_AFTER.match(text, match.end(), match.end() + 12) or denied(text, match.start()):
             continue  # "Should I install ROCm 6.0?", "I want to install ROCm 6.0", "I have not installed ROCm 6.0"
-        elif _PAST_BEFORE.search(before):
+        elif _PAST_BEFORE.search(before) or ("\n" in before and _PAST_BEFORE.search(before_in_sentence(text, match.start()))):
             out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
         else:
             out.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
@@ -1492,13 +1548,17 @@ def _platform(block: Block) -> List[Observation]:
                 changed.append(match.span())
                 out += moved
         out += _kernel_before_word(block, changed, wsl)
-    for pattern in (_KERNEL, _KERNEL_WORD):
+    for pattern in (_KERNEL, _KERNEL_WORD, _LINUX_WORD):
+        if pattern is _LINUX_WORD and "linux" not in lowered:
+            continue
         for match, line in block.scan(pattern):
             if _inside(match.start(), changed):
                 continue  # read above as the kernel that worked and the one in use
-            if pattern is _KERNEL_WORD and _kernel_word_not_now(block, match, line):
+            if pattern is not _KERNEL and _kernel_word_not_now(block, match, line):
                 continue
             before = line.text[: block.column_at(match.start())]
+            if pattern is _LINUX_WORD and _distribution_before(before):
+                continue
             if _UBUNTU_SIGNATURE.search(before):
                 continue  # "(Ubuntu 5.15.0-133.144-generic 5.15.173)": the package, not the release
             if _INSTALLED_KERNEL_NAMED.search(before) or _is_dkms_entry(line.text):
@@ -1687,7 +1747,9 @@ def parse(block: Block) -> List[Piece]:
         observations += _windows_prompt(block)
     cpu_observations, cpu_gpus = _cpu_sightings(block)
     observations += cpu_observations
-    gpus = _gfx_sightings(block) + _name_sightings(block) + cpu_gpus
+    named: List[Line] = []
+    gpus = _gfx_sightings(block) + _name_sightings(block, named) + cpu_gpus
+    observations += [Observation("symptoms.context", [AMD_GPU_NAMED], line, TRUST_PROSE) for line in named]
     if not observations and not gpus:
         return []
     lines = [o.line for o in observations] + [g.line for g in gpus]
