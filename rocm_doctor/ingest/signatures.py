@@ -445,9 +445,14 @@ def _quoted_from_another(block: Block, line: Line, match: "re.Match[str]") -> bo
     )
 
 
-_YES_NO = re.compile(r"^\W{0,4}(?:is|are|was|were|does|do|did|should|shall|could|can|would|will|might|may)\b", re.IGNORECASE)
+_YES_NO = re.compile(
+    r"^\W{0,4}(?:is|are|was|were|does|do|did|should|shall|could|can|would|will|might|may)(?:\s{1,4}[\w']{1,12}){0,2}\s{0,4}(?:[\"'`]{1,3}[^\"'`\n]{0,160})?$",
+    re.IGNORECASE,
+)
+"""A yes/no question whose subject or object is the message itself: at most two words between its verb and the message
+(or the quote the message is in)."""
 _GOT_IT = re.compile(
-    r"\b(?:why|how\s{1,4}come)\b|\b(?:I|we)(?:\s{1,4}(?:am|are|was|were|keep|still)|'m|'re)?\s{1,4}(?:get|got|getting|see|saw|seeing|have|had|having|hit|hitting|run\s{1,4}into)\b",
+    r"\b(?:why|how\s{1,4}come|fix|fixe[sd]|fixing|solve[sd]?|solving|solution|resolve[sd]?|workaround|help|get\s{1,4}rid|avoid|way|any(?:one|body)|some(?:one|body))\b|\b(?:I|we)(?:\s{1,4}(?:am|are|was|were|keep|still)|'m|'re)?\s{1,4}(?:get|got|getting|see|saw|seeing|have|had|having|hit|hitting|run\s{1,4}into)\b",
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
@@ -456,8 +461,8 @@ _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 def _asks_about(before: str, after: str) -> bool:
     """The message's sentence is a yes/no question about the message ("Is `HIP error: invalid device function` the
     same as ...?", "Should I expect `No HIP GPUs are available` on WSL?"): it asks, it does not say this machine
-    printed it. A question that presupposes the error ("why do I get ...?", "Is it normal that I get ...?") says
-    it did."""
+    printed it. A question that presupposes the error ("why do I get ...?", "Is it normal that I get ...?") or asks
+    for help with it ("Is there a fix for ...?", "Can anyone help with ...?") says it did."""
     end = _SENTENCE_END.search(after)
     return bool(end and end.group() == "?" and _YES_NO.match(before) and not _GOT_IT.search(before + " " + after[: end.start()]))
 
