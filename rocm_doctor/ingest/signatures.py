@@ -520,7 +520,7 @@ def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> 
             and not _said_elsewhere(block, line, match, signature)
         )
         first = next(valid, None)
-        if first is not None and _quoted_in_sentence(block, first):
+        if first is not None and signature.kind == "error" and _quoted_in_sentence(block, first):
             # The reporter's sentence quotes the message ("Getting \"No HIP GPUs are available\" when ...") above the
             # log that printed it: the printed line is the error's line (a command's own environment prefix is
             # in force for its output, not for the sentence), unless only the sentence names the GPU.
