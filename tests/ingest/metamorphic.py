@@ -7,7 +7,8 @@ for pip's, ROCm versions spelled ``6.2``/``6.2.0``/``rocm6.2``, unrelated log li
 and no-break spaces; and the same thing spelled as different people type it in prose (h36d, h36e, h36g,
 h36i): GPU names, platform names, torch versions, what ``torch.cuda.is_available()`` gave, an environment
 variable's assignment, a pip install command, docker run options, the ROCm release and the Linux kernel
-(lines a program printed keep their spelling). A rewrite that does not apply to a report (no path, no pip message) is not counted for it.
+(lines a program printed keep their spelling); and the recognised error quoted in a sentence (h36j), added on top or
+for a line that holds nothing but the message. A rewrite that does not apply to a report (no path, no pip message) is not counted for it.
 
 The diagnosis compared is what a maintainer reads: the first error or warning and the set of
 error and warning findings, as rule ids. The facts a rule may judge (:func:`facts_read`) are compared
