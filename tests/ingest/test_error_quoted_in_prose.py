@@ -9,8 +9,10 @@ Real reports that quote the error in a sentence (tests/corpus): in backticks, te
 HIP error: invalid device function`"), microsoft/onnxruntime#16566 ("... fails with: `...`"), legacy-rocm-build#1794;
 without quotes, legacy-rocm-build#2061 ("it just spits out hipErrorNoBinaryForGpu: ..."), microsoft/WSL#40988
 ("observe the PyTorch crash: RuntimeError: No HIP GPUs are available."), srinivamd/rocminstaller#6; in double
-quotes, pytorch/pytorch#138067, legacy-rocm-build#1623, ROCm/tensorflow-upstream#225, Stability-AI/StableSwarmUI#269;
-in single quotes, LykosAI/StabilityMatrix#1669.
+quotes, pytorch/pytorch#138067, legacy-rocm-build#1623, ROCm/tensorflow-upstream#225, Stability-AI/StableSwarmUI#269
+(and in issue titles, ROCm/hip#2799 in double quotes, ROCm/hip#2166 without). Single quotes were read before this
+change; the development reports hold one prose instance (LykosAI/StabilityMatrix#1669), so the metamorphic rewrite does
+not use them. Curly quotes are straight ones once the paste is normalised.
 """
 
 from __future__ import annotations
@@ -41,6 +43,9 @@ def signatures_of(text: str) -> list:
         ("error: 'ROCk module is NOT loaded, possibly no GPU devices' when I run rocminfo", "rock_module_not_loaded"),
         ('Does anyone know why I get "HIP error: invalid device function"?', "hip_invalid_device_function"),
         ("Is there a fix for `hipErrorNoBinaryForGpu`?", "hip_no_binary_for_gpu"),
+        ("Is it normal that I get `HIP error: invalid device function` on gfx1031?", "hip_invalid_device_function"),
+        # a program's own message that ends in a question is the message, not the reporter's question
+        ("Error: could not connect to ollama app, is it running?", "ollama_client_cannot_connect"),
     ],
 )
 def test_an_error_quoted_in_a_sentence_is_read_as_the_error(sentence: str, signature: str) -> None:
