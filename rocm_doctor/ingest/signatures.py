@@ -438,7 +438,52 @@ def _quoted_from_another(block: Block, line: Line, match: "re.Match[str]") -> bo
     text = line.text if line.text.startswith(match.string) else match.string
     before = text[max(0, match.start() - _QUOTED_SENTENCE) : match.start()]
     ends = list(re.finditer(r"[.!?](?:\s|$)", before))
-    return bool(_ANOTHER_PERSON.search(before[ends[-1].end() :] if ends else before) or _SOLVED_AFTER.match(text, match.end(), match.end() + _QUOTED_SENTENCE))
+    sentence = before[ends[-1].end() :] if ends else before
+    return bool(
+        _ANOTHER_PERSON.search(sentence) or _SOLVED_AFTER.match(text, match.end(), match.end() + _QUOTED_SENTENCE)
+        or _asks_about(sentence, text[match.end() : match.end() + _QUOTED_SENTENCE])
+    )
+
+
+_YES_NO = re.compile(
+    r"^\W{0,4}(?:is|are|was|were|does|do|did|should|shall|could|can|would|will|might|may)(?:\s{1,4}[\w']{1,12}){0,2}\s{0,4}(?:[\"'`]{1,3}[^\"'`\n]{0,160})?$",
+    re.IGNORECASE,
+)
+"""A yes/no question whose subject or object is the message itself: at most two words between its verb and the message
+(or the quote the message is in)."""
+_GOT_IT = re.compile(
+    r"\b(?:why|how\s{1,4}come|fix|fixe[sd]|fixing|solve[sd]?|solving|solution|resolve[sd]?|workaround|help|get\s{1,4}rid|avoid|way|any(?:one|body)|some(?:one|body))\b|\b(?:I|we)(?:\s{1,4}(?:am|are|was|were|keep|still)|'m|'re)?\s{1,4}(?:get|got|getting|see|saw|seeing|have|had|having|hit|hitting|run\s{1,4}into)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+
+
+def _asks_about(before: str, after: str) -> bool:
+    """The message's sentence is a yes/no question about the message ("Is `HIP error: invalid device function` the
+    same as ...?", "Should I expect `No HIP GPUs are available` on WSL?"): it asks, it does not say this machine
+    printed it. A question that presupposes the error ("why do I get ...?", "Is it normal that I get ...?") or asks
+    for help with it ("Is there a fix for ...?", "Can anyone help with ...?") says it did."""
+    end = _SENTENCE_END.search(after)
+    return bool(end and end.group() == "?" and _YES_NO.match(before) and not _GOT_IT.search(before + " " + after[: end.start()]))
+
+
+_QUOTING_VERB = re.compile(
+    r"(?:^|[\s(])(?:get|gets|getting|got|fails?|failed|failing|with|is|was|shows?|showing|showed|says?|saying|said|see|seeing|saw"
+    r"|throws?|throwing|threw|gives?|giving|gave)\b",
+    re.IGNORECASE,
+)
+_PRINTED = re.compile(r"^\s*(?:\d|:\d|\[|[A-Za-z]:[\\/]|/|\w+\s{0,4}\|)")
+"""A line as a log prints it (a timestamp, a HIP trace's ``:3:``, ``[``, a path, a compose service's ``name |``)."""
+
+
+def _quoted_in_sentence(block: Block, pair: "Tuple[Line, re.Match[str]]") -> bool:
+    """A match in a prose sentence that quotes the message (`Getting "HIP error: ..." when running`, "It fails with
+    `...`", "I get RuntimeError: ..."), not the message where the program printed it."""
+    line, match = pair
+    if block.kind != "prose" or line.command or _PRINTED.match(match.string):
+        return False
+    start = match.start()
+    return bool(_QUOTING_VERB.search(match.string[max(0, start - _QUOTED_SENTENCE) : start]))
 
 
 def _said_elsewhere(block: Block, line: Line, match: "re.Match[str]", signature: Signature) -> bool:
@@ -475,6 +520,13 @@ def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> 
             and not _said_elsewhere(block, line, match, signature)
         )
         first = next(valid, None)
+        if first is not None and signature.kind == "error" and _quoted_in_sentence(block, first):
+            # The reporter's sentence quotes the message ("Getting \"No HIP GPUs are available\" when ...") above the
+            # log that printed it: the printed line is the error's line (a command's own environment prefix is
+            # in force for its output, not for the sentence), unless only the sentence names the GPU.
+            printed = next((found for found in itertools.islice(valid, MAX_GPU_SEARCH) if not _quoted_in_sentence(block, found)), None)
+            if printed is not None and (not signature.gpu or _names_gpu(signature, printed[1]) or not _names_gpu(signature, first[1])):
+                first = printed
         if first is not None and signature.gpu and not _names_gpu(signature, first[1]):
             # A sentence that quotes the message ("with dmesg I get `PCI rejects atomics`") before the
             # log line that names the device: the GPU comes from the log line, fenced apart or not.

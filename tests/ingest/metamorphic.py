@@ -7,7 +7,8 @@ for pip's, ROCm versions spelled ``6.2``/``6.2.0``/``rocm6.2``, unrelated log li
 and no-break spaces; and the same thing spelled as different people type it in prose (h36d, h36e, h36g,
 h36i): GPU names, platform names, torch versions, what ``torch.cuda.is_available()`` gave, an environment
 variable's assignment, a pip install command, docker run options, the ROCm release and the Linux kernel
-(lines a program printed keep their spelling). A rewrite that does not apply to a report (no path, no pip message) is not counted for it.
+(lines a program printed keep their spelling); and the recognised error quoted in a sentence (h36j), added on top or
+for a line that holds nothing but the message. A rewrite that does not apply to a report (no path, no pip message) is not counted for it.
 
 The diagnosis compared is what a maintainer reads: the first error or warning and the set of
 error and warning findings, as rule ids. The facts a rule may judge (:func:`facts_read`) are compared
@@ -883,6 +884,95 @@ def rocm_kernel_spellings(text: str) -> str:
     return _prose_lines(text, _rocm_kernel_line)
 
 
+# --- h36j ---
+_QUOTINGS = (
+    ('Getting "', '" when running my script.'),
+    ("I get ", " when I run it."),
+    ("It fails with `", "` every time."),
+    ("The error is \u201c", "\u201d (full log below)."),
+)
+"""The sentences a reporter quotes an error in: straight quotes, none, backticks, curly quotes, with words
+before and after (one is chosen by the error line's number, so the rewrite is deterministic)."""
+_SENTENCE_WORDS = re.compile(r"(?i)(?:^|[\s(])(?:i|i'm|i've|my|me|we|our|you|it's|this|when|but|and|so)(?=[\s,.!?)]|$)|\?\s*$|\|")
+"""A recognised line that is the reporter's own sentence or a table row, not an error message as printed."""
+_WHOLE_QUOTE = re.compile(r"^(`+|\"|')(.+)\1$")
+
+
+def _quoted_error(text: str) -> Optional[str]:
+    """The error message a line holds, without the quotes or backticks around the whole line; None when the line is
+    a sentence or a table row rather than the message (quoting a sentence would add words, not quote an error)."""
+    error = text.strip()
+    whole = _WHOLE_QUOTE.match(error)
+    error = whole.group(2).strip() if whole else error
+    if not error or len(error) > 240 or _SENTENCE_WORDS.search(error):
+        return None
+    return error
+
+
+def _error_sentence(error: str, number: int) -> str:
+    """``error`` quoted in a sentence: the first quoting from ``number`` on whose marks the error does not hold."""
+    for turn in range(len(_QUOTINGS)):
+        before, after = _QUOTINGS[(number + turn) % len(_QUOTINGS)]
+        marks = {before[-1], after[0]} - {" "}
+        if not any(mark in error for mark in marks):
+            return before + error + after
+    return "I get " + error + " when I run it."
+
+
+def _recognised_errors(text: str) -> List[Tuple[int, str, bool]]:
+    """The report's recognised error lines as (line index, error message, stands alone outside a fence), in order:
+    lines in which a signature reader found an error message (``symptoms.signatures``), not a statement of the
+    reporter's (a ``scope: statement`` row reads the reporter's own words, which are no message to quote)."""
+    from rocm_doctor.ingest import _pieces
+    from rocm_doctor.ingest.blocks import split_blocks
+    from rocm_doctor.ingest.signatures import signatures
+
+    statements = {s.id for s in signatures() if s.statement}
+    lines = text.split("\n")
+    blocks = split_blocks(text)
+    found: Dict[int, Tuple[int, str, bool]] = {}
+    for piece in _pieces(blocks):
+        if not piece.kind.startswith("error:") or piece.kind[len("error:"):] in statements:
+            continue
+        for observation in piece.observations:
+            line = observation.line
+            if observation.path != "symptoms.signatures" or not 0 < line.number <= len(lines):
+                continue
+            index = line.number - 1
+            error = _quoted_error(line.text)
+            if error is None or error not in lines[index] or lines[index].lstrip().startswith(">"):
+                continue
+            alone = (
+                blocks[line.block - 1].kind == "prose" and lines[index].strip() in (error, f"`{error}`", f'"{error}"')
+                and (index == 0 or not lines[index - 1].strip()) and (index + 1 == len(lines) or not lines[index + 1].strip())
+            )
+            found.setdefault(index, (index, error, alone))
+    return [found[i] for i in sorted(found)]
+
+
+def error_quoted_in_prose(text: str) -> str:
+    """A sentence added at the top that quotes the report's first recognised error message, as a reporter writes it in
+    the title or first line (`Getting "HIP error: invalid device function" when running my script.`); the log
+    stays as it is, so the sentence adds no fact the report did not hold."""
+    errors = _recognised_errors(text)
+    if not errors:
+        return text
+    index, error, _ = errors[0]
+    return _error_sentence(error, index) + "\n\n" + text
+
+
+def error_quote_for_line(text: str) -> str:
+    """The first recognised error message that stands alone on its line outside a fence (a paragraph of its own,
+    nothing but the message) said in a sentence that quotes it instead: nothing else of the line is lost."""
+    lines = text.split("\n")
+    for index, error, alone in _recognised_errors(text):
+        if alone:
+            lead = lines[index][: len(lines[index]) - len(lines[index].lstrip())]
+            lines[index] = lead + _error_sentence(error, index)
+            return "\n".join(lines)
+    return text
+
+
 REWRITES: Dict[str, Callable[[str], str]] = {
     "wrap at 80 columns": wrap80,
     "CRLF line ends": crlf,
@@ -908,6 +998,8 @@ REWRITES: Dict[str, Callable[[str], str]] = {
     "report field layouts": field_layouts,
     "report field label wordings": field_label_wordings,
     "ROCm and kernel version spellings in prose": rocm_kernel_spellings,
+    "error quoted in prose, added": error_quoted_in_prose,
+    "error quoted in prose for its line": error_quote_for_line,
 }
 
 

@@ -69,6 +69,9 @@ FACTS_KEPT_EVERYWHERE = (
     # h36i (2026-11-29): kept every fact over the whole corpus once the readers below were generalised
     "strip Markdown fences", "uv wording for pip", "environment variable forms", "pip install command forms",
     "ROCm and kernel version spellings in prose",
+    # h36j (2026-11-29): an error quoted in a sentence, added on top (195 rewrites) or for its standalone line (33),
+    # kept every fact once a sentence quoting a message no longer became the error's line before the log that printed it
+    "error quoted in prose, added", "error quoted in prose for its line",
 )
 """Kinds whose every rewrite of the whole corpus kept every fact read (benchmarks/metamorphic.py, 2026-11-29: 5,650 of
 5,680 rewrites kept them; after h36i, with the kernel compared too, 5,765 of 5,781). The others lose one in 20-100:
