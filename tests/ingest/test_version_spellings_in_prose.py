@@ -92,6 +92,18 @@ def test_an_install_failure_on_a_distribution_release_is_no_kernel_told() -> Non
     assert "rocm_install_fails_on_kernel_told" not in signature_errors("I get errors when installing ROCm on Rocky Linux 9.3.\n")
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I am getting errors when installing ROCm 6.2 kernel modules with amdgpu-dkms on Ubuntu 22.04.",
+        "Installing ROCm 6.1 kernel driver failed with an error on my RX 6800.",
+    ],
+)
+def test_a_rocm_release_before_the_word_kernel_is_no_kernel_told(text: str) -> None:
+    # "ROCm 6.2 kernel modules" is ROCm's driver, not a Linux 6.2 kernel the install failed on.
+    assert "rocm_install_fails_on_kernel_told" not in signature_errors(text + "\n")
+
+
 @pytest.mark.parametrize("spelling", ["ROCm 7.13", "ROCm v7.13", "rocm-7.13", "ROCm version 7.13"])
 def test_a_torch_built_for_another_rocm_is_read_in_each_release_spelling(spelling: str) -> None:
     text = f"The nightly pulled wheels that were compiled with {spelling} and conflicted with the system ROCm 10.\n"
