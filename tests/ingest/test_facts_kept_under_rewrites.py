@@ -82,6 +82,12 @@ def test_a_scripts_own_default_is_the_value_it_sets(text: str, name: str, expect
     assert env(text)[name] == expected
 
 
+def test_a_scripts_own_default_yields_to_the_value_set_before_it() -> None:
+    # ${NAME:-value} keeps a value the variable already has: the export above it is the one in force.
+    text = "```\nexport HSA_OVERRIDE_GFX_VERSION=11.0.0\nexport HSA_OVERRIDE_GFX_VERSION=${HSA_OVERRIDE_GFX_VERSION:-10.3.0}\n```"
+    assert env(text)["HSA_OVERRIDE_GFX_VERSION"] == "11.0.0"
+
+
 @pytest.mark.parametrize(
     "text",
     [

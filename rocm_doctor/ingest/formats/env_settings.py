@@ -193,7 +193,11 @@ def _own_default(name: str, value: Optional[str]) -> Optional[str]:
 
 
 def _sighting(name: str, value: Optional[str], origin: str, line: Line, trust: int, reaches: Optional[bool] = None, reason: Optional[str] = None) -> SettingSighting:
-    return SettingSighting(name, _own_default(name, _clean(value)), origin, _WHERE[origin], line, reaches, reason, trust)
+    cleaned = _clean(value)
+    taken = _own_default(name, cleaned)
+    if taken != cleaned:
+        trust -= 1  # the default holds only when nothing set the variable before: a value set beside it wins
+    return SettingSighting(name, taken, origin, _WHERE[origin], line, reaches, reason, trust)
 
 
 MAX_ASSIGNMENTS = 64
