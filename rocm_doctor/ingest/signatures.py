@@ -456,6 +456,11 @@ _GOT_IT = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+_GOT_IT_NEXT = re.compile(
+    r"\s{0,4}(?:and\s{1,4})?(?:I|we)(?:\s{1,4}(?:am|are|was|were|keep|still|always)|'m|'re)?\s{1,4}(?:get|got|getting|see|seeing|hit|hitting)\s{1,4}(?:it|this|that|them|the\s{1,4}same)\b",
+    re.IGNORECASE,
+)
+"""The sentence after the question says this machine printed the message ("Is `...` a known bug? I get it every time")."""
 
 
 def _asks_about(before: str, after: str) -> bool:
@@ -464,7 +469,10 @@ def _asks_about(before: str, after: str) -> bool:
     printed it. A question that presupposes the error ("why do I get ...?", "Is it normal that I get ...?") or asks
     for help with it ("Is there a fix for ...?", "Can anyone help with ...?") says it did."""
     end = _SENTENCE_END.search(after)
-    return bool(end and end.group() == "?" and _YES_NO.match(before) and not _GOT_IT.search(before + " " + after[: end.start()]))
+    return bool(
+        end and end.group() == "?" and _YES_NO.match(before) and not _GOT_IT.search(before + " " + after[: end.start()])
+        and not _GOT_IT_NEXT.match(after, end.end())
+    )
 
 
 _QUOTING_VERB = re.compile(

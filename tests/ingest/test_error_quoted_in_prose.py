@@ -44,6 +44,8 @@ def signatures_of(text: str) -> list:
         ('Does anyone know why I get "HIP error: invalid device function"?', "hip_invalid_device_function"),
         ("Is there a fix for `hipErrorNoBinaryForGpu`?", "hip_no_binary_for_gpu"),
         ("Is it normal that I get `HIP error: invalid device function` on gfx1031?", "hip_invalid_device_function"),
+        # a question about the message, then the sentence that says this machine printed it
+        ('Is "HIP error: invalid device function" a known bug? I get it every time on my RX 6700 XT.', "hip_invalid_device_function"),
         # a program's own message that ends in a question is the message, not the reporter's question
         ("Error: could not connect to ollama app, is it running?", "ollama_client_cannot_connect"),
     ],
