@@ -65,6 +65,7 @@ def test_the_kernel_is_read_when_called_linux_or_spelled_around_the_word(text: s
         "We deploy on Red Hat Enterprise Linux 9.4.",
         "I am on Arch Linux 6.10 I think.",
         "on rocky linux 9.3 the GPU is missing.",
+        "I'm on centos linux 7.9 with ROCm 5.4 and an MI100.",
         "It used to work on Linux 6.8 but now it fails.",
         "Should I use Linux 6.11?",
         "ROCm 6.4 supports Linux 6.8 and 6.11.",

@@ -634,8 +634,11 @@ _WORDS_BEFORE_KERNEL_LINUX = frozenset(
 names a distribution."""
 
 
-_DISTRIBUTIONS_BEFORE_LINUX = frozenset("rocky oracle alma kali amazon enterprise arch mint scientific clear alpine void gentoo".split())
-"""Distributions written "<name> Linux <release>", as people type them in lower case too."""
+_DISTRIBUTIONS_BEFORE_LINUX = frozenset(
+    "rocky oracle alma kali amazon enterprise arch mint scientific clear alpine void gentoo centos hat rhel suse opensuse".split()
+)
+"""Distributions written "<name> Linux <release>", as people type them in lower case too ("centos linux 7.9": CentOS
+Linux 7 is the release many older ROCm reports ran)."""
 
 
 def _distribution_before(before: str) -> bool:
