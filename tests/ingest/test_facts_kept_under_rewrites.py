@@ -50,6 +50,11 @@ def test_a_cpu_an_nvidia_card_or_a_distance_speaks_of_no_amd_stack(text: str) ->
     assert "rocm_stack_mentioned" not in contexts(text)
 
 
+def test_an_amd_model_the_reporter_no_longer_has_does_not_make_the_report_about_the_amd_stack() -> None:
+    # the NVIDIA user's "torch.version.hip is None" would otherwise be RD829's error about an AMD GPU they do not have
+    assert "rocm_stack_mentioned" not in contexts("I used to have an RX 6800 but I sold it and switched to an RTX 4090 last year.")
+
+
 def test_a_line_opened_by_a_pre_tag_keeps_its_text() -> None:
     text = "<details>\n<summary>Log</summary>\n<pre>[BuildHip] In file included from C:\\Users\\me\\AppData\\Local\\Temp\\x.hpp:83:23:</pre>\n</details>"
     facts = ingest(text + "\n").facts

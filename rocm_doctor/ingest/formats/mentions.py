@@ -1177,12 +1177,14 @@ AMD_GPU_NAMED = "rocm_stack_mentioned"
 """An AMD GPU named by its model ("RX 580", "rx6700xt", "MI100", "7900 XTX") speaks of an AMD GPU as much as
 the word "Radeon" does (the signature rocm_stack_mentioned): the context cannot depend on whether the reporter
 wrote "AMD Radeon" before the model (ollama/ollama#3547 and #7845, likelovewant/ollama-for-amd#123,
-vosen/ZLUDA#326, robertrosenbusch/gfx803_rocm#28 name only the model). Counted wherever the name stands, as the
-word is."""
+vosen/ZLUDA#326, robertrosenbusch/gfx803_rocm#28 name only the model). Counted where the name is this machine's
+GPU: a model sold, compared with or someone else's ("I used to have an RX 6800, now an RTX 4090") does not make an
+NVIDIA user's report one about an AMD GPU (RD829 is an error)."""
 
 
 def _name_sightings(block: Block, named: Optional[List[Line]] = None) -> List[GpuSighting]:
-    """The AMD and NVIDIA GPUs named in ``block``; the first line naming an AMD model is appended to ``named``."""
+    """The AMD and NVIDIA GPUs named in ``block``; the first line naming an AMD model of this machine is appended to
+    ``named``."""
     lowered = block.lower
     text = block.text
     taken = Spans()
@@ -1202,13 +1204,13 @@ def _name_sightings(block: Block, named: Optional[List[Line]] = None) -> List[Gp
             model = _model(name.lower())
             if model is None:
                 continue
-            if named is not None and not named:
-                named.append(line)
             taken.add(match.start(), match.end())
             around, at = paragraph(block, line, block.column_at(match.start()))
             scope = gpu_scope(around, at)
             if scope == ELSEWHERE or compared_elsewhere(around, at) or someone_elses(around, at):
                 continue
+            if named is not None and not named:
+                named.append(line)
             count = count_before(text, match.start())
             if not keep(model.gfx + name.lower(), count > 1):
                 continue
