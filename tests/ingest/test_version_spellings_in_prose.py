@@ -51,6 +51,7 @@ def test_the_rocm_release_is_read_in_each_prose_spelling(text: str) -> None:
         ("Ubuntu 24.04 + Linux 6.17 + ollama/ollama:rocm", "6.17"),
         ("Running Ubuntu 16.04, Linux 4.15", "4.15"),
         ("I already had Linux 6.8.0-40 in 22.04.", "6.8.0-40"),
+        ("amdgpu-dkms fails to build for Linux 6.8.", "6.8"),
     ],
 )
 def test_the_kernel_is_read_when_called_linux_or_spelled_around_the_word(text: str, expected: str) -> None:
@@ -66,6 +67,8 @@ def test_the_kernel_is_read_when_called_linux_or_spelled_around_the_word(text: s
         "I am on Arch Linux 6.10 I think.",
         "on rocky linux 9.3 the GPU is missing.",
         "I'm on centos linux 7.9 with ROCm 5.4 and an MI100.",
+        "I installed Docker Desktop for Linux 4.27.2 and ollama in a container with ROCm.",
+        "I'm using Blender for Linux 4.2.1 with HIP on my RX 6800.",
         "It used to work on Linux 6.8 but now it fails.",
         "Should I use Linux 6.11?",
         "ROCm 6.4 supports Linux 6.8 and 6.11.",

@@ -641,8 +641,15 @@ _DISTRIBUTIONS_BEFORE_LINUX = frozenset(
 Linux 7 is the release many older ROCm reports ran)."""
 
 
+_PRODUCT_FOR_LINUX = re.compile(r"(?:^|[^\w!])[A-Z][\w!.+-]{0,40}[ \t]+for[ \t]+$")
+"""A product's Linux build: "Docker Desktop for Linux 4.27.2", "Blender for Linux 4.2.1" give the product's release;
+"amdgpu-dkms fails to build for Linux 6.8" (a lower-case word before "for") is the kernel."""
+
+
 def _distribution_before(before: str) -> bool:
-    """The word before "Linux" names a distribution, not the kernel (:data:`_WORDS_BEFORE_KERNEL_LINUX`)."""
+    """The word before "Linux" names a distribution or a product, not the kernel (:data:`_WORDS_BEFORE_KERNEL_LINUX`)."""
+    if _PRODUCT_FOR_LINUX.search(before[-60:]):
+        return True
     word = _NAME_BEFORE_LINUX.search(before[-40:])
     if word is None or word.group(1).lower() in _WORDS_BEFORE_KERNEL_LINUX:
         return False
