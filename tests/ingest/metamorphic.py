@@ -445,7 +445,8 @@ def _workstation_spelling(m: "re.Match[str]", turn: int) -> str:
 
 def _cloud_spelling(m: "re.Match[str]", turn: int) -> str:
     number = m.group("number")
-    variants = [f"V{number}", f"AMD V{number}", f"Radeon PRO V{number}"]
+    # never the bare number: alone "V620" is as often a BIOS or firmware version, and the readers want "AMD" or a GPU word
+    variants = [f"AMD V{number}", f"Radeon PRO V{number}"]
     return variants[turn % len(variants)]
 
 
