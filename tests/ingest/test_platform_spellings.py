@@ -126,3 +126,7 @@ def test_an_architecture_called_arch_is_not_arch_linux(text: str) -> None:
 )
 def test_a_distribution_the_sentence_says_is_not_run_here_is_not_the_host_s(text: str, distro: Optional[str]) -> None:
     assert host(text)["distro"] == distro
+
+
+def test_a_distribution_moved_to_after_a_denied_platform_is_the_host_s() -> None:
+    assert host("I moved away from Windows 11 to Ubuntu 22.04, ROCm 6.2, RX 7900 XTX.")["distro"] == "ubuntu"

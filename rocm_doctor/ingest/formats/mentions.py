@@ -1496,7 +1496,12 @@ def _not_this_system(block: Block, line: Line, match: "re.Match[str]") -> bool:
     around, at = paragraph(block, line, column)
     before = around[max(0, at - 200) : at]
     end = at + match.end() - match.start()
-    return denied(around, at) or bool(_DISTRO_NOT_RUN_BEFORE.search(before)) or bool(_DISTRO_NOT_RUN_AFTER.match(around[end : end + 40]))
+    # a denial reaches 24 characters back; one the name is moved to ("moved away from Windows 11 to Ubuntu 22.04") is the system
+    negated = denied(around, at) and not _MOVED_TO.search(before[-12:])
+    return negated or bool(_DISTRO_NOT_RUN_BEFORE.search(before)) or bool(_DISTRO_NOT_RUN_AFTER.match(around[end : end + 40]))
+
+
+_MOVED_TO = re.compile(r"\b(?:to|onto|into|now)\s+$", re.IGNORECASE)
 
 
 def _platform(block: Block) -> List[Observation]:
