@@ -445,7 +445,10 @@ def _workstation_spelling(m: "re.Match[str]", turn: int) -> str:
 
 def _cloud_spelling(m: "re.Match[str]", turn: int) -> str:
     number = m.group("number")
-    # never the bare number: alone "V620" is as often a BIOS or firmware version, and the readers want "AMD" or a GPU word
+    # never to or from the bare number: alone "V620" is as often a BIOS or firmware version (the readers want "AMD",
+    # "Radeon PRO" or a GPU word), so a bare one is left as written and a named one keeps a name
+    if not m.group("prefix").strip():
+        return m.group(0)
     variants = [f"AMD V{number}", f"Radeon PRO V{number}"]
     return variants[turn % len(variants)]
 

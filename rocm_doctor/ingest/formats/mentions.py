@@ -80,10 +80,10 @@ GPU_NAME_PATTERNS = [
     re.compile(r"\b(?:(?i:PRO)\s+)?(?:W|(?<![-/.:])w)(\d{4}M?)\b(?!\s*[=(])"),
     # Radeon PRO cloud cards by their number alone: "an AMD  v620 GPU VM" (ROCm/legacy-rocm-build#2995), "(AMD V620)"
     # (#1498), "RX 6900/6800/W6800/V620" (vllm-project/vllm#52391); upper case only ("v620" is as often a version) (h36d).
-    # Only where the text says it is a GPU: after "AMD", at the end of a slash list of card numbers, or before a word
+    # Only where the text says it is a GPU: after "AMD" or "PRO", at the end of a slash list of card numbers, or before a word
     # for a GPU or a cloud machine ("the V710 instances"); alone, "V520" is as often a BIOS, a firmware or a monitor
     # model, and read as a GPU it named a phantom RDNA1 card beside the real one (errors on mixed GPUs) (r36a)
-    re.compile(r"(?:\bAMD\s+|(?<=\d/))V(\d{3})\b(?!\s*[=(])|\bV(\d{3})(?=\s+(?:GPUs?|instances?|VMs?|cards?|nodes?|accelerators?)\b)"),
+    re.compile(r"(?:\bAMD\s+|\b(?i:PRO)\s+|(?<=\d/))V(\d{3})\b(?!\s*[=(])|\bV(\d{3})(?=\s+(?:GPUs?|instances?|VMs?|cards?|nodes?|accelerators?)\b)"),
     # Polaris and Vega workstation cards: "Radeon Pro WX 7100", "WX9100" (pci.ids 67c4, 6861) (h35g)
     re.compile(r"\b(?:Radeon\s+)?(?:PRO\s+)?WX\s?-?(\d{4})\b", re.IGNORECASE),
     re.compile(r"\bR9700\b"),
