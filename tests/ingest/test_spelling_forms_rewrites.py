@@ -209,5 +209,12 @@ def test_set_to_in_a_check_a_question_a_condition_or_a_default_is_not_read(sente
     assert _settings(sentence) == []
 
 
-def test_a_setting_the_reporter_checked_is_still_read() -> None:
-    assert _settings("I made sure HSA_OVERRIDE_GFX_VERSION is set to 10.3.0 and it still crashes.") == [("HSA_OVERRIDE_GFX_VERSION", "10.3.0", "prose")]
+@pytest.mark.parametrize(
+    "sentence, setting",
+    [
+        ("I made sure HSA_OVERRIDE_GFX_VERSION is set to 10.3.0 and it still crashes.", ("HSA_OVERRIDE_GFX_VERSION", "10.3.0", "prose")),
+        ("I set HIP_VISIBLE_DEVICES to 0 because the iGPU is picked by default.", ("HIP_VISIBLE_DEVICES", "0", "prose")),
+    ],
+)
+def test_a_setting_the_reporter_checked_or_explains_is_still_read(sentence: str, setting: Tuple[str, str, str]) -> None:
+    assert _settings(sentence) == [setting]

@@ -538,10 +538,12 @@ HIP_VISIBLE_DEVICES=1?", "Do I need to export HSA_OVERRIDE_GFX_VERSION=10.3.0?",
 HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it": :data:`rocm_doctor.ingest.formats.common.REPORTED_SPEECH`), nor a
 document's ("the docs say \"HSA_OVERRIDE_GFX_VERSION=10.3.0 is required ...\"")."""
 _ADVICE_AFTER = re.compile(
-    r"^\S{0,600}\s[^.!?\n]{0,60}?\b(?:(?:might|may|would|could|should)\s+(?:help|work|fix)|by\s+default\b)", re.IGNORECASE
+    r"^\S{0,600}\s(?:[^.!?\n]{0,60}?\b(?:might|may|would|could|should)\s+(?:help|work|fix)|(?:(?:is|was|are)\s+)?(?:set\s+to\s+)?\S{1,40}\s+by\s+default\b)",
+    re.IGNORECASE,
 )
 """After the setting itself (its value may hold dots), the rest of the sentence says it "might help", or that the
-value is a program's default ("PYTORCH_TUNABLEOP_ENABLED is set to 0 by default": no setting made, r36a)."""
+value is a program's default ("PYTORCH_TUNABLEOP_ENABLED is set to 0 by default": no setting made, r36a; only right
+after the value: "I set HIP_VISIBLE_DEVICES to 0 because the iGPU is picked by default" is a setting)."""
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 
 
