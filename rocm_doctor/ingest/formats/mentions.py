@@ -604,16 +604,17 @@ _DISTRO_NOT_RUN_BEFORE = re.compile(
     r"(?:\b(?:based|built)\s+on\s+(?:an?\s+)?|\b(?:upgrad(?:e|ed|ing)|switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|came)\s+(?:over\s+)?from\s+"
     r"|(?:" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS + r")(?:[^.!?;\n]|[.!?](?=\S)){0,80}"
     r"|\b(?:do\s*n['\u2019]?t|do\s+not|never)\s+(?:use|run|have)\s+(?:an?\s+)?"
-    r"|\b(?:wiki|docs?|documentation|guide|runners?|image|container|server|vm|friend|colleague)\b[^.!?;\n]{0,12})$",
+    r"|\b(?:wiki|docs?|documentation|guide|runners?|server|vm|friend|colleague)\b[^.!?;\n]{0,12})$",
     re.IGNORECASE,
 )
 """Words before a distribution named in prose that make it no system of this machine (r36a): one it is built on
 ("CachyOS, which is based on Arch"), one left ("I upgraded from ubuntu 20.04"), another person's or a document's
 words ("someone said it works on Arch", "the arch linux wiki says"), one not used ("I don't use Arch"; other
 denials are read by :func:`denied`); each of these, read as the system, made two distributions and so none (the one in use was lost)."""
-_DISTRO_NOT_RUN_AFTER = re.compile(r"^[^\n]{0,12}\b(?:wiki|docs?|documentation|guide|runners?|image|container)\b", re.IGNORECASE)
-"""Words just after the name that make it a document's or another system's ("the arch linux wiki", "CI runs on
-ubuntu 22.04 runners", "an Ubuntu 22.04 image")."""
+_DISTRO_NOT_RUN_AFTER = re.compile(r"^\s{0,2}(?:\d[\w.]{0,8}\s{1,2})?(?:LTS\s{1,2})?(?:wiki|docs?|documentation|guide|runners?)\b", re.IGNORECASE)
+"""Words right after the name that make it a document's or a CI system's ("the arch linux wiki", "CI runs on ubuntu
+22.04 runners"). A container's or an image's distribution is left read: its user space is the one ROCm's packages
+and wheels meet ("a Ubuntu docker container on an Arch host")."""
 _KERNEL = re.compile(
     r"(?<![\w.])(\d\.\d{1,2}\.\d{1,3}(?:-\d+(?:\.\d+)?-(?:generic|oem|lowlatency|azure|aws|gcp)|-arch\d-\d|-zen\d-\d|\.fc\d{2}\.x86_64|-\d+-amd64|\.\d+-microsoft-standard-WSL2"
     # Fedora/RHEL (6.17.8-200.fc43.x86_64, 6.17.8-200.nobara.fc43.x86_64, 5.14.0-503.11.1.el9_5.x86_64),
