@@ -130,3 +130,10 @@ def test_a_distribution_the_sentence_says_is_not_run_here_is_not_the_host_s(text
 
 def test_a_distribution_moved_to_after_a_denied_platform_is_the_host_s() -> None:
     assert host("I moved away from Windows 11 to Ubuntu 22.04, ROCm 6.2, RX 7900 XTX.")["distro"] == "ubuntu"
+
+
+@pytest.mark.parametrize(
+    "text", ["RX 9070 XT not detected on Arch Linux with the 6.8 kernel", "ROCm 6.2 does not work on Ubuntu 24.04 with my RX 7900 XTX."]
+)
+def test_a_problem_denied_on_a_distribution_keeps_the_distribution(text: str) -> None:
+    assert host(text)["distro"] in ("arch", "ubuntu")

@@ -603,14 +603,15 @@ architecture far more often and a list ("gfx1030, Arch, ...") says nothing of wh
 _DISTRO_NOT_RUN_BEFORE = re.compile(
     r"(?:\b(?:based|built)\s+on\s+(?:an?\s+)?|\b(?:upgrad(?:e|ed|ing)|switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|came)\s+(?:over\s+)?from\s+"
     r"|(?:" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS + r")(?:[^.!?;\n]|[.!?](?=\S)){0,80}"
-    r"|\b(?:do\s*n['\u2019]?t|do\s+not|never)\s+(?:use|run|have)\s+(?:an?\s+)?"
+    r"|\b(?:do\s*n['\u2019]?t|do\s+not|did\s*n['\u2019]?t|did\s+not|never|not|no\s+longer)\s+(?:use|using|run|running|try|tried|have|had|on)\s+(?:an?\s+|on\s+)?"
     r"|\b(?:wiki|docs?|documentation|guide|runners?|server|vm|friend|colleague)\b[^.!?;\n]{0,12})$",
     re.IGNORECASE,
 )
 """Words before a distribution named in prose that make it no system of this machine (r36a): one it is built on
 ("CachyOS, which is based on Arch"), one left ("I upgraded from ubuntu 20.04"), another person's or a document's
-words ("someone said it works on Arch", "the arch linux wiki says"), one not used ("I don't use Arch"; other
-denials are read by :func:`denied`); each of these, read as the system, made two distributions and so none (the one in use was lost)."""
+words ("someone said it works on Arch", "the arch linux wiki says"), one not used ("I don't use Arch", "I did not
+try debian 12", "I'm not on Arch"). Only a negation of its use: "not detected on Arch Linux", "does not work on Ubuntu
+24.04" deny the problem's absence, not the system (:func:`denied` reads both); each of these, read as the system, made two distributions and so none (the one in use was lost)."""
 _DISTRO_NOT_RUN_AFTER = re.compile(r"^\s{0,2}(?:\d[\w.]{0,8}\s{1,2})?(?:LTS\s{1,2})?(?:wiki|docs?|documentation|guide|runners?)\b", re.IGNORECASE)
 """Words right after the name that make it a document's or a CI system's ("the arch linux wiki", "CI runs on ubuntu
 22.04 runners"). A container's or an image's distribution is left read: its user space is the one ROCm's packages
@@ -1497,12 +1498,7 @@ def _not_this_system(block: Block, line: Line, match: "re.Match[str]") -> bool:
     around, at = paragraph(block, line, column)
     before = around[max(0, at - 200) : at]
     end = at + match.end() - match.start()
-    # a denial reaches 24 characters back; one the name is moved to ("moved away from Windows 11 to Ubuntu 22.04") is the system
-    negated = denied(around, at) and not _MOVED_TO.search(before[-12:])
-    return negated or bool(_DISTRO_NOT_RUN_BEFORE.search(before)) or bool(_DISTRO_NOT_RUN_AFTER.match(around[end : end + 40]))
-
-
-_MOVED_TO = re.compile(r"\b(?:to|onto|into|now)\s+$", re.IGNORECASE)
+    return bool(_DISTRO_NOT_RUN_BEFORE.search(before)) or bool(_DISTRO_NOT_RUN_AFTER.match(around[end : end + 40]))
 
 
 def _platform(block: Block) -> List[Observation]:
