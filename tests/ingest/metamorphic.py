@@ -445,7 +445,11 @@ def _workstation_spelling(m: "re.Match[str]", turn: int) -> str:
 
 def _cloud_spelling(m: "re.Match[str]", turn: int) -> str:
     number = m.group("number")
-    variants = [f"V{number}", f"AMD V{number}", f"Radeon PRO V{number}"]
+    # never to or from the bare number: alone "V620" is as often a BIOS or firmware version (the readers want "AMD",
+    # "Radeon PRO" or a GPU word), so a bare one is left as written and a named one keeps a name
+    if not m.group("prefix").strip():
+        return m.group(0)
+    variants = [f"AMD V{number}", f"Radeon PRO V{number}"]
     return variants[turn % len(variants)]
 
 

@@ -121,3 +121,28 @@ def test_the_gpu_name_rewrite_never_drops_the_rx_from_a_name_without_a_suffix() 
 )
 def test_a_labelled_gpu_field_takes_the_same_spellings(text: str, expected: List[str]) -> None:
     assert gfx_list(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Motherboard BIOS V520 from 2023.",
+        "My monitor is an LG V520 panel.",
+        "Firmware package V710 installed.",
+        "amdgpu: SMU driver if version V620 mismatch",
+    ],
+)
+def test_a_bare_radeon_pro_cloud_number_is_no_gpu_unless_the_text_says_so(text: str) -> None:
+    # read as a GPU, a BIOS or monitor "V520" named a phantom gfx1011 beside the real card (errors on mixed GPUs)
+    assert gfx_list(text) == []
+
+
+@pytest.mark.parametrize("text, expected", [("Running on Azure (AMD V620).", "gfx1030"), ("a PRO V620 card", "gfx1030"), ("RX 6900/6800/W6800/V620 all work", "gfx1030"), ("two V710 GPUs", "gfx1101")])
+def test_a_radeon_pro_cloud_number_is_read_after_amd_in_a_card_list_or_before_a_gpu_word(text: str, expected: str) -> None:
+    assert set(gfx_list(text)) == {expected}
+
+
+def test_the_gpu_name_rewrite_leaves_a_bare_cloud_number_as_written() -> None:
+    # the readers take a bare "V620" for no GPU: respelled as "AMD V620" it would add one the text did not name
+    for text in ("The BIOS is V620 and my Radeon PRO V710 works.\n", "My Radeon PRO V710 works and the BIOS is V620.\n"):
+        assert "BIOS is V620" in gpu_name_spellings(text)

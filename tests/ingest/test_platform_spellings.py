@@ -106,3 +106,34 @@ def test_an_image_tag_a_host_name_or_a_url_names_no_host_distribution(text: str)
 )
 def test_an_architecture_called_arch_is_not_arch_linux(text: str) -> None:
     assert host(text)["distro"] is None
+
+
+@pytest.mark.parametrize(
+    "text, distro",
+    [
+        # a distribution the one in use is built on, one left, one not used, another's or a document's words:
+        # read as the system, each made two distributions and the one in use was lost (r36a)
+        ("I'm on CachyOS, which is based on Arch. ROCm 6.2, RX 7900 XTX.", "cachyos"),
+        ("I don't use Arch, I use Fedora 40. ROCm 6.2, RX 7900 XTX.", "fedora"),
+        ("The arch linux wiki says to install rocm-hip-sdk. I am on Fedora 40 with an RX 7900 XTX.", "fedora"),
+        ("CI runs on ubuntu 22.04 runners; locally I am on Fedora 40 with ROCm 6.2 and an RX 7900 XTX.", "fedora"),
+        ("My server runs debian 12, my laptop (this one) runs Fedora 40 with ROCm 6.2, RX 7900 XTX.", "fedora"),
+        ("I upgraded from ubuntu 20.04 last month; ROCm 6.2 on my RX 7900 XTX fails.", None),
+        ("Someone said it works on Arch. Windows 11, RX 7900 XTX, HIP SDK 6.2.", None),
+        ("Does it run on Arch? I have Windows 11 and an RX 7900 XTX.", None),
+        ("I did not try debian 12; I am on Windows 11 with an RX 7900 XTX.", None),
+    ],
+)
+def test_a_distribution_the_sentence_says_is_not_run_here_is_not_the_host_s(text: str, distro: Optional[str]) -> None:
+    assert host(text)["distro"] == distro
+
+
+def test_a_distribution_moved_to_after_a_denied_platform_is_the_host_s() -> None:
+    assert host("I moved away from Windows 11 to Ubuntu 22.04, ROCm 6.2, RX 7900 XTX.")["distro"] == "ubuntu"
+
+
+@pytest.mark.parametrize(
+    "text", ["RX 9070 XT not detected on Arch Linux with the 6.8 kernel", "ROCm 6.2 does not work on Ubuntu 24.04 with my RX 7900 XTX."]
+)
+def test_a_problem_denied_on_a_distribution_keeps_the_distribution(text: str) -> None:
+    assert host(text)["distro"] in ("arch", "ubuntu")

@@ -192,3 +192,29 @@ def test_a_variable_named_before_set_to_is_read_as_a_setting(sentence: str, sett
 )
 def test_set_to_without_a_setting_made_is_not_read(sentence: str) -> None:
     assert _settings(sentence) == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Make sure HSA_OVERRIDE_GFX_VERSION is set to 10.3.0 before starting ollama.",  # a check put to the reader
+        "Please check that HIP_VISIBLE_DEVICES is set to 0.",
+        "Ensure HSA_OVERRIDE_GFX_VERSION is set to 10.3.0 in the service file.",
+        "Is HSA_OVERRIDE_GFX_VERSION set to 10.3.0 in your environment?",  # a yes/no question
+        "If HSA_OVERRIDE_GFX_VERSION is set to 10.3.0, rocBLAS loads the gfx1030 kernels.",  # a condition
+        "PYTORCH_TUNABLEOP_ENABLED is set to 0 by default.",  # a program's default
+    ],
+)
+def test_set_to_in_a_check_a_question_a_condition_or_a_default_is_not_read(sentence: str) -> None:
+    assert _settings(sentence) == []
+
+
+@pytest.mark.parametrize(
+    "sentence, setting",
+    [
+        ("I made sure HSA_OVERRIDE_GFX_VERSION is set to 10.3.0 and it still crashes.", ("HSA_OVERRIDE_GFX_VERSION", "10.3.0", "prose")),
+        ("I set HIP_VISIBLE_DEVICES to 0 because the iGPU is picked by default.", ("HIP_VISIBLE_DEVICES", "0", "prose")),
+    ],
+)
+def test_a_setting_the_reporter_checked_or_explains_is_still_read(sentence: str, setting: Tuple[str, str, str]) -> None:
+    assert _settings(sentence) == [setting]

@@ -523,6 +523,12 @@ _ADVICE = re.compile(
     # a condition put to the reader ("If you set HSA_OVERRIDE_GFX_VERSION to 10.3.0 it should work") and an
     # imperative ("Try setting ...", not "I try setting ..."): advice, not a setting made (h36g)
     r"|\b(?:if|when|once)\s+you\b|(?<!\bI\s)(?<!\bwe\s)\btry\s+(?:setting|exporting|adding|using|to\s+set|to\s+export)\b"
+    # a check put to the reader ("Make sure HSA_OVERRIDE_GFX_VERSION is set to 10.3.0", "Please check that
+    # HIP_VISIBLE_DEVICES is set to 0", "Ensure ..."), a yes/no question ("Is HSA_OVERRIDE_GFX_VERSION set to
+    # 10.3.0 in your environment?") and a condition ("If HSA_OVERRIDE_GFX_VERSION is set to 10.3.0, rocBLAS loads
+    # ..."): the "NAME is set to value" form h36g added reads these as settings made (r36a)
+    r"|\b(?:make\s+sure|ensure|double-?check|check|verify|confirm)\s+(?:that\s+|whether\s+|if\s+)?(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$"
+    r"|^\s*(?:is|are|was|were)\s+(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$|\b(?:if|unless|whether)\s+(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$"
     r"|\b(?:should|shall|can|could|do|would|must)\s+(?:I|we)\s+(?:\w+\s+){0,3}?(?:set|use|export|try|add|put|change|pass)\b"
     r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS,
     re.IGNORECASE,
@@ -535,8 +541,13 @@ help" (ROCm/ROCm#2354). A question the reporter asks before it is none either ("
 HIP_VISIBLE_DEVICES=1?", "Do I need to export HSA_OVERRIDE_GFX_VERSION=10.3.0?", h31d). Another person's words are no setting made here either ("someone wrote ...
 HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it": :data:`rocm_doctor.ingest.formats.common.REPORTED_SPEECH`), nor a
 document's ("the docs say \"HSA_OVERRIDE_GFX_VERSION=10.3.0 is required ...\"")."""
-_ADVICE_AFTER = re.compile(r"^\S{0,600}\s[^.!?\n]{0,60}?\b(?:might|may|would|could|should)\s+(?:help|work|fix)", re.IGNORECASE)
-"""After the setting itself (its value may hold dots), the rest of the sentence says it "might help"."""
+_ADVICE_AFTER = re.compile(
+    r"^\S{0,600}\s(?:[^.!?\n]{0,60}?\b(?:might|may|would|could|should)\s+(?:help|work|fix)|(?:(?:is|was|are)\s+)?(?:set\s+to\s+)?\S{1,40}\s+by\s+default\b)",
+    re.IGNORECASE,
+)
+"""After the setting itself (its value may hold dots), the rest of the sentence says it "might help", or that the
+value is a program's default ("PYTORCH_TUNABLEOP_ENABLED is set to 0 by default": no setting made, r36a; only right
+after the value: "I set HIP_VISIBLE_DEVICES to 0 because the iGPU is picked by default" is a setting)."""
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 
 

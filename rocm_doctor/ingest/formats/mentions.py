@@ -79,8 +79,11 @@ GPU_NAME_PATTERNS = [
     re.compile(r"\b(?:[Ii]nstinct\s+|INSTINCT\s+)?(?:MI\s?-?|(?<![-/.:])[Mm][Ii])(\d{2,3}[XAxa]?)(?=s?\b)(?!\s*[=(])"),
     re.compile(r"\b(?:(?i:PRO)\s+)?(?:W|(?<![-/.:])w)(\d{4}M?)\b(?!\s*[=(])"),
     # Radeon PRO cloud cards by their number alone: "an AMD  v620 GPU VM" (ROCm/legacy-rocm-build#2995), "(AMD V620)"
-    # (#1498), "RX 6900/6800/W6800/V620" (vllm-project/vllm#52391); upper case only ("v620" is as often a version) (h36d)
-    re.compile(r"\bV(\d{3})\b(?!\s*[=(])"),
+    # (#1498), "RX 6900/6800/W6800/V620" (vllm-project/vllm#52391); upper case only ("v620" is as often a version) (h36d).
+    # Only where the text says it is a GPU: after "AMD" or "PRO", at the end of a slash list of card numbers, or before a word
+    # for a GPU or a cloud machine ("the V710 instances"); alone, "V520" is as often a BIOS, a firmware or a monitor
+    # model, and read as a GPU it named a phantom RDNA1 card beside the real one (errors on mixed GPUs) (r36a)
+    re.compile(r"(?:\bAMD\s+|\b(?i:PRO)\s+|(?<=\d/))V(\d{3})\b(?!\s*[=(])|\bV(\d{3})(?=\s+(?:GPUs?|instances?|VMs?|cards?|nodes?|accelerators?)\b)"),
     # Polaris and Vega workstation cards: "Radeon Pro WX 7100", "WX9100" (pci.ids 67c4, 6861) (h35g)
     re.compile(r"\b(?:Radeon\s+)?(?:PRO\s+)?WX\s?-?(\d{4})\b", re.IGNORECASE),
     re.compile(r"\bR9700\b"),
@@ -597,6 +600,22 @@ _ARCH_AFTER = re.compile(r"\b(?:on|using|running|under|use|run)\s+(?:an?\s+|my\s
 distros" (ROCm/legacy-rocm-build#294), "install instruction on Arch/Manjaro" (ROCm/legacy-rocm-build#1458), "RX560,
 Arch, Community PKGs" (tsl0922/pytorch-gfx803#3); only the first two forms are read, since "arch" is the CPU or GPU
 architecture far more often and a list ("gfx1030, Arch, ...") says nothing of what runs."""
+_DISTRO_NOT_RUN_BEFORE = re.compile(
+    r"(?:\b(?:based|built)\s+on\s+(?:an?\s+)?|\b(?:upgrad(?:e|ed|ing)|switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|came)\s+(?:over\s+)?from\s+"
+    r"|(?:" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS + r")(?:[^.!?;\n]|[.!?](?=\S)){0,80}"
+    r"|\b(?:do\s*n['\u2019]?t|do\s+not|did\s*n['\u2019]?t|did\s+not|never|not|no\s+longer)\s+(?:use|using|run|running|try|tried|have|had|on)\s+(?:an?\s+|on\s+)?"
+    r"|\b(?:wiki|docs?|documentation|guide|runners?|server|vm|friend|colleague)\b[^.!?;\n]{0,12})$",
+    re.IGNORECASE,
+)
+"""Words before a distribution named in prose that make it no system of this machine (r36a): one it is built on
+("CachyOS, which is based on Arch"), one left ("I upgraded from ubuntu 20.04"), another person's or a document's
+words ("someone said it works on Arch", "the arch linux wiki says"), one not used ("I don't use Arch", "I did not
+try debian 12", "I'm not on Arch"). Only a negation of its use: "not detected on Arch Linux", "does not work on Ubuntu
+24.04" deny the problem's absence, not the system (:func:`denied` reads both); each of these, read as the system, made two distributions and so none (the one in use was lost)."""
+_DISTRO_NOT_RUN_AFTER = re.compile(r"^\s{0,2}(?:\d[\w.]{0,8}\s{1,2})?(?:LTS\s{1,2})?(?:wiki|docs?|documentation|guide|runners?)\b", re.IGNORECASE)
+"""Words right after the name that make it a document's or a CI system's ("the arch linux wiki", "CI runs on ubuntu
+22.04 runners"). A container's or an image's distribution is left read: its user space is the one ROCm's packages
+and wheels meet ("a Ubuntu docker container on an Arch host")."""
 _KERNEL = re.compile(
     r"(?<![\w.])(\d\.\d{1,2}\.\d{1,3}(?:-\d+(?:\.\d+)?-(?:generic|oem|lowlatency|azure|aws|gcp)|-arch\d-\d|-zen\d-\d|\.fc\d{2}\.x86_64|-\d+-amd64|\.\d+-microsoft-standard-WSL2"
     # Fedora/RHEL (6.17.8-200.fc43.x86_64, 6.17.8-200.nobara.fc43.x86_64, 5.14.0-503.11.1.el9_5.x86_64),
@@ -1484,6 +1503,16 @@ def _kernel_moved(match: "re.Match[str]", line: Line) -> List[Observation]:
     return [Observation("symptoms.earlier", [f"host.kernel_release={match.group('before')}"], line, TRUST_PROSE), *found]
 
 
+def _not_this_system(block: Block, line: Line, match: "re.Match[str]") -> bool:
+    """A distribution named in prose that the sentence says is not what this machine runs (see
+    :data:`_DISTRO_NOT_RUN_BEFORE`); bounded to the 200 characters before the name and 40 after."""
+    column = block.column_at(match.start())
+    around, at = paragraph(block, line, column)
+    before = around[max(0, at - 200) : at]
+    end = at + match.end() - match.start()
+    return bool(_DISTRO_NOT_RUN_BEFORE.search(before)) or bool(_DISTRO_NOT_RUN_AFTER.match(around[end : end + 40]))
+
+
 def _platform(block: Block) -> List[Observation]:
     lowered = block.lower
     out: List[Observation] = []
@@ -1524,10 +1553,14 @@ def _platform(block: Block) -> List[Observation]:
             if "linux" not in name.lower():
                 column = block.column_at(match.start())
                 said_run = name.startswith("Arch") and _ARCH_AFTER.search(line.text[max(0, column - 40) : column]) is not None
+                # "Does it run on Arch?" asks about Arch; the bare word is weak evidence already (r36a)
+                said_run = said_run and not _QUESTION_AFTER.match(line.text, column + len(name))
                 if not said_run and not re.match(r"^\W*arch\W*$", line.text, re.IGNORECASE):
                     continue
             # Arch is rolling: a number after its name is the kernel's ("Arch Linux 6.7.4-arch1-1"), not a release
             name = "Arch Linux"
+        if block.kind == "prose" and _not_this_system(block, line, match):
+            continue
         found = distro_observations(name, line, TRUST_PROSE)
         if wsl:
             found = [o for o in found if o.path != "host.os"]
