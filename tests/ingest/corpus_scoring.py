@@ -97,6 +97,8 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     # h35b: ROCm's clang without the libstdc++ headers of the newest GCC (a missing system package)
     "rochpcg-56-ubuntu2204-hipcc-cmath-needs-libstdcxx-12-dev": {"packages"},
     "rocm-1843-mint-hipcc-cmath-missing-libstdcxx-dev": {"packages"},
+    # h37b: a host without PCIe atomics (the PCIe atomics rows above)
+    "h37b-02": {"driver", "platform"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 
