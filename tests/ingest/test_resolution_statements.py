@@ -493,3 +493,59 @@ def test_a_reinstall_from_a_rocm_index_alone_names_no_category() -> None:
     assert rows("The problem was that pip had installed the CUDA build of torch; reinstalling from the ROCm index fixed it.") == [
         "non_rocm_torch_replaced"
     ]
+
+
+# --- wordings added in res37, each with an out-of-scope twin --------------------------------------
+# Phrases: "managed to / was able to get it working" (dream-factory#14, InvokeAI#2339, obs-backgroundremoval#440),
+# "works as expected / flawlessly" with any subject (legacy-rocm-build#3701, arch4edu#121, amdgpu#66).
+# Changes: the override removed (voicebox#469, 1bit-MONSTER#251, sdnext#1805), docker's --group-add
+# (ROCm-docker#93, #39, #116), a CUDA or CPU torch named so (tail-tagger#17, easydiffusion#115, legacy-rocm-build#2354),
+# the latest or recommended driver (legacy-rocm-build#5829, Waifu2x-Extension-GUI#394, jan#6532), the IGP
+# turned off (legacy-rocm-build#5448, #675, rocm_smi_lib#207).
+
+@pytest.mark.parametrize(
+    "text, row",
+    [
+        ("I finally managed to get it working by adding my user to the render group.", "render_group"),
+        ("I was able to get ollama running after exporting HSA_OVERRIDE_GFX_VERSION=10.3.0.", "override_set"),
+        ("After I disabled the integrated graphics in the BIOS the discrete GPU works flawlessly.", "igpu_hidden"),
+        ("Everything works as expected since I installed the latest Adrenalin drivers.", "kernel_or_driver_changed"),
+        ("Removing the HSA override fixed it, the 7900 XTX is supported natively.", "variable_removed"),
+        ("Dropping the automatic override did the trick.", "variable_removed"),
+        ("Running the container with --group-add render fixed it.", "render_group"),
+        ("Turns out pip had installed torch 2.3.0+cu121 in the venv.", "non_rocm_torch_replaced"),
+        ("Turns out I had the CPU torch installed from PyPI.", "non_rocm_torch_replaced"),
+        ("A driver update fixed it.", "kernel_or_driver_changed"),
+        ("Going back to the previous driver solved it.", "kernel_or_driver_changed"),
+        ("Turning off the iGPU in BIOS fixed it.", "igpu_hidden"),
+        ("Disabling the IGP in the BIOS solved it.", "igpu_hidden"),
+    ],
+)
+def test_the_wordings_many_reports_use_for_a_fix_are_read(text: str, row: str) -> None:
+    assert rows(text) == [row]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I was not able to get it working even with HSA_OVERRIDE_GFX_VERSION=10.3.0.",  # negation
+        "I was unable to get it working even with HSA_OVERRIDE_GFX_VERSION=10.3.0.",  # negation
+        "If you manage to get it working with HSA_OVERRIDE_GFX_VERSION=10.3.0, let me know.",  # condition
+        "Does the GPU work as expected after disabling the iGPU?",  # question
+        "Someone said that disabling the iGPU in BIOS made it work flawlessly for them.",  # another person's
+        "Before the update it worked as expected with the latest drivers.",  # the past
+        "> Removing the HSA override fixed it for me.\n\nThat did not help here.",  # a quoted reply
+        "Try removing the HSA override, that should fix it.",  # advice
+        "I already run the container with --group-add video and it still fails.",  # failure
+        "I installed the latest drivers, but it still crashes.",  # failure
+        "You should disable your IGP in the BIOS.",  # advice
+        "Maybe a driver update fixed it for him.",  # doubt, another person's
+    ],
+)
+def test_the_same_wordings_out_of_scope_are_no_resolution(text: str) -> None:
+    assert rows(text) == []
+
+
+def test_removing_the_override_is_an_env_fix_and_setting_it_a_gfx_override_fix() -> None:
+    assert stated_category("Removing the HSA override fixed it on my RX 7900 XTX.") == "env"
+    assert stated_category("Setting the HSA override to 10.3.0 fixed it on my RX 6700 XT.") == "gfx-override"
