@@ -350,3 +350,37 @@ def test_an_untagged_macos_wheel_is_not_read_as_a_build_that_is_not_rocm() -> No
 )
 def test_an_install_command_the_author_says_was_run_says_the_torch_build(text: str, flavour: str) -> None:
     assert ingest(AMD + text).facts.torch.flavour.value == flavour
+
+
+INDEX_LINE = "pip install torch torchvision --index-url https://download.pytorch.org/whl/rocm6.0\n"
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        # the reporter's words, on the index's line or after it (LykosAI/StabilityMatrix#1132)
+        "I used the ROCm index https://download.pytorch.org/whl/rocm6.0, but it still downloads the CUDA version of torch.\n",
+        INDEX_LINE + "It always downloads the Nvidia components of pytorch.\n",
+        # pip's own lines: NVIDIA's cu12 runtime wheels only PyPI's CUDA torch depends on
+        INDEX_LINE + "Collecting nvidia-cudnn-cu12==9.1.0.70 (from torch)\n",
+    ],
+)
+def test_a_rocm_index_followed_by_a_non_rocm_install_does_not_say_the_torch_is_rocm(after: str) -> None:
+    report = AMD + after
+    assert ingest(report).facts.torch.flavour.value != "rocm"
+    assert {"RD540", "RD760"} & {finding[0] for finding in serious_findings(report)}
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        # the CUDA install came first; the ROCm index is what replaced it
+        "It installed the CUDA version of torch, so I reinstalled it:\n" + INDEX_LINE,
+        # nothing told about what came after the index
+        INDEX_LINE + "The web UI starts.\n",
+        # a CUDA install denied
+        INDEX_LINE + "It did not install the CUDA version of torch.\n",
+    ],
+)
+def test_a_rocm_index_without_a_non_rocm_install_after_it_still_tells_the_rocm_build(report: str) -> None:
+    assert ingest(AMD + report).facts.torch.flavour.value == "rocm"

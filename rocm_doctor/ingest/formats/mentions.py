@@ -426,6 +426,47 @@ _ADVICE_LINE = re.compile(r"^[ \t>*-]{0,8}(?:if|for|in\s+case)\b[^\n]{0,120}:[ \
 CUDA 12.1:" (a README's or a reply's instructions)."""
 
 
+_NON_ROCM_INSTALL_TOLD = ("cuda_torch_install_retold", "non_rocm_torch_install_told", "cuda_packages_install_told")
+"""Signature rows (rules/data/signatures.yaml) in which a report tells or shows that an install put a torch that is
+not a ROCm build in place, or NVIDIA's CUDA runtime wheels that only PyPI's CUDA build of torch depends on."""
+
+
+@lru_cache(maxsize=1)
+def _non_rocm_install_signatures() -> tuple:
+    from rocm_doctor.ingest.signatures import signatures  # the table loads after this module
+
+    return tuple(s for s in signatures() if s.id in _NON_ROCM_INSTALL_TOLD)
+
+
+def _install_after(block: Block, offset: int, installs: List[Tuple[int, int]]) -> bool:
+    """The block tells or shows, after ``offset`` (a ROCm wheel index named), that the install put a torch that is
+    not a ROCm build in place: the reporter's words ("I used the rocm6.0 index, but it still downloads the CUDA version
+    of torch", "... installed CUDA torch anyway"), or pip's lines fetching NVIDIA's cu12 runtime wheels. Then the index
+    is what was asked for, not what came: an installer, a launcher's update step or a requirements file resolved torch
+    again from PyPI (LykosAI/StabilityMatrix#1132 and #885, AUTOMATIC1111/stable-diffusion-webui#9402,
+    HAMM3REXTREME/ComfyUI-Installer#15). Words before the index ("it installed the CUDA version, so I reinstalled
+    from the rocm6.2 index") are an earlier state the index replaced, and are not read."""
+    first = block.index_at(offset)
+    column = offset - block.offset_of(first)
+    return any(index > first or (index == first and end > column) for index, end in installs)
+
+
+def _non_rocm_installs(block: Block) -> List[Tuple[int, int]]:
+    """Where the block tells or shows a non-ROCm install: (line index, end column of the match), each line tried
+    once per signature row, so a block with many index URLs is still read once."""
+    found: List[Tuple[int, int]] = []
+    for signature in _non_rocm_install_signatures():
+        if not block.can_hold(signature.plain or signature.pattern):
+            continue
+        for index, line in enumerate(block.lines):
+            if signature.plain is not None and signature.plain.search(line.text) is None:
+                continue
+            match = signature.pattern.search(line.text)
+            if match is not None:
+                found.append((index, match.end()))
+    return found
+
+
 def _install_command_asked_about(text: str, match: "re.Match[str]") -> bool:
     """The install command the match stands in is asked about or advised, not run: words of a question or an
     advice before the command on its line ("Would it help to run pip install ...", :func:`_move_not_made`), the
@@ -1384,6 +1425,7 @@ def _torch(block: Block) -> List[Observation]:
             out += torch_version_observations(match.group(1), line, TRUST_PROSE)
     if "index" in lowered or "://" in lowered or " -f " in lowered or " -i " in lowered:
         kept_other = kept_torch_not_rocm(block)
+        installs_after: Optional[List[Tuple[int, int]]] = None  # the block's non-ROCm installs, found once
         last_resolution: Optional[int] = None  # where the block's last later resolution starts, found once
         for match, line in block.scan(_INDEX):
             url = match.group(1) or match.group(2)
@@ -1394,6 +1436,11 @@ def _torch(block: Block) -> List[Observation]:
                 continue  # pip also searches PyPI, whose CUDA build can win: a ROCm extra index decides nothing
             if identity.flavour == "rocm" and kept_other is not None:
                 continue  # pip kept the torch that was there: the ROCm index installed nothing
+            if identity.flavour == "rocm":
+                if installs_after is None:
+                    installs_after = _non_rocm_installs(block)
+                if _install_after(block, match.end(), installs_after):
+                    continue  # what was installed after it is told or shown, and it is not a ROCm build
             if identity.flavour == "rocm":
                 if last_resolution is None:
                     last_resolution = max((m.start() for m in _LATER_RESOLUTION.finditer(text) if _resolution_ran(text, m)), default=-1)
