@@ -228,6 +228,18 @@ amdgpu/6.8.5-2009582.24.04, 6.8.0-45-generic, x86_64: installed
     assert values([modinfo])["host.kernel_release"] == "6.14.0-1013-oem"
 
 
+def test_lspci_names_a_device_missing_from_its_pci_ids_by_hex_id() -> None:
+    """An OS older than the GPU: lspci without -nn prints ``[AMD/ATI] Device 150e``; the id still names the GPU."""
+    text = """\
+c4:00.0 Display controller: Advanced Micro Devices, Inc. [AMD/ATI] Device 150e (rev c1)
+01:00.0 VGA compatible controller: Advanced Micro Devices, Inc. [AMD/ATI] Device 67df (rev c7)
+02:00.0 VGA compatible controller: NVIDIA Corporation Device 2db9 (rev a1)
+"""
+    lspci = next(p for p in system.parse(block(text)) if p.kind == "lspci")
+    assert [g.fields.get("gfx") for g in lspci.gpus] == ["gfx1150", "gfx803", None]
+    assert lspci.gpus[0].fields["device_id"] == "0x150e"
+
+
 def test_python_and_ipython_sessions() -> None:
     text = """\
 In [2]: torch.__version__

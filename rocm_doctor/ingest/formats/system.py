@@ -38,6 +38,11 @@ _PCI_CLASS = re.compile(
 )
 """An lspci line, with or without its bus address (people paste ``lspci | grep VGA`` and quote lines in prose)."""
 _PCI_IDS = re.compile(r"\[(1002|10de|8086):([0-9a-f]{4})\]", re.IGNORECASE)
+_PCI_UNNAMED_AMD = re.compile(r"\[AMD/ATI\]\s{1,4}Device\s{1,4}([0-9a-f]{4})\b", re.IGNORECASE)
+"""lspci without ``-nn`` names a device its pci.ids lacks by its hex id: ``[AMD/ATI] Device 150e`` (pciutils
+lib/names.c at v3.14.0 formats a missing device name as "Device" and the id). An OS older than the GPU has such
+a pci.ids: ``Device 150e`` (Strix Point, ollama/ollama#16690, hyprwm/aquamarine#81), ``Device 67df`` (RX 580 on
+Ubuntu 16.04, ROCm/legacy-rocm-build#283)."""
 _INXI_CHIP = re.compile(r"chip[ -]ID:\s*(1002|10de|8086):([0-9a-f]{4})", re.IGNORECASE)
 _INXI_DEVICE = re.compile(r"Device-\d+:\s*(.*)$")
 _MODINFO = re.compile(r"^\s*(?:filename:\s*)?(?:/usr)?/lib/modules/([^/\s]+)/(kernel|updates)/\S*amdgpu\.ko(?:\.\w+)?\s*$")
@@ -180,7 +185,11 @@ def _lspci(block: Block) -> List[Piece]:
         vendor = _VENDORS[ids.group(1).lower()] if ids else _vendor(rest)
         if vendor is None:
             continue
-        fields = gpu_fields(name=_bracket_name(rest), device_id=ids.group(2) if ids and vendor == "AMD" else None)
+        unnamed = _PCI_UNNAMED_AMD.search(rest) if ids is None and vendor == "AMD" else None
+        if unnamed:
+            fields = gpu_fields(name=None, device_id=unnamed.group(1).lower())
+        else:
+            fields = gpu_fields(name=_bracket_name(rest), device_id=ids.group(2) if ids and vendor == "AMD" else None)
         fields["vendor"] = vendor
         if match.group(1):
             fields["pci_bus"] = match.group(1) if len(match.group(1)) > 7 else f"0000:{match.group(1)}"
