@@ -147,3 +147,20 @@ def test_a_fedora_container_on_an_ubuntu_kernel_is_not_judged_as_fedoras_own_amd
     )
     assert "RD560" not in problems_shown(text)
     assert "RD560" in problems_shown(text.replace("6.8.0-60-generic", "6.8.5-301.fc40.x86_64"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My friend's PC runs kernel 6.8.0-45-generic and it works there. Mine fails with hipErrorNoBinaryForGpu.",
+        "On my other machine 6.11.0-19-generic works fine.",
+        "A colleague has 6.8.0-31-generic and rocminfo lists the GPU for him.",
+    ],
+)
+def test_a_full_kernel_release_said_of_another_persons_or_machines_kernel_is_not_read(text: str) -> None:
+    assert not ingest(text).facts.host.kernel_release.is_known
+
+
+def test_a_full_kernel_release_the_reporter_runs_is_read_beside_a_friends_words_in_another_sentence() -> None:
+    text = "My friend's PC works. I run kernel 6.8.0-45-generic and it fails."
+    assert ingest(text).facts.host.kernel_release.value == "6.8.0-45-generic"

@@ -648,3 +648,27 @@ def test_what_only_wsl_prints_or_has_makes_the_report_wsl(line: str) -> None:
 def test_a_missing_dxg_device_or_a_plain_os_line_is_no_wsl_2(line: str) -> None:
     host = ingest(f"RX 7900 XTX\n{line}\n").facts.host
     assert not host.wsl_version.is_known
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I used to run it on Windows 11, and it was slow. torch.cuda.is_available() returns False",
+        "My friend's laptop with Windows 11 runs it fine. Mine returns False for torch.cuda.is_available().",
+        "The README says that on Windows 11 you need the HIP SDK. torch.cuda.is_available() returns False",
+        "On my other PC under Windows it works; here torch.cuda.is_available() returns False",
+    ],
+)
+def test_a_windows_named_of_the_past_another_machine_or_a_document_is_not_this_machines(text: str) -> None:
+    assert ingest(text).facts.host.os.value != "windows"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm on Windows 11 with an RX 7900 XTX.",
+        "It used to work with ROCm 5.7, but now I run Windows 11 and torch.cuda.is_available() returns False",
+    ],
+)
+def test_a_windows_the_reporter_runs_now_is_read(text: str) -> None:
+    assert ingest(text).facts.host.os.value == "windows"

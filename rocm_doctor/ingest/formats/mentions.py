@@ -40,6 +40,7 @@ from rocm_doctor.knowledge.cpus import igpu_for_cpu
 from rocm_doctor.ingest.formats.hip_code_objects import BUNDLE_ENTRY_LINE
 from rocm_doctor.ingest.formats.install_log import kept_torch_not_rocm
 from rocm_doctor.knowledge.torch_identity import from_index_url, from_wheel, identify
+from rocm_doctor.ingest.signatures import PAST_OR_ELSEWHERE
 
 # ------------------------------------------------------------------ GPUs
 
@@ -734,6 +735,15 @@ _KERNEL_ANOTHER_STATE = (
 )
 """Words before a kernel release, named by number or with the word "kernel", that make it another state than
 the running one: a past or compared state, what a release ships, another person's or machine's."""
+_KERNEL_ELSEWHERE_BEFORE = re.compile(
+    r"\b(?:friend|colleague|co-?worker|some(?:one|body)\s+else)(?:['\u2019]?s)?\b[^.!?;\n]{0,40}$"
+    r"|\b(?:other|another|second)\s+(?:machine|pc|computer|laptop|desktop|system|box|server)\b[^.!?;\n]{0,40}$",
+    re.IGNORECASE,
+)
+"""Another person's or another machine's words before a full kernel release in a sentence ("my friend's PC runs
+6.8.0-45-generic", "on my other machine with 6.11.0-19-generic it works"): the scope :data:`_KERNEL_ANOTHER_STATE`
+gives "kernel X" and "X kernel", kept for the full release too (a release uname prints stands on a line of its
+own or after "Linux"/"Kernel:", with no such words)."""
 _KERNEL_NOT_NOW_BEFORE = re.compile(
     r"\b(?:work(?:s|ed|ing)?|was\s+fine|not\s+(?:on|with|using|running|under|in|to|the|a|an)|n['\u2019]t\s+(?:use|run)|defaults?|"
     + _KERNEL_ANOTHER_STATE
@@ -1560,6 +1570,21 @@ def _not_this_system(block: Block, line: Line, match: "re.Match[str]") -> bool:
     return bool(_DISTRO_NOT_RUN_BEFORE.search(before)) or bool(_DISTRO_NOT_RUN_AFTER.match(around[end : end + 40]))
 
 
+_WINDOWS_ELSEWHERE_BEFORE = re.compile(r"(?:" + PAST_OR_ELSEWHERE + r")(?:(?!\bnow\b)[^.!?;\n]){0,60}$", re.IGNORECASE)
+"""Words earlier in the sentence that put a Windows named in prose in the past, on another person's or machine's
+side, in a document's or another person's words (the words every statement reader leaves out,
+:data:`rocm_doctor.ingest.signatures.PAST_OR_ELSEWHERE`): "I used to run it on Windows 11, ..." (a setup left),
+"my friend's laptop with Windows 11 runs it" (another person's), "the README says on Windows use ...". A "now"
+after them starts this machine's state again ("before I was on Ubuntu, now on Windows 11")."""
+
+
+def _windows_elsewhere(block: Block, line: Line, match: "re.Match[str]") -> bool:
+    """A Windows named in prose whose sentence says it is not this machine's (:data:`_WINDOWS_ELSEWHERE_BEFORE`);
+    bounded to the 200 characters before it."""
+    around, at = paragraph(block, line, block.column_at(match.start()))
+    return bool(_WINDOWS_ELSEWHERE_BEFORE.search(around[max(0, at - 200) : at]))
+
+
 def _platform(block: Block) -> List[Observation]:
     lowered = block.lower
     out: List[Observation] = []
@@ -1588,8 +1613,11 @@ def _platform(block: Block) -> List[Observation]:
         for match, line in block.scan(_WINDOWS_VER):
             out += windows_observations(match.group(0), line, TRUST_TOOL)
         for match, line in block.scan(_WINDOWS):
-            out += windows_observations(match.group(0), line, TRUST_PROSE)
+            if not _windows_elsewhere(block, line, match):
+                out += windows_observations(match.group(0), line, TRUST_PROSE)
         for match, line in block.scan(_WINDOWS_CONTEXT):
+            if _windows_elsewhere(block, line, match):
+                continue
             out.append(Observation("host.os", "windows", line, TRUST_PROSE))
             break
     for match, line in block.scan(_DISTRO):
@@ -1648,6 +1676,8 @@ def _platform(block: Block) -> List[Observation]:
                 continue  # read above as the kernel that worked and the one in use
             if pattern is not _KERNEL and _kernel_word_not_now(block, match, line):
                 continue
+            if pattern is _KERNEL and _KERNEL_ELSEWHERE_BEFORE.search(line.text[max(0, block.column_at(match.start()) - 80) : block.column_at(match.start())]):
+                continue  # a full release said of another person's or machine's kernel, not uname's line here
             before = line.text[: block.column_at(match.start())]
             if pattern is _LINUX_WORD and _distribution_before(before):
                 continue
