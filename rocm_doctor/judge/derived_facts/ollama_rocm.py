@@ -94,3 +94,17 @@ def ollama_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact
     if not after:
         return absent(shown.source or "symptoms.ollama_versions", f"every ollama release the report shows still had {gfx} (up to {row['last']})")
     return unknown(f"the report shows ollama releases on both sides of {row['first_without']}, which dropped {gfx}; which one failed is not shown")
+
+
+@gpu_fact(
+    "ollama_rocm_never_built",
+    "Whether no ollama release from 0.1.25 on built its own ROCm backend for the GPU's gfx target (true for "
+    "gfx803, gfx90c, gfx1036, gfx1152 ...; false for the targets of rules/data/ollama_rocm.yaml's built list), "
+    "whatever release the report shows; unknown for a GPU inferred only from a CPU model or of unknown gfx.",
+)
+def ollama_rocm_never_built(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    instead = _judged_gpu(agent)
+    if instead is not None:
+        return instead
+    built = ((tables[TABLE] or {}).get("built") or {}).get("targets") or []
+    return known(base_gfx(str(agent.gfx.value)) not in built, SOURCE)
