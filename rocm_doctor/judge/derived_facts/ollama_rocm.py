@@ -94,3 +94,49 @@ def ollama_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact
     if not after:
         return absent(shown.source or "symptoms.ollama_versions", f"every ollama release the report shows still had {gfx} (up to {row['last']})")
     return unknown(f"the report shows ollama releases on both sides of {row['first_without']}, which dropped {gfx}; which one failed is not shown")
+
+
+@gpu_fact(
+    "ollama_rocm_never_built",
+    "Whether no ollama release from 0.1.25 on built its own ROCm backend for the GPU's gfx target (true for "
+    "gfx803, gfx90c, gfx1036, gfx1152 ...; false for the targets of rules/data/ollama_rocm.yaml's built list), "
+    "whatever release the report shows; unknown for a GPU inferred only from a CPU model or of unknown gfx.",
+)
+def ollama_rocm_never_built(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    instead = _judged_gpu(agent)
+    if instead is not None:
+        return instead
+    built = ((tables[TABLE] or {}).get("built") or {}).get("targets") or []
+    return known(base_gfx(str(agent.gfx.value)) not in built, SOURCE)
+
+
+@gpu_fact(
+    "ollama_windows_rocm_lacks_gfx",
+    "What ollama's Windows build lacks for the GPU: 'ollama X for Windows ships ROCm libraries (HIP SDK 6.2) "
+    "without <gfx>' when the GPU's target is not among the targets the Windows releases before 0.30.0 ship "
+    "rocBLAS kernels for (rules/data/ollama_rocm.yaml, windows) and every release the report shows is older "
+    "than 0.30.0, or it shows none (said of the releases before 0.30.0 then); absent for a target those builds "
+    "have; unknown when the report shows a release from 0.30.0 on (ROCm 7.1) or the GPU cannot be judged. "
+    "Rules pair it with host.os windows.",
+)
+def ollama_windows_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    instead = _judged_gpu(agent)
+    if instead is not None:
+        return instead
+    windows = (tables[TABLE] or {}).get("windows") or {}
+    until = str(windows.get("until") or "")
+    gfx = base_gfx(str(agent.gfx.value))
+    if gfx in (windows.get("targets") or []):
+        return absent(SOURCE, f"ollama's Windows ROCm build has rocBLAS kernels for {gfx}")
+    shown = facts.symptoms.ollama_versions
+    versions = [v for v in (parse_version(s) for s in (shown.value or [] if shown.is_known else [])) if v is not None]
+    limit = parse_version(until)
+    if limit is None:
+        return unknown("no Windows release bound in the table")
+    if not versions:
+        return known(f"ollama's Windows releases before {until} ship ROCm libraries (HIP SDK 6.2) without {gfx}", SOURCE)
+    if all(v < limit for v in versions):
+        releases = " and ".join(str(v) for v in sorted(set(versions)))
+        return known(f"ollama {releases} for Windows ships ROCm libraries (HIP SDK 6.2) without {gfx}",
+                     f"{shown.source or 'symptoms.ollama_versions'}; {SOURCE}")
+    return unknown(f"the report shows an ollama release from {until} on, whose Windows build is on ROCm 7.1")
