@@ -277,21 +277,40 @@ def no_break_spaces(text: str) -> str:
     return _outside_fences(text, lambda line: _WORD_SPACE_NUMBER.sub("\u00a0", line))
 
 
-# --- h36e ---
-# How different people spell the same thing in prose: the platform, the torch version, what
-# torch.cuda.is_available() gave. Only prose is respelled: what a program prints (fenced or indented
-# blocks, log and traceback lines, prompts, commands, a tool's "key: value" lines) keeps its spelling,
-# since a user does not retype it. Each spelling below is one that real reports use (sources cited).
+# Which lines a rewrite may touch: one predicate for every kind. What a program printed (fenced or indented
+# blocks, log and traceback lines, prompts, a tool's "key: value" lines) keeps its spelling, since a user
+# does not retype it; commands keep theirs except under the kinds that respell commands. Each spelling
+# the kinds below use is one that real reports use (sources cited).
 
-_PROGRAM_LINE = re.compile(
-    r"^[ \t]*(?:\d{4}-\d\d-\d\d|\d\d:\d\d|\[|>>>|\.\.\.|\$ |# |PS |In \[|Out\[|[~/\\]|[A-Za-z]:[\\/]|Traceback\b|File \""
-    r"|(?:sudo|pip3?|uv|conda|python3?|docker|podman|apt(?:-get)?|dnf|pacman|export|set|wsl)\b)"
-    r"|^[ \t]*[\w .()/+-]{1,40}:[ \t]"  # a tool's (or a template's) "key: value" line
-    r"|^(?: {4}|\t)"  # a Markdown code block by indentation
-    r"|\b(?:ERROR|WARNING|INFO|DEBUG|Error|Exception)\b[:\]]"
+_PRINTED = re.compile(
+    r"^\s*(?:>\s*)*(?:\d{4}-\d\d-\d\d|\d\d:\d\d|\[|>>>|\.\.\.|\$ |# |PS |In \[|Out\[|[~/\\]|\./|[A-Za-z]:[\\/]"
+    r"|Traceback\b|File \"|[A-Z]\w* ?\w*Error\b)"
+    r"|^\s*(?:>\s*)*[\w .()/+-]{1,40}:\s"  # a tool's (or a template's) "key: value" line
+    r"|^\s*(?:>\s*)*(?:[0-9a-f]{2,4}:[0-9a-f]{2}\.\d|[\w.-]+\s?=\s)"  # an lspci slot, a "key = value" field
+    r"|\b(?:ERROR|WARNING|INFO|DEBUG|Error|Exception)\b[:\]]|\((?:radeonsi|RADV)\b"
+)
+"""A line a program printed: a timestamp, ``[``, a REPL or shell prompt (its command is a transcript's), a path, a
+traceback, a ``Key: value`` or ``key = value`` field, IPython's ``Out[6]:``, an lspci slot, a log level, Mesa's
+renderer string (``(radeonsi, gfx1201, ...)``). Users respell what they type, never what a tool printed."""
+
+_OUTPUT_LAYOUT = re.compile(r"^(?: {4}|\t)|\S {2,}\S|\t|\|")
+"""An indented code block, columns aligned with runs of spaces or tabs, a table row: how a tool's output is laid out,
+and also how a long command is (continuation lines indented, options spaced apart)."""
+
+_TYPED_COMMAND = re.compile(
+    r"^\s*(?:>\s*)*(?:sudo|pip3?|uv|conda|python3?|docker|podman|apt(?:-get)?|dnf|pacman|export|set|wsl)\b"
     r"|\b(?:pip3?|uv|conda)\s+install\b|--[a-z]|://|=="
 )
-"""A line a program printed or a command a user typed, which a rewrite of prose keeps as it is."""
+"""A command a user typed (or a URL): a user who retypes a command does it in the command's own syntax."""
+
+
+def keeps_spelling(line: str, commands_too: bool = True) -> bool:
+    """Whether a rewrite leaves ``line`` as it is: one predicate for every kind. Every kind keeps what a program
+    printed; a kind that respells prose (``commands_too``) also keeps commands, URLs and anything laid out like
+    output; a kind that respells commands reads a command's layout as typed."""
+    if _PRINTED.search(line):
+        return True
+    return commands_too and bool(_OUTPUT_LAYOUT.search(line) or _TYPED_COMMAND.search(line))
 
 
 def _prose_lines(text: str, rewrite: Callable[[str, Dict[str, int]], str]) -> str:
@@ -306,7 +325,7 @@ def _prose_lines(text: str, rewrite: Callable[[str, Dict[str, int]], str]) -> st
             fenced = not fenced
             out.append(line)
             continue
-        out.append(line if fenced or _PROGRAM_LINE.search(line) else rewrite(line, counters))
+        out.append(line if fenced or keeps_spelling(line) else rewrite(line, counters))
     return "\n".join(out)
 
 
@@ -388,17 +407,6 @@ def is_available_spellings(text: str) -> str:
         )
 
     return _prose_lines(text, respell)
-# --- h36d ---
-_OUTPUT_LINE = re.compile(
-    r"^\s*(?:>\s*)*(?:\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|\[|>>>|\$ |# |[A-Za-z]:[\\/]|[~.]?/|Traceback\b|File \"|[A-Z]\w* ?\w*Error\b)"
-    r"|^\s*(?:>\s*)*[\w .()/+-]{1,40}:\s"
-    r"|^\s*(?:>\s*)*(?:(?:In|Out)\s?\[\d+\]|[0-9a-f]{2,4}:[0-9a-f]{2}\.\d|[\w.-]+\s?=\s)"
-    r"|\S {2,}\S|\t|\||\((?:radeonsi|RADV)\b"
-)
-"""A line a program printed rather than one a person typed: a timestamp, ``[``, ``>>>``, a prompt, a path, a traceback,
-a ``Key: value`` or ``key = value`` field, IPython's ``Out[6]:``, an lspci slot, Mesa's renderer string
-(``(radeonsi, gfx1201, ...)``), columns aligned with runs of spaces or tabs, a table row. Users respell what they type, never
-what a tool printed, so those lines keep their spelling."""
 
 _PROMPT_LINE = re.compile(r"^\s*(?:>\s*)*(?:\([\w.-]+\)\s*)?(?:PS [A-Za-z]:\\[^>]*>|[\w.-]+@[\w.-]+:[^$#\n]*[$#]|\$ |# |>>> |C:\\[^>]*>)")
 """A shell, PowerShell or Python prompt: the lines under it, up to a blank line, are what the command printed (a
@@ -478,7 +486,7 @@ def gpu_name_spellings(text: str) -> str:
             printed = True
         elif not line.strip():
             printed = False
-        if printed or _OUTPUT_LINE.search(line) or "://" in line:
+        if printed or keeps_spelling(line):
             return line
         pieces, last = [], 0
         for code in list(_INLINE_CODE.finditer(line)) + [None]:
@@ -497,17 +505,10 @@ def gpu_name_spellings(text: str) -> str:
         return "".join(pieces)
 
     return _outside_fences(text, respell)
-# --- h36g ---
-_PRINTED_LINE = re.compile(
-    r"^[ \t]*(?:\d{4}-\d\d-\d\d|\d\d:\d\d|\[|>>>|\$ |# |/|~/|[A-Za-z]:[\\/]|Traceback|File \"|[A-Za-z][\w .()/-]{0,40}:[ \t])"
-)
-"""A line as a program prints it (a timestamp, ``[``, a REPL or shell prompt, a path, a traceback, a tool's
-``key: value``): what a program prints is not respelled by users, and a prompt's command is a transcript's."""
-
 
 def _typed_lines(text: str, rewrite: Callable[[str], str]) -> str:
     """``rewrite`` applied to the lines a person typed: outside fences, and not a line that looks like output."""
-    return _outside_fences(text, lambda line: line if _PRINTED_LINE.match(line) else rewrite(line))
+    return _outside_fences(text, lambda line: line if keeps_spelling(line, commands_too=False) else rewrite(line))
 
 
 _STACK_NAME = r"(?:HSA|HIP|ROCR|ROCM|AMD|ROCBLAS|MIOPEN|PYTORCH|TORCH|GPU|OLLAMA|HCC)_[A-Z0-9_]{1,64}"
@@ -638,7 +639,7 @@ def docker_option_forms(text: str) -> str:
 
 
 
-# --- h36h ---
+
 # The same environment fields laid out as different trackers' templates and people lay them out, and their labels
 # in other words. A line is a template field by its LABEL (one a template asks for: GPU, OS, ROCm version, PyTorch
 # version, Python version ...), never by its colon; a paragraph that holds a tool's own "key: value" output (torch's
@@ -819,7 +820,7 @@ def field_label_wordings(text: str) -> str:
         return layout, (names[position % len(names)] if names else label)
 
     return _relaid(text, choose)
-# --- h36i ---
+
 # The ROCm release and the Linux kernel in prose as different people spell them. Only prose is respelled
 # (``_prose_lines``): uname, dpkg, rocminfo and collect_env lines keep what the program printed.
 
@@ -888,7 +889,7 @@ def rocm_kernel_spellings(text: str) -> str:
     return _prose_lines(text, _rocm_kernel_line)
 
 
-# --- h36j ---
+
 _QUOTINGS = (
     ('Getting "', '" when running my script.'),
     ("I get ", " when I run it."),
