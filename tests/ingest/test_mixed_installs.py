@@ -17,7 +17,7 @@ from ingest_helpers import problems_shown, signature_errors
     [
         # Python's ImportError for the C++AMP runtime (ROCm/legacy-rocm-build#1126)
         "ImportError: libmcwamp.so.3: cannot open shared object file: No such file or directory\n",
-        # tensorflow's own dlerror wording (ROCm/tensorflow-upstream#1019, ROCm/legacy-rocm-build#1163)
+        # tensorflow's own dlerror wording (ROCm/tensorflow-upstream#1019, #1022)
         "Could not load dynamic library 'libhip_hcc.so'; dlerror: libhip_hcc.so: cannot open shared object file: No such file or directory\n",
         # a torch built for ROCm 3.x (aieater/rocm_pytorch_informations#7)
         "ImportError: libhip_hcc.so.3: cannot open shared object file: No such file or directory\n",
