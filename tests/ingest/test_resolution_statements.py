@@ -549,3 +549,22 @@ def test_the_same_wordings_out_of_scope_are_no_resolution(text: str) -> None:
 def test_removing_the_override_is_an_env_fix_and_setting_it_a_gfx_override_fix() -> None:
     assert stated_category("Removing the HSA override fixed it on my RX 7900 XTX.") == "env"
     assert stated_category("Setting the HSA override to 10.3.0 fixed it on my RX 6700 XT.") == "gfx-override"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm hoping to be able to get it working with HSA_OVERRIDE_GFX_VERSION=10.3.0.",  # a hope: "be able to"
+        "Nobody was able to get it working with HSA_OVERRIDE_GFX_VERSION=10.3.0 so far.",  # negation by the subject
+        "rocminfo works as expected with the latest drivers, but torch.cuda.is_available() returns False.",  # another program
+        "The GPU runs flawlessly in games with the latest Adrenalin drivers.",  # another program
+        "HSA_OVERRIDE_GFX_VERSION=10.3.0 worked flawlessly with ROCm 5.7.",  # another release's state, no fix
+        "It works fine with the CPU torch, but with the ROCm torch it segfaults.",  # the CPU torch in use, not replaced
+        "Turns out CPU torch works fine and ROCm torch segfaults.",  # the CPU torch working, not replaced
+        "I'm on the latest drivers and everything works as expected in Windows.",  # a state, not a change
+        "It ran flawlessly until the driver update.",  # it stopped then
+        "Disabling your iGPU in the BIOS fixes it.",  # advice to others
+    ],
+)
+def test_a_success_of_another_program_state_or_person_is_no_resolution(text: str) -> None:
+    assert rows(text) == []
