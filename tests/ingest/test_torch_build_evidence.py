@@ -380,6 +380,10 @@ def test_a_rocm_index_followed_by_a_non_rocm_install_does_not_say_the_torch_is_r
         INDEX_LINE + "The web UI starts.\n",
         # a CUDA install denied
         INDEX_LINE + "It did not install the CUDA version of torch.\n",
+        # a CUDA install told after the index, but of the past or of another machine (r37b)
+        INDEX_LINE + "Before that, the webui had installed the CUDA version of torch.\n",
+        INDEX_LINE + "Previously it installed the CUDA version of torch.\n",
+        INDEX_LINE + "On my other machine with an RTX 3090 I installed the CUDA version of torch.\n",
     ],
 )
 def test_a_rocm_index_without_a_non_rocm_install_after_it_still_tells_the_rocm_build(report: str) -> None:

@@ -463,9 +463,18 @@ def _non_rocm_installs(block: Block) -> List[Tuple[int, int]]:
             if signature.plain is not None and signature.plain.search(line.text) is None:
                 continue
             match = signature.pattern.search(line.text)
-            if match is not None:
+            if match is not None and not _INSTALL_ELSEWHERE_BEFORE.search(line.text[max(0, match.end() - 300) : match.end()]):
                 found.append((index, match.end()))
     return found
+
+
+_INSTALL_ELSEWHERE_BEFORE = re.compile(
+    r"(?:" + PAST_OR_ELSEWHERE + r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS + r")(?:(?!\bnow\b)[^.!?;\n]){0,240}$", re.IGNORECASE
+)
+"""Words in the sentence up to the told install's end (a row's match may open at the line's start) that put it in the past, on another machine or in another person's or
+a document's words ("Before that, the webui had installed the CUDA version of torch", "on my other machine I installed
+the CUDA version", "someone said the installer downloads the CUDA version"): no install that came after the ROCm
+index on this machine, so the index keeps its flavour (r37b)."""
 
 
 def _install_command_asked_about(text: str, match: "re.Match[str]") -> bool:
