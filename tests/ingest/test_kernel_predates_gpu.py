@@ -164,3 +164,14 @@ def test_a_full_kernel_release_said_of_another_persons_or_machines_kernel_is_not
 def test_a_full_kernel_release_the_reporter_runs_is_read_beside_a_friends_words_in_another_sentence() -> None:
     text = "My friend's PC works. I run kernel 6.8.0-45-generic and it fails."
     assert ingest(text).facts.host.kernel_release.value == "6.8.0-45-generic"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I used to run 6.5.0-14-generic and rocminfo listed the GPU.",
+        "Previously 6.5.0-14-generic worked with my RX 7900 XTX.",
+    ],
+)
+def test_a_full_kernel_release_of_the_past_is_not_read_as_the_running_one(text: str) -> None:
+    assert not ingest(text).facts.host.kernel_release.is_known

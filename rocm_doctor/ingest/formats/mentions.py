@@ -746,11 +746,12 @@ _KERNEL_ANOTHER_STATE = (
 the running one: a past or compared state, what a release ships, another person's or machine's."""
 _KERNEL_ELSEWHERE_BEFORE = re.compile(
     r"\b(?:friend|colleague|co-?worker|some(?:one|body)\s+else)(?:['\u2019]?s)?\b[^.!?;\n]{0,40}$"
-    r"|\b(?:other|another|second)\s+(?:machine|pc|computer|laptop|desktop|system|box|server)\b[^.!?;\n]{0,40}$",
+    r"|\b(?:other|another|second)\s+(?:machine|pc|computer|laptop|desktop|system|box|server)\b[^.!?;\n]{0,40}$"
+    r"|\b(?:used\s+to|previously|last\s+working)\b[^.!?;\n]{0,40}$",
     re.IGNORECASE,
 )
-"""Another person's or another machine's words before a full kernel release in a sentence ("my friend's PC runs
-6.8.0-45-generic", "on my other machine with 6.11.0-19-generic it works"): the scope :data:`_KERNEL_ANOTHER_STATE`
+"""Another person's or another machine's words, or the past's, before a full kernel release in a sentence ("my friend's PC runs
+6.8.0-45-generic", "on my other machine with 6.11.0-19-generic it works", "I used to run 6.5.0-14-generic": r37b): the scope :data:`_KERNEL_ANOTHER_STATE`
 gives "kernel X" and "X kernel", kept for the full release too (a release uname prints stands on a line of its
 own or after "Linux"/"Kernel:", with no such words)."""
 _KERNEL_NOT_NOW_BEFORE = re.compile(
