@@ -2,8 +2,9 @@
 
 ``python benchmarks/metamorphic.py [-v] [-k WORDS]`` prints the table per kind of rewrite: the share that kept
 the diagnosis and the share that kept every fact a rule may judge (``-v``: the cases that changed either,
-held-back cases left out; ``-k docker``: only the kinds whose name holds those words, to check one reader). The CI test (``tests/ingest/test_metamorphic.py``) runs a
-fixed sample of the same rewrites.
+held-back cases left out; ``-k docker``: only the kinds whose name holds every one of those words, to check one
+reader; words no kind's name holds are an error, not an empty table). The CI test
+(``tests/ingest/test_metamorphic.py``) runs a fixed sample of the same rewrites.
 """
 
 from __future__ import annotations
@@ -23,9 +24,14 @@ def main(argv: list) -> int:
 
     rules = load_rules([], use_env=False)
     kinds = list(REWRITES)
-    if "-k" in argv and argv.index("-k") + 1 < len(argv):
-        words = argv[argv.index("-k") + 1].lower()
-        kinds = [kind for kind in kinds if words in kind.lower()]
+    if "-k" in argv:
+        at = argv.index("-k") + 1
+        words = argv[at].lower().split() if at < len(argv) else []
+        kinds = [kind for kind in kinds if words and all(word in kind.lower() for word in words)]
+        if not kinds:
+            # a "-k" with no words, or words no kind's name holds, would print an empty table that reads as a pass
+            print(f"-k needs words that a kind's name holds; the kinds: {', '.join(REWRITES)}", file=sys.stderr)
+            return 2
     results = []
     for name, cases in corpora():
         for case in cases:
