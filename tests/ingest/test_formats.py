@@ -240,6 +240,14 @@ c4:00.0 Display controller: Advanced Micro Devices, Inc. [AMD/ATI] Device 150e (
     assert lspci.gpus[0].fields["device_id"] == "0x150e"
 
 
+def test_lspci_nn_gives_a_device_missing_from_its_pci_ids_no_name_but_its_id() -> None:
+    """``[AMD/ATI] Device [1002:7550]``: "Device" is what lspci prints for a missing name, not the GPU's name."""
+    text = "05:00.0 VGA compatible controller [0300]: Advanced Micro Devices, Inc. [AMD/ATI] Device [1002:7550] (rev c0)\n"
+    lspci = next(p for p in system.parse(block(text)) if p.kind == "lspci")
+    assert lspci.gpus[0].fields.get("name") is None
+    assert lspci.gpus[0].fields["gfx"] == "gfx1201"
+
+
 def test_python_and_ipython_sessions() -> None:
     text = """\
 In [2]: torch.__version__

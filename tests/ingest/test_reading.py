@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import List
 
 import pytest
-from ingest_helpers import ingest
+from ingest_helpers import ingest, report_contexts
 
 from rocm_doctor.facts.model import Facts
 
@@ -672,3 +672,27 @@ def test_a_windows_named_of_the_past_another_machine_or_a_document_is_not_this_m
 )
 def test_a_windows_the_reporter_runs_now_is_read(text: str) -> None:
     assert ingest(text).facts.host.os.value == "windows"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I run ollama-for-amd 0.9.0 on Windows",
+        "Installed with the Ollama-For-AMD-Installer",
+        "the Ollama for AMD installer has no gfx803 entry",
+        "ollama_for_amd v0.5.9 does not use my GPU",
+    ],
+)
+def test_the_ollama_for_amd_fork_is_read_by_its_name(text: str) -> None:
+    assert "ollama_for_amd_named" in report_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I want to use Ollama for AMD GPUs but it runs on the CPU",
+        "Is there any support in ollama for AMD cards? It uses the CPU.",
+    ],
+)
+def test_official_ollama_wanted_on_amd_hardware_is_not_the_fork(text: str) -> None:
+    assert "ollama_for_amd_named" not in report_contexts(text)

@@ -87,6 +87,9 @@ def _bracket_name(text: str) -> Optional[str]:
     for vendor in (r"\[AMD/ATI\]", r"Advanced Micro Devices, Inc\."):
         after = re.search(vendor + r"\s*([^\[\](]+)", text)
         if after and after.group(1).strip():
+            # ``Device [1002:7550]`` (lspci -nn, a pci.ids older than the GPU): no name, only the id
+            if re.fullmatch(r"Device(?:\s{1,4}[0-9a-f]{4})?", after.group(1).strip(), re.IGNORECASE):
+                return None
             return after.group(1).strip()
     return None
 

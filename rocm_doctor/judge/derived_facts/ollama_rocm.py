@@ -112,8 +112,8 @@ def ollama_rocm_never_built(facts: Facts, agent: GpuAgent, tables: Tables) -> Fa
 
 @gpu_fact(
     "ollama_windows_rocm_lacks_gfx",
-    "What ollama's Windows build lacks for the GPU: 'ollama X for Windows ships ROCm libraries (HIP SDK 6.2) "
-    "without <gfx>' when the GPU's target is not among the targets the Windows releases before 0.30.0 ship "
+    "What ollama's Windows build lacks for the GPU: 'ollama X for Windows ships ROCm libraries (HIP SDK 6.1) "
+    "without <gfx>' (the HIP SDK of X's release range, rules/data/ollama_rocm.yaml windows.hip_sdk) when the GPU's target is not among the targets the Windows releases before 0.30.0 ship "
     "rocBLAS kernels for (rules/data/ollama_rocm.yaml, windows) and every release the report shows is older "
     "than 0.30.0, or it shows none (said of the releases before 0.30.0 then); absent for a target those builds "
     "have; unknown when the report shows a release from 0.30.0 on (ROCm 7.1) or the GPU cannot be judged. "
@@ -133,10 +133,32 @@ def ollama_windows_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables)
     limit = parse_version(until)
     if limit is None:
         return unknown("no Windows release bound in the table")
+    sdks = _windows_hip_sdks(windows)
     if not versions:
-        return known(f"ollama's Windows releases before {until} ship ROCm libraries (HIP SDK 6.2) without {gfx}", SOURCE)
+        every = ", ".join(sdk for _, sdk in sdks) or "an AMD HIP SDK"
+        return known(f"ollama's Windows releases before {until} ship ROCm libraries (HIP SDK {every}, by release) "
+                     f"without {gfx}", SOURCE)
     if all(v < limit for v in versions):
         releases = " and ".join(str(v) for v in sorted(set(versions)))
-        return known(f"ollama {releases} for Windows ships ROCm libraries (HIP SDK 6.2) without {gfx}",
+        if sdks and any(_windows_hip_sdk(sdks, v) is None for v in versions):
+            return unknown(f"the report shows an ollama release before {sdks[0][0]}, whose Windows build had no ROCm backend")
+        used = sorted({sdk for sdk in (_windows_hip_sdk(sdks, v) for v in versions) if sdk})
+        built = f"HIP SDK {' and '.join(used)}" if used else "an AMD HIP SDK"
+        return known(f"ollama {releases} for Windows ships ROCm libraries ({built}) without {gfx}",
                      f"{shown.source or 'symptoms.ollama_versions'}; {SOURCE}")
     return unknown(f"the report shows an ollama release from {until} on, whose Windows build is on ROCm 7.1")
+
+
+def _windows_hip_sdks(windows: Dict[str, Any]) -> List[Any]:
+    """(first release, HIP SDK) per release range of ollama's Windows ROCm build, oldest first."""
+    rows = [(parse_version(str(row.get("from") or "")), str(row.get("sdk") or "")) for row in windows.get("hip_sdk") or []]
+    return sorted((row for row in rows if row[0] is not None and row[1]), key=lambda row: row[0])
+
+
+def _windows_hip_sdk(sdks: List[Any], version: Any) -> Optional[str]:
+    """The HIP SDK the Windows build of ``version`` was made with; None before the first Windows ROCm build."""
+    found = None
+    for first, sdk in sdks:
+        if version >= first:
+            found = sdk
+    return found

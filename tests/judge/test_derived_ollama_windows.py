@@ -1,0 +1,45 @@
+"""gpu.ollama_windows_rocm_lacks_gfx names the HIP SDK of the ollama release the report shows."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Optional
+
+import pytest
+
+from rocm_doctor.facts.model import Facts
+from rocm_doctor.judge.cases import overlay
+from rocm_doctor.judge.derived import DerivedValues
+
+from tests.judge._derived_helpers import BASELINE, K, agent
+
+
+def _lacks(gfx: str, versions: Optional[list]) -> Any:
+    symptoms: dict = {"context": K(["ollama_named"])}
+    if versions is not None:
+        symptoms["ollama_versions"] = K(versions)
+    change = {"host": {"os": K("windows")}, "symptoms": symptoms, "gpus": {"agents": [agent(0, gfx, False)]}}
+    facts = Facts.from_dict(overlay(json.loads(BASELINE.read_text()), change))
+    return DerivedValues(facts).gpu("gpu.ollama_windows_rocm_lacks_gfx", facts.gpus.agents[0])
+
+
+@pytest.mark.parametrize(
+    ("version", "sdk"),
+    [("0.1.32", "HIP SDK 5.7"), ("0.3.13", "HIP SDK 6.1"), ("0.12.3", "HIP SDK 6.2")],
+)
+def test_a_shown_release_is_said_with_the_hip_sdk_it_was_built_with(version: str, sdk: str) -> None:
+    fact = _lacks("gfx1032", [version])
+    assert fact.is_known and f"ollama {version} for Windows ships ROCm libraries ({sdk}) without gfx1032" == fact.value
+
+
+def test_no_release_shown_names_every_sdk_of_the_range() -> None:
+    assert "(HIP SDK 5.7, 6.1, 6.2, by release)" in _lacks("gfx1201", None).value
+
+
+def test_a_release_before_the_first_windows_rocm_build_is_not_judged() -> None:
+    fact = _lacks("gfx1032", ["0.1.20"])
+    assert not fact.is_known and fact.status == "unknown"
+
+
+def test_a_target_the_windows_build_has_is_absent() -> None:
+    assert _lacks("gfx1100", ["0.12.3"]).status == "absent"
