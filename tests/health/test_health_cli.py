@@ -110,18 +110,18 @@ def test_a_hung_gatherer_ends_as_unknown_inside_the_budget(run_cli, hung_gpu_gat
     result = run_cli("health", "--machine", str(MACHINES / "cpu-only"), "--budget", "1.5s")
     elapsed = time.monotonic() - start
     assert elapsed < 4, elapsed
-    assert (result.exit_code, result.stdout) == (
-        12, "unknown: gpus did not finish within the 1.5 s budget; packages, torch not run\n"
-    )
+    # On a loaded machine the rules may not finish in the budget's small judge reserve either; that
+    # note follows this one and is not what this test pins.
+    assert result.exit_code == 12
+    assert result.stdout.startswith("unknown: gpus did not finish within the 1.5 s budget; packages, torch not run"), result.stdout
 
 
 def test_a_hung_gatherer_does_not_hide_a_worse_finding(run_cli, hung_gpu_gatherer) -> None:
     result = run_cli("health", "--machine", str(MACHINES / "ubuntu-7900xtx-igpu-norender"), "--budget", "1s", "--json")
     document = json.loads(result.stdout)
-    assert document["incomplete"] == {
-        "parts": ["gpus", "packages", "torch"],
-        "reason": "gpus did not finish within the 1 s budget; packages, torch not run",
-    }
+    incomplete = document["incomplete"]  # on a loaded machine a note that the rules did not finish may follow
+    assert incomplete["parts"][:3] == ["gpus", "packages", "torch"]
+    assert incomplete["reason"].startswith("gpus did not finish within the 1 s budget; packages, torch not run")
     assert document["verdict"] == "unknown"  # RD300 (config) was found, but what was not looked at may be worse
 
 
