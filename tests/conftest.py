@@ -91,6 +91,18 @@ def _own_cache_folder(_scrub_rocm_environment: None, tmp_path_factory: pytest.Te
 
 
 @pytest.fixture(autouse=True)
+def _own_temporary_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Temporary files (crash logs above all: several tests make a command crash on purpose) go to this
+    run's folder, which pytest removes, not the machine's /tmp; the commands that tests start inherit it."""
+    import tempfile
+
+    folder = tmp_path_factory.getbasetemp() / "tmp"
+    folder.mkdir(exist_ok=True)
+    monkeypatch.setenv("TMPDIR", str(folder))
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+
+
+@pytest.fixture(autouse=True)
 def _shipped_rule_database(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
     """Every test sees the shipped rule database: an empty data folder (a user's own
     ``rules update`` never reaches a test), and today pinned to the database's release day so that

@@ -9,9 +9,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import tempfile
 import time
-import traceback
 from typing import Callable, Dict, List, Optional, Sequence
 
 import typer
@@ -19,6 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from rocm_doctor import __version__
+from rocm_doctor.crashlog import write_crash_log
 from rocm_doctor.errors import DoctorError
 from rocm_doctor.render.safe import SafeConsole, degrade_streams
 from rocm_doctor.system.base import Started
@@ -150,14 +149,6 @@ def _click_exceptions() -> tuple:
     return tuple(kinds)
 
 
-def _write_crash_log() -> str:
-    fd, path = tempfile.mkstemp(prefix="rocm-doctor-crash-", suffix=".log")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(f"rocm-doctor {__version__}\npython {sys.version}\nargv {sys.argv}\n\n")
-        handle.write(traceback.format_exc())
-    return path
-
-
 _COMMAND_STARTED: List[float] = []
 """``time.monotonic()`` when this command began: the process's start when main() runs in a fresh process."""
 
@@ -231,7 +222,7 @@ def _run(argv: List[str], started: List[Started], after_start_up: Optional[Calla
         if isinstance(exc, _click_exceptions()):
             exc.show()  # type: ignore[attr-defined]
             return int(exc.exit_code)  # type: ignore[attr-defined]
-        path = _write_crash_log()
+        path = write_crash_log()
         stderr_console().print(
             f"[bold red]internal error:[/] {type(exc).__name__}: {escape(str(exc))}\n"
             f"A crash log was written to {path}; please attach it to a bug report."
