@@ -174,13 +174,19 @@ def intent_commands(fix: PipFix, facts: Facts, target: Target) -> Tuple[List[Com
             )
         return commands, []
     if fix.intent == "reinstall-torchvision-matching":
-        torch_version = str(facts.torch.version.value) if facts.torch.version.is_known else None
-        vision, _ = wheeldata.companions(".".join((torch_version or "").split("+")[0].split(".")[:2]))
-        if not vision:
-            return [], [f"no known torchvision for torch {torch_version or 'unknown'}"]
+        # The rule names the companion it found mismatched (torchaudio for RD142/RD144); torchvision otherwise.
+        names = [n for n in ("torchvision", "torchaudio") if n in fix.packages] or ["torchvision"]
+        torch_version = str(facts.torch.version.value) if facts.torch.version.is_known else installed.get("torch")
+        series = dict(zip(("torchvision", "torchaudio"), wheeldata.companions(".".join((torch_version or "").split("+")[0].split(".")[:2]))))
+        unknown = [n for n in names if not series[n]]
+        if unknown:
+            return [], [f"no known {' or '.join(unknown)} for torch {torch_version or 'unknown'}"]
         return [
-            Command(target.uninstall(["torchvision"]), "remove the mismatched torchvision"),
-            Command(target.install([_pin("torchvision", vision)], _installed_rocm_index(facts)), f"install the torchvision built for torch {torch_version}"),
+            Command(target.uninstall(names), f"remove the mismatched {' and '.join(names)}"),
+            Command(
+                target.install([_pin(n, series[n]) for n in names], _installed_rocm_index(facts)),
+                f"install the {' and '.join(names)} built for torch {torch_version}",
+            ),
         ], []
     if fix.intent == "pin-numpy-1":
         return [Command(target.install(["numpy<2"], None), "torch wheels before 2.3 were compiled against numpy 1.x")], []

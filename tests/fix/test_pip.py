@@ -107,3 +107,18 @@ def test_the_torch_replacement_supersedes_the_old_torchs_torchvision_fix() -> No
     plan = _plan(facts, REPLACE, finding("RD130", make_fix(kind="pip", intent="reinstall-torchvision-matching")))
     installs = [argv for argv in _argv(plan) if "install" in argv and "uninstall" not in argv]
     assert len(installs) == 1 and "torchvision==0.28.*" in installs[0]
+
+
+def test_a_mismatched_torchaudio_is_the_package_reinstalled_not_torchvision() -> None:
+    facts = machine_facts(installed={"torch": "2.5.1+rocm6.2", "torchvision": "0.20.1+rocm6.2", "torchaudio": "2.5.1+cu124"}, torch_rocm="6.2")
+    fix = make_fix(kind="pip", intent="reinstall-torchvision-matching", packages=["torchaudio"])
+    uninstall, install = _argv(_plan(facts, finding("RD142", fix)))
+    assert uninstall[-2:] == ("-y", "torchaudio")
+    assert "torchaudio==2.5.*" in install and not any(a.startswith("torchvision") for a in install)
+    assert "https://download.pytorch.org/whl/rocm6.2" in install
+
+
+def test_a_fix_without_named_packages_reinstalls_torchvision() -> None:
+    facts = machine_facts(installed={"torch": "2.5.1+rocm6.2", "torchvision": "0.19.0"}, torch_rocm="6.2")
+    uninstall, install = _argv(_plan(facts, finding("RD130", make_fix(kind="pip", intent="reinstall-torchvision-matching"))))
+    assert uninstall[-2:] == ("-y", "torchvision") and "torchvision==0.20.*" in install
