@@ -99,7 +99,7 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "rocm-1843-mint-hipcc-cmath-missing-libstdcxx-dev": {"packages"},
     # h37b: a host without PCIe atomics (the PCIe atomics rows above)
     "h37b-02": {"driver", "platform"},
-    "h38a-09": {"platform"},
+    "hartmark-sd-rocm-4-compose-kfd-commented-out": {"platform"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 
