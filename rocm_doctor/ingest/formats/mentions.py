@@ -128,6 +128,14 @@ _SERIES = re.compile(r"\b(?:Radeon\s+)?RX\s?[5-9]000\s+series\b", re.IGNORECASE)
 _COUNT_BEFORE = re.compile(r"(?:(\d{1,2})\s?[x×*]|\b(two|dual|three|four|eight))\s*(?:AMD\s+)?$", re.IGNORECASE)
 _COUNT_WORDS = {"two": 2, "dual": 2, "three": 3, "four": 4, "eight": 8}
 _IGPU = re.compile(r"\b(?:iGPU|APU|integrated (?:GPU|graphics))\b", re.IGNORECASE)
+
+
+def _in_url(text: str, column: int) -> bool:
+    """Whether the word at ``column`` is part of a URL: a repository or page name ("ROCmLibs-for-gfx1103-
+    AMD780M-APU" in likelovewant/ollama-for-amd#124, lmstudio-ai/lmstudio-bug-tracker#32 and
+    likelovewant/ollama-for-amd#26, each linking the library's releases) names no GPU of the machine."""
+    before = text[:column].rsplit(None, 1)
+    return bool(before) and not text[:column][-1:].isspace() and "://" in before[-1]
 _OTHER_VENDOR_BEFORE = re.compile(r"\b(?:intel|nvidia|uhd|iris|arc)\b[^.,;\n]{0,16}$", re.IGNORECASE)
 """``my Intel iGPU``: an integrated GPU that is not AMD's."""
 _CPU = re.compile(
@@ -1323,6 +1331,8 @@ def _name_sightings(block: Block, named: Optional[List[Line]] = None) -> List[Gp
         for match, line in block.scan(_IGPU):
             column = block.column_at(match.start())
             if denied(*paragraph(block, line, column)) or _OTHER_VENDOR_BEFORE.search(line.text[:column]):
+                continue
+            if _in_url(line.text, column):
                 continue
             if keep("igpu", False):
                 out.append(GpuSighting("mention", 0, line, {"integrated": True, "vendor": "AMD", "name": "integrated GPU (" + match.group(0) + ")"}))
