@@ -71,14 +71,24 @@ own patterns embed it."""
 PAST_OR_ELSEWHERE_AFTER = r"\b(?:" + NOT_NOW_OR_HERE + r"|" + EXAMPLE_MARKS + r")\b"
 """The same words looked for after a statement in its sentence, less "for example" (:data:`FOR_EXAMPLE`)."""
 
-_NOT_NOW_BEFORE = PAST_OR_ELSEWHERE + r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS
+ANOTHER_SETUP = (
+    r"\b(?:(?:the|an?|my|any)\s{1,4})?(?:other|another|different|second|separate)\s{1,4}"
+    r"(?:(?:docker|podman)\s{1,4}(?:containers?|images?)|containers?|venvs?|(?:conda|python|virtual)\s{1,4}env(?:ironment)?s?|env(?:ironment)?s?)\b"
+    r"|\bany\s{1,4}(?:docker\s{1,4}|podman\s{1,4})?containers?\b"
+)
+"""Another container, image or Python environment than the one the report is about: "it works in any docker container"
+(on the host it does not: pytorch/pytorch#132987), "I have tried also with my other docker container"
+(henk717/KoboldAI#327), "I used to have a working docker container ..., in this new container ..."
+(Comfy-Org/ComfyUI#6444). Read by :func:`scope_before` and :func:`scope_of` (a fix or an install said of it is not
+this one's); statement patterns leave it out, since a report's error often names the container it ran in."""
+_NOT_NOW_BEFORE = PAST_OR_ELSEWHERE + r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS + r"|" + ANOTHER_SETUP
 _NOW_AGAIN = r"\b(?:now|currently|today)\b"
 """Words that start the current state again after a past or another machine ("Before I was on Ubuntu 22.04,
 now Windows 11", "used to work on 6.1, currently on 6.4")."""
 _CLAUSE = r"(?:(?!" + _NOW_AGAIN + r")[^.!?;\n])"
 _KINDS = (
     (PAST, re.compile(r"\b(?:" + _PAST + r")\b", re.IGNORECASE)),
-    (ELSEWHERE, re.compile(r"\b(?:" + ANOTHERS_MACHINE + r")\b", re.IGNORECASE)),
+    (ELSEWHERE, re.compile(r"\b(?:" + ANOTHERS_MACHINE + r")\b|" + ANOTHER_SETUP, re.IGNORECASE)),
 )
 
 

@@ -42,3 +42,44 @@ def test_past_words_in_an_earlier_sentence_leave_the_next_one_current() -> None:
 def test_a_whole_clause_is_out_of_scope_wherever_its_words_stand() -> None:
     assert scope.scope_of("setting the override fixed it on my other machine") == scope.ELSEWHERE
     assert scope.scope_of("setting the override fixed it") == scope.NOW
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "it works in any docker container",  # pytorch/pytorch#132987: the host is the one that fails
+        "I have tried also with my other docker container",  # henk717/KoboldAI#327
+        "adding myself to the render group fixed it in the other container",
+        "setting the override fixed it in another venv",
+    ],
+)
+def test_another_container_or_environment_is_not_the_one_the_report_is_about(clause: str) -> None:
+    assert scope.scope_of(clause) == scope.ELSEWHERE
+
+
+@pytest.mark.parametrize("clause", ["adding myself to the render group fixed it in the container", "the second image is black"])
+def test_the_container_itself_or_a_second_picture_stays_in_scope(clause: str) -> None:
+    assert scope.scope_of(clause) == scope.NOW
+
+
+def test_a_kernel_release_after_now_is_the_running_one_and_the_one_before_it_is_not() -> None:
+    from ingest_helpers import ingest
+
+    after_now = ingest("I used to run 6.5.0-14-generic, now 6.8.0-45-generic and rocminfo fails.\n").facts.host.kernel_release
+    assert after_now.value == "6.8.0-45-generic"
+    only_past = ingest("I used to run 6.5.0-14-generic and it worked.\n").facts.host.kernel_release
+    assert not only_past.is_known
+
+
+def test_is_available_printed_false_after_a_prefixed_commented_command_is_read() -> None:
+    # ROCm/hip#3465's form: an env prefix before the command and a comment after it, False on the next line
+    said = '```\n$ AMD_LOG_LEVEL=7 python -c "import torch; print(torch.cuda.is_available())" # no extra logs\n{}\n```\n'
+    assert "cuda_unavailable_printed" in set(_contexts(said.format("False")))
+    assert "cuda_unavailable_printed" not in set(_contexts(said.format("True")))
+
+
+def _contexts(text: str) -> list:
+    from ingest_helpers import ingest
+
+    context = ingest(text).facts.symptoms.context
+    return list(context.value) if context.is_known else []

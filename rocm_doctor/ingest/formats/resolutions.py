@@ -148,12 +148,20 @@ _FAILURE = re.compile(
     r"|\bwithout\s{1,4}(?:success|luck|any\s{1,4}(?:effect|change))\b|\bsame\s{1,4}(?:error|result|problem|issue|crash|thing|behaviou?r)\b"
     r"|\b(?:partially|partly|somewhat|temporar\w{1,6}|sometimes|intermittent\w{0,4})\b|\bfor\s{1,4}a\s{1,4}(?:while|bit|moment|day|few\s{1,4}\w{1,10})\b|\bthen\s{1,4}(?:it\s{1,4})?(?:crash|fail|broke|hang|froze)\w{0,3}\b"
     r"|\b(?:fix|work|solv|help|resolv)\w{0,4}\b[^.!?\n]{0,30}\b(?:at\s{1,4}first|initially)\b|\b(?:work\w{0,3}|ran|runs?|running)\b[^.!?\n]{0,60}\buntil\b|\b(?:at\s{1,4}first|initially)\s{1,4}(?:it\s{1,4}|this\s{1,4}|that\s{1,4})?(?:fix|work|solv|help|resolv)\w{0,4}\b|\bfirst\s{1,4}(?:error|problem|issue|crash|exception)\b|\b(?:different|another|new|next|other)\s{1,4}(?:error|problem|issue|crash|exception)\b"
-    r"|\bonly\s{1,4}(?:on|with|using|uses|runs\s{1,4}on)\s{1,4}(?:the\s{1,4})?cpu\b",
+    r"|\bonly\s{1,4}(?:on|with|using|uses|runs\s{1,4}on)\s{1,4}(?:the\s{1,4})?cpu\b"
+    # it runs, but what it makes is broken: "got ComfyUI working again, however all my outputs are black images"
+    # (Comfy-Org/ComfyUI#6444), "runs at full speed, but the model outputs completely corrupted tokens"
+    # (ROCm/TheRock#5579), "exllama running well ..., but ... I only get gibberish as output" (oobabooga/textgen#2840),
+    # "gives a completely garbage output" (ollama/ollama#2720), "produces garbage output" (abetlen/llama-cpp-python#1121)
+    r"|\b(?:but|however|though|yet)\b[^.!?\n]{0,80}?(?:\b(?:corrupt(?:ed)?|garbled|black|blank|garbage|gibberish|nonsense|wrong)\s{1,4}(?:outputs?|images?|pictures?|tokens?|text|results?|frames?)\b"
+    r"|\b(?:outputs?|images?|pictures?|tokens?|text|results?)\s{1,4}(?:is|are|was|were|looks?|comes?\s{1,4}out)\s{1,4}(?:all\s{1,4}|just\s{1,4}|only\s{1,4}|completely\s{1,4}|pure\s{1,4})?(?:black|blank|noise|garbled|garbage|gibberish|nonsense|corrupt(?:ed)?|wrong)\b"
+    r"|\b(?:garbage|gibberish)\b(?!\s{1,4}collect))",
     re.IGNORECASE,
 )
 """Words of a failure or a partial fix anywhere in the clause ("still crashes after", "no luck with", "fixed it at
 first", "fixed the first error", "now I get a different error", "works now, but only on the CPU", "it ran flawlessly
-until the driver update": it stopped then)."""
+until the driver update": it stopped then), or a run whose output is broken after a "but" ("got it to run, but the
+output is garbage", "working again, however all my outputs are black images")."""
 _NOT_ONE_OWN_CHANGE = re.compile(
     r"\b(?:fixed|solved|resolved|addressed)\s{1,4}upstream\b|\bupstream\s{1,4}(?:fix|patch|commit)\b|\b(?:fix|patch)\s{1,4}(?:landed|was\s{1,4}merged|got\s{1,4}merged|is\s{1,4}merged)\b"
     r"|\b(?:fixed|solved|resolved)\s{1,4}in\s{1,4}(?:[\w.+-]{1,30}\s{1,4})?(?:v|b|r)?\d|\bbug\s{1,4}in\s{1,4}(?:py)?torch\b"
