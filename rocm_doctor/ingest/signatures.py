@@ -27,6 +27,14 @@ from rocm_doctor.errors import InputError
 from rocm_doctor.ingest.anchors import pattern_anchors
 from rocm_doctor.ingest.blocks import Block, Line, may_be_wrapped
 from rocm_doctor.ingest.formats.common import DOCUMENT_SAYS, REPORTED_SPEECH, gfx_of, gpu_fields, make_piece
+from rocm_doctor.ingest.scope import (
+    ANOTHERS_MACHINE,
+    EXAMPLE_MARKS,
+    FOR_EXAMPLE,
+    NOT_NOW_OR_HERE,
+    PAST_OR_ELSEWHERE,
+    PAST_OR_ELSEWHERE_AFTER,
+)
 from rocm_doctor.ingest.model import TRUST_HINT, TRUST_SIGNATURE, Absent, GpuSighting, Observation, Piece, SettingSighting
 from rocm_doctor.model.rules import CATEGORIES
 from rocm_doctor.knowledge._tables import source_urls
@@ -69,46 +77,14 @@ STATEMENT = "statement"
 """``scope: statement``: the row's pattern is a statement of the machine's state in the reporter's words,
 read only where the report says it of the current state (:func:`statement_pattern`)."""
 
-_ANOTHERS_MACHINE = (
-    r"(?:(?:other|another|old|second|friend's|friends|colleague's)\s{1,4}(?:machine|pc|computer|laptop|desktop|system|box|setup)"
-    r"|(?:my|a|his|her|their)\s{1,4}(?:friend|colleague|coworker|brother|sister)(?:'s)?|someone\s{1,4}else"
-    r"|(?:but|while|whereas)\s{1,4}(?:on|with|in)\s{1,4}(?:my|the|our)\s{1,4}(?:desktop|laptop|pc|computer|workstation|server|machine)(?!\s{0,4}['`\"])\b)"
-)
-"""Another person or another of the reporter's machines ("my friend's", "my other PC"), or two of the
-reporter's machines set against each other in one sentence ("my laptop has no GPU available, but on the
-desktop it works"): which of them the report is about, the sentence does not say."""
-_FOR_EXAMPLE = r"for\s{1,4}(?:example|instance)"
-"""The words after it are an example (a template's "For example: the GPU is not detected"); the words before it
-are not: "It puts the model in shared memory instead of VRAM.For example, a 13b model ..." (ollama/ollama#7566)
-is the reporter's own instance of what they just said. A parenthesised "e.g." after a statement stays a sign
-of a general description ("When PyTorch is built for another ROCm (e.g. torch+rocm7.0 on ROCm 7.2), ...":
-bitsandbytes-foundation/bitsandbytes#1878), so only these words are left out of the look after a statement."""
-_EXAMPLE_MARKS = r"e\.g(?=\.)|example(?=\s{0,4}:)"
-"""An example's other markers: "e.g." and a label's "Example:"."""
-_EXAMPLE = _EXAMPLE_MARKS + r"|" + _FOR_EXAMPLE
-_NOT_NOW_OR_HERE = (
-    r"used\s{1,4}to|before(?!\s{1,4}(?:[`'\"]|\w{1,20}ing\b))"
-    r"|previously(?!\s{1,4}(?:mentioned|said|stated|noted))|(?<!\bsaid\s)(?<!\bmentioned\s)(?<!\bstated\s)(?<!\bnoted\s)earlier"
-    r"|" + _ANOTHERS_MACHINE + r""
-    r"|(?:do\s{0,4}n'?t|do\s{1,4}not)\s{1,4}think|not\s{1,4}sure\s{1,4}(?:if|whether)|wonder(?:ing)?\s{1,4}(?:if|whether)"
-    r"|(?:" + DOCUMENT_SAYS + r")|(?:" + REPORTED_SPEECH + r")"
-    r"|(?:clear\s{1,4}and\s{1,4}concise\s{1,4})?description\s{1,4}of"
-    r"|describe\s{1,4}(?:the|your|what|how|a)|please\s{1,4}(?:provide|describe|include|explain|list|add)"
-)
-_PAST_OR_ELSEWHERE = r"\b(?:" + _NOT_NOW_OR_HERE + r"|" + _EXAMPLE + r")\b"
-"""Words of a past state, another machine, a doubt ("I don't think it runs on the CPU", "not sure if it
-uses the GPU") or a text retold ("the README says it looks for an NVIDIA GPU", "according to the docs, the
-installer tries to detect an NVIDIA GPU": what a document says about the program, not what it did on this
-machine), or a template's example and instructions left in place ("A clear and concise description of what
-the bug is, e.g. the GPU is not detected", "<!-- Describe the problem ... -->": GitHub's issue-form and
-bug-report templates word their placeholders so; the reporter did not write them about this machine);
-"before" with a gerund or a command is an order of steps
-("I had to set HSA_OVERRIDE_GFX_VERSION before calling `ollama serve`": NixOS/nixpkgs#332446), not the past."""
-PAST_OR_ELSEWHERE = _PAST_OR_ELSEWHERE
-"""The same words for other prose readers (:mod:`rocm_doctor.ingest.formats.resolutions`): a sentence that holds
-them speaks of a past state, another machine or person, a document or a template's example."""
-_PAST_OR_ELSEWHERE_AFTER = r"\b(?:" + _NOT_NOW_OR_HERE + r"|" + _EXAMPLE_MARKS + r")\b"
-"""The same words looked for after a statement in its sentence, less "for example" (:data:`_FOR_EXAMPLE`)."""
+_ANOTHERS_MACHINE = ANOTHERS_MACHINE
+_FOR_EXAMPLE = FOR_EXAMPLE
+_EXAMPLE_MARKS = EXAMPLE_MARKS
+_NOT_NOW_OR_HERE = NOT_NOW_OR_HERE
+_PAST_OR_ELSEWHERE = PAST_OR_ELSEWHERE
+"""The scope words every prose reader shares live in :mod:`rocm_doctor.ingest.scope` (the past, another
+machine or person, a doubt, a document's or another person's words, a template's example)."""
+_PAST_OR_ELSEWHERE_AFTER = PAST_OR_ELSEWHERE_AFTER
 _ANOTHERS_LABEL = r"(?![^\S\n]{0,8}[^\w\n]{0,4}(?:\w{1,20}\s{1,4}){0,3}?" + _ANOTHERS_MACHINE + r"\b[^.!?:\n]{0,40}:)"
 """A line that opens with a label naming another person's or machine ("My friend's laptop: torch.cuda.is_available()
 returns False", "On my other PC: no GPU found"): the statement after the colon is that machine's, though the

@@ -568,3 +568,27 @@ def test_removing_the_override_is_an_env_fix_and_setting_it_a_gfx_override_fix()
 )
 def test_a_success_of_another_program_state_or_person_is_no_resolution(text: str) -> None:
     assert rows(text) == []
+
+
+# --- a run whose output is broken is no fix (Comfy-Org/ComfyUI#6444, ROCm/TheRock#5579, oobabooga/textgen#2840) ---
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I got it to run with HSA_OVERRIDE_GFX_VERSION=10.3.0 but the output is garbage.",
+        "Adding myself to the render group fixed it, however all my outputs are black images.",
+        "Setting HSA_OVERRIDE_GFX_VERSION=10.3.0 made it work, but the model outputs completely corrupted tokens.",
+        "Setting HSA_OVERRIDE_GFX_VERSION=10.3.0 got it working, but I only get gibberish as output.",
+    ],
+)
+def test_a_fix_whose_output_is_then_said_broken_is_no_resolution(text: str) -> None:
+    assert rows(text) == []
+
+
+def test_a_fix_with_a_but_about_something_other_than_broken_output_stays_a_resolution() -> None:
+    assert rows("Setting HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it, but the first run is slow.") == ["override_set"]
+
+
+def test_a_fix_made_in_another_container_is_no_resolution_here() -> None:
+    assert rows("Adding myself to the render group fixed it in the other container.") == []
+    assert rows("Adding myself to the render group fixed it in the container.") == ["render_group"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from rocm_doctor.ingest.signatures import PAST_OR_ELSEWHERE
+from rocm_doctor.ingest.scope import PAST_OR_ELSEWHERE
 
 INSTALL = re.compile(r"\b(?:pip3?|uv|pipx|poetry|pdm)\b|\bLooking\s{1,4}in\s{1,4}indexes\b|\.whl\b|--(?:extra-)?index-url|--find-links", re.IGNORECASE)
 """Words of an install on a line: an installer, pip's index line, a wheel, an index option."""
@@ -31,7 +31,7 @@ _NOT_HERE_OR_NOW = re.compile(
 )
 """A sentence that holds these speaks of a past install, another person's or machine's, a document's or a
 template's example, or instructions for some kind of machine: no install on this machine now (the words the
-prose readers share, :data:`rocm_doctor.ingest.signatures.PAST_OR_ELSEWHERE`)."""
+prose readers share, :data:`rocm_doctor.ingest.scope.PAST_OR_ELSEWHERE`)."""
 _NEGATED_BEFORE = re.compile(r"(?:\b(?:not|never|without|no\s{1,4}longer)|n['\u2019]t)\b(?:\s{1,4}[\w-]{1,20}){0,2}\s{0,4}$", re.IGNORECASE)
 """A negation a word or two before the install or the package ("I did not use pip install ...", "I haven't
 installed rocm-sdk-libraries-gfx1151"): the install was not made."""

@@ -40,7 +40,7 @@ from rocm_doctor.knowledge.cpus import igpu_for_cpu
 from rocm_doctor.ingest.formats.hip_code_objects import BUNDLE_ENTRY_LINE
 from rocm_doctor.ingest.formats.install_log import kept_torch_not_rocm
 from rocm_doctor.knowledge.torch_identity import from_index_url, from_wheel, identify
-from rocm_doctor.ingest.signatures import PAST_OR_ELSEWHERE
+from rocm_doctor.ingest.scope import NOW, scope_before
 
 # ------------------------------------------------------------------ GPUs
 
@@ -471,18 +471,16 @@ def _non_rocm_installs(block: Block) -> List[Tuple[int, int]]:
             if signature.plain is not None and signature.plain.search(line.text) is None:
                 continue
             match = signature.pattern.search(line.text)
-            if match is not None and not _INSTALL_ELSEWHERE_BEFORE.search(line.text[max(0, match.end() - 300) : match.end()]):
+            if match is not None and scope_before(line.text, match.end(), reach=240, span=300) == NOW:
                 found.append((index, match.end()))
     return found
 
 
-_INSTALL_ELSEWHERE_BEFORE = re.compile(
-    r"(?:" + PAST_OR_ELSEWHERE + r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS + r")(?:(?!\bnow\b)[^.!?;\n]){0,240}$", re.IGNORECASE
-)
-"""Words in the sentence up to the told install's end (a row's match may open at the line's start) that put it in the past, on another machine or in another person's or
-a document's words ("Before that, the webui had installed the CUDA version of torch", "on my other machine I installed
-the CUDA version", "someone said the installer downloads the CUDA version"): no install that came after the ROCm
-index on this machine, so the index keeps its flavour (r37b)."""
+# The words in the sentence up to the told install's end (a row's match may open at the line's start) that put it
+# in the past, on another machine or in another person's or a document's words ("Before that, the webui had installed
+# the CUDA version of torch", "on my other machine I installed the CUDA version", "someone said the installer
+# downloads the CUDA version") are :func:`rocm_doctor.ingest.scope.scope_before`'s: no install that came after the
+# ROCm index on this machine, so the index keeps its flavour (r37b).
 
 
 def _install_command_asked_about(text: str, match: "re.Match[str]") -> bool:
@@ -752,16 +750,11 @@ _KERNEL_ANOTHER_STATE = (
 )
 """Words before a kernel release, named by number or with the word "kernel", that make it another state than
 the running one: a past or compared state, what a release ships, another person's or machine's."""
-_KERNEL_ELSEWHERE_BEFORE = re.compile(
-    r"\b(?:friend|colleague|co-?worker|some(?:one|body)\s+else)(?:['\u2019]?s)?\b[^.!?;\n]{0,40}$"
-    r"|\b(?:other|another|second)\s+(?:machine|pc|computer|laptop|desktop|system|box|server)\b[^.!?;\n]{0,40}$"
-    r"|\b(?:used\s+to|previously|last\s+working)\b[^.!?;\n]{0,40}$",
-    re.IGNORECASE,
-)
-"""Another person's or another machine's words, or the past's, before a full kernel release in a sentence ("my friend's PC runs
-6.8.0-45-generic", "on my other machine with 6.11.0-19-generic it works", "I used to run 6.5.0-14-generic": r37b): the scope :data:`_KERNEL_ANOTHER_STATE`
-gives "kernel X" and "X kernel", kept for the full release too (a release uname prints stands on a line of its
-own or after "Linux"/"Kernel:", with no such words)."""
+# A full kernel release said of another person's or machine's, or of the past, in its sentence ("my friend's PC
+# runs 6.8.0-45-generic", "on my other machine with 6.11.0-19-generic it works", "I used to run 6.5.0-14-generic":
+# r37b) is left by :func:`rocm_doctor.ingest.scope.scope_before` (40 characters back): the scope
+# :data:`_KERNEL_ANOTHER_STATE` gives "kernel X" and "X kernel", kept for the full release too (a release uname
+# prints stands on a line of its own or after "Linux"/"Kernel:", with no such words).
 _KERNEL_NOT_NOW_BEFORE = re.compile(
     r"\b(?:work(?:s|ed|ing)?|was\s+fine|not\s+(?:on|with|using|running|under|in|to|the|a|an)|n['\u2019]t\s+(?:use|run)|defaults?|"
     + _KERNEL_ANOTHER_STATE
@@ -1590,19 +1583,14 @@ def _not_this_system(block: Block, line: Line, match: "re.Match[str]") -> bool:
     return bool(_DISTRO_NOT_RUN_BEFORE.search(before)) or bool(_DISTRO_NOT_RUN_AFTER.match(around[end : end + 40]))
 
 
-_WINDOWS_ELSEWHERE_BEFORE = re.compile(r"(?:" + PAST_OR_ELSEWHERE + r")(?:(?!\bnow\b)[^.!?;\n]){0,60}$", re.IGNORECASE)
-"""Words earlier in the sentence that put a Windows named in prose in the past, on another person's or machine's
-side, in a document's or another person's words (the words every statement reader leaves out,
-:data:`rocm_doctor.ingest.signatures.PAST_OR_ELSEWHERE`): "I used to run it on Windows 11, ..." (a setup left),
-"my friend's laptop with Windows 11 runs it" (another person's), "the README says on Windows use ...". A "now"
-after them starts this machine's state again ("before I was on Ubuntu, now on Windows 11")."""
-
-
 def _windows_elsewhere(block: Block, line: Line, match: "re.Match[str]") -> bool:
-    """A Windows named in prose whose sentence says it is not this machine's (:data:`_WINDOWS_ELSEWHERE_BEFORE`);
-    bounded to the 200 characters before it."""
+    """A Windows named in prose whose sentence says it is not this machine's: words earlier in the sentence (at most
+    60 characters before it, :func:`rocm_doctor.ingest.scope.scope_before`) that put it in the past, on another
+    person's or machine's side, in a document's or another person's words: "I used to run it on Windows 11, ..."
+    (a setup left), "my friend's laptop with Windows 11 runs it" (another person's), "the README says on Windows
+    use ...". A "now" after them starts this machine's state again ("before I was on Ubuntu, now on Windows 11")."""
     around, at = paragraph(block, line, block.column_at(match.start()))
-    return bool(_WINDOWS_ELSEWHERE_BEFORE.search(around[max(0, at - 200) : at]))
+    return scope_before(around, at, reach=60, span=200) != NOW
 
 
 def _platform(block: Block) -> List[Observation]:
@@ -1696,7 +1684,7 @@ def _platform(block: Block) -> List[Observation]:
                 continue  # read above as the kernel that worked and the one in use
             if pattern is not _KERNEL and _kernel_word_not_now(block, match, line):
                 continue
-            if pattern is _KERNEL and _KERNEL_ELSEWHERE_BEFORE.search(line.text[max(0, block.column_at(match.start()) - 80) : block.column_at(match.start())]):
+            if pattern is _KERNEL and scope_before(line.text, block.column_at(match.start()), reach=40, span=80) != NOW:
                 continue  # a full release said of another person's or machine's kernel, not uname's line here
             before = line.text[: block.column_at(match.start())]
             if pattern is _LINUX_WORD and _distribution_before(before):

@@ -9,7 +9,7 @@ clauses, keeps a clause that holds a phrase (or follows a label) and a change ro
 out a clause whose scope is not the reporter's own working fix: a negation ("didn't fix it"), a failure
 ("still crashes", "no luck"), a question, advice or a condition ("try X", "X should fix it", "if X
 fixes it"), another person's or machine's experience, the past, a document or a template's example
-(the words :data:`rocm_doctor.ingest.signatures.PAST_OR_ELSEWHERE` and :data:`.common.REPORTED_SPEECH`
+(the words :data:`rocm_doctor.ingest.scope.PAST_OR_ELSEWHERE` and :data:`.common.REPORTED_SPEECH`
 name), and a line quoted from someone else (``> ...`` amid the reporter's own lines).
 
 Each statement becomes ``"<row id>: <clause>"`` in ``symptoms.resolutions``. Linear in the input: the
@@ -28,9 +28,9 @@ from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
 from rocm_doctor.ingest.anchors import pattern_anchors
 from rocm_doctor.ingest.blocks import Block, Line, may_be_wrapped
-from rocm_doctor.ingest.formats.common import DOCUMENT_SAYS, REPORTED_SPEECH, make_piece
+from rocm_doctor.ingest.formats.common import make_piece
 from rocm_doctor.ingest.model import TRUST_PROSE, Observation, Piece
-from rocm_doctor.ingest.signatures import PAST_OR_ELSEWHERE
+from rocm_doctor.ingest.scope import NOW, scope_of
 from rocm_doctor.knowledge._tables import source_urls
 from rocm_doctor.model.rules import CATEGORIES
 
@@ -148,12 +148,20 @@ _FAILURE = re.compile(
     r"|\bwithout\s{1,4}(?:success|luck|any\s{1,4}(?:effect|change))\b|\bsame\s{1,4}(?:error|result|problem|issue|crash|thing|behaviou?r)\b"
     r"|\b(?:partially|partly|somewhat|temporar\w{1,6}|sometimes|intermittent\w{0,4})\b|\bfor\s{1,4}a\s{1,4}(?:while|bit|moment|day|few\s{1,4}\w{1,10})\b|\bthen\s{1,4}(?:it\s{1,4})?(?:crash|fail|broke|hang|froze)\w{0,3}\b"
     r"|\b(?:fix|work|solv|help|resolv)\w{0,4}\b[^.!?\n]{0,30}\b(?:at\s{1,4}first|initially)\b|\b(?:work\w{0,3}|ran|runs?|running)\b[^.!?\n]{0,60}\buntil\b|\b(?:at\s{1,4}first|initially)\s{1,4}(?:it\s{1,4}|this\s{1,4}|that\s{1,4})?(?:fix|work|solv|help|resolv)\w{0,4}\b|\bfirst\s{1,4}(?:error|problem|issue|crash|exception)\b|\b(?:different|another|new|next|other)\s{1,4}(?:error|problem|issue|crash|exception)\b"
-    r"|\bonly\s{1,4}(?:on|with|using|uses|runs\s{1,4}on)\s{1,4}(?:the\s{1,4})?cpu\b",
+    r"|\bonly\s{1,4}(?:on|with|using|uses|runs\s{1,4}on)\s{1,4}(?:the\s{1,4})?cpu\b"
+    # it runs, but what it makes is broken: "got ComfyUI working again, however all my outputs are black images"
+    # (Comfy-Org/ComfyUI#6444), "runs at full speed, but the model outputs completely corrupted tokens"
+    # (ROCm/TheRock#5579), "exllama running well ..., but ... I only get gibberish as output" (oobabooga/textgen#2840),
+    # "gives a completely garbage output" (ollama/ollama#2720), "produces garbage output" (abetlen/llama-cpp-python#1121)
+    r"|\b(?:but|however|though|yet)\b[^.!?\n]{0,80}?(?:\b(?:corrupt(?:ed)?|garbled|black|blank|garbage|gibberish|nonsense|wrong)\s{1,4}(?:outputs?|images?|pictures?|tokens?|text|results?|frames?)\b"
+    r"|\b(?:outputs?|images?|pictures?|tokens?|text|results?)\s{1,4}(?:is|are|was|were|looks?|comes?\s{1,4}out)\s{1,4}(?:all\s{1,4}|just\s{1,4}|only\s{1,4}|completely\s{1,4}|pure\s{1,4})?(?:black|blank|noise|garbled|garbage|gibberish|nonsense|corrupt(?:ed)?|wrong)\b"
+    r"|\b(?:garbage|gibberish)\b(?!\s{1,4}collect))",
     re.IGNORECASE,
 )
 """Words of a failure or a partial fix anywhere in the clause ("still crashes after", "no luck with", "fixed it at
 first", "fixed the first error", "now I get a different error", "works now, but only on the CPU", "it ran flawlessly
-until the driver update": it stopped then)."""
+until the driver update": it stopped then), or a run whose output is broken after a "but" ("got it to run, but the
+output is garbage", "working again, however all my outputs are black images")."""
 _NOT_ONE_OWN_CHANGE = re.compile(
     r"\b(?:fixed|solved|resolved|addressed)\s{1,4}upstream\b|\bupstream\s{1,4}(?:fix|patch|commit)\b|\b(?:fix|patch)\s{1,4}(?:landed|was\s{1,4}merged|got\s{1,4}merged|is\s{1,4}merged)\b"
     r"|\b(?:fixed|solved|resolved)\s{1,4}in\s{1,4}(?:[\w.+-]{1,30}\s{1,4})?(?:v|b|r)?\d|\bbug\s{1,4}in\s{1,4}(?:py)?torch\b"
@@ -184,8 +192,7 @@ _ADVICE_OR_CONDITION = re.compile(
 "I think X fixed it", "trying to fix it"."""
 _QUESTION_START = re.compile(r"^[\W_]{0,6}(?:does|did|do|would|could|should|can|will|is|are|has|have|was|were|any(?:one|body)|how|why|what|which|where)\b", re.IGNORECASE)
 _ELSEWHERE = re.compile(
-    PAST_OR_ELSEWHERE + r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS
-    + r"|\bfor\s{1,4}(?:him|her|them|others|other\s{1,4}(?:people|users)|some(?:one|body|\s{1,4}(?:people|users))|many(?:\s{1,4}people)?|most(?:\s{1,4}people)?|a\s{1,4}lot\s{1,4}of\s{1,4}people|those)\b"
+    r"\bfor\s{1,4}(?:him|her|them|others|other\s{1,4}(?:people|users)|some(?:one|body|\s{1,4}(?:people|users))|many(?:\s{1,4}people)?|most(?:\s{1,4}people)?|a\s{1,4}lot\s{1,4}of\s{1,4}people|those)\b"
     r"|\b(?:a|the|another|that|this)\s{1,4}(?:similar|related|linked|other|different|older)\s{1,4}(?:issue|thread|post|report|discussion)\b"
     r"|\b(?:he|she|they)\s{1,4}(?:fixed|solved|resolved|got|had|made)\b"
     r"|\b(?:said|says|replied|wrote|writes|mentioned|suggested|commented|answered|posted|claimed|reported|told\s{1,4}(?:me|us))\s{1,4}that\b"
@@ -196,7 +203,9 @@ _ELSEWHERE = re.compile(
 """Another person's or machine's experience ("A user on reddit said that ...", "the maintainer replied that ... fixed it
 on his 6700 XT"), another thread's ("I found a similar issue where it was solved
 after disabling the iGPU": pytorch/pytorch#119637), the past, a document, a template's example, or a fix made
-upstream ("Fixed by PR #16308", "fixed in the next release"): no change the reporter made here."""
+upstream ("Fixed by PR #16308", "fixed in the next release"): no change the reporter made here. The words every
+prose reader shares (the past, another machine or person, a document's words: :func:`rocm_doctor.ingest.scope.scope_of`)
+are asked of the scope module; these are the resolution reader's own."""
 _CHANGE_DENIED = re.compile(r"(?:\bwithout|\binstead\s{1,4}of|\brather\s{1,4}than|\bno\s{1,4}need\s{1,4}(?:to|for)|\b(?:do|did)\s{0,4}(?:n't|not)\s{1,4}need\s{1,4}to)\s{1,4}(?:\w{1,20}\s{1,4})?$", re.IGNORECASE)
 """Words right before a change that deny it was made ("now I have it working without disabling the iGPU":
 ROCm/TheRock#5113, "no need to set the override")."""
@@ -224,7 +233,7 @@ def _out_of_scope(clause: str, phrase: Optional["re.Match[str]"], question: bool
         return True
     if phrase is not None and _NEGATED.search(clause, 0, phrase.start()):
         return True
-    return bool(_ADVICE_OR_CONDITION.search(clause) or _ELSEWHERE.search(clause))
+    return bool(_ADVICE_OR_CONDITION.search(clause) or scope_of(clause) != NOW or _ELSEWHERE.search(clause))
 
 
 def _failed_sentences(text: str) -> List[Tuple[int, int]]:
