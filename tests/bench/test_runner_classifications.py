@@ -24,25 +24,42 @@ def test_healthy_tests_are_ok_and_share_one_worker(torch_python: str) -> None:
     assert run.tests["init"].metrics["import_torch_seconds"] > 0
 
 
-def test_zeroed_copy_is_wrong_with_an_all_zeros_verdict(torch_python: str) -> None:
-    run = _run(torch_python, ["copy_integrity"], "zero:copy_integrity/d2h_4KiB_pageable_sync")
-    result = run.tests["copy_integrity"]
+# Faults that leave the worker alive (a wrong result, a Python exception, a skip) in different tests share one
+# worker: each starts torch once (seconds of CPU), and each test below reads its own test's verdict from the run.
+# A crash or a hang ends a worker, so those keep a run of their own.
+_SHARED_RUNS = {
+    "zeroed copy, corrupted gemm, skips": (["copy_integrity", "compute_integrity", "multi_gpu", "compile"],
+                                           "zero:copy_integrity/d2h_4KiB_pageable_sync,corrupt:compute_integrity/gemm_bf16"),
+    "flipped copy, raising gemm": (["copy_integrity", "compute_integrity"],
+                                   "corrupt:copy_integrity/d2h_4KiB_pageable_async,raise:compute_integrity/gemm_fp16"),
+}
+
+
+@pytest.fixture(scope="module")
+def shared_runs(torch_python: str):
+    runs = {name: _run(torch_python, tests, hook) for name, (tests, hook) in _SHARED_RUNS.items()}
+    assert all(run.workers == 1 for run in runs.values())  # nothing in them ended a worker
+    assert surviving_workers() == []
+    return runs
+
+
+def test_zeroed_copy_is_wrong_with_an_all_zeros_verdict(shared_runs) -> None:
+    result = shared_runs["zeroed copy, corrupted gemm, skips"].tests["copy_integrity"]
     assert result.status == "wrong"
     assert result.step == "d2h_4KiB_pageable_sync"
     assert result.metrics["all_zeros"] is True
     assert "zeros" in result.reason
 
 
-def test_flipped_bytes_are_wrong_without_the_zeros_verdict(torch_python: str) -> None:
-    run = _run(torch_python, ["copy_integrity"], "corrupt:copy_integrity/d2h_4KiB_pageable_async")
-    result = run.tests["copy_integrity"]
+def test_flipped_bytes_are_wrong_without_the_zeros_verdict(shared_runs) -> None:
+    result = shared_runs["flipped copy, raising gemm"].tests["copy_integrity"]
     assert result.status == "wrong"
     assert result.metrics["all_zeros"] is False
     assert result.metrics["mismatched"] == 7
 
 
-def test_corrupted_gemm_output_is_wrong(torch_python: str) -> None:
-    run = _run(torch_python, ["compute_integrity"], "corrupt:compute_integrity/gemm_bf16")
+def test_corrupted_gemm_output_is_wrong(shared_runs) -> None:
+    run = shared_runs["zeroed copy, corrupted gemm, skips"]
     assert run.tests["compute_integrity"].status == "wrong"
     assert run.tests["compute_integrity"].step == "gemm_bf16"
 
@@ -101,9 +118,8 @@ def test_silent_exit_mid_test_is_a_crash_with_the_exit_status(torch_python: str)
     assert "exited with status 0 in step gemm_fp16" in result.reason
 
 
-def test_python_exception_is_an_error_with_its_message(torch_python: str) -> None:
-    run = _run(torch_python, ["compute_integrity"], "raise:compute_integrity/gemm_fp16")
-    result = run.tests["compute_integrity"]
+def test_python_exception_is_an_error_with_its_message(shared_runs) -> None:
+    result = shared_runs["flipped copy, raising gemm"].tests["compute_integrity"]
     assert (result.status, result.step) == ("error", "gemm_fp16")
     assert "test hook raised" in result.reason
 
@@ -123,8 +139,8 @@ def test_garbage_on_the_protocol_stream_is_kept_as_noise(torch_python: str) -> N
     assert "[1, 2, 3]" in run.noise
 
 
-def test_tests_that_cannot_run_on_the_cpu_are_skipped_with_a_reason(torch_python: str) -> None:
-    run = _run(torch_python, ["multi_gpu", "compile"])
+def test_tests_that_cannot_run_on_the_cpu_are_skipped_with_a_reason(shared_runs) -> None:
+    run = shared_runs["zeroed copy, corrupted gemm, skips"]
     assert run.tests["multi_gpu"].status == "skipped"
     assert run.tests["multi_gpu"].reason == "the cpu device has no peers"
     assert run.tests["compile"].reason == "not part of the quick level"

@@ -34,15 +34,21 @@ def test_every_line_is_a_record_and_every_start_has_an_outcome(torch_python: str
     assert [r["step"] for r in steps if r["test"] == "init"][::2] == ["import_torch", "device_init", "first_gemm", "first_sdpa"]
 
 
-def test_hello_reports_the_device_and_the_allocator_setting(torch_python: str) -> None:
-    records = _worker_lines(torch_python, "--tests", "compute_integrity")
+@pytest.fixture(scope="module")
+def without_init(torch_python: str) -> list:
+    """One worker (one ``import torch``) for the two tests below: init not requested, then compute and bandwidth."""
+    return _worker_lines(torch_python, "--tests", "compute_integrity,bandwidth")
+
+
+def test_hello_reports_the_device_and_the_allocator_setting(without_init: list) -> None:
+    records = without_init
     hello = next(r for r in records if r["test"] == "_worker")
     assert hello["device"] == "cpu" and hello["expandable_segments"] is False
     assert records[0]["test"] == "setup"  # import timings go under "setup" when init is not requested
 
 
-def test_pinned_copies_are_skipped_on_the_cpu_with_a_reason(torch_python: str) -> None:
-    records = _worker_lines(torch_python, "--tests", "bandwidth")
+def test_pinned_copies_are_skipped_on_the_cpu_with_a_reason(without_init: list) -> None:
+    records = [r for r in without_init if r["test"] == "bandwidth"]
     skipped = [r for r in records if r["status"] == "skipped"]
     assert {r["step"] for r in skipped} == {"h2d_pinned_64MiB", "d2h_pinned_64MiB"}
     assert all(r["reason"] == "the cpu device has no host link to measure" for r in skipped)
