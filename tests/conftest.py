@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
-import pytest
+# Compiled modules are cached under .pytest_cache even where PYTHONDONTWRITEBYTECODE is set (some CI and
+# container images set it): otherwise every xdist worker and every command a test starts compiles the
+# package and pytest rewrites every test module again, about a fifth of a 2-core run's CPU. Nothing is
+# written next to the sources; the commands tests start inherit the same cache.
+if sys.dont_write_bytecode:
+    _PYCACHE = Path(__file__).resolve().parents[1] / ".pytest_cache" / "pycache"
+    sys.pycache_prefix = str(_PYCACHE)
+    sys.dont_write_bytecode = False
+    os.environ["PYTHONPYCACHEPREFIX"] = str(_PYCACHE)
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
-import rocm_doctor.system.live as live
+import pytest  # noqa: E402
+
+import rocm_doctor.system.live as live  # noqa: E402
 
 MACHINES = Path(__file__).parent / "machines"
 """Recorded machines shipped as fixtures (one folder each)."""
