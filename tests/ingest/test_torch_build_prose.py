@@ -147,6 +147,11 @@ NON_ROCM_INSTALL = "non_rocm_torch_install_told"
         "when I got into the webui.bat file it tries to download the nvidia version instead of using the AMD version I believe.",
         "The ComfyUI installer pulled the CUDA build, now it runs on CPU.",
         "the update downloaded the nvidia variant again",
+        # AUTOMATIC1111/stable-diffusion-webui#14994
+        "`torch` is in `requirements.txt`, so when it gets installed, it pulls in the generic one without ROCM support.",
+        # SkafteNicki/dtu_mlops#499
+        "we'll accidentally use the `torch` that `uv` installs on top of the image which does not have ROCm support enabled.",
+        "The torch that the installer downloaded doesn't have HIP support.",
     ],
 )
 def test_an_install_of_a_non_rocm_torch_is_read_in_reporters_words(sentence: str) -> None:
@@ -165,6 +170,12 @@ def test_an_install_of_a_non_rocm_torch_is_read_in_reporters_words(sentence: str
         "a plain pip install would download the CUDA version by default",
         "I installed the cuda version of the toolkit",
         "When you download the CUDA version on an AMD card it falls back to the CPU.",
+        # a GPU or system without ROCm support is the gfx question, not the torch build
+        "I installed torch from the rocm6.2 index but my GPU does not have ROCm support.",
+        "torch installed fine, the RX 580 card lacks ROCm support in 6.x",
+        # what an install would do (ROCm/pytorch#1533's wording) and a negation
+        "running pip install torchaudio would reinstall torch without ROCm support.",
+        "the torch I installed is not without ROCm support, pip list shows +rocm6.2",
     ],
 )
 def test_a_negation_advice_a_toolkit_a_question_or_the_past_is_not_an_install_of_a_non_rocm_torch(sentence: str) -> None:
