@@ -696,3 +696,52 @@ def test_the_ollama_for_amd_fork_is_read_by_its_name(text: str) -> None:
 )
 def test_official_ollama_wanted_on_amd_hardware_is_not_the_fork(text: str) -> None:
     assert "ollama_for_amd_named" not in report_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I unzipped llama-b4730-bin-win-hip-x64-gfx1030 and ran llama-cli",
+        "C:\\Users\\me\\llama-b1254-windows-rocm-gfx103X-x64\\llama-server.exe",
+        "Same on koboldcpp_rocm.exe: Initializing dynamic library: koboldcpp_hipblas.dll",
+    ],
+)
+def test_a_windows_release_of_a_ggml_program_says_the_report_is_from_windows(text: str) -> None:
+    assert "ggml_windows_release_shown" in report_contexts(text)
+    assert ingest(text).facts.host.os.value == "windows"
+
+
+def test_a_linux_release_archive_of_llama_cpp_says_nothing_of_windows() -> None:
+    assert "ggml_windows_release_shown" not in report_contexts("I run llama-b8204-bin-ubuntu-vulkan-x64 on Debian")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I use LM Studio 0.3.22 with the ROCm llama.cpp engine",
+        "LMStudio does not offer the ROCm runtime for my GPU",
+        "lms runtime survey --json",
+    ],
+)
+def test_lm_studio_is_read_by_its_name(text: str) -> None:
+    assert "lm_studio_named" in report_contexts(text)
+
+
+def test_lm_studios_model_folder_is_not_lm_studio() -> None:
+    assert "lm_studio_named" not in report_contexts(".\\llama-cli -m C:\\Users\\me\\.lmstudio\\models\\qwen.gguf")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cmake -B build -DGGML_HIP=ON -DGPU_TARGETS=gfx1151",
+        "cmake -G Ninja -DAMDGPU_TARGETS=gfx1100 -DLLAMA_HIPBLAS=ON ..",
+        "make -j16 LLAMA_HIPBLAS=1 AMDGPU_TARGETS=gfx1032",
+    ],
+)
+def test_a_hip_build_the_reporter_made_is_read(text: str) -> None:
+    assert "ggml_hip_self_build_shown" in report_contexts(text)
+
+
+def test_a_release_archive_is_not_a_build_the_reporter_made() -> None:
+    assert "ggml_hip_self_build_shown" not in report_contexts("llama-b6346-bin-win-hip-radeon-x64 finds the GPU")
