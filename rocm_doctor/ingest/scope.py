@@ -17,6 +17,7 @@ A "now" (or "currently", "today") after the words starts the current state again
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Pattern
 
@@ -92,11 +93,10 @@ _KINDS = (
 )
 
 
+@functools.lru_cache(maxsize=None)
 def _compiled(reach: int) -> Pattern[str]:
-    return _LOOKS.setdefault(reach, re.compile(r"(?:" + _NOT_NOW_BEFORE + r")" + _CLAUSE + r"{0," + str(reach) + r"}$", re.IGNORECASE))
-
-
-_LOOKS: dict = {}
+    """The look back for one reach (the readers use a few fixed ones), compiled once."""
+    return re.compile(r"(?:" + _NOT_NOW_BEFORE + r")" + _CLAUSE + r"{0," + str(reach) + r"}$", re.IGNORECASE)
 
 
 def scope_before(text: str, at: int, reach: int = 240, span: int = 300) -> str:
@@ -110,11 +110,6 @@ def scope_before(text: str, at: int, reach: int = 240, span: int = 300) -> str:
     if found is None:
         return NOW
     return _kind(window, found.start())
-
-
-def not_now(text: str, at: int, reach: int = 240, span: int = 300) -> bool:
-    """What stands at ``at`` is not said of the machine now (:func:`scope_before` is not :data:`NOW`)."""
-    return scope_before(text, at, reach, span) != NOW
 
 
 _ANYWHERE = re.compile(_NOT_NOW_BEFORE, re.IGNORECASE)

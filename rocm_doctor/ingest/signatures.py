@@ -27,14 +27,7 @@ from rocm_doctor.errors import InputError
 from rocm_doctor.ingest.anchors import pattern_anchors
 from rocm_doctor.ingest.blocks import Block, Line, may_be_wrapped
 from rocm_doctor.ingest.formats.common import DOCUMENT_SAYS, REPORTED_SPEECH, gfx_of, gpu_fields, make_piece
-from rocm_doctor.ingest.scope import (
-    ANOTHERS_MACHINE,
-    EXAMPLE_MARKS,
-    FOR_EXAMPLE,
-    NOT_NOW_OR_HERE,
-    PAST_OR_ELSEWHERE,
-    PAST_OR_ELSEWHERE_AFTER,
-)
+from rocm_doctor.ingest.scope import ANOTHERS_MACHINE, PAST_OR_ELSEWHERE, PAST_OR_ELSEWHERE_AFTER
 from rocm_doctor.ingest.model import TRUST_HINT, TRUST_SIGNATURE, Absent, GpuSighting, Observation, Piece, SettingSighting
 from rocm_doctor.model.rules import CATEGORIES
 from rocm_doctor.knowledge._tables import source_urls
@@ -77,15 +70,9 @@ STATEMENT = "statement"
 """``scope: statement``: the row's pattern is a statement of the machine's state in the reporter's words,
 read only where the report says it of the current state (:func:`statement_pattern`)."""
 
-_ANOTHERS_MACHINE = ANOTHERS_MACHINE
-_FOR_EXAMPLE = FOR_EXAMPLE
-_EXAMPLE_MARKS = EXAMPLE_MARKS
-_NOT_NOW_OR_HERE = NOT_NOW_OR_HERE
-_PAST_OR_ELSEWHERE = PAST_OR_ELSEWHERE
-"""The scope words every prose reader shares live in :mod:`rocm_doctor.ingest.scope` (the past, another
-machine or person, a doubt, a document's or another person's words, a template's example)."""
-_PAST_OR_ELSEWHERE_AFTER = PAST_OR_ELSEWHERE_AFTER
-_ANOTHERS_LABEL = r"(?![^\S\n]{0,8}[^\w\n]{0,4}(?:\w{1,20}\s{1,4}){0,3}?" + _ANOTHERS_MACHINE + r"\b[^.!?:\n]{0,40}:)"
+# The scope words every prose reader shares (the past, another machine or person, a doubt, a document's or
+# another person's words, a template's example) live in rocm_doctor.ingest.scope and are imported above.
+_ANOTHERS_LABEL = r"(?![^\S\n]{0,8}[^\w\n]{0,4}(?:\w{1,20}\s{1,4}){0,3}?" + ANOTHERS_MACHINE + r"\b[^.!?:\n]{0,40}:)"
 """A line that opens with a label naming another person's or machine ("My friend's laptop: torch.cuda.is_available()
 returns False", "On my other PC: no GPU found"): the statement after the colon is that machine's, though the
 colon starts a new sentence for :data:`_SENTENCE_START`."""
@@ -94,7 +81,7 @@ _NOT_AN_END = r"(?<=\b[ei]\.[ge])\."
 _IN_SENTENCE = r"(?:[^.!?\n]|[.!?](?=\S)|" + _NOT_AN_END + r")"
 """A character of the same sentence: a full stop, "!" or "?" ends it only before white space ("6.8", "24.04"),
 and not as the last dot of "e.g."."""
-_SENTENCE_TOKEN = r"(?:(?!" + _PAST_OR_ELSEWHERE + r")" + _IN_SENTENCE + r")"
+_SENTENCE_TOKEN = r"(?:(?!" + PAST_OR_ELSEWHERE + r")" + _IN_SENTENCE + r")"
 _REST = r"(?:[^.!?\n]|[.!](?=\S)|" + _NOT_AN_END + r")"
 _SENTENCE_START = r"(?:[^\n]*?(?:(?<!\b[ei]\.[ge])\.|[!?;]|(?<!example):|,\s{0,4}but\b)\s{1,4})?"
 """Where a sentence may start: after its end, or after a label's colon ("Problem: ..."), but not after a
@@ -109,7 +96,7 @@ def statement_pattern(pattern: str, unless_line: Optional[str] = None) -> str:
     PC"), and not on a line that ``unless_line`` matches. A question or past state in another
     sentence of the same line leaves the statement. Linear: the sentence's start is found once per
     boundary, and the first "why" of a sentence is the only one tried."""
-    after = r"(?!" + _REST + r"{0,300}?" + _PAST_OR_ELSEWHERE_AFTER + r")"
+    after = r"(?!" + _REST + r"{0,300}?" + PAST_OR_ELSEWHERE_AFTER + r")"
     why = r"(?:(?!" + _WHY + r")" + _SENTENCE_TOKEN + r")*" + _WHY + _SENTENCE_TOKEN + r"*?(?:" + pattern + r")" + after
     plain = _SENTENCE_TOKEN + r"*?(?:" + pattern + r")(?!" + _REST + r"{0,300}\?)" + after
     guard = r"(?![^\n]*?(?:" + unless_line + r"))" if unless_line else ""

@@ -129,15 +129,19 @@ _COUNT_BEFORE = re.compile(r"(?:(\d{1,2})\s?[x×*]|\b(two|dual|three|four|eight)
 _COUNT_WORDS = {"two": 2, "dual": 2, "three": 3, "four": 4, "eight": 8}
 _IGPU = re.compile(r"\b(?:iGPU|APU|integrated (?:GPU|graphics))\b", re.IGNORECASE)
 
+_OTHER_VENDOR_BEFORE = re.compile(r"\b(?:intel|nvidia|uhd|iris|arc)\b[^.,;\n]{0,16}$", re.IGNORECASE)
+"""``my Intel iGPU``: an integrated GPU that is not AMD's."""
+
 
 def _in_url(text: str, column: int) -> bool:
     """Whether the word at ``column`` is part of a URL: a repository or page name ("ROCmLibs-for-gfx1103-
     AMD780M-APU" in likelovewant/ollama-for-amd#124, lmstudio-ai/lmstudio-bug-tracker#32 and
     likelovewant/ollama-for-amd#26, each linking the library's releases) names no GPU of the machine."""
-    before = text[:column].rsplit(None, 1)
-    return bool(before) and not text[:column][-1:].isspace() and "://" in before[-1]
-_OTHER_VENDOR_BEFORE = re.compile(r"\b(?:intel|nvidia|uhd|iris|arc)\b[^.,;\n]{0,16}$", re.IGNORECASE)
-"""``my Intel iGPU``: an integrated GPU that is not AMD's."""
+    window = text[max(0, column - 300) : column]  # a bounded look back: one slice per match, however long the line
+    before = window.rsplit(None, 1)
+    return bool(before) and not window[-1:].isspace() and "://" in before[-1]
+
+
 _CPU = re.compile(
     r"\b(?:AMD\s+)?(?:Ryzen|Threadripper|Athlon)\b(?:\s*(?:AI|Max\+?|PRO|HX|Z\d|\d|Threadripper))*\s*\d{3,5}[A-Za-z0-9]{0,4}\b"
     r"|\bR[3579]\s+\d{4}[A-Za-z0-9]{0,4}\b",
@@ -471,16 +475,13 @@ def _non_rocm_installs(block: Block) -> List[Tuple[int, int]]:
             if signature.plain is not None and signature.plain.search(line.text) is None:
                 continue
             match = signature.pattern.search(line.text)
+            # a told install in the past, on another machine or in someone's words ("Before that, the webui had
+            # installed the CUDA version", "someone said the installer downloads the CUDA version") came not after
+            # the ROCm index on this machine, so the index keeps its flavour (r37b)
             if match is not None and scope_before(line.text, match.end(), reach=240, span=300) == NOW:
                 found.append((index, match.end()))
     return found
 
-
-# The words in the sentence up to the told install's end (a row's match may open at the line's start) that put it
-# in the past, on another machine or in another person's or a document's words ("Before that, the webui had installed
-# the CUDA version of torch", "on my other machine I installed the CUDA version", "someone said the installer
-# downloads the CUDA version") are :func:`rocm_doctor.ingest.scope.scope_before`'s: no install that came after the
-# ROCm index on this machine, so the index keeps its flavour (r37b).
 
 
 def _install_command_asked_about(text: str, match: "re.Match[str]") -> bool:
@@ -750,11 +751,6 @@ _KERNEL_ANOTHER_STATE = (
 )
 """Words before a kernel release, named by number or with the word "kernel", that make it another state than
 the running one: a past or compared state, what a release ships, another person's or machine's."""
-# A full kernel release said of another person's or machine's, or of the past, in its sentence ("my friend's PC
-# runs 6.8.0-45-generic", "on my other machine with 6.11.0-19-generic it works", "I used to run 6.5.0-14-generic":
-# r37b) is left by :func:`rocm_doctor.ingest.scope.scope_before` (40 characters back): the scope
-# :data:`_KERNEL_ANOTHER_STATE` gives "kernel X" and "X kernel", kept for the full release too (a release uname
-# prints stands on a line of its own or after "Linux"/"Kernel:", with no such words).
 _KERNEL_NOT_NOW_BEFORE = re.compile(
     r"\b(?:work(?:s|ed|ing)?|was\s+fine|not\s+(?:on|with|using|running|under|in|to|the|a|an)|n['\u2019]t\s+(?:use|run)|defaults?|"
     + _KERNEL_ANOTHER_STATE
@@ -1684,8 +1680,11 @@ def _platform(block: Block) -> List[Observation]:
                 continue  # read above as the kernel that worked and the one in use
             if pattern is not _KERNEL and _kernel_word_not_now(block, match, line):
                 continue
+            # a full release said of another person's or machine's kernel, or the past's ("my friend's PC runs
+            # 6.8.0-45-generic", "I used to run 6.5.0-14-generic": r37b), not uname's line here; a release uname
+            # prints stands on a line of its own or after "Linux"/"Kernel:", with no such words
             if pattern is _KERNEL and scope_before(line.text, block.column_at(match.start()), reach=40, span=80) != NOW:
-                continue  # a full release said of another person's or machine's kernel, not uname's line here
+                continue
             before = line.text[: block.column_at(match.start())]
             if pattern is _LINUX_WORD and _distribution_before(before):
                 continue
