@@ -332,7 +332,7 @@ class _Seams:
         for seam in hits[:MAX_SEAMS]:
             first, texts = self._message(self.at[seam])
             joined = " ".join(texts)
-            match = signature.pattern.search(joined)
+            match = _search(signature, joined)
             if match is None or match.end() <= len(texts[0]):
                 continue
             ends, position = [], 0

@@ -253,16 +253,28 @@ def _merge(parts: List[Outcome], truth: Truth) -> Outcome:
     return Outcome(truth, evidence, missing)
 
 
-def evaluate(condition: Dict[str, Any], scope: Scope) -> Outcome:
-    """Evaluate a validated condition; the evidence is what decided the result."""
+def evaluate(condition: Dict[str, Any], scope: Scope, positive: bool = True) -> Outcome:
+    """Evaluate a validated condition; the evidence is what decided the result.
+
+    ``positive`` is False under an odd number of ``not``. A rule whose condition is false gives no finding,
+    so the evidence of a false outcome is read only where a ``not`` turns it true: where the outcome's
+    polarity is positive, an ``all`` stops at its first false part (and under a ``not``, an ``any`` at its
+    first true part); the truth is the same, and every evidence or missing path a finding or an undecided
+    rule shows is still collected whole."""
     if "not" in condition:
-        inner = evaluate(condition["not"], scope)
+        inner = evaluate(condition["not"], scope, not positive)
         flipped = {Truth.TRUE: Truth.FALSE, Truth.FALSE: Truth.TRUE, Truth.UNKNOWN: Truth.UNKNOWN}[inner.truth]
         return Outcome(flipped, inner.evidence, inner.missing)
     if "all" in condition or "any" in condition:
         is_all = "all" in condition
-        parts = [evaluate(part, scope) for part in condition["all" if is_all else "any"]]
         decisive = Truth.FALSE if is_all else Truth.TRUE
+        stop_early = is_all == positive
+        parts = []
+        for part in condition["all" if is_all else "any"]:
+            outcome = evaluate(part, scope, positive)
+            parts.append(outcome)
+            if stop_early and outcome.truth is decisive:
+                break
         if any(p.truth is decisive for p in parts):
             merged = _merge(parts, decisive)
             merged.supported = decisive is Truth.TRUE and any(p.supported for p in parts if p.truth is Truth.TRUE)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, List, Set, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Set, Tuple, Union
 
 from rocm_doctor import __version__
 from rocm_doctor.facts.model import Facts
@@ -147,6 +147,20 @@ def _mentions(node: Any, paths: Tuple[str, ...]) -> bool:
     return False
 
 
+_SECOND_PHASE_OF: Dict[int, Tuple[Any, bool]] = {}
+"""Whether a rule's condition reads a second-phase fact, by the identity of the condition (kept in the entry,
+so that an id is not reused while its entry lives): the same loaded rules judge every report of a run."""
+
+
+def _reads_second_phase(rule: Rule) -> bool:
+    entry = _SECOND_PHASE_OF.get(id(rule.when))
+    if entry is None or entry[0] is not rule.when:
+        if len(_SECOND_PHASE_OF) > 20_000:  # rule sets loaded again and again (tests) do not grow it forever
+            _SECOND_PHASE_OF.clear()
+        entry = _SECOND_PHASE_OF[id(rule.when)] = (rule.when, _mentions(rule.when, SECOND_PHASE))
+    return entry[1]
+
+
 def explained_by(rule: Rule) -> List[str]:
     """The signature ids a finding of ``rule`` explains: those its condition tests and its ``explains``."""
     return _signatures_in(rule.when) + list(rule.explains)
@@ -194,8 +208,8 @@ def judge(rules: Iterable[Rule], facts: Facts, derived: DerivedValues) -> CheckR
     findings: List[Finding] = []
     undecided: List[Undecided] = []
     crashes: List[Crash] = list(facts.meta.crashes)
-    first = [r for r in rules if not _mentions(r.when, SECOND_PHASE)]
-    second = [r for r in rules if _mentions(r.when, SECOND_PHASE)]
+    first = [r for r in rules if not _reads_second_phase(r)]
+    second = [r for r in rules if _reads_second_phase(r)]
     _judge_all(first, facts, derived, findings, undecided, crashes)
     if second:
         by_id = {r.id: r for r in first}

@@ -76,12 +76,12 @@ def _fact_value_annotation(annotation: Any) -> Optional[Any]:
     return None
 
 
-def _walk(cls: Type[BaseModel], segments: List[str], obj: Any, prefix: str) -> Tuple[PathInfo, Any]:
-    """Follow ``segments`` through model class ``cls`` (and instance ``obj`` when given).
-
-    Returns what the path names and the object found (a Fact, a plain value, or the
-    dict fact plus the key). Raises PathError for a path the model does not have.
-    """
+@lru_cache(maxsize=None)
+def _plan(cls: Type[BaseModel], segments: Tuple[str, ...], prefix: str) -> Tuple[PathInfo, int, Optional[str]]:
+    """What ``segments`` name under model class ``cls``: the path's info, how many leading segments are
+    model fields to follow on an instance, and the key inside a dict fact (or None). Cached: the models
+    do not change at run time, and judging resolves the same few hundred paths for every rule and GPU.
+    Raises PathError for a path the model does not have."""
     walked = prefix
     for position, segment in enumerate(segments):
         field = cls.model_fields.get(segment)
@@ -89,25 +89,36 @@ def _walk(cls: Type[BaseModel], segments: List[str], obj: Any, prefix: str) -> T
             raise PathError(f"'{walked}' has no field '{segment}'" if walked else f"no fact section '{segment}'")
         walked = f"{walked}.{segment}" if walked else segment
         annotation = field.annotation
-        obj = getattr(obj, segment) if obj is not None else None
         rest = segments[position + 1 :]
         value_annotation = _fact_value_annotation(annotation)
         if value_annotation is not None:
             value_type = _type_name(value_annotation)
             if not rest:
-                return PathInfo("fact", value_type), obj
+                return PathInfo("fact", value_type), position + 1, None
             if value_type != "dict":
                 raise PathError(f"'{walked}' is not a dict fact, so '{'.'.join(rest)}' cannot follow it")
             item_type = _type_name(typing.get_args(value_annotation)[1]) if typing.get_args(value_annotation) else None
-            return PathInfo("key", item_type), (obj, ".".join(rest))
+            return PathInfo("key", item_type), position + 1, ".".join(rest)
         if isinstance(annotation, type) and issubclass(annotation, Section):
             cls = annotation
             continue
         value_type = _type_name(annotation)
         if rest or value_type in (None, "list", "dict"):
             raise PathError(f"'{walked}' is not a fact a rule can read")
-        return PathInfo("plain", value_type), obj
+        return PathInfo("plain", value_type), position + 1, None
     raise PathError(f"'{walked}' is a section, not a fact; name one of its fields")
+
+
+def _walk(cls: Type[BaseModel], segments: List[str], obj: Any, prefix: str) -> Tuple[PathInfo, Any]:
+    """Follow ``segments`` through model class ``cls`` (and instance ``obj`` when given).
+
+    Returns what the path names and the object found (a Fact, a plain value, or the
+    dict fact plus the key). Raises PathError for a path the model does not have.
+    """
+    info, fields, key = _plan(cls, tuple(segments), prefix)
+    for segment in segments[:fields]:
+        obj = getattr(obj, segment) if obj is not None else None
+    return info, ((obj, key) if key is not None else obj)
 
 
 def _derived_info(path: str, scope_name: str) -> Optional[PathInfo]:
