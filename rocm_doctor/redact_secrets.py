@@ -20,7 +20,9 @@ Everything removed becomes :data:`SECRET`. What is removed and what is kept: ``d
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, List, Optional, Pattern, Set, Tuple
+from typing import Any, Callable, Dict, List, Optional, Pattern, Set, Tuple
+
+from rocm_doctor.anchors import pattern_anchors
 
 SECRET = "<secret>"
 
@@ -233,6 +235,29 @@ def _token_runs(value: str) -> List[str]:
             and (any(c.isdigit() for c in run) or (any(c.isupper() for c in run) and any(c.islower() for c in run)))]
 
 
+class _Words:
+    """A text being redacted, with its lower-case form: a pattern whose literal words (:func:`pattern_anchors`)
+    are not in it cannot match, and is not run (twenty-odd token shapes over every string of a report cost
+    most of its CPU; ``str.find`` is a C loop). A case-insensitive pattern on non-ASCII text is always run:
+    Unicode case folding can match letters whose lower-case form is not the pattern's."""
+
+    def __init__(self, value: str) -> None:
+        self.value = value
+        self.lower = value.lower()
+        self.ascii = value.isascii()
+
+    def changed(self, value: str) -> str:
+        if value != self.value:
+            self.value, self.lower, self.ascii = value, value.lower(), value.isascii()
+        return value
+
+    def sub(self, pattern: Pattern[str], replace: Callable[["re.Match[str]"], str]) -> str:
+        words = pattern_anchors(pattern.pattern)
+        if words is not None and (self.ascii or not pattern.flags & re.IGNORECASE) and not any(w in self.lower for w in words):
+            return self.value
+        return self.changed(pattern.sub(replace, self.value))
+
+
 class SecretRedactor:
     """Credentials -> :data:`SECRET`, in text and in data (a mapping's value under a secret name whole).
 
@@ -243,6 +268,10 @@ class SecretRedactor:
 
     def __init__(self) -> None:
         self.grams: Set[str] = set()
+        self._done: Dict[str, str] = {}
+        """Texts already redacted while :attr:`grams` had the size in :attr:`_done_at`: a report's data repeats
+        the same keys and values thousands of times, and only a learned piece can change a text's result."""
+        self._done_at = 0
 
     def _found(self, value: str) -> None:
         for run in _token_runs(value):
@@ -280,15 +309,28 @@ class SecretRedactor:
         return "".join(out)
 
     def text(self, value: str) -> str:
+        if len(self.grams) != self._done_at:
+            self._done.clear()
+            self._done_at = len(self.grams)
+        done = self._done.get(value)
+        if done is None:
+            done = self._text(value)
+            if len(self.grams) == self._done_at and len(value) <= 4096:
+                self._done[value] = done
+        return done
+
+    def _text(self, value: str) -> str:
         value = _private_keys(value, self._found)
-        value = _URL_CREDENTIALS.sub(lambda m: self._shape(m) + "@", value)
-        value = _AUTHORIZATION.sub(self._header, value)
-        value = _values_after(_FLAG, value, _flag_name, self._found)
-        value = _values_after(_ASSIGNMENT, value, is_secret_name, self._found)
+        if "://" in value:  # the look-behind every match starts after
+            value = _URL_CREDENTIALS.sub(lambda m: self._shape(m) + "@", value)
+        words = _Words(value)
+        value = words.sub(_AUTHORIZATION, self._header)
+        value = words.changed(_values_after(_FLAG, value, _flag_name, self._found))
+        value = words.changed(_values_after(_ASSIGNMENT, value, is_secret_name, self._found))
         for _kind, pattern in SHAPES:
-            value = pattern.sub(self._shape, value)
-        value = _FRAGMENT.sub(self._fragment, value)
-        value = _AWS_FRAGMENT.sub(self._aws_fragment, value)
+            value = words.sub(pattern, self._shape)
+        value = words.sub(_FRAGMENT, self._fragment)
+        value = words.sub(_AWS_FRAGMENT, self._aws_fragment)
         value = _RANDOM_RUN.sub(self._random, value)
         return self._pieces(value)
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Dict, Iterator, List, Optional, Tuple
 
-from rocm_doctor.ingest.anchors import pattern_anchors
+from rocm_doctor.anchors import pattern_anchors
 
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _DETAILS_OPEN = re.compile(r"^\s*<details\b[^>]*>", re.IGNORECASE)
@@ -151,7 +151,7 @@ class Block:
 
     def can_hold(self, pattern: "re.Pattern[str]") -> bool:
         """False when the block holds none of the words every match of ``pattern`` contains
-        (:mod:`rocm_doctor.ingest.anchors`): then no scan is needed."""
+        (:mod:`rocm_doctor.anchors`): then no scan is needed."""
         words = pattern_anchors(pattern.pattern)
         return words is None or any(word in self.lower for word in words)
 
@@ -177,7 +177,7 @@ class Block:
     def scan(self, pattern: "re.Pattern[str]") -> Iterator[Tuple["re.Match[str]", Line]]:
         """Every match of ``pattern`` in :attr:`text` with the line it starts on.
 
-        A pattern with anchors (:mod:`rocm_doctor.ingest.anchors`) is not run at all when the block
+        A pattern with anchors (:mod:`rocm_doctor.anchors`) is not run at all when the block
         holds none of them, and only on the lines that hold one when those are few; a match then
         ends with its line.
         """

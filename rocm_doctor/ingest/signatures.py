@@ -24,7 +24,7 @@ from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Pattern, Tupl
 
 from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
-from rocm_doctor.ingest.anchors import pattern_anchors
+from rocm_doctor.anchors import pattern_anchors
 from rocm_doctor.ingest.blocks import Block, Line, may_be_wrapped
 from rocm_doctor.ingest.formats.common import DOCUMENT_SAYS, REPORTED_SPEECH, gfx_of, gpu_fields, make_piece
 from rocm_doctor.ingest.scope import ANOTHERS_MACHINE, PAST_OR_ELSEWHERE, PAST_OR_ELSEWHERE_AFTER

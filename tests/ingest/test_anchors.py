@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rocm_doctor.ingest import ingest_text
-from rocm_doctor.ingest.anchors import anchors
+from rocm_doctor.anchors import anchors
 from rocm_doctor.ingest.blocks import split_blocks
 from rocm_doctor.ingest.signatures import match_block, signatures
 
@@ -144,3 +144,20 @@ def test_every_string_a_reader_pattern_matches_holds_one_of_its_anchors(pattern,
 @pytest.mark.parametrize("pattern, expected", [(r"caf\xe9 ok", ["caf"]), (r"\u00e9tat", ["tat"]), (r"\N{BULLET} item", [" item"])])
 def test_character_escapes_are_one_character_not_their_letters(pattern: str, expected: list) -> None:
     assert anchors(pattern) == expected
+
+
+def _secret_patterns() -> list:
+    """The redactor's token shapes that it runs only where their anchors are (``redact_secrets._Words``)."""
+    import rocm_doctor.redact_secrets as secrets
+
+    shapes = [pattern for _kind, pattern in secrets.SHAPES] + [secrets._AUTHORIZATION, secrets._FRAGMENT, secrets._AWS_FRAGMENT]
+    return [p for p in shapes if anchors(p.pattern) is not None]
+
+
+@pytest.mark.parametrize("pattern", _secret_patterns(), ids=lambda p: p.pattern[-40:])
+@settings(max_examples=DRAWS, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_every_token_a_secret_shape_matches_holds_one_of_its_anchors(pattern, data) -> None:
+    text = data.draw(st.from_regex(pattern))
+    words = anchors(pattern.pattern)
+    assert pattern.search(text) is None or any(word in text.lower() for word in words), (text, words)

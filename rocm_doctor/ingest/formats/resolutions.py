@@ -26,7 +26,7 @@ from typing import Any, Dict, List, Optional, Pattern, Tuple
 
 from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
-from rocm_doctor.ingest.anchors import pattern_anchors
+from rocm_doctor.anchors import pattern_anchors
 from rocm_doctor.ingest.blocks import Block, Line, may_be_wrapped
 from rocm_doctor.ingest.formats.common import make_piece
 from rocm_doctor.ingest.model import TRUST_PROSE, Observation, Piece
