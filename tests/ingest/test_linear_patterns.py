@@ -70,7 +70,7 @@ SHAPES: Dict[str, Callable[[int], str]] = {
 """Adversarial texts by name: each makes a text of the length it is given."""
 
 
-MATCHED_AT_A_POSITION = (signatures._SOLVED_AFTER, mentions._SENTENCE_ASKS, mentions._RESOLUTION_NOT_RUN_AFTER)
+MATCHED_AT_A_POSITION = (signatures._SOLVED_AFTER, mentions._SENTENCE_ASKS, mentions._RESOLUTION_NOT_RUN_AFTER, mentions._TORCH_OBJECT)
 """Precompiled patterns the readers only ever call ``.match(text, position)`` on (a bounded look at the rest of a
 sentence after a message or a mention): read at one position, not searched through a text. The inventory sees
 which patterns ``re.match`` compiles, not which methods a precompiled pattern is called with, so these are named
@@ -81,13 +81,54 @@ def _key(pattern: "re.Pattern[str]") -> Tuple[str, int]:
     return pattern.pattern, pattern.flags & ~re.UNICODE
 
 
+REPRESENTATIVE_OWN = r"\bthe\s{1,4}gpu\b"
+REPRESENTATIVE_GUARD = r"\bexample\b"
+"""The row pattern and ``unless_line`` guard the statement wrapper is timed with."""
+
+
+def _statement_wrappers() -> Tuple[set, List[Tuple[str, int, str, bool]]]:
+    """The statement signatures' wrapped patterns (dropped from the sweep) and the wrapper itself (timed once).
+
+    :func:`signatures.statement_pattern` tries the row's own pattern once at each position of each sentence, and
+    its ``unless_line`` guard once, searched from the line's start: beyond its own scope words it costs what the
+    own pattern and the guard cost searched through the text, and every own pattern (``Signature.plain``) and
+    guard is in the inventory and swept on its own (pinned below). So the wrapper is timed with a representative
+    own pattern, with and without a guard, instead of once per row (38 rows of about half a second of CPU each)."""
+    rows = [s for s in signatures.signatures() if s.plain is not None]
+    wrapped = {_key(s.pattern) for s in rows}
+    timed = [(signatures.statement_pattern(REPRESENTATIVE_OWN, guard), re.IGNORECASE, "statement wrapper", False)
+             for guard in (None, REPRESENTATIVE_GUARD)]
+    return wrapped, timed
+
+
+def _guard_of(signature) -> object:
+    from rocm_doctor.data import load_table
+
+    rows = {str(r["id"]): r for r in load_table(signatures.TABLE)["signatures"]}
+    guard = rows[signature.id].get("unless_line")
+    return str(guard) if guard else None
+
+
 @pytest.fixture(scope="module")
 def patterns() -> List[Tuple[str, int, str, bool]]:
     out = subprocess.run([sys.executable, str(_INVENTORY)], capture_output=True, text=True, timeout=120, check=True)
     found = [tuple(row) for row in json.loads(out.stdout)]
     assert len(found) > 100, "the inventory lost the readers' patterns"
     at_a_position = {_key(p) for p in MATCHED_AT_A_POSITION}
-    return [(source, flags, where, anchored or (source, flags) in at_a_position) for source, flags, where, anchored in found]  # type: ignore[misc]
+    wrapped, wrappers = _statement_wrappers()
+    kept = [(source, flags, where, anchored or (source, flags) in at_a_position)
+            for source, flags, where, anchored in found if (source, flags & ~re.UNICODE) not in wrapped]
+    assert len(kept) < len(found), "the statement rows' wrapped patterns were not found in the inventory"
+    return kept + wrappers  # type: ignore[operator]
+
+
+def test_every_statement_rows_own_pattern_and_guard_is_swept_on_its_own(patterns) -> None:
+    listed = {(source, flags & ~re.UNICODE) for source, flags, _, _ in patterns}
+    for row in (s for s in signatures.signatures() if s.plain is not None):
+        assert _key(row.plain) in listed, row.id
+        guard = _guard_of(row)
+        if guard is not None:
+            assert (guard, re.IGNORECASE) in listed, row.id
 
 
 def test_the_patterns_read_at_a_position_are_in_the_inventory(patterns) -> None:
