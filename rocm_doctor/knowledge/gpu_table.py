@@ -9,7 +9,8 @@ Public API (used by the GPU gatherer, the rules' derived facts and the fixes):
 
 * :func:`lookup_pci` -- the :class:`GpuModel` of an AMD PCI device id, or None;
 * :func:`models_for_gfx` -- every table row of a gfx target;
-* :func:`model_for_name` -- the row a marketing name (``RX 6700 XT``, lspci's ``Navi 22 [...]``) names;
+* :func:`model_for_name` -- the row a marketing name (``RX 6700 XT``, a ``names`` entry such as ``Radeon 660M``,
+  lspci's ``Navi 22 [...]``) names;
 * :func:`family_of` -- ``rdna3``, ``cdna3`` ... for a gfx target, or None;
 * :func:`gfx_from_target_version` / :func:`target_version_from_gfx`;
 * :func:`override_string` -- ``gfx1030`` -> ``"10.3.0"``; :func:`gfx_from_override`;
