@@ -9,7 +9,8 @@ Public API (used by the GPU gatherer, the rules' derived facts and the fixes):
 
 * :func:`lookup_pci` -- the :class:`GpuModel` of an AMD PCI device id, or None;
 * :func:`models_for_gfx` -- every table row of a gfx target;
-* :func:`model_for_name` -- the row a marketing name (``RX 6700 XT``, lspci's ``Navi 22 [...]``) names;
+* :func:`model_for_name` -- the row a marketing name (``RX 6700 XT``, a ``names`` entry such as ``Radeon 660M``,
+  lspci's ``Navi 22 [...]``) names;
 * :func:`family_of` -- ``rdna3``, ``cdna3`` ... for a gfx target, or None;
 * :func:`gfx_from_target_version` / :func:`target_version_from_gfx`;
 * :func:`override_string` -- ``gfx1030`` -> ``"10.3.0"``; :func:`gfx_from_override`;
@@ -19,7 +20,7 @@ Public API (used by the GPU gatherer, the rules' derived facts and the fixes):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Dict, List, Optional, Tuple, Union
 
@@ -271,6 +272,33 @@ def models_for_codename(name: str) -> Tuple[GpuModel, ...]:
 
 
 @lru_cache(maxsize=1)
+def _named() -> Tuple[Tuple[str, GpuModel], ...]:
+    """The ``names`` rows: (marketing name, the device row it names), in table order.
+
+    A row names a device of ``devices`` by its id and lists more names that device is sold as (libdrm's
+    amdgpu.ids); the gfx target and whether it is integrated come from the device row, never from here.
+    """
+    data = load_table(TABLE)
+    where = f"rules/data/{TABLE}.yaml"
+    devices = _models()[0]
+    out: List[Tuple[str, GpuModel]] = []
+    for index, row in enumerate(data.get("names") or []):
+        if not isinstance(row, dict) or not row.get("id") or not isinstance(row.get("names"), list) or not row["names"]:
+            raise InputError(f"{where}: names[{index}] needs id and a list of names")
+        if source_urls(row.get("source")) is None:
+            raise InputError(f"{where}: names[{index}].source must be a public URL or a list of them")
+        model = devices.get(normalize_device_id(str(row["id"])) or "")
+        if model is None:
+            raise InputError(f"{where}: names[{index}].id '{row['id']}' is not a row of devices")
+        for name in row["names"]:
+            if not isinstance(name, str) or name_key(name) is None:
+                raise InputError(f"{where}: names[{index}]: {name!r} is not a product name with a number")
+            # the device row's gfx, integrated and source, under the name it is sold as
+            out.append((name, replace(model, product=name, source=" ".join([model.source, *source_urls(row["source"])]))))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1)
 def _name_index() -> Dict[str, List[GpuModel]]:
     index: Dict[str, List[GpuModel]] = {}
     for model in _models()[0].values():
@@ -278,6 +306,10 @@ def _name_index() -> Dict[str, List[GpuModel]]:
             key = name_key(variant)
             if key is not None:
                 index.setdefault(key, []).append(model)
+    # A name sold on two chips (libdrm: "RX 6750 GRE 12GB" is Navi 22, "10GB" Navi 23) gets both rows here, so
+    # that model_for_name gives none for it.
+    for name, model in _named():
+        index.setdefault(str(name_key(name)), []).append(model)
     return index
 
 

@@ -121,3 +121,60 @@ def test_a_longer_code_name_hides_the_shorter_one_inside_it():
 
 def test_code_names_and_product_names_must_agree():
     assert gpu_table.model_for_name("Navi 21 / RX 6700 XT") is None
+
+
+LIBDRM_IDS = "https://gitlab.freedesktop.org/mesa/drm/-/blob/libdrm-2.4.131/data/amdgpu.ids"
+
+
+def test_every_sold_as_name_cites_libdrm_at_a_tag_and_names_a_device_row():
+    table = load_table("gpus")
+    devices = {row["id"] for row in table["devices"]}
+    assert table["names"]
+    for row in table["names"]:
+        assert row["id"] in devices, row
+        assert LIBDRM_IDS in row["source"], row
+
+
+@pytest.mark.parametrize(
+    "name, gfx, integrated",
+    [("Radeon 660M", "gfx1035", True), ("AMD Radeon(TM) 660M Graphics", "gfx1035", True), ("RX 6700M", "gfx1031", False),
+     ("AMD Radeon RX 7650 GRE", "gfx1102", False), ("Radeon 8040S", "gfx1151", True), ("AMD Custom GPU 0405", "gfx1033", True),
+     ("Steam Deck", "gfx1033", True), ("RX 6550M", "gfx1034", False), ("RX 7700", "gfx1101", False),
+     ("RX 6650M XT", "gfx1032", False), ("RX 5300M", "gfx1012", False), ("RX 6750 GRE 12GB", "gfx1031", False),
+     ("RX 6750 GRE 10GB", "gfx1032", False)],
+)
+def test_names_libdrm_sells_a_device_as_give_that_device_rows_gfx(name, gfx, integrated):
+    model = gpu_table.model_for_name(name)
+    assert (model.gfx, model.integrated) == (gfx, integrated)
+
+
+@pytest.mark.parametrize("name", ["RX 6750 GRE", "AMD Radeon RX 5600M", "Radeon Pro 5600M"])
+def test_a_name_sold_on_chips_of_two_targets_gives_no_gfx(name):
+    # libdrm: RX 6750 GRE is 73df (Navi 22) as 12GB and 73ff (Navi 23) as 10GB; RX 5600M is 731f (Navi 10), Pro 5600M 7360 (Navi 12)
+    assert gpu_table.model_for_name(name) is None
+
+
+@pytest.mark.parametrize(
+    "name, gfx",
+    [("GTX 660M", None), ("RTX 3060M", None), ("Radeon 6600M", "gfx1032"), ("RX 7650", None), ("RX 7600", "gfx1102"),
+     ("RX 7700 XT", "gfx1101"), ("RX 7700S", "gfx1102"), ("RX 6700", "gfx1031"), ("RX 6650 XT", "gfx1032"), ("Radeon 680M", "gfx1035")],
+)
+def test_a_sold_as_name_is_matched_whole_never_inside_a_neighbouring_name(name, gfx):
+    model = gpu_table.model_for_name(name)
+    assert (model.gfx if model else None) == gfx
+
+
+def test_a_sold_as_name_of_a_device_the_table_lacks_is_refused(monkeypatch):
+    table = dict(load_table("gpus"))
+    table["names"] = [{"id": "abcd", "names": ["Radeon 999M"], "source": LIBDRM_IDS}]
+    monkeypatch.setattr(gpu_table, "load_table", lambda name: table)
+    for cached in (gpu_table._models, gpu_table._named, gpu_table._name_index, gpu_table.model_for_name):
+        cached.cache_clear()
+    try:
+        with pytest.raises(Exception, match="not a row of devices"):
+            gpu_table._named()
+        assert gpu_table.model_for_name("Radeon 999M") is None  # a broken table never breaks reading
+    finally:
+        monkeypatch.undo()
+        for cached in (gpu_table._models, gpu_table._named, gpu_table._name_index, gpu_table.model_for_name):
+            cached.cache_clear()

@@ -88,7 +88,10 @@ GPU_NAME_PATTERNS = [
     # Polaris and Vega workstation cards: "Radeon Pro WX 7100", "WX9100" (pci.ids 67c4, 6861) (h35g)
     re.compile(r"\b(?:Radeon\s+)?(?:PRO\s+)?WX\s?-?(\d{4})\b", re.IGNORECASE),
     re.compile(r"\bR9700\b"),
-    re.compile(r"(?<![\w.])(\d{3}M|80[456]0S)\b"),
+    # An APU's graphics by its number ("780M", "660M"); not NVIDIA's laptop parts of the same numbers (pci.ids
+    # https://github.com/pciutils/pciids/blob/006181e2c5d5b9a3b57d252aa5b3d827971d41a9/pci.ids: 0fd4 "GeForce GTX 660M",
+    # 119f "GeForce GTX 780M", 11a0 "GeForce GTX 680M", 1292 "GeForce GT 740M"; GeForce 840M/940M have no GTX).
+    re.compile(r"(?<![\w.])(?<!(?i:gtx) )(?<!(?i:gt) )(?<!(?i:gtx))(?<!(?i:geforce) )(\d{3}M|80[456]0S)\b"),
 ]
 _NVIDIA_NUMBER = r"(?:[1-5]0[5-9]0|16[56]0|[79][5-8]0)"
 """GeForce model numbers (GTX 950-980, 1050-1080, 1650/1660, RTX 2050-5090): none is an AMD model's (RX 5500-7900,
