@@ -67,7 +67,7 @@ a ``?`` as required, or a lookaround's words as required, still fails dozens of 
 
 
 @pytest.mark.parametrize("signature", _ANCHORED, ids=lambda s: s.id)
-@settings(max_examples=DRAWS, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=DRAWS, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much], database=None)
 @given(data=st.data())
 def test_every_string_a_signature_matches_holds_one_of_its_anchors(signature, data) -> None:
     # a statement's sentence-scope wrapper only narrows where its own pattern matches, and the search
@@ -133,7 +133,7 @@ def test_the_readers_have_many_anchored_patterns_to_check() -> None:
 
 
 @pytest.mark.parametrize("pattern", _READER_PATTERNS, ids=lambda p: p.pattern[:40])
-@settings(max_examples=DRAWS, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=DRAWS, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 @given(data=st.data())
 def test_every_string_a_reader_pattern_matches_holds_one_of_its_anchors(pattern, data) -> None:
     text = data.draw(st.from_regex(pattern))
@@ -155,7 +155,7 @@ def _secret_patterns() -> list:
 
 
 @pytest.mark.parametrize("pattern", _secret_patterns(), ids=lambda p: p.pattern[-40:])
-@settings(max_examples=DRAWS, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=DRAWS, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 @given(data=st.data())
 def test_every_token_a_secret_shape_matches_holds_one_of_its_anchors(pattern, data) -> None:
     text = data.draw(st.from_regex(pattern))
