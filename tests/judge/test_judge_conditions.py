@@ -184,3 +184,34 @@ def test_valid_paths_lists_model_fields_dict_keys_agent_fields_and_derived_facts
                  "rocm.tools.rocminfo", "derived.has_amd_gpu", "gpu.is_amd"):
         assert path in listed, path
     assert "gpus.agents" not in listed and "torch.live" not in listed
+
+
+def _outcome(make_facts, condition: Dict[str, Any], change: Dict[str, Any]):
+    facts = make_facts(change)
+    validate(condition, for_each_gpu=False)
+    return evaluate(condition, Scope(facts, DerivedValues(facts)))
+
+
+def test_a_not_over_a_false_all_shows_the_evidence_of_every_false_part(make_facts) -> None:
+    # An "all" stops at its first false part only where a false outcome is discarded; under a "not" it turns true
+    # and its evidence is what a finding shows, so every false part is still read.
+    change = {"torch": {"version": STATUS_FACTS["known"]}, "python": {"version": fact("3.12.3")}}
+    both_false = {"all": [{"fact": "torch.version", "eq": "x"}, {"fact": "python.version", "eq": "y"}]}
+    outcome = _outcome(make_facts, {"not": both_false}, change)
+    assert outcome.truth is T
+    assert [path for path, _ in outcome.evidence] == ["torch.version", "python.version"]
+
+
+def test_an_all_that_stops_at_a_false_part_has_the_truth_of_reading_every_part(make_facts) -> None:
+    change = {"torch": {"version": STATUS_FACTS["unknown"]}, "python": {"version": fact("3.12.3")}}
+    unknown_then_false = {"all": [{"fact": "torch.version", "eq": "x"}, {"fact": "python.version", "eq": "y"}]}
+    false_then_unknown = {"all": list(reversed(unknown_then_false["all"]))}
+    assert _outcome(make_facts, unknown_then_false, change).truth is F
+    assert _outcome(make_facts, false_then_unknown, change).truth is F
+    # under a "not", an "any" stops at its first true part: the "not" is false either way
+    true_then_unknown = {"any": [{"fact": "python.version", "eq": "3.12.3"}, {"fact": "torch.version", "eq": "x"}]}
+    assert _outcome(make_facts, {"not": true_then_unknown}, change).truth is F
+    # and a positive "any" still collects every true part's evidence (a finding shows them all)
+    known = dict(change, torch={"version": STATUS_FACTS["known"]})
+    both_true = {"any": [{"fact": "python.version", "eq": "3.12.3"}, {"fact": "torch.version", "contains": "rocm"}]}
+    assert [p for p, _ in _outcome(make_facts, both_true, known).evidence] == ["python.version", "torch.version"]
