@@ -136,3 +136,23 @@ def test_a_windows_command_named_in_running_prose_does_not_make_a_linux_report_w
     )
     assert "windows_program_run_from_folder" not in signature_contexts(text)
     assert ingest(text).facts.host.os.value == "linux"
+
+
+@pytest.mark.parametrize(
+    ("text", "os"),
+    [
+        # likelovewant/ollama-for-amd#124, vladmandic/sdnext#4405, unslothai/unsloth#6043: the Windows product with its release
+        ("I tested Ollama 0.11.10 with HIP SDK 6.2.4 and the GPU is not detected.\n", "windows"),
+        ("Installed hip sdk 6.4.2, then the ROCm libraries for my GPU.\n", "windows"),
+        ("HIP SDK: 7.1\n", "windows"),
+        # Linux's meta package of the same name, and the words without a release, say nothing of the platform
+        ("sudo apt install rocm-hip-sdk 6.2.4\n", None),
+        ("yay -S rocm-hip-sdk rocm-opencl-sdk\n", None),
+        ("Does the HIP SDK support my GPU?\n", None),
+        # another person's setup
+        ("My friend used to run it with HIP SDK 6.2.4 but I am on Ubuntu 24.04.\n", "linux"),
+    ],
+)
+def test_the_hip_sdk_with_a_release_number_is_read_as_windows(text: str, os: "str | None") -> None:
+    host_os = ingest(text).facts.host.os
+    assert (host_os.value if host_os.status == "known" else None) == os

@@ -639,6 +639,11 @@ _WINDOWS_CONTEXT = re.compile(
     r"\b(?i:on|under|for|in|using|with|running|native)\s+(?i:windows)\b(?!\s*(?:10|11)\b)(?!\s+(?i:subsystem)\b)|\bWindows\s+(?:machine|PC|host|laptop|desktop|box|system|native|side)\b"
     r"|\bWindows\s*(?:\+\s*)?(?:ROCm|HIP SDK)\b|\bamdhip64(?:_\d+)?\.dll\b"
     r"|\bwin_amd64\b|(?<![\w/])[A-Za-z]:[\\/]+(?i:Users|Program\s{1,3}Files|Windows|Python\d*|AI|ComfyUI|stable-diffusion)[\\/]"
+    # AMD's HIP SDK is the Windows product (Linux installs ROCm, whose meta package "rocm-hip-sdk" the hyphen
+    # keeps out); with one of its release numbers it names the machine's install: "Ollama 0.11.10 with HIP SDK
+    # 6.2.4" (likelovewant/ollama-for-amd#124), "Installed HIP SDK 6.4.2" (vladmandic/sdnext#4405), "HIP SDK: 7.1"
+    # (unslothai/unsloth#6043)
+    r"|(?<![\w-])(?i:HIP\s?SDK):?\s{1,3}v?(?:5\.[5-7]|6\.[1-4]|7\.\d{1,2})(?:\.\d{1,3})?(?![\w.])"
 )
 _DISTRO = re.compile(
     r"\b(Ubuntu|Kubuntu|Xubuntu|Lubuntu|Debian|Fedora|Arch(?:\s+(?i:Linux))?|Manjaro|Linux Mint|Pop!_OS|openSUSE\s+(?:Tumbleweed|Leap)|Rocky Linux|AlmaLinux|CentOS(?:\s+Stream)?|RHEL"
@@ -1616,7 +1621,7 @@ def _platform(block: Block) -> List[Observation]:
             out += [Observation("host.os", "linux", line, TRUST_PROSE), Observation("host.wsl_version", 2, line, TRUST_PROSE)]
             wsl = True
             break
-    if ("win" in lowered or ":\\" in block.text or ":/" in block.text) and not wsl:
+    if ("win" in lowered or ":\\" in block.text or ":/" in block.text or "sdk" in lowered) and not wsl:
         for match, line in block.scan(_WINDOWS_VER):
             out += windows_observations(match.group(0), line, TRUST_TOOL)
         for match, line in block.scan(_WINDOWS):
