@@ -20,7 +20,7 @@ import itertools
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Pattern, Tuple
+from typing import Any, Dict, FrozenSet, Iterator, List, Mapping, Optional, Pattern, Tuple
 
 from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
@@ -39,6 +39,36 @@ _THEN_LINES = 3
 """How many following lines a ``then`` pattern may look at."""
 MAX_LINE = 4000
 """Longer lines are cut before matching (a minified blob is not an error message)."""
+
+
+class _WhenUsed:
+    """A statement row's sentence-scope pattern, compiled the first time it is used. The wrapper makes each row's
+    pattern some ten thousand characters long: compiling all 38 took more than half of the table's 1.8 s of CPU
+    in every process that reads a paste, and the wrapper is only ever run on a line its row's own pattern
+    matched. It adds no named group, and it compiles wherever the row's own pattern does."""
+
+    def __init__(self, source: str, flags: int) -> None:
+        self.pattern = source
+        self.flags = flags
+        self._compiled: Optional[Pattern[str]] = None
+
+    def _get(self) -> Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self.pattern, self.flags)
+        return self._compiled
+
+    def search(self, *args: Any) -> "Optional[re.Match[str]]":
+        return self._get().search(*args)
+
+    def match(self, *args: Any) -> "Optional[re.Match[str]]":
+        return self._get().match(*args)
+
+    def finditer(self, *args: Any) -> "Iterator[re.Match[str]]":
+        return self._get().finditer(*args)
+
+    @property
+    def groupindex(self) -> Mapping[str, int]:
+        return self._get().groupindex
 
 
 @dataclass(frozen=True)
@@ -147,12 +177,14 @@ def build(data: Any) -> List[Signature]:
             unless = str(row["unless_line"]) if row.get("unless_line") else None
             if unless is not None:
                 _compile(unless, f"{here}.unless_line")
-            pattern = _compile(statement_pattern(str(row["pattern"]), unless), f"{here}.pattern")
+            if plain.groupindex:
+                raise InputError(f"{here}.pattern: a statement's pattern has no named groups (its sentence wrapper tries it twice)")
+            pattern = _WhenUsed(statement_pattern(str(row["pattern"]), unless), re.IGNORECASE)
         else:
             pattern = _compile(row["pattern"], f"{here}.pattern")
         then = _compile(row["then"], f"{here}.then") if row.get("then") else None
         gpu = tuple(str(g) for g in row.get("gpu") or ())
-        groups = set(pattern.groupindex) | set(then.groupindex if then else {})
+        groups = set((plain or pattern).groupindex) | set(then.groupindex if then else {})
         missing = [g for g in gpu if g not in groups]
         if missing:
             raise InputError(f"{here}.gpu names '{missing[0]}', which is not a named group of pattern or then")
