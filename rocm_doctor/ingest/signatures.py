@@ -20,7 +20,7 @@ import itertools
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Dict, FrozenSet, Iterator, List, Mapping, Optional, Pattern, Tuple
+from typing import Any, Dict, FrozenSet, Iterator, List, Mapping, Optional, Pattern, Tuple, Union
 
 from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
@@ -76,7 +76,8 @@ class Signature:
     """One row of the signature table."""
 
     id: str
-    pattern: Pattern[str]
+    pattern: "Union[Pattern[str], _WhenUsed]"
+    """The row's pattern; a statement's sentence-scope wrapper, compiled when first used (:class:`_WhenUsed`)."""
     context: Optional[Pattern[str]]
     implies: Tuple[Tuple[str, Any], ...]
     gpu: Tuple[str, ...]
