@@ -171,25 +171,33 @@ def test_unset_names_from_a_rule_are_checked_so_no_command_reaches_the_shell(tmp
 def test_lines_appended_by_another_program_during_writes_are_never_lost(tmp_path: Path) -> None:
     path = tmp_path / "rocm.sh"
     path.write_text("export FIRST=1\n", encoding="utf-8")
-    lines = 500
+    stop = tmp_path / "stop"
+    # The other program appends until told to stop, so every one of our writes overlaps its appends however
+    # slowly either side runs on a loaded machine; it prints how many lines it appended.
     appender = subprocess.Popen(
         [sys.executable, "-c",
-         "import sys, time\n"
-         f"for i in range({lines}):\n"
+         "import os, sys, time\n"
+         "i = 0\n"
+         "while not os.path.exists(sys.argv[2]):\n"
          "    with open(sys.argv[1], 'a') as f: f.write(f'export L{i}=1\\n')\n"
-         "    time.sleep(0.001)",
-         str(path)],
+         "    i += 1\n"
+         "    time.sleep(0.001)\n"
+         "print(i)",
+         str(path), str(stop)],
+        stdout=subprocess.PIPE, text=True,
     )
-    writes = 0
     try:
-        while appender.poll() is None:
+        deadline = time.monotonic() + 60
+        while "export L0=1" not in path.read_text(encoding="utf-8") and time.monotonic() < deadline:
+            time.sleep(0.01)
+        for writes in range(10):
             write_env_file(path, "bash", [EnvChange("HSA_OVERRIDE_GFX_VERSION", f"10.3.{writes}", ("RD201",))])
-            writes += 1
     finally:
-        appender.wait(timeout=60)
+        stop.touch()
+        appended = int(appender.communicate(timeout=60)[0])
     text = path.read_text(encoding="utf-8")
-    missing = [i for i in range(lines) if f"export L{i}=1\n" not in text]
-    assert writes > 5 and missing == []
+    missing = [i for i in range(appended) if f"export L{i}=1\n" not in text]
+    assert appended > 0 and missing == []
 
 
 def test_a_write_waits_for_the_lock_another_writer_holds(tmp_path: Path) -> None:
