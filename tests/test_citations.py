@@ -18,7 +18,7 @@ import pytest
 from rocm_doctor.data import read_yaml, rules_dir
 from rocm_doctor.judge.cases import case_facts, load_baseline, load_cases
 from rocm_doctor.judge.derived import DerivedValues, load_all
-from rocm_doctor.judge.engine import judge
+from rocm_doctor.judge.engine import verdicts
 from rocm_doctor.judge.interpolate import fix_templates
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.ruledb import rule_database_info, table_checks
@@ -155,7 +155,7 @@ def test_no_fact_source_shown_in_a_finding_cites_the_teams_notes() -> None:
             if case.kind != "fires" or path.stem not in rules:
                 continue
             facts = case_facts(baseline, case)
-            for finding in judge([rules[path.stem]], facts, DerivedValues(facts)).findings:
+            for finding in verdicts([rules[path.stem]], facts, DerivedValues(facts)).findings:
                 for item in finding.evidence:
                     shown += 1
                     if item.source and NOTES_CITATION.search(item.source):

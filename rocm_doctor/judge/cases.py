@@ -29,10 +29,9 @@ from typing import Any, Dict, List, Optional
 
 from rocm_doctor.facts.model import Facts, FactsFileError
 from rocm_doctor.judge.derived import DerivedValues
-from rocm_doctor.judge.engine import judge
+from rocm_doctor.judge.engine import verdicts
 from rocm_doctor.judge.loader import LineDict, RuleFileError, parse_yaml
 from rocm_doctor.model.rules import Rule
-from rocm_doctor.judge.report import CheckResult
 
 CASE_KINDS = ("fires", "passes", "undecided")
 CASE_KEYS = ("name", "facts", "gpus")
@@ -124,7 +123,7 @@ def load_baseline(path: Path) -> Dict[str, Any]:
 def run_case(rule: Rule, case: Case, baseline: Dict[str, Any]) -> Optional[str]:
     """None when the case holds, else a one-line description of what happened instead."""
     facts = case_facts(baseline, case)
-    result: CheckResult = judge([rule], facts, DerivedValues(facts))  # firing is the judge's; no remedies needed
+    result = verdicts([rule], facts, DerivedValues(facts))  # firing is the judge's; no remedies, no other derived facts
     fired = sorted(-1 if f.gpu is None else f.gpu for f in result.findings if f.id == rule.id)
     undecided = [u for u in result.undecided if u.id == rule.id]
     label = f"{case.where}: {rule.id} {case.kind} case '{case.name}'"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Iterable, List, Set, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Set, Tuple, Union
 
 from rocm_doctor import __version__
 from rocm_doctor.facts.model import Facts
@@ -194,6 +194,36 @@ def _judge_all(
                 undecided.append(verdict)
 
 
+class Verdicts(NamedTuple):
+    """What the rules concluded over one facts snapshot: findings (worst first), undecided rules, rules that raised."""
+
+    findings: List[Finding]
+    undecided: List[Undecided]
+    crashes: List[Crash]
+
+
+def verdicts(rules: Iterable[Rule], facts: Facts, derived: DerivedValues) -> Verdicts:
+    """The rules' verdicts alone: what :func:`judge` concludes, without the derived facts and the paste verdict a
+    :class:`CheckResult` also carries (a rule's own firing and passing cases read only these; computing every
+    derived fact for each case was four fifths of running them)."""
+    rules = list(rules)
+    findings: List[Finding] = []
+    undecided: List[Undecided] = []
+    crashes: List[Crash] = []
+    first = [r for r in rules if not _reads_second_phase(r)]
+    second = [r for r in rules if _reads_second_phase(r)]
+    _judge_all(first, facts, derived, findings, undecided, crashes)
+    if second:
+        by_id = {r.id: r for r in first}
+        explained = sorted({s for f in findings for s in explained_by(by_id[f.id])} if by_id else set())
+        derived.continue_with(derived.tables.with_overrides({EXPLAINED_SIGNATURES: explained}), SECOND_PHASE)
+        _judge_all(second, facts, derived, findings, undecided, crashes)
+    findings = _without_covered_checklists(rules, findings)
+    findings.sort(key=_order(rules, facts))
+    undecided.sort(key=lambda u: (u.id, -1 if u.gpu is None else u.gpu))
+    return Verdicts(findings, undecided, crashes)
+
+
 def judge(rules: Iterable[Rule], facts: Facts, derived: DerivedValues) -> CheckResult:
     """The judge stage: ``facts`` judged with ``rules``, findings (worst first), undecided rules and counts.
 
@@ -204,27 +234,13 @@ def judge(rules: Iterable[Rule], facts: Facts, derived: DerivedValues) -> CheckR
     deciding them is the next stage's (:func:`rocm_doctor.pipeline.evaluate` runs them in order).
     """
     rules = list(rules)
-    tables = derived.tables
-    findings: List[Finding] = []
-    undecided: List[Undecided] = []
-    crashes: List[Crash] = list(facts.meta.crashes)
-    first = [r for r in rules if not _reads_second_phase(r)]
-    second = [r for r in rules if _reads_second_phase(r)]
-    _judge_all(first, facts, derived, findings, undecided, crashes)
-    if second:
-        by_id = {r.id: r for r in first}
-        explained = sorted({s for f in findings for s in explained_by(by_id[f.id])} if by_id else set())
-        derived.continue_with(tables.with_overrides({EXPLAINED_SIGNATURES: explained}), SECOND_PHASE)
-        _judge_all(second, facts, derived, findings, undecided, crashes)
-    findings = _without_covered_checklists(rules, findings)
+    findings, undecided, rule_crashes = verdicts(rules, facts, derived)
     count = len(rules)
-    findings.sort(key=_order(rules, facts))
-    undecided.sort(key=lambda u: (u.id, -1 if u.gpu is None else u.gpu))
     summary = Summary(**{s: sum(1 for f in findings if f.severity == s) for s in SEVERITY_ORDER})
     machine = {path: derived.machine(path) for path in registered_names("machine")}
     pasted = facts.meta.origin == "paste"
     asked = paste_verdict.asks(rules, undecided, facts, derived) if pasted else []  # its titles may read derived facts
-    crashes[len(facts.meta.crashes):len(facts.meta.crashes)] = derived.crashes
+    crashes = [*facts.meta.crashes, *derived.crashes, *rule_crashes]
     return CheckResult(
         tool_version=__version__,
         facts=facts,
