@@ -1220,12 +1220,15 @@ def _gfx_sightings(block: Block) -> List[GpuSighting]:
     by_line: Dict[int, List[Tuple[str, Line, bool, bool]]] = {}
     text = block.text
     reference = target_table_rows(block)
+    bundle_entries: Dict[int, bool] = {}  # once per line: a long line holds many targets (a JSON listing on one line)
     for match, line in block.scan(_GFX):
         if line.number in reference or _in_package_name(text, match.start()):
             continue
         gfx = gfx_of("gfx" + match.group(1))
+        if line.number not in bundle_entries:
+            bundle_entries[line.number] = BUNDLE_ENTRY_LINE.search(line.text) is not None
         # an entry of the HIP runtime's "Bundled Code Objects:" list names a target of the binary, not a device
-        if gfx is not None and not in_file_name(text, match.start(), match.end()) and not BUNDLE_ENTRY_LINE.search(line.text):
+        if gfx is not None and not in_file_name(text, match.start(), match.end()) and not bundle_entries[line.number]:
             around, at = paragraph(block, line, block.column_at(match.start()))
             scope = gpu_scope(around, at)
             if scope == ELSEWHERE or compared_elsewhere(around, at) or someone_elses(around, at):
