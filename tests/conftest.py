@@ -18,8 +18,15 @@ if sys.dont_write_bytecode:
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 import pytest  # noqa: E402
+import yaml  # noqa: E402
 
 import rocm_doctor.system.live as live  # noqa: E402
+
+# The tests read the rule tables and the corpora with ``yaml.safe_load``, which is PyYAML's pure-Python loader:
+# in each test worker that was seconds of collection alone. They read with libyaml's safe loader where PyYAML
+# has it, as rocm_doctor itself does (rocm_doctor.data.safe_loader); both build the same plain values.
+if getattr(yaml, "__with_libyaml__", False):
+    yaml.safe_load = lambda stream: yaml.load(stream, Loader=yaml.CSafeLoader)  # noqa: S506 - a safe loader
 
 MACHINES = Path(__file__).parent / "machines"
 """Recorded machines shipped as fixtures (one folder each)."""
