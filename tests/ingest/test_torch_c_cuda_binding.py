@@ -16,6 +16,7 @@ AMD = "RX 6800 XT on Ubuntu 22.04 with ROCm 6.1\n"
         "AttributeError: module 'torch._C' has no attribute '_CudaDeviceProperties'",
         "AttributeError: module 'torch._C' has no attribute '_cuda_getDeviceCount'",
         "AttributeError: 'module' object has no attribute '_cuda_setDevice'",
+        "AttributeError: module \u2018torch._C\u2019 has no attribute \u2018_CudaDeviceProperties\u2019",
     ],
 )
 def test_a_cuda_binding_missing_from_torch_c_reads_as_a_cpu_only_torch(line: str) -> None:
