@@ -1,0 +1,48 @@
+"""/dev/kfd missing, said in words, and what that means on a native Linux host (drv40, issue 23, class driver_too_old).
+
+The wordings are the shape several real reports use (ROCm/ROCm-docker#31 "/dev/kfd no longer exists",
+CachyOS/linux-cachyos#643 "/dev/kfd device node does not exist", ROCm/legacy-rocm-build#5679 "/dev/kfd does not
+exist"); the texts are written for the test.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import problems_shown, signature_errors
+
+UNAME = "$ uname -r\n5.4.0-54-generic\n"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "/dev/kfd no longer exists since the upgrade.",
+        "The /dev/kfd device node does not exist.",
+        "/dev/kfd doesn't exist on the host.",
+        "/dev/kfd is missing after the reboot.",
+    ],
+)
+def test_dev_kfd_missing_in_words_is_read(line: str) -> None:
+    assert "kfd_missing" in signature_errors("ROCm 6.0, RX 6800.\n" + line + "\n")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "If /dev/kfd does not exist, install the driver first.",
+        "Check whether /dev/kfd is missing.",
+        "/dev/kfd exists and is crw-rw-rw-.",
+    ],
+)
+def test_a_condition_or_an_existing_dev_kfd_is_not_read_as_missing(line: str) -> None:
+    assert "kfd_missing" not in signature_errors("ROCm 6.0, RX 6800.\n" + line + "\n")
+
+
+def test_dev_kfd_missing_on_a_distribution_kernel_points_at_the_kernel_driver() -> None:
+    text = "Ubuntu 20.04, RX 6800, ROCm 3.10.\n/dev/kfd no longer exists.\n" + UNAME
+    assert "RD684" in problems_shown(text)
+
+
+def test_dev_kfd_missing_without_a_kernel_release_names_no_driver_cause() -> None:
+    # nothing rules out WSL2 or Docker Desktop: RD518 speaks, not RD684
+    assert "RD684" not in problems_shown("ROCm 6.0, RX 6800.\n/dev/kfd no longer exists.\n")
