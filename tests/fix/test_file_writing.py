@@ -190,6 +190,7 @@ def test_lines_appended_by_another_program_during_writes_are_never_lost(tmp_path
         deadline = time.monotonic() + 60
         while "export L0=1" not in path.read_text(encoding="utf-8") and time.monotonic() < deadline:
             time.sleep(0.01)
+        assert "export L0=1" in path.read_text(encoding="utf-8"), "the other program must be appending before we write"
         for writes in range(10):
             write_env_file(path, "bash", [EnvChange("HSA_OVERRIDE_GFX_VERSION", f"10.3.{writes}", ("RD201",))])
     finally:

@@ -25,8 +25,8 @@ it when last measured (benchmarks/metamorphic.py, 2026-11-28), a few points unde
 share elsewhere."""
 
 EVERY = 27
-"""Every ninth case was the suite's longest fixture (some 550 runs of the pipeline), every eighteenth still a fortieth of
-the suite's CPU; the full sweep is the benchmark's."""
+"""Every ninth case was the suite's longest fixture (some 550 runs of the pipeline), every eighteenth still 21 of the
+suite's 717 CPU-s (measured 2026-11-29); the full sweep is the benchmark's."""
 
 
 @pytest.fixture(scope="module")
