@@ -31,17 +31,18 @@ from rocm_doctor.ingest.formats import mentions
 
 _INVENTORY = Path(__file__).parent / "pattern_inventory.py"
 
-SHORT, LONG = 500, 4_000
+SHORT, LONG = 250, 2_000
 """The two prefix lengths: 8 times longer must cost about 8 times as much (a quadratic pattern: 64). A
 quadratic pattern spends milliseconds on the long one, far above the screening threshold; reading every
-pattern on every text twice is what this test costs (1,000 and 8,000 took twice as long, for the same ratio)."""
+pattern on every text twice is what this test costs: 500 and 4,000 took 33 CPU-s, these 17.5 (2026-11-29), and seven
+quadratic shapes (such as ``[a-z]*[0-9]`` and ``(?:ab|a)+c`` on a run of letters) were told every time of five."""
 GROWTH_BOUND = 24.0
 """Generous: timing noise on a shared CI machine, and bounded repeats that fill up between the sizes."""
-SCREEN_SECONDS = 0.0005
-"""A pattern that reads the long prefix faster than this cannot be quadratic at these sizes (a quarter of the
-2 ms used at 8,000 characters: a quadratic pattern costs a quarter as much at half the length, so the
-screen keeps its sensitivity)."""
-FLOOR_SECONDS = 0.0005
+SCREEN_SECONDS = 0.000125
+"""A pattern that reads the long prefix faster than this cannot be quadratic at these sizes (an eighth of a
+millisecond: 2 ms at 8,000 characters, quartered at each halving of the lengths, as a quadratic pattern's cost is,
+so the screen keeps its sensitivity)."""
+FLOOR_SECONDS = 0.000125
 """Added to the allowed time of the long prefix: below it, timing is noise (scaled with the screen)."""
 SHORT_AT_MOST = 0.02
 """A pattern slower than this on the short prefix is reported without timing the long one (a cubic
