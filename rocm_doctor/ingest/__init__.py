@@ -112,7 +112,7 @@ PARSERS: List[Tuple[Parser, Gate, bool]] = [
     (wheel_index.parse, _has("download.pytorch.org"), SAMPLE),
     (ollama_version.parse, _has("ollama", "(version "), SAMPLE),
     (therock_family.parse, _has("/v2/", "/v2-staging/", "sdk-libraries", "sdk_libraries"), SAMPLE),
-    (build_targets.parse, _has("targets", "rocm_arch", "architectures"), SAMPLE),
+    (build_targets.parse, _has("targets", "rocm_arch", "architectures", "amdgpu versions"), SAMPLE),
     (hip_code_objects.parse, _has("devices:", "bundled code objects:"), EVERY_LINE),
     (system.parse, _has("linux", "id=", "amdgpu", "controller", "device-", "version_id"), EVERY_LINE),
     (windows_adapters.parse, _has("videocontroller"), EVERY_LINE),

@@ -154,3 +154,50 @@ def test_an_amd_image_whose_rocblas_lacks_the_gpu_is_named_as_the_cause() -> Non
 def test_a_rocm_release_asked_about_planned_or_not_installed_is_not_judged_against_the_gpu(text: str) -> None:
     assert not ingest(text).facts.rocm.version.is_known
     assert "RD632" not in problems_shown(text)
+
+
+def build_targets(text: str) -> list:
+    found = ingest(text).facts.symptoms.build_targets
+    return list(found.value or []) if found.is_known else []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the line retold without its head (ROCm/tensorflow-upstream#3169), the GPU named in prose
+        'I have AMD RX7600 GPU and tf-rocm returns a code that "The supported AMDGPU versions are gfx1030gfx1100, gfx900, gfx906, gfx908, gfx90a, gfx940, gfx941, gfx942.". My gfx version is gfx1102.\n',
+        "My Radeon RX 580 is not used by tensorflow-rocm, it only says: The supported AMDGPU versions are gfx900, gfx906, gfx908, gfx90a.\n",
+    ],
+)
+def test_tensorflows_list_quoted_without_its_head_is_read_and_lacks_the_gpu(text: str) -> None:
+    assert "tensorflow_lists_its_gfx_targets" in signatures(text)
+    assert build_targets(text)
+    found = serious(text)
+    assert found and found[0] == ("RD693", "gfx-unsupported")
+
+
+def test_tensorflows_list_run_together_keeps_both_targets() -> None:
+    text = "The supported AMDGPU versions are gfx1030gfx1100, gfx900.\n"
+    assert build_targets(text) == ["gfx1030;gfx1100;gfx900"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the GPU's own target is on the list
+        "RX 7900 XTX: The supported AMDGPU versions are gfx1030gfx1100, gfx900, gfx906, gfx908, gfx90a.\n",
+        # two GPUs: which one TensorFlow skipped is not shown
+        "RX 7900 XTX and a Ryzen 9 7950X's Radeon Graphics (gfx1036): The supported AMDGPU versions are gfx1100, gfx900.\n",
+        # an override is set: the gfx TensorFlow compared is not the chip's own
+        "RX 7600 with HSA_OVERRIDE_GFX_VERSION=11.0.0: The supported AMDGPU versions are gfx1030, gfx900.\n",
+    ],
+)
+def test_tensorflows_quoted_list_is_not_blamed_where_it_has_the_gpu_or_the_gpu_is_not_settled(text: str) -> None:
+    assert "RD693" not in [rule for rule, _ in serious(text)]
+
+
+def test_the_whole_tensorflow_line_is_judged_once() -> None:
+    text = "Ignoring visible gpu device (device: 0, name: Radeon PRO W7900, pci bus id: 0000:03:00.0) with AMDGPU version : gfx1100. The supported AMDGPU versions are gfx1030, gfx900, gfx906, gfx908, gfx90a.\n"
+    rules = [rule for rule, _ in serious(text)]
+    assert rules[0] == "RD633"
+    assert "RD693" not in rules and "RD795" not in rules

@@ -9,6 +9,13 @@ derived fact says so. Reports: hyprstream/hyprstream#228 (PYTORCH_ROCM_ARCH=gfx9
 ollama/ollama#7187 (AMDGPU_TARGETS="gfx906:xnack+"), ggml-org/llama.cpp#8618 (several -DAMDGPU_TARGETS
 lists tried), vllm-project/vllm#31062 (a Dockerfile's PYTORCH_ROCM_ARCH
 without gfx1103).
+
+TensorFlow's ROCm build prints the list it was compiled for when it skips a GPU ("... with AMDGPU
+version : gfx1100. The supported AMDGPU versions are gfx1030, gfx900, ...", gpu_device.cc and XLA's
+platform_util.cc); that list is read here too, also where a report quotes only the tail of the line
+(ROCm/tensorflow-upstream#3169 retells it without the head; #2118 and #1956, evshiron/rocm_lab#16 and
+ROCm/legacy-rocm-build#2945 print it whole). tensorflow-rocm 2.14.0.600 runs two targets together
+("gfx1030gfx1100", a comma missing): both are kept as listed.
 """
 
 from __future__ import annotations
@@ -26,6 +33,8 @@ _LIST = re.compile(
     r"\s{0,2}=\s{0,2}[\"']?(?P<list>" + _TARGET + r"(?:\s{0,2}[;,]\s{0,2}" + _TARGET + r"){0,40})(?![\w:])",
     re.IGNORECASE,
 )
+_TF_LIST = re.compile(r"The supported AMDGPU versions are\s{1,4}(?P<list>gfx[0-9a-f]{3,4}(?:[\s,]{0,4}gfx[0-9a-f]{3,4}){0,40})")
+_TF_TARGET = re.compile(r"gfx[0-9a-f]{3,4}(?=gfx|[^0-9a-z]|$)")
 MAX_LINE = 2000
 
 
@@ -36,6 +45,10 @@ def parse(block: Block) -> List[Piece]:
         for match in _LIST.finditer(line.text[:MAX_LINE]):
             targets = [t.strip().lower() for t in re.split(r"[;,]", match.group("list")) if t.strip()]
             found.append(";".join(targets))
+        for match in _TF_LIST.finditer(line.text[:MAX_LINE]):
+            targets = sorted(set(_TF_TARGET.findall(match.group("list").lower())))
+            if targets:
+                found.append(";".join(targets))
         if found:
             pieces.append(make_piece("build-targets", [line], [Observation("symptoms.build_targets", found, line, TRUST_SIGNATURE)]))
     return pieces

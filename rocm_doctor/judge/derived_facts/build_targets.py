@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import List
 
 from rocm_doctor.facts.model import Facts, GpuAgent
-from rocm_doctor.facts.value import Fact, known
+from rocm_doctor.facts.value import Fact, known, unknown
 from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
 from rocm_doctor.judge.derived_facts._support import the_one_named
 from rocm_doctor.judge.derived_facts.override_scope import CPU_IMPLIED_SOURCE
@@ -51,3 +51,21 @@ def build_lacks_gfx_group(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact
         return family
     listed: List[str] = [base_gfx(str(t)) for t in targets.value or []]
     return known(not any(t in listed for t in family), f"{targets.source}; {OVERRIDE_SOURCE}")
+
+
+@gpu_fact(
+    "build_lacks_gfx",
+    "The one build target list the report names (derived.build_gfx_targets) does not have the GPU's own gfx "
+    "(feature suffixes aside), whatever its family: a program that checks the GPU against its own list by name "
+    "(TensorFlow's ROCm build) skips it; unknown for a GPU inferred only from a CPU model or without a known gfx.",
+)
+def build_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    targets = build_gfx_targets(facts, tables)
+    if agent.source.startswith(CPU_IMPLIED_SOURCE):
+        return unknown("the GPU is inferred from the CPU model only")
+    if not targets.is_known:
+        return targets
+    if not agent.gfx.is_known or not agent.gfx.value:
+        return unknown("the GPU's gfx is not known")
+    listed: List[str] = [base_gfx(str(t)) for t in targets.value or []]
+    return known(base_gfx(str(agent.gfx.value)) not in listed, f"{targets.source}; {agent.gfx.source}")
