@@ -79,3 +79,11 @@ def test_a_release_after_the_working_kernel_that_is_not_a_kernel_is_not_the_runn
 
 def test_a_working_kernel_alone_is_an_earlier_state_not_the_running_kernel() -> None:
     assert _kernels("- Kernel (working): 6.9.7-100.fc40.x86_64\n") == (None, ["6.9.7-100.fc40.x86_64"])
+
+
+def test_a_move_between_kernels_called_linux_reads_the_second_as_running() -> None:
+    # the kernel called by the system's name in a move (the spelling _LINUX_WORD reads alone)
+    assert _kernels("After updating from Linux 6.9.7-100.fc40 to 6.10.3-100.fc40, ComfyUI is slow.\n") == ("6.10.3-100.fc40", ["6.9.7-100.fc40"])
+    # a range is neither end, and a distribution's release is no kernel
+    assert _kernels("I tested from Linux 6.8 to 6.14, none works.\n") == (None, [])
+    assert _kernels("I upgraded from Linux 22.04 to 24.04 and now rocminfo fails.\n") == (None, [])

@@ -793,11 +793,12 @@ Only read when the sentence says "kernel" or both are full releases (5.4.0-54): 
 but not 2.6" is no kernel."""
 _FULL_RELEASE = re.compile(r"\d\.\d{1,2}\.\d{1,3}-")
 _KERNEL_MOVE = re.compile(
-    r"\bfrom\s+(?:the\s+)?(?:linux\s+)?kernel\s*v?(?P<before>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)(?:\s+kernel)?"
+    r"\bfrom\s+(?:the\s+)?(?:(?:linux\s+)?kernel\s*|linux\s+(?=v?[3-7]\.))v?(?P<before>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)(?:\s+kernel)?"
     r"\s+(?:up\s+|down\s+)?to\s+(?:the\s+)?(?:linux\s+)?(?:kernel\s*)?v?(?P<after>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)",
     re.IGNORECASE,
 )
-"""A move between kernels: "I upgraded from kernel 5.15 to 6.2", "moved from kernel 6.8 to 6.11": the
+"""A move between kernels: "I upgraded from kernel 5.15 to 6.2", "moved from kernel 6.8 to 6.11", and with the
+kernel called by the system's name (:data:`_LINUX_WORD`), "after updating from Linux 7.0.11 to 7.0.12": the
 second is the kernel now, the first an earlier state (h34c; the word read alone took the first)."""
 _KERNEL_MOVE_VERB = re.compile(
     r"\b(?:upgrad|updat|mov|went|go|goes|going|gone|switch|downgrad|chang|jump|bump|migrat|roll|came|come|install)\w*\b[^.!?;\n]{0,50}$",
@@ -1754,7 +1755,7 @@ def _platform(block: Block) -> List[Observation]:
                 out += moved
     if "kernel" in lowered or "work" in lowered:
         out += _kernel_states(block, changed)
-    if "kernel" in lowered:
+    if "kernel" in lowered or "linux" in lowered:
         for match, line in block.scan(_KERNEL_MOVE):
             if _inside(match.start(), changed):
                 continue
@@ -1771,6 +1772,7 @@ def _platform(block: Block) -> List[Observation]:
             if moved:
                 changed.append(match.span())
                 out += moved
+    if "kernel" in lowered:
         out += _kernel_before_word(block, changed, wsl)
     for pattern in (_KERNEL, _KERNEL_WORD, _LINUX_WORD):
         if pattern is _LINUX_WORD and "linux" not in lowered:
