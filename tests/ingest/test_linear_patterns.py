@@ -65,6 +65,7 @@ SHAPES: Dict[str, Callable[[int], str]] = {
     "hex run": _repeat(_HEX),
     "upper-case hex run": _repeat(_HEX.upper()),
     "0x and hex words": _repeat("0xdeadbeef"),
+    "kernel-release-like run": _repeat("1.1.1-"),  # a release's tail that may start at every "-" (a read-through, 2026-11-29)
     **{f"{pair!r} alternating": _repeat(pair) for pair in _PAIRS},
     **{f"run of the word {word!r}": _repeat(word) for word in _WORDS},
 }

@@ -33,7 +33,9 @@ _LIST = re.compile(
     r"\s{0,2}=\s{0,2}[\"']?(?P<list>" + _TARGET + r"(?:\s{0,2}[;,]\s{0,2}" + _TARGET + r"){0,40})(?![\w:])",
     re.IGNORECASE,
 )
-_TF_LIST = re.compile(r"The supported AMDGPU versions are\s{1,4}(?P<list>gfx[0-9a-f]{3,4}(?:[\s,]{0,4}gfx[0-9a-f]{3,4}){0,40})")
+_TF_LIST = re.compile(r"The supported AMDGPU versions are\s{1,4}(?P<list>gfx[0-9a-f]{3,4}(?:[\s,]{0,4}gfx[0-9a-f]{3,4}){0,40})", re.IGNORECASE)
+_LIST_GOES_ON = re.compile(r"\s{0,4},\s*$")
+"""A list that ends its line with a comma is wrapped onto the next: read there, it would lack its last targets."""
 _TF_TARGET = re.compile(r"gfx[0-9a-f]{3,4}(?=gfx|[^0-9a-z]|$)")
 MAX_LINE = 2000
 
@@ -46,7 +48,9 @@ def parse(block: Block) -> List[Piece]:
             targets = [t.strip().lower() for t in re.split(r"[;,]", match.group("list")) if t.strip()]
             found.append(";".join(targets))
         for match in _TF_LIST.finditer(line.text[:MAX_LINE]):
-            targets = sorted(set(_TF_TARGET.findall(match.group("list").lower())))
+            if _LIST_GOES_ON.match(line.text, match.end()):
+                continue  # a wrapped list is not read in part: the GPU's own target may be on the next line
+            targets = list(dict.fromkeys(_TF_TARGET.findall(match.group("list").lower())))
             if targets:
                 found.append(";".join(targets))
         if found:

@@ -759,11 +759,6 @@ _KERNEL_ANOTHER_STATE = (
 )
 """Words before a kernel release, named by number or with the word "kernel", that make it another state than
 the running one: a past or compared state, what a release ships, another person's or machine's."""
-_ANOTHER_MACHINE_BEFORE = re.compile(
-    r"\b(?:friend['\u2019]?s|colleague['\u2019]?s|(?:other|another|second)\s+(?:machine|pc|computer|laptop|desktop|system|box|server))\b",
-    re.IGNORECASE,
-)
-"""Another person's or machine's kernel: a kernel that worked there is no earlier state of this machine."""
 _KERNEL_NOT_NOW_BEFORE = re.compile(
     r"\b(?:work(?:s|ed|ing)?|was\s+fine|not\s+(?:on|with|using|running|under|in|to|the|a|an)|n['\u2019]t\s+(?:use|run)|defaults?|"
     + _KERNEL_ANOTHER_STATE
@@ -825,20 +820,6 @@ https://lore.kernel.org/linux-media/CAOzBiVspo5fsWpPL930TDDXzQCnv45BvuzQUQ7kv2WY
 bisection's "Good kernel:" / "Bad kernel:". The working one is an earlier state (RD801 compares it), never the
 running kernel; the broken one is the kernel the failure is reported on when a working one is listed beside it.
 "Current kernel: X" is read by :data:`_KERNEL_WORD`."""
-_KERNEL_THEN_WORKED = re.compile(
-    r"(?:\bkernel\s*(?:version\s*)?v?(?P<said>" + _KERNEL_RELEASE_SAID + r")|(?<![\w.])(?P<full>\d\.\d{1,2}\.\d{1,3}-[\w+-]+(?:\.[\w+-]+)*))(?!\w|\.\w)"
-    r"(?P<between>(?:[^.;!?\n]|(?<=\d)\.(?=\d)){0,50}?)\b(?:worked|was\s+working|were\s+working|was\s+fine|ran\s+(?:fine|well|ok|perfectly|great|flawlessly))"
-    r"(?:\s+(?:fine|well|perfectly|great|ok|flawlessly|as\s+expected))?"
-    r"(?=\s*(?:[.;!]|$)|,?\s+(?:until|till|then|after|since|but\s+(?:after|since|now|then|when|with|on|once))\b)",
-    re.IGNORECASE | re.MULTILINE,
-)
-"""A kernel release and, after it in its clause, the words that it worked: "With kernel 6.5.0-35 everything
-worked." The same statement as :data:`_KERNEL_CHANGE`'s "It worked on kernel 6.11.10" (four reports there) with the
-cue after the release, in the past tense only; no report found so far words it in this order, so the form stands on
-that reader's reports. What it adds is scope: the release it reads is an earlier state, never the running kernel.
-The kernel after it (:data:`_KERNEL_NOW_AFTER_WORKED`) has reports of its own. The clause must end with the cue,
-or go on to what came after ("..., until", ", but after the update"): "With kernel 6.8.0-45 the install worked but
-rocminfo fails" is the running kernel."""
 _KERNEL_BUT_WORKS = re.compile(
     r"\b(?:but|however|whereas|while)\b,?\s+(?:(?:on|with|under|using|in)\s+)?(?:the\s+)?(?:(?:lts|older|old|previous|stock|mainline)\s+)?"
     r"(?P<said>(?:linux\s+)?kernel\s*)?v?(?P<release>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)(?:\s+kernel)?,?\s+"
@@ -849,8 +830,9 @@ _KERNEL_BUT_WORKS = re.compile(
 """The kernel that works, set against a failing one named before it: "Kernel 6.17.9 breaks ROCm, but 6.17.7 works"
 (kyuz0/amd-strix-halo-toolboxes#45), "However, using the LTS kernel (6.6.x), everything works as expected" (the
 amd-gfx RX 470 report, lore link at :data:`_KERNEL_STATE_LABEL`), "ROCm fails on 6.14.1+ and works on 6.14.0"
-(r/NobaraProject, as summed up in legacy-rocm-build#4919). A release without "kernel" or a full release's form is
-read only when the words before it in its sentence name a kernel (:data:`_KERNEL_FAILS_BEFORE`)."""
+(r/NobaraProject, as summed up in legacy-rocm-build#4919). Read only where the words before it in its sentence name
+a failing kernel (:data:`_KERNEL_FAILS_BEFORE`, dots in releases blanked): "fails with torch 2.6, but 2.5 works" and
+"ComfyUI crashes in Docker but works on kernel 6.8" set no kernel against it."""
 _KERNEL_BUT_WORKS_ON = re.compile(
     r"\b(?:but|and|however|whereas|while)\b,?\s+(?:(?:it|rocm|everything)\s+)?(?:still\s+)?(?:works|runs|is\s+fine)(?:\s+(?:fine|well|ok|perfectly))?\s+(?:on|with|under|in)\s+"
     r"(?:the\s+)?(?:(?:lts|older|old|previous|stock|mainline)\s+)?(?P<said>(?:linux\s+)?kernel\s*)?v?(?P<release>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)(?:\s+kernel)?"
@@ -859,35 +841,13 @@ _KERNEL_BUT_WORKS_ON = re.compile(
 )
 """The same with the words before the release: "ROCm fails on 6.14.1+ and works on 6.14.0", "fails on kernel 6.8
 but works on 6.5"."""
-_FAILURE_WORD = re.compile(
-    r"\b(?:breaks?|broke|broken|fails?|failed|failing|crash(?:es|ed)?|hangs?|segfaults?|freezes?|regress\w*|errors?|not\s+work\w*)\b|n['\u2019]t\s+work",
-    re.IGNORECASE,
-)
-"""A failure said before "but X works": without one the sentence sets no failing state against the working one
-("ROCm installed and works on kernel 6.8" is the running kernel)."""
+_KERNEL_FAILS = r"(?:breaks?|broke|broken|fails?|failed|crash(?:es|ed)?|hangs?|segfaults?|freezes?|regress\w*|(?:does|do|is)\s*n['\u2019]?t\s+work|(?:does|do|is)\s+not\s+work)"
 _KERNEL_FAILS_BEFORE = re.compile(
-    r"\bkernel\s*v?\d[^.!?;\n]{0,60}?\b(?:breaks?|broke|broken|fails?|failed|crash(?:es|ed)?|hangs?|segfaults?|freezes?|regress\w*|(?:does|do|is)\s*n['\u2019]?t\s+work|(?:does|do|is)\s+not\s+work)\b"
-    r"|\b(?:breaks?|broke|broken|fails?|failed|crash(?:es|ed)?|hangs?|segfaults?|freezes?|(?:does|do|is)\s*n['\u2019]?t\s+work|(?:does|do|is)\s+not\s+work)\b[^.!?;\n]{0,40}?\bkernel\s*v?\d",
+    r"\bkernel\s*v?\d[^.!?;\n]{0,60}?\b" + _KERNEL_FAILS + r"\b|\b" + _KERNEL_FAILS + r"\b[^.!?;\n]{0,40}?\bkernel\s*v?\d",
     re.IGNORECASE,
 )
 """A failing kernel named earlier in the sentence ("Kernel 6.17.9 breaks ROCm, but ...", "fails on kernel 6.8, but
 ...")."""
-_KERNEL_WORKED_DENIED = re.compile(r"\b(?:not|never|nothing|no\s+longer|hardly|barely|again|now|install\w*|build\w*|compil\w*|setup|download\w*|boot\w*)\b|n['\u2019]t\b", re.IGNORECASE)
-"""Words between the release and "worked" that make it no working state, or not the kernel's: a denial ("nothing
-worked", "never worked"), a return ("worked again", "now worked": the kernel in use), the work of a step
-("the install worked", "the build worked")."""
-_KERNEL_NOW_AFTER_WORKED = re.compile(
-    r"\b(?:(?:after|since|when|once)\s+(?:(?:i|we)\s+)?(?:\w+\s+){0,2}?(?:updat|upgrad|mov|switch|jump|bump|went|go)\w*\s+(?:up\s+)?"
-    r"(?:(?:the|my)\s+)?(?:(?:linux\s+)?kernel\s+)?to|now\s+(?:(?:i['\u2019]?m|we['\u2019]re|i\s+am|we\s+are)\s+)?(?:on|with|running|using|under))"
-    r"\s+(?:the\s+)?(?:linux\s+)?(?P<said>kernel\s*)?v?(?P<release>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)",
-    re.IGNORECASE,
-)
-"""The kernel moved to, in the sentence after one that says the earlier kernel worked: "After updating to 6.8.0-45
-the GPU hangs", "now on kernel 6.15.1" (legacy-rocm-build#4919 "stopped working after version 6.14.0-202, and we're
-now on 6.15.1"; ollama/ollama#8262's "after updating to kernel 6.12.4"; legacy-rocm-build#6358 "After updating from
-kernel 7.0.11-200.fc44 to 7.0.12-200.fc44"). Read within :data:`_NOW_AFTER_WORKED_REACH` characters of the cue, and
-only a release said with "kernel" or a full one (6.8.0-45): "after updating to 6.2" may be ROCm's."""
-_NOW_AFTER_WORKED_REACH = 200
 _KERNEL_WORD_NOT_NOW = re.compile(
     r"\b(?:(?:was|were)\s+(?:on|using|running)|(?:other|another|second)\s+server|" + _KERNEL_ANOTHER_STATE
     + r"|needs?|needed|requires?|required|recommend(?:s|ed)?|suggest(?:s|ed)?|try|trying|should|must|at\s+least|minimum"
@@ -1753,7 +1713,6 @@ def _platform(block: Block) -> List[Observation]:
             if moved:
                 changed.append(match.span())
                 out += moved
-    if "kernel" in lowered or "work" in lowered:
         out += _kernel_states(block, changed)
     if "kernel" in lowered or "linux" in lowered:
         for match, line in block.scan(_KERNEL_MOVE):
@@ -1815,10 +1774,10 @@ is not found, what can I do?" states the kernel and then asks)."""
 
 
 def _kernel_states(block: Block, changed: List[Tuple[int, int]]) -> List[Observation]:
-    """A kernel the report says worked, labelled (:data:`_KERNEL_STATE_LABEL`) or followed by the words that it
-    worked (:data:`_KERNEL_THEN_WORKED`), as an earlier state, and the kernel the failure is on: the one labelled
-    broken beside it, or the one moved to in the next sentence (:data:`_KERNEL_NOW_AFTER_WORKED`). What it reads is
-    added to ``changed``, so that the readers of a release alone do not take the working one as the running one."""
+    """A kernel the report says worked, on a labelled line (:data:`_KERNEL_STATE_LABEL`) or set against a failing
+    kernel named before it (:data:`_KERNEL_BUT_WORKS`), as an earlier state, and the kernel labelled broken beside a
+    working one as the kernel the failure is on. What it reads is added to ``changed``, so that the readers of a
+    release alone do not take the working one as the running one."""
     out: List[Observation] = []
     worked = False
     broken: List[Tuple["re.Match[str]", Line]] = []
@@ -1847,35 +1806,13 @@ def _kernel_states(block: Block, changed: List[Tuple[int, int]]) -> List[Observa
         column = block.column_at(match.start())
         around, at = paragraph(block, line, column)  # a wrapped sentence's start is on the line above
         before = _DOT_IN_RELEASE.sub("_", around[max(0, at - 100) : at])
-        if not match.group("said") and not _FULL_RELEASE.match(match.group("release")) and not _KERNEL_FAILS_BEFORE.search(before):
-            continue  # "fails with torch 2.6, but 2.5 works": no kernel
-        if not _FAILURE_WORD.search(before) or _NOT_DONE_BEFORE.search(before) or _ANOTHER_MACHINE_BEFORE.search(before):
-            continue
+        failing = _KERNEL_FAILS_BEFORE.search(before)
+        if failing is None:
+            continue  # no failing kernel before it: "fails with torch 2.6, but 2.5 works", "crashes in Docker but works on kernel 6.8"
+        if _NOT_DONE_BEFORE.search(before) or NOW != scope_before(around, at) or NOW != scope_before(around, max(0, at - 100) + failing.start()):
+            continue  # asked or advised, another person's or machine's, someone else's words (the failing kernel's too)
         changed.append((match.start("said") if match.group("said") else match.start("release"), match.end("release")))
         out.append(Observation("symptoms.earlier", [f"host.kernel_release={match.group('release')}"], line, TRUST_PROSE))
-    for match, line in block.scan(_KERNEL_THEN_WORKED):
-        if _inside(match.start(), changed) or _KERNEL_WORKED_DENIED.search(match.group("between")):
-            continue
-        column = block.column_at(match.start())
-        around, at = paragraph(block, line, column)  # a wrapped sentence's start is on the line above
-        before = _DOT_IN_RELEASE.sub("_", around[max(0, at - 80) : at])
-        if _NOT_DONE_BEFORE.search(before) or _ANOTHER_MACHINE_BEFORE.search(before):
-            continue  # asked, advised or another machine's: no state of this one
-        release = match.group("said") or match.group("full")
-        changed.append((match.start(), match.end("said") if match.group("said") else match.end("full")))
-        out.append(Observation("symptoms.earlier", [f"host.kernel_release={release}"], line, TRUST_PROSE))
-        now = _KERNEL_NOW_AFTER_WORKED.search(block.text, match.end(), min(len(block.text), match.end() + _NOW_AFTER_WORKED_REACH))
-        if now is None or _inside(now.start("release"), changed):
-            continue
-        if not now.group("said") and not _FULL_RELEASE.match(now.group("release")):
-            continue
-        if _NOT_DONE_BEFORE.search(_DOT_IN_RELEASE.sub("_", block.text[max(match.end(), now.start() - 80) : now.start()])):
-            continue  # a move feared or planned ("I'm afraid that when I upgrade to kernel 6.14 ...")
-        index = block.index_at(now.start("release"))
-        found = kernel_observations(now.group("release"), block.lines[index], TRUST_PROSE)
-        if found:
-            changed.append((now.start("said") if now.group("said") else now.start("release"), now.end("release")))
-            out += found
     return out
 
 
