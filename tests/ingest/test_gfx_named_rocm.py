@@ -201,3 +201,18 @@ def test_the_whole_tensorflow_line_is_judged_once() -> None:
     rules = [rule for rule, _ in serious(text)]
     assert rules[0] == "RD633"
     assert "RD693" not in rules and "RD795" not in rules
+
+
+@pytest.mark.parametrize(
+    ("text", "fires"),
+    [
+        # the list wrapped onto the next line goes on there: the GPU's own target may stand in its rest
+        ("RX 7800 XT (gfx1101). The supported AMDGPU versions are gfx900, gfx906, gfx908,\n    gfx90a, gfx1030, gfx1100, gfx1101.\n", False),
+        ("RX 7800 XT (gfx1101). The supported AMDGPU versions are gfx900, gfx906, gfx908,\n    gfx90a, gfx1030, gfx1100.\n", True),
+        # a list cut where it goes on is not read in part, and in any case
+        ("RX 7800 XT (gfx1101). The supported AMDGPU versions are gfx900, gfx906, gfx908,\n", False),
+        ("RX 7600 (gfx1102). the supported amdgpu versions are gfx1030, gfx1100, gfx900.\n", True),
+    ],
+)
+def test_tensorflows_list_is_read_through_its_wrap_and_in_any_case(text: str, fires: bool) -> None:
+    assert ("RD693" in problems_shown(text)) is fires

@@ -21,7 +21,7 @@ ROCm/legacy-rocm-build#2945 print it whole). tensorflow-rocm 2.14.0.600 runs two
 from __future__ import annotations
 
 import re
-from typing import List
+from typing import List, Optional
 
 from rocm_doctor.ingest.blocks import Block
 from rocm_doctor.ingest.formats.common import make_piece
@@ -35,24 +35,42 @@ _LIST = re.compile(
 )
 _TF_LIST = re.compile(r"The supported AMDGPU versions are\s{1,4}(?P<list>gfx[0-9a-f]{3,4}(?:[\s,]{0,4}gfx[0-9a-f]{3,4}){0,40})", re.IGNORECASE)
 _LIST_GOES_ON = re.compile(r"\s{0,4},\s*$")
-"""A list that ends its line with a comma is wrapped onto the next: read there, it would lack its last targets."""
+"""A list that ends its line with a comma is wrapped onto the next line, where it goes on."""
+_LIST_GOES_ON_HERE = re.compile(r"[ \t>]{0,12}(?P<list>gfx[0-9a-f]{3,4}(?:[\s,]{0,4}gfx[0-9a-f]{3,4}){0,40})", re.IGNORECASE)
+"""The rest of a wrapped list at the start of the next line."""
+_WRAPPED_LINES = 4
 _TF_TARGET = re.compile(r"gfx[0-9a-f]{3,4}(?=gfx|[^0-9a-z]|$)")
 MAX_LINE = 2000
 
 
 def parse(block: Block) -> List[Piece]:
     pieces: List[Piece] = []
-    for line in block.lines:
+    for index, line in enumerate(block.lines):
         found = []
         for match in _LIST.finditer(line.text[:MAX_LINE]):
             targets = [t.strip().lower() for t in re.split(r"[;,]", match.group("list")) if t.strip()]
             found.append(";".join(targets))
         for match in _TF_LIST.finditer(line.text[:MAX_LINE]):
-            if _LIST_GOES_ON.match(line.text, match.end()):
-                continue  # a wrapped list is not read in part: the GPU's own target may be on the next line
-            targets = list(dict.fromkeys(_TF_TARGET.findall(match.group("list").lower())))
+            listed = _wrapped_list(block, index, match)
+            if listed is None:
+                continue  # a wrapped list whose end is not shown is not read in part: the GPU's target may be in it
+            targets = list(dict.fromkeys(_TF_TARGET.findall(listed.lower())))
             if targets:
                 found.append(";".join(targets))
         if found:
             pieces.append(make_piece("build-targets", [line], [Observation("symptoms.build_targets", found, line, TRUST_SIGNATURE)]))
     return pieces
+
+
+def _wrapped_list(block: Block, index: int, match: "re.Match[str]") -> Optional[str]:
+    """The list ``match`` starts on line ``index``, with its rest from the lines it is wrapped onto (a line that ends
+    with a comma goes on at the start of the next one); None when the list ends with a comma on the last line read."""
+    listed, end, text = match.group("list"), match.end(), block.lines[index].text[:MAX_LINE]
+    for after in block.lines[index + 1 : index + 1 + _WRAPPED_LINES]:
+        if not _LIST_GOES_ON.match(text, end):
+            return listed
+        more = _LIST_GOES_ON_HERE.match(after.text[:MAX_LINE])
+        if more is None:
+            return None
+        listed, end, text = listed + ", " + more.group("list"), more.end(), after.text[:MAX_LINE]
+    return None if _LIST_GOES_ON.match(text, end) else listed
