@@ -34,6 +34,11 @@ def build_gfx_targets(facts: Facts, tables: Tables) -> Fact:
     )
 
 
+def _base_targets(targets: Fact) -> List[str]:
+    """The known build target list's gfx names without their feature suffixes (gfx906:xnack+ is gfx906)."""
+    return [base_gfx(str(t)) for t in targets.value or []]
+
+
 @gpu_fact(
     "build_lacks_gfx_group",
     "The one build target list the report names (derived.build_gfx_targets) has neither the GPU's gfx nor any "
@@ -49,7 +54,7 @@ def build_lacks_gfx_group(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact
         return targets
     if isinstance(family, Fact):
         return family
-    listed: List[str] = [base_gfx(str(t)) for t in targets.value or []]
+    listed = _base_targets(targets)
     return known(not any(t in listed for t in family), f"{targets.source}; {OVERRIDE_SOURCE}")
 
 
@@ -67,5 +72,4 @@ def build_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
         return targets
     if not agent.gfx.is_known or not agent.gfx.value:
         return unknown("the GPU's gfx is not known")
-    listed: List[str] = [base_gfx(str(t)) for t in targets.value or []]
-    return known(base_gfx(str(agent.gfx.value)) not in listed, f"{targets.source}; {agent.gfx.source}")
+    return known(base_gfx(str(agent.gfx.value)) not in _base_targets(targets), f"{targets.source}; {agent.gfx.source}")
