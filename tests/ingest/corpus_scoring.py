@@ -103,6 +103,22 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 
+HELDBACK_OTHER_LIST = OWN_CORPUS / "heldback_other_categories.txt"
+"""Class ``other`` in the held-back part: ``id: category, category`` per line, set from each thread's
+established cause by someone who did not run the doctor on the case (its header says how), so that the
+categories of held-back cases need not be read here, where readers and rules are written."""
+
+
+def heldback_other_categories() -> Dict[str, Set[str]]:
+    if not HELDBACK_OTHER_LIST.is_file():
+        return {}
+    found: Dict[str, Set[str]] = {}
+    for line in HELDBACK_OTHER_LIST.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            case_id, _, categories = line.partition(":")
+            found[case_id.strip()] = {c.strip() for c in categories.split(",") if c.strip()}
+    return found
+
 
 GENERIC_RULES = frozenset({"RD599", "RD529", "RD530", "RD536"})
 """Rules that fire on any report of a kind (an unexplained error, any WSL2 or Windows report's
@@ -155,8 +171,17 @@ def expected(case: dict) -> Optional[Set[str]]:
     if klass == "healthy_env":
         return None
     if klass == "other":
-        return CATEGORY_OF_OTHER.get(case["id"], set())
+        return CATEGORY_OF_OTHER.get(case["id"]) or _heldback_other().get(case["id"], set())
     return CATEGORY_OF_CLASS[klass]
+
+
+_HELDBACK_OTHER: List[Dict[str, Set[str]]] = []
+
+
+def _heldback_other() -> Dict[str, Set[str]]:
+    if not _HELDBACK_OTHER:
+        _HELDBACK_OTHER.append(heldback_other_categories())
+    return _HELDBACK_OTHER[0]
 
 
 def judge(case: dict, rules: list, corpus: str = "") -> Outcome:

@@ -25,6 +25,7 @@ from corpus_scoring import (
     SHARED_CORPUS,
     Outcome,
     corpora,
+    heldback_other_categories,
     load,
     recall,
     score,
@@ -94,6 +95,16 @@ def test_every_case_has_the_fields_and_a_public_source() -> None:
         for case in load(path):
             assert {"id", "source", "report", "root_cause_class", "root_cause"} <= set(case), case.get("id")
             assert str(case["source"]).startswith("https://"), case["id"]
+
+
+def test_held_back_class_other_categories_name_held_back_other_cases_and_real_categories() -> None:
+    from rocm_doctor.model.rules import CATEGORIES
+
+    listed = heldback_other_categories()
+    held = {case["id"]: case["root_cause_class"] for case in load(HOLDOUT_CORPUS)}
+    held.update({case["id"]: case["root_cause_class"] for name, cases in corpora() if name == "shared-held" for case in cases})
+    assert all(held.get(case_id) == "other" for case_id in listed), sorted(i for i in listed if held.get(i) != "other")
+    assert all(categories and categories <= set(CATEGORIES) for categories in listed.values())
 
 
 def test_no_thread_is_both_a_development_case_and_a_held_back_one() -> None:
