@@ -1,5 +1,6 @@
-"""contrib/ansible with ansible-core: three inventory hosts on the local connection, each pointed at a
-machine (two recorded machines, and one whose GPU returned zeros: an injected ``isolate``).
+"""contrib/ansible with ansible-core: two inventory hosts on the local connection, each pointed at a
+machine (a recorded machine with a problem that needs no isolation, and one whose GPU returned zeros: an
+injected ``isolate``). Two, not three: each host costs some 9 CPU-seconds of Ansible's own module runs.
 
 The same scenario as the Slurm test, through Ansible: the custom fact carries each host's
 ``check --json``, the playbook gathers them into one folder and runs ``fleet`` on it, and the
@@ -33,7 +34,6 @@ def played(tmp_path_factory: pytest.TempPathFactory):
         pytest.skip("ansible-core is not installed (pip install ansible-core; it is in the test extra)")
     tmp = tmp_path_factory.mktemp("ansible")
     hosts = {
-        "node-a": f"--machine {MACHINES / 'cpu-only'}",
         "node-b": f"--machine {MACHINES / 'linux-amd-cuda-wheel'}",
         "node-c": f"--facts {zeros_facts_file(tmp)}",
     }
@@ -50,7 +50,7 @@ def played(tmp_path_factory: pytest.TempPathFactory):
         encoding="utf-8",
     )
     env = dict(
-        os.environ, ANSIBLE_NOCOLOR="1", ANSIBLE_FORKS="3", ANSIBLE_RETRY_FILES_ENABLED="0",
+        os.environ, ANSIBLE_NOCOLOR="1", ANSIBLE_FORKS="2", ANSIBLE_RETRY_FILES_ENABLED="0",
         ANSIBLE_LOCAL_TEMP=str(tmp / "local-tmp"), ANSIBLE_REMOTE_TMP=str(tmp / "remote-tmp"),
         ANSIBLE_HOST_KEY_CHECKING="0", ANSIBLE_PYTHON_INTERPRETER=sys.executable,
     )
@@ -75,7 +75,7 @@ def test_every_host_check_lands_in_one_folder(played) -> None:
         assert json.loads(path.read_text(encoding="utf-8"))["schema"] == "rocm-doctor/check/1"
     facts = out.parent / "facts"
     assert sorted(p.name for p in facts.iterdir()) == hosts  # the inventory's fact folders were used
-    assert sorted(p.name for p in (facts / "node-a").iterdir()) == ["rocm_doctor.conf", "rocm_doctor.fact"]
+    assert sorted(p.name for p in (facts / "node-b").iterdir()) == ["rocm_doctor.conf", "rocm_doctor.fact"]
 
 
 def test_fleet_over_the_folder_names_the_faulty_host(played, run_cli) -> None:
@@ -94,6 +94,6 @@ def test_the_playbook_shows_the_fleet_report(played) -> None:
 
 def test_the_health_play_fails_only_the_host_with_the_injected_fault(played) -> None:
     done, _, _ = played
-    assert recap(done.stdout) == {"node-a": 0, "node-b": 0, "node-c": 1}, done.stdout[-3000:]
+    assert recap(done.stdout) == {"node-b": 0, "node-c": 1}, done.stdout[-3000:]
     assert "RD600 isolate: Data copied to the GPU comes back as zeros" in done.stdout
     assert done.returncode == 2  # ansible-playbook: a host failed
