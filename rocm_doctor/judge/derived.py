@@ -165,6 +165,8 @@ class DerivedValues:
         self.tables = tables if tables is not None else Tables()
         self._machine: Dict[str, Fact] = {}
         self._gpu: Dict[tuple, Fact] = {}
+        self.plain: Dict[tuple, Fact] = {}
+        """Facts found at plain paths of this snapshot (paths.resolve's memo; the facts are frozen)."""
         self.crashes: List[Crash] = []
         """Derived facts that raised while this snapshot was judged."""
 

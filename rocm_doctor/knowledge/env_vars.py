@@ -25,7 +25,7 @@ from packaging.version import Version
 
 from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
-from rocm_doctor.knowledge._tables import source_urls
+from rocm_doctor.knowledge._tables import cached_view, source_urls
 
 TABLE = "env_vars"
 READERS = ("hip-runtime", "rocr", "pytorch", "rocblas", "miopen", "rccl", "build-time", "none")
@@ -158,6 +158,11 @@ class EnvVarTable:
             if row is not None and all(getattr(row, k) == v for k, v in wanted.items()):
                 chosen.append(name)
         return chosen
+
+
+def env_var_table(data: Any) -> EnvVarTable:
+    """``data`` (the table the rules are judged with) validated once per table object, not once per report."""
+    return cached_view(TABLE, data, EnvVarTable.from_data)
 
 
 @lru_cache(maxsize=1)

@@ -17,7 +17,7 @@ from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, machine_fact
 from rocm_doctor.judge.derived_facts._support import list_fact
 from rocm_doctor.judge.derived_facts.gpus import amd_agents
-from rocm_doctor.knowledge.env_vars import EnvVarTable
+from rocm_doctor.knowledge.env_vars import env_var_table
 
 ALLOC_CONF_ORDER = ("PYTORCH_ALLOC_CONF", "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF")
 """Where the generic allocator keys (expandable_segments, max_split_size_mb ...) come from: the
@@ -187,7 +187,7 @@ def _selected(facts: Facts, tables: Tables, none_reason: str, keep: Callable[[Di
     and ``keep(env, name)`` accepts, as a :func:`list_fact`."""
 
     def names(env: Dict[str, str]) -> Fact:
-        chosen = [n for n in EnvVarTable.from_data(tables["env_vars"]).select(env, **where) if keep(env, n)]
+        chosen = [n for n in env_var_table(tables["env_vars"]).select(env, **where) if keep(env, n)]
         return list_fact(chosen, ENV_SOURCE, none_reason)
 
     return with_env(facts, names)
@@ -201,7 +201,7 @@ def _selected(facts: Facts, tables: Tables, none_reason: str, keep: Callable[[Di
     "their own (HIP_DISABLE_IPC); absent when there are none.",
 )
 def unread_env_vars(facts: Facts, tables: Tables) -> Fact:
-    table = EnvVarTable.from_data(tables["env_vars"])
+    table = env_var_table(tables["env_vars"])
     torch = _release(facts.torch.version.value) if facts.torch.version.is_known else None
 
     def names(env: Dict[str, str]) -> Fact:

@@ -16,7 +16,7 @@ from rocm_doctor.judge.derived import Tables, machine_fact
 from rocm_doctor.judge.derived_facts._support import list_fact
 from rocm_doctor.judge.derived_facts.env import with_env
 from rocm_doctor.knowledge.env_reads import NOT_READ, EnvReads, Scan, env_reads, release_series, summarise_scans
-from rocm_doctor.knowledge.env_vars import EnvVarTable
+from rocm_doctor.knowledge.env_vars import env_var_table
 
 _SOURCE = "env + rules/data/env_reads.yaml"
 
@@ -88,7 +88,7 @@ def _judge(
         if not any(name.startswith(stems) for name in env):
             return compute([], None, releases)  # type: ignore[arg-type] - no name to look up
         reads = env_reads(tables["env_reads"])
-        known_vars = EnvVarTable.from_data(tables["env_vars"])
+        known_vars = env_var_table(tables["env_vars"])
         if not releases:
             if any(reads.stem(n) and not reads.out_of_scope(n) for n in env):
                 return unknown("the ROCm release this machine loads is not known (neither a ROCm torch build nor a system ROCm)")
