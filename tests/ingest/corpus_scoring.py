@@ -100,6 +100,13 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     # h37b: a host without PCIe atomics (the PCIe atomics rows above)
     "h37b-02": {"driver", "platform"},
     "hartmark-sd-rocm-4-compose-kfd-commented-out": {"platform"},
+    # libs42: glibc 2.41+ refuses a ROCm library that asks for an executable stack (the bundled or built
+    # library's flag, not the GPU); and a nightly wheel built against a ROCm library it did not bundle
+    "a1111-17051-arch-libamdhip64-execstack-glibc241": {"packages", "torch-build"},
+    "easydiffusion-1921-tumbleweed-torch113-rocm52-execstack": {"packages", "torch-build"},
+    "rocm-sdk-builder-241-devuan-librccl-execstack-glibc241": {"packages", "torch-build"},
+    "demucs-gui-151-arch-appimage-libamdhip64-execstack": {"packages", "torch-build"},
+    "therock-4150-nightly-rocm72-wheel-lacks-librocprofiler-sdk": {"torch-build"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 
