@@ -165,8 +165,9 @@ class DerivedValues:
         self.tables = tables if tables is not None else Tables()
         self._machine: Dict[str, Fact] = {}
         self._gpu: Dict[tuple, Fact] = {}
-        self.plain: Dict[tuple, Fact] = {}
-        """Facts found at plain paths of this snapshot (paths.resolve's memo; the facts are frozen)."""
+        self.plain: Dict[tuple, tuple] = {}
+        """Facts found at plain paths (paths.resolve's memo; the facts are frozen): by path and the ids of the
+        snapshot and GPU, each with that snapshot and GPU, so that their ids stay theirs."""
         self.crashes: List[Crash] = []
         """Derived facts that raised while this snapshot was judged."""
 

@@ -187,10 +187,13 @@ def resolve(path: str, scope: Scope) -> Fact:
         return _resolve(path, scope)
     key = (path, id(scope.facts), id(scope.agent))
     memo = scope.derived.plain
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = _resolve(path, scope)
-    return found
+    entry = memo.get(key)
+    # The entry keeps the snapshot and the GPU it was found for: while it lives no other object can take
+    # their ids, so a Scope over other facts than the derived values' (freed, then another made) never
+    # gets a fact of the earlier one.
+    if entry is None or entry[0] is not scope.facts or entry[1] is not scope.agent:
+        entry = memo[key] = (scope.facts, scope.agent, _resolve(path, scope))
+    return entry[2]
 
 
 def _resolve(path: str, scope: Scope) -> Fact:
