@@ -66,6 +66,33 @@ def test_removing_or_denying_nvidia_packages_is_not_an_install_of_them(line: str
     assert "cuda_packages_install_told" not in report_contexts(line)
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "If you are on nvidia it will install the cuda packages.",
+        "If you're on NVIDIA, it installs the CUDA packages; on AMD it picks ROCm.",
+        "On nvidia the installer will install the cuda packages.",
+        "NVIDIA users: the script installs the CUDA packages.",
+        "Users with an NVIDIA card get the cuda packages; it installs the cuda libraries for them.",
+        "You should use the ROCm build; don't let it install the cuda packages.",
+    ],
+)
+def test_what_an_install_does_on_nvidia_hardware_or_must_not_do_is_not_an_install_here(line: str) -> None:
+    assert "cuda_packages_install_told" not in report_contexts(AMD + line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "The AMD option of the installer installs the cuda packages anyway.",
+        "It installs the NVIDIA libraries even though I chose AMD.",
+        "It downloads the nvidia packages whether I am on NVIDIA or AMD.",
+    ],
+)
+def test_an_install_of_nvidia_packages_on_this_amd_machine_is_still_read(line: str) -> None:
+    assert "cuda_packages_install_told" in report_contexts(AMD + line)
+
+
 def test_an_install_log_that_brings_cuda_runtime_wheels_on_amd_is_a_torch_build_problem() -> None:
     log = AMD + (
         "Collecting torch\n"
