@@ -18,6 +18,7 @@ import os
 import sys
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
@@ -116,6 +117,7 @@ established cause by someone who did not run the doctor on the case (its header 
 categories of held-back cases need not be read here, where readers and rules are written."""
 
 
+@lru_cache(maxsize=1)
 def heldback_other_categories() -> Dict[str, Set[str]]:
     if not HELDBACK_OTHER_LIST.is_file():
         return {}
@@ -178,17 +180,8 @@ def expected(case: dict) -> Optional[Set[str]]:
     if klass == "healthy_env":
         return None
     if klass == "other":
-        return CATEGORY_OF_OTHER.get(case["id"]) or _heldback_other().get(case["id"], set())
+        return CATEGORY_OF_OTHER.get(case["id"]) or heldback_other_categories().get(case["id"], set())
     return CATEGORY_OF_CLASS[klass]
-
-
-_HELDBACK_OTHER: List[Dict[str, Set[str]]] = []
-
-
-def _heldback_other() -> Dict[str, Set[str]]:
-    if not _HELDBACK_OTHER:
-        _HELDBACK_OTHER.append(heldback_other_categories())
-    return _HELDBACK_OTHER[0]
 
 
 def judge(case: dict, rules: list, corpus: str = "") -> Outcome:
