@@ -95,6 +95,9 @@ class Signature:
     plain: Optional[Pattern[str]] = None
     """For a statement, the row's own pattern compiled: a line it does not match is not a statement
     of it in any scope, and it is much cheaper to try than the sentence-scope wrapper."""
+    unless: Optional[Pattern[str]] = None
+    """For a row that is not a statement, its ``unless_line``: a line (or wrapped message) it matches is not
+    read (a statement's wrapper holds its own)."""
 
 
 STATEMENT = "statement"
@@ -169,10 +172,11 @@ def build(data: Any) -> List[Signature]:
         scope = row.get("scope")
         if scope is not None and scope != STATEMENT:
             raise InputError(f"{here}.scope must be {STATEMENT}")
-        if row.get("unless_line") and scope != STATEMENT:
-            raise InputError(f"{here}.unless_line needs scope: {STATEMENT}")
         said = str(row["pattern"])
         plain = None
+        unless_line = None
+        if row.get("unless_line") and scope != STATEMENT:
+            unless_line = _compile(row["unless_line"], f"{here}.unless_line")
         if scope == STATEMENT:
             plain = _compile(row["pattern"], f"{here}.pattern")
             unless = str(row["unless_line"]) if row.get("unless_line") else None
@@ -207,6 +211,7 @@ def build(data: Any) -> List[Signature]:
                 statement=scope == STATEMENT,
                 said=said,
                 plain=plain,
+                unless=unless_line,
             )
         )
     return out
@@ -502,6 +507,14 @@ def _said_elsewhere(block: Block, line: Line, match: "re.Match[str]", signature:
     return _quoted_from_another(block, line, match)
 
 
+def _unless(signature: Signature, line: Line, match: "re.Match[str]") -> bool:
+    """The text the match was found in (the line, or the wrapped lines joined), or the line as pasted (its quote
+    marker kept), matches the row's ``unless_line``."""
+    if signature.unless is None:
+        return False
+    return signature.unless.search(match.string) is not None or signature.unless.search(line.raw[:MAX_LINE]) is not None
+
+
 MAX_GPU_SEARCH = 64
 """Further occurrences of a message looked at for one that names the GPU, when the first does not."""
 
@@ -521,7 +534,7 @@ def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> 
         valid = (
             (line, match) for line, match in searched
             if match is not None and not _cut_command(block, line, match, signature)
-            and not _said_elsewhere(block, line, match, signature)
+            and not _unless(signature, line, match) and not _said_elsewhere(block, line, match, signature)
         )
         first = next(valid, None)
         if first is not None and signature.kind == "error" and _quoted_in_sentence(block, first):
@@ -540,7 +553,7 @@ def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> 
             seams = seams or _Seams(block)
             spanning = seams.search(signature)
             found = [(block.lines[spanning[0]], spanning[1])] if spanning else []
-            if found and _said_elsewhere(block, found[0][0], found[0][1], signature):
+            if found and (_unless(signature, found[0][0], found[0][1]) or _said_elsewhere(block, found[0][0], found[0][1], signature)):
                 found = []
         for line, match in found:
             if signature.context is not None:

@@ -6,6 +6,7 @@ import pytest
 from ingest_helpers import block, ingest, signature_contexts
 
 from rocm_doctor.errors import InputError
+from rocm_doctor.ingest.blocks import split_blocks
 from rocm_doctor.ingest.signatures import build, match_block, signatures
 
 
@@ -99,8 +100,23 @@ def test_a_statement_row_is_read_only_in_a_sentence_of_the_current_state() -> No
     assert not signature.pattern.search("python main.py --cpu: it falls back to CPU")
     with pytest.raises(InputError, match="scope must be statement"):
         build({"signatures": [{**row, "scope": "line"}]})
-    with pytest.raises(InputError, match="unless_line needs scope"):
-        build({"signatures": [{k: v for k, v in row.items() if k != "scope"}]})
+
+
+def test_an_error_row_drops_a_line_its_unless_line_matches() -> None:
+    row = {"id": "x", "pattern": r"\bfile_(?P<gfx>gfx[0-9a-f]{3,4}) is missing", "gpu": ["gfx"], "unless_line": r"\bif\b|^\s{0,8}>", "meaning": "z", "source": "https://example.org/a"}
+    table = tuple(build({"signatures": [row]}))
+
+    def ids(text: str) -> list:
+        return [p.kind for p in match_block(block(text), table)]
+
+    assert ids("RX 5700 XT here: file_gfx1010 is missing.") == ["error:x"]
+    assert ids("If file_gfx1010 is missing, build it.") == []
+    # a quoted reply's line inside the reporter's text: the line as pasted keeps its quote marker
+    quoted = split_blocks("My card is gfx1100.\n> file_gfx1010 is missing\nNot my problem.")
+    assert [p.kind for b in quoted for p in match_block(b, table)] == []
+    assert [p.kind for b in split_blocks("My card is gfx1010.\nfile_gfx1010 is missing\nHelp.") for p in match_block(b, table)] == ["error:x"]
+    with pytest.raises(InputError, match="unless_line: invalid regex"):
+        build({"signatures": [{**row, "unless_line": "("}]})
 
 
 def test_every_signature_a_rule_names_is_in_the_table() -> None:
@@ -208,3 +224,23 @@ def test_a_loose_torch_requirement_conflict_is_not_a_pinned_companion() -> None:
 )
 def test_only_a_link_between_two_soname_versions_is_a_mismatch_worked_around(line: str, mismatch: bool) -> None:
     assert ("soname_symlink_workaround" in signature_contexts(line)) is mismatch
+
+
+def test_tensile_library_said_missing_is_read_only_where_the_reporter_says_their_rocblas_lacks_it() -> None:
+    (row,) = [s for s in signatures() if s.id == "tensile_library_said_missing"]
+
+    def said(text: str) -> bool:
+        return any(p.kind == "error:tensile_library_said_missing" for b in split_blocks(text) for p in match_block(b, (row,)))
+
+    assert said("RX 5700 XT. TensileLibrary_lazy_gfx1010.dat is missing from the rocblas folder.")
+    assert said("But there is no kernel and Tensilelibrary support for rocblas gfx1032 on windows.")
+    assert said("Could someone please share a prebuilt TensileLibrary_gfx1103.dat for the 780M?")
+    # hipBLASLt's file of the same name, advice, the past, a fix, an offer, a quoted reply, other words after "there is no"
+    assert not said("TensileLibrary_gfx1201.dat is missing from /opt/rocm/lib/hipblaslt/library.")
+    assert not said("If TensileLibrary_lazy_gfx1032.dat is missing, build it with Tensile.")
+    assert not said("Previously, TensileLibrary_lazy_gfx1010.dat is missing in 0.5.x; 0.6 fixed that.")
+    assert not said("Missing TensileLibrary_lazy_gfx1032.dat was the problem; I copied it in and now it works.")
+    assert not said("I can share the TensileLibrary_lazy_gfx1103.dat I built.")
+    assert not said("My card is gfx1100.\n> TensileLibrary_lazy_gfx1010.dat is missing\nNot my case.")
+    assert not said("There is no problem with TensileLibrary_lazy_gfx1100.dat here.")
+    assert not said("There is no need to rebuild TensileLibrary for gfx1100.")
