@@ -1,0 +1,70 @@
+"""The reporter's words that a kernel update broke ROCm's driver (RD685; issue 23, drv43, reviewed rev43c).
+
+Forms from legacy-rocm-build#494 ("After upgrade kernel on Ubuntu 18.04 catch dkms error"), #420 ("switched to
+a newer kernel with amdgpu, but ... rocm wouldn't build for it") and #1615 ("upgraded ... to the latest kernel
+version ... ROCm upgrade has failed"); the texts are written for the test in those shapes.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import problems_shown, signature_errors
+
+TOLD = "kernel_update_broke_rocm_driver_told"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "After the kernel upgrade on Ubuntu 22.04 I get a dkms error.\n",
+        "After the kernel update, rocm stopped working. rocminfo says no GPU.\n",
+        "I switched to a newer kernel with amdgpu, but rocm wouldn't build for it.\n",
+        "Ubuntu 22.04\nI upgraded to the latest kernel.\nNow ROCm fails with hipErrorNoDevice.\n",
+    ],
+)
+def test_a_kernel_update_that_broke_rocm_is_read(text: str) -> None:
+    assert TOLD in signature_errors(text)
+    assert "RD685" in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ROCm failed until after updating the kernel.\n",
+        "The dkms error went away after the kernel update.\n",
+        "rocm failed with errors, which was fixed after the kernel update.\n",
+        "After the kernel update rocm works again.\n",
+        "Ubuntu 22.04\nI upgraded to the latest kernel.\nNow ROCm no longer fails.\n",
+        "Ubuntu 22.04\nI upgraded to the latest kernel.\nThe rocm error went away.\n",
+    ],
+)
+def test_a_kernel_update_that_fixed_rocm_is_not_read(text: str) -> None:
+    assert "RD685" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "After a kernel update, dkms may fail, so reinstall amdgpu-dkms.\n",
+        "Note: after a kernel update the dkms build can fail; run dkms autoinstall.\n",
+        "You should reinstall amdgpu-dkms after a kernel update, otherwise rocm fails.\n",
+        "Try to reboot after the kernel update if rocm fails.\n",
+        "Does rocm fail after a kernel update?\n",
+    ],
+)
+def test_advice_conditions_and_questions_are_not_read(text: str) -> None:
+    assert TOLD not in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "After a kernel update, apt upgrade of rocm fails with unmet dependencies.\n",
+        "After the kernel update, rock music stopped working in my car.\n",
+        "After the kernel update dkms failed for nvidia-driver-535.\n",
+        "After the kernel update, zfs dkms failed to build.\n",
+        "I updated the ROCm package to the new kernel driver version and it failed.\n",
+    ],
+)
+def test_a_dependency_failure_or_another_module_is_not_rocms_driver(text: str) -> None:
+    assert TOLD not in signature_errors(text)
