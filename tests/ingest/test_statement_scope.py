@@ -150,6 +150,10 @@ def test_the_reporters_statement_under_a_templates_heading_is_read(text: str, si
     [
         ('In that issue someone wrote "torch.cuda.is_available() returns False on my RX 6700 XT".', "cuda_unavailable_reported"),
         ("@dev42 said ComfyUI keeps asking for CUDA on his machine.", "nvidia_or_cuda_wanted_retold"),
+        ("A user reported that after updating the kernel, ROCm stopped working.", "kernel_update_broke_rocm_driver_told"),
+        ("One user said that after the kernel update rocm stopped working for him.", "kernel_update_broke_rocm_driver_told"),
+        ("A few users report that the launcher installs the CUDA build of torch.", "cuda_torch_install_retold"),
+        ("A user wrote that ComfyUI keeps asking for CUDA on his machine.", "nvidia_or_cuda_wanted_retold"),
         ("Does torch.cuda.is_available() return False for you too?", "cuda_unavailable_reported"),
     ],
 )
