@@ -416,7 +416,9 @@ _ANOTHER_PERSON = re.compile(
     r"|\b(?:an)?other\s{1,4}(?:users?|people|person)\s{1,4}(?:got|gets|get|had|has|have|saw|sees|see|hit|hits|ran\s{1,4}into|runs\s{1,4}into)\b"
     r"|\bin\s{1,4}(?:the|that|this|a|an)\s{1,4}(?:linked|other|related|similar|referenced|older)\s{1,4}(?:issue|thread|post|discussion|report)\b" +
     # the message as the past: "This used to fail with \"hipErrorNoBinaryForGpu\" on ROCm 5.6, but ... it works"
-    r"|\bused\s{1,4}to\s{1,4}(?:fail|crash|get|show|throw|give|print|error)\w*\b(?:(?!\b(?:now|still|again)\b)[^\n]){0,120}$",
+    r"|\bused\s{1,4}to\s{1,4}(?:fail|crash|get|show|throw|give|print|error)\w*\b(?:(?!\b(?:now|still|again)\b)[^\n]){0,120}$"
+    # the message as gone: "I no longer get \"HIP error: ...\"", "It does not throw `...` any more" (with _GONE_AFTER)
+    r"|\bno\s{1,4}longer\s{1,4}(?:get|gets|getting|see|sees|seeing|hit|hits|have|has|throws?|shows?|prints?|fails?\s{1,4}with)\b(?:(?!\b(?:now|still|again|but)\b)[^\n]){0,80}$",
     re.IGNORECASE,
 )
 """Words that put an error message a sentence quotes on another person's machine ("My friend's laptop shows
@@ -425,6 +427,13 @@ used to fail with ..."): no message this machine printed now."""
 _SOLVED_AFTER = re.compile(r"(?:[^.!?\n]|[.!?](?=\S)){0,120}?\b(?:is|was|were|got|gets|has\s+been|have\s+been)\s{1,4}(?:now\s{1,4})?(?:solved|fixed|resolved|gone)\b", re.IGNORECASE)
 """The rest of the message's sentence says it is solved ("\"HIP error: invalid device function\" on gfx1031 is solved
 by HSA_OVERRIDE_GFX_VERSION=10.3.0"): a message the reporter no longer gets."""
+_NOT_GOT = re.compile(
+    r"\b(?:do|does|did)(?:\s{1,4}not|n['\u2019]?t)\s{1,4}(?:get|see|hit|have|throw|show|print)\b(?:(?!\b(?:now|still|again|but)\b)[^\n]){0,80}$",
+    re.IGNORECASE,
+)
+_GONE_AFTER = re.compile(r"[^.!?\n]{0,60}?\b(?:any\s?more|no\s{1,4}more)\b", re.IGNORECASE)
+"""A message the sentence says this machine does not print any more ("I don't get `...` anymore"): a negated
+"get" before it and "anymore" after it (a negated "get" alone may be "I don't get why ... prints ...")."""
 _QUOTED_SENTENCE = 200
 """Characters before a message in a prose line looked at for the start of its sentence."""
 
@@ -442,6 +451,7 @@ def _quoted_from_another(block: Block, line: Line, match: "re.Match[str]") -> bo
     sentence = before[ends[-1].end() :] if ends else before
     return bool(
         _ANOTHER_PERSON.search(sentence) or _SOLVED_AFTER.match(text, match.end(), match.end() + _QUOTED_SENTENCE)
+        or (_NOT_GOT.search(sentence) and _GONE_AFTER.match(text, match.end(), match.end() + _QUOTED_SENTENCE))
         or _asks_about(sentence, text[match.end() : match.end() + _QUOTED_SENTENCE])
     )
 

@@ -48,6 +48,10 @@ def signatures_of(text: str) -> list:
         ('Is "HIP error: invalid device function" a known bug? I get it every time on my RX 6700 XT.', "hip_invalid_device_function"),
         # a program's own message that ends in a question is the message, not the reporter's question
         ("Error: could not connect to ollama app, is it running?", "ollama_client_cannot_connect"),
+        # "no longer" about something else, a negated "get" without "any more": the message is still printed
+        ('It no longer crashes, but now I get "HIP error: invalid device function".', "hip_invalid_device_function"),
+        ('I don\'t get why I see "HIP error: invalid device function" with this GPU.', "hip_invalid_device_function"),
+        ("I don't get `hipErrorNoBinaryForGpu` in the terminal, only in the web UI's log.", "hip_no_binary_for_gpu"),
     ],
 )
 def test_an_error_quoted_in_a_sentence_is_read_as_the_error(sentence: str, signature: str) -> None:
@@ -62,6 +66,11 @@ def test_an_error_quoted_in_a_sentence_is_read_as_the_error(sentence: str, signa
         'My friend gets "RuntimeError: No HIP GPUs are available" on his laptop.',
         "This used to fail with hipErrorNoBinaryForGpu on ROCm 5.6, now it works.",
         "The README says you may see `RuntimeError: No HIP GPUs are available` when the GPU is not visible.",
+        # the message as gone
+        'After setting HSA_OVERRIDE_GFX_VERSION I no longer get "HIP error: invalid device function", training is slow.',
+        "It no longer fails with `hipErrorNoBinaryForGpu` on the nightly.",
+        'I don\'t get "RuntimeError: No HIP GPUs are available" anymore after adding myself to the render group.',
+        "The container does not show `hipErrorNoBinaryForGpu` any more.",
     ],
 )
 def test_a_question_another_persons_past_or_documented_error_is_not_this_machines(sentence: str) -> None:
