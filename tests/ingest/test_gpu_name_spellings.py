@@ -43,6 +43,13 @@ def gfx_list(text: str) -> List[str]:
         ("My laptop has 780M graphics.", "gfx1103"),
         ("We use an AMD V620 VM on Azure.", "gfx1030"),
         ("the V710 instances", "gfx1101"),
+        # GCN 2-4 cards by their R9, FirePro and Radeon PRO WX names (gfx44): the kernel's KFD targets
+        ("My GPU is an AMD Radeon R9 290 and torch does not use it.", "gfx701"),
+        ("FirePro W9100 card", "gfx701"),
+        ("Start ollama on an AMD Firepro w7100 gpu.", "gfx802"),
+        ("Amethyst XT [Radeon R9 M295X]", "gfx802"),
+        ("I have an R9 Fury X.", "gfx803"),
+        ("I work with a Radeon PRO WX 3100.", "gfx803"),
     ],
 )
 def test_each_spelling_of_an_amd_gpu_name_names_its_gpu(text: str, expected: str) -> None:
@@ -58,7 +65,8 @@ def test_each_spelling_of_an_amd_gpu_name_names_its_gpu(text: str, expected: str
         "Set mi50 = 3 in the script.",
         "My Xeon w2135 workstation.",
         "a 1000w PSU",
-        "FirePro W9100 card",
+        "My CPU is an AMD R9 5900X.",
+        "an R7 5800X3D and 32 GB",
         "I have a 7600.",
         "I have a 6800.",
         "I have a 6600 and 32 GB.",

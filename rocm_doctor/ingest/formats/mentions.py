@@ -88,6 +88,11 @@ GPU_NAME_PATTERNS = [
     # Polaris and Vega workstation cards: "Radeon Pro WX 7100", "WX9100" (pci.ids 67c4, 6861) (h35g)
     re.compile(r"\b(?:Radeon\s+)?(?:PRO\s+)?WX\s?-?(\d{4})\b", re.IGNORECASE),
     re.compile(r"\bR9700\b"),
+    # GCN 2-3 cards by their R9 and FirePro names: "AMD Firepro w7100" (ollama/ollama#3497), "Amethyst XT [Radeon
+    # R9 M295X]" (ROCm/legacy-rocm-build#880), "R9 290/390" (Hawaii, ROCmSoftwarePlatform/tensorflow#55's 67a1) (gfx44).
+    # Three digits only: Ryzen parts written "R9 5900X" or "R7 7840HS" have four, and are CPUs.
+    re.compile(r"\b(?:AMD\s+)?(?:Radeon\s+)?R9\s?-?(?:M?\d{3}X?|Fury(?:\s?X)?|Nano)(?![\w.])", re.IGNORECASE),
+    re.compile(r"\b(?:AMD\s+)?FirePro\s?[SW]\d{4}\b", re.IGNORECASE),
     # An APU's graphics by its number ("780M", "660M"); not NVIDIA's laptop parts of the same numbers (pci.ids
     # https://github.com/pciutils/pciids/blob/006181e2c5d5b9a3b57d252aa5b3d827971d41a9/pci.ids: 0fd4 "GeForce GTX 660M",
     # 119f "GeForce GTX 780M", 11a0 "GeForce GTX 680M", 1292 "GeForce GT 740M"; GeForce 840M/940M have no GTX).
