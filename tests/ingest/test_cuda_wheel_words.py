@@ -30,6 +30,13 @@ WANTED = "nvidia_or_cuda_wanted_retold"
         "Wants NVIDIA GPU and driver no matter what",
         # Stability-AI/StableSwarmUI#269
         "comfy-install-linux.sh calls for NVIDIA even if AMD is selected during setup.",
+        # Comfy-Org/ComfyUI#6649
+        "Updating it has caused all versions to not run because now it requires Nvidia GPU, even though I specified ROCm",
+        "ComfyUI needs Nvidia GPU even specifying ROCm",
+        # AUTOMATIC1111/stable-diffusion-webui#15137
+        "The AMD version requires an NVIDIA graphic card.",
+        # lllyasviel/Fooocus#519
+        "whenever a try to run the program it says a need NVIDIA drivers for my GPU i have the amdgpu drivers installed",
     ],
 )
 def test_the_program_asking_for_an_nvidia_gpu_or_cuda_is_read_in_reporters_words(sentence: str) -> None:
@@ -46,6 +53,10 @@ def test_the_program_asking_for_an_nvidia_gpu_or_cuda_is_read_in_reporters_words
         "the app does not want an NVIDIA GPU",
         "It keeps complaining about CUDA: CUDA error: invalid device function",
         "torch.cuda.is_available() returns False",
+        "It no longer requires an NVIDIA GPU since the ROCm build went in.",
+        "The TensorRT node also requires an NVIDIA GPU, so I skipped it.",
+        "I need an NVIDIA GPU for this, right?",
+        "ROCm does not require nvidia drivers",
     ],
 )
 def test_a_negation_the_reporter_searching_or_a_cuda_error_is_not_the_program_asking_for_nvidia(sentence: str) -> None:

@@ -40,6 +40,18 @@ def test_an_amd_gpu_named_by_its_model_alone_speaks_of_the_amd_stack_as_radeon_d
 @pytest.mark.parametrize(
     "text",
     [
+        # the web UI's AMD wiki page, named by its address (AUTOMATIC1111/stable-diffusion-webui#8808, #15137, #17025)
+        "I followed https://github.com/AUTOMATIC1111/stable-diffusion-webui/wiki/Install-and-Run-on-AMD-GPUs and it fails.",
+        "My AMD-GPU is not used by the program.",
+    ],
+)
+def test_an_amd_gpu_written_with_a_hyphen_speaks_of_the_amd_stack(text: str) -> None:
+    assert "rocm_stack_mentioned" in contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "My Ryzen 5 7600 with an RTX 3060 runs the program fine.",
         "The 7600X CPU runs the program fine.",
         "We walked 680m to the office and the program runs.",
