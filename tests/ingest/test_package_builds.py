@@ -223,3 +223,47 @@ def test_a_missing_procedure_in_torchs_own_dlls_at_import_is_not_read_as_a_packa
         '"C:\\\\sd\\\\venv\\\\lib\\\\site-packages\\\\torch\\\\lib\\\\caffe2_nvrtc.dll" or one of its dependencies.\n'
     )
     assert WINDOWS_PROCEDURE not in signature_errors(text)
+
+
+REINSTALL = "rocm_torch_reinstall_needed_told"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an app update that puts its own torch back each time (LykosAI/StabilityMatrix#1570)
+        "Each time the launcher updates the app I have to uninstall torch and then reinstall my ROCm torch.\n",
+        # a custom node's requirements (MrForExample/ComfyUI-AnimateAnyone-Evolved#22)
+        "After installing the node you will need to reinstall the AMD pytorch again.\n",
+        # the ROCm packages named as "the ones for rocm" (LykosAI/StabilityMatrix#307)
+        "The only way it runs is if I uninstall the torch packages and reinstall the ones for ROCm.\n",
+    ],
+)
+def test_a_rocm_torch_that_has_to_be_put_back_by_hand_is_read(text: str) -> None:
+    assert REINSTALL in signature_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # torch named without its build: nothing says the ROCm build was replaced
+        "I had to reinstall torch after the update.\n",
+        # resolved: the ROCm torch is back
+        "I had to reinstall the ROCm torch and now everything works.\n",
+        # advice conditional on the reader's machine
+        "If you see this error you need to reinstall the ROCm torch.\n",
+        # a question
+        "Do I have to reinstall the rocm torch after every update?\n",
+    ],
+)
+def test_a_reinstall_without_the_rocm_build_or_already_resolved_is_not_read(text: str) -> None:
+    assert REINSTALL not in signature_contexts(text)
+
+
+def test_a_rocm_torch_replaced_by_each_update_is_a_torch_build_warning_on_an_amd_report() -> None:
+    report = (
+        "GPU: Radeon 8060S (Strix Halo), Linux\n"
+        "\n"
+        "Every time I update ComfyUI I have to uninstall torch and reinstall my ROCm torch.\n"
+    )
+    assert serious_findings(report)[0] == ("RD696", "warning", "torch-build")
