@@ -237,6 +237,9 @@ REINSTALL = "rocm_torch_reinstall_needed_told"
         "After installing the node you will need to reinstall the AMD pytorch again.\n",
         # the ROCm packages named as "the ones for rocm" (LykosAI/StabilityMatrix#307)
         "The only way it runs is if I uninstall the torch packages and reinstall the ones for ROCm.\n",
+        # a generic "you" after the step that replaced it, and "must" without "to"
+        "Every time you update the app you have to reinstall the ROCm torch.\n",
+        "After installing the requirements I must reinstall the rocm torch.\n",
     ],
 )
 def test_a_rocm_torch_that_has_to_be_put_back_by_hand_is_read(text: str) -> None:
@@ -252,11 +255,23 @@ def test_a_rocm_torch_that_has_to_be_put_back_by_hand_is_read(text: str) -> None
         "I had to reinstall the ROCm torch and now everything works.\n",
         # advice conditional on the reader's machine
         "If you see this error you need to reinstall the ROCm torch.\n",
-        # a question
+        # a question, with or without its mark
         "Do I have to reinstall the rocm torch after every update?\n",
+        "Do I need to reinstall the ROCm torch\n",
+        # advice to the reader, not the reporter's chore
+        "You need to reinstall the ROCm torch.\n",
+        # another person's chore
+        "He has to reinstall the ROCm torch every time.\n",
+        "Users have to reinstall the ROCm torch after every update.\n",
+        # a negation: the chore is gone
+        "I don't have to reinstall the ROCm torch anymore.\n",
+        "I no longer need to reinstall the ROCm torch.\n",
+        # a one-time past fix: the ROCm torch is back
+        "I had to reinstall the ROCm torch once after installing the node.\n",
+        "I had to reinstall the ROCm torch and that did the trick.\n",
     ],
 )
-def test_a_reinstall_without_the_rocm_build_or_already_resolved_is_not_read(text: str) -> None:
+def test_a_reinstall_without_the_rocm_build_not_the_reporters_chore_or_already_done_is_not_read(text: str) -> None:
     assert REINSTALL not in signature_contexts(text)
 
 
