@@ -409,6 +409,15 @@ def _cut_command(block: Block, line: Line, match: "re.Match[str]", signature: Si
     return again is None or again.start() != match.start()
 
 
+_GONE_GAP = (
+    r"(?:(?!\b(?:and|or|now|still|again|but|instead|then|when|while|because|since|why|how|what|where|whether|if)\b)[^\n,;:.!?]){0,40}"
+    # the message's own start where the match begins inside it: an opening quote and what it holds, or "RuntimeError: "
+    r"(?:[\"'`][^\"'`\n]{0,60}|\b\w{0,20}error\s?:\s{0,4})?$"
+)
+"""What may stand between "no longer get" / "don't get" and the message it says is gone: a few words of one clause ("the
+error", "this"), no clause break (a comma, a colon, "and", "but", "instead") and no question word ("I don't get why ..."),
+then the start of the message itself when the match begins inside it ("\"HIP error: ", "RuntimeError: ")."""
+
 _ANOTHER_PERSON = re.compile(
     r"\b(?:(?:my|a|his|her|their)\s{1,4}(?:friend|colleague|co-?worker|brother|sister)(?:['\u2019]s)?|some(?:one|body)\s{1,4}else(?:['\u2019]s)?)\b"
     r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS +
@@ -417,8 +426,10 @@ _ANOTHER_PERSON = re.compile(
     r"|\bin\s{1,4}(?:the|that|this|a|an)\s{1,4}(?:linked|other|related|similar|referenced|older)\s{1,4}(?:issue|thread|post|discussion|report)\b" +
     # the message as the past: "This used to fail with \"hipErrorNoBinaryForGpu\" on ROCm 5.6, but ... it works"
     r"|\bused\s{1,4}to\s{1,4}(?:fail|crash|get|show|throw|give|print|error)\w*\b(?:(?!\b(?:now|still|again)\b)[^\n]){0,120}$"
-    # the message as gone: "I no longer get \"HIP error: ...\"", "It does not throw `...` any more" (with _GONE_AFTER)
-    r"|\bno\s{1,4}longer\s{1,4}(?:get|gets|getting|see|sees|seeing|hit|hits|have|has|throws?|shows?|prints?|fails?\s{1,4}with)\b(?:(?!\b(?:now|still|again|but)\b)[^\n]){0,80}$",
+    # the message as gone: "I no longer get \"HIP error: ...\"", "It no longer fails with `...`": the message is what
+    # "no longer" governs, a few words after it in the same clause (_GONE_GAP); "torch no longer sees my GPU: RuntimeError:
+    # ...", "rocminfo no longer shows the GPU and torch fails with ..." give a message printed now
+    r"|\bno\s{1,4}longer\s{1,4}(?:get|gets|getting|see|sees|seeing|hit|hits|have|has|throws?|shows?|prints?|fails?\s{1,4}with)\b" + _GONE_GAP,
     re.IGNORECASE,
 )
 """Words that put an error message a sentence quotes on another person's machine ("My friend's laptop shows
@@ -428,12 +439,13 @@ _SOLVED_AFTER = re.compile(r"(?:[^.!?\n]|[.!?](?=\S)){0,120}?\b(?:is|was|were|go
 """The rest of the message's sentence says it is solved ("\"HIP error: invalid device function\" on gfx1031 is solved
 by HSA_OVERRIDE_GFX_VERSION=10.3.0"): a message the reporter no longer gets."""
 _NOT_GOT = re.compile(
-    r"\b(?:do|does|did)(?:\s{1,4}not|n['\u2019]?t)\s{1,4}(?:get|see|hit|have|throw|show|print)\b(?:(?!\b(?:now|still|again|but)\b)[^\n]){0,80}$",
+    r"\b(?:do|does|did)(?:\s{1,4}not|n['\u2019]?t)\s{1,4}(?:get|see|hit|have|throw|show|print)\b" + _GONE_GAP,
     re.IGNORECASE,
 )
-_GONE_AFTER = re.compile(r"[^.!?\n]{0,60}?\b(?:any\s?more|no\s{1,4}more)\b", re.IGNORECASE)
+_GONE_AFTER = re.compile(r"[^.!?\n]{0,60}?\b(?:any\s?more|no\s{1,4}more)\b(?!\s{1,4}than\b)", re.IGNORECASE)
 """A message the sentence says this machine does not print any more ("I don't get `...` anymore"): a negated
-"get" before it and "anymore" after it (a negated "get" alone may be "I don't get why ... prints ...")."""
+"get" before it and "anymore" after it (a negated "get" alone may be "I don't get why ... prints ..."; "any more than"
+compares)."""
 _QUOTED_SENTENCE = 200
 """Characters before a message in a prose line looked at for the start of its sentence."""
 

@@ -52,6 +52,11 @@ def signatures_of(text: str) -> list:
         ('It no longer crashes, but now I get "HIP error: invalid device function".', "hip_invalid_device_function"),
         ('I don\'t get why I see "HIP error: invalid device function" with this GPU.', "hip_invalid_device_function"),
         ("I don't get `hipErrorNoBinaryForGpu` in the terminal, only in the web UI's log.", "hip_no_binary_for_gpu"),
+        # "no longer" governing something else than the message, in another clause
+        ("After the update torch no longer sees my GPU: RuntimeError: No HIP GPUs are available", "no_hip_gpus"),
+        ("rocminfo no longer shows the GPU and torch fails with `RuntimeError: No HIP GPUs are available`.", "no_hip_gpus"),
+        ('I no longer get "RuntimeError: No HIP GPUs are available", instead I get "HIP error: invalid device function".', "hip_invalid_device_function"),
+        ("I don't see how to fix `hipErrorNoBinaryForGpu` anymore, I've tried everything.", "hip_no_binary_for_gpu"),
     ],
 )
 def test_an_error_quoted_in_a_sentence_is_read_as_the_error(sentence: str, signature: str) -> None:
@@ -71,6 +76,7 @@ def test_an_error_quoted_in_a_sentence_is_read_as_the_error(sentence: str, signa
         "It no longer fails with `hipErrorNoBinaryForGpu` on the nightly.",
         'I don\'t get "RuntimeError: No HIP GPUs are available" anymore after adding myself to the render group.',
         "The container does not show `hipErrorNoBinaryForGpu` any more.",
+        'I don\'t see the "HIP error: invalid device function" message anymore.',
     ],
 )
 def test_a_question_another_persons_past_or_documented_error_is_not_this_machines(sentence: str) -> None:

@@ -162,6 +162,17 @@ def test_another_persons_reported_words_or_a_question_are_not_the_machines_state
 
 
 @pytest.mark.parametrize(
+    "text, signature",
+    [
+        ("Here is a user report from our lab: after updating the kernel, ROCm stopped working.", "kernel_update_broke_rocm_driver_told"),
+        ("One user report: ComfyUI keeps asking for CUDA and an Nvidia GPU", "nvidia_or_cuda_wanted_retold"),
+    ],
+)
+def test_a_user_report_as_a_noun_leaves_the_reporters_statement(text: str, signature: str) -> None:
+    assert signature in _read(text)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         ">>> torch.cuda.is_available()\nFalse\n>>> torch.cuda.is_available() -> False",

@@ -64,3 +64,9 @@ def test_a_table_mapping_targets_to_cards_names_no_gpu_of_this_machine(table: st
 def test_a_card_named_before_its_target_is_still_read() -> None:
     text = "GPU 0: RX 7900 XTX (gfx1100)\nGPU 1: RX 7800 XT (gfx1101)\n"
     assert _all_gfx(text) == ["gfx1100", "gfx1101"]
+
+
+def test_a_device_id_the_kernel_driver_does_not_bind_carries_no_verified_gfx() -> None:
+    # 698f (pci.ids: WX 3100 / Barco MXRT 4700) is not in amdgpu_drv.c's pciidlist: no KFD reports its target
+    model = lookup_pci("698f")
+    assert model is not None and not model.verified

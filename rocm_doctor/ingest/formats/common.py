@@ -17,8 +17,11 @@ TORCH_VERSION_RE = re.compile(r"^\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+
 
 
 REPORTED_SPEECH = (
-    r"\b(?:some(?:one|body)|people|others?|(?:a|one|(?:an)?other|some|many|several|few)\s{1,4}users?|he|she|they|the\s{1,4}(?:op|author|maintainer|reporter|commenter)|(?<=@)[\w-]{1,40})"
-    r"\s{1,4}(?:wrote|writes|said|says|commented|posted|reported|mentioned|suggested|claimed|claims|say|report|reports|mention|claim)\b"
+    r"\b(?:(?:some(?:one|body)|people|others?|(?:(?:an)?other|some|many|several|few)\s{1,4}users?|he|she|they|the\s{1,4}(?:op|author|maintainer|reporter|commenter)|(?<=@)[\w-]{1,40})"
+    r"\s{1,4}(?:wrote|writes|said|says|commented|posted|reported|mentioned|suggested|claimed|claims|say|report|reports|mention|claim)"
+    # "a user" / "one user" is one person: no base form of the verb after it ("a user report" is a noun, the
+    # reporter's own: "Here is a user report from our lab: after the kernel update ROCm stopped working")
+    r"|(?:a|one)\s{1,4}user\s{1,4}(?:wrote|writes|said|says|commented|posted|reported|reports|mentioned|mentions|suggested|claimed|claims))\b"
 )
 """Words that give what follows as another person's ("In that issue someone wrote ...", "@user said ...", "the OP
 mentioned ...", "Other users report that ...", "Some users report that ...", "A user reported that ...", "people say ..."): what they said of their machine is no statement of the reporter's. (A program "says" its

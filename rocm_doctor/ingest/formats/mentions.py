@@ -88,8 +88,10 @@ GPU_NAME_PATTERNS = [
     # Polaris and Vega workstation cards: "Radeon Pro WX 7100", "WX9100" (pci.ids 67c4, 6861) (h35g)
     re.compile(r"\b(?:Radeon\s+)?(?:PRO\s+)?WX\s?-?(\d{4})\b", re.IGNORECASE),
     re.compile(r"\bR9700\b"),
-    # GCN 2-3 cards by their R9 and FirePro names: "AMD Firepro w7100" (ollama/ollama#3497), "Amethyst XT [Radeon
-    # R9 M295X]" (ROCm/legacy-rocm-build#880), "R9 290/390" (Hawaii, ROCmSoftwarePlatform/tensorflow#55's 67a1) (gfx44).
+    # GCN 2-3 cards by their R9 and FirePro names (gfx44). R9: "r9 290x" (ROCm/tensorflow-upstream#154), "R9 390"
+    # (ROCmSoftwarePlatform/hiptensorflow#53, ROCm/ROCR-Runtime#74), "Fury X" (ROCm/legacy-rocm-build#565), "Amethyst XT
+    # [Radeon R9 M295X]" (ROCm/legacy-rocm-build#880). FirePro: "AMD Firepro w7100" (ollama/ollama#3497), "Firepro w8100"
+    # (ROCm/legacy-rocm-build#565), "AMD FirePro W4100" (ROCm/amdgpu#219; a GCN 1 card the table does not know).
     # Three digits only: Ryzen parts written "R9 5900X" or "R7 7840HS" have four, and are CPUs.
     re.compile(r"\b(?:AMD\s+)?(?:Radeon\s+)?R9\s?-?(?:M?\d{3}X?|Fury(?:\s?X)?|Nano)(?![\w.])", re.IGNORECASE),
     re.compile(r"\b(?:AMD\s+)?FirePro\s?[SW]\d{4}\b", re.IGNORECASE),
