@@ -70,6 +70,7 @@ def test_a_negation_the_reporter_searching_or_a_cuda_error_is_not_the_program_as
         "xformers requires an NVIDIA GPU, so I run without it.",
         "The TensorRT extension requires an NVIDIA GPU.",
         "bitsandbytes requires an NVIDIA GPU for 8-bit optimizers.",
+        "I now know that xformers requires an NVIDIA GPU.",
         # a document, a CUDA-only project, a person's advice
         "According to the system requirements the program requires an NVIDIA GPU with 8 GB VRAM.",
         "This project requires an NVIDIA GPU because it uses custom CUDA kernels.",
