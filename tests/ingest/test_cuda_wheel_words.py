@@ -63,6 +63,40 @@ def test_a_negation_the_reporter_searching_or_a_cuda_error_is_not_the_program_as
     assert WANTED not in signature_errors(sentence)
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # a feature's or another program's requirement, not the program asking for NVIDIA at run time
+        "xformers requires an NVIDIA GPU, so I run without it.",
+        "The TensorRT extension requires an NVIDIA GPU.",
+        "bitsandbytes requires an NVIDIA GPU for 8-bit optimizers.",
+        "I now know that xformers requires an NVIDIA GPU.",
+        # a document, a CUDA-only project, a person's advice
+        "According to the system requirements the program requires an NVIDIA GPU with 8 GB VRAM.",
+        "This project requires an NVIDIA GPU because it uses custom CUDA kernels.",
+        "Their website says I need an NVIDIA GPU.",
+        "Everyone says I need an NVIDIA card for AI.",
+        # a question or a modal without its question mark
+        "Does this program require an NVIDIA GPU or can it run on AMD",
+        "It doesn't seem to require an NVIDIA GPU anymore.",
+    ],
+)
+def test_a_requirement_of_a_feature_a_document_or_a_question_is_not_the_program_asking_for_nvidia(sentence: str) -> None:
+    assert WANTED not in signature_errors(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "ComfyUI now requires an NVIDIA GPU after the update.",
+        "It needs an NVIDIA driver even though the Radeon is the only GPU.",
+        "The install script says a need nvidia drivers.",
+    ],
+)
+def test_a_requirement_set_against_the_amd_setup_or_said_by_the_program_is_read(sentence: str) -> None:
+    assert WANTED in signature_errors(sentence)
+
+
 def test_a_short_amd_report_whose_program_asks_for_cuda_gets_a_torch_build_finding() -> None:
     text = "RX 7900 XTX, Ubuntu 24.04.\nThe ComfyUI package keeps asking for CUDA and an Nvidia GPU but it is installed as rocm!\n"
     assert any(category == "torch-build" for _, _, category in serious_findings(text))

@@ -56,6 +56,10 @@ def test_an_amd_gpu_written_with_a_hyphen_speaks_of_the_amd_stack(text: str) -> 
         "The 7600X CPU runs the program fine.",
         "We walked 680m to the office and the program runs.",
         "The program runs on the CPU only.",
+        # "AMD GPU" in a comparison or after "non-", with or without hyphens
+        "It generates on the CPU. I followed the non-AMD-GPU instructions.",
+        "It generates on the CPU. See https://example.com/blog/nvidia-vs-amd-gpus-for-deep-learning for why.",
+        "It generates on the CPU, I read NVIDIA vs. AMD GPUs reviews before buying.",
     ],
 )
 def test_a_cpu_an_nvidia_card_or_a_distance_speaks_of_no_amd_stack(text: str) -> None:
