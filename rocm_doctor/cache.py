@@ -24,7 +24,7 @@ import re
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional, TypeVar, Union
+from typing import Any, Callable, Iterable, List, Optional, TypeVar, Union
 
 from rocm_doctor import __version__
 
@@ -53,6 +53,19 @@ def key_of(parts: Iterable[Union[bytes, str]]) -> str:
         data = part.encode("utf-8") if isinstance(part, str) else part
         digest.update(len(data).to_bytes(8, "big") + data)
     return digest.hexdigest()
+
+
+def source_stamps(paths: Iterable[Path]) -> List[str]:
+    """Name, size and modification time of every ``.py`` file in ``paths`` (folders searched recursively): part
+    of the key of an entry whose value code builds or whose classes it pickles, so that a source checkout whose
+    code changed under the same version never reuses what other code built."""
+    stamps: List[str] = []
+    for path in paths:
+        sources = sorted(path.rglob("*.py")) if path.is_dir() else [path]
+        for source in sources:
+            info = source.stat()
+            stamps.append(f"{source.as_posix()}:{info.st_size}:{info.st_mtime_ns}")
+    return stamps
 
 
 KEEP_PER_ENTRY = 4

@@ -153,6 +153,11 @@ def _table_path_and_key(name: str) -> Tuple[Path, str]:
     return path, key_of([str(path), raw])
 
 
+def table_key(name: str) -> str:
+    """The cache key of ``rules/data/<name>.yaml`` as it is now (its path and bytes, this version, this Python)."""
+    return _table_path_and_key(name)[1]
+
+
 @lru_cache(maxsize=None)
 def load_table(name: str) -> Any:
     """Load ``rules/data/<name>.yaml``; a malformed table is an InputError naming the line.

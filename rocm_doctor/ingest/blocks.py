@@ -26,29 +26,30 @@ from functools import cached_property
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from rocm_doctor.anchors import pattern_anchors
+from rocm_doctor.lazy_regex import when_used
 
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-_DETAILS_OPEN = re.compile(r"^\s*<details\b[^>]*>", re.IGNORECASE)
-_DETAILS_CLOSE = re.compile(r"^\s*</details\s*>", re.IGNORECASE)
-_TAG_ONLY = re.compile(r"^\s*</?(summary|details|pre|code|br)\b[^>]*>.*$", re.IGNORECASE)
-_LEADING_TAGS = re.compile(r"^\s*(?:</?(?:details|pre|code|br)\b[^>]*>\s*){1,8}", re.IGNORECASE)
+_FENCE = when_used(r"^\s{0,3}(`{3,}|~{3,})")
+_DETAILS_OPEN = when_used(r"^\s*<details\b[^>]*>", re.IGNORECASE)
+_DETAILS_CLOSE = when_used(r"^\s*</details\s*>", re.IGNORECASE)
+_TAG_ONLY = when_used(r"^\s*</?(summary|details|pre|code|br)\b[^>]*>.*$", re.IGNORECASE)
+_LEADING_TAGS = when_used(r"^\s*(?:</?(?:details|pre|code|br)\b[^>]*>\s*){1,8}", re.IGNORECASE)
 """The tags that open a line (``<pre>Running on device ...``): what follows them on the line is the report's text
 (ROCm/rocm-libraries#2169 pasted its whole log on one ``<pre>`` line; wrapped, only its first line was lost)."""
-_QUOTE = re.compile(r"^\s{0,3}>(?!>>)\s?")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_QUOTE = when_used(r"^\s{0,3}>(?!>>)\s?")
+_CONTROL = when_used(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 # Prompts that precede a command a reporter ran; stripped to leave the command.
 _PROMPTS = (
-    re.compile(r"^[ \t]{0,8}(?:\([\w.-]{1,64}\) ?)?[\w.-]{1,64}@[\w.-]{1,64}:[^$#\n]{0,256}[$#]\s?"),  # (venv) user@host:~/dir$
-    re.compile(r"^\s*\[[\w.-]+@[\w.-]+[^\]]*\][$#]\s?"),  # [root@host ~]#
-    re.compile(r"^\s*PS [A-Za-z]:\\[^>]*>\s?"),  # PS C:\Users\x>
-    re.compile(r"^\s*[A-Za-z]:\\[^>]*>\s?"),  # C:\Users\x>
-    re.compile(r"^\s*In \[\d+\]:\s?"),  # ipython
-    re.compile(r"^\s*>>>\s?"),  # python REPL
-    re.compile(r"^\s*\$\s"),  # $ command
-    re.compile(r"^\s*#\s(?=(?:sudo\s+)?(?:[\w./-]*/)?(?:rocminfo|rocm-smi|amd-smi|groups|id|ls|cat|dmesg|lspci|uname|python[\d.]*|pip[\d.]*|docker|apt|dkms|modinfo|env|printenv|export|hipconfig|clinfo|ollama)\b)"),  # root shell '# cmd'
+    when_used(r"^[ \t]{0,8}(?:\([\w.-]{1,64}\) ?)?[\w.-]{1,64}@[\w.-]{1,64}:[^$#\n]{0,256}[$#]\s?"),  # (venv) user@host:~/dir$
+    when_used(r"^\s*\[[\w.-]+@[\w.-]+[^\]]*\][$#]\s?"),  # [root@host ~]#
+    when_used(r"^\s*PS [A-Za-z]:\\[^>]*>\s?"),  # PS C:\Users\x>
+    when_used(r"^\s*[A-Za-z]:\\[^>]*>\s?"),  # C:\Users\x>
+    when_used(r"^\s*In \[\d+\]:\s?"),  # ipython
+    when_used(r"^\s*>>>\s?"),  # python REPL
+    when_used(r"^\s*\$\s"),  # $ command
+    when_used(r"^\s*#\s(?=(?:sudo\s+)?(?:[\w./-]*/)?(?:rocminfo|rocm-smi|amd-smi|groups|id|ls|cat|dmesg|lspci|uname|python[\d.]*|pip[\d.]*|docker|apt|dkms|modinfo|env|printenv|export|hipconfig|clinfo|ollama)\b)"),  # root shell '# cmd'
 )
-_PROMPT_HINT = re.compile(r"[$#>]|In \[")
+_PROMPT_HINT = when_used(r"[$#>]|In \[")
 """A line can start with a prompt only if it holds one of these (checked before the prompt patterns)."""
 
 
@@ -250,7 +251,7 @@ def normalise(text: str) -> str:
     return _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n")).translate(_TYPOGRAPHY)
 
 
-_MARGIN_QUOTE = re.compile(r"^[ \t]{0,3}> ?", re.MULTILINE)
+_MARGIN_QUOTE = when_used(r"^[ \t]{0,3}> ?", re.MULTILINE)
 
 
 def without_margin(text: str) -> str:
@@ -410,13 +411,13 @@ _EARLIER_WORDS = (
     r"|(?:old|older|previous|earlier|prior) (?:setup|environment|install\w*|version|system|config\w*|kernel|driver)"
 )
 _OTHER_MACHINE_WORDS = r"on (?:my|another|the other|a different) (?:other |old |second )?(?:machine|pc|computer|laptop|system|box|server)"
-_PAST = re.compile(rf"\b(?:{_EARLIER_WORDS}|{_OTHER_MACHINE_WORDS})\b", re.IGNORECASE)
+_PAST = when_used(rf"\b(?:{_EARLIER_WORDS}|{_OTHER_MACHINE_WORDS})\b", re.IGNORECASE)
 """Words that introduce a block as an earlier state or another machine."""
-_EARLIER = re.compile(rf"\b(?:{_EARLIER_WORDS})\b", re.IGNORECASE)
+_EARLIER = when_used(rf"\b(?:{_EARLIER_WORDS})\b", re.IGNORECASE)
 """Of those, the words of an earlier (working) state: "On my other machine:" alone says nothing of
 whether that machine works, so its block is ``elsewhere``, not ``past``."""
-_NOT_WORKING = re.compile(r"(?:non|not|n't|never)[ -]?$", re.IGNORECASE)
-_SUMMARY = re.compile(r"<summary>(.*?)</summary>", re.IGNORECASE)
+_NOT_WORKING = when_used(r"(?:non|not|n't|never)[ -]?$", re.IGNORECASE)
+_SUMMARY = when_used(r"<summary>(.*?)</summary>", re.IGNORECASE)
 
 
 def _introduces_past(text: str) -> bool:
@@ -431,7 +432,7 @@ def _introduces_past(text: str) -> bool:
     return summary is not None or text.lstrip().startswith(("#", "**")) or stripped.endswith(":")
 
 
-_WORKS = re.compile(r"\b(?:works|worked|working)\b", re.IGNORECASE)
+_WORKS = when_used(r"\b(?:works|worked|working)\b", re.IGNORECASE)
 
 
 def _intro_scope(text: str) -> str:
@@ -448,7 +449,7 @@ def _one_paragraph(block: Block) -> bool:
     return block.kind != "prose" or all(line.text for line in block.lines)
 
 
-_ATTRIBUTION = re.compile(
+_ATTRIBUTION = when_used(
     r"^\W{0,6}(?:@[\w-]{1,39}|\*\*@?[\w-]{1,39}\*\*|[\w.-]{1,39})\W{0,4}\s+(?:wrote|said|writes|says|commented|replied|posted|reported)\b[^\n]{0,40}:?\s*$"
     r"|^\W{0,6}On .{1,80}\bwrote:\s*$|^\W{0,6}(?:Quote|Quoting)\b[^\n]{0,60}:?\s*$",
     re.IGNORECASE,
@@ -593,7 +594,7 @@ MAX_REPEATS = 32
 read: a 20 MB training log is mostly one progress line repeated, and its 33rd copy says nothing
 the first 32 did not. Tool-output readers (rocminfo, lspci, smi, pip, collect_env) read every line."""
 
-_NUMBERS = re.compile(r"(?<![0-9a-fA-F])[a-fA-F]*[0-9][0-9a-fA-F]*")
+_NUMBERS = when_used(r"(?<![0-9a-fA-F])[a-fA-F]*[0-9][0-9a-fA-F]*")
 """A whole run of hex characters that holds a digit. The look-behind lets a match start only where a run
 starts, so a run without a digit (``'a' * 80000``) is scanned once, not once per position (quadratic)."""
 

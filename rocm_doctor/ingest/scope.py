@@ -22,6 +22,7 @@ import re
 from typing import Pattern
 
 from rocm_doctor.ingest.formats.common import DOCUMENT_SAYS, REPORTED_SPEECH
+from rocm_doctor.lazy_regex import when_used
 
 NOW, PAST, ELSEWHERE, SAID = "now", "past", "elsewhere", "said"
 """The scopes :func:`scope_before` tells apart."""
@@ -88,8 +89,8 @@ _NOW_AGAIN = r"\b(?:now|currently|today)\b"
 now Windows 11", "used to work on 6.1, currently on 6.4")."""
 _CLAUSE = r"(?:(?!" + _NOW_AGAIN + r")[^.!?;\n])"
 _KINDS = (
-    (PAST, re.compile(r"\b(?:" + _PAST + r")\b", re.IGNORECASE)),
-    (ELSEWHERE, re.compile(r"\b(?:" + ANOTHERS_MACHINE + r")\b|" + ANOTHER_SETUP, re.IGNORECASE)),
+    (PAST, when_used(r"\b(?:" + _PAST + r")\b", re.IGNORECASE)),
+    (ELSEWHERE, when_used(r"\b(?:" + ANOTHERS_MACHINE + r")\b|" + ANOTHER_SETUP, re.IGNORECASE)),
 )
 
 
@@ -112,7 +113,7 @@ def scope_before(text: str, at: int, reach: int = 240, span: int = 300) -> str:
     return _kind(window, found.start())
 
 
-_ANYWHERE = re.compile(_NOT_NOW_BEFORE, re.IGNORECASE)
+_ANYWHERE = when_used(_NOT_NOW_BEFORE, re.IGNORECASE)
 
 
 def scope_of(clause: str) -> str:

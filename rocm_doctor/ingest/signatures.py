@@ -20,20 +20,24 @@ import itertools
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Dict, FrozenSet, Iterator, List, Mapping, Optional, Pattern, Tuple, Union
+from pathlib import Path
+from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Pattern, Tuple
 
-from rocm_doctor.data import load_table
+from rocm_doctor.cache import cached, key_of, source_stamps
+from rocm_doctor.data import load_table, table_key
 from rocm_doctor.errors import InputError
 from rocm_doctor.anchors import pattern_anchors
+from rocm_doctor.lazy_regex import AnyPattern, WhenUsed
 from rocm_doctor.ingest.blocks import Block, Line, may_be_wrapped
 from rocm_doctor.ingest.formats.common import DOCUMENT_SAYS, REPORTED_SPEECH, gfx_of, gpu_fields, make_piece
 from rocm_doctor.ingest.scope import ANOTHERS_MACHINE, PAST_OR_ELSEWHERE, PAST_OR_ELSEWHERE_AFTER
 from rocm_doctor.ingest.model import TRUST_HINT, TRUST_SIGNATURE, Absent, GpuSighting, Observation, Piece, SettingSighting
 from rocm_doctor.model.rules import CATEGORIES
 from rocm_doctor.knowledge._tables import source_urls
+from rocm_doctor.lazy_regex import when_used
 
 TABLE = "signatures"
-_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+_ID = when_used(r"^[a-z][a-z0-9_]*$")
 _ROW_KEYS = {"id", "pattern", "context", "implies", "gpu", "then", "category", "kind", "scope", "unless_line", "meaning", "source", "note"}
 _THEN_LINES = 3
 """How many following lines a ``then`` pattern may look at."""
@@ -41,49 +45,20 @@ MAX_LINE = 4000
 """Longer lines are cut before matching (a minified blob is not an error message)."""
 
 
-class _WhenUsed:
-    """A statement row's sentence-scope pattern, compiled the first time it is used. The wrapper makes each row's
-    pattern some ten thousand characters long: compiling all 38 took more than half of the table's 1.8 s of CPU
-    in every process that reads a paste, and the wrapper is only ever run on a line its row's own pattern
-    matched. It adds no named group, and it compiles wherever the row's own pattern does."""
-
-    def __init__(self, source: str, flags: int) -> None:
-        self.pattern = source
-        self.flags = flags
-        self._compiled: Optional[Pattern[str]] = None
-
-    def _get(self) -> Pattern[str]:
-        if self._compiled is None:
-            self._compiled = re.compile(self.pattern, self.flags)
-        return self._compiled
-
-    def search(self, *args: Any) -> "Optional[re.Match[str]]":
-        return self._get().search(*args)
-
-    def match(self, *args: Any) -> "Optional[re.Match[str]]":
-        return self._get().match(*args)
-
-    def finditer(self, *args: Any) -> "Iterator[re.Match[str]]":
-        return self._get().finditer(*args)
-
-    @property
-    def groupindex(self) -> Mapping[str, int]:
-        return self._get().groupindex
-
-
 @dataclass(frozen=True)
 class Signature:
     """One row of the signature table."""
 
     id: str
-    pattern: "Union[Pattern[str], _WhenUsed]"
-    """The row's pattern; a statement's sentence-scope wrapper, compiled when first used (:class:`_WhenUsed`)."""
-    context: Optional[Pattern[str]]
+    pattern: AnyPattern
+    """The row's pattern; a statement's sentence-scope wrapper. Every pattern of a row is compiled when first
+    used (:class:`~rocm_doctor.lazy_regex.WhenUsed`): a report tries only the rows whose anchor words it holds."""
+    context: Optional[AnyPattern]
     implies: Tuple[Tuple[str, Any], ...]
     gpu: Tuple[str, ...]
     meaning: str
     source: str
-    then: Optional[Pattern[str]] = None
+    then: Optional[AnyPattern] = None
     category: Optional[str] = None
     kind: str = "error"
     """``error`` (goes to ``symptoms.signatures``) or ``context`` (``symptoms.context``: what the report is about)."""
@@ -92,12 +67,15 @@ class Signature:
     said: str = ""
     """The row's own pattern, before :func:`statement_pattern` wraps it: the words any match must hold
     (:func:`_anchors`) are read from it, so a line without them is never tried."""
-    plain: Optional[Pattern[str]] = None
+    plain: Optional[AnyPattern] = None
     """For a statement, the row's own pattern compiled: a line it does not match is not a statement
     of it in any scope, and it is much cheaper to try than the sentence-scope wrapper."""
-    unless: Optional[Pattern[str]] = None
+    unless: Optional[AnyPattern] = None
     """For a row that is not a statement, its ``unless_line``: a line (or wrapped message) it matches is not
     read (a statement's wrapper holds its own)."""
+    words: Optional[Tuple[str, ...]] = None
+    """The anchor words every match holds (:func:`rocm_doctor.anchors.pattern_anchors` of ``said``, or of the
+    pattern when ``said`` is empty): None when none can be told."""
 
 
 STATEMENT = "statement"
@@ -137,11 +115,15 @@ def statement_pattern(pattern: str, unless_line: Optional[str] = None) -> str:
     return "^" + _ANOTHERS_LABEL + guard + _SENTENCE_START + "(?:" + why + "|" + plain + ")"
 
 
-def _compile(text: Any, where: str) -> Pattern[str]:
+def _compile(text: Any, where: str) -> WhenUsed:
+    """``text`` checked now (a bad row is an error when the table is loaded) and compiled again where it is
+    next used in a process that reads the table from the cache."""
+    pattern = WhenUsed(str(text), re.IGNORECASE)
     try:
-        return re.compile(str(text), re.IGNORECASE)
+        pattern.compiled()
     except re.error as exc:
         raise InputError(f"{where}: invalid regex ({exc})") from None
+    return pattern
 
 
 def build(data: Any) -> List[Signature]:
@@ -184,7 +166,9 @@ def build(data: Any) -> List[Signature]:
                 _compile(unless, f"{here}.unless_line")
             if plain.groupindex:
                 raise InputError(f"{here}.pattern: a statement's pattern has no named groups (its sentence wrapper tries it twice)")
-            pattern = _WhenUsed(statement_pattern(str(row["pattern"]), unless), re.IGNORECASE)
+            # not compiled here: some ten thousand characters each, and only ever run on a line the row's own
+            # pattern matched; it compiles wherever the row's own pattern and unless_line do
+            pattern = WhenUsed(statement_pattern(str(row["pattern"]), unless), re.IGNORECASE)
         else:
             pattern = _compile(row["pattern"], f"{here}.pattern")
         then = _compile(row["then"], f"{here}.then") if row.get("then") else None
@@ -212,6 +196,7 @@ def build(data: Any) -> List[Signature]:
                 said=said,
                 plain=plain,
                 unless=unless_line,
+                words=pattern_anchors(said),
             )
         )
     return out
@@ -224,10 +209,17 @@ def _source(row: Dict[str, Any], here: str) -> str:
     return " ".join(urls)
 
 
+_CODE = (Path(__file__).resolve().parent, *(Path(__file__).resolve().parent.parent / name for name in ("anchors.py", "lazy_regex.py", "model", "knowledge/_tables.py")))
+"""The code that builds the table's rows (the sentence-scope wrapper's words live in the readers' modules): part of
+the cached table's key."""
+
+
 @lru_cache(maxsize=1)
 def signatures() -> Tuple[Signature, ...]:
-    """The shipped signature table."""
-    return tuple(build(load_table(TABLE)))
+    """The shipped signature table, validated once per table content and code, then read from the cache
+    (:mod:`rocm_doctor.cache`) with its patterns not yet compiled."""
+    key = key_of([table_key(TABLE), *source_stamps(_CODE)])
+    return cached(f"table-{TABLE}-built", key, lambda: tuple(build(load_table(TABLE))))
 
 
 @lru_cache(maxsize=1)
@@ -293,7 +285,7 @@ def _search(signature: Signature, text: str) -> "Optional[re.Match[str]]":
 def _anchors(signature: Signature) -> Optional[Tuple[str, ...]]:
     """Words every match of the signature holds (None when none can be told): read from the row's own
     pattern, which a statement's sentence-scope wrapper hides behind its look-aheads."""
-    return pattern_anchors(signature.said or signature.pattern.pattern)
+    return signature.words if signature.said else pattern_anchors(signature.pattern.pattern)
 
 
 def _candidate_lines(block: Block, signature: Signature) -> Iterator[Line]:
@@ -388,7 +380,7 @@ def _finds(text: str, word: str) -> Iterator[int]:
         position = text.find(word, position + 1)
 
 
-_ARGUMENT = re.compile(r"^\s*(?:--?[A-Za-z]|[\w.-]+(?:==|>=|<=|~=)|https?://)")
+_ARGUMENT = when_used(r"^\s*(?:--?[A-Za-z]|[\w.-]+(?:==|>=|<=|~=)|https?://)")
 """A line that starts as the next argument of a command: a wrapped command line continues on it."""
 
 
@@ -418,7 +410,7 @@ _GONE_GAP = (
 error", "this"), no clause break (a comma, a colon, "and", "but", "instead") and no question word ("I don't get why ..."),
 then the start of the message itself when the match begins inside it ("\"HIP error: ", "RuntimeError: ")."""
 
-_ANOTHER_PERSON = re.compile(
+_ANOTHER_PERSON = when_used(
     r"\b(?:(?:my|a|his|her|their)\s{1,4}(?:friend|colleague|co-?worker|brother|sister)(?:['\u2019]s)?|some(?:one|body)\s{1,4}else(?:['\u2019]s)?)\b"
     r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS +
     # another user's or another thread's message (r34b): "another user got \"HIP error: ...\"", "in the linked issue they see ..."
@@ -435,14 +427,14 @@ _ANOTHER_PERSON = re.compile(
 """Words that put an error message a sentence quotes on another person's machine ("My friend's laptop shows
 \"HIP error: invalid device function\"", "someone wrote that they get ..."), in a document, or in the past ("This
 used to fail with ..."): no message this machine printed now."""
-_SOLVED_AFTER = re.compile(r"(?:[^.!?\n]|[.!?](?=\S)){0,120}?\b(?:is|was|were|got|gets|has\s+been|have\s+been)\s{1,4}(?:now\s{1,4})?(?:solved|fixed|resolved|gone)\b", re.IGNORECASE)
+_SOLVED_AFTER = when_used(r"(?:[^.!?\n]|[.!?](?=\S)){0,120}?\b(?:is|was|were|got|gets|has\s+been|have\s+been)\s{1,4}(?:now\s{1,4})?(?:solved|fixed|resolved|gone)\b", re.IGNORECASE)
 """The rest of the message's sentence says it is solved ("\"HIP error: invalid device function\" on gfx1031 is solved
 by HSA_OVERRIDE_GFX_VERSION=10.3.0"): a message the reporter no longer gets."""
-_NOT_GOT = re.compile(
+_NOT_GOT = when_used(
     r"\b(?:do|does|did)(?:\s{1,4}not|n['\u2019]?t)\s{1,4}(?:get|see|hit|have|throw|show|print)\b" + _GONE_GAP,
     re.IGNORECASE,
 )
-_GONE_AFTER = re.compile(r"[^.!?\n]{0,60}?\b(?:any\s?more|no\s{1,4}more)\b(?!\s{1,4}than\b)", re.IGNORECASE)
+_GONE_AFTER = when_used(r"[^.!?\n]{0,60}?\b(?:any\s?more|no\s{1,4}more)\b(?!\s{1,4}than\b)", re.IGNORECASE)
 """A message the sentence says this machine does not print any more ("I don't get `...` anymore"): a negated
 "get" before it and "anymore" after it (a negated "get" alone may be "I don't get why ... prints ..."; "any more than"
 compares)."""
@@ -468,18 +460,18 @@ def _quoted_from_another(block: Block, line: Line, match: "re.Match[str]") -> bo
     )
 
 
-_YES_NO = re.compile(
+_YES_NO = when_used(
     r"^\W{0,4}(?:is|are|was|were|does|do|did|should|shall|could|can|would|will|might|may)(?:\s{1,4}[\w']{1,12}){0,2}\s{0,4}(?:[\"'`]{1,3}[^\"'`\n]{0,160})?$",
     re.IGNORECASE,
 )
 """A yes/no question whose subject or object is the message itself: at most two words between its verb and the message
 (or the quote the message is in)."""
-_GOT_IT = re.compile(
+_GOT_IT = when_used(
     r"\b(?:why|how\s{1,4}come|fix|fixe[sd]|fixing|solve[sd]?|solving|solution|resolve[sd]?|workaround|help|get\s{1,4}rid|avoid|way|any(?:one|body)|some(?:one|body))\b|\b(?:I|we)(?:\s{1,4}(?:am|are|was|were|keep|still)|'m|'re)?\s{1,4}(?:get|got|getting|see|saw|seeing|have|had|having|hit|hitting|run\s{1,4}into)\b",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
-_GOT_IT_NEXT = re.compile(
+_SENTENCE_END = when_used(r"[.!?](?=\s|$)")
+_GOT_IT_NEXT = when_used(
     r"\s{0,4}(?:and\s{1,4})?(?:I|we)(?:\s{1,4}(?:am|are|was|were|keep|still|always)|'m|'re)?\s{1,4}(?:get|got|getting|see|seeing|hit|hitting)\s{1,4}(?:it|this|that|them|the\s{1,4}same)\b",
     re.IGNORECASE,
 )
@@ -498,12 +490,12 @@ def _asks_about(before: str, after: str) -> bool:
     )
 
 
-_QUOTING_VERB = re.compile(
+_QUOTING_VERB = when_used(
     r"(?:^|[\s(])(?:get|gets|getting|got|fails?|failed|failing|with|is|was|shows?|showing|showed|says?|saying|said|see|seeing|saw"
     r"|throws?|throwing|threw|gives?|giving|gave)\b",
     re.IGNORECASE,
 )
-_PRINTED = re.compile(r"^\s*(?:\d|:\d|\[|[A-Za-z]:[\\/]|/|\w+\s{0,4}\|)")
+_PRINTED = when_used(r"^\s*(?:\d|:\d|\[|[A-Za-z]:[\\/]|/|\w+\s{0,4}\|)")
 """A line as a log prints it (a timestamp, a HIP trace's ``:3:``, ``[``, a path, a compose service's ``name |``)."""
 
 

@@ -26,7 +26,7 @@ from typing import Any, Dict, Hashable, Iterable, List, Optional, Sequence, Tupl
 from pydantic import VERSION as PYDANTIC_VERSION
 from pydantic import ValidationError
 
-from rocm_doctor.cache import cached, key_of
+from rocm_doctor.cache import cached, key_of, source_stamps
 from rocm_doctor.data import read_yaml, rules_dir, safe_loader
 from rocm_doctor.errors import InputError
 from rocm_doctor.judge import conditions, paths
@@ -281,11 +281,7 @@ def _shipped_key(root: Path, files: Sequence[Path]) -> str:
     parts: List[Any] = [str(root), PYDANTIC_VERSION]
     for path in [*files, root / RETIRED_FILE]:
         parts += [path.name, path.read_bytes() if path.is_file() else b""]
-    for folder in _CODE:
-        for source in sorted(folder.rglob("*.py")):
-            info = source.stat()
-            parts.append(f"{source.relative_to(folder.parent)}:{info.st_size}:{info.st_mtime_ns}")
-    return key_of(parts)
+    return key_of(parts + source_stamps(_CODE))
 
 
 def shipped_rules() -> Tuple[Dict[str, List[Rule]], Dict[str, str]]:

@@ -5,7 +5,9 @@ Run as a script in a fresh interpreter (the modules must not be imported yet, or
 patterns were compiled before the watch began); it prints a JSON list of ``[pattern, flags, where, anchored]``, where ``anchored`` says the pattern
 was only ever used through ``re.match`` / ``re.fullmatch`` (so only the start of a text is tried).
 Patterns built at run time (the field-label table, the signature table) are caught because the seed
-pastes make the readers build them.
+pastes make the readers build them. Patterns compiled when first used (:mod:`rocm_doctor.lazy_regex`) are listed
+whether or not a seed paste used them: every one the modules hold at module level, and every pattern of the
+signature table's rows.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout und
 
 _WATCHED = tuple(str(Path(__file__).resolve().parents[2] / "rocm_doctor" / part) for part in ("ingest", "judge"))
 _SEEDS = Path(__file__).resolve().parent / "seed_pastes"
+_LAZY = str(Path(__file__).resolve().parents[2] / "rocm_doctor" / "lazy_regex.py")
 
 
 def _watch() -> dict:
@@ -30,7 +33,7 @@ def _watch() -> dict:
     def recording(pattern, flags):  # type: ignore[no-untyped-def]
         if isinstance(pattern, str):
             frame = sys._getframe(1)
-            while frame is not None and frame.f_code.co_filename == re.__file__:
+            while frame is not None and frame.f_code.co_filename in (re.__file__, _LAZY):
                 frame = frame.f_back
             where = frame.f_code.co_filename if frame is not None else ""
             if where.startswith(_WATCHED):
@@ -50,11 +53,24 @@ def main() -> None:
     import rocm_doctor.ingest as ingest
     import rocm_doctor.judge as judge
 
-    for package in (ingest, judge):
-        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
-            import_module(info.name)
+    from rocm_doctor.data import load_table
+    from rocm_doctor.ingest.signatures import TABLE, signatures
+    from rocm_doctor.lazy_regex import WhenUsed
+
+    modules = [import_module(info.name) for package in (ingest, judge) for info in pkgutil.walk_packages(package.__path__, package.__name__ + ".")]
     for seed in sorted(_SEEDS.glob("*.txt")):
         ingest.ingest_text(seed.read_text(encoding="utf-8"))
+    held = [(f"{Path(module.__file__ or '').name}:{name}", item) for module in modules for name, value in vars(module).items()
+            for outer in (value if isinstance(value, (list, tuple)) else [value])  # a list of patterns or of (pattern, ...) rows
+            for item in (outer if isinstance(outer, tuple) else [outer])]
+    rows = [(f"signatures.yaml:{row.id}", field) for row in signatures() for field in (row.pattern, row.plain, row.then, row.context, row.unless)]
+    for where, item in held + rows:
+        if isinstance(item, WhenUsed):
+            seen.setdefault((item.pattern, int(item.flags)), [where, False])
+    # a statement row's unless_line lives only inside its sentence wrapper: the table's own text
+    for row in load_table(TABLE)["signatures"]:
+        if row.get("unless_line"):
+            seen.setdefault((str(row["unless_line"]), int(re.IGNORECASE)), [f"signatures.yaml:{row['id']}", False])
     json.dump([[pattern, flags, where, anchored] for (pattern, flags), (where, anchored) in seen.items()], sys.stdout)
 
 

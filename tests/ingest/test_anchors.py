@@ -19,6 +19,7 @@ from rocm_doctor.ingest import ingest_text
 from rocm_doctor.anchors import anchors
 from rocm_doctor.ingest.blocks import split_blocks
 from rocm_doctor.ingest.signatures import match_block, signatures
+from rocm_doctor.lazy_regex import WhenUsed
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 
@@ -107,7 +108,7 @@ def test_a_signature_deep_in_a_long_block_is_found_once_at_its_first_line() -> N
 
 
 def _reader_patterns() -> list:
-    """Every compiled regex at module level in the readers (each may be skipped by Block.scan)."""
+    """Every regex at module level in the readers, compiled (each may be skipped by Block.scan)."""
     import importlib
     import pkgutil
 
@@ -120,8 +121,8 @@ def _reader_patterns() -> list:
         for value in vars(module).values():
             values = value if isinstance(value, (list, tuple)) else [value]
             for item in values:
-                if isinstance(item, re.Pattern) and anchors(item.pattern) is not None:
-                    found.setdefault(item.pattern, item)
+                if isinstance(item, (re.Pattern, WhenUsed)) and anchors(item.pattern) is not None:
+                    found.setdefault(item.pattern, item.compiled() if isinstance(item, WhenUsed) else item)
     return sorted(found.values(), key=lambda p: p.pattern)
 
 

@@ -26,20 +26,21 @@ from typing import List, Optional
 from rocm_doctor.ingest.blocks import Block
 from rocm_doctor.ingest.formats.common import make_piece
 from rocm_doctor.ingest.model import TRUST_SIGNATURE, Observation, Piece
+from rocm_doctor.lazy_regex import when_used
 
 _TARGET = r"gfx[0-9a-f]{3,4}(?::(?:xnack|sramecc)[+-]){0,2}"
-_LIST = re.compile(
+_LIST = when_used(
     r"(?<![\w$-])(?:-D\s?)?(?:AMDGPU_TARGETS|GPU_TARGETS|PYTORCH_ROCM_ARCH|CMAKE_HIP_ARCHITECTURES|HIP_ARCHITECTURES)"
     r"\s{0,2}=\s{0,2}[\"']?(?P<list>" + _TARGET + r"(?:\s{0,2}[;,]\s{0,2}" + _TARGET + r"){0,40})(?![\w:])",
     re.IGNORECASE,
 )
-_TF_LIST = re.compile(r"The supported AMDGPU versions are\s{1,4}(?P<list>gfx[0-9a-f]{3,4}(?:[\s,]{0,4}gfx[0-9a-f]{3,4}){0,40})", re.IGNORECASE)
-_LIST_GOES_ON = re.compile(r"\s{0,4},\s*$")
+_TF_LIST = when_used(r"The supported AMDGPU versions are\s{1,4}(?P<list>gfx[0-9a-f]{3,4}(?:[\s,]{0,4}gfx[0-9a-f]{3,4}){0,40})", re.IGNORECASE)
+_LIST_GOES_ON = when_used(r"\s{0,4},\s*$")
 """A list that ends its line with a comma is wrapped onto the next line, where it goes on."""
-_LIST_GOES_ON_HERE = re.compile(r"[ \t>]{0,12}(?P<list>gfx[0-9a-f]{3,4}(?:[\s,]{0,4}gfx[0-9a-f]{3,4}){0,40})", re.IGNORECASE)
+_LIST_GOES_ON_HERE = when_used(r"[ \t>]{0,12}(?P<list>gfx[0-9a-f]{3,4}(?:[\s,]{0,4}gfx[0-9a-f]{3,4}){0,40})", re.IGNORECASE)
 """The rest of a wrapped list at the start of the next line."""
 _WRAPPED_LINES = 4
-_TF_TARGET = re.compile(r"gfx[0-9a-f]{3,4}(?=gfx|[^0-9a-z]|$)")
+_TF_TARGET = when_used(r"gfx[0-9a-f]{3,4}(?=gfx|[^0-9a-z]|$)")
 MAX_LINE = 2000
 
 

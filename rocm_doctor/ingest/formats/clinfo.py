@@ -15,15 +15,15 @@ before the next board name.
 
 from __future__ import annotations
 
-import re
 from typing import List, Optional
 
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece
 from rocm_doctor.ingest.model import GpuSighting, Piece
+from rocm_doctor.lazy_regex import when_used
 
-_BOARD = re.compile(r"^\s{0,16}Board name:\s{0,64}(\S[^\t\n]{0,200}?)\s*$")
-_GFX_NAME = re.compile(r"^\s{0,16}Name:\s{0,64}(gfx[0-9a-f]{3,4}(?::[a-z+-]{1,32}){0,4})\s*$")
+_BOARD = when_used(r"^\s{0,16}Board name:\s{0,64}(\S[^\t\n]{0,200}?)\s*$")
+_GFX_NAME = when_used(r"^\s{0,16}Name:\s{0,64}(gfx[0-9a-f]{3,4}(?::[a-z+-]{1,32}){0,4})\s*$")
 
 
 def parse(block: Block) -> List[Piece]:

@@ -29,6 +29,7 @@ from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, key_value, make_piece, torch_version_observations
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, python_platform_observations
 from rocm_doctor.ingest.model import GpuSighting, Observation, Piece
+from rocm_doctor.lazy_regex import when_used
 
 KEYS = {
     "PyTorch version",
@@ -61,8 +62,8 @@ _NO_GPU = _SILENT | {"no cuda"}
 """GPU-line values that name no GPU: collect_env fills the GPU, driver and CUDA runtime fields with
 'No CUDA' when torch.cuda is not available (pretty_str, torch/utils/collect_env.py at v2.5.0:
 https://github.com/pytorch/pytorch/blob/v2.5.0/torch/utils/collect_env.py)."""
-_PIP_LINE = re.compile(r"^\[(?:pip3?|conda)\]\s+([A-Za-z0-9_.-]+)\s*(?:==|\s)\s*(\S+)")
-_GPU_LINE = re.compile(r"^GPU\s+(\d+)\s*:\s*(.+)$")
+_PIP_LINE = when_used(r"^\[(?:pip3?|conda)\]\s+([A-Za-z0-9_.-]+)\s*(?:==|\s)\s*(\S+)")
+_GPU_LINE = when_used(r"^GPU\s+(\d+)\s*:\s*(.+)$")
 
 
 def _gpu(text: str, position: int, line: Line) -> Optional[GpuSighting]:

@@ -28,6 +28,7 @@ from rocm_doctor.ingest.formats.common import make_piece
 from rocm_doctor.ingest.formats.platform_strings import kernel_observations
 from rocm_doctor.ingest.formats.rocminfo import ran_in_container
 from rocm_doctor.ingest.model import TRUST_HINT, TRUST_TOOL, Observation, Piece
+from rocm_doctor.lazy_regex import when_used
 
 GROUPS_IN_CONTAINER = "groups_printed_in_container"
 """Context id: a bare ``groups``/``id`` ran inside a container (a container's prompt, after ``docker run
@@ -38,33 +39,33 @@ GROUP_ADDED_NOT_IN_SESSION = "gpu_group_added_not_in_session"
 """Context id: the transcript adds the user to render (or video) with usermod/gpasswd, and a later bare
 ``groups``/``id`` of the same transcript, which prints the session's groups, still lacks it."""
 
-_ID = re.compile(r"^\s*uid=(\d{1,18})\(([^)]+)\)\s+gid=\d+\([^)]*\)(?:\s+groups=(\S+))?")
-_GROUP = re.compile(r"(?<!\d)\d+\(([^)]+)\)")
-_PROMPT_USER = re.compile(r"^[ \t]{0,8}(?:\([\w.-]{1,64}\) ?)?([\w.-]{1,64})@[\w.-]{1,64}:[^$#\n]{0,256}[$#]")
-_ACCOUNT_COMMAND = re.compile(r"^\s*(?:sudo\s+)?(?:id|groups)(?:\s+-\w+)*\s+([a-z_][\w.-]{0,31}\$?)\s*$")
-_ACCOUNT_GROUPS = re.compile(r"^\s*([a-z_][\w.-]{0,31}\$?)\s+:\s+([a-z_][\w.\s$-]{0,2000})$")
-_BARE_GROUPS = re.compile(r"^\s*groups\s*$")
+_ID = when_used(r"^\s*uid=(\d{1,18})\(([^)]+)\)\s+gid=\d+\([^)]*\)(?:\s+groups=(\S+))?")
+_GROUP = when_used(r"(?<!\d)\d+\(([^)]+)\)")
+_PROMPT_USER = when_used(r"^[ \t]{0,8}(?:\([\w.-]{1,64}\) ?)?([\w.-]{1,64})@[\w.-]{1,64}:[^$#\n]{0,256}[$#]")
+_ACCOUNT_COMMAND = when_used(r"^\s*(?:sudo\s+)?(?:id|groups)(?:\s+-\w+)*\s+([a-z_][\w.-]{0,31}\$?)\s*$")
+_ACCOUNT_GROUPS = when_used(r"^\s*([a-z_][\w.-]{0,31}\$?)\s+:\s+([a-z_][\w.\s$-]{0,2000})$")
+_BARE_GROUPS = when_used(r"^\s*groups\s*$")
 """``groups`` without a name: the running session's groups."""
-_ID_OR_GROUPS = re.compile(r"^\s*(?:sudo\s+)?(?:id|groups)\b")
+_ID_OR_GROUPS = when_used(r"^\s*(?:sudo\s+)?(?:id|groups)\b")
 _SELF = r"(?:\$USER|\$\{USER\}|\$LOGNAME|\$\{LOGNAME\}|\$\(whoami\)|`whoami`|\$\(id\s+-un\))"
-_PYTHON_VERSION = re.compile(r"^\s*Python (\d+\.\d+\.\d+)\s*$")
-_KERNEL_RELEASE = re.compile(r"^\s*(\d\.\d{1,2}(?:\.\d{1,3})?[-+.~\w]*)\s*$")
+_PYTHON_VERSION = when_used(r"^\s*Python (\d+\.\d+\.\d+)\s*$")
+_KERNEL_RELEASE = when_used(r"^\s*(\d\.\d{1,2}(?:\.\d{1,3})?[-+.~\w]*)\s*$")
 _GROUP_ADDS = (
     # usermod -aG render,video $USER / usermod -a -G video,render alice
-    re.compile(r"^\s*(?:sudo\s+)?usermod\s+(?:-\w+\s+)*-a?G\s*([\w,]+)\s+(?:-\w+\s+)*(\S+)\s*$"),
+    when_used(r"^\s*(?:sudo\s+)?usermod\s+(?:-\w+\s+)*-a?G\s*([\w,]+)\s+(?:-\w+\s+)*(\S+)\s*$"),
     # gpasswd -a $USER render / adduser $USER render (user first, then the group)
-    re.compile(r"^\s*(?:sudo\s+)?(?:gpasswd\s+-a|adduser)\s+(\S+)\s+(render|video)\s*$"),
+    when_used(r"^\s*(?:sudo\s+)?(?:gpasswd\s+-a|adduser)\s+(\S+)\s+(render|video)\s*$"),
 )
 
 
-_ADVICE_ABOVE = re.compile(
+_ADVICE_ABOVE = when_used(
     r"\b(?:guide|docs?|documentation|readme|instructions?|wiki|tutorial|manual|says?|suggests?|recommends?|should"
     r"|need\s{1,4}to|have\s{1,4}to|supposed\s{1,4}to|tells?\s{1,4}(?:me|you|us)\s{1,4}to)\b[^\n]{0,120}:\s*$",
     re.IGNORECASE,
 )
 """A prose line that introduces a command as what a guide says or advises ("The install guide says:"): the
 command below it is quoted, not shown to have run."""
-_NEW_LOGIN = re.compile(
+_NEW_LOGIN = when_used(
     r"\b(?:reboot(?:ed|ing)?|restart(?:ed|ing)?\s{1,4}(?:the\s{1,4}|my\s{1,4})?(?:pc|computer|machine|system|session)"
     r"|log(?:ged|ging)?\s{0,2}(?:out|off)|re-?log(?:ged|ging)?(?:\s{0,2}in)?|logged\s{1,4}(?:back\s{1,4})?in|newgrp)\b",
     re.IGNORECASE,
@@ -137,7 +138,7 @@ _COMMANDS: Dict[str, Callable[[str, Line], List[Observation]]] = {
     r"groups": _group_list,
     r"(?:sudo\s+)?uname\s+-r": _kernel_release,
 }
-_COMPILED = [(re.compile(r"^\s*" + pattern + r"\s*$"), parse) for pattern, parse in _COMMANDS.items()]
+_COMPILED = [(when_used(r"^\s*" + pattern + r"\s*$"), parse) for pattern, parse in _COMMANDS.items()]
 
 
 def _output_of(lines: List[Line], index: int) -> Optional[Line]:

@@ -11,9 +11,10 @@ from rocm_doctor.knowledge.torch_identity import TorchIdentity, identify
 from rocm_doctor.ingest.blocks import Line
 from rocm_doctor.knowledge.gpu_table import model_for_name
 from rocm_doctor.ingest.model import TRUST_TOOL, GpuSighting, Observation, Piece
+from rocm_doctor.lazy_regex import when_used
 
-GFX_RE = re.compile(r"\bgfx(\d{1,2}[0-9a-f]{2})\b(?::[a-z+-]+(?::[a-z+-]+)?)?", re.IGNORECASE)
-TORCH_VERSION_RE = re.compile(r"^\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)*(?:\+[0-9A-Za-z.]+)?$")
+GFX_RE = when_used(r"\bgfx(\d{1,2}[0-9a-f]{2})\b(?::[a-z+-]+(?::[a-z+-]+)?)?", re.IGNORECASE)
+TORCH_VERSION_RE = when_used(r"^\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc|\.dev|\.post)\d+)*(?:\+[0-9A-Za-z.]+)?$")
 
 
 REPORTED_SPEECH = (

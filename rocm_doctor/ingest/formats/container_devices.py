@@ -11,23 +11,23 @@ ROCm sees that one GPU, as device 0, whatever its index on the host (ollama/olla
 
 from __future__ import annotations
 
-import re
 from typing import List, Optional, Set, Tuple
 
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import make_piece
 from rocm_doctor.ingest.formats.container_groups import docker_options
 from rocm_doctor.ingest.model import TRUST_TEMPLATE, Observation, Piece
+from rocm_doctor.lazy_regex import when_used
 
 ONE_RENDER_NODE = "container_given_one_render_node"
 
-_RUN = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|create)\b")
-_DEVICE = re.compile(r"(?<![\w-])--device(?:=|\s{1,4})[\"']?(/dev/dri(?:/[\w-]{1,32})?)(?::[\w/-]{1,64}){0,2}[\"']?(?=[\s\\`]|$)")
-_PRIVILEGED = re.compile(r"(?<![\w-])--privileged\b(?!=false)")
-_COMPOSE_HEAD = re.compile(r"^[ \t]{0,40}devices:[ \t]{0,8}$")
-_COMPOSE_ITEM = re.compile(r"^[ \t]{0,40}-[ \t]{1,4}[\"']?(/dev/[\w/-]{1,64})(?::[\w/-]{1,64}){0,2}[\"']?[ \t]{0,8}(?:#[^\n]{0,200})?$")
-_COMPOSE_PRIVILEGED = re.compile(r"^[ \t]{0,40}privileged:[ \t]{0,8}true\b")
-_RENDER = re.compile(r"^/dev/dri/renderD\d{1,4}$")
+_RUN = when_used(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|create)\b")
+_DEVICE = when_used(r"(?<![\w-])--device(?:=|\s{1,4})[\"']?(/dev/dri(?:/[\w-]{1,32})?)(?::[\w/-]{1,64}){0,2}[\"']?(?=[\s\\`]|$)")
+_PRIVILEGED = when_used(r"(?<![\w-])--privileged\b(?!=false)")
+_COMPOSE_HEAD = when_used(r"^[ \t]{0,40}devices:[ \t]{0,8}$")
+_COMPOSE_ITEM = when_used(r"^[ \t]{0,40}-[ \t]{1,4}[\"']?(/dev/[\w/-]{1,64})(?::[\w/-]{1,64}){0,2}[\"']?[ \t]{0,8}(?:#[^\n]{0,200})?$")
+_COMPOSE_PRIVILEGED = when_used(r"^[ \t]{0,40}privileged:[ \t]{0,8}true\b")
+_RENDER = when_used(r"^/dev/dri/renderD\d{1,4}$")
 
 
 Passed = Tuple[Set[str], bool, Line]

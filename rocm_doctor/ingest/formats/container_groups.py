@@ -26,23 +26,24 @@ from typing import List, Optional, Tuple
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import make_piece
 from rocm_doctor.ingest.model import TRUST_TEMPLATE, Observation, Piece
+from rocm_doctor.lazy_regex import when_used
 
 VIDEO_ONLY = "container_adds_video_not_render"
 RENDER_ADDED = "container_adds_render_group"
 NOT_ROOT = "container_user_not_root"
 
 _VALUE = r"[\"']?([\w.${}()|:/ -]{1,80}?)[\"']?(?=[\s\\,\]`]|$)"
-_FLAG = re.compile(r"(?<![\w-])--group-add(?:=|\s{1,4})" + _VALUE)
-_COMPOSE_HEAD = re.compile(r"^[ \t]{0,40}(?:-[ \t]{1,4})?(?:group_add|supplementalGroups):[ \t]{0,8}(?:\[(?P<inline>[^\]\n]{0,200})\])?[ \t]{0,8}(?:#[^\n]{0,200})?$")
-_RUN = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|create)\b")
+_FLAG = when_used(r"(?<![\w-])--group-add(?:=|\s{1,4})" + _VALUE)
+_COMPOSE_HEAD = when_used(r"^[ \t]{0,40}(?:-[ \t]{1,4})?(?:group_add|supplementalGroups):[ \t]{0,8}(?:\[(?P<inline>[^\]\n]{0,200})\])?[ \t]{0,8}(?:#[^\n]{0,200})?$")
+_RUN = when_used(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|create)\b")
 _ID_VALUE = r"(?:\$\(id\s{1,4}-u\)|\$\{?[A-Za-z_]{1,20}\}?|[\w.-]{1,32})"
 """A user or group: a name or number, a shell variable (``$UID``, ``${USER_ID}``) or the invoking
 user's own id computed in place (``$(id -u)``, ``$(id -g)``)."""
-_USER_FLAG = re.compile(
+_USER_FLAG = when_used(
     r"(?<![\w-])(?:-u|--user)(?:=|\s{1,4})[\"']?(" + _ID_VALUE + r")(?::(?:\$\(id\s{1,4}-g\)|\$\{?[A-Za-z_]{1,20}\}?|[\w.-]{1,32}))?[\"']?(?=\s|\\|$)"
 )
-_COMPOSE_USER = re.compile(r"^[ \t]{2,40}user:[ \t]{0,8}[\"']?(" + _ID_VALUE + r")(?::(?:\$\{?[A-Za-z_]{1,20}\}?|[\w.-]{1,32}))?[\"']?[ \t]{0,8}(?:#[^\n]{0,200})?$")
-_NON_ROOT_SAID = re.compile(
+_COMPOSE_USER = when_used(r"^[ \t]{2,40}user:[ \t]{0,8}[\"']?(" + _ID_VALUE + r")(?::(?:\$\{?[A-Za-z_]{1,20}\}?|[\w.-]{1,32}))?[\"']?[ \t]{0,8}(?:#[^\n]{0,200})?$")
+_NON_ROOT_SAID = when_used(
     r"\b(?:unprivileged|unpriviledged|non-?root)\s{1,4}(?:container\s{1,4})?user\b"
     # h33b: the container run as non-root ("I tend to run my containers as non-root": ROCm/ROCm-docker#114;
     # "running the container as an unprivileged user"). The container must be the object: "the service is
@@ -51,7 +52,7 @@ _NON_ROOT_SAID = re.compile(
     r"|\brunAsUser:\s{0,4}[1-9]\d{0,9}\b|\brunAsNonRoot:\s{0,4}true\b",
     re.IGNORECASE,
 )
-_COMPOSE_ITEM = re.compile(r"^[ \t]{0,40}-[ \t]{1,4}[\"']?([\w.${}()|:/-]{1,80})[\"']?[ \t]{0,8}(?:#[^\n]{0,200})?$")
+_COMPOSE_ITEM = when_used(r"^[ \t]{0,40}-[ \t]{1,4}[\"']?([\w.${}()|:/-]{1,80})[\"']?[ \t]{0,8}(?:#[^\n]{0,200})?$")
 
 
 def _grants_render(value: str) -> bool:
@@ -89,10 +90,10 @@ _NO_VALUE = frozenset((
 """``docker run``/``podman run`` options that take no value (the BoolVar flags of
 https://github.com/docker/cli/blob/143a7abee6cdbd8c18cc9f9c24192085c743d667/cli/command/container/opts.go
 and of run.go beside it; podman's --replace): the word after one of them is the image, not the option's value."""
-_SHORT_FLAGS = re.compile(r"-[ditPq]{1,5}")
+_SHORT_FLAGS = when_used(r"-[ditPq]{1,5}")
 """Short options that take no value, alone or clustered (``-it``, ``-dit``)."""
-_TOKEN = re.compile(r"\S+")
-_ELIDED = re.compile(r"\[?(?:\.{2,}|…)\]?")
+_TOKEN = when_used(r"\S+")
+_ELIDED = when_used(r"\[?(?:\.{2,}|…)\]?")
 
 
 def docker_options(text: str, start: int, expecting: bool) -> Tuple[str, bool, bool]:
@@ -139,8 +140,8 @@ def _non_root_users(block: Block) -> List[Line]:
     return out
 
 
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
-_NOT_A_STATE_BEFORE = re.compile(
+_SENTENCE_END = when_used(r"[.!?](?=\s|$)")
+_NOT_A_STATE_BEFORE = when_used(
     r"\b(?:how|can|could|should|would|if|whether|recommend\w*|suggest\w*|advis\w*|best\s{1,4}practices?|"
     r"possible|plan(?:s|ned|ning)?|instead\s{1,4}of)\b",
     re.IGNORECASE,
@@ -166,9 +167,9 @@ def _said_as_state(text: str, match: "re.Match[str]") -> bool:
     return _NOT_A_STATE_BEFORE.search(text, start, match.start()) is None
 
 
-_DOCKERFILE_FROM = re.compile(r"^[ \t]{0,8}FROM[ \t]{1,4}(?:--platform=\S{1,40}[ \t]{1,4})?[\w.${}/:@-]{1,200}(?:[ \t]{1,4}AS[ \t]{1,4}[\w.-]{1,40})?[ \t]{0,8}$", re.IGNORECASE)
-_DOCKERFILE_USER = re.compile(r"^[ \t]{0,8}USER[ \t]{1,4}[\"']?(" + _ID_VALUE + r")(?::\S{1,40})?[\"']?[ \t]{0,8}(?:#[^\n]{0,200})?$")
-_DOCKERFILE_GROUPS = re.compile(r"\b(?:usermod|adduser|gpasswd|addgroup|groupadd|useradd)\b[^\n]{0,200}\b(?:render|video)\b|\bgroup_add\b|\$\{?RENDER_GID\b")
+_DOCKERFILE_FROM = when_used(r"^[ \t]{0,8}FROM[ \t]{1,4}(?:--platform=\S{1,40}[ \t]{1,4})?[\w.${}/:@-]{1,200}(?:[ \t]{1,4}AS[ \t]{1,4}[\w.-]{1,40})?[ \t]{0,8}$", re.IGNORECASE)
+_DOCKERFILE_USER = when_used(r"^[ \t]{0,8}USER[ \t]{1,4}[\"']?(" + _ID_VALUE + r")(?::\S{1,40})?[\"']?[ \t]{0,8}(?:#[^\n]{0,200})?$")
+_DOCKERFILE_GROUPS = when_used(r"\b(?:usermod|adduser|gpasswd|addgroup|groupadd|useradd)\b[^\n]{0,200}\b(?:render|video)\b|\bgroup_add\b|\$\{?RENDER_GID\b")
 
 
 def _dockerfile_user(block: Block) -> List[Line]:
@@ -193,8 +194,8 @@ def _dockerfile_user(block: Block) -> List[Line]:
 
 
 PODMAN_BY_ROOT = "podman_run_by_root"
-_ROOT_PROMPT = re.compile(r"^[ \t]{0,8}(?:\([\w.-]{1,64}\) ?)?(?:root@[\w.-]{1,64}:[^$#\n]{0,256}#|\[root@[\w.-]{1,64}[^\]\n]{0,256}\]#)")
-_PODMAN_RUN = re.compile(r"\bpodman\s{1,4}(?:container\s{1,4})?(?:run|create)\b|\bpodman-compose\s{1,4}(?:up|run)\b")
+_ROOT_PROMPT = when_used(r"^[ \t]{0,8}(?:\([\w.-]{1,64}\) ?)?(?:root@[\w.-]{1,64}:[^$#\n]{0,256}#|\[root@[\w.-]{1,64}[^\]\n]{0,256}\]#)")
+_PODMAN_RUN = when_used(r"\bpodman\s{1,4}(?:container\s{1,4})?(?:run|create)\b|\bpodman-compose\s{1,4}(?:up|run)\b")
 
 
 def _podman_by_root(block: Block) -> List[Line]:

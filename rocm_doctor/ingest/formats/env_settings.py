@@ -35,6 +35,7 @@ from rocm_doctor.ingest.blocks import Block, Line, Spans, may_be_wrapped
 from rocm_doctor.ingest.formats.common import DOCUMENT_SAYS, REPORTED_SPEECH, make_piece
 from rocm_doctor.ingest.formats.container_groups import docker_options
 from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, Observation, Piece, SettingSighting
+from rocm_doctor.lazy_regex import when_used
 
 STACK_PREFIXES = (
     "HSA_", "HIP_", "ROCR_", "ROCM_", "AMD_", "ROCBLAS_", "HIPBLAS", "MIOPEN_", "RCCL_", "NCCL_",
@@ -50,14 +51,14 @@ _VALUE = r"(?:\"[^\"\n]{0,512}\"|\"[^\"\n]{0,512}\n[^\"\n]{0,512}\"(?=[\s`;|&)]|
 the shell reads it and as an editor's wrap leaves it ("export TORCH_COMMAND=\"pip install torch torchvision
 --extra-index-url\nhttps://download.pytorch.org/whl/rocm5.2\"" wrapped at 80 columns, AUTOMATIC1111/stable-diffusion-webui#7459);
 its line break reads as the space the wrap replaced."""
-_ASSIGNMENT = re.compile(rf"({_NAME})=({_VALUE})")
+_ASSIGNMENT = when_used(rf"({_NAME})=({_VALUE})")
 _TRAILING = ".,;:)]}>`*"
 
 # Repetitions are bounded ({1,64}, see MAX_ASSIGNMENTS): an unbounded one on a 20 MB line keeps
 # a backtracking frame per repetition.
-_EXPORT = re.compile(rf"(?<![^\s;&|(`])export\s+((?:{_NAME}(?:={_VALUE})?[ \t]*){{1,64}})", re.MULTILINE)
-_UNSET = re.compile(rf"(?<![^\s;&|(`])unset\s+(?:-[vf]\s+)?((?:{_NAME}[ \t]*){{1,64}})", re.MULTILINE)
-_PREFIX = re.compile(
+_EXPORT = when_used(rf"(?<![^\s;&|(`])export\s+((?:{_NAME}(?:={_VALUE})?[ \t]*){{1,64}})", re.MULTILINE)
+_UNSET = when_used(rf"(?<![^\s;&|(`])unset\s+(?:-[vf]\s+)?((?:{_NAME}[ \t]*){{1,64}})", re.MULTILINE)
+_PREFIX = when_used(
     rf"^[ \t`]*(?:sudo\s+(?:-\S+\s+){{0,8}}|env\s+)?((?:{_UPPER_NAME}={_VALUE}[ \t]+){{1,64}})([A-Za-z0-9./~_-][^\s=]*)(?=\s|$)", re.MULTILINE
 )
 _PROSE_WORDS = frozenset(
@@ -72,54 +73,54 @@ _SUDO_RESETS = (
     "before sudo does not reach it; pass it after sudo (sudo NAME=value command) or keep it with sudo --preserve-env=NAME"
 )
 """sudoers(5): env_reset is on by default (https://github.com/sudo-project/sudo/blob/SUDO_1_9_15p5/docs/sudoers.man.in)."""
-_POWERSHELL = re.compile(rf"\$env:({_NAME})\s*=\s*({_VALUE})", re.IGNORECASE)
-_PS_REMOVE = re.compile(rf"Remove-Item\s+(?:-Path\s+)?['\"]?Env:\\?({_NAME})", re.IGNORECASE)
-_PS_PERSIST = re.compile(
+_POWERSHELL = when_used(rf"\$env:({_NAME})\s*=\s*({_VALUE})", re.IGNORECASE)
+_PS_REMOVE = when_used(rf"Remove-Item\s+(?:-Path\s+)?['\"]?Env:\\?({_NAME})", re.IGNORECASE)
+_PS_PERSIST = when_used(
     rf"\[(?:System\.)?Environment\]::SetEnvironmentVariable\(\s*['\"]({_NAME})['\"]\s*,\s*({_VALUE})\s*(?:,\s*['\"]?(?:\[?\w+\]?::)?(\w+)['\"]?)?",
     re.IGNORECASE,
 )
-_CMD_SET = re.compile(rf"^[ \t`]*set\s+\"?({_NAME})=([^\"\n`]{{0,512}})\"?\s*`?$", re.MULTILINE | re.IGNORECASE)
-_SETX = re.compile(rf"(?<![^\s`])setx\s+({_NAME})\s+({_VALUE})", re.MULTILINE | re.IGNORECASE)
-_FISH = re.compile(rf"(?<![^\s;`(])set\s+((?:-[a-zA-Z]+\s+|--[a-z-]+\s+){{1,8}})({_NAME})(?:\s+({_VALUE}))?", re.MULTILINE)
+_CMD_SET = when_used(rf"^[ \t`]*set\s+\"?({_NAME})=([^\"\n`]{{0,512}})\"?\s*`?$", re.MULTILINE | re.IGNORECASE)
+_SETX = when_used(rf"(?<![^\s`])setx\s+({_NAME})\s+({_VALUE})", re.MULTILINE | re.IGNORECASE)
+_FISH = when_used(rf"(?<![^\s;`(])set\s+((?:-[a-zA-Z]+\s+|--[a-z-]+\s+){{1,8}})({_NAME})(?:\s+({_VALUE}))?", re.MULTILINE)
 # A unit line as it stands in a file, or wrapped in inline code (`Environment="A=1" "B=2"`,
 # ollama/ollama#16539): the backticks are Markdown, not systemd syntax.
-_SYSTEMD = re.compile(r"^[ \t]*`?Environment[ \t]{0,8}=[ \t]{0,8}(.+)$", re.MULTILINE)
-_ASSIGNMENT_INSIDE = re.compile(rf"\s({_NAME})=")
+_SYSTEMD = when_used(r"^[ \t]*`?Environment[ \t]{0,8}=[ \t]{0,8}(.+)$", re.MULTILINE)
+_ASSIGNMENT_INSIDE = when_used(rf"\s({_NAME})=")
 JOINED_ASSIGNMENTS = "systemd_env_assignments_in_one_word"
-_QUOTED_ASSIGNMENT = re.compile(rf"^[ \t]{{0,8}}\"{_NAME}=")
-_DOCKERFILE = re.compile(rf"^[ \t]*ENV[ \t]+({_NAME})(?:=|[ \t]+)(.*)$", re.MULTILINE)
-_DOCKER_RUN = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|create|exec)\b")
-_DOCKER_ENV = re.compile(rf"(?<!\S)(?:-e|--env)(?:=|\s+)({_NAME})(?:=({_VALUE}))?")
-_PYTHON = re.compile(
+_QUOTED_ASSIGNMENT = when_used(rf"^[ \t]{{0,8}}\"{_NAME}=")
+_DOCKERFILE = when_used(rf"^[ \t]*ENV[ \t]+({_NAME})(?:=|[ \t]+)(.*)$", re.MULTILINE)
+_DOCKER_RUN = when_used(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|create|exec)\b")
+_DOCKER_ENV = when_used(rf"(?<!\S)(?:-e|--env)(?:=|\s+)({_NAME})(?:=({_VALUE}))?")
+_PYTHON = when_used(
     rf"os\.environ(?:\[\s*['\"]({_NAME})['\"]\s*\]\s*=\s*|\.setdefault\(\s*['\"]({_NAME})['\"]\s*,\s*)({_VALUE})"
 )
-_BARE = re.compile(rf"^[ \t>*-]*({_UPPER_NAME})=({_VALUE})[ \t]*$", re.MULTILINE)
-_INLINE = re.compile(rf"(?<![\w$:-])({_UPPER_NAME})\s*=\s*({_VALUE})")
-_PROSE_TO = re.compile(
+_BARE = when_used(rf"^[ \t>*-]*({_UPPER_NAME})=({_VALUE})[ \t]*$", re.MULTILINE)
+_INLINE = when_used(rf"(?<![\w$:-])({_UPPER_NAME})\s*=\s*({_VALUE})")
+_PROSE_TO = when_used(
     rf"\b({_UPPER_NAME})`?\s+(?:(?:(?:is|was|are|were)\s+)?set\s+to|to|as)\s+`?(\d[\w.:,]*|gfx\w+|true|false|on|off)\b", re.IGNORECASE
 )
 """``NAME to value`` ("I set HSA_OVERRIDE_GFX_VERSION to 10.3.0") and ``NAME [is|was] set to value``, the name
 before the verb: "OLLAMA_NOHISTORY is set to "true"" (ollama/ollama#5414), "I had HSA_OVERRIDE_GFX_VERSION set to
 11.0.0 instead of 10.3.0" (ollama/ollama#8851), "When OLLAMA_HOST is Set to 0.0.0.0" (ollama/ollama-python#407).
 "is not set to" is no setting; advice, questions and conditions are dropped as for every prose setting."""
-_BOILERPLATE = re.compile(r"consider passing|Compile with `?TORCH_USE|For debugging consider|might be asynchronously reported", re.IGNORECASE)
+_BOILERPLATE = when_used(r"consider passing|Compile with `?TORCH_USE|For debugging consider|might be asynchronously reported", re.IGNORECASE)
 """PyTorch's own error text names variables (``For debugging consider passing AMD_SERIALIZE_KERNEL=3``): not settings."""
-_LISTING_COMMAND = re.compile(r"^\s*(?:sudo\s+)?(env|printenv|export\s+-p|set)\s*(?:\|\s*(grep|findstr|rg|egrep)\s+(.*))?$")
-_PS_LISTING_COMMAND = re.compile(
+_LISTING_COMMAND = when_used(r"^\s*(?:sudo\s+)?(env|printenv|export\s+-p|set)\s*(?:\|\s*(grep|findstr|rg|egrep)\s+(.*))?$")
+_PS_LISTING_COMMAND = when_used(
     r"^\s*(?:Get-ChildItem|gci|dir|ls)\s+Env:\\?\s*(?:\|\s*(?:Where-Object|where|\?)\s+(?:\{\s*\$_\.)?Name\s+-i?match\s+['\"]([^'\"]+)['\"]\s*\}?)?"
     r"\s*(?:\|\s*(?:ForEach-Object|%)\s*\{[^}]*\}\s*)?(?:\|\s*Format-Table\b.*)?$",
     re.IGNORECASE,
 )
 """PowerShell's listing of the environment, optionally filtered by name (``-match`` is a case-insensitive regex)."""
-_LISTING_ROW = re.compile(rf"^\s*({_NAME})=(.*)$")
-_PRINT_ONE = re.compile(rf"^\s*(?:echo\s+(?:-[neE]+\s+)?[\"']?\$\{{?({_NAME})\}}?[\"']?|printenv\s+({_NAME}))\s*$")
+_LISTING_ROW = when_used(rf"^\s*({_NAME})=(.*)$")
+_PRINT_ONE = when_used(rf"^\s*(?:echo\s+(?:-[neE]+\s+)?[\"']?\$\{{?({_NAME})\}}?[\"']?|printenv\s+({_NAME}))\s*$")
 """``echo $NAME`` / ``echo "${NAME}"`` / ``printenv NAME`` after a shell prompt: the shell prints the live
 value on the next line (bash(1), Parameter Expansion). Pasted so in ROCm/librocdxg#46 (``echo
 $LD_LIBRARY_PATH``) and in the many setup guides that check ``echo $HSA_OVERRIDE_GFX_VERSION``; a
 line starting with ``#`` there is the guide's "expected" note, not output."""
-_PS_ROW = re.compile(rf"^\s*({_NAME})(?:=|\s{{2,}})(.*)$")
-_PS_HEADER = re.compile(r"^\s*(?:Name\s+Value|-{4}\s+-{5})\s*$")
-_OLLAMA_CONFIG = re.compile(
+_PS_ROW = when_used(rf"^\s*({_NAME})(?:=|\s{{2,}})(.*)$")
+_PS_HEADER = when_used(r"^\s*(?:Name\s+Value|-{4}\s+-{5})\s*$")
+_OLLAMA_CONFIG = when_used(
     r"env=(?:\"map\[((?:(?!env=)[^\n]|\n(?=[^\n])){0,8000}?)\]\"|map\[((?:(?!env=)[^\n]|\n(?=[^\n])){0,8000}?)\][ \t]*$)", re.MULTILINE
 )
 """ollama's ``server config env="map[NAME:value ...]"`` line, also when a terminal or a paste wrapped it
@@ -127,14 +128,14 @@ over several lines (a line of 700 characters, ollama/ollama#5414): the map runs 
 ``]"`` (a ``]`` ending a line when the map is unquoted; OLLAMA_ORIGINS holds brackets of its own), never
 across a blank line, nor past another ``env=`` (a map holds none: without this stop, a line of ``env=map[``
 repeated was read 8,000 characters from each of its starts, 0.06 MB/s)."""
-_LOGFMT = re.compile(r"\blevel=\w+\b.*\bmsg=")
-_STARTUP_FILE = re.compile(
+_LOGFMT = when_used(r"\blevel=\w+\b.*\bmsg=")
+_STARTUP_FILE = when_used(
     r"(?<![\w-])(?:~/|\$HOME/|/home/[\w.-]{1,64}/|/root/|/etc/)?(?:\.bashrc|\.bash_profile|\.bash_login|\.profile|\.zshrc|\.zprofile|\.zshenv"
     r"|bash\.bashrc|profile\.d/[\w.-]{1,64}|config\.fish|/etc/profile)(?![\w-])"
 )
 """A shell startup file (bash(1) INVOCATION, zsh(1) STARTUP/SHUTDOWN FILES, fish's config.fish): read
 by the shells that start, never by a systemd service, cron or another user's process."""
-_RC_APPEND = re.compile(rf"\becho\s+['\"]export\s+({_NAME})=([^'\"\n]{{0,512}})['\"]\s*>>?\s*(\S+)")
+_RC_APPEND = when_used(rf"\becho\s+['\"]export\s+({_NAME})=([^'\"\n]{{0,512}})['\"]\s*>>?\s*(\S+)")
 """``echo 'export NAME=value' >> ~/.bashrc``: a setting written into a startup file."""
 _RC_CONTEXT_LINES = 8
 """An export belongs to a startup file named on its own line, in its paragraph above it or in the
@@ -178,7 +179,7 @@ def _stack(name: str) -> bool:
     return name.upper().startswith(STACK_PREFIXES)
 
 
-_OWN_DEFAULT = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]{0,127}):?[-=]([A-Za-z0-9._:,/+-]{1,128})\}?")
+_OWN_DEFAULT = when_used(r"\$\{([A-Za-z_][A-Za-z0-9_]{0,127}):?[-=]([A-Za-z0-9._:,/+-]{1,128})\}?")
 """A script's ``NAME=${NAME:-value}``: the variable keeps a value set before, else takes ``value``, which is what the
 script sets (HSA_OVERRIDE_GFX_VERSION=${HSA_OVERRIDE_GFX_VERSION:-10.3.0} and :-9.0.6, :-11.0.2 in three public
 scripts; PYTORCH_ROCM_ARCH=${PYTORCH_ROCM_ARCH:-gfx90a} in hyprstream#228). A default that is itself an expansion,
@@ -517,7 +518,7 @@ def _scan(block: Block) -> List[SettingSighting]:
 
 _VAGUE = ("prose", "assignment")
 
-_ADVICE = re.compile(
+_ADVICE = when_used(
     r"\b(?:can|could|should|would|might|may|must)\s+(?:be\s+)?(?:\w+\s+){0,2}(?:with|by|using)\b"
     r"|\byou\s+(?:can|could|should|need\s+to|have\s+to|must|may)\b|\b(?:suggest\w*|recommend\w*|advis\w*)\b"
     # a condition put to the reader ("If you set HSA_OVERRIDE_GFX_VERSION to 10.3.0 it should work") and an
@@ -541,22 +542,22 @@ help" (ROCm/ROCm#2354). A question the reporter asks before it is none either ("
 HIP_VISIBLE_DEVICES=1?", "Do I need to export HSA_OVERRIDE_GFX_VERSION=10.3.0?", h31d). Another person's words are no setting made here either ("someone wrote ...
 HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it": :data:`rocm_doctor.ingest.formats.common.REPORTED_SPEECH`), nor a
 document's ("the docs say \"HSA_OVERRIDE_GFX_VERSION=10.3.0 is required ...\"")."""
-_ADVICE_AFTER = re.compile(
+_ADVICE_AFTER = when_used(
     r"^\S{0,600}\s(?:[^.!?\n]{0,60}?\b(?:might|may|would|could|should)\s+(?:help|work|fix)|(?:(?:is|was|are)\s+)?(?:set\s+to\s+)?\S{1,40}\s+by\s+default\b)",
     re.IGNORECASE,
 )
 """After the setting itself (its value may hold dots), the rest of the sentence says it "might help", or that the
 value is a program's default ("PYTORCH_TUNABLEOP_ENABLED is set to 0 by default": no setting made, r36a; only right
 after the value: "I set HIP_VISIBLE_DEVICES to 0 because the iGPU is picked by default" is a setting)."""
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+_SENTENCE_END = when_used(r"[.!?](?:\s|$)")
 
 
-_PAST_BEFORE = re.compile(
+_PAST_BEFORE = when_used(
     r"\b(?:used\s+to|no\s+longer|previously|formerly|in\s+the\s+past|back\s+(?:when|then|in)|on\s+(?:my\s+)?(?:old|previous|other)\s+(?:machine|pc|setup|system|card|gpu)"
     r"|before\s*,|before\s+(?:I|we)\s+(?:had|used|set|exported)|before\s+(?:the|my|this|that)\s+(?:update|upgrade|reinstall\w*)|previous\s+(?:job|work|employer|machine|pc|setup|system|cluster|server|project)(?:['\u2019]s)?)\b",
     re.IGNORECASE,
 )
-_PAST_AFTER = re.compile(
+_PAST_AFTER = when_used(
     r"^\S{0,600}(?:[^.!?\n]|[.!?](?=\S)){0,80}?\b(?:(?:is|was|are)\s+no\s+longer\s+(?:needed|required|necessary)|(?:not|never)\s+(?:needed|required)\s+any\s?more"
     r"|(?:I|we)\s+(?:then\s+)?(?:removed|deleted|unset|dropped|changed|replaced|commented\s+out|took\s+out)\s+(?:it|that|this|the\s+(?:line|variable|setting|export))\b)",
     re.IGNORECASE,
@@ -581,8 +582,8 @@ def _advice(block: Block, line: Line, column: int) -> bool:
     return bool(_ADVICE.search(sentence) or _ADVICE_AFTER.match(after) or _PAST_BEFORE.search(sentence) or _PAST_AFTER.match(after))
 
 
-_PROGRAM_SETS = re.compile(r"\b(?:auto-?)?sets\s+[`'\"]?$", re.IGNORECASE)
-_ON_CONDITION = re.compile(r"^\S{0,600}?[`'\"]?\s+[^.!?\n]{0,24}?\b(?:when|whenever|if|unless)\b", re.IGNORECASE)
+_PROGRAM_SETS = when_used(r"\b(?:auto-?)?sets\s+[`'\"]?$", re.IGNORECASE)
+_ON_CONDITION = when_used(r"^\S{0,600}?[`'\"]?\s+[^.!?\n]{0,24}?\b(?:when|whenever|if|unless)\b", re.IGNORECASE)
 
 
 def _set_by_a_program_on_condition(line: Line, column: int) -> bool:
@@ -602,7 +603,7 @@ def _mentioned_as_advice(sighting: SettingSighting, block: Block) -> bool:
     return position >= 0 and (_advice(block, sighting.line, position) or _set_by_a_program_on_condition(sighting.line, position))
 
 
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = when_used(
     r"^(?:<[^<>\n]{1,80}>?|\{[A-Za-z_][^{}\n]{0,40}\}?(?:[.-]\{[A-Za-z_][^{}\n]{0,40}\}?){0,3}|[A-Za-z](?:\.[A-Za-z]){1,2})$"
 )
 """A value that stands for one the text does not show: ``{MAJOR}.{MINOR}.{PATCH}`` and ``X.Y.Z``
@@ -669,7 +670,7 @@ def _startup_files(block: Block, sightings: List[SettingSighting]) -> List[Setti
     return out
 
 
-_FAILED_WITH = re.compile(
+_FAILED_WITH = when_used(
     r"\b(?:does|did|do|would|will|wo|is|was)\s*(?:n[o']?t|n't)\s+(?:work|help|change|fix|apply|matter)\w*"
     r"|\beven\s+(?:after|with|when)\b|\bstill\s+(?:get|fails?|crash|not|the\s+same|no\b)\w*"
     r"|\bno\s+(?:luck|change|effect|difference)\b|\bsame\s+(?:error|issue|problem|result|crash)\b"
@@ -709,7 +710,7 @@ def _failed_with(block: Block, sighting: SettingSighting) -> bool:
     return bool(_FAILED_WITH.search(sentence)) and not _NO_LONGER_FAILS.search(sentence)
 
 
-_NO_LONGER_FAILS = re.compile(
+_NO_LONGER_FAILS = when_used(
     r"\bno\s+longer\s+(?:get|see|have|fails?|crash|hangs?)\b|\bnot\s+any\s?more\b|\b(?:works?|worked|runs?|ran)\s+(?:fine\s+|well\s+)?even\s+(?:after|with|when)\b",
     re.IGNORECASE,
 )
@@ -717,7 +718,7 @@ _NO_LONGER_FAILS = re.compile(
 with ..."): the setting was in force for no failure."""
 
 
-_WORKED_WITH = re.compile(
+_WORKED_WITH = when_used(
     r"\b(?:works?|worked|runs?|ran)\s+(?:(?:just\s+)?fine|well|perfectly|great|ok(?:ay)?|now|again)\b|\bnow\s+(?:it\s+)?(?:works|runs)\b"
     r"|\b(?:fixed|solved|resolved)\s+(?:it|the\s+(?:issue|problem|error))\b|\bthat\s+did\s+(?:it|the\s+trick)\b",
     re.IGNORECASE,
@@ -795,8 +796,8 @@ def joined_assignments(block: Block) -> List[Piece]:
     return []
 
 
-_ENV_FILE = re.compile(r"(?<!\S)--env-file\b")
-_SETTING_LINE = re.compile(rf"^[ \t]*(?:export[ \t]+|unset[ \t]+|{_UPPER_NAME}=)")
+_ENV_FILE = when_used(r"(?<!\S)--env-file\b")
+_SETTING_LINE = when_used(rf"^[ \t]*(?:export[ \t]+|unset[ \t]+|{_UPPER_NAME}=)")
 """A line that only sets variables: between an export and the container command, it starts no program."""
 _HOST_SIDE = (
     "set in the shell that starts the container (line {line}), not inside it: docker/podman run and exec pass "
@@ -856,9 +857,9 @@ def _host_side(block: Block, sightings: List[SettingSighting]) -> List[SettingSi
     return out
 
 
-_SUDO_START = re.compile(r"^[ \t`]*(?:\$\s+|#\s+)?sudo(?:[ \t]+(-\S+))*[ \t]+([A-Za-z0-9./~_-][^\s=]*)(?=\s|$)")
+_SUDO_START = when_used(r"^[ \t`]*(?:\$\s+|#\s+)?sudo(?:[ \t]+(-\S+))*[ \t]+([A-Za-z0-9./~_-][^\s=]*)(?=\s|$)")
 """A line that starts a program with sudo: its options (group 1, the last one) and the program (group 2)."""
-_SUDO_KEEPS = re.compile(r"(?:^|\s)(?:-\w*E\w*|--preserve-env\b)")
+_SUDO_KEEPS = when_used(r"(?:^|\s)(?:-\w*E\w*|--preserve-env\b)")
 _SUDO_ADMIN = frozenset(
     "apt apt-get aptitude dnf yum zypper pacman emerge snap flatpak dpkg rpm usermod gpasswd groupadd adduser "
     "systemctl service journalctl modprobe rmmod dmesg reboot shutdown amdgpu-install dkms update-grub grub-mkconfig "

@@ -33,6 +33,7 @@ from rocm_doctor.ingest.formats.platform_strings import distro_observations, ker
 from rocm_doctor.ingest.model import TRUST_TEMPLATE, GpuSighting, Observation, Piece
 from rocm_doctor.knowledge._tables import need_rows, where
 from rocm_doctor.knowledge.cpus import cpu_family, igpu_for_cpu
+from rocm_doctor.lazy_regex import when_used
 
 TABLE = "report_fields"
 KINDS = ("os", "gpu", "hardware", "cpu", "kernel", "rocm", "driver", "python", "torch", "wsl")
@@ -48,17 +49,17 @@ _LABEL_EXAMPLE = rf"(?:\({_EXAMPLE_WORDS}[,:]?[^()\n]{{0,80}}\)[ \t]*)?"
 """A template's example between a field's label and its colon: PyTorch's bug-report template asks
 `` - PyTorch Version (e.g., 1.0):`` and `` - OS (e.g., Linux):`` (https://github.com/pytorch/pytorch/blob/dfb94b9717803b11ec9613c70a6812a9ace041f4/.github/ISSUE_TEMPLATE/bug-report.md,
 copied by pytorch/opacus and others): the answer is what follows the colon, never the example."""
-_TEMPLATE_EXAMPLE = re.compile(rf"^[\[(]?\s*{_EXAMPLE_WORDS}\b", re.IGNORECASE)
+_TEMPLATE_EXAMPLE = when_used(rf"^[\[(]?\s*{_EXAMPLE_WORDS}\b", re.IGNORECASE)
 """A value that is still the template's example (``- PyTorch version: [e.g. 2.1.0]``, ``OS : (e.g. Linux,
 Windows, MacOS)``): the field was left unanswered."""
-_ITEM_SPLIT = re.compile(r"(?<!\s)\s*(?:[,;，]|\s\+\s|\+(?=\s*i?GPU)|\band\b|&|\bplus\b)\s*", re.IGNORECASE)
-_COUNT_AFTER = re.compile(r"(?<!\s)(?:\s*[x×*]\s?(\d{1,2})|\s*\((?:x\s?)?(\d{1,2})\s?x?\))\s*$", re.IGNORECASE)
-_IGPU_ITEM = re.compile(r"^\s*(?:AMD\s+)?(?:the\s+)?(?:iGPU|APU|integrated(?:\s+(?:GPU|graphics))?)\b", re.IGNORECASE)
-_VENDOR_ITEM = re.compile(r"^\s*(AMD|Radeon|ATI|NVIDIA|Nvidia|Intel)(?:\s+GPU)?\s*$", re.IGNORECASE)
-_BARE_CPU = re.compile(r"^\s*(?:AMD\s+)?(\d{3,4}(?!\d)[A-Z0-9]{0,4})\s*$", re.IGNORECASE)
-_WINDOWS_DRIVER = re.compile(r"(?<![\d.])(\d{2}\.\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)(?![\d.])")
-_LINUX_DRIVER = re.compile(r"(?<![\d.])(\d\.\d{1,2}\.\d{1,2})(?![\d.])")
-_VERSION = re.compile(r"(?<![\d.])v?(\d+\.\d+(?:\.\d+)?)")
+_ITEM_SPLIT = when_used(r"(?<!\s)\s*(?:[,;，]|\s\+\s|\+(?=\s*i?GPU)|\band\b|&|\bplus\b)\s*", re.IGNORECASE)
+_COUNT_AFTER = when_used(r"(?<!\s)(?:\s*[x×*]\s?(\d{1,2})|\s*\((?:x\s?)?(\d{1,2})\s?x?\))\s*$", re.IGNORECASE)
+_IGPU_ITEM = when_used(r"^\s*(?:AMD\s+)?(?:the\s+)?(?:iGPU|APU|integrated(?:\s+(?:GPU|graphics))?)\b", re.IGNORECASE)
+_VENDOR_ITEM = when_used(r"^\s*(AMD|Radeon|ATI|NVIDIA|Nvidia|Intel)(?:\s+GPU)?\s*$", re.IGNORECASE)
+_BARE_CPU = when_used(r"^\s*(?:AMD\s+)?(\d{3,4}(?!\d)[A-Z0-9]{0,4})\s*$", re.IGNORECASE)
+_WINDOWS_DRIVER = when_used(r"(?<![\d.])(\d{2}\.\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)(?![\d.])")
+_LINUX_DRIVER = when_used(r"(?<![\d.])(\d\.\d{1,2}\.\d{1,2})(?![\d.])")
+_VERSION = when_used(r"(?<![\d.])v?(\d+\.\d+(?:\.\d+)?)")
 
 
 @lru_cache(maxsize=1)
@@ -97,8 +98,8 @@ def _kind(label: str) -> Optional[str]:
 # ------------------------------------------------------------------ value grammars
 
 
-_DENIED_BEFORE = re.compile(r"\b(?:not|no|without|outside)\b[^.,;]{0,20}$")
-_NO = re.compile(r"^\W*(?:no|none|n/?a|false|not used|not using|-+)\W*$", re.IGNORECASE)
+_DENIED_BEFORE = when_used(r"\b(?:not|no|without|outside)\b[^.,;]{0,20}$")
+_NO = when_used(r"^\W*(?:no|none|n/?a|false|not used|not using|-+)\W*$", re.IGNORECASE)
 
 
 def _wsl(value: str, line: Line) -> List[Observation]:

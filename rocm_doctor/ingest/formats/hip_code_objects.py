@@ -19,15 +19,16 @@ from typing import List
 from rocm_doctor.ingest.blocks import Block
 from rocm_doctor.ingest.formats.common import gfx_of, make_piece
 from rocm_doctor.ingest.model import TRUST_SIGNATURE, Observation, Piece
+from rocm_doctor.lazy_regex import when_used
 
 _TARGET = r"gfx[0-9a-f]{3,4}(?::(?:xnack|sramecc)[+-]){0,2}"
-_DEVICES_HEADER = re.compile(r"(?<![\w-])Devices:[ \t]{0,16}$", re.IGNORECASE)
-_DEVICE = re.compile(r"(?:^|\s)(?:amdgcn-amd-amdhsa--)?(?P<target>" + _TARGET + r")\s-\s\[(?P<state>Found|Not Found)\][ \t]{0,16}$", re.IGNORECASE)
-_BUNDLED_HEADER = re.compile(r"\bBundled Code Objects:[ \t]{0,16}$", re.IGNORECASE)
-_BUNDLED_ENTRY = re.compile(
+_DEVICES_HEADER = when_used(r"(?<![\w-])Devices:[ \t]{0,16}$", re.IGNORECASE)
+_DEVICE = when_used(r"(?:^|\s)(?:amdgcn-amd-amdhsa--)?(?P<target>" + _TARGET + r")\s-\s\[(?P<state>Found|Not Found)\][ \t]{0,16}$", re.IGNORECASE)
+_BUNDLED_HEADER = when_used(r"\bBundled Code Objects:[ \t]{0,16}$", re.IGNORECASE)
+_BUNDLED_ENTRY = when_used(
     r"\s-\s\[(?:code object (?:targetID|v\d{1,2}) is\s(?:amdgcn-amd-amdhsa--)?(?P<target>" + _TARGET + r")|Unsupported)\][ \t]{0,16}$", re.IGNORECASE
 )
-BUNDLE_ENTRY_LINE = re.compile(r"\s-\s\[(?:code object (?:targetID|v\d{1,2}) is\s|Unsupported\])", re.IGNORECASE)
+BUNDLE_ENTRY_LINE = when_used(r"\s-\s\[(?:code object (?:targetID|v\d{1,2}) is\s|Unsupported\])", re.IGNORECASE)
 """A line of the "Bundled Code Objects:" list: the targets on it are the binary's, not a device's."""
 MAX_ENTRIES = 64
 """Lines read after one header: a fat binary holds one code object per target (and the host's)."""

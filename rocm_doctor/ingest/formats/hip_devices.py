@@ -23,17 +23,17 @@ in it is visible to applications.
 
 from __future__ import annotations
 
-import re
 from typing import List, Optional, Tuple
 
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece
 from rocm_doctor.ingest.model import GpuSighting, Observation, Piece
+from rocm_doctor.lazy_regex import when_used
 
-_HIPINFO_DEVICE = re.compile(r"^\s*device#\s+(\d{1,18})\s*$")
-_HIPINFO_KEY = re.compile(r"^\s*(Name|gcnArchName|pciDeviceID|totalGlobalMem)\s*:\s*(.*?)\s*$")
-_GGML_HEADER = re.compile(r"ggml_(?:cuda|hip)_init: found (\d+) (?:ROCm|HIP|CUDA) devices")
-_GGML_DEVICE = re.compile(r"^\s*Device (\d{1,18}):\s*([^,]*),\s*(.*)$")
+_HIPINFO_DEVICE = when_used(r"^\s*device#\s+(\d{1,18})\s*$")
+_HIPINFO_KEY = when_used(r"^\s*(Name|gcnArchName|pciDeviceID|totalGlobalMem)\s*:\s*(.*?)\s*$")
+_GGML_HEADER = when_used(r"ggml_(?:cuda|hip)_init: found (\d+) (?:ROCm|HIP|CUDA) devices")
+_GGML_DEVICE = when_used(r"^\s*Device (\d{1,18}):\s*([^,]*),\s*(.*)$")
 
 
 def _hipinfo(block: Block) -> List[Piece]:
@@ -96,15 +96,15 @@ def _ggml(block: Block) -> List[Piece]:
 
 
 
-_OLLAMA_DEVICE = re.compile(
+_OLLAMA_DEVICE = when_used(
     r'msg="(?:inference compute|amdgpu is supported|amdgpu is not supported[^"]*)"[^\n]*?\b(?:id|gpu)=(?P<index>\d{1,18})(?!\d)[^\n]*?\b(?:compute|gpu_type)=(?P<gfx>gfx[0-9a-f]+)'
     r'|msg="(?:inference compute|amdgpu is supported|amdgpu is not supported[^"]*)"[^\n]*?\b(?:compute|gpu_type)=(?P<gfx2>gfx[0-9a-f]+)(?:[^\n]*?\b(?:id|gpu)=(?P<index2>\d{1,18})(?!\d))?'
 )
-_OLLAMA_PCI = re.compile(r"\bname=1002:([0-9a-f]{4})\b")
-_OLLAMA_DRIVER = re.compile(r'\blibrary=rocm\b[^\n]*\bdriver=(\d+\.\d+)\b')
+_OLLAMA_PCI = when_used(r"\bname=1002:([0-9a-f]{4})\b")
+_OLLAMA_DRIVER = when_used(r'\blibrary=rocm\b[^\n]*\bdriver=(\d+\.\d+)\b')
 
 
-_RECORD_START = re.compile(r"^\s*(?:time=|\[GIN\]|\d{4}[-/]\d\d[-/]\d\d|level=)")
+_RECORD_START = when_used(r"^\s*(?:time=|\[GIN\]|\d{4}[-/]\d\d[-/]\d\d|level=)")
 MAX_RECORD_LINES = 4
 """A record of ollama's device lines (about 250 characters) wrapped at 80 columns takes four lines; a later
 line that starts no record is not taken into one beyond that."""

@@ -37,6 +37,7 @@ from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TOOL, Observation, Piece
 from rocm_doctor.knowledge.torch_identity import from_index_url
 from rocm_doctor.knowledge.torch_wheel_files import WheelBuild, wheel_build
 from rocm_doctor.knowledge.torch_static import flavour_from_tag, local_tag
+from rocm_doctor.lazy_regex import when_used
 
 SOURCES = (
     "https://github.com/pypa/pip/blob/24.2/src/pip/_internal/commands/install.py",
@@ -46,31 +47,31 @@ SOURCES = (
 )
 
 _NAME = r"[A-Za-z0-9][A-Za-z0-9._-]*"
-_REMOVED = re.compile(
+_REMOVED = when_used(
     rf"^\s*(?:Found existing installation:\s+(?P<name>{_NAME})\s+(?P<version>\d\S*?)"
     rf"|(?:Uninstalling|Successfully uninstalled)\s+(?P<pair>{_NAME}-\d\S*?)):?\s*$"
 )
-_INSTALLED = re.compile(r"^\s*Successfully installed\s+(?P<list>\S.*?)\s*$")
-_SATISFIED = re.compile(rf"^\s*Requirement already satisfied:\s+(?P<name>{_NAME})(?:\[[^\]\n]*\])?(?:[<>=!~][^\s]*)?\s+in(?:\s+|$)")
-_SATISFIED_VERSION = re.compile(r"\((?P<version>\d[^()\s]*)\)\s*$")
-_NEVER = re.compile(r"(?!)")
+_INSTALLED = when_used(r"^\s*Successfully installed\s+(?P<list>\S.*?)\s*$")
+_SATISFIED = when_used(rf"^\s*Requirement already satisfied:\s+(?P<name>{_NAME})(?:\[[^\]\n]*\])?(?:[<>=!~][^\s]*)?\s+in(?:\s+|$)")
+_SATISFIED_VERSION = when_used(r"\((?P<version>\d[^()\s]*)\)\s*$")
+_NEVER = when_used(r"(?!)")
 """A list of installed packages has no end mark: its continuation lines are joined until the next message."""
-_UV_SUMMARY = re.compile(r"^[ \t]*(?:Uni|I)nstalled \d+ packages? in ")
-_UV_LINE = re.compile(rf"^\s*(?P<sign>[-+])\s+(?P<name>{_NAME})==(?P<version>\d\S*)\s*$")
-_PAIR = re.compile(r"^(?P<name>.+?)-(?P<version>\d\S*)$")
-_COLLECTING = re.compile(r"^\s*Collecting torch(?![\w-])(?:[<>=!~][^\s(]*)?(?:\s+\(from (?P<by>[^\s)]+))?")
-_FETCH = re.compile(r"^\s*(?:Downloading|Using cached|Processing|Obtaining dependency information for \S+ from)\s")
+_UV_SUMMARY = when_used(r"^[ \t]*(?:Uni|I)nstalled \d+ packages? in ")
+_UV_LINE = when_used(rf"^\s*(?P<sign>[-+])\s+(?P<name>{_NAME})==(?P<version>\d\S*)\s*$")
+_PAIR = when_used(r"^(?P<name>.+?)-(?P<version>\d\S*)$")
+_COLLECTING = when_used(r"^\s*Collecting torch(?![\w-])(?:[<>=!~][^\s(]*)?(?:\s+\(from (?P<by>[^\s)]+))?")
+_FETCH = when_used(r"^\s*(?:Downloading|Using cached|Processing|Obtaining dependency information for \S+ from)\s")
 """pip's lines naming a file it fetches or installs from: ``Downloading <file or URL> (<size>)`` and ``Using
 cached <file>`` (network/download.py ``_log_download``; the wheel, or first its ``.whl.metadata``), ``Processing
 <path>`` for a local file (operations/prepare.py), ``Obtaining dependency information for torch from
 <URL>.whl.metadata`` (pip 23.2 to 24.0 at the default verbosity: operations/prepare.py at tag 23.2,
 https://github.com/pypa/pip/blob/23.2/src/pip/_internal/operations/prepare.py). Which torch build the file is, is
 :func:`rocm_doctor.knowledge.torch_wheel_files.wheel_build`'s to say, from its local tag or its platform tag."""
-_DOWNLOAD_ONLY = re.compile(r"^\s*(?:Saved\s|Successfully downloaded\s|File was already downloaded\s)")
+_DOWNLOAD_ONLY = when_used(r"^\s*(?:Saved\s|Successfully downloaded\s|File was already downloaded\s)")
 """``pip download`` names the files it saved instead of installing them (commands/download.py): its wheels
 are not the environment's."""
-_COMPANION_COLLECTING = re.compile(r"^\s*Collecting (?:torchvision|torchaudio)(?![\w-])")
-_COMPANION_FETCHED = re.compile(r"^\s*(?:Downloading|Using cached)\s+\S*?\b(?:torchvision|torchaudio)-(?P<version>\d[^-\s]*)-cp\d+\S*\.whl")
+_COMPANION_COLLECTING = when_used(r"^\s*Collecting (?:torchvision|torchaudio)(?![\w-])")
+_COMPANION_FETCHED = when_used(r"^\s*(?:Downloading|Using cached)\s+\S*?\b(?:torchvision|torchaudio)-(?P<version>\d[^-\s]*)-cp\d+\S*\.whl")
 COMPANION_FETCHED = "companion_wheel_not_rocm_fetched"
 """Context id: pip collected torchvision or torchaudio and fetched a wheel that is not a ROCm build: no local
 tag (PyPI's, built against PyPI's torch; every ROCm wheel index tags its companions: 0.20.1+rocm6.2,
@@ -99,7 +100,7 @@ KEPT_NOT_ROCM = "rocm_install_kept_other_torch"
 with a torch that is not a ROCm build, so it installed nothing (pip keeps an installed distribution
 that satisfies the requirement, whatever index it came from: only --force-reinstall or an uninstall
 first replaces it; https://github.com/pypa/pip/blob/24.2/docs/html/cli/pip_install.rst)."""
-_ONLY_INDEX = re.compile(r"(?:--index-url|(?<![\w-])-i)(?:=|\s+)[\"']?(\S+?)[\"']?(?=\s|$)|^\s*Looking in indexes:\s*(\S+)\s*$")
+_ONLY_INDEX = when_used(r"(?:--index-url|(?<![\w-])-i)(?:=|\s+)[\"']?(\S+?)[\"']?(?=\s|$)|^\s*Looking in indexes:\s*(\S+)\s*$")
 """An install that searches one index: ``--index-url URL`` (``-i URL``) in the command, or pip's ``Looking in
 indexes:`` naming that index alone (search_scope.py); whether it is a ROCm wheel index is
 :func:`rocm_doctor.knowledge.torch_identity.from_index_url`'s to say."""
@@ -109,7 +110,7 @@ def _rocm_index_only(line: Line) -> bool:
     return any(from_index_url(match.group(1) or match.group(2)).flavour == "rocm" for match in _ONLY_INDEX.finditer(line.text))
 
 
-_SYSTEM_SITE = re.compile(r"^/usr/(?:local/)?lib(?:64)?/python3[\d.]*/(?:site|dist)-packages\b")
+_SYSTEM_SITE = when_used(r"^/usr/(?:local/)?lib(?:64)?/python3[\d.]*/(?:site|dist)-packages\b")
 """A distribution's own site-packages: a torch there came from the distribution's package manager
 (Arch's python-pytorch-rocm has no local tag), not from PyPI."""
 
@@ -162,7 +163,7 @@ def _current(name: str, version: str, line: Line) -> List[Observation]:
     return companion_observations(name, version, line)
 
 
-_PIP_MESSAGE = re.compile(
+_PIP_MESSAGE = when_used(
     r"^\s*(?:Requirement|Collecting|Downloading|Using|Installing|Successfully|Attempting|Found|Uninstalling|Building|Created|Stored|Looking|Obtaining|Preparing|Processing|ERROR|WARNING|DEPRECATION|\[notice\]|[-+]\s)"
 )
 _CONTINUATION = 3

@@ -14,16 +14,17 @@ from __future__ import annotations
 import re
 
 from rocm_doctor.ingest.scope import PAST_OR_ELSEWHERE
+from rocm_doctor.lazy_regex import when_used
 
-INSTALL = re.compile(r"\b(?:pip3?|uv|pipx|poetry|pdm)\b|\bLooking\s{1,4}in\s{1,4}indexes\b|\.whl\b|--(?:extra-)?index-url|--find-links", re.IGNORECASE)
+INSTALL = when_used(r"\b(?:pip3?|uv|pipx|poetry|pdm)\b|\bLooking\s{1,4}in\s{1,4}indexes\b|\.whl\b|--(?:extra-)?index-url|--find-links", re.IGNORECASE)
 """Words of an install on a line: an installer, pip's index line, a wheel, an index option."""
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
-_ADVICE = re.compile(
+_SENTENCE_END = when_used(r"[.!?](?=\s|$)")
+_ADVICE = when_used(
     r"\b(?:should|could|would|shall|if|whether|try|trying|instead|recommend\w*|suggest\w*|use\s{1,4}the|switch\w*\s{1,4}to|"
     r"not\s{1,4}(?:from|with)|n't\s{1,4}(?:use|install))\b",
     re.IGNORECASE,
 )
-_NOT_HERE_OR_NOW = re.compile(
+_NOT_HERE_OR_NOW = when_used(
     PAST_OR_ELSEWHERE
     # instructions for a kind of machine: "For Strix Halo users: pip install ...", "... on gfx1151 machines only"
     + r"|\b(?:for|on)\s{1,4}(?:[\w-]{1,20}\s{1,4}){0,3}?(?:users|owners|machines|cards|gpus|apus|systems|laptops)\b",
@@ -32,10 +33,10 @@ _NOT_HERE_OR_NOW = re.compile(
 """A sentence that holds these speaks of a past install, another person's or machine's, a document's or a
 template's example, or instructions for some kind of machine: no install on this machine now (the words the
 prose readers share, :data:`rocm_doctor.ingest.scope.PAST_OR_ELSEWHERE`)."""
-_NEGATED_BEFORE = re.compile(r"(?:\b(?:not|never|without|no\s{1,4}longer)|n['\u2019]t)\b(?:\s{1,4}[\w-]{1,20}){0,2}\s{0,4}$", re.IGNORECASE)
+_NEGATED_BEFORE = when_used(r"(?:\b(?:not|never|without|no\s{1,4}longer)|n['\u2019]t)\b(?:\s{1,4}[\w-]{1,20}){0,2}\s{0,4}$", re.IGNORECASE)
 """A negation a word or two before the install or the package ("I did not use pip install ...", "I haven't
 installed rocm-sdk-libraries-gfx1151"): the install was not made."""
-_ASKS = re.compile(r"[\W_]{0,6}(?:do|does|did|should|shall|can|could|would|will|is|are|any(?:one|body)|how|which|where)\b", re.IGNORECASE)
+_ASKS = when_used(r"[\W_]{0,6}(?:do|does|did|should|shall|can|could|would|will|is|are|any(?:one|body)|how|which|where)\b", re.IGNORECASE)
 """A sentence opening as a question, its question mark left off ("Do I need pip install --index-url ... for this")."""
 
 

@@ -41,11 +41,12 @@ from rocm_doctor.ingest.formats.hip_code_objects import BUNDLE_ENTRY_LINE
 from rocm_doctor.ingest.formats.install_log import kept_torch_not_rocm
 from rocm_doctor.knowledge.torch_identity import from_index_url, from_wheel, identify
 from rocm_doctor.ingest.scope import NOW, scope_before
+from rocm_doctor.lazy_regex import when_used
 
 # ------------------------------------------------------------------ GPUs
 
-_GFX = re.compile(r"(?<![\w])(?:amdgcn-amd-amdhsa--)?gfx[_ ]?(\d{1,2}[0-9a-f]{2})(?![0-9a-z])(?::[a-z+-]+)*", re.IGNORECASE)
-_GFX_LIST_CONTEXT = re.compile(
+_GFX = when_used(r"(?<![\w])(?:amdgcn-amd-amdhsa--)?gfx[_ ]?(\d{1,2}[0-9a-f]{2})(?![0-9a-z])(?::[a-z+-]+)*", re.IGNORECASE)
+_GFX_LIST_CONTEXT = when_used(
     r"PYTORCH_ROCM_ARCH|AMDGPU_TARGETS|GPU_TARGETS|HCC_AMDGPU_TARGET|offload-arch|supported types|support(?:ed)? (?:gpus|list|targets)"
     # flash-attn's and aiter's build targets (GPU_ARCHS, printed back as "One of GPU archs of [...]", "Invalid
     # archs: [...]. Allowed: [...]"): the targets asked for, not the devices present (r35b)
@@ -67,9 +68,9 @@ _GFX_LIST_CONTEXT = re.compile(
 # ("_AMD Radeon RX 5600 XT_", ROCm/legacy-rocm-build#1623; CommonMark 0.31.2, 6.2 emphasis).
 GPU_NAME_PATTERNS = [
     # a mobile part's own suffix: "RX 6850M XT", "RX 7600M XT" (pci.ids 73df, 73f0) (h35g)
-    re.compile(r"\b(?:AMD\s+)?(?:Radeon\s*(?:\((?:TM|R)\)\s*)?)?(?:(?:AI\s+)?PRO\s+)?RX\s?-?(\d{3,4})\s?(XTX|XT|GRE|M\s?XT|M|S)?(?![^\W_])", re.IGNORECASE),
-    re.compile(r"(?<![\w.])(\d{4})\s?(XTX|XT|GRE)(?![^\W_])", re.IGNORECASE),
-    re.compile(r"\bRadeon\s*(?:\((?:TM|R)\)\s*)?(?:(?:AI\s+)?PRO\s+)?([A-Z]?\d{3,4}[A-Z]{0,2}|VII)\b", re.IGNORECASE),
+    when_used(r"\b(?:AMD\s+)?(?:Radeon\s*(?:\((?:TM|R)\)\s*)?)?(?:(?:AI\s+)?PRO\s+)?RX\s?-?(\d{3,4})\s?(XTX|XT|GRE|M\s?XT|M|S)?(?![^\W_])", re.IGNORECASE),
+    when_used(r"(?<![\w.])(\d{4})\s?(XTX|XT|GRE)(?![^\W_])", re.IGNORECASE),
+    when_used(r"\bRadeon\s*(?:\((?:TM|R)\)\s*)?(?:(?:AI\s+)?PRO\s+)?([A-Z]?\d{3,4}[A-Z]{0,2}|VII)\b", re.IGNORECASE),
     # Instinct and Radeon PRO names as people type them: "an mi50 and several mi100s" (ROCm/legacy-rocm-build#2874),
     # "instinct mi50" (#1850), "AMD Mi50" (#1552), "AMD mi300x" / "MI300x" (KellerJordan/modded-nanogpt#8,
     # meta-pytorch/MSLK#225, vllm-project/vllm#16474); "Radeon PRO w7900" (ROCm/tensorflow-upstream#2118), "w6800 is
@@ -77,33 +78,33 @@ GPU_NAME_PATTERNS = [
     # Lower case only joined to its number ("mi 11" is a phone, "50 mi" a distance), not as a variable ("mi50 = ") nor
     # inside an image tag, path or file name ("vllm-mi300x", "/mi300/"); the GPU table still has to know the name
     # ("mi11", "w2135" are none of AMD's).
-    re.compile(r"\b(?:[Ii]nstinct\s+|INSTINCT\s+)?(?:MI\s?-?|(?<![-/.:])[Mm][Ii])(\d{2,3}[XAxa]?)(?=s?\b)(?!\s*[=(])"),
-    re.compile(r"\b(?:(?i:PRO)\s+)?(?:W|(?<![-/.:])w)(\d{4}M?)\b(?!\s*[=(])"),
+    when_used(r"\b(?:[Ii]nstinct\s+|INSTINCT\s+)?(?:MI\s?-?|(?<![-/.:])[Mm][Ii])(\d{2,3}[XAxa]?)(?=s?\b)(?!\s*[=(])"),
+    when_used(r"\b(?:(?i:PRO)\s+)?(?:W|(?<![-/.:])w)(\d{4}M?)\b(?!\s*[=(])"),
     # Radeon PRO cloud cards by their number alone: "an AMD  v620 GPU VM" (ROCm/legacy-rocm-build#2995), "(AMD V620)"
     # (#1498), "RX 6900/6800/W6800/V620" (vllm-project/vllm#52391); upper case only ("v620" is as often a version) (h36d).
     # Only where the text says it is a GPU: after "AMD" or "PRO", at the end of a slash list of card numbers, or before a word
     # for a GPU or a cloud machine ("the V710 instances"); alone, "V520" is as often a BIOS, a firmware or a monitor
     # model, and read as a GPU it named a phantom RDNA1 card beside the real one (errors on mixed GPUs) (r36a)
-    re.compile(r"(?:\bAMD\s+|\b(?i:PRO)\s+|(?<=\d/))V(\d{3})\b(?!\s*[=(])|\bV(\d{3})(?=\s+(?:GPUs?|instances?|VMs?|cards?|nodes?|accelerators?)\b)"),
+    when_used(r"(?:\bAMD\s+|\b(?i:PRO)\s+|(?<=\d/))V(\d{3})\b(?!\s*[=(])|\bV(\d{3})(?=\s+(?:GPUs?|instances?|VMs?|cards?|nodes?|accelerators?)\b)"),
     # Polaris and Vega workstation cards: "Radeon Pro WX 7100", "WX9100" (pci.ids 67c4, 6861) (h35g)
-    re.compile(r"\b(?:Radeon\s+)?(?:PRO\s+)?WX\s?-?(\d{4})\b", re.IGNORECASE),
-    re.compile(r"\bR9700\b"),
+    when_used(r"\b(?:Radeon\s+)?(?:PRO\s+)?WX\s?-?(\d{4})\b", re.IGNORECASE),
+    when_used(r"\bR9700\b"),
     # GCN 2-3 cards by their R9 and FirePro names (gfx44). R9: "r9 290x" (ROCm/tensorflow-upstream#154), "R9 390"
     # (ROCmSoftwarePlatform/hiptensorflow#53, ROCm/ROCR-Runtime#74), "Fury X" (ROCm/legacy-rocm-build#565), "Amethyst XT
     # [Radeon R9 M295X]" (ROCm/legacy-rocm-build#880). FirePro: "AMD Firepro w7100" (ollama/ollama#3497), "Firepro w8100"
     # (ROCm/legacy-rocm-build#565), "AMD FirePro W4100" (ROCm/amdgpu#219; a GCN 1 card the table does not know).
     # Three digits only: Ryzen parts written "R9 5900X" or "R7 7840HS" have four, and are CPUs.
-    re.compile(r"\b(?:AMD\s+)?(?:Radeon\s+)?R9\s?-?(?:M?\d{3}X?|Fury(?:\s?X)?|Nano)(?![\w.])", re.IGNORECASE),
-    re.compile(r"\b(?:AMD\s+)?FirePro\s?[SW]\d{4}\b", re.IGNORECASE),
+    when_used(r"\b(?:AMD\s+)?(?:Radeon\s+)?R9\s?-?(?:M?\d{3}X?|Fury(?:\s?X)?|Nano)(?![\w.])", re.IGNORECASE),
+    when_used(r"\b(?:AMD\s+)?FirePro\s?[SW]\d{4}\b", re.IGNORECASE),
     # An APU's graphics by its number ("780M", "660M"); not NVIDIA's laptop parts of the same numbers (pci.ids
     # https://github.com/pciutils/pciids/blob/006181e2c5d5b9a3b57d252aa5b3d827971d41a9/pci.ids: 0fd4 "GeForce GTX 660M",
     # 119f "GeForce GTX 780M", 11a0 "GeForce GTX 680M", 1292 "GeForce GT 740M"; GeForce 840M/940M have no GTX).
-    re.compile(r"(?<![\w.])(?<!(?i:gtx) )(?<!(?i:gt) )(?<!(?i:gtx))(?<!(?i:geforce) )(\d{3}M|80[456]0S)\b"),
+    when_used(r"(?<![\w.])(?<!(?i:gtx) )(?<!(?i:gt) )(?<!(?i:gtx))(?<!(?i:geforce) )(\d{3}M|80[456]0S)\b"),
 ]
 _NVIDIA_NUMBER = r"(?:[1-5]0[5-9]0|16[56]0|[79][5-8]0)"
 """GeForce model numbers (GTX 950-980, 1050-1080, 1650/1660, RTX 2050-5090): none is an AMD model's (RX 5500-7900,
 9060/9070; RX 470-590 have three digits and an RX before them)."""
-NVIDIA_NAME = re.compile(
+NVIDIA_NAME = when_used(
     r"\b(?:NVIDIA\s+)?(?:GeForce\s+)?(?:RTX|GTX)\s?-?(?:" + _NVIDIA_NUMBER + r"|A\d{4}|[2-6]000)(?:\s?(?:Ti|SUPER|Ada))?\b"
     r"|\bN[Vv][Ii][Dd][Ii][Aa]\s+(?:GeForce\s+)?" + _NVIDIA_NUMBER + r"(?:\s?(?:Ti|SUPER))?\b"
     r"|\b(?:NVIDIA\s+)?(?:Quadro\s+(?:RTX\s+)?[A-Z]{0,2}\d{3,4}|Titan\s+(?:RTX|V|Xp?)|Tesla\s+[A-Z]\d{1,3})\b"
@@ -117,10 +118,10 @@ NVIDIA_NAME = re.compile(
 (Comfy-Org/ComfyUI#14465; the bare number is read only after "my"), and "my 4090". A mixed box runs a CUDA torch on
 purpose for its NVIDIA card (unslothai/unsloth#10450), which the CUDA-wheel findings must not call a mistake. A bare
 number named like a Samsung SSD ("my 980 Pro", "my 970 EVO Plus") is a disk, not a GeForce (r31a)."""
-_COMPARED_WITH_BEFORE = re.compile(r"\b(?:than|vs\.?|versus|compared\s+(?:to|with)|like|faster|slower)\s+(?:on\s+)?(?:an?\s+|the\s+|my\s+)?$", re.IGNORECASE)
+_COMPARED_WITH_BEFORE = when_used(r"\b(?:than|vs\.?|versus|compared\s+(?:to|with)|like|faster|slower)\s+(?:on\s+)?(?:an?\s+|the\s+|my\s+)?$", re.IGNORECASE)
 """Words before a GPU that make it a yardstick ("slower than an RTX 4090", "vs RTX 3090", "compared to my 4090"): no
 device this machine is shown to have (a card of the reporter's may stand in another machine)."""
-_NVIDIA_GONE_BEFORE = re.compile(
+_NVIDIA_GONE_BEFORE = when_used(
     r"\b(?:before|previously|formerly|originally|used\s+to"
     r"|(?:came|coming|com(?:e|es)|mov(?:e|ed|ing)|switch(?:ed|ing)?|migrat(?:e|ed|ing)|upgrad(?:e|ed|ing)|chang(?:e|ed|ing)|went|go(?:ing)?)\s+(?:over\s+)?(?:away\s+)?from"
     r"|(?:written|made|designed|meant|optimi[sz]ed)\s+for|(?:was|were)\s+(?:run|tested|benchmarked|measured)\s+(?:on|with))\b[^.!?;\n]{0,40}$",
@@ -130,16 +131,16 @@ _NVIDIA_GONE_BEFORE = re.compile(
 "Before I had my 2070", "The tutorial was written for an RTX 4090", "the benchmark was run on an NVIDIA A100". An
 NVIDIA GPU read as this machine's turns the CUDA-wheel findings off (a mixed box runs a CUDA torch on purpose), so
 one the reporter left behind must not: swapping an NVIDIA card for an AMD one is how a CUDA torch lands on AMD."""
-_NVIDIA_GONE_AFTER = re.compile(
+_NVIDIA_GONE_AFTER = when_used(
     r"^[^.!?;\n]{0,40}?(?:\bbefore\b|\bto\s+(?:an?\s+|the\s+|my\s+)?(?:AMD|Radeon|RX)\b)", re.IGNORECASE
 )
 """Words after it that do the same: "had a GTX 1080 before", "from an RTX 2060 to an RX 7600"."""
-_SERIES = re.compile(r"\b(?:Radeon\s+)?RX\s?[5-9]000\s+series\b", re.IGNORECASE)
-_COUNT_BEFORE = re.compile(r"(?:(\d{1,2})\s?[x×*]|\b(two|dual|three|four|eight))\s*(?:AMD\s+)?$", re.IGNORECASE)
+_SERIES = when_used(r"\b(?:Radeon\s+)?RX\s?[5-9]000\s+series\b", re.IGNORECASE)
+_COUNT_BEFORE = when_used(r"(?:(\d{1,2})\s?[x×*]|\b(two|dual|three|four|eight))\s*(?:AMD\s+)?$", re.IGNORECASE)
 _COUNT_WORDS = {"two": 2, "dual": 2, "three": 3, "four": 4, "eight": 8}
-_IGPU = re.compile(r"\b(?:iGPU|APU|integrated (?:GPU|graphics))\b", re.IGNORECASE)
+_IGPU = when_used(r"\b(?:iGPU|APU|integrated (?:GPU|graphics))\b", re.IGNORECASE)
 
-_OTHER_VENDOR_BEFORE = re.compile(r"\b(?:intel|nvidia|uhd|iris|arc)\b[^.,;\n]{0,16}$", re.IGNORECASE)
+_OTHER_VENDOR_BEFORE = when_used(r"\b(?:intel|nvidia|uhd|iris|arc)\b[^.,;\n]{0,16}$", re.IGNORECASE)
 """``my Intel iGPU``: an integrated GPU that is not AMD's."""
 
 
@@ -152,7 +153,7 @@ def _in_url(text: str, column: int) -> bool:
     return bool(before) and not window[-1:].isspace() and "://" in before[-1]
 
 
-_CPU = re.compile(
+_CPU = when_used(
     r"\b(?:AMD\s+)?(?:Ryzen|Threadripper|Athlon)\b(?:\s*(?:AI|Max\+?|PRO|HX|Z\d|\d|Threadripper))*\s*\d{3,5}[A-Za-z0-9]{0,4}\b"
     r"|\bR[3579]\s+\d{4}[A-Za-z0-9]{0,4}\b",
     re.IGNORECASE,
@@ -161,9 +162,9 @@ _CPU = re.compile(
 # ------------------------------------------------------------------ torch and ROCm
 
 _VERSION = r"\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+|\.dev\d+|\.post\d+)*"
-_TORCH = re.compile(rf"\b(?:py)?torch(?:==|\s*[:=]\s*v?|\s+(?:version\s*[:=]?\s*)?v?|-)({_VERSION}(?:(?:\+|%2B)[0-9A-Za-z](?:[0-9A-Za-z.]*[0-9A-Za-z])?)?)(?!\w|\.\w)", re.IGNORECASE)
-_BUILT_WITH_BEFORE = re.compile(r"used\s+to\s+build\s+\Z", re.IGNORECASE)
-_BUILT_FOR_BEFORE = re.compile(r"\bwas\s+built\s+for:(?:[ \t]{1,80}\S{1,40}\.py:\d{1,5})?\s{1,80}(?:(?:py)?torch\s{1,4})?\Z", re.IGNORECASE)
+_TORCH = when_used(rf"\b(?:py)?torch(?:==|\s*[:=]\s*v?|\s+(?:version\s*[:=]?\s*)?v?|-)({_VERSION}(?:(?:\+|%2B)[0-9A-Za-z](?:[0-9A-Za-z.]*[0-9A-Za-z])?)?)(?!\w|\.\w)", re.IGNORECASE)
+_BUILT_WITH_BEFORE = when_used(r"used\s+to\s+build\s+\Z", re.IGNORECASE)
+_BUILT_FOR_BEFORE = when_used(r"\bwas\s+built\s+for:(?:[ \t]{1,80}\S{1,40}\.py:\d{1,5})?\s{1,80}(?:(?:py)?torch\s{1,4})?\Z", re.IGNORECASE)
 """The words before the version in xFormers' "was built for: PyTorch 2.3.1+cu121" (a logging handler may print its
 source file at the line's end): the torch xformers was compiled against, not the installed one."""
 """Words before "PyTorch: X" in collect_env's "CUDA used to build PyTorch: 12.1" / "ROCM used to build PyTorch:
@@ -171,18 +172,18 @@ source file at the line's end): the torch xformers was compiled against, not the
 (https://github.com/pytorch/pytorch/blob/v2.4.0/torch/utils/collect_env.py). xFormers' "xFormers was built for:
 PyTorch 2.3.1+cu121 with CUDA 1201 (you have 2.3.1+rocm6.0)" names the torch xformers was compiled against
 first; the installed one is in the parentheses (xformers/_cpp_lib.py): :data:`_BUILT_FOR_BEFORE`."""
-_COMPANION = re.compile(rf"\b(torchvision|torchaudio)(?:==|\s*[:=]\s*v?|\s+(?:version\s*[:=]?\s*)?v?|-)({_VERSION}(?:(?:\+|%2B)[0-9A-Za-z](?:[0-9A-Za-z.]*[0-9A-Za-z])?)?)(?!\w|\.\w)", re.IGNORECASE)
+_COMPANION = when_used(rf"\b(torchvision|torchaudio)(?:==|\s*[:=]\s*v?|\s+(?:version\s*[:=]?\s*)?v?|-)({_VERSION}(?:(?:\+|%2B)[0-9A-Za-z](?:[0-9A-Za-z.]*[0-9A-Za-z])?)?)(?!\w|\.\w)", re.IGNORECASE)
 """torchvision / torchaudio versions named the way torch's are (``torchvision 0.20.1+cu124``, ``torchvision: 0.20.1+rocm6.2``)."""
-_LOCAL_VERSION = re.compile(rf"(?<![\w.+-])({_VERSION}\+(?:rocm\d(?:[\w.]*\w)?|cu\d{{2,3}}|cpu|xpu))(?!\w|\.\w)", re.IGNORECASE)
-_NOT_TORCH_BEFORE = re.compile(r"(?:vision|audio|triton|xformers|apex|bitsandbytes|flash|onnx)\S*\s*(?:==|=|:|\s)\s*$", re.IGNORECASE)
-_WHEEL = re.compile(r"\btorch-\d+\.\d+[^\s/\"'`)]*?\.whl", re.IGNORECASE)
-_SEVERAL_INDEXES = re.compile(r"^\s*Looking in indexes:[^\n]*,", re.IGNORECASE)
+_LOCAL_VERSION = when_used(rf"(?<![\w.+-])({_VERSION}\+(?:rocm\d(?:[\w.]*\w)?|cu\d{{2,3}}|cpu|xpu))(?!\w|\.\w)", re.IGNORECASE)
+_NOT_TORCH_BEFORE = when_used(r"(?:vision|audio|triton|xformers|apex|bitsandbytes|flash|onnx)\S*\s*(?:==|=|:|\s)\s*$", re.IGNORECASE)
+_WHEEL = when_used(r"\btorch-\d+\.\d+[^\s/\"'`)]*?\.whl", re.IGNORECASE)
+_SEVERAL_INDEXES = when_used(r"^\s*Looking in indexes:[^\n]*,", re.IGNORECASE)
 """pip's list of the indexes it searched when there are several (an --extra-index-url, PIP_EXTRA_INDEX_URL
 or pip.conf's extra-index-url): a ROCm index among them is searched beside the others, not instead
 (https://github.com/pypa/pip/blob/24.2/src/pip/_internal/models/search_scope.py)."""
-_INDEX = re.compile(r"(?:--index-url|--extra-index-url|-i|--find-links|-f)[=\s]+(\S+)|(https?://(?:download\.pytorch\.org/whl/\S+|rocm\.nightlies\.amd\.com/\S+|repo\.amd\.com/rocm/\S+|stable\.repo\.amd\.com/rocm/\S+|repo\.radeon\.com/rocm/(?:manylinux|windows)/\S+))", re.IGNORECASE)
+_INDEX = when_used(r"(?:--index-url|--extra-index-url|-i|--find-links|-f)[=\s]+(\S+)|(https?://(?:download\.pytorch\.org/whl/\S+|rocm\.nightlies\.amd\.com/\S+|repo\.amd\.com/rocm/\S+|stable\.repo\.amd\.com/rocm/\S+|repo\.radeon\.com/rocm/(?:manylinux|windows)/\S+))", re.IGNORECASE)
 _ROCM_INDEX_NAMED = r"(?:download\.pytorch\.org/whl/(?:nightly/|test/)?rocm|repo\.radeon\.com/rocm|rocm\.nightlies\.amd\.com|repo\.amd\.com/rocm)"
-_LATER_RESOLUTION = re.compile(
+_LATER_RESOLUTION = when_used(
     r"\bpip(?:3(?:\.\d{1,2})?)?\s{1,4}install\b(?![^\n]{0,300}?" + _ROCM_INDEX_NAMED + r")[^\n]{0,200}?\s(?:-r|--requirement)(?:\s{1,4}|=)\S"
     r"|\bpip(?:3(?:\.\d{1,2})?)?\s{1,4}install\s{1,4}(?:(?:-U|--upgrade|--force-reinstall|--no-cache-dir|--user)\s{1,4})*"
     r"(?:(?:-U|--upgrade|--force-reinstall)\s{1,4}(?:torch|pytorch)\b|(?:torch|pytorch)==\d[\w.]*(?![\w.+]))"
@@ -196,14 +197,14 @@ pinned release of torch without an index, a uv project sync or run. After it the
 no longer says which torch is installed: application requirements files pin torch and replace the ROCm
 build (AUTOMATIC1111/stable-diffusion-webui#14994, amd/playbooks#69, ROCm/bitsandbytes#37,
 Comfy-Org/ComfyUI#10680), as does `uv sync` from a project's lockfile (debpalash/VoiceStudio#1665)."""
-_RESOLUTION_NOT_RUN_BEFORE = re.compile(
+_RESOLUTION_NOT_RUN_BEFORE = when_used(
     r"(?:\b(?:not|never|without|instead\s+of|rather\s+than|skip(?:ped|ping)?|avoid(?:ed|ing)?)|n['’]t)\b[^.!?;\n]{0,30}$"
     r"|\b(?:readme|docs?|documentation|guide|instructions?|wiki|tutorial)\b[^.!?\n]{0,60}$",
     re.IGNORECASE,
 )
 """Words before a later resolution that say it did not run or is a document's step ("I did not run pip install -r
 requirements.txt", "the README says to run pip install -r requirements.txt")."""
-_RESOLUTION_NOT_RUN_AFTER = re.compile(
+_RESOLUTION_NOT_RUN_AFTER = when_used(
     r"(?:[^.!?\n]|[.!?](?=\S)){0,120}?\b(?:but|and)\s{1,4}(?:I\s{1,4})?(?:skipped|did\s?n['’]?t|did\s+not|have\s?n['’]?t|have\s+not|never)\b",
     re.IGNORECASE,
 )
@@ -222,14 +223,14 @@ def _resolution_ran(text: str, match: "re.Match[str]") -> bool:
     )
 
 
-_OPT_ROCM = re.compile(r"/opt/rocm-(\d+\.\d+(?:\.\d+)?)(?![\w.])")
-_ROCM_WORD = re.compile(r"(?<![\w/+%.-])ROCm(?:\s+|-|\s+version\s*:?\s*|\s+(?:version\s+)?is\s+(?=v?\d+\.\d)|\s*:\s*|(?=v?\d+\.\d))v?(\d+\.\d+(?:\.\d+)?|[5-9]|1\d)(?!\w|\.\d)", re.IGNORECASE)
+_OPT_ROCM = when_used(r"/opt/rocm-(\d+\.\d+(?:\.\d+)?)(?![\w.])")
+_ROCM_WORD = when_used(r"(?<![\w/+%.-])ROCm(?:\s+|-|\s+version\s*:?\s*|\s+(?:version\s+)?is\s+(?=v?\d+\.\d)|\s*:\s*|(?=v?\d+\.\d))v?(\d+\.\d+(?:\.\d+)?|[5-9]|1\d)(?!\w|\.\d)", re.IGNORECASE)
 """``ROCm 6.2``, ``ROCm-6.2``, ``ROCm: 6.2``, ``my ROCm version is 6.2`` (a dotted release after "is") and, in prose, ``rocm6.2`` (how wheel tags spell it; a tag after ``+`` or
 in a URL or path is the torch build's, not read here, and a release followed by wheels/torch is read as the build's below)."""
-_CHANGED_FROM = re.compile(r"\b(?:updat|upgrad|downgrad|mov|switch|migrat|went|go|coming)\w*\s+(?:\w+\s+){0,2}from\s+$", re.IGNORECASE)
+_CHANGED_FROM = when_used(r"\b(?:updat|upgrad|downgrad|mov|switch|migrat|went|go|coming)\w*\s+(?:\w+\s+){0,2}from\s+$", re.IGNORECASE)
 """Words before a release the report moved away from ("after updating from ROCm 5.7.1 to ROCm 6.0")."""
 _LOCAL = r"(?:(?:\+|%2B)[0-9A-Za-z](?:[0-9A-Za-z.]*[0-9A-Za-z])?)?"
-_TORCH_CHANGE = re.compile(
+_TORCH_CHANGE = when_used(
     rf"\b(?:updat|upgrad|downgrad|switch|mov|migrat|go|went|coming)\w*\s+(?:(?:my|the|our)\s+)?"
     # torch must be named (or the release carry a torch local tag): "Adrenalin updated from 24.3.1 to
     # 24.8.1" next to a torch line is a driver's move, not torch's
@@ -248,7 +249,7 @@ _FAILS = (
     r"|crash(?:es|ed)?|segfaults?|hangs?|(?:doesn'?t|does\s+not)(?:\s+work|(?=\s{1,4}(?:with|on|using|in|since|after)\b|\s{0,4}(?:[.,;:!)]|$)))"
     r"|(?:is|was)\s+broken)"
 )
-_TORCH_WORKED_FAILED = re.compile(
+_TORCH_WORKED_FAILED = when_used(
     # "works with torch 2.4.1 but not with 2.5.0", "worked fine on torch 2.7.1, fails with torch 2.8.0"
     rf"\b{_WORKED}\s+(?:with|on|using|in)\s+{_TORCH_NAMED}({_VERSION}{_LOCAL})(?!\w|\.\w)[^.;!?\n]{{0,60}}?\b{_FAILS}\s+(?:with|on|using|in|since|after)\s+(?:{_TORCH_NAMED})?({_VERSION}{_LOCAL})(?!\w|\.\w)"
     # "torch 2.3.1 works fine, torch 2.4.0 crashes"
@@ -261,12 +262,12 @@ only works with torch=1.13.0+rocm5.2"), ROCm/apex#132 ("works for me with PyTorc
 not with PyTorch 2.2.2"), iree-org/iree-turbine#149 ("Version which works for me ... 2.5.0.dev20240802+rocm6.0";
 "doesn't work"). Only two torch releases joined by words of both kinds are read; one that is only said to
 work, or a sentence that says which fixed it ("downgrading to 2.4.1 fixes it"), is left alone."""
-_TORCH_REGRESSION = re.compile(
+_TORCH_REGRESSION = when_used(
     rf"\bregress(?:ion|ed)\s+(?:between|from)\s+{_TORCH_NAMED}({_VERSION}{_LOCAL})\s+(?:and|to)\s+(?:{_TORCH_NAMED})?({_VERSION}{_LOCAL})(?!\w|\.\w)",
     re.IGNORECASE,
 )
 """"a regression between torch 2.5.1 and 2.6.0": the later release is the failing one."""
-_ROCM_CHANGE = re.compile(
+_ROCM_CHANGE = when_used(
     r"\b(?:updat|upgrad|downgrad|switch|mov|migrat)\w*\s+(?:(?:my|the|our|we|i)\s+)?(?:ROCm\s+(?:version\s+)?from\s+|from\s+ROCm(?:\s+|-))"
     r"v?(\d+\.\d+(?:\.\d+)?)\s+to\s+(?:ROCm(?:\s+|-))?v?(\d+\.\d+(?:\.\d+)?)(?![\w.]*\d)"
     # "from ROCm 6.0 to 6.1 and then to 6.2": the release moved to last is the current one
@@ -280,7 +281,7 @@ ROCm/ROCm#3035 ("updating rocm from 6.0.2 to 6.1"), ROCm/ROCm#905 ("I upgraded f
 bitsandbytes-foundation/bitsandbytes#1905 ("upgrading from torch 2.10.0+cu128 to torch 2.11.0+cu130").
 "rocm6.2" without a space is the tag of a torch wheel index (download.pytorch.org/whl/rocm6.2), not
 the system's ROCm: the word needs a space or a hyphen after it ("from ROCm 6.1", "from rocm-6.1.0")."""
-_NOT_DONE_BEFORE = re.compile(
+_NOT_DONE_BEFORE = when_used(
     r"\b(?:should|shall|would|could|can|will|wan(?:t|na)|plan(?:s|ned|ning)?|going\s+to|thinking|consider(?:s|ed|ing)?"
     r"|recommend(?:s|ed)?|suggest(?:s|ed)?|try|trying|need\s+to|may|might|if|whether|how)\b[^.!?,;\n]{0,60}$",
     re.IGNORECASE,
@@ -288,15 +289,15 @@ _NOT_DONE_BEFORE = re.compile(
 """Words before a move that is asked about, planned or advised, not made ("Should I upgrade ROCm from
 6.2 to 6.4?", "try updating from torch 2.7 to 2.8"): the release moved to is not the current one. A
 comma ends their reach ("not sure if it matters, but after upgrading from torch 2.7.1 to 2.8.0")."""
-_QUESTION_AFTER = re.compile(r"[^.!,\n]{0,10}\?")
-_TORCH_BUILD_AFTER = re.compile(r"[ \t]{0,8}(?:wheel|build|torch|pytorch|index\b|nightl(?:y|ies)\b|whl\b)", re.IGNORECASE)
+_QUESTION_AFTER = when_used(r"[^.!,\n]{0,10}\?")
+_TORCH_BUILD_AFTER = when_used(r"[ \t]{0,8}(?:wheel|build|torch|pytorch|index\b|nightl(?:y|ies)\b|whl\b)", re.IGNORECASE)
 """A ROCm release followed by these is a torch build's ("ROCm 6.2 wheels", "rocm6.2 torch"; the index a torch
 came from, "from the rocm5.7 index", "the rocm6.4 nightly": download.pytorch.org names its ROCm indexes
 /whl/rocmX.Y and /whl/nightly/rocmX.Y, https://pytorch.org/get-started/previous-versions/). The words must follow
 on the same line: a field list's next line ("ROCm 6.2" above "torch: 2.5.1") names the next part."""
 
 
-_PAST_BEFORE = re.compile(
+_PAST_BEFORE = when_used(
     r"\b(?:before|previously|earlier|originally|at\s+first|used\s+to|last\s+working|on\s+my\s+other\s+(?:machine|pc|computer))\b[^.!?;\n]{0,60}$",
     re.IGNORECASE,
 )
@@ -304,7 +305,7 @@ _PAST_BEFORE = re.compile(
 the torch build named there is not the one in use."""
 
 
-_TORCH_PAST_BEFORE = re.compile(
+_TORCH_PAST_BEFORE = when_used(
     r"\b(?:previously|originally|at\s+first|used\s+to|before\s*[:\-]|before\s+(?:the\s+|my\s+|i\s+|we\s+)?(?:up(?:date|grade)|updating|upgrading|re-?install\w*)"
     r"|(?:the|my|an?)\s+(?:previous|prior|older|old)\s+(?:image|snapshot|container|version|install\w*|venv|environment|setup|build|release|tag)\b[^.!?;,\n]{0,30}?\b(?:had|has|have|was|with|shipped|ships|came\s+with|used|uses|ran|runs))"
     r"(?![\w-])"
@@ -322,7 +323,7 @@ installed the torch in use), so only "before:" and "before the update" count. Th
 the current one): YanWenKun/ComfyUI-Docker#187 ("The previous snapshot ... has 2.9.1+rocm7.2.3"),
 invoke-ai/InvokeAI#8083 ("had AMD ROCM working and now the update is complaining about CUDA"),
 easydiffusion/easydiffusion#1607 (the installer replaced 1.13.1+rocm5.2 with torch 2.0)."""
-_TORCH_PAST_AFTER = re.compile(
+_TORCH_PAST_AFTER = when_used(
     # a subject or a conjunction in between starts another clause: "torch==2.6.0+rocm6.2.4\nIt worked before the
     # update" says nothing of when that torch was in place
     r"(?:(?!\b(?:it|i|we|they|he|she|this|that|everything|which|but|and|so)\b)[^.!?;,\n]){0,30}?\b(?:at\s+first|before\s+(?:the\s+|my\s+)?(?:up(?:date|grade)|updating|upgrading|re-?install\w*))\b",
@@ -330,7 +331,7 @@ _TORCH_PAST_AFTER = re.compile(
 )
 """Words after a torch release in its clause that put it in an earlier state ("I installed torch 2.3.0+rocm5.7 at
 first and it worked", "torch 2.4.1+rocm6.1 before the update")."""
-_SENTENCE_ASKS = re.compile(r"[^.!\n]{0,200}\?")
+_SENTENCE_ASKS = when_used(r"[^.!\n]{0,200}\?")
 """The rest of a sentence ends as a question."""
 
 
@@ -344,7 +345,7 @@ def _torch_past(text: str, begin: int, end: int) -> bool:
     return not _SENTENCE_ASKS.match(after)
 
 
-_WISHED_BEFORE = re.compile(
+_WISHED_BEFORE = when_used(
     r"\b(?:should|would|could|wan(?:t|na)|plan(?:s|ned|ning)?|going\s+to|thinking|consider(?:s|ed|ing)?|recommend(?:s|ed)?|suggest(?:s|ed)?)\b[^.!?,;\n]{0,40}$",
     re.IGNORECASE,
 )
@@ -353,14 +354,14 @@ ROCm 6.0", "I want to install ROCm 6.0 next"); narrower than :data:`_NOT_DONE_BE
 common around a release that is installed ("not sure if ROCm 6.2 is set up right")."""
 
 
-_MOVE_TARGET_BEFORE = re.compile(r"\bfrom\s+ROCm[\s-]v?\d{1,2}(?:\.\d{1,3}){0,2}\s+to\s+$", re.IGNORECASE)
+_MOVE_TARGET_BEFORE = when_used(r"\bfrom\s+ROCm[\s-]v?\d{1,2}(?:\.\d{1,3}){0,2}\s+to\s+$", re.IGNORECASE)
 """Words before the release a move names as its goal ("from ROCm 6.2 to ROCm 6.4")."""
 
 
-_TRIED_BEFORE = re.compile(r"\b(?:tried|attempted)\b(?:[^.!?;\n]|[.!?](?=\S)){0,60}$", re.IGNORECASE)
+_TRIED_BEFORE = when_used(r"\b(?:tried|attempted)\b(?:[^.!?;\n]|[.!?](?=\S)){0,60}$", re.IGNORECASE)
 _NOT_NOW = r"(?!now\b)"
 """"... and now I get errors": what follows "now" is the state the attempt left, not its failure."""
-_FAILED_AFTER = re.compile(
+_FAILED_AFTER = when_used(
     rf"^(?:{_NOT_NOW}(?:[^.!?\n]|[.!?](?=\S))){{0,80}}?(?:\bbut\b|\band\b|\bthen\b|[,:;])\s{{0,4}}(?:{_NOT_NOW}\w+\s+){{0,4}}?(?:fail(?:s|ed|ing|ure)?|errors?|could\s*n[o'’]?t|can\s*n[o'’]?t|unable|did\s*n[o'’]?t\s+(?:work|install|succeed))\b"
     rf"|^(?:{_NOT_NOW}(?:[^.!?\n]|[.!?](?=\S))){{0,12}}[.:,]?\s{{0,4}}(?:I\s+)?(?:got|get|ran\s+into|hit)\s+(?:the\s+following|this|an?)\s+(?:\w+\s+)?error",
     re.IGNORECASE,
@@ -374,7 +375,7 @@ tried updating to the latest version and now ..." or "tried upgrading to fix the
 of the attempt and keeps the new release."""
 
 
-_REMOVED_BEFORE = re.compile(
+_REMOVED_BEFORE = when_used(
     r"(?<!\bnot\s)(?<!n't\s)(?<!n’t\s)(?<!\bnever\s)\b(?:uninstall(?:s|ed|ing|ation\s+of)?|removal\s+of|remov(?:e|es|ed|ing)|delet(?:e|es|ed|ing)|purg(?:e|es|ed|ing)"
     r"|replac(?:e|es|ed|ing)|overwr(?:ite|ites|ote|itten|iting)|got\s+rid\s+of)\b"
     r"(?:(?!\b(?:and|then|with|by|to|but|instead|now|so|which|while|because|since|after|before|i|we|you|they|use[sd]?|using|ha[sd]|have|got|went|switch\w*|mov\w*|(?:re)?install\w*)\b)[^.!?;\n]){0,60}$",
@@ -389,16 +390,16 @@ subject pronoun) names another state: the removal does not reach either. Not a r
 uninstall"), asked about or planned (:data:`_NOT_DONE_BEFORE`), nor one in a question."""
 
 
-_NEGATED_BEFORE = re.compile(r"(?:\b(?:not|never|without|no\s+longer)|n['’]t)\b(?:\s+\w+){0,2}\s*$", re.IGNORECASE)
+_NEGATED_BEFORE = when_used(r"(?:\b(?:not|never|without|no\s+longer)|n['’]t)\b(?:\s+\w+){0,2}\s*$", re.IGNORECASE)
 """A negation a word or two before the removal verb ("haven't yet removed", "without removing", "did not
 actually uninstall"): the removal was not made (the verb's own look-behinds see only the word next to it)."""
 
 
-_TORCH_OBJECT = re.compile(r"[^,]{0,200}?\b(?:py)?torch\b", re.IGNORECASE)
+_TORCH_OBJECT = when_used(r"[^,]{0,200}?\b(?:py)?torch\b", re.IGNORECASE)
 """The object of a removal, up to the first comma, names torch."""
 
 
-_SOFT_BREAK = re.compile(r"\n(?![ \t]*(?:[-*+>#|]|\d+[.)]|```|\n))")
+_SOFT_BREAK = when_used(r"\n(?![ \t]*(?:[-*+>#|]|\d+[.)]|```|\n))")
 
 
 def _removed_earlier(text: str, begin: int, end: int) -> bool:
@@ -422,8 +423,8 @@ def _attempt_failed(text: str, begin: int, end: int) -> bool:
     return bool(_TRIED_BEFORE.search(text[max(0, begin - 80) : begin]) and _FAILED_AFTER.search(text[end : end + 120]))
 
 
-_INSTALL_COMMAND = re.compile(r"\b(?:pip3?|uv[ \t]+pip|uv|poetry|pipx)[ \t]+(?:install|add)\b", re.IGNORECASE)
-_SHORT_QUESTION = re.compile(
+_INSTALL_COMMAND = when_used(r"\b(?:pip3?|uv[ \t]+pip|uv|poetry|pipx)[ \t]+(?:install|add)\b", re.IGNORECASE)
+_SHORT_QUESTION = when_used(
     r"[ \t]{0,8}(?:or\b|(?:would|will|should|could|can)\s+(?:that|this|it|these)\b|is\s+(?:that|this)\s+(?:the\s+)?(?:right|correct)\b)"
     r"[^\n?]{0,60}\?[ \t]*$",
     re.MULTILINE | re.IGNORECASE,
@@ -431,20 +432,20 @@ _SHORT_QUESTION = re.compile(
 """The line after the command asking about it in a short question: another choice ("or the rocm one?"), whether
 it would do ("Would that work on my card?", "Is this the right one?"); a question of its own ("Any ideas?",
 "Why is it not using the GPU?") asks about the run, not about the command."""
-_DONE_BY_AUTHOR = re.compile(
+_DONE_BY_AUTHOR = when_used(
     r"\b(?:I|we)(?:'ve|\s+have)?\s+(?:\w+\s+){0,2}?(?:ran|installed|reinstalled|used|did|typed|executed|tried|followed)\b",
     re.IGNORECASE,
 )
 """The line before the command saying the author ran it ("This is how I installed it:", "For completeness, I
 installed it like this:"): the command is a report of what was done, not a question or an advice."""
-_OWN_FRAMING = re.compile(
+_OWN_FRAMING = when_used(
     r"^[ \t>*-]{0,8}(?:if|in\s+case|for)\s+(?:(?:it|this|that)\s+)?(?:helps?|matters?|is\s+relevant|relevant|reference|context"
     r"|completeness|the\s+record|what\s+it['\u2019]?s\s+worth|info(?:rmation)?)\b",
     re.IGNORECASE,
 )
 """A reporter's framing of what follows as their own ("In case it matters:", "For context:", "If it helps, the
 install command was:"), not a case an advice is for ("If you have an NVIDIA card, run:", "For CUDA 12.1:")."""
-_ADVICE_LINE = re.compile(r"^[ \t>*-]{0,8}(?:if|for|in\s+case)\b[^\n]{0,120}:[ \t]*$", re.IGNORECASE)
+_ADVICE_LINE = when_used(r"^[ \t>*-]{0,8}(?:if|for|in\s+case)\b[^\n]{0,120}:[ \t]*$", re.IGNORECASE)
 """A line that introduces an install command as advice for a case: "If you have an NVIDIA card, run:", "For
 CUDA 12.1:" (a README's or a reply's instructions)."""
 
@@ -526,16 +527,16 @@ def _move_not_made(text: str, match: "re.Match[str]", start: Optional[int] = Non
     return bool(
         _NOT_DONE_BEFORE.search(before) or _QUESTION_AFTER.match(text, match.end(), match.end() + 12) or _attempt_failed(text, begin, match.end())
     )
-_PACKAGE_VERSION_BEFORE = re.compile(
+_PACKAGE_VERSION_BEFORE = when_used(
     r"\b(?:py)?(torch(?:vision|audio)?)[ \t]{0,4}(?:==?|:)?[ \t]{0,4}v?\d+\.\d+(?:\.\d+)?[ \t]{0,4}(?:[(\[]|(?:(?:built|compiled)[ \t]+)?for[ \t]+)?[ \t]{0,4}$",
     re.IGNORECASE,
 )
 """A release right after a package's version names that build ("torch 2.5.1 rocm6.2", "torch 2.4.0 (ROCm 6.1)",
 "pytorch 2.1.0 for rocm 5.6");
 a comma between them lists components ("torch 2.5.1, ROCm 6.2"), and the release is the system's."""
-_MOVE_TO_A_BUILD = re.compile(r"\s{1,8}to\s{1,8}(?:ROCm(?:\s{1,8}|-)?)?v?\d+\.\d+(?:\.\d+)?\s{0,8}(?:wheel|build|torch|pytorch)", re.IGNORECASE)
+_MOVE_TO_A_BUILD = when_used(r"\s{1,8}to\s{1,8}(?:ROCm(?:\s{1,8}|-)?)?v?\d+\.\d+(?:\.\d+)?\s{0,8}(?:wheel|build|torch|pytorch)", re.IGNORECASE)
 """The rest of a move whose destination is a torch build ("from ROCm 6.1 to 6.2 wheels")."""
-_ROCM_BUILT_WITH = re.compile(
+_ROCM_BUILT_WITH = when_used(
     r"(?:\b(?:built|compiled|link(?:s|ed)?)\s+(?:\S+\s+){0,3}(?:for|with|against)|\b(?:torch|pytorch|wheels?)\s+(?:for|with|built for)|\bindex(?:-url)?(?:\s+for)?|\bnightl\S*(?:\s+for)?)\s+$"
     # The release right after the package's name, as the build is named ("pytorch rocm5.6", "PyTorch ROCm
     # 7.0", "Installed pytorch rocm 7.2 using AMD documentation", "torch (ROCm 6.2)"): that torch's build, as
@@ -546,13 +547,13 @@ _ROCM_BUILT_WITH = re.compile(
 )
 """Words right before "ROCm 6.2" that make it the ROCm torch was built for ("built against", "linked against", "torch for",
 "wheels for", "nightly"), not the system's ("installed torch with pip and then ROCm 6.3")."""
-_BUILT_VERB = re.compile(r"\b(?:built|compiled|compiling|building|link(?:s|ed|ing)?)\b(?P<object>[^.!?;\n]{0,40}?)\s(?:for|with|against)\s+$", re.IGNORECASE)
-_TORCH_WORDS = re.compile(r"\b(?:py)?torch|\b(?:the|these|those|my|our)\s+(?:(?:rocm|nightly|official|prebuilt|pip|new|old|latest)\s+)?wheels?\b", re.IGNORECASE)
+_BUILT_VERB = when_used(r"\b(?:built|compiled|compiling|building|link(?:s|ed|ing)?)\b(?P<object>[^.!?;\n]{0,40}?)\s(?:for|with|against)\s+$", re.IGNORECASE)
+_TORCH_WORDS = when_used(r"\b(?:py)?torch|\b(?:the|these|those|my|our)\s+(?:(?:rocm|nightly|official|prebuilt|pip|new|old|latest)\s+)?wheels?\b", re.IGNORECASE)
 """Words that make the program built torch: torch itself, or "the wheels" with no other package named ("the image's
 flash-attn wheel is linked against ROCm 6" is flash-attn's)."""
-_PRONOUN_BEFORE_VERB = re.compile(r"\b(?:it|they|them|which|that)\s+(?:(?:is|was|were|are|been|has|have|had|got|gets)\s+){0,2}$", re.IGNORECASE)
-_OWN_BUILD_SUBJECT = re.compile(r"\b(?:I|we)(?:['\u2019]ve|\s+have|\s+had)?\s+(?:\w+\s+)?$", re.IGNORECASE)
-_SENTENCE_BREAK = re.compile(r"[.!?;\n]\s")
+_PRONOUN_BEFORE_VERB = when_used(r"\b(?:it|they|them|which|that)\s+(?:(?:is|was|were|are|been|has|have|had|got|gets)\s+){0,2}$", re.IGNORECASE)
+_OWN_BUILD_SUBJECT = when_used(r"\b(?:I|we)(?:['\u2019]ve|\s+have|\s+had)?\s+(?:\w+\s+)?$", re.IGNORECASE)
+_SENTENCE_BREAK = when_used(r"[.!?;\n]\s")
 
 
 def _another_programs_build(text: str, start: int) -> Optional[bool]:
@@ -585,15 +586,15 @@ def _another_programs_build(text: str, start: int) -> Optional[bool]:
 # _6.2.60200 is 6.2.0; before ROCm 5.3 the prefix was the Radeon Software release
 # (amdgpu-install_22.20.50200-1_all.deb, repo.radeon.com/amdgpu-install/22.20/: ROCm 5.2.0), so a
 # prefix from 20 up names no ROCm release.
-_AMDGPU_INSTALL = re.compile(r"amdgpu-install[_/](\d+\.\d+(?:\.\d{1,4}(?!\d))?)(?:\.(\d{5}))?[-/_]", re.IGNORECASE)
-_RADEON_APT = re.compile(r"repo\.radeon\.com/(?:rocm/apt|amdgpu-install|rocm/rhel\d*|rocm/zyp)/(\d+\.\d+(?:\.\d+)?)/", re.IGNORECASE)
+_AMDGPU_INSTALL = when_used(r"amdgpu-install[_/](\d+\.\d+(?:\.\d{1,4}(?!\d))?)(?:\.(\d{5}))?[-/_]", re.IGNORECASE)
+_RADEON_APT = when_used(r"repo\.radeon\.com/(?:rocm/apt|amdgpu-install|rocm/rhel\d*|rocm/zyp)/(\d+\.\d+(?:\.\d+)?)/", re.IGNORECASE)
 _RADEON_SOFTWARE_MAJOR = 20
 """A release number from 20 up in an amdgpu-install path or name is Radeon Software's (21.40, 22.20), not ROCm's."""
 
 
 def _installer_rocm(match: "re.Match[str]") -> Optional[str]:
     """The ROCm release an amdgpu-install package name or repo.radeon.com path names, or None."""
-    build = match.group(2) if match.re is _AMDGPU_INSTALL else None
+    build = match.group(2) if match.re.pattern == _AMDGPU_INSTALL.pattern else None
     if build:
         number = int(build)
         return f"{number // 10000}.{number // 100 % 100}.{number % 100}"
@@ -601,10 +602,10 @@ def _installer_rocm(match: "re.Match[str]") -> Optional[str]:
     return None if int(version.split(".")[0]) >= _RADEON_SOFTWARE_MAJOR else version
 
 
-_IMAGE = re.compile(r"\brocm/([a-z0-9_.-]+):([A-Za-z0-9_.-]+)")
-_IMAGE_ROCM = re.compile(r"(?:^|[_-])rocm[_-]?(\d+\.\d+(?:\.\d+)?)|^(\d+\.\d+(?:\.\d+)?)(?:[_-]|$)", re.IGNORECASE)
-_IMAGE_TORCH = re.compile(r"pytorch[_-](?:release[_-])?(?:v)?(\d+\.\d+(?:\.\d+)?)", re.IGNORECASE)
-_DOCKER = re.compile(
+_IMAGE = when_used(r"\brocm/([a-z0-9_.-]+):([A-Za-z0-9_.-]+)")
+_IMAGE_ROCM = when_used(r"(?:^|[_-])rocm[_-]?(\d+\.\d+(?:\.\d+)?)|^(\d+\.\d+(?:\.\d+)?)(?:[_-]|$)", re.IGNORECASE)
+_IMAGE_TORCH = when_used(r"pytorch[_-](?:release[_-])?(?:v)?(\d+\.\d+(?:\.\d+)?)", re.IGNORECASE)
+_DOCKER = when_used(
     r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|exec|compose)\b|^[^\S\n]*FROM\s+rocm/|\bdocker-compose\b"
     r"|\b(?:distrobox|toolbox)\s+(?:create|enter|run)\b|\b(?:in|inside|within|for|using|via)\s+(?:a\s+|the\s+|my\s+)?(?:rootless\s+)?(?:Distrobox|Toolbx)\b"
     r"|\b(?:in|inside|within)\s+(?:a\s+|the\s+|my\s+)?(?:docker|podman)\s+container\b",
@@ -615,7 +616,7 @@ _DOCKER = re.compile(
 
 # ------------------------------------------------------------------ platform
 
-_WSL = re.compile(
+_WSL = when_used(
     r"\b(?:on|in|under|inside|using|via|with|running)\s+(?:a\s+|my\s+|the\s+)?(?:WSL\s?2?|Windows Subsystem for Linux)\b"
     r"|\bWSL\s?2?\s*(?:\(|:|-|,)?\s*(?:Ubuntu|Debian|distro|instance|environment|kernel|shell|terminal)\b"
     # the host first or last: "Windows 11 + WSL2", "Windows 11 (WSL2)", "WSL2 on Windows 11"
@@ -631,18 +632,18 @@ _WSL = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 """WSL as the report's own environment ("in WSL2", "Ubuntu 22.04 (WSL2)"), not a suggestion to use it."""
-_WINDOWS = re.compile(
+_WINDOWS = when_used(
     r"\b(?:Microsoft\s+)?Win(?:dows?)?\s*(?:(10|11)\b(?![.,]\d)(?:\s+(?:Pro|Home|Enterprise|Education|IoT|LTSC|\d{2}H\d))*|(?:19|2\d)H[12]\b)",
     re.IGNORECASE,
 )
 """A Windows release, or a Windows feature update alone: "Windows 11 24H2" (robertrosenbusch/gfx803_rocm#28),
 "windows 11 23h2" (ollama/ollama#7721), "Windows 11 Pro 23H2" (ROCm/ROCm#4390), and without the
 release, "window 23h2" (vladmandic/sdnext#3556): the ``YYH1``/``YYH2`` ids name Windows updates only."""
-_WINDOWS_VER = re.compile(r"\bMicrosoft Windows \[Version 10\.0\.\d{5}(?:\.\d+)?\]|\bWindows\s+10\.0\.\d{5}(?:\.\d+)?\b")
+_WINDOWS_VER = when_used(r"\bMicrosoft Windows \[Version 10\.0\.\d{5}(?:\.\d+)?\]|\bWindows\s+10\.0\.\d{5}(?:\.\d+)?\b")
 """What ``ver`` prints (the banner at the top of every cmd.exe window), and the version string people
 copy from ``winver`` or PowerShell into a field or a sentence ("Windows 10.0.26200": ROCm/hip#3910,
 ROCm/TheRock#1719; the build tells 10 from 11)."""
-_WINDOWS_CONTEXT = re.compile(
+_WINDOWS_CONTEXT = when_used(
     r"\b(?i:on|under|for|in|using|with|running|native)\s+(?i:windows)\b(?!\s*(?:10|11)\b)(?!\s+(?i:subsystem)\b)|\bWindows\s+(?:machine|PC|host|laptop|desktop|box|system|native|side)\b"
     r"|\bWindows\s*(?:\+\s*)?(?:ROCm|HIP SDK)\b|\bamdhip64(?:_\d+)?\.dll\b"
     r"|\bwin_amd64\b|(?<![\w/])[A-Za-z]:[\\/]+(?i:Users|Program\s{1,3}Files|Windows|Python\d*|AI|ComfyUI|stable-diffusion)[\\/]"
@@ -652,7 +653,7 @@ _WINDOWS_CONTEXT = re.compile(
     # (unslothai/unsloth#6043)
     r"|(?<![\w-])(?i:HIP\s?SDK):?\s{1,3}v?(?:5\.[5-7]|6\.[1-4]|7\.\d{1,2})(?:\.\d{1,3})?(?![\w.])"
 )
-_DISTRO = re.compile(
+_DISTRO = when_used(
     r"\b(Ubuntu|Kubuntu|Xubuntu|Lubuntu|Debian|Fedora|Arch(?:\s+(?i:Linux))?|Manjaro|Linux Mint|Pop!_OS|openSUSE\s+(?:Tumbleweed|Leap)|Rocky Linux|AlmaLinux|CentOS(?:\s+Stream)?|RHEL"
     r"|NixOS|EndeavourOS|CachyOS|Gentoo|Nobara(?:\s+Linux)?|Bazzite|Zorin\s+OS|elementary\s+OS|Garuda(?:\s+Linux)?)"
     # the release after a space, or after a hyphen as WSL names its distributions and people copy them
@@ -668,12 +669,12 @@ _DISTRO = re.compile(
     # "Arch linux": rocm-arch/rocm-arch#866)
     r"|(?<![\w@/:.\-])(?i:arch\s+linux)\b"
 )
-_ARCH_AFTER = re.compile(r"\b(?:on|using|running|under|use|run)\s+(?:an?\s+|my\s+)?$", re.IGNORECASE)
+_ARCH_AFTER = when_used(r"\b(?:on|using|running|under|use|run)\s+(?:an?\s+|my\s+)?$", re.IGNORECASE)
 """What puts a bare, capitalised "Arch" as the distribution in use. Reports name it so: "using Arch or Arch-based
 distros" (ROCm/legacy-rocm-build#294), "install instruction on Arch/Manjaro" (ROCm/legacy-rocm-build#1458), "RX560,
 Arch, Community PKGs" (tsl0922/pytorch-gfx803#3); only the first two forms are read, since "arch" is the CPU or GPU
 architecture far more often and a list ("gfx1030, Arch, ...") says nothing of what runs."""
-_DISTRO_NOT_RUN_BEFORE = re.compile(
+_DISTRO_NOT_RUN_BEFORE = when_used(
     r"(?:\b(?:based|built)\s+on\s+(?:an?\s+)?|\b(?:upgrad(?:e|ed|ing)|switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|came)\s+(?:over\s+)?from\s+"
     r"|(?:" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS + r")(?:[^.!?;\n]|[.!?](?=\S)){0,80}"
     r"|\b(?:do\s*n['\u2019]?t|do\s+not|did\s*n['\u2019]?t|did\s+not|never|not|no\s+longer)\s+(?:use|using|run|running|try|tried|have|had|on)\s+(?:an?\s+|on\s+)?"
@@ -685,20 +686,20 @@ _DISTRO_NOT_RUN_BEFORE = re.compile(
 words ("someone said it works on Arch", "the arch linux wiki says"), one not used ("I don't use Arch", "I did not
 try debian 12", "I'm not on Arch"). Only a negation of its use: "not detected on Arch Linux", "does not work on Ubuntu
 24.04" deny the problem's absence, not the system (:func:`denied` reads both); each of these, read as the system, made two distributions and so none (the one in use was lost)."""
-_DISTRO_NOT_RUN_AFTER = re.compile(r"^\s{0,2}(?:\d[\w.]{0,8}\s{1,2})?(?:LTS\s{1,2})?(?:wiki|docs?|documentation|guide|runners?)\b", re.IGNORECASE)
+_DISTRO_NOT_RUN_AFTER = when_used(r"^\s{0,2}(?:\d[\w.]{0,8}\s{1,2})?(?:LTS\s{1,2})?(?:wiki|docs?|documentation|guide|runners?)\b", re.IGNORECASE)
 """Words right after the name that make it a document's or a CI system's ("the arch linux wiki", "CI runs on ubuntu
 22.04 runners"). A container's or an image's distribution is left read: its user space is the one ROCm's packages
 and wheels meet ("a Ubuntu docker container on an Arch host")."""
-_KERNEL = re.compile(
+_KERNEL = when_used(
     r"(?<![\w.])(\d\.\d{1,2}\.\d{1,3}(?:-\d+(?:\.\d+)?-(?:generic|oem|lowlatency|azure|aws|gcp)|-arch\d-\d|-zen\d-\d|\.fc\d{2}\.x86_64|-\d+-amd64|\.\d+-microsoft-standard-WSL2"
     # Fedora/RHEL (6.17.8-200.fc43.x86_64, 6.17.8-200.nobara.fc43.x86_64, 5.14.0-503.11.1.el9_5.x86_64),
     # Debian (6.12.100+deb13-amd64), Proxmox (6.8.12-4-pve), CachyOS (6.17.7-2-cachyos), openSUSE (6.4.0-150600.23.25-default)
     r"|-\d+(?:\.\d+)*(?:\.[a-z]+)?\.(?:fc\d{2}|el\d+(?:_\d+)?)\.(?:x86_64|aarch64)|\+deb\d+-amd64|-\d+-pve|-\d+-cachyos(?:-[a-z]+)?|-\d+(?:\.\d+)+-default))(?!\w|\.\w)"
 )
-_UBUNTU_SIGNATURE = re.compile(r"\(Ubuntu\s+$")
+_UBUNTU_SIGNATURE = when_used(r"\(Ubuntu\s+$")
 """What /proc/version prints before Ubuntu's package version of the kernel (5.15.0-133.144-generic),
 which is no release ``uname -r`` prints."""
-_INSTALLED_KERNEL_NAMED = re.compile(
+_INSTALLED_KERNEL_NAMED = when_used(
     r"(?:\blinux-(?:headers|image|modules|modules-extra|tools|buildinfo|objects)(?:-unsigned)?-|/lib/modules/|/usr/src/(?:linux-headers-|kernels/)"
     # the kernel a command is told to work on: modinfo/depmod/dkms -k RELEASE, --set-version, --kernelver
     r"|(?:^|\s)-k\s{0,4}|--(?:set-version|kernelver)[= ]\s{0,4})$"
@@ -707,16 +708,16 @@ _INSTALLED_KERNEL_NAMED = re.compile(
 (``/lib/modules/5.4.0-42-generic/updates/dkms/``) names a kernel that is installed, not the one
 running: apt and DKMS list every installed kernel (ROCm/amdgpu#107, legacy-rocm-build#1367, #3883). So
 does the release a command is given with ``-k`` (``modinfo -k``, ``dkms install -k``; modinfo(8), dkms(8))."""
-_KERNEL_WORD = re.compile(r"\bkernel\s*(?:version\s*)?:?\s*v?(\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+-]+(?:\.[\w+-]+)*)?)(?!\w|\.\w)", re.IGNORECASE)
+_KERNEL_WORD = when_used(r"\bkernel\s*(?:version\s*)?:?\s*v?(\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+-]+(?:\.[\w+-]+)*)?)(?!\w|\.\w)", re.IGNORECASE)
 """``kernel 6.8.0-45-generic``, ``Kernel: 6.12.4``; a release that ends a sentence (``... on kernel 6.12.4.``)
 is read without the full stop."""
-_LINUX_WORD = re.compile(r"(?<![\w/-])linux[ \t]+v?([3-7]\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+-]+(?:\.[\w+-]+)*)?)(?!\w|\.\w)", re.IGNORECASE)
+_LINUX_WORD = when_used(r"(?<![\w/-])linux[ \t]+v?([3-7]\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+-]+(?:\.[\w+-]+)*)?)(?!\w|\.\w)", re.IGNORECASE)
 """The kernel called by the system's name: "fails to build on Linux 6.15.8" (legacy-rocm-build#5109), "on Linux
 6.16" (legacy-rocm-build#5110), Ubuntu's upstream kernel "Linux 5.3.0-050300-generic" (legacy-rocm-build#1088),
 "Kernel: Linux 6.17.0-20-generic" (ROCm/ROCm#6146). A distribution's release is "<Name> Linux 9.3" (Rocky, Oracle,
 Alma, Kali, Amazon, Red Hat Enterprise Linux): :func:`_distribution_before` leaves those, and a kernel's major
 release is 3 to 7."""
-_NAME_BEFORE_LINUX = re.compile(r"(?:^|[^\w!])([A-Za-z][\w!]*)[ \t]+$")
+_NAME_BEFORE_LINUX = when_used(r"(?:^|[^\w!])([A-Za-z][\w!]*)[ \t]+$")
 _WORDS_BEFORE_KERNEL_LINUX = frozenset(
     "on with running run runs using use uses under to and from mainline stock upstream vanilla latest current my the "
     "a new newer old older default generic kernel".split()
@@ -733,7 +734,7 @@ _DISTRIBUTIONS_BEFORE_LINUX = frozenset(
 Linux 7 is the release many older ROCm reports ran)."""
 
 
-_PRODUCT_FOR_LINUX = re.compile(r"(?:^|[^\w!])[A-Z][\w!.+-]{0,40}[ \t]+for[ \t]+$")
+_PRODUCT_FOR_LINUX = when_used(r"(?:^|[^\w!])[A-Z][\w!.+-]{0,40}[ \t]+for[ \t]+$")
 """A product's Linux build: "Docker Desktop for Linux 4.27.2", "Blender for Linux 4.2.1" give the product's release;
 "amdgpu-dkms fails to build for Linux 6.8" (a lower-case word before "for") is the kernel."""
 
@@ -749,7 +750,7 @@ def _distribution_before(before: str) -> bool:
 
 
 _KERNEL_RELEASE_SAID = r"\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+-]+(?:\.[\w+-]+)*)?"
-_KERNEL_BEFORE_WORD = re.compile(
+_KERNEL_BEFORE_WORD = when_used(
     r"\b(?:with|on|running|using|under|to|it['\u2019]?s|is|have|has)\s+(?:(?:a|an|the|my|its|stock|default|mainline|generic|newer|latest|current)\s+){0,2}"
     r"v?(\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+]+(?:[.-][\w+]+)*)?)\s+(?:linux\s+)?kernel\b(?!s|-)",
     re.IGNORECASE,
@@ -766,7 +767,7 @@ _KERNEL_ANOTHER_STATE = (
 )
 """Words before a kernel release, named by number or with the word "kernel", that make it another state than
 the running one: a past or compared state, what a release ships, another person's or machine's."""
-_KERNEL_NOT_NOW_BEFORE = re.compile(
+_KERNEL_NOT_NOW_BEFORE = when_used(
     r"\b(?:work(?:s|ed|ing)?|was\s+fine|not\s+(?:on|with|using|running|under|in|to|the|a|an)|n['\u2019]t\s+(?:use|run)|defaults?|"
     + _KERNEL_ANOTHER_STATE
     + r")\b[^.!?;\n]{0,40}$",
@@ -778,7 +779,7 @@ ships with ("Ubuntu 24.04 ships with 6.8 kernel; I run 6.14"), another machine (
 6.8 kernel"), a kernel denied ("I'm not on the 6.8 kernel", "not using the 6.8 kernel"). A "not" that
 denies something else keeps the kernel the running one: "RX 9070 XT not detected on Ubuntu 24.04 with
 the 6.8 kernel" is the GPU unseen on that kernel (h31e)."""
-_KERNEL_CHANGE = re.compile(
+_KERNEL_CHANGE = when_used(
     r"\b(?:work(?:s|ed|ing)?|ran|runs|was\s+fine|is\s+fine)\b(?:\s+(?:fine|well|ok|perfectly|great))?\s+(?:with|on|under|in)\s+"
     r"(?:the\s+)?(?:linux\s+)?(?:kernel\s*)?v?(?P<before>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)(?:\s+kernel)?"
     r"[^.;\n]{0,60}?(?:\bbut\b|\band\b|\bwhile\b|,)?\s*\b(?:not|fails?|failed|failing|breaks?|broke|broken|crash(?:es|ed)?|hangs?|segfaults?|"
@@ -793,8 +794,8 @@ ollama/ollama#8262's bisection, legacy-rocm-build#1007 "works fine on kernel 5.4
 kernel 5.5.0"). The first is an earlier state (RD801 compares them), the second the current kernel.
 Only read when the sentence says "kernel" or both are full releases (5.4.0-54): "works with torch 2.5
 but not 2.6" is no kernel."""
-_FULL_RELEASE = re.compile(r"\d\.\d{1,2}\.\d{1,3}-")
-_KERNEL_MOVE = re.compile(
+_FULL_RELEASE = when_used(r"\d\.\d{1,2}\.\d{1,3}-")
+_KERNEL_MOVE = when_used(
     r"\bfrom\s+(?:the\s+)?(?:(?:linux\s+)?kernel\s*|linux\s+(?=v?[3-7]\.))v?(?P<before>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)(?:\s+kernel)?"
     r"\s+(?:up\s+|down\s+)?to\s+(?:the\s+)?(?:linux\s+)?(?:kernel\s*)?v?(?P<after>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)",
     re.IGNORECASE,
@@ -802,13 +803,13 @@ _KERNEL_MOVE = re.compile(
 """A move between kernels: "I upgraded from kernel 5.15 to 6.2", "moved from kernel 6.8 to 6.11", and with the
 kernel called by the system's name (:data:`_LINUX_WORD`), "after updating from Linux 7.0.11 to 7.0.12": the
 second is the kernel now, the first an earlier state (h34c; the word read alone took the first)."""
-_KERNEL_MOVE_VERB = re.compile(
+_KERNEL_MOVE_VERB = when_used(
     r"\b(?:upgrad|updat|mov|went|go|goes|going|gone|switch|downgrad|chang|jump|bump|migrat|roll|came|come|install)\w*\b[^.!?;\n]{0,50}$",
     re.IGNORECASE,
 )
 """A verb of moving before "from kernel X to Y" in its clause; without one the words are a range ("I tested every
 release from kernel 6.8 to 6.14", "Tried kernels from 6.5 to 6.8"), neither end of which is the kernel now (r34b)."""
-_KERNEL_STATE_LABEL = re.compile(
+_KERNEL_STATE_LABEL = when_used(
     r"^[ \t>*+#|-]{0,6}(?:"
     r"(?P<good>(?:(?:last|previous)[ \t]+(?:known[ \t]+)?)?(?:working|good|known[ \t-]good)[ \t]+kernel(?:[ \t]*\((?:working|good|ok)\))?"
     r"|kernel[ \t]*\((?:(?:last[ \t]+)?(?:known[ \t]+)?(?:working|good|ok))\))"
@@ -827,7 +828,7 @@ https://lore.kernel.org/linux-media/CAOzBiVspo5fsWpPL930TDDXzQCnv45BvuzQUQ7kv2WY
 bisection's "Good kernel:" / "Bad kernel:". The working one is an earlier state (RD801 compares it), never the
 running kernel; the broken one is the kernel the failure is reported on when a working one is listed beside it.
 "Current kernel: X" is read by :data:`_KERNEL_WORD`."""
-_KERNEL_BUT_WORKS = re.compile(
+_KERNEL_BUT_WORKS = when_used(
     r"\b(?:but|however|whereas|while)\b,?\s+(?:(?:on|with|under|using|in)\s+)?(?:the\s+)?(?:(?:lts|older|old|previous|stock|mainline)\s+)?"
     r"(?P<said>(?:linux\s+)?kernel\s*)?v?(?P<release>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)(?:\s+kernel)?,?\s+"
     r"(?:(?:everything|it|rocm|that\s+one)\s+)?(?:still\s+)?(?:works|is\s+fine|runs\s+fine|is\s+working|is\s+ok)"
@@ -840,7 +841,7 @@ amd-gfx RX 470 report, lore link at :data:`_KERNEL_STATE_LABEL`), "ROCm fails on
 (r/NobaraProject, as summed up in legacy-rocm-build#4919). Read only where the words before it in its sentence name
 a failing kernel (:data:`_KERNEL_FAILS_BEFORE`, dots in releases blanked): "fails with torch 2.6, but 2.5 works" and
 "ComfyUI crashes in Docker but works on kernel 6.8" set no kernel against it."""
-_KERNEL_BUT_WORKS_ON = re.compile(
+_KERNEL_BUT_WORKS_ON = when_used(
     r"\b(?:but|and|however|whereas|while)\b,?\s+(?:(?:it|rocm|everything)\s+)?(?:still\s+)?(?:works|runs|is\s+fine)(?:\s+(?:fine|well|ok|perfectly))?\s+(?:on|with|under|in)\s+"
     r"(?:the\s+)?(?:(?:lts|older|old|previous|stock|mainline)\s+)?(?P<said>(?:linux\s+)?kernel\s*)?v?(?P<release>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)(?:\s+kernel)?"
     r"(?=\s*(?:[.;!,]|$))",
@@ -849,13 +850,13 @@ _KERNEL_BUT_WORKS_ON = re.compile(
 """The same with the words before the release: "ROCm fails on 6.14.1+ and works on 6.14.0", "fails on kernel 6.8
 but works on 6.5"."""
 _KERNEL_FAILS = r"(?:breaks?|broke|broken|fails?|failed|crash(?:es|ed)?|hangs?|segfaults?|freezes?|regress\w*|(?:does|do|is)\s*n['\u2019]?t\s+work|(?:does|do|is)\s+not\s+work)"
-_KERNEL_FAILS_BEFORE = re.compile(
+_KERNEL_FAILS_BEFORE = when_used(
     r"\bkernel\s*v?\d[^.!?;\n]{0,60}?\b" + _KERNEL_FAILS + r"\b|\b" + _KERNEL_FAILS + r"\b[^.!?;\n]{0,40}?\bkernel\s*v?\d",
     re.IGNORECASE,
 )
 """A failing kernel named earlier in the sentence ("Kernel 6.17.9 breaks ROCm, but ...", "fails on kernel 6.8, but
 ...")."""
-_KERNEL_WORD_NOT_NOW = re.compile(
+_KERNEL_WORD_NOT_NOW = when_used(
     r"\b(?:(?:was|were)\s+(?:on|using|running)|(?:other|another|second)\s+server|" + _KERNEL_ANOTHER_STATE
     + r"|needs?|needed|requires?|required|recommend(?:s|ed)?|suggest(?:s|ed)?|try|trying|should|must|at\s+least|minimum"
     # r34b: what a release supports or lists, where a GPU's support landed, a plan, a doubt, a document's or
@@ -871,7 +872,7 @@ work on kernel 6.8", "Before the update I was on kernel 6.8.0-45"), another mach
 kernel 5.15"), what a release ships ("Ubuntu 24.04 ships kernel 6.8"), a requirement or advice ("You need
 kernel 6.11 or newer", "AMD requires kernel 6.14", "Try kernel 6.11"). A failure on the kernel ("not working
 on kernel 6.8") keeps it the running one."""
-_KERNEL_WORD_NOT_NOW_AFTER = re.compile(
+_KERNEL_WORD_NOT_NOW_AFTER = when_used(
     r"[ \t]{0,4}(?:or\s+(?:newer|later|above|higher|greater)|\+|and\s+(?:newer|later|above))\b|[^.!?;\n]{0,40}\bby\s+default\b"
     # r34b: a requirement or a support statement about the release ("Kernel 6.11 is required for the RX 9070",
     # "lists kernel 6.8 as supported", "Kernel 6.11 added support for gfx12")
@@ -883,7 +884,7 @@ _KERNEL_WORD_NOT_NOW_AFTER = re.compile(
 
 WSL_STATED, WSL_CAPABILITY, WSL_HYPOTHETICAL = "stated", "capability", "hypothetical"
 """How a sentence names WSL (:func:`wsl_asked`)."""
-_HYPOTHETICAL_BEFORE = re.compile(
+_HYPOTHETICAL_BEFORE = when_used(
     r"(?<!\bhow\s)(?<!\bwhy\s)\b(?:can|could|would|will|should|may|might)\b(?!n?['’]t\b|\s*not\b)"
     r"|\b(?:if|whether|plan(?:s|ning)?\s+to|want\s+to|wanna|going\s+to|thinking\s+(?:of|about)|consider(?:s|ing)?)\b",
     re.IGNORECASE,
@@ -914,7 +915,7 @@ def wsl_asked(text: str, at: int) -> str:
     return WSL_HYPOTHETICAL if _HYPOTHETICAL_BEFORE.search(text, max(start, at - 120), at) else WSL_CAPABILITY
 
 
-_NATIVE_LINUX = re.compile(
+_NATIVE_LINUX = when_used(
     r"\bnative(?:ly)?\s+(?:on\s+)?(?:Linux|Ubuntu|Debian|Fedora|Arch|Mint|openSUSE|Manjaro|CachyOS|NixOS)\b"
     r"|\b(?:Linux|Ubuntu|Debian|Fedora|Arch|Mint|openSUSE|Manjaro|CachyOS|NixOS)(?:\s+[\d.]+(?:\s+LTS)?)?,?\s+(?:native(?:ly)?|on\s+bare[\s-]metal)\b"
     r"|\bon\s+bare[\s-]metal\b",
@@ -929,7 +930,7 @@ def _states_another_platform(block: Block) -> bool:
     return next(block.scan(_NATIVE_LINUX), None) is not None
 
 
-_ADRENALIN = re.compile(
+_ADRENALIN = when_used(
     r"\bAdrenaline?(?:[ \t]+Edition)?(?:[ \t]+(?:drivers?|software|version))?(?:[ \t]{1,4}is)?[ \t:(v-]{0,4}(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)"
     r"|\b(?:AMD[ \t]+|GPU[ \t]+|graphics[ \t]+|display[ \t]+|Windows[ \t]+)?drivers?(?:[ \t]{1,4}is)?[ \t]+(?:version[ \t]+)?(?:from[ \t]+v?-?2\d\.\d{1,2}\.\d{1,2}[ \t]+)?(?:to[ \t]+)?v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)",
     re.IGNORECASE,
@@ -943,17 +944,17 @@ users write (block h31f): the misspelling "Adrenaline" ("adrenaline 24.8.1 drive
 ollama#13236) and "driver is": "the AMD driver is 24.9.1" (likelovewant/ollama-for-amd#35), "Windows
 driver is 24.6.1" (a WSL2 report, ROCm/ROCm#3563's kind), "my Adrenalin driver is ..."; not a required
 release ("the compatible driver is 24.6.1", ROCm/ROCm#4062: _REQUIRED_RELEASE)."""
-_OR_LATER = re.compile(r"[ \t]{0,4}(?:\+|or[ \t]{1,4}(?:later|newer|higher|above|greater))", re.IGNORECASE)
-_TO_RELEASE = re.compile(r"[ \t]{1,4}to[ \t]{1,4}v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)", re.IGNORECASE)
-_REQUIRED_RELEASE = re.compile(
+_OR_LATER = when_used(r"[ \t]{0,4}(?:\+|or[ \t]{1,4}(?:later|newer|higher|above|greater))", re.IGNORECASE)
+_TO_RELEASE = when_used(r"[ \t]{1,4}to[ \t]{1,4}v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)", re.IGNORECASE)
+_REQUIRED_RELEASE = when_used(
     r"\b(?:compatible|required|recommended|supported|needed|minimum|validated|tested|listed)\b[^.!?\n]{0,24}$",
     re.IGNORECASE,
 )
-_NEWEST_IS = re.compile(r"\b(?:latest|newest|current)\b[^.!?\n]{0,24}$", re.IGNORECASE)
+_NEWEST_IS = when_used(r"\b(?:latest|newest|current)\b[^.!?\n]{0,24}$", re.IGNORECASE)
 """Before "driver is X": "the latest driver is 25.3.1" names what AMD offers, not what is installed
 (while "the latest Adrenalin 24.9.1 slows everything down" names the installed one)."""
-_IS = re.compile(r"[ \t]is[ \t]", re.IGNORECASE)
-_ADRENALIN_NOT_NOW_BEFORE = re.compile(
+_IS = when_used(r"[ \t]is[ \t]", re.IGNORECASE)
+_ADRENALIN_NOT_NOW_BEFORE = when_used(
     r"\b(?:(?:worked|was[ \t]+working)(?:[ \t]+(?:fine|well|perfectly|great|ok))?[ \t]+(?:with|on|under)|was[ \t]+fine[ \t]+(?:with|on)"
     r"|used[ \t]+to|before|previously|last[ \t]+working|avoid|stay[ \t]+away[ \t]+from|(?:do[ \t]+not|don['\u2019]?t|never)[ \t]+(?:install|use|update|upgrade)"
     r"|(?:introduced|fixed|resolved|solved|patched)[ \t]+(?:in|with|since|by)|known[ \t]+(?:issues?|bugs?|problems?)[ \t]+(?:with|in|of|for))"
@@ -964,15 +965,15 @@ _ADRENALIN_NOT_NOW_BEFORE = re.compile(
 Adrenalin 24.10.1 but after updating to 24.12.1 ...", "Avoid Adrenalin 24.10.1, I am on 24.8.1"; a release a bug is
 dated by: "The bug was introduced in driver 24.9.1, I'm on 24.8.1", "Known issue with Adrenalin 24.9.1" (as
 :data:`_KERNEL_NOT_NOW_BEFORE` for kernels). A move "from X to Y" is read by :data:`_TO_RELEASE` first."""
-_ADRENALIN_NOT_NOW_AFTER = re.compile(
+_ADRENALIN_NOT_NOW_AFTER = when_used(
     r"[ \t,)]{0,4}(?:was|were)[ \t]+(?:the[ \t]+)?(?:last|fine|working|ok(?:ay)?|good|stable)\b", re.IGNORECASE
 )
 """After it: "Adrenalin 24.9.1 was the last driver that worked; now on 24.12.1"."""
-_LINUX_DRIVER_WORDS = re.compile(r"\b(?:amdgpu|pro|linux|dkms|kernel|rocm|hip sdk)\b", re.IGNORECASE)
-_PYTHON = re.compile(r"\bpython\s?v?(3\.\d{1,2}(?:\.\d{1,2})?)(?![\w.])|\bcp3(\d{1,2})-cp3\d{1,2}|\bpy3\.?(\d{1,2})(?![\w.])", re.IGNORECASE)
+_LINUX_DRIVER_WORDS = when_used(r"\b(?:amdgpu|pro|linux|dkms|kernel|rocm|hip sdk)\b", re.IGNORECASE)
+_PYTHON = when_used(r"\bpython\s?v?(3\.\d{1,2}(?:\.\d{1,2})?)(?![\w.])|\bcp3(\d{1,2})-cp3\d{1,2}|\bpy3\.?(\d{1,2})(?![\w.])", re.IGNORECASE)
 
 
-_DENIED = re.compile(
+_DENIED = when_used(
     r"\b(?:not|no|never|without|instead of|rather than|away from|outside(?: of)?|no longer|disabled?|turned off|switch(?:ed)? off|don'?t have|do not have)\b[^.,;\n]{0,24}$",
     re.IGNORECASE,
 )
@@ -993,9 +994,9 @@ PARAGRAPH_WINDOW = 300
 at most this far (:data:`SENTENCE_WINDOW`), and a bound keeps the work per mention independent of how
 long the lines are (a log line can be megabytes long)."""
 
-_ITEM_START = re.compile(r"\s{0,8}(?:[-*+]|\d{1,3}[.)])\s")
+_ITEM_START = when_used(r"\s{0,8}(?:[-*+]|\d{1,3}[.)])\s")
 """A list item's marker: a wrapping tool never starts a line with one, so the line before is another item."""
-_SENTENCE_START = re.compile(r"(?:I|i(?:['’](?:m|ve|d|ll))?(?=\s)|[A-Z][a-z]+)\b")
+_SENTENCE_START = when_used(r"(?:I|i(?:['’](?:m|ve|d|ll))?(?=\s)|[A-Z][a-z]+)\b")
 """A line after a mention's line that starts with "I" or a capitalised word ("Running under WSL2", "I have not set
 HSA_OVERRIDE_GFX_VERSION") more likely starts a sentence than continues one: reports break lines
 between thoughts far more often than a tool wraps them, and joined, the next line's words ("override",
@@ -1003,7 +1004,7 @@ between thoughts far more often than a tool wraps them, and joined, the next lin
 an rx 580 8gb with latest adrenalin drivers" (vosen/ZLUDA#326), "i dunnow what this is"
 (vladmandic/sdnext#3556), "i dont know. I didnt edit anything." (patientx-cfz/comfyui-rocm#115); a wrapping tool
 never leaves the pronoun alone at a line's start any more than "I"."""
-_ANSWERED = re.compile(r"[?:]\s{0,4}(?:yes|no|none|n/?a|true|false)\W{0,4}$", re.IGNORECASE)
+_ANSWERED = when_used(r"[?:]\s{0,4}(?:yes|no|none|n/?a|true|false)\W{0,4}$", re.IGNORECASE)
 """A line that ends with the answer to its own question or field ("... a virtual machine (VM)? No",
 "Docker: no"): the answer ends it, and the next line is no continuation of it."""
 
@@ -1066,14 +1067,14 @@ def paragraph(block: Block, line: Line, column: int, whole_line: bool = False) -
     return head + text[low:high] + "".join(" " + piece for piece in after), len(head) + column - low
 
 
-_NOT_AFFECTED = re.compile(
+_NOT_AFFECTED = when_used(
     r"\b(?:do(?:es)?|did)(?:n['\u2019]?t|\s+not)\s+(?:exhibit|show|have|reproduce|fail|occur|happen|crash|create)\b"
     r"|\bnot\s+(?:occurring|happening|failing|reproducing)\b",
     re.IGNORECASE,
 )
-_COMPARED = re.compile(r"\b(?:tested|tried|testing|the same|in the case of)\b", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
-_OWN_BEFORE = re.compile(r"\b(?:my|our)\s+(?:\w+\s+){0,2}[`'\"]?$", re.IGNORECASE)
+_COMPARED = when_used(r"\b(?:tested|tried|testing|the same|in the case of)\b", re.IGNORECASE)
+_SENTENCE_END = when_used(r"[.;!?](?:\s|$)")
+_OWN_BEFORE = when_used(r"\b(?:my|our)\s+(?:\w+\s+){0,2}[`'\"]?$", re.IGNORECASE)
 SENTENCE_WINDOW = 300
 """Characters looked at on each side of a GPU mention for the sentence around it."""
 
@@ -1100,7 +1101,7 @@ def compared_elsewhere(text: str, start_in_line: int) -> bool:
     return bool(_NOT_AFFECTED.search(sentence) and _COMPARED.search(text, start, start_in_line))
 
 
-_SOMEONE_ELSES = re.compile(
+_SOMEONE_ELSES = when_used(
     # Not "anyone else with" / "other users with" / "others with": those say the reporter has the GPU too.
     r"(?<!other )\b(?:(?:some|any|every)(?:one|body)(?!\s+else\b)|people|users|owners|those)"
     r"\s+(?:with|who\s+(?:has|have|owns?|runs?|is\s+on|are\s+on))\b[^.;:!?\n]{0,24}$",
@@ -1120,7 +1121,7 @@ def someone_elses(text: str, start_in_line: int) -> bool:
 THIS_MACHINE, ELSEWHERE, DOUBTFUL = "this machine", "elsewhere", "doubtful"
 """Whose GPU a prose mention names (:func:`gpu_scope`)."""
 
-_GPU_ELSEWHERE_BEFORE = re.compile(
+_GPU_ELSEWHERE_BEFORE = when_used(
     # One wished for or about to be bought: "I'm thinking of buying a 9070 XT", "should I get an RX 7600",
     # "I wish I had a 7900 XTX". ("I bought a 7900 XTX" and "to get the 7900 XTX working" are the machine's.)
     r"(?:\b(?:buy|buying|purchas(?:e|ing)|pre-?order(?:ing)?|wish\s+I\s+(?:had|owned|could\s+afford))"
@@ -1134,7 +1135,7 @@ _GPU_ELSEWHERE_BEFORE = re.compile(
     r"\s+(?:(?:a|an|the|my|one|new|second|another)\s+){0,2}$",
     re.IGNORECASE,
 )
-_GPU_OTHERS_BEFORE = re.compile(
+_GPU_OTHERS_BEFORE = when_used(
     # Another person's ("my friend's 9070 XT works", "a colleague with an RX 7900 XT") or an old card of
     # the reporter's ("my old RX 580", which may be gone or may still be the one in the machine).
     r"\b(?:friend|colleague|co-?worker|brother|sister|dad|father|son|wife|husband|roommate|buddy|some(?:one|body)\s+else)"
@@ -1146,13 +1147,13 @@ _GPU_OTHERS_BEFORE = re.compile(
     r"|(?:" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS + r")(?:[^.!?;\n]|[.!?](?=\S)){0,80}$",
     re.IGNORECASE,
 )
-_GPU_OTHERS_AFTER = re.compile(
+_GPU_OTHERS_AFTER = when_used(
     r"[^.!?;,\n]{0,12}?\b(?:(?:machine|pc|computer|laptop|desktop|server|box|rig|workstation)\s+(?:at|from)\s+(?:work|the\s+office|my\s+(?:job|office|lab|university))|at\s+work)\b",
     re.IGNORECASE,
 )
 """A GPU named as another machine's after it (r34b): "It works on my RTX 4090 machine at work": the reporter's,
 but not the machine the report runs on."""
-_ASKED_OWNER = re.compile(
+_ASKED_OWNER = when_used(
     r"\b(?:my|mine|our|I\s+(?:have|own|use|run|got|bought)|I['\u2019]m\s+(?:using|running|on)|I\s+am\s+(?:using|running|on)|why|how|what|which"
     r"|(?:any|some|every)(?:one|body)|others?|too|also)\b",
     re.IGNORECASE,
@@ -1187,7 +1188,7 @@ def gpu_scope(text: str, at: int) -> str:
     return THIS_MACHINE
 
 
-_FILE_END = re.compile(r"\.[A-Za-z][A-Za-z0-9]{1,5}$")
+_FILE_END = when_used(r"\.[A-Za-z][A-Za-z0-9]{1,5}$")
 _TOKEN_EDGE = " \t\n\"'`()[]<>,;"
 
 
@@ -1213,7 +1214,7 @@ def _sentence_head(block: Block, line: Line) -> str:
     return paragraph(block, line, 0, whole_line=True)[0]
 
 
-_OWN_GFX_BEFORE = re.compile(
+_OWN_GFX_BEFORE = when_used(
     # The reporter introduces the target as the GPU's own, right before it: "I am on gfx1201 which is
     # already natively supported ... spoofing" (jamiepine/voicebox#469), "the 6600 is `gfx1032`, I have
     # to override it to `gfx1030`" (ROCm/legacy-rocm-build#5069), "an RX 6700 XT (gfx1031), which
@@ -1228,7 +1229,7 @@ _OWN_GFX_BEFORE = re.compile(
 )
 
 
-_BY_OVERRIDE_AFTER = re.compile(r"[\w`'\"]{0,12}[ \t]{0,3}[(,]?[ \t]{0,3}(?:through|via|with|using|by)[ \t]+(?:the[ \t]+|an?[ \t]+)?(?:HSA_OVERRIDE|override|spoof)", re.IGNORECASE)
+_BY_OVERRIDE_AFTER = when_used(r"[\w`'\"]{0,12}[ \t]{0,3}[(,]?[ \t]{0,3}(?:through|via|with|using|by)[ \t]+(?:the[ \t]+|an?[ \t]+)?(?:HSA_OVERRIDE|override|spoof)", re.IGNORECASE)
 """What follows a target the reporter runs as, not has: "I'm using gfx1030 through HSA_OVERRIDE_GFX_VERSION=10.3.0"."""
 
 
@@ -1238,7 +1239,7 @@ def _own_gfx(text: str, start: int, end: int) -> bool:
     return bool(_OWN_GFX_BEFORE.search(text[max(0, start - 40) : start])) and not _BY_OVERRIDE_AFTER.match(text, end, end + 60)
 
 
-_TARGET_ROW = re.compile(
+_TARGET_ROW = when_used(
     r"[ \t]{0,8}(?:[-*+|][ \t]{0,4}|\d{1,2}[.)][ \t]{1,4})?[`*_]{0,2}gfx([0-9]{2,3}[0-9a-f])\b[`*_]{0,2}[ \t]{0,4}"
     r"(?:[\u2014\u2013:=|(]|->|=>|-{1,2}(?=[ \t]))",
     re.IGNORECASE,
@@ -1247,7 +1248,7 @@ _TARGET_ROW = re.compile(
 "gfx1101: RX 7800 XT", "| gfx1102 | RX 7600 |")."""
 
 
-_PACKAGE_BEFORE = re.compile(r"[A-Za-z0-9]-\Z")
+_PACKAGE_BEFORE = when_used(r"[A-Za-z0-9]-\Z")
 
 
 def _in_package_name(text: str, start: int) -> bool:
@@ -1773,8 +1774,8 @@ def _platform(block: Block) -> List[Observation]:
     return out
 
 
-_DOT_IN_RELEASE = re.compile(r"(?<=\d)\.(?=\d)")
-_SENTENCE_ASKS = re.compile(r"(?:[^.!?,;\n]|(?<=\d)\.(?=\d)){0,120}\?")
+_DOT_IN_RELEASE = when_used(r"(?<=\d)\.(?=\d)")
+_SENTENCE_ASKS = when_used(r"(?:[^.!?,;\n]|(?<=\d)\.(?=\d)){0,120}\?")
 """The rest of a clause that ends in a question mark ("... with the 6.8 kernel for my RX 9070 XT?"): the
 kernel is asked about, not the one running. A comma ends the clause ("I'm on the 6.8 kernel and the GPU
 is not found, what can I do?" states the kernel and then asks)."""
@@ -1893,8 +1894,8 @@ def _adrenalin(block: Block) -> List[Observation]:
     return out
 
 
-_CONFIG_LINE = re.compile(r"^[^\S\n]*(?:FROM|RUN|ENV|ARG)\s", re.MULTILINE)
-_DLL = re.compile(r"\b(amdhip64(?:_\d+)?\.dll)\b", re.IGNORECASE)
+_CONFIG_LINE = when_used(r"^[^\S\n]*(?:FROM|RUN|ENV|ARG)\s", re.MULTILINE)
+_DLL = when_used(r"\b(amdhip64(?:_\d+)?\.dll)\b", re.IGNORECASE)
 
 
 def _firmer(observations: List[Observation]) -> List[Observation]:
@@ -1907,8 +1908,8 @@ def _firmer(observations: List[Observation]) -> List[Observation]:
     return out
 
 
-_WINDOWS_PROMPT = re.compile(r"^\s*(?:PS )?[A-Z]:\\[^>\n]*>")
-_WSL_COMMAND = re.compile(r"^\s*wsl(?:\.exe)?(?:\s|$)", re.IGNORECASE)
+_WINDOWS_PROMPT = when_used(r"^\s*(?:PS )?[A-Z]:\\[^>\n]*>")
+_WSL_COMMAND = when_used(r"^\s*wsl(?:\.exe)?(?:\s|$)", re.IGNORECASE)
 """``wsl --update``, ``wsl -l -v``, ``wsl --shutdown``: WSL is managed from a Windows shell on its host
 (https://github.com/MicrosoftDocs/WSL/blob/90e96e70438730844b2faf32388cf69ab2b70721/WSL/basic-commands.md),
 so a prompt running it is a WSL report's, not a native Windows one's."""
@@ -1927,8 +1928,8 @@ def _windows_prompt(block: Block) -> List[Observation]:
 # leejet/stable-diffusion.cpp#160) or prose ("HIP_SDK 6.2", "HIP SDK 6.4", "HIP SDK: 7.1":
 # ROCm/legacy-rocm-build#4872, ROCm/rocm-systems#1786, unslothai/unsloth#6043); Arch's
 # rocm-hip-sdk package and AMD's hip-sdk page address are not it.
-_HIP_SDK_FOLDER = re.compile(r"\bAMD[\\/]{1,2}ROCm[\\/]{1,2}(\d{1,2}\.\d{1,2})(?:\.\d{1,3})?[\\/]", re.IGNORECASE)
-_HIP_SDK_WORDS = re.compile(
+_HIP_SDK_FOLDER = when_used(r"\bAMD[\\/]{1,2}ROCm[\\/]{1,2}(\d{1,2}\.\d{1,2})(?:\.\d{1,3})?[\\/]", re.IGNORECASE)
+_HIP_SDK_WORDS = when_used(
     r"(?<![\w/.-])HIP[ _-]?SDK(?:[ \t]+(?:version|ver\.?))?[ \t]*[:=]?[ \t]*v?(\d{1,2}\.\d{1,2})(?:\.\d{1,3})?(?![\d])",
     re.IGNORECASE,
 )
@@ -1960,7 +1961,7 @@ def _windows_runtime(block: Block) -> List[Observation]:
     return [Observation("windows.amdhip_dlls", names, line, TRUST_PROSE), Observation("host.os", "windows", line, TRUST_PROSE)]
 
 
-_BRACKETED_EXAMPLE = re.compile(r"[\[(<][ \t]*(?:e\.[ \t]?g\.?|eg\.|for example)[,:]?[^\[\]()<>\n]{0,120}[\])>]", re.IGNORECASE)
+_BRACKETED_EXAMPLE = when_used(r"[\[(<][ \t]*(?:e\.[ \t]?g\.?|eg\.|for example)[,:]?[^\[\]()<>\n]{0,120}[\])>]", re.IGNORECASE)
 """A template's example left in place (``- OS: [e.g. Ubuntu 20.04]``, ``- GPU: [e.g. RX 6800]``, the form of the
 bug-report template GitHub offers and many projects keep; PyTorch's ``- PyTorch Version (e.g., 1.0):``,
 https://github.com/pytorch/pytorch/blob/dfb94b9717803b11ec9613c70a6812a9ace041f4/.github/ISSUE_TEMPLATE/bug-report.md,
@@ -1997,7 +1998,7 @@ def parse(block: Block) -> List[Piece]:
     return [piece]
 
 
-_KERNEL_WORD_DENIED = re.compile(
+_KERNEL_WORD_DENIED = when_used(
     r"(?:\bnot|n['\u2019]t|\bnever|\bno\s+longer)\s+(?:(?:really|currently|actually|even|yet)\s+)?"
     r"(?:on|using|use|used|running|run|booting|boot|have|had)\s+(?:(?:the|a|any)\s+)?(?:linux\s+)?$",
     re.IGNORECASE,

@@ -19,15 +19,15 @@ GTX 1650        Off |   00000000:01:00.0"), sgl-project/sglang#27487 (610.43.02,
 
 from __future__ import annotations
 
-import re
 from typing import List
 
 from rocm_doctor.ingest.blocks import Block
 from rocm_doctor.ingest.formats.common import make_piece
 from rocm_doctor.ingest.model import GpuSighting, Piece
+from rocm_doctor.lazy_regex import when_used
 
-_HEADER = re.compile(r"\bNVIDIA-SMI\s+\d{2,4}\.\d{1,3}(?:\.\d{1,3})?\b")
-_ROW = re.compile(
+_HEADER = when_used(r"\bNVIDIA-SMI\s+\d{2,4}\.\d{1,3}(?:\.\d{1,3})?\b")
+_ROW = when_used(
     r"^\s{0,4}\|\s{1,6}(?P<index>\d{1,2})\s{1,6}(?P<name>\S[^|]{0,60}?)\s{1,40}(?:On|Off|WDDM|TCC|MCDM)\s{0,8}\|"
     r"\s{0,8}[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-7]\b"
 )

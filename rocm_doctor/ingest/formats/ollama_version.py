@@ -27,9 +27,10 @@ from typing import List, Optional
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import make_piece
 from rocm_doctor.ingest.model import TRUST_SIGNATURE, Observation, Piece
+from rocm_doctor.lazy_regex import when_used
 
 _RELEASE = r"v?(0\.\d{1,2}\.\d{1,2})(?![\d.]*\d)"
-_INLINE = re.compile(
+_INLINE = when_used(
     # "ollama version is 0.12.5" (ollama -v), "Ollama version 0.12.5", "ollama 0.12.6", "ollama v0.12.6",
     # the image tags "ollama/ollama:0.12.5-rocm" and "ollama:0.12.3-rocm"
     r"(?<![\w-])(?:ollama/)?ollama(?::|\s{1,4}(?:version\s{1,4}(?:is\s{1,4})?)?)" + _RELEASE
@@ -37,9 +38,9 @@ _INLINE = re.compile(
     + r"|^[\W_]{0,8}ollama\s{1,4}version[*_`]{0,4}\s{0,4}[:=-][*_`]{0,4}\s{0,4}[`*_]{0,4}" + _RELEASE,
     re.IGNORECASE,
 )
-_HEADING = re.compile(r"^[\W_]{0,8}ollama\s{1,4}version[\W_]{0,8}$", re.IGNORECASE)
-_VALUE = re.compile(r"^[\s`*_]{0,8}" + _RELEASE + r"(?:-rocm)?[\s`*_.]{0,8}$", re.IGNORECASE)
-_OTHER_RELEASE = re.compile(
+_HEADING = when_used(r"^[\W_]{0,8}ollama\s{1,4}version[\W_]{0,8}$", re.IGNORECASE)
+_VALUE = when_used(r"^[\s`*_]{0,8}" + _RELEASE + r"(?:-rocm)?[\s`*_.]{0,8}$", re.IGNORECASE)
+_OTHER_RELEASE = when_used(
     r"\b(?:work(?:ed|s)?\s{1,4}(?:fine\s{1,4})?(?:on|with|in)|used\s{1,4}to|before|previous(?:ly)?|earlier|older|"
     r"roll(?:ed|ing)?\s{0,4}back|downgrad\w*|revert\w*|last\s{1,4}working|upgrad\w*\s{1,4}from)\b",
     re.IGNORECASE,
@@ -58,8 +59,8 @@ def _value_after(lines: tuple, index: int) -> Optional[str]:
     return None
 
 
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
-_NOT_RUNNING_BEFORE = re.compile(
+_SENTENCE_END = when_used(r"[.!?](?=\s|$)")
+_NOT_RUNNING_BEFORE = when_used(
     r"\b(?:will|would|should|could|might|if|whether|plan(?:s|ned|ning)?|going\s{1,4}to|try|wait(?:ing)?\s{1,4}for|instead\s{1,4}of)\b",
     re.IGNORECASE,
 )

@@ -36,13 +36,14 @@ from rocm_doctor.ingest.formats.common import identity_observations, make_piece
 from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, Observation, Piece
 from rocm_doctor.knowledge._tables import need_rows, where
 from rocm_doctor.knowledge.torch_identity import identify
+from rocm_doctor.lazy_regex import when_used
 
 TABLE = "distro_packages"
 FACTS = ("rocm", "rocm-component", "torch", "amdgpu-dkms")
 NAMED_KIND = "package-names"
 """Piece kind of ``name-version`` mentions (a loose reading, like prose: ingest's SOFT_KINDS)."""
 _VERSION = r"(?:\d+:)?(?P<version>\d+\.\d+(?:\.\d+)?)(?P<rest>[0-9A-Za-z.~+_:-]*)"
-_AMD_BUILD = re.compile(r"^(?:\.\d+)*?\.([1-9])(\d\d)(\d\d)(?=[-~+]|$)")
+_AMD_BUILD = when_used(r"^(?:\.\d+)*?\.([1-9])(\d\d)(\d\d)(?=[-~+]|$)")
 """AMD's packages end their version with the ROCm release as a five-digit build number
 (``rocminfo 1.0.0.60200-66~22.04``, ``hip-runtime-amd 6.2.41133.60200-66~22.04``: ROCm 6.2.0),
 whatever the component's own version (https://repo.radeon.com/rocm/apt/6.2/dists/jammy/main/binary-amd64/Packages)."""
@@ -109,16 +110,16 @@ def _observations(name: str, version: str, rest: str, line, trust: int) -> List[
     return []
 
 
-_RECORD_NAME = re.compile(r"^[^\S\n]{0,4}(?:Package|Name)[^\S\n]{0,16}:[^\S\n]{0,4}(?P<name>[\w.+-]{1,64})[^\S\n]{0,8}$")
-_RECORD_VERSION = re.compile(rf"^[^\S\n]{{0,4}}Version[^\S\n]{{0,16}}:[^\S\n]{{0,4}}{_VERSION}[^\S\n]{{0,8}}$")
-_RECORD_END = re.compile(r"^[^\S\n]{0,4}(?:Package|Name)[^\S\n]{0,16}:|^\s*$")
-_DPKG_NOT_INSTALLED = re.compile(r"^[^\S\n]{0,4}(?:[uhrp][nc]|ic|[uihrp][HUFW])R?[^\S\n]{1,8}\S")
+_RECORD_NAME = when_used(r"^[^\S\n]{0,4}(?:Package|Name)[^\S\n]{0,16}:[^\S\n]{0,4}(?P<name>[\w.+-]{1,64})[^\S\n]{0,8}$")
+_RECORD_VERSION = when_used(rf"^[^\S\n]{{0,4}}Version[^\S\n]{{0,16}}:[^\S\n]{{0,4}}{_VERSION}[^\S\n]{{0,8}}$")
+_RECORD_END = when_used(r"^[^\S\n]{0,4}(?:Package|Name)[^\S\n]{0,16}:|^\s*$")
+_DPKG_NOT_INSTALLED = when_used(r"^[^\S\n]{0,4}(?:[uhrp][nc]|ic|[uihrp][HUFW])R?[^\S\n]{1,8}\S")
 """A ``dpkg -l`` row whose state letter is not ``i`` (``rc``: removed, configuration files left; ``un``: not installed;
 ``iU``/``iF``: unpacked or half-configured): that version is not in place. (Not "in" or "it": prose opens with them.)"""
-_RECORD_STATUS = re.compile(r"^[^\S\n]{0,4}Status[^\S\n]{0,16}:[^\S\n]{0,4}\S{1,20}[^\S\n]{1,4}\S{1,20}[^\S\n]{1,4}(?P<state>[\w-]{1,30})")
+_RECORD_STATUS = when_used(r"^[^\S\n]{0,4}Status[^\S\n]{0,16}:[^\S\n]{0,4}\S{1,20}[^\S\n]{1,4}\S{1,20}[^\S\n]{1,4}(?P<state>[\w-]{1,30})")
 """dpkg's ``Status:`` field (``dpkg -s``): want, error flag and state; only the state ``installed`` is a package in
 place ("deinstall ok config-files" is a removed package whose configuration files remain)."""
-_SECTION = re.compile(r"^[^\S\n]{0,4}(?P<which>installed|available|upgrad\w{0,6}|extra|obsoleting|recently\s{1,4}added)[^\S\n]{1,4}packages?[^\S\n]{0,4}:?[^\S\n]{0,4}$", re.IGNORECASE)
+_SECTION = when_used(r"^[^\S\n]{0,4}(?P<which>installed|available|upgrad\w{0,6}|extra|obsoleting|recently\s{1,4}added)[^\S\n]{1,4}packages?[^\S\n]{0,4}:?[^\S\n]{0,4}$", re.IGNORECASE)
 """yum's and dnf's section headers in ``info`` and ``list`` output: only the records under "Installed Packages"
 are installed; "Available Packages" lists what the repositories offer."""
 RECORD_LINES = 16
@@ -161,15 +162,15 @@ def _records(block: Block, seen: set) -> List[Observation]:
     return out
 
 
-_CONDA_ROW = re.compile(
+_CONDA_ROW = when_used(
     r"^[^\S\n]{0,8}(?:\[conda\][^\S\n]{1,8})?(?P<name>pytorch|pytorch-mutex)[^\S\n]{1,60}\d{1,3}\.\d{1,3}(?:\.\d{1,3})?"
     r"[^\S\n]{1,60}(?P<build>[A-Za-z0-9_.]{1,80})(?:[^\S\n]{1,60}[\w./:-]{1,80})?[^\S\n]{0,8}$",
     re.MULTILINE,
 )
 """A ``conda list`` row (name, version, build string, channel) of PyTorch's conda package or its variant package."""
 CONDA_BUILD_FLAVOURS = (
-    (re.compile(r"(?:^|_)cuda\d"), "cuda"),
-    (re.compile(r"(?:^|_)cpu(?:_|$)"), "cpu"),
+    (when_used(r"(?:^|_)cuda\d"), "cuda"),
+    (when_used(r"(?:^|_)cpu(?:_|$)"), "cpu"),
 )
 """The build a conda build string names. PyTorch's conda channel builds ``py{python}_cuda{CUDA}_cudnn{cuDNN}_{n}``
 and ``py{python}_cpu_{n}`` (pytorch/builder conda/build_pytorch.sh,

@@ -17,11 +17,12 @@ from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.collect_env import companion_observations
 from rocm_doctor.ingest.formats.common import make_piece, torch_version_observations
 from rocm_doctor.ingest.model import Observation, Piece
+from rocm_doctor.lazy_regex import when_used
 
-_HEADER = re.compile(r"^\s*Package\s+Version(\s+.*)?$")
-_RULE = re.compile(r"^\s*-{3,}\s+-{3,}")
-_LIST_ROW = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s+(\d[^\s]*)(?:\s+.*)?$")
-_FREEZE_ROW = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*(?:==\s*([^\s;#]+)|\s@\s+\S+)\s*$")
+_HEADER = when_used(r"^\s*Package\s+Version(\s+.*)?$")
+_RULE = when_used(r"^\s*-{3,}\s+-{3,}")
+_LIST_ROW = when_used(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s+(\d[^\s]*)(?:\s+.*)?$")
+_FREEZE_ROW = when_used(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*(?:==\s*([^\s;#]+)|\s@\s+\S+)\s*$")
 
 
 def canonical(name: str) -> str:

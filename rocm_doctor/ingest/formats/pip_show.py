@@ -26,15 +26,16 @@ from rocm_doctor.ingest.formats.pip import canonical
 from rocm_doctor.ingest.model import TRUST_TOOL, Observation, Piece
 from rocm_doctor.knowledge.torch_identity import NVIDIA_RUNTIME_WHEEL
 from rocm_doctor.knowledge.torch_static import local_tag
+from rocm_doctor.lazy_regex import when_used
 
 KIND = "pip-show"
-_NAME = re.compile(r"^\s*Name:\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*$")
-_VERSION = re.compile(r"^\s*Version:\s*(?P<version>\d\S*)\s*$")
-_FIELD = re.compile(r"^\s*(?P<field>Location|Requires|Editable project location):\s*(?P<value>.*?)\s*$")
-_END = re.compile(r"^\s*(?:---\s*$|Name:)")
+_NAME = when_used(r"^\s*Name:\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*$")
+_VERSION = when_used(r"^\s*Version:\s*(?P<version>\d\S*)\s*$")
+_FIELD = when_used(r"^\s*(?P<field>Location|Requires|Editable project location):\s*(?P<value>.*?)\s*$")
+_END = when_used(r"^\s*(?:---\s*$|Name:)")
 _RECORD_LINES = 12
 """A record has eleven fields; a longer run without a separator is not pip's."""
-NVIDIA_RUNTIME = re.compile(rf"(?:^|[\s,]){NVIDIA_RUNTIME_WHEEL}\b", re.IGNORECASE)
+NVIDIA_RUNTIME = when_used(rf"(?:^|[\s,]){NVIDIA_RUNTIME_WHEEL}\b", re.IGNORECASE)
 
 
 def _record(lines: List[Line], start: int) -> Optional[Tuple[str, str, str, str, List[Line]]]:

@@ -15,6 +15,7 @@ from typing import List, Optional
 
 from rocm_doctor.ingest.blocks import Line
 from rocm_doctor.ingest.model import TRUST_TOOL, Absent, Observation
+from rocm_doctor.lazy_regex import when_used
 
 WINDOWS_11_BUILD = 22000
 
@@ -51,8 +52,8 @@ _DISTROS = (
     ("elementary os", "elementary"),
     ("garuda", "garuda"),
 )
-_KERNEL_RE = re.compile(r"^\d+\.\d+(?:\.\d+)*(?:[-+.][0-9A-Za-z._+-]*)?$")
-_WIN_VERSION_RE = re.compile(r"\b10\.0\.(\d{5})\b")
+_KERNEL_RE = when_used(r"^\d+\.\d+(?:\.\d+)*(?:[-+.][0-9A-Za-z._+-]*)?$")
+_WIN_VERSION_RE = when_used(r"\b10\.0\.(\d{5})\b")
 
 
 def kernel_observations(release: str, line: Line, trust: int = TRUST_TOOL) -> List[Observation]:
@@ -69,7 +70,7 @@ def kernel_observations(release: str, line: Line, trust: int = TRUST_TOOL) -> Li
     return out
 
 
-_WINDOWS_RELEASE = re.compile(r"\bwin(?:dows?)?[\s-]*(10|11)\b", re.IGNORECASE)
+_WINDOWS_RELEASE = when_used(r"\bwin(?:dows?)?[\s-]*(10|11)\b", re.IGNORECASE)
 """The release in the spellings reports use: ``Windows 11``, ``Windows11``, ``Win 10 Pro``, ``win11``,
 ``window 11`` (ROCm/TheRock#1719 "Windows 10.0.26100"; ollama/ollama#3107 "Windows Rocm";
 ROCm/ROCm#4872 "Windows 11 system"; users write "win11" and "window 11" in issue titles and fields)."""

@@ -22,29 +22,30 @@ from rocm_doctor.ingest.formats.collect_env import companion_observations
 from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece, torch_version_observations
 from rocm_doctor.ingest.model import Absent, GpuSighting, Observation, Piece
 from rocm_doctor.knowledge.torch_static import rocm_version
+from rocm_doctor.lazy_regex import when_used
 
 _EXPRESSIONS = {
-    "version": re.compile(r"^(?:print\()?\s*torch\.__version__\s*\)?\s*$"),
-    "available": re.compile(r"^(?:print\()?\s*torch\.cuda\.is_available\(\)\s*\)?\s*$"),
-    "count": re.compile(r"^(?:print\()?\s*torch\.cuda\.device_count\(\)\s*\)?\s*$"),
-    "name": re.compile(r"^(?:print\()?\s*torch\.cuda\.get_device_name\(.*\)\s*\)?\s*$"),
-    "hip": re.compile(r"^(?:print\()?\s*torch\.version\.hip\s*\)?\s*$"),
-    "cuda": re.compile(r"^(?:print\()?\s*torch\.version\.cuda\s*\)?\s*$"),
-    "arch": re.compile(r"^(?:print\()?\s*torch\.cuda\.get_device_properties\(.*\)\.gcnArchName\s*\)?\s*$"),
-    "arch_list": re.compile(r"^(?:print\()?\s*torch\.cuda\.get_arch_list\(\)\s*\)?\s*$"),
-    "torchvision": re.compile(r"^(?:print\()?\s*torchvision\.__version__\s*\)?\s*$"),
-    "torchaudio": re.compile(r"^(?:print\()?\s*torchaudio\.__version__\s*\)?\s*$"),
+    "version": when_used(r"^(?:print\()?\s*torch\.__version__\s*\)?\s*$"),
+    "available": when_used(r"^(?:print\()?\s*torch\.cuda\.is_available\(\)\s*\)?\s*$"),
+    "count": when_used(r"^(?:print\()?\s*torch\.cuda\.device_count\(\)\s*\)?\s*$"),
+    "name": when_used(r"^(?:print\()?\s*torch\.cuda\.get_device_name\(.*\)\s*\)?\s*$"),
+    "hip": when_used(r"^(?:print\()?\s*torch\.version\.hip\s*\)?\s*$"),
+    "cuda": when_used(r"^(?:print\()?\s*torch\.version\.cuda\s*\)?\s*$"),
+    "arch": when_used(r"^(?:print\()?\s*torch\.cuda\.get_device_properties\(.*\)\.gcnArchName\s*\)?\s*$"),
+    "arch_list": when_used(r"^(?:print\()?\s*torch\.cuda\.get_arch_list\(\)\s*\)?\s*$"),
+    "torchvision": when_used(r"^(?:print\()?\s*torchvision\.__version__\s*\)?\s*$"),
+    "torchaudio": when_used(r"^(?:print\()?\s*torchaudio\.__version__\s*\)?\s*$"),
 }
 _SCRIPT = {
-    "version": re.compile(r"^\s*torch(?: version|\.__version__)\s*[=:]\s*(\S+)\s*$", re.IGNORECASE),
-    "available": re.compile(r"^\s*(?:cuda available|torch\.cuda\.is_available\(\))\s*[=:]\s*(True|False)\s*$", re.IGNORECASE),
-    "count": re.compile(r"^\s*(?:device count|torch\.cuda\.device_count\(\))\s*[=:]\s*(\d+)\s*$", re.IGNORECASE),
+    "version": when_used(r"^\s*torch(?: version|\.__version__)\s*[=:]\s*(\S+)\s*$", re.IGNORECASE),
+    "available": when_used(r"^\s*(?:cuda available|torch\.cuda\.is_available\(\))\s*[=:]\s*(True|False)\s*$", re.IGNORECASE),
+    "count": when_used(r"^\s*(?:device count|torch\.cuda\.device_count\(\))\s*[=:]\s*(\d+)\s*$", re.IGNORECASE),
     # "HIP: None" is how scripts label torch.version.hip (SwarmUI#1531); collect_env's "HIP runtime version" is not it.
-    "hip": re.compile(r"^\s*(?:torch\.version\.hip|hip(?: version)?)\s*[=:]\s*(\S+)\s*$", re.IGNORECASE),
-    "torchvision": re.compile(r"^\s*torchvision(?: version|\.__version__)\s*[=:]\s*(\S+)\s*$", re.IGNORECASE),
-    "torchaudio": re.compile(r"^\s*torchaudio(?: version|\.__version__)\s*[=:]\s*(\S+)\s*$", re.IGNORECASE),
+    "hip": when_used(r"^\s*(?:torch\.version\.hip|hip(?: version)?)\s*[=:]\s*(\S+)\s*$", re.IGNORECASE),
+    "torchvision": when_used(r"^\s*torchvision(?: version|\.__version__)\s*[=:]\s*(\S+)\s*$", re.IGNORECASE),
+    "torchaudio": when_used(r"^\s*torchaudio(?: version|\.__version__)\s*[=:]\s*(\S+)\s*$", re.IGNORECASE),
 }
-_OUT = re.compile(r"^\s*(?:Out\[\d+\]:|#)\s*")
+_OUT = when_used(r"^\s*(?:Out\[\d+\]:|#)\s*")
 
 
 CUDA_UNAVAILABLE_PRINTED = "cuda_unavailable_printed"
@@ -122,8 +123,8 @@ def _observe(kind: str, value: Any, line: Line, out: List[Observation], gpus: Li
     return False
 
 
-_ONE_LINER = re.compile(r"""python[\d.]*(?:\.exe)?\s+-c\s+(["'])(.{1,2000}?)\1""")
-_PRINT = re.compile(r"\bprint\((.*?)\)\s*(?:;|$)")
+_ONE_LINER = when_used(r"""python[\d.]*(?:\.exe)?\s+-c\s+(["'])(.{1,2000}?)\1""")
+_PRINT = when_used(r"\bprint\((.*?)\)\s*(?:;|$)")
 
 
 def _arguments(text: str) -> List[str]:

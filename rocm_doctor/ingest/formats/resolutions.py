@@ -33,6 +33,7 @@ from rocm_doctor.ingest.model import TRUST_PROSE, Observation, Piece
 from rocm_doctor.ingest.scope import NOW, scope_of
 from rocm_doctor.knowledge._tables import source_urls
 from rocm_doctor.model.rules import CATEGORIES
+from rocm_doctor.lazy_regex import when_used
 
 TABLE = "resolution_statements"
 KIND = "resolution"
@@ -135,15 +136,15 @@ def table() -> Table:
 
 # --- scope: what leaves a clause out ---------------------------------------------------------
 
-_CLAUSE_END = re.compile(r"(?:(?<!\b[ei]\.[ge])(?<![\s(]\d)(?<!^\d)[.!?]+|;|\s[-\u2013]{1,2}\s|,?\s{1,4}(?:but|however|although|though|whereas|except)\b)(?=\s|$)|\n", re.IGNORECASE)
+_CLAUSE_END = when_used(r"(?:(?<!\b[ei]\.[ge])(?<![\s(]\d)(?<!^\d)[.!?]+|;|\s[-\u2013]{1,2}\s|,?\s{1,4}(?:but|however|although|though|whereas|except)\b)(?=\s|$)|\n", re.IGNORECASE)
 """Where a clause ends: a sentence's end (a full stop before a space: "6.8" and "rocm6.2" stay inside it),
 a semicolon, a dash set apart, or a contrast ("X fixed the first error, but Y still fails"). A colon does
 not end one: "Works now: I had to set ..." is one statement."""
-_SENTENCE_END = re.compile(r"(?<!\b[ei]\.[ge])(?<![\s(]\d)(?<!^\d)[.!?]+(?=\s|$)")
+_SENTENCE_END = when_used(r"(?<!\b[ei]\.[ge])(?<![\s(]\d)(?<!^\d)[.!?]+(?=\s|$)")
 
-_NEGATED = re.compile(r"(?:\bnot|n't|\b(?:did|does|do|was|is|has|have|had|ca|wo|could|would)nt|\bnever|\bno|\bnobody|\bnothing|\bneither|\bnor|\bunable\s{1,4}to|\bfailed\s{1,4}to|\bcannot)[*_~]{0,2}\s{1,4}(?:[\w'*_~-]{1,20}\s{1,4}){0,3}$", re.IGNORECASE)
+_NEGATED = when_used(r"(?:\bnot|n't|\b(?:did|does|do|was|is|has|have|had|ca|wo|could|would)nt|\bnever|\bno|\bnobody|\bnothing|\bneither|\bnor|\bunable\s{1,4}to|\bfailed\s{1,4}to|\bcannot)[*_~]{0,2}\s{1,4}(?:[\w'*_~-]{1,20}\s{1,4}){0,3}$", re.IGNORECASE)
 """Words right before a phrase that deny it ("didn't fix it", "haven't been able to get it working")."""
-_FAILURE = re.compile(
+_FAILURE = when_used(
     r"\bstill\b|\bno\s{1,4}(?:luck|effect|change|difference|success|improvement|dice)\b|\b(?:did|does|do|has|have)\s{0,4}(?:n't|not)\s{1,4}(?:help|work|change|fix|solve|resolve)"
     r"|\bwithout\s{1,4}(?:success|luck|any\s{1,4}(?:effect|change))\b|\bsame\s{1,4}(?:error|result|problem|issue|crash|thing|behaviou?r)\b"
     r"|\b(?:partially|partly|somewhat|temporar\w{1,6}|sometimes|intermittent\w{0,4})\b|\bfor\s{1,4}a\s{1,4}(?:while|bit|moment|day|few\s{1,4}\w{1,10})\b|\bthen\s{1,4}(?:it\s{1,4})?(?:crash|fail|broke|hang|froze)\w{0,3}\b"
@@ -162,7 +163,7 @@ _FAILURE = re.compile(
 first", "fixed the first error", "now I get a different error", "works now, but only on the CPU", "it ran flawlessly
 until the driver update": it stopped then), or a run whose output is broken after a "but" ("got it to run, but the
 output is garbage", "working again, however all my outputs are black images")."""
-_NOT_ONE_OWN_CHANGE = re.compile(
+_NOT_ONE_OWN_CHANGE = when_used(
     r"\b(?:fixed|solved|resolved|addressed)\s{1,4}upstream\b|\bupstream\s{1,4}(?:fix|patch|commit)\b|\b(?:fix|patch)\s{1,4}(?:landed|was\s{1,4}merged|got\s{1,4}merged|is\s{1,4}merged)\b"
     r"|\b(?:fixed|solved|resolved)\s{1,4}in\s{1,4}(?:[\w.+-]{1,30}\s{1,4})?(?:v|b|r)?\d|\bbug\s{1,4}in\s{1,4}(?:py)?torch\b"
     r"|\b(?:re-?install\w{0,3}|wip\w{1,3}|format\w{0,3})\s{1,4}(?:of\s{1,4})?(?:everything|it\s{1,4}all|the\s{1,4}(?:whole\s{1,4}|entire\s{1,4})?(?:os|system|machine|distro|computer)|ubuntu|fedora|arch|windows|linux|mint|debian)\b"
@@ -173,14 +174,14 @@ _NOT_ONE_OWN_CHANGE = re.compile(
 """A sentence that puts the fix outside the reporter's one change: a fix made upstream ("fixed upstream in ROCm 6.3",
 "the fix landed in ollama v0.5.8", "the bug was in PyTorch and is fixed in 2.5"), or everything redone at once ("a clean
 reinstall of Ubuntu, updated the kernel, and now it works"): a change named beside it is not shown to be the cause."""
-_RELAPSE = re.compile(
+_RELAPSE = when_used(
     r"\b(?:is|was|came|comes|are|were)\s{1,4}back\b|\b(?:crash|fail|hang|freez|froze|segfault|broke|break)\w{0,4}\s{1,4}again\b|\bnope\b"
     r"|\bspoke\s{1,4}too\s{1,4}soon\b|\b(?:not|n't)\s{1,4}(?:actually\s{1,4}|really\s{1,4})?(?:fixed|solved|resolved)\b|\bnow\s{1,4}(?:it\s{1,4})?(?:segfaults|crashes|fails|hangs)\b",
     re.IGNORECASE,
 )
 """Words that take a fix back after it was told ("EDIT 2: nope, it crashes again", "the error is back", "spoke too
 soon", "now it segfaults on load"): a statement followed by them in its block is no working fix."""
-_ADVICE_OR_CONDITION = re.compile(
+_ADVICE_OR_CONDITION = when_used(
     r"\b(?:if|whether|unless|in\s{1,4}case|try|trying|maybe|perhaps|hopefully|hope|hoping|suggest\w{0,4}|recommend\w{0,4}|please|consider|probably|possibly|supposedly"
     r"|should|would|could|might|shall|psa|for\s{1,4}any(?:one|body)(?:\s{1,4}(?:else|searching|reading|who))?|for\s{1,4}future\s{1,4}readers)\b|\byou\s{1,4}(?:can|may|will|need|must|have\s{1,4}to|want|just|\w{1,12}\s{1,4}need)\b"
     r"|\b(?:can|may|will|must)\s{1,4}(?:be\s{1,4})?(?:fix|solv|resolv|work|help)\w{0,3}\b|\b(?:think|thought|guess|suspect|assume|wonder\w{0,3}|not\s{1,4}sure|unsure)\b"
@@ -190,8 +191,8 @@ _ADVICE_OR_CONDITION = re.compile(
 """Advice, a condition, a plan or a doubt: "try X", "X should fix it", "if X fixes it", "you can fix that by",
 "For anyone searching: <error> is solved by X" (a general statement addressed to others),
 "I think X fixed it", "trying to fix it"."""
-_QUESTION_START = re.compile(r"^[\W_]{0,6}(?:does|did|do|would|could|should|can|will|is|are|has|have|was|were|any(?:one|body)|how|why|what|which|where)\b", re.IGNORECASE)
-_ELSEWHERE = re.compile(
+_QUESTION_START = when_used(r"^[\W_]{0,6}(?:does|did|do|would|could|should|can|will|is|are|has|have|was|were|any(?:one|body)|how|why|what|which|where)\b", re.IGNORECASE)
+_ELSEWHERE = when_used(
     r"\bfor\s{1,4}(?:him|her|them|others|other\s{1,4}(?:people|users)|some(?:one|body|\s{1,4}(?:people|users))|many(?:\s{1,4}people)?|most(?:\s{1,4}people)?|a\s{1,4}lot\s{1,4}of\s{1,4}people|those)\b"
     r"|\b(?:a|the|another|that|this)\s{1,4}(?:similar|related|linked|other|different|older)\s{1,4}(?:issue|thread|post|report|discussion)\b"
     r"|\b(?:he|she|they)\s{1,4}(?:fixed|solved|resolved|got|had|made)\b"
@@ -206,12 +207,12 @@ after disabling the iGPU": pytorch/pytorch#119637), the past, a document, a temp
 upstream ("Fixed by PR #16308", "fixed in the next release"): no change the reporter made here. The words every
 prose reader shares (the past, another machine or person, a document's words: :func:`rocm_doctor.ingest.scope.scope_of`)
 are asked of the scope module; these are the resolution reader's own."""
-_CHANGE_DENIED = re.compile(r"(?:\bwithout|\binstead\s{1,4}of|\brather\s{1,4}than|\bno\s{1,4}need\s{1,4}(?:to|for)|\b(?:do|did)\s{0,4}(?:n't|not)\s{1,4}need\s{1,4}to)\s{1,4}(?:\w{1,20}\s{1,4})?$", re.IGNORECASE)
+_CHANGE_DENIED = when_used(r"(?:\bwithout|\binstead\s{1,4}of|\brather\s{1,4}than|\bno\s{1,4}need\s{1,4}(?:to|for)|\b(?:do|did)\s{0,4}(?:n't|not)\s{1,4}need\s{1,4}to)\s{1,4}(?:\w{1,20}\s{1,4})?$", re.IGNORECASE)
 """Words right before a change that deny it was made ("now I have it working without disabling the iGPU":
 ROCm/TheRock#5113, "no need to set the override")."""
-_TRIED = re.compile(r"\b(?:tried|try|trying|attempted|tested)\b", re.IGNORECASE)
+_TRIED = when_used(r"\b(?:tried|try|trying|attempted|tested)\b", re.IGNORECASE)
 """Under a label only ("Solved: ..."), a change the sentence says was tried is not the one that solved it."""
-_OWN_STEP = re.compile(
+_OWN_STEP = when_used(
     r"^\W{0,4}(?:(?:then|so|and|ok|okay|well),?\s{1,4})?I\s{1,4}(?:have\s{1,4}|had\s{1,4}|just\s{1,4}|then\s{1,4}|finally\s{1,4}|also\s{1,4})?"
     r"(?:[a-z]{2,20}ed|set|put|built|rebuilt|ran|made|got\s{1,4}rid\s{1,4}of|went\s{1,4}back)\b",
     re.IGNORECASE,
@@ -219,11 +220,11 @@ _OWN_STEP = re.compile(
 """A clause that tells a step the reporter took ("I have updated to the latest Adrenalin driver", "I set
 HSA_OVERRIDE_GFX_VERSION=10.3.0"): a success right after it ("AMD Chat is working correctly", "Now it
 works") says that step made it work."""
-_EDIT_NOTE = re.compile(r"[\s*_]{0,4}(?:(?:an?|the|my|some)\s{1,4})?(?:typos?|formatting|format|links?|wording|spelling|grammar|markdown|code\s{1,4}blocks?|title)\b", re.IGNORECASE)
+_EDIT_NOTE = when_used(r"[\s*_]{0,4}(?:(?:an?|the|my|some)\s{1,4})?(?:typos?|formatting|format|links?|wording|spelling|grammar|markdown|code\s{1,4}blocks?|title)\b", re.IGNORECASE)
 """Words right after a label that make it a note on the post itself ("Fixed: typo in my previous comment"), not a
 resolution of the problem."""
-_QUOTED = re.compile(r"^\s{0,3}>")
-_WORD = re.compile(r"\w")
+_QUOTED = when_used(r"^\s{0,3}>")
+_WORD = when_used(r"\w")
 
 
 def _out_of_scope(clause: str, phrase: Optional["re.Match[str]"], question: bool) -> bool:
@@ -327,8 +328,8 @@ def _readable(line: Line) -> bool:
     return bool(line.text.strip()) and not line.command and not _QUOTED.match(line.raw)
 
 
-_ENDS_SENTENCE = re.compile(r"[.!?]\W{0,3}$")
-_INTRODUCES = re.compile(r":[\s*_`]{0,4}$")
+_ENDS_SENTENCE = when_used(r"[.!?]\W{0,3}$")
+_INTRODUCES = when_used(r":[\s*_`]{0,4}$")
 
 
 def _joins(before: Line, after: Line, rules: Table) -> bool:

@@ -16,8 +16,9 @@ from rocm_doctor.facts.parsers.rocminfo import parse_rocminfo
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece
 from rocm_doctor.ingest.model import Absent, GpuSighting, Observation, Piece
+from rocm_doctor.lazy_regex import when_used
 
-_ROCK = re.compile(r"^\s*ROCk module (?:version (\d+\.\d+[\w.-]*) )?is (NOT )?loaded", re.IGNORECASE)
+_ROCK = when_used(r"^\s*ROCk module (?:version (\d+\.\d+[\w.-]*) )?is (NOT )?loaded", re.IGNORECASE)
 """rocminfo prints the version when /sys/module/amdgpu/version exists, i.e. AMD's DKMS build of amdgpu
 (rocminfo.cc; ROCm/legacy-rocm-build#4043 "ROCk module version 6.7.0", #4382
 "6.10.5", koboldcpp-rocm and vLLM reports "6.8.5", "6.12.12", "6.16.6")."""
@@ -29,23 +30,23 @@ GPU agents out, so it says nothing."""
 IN_CONTAINER = "rocminfo_in_container"
 """Context: the report shows the rocminfo that printed "ROCk module is NOT loaded" running in a container
 (RD962 speaks only then: a report naming docker elsewhere may show the host's rocminfo)."""
-_CONTAINER_PROMPT = re.compile(r"^\s*(?:\([^)\n]{1,64}\)\s*)?[\w.-]{1,32}@[0-9a-f]{12}:")
+_CONTAINER_PROMPT = when_used(r"^\s*(?:\([^)\n]{1,64}\)\s*)?[\w.-]{1,32}@[0-9a-f]{12}:")
 """A prompt whose host name is 12 hex digits: docker's default host name, the container id (docker run(1))."""
-_RUN_THERE = re.compile(r"\b(?:(?:docker|podman)\s+(?:container\s+)?(?:run|exec)|kubectl\s+exec)\b[^\n]{0,300}\brocminfo\b")
-_ENTER = re.compile(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|exec)\b[^\n]{0,300}\s-(?:it|ti)\b|\b(?:distrobox|toolbox)\s+enter\b")
-_LEAVE = re.compile(r"^\s*(?:exit|logout)\s*$")
-_SAID_INSIDE = re.compile(r"(?<!not )(?<!n't be )\b(?:inside|in|within|from)\s+(?:the|a|my|this)\s+(?:docker\s+|podman\s+)?container\b", re.IGNORECASE)
+_RUN_THERE = when_used(r"\b(?:(?:docker|podman)\s+(?:container\s+)?(?:run|exec)|kubectl\s+exec)\b[^\n]{0,300}\brocminfo\b")
+_ENTER = when_used(r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|exec)\b[^\n]{0,300}\s-(?:it|ti)\b|\b(?:distrobox|toolbox)\s+enter\b")
+_LEAVE = when_used(r"^\s*(?:exit|logout)\s*$")
+_SAID_INSIDE = when_used(r"(?<!not )(?<!n't be )\b(?:inside|in|within|from)\s+(?:the|a|my|this)\s+(?:docker\s+|podman\s+)?container\b", re.IGNORECASE)
 _SAID_LINES = 3
 _LOOK_BACK = 400
 """Lines above the message searched for the command that ran rocminfo (bounds the work per report)."""
 """Prose lines above the rocminfo command that may say where it ran ("Inside the container:")."""
-_AGENT = re.compile(r"^\s*Agent\s+(\d{1,18})\s*$")
-_ISA = re.compile(r"^\s*Name:\s*amdgcn-amd-amdhsa--(gfx[0-9a-f]+(?::[a-z+-]+)*)\s*$")
-_AGENT_NAME = re.compile(r"^\s*Name:\s*(gfx[0-9a-f]{3,4}(?::[a-z+-]+)*)\s*$")
-_MARKETING = re.compile(r"^\s*Marketing Name:\s*(.+?)\s*$")
-_CLINFO_BOARD = re.compile(r"^\s*Board name:")
+_AGENT = when_used(r"^\s*Agent\s+(\d{1,18})\s*$")
+_ISA = when_used(r"^\s*Name:\s*amdgcn-amd-amdhsa--(gfx[0-9a-f]+(?::[a-z+-]+)*)\s*$")
+_AGENT_NAME = when_used(r"^\s*Name:\s*(gfx[0-9a-f]{3,4}(?::[a-z+-]+)*)\s*$")
+_MARKETING = when_used(r"^\s*Marketing Name:\s*(.+?)\s*$")
+_CLINFO_BOARD = when_used(r"^\s*Board name:")
 """clinfo's device header: a ``Name: gfx...`` after it, before any rocminfo agent line, is clinfo's."""
-_MARKERS = re.compile(r"HSA System Attributes|HSA Agents|^\s*Agent \d+\s*$|amdgcn-amd-amdhsa--gfx|Marketing Name:|WSL environment detected|ROCk module")
+_MARKERS = when_used(r"HSA System Attributes|HSA Agents|^\s*Agent \d+\s*$|amdgcn-amd-amdhsa--gfx|Marketing Name:|WSL environment detected|ROCk module")
 
 
 def _agent_line(block: Block, number: int) -> Optional[Line]:
@@ -109,7 +110,7 @@ def ran_in_container(block: Block, line: Line) -> bool:
     return False
 
 
-_NOT_LOADED = re.compile(r"^\s*ROCk module is NOT loaded", re.IGNORECASE)
+_NOT_LOADED = when_used(r"^\s*ROCk module is NOT loaded", re.IGNORECASE)
 
 
 def container_context(block: Block) -> List[Piece]:

@@ -17,12 +17,13 @@ from typing import Any, Dict, List, Optional
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece
 from rocm_doctor.ingest.model import GpuSighting, Observation, Piece
+from rocm_doctor.lazy_regex import when_used
 
-_AMDSMI_GPU = re.compile(r"^\s*GPU:\s*(\d{1,18})\s*$")
-_AMDSMI_KEY = re.compile(r"^\s+([A-Z][A-Z0-9_]+):\s*(.*?)\s*$")
-_AMDSMI_VERSION = re.compile(r"AMDSMI Tool:.*?\|")
-_ROCMSMI = re.compile(r"^\s*GPU\[(\d{1,18})\]\s*:\s*([^:]+?)\s*:\s*(.*?)\s*$")
-_ROCMSMI_DRIVER = re.compile(r"^\s*Driver version:\s*(\S+)\s*$")
+_AMDSMI_GPU = when_used(r"^\s*GPU:\s*(\d{1,18})\s*$")
+_AMDSMI_KEY = when_used(r"^\s+([A-Z][A-Z0-9_]+):\s*(.*?)\s*$")
+_AMDSMI_VERSION = when_used(r"AMDSMI Tool:.*?\|")
+_ROCMSMI = when_used(r"^\s*GPU\[(\d{1,18})\]\s*:\s*([^:]+?)\s*:\s*(.*?)\s*$")
+_ROCMSMI_DRIVER = when_used(r"^\s*Driver version:\s*(\S+)\s*$")
 _SILENT = {"", "n/a", "na", "none"}
 
 

@@ -21,45 +21,46 @@ from rocm_doctor.ingest.blocks import Block, Line, may_be_wrapped
 from rocm_doctor.ingest.formats.common import gpu_fields, make_piece
 from rocm_doctor.ingest.formats.platform_strings import kernel_observations
 from rocm_doctor.ingest.model import TRUST_HINT, GpuSighting, Observation, Piece
+from rocm_doctor.lazy_regex import when_used
 
 # `uname -a` up to its build number; the architecture word is searched after it (one pattern ending in
 # `#\S+.*?\b(x86_64...)` backtracked quadratically on a long word: 200 KB took two minutes).
-_UNAME = re.compile(r"^\s*Linux\s+\S+\s+(\d+\.\d\S*)\s+#\S")
-_ARCH = re.compile(r"\b(x86_64|aarch64|ppc64le)\b")
+_UNAME = when_used(r"^\s*Linux\s+\S+\s+(\d+\.\d\S*)\s+#\S")
+_ARCH = when_used(r"\b(x86_64|aarch64|ppc64le)\b")
 # /proc/version, and the first line of dmesg or `journalctl -k` (after a timestamp or "kernel:"):
 # ``Linux version 5.15.0-133-generic (buildd@lcy02-amd64-040) (gcc ...) #144-Ubuntu SMP ...``.
-_PROC_VERSION = re.compile(r"^\s*(?:\[\s*\d+\.\d+\]\s*|.{0,64}?\bkernel:\s*)?Linux version (\d+\.\d+[^\s(]*)\s+\(")
+_PROC_VERSION = when_used(r"^\s*(?:\[\s*\d+\.\d+\]\s*|.{0,64}?\bkernel:\s*)?Linux version (\d+\.\d+[^\s(]*)\s+\(")
 
-_OS_RELEASE = re.compile(r'^\s*(ID|VERSION_ID|PRETTY_NAME|NAME|ID_LIKE|VERSION)="?([^"]*)"?\s*$')
-_PCI_CLASS = re.compile(
+_OS_RELEASE = when_used(r'^\s*(ID|VERSION_ID|PRETTY_NAME|NAME|ID_LIKE|VERSION)="?([^"]*)"?\s*$')
+_PCI_CLASS = when_used(
     r"(?:^|\s)(?:(?:[0-9a-f]{4}:)?([0-9a-f]{2}:[0-9a-f]{2}\.\d)\s+)?(VGA compatible controller|Display controller|3D controller)"
     r"(?:\s*\[[0-9a-f]{4}\])?\s*:\s*(.*)$",
     re.IGNORECASE,
 )
 """An lspci line, with or without its bus address (people paste ``lspci | grep VGA`` and quote lines in prose)."""
-_PCI_IDS = re.compile(r"\[(1002|10de|8086):([0-9a-f]{4})\]", re.IGNORECASE)
-_PCI_UNNAMED_AMD = re.compile(r"\[AMD/ATI\]\s{1,4}Device\s{1,4}([0-9a-f]{4})\b", re.IGNORECASE)
+_PCI_IDS = when_used(r"\[(1002|10de|8086):([0-9a-f]{4})\]", re.IGNORECASE)
+_PCI_UNNAMED_AMD = when_used(r"\[AMD/ATI\]\s{1,4}Device\s{1,4}([0-9a-f]{4})\b", re.IGNORECASE)
 """lspci without ``-nn`` names a device its pci.ids lacks by its hex id: ``[AMD/ATI] Device 150e`` (pciutils
 lib/names.c at v3.14.0 formats a missing device name as "Device" and the id). An OS older than the GPU has such
 a pci.ids: ``Device 150e`` (Strix Point, ollama/ollama#16690, hyprwm/aquamarine#81), ``Device 67df`` (RX 580 on
 Ubuntu 16.04, ROCm/legacy-rocm-build#283)."""
-_INXI_CHIP = re.compile(r"chip[ -]ID:\s*(1002|10de|8086):([0-9a-f]{4})", re.IGNORECASE)
-_INXI_DEVICE = re.compile(r"Device-\d+:\s*(.*)$")
-_MODINFO = re.compile(r"^\s*(?:filename:\s*)?(?:/usr)?/lib/modules/([^/\s]+)/(kernel|updates)/\S*amdgpu\.ko(?:\.\w+)?\s*$")
+_INXI_CHIP = when_used(r"chip[ -]ID:\s*(1002|10de|8086):([0-9a-f]{4})", re.IGNORECASE)
+_INXI_DEVICE = when_used(r"Device-\d+:\s*(.*)$")
+_MODINFO = when_used(r"^\s*(?:filename:\s*)?(?:/usr)?/lib/modules/([^/\s]+)/(kernel|updates)/\S*amdgpu\.ko(?:\.\w+)?\s*$")
 """``modinfo -n amdgpu`` or the ``filename:`` line of ``modinfo amdgpu``: modinfo looks the module up for
 the running kernel (ROCm/legacy-rocm-build#5499 ``modinfo amdgpu -n``; ``modinfo amdgpu | grep filename``
 and ``modinfo amdgpu | head -n 3`` as pasted in ROCm threads on DKMS and Ubuntu 25.10 kernels)."""
-_MODINFO_FIELD = re.compile(r"^\s*([a-z_]{2,20}):\s")
-_MODINFO_VERSION = re.compile(r"^\s*version:\s+(\d+\.\d+[\w.+-]{0,40})\s*$")
+_MODINFO_FIELD = when_used(r"^\s*([a-z_]{2,20}):\s")
+_MODINFO_VERSION = when_used(r"^\s*version:\s+(\d+\.\d+[\w.+-]{0,40})\s*$")
 """The ``version:`` field of ``modinfo amdgpu``, after its ``filename:`` line: the kernel's own amdgpu declares
 no module version (amdgpu_drv.c has MODULE_AUTHOR, MODULE_DESCRIPTION and MODULE_LICENSE only), AMD's DKMS
 driver does, the same value as /sys/module/amdgpu/version: "filename: /lib/modules/4.15.0-43-generic/updates/
 dkms/amdgpu.ko" / "version: 19.10.0.418" (ROCm/legacy-rocm-build#667, #670), "5.0.19.20.14" (#796),
 "5.11.14" (#1584)."""
-_MODINFO_OTHER_KERNEL = re.compile(r"(?:^|\s)(?:-k\s*\S|--set-version\b)")
+_MODINFO_OTHER_KERNEL = when_used(r"(?:^|\s)(?:-k\s*\S|--set-version\b)")
 """``modinfo -k RELEASE`` / ``--set-version``: the module of another kernel than the running one (modinfo(8))."""
 _VENDORS = {"1002": "AMD", "10de": "NVIDIA", "8086": "Intel"}
-_DRM_AMDGPU_VERSION = re.compile(r"\[drm\] amdgpu version: (\d+\.\d+\.\d+(?:\.\d+)?)\s*$")
+_DRM_AMDGPU_VERSION = when_used(r"\[drm\] amdgpu version: (\d+\.\d+\.\d+(?:\.\d+)?)\s*$")
 """The boot log of AMD's DKMS amdgpu names its version (the kernel's own amdgpu prints no such line):
 "[drm] amdgpu version: 6.2.4" (ollama/ollama#2453), "5.6.19" (ROCm/legacy-rocm-build#1357),
 "19.10.0.418" (an amdgpu-pro build, #640)."""
@@ -155,7 +156,7 @@ def _dkms(block: Block) -> List[Piece]:
     return pieces
 
 
-_REV = re.compile(r"\(rev [0-9a-f]{2}\)", re.IGNORECASE)
+_REV = when_used(r"\(rev [0-9a-f]{2}\)", re.IGNORECASE)
 
 
 def _wrapped_rest(rest: str, text: str, following: Sequence[Line]) -> str:

@@ -23,14 +23,15 @@ from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import make_piece
 from rocm_doctor.ingest.model import TRUST_SIGNATURE, Observation, Piece
 from rocm_doctor.ingest.formats.install_scope import INSTALL, installed_here
+from rocm_doctor.lazy_regex import when_used
 
 _FAMILY = r"(?P<family>gfx[0-9]{2,4}[0-9a-fx]?(?:-(?:all|dgpu|dcgpu|igpu))?)(?![\w-])"
-_INDEX = re.compile(
+_INDEX = when_used(
     r"(?:rocm\.nightlies\.amd\.com|rocm\.prereleases\.amd\.com|d2awnip2yjpvqn\.cloudfront\.net|d25kgig7rdsyks\.cloudfront\.net)"
     r"/v2(?:-staging)?/" + _FAMILY,
     re.IGNORECASE,
 )
-_PACKAGE = re.compile(r"(?<![\w-])rocm[-_]sdk[-_]libraries[-_]" + _FAMILY, re.IGNORECASE)
+_PACKAGE = when_used(r"(?<![\w-])rocm[-_]sdk[-_]libraries[-_]" + _FAMILY, re.IGNORECASE)
 MAX_LINE = 2000
 """Characters of a line searched: an index URL or a package sits in a command or a listing line."""
 

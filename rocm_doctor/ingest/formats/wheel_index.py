@@ -22,8 +22,9 @@ from rocm_doctor.ingest.blocks import Block
 from rocm_doctor.ingest.formats.common import make_piece
 from rocm_doctor.ingest.formats.install_scope import installed_here
 from rocm_doctor.ingest.model import TRUST_SIGNATURE, Observation, Piece
+from rocm_doctor.lazy_regex import when_used
 
-_INDEX = re.compile(r"download\.pytorch\.org/whl/(?P<channel>nightly/|test/)?rocm(?P<rocm>\d{1,2}(?:\.\d{1,2}){1,2})(?![\w.])", re.IGNORECASE)
+_INDEX = when_used(r"download\.pytorch\.org/whl/(?P<channel>nightly/|test/)?rocm(?P<rocm>\d{1,2}(?:\.\d{1,2}){1,2})(?![\w.])", re.IGNORECASE)
 MAX_LINE = 2000
 """Characters of a line searched: an index URL sits in a command, never past a long line's start."""
 

@@ -20,13 +20,14 @@ from typing import List, Optional
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import gpu_fields, make_piece
 from rocm_doctor.ingest.model import GpuSighting, Piece
+from rocm_doctor.lazy_regex import when_used
 
-_COMMAND = re.compile(r"win32_videocontroller", re.IGNORECASE)
-_HEADER = re.compile(r"^\s*(?:Name|-{3,})(?:\s{2,}\S.*)?\s*$", re.IGNORECASE)
-_COLUMNS = re.compile(r"\s{2,}")
-_GENERIC_IGPU = re.compile(r"^AMD Radeon(?:\s*\((?:TM|R)\))?\s+Graphics$", re.IGNORECASE)
+_COMMAND = when_used(r"win32_videocontroller", re.IGNORECASE)
+_HEADER = when_used(r"^\s*(?:Name|-{3,})(?:\s{2,}\S.*)?\s*$", re.IGNORECASE)
+_COLUMNS = when_used(r"\s{2,}")
+_GENERIC_IGPU = when_used(r"^AMD Radeon(?:\s*\((?:TM|R)\))?\s+Graphics$", re.IGNORECASE)
 """The name Windows gives every Ryzen integrated GPU (Raphael, Granite Ridge, Rembrandt ...)."""
-_VENDOR = re.compile(r"^(AMD|Radeon|NVIDIA|Intel)\b", re.IGNORECASE)
+_VENDOR = when_used(r"^(AMD|Radeon|NVIDIA|Intel)\b", re.IGNORECASE)
 MAX_ADAPTERS = 32
 """Lines read after the command: no machine has more display adapters than this."""
 
