@@ -40,6 +40,8 @@ def test_a_rocm_torch_named_as_the_earlier_state_gives_way_to_the_build_named_no
         "Before running the webui, I installed torch 2.5.1+rocm6.2 from the rocm6.2 index.",
         "Previously it crashed, now torch 2.5.1+rocm6.2 runs fine.",
         "Did you have torch 2.5.1+rocm6.2 before the update?",
+        # a question whose clause goes on after a comma is still a question
+        "Did you have torch 2.5.1+rocm6.2 before the update, or was it a newer one?",
     ],
 )
 def test_a_rocm_torch_named_as_the_present_stays_the_torch_in_use(text: str) -> None:

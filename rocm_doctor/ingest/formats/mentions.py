@@ -331,8 +331,9 @@ _TORCH_PAST_AFTER = when_used(
 )
 """Words after a torch release in its clause that put it in an earlier state ("I installed torch 2.3.0+rocm5.7 at
 first and it worked", "torch 2.4.1+rocm6.1 before the update")."""
-_SENTENCE_ASKS = when_used(r"[^.!\n]{0,200}\?")
-"""The rest of a sentence ends as a question."""
+_TORCH_SENTENCE_ASKS = when_used(r"[^.!\n]{0,200}\?")
+"""The rest of a torch release's sentence ends as a question. (Named apart from the kernel readers' :data:`_SENTENCE_ASKS`
+further down: under one name, that later one was the pattern :func:`_torch_past` ran.)"""
 
 
 def _torch_past(text: str, begin: int, end: int) -> bool:
@@ -342,7 +343,7 @@ def _torch_past(text: str, begin: int, end: int) -> bool:
     after = _SOFT_BREAK.sub(" ", text[end : end + 200])
     if not (_TORCH_PAST_BEFORE.search(window) or _TORCH_PAST_AFTER.match(after[:60])):
         return False
-    return not _SENTENCE_ASKS.match(after)
+    return not _TORCH_SENTENCE_ASKS.match(after)
 
 
 _WISHED_BEFORE = when_used(
