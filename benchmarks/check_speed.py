@@ -12,11 +12,16 @@ loaded machine the CPU ratios are the steadier confirmation of the wall-clock on
 Targets: ``check --no-torch`` <= 0.25x collect_env, the full ``check`` <= 1.0x, ``--version``
 <= 0.10x (exit code 1 when a wall-clock median misses its target).
 
+``--paste FILE`` adds ``check --from FILE`` (reading and judging a pasted report in a fresh process: start-up,
+the readers' patterns, the judge), with no target: its ratio to collect_env is printed for comparison between
+revisions.
+
 ``--judged-env`` sets ``HSA_OVERRIDE_GFX_VERSION`` and three other variables the rules judge
 in every command's environment (the case where the doctor must read its variable table).
 
     python benchmarks/check_speed.py --python /tmp/torchvenv/bin/python --runs 9
     python benchmarks/check_speed.py --python /tmp/torchvenv/bin/python --runs 9 --judged-env
+    python benchmarks/check_speed.py --runs 9 --paste tests/ingest/seed_pastes/<file>.txt
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Dict, List, Mapping, Sequence, Tuple
 
 TARGETS = {"check --no-torch": 0.25, "check": 1.0, "--version": 0.10}
@@ -71,6 +77,7 @@ def main(argv: Sequence[str] = ()) -> int:
     parser.add_argument("--doctor-python", default=sys.executable,
                         help="interpreter that has rocm-doctor installed (default: this one)")
     parser.add_argument("--runs", type=int, default=9, help="interleaved rounds (medians of the ratios reported)")
+    parser.add_argument("--paste", type=Path, help="also time `check --from PASTE` (no target)")
     parser.add_argument("--judged-env", action="store_true",
                         help="set HSA_OVERRIDE_GFX_VERSION and three other judged variables")
     args = parser.parse_args(list(argv) or None)
@@ -85,6 +92,8 @@ def main(argv: Sequence[str] = ()) -> int:
         "check --no-torch": doctor + ["check", "--python", args.python, "--no-torch"],
         "--version": doctor + ["--version"],
     }
+    if args.paste is not None:
+        commands["check --from"] = doctor + ["check", "--from", str(args.paste)]
     # check exits 1 when it has findings: that is a result, not a failure of the run.
     ok = {label: (0,) if label in ("collect_env", "--version") else (0, 1) for label in commands}
     for label, command in commands.items():  # warm the file cache
@@ -105,10 +114,13 @@ def main(argv: Sequence[str] = ()) -> int:
     print()
     print(f"{'ratio to collect_env':<22} {'wall: median (min-max)':>24} {'cpu: median (min-max)':>24}  target")
     met = True
-    for label, target in TARGETS.items():
+    for label, target in [*TARGETS.items(), *([("check --from", None)] if "check --from" in commands else [])]:
         wall_ratios = [w / base for w, base in zip(wall[label], wall["collect_env"])]
         cpu_ratios = [c / base for c, base in zip(cpu[label], cpu["collect_env"])]
         median = statistics.median(wall_ratios)
+        if target is None:
+            print(f"{label:<22} {spread(wall_ratios):>24} {spread(cpu_ratios):>24}  (none)")
+            continue
         verdict = "ok" if median <= target else "SLOWER THAN TARGET"
         met = met and median <= target
         print(f"{label:<22} {spread(wall_ratios):>24} {spread(cpu_ratios):>24}  <= {target:.2f} {verdict}")
