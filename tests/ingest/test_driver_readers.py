@@ -60,6 +60,11 @@ def test_two_different_adrenalin_releases_leave_the_driver_unknown() -> None:
         # Ubuntu's dkms apport hook (legacy-rocm-build#449, #546, #4619)
         "Loading new amdgpu-1.9-211 DKMS files...\n"
         "ERROR (dkms apport): kernel package linux-headers-4.17.0-041700-generic is not supported\n",
+        # the title of the hook's crash report, pasted with its make.log cut short (legacy-rocm-build#3762,
+        # ROCm/ROCm#969, #1637); an epoch in the package version or none
+        "ProblemType: Package\nDKMSBuildLog:\n DKMS make.log for amdgpu-6.8.5-2009582.24.04 for kernel 6.8.0-45-generic (x86_64)\n"
+        "SourcePackage: amdgpu-dkms\nTitle: amdgpu-dkms 1:6.8.5.60200-2009582.24.04: amdgpu kernel module failed to build\n",
+        "Package: rock-dkms 2.6-22\nTitle: rock-dkms 2.6-22: amdgpu kernel module failed to build\n",
     ],
 )
 def test_the_newer_dkms_wordings_of_an_amdgpu_build_failure_are_read(text: str) -> None:
@@ -68,6 +73,11 @@ def test_the_newer_dkms_wordings_of_an_amdgpu_build_failure_are_read(text: str) 
 
 def test_a_dkms_3_build_failure_of_another_module_is_not_amdgpus() -> None:
     text = "Autoinstall of module nvidia/550.54 for kernel 6.8.0-45-generic (x86_64)\nBuilding module(s)......(bad exit status: 2)\n"
+    assert "amdgpu_dkms_build_failed" not in signatures(text)
+
+
+def test_the_dkms_crash_report_of_another_module_is_not_amdgpus() -> None:
+    text = "SourcePackage: nvidia-graphics-drivers-580\nTitle: nvidia-dkms-580 580.126.09-0ubuntu3: nvidia kernel module failed to build\n"
     assert "amdgpu_dkms_build_failed" not in signatures(text)
 
 
