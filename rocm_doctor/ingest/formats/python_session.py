@@ -47,6 +47,21 @@ _SCRIPT = {
 }
 _OUT = when_used(r"^\s*(?:Out\[\d+\]:|#)\s*")
 
+# ROCm's own tools print "HIP version: X" too: ``hipcc --version`` (then "AMD clang version ...") and
+# ``hipconfig --full``/``-f`` (then "==hipconfig", "HIP_PATH :"). That line is the HIP of the ROCm the
+# tool belongs to (usually /opt/rocm), not torch.version.hip (ROCm/ROCm#3598,
+# Dao-AILab/flash-attention#1307, ROCm/ROCm#4369).
+_HIP_TOOL_COMMAND = re.compile(r"\bhip(?:cc|config)(?:\.exe)?\b", re.IGNORECASE)
+_HIP_TOOL_OUTPUT = re.compile(r"^\s*(?:(?:AMD\s+)?clang\s+version\b|==\s*hip|HIP_PATH\s*[:=]|ROCM_PATH\s*[:=]|HIP_PLATFORM\s*[:=])", re.IGNORECASE)
+
+
+def _hip_tool_output(lines: List[Line], index: int) -> bool:
+    """Whether the "HIP version:" line at ``index`` is the output of hipcc/hipconfig, not a torch printout."""
+    before = [l for l in lines[max(0, index - 2) : index] if l.text.strip()]
+    if before and _HIP_TOOL_COMMAND.search(before[-1].text):
+        return True
+    return any(_HIP_TOOL_OUTPUT.match(l.text) for l in lines[index + 1 : index + 4])
+
 
 CUDA_UNAVAILABLE_PRINTED = "cuda_unavailable_printed"
 """The signature table's context id for torch.cuda.is_available() printed as False (rules/data/signatures.yaml)."""
@@ -199,6 +214,8 @@ def parse(block: Block) -> List[Piece]:
         else:
             for kind, pattern in _SCRIPT.items():
                 match = pattern.match(text)
+                if match and kind == "hip" and _hip_tool_output(lines, i):
+                    break
                 if match and _observe(kind, _literal(match.group(1)), line, out, gpus):
                     used.append(line)
                     break

@@ -1,0 +1,54 @@
+"""The "HIP version:" line that hipcc/hipconfig print belongs to that ROCm install, not to torch.
+
+Shapes from real reports: ``hipcc --version`` (ROCm/ROCm#3598, Dao-AILab/flash-attention#1307) and
+``hipconfig -f`` (ROCm/ROCm#4369). Read as torch.version.hip, it contradicted the torch version shown
+beside it and left the ROCm torch was built for unknown. A script's own "HIP version: <torch.version.hip>"
+printout stays torch's.
+"""
+
+from __future__ import annotations
+
+from ingest_helpers import ingest
+
+
+def _torch_rocm(text: str):
+    fact = ingest(text).facts.torch.rocm_version
+    return fact.value if fact.is_known else None
+
+
+def test_hipcc_version_output_does_not_contradict_the_torch_shown() -> None:
+    text = (
+        "$ hipcc --version\n"
+        "HIP version: 6.2.41133-dd7f95766\n"
+        "AMD clang version 18.0.0git (https://github.com/RadeonOpenCompute/llvm-project roc-6.2.0 24292)\n"
+        "Target: x86_64-unknown-linux-gnu\n"
+        "$ pip show torch\n"
+        "Name: torch\n"
+        "Version: 2.4.1+rocm6.0\n"
+    )
+    assert _torch_rocm(text) == "6.0"
+
+
+def test_hipconfig_full_output_does_not_contradict_the_torch_shown() -> None:
+    text = (
+        "$ pip show torch\n"
+        "Name: torch\n"
+        "Version: 2.5.1+rocm6.2\n"
+        "$ hipconfig -f\n"
+        "\n"
+        "HIP version: 6.3.42134-a9a80e791\n"
+        "\n"
+        "==hipconfig\n"
+        "HIP_PATH           :/opt/rocm-6.3.2\n"
+        "ROCM_PATH          :/opt/rocm-6.3.2\n"
+    )
+    assert _torch_rocm(text) == "6.2"
+
+
+def test_script_printout_of_torch_hip_version_is_still_read() -> None:
+    text = (
+        "torch version: 2.5.1+rocm6.2\n"
+        "HIP version: 6.2.41133-dd7f95766\n"
+        "cuda available: True\n"
+    )
+    assert _torch_rocm(text) == "6.2"
