@@ -25,6 +25,8 @@ LACKING = "gpu_support_lacking_told"
         "Add gfx1150 and gfx1151 to `.github/scripts/build-rocm.sh` so that it can be installed.\n",
         # ROCm/rocBLAS#1536: the GPU later on the line
         "Can you add support for that? (Maybe also 890M gpu?)\n",
+        # ROCm/TransferBench#194
+        "So I suggest to add the gfx950 into the default device list.\n",
     ],
 )
 def test_a_request_to_add_the_reporters_gpu_is_read(text: str) -> None:
@@ -43,6 +45,8 @@ def test_a_request_to_add_the_reporters_gpu_is_read(text: str) -> None:
         "Please enable the RX 6800 in the BIOS first.\n",
         # already done
         "Thanks for adding gfx1201, please add it to the Windows build too, RX 9070 works now.\n",
+        # a suggestion already made (past)
+        "I suggested to add the gfx950 into the default device list.\n",
         # a changelog bullet
         "- Add gfx1201 to the default targets\n",
     ],
