@@ -1,0 +1,88 @@
+"""A reporter who asks a program to add their GPU, or says it lacks or dropped it (gfx_not_in_wheel in prose).
+
+Rows gpu_support_requested_told and gpu_support_lacking_told of rules/data/signatures.yaml; rule RD766.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import serious_findings, signature_contexts
+
+REQUESTED = "gpu_support_requested_told"
+LACKING = "gpu_support_lacking_told"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # lmstudio-ai/lmstudio-bug-tracker#574
+        "Hi, please enable support for rx 9070 / rx 9070 xt GPUs.\n",
+        # ROCm/TheRock#7480
+        "Request: RDNA2 Windows support, please include gfx1030/gfx1031/gfx1032\n",
+        # likelovewant/ollama-for-amd#74 (no question mark needed, misspelt marker)
+        "It's posible add the 9070xt to ollama-for-amd ?\n",
+        # bitsandbytes-foundation/bitsandbytes#1821: the imperative opening the line
+        "Add gfx1150 and gfx1151 to `.github/scripts/build-rocm.sh` so that it can be installed.\n",
+        # ROCm/rocBLAS#1536: the GPU later on the line
+        "Can you add support for that? (Maybe also 890M gpu?)\n",
+        # ROCm/TransferBench#194
+        "So I suggest to add the gfx950 into the default device list.\n",
+    ],
+)
+def test_a_request_to_add_the_reporters_gpu_is_read(text: str) -> None:
+    assert REQUESTED in signature_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # no GPU model, target or family: support for AMD at all, or for several GPUs
+        "Please add support for AMD GPUs.\n",
+        "Could you add support for multiple GPUs?\n",
+        # a slot, not a build (ROCm/ROCm#594)
+        "Is it possible to enable RX 960 on second PCIEX4 slot without atomics\n",
+        # "enable" without "support"
+        "Please enable the RX 6800 in the BIOS first.\n",
+        # already done
+        "Thanks for adding gfx1201, please add it to the Windows build too, RX 9070 works now.\n",
+        # a suggestion already made (past)
+        "I suggested to add the gfx950 into the default device list.\n",
+        # a changelog bullet
+        "- Add gfx1201 to the default targets\n",
+    ],
+)
+def test_a_request_without_a_gpu_model_or_already_done_is_not_read(text: str) -> None:
+    assert REQUESTED not in signature_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Currently rocBLAS lacks 780M gpu support.\n",
+        'Ever since the runtime update to 7.1.1 for Windows, you dropped RDNA 2 support.\n',
+        "RDNA2 not supported with the ROCm version you are using... (7.1? 7.2?)\n",
+        "It seems to me that the wheel does not support gfx1100.\n",
+    ],
+)
+def test_a_program_said_to_lack_the_reporters_gpu_is_read(text: str) -> None:
+    assert LACKING in signature_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the motherboard, not a build (ROCm/ROCm#1214: PCIe atomics)
+        "Hi it seems like my motherboard does not support the AMD RX 580 4G RAM.\n",
+        # a question
+        "Does the wheel not support gfx1100?\n",
+        # the past
+        "The old engine used to lack RDNA 2 support.\n",
+    ],
+)
+def test_a_lack_said_of_hardware_asked_or_past_is_not_read(text: str) -> None:
+    assert LACKING not in signature_contexts(text)
+
+
+def test_a_request_for_the_reporters_gpu_is_a_gfx_unsupported_warning() -> None:
+    findings = serious_findings("Hi, please enable support for rx 9070 / rx 9070 xt GPUs.\n")
+    assert ("RD766", "warning", "gfx-unsupported") in findings
