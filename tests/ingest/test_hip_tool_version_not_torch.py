@@ -70,3 +70,13 @@ def test_an_environment_dump_after_torchs_hip_line_leaves_it_torchs() -> None:
     for tail in ("ROCM_PATH=/opt/rocm\nHIP_PLATFORM=amd\n", "ROCM_PATH: /opt/rocm-6.2.0\n", "GCC version: 11.4.0\nClang version: 14.0.0-1ubuntu1.1\n"):
         text = "torch version: 2.5.1\nHIP version: 6.2.41133-dd7f95766\n" + tail
         assert _torch_rocm(text) == "6.2", tail
+
+
+def test_a_script_line_naming_hipccs_path_before_torchs_hip_line_leaves_it_torchs() -> None:
+    text = "torch version: 2.5.1\nhipcc found at /opt/rocm/bin/hipcc\nHIP version: 6.2.41133-dd7f95766\n"
+    assert _torch_rocm(text) == "6.2"
+
+
+def test_hipconfig_run_alone_on_a_command_line_is_the_tools_output() -> None:
+    text = "Name: torch\nVersion: 2.4.1+rocm6.0\n$ /opt/rocm/bin/hipconfig\nHIP version: 6.2.41133-dd7f95766\n"
+    assert _torch_rocm(text) == "6.0"

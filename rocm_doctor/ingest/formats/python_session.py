@@ -53,7 +53,11 @@ _OUT = when_used(r"^\s*(?:Out\[\d+\]:|#)\s*")
 # belongs to (usually /opt/rocm), not torch.version.hip (ROCm/ROCm#3598, Dao-AILab/flash-attention#1307,
 # ROCm/ROCm#4369). A script's environment dump after torch's own line ("ROCM_PATH=/opt/rocm",
 # "ROCM_PATH: /opt/rocm", collect_env's "Clang version: 14.0.0") is not the tool's output.
-_HIP_TOOL_COMMAND = when_used(r"\bhip(?:cc|config)(?:\.exe)?\b", re.IGNORECASE)
+# The tool run on the line above: with an option ("$ hipcc --version", "Output of `hipconfig -f`:") or alone on a
+# command line ("$ hipconfig"); a script's "hipcc found at /opt/rocm/bin/hipcc" line is not it.
+_HIP_TOOL_COMMAND = when_used(
+    r"\bhip(?:cc|config)(?:\.exe)?\s+-{1,2}[a-z]|^\W{0,4}(?:sudo\s+)?(?:\S*[/\\])?hip(?:cc|config)(?:\.exe)?\W{0,4}$", re.IGNORECASE
+)
 _HIP_TOOL_OUTPUT = when_used(r"^\s*(?:(?:AMD\s+)?clang\s+version\s+\d|==\s*hip|(?:HIP_PATH|ROCM_PATH|HIP_PLATFORM)\s+:)", re.IGNORECASE)
 
 
