@@ -77,7 +77,11 @@ def test_a_dkms_3_build_failure_of_another_module_is_not_amdgpus() -> None:
 
 
 def test_the_dkms_crash_report_of_another_module_is_not_amdgpus() -> None:
-    text = "SourcePackage: nvidia-graphics-drivers-580\nTitle: nvidia-dkms-580 580.126.09-0ubuntu3: nvidia kernel module failed to build\n"
+    # beside an amdgpu module that is installed: the report names amdgpu, the crash is nvidia's
+    text = (
+        "$ dkms status\namdgpu/6.8.5-2009582.24.04, 6.8.0-45-generic, x86_64: installed\n"
+        "SourcePackage: nvidia-graphics-drivers-580\nTitle: nvidia-dkms-580 580.126.09-0ubuntu3: nvidia kernel module failed to build\n"
+    )
     assert "amdgpu_dkms_build_failed" not in signatures(text)
 
 
