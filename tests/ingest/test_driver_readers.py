@@ -76,8 +76,27 @@ def test_a_dkms_3_build_failure_of_another_module_is_not_amdgpus() -> None:
     assert "amdgpu_dkms_build_failed" not in signatures(text)
 
 
+_CRASH_TITLE = "amdgpu-dkms 1:6.8.5.60200-2009582.24.04: amdgpu kernel module failed to build"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"The \"{_CRASH_TITLE}\" error was fixed by installing the 6.8.0-45 headers.\n",
+        f"My friend's PC shows '{_CRASH_TITLE}', mine installs fine.\n",
+        f"Is \"{_CRASH_TITLE}\" something to worry about?\n",
+    ],
+)
+def test_the_dkms_crash_title_solved_elsewhere_or_asked_about_is_not_read(text: str) -> None:
+    assert "amdgpu_dkms_build_failed" not in signatures(text)
+
+
 def test_the_dkms_crash_report_of_another_module_is_not_amdgpus() -> None:
-    text = "SourcePackage: nvidia-graphics-drivers-580\nTitle: nvidia-dkms-580 580.126.09-0ubuntu3: nvidia kernel module failed to build\n"
+    # beside an amdgpu module that is installed: the report names amdgpu, the crash is nvidia's
+    text = (
+        "$ dkms status\namdgpu/6.8.5-2009582.24.04, 6.8.0-45-generic, x86_64: installed\n"
+        "SourcePackage: nvidia-graphics-drivers-580\nTitle: nvidia-dkms-580 580.126.09-0ubuntu3: nvidia kernel module failed to build\n"
+    )
     assert "amdgpu_dkms_build_failed" not in signatures(text)
 
 

@@ -47,12 +47,18 @@ _SCRIPT = {
 }
 _OUT = when_used(r"^\s*(?:Out\[\d+\]:|#)\s*")
 
-# ROCm's own tools print "HIP version: X" too: ``hipcc --version`` (then "AMD clang version ...") and
-# ``hipconfig --full``/``-f`` (then "==hipconfig", "HIP_PATH :"). That line is the HIP of the ROCm the
-# tool belongs to (usually /opt/rocm), not torch.version.hip (ROCm/ROCm#3598,
-# Dao-AILab/flash-attention#1307, ROCm/ROCm#4369).
-_HIP_TOOL_COMMAND = re.compile(r"\bhip(?:cc|config)(?:\.exe)?\b", re.IGNORECASE)
-_HIP_TOOL_OUTPUT = re.compile(r"^\s*(?:(?:AMD\s+)?clang\s+version\b|==\s*hip|HIP_PATH\s*[:=]|ROCM_PATH\s*[:=]|HIP_PLATFORM\s*[:=])", re.IGNORECASE)
+# ROCm's own tools print "HIP version: X" too: ``hipcc --version`` (then the compiler's "AMD clang version
+# 18.0.0git (...)" / "clang version 17.0.0 (...)") and ``hipconfig --full``/``-f`` (then "==hipconfig" and
+# its fields padded before the colon, "HIP_PATH           :"). That line is the HIP of the ROCm the tool
+# belongs to (usually /opt/rocm), not torch.version.hip (ROCm/ROCm#3598, Dao-AILab/flash-attention#1307,
+# ROCm/ROCm#4369). A script's environment dump after torch's own line ("ROCM_PATH=/opt/rocm",
+# "ROCM_PATH: /opt/rocm", collect_env's "Clang version: 14.0.0") is not the tool's output.
+# The tool run on the line above: with an option ("$ hipcc --version", "Output of `hipconfig -f`:") or alone on a
+# command line ("$ hipconfig"); a script's "hipcc found at /opt/rocm/bin/hipcc" line is not it.
+_HIP_TOOL_COMMAND = when_used(
+    r"\bhip(?:cc|config)(?:\.exe)?\s+-{1,2}[a-z]|^\W{0,4}(?:sudo\s+)?(?:\S*[/\\])?hip(?:cc|config)(?:\.exe)?\W{0,4}$", re.IGNORECASE
+)
+_HIP_TOOL_OUTPUT = when_used(r"^\s*(?:(?:AMD\s+)?clang\s+version\s+\d|==\s*hip|(?:HIP_PATH|ROCM_PATH|HIP_PLATFORM)\s+:)", re.IGNORECASE)
 
 
 def _hip_tool_output(lines: List[Line], index: int) -> bool:
