@@ -59,6 +59,10 @@ def test_a_request_to_add_the_reporters_gpu_is_read(text: str) -> None:
         # a GPU to be bought, a friend's
         "I plan to buy an RX 9070 XT next month. Could you add support for the RX 9070 XT?\n",
         "My friend has an RX 6700 XT, can you add support for gfx1031?\n",
+        # the reporter's own build, and a request for a log
+        "Please help: I tried to add gfx1030 to PYTORCH_ROCM_ARCH and it still fails on my RX 6800.\n",
+        "Can you tell me how to add gfx1030 to the build flags?\n",
+        "Please include the RX 6800 dmesg output too.\n",
         # a documentation entry for a GPU that works
         "Please add the RX 7900 GRE to the compatibility matrix; it works fine.\n",
     ],
