@@ -6,7 +6,7 @@ Rows gpu_support_requested_told and gpu_support_lacking_told of rules/data/signa
 from __future__ import annotations
 
 import pytest
-from ingest_helpers import serious_findings, signature_contexts
+from ingest_helpers import report_contexts, serious_findings, signature_contexts
 
 REQUESTED = "gpu_support_requested_told"
 LACKING = "gpu_support_lacking_told"
@@ -23,8 +23,6 @@ LACKING = "gpu_support_lacking_told"
         "It's posible add the 9070xt to ollama-for-amd ?\n",
         # bitsandbytes-foundation/bitsandbytes#1821: the imperative opening the line
         "Add gfx1150 and gfx1151 to `.github/scripts/build-rocm.sh` so that it can be installed.\n",
-        # ROCm/rocBLAS#1536: the GPU later on the line
-        "Can you add support for that? (Maybe also 890M gpu?)\n",
         # ROCm/TransferBench#194
         "So I suggest to add the gfx950 into the default device list.\n",
     ],
@@ -49,6 +47,24 @@ def test_a_request_to_add_the_reporters_gpu_is_read(text: str) -> None:
         "I suggested to add the gfx950 into the default device list.\n",
         # a changelog bullet
         "- Add gfx1201 to the default targets\n",
+        # a pull request's own text
+        "Add gfx1201 to the CMake targets in this PR\n",
+        # met later on the line
+        "Please add gfx1201 to the build. EDIT: this is fixed in 0.3.15, thanks!\n",
+        # a maintainer asking for a log, and advice: no build is asked for
+        "Could you add the output of rocminfo for your RX 7900 XTX?\n",
+        "I suggest you add HSA_OVERRIDE_GFX_VERSION=10.3.0 for the RX 6700 XT.\n",
+        # a GPU named only as an aside after the request (ROCm/rocBLAS#1536)
+        "Can you add support for that? (Maybe also 890M gpu?)\n",
+        # a GPU to be bought, a friend's
+        "I plan to buy an RX 9070 XT next month. Could you add support for the RX 9070 XT?\n",
+        "My friend has an RX 6700 XT, can you add support for gfx1031?\n",
+        # the reporter's own build, and a request for a log
+        "Please help: I tried to add gfx1030 to PYTORCH_ROCM_ARCH and it still fails on my RX 6800.\n",
+        "Can you tell me how to add gfx1030 to the build flags?\n",
+        "Please include the RX 6800 dmesg output too.\n",
+        # a documentation entry for a GPU that works
+        "Please add the RX 7900 GRE to the compatibility matrix; it works fine.\n",
     ],
 )
 def test_a_request_without_a_gpu_model_or_already_done_is_not_read(text: str) -> None:
@@ -77,12 +93,27 @@ def test_a_program_said_to_lack_the_reporters_gpu_is_read(text: str) -> None:
         "Does the wheel not support gfx1100?\n",
         # the past
         "The old engine used to lack RDNA 2 support.\n",
+        # a feature missing on the GPU, not the build
+        "rocprof doesn't support the RX 7900 XTX counters yet\n",
+        "gfx1100 not supported by composable_kernel flash attention, so I use SDPA math.\n",
     ],
 )
-def test_a_lack_said_of_hardware_asked_or_past_is_not_read(text: str) -> None:
+def test_a_lack_said_of_hardware_a_feature_asked_or_past_is_not_read(text: str) -> None:
     assert LACKING not in signature_contexts(text)
 
 
 def test_a_request_for_the_reporters_gpu_is_a_gfx_unsupported_warning() -> None:
     findings = serious_findings("Hi, please enable support for rx 9070 / rx 9070 xt GPUs.\n")
     assert ("RD766", "warning", "gfx-unsupported") in findings
+
+
+def test_a_lack_said_of_another_discrete_gpu_is_no_finding_on_the_machines_gpu() -> None:
+    text = "My GPU is an RX 7900 XTX (gfx1100).\nI know the wheel does not support gfx1031, but mine should be fine.\n"
+    assert LACKING in signature_contexts(text.split("\n", 1)[1])
+    assert not [f for f in serious_findings(text) if f[0] == "RD766"]
+
+
+def test_a_quoted_request_is_not_read() -> None:
+    quoted = "hipMemcpy segfaults on my RX 6800.\n\n> please add support for gfx1030\n\nThat was added in v0.3.10.\n"
+    assert REQUESTED in report_contexts(quoted.replace("> ", ""))
+    assert REQUESTED not in report_contexts(quoted)
