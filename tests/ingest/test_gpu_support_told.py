@@ -21,10 +21,6 @@ LACKING = "gpu_support_lacking_told"
         "Request: RDNA2 Windows support, please include gfx1030/gfx1031/gfx1032\n",
         # likelovewant/ollama-for-amd#74 (no question mark needed, misspelt marker)
         "It's posible add the 9070xt to ollama-for-amd ?\n",
-        # bitsandbytes-foundation/bitsandbytes#1821: the imperative opening the line
-        "Add gfx1150 and gfx1151 to `.github/scripts/build-rocm.sh` so that it can be installed.\n",
-        # ROCm/TransferBench#194
-        "So I suggest to add the gfx950 into the default device list.\n",
     ],
 )
 def test_a_request_to_add_the_reporters_gpu_is_read(text: str) -> None:
@@ -43,12 +39,10 @@ def test_a_request_to_add_the_reporters_gpu_is_read(text: str) -> None:
         "Please enable the RX 6800 in the BIOS first.\n",
         # already done
         "Thanks for adding gfx1201, please add it to the Windows build too, RX 9070 works now.\n",
-        # a suggestion already made (past)
-        "I suggested to add the gfx950 into the default device list.\n",
         # a changelog bullet
         "- Add gfx1201 to the default targets\n",
         # a pull request's own text
-        "Add gfx1201 to the CMake targets in this PR\n",
+        "Please add gfx1201 to the CMake targets in this PR\n",
         # met later on the line
         "Please add gfx1201 to the build. EDIT: this is fixed in 0.3.15, thanks!\n",
         # a maintainer asking for a log, and advice: no build is asked for
