@@ -71,6 +71,9 @@ def test_it_answers_as_the_compiled_pattern(source: str, flags: int, text: str) 
     assert span(lazy.match(text)) == span(compiled.match(text))
     assert span(lazy.fullmatch(text)) == span(compiled.fullmatch(text))
     assert [m.span() for m in lazy.finditer(text)] == [m.span() for m in compiled.finditer(text)]
+    # Block.scan runs a pattern on one line of a block: finditer(text, start, end)
+    assert [m.span() for m in lazy.finditer(text, 5, len(text) - 2)] == [m.span() for m in compiled.finditer(text, 5, len(text) - 2)]
+    assert span(lazy.search(text, 5)) == span(compiled.search(text, 5)) and span(lazy.match(text, 8)) == span(compiled.match(text, 8))
     assert lazy.findall(text) == compiled.findall(text)
     assert lazy.sub("<>", text) == compiled.sub("<>", text)
     assert lazy.split(text) == compiled.split(text)

@@ -60,9 +60,17 @@ def main() -> None:
     modules = [import_module(info.name) for package in (ingest, judge) for info in pkgutil.walk_packages(package.__path__, package.__name__ + ".")]
     for seed in sorted(_SEEDS.glob("*.txt")):
         ingest.ingest_text(seed.read_text(encoding="utf-8"))
+
+    def inside(value, depth=0):  # type: ignore[no-untyped-def]
+        """A pattern, or the patterns in a list, tuple or dict of them (or of (pattern, ...) rows)."""
+        if isinstance(value, (list, tuple)) and depth < 2:
+            return [item for each in value for item in inside(each, depth + 1)]
+        if isinstance(value, dict) and depth < 2:
+            return [item for each in value.values() for item in inside(each, depth + 1)]
+        return [value]
+
     held = [(f"{Path(module.__file__ or '').name}:{name}", item) for module in modules for name, value in vars(module).items()
-            for outer in (value if isinstance(value, (list, tuple)) else [value])  # a list of patterns or of (pattern, ...) rows
-            for item in (outer if isinstance(outer, tuple) else [outer])]
+            for item in inside(value)]
     rows = [(f"signatures.yaml:{row.id}", field) for row in signatures() for field in (row.pattern, row.plain, row.then, row.context, row.unless)]
     for where, item in held + rows:
         if isinstance(item, WhenUsed):

@@ -13,6 +13,7 @@ from typing import Callable, List
 import pytest
 
 from rocm_doctor import cache, data
+from rocm_doctor.errors import InputError
 from rocm_doctor.judge import loader
 
 
@@ -203,3 +204,26 @@ def test_old_entries_of_a_name_are_removed_beyond_the_newest_few_and_other_names
     left = sorted(p.name for p in cache_dir.iterdir() if p.name.startswith("table-x-") and "head" not in p.name)
     assert left == sorted(cache.entry_path(cache_dir, "table-x", k[:64]).name for k in keys[-cache.KEEP_PER_ENTRY:])
     assert cache.entry_path(cache_dir, "table-x-head", "f" * 64).is_file()
+
+
+def test_the_signature_table_is_built_once_then_read_from_the_cache_and_rebuilt_when_the_table_changes(
+    cache_dir: Path, rules_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rocm_doctor.ingest import signatures as table
+
+    built: List[int] = []
+    original = table.build
+    monkeypatch.setattr(table, "build", lambda rows: built.append(1) or original(rows))
+    first = table.signatures.__wrapped__()
+    again = table.signatures.__wrapped__()  # as a new process would: from the entry
+    assert len(built) == 1 and again == first and again[0].pattern._compiled is None
+    path = rules_copy / "data" / "signatures.yaml"
+    text = path.read_text(encoding="utf-8")
+    meaning = first[0].meaning.split("\n")[0].strip()
+    path.write_text(text.replace(meaning, "Edited. " + meaning, 1), encoding="utf-8")
+    data.load_table.cache_clear()
+    assert table.signatures.__wrapped__()[0].meaning.startswith("Edited. ")
+    path.write_text(text.replace("\n    pattern: ", "\n    context: '(unclosed'\n    pattern: ", 1), encoding="utf-8")
+    data.load_table.cache_clear()
+    with pytest.raises(InputError, match=r"signatures\[0\]\.context: invalid regex"):
+        table.signatures.__wrapped__()
