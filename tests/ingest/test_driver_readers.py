@@ -223,3 +223,19 @@ def test_the_adrenalin_shared_memory_fix_claims_no_later_release_is_free_of_the_
     texts = " ".join(f.text or "" for f in rule.fixes)
     assert "24.8.1" in texts
     assert "later release than" not in texts and "later release AMD lists as fixing it" in texts
+
+
+def test_a_package_quoted_in_a_sentence_does_not_hide_the_prose_after_it() -> None:
+    # The package named in the quoted message and again in the crash report's Package: line were one listing piece
+    # spanning every line between them; the GPU, OS and kernel said in that prose were dropped as inside a tool's
+    # output (found by the metamorphic "error quoted in prose, added" rewrite of legacy-rocm-build#3762).
+    text = (
+        'Getting "amdgpu-dkms 1:6.8.5.60200-2009582.24.04: amdgpu kernel module failed to build" when installing ROCm.\n'
+        "I have a Radeon Pro W7900 on Ubuntu 24.04 with kernel 6.8.0-45-generic.\n"
+        "ProblemType: Package\n"
+        "Package: amdgpu-dkms 1:6.8.5.60200-2009582.24.04\n"
+    )
+    facts = ingest(text).facts
+    assert [agent.gfx.value for agent in facts.gpus.agents] == ["gfx1100"]
+    assert facts.host.kernel_release.value == "6.8.0-45-generic"
+    assert facts.driver.amdgpu_version.value == "6.8.5"  # the package is still read

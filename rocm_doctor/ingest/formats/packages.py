@@ -206,23 +206,27 @@ def parse(block: Block) -> List[Piece]:
         seen.add(line.number)
         out += _observations(match.group("name"), match.group("version"), match.group("rest"), line, TRUST_TOOL)
         lines.append(line)
+    named: List[Observation] = []
+    named_lines = []
     for match, line in block.scan(loose):
         if line.number in seen:
             continue
         if _DPKG_NOT_INSTALLED.match(line.text):
             seen.add(line.number)
             continue
-        name = match.group("name") or match.group("name2")
-        version = match.group("version") or match.group("version2")
-        rest = match.group("rest2") if match.group("name2") else match.group("rest")
-        out += _observations(name, version, rest or "", line, TRUST_PROSE if match.group("name2") else TRUST_TOOL)
-        lines.append(line)
         seen.add(line.number)
+        if match.group("name2"):
+            # a package named in a sentence ("Getting \"amdgpu-dkms 1:6.8.5...: ... failed to build\""): a loose
+            # mention like the names below, not a listing; as one piece with a listing further down the block it
+            # spanned the prose between them, and the mentions read there were dropped as inside a tool's output
+            named += _observations(match.group("name2"), match.group("version2"), match.group("rest2") or "", line, TRUST_PROSE)
+            named_lines.append(line)
+            continue
+        out += _observations(match.group("name"), match.group("version"), match.group("rest") or "", line, TRUST_TOOL)
+        lines.append(line)
     records = _records(block, seen) if "version" in lowered else []
     out += records
     lines += [o.line for o in records]
-    named: List[Observation] = []
-    named_lines = []
     for match, line in block.scan(_nix_pattern()):
         if line.number in seen:
             continue
