@@ -63,7 +63,11 @@ def source_stamps(paths: Iterable[Path]) -> List[str]:
     for path in paths:
         sources = sorted(path.rglob("*.py")) if path.is_dir() else [path]
         for source in sources:
-            info = source.stat()
+            try:
+                info = source.stat()
+            except OSError:  # an install that ships without this source: its absence is the stamp
+                stamps.append(f"{source.as_posix()}:missing")
+                continue
             stamps.append(f"{source.as_posix()}:{info.st_size}:{info.st_mtime_ns}")
     return stamps
 

@@ -227,3 +227,16 @@ def test_the_signature_table_is_built_once_then_read_from_the_cache_and_rebuilt_
     data.load_table.cache_clear()
     with pytest.raises(InputError, match=r"signatures\[0\]\.context: invalid regex"):
         table.signatures.__wrapped__()
+
+
+def test_a_source_stamp_changes_with_the_file_and_names_a_missing_one(tmp_path: Path) -> None:
+    source_stamps = cache.source_stamps
+    code = tmp_path / "code"
+    code.mkdir()
+    module = code / "rows.py"
+    module.write_text("A = 1\n")
+    before = source_stamps([code])
+    module.write_text("A = 22\n")
+    assert source_stamps([code]) != before
+    gone = tmp_path / "gone.py"
+    assert source_stamps([gone]) == [f"{gone.as_posix()}:missing"]
