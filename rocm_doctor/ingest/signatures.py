@@ -126,17 +126,42 @@ def _compile(text: Any, where: str) -> WhenUsed:
     return pattern
 
 
+_FRAGMENT_USE = re.compile(r"\{\{(\w+)\}\}")
+"""Where a row's regex names one of the table's ``fragments``: ``{{gpu_named}}`` (regex braces never come doubled)."""
+
+
+def _fragments(data: Dict[str, Any], where: str) -> Dict[str, str]:
+    """The table's named regex fragments: one spelling of a construct that several rows share."""
+    fragments = data.get("fragments") or {}
+    if not isinstance(fragments, dict) or not all(_ID.match(str(k)) and isinstance(v, str) for k, v in fragments.items()):
+        raise InputError(f"{where}: fragments must map snake_case names to regex text")
+    return {str(k): v for k, v in fragments.items()}
+
+
+def _expand(row: Dict[str, Any], fragments: Dict[str, str], here: str) -> Dict[str, Any]:
+    """``row`` with every ``{{name}}`` in its regex fields replaced by that fragment; an unknown name is an error."""
+    def one(match: "re.Match[str]") -> str:
+        if match.group(1) not in fragments:
+            raise InputError(f"{here}: no fragment named '{match.group(1)}'")
+        return fragments[match.group(1)]
+
+    return {k: _FRAGMENT_USE.sub(one, v) if k in ("pattern", "unless_line", "then", "context") and isinstance(v, str) else v
+            for k, v in row.items()}
+
+
 def build(data: Any) -> List[Signature]:
     """Validate the table's rows; a malformed row is an InputError naming it."""
     where = f"rules/data/{TABLE}.yaml"
     rows = data.get("signatures") if isinstance(data, dict) else None
     if not isinstance(rows, list):
         raise InputError(f"{where}: must be a mapping with a 'signatures' list")
+    fragments = _fragments(data, where)
     out: List[Signature] = []
     for index, row in enumerate(rows):
         here = f"{where}: signatures[{index}]"
         if not isinstance(row, dict):
             raise InputError(f"{here} must be a mapping")
+        row = _expand(row, fragments, here)
         unknown_keys = set(row) - _ROW_KEYS
         if unknown_keys:
             raise InputError(f"{here}: unknown field '{sorted(unknown_keys)[0]}'")

@@ -92,6 +92,18 @@ def test_a_malformed_table_row_names_the_row_and_field() -> None:
         build({"signatures": [{"id": "x", "pattern": "y", "meaning": "z", "source": "s", "severity": 1}]})
 
 
+def test_a_fragment_the_table_names_is_spelled_into_every_row_that_uses_it() -> None:
+    table = {"fragments": {"card": r"(?:rx\s?\d{4}|gfx\d{4})"},
+             "signatures": [{"id": "x", "pattern": r"please add {{card}}", "unless_line": r"{{card}} works", "meaning": "z", "source": "https://example.org/a"}]}
+    (signature,) = build(table)
+    assert signature.pattern.pattern == r"please add (?:rx\s?\d{4}|gfx\d{4})"
+    assert signature.unless is not None and signature.unless.search("the RX 7900 works")
+    with pytest.raises(InputError, match="no fragment named 'gpu'"):
+        build({**table, "signatures": [{**table["signatures"][0], "pattern": "please add {{gpu}}"}]})
+    with pytest.raises(InputError, match="fragments must map"):
+        build({**table, "fragments": {"card": 3}})
+
+
 def test_a_statement_row_is_read_only_in_a_sentence_of_the_current_state() -> None:
     row = {"id": "x", "pattern": r"\bfalls back to CPU\b", "scope": "statement", "unless_line": "--cpu", "meaning": "z", "source": "https://example.org/a"}
     (signature,) = build({"signatures": [row]})
