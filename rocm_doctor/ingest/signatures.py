@@ -149,6 +149,12 @@ def _expand(row: Dict[str, Any], fragments: Dict[str, str], here: str) -> Dict[s
             for k, v in row.items()}
 
 
+def expanded_rows(data: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """The table's rows as :func:`build` reads them: fragments spelled in."""
+    fragments = _fragments(data, f"rules/data/{TABLE}.yaml")
+    return [_expand(row, fragments, f"rules/data/{TABLE}.yaml: signatures[{i}]") for i, row in enumerate(data["signatures"])]
+
+
 def build(data: Any) -> List[Signature]:
     """Validate the table's rows; a malformed row is an InputError naming it."""
     where = f"rules/data/{TABLE}.yaml"

@@ -54,7 +54,7 @@ def main() -> None:
     import rocm_doctor.judge as judge
 
     from rocm_doctor.data import load_table
-    from rocm_doctor.ingest.signatures import TABLE, signatures
+    from rocm_doctor.ingest.signatures import TABLE, expanded_rows, signatures
     from rocm_doctor.lazy_regex import WhenUsed
 
     modules = [import_module(info.name) for package in (ingest, judge) for info in pkgutil.walk_packages(package.__path__, package.__name__ + ".")]
@@ -76,7 +76,7 @@ def main() -> None:
         if isinstance(item, WhenUsed):
             seen.setdefault((item.pattern, int(item.flags)), [where, False])
     # a statement row's unless_line lives only inside its sentence wrapper: the table's own text
-    for row in load_table(TABLE)["signatures"]:
+    for row in expanded_rows(load_table(TABLE)):
         if row.get("unless_line"):
             seen.setdefault((str(row["unless_line"]), int(re.IGNORECASE)), [f"signatures.yaml:{row['id']}", False])
     json.dump([[pattern, flags, where, anchored] for (pattern, flags), (where, anchored) in seen.items()], sys.stdout)

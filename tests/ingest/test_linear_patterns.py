@@ -106,7 +106,7 @@ def _statement_wrappers() -> Tuple[set, List[Tuple[str, int, str, bool]]]:
 def _guard_of(signature) -> object:
     from rocm_doctor.data import load_table
 
-    rows = {str(r["id"]): r for r in load_table(signatures.TABLE)["signatures"]}
+    rows = {str(r["id"]): r for r in signatures.expanded_rows(load_table(signatures.TABLE))}
     guard = rows[signature.id].get("unless_line")
     return str(guard) if guard else None
 
