@@ -1,0 +1,42 @@
+"""torchvision's and torchaudio's own check that they and torch were compiled for different CUDA releases
+(rules/data/signatures.yaml companion_cuda_build_mismatch, RD576; pkg46)."""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import block
+
+from rocm_doctor.ingest.signatures import match_block
+
+
+def _ids(text: str) -> list:
+    return [p.kind.split(":", 1)[1] for p in match_block(block(text)) if p.kind.startswith("error:")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # torchvision before 0.15 (minor releases compared)
+        "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA versions. PyTorch has CUDA Version=11.7 and torchvision has CUDA Version=11.8. Please reinstall the torchvision that matches your PyTorch install.",
+        # torchvision since 0.15 (major releases only)
+        "RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major versions. PyTorch has CUDA Version=12.1 and torchvision has CUDA Version=11.8.",
+        # torchaudio's wording
+        "RuntimeError: Detected that PyTorch and TorchAudio were compiled with different CUDA versions. PyTorch has CUDA version 11.8 whereas TorchAudio has CUDA version 11.7.",
+        # the message wrapped by a terminal or a notebook at 80 columns
+        "RuntimeError: Detected that PyTorch and torchvision were compiled with different\nCUDA versions. PyTorch has CUDA Version=11.7 and torchvision has CUDA \nVersion=11.8. Please reinstall the torchvision that matches your PyTorch \ninstall.",
+    ],
+)
+def test_companion_cuda_release_check_is_read(text: str) -> None:
+    assert "companion_cuda_build_mismatch" in _ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # torch's own extension-build check compares the system CUDA toolkit, not a companion package
+        "RuntimeError: The detected CUDA version (11.8) mismatches the version that was used to compile PyTorch (12.4). Please make sure to use the same CUDA versions.",
+        "RuntimeError: operator torchvision::nms does not exist",
+    ],
+)
+def test_other_cuda_version_messages_are_not_the_companion_check(text: str) -> None:
+    assert "companion_cuda_build_mismatch" not in _ids(text)
