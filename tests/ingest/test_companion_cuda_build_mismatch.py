@@ -40,3 +40,33 @@ def test_companion_cuda_release_check_is_read(text: str) -> None:
 )
 def test_other_cuda_version_messages_are_not_the_companion_check(text: str) -> None:
     assert "companion_cuda_build_mismatch" not in _ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n    PyTorch 2.2.0+cu121 with CUDA 1201 (you have 2.3.0+cu121)\n    Python  3.10.13 (you have 3.10.12)",
+        "    PyTorch 2.5.1+rocm6.1 with CUDA None (you have 2.4.1+rocm6.1)",
+        "    PyTorch 1.12.0+cu116 with CUDA 1102 (you have 1.13.1+cu117)",
+        "    PyTorch 2.1.0 with CUDA 1201 (you have 2.1.1)",
+    ],
+)
+def test_xformers_built_for_another_torch_release_is_read(text: str) -> None:
+    assert "xformers_built_for_other_torch_release" in _ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the same release on both sides: another failure (or the flavour row)
+        "    PyTorch 2.5.1+cu124 with CUDA 1204 (you have 2.5.1+rocm6.2)",
+        "    PyTorch 2.0.1 with CUDA 1106 (you have 2.0.1)",
+        # a CPU build of torch on the right is a CPU torch, read from its version
+        "    PyTorch 2.1.2+cu121 with CUDA 1201 (you have 2.1.2+cpu)",
+        "    PyTorch 2.2.0+cu121 with CUDA 1201 (you have 2.3.0+cpu)",
+        # a release that only starts like the other
+        "    PyTorch 2.1.1+cu121 with CUDA 1201 (you have 2.1.1+cu118)",
+    ],
+)
+def test_xformers_same_release_or_cpu_torch_is_not_another_release(text: str) -> None:
+    assert "xformers_built_for_other_torch_release" not in _ids(text)
