@@ -70,3 +70,30 @@ def test_xformers_built_for_another_torch_release_is_read(text: str) -> None:
 )
 def test_xformers_same_release_or_cpu_torch_is_not_another_release(text: str) -> None:
     assert "xformers_built_for_other_torch_release" not in _ids(text)
+
+
+def test_pip_resolver_conflict_with_a_companion_pinning_another_torch_is_read() -> None:
+    text = (
+        "ERROR: Cannot install torch==2.0.0 and xformers==0.0.26.post1 because these package versions have conflicting dependencies.\n"
+        "\n"
+        "The conflict is caused by:\n"
+        "    The user requested torch==2.0.0\n"
+        "    torchvision 0.15.1+cu118 depends on torch==2.0.0\n"
+        "    xformers 0.0.26.post1 depends on torch==2.3.0\n"
+    )
+    assert "resolver_companion_pins_other_torch" in _ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # torch's own dependencies in pip's listing
+        "The conflict is caused by:\n    The user requested torch==2.4.1\n    torch 2.4.1 depends on nvidia-cudnn-cu12==9.1.0.70\n",
+        # a companion's other requirements
+        "The conflict is caused by:\n    The user requested numpy==2.1\n    torchvision 0.25.0+rocm7.12.0a20260222 depends on numpy\n",
+        # "depends on torch" without pip's conflict explanation
+        "our plugin 1.2 depends on torch==2.5.1 and we document it",
+    ],
+)
+def test_other_dependency_lines_are_not_a_companion_pin(text: str) -> None:
+    assert "resolver_companion_pins_other_torch" not in _ids(text)
