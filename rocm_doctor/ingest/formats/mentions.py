@@ -1168,7 +1168,10 @@ not have."""
 _SUPPORT_TOLD_BEFORE = when_used(
     # What a program or release supports, said of a GPU as a product, not as the reporter's card: "ROCm 5.0 removed
     # the RX 480 from the support list", "the compatibility matrix lists the RX 7900 XTX" (a "my" before the GPU makes
-    # it the reporter's: checked first). Not a present lack ("rocBLAS lacks 780M gpu support", ROCm/rocBLAS#1536;
+    # it the reporter's: checked first). Reports name such products beside their own GPU: the MI25 whose support was
+    # dropped after ROCm 4.5 (ROCm/legacy-rocm-build#1669, a Vega 56/64 owner), the RX 590 "too early to drop support"
+    # (ROCm/legacy-rocm-build#1659), GFX 702 "no longer supported on ROCm 6.2" (ROCm/ROCR-Runtime#74), a GPU no longer
+    # listed in the install guide (ROCm/legacy-rocm-build#5573). Not a present lack ("rocBLAS lacks 780M gpu support", ROCm/rocBLAS#1536;
     # "ollama does not support gfx1031"): that is how people say their own GPU is left out.
     r"\b(?:dropp(?:ed|ing)|drops?|remov(?:ed|es|ing)|deprecat(?:ed|es|ing)|discontinu(?:ed|es|ing)|lists|listed"
     r"|(?:never|no\s+longer)\s+supports?(?:ed)?)"
