@@ -423,6 +423,11 @@ class SymptomFacts(Section):
     error_gfx: Fact[List[str]] = _fact()
     """gfx targets that error messages name as the device they ran on (rocBLAS's "for GPU arch :
     gfx1036", hipBLASLt's "No paths matched ... gfx1036"): the GPU the failing program used."""
+    support_gpus: Fact[List[str]] = _fact()
+    """The GPUs a sentence asking a program to support a GPU, or saying it lacks or dropped one, names
+    (gpu_support_requested_told, gpu_support_lacking_told), each as the gfx target (``gfx1031``), target family
+    (``gfx110x``) or architecture family (``rdna2``, ``gcn5``) it stands for; ``?name`` for a name the GPU table
+    cannot read. What the sentence is about, which need not be this machine's GPU."""
     wheel_indexes: Fact[List[str]] = _fact()
     """The download.pytorch.org ROCm wheel indexes the report names (``rocm5.2``, ``nightly/rocm5.5``,
     ``test/rocm6.2``): each names the ROCm release its wheels were built with, where the report may

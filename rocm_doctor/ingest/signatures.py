@@ -34,11 +34,12 @@ from rocm_doctor.ingest.scope import ANOTHERS_MACHINE, PAST_OR_ELSEWHERE, PAST_O
 from rocm_doctor.ingest.model import TRUST_HINT, TRUST_SIGNATURE, Absent, GpuSighting, Observation, Piece, SettingSighting
 from rocm_doctor.model.rules import CATEGORIES
 from rocm_doctor.knowledge._tables import source_urls
+from rocm_doctor.knowledge.gpu_table import codename_regex, model_for_name
 from rocm_doctor.lazy_regex import when_used
 
 TABLE = "signatures"
 _ID = when_used(r"^[a-z][a-z0-9_]*$")
-_ROW_KEYS = {"id", "pattern", "context", "implies", "gpu", "then", "category", "kind", "scope", "unless_line", "meaning", "source", "note"}
+_ROW_KEYS = {"id", "pattern", "context", "implies", "gpu", "then", "category", "kind", "scope", "unless_line", "names_gpus", "meaning", "source", "note"}
 _THEN_LINES = 3
 """How many following lines a ``then`` pattern may look at."""
 MAX_LINE = 4000
@@ -73,6 +74,11 @@ class Signature:
     unless: Optional[AnyPattern] = None
     """For a row that is not a statement, its ``unless_line``: a line (or wrapped message) it matches is not
     read (a statement's wrapper holds its own)."""
+    names_gpus: Optional[AnyPattern] = None
+    """``names_gpus``: the regex (the ``{{gpu_named}}`` fragment) that finds, in the matched sentence, the GPUs,
+    targets or families the row's statement is about; :func:`support_gpus` reads each into a gfx target or a
+    family, and the observation goes to ``symptoms.support_gpus`` (which GPU a request or a lack is about is
+    told by the derived fact ``gpu.named_in_support_sentence``, not by making the name a device)."""
     words: Optional[Tuple[str, ...]] = None
     """The anchor words every match holds (:func:`rocm_doctor.anchors.pattern_anchors` of ``said``, or of the
     pattern when ``said`` is empty): None when none can be told."""
@@ -145,7 +151,7 @@ def _expand(row: Dict[str, Any], fragments: Dict[str, str], here: str) -> Dict[s
             raise InputError(f"{here}: no fragment named '{match.group(1)}'")
         return fragments[match.group(1)]
 
-    return {k: _FRAGMENT_USE.sub(one, v) if k in ("pattern", "unless_line", "then", "context") and isinstance(v, str) else v
+    return {k: _FRAGMENT_USE.sub(one, v) if k in ("pattern", "unless_line", "then", "context", "names_gpus") and isinstance(v, str) else v
             for k, v in row.items()}
 
 
@@ -227,6 +233,7 @@ def build(data: Any) -> List[Signature]:
                 said=said,
                 plain=plain,
                 unless=unless_line,
+                names_gpus=_compile(row["names_gpus"], f"{here}.names_gpus") if row.get("names_gpus") else None,
                 words=pattern_anchors(said),
             )
         )
@@ -568,6 +575,69 @@ def _names_gpu(signature: Signature, match: "re.Match[str]") -> bool:
     return any(match.groupdict().get(name) for name in signature.gpu)
 
 
+SUPPORT_SENTENCE_TAIL = 160
+"""Characters after a match looked at for the rest of its sentence ("please include gfx1030/gfx1031/gfx1032")."""
+UNKNOWN_NAME = "?"
+"""Prefix of a GPU name :func:`support_gpus` cannot read into a target or family (``?rx 7900``)."""
+_FAMILY_WORD = when_used(r"(?:rdna\s?(\d(?:\.5)?)|navi\s?(\d)(?!\d)|(vega)|(polaris))\b", re.IGNORECASE)
+_NAVI_FAMILY = {"1": "rdna1", "2": "rdna2", "3": "rdna3", "4": "rdna4"}
+"""Navi 1x is RDNA 1, Navi 2x RDNA 2, Navi 3x RDNA 3, Navi 4x RDNA 4 (the code names of rules/data/gpus.yaml)."""
+_WILDCARD_GFX = when_used(r"gfx\d{2,3}x\b", re.IGNORECASE)
+_NAME_WORD = when_used(r"[A-Za-z0-9]+")
+_NAME_WORDS = 5
+"""Words of a GPU's name tried at most ("AMD Radeon RX 7900 XTX")."""
+_SENTENCE_STOP = when_used(r"[.!?;](?:\s|$)")
+
+
+def _one_gpu(text: str, at: int, found: str) -> str:
+    """The gfx target (``gfx1031``), family (``rdna2``, ``gcn5``) or target family (``gfx110x``) the name ``found``
+    at ``at`` of ``text`` stands for; ``?name`` when the GPU table cannot tell."""
+    lowered = found.lower()
+    if lowered.startswith("gfx"):
+        if _WILDCARD_GFX.match(lowered):
+            return lowered
+        return gfx_of(lowered) or UNKNOWN_NAME + lowered
+    codename = codename_regex().match(text, at, at + 40)
+    if codename is not None:
+        model = model_for_name(codename.group(0).lower())
+        if model is not None:
+            return model.gfx
+    family = _FAMILY_WORD.match(text, at, at + 40)
+    if family is not None:
+        if family.group(1):
+            return "rdna" + family.group(1)
+        if family.group(2):
+            return _NAVI_FAMILY.get(family.group(2), UNKNOWN_NAME + lowered)
+        return "gcn5" if family.group(3) else "gcn4"
+    # a model's name runs on past what the fragment needs ("Radeon RX 7900 XTX GPUs"): the longest run of the words
+    # from here that the GPU table knows ("radeon rx 7900 xtx")
+    words = _NAME_WORD.findall(text, at, at + 40)[:_NAME_WORDS]
+    for count in range(len(words), 0, -1):
+        model = model_for_name(" ".join(words[:count]).lower())
+        if model is not None:
+            return model.gfx
+    return UNKNOWN_NAME + " ".join(lowered.split())
+
+
+def support_gpus(signature: Signature, match: "re.Match[str]") -> List[str]:
+    """The GPUs, targets and families a row's match names (``names_gpus``), in the row's own match and the rest of
+    its sentence, each read by :func:`_one_gpu`; in the order named, each once."""
+    if signature.names_gpus is None:
+        return []
+    text = match.string
+    inner = signature.plain.search(text, match.start(), match.end()) if signature.plain is not None else None
+    start = (inner or match).start()
+    stop = min(len(text), (inner or match).end() + SUPPORT_SENTENCE_TAIL)
+    end = _SENTENCE_STOP.search(text, (inner or match).end(), stop)
+    stop = end.start() if end is not None else stop
+    out: List[str] = []
+    for found in signature.names_gpus.finditer(text, start, stop):
+        named = _one_gpu(text, found.start(), found.group(0))
+        if named not in out:
+            out.append(named)
+    return out
+
+
 def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> List[Piece]:
     """One piece per signature that occurs in the block (first occurrence); a message wrapped onto
     the next line counts too (:data:`WRAPPED_AT`)."""
@@ -613,6 +683,10 @@ def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> 
             sighting = _gpu_sighting(signature, groups, line)
             if sighting is not None and sighting.fields.get("gfx") and signature.kind == "error":
                 observations.append(Observation("symptoms.error_gfx", [sighting.fields["gfx"]], line, TRUST_SIGNATURE))
+            if signature.names_gpus is not None:
+                named = support_gpus(signature, match)
+                if named:
+                    observations.append(Observation("symptoms.support_gpus", named, line, TRUST_SIGNATURE))
             prefix = "error" if signature.kind == "error" else "context"
             piece = make_piece(f"{prefix}:{signature.id}", [line], observations, [sighting] if sighting else [])
             if settings:

@@ -6,7 +6,7 @@ Rows gpu_support_requested_told and gpu_support_lacking_told of rules/data/signa
 from __future__ import annotations
 
 import pytest
-from ingest_helpers import report_contexts, serious_findings, signature_contexts
+from ingest_helpers import ingest, report_contexts, serious_findings, signature_contexts
 
 REQUESTED = "gpu_support_requested_told"
 LACKING = "gpu_support_lacking_told"
@@ -111,3 +111,55 @@ def test_a_quoted_request_is_not_read() -> None:
     quoted = "hipMemcpy segfaults on my RX 6800.\n\n> please add support for gfx1030\n\nThat was added in v0.3.10.\n"
     assert REQUESTED in report_contexts(quoted.replace("> ", ""))
     assert REQUESTED not in report_contexts(quoted)
+
+
+@pytest.mark.parametrize(
+    "text, named",
+    [
+        ("Hi, please enable support for rx 9070 / rx 9070 xt GPUs.\n", ["gfx1201"]),
+        ("Request: RDNA2 Windows support, please include gfx1030/gfx1031/gfx1032\n", ["rdna2", "gfx1030", "gfx1031", "gfx1032"]),
+        ("Currently rocBLAS lacks 780M gpu support.\n", ["gfx1103"]),
+        ("Ever since the runtime update to 7.1.1 for Windows, you dropped RDNA 2 support.\n", ["rdna2"]),
+        ("Would you please add support for Navi 31? My 7900 XTX is not used.\n", ["gfx1100"]),
+        ("Please enable support for Strix Halo in the ROCm engine.\n", ["gfx1151"]),
+        ("I have an RX 6800. Vega is not supported anymore.\n", ["gcn5"]),
+        ("Please add support for the RX 7900 in the ROCm engine.\n", ["?rx 7900"]),
+    ],
+)
+def test_the_gpu_a_request_or_lack_names_is_read_as_a_target_or_family(text: str, named: list) -> None:
+    assert ingest(text).facts.symptoms.support_gpus.value == named
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # another family or target than the machine's GPU
+        "I have an RX 7900 XTX. Note: RDNA 2 is not supported by the Windows wheels.\n",
+        "My GPU is an RX 7900 XTX. Could you please add support for gfx1031 as well?\n",
+        "My card is a 9070 XT. LM Studio dropped RDNA 2 support in 0.3.20.\n",
+        "I have an RX 6800 and ROCm 6.2. Vega is not supported anymore.\n",
+        "My Radeon RX 6900 XT works. Polaris is not supported by ROCm 6.\n",
+        "I own an RX 7900 GRE. Could you add Navi 48 support? Many users ask for it.\n",
+        # a feature of a tool that is not the program's GPU code
+        "I have an RX 7900 XTX. Please add support for the RX 7900 XTX in the fan-curve editor.\n",
+        "Running an RX 7600. Please add support for the RX 7600 in the overclocking tab.\n",
+        # a lack the same sentence says is overcome
+        "ROCm 6.4 dropped gfx906 support, but with the 6.3 libraries my MI50 works now.\n",
+    ],
+)
+def test_a_request_or_lack_about_another_gpu_or_no_build_is_no_finding_on_the_machines_gpu(text: str) -> None:
+    assert not [f for f in serious_findings(text) if f[0] == "RD766"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You dropped RDNA 2 support; my RX 6800 no longer works with the ROCm engine.\n",
+        "RDNA2 not supported with the ROCm version you are using. I have a 6900 XT.\n",
+        "Would you please add support for Navi 31? My 7900 XTX is not used.\n",
+        "I have a Radeon RX 7600 XT. Please add support for gfx1102 in the Windows build.\n",
+        "My RX 6750 XT (gfx1031): please include gfx1030/gfx1031/gfx1032 in the Windows wheels.\n",
+    ],
+)
+def test_a_request_or_lack_naming_the_machines_gpu_by_model_target_or_family_is_a_finding(text: str) -> None:
+    assert ("RD766", "warning", "gfx-unsupported") in serious_findings(text)

@@ -434,6 +434,41 @@ def test_a_gpu_named_as_someone_elses_is_not_the_machines(text: str, gfx: List[s
 
 
 @pytest.mark.parametrize(
+    "text, gfx",
+    [
+        # a GPU named in what ROCm supported, as a product, beside the reporter's card (RD527 spoke of the R9 290)
+        ("The R9 290 was dropped in ROCm 2.x. My card is an RX 7800 XT.\n", ["gfx1101"]),
+        ("Support for the Radeon VII was removed in ROCm 6.0, but I have an RX 7900 XTX.\n", ["gfx1100"]),
+        ("Vega 64 support ended with ROCm 5.x. I'm on a Radeon RX 7900 XT.\n", ["gfx1100"]),
+        ("Polaris cards like the RX 480 are no longer supported. I have an RX 6900 XT.\n", ["gfx1030"]),
+        ("ROCm 5.0 removed the RX 480 from the support list. I run an RX 7800 XT.\n", ["gfx1101"]),
+        ("The compatibility matrix lists the RX 7900 XTX; my card is an RX 7600.\n", ["gfx1102"]),
+        ("The Radeon VII was supported until ROCm 6.3. I have an RX 7900 XTX.\n", ["gfx1100"]),
+        # the past, by the words before it in its sentence
+        ("Before the upgrade I ran an RX 5700 XT. Now: RX 7900 GRE.\n", ["gfx1100"]),
+    ],
+)
+def test_a_gpu_named_in_a_support_history_or_the_past_is_not_the_machines_beside_its_own(text: str, gfx: List[str]) -> None:
+    agents = facts(text).gpus.agents
+    assert sorted(a.gfx.value for a in agents if a.gfx.status == "known") == gfx
+
+
+@pytest.mark.parametrize(
+    "text, gfx",
+    [
+        ("My RX 580 is no longer supported by ROCm 6.\n", ["gfx803"]),
+        ("ROCm dropped support for my Radeon VII.\n", ["gfx906"]),
+        ("The RX 580 was dropped in ROCm 4.x and now my card does not work.\n", ["gfx803"]),
+        ("Currently rocBLAS lacks 780M gpu support. Can you add support for that?\n", ["gfx1103"]),
+        ("The Windows wheels don't support gfx1031, which is my GPU.\n", ["gfx1031"]),
+    ],
+)
+def test_the_reporters_own_gpu_said_to_be_unsupported_is_still_read(text: str, gfx: List[str]) -> None:
+    agents = facts(text).gpus.agents
+    assert sorted(a.gfx.value for a in agents if a.gfx.status == "known") == gfx
+
+
+@pytest.mark.parametrize(
     "text, value",
     [
         ("AMDGPU.jl sets `HSA_OVERRIDE_GFX_VERSION=10.3.0` when a KFD topology node is named `navy_flounder`.\n", None),

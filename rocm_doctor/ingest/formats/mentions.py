@@ -40,7 +40,7 @@ from rocm_doctor.knowledge.cpus import igpu_for_cpu
 from rocm_doctor.ingest.formats.hip_code_objects import BUNDLE_ENTRY_LINE
 from rocm_doctor.ingest.formats.install_log import kept_torch_not_rocm
 from rocm_doctor.knowledge.torch_identity import from_index_url, from_wheel, identify
-from rocm_doctor.ingest.scope import NOW, scope_before
+from rocm_doctor.ingest.scope import ELSEWHERE as ELSEWHERE_SCOPE, NOW, PAST, scope_before
 from rocm_doctor.lazy_regex import when_used
 
 # ------------------------------------------------------------------ GPUs
@@ -1165,6 +1165,34 @@ a GPU nobody in it owns ("Does the RX 9070 XT work on kernel 6.8?") may be about
 not have."""
 
 
+_SUPPORT_TOLD_BEFORE = when_used(
+    # What a program or release supports, said of a GPU as a product, not as the reporter's card: "ROCm 5.0 removed
+    # the RX 480 from the support list", "the compatibility matrix lists the RX 7900 XTX" (a "my" before the GPU makes
+    # it the reporter's: checked first). Reports name such products beside their own GPU: the MI25 whose support was
+    # dropped after ROCm 4.5 (ROCm/legacy-rocm-build#1669, a Vega 56/64 owner), the RX 590 "too early to drop support"
+    # (ROCm/legacy-rocm-build#1659), GFX 702 "no longer supported on ROCm 6.2" (ROCm/ROCR-Runtime#74), a GPU no longer
+    # listed in the install guide (ROCm/legacy-rocm-build#5573). Not a present lack ("rocBLAS lacks 780M gpu support", ROCm/rocBLAS#1536;
+    # "ollama does not support gfx1031"): that is how people say their own GPU is left out.
+    r"\b(?:dropp(?:ed|ing)|drops?|remov(?:ed|es|ing)|deprecat(?:ed|es|ing)|discontinu(?:ed|es|ing)|lists|listed"
+    r"|(?:never|no\s+longer)\s+supports?(?:ed)?)"
+    r"\s+(?:(?:the|all|any|older|old|legacy|official|rocm|hip)\s+){0,2}$",
+    re.IGNORECASE,
+)
+_SUPPORT_TOLD_AFTER = when_used(
+    # The GPU as the subject of its support history: "The R9 290 was dropped in ROCm 2.x", "Vega 64 support ended with
+    # ROCm 5.x", "Polaris cards like the RX 480 are no longer supported", "The Radeon VII was supported until ROCm 6.3",
+    # "The R9 Fury was never supported". A present "is not supported" is left: people say it of their own card.
+    r"[\w ]{0,24}?\s(?:(?:gpus?|cards?|series|apus?)\s+)?(?:support\s+(?:ended|stopped|was\s+(?:dropped|removed))"
+    r"|(?:was|were|has\s+been|have\s+been|got|will\s+be)\s+(?:(?:officially|already|also|long|quietly)\s+)?"
+    r"(?:dropped|removed|deprecated|discontinued|never\s+supported|supported\s+(?:until|up\s+to|through|only\s+until))"
+    r"|(?:is|are)\s+(?:(?:now|officially)\s+)?(?:deprecated|discontinued|no\s+longer\s+supported|(?:EOL|end[\s-]of[\s-]life)\b))",
+    re.IGNORECASE,
+)
+"""A GPU named in a statement of what ROCm or a program supports, as a product rather than the reporter's card
+(:func:`gpu_scope` gives it :data:`DOUBTFUL`: kept when the report names no other GPU, as "The RX 580 was dropped in
+ROCm 4, and now my card fails" names the reporter's own)."""
+
+
 def gpu_scope(text: str, at: int) -> str:
     """Whose GPU the mention at ``at`` of ``text`` (a line joined by :func:`paragraph`) names, read from
     its sentence the way :func:`rocm_doctor.ingest.signatures.statement_pattern` reads a statement:
@@ -1183,6 +1211,12 @@ def gpu_scope(text: str, at: int) -> str:
         return DOUBTFUL
     if _OWN_BEFORE.search(before[-24:]):
         return THIS_MACHINE
+    if _SUPPORT_TOLD_BEFORE.search(before[-60:]) or _SUPPORT_TOLD_AFTER.match(text, at, min(len(text), at + 120)):
+        return DOUBTFUL
+    if scope_before(text[start:at], at - start, reach=80, span=120) in (PAST, ELSEWHERE_SCOPE):
+        # "Before the upgrade I ran an RX 5700 XT", "on my other PC it is an RX 6600": the past or another machine
+        # (a document's or another person's words are :data:`_GPU_OTHERS_BEFORE`'s; an example's GPU is the reporter's)
+        return DOUBTFUL
     end = _SENTENCE_END.search(text, at, min(len(text), at + SENTENCE_WINDOW))
     if end is not None and end.group(0)[0] == "?" and not _ASKED_OWNER.search(text, start, end.start()):
         return DOUBTFUL
