@@ -66,6 +66,8 @@ def test_xformers_built_for_another_torch_release_is_read(text: str) -> None:
         "    PyTorch 2.2.0+cu121 with CUDA 1201 (you have 2.3.0+cpu)",
         # a release that only starts like the other
         "    PyTorch 2.1.1+cu121 with CUDA 1201 (you have 2.1.1+cu118)",
+        # the same release with a two-digit patch on both sides (the built-for release is read whole)
+        "    PyTorch 2.5.10+cu121 with CUDA 1201 (you have 2.5.10+cu121)",
     ],
 )
 def test_xformers_same_release_or_cpu_torch_is_not_another_release(text: str) -> None:
