@@ -66,22 +66,45 @@ def test_xformers_built_for_another_torch_release_is_read(text: str) -> None:
         "    PyTorch 2.2.0+cu121 with CUDA 1201 (you have 2.3.0+cpu)",
         # a release that only starts like the other
         "    PyTorch 2.1.1+cu121 with CUDA 1201 (you have 2.1.1+cu118)",
+        # the same release with a two-digit patch on both sides (the built-for release is read whole)
+        "    PyTorch 2.5.10+cu121 with CUDA 1201 (you have 2.5.10+cu121)",
     ],
 )
 def test_xformers_same_release_or_cpu_torch_is_not_another_release(text: str) -> None:
     assert "xformers_built_for_other_torch_release" not in _ids(text)
 
 
-def test_pip_resolver_conflict_with_a_companion_pinning_another_torch_is_read() -> None:
-    text = (
-        "ERROR: Cannot install torch==2.0.0 and xformers==0.0.26.post1 because these package versions have conflicting dependencies.\n"
-        "\n"
-        "The conflict is caused by:\n"
-        "    The user requested torch==2.0.0\n"
-        "    torchvision 0.15.1+cu118 depends on torch==2.0.0\n"
-        "    xformers 0.0.26.post1 depends on torch==2.3.0\n"
-    )
+@pytest.mark.parametrize(
+    "causes",
+    [
+        ["The user requested torch==2.0.0", "torchvision 0.15.1+cu118 depends on torch==2.0.0", "xformers 0.0.26.post1 depends on torch==2.3.0"],
+        # pip lists the causes in its resolver's order: the companion's pin may come first
+        ["torchvision 0.15.2 depends on torch==2.0.1", "The user requested torch==1.13.0"],
+        ["The user requested torch==2.2.1+cu118", "torchvision 0.16.1+cu118 depends on torch==2.1.1+cu118"],
+    ],
+)
+def test_pip_resolver_conflict_with_a_companion_pinning_another_torch_is_read(causes: list) -> None:
+    text = "ERROR: Cannot install torch because these package versions have conflicting dependencies.\n\nThe conflict is caused by:\n"
+    text += "".join(f"    {cause}\n" for cause in causes)
     assert "resolver_companion_pins_other_torch" in _ids(text)
+
+
+@pytest.mark.parametrize(
+    "causes",
+    [
+        # the companion pins the release asked for: the conflict is elsewhere (here a constraint, another package)
+        ["The user requested torch==2.0.1", "torchvision 0.15.2 depends on torch==2.0.1", "The user requested (constraint) torch==2.1.0"],
+        ["The user requested numpy==1.21", "The user requested torch==2.0.1", "torchvision 0.15.2 depends on torch==2.0.1", "scipy 1.11.0 depends on numpy>=1.22"],
+        ["The user requested torch==2.1.0+rocm5.6", "torchvision 0.16.0+rocm5.6 depends on torch==2.1.0+rocm5.6"],
+        # no release asked for: the companions' pins conflict with each other, not with the torch requested
+        ["The user requested torch", "torchvision 0.15.2 depends on torch==2.0.1", "xformers 0.0.22 depends on torch==2.1.0"],
+        ["The user requested torch>=2.0", "torchvision 0.15.2 depends on torch==2.0.1", "The user requested (constraint) torch==2.1.0"],
+    ],
+)
+def test_resolver_conflict_whose_companion_pins_the_torch_requested_is_not_read(causes: list) -> None:
+    text = "ERROR: Cannot install torch because these package versions have conflicting dependencies.\n\nThe conflict is caused by:\n"
+    text += "".join(f"    {cause}\n" for cause in causes)
+    assert "resolver_companion_pins_other_torch" not in _ids(text)
 
 
 @pytest.mark.parametrize(
