@@ -221,15 +221,20 @@ def table(outcomes: Sequence[Outcome]) -> str:
     lines.append(header)
     lines.append("-" * len(header))
     classes = sorted({o.klass for o in outcomes})
-    for klass in classes + ["ALL PROBLEMS", "  by a specific rule", "HEALTHY without error", "  nor a warning"]:
+    for klass in classes + ["ALL PROBLEMS", "  by a specific rule", "  missed, nothing shown", "HEALTHY without error", "  nor a warning"]:
         cells = []
         for members in groups.values():
-            if klass in ("ALL PROBLEMS", "  by a specific rule"):
+            if klass in ("ALL PROBLEMS", "  by a specific rule", "  missed, nothing shown"):
                 chosen = [o for o in members if o.expected is not None and o.klass != "other"]
             elif klass in ("HEALTHY without error", "  nor a warning"):
                 chosen = [o for o in members if o.expected is None]
             else:
                 chosen = [o for o in members if o.klass == klass]
+            if klass == "  missed, nothing shown":
+                # a miss with no error or warning at all: nothing was read or known (not a wrong or late finding)
+                hits = sum(not o.hit and not o.shown for o in chosen)
+                cells.append(f"{hits:>3}/{len(chosen):<3}{'':>6}" if chosen else f"{'-':>15}")
+                continue
             if klass.startswith("  "):
                 hits = sum(o.specific for o in chosen)
                 cells.append(f"{hits:>3}/{len(chosen):<3}{'':>6}" if chosen else f"{'-':>15}")
