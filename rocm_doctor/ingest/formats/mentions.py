@@ -40,7 +40,7 @@ from rocm_doctor.knowledge.cpus import igpu_for_cpu
 from rocm_doctor.ingest.formats.hip_code_objects import BUNDLE_ENTRY_LINE
 from rocm_doctor.ingest.formats.install_log import kept_torch_not_rocm
 from rocm_doctor.knowledge.torch_identity import from_index_url, from_wheel, identify
-from rocm_doctor.ingest.scope import ELSEWHERE as ELSEWHERE_SCOPE, NOW, PAST, scope_before
+from rocm_doctor.ingest.scope import ANOTHERS_MACHINE, ELSEWHERE as ELSEWHERE_SCOPE, NOW, PAST, scope_before
 from rocm_doctor.lazy_regex import when_used
 
 # ------------------------------------------------------------------ GPUs
@@ -1173,7 +1173,10 @@ _SUPPORT_TOLD_BEFORE = when_used(
     # (ROCm/legacy-rocm-build#1659), GFX 702 "no longer supported on ROCm 6.2" (ROCm/ROCR-Runtime#74), a GPU no longer
     # listed in the install guide (ROCm/legacy-rocm-build#5573). Not a present lack ("rocBLAS lacks 780M gpu support", ROCm/rocBLAS#1536;
     # "ollama does not support gfx1031"): that is how people say their own GPU is left out.
-    r"\b(?:dropp(?:ed|ing)|drops?|remov(?:ed|es|ing)|deprecat(?:ed|es|ing)|discontinu(?:ed|es|ing)|lists|listed"
+    r"\b(?:dropp(?:ed|ing)|drops?|remov(?:ed|es|ing)|deprecat(?:ed|es|ing)|discontinu(?:ed|es|ing)"
+    # a document's list, not a tool's ("rocminfo lists the RX 7900 XTX", "Device Manager lists the RX 6700 XT": the
+    # machine's own card)
+    r"|(?:matrix|list|guide|docs?|documentation|page|table|readme|website|notes)\s{1,4}(?:(?:only|also|still|now)\s{1,4})?(?:lists|listed)"
     r"|(?:never|no\s+longer)\s+supports?(?:ed)?)"
     r"\s+(?:(?:the|all|any|older|old|legacy|official|rocm|hip)\s+){0,2}$",
     re.IGNORECASE,
@@ -1191,6 +1194,12 @@ _SUPPORT_TOLD_AFTER = when_used(
 """A GPU named in a statement of what ROCm or a program supports, as a product rather than the reporter's card
 (:func:`gpu_scope` gives it :data:`DOUBTFUL`: kept when the report names no other GPU, as "The RX 580 was dropped in
 ROCm 4, and now my card fails" names the reporter's own)."""
+
+
+_PAST_OWNED_BEFORE = when_used(r"\b(?:I|we)\s{1,4}(?:had|owned|ran|used|bought|was\s{1,4}(?:using|running))\s{1,4}(?:(?:a|an|the|one|two)\s{1,4})?$", re.IGNORECASE)
+"""The reporter's own past card, in a sentence whose words put it in the past: "Before the upgrade I ran an RX 5700 XT",
+"before that I used an RX 580"."""
+_ANOTHERS_MACHINE = when_used(r"\b(?:" + ANOTHERS_MACHINE + r")\b", re.IGNORECASE)
 
 
 def gpu_scope(text: str, at: int) -> str:
@@ -1213,9 +1222,13 @@ def gpu_scope(text: str, at: int) -> str:
         return THIS_MACHINE
     if _SUPPORT_TOLD_BEFORE.search(before[-60:]) or _SUPPORT_TOLD_AFTER.match(text, at, min(len(text), at + 120)):
         return DOUBTFUL
-    if scope_before(text[start:at], at - start, reach=80, span=120) in (PAST, ELSEWHERE_SCOPE):
-        # "Before the upgrade I ran an RX 5700 XT", "on my other PC it is an RX 6600": the past or another machine
-        # (a document's or another person's words are :data:`_GPU_OTHERS_BEFORE`'s; an example's GPU is the reporter's)
+    scope = scope_before(text[start:at], at - start, reach=80, span=120)
+    if (scope == PAST and _PAST_OWNED_BEFORE.search(before[-40:])) or (scope == ELSEWHERE_SCOPE and _ANOTHERS_MACHINE.search(text, max(start, at - 120), at)):
+        # "Before the upgrade I ran an RX 5700 XT", "on my other PC it is an RX 6600": a GPU the reporter had in the
+        # past or has on another machine (a document's or another person's words are :data:`_GPU_OTHERS_BEFORE`'s; an
+        # example's GPU is the reporter's). A past STATE said of the GPU is not a past GPU: "It crashes before the first
+        # step on the RX 7900 XTX", "It used to be fast on the RX 6800" name the card still in the machine, and so
+        # does another container or venv on it ("in another container the RX 6800 is found").
         return DOUBTFUL
     end = _SENTENCE_END.search(text, at, min(len(text), at + SENTENCE_WINDOW))
     if end is not None and end.group(0)[0] == "?" and not _ASKED_OWNER.search(text, start, end.start()):
