@@ -1173,22 +1173,30 @@ _SUPPORT_TOLD_BEFORE = when_used(
     # (ROCm/legacy-rocm-build#1659), GFX 702 "no longer supported on ROCm 6.2" (ROCm/ROCR-Runtime#74), a GPU no longer
     # listed in the install guide (ROCm/legacy-rocm-build#5573). Not a present lack ("rocBLAS lacks 780M gpu support", ROCm/rocBLAS#1536;
     # "ollama does not support gfx1031"): that is how people say their own GPU is left out.
-    r"\b(?:dropp(?:ed|ing)|drops?|remov(?:ed|es|ing)|deprecat(?:ed|es|ing)|discontinu(?:ed|es|ing)"
+    # ROCm (or AMD) as the one that drops: "the driver dropped the RX 6800", "ollama no longer supports the RX 6600"
+    # speak of the machine's card
+    r"\b(?:(?:rocm|hip|amd)(?:\s{1,4}v?\d[\w.]{0,8})?\s{1,4}(?:(?:has|have|had|officially|already|quietly)\s{1,4})?"
+    r"(?:dropp(?:ed|ing)|drops?|remov(?:ed|es|ing)|deprecat(?:ed|es|ing)|discontinu(?:ed|es|ing)|(?:never|no\s+longer)\s+supports?(?:ed)?)"
     # a document's list, not a tool's ("rocminfo lists the RX 7900 XTX", "Device Manager lists the RX 6700 XT": the
     # machine's own card)
-    r"|(?:matrix|list|guide|docs?|documentation|page|table|readme|website|notes)\s{1,4}(?:(?:only|also|still|now)\s{1,4})?(?:lists|listed)"
-    r"|(?:never|no\s+longer)\s+supports?(?:ed)?)"
+    r"|(?:matrix|list|guide|docs?|documentation|page|table|readme|website|notes)\s{1,4}(?:(?:only|also|still|now)\s{1,4})?(?:lists|listed))"
     r"\s+(?:(?:the|all|any|older|old|legacy|official|rocm|hip)\s+){0,2}$",
     re.IGNORECASE,
 )
 _SUPPORT_TOLD_AFTER = when_used(
     # The GPU as the subject of its support history: "The R9 290 was dropped in ROCm 2.x", "Vega 64 support ended with
     # ROCm 5.x", "Polaris cards like the RX 480 are no longer supported", "The Radeon VII was supported until ROCm 6.3",
-    # "The R9 Fury was never supported". A present "is not supported" is left: people say it of their own card.
+    # "The R9 Fury was never supported". A present "is not supported" or "is no longer supported by ollama" of one card
+    # is left: people say it of their own card (a plural "are" speaks of a class of products). "Dropped" and its kin
+    # need the release or the support list after them: "the RX 6800 was dropped from rocminfo", "got dropped by the
+    # driver" are the machine's card gone missing.
     r"[\w ]{0,24}?\s(?:(?:gpus?|cards?|series|apus?)\s+)?(?:support\s+(?:ended|stopped|was\s+(?:dropped|removed))"
     r"|(?:was|were|has\s+been|have\s+been|got|will\s+be)\s+(?:(?:officially|already|also|long|quietly)\s+)?"
-    r"(?:dropped|removed|deprecated|discontinued|never\s+supported|supported\s+(?:until|up\s+to|through|only\s+until))"
-    r"|(?:is|are)\s+(?:(?:now|officially)\s+)?(?:deprecated|discontinued|no\s+longer\s+supported|(?:EOL|end[\s-]of[\s-]life)\b))",
+    r"(?:(?:dropped|removed|deprecated|discontinued)\s{1,4}(?:(?:in|with|since|after|from|as\s{1,4}of|starting\s{1,4}(?:with|from|in)|by)\s{1,4}"
+    r"(?:rocm\b|hip\b|amd\b|v?\d|the\s{1,4}(?:(?:rocm|official)\s{1,4})?(?:support|supported|compatibility)\b"
+    r"|(?:a|the)\s{1,4}(?:next|future|upcoming|coming)\s{1,4}(?:release|version)\b)|from\s{1,4}support\b)"
+    r"|never\s+supported|supported\s+(?:until|up\s+to|through|only\s+until))"
+    r"|are\s+(?:(?:now|officially)\s+)?(?:deprecated|discontinued|no\s+longer\s+supported|(?:EOL|end[\s-]of[\s-]life)\b))",
     re.IGNORECASE,
 )
 """A GPU named in a statement of what ROCm or a program supports, as a product rather than the reporter's card
