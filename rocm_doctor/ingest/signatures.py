@@ -593,11 +593,12 @@ _NOT_NAME_WORDS = frozenset(
 """Words of a GPU's name tried at most ("AMD Radeon RX 7900 XTX")."""
 _SENTENCE_STOP = when_used(r"[.!?;](?:\s|$)")
 _LIST_GAP = when_used(
-    r"(?:\s{0,4}(?:xtx?|gre|xl|m|gpus?|cards?|series|apus?|igpus?|\(\w{1,12}\)))?\s{0,4}[/,&+|]?\s{0,4}"
-    r"(?:(?:and|or|plus)\s{1,4})?(?:(?:the|an?|amd|radeon)\s{1,4})?\Z",
+    r"(?:\s{0,4}(?:xtx?|gre|xl|m|gpus?|cards?|series|apus?|igpus?|\(\w{1,12}\)))?\s{0,4}\)?\s{0,4}[/,&+|]?\s{0,4}"
+    r"(?:(?:and|or|plus)\s{1,4})?\(?(?:(?:the|an?|amd|radeon)\s{1,4})?\Z",
     re.IGNORECASE,
 )
-"""What may stand between two GPUs of one list: a model's suffix, then a separator or "and"/"or"."""
+"""What may stand between two GPUs of one list: a model's suffix, then a separator or "and"/"or", a name's
+parenthesised other name ("gfx1103 (780M) and gfx1150 (890M)")."""
 
 
 def _one_gpu(text: str, at: int, found: str) -> str:

@@ -129,6 +129,7 @@ def test_a_quoted_request_is_not_read() -> None:
         # after the match only a list goes on: the GPU compared with is not asked for
         ("Could you please add support for gfx1030 as you did for gfx1100?\n", ["gfx1030"]),
         ("Please add support for the RX 9070 XT, like ollama already has for the RX 7900 XTX.\n", ["gfx1201"]),
+        ("Please add support for gfx1103 (780M) and gfx1150 (890M).\n", ["gfx1103", "gfx1150"]),
     ],
 )
 def test_the_gpu_a_request_or_lack_names_is_read_as_a_target_or_family(text: str, named: list) -> None:
