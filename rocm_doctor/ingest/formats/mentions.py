@@ -1166,7 +1166,7 @@ not have."""
 
 
 _SUPPORT_TOLD_BEFORE = when_used(
-    # What a program or release supports, said of a GPU as a product, not as the reporter's card: "ROCm 5.0 removed
+    # What a ROCm release supports, said of a GPU as a product, not as the reporter's card: "ROCm 5.0 removed
     # the RX 480 from the support list", "the compatibility matrix lists the RX 7900 XTX" (a "my" before the GPU makes
     # it the reporter's: checked first). Reports name such products beside their own GPU: the MI25 whose support was
     # dropped after ROCm 4.5 (ROCm/legacy-rocm-build#1669, a Vega 56/64 owner), the RX 590 "too early to drop support"
@@ -1214,7 +1214,8 @@ def gpu_scope(text: str, at: int) -> str:
     """Whose GPU the mention at ``at`` of ``text`` (a line joined by :func:`paragraph`) names, read from
     its sentence the way :func:`rocm_doctor.ingest.signatures.statement_pattern` reads a statement:
     :data:`ELSEWHERE` for one wished for or left behind (never this machine's), :data:`DOUBTFUL` for
-    another person's, "my old" one, or one a yes/no question asks about (this machine's only when the
+    another person's, "my old" one, one ROCm's support history names as a product, one the reporter had
+    before or has on another machine, or one a yes/no question asks about (this machine's only when the
     report names no other GPU), else :data:`THIS_MACHINE`. Bounded to the sentence window around it."""
     start = max(0, at - SENTENCE_WINDOW)
     for match in _SENTENCE_END.finditer(text, start, at):
