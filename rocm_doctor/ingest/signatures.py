@@ -585,8 +585,20 @@ _NAVI_FAMILY = {"1": "rdna1", "2": "rdna2", "3": "rdna3", "4": "rdna4"}
 _WILDCARD_GFX = when_used(r"gfx\d{2,3}x\b", re.IGNORECASE)
 _NAME_WORD = when_used(r"[A-Za-z0-9]+")
 _NAME_WORDS = 5
+_NOT_NAME_WORDS = frozenset(
+    "and or in on for with the to of by from as like than but also too is are was not support gpu gpus card cards "
+    "series please".split()
+)
+"""Words that end a GPU's name in running text."""
 """Words of a GPU's name tried at most ("AMD Radeon RX 7900 XTX")."""
 _SENTENCE_STOP = when_used(r"[.!?;](?:\s|$)")
+_LIST_GAP = when_used(
+    r"(?:\s{0,4}(?:xtx?|gre|xl|m|gpus?|cards?|series|apus?|igpus?|\(\w{1,12}\)))?\s{0,4}\)?\s{0,4}[/,&+|]?\s{0,4}"
+    r"(?:(?:and|or|plus)\s{1,4})?\(?(?:(?:the|an?|amd|radeon)\s{1,4})?\Z",
+    re.IGNORECASE,
+)
+"""What may stand between two GPUs of one list: a model's suffix, then a separator or "and"/"or", a name's
+parenthesised other name ("gfx1103 (780M) and gfx1150 (890M)")."""
 
 
 def _one_gpu(text: str, at: int, found: str) -> str:
@@ -612,6 +624,10 @@ def _one_gpu(text: str, at: int, found: str) -> str:
     # a model's name runs on past what the fragment needs ("Radeon RX 7900 XTX GPUs"): the longest run of the words
     # from here that the GPU table knows ("radeon rx 7900 xtx")
     words = _NAME_WORD.findall(text, at, at + 40)[:_NAME_WORDS]
+    # a name's words stop at the first word no product name holds: "RX 580 and Navi 10" is two GPUs, not one run
+    # that the table reads as Navi 10's gfx1010
+    cut = next((i for i, word in enumerate(words) if i and word.lower() in _NOT_NAME_WORDS), len(words))
+    words = words[:cut]
     for count in range(len(words), 0, -1):
         model = model_for_name(" ".join(words[:count]).lower())
         if model is not None:
@@ -631,7 +647,14 @@ def support_gpus(signature: Signature, match: "re.Match[str]") -> List[str]:
     end = _SENTENCE_STOP.search(text, (inner or match).end(), stop)
     stop = end.start() if end is not None else stop
     out: List[str] = []
+    last = (inner or match).end()
     for found in signature.names_gpus.finditer(text, start, stop):
+        # after the match only a list that goes on from it ("please include gfx1030/gfx1031/gfx1032", "RX 9070 / RX
+        # 9070 XT"): "add support for gfx1030 as you did for gfx1100", "... like ollama has for the RX 7900 XTX I
+        # use" name a GPU that has it
+        if found.start() >= last and not _LIST_GAP.match(text, last, found.start()):
+            break
+        last = max(last, found.end())
         named = _one_gpu(text, found.start(), found.group(0))
         if named not in out:
             out.append(named)

@@ -124,6 +124,12 @@ def test_a_quoted_request_is_not_read() -> None:
         ("Please enable support for Strix Halo in the ROCm engine.\n", ["gfx1151"]),
         ("I have an RX 6800. Vega is not supported anymore.\n", ["gcn5"]),
         ("Please add support for the RX 7900 in the ROCm engine.\n", ["?rx 7900"]),
+        # two GPUs joined by "and" are two names, not one run the table reads as the second
+        ("Please add support for RX 580 and Navi 10.\n", ["gfx803", "gfx1010"]),
+        # after the match only a list goes on: the GPU compared with is not asked for
+        ("Could you please add support for gfx1030 as you did for gfx1100?\n", ["gfx1030"]),
+        ("Please add support for the RX 9070 XT, like ollama already has for the RX 7900 XTX.\n", ["gfx1201"]),
+        ("Please add support for gfx1103 (780M) and gfx1150 (890M).\n", ["gfx1103", "gfx1150"]),
     ],
 )
 def test_the_gpu_a_request_or_lack_names_is_read_as_a_target_or_family(text: str, named: list) -> None:
@@ -143,6 +149,8 @@ def test_the_gpu_a_request_or_lack_names_is_read_as_a_target_or_family(text: str
         # a feature of a tool that is not the program's GPU code
         "I have an RX 7900 XTX. Please add support for the RX 7900 XTX in the fan-curve editor.\n",
         "Running an RX 7600. Please add support for the RX 7600 in the overclocking tab.\n",
+        # a GPU the request compares with, not one it asks for
+        "I have a 7900 XTX. Could you please add support for gfx1030 as you did for gfx1100?\n",
         # a lack the same sentence says is overcome
         "ROCm 6.4 dropped gfx906 support, but with the 6.3 libraries my MI50 works now.\n",
     ],

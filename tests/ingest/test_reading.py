@@ -456,6 +456,26 @@ def test_a_gpu_named_in_a_support_history_or_the_past_is_not_the_machines_beside
 @pytest.mark.parametrize(
     "text, gfx",
     [
+        # a past state or a timing said of the card still in the machine, beside another GPU named
+        ("It crashes before the first step on the RX 7900 XTX. It works on an RTX 3090 in another box.\n", ["gfx1100"]),
+        ("It used to be fast on the RX 6800. The Radeon 780M iGPU is disabled in BIOS.\n", ["gfx1030", "gfx1103"]),
+        # a tool that lists the machine's card is not a support list
+        ("rocminfo lists the RX 7900 XTX, but torch only sees the Radeon 780M.\n", ["gfx1100", "gfx1103"]),
+        ("Device Manager lists the RX 6700 XT and also an RTX 3060.\n", ["gfx1031"]),
+        # the card gone from a listing, or one program's present lack of it, is the machine's card
+        ("After the kernel update the RX 6800 was dropped from rocminfo; only the Radeon 780M is listed now.\n", ["gfx1030", "gfx1103"]),
+        ("The RX 6600 is no longer supported by ollama 0.5, so it runs on the Radeon 680M iGPU instead.\n", ["gfx1032", "gfx1035"]),
+        ("Since ROCm 6.2 the RX 6600 XT is deprecated in LM Studio and it falls back to Vulkan on the 780M.\n", ["gfx1032", "gfx1103"]),
+    ],
+)
+def test_a_past_state_or_a_tools_listing_of_the_card_keeps_it_the_machines(text: str, gfx: List[str]) -> None:
+    agents = facts(text).gpus.agents
+    assert sorted(a.gfx.value for a in agents if a.gfx.status == "known") == gfx
+
+
+@pytest.mark.parametrize(
+    "text, gfx",
+    [
         ("My RX 580 is no longer supported by ROCm 6.\n", ["gfx803"]),
         ("ROCm dropped support for my Radeon VII.\n", ["gfx906"]),
         ("The RX 580 was dropped in ROCm 4.x and now my card does not work.\n", ["gfx803"]),

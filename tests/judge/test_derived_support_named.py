@@ -56,5 +56,9 @@ def test_a_name_the_gpu_table_cannot_read_leaves_it_unknown() -> None:
     assert named_in_support_sentence(["?rx 7900"], "gfx1100").status == "unknown"
 
 
+def test_a_family_named_of_a_gpu_whose_family_the_table_lacks_is_unknown_not_false() -> None:
+    assert named_in_support_sentence(["rdna2"], "gfx1013").status == "unknown"
+
+
 def test_no_named_gpu_read_is_not_a_no() -> None:
     assert named_in_support_sentence(None, "gfx1100").status != "known"

@@ -40,7 +40,7 @@ from rocm_doctor.knowledge.cpus import igpu_for_cpu
 from rocm_doctor.ingest.formats.hip_code_objects import BUNDLE_ENTRY_LINE
 from rocm_doctor.ingest.formats.install_log import kept_torch_not_rocm
 from rocm_doctor.knowledge.torch_identity import from_index_url, from_wheel, identify
-from rocm_doctor.ingest.scope import ELSEWHERE as ELSEWHERE_SCOPE, NOW, PAST, scope_before
+from rocm_doctor.ingest.scope import ANOTHERS_MACHINE, ELSEWHERE as ELSEWHERE_SCOPE, NOW, PAST, scope_before
 from rocm_doctor.lazy_regex import when_used
 
 # ------------------------------------------------------------------ GPUs
@@ -1166,26 +1166,37 @@ not have."""
 
 
 _SUPPORT_TOLD_BEFORE = when_used(
-    # What a program or release supports, said of a GPU as a product, not as the reporter's card: "ROCm 5.0 removed
+    # What a ROCm release supports, said of a GPU as a product, not as the reporter's card: "ROCm 5.0 removed
     # the RX 480 from the support list", "the compatibility matrix lists the RX 7900 XTX" (a "my" before the GPU makes
     # it the reporter's: checked first). Reports name such products beside their own GPU: the MI25 whose support was
     # dropped after ROCm 4.5 (ROCm/legacy-rocm-build#1669, a Vega 56/64 owner), the RX 590 "too early to drop support"
     # (ROCm/legacy-rocm-build#1659), GFX 702 "no longer supported on ROCm 6.2" (ROCm/ROCR-Runtime#74), a GPU no longer
     # listed in the install guide (ROCm/legacy-rocm-build#5573). Not a present lack ("rocBLAS lacks 780M gpu support", ROCm/rocBLAS#1536;
     # "ollama does not support gfx1031"): that is how people say their own GPU is left out.
-    r"\b(?:dropp(?:ed|ing)|drops?|remov(?:ed|es|ing)|deprecat(?:ed|es|ing)|discontinu(?:ed|es|ing)|lists|listed"
-    r"|(?:never|no\s+longer)\s+supports?(?:ed)?)"
+    # ROCm (or AMD) as the one that drops: "the driver dropped the RX 6800", "ollama no longer supports the RX 6600"
+    # speak of the machine's card
+    r"\b(?:(?:rocm|hip|amd)(?:\s{1,4}v?\d[\w.]{0,8})?\s{1,4}(?:(?:has|have|had|officially|already|quietly)\s{1,4})?"
+    r"(?:dropp(?:ed|ing)|drops?|remov(?:ed|es|ing)|deprecat(?:ed|es|ing)|discontinu(?:ed|es|ing)|(?:never|no\s+longer)\s+supports?(?:ed)?)"
+    # a document's list, not a tool's ("rocminfo lists the RX 7900 XTX", "Device Manager lists the RX 6700 XT": the
+    # machine's own card)
+    r"|(?:matrix|list|guide|docs?|documentation|page|table|readme|website|notes)\s{1,4}(?:(?:only|also|still|now)\s{1,4})?(?:lists|listed))"
     r"\s+(?:(?:the|all|any|older|old|legacy|official|rocm|hip)\s+){0,2}$",
     re.IGNORECASE,
 )
 _SUPPORT_TOLD_AFTER = when_used(
     # The GPU as the subject of its support history: "The R9 290 was dropped in ROCm 2.x", "Vega 64 support ended with
     # ROCm 5.x", "Polaris cards like the RX 480 are no longer supported", "The Radeon VII was supported until ROCm 6.3",
-    # "The R9 Fury was never supported". A present "is not supported" is left: people say it of their own card.
+    # "The R9 Fury was never supported". A present "is not supported" or "is no longer supported by ollama" of one card
+    # is left: people say it of their own card (a plural "are" speaks of a class of products). "Dropped" and its kin
+    # need the release or the support list after them: "the RX 6800 was dropped from rocminfo", "got dropped by the
+    # driver" are the machine's card gone missing.
     r"[\w ]{0,24}?\s(?:(?:gpus?|cards?|series|apus?)\s+)?(?:support\s+(?:ended|stopped|was\s+(?:dropped|removed))"
     r"|(?:was|were|has\s+been|have\s+been|got|will\s+be)\s+(?:(?:officially|already|also|long|quietly)\s+)?"
-    r"(?:dropped|removed|deprecated|discontinued|never\s+supported|supported\s+(?:until|up\s+to|through|only\s+until))"
-    r"|(?:is|are)\s+(?:(?:now|officially)\s+)?(?:deprecated|discontinued|no\s+longer\s+supported|(?:EOL|end[\s-]of[\s-]life)\b))",
+    r"(?:(?:dropped|removed|deprecated|discontinued)\s{1,4}(?:(?:in|with|since|after|from|as\s{1,4}of|starting\s{1,4}(?:with|from|in)|by)\s{1,4}"
+    r"(?:rocm\b|hip\b|amd\b|v?\d|the\s{1,4}(?:(?:rocm|official)\s{1,4})?(?:support|supported|compatibility)\b"
+    r"|(?:a|the)\s{1,4}(?:next|future|upcoming|coming)\s{1,4}(?:release|version)\b)|from\s{1,4}support\b)"
+    r"|never\s+supported|supported\s+(?:until|up\s+to|through|only\s+until))"
+    r"|are\s+(?:(?:now|officially)\s+)?(?:deprecated|discontinued|no\s+longer\s+supported|(?:EOL|end[\s-]of[\s-]life)\b))",
     re.IGNORECASE,
 )
 """A GPU named in a statement of what ROCm or a program supports, as a product rather than the reporter's card
@@ -1193,11 +1204,18 @@ _SUPPORT_TOLD_AFTER = when_used(
 ROCm 4, and now my card fails" names the reporter's own)."""
 
 
+_PAST_OWNED_BEFORE = when_used(r"\b(?:I|we)\s{1,4}(?:had|owned|ran|used|bought|was\s{1,4}(?:using|running))\s{1,4}(?:(?:a|an|the|one|two)\s{1,4})?$", re.IGNORECASE)
+"""The reporter's own past card, in a sentence whose words put it in the past: "Before the upgrade I ran an RX 5700 XT",
+"before that I used an RX 580"."""
+_ANOTHERS_MACHINE = when_used(r"\b(?:" + ANOTHERS_MACHINE + r")\b", re.IGNORECASE)
+
+
 def gpu_scope(text: str, at: int) -> str:
     """Whose GPU the mention at ``at`` of ``text`` (a line joined by :func:`paragraph`) names, read from
     its sentence the way :func:`rocm_doctor.ingest.signatures.statement_pattern` reads a statement:
     :data:`ELSEWHERE` for one wished for or left behind (never this machine's), :data:`DOUBTFUL` for
-    another person's, "my old" one, or one a yes/no question asks about (this machine's only when the
+    another person's, "my old" one, one ROCm's support history names as a product, one the reporter had
+    before or has on another machine, or one a yes/no question asks about (this machine's only when the
     report names no other GPU), else :data:`THIS_MACHINE`. Bounded to the sentence window around it."""
     start = max(0, at - SENTENCE_WINDOW)
     for match in _SENTENCE_END.finditer(text, start, at):
@@ -1213,9 +1231,13 @@ def gpu_scope(text: str, at: int) -> str:
         return THIS_MACHINE
     if _SUPPORT_TOLD_BEFORE.search(before[-60:]) or _SUPPORT_TOLD_AFTER.match(text, at, min(len(text), at + 120)):
         return DOUBTFUL
-    if scope_before(text[start:at], at - start, reach=80, span=120) in (PAST, ELSEWHERE_SCOPE):
-        # "Before the upgrade I ran an RX 5700 XT", "on my other PC it is an RX 6600": the past or another machine
-        # (a document's or another person's words are :data:`_GPU_OTHERS_BEFORE`'s; an example's GPU is the reporter's)
+    scope = scope_before(text[start:at], at - start, reach=80, span=120)
+    if (scope == PAST and _PAST_OWNED_BEFORE.search(before[-40:])) or (scope == ELSEWHERE_SCOPE and _ANOTHERS_MACHINE.search(text, max(start, at - 120), at)):
+        # "Before the upgrade I ran an RX 5700 XT", "on my other PC it is an RX 6600": a GPU the reporter had in the
+        # past or has on another machine (a document's or another person's words are :data:`_GPU_OTHERS_BEFORE`'s; an
+        # example's GPU is the reporter's). A past STATE said of the GPU is not a past GPU: "It crashes before the first
+        # step on the RX 7900 XTX", "It used to be fast on the RX 6800" name the card still in the machine, and so
+        # does another container or venv on it ("in another container the RX 6800 is found").
         return DOUBTFUL
     end = _SENTENCE_END.search(text, at, min(len(text), at + SENTENCE_WINDOW))
     if end is not None and end.group(0)[0] == "?" and not _ASKED_OWNER.search(text, start, end.start()):

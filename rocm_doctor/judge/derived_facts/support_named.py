@@ -23,7 +23,8 @@ UNKNOWN_NAME = "?"
 
 def names_gfx(named: Iterable[str], gfx: str) -> "bool | None":
     """True when one of ``named`` (gfx targets, ``gfx110x`` target families, ``rdna2``-style architecture
-    families) covers ``gfx``; None when none does and one is a name the GPU table could not read; else False."""
+    families) covers ``gfx``; None when none does and one is a name the GPU table could not read, or a family when
+    the table gives none for ``gfx``; else False."""
     target = base_gfx(gfx).lower()
     family = (family_of(target) or "").lower()
     unreadable = False
@@ -37,7 +38,10 @@ def names_gfx(named: Iterable[str], gfx: str) -> "bool | None":
         elif name.startswith("gfx"):
             if base_gfx(name) == target:
                 return True
-        elif family and name == family:
+        elif not family:
+            # a family named ("rdna2") of a GPU whose family the table does not give: it may be one of it
+            unreadable = True
+        elif name == family:
             return True
     return None if unreadable else False
 
@@ -47,7 +51,8 @@ def names_gfx(named: Iterable[str], gfx: str) -> "bool | None":
     "A sentence of the report that asks a program to support a GPU or says it lacks or dropped one "
     "(symptoms.support_gpus) names this GPU: its gfx target, a target family holding it (gfx110x) or its "
     "architecture family (rdna2; rules/data/gpus.yaml targets); false when it names only other targets or "
-    "families, unknown when it names a GPU the table cannot read and none that matches.",
+    "families, unknown when none matches and it names a GPU the table cannot read, or a family where the table "
+    "gives none for this GPU's target.",
 )
 def named_in_support_sentence(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     named = facts.symptoms.support_gpus
@@ -57,5 +62,5 @@ def named_in_support_sentence(facts: Facts, agent: GpuAgent, tables: Tables) -> 
         return unknown(agent.gfx.reason or "the GPU's gfx target is not known")
     answer = names_gfx(named.value or [], str(agent.gfx.value))
     if answer is None:
-        return unknown(f"the sentence names {', '.join(named.value or [])}, which the GPU table cannot read")
+        return unknown(f"the sentence names {', '.join(named.value or [])}: the GPU table cannot tell whether one of them is {agent.gfx.value}")
     return known(answer, named.source or "symptoms.support_gpus")
