@@ -38,6 +38,13 @@ def test_a_launcher_narrowing_the_gpus_with_a_visibility_variable_is_read(senten
         "I limited the visible devices with HIP_VISIBLE_DEVICES=0 and now training runs.",
         "I restrict HIP_VISIBLE_DEVICES to 0 so only the 7900 XTX is used.",
         "Workaround: restrict HIP_VISIBLE_DEVICES to 0, this works around the crash.",
+        # a request, a condition or a code comment (the bare verb)
+        "Could you limit the GPUs with HIP_VISIBLE_DEVICES=0 and retry",
+        "If you restrict HIP_VISIBLE_DEVICES to one GPU the bug goes away.",
+        "# restrict CUDA_VISIBLE_DEVICES to the local rank",
+        # a launcher's narrowing said to be fine or chosen to leave the iGPU out
+        "Slurm restricts CUDA_VISIBLE_DEVICES to the allocated GPUs, which is fine.",
+        "My launch script masks GPUs via HIP_VISIBLE_DEVICES=0 so the iGPU is ignored.",
         # the verb is about something else in the sentence
         "VRAM is limited, I set CUDA_VISIBLE_DEVICES=1 to use the bigger card.",
         "I cleared the cache and set HIP_VISIBLE_DEVICES=0, still segfault.",
