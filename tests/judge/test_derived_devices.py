@@ -38,3 +38,12 @@ def test_a_non_empty_hip_list_wins_over_a_cuda_list_that_would_hide_every_gpu() 
     both = derived("derived.visible_devices_invalid", {**TWO, **env(HIP_VISIBLE_DEVICES="0", CUDA_VISIBLE_DEVICES="-1")})
     assert both.status == "absent"
     assert derived("derived.visible_devices_invalid", {**TWO, **env(HIP_VISIBLE_DEVICES="GPU-abc")}).status != "known"
+
+
+def test_a_visibility_value_shown_as_an_unexpanded_expression_is_unknown_not_a_list_that_hides_every_gpu() -> None:
+    # a launcher's os.environ["CUDA_VISIBLE_DEVICES"] = str(rank) or a script's CUDA_VISIBLE_DEVICES=$LOCAL_RANK
+    # shows no list: read as one, it "started with a word" and RD681 gave an error on a working machine
+    for value in ("str(rank)", "$LOCAL_RANK", "${SLURM_LOCALID}", "%GPU_ID%", "`cat ids`"):
+        fact = derived("derived.visible_devices_hide_every_gpu", env(CUDA_VISIBLE_DEVICES=value))
+        assert fact.status == "unknown" and "unexpanded" in fact.reason, value
+    assert derived("derived.visible_devices_hide_every_gpu", env(CUDA_VISIBLE_DEVICES="none")).status == "known"

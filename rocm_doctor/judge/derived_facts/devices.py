@@ -172,11 +172,30 @@ def _rocr_hides_every_gpu(env: Dict[str, str]) -> Optional[str]:
     return f"ROCR_VISIBLE_DEVICES={value} starts with '{first}', which names no GPU, so ROCr surfaces none (it stops at the first invalid entry)"
 
 
+VISIBILITY_NAMES = ("ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES")
+_UNEXPANDED = ("$", "%", "(", "{", "`")
+"""Characters no visibility list holds (indices, ``GPU-`` UUIDs, ``-1``, words): a value with one is the report's
+unexpanded shell variable or code (``$LOCAL_RANK``, ``${SLURM_LOCALID}``, ``%GPU%``, ``str(rank)``), whose value
+at run time the report does not show."""
+
+
+def unexpanded_visibility(env: Dict[str, str]) -> Optional[str]:
+    """The first visibility variable whose value the report shows only as an expression, as ``NAME=value``; or None."""
+    for name in VISIBILITY_NAMES:
+        value = env.get(name)
+        if value is not None and any(mark in value for mark in _UNEXPANDED):
+            return f"{name}={value.strip()}"
+    return None
+
+
 def hides_every_gpu(facts: Facts) -> Fact:
     """Why the visibility variables leave a HIP program no GPU on a machine that has one, or absent."""
     env = env_vars(facts)
     if env is None:
         return unknown(facts.env.vars.reason or "the environment variables were not read")
+    expression = unexpanded_visibility(env)
+    if expression is not None:
+        return unknown(f"{expression} is an expression the report shows unexpanded: what it lists at run time is not shown")
     on_windows = facts.host.os.is_known and facts.host.os.value == "windows"
     if on_windows and "ROCR_VISIBLE_DEVICES" in env:
         # HIP on Windows runs on the display driver, without ROCr: nothing reads ROCR_VISIBLE_DEVICES there
