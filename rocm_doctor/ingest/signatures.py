@@ -585,12 +585,12 @@ _NAVI_FAMILY = {"1": "rdna1", "2": "rdna2", "3": "rdna3", "4": "rdna4"}
 _WILDCARD_GFX = when_used(r"gfx\d{2,3}x\b", re.IGNORECASE)
 _NAME_WORD = when_used(r"[A-Za-z0-9]+")
 _NAME_WORDS = 5
+"""Words of a GPU's name tried at most ("AMD Radeon RX 7900 XTX")."""
 _NOT_NAME_WORDS = frozenset(
     "and or in on for with the to of by from as like than but also too is are was not support gpu gpus card cards "
     "series please".split()
 )
 """Words that end a GPU's name in running text."""
-"""Words of a GPU's name tried at most ("AMD Radeon RX 7900 XTX")."""
 _SENTENCE_STOP = when_used(r"[.!?;](?:\s|$)")
 _LIST_GAP = when_used(
     r"(?:\s{0,4}(?:xtx?|gre|xl|m|gpus?|cards?|series|apus?|igpus?|\(\w{1,12}\)))?\s{0,4}\)?\s{0,4}[/,&+|]?\s{0,4}"
