@@ -1,7 +1,7 @@
 """Time the test suite under pytest-xdist with different numbers of workers on this machine.
 
-`-n auto` asks ``tests/conftest.py``'s ``pytest_xdist_auto_num_workers`` how many workers to start. This script
-measures what that choice costs: each round runs the suite once per worker count (in an order that rotates from
+`-n auto` starts one worker per core (pytest-xdist's default). This script measures what another count would
+cost: each round runs the suite once per worker count (in an order that rotates from
 round to round, so a burst of load from other processes lands on every count alike) and records the wall time
 and the CPU time (user + system of pytest and everything it started). The CPU figure shows the price of more
 workers (each collects the suite and builds its module fixtures); the wall figure shows what overlapping the

@@ -62,16 +62,6 @@ def _scrub_rocm_environment(monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.delenv(name, raising=False)
 
 
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto``: two workers more than the cores, not one per core.
-
-    Many tests wait on a child rather than compute: a one-node Slurm cluster starting, a benchmark worker the
-    runner must time out, an Ansible play, a venv being built. With one worker per core, the core of a waiting
-    worker idles; with two more workers the cores stay busy (measured in benchmarks/suite_workers.py)."""
-    cores = os.cpu_count() or 1
-    return cores + 2
-
-
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-golden",
