@@ -189,7 +189,7 @@ def _load_facts(source: FactsSource, progress: Optional[Callable[[str], None]] =
 
 
 def ingest_paste(path_or_dash: str) -> "IngestResult":
-    """A pasted report read into facts; a paste in which no reader recognised anything is bad input.
+    """A pasted report read into facts; a paste in which no reader recognised anything (and none crashed) is bad input.
 
     Judging such a paste would print "no problem found" and exit 0 for text that says nothing
     (``echo hello | rocm-doctor check --from -``): say so instead, and what to paste.
@@ -198,8 +198,8 @@ def ingest_paste(path_or_dash: str) -> "IngestResult":
     from rocm_doctor.judge.paste_verdict import coverage
 
     ingested = ingest_report_file(path_or_dash)
-    if ingested.pieces:
-        return ingested
+    if ingested.pieces or ingested.facts.meta.crashes:
+        return ingested  # a reader that crashed may have been the one that would have recognised it: check says so
     name = "stdin" if path_or_dash == "-" else path_or_dash
     asks = [f"  {area.collect.what}: {area.collect.linux}" for area in coverage(ingested.facts) if area.collect is not None]
     raise InputError(

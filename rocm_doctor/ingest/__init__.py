@@ -29,10 +29,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Dict, Iterator, List, Optional, Set, Tuple
 
+from rocm_doctor.crashlog import write_crash_log
 from rocm_doctor.errors import InputError
 from rocm_doctor.files import read_limited
 from rocm_doctor.limits import PASTE_BYTES, PASTE_LINES, PASTE_WAIT, LimitError
-from rocm_doctor.facts.model import Facts
+from rocm_doctor.facts.model import Crash, Facts
 from rocm_doctor.ingest.assemble import Conflict, assemble
 from rocm_doctor.ingest.blocks import Block, command_runs, output_end, split_blocks, without_repeats
 from rocm_doctor.ingest.formats import (
@@ -210,8 +211,16 @@ def _without_overlap(pieces: List[Piece]) -> List[Piece]:
     return kept
 
 
-def _pieces(blocks: List[Block]) -> List[Piece]:
+def _reader_name(parser: Callable) -> str:
+    return f"{parser.__module__.rsplit('.', 1)[-1]}.{parser.__name__}"
+
+
+def _pieces(blocks: List[Block], crashes: Optional[List[Crash]] = None) -> List[Piece]:
+    """The pieces every reader recognised, block by block. A reader that raises is a bug (its own, or a data
+    table that would not load), not text it could not read: it goes to ``crashes`` once, with its log, and
+    what it would have read is unknown (a report whose readers crashed is not a report that says nothing)."""
     pieces: List[Piece] = []
+    crashed: Set[str] = set()
     for block, sample in zip(blocks, without_repeats(blocks)):
         found: List[Piece] = []
         runs = command_runs(block)
@@ -222,7 +231,11 @@ def _pieces(blocks: List[Block]) -> List[Piece]:
                 try:
                     if read.lines and gate(read):
                         found += _listing_complete(parser(read), every_line or read is block or parser is not env_settings.parse)
-                except Exception:  # noqa: BLE001 - unrecognisable text is ignored, never an error
+                except Exception as exc:  # noqa: BLE001 - a crashed reader is a result (a Crash row), never a traceback
+                    name = _reader_name(parser)
+                    if crashes is not None and name not in crashed:
+                        crashed.add(name)
+                        crashes.append(Crash(what=f"reader {name}", reason=f"{type(exc).__name__}: {exc}"[:300], log=write_crash_log(f"reader {name}")))
                     continue
         found = _command_scopes(block, _without_overlap(found))
         if block.scope != "current":  # "it doesn't detect my GPU" quoted, past or on another machine: not this machine now
@@ -311,13 +324,16 @@ def ingest_text(text: str, origin_detail: Optional[str] = None) -> IngestResult:
 
 
 def _ingest(text: str, origin_detail: Optional[str]) -> IngestResult:
-    pieces = _pieces(split_blocks(text))
+    crashes: List[Crash] = []
+    pieces = _pieces(split_blocks(text), crashes)
     report = REPORT_MARKER in text
     if report and any(p.facts is not None for p in pieces):
         # rocm-doctor's own report: its facts JSON is the whole truth (exact round trip).
         pieces = [p for p in pieces if p.facts is not None]
     conflicts: List[Conflict] = []
     facts = assemble(pieces, origin_detail=origin_detail, documents_only=report, conflicts=conflicts)
+    if crashes:
+        facts = facts.model_copy(update={"meta": facts.meta.model_copy(update={"crashes": [*facts.meta.crashes, *crashes]})})
     infos = [PieceInfo(kind=p.kind, block=p.block, line_start=p.line_start, line_end=p.line_end) for p in pieces if not p.kind.startswith("context:")]
     shown = [ConflictInfo(path=c.path, kept=c.kept, others=list(c.others)) for c in conflicts]
     return IngestResult(facts=facts, pieces=infos, conflicts=shown)
