@@ -1,9 +1,11 @@
 """Derived facts about which GPUs a program sees: *_VISIBLE_DEVICES and iGPU ordering.
 
-Semantics (PyTorch ``torch/cuda/__init__.py`` ``_parse_visible_devices``,
-https://github.com/pytorch/pytorch/blob/17e3b6a97af175f377f42b52cf20d4c758a432a9/torch/cuda/__init__.py):
-``ROCR_VISIBLE_DEVICES`` filters first and HIP indices are renumbered after it;
-``HIP_VISIBLE_DEVICES`` wins over ``CUDA_VISIBLE_DEVICES``; PyTorch raises
+Semantics: ``ROCR_VISIBLE_DEVICES`` filters first (ROCr) and HIP indices are renumbered after it (the HIP
+runtime enumerates what ROCr surfaces); ``HIP_VISIBLE_DEVICES`` wins over ``CUDA_VISIBLE_DEVICES`` (PyTorch
+``_parse_visible_devices``,
+https://github.com/pytorch/pytorch/blob/17e3b6a97af175f377f42b52cf20d4c758a432a9/torch/cuda/__init__.py).
+PyTorch releases since pytorch#142292 (December 2024; in v2.13.0's ``_parse_visible_devices``, not in
+v2.5.0's) also read ``ROCR_VISIBLE_DEVICES`` and raise
 ``HIP_VISIBLE_DEVICES contains more devices than ROCR_VISIBLE_DEVICES`` when HIP names more.
 Entries may be indices or UUIDs; UUIDs cannot be checked against the facts, so a list with
 UUIDs is undecided.
