@@ -27,6 +27,7 @@ from rocm_doctor.facts.value import Fact
 from rocm_doctor.ingest.formats.common import COUNT_FIELD, TABLE_FIELDS
 from rocm_doctor.knowledge.gpu_table import name_key
 from rocm_doctor.ingest.blocks import Line
+from rocm_doctor.lazy_regex import when_used
 from rocm_doctor.ingest.model import TRUST_NAMES, TRUST_TOOL, Absent, GpuSighting, Observation, Piece, SettingSighting
 
 NOT_IN_PASTE = "not in the pasted report"
@@ -52,6 +53,19 @@ looser reading with a tag does not refine it; in prose it may be shorthand, and 
 _BUILD_OF_TORCH = ("torch.flavour", "torch.rocm_version", "torch.cuda_version", "torch.distributor")
 """Facts read from a torch version string: they describe that version, and lose with it."""
 _REACH_RANK = {True: 2, None: 1, False: 0}
+
+_UNEXPANDED = when_used(r"\$[A-Za-z_{(]|`|%[A-Za-z_][A-Za-z0-9_]{0,127}%")
+"""A value written as a shell, PowerShell or cmd expression (``$GFX``, ``${SLURM_LOCALID}``, ``$(cat f)``, a backtick
+command, ``%HSA%``): what the program got is the expansion, which the report does not show. An environment
+listing (``env``, an application's own print of its settings) shows values already expanded: a ``$`` there is
+literal. Seen in real scripts and configs: ``set -x HIP_VISIBLE_DEVICES $device`` (fish, salman-farooq-sh/.files
+.config/fish/conf.d/20-rocm-vars.fish), ``export ROCM_PATH=$PREFIX`` (luxteam/rocm_conda_recipes pytorch/build.sh),
+``export ROCR_VISIBLE_DEVICES=$SLURM_LOCALID`` (interTwin-eu/itwinai#378, slurm.lumi.sh)."""
+_EXPANDED_ORIGINS = ("env-listing", "app-config")
+
+
+def _shown_unexpanded(setting: SettingSighting) -> bool:
+    return setting.value is not None and setting.origin not in _EXPANDED_ORIGINS and bool(_UNEXPANDED.search(setting.value))
 
 
 @dataclass(frozen=True)
@@ -468,6 +482,8 @@ def _env(tree: Dict[str, Any], pieces: List[Piece]) -> None:
                 else f"the environment listing (line {first_listing}) does not have {setting.name}"
             )
             setting = replace(setting, reaches=False, reason=reason)
+        if _shown_unexpanded(setting) and setting.reason is None:
+            setting = replace(setting, reason=f"shown unexpanded ({setting.value}): the value the program got is not shown")
         resolved.append(setting)
     chosen: Dict[str, SettingSighting] = {}
     for setting in resolved:
@@ -477,7 +493,9 @@ def _env(tree: Dict[str, Any], pieces: List[Piece]) -> None:
         rank = (_REACH_RANK[setting.reaches], setting.trust, setting.line.number)
         if current is None or rank >= (_REACH_RANK[current.reaches], current.trust, current.line.number):
             chosen[setting.name] = setting
-    values = {n: s.value for n, s in chosen.items() if s.reaches is not False and s.value is not None}
+    # a variable last set to an expression is set, to a value the report does not show: not in env.vars, so a rule
+    # that reads it is undecided (not "malformed", not "unset"), and env.settings keeps what was written
+    values = {n: s.value for n, s in chosen.items() if s.reaches is not False and s.value is not None and not _shown_unexpanded(s)}
     source = next((s.line.source for s in resolved if s.origin in ("env-listing", "app-config")), None)
     source = source or (resolved[0].line.source if resolved else "paste")
     env["vars"] = {"status": "known", "value": values, "source": source}

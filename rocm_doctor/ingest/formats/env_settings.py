@@ -46,7 +46,7 @@ STACK_PREFIXES = (
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]{0,127}"
 _UPPER_NAME = r"[A-Z][A-Z0-9_]{1,127}"
-_VALUE = r"(?:\"[^\"\n]{0,512}\"|\"[^\"\n]{0,512}\n[^\"\n]{0,512}\"(?=[\s`;|&)]|$)|'[^'\n]{0,512}'|[^\s\"'`;|&]{0,512})"
+_VALUE = r"(?:\"[^\"\n]{0,512}\"|\"[^\"\n]{0,512}\n[^\"\n]{0,512}\"(?=[\s`;|&)]|$)|'[^'\n]{0,512}'|`[^`\n]{1,512}`|[^\s\"'`;|&]{0,512})"
 """A value as the shell reads it: quoted, or a plain word. A double-quoted value may go on over one line break, as
 the shell reads it and as an editor's wrap leaves it ("export TORCH_COMMAND=\"pip install torch torchvision
 --extra-index-url\nhttps://download.pytorch.org/whl/rocm5.2\"" wrapped at 80 columns, AUTOMATIC1111/stable-diffusion-webui#7459);
@@ -172,6 +172,12 @@ def _clean(value: Optional[str]) -> Optional[str]:
         value = re.sub(r"[ \t]*\n[ \t]*", " ", value)
     if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
         return value[1:-1]
+    if len(value) >= 2 and value[0] == value[-1] == "`":
+        # Markdown's inline code round one word ("HSA_OVERRIDE_GFX_VERSION=`10.3.0`") is the value; a shell command
+        # substitution (`rocminfo | grep gfx`, `cat ids`) has a command and its arguments: it stays an expression
+        # whose result the report does not show (:data:`rocm_doctor.ingest.assemble._UNEXPANDED`).
+        inner = value[1:-1].strip()
+        return inner if inner and not re.search(r"[\s$|;&()<>]", inner) else value
     return value.rstrip(_TRAILING)
 
 
@@ -179,11 +185,13 @@ def _stack(name: str) -> bool:
     return name.upper().startswith(STACK_PREFIXES)
 
 
-_OWN_DEFAULT = when_used(r"\$\{([A-Za-z_][A-Za-z0-9_]{0,127}):?[-=]([A-Za-z0-9._:,/+-]{1,128})\}?")
+_OWN_DEFAULT = when_used(r"\$\{([A-Za-z_][A-Za-z0-9_]{0,127}):?[-=]([A-Za-z0-9._:,/+-]{0,128})\}?")
 """A script's ``NAME=${NAME:-value}``: the variable keeps a value set before, else takes ``value``, which is what the
 script sets (HSA_OVERRIDE_GFX_VERSION=${HSA_OVERRIDE_GFX_VERSION:-10.3.0} and :-9.0.6, :-11.0.2 in three public
-scripts; PYTORCH_ROCM_ARCH=${PYTORCH_ROCM_ARCH:-gfx90a} in hyprstream#228). A default that is itself an expansion,
-empty or a placeholder (``:-$DETECTED``, ``:-``, ``:-<unset>``) is no value."""
+scripts; PYTORCH_ROCM_ARCH=${PYTORCH_ROCM_ARCH:-gfx90a} in hyprstream#228). An empty default (``:-``) is the empty
+string, which a compose file passes when the host has no value (the variable is then defined and empty: ods#1779,
+voicebox#864). A default that is itself an expansion or a placeholder (``:-$DETECTED``, ``:-<unset>``) is no value:
+the setting stays an expression (:func:`rocm_doctor.ingest.assemble._shown_unexpanded`)."""
 
 
 def _own_default(name: str, value: Optional[str]) -> Optional[str]:
