@@ -591,3 +591,87 @@ def test_a_kernel_the_reporter_says_they_are_not_on_is_not_the_running_one(text:
     from ingest_helpers import ingest
 
     assert not ingest(text).facts.host.kernel_release.is_known
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # amdkcl's fatal lookup and the BUG it raises, as rocm-arch/rocm-arch#269 (rock-dkms 3.5 on 5.7),
+        # ROCm/legacy-rocm-build#1304 (3.8 on a self-built 5.4) and Ashark/archlinux-amdgpu-pro#54 show it
+        "[    1.581978] Error: fail to get symbol dma_fence_default_wait_cb\n[    1.582353] kernel BUG at /var/lib/dkms/amdgpu-3.5/30/build/amd/amdkcl/kcl_common.h:41!\n",
+        "[    1.752307] amdkcl: loading out-of-tree module taints kernel.\n[    1.760839] Error: fail to get symbol reservation_ww_class\n",
+        "kernel BUG at /var/lib/dkms/amdgpu-17.40/492261/build/amd/amdkcl/kcl_common.h:34!\n",
+        # the line alone, the driver named elsewhere in the block
+        "amdgpu-dkms is installed but amdgpu does not load:\nError: fail to get symbol drm_gem_prime_dmabuf_ops\n",
+    ],
+)
+def test_amdkcl_failing_to_find_a_kernel_symbol_is_read(text: str) -> None:
+    assert "amdkcl_symbol_missing" in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the layer's own fallback: a stand-in is used and the driver loads (legacy-rocm-build#1304 on 3.7)
+        "[    1.776909] Warning: fail to get symbol reservation_ww_class, replace it with kcl stub\n",
+        # another program's words, nothing of AMD's driver in the block
+        "plugin loader: Error: fail to get symbol init_plugin\n",
+    ],
+)
+def test_a_symbol_amdkcl_can_stand_in_for_or_another_program_is_not_read(text: str) -> None:
+    assert "amdkcl_symbol_missing" not in signature_errors(text)
+
+
+def test_amdkcl_failing_to_find_a_symbol_is_reported_as_the_driver_not_fitting_the_kernel() -> None:
+    report = (
+        "RX 570, rock-dkms 3.8 builds but after reboot no GPU is recognized:\n"
+        "[    1.752307] amdkcl: loading out-of-tree module taints kernel.\n"
+        "[    1.760839] Error: fail to get symbol reservation_ww_class\n"
+        "[    1.760921] kernel BUG at /var/lib/dkms/amdgpu/3.8.0-19/build/amd/amdkcl/kcl_common.h:24!\n"
+    )
+    assert problems_shown(report)[0] == "RD946"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an extension against a torch whose hipBLAS lacks the function (turboderp-org/exllamav2#144)
+        "ImportError: /root/miniconda3/envs/x/lib/python3.8/site-packages/exllamav2_ext.cpython-38-x86_64-linux-gnu.so: undefined symbol: hipblasHgemm\n",
+        # rocBLAS's ILP64 API of 4.2 asked of an older rocBLAS (ollama/ollama#8108), a Windows-style
+        # path with a space in a folder name
+        "error: /home/u/My Apps/lib/ggml-hip.so: undefined symbol: rocblas_sgbmv_64\n",
+        # a rocBLAS build without the function (ROCm/rocBLAS#202)
+        "/usr/lib64/libhipblas.so: error: symbol lookup error: undefined symbol: rocblas_dgemm (fatal)\n",
+        "OSError: /opt/app/_ext.so: undefined symbol: miopenCreateTensorDescriptor\n",
+    ],
+)
+def test_a_missing_rocm_math_library_function_is_read_as_another_release_of_it(text: str) -> None:
+    assert "rocm_library_api_undefined" in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a mangled C++ kernel stub naming hip types is the extension's own bug (bitsandbytes#1550)
+        "libbitsandbytes_rocm62.so: undefined symbol: _Z36__device_stub__kOptimizer32bit1StateI12hip_bfloat16Li2EEvPT_\n",
+        # the HIP runtime's own API (hip_api_symbol_undefined reads it)
+        "_C.so: undefined symbol: hipGetDevicePropertiesR0600\n",
+        # NCCL's names are NVIDIA's as well as RCCL's
+        "libtorch_cuda.so: undefined symbol: ncclCommRegister\n",
+        # prose that names the function, no loader error
+        "hipblasHgemm was added in hipBLAS for ROCm 5.6\n",
+    ],
+)
+def test_other_symbols_and_prose_are_not_a_rocm_math_library_mismatch(text: str) -> None:
+    assert "rocm_library_api_undefined" not in signature_errors(text)
+
+
+def test_a_missing_rocm_math_library_function_is_reported_as_two_rocm_releases() -> None:
+    report = (
+        "rocm5.2.0 torch, running test_inference.py:\n"
+        "Traceback (most recent call last):\n"
+        '  File "/data/exllamav2/ext.py", line 14, in <module>\n'
+        "    import exllamav2_ext\n"
+        "ImportError: /root/site-packages/exllamav2_ext.cpython-38-x86_64-linux-gnu.so: undefined symbol: hipblasHgemm\n"
+    )
+    assert problems_shown(report)[0] == "RD942"
