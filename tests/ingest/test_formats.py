@@ -66,6 +66,20 @@ def test_collect_env_of_a_cpu_build_says_cpu() -> None:
     assert values(collect_env.parse(block(text)))["torch.flavour"] == "cpu"
 
 
+def test_collect_env_run_without_torch_says_no_build() -> None:
+    # torch not importable: collect_env prints N/A for the version and both build lines alike (the host
+    # of a container, ROCm/pytorch#786; an environment beside the one that holds a +rocm nightly,
+    # pytorch/pytorch#138067): that is no CPU build
+    text = ("Collecting environment information...\nPyTorch version: N/A\nIs debug build: N/A\n"
+            "CUDA used to build PyTorch: N/A\nROCM used to build PyTorch: N/A\n\nOS: Ubuntu 18.04.5 LTS (x86_64)\n")
+    found = values(collect_env.parse(block(text)))
+    assert "torch.flavour" not in found
+    # a CPU build names itself: its version and 'CUDA used to build PyTorch: None'
+    cpu = ("PyTorch version: 2.6.0+cpu\nIs debug build: False\nCUDA used to build PyTorch: None\n"
+           "ROCM used to build PyTorch: N/A\n")
+    assert values(collect_env.parse(block(cpu)))["torch.flavour"] == "cpu"
+
+
 def test_collect_env_no_cuda_placeholder_names_no_gpu() -> None:
     # collect_env writes 'No CUDA' into the GPU field when torch.cuda is unavailable
     # (pytorch/pytorch#119081 and #53738 paste it); it is not a GPU called "No CUDA".

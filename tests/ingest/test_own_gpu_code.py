@@ -133,3 +133,26 @@ def test_a_target_asked_for_another_machine_is_not_called_this_gpu() -> None:
     assert "RD654" not in [rule for rule, _ in serious(text)]
     # the target alone, with no other GPU named, is still the GPU's
     assert "RD654" in [rule for rule, _ in serious(text.replace("RX 7900 XTX on", "Running"))]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # aiter's device table with a short list (gpustack/gpustack#3880, ROCm/aiter#1552 print it longer)
+        "KeyError: \"Unknown GPU architecture: gfx1151. Supported architectures: ['native', 'gfx90a']\"\n"
+        "  Marketing Name:          Radeon 8060S Graphics\n",
+        # flash-attn's refusal with a one-target allowed list
+        "Radeon 780M. AssertionError: Invalid archs: ['gfx1103']. Allowed: ['native', 'gfx90a']\n",
+    ],
+)
+def test_a_short_supported_list_printed_after_the_refused_target_names_no_second_gpu(text: str) -> None:
+    facts = ingest(text).facts
+    agents = facts.gpus.agents
+    assert {agent.gfx.value for agent in agents} <= {"gfx1151", "gfx1103"}
+    assert serious(text)[:1] == [("RD654", "gfx-unsupported")]
+    assert "device-selection" not in {category for _, category in serious(text)}
+
+
+def test_a_gpu_said_to_be_missing_from_the_supported_architectures_is_still_the_reporters() -> None:
+    facts = ingest("My card is gfx1031 which is not among the supported architectures of this build.\n").facts
+    assert [agent.gfx.value for agent in facts.gpus.agents] == ["gfx1031"]

@@ -16,7 +16,8 @@ The lines that matter (PyTorch 1.x to 2.x)::
     [pip3] pytorch-triton-rocm==3.2.0
 
 ``Could not collect`` and ``N/A`` say nothing and are skipped (except that
-``N/A`` for both CUDA and ROCm means a CPU build).
+``N/A`` for both CUDA and ROCm means a CPU build, unless ``PyTorch version`` is ``N/A`` too: collect_env
+could not import torch, and every torch line then says ``N/A``, whatever build is installed elsewhere).
 """
 
 from __future__ import annotations
@@ -144,6 +145,15 @@ def _observations(values: Dict[str, tuple], packages: List[tuple]) -> List[Obser
     # the build, with or without "PyTorch version:" ("CUDA used to build PyTorch: 12.1" with "ROCM used to
     # build PyTorch: N/A" is a CUDA build).
     build_lines = "ROCM used to build PyTorch" in values and "CUDA used to build PyTorch" in values
+    # "PyTorch version: N/A" is collect_env without torch: get_env_info() sets the version, the debug flag,
+    # is_available and both compiled versions to 'N/A' when torch cannot be imported (pytorch/pytorch
+    # torch/utils/collect_env.py at 00adac864664f69b4bda09095487ef0e0e10d2ac, get_env_info's else branch),
+    # so the two build lines then say nothing about a build: the script ran on the host of a container
+    # (ROCm/pytorch#786), or in an environment without torch beside a report of a +rocm nightly
+    # (pytorch/pytorch#138067). A CPU build prints its version (2.6.0+cpu) and "CUDA used to build
+    # PyTorch: None" instead.
+    if "PyTorch version" in values and version is None:
+        build_lines = False
     build_info = {"hip": hip[0] if hip else None, "cuda": cuda[0] if cuda else None} if build_lines else None
     tag = None
     if version:

@@ -51,6 +51,15 @@ _GFX_LIST_CONTEXT = when_used(
     # flash-attn's and aiter's build targets (GPU_ARCHS, printed back as "One of GPU archs of [...]", "Invalid
     # archs: [...]. Allowed: [...]"): the targets asked for, not the devices present (r35b)
     r"|GPU_ARCHS|GPU\s{1,4}archs\s{1,4}of|Invalid\s{1,4}archs\s{0,4}:"
+    # A program printing the targets it was built for, after the one it refused: aiter's "Unknown GPU
+    # architecture: gfx1151. Supported architectures: ['native', 'gfx90a']" (gpustack/gpustack#3880, ROCm/aiter
+    # #1552, vllm-project/vllm#30952), flash-attn's "Allowed: [...]" (Dao-AILab/flash-attention setup.py at
+    # 5301a359), TensorFlow's "The supported AMDGPU versions are gfx1030, gfx900" (ROCm/tensorflow-upstream
+    # #2118, #3169). Only as the list's introduction (a colon, "are", a bracket after it): a short list was
+    # read as a second GPU beside the refused one ("an integrated GPU sits next to the discrete one" on a lone
+    # Strix Halo), while "gfx1031 is not among the supported architectures" still names the reporter's GPU.
+    r"|\bsupported\s{1,4}(?:architectures?|archs?|gfx(?:\s{1,4}(?:targets?|versions?))?|AMDGPU\s{1,4}versions?)\s{0,4}(?::|=|\[|are\b)"
+    r"|\bAllowed\s{0,4}:\s{0,4}\["
     r"|HSA_OVERRIDE|overrid(?:e|den|ing)|spoof|pretend|TensileLibrary_|targets?\s*[:=]"
     # What a library or build supports, not the reporter's GPU: "hipblastlt is only supported on gfx90a
     # and gfx94x cards" (pytorch/pytorch#119081), "hipBLASLt supports only `gfx90a` GPUs"
