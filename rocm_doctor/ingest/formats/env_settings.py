@@ -617,16 +617,17 @@ def _set_by_a_program_on_condition(line: Line, column: int) -> bool:
     return bool(_PROGRAM_SETS.search(line.text[max(0, column - 40) : column]) and _ON_CONDITION.match(line.text[column : column + 800]))
 
 
-_EXPORT_IN_SENTENCE = when_used(r"[A-Za-z]{2,}[,:]?\s{1,4}(?:[A-Za-z]{2,}[,:]?\s{1,4}){0,12}?[`'\"]?export\s", re.IGNORECASE)
-"""``export`` inside a sentence ("Maybe `export HSA_OVERRIDE_GFX_VERSION=10.3.0` might help", ROCm/legacy-rocm-build#2354),
-not opening a command line: the sentence decides whether it is a setting made (pkgenv47)."""
+_EXPORT_IN_SENTENCE = when_used(r"(?:^|[^A-Za-z])[A-Za-z]{2,}[,:]?\s{1,4}[`'\"]?$")
+"""The text before ``export`` ends with a word: ``export`` inside a sentence ("Maybe `export HSA_OVERRIDE_GFX_VERSION=10.3.0`
+might help", ROCm/legacy-rocm-build#2354), not opening a command line; the sentence decides whether it is a setting
+made (pkgenv47)."""
 
 
 def _mentioned_as_advice(sighting: SettingSighting, block: Block) -> bool:
     if sighting.origin == "export":
         position = sighting.line.text.find(sighting.name)
         start = sighting.line.text.rfind("export", 0, max(0, position))
-        if position < 0 or start <= 0 or not _EXPORT_IN_SENTENCE.search(sighting.line.text[max(0, start - 120) : start + 7]):
+        if position < 0 or start <= 0 or not _EXPORT_IN_SENTENCE.search(sighting.line.text[max(0, start - 120) : start]):
             return False
         # advice and questions only: an export's past is read where it is judged (failed_with, h31d)
         return _advice(block, sighting.line, position, past=False)
