@@ -243,6 +243,11 @@ def _pieces(blocks: List[Block], crashes: Optional[List[Crash]] = None) -> List[
         if block.scope == "other":  # someone else's quoted text: what the report is about, no facts
             found = [p for p in found if p.kind.startswith("context:")]
         pieces += _as_earlier(found, block.scope) if block.scope in ("past", "elsewhere") else found
+    # A command in one block and its output in the next (pkgenv47)
+    try:
+        pieces += install_log.replacement_across_blocks(blocks)
+    except Exception:  # noqa: BLE001 - unrecognisable text is ignored, never an error
+        pass
     return pieces
 
 

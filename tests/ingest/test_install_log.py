@@ -226,3 +226,66 @@ def test_the_wheel_pip_fetches_again_after_resolving_keeps_what_collected_it() -
     contexts = ingest(text).facts.symptoms.context.value or []
     assert "torch_pulled_by_dependency" in contexts
     assert "torch_wheel_not_rocm_fetched" not in contexts
+
+
+# pkgenv47: another package's install that uninstalls the torch that was there
+XFORMERS_REPLACES = """\
+Collecting torch==2.0.0 (from xformers==0.0.19)
+  Downloading torch-2.0.0-cp310-cp310-manylinux1_x86_64.whl (619.9 MB)
+Installing collected packages: torch, xformers
+  Attempting uninstall: torch
+    Found existing installation: torch 2.0.1+cu118
+      Successfully uninstalled torch-2.0.1+cu118
+Successfully installed torch-2.0.0 xformers-0.0.19
+"""
+
+COMMAND_REPLACES = """\
+```
+$ pip install torch torchvision torchaudio --extra-index-url https://download.pytorch.org/whl/cu121
+$ pip install xformers==0.0.26.post1
+Collecting torch==2.3.0
+  Using cached torch-2.3.0-cp310-cp310-manylinux1_x86_64.whl (779.1 MB)
+  Attempting uninstall: torch
+    Found existing installation: torch 2.3.1+cu121
+```
+"""
+
+
+@pytest.mark.parametrize("text", [XFORMERS_REPLACES, COMMAND_REPLACES])
+def test_another_packages_install_that_uninstalls_torch_is_a_replacement_by_that_package(text: str) -> None:
+    context = ingest(text).facts.symptoms.context.value or []
+    assert "torch_replaced_by_package_install" in context
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # torch asked for by name
+        "$ pip install torch==2.5.1 --index-url https://download.pytorch.org/whl/rocm6.2\n"
+        "  Attempting uninstall: torch\n    Found existing installation: torch 2.4.1\n"
+        "Successfully installed torch-2.5.1+rocm6.2\n",
+        # a set upgraded together: torch comes with its torchvision
+        "$ pip install -U torchvision --index-url https://download.pytorch.org/whl/rocm6.2\n"
+        "  Attempting uninstall: torch\n    Found existing installation: torch 2.4.1+rocm6.1\n"
+        "Successfully installed torch-2.5.1+rocm6.2 torchvision-0.20.1+rocm6.2\n",
+        # a requirements file may name torch itself
+        "$ pip install -r requirements.txt\n  Attempting uninstall: torch\n    Found existing installation: torch 2.4.1\n",
+        # no uninstall
+        "Collecting torch==2.0.0 (from xformers==0.0.19)\nSuccessfully installed torch-2.0.0 xformers-0.0.19\n",
+    ],
+)
+def test_torch_asked_for_upgraded_with_its_set_from_a_requirements_file_or_not_removed_is_no_replacement(text: str) -> None:
+    context = ingest(text).facts.symptoms.context.value or []
+    assert "torch_replaced_by_package_install" not in context
+
+
+def test_a_command_written_before_the_fenced_log_of_its_output_decides_the_replacement() -> None:
+    # facebookresearch/xformers#1146: the command in prose, pip's output in the fence after it
+    text = (
+        "pip3 install -U xformers --index-url https://download.pytorch.org/whl/cu121\n```\n"
+        "Installing collected packages: torch, xformers\n  Attempting uninstall: torch\n"
+        "    Found existing installation: torch 2.4.1\n      Successfully uninstalled torch-2.4.1\n```\n"
+    )
+    assert "torch_replaced_by_package_install" in (ingest(text).facts.symptoms.context.value or [])
+    asked = text.replace("install -U xformers", "install -U torch xformers")
+    assert "torch_replaced_by_package_install" not in (ingest(asked).facts.symptoms.context.value or [])

@@ -214,6 +214,35 @@ def test_a_variable_named_as_advice_is_no_setting_of_this_machine(sentence: str)
     assert "HSA_OVERRIDE_GFX_VERSION" not in env_vars(sentence + "\n")
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # pkgenv47: a reply's imperative, a question to the reader, an example, a negation, an export inside advice
+        "Set `HSA_OVERRIDE_GFX_VERSION=10.3.0` in the server config.",
+        "Have you tried `HSA_OVERRIDE_GFX_VERSION=10.3.0`?",
+        "Environment variables like `HSA_OVERRIDE_GFX_VERSION=10.3.0` can also be used if RDNA 2 GPUs don't work out of the box.",
+        "Don't set `HSA_OVERRIDE_GFX_VERSION=10.3.0` by default.",
+        "I did not set HSA_OVERRIDE_GFX_VERSION=10.3.0 anywhere.",
+        "Maybe `export HIP_VISIBLE_DEVICES=0` and `export HSA_OVERRIDE_GFX_VERSION=10.3.0` might help.",
+        "You could try: export HSA_OVERRIDE_GFX_VERSION=10.3.0",
+    ],
+)
+def test_an_imperative_question_example_or_negation_naming_a_variable_is_no_setting(sentence: str) -> None:
+    assert "HSA_OVERRIDE_GFX_VERSION" not in env_vars(sentence + "\n")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1. Set HSA_OVERRIDE_GFX_VERSION=10.3.0\n2. Run python test.py\n",
+        "In my .bashrc I have export HSA_OVERRIDE_GFX_VERSION=10.3.0 and it crashes.\n",
+        "export HSA_OVERRIDE_GFX_VERSION=10.3.0\npython test.py\n",
+    ],
+)
+def test_a_reproduction_step_or_an_export_the_reporter_made_stays_a_setting(text: str) -> None:
+    assert env_vars(text).get("HSA_OVERRIDE_GFX_VERSION") == "10.3.0"
+
+
 def test_a_variable_the_reporter_says_they_set_is_a_setting() -> None:
     assert env_vars("I set HSA_OVERRIDE_GFX_VERSION=10.3.0 and it still fails.\n") == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0"}
 

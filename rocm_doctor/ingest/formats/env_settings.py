@@ -539,6 +539,18 @@ _ADVICE = when_used(
     r"|\b(?:make\s+sure|ensure|double-?check|check|verify|confirm)\s+(?:that\s+|whether\s+|if\s+)?(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$"
     r"|^\s*(?:is|are|was|were)\s+(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$|\b(?:if|unless|whether)\s+(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$"
     r"|\b(?:should|shall|can|could|do|would|must)\s+(?:I|we)\s+(?:\w+\s+){0,3}?(?:set|use|export|try|add|put|change|pass)\b"
+    # pkgenv47: a reply's imperative opening the sentence ("Set `HSA_OVERRIDE_GFX_VERSION=10.3.0` in the server
+    # config", ollama/ollama#12903; "Try HIP_VISIBLE_DEVICES=1"), a question to the reader ("Have you tried
+    # `HSA_OVERRIDE_GFX_VERSION=10.3.0`?", ollama/ollama#3547's "have you tried setting the override
+    # variable?"), the variable given as an example ("Environment variables like `HSA_OVERRIDE_GFX_VERSION=10.3.0`
+    # can also be used", ROCm/legacy-rocm-build#3401) and a negated setting ("Don't set
+    # `HSA_OVERRIDE_GFX_VERSION=10.3.0` by default", vladmandic/sdnext#1805; "I did not set ..."): no setting
+    # made on this machine. A numbered or bulleted step ("1. Set X=... 2. Run ...") is a reproduction step, the
+    # reporter's own: :func:`_advice` keeps it.
+    r"|^\s*(?:please\s+|just\s+|then\s+|also\s+)?(?:set|export|add|put|try|define|pass|use)\s+(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$"
+    r"|\b(?:have|did|do)\s+you\s+(?:\w+\s+){0,2}?(?:tried|try|set|use|used|export|exported|add|added)\b"
+    r"|\b(?:variables?|vars|settings?|options?|flags?|things)\s+(?:like|such\s+as)\s+[`'\"]?$"
+    r"|\b(?:don['\u2019]?t|do\s+not|does\s+not|doesn['\u2019]?t|did\s+not|didn['\u2019]?t|never|no\s+need\s+to)\s+(?:\w+\s+){0,2}?(?:set|export|use|add|define|pass|put|need)\s+(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$"
     r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS,
     re.IGNORECASE,
 )
@@ -551,7 +563,7 @@ HIP_VISIBLE_DEVICES=1?", "Do I need to export HSA_OVERRIDE_GFX_VERSION=10.3.0?",
 HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it": :data:`rocm_doctor.ingest.formats.common.REPORTED_SPEECH`), nor a
 document's ("the docs say \"HSA_OVERRIDE_GFX_VERSION=10.3.0 is required ...\"")."""
 _ADVICE_AFTER = when_used(
-    r"^\S{0,600}\s(?:[^.!?\n]{0,60}?\b(?:might|may|would|could|should)\s+(?:help|work|fix)|(?:(?:is|was|are)\s+)?(?:set\s+to\s+)?\S{1,40}\s+by\s+default\b)",
+    r"^\S{0,600}\s(?:[^.!?\n]{0,60}?\b(?:might|may|would|could|should)\s+(?:help|work|fix)|[^.!?\n]{0,60}?\bcan\s+(?:also\s+)?be\s+(?:used|set|tried|added)\b|(?:(?:is|was|are)\s+)?(?:set\s+to\s+)?\S{1,40}\s+by\s+default\b)",
     re.IGNORECASE,
 )
 """After the setting itself (its value may hold dots), the rest of the sentence says it "might help", or that the
@@ -577,16 +589,25 @@ I removed it", "CUDA_VISIBLE_DEVICES=1 was set by the script, I changed it to 0"
 we used ..." (r31a): a setting the reporter took away or left on another machine."""
 
 
-def _advice(block: Block, line: Line, column: int) -> bool:
+_LIST_STEP = when_used(r"^\s{0,8}(?:>\s{0,4})?(?:\d{1,2}[.)]|[-*+])\s")
+"""A numbered or bulleted item: a reproduction step ("1. Set HSA_OVERRIDE_GFX_VERSION=10.3.0"), the reporter's own."""
+_OPENING_IMPERATIVE = when_used(r"^\s*(?:please\s+|just\s+|then\s+|also\s+)?(?:set|export|add|put|try|define|pass|use)\s+(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$", re.IGNORECASE)
+
+
+def _advice(block: Block, line: Line, column: int, past: bool = True) -> bool:
     """The sentence around ``column`` of ``line`` (200 characters before it at most, the line before
     included when the break between them may be one a wrapping tool made) gives advice or a possibility."""
     before = line.text[max(0, column - 200) : column]
+    if _LIST_STEP.match(line.text) and _OPENING_IMPERATIVE.match(_LIST_STEP.sub("", before, count=1)):
+        return False  # "1. Set X=..." opens a step of the reporter's reproduction: a setting made
     index = block.position_of(line)
     if index > 0 and may_be_wrapped(block.lines[index - 1].text, line.text.strip()):
         before = (block.lines[index - 1].text[-200:] + " " + before)[-200:]
     ends = list(_SENTENCE_END.finditer(before))
     sentence = before[ends[-1].end() :] if ends else before
     after = line.text[column : column + 800]
+    if not past:
+        return bool(_ADVICE.search(sentence) or _ADVICE_AFTER.match(after))
     return bool(_ADVICE.search(sentence) or _ADVICE_AFTER.match(after) or _PAST_BEFORE.search(sentence) or _PAST_AFTER.match(after))
 
 
@@ -604,7 +625,20 @@ def _set_by_a_program_on_condition(line: Line, column: int) -> bool:
     return bool(_PROGRAM_SETS.search(line.text[max(0, column - 40) : column]) and _ON_CONDITION.match(line.text[column : column + 800]))
 
 
+_EXPORT_IN_SENTENCE = when_used(r"(?:^|[^A-Za-z])[A-Za-z]{2,}[,:]?\s{1,4}[`'\"]?$")
+"""The text before ``export`` ends with a word: ``export`` inside a sentence ("Maybe `export HSA_OVERRIDE_GFX_VERSION=10.3.0`
+might help", ROCm/legacy-rocm-build#2354), not opening a command line; the sentence decides whether it is a setting
+made (pkgenv47)."""
+
+
 def _mentioned_as_advice(sighting: SettingSighting, block: Block) -> bool:
+    if sighting.origin == "export":
+        position = sighting.line.text.find(sighting.name)
+        start = sighting.line.text.rfind("export", 0, max(0, position))
+        if position < 0 or start <= 0 or not _EXPORT_IN_SENTENCE.search(sighting.line.text[max(0, start - 120) : start]):
+            return False
+        # advice and questions only: an export's past is read where it is judged (failed_with, h31d)
+        return _advice(block, sighting.line, position, past=False)
     if sighting.origin != "prose":
         return False
     position = sighting.line.text.find(sighting.name)

@@ -78,6 +78,18 @@ tag (PyPI's, built against PyPI's torch; every ROCm wheel index tags its compani
 0.24.0+rocm7.0.0rc...) or a CUDA/CPU/XPU one."""
 _FOLLOWING = 3
 """How many lines after ``Collecting torch (from X)`` pip names the wheel it fetches."""
+REPLACED = "torch_replaced_by_package_install"
+"""Context id (pkgenv47): installing another package uninstalled the torch that was there: pip collected torch as
+that package's dependency (``Collecting torch==2.0.0 (from xformers==0.0.19)``), or the log's own ``pip install``
+command names no torch, and ``Found existing installation: torch V`` / ``Successfully uninstalled torch-V`` follows.
+The package pins another torch release than the one installed, so whatever was built for the old torch
+(torchvision, torchaudio, extensions) no longer belongs to the new one. Reports: facebookresearch/xformers#1146
+(``pip3 install -U xformers`` uninstalled torch 2.4.1; maintainer: xFormers 0.0.28 is the one for 2.4.1),
+facebookresearch/xformers#752 (xformers 0.0.19 collected torch 2.0.0 over 2.0.1+cu118), facebookresearch/xformers#1052
+(xformers 0.0.26.post1 replaced torch 2.3.1+cu121 with 2.3.0), AUTOMATIC1111/stable-diffusion-webui#10494
+(``Collecting torch==2.0.0 (from xformers==0.0.19)`` in a Docker build)."""
+_PIP_INSTALL = when_used(r"^\s*(?:\S{0,80}[$#>]\s{1,4})?(?:sudo\s+)?(?:\S*python[\d.]*(?:\.exe)?\s+-m\s+)?(?:pip[\d.]*|uv\s+pip)\s+install\s+(?P<args>.+?)\s*$")
+_INSTALL_OPTION_WITH_VALUE = frozenset(("-i", "--index-url", "--extra-index-url", "-f", "--find-links", "-c", "--constraint", "-r", "--requirement", "--target", "-t", "--prefix", "--root", "--platform", "--python-version", "--only-binary", "--no-binary", "--trusted-host", "--cache-dir"))
 PULLED = "torch_pulled_by_dependency"
 """Context id: pip collected torch as another package's dependency and fetched a wheel that is not a ROCm build."""
 FETCHED = "torch_wheel_not_rocm_fetched"
@@ -200,6 +212,91 @@ def _satisfied(text: str) -> Optional[Tuple[str, str, str]]:
     return _canonical(match.group("name")), version.group("version"), folder
 
 
+def _install_without_torch(line: Line) -> bool:
+    """A ``pip install`` command line whose requested packages (neither options nor their values) do not
+    include torch, and name at least one package; a requirements file (``-r``) may hold torch, so it decides nothing."""
+    found = _PIP_INSTALL.match(line.text)
+    if found is None:
+        return False
+    words = found.group("args").replace("`", " ").split()
+    packages: List[str] = []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+            continue
+        if word == "--requirement" or word.startswith("--requirement=") or (word.startswith("-r") and not word.startswith("--")):
+            return False
+        if word in _INSTALL_OPTION_WITH_VALUE:
+            skip = True
+            continue
+        if word.startswith("-") or word in ("&&", "|", ";", "#"):
+            if word in ("&&", "|", ";", "#"):
+                break
+            continue
+        packages.append(re.split(r"[<>=!~\[@;]", word, maxsplit=1)[0].lower())
+    return bool(packages) and "torch" not in packages and not any(p.endswith((".whl", ".txt")) and "torch-" in p for p in packages)
+
+
+def _torch_replaced_by_other_package(block: Block, removed: List[Tuple[str, Line]], installed: List[Tuple[str, str, Line]]) -> Optional[Line]:
+    """The first line that shows torch uninstalled by another package's install (:data:`REPLACED`), or None."""
+    if not removed:
+        return None
+    new_versions = {version for name, version, _ in installed if name == "torch"}
+    if new_versions and all(version in new_versions for version, _ in removed):
+        return None  # the same torch put back (a --force-reinstall): nothing replaced
+    if new_versions and any(name in ("torchvision", "torchaudio") for name, _, _ in installed):
+        return None  # torch installed together with its companions: a set pulled together (an upgrade of the set)
+    first_removed = min(block.position_of(line) for _, line in removed)
+    command: Optional[Line] = None  # the last pip install command before the removal: the one that removed it
+    pulled_by: Optional[Line] = None
+    for line in block.lines[:first_removed]:
+        collecting = _COLLECTING.match(line.text)
+        if collecting is not None:
+            by = collecting.group("by") or ""
+            if by and not by.startswith("-") and _canonical(re.split(r"[<>=!~\[]", by, maxsplit=1)[0]) != "torch":
+                pulled_by = pulled_by or line
+        elif _PIP_INSTALL.match(line.text):
+            command, pulled_by = line, None
+    if command is not None:
+        return command if _install_without_torch(command) else pulled_by
+    return pulled_by
+
+
+def _removes_torch(line: Line) -> bool:
+    """pip's line that names the torch it uninstalls (``Found existing installation: torch 2.4.1``)."""
+    found = _REMOVED.match(line.text)
+    if found is None:
+        return False
+    pair = (_canonical(found.group("name")), found.group("version")) if found.group("name") else _split(found.group("pair"))
+    return bool(pair) and pair[0] == "torch"
+
+
+def replacement_across_blocks(blocks: List[Block]) -> List[Piece]:
+    """:data:`REPLACED` where the ``pip install`` command is the last line of the block right before the
+    log's own block (a command written in prose, then pip's output pasted in a fence:
+    facebookresearch/xformers#1146), and the log names no command of its own before the uninstall."""
+    pieces: List[Piece] = []
+    for before, block in zip(blocks, blocks[1:]):
+        if before.scope != "current" or block.scope != "current" or block.index != before.index + 1:
+            continue
+        if not before.lines or "uninstall" not in block.lower and "found existing installation" not in block.lower:
+            continue
+        command = before.lines[-1]
+        if _PIP_INSTALL.match(command.text) is None or not _install_without_torch(command):
+            continue
+        removed = [line for line in block.lines if _removes_torch(line)]
+        if not removed:
+            continue
+        first = block.position_of(removed[0])
+        if any(_PIP_INSTALL.match(line.text) for line in block.lines[:first]):
+            continue  # the block's own command decides (parse)
+        if any(_INSTALLED.match(line.text) and re.search(r"(?<!\S)torch-\d", line.text) and re.search(r"(?<!\S)torch(?:vision|audio)-\d", line.text) for line in block.lines):
+            continue  # torch installed with its companions: a set
+        pieces.append(make_piece(f"context:{REPLACED}", [command], [Observation("symptoms.context", [REPLACED], command, TRUST_TOOL)]))
+    return pieces
+
+
 def parse(block: Block) -> List[Piece]:
     uv = "nstalled " in block.lower and any(_UV_SUMMARY.match(line.text) for line in block.lines)
     removed: List[Tuple[str, Line]] = []
@@ -292,6 +389,7 @@ def parse(block: Block) -> List[Piece]:
         if not any(version == fetched_versions.get(id(line)) and order[id(gone)] > order[id(line)] for version, gone in removed)
     ]
     kept_other = kept_torch_not_rocm(block)
+    replaced = None if download_only else _torch_replaced_by_other_package(block, removed, installed)
     if not lines and not pulled and not fetched_not_rocm and not companions_not_rocm:
         return []
     removed_lines = {id(line) for _, line in removed}
@@ -311,6 +409,8 @@ def parse(block: Block) -> List[Piece]:
     for context, found in ((PULLED, pulled), (FETCHED, fetched_not_rocm), (COMPANION_FETCHED, companions_not_rocm)):
         if found:
             pieces.append(make_piece(f"context:{context}", found[:1], [Observation("symptoms.context", [context], found[0], TRUST_TOOL)]))
+    if replaced is not None:
+        pieces.append(make_piece(f"context:{REPLACED}", [replaced], [Observation("symptoms.context", [REPLACED], replaced, TRUST_TOOL)]))
     if kept_other is not None:
         pieces.append(make_piece(f"context:{KEPT_NOT_ROCM}", [kept_other], [Observation("symptoms.context", [KEPT_NOT_ROCM], kept_other, TRUST_TOOL)]))
     now = [line for line in lines if id(line) not in removed_lines]
