@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from ingest_helpers import ingest
 
+from rocm_doctor.ingest import ingest_text
+
 from rocm_doctor.pipeline import evaluate
 from rocm_doctor.judge.loader import load_rules
 
@@ -391,3 +393,26 @@ def test_a_setting_put_to_the_reader_or_made_before_an_update_is_not_the_current
 )
 def test_the_reporters_own_attempt_with_a_setting_is_its_environment(sentence: str) -> None:
     assert ingest(sentence).facts.env.vars.value == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0"}
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("set HSA_OVERRIDE_GFX_VERSION=10.3.0\n", "10.3.0"),
+        ("SET HSA_OVERRIDE_GFX_VERSION=10.3.0\n", "10.3.0"),
+        ("@echo off\nset HSA_OVERRIDE_GFX_VERSION=10.3.0\ncall webui.bat\n", "10.3.0"),
+    ],
+)
+def test_a_cmd_set_line_of_its_own_is_the_command_not_a_replys_imperative(text: str, value: str) -> None:
+    facts = ingest_text(text).facts
+    assert facts.env.vars.value["HSA_OVERRIDE_GFX_VERSION"] == value
+
+
+def test_a_bat_files_set_lines_with_options_are_read() -> None:
+    facts = ingest_text("set COMMANDLINE_ARGS=--use-zluda --medvram\nset HIP_VISIBLE_DEVICES=1\n").facts
+    assert facts.env.vars.value == {"COMMANDLINE_ARGS": "--use-zluda --medvram", "HIP_VISIBLE_DEVICES": "1"}
+
+
+@pytest.mark.parametrize("text", ["set HSA_OVERRIDE_GFX_VERSION=10.3.0 and restart ollama\n", "Set HSA_OVERRIDE_GFX_VERSION=10.3.0 in the server config.\n"])
+def test_set_followed_by_prose_stays_advice(text: str) -> None:
+    assert "HSA_OVERRIDE_GFX_VERSION" not in (ingest_text(text).facts.env.vars.value or {})

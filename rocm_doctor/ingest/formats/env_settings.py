@@ -594,12 +594,29 @@ _LIST_STEP = when_used(r"^\s{0,8}(?:>\s{0,4})?(?:\d{1,2}[.)]|[-*+])\s")
 _OPENING_IMPERATIVE = when_used(r"^\s*(?:please\s+|just\s+|then\s+|also\s+)?(?:set|export|add|put|try|define|pass|use)\s+(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$", re.IGNORECASE)
 
 
+_COMMAND_LINE = when_used(rf"^\s{{0,8}}@?(?:set|SET|export|EXPORT)\s{{1,4}}{_NAME}=(.{{0,600}})$")
+_PROSE_WORD = when_used(r"(?:^|\s)[A-Za-z][a-z]{1,20}[.,;:!?]?(?=\s|$)")
+
+
+def _command_line(text: str) -> bool:
+    """A line that is the command itself: ``set NAME=value`` (cmd, a ``webui-user.bat``) or ``export NAME=value``,
+    lower or upper case, nothing but the value after ``=`` (``set COMMANDLINE_ARGS=--use-zluda --medvram``): not a
+    reply's imperative ("Set `NAME=value` in the server config", title case, or prose words after the value)."""
+    match = _COMMAND_LINE.match(text)
+    if match is None:
+        return False
+    rest = match.group(1).strip().split(None, 1)
+    return "`" not in text and not (len(rest) > 1 and _PROSE_WORD.search(rest[1]))
+
+
 def _advice(block: Block, line: Line, column: int, past: bool = True) -> bool:
     """The sentence around ``column`` of ``line`` (200 characters before it at most, the line before
     included when the break between them may be one a wrapping tool made) gives advice or a possibility."""
     before = line.text[max(0, column - 200) : column]
     if _LIST_STEP.match(line.text) and _OPENING_IMPERATIVE.match(_LIST_STEP.sub("", before, count=1)):
         return False  # "1. Set X=..." opens a step of the reporter's reproduction: a setting made
+    if _command_line(line.text):
+        return False  # "set HSA_OVERRIDE_GFX_VERSION=10.3.0" on a line of its own is the command (a .bat), not advice
     index = block.position_of(line)
     if index > 0 and may_be_wrapped(block.lines[index - 1].text, line.text.strip()):
         before = (block.lines[index - 1].text[-200:] + " " + before)[-200:]
