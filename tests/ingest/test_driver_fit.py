@@ -659,7 +659,12 @@ def test_a_missing_rocm_math_library_function_is_read_as_another_release_of_it(t
         # NCCL's names are NVIDIA's as well as RCCL's
         "libtorch_cuda.so: undefined symbol: ncclCommRegister\n",
         # prose that names the function, no loader error
-        "hipblasHgemm was added in hipBLAS for ROCm 5.6\n",
+        "hipblasHgemm is declared in hipblas.h\n",
+        # the linker at build time, not a loaded process (spack/spack#49298: libhipblas missing from the
+        # link line); lld-link on Windows words it the same way
+        "ld.lld: error: undefined symbol: hipblasCreate\n>>> referenced by gpu_blas.cpp\n",
+        "/opt/rocm/llvm/bin/ld.lld: error: undefined symbol: rocblas_sgemm_64\n",
+        "lld-link: error: undefined symbol: hipblasSgemm\r\n>>> referenced by C:\\Users\\Jane Doe\\src\\ggml-cuda.obj\r\n",
     ],
 )
 def test_other_symbols_and_prose_are_not_a_rocm_math_library_mismatch(text: str) -> None:
