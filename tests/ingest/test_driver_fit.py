@@ -616,6 +616,10 @@ def test_amdkcl_failing_to_find_a_kernel_symbol_is_read(text: str) -> None:
         "[    1.776909] Warning: fail to get symbol reservation_ww_class, replace it with kcl stub\n",
         # another program's words, nothing of AMD's driver in the block
         "plugin loader: Error: fail to get symbol init_plugin\n",
+        # rev47a: a fix said to work, the past, advice (error_not_current)
+        'With rock-dkms 3.8 I had "Error: fail to get symbol reservation_ww_class" but after going back to 3.7 everything works, amdgpu loads fine.\n',
+        'Before the update dmesg showed "Error: fail to get symbol dma_fence_default_wait_cb" (amdkcl), now on 5.6 it works.\n',
+        'If you see "Error: fail to get symbol X" in dmesg, your amdgpu-dkms does not support your kernel.\n',
     ],
 )
 def test_a_symbol_amdkcl_can_stand_in_for_or_another_program_is_not_read(text: str) -> None:
@@ -665,6 +669,10 @@ def test_a_missing_rocm_math_library_function_is_read_as_another_release_of_it(t
         "ld.lld: error: undefined symbol: hipblasCreate\n>>> referenced by gpu_blas.cpp\n",
         "/opt/rocm/llvm/bin/ld.lld: error: undefined symbol: rocblas_sgemm_64\n",
         "lld-link: error: undefined symbol: hipblasSgemm\r\n>>> referenced by C:\\Users\\Jane Doe\\src\\ggml-cuda.obj\r\n",
+        # rev47a: a changelog line, advice, the past with the fix said to work (error_not_current)
+        '- Fixed "undefined symbol: rocblas_sgbmv_64" when hipBLAS is newer than rocBLAS\n',
+        "If you get undefined symbol: hipblasHgemm, upgrade torch to a ROCm 5.6 build.\n",
+        "Previously I got undefined symbol: rocblas_sgbmv_64, after pacman -Syu it works now.\n",
     ],
 )
 def test_other_symbols_and_prose_are_not_a_rocm_math_library_mismatch(text: str) -> None:
