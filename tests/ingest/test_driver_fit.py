@@ -702,3 +702,19 @@ def test_a_missing_rocm_math_library_function_is_not_said_to_be_two_releases_for
     assert found, "RD942 should still fire"
     message = found[0].message
     assert "most often" in message and "without the function" in message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ld.lld: error: undefined symbol: hipMalloc\n>>> referenced by kernel.cpp\n",
+        "lld-link: error: undefined symbol: hipGetDevicePropertiesR0600\r\n",
+        "If you get undefined symbol: hipGetDevicePropertiesR0600, rebuild flash-attn against your torch.\n",
+    ],
+)
+def test_the_linker_and_advice_are_not_a_hip_runtime_missing_an_api(text: str) -> None:
+    assert "hip_api_symbol_undefined" not in signature_errors(text)
+
+
+def test_a_loaded_extension_missing_a_hip_runtime_api_is_still_read() -> None:
+    assert "hip_api_symbol_undefined" in signature_errors("ImportError: /x/flash_attn_2_cuda.so: undefined symbol: hipGetDevicePropertiesR0600\n")
