@@ -156,3 +156,34 @@ def test_another_persons_gpu_before_the_reporters_own_clause_keeps_the_torch() -
     text = "My friend's RTX 3090 works fine, my RX 7900 XTX with torch 2.3.0+cu121 says torch.cuda.is_available() returns False\n"
     assert _torch(text) == "2.3.0+cu121"
     assert problems_shown(text)[:1] == ["RD100"]
+
+
+# ---------------------------------------------------------------- a pip list without its header
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$ pip list | grep torch\ntorch                     2.5.1+rocm6.2\ntorchvision               0.20.1+rocm6.2\n",
+        "(venv) $ pip list | grep -i torch\npytorch-triton-rocm 3.1.0\ntorch 2.5.1+rocm6.2\ntorchvision 0.20.1+rocm6.2\n",
+        "root@box:/# pip list | grep torch\ntorch                    2.5.1+rocm6.2 /opt/conda/lib/python3.10/site-packages\n"
+        "torchvision              0.20.1+rocm6.2  /opt/conda/lib/python3.10/site-packages\n",
+    ],
+)
+def test_pip_list_rows_without_their_header_are_the_installed_stack(text: str) -> None:
+    facts = ingest(text).facts
+    assert facts.torch.version.value == "2.5.1+rocm6.2"
+    assert facts.torch.torchvision_version.value == "0.20.1+rocm6.2"
+    assert facts.packages.installed.value.get("torchvision") == "0.20.1+rocm6.2"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "torch  2.5.1\nROCm  6.2\nPython  3.11\n",
+        "numpy  1.26.4\npillow  10.2.0\n",
+        "I tried torch 2.5.1 and torchvision 0.20.1\n",
+    ],
+)
+def test_a_field_list_or_prose_is_no_headerless_package_listing(text: str) -> None:
+    assert not ingest(text).facts.packages.installed.is_known
