@@ -491,12 +491,24 @@ _ADOPTED = when_used(
 sentence that ends a report's paragraph ("... I get exactly the same issue.") does not introduce the quote under it."""
 
 
+_PROMPTED_COMMAND = when_used(
+    r"^\s{0,4}(?:\.{1,2}[\\/]|[A-Za-z]:\\|[\w.-]{1,60}\.(?:exe|bat|cmd|ps1|sh|py)\b|\$env:"
+    r"|(?:python3?|py|pip3?|uv|ollama|docker|podman|sudo|conda|rocminfo|rocm-smi|amd-smi|hipconfig|hipinfo|clinfo|llama-\w{1,20}|git|cd|set|export)(?:\s|$))",
+    re.IGNORECASE,
+)
+"""A quoted line that is a command at a ``>`` prompt (cmd, PowerShell, a shell's continuation): what follows is its
+output as pasted, not another person's words."""
+
+
 def _quote_scope(block: Block, previous: "Block | None") -> str:
     """``quoted`` for a quote inside the reporter's own text (a reply quoting advice or another comment: "> Try setting
     HIP_VISIBLE_DEVICES=0, torch doesn't see the GPU when the iGPU is first") that the line before it does not adopt
     (:data:`_ADOPTED`); ``current`` for any other block. A report quoted whole lost its margin before blocks were cut
     (:func:`without_margin`), so it is not a quote here."""
     if block.kind != "prose" or not block.lines or not _QUOTE.match(block.lines[0].raw):
+        return "current"
+    if any(line.command for line in block.lines) or _PROMPTED_COMMAND.match(block.lines[0].text):
+        # "> .\\list_hip_devices.exe", "> python main.py" and the output under it: a Windows or shell prompt, not a quote
         return "current"
     before = previous.lines[-1].raw if previous is not None and previous.kind == "prose" and previous.lines else ""
     if before and not _QUOTE.match(before) and (_ADOPTED.search(before) if len(before.strip()) <= 60 or before.rstrip(" *_`").endswith(":") else False):

@@ -187,3 +187,9 @@ def test_pip_list_rows_without_their_header_are_the_installed_stack(text: str) -
 )
 def test_a_field_list_or_prose_is_no_headerless_package_listing(text: str) -> None:
     assert not ingest(text).facts.packages.installed.is_known
+
+
+def test_a_command_at_a_greater_than_prompt_is_output_not_a_quote() -> None:
+    # cmd / PowerShell paste their prompt as "> " (hipfire-669 in tests/corpus): the statement under it is this machine's
+    text = "I ran:\n\n> .\\check.exe\ntorch.cuda.is_available() returns False on my RX 7900 XTX\n"
+    assert "cuda_unavailable_reported" in report_contexts(text)
