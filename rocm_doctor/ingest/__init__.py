@@ -107,7 +107,7 @@ PARSERS: List[Tuple[Parser, Gate, bool]] = [
     (clinfo.parse, _has("board name:"), EVERY_LINE),
     (hip_devices.parse, _has("device#", "ggml_", "msg="), EVERY_LINE),
     (packages.parse, _always, SAMPLE),
-    (pip.parse, lambda block: "==" in block.text or " @ " in block.text or "package" in block.lower, SAMPLE),
+    (pip.parse, lambda block: "==" in block.text or " @ " in block.text or "package" in block.lower or "torch" in block.lower or "triton" in block.lower, SAMPLE),
     (pip_show.parse, _has("version:"), SAMPLE),
     (install_log.parse, _has("successfully installed", "found existing installation", "requirement already satisfied", "uninstall", "installed ", "collecting torch", "torch-"), SAMPLE),
     (wheel_index.parse, _has("download.pytorch.org"), SAMPLE),
@@ -240,7 +240,7 @@ def _pieces(blocks: List[Block], crashes: Optional[List[Crash]] = None) -> List[
         found = _command_scopes(block, _without_overlap(found))
         if block.scope != "current":  # "it doesn't detect my GPU" quoted, past or on another machine: not this machine now
             found = [p for p in found if p.kind not in statement_kinds()]
-        if block.scope == "other":  # someone else's quoted text: what the report is about, no facts
+        if block.scope in ("other", "advice"):  # someone else's quoted text, an advice's example: what the report is about, no facts
             found = [p for p in found if p.kind.startswith("context:")]
         pieces += _as_earlier(found, block.scope) if block.scope in ("past", "elsewhere") else found
     # A command in one block and its output in the next (pkgenv47)

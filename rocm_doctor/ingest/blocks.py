@@ -93,7 +93,10 @@ class Block:
     """``other`` for a quote the report attributes to someone else (:func:`past_blocks`); ``past`` when the report introduces the block as an earlier state ("Last working environment:",
     ``<summary>Before the update</summary>``): evidence of what changed, not the machine as it is now;
     ``elsewhere`` when it introduces the block as another machine only ("On my other machine:"), which
-    need not have worked (:func:`past_blocks`)."""
+    need not have worked (:func:`past_blocks`); ``quoted`` for a quote inside the reporter's text that the
+    reporter does not take as their own (a reply's quote of advice or of another comment): its messages
+    count, its statements of the machine's state do not; ``advice`` for a block a conditional advice
+    introduces ("If you get an error like:"): no facts, only what the report is about."""
 
     @property
     def first_line(self) -> int:
@@ -458,6 +461,61 @@ _ATTRIBUTION = when_used(
 "Quoting @alice:"): what follows is that person's text, not the reporter's."""
 
 
+CONDITIONAL_ADVICE = (
+    r"\b(?:if|in\s{1,4}case|should|whenever)\s{1,4}(?:you|one|users?|people)(?:['\u2019]re|\s{1,4}are)?"
+    r"\s{1,4}(?:still\s{1,4}|ever\s{1,4}|also\s{1,4})?"
+    r"(?:get|gets|getting|see|sees|seeing|hit|hits|hitting|encounter|encounters|encountering|run\s{1,4}into|runs\s{1,4}into"
+    r"|receive|receives|receiving|face|faces|facing|experience|experiences|experiencing)\b"
+    r"|\bin\s{1,4}case\s{1,4}of\b"
+)
+"""Words that make what follows a case an advice is for, not what happened here: "If you get \"HIP error: invalid device
+function\", set HSA_OVERRIDE_GFX_VERSION", "In case you see hipErrorNoBinaryForGpu, ...", "Should you get ...", "If you're
+getting ...". Documentation words it so ("If you get an error like:", "If you get the error `...`, ..."), and replies
+and READMEs pasted into a report carry it (henk717/KoboldAI#262: "If you get True, you should be good to go. If you get
+False, then there is some problem"; ROCm/legacy-rocm-build#2536 and xuhuisheng/rocm-build#8: advice quoted back in a
+reply). The reporter's own conditions speak in the first person ("If I run it with --lowvram I get ..."): not these; nor
+"if you have" ("If you have any idea why torch.cuda.is_available() returns False": a request for help with the state), nor
+"if anyone/someone ..." ("If anyone has a fix for ...")."""
+_CONDITIONAL_INTRO = when_used(r"(?:^[\W_]{0,8}(?:[\w-]{1,20}\s{1,4}){0,3}?|[.!?;]\s{1,4})(?:" + CONDITIONAL_ADVICE + r")[^\n]{0,120}:[\s*_`]*$", re.IGNORECASE)
+"""A line that introduces the block after it as the case an advice is for ("If you get an error like:", "Note: in case you
+see this:"): what the block holds is the advice's example, not this machine's output."""
+_ADOPTED = when_used(
+    r"\b(?:(?:the\s{1,4})?same(?:\s{1,4}(?:here|issue|problem|error|thing|for\s{1,4}me))?|me\s{1,4}too|(?:for|to)\s{1,4}me\s{1,4}(?:too|as\s{1,4}well)"
+    r"|(?:I|we)\s{1,4}(?:also|too)\s{1,4}\w{1,12}|(?:similar|identical)\s{1,4}(?:issue|problem|error|output))\b(?:[^\n]{0,80}:[\s*_`]*$|[^\n]{0,24}$)"
+    r"|\b(?:(?:I|we)(?:['\u2019]m|\s{1,4}am|\s{1,4}are|\s{1,4}still|\s{1,4}also)?\s{1,4}(?:get|got|getting|see|saw|seeing|have|had|having|hit|receive|received)"
+    r"|(?:my|our|the)\s{1,4}(?:output|error|log|logs|result|traceback|message)|output|error|log|traceback|returns?|prints?|says?|shows?)\b[^\n]{0,60}:[\s*_`]*$",
+    re.IGNORECASE,
+)
+"""The line before a quote that takes it as the reporter's own ("I get the same:", "Same here", "Here is my output:",
+"Error:"): the quote holds this machine's output or state, not another comment's words. A short line or a label only: a
+sentence that ends a report's paragraph ("... I get exactly the same issue.") does not introduce the quote under it."""
+
+
+_PROMPTED_COMMAND = when_used(
+    r"^\s{0,4}(?:\.{1,2}[\\/]|[A-Za-z]:\\|[\w.-]{1,60}\.(?:exe|bat|cmd|ps1|sh|py)\b|\$env:"
+    r"|(?:python3?|py|pip3?|uv|ollama|docker|podman|sudo|conda|rocminfo|rocm-smi|amd-smi|hipconfig|hipinfo|clinfo|llama-\w{1,20}|git|cd|set|export)(?:\s|$))",
+    re.IGNORECASE,
+)
+"""A quoted line that is a command at a ``>`` prompt (cmd, PowerShell, a shell's continuation): what follows is its
+output as pasted, not another person's words."""
+
+
+def _quote_scope(block: Block, previous: "Block | None") -> str:
+    """``quoted`` for a quote inside the reporter's own text (a reply quoting advice or another comment: "> Try setting
+    HIP_VISIBLE_DEVICES=0, torch doesn't see the GPU when the iGPU is first") that the line before it does not adopt
+    (:data:`_ADOPTED`); ``current`` for any other block. A report quoted whole lost its margin before blocks were cut
+    (:func:`without_margin`), so it is not a quote here."""
+    if block.kind != "prose" or not block.lines or not _QUOTE.match(block.lines[0].raw):
+        return "current"
+    if any(line.command for line in block.lines) or _PROMPTED_COMMAND.match(block.lines[0].text):
+        # "> .\\list_hip_devices.exe", "> python main.py" and the output under it: a Windows or shell prompt, not a quote
+        return "current"
+    before = previous.lines[-1].raw if previous is not None and previous.kind == "prose" and previous.lines else ""
+    if before and not _QUOTE.match(before) and (_ADOPTED.search(before) if len(before.strip()) <= 60 or before.rstrip(" *_`").endswith(":") else False):
+        return "current"
+    return "quoted"
+
+
 def _attributed(block: Block, previous: "Block | None") -> bool:
     """A quoted block that the report attributes to someone else, on the line before it or its own first line."""
     if not block.lines or not _QUOTE.match(block.lines[0].raw):
@@ -479,17 +537,31 @@ def past_blocks(blocks: List[Block], intros: Dict[int, str]) -> List[Block]:
             out.append(Block(block.index, block.kind, block.lines, "other"))
             continue
         candidates = [intro]
+        before_line = ""
         if previous is not None and previous.kind == "prose" and previous.lines:
-            candidates.append(previous.lines[-1].raw)
+            before_line = previous.lines[-1].raw
+            candidates.append(before_line)
         own_label = block.lines[0].raw if block.lines and _one_paragraph(block) else None
         if own_label is not None and not (block.kind != "fenced" and _is_label(own_label)):
             candidates.append(own_label)  # a prose label over its own lines: _past_paragraphs says where they end
         said = next((text for text in candidates if _introduces_past(text)), None)
         if said is not None:
             out.append(Block(block.index, block.kind, block.lines, _intro_scope(said)))
+        elif any(_CONDITIONAL_INTRO.search(text) for text in (intro, before_line) if text):
+            out.append(Block(block.index, block.kind, block.lines, "advice"))
+        elif _quote_scope(block, previous) == "quoted":
+            out.append(Block(block.index, block.kind, block.lines, "quoted"))
         else:
             out += _past_paragraphs(block)
     return out
+
+
+def _label_scope(text: str) -> str:
+    """The scope a label or introducing line gives what follows it: ``past`` / ``elsewhere`` (:func:`_intro_scope`),
+    ``advice`` for a conditional advice's case ("If you get an error like:"), else ""."""
+    if _introduces_past(text):
+        return _intro_scope(text)
+    return "advice" if _CONDITIONAL_INTRO.search(text) else ""
 
 
 def _is_label(text: str) -> bool:
@@ -504,7 +576,7 @@ def _labelled_parts(paragraph: List[Line]) -> List[List[Line]]:
     whose outputs were not fenced (or whose fences a forum or a mail stripped) says what a fenced one
     says with a label over each block."""
     labels = [i for i, line in enumerate(paragraph) if _is_label(line.raw)]
-    if not any(_introduces_past(paragraph[i].raw) for i in labels):
+    if not any(_label_scope(paragraph[i].raw) for i in labels):
         return [paragraph]
     cuts = [0] + [i for i in labels if i] + [len(paragraph)]
     return [paragraph[a:b] for a, b in zip(cuts, cuts[1:]) if b > a]
@@ -533,8 +605,8 @@ def _past_paragraphs(block: Block) -> List[Block]:
             parts_of.append(part)
             gap_before.append(gap if n == 0 else None)
     marks = [
-        _intro_scope(part[0].raw) if len(part) > 1 and _is_label(part[0].raw) and _introduces_past(part[0].raw)
-        else _intro_scope(parts_of[i - 1][-1].raw) if i and parts_of[i - 1] and _introduces_past(parts_of[i - 1][-1].raw)
+        _label_scope(part[0].raw) if len(part) > 1 and _is_label(part[0].raw) and _label_scope(part[0].raw)
+        else _label_scope(parts_of[i - 1][-1].raw) if i and parts_of[i - 1]
         else ""
         for i, part in enumerate(parts_of)
     ]

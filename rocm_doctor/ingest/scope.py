@@ -21,6 +21,7 @@ import functools
 import re
 from typing import Pattern
 
+from rocm_doctor.ingest.blocks import CONDITIONAL_ADVICE
 from rocm_doctor.ingest.formats.common import DOCUMENT_SAYS, REPORTED_SPEECH
 from rocm_doctor.lazy_regex import when_used
 
@@ -60,14 +61,15 @@ _TEMPLATE = (
 in place ("A clear and concise description of what the bug is", "<!-- Describe the problem ... -->": GitHub's
 issue-form and bug-report templates word their placeholders so)."""
 NOT_NOW_OR_HERE = (
-    _PAST + r"|" + ANOTHERS_MACHINE + r"|" + _DOUBT
+    _PAST + r"|" + ANOTHERS_MACHINE + r"|" + _DOUBT + r"|" + CONDITIONAL_ADVICE
     + r"|(?:" + DOCUMENT_SAYS + r")|(?:" + REPORTED_SPEECH + r")|" + _TEMPLATE
 )
 PAST_OR_ELSEWHERE = r"\b(?:" + NOT_NOW_OR_HERE + r"|" + _EXAMPLE + r")\b"
 """Words of a past state, another machine, a doubt or a text retold ("the README says it looks for an NVIDIA
 GPU", "according to the docs, the installer tries to detect an NVIDIA GPU": what a document says about the
 program, not what it did on this machine), or a template's example and instructions: a sentence that holds them
-speaks of a past state, another machine or person, a document or a template's example. Plain regex text with no
+speaks of a past state, another machine or person, a document or a template's example; an advice's case ("If you
+get ...", "in case you see ...": :data:`rocm_doctor.ingest.blocks.CONDITIONAL_ADVICE`) is no state of this machine either. Plain regex text with no
 groups, so statement patterns (:func:`rocm_doctor.ingest.signatures.statement_pattern`) and the readers'
 own patterns embed it."""
 PAST_OR_ELSEWHERE_AFTER = r"\b(?:" + NOT_NOW_OR_HERE + r"|" + EXAMPLE_MARKS + r")\b"
@@ -87,7 +89,9 @@ _NOT_NOW_BEFORE = PAST_OR_ELSEWHERE + r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_S
 _NOW_AGAIN = r"\b(?:now|currently|today)\b"
 """Words that start the current state again after a past or another machine ("Before I was on Ubuntu 22.04,
 now Windows 11", "used to work on 6.1, currently on 6.4")."""
-_CLAUSE = r"(?:(?!" + _NOW_AGAIN + r")[^.!?;\n])"
+_CLAUSE = r"(?:(?!" + _NOW_AGAIN + r")(?:[^.!?;\n]|\.(?=\w)))"
+"""A character of the clause the look back stays in: a dot inside a version or a name ("On my other machine (RX 6800,
+Ubuntu 22.04) torch 2.4.1+rocm6.1 works") does not end it."""
 _KINDS = (
     (PAST, when_used(r"\b(?:" + _PAST + r")\b", re.IGNORECASE)),
     (ELSEWHERE, when_used(r"\b(?:" + ANOTHERS_MACHINE + r")\b|" + ANOTHER_SETUP, re.IGNORECASE)),

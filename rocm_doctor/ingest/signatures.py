@@ -28,7 +28,7 @@ from rocm_doctor.data import load_table, table_key
 from rocm_doctor.errors import InputError
 from rocm_doctor.anchors import pattern_anchors
 from rocm_doctor.lazy_regex import AnyPattern, WhenUsed
-from rocm_doctor.ingest.blocks import Block, Line, may_be_wrapped
+from rocm_doctor.ingest.blocks import CONDITIONAL_ADVICE, Block, Line, may_be_wrapped
 from rocm_doctor.ingest.formats.common import DOCUMENT_SAYS, REPORTED_SPEECH, gfx_of, gpu_fields, make_piece
 from rocm_doctor.ingest.scope import ANOTHERS_MACHINE, PAST_OR_ELSEWHERE, PAST_OR_ELSEWHERE_AFTER
 from rocm_doctor.ingest.model import TRUST_HINT, TRUST_SIGNATURE, Absent, GpuSighting, Observation, Piece, SettingSighting
@@ -459,7 +459,9 @@ _ANOTHER_PERSON = when_used(
     # the message as gone: "I no longer get \"HIP error: ...\"", "It no longer fails with `...`": the message is what
     # "no longer" governs, a few words after it in the same clause (_GONE_GAP); "torch no longer sees my GPU: RuntimeError:
     # ...", "rocminfo no longer shows the GPU and torch fails with ..." give a message printed now
-    r"|\bno\s{1,4}longer\s{1,4}(?:get|gets|getting|see|sees|seeing|hit|hits|have|has|throws?|shows?|prints?|fails?\s{1,4}with)\b" + _GONE_GAP,
+    r"|\bno\s{1,4}longer\s{1,4}(?:get|gets|getting|see|sees|seeing|hit|hits|have|has|throws?|shows?|prints?|fails?\s{1,4}with)\b" + _GONE_GAP +
+    # the message as the case an advice is for: "If you get \"HIP error: ...\", set ...", "in case you see `...`" (blocks.CONDITIONAL_ADVICE)
+    r"|(?:" + CONDITIONAL_ADVICE + r")" + _GONE_GAP,
     re.IGNORECASE,
 )
 """Words that put an error message a sentence quotes on another person's machine ("My friend's laptop shows

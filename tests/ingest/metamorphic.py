@@ -978,6 +978,34 @@ def error_quote_for_line(text: str) -> str:
     return text
 
 
+QUOTED_ADVICE = (
+    "",
+    "> If you get `hipErrorNoBinaryForGpu`, check that your GPU is on the support list.",
+    "> torch doesn't see the GPU when another GPU comes first in the list.",
+)
+"""A reply's quote of advice, as a thread pasted whole carries it: a conditional message ("If you get ...") and a
+statement of a state ("torch doesn't see the GPU") in someone else's words, neither of them this machine's."""
+
+
+def quoted_advice(text: str) -> str:
+    """A quoted advice from a reply added after the report (blocks.CONDITIONAL_ADVICE, blocks._quote_scope); a fence the
+    report left open (a paste cut short), or a ``<details>``, is closed first, as the reply's own text would not be inside it."""
+    fences = sum(1 for line in text.split("\n") if line.lstrip().startswith(("```", "~~~")))
+    closing = "\n```" if fences % 2 else ""
+    lowered = text.lower()
+    closing += "\n</details>" * max(0, lowered.count("<details") - lowered.count("</details>"))
+    return text.rstrip("\n") + closing + "\n" + "\n".join(QUOTED_ADVICE) + "\n"
+
+
+_LIST_HEADER = re.compile(r"(?m)^[ \t]*Package[ \t]+Version(?:[ \t]+[^\n]*)?\n[ \t]*-{3,}[ \t]+-{3,}[^\n]*\n(?=[ \t]*[A-Za-z0-9][\w.-]*[ \t]{2,}\d)")
+
+
+def list_header_dropped(text: str) -> str:
+    """A ``pip list`` pasted without its ``Package  Version`` header and rule, as ``pip list | grep torch`` prints it
+    (formats/pip._headerless_list)."""
+    return _LIST_HEADER.sub("", text)
+
+
 REWRITES: Dict[str, Callable[[str], str]] = {
     "wrap at 80 columns": wrap80,
     "CRLF line ends": crlf,
@@ -1005,6 +1033,8 @@ REWRITES: Dict[str, Callable[[str], str]] = {
     "ROCm and kernel version spellings in prose": rocm_kernel_spellings,
     "error quoted in prose, added": error_quoted_in_prose,
     "error quoted in prose for its line": error_quote_for_line,
+    "quoted advice from a reply, added": quoted_advice,
+    "pip list header dropped": list_header_dropped,
 }
 
 

@@ -307,11 +307,12 @@ on the same line: a field list's next line ("ROCm 6.2" above "torch: 2.5.1") nam
 
 
 _PAST_BEFORE = when_used(
-    r"\b(?:before|previously|earlier|originally|at\s+first|used\s+to|last\s+working|on\s+my\s+other\s+(?:machine|pc|computer))\b[^.!?;\n]{0,60}$",
+    r"\b(?:before|previously|earlier|originally|at\s+first|used\s+to|last\s+working|on\s+my\s+other\s+(?:machine|pc|computer))\b(?:[^.!?;\n]|\.(?=\w)){0,60}$",
     re.IGNORECASE,
 )
 """Words earlier in a sentence that put what it names in the past ("Before, I used pytorch rocm5.6 and it worked"):
-the torch build named there is not the one in use."""
+the torch build named there is not the one in use. A dot inside a version ("Before the update I had torch
+2.4.1+rocm6.1 and ROCm 6.1.3") does not end the sentence."""
 
 
 _TORCH_PAST_BEFORE = when_used(
@@ -1520,11 +1521,75 @@ def _inside(position: int, spans: List[Tuple[int, int]]) -> bool:
     return any(start <= position < end for start, end in spans)
 
 
+_RESOLVER_EXPLANATION = when_used(
+    # uv (pubgrub): "× No solution found when resolving dependencies: ╰─▶ Because torch==2.9.0+rocm7.10.0a20251117 depends on
+    # filelock ... And because you require torch==..., we can conclude that your requirements are unsatisfiable."
+    r"\bNo\s{1,4}solution\s{1,4}found\s{1,4}when\s{1,4}resolving\b[\s\S]{0,6000}?\bunsatisfiable\b"
+    r"|\bBecause\b[^\n]{0,400}\b(?:depends\s{1,4}on|is\s{1,4}available|are\s{1,4}available|was\s{1,4}not\s{1,4}found|you\s{1,4}require|there\s{1,4}(?:is|are)\s{1,4}no\s{1,4}versions?)\b"
+    r"[\s\S]{0,6000}?\b(?:unsatisfiable|version\s{1,4}solving\s{1,4}failed|is\s{1,4}forbidden|cannot\s{1,4}be\s{1,4}used)\b[^\n]{0,200}"
+    # pip's resolver: "ERROR: Cannot install torch==A and torchvision==B because these package versions have conflicting
+    # dependencies. The conflict is caused by: The user requested torch==A / torchvision B depends on torch==C"
+    r"|\bCannot\s{1,4}install\b[^\n]{0,2000}?\bconflicting\s{1,4}dependencies\b"
+    r"|\bThe\s{1,4}conflict\s{1,4}is\s{1,4}caused\s{1,4}by:[\s\S]{0,6000}?(?:\n[ \t]*\n|\bTo\s{1,4}fix\s{1,4}this\b|$)"
+    r"|^[^\n]{0,80}\b(?:The\s{1,4}user\s{1,4}requested|depends\s{1,4}on)\s{1,4}(?:py)?torch\b[^\n]{0,200}"
+    r"|^[^\n]{0,200}\bdepends\s{1,4}on\s{1,4}(?:py)?torch(?:vision|audio)?\s{0,2}(?:\(|==)[^\n]{0,200}",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A resolver's explanation of why it refused an install: uv's ("Because only torch<=2.5.1+rocm6.2 is available and your
+project depends on torch>=2.6.0, we can conclude that your project's requirements are unsatisfiable": astral-sh/uv#13197,
+astral-sh/uv#10604, ROCm/TheRock#2344, ROCm/TheRock#5358, pytorch/pytorch#189748), poetry's ("Because torchvision
+(0.8.2+cu101) depends on torch (1.7.1) and <env> depends on torch (1.7.1+cu101), torchvision is forbidden. So, because
+... version solving failed": pytorch/vision#4819, pytorch/vision#4347, pytorch/vision#2310) and pip's ("The conflict is
+caused by: The user requested torch==2.2.1+cu118 / torchvision 0.16.1+cu118 depends on torch==2.1.1+cu118":
+mjtaheri11/FL-wireless#1, Akegarasu/lora-scripts#375, hacksider/Deep-Live-Cam#1091). The torch and companion releases it
+names are candidates, requests and pins, none of them installed: no torch release is read inside it (what it says is
+read by the resolver signatures of rules/data/signatures.yaml)."""
+
+
+_PAST_LABEL = when_used(
+    r"(?:^|\n)[ \t>*_#-]{0,8}(?:last\s{1,4}(?:known[ -]\s{0,2})?(?:working|good)|previously|before(?:\s{1,4}(?:the|my)\s{1,4}up(?:date|grade))?|old|previous|earlier)"
+    r"(?:\s{1,4}(?:setup|environment|env|version|versions|install\w*|state|config\w*))?[*_`]{0,3}\s{0,2}:[^\n]{0,120}$",
+    re.IGNORECASE,
+)
+"""An inline label that puts the rest of its line in an earlier state ("Last working: torch 2.4.1+rocm6.1, ROCm 6.1.3",
+"Before the update: torch 2.5.1+rocm6.2"): the line-of-its-own label (:func:`rocm_doctor.ingest.blocks.past_blocks`)
+written on the same line as what it labels."""
+
+
+def _torch_scope(text: str, at: int) -> str:
+    """Whose and when the torch release at ``at`` is: another machine's by the words before it in its clause
+    (:func:`rocm_doctor.ingest.scope.scope_before`: "On my other machine (RX 6800, Ubuntu 22.04) torch 2.4.1+rocm6.1
+    works fine"), the past by an inline past label on its line (:data:`_PAST_LABEL`). A document's or another person's
+    words, and the past in running prose, are left to the readers' own checks."""
+    line_start = text.rfind("\n", 0, at) + 1
+    if _PAST_LABEL.search(text, max(line_start - 1, 0), at):
+        return PAST
+    start = max(line_start, at - 140)
+    # another clause of the reporter's own starts after ", my" / "but": "My friend's RTX 3090 works fine, my RX 7900 XTX with
+    # torch 2.3.0+cu121 says ..." names this machine's torch after another person's GPU
+    turns = [m.end() for m in _OWN_CLAUSE.finditer(text, start, at)]
+    start = turns[-1] if turns else start
+    # the past is :func:`_torch_past`'s (a bare "before" starts a clause as often as it labels a past): only another machine here
+    scope = scope_before(text[start:at], at - start, reach=100, span=140)
+    return ELSEWHERE_SCOPE if scope == ELSEWHERE_SCOPE else NOW
+
+
+_OWN_CLAUSE = when_used(r",\s{0,4}(?=(?:my|i|i'm|we|our|here|this|now|currently)\b)|\b(?:but|while|whereas|however|now|currently)\b", re.IGNORECASE)
+
+
+def _resolver_spans(block: Block) -> List[Tuple[int, int]]:
+    """Where a resolver explains a refused install in the block (:data:`_RESOLVER_EXPLANATION`)."""
+    lowered = block.lower
+    if "depends on" not in lowered and "because" not in lowered and "requested" not in lowered and "conflict" not in lowered:
+        return []
+    return [m.span() for m in _RESOLVER_EXPLANATION.finditer(block.text)]
+
+
 def _torch(block: Block) -> List[Observation]:
     lowered = block.lower
     out: List[Observation] = []
     text = block.text
-    moved: List[Tuple[int, int]] = []
+    moved: List[Tuple[int, int]] = _resolver_spans(block)
     tagged = "+rocm" in lowered or "+cu" in lowered or "+cpu" in lowered
     if ("torch" in lowered or tagged) and " to " in lowered:
         for match, line in block.scan(_TORCH_CHANGE):
@@ -1547,7 +1612,10 @@ def _torch(block: Block) -> List[Observation]:
                 continue
             if _install_command_asked_about(text, match):
                 continue  # the build an install command asked about or advised would put in place
-            if _removed_earlier(text, match.start(), match.end()) or _torch_past(text, match.start(), match.end()):
+            scope = _torch_scope(text, match.start())
+            if scope == ELSEWHERE_SCOPE:
+                continue  # "On my other machine (RX 6800, Ubuntu 22.04) torch 2.4.1+rocm6.1 works": not this machine's
+            if _removed_earlier(text, match.start(), match.end()) or _torch_past(text, match.start(), match.end()) or scope == PAST:
                 moved.append(match.span())
                 out.append(Observation("symptoms.earlier", [f"torch.version={_plain(match.group(1))}"], line, TRUST_PROSE))
                 continue  # the build removed, replaced or had before is what changed, not the one in use
@@ -1560,6 +1628,8 @@ def _torch(block: Block) -> List[Observation]:
             identity = from_wheel(match.group(0))
             out += identity_observations(identity, line, TRUST_PROSE)
         for match, line in block.scan(_COMPANION):
+            if _inside(match.start(), moved):
+                continue  # a resolver's candidate or pin, not the companion installed
             version = match.group(2).replace("%2B", "+").replace("%2b", "+")
             if "+" not in version:
                 continue  # prose drops the local tag ("torchvision 0.20.1" for 0.20.1+rocm6.2): only a tagged one tells the build
@@ -1571,7 +1641,10 @@ def _torch(block: Block) -> List[Observation]:
                 continue
             if _install_command_asked_about(text, match):
                 continue  # the build an install command asked about or advised would put in place
-            if _removed_earlier(text, match.start(), match.end()) or _torch_past(text, match.start(), match.end()):
+            scope = _torch_scope(text, match.start())
+            if scope == ELSEWHERE_SCOPE:
+                continue  # another machine's torch
+            if _removed_earlier(text, match.start(), match.end()) or _torch_past(text, match.start(), match.end()) or scope == PAST:
                 out.append(Observation("symptoms.earlier", [f"torch.version={match.group(1)}"], line, TRUST_PROSE))
                 continue  # the build removed, replaced or had before is what changed, not the one in use
             out += torch_version_observations(match.group(1), line, TRUST_PROSE)

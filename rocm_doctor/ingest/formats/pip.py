@@ -81,5 +81,56 @@ def _pip_freeze(block: Block) -> List[Piece]:
     return pieces
 
 
+_ALIGNED_ROW = when_used(
+    r"^\s{0,8}([A-Za-z0-9][A-Za-z0-9._-]{0,80})\s{2,40}(\d[^\s]{0,60})(?:\s{1,40}(?:[/~]|[A-Za-z]:[\\/])[^\n]{0,300}|\s{2,40}\S[^\n]{0,300})?\s*$"
+)
+"""A ``pip list`` row without its header: name and version in aligned columns (two spaces or more), a location column
+after them when pip prints one."""
+_SPACED_ROW = when_used(r"^\s{0,8}([A-Za-z0-9][A-Za-z0-9._-]{0,80})\s{1,40}(\d[^\s]{0,60})\s*$")
+"""A row of ``pip list | grep torch`` as a forum or a chat collapsed its spaces (``torch 2.5.1+rocm6.2``): read only right
+under the ``pip list`` command that printed it."""
+_LIST_COMMAND = when_used(r"\b(?:pip3?|python3?\s{1,4}-m\s{1,4}pip|uv\s{1,4}pip)\s{1,4}list\b", re.IGNORECASE)
+TORCH_FAMILY = frozenset(("torch", "torchvision", "torchaudio", "pytorch-triton-rocm", "pytorch-triton", "triton", "triton-rocm"))
+"""Distributions a headerless listing must name one of: the listing is then the torch stack's."""
+_NOT_DISTRIBUTIONS = frozenset(
+    "rocm hip hipcc python python3 ubuntu debian fedora arch linux windows kernel os gpu cpu driver amdgpu cuda "
+    "nvidia rocminfo gfx version ram vram memory mesa gcc clang cmake pytorch".split()
+)
+"""Names that make a run of ``name version`` lines a field list ("ROCm  6.2", "Python  3.11", "Ubuntu  22.04"), not a
+package listing (conda's ``pytorch`` rows are :mod:`.packages`')."""
+
+
+def _headerless_list(block: Block) -> List[Piece]:
+    """``pip list`` rows pasted without the ``Package  Version`` header (``pip list | grep torch``, a cut paste):
+    two or more consecutive rows with distinct names, one of them of the torch stack (:data:`TORCH_FAMILY`) and none a
+    field list's label (:data:`_NOT_DISTRIBUTIONS`); rows in aligned columns, or rows of one space right under the
+    ``pip list`` command. ``pip list | grep torch`` is the check that install guides and replies ask for, so its
+    headerless output is what reports paste: ROCm/legacy-rocm-build#2527 (``torch  2.2.0a0+git6849d75 /opt/conda/...``
+    with its location column)."""
+    pieces: List[Piece] = []
+    lines = block.lines
+    i = 0
+    while i < len(lines):
+        under_command = i > 0 and bool(lines[i - 1].command or _LIST_COMMAND.search(lines[i - 1].text))
+        rows: List[Tuple[str, str, Line]] = []
+        j = i
+        while j < len(lines) and not lines[j].command:
+            match = _ALIGNED_ROW.match(lines[j].text) or (_SPACED_ROW.match(lines[j].text) if under_command and _LIST_COMMAND.search(lines[i - 1].text) else None)
+            if match is None:
+                break
+            rows.append((canonical(match.group(1)), match.group(2), lines[j]))
+            j += 1
+        names = [name for name, _, _ in rows]
+        if (len(rows) >= 2 and len(set(names)) == len(names) and TORCH_FAMILY & set(names)
+                and not _NOT_DISTRIBUTIONS & set(names)):
+            pieces.append(make_piece("pip-list", [line for _, _, line in rows], _observations(rows)))
+        i = max(j, i + 1)
+    return pieces
+
+
 def parse(block: Block) -> List[Piece]:
-    return _pip_list(block) + _pip_freeze(block)
+    listed = _pip_list(block)
+    freeze = _pip_freeze(block)
+    if listed or freeze or "torch" not in block.lower and "triton" not in block.lower:
+        return listed + freeze
+    return _headerless_list(block)
