@@ -65,7 +65,7 @@ AMD_PRESENCE = frozenset({"derived.has_amd_gpu", "derived.amd_gpu_count", "deriv
 
 def _severity(rule: Rule, scope: Scope, evidence: List[str]) -> str:
     """The rule's severity, at most a warning where it rests on a GPU inferred only from the CPU model the report
-    names (issue 23: a CPU model implies its iGPU only as a weak fact; the device that ran may be another the
+    names (a CPU model implies its iGPU only as a weak fact; the device that ran may be another the
     report does not name): a rule judged for that GPU, or one that counts the AMD GPUs when that is the only one.
     RD504 called "Ryzen 7 4800U" beside "invalid device function" an error of gfx90c's override, and RD101 a
     CPU torch on "a Ryzen 7 5800H with an RTX 3070" a CPU build on an AMD machine (r47b)."""

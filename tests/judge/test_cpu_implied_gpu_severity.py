@@ -1,4 +1,4 @@
-"""A GPU inferred only from the CPU model a report names (issue 23: a weak fact) never carries an error: the
+"""A GPU inferred only from the CPU model a report names (a weak fact) never carries an error: the
 device that ran may be another the report does not name. Per-GPU rules give it at most a warning; the
 override-reach facts leave it out."""
 

@@ -70,7 +70,7 @@ def amd_context(facts: Facts, tables: Tables) -> Fact:
     if named is not None:
         return known(True, facts.symptoms.context.source or "paste")
     agents = amd_agents(facts)
-    # an iGPU implied by the CPU model alone is a weak fact (issue 23): a Ryzen laptop's report may be about its
+    # an iGPU implied by the CPU model alone is a weak fact: a Ryzen laptop's report may be about its
     # NVIDIA card; RD528 called "Ryzen 7 7840U, torch==2.5.1+cu124" a CUDA torch on an AMD machine (r47b)
     if any(not agent.source.startswith("paste:cpu") for agent in agents):
         return known(True, "GPU discovery")
