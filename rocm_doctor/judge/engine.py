@@ -10,6 +10,8 @@ from rocm_doctor.facts.value import Fact
 from rocm_doctor.judge.conditions import Truth, evaluate as evaluate_condition
 from rocm_doctor.crashlog import write_crash_log
 from rocm_doctor.judge.derived import DerivedValues, registered_names
+from rocm_doctor.judge.derived_facts.gpus import amd_agents
+from rocm_doctor.judge.derived_facts.override_scope import CPU_IMPLIED_SOURCE
 from rocm_doctor.judge.derived_facts.pasted import EXPLAINED_SIGNATURES
 from rocm_doctor.judge.interpolate import NOT_GIVEN, interpolate, interpolate_fix
 from rocm_doctor.judge import paste_verdict
@@ -40,7 +42,7 @@ def _judge(rule: Rule, scope: Scope) -> Union[Finding, Undecided, None]:
     return Finding(
         id=rule.id,
         name=rule.name,
-        severity=rule.severity,
+        severity=_severity(rule, scope, [path for path, _ in outcome.evidence]),
         category=category,
         action=rule.effective_action,
         area=rule.area,
@@ -55,6 +57,27 @@ def _judge(rule: Rule, scope: Scope) -> Union[Finding, Undecided, None]:
         rule_status=rule.status,
         rule_basis=rule.basis,
     )
+
+
+AMD_PRESENCE = frozenset({"derived.has_amd_gpu", "derived.amd_gpu_count", "derived.amd_discrete_count", "derived.amd_integrated_count"})
+"""Machine facts that count the AMD GPUs: with only a CPU-implied iGPU among them, they rest on that weak fact."""
+
+
+def _severity(rule: Rule, scope: Scope, evidence: List[str]) -> str:
+    """The rule's severity, at most a warning where it rests on a GPU inferred only from the CPU model the report
+    names (a CPU model implies its iGPU only as a weak fact; the device that ran may be another the
+    report does not name): a rule judged for that GPU, or one that counts the AMD GPUs when that is the only one.
+    RD504 called "Ryzen 7 4800U" beside "invalid device function" an error of gfx90c's override, and RD101 a
+    CPU torch on "a Ryzen 7 5800H with an RTX 3070" a CPU build on an AMD machine (r47b)."""
+    if rule.severity != "error":
+        return rule.severity
+    if scope.agent is not None and scope.agent.source.startswith(CPU_IMPLIED_SOURCE):
+        return "warning"
+    if AMD_PRESENCE.intersection(evidence):
+        agents = amd_agents(scope.facts)
+        if agents and all(agent.source.startswith(CPU_IMPLIED_SOURCE) for agent in agents):
+            return "warning"
+    return rule.severity
 
 
 def _scopes(rule: Rule, facts: Facts, derived: DerivedValues) -> List[Scope]:

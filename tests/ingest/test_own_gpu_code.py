@@ -156,3 +156,27 @@ def test_a_short_supported_list_printed_after_the_refused_target_names_no_second
 def test_a_gpu_said_to_be_missing_from_the_supported_architectures_is_still_the_reporters() -> None:
     facts = ingest("My card is gfx1031 which is not among the supported architectures of this build.\n").facts
     assert [agent.gfx.value for agent in facts.gpus.agents] == ["gfx1031"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the reporter's GPU, then the program's list in the same sentence (r47b: a one-target list made the
+        # whole line a list, and the reporter's gfx1031 was dropped with it)
+        "my gfx1031 is not in the supported architectures: gfx1030\n",
+        "my gfx1031 is not in the supported architectures: gfx1030, gfx1100\n",
+        # in a sentence of its own before or after the list on the same line
+        "I have a gfx1031 card. Supported architectures: gfx1030\n",
+        "Device gfx1031 is not supported. Supported architectures are: gfx1030\n",
+        "Supported architectures: gfx1030, gfx1100. I have a gfx1031 card.\n",
+    ],
+)
+def test_only_the_targets_after_a_supported_list_intro_are_the_list(text: str) -> None:
+    assert [agent.gfx.value for agent in ingest(text).facts.gpus.agents] == ["gfx1031"]
+
+
+def test_several_targets_before_a_supported_list_are_still_a_list() -> None:
+    # two targets named before the printed list: a table or changelog, not one refused GPU
+    text = "gfx1100 and gfx1101 are fine. Supported architectures: gfx90a, gfx942\n"
+    assert ingest(text).facts.gpus.agents == []
+    assert [agent.gfx.value for agent in ingest("Supported architectures: gfx90a\n").facts.gpus.agents] == []

@@ -146,8 +146,9 @@ def _observations(values: Dict[str, tuple], packages: List[tuple]) -> List[Obser
     # build PyTorch: N/A" is a CUDA build).
     build_lines = "ROCM used to build PyTorch" in values and "CUDA used to build PyTorch" in values
     # "PyTorch version: N/A" is collect_env without torch: get_env_info() sets the version, the debug flag,
-    # is_available and both compiled versions to 'N/A' when torch cannot be imported (pytorch/pytorch
-    # torch/utils/collect_env.py at 00adac864664f69b4bda09095487ef0e0e10d2ac, get_env_info's else branch),
+    # is_available and both compiled versions to 'N/A' when torch cannot be imported (get_env_info's else
+    # branch in https://github.com/pytorch/pytorch/blob/v2.13.0/torch/utils/collect_env.py, read in the
+    # 2.13.0 wheel; the 2018 version at 00adac86 printed no ROCm line at all),
     # so the two build lines then say nothing about a build: the script ran on the host of a container
     # (ROCm/pytorch#786), or in an environment without torch beside a report of a +rocm nightly
     # (pytorch/pytorch#138067). A CPU build prints its version (2.6.0+cpu) and "CUDA used to build

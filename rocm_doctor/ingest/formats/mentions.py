@@ -51,15 +51,6 @@ _GFX_LIST_CONTEXT = when_used(
     # flash-attn's and aiter's build targets (GPU_ARCHS, printed back as "One of GPU archs of [...]", "Invalid
     # archs: [...]. Allowed: [...]"): the targets asked for, not the devices present (r35b)
     r"|GPU_ARCHS|GPU\s{1,4}archs\s{1,4}of|Invalid\s{1,4}archs\s{0,4}:"
-    # A program printing the targets it was built for, after the one it refused: aiter's "Unknown GPU
-    # architecture: gfx1151. Supported architectures: ['native', 'gfx90a']" (gpustack/gpustack#3880, ROCm/aiter
-    # #1552, vllm-project/vllm#30952), flash-attn's "Allowed: [...]" (Dao-AILab/flash-attention setup.py at
-    # 5301a359), TensorFlow's "The supported AMDGPU versions are gfx1030, gfx900" (ROCm/tensorflow-upstream
-    # #2118, #3169). Only as the list's introduction (a colon, "are", a bracket after it): a short list was
-    # read as a second GPU beside the refused one ("an integrated GPU sits next to the discrete one" on a lone
-    # Strix Halo), while "gfx1031 is not among the supported architectures" still names the reporter's GPU.
-    r"|\bsupported\s{1,4}(?:architectures?|archs?|gfx(?:\s{1,4}(?:targets?|versions?))?|AMDGPU\s{1,4}versions?)\s{0,4}(?::|=|\[|are\b)"
-    r"|\bAllowed\s{0,4}:\s{0,4}\["
     r"|HSA_OVERRIDE|overrid(?:e|den|ing)|spoof|pretend|TensileLibrary_|targets?\s*[:=]"
     # What a library or build supports, not the reporter's GPU: "hipblastlt is only supported on gfx90a
     # and gfx94x cards" (pytorch/pytorch#119081), "hipBLASLt supports only `gfx90a` GPUs"
@@ -73,6 +64,35 @@ _GFX_LIST_CONTEXT = when_used(
     r"|\b(?:trick(?:s|ed|ing)?|fool(?:s|ed|ing)?)\s{1,4}(?:[\w-]{1,24}\s{1,4}){1,3}into\s{1,4}thinking\b",
     re.IGNORECASE,
 )
+_SUPPORTED_LIST_INTRO = when_used(
+    # A program printing the targets it was built for, after the one it refused: aiter's "Unknown GPU
+    # architecture: gfx1151. Supported architectures: ['native', 'gfx90a']" (gpustack/gpustack#3880, ROCm/aiter
+    # #1552, vllm-project/vllm#30952), flash-attn's "Allowed: [...]" (Dao-AILab/flash-attention setup.py at
+    # 5301a359), TensorFlow's "The supported AMDGPU versions are gfx1030, gfx900" (ROCm/tensorflow-upstream
+    # #2118, #3169). Only as the list's introduction (a colon, "are", a bracket after it): a short list was
+    # read as a second GPU beside the refused one ("an integrated GPU sits next to the discrete one" on a lone
+    # Strix Halo), while "gfx1031 is not among the supported architectures" still names the reporter's GPU.
+    r"\bsupported\s{1,4}(?:architectures?|archs?|gfx(?:\s{1,4}(?:targets?|versions?))?|AMDGPU\s{1,4}versions?)\s{0,4}(?::|=|\[|are\b)"
+    r"|\bAllowed\s{0,4}:\s{0,4}\[",
+    re.IGNORECASE,
+)
+"""The words that open a printed list of supported targets. Only the targets after them, up to the sentence's end,
+are the list's: the target refused before them ("Unknown GPU architecture: gfx1151. Supported architectures: ..."),
+and the reporter's GPU in a sentence of its own on the same line ("I have a gfx1031 card. Supported architectures:
+gfx1030"), are still read (r47b: the whole line was dropped, the reporter's GPU with it)."""
+_LIST_END = when_used(r"[.;!?](?:\s|$)")
+
+
+def _supported_list_spans(head: str) -> List[Tuple[int, int]]:
+    """Where in ``head`` the printed lists of supported targets stand (:data:`_SUPPORTED_LIST_INTRO`): from the
+    words that open each to its sentence's end."""
+    spans: List[Tuple[int, int]] = []
+    for intro in _SUPPORTED_LIST_INTRO.finditer(head):
+        end = _LIST_END.search(head, intro.end())
+        spans.append((intro.end(), end.start() if end else len(head)))
+    return spans
+
+
 # A name ends where no letter or digit follows: an underscore may close Markdown emphasis
 # ("_AMD Radeon RX 5600 XT_", ROCm/legacy-rocm-build#1623; CommonMark 0.31.2, 6.2 emphasis).
 GPU_NAME_PATTERNS = [
@@ -1275,12 +1295,6 @@ def in_file_name(text: str, start: int, end: int) -> bool:
     return "/" in token or "\\" in token or bool(_FILE_END.search(token))
 
 
-def _sentence_head(block: Block, line: Line) -> str:
-    """The line with the lines a wrapping tool may have cut from it: the words that say a gfx is an
-    override target or a support list ("override ... gfx1030", "spoofing") may stand there."""
-    return paragraph(block, line, 0, whole_line=True)[0]
-
-
 _OWN_GFX_BEFORE = when_used(
     # The reporter introduces the target as the GPU's own, right before it: "I am on gfx1201 which is
     # already natively supported ... spoofing" (jamiepine/voicebox#469), "the 6600 is `gfx1032`, I have
@@ -1356,19 +1370,34 @@ def _gfx_sightings(block: Block) -> List[GpuSighting]:
             scope = gpu_scope(around, at)
             if scope == ELSEWHERE or compared_elsewhere(around, at) or someone_elses(around, at):
                 continue
-            by_line.setdefault(line.number, []).append((gfx, line, _own_gfx(text, match.start(), match.end()), scope == DOUBTFUL))
+            column = block.column_at(match.start())
+            by_line.setdefault(line.number, []).append((gfx, line, _own_gfx(text, match.start(), match.end()), scope == DOUBTFUL, column))
     out: List[GpuSighting] = []
     for number, found in by_line.items():
-        targets = {gfx for gfx, _, _, _ in found}
         line = found[0][1]
-        head = _sentence_head(block, line)
+        # the line with the lines a wrapping tool may have cut from it: the words that say a gfx is an
+        # override target or a support list ("override ... gfx1030", "spoofing") may stand there
+        head, at = paragraph(block, line, 0, whole_line=True)
+        # the targets of a printed supported list are no device; a target before the list, or in another
+        # sentence, is counted and read as any other
+        spans = _supported_list_spans(head)
+
+        def in_list(position: int) -> bool:
+            return any(start <= position < end for start, end in spans)
+
+        found = [item for item in found if item[2] or not in_list(at + item[4])]
+        targets = {gfx for gfx, _, _, _, _ in found}
         # a list of three or more targets, counted in the sentence an 80-column wrap may have cut over
-        # several lines ("... gfx906, gfx908, gfx90a,\ngfx942 but not for gfx1010"): its tail is the list too
-        listed = targets | {gfx for gfx in (gfx_of("gfx" + m.group(1)) for m in _GFX.finditer(head)) if gfx}
-        if len(listed) >= 3 or _GFX_LIST_CONTEXT.search(head):
-            targets = {gfx for gfx, _, own, _ in found if own}
+        # several lines ("... gfx906, gfx908, gfx90a,\ngfx942 but not for gfx1010"): its tail is the list too;
+        # one target before a printed supported list is the one refused ("Unknown GPU architecture: gfx1151.
+        # Supported architectures: [...]", "my gfx1031 is not in the supported architectures: gfx1030, gfx1100")
+        named = [(gfx_of("gfx" + m.group(1)), in_list(m.start())) for m in _GFX.finditer(head)]
+        listed = targets | {gfx for gfx, _ in named if gfx}
+        refused_before_list = bool(spans) and len(targets | {gfx for gfx, member in named if gfx and not member}) == 1
+        if (len(listed) >= 3 and not refused_before_list) or _GFX_LIST_CONTEXT.search(head):
+            targets = {gfx for gfx, _, own, _, _ in found if own}
         for gfx in sorted(targets):
-            doubtful = all(doubt for seen, _, _, doubt in found if seen == gfx)
+            doubtful = all(doubt for seen, _, _, doubt, _ in found if seen == gfx)
             out.append(GpuSighting("mention", 0, line, gpu_fields(gfx=gfx), doubtful=doubtful))
     return out
 

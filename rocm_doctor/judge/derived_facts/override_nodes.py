@@ -18,6 +18,7 @@ from rocm_doctor.judge.derived import Tables, machine_fact
 from rocm_doctor.judge.derived_facts._support import list_fact
 from rocm_doctor.judge.derived_facts.env import with_env
 from rocm_doctor.judge.derived_facts.gpus import amd_agents
+from rocm_doctor.judge.derived_facts.override_scope import CPU_IMPLIED_SOURCE
 from rocm_doctor.knowledge import overrides
 
 _PER_NODE = re.compile(r"^HSA_OVERRIDE_GFX_VERSION_([0-9]+)$")
@@ -38,6 +39,8 @@ def _broken(facts: Facts, tables: Tables, env: Dict[str, str]) -> Fact:
     matching: List[GpuAgent] = []
     broken: List[str] = []
     for agent in amd_agents(facts):
+        if agent.source.startswith(CPU_IMPLIED_SOURCE):
+            continue  # an iGPU known only from the CPU model: a weak fact, never judged (as RD840's reach)
         if not agent.gfx.is_known:
             return unknown(f"the gfx target of GPU {agent.index} is not known")
         per_node = agent.kfd_node.is_known and overrides.per_node_variable(int(agent.kfd_node.value)) in env

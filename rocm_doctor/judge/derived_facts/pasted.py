@@ -69,12 +69,17 @@ def amd_context(facts: Facts, tables: Tables) -> Fact:
     named = next((s for s in AMD_CONTEXT_SIGNATURES if s in (context or [])), None)
     if named is not None:
         return known(True, facts.symptoms.context.source or "paste")
-    if amd_agents(facts):
+    agents = amd_agents(facts)
+    # an iGPU implied by the CPU model alone is a weak fact: a Ryzen laptop's report may be about its
+    # NVIDIA card; RD528 called "Ryzen 7 7840U, torch==2.5.1+cu124" a CUDA torch on an AMD machine (r47b)
+    if any(not agent.source.startswith("paste:cpu") for agent in agents):
         return known(True, "GPU discovery")
     if facts.torch.flavour.is_known and facts.torch.flavour.value == "rocm":
         return known(True, facts.torch.flavour.source or "torch")
     if facts.rocm.version.is_known:
         return known(True, facts.rocm.version.source or "rocm.version")
+    if agents:
+        return unknown("only the CPU model the report names implies an AMD GPU")
     if facts.gpus.agents or facts.gpus.discovery.is_known:
         return known(False, "GPU discovery")
     return unknown("neither the GPUs nor any ROCm component is known")
