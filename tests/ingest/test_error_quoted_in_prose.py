@@ -61,6 +61,8 @@ def signatures_of(text: str) -> list:
         ("ComfyUI stops before the first step with `RuntimeError: Found no NVIDIA driver on your system`.", "found_no_nvidia_driver"),
         ('Before the update it worked, now I get "RuntimeError: No HIP GPUs are available".', "no_hip_gpus"),
         ("Previously it worked, but after the update it fails with `hipErrorNoBinaryForGpu`.", "hip_no_binary_for_gpu"),
+        # "previously mentioned" points into the report, it is no past state
+        ("As previously mentioned, ComfyUI fails with `RuntimeError: Found no NVIDIA driver on your system`.", "found_no_nvidia_driver"),
     ],
 )
 def test_an_error_quoted_in_a_sentence_is_read_as_the_error(sentence: str, signature: str) -> None:

@@ -449,6 +449,17 @@ install command was:"), not a case an advice is for ("If you have an NVIDIA card
 _ADVICE_LINE = when_used(r"^[ \t>*-]{0,8}(?:if|for|in\s+case)\b[^\n]{0,120}:[ \t]*$", re.IGNORECASE)
 """A line that introduces an install command as advice for a case: "If you have an NVIDIA card, run:", "For
 CUDA 12.1:" (a README's or a reply's instructions)."""
+_NOT_RUN_SAME_LINE = when_used(
+    r"(?:\b(?:for|on|with)\s+(?:an?\s+|the\s+|your\s+)?nvidia\b|\bif\s+you\s+(?:have|use|are\s+on|run)\s+(?:an?\s+|the\s+)?nvidia\b"
+    r"|\bnvidia\s+(?:users?|owners?)\b)[^\n]{0,80}$"
+    r"|\b(?:replac(?:e|es|ed|ing)|instead\s+of|rather\s+than|swap(?:s|ped|ping)?\s+out)\b(?:(?!\b(?:with|for|by)\b)[^\n]){0,80}$",
+    re.IGNORECASE,
+)
+"""Words before an install command on its own line that say it is not what this machine ran: advice for NVIDIA
+hardware ("For NVIDIA cards use pip install ... cu121", "NVIDIA users: pip install ..."; the same case
+:data:`_ADVICE_LINE` reads on the line before) or the command a change took out ("I replaced `pip install
+torch==2.0.1+cu118 ...` with the rocm one", "instead of pip install ... cu121"; the command after "with" is the one
+put in its place, and is read): the index it names is no build in place now."""
 
 
 _NON_ROCM_INSTALL_TOLD = ("cuda_torch_install_retold", "non_rocm_torch_install_told", "cuda_packages_install_told")
@@ -498,7 +509,8 @@ def _non_rocm_installs(block: Block) -> List[Tuple[int, int]]:
 
 def _install_command_asked_about(text: str, match: "re.Match[str]") -> bool:
     """The install command the match stands in is asked about or advised, not run: words of a question or an
-    advice before the command on its line ("Would it help to run pip install ...", :func:`_move_not_made`), the
+    advice before the command on its line ("Would it help to run pip install ...", :func:`_move_not_made`; advice
+    for NVIDIA hardware or a command a change took out, :data:`_NOT_RUN_SAME_LINE`), the
     line before it ending in them ("Should I run:") or introducing it for a case ("If you have an NVIDIA card,
     run:"), or the line after it closing a short question ("or the rocm one?")."""
     begin = text.rfind("\n", 0, match.start()) + 1
@@ -508,6 +520,8 @@ def _install_command_asked_about(text: str, match: "re.Match[str]") -> bool:
     # the words before the command on its own line: _move_not_made's look-back would reach over the line end into
     # the line before ("This is how I installed it:"), which is judged below with what its author says was done
     if _NOT_DONE_BEFORE.search(text[max(begin, command.start() - 80) : command.start()]) or _QUESTION_AFTER.match(text, match.end(), match.end() + 12):
+        return True
+    if _NOT_RUN_SAME_LINE.search(text[max(begin, command.start() - 120) : command.start()]):
         return True
     if _attempt_failed(text, command.start(), match.end()):
         return True
