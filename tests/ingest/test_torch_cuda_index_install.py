@@ -23,6 +23,7 @@ AMD = "RX 6800 XT on Ubuntu 22.04 with ROCm 6.1.\n"
         "uv pip install torch torchvision --index-url=https://download.pytorch.org/whl/cu126",
         "python -m pip install --upgrade torch==2.0.1+cu118 torchvision==0.15.2+cu118 xformers==0.0.21",
         "pip install -f https://download.pytorch.org/whl/cu113 torch==1.12.1",
+        "py -3.10 -m pip install torch torchvision --index-url https://download.pytorch.org/whl/cu121",
         "(venv) PS C:\\Users\\John Smith\\AI Stuff\\ComfyUI> python.exe -m pip install torch --index-url https://download.pytorch.org/whl/cu121",
     ],
 )
