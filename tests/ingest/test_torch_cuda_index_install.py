@@ -70,3 +70,13 @@ def test_a_launcher_scripts_cuda_command_on_an_amd_machine_gets_the_install_find
 def test_the_same_command_on_an_nvidia_machine_gets_no_install_finding() -> None:
     text = "RTX 4090 on Ubuntu 22.04.\npip install torch --index-url https://download.pytorch.org/whl/cu121\n"
     assert "RD767" not in problems_shown(text)
+
+
+def test_the_command_a_replacement_put_in_place_is_the_torch_in_use() -> None:
+    text = AMD + (
+        "I replaced `python -m pip install --upgrade torch==2.0.1+cu118 --extra-index-url https://download.pytorch.org/whl/cu118`"
+        " with `python -m pip install --upgrade torch==2.0.1+rocm5.4.2 --extra-index-url https://download.pytorch.org/whl/rocm5.4.2`"
+        " and I was able to use my GPU again.\n"
+    )
+    flavour = ingest(text).facts.torch.flavour
+    assert (flavour.status, flavour.value) == ("known", "rocm")

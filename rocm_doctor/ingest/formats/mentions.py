@@ -521,7 +521,12 @@ def _install_command_asked_about(text: str, match: "re.Match[str]") -> bool:
     # the line before ("This is how I installed it:"), which is judged below with what its author says was done
     if _NOT_DONE_BEFORE.search(text[max(begin, command.start() - 80) : command.start()]) or _QUESTION_AFTER.match(text, match.end(), match.end() + 12):
         return True
-    if _NOT_RUN_SAME_LINE.search(text[max(begin, command.start() - 120) : command.start()]):
+    # the command the match stands in is the last one before it on the line ("I replaced `pip install ...cu118` with
+    # `pip install ...rocm5.4.2`": the second is what replaced the first)
+    nearest = command
+    for later in _INSTALL_COMMAND.finditer(text, command.end(), match.start()):
+        nearest = later
+    if _NOT_RUN_SAME_LINE.search(text[max(begin, nearest.start() - 120) : nearest.start()]):
         return True
     if _attempt_failed(text, command.start(), match.end()):
         return True
