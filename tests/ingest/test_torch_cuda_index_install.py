@@ -1,6 +1,7 @@
-"""A command that installs torch from PyTorch's CUDA wheel index (download.pytorch.org/whl/cuNNN) or pins a +cuNNN
-build is read as such in pip's, uv pip's and `python -m pip`'s spellings, with --index-url, --extra-index-url, -i or -f,
-at a prompt with a Windows path holding spaces (context torch_cuda_index_install; RD767 judges it). A commented-out
+"""A command that installs torch from PyTorch's CUDA wheel index (download.pytorch.org/whl/cuNNN) is read as such in
+pip's, uv pip's, `python -m pip`'s and `py -m pip`'s spellings, with --index-url, --extra-index-url, -i or -f, before or
+after the packages, at a prompt with a Windows path holding spaces (context torch_cuda_index_install, read by the index
+reader of rocm_doctor.ingest.formats.mentions; RD767 judges it). A +cuNNN pin alone is the torch version reader's. A commented-out
 line, advice for NVIDIA hardware, a command a change took out ("I replaced ... with ...") and a negated one are not
 this machine's install, and none of them makes the torch in use a CUDA build. Real reports: mcmonkeyprojects/SwarmUI#141,
 Stability-AI/StableSwarmUI#269, easydiffusion/easydiffusion#1603 (and Comfy-Org/ComfyUI#6444's commented Dockerfile
@@ -21,7 +22,6 @@ AMD = "RX 6800 XT on Ubuntu 22.04 with ROCm 6.1.\n"
         "pip install torch torchvision --index-url https://download.pytorch.org/whl/cu118",
         "pip3 install --pre torch -i https://download.pytorch.org/whl/nightly/cu124",
         "uv pip install torch torchvision --index-url=https://download.pytorch.org/whl/cu126",
-        "python -m pip install --upgrade torch==2.0.1+cu118 torchvision==0.15.2+cu118 xformers==0.0.21",
         "pip install -f https://download.pytorch.org/whl/cu113 torch==1.12.1",
         "py -3.10 -m pip install torch torchvision --index-url https://download.pytorch.org/whl/cu121",
         "(venv) PS C:\\Users\\John Smith\\AI Stuff\\ComfyUI> python.exe -m pip install torch --index-url https://download.pytorch.org/whl/cu121",
@@ -38,6 +38,7 @@ def test_an_install_command_naming_a_cuda_wheel_index_is_read(command: str) -> N
         "For NVIDIA cards use pip install torch --index-url https://download.pytorch.org/whl/cu121",
         "I replaced `pip install torch==2.0.1+cu118 --extra-index-url https://download.pytorch.org/whl/cu118` with the rocm one.",
         "Don't run pip install torch --index-url https://download.pytorch.org/whl/cu121 on an AMD card.",
+        "If you have an NVIDIA card, run:\npip install torch==2.3.0+cu121 --index-url https://download.pytorch.org/whl/cu121",
         "pip install torch --index-url https://download.pytorch.org/whl/rocm6.1",
         "pip install torchvision --index-url https://download.pytorch.org/whl/cu121",
     ],
@@ -51,6 +52,7 @@ def test_a_commented_advised_replaced_or_rocm_command_is_not_read(line: str) -> 
     [
         "For NVIDIA cards use pip install torch --index-url https://download.pytorch.org/whl/cu121",
         "I replaced `pip install torch --extra-index-url https://download.pytorch.org/whl/cu118` with the rocm one and it works.",
+        "Don't run pip install torch --index-url https://download.pytorch.org/whl/cu121 on an AMD card.",
     ],
 )
 def test_an_index_in_advice_for_nvidia_or_in_a_replaced_command_is_no_torch_build(line: str) -> None:

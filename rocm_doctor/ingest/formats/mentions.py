@@ -451,15 +451,39 @@ _ADVICE_LINE = when_used(r"^[ \t>*-]{0,8}(?:if|for|in\s+case)\b[^\n]{0,120}:[ \t
 CUDA 12.1:" (a README's or a reply's instructions)."""
 _NOT_RUN_SAME_LINE = when_used(
     r"(?:\b(?:for|on|with)\s+(?:an?\s+|the\s+|your\s+)?nvidia\b|\bif\s+you\s+(?:have|use|are\s+on|run)\s+(?:an?\s+|the\s+)?nvidia\b"
-    r"|\bnvidia\s+(?:users?|owners?)\b)[^\n]{0,80}$"
+    r"|\bnvidia\s+(?:users?|owners?)\b|\b(?:don['\u2019]?t|do\s+not|never|avoid\w*)\b)[^\n]{0,80}$"
     r"|\b(?:replac(?:e|es|ed|ing)|instead\s+of|rather\s+than|swap(?:s|ped|ping)?\s+out)\b(?:(?!\b(?:with|for|by)\b)[^\n]){0,80}$",
     re.IGNORECASE,
 )
 """Words before an install command on its own line that say it is not what this machine ran: advice for NVIDIA
 hardware ("For NVIDIA cards use pip install ... cu121", "NVIDIA users: pip install ..."; the same case
-:data:`_ADVICE_LINE` reads on the line before) or the command a change took out ("I replaced `pip install
+:data:`_ADVICE_LINE` reads on the line before), advice against it ("Don't run pip install ... cu121") or the command a change took out ("I replaced `pip install
 torch==2.0.1+cu118 ...` with the rocm one", "instead of pip install ... cu121"; the command after "with" is the one
 put in its place, and is read): the index it names is no build in place now."""
+
+
+CUDA_INDEX_INSTALL = "torch_cuda_index_install"
+"""Context id: an install command in the report, run and not asked about or advised, names PyTorch's CUDA wheel
+index for torch (``pip install torch torchvision torchaudio --extra-index-url https://download.pytorch.org/whl/cu121``,
+``uv pip install``, ``python -m pip install``, ``py -3.10 -m pip install``, the index before or after the packages):
+the command puts a CUDA build in place, whatever else the report shows (RD767 judges it). Real reports: a launcher
+script's command for the AMD option (mcmonkeyprojects/SwarmUI#141, fixed by SwarmUI's 3afee0a;
+Stability-AI/StableSwarmUI#269) and a wiki's xformers command that pinned torch==2.0.1+cu118 from the cu118 index
+(easydiffusion/easydiffusion#1603). Not on a commented-out line (``# RUN pip install ... cu121`` in a Dockerfile:
+Comfy-Org/ComfyUI#6444), nor for a command :func:`_install_command_asked_about` says was not run."""
+_COMMENTED = when_used(r"^\s{0,8}(?:#|::|//|rem\b)", re.IGNORECASE)
+_TORCH_PACKAGE = when_used(r"(?<![\w./-])torch(?![\w-])", re.IGNORECASE)
+
+
+def _cuda_index_install(text: str, match: "re.Match[str]") -> bool:
+    """The index ``match`` names stands in a torch install command on its line: the line is not commented out, an
+    install command stands before the index and torch is one of the line's packages."""
+    begin = text.rfind("\n", 0, match.start()) + 1
+    end = text.find("\n", match.end())
+    line = text[begin : end if end >= 0 else len(text)]
+    if _COMMENTED.match(line):
+        return False
+    return _INSTALL_COMMAND.search(text, begin, match.start()) is not None and _TORCH_PACKAGE.search(line) is not None
 
 
 _NON_ROCM_INSTALL_TOLD = ("cuda_torch_install_retold", "non_rocm_torch_install_told", "cuda_packages_install_told")
@@ -1594,6 +1618,8 @@ def _torch(block: Block) -> List[Observation]:
             identity = from_index_url(url)
             if identity.flavour is None or _install_command_asked_about(text, match):
                 continue
+            if identity.flavour == "cuda" and _cuda_index_install(text, match):
+                out.append(Observation("symptoms.context", [CUDA_INDEX_INSTALL], line, TRUST_PROSE))
             if identity.flavour == "rocm" and ("--extra-index-url" in match.group(0).lower() or _SEVERAL_INDEXES.match(line.text)):
                 continue  # pip also searches PyPI, whose CUDA build can win: a ROCm extra index decides nothing
             if identity.flavour == "rocm" and kept_other is not None:
