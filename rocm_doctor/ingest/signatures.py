@@ -476,9 +476,10 @@ _PAST_BEFORE = when_used(
 """Words that put a message a sentence quotes in the past, with no "now", "still", "again", "but", "then" or
 "after" between them and the message ("Previously it worked, but after the update it fails with ..." is now):
 "Before I reinstalled torch, ComfyUI said \"Found no NVIDIA driver on your system\"", "before the update I got ...",
-"Initially it failed with ...", "at first I got ..." (not "as previously mentioned", a pointer into the report). The message is what the machine printed then, evidence of what
-changed, not its state now (issue 23, item 2: the scope words of :mod:`rocm_doctor.ingest.scope`, narrowed to a
-subject with a past verb or a named change after "before", so "it fails before the first step with ..." stays now)."""
+"Initially it failed with ...", "at first I got ..." (not "as previously mentioned", a pointer into the report). The
+message is what the machine printed then, evidence of what changed, not its state now (the scope words of
+:mod:`rocm_doctor.ingest.scope`, narrowed to a subject with a past verb or a named change after "before", so "it
+fails before the first step with ..." stays now)."""
 _SOLVED_AFTER = when_used(r"(?:[^.!?\n]|[.!?](?=\S)){0,120}?\b(?:is|was|were|got|gets|has\s+been|have\s+been)\s{1,4}(?:now\s{1,4})?(?:solved|fixed|resolved|gone)\b", re.IGNORECASE)
 """The rest of the message's sentence says it is solved ("\"HIP error: invalid device function\" on gfx1031 is solved
 by HSA_OVERRIDE_GFX_VERSION=10.3.0"): a message the reporter no longer gets."""
