@@ -531,6 +531,28 @@ def _non_rocm_installs(block: Block) -> List[Tuple[int, int]]:
 
 
 
+def _wrapped_command(text: str, begin: int) -> Optional[str]:
+    """The words before the last install command on the (at most two) lines before ``begin`` that the line at
+    ``begin`` continues: lines that end no sentence (no ".", "!", "?" or ":" at their end, not blank), joined with
+    spaces. None when no such command is there."""
+    start = begin
+    for _ in range(2):
+        if start == 0:
+            break
+        before_begin = text.rfind("\n", 0, start - 1) + 1
+        before_line = text[before_begin : start - 1].rstrip()
+        if not before_line or before_line[-1] in ".!?:":
+            break
+        start = before_begin
+        found = None
+        for found in _INSTALL_COMMAND.finditer(text, start, begin):
+            pass
+        if found is not None:
+            line_begin = text.rfind("\n", 0, found.start()) + 1
+            return text[max(line_begin, found.start() - 160) : found.start()].replace("\n", " ")
+    return None
+
+
 def _install_command_asked_about(text: str, match: "re.Match[str]") -> bool:
     """The install command the match stands in is asked about or advised, not run: words of a question or an
     advice before the command on its line ("Would it help to run pip install ...", :func:`_move_not_made`; advice
@@ -540,7 +562,10 @@ def _install_command_asked_about(text: str, match: "re.Match[str]") -> bool:
     begin = text.rfind("\n", 0, match.start()) + 1
     command = _INSTALL_COMMAND.search(text, begin, match.start())
     if command is None:
-        return False
+        # a command wrapped over lines (its index or pin on the next line): its words, once the lines join, say
+        # whether it was run
+        wrapped = _wrapped_command(text, begin)
+        return wrapped is not None and bool(_NOT_RUN_SAME_LINE.search(wrapped))
     # the words before the command on its own line: _move_not_made's look-back would reach over the line end into
     # the line before ("This is how I installed it:"), which is judged below with what its author says was done
     if _NOT_DONE_BEFORE.search(text[max(begin, command.start() - 80) : command.start()]) or _QUESTION_AFTER.match(text, match.end(), match.end() + 12):
@@ -550,7 +575,15 @@ def _install_command_asked_about(text: str, match: "re.Match[str]") -> bool:
     nearest = command
     for later in _INSTALL_COMMAND.finditer(text, command.end(), match.start()):
         nearest = later
-    if _NOT_RUN_SAME_LINE.search(text[max(begin, nearest.start() - 120) : nearest.start()]):
+    # a sentence wrapped over lines ("I replaced `pip install ...cu118`\nwith ...") keeps its words: the line before
+    # joins when it ends no sentence and holds no install command of its own
+    start = begin
+    if begin > 0:
+        before_begin = text.rfind("\n", 0, begin - 1) + 1
+        before_line = text[before_begin : begin - 1].rstrip()
+        if before_line and before_line[-1] not in ".!?:" and _INSTALL_COMMAND.search(before_line) is None:
+            start = before_begin
+    if _NOT_RUN_SAME_LINE.search(text[max(start, nearest.start() - 160) : nearest.start()].replace("\n", " ")):
         return True
     if _attempt_failed(text, command.start(), match.end()):
         return True
