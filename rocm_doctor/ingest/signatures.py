@@ -467,6 +467,21 @@ _ANOTHER_PERSON = when_used(
 """Words that put an error message a sentence quotes on another person's machine ("My friend's laptop shows
 \"HIP error: invalid device function\"", "someone wrote that they get ..."), in a document, or in the past ("This
 used to fail with ..."): no message this machine printed now."""
+_PAST_BEFORE = when_used(
+    r"(?:\bbefore\s{1,4}(?:I|we|it)\s{1,4}(?:had\s{1,4})?(?:re)?\w{2,16}ed\b"
+    r"|\bbefore\s{1,4}(?:the|my|this|that)\s{1,4}(?:update|upgrade|reinstall(?:ation)?|fix|change|switch)\b"
+    r"|\b(?:previously|originally|initially)\b(?!\s{1,4}(?:mentioned|said|stated|noted|posted|reported))"
+    r"|\b(?:at\s{1,4}first|back\s{1,4}when|last\s{1,4}working)\b)"
+    r"(?:(?!\b(?:now|currently|still|again|today|but|however|then|since|after|until)\b)[^\n]){0,160}$",
+    re.IGNORECASE,
+)
+"""Words that put a message a sentence quotes in the past, with no "now", "still", "again", "but", "then" or
+"after" between them and the message ("Previously it worked, but after the update it fails with ..." is now):
+"Before I reinstalled torch, ComfyUI said \"Found no NVIDIA driver on your system\"", "before the update I got ...",
+"Initially it failed with ...", "at first I got ..." (not "as previously mentioned", a pointer into the report). The
+message is what the machine printed then, evidence of what changed, not its state now (the scope words of
+:mod:`rocm_doctor.ingest.scope`, narrowed to a subject with a past verb or a named change after "before", so "it
+fails before the first step with ..." stays now)."""
 _SOLVED_AFTER = when_used(r"(?:[^.!?\n]|[.!?](?=\S)){0,120}?\b(?:is|was|were|got|gets|has\s+been|have\s+been)\s{1,4}(?:now\s{1,4})?(?:solved|fixed|resolved|gone)\b", re.IGNORECASE)
 """The rest of the message's sentence says it is solved ("\"HIP error: invalid device function\" on gfx1031 is solved
 by HSA_OVERRIDE_GFX_VERSION=10.3.0"): a message the reporter no longer gets."""
@@ -494,7 +509,7 @@ def _quoted_from_another(block: Block, line: Line, match: "re.Match[str]") -> bo
     ends = list(re.finditer(r"[.!?](?:\s|$)", before))
     sentence = before[ends[-1].end() :] if ends else before
     return bool(
-        _ANOTHER_PERSON.search(sentence) or _SOLVED_AFTER.match(text, match.end(), match.end() + _QUOTED_SENTENCE)
+        _ANOTHER_PERSON.search(sentence) or _PAST_BEFORE.search(sentence) or _SOLVED_AFTER.match(text, match.end(), match.end() + _QUOTED_SENTENCE)
         or (_NOT_GOT.search(sentence) and _GONE_AFTER.match(text, match.end(), match.end() + _QUOTED_SENTENCE))
         or _asks_about(sentence, text[match.end() : match.end() + _QUOTED_SENTENCE])
     )

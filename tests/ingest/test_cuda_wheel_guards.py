@@ -124,3 +124,23 @@ def test_an_amd_only_machine_with_the_cuda_message_still_gets_the_cuda_build_fin
 )
 def test_zluda_named_only_as_denied_past_asked_or_anothers_keeps_the_cuda_build_finding(text: str) -> None:
     assert "RD500" in problems_shown(text)
+
+
+HEALTHY_NOW = (
+    "$ python -c \"import torch; print(torch.__version__, torch.version.hip, torch.cuda.is_available())\"\n"
+    "2.4.1+rocm6.1 6.1.40091 True\n"
+    "Generation works on the GPU now.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "past",
+    [
+        'RX 7900 XTX on Ubuntu 24.04. Before I reinstalled torch, ComfyUI said "Found no NVIDIA driver on your system".\n',
+        "RX 6800 on Arch. Before the update I got `AssertionError: Torch not compiled with CUDA enabled` in the web UI.\n",
+        "RX 7600 on Fedora. Initially it failed with RuntimeError: Found no NVIDIA driver on your system, pip had pulled cu121.\n",
+    ],
+)
+def test_a_cuda_or_cpu_builds_message_said_of_the_past_gives_a_healthy_rocm_report_no_torch_build_problem(past: str) -> None:
+    # the reporter tells what the machine printed before the fix; the torch shown now is a ROCm build that finds the GPU
+    assert not set(CUDA_WHEEL_ON_AMD + ("RD101", "RD501")) & set(problems_shown(past + HEALTHY_NOW))

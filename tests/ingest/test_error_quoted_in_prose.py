@@ -57,6 +57,12 @@ def signatures_of(text: str) -> list:
         ("rocminfo no longer shows the GPU and torch fails with `RuntimeError: No HIP GPUs are available`.", "no_hip_gpus"),
         ('I no longer get "RuntimeError: No HIP GPUs are available", instead I get "HIP error: invalid device function".', "hip_invalid_device_function"),
         ("I don't see how to fix `hipErrorNoBinaryForGpu` anymore, I've tried everything.", "hip_no_binary_for_gpu"),
+        # "before" as an order of events, and a past opener that the sentence leaves for the state now
+        ("ComfyUI stops before the first step with `RuntimeError: Found no NVIDIA driver on your system`.", "found_no_nvidia_driver"),
+        ('Before the update it worked, now I get "RuntimeError: No HIP GPUs are available".', "no_hip_gpus"),
+        ("Previously it worked, but after the update it fails with `hipErrorNoBinaryForGpu`.", "hip_no_binary_for_gpu"),
+        # "previously mentioned" points into the report, it is no past state
+        ("As previously mentioned, ComfyUI fails with `RuntimeError: Found no NVIDIA driver on your system`.", "found_no_nvidia_driver"),
     ],
 )
 def test_an_error_quoted_in_a_sentence_is_read_as_the_error(sentence: str, signature: str) -> None:
@@ -77,6 +83,10 @@ def test_an_error_quoted_in_a_sentence_is_read_as_the_error(sentence: str, signa
         'I don\'t get "RuntimeError: No HIP GPUs are available" anymore after adding myself to the render group.',
         "The container does not show `hipErrorNoBinaryForGpu` any more.",
         'I don\'t see the "HIP error: invalid device function" message anymore.',
+        # the message as the past, before a reinstall or an update the sentence names
+        'Before I reinstalled torch, ComfyUI said "Found no NVIDIA driver on your system".',
+        "Before the update I got `RuntimeError: No HIP GPUs are available` on every start.",
+        "Initially it failed with `AssertionError: Torch not compiled with CUDA enabled`, which the ROCm wheel fixed.",
     ],
 )
 def test_a_question_another_persons_past_or_documented_error_is_not_this_machines(sentence: str) -> None:

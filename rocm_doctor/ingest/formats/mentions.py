@@ -479,6 +479,41 @@ install command was:"), not a case an advice is for ("If you have an NVIDIA card
 _ADVICE_LINE = when_used(r"^[ \t>*-]{0,8}(?:if|for|in\s+case)\b[^\n]{0,120}:[ \t]*$", re.IGNORECASE)
 """A line that introduces an install command as advice for a case: "If you have an NVIDIA card, run:", "For
 CUDA 12.1:" (a README's or a reply's instructions)."""
+_NOT_RUN_SAME_LINE = when_used(
+    r"(?:\b(?:for|on|with)\s+(?:an?\s+|the\s+|your\s+)?nvidia\b|\bif\s+you\s+(?:have|use|are\s+on|run)\s+(?:an?\s+|the\s+)?nvidia\b"
+    r"|\bnvidia\s+(?:users?|owners?)\b|\b(?:don['\u2019]?t|do\s+not|never|avoid\w*)\b)[^\n]{0,80}$"
+    r"|\b(?:replac(?:e|es|ed|ing)|instead\s+of|rather\s+than|swap(?:s|ped|ping)?\s+out)\b(?:(?!\b(?:with|for|by)\b)[^\n]){0,80}$",
+    re.IGNORECASE,
+)
+"""Words before an install command on its own line that say it is not what this machine ran: advice for NVIDIA
+hardware ("For NVIDIA cards use pip install ... cu121", "NVIDIA users: pip install ..."; the same case
+:data:`_ADVICE_LINE` reads on the line before), advice against it ("Don't run pip install ... cu121") or the command a change took out ("I replaced `pip install
+torch==2.0.1+cu118 ...` with the rocm one", "instead of pip install ... cu121"; the command after "with" is the one
+put in its place, and is read): the index it names is no build in place now."""
+
+
+CUDA_INDEX_INSTALL = "torch_cuda_index_install"
+"""Context id: an install command in the report, run and not asked about or advised, names PyTorch's CUDA wheel
+index for torch (``pip install torch torchvision torchaudio --extra-index-url https://download.pytorch.org/whl/cu121``,
+``uv pip install``, ``python -m pip install``, ``py -3.10 -m pip install``, the index before or after the packages):
+the command puts a CUDA build in place, whatever else the report shows (RD767 judges it). Real reports: a launcher
+script's command for the AMD option (mcmonkeyprojects/SwarmUI#141, fixed by SwarmUI's 3afee0a;
+Stability-AI/StableSwarmUI#269) and a wiki's xformers command that pinned torch==2.0.1+cu118 from the cu118 index
+(easydiffusion/easydiffusion#1603). Not on a commented-out line (``# RUN pip install ... cu121`` in a Dockerfile:
+Comfy-Org/ComfyUI#6444), nor for a command :func:`_install_command_asked_about` says was not run."""
+_COMMENTED = when_used(r"^\s{0,8}(?:#|::|//|rem\b)", re.IGNORECASE)
+_TORCH_PACKAGE = when_used(r"(?<![\w./-])torch(?![\w-])", re.IGNORECASE)
+
+
+def _cuda_index_install(text: str, match: "re.Match[str]") -> bool:
+    """The index ``match`` names stands in a torch install command on its line: the line is not commented out, an
+    install command stands before the index and torch is one of the line's packages."""
+    begin = text.rfind("\n", 0, match.start()) + 1
+    end = text.find("\n", match.end())
+    line = text[begin : end if end >= 0 else len(text)]
+    if _COMMENTED.match(line):
+        return False
+    return _INSTALL_COMMAND.search(text, begin, match.start()) is not None and _TORCH_PACKAGE.search(line) is not None
 
 
 _NON_ROCM_INSTALL_TOLD = ("cuda_torch_install_retold", "non_rocm_torch_install_told", "cuda_packages_install_told")
@@ -526,18 +561,59 @@ def _non_rocm_installs(block: Block) -> List[Tuple[int, int]]:
 
 
 
+def _wrapped_command(text: str, begin: int) -> Optional[str]:
+    """The words before the last install command on the (at most two) lines before ``begin`` that the line at
+    ``begin`` continues: lines that end no sentence (no ".", "!", "?" or ":" at their end, not blank), joined with
+    spaces. None when no such command is there."""
+    start = begin
+    for _ in range(2):
+        if start == 0:
+            break
+        before_begin = text.rfind("\n", 0, start - 1) + 1
+        before_line = text[before_begin : start - 1].rstrip()
+        if not before_line or before_line[-1] in ".!?:":
+            break
+        start = before_begin
+        found = None
+        for found in _INSTALL_COMMAND.finditer(text, start, begin):
+            pass
+        if found is not None:
+            line_begin = text.rfind("\n", 0, found.start()) + 1
+            return text[max(line_begin, found.start() - 160) : found.start()].replace("\n", " ")
+    return None
+
+
 def _install_command_asked_about(text: str, match: "re.Match[str]") -> bool:
     """The install command the match stands in is asked about or advised, not run: words of a question or an
-    advice before the command on its line ("Would it help to run pip install ...", :func:`_move_not_made`), the
+    advice before the command on its line ("Would it help to run pip install ...", :func:`_move_not_made`; advice
+    for NVIDIA hardware or a command a change took out, :data:`_NOT_RUN_SAME_LINE`), the
     line before it ending in them ("Should I run:") or introducing it for a case ("If you have an NVIDIA card,
     run:"), or the line after it closing a short question ("or the rocm one?")."""
     begin = text.rfind("\n", 0, match.start()) + 1
     command = _INSTALL_COMMAND.search(text, begin, match.start())
     if command is None:
-        return False
+        # a command wrapped over lines (its index or pin on the next line): its words, once the lines join, say
+        # whether it was run
+        wrapped = _wrapped_command(text, begin)
+        return wrapped is not None and bool(_NOT_RUN_SAME_LINE.search(wrapped))
     # the words before the command on its own line: _move_not_made's look-back would reach over the line end into
     # the line before ("This is how I installed it:"), which is judged below with what its author says was done
     if _NOT_DONE_BEFORE.search(text[max(begin, command.start() - 80) : command.start()]) or _QUESTION_AFTER.match(text, match.end(), match.end() + 12):
+        return True
+    # the command the match stands in is the last one before it on the line ("I replaced `pip install ...cu118` with
+    # `pip install ...rocm5.4.2`": the second is what replaced the first)
+    nearest = command
+    for later in _INSTALL_COMMAND.finditer(text, command.end(), match.start()):
+        nearest = later
+    # a sentence wrapped over lines ("I replaced `pip install ...cu118`\nwith ...") keeps its words: the line before
+    # joins when it ends no sentence and holds no install command of its own
+    start = begin
+    if begin > 0:
+        before_begin = text.rfind("\n", 0, begin - 1) + 1
+        before_line = text[before_begin : begin - 1].rstrip()
+        if before_line and before_line[-1] not in ".!?:" and _INSTALL_COMMAND.search(before_line) is None:
+            start = before_begin
+    if _NOT_RUN_SAME_LINE.search(text[max(start, nearest.start() - 160) : nearest.start()].replace("\n", " ")):
         return True
     if _attempt_failed(text, command.start(), match.end()):
         return True
@@ -1686,6 +1762,8 @@ def _torch(block: Block) -> List[Observation]:
             identity = from_index_url(url)
             if identity.flavour is None or _install_command_asked_about(text, match):
                 continue
+            if identity.flavour == "cuda" and _cuda_index_install(text, match):
+                out.append(Observation("symptoms.context", [CUDA_INDEX_INSTALL], line, TRUST_PROSE))
             if identity.flavour == "rocm" and ("--extra-index-url" in match.group(0).lower() or _SEVERAL_INDEXES.match(line.text)):
                 continue  # pip also searches PyPI, whose CUDA build can win: a ROCm extra index decides nothing
             if identity.flavour == "rocm" and kept_other is not None:

@@ -1,0 +1,84 @@
+"""A command that installs torch from PyTorch's CUDA wheel index (download.pytorch.org/whl/cuNNN) is read as such in
+pip's, uv pip's, `python -m pip`'s and `py -m pip`'s spellings, with --index-url, --extra-index-url, -i or -f, before or
+after the packages, at a prompt with a Windows path holding spaces (context torch_cuda_index_install, read by the index
+reader of rocm_doctor.ingest.formats.mentions; RD767 judges it). A +cuNNN pin alone is the torch version reader's. A commented-out
+line, advice for NVIDIA hardware, a command a change took out ("I replaced ... with ...") and a negated one are not
+this machine's install, and none of them makes the torch in use a CUDA build. Real reports: mcmonkeyprojects/SwarmUI#141,
+Stability-AI/StableSwarmUI#269, easydiffusion/easydiffusion#1603 (and Comfy-Org/ComfyUI#6444's commented Dockerfile
+line, a healthy report). Assertions are about context ids and facts, never about wording."""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import ingest, problems_shown, report_contexts
+
+AMD = "RX 6800 XT on Ubuntu 22.04 with ROCm 6.1.\n"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python3 -s -m pip install torch torchvision torchaudio --extra-index-url https://download.pytorch.org/whl/cu121",
+        "pip install torch torchvision --index-url https://download.pytorch.org/whl/cu118",
+        "pip3 install --pre torch -i https://download.pytorch.org/whl/nightly/cu124",
+        "uv pip install torch torchvision --index-url=https://download.pytorch.org/whl/cu126",
+        "pip install -f https://download.pytorch.org/whl/cu113 torch==1.12.1",
+        "py -3.10 -m pip install torch torchvision --index-url https://download.pytorch.org/whl/cu121",
+        "(venv) PS C:\\Users\\John Smith\\AI Stuff\\ComfyUI> python.exe -m pip install torch --index-url https://download.pytorch.org/whl/cu121",
+    ],
+)
+def test_an_install_command_naming_a_cuda_wheel_index_is_read(command: str) -> None:
+    assert "torch_cuda_index_install" in report_contexts(AMD + command + "\n")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "# RUN pip install torch torchvision torchaudio --extra-index-url https://download.pytorch.org/whl/cu121",
+        "For NVIDIA cards use pip install torch --index-url https://download.pytorch.org/whl/cu121",
+        "I replaced `pip install torch==2.0.1+cu118 --extra-index-url https://download.pytorch.org/whl/cu118` with the rocm one.",
+        "Don't run pip install torch --index-url https://download.pytorch.org/whl/cu121 on an AMD card.",
+        "If you have an NVIDIA card, run:\npip install torch==2.3.0+cu121 --index-url https://download.pytorch.org/whl/cu121",
+        "pip install torch --index-url https://download.pytorch.org/whl/rocm6.1",
+        "pip install torchvision --index-url https://download.pytorch.org/whl/cu121",
+    ],
+)
+def test_a_commented_advised_replaced_or_rocm_command_is_not_read(line: str) -> None:
+    assert "torch_cuda_index_install" not in report_contexts(AMD + line + "\n")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "For NVIDIA cards use pip install torch --index-url https://download.pytorch.org/whl/cu121",
+        "I replaced `pip install torch --extra-index-url https://download.pytorch.org/whl/cu118` with the rocm one and it works.",
+        "Don't run pip install torch --index-url https://download.pytorch.org/whl/cu121 on an AMD card.",
+    ],
+)
+def test_an_index_in_advice_for_nvidia_or_in_a_replaced_command_is_no_torch_build(line: str) -> None:
+    flavour = ingest(AMD + line + "\n").facts.torch.flavour
+    assert not (flavour.is_known and flavour.value == "cuda")
+
+
+def test_a_launcher_scripts_cuda_command_on_an_amd_machine_gets_the_install_finding() -> None:
+    text = (
+        "### Expected Behavior\n\nRun pip install torch torchvision torchaudio --index-url https://download.pytorch.org/whl/rocm6.0\n\n"
+        "### Actual Behavior\n\npip install torch torchvision torchaudio --extra-index-url https://download.pytorch.org/whl/cu121\n\n"
+        "### Steps to Reproduce\n\nTry AMD install on linux\n"
+    )
+    assert "RD767" in problems_shown(text)
+
+
+def test_the_same_command_on_an_nvidia_machine_gets_no_install_finding() -> None:
+    text = "RTX 4090 on Ubuntu 22.04.\npip install torch --index-url https://download.pytorch.org/whl/cu121\n"
+    assert "RD767" not in problems_shown(text)
+
+
+def test_the_command_a_replacement_put_in_place_is_the_torch_in_use() -> None:
+    text = AMD + (
+        "I replaced `python -m pip install --upgrade torch==2.0.1+cu118 --extra-index-url https://download.pytorch.org/whl/cu118`"
+        " with `python -m pip install --upgrade torch==2.0.1+rocm5.4.2 --extra-index-url https://download.pytorch.org/whl/rocm5.4.2`"
+        " and I was able to use my GPU again.\n"
+    )
+    flavour = ingest(text).facts.torch.flavour
+    assert (flavour.status, flavour.value) == ("known", "rocm")
