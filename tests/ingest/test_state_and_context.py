@@ -427,6 +427,7 @@ def test_set_followed_by_prose_stays_advice(text: str) -> None:
         "What I did:\nSet HSA_OVERRIDE_GFX_VERSION=10.3.0\n",
         "Then export HSA_OVERRIDE_GFX_VERSION=10.3.0 and launch webui.sh\n",
         "As suggested in #1234 I also added export HSA_OVERRIDE_GFX_VERSION=10.3.0 but\nno change.\n",
+        "I am on Ubuntu 22.04 with an RX 6700 XT, and as suggested in the wiki I also\nadded export HSA_OVERRIDE_GFX_VERSION=10.3.0 to webui-user.sh, no change.\n",
         "```bash\n#!/bin/bash\nif [ \"$GPU\" = rx6700 ]\nthen export HSA_OVERRIDE_GFX_VERSION=10.3.0\nfi\n```\n",
     ],
 )
@@ -438,6 +439,8 @@ def test_a_step_under_a_reproduction_heading_a_then_step_or_the_reporters_own_ex
     "sentence",
     [
         "I didn't export HSA_OVERRIDE_GFX_VERSION=10.3.0",
+        "I did not export HSA_OVERRIDE_GFX_VERSION=10.3.0 at all.",
+        "I don\u2019t export HSA_OVERRIDE_GFX_VERSION=10.3.0 anymore.",
         "Try export HSA_OVERRIDE_GFX_VERSION=10.3.0",
         "Steps to fix:\nSet HSA_OVERRIDE_GFX_VERSION=10.3.0 in the server config.",
         "Should I use export HSA_OVERRIDE_GFX_VERSION=10.3.0?",

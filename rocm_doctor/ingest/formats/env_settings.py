@@ -625,6 +625,17 @@ def _under_steps_heading(block: Block, index: int) -> bool:
     return any(_STEPS_HEADING.match(line.text) for line in _context_above(list(block.lines), index)[1:])
 
 
+def _sentence_before(block: Block, line: Line, column: int) -> str:
+    """The sentence up to ``column`` of ``line`` (200 characters at most), the line before included when the
+    break between them may be one a wrapping tool made."""
+    before = line.text[max(0, column - 200) : column]
+    index = block.position_of(line)
+    if index > 0 and may_be_wrapped(block.lines[index - 1].text, line.text.strip()):
+        before = (block.lines[index - 1].text[-200:] + " " + before)[-200:]
+    ends = list(_SENTENCE_END.finditer(before))
+    return before[ends[-1].end() :] if ends else before
+
+
 def _advice(block: Block, line: Line, column: int, past: bool = True) -> bool:
     """The sentence around ``column`` of ``line`` (200 characters before it at most, the line before
     included when the break between them may be one a wrapping tool made) gives advice or a possibility."""
@@ -668,7 +679,8 @@ made (pkgenv47)."""
 _OWN_ACT = when_used(
     r"(?<!\bshould\s)(?<!\bcould\s)(?<!\bwould\s)(?<!\bcan\s)(?<!\bdo\s)(?<!\bdid\s)(?<!\bmust\s)(?<!\bshall\s)"
     r"\b(?:I|we)\s{1,3}(?:(?:also|already|then|always|just|have|had)\s{1,3}){0,2}"
-    r"(?:added|put|set|used|exported|tried|ran|placed|wrote|included|did|have|had|(?<=also\s)export|(?<=already\s)export|(?<=then\s)export|(?<=always\s)export)\b[^.!?\n]{0,80}$",
+    r"(?:added|put|set|used|exported|tried|ran|placed|wrote|included|have|had|(?<=also\s)export|(?<=already\s)export|(?<=then\s)export|(?<=always\s)export)\b"
+    r"(?!\s{1,3}(?:not|never|no)\b)[^.!?\n]{0,80}$",
     re.IGNORECASE,
 )
 """Before ``export`` in the same sentence, the reporter's own act ("As suggested in #1234 I also added export
@@ -682,7 +694,7 @@ def _mentioned_as_advice(sighting: SettingSighting, block: Block) -> bool:
         start = sighting.line.text.rfind("export", 0, max(0, position))
         if block.kind != "prose" or position < 0 or start <= 0 or not _EXPORT_IN_SENTENCE.search(sighting.line.text[max(0, start - 120) : start]):
             return False  # a script's line ("if ...; then export X=..."), a command line: no sentence to read
-        if _OWN_ACT.search(sighting.line.text[max(0, start - 120) : start]):
+        if _OWN_ACT.search(_sentence_before(block, sighting.line, start)):
             return False  # "As suggested in #123 I also added export X=..." : the reporter's own act (rev47c)
         # advice and questions only: an export's past is read where it is judged (failed_with, h31d)
         return _advice(block, sighting.line, position, past=False)
