@@ -8,10 +8,12 @@ lists; they are shown quoted for the user's shell (:mod:`rocm_doctor.shells`) an
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from rocm_doctor import quoting
+from rocm_doctor.knowledge import torch_static
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.model.fixes import PipFix
 from rocm_doctor.wheels import wheeldata
@@ -158,6 +160,19 @@ def _installed_rocm_index(facts: Facts) -> Optional[str]:
     return None
 
 
+def _installed_build_index(facts: Facts, torch_version: Optional[str]) -> Optional[str]:
+    """The index torch came from, for its companions: the ROCm index of a ROCm torch, pytorch.org's index of the
+    tag of a CUDA, CPU or XPU torch (``2.5.1+cu118`` -> ``.../whl/cu118``; PyPI's torchvision is another CUDA
+    build, rev47c); None for an untagged torch (PyPI's own)."""
+    rocm = _installed_rocm_index(facts)
+    if rocm is not None or not torch_version:
+        return rocm
+    tag = torch_static.local_tag(torch_version)
+    if tag and torch_static.flavour_from_tag(tag) in ("cuda", "cpu", "xpu") and re.fullmatch(r"cu\d{2,4}|cpu|xpu", tag):
+        return wheeldata.pytorch_tag_index(tag)
+    return None
+
+
 def intent_commands(fix: PipFix, facts: Facts, target: Target) -> Tuple[List[Command], List[str]]:
     """Commands for a pip fix that does not replace torch; a note when it cannot become a command."""
     installed = _installed(facts) or {}
@@ -184,7 +199,7 @@ def intent_commands(fix: PipFix, facts: Facts, target: Target) -> Tuple[List[Com
         return [
             Command(target.uninstall(names), f"remove the mismatched {' and '.join(names)}"),
             Command(
-                target.install([_pin(n, series[n]) for n in names], _installed_rocm_index(facts)),
+                target.install([_pin(n, series[n]) for n in names], _installed_build_index(facts, torch_version)),
                 f"install the {' and '.join(names)} built for torch {torch_version}",
             ),
         ], []

@@ -62,6 +62,13 @@ def pytorch_index(rocm: str) -> str:
     return torch_wheels.index_url(rocm)
 
 
+def pytorch_tag_index(tag: str) -> Optional[str]:
+    """pytorch.org's index of a CUDA, CPU or XPU build (``cu118`` -> ``.../whl/cu118``): the ROCm index with the
+    build's tag in place of ``rocm{rocm}``; None when the table's template has no such part."""
+    template = torch_wheels.wheels().index_url_template
+    return template.replace("rocm{rocm}", tag) if "rocm{rocm}" in template else None
+
+
 def windows_releases() -> List[WindowsRelease]:
     """AMD's Windows wheel sets, newest ROCm first."""
     python = tuple(torch_wheels.amd_windows_pythons())

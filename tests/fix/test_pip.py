@@ -122,3 +122,11 @@ def test_a_fix_without_named_packages_reinstalls_torchvision() -> None:
     facts = machine_facts(installed={"torch": "2.5.1+rocm6.2", "torchvision": "0.19.0"}, torch_rocm="6.2")
     uninstall, install = _argv(_plan(facts, finding("RD130", make_fix(kind="pip", intent="reinstall-torchvision-matching"))))
     assert uninstall[-2:] == ("-y", "torchvision") and "torchvision==0.20.*" in install
+
+
+@pytest.mark.parametrize("tag", ["cu118", "cpu"])
+def test_a_cuda_or_cpu_torchs_companion_comes_from_the_index_of_its_build(tag: str) -> None:
+    # rev47c: RD143/RD144 fire for any tagged build; PyPI's torchvision is another CUDA build than a +cu118 or +cpu torch
+    facts = machine_facts(installed={"torch": f"2.5.1+{tag}", "torchvision": f"0.19.1+{tag}"})
+    uninstall, install = _argv(_plan(facts, finding("RD143", make_fix(kind="pip", intent="reinstall-torchvision-matching"))))
+    assert "torchvision==0.20.*" in install and f"https://download.pytorch.org/whl/{tag}" in install

@@ -289,3 +289,28 @@ def test_a_command_written_before_the_fenced_log_of_its_output_decides_the_repla
     assert "torch_replaced_by_package_install" in (ingest(text).facts.symptoms.context.value or [])
     asked = text.replace("install -U xformers", "install -U torch xformers")
     assert "torch_replaced_by_package_install" not in (ingest(asked).facts.symptoms.context.value or [])
+
+
+_REMOVES_241 = "  Attempting uninstall: torch\n    Found existing installation: torch 2.4.1\n      Successfully uninstalled torch-2.4.1\n"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # rev47c: torch named in quotes, on a continued line, in a later command of a chain; every dependency reinstalled
+        "$ pip install \"torch>=2.5\" xformers",
+        "$ pip install 'torch[opt-einsum]==2.5.1' xformers",
+        "$ pip install --upgrade \\",
+        "$ pip install xformers && pip install torch==2.5.1",
+        "$ pip install --force-reinstall accelerate\nCollecting torch>=1.10.0 (from accelerate)",
+        "$ pip install -U --upgrade-strategy eager accelerate\nCollecting torch>=1.10.0 (from accelerate)",
+    ],
+)
+def test_torch_quoted_continued_chained_or_reinstalled_with_every_dependency_is_no_replacement_by_the_package(command: str) -> None:
+    context = ingest(command + "\n" + _REMOVES_241).facts.symptoms.context.value or []
+    assert "torch_replaced_by_package_install" not in context
+
+
+def test_a_quoted_package_that_is_not_torch_still_replaces_it() -> None:
+    context = ingest("$ pip install \"xformers==0.0.26.post1\"\n" + _REMOVES_241).facts.symptoms.context.value or []
+    assert "torch_replaced_by_package_install" in context

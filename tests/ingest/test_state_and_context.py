@@ -416,3 +416,35 @@ def test_a_bat_files_set_lines_with_options_are_read() -> None:
 @pytest.mark.parametrize("text", ["set HSA_OVERRIDE_GFX_VERSION=10.3.0 and restart ollama\n", "Set HSA_OVERRIDE_GFX_VERSION=10.3.0 in the server config.\n"])
 def test_set_followed_by_prose_stays_advice(text: str) -> None:
     assert "HSA_OVERRIDE_GFX_VERSION" not in (ingest_text(text).facts.env.vars.value or {})
+
+
+# rev47c: settings the reporter made that pkgenv47's advice tests dropped
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Steps to reproduce:\nSet HSA_OVERRIDE_GFX_VERSION=10.3.0\nRun python test.py\n",
+        "### Steps to reproduce\n\nSet HSA_OVERRIDE_GFX_VERSION=10.3.0 and start ollama serve\n",
+        "What I did:\nSet HSA_OVERRIDE_GFX_VERSION=10.3.0\n",
+        "Then export HSA_OVERRIDE_GFX_VERSION=10.3.0 and launch webui.sh\n",
+        "As suggested in #1234 I also added export HSA_OVERRIDE_GFX_VERSION=10.3.0 but\nno change.\n",
+        "I am on Ubuntu 22.04 with an RX 6700 XT, and as suggested in the wiki I also\nadded export HSA_OVERRIDE_GFX_VERSION=10.3.0 to webui-user.sh, no change.\n",
+        "```bash\n#!/bin/bash\nif [ \"$GPU\" = rx6700 ]\nthen export HSA_OVERRIDE_GFX_VERSION=10.3.0\nfi\n```\n",
+    ],
+)
+def test_a_step_under_a_reproduction_heading_a_then_step_or_the_reporters_own_export_stays_a_setting(text: str) -> None:
+    assert env_vars(text).get("HSA_OVERRIDE_GFX_VERSION", "").startswith("10.3.0")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I didn't export HSA_OVERRIDE_GFX_VERSION=10.3.0",
+        "I did not export HSA_OVERRIDE_GFX_VERSION=10.3.0 at all.",
+        "I don\u2019t export HSA_OVERRIDE_GFX_VERSION=10.3.0 anymore.",
+        "Try export HSA_OVERRIDE_GFX_VERSION=10.3.0",
+        "Steps to fix:\nSet HSA_OVERRIDE_GFX_VERSION=10.3.0 in the server config.",
+        "Should I use export HSA_OVERRIDE_GFX_VERSION=10.3.0?",
+    ],
+)
+def test_a_negated_export_an_imperative_export_or_a_question_stays_advice(sentence: str) -> None:
+    assert "HSA_OVERRIDE_GFX_VERSION" not in env_vars(sentence + "\n")

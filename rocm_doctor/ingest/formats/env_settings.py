@@ -547,7 +547,9 @@ _ADVICE = when_used(
     # `HSA_OVERRIDE_GFX_VERSION=10.3.0` by default", vladmandic/sdnext#1805; "I did not set ..."): no setting
     # made on this machine. A numbered or bulleted step ("1. Set X=... 2. Run ...") is a reproduction step, the
     # reporter's own: :func:`_advice` keeps it.
-    r"|^\s*(?:please\s+|just\s+|then\s+|also\s+)?(?:set|export|add|put|try|define|pass|use)\s+(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$"
+    # ("Then export ..." is not among them: a step the reporter tells in order, "Then export X=... and launch
+    # webui.sh", as read before pkgenv47; rev47c)
+    r"|^\s*(?:please\s+|just\s+|also\s+)?(?:try:?\s+[`'\"]?)?(?:set|export|add|put|try|define|pass|use)\s+(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$"
     r"|\b(?:have|did|do)\s+you\s+(?:\w+\s+){0,2}?(?:tried|try|set|use|used|export|exported|add|added)\b"
     r"|\b(?:variables?|vars|settings?|options?|flags?|things)\s+(?:like|such\s+as)\s+[`'\"]?$"
     r"|\b(?:don['\u2019]?t|do\s+not|does\s+not|doesn['\u2019]?t|did\s+not|didn['\u2019]?t|never|no\s+need\s+to)\s+(?:\w+\s+){0,2}?(?:set|export|use|add|define|pass|put|need)\s+(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$"
@@ -609,6 +611,31 @@ def _command_line(text: str) -> bool:
     return "`" not in text and not (len(rest) > 1 and _PROSE_WORD.search(rest[1]))
 
 
+_STEPS_HEADING = when_used(
+    r"^\s{0,8}(?:#{1,6}\s{0,3}|\*\*|__)?(?:steps\s+to\s+reproduce|(?:how\s+)?to\s+reproduce|reproduction(?:\s+steps)?|repro\s+steps"
+    r"|what\s+I\s+(?:did|ran|tried|do)|I\s+(?:did|ran|tried|do)\s+(?:the\s+following|this|these\s+steps)|I\s+ran|my\s+steps|steps\s+I\s+(?:took|followed))\b[^\n]{0,40}$",
+    re.IGNORECASE,
+)
+"""A heading that gives the lines after it as what the reporter did ("Steps to reproduce:", "**To Reproduce**",
+"What I did:", "I ran:"): an imperative under it ("Set HSA_OVERRIDE_GFX_VERSION=10.3.0") is a step the reporter
+took, not a reply's advice (rev47c: pkgenv47's opening-imperative test dropped these; numbered steps were kept)."""
+
+
+def _under_steps_heading(block: Block, index: int) -> bool:
+    return any(_STEPS_HEADING.match(line.text) for line in _context_above(list(block.lines), index)[1:])
+
+
+def _sentence_before(block: Block, line: Line, column: int) -> str:
+    """The sentence up to ``column`` of ``line`` (200 characters at most), the line before included when the
+    break between them may be one a wrapping tool made."""
+    before = line.text[max(0, column - 200) : column]
+    index = block.position_of(line)
+    if index > 0 and may_be_wrapped(block.lines[index - 1].text, line.text.strip()):
+        before = (block.lines[index - 1].text[-200:] + " " + before)[-200:]
+    ends = list(_SENTENCE_END.finditer(before))
+    return before[ends[-1].end() :] if ends else before
+
+
 def _advice(block: Block, line: Line, column: int, past: bool = True) -> bool:
     """The sentence around ``column`` of ``line`` (200 characters before it at most, the line before
     included when the break between them may be one a wrapping tool made) gives advice or a possibility."""
@@ -622,6 +649,8 @@ def _advice(block: Block, line: Line, column: int, past: bool = True) -> bool:
         before = (block.lines[index - 1].text[-200:] + " " + before)[-200:]
     ends = list(_SENTENCE_END.finditer(before))
     sentence = before[ends[-1].end() :] if ends else before
+    if _OPENING_IMPERATIVE.match(sentence) and _under_steps_heading(block, index):
+        sentence = ""  # "Steps to reproduce:\nSet X=..." : the reporter's step; what follows the value still decides
     after = line.text[column : column + 800]
     if not past:
         return bool(_ADVICE.search(sentence) or _ADVICE_AFTER.match(after))
@@ -642,18 +671,31 @@ def _set_by_a_program_on_condition(line: Line, column: int) -> bool:
     return bool(_PROGRAM_SETS.search(line.text[max(0, column - 40) : column]) and _ON_CONDITION.match(line.text[column : column + 800]))
 
 
-_EXPORT_IN_SENTENCE = when_used(r"(?:^|[^A-Za-z])[A-Za-z]{2,}[,:]?\s{1,4}[`'\"]?$")
+_EXPORT_IN_SENTENCE = when_used(r"(?:^|[^A-Za-z'\u2019])[A-Za-z'\u2019]{2,}[,:]?\s{1,4}[`'\"]?$")
 """The text before ``export`` ends with a word: ``export`` inside a sentence ("Maybe `export HSA_OVERRIDE_GFX_VERSION=10.3.0`
 might help", ROCm/legacy-rocm-build#2354), not opening a command line; the sentence decides whether it is a setting
 made (pkgenv47)."""
+
+_OWN_ACT = when_used(
+    r"(?<!\bshould\s)(?<!\bcould\s)(?<!\bwould\s)(?<!\bcan\s)(?<!\bdo\s)(?<!\bdid\s)(?<!\bmust\s)(?<!\bshall\s)"
+    r"\b(?:I|we)\s{1,3}(?:(?:also|already|then|always|just|have|had)\s{1,3}){0,2}"
+    r"(?:added|put|set|used|exported|tried|ran|placed|wrote|included|have|had|(?<=also\s)export|(?<=already\s)export|(?<=then\s)export|(?<=always\s)export)\b"
+    r"(?!\s{1,3}(?:not|never|no)\b)[^.!?\n]{0,80}$",
+    re.IGNORECASE,
+)
+"""Before ``export`` in the same sentence, the reporter's own act ("As suggested in #1234 I also added export
+X=...", "The wiki says to use it, so I have export X=... in my .bashrc"): a setting made, whatever advice the
+sentence names first. Not a question ("Should I use export ...?", "Do I need to export ..."; rev47c)."""
 
 
 def _mentioned_as_advice(sighting: SettingSighting, block: Block) -> bool:
     if sighting.origin == "export":
         position = sighting.line.text.find(sighting.name)
         start = sighting.line.text.rfind("export", 0, max(0, position))
-        if position < 0 or start <= 0 or not _EXPORT_IN_SENTENCE.search(sighting.line.text[max(0, start - 120) : start]):
-            return False
+        if block.kind != "prose" or position < 0 or start <= 0 or not _EXPORT_IN_SENTENCE.search(sighting.line.text[max(0, start - 120) : start]):
+            return False  # a script's line ("if ...; then export X=..."), a command line: no sentence to read
+        if _OWN_ACT.search(_sentence_before(block, sighting.line, start)):
+            return False  # "As suggested in #123 I also added export X=..." : the reporter's own act (rev47c)
         # advice and questions only: an export's past is read where it is judged (failed_with, h31d)
         return _advice(block, sighting.line, position, past=False)
     if sighting.origin != "prose":

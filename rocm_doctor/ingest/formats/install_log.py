@@ -218,24 +218,40 @@ def _install_without_torch(line: Line) -> bool:
     found = _PIP_INSTALL.match(line.text)
     if found is None:
         return False
-    words = found.group("args").replace("`", " ").split()
+    args = found.group("args")
+    if args.endswith(("\\", "^", "`")):
+        return False  # continued on the next line (bash, cmd, PowerShell): the packages are not all on this line
+    words = args.replace("`", " ").split()
     packages: List[str] = []
     skip = False
+    first = True  # within the first command of the line
     for word in words:
         if skip:
             skip = False
             continue
+        if word in ("&&", "||", "|", ";", "#") or word.endswith(";"):
+            # a chain: a later pip install that names torch (or a requirements file) may be the one that
+            # replaced it ("pip install xformers && pip install torch==2.5.1"); rev47c
+            first = False
+            continue
         if word == "--requirement" or word.startswith("--requirement=") or (word.startswith("-r") and not word.startswith("--")):
             return False
-        if word in _INSTALL_OPTION_WITH_VALUE:
+        if word in _INSTALL_OPTION_WITH_VALUE or word == "--upgrade-strategy":
             skip = True
             continue
-        if word.startswith("-") or word in ("&&", "|", ";", "#"):
-            if word in ("&&", "|", ";", "#"):
-                break
+        if word.startswith("-"):
             continue
-        packages.append(re.split(r"[<>=!~\[@;]", word, maxsplit=1)[0].lower())
+        name = re.split(r"[<>=!~\[@;]", word.strip("'\""), maxsplit=1)[0].lower()  # "torch>=2.4", 'torch[opt-einsum]==2.5.1'
+        if first:
+            packages.append(name)
+        elif name == "torch" or (name.endswith((".whl", ".txt")) and "torch-" in name):
+            return False
     return bool(packages) and "torch" not in packages and not any(p.endswith((".whl", ".txt")) and "torch-" in p for p in packages)
+
+
+_EVERY_DEPENDENCY = when_used(r"(?:^|\s)(?:--force-reinstall|--upgrade-strategy(?:=|\s{1,4})eager)(?=\s|$)")
+"""``--force-reinstall`` and ``--upgrade-strategy eager`` reinstall or upgrade every dependency, torch too, whatever
+the package pins: torch uninstalled by them says nothing of the package's own torch requirement (rev47c)."""
 
 
 def _torch_replaced_by_other_package(block: Block, removed: List[Tuple[str, Line]], installed: List[Tuple[str, str, Line]]) -> Optional[Line]:
@@ -259,6 +275,8 @@ def _torch_replaced_by_other_package(block: Block, removed: List[Tuple[str, Line
         elif _PIP_INSTALL.match(line.text):
             command, pulled_by = line, None
     if command is not None:
+        if _EVERY_DEPENDENCY.search(command.text):
+            return None
         return command if _install_without_torch(command) else pulled_by
     return pulled_by
 
@@ -283,7 +301,7 @@ def replacement_across_blocks(blocks: List[Block]) -> List[Piece]:
         if not before.lines or "uninstall" not in block.lower and "found existing installation" not in block.lower:
             continue
         command = before.lines[-1]
-        if _PIP_INSTALL.match(command.text) is None or not _install_without_torch(command):
+        if _PIP_INSTALL.match(command.text) is None or not _install_without_torch(command) or _EVERY_DEPENDENCY.search(command.text):
             continue
         removed = [line for line in block.lines if _removes_torch(line)]
         if not removed:
