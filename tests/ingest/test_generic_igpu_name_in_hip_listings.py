@@ -61,3 +61,33 @@ def test_a_generic_name_in_prose_or_a_gpu_field_is_not_read_as_an_igpu_by_this_r
     text = "### GPU\n\nAMD Radeon Graphics\n\nI also have an AMD Radeon RX 7900 XTX.\n"
     facts = ingest(text).facts
     assert DerivedValues(facts).machine("derived.hip_listing_igpu_first").status == "absent"
+
+
+# ollama's log saying it left the iGPU out (rules/data/signatures.yaml, app_excluded_igpu)
+
+OLLAMA_EXCLUDED = (
+    'time=2024-03-04T20:33:33.692-05:00 level=INFO source=gpu.go:199 msg="ROCm integrated GPU detected - ROCR_VISIBLE_DEVICES=0"',
+    'time=2025-07-28T09:27:23.647+03:00 level=INFO source=amd_linux.go:296 msg="unsupported Radeon iGPU detected skipping" id=1 total="512.0 MiB"',
+    'time=2026-06-12T10:00:00.000Z level=INFO source=runner.go:405 msg="dropping integrated GPU; to enable, set OLLAMA_IGPU_ENABLE=1" id=0 library=ROCm',
+)
+
+
+def test_ollama_saying_it_left_the_igpu_out_is_read_in_each_eras_words() -> None:
+    for line in OLLAMA_EXCLUDED:
+        context = ingest(line + "\n").facts.symptoms.context
+        assert "app_excluded_igpu" in (context.value or []), line
+
+
+def test_advice_or_a_question_about_the_igpu_is_not_ollama_excluding_it() -> None:
+    for text in ("Ollama should skip the iGPU here.\n", "Does ollama drop the integrated GPU by default?\n"):
+        context = ingest(text).facts.symptoms.context
+        assert "app_excluded_igpu" not in (context.value or [])
+
+
+def test_no_igpu_beside_dgpu_warning_when_ollama_left_the_igpu_out() -> None:
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    text = OLLAMA_EXCLUDED[0] + "\nMy CPU is a Ryzen 9 5900HX and the GPU an RX 6800M. Models run on the CPU.\n"
+    shown = {f.id for f in evaluate(load_rules([], use_env=False), ingest(text).facts).findings}
+    assert not shown & {"RD515", "RD541", "RD840"}
