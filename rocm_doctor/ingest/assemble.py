@@ -333,7 +333,9 @@ Ryzen 7 5800HS (Comfy-Org/ComfyUI#3339); Windows names the Ryzen 9600X iGPU "AMD
 Radeon RX 7900 XTX" (ROCm/legacy-rocm-build#5448) and beside "AMD Radeon RX 6800 XT" (ROCm/legacy-rocm-build#4390).
 The same name is also the fallback for *every* device when the runtime finds no amdgpu.ids (a venv or TheRock
 wheel: pytorch/pytorch#144203, pytorch/pytorch PR #147791, ROCm/TheRock#4693 on an MI355X), so the name alone names
-no iGPU; beside a card the same listing names specifically, the table was found, and the generic name is the iGPU."""
+no iGPU; beside a card the same listing names specifically, the table was found, and the generic name is the iGPU.
+Left possible: a discrete card newer than the amdgpu.ids a wheel bundles, beside an older named one, would be read
+as an iGPU (a warning, RD510, never an error); no real report of that pairing has been seen."""
 
 
 def _generic_name_beside_named_card(agents: List[Dict[str, Any]]) -> None:
