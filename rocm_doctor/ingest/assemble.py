@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -315,7 +316,50 @@ def _agents(sightings: List[GpuSighting]) -> Tuple[List[Dict[str, Any]], Optiona
                 # AMD tools never list it, and a mixed box runs a CUDA torch for it on purpose.
                 if not any(a["fields"].get("vendor") == "NVIDIA" for a in agents):
                     agents.append(_agent(len(agents), "mention", [other]))
+    if primary in GENERIC_NAME_LISTINGS:
+        _generic_name_beside_named_card(agents)
     return agents, primary
+
+
+GENERIC_NAME_LISTINGS = ("hip", "torch")
+"""Listings printed by a HIP process (hipInfo, llama.cpp/ggml, torch.cuda.get_device_name): every device in one
+of them is named by the same runtime from the same amdgpu.ids table."""
+_GENERIC_AMD_NAME = when_used(r"^\s*AMD\s{1,3}Radeon(?:\s{0,2}\((?:TM|R)\))?\s{1,3}Graphics\s*$", re.IGNORECASE)
+"""The name the runtime gives a device without a marketing name of its own in amdgpu.ids: the Ryzen integrated
+GPUs (Raphael and Granite Ridge gfx1036, Cezanne, Barcelo ...), and on Windows every Ryzen iGPU ("AMD Radeon(TM)
+Graphics"). Real listings: ggml "Device 0: AMD Radeon Graphics, gfx1036" (ggml-org/llama.cpp#14421), "Device 0: AMD
+Radeon Graphics, gfx1152" (ggml-org/llama.cpp#19949), ComfyUI's "Device: cuda:0 AMD Radeon Graphics : native" on a
+Ryzen 7 5800HS (Comfy-Org/ComfyUI#3339); Windows names the Ryzen 9600X iGPU "AMD Radeon(TM) Graphics" beside "AMD
+Radeon RX 7900 XTX" (ROCm/legacy-rocm-build#5448) and beside "AMD Radeon RX 6800 XT" (ROCm/legacy-rocm-build#4390).
+The same name is also the fallback for *every* device when the runtime finds no amdgpu.ids (a venv or TheRock
+wheel: pytorch/pytorch#144203, pytorch/pytorch PR #147791, ROCm/TheRock#4693 on an MI355X), so the name alone names
+no iGPU; beside a card the same listing names specifically, the table was found, and the generic name is the iGPU.
+Left possible: a discrete card newer than the amdgpu.ids a wheel bundles, beside an older named one, would be read
+as an iGPU (a warning, RD510, never an error); no real report of that pairing has been seen."""
+
+
+def _generic_name_beside_named_card(agents: List[Dict[str, Any]]) -> None:
+    """Mark as integrated the one device of a HIP-printed listing that carries only the runtime's generic name
+    ("AMD Radeon Graphics", "AMD Radeon(TM) Graphics") while another device of that listing is a discrete AMD
+    card named specifically; its gfx, when shown, decides instead (the GPU table)."""
+    named_card = any(
+        a["fields"].get("integrated") is False and not _GENERIC_AMD_NAME.match(str(a["fields"].get("name") or ""))
+        for a in agents
+    )
+    generic = [
+        a
+        for a in agents
+        if _GENERIC_AMD_NAME.match(str(a["fields"].get("name") or ""))
+        and "integrated" not in a["fields"]
+        and not a["fields"].get("gfx")
+    ]
+    if not named_card or len(generic) != 1:
+        return
+    agent = generic[0]
+    agent["fields"]["integrated"] = True
+    agent["sources"]["integrated"] = (
+        f"{_field_source(agent['sighting'], 'name')}: the runtime's generic name beside a card it names specifically"
+    )
 
 
 def _by_position(sightings: List[GpuSighting]) -> List[List[GpuSighting]]:

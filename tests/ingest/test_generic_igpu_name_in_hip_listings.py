@@ -1,0 +1,93 @@
+"""The runtime's generic device name ("AMD Radeon Graphics", Windows' "AMD Radeon(TM) Graphics") in a listing a HIP
+process printed (torch.cuda.get_device_name, ggml, hipInfo): the iGPU only beside a card the same listing names
+specifically (rocm_doctor/ingest/assemble.py, _generic_name_beside_named_card)."""
+
+from __future__ import annotations
+
+from ingest_helpers import ingest
+
+from rocm_doctor.judge.derived import DerivedValues
+
+TORCH = (
+    ">>> torch.cuda.get_device_name(0)\n"
+    "'{first}'\n"
+    ">>> torch.cuda.get_device_name(1)\n"
+    "'{second}'\n"
+)
+HIPINFO = (
+    "device#                           0\n"
+    "Name:                             {first}\n"
+    "device#                           1\n"
+    "Name:                             {second}\n"
+)
+
+
+def _integrated(text: str) -> list:
+    return [a.integrated.value if a.integrated.is_known else None for a in ingest(text).facts.gpus.agents]
+
+
+def test_a_generic_name_beside_a_named_card_in_a_torch_listing_is_the_igpu_and_device_0() -> None:
+    for generic in ("AMD Radeon(TM) Graphics", "AMD Radeon Graphics", "AMD Radeon (TM) Graphics"):
+        text = TORCH.format(first=generic, second="AMD Radeon RX 7900 XTX")
+        assert _integrated(text) == [True, False]
+        facts = ingest(text).facts
+        assert DerivedValues(facts).machine("derived.hip_listing_igpu_first").value is True
+
+
+def test_a_generic_name_beside_a_named_card_in_hipinfo_is_the_igpu_in_either_position() -> None:
+    assert _integrated(HIPINFO.format(first="AMD Radeon RX 7800 XT", second="AMD Radeon(TM) Graphics")) == [False, True]
+    facts = ingest(HIPINFO.format(first="AMD Radeon RX 7800 XT", second="AMD Radeon(TM) Graphics")).facts
+    assert DerivedValues(facts).machine("derived.hip_listing_igpu_first").value is False
+
+
+def test_a_generic_name_alone_or_beside_another_generic_name_stays_undecided() -> None:
+    # no amdgpu.ids: every device of the process is "AMD Radeon Graphics" (pytorch/pytorch#144203, ROCm/TheRock#4693)
+    assert _integrated(TORCH.format(first="AMD Radeon Graphics", second="AMD Radeon Graphics")) == [None, None]
+    alone = ">>> torch.cuda.get_device_name(0)\n'AMD Radeon Graphics'\n"
+    assert _integrated(alone) == [None]
+
+
+def test_a_generic_name_with_its_gfx_is_decided_by_the_gpu_table_not_by_the_name() -> None:
+    ggml = (
+        "ggml_cuda_init: found 2 ROCm devices:\n"
+        "  Device 0: AMD Radeon RX 7900 XTX, gfx1100 (0x1100), VMM: no, Wave Size: 32\n"
+        "  Device 1: AMD Radeon Graphics, gfx906:sramecc+:xnack- (0x906), VMM: no, Wave Size: 64\n"
+    )
+    # a Radeon VII / MI50 named generically beside a 7900 XTX is a discrete card: its gfx says so
+    assert _integrated(ggml) == [False, False]
+
+
+def test_a_generic_name_in_prose_or_a_gpu_field_is_not_read_as_an_igpu_by_this_rule() -> None:
+    text = "### GPU\n\nAMD Radeon Graphics\n\nI also have an AMD Radeon RX 7900 XTX.\n"
+    facts = ingest(text).facts
+    assert DerivedValues(facts).machine("derived.hip_listing_igpu_first").status == "absent"
+
+
+# ollama's log saying it left the iGPU out (rules/data/signatures.yaml, app_excluded_igpu)
+
+OLLAMA_EXCLUDED = (
+    'time=2024-03-04T20:33:33.692-05:00 level=INFO source=gpu.go:199 msg="ROCm integrated GPU detected - ROCR_VISIBLE_DEVICES=0"',
+    'time=2025-07-28T09:27:23.647+03:00 level=INFO source=amd_linux.go:296 msg="unsupported Radeon iGPU detected skipping" id=1 total="512.0 MiB"',
+    'time=2026-06-12T10:00:00.000Z level=INFO source=runner.go:405 msg="dropping integrated GPU; to enable, set OLLAMA_IGPU_ENABLE=1" id=0 library=ROCm',
+)
+
+
+def test_ollama_saying_it_left_the_igpu_out_is_read_in_each_eras_words() -> None:
+    for line in OLLAMA_EXCLUDED:
+        context = ingest(line + "\n").facts.symptoms.context
+        assert "app_excluded_igpu" in (context.value or []), line
+
+
+def test_advice_or_a_question_about_the_igpu_is_not_ollama_excluding_it() -> None:
+    for text in ("Ollama should skip the iGPU here.\n", "Does ollama drop the integrated GPU by default?\n"):
+        context = ingest(text).facts.symptoms.context
+        assert "app_excluded_igpu" not in (context.value or [])
+
+
+def test_no_igpu_beside_dgpu_warning_when_ollama_left_the_igpu_out() -> None:
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    text = OLLAMA_EXCLUDED[0] + "\nMy CPU is a Ryzen 9 5900HX and the GPU an RX 6800M. Models run on the CPU.\n"
+    shown = {f.id for f in evaluate(load_rules([], use_env=False), ingest(text).facts).findings}
+    assert not shown & {"RD515", "RD541", "RD840"}
