@@ -91,3 +91,19 @@ def test_no_igpu_beside_dgpu_warning_when_ollama_left_the_igpu_out() -> None:
     text = OLLAMA_EXCLUDED[0] + "\nMy CPU is a Ryzen 9 5900HX and the GPU an RX 6800M. Models run on the CPU.\n"
     shown = {f.id for f in evaluate(load_rules([], use_env=False), ingest(text).facts).findings}
     assert not shown & {"RD515", "RD541", "RD840"}
+
+
+def test_ollamas_exclusion_line_quoted_as_advice_a_question_or_anothers_is_not_this_machines() -> None:
+    for text in (
+        'If ollama prints msg="dropping integrated GPU; to enable, set OLLAMA_IGPU_ENABLE=1" you should set it.\n',
+        'Does ollama print msg="dropping integrated GPU" here?\n',
+        'My friend\'s log shows msg="unsupported Radeon iGPU detected skipping" id=1\n',
+        "I run ollama.\n\n> " + OLLAMA_EXCLUDED[1] + "\n\nThanks, but I don't see that line in my log.\n",
+    ):
+        context = ingest(text).facts.symptoms.context
+        assert "app_excluded_igpu" not in (context.value or []), text
+
+
+def test_ollamas_exclusion_line_is_read_fenced_and_with_crlf() -> None:
+    for text in ("```\n" + OLLAMA_EXCLUDED[1] + "\n```\n", OLLAMA_EXCLUDED[2] + "\r\n"):
+        assert "app_excluded_igpu" in (ingest(text).facts.symptoms.context.value or []), text
