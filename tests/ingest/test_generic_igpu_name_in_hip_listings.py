@@ -107,3 +107,17 @@ def test_ollamas_exclusion_line_quoted_as_advice_a_question_or_anothers_is_not_t
 def test_ollamas_exclusion_line_is_read_fenced_and_with_crlf() -> None:
     for text in ("```\n" + OLLAMA_EXCLUDED[1] + "\n```\n", OLLAMA_EXCLUDED[2] + "\r\n"):
         assert "app_excluded_igpu" in (ingest(text).facts.symptoms.context.value or []), text
+
+
+def test_the_igpu_warnings_stay_when_a_pytorch_of_the_same_report_sees_the_igpu() -> None:
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    text = (
+        "My CPU is a Ryzen 9 5900HX and the GPU an RX 6800M. ollama works and logs:\n"
+        + OLLAMA_EXCLUDED[1]
+        + "\nbut PyTorch 2.3.0+rocm6.0 crashes:\n"
+        "Memory access fault by GPU node-2 (Agent handle: 0x55d5c8c0) on address 0x7f. Reason: Page not present or supervisor privilege.\n"
+    )
+    shown = {f.id for f in evaluate(load_rules([], use_env=False), ingest(text).facts).findings}
+    assert shown & {"RD515", "RD541"}
