@@ -26,6 +26,7 @@ from rocm_doctor import __version__
 from rocm_doctor.facts.model import EnvFacts, Facts, Section
 from rocm_doctor.facts.value import Fact
 from rocm_doctor.ingest.formats.common import COUNT_FIELD, TABLE_FIELDS
+from rocm_doctor.knowledge.cpus import cpu_family
 from rocm_doctor.knowledge.gpu_table import name_key
 from rocm_doctor.ingest.blocks import Line
 from rocm_doctor.lazy_regex import when_used
@@ -273,7 +274,7 @@ def _fill(agent: Dict[str, Any], other: GpuSighting) -> None:
             agent["sources"][key] = _field_source(other, key)
 
 
-def _agents(sightings: List[GpuSighting]) -> Tuple[List[Dict[str, Any]], Optional[str]]:
+def _agents(sightings: List[GpuSighting], cpu: Optional[Dict[str, Any]] = None) -> Tuple[List[Dict[str, Any]], Optional[str]]:
     if any(s.doubtful for s in sightings) and any(not s.doubtful and s.layer != "cpu" for s in sightings):
         # A GPU that another person has, a yes/no question asks about or that is "my old" one is no device
         # of this machine when the report names one that is: "my friend's 9070 XT works on 6.11, mine is a
@@ -317,7 +318,7 @@ def _agents(sightings: List[GpuSighting]) -> Tuple[List[Dict[str, Any]], Optiona
                 if not any(a["fields"].get("vendor") == "NVIDIA" for a in agents):
                     agents.append(_agent(len(agents), "mention", [other]))
     if primary in GENERIC_NAME_LISTINGS:
-        _generic_name_beside_named_card(agents)
+        _generic_name_beside_named_card(agents, sightings, cpu or {})
     return agents, primary
 
 
@@ -334,16 +335,45 @@ Radeon RX 7900 XTX" (ROCm/legacy-rocm-build#5448) and beside "AMD Radeon RX 6800
 The same name is also the fallback for *every* device when the runtime finds no amdgpu.ids (a venv or TheRock
 wheel: pytorch/pytorch#144203, pytorch/pytorch PR #147791, ROCm/TheRock#4693 on an MI355X), so the name alone names
 no iGPU; beside a card the same listing names specifically, the table was found, and the generic name is the iGPU.
-Left possible: a discrete card newer than the amdgpu.ids a wheel bundles, beside an older named one, would be read
-as an iGPU (a warning, RD510, never an error); no real report of that pairing has been seen."""
+A discrete card newer than the amdgpu.ids a wheel bundles (an RX 9070 on an older wheel), an Instinct or a Radeon
+Pro it lacks, carries the same generic name beside an older named card; so the name is not read as the iGPU when
+the report's CPU carries none (an Intel CPU, a Ryzen without graphics such as a 5950X or a Threadripper), nor when
+the report's words name a discrete AMD card that no device of the listing is named as (review rev47f). Left
+possible: such a pairing on a Ryzen with graphics whose report names only the older card (a warning, never an
+error)."""
 
 
-def _generic_name_beside_named_card(agents: List[Dict[str, Any]]) -> None:
+def _cpu_without_amd_igpu(cpu: Dict[str, Any]) -> bool:
+    """The report names a processor that carries no AMD integrated GPU: not an AMD one (an Intel Core or Xeon), or
+    one the processor table knows to have no graphics (Ryzen 5950X, Threadripper, EPYC)."""
+    vendor, model = cpu.get("vendor") or {}, cpu.get("model") or {}
+    if vendor.get("status") == "known" and str(vendor.get("value") or "") != "AMD":
+        return True
+    if model.get("status") == "known" and model.get("value"):
+        family = cpu_family(str(model["value"]))
+        return family is not None and family.igpu is None
+    return False
+
+
+def _unlisted_card_named(agents: List[Dict[str, Any]], sightings: List[GpuSighting]) -> bool:
+    """The report's words name a discrete AMD card that no specifically named device of the listing is: the one
+    device the listing names generically may be that card ("an RX 9070 XT and an RX 7900 XTX")."""
+    named = [a for a in agents if not _GENERIC_AMD_NAME.match(str(a["fields"].get("name") or ""))]
+    return any(
+        s.layer in ("report", "mention") and not s.doubtful and s.fields.get("vendor") == "AMD"
+        and s.fields.get("integrated") is False and not any(_same_gpu(a["fields"], s.fields) for a in named)
+        for s in sightings
+    )
+
+
+def _generic_name_beside_named_card(agents: List[Dict[str, Any]], sightings: List[GpuSighting], cpu: Dict[str, Any]) -> None:
     """Mark as integrated the one device of a HIP-printed listing that carries only the runtime's generic name
     ("AMD Radeon Graphics", "AMD Radeon(TM) Graphics") while another device of that listing is a discrete AMD
-    card named specifically; its gfx, when shown, decides instead (the GPU table)."""
+    card named specifically; its gfx, when shown, decides instead (the GPU table). Not when the report's CPU has
+    no AMD iGPU or its words name a discrete AMD card the listing does not name (:data:`_GENERIC_AMD_NAME`)."""
     named_card = any(
-        a["fields"].get("integrated") is False and not _GENERIC_AMD_NAME.match(str(a["fields"].get("name") or ""))
+        a["fields"].get("integrated") is False and a["fields"].get("vendor") == "AMD"
+        and not _GENERIC_AMD_NAME.match(str(a["fields"].get("name") or ""))
         for a in agents
     )
     generic = [
@@ -353,7 +383,7 @@ def _generic_name_beside_named_card(agents: List[Dict[str, Any]]) -> None:
         and "integrated" not in a["fields"]
         and not a["fields"].get("gfx")
     ]
-    if not named_card or len(generic) != 1:
+    if not named_card or len(generic) != 1 or _cpu_without_amd_igpu(cpu) or _unlisted_card_named(agents, sightings):
         return
     agent = generic[0]
     agent["fields"]["integrated"] = True
@@ -607,7 +637,7 @@ def assemble(
         tree["symptoms"]["context"] = {"status": "known", "value": [], "source": "paste: nothing said what the report is about"}
     sightings = [s for piece in pieces for s in piece.gpus]
     if not tree.get("gpus", {}).get("agents"):
-        agents, layer = _agents(sightings)
+        agents, layer = _agents(sightings, tree.get("cpu"))
         if layer is not None:
             name = DISCOVERY_NAMES.get(layer, layer)
             source = agents[0]["sighting"].line.source

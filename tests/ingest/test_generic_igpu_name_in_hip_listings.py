@@ -91,3 +91,66 @@ def test_no_igpu_beside_dgpu_warning_when_ollama_left_the_igpu_out() -> None:
     text = OLLAMA_EXCLUDED[0] + "\nMy CPU is a Ryzen 9 5900HX and the GPU an RX 6800M. Models run on the CPU.\n"
     shown = {f.id for f in evaluate(load_rules([], use_env=False), ingest(text).facts).findings}
     assert not shown & {"RD515", "RD541", "RD840"}
+
+
+def test_ollamas_exclusion_line_quoted_as_advice_a_question_or_anothers_is_not_this_machines() -> None:
+    for text in (
+        'If ollama prints msg="dropping integrated GPU; to enable, set OLLAMA_IGPU_ENABLE=1" you should set it.\n',
+        'Does ollama print msg="dropping integrated GPU" here?\n',
+        'My friend\'s log shows msg="unsupported Radeon iGPU detected skipping" id=1\n',
+        "I run ollama.\n\n> " + OLLAMA_EXCLUDED[1] + "\n\nThanks, but I don't see that line in my log.\n",
+    ):
+        context = ingest(text).facts.symptoms.context
+        assert "app_excluded_igpu" not in (context.value or []), text
+
+
+def test_ollamas_exclusion_line_is_read_fenced_and_with_crlf() -> None:
+    for text in ("```\n" + OLLAMA_EXCLUDED[1] + "\n```\n", OLLAMA_EXCLUDED[2] + "\r\n"):
+        assert "app_excluded_igpu" in (ingest(text).facts.symptoms.context.value or []), text
+
+
+def test_the_igpu_warnings_stay_when_a_pytorch_of_the_same_report_sees_the_igpu() -> None:
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    text = (
+        "My CPU is a Ryzen 9 5900HX and the GPU an RX 6800M. ollama works and logs:\n"
+        + OLLAMA_EXCLUDED[1]
+        + "\nbut PyTorch 2.3.0+rocm6.0 crashes:\n"
+        "Memory access fault by GPU node-2 (Agent handle: 0x55d5c8c0) on address 0x7f. Reason: Page not present or supervisor privilege.\n"
+    )
+    shown = {f.id for f in evaluate(load_rules([], use_env=False), ingest(text).facts).findings}
+    assert shown & {"RD515", "RD541"}
+
+
+# review rev47f: the generic name is also what an older amdgpu.ids gives a discrete card it lacks (an RX 9070 beside
+# an RX 7900 XTX, an Instinct, a Radeon Pro); the report's CPU and its words decide against the iGPU reading
+
+
+def test_a_generic_name_is_no_igpu_when_the_reports_cpu_carries_none() -> None:
+    for cpu in ("CPU: Intel Core i9-13900K\n", "CPU: AMD Ryzen 9 5950X 16-Core Processor\n", "CPU: AMD Ryzen Threadripper PRO 7975WX\n"):
+        text = cpu + TORCH.format(first="AMD Radeon Graphics", second="AMD Radeon RX 7900 XTX")
+        assert _integrated(text) == [None, False], cpu
+        assert DerivedValues(ingest(text).facts).machine("derived.hip_listing_igpu_first").value is not True
+
+
+def test_a_generic_name_is_no_igpu_when_the_report_names_a_card_the_listing_does_not() -> None:
+    prose = "I have an RX 9070 XT and an RX 7900 XTX in one workstation.\n"
+    text = prose + TORCH.format(first="AMD Radeon Graphics", second="AMD Radeon RX 7900 XTX")
+    assert _integrated(text) == [None, False]
+    prose = "My box has two cards, a Radeon PRO W7900 and an Instinct MI210.\n"
+    assert _integrated(prose + HIPINFO.format(first="AMD Radeon PRO W7900", second="AMD Radeon Graphics")) == [False, None]
+
+
+def test_a_generic_name_beside_a_card_the_report_also_names_is_still_the_igpu() -> None:
+    for prose in ("My GPU is an RX 7900 XTX.\n", "CPU: AMD Ryzen 5 9600X\n"):
+        text = prose + TORCH.format(first="AMD Radeon(TM) Graphics", second="AMD Radeon RX 7900 XTX")
+        assert _integrated(text) == [True, False], prose
+
+
+def test_a_generic_amd_name_beside_an_nvidia_card_only_is_not_read_by_this_rule() -> None:
+    text = TORCH.format(first="NVIDIA GeForce RTX 3090", second="AMD Radeon Graphics")
+    agents = ingest(text).facts.gpus.agents
+    # before rev47f the NVIDIA card (an appended mention, integrated false) counted as the "named card"
+    generic = [a for a in agents if a.name.value == "AMD Radeon Graphics"]
+    assert len(generic) == 1 and not generic[0].integrated.is_known

@@ -11,7 +11,7 @@ under another family's target than its own model shows such an override in effec
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known
@@ -52,11 +52,17 @@ def _needs_override(facts: Facts, agent: GpuAgent, tables: Tables) -> bool:
     "machine has no such pair or the environment shows the override (RD702 then judges the value).",
 )
 def override_would_reach_other_family(facts: Facts, tables: Tables) -> Fact:
+    found = [f"{_label(agent)}|{value}|{target}|{_label(other)}" for agent, value, target, other in _pairs(facts, tables)]
+    return list_fact(found, "GPU discovery + rules/data/gfx_overrides.yaml", "no GPU that needs an override beside one of another family")
+
+
+def _pairs(facts: Facts, tables: Tables) -> List[Tuple[GpuAgent, str, str, GpuAgent]]:
+    """(GPU that needs the override, its value, the target it names, a GPU of another override group)."""
     agents = [a for a in amd_agents(facts) if not a.source.startswith(CPU_IMPLIED_SOURCE)]
     if len(agents) < 2:
-        return absent("GPU discovery", "fewer than two AMD GPUs")
+        return []
     data = tables["gfx_overrides"]
-    found: List[str] = []
+    found: List[Tuple[GpuAgent, str, str, GpuAgent]] = []
     for agent in agents:
         if not agent.gfx.is_known or override(facts, agent, tables).status != "unknown":
             continue
@@ -72,8 +78,21 @@ def override_would_reach_other_family(facts: Facts, tables: Tables) -> Fact:
                 continue
             group = ov.group_of(str(other.gfx.value), data)
             if group is not None and group != target_group:
-                found.append(f"{_label(agent)}|{value}|{target}|{_label(other)}")
-    return list_fact(found, "GPU discovery + rules/data/gfx_overrides.yaml", "no GPU that needs an override beside one of another family")
+                found.append((agent, value, str(target), other))
+    return found
+
+
+@machine_fact(
+    "override_reach_only_integrated",
+    "Whether every GPU of another family that override_would_reach_other_family names is an integrated GPU (an "
+    "application that leaves the iGPU out, ollama, then has no GPU the override could retarget); absent when there "
+    "is no such pair.",
+)
+def override_reach_only_integrated(facts: Facts, tables: Tables) -> Fact:
+    pairs = _pairs(facts, tables)
+    if not pairs:
+        return absent("GPU discovery", "no GPU that needs an override beside one of another family")
+    return known(all(other.integrated.is_known and other.integrated.value is True for *_, other in pairs), "GPU discovery")
 
 
 @machine_fact(
