@@ -82,3 +82,17 @@ def test_the_command_a_replacement_put_in_place_is_the_torch_in_use() -> None:
     )
     flavour = ingest(text).facts.torch.flavour
     assert (flavour.status, flavour.value) == ("known", "rocm")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "NVIDIA: pip install torch --index-url https://download.pytorch.org/whl/cu121",
+        "| NVIDIA | pip install torch --index-url https://download.pytorch.org/whl/cu121 |",
+        "CUDA 12.1: pip install torch --index-url https://download.pytorch.org/whl/cu121",
+    ],
+)
+def test_a_command_labelled_for_nvidia_or_cuda_is_not_read(line: str) -> None:
+    # one row of per-vendor instructions (a README's or a reply's table), not this machine's install
+    assert "torch_cuda_index_install" not in report_contexts(AMD + line + "\n")
+

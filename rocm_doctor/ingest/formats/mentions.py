@@ -482,11 +482,15 @@ CUDA 12.1:" (a README's or a reply's instructions)."""
 _NOT_RUN_SAME_LINE = when_used(
     r"(?:\b(?:for|on|with)\s+(?:an?\s+|the\s+|your\s+)?nvidia\b|\bif\s+you\s+(?:have|use|are\s+on|run)\s+(?:an?\s+|the\s+)?nvidia\b"
     r"|\bnvidia\s+(?:users?|owners?)\b|\b(?:don['\u2019]?t|do\s+not|never|avoid\w*)\b)[^\n]{0,80}$"
-    r"|\b(?:replac(?:e|es|ed|ing)|instead\s+of|rather\s+than|swap(?:s|ped|ping)?\s+out)\b(?:(?!\b(?:with|for|by)\b)[^\n]){0,80}$",
+    r"|\b(?:replac(?:e|es|ed|ing)|instead\s+of|rather\s+than|swap(?:s|ped|ping)?\s+out)\b(?:(?!\b(?:with|for|by)\b)[^\n]){0,80}$"
+    # a label or a table cell naming NVIDIA or CUDA as the case the command is for ("NVIDIA: pip install ...",
+    # "| NVIDIA | pip install ... |", "CUDA 12.1: pip install ..."): one row of instructions per GPU vendor
+    r"|(?:^|\|)[ \t>*_-]{0,8}(?:for[ \t]{1,4})?(?:nvidia|cuda)\b[^\n:|]{0,24}[:|][^\n]{0,80}$",
     re.IGNORECASE,
 )
 """Words before an install command on its own line that say it is not what this machine ran: advice for NVIDIA
-hardware ("For NVIDIA cards use pip install ... cu121", "NVIDIA users: pip install ..."; the same case
+hardware ("For NVIDIA cards use pip install ... cu121", "NVIDIA users: pip install ...", a label or table cell
+"NVIDIA:" / "| CUDA 12.1 |" before it; the same case
 :data:`_ADVICE_LINE` reads on the line before), advice against it ("Don't run pip install ... cu121") or the command a change took out ("I replaced `pip install
 torch==2.0.1+cu118 ...` with the rocm one", "instead of pip install ... cu121"; the command after "with" is the one
 put in its place, and is read): the index it names is no build in place now."""
