@@ -96,3 +96,26 @@ def test_a_command_labelled_for_nvidia_or_cuda_is_not_read(line: str) -> None:
     # one row of per-vendor instructions (a README's or a reply's table), not this machine's install
     assert "torch_cuda_index_install" not in report_contexts(AMD + line + "\n")
 
+
+CUDA_COMMAND = "pip install torch torchvision torchaudio --index-url https://download.pytorch.org/whl/cu121"
+ROCM_COMMAND = "pip install --force-reinstall torch torchvision torchaudio --index-url https://download.pytorch.org/whl/rocm6.2"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"First I ran {CUDA_COMMAND}\nThat did not work, so then I reinstalled with {ROCM_COMMAND}\nNow ComfyUI segfaults.\n",
+        f"```\n{CUDA_COMMAND}\n```\nThen I reinstalled:\n```\n{ROCM_COMMAND}\n```\nNow it segfaults.\n",
+        f"$ {CUDA_COMMAND}\nERROR: Could not find a version that satisfies the requirement torch (from versions: none)\n"
+        "ERROR: No matching distribution found for torch\n",
+    ],
+)
+def test_a_cuda_index_install_that_a_later_rocm_install_replaced_or_pip_refused_is_not_read(text: str) -> None:
+    assert "torch_cuda_index_install" not in report_contexts(AMD + text)
+    assert "RD767" not in problems_shown(AMD + text)
+
+
+def test_a_cuda_index_install_after_the_rocm_one_is_read() -> None:
+    # the last command run took torch from the CUDA index (an xformers recipe after the ROCm install)
+    text = AMD + f"I ran {ROCM_COMMAND}\nthen for xformers: pip install xformers torch==2.3.0 --index-url https://download.pytorch.org/whl/cu121\n"
+    assert "torch_cuda_index_install" in report_contexts(text)

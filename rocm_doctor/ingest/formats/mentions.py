@@ -504,20 +504,60 @@ the command puts a CUDA build in place, whatever else the report shows (RD767 ju
 script's command for the AMD option (mcmonkeyprojects/SwarmUI#141, fixed by SwarmUI's 3afee0a;
 Stability-AI/StableSwarmUI#269) and a wiki's xformers command that pinned torch==2.0.1+cu118 from the cu118 index
 (easydiffusion/easydiffusion#1603). Not on a commented-out line (``# RUN pip install ... cu121`` in a Dockerfile:
-Comfy-Org/ComfyUI#6444), nor for a command :func:`_install_command_asked_about` says was not run."""
+Comfy-Org/ComfyUI#6444), nor for a command :func:`_install_command_asked_about` says was not run, pip refused
+(:data:`_PIP_REFUSED_AFTER`) or a later ROCm --index-url install replaced (:func:`drop_superseded_cuda_index_installs`)."""
 _COMMENTED = when_used(r"^\s{0,8}(?:#|::|//|rem\b)", re.IGNORECASE)
 _TORCH_PACKAGE = when_used(r"(?<![\w./-])torch(?![\w-])", re.IGNORECASE)
 
 
-def _cuda_index_install(text: str, match: "re.Match[str]") -> bool:
-    """The index ``match`` names stands in a torch install command on its line: the line is not commented out, an
-    install command stands before the index and torch is one of the line's packages."""
+_PIP_REFUSED_AFTER = when_used(
+    r"(?:[^\n]{0,400}\n){0,6}?[ \t>]{0,8}(?:ERROR|error):?\s{1,4}(?:Could\s{1,4}not\s{1,4}find\s{1,4}a\s{1,4}version|No\s{1,4}matching\s{1,4}distribution"
+    r"|Cannot\s{1,4}install|ResolutionImpossible|Could\s{1,4}not\s{1,4}install)"
+)
+"""pip's refusal within the few lines after a command ("ERROR: Could not find a version that satisfies the requirement
+torch==2.3.0+cu121", "ERROR: No matching distribution found for torch"): the command installed nothing."""
+
+
+def _torch_index_install(text: str, match: "re.Match[str]") -> bool:
+    """The index ``match`` names stands in a torch install command on its line that pip did not refuse: the line is
+    not commented out, an install command stands before the index, torch is one of the line's packages and no pip
+    refusal (:data:`_PIP_REFUSED_AFTER`) follows within a few lines."""
     begin = text.rfind("\n", 0, match.start()) + 1
     end = text.find("\n", match.end())
     line = text[begin : end if end >= 0 else len(text)]
     if _COMMENTED.match(line):
         return False
-    return _INSTALL_COMMAND.search(text, begin, match.start()) is not None and _TORCH_PACKAGE.search(line) is not None
+    if _INSTALL_COMMAND.search(text, begin, match.start()) is None or _TORCH_PACKAGE.search(line) is None:
+        return False
+    return end < 0 or _PIP_REFUSED_AFTER.match(text, end + 1) is None
+
+
+def drop_superseded_cuda_index_installs(blocks: List[Block], pieces: List[Piece]) -> None:
+    """A CUDA index install (:data:`CUDA_INDEX_INSTALL`) followed, on a later line of the report, by a run torch install
+    from a ROCm index with --index-url or -i (pip searches that index alone) is no command in effect now: "then I
+    reinstalled with pip install torch --index-url .../rocm6.2", in the same paragraph or in a fence of its own. The
+    context is taken out of ``pieces`` (what pip kept, when its log shows it, is read by the install log's reader)."""
+    if not any(o.path == "symptoms.context" and CUDA_INDEX_INSTALL in o.value for p in pieces for o in p.observations):
+        return
+    last = -1
+    for block in blocks:
+        if block.scope != "current" or "rocm" not in block.lower:
+            continue
+        text = block.text
+        for match, line in block.scan(_INDEX):
+            option = match.group(0).lower()
+            if match.group(1) is None or not (option.startswith("--index-url") or option.startswith("-i")):
+                continue
+            if from_index_url(match.group(1)).flavour != "rocm" or _SEVERAL_INDEXES.match(line.text):
+                continue
+            if _install_command_asked_about(text, match) or not _torch_index_install(text, match):
+                continue
+            last = max(last, line.number)
+    if last < 0:
+        return
+    for piece in pieces:
+        if any(o.path == "symptoms.context" and CUDA_INDEX_INSTALL in o.value and o.line.number < last for o in piece.observations):
+            piece.observations = [o for o in piece.observations if not (o.path == "symptoms.context" and CUDA_INDEX_INSTALL in o.value and o.line.number < last)]
 
 
 _NON_ROCM_INSTALL_TOLD = ("cuda_torch_install_retold", "non_rocm_torch_install_told", "cuda_packages_install_told")
@@ -1766,7 +1806,7 @@ def _torch(block: Block) -> List[Observation]:
             identity = from_index_url(url)
             if identity.flavour is None or _install_command_asked_about(text, match):
                 continue
-            if identity.flavour == "cuda" and _cuda_index_install(text, match):
+            if identity.flavour == "cuda" and _torch_index_install(text, match):
                 out.append(Observation("symptoms.context", [CUDA_INDEX_INSTALL], line, TRUST_PROSE))
             if identity.flavour == "rocm" and ("--extra-index-url" in match.group(0).lower() or _SEVERAL_INDEXES.match(line.text)):
                 continue  # pip also searches PyPI, whose CUDA build can win: a ROCm extra index decides nothing
