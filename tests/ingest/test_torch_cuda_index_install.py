@@ -119,3 +119,13 @@ def test_a_cuda_index_install_after_the_rocm_one_is_read() -> None:
     # the last command run took torch from the CUDA index (an xformers recipe after the ROCm install)
     text = AMD + f"I ran {ROCM_COMMAND}\nthen for xformers: pip install xformers torch==2.3.0 --index-url https://download.pytorch.org/whl/cu121\n"
     assert "torch_cuda_index_install" in report_contexts(text)
+
+
+def test_a_rocm_command_under_an_expected_heading_after_the_actual_one_replaces_nothing() -> None:
+    # the issue template's sections in the other order: the ROCm command is what should have run
+    text = (
+        "### Actual Behavior\n\npip install torch torchvision torchaudio --extra-index-url https://download.pytorch.org/whl/cu121\n\n"
+        "### Expected Behavior\n\nRun pip install torch torchvision torchaudio --index-url https://download.pytorch.org/whl/rocm6.0\n\n"
+        "### Steps to Reproduce\n\nTry AMD install on linux\n"
+    )
+    assert "RD767" in problems_shown(text)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from functools import lru_cache
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 from rocm_doctor.facts.parsers.dkms import parse_dkms_status
 from rocm_doctor.knowledge.gpu_table import codename_regex, model_for_name
@@ -532,6 +532,10 @@ def _torch_index_install(text: str, match: "re.Match[str]") -> bool:
     return end < 0 or _PIP_REFUSED_AFTER.match(text, end + 1) is None
 
 
+_HEADING = when_used(r"^[ \t]{0,3}(?:#{1,6}[ \t]{1,4}|\*\*)[ \t]{0,4}(expected\b)?[^\n]{0,80}$", re.IGNORECASE)
+"""A Markdown heading or a bold label line; group 1 when it opens an issue template's "Expected Behavior" section."""
+
+
 def drop_superseded_cuda_index_installs(blocks: List[Block], pieces: List[Piece]) -> None:
     """A CUDA index install (:data:`CUDA_INDEX_INSTALL`) followed, on a later line of the report, by a run torch install
     from a ROCm index with --index-url or -i (pip searches that index alone) is no command in effect now: "then I
@@ -539,12 +543,24 @@ def drop_superseded_cuda_index_installs(blocks: List[Block], pieces: List[Piece]
     context is taken out of ``pieces`` (what pip kept, when its log shows it, is read by the install log's reader)."""
     if not any(o.path == "symptoms.context" and CUDA_INDEX_INSTALL in o.value for p in pieces for o in p.observations):
         return
+    # the lines under an issue template's "Expected Behavior" heading: what should have run, not what ran
+    # ("### Expected Behavior\n\nRun pip install ... rocm6.0", mcmonkeyprojects/SwarmUI#141's form)
+    expected: Set[int] = set()
+    under = False
+    for line in sorted((line for block in blocks for line in block.lines), key=lambda line: line.number):
+        heading = _HEADING.match(line.text)
+        if heading is not None:
+            under = heading.group(1) is not None
+        elif under:
+            expected.add(line.number)
     last = -1
     for block in blocks:
         if block.scope != "current" or "rocm" not in block.lower:
             continue
         text = block.text
         for match, line in block.scan(_INDEX):
+            if line.number in expected:
+                continue
             option = match.group(0).lower()
             if match.group(1) is None or not (option.startswith("--index-url") or option.startswith("-i")):
                 continue
