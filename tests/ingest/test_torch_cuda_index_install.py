@@ -41,6 +41,8 @@ def test_an_install_command_naming_a_cuda_wheel_index_is_read(command: str) -> N
         "If you have an NVIDIA card, run:\npip install torch==2.3.0+cu121 --index-url https://download.pytorch.org/whl/cu121",
         "pip install torch --index-url https://download.pytorch.org/whl/rocm6.1",
         "pip install torchvision --index-url https://download.pytorch.org/whl/cu121",
+        # torch pinned to a ROCm build: the CUDA index is no source of that pin
+        "pip install torch==2.3.0+rocm6.0 --extra-index-url https://download.pytorch.org/whl/cu121",
     ],
 )
 def test_a_commented_advised_replaced_or_rocm_command_is_not_read(line: str) -> None:

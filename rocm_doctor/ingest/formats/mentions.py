@@ -506,6 +506,9 @@ Stability-AI/StableSwarmUI#269) and a wiki's xformers command that pinned torch=
 (easydiffusion/easydiffusion#1603). Not on a commented-out line (``# RUN pip install ... cu121`` in a Dockerfile:
 Comfy-Org/ComfyUI#6444), nor for a command :func:`_install_command_asked_about` says was not run, pip refused
 (:data:`_PIP_REFUSED_AFTER`) or a later ROCm --index-url install replaced (:func:`drop_superseded_cuda_index_installs`)."""
+_NOT_CUDA_TORCH_PIN = when_used(r"(?<![\w./-])torch[ \t]{0,2}={1,3}[ \t]{0,2}\d{1,3}(?:\.\d{1,4}){0,3}(?:\.?dev\d{1,10})?\+(?:rocm|cpu)", re.IGNORECASE)
+"""A torch pinned to a ROCm or CPU build on the command's line ("pip install torch==2.3.0+rocm6.0 --extra-index-url
+.../cu121"): the CUDA index cannot serve that pin, the command installs no CUDA torch."""
 _COMMENTED = when_used(r"^\s{0,8}(?:#|::|//|rem\b)", re.IGNORECASE)
 _TORCH_PACKAGE = when_used(r"(?<![\w./-])torch(?![\w-])", re.IGNORECASE)
 
@@ -1822,7 +1825,7 @@ def _torch(block: Block) -> List[Observation]:
             identity = from_index_url(url)
             if identity.flavour is None or _install_command_asked_about(text, match):
                 continue
-            if identity.flavour == "cuda" and _torch_index_install(text, match):
+            if identity.flavour == "cuda" and _torch_index_install(text, match) and not _NOT_CUDA_TORCH_PIN.search(line.text):
                 out.append(Observation("symptoms.context", [CUDA_INDEX_INSTALL], line, TRUST_PROSE))
             if identity.flavour == "rocm" and ("--extra-index-url" in match.group(0).lower() or _SEVERAL_INDEXES.match(line.text)):
                 continue  # pip also searches PyPI, whose CUDA build can win: a ROCm extra index decides nothing
