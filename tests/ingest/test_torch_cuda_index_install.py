@@ -131,3 +131,22 @@ def test_a_rocm_command_under_an_expected_heading_after_the_actual_one_replaces_
         "### Steps to Reproduce\n\nTry AMD install on linux\n"
     )
     assert "RD767" in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Instead of the rocm index, I ran pip install torch --index-url https://download.pytorch.org/whl/cu121 and now it says no NVIDIA driver.",
+        "I don't know why, but after pip install torch --index-url https://download.pytorch.org/whl/cu121 it does not see the GPU.",
+        "To avoid the dependency error I ran pip install torch --index-url https://download.pytorch.org/whl/cu121 and now the GPU is not found.",
+        "I followed the guide for NVIDIA by mistake and ran pip install torch --index-url https://download.pytorch.org/whl/cu121",
+        "I never had problems until I ran pip install torch --index-url https://download.pytorch.org/whl/cu121",
+        "Rather than building from source I ran pip install torch --index-url https://download.pytorch.org/whl/cu121 and the GPU is gone.",
+        "I replaced the old venv and ran pip install torch --index-url https://download.pytorch.org/whl/cu121",
+    ],
+)
+def test_words_of_advice_or_replacement_that_do_not_frame_the_command_leave_it_run(sentence: str) -> None:
+    # "don't", "avoid", "for NVIDIA", "instead of", "replaced" elsewhere in the sentence: the reporter ran the command
+    facts = ingest(AMD + sentence + "\n").facts
+    assert "torch_cuda_index_install" in (facts.symptoms.context.value or [])
+    assert (facts.torch.flavour.status, facts.torch.flavour.value) == ("known", "cuda")

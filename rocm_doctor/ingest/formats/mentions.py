@@ -479,13 +479,21 @@ install command was:"), not a case an advice is for ("If you have an NVIDIA card
 _ADVICE_LINE = when_used(r"^[ \t>*-]{0,8}(?:if|for|in\s+case)\b[^\n]{0,120}:[ \t]*$", re.IGNORECASE)
 """A line that introduces an install command as advice for a case: "If you have an NVIDIA card, run:", "For
 CUDA 12.1:" (a README's or a reply's instructions)."""
+_FRAME_TAIL = r"(?:(?!\b(?:I|we|and|then|ran|installed|did|typed|executed|mistake|accident\w*|with|by)\b)(?:[^\n,;.!?]|\.(?=\w))){0,60}$"
+"""What may stand between the words that frame an install command as not run and the command: no clause or sentence
+end, no "and"/"then", no words of the reporter running it ("I followed the guide for NVIDIA by mistake and ran pip
+install ...", "Instead of the rocm index, I ran pip install ...", "I replaced the old venv and ran pip install ..."
+ran the command), and for a replacement no "with"/"by" (the command after "with" is the one put in place)."""
 _NOT_RUN_SAME_LINE = when_used(
     r"(?:\b(?:for|on|with)\s+(?:an?\s+|the\s+|your\s+)?nvidia\b|\bif\s+you\s+(?:have|use|are\s+on|run)\s+(?:an?\s+|the\s+)?nvidia\b"
-    r"|\bnvidia\s+(?:users?|owners?)\b|\b(?:don['\u2019]?t|do\s+not|never|avoid\w*)\b)[^\n]{0,80}$"
-    r"|\b(?:replac(?:e|es|ed|ing)|instead\s+of|rather\s+than|swap(?:s|ped|ping)?\s+out)\b(?:(?!\b(?:with|for|by)\b)[^\n]){0,80}$"
+    r"|\bnvidia\s+(?:users?|owners?)\b"
     # a label or a table cell naming NVIDIA or CUDA as the case the command is for ("NVIDIA: pip install ...",
     # "| NVIDIA | pip install ... |", "CUDA 12.1: pip install ..."): one row of instructions per GPU vendor
-    r"|(?:^|\|)[ \t>*_-]{0,8}(?:for[ \t]{1,4})?(?:nvidia|cuda)\b[^\n:|]{0,24}[:|][^\n]{0,80}$",
+    r"|(?:^|\|)[ \t>*_-]{0,8}(?:for[ \t]{1,4})?(?:nvidia|cuda)\b[^\n:|]{0,24}[:|])" + _FRAME_TAIL +
+    # advice against the command itself: "Don't run pip install ...", "never use `pip install ...`", "avoid running ..."
+    r"|\b(?:don['\u2019]?t|do\s+not|never|avoid)\s+(?:(?:ever\s+)?(?:run|use|type|execute|install|do|try)\w{0,4}\s+)?(?:the\s+|this\s+|that\s+)?(?:command\s+)?[`\"'(]{0,2}\s{0,2}$"
+    # the command a change took out, named right after the verb ("I replaced `pip install ...`", "instead of pip install ...")
+    r"|\b(?:replac(?:e|es|ed|ing)|instead\s+of|rather\s+than|swap(?:s|ped|ping)?\s+out)\b" + _FRAME_TAIL,
     re.IGNORECASE,
 )
 """Words before an install command on its own line that say it is not what this machine ran: advice for NVIDIA
