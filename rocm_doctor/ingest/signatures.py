@@ -468,6 +468,9 @@ _ANOTHER_PERSON = when_used(
 \"HIP error: invalid device function\"", "someone wrote that they get ..."), in a document, or in the past ("This
 used to fail with ..."): no message this machine printed now."""
 _PAST_BEFORE = when_used(
+    # the marker opens the sentence (after a conjunction or a subject at most): "ComfyUI crashes before it reached the
+    # first step with ..." orders events of now
+    r"^[\s>*_\-\"'(]{0,6}(?:(?:and|so|but|well|also)[\s,]{1,4})?(?:(?:I|we|it|this|that|ComfyUI|torch|PyTorch)\s{1,4})?"
     r"(?:\bbefore\s{1,4}(?:I|we|it)\s{1,4}(?:had\s{1,4})?(?:re)?\w{2,16}ed\b"
     r"|\bbefore\s{1,4}(?:the|my|this|that)\s{1,4}(?:update|upgrade|reinstall(?:ation)?|fix|change|switch)\b"
     r"|\b(?:previously|originally|initially)\b(?!\s{1,4}(?:mentioned|said|stated|noted|posted|reported))"
@@ -487,7 +490,8 @@ first launch"). A good state told of the past, or a verb in the present before t
 ComfyUI says ...", "Last working was torch 2.3; with 2.4 I get ..."). The
 message is what the machine printed then, evidence of what changed, not its state now (the scope words of
 :mod:`rocm_doctor.ingest.scope`, narrowed to a subject with a past verb or a named change after "before", so "it
-fails before the first step with ..." stays now)."""
+fails before the first step with ..." stays now), and opening the sentence ("ComfyUI crashes before it reached the
+first step with ..." is now)."""
 _SOLVED_AFTER = when_used(r"(?:[^.!?\n]|[.!?](?=\S)){0,120}?\b(?:is|was|were|got|gets|has\s+been|have\s+been)\s{1,4}(?:now\s{1,4})?(?:solved|fixed|resolved|gone)\b", re.IGNORECASE)
 """The rest of the message's sentence says it is solved ("\"HIP error: invalid device function\" on gfx1031 is solved
 by HSA_OVERRIDE_GFX_VERSION=10.3.0"): a message the reporter no longer gets."""

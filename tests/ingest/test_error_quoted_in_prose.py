@@ -70,6 +70,8 @@ def signatures_of(text: str) -> list:
         ("I installed everything as described initially, and ComfyUI prints `hipErrorNoBinaryForGpu`.", "hip_no_binary_for_gpu"),
         ("Before I upgraded the system worked, unfortunately ComfyUI says \"RuntimeError: No HIP GPUs are available\".", "no_hip_gpus"),
         ("At first launch ComfyUI says `RuntimeError: Found no NVIDIA driver on your system`.", "found_no_nvidia_driver"),
+        # "before" inside the sentence orders events of now; the past marker must open the sentence
+        ("ComfyUI crashes before it reached the first step with `hipErrorNoBinaryForGpu`.", "hip_no_binary_for_gpu"),
     ],
 )
 def test_an_error_quoted_in_a_sentence_is_read_as_the_error(sentence: str, signature: str) -> None:
