@@ -468,9 +468,9 @@ _ANOTHER_PERSON = when_used(
 \"HIP error: invalid device function\"", "someone wrote that they get ..."), in a document, or in the past ("This
 used to fail with ..."): no message this machine printed now."""
 _PAST_BEFORE = when_used(
-    # the marker opens the sentence (after a conjunction or a subject at most): "ComfyUI crashes before it reached the
+    # the marker opens the sentence or a clause (after a conjunction or a subject at most): "ComfyUI crashes before it reached the
     # first step with ..." orders events of now
-    r"^[\s>*_\-\"'(]{0,6}(?:(?:and|so|but|well|also)[\s,]{1,4})?(?:(?:I|we|it|this|that|ComfyUI|torch|PyTorch)\s{1,4})?"
+    r"(?:^|[,;:\u2013\u2014]|\s-)[\s>*_\-\"'(]{0,6}(?:(?:and|so|but|well|also)[\s,]{1,4})?(?:(?:I|we|it|this|that|ComfyUI|torch|PyTorch)\s{1,4})?"
     r"(?:\bbefore\s{1,4}(?:I|we|it)\s{1,4}(?:had\s{1,4})?(?:re)?\w{2,16}ed\b"
     r"|\bbefore\s{1,4}(?:the|my|this|that)\s{1,4}(?:update|upgrade|reinstall(?:ation)?|fix|change|switch)\b"
     r"|\b(?:previously|originally|initially)\b(?!\s{1,4}(?:mentioned|said|stated|noted|posted|reported))"

@@ -96,6 +96,7 @@ def test_an_error_quoted_in_a_sentence_is_read_as_the_error(sentence: str, signa
         'Before I reinstalled torch, ComfyUI said "Found no NVIDIA driver on your system".',
         "Before the update I got `RuntimeError: No HIP GPUs are available` on every start.",
         "Initially it failed with `AssertionError: Torch not compiled with CUDA enabled`, which the ROCm wheel fixed.",
+        "RX 6800 XT, Ubuntu 22.04 - before the update I got `RuntimeError: No HIP GPUs are available` every time.",
     ],
 )
 def test_a_question_another_persons_past_or_documented_error_is_not_this_machines(sentence: str) -> None:
