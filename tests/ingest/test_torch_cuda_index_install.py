@@ -150,3 +150,9 @@ def test_words_of_advice_or_replacement_that_do_not_frame_the_command_leave_it_r
     facts = ingest(AMD + sentence + "\n").facts
     assert "torch_cuda_index_install" in (facts.symptoms.context.value or [])
     assert (facts.torch.flavour.status, facts.torch.flavour.value) == ("known", "cuda")
+
+
+def test_a_plain_rocm_install_after_the_cuda_one_replaces_nothing() -> None:
+    # pip keeps the torch installed ("Requirement already satisfied") unless it is removed, forced or pinned to +rocm
+    text = AMD + f"{CUDA_COMMAND}\nThen I ran pip install torch --index-url https://download.pytorch.org/whl/rocm6.2\nStill no GPU.\n"
+    assert "torch_cuda_index_install" in report_contexts(text)

@@ -547,30 +547,46 @@ _HEADING = when_used(r"^[ \t]{0,3}(?:#{1,6}[ \t]{1,4}|\*\*)[ \t]{0,4}(expected\b
 """A Markdown heading or a bold label line; group 1 when it opens an issue template's "Expected Behavior" section."""
 
 
+_REPLACES_TORCH = when_used(
+    r"(?:--force-reinstall|--ignore-installed|--upgrade|(?<![\w-])-U(?![\w-])|(?<![\w./-])torch[ \t]{0,2}={1,3}[ \t]{0,2}\d{1,3}(?:\.\d{1,4}){0,3}(?:\.?dev\d{1,10})?\+rocm)"
+)
+"""What makes pip replace a torch already installed: --force-reinstall, --upgrade/-U, or a pin to a +rocm build that
+the installed +cuNNN torch does not satisfy. Without it, "pip install torch --index-url .../rocm6.2" over a CUDA
+torch says "Requirement already satisfied" and keeps it (without --upgrade the resolver sees only the installed version
+as a candidate; --force-reinstall and --ignore-installed install anyway: pip's upgrade-options.rst at
+https://github.com/pypa/pip/blob/f31299753398b9011892bf5cb5b0191db7c0338f/docs/html/development/architecture/upgrade-options.rst)."""
+_REMOVAL_TOLD = when_used(r"\b(?:re-?install\w{0,6}|uninstall\w{0,6})\b", re.IGNORECASE)
+"""Words between the two commands saying torch was taken out first ("then I reinstalled with ...", "pip uninstall torch")."""
+
+
 def drop_superseded_cuda_index_installs(blocks: List[Block], pieces: List[Piece]) -> None:
     """A CUDA index install (:data:`CUDA_INDEX_INSTALL`) followed, on a later line of the report, by a run torch install
-    from a ROCm index with --index-url or -i (pip searches that index alone) is no command in effect now: "then I
-    reinstalled with pip install torch --index-url .../rocm6.2", in the same paragraph or in a fence of its own. The
-    context is taken out of ``pieces`` (what pip kept, when its log shows it, is read by the install log's reader)."""
-    if not any(o.path == "symptoms.context" and CUDA_INDEX_INSTALL in o.value for p in pieces for o in p.observations):
+    from a ROCm index with --index-url or -i (pip searches that index alone) that replaced the torch there
+    (:data:`_REPLACES_TORCH` on its line, or :data:`_REMOVAL_TOLD` between the two) is no command in effect now: "then I
+    reinstalled with pip install torch --index-url .../rocm6.2", in the same paragraph or in a fence of its own. A plain
+    ROCm install after it replaces nothing (pip keeps the torch installed). The context is taken out of ``pieces``."""
+    cuda_lines = sorted({o.line.number for p in pieces for o in p.observations if o.path == "symptoms.context" and CUDA_INDEX_INSTALL in o.value})
+    if not cuda_lines:
         return
     # the lines under an issue template's "Expected Behavior" heading: what should have run, not what ran
     # ("### Expected Behavior\n\nRun pip install ... rocm6.0", mcmonkeyprojects/SwarmUI#141's form)
+    lines = sorted((line for block in blocks for line in block.lines), key=lambda line: line.number)
     expected: Set[int] = set()
     under = False
-    for line in sorted((line for block in blocks for line in block.lines), key=lambda line: line.number):
+    for line in lines:
         heading = _HEADING.match(line.text)
         if heading is not None:
             under = heading.group(1) is not None
         elif under:
             expected.add(line.number)
-    last = -1
+    removals = [line.number for line in lines if _REMOVAL_TOLD.search(line.text)]
+    superseded: Set[int] = set()
     for block in blocks:
         if block.scope != "current" or "rocm" not in block.lower:
             continue
         text = block.text
         for match, line in block.scan(_INDEX):
-            if line.number in expected:
+            if line.number in expected or line.number <= cuda_lines[0]:
                 continue
             option = match.group(0).lower()
             if match.group(1) is None or not (option.startswith("--index-url") or option.startswith("-i")):
@@ -579,12 +595,15 @@ def drop_superseded_cuda_index_installs(blocks: List[Block], pieces: List[Piece]
                 continue
             if _install_command_asked_about(text, match) or not _torch_index_install(text, match):
                 continue
-            last = max(last, line.number)
-    if last < 0:
+            forced = _REPLACES_TORCH.search(line.text) is not None
+            for cuda in cuda_lines:
+                if cuda < line.number and (forced or any(cuda < number <= line.number for number in removals)):
+                    superseded.add(cuda)
+    if not superseded:
         return
     for piece in pieces:
-        if any(o.path == "symptoms.context" and CUDA_INDEX_INSTALL in o.value and o.line.number < last for o in piece.observations):
-            piece.observations = [o for o in piece.observations if not (o.path == "symptoms.context" and CUDA_INDEX_INSTALL in o.value and o.line.number < last)]
+        if any(o.path == "symptoms.context" and CUDA_INDEX_INSTALL in o.value and o.line.number in superseded for o in piece.observations):
+            piece.observations = [o for o in piece.observations if not (o.path == "symptoms.context" and CUDA_INDEX_INSTALL in o.value and o.line.number in superseded)]
 
 
 _NON_ROCM_INSTALL_TOLD = ("cuda_torch_install_retold", "non_rocm_torch_install_told", "cuda_packages_install_told")
