@@ -43,6 +43,9 @@ def test_an_install_command_naming_a_cuda_wheel_index_is_read(command: str) -> N
         "pip install torchvision --index-url https://download.pytorch.org/whl/cu121",
         # torch pinned to a ROCm build: the CUDA index is no source of that pin
         "pip install torch==2.3.0+rocm6.0 --extra-index-url https://download.pytorch.org/whl/cu121",
+        # another machine's command, and one an inline label puts in the past
+        "My friend ran pip install torch --index-url https://download.pytorch.org/whl/cu121 on his machine.",
+        "Before the update: pip install torch --index-url https://download.pytorch.org/whl/cu121",
     ],
 )
 def test_a_commented_advised_replaced_or_rocm_command_is_not_read(line: str) -> None:
