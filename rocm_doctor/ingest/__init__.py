@@ -248,6 +248,11 @@ def _pieces(blocks: List[Block], crashes: Optional[List[Crash]] = None) -> List[
         pieces += install_log.replacement_across_blocks(blocks)
     except Exception:  # noqa: BLE001 - unrecognisable text is ignored, never an error
         pass
+    # A CUDA index install that a later ROCm --index-url install replaced, in another block or the same one
+    try:
+        mentions.drop_superseded_cuda_index_installs(blocks, pieces)
+    except Exception:  # noqa: BLE001 - unrecognisable text is ignored, never an error
+        pass
     return pieces
 
 

@@ -468,20 +468,30 @@ _ANOTHER_PERSON = when_used(
 \"HIP error: invalid device function\"", "someone wrote that they get ..."), in a document, or in the past ("This
 used to fail with ..."): no message this machine printed now."""
 _PAST_BEFORE = when_used(
+    # the marker opens the sentence or a clause (after a conjunction or a subject at most): "ComfyUI crashes before it reached the
+    # first step with ..." orders events of now
+    r"(?:^|[,;:\u2013\u2014]|\s-)[\s>*_\-\"'(]{0,6}(?:(?:and|so|but|well|also)[\s,]{1,4})?(?:(?:I|we|it|this|that|ComfyUI|torch|PyTorch)\s{1,4})?"
     r"(?:\bbefore\s{1,4}(?:I|we|it)\s{1,4}(?:had\s{1,4})?(?:re)?\w{2,16}ed\b"
     r"|\bbefore\s{1,4}(?:the|my|this|that)\s{1,4}(?:update|upgrade|reinstall(?:ation)?|fix|change|switch)\b"
     r"|\b(?:previously|originally|initially)\b(?!\s{1,4}(?:mentioned|said|stated|noted|posted|reported))"
-    r"|\b(?:at\s{1,4}first|back\s{1,4}when|last\s{1,4}working)\b)"
-    r"(?:(?!\b(?:now|currently|still|again|today|but|however|then|since|after|until)\b)[^\n]){0,160}$",
+    r"|\bat\s{1,4}first\b(?!\s{1,4}(?:launch|start|run|boot|glance|sight|step|attempt|try)\b)|\b(?:back\s{1,4}when|last\s{1,4}working)\b)"
+    # the sentence turns to the state now: a contrast or time word, a good state the past is told as ("it worked"), or a
+    # verb in the present before the message ("with 2.4 I get", "ComfyUI says")
+    r"(?:(?!\b(?:now|currently|still|again|today|but|however|then|since|after|until|unfortunately|worked|working|fine|ok|okay"
+    r"|gets?|getting|says?|shows?|prints?|fails?|failing|throws?|crash(?:es)?|gives?|see|sees|keeps?|is|are|am)\b)[^\n]){0,160}$",
     re.IGNORECASE,
 )
 """Words that put a message a sentence quotes in the past, with no "now", "still", "again", "but", "then" or
 "after" between them and the message ("Previously it worked, but after the update it fails with ..." is now):
 "Before I reinstalled torch, ComfyUI said \"Found no NVIDIA driver on your system\"", "before the update I got ...",
-"Initially it failed with ...", "at first I got ..." (not "as previously mentioned", a pointer into the report). The
+"Initially it failed with ...", "at first I got ..." (not "as previously mentioned", a pointer into the report, nor "at
+first launch"). A good state told of the past, or a verb in the present before the message, turns the sentence to now
+("Back when I used ROCm 5.7 it was fine, with 6.2 ComfyUI says ...", "I initially installed torch 2.4.1+rocm6.1 and
+ComfyUI says ...", "Last working was torch 2.3; with 2.4 I get ..."). The
 message is what the machine printed then, evidence of what changed, not its state now (the scope words of
 :mod:`rocm_doctor.ingest.scope`, narrowed to a subject with a past verb or a named change after "before", so "it
-fails before the first step with ..." stays now)."""
+fails before the first step with ..." stays now), and opening the sentence ("ComfyUI crashes before it reached the
+first step with ..." is now)."""
 _SOLVED_AFTER = when_used(r"(?:[^.!?\n]|[.!?](?=\S)){0,120}?\b(?:is|was|were|got|gets|has\s+been|have\s+been)\s{1,4}(?:now\s{1,4})?(?:solved|fixed|resolved|gone)\b", re.IGNORECASE)
 """The rest of the message's sentence says it is solved ("\"HIP error: invalid device function\" on gfx1031 is solved
 by HSA_OVERRIDE_GFX_VERSION=10.3.0"): a message the reporter no longer gets."""

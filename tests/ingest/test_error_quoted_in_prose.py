@@ -63,6 +63,15 @@ def signatures_of(text: str) -> list:
         ("Previously it worked, but after the update it fails with `hipErrorNoBinaryForGpu`.", "hip_no_binary_for_gpu"),
         # "previously mentioned" points into the report, it is no past state
         ("As previously mentioned, ComfyUI fails with `RuntimeError: Found no NVIDIA driver on your system`.", "found_no_nvidia_driver"),
+        # a past opener whose sentence tells the good state of then, or turns to a verb in the present, before the message
+        ("Back when I used ROCm 5.7 it was fine, with 6.2 ComfyUI says \"RuntimeError: No HIP GPUs are available\".", "no_hip_gpus"),
+        ("Last working was torch 2.3; with 2.4 I get `RuntimeError: No HIP GPUs are available`.", "no_hip_gpus"),
+        ("I initially installed torch 2.4.1+rocm6.1 and ComfyUI says \"RuntimeError: No HIP GPUs are available\".", "no_hip_gpus"),
+        ("I installed everything as described initially, and ComfyUI prints `hipErrorNoBinaryForGpu`.", "hip_no_binary_for_gpu"),
+        ("Before I upgraded the system worked, unfortunately ComfyUI says \"RuntimeError: No HIP GPUs are available\".", "no_hip_gpus"),
+        ("At first launch ComfyUI says `RuntimeError: Found no NVIDIA driver on your system`.", "found_no_nvidia_driver"),
+        # "before" inside the sentence orders events of now; the past marker must open the sentence
+        ("ComfyUI crashes before it reached the first step with `hipErrorNoBinaryForGpu`.", "hip_no_binary_for_gpu"),
     ],
 )
 def test_an_error_quoted_in_a_sentence_is_read_as_the_error(sentence: str, signature: str) -> None:
@@ -87,6 +96,7 @@ def test_an_error_quoted_in_a_sentence_is_read_as_the_error(sentence: str, signa
         'Before I reinstalled torch, ComfyUI said "Found no NVIDIA driver on your system".',
         "Before the update I got `RuntimeError: No HIP GPUs are available` on every start.",
         "Initially it failed with `AssertionError: Torch not compiled with CUDA enabled`, which the ROCm wheel fixed.",
+        "RX 6800 XT, Ubuntu 22.04 - before the update I got `RuntimeError: No HIP GPUs are available` every time.",
     ],
 )
 def test_a_question_another_persons_past_or_documented_error_is_not_this_machines(sentence: str) -> None:

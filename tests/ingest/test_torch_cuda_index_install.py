@@ -41,6 +41,11 @@ def test_an_install_command_naming_a_cuda_wheel_index_is_read(command: str) -> N
         "If you have an NVIDIA card, run:\npip install torch==2.3.0+cu121 --index-url https://download.pytorch.org/whl/cu121",
         "pip install torch --index-url https://download.pytorch.org/whl/rocm6.1",
         "pip install torchvision --index-url https://download.pytorch.org/whl/cu121",
+        # torch pinned to a ROCm build: the CUDA index is no source of that pin
+        "pip install torch==2.3.0+rocm6.0 --extra-index-url https://download.pytorch.org/whl/cu121",
+        # another machine's command, and one an inline label puts in the past
+        "My friend ran pip install torch --index-url https://download.pytorch.org/whl/cu121 on his machine.",
+        "Before the update: pip install torch --index-url https://download.pytorch.org/whl/cu121",
     ],
 )
 def test_a_commented_advised_replaced_or_rocm_command_is_not_read(line: str) -> None:
@@ -82,3 +87,75 @@ def test_the_command_a_replacement_put_in_place_is_the_torch_in_use() -> None:
     )
     flavour = ingest(text).facts.torch.flavour
     assert (flavour.status, flavour.value) == ("known", "rocm")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "NVIDIA: pip install torch --index-url https://download.pytorch.org/whl/cu121",
+        "| NVIDIA | pip install torch --index-url https://download.pytorch.org/whl/cu121 |",
+        "CUDA 12.1: pip install torch --index-url https://download.pytorch.org/whl/cu121",
+    ],
+)
+def test_a_command_labelled_for_nvidia_or_cuda_is_not_read(line: str) -> None:
+    # one row of per-vendor instructions (a README's or a reply's table), not this machine's install
+    assert "torch_cuda_index_install" not in report_contexts(AMD + line + "\n")
+
+
+CUDA_COMMAND = "pip install torch torchvision torchaudio --index-url https://download.pytorch.org/whl/cu121"
+ROCM_COMMAND = "pip install --force-reinstall torch torchvision torchaudio --index-url https://download.pytorch.org/whl/rocm6.2"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"First I ran {CUDA_COMMAND}\nThat did not work, so then I reinstalled with {ROCM_COMMAND}\nNow ComfyUI segfaults.\n",
+        f"```\n{CUDA_COMMAND}\n```\nThen I reinstalled:\n```\n{ROCM_COMMAND}\n```\nNow it segfaults.\n",
+        f"$ {CUDA_COMMAND}\nERROR: Could not find a version that satisfies the requirement torch (from versions: none)\n"
+        "ERROR: No matching distribution found for torch\n",
+    ],
+)
+def test_a_cuda_index_install_that_a_later_rocm_install_replaced_or_pip_refused_is_not_read(text: str) -> None:
+    assert "torch_cuda_index_install" not in report_contexts(AMD + text)
+    assert "RD767" not in problems_shown(AMD + text)
+
+
+def test_a_cuda_index_install_after_the_rocm_one_is_read() -> None:
+    # the last command run took torch from the CUDA index (an xformers recipe after the ROCm install)
+    text = AMD + f"I ran {ROCM_COMMAND}\nthen for xformers: pip install xformers torch==2.3.0 --index-url https://download.pytorch.org/whl/cu121\n"
+    assert "torch_cuda_index_install" in report_contexts(text)
+
+
+def test_a_rocm_command_under_an_expected_heading_after_the_actual_one_replaces_nothing() -> None:
+    # the issue template's sections in the other order: the ROCm command is what should have run
+    text = (
+        "### Actual Behavior\n\npip install torch torchvision torchaudio --extra-index-url https://download.pytorch.org/whl/cu121\n\n"
+        "### Expected Behavior\n\nRun pip install torch torchvision torchaudio --index-url https://download.pytorch.org/whl/rocm6.0\n\n"
+        "### Steps to Reproduce\n\nTry AMD install on linux\n"
+    )
+    assert "RD767" in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Instead of the rocm index, I ran pip install torch --index-url https://download.pytorch.org/whl/cu121 and now it says no NVIDIA driver.",
+        "I don't know why, but after pip install torch --index-url https://download.pytorch.org/whl/cu121 it does not see the GPU.",
+        "To avoid the dependency error I ran pip install torch --index-url https://download.pytorch.org/whl/cu121 and now the GPU is not found.",
+        "I followed the guide for NVIDIA by mistake and ran pip install torch --index-url https://download.pytorch.org/whl/cu121",
+        "I never had problems until I ran pip install torch --index-url https://download.pytorch.org/whl/cu121",
+        "Rather than building from source I ran pip install torch --index-url https://download.pytorch.org/whl/cu121 and the GPU is gone.",
+        "I replaced the old venv and ran pip install torch --index-url https://download.pytorch.org/whl/cu121",
+    ],
+)
+def test_words_of_advice_or_replacement_that_do_not_frame_the_command_leave_it_run(sentence: str) -> None:
+    # "don't", "avoid", "for NVIDIA", "instead of", "replaced" elsewhere in the sentence: the reporter ran the command
+    facts = ingest(AMD + sentence + "\n").facts
+    assert "torch_cuda_index_install" in (facts.symptoms.context.value or [])
+    assert (facts.torch.flavour.status, facts.torch.flavour.value) == ("known", "cuda")
+
+
+def test_a_plain_rocm_install_after_the_cuda_one_replaces_nothing() -> None:
+    # pip keeps the torch installed ("Requirement already satisfied") unless it is removed, forced or pinned to +rocm
+    text = AMD + f"{CUDA_COMMAND}\nThen I ran pip install torch --index-url https://download.pytorch.org/whl/rocm6.2\nStill no GPU.\n"
+    assert "torch_cuda_index_install" in report_contexts(text)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from functools import lru_cache
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 from rocm_doctor.facts.parsers.dkms import parse_dkms_status
 from rocm_doctor.knowledge.gpu_table import codename_regex, model_for_name
@@ -479,14 +479,26 @@ install command was:"), not a case an advice is for ("If you have an NVIDIA card
 _ADVICE_LINE = when_used(r"^[ \t>*-]{0,8}(?:if|for|in\s+case)\b[^\n]{0,120}:[ \t]*$", re.IGNORECASE)
 """A line that introduces an install command as advice for a case: "If you have an NVIDIA card, run:", "For
 CUDA 12.1:" (a README's or a reply's instructions)."""
+_FRAME_TAIL = r"(?:(?!\b(?:I|we|and|then|ran|installed|did|typed|executed|mistake|accident\w*|with|by)\b)(?:[^\n,;.!?]|\.(?=\w))){0,60}$"
+"""What may stand between the words that frame an install command as not run and the command: no clause or sentence
+end, no "and"/"then", no words of the reporter running it ("I followed the guide for NVIDIA by mistake and ran pip
+install ...", "Instead of the rocm index, I ran pip install ...", "I replaced the old venv and ran pip install ..."
+ran the command), and for a replacement no "with"/"by" (the command after "with" is the one put in place)."""
 _NOT_RUN_SAME_LINE = when_used(
     r"(?:\b(?:for|on|with)\s+(?:an?\s+|the\s+|your\s+)?nvidia\b|\bif\s+you\s+(?:have|use|are\s+on|run)\s+(?:an?\s+|the\s+)?nvidia\b"
-    r"|\bnvidia\s+(?:users?|owners?)\b|\b(?:don['\u2019]?t|do\s+not|never|avoid\w*)\b)[^\n]{0,80}$"
-    r"|\b(?:replac(?:e|es|ed|ing)|instead\s+of|rather\s+than|swap(?:s|ped|ping)?\s+out)\b(?:(?!\b(?:with|for|by)\b)[^\n]){0,80}$",
+    r"|\bnvidia\s+(?:users?|owners?)\b"
+    # a label or a table cell naming NVIDIA or CUDA as the case the command is for ("NVIDIA: pip install ...",
+    # "| NVIDIA | pip install ... |", "CUDA 12.1: pip install ..."): one row of instructions per GPU vendor
+    r"|(?:^|\|)[ \t>*_-]{0,8}(?:for[ \t]{1,4})?(?:nvidia|cuda)\b[^\n:|]{0,24}[:|])" + _FRAME_TAIL +
+    # advice against the command itself: "Don't run pip install ...", "never use `pip install ...`", "avoid running ..."
+    r"|\b(?:don['\u2019]?t|do\s+not|never|avoid)\s+(?:(?:ever\s+)?(?:run|use|type|execute|install|do|try)\w{0,4}\s+)?(?:the\s+|this\s+|that\s+)?(?:command\s+)?[`\"'(]{0,2}\s{0,2}$"
+    # the command a change took out, named right after the verb ("I replaced `pip install ...`", "instead of pip install ...")
+    r"|\b(?:replac(?:e|es|ed|ing)|instead\s+of|rather\s+than|swap(?:s|ped|ping)?\s+out)\b" + _FRAME_TAIL,
     re.IGNORECASE,
 )
 """Words before an install command on its own line that say it is not what this machine ran: advice for NVIDIA
-hardware ("For NVIDIA cards use pip install ... cu121", "NVIDIA users: pip install ..."; the same case
+hardware ("For NVIDIA cards use pip install ... cu121", "NVIDIA users: pip install ...", a label or table cell
+"NVIDIA:" / "| CUDA 12.1 |" before it; the same case
 :data:`_ADVICE_LINE` reads on the line before), advice against it ("Don't run pip install ... cu121") or the command a change took out ("I replaced `pip install
 torch==2.0.1+cu118 ...` with the rocm one", "instead of pip install ... cu121"; the command after "with" is the one
 put in its place, and is read): the index it names is no build in place now."""
@@ -500,20 +512,98 @@ the command puts a CUDA build in place, whatever else the report shows (RD767 ju
 script's command for the AMD option (mcmonkeyprojects/SwarmUI#141, fixed by SwarmUI's 3afee0a;
 Stability-AI/StableSwarmUI#269) and a wiki's xformers command that pinned torch==2.0.1+cu118 from the cu118 index
 (easydiffusion/easydiffusion#1603). Not on a commented-out line (``# RUN pip install ... cu121`` in a Dockerfile:
-Comfy-Org/ComfyUI#6444), nor for a command :func:`_install_command_asked_about` says was not run."""
+Comfy-Org/ComfyUI#6444), nor for a command :func:`_install_command_asked_about` says was not run, pip refused
+(:data:`_PIP_REFUSED_AFTER`) or a later ROCm --index-url install replaced (:func:`drop_superseded_cuda_index_installs`)."""
+_NOT_CUDA_TORCH_PIN = when_used(r"(?<![\w./-])torch[ \t]{0,2}={1,3}[ \t]{0,2}\d{1,3}(?:\.\d{1,4}){0,3}(?:\.?dev\d{1,10})?\+(?:rocm|cpu)", re.IGNORECASE)
+"""A torch pinned to a ROCm or CPU build on the command's line ("pip install torch==2.3.0+rocm6.0 --extra-index-url
+.../cu121"): the CUDA index cannot serve that pin, the command installs no CUDA torch."""
 _COMMENTED = when_used(r"^\s{0,8}(?:#|::|//|rem\b)", re.IGNORECASE)
 _TORCH_PACKAGE = when_used(r"(?<![\w./-])torch(?![\w-])", re.IGNORECASE)
 
 
-def _cuda_index_install(text: str, match: "re.Match[str]") -> bool:
-    """The index ``match`` names stands in a torch install command on its line: the line is not commented out, an
-    install command stands before the index and torch is one of the line's packages."""
+_PIP_REFUSED_AFTER = when_used(
+    r"(?:[^\n]{0,400}\n){0,6}?[ \t>]{0,8}(?:ERROR|error):?\s{1,4}(?:Could\s{1,4}not\s{1,4}find\s{1,4}a\s{1,4}version|No\s{1,4}matching\s{1,4}distribution"
+    r"|Cannot\s{1,4}install|ResolutionImpossible|Could\s{1,4}not\s{1,4}install)"
+)
+"""pip's refusal within the few lines after a command ("ERROR: Could not find a version that satisfies the requirement
+torch==2.3.0+cu121", "ERROR: No matching distribution found for torch"): the command installed nothing."""
+
+
+def _torch_index_install(text: str, match: "re.Match[str]") -> bool:
+    """The index ``match`` names stands in a torch install command on its line that pip did not refuse: the line is
+    not commented out, an install command stands before the index, torch is one of the line's packages and no pip
+    refusal (:data:`_PIP_REFUSED_AFTER`) follows within a few lines."""
     begin = text.rfind("\n", 0, match.start()) + 1
     end = text.find("\n", match.end())
     line = text[begin : end if end >= 0 else len(text)]
     if _COMMENTED.match(line):
         return False
-    return _INSTALL_COMMAND.search(text, begin, match.start()) is not None and _TORCH_PACKAGE.search(line) is not None
+    if _INSTALL_COMMAND.search(text, begin, match.start()) is None or _TORCH_PACKAGE.search(line) is None:
+        return False
+    return end < 0 or _PIP_REFUSED_AFTER.match(text, end + 1) is None
+
+
+_HEADING = when_used(r"^[ \t]{0,3}(?:#{1,6}[ \t]{1,4}|\*\*)[ \t]{0,4}(expected\b)?[^\n]{0,80}$", re.IGNORECASE)
+"""A Markdown heading or a bold label line; group 1 when it opens an issue template's "Expected Behavior" section."""
+
+
+_REPLACES_TORCH = when_used(
+    r"(?:--force-reinstall|--ignore-installed|--upgrade|(?<![\w-])-U(?![\w-])|(?<![\w./-])torch[ \t]{0,2}={1,3}[ \t]{0,2}\d{1,3}(?:\.\d{1,4}){0,3}(?:\.?dev\d{1,10})?\+rocm)"
+)
+"""What makes pip replace a torch already installed: --force-reinstall, --upgrade/-U, or a pin to a +rocm build that
+the installed +cuNNN torch does not satisfy. Without it, "pip install torch --index-url .../rocm6.2" over a CUDA
+torch says "Requirement already satisfied" and keeps it (without --upgrade the resolver sees only the installed version
+as a candidate; --force-reinstall and --ignore-installed install anyway: pip's upgrade-options.rst at
+https://github.com/pypa/pip/blob/f31299753398b9011892bf5cb5b0191db7c0338f/docs/html/development/architecture/upgrade-options.rst)."""
+_REMOVAL_TOLD = when_used(r"\b(?:re-?install\w{0,6}|uninstall\w{0,6})\b", re.IGNORECASE)
+"""Words between the two commands saying torch was taken out first ("then I reinstalled with ...", "pip uninstall torch")."""
+
+
+def drop_superseded_cuda_index_installs(blocks: List[Block], pieces: List[Piece]) -> None:
+    """A CUDA index install (:data:`CUDA_INDEX_INSTALL`) followed, on a later line of the report, by a run torch install
+    from a ROCm index with --index-url or -i (pip searches that index alone) that replaced the torch there
+    (:data:`_REPLACES_TORCH` on its line, or :data:`_REMOVAL_TOLD` between the two) is no command in effect now: "then I
+    reinstalled with pip install torch --index-url .../rocm6.2", in the same paragraph or in a fence of its own. A plain
+    ROCm install after it replaces nothing (pip keeps the torch installed). The context is taken out of ``pieces``."""
+    cuda_lines = sorted({o.line.number for p in pieces for o in p.observations if o.path == "symptoms.context" and CUDA_INDEX_INSTALL in o.value})
+    if not cuda_lines:
+        return
+    # the lines under an issue template's "Expected Behavior" heading: what should have run, not what ran
+    # ("### Expected Behavior\n\nRun pip install ... rocm6.0", mcmonkeyprojects/SwarmUI#141's form)
+    lines = sorted((line for block in blocks for line in block.lines), key=lambda line: line.number)
+    expected: Set[int] = set()
+    under = False
+    for line in lines:
+        heading = _HEADING.match(line.text)
+        if heading is not None:
+            under = heading.group(1) is not None
+        elif under:
+            expected.add(line.number)
+    removals = [line.number for line in lines if _REMOVAL_TOLD.search(line.text)]
+    superseded: Set[int] = set()
+    for block in blocks:
+        if block.scope != "current" or "rocm" not in block.lower:
+            continue
+        text = block.text
+        for match, line in block.scan(_INDEX):
+            if line.number in expected or line.number <= cuda_lines[0]:
+                continue
+            option = match.group(0).lower()
+            if match.group(1) is None or not (option.startswith("--index-url") or option.startswith("-i")):
+                continue
+            if from_index_url(match.group(1)).flavour != "rocm" or _SEVERAL_INDEXES.match(line.text):
+                continue
+            if _install_command_asked_about(text, match) or not _torch_index_install(text, match):
+                continue
+            forced = _REPLACES_TORCH.search(line.text) is not None
+            for cuda in cuda_lines:
+                if cuda < line.number and (forced or any(cuda < number <= line.number for number in removals)):
+                    superseded.add(cuda)
+    if not superseded:
+        return
+    for piece in pieces:
+        if any(o.path == "symptoms.context" and CUDA_INDEX_INSTALL in o.value and o.line.number in superseded for o in piece.observations):
+            piece.observations = [o for o in piece.observations if not (o.path == "symptoms.context" and CUDA_INDEX_INSTALL in o.value and o.line.number in superseded)]
 
 
 _NON_ROCM_INSTALL_TOLD = ("cuda_torch_install_retold", "non_rocm_torch_install_told", "cuda_packages_install_told")
@@ -1762,7 +1852,10 @@ def _torch(block: Block) -> List[Observation]:
             identity = from_index_url(url)
             if identity.flavour is None or _install_command_asked_about(text, match):
                 continue
-            if identity.flavour == "cuda" and _cuda_index_install(text, match):
+            if (
+                identity.flavour == "cuda" and _torch_index_install(text, match) and not _NOT_CUDA_TORCH_PIN.search(line.text)
+                and _torch_scope(text, match.start()) == NOW  # not another machine's ("My friend ran ..."), nor "Before the update: ..."
+            ):
                 out.append(Observation("symptoms.context", [CUDA_INDEX_INSTALL], line, TRUST_PROSE))
             if identity.flavour == "rocm" and ("--extra-index-url" in match.group(0).lower() or _SEVERAL_INDEXES.match(line.text)):
                 continue  # pip also searches PyPI, whose CUDA build can win: a ROCm extra index decides nothing
