@@ -159,3 +159,21 @@ def test_a_plain_rocm_install_after_the_cuda_one_replaces_nothing() -> None:
     # pip keeps the torch installed ("Requirement already satisfied") unless it is removed, forced or pinned to +rocm
     text = AMD + f"{CUDA_COMMAND}\nThen I ran pip install torch --index-url https://download.pytorch.org/whl/rocm6.2\nStill no GPU.\n"
     assert "torch_cuda_index_install" in report_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "My friend ran pip install torch --index-url https://download.pytorch.org/whl/cu121 and it works for him.\n",
+        "Before the update: pip install torch --index-url https://download.pytorch.org/whl/cu121\n",
+    ],
+)
+def test_another_machines_or_a_past_cuda_index_install_is_not_the_torch_in_use(sentence: str) -> None:
+    facts = ingest(AMD + sentence).facts
+    assert facts.torch.flavour.value != "cuda"
+    assert not {"RD100", "RD528"} & set(problems_shown(AMD + sentence))
+
+
+def test_the_reporters_own_cuda_index_install_is_still_the_torch_in_use() -> None:
+    text = AMD + "$ pip install torch --index-url https://download.pytorch.org/whl/cu121\n"
+    assert ingest(text).facts.torch.flavour.value == "cuda"
