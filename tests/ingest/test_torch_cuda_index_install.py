@@ -177,3 +177,18 @@ def test_another_machines_or_a_past_cuda_index_install_is_not_the_torch_in_use(s
 def test_the_reporters_own_cuda_index_install_is_still_the_torch_in_use() -> None:
     text = AMD + "$ pip install torch --index-url https://download.pytorch.org/whl/cu121\n"
     assert ingest(text).facts.torch.flavour.value == "cuda"
+
+
+def test_a_pin_pip_found_no_wheel_for_is_not_the_torch_in_use() -> None:
+    text = AMD + (
+        "$ pip install torch==2.1.0+cu121\n"
+        "ERROR: Could not find a version that satisfies the requirement torch==2.1.0+cu121 (from versions: 2.2.0, 2.3.0)\n"
+        "ERROR: No matching distribution found for torch==2.1.0+cu121\n"
+    )
+    assert ingest(text).facts.torch.flavour.value != "cuda"
+    assert not {"RD100", "RD528"} & set(problems_shown(text))
+
+
+def test_a_pin_pip_installed_is_still_the_torch_in_use() -> None:
+    text = AMD + "$ pip install torch==2.1.0+cu121\nSuccessfully installed torch-2.1.0+cu121\n"
+    assert ingest(text).facts.torch.flavour.value == "cuda"

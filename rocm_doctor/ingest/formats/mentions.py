@@ -1727,7 +1727,13 @@ _RESOLVER_EXPLANATION = when_used(
     r"|\bCannot\s{1,4}install\b[^\n]{0,2000}?\bconflicting\s{1,4}dependencies\b"
     r"|\bThe\s{1,4}conflict\s{1,4}is\s{1,4}caused\s{1,4}by:[\s\S]{0,6000}?(?:\n[ \t]*\n|\bTo\s{1,4}fix\s{1,4}this\b|$)"
     r"|^[^\n]{0,80}\b(?:The\s{1,4}user\s{1,4}requested|depends\s{1,4}on)\s{1,4}(?:py)?torch\b[^\n]{0,200}"
-    r"|^[^\n]{0,200}\bdepends\s{1,4}on\s{1,4}(?:py)?torch(?:vision|audio)?\s{0,2}(?:\(|==)[^\n]{0,200}",
+    r"|^[^\n]{0,200}\bdepends\s{1,4}on\s{1,4}(?:py)?torch(?:vision|audio)?\s{0,2}(?:\(|==)[^\n]{0,200}"
+    # pip finding no wheel for a pin ("ERROR: Could not find a version that satisfies the requirement torch==2.1.0+cu121
+    # (from versions: ...)", "ERROR: No matching distribution found for torch==2.1.0+cu121"): the pin was not installed,
+    # and neither was it by the install command whose output that is (the command line and up to twelve lines to the error)
+    r"|^[^\n]{0,200}\b(?:pip3?|uv[ \t]{1,4}pip)[ \t]{1,4}install\b[^\n]{0,400}\n(?:[^\n]{0,400}\n){0,12}?[^\n]{0,80}"
+    r"(?:Could\s{1,4}not\s{1,4}find\s{1,4}a\s{1,4}version\s{1,4}that\s{1,4}satisfies\s{1,4}the\s{1,4}requirement|No\s{1,4}matching\s{1,4}distribution\s{1,4}found\s{1,4}for)\s{1,4}(?:py)?torch\b[^\n]{0,200}"
+    r"|^[^\n]{0,80}(?:Could\s{1,4}not\s{1,4}find\s{1,4}a\s{1,4}version\s{1,4}that\s{1,4}satisfies\s{1,4}the\s{1,4}requirement|No\s{1,4}matching\s{1,4}distribution\s{1,4}found\s{1,4}for)\s{1,4}[^\n]{0,200}",
     re.IGNORECASE | re.MULTILINE,
 )
 """A resolver's explanation of why it refused an install: uv's ("Because only torch<=2.5.1+rocm6.2 is available and your
@@ -1736,7 +1742,9 @@ astral-sh/uv#10604, ROCm/TheRock#2344, ROCm/TheRock#5358, pytorch/pytorch#189748
 (0.8.2+cu101) depends on torch (1.7.1) and <env> depends on torch (1.7.1+cu101), torchvision is forbidden. So, because
 ... version solving failed": pytorch/vision#4819, pytorch/vision#4347, pytorch/vision#2310) and pip's ("The conflict is
 caused by: The user requested torch==2.2.1+cu118 / torchvision 0.16.1+cu118 depends on torch==2.1.1+cu118":
-mjtaheri11/FL-wireless#1, Akegarasu/lora-scripts#375, hacksider/Deep-Live-Cam#1091). The torch and companion releases it
+mjtaheri11/FL-wireless#1, Akegarasu/lora-scripts#375, hacksider/Deep-Live-Cam#1091), and pip finding no wheel for a pin
+(pip 24.0 src/pip/_internal/resolution/resolvelib/factory.py: "Could not find a version that satisfies the requirement",
+"No matching distribution found for"). The torch and companion releases it
 names are candidates, requests and pins, none of them installed: no torch release is read inside it (what it says is
 read by the resolver signatures of rules/data/signatures.yaml)."""
 
@@ -1775,7 +1783,7 @@ _OWN_CLAUSE = when_used(r",\s{0,4}(?=(?:my|i|i'm|we|our|here|this|now|currently)
 def _resolver_spans(block: Block) -> List[Tuple[int, int]]:
     """Where a resolver explains a refused install in the block (:data:`_RESOLVER_EXPLANATION`)."""
     lowered = block.lower
-    if "depends on" not in lowered and "because" not in lowered and "requested" not in lowered and "conflict" not in lowered:
+    if "depends on" not in lowered and "because" not in lowered and "requested" not in lowered and "conflict" not in lowered and "satisfies the requirement" not in lowered and "matching distribution" not in lowered:
         return []
     return [m.span() for m in _RESOLVER_EXPLANATION.finditer(block.text)]
 
