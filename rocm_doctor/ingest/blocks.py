@@ -466,7 +466,6 @@ CONDITIONAL_ADVICE = (
     r"\s{1,4}(?:still\s{1,4}|ever\s{1,4}|also\s{1,4})?"
     r"(?:get|gets|getting|see|sees|seeing|hit|hits|hitting|encounter|encounters|encountering|run\s{1,4}into|runs\s{1,4}into"
     r"|receive|receives|receiving|face|faces|facing|experience|experiences|experiencing)\b"
-    r"|\bin\s{1,4}case\s{1,4}of\b"
 )
 """Words that make what follows a case an advice is for, not what happened here: "If you get \"HIP error: invalid device
 function\", set HSA_OVERRIDE_GFX_VERSION", "In case you see hipErrorNoBinaryForGpu, ...", "Should you get ...", "If you're
@@ -475,20 +474,31 @@ and READMEs pasted into a report carry it (henk717/KoboldAI#262: "If you get Tru
 False, then there is some problem"; ROCm/legacy-rocm-build#2536 and xuhuisheng/rocm-build#8: advice quoted back in a
 reply). The reporter's own conditions speak in the first person ("If I run it with --lowvram I get ..."): not these; nor
 "if you have" ("If you have any idea why torch.cuda.is_available() returns False": a request for help with the state), nor
-"if anyone/someone ..." ("If anyone has a fix for ...")."""
-_CONDITIONAL_INTRO = when_used(r"(?:^[\W_]{0,8}(?:[\w-]{1,20}\s{1,4}){0,3}?|[.!?;]\s{1,4})(?:" + CONDITIONAL_ADVICE + r")[^\n]{0,120}:[\s*_`]*$", re.IGNORECASE)
+"if anyone/someone ..." ("If anyone has a fix for ..."), nor "in case of" (a reporter's "In case of my RX 7900 XTX,
+torch.cuda.is_available() returns False", "In case of ROCm 6.2 I get the following:" names their own setup)."""
+_CONDITIONAL_INTRO = when_used(r"(?:^[\W_]{0,8}(?:[\w-]{1,20}\s{1,4}){0,3}?|[.!?;]\s{1,4})(?:" + CONDITIONAL_ADVICE + r")"
+    r"(?![^\n]{0,120}\b(?:me|my|mine|I|we|our)\b)[^\n,;]{0,120}:[\s*_`]*$",
+    re.IGNORECASE,
+)
 """A line that introduces the block after it as the case an advice is for ("If you get an error like:", "Note: in case you
-see this:"): what the block holds is the advice's example, not this machine's output."""
+see this:"): what the block holds is the advice's example, not this machine's output. The condition must run to the colon:
+after a comma a main clause owns the block ("If you get an error, paste it here:", a bug template's heading; "If you run
+into the same problem, here is my log:"), and a condition in the first person ("If you get the same error as me:") points
+at the reporter's own output."""
 _ADOPTED = when_used(
     r"\b(?:(?:the\s{1,4})?same(?:\s{1,4}(?:here|issue|problem|error|thing|for\s{1,4}me))?|me\s{1,4}too|(?:for|to)\s{1,4}me\s{1,4}(?:too|as\s{1,4}well)"
     r"|(?:I|we)\s{1,4}(?:also|too)\s{1,4}\w{1,12}|(?:similar|identical)\s{1,4}(?:issue|problem|error|output))\b(?:[^\n]{0,80}:[\s*_`]*$|[^\n]{0,24}$)"
     r"|\b(?:(?:I|we)(?:['\u2019]m|\s{1,4}am|\s{1,4}are|\s{1,4}still|\s{1,4}also)?\s{1,4}(?:get|got|getting|see|saw|seeing|have|had|having|hit|receive|received)"
-    r"|(?:my|our|the)\s{1,4}(?:output|error|log|logs|result|traceback|message)|output|error|log|traceback|returns?|prints?|says?|shows?)\b[^\n]{0,60}:[\s*_`]*$",
+    r"|(?:my|our|the)\s{1,4}(?:output|error|log|logs|result|traceback|message)|output|error|log|traceback|returns?|prints?|says?|shows?)\b[^\n]{0,60}:[\s*_`]*$"
+    # the reporter quoting their own earlier words: "As I wrote above:", "From my first post:"
+    r"|\b(?:as\s{1,4}(?:I|we)(?:\s{1,4}(?:have|had|already))?\s{1,4}(?:wrote|written|said|mentioned|posted|reported|described|explained|showed|shown)"
+    r"|(?:my|our)\s{1,4}(?:first|earlier|previous|original|initial|own|last)\s{1,4}(?:post|comment|message|report|reply))\b[^\n]{0,80}:[\s*_`]*$",
     re.IGNORECASE,
 )
 """The line before a quote that takes it as the reporter's own ("I get the same:", "Same here", "Here is my output:",
 "Error:"): the quote holds this machine's output or state, not another comment's words. A short line or a label only: a
-sentence that ends a report's paragraph ("... I get exactly the same issue.") does not introduce the quote under it."""
+sentence that ends a report's paragraph ("... I get exactly the same issue.") does not introduce the quote under it. The
+reporter's own earlier words quoted back ("As I wrote above:", "As I said in my first post:") are theirs too."""
 
 
 _PROMPTED_COMMAND = when_used(

@@ -53,10 +53,21 @@ def test_a_message_named_as_the_case_an_advice_is_for_is_no_error_here(text: str
         'When I start it, I get "hipErrorNoBinaryForGpu: Unable to find code object for all current devices!"\n',
         "If anyone has a fix for `RuntimeError: HIP error: invalid device function`, please help.\n",
         "If it helps, the error is:\n```\nRuntimeError: HIP error: invalid device function\n```\n",
+        # a main clause after the condition owns the block: a bug template's heading, the reporter's own log
+        "### Describe the bug\nCrash at start.\n\n**If you get an error, paste it here:**\n```\nRuntimeError: HIP error: invalid device function\n```\n",
+        "If you run into the same problem, here is my log:\n```\nRuntimeError: HIP error: invalid device function\n```\n",
+        # a condition in the first person points at the reporter's own output
+        "If you get the same error as me:\n```\nRuntimeError: HIP error: invalid device function\n```\nplease tell me what you did.\n",
+        # "in case of" names the reporter's own setup as often as an advice's case
+        "In case of ROCm 6.2 I get the following:\n```\nRuntimeError: HIP error: invalid device function\n```\n",
     ],
 )
 def test_the_reporters_own_condition_or_request_keeps_the_message(text: str) -> None:
     assert _errors(text)
+
+
+def test_in_case_of_my_gpu_keeps_the_reporters_statement() -> None:
+    assert "cuda_unavailable_reported" in report_contexts("In case of my RX 7900 XTX, torch.cuda.is_available() returns False.\n")
 
 
 def test_if_you_have_any_idea_keeps_the_reporters_statement() -> None:
@@ -84,6 +95,12 @@ def test_a_quoted_advice_in_a_reply_states_nothing_of_this_machine() -> None:
 def test_a_quote_the_reporter_adopts_keeps_its_statements_and_errors(intro: str) -> None:
     assert "cuda_unavailable_reported" in report_contexts(f"{intro}\n\n> torch.cuda.is_available() returns False\n")
     assert _errors(f"{intro}\n\n> RuntimeError: HIP error: invalid device function\n")
+
+
+@pytest.mark.parametrize("intro", ["As I wrote above:", "As I said in my first post:", "From my original post:"])
+def test_the_reporters_own_earlier_words_quoted_back_keep_their_statements(intro: str) -> None:
+    text = f"Any update on this? {intro}\n\n> torch.cuda.is_available() returns False on my RX 7900 XTX\n\nStill the case.\n"
+    assert "cuda_unavailable_reported" in report_contexts(text)
 
 
 def test_a_quoted_message_stays_an_error_without_an_adopting_line() -> None:
