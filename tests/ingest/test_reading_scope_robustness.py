@@ -148,6 +148,30 @@ def test_a_torch_listed_after_a_resolver_message_is_read() -> None:
     assert _torch(text) == "2.5.1+rocm6.2"
 
 
+def test_pips_conflict_explanation_hides_a_requested_companion_but_not_a_listing_under_it() -> None:
+    text = (
+        "The conflict is caused by:\n    The user requested torchvision==0.20.1+rocm6.2\n"
+        "    xformers 0.0.29 depends on torch==2.6.0\n$ pip list | grep torch\ntorch                     2.5.1+rocm6.2\n"
+    )
+    facts = ingest(text).facts
+    assert not facts.torch.torchvision_version.is_known
+    assert facts.torch.version.value == "2.5.1+rocm6.2"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # "depends on torch" in the reporter's prose, a bare "cannot be used" later: no resolver speaks
+        "Because ComfyUI depends on torch, I installed torch 2.5.1+rocm6.2 from the ROCm index.\n"
+        "Then I start it and the GPU cannot be used: torch.cuda.is_available() returns False\n",
+        "  × No solution found when resolving dependencies:\n  ╰─▶ Because there is no version of foo==1.0 and you require"
+        " foo==1.0, we can conclude that your requirements are unsatisfiable.\n\nSo I installed torch 2.5.1+rocm6.2 by hand.\n",
+    ],
+)
+def test_a_torch_outside_the_resolvers_paragraph_is_read(text: str) -> None:
+    assert _torch(text) == "2.5.1+rocm6.2"
+
+
 # ---------------------------------------------------------------- the past and another machine
 
 
