@@ -189,6 +189,12 @@ def test_an_inline_last_working_label_puts_its_line_in_the_past() -> None:
     assert {"torch.version=2.4.1+rocm6.1", "rocm.version=6.1.3"} <= set(_earlier(text))
 
 
+@pytest.mark.parametrize("text", ["Before: torch 2.4.1+rocm6.1, after: torch 2.5.1+rocm6.2\n", "Previously: torch 2.4.1+rocm6.1 / now torch 2.5.1+rocm6.2\n"])
+def test_an_inline_past_label_ends_where_its_line_turns_to_the_present(text: str) -> None:
+    assert _torch(text) == "2.5.1+rocm6.2"
+    assert "torch.version=2.4.1+rocm6.1" in _earlier(text)
+
+
 def test_a_torch_on_another_machine_is_not_this_machines() -> None:
     assert _torch("On my other machine (RX 6800, Ubuntu 22.04) torch 2.4.1+rocm6.1 works fine.\n") is None
 

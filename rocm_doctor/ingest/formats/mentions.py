@@ -1555,7 +1555,9 @@ read by the resolver signatures of rules/data/signatures.yaml)."""
 
 _PAST_LABEL = when_used(
     r"(?:^|\n)[ \t>*_#-]{0,8}(?:last\s{1,4}(?:known[ -]\s{0,2})?(?:working|good)|previously|before(?:\s{1,4}(?:the|my)\s{1,4}up(?:date|grade))?|old|previous|earlier)"
-    r"(?:\s{1,4}(?:setup|environment|env|version|versions|install\w*|state|config\w*))?[*_`]{0,3}\s{0,2}:[^\n]{0,120}$",
+    r"(?:\s{1,4}(?:setup|environment|env|version|versions|install\w*|state|config\w*))?[*_`]{0,3}\s{0,2}:"
+    # to the torch named, unless the line turns to the present first ("Before: torch 2.4.1+rocm6.1, after: torch 2.5.1+rocm6.2")
+    r"(?:(?!\b(?:now|after|currently|current|today|new|updated|upgraded)\b)[^\n]){0,120}$",
     re.IGNORECASE,
 )
 """An inline label that puts the rest of its line in an earlier state ("Last working: torch 2.4.1+rocm6.1, ROCm 6.1.3",
