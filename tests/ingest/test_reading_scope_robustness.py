@@ -215,6 +215,10 @@ def test_another_persons_gpu_before_the_reporters_own_clause_keeps_the_torch() -
         "(venv) $ pip list | grep -i torch\npytorch-triton-rocm 3.1.0\ntorch 2.5.1+rocm6.2\ntorchvision 0.20.1+rocm6.2\n",
         "root@box:/# pip list | grep torch\ntorch                    2.5.1+rocm6.2 /opt/conda/lib/python3.10/site-packages\n"
         "torchvision              0.20.1+rocm6.2  /opt/conda/lib/python3.10/site-packages\n",
+        # pip list -v (location, installer) and --outdated (latest, type) without their headers
+        "torch        2.5.1+rocm6.2   /home/me/venv/lib/python3.12/site-packages  pip\n"
+        "torchvision  0.20.1+rocm6.2  /home/me/venv/lib/python3.12/site-packages  pip\n",
+        "$ pip list --outdated | grep torch\ntorch        2.5.1+rocm6.2   2.6.0   wheel\ntorchvision  0.20.1+rocm6.2  0.21.0  wheel\n",
     ],
 )
 def test_pip_list_rows_without_their_header_are_the_installed_stack(text: str) -> None:
@@ -230,6 +234,9 @@ def test_pip_list_rows_without_their_header_are_the_installed_stack(text: str) -
         "torch  2.5.1\nROCm  6.2\nPython  3.11\n",
         "numpy  1.26.4\npillow  10.2.0\n",
         "I tried torch 2.5.1 and torchvision 0.20.1\n",
+        # a table with a column pip does not print, a benchmark's timings
+        "Versions I tried:\ntorch        2.4.1+rocm6.1   works\ntorchvision  0.19.1+rocm6.1   crashes\n",
+        "Benchmark results (seconds):\ntorch          2.31\ntriton         1.87\nnumpy          9.12\n",
     ],
 )
 def test_a_field_list_or_prose_is_no_headerless_package_listing(text: str) -> None:
