@@ -510,10 +510,24 @@ _PROMPTED_COMMAND = when_used(
 output as pasted, not another person's words."""
 
 
+_ANOTHERS_WORDS = when_used(
+    r"(?:\b(?:you|he|she|they|someone|somebody|others?|maintainers?|devs?|developers?|docs?|documentation|readme|wiki|guide|faq"
+    r"|manual|post|comment|article|answer|reply)\b|(?<![\w@])@[\w-]{1,39}\b)[^\n]{0,60}\b(?:say|says|said|saying|wrote|write|writes|written"
+    r"|suggest|suggests|suggested|mention|mentions|mentioned|recommend|recommends|recommended|posted|replied|commented|state|states"
+    r"|stated|told|tells|advised|advises|answered|asked|asks)\b"
+    r"|^[\W_]{0,6}(?:from|according\s{1,4}to|per|quoting|quote|citing)\b(?!\s{1,4}(?:my|our|me)\b)|\bto\s{1,4}quote\b(?!\s{1,4}(?:my|our|me)\b)",
+    re.IGNORECASE,
+)
+"""A line that hands the quote under it to someone else or to a document ("You said:", "The README says:", "From the
+wiki:", "According to @bob:"): a colon there does not make the quote the reporter's output."""
+
+
 def _quote_scope(block: Block, previous: "Block | None") -> str:
     """``quoted`` for a quote inside the reporter's own text (a reply quoting advice or another comment: "> Try setting
     HIP_VISIBLE_DEVICES=0, torch doesn't see the GPU when the iGPU is first") that the line before it does not adopt
-    (:data:`_ADOPTED`); ``current`` for any other block. A report quoted whole lost its margin before blocks were cut
+    (:data:`_ADOPTED`) nor introduces with a colon of the reporter's own ("Result:", "I ran it again:": a '> ' block is also
+    how a report sets off its own output; "You said:", "From the README:" hand it to someone else, :data:`_ANOTHERS_WORDS`);
+    ``current`` for any other block. A report quoted whole lost its margin before blocks were cut
     (:func:`without_margin`), so it is not a quote here."""
     if block.kind != "prose" or not block.lines or not _QUOTE.match(block.lines[0].raw):
         return "current"
@@ -521,7 +535,12 @@ def _quote_scope(block: Block, previous: "Block | None") -> str:
         # "> .\\list_hip_devices.exe", "> python main.py" and the output under it: a Windows or shell prompt, not a quote
         return "current"
     before = previous.lines[-1].raw if previous is not None and previous.kind == "prose" and previous.lines else ""
+    if before and _ANOTHERS_WORDS.search(before):
+        return "quoted"  # "The README says:", "@bob suggested:": not the reporter's output, whatever else the line says
     if before and not _QUOTE.match(before) and (_ADOPTED.search(before) if len(before.strip()) <= 60 or before.rstrip(" *_`").endswith(":") else False):
+        return "current"
+    if before and not _QUOTE.match(before) and before.rstrip(" *_`\r").endswith(":") and not _ANOTHERS_WORDS.search(before):
+        # "Result:", "I ran it again:", "Update:", "Here you go:" over a '> ' block: the reporter setting off their own output
         return "current"
     return "quoted"
 

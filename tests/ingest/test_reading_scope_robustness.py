@@ -97,10 +97,23 @@ def test_a_quote_the_reporter_adopts_keeps_its_statements_and_errors(intro: str)
     assert _errors(f"{intro}\n\n> RuntimeError: HIP error: invalid device function\n")
 
 
-@pytest.mark.parametrize("intro", ["As I wrote above:", "As I said in my first post:", "From my original post:"])
+@pytest.mark.parametrize("intro", ["As I wrote above:", "As I said in my first post:", "From my original post:", "\nFrom my original post:"])
 def test_the_reporters_own_earlier_words_quoted_back_keep_their_statements(intro: str) -> None:
     text = f"Any update on this? {intro}\n\n> torch.cuda.is_available() returns False on my RX 7900 XTX\n\nStill the case.\n"
     assert "cuda_unavailable_reported" in report_contexts(text)
+
+
+@pytest.mark.parametrize("intro", ["Result:", "I ran it again:", "Update:", "Here you go:"])
+def test_a_quote_under_the_reporters_own_colon_is_their_output(intro: str) -> None:
+    # '> ' is also how a report sets off its own output: a colon of the reporter's own introduces it
+    text = f"I have an RX 7900 XTX, ROCm 6.2.\n\n{intro}\n\n> torch.cuda.is_available() returns False\n"
+    assert "cuda_unavailable_reported" in report_contexts(text)
+
+
+@pytest.mark.parametrize("intro", ["You said:", "The README says:", "From the wiki:", "According to @bob:", "@bob suggested this:"])
+def test_a_quote_handed_to_someone_else_states_nothing_of_this_machine(intro: str) -> None:
+    text = f"I have an RX 7900 XTX, ROCm 6.2.\n\n{intro}\n\n> torch.cuda.is_available() returns False\n"
+    assert "cuda_unavailable_reported" not in report_contexts(text)
 
 
 def test_a_quoted_message_stays_an_error_without_an_adopting_line() -> None:
