@@ -466,6 +466,9 @@ CONDITIONAL_ADVICE = (
     r"\s{1,4}(?:still\s{1,4}|ever\s{1,4}|also\s{1,4})?"
     r"(?:get|gets|getting|see|sees|seeing|hit|hits|hitting|encounter|encounters|encountering|run\s{1,4}into|runs\s{1,4}into"
     r"|receive|receives|receiving|face|faces|facing|experience|experiences|experiencing)\b"
+    # "If you see the rocminfo output above, ..." / "If you see my log, ...": the reader pointed at the report's own output
+    r"(?!\s{1,4}(?:(?:the|my|our|this|that|these|those|attached|full|whole|complete|[\w-]{1,20}(?=\s{1,4}(?:logs?|outputs?)\b))\s{1,4}){0,3}"
+    r"(?:logs?|outputs?|screenshots?|traces?|tracebacks?|pictures?|images?|above|below|attached|attachments?)\b)"
 )
 """Words that make what follows a case an advice is for, not what happened here: "If you get \"HIP error: invalid device
 function\", set HSA_OVERRIDE_GFX_VERSION", "In case you see hipErrorNoBinaryForGpu, ...", "Should you get ...", "If you're

@@ -66,6 +66,17 @@ def test_the_reporters_own_condition_or_request_keeps_the_message(text: str) -> 
     assert _errors(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If you see the rocminfo output above, torch.cuda.is_available() returns False on my RX 7900 XTX.\n",
+        "If you see my log, torch.cuda.is_available() returns False on my RX 7900 XTX.\n",
+    ],
+)
+def test_if_you_see_the_output_points_at_the_report_and_keeps_its_statement(text: str) -> None:
+    assert "cuda_unavailable_reported" in report_contexts(text)
+
+
 def test_in_case_of_my_gpu_keeps_the_reporters_statement() -> None:
     assert "cuda_unavailable_reported" in report_contexts("In case of my RX 7900 XTX, torch.cuda.is_available() returns False.\n")
 
