@@ -223,6 +223,11 @@ def test_a_torch_on_another_machine_is_not_this_machines() -> None:
     assert _torch("On my other machine (RX 6800, Ubuntu 22.04) torch 2.4.1+rocm6.1 works fine.\n") is None
 
 
+def test_a_clause_back_on_this_machine_after_another_machines_keeps_the_torch() -> None:
+    text = "On my other machine (RX 6800, Ubuntu 22.04, ROCm 6.1.3) it works, on this one torch 2.5.1+rocm6.2 segfaults.\n"
+    assert _torch(text) == "2.5.1+rocm6.2"
+
+
 def test_another_persons_gpu_before_the_reporters_own_clause_keeps_the_torch() -> None:
     text = "My friend's RTX 3090 works fine, my RX 7900 XTX with torch 2.3.0+cu121 says torch.cuda.is_available() returns False\n"
     assert _torch(text) == "2.3.0+cu121"

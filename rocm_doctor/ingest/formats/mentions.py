@@ -1583,7 +1583,12 @@ def _torch_scope(text: str, at: int) -> str:
     return ELSEWHERE_SCOPE if scope == ELSEWHERE_SCOPE else NOW
 
 
-_OWN_CLAUSE = when_used(r",\s{0,4}(?=(?:my|i|i'm|we|our|here|this|now|currently)\b)|\b(?:but|while|whereas|however|now|currently)\b", re.IGNORECASE)
+_OWN_CLAUSE = when_used(
+    # ", on this one torch ..." / ", with mine ...": "On my other machine (RX 6800, ROCm 6.1.3) it works, on this one torch
+    # 2.5.1+rocm6.2 segfaults" turns back to this machine after the comma
+    r",\s{0,4}(?=(?:(?:on|with|in|for)\s{1,4})?(?:my|mine|i|i'm|we|our|here|this|now|currently)\b)|\b(?:but|while|whereas|however|now|currently)\b",
+    re.IGNORECASE,
+)
 
 
 def _resolver_spans(block: Block) -> List[Tuple[int, int]]:
