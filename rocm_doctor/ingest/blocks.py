@@ -525,6 +525,24 @@ _ANOTHERS_WORDS = when_used(
 wiki:", "According to @bob:"): a colon there does not make the quote the reporter's output."""
 
 
+_OWN_COLON = when_used(
+    r"\b(?:results?|update|updated|edit|edited|now|again|still|got|ran|rerun|tried|here\s{1,4}(?:you\s{1,4}go|it\s{1,4}is))\b",
+    re.IGNORECASE,
+)
+"""Words of a line ending in a colon that make it the reporter introducing what they ran and got ("I ran it again:", "Result:",
+"Update:", "Here you go:"); a heading or a description ("My system:", "Additional context:") may end a report that a
+reply's quote follows."""
+
+
+_ADVICE_IN_QUOTE = when_used(
+    r"(?:" + CONDITIONAL_ADVICE + r")|\byou\s{1,4}(?:should|need\s{1,4}to|have\s{1,4}to|must|might\s{1,4}want\s{1,4}to)\b"
+    r"|^[\W_]{0,6}(?:try|make\s{1,4}sure|please\s{1,4}(?:try|set|install|run|use))\b",
+    re.IGNORECASE,
+)
+"""A quoted line that gives advice ("If you get ...", "you should ...", "Try ..."): the quote is a reply's or a document's
+words even under a line of the reporter's that ends in a colon."""
+
+
 def _quote_scope(block: Block, previous: "Block | None") -> str:
     """``quoted`` for a quote inside the reporter's own text (a reply quoting advice or another comment: "> Try setting
     HIP_VISIBLE_DEVICES=0, torch doesn't see the GPU when the iGPU is first") that the line before it does not adopt
@@ -542,8 +560,10 @@ def _quote_scope(block: Block, previous: "Block | None") -> str:
         return "quoted"  # "The README says:", "@bob suggested:": not the reporter's output, whatever else the line says
     if before and not _QUOTE.match(before) and (_ADOPTED.search(before) if len(before.strip()) <= 60 or before.rstrip(" *_`").endswith(":") else False):
         return "current"
-    if before and not _QUOTE.match(before) and before.rstrip(" *_`\r").endswith(":") and not _ANOTHERS_WORDS.search(before):
+    if (before and not _QUOTE.match(before) and before.rstrip(" *_`\r").endswith(":") and _OWN_COLON.search(before)
+            and not any(_ADVICE_IN_QUOTE.search(line.text) for line in block.lines)):
         # "Result:", "I ran it again:", "Update:", "Here you go:" over a '> ' block: the reporter setting off their own output
+        # (an empty template heading a report ends with, "Additional context:", does not take a reply's quote under it)
         return "current"
     return "quoted"
 

@@ -127,6 +127,19 @@ def test_a_quote_handed_to_someone_else_states_nothing_of_this_machine(intro: st
     assert "cuda_unavailable_reported" not in report_contexts(text)
 
 
+def test_a_replys_quote_under_an_empty_template_heading_stays_anothers() -> None:
+    text = "I have an RX 7900 XTX, ROCm 6.2.\n\nAdditional context:\n\n> torch doesn't see the GPU when another GPU comes first in the list.\n"
+    assert "gpu_not_seen_said" not in report_contexts(text)
+
+
+def test_a_quote_that_gives_advice_stays_anothers_under_the_reporters_colon() -> None:
+    text = (
+        "I have an RX 7900 XTX, ROCm 6.2. I tried again:\n\n> If you get `hipErrorNoBinaryForGpu`, check the support list.\n"
+        "> torch doesn't see the GPU when another GPU comes first in the list.\n"
+    )
+    assert "gpu_not_seen_said" not in report_contexts(text)
+
+
 def test_a_quoted_message_stays_an_error_without_an_adopting_line() -> None:
     # a quote marker is a common way to set off pasted output: the message is read, only statements are not
     assert _errors("Running the model:\n\n> RuntimeError: HIP error: invalid device function\n")
