@@ -556,12 +556,12 @@ def _quote_scope(block: Block, previous: "Block | None") -> str:
         # "> .\\list_hip_devices.exe", "> python main.py" and the output under it: a Windows or shell prompt, not a quote
         return "current"
     before = previous.lines[-1].raw if previous is not None and previous.kind == "prose" and previous.lines else ""
-    if before and _ANOTHERS_WORDS.search(before):
-        return "quoted"  # "The README says:", "@bob suggested:": not the reporter's output, whatever else the line says
+    if before and _ANOTHERS_WORDS.search(before) or any(_ADVICE_IN_QUOTE.search(line.text) for line in block.lines):
+        # "The README says:", "@bob suggested:", or a quote that gives advice: not the reporter's output, whatever the line says
+        return "quoted"
     if before and not _QUOTE.match(before) and (_ADOPTED.search(before) if len(before.strip()) <= 60 or before.rstrip(" *_`").endswith(":") else False):
         return "current"
-    if (before and not _QUOTE.match(before) and before.rstrip(" *_`\r").endswith(":") and _OWN_COLON.search(before)
-            and not any(_ADVICE_IN_QUOTE.search(line.text) for line in block.lines)):
+    if before and not _QUOTE.match(before) and before.rstrip(" *_`\r").endswith(":") and _OWN_COLON.search(before):
         # "Result:", "I ran it again:", "Update:", "Here you go:" over a '> ' block: the reporter setting off their own output
         # (an empty template heading a report ends with, "Additional context:", does not take a reply's quote under it)
         return "current"
