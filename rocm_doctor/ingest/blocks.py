@@ -466,7 +466,9 @@ CONDITIONAL_ADVICE = (
     r"\s{1,4}(?:still\s{1,4}|ever\s{1,4}|also\s{1,4})?"
     r"(?:get|gets|getting|see|sees|seeing|hit|hits|hitting|encounter|encounters|encountering|run\s{1,4}into|runs\s{1,4}into"
     r"|receive|receives|receiving|face|faces|facing|experience|experiences|experiencing)\b"
-    r"|\bin\s{1,4}case\s{1,4}of\b"
+    # "If you see the rocminfo output above, ..." / "If you see my log, ...": the reader pointed at the report's own output
+    r"(?!\s{1,4}(?:(?:the|my|our|this|that|these|those|attached|full|whole|complete|[\w-]{1,20}(?=\s{1,4}(?:logs?|outputs?)\b))\s{1,4}){0,3}"
+    r"(?:logs?|outputs?|screenshots?|traces?|tracebacks?|pictures?|images?|above|below|attached|attachments?)\b)"
 )
 """Words that make what follows a case an advice is for, not what happened here: "If you get \"HIP error: invalid device
 function\", set HSA_OVERRIDE_GFX_VERSION", "In case you see hipErrorNoBinaryForGpu, ...", "Should you get ...", "If you're
@@ -475,20 +477,31 @@ and READMEs pasted into a report carry it (henk717/KoboldAI#262: "If you get Tru
 False, then there is some problem"; ROCm/legacy-rocm-build#2536 and xuhuisheng/rocm-build#8: advice quoted back in a
 reply). The reporter's own conditions speak in the first person ("If I run it with --lowvram I get ..."): not these; nor
 "if you have" ("If you have any idea why torch.cuda.is_available() returns False": a request for help with the state), nor
-"if anyone/someone ..." ("If anyone has a fix for ...")."""
-_CONDITIONAL_INTRO = when_used(r"(?:^[\W_]{0,8}(?:[\w-]{1,20}\s{1,4}){0,3}?|[.!?;]\s{1,4})(?:" + CONDITIONAL_ADVICE + r")[^\n]{0,120}:[\s*_`]*$", re.IGNORECASE)
+"if anyone/someone ..." ("If anyone has a fix for ..."), nor "in case of" (a reporter's "In case of my RX 7900 XTX,
+torch.cuda.is_available() returns False", "In case of ROCm 6.2 I get the following:" names their own setup)."""
+_CONDITIONAL_INTRO = when_used(r"(?:^[\W_]{0,8}(?:[\w-]{1,20}\s{1,4}){0,3}?|[.!?;]\s{1,4})(?:" + CONDITIONAL_ADVICE + r")"
+    r"(?![^\n]{0,120}\b(?:me|my|mine|I|we|our)\b)[^\n,;]{0,120}:[\s*_`]*$",
+    re.IGNORECASE,
+)
 """A line that introduces the block after it as the case an advice is for ("If you get an error like:", "Note: in case you
-see this:"): what the block holds is the advice's example, not this machine's output."""
+see this:"): what the block holds is the advice's example, not this machine's output. The condition must run to the colon:
+after a comma a main clause owns the block ("If you get an error, paste it here:", a bug template's heading; "If you run
+into the same problem, here is my log:"), and a condition in the first person ("If you get the same error as me:") points
+at the reporter's own output."""
 _ADOPTED = when_used(
     r"\b(?:(?:the\s{1,4})?same(?:\s{1,4}(?:here|issue|problem|error|thing|for\s{1,4}me))?|me\s{1,4}too|(?:for|to)\s{1,4}me\s{1,4}(?:too|as\s{1,4}well)"
     r"|(?:I|we)\s{1,4}(?:also|too)\s{1,4}\w{1,12}|(?:similar|identical)\s{1,4}(?:issue|problem|error|output))\b(?:[^\n]{0,80}:[\s*_`]*$|[^\n]{0,24}$)"
     r"|\b(?:(?:I|we)(?:['\u2019]m|\s{1,4}am|\s{1,4}are|\s{1,4}still|\s{1,4}also)?\s{1,4}(?:get|got|getting|see|saw|seeing|have|had|having|hit|receive|received)"
-    r"|(?:my|our|the)\s{1,4}(?:output|error|log|logs|result|traceback|message)|output|error|log|traceback|returns?|prints?|says?|shows?)\b[^\n]{0,60}:[\s*_`]*$",
+    r"|(?:my|our|the)\s{1,4}(?:output|error|log|logs|result|traceback|message)|output|error|log|traceback|returns?|prints?|says?|shows?)\b[^\n]{0,60}:[\s*_`]*$"
+    # the reporter quoting their own earlier words: "As I wrote above:", "From my first post:"
+    r"|\b(?:as\s{1,4}(?:I|we)(?:\s{1,4}(?:have|had|already))?\s{1,4}(?:wrote|written|said|mentioned|posted|reported|described|explained|showed|shown)"
+    r"|(?:my|our)\s{1,4}(?:first|earlier|previous|original|initial|own|last)\s{1,4}(?:post|comment|message|report|reply))\b[^\n]{0,80}:[\s*_`]*$",
     re.IGNORECASE,
 )
 """The line before a quote that takes it as the reporter's own ("I get the same:", "Same here", "Here is my output:",
 "Error:"): the quote holds this machine's output or state, not another comment's words. A short line or a label only: a
-sentence that ends a report's paragraph ("... I get exactly the same issue.") does not introduce the quote under it."""
+sentence that ends a report's paragraph ("... I get exactly the same issue.") does not introduce the quote under it. The
+reporter's own earlier words quoted back ("As I wrote above:", "As I said in my first post:") are theirs too."""
 
 
 _PROMPTED_COMMAND = when_used(
@@ -500,10 +513,42 @@ _PROMPTED_COMMAND = when_used(
 output as pasted, not another person's words."""
 
 
+_ANOTHERS_WORDS = when_used(
+    r"(?:\b(?:you|he|she|they|someone|somebody|others?|maintainers?|devs?|developers?|docs?|documentation|readme|wiki|guide|faq"
+    r"|manual|post|comment|article|answer|reply)\b|(?<![\w@])@[\w-]{1,39}\b)[^\n]{0,60}\b(?:say|says|said|saying|wrote|write|writes|written"
+    r"|suggest|suggests|suggested|mention|mentions|mentioned|recommend|recommends|recommended|posted|replied|commented|state|states"
+    r"|stated|told|tells|advised|advises|answered|asked|asks)\b"
+    r"|^[\W_]{0,6}(?:from|according\s{1,4}to|per|quoting|quote|citing)\b(?!\s{1,4}(?:my|our|me)\b)|\bto\s{1,4}quote\b(?!\s{1,4}(?:my|our|me)\b)",
+    re.IGNORECASE,
+)
+"""A line that hands the quote under it to someone else or to a document ("You said:", "The README says:", "From the
+wiki:", "According to @bob:"): a colon there does not make the quote the reporter's output."""
+
+
+_OWN_COLON = when_used(
+    r"\b(?:results?|update|updated|edit|edited|now|again|still|got|ran|rerun|tried|here\s{1,4}(?:you\s{1,4}go|it\s{1,4}is))\b",
+    re.IGNORECASE,
+)
+"""Words of a line ending in a colon that make it the reporter introducing what they ran and got ("I ran it again:", "Result:",
+"Update:", "Here you go:"); a heading or a description ("My system:", "Additional context:") may end a report that a
+reply's quote follows."""
+
+
+_ADVICE_IN_QUOTE = when_used(
+    r"(?:" + CONDITIONAL_ADVICE + r")|\byou\s{1,4}(?:should|need\s{1,4}to|have\s{1,4}to|must|might\s{1,4}want\s{1,4}to)\b"
+    r"|^[\W_]{0,6}(?:try|make\s{1,4}sure|please\s{1,4}(?:try|set|install|run|use))\b",
+    re.IGNORECASE,
+)
+"""A quoted line that gives advice ("If you get ...", "you should ...", "Try ..."): the quote is a reply's or a document's
+words even under a line of the reporter's that ends in a colon."""
+
+
 def _quote_scope(block: Block, previous: "Block | None") -> str:
     """``quoted`` for a quote inside the reporter's own text (a reply quoting advice or another comment: "> Try setting
     HIP_VISIBLE_DEVICES=0, torch doesn't see the GPU when the iGPU is first") that the line before it does not adopt
-    (:data:`_ADOPTED`); ``current`` for any other block. A report quoted whole lost its margin before blocks were cut
+    (:data:`_ADOPTED`) nor introduces with a colon of the reporter's own ("Result:", "I ran it again:": a '> ' block is also
+    how a report sets off its own output; "You said:", "From the README:" hand it to someone else, :data:`_ANOTHERS_WORDS`);
+    ``current`` for any other block. A report quoted whole lost its margin before blocks were cut
     (:func:`without_margin`), so it is not a quote here."""
     if block.kind != "prose" or not block.lines or not _QUOTE.match(block.lines[0].raw):
         return "current"
@@ -511,7 +556,14 @@ def _quote_scope(block: Block, previous: "Block | None") -> str:
         # "> .\\list_hip_devices.exe", "> python main.py" and the output under it: a Windows or shell prompt, not a quote
         return "current"
     before = previous.lines[-1].raw if previous is not None and previous.kind == "prose" and previous.lines else ""
+    if before and _ANOTHERS_WORDS.search(before) or any(_ADVICE_IN_QUOTE.search(line.text) for line in block.lines):
+        # "The README says:", "@bob suggested:", or a quote that gives advice: not the reporter's output, whatever the line says
+        return "quoted"
     if before and not _QUOTE.match(before) and (_ADOPTED.search(before) if len(before.strip()) <= 60 or before.rstrip(" *_`").endswith(":") else False):
+        return "current"
+    if before and not _QUOTE.match(before) and before.rstrip(" *_`\r").endswith(":") and _OWN_COLON.search(before):
+        # "Result:", "I ran it again:", "Update:", "Here you go:" over a '> ' block: the reporter setting off their own output
+        # (an empty template heading a report ends with, "Additional context:", does not take a reply's quote under it)
         return "current"
     return "quoted"
 

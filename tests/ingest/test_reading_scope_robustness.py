@@ -53,10 +53,32 @@ def test_a_message_named_as_the_case_an_advice_is_for_is_no_error_here(text: str
         'When I start it, I get "hipErrorNoBinaryForGpu: Unable to find code object for all current devices!"\n',
         "If anyone has a fix for `RuntimeError: HIP error: invalid device function`, please help.\n",
         "If it helps, the error is:\n```\nRuntimeError: HIP error: invalid device function\n```\n",
+        # a main clause after the condition owns the block: a bug template's heading, the reporter's own log
+        "### Describe the bug\nCrash at start.\n\n**If you get an error, paste it here:**\n```\nRuntimeError: HIP error: invalid device function\n```\n",
+        "If you run into the same problem, here is my log:\n```\nRuntimeError: HIP error: invalid device function\n```\n",
+        # a condition in the first person points at the reporter's own output
+        "If you get the same error as me:\n```\nRuntimeError: HIP error: invalid device function\n```\nplease tell me what you did.\n",
+        # "in case of" names the reporter's own setup as often as an advice's case
+        "In case of ROCm 6.2 I get the following:\n```\nRuntimeError: HIP error: invalid device function\n```\n",
     ],
 )
 def test_the_reporters_own_condition_or_request_keeps_the_message(text: str) -> None:
     assert _errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If you see the rocminfo output above, torch.cuda.is_available() returns False on my RX 7900 XTX.\n",
+        "If you see my log, torch.cuda.is_available() returns False on my RX 7900 XTX.\n",
+    ],
+)
+def test_if_you_see_the_output_points_at_the_report_and_keeps_its_statement(text: str) -> None:
+    assert "cuda_unavailable_reported" in report_contexts(text)
+
+
+def test_in_case_of_my_gpu_keeps_the_reporters_statement() -> None:
+    assert "cuda_unavailable_reported" in report_contexts("In case of my RX 7900 XTX, torch.cuda.is_available() returns False.\n")
 
 
 def test_if_you_have_any_idea_keeps_the_reporters_statement() -> None:
@@ -84,6 +106,38 @@ def test_a_quoted_advice_in_a_reply_states_nothing_of_this_machine() -> None:
 def test_a_quote_the_reporter_adopts_keeps_its_statements_and_errors(intro: str) -> None:
     assert "cuda_unavailable_reported" in report_contexts(f"{intro}\n\n> torch.cuda.is_available() returns False\n")
     assert _errors(f"{intro}\n\n> RuntimeError: HIP error: invalid device function\n")
+
+
+@pytest.mark.parametrize("intro", ["As I wrote above:", "As I said in my first post:", "From my original post:", "\nFrom my original post:"])
+def test_the_reporters_own_earlier_words_quoted_back_keep_their_statements(intro: str) -> None:
+    text = f"Any update on this? {intro}\n\n> torch.cuda.is_available() returns False on my RX 7900 XTX\n\nStill the case.\n"
+    assert "cuda_unavailable_reported" in report_contexts(text)
+
+
+@pytest.mark.parametrize("intro", ["Result:", "I ran it again:", "Update:", "Here you go:"])
+def test_a_quote_under_the_reporters_own_colon_is_their_output(intro: str) -> None:
+    # '> ' is also how a report sets off its own output: a colon of the reporter's own introduces it
+    text = f"I have an RX 7900 XTX, ROCm 6.2.\n\n{intro}\n\n> torch.cuda.is_available() returns False\n"
+    assert "cuda_unavailable_reported" in report_contexts(text)
+
+
+@pytest.mark.parametrize("intro", ["You said:", "The README says:", "From the wiki:", "According to @bob:", "@bob suggested this:"])
+def test_a_quote_handed_to_someone_else_states_nothing_of_this_machine(intro: str) -> None:
+    text = f"I have an RX 7900 XTX, ROCm 6.2.\n\n{intro}\n\n> torch.cuda.is_available() returns False\n"
+    assert "cuda_unavailable_reported" not in report_contexts(text)
+
+
+def test_a_replys_quote_under_an_empty_template_heading_stays_anothers() -> None:
+    text = "I have an RX 7900 XTX, ROCm 6.2.\n\nAdditional context:\n\n> torch doesn't see the GPU when another GPU comes first in the list.\n"
+    assert "gpu_not_seen_said" not in report_contexts(text)
+
+
+def test_a_quote_that_gives_advice_stays_anothers_under_the_reporters_colon() -> None:
+    text = (
+        "I have an RX 7900 XTX, ROCm 6.2. I tried again:\n\n> If you get `hipErrorNoBinaryForGpu`, check the support list.\n"
+        "> torch doesn't see the GPU when another GPU comes first in the list.\n"
+    )
+    assert "gpu_not_seen_said" not in report_contexts(text)
 
 
 def test_a_quoted_message_stays_an_error_without_an_adopting_line() -> None:
@@ -131,6 +185,30 @@ def test_a_torch_listed_after_a_resolver_message_is_read() -> None:
     assert _torch(text) == "2.5.1+rocm6.2"
 
 
+def test_pips_conflict_explanation_hides_a_requested_companion_but_not_a_listing_under_it() -> None:
+    text = (
+        "The conflict is caused by:\n    The user requested torchvision==0.20.1+rocm6.2\n"
+        "    xformers 0.0.29 depends on torch==2.6.0\n$ pip list | grep torch\ntorch                     2.5.1+rocm6.2\n"
+    )
+    facts = ingest(text).facts
+    assert not facts.torch.torchvision_version.is_known
+    assert facts.torch.version.value == "2.5.1+rocm6.2"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # "depends on torch" in the reporter's prose, a bare "cannot be used" later: no resolver speaks
+        "Because ComfyUI depends on torch, I installed torch 2.5.1+rocm6.2 from the ROCm index.\n"
+        "Then I start it and the GPU cannot be used: torch.cuda.is_available() returns False\n",
+        "  × No solution found when resolving dependencies:\n  ╰─▶ Because there is no version of foo==1.0 and you require"
+        " foo==1.0, we can conclude that your requirements are unsatisfiable.\n\nSo I installed torch 2.5.1+rocm6.2 by hand.\n",
+    ],
+)
+def test_a_torch_outside_the_resolvers_paragraph_is_read(text: str) -> None:
+    assert _torch(text) == "2.5.1+rocm6.2"
+
+
 # ---------------------------------------------------------------- the past and another machine
 
 
@@ -148,8 +226,19 @@ def test_an_inline_last_working_label_puts_its_line_in_the_past() -> None:
     assert {"torch.version=2.4.1+rocm6.1", "rocm.version=6.1.3"} <= set(_earlier(text))
 
 
+@pytest.mark.parametrize("text", ["Before: torch 2.4.1+rocm6.1, after: torch 2.5.1+rocm6.2\n", "Previously: torch 2.4.1+rocm6.1 / now torch 2.5.1+rocm6.2\n"])
+def test_an_inline_past_label_ends_where_its_line_turns_to_the_present(text: str) -> None:
+    assert _torch(text) == "2.5.1+rocm6.2"
+    assert "torch.version=2.4.1+rocm6.1" in _earlier(text)
+
+
 def test_a_torch_on_another_machine_is_not_this_machines() -> None:
     assert _torch("On my other machine (RX 6800, Ubuntu 22.04) torch 2.4.1+rocm6.1 works fine.\n") is None
+
+
+def test_a_clause_back_on_this_machine_after_another_machines_keeps_the_torch() -> None:
+    text = "On my other machine (RX 6800, Ubuntu 22.04, ROCm 6.1.3) it works, on this one torch 2.5.1+rocm6.2 segfaults.\n"
+    assert _torch(text) == "2.5.1+rocm6.2"
 
 
 def test_another_persons_gpu_before_the_reporters_own_clause_keeps_the_torch() -> None:
@@ -168,6 +257,10 @@ def test_another_persons_gpu_before_the_reporters_own_clause_keeps_the_torch() -
         "(venv) $ pip list | grep -i torch\npytorch-triton-rocm 3.1.0\ntorch 2.5.1+rocm6.2\ntorchvision 0.20.1+rocm6.2\n",
         "root@box:/# pip list | grep torch\ntorch                    2.5.1+rocm6.2 /opt/conda/lib/python3.10/site-packages\n"
         "torchvision              0.20.1+rocm6.2  /opt/conda/lib/python3.10/site-packages\n",
+        # pip list -v (location, installer) and --outdated (latest, type) without their headers
+        "torch        2.5.1+rocm6.2   /home/me/venv/lib/python3.12/site-packages  pip\n"
+        "torchvision  0.20.1+rocm6.2  /home/me/venv/lib/python3.12/site-packages  pip\n",
+        "$ pip list --outdated | grep torch\ntorch        2.5.1+rocm6.2   2.6.0   wheel\ntorchvision  0.20.1+rocm6.2  0.21.0  wheel\n",
     ],
 )
 def test_pip_list_rows_without_their_header_are_the_installed_stack(text: str) -> None:
@@ -183,6 +276,9 @@ def test_pip_list_rows_without_their_header_are_the_installed_stack(text: str) -
         "torch  2.5.1\nROCm  6.2\nPython  3.11\n",
         "numpy  1.26.4\npillow  10.2.0\n",
         "I tried torch 2.5.1 and torchvision 0.20.1\n",
+        # a table with a column pip does not print, a benchmark's timings
+        "Versions I tried:\ntorch        2.4.1+rocm6.1   works\ntorchvision  0.19.1+rocm6.1   crashes\n",
+        "Benchmark results (seconds):\ntorch          2.31\ntriton         1.87\nnumpy          9.12\n",
     ],
 )
 def test_a_field_list_or_prose_is_no_headerless_package_listing(text: str) -> None:

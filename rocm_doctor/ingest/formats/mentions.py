@@ -1719,15 +1719,22 @@ def _inside(position: int, spans: List[Tuple[int, int]]) -> bool:
 _RESOLVER_EXPLANATION = when_used(
     # uv (pubgrub): "× No solution found when resolving dependencies: ╰─▶ Because torch==2.9.0+rocm7.10.0a20251117 depends on
     # filelock ... And because you require torch==..., we can conclude that your requirements are unsatisfiable."
-    r"\bNo\s{1,4}solution\s{1,4}found\s{1,4}when\s{1,4}resolving\b[\s\S]{0,6000}?\bunsatisfiable\b"
+    r"\bNo\s{1,4}solution\s{1,4}found\s{1,4}when\s{1,4}resolving\b(?:[^\n]|\n(?![ \t]*\n)){0,6000}?\bunsatisfiable\b"
     r"|\bBecause\b[^\n]{0,400}\b(?:depends\s{1,4}on|is\s{1,4}available|are\s{1,4}available|was\s{1,4}not\s{1,4}found|you\s{1,4}require|there\s{1,4}(?:is|are)\s{1,4}no\s{1,4}versions?)\b"
-    r"[\s\S]{0,6000}?\b(?:unsatisfiable|version\s{1,4}solving\s{1,4}failed|is\s{1,4}forbidden|cannot\s{1,4}be\s{1,4}used)\b[^\n]{0,200}"
+    # the conclusion in the same paragraph, in a resolver's words ("we can conclude that torch==2.9.0 cannot be used": a
+    # bare "cannot be used" is prose - "Because ComfyUI depends on torch, I installed ... The GPU cannot be used")
+    r"(?:[^\n]|\n(?![ \t]*\n)){0,6000}?\b(?:unsatisfiable|version\s{1,4}solving\s{1,4}failed|is\s{1,4}forbidden"
+    r"|conclude\s{1,4}that\b[^\n]{0,200}\bcannot\s{1,4}be\s{1,4}used)\b[^\n]{0,200}"
     # pip's resolver: "ERROR: Cannot install torch==A and torchvision==B because these package versions have conflicting
     # dependencies. The conflict is caused by: The user requested torch==A / torchvision B depends on torch==C"
     r"|\bCannot\s{1,4}install\b[^\n]{0,2000}?\bconflicting\s{1,4}dependencies\b"
-    r"|\bThe\s{1,4}conflict\s{1,4}is\s{1,4}caused\s{1,4}by:[\s\S]{0,6000}?(?:\n[ \t]*\n|\bTo\s{1,4}fix\s{1,4}this\b|$)"
-    r"|^[^\n]{0,80}\b(?:The\s{1,4}user\s{1,4}requested|depends\s{1,4}on)\s{1,4}(?:py)?torch\b[^\n]{0,200}"
-    r"|^[^\n]{0,200}\bdepends\s{1,4}on\s{1,4}(?:py)?torch(?:vision|audio)?\s{0,2}(?:\(|==)[^\n]{0,200}"
+    # and the indented lines under it (pip prints each cause indented; a "$" under MULTILINE had ended it at its own line)
+    r"|\bThe\s{1,4}conflict\s{1,4}is\s{1,4}caused\s{1,4}by:[^\n]{0,400}(?:\n[ \t]{1,12}[^\n]{0,400}){0,60}"
+    r"|^[^\n]{0,80}\bThe\s{1,4}user\s{1,4}requested\s{1,4}(?:py)?torch\b[^\n]{0,200}"
+    # a requirement with its specifier ("xformers 0.0.28 depends on torch==2.5.0", "depends on torch (1.7.1)", uv's
+    # "depends on torch{sys_platform == 'linux'}>=2.6.0"); prose's "Because ComfyUI depends on torch, I installed torch
+    # 2.5.1+rocm6.2" names the installed one on the same line
+    r"|^[^\n]{0,200}\bdepends\s{1,4}on\s{1,4}(?:py)?torch(?:vision|audio)?\s{0,2}(?:\(|\{|[<>=!~]=|[<>])[^\n]{0,200}"
     # pip finding no wheel for a pin ("ERROR: Could not find a version that satisfies the requirement torch==2.1.0+cu121
     # (from versions: ...)", "ERROR: No matching distribution found for torch==2.1.0+cu121"): the pin was not installed,
     # and neither was it by the install command whose output that is (the command line and up to twelve lines to the error)
@@ -1751,7 +1758,9 @@ read by the resolver signatures of rules/data/signatures.yaml)."""
 
 _PAST_LABEL = when_used(
     r"(?:^|\n)[ \t>*_#-]{0,8}(?:last\s{1,4}(?:known[ -]\s{0,2})?(?:working|good)|previously|before(?:\s{1,4}(?:the|my)\s{1,4}up(?:date|grade))?|old|previous|earlier)"
-    r"(?:\s{1,4}(?:setup|environment|env|version|versions|install\w*|state|config\w*))?[*_`]{0,3}\s{0,2}:[^\n]{0,120}$",
+    r"(?:\s{1,4}(?:setup|environment|env|version|versions|install\w*|state|config\w*))?[*_`]{0,3}\s{0,2}:"
+    # to the torch named, unless the line turns to the present first ("Before: torch 2.4.1+rocm6.1, after: torch 2.5.1+rocm6.2")
+    r"(?:(?!\b(?:now|after|currently|current|today|new|updated|upgraded)\b)[^\n]){0,120}$",
     re.IGNORECASE,
 )
 """An inline label that puts the rest of its line in an earlier state ("Last working: torch 2.4.1+rocm6.1, ROCm 6.1.3",
@@ -1777,7 +1786,12 @@ def _torch_scope(text: str, at: int) -> str:
     return ELSEWHERE_SCOPE if scope == ELSEWHERE_SCOPE else NOW
 
 
-_OWN_CLAUSE = when_used(r",\s{0,4}(?=(?:my|i|i'm|we|our|here|this|now|currently)\b)|\b(?:but|while|whereas|however|now|currently)\b", re.IGNORECASE)
+_OWN_CLAUSE = when_used(
+    # ", on this one torch ..." / ", with mine ...": "On my other machine (RX 6800, ROCm 6.1.3) it works, on this one torch
+    # 2.5.1+rocm6.2 segfaults" turns back to this machine after the comma
+    r",\s{0,4}(?=(?:(?:on|with|in|for)\s{1,4})?(?:my|mine|i|i'm|we|our|here|this|now|currently)\b)|\b(?:but|while|whereas|however|now|currently)\b",
+    re.IGNORECASE,
+)
 
 
 def _resolver_spans(block: Block) -> List[Tuple[int, int]]:

@@ -82,10 +82,15 @@ def _pip_freeze(block: Block) -> List[Piece]:
 
 
 _ALIGNED_ROW = when_used(
-    r"^\s{0,8}([A-Za-z0-9][A-Za-z0-9._-]{0,80})\s{2,40}(\d[^\s]{0,60})(?:\s{1,40}(?:[/~]|[A-Za-z]:[\\/])[^\n]{0,300}|\s{2,40}\S[^\n]{0,300})?\s*$"
+    r"^\s{0,8}([A-Za-z0-9][A-Za-z0-9._-]{0,80})\s{2,40}(\d[^\s]{0,60})"
+    r"(?:\s{1,40}(?:[/~]|[A-Za-z]:[\\/])[^\n]{0,300}|\s{2,40}\d[^\s]{0,60}\s{1,40}(?:wheel|sdist)|\s{2,40}(?:pip|uv|conda))?\s*$"
 )
-"""A ``pip list`` row without its header: name and version in aligned columns (two spaces or more), a location column
-after them when pip prints one."""
+"""A ``pip list`` row without its header: name and version in aligned columns (two spaces or more), then only the columns
+pip prints after them: a location (and its installer, ``-v``), or ``--outdated``'s latest version and type. A third column
+of anything else is another table ("torch   2.4.1   works", a benchmark's timings)."""
+_RELEASE = when_used(r"^\d{1,4}\.\d{1,4}\.\d{1,4}")
+"""A torch-stack release as pip lists it (``2.5.1+rocm6.2``, ``3.1.0``, ``2.6.0.dev20241112``): three parts; a benchmark's
+``torch  2.31`` is a timing."""
 _SPACED_ROW = when_used(r"^\s{0,8}([A-Za-z0-9][A-Za-z0-9._-]{0,80})\s{1,40}(\d[^\s]{0,60})\s*$")
 """A row of ``pip list | grep torch`` as a forum or a chat collapsed its spaces (``torch 2.5.1+rocm6.2``): read only right
 under the ``pip list`` command that printed it."""
@@ -122,7 +127,8 @@ def _headerless_list(block: Block) -> List[Piece]:
             j += 1
         names = [name for name, _, _ in rows]
         if (len(rows) >= 2 and len(set(names)) == len(names) and TORCH_FAMILY & set(names)
-                and not _NOT_DISTRIBUTIONS & set(names)):
+                and not _NOT_DISTRIBUTIONS & set(names)
+                and all(_RELEASE.match(version) for name, version, _ in rows if name in TORCH_FAMILY)):
             pieces.append(make_piece("pip-list", [line for _, _, line in rows], _observations(rows)))
         i = max(j, i + 1)
     return pieces
