@@ -10,8 +10,7 @@ from rocm_doctor.facts.value import Fact
 from rocm_doctor.judge.conditions import Truth, evaluate as evaluate_condition
 from rocm_doctor.crashlog import write_crash_log
 from rocm_doctor.judge.derived import DerivedValues, registered_names
-from rocm_doctor.judge.derived_facts.gpus import amd_agents
-from rocm_doctor.judge.derived_facts.override_scope import CPU_IMPLIED_SOURCE
+from rocm_doctor.judge.derived_facts.gpus import CPU_IMPLIED_SOURCE, amd_agents
 from rocm_doctor.judge.derived_facts.pasted import EXPLAINED_SIGNATURES
 from rocm_doctor.judge.interpolate import NOT_GIVEN, interpolate, interpolate_fix
 from rocm_doctor.judge import paste_verdict

@@ -19,7 +19,7 @@ from rocm_doctor.judge.derived_facts._support import carry, on_rocm_torch, then,
 from rocm_doctor.judge.derived_facts.env import env_unknown, env_vars
 from rocm_doctor.judge.derived_facts.gfx import effective_gfx
 from rocm_doctor.judge.derived_facts.gpus import amd_agents
-from rocm_doctor.judge.derived_facts.override_scope import CPU_IMPLIED_SOURCE
+from rocm_doctor.judge.derived_facts.gpus import CPU_IMPLIED_SOURCE
 from rocm_doctor.knowledge import hipblaslt, overrides
 from rocm_doctor.knowledge.gpu_table import base_gfx
 

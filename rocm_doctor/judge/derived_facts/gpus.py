@@ -36,6 +36,10 @@ def _discovery_failed(facts: Facts) -> bool:
     return bool(facts.gpus.attempts) and all(a.status in ("failed", "skipped") for a in facts.gpus.attempts)
 
 
+CPU_IMPLIED_SOURCE = "paste:cpu"
+"""Agents inferred only from a CPU model name (a weak fact: never judged on its own)."""
+
+
 def amd_agents(facts: Facts) -> List[GpuAgent]:
     """The GPU agents known to be AMD's (vendor name or PCI vendor id 0x1002), in discovery order.
 

@@ -17,7 +17,7 @@ from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, gpu_fact
 from rocm_doctor.judge.derived_facts._support import carry
-from rocm_doctor.judge.derived_facts.override_scope import CPU_IMPLIED_SOURCE
+from rocm_doctor.judge.derived_facts.gpus import CPU_IMPLIED_SOURCE
 from rocm_doctor.knowledge._tables import parse_version
 from rocm_doctor.knowledge.gpu_table import base_gfx
 

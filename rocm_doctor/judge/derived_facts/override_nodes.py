@@ -18,7 +18,7 @@ from rocm_doctor.judge.derived import Tables, machine_fact
 from rocm_doctor.judge.derived_facts._support import list_fact
 from rocm_doctor.judge.derived_facts.env import with_env
 from rocm_doctor.judge.derived_facts.gpus import amd_agents
-from rocm_doctor.judge.derived_facts.override_scope import CPU_IMPLIED_SOURCE
+from rocm_doctor.judge.derived_facts.gpus import CPU_IMPLIED_SOURCE
 from rocm_doctor.knowledge import overrides
 
 _PER_NODE = re.compile(r"^HSA_OVERRIDE_GFX_VERSION_([0-9]+)$")

@@ -18,14 +18,11 @@ from rocm_doctor.facts.value import Fact, absent, known
 from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
 from rocm_doctor.judge.derived_facts._support import list_fact
 from rocm_doctor.judge.derived_facts.gfx import override, recommended_override
-from rocm_doctor.judge.derived_facts.gpus import amd_agents
+from rocm_doctor.judge.derived_facts.gpus import CPU_IMPLIED_SOURCE, amd_agents
 from rocm_doctor.judge.derived_facts.pasted import documented_override, in_any_release_wheel
 from rocm_doctor.knowledge import overrides as ov
 from rocm_doctor.knowledge import gpu_table
 from rocm_doctor.knowledge.gpu_table import gfx_from_override
-
-CPU_IMPLIED_SOURCE = "paste:cpu"
-"""Agents inferred only from a CPU model name (a weak fact: never judged on its own)."""
 
 
 def _label(agent: GpuAgent) -> str:

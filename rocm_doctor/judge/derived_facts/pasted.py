@@ -13,7 +13,7 @@ import re
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
-from rocm_doctor.judge.derived_facts.gpus import amd_agents
+from rocm_doctor.judge.derived_facts.gpus import CPU_IMPLIED_SOURCE, amd_agents
 from rocm_doctor.knowledge import overrides as ov
 from rocm_doctor.knowledge.torch_identity import NVIDIA_RUNTIME_WHEEL
 
@@ -72,7 +72,7 @@ def amd_context(facts: Facts, tables: Tables) -> Fact:
     agents = amd_agents(facts)
     # an iGPU implied by the CPU model alone is a weak fact: a Ryzen laptop's report may be about its
     # NVIDIA card; RD528 called "Ryzen 7 7840U, torch==2.5.1+cu124" a CUDA torch on an AMD machine (r47b)
-    if any(not agent.source.startswith("paste:cpu") for agent in agents):
+    if any(not agent.source.startswith(CPU_IMPLIED_SOURCE) for agent in agents):
         return known(True, "GPU discovery")
     if facts.torch.flavour.is_known and facts.torch.flavour.value == "rocm":
         return known(True, facts.torch.flavour.source or "torch")
@@ -110,7 +110,7 @@ def igpu_beside_dgpu(facts: Facts, tables: Tables) -> Fact:
 def igpu_implied_by_cpu_only(facts: Facts, tables: Tables) -> Fact:
     for agent in amd_agents(facts):
         if agent.integrated.is_known and agent.integrated.value:
-            return known(agent.source.startswith("paste:cpu"), agent.source)
+            return known(agent.source.startswith(CPU_IMPLIED_SOURCE), agent.source)
     return absent("GPU discovery", "no AMD integrated GPU")
 
 

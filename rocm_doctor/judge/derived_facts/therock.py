@@ -16,7 +16,7 @@ from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
 from rocm_doctor.judge.derived_facts._support import carry, list_fact, the_one_named
-from rocm_doctor.judge.derived_facts.override_scope import CPU_IMPLIED_SOURCE
+from rocm_doctor.judge.derived_facts.gpus import CPU_IMPLIED_SOURCE
 from rocm_doctor.judge.derived_facts.wheel_family import OVERRIDE_SOURCE, gpu_family
 
 _LEGACY = re.compile(r"^rocm-sdk-libraries-(gfx[0-9a-z]+(?:-[a-z]+)?)$")

@@ -23,7 +23,7 @@ from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
 from rocm_doctor.judge.derived_facts._support import carry, live_arch_list, pytorch_org_rocm, table_wheels, the_one_named
-from rocm_doctor.judge.derived_facts.override_scope import CPU_IMPLIED_SOURCE
+from rocm_doctor.judge.derived_facts.gpus import CPU_IMPLIED_SOURCE
 from rocm_doctor.knowledge import overrides as ov
 from rocm_doctor.knowledge.gpu_table import base_gfx
 from rocm_doctor.knowledge.torch_wheels import TorchWheels
