@@ -215,6 +215,15 @@ def _reader_name(parser: Callable) -> str:
     return f"{parser.__module__.rsplit('.', 1)[-1]}.{parser.__name__}"
 
 
+def _record_crash(parser: Callable, exc: Exception, crashes: Optional[List[Crash]], crashed: Set[str]) -> None:
+    """A reader (or a pass over the report's blocks after them) that raised: one Crash row with its log, the first
+    time it raises."""
+    name = _reader_name(parser)
+    if crashes is not None and name not in crashed:
+        crashed.add(name)
+        crashes.append(Crash(what=f"reader {name}", reason=f"{type(exc).__name__}: {exc}"[:300], log=write_crash_log(f"reader {name}")))
+
+
 def _pieces(blocks: List[Block], crashes: Optional[List[Crash]] = None) -> List[Piece]:
     """The pieces every reader recognised, block by block. A reader that raises is a bug (its own, or a data
     table that would not load), not text it could not read: it goes to ``crashes`` once, with its log, and
@@ -232,10 +241,7 @@ def _pieces(blocks: List[Block], crashes: Optional[List[Crash]] = None) -> List[
                     if read.lines and gate(read):
                         found += _listing_complete(parser(read), every_line or read is block or parser is not env_settings.parse)
                 except Exception as exc:  # noqa: BLE001 - a crashed reader is a result (a Crash row), never a traceback
-                    name = _reader_name(parser)
-                    if crashes is not None and name not in crashed:
-                        crashed.add(name)
-                        crashes.append(Crash(what=f"reader {name}", reason=f"{type(exc).__name__}: {exc}"[:300], log=write_crash_log(f"reader {name}")))
+                    _record_crash(parser, exc, crashes, crashed)
                     continue
         found = _command_scopes(block, _without_overlap(found))
         if block.scope != "current":  # "it doesn't detect my GPU" quoted, past or on another machine: not this machine now
@@ -246,13 +252,13 @@ def _pieces(blocks: List[Block], crashes: Optional[List[Crash]] = None) -> List[
     # A command in one block and its output in the next (pkgenv47)
     try:
         pieces += install_log.replacement_across_blocks(blocks)
-    except Exception:  # noqa: BLE001 - unrecognisable text is ignored, never an error
-        pass
+    except Exception as exc:  # noqa: BLE001 - a crashed pass is a Crash row as a reader's is
+        _record_crash(install_log.replacement_across_blocks, exc, crashes, crashed)
     # A CUDA index install that a later ROCm --index-url install replaced, in another block or the same one
     try:
         mentions.drop_superseded_cuda_index_installs(blocks, pieces)
-    except Exception:  # noqa: BLE001 - unrecognisable text is ignored, never an error
-        pass
+    except Exception as exc:  # noqa: BLE001 - a crashed pass is a Crash row as a reader's is
+        _record_crash(mentions.drop_superseded_cuda_index_installs, exc, crashes, crashed)
     return pieces
 
 

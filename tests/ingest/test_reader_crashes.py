@@ -64,3 +64,23 @@ def test_check_from_a_paste_whose_only_reader_crashed_reports_the_crash_not_an_e
             for word in line.split():
                 if "rocm-doctor-crash-" in word and os.path.exists(word.strip("()`'\".,")):
                     os.unlink(word.strip("()`'\".,"))
+
+
+@pytest.mark.parametrize("module, name", [("install_log", "replacement_across_blocks"), ("mentions", "drop_superseded_cuda_index_installs")])
+def test_a_pass_over_the_blocks_that_raises_is_a_crash_row_as_a_reader_is(monkeypatch: pytest.MonkeyPatch, module: str, name: str) -> None:
+    """The passes that run after the readers (an install command in one block and pip's output in the next; a CUDA
+    index install a later ROCm one replaced) were silenced on an exception: the context they decide was then missing
+    without a word (RD963 or RD767 gone, or RD767 kept for a superseded command)."""
+
+    def raising(*args: object) -> None:
+        raise ValueError("a pass bug")
+
+    raising.__module__ = f"rocm_doctor.ingest.formats.{module}"
+    raising.__name__ = name
+    monkeypatch.setattr(getattr(ingest, module), name, raising)
+    facts = ingest_text(PASTE).facts
+    rows = [c for c in facts.meta.crashes if c.what == f"reader {module}.{name}"]
+    assert [row.reason for row in rows] == ["ValueError: a pass bug"]
+    assert facts.torch.version.value == "2.5.1+rocm6.2"  # the readers' facts stay
+    for crash in facts.meta.crashes:
+        os.unlink(crash.log)
