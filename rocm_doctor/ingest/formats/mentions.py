@@ -1874,13 +1874,10 @@ def _torch(block: Block) -> List[Observation]:
             identity = from_index_url(url)
             if identity.flavour is None or _install_command_asked_about(text, match):
                 continue
-            if (
-                identity.flavour == "cuda" and _torch_index_install(text, match) and not _NOT_CUDA_TORCH_PIN.search(line.text)
-                and _torch_scope(text, match.start()) == NOW  # not another machine's ("My friend ran ..."), nor "Before the update: ..."
-            ):
-                out.append(Observation("symptoms.context", [CUDA_INDEX_INSTALL], line, TRUST_PROSE))
             if _torch_scope(text, match.start()) != NOW:
                 continue  # another machine's install ("My friend ran pip install ... cu121") or a past one: not the torch in use
+            if identity.flavour == "cuda" and _torch_index_install(text, match) and not _NOT_CUDA_TORCH_PIN.search(line.text):
+                out.append(Observation("symptoms.context", [CUDA_INDEX_INSTALL], line, TRUST_PROSE))
             if identity.flavour == "rocm" and ("--extra-index-url" in match.group(0).lower() or _SEVERAL_INDEXES.match(line.text)):
                 continue  # pip also searches PyPI, whose CUDA build can win: a ROCm extra index decides nothing
             if identity.flavour == "rocm" and kept_other is not None:
