@@ -54,9 +54,11 @@ def test_the_variables_own_default_is_taken() -> None:
 
 
 def test_a_dollar_in_an_environment_listing_is_literal() -> None:
-    listing = "$ env | grep HIP\nHIP_PATH=/opt/rocm\nHIP_VISIBLE_DEVICES=$0\n"
+    # a value the unexpanded test would take for an expression outside a listing ("$0" is none: it proved nothing)
+    listing = "$ env | grep HIP\nHIP_PATH=/opt/rocm\nHIP_VISIBLE_DEVICES=$GPU\n"
     facts = ingest_text(listing).facts
-    assert facts.env.vars.value.get("HIP_PATH") == "/opt/rocm"
+    assert facts.env.vars.value.get("HIP_VISIBLE_DEVICES") == "$GPU"
+    assert "HIP_VISIBLE_DEVICES" not in (ingest_text("export HIP_VISIBLE_DEVICES=$GPU\n").facts.env.vars.value or {})
 
 
 def test_an_empty_own_default_is_the_empty_string_a_compose_file_passes() -> None:
