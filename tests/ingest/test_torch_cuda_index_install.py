@@ -192,3 +192,25 @@ def test_a_pin_pip_found_no_wheel_for_is_not_the_torch_in_use() -> None:
 def test_a_pin_pip_installed_is_still_the_torch_in_use() -> None:
     text = AMD + "$ pip install torch==2.1.0+cu121\nSuccessfully installed torch-2.1.0+cu121\n"
     assert ingest(text).facts.torch.flavour.value == "cuda"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I used to run pip install torch torchvision torchaudio --index-url https://download.pytorch.org/whl/cu121 but now I use the rocm6.2 index.\n",
+        "Previously I installed with pip install torch --index-url https://download.pytorch.org/whl/cu121\n",
+    ],
+)
+def test_a_cuda_index_install_told_as_the_past_is_no_install_finding(sentence: str) -> None:
+    """RD767 said of 'I used to run pip install ... cu121 but now I use the rocm6.2 index' that the command 'puts a CUDA
+    build of PyTorch in place': the past words the torch version reader honours (_torch_past) hold for the index too."""
+    assert "torch_cuda_index_install" not in report_contexts(AMD + sentence)
+    assert "RD767" not in problems_shown(AMD + sentence)
+
+
+def test_an_old_environment_the_reporter_replaced_before_the_install_leaves_the_install_current() -> None:
+    """'I replaced the old venv and ran pip install torch==2.5.1+rocm6.2' put 2.5.1 in symptoms.earlier: the
+    previous-setup words ('the old venv ... ran') reached over 'and' to the reporter's next act."""
+    facts = ingest("RX 7900 XTX\nI replaced the old venv and ran pip install torch==2.5.1+rocm6.2 and now it segfaults.\n").facts
+    assert facts.torch.version.value == "2.5.1+rocm6.2"
+    assert ingest("RX 7900 XTX\nThe old venv had torch 2.4.1+rocm6.1, the new one segfaults.\n").facts.torch.version.value != "2.4.1+rocm6.1"

@@ -337,7 +337,7 @@ the torch build named there is not the one in use. A dot inside a version ("Befo
 
 _TORCH_PAST_BEFORE = when_used(
     r"\b(?:previously|originally|at\s+first|used\s+to|before\s*[:\-]|before\s+(?:the\s+|my\s+|i\s+|we\s+)?(?:up(?:date|grade)|updating|upgrading|re-?install\w*)"
-    r"|(?:the|my|an?)\s+(?:previous|prior|older|old)\s+(?:image|snapshot|container|version|install\w*|venv|environment|setup|build|release|tag)\b[^.!?;,\n]{0,30}?\b(?:had|has|have|was|with|shipped|ships|came\s+with|used|uses|ran|runs))"
+    r"|(?:the|my|an?)\s+(?:previous|prior|older|old)\s+(?:image|snapshot|container|version|install\w*|venv|environment|setup|build|release|tag)\b(?:(?!\band\b)[^.!?;,\n]){0,30}?\b(?:had|has|have|was|with|shipped|ships|came\s+with|used|uses|ran|runs))"
     r"(?![\w-])"
     # a new clause after the past words speaks of the present or of what followed: "Previously it crashed,
     # now torch 2.5.1+rocm6.2 works", "before: fine, but after the update torch 2.6.0+cu124"
@@ -346,7 +346,8 @@ _TORCH_PAST_BEFORE = when_used(
 )
 """Words before a torch release, in its sentence, that put it in an earlier state than the one in use
 ("Previously I had torch 2.5.1+rocm6.2", "pip list before: torch 2.4.0+rocm6.1", "It used to run on
-2.4.1+rocm6.1", "The previous image had 2.9.1+rocm7.2.3"). Narrower than :data:`_PAST_BEFORE`: a bare
+2.4.1+rocm6.1", "The previous image had 2.9.1+rocm7.2.3"; not "I replaced the old venv and ran pip install torch==...",
+whose "and" starts the reporter's next act). Narrower than :data:`_PAST_BEFORE`: a bare
 "before" starts a clause as often as it labels a past ("Before running it, I installed torch 2.5.1+rocm6.2"
 installed the torch in use), so only "before:" and "before the update" count. The construct in reports
 (an install step replaced a ROCm torch with the default CUDA or CPU one, the earlier release named beside
@@ -1876,7 +1877,10 @@ def _torch(block: Block) -> List[Observation]:
                 continue
             if _torch_scope(text, match.start()) != NOW:
                 continue  # another machine's install ("My friend ran pip install ... cu121") or a past one: not the torch in use
-            if identity.flavour == "cuda" and _torch_index_install(text, match) and not _NOT_CUDA_TORCH_PIN.search(line.text):
+            if (
+                identity.flavour == "cuda" and _torch_index_install(text, match) and not _NOT_CUDA_TORCH_PIN.search(line.text)
+                and not _torch_past(text, match.start(), match.end())  # "I used to run pip install ... cu121 but now ...": a past install
+            ):
                 out.append(Observation("symptoms.context", [CUDA_INDEX_INSTALL], line, TRUST_PROSE))
             if identity.flavour == "rocm" and ("--extra-index-url" in match.group(0).lower() or _SEVERAL_INDEXES.match(line.text)):
                 continue  # pip also searches PyPI, whose CUDA build can win: a ROCm extra index decides nothing
