@@ -679,6 +679,20 @@ def test_other_symbols_and_prose_are_not_a_rocm_math_library_mismatch(text: str)
     assert "rocm_library_api_undefined" not in signature_errors(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "signature"),
+    [
+        ("It works on the CPU, but on the GPU exllamav2 fails: ImportError: exllamav2_ext.so: undefined symbol: hipblasHgemm\n", "rocm_library_api_undefined"),
+        ("I had to build it myself and now: ImportError: exllamav2_ext.so: undefined symbol: hipblasHgemm\n", "rocm_library_api_undefined"),
+        ("Everything works until I load the model: ImportError: /venv/lib/libfoo.so: undefined symbol: hipMalloc\n", "hip_api_symbol_undefined"),
+    ],
+)
+def test_a_current_error_after_it_works_but_or_i_had_to_is_still_read(text: str, signature: str) -> None:
+    """error_not_current hid these (rev47a's guard): 'it works' that a contrast turns to the failure, and 'I had to',
+    an act before the error, are no fix said to work nor a past error."""
+    assert signature in signature_errors(text)
+
+
 def test_a_missing_rocm_math_library_function_is_reported_as_two_rocm_releases() -> None:
     report = (
         "rocm5.2.0 torch, running test_inference.py:\n"
