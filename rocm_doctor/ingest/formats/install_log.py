@@ -88,7 +88,7 @@ The package pins another torch release than the one installed, so whatever was b
 facebookresearch/xformers#752 (xformers 0.0.19 collected torch 2.0.0 over 2.0.1+cu118), facebookresearch/xformers#1052
 (xformers 0.0.26.post1 replaced torch 2.3.1+cu121 with 2.3.0), AUTOMATIC1111/stable-diffusion-webui#10494
 (``Collecting torch==2.0.0 (from xformers==0.0.19)`` in a Docker build)."""
-_PIP_INSTALL = when_used(r"^\s*(?:\S{0,80}[$#>]\s{1,4})?(?:sudo\s+)?(?:\S*python[\d.]*(?:\.exe)?\s+-m\s+)?(?:pip[\d.]*|uv\s+pip)\s+install\s+(?P<args>.+?)\s*$")
+_PIP_INSTALL = when_used(r"^\s{0,16}(?:\S{0,80}[$#>]\s{1,4})?(?:sudo\s{1,4})?(?:\S{0,200}python[\d.]{0,8}(?:\.exe)?\s{1,4}-m\s{1,4})?(?:pip[\d.]{0,8}|uv\s{1,4}pip)\s{1,4}install\s{1,4}(?P<args>.{1,2000}?)\s*$")
 _INSTALL_OPTION_WITH_VALUE = frozenset(("-i", "--index-url", "--extra-index-url", "-f", "--find-links", "-c", "--constraint", "-r", "--requirement", "--target", "-t", "--prefix", "--root", "--platform", "--python-version", "--only-binary", "--no-binary", "--trusted-host", "--cache-dir"))
 PULLED = "torch_pulled_by_dependency"
 """Context id: pip collected torch as another package's dependency and fetched a wheel that is not a ROCm build."""
