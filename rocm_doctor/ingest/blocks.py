@@ -552,11 +552,14 @@ def _quote_scope(block: Block, previous: "Block | None") -> str:
     (:func:`without_margin`), so it is not a quote here."""
     if block.kind != "prose" or not block.lines or not _QUOTE.match(block.lines[0].raw):
         return "current"
-    if any(line.command for line in block.lines) or _PROMPTED_COMMAND.match(block.lines[0].text):
-        # "> .\\list_hip_devices.exe", "> python main.py" and the output under it: a Windows or shell prompt, not a quote
-        return "current"
     before = previous.lines[-1].raw if previous is not None and previous.kind == "prose" and previous.lines else ""
-    if before and _ANOTHERS_WORDS.search(before) or any(_ADVICE_IN_QUOTE.search(line.text) for line in block.lines):
+    handed = bool(before) and not _QUOTE.match(before) and bool(_ANOTHERS_WORDS.search(before))
+    if any(line.command for line in block.lines) or _PROMPTED_COMMAND.match(block.lines[0].text):
+        # "> .\\list_hip_devices.exe", "> python main.py" and the output under it: a Windows or shell prompt, not a quote;
+        # under "The README says:", "Someone in the other thread wrote:" the command is another's, run nowhere here
+        # ("> pip install ... cu121" gave RD100/RD528 errors): what the report is about, no facts
+        return "other" if handed else "current"
+    if handed or any(_ADVICE_IN_QUOTE.search(line.text) for line in block.lines):
         # "The README says:", "@bob suggested:", or a quote that gives advice: not the reporter's output, whatever the line says
         return "quoted"
     if before and not _QUOTE.match(before) and (_ADOPTED.search(before) if len(before.strip()) <= 60 or before.rstrip(" *_`").endswith(":") else False):
@@ -601,8 +604,8 @@ def past_blocks(blocks: List[Block], intros: Dict[int, str]) -> List[Block]:
             out.append(Block(block.index, block.kind, block.lines, _intro_scope(said)))
         elif any(_CONDITIONAL_INTRO.search(text) for text in (intro, before_line) if text):
             out.append(Block(block.index, block.kind, block.lines, "advice"))
-        elif _quote_scope(block, previous) == "quoted":
-            out.append(Block(block.index, block.kind, block.lines, "quoted"))
+        elif _quote_scope(block, previous) != "current":
+            out.append(Block(block.index, block.kind, block.lines, _quote_scope(block, previous)))
         else:
             out += _past_paragraphs(block)
     return out

@@ -127,6 +127,33 @@ def test_a_quote_handed_to_someone_else_states_nothing_of_this_machine(intro: st
     assert "cuda_unavailable_reported" not in report_contexts(text)
 
 
+@pytest.mark.parametrize("intro", ["Someone in the other thread wrote:", "The README says:", "@bob suggested this:"])
+def test_a_command_or_setting_in_a_quote_handed_to_someone_else_is_not_this_machines(intro: str) -> None:
+    """A '> ' command line under such a line was taken for the reporter's prompt (_PROMPTED_COMMAND is asked first):
+    'Someone in the other thread wrote: > pip install torch ... cu121' gave RD100/RD528 errors, 'The README says: >
+    export HSA_OVERRIDE_GFX_VERSION=11.0.0' RD214's error. Another's words, a command among them, give no facts."""
+    amd = "RX 6700 XT, Ubuntu 22.04, ROCm 6.1\ntorch.cuda.is_available() returns False\n\n"
+    install = f"{amd}{intro}\n> pip install torch torchvision --index-url https://download.pytorch.org/whl/cu121\n\nIs that right for AMD?\n"
+    assert ingest(install).facts.torch.flavour.value != "cuda"
+    assert not {"RD100", "RD528", "RD767"} & set(problems_shown(install))
+    setting = f"{amd}{intro}\n> export HSA_OVERRIDE_GFX_VERSION=11.0.0\n\nWhere do I put this?\n"
+    assert "HSA_OVERRIDE_GFX_VERSION" not in (ingest(setting).facts.env.vars.value or {})
+
+
+def test_a_message_quoted_after_a_document_is_named_on_the_same_line_is_still_read() -> None:
+    # the line names a document and then introduces the reporter's own output (rocm-1431's shape): its message counts
+    text = (
+        "Radeon VII, ROCm 4.1. As the release notes mention, Vega 20 is disabled on the upstream driver, and rocminfo reports:\n\n"
+        "> HSA Error:  Incompatible kernel and userspace, Vega 20 [Radeon VII] disabled. Upgrade amdgpu.\n"
+    )
+    assert "kernel_userspace_incompatible" in _errors(text)
+
+
+def test_a_command_at_a_prompt_in_a_quote_of_the_reporters_own_is_still_read() -> None:
+    text = "RX 6700 XT, Ubuntu 22.04, ROCm 6.1\n\n> pip install torch torchvision --index-url https://download.pytorch.org/whl/cu121\n"
+    assert ingest(text).facts.torch.flavour.value == "cuda"
+
+
 def test_a_replys_quote_under_an_empty_template_heading_stays_anothers() -> None:
     text = "I have an RX 7900 XTX, ROCm 6.2.\n\nAdditional context:\n\n> torch doesn't see the GPU when another GPU comes first in the list.\n"
     assert "gpu_not_seen_said" not in report_contexts(text)
