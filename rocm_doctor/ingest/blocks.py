@@ -543,6 +543,9 @@ _ADVICE_IN_QUOTE = when_used(
 words even under a line of the reporter's that ends in a colon."""
 
 
+_FIRST_PERSON = when_used(r"\b(?:I|me|my|we|us|our)\b", re.IGNORECASE)
+
+
 def _quote_scope(block: Block, previous: "Block | None") -> str:
     """``quoted`` for a quote inside the reporter's own text (a reply quoting advice or another comment: "> Try setting
     HIP_VISIBLE_DEVICES=0, torch doesn't see the GPU when the iGPU is first") that the line before it does not adopt
@@ -558,7 +561,8 @@ def _quote_scope(block: Block, previous: "Block | None") -> str:
         # "> .\\list_hip_devices.exe", "> python main.py" and the output under it: a Windows or shell prompt, not a quote;
         # under "The README says:", "Someone in the other thread wrote:" the command is another's, run nowhere here
         # ("> pip install ... cu121" gave RD100/RD528 errors): what the report is about, no facts
-        return "other" if handed else "current"
+        # ("@bob asked me to run:", "You told me to run:" introduce what the reporter ran: their output)
+        return "other" if handed and not _FIRST_PERSON.search(before) else "current"
     if handed or any(_ADVICE_IN_QUOTE.search(line.text) for line in block.lines):
         # "The README says:", "@bob suggested:", or a quote that gives advice: not the reporter's output, whatever the line says
         return "quoted"

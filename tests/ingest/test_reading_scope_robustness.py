@@ -149,8 +149,9 @@ def test_a_message_quoted_after_a_document_is_named_on_the_same_line_is_still_re
     assert "kernel_userspace_incompatible" in _errors(text)
 
 
-def test_a_command_at_a_prompt_in_a_quote_of_the_reporters_own_is_still_read() -> None:
-    text = "RX 6700 XT, Ubuntu 22.04, ROCm 6.1\n\n> pip install torch torchvision --index-url https://download.pytorch.org/whl/cu121\n"
+@pytest.mark.parametrize("intro", ["", "@bob asked me to run this:\n", "You told me to try it, so I ran:\n"])
+def test_a_command_at_a_prompt_in_a_quote_of_the_reporters_own_is_still_read(intro: str) -> None:
+    text = f"RX 6700 XT, Ubuntu 22.04, ROCm 6.1\n\n{intro}> pip install torch torchvision --index-url https://download.pytorch.org/whl/cu121\n"
     assert ingest(text).facts.torch.flavour.value == "cuda"
 
 
