@@ -448,3 +448,19 @@ def test_a_step_under_a_reproduction_heading_a_then_step_or_the_reporters_own_ex
 )
 def test_a_negated_export_an_imperative_export_or_a_question_stays_advice(sentence: str) -> None:
     assert "HSA_OVERRIDE_GFX_VERSION" not in env_vars(sentence + "\n")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Also set HSA_OVERRIDE_GFX_VERSION=10.3.0 in my .bashrc.\n", "Set HSA_OVERRIDE_GFX_VERSION=10.3.0 in my .bashrc.\n"],
+)
+def test_a_setting_put_in_the_reporters_own_file_is_a_setting_made_with_its_value_alone(text: str) -> None:
+    assert ingest_text(text).facts.env.vars.value == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Set HSA_OVERRIDE_GFX_VERSION=10.3.0 in your .bashrc.\n", "Set HSA_OVERRIDE_GFX_VERSION=10.3.0 in my .bashrc?\n"],
+)
+def test_the_same_in_another_persons_file_or_as_a_question_stays_advice(text: str) -> None:
+    assert "HSA_OVERRIDE_GFX_VERSION" not in (ingest_text(text).facts.env.vars.value or {})

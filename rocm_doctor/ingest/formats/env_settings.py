@@ -487,7 +487,11 @@ def _scan(block: Block) -> List[SettingSighting]:
             if match.start() in taken:
                 continue
             origin = "cmd-set" if (line.command or block.kind != "prose") else "prose"
-            add(match, [_sighting(match.group(1), match.group(2), origin, line, TRUST_TEMPLATE if origin == "cmd-set" else TRUST_PROSE)])
+            value = match.group(2)
+            head, _, rest = value.strip().partition(" ")
+            if origin == "prose" and rest and _PROSE_WORD.search(" " + rest):
+                value = head  # "Set X=10.3.0 in my .bashrc.": the sentence goes on after the value (cmd would take the rest)
+            add(match, [_sighting(match.group(1), value, origin, line, TRUST_TEMPLATE if origin == "cmd-set" else TRUST_PROSE)])
     if "Environment" in text:
         for match, line in block.scan(_SYSTEMD):
             add(match, [_sighting(n, v, "systemd", line, TRUST_TEMPLATE) for n, v in _systemd(match.group(1))])
@@ -636,6 +640,11 @@ def _sentence_before(block: Block, line: Line, column: int) -> str:
     return before[ends[-1].end() :] if ends else before
 
 
+_IN_OWN_FILE_AFTER = when_used(r"^\S{0,600}?[`'\"]?\s{1,4}(?:in|to|into|inside)\s{1,4}(?:my|our)\s{1,4}[^?\n]{0,120}?(?:[.!](?=\s|$)|$)", re.IGNORECASE)
+"""After the setting, the rest of the sentence puts it in the reporter's own file or config ("... in my .bashrc.", "... to
+my webui-user.sh"), with no question mark: the reporter's own act, however tersely written."""
+
+
 def _advice(block: Block, line: Line, column: int, past: bool = True) -> bool:
     """The sentence around ``column`` of ``line`` (200 characters before it at most, the line before
     included when the break between them may be one a wrapping tool made) gives advice or a possibility."""
@@ -652,6 +661,8 @@ def _advice(block: Block, line: Line, column: int, past: bool = True) -> bool:
     if _OPENING_IMPERATIVE.match(sentence) and _under_steps_heading(block, index):
         sentence = ""  # "Steps to reproduce:\nSet X=..." : the reporter's step; what follows the value still decides
     after = line.text[column : column + 800]
+    if _OPENING_IMPERATIVE.match(sentence) and _IN_OWN_FILE_AFTER.match(after):
+        sentence = ""  # "Also set X=... in my .bashrc.": the reporter's own file says whose act it is ("in your ..." stays advice)
     if not past:
         return bool(_ADVICE.search(sentence) or _ADVICE_AFTER.match(after))
     return bool(_ADVICE.search(sentence) or _ADVICE_AFTER.match(after) or _PAST_BEFORE.search(sentence) or _PAST_AFTER.match(after))
