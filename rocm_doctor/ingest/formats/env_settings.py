@@ -488,9 +488,8 @@ def _scan(block: Block) -> List[SettingSighting]:
                 continue
             origin = "cmd-set" if (line.command or block.kind != "prose") else "prose"
             value = match.group(2)
-            head, _, rest = value.strip().partition(" ")
-            if origin == "prose" and rest and _PROSE_WORD.search(" " + rest):
-                value = head  # "Set X=10.3.0 in my .bashrc.": the sentence goes on after the value (cmd would take the rest)
+            if origin == "prose" and _prose_after_value(value):
+                value = value.split(None, 1)[0]  # "Set X=10.3.0 in my .bashrc.": the value alone (cmd would take the rest)
             add(match, [_sighting(match.group(1), value, origin, line, TRUST_TEMPLATE if origin == "cmd-set" else TRUST_PROSE)])
     if "Environment" in text:
         for match, line in block.scan(_SYSTEMD):
@@ -609,10 +608,14 @@ def _command_line(text: str) -> bool:
     lower or upper case, nothing but the value after ``=`` (``set COMMANDLINE_ARGS=--use-zluda --medvram``): not a
     reply's imperative ("Set `NAME=value` in the server config", title case, or prose words after the value)."""
     match = _COMMAND_LINE.match(text)
-    if match is None:
-        return False
-    rest = match.group(1).strip().split(None, 1)
-    return "`" not in text and not (len(rest) > 1 and _PROSE_WORD.search(rest[1]))
+    return match is not None and "`" not in text and not _prose_after_value(match.group(1))
+
+
+def _prose_after_value(written: str) -> bool:
+    """What follows ``NAME=`` goes on as a sentence after its first word ("10.3.0 in my .bashrc."), where a command's
+    value runs to the end of the line ("--use-zluda --medvram")."""
+    rest = written.strip().split(None, 1)
+    return len(rest) > 1 and bool(_PROSE_WORD.search(" " + rest[1]))
 
 
 _STEPS_HEADING = when_used(
@@ -653,12 +656,8 @@ def _advice(block: Block, line: Line, column: int, past: bool = True) -> bool:
         return False  # "1. Set X=..." opens a step of the reporter's reproduction: a setting made
     if _command_line(line.text):
         return False  # "set HSA_OVERRIDE_GFX_VERSION=10.3.0" on a line of its own is the command (a .bat), not advice
-    index = block.position_of(line)
-    if index > 0 and may_be_wrapped(block.lines[index - 1].text, line.text.strip()):
-        before = (block.lines[index - 1].text[-200:] + " " + before)[-200:]
-    ends = list(_SENTENCE_END.finditer(before))
-    sentence = before[ends[-1].end() :] if ends else before
-    if _OPENING_IMPERATIVE.match(sentence) and _under_steps_heading(block, index):
+    sentence = _sentence_before(block, line, column)
+    if _OPENING_IMPERATIVE.match(sentence) and _under_steps_heading(block, block.position_of(line)):
         sentence = ""  # "Steps to reproduce:\nSet X=..." : the reporter's step; what follows the value still decides
     after = line.text[column : column + 800]
     if _OPENING_IMPERATIVE.match(sentence) and _IN_OWN_FILE_AFTER.match(after):
