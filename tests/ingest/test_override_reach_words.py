@@ -146,6 +146,18 @@ def test_a_variable_followed_by_a_word_of_a_sentence_is_not_a_command_prefix() -
     assert [s.origin for s in settings.value or []] == ["prose"]
 
 
+def test_a_variable_followed_by_a_dash_of_a_sentence_is_not_a_command_prefix() -> None:
+    # the wrapped form of "I used to start python main.py with\nHSA_OVERRIDE_GFX_VERSION=10.3.0 - now I wanted to
+    # try SwarmUI" (mcmonkeyprojects/SwarmUI#592): a dash names no program; the sentence is the past, no setting now
+    report = (
+        "I used to use comfyui directly and I always had to start python main.py with\n"
+        "HSA_OVERRIDE_GFX_VERSION=10.3.0 - now I wanted to try SwarmUI, but unfortunately\nI get the error:"
+    )
+    settings = ingest(report).facts.env.settings
+    assert [s.origin for s in settings.value or []] != ["command-prefix"]
+    assert "HSA_OVERRIDE_GFX_VERSION" not in _set_now(report)
+
+
 def test_an_export_in_the_host_shell_before_a_container_without_env_does_not_reach_it_and_is_said_first() -> None:
     report = (
         "export HSA_OVERRIDE_GFX_VERSION=10.3.0\n"

@@ -61,6 +61,7 @@ _UNSET = when_used(rf"(?<![^\s;&|(`])unset\s+(?:-[vf]\s+)?((?:{_NAME}[ \t]*){{1,
 _PREFIX = when_used(
     rf"^[ \t`]*(?:sudo\s+(?:-\S+\s+){{0,8}}|env\s+)?((?:{_UPPER_NAME}={_VALUE}[ \t]+){{1,64}})([A-Za-z0-9./~_-][^\s=]*)(?=\s|$)", re.MULTILINE
 )
+_PROGRAM_NAME = when_used(r"[A-Za-z0-9]")
 _PROSE_WORDS = frozenset(
     "on for in with and but or is was are were does doesn't didn't don't did do has had have seems seemed still "
     "not to as at from since because when so also too works worked fixed fixes helps helped makes made "
@@ -450,8 +451,10 @@ def _scan(block: Block) -> List[SettingSighting]:
             command = match.group(2)
             if command.lower() in ("export", "set", "setx", "env") or match.start() in taken:
                 continue
-            if command.lower().strip(",.;:") in _PROSE_WORDS and not line.command:
-                continue  # "HSA_OVERRIDE_GFX_VERSION=11.0.0 on my 780M": a sentence, read as prose below
+            if (command.lower().strip(",.;:") in _PROSE_WORDS or not _PROGRAM_NAME.search(command)) and not line.command:
+                # "HSA_OVERRIDE_GFX_VERSION=11.0.0 on my 780M", "...=10.3.0 - now I wanted ...": a sentence (a dash
+                # names no program), read as prose below
+                continue
             sudo = command == "sudo"
             add(match, [
                 _sighting(n, v, "command-prefix", line, TRUST_TEMPLATE, not sudo, _SUDO_RESETS if sudo else None)
