@@ -222,6 +222,14 @@ def test_settings_in_every_syntax_keep_their_origin(text: str, origin: str) -> N
     assert [s.origin for s in f.env.settings.value] == [origin]
 
 
+def test_a_programs_printed_set_hint_in_a_log_is_no_setting_while_a_bat_line_with_several_words_is() -> None:
+    # xFormers' "can't load C++/CUDA extensions" warning ends so (easydiffusion/easydiffusion#1603 pastes it)
+    hint = facts("```\n  Please reinstall xformers\n  Set XFORMERS_MORE_DETAILS=1 for more details\n```\n")
+    assert not hint.env.settings.value
+    bat = facts("```\nset COMMANDLINE_ARGS=--precision full --no-half\n```\n")
+    assert [(s.origin, s.value) for s in bat.env.settings.value] == [("cmd-set", "--precision full --no-half")]
+
+
 def test_a_partial_listing_does_not_make_other_variables_unset() -> None:
     f = facts("export HSA_OVERRIDE_GFX_VERSION=10.3.0\n")
     assert f.env.coverage.value == [] and not f.env.covers("HIP_VISIBLE_DEVICES")

@@ -491,6 +491,10 @@ def _scan(block: Block) -> List[SettingSighting]:
                 continue
             origin = "cmd-set" if (line.command or block.kind != "prose") else "prose"
             value = match.group(2)
+            if origin == "cmd-set" and not line.command and match.group(0).lstrip(" \t`").startswith("Set ") and _prose_after_value(value):
+                # a program's printed hint in a log ("Set XFORMERS_MORE_DETAILS=1 for more details", xFormers'
+                # warning): a sentence, read as prose (an imperative: advice), not a cmd line run
+                origin = "prose"
             if origin == "prose" and _prose_after_value(value):
                 value = value.split(None, 1)[0]  # "Set X=10.3.0 in my .bashrc.": the value alone (cmd would take the rest)
             add(match, [_sighting(match.group(1), value, origin, line, TRUST_TEMPLATE if origin == "cmd-set" else TRUST_PROSE)])
