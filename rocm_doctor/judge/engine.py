@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Set, Tuple, Union
 
 from rocm_doctor import __version__
-from rocm_doctor.facts.model import Facts
+from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact
 from rocm_doctor.judge.conditions import Truth, evaluate as evaluate_condition
 from rocm_doctor.crashlog import write_crash_log
@@ -81,8 +81,19 @@ def _severity(rule: Rule, scope: Scope, evidence: List[str]) -> str:
 
 def _scopes(rule: Rule, facts: Facts, derived: DerivedValues) -> List[Scope]:
     if rule.for_each == "gpu":
-        return [Scope(facts, derived, agent) for agent in facts.gpus.agents]
+        return [Scope(facts, derived, agent) for agent in judged_agents(facts)]
     return [Scope(facts, derived, None)]
+
+
+def judged_agents(facts: Facts) -> List[GpuAgent]:
+    """The GPUs a per-GPU rule judges: every agent, less an iGPU inferred only from the CPU model where the report
+    shows another GPU (any vendor's). The weak fact may order the GPUs but never becomes the judged GPU beside one
+    the report names: "Ryzen 9 7950X, RTX 4090" gave RD527 ("no release build of PyTorch has kernels for gfx1036")
+    on an NVIDIA machine (cudawheel48's probe)."""
+    agents = list(facts.gpus.agents)
+    if any(not agent.source.startswith(CPU_IMPLIED_SOURCE) for agent in agents):
+        return [agent for agent in agents if not agent.source.startswith(CPU_IMPLIED_SOURCE)]
+    return agents
 
 
 RANKS = ("catch-all", "fallback", "weak-inference")

@@ -9,6 +9,7 @@ from typing import List, Tuple
 import pytest
 
 from rocm_doctor.ingest import ingest_text
+from rocm_doctor.judge.engine import judged_agents
 from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.pipeline import evaluate
 
@@ -65,3 +66,22 @@ def test_a_named_amd_gpu_or_rocm_keeps_the_torch_build_errors() -> None:
     assert ("RD101", "error") in _findings("I have an AMD Radeon RX 6800. torch 2.5.1+cpu\n")
     # the report speaks of ROCm itself: the CUDA torch is still one on an AMD machine
     assert ("RD528", "error") in _findings("Ryzen 7 7840U with ROCm 6.2, torch==2.5.1+cu124\n")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ryzen 9 7950X, RTX 4090. ComfyUI runs slow.\n",  # the Raphael iGPU (gfx1036) is on no wheel's list
+        "Laptop: Ryzen 7 5800H with an RX 6600M. torch 2.5.1+rocm6.2 works, training is slow.\n",  # gfx90c
+    ],
+)
+def test_an_igpu_implied_by_the_cpu_model_is_not_judged_beside_a_gpu_the_report_names(text: str) -> None:
+    facts = ingest_text(text).facts
+    assert len(facts.gpus.agents) == 2  # both read: the weak fact stays, for ordering and for messages
+    assert [agent.integrated.value for agent in judged_agents(facts)] == [False]
+    assert "RD527" not in [rule for rule, _ in _findings(text)]
+
+
+def test_an_igpu_implied_by_the_cpu_model_alone_is_still_judged() -> None:
+    facts = ingest_text("I have a laptop with a Ryzen 7 4800U.\nRuntimeError: HIP error: invalid device function\n").facts
+    assert [agent.gfx.value for agent in judged_agents(facts)] == ["gfx90c"]
