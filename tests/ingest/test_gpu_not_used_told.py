@@ -67,3 +67,8 @@ def test_the_gpu_unused_with_a_rocm_torch_shown_is_not_blamed_on_the_torch_build
         "torch 2.5.1+rocm6.2\n"
     )
     assert all(rule != "RD571" for rule, _, _ in serious_findings(text))
+
+
+def test_the_cpu_in_the_plural_is_the_same_statement_of_the_program_on_the_cpu() -> None:
+    # ryujaehun/pytorch-gpu-benchmark#16
+    assert "torch_on_cpu_told" in report_contexts("With amd GPU, it can only use CPUs to do testing tasks.")
