@@ -72,3 +72,18 @@ def test_the_gpu_unused_with_a_rocm_torch_shown_is_not_blamed_on_the_torch_build
 def test_the_cpu_in_the_plural_is_the_same_statement_of_the_program_on_the_cpu() -> None:
     # ryujaehun/pytorch-gpu-benchmark#16
     assert "torch_on_cpu_told" in report_contexts("With amd GPU, it can only use CPUs to do testing tasks.")
+
+
+@pytest.mark.parametrize(
+    "text, read",
+    [
+        # foges/whisper-dictation#9: the warning as Python prints it
+        ('/venv/lib/python3.8/site-packages/whisper/transcribe.py:114: UserWarning: FP16 is not supported on CPU; using FP32 instead\n  warnings.warn("FP16 is not supported on CPU; using FP32 instead")', True),
+        # shirayu/whispering#76
+        ("transcriber._set_dtype:35 WARNING -> FP16 is not supported on CPU; using FP32 instead", True),
+        # a script that silences the warning says nothing of where its model runs
+        ('warnings.filterwarnings("ignore", message="FP16 is not supported on CPU; using FP32 instead")', False),
+    ],
+)
+def test_whispers_fp16_warning_as_printed_is_the_model_on_the_cpu(text: str, read: bool) -> None:
+    assert ("torch_on_cpu_told" in report_contexts(text)) is read
