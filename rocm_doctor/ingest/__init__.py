@@ -109,7 +109,7 @@ PARSERS: List[Tuple[Parser, Gate, bool]] = [
     (packages.parse, _always, SAMPLE),
     (pip.parse, lambda block: "==" in block.text or " @ " in block.text or "package" in block.lower or "torch" in block.lower or "triton" in block.lower, SAMPLE),
     (pip_show.parse, _has("version:"), SAMPLE),
-    (install_log.parse, _has("successfully installed", "found existing installation", "requirement already satisfied", "uninstall", "installed ", "collecting torch", "torch-"), SAMPLE),
+    (install_log.parse, _has("successfully installed", "found existing installation", "requirement already satisfied", "uninstall", "installed ", "collecting torch", "torch-", "- torch=="), SAMPLE),
     (wheel_index.parse, _has("download.pytorch.org"), SAMPLE),
     (ollama_version.parse, _has("ollama", "(version "), SAMPLE),
     (therock_family.parse, _has("/v2/", "/v2-staging/", "sdk-libraries", "sdk_libraries"), SAMPLE),

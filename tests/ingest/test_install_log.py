@@ -62,6 +62,14 @@ def test_an_uninstall_alone_says_nothing_about_the_torch_now() -> None:
     assert DerivedValues(facts).machine("derived.rocm_torch_replaced").status == "unknown"
 
 
+def test_uvs_package_diff_pasted_without_its_summary_still_marks_the_removed_torch_as_the_earlier_state() -> None:
+    # cw48: a paste that keeps uv's " - / + " lines and drops "Uninstalled 1 package in ..." above them
+    text = UV_REPLACE.split("1.25s\n", 1)[1]
+    facts = ingest(text).facts
+    assert facts.symptoms.earlier.value and "rocm" in facts.symptoms.earlier.value[0]
+    assert facts.torch.flavour.status != "known" or facts.torch.flavour.value != "rocm"
+
+
 def test_a_markdown_list_of_pins_is_not_read_as_uv_removing_them() -> None:
     facts = ingest("My versions:\n- torch==2.5.1+rocm6.2\n- torchvision==0.20.1+rocm6.2\n").facts
     assert facts.symptoms.earlier.status != "known"

@@ -808,3 +808,16 @@ def test_a_hip_build_the_reporter_made_is_read(text: str) -> None:
 
 def test_a_release_archive_is_not_a_build_the_reporter_made() -> None:
     assert "ggml_hip_self_build_shown" not in report_contexts("llama-b6346-bin-win-hip-radeon-x64 finds the GPU")
+
+
+@pytest.mark.parametrize(
+    "text, field, value",
+    [
+        ('$ python -c "import torch; print(torch.version.cuda)"\n12.4\n', "cuda_version", "12.4"),
+        ('$ python -c "import torch; print(torch.version.cuda)"\n12.10\n', "cuda_version", "12.10"),
+        ('$ python3 -c "import torch; print(torch.version.hip)"\n6.2\n', "hip_version", "6.2"),
+    ],
+)
+def test_a_version_a_one_liner_prints_without_quotes_is_read_as_its_text_not_a_float(text: str, field: str, value: str) -> None:
+    # cw48: print() shows torch.version.cuda as 12.4, not '12.4' as the REPL does
+    assert getattr(facts(text).torch, field).value == value

@@ -315,8 +315,19 @@ def replacement_across_blocks(blocks: List[Block]) -> List[Piece]:
     return pieces
 
 
+def _uv_diff_only(block: Block) -> bool:
+    """uv's package diff pasted without the summary above it (`` - torch==2.5.1+rocm6.2`` then
+    `` + torch==2.5.1``): the block holds both signs of :data:`_UV_LINE` for torch. The ``-`` line is what the
+    step removed (an earlier state), never the torch now; without the summary the ``+`` line is not taken for
+    what is installed (a diff of a requirements file has the same shape)."""
+    signs = {found.group("sign") for found in (_UV_LINE.match(line.text) for line in block.lines)
+             if found is not None and _canonical(found.group("name")) == "torch"}
+    return signs == {"-", "+"}
+
+
 def parse(block: Block) -> List[Piece]:
     uv = "nstalled " in block.lower and any(_UV_SUMMARY.match(line.text) for line in block.lines)
+    uv_diff = not uv and "torch==" in block.lower and _uv_diff_only(block)
     removed: List[Tuple[str, Line]] = []
     installed: List[Tuple[str, str, Line]] = []
     kept: List[Tuple[str, str, str, Line]] = []
@@ -386,15 +397,18 @@ def parse(block: Block) -> List[Piece]:
                     kept.append((*satisfied, line))
                 lines.extend(block.lines[index : index + used + 1])
             continue
-        if uv:
+        if uv or uv_diff:
             found = _UV_LINE.match(text)
             if found is not None:
                 name = _canonical(found.group("name"))
                 if found.group("sign") == "-" and name == "torch":
                     removed.append((found.group("version"), line))
-                elif found.group("sign") == "+" and name in TRACKED:
+                    lines.append(line)
+                elif found.group("sign") == "+" and name in TRACKED and uv:
                     installed.append((name, found.group("version"), line))
-                lines.append(line)
+                    lines.append(line)
+                elif uv:
+                    lines.append(line)
     # a fetched torch that a later step of the same log uninstalled is the earlier state, not the torch now
     # ("Downloading torch-2.4.0-...manylinux1_x86_64.whl" ... "Successfully uninstalled torch-2.4.0")
     order = {id(line): position for position, line in enumerate(block.lines)}

@@ -73,8 +73,15 @@ CUDA_UNAVAILABLE_PRINTED = "cuda_unavailable_printed"
 """The signature table's context id for torch.cuda.is_available() printed as False (rules/data/signatures.yaml)."""
 
 
+_VERSION_NUMERAL = when_used(r"^\d+\.\d+(?:\.\d+)?$")
+"""A printed ``12.4`` or ``6.2`` is a version (torch.version.cuda / .hip printed without quotes by ``print``), not
+a float: as a float it would lose its text (``12.10`` -> 12.1) and no version reader would take it (cw48)."""
+
+
 def _literal(text: str) -> Any:
     text = _OUT.sub("", text).strip()
+    if _VERSION_NUMERAL.match(text):
+        return text
     try:
         return ast.literal_eval(text)
     except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):

@@ -1,0 +1,89 @@
+"""The GPU told unused (cw48, class cuda_wheel_on_amd): a negated use of the GPU or its load told as zero is
+read as gpu_not_used_told (rules/data/signatures.yaml), which RD571 takes, like "it runs on the CPU", as the
+symptom of a torch that is no ROCm build. A question, a past state, another machine, the reporter's own
+choice and a monitor's table are not read. Assertions are about context ids and finding categories."""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import report_contexts, serious_findings
+
+READER = "gpu_not_used_told"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # ROCm/legacy-rocm-build#2708
+        "It seems to only be using CPU and not touching the GPU",
+        # vladmandic/sdnext#1275
+        "either way, it never uses GPU acceleration.",
+        # ace-step/ACE-Step-1.5#106
+        "cant use my amd gpu need to use intel cpu",
+        # ollama/ollama#10691 (the wording; the rule steps aside for ollama)
+        "ollama isn't using the gpu",
+        # ROCm/legacy-rocm-build#1217
+        "GPU load 0% during the whole process",
+        # OpenSenseNova/SenseNova-U1#281
+        "推理时 GPU 0% 利用率、CPU 满载。",
+        # tkipf/pygcn#40
+        "When training with the default setting, GPU usage is 0% while CPU is 100%.",
+        "My GPU is not being utilized at all.",
+    ],
+)
+def test_a_negated_use_of_the_gpu_or_a_zero_load_is_the_gpu_unused(sentence: str) -> None:
+    contexts = report_contexts(sentence)
+    assert READER in contexts and "gpu_unused_told" in contexts
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Does it not use the GPU?",
+        "Before the update it did not use the GPU, now it does.",
+        "On my friend's PC it doesn't use the GPU either.",
+        "I do not use the GPU for display, only for compute.",
+        "It not only uses the GPU but also the CPU.",
+        "GPU usage is 100% while generating.",
+        "GPU usage is 10% at idle",
+        "GPU  Temp   AvgPwr  SCLK  MCLK  Fan  Perf  PwrCap  VRAM%  GPU%\n0    35.0c  51.191W  1300Mhz  300Mhz  16.86%  auto  152.0W  6%  0%",
+        "It doesn't detect my GPU.",
+    ],
+)
+def test_a_question_the_past_a_choice_a_table_or_a_gpu_not_seen_is_not_the_gpu_unused_now(sentence: str) -> None:
+    assert READER not in report_contexts(sentence)
+
+
+def test_the_gpu_unused_on_a_rocm_machine_is_a_torch_build_warning_and_never_an_error() -> None:
+    text = "I installed ROCm 6.2 for my RX 7900 XTX. ComfyUI starts, but GPU usage is 0% while generating."
+    found = serious_findings(text)
+    assert any(category == "torch-build" and severity == "warning" for _, severity, category in found)
+    assert all(severity != "error" for _, severity, _ in found)
+
+
+def test_the_gpu_unused_with_a_rocm_torch_shown_is_not_blamed_on_the_torch_build() -> None:
+    text = (
+        "I installed ROCm 6.2 for my RX 7900 XTX. ComfyUI starts, but GPU usage is 0% while generating.\n"
+        "torch 2.5.1+rocm6.2\n"
+    )
+    assert all(rule != "RD571" for rule, _, _ in serious_findings(text))
+
+
+def test_the_cpu_in_the_plural_is_the_same_statement_of_the_program_on_the_cpu() -> None:
+    # ryujaehun/pytorch-gpu-benchmark#16
+    assert "torch_on_cpu_told" in report_contexts("With amd GPU, it can only use CPUs to do testing tasks.")
+
+
+@pytest.mark.parametrize(
+    "text, read",
+    [
+        # foges/whisper-dictation#9: the warning as Python prints it
+        ('/venv/lib/python3.8/site-packages/whisper/transcribe.py:114: UserWarning: FP16 is not supported on CPU; using FP32 instead\n  warnings.warn("FP16 is not supported on CPU; using FP32 instead")', True),
+        # shirayu/whispering#76
+        ("transcriber._set_dtype:35 WARNING -> FP16 is not supported on CPU; using FP32 instead", True),
+        # a script that silences the warning says nothing of where its model runs
+        ('warnings.filterwarnings("ignore", message="FP16 is not supported on CPU; using FP32 instead")', False),
+    ],
+)
+def test_whispers_fp16_warning_as_printed_is_the_model_on_the_cpu(text: str, read: bool) -> None:
+    assert ("torch_on_cpu_told" in report_contexts(text)) is read
