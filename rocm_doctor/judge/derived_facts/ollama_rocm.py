@@ -162,3 +162,60 @@ def _windows_hip_sdk(sdks: List[Any], version: Any) -> Optional[str]:
         if version >= first:
             found = sdk
     return found
+
+
+def _linux_range(agent: GpuAgent, tables: Tables) -> Optional[Dict[str, Any]]:
+    gfx = base_gfx(str(agent.gfx.value))
+    rows: List[Dict[str, Any]] = ((tables[TABLE] or {}).get("linux") or {}).get("ranges") or []
+    return next((row for row in rows if row.get("gfx") == gfx), None)
+
+
+def _range_words(row: Dict[str, Any]) -> str:
+    """'before 0.18.0 and from 0.31.2 on' for a row of rules/data/ollama_rocm.yaml linux.ranges."""
+    parts = []
+    if row.get("first"):
+        parts.append(f"before {row['first']}")
+    if row.get("first_without"):
+        parts.append(f"from {row['first_without']} on")
+    return " and ".join(parts)
+
+
+def _outside_range(row: Dict[str, Any], version: Any) -> bool:
+    first = parse_version(str(row.get("first") or ""))
+    first_without = parse_version(str(row.get("first_without") or ""))
+    return (first is not None and version < first) or (first_without is not None and version >= first_without)
+
+
+@gpu_fact(
+    "ollama_linux_rocm_lacks_gfx",
+    "What ollama's Linux ROCm build lacks for the GPU, for a target that only some releases built "
+    "(rules/data/ollama_rocm.yaml linux.ranges: gfx1151 from 0.6.2, gfx1200/gfx1201 from 0.6.4, "
+    "gfx950/gfx1150/gfx1103 from 0.18.0; gfx1010/gfx1012/gfx1103 no longer from 0.31.2): 'ollama X's Linux ROCm "
+    "build has no <gfx> (built only by the releases ...)' when every release the report shows is outside the "
+    "target's range; 'ollama's Linux ROCm builds before F ... have no <gfx>' when the report shows none; absent "
+    "when a release shown built it, for a target every release or none built, and on Windows (RD565's); unknown "
+    "when the report shows releases on both sides or the GPU cannot be judged.",
+)
+def ollama_linux_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    instead = _judged_gpu(agent)
+    if instead is not None:
+        return instead
+    if facts.host.os.is_known and facts.host.os.value == "windows":
+        return absent(str(facts.host.os.source or "host.os"), "the report runs ollama on Windows, whose build is another table's")
+    gfx = base_gfx(str(agent.gfx.value))
+    row = _linux_range(agent, tables)
+    if row is None:
+        return absent(SOURCE, f"{gfx} is in every or in no Linux ROCm build of ollama's releases from 0.1.25, not in some only")
+    words = _range_words(row)
+    shown = facts.symptoms.ollama_versions
+    versions = [v for v in (parse_version(s) for s in (shown.value or [] if shown.is_known else [])) if v is not None]
+    if not versions:
+        return known(f"ollama's Linux ROCm builds {words} have no {gfx} kernels", SOURCE)
+    lacking = [v for v in versions if _outside_range(row, v)]
+    if len(lacking) == len(versions):
+        releases = " and ".join(str(v) for v in sorted(set(versions)))
+        return known(f"ollama {releases}'s Linux ROCm build has no {gfx} kernels (its releases {words} were built without it)",
+                     f"{shown.source or 'symptoms.ollama_versions'}; {SOURCE}")
+    if not lacking:
+        return absent(shown.source or "symptoms.ollama_versions", f"every ollama release the report shows built its Linux ROCm backend with {gfx}")
+    return unknown(f"the report shows ollama releases on both sides of {gfx}'s range ({words}); which one failed is not shown")
