@@ -126,13 +126,15 @@ def ollama_windows_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables)
     windows = (tables[TABLE] or {}).get("windows") or {}
     until = str(windows.get("until") or "")
     gfx = base_gfx(str(agent.gfx.value))
-    if gfx in (windows.get("targets") or []):
-        return absent(SOURCE, f"ollama's Windows ROCm build has rocBLAS kernels for {gfx}")
     shown = facts.symptoms.ollama_versions
     versions = [v for v in (parse_version(s) for s in (shown.value or [] if shown.is_known else [])) if v is not None]
     limit = parse_version(until)
     if limit is None:
         return unknown("no Windows release bound in the table")
+    if versions and all(v >= limit for v in versions):
+        return _windows_rocm7_lacks(gfx, versions, windows, shown)
+    if gfx in (windows.get("targets") or []):
+        return absent(SOURCE, f"ollama's Windows ROCm build has rocBLAS kernels for {gfx}")
     sdks = _windows_hip_sdks(windows)
     if not versions:
         every = ", ".join(sdk for _, sdk in sdks) or "an AMD HIP SDK"
@@ -219,3 +221,27 @@ def ollama_linux_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -
     if not lacking:
         return absent(shown.source or "symptoms.ollama_versions", f"every ollama release the report shows built its Linux ROCm backend with {gfx}")
     return unknown(f"the report shows ollama releases on both sides of {gfx}'s range ({words}); which one failed is not shown")
+
+
+def _windows_rocm7_lacks(gfx: str, versions: List[Any], windows: Dict[str, Any], shown: Fact) -> Fact:
+    """ollama_windows_rocm_lacks_gfx for releases from 0.30.0 (ROCm 7.1 Windows build: windows.rocm7)."""
+    rows = sorted(((parse_version(str(row.get("from") or "")), row) for row in windows.get("rocm7") or []),
+                  key=lambda pair: pair[0] or parse_version("0"))
+    def row_of(version: Any) -> Optional[Dict[str, Any]]:
+        found = None
+        for first, row in rows:
+            if first is not None and version >= first:
+                found = row
+        return found
+    used = [row_of(v) for v in versions]
+    if not rows or any(row is None for row in used):
+        return unknown("the table lists no Windows ROCm 7 target list for the release shown")
+    lacking = [gfx not in (row.get("targets") or []) for row in used]
+    if all(lacking):
+        releases = " and ".join(str(v) for v in sorted(set(versions)))
+        sdks = " and ".join(sorted({str(row.get("sdk")) for row in used if row}))
+        return known(f"ollama {releases} for Windows ships ROCm libraries (ROCm {sdks}) without {gfx}",
+                     f"{shown.source or 'symptoms.ollama_versions'}; {SOURCE}")
+    if not any(lacking):
+        return absent(shown.source or "symptoms.ollama_versions", f"the Windows ROCm 7 build of every ollama release shown has {gfx}")
+    return unknown(f"the report shows ollama releases whose Windows builds differ on {gfx}; which one failed is not shown")
