@@ -171,3 +171,27 @@ def test_a_request_or_lack_about_another_gpu_or_no_build_is_no_finding_on_the_ma
 )
 def test_a_request_or_lack_naming_the_machines_gpu_by_model_target_or_family_is_a_finding(text: str) -> None:
     assert ("RD766", "warning", "gfx-unsupported") in serious_findings(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Please consider to add the support on AMD iGPU like Radeon 890m available on AMD Ryzen AI 9 HX 370 and NPU. Thanks",
+        "Please enable builds for gfx1152 and gfx1153 (or gfx115x).",
+        "Could you add builds for the RX 9070 XT?",
+    ],
+)
+def test_a_request_for_builds_or_support_on_a_gpu_named_after_its_kind_is_read(text: str) -> None:
+    assert "gpu_support_requested_told" in signature_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Please add support for cards like the ones in the list",
+        "Could you add the build log for the RX 7900 XTX?",
+        "Please add builds for Windows",
+    ],
+)
+def test_builds_or_a_kind_of_gpu_without_a_model_named_is_not_read(text: str) -> None:
+    assert "gpu_support_requested_told" not in signature_contexts(text)

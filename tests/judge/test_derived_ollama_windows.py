@@ -43,3 +43,15 @@ def test_a_release_before_the_first_windows_rocm_build_is_not_judged() -> None:
 
 def test_a_target_the_windows_build_has_is_absent() -> None:
     assert _lacks("gfx1100", ["0.12.3"]).status == "absent"
+
+
+@pytest.mark.parametrize(("gfx", "version"), [("gfx1103", "0.31.2"), ("gfx1010", "0.33.0"), ("gfx906", "0.30.0"),
+                                              ("gfx1032", "0.30.5")])
+def test_a_release_from_0_30_lacks_what_its_rocm7_list_lacks(gfx: str, version: str) -> None:
+    fact = _lacks(gfx, [version])
+    assert fact.is_known and fact.value == f"ollama {version} for Windows ships ROCm libraries (ROCm 7.1) without {gfx}"
+
+
+@pytest.mark.parametrize(("gfx", "version"), [("gfx1201", "0.30.0"), ("gfx1103", "0.31.1"), ("gfx1150", "0.33.0")])
+def test_a_release_from_0_30_whose_rocm7_list_has_the_target_is_absent(gfx: str, version: str) -> None:
+    assert _lacks(gfx, [version]).status == "absent"

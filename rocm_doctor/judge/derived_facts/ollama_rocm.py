@@ -126,13 +126,15 @@ def ollama_windows_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables)
     windows = (tables[TABLE] or {}).get("windows") or {}
     until = str(windows.get("until") or "")
     gfx = base_gfx(str(agent.gfx.value))
-    if gfx in (windows.get("targets") or []):
-        return absent(SOURCE, f"ollama's Windows ROCm build has rocBLAS kernels for {gfx}")
     shown = facts.symptoms.ollama_versions
     versions = [v for v in (parse_version(s) for s in (shown.value or [] if shown.is_known else [])) if v is not None]
     limit = parse_version(until)
     if limit is None:
         return unknown("no Windows release bound in the table")
+    if versions and all(v >= limit for v in versions):
+        return _windows_rocm7_lacks(gfx, versions, windows, shown)
+    if gfx in (windows.get("targets") or []):
+        return absent(SOURCE, f"ollama's Windows ROCm build has rocBLAS kernels for {gfx}")
     sdks = _windows_hip_sdks(windows)
     if not versions:
         every = ", ".join(sdk for _, sdk in sdks) or "an AMD HIP SDK"
@@ -162,3 +164,84 @@ def _windows_hip_sdk(sdks: List[Any], version: Any) -> Optional[str]:
         if version >= first:
             found = sdk
     return found
+
+
+def _linux_range(agent: GpuAgent, tables: Tables) -> Optional[Dict[str, Any]]:
+    gfx = base_gfx(str(agent.gfx.value))
+    rows: List[Dict[str, Any]] = ((tables[TABLE] or {}).get("linux") or {}).get("ranges") or []
+    return next((row for row in rows if row.get("gfx") == gfx), None)
+
+
+def _range_words(row: Dict[str, Any]) -> str:
+    """'before 0.18.0 and from 0.31.2 on' for a row of rules/data/ollama_rocm.yaml linux.ranges."""
+    parts = []
+    if row.get("first"):
+        parts.append(f"before {row['first']}")
+    if row.get("first_without"):
+        parts.append(f"from {row['first_without']} on")
+    return " and ".join(parts)
+
+
+def _outside_range(row: Dict[str, Any], version: Any) -> bool:
+    first = parse_version(str(row.get("first") or ""))
+    first_without = parse_version(str(row.get("first_without") or ""))
+    return (first is not None and version < first) or (first_without is not None and version >= first_without)
+
+
+@gpu_fact(
+    "ollama_linux_rocm_lacks_gfx",
+    "What ollama's Linux ROCm build lacks for the GPU, for a target that only some releases built "
+    "(rules/data/ollama_rocm.yaml linux.ranges: gfx1151 from 0.6.2, gfx1200/gfx1201 from 0.6.4, "
+    "gfx950/gfx1150/gfx1103 from 0.18.0; gfx1010/gfx1012/gfx1103 no longer from 0.31.2): 'ollama X's Linux ROCm "
+    "build has no <gfx> (built only by the releases ...)' when every release the report shows is outside the "
+    "target's range; 'ollama's Linux ROCm builds before F ... have no <gfx>' when the report shows none; absent "
+    "when a release shown built it, for a target every release or none built, and on Windows (RD565's); unknown "
+    "when the report shows releases on both sides or the GPU cannot be judged.",
+)
+def ollama_linux_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    instead = _judged_gpu(agent)
+    if instead is not None:
+        return instead
+    if facts.host.os.is_known and facts.host.os.value == "windows":
+        return absent(str(facts.host.os.source or "host.os"), "the report runs ollama on Windows, whose build is another table's")
+    gfx = base_gfx(str(agent.gfx.value))
+    row = _linux_range(agent, tables)
+    if row is None:
+        return absent(SOURCE, f"{gfx} is in every or in no Linux ROCm build of ollama's releases from 0.1.25, not in some only")
+    words = _range_words(row)
+    shown = facts.symptoms.ollama_versions
+    versions = [v for v in (parse_version(s) for s in (shown.value or [] if shown.is_known else [])) if v is not None]
+    if not versions:
+        return known(f"ollama's Linux ROCm builds {words} have no {gfx} kernels", SOURCE)
+    lacking = [v for v in versions if _outside_range(row, v)]
+    if len(lacking) == len(versions):
+        releases = " and ".join(str(v) for v in sorted(set(versions)))
+        return known(f"ollama {releases}'s Linux ROCm build has no {gfx} kernels (its releases {words} were built without it)",
+                     f"{shown.source or 'symptoms.ollama_versions'}; {SOURCE}")
+    if not lacking:
+        return absent(shown.source or "symptoms.ollama_versions", f"every ollama release the report shows built its Linux ROCm backend with {gfx}")
+    return unknown(f"the report shows ollama releases on both sides of {gfx}'s range ({words}); which one failed is not shown")
+
+
+def _windows_rocm7_lacks(gfx: str, versions: List[Any], windows: Dict[str, Any], shown: Fact) -> Fact:
+    """ollama_windows_rocm_lacks_gfx for releases from 0.30.0 (ROCm 7.1 Windows build: windows.rocm7)."""
+    rows = sorted(((parse_version(str(row.get("from") or "")), row) for row in windows.get("rocm7") or []),
+                  key=lambda pair: pair[0] or parse_version("0"))
+    def row_of(version: Any) -> Optional[Dict[str, Any]]:
+        found = None
+        for first, row in rows:
+            if first is not None and version >= first:
+                found = row
+        return found
+    used = [row_of(v) for v in versions]
+    if not rows or any(row is None for row in used):
+        return unknown("the table lists no Windows ROCm 7 target list for the release shown")
+    lacking = [gfx not in (row.get("targets") or []) for row in used]
+    if all(lacking):
+        releases = " and ".join(str(v) for v in sorted(set(versions)))
+        sdks = " and ".join(sorted({str(row.get("sdk")) for row in used if row}))
+        return known(f"ollama {releases} for Windows ships ROCm libraries (ROCm {sdks}) without {gfx}",
+                     f"{shown.source or 'symptoms.ollama_versions'}; {SOURCE}")
+    if not any(lacking):
+        return absent(shown.source or "symptoms.ollama_versions", f"the Windows ROCm 7 build of every ollama release shown has {gfx}")
+    return unknown(f"the report shows ollama releases whose Windows builds differ on {gfx}; which one failed is not shown")

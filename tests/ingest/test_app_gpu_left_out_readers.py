@@ -1,0 +1,101 @@
+"""What programs with their own ROCm build print, and what their users write, when the GPU is left out:
+`ollama ps` showing a model 100% on the CPU, ollama's "no compatible GPUs were discovered", lemonade's
+"Unsupported GPU: gfxNNNN", LM Studio's ROCm engine marked not compatible, and the reporter's "graphics card
+isn't being utilized" / "none of the GPU cores are being used" (rules/data/signatures.yaml)."""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import report_contexts, signature_errors
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "codellama:latest        8fdf8f752f6e    5.1 GB  100% CPU        4 minutes from now",
+        "> blackened/t-lite:latest    f7dfa19f99d5    15 GB    100% CPU     4096       4 minutes from now",
+        "granite4:latest    4235724a127c    2.4 GB    100% CPU     4096       4 minutes from now",
+    ],
+)
+def test_ollama_ps_with_the_model_all_on_the_cpu_is_read(line: str) -> None:
+    assert "ollama_ps_cpu_only" in report_contexts(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "qwen3:14b    bdbd181c33f2    10 GB    100% GPU     4096    4 minutes from now",
+        "llama3:8b    365c0bd3c000    6.7 GB   48%/52% CPU/GPU    4 minutes from now",
+    ],
+)
+def test_ollama_ps_with_layers_on_the_gpu_is_not_read(line: str) -> None:
+    assert "ollama_ps_cpu_only" not in report_contexts(line)
+
+
+def test_ollama_saying_it_found_no_compatible_gpu_is_read() -> None:
+    line = 'time=2025-02-24T21:27:51.272+08:00 level=INFO source=gpu.go:377 msg="no compatible GPUs were discovered"'
+    assert "ollama_no_compatible_gpus" in report_contexts(line)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Error: Cannot install llamacpp:rocm on this system: Unsupported GPU: gfx1152",
+        "Error: Cannot install vllm:rocm on this system: Unsupported GPU: gfx950",
+        "                    rocm        unsupported     Unsupported GPU: gfx1036                       -",
+    ],
+)
+def test_lemonade_naming_a_target_it_has_no_rocm_build_for_is_read(text: str) -> None:
+    assert "lemonade_rocm_unsupported_gpu" in signature_errors(text)
+
+
+def test_lemonade_unsupported_without_a_target_is_not_read() -> None:
+    assert "lemonade_rocm_unsupported_gpu" not in signature_errors("llamacpp   rocm        unsupported     Unsupported GPU")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "6. View ROCm Linux as unavailable (ROCm llama.cpp (Linux) v1.50.2 Engine Not Compatible AMD ROCm accelerated llama.cpp engine)",
+        "ROCm llama.cpp linux version 1.57.0 is not compatible",
+        "```\nROCm llama.cpp (Linux)\nv1.50.2\nGPU survey unsuccessful\n```",
+    ],
+)
+def test_lm_studio_marking_its_rocm_engine_not_compatible_is_read(text: str) -> None:
+    assert "lmstudio_rocm_engine_not_compatible" in report_contexts(text)
+
+
+def test_an_engine_survey_that_found_no_hip_device_is_another_cause() -> None:
+    text = ("ROCm llama.cpp (Windows): GPU survey unsuccessful with message 'Error trying to query ROCm gpus: "
+            "No hip devices found!'")
+    assert "lmstudio_rocm_engine_not_compatible" not in report_contexts(text)
+
+
+def test_a_survey_line_with_no_rocm_engine_in_the_block_is_not_read() -> None:
+    assert "lmstudio_rocm_engine_not_compatible" not in report_contexts("GPU survey unsuccessful")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Now, I can see that my Graphics card isn't being utilized at all in radeontop",
+        "when running a local model, none of the GPU or NPU cores are being used.",
+    ],
+)
+def test_the_graphics_card_not_utilized_is_the_gpu_unused(sentence: str) -> None:
+    assert "gpu_unused_told" in report_contexts(sentence)
+
+
+def test_a_wish_instead_of_falling_back_to_the_cpu_is_not_the_program_on_the_cpu() -> None:
+    sentence = "Adding gfx1152 support would let users of this hardware run LLMs with full ROCm acceleration instead of falling back to CPU or Vulkan."
+    assert "torch_on_cpu_told" not in report_contexts(sentence)
+
+
+@pytest.mark.parametrize("sentence", ["On Linux, **lmstudio with the ROCm backend (llama.cpp)** fails to detect my GPU",
+                                      "lmstudio automatically on startup detected vulkan runtime"])
+def test_lm_studio_written_as_one_word_is_named(sentence: str) -> None:
+    assert "lm_studio_named" in report_contexts(sentence)
+
+
+def test_lm_studio_model_folder_is_not_the_program() -> None:
+    assert "lm_studio_named" not in report_contexts(r"C:\Users\me\.lmstudio\models\qwen.gguf")
