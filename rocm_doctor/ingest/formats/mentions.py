@@ -1130,11 +1130,12 @@ def _states_another_platform(block: Block) -> bool:
 
 _ADRENALIN = when_used(
     r"\bAdrenaline?(?:[ \t]+Edition)?(?:[ \t]+(?:drivers?|software|version))?(?:[ \t]{1,4}is)?[ \t:(v-]{0,4}(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)"
-    r"|\b(?:AMD[ \t]+|GPU[ \t]+|graphics[ \t]+|display[ \t]+|Windows[ \t]+)?drivers?(?:[ \t]{1,4}is)?[ \t]+(?:version[ \t]+)?(?:from[ \t]+v?-?2\d\.\d{1,2}\.\d{1,2}[ \t]+)?(?:to[ \t]+)?v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)",
+    r"|\b(?:AMD[ \t]+|GPU[ \t]+|graphics[ \t]+|display[ \t]+|Windows[ \t]+)?drivers?(?:[ \t]{1,4}is)?[ \t]+(?:version[ \t]+)?(?:from[ \t]+v?-?2\d\.\d{1,2}\.\d{1,2}[ \t]+)?(?:to[ \t]+)?\(?v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)",
     re.IGNORECASE,
 )
 """An Adrenalin release as people name it: ``Adrenalin Edition 24.9.1``, ``Adrenalin 24.10.1``,
-``Adrenalin Drivers (26.1.1)``, ``updated my driver from 24.9.1 to 24.10.1`` (the release after
+``Adrenalin Drivers (26.1.1)`` and, with the same parenthesis, ``the newest AMD display drivers (25.5.1)``
+(vladmandic/sdnext#3918), ``updated my driver from 24.9.1 to 24.10.1`` (the release after
 "to" is the one installed). Releases are year.month.n; the WMI driver version (32.0.x.y) and
 the four-part internal version (24.20.11.01) are other numbers and not read here. Also the forms
 users write (block h31f): the misspelling "Adrenaline" ("adrenaline 24.8.1 driver", ROCm/ROCm#4062;
