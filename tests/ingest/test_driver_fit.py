@@ -732,3 +732,37 @@ def test_the_linker_and_advice_are_not_a_hip_runtime_missing_an_api(text: str) -
 
 def test_a_loaded_extension_missing_a_hip_runtime_api_is_still_read() -> None:
     assert "hip_api_symbol_undefined" in signature_errors("ImportError: /x/flash_attn_2_cuda.so: undefined symbol: hipGetDevicePropertiesR0600\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "release"),
+    [
+        # driver48: a move to a kernel named without the kernel it left (legacy-rocm-build#344,
+        # M-Bab/linux-kernel-amdgpu-binaries#100, and the "after the kernel update to X" of Ubuntu's updates)
+        ('Today I did an "apt upgrade" and updated, among others, the kernel to 4.13.0-36. OpenCL finds no platform.\n', "4.13.0-36"),
+        ("Yesterday I updated my POP OS system's Linux kernel to version 5.13.0-7614-generic via APT.\n", "5.13.0-7614-generic"),
+        ("ROCm stopped working after the kernel update to 6.8.0-45.\n", "6.8.0-45"),
+        ("Since updating to kernel 6.18.4 my Strix Halo throws page faults under ROCm 7.1.\n", "6.18.4"),
+        ("After upgrading the kernel to 6.14, rocminfo no longer shows my GPU.\n", "6.14"),
+    ],
+)
+def test_a_kernel_updated_to_is_the_running_one(text: str, release: str) -> None:
+    from ingest_helpers import ingest
+
+    assert ingest(text).facts.host.kernel_release.value == release
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Almost the same problem for me when trying to upgrade to the kernel 4.15.0-128...\n",
+        "Should I upgrade the kernel to 6.14 for my RX 9070?\n",
+        "Try updating the kernel to 6.11 and check rocminfo again.\n",
+        "If you are updating the kernel to 6.12, rebuild the dkms module.\n",
+        "My friend upgraded his kernel to 6.15 and ROCm broke for him.\n",
+    ],
+)
+def test_a_kernel_update_tried_asked_advised_or_anothers_does_not_name_the_running_kernel(text: str) -> None:
+    from ingest_helpers import ingest
+
+    assert not ingest(text).facts.host.kernel_release.is_known

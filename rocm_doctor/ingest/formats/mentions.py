@@ -1001,6 +1001,20 @@ _KERNEL_MOVE = when_used(
 """A move between kernels: "I upgraded from kernel 5.15 to 6.2", "moved from kernel 6.8 to 6.11", and with the
 kernel called by the system's name (:data:`_LINUX_WORD`), "after updating from Linux 7.0.11 to 7.0.12": the
 second is the kernel now, the first an earlier state (h34c; the word read alone took the first)."""
+_KERNEL_UPDATED_TO = when_used(
+    r"\b(?:updat|upgrad)(?:ed|ing)\b(?:[^.!?;\n]|(?<=\d)\.(?=\d)){0,40}?\b(?:(?:linux|os)\s+)?kernel\s+(?:version\s+)?(?:up\s+)?to\s+"
+    r"(?:(?:the|version|kernel|linux)\s+){0,2}v?(?P<after>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)"
+    r"|\b(?:after|since)\s+(?:(?:the|a|my)\s+)?(?:(?:linux|os)\s+)?(?:kernel\s+)?(?:updat|upgrad)(?:ed|ing|es?)\s+(?:up\s+)?to\s+"
+    r"(?:(?:the|a|version|linux)\s+){0,2}kernel\s+(?:version\s+)?v?(?P<after2>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)"
+    r"|\b(?:after|since)\s+(?:(?:the|a|my)\s+)?(?:linux\s+)?kernel\s+(?:update|upgrade)\s+to\s+(?:(?:the|version)\s+)?v?(?P<after3>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)",
+    re.IGNORECASE,
+)
+"""A move to a kernel with no "from": "updated, among others, the kernel to 4.13.0-36" (ROCm/legacy-rocm-build#344),
+"I updated my POP OS system's Linux kernel to version 5.13.0-7614-generic" (M-Bab/linux-kernel-amdgpu-binaries#100),
+"when trying to upgrade to the kernel 4.15.0-128" is a try, not a move made (legacy-rocm-build#1333: :data:`_NOT_DONE_BEFORE`),
+"Since updating to kernel 6.18.4", "after the kernel update to 6.8.0-45" (the form legacy-rocm-build#3701's reporters
+use for Ubuntu's updates): the release moved to is the kernel now. Not advice or a plan ("try updating the kernel
+to 6.11", "should I upgrade the kernel to 6.14?"), which the reader's caller drops (driver48)."""
 _KERNEL_MOVE_VERB = when_used(
     r"\b(?:upgrad|updat|mov|went|go|goes|going|gone|switch|downgrad|chang|jump|bump|migrat|roll|came|come|install)\w*\b[^.!?;\n]{0,50}$",
     re.IGNORECASE,
@@ -2105,6 +2119,22 @@ def _platform(block: Block) -> List[Observation]:
                 changed.append(match.span())
                 out += moved
     if "kernel" in lowered:
+        for match, line in block.scan(_KERNEL_UPDATED_TO):
+            if _inside(match.start(), changed):
+                continue
+            column = block.column_at(match.start())
+            if _NOT_DONE_BEFORE.search(_DOT_IN_RELEASE.sub("_", line.text[max(0, column - 80) : column])):
+                continue  # tried, asked or advised ("when trying to upgrade to the kernel 4.15.0-128")
+            end = column + (match.end() - match.start())
+            if _QUESTION_AFTER.match(line.text, end) or _SENTENCE_ASKS.match(line.text, end):
+                continue
+            if scope_before(line.text, column, reach=60, span=120) != NOW:
+                continue  # another person's or machine's move, or words quoted from elsewhere
+            release = match.group("after") or match.group("after2") or match.group("after3")
+            found = kernel_observations(release, line, TRUST_PROSE)
+            if found:
+                changed.append(match.span())
+                out += found
         out += _kernel_before_word(block, changed, wsl)
     for pattern in (_KERNEL, _KERNEL_WORD, _LINUX_WORD):
         if pattern is _LINUX_WORD and "linux" not in lowered:
