@@ -336,6 +336,9 @@ def test_a_dkms_driver_too_old_for_the_user_space_is_found_from_rocminfo() -> No
         # a question after the statement does not make the failure a question
         "The amdgpu DKMS module build fails on kernels 6.13 and 6.14. Any ideas?\n",
         "amdgpu-dkms fails with 6.14, why?\n",
+        # driver48: the package named with its version or file name (ROCm/amdgpu#209, the apt spelling)
+        "The currently released `amdgpu-dkms_6.16.13.30300000-2278356.24.04_all.deb` fails to rebuild against 6.18.x or 6.19.x.\n",
+        "amdgpu-dkms 1:6.10.5.60300-2084815.22.04 fails to build on 6.8.0-49.\n",
     ],
 )
 def test_a_reporter_saying_the_amdgpu_dkms_build_fails_is_read(text: str) -> None:
@@ -766,3 +769,15 @@ def test_a_kernel_update_tried_asked_advised_or_anothers_does_not_name_the_runni
     from ingest_helpers import ingest
 
     assert not ingest(text).facts.host.kernel_release.is_known
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Does amdgpu-dkms 6.16.13 fail with kernel 6.18?\n",
+        "If amdgpu-dkms_6.8.5 fails, use --no-dkms.\n",
+        "amdgpu-dkms 6.12.12 does not fail anymore.\n",
+    ],
+)
+def test_a_versioned_amdgpu_dkms_asked_about_conditional_or_not_failing_is_not_a_build_failure(text: str) -> None:
+    assert "amdgpu_dkms_build_failure_told" not in signature_errors(text)
