@@ -763,6 +763,8 @@ def test_a_kernel_updated_to_is_the_running_one(text: str, release: str) -> None
         "Try updating the kernel to 6.11 and check rocminfo again.\n",
         "If you are updating the kernel to 6.12, rebuild the dkms module.\n",
         "My friend upgraded his kernel to 6.15 and ROCm broke for him.\n",
+        # several releases tried in turn: none need be the one running (legacy-rocm-build#671)
+        "I have upgraded kernel to 4.18: it is not supported.\nI have upgraded kernel to 4.19: it is not supported.\n",
     ],
 )
 def test_a_kernel_update_tried_asked_advised_or_anothers_does_not_name_the_running_kernel(text: str) -> None:

@@ -1011,10 +1011,11 @@ _KERNEL_UPDATED_TO = when_used(
 )
 """A move to a kernel with no "from": "updated, among others, the kernel to 4.13.0-36" (ROCm/legacy-rocm-build#344),
 "I updated my POP OS system's Linux kernel to version 5.13.0-7614-generic" (M-Bab/linux-kernel-amdgpu-binaries#100),
-"when trying to upgrade to the kernel 4.15.0-128" is a try, not a move made (legacy-rocm-build#1333: :data:`_NOT_DONE_BEFORE`),
-"Since updating to kernel 6.18.4", "after the kernel update to 6.8.0-45" (the form legacy-rocm-build#3701's reporters
-use for Ubuntu's updates): the release moved to is the kernel now. Not advice or a plan ("try updating the kernel
-to 6.11", "should I upgrade the kernel to 6.14?"), which the reader's caller drops (driver48)."""
+"I have upgraded kernel to 4.18" (legacy-rocm-build#671), "after kernel upgrade to 4.13.0-36" (#344's title), "since
+updating to kernel 6.18.4": the release moved to is the kernel now. Not a try ("when trying to upgrade to the kernel
+4.15.0-128", #1333), advice or a plan ("try updating the kernel to 6.11", "should I upgrade the kernel to 6.14?"),
+another person's move, nor one of several releases tried in turn (#671 tried 4.18, 4.19 and 4.20), which the reader's
+caller drops (driver48)."""
 _KERNEL_MOVE_VERB = when_used(
     r"\b(?:upgrad|updat|mov|went|go|goes|going|gone|switch|downgrad|chang|jump|bump|migrat|roll|came|come|install)\w*\b[^.!?;\n]{0,50}$",
     re.IGNORECASE,
@@ -2119,6 +2120,7 @@ def _platform(block: Block) -> List[Observation]:
                 changed.append(match.span())
                 out += moved
     if "kernel" in lowered:
+        moves: List[Tuple["re.Match[str]", str, List[Observation]]] = []
         for match, line in block.scan(_KERNEL_UPDATED_TO):
             if _inside(match.start(), changed):
                 continue
@@ -2133,8 +2135,13 @@ def _platform(block: Block) -> List[Observation]:
             release = match.group("after") or match.group("after2") or match.group("after3")
             found = kernel_observations(release, line, TRUST_PROSE)
             if found:
-                changed.append(match.span())
-                out += found
+                moves.append((match, release, found))
+        for match, _, _ in moves:
+            changed.append(match.span())
+        # one release moved to is the kernel now; several ("I have upgraded kernel to 4.18: ... not supported. I have
+        # upgraded kernel to 4.19: ...", legacy-rocm-build#671) are attempts, none of which need be the one running
+        if len({release for _, release, _ in moves}) == 1:
+            out += moves[0][2]
         out += _kernel_before_word(block, changed, wsl)
     for pattern in (_KERNEL, _KERNEL_WORD, _LINUX_WORD):
         if pattern is _LINUX_WORD and "linux" not in lowered:
