@@ -336,6 +336,9 @@ def test_a_dkms_driver_too_old_for_the_user_space_is_found_from_rocminfo() -> No
         # a question after the statement does not make the failure a question
         "The amdgpu DKMS module build fails on kernels 6.13 and 6.14. Any ideas?\n",
         "amdgpu-dkms fails with 6.14, why?\n",
+        # driver48: the package named with its version or file name (ROCm/amdgpu#209, the apt spelling)
+        "The currently released `amdgpu-dkms_6.16.13.30300000-2278356.24.04_all.deb` fails to rebuild against 6.18.x or 6.19.x.\n",
+        "amdgpu-dkms 1:6.10.5.60300-2084815.22.04 fails to build on 6.8.0-49.\n",
     ],
 )
 def test_a_reporter_saying_the_amdgpu_dkms_build_fails_is_read(text: str) -> None:
@@ -732,3 +735,51 @@ def test_the_linker_and_advice_are_not_a_hip_runtime_missing_an_api(text: str) -
 
 def test_a_loaded_extension_missing_a_hip_runtime_api_is_still_read() -> None:
     assert "hip_api_symbol_undefined" in signature_errors("ImportError: /x/flash_attn_2_cuda.so: undefined symbol: hipGetDevicePropertiesR0600\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "release"),
+    [
+        # driver48: a move to a kernel named without the kernel it left (legacy-rocm-build#344,
+        # M-Bab/linux-kernel-amdgpu-binaries#100, and the "after the kernel update to X" of Ubuntu's updates)
+        ('Today I did an "apt upgrade" and updated, among others, the kernel to 4.13.0-36. OpenCL finds no platform.\n', "4.13.0-36"),
+        ("Yesterday I updated my POP OS system's Linux kernel to version 5.13.0-7614-generic via APT.\n", "5.13.0-7614-generic"),
+        ("ROCm stopped working after the kernel update to 6.8.0-45.\n", "6.8.0-45"),
+        ("Since updating to kernel 6.18.4 my Strix Halo throws page faults under ROCm 7.1.\n", "6.18.4"),
+        ("After upgrading the kernel to 6.14, rocminfo no longer shows my GPU.\n", "6.14"),
+    ],
+)
+def test_a_kernel_updated_to_is_the_running_one(text: str, release: str) -> None:
+    from ingest_helpers import ingest
+
+    assert ingest(text).facts.host.kernel_release.value == release
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Almost the same problem for me when trying to upgrade to the kernel 4.15.0-128...\n",
+        "Should I upgrade the kernel to 6.14 for my RX 9070?\n",
+        "Try updating the kernel to 6.11 and check rocminfo again.\n",
+        "If you are updating the kernel to 6.12, rebuild the dkms module.\n",
+        "My friend upgraded his kernel to 6.15 and ROCm broke for him.\n",
+        # several releases tried in turn: none need be the one running (legacy-rocm-build#671)
+        "I have upgraded kernel to 4.18: it is not supported.\nI have upgraded kernel to 4.19: it is not supported.\n",
+    ],
+)
+def test_a_kernel_update_tried_asked_advised_or_anothers_does_not_name_the_running_kernel(text: str) -> None:
+    from ingest_helpers import ingest
+
+    assert not ingest(text).facts.host.kernel_release.is_known
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Does amdgpu-dkms 6.16.13 fail with kernel 6.18?\n",
+        "If amdgpu-dkms_6.8.5 fails, use --no-dkms.\n",
+        "amdgpu-dkms 6.12.12 does not fail anymore.\n",
+    ],
+)
+def test_a_versioned_amdgpu_dkms_asked_about_conditional_or_not_failing_is_not_a_build_failure(text: str) -> None:
+    assert "amdgpu_dkms_build_failure_told" not in signature_errors(text)

@@ -1001,6 +1001,21 @@ _KERNEL_MOVE = when_used(
 """A move between kernels: "I upgraded from kernel 5.15 to 6.2", "moved from kernel 6.8 to 6.11", and with the
 kernel called by the system's name (:data:`_LINUX_WORD`), "after updating from Linux 7.0.11 to 7.0.12": the
 second is the kernel now, the first an earlier state (h34c; the word read alone took the first)."""
+_KERNEL_UPDATED_TO = when_used(
+    r"\b(?:updat|upgrad)(?:ed|ing)\b(?:[^.!?;\n]|(?<=\d)\.(?=\d)){0,40}?\b(?:(?:linux|os)\s+)?kernel\s+(?:version\s+)?(?:up\s+)?to\s+"
+    r"(?:(?:the|version|kernel|linux)\s+){0,2}v?(?P<after>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)"
+    r"|\b(?:after|since)\s+(?:(?:the|a|my)\s+)?(?:(?:linux|os)\s+)?(?:kernel\s+)?(?:updat|upgrad)(?:ed|ing|es?)\s+(?:up\s+)?to\s+"
+    r"(?:(?:the|a|version|linux)\s+){0,2}kernel\s+(?:version\s+)?v?(?P<after2>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)"
+    r"|\b(?:after|since)\s+(?:(?:the|a|my)\s+)?(?:linux\s+)?kernel\s+(?:update|upgrade)\s+to\s+(?:(?:the|version)\s+)?v?(?P<after3>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)",
+    re.IGNORECASE,
+)
+"""A move to a kernel with no "from": "updated, among others, the kernel to 4.13.0-36" (ROCm/legacy-rocm-build#344),
+"I updated my POP OS system's Linux kernel to version 5.13.0-7614-generic" (M-Bab/linux-kernel-amdgpu-binaries#100),
+"I have upgraded kernel to 4.18" (legacy-rocm-build#671), "after kernel upgrade to 4.13.0-36" (#344's title), "since
+updating to kernel 6.18.4": the release moved to is the kernel now. Not a try ("when trying to upgrade to the kernel
+4.15.0-128", #1333), advice or a plan ("try updating the kernel to 6.11", "should I upgrade the kernel to 6.14?"),
+another person's move, nor one of several releases tried in turn (#671 tried 4.18, 4.19 and 4.20), which the reader's
+caller drops (driver48)."""
 _KERNEL_MOVE_VERB = when_used(
     r"\b(?:upgrad|updat|mov|went|go|goes|going|gone|switch|downgrad|chang|jump|bump|migrat|roll|came|come|install)\w*\b[^.!?;\n]{0,50}$",
     re.IGNORECASE,
@@ -1130,11 +1145,12 @@ def _states_another_platform(block: Block) -> bool:
 
 _ADRENALIN = when_used(
     r"\bAdrenaline?(?:[ \t]+Edition)?(?:[ \t]+(?:drivers?|software|version))?(?:[ \t]{1,4}is)?[ \t:(v-]{0,4}(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)"
-    r"|\b(?:AMD[ \t]+|GPU[ \t]+|graphics[ \t]+|display[ \t]+|Windows[ \t]+)?drivers?(?:[ \t]{1,4}is)?[ \t]+(?:version[ \t]+)?(?:from[ \t]+v?-?2\d\.\d{1,2}\.\d{1,2}[ \t]+)?(?:to[ \t]+)?v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)",
+    r"|\b(?:AMD[ \t]+|GPU[ \t]+|graphics[ \t]+|display[ \t]+|Windows[ \t]+)?drivers?(?:[ \t]{1,4}is)?[ \t]+(?:version[ \t]+)?(?:from[ \t]+v?-?2\d\.\d{1,2}\.\d{1,2}[ \t]+)?(?:to[ \t]+)?\(?v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)",
     re.IGNORECASE,
 )
 """An Adrenalin release as people name it: ``Adrenalin Edition 24.9.1``, ``Adrenalin 24.10.1``,
-``Adrenalin Drivers (26.1.1)``, ``updated my driver from 24.9.1 to 24.10.1`` (the release after
+``Adrenalin Drivers (26.1.1)`` and, with the same parenthesis, ``the newest AMD display drivers (25.5.1)``
+(vladmandic/sdnext#3918), ``updated my driver from 24.9.1 to 24.10.1`` (the release after
 "to" is the one installed). Releases are year.month.n; the WMI driver version (32.0.x.y) and
 the four-part internal version (24.20.11.01) are other numbers and not read here. Also the forms
 users write (block h31f): the misspelling "Adrenaline" ("adrenaline 24.8.1 driver", ROCm/ROCm#4062;
@@ -2104,6 +2120,28 @@ def _platform(block: Block) -> List[Observation]:
                 changed.append(match.span())
                 out += moved
     if "kernel" in lowered:
+        moves: List[Tuple["re.Match[str]", str, List[Observation]]] = []
+        for match, line in block.scan(_KERNEL_UPDATED_TO):
+            if _inside(match.start(), changed):
+                continue
+            column = block.column_at(match.start())
+            if _NOT_DONE_BEFORE.search(_DOT_IN_RELEASE.sub("_", line.text[max(0, column - 80) : column])):
+                continue  # tried, asked or advised ("when trying to upgrade to the kernel 4.15.0-128")
+            end = column + (match.end() - match.start())
+            if _QUESTION_AFTER.match(line.text, end) or _SENTENCE_ASKS.match(line.text, end):
+                continue
+            if scope_before(line.text, column, reach=60, span=120) != NOW:
+                continue  # another person's or machine's move, or words quoted from elsewhere
+            release = match.group("after") or match.group("after2") or match.group("after3")
+            found = kernel_observations(release, line, TRUST_PROSE)
+            if found:
+                moves.append((match, release, found))
+        for match, _, _ in moves:
+            changed.append(match.span())
+        # one release moved to is the kernel now; several ("I have upgraded kernel to 4.18: ... not supported. I have
+        # upgraded kernel to 4.19: ...", legacy-rocm-build#671) are attempts, none of which need be the one running
+        if len({release for _, release, _ in moves}) == 1:
+            out += moves[0][2]
         out += _kernel_before_word(block, changed, wsl)
     for pattern in (_KERNEL, _KERNEL_WORD, _LINUX_WORD):
         if pattern is _LINUX_WORD and "linux" not in lowered:
