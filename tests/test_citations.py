@@ -137,11 +137,6 @@ STILL_UNVERSIONED = {
     "https://rocm.docs.amd.com/projects/MIOpen/en/latest/finddb.html",
     "https://rocm.docs.amd.com/projects/MIOpen/en/latest/conceptual/tuningdb.html",
     "https://rocm.docs.amd.com/projects/rocBLAS/en/latest/reference/env-variables.html",
-    "https://docs.pytorch.org/docs/stable/notes/hip.html",
-    "https://pytorch.org/docs/stable/notes/windows.html#multiprocessing-error-without-if-clause-protection",
-    "https://pytorch.org/docs/stable/notes/cuda.html#use-nn-parallel-distributeddataparallel-instead-of-multiprocessing-or-nn-dataparallel",
-    "https://pytorch.org/docs/stable/generated/torch.nn.DataParallel.html",
-    "https://www.freedesktop.org/software/systemd/man/latest/systemd.exec.html",
 }
 
 
@@ -160,8 +155,7 @@ def _every_citation() -> List[Tuple[str, str]]:
         "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/reference/user-kernel-space-compat-matrix.html",
         "https://rocm.docs.amd.com/en/latest/compatibility/compatibility-matrix.html",
         "https://rocm.docs.amd.com/projects/amdsmi/en/develop/how-to/amdsmi-wsl-mode.html",
-        "https://docs.pytorch.org/docs/stable/notes/hip.html",
-    ],
+        ],
 )
 def test_an_unversioned_doc_page_is_recognised(url: str) -> None:
     assert UNVERSIONED_DOC.match(url)
