@@ -128,7 +128,6 @@ A versioned page (``/en/docs-6.4.1/``, ``/docs/2.7/``) or the docs source at a t
 STILL_UNVERSIONED = {
     # Citations not yet pinned (each needs a versioned page that says the same). Remove a line
     # when its URL is pinned; never add one. The ROCm 7.0-era user/kernel-space rows are pinned.
-    "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/how-to/docker.html",
     "https://rocm.docs.amd.com/projects/amdsmi/en/develop/how-to/amdsmi-wsl-mode.html",
     "https://rocm.docs.amd.com/projects/MIOpen/en/latest/reference/env_variables.html",
     "https://rocm.docs.amd.com/projects/MIOpen/en/latest/finddb.html",
