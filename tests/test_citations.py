@@ -129,10 +129,6 @@ STILL_UNVERSIONED = {
     # Citations not yet pinned (each needs a versioned page that says the same). Remove a line
     # when its URL is pinned; never add one. The ROCm 7.0-era user/kernel-space rows are pinned.
     "https://rocm.docs.amd.com/projects/amdsmi/en/develop/how-to/amdsmi-wsl-mode.html",
-    "https://rocm.docs.amd.com/projects/MIOpen/en/latest/reference/env_variables.html",
-    "https://rocm.docs.amd.com/projects/MIOpen/en/latest/finddb.html",
-    "https://rocm.docs.amd.com/projects/MIOpen/en/latest/conceptual/tuningdb.html",
-    "https://rocm.docs.amd.com/projects/rocBLAS/en/latest/reference/env-variables.html",
 }
 
 
