@@ -117,6 +117,69 @@ def test_every_data_row_source_is_a_public_url_or_a_list_of_them() -> None:
     assert not problems, "\n".join(problems)
 
 
+UNVERSIONED_DOC = re.compile(
+    r"^https://(?:rocm\.docs\.amd\.com/(?:projects/[^/]+/)?en/(?:latest|develop|stable)/"
+    r"|(?:docs\.)?pytorch\.org/docs/(?:stable|main)/"
+    r"|www\.freedesktop\.org/software/systemd/man/latest/)"
+)
+"""A documentation page that follows the newest release: what it says changes under the citation.
+A versioned page (``/en/docs-6.4.1/``, ``/docs/2.7/``) or the docs source at a tag or commit does not."""
+
+STILL_UNVERSIONED = {
+    # Citations not yet pinned (each needs a versioned page that says the same). Remove a line
+    # when its URL is pinned; never add one. The ROCm 7.0-era user/kernel-space rows are pinned.
+    "https://rocm.docs.amd.com/projects/amdsmi/en/develop/how-to/amdsmi-wsl-mode.html",
+}
+
+
+def _every_citation() -> List[Tuple[str, str]]:
+    cited = [(r.id, ref.url) for r in load_rules(use_env=False) for ref in r.references]
+    for path in _tables():
+        for where, value in _sources(read_yaml(path), path.stem):
+            cited += [(where, u) for u in (value if isinstance(value, list) else [value]) if isinstance(u, str)]
+    cited += [(f"{c.name}.against", u) for c in table_checks() for u in c.against]
+    return cited
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/reference/user-kernel-space-compat-matrix.html",
+        "https://rocm.docs.amd.com/en/latest/compatibility/compatibility-matrix.html",
+        "https://rocm.docs.amd.com/projects/amdsmi/en/develop/how-to/amdsmi-wsl-mode.html",
+        ],
+)
+def test_an_unversioned_doc_page_is_recognised(url: str) -> None:
+    assert UNVERSIONED_DOC.match(url)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://rocm.docs.amd.com/projects/install-on-linux/en/docs-6.3.0/reference/user-kernel-space-compat-matrix.html",
+        "https://rocm.docs.amd.com/en/docs-7.1.1/compatibility/compatibility-matrix.html",
+        "https://github.com/ROCm/amdgpu-docs/blob/30.10.0/docs/compatibility/compatibility-matrix.rst",
+    ],
+)
+def test_a_versioned_doc_page_is_not_taken_for_an_unversioned_one(url: str) -> None:
+    assert not UNVERSIONED_DOC.match(url)
+
+
+def test_no_citation_is_an_unversioned_doc_page_beyond_the_known_unpinned_ones() -> None:
+    cited = _every_citation()
+    new = sorted({f"{where}: {url}" for where, url in cited if UNVERSIONED_DOC.match(url) and url not in STILL_UNVERSIONED})
+    assert not new, "cite a versioned page or the docs source at a tag:\n" + "\n".join(new)
+    pinned_since = sorted(STILL_UNVERSIONED - {url for _, url in cited})
+    assert not pinned_since, "no longer cited; remove from STILL_UNVERSIONED:\n" + "\n".join(pinned_since)
+
+
+def test_the_driver_compatibility_rules_and_table_cite_no_unversioned_page() -> None:
+    # RD384, RD120, RD104, RD107 and rules/data/amdgpu_driver.yaml cited unversioned pages until session 48
+    cited = [(w, u) for w, u in _every_citation() if w in ("RD384", "RD120", "RD104", "RD107") or w.startswith("amdgpu_driver")]
+    assert len(cited) > 15
+    assert not [f"{w}: {u}" for w, u in cited if UNVERSIONED_DOC.match(u)]
+
+
 def test_no_rule_text_cites_the_teams_notes_or_tracker() -> None:
     problems = []
     for rule in load_rules(use_env=False):

@@ -154,3 +154,24 @@ def test_a_generic_amd_name_beside_an_nvidia_card_only_is_not_read_by_this_rule(
     # before rev47f the NVIDIA card (an appended mention, integrated false) counted as the "named card"
     generic = [a for a in agents if a.name.value == "AMD Radeon Graphics"]
     assert len(generic) == 1 and not generic[0].integrated.is_known
+
+
+# the same three wordings without slog's msg=: ollama v0.1.22's log.Printf line ("gpu.go:NNN: ..."), or the message
+# alone on its line as a reporter copied it (ollama/ollama#2277 from journalctl, SirUli/homeassistant-ollama-addon#319)
+
+def test_ollamas_exclusion_line_is_read_without_slogs_msg_prefix() -> None:
+    for text in (
+        "Radeon GPU detected\nROCm integrated GPU detected - ROCR_VISIBLE_DEVICES=1\n",
+        "2024/01/30 10:00:00 gpu.go:177: ROCm integrated GPU detected - ROCR_VISIBLE_DEVICES=0\n",
+        "```text\ndiscovering available GPUs...\ndropping integrated GPU; to enable, set OLLAMA_IGPU_ENABLE=1\nid=0 library=Vulkan\n```\n",
+    ):
+        assert "app_excluded_igpu" in (ingest(text).facts.symptoms.context.value or []), text
+
+
+def test_a_sentence_that_starts_with_the_words_is_not_ollamas_exclusion_line() -> None:
+    for text in (
+        "Dropping integrated GPU support would be a mistake.\n",
+        "Dropping integrated GPU; to enable it again I had to reinstall.\n> unrelated\n",
+        "unsupported Radeon iGPU detected skipping is what you should expect here.\n",
+    ):
+        assert "app_excluded_igpu" not in (ingest(text).facts.symptoms.context.value or []), text

@@ -1,9 +1,11 @@
 """Derived facts about AMD's amdgpu DKMS kernel driver and the ROCm user space beside it.
 
 AMD supports a kernel driver only with some ROCm user-space releases: "+/- 2 releases"
-before ROCm 6.4, "up to a year apart" from 6.4 on, with the exact pairs in its user and
-kernel-space support matrix (compatibility-matrix footnote ``kfd_support``,
-https://rocm.docs.amd.com/projects/install-on-linux/en/latest/reference/user-kernel-space-compat-matrix.html).
+up to ROCm 6.3 (compatibility-matrix footnote ``kfd_support``,
+https://rocm.docs.amd.com/projects/install-on-linux/en/docs-6.3.0/reference/user-kernel-space-compat-matrix.html),
+a wider window from 6.4 on (the AMD GPU Driver 30.10 of ROCm 7.0 supports ROCm 6.2 to 7.0,
+https://github.com/ROCm/amdgpu-docs/blob/30.10.0/docs/compatibility/compatibility-matrix.rst),
+with the exact pairs in ``rules/data/amdgpu_driver.yaml`` 'support'.
 The DKMS module reports its own version (``/sys/module/amdgpu/version`` = ``6.8.5``), which
 is not the ROCm version; ``rules/data/amdgpu_driver.yaml`` maps it to the ROCm release it
 shipped with, from AMD's package names (``amdgpu-dkms_6.8.5.60203`` = ROCm 6.2.3).
@@ -120,8 +122,8 @@ def _driver_and_userspace(facts: Facts, tables: Tables, compute: Callable[[Fact,
     "driver_userspace_gap",
     "How many ROCm release series (minor releases: 6.2 -> 6.4 is 2) lie between the release "
     "the amdgpu DKMS driver shipped with (derived.amdgpu_dkms_rocm) and the ROCm user space "
-    "(rocm.version), either direction. AMD supports +/- 2 releases before ROCm 6.4 and up to "
-    "a year apart from 6.4 on (user and kernel-space support matrix). Absent when either side "
+    "(rocm.version), either direction. AMD supports +/- 2 releases up to ROCm 6.3 and a wider "
+    "window from 6.4 on (user and kernel-space support matrix). Absent when either side "
     "is absent, unknown when either is unknown.",
 )
 def driver_userspace_gap(facts: Facts, tables: Tables) -> Fact:
