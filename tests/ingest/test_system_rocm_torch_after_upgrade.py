@@ -67,3 +67,31 @@ def test_a_torch_on_the_system_rocm_after_an_upgrade_is_warned(text: str) -> Non
 )
 def test_other_torches_or_no_upgrade_are_not_warned(text: str) -> None:
     assert "RD887" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Then my distro upgraded all ROCM libraries to 6.2.2 a couple weeks back, and it no longer works.\n",
+        "ollama run fails on the 780M after update rocm-core from 6.0.2 to 6.2.2 on arch linux.\n",
+        "I upgraded rocm-hip-runtime from 6.1.3 to 6.2.0 and clinfo fails.\n",
+    ],
+)
+def test_a_distribution_or_package_upgrade_of_rocm_is_read(text: str) -> None:
+    from ingest_helpers import signature_contexts
+
+    assert "rocm_upgrade_told" in signature_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Should my distro upgrade ROCm to 6.2?\n",
+        "If the system updated ROCm behind your back, rebuild.\n",
+        "He upgraded rocm-core from 6.0.2 to 6.2.2 on his laptop.\n",
+    ],
+)
+def test_a_question_advice_or_another_persons_package_upgrade_is_not_read(text: str) -> None:
+    from ingest_helpers import signature_contexts
+
+    assert "rocm_upgrade_told" not in signature_contexts(text)
