@@ -36,6 +36,7 @@ def test_the_release_rocm_was_moved_to_is_the_systems(text: str, version: str) -
         "I will update ROCm to 6.1 next week. RX 6800\n",
         "Try upgrading ROCm to 6.2 first. RX 6800\n",
         "I upgraded ROCm to 6.2 wheels for torch. RX 6800\n",
+        "Previously I had updated ROCm to 6.1 on this RX 6800.\n",
     ],
 )
 def test_a_planned_asked_or_torch_build_move_is_not_the_systems_release(text: str) -> None:

@@ -1934,6 +1934,10 @@ def _rocm(block: Block) -> List[Observation]:
         for match, line in block.scan(_ROCM_MOVED_TO):
             if _move_not_made(text, match) or denied(text, match.start()):
                 continue  # "Should I upgrade ROCm to 6.2?", "I will update ROCm to 6.1", "I did not upgrade ROCm to 6.2"
+            if _PAST_BEFORE.search(text[max(0, match.start() - 60) : match.start()]):
+                # "Before, I had upgraded ROCm to 6.1": a release left behind is evidence of what changed
+                out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
+                continue
             out.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
     for match, line in block.scan(_ROCM_WORD):
         before = text[max(0, match.start() - 60) : match.start()]
