@@ -326,6 +326,15 @@ came from, "from the rocm5.7 index", "the rocm6.4 nightly": download.pytorch.org
 on the same line: a field list's next line ("ROCm 6.2" above "torch: 2.5.1") names the next part."""
 
 
+_ROCM_MOVED_TO = when_used(
+    r"\b(?:updat|upgrad|downgrad|switch|mov|migrat)\w*\s+(?:(?:my|the|our|system)(?:'s)?\s+){0,2}ROCm\s+(?:version\s+)?"
+    r"to\s+(?:ROCm(?:\s+|-)?|version\s+)?v?(\d+\.\d+(?:\.\d+)?)(?![\w.]*\d)(?!\s{0,8}(?:wheels?|builds?|torch|pytorch)\b)",
+    re.IGNORECASE,
+)
+"""trm48: a move to a release with ROCm named before "to" ("I upgraded ROCm to 6.2.2", "after updating my ROCm to
+6.1", "downgraded ROCm to version 6.1.3"): the release moved to is the system's now (_ROCM_CHANGE reads the
+form with "from"; a plan or question is left to _move_not_made). Forms of ROCm/tensorflow-upstream#444,
+ROCm/legacy-rocm-build#764 and ollama/ollama#12111."""
 _PAST_BEFORE = when_used(
     r"\b(?:before|previously|earlier|originally|at\s+first|used\s+to|last\s+working|on\s+my\s+other\s+(?:machine|pc|computer))\b(?:[^.!?;\n]|\.(?=\w)){0,60}$",
     re.IGNORECASE,
@@ -1937,6 +1946,15 @@ def _rocm(block: Block) -> List[Observation]:
                 continue  # "from ROCm 6.1 to 6.2 wheels": the torch build's ROCm, read below
             out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
             out.append(Observation("rocm.version", match.group(2), line, TRUST_PROSE))
+    if " to " in lowered:
+        for match, line in block.scan(_ROCM_MOVED_TO):
+            if _move_not_made(text, match) or denied(text, match.start()):
+                continue  # "Should I upgrade ROCm to 6.2?", "I will update ROCm to 6.1", "I did not upgrade ROCm to 6.2"
+            if _PAST_BEFORE.search(text[max(0, match.start() - 60) : match.start()]):
+                # "Before, I had upgraded ROCm to 6.1": a release left behind is evidence of what changed
+                out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
+                continue
+            out.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
     for match, line in block.scan(_ROCM_WORD):
         before = text[max(0, match.start() - 60) : match.start()]
         after = text[match.end() : match.end() + 24]

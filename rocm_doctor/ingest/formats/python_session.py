@@ -20,6 +20,7 @@ from typing import Any, List, Optional
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.collect_env import companion_observations
 from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece, torch_version_observations
+from rocm_doctor.facts.parsers.rocm_version import parse_hipconfig_version
 from rocm_doctor.ingest.model import Absent, GpuSighting, Observation, Piece
 from rocm_doctor.knowledge.torch_static import rocm_version
 from rocm_doctor.lazy_regex import when_used
@@ -228,6 +229,11 @@ def parse(block: Block) -> List[Piece]:
             for kind, pattern in _SCRIPT.items():
                 match = pattern.match(text)
                 if match and kind == "hip" and _hip_tool_output(lines, i):
+                    # the HIP of the ROCm install the tool belongs to: the system's, read as rocm.hip_version (trm48)
+                    hip = parse_hipconfig_version(str(match.group(1)).strip("'\""))
+                    if hip:
+                        out.append(Observation("rocm.hip_version", hip, line))
+                        used.append(line)
                     break
                 if match and _observe(kind, _literal(match.group(1)), line, out, gpus):
                     used.append(line)

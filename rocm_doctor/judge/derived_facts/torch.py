@@ -70,9 +70,26 @@ def torch_rocm_series(facts: Facts, tables: Tables) -> Fact:
     return on_rocm_torch(facts, lambda: version_series(facts.torch.rocm_version, "torch.rocm_version"))
 
 
-@machine_fact("system_rocm_series", "ROCm series major.minor of the system's ROCm user space (rocm.version 6.2.0 -> 6.2).")
+HIP_NAMES_ROCM_UP_TO = 6
+"""The last ROCm major whose HIP version is named by the ROCm release: AMD's release notes pair each ROCm
+5.x/6.x release with HIP of the same major.minor (ROCm 6.2.0: HIP 6.2.41133,
+https://rocm.docs.amd.com/en/docs-6.2.0/about/release-notes.html); from ROCm 7 the two may differ
+(TheRock's 7.0 previews carry HIP 7.1, https://github.com/pytorch/pytorch/pull/168097)."""
+
+
+@machine_fact(
+    "system_rocm_series",
+    "ROCm series major.minor of the system's ROCm user space (rocm.version 6.2.0 -> 6.2); without rocm.version, "
+    "that of the system's HIP (hipconfig/hipcc 6.2.41133 -> 6.2) for ROCm 5.x and 6.x, whose HIP carries the release.",
+)
 def system_rocm_series(facts: Facts, tables: Tables) -> Fact:
-    return version_series(facts.rocm.version, "rocm.version")
+    series = version_series(facts.rocm.version, "rocm.version")
+    if series.is_known or not facts.rocm.hip_version.is_known:
+        return series
+    hip = version_series(facts.rocm.hip_version, "rocm.hip_version")
+    if hip.is_known and 5 <= Version(hip.value).major <= HIP_NAMES_ROCM_UP_TO:
+        return hip
+    return series
 
 
 def _wheel_vs_system(facts: Facts, tables: Tables, compare: Callable[[str, str], bool]) -> Fact:
