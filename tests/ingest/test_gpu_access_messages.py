@@ -169,3 +169,8 @@ def test_the_user_not_in_render_and_the_gpu_unused_is_a_permissions_finding() ->
     text = "The ollama user is not in the render group, so ollama falls back to CPU on my RX 7900 XTX."
     findings = [f for f in evaluate(rules, ingest_text(text).facts).findings if f.severity in ("error", "warning")]
     assert findings and findings[0].category == "permissions"
+
+
+def test_not_in_the_group_but_still_failing_is_read() -> None:
+    # "but ... works" says access is not the problem; "but ... doesn't find the GPU" says the failure goes on
+    assert "group_fix_mentioned" in _read("My user is not in the render group but torch still doesn't find the GPU.")
