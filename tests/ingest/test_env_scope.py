@@ -177,3 +177,31 @@ def test_a_sentence_whose_failure_words_say_the_failure_went_does_not_put_the_se
     block = split_blocks(sentence)[0]
     found = [s.failed_with for piece in env_settings.parse(block) for s in (piece.settings or []) if s.name == "HSA_OVERRIDE_GFX_VERSION"]
     assert found == [failed]
+
+
+# ----------------------------------------------------------------- Makefiles and justfiles (access48)
+
+
+@pytest.mark.parametrize(
+    "line, value",
+    [
+        ("export HSA_OVERRIDE_GFX_VERSION := 10.3.0", "10.3.0"),
+        ("export HSA_OVERRIDE_GFX_VERSION ?= 11.0.0", "11.0.0"),
+        ("HSA_OVERRIDE_GFX_VERSION := 9.0.0", "9.0.0"),
+        ('export HSA_OVERRIDE_GFX_VERSION := "11.0.0"', "11.0.0"),
+        ("override HIP_VISIBLE_DEVICES ::= 0", "0"),
+    ],
+)
+def test_a_makefile_or_justfile_assignment_of_a_stack_variable_is_a_setting(line: str, value: str) -> None:
+    settings = ingest(f"Makefile:\n```\n{line}\n```\n").facts.env.settings.value
+    assert [(s.name.startswith(("HSA_", "HIP_")), s.value) for s in settings] == [(True, value)]
+
+
+def test_a_makefile_assignment_of_another_programs_variable_or_an_append_is_not_read() -> None:
+    facts = ingest("```\nCFLAGS := -O2\nPATH ?= /usr/bin\nHSA_OVERRIDE_GFX_VERSION += 10.3.0\n```\n").facts
+    assert not facts.env.settings.is_known or not facts.env.settings.value
+
+
+def test_a_shell_export_is_still_an_export() -> None:
+    settings = ingest("```\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\n```\n").facts.env.settings.value
+    assert [(s.value, s.origin) for s in settings] == [("10.3.0", "export")]

@@ -130,3 +130,47 @@ def test_rocminfo_not_member_line_after_another_errno_is_not_called_a_refusal(ru
 def test_a_reporter_saying_the_user_is_not_in_the_group_is_still_read(text: str) -> None:
     # only roc-2.6.0's own 'User is not member of "video" group' line is left to the table's row
     assert "group_fix_mentioned" in _read(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "portage does not belongs to video and render group, therefore it cannot open /dev/kfd.",
+        "It looks to me like user B is not in the `render` group.",
+        "My user isn't in the render group on this RX 6800 box.",
+        "I checked: my user is not a member of the render or video groups.",
+        "The ollama user is not part of the **render** group.",
+        "The container user is not in group render.",
+        "The service user is not in the render/video groups.",
+    ],
+)
+def test_the_user_not_in_the_gpu_group_is_read_in_the_wordings_reporters_use(text: str) -> None:
+    assert "group_fix_mentioned" in _read(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If your user is not in the render group, add it with usermod.",
+        "If renderD128 exists but your user is not in the `render` group, see section 2.3.",
+        "If the current user is not in the render group, ask an administrator to add it.",
+        "Is my user not in the render group?",
+        "I am not in the \"render\" group but rocminfo works fine on my RX 6800.",
+        "It used to be that my user was not in the render group.",
+        "rocm is not in video memory yet",
+    ],
+)
+def test_a_condition_question_or_a_sentence_that_says_it_works_is_no_group_statement(text: str) -> None:
+    assert "group_fix_mentioned" not in _read(text)
+
+
+def test_the_user_not_in_render_and_the_gpu_unused_is_a_permissions_finding() -> None:
+    rules = load_rules([], use_env=False)
+    text = "The ollama user is not in the render group, so ollama falls back to CPU on my RX 7900 XTX."
+    findings = [f for f in evaluate(rules, ingest_text(text).facts).findings if f.severity in ("error", "warning")]
+    assert findings and findings[0].category == "permissions"
+
+
+def test_not_in_the_group_but_still_failing_is_read() -> None:
+    # "but ... works" says access is not the problem; "but ... doesn't find the GPU" says the failure goes on
+    assert "group_fix_mentioned" in _read("My user is not in the render group but torch still doesn't find the GPU.")

@@ -86,3 +86,26 @@ def test_a_gpu_found_only_with_sudo_is_first_a_permissions_finding() -> None:
 )
 def test_a_failure_without_sudo_beside_root_failing_too_is_no_root_only_statement(line: str) -> None:
     assert ROOT_ONLY.isdisjoint(signature_errors(line))
+
+
+def test_running_the_same_command_as_root_is_not_a_failure_as_root() -> None:
+    # "the same thing" after run/ran/try is the command run again, not the same result
+    from rocm_doctor.ingest import ingest_text
+
+    text = "torch.cuda.is_available() returns False on my RX 6800. When I run the same thing as root it returns True."
+    context = ingest_text(text).facts.symptoms.context
+    assert "gpu_fails_as_root_too_told" not in (context.value or [])
+    still = ingest_text("torch.cuda.is_available() returns False. Same error with sudo.").facts.symptoms.context
+    assert "gpu_fails_as_root_too_told" in (still.value or [])
+
+
+def test_works_as_root_and_as_the_user_is_no_root_only_statement() -> None:
+    from rocm_doctor.ingest import ingest_text
+
+    for text in (
+        "rocminfo works on my RX 6800 as root and as my user; torch too.",
+        "Everything works for my user as well as with sudo on the RX 7900 XTX.",
+    ):
+        signatures = ingest_text(text).facts.symptoms.signatures.value or []
+        assert "works_only_as_root" not in signatures, text
+    assert "works_only_as_root" in (ingest_text("rocminfo fails on my RX 6800, it only works as root.").facts.symptoms.signatures.value or [])

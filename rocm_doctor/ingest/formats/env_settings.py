@@ -56,7 +56,7 @@ _TRAILING = ".,;:)]}>`*"
 
 # Repetitions are bounded ({1,64}, see MAX_ASSIGNMENTS): an unbounded one on a 20 MB line keeps
 # a backtracking frame per repetition.
-_EXPORT = when_used(rf"(?<![^\s;&|(`])export\s+((?:{_NAME}(?:={_VALUE})?[ \t]*){{1,64}})", re.MULTILINE)
+_EXPORT = when_used(rf"(?<![^\s;&|(`])export\s+(?!{_NAME}[ \t]{{0,4}}(?::{{1,3}}|\?)=)((?:{_NAME}(?:={_VALUE})?[ \t]*){{1,64}})", re.MULTILINE)
 _UNSET = when_used(rf"(?<![^\s;&|(`])unset\s+(?:-[vf]\s+)?((?:{_NAME}[ \t]*){{1,64}})", re.MULTILINE)
 _PREFIX = when_used(
     rf"^[ \t`]*(?:sudo\s+(?:-\S+\s+){{0,8}}|env\s+)?((?:{_UPPER_NAME}={_VALUE}[ \t]+){{1,64}})([A-Za-z0-9./~_-][^\s=]*)(?=\s|$)", re.MULTILINE
@@ -97,6 +97,16 @@ _PYTHON = when_used(
 )
 _BARE = when_used(rf"^[ \t>*-]*({_UPPER_NAME})=({_VALUE})[ \t]*$", re.MULTILINE)
 _INLINE = when_used(rf"(?<![\w$:-])({_UPPER_NAME})\s*=\s*({_VALUE})")
+_MAKE = when_used(
+    rf"^[ \t>*-]*(?:export[ \t]+|override[ \t]+)?({_UPPER_NAME})[ \t]{{0,4}}(?::{{1,3}}|\?)=[ \t]{{0,4}}({_VALUE})[ \t]*$", re.MULTILINE
+)
+"""A Makefile's or a justfile's assignment, ``NAME := value``, ``NAME ?= value``, ``NAME ::= value``, with ``export`` or
+``override`` before it (GNU make manual, "Setting Variables" and "Communicating Variables to a Sub-make"; just's
+``export NAME := "value"``): the value the recipes get. Reports and files that set the GPU stack's variables so:
+ComfyUI ROCm docker's Makefile (HardAndHeavy/comfyui-rocm-docker#2, its HSA_OVERRIDE_GFX_VERSION), public Makefiles
+with ``export HSA_OVERRIDE_GFX_VERSION := 10.3.0`` and ``export HSA_OVERRIDE_GFX_VERSION ?= 11.0.0``, a justfile's
+``export HSA_OVERRIDE_GFX_VERSION := "11.0.0"``. Only the stack's names (:data:`STACK_PREFIXES`), on a line of their
+own; ``+=`` appends to a value the paste does not show and is not read."""
 _PROSE_TO = when_used(
     rf"\b({_UPPER_NAME})`?\s+(?:(?:(?:is|was|are|were)\s+)?set\s+to|to|as)\s+`?(\d[\w.:,]*|gfx\w+|true|false|on|off)\b", re.IGNORECASE
 )
@@ -511,6 +521,11 @@ def _scan(block: Block) -> List[SettingSighting]:
     if "environ" in text:
         for match, line in block.scan(_PYTHON):
             add(match, [_sighting(match.group(1) or match.group(2), match.group(3), "python", line, TRUST_TEMPLATE)])
+    if "=" in text and ("?=" in text or ":=" in text):
+        for match, line in block.scan(_MAKE):
+            if match.start(1) in taken or not _stack(match.group(1)):
+                continue
+            add(match, [_sighting(match.group(1), match.group(2), "assignment", line, TRUST_PROSE)])
     if "=" in text:
         for match, line in block.scan(_BARE):
             if match.start(1) in taken:
