@@ -99,3 +99,30 @@ def test_lm_studio_written_as_one_word_is_named(sentence: str) -> None:
 
 def test_lm_studio_model_folder_is_not_the_program() -> None:
     assert "lm_studio_named" not in report_contexts(r"C:\Users\me\.lmstudio\models\qwen.gguf")
+
+
+# review rev48b: over-reads of the readers above
+
+
+def test_a_survey_line_under_another_engine_is_not_the_rocm_engine() -> None:
+    text = ("LM Studio on Linux, Radeon 780M.\nVulkan llama.cpp (Linux) v1.50.2\nGPU survey unsuccessful\n"
+            "ROCm llama.cpp (Linux) v1.50.2\n")
+    assert "lmstudio_rocm_engine_not_compatible" not in report_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ROCm llama.cpp (Linux)\n\nv1.50.2\n\nGPU survey unsuccessful\n",
+        "ROCm llama.cpp (Linux)\r\nv1.50.2\r\nGPU survey unsuccessful\r\n",
+        "    ROCm llama.cpp (Linux)\n    v1.50.2\n    GPU survey unsuccessful\n",
+    ],
+)
+def test_the_rocm_engine_block_copied_with_blank_lines_crlf_or_indent_is_read(text: str) -> None:
+    assert "lmstudio_rocm_engine_not_compatible" in report_contexts(text)
+
+
+def test_the_rocm_engine_not_compatible_before_an_update_is_not_read() -> None:
+    text = ("LM Studio on Linux, Radeon 780M. Before the update, ROCm llama.cpp (Linux) v1.44.0 was Engine Not "
+            "Compatible, now v1.50.2 works.")
+    assert "lmstudio_rocm_engine_not_compatible" not in report_contexts(text)
