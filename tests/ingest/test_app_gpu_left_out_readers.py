@@ -126,3 +126,15 @@ def test_the_rocm_engine_not_compatible_before_an_update_is_not_read() -> None:
     text = ("LM Studio on Linux, Radeon 780M. Before the update, ROCm llama.cpp (Linux) v1.44.0 was Engine Not "
             "Compatible, now v1.50.2 works.")
     assert "lmstudio_rocm_engine_not_compatible" not in report_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Before updating lemonade I got "Cannot install llamacpp:rocm on this system: Unsupported GPU: gfx1151", after updating to 9.2 it works fine now.',
+        "> Error: Cannot install llamacpp:rocm on this system: Unsupported GPU: gfx1151\nThat one is on my side too.",
+        'Changelog 9.2: fixed "Cannot install llamacpp:rocm on this system: Unsupported GPU: gfx1151" for Strix Halo users.',
+    ],
+)
+def test_lemonade_refusal_quoted_past_or_fixed_is_not_read(text: str) -> None:
+    assert "lemonade_rocm_unsupported_gpu" not in signature_errors(text)
