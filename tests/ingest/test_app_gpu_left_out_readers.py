@@ -138,3 +138,12 @@ def test_the_rocm_engine_not_compatible_before_an_update_is_not_read() -> None:
 )
 def test_lemonade_refusal_quoted_past_or_fixed_is_not_read(text: str) -> None:
     assert "lemonade_rocm_unsupported_gpu" not in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["./llama-server -hf lmstudio-community/gemma-3-12b-it-GGUF", "downloaded `lmstudio-community/gemma-3-12b-it-GGUF`",
+     "open the lmstudio/models folder"],
+)
+def test_the_lmstudio_community_models_and_paths_are_not_the_program(text: str) -> None:
+    assert "lm_studio_named" not in report_contexts(text)
