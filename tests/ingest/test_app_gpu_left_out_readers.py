@@ -147,3 +147,12 @@ def test_lemonade_refusal_quoted_past_or_fixed_is_not_read(text: str) -> None:
 )
 def test_the_lmstudio_community_models_and_paths_are_not_the_program(text: str) -> None:
     assert "lm_studio_named" not in report_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["The GPU is not being used 100%, only about 60%.", "My graphics card isn't being utilized fully, GPU load is 50%.",
+     "the GPU is not being used to its full potential"],
+)
+def test_a_gpu_used_in_part_is_not_the_gpu_unused(sentence: str) -> None:
+    assert "gpu_unused_told" not in report_contexts(sentence)
