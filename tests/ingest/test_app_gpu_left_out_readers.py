@@ -156,3 +156,18 @@ def test_the_lmstudio_community_models_and_paths_are_not_the_program(text: str) 
 )
 def test_a_gpu_used_in_part_is_not_the_gpu_unused(sentence: str) -> None:
     assert "gpu_unused_told" not in report_contexts(sentence)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "llama3.1:70b               365c0bd3c000    42 GB     100% GPU     4 minutes from now",
+        "llama3:8b    365c0bd3c000    6.7 GB   48%/52% CPU/GPU    4 minutes from now",
+    ],
+)
+def test_ollama_ps_row_with_the_model_on_the_gpu_is_read(line: str) -> None:
+    assert "ollama_ps_gpu_row" in report_contexts(line)
+
+
+def test_ollama_ps_row_all_on_the_cpu_is_not_a_gpu_row() -> None:
+    assert "ollama_ps_gpu_row" not in report_contexts("granite4:latest    4235724a127c    2.4 GB    100% CPU     4096       4 minutes from now")
