@@ -99,3 +99,75 @@ def test_lm_studio_written_as_one_word_is_named(sentence: str) -> None:
 
 def test_lm_studio_model_folder_is_not_the_program() -> None:
     assert "lm_studio_named" not in report_contexts(r"C:\Users\me\.lmstudio\models\qwen.gguf")
+
+
+# review rev48b: over-reads of the readers above
+
+
+def test_a_survey_line_under_another_engine_is_not_the_rocm_engine() -> None:
+    text = ("LM Studio on Linux, Radeon 780M.\nVulkan llama.cpp (Linux) v1.50.2\nGPU survey unsuccessful\n"
+            "ROCm llama.cpp (Linux) v1.50.2\n")
+    assert "lmstudio_rocm_engine_not_compatible" not in report_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ROCm llama.cpp (Linux)\n\nv1.50.2\n\nGPU survey unsuccessful\n",
+        "ROCm llama.cpp (Linux)\r\nv1.50.2\r\nGPU survey unsuccessful\r\n",
+        "    ROCm llama.cpp (Linux)\n    v1.50.2\n    GPU survey unsuccessful\n",
+    ],
+)
+def test_the_rocm_engine_block_copied_with_blank_lines_crlf_or_indent_is_read(text: str) -> None:
+    assert "lmstudio_rocm_engine_not_compatible" in report_contexts(text)
+
+
+def test_the_rocm_engine_not_compatible_before_an_update_is_not_read() -> None:
+    text = ("LM Studio on Linux, Radeon 780M. Before the update, ROCm llama.cpp (Linux) v1.44.0 was Engine Not "
+            "Compatible, now v1.50.2 works.")
+    assert "lmstudio_rocm_engine_not_compatible" not in report_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Before updating lemonade I got "Cannot install llamacpp:rocm on this system: Unsupported GPU: gfx1151", after updating to 9.2 it works fine now.',
+        "> Error: Cannot install llamacpp:rocm on this system: Unsupported GPU: gfx1151\nThat one is on my side too.",
+        'Changelog 9.2: fixed "Cannot install llamacpp:rocm on this system: Unsupported GPU: gfx1151" for Strix Halo users.',
+    ],
+)
+def test_lemonade_refusal_quoted_past_or_fixed_is_not_read(text: str) -> None:
+    assert "lemonade_rocm_unsupported_gpu" not in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["./llama-server -hf lmstudio-community/gemma-3-12b-it-GGUF", "downloaded `lmstudio-community/gemma-3-12b-it-GGUF`",
+     "open the lmstudio/models folder"],
+)
+def test_the_lmstudio_community_models_and_paths_are_not_the_program(text: str) -> None:
+    assert "lm_studio_named" not in report_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["The GPU is not being used 100%, only about 60%.", "My graphics card isn't being utilized fully, GPU load is 50%.",
+     "the GPU is not being used to its full potential"],
+)
+def test_a_gpu_used_in_part_is_not_the_gpu_unused(sentence: str) -> None:
+    assert "gpu_unused_told" not in report_contexts(sentence)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "llama3.1:70b               365c0bd3c000    42 GB     100% GPU     4 minutes from now",
+        "llama3:8b    365c0bd3c000    6.7 GB   48%/52% CPU/GPU    4 minutes from now",
+    ],
+)
+def test_ollama_ps_row_with_the_model_on_the_gpu_is_read(line: str) -> None:
+    assert "ollama_ps_gpu_row" in report_contexts(line)
+
+
+def test_ollama_ps_row_all_on_the_cpu_is_not_a_gpu_row() -> None:
+    assert "ollama_ps_gpu_row" not in report_contexts("granite4:latest    4235724a127c    2.4 GB    100% CPU     4096       4 minutes from now")
