@@ -1016,6 +1016,21 @@ updating to kernel 6.18.4": the release moved to is the kernel now. Not a try ("
 4.15.0-128", #1333), advice or a plan ("try updating the kernel to 6.11", "should I upgrade the kernel to 6.14?"),
 another person's move, nor one of several releases tried in turn (#671 tried 4.18, 4.19 and 4.20), which the reader's
 caller drops (driver48)."""
+_KERNEL_MOVE_UNDONE_AFTER = when_used(
+    r"\b(?:(?:went|go(?:ne|ing)?|rolled|roll(?:ing)?|switched|moved|booted|boot(?:ing)?|came|returned|reverted)\s+back|revert(?:ed|ing)?|downgrad(?:ed|ing))\b"
+    r"(?!\s+(?:(?:my|the|to)\s+)?(?:rocm|torch|pytorch|python|mesa|drivers?|amdgpu|adrenalin|hip|packages?|firmware|bios)\b)"
+    r"|\bback\s+(?:on|to|in(?:to)?)\s+(?:the\s+)?(?:old|older|previous|earlier|last|v?\d)"
+    r"|\bstill\s+(?:on|running|using|booting)\s+(?:the\s+)?(?:old|older|previous|earlier)"
+    r"|\b(?:did(?:n['\u2019]t|\s+not)|does(?:n['\u2019]t|\s+not)|won['\u2019]t|would(?:n['\u2019]t|\s+not)|could(?:n['\u2019]t|\s+not)|can(?:['\u2019]t|not)|fails?\s+to|failed\s+to)\s+boot",
+    re.IGNORECASE,
+)
+"""After a move to a kernel, in the rest of its paragraph: the move undone or never booted ("I updated the kernel to 6.8
+but went back to 6.5", "then rolled back to 6.5.0-35", "so I reverted to 6.5", "I downgraded the kernel again", "it
+would not boot, so I'm back on 6.8"): the release moved to is not the one running (rev48c)."""
+_KERNEL_MOVE_NOT_MADE_BEFORE = when_used(
+    r"(?:\b(?:not|never)|n['\u2019]t)\s+(?:(?:yet|even|actually|really)\s+)?(?:been\s+)?$", re.IGNORECASE
+)
+"""Just before the move's verb: a move denied ("I haven't upgraded the kernel to 6.8 yet", rev48c)."""
 _KERNEL_MOVE_VERB = when_used(
     r"\b(?:upgrad|updat|mov|went|go|goes|going|gone|switch|downgrad|chang|jump|bump|migrat|roll|came|come|install)\w*\b[^.!?;\n]{0,50}$",
     re.IGNORECASE,
@@ -2132,6 +2147,11 @@ def _platform(block: Block) -> List[Observation]:
                 continue
             if scope_before(line.text, column, reach=60, span=120) != NOW:
                 continue  # another person's or machine's move, or words quoted from elsewhere
+            if _KERNEL_MOVE_NOT_MADE_BEFORE.search(line.text[max(0, column - 30) : column]) or _KERNEL_MOVE_UNDONE_AFTER.search(
+                block.text, match.end(), match.end() + 200
+            ):
+                changed.append(match.span())  # a move denied, undone or never booted: that release is not running
+                continue
             release = match.group("after") or match.group("after2") or match.group("after3")
             found = kernel_observations(release, line, TRUST_PROSE)
             if found:
