@@ -27,6 +27,9 @@ def signatures(text: str) -> list:
         ("I updated my driver from 24.9.1 to 24.10.1 (latest available version).\n", "24.10.1"),
         ("After updating amd drivers to v-24.10.1 it stopped using VRAM.\n", "24.10.1"),
         ("I have updated to the latest Adrenalin Drivers (26.1.1).\n", "26.1.1"),
+        # rev48c: a move back names the release after "to" in the "drivers" form as in the Adrenalin one
+        ("I went back from display drivers (25.5.1) to (25.4.1).\n", "25.4.1"),
+        ("I went back from display drivers 25.5.1 to 25.4.1.\n", "25.4.1"),
     ],
 )
 def test_an_adrenalin_release_named_in_prose_is_the_windows_driver(text: str, release: str) -> None:
@@ -40,6 +43,10 @@ def test_an_adrenalin_release_named_in_prose_is_the_windows_driver(text: str, re
         "I am not using driver 24.9.1 any more\n",
         "Driver Version: 32.0.12011.1036\n",  # the WMI version, another numbering
         "the Pro edition driver that comes with the HIP SDK works\n",
+        # rev48c: advice to move to a release, and a list of releases in a parenthesis
+        "You should update to Adrenalin 25.5.1.\n",
+        "Please update to the newest AMD display drivers (25.5.1) and try again.\n",
+        "I tested display drivers (25.5.1, 25.4.1 and 25.3.1), all fail.\n",
     ],
 )
 def test_numbers_that_are_not_an_adrenalin_release_are_not_read_as_one(text: str) -> None:

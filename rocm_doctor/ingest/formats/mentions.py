@@ -1174,7 +1174,15 @@ ollama#13236) and "driver is": "the AMD driver is 24.9.1" (likelovewant/ollama-f
 driver is 24.6.1" (a WSL2 report, ROCm/ROCm#3563's kind), "my Adrenalin driver is ..."; not a required
 release ("the compatible driver is 24.6.1", ROCm/ROCm#4062: _REQUIRED_RELEASE)."""
 _OR_LATER = when_used(r"[ \t]{0,4}(?:\+|or[ \t]{1,4}(?:later|newer|higher|above|greater))", re.IGNORECASE)
-_TO_RELEASE = when_used(r"[ \t]{1,4}to[ \t]{1,4}v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)", re.IGNORECASE)
+_TO_RELEASE = when_used(r"\)?[ \t]{1,4}to[ \t]{1,4}\(?v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)", re.IGNORECASE)
+"""After a release, the one moved to: "from Adrenaline 25.1.1 to 25.3.1", "from display drivers (25.5.1) to (25.4.1)"."""
+_ADRENALIN_ADVISED_BEFORE = when_used(
+    r"\b(?:should|please|try(?:ing)?|recommend\w*|suggest\w*|must|(?:have|need)\s+to|make\s+sure\s+(?:to|you))\s+(?:\w+\s+){0,3}?"
+    r"(?:update|upgrade|install|use|get|download|switch|go|move|downgrade|revert|roll\s+back)\b[^.!?;\n]{0,40}$",
+    re.IGNORECASE,
+)
+"""A release named in advice to move to it, not the installed one: "You should update to Adrenalin 25.5.1", "Please
+update to the newest AMD display drivers (25.5.1) and try again" (rev48c)."""
 _REQUIRED_RELEASE = when_used(
     r"\b(?:compatible|required|recommended|supported|needed|minimum|validated|tested|listed)\b[^.!?\n]{0,24}$",
     re.IGNORECASE,
@@ -2285,9 +2293,16 @@ def _adrenalin(block: Block) -> List[Observation]:
             continue
         release = match.group(1) or match.group(2)
         # "Updating from Adrenaline 25.1.1 to 25.3.1" (ROCm/ROCm#4459): the release after "to" is installed
-        later = _TO_RELEASE.match(line.text, column + len(match.group(0))) if match.group(1) else None
+        # "I went back from display drivers (25.5.1) to (25.4.1)": the release after "to" is installed here too
+        later = _TO_RELEASE.match(line.text, column + len(match.group(0)))
         if later:
             release = later.group(1)
+        # "drivers (25.3.1, 25.4.1, 25.5.1)": a list of releases in the parenthesis, none of them the installed one
+        opened = match.group(0)[: len(match.group(0)) - len(match.group(1) or match.group(2))].rstrip("v-")
+        if opened.endswith("(") and not line.text.startswith(")", column + len(match.group(0))):
+            continue
+        if _ADRENALIN_ADVISED_BEFORE.search(line.text[max(0, column - 80) : column]):
+            continue  # advice to move to it ("You should update to Adrenalin 25.5.1")
         # whose driver: not a friend's or a document's ("my friend's PC with Adrenalin 24.10.1", "the
         # README says: install Adrenalin 24.9.1"), not one asked about ("Does Adrenalin 24.9.1 have the
         # bug?"), not one left behind ("upgraded from Adrenalin 24.8.1", unless a release follows "to")
