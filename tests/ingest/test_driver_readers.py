@@ -246,3 +246,16 @@ def test_a_package_quoted_in_a_sentence_does_not_hide_the_prose_after_it() -> No
     assert [agent.gfx.value for agent in facts.gpus.agents] == ["gfx1100"]
     assert facts.host.kernel_release.value == "6.8.0-45-generic"
     assert facts.driver.amdgpu_version.value == "6.8.5"  # the package is still read
+
+
+def test_the_zluda_adrenalin_25_5_1_rule_says_if_and_names_the_comgr_break() -> None:
+    # rev48c: no reader takes the ZLUDA build in use, and lshqqytiger's 3.9.5 (PR #109) and vosen's PR #366 run on
+    # 25.5.1; both fixes are about the driver's comgr (amd_comgr_2.dll reports 2.9, uses the v3 interface), not
+    # the HIP runtime. RD964 may not say every ZLUDA build fails there, nor blame the HIP runtime.
+    from rocm_doctor.judge.loader import load_rules
+
+    (rule,) = [r for r in load_rules([], use_env=False) if r.id == "RD964"]
+    said = " ".join([rule.title or "", rule.message or ""])
+    assert "comgr" in said and "HIP runtime" not in said
+    assert "If the ZLUDA in use is older than lshqqytiger's 3.9.5" in said
+    assert "does not show which ZLUDA build" in said
