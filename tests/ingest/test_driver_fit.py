@@ -786,6 +786,13 @@ def test_a_kernel_update_tried_asked_advised_or_anothers_does_not_name_the_runni
         "Does amdgpu-dkms 6.16.13 fail with kernel 6.18?\n",
         "If amdgpu-dkms_6.8.5 fails, use --no-dkms.\n",
         "amdgpu-dkms 6.12.12 does not fail anymore.\n",
+        # rev48c: the version let the sentence reach another failure, a fix, others' failure, "no longer fails"
+        "amdgpu-dkms 6.10.5 installed fine but the rccl test failed\n",
+        "amdgpu-dkms 1:6.10.5.60300-2084815.22.04 installed fine but the rccl test failed\n",
+        "amdgpu-dkms 6.10.5 fixes the build that failed on 6.8.\n",
+        "Changelog: amdgpu-dkms 6.10.5 - fixed: module fails to build on kernel 6.11\n",
+        "amdgpu-dkms 6.10.5 is the version that fails for others; mine builds fine.\n",
+        "amdgpu-dkms 6.12.12 no longer fails after the update.\n",
     ],
 )
 def test_a_versioned_amdgpu_dkms_asked_about_conditional_or_not_failing_is_not_a_build_failure(text: str) -> None:
