@@ -765,6 +765,13 @@ def test_a_kernel_updated_to_is_the_running_one(text: str, release: str) -> None
         "My friend upgraded his kernel to 6.15 and ROCm broke for him.\n",
         # several releases tried in turn: none need be the one running (legacy-rocm-build#671)
         "I have upgraded kernel to 4.18: it is not supported.\nI have upgraded kernel to 4.19: it is not supported.\n",
+        # rev48c: a move denied, undone or never booted is not the kernel running
+        "I haven't upgraded the kernel to 6.8 yet.\n",
+        "I updated the kernel to 6.8 but went back to 6.5 because ROCm broke.\n",
+        "I updated the kernel to 6.8, then rolled back to 6.5.0-35.\n",
+        "After kernel upgrade to 6.8 nothing worked, so I reverted to 6.5.\n",
+        "I updated the kernel to 6.8 and it broke ROCm. I downgraded the kernel again.\n",
+        "I updated the kernel to 6.8 but it would not boot.\n",
     ],
 )
 def test_a_kernel_update_tried_asked_advised_or_anothers_does_not_name_the_running_kernel(text: str) -> None:
@@ -779,7 +786,31 @@ def test_a_kernel_update_tried_asked_advised_or_anothers_does_not_name_the_runni
         "Does amdgpu-dkms 6.16.13 fail with kernel 6.18?\n",
         "If amdgpu-dkms_6.8.5 fails, use --no-dkms.\n",
         "amdgpu-dkms 6.12.12 does not fail anymore.\n",
+        # rev48c: the version let the sentence reach another failure, a fix, others' failure, "no longer fails"
+        "amdgpu-dkms 6.10.5 installed fine but the rccl test failed\n",
+        "amdgpu-dkms 1:6.10.5.60300-2084815.22.04 installed fine but the rccl test failed\n",
+        "amdgpu-dkms 6.10.5 fixes the build that failed on 6.8.\n",
+        "Changelog: amdgpu-dkms 6.10.5 - fixed: module fails to build on kernel 6.11\n",
+        "amdgpu-dkms 6.10.5 is the version that fails for others; mine builds fine.\n",
+        "amdgpu-dkms 6.12.12 no longer fails after the update.\n",
     ],
 )
 def test_a_versioned_amdgpu_dkms_asked_about_conditional_or_not_failing_is_not_a_build_failure(text: str) -> None:
     assert "amdgpu_dkms_build_failure_told" not in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "release"),
+    [
+        # rev48c: uname's kernel stands when the prose says a move to another one did not boot
+        ("uname -r\n6.5.0-35-generic\nI updated the kernel to 6.8 but it did not boot, so I am still on the old one.\n", "6.5.0-35-generic"),
+        ("uname -r\n6.8.0-45-generic\nI updated the kernel to 6.11 yesterday but it would not boot, so I'm back on 6.8.\n", "6.8.0-45-generic"),
+        # a rollback of something else than the kernel leaves the move in place
+        ("After the kernel update to 6.8.0-45, rocminfo fails. I rolled back the driver but no change.\n", "6.8.0-45"),
+        ("Since updating to kernel 6.18.4 my Strix Halo throws page faults. Downgrading ROCm to 6.4 didn't help.\n", "6.18.4"),
+    ],
+)
+def test_a_kernel_move_undone_leaves_the_running_kernel(text: str, release: str) -> None:
+    from ingest_helpers import ingest
+
+    assert ingest(text).facts.host.kernel_release.value == release

@@ -27,6 +27,9 @@ def signatures(text: str) -> list:
         ("I updated my driver from 24.9.1 to 24.10.1 (latest available version).\n", "24.10.1"),
         ("After updating amd drivers to v-24.10.1 it stopped using VRAM.\n", "24.10.1"),
         ("I have updated to the latest Adrenalin Drivers (26.1.1).\n", "26.1.1"),
+        # rev48c: a move back names the release after "to" in the "drivers" form as in the Adrenalin one
+        ("I went back from display drivers (25.5.1) to (25.4.1).\n", "25.4.1"),
+        ("I went back from display drivers 25.5.1 to 25.4.1.\n", "25.4.1"),
     ],
 )
 def test_an_adrenalin_release_named_in_prose_is_the_windows_driver(text: str, release: str) -> None:
@@ -40,6 +43,10 @@ def test_an_adrenalin_release_named_in_prose_is_the_windows_driver(text: str, re
         "I am not using driver 24.9.1 any more\n",
         "Driver Version: 32.0.12011.1036\n",  # the WMI version, another numbering
         "the Pro edition driver that comes with the HIP SDK works\n",
+        # rev48c: advice to move to a release, and a list of releases in a parenthesis
+        "You should update to Adrenalin 25.5.1.\n",
+        "Please update to the newest AMD display drivers (25.5.1) and try again.\n",
+        "I tested display drivers (25.5.1, 25.4.1 and 25.3.1), all fail.\n",
     ],
 )
 def test_numbers_that_are_not_an_adrenalin_release_are_not_read_as_one(text: str) -> None:
@@ -239,3 +246,16 @@ def test_a_package_quoted_in_a_sentence_does_not_hide_the_prose_after_it() -> No
     assert [agent.gfx.value for agent in facts.gpus.agents] == ["gfx1100"]
     assert facts.host.kernel_release.value == "6.8.0-45-generic"
     assert facts.driver.amdgpu_version.value == "6.8.5"  # the package is still read
+
+
+def test_the_zluda_adrenalin_25_5_1_rule_says_if_and_names_the_comgr_break() -> None:
+    # rev48c: no reader takes the ZLUDA build in use, and lshqqytiger's 3.9.5 (PR #109) and vosen's PR #366 run on
+    # 25.5.1; both fixes are about the driver's comgr (amd_comgr_2.dll reports 2.9, uses the v3 interface), not
+    # the HIP runtime. RD964 may not say every ZLUDA build fails there, nor blame the HIP runtime.
+    from rocm_doctor.judge.loader import load_rules
+
+    (rule,) = [r for r in load_rules([], use_env=False) if r.id == "RD964"]
+    said = " ".join([rule.title or "", rule.message or ""])
+    assert "comgr" in said and "HIP runtime" not in said
+    assert "If the ZLUDA in use is older than lshqqytiger's 3.9.5" in said
+    assert "does not show which ZLUDA build" in said

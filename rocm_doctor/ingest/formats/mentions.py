@@ -1025,6 +1025,21 @@ updating to kernel 6.18.4": the release moved to is the kernel now. Not a try ("
 4.15.0-128", #1333), advice or a plan ("try updating the kernel to 6.11", "should I upgrade the kernel to 6.14?"),
 another person's move, nor one of several releases tried in turn (#671 tried 4.18, 4.19 and 4.20), which the reader's
 caller drops (driver48)."""
+_KERNEL_MOVE_UNDONE_AFTER = when_used(
+    r"\b(?:(?:went|go(?:ne|ing)?|rolled|roll(?:ing)?|switched|moved|booted|boot(?:ing)?|came|returned|reverted)\s+back|revert(?:ed|ing)?|downgrad(?:ed|ing))\b"
+    r"(?!\s+(?:(?:my|the|to)\s+)?(?:rocm|torch|pytorch|python|mesa|drivers?|amdgpu|adrenalin|hip|packages?|firmware|bios)\b)"
+    r"|\bback\s+(?:on|to|in(?:to)?)\s+(?:the\s+)?(?:old|older|previous|earlier|last|v?\d)"
+    r"|\bstill\s+(?:on|running|using|booting)\s+(?:the\s+)?(?:old|older|previous|earlier)"
+    r"|\b(?:did(?:n['\u2019]t|\s+not)|does(?:n['\u2019]t|\s+not)|won['\u2019]t|would(?:n['\u2019]t|\s+not)|could(?:n['\u2019]t|\s+not)|can(?:['\u2019]t|not)|fails?\s+to|failed\s+to)\s+boot",
+    re.IGNORECASE,
+)
+"""After a move to a kernel, in the rest of its paragraph: the move undone or never booted ("I updated the kernel to 6.8
+but went back to 6.5", "then rolled back to 6.5.0-35", "so I reverted to 6.5", "I downgraded the kernel again", "it
+would not boot, so I'm back on 6.8"): the release moved to is not the one running (rev48c)."""
+_KERNEL_MOVE_NOT_MADE_BEFORE = when_used(
+    r"(?:\b(?:not|never)|n['\u2019]t)\s+(?:(?:yet|even|actually|really)\s+)?(?:been\s+)?$", re.IGNORECASE
+)
+"""Just before the move's verb: a move denied ("I haven't upgraded the kernel to 6.8 yet", rev48c)."""
 _KERNEL_MOVE_VERB = when_used(
     r"\b(?:upgrad|updat|mov|went|go|goes|going|gone|switch|downgrad|chang|jump|bump|migrat|roll|came|come|install)\w*\b[^.!?;\n]{0,50}$",
     re.IGNORECASE,
@@ -1168,7 +1183,15 @@ ollama#13236) and "driver is": "the AMD driver is 24.9.1" (likelovewant/ollama-f
 driver is 24.6.1" (a WSL2 report, ROCm/ROCm#3563's kind), "my Adrenalin driver is ..."; not a required
 release ("the compatible driver is 24.6.1", ROCm/ROCm#4062: _REQUIRED_RELEASE)."""
 _OR_LATER = when_used(r"[ \t]{0,4}(?:\+|or[ \t]{1,4}(?:later|newer|higher|above|greater))", re.IGNORECASE)
-_TO_RELEASE = when_used(r"[ \t]{1,4}to[ \t]{1,4}v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)", re.IGNORECASE)
+_TO_RELEASE = when_used(r"\)?[ \t]{1,4}to[ \t]{1,4}\(?v?-?(2\d\.\d{1,2}\.\d{1,2})(?!\.?\d)", re.IGNORECASE)
+"""After a release, the one moved to: "from Adrenaline 25.1.1 to 25.3.1", "from display drivers (25.5.1) to (25.4.1)"."""
+_ADRENALIN_ADVISED_BEFORE = when_used(
+    r"\b(?:should|please|try(?:ing)?|recommend\w*|suggest\w*|must|(?:have|need)\s+to|make\s+sure\s+(?:to|you))\s+(?:\w+\s+){0,3}?"
+    r"(?:update|upgrade|install|use|get|download|switch|go|move|downgrade|revert|roll\s+back)\b[^.!?;\n]{0,40}$",
+    re.IGNORECASE,
+)
+"""A release named in advice to move to it, not the installed one: "You should update to Adrenalin 25.5.1", "Please
+update to the newest AMD display drivers (25.5.1) and try again" (rev48c)."""
 _REQUIRED_RELEASE = when_used(
     r"\b(?:compatible|required|recommended|supported|needed|minimum|validated|tested|listed)\b[^.!?\n]{0,24}$",
     re.IGNORECASE,
@@ -2150,6 +2173,11 @@ def _platform(block: Block) -> List[Observation]:
                 continue
             if scope_before(line.text, column, reach=60, span=120) != NOW:
                 continue  # another person's or machine's move, or words quoted from elsewhere
+            if _KERNEL_MOVE_NOT_MADE_BEFORE.search(line.text[max(0, column - 30) : column]) or _KERNEL_MOVE_UNDONE_AFTER.search(
+                block.text, match.end(), match.end() + 200
+            ):
+                changed.append(match.span())  # a move denied, undone or never booted: that release is not running
+                continue
             release = match.group("after") or match.group("after2") or match.group("after3")
             found = kernel_observations(release, line, TRUST_PROSE)
             if found:
@@ -2283,9 +2311,16 @@ def _adrenalin(block: Block) -> List[Observation]:
             continue
         release = match.group(1) or match.group(2)
         # "Updating from Adrenaline 25.1.1 to 25.3.1" (ROCm/ROCm#4459): the release after "to" is installed
-        later = _TO_RELEASE.match(line.text, column + len(match.group(0))) if match.group(1) else None
+        # "I went back from display drivers (25.5.1) to (25.4.1)": the release after "to" is installed here too
+        later = _TO_RELEASE.match(line.text, column + len(match.group(0)))
         if later:
             release = later.group(1)
+        # "drivers (25.3.1, 25.4.1, 25.5.1)": a list of releases in the parenthesis, none of them the installed one
+        opened = match.group(0)[: len(match.group(0)) - len(match.group(1) or match.group(2))].rstrip("v-")
+        if opened.endswith("(") and not line.text.startswith(")", column + len(match.group(0))):
+            continue
+        if _ADRENALIN_ADVISED_BEFORE.search(line.text[max(0, column - 80) : column]):
+            continue  # advice to move to it ("You should update to Adrenalin 25.5.1")
         # whose driver: not a friend's or a document's ("my friend's PC with Adrenalin 24.10.1", "the
         # README says: install Adrenalin 24.9.1"), not one asked about ("Does Adrenalin 24.9.1 have the
         # bug?"), not one left behind ("upgraded from Adrenalin 24.8.1", unless a release follows "to")
