@@ -987,11 +987,30 @@ QUOTED_ADVICE = (
 statement of a state ("torch doesn't see the GPU") in someone else's words, neither of them this machine's."""
 
 
+_FENCE_MARK = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+
+
+def _open_fence(text: str) -> str:
+    """The mark that closes a fence the report left open ("" when none is): the opening's own character and length, as
+    Markdown (and blocks.split_blocks) close a fence only with a mark of the same character at least as long; a "```"
+    does not close a "~~~" a paste was cut short in."""
+    fence = ""
+    for line in text.split("\n"):
+        match = _FENCE_MARK.match(line)
+        if match is None:
+            continue
+        mark = match.group(1)
+        if not fence:
+            fence = mark
+        elif mark[0] == fence[0] and len(mark) >= len(fence):
+            fence = ""
+    return fence
+
+
 def quoted_advice(text: str) -> str:
     """A quoted advice from a reply added after the report (blocks.CONDITIONAL_ADVICE, blocks._quote_scope); a fence the
     report left open (a paste cut short), or a ``<details>``, is closed first, as the reply's own text would not be inside it."""
-    fences = sum(1 for line in text.split("\n") if line.lstrip().startswith(("```", "~~~")))
-    closing = "\n```" if fences % 2 else ""
+    closing = f"\n{_open_fence(text)}" if _open_fence(text) else ""
     lowered = text.lower()
     closing += "\n</details>" * max(0, lowered.count("<details") - lowered.count("</details>"))
     return text.rstrip("\n") + closing + "\n" + "\n".join(QUOTED_ADVICE) + "\n"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from ingest_helpers import ingest
-from metamorphic import env_var_forms, facts_read, pip_command_forms, platform_spellings
+from metamorphic import env_var_forms, facts_read, pip_command_forms, platform_spellings, quoted_advice
 
 SIGNATURES = 9
 """The signatures' place in :func:`metamorphic.facts_read`."""
@@ -174,3 +174,16 @@ def test_the_gpu_list_head_of_collect_env_takes_no_wrapped_value() -> None:
         "GPU models and configuration:\nGPU 0: AMD Radeon RX 7900 XTX (gfx1100)\n"
     )
     assert [str(a.gfx.value) for a in ingest(text).facts.gpus.agents] == ["gfx1100"]
+
+
+@pytest.mark.parametrize(
+    ("opening", "closing"),
+    [("~~~", "~~~"), ("```", "```"), ("````", "````"), ("```\nlog\n```\n~~~", "~~~")],
+)
+def test_the_quoted_advice_rewrite_closes_a_fence_left_open_with_its_own_mark(opening: str, closing: str) -> None:
+    # a paste cut short inside "~~~": a "```" does not close it (Markdown, blocks.split_blocks), so the reply's quote
+    # would be read as the report's own log
+    rewritten = quoted_advice(f"Report\n{opening}\nMIOpen Error: failed\n")
+    lines = rewritten.split("\n")
+    assert lines[lines.index("MIOpen Error: failed") + 1] == closing
+    assert "hip_no_binary_for_gpu" not in (ingest(rewritten).facts.symptoms.signatures.value or [])
