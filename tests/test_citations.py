@@ -180,6 +180,19 @@ def test_the_driver_compatibility_rules_and_table_cite_no_unversioned_page() -> 
     assert not [f"{w}: {u}" for w, u in cited if UNVERSIONED_DOC.match(u)]
 
 
+NOT_A_BRANCH_COMMIT = {
+    # GitHub's test merge of a pull request (refs/pull/N/merge): on no branch, recomputed when the PR or its base
+    # moves, so a blob URL at it can stop resolving. Cite the branch commit the PR was merged onto instead.
+    "bda783e17c76e862aacd743ab2b081d4a5a8fc83": "ROCm/rocm-install-on-linux refs/pull/330/merge (develop is f297bde3)",
+}
+
+
+def test_no_citation_is_pinned_to_a_pull_requests_test_merge() -> None:
+    # review rev48d: session 48 pinned RD300-302/RD346/RD348/RD380 to rocm-install-on-linux at bda783e, PR #330's merge ref
+    bad = sorted({f"{w}: {u}" for w, u in _every_citation() for sha in NOT_A_BRANCH_COMMIT if sha in u})
+    assert not bad, "\n".join(bad)
+
+
 def test_no_rule_text_cites_the_teams_notes_or_tracker() -> None:
     problems = []
     for rule in load_rules(use_env=False):
