@@ -275,3 +275,16 @@ def test_the_env_scope_rules_and_their_derived_facts_cite_no_unversioned_gnu_man
     docstring = (ROOT / "rocm_doctor" / "judge" / "derived_facts" / "env_reach.py").read_text(encoding="utf-8")
     cited += [f"env_reach.py: {m}" for m in re.findall(r"https://www\.gnu\.org/software/[^/\s]+/manual/\S*", docstring)]
     assert not cited, "\n".join(cited)
+
+
+def test_a_rule_citing_the_rocm_63_wsl_pytorch_page_says_that_page_copies_the_runtime_in() -> None:
+    # review rev48d: the docs-6.3 WSL page removes torch's libhsa-runtime64.so and copies /opt/rocm's in its place
+    # (AMD on ROCm/ROCm#4749; from ROCm 6.4.1 for WSL removing it is enough); RD506's fix only removed it
+    page = "https://rocm.docs.amd.com/projects/radeon/en/docs-6.3/docs/install/wsl/install-pytorch.html"
+    for rule in load_rules(use_env=False):
+        if any(ref.url == page for ref in rule.references) and "libhsa-runtime64" in " ".join(
+            t for fix in rule.fixes for t in fix_templates(fix)
+        ):
+            fixes = " ".join(t for fix in rule.fixes for t in fix_templates(fix))
+            assert "6.3" in fixes and "/opt/rocm" in fixes, rule.id
+            assert any("ROCm/ROCm/issues/4749" in ref.url for ref in rule.references), rule.id
