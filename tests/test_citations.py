@@ -180,6 +180,19 @@ def test_the_driver_compatibility_rules_and_table_cite_no_unversioned_page() -> 
     assert not [f"{w}: {u}" for w, u in cited if UNVERSIONED_DOC.match(u)]
 
 
+NOT_A_BRANCH_COMMIT = {
+    # GitHub's test merge of a pull request (refs/pull/N/merge): on no branch, recomputed when the PR or its base
+    # moves, so a blob URL at it can stop resolving. Cite the branch commit the PR was merged onto instead.
+    "bda783e17c76e862aacd743ab2b081d4a5a8fc83": "ROCm/rocm-install-on-linux refs/pull/330/merge (develop is f297bde3)",
+}
+
+
+def test_no_citation_is_pinned_to_a_pull_requests_test_merge() -> None:
+    # review rev48d: session 48 pinned RD300-302/RD346/RD348/RD380 to rocm-install-on-linux at bda783e, PR #330's merge ref
+    bad = sorted({f"{w}: {u}" for w, u in _every_citation() for sha in NOT_A_BRANCH_COMMIT if sha in u})
+    assert not bad, "\n".join(bad)
+
+
 def test_no_rule_text_cites_the_teams_notes_or_tracker() -> None:
     problems = []
     for rule in load_rules(use_env=False):
@@ -262,3 +275,16 @@ def test_the_env_scope_rules_and_their_derived_facts_cite_no_unversioned_gnu_man
     docstring = (ROOT / "rocm_doctor" / "judge" / "derived_facts" / "env_reach.py").read_text(encoding="utf-8")
     cited += [f"env_reach.py: {m}" for m in re.findall(r"https://www\.gnu\.org/software/[^/\s]+/manual/\S*", docstring)]
     assert not cited, "\n".join(cited)
+
+
+def test_a_rule_citing_the_rocm_63_wsl_pytorch_page_says_that_page_copies_the_runtime_in() -> None:
+    # review rev48d: the docs-6.3 WSL page removes torch's libhsa-runtime64.so and copies /opt/rocm's in its place
+    # (AMD on ROCm/ROCm#4749; from ROCm 6.4.1 for WSL removing it is enough); RD506's fix only removed it
+    page = "https://rocm.docs.amd.com/projects/radeon/en/docs-6.3/docs/install/wsl/install-pytorch.html"
+    for rule in load_rules(use_env=False):
+        if any(ref.url == page for ref in rule.references) and "libhsa-runtime64" in " ".join(
+            t for fix in rule.fixes for t in fix_templates(fix)
+        ):
+            fixes = " ".join(t for fix in rule.fixes for t in fix_templates(fix))
+            assert "6.3" in fixes and "/opt/rocm" in fixes, rule.id
+            assert any("ROCm/ROCm/issues/4749" in ref.url for ref in rule.references), rule.id

@@ -175,3 +175,26 @@ def test_a_sentence_that_starts_with_the_words_is_not_ollamas_exclusion_line() -
         "unsupported Radeon iGPU detected skipping is what you should expect here.\n",
     ):
         assert "app_excluded_igpu" not in (ingest(text).facts.symptoms.context.value or []), text
+
+
+# review rev48d: without msg= the message must end its line or go on as a log line does (its value, key=value pairs,
+# a mark); words after it are prose about the message, not this machine's log
+def test_ollamas_exclusion_message_followed_by_prose_is_not_read() -> None:
+    for text in (
+        "Changelog v0.30.0:\ndropping integrated GPU; to enable, set OLLAMA_IGPU_ENABLE=1 is now logged at INFO level\n",
+        "Dropping integrated GPU; to enable, set OLLAMA_IGPU_ENABLE=1 in the service file and restart.\n",
+        "unsupported Radeon iGPU detected skipping no longer appears after I set HSA_OVERRIDE_GFX_VERSION=11.0.2, fixed.\n",
+        "dropping integrated GPU; to enable, set OLLAMA_IGPU_ENABLE=1 appears in the docs but not in my log.\n",
+        "ROCm integrated GPU detected - ROCR_VISIBLE_DEVICES=0 is not printed on my machine\n",
+    ):
+        assert "app_excluded_igpu" not in (ingest(text).facts.symptoms.context.value or []), text
+
+
+def test_ollamas_exclusion_message_followed_by_its_fields_is_read() -> None:
+    for text in (
+        "dropping integrated GPU; to enable, set OLLAMA_IGPU_ENABLE=1 id=0 library=Vulkan description=\"AMD Radeon 780M\"\n",
+        "unsupported Radeon iGPU detected skipping id=1 total=\"512.0 MiB\"\n",
+        "dropping integrated GPU; to enable, set OLLAMA_IGPU_ENABLE=1\r\nid=0 library=Vulkan\r\n",
+        "ROCm integrated GPU detected - ROCR_VISIBLE_DEVICES=0,1\n",
+    ):
+        assert "app_excluded_igpu" in (ingest(text).facts.symptoms.context.value or []), text
