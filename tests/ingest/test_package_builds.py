@@ -225,6 +225,52 @@ def test_a_missing_procedure_in_torchs_own_dlls_at_import_is_not_read_as_a_packa
     assert WINDOWS_PROCEDURE not in signature_errors(text)
 
 
+WINDOWS_NOT_FOUND = "extension_library_not_found_windows"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # ctypes' words for WinError 126 on torchaudio's library, alone (suno-ai/bark#239)
+        "FileNotFoundError: Could not find module 'G:\\\\Py310\\\\Lib\\\\site-packages\\\\torchaudio\\\\lib\\\\libtorchaudio.pyd' "
+        "(or one of its dependencies). Try using the full path with constructor syntax.\n",
+        # a folder with spaces, forward slashes, the message wrapped at 80 columns (pytorch/pytorch#97464)
+        "FileNotFoundError: Could not find module 'D:/AI Tools/my env/Lib/site-packages/torchaudio/lib/libtorchaudio.pyd'\n"
+        "(or one of its dependencies). Try using the full path with constructor syntax.\n",
+        # torchaudio 0.x kept its library at the package's top (_torchaudio.pyd)
+        "FileNotFoundError: Could not find module 'C:\\\\env\\\\lib\\\\site-packages\\\\torchaudio\\\\_torchaudio.pyd' (or one of its dependencies).\n",
+    ],
+)
+def test_torchaudios_library_or_a_torch_dll_it_links_not_found_on_windows_is_read(text: str) -> None:
+    assert WINDOWS_NOT_FOUND in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # torchcodec's FFmpeg-dependent library: a missing FFmpeg, not another torch
+        "FileNotFoundError: Could not find module 'D:\\\\Comfy\\\\site-packages\\\\torchcodec\\\\libtorchcodec_core7.dll' (or one of its dependencies).\n",
+        # torch's own DLL at import (windows_dll_load_failed reads it)
+        'OSError: [WinError 126] The specified module could not be found. Error loading '
+        '"C:\\\\sd\\\\venv\\\\lib\\\\site-packages\\\\torch\\\\lib\\\\c10.dll" or one of its dependencies.\n',
+        # the file named without the error
+        "torchaudio\\\\lib holds libtorchaudio.pyd and its dependencies are listed by dumpbin\n",
+    ],
+)
+def test_other_modules_not_found_on_windows_are_not_read_as_torchaudio_of_another_torch(text: str) -> None:
+    assert WINDOWS_NOT_FOUND not in signature_errors(text)
+
+
+def test_torchaudios_library_not_found_on_windows_is_a_packages_warning_first() -> None:
+    report = (
+        "pip install torch -f https://download.pytorch.org/whl/cpu/torch_stable.html\n"
+        "pip install torchaudio\n"
+        "FileNotFoundError: Could not find module 'C:\\\\venv\\\\Lib\\\\site-packages\\\\torchaudio\\\\lib\\\\libtorchaudio.pyd' "
+        "(or one of its dependencies). Try using the full path with constructor syntax.\n"
+    )
+    assert serious_findings(report)[0] == ("RD981", "warning", "packages")
+
+
 REINSTALL = "rocm_torch_reinstall_needed_told"
 
 
