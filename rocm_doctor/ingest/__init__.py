@@ -248,6 +248,8 @@ def _pieces(blocks: List[Block], crashes: Optional[List[Crash]] = None) -> List[
             found = [p for p in found if p.kind not in statement_kinds()]
         if block.scope in ("other", "advice"):  # someone else's quoted text, an advice's example: what the report is about, no facts
             found = [p for p in found if p.kind.startswith("context:")]
+        if block.scope == "expected":  # an output the reporter wanted (blocks.py, _expected_sections): its errors still count
+            found = [p for p in found if p.kind.startswith(("context:", "error:"))]
         pieces += _as_earlier(found, block.scope) if block.scope in ("past", "elsewhere") else found
     # A command in one block and its output in the next (pkgenv47)
     try:

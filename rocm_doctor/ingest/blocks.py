@@ -96,7 +96,9 @@ class Block:
     need not have worked (:func:`past_blocks`); ``quoted`` for a quote inside the reporter's text that the
     reporter does not take as their own (a reply's quote of advice or of another comment): its messages
     count, its statements of the machine's state do not; ``advice`` for a block a conditional advice
-    introduces ("If you get an error like:"): no facts, only what the report is about."""
+    introduces ("If you get an error like:"): no facts, only what the report is about; ``expected`` for a fenced
+    or details block under an issue template's "Expected behavior" heading (:func:`_expected_sections`): its errors
+    count, its versions and listings do not."""
 
     @property
     def first_line(self) -> int:
@@ -612,6 +614,41 @@ def past_blocks(blocks: List[Block], intros: Dict[int, str]) -> List[Block]:
             out.append(Block(block.index, block.kind, block.lines, _quote_scope(block, previous)))
         else:
             out += _past_paragraphs(block)
+    return _expected_sections(out)
+
+
+_EXPECTED_HEADING = when_used(
+    r"^[ \t]{0,3}(?:#{1,6}[ \t]{1,4}|\*\*)[ \t]{0,4}(?:expected\s{1,3}(?:behaviou?r|results?|outputs?|outcome)"
+    r"|what\s{1,3}(?:should\s{1,3}have\s{1,3}happened|(?:did\s{1,3})?you\s{1,3}expect(?:ed)?(?:\s{1,3}to\s{1,3}happen)?)"
+    r"|desired\s{1,3}behaviou?r)\b[^\n]{0,60}$",
+    re.IGNORECASE,
+)
+"""An issue template's heading over what the reporter wanted, not what happened: PyTorch's "## Expected behavior"
+(https://github.com/pytorch/pytorch/blob/dfb94b9717803b11ec9613c70a6812a9ace041f4/.github/ISSUE_TEMPLATE/bug-report.md),
+AUTOMATIC1111's "### What should have happened?"
+(https://github.com/AUTOMATIC1111/stable-diffusion-webui/blob/5ef669de080814067961f28357256e8fe27544f4/.github/ISSUE_TEMPLATE/bug_report.yml),
+the "### Expected Behavior" of ComfyUI's, SwarmUI's and other templates."""
+_ANY_HEADING = when_used(r"^[ \t]{0,3}(?:#{1,6}[ \t]{1,4}\S|\*\*[^*\n]{1,80}\*\*[ \t]{0,2}:?[ \t]{0,2}$)")
+"""Any Markdown heading or a line that is only a bold label: where a template's section ends."""
+
+
+def _expected_sections(blocks: List[Block]) -> List[Block]:
+    """A fenced or ``<details>`` block under an issue template's "Expected behavior" heading (:data:`_EXPECTED_HEADING`),
+    before the next heading, gets ``scope='expected'``: an output the reporter wanted ("Output: torch 1.7.1+cu110 /
+    torchvision 0.8.2+cu110" under "## Expected behavior", pytorch/pytorch#52571) says nothing of what is installed
+    now. The errors in it still count (people paste what they got under that heading too: pytorch/audio#1749's
+    traceback), and so does the prose of the section, which names the reporter's own GPU ("The system should detect
+    the Radeon 8060S", ROCm/ROCm#4809). Headings are read in prose only; a block another rule scoped keeps its scope."""
+    out: List[Block] = []
+    under = False
+    for block in blocks:
+        if block.kind == "prose":
+            for line in block.lines:
+                if _ANY_HEADING.match(line.text) or _EXPECTED_HEADING.match(line.text):
+                    under = _EXPECTED_HEADING.match(line.text) is not None
+            out.append(block)
+            continue
+        out.append(Block(block.index, block.kind, block.lines, "expected") if under and block.scope == "current" else block)
     return out
 
 

@@ -108,3 +108,36 @@ def test_a_character_that_lowers_to_two_keeps_line_anchored_signatures_on_every_
     text = "İyi günler.\nWebui launches normally, but uses CPU to generate images.\n"
     assert "torch_on_cpu_told" in signature_contexts(text)
     assert len(split_blocks(text)[0].lower) == len(split_blocks(text)[0].text)
+
+
+def _scopes(text: str) -> list:
+    return [(block.scope, block.lines[0].text) for block in split_blocks(text)]
+
+
+def test_an_output_under_an_issue_templates_expected_behavior_heading_is_not_the_machine_now() -> None:
+    # PyTorch's template (pytorch/pytorch#52571): the wanted output under "## Expected behavior", up to "## Environment"
+    text = (
+        "## To Reproduce\n\n```\npip list\n```\nOutput:\n```\ntorch 1.7.1+rocm3.8\n```\n"
+        "## Expected behavior\n\nOutput:\n```\ntorch 1.7.1+cu110\n```\n\n## Environment\n\n```\ntorch 1.7.1+rocm3.8\n```\n"
+    )
+    scopes = _scopes(text)
+    assert ("expected", "torch 1.7.1+cu110") in scopes
+    assert [scope for scope, line in scopes if line == "torch 1.7.1+rocm3.8"] == ["current", "current"]
+    facts = ingest_text(text, origin_detail="t").facts
+    assert facts.torch.version.value == "1.7.1+rocm3.8"
+
+
+def test_an_error_pasted_under_expected_behavior_and_the_sections_prose_still_count() -> None:
+    # pytorch/audio#1749 pasted its traceback under "## Expected behavior"; ROCm/ROCm#4809's bold label over a sentence
+    text = (
+        "## Expected behavior\n\n```\nOSError: libtorch_hip.so: cannot open shared object file: No such file or directory\n```\n"
+    )
+    assert "extension_needs_other_torch_build_library" in (ingest_text(text, origin_detail="t").facts.symptoms.signatures.value or [])
+    assert {scope for scope, _ in _scopes("**Expected Behavior:**\nThe system should detect the Radeon 8060S.\n")} == {"current"}
+
+
+def test_other_headings_end_the_expected_section_and_fenced_headings_do_not_open_one() -> None:
+    text = "### What should have happened?\n\n```\ntorch 2.1.2+rocm5.6\n```\n### Console logs\n\n```\ntorch: 2.1.2+cpu\n```\n"
+    assert [scope for scope, _ in _scopes(text) if _ != "### What should have happened?" and not _.startswith("###")] == ["expected", "current"]
+    assert {scope for scope, _ in _scopes("## Actual behavior\n\n```\ntorch 2.1.2+cpu\n```\n")} == {"current"}
+    assert {scope for scope, _ in _scopes("```\n## Expected behavior\ntorch 2.1.2+cpu\n```\n\n```\ntorch 2.1.2+cpu\n```\n")} == {"current"}

@@ -83,6 +83,8 @@ def test_torchaudio_asking_for_libtorch_cuda_beside_a_rocm_torch_is_a_packages_e
         "After `pip install torchvision` my torch 2.3.0+rocm6.0 got replaced by torch 2.4.0 from pypi",
         # what pip does each time (facebookresearch/xformers#802)
         "when I use pip install xformers, it will re-install the torch==2.4.1 with rocm6.1 I have",
+        # another question after the statement, on the same line (facebookresearch/xformers#802 as posted)
+        "when I use pip install xformers, it will re-install the torch==2.0.1 with cuda-11.x.  Does it support the latest cuda and torch?",
     ],
 )
 def test_an_install_of_another_package_that_replaced_torch_is_read(text: str) -> None:
@@ -98,6 +100,9 @@ def test_an_install_of_another_package_that_replaced_torch_is_read(text: str) ->
         "pip install torchaudio --no-deps so that it does not replace torch",
         "installing torchaudio did not remove my torch",
         "Does installing torchvision replace my rocm torch?",
+        # a question about the replacement itself, after the install named
+        "If I pip install xformers, does it reinstall torch?",
+        "pip install torchaudio: will it remove my rocm torch",
         "Before, installing torchaudio used to replace my torch, now it works.",
         # the reporter did the removing
         "I installed torchvision and then I removed the old torch",
@@ -127,6 +132,11 @@ def test_torchaudio_install_that_removed_the_rocm_torch_is_a_packages_error_on_a
         "When I pip install torchaudio it uninstalls my ROCm pytorch and installs the normal one, so the GPU is not used anymore.\n"
     )
     assert serious_findings(report)[0] == ("RD546", "error", "packages")
+
+
+def test_a_package_install_that_replaced_torch_told_without_an_amd_gpu_is_a_packages_warning() -> None:
+    report = "when I use pip install xformers, it will re-install the torch==2.0.1 with cuda-11.x, even if I have torch 2.1.0.\n"
+    assert serious_findings(report)[0] == ("RD983", "warning", "packages")
 
 
 def test_a_package_install_told_beside_pips_own_log_leaves_it_to_the_log_reader() -> None:
