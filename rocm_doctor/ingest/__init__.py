@@ -248,8 +248,8 @@ def _pieces(blocks: List[Block], crashes: Optional[List[Crash]] = None) -> List[
             found = [p for p in found if p.kind not in statement_kinds()]
         if block.scope in ("other", "advice"):  # someone else's quoted text, an advice's example: what the report is about, no facts
             found = [p for p in found if p.kind.startswith("context:")]
-        if block.scope == "expected":  # an output the reporter wanted (blocks.py, _expected_sections): its errors still count
-            found = [p for p in found if p.kind.startswith(("context:", "error:"))]
+        if block.scope == "expected":  # what the reporter wanted (blocks.py, _expected_sections): not the software installed
+            found = _without_software_state(found)
         pieces += _as_earlier(found, block.scope) if block.scope in ("past", "elsewhere") else found
     # A command in one block and its output in the next (pkgenv47)
     try:
@@ -262,6 +262,28 @@ def _pieces(blocks: List[Block], crashes: Optional[List[Crash]] = None) -> List[
     except Exception as exc:  # noqa: BLE001 - a crashed pass is a Crash row as a reader's is
         _record_crash(mentions.drop_superseded_cuda_index_installs, exc, crashes, crashed)
     return pieces
+
+
+EXPECTED_DROPS = ("torch.", "packages.", "python.", "rocm.", "symptoms.earlier")
+"""Fact paths a block under an "Expected behavior" heading does not speak for: the software a reporter wanted installed
+(torch and its companions, packages, Python, the ROCm release), not the one that is. Its GPUs, errors and what the
+report is about still count."""
+
+
+def _without_software_state(pieces: List[Piece]) -> List[Piece]:
+    """``pieces`` without the observations :data:`EXPECTED_DROPS` names (a piece left with none of its own is dropped)."""
+    out: List[Piece] = []
+    for piece in pieces:
+        if piece.kind.startswith(("context:", "error:")):
+            out.append(piece)
+            continue
+        kept = [o for o in piece.observations if not o.path.startswith(EXPECTED_DROPS)]
+        if len(kept) == len(piece.observations):
+            out.append(piece)
+        elif kept or piece.gpus or piece.settings:
+            piece.observations = kept
+            out.append(piece)
+    return out
 
 
 def _command_scopes(block: Block, pieces: List[Piece]) -> List[Piece]:

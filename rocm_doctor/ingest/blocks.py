@@ -96,9 +96,9 @@ class Block:
     need not have worked (:func:`past_blocks`); ``quoted`` for a quote inside the reporter's text that the
     reporter does not take as their own (a reply's quote of advice or of another comment): its messages
     count, its statements of the machine's state do not; ``advice`` for a block a conditional advice
-    introduces ("If you get an error like:"): no facts, only what the report is about; ``expected`` for a fenced
-    or details block under an issue template's "Expected behavior" heading (:func:`_expected_sections`): its errors
-    count, its versions and listings do not."""
+    introduces ("If you get an error like:"): no facts, only what the report is about; ``expected`` for what lies
+    under an issue template's "Expected behavior" heading (:func:`_expected_sections`): its errors and the hardware
+    it names count, the software state it shows does not."""
 
     @property
     def first_line(self) -> int:
@@ -633,22 +633,25 @@ _ANY_HEADING = when_used(r"^[ \t]{0,3}(?:#{1,6}[ \t]{1,4}\S|\*\*[^*\n]{1,80}\*\*
 
 
 def _expected_sections(blocks: List[Block]) -> List[Block]:
-    """A fenced or ``<details>`` block under an issue template's "Expected behavior" heading (:data:`_EXPECTED_HEADING`),
-    before the next heading, gets ``scope='expected'``: an output the reporter wanted ("Output: torch 1.7.1+cu110 /
-    torchvision 0.8.2+cu110" under "## Expected behavior", pytorch/pytorch#52571) says nothing of what is installed
-    now. The errors in it still count (people paste what they got under that heading too: pytorch/audio#1749's
-    traceback), and so does the prose of the section, which names the reporter's own GPU ("The system should detect
-    the Radeon 8060S", ROCm/ROCm#4809). Headings are read in prose only; a block another rule scoped keeps its scope."""
+    """What lies under an issue template's "Expected behavior" heading (:data:`_EXPECTED_HEADING`), before the next
+    heading, gets ``scope='expected'``: an output the reporter wanted ("Output: torch 1.7.1+cu110 / torchvision
+    0.8.2+cu110" under "## Expected behavior", pytorch/pytorch#52571) says nothing of what is installed now. The
+    errors in it still count (people paste what they got under that heading too: pytorch/audio#1749's traceback),
+    and so does the hardware it names ("The system should detect the Radeon 8060S", ROCm/ROCm#4809): the ingest
+    drops only the software state read there (:data:`rocm_doctor.ingest.EXPECTED_DROPS`). Headings are read in
+    prose; what takes the section's scope is a fence or a ``<details>`` body in it (prose runs from fence to fence as one
+    block, read together, and keeps its scope); a block another rule scoped keeps its scope."""
     out: List[Block] = []
     under = False
     for block in blocks:
-        if block.kind == "prose":
-            for line in block.lines:
-                if _ANY_HEADING.match(line.text) or _EXPECTED_HEADING.match(line.text):
-                    under = _EXPECTED_HEADING.match(line.text) is not None
-            out.append(block)
+        if block.kind != "prose":
+            out.append(Block(block.index, block.kind, block.lines, "expected") if under and block.scope == "current" else block)
             continue
-        out.append(Block(block.index, block.kind, block.lines, "expected") if under and block.scope == "current" else block)
+        for line in block.lines:
+            if _ANY_HEADING.match(line.text) or _EXPECTED_HEADING.match(line.text):
+                under = _EXPECTED_HEADING.match(line.text) is not None
+        # prose is one block from fence to fence, its lines read together: it keeps its scope
+        out.append(block)
     return out
 
 

@@ -127,17 +127,23 @@ def test_an_output_under_an_issue_templates_expected_behavior_heading_is_not_the
     assert facts.torch.version.value == "1.7.1+rocm3.8"
 
 
-def test_an_error_pasted_under_expected_behavior_and_the_sections_prose_still_count() -> None:
-    # pytorch/audio#1749 pasted its traceback under "## Expected behavior"; ROCm/ROCm#4809's bold label over a sentence
-    text = (
-        "## Expected behavior\n\n```\nOSError: libtorch_hip.so: cannot open shared object file: No such file or directory\n```\n"
-    )
+def test_an_error_pasted_under_expected_behavior_and_the_gpu_it_names_still_count() -> None:
+    # pytorch/audio#1749 pasted its traceback under "## Expected behavior"
+    text = "## Expected behavior\n\n```\nOSError: libtorch_hip.so: cannot open shared object file: No such file or directory\n```\n"
     assert "extension_needs_other_torch_build_library" in (ingest_text(text, origin_detail="t").facts.symptoms.signatures.value or [])
-    assert {scope for scope, _ in _scopes("**Expected Behavior:**\nThe system should detect the Radeon 8060S.\n")} == {"current"}
+    # a listing in the section: the GPU it names is the reporter's, the torch in it is the one wanted
+    facts = ingest_text(
+        "## Expected behavior\n\n```\nGPU 0: AMD Radeon RX 7900 XTX\ntorch 2.5.1+rocm6.2\n```\n", origin_detail="t"
+    ).facts
+    assert [agent.name.value for agent in facts.gpus.agents] == ["AMD Radeon RX 7900 XTX"]
+    assert facts.torch.version.value is None
 
 
 def test_other_headings_end_the_expected_section_and_fenced_headings_do_not_open_one() -> None:
     text = "### What should have happened?\n\n```\ntorch 2.1.2+rocm5.6\n```\n### Console logs\n\n```\ntorch: 2.1.2+cpu\n```\n"
-    assert [scope for scope, _ in _scopes(text) if _ != "### What should have happened?" and not _.startswith("###")] == ["expected", "current"]
+    assert [scope for scope, line in _scopes(text) if line.startswith("torch")] == ["expected", "current"]
+    # prose is read as it is (its lines are read together)
+    assert {scope for scope, _ in _scopes("### Expected Behavior\nIt should run\n### Console logs\ntorch: 2.1.2+cpu\n")} == {"current"}
     assert {scope for scope, _ in _scopes("## Actual behavior\n\n```\ntorch 2.1.2+cpu\n```\n")} == {"current"}
     assert {scope for scope, _ in _scopes("```\n## Expected behavior\ntorch 2.1.2+cpu\n```\n\n```\ntorch 2.1.2+cpu\n```\n")} == {"current"}
+    assert _scopes("It was expected behaviour, I think.\ntorch 2.1.2+cpu\n")[0][0] == "current"
