@@ -83,6 +83,11 @@ def test_torchaudio_asking_for_libtorch_cuda_beside_a_rocm_torch_is_a_packages_e
         "After `pip install torchvision` my torch 2.3.0+rocm6.0 got replaced by torch 2.4.0 from pypi",
         # what pip does each time (facebookresearch/xformers#802)
         "when I use pip install xformers, it will re-install the torch==2.4.1 with rocm6.1 I have",
+        # pip fetching another build or release of torch for the package (facebookresearch/sam2#562,
+        # InternLM/lmdeploy#3549: a wheel file installed "with pip")
+        "I have torch==2.4.0+rocm6.3.2, but when I execute pip install sam2, it still tries to download other versions of torch.",
+        "when I install lmdeploy-0.8.0+cu118-cp311-cp311-manylinux2014_x86_64.whl with pip, it will try to download and reinstall cpu version of torch",
+        "when I pip install flash-attn it downloads and installs torch again",
         # another question after the statement, on the same line (facebookresearch/xformers#802 as posted)
         "when I use pip install xformers, it will re-install the torch==2.0.1 with cuda-11.x.  Does it support the latest cuda and torch?",
     ],
@@ -100,6 +105,11 @@ def test_an_install_of_another_package_that_replaced_torch_is_read(text: str) ->
         "pip install torchaudio --no-deps so that it does not replace torch",
         "installing torchaudio did not remove my torch",
         "Does installing torchvision replace my rocm torch?",
+        # a download of torch that is no replacement: a fresh environment's first install, the reporter's own download,
+        # torch's own wheel installed
+        "pip install sam2 downloads torch 2.5.1 and its nvidia packages.",
+        "I downloaded another version of torch and installed it.",
+        "I install torch-2.5.1+rocm6.2-cp310-cp310-linux_x86_64.whl and it replaced the cpu version of torch.",
         # a question about the replacement itself, after the install named
         "If I pip install xformers, does it reinstall torch?",
         "pip install torchaudio: will it remove my rocm torch",
