@@ -23,7 +23,7 @@ import itertools
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from rocm_doctor.anchors import pattern_anchors
 from rocm_doctor.lazy_regex import when_used
@@ -96,9 +96,7 @@ class Block:
     need not have worked (:func:`past_blocks`); ``quoted`` for a quote inside the reporter's text that the
     reporter does not take as their own (a reply's quote of advice or of another comment): its messages
     count, its statements of the machine's state do not; ``advice`` for a block a conditional advice
-    introduces ("If you get an error like:"): no facts, only what the report is about; ``expected`` for what lies
-    under an issue template's "Expected behavior" heading (:func:`_expected_sections`): its errors and the hardware
-    it names count, the software state it shows does not."""
+    introduces ("If you get an error like:"): no facts, only what the report is about."""
 
     @property
     def first_line(self) -> int:
@@ -614,7 +612,7 @@ def past_blocks(blocks: List[Block], intros: Dict[int, str]) -> List[Block]:
             out.append(Block(block.index, block.kind, block.lines, _quote_scope(block, previous)))
         else:
             out += _past_paragraphs(block)
-    return _expected_sections(out)
+    return out
 
 
 _EXPECTED_HEADING = when_used(
@@ -632,27 +630,23 @@ _ANY_HEADING = when_used(r"^[ \t]{0,3}(?:#{1,6}[ \t]{1,4}\S|\*\*[^*\n]{1,80}\*\*
 """Any Markdown heading or a line that is only a bold label: where a template's section ends."""
 
 
-def _expected_sections(blocks: List[Block]) -> List[Block]:
-    """What lies under an issue template's "Expected behavior" heading (:data:`_EXPECTED_HEADING`), before the next
-    heading, gets ``scope='expected'``: an output the reporter wanted ("Output: torch 1.7.1+cu110 / torchvision
-    0.8.2+cu110" under "## Expected behavior", pytorch/pytorch#52571) says nothing of what is installed now. The
-    errors in it still count (people paste what they got under that heading too: pytorch/audio#1749's traceback),
-    and so does the hardware it names ("The system should detect the Radeon 8060S", ROCm/ROCm#4809): the ingest
-    drops only the software state read there (:data:`rocm_doctor.ingest.EXPECTED_DROPS`). Headings are read in
-    prose; what takes the section's scope is a fence or a ``<details>`` body in it (prose runs from fence to fence as one
-    block, read together, and keeps its scope); a block another rule scoped keeps its scope."""
-    out: List[Block] = []
+def expected_lines(blocks: List[Block]) -> Set[int]:
+    """The numbers of the lines under an issue template's "Expected behavior" heading (:data:`_EXPECTED_HEADING`),
+    up to the next heading: what the reporter wanted, not what happened ("Output: torch 1.7.1+cu110 / torchvision
+    0.8.2+cu110" under "## Expected behavior", pytorch/pytorch#52571). Headings count in prose only (a fence or a
+    details body is in the section it sits in). Only the software state read there is dropped
+    (:data:`rocm_doctor.ingest.EXPECTED_DROPS`): people paste what they got under that heading too (pytorch/audio#1749's
+    traceback), and the hardware it names is the reporter's ("The system should detect the Radeon 8060S",
+    ROCm/ROCm#4809). Line by line, so a report whose fences a forum stripped reads the same."""
     under = False
+    found: Set[int] = set()
     for block in blocks:
-        if block.kind != "prose":
-            out.append(Block(block.index, block.kind, block.lines, "expected") if under and block.scope == "current" else block)
-            continue
         for line in block.lines:
-            if _ANY_HEADING.match(line.text) or _EXPECTED_HEADING.match(line.text):
+            if block.kind == "prose" and (_ANY_HEADING.match(line.text) or _EXPECTED_HEADING.match(line.text)):
                 under = _EXPECTED_HEADING.match(line.text) is not None
-        # prose is one block from fence to fence, its lines read together: it keeps its scope
-        out.append(block)
-    return out
+            elif under:
+                found.add(line.number)
+    return found
 
 
 def _label_scope(text: str) -> str:
