@@ -35,7 +35,7 @@ from rocm_doctor.files import read_limited
 from rocm_doctor.limits import PASTE_BYTES, PASTE_LINES, PASTE_WAIT, LimitError
 from rocm_doctor.facts.model import Crash, Facts
 from rocm_doctor.ingest.assemble import Conflict, assemble
-from rocm_doctor.ingest.blocks import Block, command_runs, output_end, split_blocks, without_repeats
+from rocm_doctor.ingest.blocks import Block, command_runs, expected_lines, output_end, split_blocks, without_repeats
 from rocm_doctor.ingest.formats import (
     build_targets,
     clinfo,
@@ -230,6 +230,7 @@ def _pieces(blocks: List[Block], crashes: Optional[List[Crash]] = None) -> List[
     what it would have read is unknown (a report whose readers crashed is not a report that says nothing)."""
     pieces: List[Piece] = []
     crashed: Set[str] = set()
+    expected = expected_lines(blocks)
     for block, sample in zip(blocks, without_repeats(blocks)):
         found: List[Piece] = []
         runs = command_runs(block)
@@ -248,6 +249,8 @@ def _pieces(blocks: List[Block], crashes: Optional[List[Crash]] = None) -> List[
             found = [p for p in found if p.kind not in statement_kinds()]
         if block.scope in ("other", "advice"):  # someone else's quoted text, an advice's example: what the report is about, no facts
             found = [p for p in found if p.kind.startswith("context:")]
+        if expected:  # what the reporter wanted (blocks.expected_lines): not the software installed now
+            found = _without_software_state(found, expected)
         pieces += _as_earlier(found, block.scope) if block.scope in ("past", "elsewhere") else found
     # A command in one block and its output in the next (pkgenv47)
     try:
@@ -260,6 +263,29 @@ def _pieces(blocks: List[Block], crashes: Optional[List[Crash]] = None) -> List[
     except Exception as exc:  # noqa: BLE001 - a crashed pass is a Crash row as a reader's is
         _record_crash(mentions.drop_superseded_cuda_index_installs, exc, crashes, crashed)
     return pieces
+
+
+EXPECTED_DROPS = ("torch.", "packages.", "python.", "rocm.", "symptoms.earlier")
+"""Fact paths a block under an "Expected behavior" heading does not speak for: the software a reporter wanted installed
+(torch and its companions, packages, Python, the ROCm release), not the one that is. Its GPUs, errors and what the
+report is about still count."""
+
+
+def _without_software_state(pieces: List[Piece], lines: Set[int]) -> List[Piece]:
+    """``pieces`` without the observations :data:`EXPECTED_DROPS` names that were read on one of ``lines`` (a piece
+    left with nothing of its own is dropped). What the report is about and its errors stay whole."""
+    out: List[Piece] = []
+    for piece in pieces:
+        if piece.kind.startswith(("context:", "error:")):
+            out.append(piece)
+            continue
+        kept = [o for o in piece.observations if not (o.path.startswith(EXPECTED_DROPS) and o.line.number in lines)]
+        if len(kept) == len(piece.observations):
+            out.append(piece)
+        elif kept or piece.gpus or piece.settings:
+            piece.observations = kept
+            out.append(piece)
+    return out
 
 
 def _command_scopes(block: Block, pieces: List[Piece]) -> List[Piece]:

@@ -23,7 +23,7 @@ import itertools
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from rocm_doctor.anchors import pattern_anchors
 from rocm_doctor.lazy_regex import when_used
@@ -613,6 +613,40 @@ def past_blocks(blocks: List[Block], intros: Dict[int, str]) -> List[Block]:
         else:
             out += _past_paragraphs(block)
     return out
+
+
+_EXPECTED_HEADING = when_used(
+    r"^[ \t]{0,3}(?:#{1,6}[ \t]{1,4}|\*\*)[ \t]{0,4}(?:expected\s{1,3}(?:behaviou?r|results?|outputs?|outcome)"
+    r"|what\s{1,3}(?:should\s{1,3}have\s{1,3}happened|(?:did\s{1,3})?you\s{1,3}expect(?:ed)?(?:\s{1,3}to\s{1,3}happen)?)"
+    r"|desired\s{1,3}behaviou?r)\b[^\n]{0,60}$",
+    re.IGNORECASE,
+)
+"""An issue template's heading over what the reporter wanted, not what happened: PyTorch's "## Expected behavior"
+(https://github.com/pytorch/pytorch/blob/dfb94b9717803b11ec9613c70a6812a9ace041f4/.github/ISSUE_TEMPLATE/bug-report.md),
+AUTOMATIC1111's "### What should have happened?"
+(https://github.com/AUTOMATIC1111/stable-diffusion-webui/blob/5ef669de080814067961f28357256e8fe27544f4/.github/ISSUE_TEMPLATE/bug_report.yml),
+the "### Expected Behavior" of ComfyUI's, SwarmUI's and other templates."""
+_ANY_HEADING = when_used(r"^[ \t]{0,3}(?:#{1,6}[ \t]{1,4}\S|\*\*[^*\n]{1,80}\*\*[ \t]{0,2}:?[ \t]{0,2}$)")
+"""Any Markdown heading or a line that is only a bold label: where a template's section ends."""
+
+
+def expected_lines(blocks: List[Block]) -> Set[int]:
+    """The numbers of the lines under an issue template's "Expected behavior" heading (:data:`_EXPECTED_HEADING`),
+    up to the next heading: what the reporter wanted, not what happened ("Output: torch 1.7.1+cu110 / torchvision
+    0.8.2+cu110" under "## Expected behavior", pytorch/pytorch#52571). Headings count in prose only (a fence or a
+    details body is in the section it sits in). Only the software state read there is dropped
+    (:data:`rocm_doctor.ingest.EXPECTED_DROPS`): people paste what they got under that heading too (pytorch/audio#1749's
+    traceback), and the hardware it names is the reporter's ("The system should detect the Radeon 8060S",
+    ROCm/ROCm#4809). Line by line, so a report whose fences a forum stripped reads the same."""
+    under = False
+    found: Set[int] = set()
+    for block in blocks:
+        for line in block.lines:
+            if block.kind == "prose" and (_ANY_HEADING.match(line.text) or _EXPECTED_HEADING.match(line.text)):
+                under = _EXPECTED_HEADING.match(line.text) is not None
+            elif under:
+                found.add(line.number)
+    return found
 
 
 def _label_scope(text: str) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rocm_doctor.ingest import ingest_text
-from rocm_doctor.ingest.blocks import MAX_REPEATS, Spans, split_blocks, strip_prompt, without_repeats
+from rocm_doctor.ingest.blocks import MAX_REPEATS, Spans, expected_lines, split_blocks, strip_prompt, without_repeats
 
 
 def test_fenced_blocks_details_and_prose_become_separate_blocks() -> None:
@@ -108,3 +108,42 @@ def test_a_character_that_lowers_to_two_keeps_line_anchored_signatures_on_every_
     text = "İyi günler.\nWebui launches normally, but uses CPU to generate images.\n"
     assert "torch_on_cpu_told" in signature_contexts(text)
     assert len(split_blocks(text)[0].lower) == len(split_blocks(text)[0].text)
+
+
+def _expected(text: str) -> list:
+    blocks = split_blocks(text)
+    lines = expected_lines(blocks)
+    return [line.text for block in blocks for line in block.lines if line.number in lines and line.text]
+
+
+def test_an_output_under_an_issue_templates_expected_behavior_heading_is_not_the_machine_now() -> None:
+    # PyTorch's template (pytorch/pytorch#52571): the wanted output under "## Expected behavior", up to "## Environment"
+    text = (
+        "## To Reproduce\n\n```\npip list\n```\nOutput:\n```\ntorch 1.7.1+rocm3.8\n```\n"
+        "## Expected behavior\n\nOutput:\n```\ntorch 1.7.1+cu110\n```\n\n## Environment\n\n```\ntorch 1.7.1+rocm3.8\n```\n"
+    )
+    assert _expected(text) == ["Output:", "torch 1.7.1+cu110"]
+    assert ingest_text(text, origin_detail="t").facts.torch.version.value == "1.7.1+rocm3.8"
+    # the same report with its fences stripped (a forum's copy) reads the same
+    assert ingest_text(text.replace("```\n", ""), origin_detail="t").facts.torch.version.value == "1.7.1+rocm3.8"
+
+
+def test_an_error_pasted_under_expected_behavior_and_the_gpu_it_names_still_count() -> None:
+    # pytorch/audio#1749 pasted its traceback under "## Expected behavior"
+    text = "## Expected behavior\n\n```\nOSError: libtorch_hip.so: cannot open shared object file: No such file or directory\n```\n"
+    assert "extension_needs_other_torch_build_library" in (ingest_text(text, origin_detail="t").facts.symptoms.signatures.value or [])
+    # ROCm/ROCm#4809's bold label over a sentence: the GPU is the reporter's, the torch is the one wanted
+    facts = ingest_text(
+        "**Expected Behavior:**\nThe system should detect the Radeon RX 7900 XTX and torch 2.5.1+rocm6.2 should load.\n", origin_detail="t"
+    ).facts
+    assert [agent.name.value for agent in facts.gpus.agents] == ["Radeon RX 7900 XTX"]
+    assert facts.torch.version.value is None
+
+
+def test_other_headings_end_the_expected_section_and_fenced_headings_do_not_open_one() -> None:
+    assert _expected("### What should have happened?\nIt should use torch 2.1.2+rocm5.6\n### Console logs\ntorch: 2.1.2+cpu\n") == [
+        "It should use torch 2.1.2+rocm5.6"
+    ]
+    assert _expected("## Actual behavior\n\n```\ntorch 2.1.2+cpu\n```\n") == []
+    assert _expected("```\n## Expected behavior\ntorch 2.1.2+cpu\n```\n\n```\ntorch 2.1.2+cpu\n```\n") == []
+    assert _expected("It was expected behaviour, I think.\ntorch 2.1.2+cpu\n") == []

@@ -51,6 +51,49 @@ def test_a_cuda_xformers_beside_a_rocm_torch_is_a_packages_finding() -> None:
     assert "RD671" in problems_shown(report)
 
 
+CPU_TORCH = "xformers_cuda_build_beside_cpu_torch"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # another release on the right, CPU build (facebookresearch/xformers#971)
+        "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+        "    PyTorch 2.1.2+cu121 with CUDA 1201 (you have 2.1.0+cpu)\n",
+        # the same release, CPU build, a log prefix (open-mmlab/PIA#30)
+        "12:00:01 WARNING    PyTorch 2.1.2+cu121 with CUDA 1201 (you have 2.1.2+cpu)\n",
+        # quoted in the reporter's own sentence on an AMD machine (GVCLab/PersonaLive#52)
+        "> PyTorch 2.1.0+cu121 with CUDA 1201 (you have 2.1.0+cpu)\n",
+    ],
+)
+def test_xformers_built_for_a_cuda_torch_beside_a_cpu_torch_is_read(text: str) -> None:
+    assert CPU_TORCH in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # GPU builds on both sides
+        "    PyTorch 2.0.1+cu118 with CUDA 1108 (you have 2.1.0+cu121)\n",
+        "    PyTorch 2.5.1+rocm6.2 with CUDA None (you have 2.5.1+rocm6.2)\n",
+        "    PyTorch 2.1.1+cu121 with CUDA 1201 (you have 2.1.1+rocm5.6)\n",
+        # a CPU-ish word that is not the version's local label
+        "    PyTorch 2.1.2+cu121 with CUDA 1201 (you have 2.1.2+cpuinfo)\n",
+    ],
+)
+def test_xformers_lines_with_a_gpu_torch_on_the_right_are_not_a_cpu_torch(text: str) -> None:
+    assert CPU_TORCH not in signature_errors(text)
+
+
+def test_a_cuda_xformers_beside_a_cpu_torch_is_a_torch_build_finding() -> None:
+    report = (
+        "python -m xformers.info\n"
+        "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+        "    PyTorch 2.2.0+cu121 with CUDA 1201 (you have 2.2.0+cpu)\n"
+    )
+    assert "RD982" in problems_shown(report)
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -83,6 +83,13 @@ def test_torchaudio_asking_for_libtorch_cuda_beside_a_rocm_torch_is_a_packages_e
         "After `pip install torchvision` my torch 2.3.0+rocm6.0 got replaced by torch 2.4.0 from pypi",
         # what pip does each time (facebookresearch/xformers#802)
         "when I use pip install xformers, it will re-install the torch==2.4.1 with rocm6.1 I have",
+        # pip fetching another build or release of torch for the package (facebookresearch/sam2#562,
+        # InternLM/lmdeploy#3549: a wheel file installed "with pip")
+        "I have torch==2.4.0+rocm6.3.2, but when I execute pip install sam2, it still tries to download other versions of torch.",
+        "when I install lmdeploy-0.8.0+cu118-cp311-cp311-manylinux2014_x86_64.whl with pip, it will try to download and reinstall cpu version of torch",
+        "when I pip install flash-attn it downloads and installs torch again",
+        # another question after the statement, on the same line (facebookresearch/xformers#802 as posted)
+        "when I use pip install xformers, it will re-install the torch==2.0.1 with cuda-11.x.  Does it support the latest cuda and torch?",
     ],
 )
 def test_an_install_of_another_package_that_replaced_torch_is_read(text: str) -> None:
@@ -98,6 +105,14 @@ def test_an_install_of_another_package_that_replaced_torch_is_read(text: str) ->
         "pip install torchaudio --no-deps so that it does not replace torch",
         "installing torchaudio did not remove my torch",
         "Does installing torchvision replace my rocm torch?",
+        # a download of torch that is no replacement: a fresh environment's first install, the reporter's own download,
+        # torch's own wheel installed
+        "pip install sam2 downloads torch 2.5.1 and its nvidia packages.",
+        "I downloaded another version of torch and installed it.",
+        "I install torch-2.5.1+rocm6.2-cp310-cp310-linux_x86_64.whl and it replaced the cpu version of torch.",
+        # a question about the replacement itself, after the install named
+        "If I pip install xformers, does it reinstall torch?",
+        "pip install torchaudio: will it remove my rocm torch",
         "Before, installing torchaudio used to replace my torch, now it works.",
         # the reporter did the removing
         "I installed torchvision and then I removed the old torch",
@@ -127,6 +142,11 @@ def test_torchaudio_install_that_removed_the_rocm_torch_is_a_packages_error_on_a
         "When I pip install torchaudio it uninstalls my ROCm pytorch and installs the normal one, so the GPU is not used anymore.\n"
     )
     assert serious_findings(report)[0] == ("RD546", "error", "packages")
+
+
+def test_a_package_install_that_replaced_torch_told_without_an_amd_gpu_is_a_packages_warning() -> None:
+    report = "when I use pip install xformers, it will re-install the torch==2.0.1 with cuda-11.x, even if I have torch 2.1.0.\n"
+    assert serious_findings(report)[0] == ("RD983", "warning", "packages")
 
 
 def test_a_package_install_told_beside_pips_own_log_leaves_it_to_the_log_reader() -> None:
@@ -223,6 +243,52 @@ def test_a_missing_procedure_in_torchs_own_dlls_at_import_is_not_read_as_a_packa
         '"C:\\\\sd\\\\venv\\\\lib\\\\site-packages\\\\torch\\\\lib\\\\caffe2_nvrtc.dll" or one of its dependencies.\n'
     )
     assert WINDOWS_PROCEDURE not in signature_errors(text)
+
+
+WINDOWS_NOT_FOUND = "extension_library_not_found_windows"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # ctypes' words for WinError 126 on torchaudio's library, alone (suno-ai/bark#239)
+        "FileNotFoundError: Could not find module 'G:\\\\Py310\\\\Lib\\\\site-packages\\\\torchaudio\\\\lib\\\\libtorchaudio.pyd' "
+        "(or one of its dependencies). Try using the full path with constructor syntax.\n",
+        # a folder with spaces, forward slashes, the message wrapped at 80 columns (pytorch/pytorch#97464)
+        "FileNotFoundError: Could not find module 'D:/AI Tools/my env/Lib/site-packages/torchaudio/lib/libtorchaudio.pyd'\n"
+        "(or one of its dependencies). Try using the full path with constructor syntax.\n",
+        # torchaudio 0.x kept its library at the package's top (_torchaudio.pyd)
+        "FileNotFoundError: Could not find module 'C:\\\\env\\\\lib\\\\site-packages\\\\torchaudio\\\\_torchaudio.pyd' (or one of its dependencies).\n",
+    ],
+)
+def test_torchaudios_library_or_a_torch_dll_it_links_not_found_on_windows_is_read(text: str) -> None:
+    assert WINDOWS_NOT_FOUND in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # torchcodec's FFmpeg-dependent library: a missing FFmpeg, not another torch
+        "FileNotFoundError: Could not find module 'D:\\\\Comfy\\\\site-packages\\\\torchcodec\\\\libtorchcodec_core7.dll' (or one of its dependencies).\n",
+        # torch's own DLL at import (windows_dll_load_failed reads it)
+        'OSError: [WinError 126] The specified module could not be found. Error loading '
+        '"C:\\\\sd\\\\venv\\\\lib\\\\site-packages\\\\torch\\\\lib\\\\c10.dll" or one of its dependencies.\n',
+        # the file named without the error
+        "torchaudio\\\\lib holds libtorchaudio.pyd and its dependencies are listed by dumpbin\n",
+    ],
+)
+def test_other_modules_not_found_on_windows_are_not_read_as_torchaudio_of_another_torch(text: str) -> None:
+    assert WINDOWS_NOT_FOUND not in signature_errors(text)
+
+
+def test_torchaudios_library_not_found_on_windows_is_a_packages_warning_first() -> None:
+    report = (
+        "pip install torch -f https://download.pytorch.org/whl/cpu/torch_stable.html\n"
+        "pip install torchaudio\n"
+        "FileNotFoundError: Could not find module 'C:\\\\venv\\\\Lib\\\\site-packages\\\\torchaudio\\\\lib\\\\libtorchaudio.pyd' "
+        "(or one of its dependencies). Try using the full path with constructor syntax.\n"
+    )
+    assert serious_findings(report)[0] == ("RD981", "warning", "packages")
 
 
 REINSTALL = "rocm_torch_reinstall_needed_told"
