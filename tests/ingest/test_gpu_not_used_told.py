@@ -87,3 +87,48 @@ def test_the_cpu_in_the_plural_is_the_same_statement_of_the_program_on_the_cpu()
 )
 def test_whispers_fp16_warning_as_printed_is_the_model_on_the_cpu(text: str, read: bool) -> None:
     assert ("torch_on_cpu_told" in report_contexts(text)) is read
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # advice and conditions (rev48a)
+        "You should check that it doesn't use the GPU.",
+        "Make sure the GPU is not being utilized by another process.",
+        "Check whether it doesn't use the GPU.",
+        "If it is not using the GPU, try reinstalling torch.",
+        # another GPU than the one the report is about
+        "During the benchmark the integrated GPU usage is 0% and the RX 7900 is at 100%.",
+        "It works on GPU. GPU util 0% on GPU 1 (unused second card), 100% on GPU 0.",
+        "It does not use GPU 1, only GPU 0, which is fine.",
+        # another program, or a use that is no compute
+        "Blender isn't using the GPU for Cycles, but PyTorch works fine.",
+        "Firefox doesn't use the GPU for video decode.",
+        "Steam games can't use the GPU after installing ROCm.",
+        "The Xorg server does not use the dGPU, it's on the iGPU.",
+        "The video encoder can't use the GPU.",
+        # a part of the work, the rest on the GPU
+        "The tokenizer does not use the GPU, which is expected.",
+        "The upscaler can't use the GPU, the rest works fine on the GPU.",
+        "Everything works on the GPU except face restoration, which doesn't use the GPU.",
+        # no load while nothing runs; a changelog; a relative clause
+        "Generation works at 20 it/s. GPU usage 0% at idle.",
+        "Works great. When idle, GPU load is 0%.",
+        "Changelog: fixed a bug where the VAE did not use the GPU.",
+        "This PR makes it fall back gracefully on systems that cannot use the GPU.",
+    ],
+)
+def test_advice_another_gpu_another_program_a_part_of_the_work_or_an_idle_gpu_is_not_the_gpu_unused(sentence: str) -> None:
+    assert READER not in report_contexts("I have an RX 7900 XTX on ROCm 6.2. " + sentence)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ComfyUI starts and generates, but it does\nnot use the GPU at all, GPU usage stays at\n0% the whole time.",
+        "ComfyUI starts, but it doesn't use the GPU.\r\n",
+        "It worked fine, but since the update it doesn't use the GPU anymore.",
+    ],
+)
+def test_the_gpu_unused_now_is_still_read_when_wrapped_in_crlf_or_after_an_update(text: str) -> None:
+    assert READER in report_contexts("I have an RX 7900 XTX on ROCm 6.2. " + text)
