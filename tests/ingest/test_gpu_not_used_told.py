@@ -132,3 +132,28 @@ def test_advice_another_gpu_another_program_a_part_of_the_work_or_an_idle_gpu_is
 )
 def test_the_gpu_unused_now_is_still_read_when_wrapped_in_crlf_or_after_an_update(text: str) -> None:
     assert READER in report_contexts("I have an RX 7900 XTX on ROCm 6.2. " + text)
+
+
+def test_sdnexts_generator_device_set_to_cpu_is_not_the_program_on_the_cpu() -> None:
+    # rev48a: SD.Next prints the "Generator device" setting (GPU/CPU/Unset); CPU is a common choice for seeds
+    # that repeat across machines while the model runs on the GPU (modules/processing_helpers.py at b9e230c1)
+    text = "RX 7900 XTX, ROCm 6.2\n10:00:01-000000 DEBUG    Torch generator: device=cpu seeds=[1234]\n"
+    assert "torch_on_cpu_told" not in report_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "./webui.sh --use-cpu all\n10:00:01-000000 INFO     Engine: backend=Backend.DIFFUSERS compute=cpu device=cpu attention=\"Scaled-Dot-Product\" mode=no_grad\n",
+        "python app.py --device cpu\ntranscribe.py:114: UserWarning: FP16 is not supported on CPU; using FP32 instead\n",
+        "transcribe.py:112: UserWarning: Performing inference on CPU when CUDA is available\ntranscribe.py:114: UserWarning: FP16 is not supported on CPU; using FP32 instead\n",
+        "python main.py --cpu\nComfyUI runs on the CPU.\n",
+    ],
+)
+def test_the_cpu_asked_for_by_the_programs_option_is_no_torch_build_warning(text: str) -> None:
+    found = serious_findings("I have an RX 7900 XTX on ROCm 6.2.\n" + text)
+    assert all(rule != "RD571" for rule, _, _ in found)
+
+
+def test_comfyuis_cpu_vae_option_is_not_the_cpu_asked_for_everything() -> None:
+    assert "cpu_asked_on_command_line" not in report_contexts("python main.py --cpu-vae\nComfyUI runs on the CPU.\n")
