@@ -60,3 +60,9 @@ def test_the_cuda_choice_on_a_machine_with_an_nvidia_gpu_is_no_torch_build_findi
 def test_only_the_launchers_printed_line_is_the_cpu_torch_choice_not_prose_advice_or_a_comment(text: str) -> None:
     # rev48a: the pattern read the words anywhere; advice and a Dockerfile comment are no install step
     assert "installer_chose_cpu_torch" not in report_contexts(text)
+
+
+def test_advice_about_the_cuda_toolkit_line_is_not_the_installer_choosing_cuda() -> None:
+    # rev48a: advice quoting the line fired RD540 (a CUDA build installed) on a report that shows no such log
+    text = 'RX 6800 on Linux, ROCm 6.2. If it says "nVidia CUDA toolkit detected", remove the leftover nvidia-smi.'
+    assert "installer_chose_cuda_torch" not in report_contexts(text)
