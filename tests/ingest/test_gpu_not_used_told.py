@@ -157,3 +157,9 @@ def test_the_cpu_asked_for_by_the_programs_option_is_no_torch_build_warning(text
 
 def test_comfyuis_cpu_vae_option_is_not_the_cpu_asked_for_everything() -> None:
     assert "cpu_asked_on_command_line" not in report_contexts("python main.py --cpu-vae\nComfyUI runs on the CPU.\n")
+
+
+def test_a_zero_gpu_load_beside_is_available_true_is_not_blamed_on_the_torch_build() -> None:
+    # rev48a: on a machine without NVIDIA GPUs, is_available() True is a torch that sees the AMD GPU
+    text = "RX 7900 XTX, ROCm 6.2.\n>>> torch.cuda.is_available()\nTrue\nTraining works but GPU usage is 0% while CPU is 100%.\n"
+    assert all(rule != "RD571" for rule, _, _ in serious_findings(text))
