@@ -163,3 +163,17 @@ def test_a_zero_gpu_load_beside_is_available_true_is_not_blamed_on_the_torch_bui
     # rev48a: on a machine without NVIDIA GPUs, is_available() True is a torch that sees the AMD GPU
     text = "RX 7900 XTX, ROCm 6.2.\n>>> torch.cuda.is_available()\nTrue\nTraining works but GPU usage is 0% while CPU is 100%.\n"
     assert all(rule != "RD571" for rule, _, _ in serious_findings(text))
+
+
+@pytest.mark.parametrize(
+    "text, read",
+    [
+        ("Building flash-attention uses all CPUs and takes an hour.", False),
+        ("MAX_JOBS=4 because the compile is using all processors otherwise.", False),
+        ("Generation on the GPU works; the dataloader uses all CPUs.", False),
+        ("With amd GPU, it can only use CPUs to do testing tasks.", True),
+    ],
+)
+def test_all_cpus_is_work_spread_over_the_cores_not_the_program_on_the_cpu(text: str, read: bool) -> None:
+    # rev48a: the plural added in cw48 read "uses all CPUs" (a build, a data loader) as the model on the CPU
+    assert ("torch_on_cpu_told" in report_contexts("RX 7900 XTX, ROCm 6.2. " + text)) is read
