@@ -114,6 +114,7 @@ def test_whispers_fp16_warning_as_printed_is_the_model_on_the_cpu(text: str, rea
         # no load while nothing runs; a changelog; a relative clause
         "Generation works at 20 it/s. GPU usage 0% at idle.",
         "Works great. When idle, GPU load is 0%.",
+        "GPU usage 0% before starting, 99% during generation - everything is fine.",
         "Changelog: fixed a bug where the VAE did not use the GPU.",
         "This PR makes it fall back gracefully on systems that cannot use the GPU.",
     ],
