@@ -26,6 +26,8 @@ def test_sdnext_detecting_nvidias_toolkit_is_a_cuda_torch_install(line: str) -> 
         "05:17:15-689269 INFO     Using CPU-only Torch",  # vladmandic/sdnext#1047
         "12:11:51-561950 INFO     Using CPU-only torch",  # vladmandic/sdnext#3108
         "21:45:59-869097 WARNING  Torch: CPU-only version installed",  # installer.py at 058a7f0c
+        "2023-08-12 14:06:56,781 | sd | INFO | installer | Using CPU-only Torch",  # sdnext.log's own format
+        "Failed to install ZLUDA\nUsing CPU-only torch",  # CS1o/Stable-Diffusion-Info#45 (a Forge fork's launcher)
     ],
 )
 def test_sdnext_falling_back_to_a_torch_without_gpu_backend_is_a_cpu_torch_install(line: str) -> None:
@@ -45,3 +47,22 @@ def test_the_cuda_choice_on_a_machine_with_an_nvidia_gpu_is_no_torch_build_findi
         "Device: device=NVIDIA GeForce RTX 5090 n=1 arch=sm_90 capability=(12, 0) cuda=12.6\n"
     )
     assert not any(category == "torch-build" for _, _, category in serious_findings(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Make sure you're using CPU-only torch: `pip install torch --index-url https://download.pytorch.org/whl/cpu`",
+        "# Using CPU-only torch to save ~2GB\nRUN pip install torch",
+        "I'm using CPU-only torch on purpose for this test.",
+    ],
+)
+def test_only_the_launchers_printed_line_is_the_cpu_torch_choice_not_prose_advice_or_a_comment(text: str) -> None:
+    # rev48a: the pattern read the words anywhere; advice and a Dockerfile comment are no install step
+    assert "installer_chose_cpu_torch" not in report_contexts(text)
+
+
+def test_advice_about_the_cuda_toolkit_line_is_not_the_installer_choosing_cuda() -> None:
+    # rev48a: advice quoting the line fired RD540 (a CUDA build installed) on a report that shows no such log
+    text = 'RX 6800 on Linux, ROCm 6.2. If it says "nVidia CUDA toolkit detected", remove the leftover nvidia-smi.'
+    assert "installer_chose_cuda_torch" not in report_contexts(text)

@@ -821,3 +821,10 @@ def test_a_release_archive_is_not_a_build_the_reporter_made() -> None:
 def test_a_version_a_one_liner_prints_without_quotes_is_read_as_its_text_not_a_float(text: str, field: str, value: str) -> None:
     # cw48: print() shows torch.version.cuda as 12.4, not '12.4' as the REPL does
     assert getattr(facts(text).torch, field).value == value
+
+
+@pytest.mark.parametrize("text", ["OS: Windows 11\nGPU: RX 7900 XTX\nHIP: 6.1\n", "Windows 11, RX 6800\nHIP version: 6.2\n"])
+def test_a_labelled_two_part_hip_numeral_is_not_read_as_a_rocm_torch(text: str) -> None:
+    # rev48a: "HIP: 6.1" in a reporter's list is as often the HIP SDK installed on Windows as torch.version.hip;
+    # only a printed torch.version.hip/.cuda expression turns an unquoted numeral into a version
+    assert facts(text).torch.flavour.status != "known"

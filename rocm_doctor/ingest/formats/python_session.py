@@ -77,11 +77,15 @@ CUDA_UNAVAILABLE_PRINTED = "cuda_unavailable_printed"
 _VERSION_NUMERAL = when_used(r"^\d+\.\d+(?:\.\d+)?$")
 """A printed ``12.4`` or ``6.2`` is a version (torch.version.cuda / .hip printed without quotes by ``print``), not
 a float: as a float it would lose its text (``12.10`` -> 12.1) and no version reader would take it (cw48)."""
+_VERSION_KINDS = ("cuda", "hip")
+"""The expressions whose printed numeral is a version string. Only where the session shows the expression itself
+(``print(torch.version.cuda)`` and the line it printed): a script's or a reporter's label "HIP: 6.1" may be the HIP
+SDK installed on Windows, not torch.version.hip, and stays as it was read before (rev48a)."""
 
 
-def _literal(text: str) -> Any:
+def _literal(text: str, version: bool = False) -> Any:
     text = _OUT.sub("", text).strip()
-    if _VERSION_NUMERAL.match(text):
+    if version and _VERSION_NUMERAL.match(text):
         return text
     try:
         return ast.literal_eval(text)
@@ -207,7 +211,7 @@ def _one_liners(block: Block, out: List[Observation], gpus: List[GpuSighting], u
             found = False
             for kind, value in zip(kinds, values):
                 if kind is not None:
-                    found |= _observe(kind, _literal(value), output, out, gpus)
+                    found |= _observe(kind, _literal(value, kind in _VERSION_KINDS), output, out, gpus)
             if found:
                 used += [line, output]
 
@@ -222,7 +226,7 @@ def parse(block: Block) -> List[Piece]:
         for kind, pattern in _EXPRESSIONS.items():
             if pattern.match(text):
                 result = _result(lines, i + 1)
-                if result is not None and _observe(kind, _literal(result.text), result, out, gpus, _device_index(text)):
+                if result is not None and _observe(kind, _literal(result.text, kind in _VERSION_KINDS), result, out, gpus, _device_index(text)):
                     used += [line, result]
                 break
         else:
