@@ -46,6 +46,30 @@ def test_a_planned_asked_or_torch_build_move_is_not_the_systems_release(text: st
 @pytest.mark.parametrize(
     "text",
     [
+        # rev48e: advice by a gerund, an imperative, another person, a project, an undone move, a container
+        "Upgrading ROCm to 6.2 might fix it. RX 6800\n",
+        "Don't update ROCm to 6.2, it breaks gfx1030. RX 6800\n",
+        "My friend upgraded ROCm to 6.2 and his RX 6800 works.\n",
+        "PyTorch upgraded ROCm to 6.2 in the 2.5 release. RX 6800\n",
+        "Changelog: - Updated ROCm to 6.2.4 in the Docker image\n",
+        "I upgraded ROCm to 6.2 but then went back to 6.1 because it broke everything. RX 6800\n",
+        "Upgrading ROCm to 6.2 broke it, so I reverted to 6.1.3. RX 6800\n",
+        "I upgraded ROCm to 6.2 in the container, the host still has 6.0. RX 6800\n",
+        "On my other PC I upgraded ROCm to 6.2. RX 6800\n",
+        "I switched ROCm to 6.2 nightly of torch. RX 6800\n",
+    ],
+)
+def test_a_move_not_made_by_the_reporter_on_this_system_or_undone_is_not_the_systems_release(text: str) -> None:
+    assert _rocm_version(text) is None
+
+
+def test_a_move_kept_despite_a_torch_downgrade_is_the_systems_release() -> None:
+    assert _rocm_version("I upgraded ROCm to 6.2 and downgrading torch did not help. RX 6800\n") == "6.2"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "RX 7600, Arch Linux. I upgraded ROCm to 6.2.2 today and now python-pytorch-rocm 2.3.1-8 crashes with a segmentation fault.\n",
         "Since I upgraded ROCm to 6.2 on my Radeon VII, torch 2.4.0a0+gitabc1234 (built from source) hangs at the first matmul.\n",
         "After updating ROCm from 5.7 to 6.0 my pytorch fails on the RX 7900 XTX.\n>>> torch.__version__\n'2.2.0a0+git8ac9b20'\n",
