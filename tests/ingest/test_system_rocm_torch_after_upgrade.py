@@ -114,6 +114,9 @@ def test_a_distribution_or_package_upgrade_of_rocm_is_read(text: str) -> None:
         "Should my distro upgrade ROCm to 6.2?\n",
         "If the system updated ROCm behind your back, rebuild.\n",
         "He upgraded rocm-core from 6.0.2 to 6.2.2 on his laptop.\n",
+        # rev48e: a question about the distribution's upgrade
+        "You should check whether apt upgraded rocm. torch 2.4.0a0+gitabc1234, RX 6800 hangs.\n",
+        "The system updated ROCm? No, I did not touch it.\n",
     ],
 )
 def test_a_question_advice_or_another_persons_package_upgrade_is_not_read(text: str) -> None:
