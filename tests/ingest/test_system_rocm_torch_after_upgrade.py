@@ -23,6 +23,9 @@ def _rocm_version(text: str):
         ("I upgraded ROCm to 6.2.2 today and the RX 7600 crashes.\n", "6.2.2"),
         ("after updating my ROCm to 6.1.3 the RX 6800 is gone\n", "6.1.3"),
         ("Yesterday I downgraded ROCm to version 6.1 on the W7900.\n", "6.1"),
+        # rev48e: an 80-column wrap before or after "to"
+        ("Since I upgraded ROCm\nto 6.2 on my Radeon VII, torch hangs.\n", "6.2"),
+        ("Since I upgraded ROCm to\n6.2 on my Radeon VII, torch hangs.\n", "6.2"),
     ],
 )
 def test_the_release_rocm_was_moved_to_is_the_systems(text: str, version: str) -> None:

@@ -1960,7 +1960,7 @@ def _rocm(block: Block) -> List[Observation]:
                 continue  # "from ROCm 6.1 to 6.2 wheels": the torch build's ROCm, read below
             out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
             out.append(Observation("rocm.version", match.group(2), line, TRUST_PROSE))
-    if " to " in lowered:
+    if " to " in lowered or "\nto " in lowered or " to\n" in lowered:  # "... ROCm\nto 6.2": a line wrapped at "to" (rev48e)
         for match, line in block.scan(_ROCM_MOVED_TO):
             if _move_not_made(text, match) or denied(text, match.start()):
                 continue  # "Should I upgrade ROCm to 6.2?", "I will update ROCm to 6.1", "I did not upgrade ROCm to 6.2"
