@@ -52,3 +52,12 @@ def test_torchs_hip_is_not_the_systems() -> None:
 def test_a_wheel_of_another_rocm_than_the_systems_hip_is_named() -> None:
     text = "$ hipconfig --version\n6.2.41133-dd7f95766\ntorch.version.hip: 5.7.31921-d1770ee1b\nRX 7900 XT: Segmentation fault (core dumped)\n"
     assert "RD580" in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "hip, series",
+    # HIP's version file / hipvars.pm at ROCm's release tags (rocm-5.0.0: HIP_BASE_VERSION 5.0; rocm-6.1.2: 6.1.40093)
+    [("5.0.13601-ded05588", "5.0"), ("6.1.40093-bd86f1708", "6.1"), ("4.4.21432-f9dccde4", None)],
+)
+def test_hip_5_and_6_name_their_rocm_release_and_older_hip_does_not(hip: str, series) -> None:
+    assert _system_series(f"$ hipconfig --version\n{hip}\n") == series

@@ -23,6 +23,9 @@ def _rocm_version(text: str):
         ("I upgraded ROCm to 6.2.2 today and the RX 7600 crashes.\n", "6.2.2"),
         ("after updating my ROCm to 6.1.3 the RX 6800 is gone\n", "6.1.3"),
         ("Yesterday I downgraded ROCm to version 6.1 on the W7900.\n", "6.1"),
+        # rev48e: an 80-column wrap before or after "to"
+        ("Since I upgraded ROCm\nto 6.2 on my Radeon VII, torch hangs.\n", "6.2"),
+        ("Since I upgraded ROCm to\n6.2 on my Radeon VII, torch hangs.\n", "6.2"),
     ],
 )
 def test_the_release_rocm_was_moved_to_is_the_systems(text: str, version: str) -> None:
@@ -41,6 +44,30 @@ def test_the_release_rocm_was_moved_to_is_the_systems(text: str, version: str) -
 )
 def test_a_planned_asked_or_torch_build_move_is_not_the_systems_release(text: str) -> None:
     assert _rocm_version(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rev48e: advice by a gerund, an imperative, another person, a project, an undone move, a container
+        "Upgrading ROCm to 6.2 might fix it. RX 6800\n",
+        "Don't update ROCm to 6.2, it breaks gfx1030. RX 6800\n",
+        "My friend upgraded ROCm to 6.2 and his RX 6800 works.\n",
+        "PyTorch upgraded ROCm to 6.2 in the 2.5 release. RX 6800\n",
+        "Changelog: - Updated ROCm to 6.2.4 in the Docker image\n",
+        "I upgraded ROCm to 6.2 but then went back to 6.1 because it broke everything. RX 6800\n",
+        "Upgrading ROCm to 6.2 broke it, so I reverted to 6.1.3. RX 6800\n",
+        "I upgraded ROCm to 6.2 in the container, the host still has 6.0. RX 6800\n",
+        "On my other PC I upgraded ROCm to 6.2. RX 6800\n",
+        "I switched ROCm to 6.2 nightly of torch. RX 6800\n",
+    ],
+)
+def test_a_move_not_made_by_the_reporter_on_this_system_or_undone_is_not_the_systems_release(text: str) -> None:
+    assert _rocm_version(text) is None
+
+
+def test_a_move_kept_despite_a_torch_downgrade_is_the_systems_release() -> None:
+    assert _rocm_version("I upgraded ROCm to 6.2 and downgrading torch did not help. RX 6800\n") == "6.2"
 
 
 @pytest.mark.parametrize(
@@ -90,6 +117,9 @@ def test_a_distribution_or_package_upgrade_of_rocm_is_read(text: str) -> None:
         "Should my distro upgrade ROCm to 6.2?\n",
         "If the system updated ROCm behind your back, rebuild.\n",
         "He upgraded rocm-core from 6.0.2 to 6.2.2 on his laptop.\n",
+        # rev48e: a question about the distribution's upgrade
+        "You should check whether apt upgraded rocm. torch 2.4.0a0+gitabc1234, RX 6800 hangs.\n",
+        "The system updated ROCm? No, I did not touch it.\n",
     ],
 )
 def test_a_question_advice_or_another_persons_package_upgrade_is_not_read(text: str) -> None:

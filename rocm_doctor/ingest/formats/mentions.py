@@ -327,10 +327,24 @@ on the same line: a field list's next line ("ROCm 6.2" above "torch: 2.5.1") nam
 
 
 _ROCM_MOVED_TO = when_used(
-    r"\b(?:updat|upgrad|downgrad|switch|mov|migrat)\w*\s+(?:(?:my|the|our|system)(?:'s)?\s+){0,2}ROCm\s+(?:version\s+)?"
-    r"to\s+(?:ROCm(?:\s+|-)?|version\s+)?v?(\d+\.\d+(?:\.\d+)?)(?![\w.]*\d)(?!\s{0,8}(?:wheels?|builds?|torch|pytorch)\b)",
+    # rev48e: the mover is the reporter ("I"/"we") or a time clause ("after updating", "since I upgraded"): not
+    # a gerund's advice ("Upgrading ROCm to 6.2 might fix it"), an imperative ("Don't update ROCm to 6.2"),
+    # another person ("My friend upgraded ROCm to 6.2") nor a project ("PyTorch upgraded ROCm to 6.2 in 2.5").
+    r"(?:\b(?:I|we)\s+(?:(?:have|had|just|recently|then|also|finally|already|now)\s+){0,2}"
+    r"|\b(?:after|since|when|once)\s+(?:(?:I|we)\s+)?(?:(?:have|had|just|recently)\s+){0,2})"
+    r"(?:updat|upgrad|downgrad|switch|mov|migrat)\w*\s+(?:(?:my|the|our|system)(?:'s)?\s+){0,2}ROCm\s+(?:version\s+)?"
+    r"to\s+(?:ROCm(?:\s+|-)?|version\s+)?v?(\d+\.\d+(?:\.\d+)?)(?![\w.]*\d)"
+    r"(?!\s{0,8}(?:wheels?|builds?|torch|pytorch|index|nightl(?:y|ies)|whl)\b)",
     re.IGNORECASE,
 )
+_MOVE_UNDONE_OR_ELSEWHERE_AFTER = when_used(
+    r"[^.!?\n]{0,80}?(?:\b(?:went|gone|going|go|switched|rolled|moved|came)\s+back\b|\brevert\w*|\broll(?:ed|ing)?\s+back\b"
+    r"|\bdowngrad\w*\s+(?:it\s+|ROCm\s+)?(?:back|again|to)\b|\b(?:in|inside)\s+(?:the\s+|a\s+|my\s+|our\s+|this\s+)?(?:docker|container|image|vm|virtual\s+machine|chroot|distrobox|toolbox)\b)",
+    re.IGNORECASE,
+)
+"""rev48e: the rest of the sentence after "I upgraded ROCm to 6.2" undoes the move ("but then went back to 6.1",
+"so I reverted", "and downgraded again") or puts it in a container or VM ("in the container, the host still has 6.0"):
+the release moved to is not the system's now, or not the host's."""
 """trm48: a move to a release with ROCm named before "to" ("I upgraded ROCm to 6.2.2", "after updating my ROCm to
 6.1", "downgraded ROCm to version 6.1.3"): the release moved to is the system's now (_ROCM_CHANGE reads the
 form with "from"; a plan or question is left to _move_not_made). Forms of ROCm/tensorflow-upstream#444,
@@ -1969,11 +1983,16 @@ def _rocm(block: Block) -> List[Observation]:
                 continue  # "from ROCm 6.1 to 6.2 wheels": the torch build's ROCm, read below
             out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
             out.append(Observation("rocm.version", match.group(2), line, TRUST_PROSE))
-    if " to " in lowered:
+    if " to " in lowered or "\nto " in lowered or " to\n" in lowered:  # "... ROCm\nto 6.2": a line wrapped at "to" (rev48e)
         for match, line in block.scan(_ROCM_MOVED_TO):
             if _move_not_made(text, match) or denied(text, match.start()):
                 continue  # "Should I upgrade ROCm to 6.2?", "I will update ROCm to 6.1", "I did not upgrade ROCm to 6.2"
-            if _PAST_BEFORE.search(text[max(0, match.start() - 60) : match.start()]):
+            if _MOVE_UNDONE_OR_ELSEWHERE_AFTER.match(text, match.end()):
+                continue  # "I upgraded ROCm to 6.2 but went back to 6.1", "... to 6.2 in the container" (rev48e)
+            scope = scope_before(text, match.start(), reach=60, span=120)
+            if scope not in (NOW, PAST):
+                continue  # "My friend says he upgraded ROCm to 6.2", "on my other machine I upgraded ROCm to 6.2" (rev48e)
+            if scope == PAST or _PAST_BEFORE.search(text[max(0, match.start() - 60) : match.start()]):
                 # "Before, I had upgraded ROCm to 6.1": a release left behind is evidence of what changed
                 out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
                 continue

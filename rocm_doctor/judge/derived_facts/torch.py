@@ -71,10 +71,12 @@ def torch_rocm_series(facts: Facts, tables: Tables) -> Fact:
 
 
 HIP_NAMES_ROCM_UP_TO = 6
-"""The last ROCm major whose HIP version is named by the ROCm release: AMD's release notes pair each ROCm
-5.x/6.x release with HIP of the same major.minor (ROCm 6.2.0: HIP 6.2.41133,
-https://rocm.docs.amd.com/en/docs-6.2.0/about/release-notes.html); from ROCm 7 the two may differ
-(TheRock's 7.0 previews carry HIP 7.1, https://github.com/pytorch/pytorch/pull/168097)."""
+"""The last ROCm major whose HIP version is named by the ROCm release: HIP's own version file at each ROCm
+5.x/6.x release tag carries that release's major.minor (rocm-6.2.0: 6.2.41133, rocm-5.7.0: 5.7.31921,
+https://github.com/ROCm/HIP/blob/rocm-6.2.0/VERSION; before 5.5 hipvars.pm's HIP_BASE_VERSION_MAJOR/MINOR,
+https://github.com/ROCm/HIP/blob/rocm-5.0.0/bin/hipvars.pm); from ROCm 7 the two may differ
+(AMD: "moving forward these versions are allowed to diverge", hipcc printing HIP 7.1,
+https://github.com/pytorch/pytorch/pull/168097)."""
 
 
 @machine_fact(
