@@ -248,10 +248,29 @@ hyphens. Read as the ASCII they stand for, so a reader's pattern sees what was m
 _TYPOGRAPHY = str.maketrans(TYPOGRAPHY_ASCII)
 
 
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_CJK_CHAR = when_used(f"[{_CJK}]")
+_SCRIPT_SEAM = when_used(f"(?<=[{_CJK}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[{_CJK}])")
+
+
+def _script_seams(text: str) -> str:
+    """A space where Chinese, Japanese or Korean text meets a Latin letter or digit with none between them ("显卡是RX
+    7900XTX", "Windows版本的ollama"): those scripts put no space between words, and a regex word boundary needs one, so
+    "ollama", "Windows" or "RX 7900" would not be read. Not inside a path (a token with ``/`` or ``\\``, such as
+    ``D:\\AI工具\\venv``), whose spelling a command may need as written."""
+    if _CJK_CHAR.search(text) is None:
+        return text
+    return "\n".join(
+        " ".join(part if ("/" in part or "\\" in part) else _SCRIPT_SEAM.sub(" ", part) for part in line.split(" "))
+        for line in text.split("\n")
+    )
+
+
 def normalise(text: str) -> str:
     """CRLF and CR become LF; NULs and other control characters go, tabs stay; typographic quotes,
-    spaces and hyphens become their ASCII (:data:`_TYPOGRAPHY`)."""
-    return _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n")).translate(_TYPOGRAPHY)
+    spaces and hyphens become their ASCII (:data:`_TYPOGRAPHY`); a space where CJK text meets a Latin word
+    (:func:`_script_seams`)."""
+    return _script_seams(_CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n")).translate(_TYPOGRAPHY))
 
 
 _MARGIN_QUOTE = when_used(r"^[ \t]{0,3}> ?", re.MULTILINE)
