@@ -212,3 +212,10 @@ def test_a_makefile_assignment_inside_a_conditional_is_not_a_setting() -> None:
     text = "Makefile:\n```\nifeq ($(GPU),rdna2)\nexport HSA_OVERRIDE_GFX_VERSION := 10.3.0\nelse\nexport HSA_OVERRIDE_GFX_VERSION := 11.0.0\nendif\nexport HIP_VISIBLE_DEVICES ?= 0\n```\n"
     settings = ingest(text).facts.env.settings.value or []
     assert [(s.name, s.value) for s in settings] == [("HIP_VISIBLE_DEVICES", "0")]
+
+
+def test_a_commented_out_makefile_assignment_is_not_a_setting() -> None:
+    # rev48f: "# export NAME := value" reads like a root prompt, but no shell runs "export NAME := ..."
+    text = "Makefile:\n```\n# export HSA_OVERRIDE_GFX_VERSION := 10.3.0\nexport HIP_VISIBLE_DEVICES := 0\n```\n"
+    settings = ingest(text).facts.env.settings.value or []
+    assert [(s.name, s.value) for s in settings] == [("HIP_VISIBLE_DEVICES", "0")]
