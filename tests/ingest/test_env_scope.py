@@ -205,3 +205,17 @@ def test_a_makefile_assignment_of_another_programs_variable_or_an_append_is_not_
 def test_a_shell_export_is_still_an_export() -> None:
     settings = ingest("```\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\n```\n").facts.env.settings.value
     assert [(s.value, s.origin) for s in settings] == [("10.3.0", "export")]
+
+
+def test_a_makefile_assignment_inside_a_conditional_is_not_a_setting() -> None:
+    # rev48f: the value holds only where the condition does, which the paste does not show
+    text = "Makefile:\n```\nifeq ($(GPU),rdna2)\nexport HSA_OVERRIDE_GFX_VERSION := 10.3.0\nelse\nexport HSA_OVERRIDE_GFX_VERSION := 11.0.0\nendif\nexport HIP_VISIBLE_DEVICES ?= 0\n```\n"
+    settings = ingest(text).facts.env.settings.value or []
+    assert [(s.name, s.value) for s in settings] == [("HIP_VISIBLE_DEVICES", "0")]
+
+
+def test_a_commented_out_makefile_assignment_is_not_a_setting() -> None:
+    # rev48f: "# export NAME := value" reads like a root prompt, but no shell runs "export NAME := ..."
+    text = "Makefile:\n```\n# export HSA_OVERRIDE_GFX_VERSION := 10.3.0\nexport HIP_VISIBLE_DEVICES := 0\n```\n"
+    settings = ingest(text).facts.env.settings.value or []
+    assert [(s.name, s.value) for s in settings] == [("HIP_VISIBLE_DEVICES", "0")]

@@ -174,3 +174,29 @@ def test_the_user_not_in_render_and_the_gpu_unused_is_a_permissions_finding() ->
 def test_not_in_the_group_but_still_failing_is_read() -> None:
     # "but ... works" says access is not the problem; "but ... doesn't find the GPU" says the failure goes on
     assert "group_fix_mentioned" in _read("My user is not in the render group but torch still doesn't find the GPU.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the past: the state before a change the sentence itself tells (rev48f)
+        "I wasn't in the render group, so I added myself and rebooted. torch.cuda.is_available() still returns False.",
+        "I was not a member of the video group; after usermod and a reboot torch.cuda.is_available() returns False.",
+        "The ollama user was not in the render group before I ran usermod.",
+        # a general rule, not this machine's user
+        "Users who are not in the render group cannot open /dev/kfd. torch.cuda.is_available() returns False.",
+        "A user not in the render group won't see the GPU, but I am in it.",
+        "Note that users not in the video group can't access the GPU.",
+        "Anyone who isn't in the render group gets HSA_STATUS_ERROR_OUT_OF_RESOURCES.",
+        # a guess
+        "Maybe the ollama user is not in the render group. ollama falls back to CPU on my RX 7900 XTX.",
+        "Perhaps the container user isn't part of the video group?",
+    ],
+)
+def test_the_past_a_general_rule_or_a_guess_is_no_group_statement(text: str) -> None:
+    assert "group_fix_mentioned" not in _read(text)
+
+
+def test_the_present_statement_beside_those_guards_is_still_read() -> None:
+    assert "group_fix_mentioned" in _read("The ollama user is not in the render group, so it falls back to CPU.")
+    assert "group_fix_mentioned" in _read("My user isn't a member of the video group.")

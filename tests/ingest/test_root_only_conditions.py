@@ -109,3 +109,31 @@ def test_works_as_root_and_as_the_user_is_no_root_only_statement() -> None:
         signatures = ingest_text(text).facts.symptoms.signatures.value or []
         assert "works_only_as_root" not in signatures, text
     assert "works_only_as_root" in (ingest_text("rocminfo fails on my RX 6800, it only works as root.").facts.symptoms.signatures.value or [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "torch.cuda.is_available() returns False on my RX 6800. Running the same thing as root returns True.",
+        "torch.cuda.is_available() returns False on my RX 6800. Doing the same thing as root works.",
+    ],
+)
+def test_running_or_doing_the_same_thing_as_root_is_not_a_failure_as_root(text: str) -> None:
+    # rev48f: the other forms of the verb before "the same thing"
+    from rocm_doctor.ingest import ingest_text
+
+    assert "gpu_fails_as_root_too_told" not in (ingest_text(text).facts.symptoms.context.value or [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "rocminfo works as root or with sudo, but my user gets HSA_STATUS_ERROR_OUT_OF_RESOURCES on the RX 6800.",
+        "rocminfo fails on my RX 6800 as my user; it works with sudo and with the HSA override set.",
+    ],
+)
+def test_root_and_sudo_named_together_or_another_condition_after_and_is_still_root_only(text: str) -> None:
+    # rev48f: only a user named after "and"/"or" ("as my user", "without sudo") says it works for the user too
+    from rocm_doctor.ingest import ingest_text
+
+    assert "works_only_as_root" in (ingest_text(text).facts.symptoms.signatures.value or [])

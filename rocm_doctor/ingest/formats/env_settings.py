@@ -102,11 +102,33 @@ _MAKE = when_used(
 )
 """A Makefile's or a justfile's assignment, ``NAME := value``, ``NAME ?= value``, ``NAME ::= value``, with ``export`` or
 ``override`` before it (GNU make manual, "Setting Variables" and "Communicating Variables to a Sub-make"; just's
-``export NAME := "value"``): the value the recipes get. Reports and files that set the GPU stack's variables so:
+``export NAME := "value"``): with ``export`` the value the recipes' environment gets; without it make passes the
+variable to a recipe only where it was in the environment already or the recipe names it (``-e NAME=$(NAME)``). Reports and files that set the GPU stack's variables so:
 ComfyUI ROCm docker's Makefile (HardAndHeavy/comfyui-rocm-docker#2, its HSA_OVERRIDE_GFX_VERSION), public Makefiles
 with ``export HSA_OVERRIDE_GFX_VERSION := 10.3.0`` and ``export HSA_OVERRIDE_GFX_VERSION ?= 11.0.0``, a justfile's
 ``export HSA_OVERRIDE_GFX_VERSION := "11.0.0"``. Only the stack's names (:data:`STACK_PREFIXES`), on a line of their
-own; ``+=`` appends to a value the paste does not show and is not read."""
+own; ``+=`` appends to a value the paste does not show and is not read. (rev48f: HardAndHeavy/comfyui-rocm-docker#2
+shows ``HSA_OVERRIDE_GFX_VERSION = value``, which :data:`_INLINE` reads, not this form; the other files are not named,
+so this reader's three independent sources are still to be named.)"""
+_MAKE_IF = when_used(r"^[ \t]{0,8}(?:(?:else[ \t]{1,4})?if(?:n?eq|n?def)\b|endif\b)", re.MULTILINE)
+"""A Makefile's conditional (``ifeq``, ``ifneq``, ``ifdef``, ``ifndef``, ``else ifeq ...``) and its ``endif``: an
+assignment between them holds only when the condition does (GNU make manual, "Conditional Parts of Makefiles"),
+which the paste does not show (rev48f: ``ifeq ($(GPU),rdna2)`` / ``export HSA_OVERRIDE_GFX_VERSION := 10.3.0`` /
+``endif`` is no override set on an RX 7900 XTX)."""
+
+
+def _make_conditional_lines(block: Block) -> Set[int]:
+    """Numbers of the block's lines inside a Makefile conditional (nested ones counted)."""
+    inside: Set[int] = set()
+    depth = 0
+    for line in block.lines:
+        found = _MAKE_IF.match(line.text)
+        if found is not None:
+            depth = max(0, depth - 1) if found.group(0).strip() == "endif" else (depth if found.group(0).lstrip().startswith("else") else depth + 1)
+            continue
+        if depth:
+            inside.add(line.number)
+    return inside
 _PROSE_TO = when_used(
     rf"\b({_UPPER_NAME})`?\s+(?:(?:(?:is|was|are|were)\s+)?set\s+to|to|as)\s+`?(\d[\w.:,]*|gfx\w+|true|false|on|off)\b", re.IGNORECASE
 )
@@ -522,8 +544,12 @@ def _scan(block: Block) -> List[SettingSighting]:
         for match, line in block.scan(_PYTHON):
             add(match, [_sighting(match.group(1) or match.group(2), match.group(3), "python", line, TRUST_TEMPLATE)])
     if "=" in text and ("?=" in text or ":=" in text):
+        conditional = _make_conditional_lines(block) if ("ifeq" in text or "ifneq" in text or "ifdef" in text or "ifndef" in text) else set()
         for match, line in block.scan(_MAKE):
-            if match.start(1) in taken or not _stack(match.group(1)):
+            if match.start(1) in taken or not _stack(match.group(1)) or line.number in conditional:
+                continue
+            if line.command and line.raw.lstrip().startswith("#"):
+                # "# export NAME := value" is a make or just comment: no shell runs "export NAME := ..." (rev48f)
                 continue
             add(match, [_sighting(match.group(1), match.group(2), "assignment", line, TRUST_PROSE)])
     if "=" in text:
