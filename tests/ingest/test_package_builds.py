@@ -113,6 +113,9 @@ def test_an_install_of_another_package_that_replaced_torch_is_read(text: str) ->
         # a question about the replacement itself, after the install named
         "If I pip install xformers, does it reinstall torch?",
         "pip install torchaudio: will it remove my rocm torch",
+        # a healthy outcome on the line (rev48g: RD983 says the statement on any report)
+        "Ubuntu 22.04, CPU only. I installed xformers and it downloaded torch again (2.1.0, the same version), all good, inference runs fine.",
+        "uv pip install torchvision reinstalls torch each time, that is expected since I pin it. No problem here, just a note.",
         "Before, installing torchaudio used to replace my torch, now it works.",
         # the reporter did the removing
         "I installed torchvision and then I removed the old torch",
