@@ -249,9 +249,9 @@ def _pieces(blocks: List[Block], crashes: Optional[List[Crash]] = None) -> List[
             found = [p for p in found if p.kind not in statement_kinds()]
         if block.scope in ("other", "advice"):  # someone else's quoted text, an advice's example: what the report is about, no facts
             found = [p for p in found if p.kind.startswith("context:")]
-        if expected:  # what the reporter wanted (blocks.expected_lines): not the software installed now
-            found = _without_software_state(found, expected)
         pieces += _as_earlier(found, block.scope) if block.scope in ("past", "elsewhere") else found
+    if expected:  # what the reporter wanted (blocks.expected_lines): not the software installed now
+        pieces = _without_software_state(pieces, expected)
     # A command in one block and its output in the next (pkgenv47)
     try:
         pieces += install_log.replacement_across_blocks(blocks)
@@ -273,13 +273,25 @@ report is about still count."""
 
 def _without_software_state(pieces: List[Piece], lines: Set[int]) -> List[Piece]:
     """``pieces`` without the observations :data:`EXPECTED_DROPS` names that were read on one of ``lines`` (a piece
-    left with nothing of its own is dropped). What the report is about and its errors stay whole."""
+    left with nothing of its own is dropped). What the report is about and its errors stay whole.
+
+    Only where the report shows the same fact outside those lines (rev48g): pytorch/pytorch#52571 wanted
+    "torch 1.7.1+cu110" under the heading and showed its torch 1.7.1+rocm3.8 in "To Reproduce" and "Environment";
+    a report whose only torch is pasted under the heading ("Expected: GPU used, torch 2.1.0+cpu installed", a
+    collect_env listing with no heading of its own) pasted what it has, and what it wants is said beside it."""
+    def _droppable(o: Observation) -> bool:
+        return o.path.startswith(EXPECTED_DROPS) and o.line.number in lines
+
+    elsewhere = {
+        o.path for p in pieces if not p.kind.startswith(("context:", "error:")) for o in p.observations
+        if o.path.startswith(EXPECTED_DROPS) and o.line.number not in lines
+    }
     out: List[Piece] = []
     for piece in pieces:
         if piece.kind.startswith(("context:", "error:")):
             out.append(piece)
             continue
-        kept = [o for o in piece.observations if not (o.path.startswith(EXPECTED_DROPS) and o.line.number in lines)]
+        kept = [o for o in piece.observations if not (_droppable(o) and (o.path in elsewhere or o.path == "symptoms.earlier"))]
         if len(kept) == len(piece.observations):
             out.append(piece)
         elif kept or piece.gpus or piece.settings:

@@ -647,22 +647,40 @@ AUTOMATIC1111's "### What should have happened?"
 the "### Expected Behavior" of ComfyUI's, SwarmUI's and other templates."""
 _ANY_HEADING = when_used(r"^[ \t]{0,3}(?:#{1,6}[ \t]{1,4}\S|\*\*[^*\n]{1,80}\*\*[ \t]{0,2}:?[ \t]{0,2}$)")
 """Any Markdown heading or a line that is only a bold label: where a template's section ends."""
+_SECTION_END = when_used(
+    r"^[ \t>*_-]{0,6}(?:environment|system\s{1,3}info(?:rmation)?|sysinfo|versions?|actual(?:\s{1,3}(?:behaviou?r|results?|outputs?|outcome))?"
+    r"|current\s{1,3}behaviou?r|what\s{1,3}(?:actually\s{1,3})?happen(?:s|ed)|(?:steps\s{1,3})?to\s{1,3}reproduce|additional\s{1,3}(?:context|info\w{0,8})"
+    r"|(?:error|console|debug)\s{1,3}logs?|logs?|traceback|instead)\b[ \t*_]{0,3}(?::|$)"
+    r"|\b(?:but|and)\s{1,3}(?:instead\s{1,3})?(?:I|it|we|this)\s{1,3}(?:\w{1,12}\s{1,3})?(?:get|gets|got|see|saw|has|have|had|is|was|shows?|showed|returns?|returned|prints?|printed|says?|said|gives?|gave)\b"
+    r"|\binstead\b|\bactual(?:ly)?\b|\bhowever\b|\bin\s{1,3}reality\b"
+    r"|\bCollecting\s{1,3}environment\s{1,3}information\b|^[ \t]{0,3}<(?:details|summary)\b",
+    re.IGNORECASE,
+)
+"""Where what the reporter got starts inside an "Expected behavior" section without a Markdown heading (rev48g): a plain
+label of another template section ("Environment:", "Actual:", "System Info"), a contrast ("..., but I get:",
+"instead", "actually", "however"), PyTorch's environment script's output, or a collapsed ``<details>`` section (a
+log or a listing folded away, not a wish). Everything from that line on is what
+happened, not what was wanted."""
 
 
 def expected_lines(blocks: List[Block]) -> Set[int]:
     """The numbers of the lines under an issue template's "Expected behavior" heading (:data:`_EXPECTED_HEADING`),
     up to the next heading: what the reporter wanted, not what happened ("Output: torch 1.7.1+cu110 / torchvision
-    0.8.2+cu110" under "## Expected behavior", pytorch/pytorch#52571). Headings count in prose only (a fence or a
-    details body is in the section it sits in). Only the software state read there is dropped
+    0.8.2+cu110" under "## Expected behavior", pytorch/pytorch#52571). Headings count in prose only (a fence is in the
+    section it sits in); a ``<details>`` body and what :data:`_SECTION_END` finds end it (rev48g). Only the software state read there is dropped
     (:data:`rocm_doctor.ingest.EXPECTED_DROPS`): people paste what they got under that heading too (pytorch/audio#1749's
     traceback), and the hardware it names is the reporter's ("The system should detect the Radeon 8060S",
-    ROCm/ROCm#4809). Line by line, so a report whose fences a forum stripped reads the same."""
+    ROCm/ROCm#4809), and only where the report shows the same fact elsewhere (``_without_software_state``). Line by
+    line, so a report whose fences a forum stripped reads the same."""
     under = False
     found: Set[int] = set()
     for block in blocks:
+        under = under and block.kind != "details"  # a collapsed section: a log or a listing folded away (rev48g)
         for line in block.lines:
             if block.kind == "prose" and (_ANY_HEADING.match(line.text) or _EXPECTED_HEADING.match(line.text)):
                 under = _EXPECTED_HEADING.match(line.text) is not None
+            elif under and _SECTION_END.search(line.text):
+                under = False  # "..., but I get:", "Environment:" without a heading marker: what happened from here (rev48g)
             elif under:
                 found.add(line.number)
     return found

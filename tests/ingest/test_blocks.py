@@ -132,12 +132,34 @@ def test_an_error_pasted_under_expected_behavior_and_the_gpu_it_names_still_coun
     # pytorch/audio#1749 pasted its traceback under "## Expected behavior"
     text = "## Expected behavior\n\n```\nOSError: libtorch_hip.so: cannot open shared object file: No such file or directory\n```\n"
     assert "extension_needs_other_torch_build_library" in (ingest_text(text, origin_detail="t").facts.symptoms.signatures.value or [])
-    # ROCm/ROCm#4809's bold label over a sentence: the GPU is the reporter's, the torch is the one wanted
+    # ROCm/ROCm#4809's bold label over a sentence: the GPU is the reporter's, the torch is the one wanted (the report
+    # shows the torch it has elsewhere)
     facts = ingest_text(
-        "**Expected Behavior:**\nThe system should detect the Radeon RX 7900 XTX and torch 2.5.1+rocm6.2 should load.\n", origin_detail="t"
+        "torch 2.4.1+cpu\n\n**Expected Behavior:**\nThe system should detect the Radeon RX 7900 XTX and torch 2.5.1+rocm6.2 should load.\n",
+        origin_detail="t",
     ).facts
     assert [agent.name.value for agent in facts.gpus.agents] == ["Radeon RX 7900 XTX"]
-    assert facts.torch.version.value is None
+    assert facts.torch.version.value == "2.4.1+cpu"
+
+
+def test_a_torch_shown_only_under_expected_behavior_is_the_one_installed() -> None:
+    # rev48g: a report whose only torch is under the heading pasted what it has; dropping it lost RD101 on these
+    for text in (
+        "**Expected behavior**\nIt should run on my RX 7900 XTX.\n\nEnvironment:\n- PyTorch Version: 2.1.0+cpu\n- OS: Windows 11\n",
+        "### Expected behavior\n\nGPU used. Actual: torch.cuda.is_available() is False with torch 2.0.1+cpu on my Radeon RX 6800.\n",
+        "### What should have happened?\n\nIt should use the GPU.\n\n<details><summary>pip list</summary>\n\n```\ntorch 2.1.0+cpu\n```\n</details>\n",
+    ):
+        assert ingest_text(text, origin_detail="t").facts.torch.version.value.endswith("+cpu"), text
+
+
+def test_what_the_reporter_got_ends_the_expected_section_without_a_heading_marker() -> None:
+    # rev48g: a contrast, a plain label of another section, collect_env's output, a collapsed section
+    assert _expected("## Expected behavior\nIt should return True, but I get:\n```\ntorch 2.1.0+cpu\n```\n") == []
+    assert _expected("**Expected behavior**\nRuns on the GPU.\nEnvironment:\ntorch 2.1.0+cpu\n") == ["Runs on the GPU."]
+    assert _expected("## Expected behavior\nRuns.\n```\nCollecting environment information...\nPyTorch version: 2.1.0+cpu\n```\n") == ["Runs."]
+    assert _expected("## Expected behavior\nRuns.\n<details><summary>Log</summary>\n\ntorch 2.1.0+cpu\n</details>\n") == ["Runs."]
+    # pytorch/pytorch#52571's "Output:" over the wanted listing stays in the section
+    assert _expected("## Expected behavior\nOutput:\n```\ntorch 1.7.1+cu110\n```\n## Environment\n") == ["Output:", "torch 1.7.1+cu110"]
 
 
 def test_other_headings_end_the_expected_section_and_fenced_headings_do_not_open_one() -> None:

@@ -113,6 +113,9 @@ def test_an_install_of_another_package_that_replaced_torch_is_read(text: str) ->
         # a question about the replacement itself, after the install named
         "If I pip install xformers, does it reinstall torch?",
         "pip install torchaudio: will it remove my rocm torch",
+        # a healthy outcome on the line (rev48g: RD983 says the statement on any report)
+        "Ubuntu 22.04, CPU only. I installed xformers and it downloaded torch again (2.1.0, the same version), all good, inference runs fine.",
+        "uv pip install torchvision reinstalls torch each time, that is expected since I pin it. No problem here, just a note.",
         "Before, installing torchaudio used to replace my torch, now it works.",
         # the reporter did the removing
         "I installed torchvision and then I removed the old torch",
@@ -259,6 +262,10 @@ WINDOWS_NOT_FOUND = "extension_library_not_found_windows"
         "(or one of its dependencies). Try using the full path with constructor syntax.\n",
         # torchaudio 0.x kept its library at the package's top (_torchaudio.pyd)
         "FileNotFoundError: Could not find module 'C:\\\\env\\\\lib\\\\site-packages\\\\torchaudio\\\\_torchaudio.pyd' (or one of its dependencies).\n",
+        "FileNotFoundError: Could not find module '_torchaudio.pyd' (or one of its dependencies).\n",
+        # wrapped at 80 columns inside a path with spaces (rev48g)
+        "FileNotFoundError: Could not find module 'D:\\AI Tools\\my stable diffusion install\\venv\\Lib\\site-packages\\\n"
+        "torchaudio\\lib\\libtorchaudio.pyd' (or one of its dependencies). Try using the full path with constructor syntax.\n",
     ],
 )
 def test_torchaudios_library_or_a_torch_dll_it_links_not_found_on_windows_is_read(text: str) -> None:
@@ -275,6 +282,12 @@ def test_torchaudios_library_or_a_torch_dll_it_links_not_found_on_windows_is_rea
         '"C:\\\\sd\\\\venv\\\\lib\\\\site-packages\\\\torch\\\\lib\\\\c10.dll" or one of its dependencies.\n',
         # the file named without the error
         "torchaudio\\\\lib holds libtorchaudio.pyd and its dependencies are listed by dumpbin\n",
+        # the message as an advice's case, and on another person's machine (rev48g: the match began inside the path,
+        # where the error messages' sentence guards could not see "If you get" before it)
+        "If you get FileNotFoundError: Could not find module 'C:\\venv\\Lib\\site-packages\\torchaudio\\lib\\libtorchaudio.pyd' "
+        "(or one of its dependencies), reinstall torchaudio.\n",
+        "My friend gets FileNotFoundError: Could not find module 'C:\\venv\\Lib\\site-packages\\torchaudio\\lib\\libtorchaudio.pyd' "
+        "(or one of its dependencies).\n",
     ],
 )
 def test_other_modules_not_found_on_windows_are_not_read_as_torchaudio_of_another_torch(text: str) -> None:
