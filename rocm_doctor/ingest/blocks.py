@@ -628,6 +628,14 @@ AUTOMATIC1111's "### What should have happened?"
 the "### Expected Behavior" of ComfyUI's, SwarmUI's and other templates."""
 _ANY_HEADING = when_used(r"^[ \t]{0,3}(?:#{1,6}[ \t]{1,4}\S|\*\*[^*\n]{1,80}\*\*[ \t]{0,2}:?[ \t]{0,2}$)")
 """Any Markdown heading or a line that is only a bold label: where a template's section ends."""
+_ENVIRONMENT_SECTION_LINE = when_used(
+    r"^[ \t]{0,4}(?:[-*][ \t]{1,3}[A-Za-z][\w /.-]{0,40}\(e\.g\.,?[ \t]{0,3}[^)\n]{1,40}\)[ \t]{0,3}:"
+    r"|Collecting[ \t]{1,3}environment[ \t]{1,3}information)"
+)
+"""A line of the "## Environment" section that follows "Expected behavior" in PyTorch's template (same commit as
+:data:`_EXPECTED_HEADING`): its checklist (" - PyTorch Version (e.g., 1.0): 1.6.0", " - OS (e.g., Linux): ...") or
+collect_env's first line. A report that deleted the heading but kept the section describes the machine there, not a
+wish (rev48h: the shared case pytorch-51213 lost its torch 1.6.0, read again once a fence moved the heading)."""
 
 
 def expected_lines(blocks: List[Block]) -> Set[int]:
@@ -637,13 +645,16 @@ def expected_lines(blocks: List[Block]) -> Set[int]:
     details body is in the section it sits in). Only the software state read there is dropped
     (:data:`rocm_doctor.ingest.EXPECTED_DROPS`): people paste what they got under that heading too (pytorch/audio#1749's
     traceback), and the hardware it names is the reporter's ("The system should detect the Radeon 8060S",
-    ROCm/ROCm#4809). Line by line, so a report whose fences a forum stripped reads the same."""
+    ROCm/ROCm#4809). Line by line, so a report whose fences a forum stripped reads the same. The section also ends at
+    a line of the template's Environment section whose heading the report deleted (:data:`_ENVIRONMENT_SECTION_LINE`)."""
     under = False
     found: Set[int] = set()
     for block in blocks:
         for line in block.lines:
             if block.kind == "prose" and (_ANY_HEADING.match(line.text) or _EXPECTED_HEADING.match(line.text)):
                 under = _EXPECTED_HEADING.match(line.text) is not None
+            elif under and _ENVIRONMENT_SECTION_LINE.match(line.text):
+                under = False  # the template's Environment section, its heading deleted
             elif under:
                 found.add(line.number)
     return found
