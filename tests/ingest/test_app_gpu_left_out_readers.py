@@ -183,3 +183,8 @@ def test_lemonades_refusal_told_as_the_past_is_not_read() -> None:
     # rev48h: "I had" (the table's error_not_current) puts the line in the past
     text = "When I had lemonade 8.1 I got Error: Cannot install llamacpp:rocm on this system: Unsupported GPU: gfx1152 but 9.0 runs it."
     assert "lemonade_rocm_unsupported_gpu" not in signature_errors(text)
+
+
+def test_lm_studios_engine_line_alone_is_lm_studios_not_a_self_built_llama_cpp() -> None:
+    # rev48h: "ROCm llama.cpp" named llama.cpp, and RD564 (build llama.cpp for the target) spoke beside RD995
+    assert problems_shown("GPU: Radeon 860M (gfx1152)\nROCm llama.cpp (Linux) v1.50.2 Engine Not Compatible\n") == ["RD995"]
