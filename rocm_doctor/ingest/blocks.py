@@ -662,6 +662,14 @@ label of another template section ("Environment:", "Actual:", "System Info"), a 
 log or a listing folded away, not a wish). Everything from that line on is what
 happened, not what was wanted."""
 
+_ENVIRONMENT_SECTION_LINE = when_used(
+    r"^[ \t]{0,4}[-*][ \t]{1,3}[A-Za-z][\w /.-]{0,40}\(e\.g\.,?[ \t]{0,3}[^)\n]{1,40}\)[ \t]{0,3}:"
+)
+"""A line of the "## Environment" section that follows "Expected behavior" in PyTorch's template (same commit as
+:data:`_EXPECTED_HEADING`): its checklist (" - PyTorch Version (e.g., 1.0): 1.6.0", " - OS (e.g., Linux): ..."; collect_env's first line is
+one of :data:`_SECTION_END`'s). A report that deleted the heading but kept the section describes the machine there, not a
+wish (rev48h: the shared case pytorch-51213 lost its torch 1.6.0, read again once a fence moved the heading)."""
+
 
 def expected_lines(blocks: List[Block]) -> Set[int]:
     """The numbers of the lines under an issue template's "Expected behavior" heading (:data:`_EXPECTED_HEADING`),
@@ -671,7 +679,8 @@ def expected_lines(blocks: List[Block]) -> Set[int]:
     (:data:`rocm_doctor.ingest.EXPECTED_DROPS`): people paste what they got under that heading too (pytorch/audio#1749's
     traceback), and the hardware it names is the reporter's ("The system should detect the Radeon 8060S",
     ROCm/ROCm#4809), and only where the report shows the same fact elsewhere (``_without_software_state``). Line by
-    line, so a report whose fences a forum stripped reads the same."""
+    line, so a report whose fences a forum stripped reads the same. The section also ends at a line of the template's
+    Environment checklist whose heading the report deleted (:data:`_ENVIRONMENT_SECTION_LINE`, rev48h)."""
     under = False
     found: Set[int] = set()
     for block in blocks:
@@ -679,8 +688,8 @@ def expected_lines(blocks: List[Block]) -> Set[int]:
         for line in block.lines:
             if block.kind == "prose" and (_ANY_HEADING.match(line.text) or _EXPECTED_HEADING.match(line.text)):
                 under = _EXPECTED_HEADING.match(line.text) is not None
-            elif under and _SECTION_END.search(line.text):
-                under = False  # "..., but I get:", "Environment:" without a heading marker: what happened from here (rev48g)
+            elif under and (_SECTION_END.search(line.text) or _ENVIRONMENT_SECTION_LINE.match(line.text)):
+                under = False  # "..., but I get:", "Environment:", the template's checklist without its heading: what happened (rev48g, rev48h)
             elif under:
                 found.add(line.number)
     return found

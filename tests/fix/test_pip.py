@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rocm_doctor.judge.loader import load_rules
 from rocm_doctor.model.fixes import make_fix
 from rocm_doctor.wheels.choice import Machine, Needs, NoChoice, choose_torch
 from rocm_doctor.remedy.decide import Context, decide
@@ -130,3 +131,13 @@ def test_a_cuda_or_cpu_torchs_companion_comes_from_the_index_of_its_build(tag: s
     facts = machine_facts(installed={"torch": f"2.5.1+{tag}", "torchvision": f"0.19.1+{tag}"})
     uninstall, install = _argv(_plan(facts, finding("RD143", make_fix(kind="pip", intent="reinstall-torchvision-matching"))))
     assert "torchvision==0.20.*" in install and f"https://download.pytorch.org/whl/{tag}" in install
+
+
+def test_the_torchaudio_library_rule_reinstalls_torchaudio_not_torchvision() -> None:
+    # rev48h: RD981 (libtorchaudio.pyd not found) named no package, so its commands reinstalled torchvision
+    rule = next(r for r in load_rules() if r.id == "RD981")
+    fix = next(f for f in rule.fixes if f.kind == "pip")
+    facts = machine_facts(os_name="windows", installed={"torch": "2.5.1+cu124", "torchvision": "0.20.1+cu124", "torchaudio": "2.5.1"})
+    uninstall, install = _argv(_plan(facts, finding("RD981", fix)))
+    assert uninstall[-2:] == ("-y", "torchaudio")
+    assert "torchaudio==2.5.*" in install and not any(a.startswith("torchvision") for a in install)

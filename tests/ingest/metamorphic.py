@@ -1010,7 +1010,8 @@ def _open_fence(text: str) -> str:
 def quoted_advice(text: str) -> str:
     """A quoted advice from a reply added after the report (blocks.CONDITIONAL_ADVICE, blocks._quote_scope); a fence the
     report left open (a paste cut short), or a ``<details>``, is closed first, as the reply's own text would not be inside it."""
-    closing = f"\n{_open_fence(text)}" if _open_fence(text) else ""
+    fence = _open_fence(text)
+    closing = f"\n{fence}" if fence else ""
     lowered = text.lower()
     closing += "\n</details>" * max(0, lowered.count("<details") - lowered.count("</details>"))
     return text.rstrip("\n") + closing + "\n" + "\n".join(QUOTED_ADVICE) + "\n"

@@ -6,7 +6,7 @@ isn't being utilized" / "none of the GPU cores are being used" (rules/data/signa
 from __future__ import annotations
 
 import pytest
-from ingest_helpers import report_contexts, signature_errors
+from ingest_helpers import problems_shown, report_contexts, signature_errors
 
 
 @pytest.mark.parametrize(
@@ -171,3 +171,20 @@ def test_ollama_ps_row_with_the_model_on_the_gpu_is_read(line: str) -> None:
 
 def test_ollama_ps_row_all_on_the_cpu_is_not_a_gpu_row() -> None:
     assert "ollama_ps_gpu_row" not in report_contexts("granite4:latest    4235724a127c    2.4 GB    100% CPU     4096       4 minutes from now")
+
+
+def test_lemonades_refusal_alone_is_lemonades_not_pytorchs() -> None:
+    # rev48h: the refusal names no "lemonade" and no "llamacpp-rocm"; RD527 (PyTorch's release wheels) spoke beside RD994
+    shown = problems_shown("GPU: Radeon 860M (gfx1152)\nError: Cannot install llamacpp:rocm on this system: Unsupported GPU: gfx1152\n")
+    assert shown == ["RD994"]
+
+
+def test_lemonades_refusal_told_as_the_past_is_not_read() -> None:
+    # rev48h: "I had" (the table's error_not_current) puts the line in the past
+    text = "When I had lemonade 8.1 I got Error: Cannot install llamacpp:rocm on this system: Unsupported GPU: gfx1152 but 9.0 runs it."
+    assert "lemonade_rocm_unsupported_gpu" not in signature_errors(text)
+
+
+def test_lm_studios_engine_line_alone_is_lm_studios_not_a_self_built_llama_cpp() -> None:
+    # rev48h: "ROCm llama.cpp" named llama.cpp, and RD564 (build llama.cpp for the target) spoke beside RD995
+    assert problems_shown("GPU: Radeon 860M (gfx1152)\nROCm llama.cpp (Linux) v1.50.2 Engine Not Compatible\n") == ["RD995"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rocm_doctor.ingest import ingest_text
 from rocm_doctor.ingest.blocks import MAX_REPEATS, Spans, expected_lines, split_blocks, strip_prompt, without_repeats
 
@@ -169,3 +171,15 @@ def test_other_headings_end_the_expected_section_and_fenced_headings_do_not_open
     assert _expected("## Actual behavior\n\n```\ntorch 2.1.2+cpu\n```\n") == []
     assert _expected("```\n## Expected behavior\ntorch 2.1.2+cpu\n```\n\n```\ntorch 2.1.2+cpu\n```\n") == []
     assert _expected("It was expected behaviour, I think.\ntorch 2.1.2+cpu\n") == []
+
+
+@pytest.mark.parametrize("fenced", [False, True])
+def test_the_templates_environment_checklist_ends_the_expected_section_when_its_heading_was_deleted(fenced: bool) -> None:
+    # rev48h: PyTorch's template puts " - PyTorch Version (e.g., 1.0):" under "## Environment"; a report that deleted
+    # that heading (the shared case pytorch-51213) states its torch there, not the one it wanted, fenced or not
+    fields = " - PyTorch Version (e.g., 1.0): 1.6.0\n - OS (e.g., Linux): Ubuntu 18.04.5\n"
+    text = "## Expected behavior\n\nI expected a return of a ScriptModule object.\n\n" + (f"```\n{fields}```\n" if fenced else fields)
+    assert _expected(text) == ["I expected a return of a ScriptModule object."]
+    assert ingest_text(text, origin_detail="t").facts.torch.version.value == "1.6.0"
+    collect_env = "## Expected behavior\n\nno error\n\nCollecting environment information...\nPyTorch version: 2.4.1+rocm6.1\n"
+    assert _expected(collect_env) == ["no error"]

@@ -404,10 +404,9 @@ def parse(block: Block) -> List[Piece]:
                 if found.group("sign") == "-" and name == "torch":
                     removed.append((found.group("version"), line))
                     lines.append(line)
-                elif found.group("sign") == "+" and name in TRACKED and uv:
-                    installed.append((name, found.group("version"), line))
-                    lines.append(line)
-                elif uv:
+                elif uv:  # a diff without uv's summary: only its removed torch is read (_uv_diff_only)
+                    if found.group("sign") == "+" and name in TRACKED:
+                        installed.append((name, found.group("version"), line))
                     lines.append(line)
     # a fetched torch that a later step of the same log uninstalled is the earlier state, not the torch now
     # ("Downloading torch-2.4.0-...manylinux1_x86_64.whl" ... "Successfully uninstalled torch-2.4.0")

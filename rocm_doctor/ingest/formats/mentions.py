@@ -2067,6 +2067,15 @@ def _container(block: Block) -> List[Observation]:
 # ------------------------------------------------------------------ platform
 
 
+def _kernel_move_asked(line: Line, column: int, length: int) -> bool:
+    """The kernel move of ``length`` characters at ``column`` of ``line`` is asked about, advised or tried (the words
+    before it in its clause, a question right after it), not made: both kernel-move readers' guard."""
+    if _NOT_DONE_BEFORE.search(_DOT_IN_RELEASE.sub("_", line.text[max(0, column - 80) : column])):
+        return True
+    end = column + length
+    return bool(_QUESTION_AFTER.match(line.text, end) or _SENTENCE_ASKS.match(line.text, end))
+
+
 def _kernel_moved(match: "re.Match[str]", line: Line) -> List[Observation]:
     """A move from one kernel release to another: the release moved to is the running kernel, the one left is
     the earlier state (what changed); nothing when the release moved to is not a kernel release."""
@@ -2167,11 +2176,8 @@ def _platform(block: Block) -> List[Observation]:
             if _inside(match.start(), changed):
                 continue
             column = block.column_at(match.start())
-            if _NOT_DONE_BEFORE.search(_DOT_IN_RELEASE.sub("_", line.text[max(0, column - 80) : column])):
+            if _kernel_move_asked(line, column, match.end() - match.start()):
                 continue  # a move asked about or advised ("should I go from kernel 6.8 to 6.11?")
-            end = column + (match.end() - match.start())
-            if _QUESTION_AFTER.match(line.text, end) or _SENTENCE_ASKS.match(line.text, end):
-                continue
             if not _KERNEL_MOVE_VERB.search(_DOT_IN_RELEASE.sub("_", line.text[max(0, column - 80) : column])):
                 changed.append(match.span())  # a range ("tested every release from kernel 6.8 to 6.14"): neither end runs
                 continue
@@ -2185,11 +2191,8 @@ def _platform(block: Block) -> List[Observation]:
             if _inside(match.start(), changed):
                 continue
             column = block.column_at(match.start())
-            if _NOT_DONE_BEFORE.search(_DOT_IN_RELEASE.sub("_", line.text[max(0, column - 80) : column])):
+            if _kernel_move_asked(line, column, match.end() - match.start()):
                 continue  # tried, asked or advised ("when trying to upgrade to the kernel 4.15.0-128")
-            end = column + (match.end() - match.start())
-            if _QUESTION_AFTER.match(line.text, end) or _SENTENCE_ASKS.match(line.text, end):
-                continue
             if scope_before(line.text, column, reach=60, span=120) != NOW:
                 continue  # another person's or machine's move, or words quoted from elsewhere
             if _KERNEL_MOVE_NOT_MADE_BEFORE.search(line.text[max(0, column - 30) : column]) or _KERNEL_MOVE_UNDONE_AFTER.search(

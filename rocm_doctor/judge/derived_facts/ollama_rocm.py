@@ -11,7 +11,7 @@ ollama/ollama:rocm 0.12.5 after 0.12.3), #12915 (MI50, gfx906: works again on ol
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
@@ -88,8 +88,7 @@ def ollama_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact
         return unknown("the report shows no ollama release")
     after = [v for v in versions if v >= first_without]
     if len(after) == len(versions):
-        releases = " and ".join(str(v) for v in sorted(set(after)))
-        return known(f"ollama {releases} ships a ROCm build without {gfx} (dropped in {row['first_without']}; {row['last']} was the last with it)",
+        return known(f"ollama {_releases(after)} ships a ROCm build without {gfx} (dropped in {row['first_without']}; {row['last']} was the last with it)",
                      f"{shown.source or 'symptoms.ollama_versions'}; {SOURCE}")
     if not after:
         return absent(shown.source or "symptoms.ollama_versions", f"every ollama release the report shows still had {gfx} (up to {row['last']})")
@@ -115,8 +114,10 @@ def ollama_rocm_never_built(facts: Facts, agent: GpuAgent, tables: Tables) -> Fa
     "What ollama's Windows build lacks for the GPU: 'ollama X for Windows ships ROCm libraries (HIP SDK 6.1) "
     "without <gfx>' (the HIP SDK of X's release range, rules/data/ollama_rocm.yaml windows.hip_sdk) when the GPU's target is not among the targets the Windows releases before 0.30.0 ship "
     "rocBLAS kernels for (rules/data/ollama_rocm.yaml, windows) and every release the report shows is older "
-    "than 0.30.0, or it shows none (said of the releases before 0.30.0 then); absent for a target those builds "
-    "have; unknown when the report shows a release from 0.30.0 on (ROCm 7.1) or the GPU cannot be judged. "
+    "than 0.30.0, or it shows none (said of the releases before 0.30.0 then); 'ollama X for Windows ships ROCm "
+    "libraries (ROCm 7.1) without <gfx>' when every release shown is from 0.30.0 on and its ROCm 7 build "
+    "(windows.rocm7) lacks the target; absent for a target the builds of the releases shown have; unknown when "
+    "the report shows releases whose builds differ on the target, or the GPU cannot be judged. "
     "Rules pair it with host.os windows.",
 )
 def ollama_windows_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
@@ -127,7 +128,7 @@ def ollama_windows_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables)
     until = str(windows.get("until") or "")
     gfx = base_gfx(str(agent.gfx.value))
     shown = facts.symptoms.ollama_versions
-    versions = [v for v in (parse_version(s) for s in (shown.value or [] if shown.is_known else [])) if v is not None]
+    versions = _shown_versions(facts)
     limit = parse_version(until)
     if limit is None:
         return unknown("no Windows release bound in the table")
@@ -141,29 +142,46 @@ def ollama_windows_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables)
         return known(f"ollama's Windows releases before {until} ship ROCm libraries (HIP SDK {every}, by release) "
                      f"without {gfx}", SOURCE)
     if all(v < limit for v in versions):
-        releases = " and ".join(str(v) for v in sorted(set(versions)))
-        if sdks and any(_windows_hip_sdk(sdks, v) is None for v in versions):
+        if sdks and any(_release_row(sdks, v) is None for v in versions):
             return unknown(f"the report shows an ollama release before {sdks[0][0]}, whose Windows build had no ROCm backend")
-        used = sorted({sdk for sdk in (_windows_hip_sdk(sdks, v) for v in versions) if sdk})
+        used = sorted({sdk for sdk in (_release_row(sdks, v) for v in versions) if sdk})
         built = f"HIP SDK {' and '.join(used)}" if used else "an AMD HIP SDK"
-        return known(f"ollama {releases} for Windows ships ROCm libraries ({built}) without {gfx}",
+        return known(f"ollama {_releases(versions)} for Windows ships ROCm libraries ({built}) without {gfx}",
                      f"{shown.source or 'symptoms.ollama_versions'}; {SOURCE}")
-    return unknown(f"the report shows an ollama release from {until} on, whose Windows build is on ROCm 7.1")
+    return unknown(f"the report shows ollama releases before and from {until} (HIP SDK and ROCm 7.1 builds); which one failed is not shown")
 
 
-def _windows_hip_sdks(windows: Dict[str, Any]) -> List[Any]:
-    """(first release, HIP SDK) per release range of ollama's Windows ROCm build, oldest first."""
-    rows = [(parse_version(str(row.get("from") or "")), str(row.get("sdk") or "")) for row in windows.get("hip_sdk") or []]
-    return sorted((row for row in rows if row[0] is not None and row[1]), key=lambda row: row[0])
+def _shown_versions(facts: Facts) -> List[Any]:
+    """The ollama releases the report shows (symptoms.ollama_versions), parsed; none when it shows none."""
+    shown = facts.symptoms.ollama_versions
+    return [v for v in (parse_version(s) for s in (shown.value or [] if shown.is_known else [])) if v is not None]
 
 
-def _windows_hip_sdk(sdks: List[Any], version: Any) -> Optional[str]:
-    """The HIP SDK the Windows build of ``version`` was made with; None before the first Windows ROCm build."""
+def _releases(versions: List[Any]) -> str:
+    """'0.6.0 and 0.12.5' for a finding's sentence."""
+    return " and ".join(str(v) for v in sorted(set(versions)))
+
+
+def _ranges(rows: List[Dict[str, Any]], value: Callable[[Dict[str, Any]], Any]) -> List[Tuple[Any, Any]]:
+    """(first release, ``value(row)``) per row of a table's release ranges (each row's ``from``), oldest first;
+    rows without a parsable release or a value are left out."""
+    pairs = [(parse_version(str(row.get("from") or "")), value(row)) for row in rows]
+    return sorted((pair for pair in pairs if pair[0] is not None and pair[1]), key=lambda pair: pair[0])
+
+
+def _release_row(ranges: List[Tuple[Any, Any]], version: Any) -> Any:
+    """The value of the range (:func:`_ranges`) ``version`` falls in: the last whose first release it is at or
+    after; None before the first."""
     found = None
-    for first, sdk in sdks:
+    for first, value in ranges:
         if version >= first:
-            found = sdk
+            found = value
     return found
+
+
+def _windows_hip_sdks(windows: Dict[str, Any]) -> List[Tuple[Any, Any]]:
+    """(first release, HIP SDK) per release range of ollama's Windows ROCm build, oldest first."""
+    return _ranges(windows.get("hip_sdk") or [], lambda row: str(row.get("sdk") or ""))
 
 
 def _linux_range(agent: GpuAgent, tables: Tables) -> Optional[Dict[str, Any]]:
@@ -210,13 +228,12 @@ def ollama_linux_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -
         return absent(SOURCE, f"{gfx} is in every or in no Linux ROCm build of ollama's releases from 0.1.25, not in some only")
     words = _range_words(row)
     shown = facts.symptoms.ollama_versions
-    versions = [v for v in (parse_version(s) for s in (shown.value or [] if shown.is_known else [])) if v is not None]
+    versions = _shown_versions(facts)
     if not versions:
         return known(f"ollama's Linux ROCm builds {words} have no {gfx} kernels", SOURCE)
     lacking = [v for v in versions if _outside_range(row, v)]
     if len(lacking) == len(versions):
-        releases = " and ".join(str(v) for v in sorted(set(versions)))
-        return known(f"ollama {releases}'s Linux ROCm build has no {gfx} kernels (its releases {words} were built without it)",
+        return known(f"ollama {_releases(versions)}'s Linux ROCm build has no {gfx} kernels (its releases {words} were built without it)",
                      f"{shown.source or 'symptoms.ollama_versions'}; {SOURCE}")
     if not lacking:
         return absent(shown.source or "symptoms.ollama_versions", f"every ollama release the report shows built its Linux ROCm backend with {gfx}")
@@ -225,22 +242,14 @@ def ollama_linux_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -
 
 def _windows_rocm7_lacks(gfx: str, versions: List[Any], windows: Dict[str, Any], shown: Fact) -> Fact:
     """ollama_windows_rocm_lacks_gfx for releases from 0.30.0 (ROCm 7.1 Windows build: windows.rocm7)."""
-    rows = sorted(((parse_version(str(row.get("from") or "")), row) for row in windows.get("rocm7") or []),
-                  key=lambda pair: pair[0] or parse_version("0"))
-    def row_of(version: Any) -> Optional[Dict[str, Any]]:
-        found = None
-        for first, row in rows:
-            if first is not None and version >= first:
-                found = row
-        return found
-    used = [row_of(v) for v in versions]
+    rows = _ranges(windows.get("rocm7") or [], lambda row: row)
+    used = [_release_row(rows, v) for v in versions]
     if not rows or any(row is None for row in used):
         return unknown("the table lists no Windows ROCm 7 target list for the release shown")
     lacking = [gfx not in (row.get("targets") or []) for row in used]
     if all(lacking):
-        releases = " and ".join(str(v) for v in sorted(set(versions)))
         sdks = " and ".join(sorted({str(row.get("sdk")) for row in used if row}))
-        return known(f"ollama {releases} for Windows ships ROCm libraries (ROCm {sdks}) without {gfx}",
+        return known(f"ollama {_releases(versions)} for Windows ships ROCm libraries (ROCm {sdks}) without {gfx}",
                      f"{shown.source or 'symptoms.ollama_versions'}; {SOURCE}")
     if not any(lacking):
         return absent(shown.source or "symptoms.ollama_versions", f"the Windows ROCm 7 build of every ollama release shown has {gfx}")
