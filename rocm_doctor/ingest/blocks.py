@@ -38,12 +38,18 @@ _LEADING_TAGS = when_used(r"^\s*(?:</?(?:details|pre|code|br)\b[^>]*>\s*){1,8}",
 _QUOTE = when_used(r"^\s{0,3}>(?!>>)\s?")
 _CONTROL = when_used(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
+WINDOWS_ENV_PREFIX = r"(?:\([\w.-]{1,64}\) ?){0,2}"
+"""The active environments' names a Windows prompt may open with ("(venv) ", "(base) (venv) ")."""
+
 # Prompts that precede a command a reporter ran; stripped to leave the command.
 _PROMPTS = (
     when_used(r"^[ \t]{0,8}(?:\([\w.-]{1,64}\) ?)?[\w.-]{1,64}@[\w.-]{1,64}:[^$#\n]{0,256}[$#]\s?"),  # (venv) user@host:~/dir$
     when_used(r"^\s*\[[\w.-]+@[\w.-]+[^\]]*\][$#]\s?"),  # [root@host ~]#
-    when_used(r"^\s*PS [A-Za-z]:\\[^>]*>\s?"),  # PS C:\Users\x>
-    when_used(r"^\s*[A-Za-z]:\\[^>]*>\s?"),  # C:\Users\x>
+    # a Windows prompt may carry the active environments' names, "(venv) PS C:\x>" from venv's Activate.ps1
+    # (https://github.com/python/cpython/blob/v3.12.0/Lib/venv/scripts/common/Activate.ps1), "(base) C:\x>" from conda,
+    # both at once "(base) (venv) PS C:\x>" (openmmlab/PIA#30 pastes "(pia) PS E:\PIA> python ...")
+    when_used(rf"^\s*{WINDOWS_ENV_PREFIX}PS [A-Za-z]:\\[^>]*>\s?"),  # PS C:\Users\x>
+    when_used(rf"^\s*{WINDOWS_ENV_PREFIX}[A-Za-z]:\\[^>]*>\s?"),  # C:\Users\x>
     when_used(r"^\s*In \[\d+\]:\s?"),  # ipython
     when_used(r"^\s*>>>\s?"),  # python REPL
     when_used(r"^\s*\$\s"),  # $ command

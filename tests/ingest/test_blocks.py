@@ -38,6 +38,19 @@ def test_prompts_of_shells_and_repls_are_removed() -> None:
     assert strip_prompt("Name: gfx1100") == ("Name: gfx1100", False)
 
 
+@pytest.mark.parametrize(
+    "prompt",
+    ["(pia) PS E:\\PIA> ", "(venv) PS C:\\Users\\me\\ComfyUI> ", "(base) (venv) PS C:\\x> ", "(base) C:\\Users\\me>"],
+)
+def test_a_windows_prompt_with_the_active_environments_names_is_a_prompt_and_says_windows(prompt: str) -> None:
+    assert strip_prompt(prompt + "python main.py") == ("python main.py", True)
+    assert ingest_text(prompt + "python main.py\nRuntimeError: Torch not compiled with CUDA enabled\n").facts.host.os.value == "windows"
+
+
+def test_a_parenthesis_before_a_path_in_a_sentence_is_no_prompt() -> None:
+    assert strip_prompt("(note) see C:\\x> for details") == ("(note) see C:\\x> for details", False)
+
+
 def test_block_quotes_lose_their_marker() -> None:
     blocks = split_blocks("> RuntimeError: Found no NVIDIA driver on your system.")
     assert blocks[0].lines[0].text.startswith("RuntimeError")
