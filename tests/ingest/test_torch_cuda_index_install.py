@@ -58,11 +58,21 @@ def test_a_commented_advised_replaced_or_rocm_command_is_not_read(line: str) -> 
         "For NVIDIA cards use pip install torch --index-url https://download.pytorch.org/whl/cu121",
         "I replaced `pip install torch --extra-index-url https://download.pytorch.org/whl/cu118` with the rocm one and it works.",
         "Don't run pip install torch --index-url https://download.pytorch.org/whl/cu121 on an AMD card.",
+        # a README's or an app's instruction to the reader (StoryToolkitAI's "make sure you install Torch with CUDA:")
+        "If you are running on an NVIDIA GPU, make sure you install Torch with CUDA: pip install torch --extra-index-url https://download.pytorch.org/whl/cu116",
+        "Make sure you install torch with CUDA wheels: pip install torch --index-url https://download.pytorch.org/whl/cu121",
     ],
 )
 def test_an_index_in_advice_for_nvidia_or_in_a_replaced_command_is_no_torch_build(line: str) -> None:
     flavour = ingest(AMD + line + "\n").facts.torch.flavour
     assert not (flavour.is_known and flavour.value == "cuda")
+
+
+def test_a_cpu_index_in_an_instruction_gives_no_cpu_build_error_and_one_the_reporter_made_sure_of_is_read() -> None:
+    advised = "Make sure you're using CPU-only torch: pip install torch --index-url https://download.pytorch.org/whl/cpu\n"
+    assert "RD101" not in problems_shown(AMD + advised)
+    made = "I made sure to install it: pip install torch --index-url https://download.pytorch.org/whl/cu121\n"
+    assert ingest(AMD + made).facts.torch.flavour.value == "cuda"
 
 
 def test_a_launcher_scripts_cuda_command_on_an_amd_machine_gets_the_install_finding() -> None:

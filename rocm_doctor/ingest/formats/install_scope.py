@@ -21,7 +21,10 @@ INSTALL = when_used(r"\b(?:pip3?|uv|pipx|poetry|pdm)\b|\bLooking\s{1,4}in\s{1,4}
 _SENTENCE_END = when_used(r"[.!?](?=\s|$)")
 _ADVICE = when_used(
     r"\b(?:should|could|would|shall|if|whether|try|trying|instead|recommend\w*|suggest\w*|use\s{1,4}the|switch\w*\s{1,4}to|"
-    r"not\s{1,4}(?:from|with)|n't\s{1,4}(?:use|install))\b",
+    r"not\s{1,4}(?:from|with)|n't\s{1,4}(?:use|install)"
+    # an instruction put to the reader ("Make sure you install Torch with CUDA: pip install ...", StoryToolkitAI's
+    # README and its printed warning; "make sure you install torch with CUDA wheels", a Jetson project's README)
+    r"|make\s{1,4}sure|ensure|you\s{1,4}(?:need|have|must)\s{1,4}to|you['\u2019]ll\s{1,4}need\s{1,4}to)\b",
     re.IGNORECASE,
 )
 _NOT_HERE_OR_NOW = when_used(

@@ -312,7 +312,10 @@ bitsandbytes-foundation/bitsandbytes#1905 ("upgrading from torch 2.10.0+cu128 to
 the system's ROCm: the word needs a space or a hyphen after it ("from ROCm 6.1", "from rocm-6.1.0")."""
 _NOT_DONE_BEFORE = when_used(
     r"\b(?:should|shall|would|could|can|will|wan(?:t|na)|plan(?:s|ned|ning)?|going\s+to|thinking|consider(?:s|ed|ing)?"
-    r"|recommend(?:s|ed)?|suggest(?:s|ed)?|try|trying|need\s+to|may|might|if|whether|how)\b[^.!?,;\n]{0,60}$",
+    r"|recommend(?:s|ed)?|suggest(?:s|ed)?|try|trying|need\s+to|may|might|if|whether|how"
+    # an instruction to the reader ("Make sure you install Torch with CUDA: pip install ...": StoryToolkitAI's README
+    # and printed warning, a Jetson project's README)
+    r"|make\s+sure|ensure)\b[^.!?,;\n]{0,60}$",
     re.IGNORECASE,
 )
 """Words before a move that is asked about, planned or advised, not made ("Should I upgrade ROCm from
