@@ -31,7 +31,7 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 from rocm_doctor.facts.parsers.dkms import parse_dkms_status
 from rocm_doctor.knowledge.gpu_table import codename_regex, model_for_name
-from rocm_doctor.ingest.blocks import WINDOWS_ENV_PREFIX, Block, Line, Spans, may_be_wrapped
+from rocm_doctor.ingest.blocks import WINDOWS_ENV_PREFIX, Block, Line, Spans, expected_lines, may_be_wrapped
 from rocm_doctor.ingest.formats.collect_env import companion_observations
 from rocm_doctor.ingest.formats.common import COUNT_FIELD, DOCUMENT_SAYS, REPORTED_SPEECH, gfx_of, gpu_fields, identity_observations, make_piece, torch_version_observations
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, kernel_observations, windows_observations
@@ -570,8 +570,6 @@ def _torch_index_install(text: str, match: "re.Match[str]") -> bool:
     return end < 0 or _PIP_REFUSED_AFTER.match(text, end + 1) is None
 
 
-_HEADING = when_used(r"^[ \t]{0,3}(?:#{1,6}[ \t]{1,4}|\*\*)[ \t]{0,4}(expected\b)?[^\n]{0,80}$", re.IGNORECASE)
-"""A Markdown heading or a bold label line; group 1 when it opens an issue template's "Expected Behavior" section."""
 
 
 _REPLACES_TORCH = when_used(
@@ -598,14 +596,7 @@ def drop_superseded_cuda_index_installs(blocks: List[Block], pieces: List[Piece]
     # the lines under an issue template's "Expected Behavior" heading: what should have run, not what ran
     # ("### Expected Behavior\n\nRun pip install ... rocm6.0", mcmonkeyprojects/SwarmUI#141's form)
     lines = sorted((line for block in blocks for line in block.lines), key=lambda line: line.number)
-    expected: Set[int] = set()
-    under = False
-    for line in lines:
-        heading = _HEADING.match(line.text)
-        if heading is not None:
-            under = heading.group(1) is not None
-        elif under:
-            expected.add(line.number)
+    expected = expected_lines(blocks)
     removals = [line.number for line in lines if _REMOVAL_TOLD.search(line.text)]
     superseded: Set[int] = set()
     for block in blocks:
