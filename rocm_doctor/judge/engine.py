@@ -11,7 +11,7 @@ from rocm_doctor.judge.conditions import Truth, evaluate as evaluate_condition
 from rocm_doctor.crashlog import write_crash_log
 from rocm_doctor.judge.derived import DerivedValues, registered_names
 from rocm_doctor.judge.derived_facts.gpus import CPU_IMPLIED_SOURCE, amd_agents
-from rocm_doctor.judge.derived_facts.pasted import EXPLAINED_SIGNATURES
+from rocm_doctor.judge.derived_facts.pasted import EXPLAINED_SIGNATURES, FIRST_PHASE_PROBLEMS
 from rocm_doctor.judge.interpolate import NOT_GIVEN, interpolate, interpolate_fix
 from rocm_doctor.judge import paste_verdict
 from rocm_doctor.errors import DoctorError
@@ -168,7 +168,7 @@ def _without_covered_checklists(rules: List[Rule], findings: List[Finding]) -> L
     return [f for f in findings if not covered(f)]
 
 
-SECOND_PHASE = ("derived.unexplained_signatures", "derived.unexplained_signature_category")
+SECOND_PHASE = ("derived.unexplained_signatures", "derived.unexplained_signature_category", "derived.first_phase_problems")
 """Derived facts that need the first phase's findings; rules reading them run after every other rule."""
 
 
@@ -249,7 +249,10 @@ def verdicts(rules: Iterable[Rule], facts: Facts, derived: DerivedValues) -> Ver
     if second:
         by_id = {r.id: r for r in first}
         explained = sorted({s for f in findings for s in explained_by(by_id[f.id])} if by_id else set())
-        derived.continue_with(derived.tables.with_overrides({EXPLAINED_SIGNATURES: explained}), SECOND_PHASE)
+        problems = sum(1 for f in findings if f.severity in ("error", "warning"))
+        derived.continue_with(
+            derived.tables.with_overrides({EXPLAINED_SIGNATURES: explained, FIRST_PHASE_PROBLEMS: problems}), SECOND_PHASE
+        )
         _judge_all(second, facts, derived, findings, undecided, crashes)
     findings = _without_covered_checklists(rules, findings)
     findings.sort(key=_order(rules, facts))

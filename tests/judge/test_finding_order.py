@@ -75,6 +75,26 @@ def test_an_error_a_rule_says_it_explains_is_not_left_unexplained(make_facts) ->
     assert [f.id for f in evaluate([explaining, unexplained], facts).findings] == ["TST941"]
 
 
+def test_a_rule_that_waits_for_no_other_problem_speaks_only_where_the_others_found_none(make_facts) -> None:
+    facts = make_facts({})
+    guess = _rule("TST945", "info", {"fact": "derived.first_phase_problems", "eq": 0}, rank="weak-inference")
+    note = _rule("TST946", "info", ALWAYS)
+    problem = _rule("TST947", "warning", ALWAYS)
+    assert [f.id for f in evaluate([note, guess], facts).findings] == ["TST946", "TST945"]
+    assert [f.id for f in evaluate([problem, note, guess], facts).findings] == ["TST947", "TST946"]
+
+
+def test_a_young_gpu_with_no_build_shown_gets_a_note_only_where_no_problem_was_found() -> None:
+    # RD947: an R9700 (gfx1201) in a report that shows no torch, ROCm or program version
+    rules = load_rules([], use_env=False)
+    alone = "ROCm does not see my Radeon AI PRO R9700."
+    ids = [f.id for f in evaluate(rules, ingest_text(alone).facts).findings]
+    assert "RD947" in ids
+    denied = alone + "\nUnable to open /dev/kfd read-write: Permission denied\n"
+    ids = [f.id for f in evaluate(rules, ingest_text(denied).facts).findings]
+    assert "RD516" in ids and "RD947" not in ids
+
+
 def test_a_checklist_is_left_out_when_a_specific_problem_of_its_category_and_area_covers_it(make_facts) -> None:
     checklist = _rule("TST951", "warning", ALWAYS, rank="catch-all", category="platform", area="windows")
     specific = _rule("TST952", "warning", ALWAYS, category="platform", area="windows")

@@ -212,6 +212,23 @@ def unexplained_signatures(facts: Facts, tables: Tables) -> Fact:
     return known(left, source) if left else absent(source, "every error signature is explained by a finding")
 
 
+FIRST_PHASE_PROBLEMS = "first_phase_problems"
+"""The engine's second-phase input (``Tables`` key): how many errors and warnings the first phase found."""
+
+
+@machine_fact(
+    "first_phase_problems",
+    "How many errors and warnings every rule outside the engine's second phase found, computed after them: a "
+    "weak inference that reads it speaks only where nothing stronger was found.",
+)
+def first_phase_problems(facts: Facts, tables: Tables) -> Fact:
+    try:
+        count = int(tables[FIRST_PHASE_PROBLEMS])
+    except Exception:  # noqa: BLE001 - outside the engine's second phase there is nothing to count
+        return unknown("computed only after the other rules")
+    return known(count, "rules")
+
+
 @machine_fact(
     "unexplained_signature_category",
     "The finding category (rules/data/signatures.yaml) of the first error signature no finding explains; "
