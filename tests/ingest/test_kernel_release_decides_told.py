@@ -26,6 +26,7 @@ RULE = "RD566"
         "Kernel 6.12 and 6.13 crashed on my RX 580 with ollama.\n",
         "ollama crashes with killed entity errors on my RX 7900 XTX with newer kernels.\n",
         "rocm-dkms crashed on Kernel-Version 6.12 and 6.13 for my RX 580.\n",
+        "AMDGPU DKMS Not Compiling Linux 6.1.52 on my RX 7900 XTX.\n",
     ],
 )
 def test_a_kernel_release_named_as_failing_is_read(text: str) -> None:
@@ -53,6 +54,8 @@ def test_another_kernel_release_that_works_is_read(text: str) -> None:
         "Tested on kernel 6.8: everything works fine with my 7900 XTX.\n",
         "The HIP kernel fails to launch with hipErrorInvalidKernelFile on gfx1100.\n",
         "I updated the kernel to 6.8 and torch still fails on my RX 6600.\n",
+        "I use Linux Mint 21.3 and rocm fails on my RX 6600.\n",
+        "On Ubuntu Linux 22.04 rocminfo fails on my RX 6600.\n",
     ],
 )
 def test_a_kernel_named_only_as_the_setup_is_not_read(text: str) -> None:
