@@ -137,3 +137,32 @@ def test_root_and_sudo_named_together_or_another_condition_after_and_is_still_ro
     from rocm_doctor.ingest import ingest_text
 
     assert "works_only_as_root" in (ingest_text(text).facts.symptoms.signatures.value or [])
+
+
+# drv49: three more forms of the same statement, from ROCm/legacy-rocm-build#1864 ("clinfo currently only finds my
+# AMD GPU (RX 6400) if I use sudo": a GPU name with parentheses inside the condition), #1303 ("for a regular user
+# but will work as expected for root": "for root" after the success) and hashcat/hashcat#2050 ("Without root, only
+# POCL is detected": what is found without root, said in the passive).
+@pytest.mark.parametrize(
+    "line",
+    [
+        "clinfo currently only finds my AMD GPU (RX 6400) if I use sudo.",
+        "clinfo returns an error for a regular user but will work as expected for root.",
+        "Without root, only POCL is detected by hashcat.",
+    ],
+)
+def test_a_gpu_name_in_parentheses_works_for_root_and_only_x_detected_without_root_read(line: str) -> None:
+    assert not ROOT_ONLY.isdisjoint(signature_errors(line))
+    assert "RD517" in problems_shown(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "rocminfo works for root and for my user on the RX 6800.",
+        "Without root, is only the CPU detected?",
+        "Does clinfo only find the GPU (RX 6400) if I use sudo?",
+    ],
+)
+def test_works_for_root_and_the_user_or_a_question_is_still_no_root_only_statement(line: str) -> None:
+    assert "RD517" not in problems_shown(line)

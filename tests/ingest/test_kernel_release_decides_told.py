@@ -1,0 +1,83 @@
+"""The reporter's words that the kernel release decides whether the GPU stack works (RD566; issue 23, drv49).
+
+Forms from ROCm/legacy-rocm-build#1414 ("kernel 5.8 is not supported and rocm-dkms does not work"), #1107 ("kernel
+5.4 seems not to be supported"; "After I'd switched to kernel 5.3, I was able to install"), #2939 ("I tried this
+with kernels 6.5, 6.7 and 6.8 and all of them failed"), #955 ("will not build for me on my Linux Kernel 5.3"),
+ollama/ollama#12893 ("crashes ... with newer kernels"; "kernel 6.17.8 fixes this issue"), #11651 ("After I switched
+to LTS kernel, ollama works"), likelovewant/ollama-for-amd#78 ("Kernel 6.12 and 6.13 crashed on gfx803"); the
+texts are written for the test in those shapes.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import problems_shown
+
+RULE = "RD566"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "On Ubuntu 20.04 kernel 5.8 is not supported and rocm-dkms does not work.\n",
+        "The install keeps failing as kernel 5.4 seems not to be supported.\n",
+        "I tried this with kernels 6.5, 6.7 and 6.8 and all of them failed.\n",
+        "ROCm 2.10 will not build for me on my Linux Kernel 5.3.\n",
+        "Kernel 6.12 and 6.13 crashed on my RX 580 with ollama.\n",
+        "ollama crashes with killed entity errors on my RX 7900 XTX with newer kernels.\n",
+        "rocm-dkms crashed on Kernel-Version 6.12 and 6.13 for my RX 580.\n",
+        "AMDGPU DKMS Not Compiling Linux 6.1.52 on my RX 7900 XTX.\n",
+    ],
+)
+def test_a_kernel_release_named_as_failing_is_read(text: str) -> None:
+    assert RULE in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ollama panics the kernel on 6.15.7-zen. After I switched to the LTS kernel, ollama works without crashes.\n",
+        "rock-dkms does not load on 5.7. When I dropped back to a 5.6 kernel, the driver functions correctly.\n",
+        "My 7900 XTX kept crashing. It seems like kernel 6.17.8 fixes this issue.\n",
+        "rocminfo hangs on kernel 6.12 with my 780M.\nIt works fine on kernel 6.11.\n",
+    ],
+)
+def test_another_kernel_release_that_works_is_read(text: str) -> None:
+    assert RULE in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm running kernel 6.8 and ROCm 6.2, and torch fails to find my RX 6600.\n",
+        "rocminfo fails with kernel 6.8.0-45-generic on Ubuntu 24.04.\n",
+        "Tested on kernel 6.8: everything works fine with my 7900 XTX.\n",
+        "The HIP kernel fails to launch with hipErrorInvalidKernelFile on gfx1100.\n",
+        "I updated the kernel to 6.8 and torch still fails on my RX 6600.\n",
+        "I use Linux Mint 21.3 and rocm fails on my RX 6600.\n",
+        "On Ubuntu Linux 22.04 rocminfo fails on my RX 6600.\n",
+    ],
+)
+def test_a_kernel_named_only_as_the_setup_is_not_read(text: str) -> None:
+    assert RULE not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "This crash was fixed with newer kernels, so please update.\n",
+        "If it fails on kernel 6.12, try downgrading to the previous kernel, it should work.\n",
+        "Can you try downgrading your kernel to 6.8.2 and check if the issue is still present?\n",
+        "Does it work on kernel 6.8? It crashes for me.\n",
+        "It doesn't crash on kernel 6.8 anymore.\n",
+        "You need kernel 6.11 or newer for the RX 9070 XT.\n",
+    ],
+)
+def test_fixes_advice_questions_and_negations_are_not_read(text: str) -> None:
+    assert RULE not in problems_shown(text)
+
+
+def test_a_kernel_update_said_to_have_broken_it_is_left_to_rd685() -> None:
+    text = "After the kernel update, rocm stopped working. Kernel 6.8.0-45 is not supported, 6.8.0-40 works.\n"
+    shown = problems_shown(text)
+    assert "RD685" in shown and RULE not in shown
