@@ -1,12 +1,13 @@
 """Import errors that name a package of another release than the torch or torchvision beside it
-(rules/data/signatures.yaml torch_library_register_fake_missing and torchvision_private_module_removed,
-RD875 and RD876; envtrm49).
+and other packages beside them (rules/data/signatures.yaml torch_library_register_fake_missing,
+torchvision_private_module_removed and pkg_resources_packaging_removed; RD875, RD876, RD877; envtrm49).
 
 Shapes from real reports: "AttributeError: module 'torch.library' has no attribute 'register_fake'"
 (lllyasviel/IC-Light#77, oobabooga/textgen#6373 in a rich traceback, camenduru/flux-jupyter#15,
 computational-cell-analytics/micro-sam#953 inside a RuntimeError's text) and "ModuleNotFoundError: No module
 named 'torchvision.transforms.functional_tensor'" (XPixelGroup/BasicSR#711, TencentARC/GFPGAN#602,
-xinntao/Real-ESRGAN#777 whose paste lost the closing quote).
+xinntao/Real-ESRGAN#777 whose paste lost the closing quote), and torch's "cannot import name 'packaging' from
+'pkg_resources'" beside setuptools 70 (stanford-futuredata/ColBERT#350, intel/intel-extension-for-pytorch#662).
 """
 
 from __future__ import annotations
@@ -71,3 +72,28 @@ def test_a_package_importing_a_removed_torchvision_module_is_read(text: str) -> 
 )
 def test_the_deprecation_warning_and_other_lines_are_not_the_removal(text: str) -> None:
     assert "torchvision_private_module_removed" not in _ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # torch's cpp_extension line beside setuptools 70 (stanford-futuredata/ColBERT#350, flashinfer-ai/flashinfer#319)
+        "ImportError: cannot import name 'packaging' from 'pkg_resources' (/home/u/venv/lib/python3.10/site-packages/pkg_resources/__init__.py)",
+        "ImportError: cannot import name 'packaging' from 'pkg_resources'",
+        "[torch]: ImportError: cannot import name 'packaging' from 'pkg_resources'",
+    ],
+)
+def test_torch_importing_packaging_through_pkg_resources_is_read(text: str) -> None:
+    assert "pkg_resources_packaging_removed" in _ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "    from pkg_resources import packaging  # type: ignore[attr-defined]",
+        "ModuleNotFoundError: No module named 'pkg_resources'",
+        "ImportError: cannot import name 'version' from 'packaging'",
+    ],
+)
+def test_other_pkg_resources_lines_are_not_the_removed_packaging(text: str) -> None:
+    assert "pkg_resources_packaging_removed" not in _ids(text)
