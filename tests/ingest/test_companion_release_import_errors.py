@@ -97,3 +97,15 @@ def test_torch_importing_packaging_through_pkg_resources_is_read(text: str) -> N
 )
 def test_other_pkg_resources_lines_are_not_the_removed_packaging(text: str) -> None:
     assert "pkg_resources_packaging_removed" not in _ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If you get 'No module named torchvision.transforms.functional_tensor', install torchvision 0.16.2.",
+        "I used to get \"module 'torch.library' has no attribute 'register_fake'\", now it works after upgrading torch.",
+        "If you see ImportError: cannot import name 'packaging' from 'pkg_resources', pin setuptools<70.",
+    ],
+)
+def test_these_messages_as_advice_or_as_the_past_are_not_read(text: str) -> None:
+    assert not {"torchvision_private_module_removed", "torch_library_register_fake_missing", "pkg_resources_packaging_removed"} & set(_ids(text))

@@ -52,3 +52,14 @@ def test_a_module_built_for_another_numpy_abi_is_read(text: str) -> None:
 def test_other_numpy_messages_are_not_an_abi_mismatch(text: str) -> None:
     assert "numpy_abi_mismatch" not in _ids(text)
 
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If you get 'AttributeError: _ARRAY_API not found', downgrade numpy.",
+        "I used to get 'A module that was compiled using NumPy 1.x cannot be run in NumPy 2.0.0', now it works.",
+    ],
+)
+def test_the_message_as_advice_or_as_the_past_is_not_read(text: str) -> None:
+    assert "numpy_abi_mismatch" not in _ids(text)
