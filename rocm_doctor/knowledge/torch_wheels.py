@@ -98,6 +98,8 @@ class TorchWheels:
     never: Tuple[str, ...]
     companions: Dict[str, Dict[str, str]]
     numpy2_first: Optional[str]
+    xformers_pins: Dict[str, Tuple[str, bool]]
+    """xformers release -> (torch release its wheels were built for, True when that is a minimum, not the one release)."""
     index_url_template: str
     nightly_index_url_template: str
     raw: Dict[str, Any] = field(repr=False)
@@ -252,6 +254,12 @@ class TorchWheels:
         row = self.companions.get(series(torch_version) or "")
         return row.get(package) if row else None
 
+    def xformers_torch(self, xformers_version: Any) -> Optional[Tuple[str, bool]]:
+        """The torch release an xformers release's prebuilt wheels were built for, and whether it is a minimum
+        (stable-ABI wheels); None for a release the table does not pin. The local tag (+cu124, +rocm6.2) is dropped."""
+        parsed = parse_version(xformers_version)
+        return None if parsed is None else self.xformers_pins.get(str(parsed.public))
+
     def supports_numpy2(self, torch_version: Any) -> Optional[bool]:
         """False for releases compiled against numpy 1.x (before 2.3), None for a non-version."""
         parsed = parse_version(torch_version)
@@ -314,6 +322,15 @@ def _build(data: Any) -> TorchWheels:
         for row in need_rows(top.get("companions") or [], TABLE, "companions")
     }
     numpy2 = need_mapping(top.get("numpy2") or {}, TABLE, "numpy2")
+    pins_top = need_mapping(top.get("xformers_pins") or {}, TABLE, "xformers_pins")
+    if pins_top:
+        need_source(pins_top, TABLE, "xformers_pins")
+    xformers_pins: Dict[str, Tuple[str, bool]] = {}
+    for index, row in enumerate(need_rows(pins_top.get("rows") or [], TABLE, "xformers_pins.rows")):
+        torch_release = row.get("torch") or row.get("torch_min")
+        if not row.get("xformers") or not torch_release:
+            raise InputError(f"{where(TABLE, f'xformers_pins.rows[{index}]')} needs xformers and torch or torch_min")
+        xformers_pins[str(row["xformers"])] = (str(torch_release), "torch_min" in row)
     org = need_mapping(top.get("pytorch_org"), TABLE, "pytorch_org")
     return TorchWheels(
         releases=releases,
@@ -323,6 +340,7 @@ def _build(data: Any) -> TorchWheels:
         never=tuple(base_gfx(g) for g in str_list(never, "targets", TABLE, "never_in_pytorch_org")),
         companions=companions,
         numpy2_first=str(numpy2["first_torch"]) if numpy2.get("first_torch") else None,
+        xformers_pins=xformers_pins,
         index_url_template=str(org["index_url"]),
         nightly_index_url_template=str(org.get("nightly_index_url") or org["index_url"]),
         raw=top,

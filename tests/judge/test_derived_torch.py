@@ -72,3 +72,23 @@ def test_numpy_major_and_numpy2_support() -> None:
     assert derived("derived.numpy_major", {"packages": {"installed": K({"torch": "2.13.0"})}}).status == "absent"
     assert derived("derived.torch_supports_numpy2", torch("2.2.2+rocm5.7", "5.7")).value is False
     assert derived("derived.torch_supports_numpy2", {}).value is True
+
+
+def test_xformers_release_pins_the_torch_release_its_wheels_were_built_for() -> None:
+    def with_xformers(xformers: str, version: str = "2.5.1+rocm6.2"):
+        return {**torch(version, "6.2"), "packages": {"installed": K({"torch": version, "xformers": xformers})}}
+
+    assert derived("derived.xformers_expected_torch", with_xformers("0.0.28.post3")).value == "2.5.1"
+    assert derived("derived.xformers_matches_torch", with_xformers("0.0.28.post3")).value is True
+    assert derived("derived.xformers_matches_torch", with_xformers("0.0.28.post1", "2.3.0+rocm5.7")).value is False
+    # stable-ABI releases load into torch 2.10 and later
+    assert derived("derived.xformers_expected_torch", with_xformers("0.0.35", "2.11.0+rocm7.2")).value == "2.10.0 or later"
+    assert derived("derived.xformers_matches_torch", with_xformers("0.0.35", "2.11.0+rocm7.2")).value is True
+    assert derived("derived.xformers_matches_torch", with_xformers("0.0.34", "2.9.0+rocm6.4")).value is False
+    # a source build, an index build (its pin may differ from the PyPI release's), a release the CHANGELOG does not
+    # pin, a nightly torch, no xformers: not judged
+    assert derived("derived.xformers_matches_torch", with_xformers("0.0.26+cu118", "2.2.2+cu118")).status == "unknown"
+    assert derived("derived.xformers_matches_torch", with_xformers("0.0.30+6440945.d20250113")).status == "unknown"
+    assert derived("derived.xformers_matches_torch", with_xformers("0.0.29")).status == "unknown"
+    assert derived("derived.xformers_matches_torch", with_xformers("0.0.28.post3", "2.6.0.dev20241101+rocm6.2")).status == "unknown"
+    assert derived("derived.xformers_matches_torch", {"packages": {"installed": K({"torch": "2.5.1"})}}).status == "absent"

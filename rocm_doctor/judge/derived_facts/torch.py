@@ -281,3 +281,63 @@ def torch_supports_numpy2(facts: Facts, tables: Tables) -> Fact:
     return lookup(
         torch_version(facts), table_wheels(tables).supports_numpy2, f"{WHEEL_SOURCE} numpy2", "the wheel table has no numpy 2 threshold", none_absent=False
     )
+
+
+def _xformers_pin(facts: Facts, tables: Tables) -> Fact:
+    """(xformers version, torch release, is-minimum) for a released xformers the wheel table pins."""
+    installed = facts.packages.installed
+    if not installed.is_known:
+        return carry(installed, "packages.installed")
+    value = (installed.value or {}).get("xformers")
+    if value is None:
+        return absent(installed.source or "packages.installed", "xformers is not in the package list")
+    parsed = parse_version(value)
+    if parsed is None:
+        return unknown(f"xformers version {value!r} is not a PEP 440 version")
+    if parsed.local:
+        # a source build (0.0.30+6440945.d20250113) is compiled against the torch of its build, and a build from one of
+        # pytorch.org's indexes (+cu118, +rocm6.1) is not the PyPI release the CHANGELOG speaks of: pip has shown such
+        # a build of a release pinning an older torch than the PyPI wheel of the same release
+        return unknown(f"xformers {value} has a local tag (+{parsed.local}): a source or index build, whose torch the CHANGELOG does not name")
+    if parsed.is_prerelease or parsed.is_devrelease:
+        return unknown(f"xformers {value} is a pre-release or development build")
+    pin = table_wheels(tables).xformers_torch(value)
+    if pin is None:
+        return unknown(f"the wheel table does not pin the torch of xformers {parsed.public}")
+    return known((str(value), pin[0], pin[1]), f"{WHEEL_SOURCE} xformers_pins")
+
+
+@machine_fact(
+    "xformers_expected_torch",
+    "The torch release the installed xformers' prebuilt wheels were built for (xformers 0.0.28.post3 -> 2.5.1; "
+    "'2.10.0 or later' for the stable-ABI releases), from the xformers CHANGELOG (rules/data/torch_wheels.yaml "
+    "xformers_pins); unknown for versions with a local tag (source and index builds) and releases the table does not pin.",
+)
+def xformers_expected_torch(facts: Facts, tables: Tables) -> Fact:
+    pin = _xformers_pin(facts, tables)
+    if not pin.is_known:
+        return pin
+    _, release, minimum = pin.value
+    return known(f"{release} or later" if minimum else release, pin.source)
+
+
+@machine_fact(
+    "xformers_matches_torch",
+    "The installed torch is the release the installed xformers' wheels were built for (exact release, or at least "
+    "the minimum for the stable-ABI releases); unknown for nightly/pre-release torch, source-built xformers and "
+    "releases the table does not pin.",
+)
+def xformers_matches_torch(facts: Facts, tables: Tables) -> Fact:
+    pin = _xformers_pin(facts, tables)
+    if not pin.is_known:
+        return pin
+    version = torch_version(facts)
+    if not version.is_known:
+        return carry(version, "torch.version")
+    torch_v = parse_version(version.value)
+    if torch_v.is_prerelease or torch_v.is_devrelease:  # type: ignore[union-attr]
+        return unknown(f"torch {version.value} is a nightly or pre-release: its xformers is built against that build")
+    _, release, minimum = pin.value
+    wanted = parse_version(release)
+    installed = parse_version(torch_v.public)  # type: ignore[union-attr]
+    return known(installed >= wanted if minimum else installed == wanted, pin.source)  # type: ignore[operator]

@@ -1,0 +1,111 @@
+"""Import errors that name a package of another release than the torch or torchvision beside it
+and other packages beside them (rules/data/signatures.yaml torch_library_register_fake_missing,
+torchvision_private_module_removed and pkg_resources_packaging_removed; RD875, RD876, RD877; envtrm49).
+
+Shapes from real reports: "AttributeError: module 'torch.library' has no attribute 'register_fake'"
+(lllyasviel/IC-Light#77, oobabooga/textgen#6373 in a rich traceback, camenduru/flux-jupyter#15,
+computational-cell-analytics/micro-sam#953 inside a RuntimeError's text) and "ModuleNotFoundError: No module
+named 'torchvision.transforms.functional_tensor'" (XPixelGroup/BasicSR#711, TencentARC/GFPGAN#602,
+xinntao/Real-ESRGAN#777 whose paste lost the closing quote), and torch's "cannot import name 'packaging' from
+'pkg_resources'" beside setuptools 70 (stanford-futuredata/ColBERT#350, intel/intel-extension-for-pytorch#662).
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import block
+
+from rocm_doctor.ingest.signatures import match_block
+
+
+def _ids(text: str) -> list:
+    return [p.kind.split(":", 1)[1] for p in match_block(block(text)) if p.kind.startswith("error:")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "AttributeError: module 'torch.library' has no attribute 'register_fake'",
+        "module 'torch.library' has no attribute 'register_fake'",
+        "RuntimeError: Failed to import command at 'micro_sam.sam_annotator.annotator_3d:Annotator3d': module 'torch.library' has no attribute 'register_fake'",
+        "AttributeError: module `torch.library` has no attribute `register_fake`",
+    ],
+)
+def test_a_package_for_torch_2_4_in_an_older_torch_is_read(text: str) -> None:
+    assert "torch_library_register_fake_missing" in _ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # torch's own decorator in a traceback line is not the error
+        '    @torch.library.register_fake("torchvision::nms")',
+        "AttributeError: module 'torch.library' has no attribute 'custom_op'",
+        "RuntimeError: operator torchvision::nms does not exist",
+    ],
+)
+def test_other_torch_library_lines_are_not_read_as_register_fake_missing(text: str) -> None:
+    assert "torch_library_register_fake_missing" not in _ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ModuleNotFoundError: No module named 'torchvision.transforms.functional_tensor'",
+        "(ModuleNotFoundError: No module named 'torchvision.transforms.functional_tensor)",
+        "ModuleNotFoundError: No module named 'torchvision.transforms.functional_pil'",
+        "No module named torchvision.transforms.functional_tensor",
+    ],
+)
+def test_a_package_importing_a_removed_torchvision_module_is_read(text: str) -> None:
+    assert "torchvision_private_module_removed" in _ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # torchvision 0.15 and 0.16 warn while the import still works
+        "UserWarning: The torchvision.transforms.functional_tensor module is deprecated in 0.15 and will be **removed in 0.17**. Please don't rely on it.",
+        "ModuleNotFoundError: No module named 'torchvision'",
+        "    from torchvision.transforms.functional_tensor import rgb_to_grayscale",
+    ],
+)
+def test_the_deprecation_warning_and_other_lines_are_not_the_removal(text: str) -> None:
+    assert "torchvision_private_module_removed" not in _ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # torch's cpp_extension line beside setuptools 70 (stanford-futuredata/ColBERT#350, flashinfer-ai/flashinfer#319)
+        "ImportError: cannot import name 'packaging' from 'pkg_resources' (/home/u/venv/lib/python3.10/site-packages/pkg_resources/__init__.py)",
+        "ImportError: cannot import name 'packaging' from 'pkg_resources'",
+        "[torch]: ImportError: cannot import name 'packaging' from 'pkg_resources'",
+    ],
+)
+def test_torch_importing_packaging_through_pkg_resources_is_read(text: str) -> None:
+    assert "pkg_resources_packaging_removed" in _ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "    from pkg_resources import packaging  # type: ignore[attr-defined]",
+        "ModuleNotFoundError: No module named 'pkg_resources'",
+        "ImportError: cannot import name 'version' from 'packaging'",
+    ],
+)
+def test_other_pkg_resources_lines_are_not_the_removed_packaging(text: str) -> None:
+    assert "pkg_resources_packaging_removed" not in _ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If you get 'No module named torchvision.transforms.functional_tensor', install torchvision 0.16.2.",
+        "I used to get \"module 'torch.library' has no attribute 'register_fake'\", now it works after upgrading torch.",
+        "If you see ImportError: cannot import name 'packaging' from 'pkg_resources', pin setuptools<70.",
+    ],
+)
+def test_these_messages_as_advice_or_as_the_past_are_not_read(text: str) -> None:
+    assert not {"torchvision_private_module_removed", "torch_library_register_fake_missing", "pkg_resources_packaging_removed"} & set(_ids(text))
