@@ -89,3 +89,52 @@ def test_a_cuda_library_missing_on_an_amd_gpu_names_the_program_as_a_cuda_build(
 )
 def test_a_cuda_runtime_message_is_not_judged_without_an_amd_only_machine(text: str) -> None:
     assert "RD997" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Forge's launcher (lllyasviel/stable-diffusion-webui-forge#995)
+        "RuntimeError: Your device does not support the current version of Torch/CUDA! Consider download another version: \nhttps://github.com/lllyasviel/stable-diffusion-webui-forge/releases/tag/latest\n",
+        # retold (likelovewant/stable-diffusion-webui-forge-on-amd#7)
+        'I was met with this error: **"Your current gpu does not support the current version of Torch/CUDA, please consider installing another version"**\n',
+        # Forge Neo's newer check and its driver branch (CS1o/Stable-Diffusion-Info#63)
+        'RuntimeError: PyTorch is not able to access GPU\n',
+        'SystemError: Please update your GPU driver to support cu130 ; or manually install older PyTorch\n',
+    ],
+)
+def test_forge_launchers_gpu_checks_read_as_the_webui_check(text: str) -> None:
+    from ingest_helpers import signature_contexts
+
+    assert "webui_torch_gpu_check_failed" in signature_contexts(text)
+
+
+def test_forge_check_on_an_amd_gpu_says_the_torch_is_not_shown_as_rocm() -> None:
+    text = (
+        "I have an AMD RX 9070 with the latest driver.\n"
+        'SystemError: Please update your GPU driver to support cu130 ; or manually install older PyTorch\n'
+    )
+    assert "RD535" in problems_shown(text)
+
+
+def test_an_untagged_torch_printed_on_an_amd_machine_is_named_pypis_build_without_a_symptom() -> None:
+    text = (
+        "AMD Radeon RX 7800 XT, Linux Mint.\n"
+        "pip list | grep torch\n"
+        "torch                     2.4.0\n"
+        "torchvision               0.19.0\n"
+        "ComfyUI crashes when loading a model\n"
+    )
+    assert "RD998" in problems_shown(text)
+
+
+def test_an_untagged_torch_printed_with_the_cpu_run_told_is_rd870s() -> None:
+    text = (
+        "AMD Radeon RX 7800 XT, Linux Mint.\n"
+        "pip list | grep torch\n"
+        "torch                     2.4.0\n"
+        "torchvision               0.19.0\n"
+        "ComfyUI says it is running on CPU\n"
+    )
+    shown = problems_shown(text)
+    assert "RD870" in shown and "RD998" not in shown
