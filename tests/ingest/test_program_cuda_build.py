@@ -138,3 +138,28 @@ def test_an_untagged_torch_printed_with_the_cpu_run_told_is_rd870s() -> None:
     )
     shown = problems_shown(text)
     assert "RD870" in shown and "RD998" not in shown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Facing the same issue with AMD video card. Torch not compiled with CUDA enabled\n",
+        "Does AMD's graphics card work? Torch not compiled with CUDA enabled\n",
+        "On my amd graphic card: Torch not compiled with CUDA enabled\n",
+    ],
+)
+def test_the_amd_card_in_its_everyday_words_makes_the_cpu_build_finding(text: str) -> None:
+    assert "RD501" in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I use a non-AMD video card. Torch not compiled with CUDA enabled\n",
+        "My processor is AMD but the graphics card is an NVIDIA one. Torch not compiled with CUDA enabled\n",
+    ],
+)
+def test_an_amd_card_denied_or_an_amd_processor_is_no_amd_machine(text: str) -> None:
+    from ingest_helpers import report_contexts
+
+    assert "rocm_stack_mentioned" not in report_contexts(text)
