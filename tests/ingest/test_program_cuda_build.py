@@ -163,32 +163,3 @@ def test_an_amd_card_denied_or_an_amd_processor_is_no_amd_machine(text: str) -> 
     from ingest_helpers import report_contexts
 
     assert "rocm_stack_mentioned" not in report_contexts(text)
-
-
-def test_cmake_ignoring_llama_cpps_old_hip_switch_names_a_cpu_only_build() -> None:
-    text = (
-        "cmake -B build -DLLAMA_HIPBLAS=ON -DAMDGPU_TARGETS=gfx1151 -DCMAKE_BUILD_TYPE=Release\n"
-        "-- Configuring done (1.2s)\n"
-        "-- Generating done (0.1s)\n"
-        "CMake Warning:\n"
-        "  Manually-specified variables were not used by the project:\n"
-        "\n"
-        "    LLAMA_HIPBLAS\n"
-        "\n"
-        "-- Build files have been written to: /home/u/llama.cpp/build\n"
-    )
-    assert "ggml_hip_option_ignored" in signature_errors(text)
-    assert problems_shown(text)[0] == "RD999"
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        # the option named in a command, no CMake warning
-        "cmake -B build -DGGML_HIPBLAS=ON\n-- Build files have been written to: /home/u/llama.cpp/build\n",
-        # another unused variable
-        "CMake Warning:\n  Manually-specified variables were not used by the project:\n\n    CMAKE_CUDA_ARCHITECTURES\n",
-    ],
-)
-def test_other_unused_variables_or_a_bare_command_are_not_the_ignored_hip_switch(text: str) -> None:
-    assert "ggml_hip_option_ignored" not in signature_errors(text)
