@@ -277,6 +277,18 @@ def no_break_spaces(text: str) -> str:
     return _outside_fences(text, lambda line: _WORD_SPACE_NUMBER.sub("\u00a0", line))
 
 
+_EMPHASISED = re.compile(
+    r"(?<![\w*])(ROCm(?: \d+(?:\.\d+){0,2})?|CUDA|CPU|GPU|iGPU|PyTorch|torch|Windows(?: 1[01])?|Linux|WSL2?|ollama|HIP SDK"
+    r"|(?:Radeon )?RX \d{3,4}(?: XTX?)?|gfx\d{3,4}|render group|/dev/kfd|HSA_OVERRIDE_GFX_VERSION)(?![\w*])"
+)
+
+
+def bold_emphasis(text: str) -> str:
+    """Prose written in GitHub's editor: the words that matter set in bold ("installs the **CUDA** wheel", "my **RX 7900
+    XTX**"); what a program printed, commands and fenced output keep their spelling."""
+    return _prose_lines(text, lambda line, counters: _EMPHASISED.sub(r"**\1**", line))
+
+
 # Which lines a rewrite may touch: one predicate for every kind. What a program printed (fenced or indented
 # blocks, log and traceback lines, prompts, a tool's "key: value" lines) keeps its spelling, since a user
 # does not retype it; commands keep theirs except under the kinds that respell commands. Each spelling
@@ -1041,6 +1053,7 @@ REWRITES: Dict[str, Callable[[str], str]] = {
     "unrelated log lines": unrelated_lines,
     "curly quotes": curly_quotes,
     "no-break spaces": no_break_spaces,
+    "bold emphasis": bold_emphasis,
     "platform spellings": platform_spellings,
     "torch version spellings": torch_version_spellings,
     "is_available spellings": is_available_spellings,

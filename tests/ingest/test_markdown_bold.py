@@ -1,0 +1,50 @@
+"""GitHub prose sets the words that matter in bold: "the model **silently falls back to CPU**" (Hal0ai/hal0#423),
+"Please add the **Krackan APU** family" (lemonade-sdk/lemonade#2002), "installed **RHEL 7.5**" and "vs
+**rocm-dkms-1.9.211-1.x86_64**" (ROCm/amdgpu#57). The bold marks are read past, outside fenced blocks (the metamorphic
+"bold emphasis" rewrite kept 516 of 619 diagnoses before; every one after)."""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import ingest
+
+from rocm_doctor.ingest.blocks import split_blocks, without_emphasis
+
+
+@pytest.mark.parametrize(
+    ("bold", "plain"),
+    [
+        ("My **RX 7900 XTX** is not used: pytorch runs on the **CPU** on **Ubuntu 22.04**.",
+         "My RX 7900 XTX is not used: pytorch runs on the CPU on Ubuntu 22.04."),
+        ("I installed torch with `pip install torch` and **HSA_OVERRIDE_GFX_VERSION=10.3.0** on my **RX 6700 XT**.",
+         "I installed torch with `pip install torch` and HSA_OVERRIDE_GFX_VERSION=10.3.0 on my RX 6700 XT."),
+    ],
+)
+def test_a_report_in_bold_is_read_like_its_plain_words(bold: str, plain: str) -> None:
+    b, p = ingest(bold).facts, ingest(plain).facts
+    assert [a.name.value for a in b.gpus.agents] == [a.name.value for a in p.gpus.agents]
+    assert b.host.os.value == p.host.os.value and b.host.distro_version.value == p.host.distro_version.value
+    assert b.env.vars.value == p.env.vars.value
+    assert b.symptoms.context.value == p.symptoms.context.value
+
+
+@pytest.mark.parametrize(
+    "code",
+    ["def forward(self, *args, **kwargs):", "File \"torch/__init__.py\", line 2", "x = 2**10 + 3**2", "ls src/**/*.py", "****"],
+)
+def test_code_keeps_its_stars(code: str) -> None:
+    assert without_emphasis(code) == code
+
+
+def test_a_fenced_block_keeps_its_stars_and_prose_loses_them() -> None:
+    prose, fenced = split_blocks("It runs on the **CPU**.\n\n```\nprint(f(**opts), a**b**c)\n```\n")
+    assert prose.lines[0].text == "It runs on the CPU."
+    assert fenced.lines[0].text == "print(f(**opts), a**b**c)"
+    assert prose.lines[0].raw == "It runs on the **CPU**."
+
+
+def test_a_line_that_is_only_a_bold_label_keeps_its_marks() -> None:
+    # a template's heading written as a bold line ("**Expected Behavior:**", ROCm/ROCm#4809): the section readers need it
+    assert without_emphasis("**Expected Behavior:**") == "**Expected Behavior:**"
+    assert without_emphasis("- **Environment**") == "- **Environment**"
+    assert without_emphasis("**GPU:** Radeon RX 7900 XTX") == "GPU: Radeon RX 7900 XTX"
