@@ -81,3 +81,26 @@ def test_a_kernel_update_said_to_have_broken_it_is_left_to_rd685() -> None:
     text = "After the kernel update, rocm stopped working. Kernel 6.8.0-45 is not supported, 6.8.0-40 works.\n"
     shown = problems_shown(text)
     assert "RD685" in shown and RULE not in shown
+
+
+# rev49a: "newer kernels" without a release are GPU code where the rest of the sentence says so.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The program segfaults with new kernels compiled by triton on my RX 6800.\n",
+        "It hangs with the latest kernels in hipBLASLt for gfx1100.\n",
+    ],
+)
+def test_newer_gpu_kernels_are_not_linux_kernels(text: str) -> None:
+    assert RULE not in problems_shown(text)
+
+
+def test_the_message_claims_no_working_release_where_none_is_named() -> None:
+    # "kernel 5.8 is not supported" fires with no release said to work; the message must not say one was (rev49a).
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+    from ingest_helpers import ingest
+
+    text = "On Ubuntu 20.04 kernel 5.8 is not supported and rocm-dkms does not work.\n"
+    found = [f for f in evaluate(load_rules([], use_env=False), ingest(text).facts).findings if f.id == RULE]
+    assert found and "works on another" not in found[0].message
