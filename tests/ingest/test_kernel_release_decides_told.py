@@ -104,3 +104,16 @@ def test_the_message_claims_no_working_release_where_none_is_named() -> None:
     text = "On Ubuntu 20.04 kernel 5.8 is not supported and rocm-dkms does not work.\n"
     found = [f for f in evaluate(load_rules([], use_env=False), ingest(text).facts).findings if f.id == RULE]
     assert found and "works on another" not in found[0].message
+
+
+# rev49a: "works" right after the kernel is the boot working, and a success that ended "until" something else changed
+# is no kernel change that made the GPU stack work.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Booting with kernel 6.8 works fine, but torch.cuda.is_available() returns False on my RX 6800.\n",
+        "I moved to kernel 6.8 last month and everything was fine until the torch update. Now torch.cuda.is_available() returns False on my RX 6800.\n",
+    ],
+)
+def test_a_boot_that_works_or_a_success_that_ended_is_no_kernel_change_that_made_it_work(text: str) -> None:
+    assert RULE not in problems_shown(text)
