@@ -117,3 +117,16 @@ def test_the_message_claims_no_working_release_where_none_is_named() -> None:
 )
 def test_a_boot_that_works_or_a_success_that_ended_is_no_kernel_change_that_made_it_work(text: str) -> None:
     assert RULE not in problems_shown(text)
+
+
+# rev49a: a document's or another person's words about a kernel release are not the reporter's machine.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Release notes: amdgpu-dkms is not supported on kernel 6.11, use the inbox driver. My RX 7900 XTX runs fine.\n",
+        "Known issue: ROCm 6.2 crashes on kernel 6.10 and 6.11 with my RX 7900 XTX's firmware. I'm on 6.8 and all is good.\n",
+        "Someone on reddit said it crashes with newer kernels. My RX 7900 XTX runs fine.\n",
+    ],
+)
+def test_a_document_or_hearsay_about_a_kernel_release_is_not_read(text: str) -> None:
+    assert RULE not in problems_shown(text)
