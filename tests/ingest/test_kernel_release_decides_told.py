@@ -130,3 +130,22 @@ def test_a_boot_that_works_or_a_success_that_ended_is_no_kernel_change_that_made
 )
 def test_a_document_or_hearsay_about_a_kernel_release_is_not_read(text: str) -> None:
     assert RULE not in problems_shown(text)
+
+
+# rev49a: a build or install refused "on kernel X" is read of the driver or ROCm, not of a user-space package that
+# names the kernel as its setup.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "flash-attn will not build for me on my Linux Kernel 6.8 with my RX 7900 XTX.\n",
+        "pip won't install torch with kernel 6.8.0-45-generic on my RX 7900 XTX.\n",
+        "bitsandbytes fails to compile on kernel 6.8 for my RX 7900 XTX.\n",
+    ],
+)
+def test_a_user_space_build_on_a_named_kernel_is_not_read(text: str) -> None:
+    assert RULE not in problems_shown(text)
+
+
+def test_the_driver_refused_on_a_named_kernel_is_still_read() -> None:
+    assert RULE in problems_shown("I can not install rock-dkms on kernel 5.4.0 with my RX 580.\n")
+    assert RULE in problems_shown("The amdgpu driver fails to build against kernel 6.11 on my RX 7900 XTX.\n")
