@@ -149,3 +149,16 @@ def test_a_user_space_build_on_a_named_kernel_is_not_read(text: str) -> None:
 def test_the_driver_refused_on_a_named_kernel_is_still_read() -> None:
     assert RULE in problems_shown("I can not install rock-dkms on kernel 5.4.0 with my RX 580.\n")
     assert RULE in problems_shown("The amdgpu driver fails to build against kernel 6.11 on my RX 7900 XTX.\n")
+
+
+# rev49a: one release joined to the failure by "and it" is the reporter's setup, not the release named as failing.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I am running kernel 6.8 and it crashes when loading the model on my RX 7900 XTX.\n",
+        "I am on kernel 6.8.0-45-generic and it still fails on my RX 7900 XTX.\n",
+        "RX 7900 XTX on Ubuntu 24.04 with kernel 6.8 and it always hangs at startup.\n",
+    ],
+)
+def test_one_release_joined_to_the_failure_by_and_it_is_the_setup(text: str) -> None:
+    assert RULE not in problems_shown(text)
