@@ -73,3 +73,43 @@ def test_the_symptom_lets_rd560_judge_a_kernel_older_than_the_gpu(line: str) -> 
 
 def test_without_the_old_kernel_the_symptom_alone_gives_no_kernel_finding() -> None:
     assert "RD560" not in problems_shown("I run Arch Linux with kernel 6.15.2-arch1-1 and an RX 9070 XT.\nWARNING: No AMD GPUs specified\n")
+
+
+# rev49a: "Number of devices 0" counts only as the AMD platform's own (its name on the line right before). A healthy
+# clinfo that lists AMD's platform with its GPU and Mesa's Clover with no device was read as AMD's platform empty.
+CLINFO_AMD_ONE_CLOVER_NONE = (
+    "Number of platforms                               2\n"
+    "  Platform Name                                   AMD Accelerated Parallel Processing\n"
+    "  Platform Vendor                                 Advanced Micro Devices, Inc.\n"
+    "  Platform Name                                   Clover\n"
+    "  Platform Vendor                                 Mesa\n"
+    "\n"
+    "  Platform Name                                   AMD Accelerated Parallel Processing\n"
+    "Number of devices                                 1\n"
+    "  Device Name                                     gfx1100\n"
+    "  Board name                                      AMD Radeon RX 7900 XTX\n"
+    "\n"
+    "  Platform Name                                   Clover\n"
+    "Number of devices                                 0\n"
+)
+
+
+def test_another_platforms_empty_count_beside_amds_gpu_is_not_read() -> None:
+    assert "clinfo_amd_platform_no_devices" not in _context(CLINFO_AMD_ONE_CLOVER_NONE)
+
+
+def test_amds_own_empty_count_is_read_with_crlf_line_ends() -> None:
+    text = "  Platform Name:\t\t\t\t AMD Accelerated Parallel Processing\r\nNumber of devices:\t\t\t\t 0\r\n"
+    assert "clinfo_amd_platform_no_devices" in _context(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If clinfo shows no devices, check your groups.\n",
+        "When clinfo shows no devices, the OpenCL ICD is missing.\n",
+        "clinfo shows no devices until I install rocm-opencl-runtime.\n",
+    ],
+)
+def test_a_condition_advice_or_an_ended_state_is_not_a_tool_showing_no_gpu(text: str) -> None:
+    assert "gpu_tool_shows_no_gpu_told" not in _context("My GPU is an RX 6800.\n" + text)

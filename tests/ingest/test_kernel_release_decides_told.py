@@ -81,3 +81,84 @@ def test_a_kernel_update_said_to_have_broken_it_is_left_to_rd685() -> None:
     text = "After the kernel update, rocm stopped working. Kernel 6.8.0-45 is not supported, 6.8.0-40 works.\n"
     shown = problems_shown(text)
     assert "RD685" in shown and RULE not in shown
+
+
+# rev49a: "newer kernels" without a release are GPU code where the rest of the sentence says so.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The program segfaults with new kernels compiled by triton on my RX 6800.\n",
+        "It hangs with the latest kernels in hipBLASLt for gfx1100.\n",
+    ],
+)
+def test_newer_gpu_kernels_are_not_linux_kernels(text: str) -> None:
+    assert RULE not in problems_shown(text)
+
+
+def test_the_message_claims_no_working_release_where_none_is_named() -> None:
+    # "kernel 5.8 is not supported" fires with no release said to work; the message must not say one was (rev49a).
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+    from ingest_helpers import ingest
+
+    text = "On Ubuntu 20.04 kernel 5.8 is not supported and rocm-dkms does not work.\n"
+    found = [f for f in evaluate(load_rules([], use_env=False), ingest(text).facts).findings if f.id == RULE]
+    assert found and "works on another" not in found[0].message
+
+
+# rev49a: "works" right after the kernel is the boot working, and a success that ended "until" something else changed
+# is no kernel change that made the GPU stack work.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Booting with kernel 6.8 works fine, but torch.cuda.is_available() returns False on my RX 6800.\n",
+        "I moved to kernel 6.8 last month and everything was fine until the torch update. Now torch.cuda.is_available() returns False on my RX 6800.\n",
+    ],
+)
+def test_a_boot_that_works_or_a_success_that_ended_is_no_kernel_change_that_made_it_work(text: str) -> None:
+    assert RULE not in problems_shown(text)
+
+
+# rev49a: a document's or another person's words about a kernel release are not the reporter's machine.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Release notes: amdgpu-dkms is not supported on kernel 6.11, use the inbox driver. My RX 7900 XTX runs fine.\n",
+        "Known issue: ROCm 6.2 crashes on kernel 6.10 and 6.11 with my RX 7900 XTX's firmware. I'm on 6.8 and all is good.\n",
+        "Someone on reddit said it crashes with newer kernels. My RX 7900 XTX runs fine.\n",
+    ],
+)
+def test_a_document_or_hearsay_about_a_kernel_release_is_not_read(text: str) -> None:
+    assert RULE not in problems_shown(text)
+
+
+# rev49a: a build or install refused "on kernel X" is read of the driver or ROCm, not of a user-space package that
+# names the kernel as its setup.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "flash-attn will not build for me on my Linux Kernel 6.8 with my RX 7900 XTX.\n",
+        "pip won't install torch with kernel 6.8.0-45-generic on my RX 7900 XTX.\n",
+        "bitsandbytes fails to compile on kernel 6.8 for my RX 7900 XTX.\n",
+    ],
+)
+def test_a_user_space_build_on_a_named_kernel_is_not_read(text: str) -> None:
+    assert RULE not in problems_shown(text)
+
+
+def test_the_driver_refused_on_a_named_kernel_is_still_read() -> None:
+    assert RULE in problems_shown("I can not install rock-dkms on kernel 5.4.0 with my RX 580.\n")
+    assert RULE in problems_shown("The amdgpu driver fails to build against kernel 6.11 on my RX 7900 XTX.\n")
+
+
+# rev49a: one release joined to the failure by "and it" is the reporter's setup, not the release named as failing.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I am running kernel 6.8 and it crashes when loading the model on my RX 7900 XTX.\n",
+        "I am on kernel 6.8.0-45-generic and it still fails on my RX 7900 XTX.\n",
+        "RX 7900 XTX on Ubuntu 24.04 with kernel 6.8 and it always hangs at startup.\n",
+    ],
+)
+def test_one_release_joined_to_the_failure_by_and_it_is_the_setup(text: str) -> None:
+    assert RULE not in problems_shown(text)

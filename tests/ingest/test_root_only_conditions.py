@@ -166,3 +166,11 @@ def test_a_gpu_name_in_parentheses_works_for_root_and_only_x_detected_without_ro
 )
 def test_works_for_root_and_the_user_or_a_question_is_still_no_root_only_statement(line: str) -> None:
     assert "RD517" not in problems_shown(line)
+
+
+# rev49a: "for root" (drv49) read "rocminfo works for root and my user" as root-only; without a second preposition
+# before "my user" it is still both users.
+def test_works_for_root_and_my_user_without_a_second_preposition_is_no_root_only_statement() -> None:
+    line = "rocminfo works for root and my user. torch.cuda.is_available() returns False on my RX 6800."
+    assert ROOT_ONLY.isdisjoint(signature_errors(line))
+    assert "RD517" not in problems_shown(line)

@@ -39,3 +39,29 @@ def test_a_sandbox_with_its_own_dev_and_no_gpu_is_read(text: str) -> None:
 )
 def test_prose_a_bound_kfd_no_contain_option_or_a_gpu_found_is_not_read(text: str) -> None:
     assert RULE not in problems_shown(text)
+
+
+# rev49a: prose that names firejail at a line's start, and private-dev in advice, a negation, a removal, a
+# commented-out profile line or a fix, is no sandbox option in force.
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Firejail is not installed on this machine.",
+        "firejail is not used here, I run python directly.",
+        "You should not use private-dev with ROCm.",
+        "Don't use private-dev for hashcat.",
+        "# private-dev",
+        "I removed private-dev from the profile.",
+        "Changelog: private-dev now keeps /dev/kfd.",
+    ],
+)
+def test_prose_advice_removal_or_a_fix_naming_the_option_is_not_read(line: str) -> None:
+    text = "RX 7900 XTX on Ubuntu 24.04.\n" + line + "\ntorch.cuda.is_available() returns False\n"
+    assert RULE not in problems_shown(text)
+
+
+def test_noprofile_beside_an_explicit_private_dev_is_still_read() -> None:
+    # rev49a: --noprofile drops the profile, not the --private-dev given on the same command line (firejail#2872's form).
+    for line in ("$ firejail --noprofile --private-dev hashcat -I", "$ firejail --private-dev --noprofile hashcat -I"):
+        assert RULE in problems_shown(line + "\nNo devices found/left.\n")
+    assert RULE not in problems_shown("$ firejail --noprofile hashcat -I\nNo devices found/left.\n")
