@@ -109,3 +109,21 @@ def test_other_pkg_resources_lines_are_not_the_removed_packaging(text: str) -> N
 )
 def test_these_messages_as_advice_or_as_the_past_are_not_read(text: str) -> None:
     assert not {"torchvision_private_module_removed", "torch_library_register_fake_missing", "pkg_resources_packaging_removed"} & set(_ids(text))
+
+
+def test_pkg_resources_packaging_from_another_package_is_not_said_to_be_torch() -> None:
+    # rev49b: the same ImportError from a package other than torch (mmcv's own import of pkg_resources.packaging):
+    # RD877 still fires, but neither its title nor its message may say torch is the one that imports it
+    from rocm_doctor.ingest import ingest_text
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    text = (
+        '  File "/home/u/venv/lib/python3.10/site-packages/mmcv/utils/version_utils.py", line 5, in <module>\n'
+        "    from pkg_resources import packaging\n"
+        "ImportError: cannot import name 'packaging' from 'pkg_resources' (/home/u/venv/lib/python3.10/site-packages/pkg_resources/__init__.py)\n"
+    )
+    findings = [f for f in evaluate(load_rules([], use_env=False), ingest_text(text).facts).findings if f.id == "RD877"]
+    assert findings
+    assert not findings[0].title.lower().startswith("torch")
+    assert "torch and setuptools are of releases" not in findings[0].message
