@@ -127,3 +127,21 @@ def test_pkg_resources_packaging_from_another_package_is_not_said_to_be_torch() 
     assert findings
     assert not findings[0].title.lower().startswith("torch")
     assert "torch and setuptools are of releases" not in findings[0].message
+
+
+def test_register_fake_from_xformers_beside_a_fitting_torchvision_gets_no_torchvision_command() -> None:
+    # rev49b: torch 2.3.1 with its torchvision 0.18.1 and an xformers for torch 2.4.1 raising the error: RD875 fires,
+    # but no fix may reinstall torchvision (it already fits); the package is found in the traceback
+    from rocm_doctor.ingest import ingest_text
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    text = (
+        '  File "/home/u/venv/lib/python3.10/site-packages/xformers/ops/fmha/flash.py", line 120, in <module>\n'
+        "AttributeError: module 'torch.library' has no attribute 'register_fake'\n\n"
+        "torch                     2.3.1+rocm6.0\ntorchvision               0.18.1+rocm6.0\nxformers                  0.0.28.post1\n"
+    )
+    rules = load_rules([], use_env=False)
+    assert [f for f in evaluate(rules, ingest_text(text).facts).findings if f.id == "RD875"]
+    rule = next(r for r in rules if r.id == "RD875")
+    assert all(f.kind == "manual" for f in rule.fixes)
