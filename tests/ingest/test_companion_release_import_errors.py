@@ -145,3 +145,11 @@ def test_register_fake_from_xformers_beside_a_fitting_torchvision_gets_no_torchv
     assert [f for f in evaluate(rules, ingest_text(text).facts).findings if f.id == "RD875"]
     rule = next(r for r in rules if r.id == "RD875")
     assert all(f.kind == "manual" for f in rule.fixes)
+
+
+def test_rd876_message_names_the_functional_pil_module_it_also_fires_on() -> None:
+    # rev49b: the signature reads functional_pil too; the message quoted only functional_tensor
+    from rocm_doctor.judge.loader import load_rules
+
+    rule = next(r for r in load_rules([], use_env=False) if r.id == "RD876")
+    assert "functional_pil" in rule.message
