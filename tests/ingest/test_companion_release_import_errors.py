@@ -153,3 +153,20 @@ def test_rd876_message_names_the_functional_pil_module_it_also_fires_on() -> Non
 
     rule = next(r for r in load_rules([], use_env=False) if r.id == "RD876")
     assert "functional_pil" in rule.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rev49b: the error said to have gone away is a fix that worked, not the present failure
+        "The error ImportError: cannot import name 'packaging' from 'pkg_resources' went away once I pinned setuptools 69.5.1.",
+        "Solved: 'No module named torchvision.transforms.functional_tensor' disappeared after I edited degradations.py.",
+    ],
+)
+def test_these_messages_said_to_have_gone_away_are_not_read(text: str) -> None:
+    assert not {"torchvision_private_module_removed", "torch_library_register_fake_missing", "pkg_resources_packaging_removed"} & set(_ids(text))
+
+
+def test_the_message_that_went_away_only_for_a_while_is_still_read() -> None:
+    text = "ImportError: cannot import name 'packaging' from 'pkg_resources' went away but came back after the next pip install"
+    assert "pkg_resources_packaging_removed" in _ids(text)
