@@ -63,3 +63,27 @@ def test_other_numpy_messages_are_not_an_abi_mismatch(text: str) -> None:
 )
 def test_the_message_as_advice_or_as_the_past_is_not_read(text: str) -> None:
     assert "numpy_abi_mismatch" not in _ids(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rev49b: a module of a later NumPy 1.x beside an older 1.x (Cython's size check, the C-API check): no
+        # NumPy 2 anywhere, so neither 'a major release' nor 'pip install numpy<2' holds
+        "  File \"pandas/_libs/interval.pyx\", line 1, in init pandas._libs.interval\n"
+        "ValueError: numpy.ndarray size changed, may indicate binary incompatibility. Expected 88 from C header, got 80 from PyObject\n"
+        "numpy                     1.19.5\npandas                    1.3.0\n",
+        "RuntimeError: module compiled against API version 0xf but this version of numpy is 0xe\nnumpy 1.19.5\n",
+    ],
+)
+def test_a_module_for_a_newer_numpy_1_x_gets_no_numpy_1_command_nor_a_major_release(text: str) -> None:
+    from rocm_doctor.ingest import ingest_text
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    rules = load_rules([], use_env=False)
+    findings = [f for f in evaluate(rules, ingest_text(text).facts).findings if f.id == "RD874"]
+    assert findings
+    rule = next(r for r in rules if r.id == "RD874")
+    assert "major release" not in rule.message
+    assert all(f.kind == "manual" for f in rule.fixes)
