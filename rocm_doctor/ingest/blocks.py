@@ -331,12 +331,22 @@ _BOLD_LABEL_LINE = when_used(r"^[ \t]{0,3}(?:[-*+][ \t]{1,3})?\*\*[^*\n]{1,80}\*
 find by its marks."""
 
 
+_ITALIC = when_used(r"(?<![*\w])\*(?=[^\s*])([^*\n]{1,120}?)(?<=[^\s*])\*(?![*\w])")
+"""A span in italics ("runs on the *CPU*"); not a glob (``*.py``: no closing mark after a word) nor a product (``2 * 3``)."""
+
+
+_INLINE_CODE = when_used(r"(?<!`)`([^`\n]{1,160})`(?!`)")
+"""A span set as inline code in Markdown prose ("my GPU is `gfx1100`", "with `ROCm 6.2`", "`pip install torch`")."""
+
+
 def without_emphasis(text: str) -> str:
-    """``text`` with Markdown bold marks taken off the words they wrap (outside fenced blocks, where ``**`` is code),
-    except on a line that is only a bold label (a heading)."""
-    if "**" not in text or _BOLD_LABEL_LINE.match(text):
+    """``text`` with Markdown bold and italic marks taken off the words they wrap (outside fenced blocks, where ``*`` is
+    code), except on a line that is only a bold label (a heading)."""
+    if "`" in text:
+        text = _INLINE_CODE.sub(r"\1", text)
+    if "*" not in text or _BOLD_LABEL_LINE.match(text):
         return text
-    return _BOLD.sub(r"\1", text)
+    return _ITALIC.sub(r"\1", _BOLD.sub(r"\1", text))
 
 
 def _make_line(raw: str, block: int, number: int, kind: str = "prose") -> Line:

@@ -289,6 +289,16 @@ def bold_emphasis(text: str) -> str:
     return _prose_lines(text, lambda line, counters: _EMPHASISED.sub(r"**\1**", line))
 
 
+def inline_code(text: str) -> str:
+    """Prose written in GitHub's editor: names and values set as inline code ("my GPU is `gfx1100`", "with `ROCm 6.2`")."""
+    return _prose_lines(text, lambda line, counters: _EMPHASISED.sub(r"`\1`", line))
+
+
+def italic_emphasis(text: str) -> str:
+    """Prose with the words that matter in italics ("runs on the *CPU*", "my *RX 7900 XTX*")."""
+    return _prose_lines(text, lambda line, counters: _EMPHASISED.sub(r"*\1*", line))
+
+
 # Which lines a rewrite may touch: one predicate for every kind. What a program printed (fenced or indented
 # blocks, log and traceback lines, prompts, a tool's "key: value" lines) keeps its spelling, since a user
 # does not retype it; commands keep theirs except under the kinds that respell commands. Each spelling
@@ -1054,6 +1064,8 @@ REWRITES: Dict[str, Callable[[str], str]] = {
     "curly quotes": curly_quotes,
     "no-break spaces": no_break_spaces,
     "bold emphasis": bold_emphasis,
+    "inline code": inline_code,
+    "italic emphasis": italic_emphasis,
     "platform spellings": platform_spellings,
     "torch version spellings": torch_version_spellings,
     "is_available spellings": is_available_spellings,
