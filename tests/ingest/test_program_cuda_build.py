@@ -163,3 +163,16 @@ def test_an_amd_card_denied_or_an_amd_processor_is_no_amd_machine(text: str) -> 
     from ingest_helpers import report_contexts
 
     assert "rocm_stack_mentioned" not in report_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "seen",
+    [
+        '$ python -c "import torch; print(torch.cuda.is_available())"\nTrue\n',
+        ">>> torch.cuda.get_device_name(0)\n'AMD Radeon RX 6800'\n",
+    ],
+)
+def test_an_untagged_torch_seen_to_find_the_amd_gpu_is_not_called_pypis(seen: str) -> None:
+    # rev49c: PyPI's build cannot find an AMD GPU; a torch that does is a ROCm build whose version carries no tag
+    text = "RX 6800 on Ubuntu 22.04 with ROCm 6.1; generation is slow.\n>>> torch.__version__\n'2.5.1'\n" + seen
+    assert "RD998" not in problems_shown(text)
