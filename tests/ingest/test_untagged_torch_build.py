@@ -59,6 +59,8 @@ def test_tool_output_of_an_untagged_release_is_recognised(printed: str) -> None:
         "I run torch 2.4.0 on my RX 6800",
         "Found existing installation: torch 2.4.1",
         "ROCm 6.1\nTorch 2.4.0\nPython 3.10",  # versions typed in an issue template
+        # rev49c: the same typed list aligned in columns; pip prints the name "torch" in lower case
+        "OS          Ubuntu 22.04\nROCm        6.1\nTorch       2.4.0\nPython      3.10",
         "ROCm version: 6.1\nPyTorch version: 2.4.0\nPython version: 3.10",  # the same with the template's labels
         "--index-url https://download.pytorch.org/whl/rocm6.1\ntorch==2.4.0",  # a requirements file
     ],
