@@ -176,3 +176,14 @@ def test_an_untagged_torch_seen_to_find_the_amd_gpu_is_not_called_pypis(seen: st
     # rev49c: PyPI's build cannot find an AMD GPU; a torch that does is a ROCm build whose version carries no tag
     text = "RX 6800 on Ubuntu 22.04 with ROCm 6.1; generation is slow.\n>>> torch.__version__\n'2.5.1'\n" + seen
     assert "RD998" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "named",
+    ["running SD.Next with DirectML", "onnxruntime-directml 1.19"],
+)
+def test_directml_told_in_any_form_keeps_the_untagged_torch_findings_quiet(named: str) -> None:
+    # rev49c: on DirectML the program imports PyPI's CPU-only torch and still computes on the GPU
+    text = f"RX 6800, Windows 11, {named}\n$ pip list | grep torch\ntorch                     2.4.0\nIt crashes when loading the model\n"
+    shown = problems_shown(text)
+    assert "RD998" not in shown and "RD870" not in shown
