@@ -187,3 +187,24 @@ def test_directml_told_in_any_form_keeps_the_untagged_torch_findings_quiet(named
     text = f"RX 6800, Windows 11, {named}\n$ pip list | grep torch\ntorch                     2.4.0\nIt crashes when loading the model\n"
     shown = problems_shown(text)
     assert "RD998" not in shown and "RD870" not in shown
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # llamafile tries ggml-cuda.so after ggml-rocm.so (mozilla-ai/llamafile#547)
+        "link_cuda_dso: warning: libcublas.so.12: cannot open shared object file: No such file or directory: failed to load library\n",
+        # ggml's backend loader (GGML_BACKEND_DL builds, ollama) probes its CUDA backend and goes on
+        "load_backend: failed to load /usr/lib/ollama/cuda_v12/libggml-cuda.so: libcudart.so.12: cannot open shared object file: No such file or directory\n",
+        "failed to load ./libggml-cuda.so: libcudart.so.12: cannot open shared object file: No such file or directory\n",
+    ],
+)
+def test_a_multi_backend_loader_probing_its_cuda_backend_is_not_read(line: str) -> None:
+    # rev49c: the program has a ROCm backend beside the CUDA one; a failed probe is no CUDA build
+    assert SIGNATURE not in signature_errors(line)
+
+
+def test_a_cuda_message_in_an_ollama_report_is_no_cuda_build() -> None:
+    # rev49c: ollama ships CUDA and ROCm runners and probes the CUDA ones on every machine (ollama/ollama#5000)
+    text = "RX 7900 XTX, ollama 0.9 on Ubuntu with ROCm\nggml_cuda_init: failed to initialize CUDA: no CUDA-capable device is detected\n"
+    assert "RD997" not in problems_shown(text)
