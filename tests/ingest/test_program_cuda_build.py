@@ -26,8 +26,6 @@ SIGNATURE = "cuda_runtime_message"
         "Failed to load library libonnxruntime_providers_cuda.so with error: libcublasLt.so.11: cannot open shared object file: No such file or directory\n",
         # a CUDA-only package in a ROCm environment (sgl-project/sglang#2584)
         "OSError: libcudart.so.12: cannot open shared object file: No such file or directory\n",
-        # tensorflow's loader
-        "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file or directory\n",
         # cuDNN's split libraries
         "Could not load library libcudnn_cnn_infer.so.8. Error: libcudnn_cnn_infer.so.8: cannot open shared object file: No such file or directory\n",
         # the same libraries on Windows
@@ -58,6 +56,9 @@ def test_a_cuda_runtime_message_is_read_in_each_shape(text: str) -> None:
         "OSError: libtorch_cuda.so: cannot open shared object file: No such file or directory\n",
         # a ROCm library missing
         "ImportError: librocblas.so.0: cannot open shared object file: No such file or directory\n",
+        # rev49c: TensorFlow's import-time warning, which it says to ignore without a GPU set up (PyPI's tensorflow
+        # beside a ROCm torch prints it on import and goes on)
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file or directory\n",
     ],
 )
 def test_hip_messages_and_probes_of_the_driver_library_are_not_read(text: str) -> None:
@@ -163,3 +164,48 @@ def test_an_amd_card_denied_or_an_amd_processor_is_no_amd_machine(text: str) -> 
     from ingest_helpers import report_contexts
 
     assert "rocm_stack_mentioned" not in report_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "seen",
+    [
+        '$ python -c "import torch; print(torch.cuda.is_available())"\nTrue\n',
+        ">>> torch.cuda.get_device_name(0)\n'AMD Radeon RX 6800'\n",
+    ],
+)
+def test_an_untagged_torch_seen_to_find_the_amd_gpu_is_not_called_pypis(seen: str) -> None:
+    # rev49c: PyPI's build cannot find an AMD GPU; a torch that does is a ROCm build whose version carries no tag
+    text = "RX 6800 on Ubuntu 22.04 with ROCm 6.1; generation is slow.\n>>> torch.__version__\n'2.5.1'\n" + seen
+    assert "RD998" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "named",
+    ["running SD.Next with DirectML", "onnxruntime-directml 1.19"],
+)
+def test_directml_told_in_any_form_keeps_the_untagged_torch_findings_quiet(named: str) -> None:
+    # rev49c: on DirectML the program imports PyPI's CPU-only torch and still computes on the GPU
+    text = f"RX 6800, Windows 11, {named}\n$ pip list | grep torch\ntorch                     2.4.0\nIt crashes when loading the model\n"
+    shown = problems_shown(text)
+    assert "RD998" not in shown and "RD870" not in shown
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # llamafile tries ggml-cuda.so after ggml-rocm.so (mozilla-ai/llamafile#547)
+        "link_cuda_dso: warning: libcublas.so.12: cannot open shared object file: No such file or directory: failed to load library\n",
+        # ggml's backend loader (GGML_BACKEND_DL builds, ollama) probes its CUDA backend and goes on
+        "load_backend: failed to load /usr/lib/ollama/cuda_v12/libggml-cuda.so: libcudart.so.12: cannot open shared object file: No such file or directory\n",
+        "failed to load ./libggml-cuda.so: libcudart.so.12: cannot open shared object file: No such file or directory\n",
+    ],
+)
+def test_a_multi_backend_loader_probing_its_cuda_backend_is_not_read(line: str) -> None:
+    # rev49c: the program has a ROCm backend beside the CUDA one; a failed probe is no CUDA build
+    assert SIGNATURE not in signature_errors(line)
+
+
+def test_a_cuda_message_in_an_ollama_report_is_no_cuda_build() -> None:
+    # rev49c: ollama ships CUDA and ROCm runners and probes the CUDA ones on every machine (ollama/ollama#5000)
+    text = "RX 7900 XTX, ollama 0.9 on Ubuntu with ROCm\nggml_cuda_init: failed to initialize CUDA: no CUDA-capable device is detected\n"
+    assert "RD997" not in problems_shown(text)

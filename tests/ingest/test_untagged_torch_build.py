@@ -59,6 +59,8 @@ def test_tool_output_of_an_untagged_release_is_recognised(printed: str) -> None:
         "I run torch 2.4.0 on my RX 6800",
         "Found existing installation: torch 2.4.1",
         "ROCm 6.1\nTorch 2.4.0\nPython 3.10",  # versions typed in an issue template
+        # rev49c: the same typed list aligned in columns; pip prints the name "torch" in lower case
+        "OS          Ubuntu 22.04\nROCm        6.1\nTorch       2.4.0\nPython      3.10",
         "ROCm version: 6.1\nPyTorch version: 2.4.0\nPython version: 3.10",  # the same with the template's labels
         "--index-url https://download.pytorch.org/whl/rocm6.1\ntorch==2.4.0",  # a requirements file
     ],
@@ -124,3 +126,25 @@ def test_a_rocm_tagged_torchvision_beside_the_untagged_torch_shows_a_pip_environ
         ">>> torch.cuda.is_available()\nFalse\n"
     )
     assert untagged_torch_build(ingest_text(shown).facts, None).value == "cuda"
+
+
+@pytest.mark.parametrize(
+    "named",
+    [
+        "I installed python3-torch-rocm from apt.",
+        "Arch's python-pytorch-opt-rocm package is installed.",
+        "I built pytorch from source with PYTORCH_ROCM_ARCH=gfx1100.",
+        "conda install pytorch torchvision -c conda-forge",
+        "spack install py-torch+rocm",
+    ],
+)
+def test_a_torch_named_as_not_pypis_build_is_not_called_pypis(named: str) -> None:
+    # rev49c: a distribution's or conda's package or a source build prints a plain release whatever its build
+    text = f"RX 7900 XTX, Ubuntu 24.04, ROCm 6.1. {named}\n$ pip list\ntorch                     2.4.0\nSegfault\n"
+    assert not untagged_torch_build(ingest_text(text).facts, None).is_known
+    assert "RD998" not in rule_ids(text)
+
+
+def test_pip_installing_torch_in_a_conda_environment_is_still_pypis() -> None:
+    text = "RX 7900 XTX, Ubuntu 22.04, ROCm 6.1. conda activate sd; pip install torch\n$ pip list\ntorch                     2.4.0\nSegfault\n"
+    assert untagged_torch_build(ingest_text(text).facts, None).value == "cuda"

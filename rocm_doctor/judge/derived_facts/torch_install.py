@@ -206,6 +206,8 @@ def untagged_torch_build(facts: Facts, tables: Tables) -> Fact:
     printed = context.is_known and any(name in (context.value or []) for name in UNTAGGED_PRINTED)
     if not printed:
         return unknown("no tool's output in the report shows the untagged version (prose often drops the tag)")
+    if "torch_not_from_pypi_said" in (context.value or []):
+        return unknown("the report names a torch that PyPI did not build (a distribution's or conda's package, a source build)")
     if facts.torch.distributor.is_known and facts.torch.distributor.value in ("distro", "source"):
         return unknown(f"torch is a {facts.torch.distributor.value} build, which carries no tag")
     if facts.python.env_kind.is_known and facts.python.env_kind.value == "conda":
