@@ -246,8 +246,11 @@ TYPOGRAPHY_ASCII = {
     "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
     "\u00a0": " ", "\u2007": " ", "\u2009": " ", "\u202f": " ",
     "\u2010": "-", "\u2011": "-",
+    # the full-width forms of ASCII and the ideographic space a Chinese or Japanese input method types: "设备：AMD Radeon
+    # RX 7900 XTX" (legacy-rocm-build#5725), "R9显卡（gfx1201）" (ollama#14989), "（CUDA is not available.）" (SenseNova-U1#281)
+    **{chr(0xFF01 + offset): chr(0x21 + offset) for offset in range(94)}, "\u3000": " ",
 }
-"""What a phone keyboard, a word processor or a web page makes of ASCII: curly quotes ("doesn’t",
+"""What a phone keyboard, a word processor, a web page or a CJK input method (full-width forms) makes of ASCII: curly quotes ("doesn’t",
 “gfx1030”), no-break and thin spaces ("ROCm 6.2" copied from a rendered page) and Unicode
 hyphens. Read as the ASCII they stand for, so a reader's pattern sees what was meant; dashes stay
 (an en dash is a range as often as a mangled ``--``)."""
@@ -335,15 +338,9 @@ _ITALIC = when_used(r"(?<![*\w])\*(?=[^\s*])([^*\n]{1,120}?)(?<=[^\s*])\*(?![*\w
 """A span in italics ("runs on the *CPU*"); not a glob (``*.py``: no closing mark after a word) nor a product (``2 * 3``)."""
 
 
-_INLINE_CODE = when_used(r"(?<!`)`([^`\n]{1,160})`(?!`)")
-"""A span set as inline code in Markdown prose ("my GPU is `gfx1100`", "with `ROCm 6.2`", "`pip install torch`")."""
-
-
 def without_emphasis(text: str) -> str:
     """``text`` with Markdown bold and italic marks taken off the words they wrap (outside fenced blocks, where ``*`` is
     code), except on a line that is only a bold label (a heading)."""
-    if "`" in text:
-        text = _INLINE_CODE.sub(r"\1", text)
     if "*" not in text or _BOLD_LABEL_LINE.match(text):
         return text
     return _ITALIC.sub(r"\1", _BOLD.sub(r"\1", text))

@@ -4,7 +4,8 @@ Each rewrite changes how a report is written, not what it says: wrapped at 80 co
 ends, Markdown fences stripped or added, quoted with ``> ``, indented, its blocks in another order,
 Windows paths with the other separator and a space in the user's folder name, uv's resolver wording
 for pip's, ROCm versions spelled ``6.2``/``6.2.0``/``rocm6.2``, unrelated log lines added, curly quotes
-and no-break spaces; and the same thing spelled as different people type it in prose (h36d, h36e, h36g,
+and no-break spaces, words in prose set in bold or italics, product names in lower case, full-width
+punctuation (session 49); and the same thing spelled as different people type it in prose (h36d, h36e, h36g,
 h36i): GPU names, platform names, torch versions, what ``torch.cuda.is_available()`` gave, an environment
 variable's assignment, a pip install command, docker run options, the ROCm release and the Linux kernel
 (lines a program printed keep their spelling); and the recognised error quoted in a sentence (h36j), added on top or
@@ -289,14 +290,25 @@ def bold_emphasis(text: str) -> str:
     return _prose_lines(text, lambda line, counters: _EMPHASISED.sub(r"**\1**", line))
 
 
-def inline_code(text: str) -> str:
-    """Prose written in GitHub's editor: names and values set as inline code ("my GPU is `gfx1100`", "with `ROCm 6.2`")."""
-    return _prose_lines(text, lambda line, counters: _EMPHASISED.sub(r"`\1`", line))
-
-
 def italic_emphasis(text: str) -> str:
     """Prose with the words that matter in italics ("runs on the *CPU*", "my *RX 7900 XTX*")."""
     return _prose_lines(text, lambda line, counters: _EMPHASISED.sub(r"*\1*", line))
+
+
+_NAMES_TO_LOWER = re.compile(r"\b(ROCm|PyTorch|AMD|Radeon|Ubuntu|Windows|Linux|NVIDIA|CUDA|Fedora|Arch)\b")
+
+
+def lower_case_names(text: str) -> str:
+    """Prose typed in a hurry: product names in lower case ("rocm 6.2", "pytorch", "amd radeon rx 6800", "ubuntu 22.04")."""
+    return _prose_lines(text, lambda line, counters: _NAMES_TO_LOWER.sub(lambda m: m.group(1).lower(), line))
+
+
+_FULL_WIDTH_PUNCTUATION = str.maketrans({":": "\uff1a", ",": "\uff0c", "(": "\uff08", ")": "\uff09", ";": "\uff1b", "!": "\uff01", "?": "\uff1f"})
+
+
+def full_width_punctuation(text: str) -> str:
+    """Prose typed with a Chinese or Japanese input method: full-width colons, commas, brackets and marks ("显卡：RX 7900")."""
+    return _prose_lines(text, lambda line, counters: line.translate(_FULL_WIDTH_PUNCTUATION))
 
 
 # Which lines a rewrite may touch: one predicate for every kind. What a program printed (fenced or indented
@@ -1064,8 +1076,9 @@ REWRITES: Dict[str, Callable[[str], str]] = {
     "curly quotes": curly_quotes,
     "no-break spaces": no_break_spaces,
     "bold emphasis": bold_emphasis,
-    "inline code": inline_code,
     "italic emphasis": italic_emphasis,
+    "lower-case names": lower_case_names,
+    "full-width punctuation": full_width_punctuation,
     "platform spellings": platform_spellings,
     "torch version spellings": torch_version_spellings,
     "is_available spellings": is_available_spellings,

@@ -32,3 +32,13 @@ def test_a_path_keeps_its_spelling_and_text_without_cjk_is_untouched() -> None:
     assert normalise("显卡是RX7900") == "显卡是 RX7900"
     plain = "torch 2.5.1+rocm6.2\tRX 7900 XTX\n"
     assert normalise(plain) == plain
+
+
+def test_full_width_punctuation_is_read_as_ascii() -> None:
+    # A Chinese input method's colon, comma and brackets: "设备：AMD Radeon RX 7900 XTX" (legacy-rocm-build#5725),
+    # "R9显卡（gfx1201）" (ollama#14989), "（CUDA is not available.）" (SenseNova-U1#281)
+    assert normalise("设备：AMD Radeon RX 7900 XTX，系统（Ubuntu 22.04）") == "设备:AMD Radeon RX 7900 XTX,系统(Ubuntu 22.04)"
+    zh = ingest("显卡：Radeon RX 7900 XTX（gfx1100），系统：Ubuntu 22.04").facts
+    en = ingest("显卡: Radeon RX 7900 XTX (gfx1100), 系统: Ubuntu 22.04").facts
+    assert [a.name.value for a in zh.gpus.agents] == [a.name.value for a in en.gpus.agents]
+    assert zh.host.distro_version.value == en.host.distro_version.value

@@ -1,8 +1,9 @@
-"""GitHub prose sets the words that matter in bold, italics or inline code: "the model **silently falls back to CPU**" (Hal0ai/hal0#423),
+"""GitHub prose sets the words that matter in bold or italics: "the model **silently falls back to CPU**" (Hal0ai/hal0#423),
 "Please add the **Krackan APU** family" (lemonade-sdk/lemonade#2002), "installed **RHEL 7.5**" and "vs
-**rocm-dkms-1.9.211-1.x86_64**" (ROCm/amdgpu#57); "my GPU is `gfx1100`". The marks are read past, outside fenced
-blocks (the metamorphic rewrites kept, before: bold 516 of 619 diagnoses, italics 512, inline code 519; after: 619, 619
-and 616)."""
+**rocm-dkms-1.9.211-1.x86_64**" (ROCm/amdgpu#57). The marks are read past, outside fenced blocks (the metamorphic
+rewrites kept, before: bold 516 of 619 diagnoses, italics 512; after: 619 and 619). Inline code keeps its backticks: readers
+take them as a quoted message ("it stops with `no nvidia driver found`"), a shell expression (``VAR=`cmd` ``) or a command
+named (``as `sudo` ``)."""
 
 from __future__ import annotations
 
@@ -55,11 +56,10 @@ def test_a_line_that_is_only_a_bold_label_keeps_its_marks() -> None:
     ("marked", "plain"),
     [
         ("runs on the *CPU*, not my *RX 6800 XT*", "runs on the CPU, not my RX 6800 XT"),
-        ("my GPU is `gfx1031` and I use `ROCm 6.2`", "my GPU is gfx1031 and I use ROCm 6.2"),
         ("ls *.py and *.txt", "ls *.py and *.txt"),
         ("2 * 3 * 4", "2 * 3 * 4"),
         ("* item one", "* item one"),
     ],
 )
-def test_italics_and_inline_code_are_read_past_and_globs_and_products_are_not(marked: str, plain: str) -> None:
+def test_italics_are_read_past_and_globs_and_products_are_not(marked: str, plain: str) -> None:
     assert without_emphasis(marked) == plain
