@@ -338,9 +338,21 @@ _ITALIC = when_used(r"(?<![*\w])\*(?=[^\s*])([^*\n]{1,120}?)(?<=[^\s*])\*(?![*\w
 """A span in italics ("runs on the *CPU*"); not a glob (``*.py``: no closing mark after a word) nor a product (``2 * 3``)."""
 
 
+_CODE_NAME = when_used(
+    r"(?<!`)`((?:ROCm|CUDA|HIP(?: SDK)?|PyTorch|torch|Windows|Linux|Ubuntu|Fedora|Arch|WSL2?|ollama)(?:[ -]?v?\d{1,4}(?:\.\d{1,4}){0,3})?"
+    r"|[ci]?GPU|CPU|APU|gfx\d{3,4}[a-z]?|(?:AMD )?(?:Radeon )?(?:RX|PRO|Pro) ?[A-Z]?\d{3,4}[A-Z]{0,3}(?: XTX?| GRE)?|(?:AMD )?Radeon(?: [\w-]{1,12}){0,3})`(?!`)",
+    re.IGNORECASE,
+)
+"""A product, platform or version name set as inline code in prose ("runs on the `CPU`", "with `ROCm 6.2`", "my `RX 7900
+XTX`", "`gfx1100`"): read as the name. Other inline code keeps its backticks, which readers take as a quoted message ("it
+stops with `no nvidia driver found`"), a shell expression (``VAR=`cmd` ``) or a command named (``as `sudo` ``)."""
+
+
 def without_emphasis(text: str) -> str:
     """``text`` with Markdown bold and italic marks taken off the words they wrap (outside fenced blocks, where ``*`` is
     code), except on a line that is only a bold label (a heading)."""
+    if "`" in text:
+        text = _CODE_NAME.sub(r"\1", text)
     if "*" not in text or _BOLD_LABEL_LINE.match(text):
         return text
     return _ITALIC.sub(r"\1", _BOLD.sub(r"\1", text))

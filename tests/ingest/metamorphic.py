@@ -4,7 +4,7 @@ Each rewrite changes how a report is written, not what it says: wrapped at 80 co
 ends, Markdown fences stripped or added, quoted with ``> ``, indented, its blocks in another order,
 Windows paths with the other separator and a space in the user's folder name, uv's resolver wording
 for pip's, ROCm versions spelled ``6.2``/``6.2.0``/``rocm6.2``, unrelated log lines added, curly quotes
-and no-break spaces, words in prose set in bold or italics, product names in lower case, full-width
+and no-break spaces, words in prose set in bold or italics, names set as inline code, product names in lower case, full-width
 punctuation (session 49); and the same thing spelled as different people type it in prose (h36d, h36e, h36g,
 h36i): GPU names, platform names, torch versions, what ``torch.cuda.is_available()`` gave, an environment
 variable's assignment, a pip install command, docker run options, the ROCm release and the Linux kernel
@@ -288,6 +288,18 @@ def bold_emphasis(text: str) -> str:
     """Prose written in GitHub's editor: the words that matter set in bold ("installs the **CUDA** wheel", "my **RX 7900
     XTX**"); what a program printed, commands and fenced output keep their spelling."""
     return _prose_lines(text, lambda line, counters: _EMPHASISED.sub(r"**\1**", line))
+
+
+_CODE_NAMES = re.compile(
+    r"(?<![\w*`])(ROCm(?: \d+(?:\.\d+){0,2})?|CUDA|CPU|GPU|iGPU|PyTorch|torch|Windows(?: 1[01])?|Linux|WSL2?|ollama|HIP SDK"
+    r"|(?:Radeon )?RX \d{3,4}(?: XTX?)?|gfx\d{3,4})(?![\w*`])"
+)
+
+
+def inline_code(text: str) -> str:
+    """Prose written in GitHub's editor: product, platform and version names set as inline code ("runs on the `CPU`",
+    "my GPU is `gfx1100`", "with `ROCm 6.2`")."""
+    return _prose_lines(text, lambda line, counters: _CODE_NAMES.sub(r"`\1`", line))
 
 
 def italic_emphasis(text: str) -> str:
@@ -1076,6 +1088,7 @@ REWRITES: Dict[str, Callable[[str], str]] = {
     "curly quotes": curly_quotes,
     "no-break spaces": no_break_spaces,
     "bold emphasis": bold_emphasis,
+    "inline code names": inline_code,
     "italic emphasis": italic_emphasis,
     "lower-case names": lower_case_names,
     "full-width punctuation": full_width_punctuation,

@@ -1,9 +1,11 @@
 """GitHub prose sets the words that matter in bold or italics: "the model **silently falls back to CPU**" (Hal0ai/hal0#423),
 "Please add the **Krackan APU** family" (lemonade-sdk/lemonade#2002), "installed **RHEL 7.5**" and "vs
 **rocm-dkms-1.9.211-1.x86_64**" (ROCm/amdgpu#57). The marks are read past, outside fenced blocks (the metamorphic
-rewrites kept, before: bold 516 of 619 diagnoses, italics 512; after: 619 and 619). Inline code keeps its backticks: readers
-take them as a quoted message ("it stops with `no nvidia driver found`"), a shell expression (``VAR=`cmd` ``) or a command
-named (``as `sudo` ``)."""
+rewrites kept, before: bold 516 of 619 diagnoses, italics 512; after: 619 and 619). A name set as inline code is the name
+("My GPU is an RX 6600 (`gfx1032`)", ollama#8473; "Rocm support missing for `gfx1151`", lmstudio-bug-tracker#1502; "the
+9060XT is `gfx1200`", legacy-rocm-build#5069; the "inline code names" rewrite kept 519 of 619 before, 602 of 602 after); other
+inline code keeps its backticks: readers take them as a quoted message ("it stops with `no nvidia driver found`"), a shell
+expression (``VAR=`cmd` ``) or a command named (``as `sudo` ``)."""
 
 from __future__ import annotations
 
@@ -62,4 +64,18 @@ def test_a_line_that_is_only_a_bold_label_keeps_its_marks() -> None:
     ],
 )
 def test_italics_are_read_past_and_globs_and_products_are_not(marked: str, plain: str) -> None:
+    assert without_emphasis(marked) == plain
+
+
+@pytest.mark.parametrize(
+    ("marked", "plain"),
+    [
+        ("it runs on the `CPU` with `ROCm 6.2`", "it runs on the CPU with ROCm 6.2"),
+        ("my `RX 7900 XTX` (`gfx1100`) on `Windows 11`", "my RX 7900 XTX (gfx1100) on Windows 11"),
+        ("it stops with `no nvidia driver found`", "it stops with `no nvidia driver found`"),
+        ("has to run commands as `sudo` for GPU access", "has to run commands as `sudo` for GPU access"),
+        ("export HSA_OVERRIDE_GFX_VERSION=`detect-gfx --hsa`", "export HSA_OVERRIDE_GFX_VERSION=`detect-gfx --hsa`"),
+    ],
+)
+def test_a_name_set_as_inline_code_is_the_name_and_other_code_keeps_its_backticks(marked: str, plain: str) -> None:
     assert without_emphasis(marked) == plain
