@@ -3,7 +3,7 @@
 **rocm-dkms-1.9.211-1.x86_64**" (ROCm/amdgpu#57). The marks are read past, outside fenced blocks (the metamorphic
 rewrites kept, before: bold 516 of 619 diagnoses, italics 512; after: 619 and 619). A name set as inline code is the name
 ("My GPU is an RX 6600 (`gfx1032`)", ollama#8473; "Rocm support missing for `gfx1151`", lmstudio-bug-tracker#1502; "the
-9060XT is `gfx1200`", legacy-rocm-build#5069; the "inline code names" rewrite kept 519 of 619 before, 602 of 602 after); other
+9060XT is `gfx1200`", legacy-rocm-build#5069; the "inline code names" rewrite kept 520 of 602 diagnoses before, 602 after); other
 inline code keeps its backticks: readers take them as a quoted message ("it stops with `no nvidia driver found`"), a shell
 expression (``VAR=`cmd` ``) or a command named (``as `sudo` ``)."""
 
