@@ -326,7 +326,7 @@ def _prompt(text: str) -> Tuple[str, Optional[int]]:
 
 _BOLD = when_used(r"(?<![*\w])\*\*(?=[^\s*])([^*\n]{1,200}?)(?<=[^\s*])\*\*(?![*\w])")
 """A span set in bold in Markdown prose ("installs the **CUDA** wheel", "my **RX 7900 XTX**"): the reader reads the
-words. Only ``**``: ``__`` also wraps Python names (``__init__``), and one ``*`` is a glob or a product."""
+words. Not ``__``, which also wraps Python names (``__init__``)."""
 
 
 _BOLD_LABEL_LINE = when_used(r"^[ \t]{0,3}(?:[-*+][ \t]{1,3})?\*\*[^*\n]{1,80}\*\*[ \t]{0,2}:?[ \t]{0,2}$")
@@ -349,8 +349,10 @@ stops with `no nvidia driver found`"), a shell expression (``VAR=`cmd` ``) or a 
 
 
 def without_emphasis(text: str) -> str:
-    """``text`` with Markdown bold and italic marks taken off the words they wrap (outside fenced blocks, where ``*`` is
-    code), except on a line that is only a bold label (a heading)."""
+    """``text`` with Markdown bold and italic marks taken off the words they wrap, and the backticks off a name set as inline
+    code, except on a line that is only a bold label (a heading). Fenced blocks too: a report read with its fences added or
+    stripped reads the same (a held-back case's diagnosis changed under "add Markdown fences" while fences kept the marks),
+    and code's stars (``**kwargs``, ``x**2``, globs) do not pair as emphasis."""
     if "`" in text:
         text = _CODE_NAME.sub(r"\1", text)
     if "*" not in text or _BOLD_LABEL_LINE.match(text):
@@ -358,10 +360,9 @@ def without_emphasis(text: str) -> str:
     return _ITALIC.sub(r"\1", _BOLD.sub(r"\1", text))
 
 
-def _make_line(raw: str, block: int, number: int, kind: str = "prose") -> Line:
+def _make_line(raw: str, block: int, number: int) -> Line:
     body = _QUOTE.sub("", raw, count=1) if ">" in raw[:5] and _QUOTE.match(raw) else raw
-    if kind != "fenced":
-        body = without_emphasis(body)
+    body = without_emphasis(body)
     text, prompt = _prompt(body)
     return Line(text=text.rstrip(), block=block, number=number, raw=raw, command=prompt is not None,
                 shell=prompt is not None and prompt not in _REPL_PROMPTS)
@@ -421,7 +422,7 @@ def split_blocks(text: str) -> List[Block]:
             current.pop(0)
         if current:
             index = len(blocks) + 1
-            blocks.append(Block(index, kind, tuple(_make_line(raw, index, n, kind) for raw, n in current)))
+            blocks.append(Block(index, kind, tuple(_make_line(raw, index, n) for raw, n in current)))
         current = []
         kind = next_kind
 
