@@ -324,7 +324,7 @@ def _prompt(text: str) -> Tuple[str, Optional[int]]:
     return text, None
 
 
-_BOLD = when_used(r"(?<![*\w])\*\*(?=[^\s*])([^*\n]{1,200}?)(?<=[^\s*])\*\*(?![*\w])")
+_BOLD = when_used(r"(?<![*\w/\\])\*\*(?=[^\s*])([^*\n]{1,200}?)(?<=[^\s*])\*\*(?![*\w])")
 """A span set in bold in Markdown prose ("installs the **CUDA** wheel", "my **RX 7900 XTX**"): the reader reads the
 words. Only ``**``: ``__`` also wraps Python names (``__init__``), and one ``*`` is a glob or a product."""
 
@@ -334,8 +334,14 @@ _BOLD_LABEL_LINE = when_used(r"^[ \t]{0,3}(?:[-*+][ \t]{1,3})?\*\*[^*\n]{1,80}\*
 find by its marks."""
 
 
-_ITALIC = when_used(r"(?<![*\w])\*(?=[^\s*])([^*\n]{1,120}?)(?<=[^\s*])\*(?![*\w])")
-"""A span in italics ("runs on the *CPU*"); not a glob (``*.py``: no closing mark after a word) nor a product (``2 * 3``)."""
+_ITALIC = when_used(r"(?<![*\w/\\])\*(?=[^\s*])([^*\n]{1,120}?)(?<=[^\s*])\*(?![*\w])")
+"""A span in italics ("runs on the *CPU*"); not a glob (``*.py``: no closing mark after a word; ``library/*1010*``: a mark
+right after a path separator opens nothing) nor a product (``2 * 3``)."""
+
+
+_CODE_SPAN = when_used(r"`[^`\n]{1,400}`")
+"""Inline code: Markdown sets no emphasis inside it, and a command there keeps its globs ("`sudo cp
+/opt/rocm/lib/rocblas/library/*1010* PATH/TO/VENV/...`", a reporter's fix in a ctranslate2 report)."""
 
 
 _CODE_NAME = when_used(
@@ -349,13 +355,23 @@ stops with `no nvidia driver found`"), a shell expression (``VAR=`cmd` ``) or a 
 
 
 def without_emphasis(text: str) -> str:
-    """``text`` with Markdown bold and italic marks taken off the words they wrap (outside fenced blocks, where ``*`` is
-    code), except on a line that is only a bold label (a heading)."""
+    """``text`` with Markdown bold and italic marks taken off the words they wrap (outside fenced blocks and inline code,
+    where ``*`` is code), except on a line that is only a bold label (a heading)."""
     if "`" in text:
         text = _CODE_NAME.sub(r"\1", text)
     if "*" not in text or _BOLD_LABEL_LINE.match(text):
         return text
-    return _ITALIC.sub(r"\1", _BOLD.sub(r"\1", text))
+    if "`" not in text:
+        return _ITALIC.sub(r"\1", _BOLD.sub(r"\1", text))
+    # the marks are found in the line with its code spans blanked (same length), and taken off the line as written
+    masked = _CODE_SPAN.sub(lambda code: "`" + "x" * (len(code.group()) - 2) + "`", text)
+    for pattern in (_BOLD, _ITALIC):
+        marks = [(m.start(), m.start(1), m.end(1), m.end()) for m in pattern.finditer(masked)]
+        if marks:
+            keep = [0] + [edge for start, inner, end, after in marks for edge in (start, inner, end, after)] + [len(text)]
+            text = "".join(text[a:b] for a, b in zip(keep[::2], keep[1::2]))
+            masked = "".join(masked[a:b] for a, b in zip(keep[::2], keep[1::2]))
+    return text
 
 
 def _make_line(raw: str, block: int, number: int, kind: str = "prose") -> Line:
