@@ -747,8 +747,12 @@ def expected_lines(blocks: List[Block]) -> Set[int]:
     for block in blocks:
         under = under and block.kind != "details"  # a collapsed section: a log or a listing folded away (rev48g)
         for line in block.lines:
-            if block.kind == "prose" and (_ANY_HEADING.match(line.text) or _EXPECTED_HEADING.match(line.text)):
-                under = _EXPECTED_HEADING.match(line.text) is not None
+            # the heading as marked too: "**Expected behavior:** no error" loses its bold in the line's text (rev49d)
+            expected = block.kind == "prose" and bool(
+                _EXPECTED_HEADING.match(line.text) or _EXPECTED_HEADING.match(_QUOTE.sub("", line.raw, count=1))
+            )
+            if block.kind == "prose" and (_ANY_HEADING.match(line.text) or expected):
+                under = expected
             elif under and (_SECTION_END.search(line.text) or _ENVIRONMENT_SECTION_LINE.match(line.text)):
                 under = False  # "..., but I get:", "Environment:", the template's checklist without its heading: what happened (rev48g, rev48h)
             elif under:

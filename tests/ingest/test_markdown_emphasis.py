@@ -104,3 +104,11 @@ def test_a_glob_in_inline_code_is_no_path_with_a_space() -> None:
     text = "I copied them with `sudo cp /opt/rocm/lib/rocblas/library/*1010* PATH/TO/PYTHON/VENV/lib/python3.12/site-packages/torch/lib/rocblas/library/`\n"
     assert "posix_path_with_space" not in (ingest(text).facts.symptoms.context.value or [])
 
+
+def test_a_bold_expected_heading_with_its_words_on_the_line_still_opens_its_section() -> None:
+    # "**Expected behavior:** ..." loses its bold in the line's text; the section reader still finds the heading
+    from rocm_doctor.ingest.blocks import expected_lines, normalise
+
+    text = "**Expected behavior:** the GPU is used\ntorch 2.6.0+rocm6.2\n\n**Actual behavior:** it runs on the CPU\n"
+    under = expected_lines(split_blocks(normalise(text)))
+    assert 2 in under and 4 not in under
