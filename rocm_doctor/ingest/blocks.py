@@ -258,6 +258,8 @@ _TYPOGRAPHY = str.maketrans(TYPOGRAPHY_ASCII)
 
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+CJK_RANGES = _CJK
+"""The Chinese, Japanese and Korean characters :func:`_script_seams` parts from Latin words (a character class's ranges)."""
 _CJK_CHAR = when_used(f"[{_CJK}]")
 _SCRIPT_SEAM = when_used(f"(?<=[{_CJK}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[{_CJK}])")
 
