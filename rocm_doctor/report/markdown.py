@@ -14,13 +14,14 @@ prose; a redacted report keeps only the kernel parameters that bear on the GPU.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Callable, Iterable, List, Optional, Tuple
 
 from rocm_doctor import __version__
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact
 from rocm_doctor.ingest import REPORT_MARKER
-from rocm_doctor.ingest.blocks import TYPOGRAPHY_ASCII
+from rocm_doctor.ingest.blocks import CJK_RANGES, TYPOGRAPHY_ASCII
 from rocm_doctor.judge.report import CheckResult
 from rocm_doctor.redact import ReportRedactor, redacted_along
 from rocm_doctor.render.safe import escape_controls, safe_json
@@ -216,6 +217,9 @@ def build_report(
     # The paste reader folds curly quotes and no-break spaces to ASCII; escaped, a value that holds
     # one (a GPU or user name) still reads back exactly.
     document = document.translate(_TYPOGRAPHY_ESCAPED)
+    # It also puts a space where CJK text meets a Latin letter or digit ("RX7900显卡"), except in a token that holds a
+    # backslash: such a character is escaped too.
+    document = _CJK_BESIDE_LATIN.sub(lambda m: f"\\u{ord(m.group()):04x}", document)
     # Control characters from any input are escaped: in the prose as \uXXXX, in the JSON the
     # way JSON escapes them, so the document still reads back to the same facts.
     return "\n".join([redactor.text(prose) if redactor is not None else prose,
@@ -223,6 +227,7 @@ def build_report(
 
 
 _TYPOGRAPHY_ESCAPED = str.maketrans({char: f"\\u{ord(char):04x}" for char in TYPOGRAPHY_ASCII})
+_CJK_BESIDE_LATIN = re.compile(f"[{CJK_RANGES}](?=[A-Za-z0-9])|(?<=[A-Za-z0-9])[{CJK_RANGES}]")
 
 
 def _your_error() -> List[str]:

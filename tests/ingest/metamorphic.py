@@ -279,15 +279,27 @@ def no_break_spaces(text: str) -> str:
 
 
 _EMPHASISED = re.compile(
-    r"(?<![\w*])(ROCm(?: \d+(?:\.\d+){0,2})?|CUDA|CPU|GPU|iGPU|PyTorch|torch|Windows(?: 1[01])?|Linux|WSL2?|ollama|HIP SDK"
+    r"(?<![\w*/\\])(ROCm(?: \d+(?:\.\d+){0,2})?|CUDA|CPU|GPU|iGPU|PyTorch|torch|Windows(?: 1[01])?|Linux|WSL2?|ollama|HIP SDK"
     r"|(?:Radeon )?RX \d{3,4}(?: XTX?)?|gfx\d{3,4}|render group|/dev/kfd|HSA_OVERRIDE_GFX_VERSION)(?![\w*])"
 )
+
+
+_CODE_SPAN = re.compile(r"`[^`\n]{1,400}`")
+
+
+def _emphasised(line: str, marks: str) -> str:
+    """``line`` with the words that matter between ``marks``, outside inline code (Markdown sets no emphasis there, so
+    nobody types it there) and not a path's component (``site-packages/torch``)."""
+    parts = _CODE_SPAN.split(line)
+    codes = _CODE_SPAN.findall(line)
+    out = [_EMPHASISED.sub(marks + r"\1" + marks, part) for part in parts]
+    return "".join(part + (codes[i] if i < len(codes) else "") for i, part in enumerate(out))
 
 
 def bold_emphasis(text: str) -> str:
     """Prose written in GitHub's editor: the words that matter set in bold ("installs the **CUDA** wheel", "my **RX 7900
     XTX**"); what a program printed, commands and fenced output keep their spelling."""
-    return _prose_lines(text, lambda line, counters: _EMPHASISED.sub(r"**\1**", line))
+    return _prose_lines(text, lambda line, counters: _emphasised(line, "**"))
 
 
 _CODE_NAMES = re.compile(
@@ -304,7 +316,7 @@ def inline_code(text: str) -> str:
 
 def italic_emphasis(text: str) -> str:
     """Prose with the words that matter in italics ("runs on the *CPU*", "my *RX 7900 XTX*")."""
-    return _prose_lines(text, lambda line, counters: _EMPHASISED.sub(r"*\1*", line))
+    return _prose_lines(text, lambda line, counters: _emphasised(line, "*"))
 
 
 _NAMES_TO_LOWER = re.compile(r"\b(ROCm|PyTorch|AMD|Radeon|Ubuntu|Windows|Linux|NVIDIA|CUDA|Fedora|Arch)\b")

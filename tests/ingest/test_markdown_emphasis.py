@@ -79,3 +79,36 @@ def test_italics_are_read_past_and_globs_and_products_are_not(marked: str, plain
 )
 def test_a_name_set_as_inline_code_is_the_name_and_other_code_keeps_its_backticks(marked: str, plain: str) -> None:
     assert without_emphasis(marked) == plain
+
+
+@pytest.mark.parametrize(
+    ("marked", "plain"),
+    [
+        # a reporter's fix in inline code (a ctranslate2 report in tests/corpus): the glob is not italics, and read as
+        # such it made "library/1010 PATH/TO/..." a path with a space
+        ("using `sudo cp /opt/rocm/lib/rocblas/library/*1010* PATH/TO/VENV/lib/` on my **RX 5700**",
+         "using `sudo cp /opt/rocm/lib/rocblas/library/*1010* PATH/TO/VENV/lib/` on my RX 5700"),
+        ("**`HSA_OVERRIDE_GFX_VERSION=10.3.0` fixed it** on my *RX 6700 XT*",
+         "`HSA_OVERRIDE_GFX_VERSION=10.3.0` fixed it on my RX 6700 XT"),
+        # a glob right after a path separator, outside inline code
+        ("sudo cp /opt/rocm/lib/rocblas/library/*1010* PATH/TO/VENV/lib/", "sudo cp /opt/rocm/lib/rocblas/library/*1010* PATH/TO/VENV/lib/"),
+        ("ls /opt/rocm/lib/*.so /usr/lib/*.so", "ls /opt/rocm/lib/*.so /usr/lib/*.so"),
+        ("C:\\Users\\me\\*rocblas* and *italic*", "C:\\Users\\me\\*rocblas* and italic"),
+    ],
+)
+def test_inline_code_and_path_globs_keep_their_stars(marked: str, plain: str) -> None:
+    assert without_emphasis(marked) == plain
+
+
+def test_a_glob_in_inline_code_is_no_path_with_a_space() -> None:
+    text = "I copied them with `sudo cp /opt/rocm/lib/rocblas/library/*1010* PATH/TO/PYTHON/VENV/lib/python3.12/site-packages/torch/lib/rocblas/library/`\n"
+    assert "posix_path_with_space" not in (ingest(text).facts.symptoms.context.value or [])
+
+
+def test_a_bold_expected_heading_with_its_words_on_the_line_still_opens_its_section() -> None:
+    # "**Expected behavior:** ..." loses its bold in the line's text; the section reader still finds the heading
+    from rocm_doctor.ingest.blocks import expected_lines, normalise
+
+    text = "**Expected behavior:** the GPU is used\ntorch 2.6.0+rocm6.2\n\n**Actual behavior:** it runs on the CPU\n"
+    under = expected_lines(split_blocks(normalise(text)))
+    assert 2 in under and 4 not in under

@@ -192,3 +192,16 @@ def test_a_fact_with_curly_quotes_or_a_no_break_space_reads_back_from_the_report
     result = evaluate(load_rules([], use_env=False), odd)
     again = ingest_text(build_report(result, rule_database_version())).facts
     assert again.python.executable.value == "/home/u/Bob\u2019s\u00a0env/bin/python"
+
+
+def test_a_fact_where_cjk_text_meets_a_latin_word_reads_back_from_the_report_exactly(alice_machine: Path) -> None:
+    # the paste reader puts a space where CJK text meets a Latin letter or digit ("RX7900显卡"); the report's JSON escapes
+    # such a character, and full-width forms (folded to ASCII too), so the value still round-trips
+    from rocm_doctor.ingest import ingest_text
+    from rocm_doctor.report.markdown import build_report
+
+    facts = load_facts(FactsSource(machine=alice_machine))
+    for value in ("RX7900显卡python", "模型（新）python", "ｐｙｔｈｏｎ３"):
+        odd = facts.model_copy(update={"python": facts.python.model_copy(update={"executable": facts.python.executable.model_copy(update={"value": value})})})
+        again = ingest_text(build_report(evaluate(load_rules([], use_env=False), odd), rule_database_version())).facts
+        assert again.python.executable.value == value

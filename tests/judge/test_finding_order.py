@@ -84,6 +84,16 @@ def test_a_rule_that_waits_for_no_other_problem_speaks_only_where_the_others_fou
     assert [f.id for f in evaluate([problem, note, guess], facts).findings] == ["TST947", "TST946"]
 
 
+
+def test_the_problems_a_second_phase_rule_waits_on_are_the_first_phases_only(make_facts) -> None:
+    # neither its own finding nor another second-phase rule's (RD599's "an error nothing explains") is counted (rev49d)
+    facts = make_facts({"symptoms": {"signatures": fact(["no_torch_for_this_python"])}})
+    guess = _rule("TST948", "info", {"fact": "derived.first_phase_problems", "eq": 0}, rank="weak-inference")
+    unexplained = _rule("TST949", "warning", {"fact": "derived.unexplained_signatures", "exists": True}, rank="fallback")
+    assert sorted(f.id for f in evaluate([guess, unexplained], facts).findings) == ["TST948", "TST949"]
+    checklist = _rule("TST950", "warning", ALWAYS, rank="catch-all")
+    assert [f.id for f in evaluate([checklist, guess], facts).findings] == ["TST950"]
+
 def test_a_young_gpu_with_no_build_shown_gets_a_note_only_where_no_problem_was_found() -> None:
     # RD947: an R9700 (gfx1201) in a report that shows no torch, ROCm or program version
     rules = load_rules([], use_env=False)
