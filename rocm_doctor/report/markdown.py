@@ -14,7 +14,6 @@ prose; a redacted report keeps only the kernel parameters that bear on the GPU.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Callable, Iterable, List, Optional, Tuple
 
 from rocm_doctor import __version__
@@ -23,6 +22,7 @@ from rocm_doctor.facts.value import Fact
 from rocm_doctor.ingest import REPORT_MARKER
 from rocm_doctor.ingest.blocks import CJK_RANGES, TYPOGRAPHY_ASCII
 from rocm_doctor.judge.report import CheckResult
+from rocm_doctor.lazy_regex import when_used
 from rocm_doctor.redact import ReportRedactor, redacted_along
 from rocm_doctor.render.safe import escape_controls, safe_json
 from rocm_doctor.report.kernel_params import KEPT_DESCRIPTION, kept_parameters
@@ -227,7 +227,7 @@ def build_report(
 
 
 _TYPOGRAPHY_ESCAPED = str.maketrans({char: f"\\u{ord(char):04x}" for char in TYPOGRAPHY_ASCII})
-_CJK_BESIDE_LATIN = re.compile(f"[{CJK_RANGES}](?=[A-Za-z0-9])|(?<=[A-Za-z0-9])[{CJK_RANGES}]")
+_CJK_BESIDE_LATIN = when_used(f"[{CJK_RANGES}](?=[A-Za-z0-9])|(?<=[A-Za-z0-9])[{CJK_RANGES}]")
 
 
 def _your_error() -> List[str]:

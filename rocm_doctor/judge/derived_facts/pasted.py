@@ -9,6 +9,7 @@ check would have (the environment, the installed wheel).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
@@ -190,16 +191,24 @@ EXPLAINED_SIGNATURES = "explained_signatures"
 """The engine's second-phase input (``Tables`` key): signature ids that a finding of the first phase explains."""
 
 
+def _second_phase_input(tables: Tables, key: str) -> Any:
+    """What the engine hands its second phase under ``key``; None outside that phase, where there is nothing yet."""
+    try:
+        return tables[key]
+    except Exception:  # noqa: BLE001 - the key is set only by the engine's second phase
+        return None
+
+
 @machine_fact(
     "unexplained_signatures",
     "Error signatures the pasted report shows that no finding explains, as 'id (meaning)'; computed after "
     "every other rule (the engine's second phase); absent when each one is explained.",
 )
 def unexplained_signatures(facts: Facts, tables: Tables) -> Fact:
-    try:
-        explained = set(tables[EXPLAINED_SIGNATURES])
-    except Exception:  # noqa: BLE001 - outside the engine's second phase there is nothing to compare with
+    handed = _second_phase_input(tables, EXPLAINED_SIGNATURES)
+    if handed is None:
         return unknown("computed only after the other rules")
+    explained = set(handed)
     seen = facts.symptoms.signatures.value if facts.symptoms.signatures.is_known else []
     source = facts.symptoms.signatures.source or "paste"
     if not seen:
@@ -222,11 +231,8 @@ FIRST_PHASE_PROBLEMS = "first_phase_problems"
     "weak inference that reads it speaks only where nothing stronger was found.",
 )
 def first_phase_problems(facts: Facts, tables: Tables) -> Fact:
-    try:
-        count = int(tables[FIRST_PHASE_PROBLEMS])
-    except Exception:  # noqa: BLE001 - outside the engine's second phase there is nothing to count
-        return unknown("computed only after the other rules")
-    return known(count, "rules")
+    count = _second_phase_input(tables, FIRST_PHASE_PROBLEMS)
+    return unknown("computed only after the other rules") if count is None else known(int(count), "rules")
 
 
 @machine_fact(
