@@ -8,6 +8,7 @@ from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, known, unknown
 from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
 from rocm_doctor.judge.derived_facts._support import then
+from rocm_doctor.knowledge.gpu_table import base_gfx, family_of
 
 AMD_PCI_VENDOR = "0x1002"
 NVIDIA_PCI_VENDOR = "0x10de"
@@ -47,6 +48,19 @@ def amd_agents(facts: Facts) -> List[GpuAgent]:
     unknown for them. Every derived fact that looks at "the AMD GPUs" starts from this list.
     """
     return [a for a in facts.gpus.agents if _vendor_is(a, "AMD", AMD_PCI_VENDOR)]
+
+
+def instinct_apu(agent: GpuAgent) -> bool:
+    """The agent is an Instinct APU (MI300A: a CDNA gfx that rules/data/gpus.yaml marks integrated), the
+    compute accelerator of its node and a target ROCm supports, not the Ryzen integrated graphics that AMD
+    says to hide or disable next to a discrete GPU (ROCm's system requirements list the MI300A, CDNA3, as a
+    supported Instinct GPU: https://github.com/ROCm/rocm-install-on-linux/blob/e0f76b5cf465c2f10c00501f545b8fcca323b178/docs/reference/system-requirements.rst;
+    the iGPU note: https://github.com/ROCm/rocm-install-on-linux/blob/f297bde3afa98d750d1aa460386491db9a721f30/docs/install/prerequisites.rst#L225-L231).
+    A report about an MI300A that compares it with an MI250X must not read as "an iGPU beside a dGPU"
+    (ROCm/rocm-systems#4084)."""
+    if not (agent.integrated.is_known and agent.integrated.value and agent.gfx.is_known and agent.gfx.value):
+        return False
+    return (family_of(base_gfx(str(agent.gfx.value))) or "").lower().startswith("cdna")
 
 
 def integration_unknown(agents: List[GpuAgent]) -> Optional[Fact]:

@@ -14,7 +14,7 @@ from typing import Any
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
-from rocm_doctor.judge.derived_facts.gpus import CPU_IMPLIED_SOURCE, amd_agents
+from rocm_doctor.judge.derived_facts.gpus import CPU_IMPLIED_SOURCE, amd_agents, instinct_apu
 from rocm_doctor.knowledge import overrides as ov
 from rocm_doctor.knowledge.torch_identity import NVIDIA_RUNTIME_WHEEL
 
@@ -92,7 +92,8 @@ def amd_context(facts: Facts, tables: Tables) -> Fact:
     "ROCm lists both unless one is hidden (ROCR_VISIBLE_DEVICES) or disabled in the BIOS.",
 )
 def igpu_beside_dgpu(facts: Facts, tables: Tables) -> Fact:
-    agents = amd_agents(facts)
+    # An Instinct APU (MI300A) is the node's accelerator, not integrated graphics to hide (instinct_apu).
+    agents = [a for a in amd_agents(facts) if not instinct_apu(a)]
     kinds = {a.integrated.value for a in agents if a.integrated.is_known}
     if True in kinds and False in kinds:
         integrated = next(a for a in agents if a.integrated.value is True)
@@ -110,7 +111,7 @@ def igpu_beside_dgpu(facts: Facts, tables: Tables) -> Fact:
 )
 def igpu_implied_by_cpu_only(facts: Facts, tables: Tables) -> Fact:
     for agent in amd_agents(facts):
-        if agent.integrated.is_known and agent.integrated.value:
+        if agent.integrated.is_known and agent.integrated.value and not instinct_apu(agent):
             return known(agent.source.startswith(CPU_IMPLIED_SOURCE), agent.source)
     return absent("GPU discovery", "no AMD integrated GPU")
 
@@ -121,7 +122,7 @@ def igpu_implied_by_cpu_only(facts: Facts, tables: Tables) -> Fact:
 )
 def igpu_name(facts: Facts, tables: Tables) -> Fact:
     for agent in amd_agents(facts):
-        if agent.integrated.is_known and agent.integrated.value:
+        if agent.integrated.is_known and agent.integrated.value and not instinct_apu(agent):
             name = agent.name.value if agent.name.is_known else "the integrated GPU"
             gfx = f" ({agent.gfx.value})" if agent.gfx.is_known else ""
             return known(f"{name}{gfx}", agent.source)
