@@ -76,3 +76,27 @@ def test_an_override_set_on_windows_is_left_to_the_override_rule() -> None:
         "ROCm error: invalid device function\n"
     )
     assert "RD996" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "  current device: 0, in function ggml_cuda_mul_mat_q at D:/a/koboldcpp-rocm/koboldcpp-rocm/ggml/src/ggml-cuda/mmq.cu:128\n",
+        "D:/a/llama.cpp/llama.cpp/ggml/src/ggml-cuda/ggml-cuda.cu:87: ROCm error\n",
+        "D:/a/llamacpp-rocm/llamacpp-rocm/llama.cpp/ggml/src/ggml-cuda/ggml-cuda.cu:97: ROCm error\n",
+    ],
+)
+def test_a_windows_runners_build_path_in_a_ggml_error_shows_a_windows_release(text: str) -> None:
+    assert "ggml_windows_release_shown" in signature_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "/home/runner/work/llama.cpp/llama.cpp/ggml/src/ggml-cuda/ggml-cuda.cu:87: ROCm error\n",
+        "/home/me/llama.cpp/ggml/src/ggml-cuda/ggml-cuda.cu:97: ROCm error\n",
+        "D:/llama.cpp/build/ggml/src/ggml-cuda/ggml-cuda.cu:97: ROCm error\n",
+    ],
+)
+def test_a_linux_runners_or_the_reporters_own_build_path_shows_no_windows_release(text: str) -> None:
+    assert "ggml_windows_release_shown" not in signature_contexts(text)
