@@ -1,0 +1,72 @@
+"""The gfx targets of a prebuilt release archive the report names: ``llama-b4730-bin-win-hip-x64-gfx1030``.
+
+Some llama.cpp-family programs publish their HIP builds as archives whose name tells the targets the
+kernels were built for: llama.cpp's per-target Windows HIP archives carry the target in the name, and
+stable-diffusion.cpp's ``sd-<branch>-<commit>-bin-win-rocm5.5-x64`` archives were all built for one
+list (rules/data/ggml_builds.yaml, ``archives``: each row a pattern and the list, pinned to the build
+file or the release page). A report that names the archive it runs shows that list as surely as a
+build command's ``-DAMDGPU_TARGETS=`` does, so it is read into the same fact (``symptoms.build_targets``)
+and judged the same way against the GPU. Reports: ggml-org/llama.cpp#11906 (the gfx1030 archive on a
+Radeon 780M), leejet/stable-diffusion.cpp#292 (the rocm5.5 archive on an RX 6600, gfx1032). An
+archive named as advice ("try llama-b5000-bin-win-hip-x64-gfx1100 instead"), in the past or for another
+machine (ingest.scope) is not the one that ran, and is not read.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import List, Pattern, Tuple
+
+from rocm_doctor.data import load_table
+from rocm_doctor.errors import InputError
+from rocm_doctor.ingest.blocks import Block
+from rocm_doctor.ingest.formats.common import make_piece
+from rocm_doctor.ingest.model import TRUST_SIGNATURE, Observation, Piece
+from rocm_doctor.ingest.scope import NOW, scope_before
+from rocm_doctor.knowledge._tables import need_rows, str_list, where
+from rocm_doctor.lazy_regex import when_used
+
+TABLE = "ggml_builds"
+MAX_LINE = 2000
+_GFX = re.compile(r"^gfx[0-9a-f]{3,4}$")
+_ADVICE_BEFORE = when_used(r"\b(?:try|trying|use|using\s{1,4}instead|download|get|grab|recommend\w{0,3}|should|suggest\w{0,3}|instead\s{1,4}of)\b[^.!?\n]{0,80}$", re.IGNORECASE)
+"""Advice or a suggestion before the archive in its sentence: an archive the reader is told to try is not the one that ran."""
+
+
+@lru_cache(maxsize=1)
+def archives() -> Tuple[Tuple[Pattern[str], Tuple[str, ...]], ...]:
+    """(pattern, targets) per archive row of the table; targets empty where the name carries the target."""
+    data = load_table(TABLE)
+    rows = need_rows(data.get("archives") if isinstance(data, dict) else None, TABLE, "archives")
+    out = []
+    for index, row in enumerate(rows):
+        path = f"archives[{index}]"
+        pattern = row.get("pattern")
+        targets = str_list(row, "targets", TABLE, path)
+        if not isinstance(pattern, str) or not pattern:
+            raise InputError(f"{where(TABLE, path)} needs a pattern")
+        compiled = when_used(pattern, re.IGNORECASE)
+        if bool(targets) == ("(?P<target>" in pattern):
+            raise InputError(f"{where(TABLE, path)} needs either a (?P<target>...) group or a targets list, not both")
+        if any(not _GFX.match(t) for t in targets):
+            raise InputError(f"{where(TABLE, path)}.targets must be gfx names")
+        out.append((compiled, tuple(targets)))
+    return tuple(out)
+
+
+def parse(block: Block) -> List[Piece]:
+    pieces: List[Piece] = []
+    for line in block.lines:
+        text = line.text[:MAX_LINE]
+        found: List[str] = []
+        for pattern, targets in archives():
+            for match in pattern.finditer(text):
+                if scope_before(text, match.start()) != NOW or _ADVICE_BEFORE.search(text[max(0, match.start() - 120) : match.start()]):
+                    continue
+                listed = list(targets) or [match.group("target").lower()]
+                found.append(";".join(listed))
+        if found:
+            lists = list(dict.fromkeys(found))
+            pieces.append(make_piece("release-archive-targets", [line], [Observation("symptoms.build_targets", lists, line, TRUST_SIGNATURE)]))
+    return pieces

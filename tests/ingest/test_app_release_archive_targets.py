@@ -1,0 +1,102 @@
+"""A prebuilt release archive whose name says its gfx targets shows the build's list as a build command
+does (rules/data/ggml_builds.yaml archives); on Windows, where no override lends a family target, a GPU
+outside that list has no code (RD996). The texts are written for the test in the shapes the reports show
+(ggml-org/llama.cpp#11906, leejet/stable-diffusion.cpp#292)."""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import ingest, problems_shown, signature_contexts
+
+
+def targets(text: str) -> list:
+    found = ingest(text).facts.symptoms.build_targets
+    return list(found.value or []) if found.is_known else []
+
+
+@pytest.mark.parametrize(
+    "text, listed",
+    [
+        ("### Name and Version\n\nllama-b4730-bin-win-hip-x64-gfx1030\n", ["gfx1030"]),
+        ("I unzipped llama-b4500-bin-win-hip-x64-gfx1100.zip and ran llama-cli.exe\n", ["gfx1100"]),
+        ('Yet when I run sd.exe from "[sd-master-9c51d87-bin-win-rocm5.5-x64.zip](https://example.invalid/x.zip)"\n', ["gfx1100;gfx1102;gfx1030"]),
+    ],
+)
+def test_a_release_archive_name_gives_the_builds_target_list(text: str, listed: list) -> None:
+    assert targets(text) == listed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You could try llama-b4730-bin-win-hip-x64-gfx1100 instead.\n",
+        "Before the update I used llama-b4730-bin-win-hip-x64-gfx1030.\n",
+        "llama-b6346-bin-win-hip-radeon-x64\n",
+        "sd-master-9c51d87-bin-win-avx2-x64.zip\n",
+    ],
+)
+def test_an_archive_given_as_advice_in_the_past_or_without_targets_in_its_name_gives_no_list(text: str) -> None:
+    assert targets(text) == []
+
+
+def test_stable_diffusion_cpp_windows_archive_shows_a_windows_release() -> None:
+    assert "ggml_windows_release_shown" in signature_contexts("sd-master-9c51d87-bin-win-rocm5.5-x64.zip\n")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "llamafile 0.8.6 does not use my RX 6600\n",
+        "ggml_cuda_init: found 1 ROCm devices:\n  Device 0: AMD Radeon RX 6600, compute capability 10.3, VMM: no\n",
+        "ggml_init_cublas: found 1 ROCm devices:\n  Device 0: AMD Radeon Graphics, compute capability 10.3\n",
+    ],
+)
+def test_llamafile_and_ggmls_own_rocm_device_line_name_a_ggml_program(text: str) -> None:
+    assert "ggml_program_named" in signature_contexts(text)
+
+
+def test_a_family_target_archive_on_windows_has_no_code_for_a_sibling_gpu() -> None:
+    text = (
+        "RX 6600. Windows 10.\n"
+        "I run sd.exe from sd-master-9c51d87-bin-win-rocm5.5-x64.zip\n"
+        "CUDA error: invalid device function\n"
+    )
+    assert "RD996" in problems_shown(text)
+
+
+def test_the_same_list_on_linux_leaves_the_override_to_lend_the_family_target() -> None:
+    text = "RX 6600 on Ubuntu 22.04, built with -DAMDGPU_TARGETS=gfx1030\nCUDA error: invalid device function\n"
+    assert "RD996" not in problems_shown(text)
+
+
+def test_an_override_set_on_windows_is_left_to_the_override_rule() -> None:
+    text = (
+        "Radeon 780M, Windows 11, HSA_OVERRIDE_GFX_VERSION=11.0.0\n"
+        "cmake -B build -DGGML_HIP=ON -DAMDGPU_TARGETS=gfx1100\n"
+        "ROCm error: invalid device function\n"
+    )
+    assert "RD996" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "  current device: 0, in function ggml_cuda_mul_mat_q at D:/a/koboldcpp-rocm/koboldcpp-rocm/ggml/src/ggml-cuda/mmq.cu:128\n",
+        "D:/a/llama.cpp/llama.cpp/ggml/src/ggml-cuda/ggml-cuda.cu:87: ROCm error\n",
+        "D:/a/llamacpp-rocm/llamacpp-rocm/llama.cpp/ggml/src/ggml-cuda/ggml-cuda.cu:97: ROCm error\n",
+    ],
+)
+def test_a_windows_runners_build_path_in_a_ggml_error_shows_a_windows_release(text: str) -> None:
+    assert "ggml_windows_release_shown" in signature_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "/home/runner/work/llama.cpp/llama.cpp/ggml/src/ggml-cuda/ggml-cuda.cu:87: ROCm error\n",
+        "/home/me/llama.cpp/ggml/src/ggml-cuda/ggml-cuda.cu:97: ROCm error\n",
+        "D:/llama.cpp/build/ggml/src/ggml-cuda/ggml-cuda.cu:97: ROCm error\n",
+    ],
+)
+def test_a_linux_runners_or_the_reporters_own_build_path_shows_no_windows_release(text: str) -> None:
+    assert "ggml_windows_release_shown" not in signature_contexts(text)
