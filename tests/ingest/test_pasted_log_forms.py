@@ -9,11 +9,11 @@ Comfy-Org/ComfyUI#12164; "2026-07-11T14:06:46.577801 - ", Comfy-Org/ComfyUI#1488
 terminal's colour codes with or without their ESC (ComfyUI colours its log since Comfy-Org/ComfyUI#14036, and Comfy
 Desktop showed the codes bare, Comfy-Org/Comfy-Desktop#1024), a ``<br>`` ending a line and HTML's entities.
 
-The metamorphic kinds of tests/ingest/metamorphic.py that add these forms kept, over every corpus (benchmarks at the
-session-50 commit), before -> after: compose prefixes 105 -> 131 of 131 diagnoses (facts 15 -> 131), journal prefixes
-105 -> 131 (15 -> 130), container times 127 -> 131, ComfyUI times 127 -> 131 (111 -> 131), ANSI codes 82 -> 83 of 83
-(facts 68 -> 83) with and without ESC, HTML entities 76 -> 83 (72 -> 83), ``<br>`` line ends 859 -> 884 of 884 (827 ->
-884). Each rule refuses what is content: the tests below pin it."""
+The metamorphic kinds of tests/ingest/metamorphic.py that add these forms kept, over every corpus (benchmarks/metamorphic.py,
+session 50), diagnoses before -> after (facts in brackets): compose prefixes 105 -> 131 of 131 (15 -> 131), journal prefixes
+105 -> 131 (15 -> 130), container times 127 -> 131 (111 -> 130), ComfyUI times 127 -> 131 (111 -> 131), vLLM process
+prefixes 127 -> 131 (111 -> 131), ANSI codes 82 -> 83 of 83 (68 -> 83) with and without ESC, HTML entities 76 -> 83 (72
+-> 83), ``<br>`` line ends 859 -> 884 of 884 (827 -> 884). Each rule refuses what is content: the tests below pin it."""
 
 from __future__ import annotations
 
@@ -24,7 +24,22 @@ from rocm_doctor.ingest.blocks import normalise, split_blocks, without_log_prefi
 
 
 def _texts(report: str) -> list:
-    return [line.text for block in split_blocks(report) for line in block.lines]
+    """The paste's lines as read, without the line naming the programs the prefixes named (pinned on its own below)."""
+    texts = [line.text for block in split_blocks(report) for line in block.lines if not line.text.startswith("Logged by: ")]
+    while texts and not texts[-1]:
+        texts.pop()
+    return texts
+
+
+def test_the_programs_the_prefixes_named_stay_after_the_paste() -> None:
+    # "ollama[98459]: " and "ollama  | " named the app the log came from: a reader of the app's name reads it still
+    journal = "Mar 09 21:00:13 hwkiller-desktop ollama[98459]: time=2024-03-09T21:00:13.897-08:00 level=INFO msg=x\n"
+    assert without_log_prefixes(journal).endswith("\n\nLogged by: ollama")
+    assert without_log_prefixes("webui-1  | ok\nollama-1  | ok\nwebui-1  | ok").endswith("Logged by: webui, ollama")
+    assert "ollama_named" in ingest(journal).facts.symptoms.context.value
+    lines = split_blocks(journal)
+    assert lines[0].lines[0].number == 1 and lines[-1].lines[-1].text == "Logged by: ollama"
+    assert "Logged by" not in without_log_prefixes("time=2024-03-09T21:00:13 level=INFO msg=x")
 
 
 # --- docker compose ---------------------------------------------------------------------------------------------
@@ -53,8 +68,26 @@ def test_a_name_and_a_pipe_on_one_line_is_not_a_compose_prefix() -> None:
 
 def test_a_quoted_compose_log_keeps_its_quote_marker() -> None:
     blocks = split_blocks("My log:\n\n> ollama-1  | Error: no compatible GPUs were discovered\n> ollama-1  | done\n")
-    quoted = blocks[-1]
-    assert [line.text for line in quoted.lines] == ["Error: no compatible GPUs were discovered", "done"]
+    quoted = next(block for block in blocks if block.lines[0].raw.startswith(">"))
+    assert [line.text for line in quoted.lines][:2] == ["Error: no compatible GPUs were discovered", "done"]
+    assert all(line.raw.startswith(">") for line in quoted.lines[:2])
+
+
+def test_podman_compose_s_bracketed_name_and_vllm_s_process_are_taken_off() -> None:
+    log = (
+        "[vllm] | (EngineCore pid=344) ERROR 08-27 08:52:59 [core.py:1346] raise e from None\n"
+        "[vllm] | (EngineCore pid=344) Traceback (most recent call last):\n"
+        "(APIServer pid=1)   File \"<frozen runpy>\", line 198, in _run_module_as_main\n"
+        "(VllmWorker rank=1 pid=839) ERROR 10-24 13:48:14 [multiproc_executor.py:514] WorkerProc failed to start.\n"
+    )
+    assert _texts(log) == ["ERROR 08-27 08:52:59 [core.py:1346] raise e from None", "Traceback (most recent call last):",
+                           "  File \"<frozen runpy>\", line 198, in _run_module_as_main",
+                           "ERROR 10-24 13:48:14 [multiproc_executor.py:514] WorkerProc failed to start."]
+
+
+def test_a_parenthesis_without_a_pid_is_not_a_process_prefix() -> None:
+    for line in ("(venv) user@box:~$ python main.py", "(APIServer) started", "(pid 123) crashed"):
+        assert without_log_prefixes(line) == line
 
 
 # --- journalctl, container and ComfyUI times ---------------------------------------------------------------------
