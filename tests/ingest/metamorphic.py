@@ -1117,7 +1117,9 @@ def _log_blocks(text: str, per_line: Callable[[str, int], str]) -> str:
     return "\n".join(out)
 
 
-_SERVICE_NAMES = ("ollama-1", "comfyui-rocm", "webui-1")
+_SERVICE_NAMES = ("app-1", "backend", "worker-1")
+"""Service names that name no program: the name a prefix carries is kept after the paste (``Logged by:``), and an app's
+name the report did not hold would be a fact the rewrite added."""
 
 
 def compose_prefixes(text: str) -> str:
@@ -1129,8 +1131,8 @@ def compose_prefixes(text: str) -> str:
     return _log_blocks(text, lambda line, n: f"{_SERVICE_NAMES[n % 3]}  | {line}")
 
 
-_JOURNAL = ("Jun 19 14:38:07 ai-llm ollama[15932]: ", "Mar 09 21:00:13 hwkiller-desktop ollama[98459]: ",
-            "Mär 08 02:15:09 evo comfy-ui[301326]: ")
+_JOURNAL = ("Jun 19 14:38:07 ai-llm app[15932]: ", "Mar 09 21:00:13 hwkiller-desktop backend[98459]: ",
+            "Mär 08 02:15:09 evo worker[301326]: ")
 
 
 def journal_prefixes(text: str) -> str:
