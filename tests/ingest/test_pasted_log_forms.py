@@ -10,8 +10,8 @@ terminal's colour codes with or without their ESC (ComfyUI colours its log since
 Desktop showed the codes bare, Comfy-Org/Comfy-Desktop#1024), a ``<br>`` ending a line and HTML's entities.
 
 The metamorphic kinds of tests/ingest/metamorphic.py that add these forms kept, over every corpus (benchmarks/metamorphic.py,
-session 50), diagnoses before -> after (facts in brackets): compose prefixes 105 -> 131 of 131 (15 -> 131), journal prefixes
-105 -> 131 (15 -> 130), container times 127 -> 131 (111 -> 130), ComfyUI times 127 -> 131 (111 -> 131), vLLM process
+session 50), diagnoses before -> after (facts in brackets): compose prefixes 127 -> 131 of 131 (111 -> 131), journal prefixes
+127 -> 131 (111 -> 130), container times 127 -> 131 (111 -> 130), ComfyUI times 127 -> 131 (111 -> 131), vLLM process
 prefixes 127 -> 131 (111 -> 131), ANSI codes 82 -> 83 of 83 (68 -> 83) with and without ESC, HTML entities 76 -> 83 (72
 -> 83), ``<br>`` line ends 859 -> 884 of 884 (827 -> 884). Each rule refuses what is content: the tests below pin it."""
 
