@@ -277,11 +277,139 @@ def _script_seams(text: str) -> str:
     )
 
 
+_ANSI_ESCAPE = when_used(r"\x1b(?:\[[0-9;?]{0,32}[ -/]{0,2}[@-~]|\][^\x07\x1b\n]{0,512}(?:\x07|\x1b\\)|[@-Z\\-_])")
+"""A terminal's escape sequence (a colour, a cursor move, a window title): what a log copied from a terminal that colours
+it holds around its words (ESC[32mINFO ESC[0m)."""
+_BARE_RESET = when_used(r"\[0m")
+_BARE_SEQUENCE = when_used(r"\[(?:\d{1,3}(?:;\d{1,3}){0,7})?m(?!\])|\[\?\d{1,4}[hl](?!\])|\[[0-2]?K(?!\])")
+"""The same sequences once a web form or an editor dropped their ESC ("[32mINFO[0m", "[?25l" from a progress bar): taken
+off only in a paste that holds a bare reset ``[0m``, the mark every coloured span ends with, so "[5m 30s]" or "[K]"
+written by a person stays."""
+_HTML_BREAK_AT_END = when_used(r"[ \t]{0,8}<br[ \t]{0,2}/?>[ \t]{0,8}$", re.IGNORECASE | re.MULTILINE)
+_HTML_ENTITY = when_used(r"&(?:(amp|lt|gt|quot|apos|nbsp)|#(\d{2,3})|#[xX]([0-9a-fA-F]{2}));")
+_NAMED_ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'", "nbsp": " "}
+
+
+def _entity(match: "re.Match[str]") -> str:
+    """The ASCII character an entity stands for (a number outside printable ASCII stays as written)."""
+    if match.group(1):
+        return _NAMED_ENTITIES[match.group(1)]
+    code = int(match.group(2)) if match.group(2) else int(match.group(3), 16)
+    return chr(code) if 32 <= code < 127 else match.group(0)
+
+
+def without_terminal_and_html_marks(text: str) -> str:
+    """``text`` without what a terminal or a web page put around the words: escape sequences (colours, cursor moves),
+    with their ESC or having lost it (:data:`_BARE_SEQUENCE`, only where a bare reset shows the paste lost them), a
+    ``<br>`` ending a line, and HTML's entities for ASCII (``&gt;`` ``&lt;`` ``&quot;`` ``&amp;`` ``&#39;``, once:
+    ``&amp;gt;`` is ``&gt;``). The words are what the program printed; a reader's pattern should see them."""
+    if "\x1b" in text:
+        text = _ANSI_ESCAPE.sub("", text)
+    if "[0m" in text and _BARE_RESET.search(text):
+        text = _BARE_SEQUENCE.sub("", text)
+    if "<br" in text or "<BR" in text:
+        text = _HTML_BREAK_AT_END.sub("", text)
+    if "&" in text:
+        text = _HTML_ENTITY.sub(_entity, text)
+    return text
+
+
 def normalise(text: str) -> str:
-    """CRLF and CR become LF; NULs and other control characters go, tabs stay; typographic quotes,
+    """CRLF and CR become LF; a terminal's escape sequences, a ``<br>`` ending a line and HTML entities go
+    (:func:`without_terminal_and_html_marks`); NULs and other control characters go, tabs stay; typographic quotes,
     spaces and hyphens become their ASCII (:data:`_TYPOGRAPHY`); a space where CJK text meets a Latin word
     (:func:`_script_seams`)."""
-    return _script_seams(_CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n")).translate(_TYPOGRAPHY))
+    text = without_terminal_and_html_marks(text.replace("\r\n", "\n").replace("\r", "\n"))
+    return _script_seams(_CONTROL.sub("", text).translate(_TYPOGRAPHY))
+
+
+_LINE_HEAD = r"\n([ \t]{0,8}(?:>[ \t]?){0,2}[ \t]{0,4})"
+"""What stays before a log prefix taken off: the line's indentation and quote markers. The prefixes' patterns start at
+the newline before the line (:func:`without_log_prefixes` reads the text with one put first), which the regex engine
+finds by a fast scan where a multi-line ``^`` is tried at every character (three times slower on a 5 MB log)."""
+_COMPOSE_PREFIX = when_used(_LINE_HEAD + r"([A-Za-z0-9][\w.-]{0,63}|\[[\w.-]{1,64}\]) {1,40}\| ?")
+"""``docker compose``'s prefix: the service's (or container's) name padded with spaces, then ``| ``; podman-compose's
+name in brackets ("[vllm] | (EngineCore pid=344) ERROR ...", vllm-project/vllm#46110)."""
+_PROCESS_PREFIX = when_used(
+    _LINE_HEAD + r"\([A-Za-z][\w]{0,40}(?: rank=\d{1,4})? pid=\d{1,10}(?:, ip=[\w.:]{3,45})?\) (?= {0,40}\S)"
+)
+"""The process vLLM names before each line its processes print: "(EngineCore pid=500) ", "(APIServer pid=1) "
+(ROCm/legacy-rocm-build#6055, vllm-project/vllm#36615), "(VllmWorker rank=1 pid=839) " (ROCm/legacy-rocm-build#5567),
+"(EngineCore pid=344) " after podman-compose's name (vllm-project/vllm#46110); a traceback under it reads as one."""
+_REPLICA = when_used(r"[-_]\d{1,3}$")
+_TABLE_RULE = when_used(r"\n[ \t]{0,8}\|?[ \t]{0,4}:?-{3,}:?[ \t]{0,4}\|")
+_JOURNAL_PREFIX = when_used(
+    _LINE_HEAD + r"(?:\w{3,4}\.? {1,2}\d{1,2} \d\d:\d\d:\d\d [\w.-]{1,64} [\w.@/-]{1,64}(\[\d{1,10}\])?"
+    r"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)? [\w.-]{1,64} [\w.@/-]{1,64}(\[\d{1,10}\])): ",
+)
+"""journalctl's prefix (syslog's too): date (the month in the system's language), host, program and pid; with ``-o
+short-iso``'s date only with the pid (an ISO time, then "clip missing: " is a program's own line after a container's
+time)."""
+_STAMP_PREFIX = when_used(
+    _LINE_HEAD + r"(?:\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?(?:Z|[+-]\d\d:?\d\d)|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) (?= {0,40}[^\s|-])",
+)
+"""The time ``docker logs -t`` puts before each line (RFC 3339 with its zone) and Docker Desktop's log view ("2025-01-17
+20:40:33 "): not Python logging's ``2024-05-02 10:14:07,512 - root -`` (a fraction after a comma, a ``-`` after it), which
+is the program's own line."""
+
+_APP_STAMP = when_used(
+    _LINE_HEAD + r"(?:\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\](?: \[(?:info|warn|warning|error|debug|verbose)\] ?)? "
+    r"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6} - )(?= {0,40}\S)",
+)
+"""The time ComfyUI's log puts before each line: "[2026-03-03 12:51:32.116] " (its console and log file), with Comfy
+Desktop's level after it ("[2026-01-29 17:04:49.071] [info]  "), or "2026-07-11T14:06:46.577801 - " (the log its error
+report and ComfyUI-Manager copy; a fraction of a second in each, so a date a person writes is not one)."""
+_GLUED_STAMP = when_used(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6} - ?")
+"""That last time glued after a chunk of output written without its newline ("comfyui-frontend-package:
+1.23.42025-06-29T14:57:59.550991 - ", patientx/ComfyUI-Zluda#198; "Exception in thread 2026-07-11T14:12:14.951104 -
+Thread-8", Comfy-Org/ComfyUI#14881), or alone on a line: the version and the message are whole again without it.
+Only in a paste whose lines carry ComfyUI's time (:data:`_APP_STAMP`)."""
+
+
+MAX_LOGGERS_NAMED = 8
+"""Programs a log's prefixes name, kept after the paste (:func:`without_log_prefixes`): a log interleaves a few."""
+
+
+def without_log_prefixes(text: str) -> str:
+    """``text`` without what a log collector puts before each line a program printed: ``docker compose``'s service name
+    (``ollama-1  | ``), journalctl's date, host and program (``Jun 19 14:38:07 host ollama[15932]: ``), and the time
+    ``docker logs -t`` or Docker Desktop puts first, the time ComfyUI's log puts first (:data:`_APP_STAMP`), and the
+    process vLLM names first (:data:`_PROCESS_PREFIX`). Each only where it is one: a compose prefix whose name carries a
+    replica number or starts two lines or more of a paste that has no Markdown table (a table's first column looks
+    the same); a journal prefix with the program's pid, or on two lines or more; a container's time with a fraction of
+    a second (``docker logs -t``'s nanoseconds), or on two lines or more. The line's quote marker and indentation stay;
+    a line that would be left empty keeps its prefix. The services and programs the prefixes named (``ollama``,
+    ``comfy-ui``, ``systemd``; not the host) are what the log came from: they stay in a line "Logged by: ..." after the
+    paste, which numbers no line of the paste's own."""
+    text = "\n" + text
+    named: Dict[str, None] = {}
+    if " |" in text:
+        names = [m.group(2) for m in _COMPOSE_PREFIX.finditer(text)]
+        if names:
+            table = _TABLE_RULE.search(text) is not None
+            strip = {n for n in names if _REPLICA.search(n) or (not table and names.count(n) >= 2) or (n.startswith("[") and names.count(n) >= 2)}
+            if strip:
+                named.update((_REPLICA.sub("", n.strip("[]")), None) for n in names if n in strip)
+                text = _COMPOSE_PREFIX.sub(lambda m: "\n" + m.group(1) if m.group(2) in strip and m.end() < len(text)
+                                           and text[m.end()] != "\n" else m.group(0), text)
+    if "pid=" in text:
+        text = _PROCESS_PREFIX.sub("\n\\1", text)
+    if ":" in text:
+        if _APP_STAMP.search(text) is not None:
+            text = _APP_STAMP.sub("\n\\1", text)
+            if _GLUED_STAMP.search(text) is not None:
+                text = _GLUED_STAMP.sub("", text)
+        for prefix in (_JOURNAL_PREFIX, _STAMP_PREFIX):
+            found = list(prefix.finditer(text))
+            if len(found) >= 2 or (found and any(found[0].groups()[1:])):
+                if prefix is _JOURNAL_PREFIX:
+                    named.update((m.group(0).rstrip().rstrip(":").rsplit(" ", 1)[-1].split("[")[0], None) for m in found)
+                text = prefix.sub(lambda m: "\n" + m.group(1) if m.end() < len(m.string) and m.string[m.end()] != "\n" else m.group(0), text)
+    if named:
+        # the programs the prefixes named are what the log came from ("ollama  | ", "ollama[15932]: "): kept in a line
+        # after the paste, so a reader of the app's name still reads it (the paste's own lines keep their numbers)
+        text += "\n\nLogged by: " + ", ".join(list(named)[:MAX_LOGGERS_NAMED])
+    return text[1:]
 
 
 _MARGIN_QUOTE = when_used(r"^[ \t]{0,3}> ?", re.MULTILINE)
@@ -444,7 +572,7 @@ def split_blocks(text: str) -> List[Block]:
         current = []
         kind = next_kind
 
-    for raw, number in _numbered_lines(without_margin(normalise(text))):
+    for raw, number in _numbered_lines(without_log_prefixes(without_margin(normalise(text)))):
         head = raw[:8].lstrip()
         if not fence:
             # A quoted run inside unquoted text is its own block: a reply may quote someone else. As in

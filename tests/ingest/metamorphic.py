@@ -1084,6 +1084,168 @@ def list_header_dropped(text: str) -> str:
     return _LIST_HEADER.sub("", text)
 
 
+# How people paste logs and commands (session 50): what a tool, a terminal or a web form puts around the lines a
+# program printed. The lines themselves keep their spelling; only what surrounds them changes.
+
+_FENCE_LINE = re.compile(r"^\s{0,3}(?:>\s?)?(```|~~~)")
+_LOG_WORDS = re.compile(r"Traceback|Error|error|WARN|warn|INFO|level=|msg=|Exception|failed|Failed")
+_COMMAND_START = re.compile(
+    r"^\s*(?:\$|#|>|PS |\(|sudo |pip3? |python[\d.]* |export |rocminfo|rocm-smi|amd-smi|docker |podman |uv |conda |git |cd |ollama )"
+)
+
+
+def _log_blocks(text: str, per_line: Callable[[str, int], str]) -> str:
+    """``per_line(line, block number)`` applied to every non-blank line of each fenced block that is a program's log
+    (it holds a log word: a level, an error, a traceback) and holds no command (a transcript keeps its prompts)."""
+    out: List[str] = []
+    block: List[str] = []
+    fenced = False
+    count = 0
+    for line in text.split("\n"):
+        if _FENCE_LINE.match(line):
+            if fenced:
+                if any(_LOG_WORDS.search(b) for b in block) and not any(_COMMAND_START.match(b) for b in block):
+                    block = [per_line(b, count) if b.strip() else b for b in block]
+                    count += 1
+                out.extend(block)
+                block = []
+            fenced = not fenced
+            out.append(line)
+            continue
+        (block if fenced else out).append(line)
+    out.extend(block)
+    return "\n".join(out)
+
+
+_SERVICE_NAMES = ("app-1", "backend", "worker-1")
+"""Service names that name no program: the name a prefix carries is kept after the paste (``Logged by:``), and an app's
+name the report did not hold would be a fact the rewrite added."""
+
+
+def compose_prefixes(text: str) -> str:
+    """A service's log as ``docker compose up`` / ``docker compose logs`` prints it: each line after the service's
+    name, padded, and ``| `` ("comfyui-rocm  | !!! Exception during processing !!! HIP error: invalid device function",
+    YanWenKun/ComfyUI-Docker#122; "text-generation-webui  | RuntimeError: ...", Atinoda/text-generation-webui-docker#57;
+    "auto-1  | Traceback (most recent call last):", simonmcnair/stable-diffusion-webui-docker#23, with compose v2's
+    replica number; "sd  | Loading model from ...", Sygil-Dev/stable-diffusion#71)."""
+    return _log_blocks(text, lambda line, n: f"{_SERVICE_NAMES[n % 3]}  | {line}")
+
+
+_JOURNAL = ("Jun 19 14:38:07 ai-llm app[15932]: ", "Mar 09 21:00:13 hwkiller-desktop backend[98459]: ",
+            "Mär 08 02:15:09 evo worker[301326]: ")
+
+
+def journal_prefixes(text: str) -> str:
+    """A service's log as ``journalctl -u`` prints it: date, host, program and pid before each line, the month in the
+    system's language ("Jun 19 14:38:07 ai-llm ollama[15932]: time=... level=INFO", ollama/ollama#5143; "Mar 09
+    21:00:13 hwkiller-desktop ollama[98459]: ...", ollama/ollama#3035; "Mär 08 02:15:09 evo comfy-ui[301326]: ** ComfyUI
+    startup time", utensils/comfyui-nix#34)."""
+    return _log_blocks(text, lambda line, n: _JOURNAL[n % 3] + line)
+
+
+_STAMPS = ("2024-06-19T14:38:07.789123456Z ", "2025-01-17 20:40:33 ")
+
+
+def timestamp_prefixes(text: str) -> str:
+    """A container's log as ``docker logs -t`` prints it (an RFC 3339 time with nanoseconds before each line) and as
+    Docker Desktop's log view copies it ("2025-01-17 20:40:33 2025/01/18 01:40:33 routes.go:1187: INFO server config",
+    ollama/ollama#8475); GitHub Actions' raw log puts the same RFC 3339 time first ("2022-11-10T19:56:18.0780433Z docker:
+    Error response from daemon", pytorch/test-infra#1094)."""
+    return _log_blocks(text, lambda line, n: _STAMPS[n % 2] + line)
+
+
+_COMFY_STAMPS = ("[2026-03-03 12:51:32.116] ", "[2026-01-29 17:04:49.071] [info]  ", "2026-07-11T14:06:46.577801 - ")
+
+
+def comfyui_timestamps(text: str) -> str:
+    """A log as ComfyUI writes it, a time before each line, each block in turn in one of its forms: its console and log
+    file's "[2026-03-03 12:51:32.116] " (Comfy-Org/ComfyUI#12762, patientx/ComfyUI-Zluda#387), Comfy Desktop's with the
+    level ("[2026-01-29 17:04:49.071] [info]  ", Comfy-Org/ComfyUI#12164), the error report's and ComfyUI-Manager's
+    "2026-07-11T14:06:46.577801 - " (Comfy-Org/ComfyUI#14881, patientx/ComfyUI-Zluda#198)."""
+    return _log_blocks(text, lambda line, n: _COMFY_STAMPS[n % 3] + line)
+
+
+_VLLM_PROCESSES = ("(EngineCore pid=500) ", "(APIServer pid=1) ", "(VllmWorker rank=1 pid=839) ")
+
+
+def vllm_process_prefixes(text: str) -> str:
+    """A log as vLLM's processes print it, the process's name and pid before each line: "(EngineCore pid=500) ",
+    "(APIServer pid=1) " (ROCm/legacy-rocm-build#6055, vllm-project/vllm#36615), "(VllmWorker rank=1 pid=839) "
+    (ROCm/legacy-rocm-build#5567)."""
+    return _log_blocks(text, lambda line, n: _VLLM_PROCESSES[n % 3] + line)
+
+
+_LEVEL_WORDS = re.compile(r"\b(ERROR|WARNING|WARN|INFO|DEBUG|CRITICAL|Traceback|[A-Z]\w{0,40}Error(?=:))\b")
+
+
+def _coloured(line: str, escape: str) -> str:
+    def colour(word: str) -> str:
+        return "33" if word.startswith("WARN") else "32" if word in ("INFO", "DEBUG") else "1;31"
+
+    return _LEVEL_WORDS.sub(lambda m: f"{escape}[{colour(m.group(1))}m{m.group(1)}{escape}[0m", line)
+
+
+def ansi_colours(text: str) -> str:
+    """A log copied from a terminal that colours it: the level names and the traceback's words between SGR colour codes
+    (ESC[32mINFO ESC[0m), as uvicorn, vLLM's logger, ComfyUI's and llama.cpp's colour them."""
+    return _log_blocks(text, lambda line, n: _coloured(line, "\x1b"))
+
+
+def ansi_colours_without_escape(text: str) -> str:
+    """The same colour codes after a web form or an editor dropped the ESC character: "[32mINFO[0m" (what GitHub shows
+    when a coloured log is pasted; each code's ``[..m`` stays)."""
+    return _log_blocks(text, lambda line, n: _coloured(line, ""))
+
+
+_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"}
+
+
+def html_entities(text: str) -> str:
+    """A log copied from a page's HTML source or a mail client that escapes it: ``&quot;``, ``&gt;``, ``&lt;``,
+    ``&amp;`` and ``&#39;`` for the characters they stand for."""
+    return _log_blocks(text, lambda line, n: "".join(_ENTITIES.get(c, c) for c in line))
+
+
+def html_line_breaks(text: str) -> str:
+    """Prose pasted from an HTML form or a rich editor: ``<br>`` at the end of each line (headings, list items, tables
+    and quotes keep theirs)."""
+    return _outside_fences(text, lambda l: l + "<br>" if l.strip() and not l.strip().startswith(("#", "|", "-", "*", ">", "<")) else l)
+
+
+_COMMAND_LINE = re.compile(
+    r"^(\s*)((?:sudo |pip3? |python[\d.]* |uv |conda |rocminfo|rocm-smi|amd-smi|export |docker |podman |ollama (?:run|serve|ps|pull|list|-v)\b)(?!.*\s\|\s).*)$"
+)
+_LINUX_PROMPTS = ("user@box:~/sd$ ", "(venv) user@box:~$ ", "[root@box ~]# ")
+_WINDOWS_PROMPTS = ("PS C:\\Users\\me> ", "C:\\Users\\me>", "(venv) PS D:\\AI\\ComfyUI> ")
+_ON_WINDOWS = re.compile(r"\bWindows\b|\bWin1[01]\b|[A-Z]:\\\\")
+_LINUX_ONLY = ("export ", "sudo ", "rocminfo", "rocm-smi", "amd-smi")
+
+
+def shell_prompts(text: str) -> str:
+    """A command in a fenced transcript with the prompt it was typed at: ``user@host:~/dir$``, with the active
+    environment "(venv) user@host:~$", root's ``[root@host ~]#``; on Windows (not WSL) PowerShell's "PS C:\\Users\\me> "
+    and cmd's "C:\\Users\\me>" ("(vLLM) root@kittyzero:~# python -c ...", vllm-project/vllm#39378; "(pia) PS E:\\PIA>
+    python ...", openmmlab/PIA#30; "lu2@LU2PCHL:~$ podman logs ollama -f", ollama/ollama#12908). Each command line in
+    turn; a Linux tool (``rocminfo``, ``export``, ``sudo``) never after a Windows prompt."""
+    windows = bool(_ON_WINDOWS.search(text)) and "WSL" not in text and "wsl" not in text
+    prompts = _WINDOWS_PROMPTS if windows else _LINUX_PROMPTS
+    count = [0]
+    out: List[str] = []
+    fenced = False
+    for line in text.split("\n"):
+        if _FENCE_LINE.match(line):
+            fenced = not fenced
+            out.append(line)
+            continue
+        m = _COMMAND_LINE.match(line) if fenced else None
+        if not m or (windows and m.group(2).startswith(_LINUX_ONLY)):
+            out.append(line)
+            continue
+        count[0] += 1
+        out.append(m.group(1) + prompts[count[0] % len(prompts)] + m.group(2))
+    return "\n".join(out)
+
+
 REWRITES: Dict[str, Callable[[str], str]] = {
     "wrap at 80 columns": wrap80,
     "CRLF line ends": crlf,
@@ -1118,6 +1280,16 @@ REWRITES: Dict[str, Callable[[str], str]] = {
     "error quoted in prose for its line": error_quote_for_line,
     "quoted advice from a reply, added": quoted_advice,
     "pip list header dropped": list_header_dropped,
+    "docker compose log prefixes": compose_prefixes,
+    "journalctl log prefixes": journal_prefixes,
+    "container log timestamps": timestamp_prefixes,
+    "ComfyUI log timestamps": comfyui_timestamps,
+    "vLLM process prefixes": vllm_process_prefixes,
+    "ANSI colour codes": ansi_colours,
+    "ANSI colour codes, ESC lost": ansi_colours_without_escape,
+    "HTML entities in logs": html_entities,
+    "HTML line breaks in prose": html_line_breaks,
+    "shell prompts on commands": shell_prompts,
 }
 
 

@@ -1,0 +1,200 @@
+"""What a log collector, a terminal or a web page puts around the lines a program printed is read past, once, before any
+reader (:func:`rocm_doctor.ingest.blocks.without_log_prefixes`, :func:`~rocm_doctor.ingest.blocks.without_terminal_and_html_marks`):
+``docker compose``'s service name ("comfyui-rocm  | !!! Exception during processing !!! HIP error: invalid device
+function", YanWenKun/ComfyUI-Docker#122; "ollama  | time=...", mudler/LocalAI#1592, ollama/ollama#14848), journalctl's
+date, host and program ("Jun 19 14:38:07 ai-llm ollama[15932]: ", ollama/ollama#5143; ollama/ollama#3035; "Mär 08 02:15:09
+evo comfy-ui[301326]: ", utensils/comfyui-nix#34; ollama/ollama#11757), the time ``docker logs -t`` or Docker Desktop puts
+first, ComfyUI's log time ("[2026-03-03 12:51:32.116] ", Comfy-Org/ComfyUI#12762, patientx/ComfyUI-Zluda#387; "[...] [info]  ",
+Comfy-Org/ComfyUI#12164; "2026-07-11T14:06:46.577801 - ", Comfy-Org/ComfyUI#14881, patientx/ComfyUI-Zluda#198), a
+terminal's colour codes with or without their ESC (ComfyUI colours its log since Comfy-Org/ComfyUI#14036, and Comfy
+Desktop showed the codes bare, Comfy-Org/Comfy-Desktop#1024), a ``<br>`` ending a line and HTML's entities.
+
+The metamorphic kinds of tests/ingest/metamorphic.py that add these forms kept, over every corpus (benchmarks/metamorphic.py,
+session 50), diagnoses before -> after (facts in brackets): compose prefixes 127 -> 131 of 131 (111 -> 131), journal prefixes
+127 -> 131 (111 -> 130), container times 127 -> 131 (111 -> 130), ComfyUI times 127 -> 131 (111 -> 131), vLLM process
+prefixes 127 -> 131 (111 -> 131), ANSI codes 82 -> 83 of 83 (68 -> 83) with and without ESC, HTML entities 76 -> 83 (72
+-> 83), ``<br>`` line ends 859 -> 884 of 884 (827 -> 884). Each rule refuses what is content: the tests below pin it."""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import ingest
+
+from rocm_doctor.ingest.blocks import normalise, split_blocks, without_log_prefixes, without_terminal_and_html_marks
+
+
+def _texts(report: str) -> list:
+    """The paste's lines as read, without the line naming the programs the prefixes named (pinned on its own below)."""
+    texts = [line.text for block in split_blocks(report) for line in block.lines if not line.text.startswith("Logged by: ")]
+    while texts and not texts[-1]:
+        texts.pop()
+    return texts
+
+
+def test_the_programs_the_prefixes_named_stay_after_the_paste() -> None:
+    # "ollama[98459]: " and "ollama  | " named the app the log came from: a reader of the app's name reads it still
+    journal = "Mar 09 21:00:13 hwkiller-desktop ollama[98459]: time=2024-03-09T21:00:13.897-08:00 level=INFO msg=x\n"
+    assert without_log_prefixes(journal).endswith("\n\nLogged by: ollama")
+    assert without_log_prefixes("webui-1  | ok\nollama-1  | ok\nwebui-1  | ok").endswith("Logged by: webui, ollama")
+    assert "ollama_named" in ingest(journal).facts.symptoms.context.value
+    lines = split_blocks(journal)
+    assert lines[0].lines[0].number == 1 and lines[-1].lines[-1].text == "Logged by: ollama"
+    assert "Logged by" not in without_log_prefixes("time=2024-03-09T21:00:13 level=INFO msg=x")
+
+
+# --- docker compose ---------------------------------------------------------------------------------------------
+
+
+def test_a_compose_service_prefix_is_taken_off_every_line() -> None:
+    log = "comfyui-rocm  | !!! Exception during processing !!! HIP error: invalid device function\ncomfyui-rocm  | Traceback (most recent call last):\n"
+    assert _texts(log) == ["!!! Exception during processing !!! HIP error: invalid device function", "Traceback (most recent call last):"]
+
+
+def test_a_compose_prefix_with_its_replica_number_is_taken_off_a_line_alone() -> None:
+    assert _texts("ollama-1  | Error: llama runner process has terminated: signal: aborted") == [
+        "Error: llama runner process has terminated: signal: aborted"
+    ]
+
+
+def test_a_markdown_table_keeps_its_first_column() -> None:
+    table = "Item | Value\n---|---\nGPU | RX 7900 XTX\nGPU | RX 6800\n"
+    assert without_log_prefixes(table) == table
+
+
+def test_a_name_and_a_pipe_on_one_line_is_not_a_compose_prefix() -> None:
+    # one line, a name without compose's replica number: a sentence or a table row as likely as a service's log
+    assert without_log_prefixes("torch  | 2.5.1+rocm6.2") == "torch  | 2.5.1+rocm6.2"
+
+
+def test_a_quoted_compose_log_keeps_its_quote_marker() -> None:
+    blocks = split_blocks("My log:\n\n> ollama-1  | Error: no compatible GPUs were discovered\n> ollama-1  | done\n")
+    quoted = next(block for block in blocks if block.lines[0].raw.startswith(">"))
+    assert [line.text for line in quoted.lines][:2] == ["Error: no compatible GPUs were discovered", "done"]
+    assert all(line.raw.startswith(">") for line in quoted.lines[:2])
+
+
+def test_podman_compose_s_bracketed_name_and_vllm_s_process_are_taken_off() -> None:
+    log = (
+        "[vllm] | (EngineCore pid=344) ERROR 08-27 08:52:59 [core.py:1346] raise e from None\n"
+        "[vllm] | (EngineCore pid=344) Traceback (most recent call last):\n"
+        "(APIServer pid=1)   File \"<frozen runpy>\", line 198, in _run_module_as_main\n"
+        "(VllmWorker rank=1 pid=839) ERROR 10-24 13:48:14 [multiproc_executor.py:514] WorkerProc failed to start.\n"
+    )
+    assert _texts(log) == ["ERROR 08-27 08:52:59 [core.py:1346] raise e from None", "Traceback (most recent call last):",
+                           "  File \"<frozen runpy>\", line 198, in _run_module_as_main",
+                           "ERROR 10-24 13:48:14 [multiproc_executor.py:514] WorkerProc failed to start."]
+
+
+def test_a_parenthesis_without_a_pid_is_not_a_process_prefix() -> None:
+    for line in ("(venv) user@box:~$ python main.py", "(APIServer) started", "(pid 123) crashed"):
+        assert without_log_prefixes(line) == line
+
+
+# --- journalctl, container and ComfyUI times ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    ["Jun 19 14:38:07 ai-llm ollama[15932]: ", "Mär 08 02:15:09 evo comfy-ui[301326]: ", "ago 02 20:27:15 klaus-Delta ollama[78976]: "],
+)
+def test_a_journal_prefix_with_the_program_pid_is_taken_off(prefix: str) -> None:
+    assert _texts(prefix + "time=2024-06-19T14:38:07.789Z level=INFO source=amd_linux.go msg=\"amdgpu is supported\"") == [
+        "time=2024-06-19T14:38:07.789Z level=INFO source=amd_linux.go msg=\"amdgpu is supported\""
+    ]
+
+
+def test_a_kernel_line_from_the_journal_keeps_what_the_kernel_said() -> None:
+    log = "Jun 01 12:00:00 box kernel: amdgpu 0000:03:00.0: amdgpu: Fatal error during GPU init\nJun 01 12:00:00 box kernel: amdgpu: probe of 0000:03:00.0 failed with error -22\n"
+    assert _texts(log)[0] == "amdgpu 0000:03:00.0: amdgpu: Fatal error during GPU init"
+
+
+def test_a_date_and_time_a_person_writes_before_a_sentence_is_kept() -> None:
+    line = "Jun 19 14:38:07 was when it last worked"
+    assert without_log_prefixes(line) == line
+
+
+def test_the_times_docker_puts_first_are_taken_off() -> None:
+    log = "2024-06-19T14:38:07.789123456Z INFO loading\n2024-06-19T14:38:07.789123456Z     File \"x.py\", line 1\n"
+    assert _texts(log) == ["INFO loading", "    File \"x.py\", line 1"]
+    desktop = "2025-01-17 20:40:33 2025/01/18 01:40:33 routes.go:1187: INFO server config\n2025-01-17 20:40:34 level=INFO msg=x\n"
+    assert _texts(desktop)[0] == "2025/01/18 01:40:33 routes.go:1187: INFO server config"
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        "2024-05-02 10:14:07,512 - root - INFO - Device: cuda:0 AMD Radeon RX 7900 XTX : native\n2024-05-02 10:14:08,512 - root - INFO - x",
+        "2024-06-01 12:00:00\n2024-06-02 12:00:00",  # times alone: values a person lists
+        "Date: 2024-06-01 12:00:00 upgrade rocm 6.1 -> 6.2",
+        "** ComfyUI startup time: 2026-01-29 17:04:56.240",
+        "2024-06-01 12:00:00 upgraded rocm-hip-runtime to 6.2",  # one line without docker's fraction: a value someone reports
+    ],
+)
+def test_a_program_s_own_time_and_a_time_someone_reports_are_kept(kept: str) -> None:
+    assert without_log_prefixes(kept) == kept
+
+
+def test_comfyui_s_log_times_are_taken_off_and_a_glued_time_is_cut_out() -> None:
+    log = (
+        "[2026-03-03 12:51:32.116] model_type FLOW\n"
+        "[2026-01-29 17:04:49.071] [info]  Adding extra search path custom_nodes\n"
+        "2026-07-11T14:06:46.577801 - [INFO] Prompt executed\n"
+        "Installed version of comfyui-frontend-package: 1.23.42025-06-29T14:57:59.550991 - \n"
+    )
+    assert _texts(log) == ["model_type FLOW", "Adding extra search path custom_nodes", "[INFO] Prompt executed",
+                           "Installed version of comfyui-frontend-package: 1.23.4"]
+
+
+# --- terminal escapes and HTML -------------------------------------------------------------------------------------
+
+
+def test_colour_codes_are_taken_off_with_or_without_their_escape() -> None:
+    assert normalise("\x1b[32mINFO\x1b[0m loaded \x1b[1;31mRuntimeError\x1b[0m: HIP error") == "INFO loaded RuntimeError: HIP error"
+    assert normalise("[32mINFO[0m loaded [1;31mRuntimeError[0m: HIP error") == "INFO loaded RuntimeError: HIP error"
+
+
+@pytest.mark.parametrize("kept", ["took [5m 30s] to load", "see [K] in the table", "pick [1m] or [2m]", "a[0] = 1"])
+def test_brackets_a_person_writes_are_kept_in_a_paste_with_no_bare_reset(kept: str) -> None:
+    assert without_terminal_and_html_marks(kept) == kept
+
+
+def test_a_line_break_tag_ending_a_line_goes_and_one_inside_a_line_stays() -> None:
+    assert normalise("GPU: RX 7900 XTX<br>\nOS: Ubuntu 24.04 <br/>") == "GPU: RX 7900 XTX\nOS: Ubuntu 24.04"
+    assert normalise("a<br>b") == "a<br>b"
+
+
+def test_html_entities_are_read_once_as_the_ascii_they_stand_for() -> None:
+    assert normalise("RuntimeError: &quot;HIP&quot; &gt; &#39;x&#39; &amp;&amp; &amp;gt;") == "RuntimeError: \"HIP\" > 'x' && &gt;"
+    assert normalise("&#200; &#x41; &foo;") == "&#200; A &foo;"  # a number beyond ASCII, an unknown name: as written
+
+
+def test_a_quote_marker_stays_a_quote_marker() -> None:
+    blocks = split_blocks("I saw this:\n\n> ERROR: no HIP GPUs are available\n")
+    assert blocks[-1].lines[0].text == "ERROR: no HIP GPUs are available"
+    assert blocks[-1].lines[0].raw.startswith(">")
+
+
+# --- what is content stays ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ERROR: Could not find a version that satisfies the requirement torch",
+        "ERROR: No matching distribution found for torch",
+        "export PATH=$PATH:/opt/rocm/bin",
+        "the card cost $500 and ROCm 6.2 does not see it",
+        "PS: I also tried ROCm 6.2",
+        "WARNING  | this line names a level, once",
+    ],
+)
+def test_a_line_whose_head_is_content_reads_as_written(line: str) -> None:
+    assert _texts(line) == [line]
+
+
+def test_a_report_pasted_from_a_compose_log_reads_as_the_plain_log() -> None:
+    plain = "```\nrocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: Illegal seek for GPU arch : gfx1035\n```\n"
+    for prefix in ("ollama-1  | ", "Jun 19 14:38:07 ai-llm ollama[15932]: ", "2024-06-19T14:38:07.789123456Z ", "[2026-03-03 12:51:32.116] "):
+        prefixed = plain.replace("rocBLAS", prefix + "rocBLAS")
+        assert ingest(prefixed).facts.symptoms.signatures.value == ingest(plain).facts.symptoms.signatures.value, prefix
+        assert [a.gfx.value for a in ingest(prefixed).facts.gpus.agents] == [a.gfx.value for a in ingest(plain).facts.gpus.agents]
