@@ -100,3 +100,28 @@ def test_a_windows_runners_build_path_in_a_ggml_error_shows_a_windows_release(te
 )
 def test_a_linux_runners_or_the_reporters_own_build_path_shows_no_windows_release(text: str) -> None:
     assert "ggml_windows_release_shown" not in signature_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "RX 6600 on Windows 11. Should I use llama-b4730-bin-win-hip-x64-gfx1030?\n",
+        "Does sd-master-9c51d87-bin-win-rocm5.5-x64.zip support the RX 6600 (gfx1032)?\n",
+        "I downloaded llama-b4730-bin-win-hip-x64-gfx1030 but have not run it. Is llama-b4730-bin-win-hip-x64-gfx1100 the right one?\n",
+    ],
+)
+def test_an_archive_asked_about_in_a_question_gives_no_list(text: str) -> None:
+    # review rev50b: a yes/no question about an archive is no sign the reporter ran it
+    found = targets(text)
+    assert "gfx1100" not in found and "gfx1100;gfx1102;gfx1030" not in found
+
+
+@pytest.mark.parametrize(
+    "text, listed",
+    [
+        ("Why does llama-b4730-bin-win-hip-x64-gfx1030 crash with invalid device function on my RX 6600?\n", ["gfx1030"]),
+        ("I run llama-b4730-bin-win-hip-x64-gfx1030.zip. Is this a bug?\n", ["gfx1030"]),
+    ],
+)
+def test_a_why_question_or_a_question_in_the_next_sentence_keeps_the_list(text: str, listed: list) -> None:
+    assert targets(text) == listed

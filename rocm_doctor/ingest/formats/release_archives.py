@@ -32,6 +32,12 @@ MAX_LINE = 2000
 _GFX = re.compile(r"^gfx[0-9a-f]{3,4}$")
 _ADVICE_BEFORE = when_used(r"\b(?:try|trying|use|using\s{1,4}instead|download|get|grab|recommend\w{0,3}|should|suggest\w{0,3}|instead\s{1,4}of)\b[^.!?\n]{0,80}$", re.IGNORECASE)
 """Advice or a suggestion before the archive in its sentence: an archive the reader is told to try is not the one that ran."""
+_QUESTION_AFTER = when_used(r"(?:[^.!?\n]|[.!](?=\S)){0,300}\?")
+"""The archive's sentence ends in a question mark (a full stop ends it only before white space: "rocm5.5", ".zip"):
+"Should I use llama-b4730-bin-win-hip-x64-gfx1030?", "Does sd-...-bin-win-rocm5.5-x64 support gfx1032?" ask about
+an archive the reporter may not have run (review rev50b)."""
+_WHY_BEFORE = when_used(r"\b(?:why|how\s{1,4}come)\b[^.!?\n]{0,200}$", re.IGNORECASE)
+"""A "why ... ?" presupposes the archive ran ("why does llama-...-gfx1030 crash on my RX 6600?"): it is read."""
 
 
 @lru_cache(maxsize=1)
@@ -62,7 +68,10 @@ def parse(block: Block) -> List[Piece]:
         found: List[str] = []
         for pattern, targets in archives():
             for match in pattern.finditer(text):
-                if scope_before(text, match.start()) != NOW or _ADVICE_BEFORE.search(text[max(0, match.start() - 120) : match.start()]):
+                before = text[max(0, match.start() - 200) : match.start()]
+                if scope_before(text, match.start()) != NOW or _ADVICE_BEFORE.search(before[-120:]):
+                    continue
+                if _QUESTION_AFTER.match(text, match.end()) and not _WHY_BEFORE.search(before):
                     continue
                 listed = list(targets) or [match.group("target").lower()]
                 found.append(";".join(listed))
