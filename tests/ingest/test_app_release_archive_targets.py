@@ -125,3 +125,16 @@ def test_an_archive_asked_about_in_a_question_gives_no_list(text: str) -> None:
 )
 def test_a_why_question_or_a_question_in_the_next_sentence_keeps_the_list(text: str, listed: list) -> None:
     assert targets(text) == listed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'RX 7800 XT, Windows 11. cmake -B build -DGGML_HIP=ON -DGPU_TARGETS="gfx1100;gfx11-generic"\nROCm error: invalid device function\n',
+        "cmake -B build -DGGML_HIP=ON -DAMDGPU_TARGETS=gfx1030,gfx10-3-generic\n",
+    ],
+)
+def test_a_target_list_that_goes_on_with_a_generic_target_is_not_read_in_part(text: str) -> None:
+    # review rev50b: read as [gfx1100], the list gave RD996 'no code for gfx1101' where gfx11-generic has it
+    assert targets(text) == []
+    assert "RD996" not in problems_shown(text) and "RD795" not in problems_shown(text)
