@@ -138,3 +138,9 @@ def test_a_target_list_that_goes_on_with_a_generic_target_is_not_read_in_part(te
     # review rev50b: read as [gfx1100], the list gave RD996 'no code for gfx1101' where gfx11-generic has it
     assert targets(text) == []
     assert "RD996" not in problems_shown(text) and "RD795" not in problems_shown(text)
+
+
+def test_a_per_target_llama_archive_of_a_target_llama_cpp_never_shipped_gives_no_list() -> None:
+    # review rev50b: only gfx1030, gfx1100 and gfx1101 archives were released one target each; another name is
+    # a fork's or a renamed build, whose list the name does not show
+    assert targets("I run llama-b4730-bin-win-hip-x64-gfx1032.zip on my RX 6600\n") == []
