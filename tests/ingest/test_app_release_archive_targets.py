@@ -144,3 +144,20 @@ def test_a_per_target_llama_archive_of_a_target_llama_cpp_never_shipped_gives_no
     # review rev50b: only gfx1030, gfx1100 and gfx1101 archives were released one target each; another name is
     # a fork's or a renamed build, whose list the name does not show
     assert targets("I run llama-b4730-bin-win-hip-x64-gfx1032.zip on my RX 6600\n") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "system_info: n_threads = 8 / 16 | AVX = 1 | AVX2 = 1 | FMA = 1 | LLAMAFILE = 1 | OPENMP = 1 |\n",
+        "CPU : SSE3 = 1 | SSSE3 = 1 | LLAMAFILE=1 | REPACK = 1 |\n",
+        "[ 10%] Building CXX object ggml/src/CMakeFiles/ggml-cpu.dir/ggml-cpu/llamafile/sgemm.cpp.o\n",
+    ],
+)
+def test_llama_cpps_llamafile_flag_and_source_file_are_not_the_llamafile_program(text: str) -> None:
+    # review rev50b: llama-cpp-python prints the flag inside PyTorch apps, which then lost RD870
+    assert "ggml_program_named" not in signature_contexts(text)
+
+
+def test_a_windows_path_to_llamafile_exe_still_names_it() -> None:
+    assert "ggml_program_named" in signature_contexts("C:\\llamafile\\llamafile.exe -ngl 99\n")
