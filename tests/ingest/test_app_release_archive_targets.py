@@ -161,3 +161,11 @@ def test_llama_cpps_llamafile_flag_and_source_file_are_not_the_llamafile_program
 
 def test_a_windows_path_to_llamafile_exe_still_names_it() -> None:
     assert "ggml_program_named" in signature_contexts("C:\\llamafile\\llamafile.exe -ngl 99\n")
+
+
+def test_an_archive_list_beside_works_fine_gives_no_error_and_beside_a_failure_does() -> None:
+    # review rev50b: RD795 (an error) fired on a report that named the gfx1030 archive and said it works
+    fine = "RX 7900 XTX, Windows 11. llama-b4730-bin-win-hip-x64-gfx1030.zip works fine, 80 t/s.\n"
+    failing = "RX 7900 XTX, Windows 11, llama-b4730-bin-win-hip-x64-gfx1030\nROCm error: invalid device function\n"
+    assert "RD795" not in problems_shown(fine) and "RD996" not in problems_shown(fine)
+    assert "RD795" in problems_shown(failing)
