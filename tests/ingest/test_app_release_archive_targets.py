@@ -169,3 +169,28 @@ def test_an_archive_list_beside_works_fine_gives_no_error_and_beside_a_failure_d
     failing = "RX 7900 XTX, Windows 11, llama-b4730-bin-win-hip-x64-gfx1030\nROCm error: invalid device function\n"
     assert "RD795" not in problems_shown(fine) and "RD996" not in problems_shown(fine)
     assert "RD795" in problems_shown(failing)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I switched from sd-master-9c51d87-bin-win-rocm5.5-x64 to the vulkan build.\n",
+        "I deleted llama-b4730-bin-win-hip-x64-gfx1030 and now use the vulkan one.\n",
+        "llama-b4730-bin-win-hip-x64-gfx1030 used to work, now I run llama-b4730-bin-win-vulkan-x64.\n",
+        "Not using llama-b4730-bin-win-hip-x64-gfx1030 anymore.\n",
+    ],
+)
+def test_an_archive_the_reporter_left_gives_no_list(text: str) -> None:
+    # review rev50b: the archive a report moved away from is not the build that runs
+    assert targets(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I switched to llama-b4730-bin-win-hip-x64-gfx1030 and get invalid device function.\n",
+        "I tried llama-b4730-bin-win-hip-x64-gfx1030, it fails with invalid device function.\n",
+    ],
+)
+def test_an_archive_switched_to_or_tried_still_gives_its_list(text: str) -> None:
+    assert targets(text) == ["gfx1030"]

@@ -36,6 +36,16 @@ _QUESTION_AFTER = when_used(r"(?:[^.!?\n]|[.!](?=\S)){0,300}\?")
 """The archive's sentence ends in a question mark (a full stop ends it only before white space: "rocm5.5", ".zip"):
 "Should I use llama-b4730-bin-win-hip-x64-gfx1030?", "Does sd-...-bin-win-rocm5.5-x64 support gfx1032?" ask about
 an archive the reporter may not have run (review rev50b)."""
+_LEFT_BEFORE = when_used(
+    r"\b(?:switch(?:ed|ing)?|mov(?:ed|ing)|went|chang(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing))\s{1,4}(?:back\s{1,4})?from\b[^.!?\n]{0,60}$"
+    r"|\b(?:delet|remov|uninstall)(?:e|ed|ing)\b[^.!?\n]{0,60}$"
+    r"|\b(?:not|no\s{1,4}longer|stopped)\s{1,4}(?:using|use|running|run)\b[^.!?\n]{0,40}$",
+    re.IGNORECASE,
+)
+"""An archive the reporter left: "I switched from sd-...-rocm5.5-x64 to the vulkan build", "I deleted
+llama-...-gfx1030 and now use ...", "not using llama-...-gfx1030 anymore" (review rev50b)."""
+_LEFT_AFTER = when_used(r"[^.!?\n]{0,60}?\b(?:used\s{1,4}to|any\s?more|no\s{1,4}longer)\b", re.IGNORECASE)
+"""The same said after it: "llama-...-gfx1030 used to work, now I run ...", "... is not used any more"."""
 _WHY_BEFORE = when_used(r"\b(?:why|how\s{1,4}come)\b[^.!?\n]{0,200}$", re.IGNORECASE)
 """A "why ... ?" presupposes the archive ran ("why does llama-...-gfx1030 crash on my RX 6600?"): it is read."""
 
@@ -72,6 +82,8 @@ def parse(block: Block) -> List[Piece]:
                 if scope_before(text, match.start()) != NOW or _ADVICE_BEFORE.search(before[-120:]):
                     continue
                 if _QUESTION_AFTER.match(text, match.end()) and not _WHY_BEFORE.search(before):
+                    continue
+                if _LEFT_BEFORE.search(before) or _LEFT_AFTER.match(text, match.end()):
                     continue
                 listed = list(targets) or [match.group("target").lower()]
                 found.append(";".join(listed))
