@@ -9,7 +9,9 @@ build command's ``-DAMDGPU_TARGETS=`` does, so it is read into the same fact (``
 and judged the same way against the GPU. Reports: ggml-org/llama.cpp#11906 (the gfx1030 archive on a
 Radeon 780M), leejet/stable-diffusion.cpp#292 (the rocm5.5 archive on an RX 6600, gfx1032). An
 archive named as advice ("try llama-b5000-bin-win-hip-x64-gfx1100 instead"), in the past or for another
-machine (ingest.scope) is not the one that ran, and is not read.
+machine (ingest.scope), in a yes/no question, or one the reporter left ("switched from ... to the vulkan
+build") is not the one that ran, and is not read. The rules that judge the list by it (RD795, RD996) want the
+program shown failing or leaving the GPU unused besides: a download's name is also named beside "it works".
 """
 
 from __future__ import annotations
