@@ -194,3 +194,20 @@ def test_an_archive_the_reporter_left_gives_no_list(text: str) -> None:
 )
 def test_an_archive_switched_to_or_tried_still_gives_its_list(text: str) -> None:
     assert targets(text) == ["gfx1030"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Assets:\nsd-master-9c51d87-bin-win-avx2-x64.zip\nsd-master-9c51d87-bin-win-rocm5.5-x64.zip\nsd-master-9c51d87-bin-win-vulkan-x64.zip\n",
+        "I have sd-master-9c51d87-bin-win-rocm5.5-x64.zip and sd-master-9c51d87-bin-win-vulkan-x64.zip unpacked; the GPU is not used.\n",
+    ],
+)
+def test_a_block_naming_several_windows_archives_gives_no_list(text: str) -> None:
+    # review rev50b: a release page's downloads, or several archives at hand, do not show which one ran
+    assert targets(text) == []
+
+
+def test_an_archive_and_its_own_download_link_count_once() -> None:
+    text = '[sd-master-9c51d87-bin-win-rocm5.5-x64.zip](https://github.com/leejet/stable-diffusion.cpp/releases/download/master-9c51d87/sd-master-9c51d87-bin-win-rocm5.5-x64.zip)\n'
+    assert targets(text) == ["gfx1100;gfx1102;gfx1030"]

@@ -48,6 +48,9 @@ _LEFT_BEFORE = when_used(
 llama-...-gfx1030 and now use ...", "not using llama-...-gfx1030 anymore" (review rev50b)."""
 _LEFT_AFTER = when_used(r"[^.!?\n]{0,60}?\b(?:used\s{1,4}to|any\s?more|no\s{1,4}longer)\b", re.IGNORECASE)
 """The same said after it: "llama-...-gfx1030 used to work, now I run ...", "... is not used any more"."""
+_ANY_WINDOWS_ARCHIVE = when_used(r"\b(?:llama|sd)-[\w.-]{1,80}?-bin-win-[a-z0-9][\w.-]{0,40}", re.IGNORECASE)
+"""Any Windows release archive of llama.cpp or stable-diffusion.cpp, whatever its backend (avx2, vulkan, cuda, hip)."""
+_ARCHIVE_SUFFIX = re.compile(r"(?:\.(?:zip|7z|tar\.gz))?[.-]*$", re.IGNORECASE)
 _WHY_BEFORE = when_used(r"\b(?:why|how\s{1,4}come)\b[^.!?\n]{0,200}$", re.IGNORECASE)
 """A "why ... ?" presupposes the archive ran ("why does llama-...-gfx1030 crash on my RX 6600?"): it is read."""
 
@@ -73,8 +76,21 @@ def archives() -> Tuple[Tuple[Pattern[str], Tuple[str, ...]], ...]:
     return tuple(out)
 
 
+def _archives_named(block: Block) -> int:
+    """How many different Windows release archives the block names (a name and its download link count once)."""
+    names = set()
+    for line in block.lines:
+        for found in _ANY_WINDOWS_ARCHIVE.finditer(line.text[:MAX_LINE]):
+            names.add(_ARCHIVE_SUFFIX.sub("", found.group(0).lower()))
+    return len(names)
+
+
 def parse(block: Block) -> List[Piece]:
     pieces: List[Piece] = []
+    if _archives_named(block) > 1:
+        # a release page's list of downloads, or several archives tried ("the rocm5.5 zip and the vulkan zip"):
+        # which one ran is not shown (review rev50b)
+        return pieces
     for line in block.lines:
         text = line.text[:MAX_LINE]
         found: List[str] = []
