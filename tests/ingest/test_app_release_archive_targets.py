@@ -100,3 +100,114 @@ def test_a_windows_runners_build_path_in_a_ggml_error_shows_a_windows_release(te
 )
 def test_a_linux_runners_or_the_reporters_own_build_path_shows_no_windows_release(text: str) -> None:
     assert "ggml_windows_release_shown" not in signature_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "RX 6600 on Windows 11. Should I use llama-b4730-bin-win-hip-x64-gfx1030?\n",
+        "Does sd-master-9c51d87-bin-win-rocm5.5-x64.zip support the RX 6600 (gfx1032)?\n",
+        "I downloaded llama-b4730-bin-win-hip-x64-gfx1030 but have not run it. Is llama-b4730-bin-win-hip-x64-gfx1100 the right one?\n",
+    ],
+)
+def test_an_archive_asked_about_in_a_question_gives_no_list(text: str) -> None:
+    # review rev50b: a yes/no question about an archive is no sign the reporter ran it
+    found = targets(text)
+    assert "gfx1100" not in found and "gfx1100;gfx1102;gfx1030" not in found
+
+
+@pytest.mark.parametrize(
+    "text, listed",
+    [
+        ("Why does llama-b4730-bin-win-hip-x64-gfx1030 crash with invalid device function on my RX 6600?\n", ["gfx1030"]),
+        ("I run llama-b4730-bin-win-hip-x64-gfx1030.zip. Is this a bug?\n", ["gfx1030"]),
+    ],
+)
+def test_a_why_question_or_a_question_in_the_next_sentence_keeps_the_list(text: str, listed: list) -> None:
+    assert targets(text) == listed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'RX 7800 XT, Windows 11. cmake -B build -DGGML_HIP=ON -DGPU_TARGETS="gfx1100;gfx11-generic"\nROCm error: invalid device function\n',
+        "cmake -B build -DGGML_HIP=ON -DAMDGPU_TARGETS=gfx1030,gfx10-3-generic\n",
+    ],
+)
+def test_a_target_list_that_goes_on_with_a_generic_target_is_not_read_in_part(text: str) -> None:
+    # review rev50b: read as [gfx1100], the list gave RD996 'no code for gfx1101' where gfx11-generic has it
+    assert targets(text) == []
+    assert "RD996" not in problems_shown(text) and "RD795" not in problems_shown(text)
+
+
+def test_a_per_target_llama_archive_of_a_target_llama_cpp_never_shipped_gives_no_list() -> None:
+    # review rev50b: only gfx1030, gfx1100 and gfx1101 archives were released one target each; another name is
+    # a fork's or a renamed build, whose list the name does not show
+    assert targets("I run llama-b4730-bin-win-hip-x64-gfx1032.zip on my RX 6600\n") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "system_info: n_threads = 8 / 16 | AVX = 1 | AVX2 = 1 | FMA = 1 | LLAMAFILE = 1 | OPENMP = 1 |\n",
+        "CPU : SSE3 = 1 | SSSE3 = 1 | LLAMAFILE=1 | REPACK = 1 |\n",
+        "[ 10%] Building CXX object ggml/src/CMakeFiles/ggml-cpu.dir/ggml-cpu/llamafile/sgemm.cpp.o\n",
+    ],
+)
+def test_llama_cpps_llamafile_flag_and_source_file_are_not_the_llamafile_program(text: str) -> None:
+    # review rev50b: llama-cpp-python prints the flag inside PyTorch apps, which then lost RD870
+    assert "ggml_program_named" not in signature_contexts(text)
+
+
+def test_a_windows_path_to_llamafile_exe_still_names_it() -> None:
+    assert "ggml_program_named" in signature_contexts("C:\\llamafile\\llamafile.exe -ngl 99\n")
+
+
+def test_an_archive_list_beside_works_fine_gives_no_error_and_beside_a_failure_does() -> None:
+    # review rev50b: RD795 (an error) fired on a report that named the gfx1030 archive and said it works
+    fine = "RX 7900 XTX, Windows 11. llama-b4730-bin-win-hip-x64-gfx1030.zip works fine, 80 t/s.\n"
+    failing = "RX 7900 XTX, Windows 11, llama-b4730-bin-win-hip-x64-gfx1030\nROCm error: invalid device function\n"
+    assert "RD795" not in problems_shown(fine) and "RD996" not in problems_shown(fine)
+    assert "RD795" in problems_shown(failing)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I switched from sd-master-9c51d87-bin-win-rocm5.5-x64 to the vulkan build.\n",
+        "I deleted llama-b4730-bin-win-hip-x64-gfx1030 and now use the vulkan one.\n",
+        "llama-b4730-bin-win-hip-x64-gfx1030 used to work, now I run llama-b4730-bin-win-vulkan-x64.\n",
+        "Not using llama-b4730-bin-win-hip-x64-gfx1030 anymore.\n",
+    ],
+)
+def test_an_archive_the_reporter_left_gives_no_list(text: str) -> None:
+    # review rev50b: the archive a report moved away from is not the build that runs
+    assert targets(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I switched to llama-b4730-bin-win-hip-x64-gfx1030 and get invalid device function.\n",
+        "I tried llama-b4730-bin-win-hip-x64-gfx1030, it fails with invalid device function.\n",
+    ],
+)
+def test_an_archive_switched_to_or_tried_still_gives_its_list(text: str) -> None:
+    assert targets(text) == ["gfx1030"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Assets:\nsd-master-9c51d87-bin-win-avx2-x64.zip\nsd-master-9c51d87-bin-win-rocm5.5-x64.zip\nsd-master-9c51d87-bin-win-vulkan-x64.zip\n",
+        "I have sd-master-9c51d87-bin-win-rocm5.5-x64.zip and sd-master-9c51d87-bin-win-vulkan-x64.zip unpacked; the GPU is not used.\n",
+    ],
+)
+def test_a_block_naming_several_windows_archives_gives_no_list(text: str) -> None:
+    # review rev50b: a release page's downloads, or several archives at hand, do not show which one ran
+    assert targets(text) == []
+
+
+def test_an_archive_and_its_own_download_link_count_once() -> None:
+    text = '[sd-master-9c51d87-bin-win-rocm5.5-x64.zip](https://github.com/leejet/stable-diffusion.cpp/releases/download/master-9c51d87/sd-master-9c51d87-bin-win-rocm5.5-x64.zip)\n'
+    assert targets(text) == ["gfx1100;gfx1102;gfx1030"]

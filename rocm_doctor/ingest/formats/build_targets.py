@@ -31,9 +31,13 @@ from rocm_doctor.lazy_regex import when_used
 _TARGET = r"gfx[0-9a-f]{3,4}(?::(?:xnack|sramecc)[+-]){0,2}"
 _LIST = when_used(
     r"(?<![\w$-])(?:-D\s?)?(?:AMDGPU_TARGETS|GPU_TARGETS|PYTORCH_ROCM_ARCH|CMAKE_HIP_ARCHITECTURES|HIP_ARCHITECTURES)"
-    r"\s{0,2}=\s{0,2}[\"']?(?P<list>" + _TARGET + r"(?:\s{0,2}[;,]\s{0,2}" + _TARGET + r"){0,40})(?![\w:])",
+    r"\s{0,2}=\s{0,2}[\"']?(?P<list>" + _TARGET + r"(?:\s{0,2}[;,]\s{0,2}" + _TARGET + r"){0,40})(?![\w:])"
+    r"(?!\s{0,2}[;,]\s{0,2}gfx)",
     re.IGNORECASE,
 )
+"""A list read whole or not at all: one that goes on with a target of another shape (a generic target,
+``-DGPU_TARGETS="gfx1100;gfx11-generic"``, whose code runs on every gfx11 GPU) is not read as its first part,
+which would leave out the GPUs the rest covers (review rev50b)."""
 _TF_LIST = when_used(r"The supported AMDGPU versions are\s{1,4}(?P<list>gfx[0-9a-f]{3,4}(?:[\s,]{0,4}gfx[0-9a-f]{3,4}){0,40})", re.IGNORECASE)
 _LIST_GOES_ON = when_used(r"\s{0,4},\s*$")
 """A list that ends its line with a comma is wrapped onto the next line, where it goes on."""

@@ -9,7 +9,9 @@ build command's ``-DAMDGPU_TARGETS=`` does, so it is read into the same fact (``
 and judged the same way against the GPU. Reports: ggml-org/llama.cpp#11906 (the gfx1030 archive on a
 Radeon 780M), leejet/stable-diffusion.cpp#292 (the rocm5.5 archive on an RX 6600, gfx1032). An
 archive named as advice ("try llama-b5000-bin-win-hip-x64-gfx1100 instead"), in the past or for another
-machine (ingest.scope) is not the one that ran, and is not read.
+machine (ingest.scope), in a yes/no question, or one the reporter left ("switched from ... to the vulkan
+build") is not the one that ran, and is not read. The rules that judge the list by it (RD795, RD996) want the
+program shown failing or leaving the GPU unused besides: a download's name is also named beside "it works".
 """
 
 from __future__ import annotations
@@ -32,6 +34,25 @@ MAX_LINE = 2000
 _GFX = re.compile(r"^gfx[0-9a-f]{3,4}$")
 _ADVICE_BEFORE = when_used(r"\b(?:try|trying|use|using\s{1,4}instead|download|get|grab|recommend\w{0,3}|should|suggest\w{0,3}|instead\s{1,4}of)\b[^.!?\n]{0,80}$", re.IGNORECASE)
 """Advice or a suggestion before the archive in its sentence: an archive the reader is told to try is not the one that ran."""
+_QUESTION_AFTER = when_used(r"(?:[^.!?\n]|[.!](?=\S)){0,300}\?")
+"""The archive's sentence ends in a question mark (a full stop ends it only before white space: "rocm5.5", ".zip"):
+"Should I use llama-b4730-bin-win-hip-x64-gfx1030?", "Does sd-...-bin-win-rocm5.5-x64 support gfx1032?" ask about
+an archive the reporter may not have run (review rev50b)."""
+_LEFT_BEFORE = when_used(
+    r"\b(?:switch(?:ed|ing)?|mov(?:ed|ing)|went|chang(?:ed|ing)|upgrad(?:ed|ing)|downgrad(?:ed|ing))\s{1,4}(?:back\s{1,4})?from\b[^.!?\n]{0,60}$"
+    r"|\b(?:delet|remov|uninstall)(?:e|ed|ing)\b[^.!?\n]{0,60}$"
+    r"|\b(?:not|no\s{1,4}longer|stopped)\s{1,4}(?:using|use|running|run)\b[^.!?\n]{0,40}$",
+    re.IGNORECASE,
+)
+"""An archive the reporter left: "I switched from sd-...-rocm5.5-x64 to the vulkan build", "I deleted
+llama-...-gfx1030 and now use ...", "not using llama-...-gfx1030 anymore" (review rev50b)."""
+_LEFT_AFTER = when_used(r"[^.!?\n]{0,60}?\b(?:used\s{1,4}to|any\s?more|no\s{1,4}longer)\b", re.IGNORECASE)
+"""The same said after it: "llama-...-gfx1030 used to work, now I run ...", "... is not used any more"."""
+_ANY_WINDOWS_ARCHIVE = when_used(r"\b(?:llama|sd)-[\w.-]{1,80}?-bin-win-[a-z0-9][\w.-]{0,40}", re.IGNORECASE)
+"""Any Windows release archive of llama.cpp or stable-diffusion.cpp, whatever its backend (avx2, vulkan, cuda, hip)."""
+_ARCHIVE_SUFFIX = re.compile(r"(?:\.(?:zip|7z|tar\.gz))?[.-]*$", re.IGNORECASE)
+_WHY_BEFORE = when_used(r"\b(?:why|how\s{1,4}come)\b[^.!?\n]{0,200}$", re.IGNORECASE)
+"""A "why ... ?" presupposes the archive ran ("why does llama-...-gfx1030 crash on my RX 6600?"): it is read."""
 
 
 @lru_cache(maxsize=1)
@@ -55,14 +76,32 @@ def archives() -> Tuple[Tuple[Pattern[str], Tuple[str, ...]], ...]:
     return tuple(out)
 
 
+def _archives_named(block: Block) -> int:
+    """How many different Windows release archives the block names (a name and its download link count once)."""
+    names = set()
+    for line in block.lines:
+        for found in _ANY_WINDOWS_ARCHIVE.finditer(line.text[:MAX_LINE]):
+            names.add(_ARCHIVE_SUFFIX.sub("", found.group(0).lower()))
+    return len(names)
+
+
 def parse(block: Block) -> List[Piece]:
     pieces: List[Piece] = []
+    if _archives_named(block) > 1:
+        # a release page's list of downloads, or several archives tried ("the rocm5.5 zip and the vulkan zip"):
+        # which one ran is not shown (review rev50b)
+        return pieces
     for line in block.lines:
         text = line.text[:MAX_LINE]
         found: List[str] = []
         for pattern, targets in archives():
             for match in pattern.finditer(text):
-                if scope_before(text, match.start()) != NOW or _ADVICE_BEFORE.search(text[max(0, match.start() - 120) : match.start()]):
+                before = text[max(0, match.start() - 200) : match.start()]
+                if scope_before(text, match.start()) != NOW or _ADVICE_BEFORE.search(before[-120:]):
+                    continue
+                if _QUESTION_AFTER.match(text, match.end()) and not _WHY_BEFORE.search(before):
+                    continue
+                if _LEFT_BEFORE.search(before) or _LEFT_AFTER.match(text, match.end()):
                     continue
                 listed = list(targets) or [match.group("target").lower()]
                 found.append(";".join(listed))
