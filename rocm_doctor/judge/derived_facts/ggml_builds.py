@@ -39,7 +39,9 @@ def _programs_named(contexts: List[str], rows: List[Dict[str, Any]]) -> List[Dic
     "'<program>'s builds list <targets>, not <gfx>' (rules/data/ggml_builds.yaml, every release checked) when "
     "the GPU's target is in the list of none of the programs named (koboldcpp-rocm, lemonade's llamacpp-rocm, "
     "or else llama.cpp's own release); absent when one of them lists it or none is named; unknown when the "
-    "report names a program with an engine of its own (LM Studio, ollama) or the GPU cannot be judged. "
+    "report names a program with an engine of its own (LM Studio, ollama), when a later build of the program "
+    "has the target (llama.cpp's ROCm 7.14 Windows builds: `later_windows`) and the report does not show "
+    "which build runs, or when the GPU cannot be judged. "
     "Rules pair it with host.os windows.",
 )
 def ggml_windows_build_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
@@ -60,5 +62,10 @@ def ggml_windows_build_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) 
     gfx = base_gfx(str(agent.gfx.value))
     if any(gfx in (row.get("windows") or []) for row in named):
         return absent(SOURCE, f"a Windows build of the program named lists {gfx}")
+    later = [row for row in named if gfx in (row.get("later_windows") or [])]
+    shown = facts.symptoms.build_targets
+    if later and not (shown.is_known and shown.value):
+        # the report shows neither the archive it runs nor a build list, and a later build has the target
+        return unknown(f"{later[0]['name']} lists no {gfx}, but {later[0].get('later_name') or 'its later builds'} do; the report does not show which build runs")
     said = "; ".join(f"{row['name']} lists {', '.join(row['windows'])}" for row in named)
     return known(f"{said}: not {gfx}", f"{context.source or 'symptoms.context'}; {SOURCE}")
