@@ -1,0 +1,160 @@
+"""Over-reads the readers of session 49 left: a healthy or unrelated text read as this machine's failure (issue 23, ov50).
+
+Each test is named after the behaviour it pins. The texts are written for the test in the shapes the brief and the
+sources named in rules/data/signatures.yaml and rocm_doctor/ingest/blocks.py give.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import ingest, problems_shown, report_contexts, serious_findings
+
+from rocm_doctor.ingest.blocks import split_blocks
+
+# --- 1. a pasted support table or list is a document's, not this machine's GPUs and variables ---
+
+README_TABLE = (
+    "I have an RX 6700 XT and Stable Diffusion works fine with HSA_OVERRIDE_GFX_VERSION=10.3.0. Is there a faster way?\n\n"
+    "From the README:\n\n"
+    "| GPU | gfx | Setting |\n|---|---|---|\n"
+    "| RX 6700 XT | gfx1031 | needs HSA_OVERRIDE_GFX_VERSION=10.3.0 |\n"
+    "| RX 7600 | gfx1102 | needs HSA_OVERRIDE_GFX_VERSION=11.0.0 |\n"
+    "| RX 5700 XT | gfx1010 | unsupported |\n"
+)
+
+SUPPORT_LIST = (
+    "Which cards are supported? The list I found says:\n"
+    "gfx1030: supported\ngfx1031: use override 10.3.0\ngfx1032: use override 10.3.0\ngfx1100: supported\n"
+    "My card is an RX 7900 XTX.\n"
+)
+
+
+def test_a_pasted_support_table_gives_no_override_error_for_this_machine() -> None:
+    assert not [f for f in serious_findings(README_TABLE) if f[1] == "error"]
+    facts = ingest(README_TABLE).facts
+    assert [a.gfx.value for a in facts.gpus.agents] == ["gfx1031"]
+    assert facts.env.vars.value == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0"}
+
+
+def test_a_support_list_in_the_reporters_paragraph_leaves_the_reporters_own_card() -> None:
+    facts = ingest(SUPPORT_LIST).facts
+    assert [a.gfx.value for a in facts.gpus.agents] == ["gfx1100"]
+    assert not facts.env.vars.value
+
+
+def test_a_support_table_is_cut_out_as_another_persons_block() -> None:
+    scopes = [(b.scope, len(b.lines)) for b in split_blocks(SUPPORT_LIST)]
+    assert scopes == [("current", 1), ("other", 4), ("current", 1)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # two GPUs of this machine with their settings: not a support table
+        "GPU0: RX 7900 XTX - works\nGPU1: Radeon 780M - needs HSA_OVERRIDE_GFX_VERSION=11.0.0\n",
+        # a log naming one GPU on each line
+        "Device 0: AMD Radeon RX 7900 XTX, gfx1100 (0x1100), VMM: no\nDevice 1: AMD Radeon RX 7900 XTX, gfx1100 (0x1100), VMM: no\n"
+        "Device 2: AMD Radeon RX 7900 XTX, gfx1100 (0x1100), VMM: no\n",
+        # the reporter's environment table: labels first, the GPUs and the wheel's target family after them
+        "| | |\n|---|---|\n| dGPU (target) | AMD Radeon RX 7900 XT, gfx1100 |\n| iGPU (also present) | Ryzen 7 7800X3D integrated, gfx1036 |\n"
+        "| ROCm | rocm-sdk-libraries-gfx110X-all 7.13.0a20260508 |\n",
+    ],
+)
+def test_this_machines_own_gpu_list_stays_this_machines(text: str) -> None:
+    assert all(b.scope == "current" for b in split_blocks(text))
+
+
+# --- 2. a '> '-quoted sentence about a tool is a quote, not a command at a prompt ---
+
+
+def test_a_quoted_sentence_about_clinfo_is_not_the_reporters_statement() -> None:
+    text = (
+        "I have an RX 7900 XTX on Ubuntu 22.04 with ROCm 6.2.\n\n> clinfo shows no devices\n\n"
+        "That was my problem last year, but now everything works.\n"
+    )
+    assert "gpu_tool_shows_no_gpu_told" not in report_contexts(text)
+
+
+@pytest.mark.parametrize("command", ["> clinfo", "> ollama list", "> ollama show llama3", "> ollama run llama3", "> python main.py"])
+def test_a_command_at_a_windows_prompt_in_a_quote_stays_a_command(command: str) -> None:
+    text = f"RX 6700 XT, ROCm 6.1\n\n{command}\nsome output\n"
+    assert split_blocks(text)[1].scope == "current"
+
+
+# --- 3. RD566: a kernel changed for another reason, and a failure on every kernel tried ---
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Moved to kernel 6.11 for the new Wi-Fi driver, which works. ROCm 6.2, RX 7900 XTX, pytorch crashes with HIP error: invalid device function.\n",
+        "I switched to the LTS kernel because of the touchpad, and it works now. torch still segfaults on my RX 6600.\n",
+        "Tested on kernel 6.8 and 6.10 and it fails on both. RX 7900 XTX, ROCm 6.2, torch crashes at import.\n",
+        "rocminfo crashes with kernel 6.12 and 6.13, same segfault on both. RX 580.\n",
+        "torch fails on kernels 6.8 and 6.11 regardless of the kernel I boot. RX 6800.\n",
+    ],
+)
+def test_a_kernel_set_aside_is_not_tied_to_the_failure(text: str) -> None:
+    assert "RD566" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Switched to kernel 6.6 LTS for now and ollama works without crashes. RX 7900 XTX.\n",
+        "Kernel 6.12 and 6.13 crashed on my RX 580 with ollama on any model.\n",
+    ],
+)
+def test_a_kernel_change_for_the_gpu_or_for_a_while_is_still_read(text: str) -> None:
+    assert "RD566" in problems_shown(text)
+
+
+# --- 4. an installer that needs root is no permissions sign ---
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The installer only works for root, so I ran it with sudo. RX 7900 XTX, ROCm 6.2.\n",
+        "amdgpu-install only runs as root. RX 7900 XTX.\n",
+        "The setup script only works with sudo on my RX 6800.\n",
+    ],
+)
+def test_an_installer_that_needs_root_is_not_the_gpu_working_only_as_root(text: str) -> None:
+    assert "RD517" not in problems_shown(text)
+
+
+def test_the_gpu_working_only_as_root_after_an_install_is_still_read() -> None:
+    assert "RD517" in problems_shown("The installer finished. ComfyUI only works for root on my RX 6800.\n")
+
+
+# --- 5. an ollama a distribution packaged or someone built is not judged by the official builds' lists ---
+
+
+@pytest.mark.parametrize(
+    "install",
+    [
+        "I installed ollama with pacman -S ollama-rocm on Arch.",
+        "Installed ollama-rocm-git from the AUR.",
+        'services.ollama = { enable = true; acceleration = "rocm"; };',
+        "I built ollama from source with cmake -B build -DAMDGPU_TARGETS=gfx906.",
+        "sudo emerge -av sci-ml/ollama",
+        "$ go build .\n$ ./ollama serve",
+    ],
+)
+def test_a_packaged_or_self_built_ollama_is_not_blamed_on_the_official_build(install: str) -> None:
+    text = f"{install}\nRadeon VII (gfx906), ollama 0.12.5. ollama runs on the CPU only, not the GPU.\n"
+    assert "ollama_not_official_build" in report_contexts(text)
+    assert not {"RD561", "RD562", "RD563", "RD993"} & set(problems_shown(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Radeon VII (gfx906), ollama 0.12.5 from the install script. ollama runs on the CPU only, 100% CPU in ollama ps.\n",
+        "Should I build ollama from source? Radeon VII (gfx906), ollama 0.12.5, the model runs on the CPU only.\n",
+    ],
+)
+def test_the_official_ollama_or_a_question_about_building_is_still_judged(text: str) -> None:
+    assert "ollama_not_official_build" not in report_contexts(text)
+    assert "RD561" in problems_shown(text)
