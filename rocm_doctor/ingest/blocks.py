@@ -673,6 +673,17 @@ def _quote_scope(block: Block, previous: "Block | None") -> str:
     return "quoted"
 
 
+_DENIED_AFTER_QUOTE = when_used(
+    r"^\W{0,4}(?:(?:but|well|no|nope|hmm|actually)\W{1,3})?(?:(?:I|we)\s{1,4}(?:do\s{0,2}n['\u2019]?t|do\s{1,4}not|don['\u2019]?t|never|did\s{0,2}n['\u2019]?t|did\s{1,4}not|can\s{0,2}n?['\u2019]?t|cannot)"
+    r"\s{1,4}(?:(?:ever|actually|even)\s{1,4})?(?:get|see|have|hit|got|saw|had|experience|reproduce|observe)\s{1,4}(?:this|that|the\s{1,4}same|it|any\s{1,4}such|such)"
+    r"|(?:this|that|it)\s{1,4}(?:does\s{0,2}n['\u2019]?t|does\s{1,4}not|never|did\s{0,2}n['\u2019]?t)\s{1,4}happen\w{0,2}\s{1,4}(?:for|to|on|with)\s{1,4}(?:me|us|my|mine)"
+    r"|not\s{1,4}(?:for|on|with)\s{1,4}(?:me|my|mine)\b)",
+    re.IGNORECASE,
+)
+"""The line right after a quote that says the reporter does not get what the quote shows ("I don't get this error on my RX
+7900 XTX", "This doesn't happen for me", "Not for me: ..."): the quote is another person's output, not this machine's."""
+
+
 def _attributed(block: Block, previous: "Block | None") -> bool:
     """A quoted block that the report attributes to someone else, on the line before it or its own first line."""
     if not block.lines or not _QUOTE.match(block.lines[0].raw):
@@ -707,7 +718,11 @@ def past_blocks(blocks: List[Block], intros: Dict[int, str]) -> List[Block]:
         elif any(_CONDITIONAL_INTRO.search(text) for text in (intro, before_line) if text):
             out.append(Block(block.index, block.kind, block.lines, "advice"))
         elif _quote_scope(block, previous) != "current":
-            out.append(Block(block.index, block.kind, block.lines, _quote_scope(block, previous)))
+            scope = _quote_scope(block, previous)
+            following = blocks[position + 1] if position + 1 < len(blocks) else None
+            if scope == "quoted" and following is not None and following.kind == "prose" and following.lines and _DENIED_AFTER_QUOTE.match(following.lines[0].text):
+                scope = "other"  # "> hipErrorNoBinaryForGpu ..." then "I don't get this error": another's output, no fact of this machine
+            out.append(Block(block.index, block.kind, block.lines, scope))
         else:
             out += [part for piece in _past_paragraphs(block) for part in _without_support_tables(piece)]
     return out

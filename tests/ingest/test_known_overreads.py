@@ -158,3 +158,43 @@ def test_a_packaged_or_self_built_ollama_is_not_blamed_on_the_official_build(ins
 def test_the_official_ollama_or_a_question_about_building_is_still_judged(text: str) -> None:
     assert "ollama_not_official_build" not in report_contexts(text)
     assert "RD561" in problems_shown(text)
+
+
+# --- 6. healthy texts that gave an error: a tip for other users' cards, another person's quoted error denied ---
+
+
+def test_a_tip_for_other_users_cards_sets_nothing_on_this_machine() -> None:
+    text = (
+        "Tip for RX 6000 users: export HSA_OVERRIDE_GFX_VERSION=10.3.0 before launching. For RX 7600 use 11.0.0. "
+        "For the 780M also 11.0.0. I run an RX 7900 XTX myself, no override needed.\n"
+    )
+    assert not [f for f in serious_findings(text) if f[1] == "error"]
+    facts = ingest(text).facts
+    assert not facts.env.vars.value
+    assert [a.gfx.value for a in facts.gpus.agents] == ["gfx1100"]
+
+
+def test_the_reporters_own_export_after_naming_their_card_is_still_read() -> None:
+    text = "For my RX 6700 XT I export HSA_OVERRIDE_GFX_VERSION=10.3.0 and torch works.\n"
+    facts = ingest(text).facts
+    assert facts.env.vars.value == {"HSA_OVERRIDE_GFX_VERSION": "10.3.0"}
+    assert [a.gfx.value for a in facts.gpus.agents] == ["gfx1031"]
+
+
+def test_another_persons_quoted_error_the_reporter_does_not_get_is_not_this_machines() -> None:
+    text = (
+        "> hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n\n"
+        "I don't get this error on my RX 7900 XTX with torch 2.5.1+rocm6.2, it works.\n"
+    )
+    assert not [f for f in serious_findings(text) if f[1] == "error"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "> hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n\nI get the same on my RX 6600 with torch 2.1.0+rocm5.6.\n",
+        "Same here:\n\n> hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n\nRX 6600, torch 2.1.0+rocm5.6.\n",
+    ],
+)
+def test_a_quoted_error_the_reporter_shares_is_still_read(text: str) -> None:
+    assert "RD503" in problems_shown(text)

@@ -602,6 +602,9 @@ _ADVICE = when_used(
     # webui.sh", as read before pkgenv47; rev47c)
     r"|^\s*(?:please\s+|just\s+|also\s+)?(?:try:?\s+[`'\"]?)?(?:set|export|add|put|try|define|pass|use)\s+(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$"
     r"|\b(?:have|did|do)\s+you\s+(?:\w+\s+){0,2}?(?:tried|try|set|use|used|export|exported|add|added)\b"
+    # ov50: a tip addressed to other users ("Tip for RX 6000 users: export HSA_OVERRIDE_GFX_VERSION=10.3.0", "PSA: set
+    # ...", "For 780M owners, export ..."): an imperative after the address is advice, as one opening the sentence is
+    r"|(?:\b(?:tips?|hint|psa|fyi)\b[^.!?\n]{0,60}?:|\bfor\s+(?:[\w-]+\s+){0,4}?(?:users|owners)\b[^.!?\n]{0,10}?[:,]?)\s{0,3}(?:please\s+|just\s+)?(?:set|export|add|put|try|define|use)\s+(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$"
     r"|\b(?:variables?|vars|settings?|options?|flags?|things)\s+(?:like|such\s+as)\s+[`'\"]?$"
     r"|\b(?:don['\u2019]?t|do\s+not|does\s+not|doesn['\u2019]?t|did\s+not|didn['\u2019]?t|never|no\s+need\s+to)\s+(?:\w+\s+){0,2}?(?:set|export|use|add|define|pass|put|need)\s+(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$"
     r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS,

@@ -1402,9 +1402,18 @@ _GPU_OTHERS_BEFORE = when_used(
     re.IGNORECASE,
 )
 _GPU_OTHERS_AFTER = when_used(
-    r"[^.!?;,\n]{0,12}?\b(?:(?:machine|pc|computer|laptop|desktop|server|box|rig|workstation)\s+(?:at|from)\s+(?:work|the\s+office|my\s+(?:job|office|lab|university))|at\s+work)\b",
+    r"[^.!?;,\n]{0,12}?\b(?:(?:machine|pc|computer|laptop|desktop|server|box|rig|workstation)\s+(?:at|from)\s+(?:work|the\s+office|my\s+(?:job|office|lab|university))|at\s+work)\b"
+    # ov50: a GPU named as the class of readers a tip is for ("Tip for RX 6000 users: ...", "780M owners should ...")
+    r"|(?:\s{1,3}(?:series|cards?|gpus?|xtx?))?\s{1,3}(?:users|owners)\b",
     re.IGNORECASE,
 )
+_GPU_ADVICE_KEY_BEFORE = when_used(r"(?:^|[.!?:;]\s{1,3})(?:and\s{1,3}|also\s{1,3}|but\s{1,3})?for\s{1,3}(?:an?\s{1,3}|the\s{1,3})?$", re.IGNORECASE)
+_GPU_ADVICE_KEY_AFTER = when_used(
+    r"[\w ]{0,16}?[,:]?\s{1,3}(?:(?:you\s{1,3})?(?:use|set|export|add|put)\b|you\s{1,3}(?:need|must|should|have\s{1,3}to)\b|it\s{1,3}is\s{1,3}(?:HSA|\d)|the\s{1,3}override\b|(?:also\s{1,3})?(?:HSA_OVERRIDE_GFX_VERSION\s{0,3}=\s{0,3})?\d{1,2}\.\d\.\d\b)",
+    re.IGNORECASE,
+)
+"""A GPU that keys an advice sentence ("For RX 7600 use 11.0.0.", "For the 780M, set HSA_OVERRIDE_GFX_VERSION=11.0.0"): a
+reader's card the advice is for, not the machine's (kept where the report names no other GPU)."""
 """A GPU named as another machine's after it (r34b): "It works on my RTX 4090 machine at work": the reporter's,
 but not the machine the report runs on."""
 _ASKED_OWNER = when_used(
@@ -1479,6 +1488,8 @@ def gpu_scope(text: str, at: int) -> str:
     if _GPU_OTHERS_BEFORE.search(before):
         return DOUBTFUL
     if _GPU_OTHERS_AFTER.match(text, at, min(len(text), at + 120)):
+        return DOUBTFUL
+    if _GPU_ADVICE_KEY_BEFORE.search(text, max(0, at - 12), at) and _GPU_ADVICE_KEY_AFTER.match(text, at, min(len(text), at + 80)):
         return DOUBTFUL
     if _OWN_BEFORE.search(before[-24:]):
         return THIS_MACHINE
