@@ -198,3 +198,9 @@ def test_another_persons_quoted_error_the_reporter_does_not_get_is_not_this_mach
 )
 def test_a_quoted_error_the_reporter_shares_is_still_read(text: str) -> None:
     assert "RD503" in problems_shown(text)
+
+
+def test_an_ollama_run_from_its_build_directory_is_a_self_built_one() -> None:
+    # ollama/ollama#3838's shape: the current commit built and started from the checkout behind a shell prompt
+    text = "Radeon VII (gfx906), ollama 0.12.5, runs on the CPU only.\n```\n(ins)[ollama] (main) ./ollama serve\n```\n"
+    assert "ollama_not_official_build" in report_contexts(text)
