@@ -204,3 +204,11 @@ def test_an_ollama_run_from_its_build_directory_is_a_self_built_one() -> None:
     # ollama/ollama#3838's shape: the current commit built and started from the checkout behind a shell prompt
     text = "Radeon VII (gfx906), ollama 0.12.5, runs on the CPU only.\n```\n(ins)[ollama] (main) ./ollama serve\n```\n"
     assert "ollama_not_official_build" in report_contexts(text)
+
+
+def test_a_quoted_error_answered_to_its_author_is_not_this_machines() -> None:
+    text = (
+        "> HIP error: invalid device function\n\n"
+        "You get this because torch 2.0 had no gfx1100 kernels; I upgraded to 2.1 and it works on my 7900 XTX.\n"
+    )
+    assert not [f for f in serious_findings(text) if f[1] == "error"]
