@@ -212,3 +212,9 @@ def test_a_quoted_error_answered_to_its_author_is_not_this_machines() -> None:
         "You get this because torch 2.0 had no gfx1100 kernels; I upgraded to 2.1 and it works on my 7900 XTX.\n"
     )
     assert not [f for f in serious_findings(text) if f[1] == "error"]
+
+
+def test_a_container_named_ollama_rocm_is_not_a_packaged_ollama() -> None:
+    # ollama-8473's shape: the official ollama/ollama:rocm image run under the container name ollama-rocm
+    text = "docker run -d --device /dev/kfd --device /dev/dri \\\n    --name ollama-rocm \\\n    ollama/ollama:rocm\nRX 6600, the model runs on the CPU.\n"
+    assert "ollama_not_official_build" not in report_contexts(text)
