@@ -218,3 +218,14 @@ def test_a_container_named_ollama_rocm_is_not_a_packaged_ollama() -> None:
     # ollama-8473's shape: the official ollama/ollama:rocm image run under the container name ollama-rocm
     text = "docker run -d --device /dev/kfd --device /dev/dri \\\n    --name ollama-rocm \\\n    ollama/ollama:rocm\nRX 6600, the model runs on the CPU.\n"
     assert "ollama_not_official_build" not in report_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I don't use the AUR ollama, I use the official install script. Radeon VII (gfx906), ollama 0.12.5, runs on the CPU only.\n",
+        "I switched from the AUR ollama-rocm to the install script. Radeon VII (gfx906), ollama 0.12.5, runs on the CPU only.\n",
+    ],
+)
+def test_a_packaged_ollama_left_or_denied_is_not_the_one_running(text: str) -> None:
+    assert "ollama_not_official_build" not in report_contexts(text)
