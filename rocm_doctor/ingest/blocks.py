@@ -760,7 +760,12 @@ def _support_row(text: str) -> "str | None":
         # label of the reporter's own environment table ("| dGPU (target) | AMD Radeon RX 7900 XT, gfx1100 |")
         first = next((cell for cell in text.split("|") if cell.strip()), "")
         key = _TABLE_GPU.search(first)
-        return re.sub(r"\s+", "", key.group(0).lower()) if key is not None else None
+        if key is not None:
+            return re.sub(r"\s+", "", key.group(0).lower())
+        # or a row that lists products after a family's name ("| AMD Radeon RX | `7900 XTX` `7900 XT` `7800 XT` ... |": ollama's
+        # GPU docs): three or more models in one row are a list, never one machine's card
+        models = {re.sub(r"\s+", "", m.group(0).lower()) for m in itertools.islice(_TABLE_GPU.finditer(text), 64) if not m.group(0).lower().startswith("gfx")}
+        return "|".join(sorted(models)) if len(models) >= SUPPORT_TABLE_GPUS else None
     row = _LIST_ROW.match(text)
     if row is None or gpu.start() > row.end() or not _ROW_SETTING.search(text, gpu.end()):
         return None
@@ -793,7 +798,7 @@ def _without_support_tables(block: Block) -> List[Block]:
                 while header >= 0 and (_TABLE_RULE.match(block.lines[header].text) or (_PIPE_ROW.match(block.lines[header].text) and block.lines[header].text.count("|") >= 2)):
                     header -= 1
                 start = header + 1
-            names.add(name)
+            names.update(name.split("|"))
             rows += 1
         elif filler:
             continue

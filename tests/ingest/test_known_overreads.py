@@ -229,3 +229,23 @@ def test_a_container_named_ollama_rocm_is_not_a_packaged_ollama() -> None:
 )
 def test_a_packaged_ollama_left_or_denied_is_not_the_one_running(text: str) -> None:
     assert "ollama_not_official_build" not in report_contexts(text)
+
+
+def test_a_pasted_gpu_specifications_table_names_no_gpu_of_this_machine() -> None:
+    # ROCm/legacy-rocm-build#2391's shape: a products table pasted into an issue (before: its last row read as the GPU)
+    text = (
+        "It would be nice to have the architecture information in the docs. In human-readable table:\n"
+        "| **Model** | **CUs** | **Max VRAM** |\n|:---:|:---:|:---:|\n"
+        "| **AMD Radeon RX 7900 XTX** | 96 | 24GB |\n| **AMD Radeon RX 7900 XT** | 84 | 20GB |\n"
+        "| **AMD Radeon RX 7600** | 32 | 8GB |\n| **AMD Radeon RX 6950 XT** | 80 | 16GB |\n"
+    )
+    assert not ingest(text).facts.gpus.agents
+
+
+def test_a_family_row_listing_products_is_a_support_table() -> None:
+    # ollama's GPU docs' shape: the family in the first cell, the products listed after it
+    text = (
+        "My RX 6600 is not used by ollama. The docs list these:\n\n| Family | Cards and accelerators |\n| --- | --- |\n"
+        "| AMD Radeon RX | `7900 XTX` `7900 XT` `7800 XT` `6950 XT` `6800 XT` |\n| AMD Instinct | `MI300X` `MI250X` `MI100` `MI60` |\n"
+    )
+    assert [a.gfx.value for a in ingest(text).facts.gpus.agents] == ["gfx1032"]
