@@ -772,6 +772,24 @@ def _support_row(text: str) -> "str | None":
     return re.sub(r"\s+", "", gpu.group(0).lower())
 
 
+_INLINE_SUPPORT_ITEM = when_used(
+    r"(?:" + _TABLE_GPU.pattern + r")[^,;.\n]{0,48}?(?:HSA_OVERRIDE_GFX_VERSION|\boverrid\w{1,4}|\b\d{1,2}\.\d\.\d\b|\b(?:un)?supported\b|\b(?:needs?|requires?)\b)",
+    re.IGNORECASE,
+)
+
+
+def support_list_keys(sentence: str) -> Set[str]:
+    """The distinct GPUs a sentence lists each with a setting or a support verdict before the next comma ("RX 6700 XT needs
+    HSA_OVERRIDE_GFX_VERSION=10.3.0, RX 7600 needs 11.0.0, RX 5700 XT is unsupported"): a support list written inline, as
+    :func:`_without_support_tables` reads one written a row a line."""
+    keys: Set[str] = set()
+    for item in itertools.islice(_INLINE_SUPPORT_ITEM.finditer(sentence), 64):
+        gpu = _TABLE_GPU.match(item.group(0))
+        if gpu is not None:
+            keys.add(re.sub(r"\s+", "", gpu.group(0).lower()))
+    return keys
+
+
 def _without_support_tables(block: Block) -> List[Block]:
     """``block`` with each run of support-table rows cut out as a block of its own with ``scope='other'``: a pasted
     compatibility table or list that names several GPUs with their settings or support ("| RX 6700 XT | gfx1031 |

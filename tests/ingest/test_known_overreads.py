@@ -249,3 +249,12 @@ def test_a_family_row_listing_products_is_a_support_table() -> None:
         "| AMD Radeon RX | `7900 XTX` `7900 XT` `7800 XT` `6950 XT` `6800 XT` |\n| AMD Instinct | `MI300X` `MI250X` `MI100` `MI60` |\n"
     )
     assert [a.gfx.value for a in ingest(text).facts.gpus.agents] == ["gfx1032"]
+
+
+def test_a_support_list_written_in_one_sentence_names_no_gpu_of_this_machine() -> None:
+    text = (
+        "The README says: RX 6700 XT needs HSA_OVERRIDE_GFX_VERSION=10.3.0, RX 7600 needs HSA_OVERRIDE_GFX_VERSION=11.0.0, "
+        "RX 5700 XT is unsupported. I have the RX 6700 XT and it works with 10.3.0.\n"
+    )
+    assert [a.gfx.value for a in ingest(text).facts.gpus.agents] == ["gfx1031"]
+    assert not {"RD527", "RD840", "RD214", "RD702"} & set(problems_shown(text))

@@ -31,7 +31,7 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 from rocm_doctor.facts.parsers.dkms import parse_dkms_status
 from rocm_doctor.knowledge.gpu_table import codename_regex, model_for_name
-from rocm_doctor.ingest.blocks import WINDOWS_ENV_PREFIX, Block, Line, Spans, expected_lines, may_be_wrapped
+from rocm_doctor.ingest.blocks import SUPPORT_TABLE_GPUS, WINDOWS_ENV_PREFIX, Block, Line, Spans, expected_lines, may_be_wrapped, support_list_keys
 from rocm_doctor.ingest.formats.collect_env import companion_observations
 from rocm_doctor.ingest.formats.common import COUNT_FIELD, DOCUMENT_SAYS, REPORTED_SPEECH, gfx_of, gpu_fields, identity_observations, make_piece, torch_version_observations
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, kernel_observations, windows_observations
@@ -1490,6 +1490,11 @@ def gpu_scope(text: str, at: int) -> str:
     if _GPU_OTHERS_AFTER.match(text, at, min(len(text), at + 120)):
         return DOUBTFUL
     if _GPU_ADVICE_KEY_BEFORE.search(text, max(0, at - 12), at) and _GPU_ADVICE_KEY_AFTER.match(text, at, min(len(text), at + 80)):
+        return DOUBTFUL
+    end_of_sentence = _SENTENCE_END.search(text, at, min(len(text), at + SENTENCE_WINDOW))
+    if len(support_list_keys(text[start : end_of_sentence.start() if end_of_sentence else min(len(text), at + SENTENCE_WINDOW)])) >= SUPPORT_TABLE_GPUS:
+        # ov50: a sentence that lists three or more GPUs each with its setting or support ("RX 6700 XT needs
+        # HSA_OVERRIDE_GFX_VERSION=10.3.0, RX 7600 needs 11.0.0, RX 5700 XT is unsupported"): a support list in prose
         return DOUBTFUL
     if _OWN_BEFORE.search(before[-24:]):
         return THIS_MACHINE
