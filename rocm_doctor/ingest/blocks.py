@@ -797,7 +797,7 @@ def _without_support_tables(block: Block) -> List[Block]:
     variables (RD214 and RD702 read such a table's overrides as set for this machine's GPUs). A run must name at
     least :data:`SUPPORT_TABLE_GPUS` distinct GPUs: a machine with two GPUs listed with their settings stays this
     machine's. Shapes: ROCm/legacy-rocm-build#2391 (a GPU specifications table pasted into an issue), ollama's GPU
-    docs (https://github.com/ollama/ollama/blob/v0.5.7/docs/gpu.md: "Family | Cards and accelerators" tables and the
+    docs (https://github.com/ollama/ollama/blob/074d639b5211a0c31f012d2308e249f5ae0074cd/docs/gpu.md: "Family | Cards and accelerators" tables and the
     override list), ROCm's system requirements (https://rocm.docs.amd.com/projects/install-on-linux/en/docs-6.2.0/
     reference/system-requirements.html: "GPU | LLVM target | ..." rows), the override list pasted in review of
     ollama/ollama#2885. Parts keep the block's number."""

@@ -258,3 +258,16 @@ def test_a_support_list_written_in_one_sentence_names_no_gpu_of_this_machine() -
     )
     assert [a.gfx.value for a in ingest(text).facts.gpus.agents] == ["gfx1031"]
     assert not {"RD527", "RD840", "RD214", "RD702"} & set(problems_shown(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Do I need HSA_OVERRIDE_GFX_VERSION=10.3.0? RX 5700 XT, ollama runs on the CPU.\n",
+        "Is HSA_OVERRIDE_GFX_VERSION=11.0.0 right for my 780M?\n",
+        "Do we need to set HSA_OVERRIDE_GFX_VERSION=10.3.0 for the RX 6600?\n",
+    ],
+)
+def test_a_variable_asked_about_is_no_setting_and_no_malformed_value(text: str) -> None:
+    assert not ingest(text).facts.env.vars.value
+    assert "RD210" not in problems_shown(text)

@@ -589,7 +589,9 @@ _ADVICE = when_used(
     # ..."): the "NAME is set to value" form h36g added reads these as settings made (r36a)
     r"|\b(?:make\s+sure|ensure|double-?check|check|verify|confirm)\s+(?:that\s+|whether\s+|if\s+)?(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$"
     r"|^\s*(?:is|are|was|were)\s+(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$|\b(?:if|unless|whether)\s+(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$"
-    r"|\b(?:should|shall|can|could|do|would|must)\s+(?:I|we)\s+(?:\w+\s+){0,3}?(?:set|use|export|try|add|put|change|pass)\b"
+    r"|\b(?:should|shall|can|could|do|would|must)\s+(?:I|we)\s+(?:\w+\s+){0,3}?(?:set|use|export|try|add|put|change|pass|need)\b"
+    # ov50: "Do I need HSA_OVERRIDE_GFX_VERSION=10.3.0?", "Is HSA_OVERRIDE_GFX_VERSION=11.0.0 needed for ...?": a question
+    r"|^\s*(?:do|does|did)\s+(?:I|we|you|it|this|one)\s+(?:\w+\s+){0,2}?(?:need|require|want)\s+(?:to\s+(?:set|use|export|add)\s+)?(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$"
     # pkgenv47: a reply's imperative opening the sentence ("Set `HSA_OVERRIDE_GFX_VERSION=10.3.0` in the server
     # config", ollama/ollama#12903; "Try HIP_VISIBLE_DEVICES=1"), a question to the reader ("Have you tried
     # `HSA_OVERRIDE_GFX_VERSION=10.3.0`?", ollama/ollama#3547's "have you tried setting the override
@@ -619,6 +621,8 @@ HIP_VISIBLE_DEVICES=1?", "Do I need to export HSA_OVERRIDE_GFX_VERSION=10.3.0?",
 HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it": :data:`rocm_doctor.ingest.formats.common.REPORTED_SPEECH`), nor a
 document's ("the docs say \"HSA_OVERRIDE_GFX_VERSION=10.3.0 is required ...\"")."""
 _ADVICE_AFTER = when_used(
+    # ov50: the setting's own word ends in a question mark ("... HSA_OVERRIDE_GFX_VERSION=10.3.0?"): asked, not made
+    r"^[^\s?]{0,600}\?+[`'\")]{0,2}(?=\s|$)|"
     r"^\S{0,600}\s(?:[^.!?\n]{0,60}?\b(?:might|may|would|could|should)\s+(?:help|work|fix)|[^.!?\n]{0,60}?\bcan\s+(?:also\s+)?be\s+(?:used|set|tried|added)\b|(?:(?:is|was|are)\s+)?(?:set\s+to\s+)?\S{1,40}\s+by\s+default\b)",
     re.IGNORECASE,
 )
