@@ -271,3 +271,28 @@ def test_a_support_list_written_in_one_sentence_names_no_gpu_of_this_machine() -
 def test_a_variable_asked_about_is_no_setting_and_no_malformed_value(text: str) -> None:
     assert not ingest(text).facts.env.vars.value
     assert "RD210" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text, rule",
+    [
+        ("What does ROCR_VISIBLE_DEVICES=-1 do? The docs mention it forces CPU. My RX 7900 XTX works fine, just curious.\n", "RD681"),
+        ("Why would anyone set HSA_ENABLE_DXG_DETECTION=0 on WSL? Mine works on WSL2 with an RX 7900 XTX.\n", "RD720"),
+        ("Is it HIP_VISIBLE_DEVICES=1 or ROCR_VISIBLE_DEVICES=1 for the second card? Both my RX 7900 XTX cards work with torch.\n", "RD710"),
+        ("The wiki example shows HSA_OVERRIDE_GFX_VERSION=gfx1030, which is wrong; it should be 10.3.0. My RX 6700 XT works.\n", "RD210"),
+    ],
+)
+def test_a_variable_in_a_question_or_a_documents_example_gives_no_error(text: str, rule: str) -> None:
+    assert rule not in problems_shown(text)
+    assert not [f for f in serious_findings(text) if f[1] == "error"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I set HIP_VISIBLE_DEVICES=1, is that right? torch sees no GPU on my RX 7900 XTX.\n",
+        "My .bashrc has HSA_OVERRIDE_GFX_VERSION=10.3.0 - why does torch still crash?\n",
+    ],
+)
+def test_a_setting_the_reporter_made_and_asks_about_is_still_read(text: str) -> None:
+    assert ingest(text).facts.env.vars.value

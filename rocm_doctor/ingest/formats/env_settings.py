@@ -717,9 +717,28 @@ def _advice(block: Block, line: Line, column: int, past: bool = True) -> bool:
     after = line.text[column : column + 800]
     if _OPENING_IMPERATIVE.match(sentence) and _IN_OWN_FILE_AFTER.match(after):
         sentence = ""  # "Also set X=... in my .bashrc.": the reporter's own file says whose act it is ("in your ..." stays advice)
+    if _asked(sentence, after):
+        return True
     if not past:
         return bool(_ADVICE.search(sentence) or _ADVICE_AFTER.match(after))
     return bool(_ADVICE.search(sentence) or _ADVICE_AFTER.match(after) or _PAST_BEFORE.search(sentence) or _PAST_AFTER.match(after))
+
+
+_QUESTION_END_AFTER = when_used(r"^[^.!?\n]{0,200}?\?")
+_OWN_ACT_BEFORE = when_used(
+    r"\b(?:I|we)(?:['\u2019](?:ve|m|d))?\s+(?:\w+\s+){0,2}?(?:set|setting|export|exported|exporting|use|used|using|have|had|having|added|adding|put|tried|trying|run|ran|running|launch\w{0,3}|start\w{0,3}|pass\w{0,2}|define\w{0,2}|changed|configured)\b"
+    r"|\b(?:my|our)\s+(?:\w+\s+){0,2}?(?:has|have|had|sets?|contains?|includes?)\b",
+    re.IGNORECASE,
+)
+
+
+def _asked(sentence: str, after: str) -> bool:
+    """The sentence that holds the setting ends in a question mark and says nothing of the reporter's own act before it
+    ("What does ROCR_VISIBLE_DEVICES=-1 do?", "Why would anyone set HSA_ENABLE_DXG_DETECTION=0 on WSL?", "Is it
+    HIP_VISIBLE_DEVICES=1 or ROCR_VISIBLE_DEVICES=1 for the second card?"): a variable asked about, not one set (ov50:
+    each gave an error, RD681, RD720, RD710, on a healthy question). "I set HIP_VISIBLE_DEVICES=1, is that right?" and "My
+    .bashrc has ... - why?" stay settings."""
+    return bool(_QUESTION_END_AFTER.match(after)) and not _OWN_ACT_BEFORE.search(sentence)
 
 
 _PROGRAM_SETS = when_used(r"\b(?:auto-?)?sets\s+[`'\"]?$", re.IGNORECASE)
