@@ -296,3 +296,15 @@ def test_a_variable_in_a_question_or_a_documents_example_gives_no_error(text: st
 )
 def test_a_setting_the_reporter_made_and_asks_about_is_still_read(text: str) -> None:
     assert ingest(text).facts.env.vars.value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Can HSA_OVERRIDE_GFX_VERSION=10.3.0 break an RX 7900 XTX? Asking before I try; right now everything works without it.\n",
+        "Would HSA_OVERRIDE_GFX_VERSION=9.0.0 work for a Vega iGPU? I don't have one. My RX 6800 works.\n",
+    ],
+)
+def test_an_override_asked_about_with_a_dotted_value_is_no_setting(text: str) -> None:
+    assert not ingest(text).facts.env.vars.value
+    assert "RD214" not in problems_shown(text)

@@ -724,10 +724,11 @@ def _advice(block: Block, line: Line, column: int, past: bool = True) -> bool:
     return bool(_ADVICE.search(sentence) or _ADVICE_AFTER.match(after) or _PAST_BEFORE.search(sentence) or _PAST_AFTER.match(after))
 
 
-_QUESTION_END_AFTER = when_used(r"^[^.!?\n]{0,200}?\?")
+_QUESTION_END_AFTER = when_used(r"^(?:[^.!?\n]|[.!](?=\S)){0,200}?\?")
+"""The rest of the sentence from the setting ends in a question mark (a dot inside the value, "10.3.0", does not end it)."""
 _OWN_ACT_BEFORE = when_used(
     r"\b(?:I|we)(?:['\u2019](?:ve|m|d))?\s+(?:\w+\s+){0,2}?(?:set|setting|export|exported|exporting|use|used|using|have|had|having|added|adding|put|tried|trying|run|ran|running|launch\w{0,3}|start\w{0,3}|pass\w{0,2}|define\w{0,2}|changed|configured)\b"
-    r"|\b(?:my|our)\s+(?:\w+\s+){0,2}?(?:has|have|had|sets?|contains?|includes?)\b",
+    r"|\b(?:my|our)\s+(?:\S+\s+){0,2}?(?:has|have|had|sets?|contains?|includes?)\b",
     re.IGNORECASE,
 )
 
