@@ -715,13 +715,28 @@ sentence that ends a report's paragraph ("... I get exactly the same issue.") do
 reporter's own earlier words quoted back ("As I wrote above:", "As I said in my first post:") are theirs too."""
 
 
+_PROSE_AFTER_NAME = (
+    r"(?:shows|showed|showing|says|said|lists|listed|returns?|returned|reports?|reported|finds?|found|detects?|detected"
+    r"|sees?|saw|gives?|gave|displays?|displayed|prints?|printed|outputs?|works?|worked|fails?|failed|crashes|crashed|hangs?"
+    r"|is|was|are|were|isn't|wasn't|does|did|doesn't|didn't|do\s{1,4}not|can|can't|cannot|could|couldn't|will|won't|would"
+    r"|should|only|still|also|just|never|then|now|recognizes|recognises|recognized|recognised|uses|used|runs|ran"
+    r"|has|had|have|seems?|seemed|and|but|or|on|in|for|to|with|itself|too)\b"
+)
+"""The words that make a tool's name at a ``> `` line's start the subject of a sentence, not a command: "> clinfo shows
+no devices", "> rocminfo does not list my GPU" (a reply quoting someone's words, or the docs' words). Only verb forms no
+tool takes as a subcommand ("> ollama show", "> ollama list", "> ollama run", "> conda list" stay commands)."""
+
+
 _PROMPTED_COMMAND = when_used(
     r"^\s{0,4}(?:\.{1,2}[\\/]|[A-Za-z]:\\|[\w.-]{1,60}\.(?:exe|bat|cmd|ps1|sh|py)\b|\$env:"
-    r"|(?:python3?|py|pip3?|uv|ollama|docker|podman|sudo|conda|rocminfo|rocm-smi|amd-smi|hipconfig|hipinfo|clinfo|llama-\w{1,20}|git|cd|set|export)(?:\s|$))",
+    r"|(?:python3?|py|pip3?|uv|ollama|docker|podman|sudo|conda|rocminfo|rocm-smi|amd-smi|hipconfig|hipinfo|clinfo|llama-\w{1,20}|git|cd|set|export)"
+    r"(?:\s(?!\s{0,3}" + _PROSE_AFTER_NAME + r")|$))",
     re.IGNORECASE,
 )
 """A quoted line that is a command at a ``>`` prompt (cmd, PowerShell, a shell's continuation): what follows is its
-output as pasted, not another person's words."""
+output as pasted, not another person's words. Not a tool's name that a sentence's verb follows ("> clinfo shows no
+devices", "> rocminfo lists gfx1100", "> ollama does not use the GPU"): that is a sentence about the tool, quoted
+from someone else, and its statements are not the reporter's."""
 
 
 _ANOTHERS_WORDS = when_used(
@@ -786,6 +801,19 @@ def _quote_scope(block: Block, previous: "Block | None") -> str:
     return "quoted"
 
 
+_DENIED_AFTER_QUOTE = when_used(
+    r"^\W{0,4}(?:(?:but|well|no|nope|hmm|actually)\W{1,3})?(?:(?:I|we)\s{1,4}(?:do\s{0,2}n['\u2019]?t|do\s{1,4}not|don['\u2019]?t|never|did\s{0,2}n['\u2019]?t|did\s{1,4}not|can\s{0,2}n?['\u2019]?t|cannot)"
+    r"\s{1,4}(?:(?:ever|actually|even)\s{1,4})?(?:get|see|have|hit|got|saw|had|experience|reproduce|observe)\s{1,4}(?:this|that|the\s{1,4}same|it|any\s{1,4}such|such)"
+    r"|(?:this|that|it)\s{1,4}(?:does\s{0,2}n['\u2019]?t|does\s{1,4}not|never|did\s{0,2}n['\u2019]?t)\s{1,4}happen\w{0,2}\s{1,4}(?:for|to|on|with)\s{1,4}(?:me|us|my|mine)"
+    r"|not\s{1,4}(?:for|on|with)\s{1,4}(?:me|my|mine)\b"
+    r"|(?:you|you['\u2019]re|you\s{1,4}are)\s{1,4}(?:get|see|got|saw|getting|seeing|hit|hitting)\s{1,4}(?:this|that|it)\b(?!\s{1,4}too\b))",
+    re.IGNORECASE,
+)
+"""The line right after a quote that says the reporter does not get what the quote shows ("I don't get this error on my RX
+7900 XTX", "This doesn't happen for me", "Not for me: ..."), or that answers the quote's author about it ("You get this because
+torch 2.0 had no gfx1100 kernels"): the quote is another person's output, not this machine's."""
+
+
 def _attributed(block: Block, previous: "Block | None") -> bool:
     """A quoted block that the report attributes to someone else, on the line before it or its own first line."""
     if not block.lines or not _QUOTE.match(block.lines[0].raw):
@@ -820,9 +848,121 @@ def past_blocks(blocks: List[Block], intros: Dict[int, str]) -> List[Block]:
         elif any(_CONDITIONAL_INTRO.search(text) for text in (intro, before_line) if text):
             out.append(Block(block.index, block.kind, block.lines, "advice"))
         elif _quote_scope(block, previous) != "current":
-            out.append(Block(block.index, block.kind, block.lines, _quote_scope(block, previous)))
+            scope = _quote_scope(block, previous)
+            following = blocks[position + 1] if position + 1 < len(blocks) else None
+            if scope == "quoted" and following is not None and following.kind == "prose" and following.lines and _DENIED_AFTER_QUOTE.match(following.lines[0].text):
+                scope = "other"  # "> hipErrorNoBinaryForGpu ..." then "I don't get this error": another's output, no fact of this machine
+            out.append(Block(block.index, block.kind, block.lines, scope))
         else:
-            out += _past_paragraphs(block)
+            out += [part for piece in _past_paragraphs(block) for part in _without_support_tables(piece)]
+    return out
+
+
+_TABLE_GPU = when_used(
+    r"\bgfx\d{3,4}[a-z]?\b|\bRX\s?\d{3,4}[A-Z]{0,2}\b(?:\s{1,2}XTX?\b)?|\bRadeon\s{1,4}(?:Pro\s{1,4}\w{2,6}|VII\b|\d{3,4}M\b)"
+    r"|\bMI\d{2,3}[A-Z]{0,2}\b|\bVega\s{0,2}(?:56|64|\d{0,2})\b|\b\d{4}\s?XTX?\b|\b[6-9]\d0M\b|\bNavi\s?\d{2}\b",
+    re.IGNORECASE,
+)
+"""A GPU named as support tables and lists name it: a gfx target, an RX/Radeon/Instinct model, a chip name."""
+_PIPE_ROW = when_used(r"^\s{0,3}\|?[^|\n]{0,200}\|[^\n]{0,400}$")
+_LIST_ROW = when_used(r"^\s{0,3}(?:[-*+\u2022]\s{1,3}|\d{1,2}[.)]\s{1,3})?[^\n]{0,48}?(?:\s[-\u2013\u2014]\s|:|=>|->|\u2192)")
+_ROW_SETTING = when_used(
+    r"HSA_OVERRIDE_GFX_VERSION|\boverrid\w{1,4}|\b\d{1,2}\.\d\.\d\b|\b(?:un)?supported\b|\bnot\s{1,4}supported\b"
+    r"|\b(?:needs?|requires?|use|set)\b|\bworks?\b|[\u2705\u274c\u2713\u2717\u2714\u2716]",
+    re.IGNORECASE,
+)
+_TABLE_RULE = when_used(r"^\s{0,3}\|?\s{0,3}:?-{3,}")
+SUPPORT_TABLE_GPUS = 3
+"""Distinct GPUs a run of table or list rows names before it is read as a support table, not this machine."""
+
+
+def _support_row(text: str) -> "str | None":
+    """The GPU a line of a support table or list names first (lower case, spaces removed), or None: a Markdown table row
+    that names a GPU, or a list row ("gfx1031: use override 10.3.0", "- RX 6700 XT - needs HSA_OVERRIDE_GFX_VERSION=10.3.0")
+    whose GPU stands before its separator and that gives a setting or a support verdict."""
+    gpu = _TABLE_GPU.search(text)
+    if gpu is None:
+        return None
+    if _PIPE_ROW.match(text) and text.count("|") >= 2:
+        # the row is keyed by the GPU: it stands in the first cell ("| RX 6700 XT | gfx1031 | 10.3.0 |"), not after a
+        # label of the reporter's own environment table ("| dGPU (target) | AMD Radeon RX 7900 XT, gfx1100 |")
+        first = next((cell for cell in text.split("|") if cell.strip()), "")
+        key = _TABLE_GPU.search(first)
+        if key is not None:
+            return re.sub(r"\s+", "", key.group(0).lower())
+        # or a row that lists products after a family's name ("| AMD Radeon RX | `7900 XTX` `7900 XT` `7800 XT` ... |": ollama's
+        # GPU docs): three or more models in one row are a list, never one machine's card
+        models = {re.sub(r"\s+", "", m.group(0).lower()) for m in itertools.islice(_TABLE_GPU.finditer(text), 64) if not m.group(0).lower().startswith("gfx")}
+        return "|".join(sorted(models)) if len(models) >= SUPPORT_TABLE_GPUS else None
+    row = _LIST_ROW.match(text)
+    if row is None or gpu.start() > row.end() or not _ROW_SETTING.search(text, gpu.end()):
+        return None
+    return re.sub(r"\s+", "", gpu.group(0).lower())
+
+
+_INLINE_SUPPORT_ITEM = when_used(
+    r"(?:" + _TABLE_GPU.pattern + r")[^,;.\n]{0,48}?(?:HSA_OVERRIDE_GFX_VERSION|\boverrid\w{1,4}|\b\d{1,2}\.\d\.\d\b|\b(?:un)?supported\b|\b(?:needs?|requires?)\b)",
+    re.IGNORECASE,
+)
+
+
+def support_list_keys(sentence: str) -> Set[str]:
+    """The distinct GPUs a sentence lists each with a setting or a support verdict before the next comma ("RX 6700 XT needs
+    HSA_OVERRIDE_GFX_VERSION=10.3.0, RX 7600 needs 11.0.0, RX 5700 XT is unsupported"): a support list written inline, as
+    :func:`_without_support_tables` reads one written a row a line."""
+    keys: Set[str] = set()
+    for item in itertools.islice(_INLINE_SUPPORT_ITEM.finditer(sentence), 64):
+        gpu = _TABLE_GPU.match(item.group(0))
+        if gpu is not None:
+            keys.add(re.sub(r"\s+", "", gpu.group(0).lower()))
+    return keys
+
+
+def _without_support_tables(block: Block) -> List[Block]:
+    """``block`` with each run of support-table rows cut out as a block of its own with ``scope='other'``: a pasted
+    compatibility table or list that names several GPUs with their settings or support ("| RX 6700 XT | gfx1031 |
+    HSA_OVERRIDE_GFX_VERSION=10.3.0 |", "gfx1031: use override 10.3.0") is a document's, not this machine's GPUs and
+    variables (RD214 and RD702 read such a table's overrides as set for this machine's GPUs). A run must name at
+    least :data:`SUPPORT_TABLE_GPUS` distinct GPUs: a machine with two GPUs listed with their settings stays this
+    machine's. Shapes: ROCm/legacy-rocm-build#2391 (a GPU specifications table pasted into an issue), ollama's GPU
+    docs (https://github.com/ollama/ollama/blob/074d639b5211a0c31f012d2308e249f5ae0074cd/docs/gpu.md: "Family | Cards and accelerators" tables and the
+    override list), ROCm's system requirements (https://rocm.docs.amd.com/projects/install-on-linux/en/docs-6.2.0/
+    reference/system-requirements.html: "GPU | LLVM target | ..." rows), the override list pasted in review of
+    ollama/ollama#2885. Parts keep the block's number."""
+    if block.scope != "current" or len(block.lines) < SUPPORT_TABLE_GPUS or not _TABLE_GPU.search(block.text):
+        return [block]
+    runs: List[Tuple[int, int]] = []
+    start, names = -1, set()
+    rows = 0
+    for position, line in enumerate(block.lines + (Line("", block.index, 0),)):
+        name = _support_row(line.text) if line.text else None
+        filler = name is None and bool(line.text) and start >= 0 and (_TABLE_RULE.match(line.text) is not None or (_PIPE_ROW.match(line.text) is not None and line.text.count("|") >= 2))
+        if name is not None:
+            if start < 0:
+                start, names, rows = position, set(), 0
+                header = position - 1
+                while header >= 0 and (_TABLE_RULE.match(block.lines[header].text) or (_PIPE_ROW.match(block.lines[header].text) and block.lines[header].text.count("|") >= 2)):
+                    header -= 1
+                start = header + 1
+            names.update(name.split("|"))
+            rows += 1
+        elif filler:
+            continue
+        elif start >= 0:
+            if len(names) >= SUPPORT_TABLE_GPUS:
+                runs.append((start, position))
+            start = -1
+    if not runs:
+        return [block]
+    out: List[Block] = []
+    at = 0
+    for first, end in runs:
+        if first > at:
+            out.append(Block(block.index, block.kind, block.lines[at:first], block.scope))
+        out.append(Block(block.index, block.kind, block.lines[first:end], "other"))
+        at = end
+    if at < len(block.lines):
+        out.append(Block(block.index, block.kind, block.lines[at:], block.scope))
     return out
 
 

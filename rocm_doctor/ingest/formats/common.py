@@ -30,7 +30,11 @@ output - "rocminfo says no GPU" - and is no person here.)"""
 
 DOCUMENT_SAYS = (
     r"\b(?:(?:readme|docs?|documentation|wiki|guide|tutorial|faq|instructions|manual|article|blog\s{1,4}post)\s{1,4}"
-    r"(?:says?|said|states?|stated|mentions?|mentioned|claims?|claimed|tells?|told|reads?|writes|wrote|explains?|explained)"
+    # ov50: a document's example or page showing a value ("The wiki example shows HSA_OVERRIDE_GFX_VERSION=gfx1030, which is
+    # wrong", "the guide's snippet uses ..."): the document's text, not this machine's setting
+    r"(?:(?:example|page|section|snippet|table)\s{1,4})?"
+    r"(?:says?|said|states?|stated|mentions?|mentioned|claims?|claimed|tells?|told|reads?|writes|wrote|explains?|explained"
+    r"|shows|showed|lists|listed|recommends|recommended|suggests|suggested)"
     r"|according\s{1,4}to)\b"
 )
 """Words that give what follows as a document's ("the README says it looks for an NVIDIA GPU", "the docs say

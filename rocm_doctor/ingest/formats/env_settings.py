@@ -589,7 +589,9 @@ _ADVICE = when_used(
     # ..."): the "NAME is set to value" form h36g added reads these as settings made (r36a)
     r"|\b(?:make\s+sure|ensure|double-?check|check|verify|confirm)\s+(?:that\s+|whether\s+|if\s+)?(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$"
     r"|^\s*(?:is|are|was|were)\s+(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$|\b(?:if|unless|whether)\s+(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$"
-    r"|\b(?:should|shall|can|could|do|would|must)\s+(?:I|we)\s+(?:\w+\s+){0,3}?(?:set|use|export|try|add|put|change|pass)\b"
+    r"|\b(?:should|shall|can|could|do|would|must)\s+(?:I|we)\s+(?:\w+\s+){0,3}?(?:set|use|export|try|add|put|change|pass|need)\b"
+    # ov50: "Do I need HSA_OVERRIDE_GFX_VERSION=10.3.0?", "Is HSA_OVERRIDE_GFX_VERSION=11.0.0 needed for ...?": a question
+    r"|^\s*(?:do|does|did)\s+(?:I|we|you|it|this|one)\s+(?:\w+\s+){0,2}?(?:need|require|want)\s+(?:to\s+(?:set|use|export|add)\s+)?(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$"
     # pkgenv47: a reply's imperative opening the sentence ("Set `HSA_OVERRIDE_GFX_VERSION=10.3.0` in the server
     # config", ollama/ollama#12903; "Try HIP_VISIBLE_DEVICES=1"), a question to the reader ("Have you tried
     # `HSA_OVERRIDE_GFX_VERSION=10.3.0`?", ollama/ollama#3547's "have you tried setting the override
@@ -602,6 +604,9 @@ _ADVICE = when_used(
     # webui.sh", as read before pkgenv47; rev47c)
     r"|^\s*(?:please\s+|just\s+|also\s+)?(?:try:?\s+[`'\"]?)?(?:set|export|add|put|try|define|pass|use)\s+(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$"
     r"|\b(?:have|did|do)\s+you\s+(?:\w+\s+){0,2}?(?:tried|try|set|use|used|export|exported|add|added)\b"
+    # ov50: a tip addressed to other users ("Tip for RX 6000 users: export HSA_OVERRIDE_GFX_VERSION=10.3.0", "PSA: set
+    # ...", "For 780M owners, export ..."): an imperative after the address is advice, as one opening the sentence is
+    r"|(?:\b(?:tips?|hint|psa|fyi)\b[^.!?\n]{0,60}?:|\bfor\s+(?:[\w-]+\s+){0,4}?(?:users|owners)\b[^.!?\n]{0,10}?[:,]?)\s{0,3}(?:please\s+|just\s+)?(?:set|export|add|put|try|define|use)\s+(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$"
     r"|\b(?:variables?|vars|settings?|options?|flags?|things)\s+(?:like|such\s+as)\s+[`'\"]?$"
     r"|\b(?:don['\u2019]?t|do\s+not|does\s+not|doesn['\u2019]?t|did\s+not|didn['\u2019]?t|never|no\s+need\s+to)\s+(?:\w+\s+){0,2}?(?:set|export|use|add|define|pass|put|need)\s+(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$"
     r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS,
@@ -616,6 +621,8 @@ HIP_VISIBLE_DEVICES=1?", "Do I need to export HSA_OVERRIDE_GFX_VERSION=10.3.0?",
 HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it": :data:`rocm_doctor.ingest.formats.common.REPORTED_SPEECH`), nor a
 document's ("the docs say \"HSA_OVERRIDE_GFX_VERSION=10.3.0 is required ...\"")."""
 _ADVICE_AFTER = when_used(
+    # ov50: the setting's own word ends in a question mark ("... HSA_OVERRIDE_GFX_VERSION=10.3.0?"): asked, not made
+    r"^[^\s?]{0,600}\?+[`'\")]{0,2}(?=\s|$)|"
     r"^\S{0,600}\s(?:[^.!?\n]{0,60}?\b(?:might|may|would|could|should)\s+(?:help|work|fix)|[^.!?\n]{0,60}?\bcan\s+(?:also\s+)?be\s+(?:used|set|tried|added)\b|(?:(?:is|was|are)\s+)?(?:set\s+to\s+)?\S{1,40}\s+by\s+default\b)",
     re.IGNORECASE,
 )
@@ -710,9 +717,29 @@ def _advice(block: Block, line: Line, column: int, past: bool = True) -> bool:
     after = line.text[column : column + 800]
     if _OPENING_IMPERATIVE.match(sentence) and _IN_OWN_FILE_AFTER.match(after):
         sentence = ""  # "Also set X=... in my .bashrc.": the reporter's own file says whose act it is ("in your ..." stays advice)
+    if _asked(sentence, after):
+        return True
     if not past:
         return bool(_ADVICE.search(sentence) or _ADVICE_AFTER.match(after))
     return bool(_ADVICE.search(sentence) or _ADVICE_AFTER.match(after) or _PAST_BEFORE.search(sentence) or _PAST_AFTER.match(after))
+
+
+_QUESTION_END_AFTER = when_used(r"^(?:[^.!?\n]|[.!](?=\S)){0,200}?\?")
+"""The rest of the sentence from the setting ends in a question mark (a dot inside the value, "10.3.0", does not end it)."""
+_OWN_ACT_BEFORE = when_used(
+    r"\b(?:I|we)(?:['\u2019](?:ve|m|d))?\s+(?:\w+\s+){0,2}?(?:set|setting|export|exported|exporting|use|used|using|have|had|having|added|adding|put|tried|trying|run|ran|running|launch\w{0,3}|start\w{0,3}|pass\w{0,2}|define\w{0,2}|changed|configured)\b"
+    r"|\b(?:my|our)\s+(?:\S+\s+){0,2}?(?:has|have|had|sets?|contains?|includes?)\b",
+    re.IGNORECASE,
+)
+
+
+def _asked(sentence: str, after: str) -> bool:
+    """The sentence that holds the setting ends in a question mark and says nothing of the reporter's own act before it
+    ("What does ROCR_VISIBLE_DEVICES=-1 do?", "Why would anyone set HSA_ENABLE_DXG_DETECTION=0 on WSL?", "Is it
+    HIP_VISIBLE_DEVICES=1 or ROCR_VISIBLE_DEVICES=1 for the second card?"): a variable asked about, not one set (ov50:
+    each gave an error, RD681, RD720, RD710, on a healthy question). "I set HIP_VISIBLE_DEVICES=1, is that right?" and "My
+    .bashrc has ... - why?" stay settings."""
+    return bool(_QUESTION_END_AFTER.match(after)) and not _OWN_ACT_BEFORE.search(sentence)
 
 
 _PROGRAM_SETS = when_used(r"\b(?:auto-?)?sets\s+[`'\"]?$", re.IGNORECASE)

@@ -31,7 +31,7 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 from rocm_doctor.facts.parsers.dkms import parse_dkms_status
 from rocm_doctor.knowledge.gpu_table import codename_regex, model_for_name
-from rocm_doctor.ingest.blocks import WINDOWS_ENV_PREFIX, Block, Line, Spans, expected_lines, may_be_wrapped
+from rocm_doctor.ingest.blocks import SUPPORT_TABLE_GPUS, WINDOWS_ENV_PREFIX, Block, Line, Spans, expected_lines, may_be_wrapped, support_list_keys
 from rocm_doctor.ingest.formats.collect_env import companion_observations
 from rocm_doctor.ingest.formats.common import COUNT_FIELD, DOCUMENT_SAYS, REPORTED_SPEECH, gfx_of, gpu_fields, identity_observations, make_piece, torch_version_observations
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, kernel_observations, windows_observations
@@ -1402,9 +1402,18 @@ _GPU_OTHERS_BEFORE = when_used(
     re.IGNORECASE,
 )
 _GPU_OTHERS_AFTER = when_used(
-    r"[^.!?;,\n]{0,12}?\b(?:(?:machine|pc|computer|laptop|desktop|server|box|rig|workstation)\s+(?:at|from)\s+(?:work|the\s+office|my\s+(?:job|office|lab|university))|at\s+work)\b",
+    r"[^.!?;,\n]{0,12}?\b(?:(?:machine|pc|computer|laptop|desktop|server|box|rig|workstation)\s+(?:at|from)\s+(?:work|the\s+office|my\s+(?:job|office|lab|university))|at\s+work)\b"
+    # ov50: a GPU named as the class of readers a tip is for ("Tip for RX 6000 users: ...", "780M owners should ...")
+    r"|(?:\s{1,3}(?:series|cards?|gpus?|xtx?))?\s{1,3}(?:users|owners)\b",
     re.IGNORECASE,
 )
+_GPU_ADVICE_KEY_BEFORE = when_used(r"(?:^|[.!?:;]\s{1,3})(?:and\s{1,3}|also\s{1,3}|but\s{1,3})?for\s{1,3}(?:an?\s{1,3}|the\s{1,3})?$", re.IGNORECASE)
+_GPU_ADVICE_KEY_AFTER = when_used(
+    r"[\w ]{0,16}?[,:]?\s{1,3}(?:(?:you\s{1,3})?(?:use|set|export|add|put)\b|you\s{1,3}(?:need|must|should|have\s{1,3}to)\b|it\s{1,3}is\s{1,3}(?:HSA|\d)|the\s{1,3}override\b|(?:also\s{1,3})?(?:HSA_OVERRIDE_GFX_VERSION\s{0,3}=\s{0,3})?\d{1,2}\.\d\.\d\b)",
+    re.IGNORECASE,
+)
+"""A GPU that keys an advice sentence ("For RX 7600 use 11.0.0.", "For the 780M, set HSA_OVERRIDE_GFX_VERSION=11.0.0"): a
+reader's card the advice is for, not the machine's (kept where the report names no other GPU)."""
 """A GPU named as another machine's after it (r34b): "It works on my RTX 4090 machine at work": the reporter's,
 but not the machine the report runs on."""
 _ASKED_OWNER = when_used(
@@ -1479,6 +1488,13 @@ def gpu_scope(text: str, at: int) -> str:
     if _GPU_OTHERS_BEFORE.search(before):
         return DOUBTFUL
     if _GPU_OTHERS_AFTER.match(text, at, min(len(text), at + 120)):
+        return DOUBTFUL
+    if _GPU_ADVICE_KEY_BEFORE.search(text, max(0, at - 12), at) and _GPU_ADVICE_KEY_AFTER.match(text, at, min(len(text), at + 80)):
+        return DOUBTFUL
+    end_of_sentence = _SENTENCE_END.search(text, at, min(len(text), at + SENTENCE_WINDOW))
+    if len(support_list_keys(text[start : end_of_sentence.start() if end_of_sentence else min(len(text), at + SENTENCE_WINDOW)])) >= SUPPORT_TABLE_GPUS:
+        # ov50: a sentence that lists three or more GPUs each with its setting or support ("RX 6700 XT needs
+        # HSA_OVERRIDE_GFX_VERSION=10.3.0, RX 7600 needs 11.0.0, RX 5700 XT is unsupported"): a support list in prose
         return DOUBTFUL
     if _OWN_BEFORE.search(before[-24:]):
         return THIS_MACHINE
