@@ -20,26 +20,42 @@ from __future__ import annotations
 import pytest
 from ingest_helpers import ingest
 
-from rocm_doctor.ingest.blocks import normalise, split_blocks, without_log_prefixes, without_terminal_and_html_marks
+from rocm_doctor.ingest.blocks import (
+    log_prefixes_taken_off,
+    normalise,
+    split_blocks,
+    without_log_prefixes,
+    without_terminal_and_html_marks,
+)
 
 
 def _texts(report: str) -> list:
-    """The paste's lines as read, without the line naming the programs the prefixes named (pinned on its own below)."""
-    texts = [line.text for block in split_blocks(report) for line in block.lines if not line.text.startswith("Logged by: ")]
+    """The paste's lines as read."""
+    texts = [line.text for block in split_blocks(report) for line in block.lines]
     while texts and not texts[-1]:
         texts.pop()
     return texts
 
 
-def test_the_programs_the_prefixes_named_stay_after_the_paste() -> None:
-    # "ollama[98459]: " and "ollama  | " named the app the log came from: a reader of the app's name reads it still
-    journal = "Mar 09 21:00:13 hwkiller-desktop ollama[98459]: time=2024-03-09T21:00:13.897-08:00 level=INFO msg=x\n"
-    assert without_log_prefixes(journal).endswith("\n\nLogged by: ollama")
-    assert without_log_prefixes("webui-1  | ok\nollama-1  | ok\nwebui-1  | ok").endswith("Logged by: webui, ollama")
-    assert "ollama_named" in ingest(journal).facts.symptoms.context.value
-    lines = split_blocks(journal)
-    assert lines[0].lines[0].number == 1 and lines[-1].lines[-1].text == "Logged by: ollama"
-    assert "Logged by" not in without_log_prefixes("time=2024-03-09T21:00:13 level=INFO msg=x")
+def test_the_programs_the_prefixes_named_are_read_at_the_user_s_own_line_and_no_line_is_added() -> None:
+    # "ollama[98459]: " named the app the log came from: what the report is about is read from the name, cited at the
+    # line of the paste that holds it (a "Logged by:" line added after the paste cited a line nobody wrote, rev50c)
+    journal = "```\nMar 09 21:00:13 box ollama[98459]: time=2024-03-09T21:00:13.897-08:00 level=INFO msg=x\nMar 09 21:00:14 box ollama[98459]: CUDA error: invalid device function\n```\n"
+    assert without_log_prefixes(journal).count("\n") == journal.count("\n") and "ollama" not in without_log_prefixes(journal)
+    assert log_prefixes_taken_off(journal)[1] == {"ollama": 2}
+    assert log_prefixes_taken_off("webui-1  | ok\nollama-1  | ok\nwebui-1  | ok")[1] == {"webui": 1, "ollama": 2}
+    context = ingest(journal).facts.symptoms.context
+    assert "ollama_named" in context.value and context.source == "paste:block 1 line 2"
+    assert [line.number for block in split_blocks(journal) for line in block.lines] == [2, 3]
+
+
+def test_a_name_a_prefix_held_says_what_the_report_is_about_and_nothing_more() -> None:
+    # a service named for a ROCm release is no ROCm version of the machine (it was read as rocm.version 6.2, cited at a
+    # line after the paste)
+    log = "```\nrocm6.2-1  | HIP error: invalid device function\n```\n"
+    facts = ingest(log).facts
+    assert facts.rocm.version.value is None
+    assert "hip_invalid_device_function" in facts.symptoms.signatures.value
 
 
 # --- docker compose ---------------------------------------------------------------------------------------------
