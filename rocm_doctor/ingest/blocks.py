@@ -332,9 +332,23 @@ _LINE_HEAD = r"\n([ \t]{0,8}(?:>[ \t]?){0,2}[ \t]{0,4})"
 """What stays before a log prefix taken off: the line's indentation and quote markers. The prefixes' patterns start at
 the newline before the line (:func:`without_log_prefixes` reads the text with one put first), which the regex engine
 finds by a fast scan where a multi-line ``^`` is tried at every character (three times slower on a 5 MB log)."""
-_COMPOSE_PREFIX = when_used(_LINE_HEAD + r"([A-Za-z0-9][\w.-]{0,63}|\[[\w.-]{1,64}\]) {1,40}\| ?")
+_COMPOSE_PREFIX = when_used(_LINE_HEAD + r"([A-Za-z0-9][\w.-]{0,63}|\[[\w.-]{1,64}\])( {1,40})\| ?")
 """``docker compose``'s prefix: the service's (or container's) name padded with spaces, then ``| ``; podman-compose's
 name in brackets ("[vllm] | (EngineCore pid=344) ERROR ...", vllm-project/vllm#46110)."""
+_LOG_LEVEL = when_used(r"(?i:error|err|warn|warning|info|debug|trace|critical|fatal|notice|success)$")
+"""A log level padded before ``|`` ("ERROR    | RuntimeError: ...", a logger's own column): the program's line, not a
+collector's service name."""
+
+
+def _compose_name(match: "re.Match[str]") -> str:
+    """The name a compose prefix match is taken off by, or "" where it is content: a level's column (:data:`_LOG_LEVEL`),
+    or one space before ``|`` after a bare word ("rocminfo | grep gfx", "dmesg | grep amdgpu": a shell's pipe). Compose's
+    names carry a replica number ("web_1 | ", compose v1's longest name) or the padding of the longest name plus one
+    ("ollama  | "); podman-compose's are bracketed."""
+    name = match.group(2)
+    if _LOG_LEVEL.match(name) or (len(match.group(3)) < 2 and not name.startswith("[") and not _REPLICA.search(name)):
+        return ""
+    return name
 _PROCESS_PREFIX = when_used(
     _LINE_HEAD + r"\([A-Za-z][\w]{0,40}(?: rank=\d{1,4})? pid=\d{1,10}(?:, ip=[\w.:]{3,45})?\) (?= {0,40}\S)"
 )
@@ -390,16 +404,16 @@ def log_prefixes_taken_off(text: str) -> Tuple[str, Dict[str, int]]:
             named[name] = text.count("\n", 0, start + 1)
 
     if " |" in text:
-        names = [m.group(2) for m in _COMPOSE_PREFIX.finditer(text)]
+        names = [name for name in map(_compose_name, _COMPOSE_PREFIX.finditer(text)) if name]
         if names:
             table = _TABLE_RULE.search(text) is not None
             counts = Counter(names)
             strip = {n for n in counts if _REPLICA.search(n) or (not table and counts[n] >= 2) or (n.startswith("[") and counts[n] >= 2)}
             if strip:
                 for m in _COMPOSE_PREFIX.finditer(text):
-                    if m.group(2) in strip and len(named) < MAX_LOGGERS_NAMED:
+                    if len(named) < MAX_LOGGERS_NAMED and _compose_name(m) in strip:
                         name_at(_REPLICA.sub("", m.group(2).strip("[]")), m.start())
-                text = _COMPOSE_PREFIX.sub(lambda m: "\n" + m.group(1) if m.group(2) in strip and m.end() < len(text)
+                text = _COMPOSE_PREFIX.sub(lambda m: "\n" + m.group(1) if _compose_name(m) in strip and m.end() < len(text)
                                            and text[m.end()] != "\n" else m.group(0), text)
     if "pid=" in text:
         text = _PROCESS_PREFIX.sub("\n\\1", text)

@@ -82,6 +82,26 @@ def test_a_name_and_a_pipe_on_one_line_is_not_a_compose_prefix() -> None:
     assert without_log_prefixes("torch  | 2.5.1+rocm6.2") == "torch  | 2.5.1+rocm6.2"
 
 
+@pytest.mark.parametrize(
+    "kept",
+    [
+        # a shell's pipe after a bare command, typed twice: the command and its filter are what was run
+        "rocminfo | grep gfx\n  Name:                    gfx1100\nrocminfo | grep Marketing\n  Marketing Name:          AMD Radeon RX 7900 XTX",
+        "dmesg | grep -i amdgpu\ndmesg | grep -i kfd",
+        "env | grep HSA\nenv | grep ROCR",
+        # a logger's own level column ("{level: <8} | {message}"): the program's line
+        "ERROR    | RuntimeError: HIP error: invalid device function\nERROR    | failed\nINFO     | done",
+    ],
+)
+def test_a_pipe_after_a_command_or_a_level_column_is_not_a_compose_prefix(kept: str) -> None:
+    assert without_log_prefixes(kept) == kept
+
+
+def test_compose_v1_s_longest_name_with_one_space_is_taken_off_by_its_replica_number() -> None:
+    assert _texts("web_1 | Traceback (most recent call last):\nweb_1 | RuntimeError: x") == [
+        "Traceback (most recent call last):", "RuntimeError: x"]
+
+
 def test_a_quoted_compose_log_keeps_its_quote_marker() -> None:
     blocks = split_blocks("My log:\n\n> ollama-1  | Error: no compatible GPUs were discovered\n> ollama-1  | done\n")
     quoted = next(block for block in blocks if block.lines[0].raw.startswith(">"))
