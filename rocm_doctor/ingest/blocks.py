@@ -286,10 +286,11 @@ _ANSI_ESCAPE = when_used(r"\x1b(?:\[[0-9;?]{0,32}[ -/]{0,2}[@-~]|\][^\x07\x1b\n]
 """A terminal's escape sequence (a colour, a cursor move, a window title): what a log copied from a terminal that colours
 it holds around its words (ESC[32mINFO ESC[0m)."""
 _BARE_RESET = when_used(r"\[0m")
-_BARE_SEQUENCE = when_used(r"\[(?:\d{1,3}(?:;\d{1,3}){0,7})?m(?!\])|\[\?\d{1,4}[hl](?!\])|\[[0-2]?K(?!\])")
+_BARE_SEQUENCE = when_used(r"\[\d{1,3}(?:;\d{1,3}){0,7}m(?!\])|\[\?\d{1,4}[hl](?!\])|\[[0-2]?K(?![\]A-Za-z])")
 """The same sequences once a web form or an editor dropped their ESC ("[32mINFO[0m", "[?25l" from a progress bar): taken
 off only in a paste that holds a bare reset ``[0m``, the mark every coloured span ends with, so "[5m 30s]" or "[K]"
-written by a person stays."""
+written by a person stays. A colour's numbers are needed and an erase is not read before a letter: "[model_runner.py:1001]"
+and "[Kernel]" in a vLLM log whose colours lost their ESC are words (rev50c)."""
 _HTML_BREAK_AT_END = when_used(r"[ \t]{0,8}<br[ \t]{0,2}/?>[ \t]{0,8}$", re.IGNORECASE | re.MULTILINE)
 _HTML_ENTITY = when_used(r"&(?:(amp|lt|gt|quot|apos|nbsp)|#(\d{2,3})|#[xX]([0-9a-fA-F]{2}));")
 _NAMED_ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'", "nbsp": " "}

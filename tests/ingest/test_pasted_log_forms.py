@@ -194,6 +194,13 @@ def test_brackets_a_person_writes_are_kept_in_a_paste_with_no_bare_reset(kept: s
     assert without_terminal_and_html_marks(kept) == kept
 
 
+def test_a_bracketed_word_stays_whole_in_a_paste_whose_colours_lost_their_escape() -> None:
+    # "[m" and "[K" took the first letter of "[model_runner.py:1001]", "[multiproc_executor.py:514]", "[Kernel]"
+    log = "[32mINFO[0m 10-24 13:48:14 [model_runner.py:1001] Loading model\n[1;31mERROR[0m [multiproc_executor.py:514] [Kernel] [KFD]"
+    assert normalise(log) == "INFO 10-24 13:48:14 [model_runner.py:1001] Loading model\nERROR [multiproc_executor.py:514] [Kernel] [KFD]"
+    assert normalise("[?25l[2K[0mDownloading 45%") == "Downloading 45%"
+
+
 def test_a_line_break_tag_ending_a_line_goes_and_one_inside_a_line_stays() -> None:
     assert normalise("GPU: RX 7900 XTX<br>\nOS: Ubuntu 24.04 <br/>") == "GPU: RX 7900 XTX\nOS: Ubuntu 24.04"
     assert normalise("a<br>b") == "a<br>b"
