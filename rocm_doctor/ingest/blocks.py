@@ -296,12 +296,24 @@ _HTML_ENTITY = when_used(r"&(?:(amp|lt|gt|quot|apos|nbsp)|#(\d{2,3})|#[xX]([0-9a
 _NAMED_ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'", "nbsp": " "}
 
 
+_TAG_AFTER = when_used(r"/?(?:details|summary|pre|code|br)\b", re.IGNORECASE)
+"""What follows an escaped ``<`` that would make it a tag :func:`split_blocks` reads as the paste's structure."""
+
+
 def _entity(match: "re.Match[str]") -> str:
-    """The ASCII character an entity stands for (a number outside printable ASCII stays as written)."""
+    """The ASCII character an entity stands for (a number outside printable ASCII stays as written). An escaped ``<``
+    that would open a ``<details>``, ``<summary>``, ``<pre>``, ``<code>`` or ``<br>`` stays as written: a page shows it
+    as text ("&lt;details&gt;" in a ``<pre>`` block), which must not become a section or a summary's scope."""
     if match.group(1):
-        return _NAMED_ENTITIES[match.group(1)]
-    code = int(match.group(2)) if match.group(2) else int(match.group(3), 16)
-    return chr(code) if 32 <= code < 127 else match.group(0)
+        char = _NAMED_ENTITIES[match.group(1)]
+    else:
+        code = int(match.group(2)) if match.group(2) else int(match.group(3), 16)
+        if not 32 <= code < 127:
+            return match.group(0)
+        char = chr(code)
+    if char == "<" and _TAG_AFTER.match(match.string, match.end()):
+        return match.group(0)
+    return char
 
 
 def without_terminal_and_html_marks(text: str) -> str:

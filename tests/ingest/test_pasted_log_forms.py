@@ -211,6 +211,14 @@ def test_html_entities_are_read_once_as_the_ascii_they_stand_for() -> None:
     assert normalise("&#200; &#x41; &foo;") == "&#200; A &foo;"  # a number beyond ASCII, an unknown name: as written
 
 
+def test_an_escaped_tag_stays_text_and_opens_no_section() -> None:
+    # a <pre> block on GitHub shows "&lt;summary&gt;" as text: decoded it made a summary that put the next block in the past
+    text = "<pre>\n&lt;summary&gt;Before the update&lt;/summary&gt;\n</pre>\n\n```\nRuntimeError: No HIP GPUs are available\n```\n"
+    assert "&lt;summary>Before the update&lt;/summary>" in normalise(text)
+    assert normalise("&#60;details&#62; &lt;br&gt; a &lt; b") == "&#60;details> &lt;br> a < b"
+    assert all(block.scope == "current" for block in split_blocks(text))
+
+
 def test_a_quote_marker_stays_a_quote_marker() -> None:
     blocks = split_blocks("I saw this:\n\n> ERROR: no HIP GPUs are available\n")
     assert blocks[-1].lines[0].text == "ERROR: no HIP GPUs are available"
