@@ -421,7 +421,10 @@ def log_prefixes_taken_off(text: str) -> Tuple[str, Dict[str, int]]:
         if names:
             table = _TABLE_RULE.search(text) is not None
             counts = Counter(names)
-            strip = {n for n in counts if _REPLICA.search(n) or (not table and counts[n] >= 2) or (n.startswith("[") and counts[n] >= 2)}
+            # in a paste with a Markdown table, a name on one line is a row's first cell ("GPU_0 | RX 7900 XTX", "rocm-6 |
+            # works"), replica number or not: a service's log there needs two lines
+            strip = {n for n in counts if (_REPLICA.search(n) and not table) or (not table and counts[n] >= 2)
+                     or ((n.startswith("[") or _REPLICA.search(n)) and counts[n] >= 2)}
             if strip:
                 for m in _COMPOSE_PREFIX.finditer(text):
                     if len(named) < MAX_LOGGERS_NAMED and _compose_name(m) in strip:

@@ -77,6 +77,23 @@ def test_a_markdown_table_keeps_its_first_column() -> None:
     assert without_log_prefixes(table) == table
 
 
+@pytest.mark.parametrize(
+    "table",
+    [
+        "| Device | Name |\n|---|---|\nGPU_0 | RX 7900 XTX\nGPU_1 | RX 6800\n",
+        "ROCm | result\n---|---\nrocm-6 | works\nrocm-5 | fails\n",
+    ],
+)
+def test_a_table_s_numbered_first_cells_are_kept(table: str) -> None:
+    # a replica number alone took a table's first column off: which ROCm works was lost
+    assert without_log_prefixes(table) == table
+
+
+def test_a_compose_log_next_to_a_table_is_still_read() -> None:
+    text = "GPU | RX 7900 XTX\n---|---\n\n```\nollama-1  | Error: no compatible GPUs were discovered\nollama-1  | done\n```\n"
+    assert "\nError: no compatible GPUs were discovered\ndone\n" in without_log_prefixes(text)
+
+
 def test_a_name_and_a_pipe_on_one_line_is_not_a_compose_prefix() -> None:
     # one line, a name without compose's replica number: a sentence or a table row as likely as a service's log
     assert without_log_prefixes("torch  | 2.5.1+rocm6.2") == "torch  | 2.5.1+rocm6.2"
