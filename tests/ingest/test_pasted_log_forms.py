@@ -275,3 +275,17 @@ def test_a_long_compose_log_is_read_in_linear_time() -> None:
     started = time.perf_counter()
     split_blocks("ollama  | x\n" * 20_000 + "ERROR  | y\n" * 20_000)
     assert time.perf_counter() - started < 8
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    ["ollama-1  | ", "[vllm] | ", "Jun 19 14:38:07 ai-llm ollama[15932]: ", "2024-06-19T14:38:07.789123456Z ",
+     "[2026-03-03 12:51:32.116] ", "(EngineCore pid=344) ", "\x1b[32m", "[32m"],
+)
+def test_every_line_keeps_its_number_in_the_user_s_paste(prefix: str) -> None:
+    # findings cite "paste:block B line N": N is the user's line whatever was taken off it
+    plain = "title\r\n\r\n```\r\nRuntimeError: HIP error: invalid device function &amp; more<br>\r\n\r\nTraceback (most recent call last):[0m\r\n```\r\nthanks\r\n"
+    prefixed = plain.replace("RuntimeError", prefix + "RuntimeError").replace("Traceback", prefix + "Traceback")
+    numbers = [(line.number, line.text) for block in split_blocks(prefixed) for line in block.lines]
+    assert [n for n, _ in numbers] == [1, 4, 5, 6, 8]
+    assert numbers[1][1] == "RuntimeError: HIP error: invalid device function & more"
