@@ -66,7 +66,7 @@ from rocm_doctor.ingest.formats import (
     windows_adapters,
 )
 from rocm_doctor.ingest.model import TRUST_PROSE, ConflictInfo, IngestResult, Observation, Piece, PieceInfo
-from rocm_doctor.ingest.signatures import match_block, statement_kinds
+from rocm_doctor.ingest.signatures import match_block, name_context_rows, statement_kinds
 
 __all__ = [
     "IngestResult",
@@ -247,6 +247,7 @@ def _pieces(blocks: List[Block], crashes: Optional[List[Crash]] = None) -> List[
                     _record_crash(parser, exc, crashes, crashed)
                     continue
         found = _command_scopes(block, _without_overlap(found))
+        found += _logged_by(block)
         if block.scope != "current":  # "it doesn't detect my GPU" quoted, past or on another machine: not this machine now
             found = [p for p in found if p.kind not in statement_kinds()]
         if block.scope in ("other", "advice"):  # someone else's quoted text, an advice's example: what the report is about, no facts
@@ -264,6 +265,18 @@ def _pieces(blocks: List[Block], crashes: Optional[List[Crash]] = None) -> List[
         mentions.drop_superseded_cuda_index_installs(blocks, pieces)
     except Exception as exc:  # noqa: BLE001 - a crashed pass is a Crash row as a reader's is
         _record_crash(mentions.drop_superseded_cuda_index_installs, exc, crashes, crashed)
+    return pieces
+
+
+def _logged_by(block: Block) -> List[Piece]:
+    """What the report is about, read from the names a log collector's prefixes held (``ollama`` in ``Jun 19 14:38:07
+    host ollama[15932]: ...``, taken off the line's text: :func:`~rocm_doctor.ingest.blocks.log_prefixes_taken_off`),
+    at the user's own line that holds the name; context rows only (:func:`name_context_rows`)."""
+    pieces: List[Piece] = []
+    for line in block.lines:
+        if line.logged_by:
+            alone = Block(block.index, block.kind, (replace(line, text=line.logged_by),), block.scope)
+            pieces += match_block(alone, name_context_rows())
     return pieces
 
 

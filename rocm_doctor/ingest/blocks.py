@@ -21,6 +21,7 @@ import bisect
 import heapq
 import itertools
 import re
+from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Dict, Iterator, List, Optional, Set, Tuple
@@ -72,6 +73,10 @@ class Line:
     shell: bool = False
     """The prompt was a shell's (``$``, ``#``, ``user@host:~$``, ``PS C:\\>``), not a Python REPL's:
     what follows is that command's output, until the next shell prompt (:func:`command_runs`)."""
+    logged_by: str = ""
+    """The service or program a log collector's prefix taken off this line named (``ollama`` from ``ollama  | `` or
+    ``Jun 19 14:38:07 host ollama[15932]: ``), on the first line that named it (:func:`log_prefixes_taken_off`): the
+    user's line holds the name, its ``text`` no longer does."""
 
     @property
     def source(self) -> str:
@@ -281,21 +286,34 @@ _ANSI_ESCAPE = when_used(r"\x1b(?:\[[0-9;?]{0,32}[ -/]{0,2}[@-~]|\][^\x07\x1b\n]
 """A terminal's escape sequence (a colour, a cursor move, a window title): what a log copied from a terminal that colours
 it holds around its words (ESC[32mINFO ESC[0m)."""
 _BARE_RESET = when_used(r"\[0m")
-_BARE_SEQUENCE = when_used(r"\[(?:\d{1,3}(?:;\d{1,3}){0,7})?m(?!\])|\[\?\d{1,4}[hl](?!\])|\[[0-2]?K(?!\])")
+_BARE_SEQUENCE = when_used(r"\[\d{1,3}(?:;\d{1,3}){0,7}m(?!\])|\[\?\d{1,4}[hl](?!\])|\[[0-2]?K(?![\]A-Za-z])")
 """The same sequences once a web form or an editor dropped their ESC ("[32mINFO[0m", "[?25l" from a progress bar): taken
 off only in a paste that holds a bare reset ``[0m``, the mark every coloured span ends with, so "[5m 30s]" or "[K]"
-written by a person stays."""
+written by a person stays. A colour's numbers are needed and an erase is not read before a letter: "[model_runner.py:1001]"
+and "[Kernel]" in a vLLM log whose colours lost their ESC are words (rev50c)."""
 _HTML_BREAK_AT_END = when_used(r"[ \t]{0,8}<br[ \t]{0,2}/?>[ \t]{0,8}$", re.IGNORECASE | re.MULTILINE)
 _HTML_ENTITY = when_used(r"&(?:(amp|lt|gt|quot|apos|nbsp)|#(\d{2,3})|#[xX]([0-9a-fA-F]{2}));")
 _NAMED_ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'", "nbsp": " "}
 
 
+_TAG_AFTER = when_used(r"/?(?:details|summary|pre|code|br)\b", re.IGNORECASE)
+"""What follows an escaped ``<`` that would make it a tag :func:`split_blocks` reads as the paste's structure."""
+
+
 def _entity(match: "re.Match[str]") -> str:
-    """The ASCII character an entity stands for (a number outside printable ASCII stays as written)."""
+    """The ASCII character an entity stands for (a number outside printable ASCII stays as written). An escaped ``<``
+    that would open a ``<details>``, ``<summary>``, ``<pre>``, ``<code>`` or ``<br>`` stays as written: a page shows it
+    as text ("&lt;details&gt;" in a ``<pre>`` block), which must not become a section or a summary's scope."""
     if match.group(1):
-        return _NAMED_ENTITIES[match.group(1)]
-    code = int(match.group(2)) if match.group(2) else int(match.group(3), 16)
-    return chr(code) if 32 <= code < 127 else match.group(0)
+        char = _NAMED_ENTITIES[match.group(1)]
+    else:
+        code = int(match.group(2)) if match.group(2) else int(match.group(3), 16)
+        if not 32 <= code < 127:
+            return match.group(0)
+        char = chr(code)
+    if char == "<" and _TAG_AFTER.match(match.string, match.end()):
+        return match.group(0)
+    return char
 
 
 def without_terminal_and_html_marks(text: str) -> str:
@@ -327,9 +345,23 @@ _LINE_HEAD = r"\n([ \t]{0,8}(?:>[ \t]?){0,2}[ \t]{0,4})"
 """What stays before a log prefix taken off: the line's indentation and quote markers. The prefixes' patterns start at
 the newline before the line (:func:`without_log_prefixes` reads the text with one put first), which the regex engine
 finds by a fast scan where a multi-line ``^`` is tried at every character (three times slower on a 5 MB log)."""
-_COMPOSE_PREFIX = when_used(_LINE_HEAD + r"([A-Za-z0-9][\w.-]{0,63}|\[[\w.-]{1,64}\]) {1,40}\| ?")
+_COMPOSE_PREFIX = when_used(_LINE_HEAD + r"([A-Za-z0-9][\w.-]{0,63}|\[[\w.-]{1,64}\])( {1,40})\| ?")
 """``docker compose``'s prefix: the service's (or container's) name padded with spaces, then ``| ``; podman-compose's
 name in brackets ("[vllm] | (EngineCore pid=344) ERROR ...", vllm-project/vllm#46110)."""
+_LOG_LEVEL = when_used(r"(?i:error|err|warn|warning|info|debug|trace|critical|fatal|notice|success)$")
+"""A log level padded before ``|`` ("ERROR    | RuntimeError: ...", a logger's own column): the program's line, not a
+collector's service name."""
+
+
+def _compose_name(match: "re.Match[str]") -> str:
+    """The name a compose prefix match is taken off by, or "" where it is content: a level's column (:data:`_LOG_LEVEL`),
+    or one space before ``|`` after a bare word ("rocminfo | grep gfx", "dmesg | grep amdgpu": a shell's pipe). Compose's
+    names carry a replica number ("web_1 | ", compose v1's longest name) or the padding of the longest name plus one
+    ("ollama  | "); podman-compose's are bracketed."""
+    name = match.group(2)
+    if _LOG_LEVEL.match(name) or (len(match.group(3)) < 2 and not name.startswith("[") and not _REPLICA.search(name)):
+        return ""
+    return name
 _PROCESS_PREFIX = when_used(
     _LINE_HEAD + r"\([A-Za-z][\w]{0,40}(?: rank=\d{1,4})? pid=\d{1,10}(?:, ip=[\w.:]{3,45})?\) (?= {0,40}\S)"
 )
@@ -367,30 +399,37 @@ Only in a paste whose lines carry ComfyUI's time (:data:`_APP_STAMP`)."""
 
 
 MAX_LOGGERS_NAMED = 8
-"""Programs a log's prefixes name, kept after the paste (:func:`without_log_prefixes`): a log interleaves a few."""
+"""Programs a log's prefixes name that are remembered (:func:`log_prefixes_taken_off`): a log interleaves a few."""
 
 
-def without_log_prefixes(text: str) -> str:
-    """``text`` without what a log collector puts before each line a program printed: ``docker compose``'s service name
-    (``ollama-1  | ``), journalctl's date, host and program (``Jun 19 14:38:07 host ollama[15932]: ``), and the time
-    ``docker logs -t`` or Docker Desktop puts first, the time ComfyUI's log puts first (:data:`_APP_STAMP`), and the
-    process vLLM names first (:data:`_PROCESS_PREFIX`). Each only where it is one: a compose prefix whose name carries a
-    replica number or starts two lines or more of a paste that has no Markdown table (a table's first column looks
-    the same); a journal prefix with the program's pid, or on two lines or more; a container's time with a fraction of
-    a second (``docker logs -t``'s nanoseconds), or on two lines or more. The line's quote marker and indentation stay;
-    a line that would be left empty keeps its prefix. The services and programs the prefixes named (``ollama``,
-    ``comfy-ui``, ``systemd``; not the host) are what the log came from: they stay in a line "Logged by: ..." after the
-    paste, which numbers no line of the paste's own."""
+def log_prefixes_taken_off(text: str) -> Tuple[str, Dict[str, int]]:
+    """``text`` without what a log collector puts before each line a program printed (:func:`without_log_prefixes`),
+    and the services and programs those prefixes named (``ollama`` from ``ollama  | `` or ``ollama[15932]: ``; never
+    the host), each at the number of the first line whose prefix named it. The names are no text of the paste's: a
+    reader of what the report is about reads them at that line (:attr:`Line.logged_by`), where the user's own text
+    holds them."""
     text = "\n" + text
-    named: Dict[str, None] = {}
+    named: Dict[str, int] = {}
+
+    def name_at(name: str, start: int) -> None:
+        # the line's number: the newlines up to the one that opens it (the text read has one put first)
+        if name and name not in named and len(named) < MAX_LOGGERS_NAMED:
+            named[name] = text.count("\n", 0, start + 1)
+
     if " |" in text:
-        names = [m.group(2) for m in _COMPOSE_PREFIX.finditer(text)]
+        names = [name for name in map(_compose_name, _COMPOSE_PREFIX.finditer(text)) if name]
         if names:
             table = _TABLE_RULE.search(text) is not None
-            strip = {n for n in names if _REPLICA.search(n) or (not table and names.count(n) >= 2) or (n.startswith("[") and names.count(n) >= 2)}
+            counts = Counter(names)
+            # in a paste with a Markdown table, a name on one line is a row's first cell ("GPU_0 | RX 7900 XTX", "rocm-6 |
+            # works"), replica number or not: a service's log there needs two lines
+            strip = {n for n in counts if (_REPLICA.search(n) and not table) or (not table and counts[n] >= 2)
+                     or ((n.startswith("[") or _REPLICA.search(n)) and counts[n] >= 2)}
             if strip:
-                named.update((_REPLICA.sub("", n.strip("[]")), None) for n in names if n in strip)
-                text = _COMPOSE_PREFIX.sub(lambda m: "\n" + m.group(1) if m.group(2) in strip and m.end() < len(text)
+                for m in _COMPOSE_PREFIX.finditer(text):
+                    if len(named) < MAX_LOGGERS_NAMED and _compose_name(m) in strip:
+                        name_at(_REPLICA.sub("", m.group(2).strip("[]")), m.start())
+                text = _COMPOSE_PREFIX.sub(lambda m: "\n" + m.group(1) if _compose_name(m) in strip and m.end() < len(text)
                                            and text[m.end()] != "\n" else m.group(0), text)
     if "pid=" in text:
         text = _PROCESS_PREFIX.sub("\n\\1", text)
@@ -403,13 +442,23 @@ def without_log_prefixes(text: str) -> str:
             found = list(prefix.finditer(text))
             if len(found) >= 2 or (found and any(found[0].groups()[1:])):
                 if prefix is _JOURNAL_PREFIX:
-                    named.update((m.group(0).rstrip().rstrip(":").rsplit(" ", 1)[-1].split("[")[0], None) for m in found)
+                    for m in found:
+                        name_at(m.group(0).rstrip().rstrip(":").rsplit(" ", 1)[-1].split("[")[0], m.start())
                 text = prefix.sub(lambda m: "\n" + m.group(1) if m.end() < len(m.string) and m.string[m.end()] != "\n" else m.group(0), text)
-    if named:
-        # the programs the prefixes named are what the log came from ("ollama  | ", "ollama[15932]: "): kept in a line
-        # after the paste, so a reader of the app's name still reads it (the paste's own lines keep their numbers)
-        text += "\n\nLogged by: " + ", ".join(list(named)[:MAX_LOGGERS_NAMED])
-    return text[1:]
+    return text[1:], named
+
+
+def without_log_prefixes(text: str) -> str:
+    """``text`` without what a log collector puts before each line a program printed: ``docker compose``'s service name
+    (``ollama-1  | ``), journalctl's date, host and program (``Jun 19 14:38:07 host ollama[15932]: ``), and the time
+    ``docker logs -t`` or Docker Desktop puts first, the time ComfyUI's log puts first (:data:`_APP_STAMP`), and the
+    process vLLM names first (:data:`_PROCESS_PREFIX`). Each only where it is one: a compose prefix whose name carries a
+    replica number or starts two lines or more of a paste that has no Markdown table (a table's first column looks
+    the same); a journal prefix with the program's pid, or on two lines or more; a container's time with a fraction of
+    a second (``docker logs -t``'s nanoseconds), or on two lines or more. The line's quote marker and indentation stay;
+    a line that would be left empty keeps its prefix. Every line keeps its number, and nothing is added: the names the
+    prefixes held are given apart (:func:`log_prefixes_taken_off`)."""
+    return log_prefixes_taken_off(text)[0]
 
 
 _MARGIN_QUOTE = when_used(r"^[ \t]{0,3}> ?", re.MULTILINE)
@@ -506,12 +555,12 @@ def without_emphasis(text: str) -> str:
     return text
 
 
-def _make_line(raw: str, block: int, number: int) -> Line:
+def _make_line(raw: str, block: int, number: int, logged_by: str = "") -> Line:
     body = _QUOTE.sub("", raw, count=1) if ">" in raw[:5] and _QUOTE.match(raw) else raw
     body = without_emphasis(body)
     text, prompt = _prompt(body)
     return Line(text=text.rstrip(), block=block, number=number, raw=raw, command=prompt is not None,
-                shell=prompt is not None and prompt not in _REPL_PROMPTS)
+                shell=prompt is not None and prompt not in _REPL_PROMPTS, logged_by=logged_by)
 
 
 def output_end(block: Block, line: Line, boundaries: "set[int]") -> int:
@@ -568,11 +617,13 @@ def split_blocks(text: str) -> List[Block]:
             current.pop(0)
         if current:
             index = len(blocks) + 1
-            blocks.append(Block(index, kind, tuple(_make_line(raw, index, n) for raw, n in current)))
+            blocks.append(Block(index, kind, tuple(_make_line(raw, index, n, logged_by.get(n, "")) for raw, n in current)))
         current = []
         kind = next_kind
 
-    for raw, number in _numbered_lines(without_log_prefixes(without_margin(normalise(text)))):
+    plain, named = log_prefixes_taken_off(without_margin(normalise(text)))
+    logged_by = {number: name for name, number in named.items()}
+    for raw, number in _numbered_lines(plain):
         head = raw[:8].lstrip()
         if not fence:
             # A quoted run inside unquoted text is its own block: a reply may quote someone else. As in

@@ -267,6 +267,19 @@ def statement_kinds() -> FrozenSet[str]:
     return frozenset(f"{'error' if s.kind == 'error' else 'context'}:{s.id}" for s in signatures() if s.statement)
 
 
+@lru_cache(maxsize=1)
+def name_context_rows() -> Tuple[Signature, ...]:
+    """The context rows a program's or service's name alone can match (what the report is about: ``ollama_named``):
+    no statement, no fact implied, no GPU, no following line or context needed. A name a log collector's prefix held
+    (:attr:`~rocm_doctor.ingest.blocks.Line.logged_by`) is read with these only: it says which program logged, never a
+    version or a state."""
+    return tuple(
+        s for s in signatures()
+        if s.kind == "context" and not s.statement and not s.implies and not s.gpu and s.then is None
+        and s.context is None and s.names_gpus is None
+    )
+
+
 def _freeze(value: Any) -> Any:
     return tuple(sorted(value.items())) if isinstance(value, dict) else value
 

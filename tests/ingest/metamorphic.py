@@ -1118,8 +1118,9 @@ def _log_blocks(text: str, per_line: Callable[[str, int], str]) -> str:
 
 
 _SERVICE_NAMES = ("app-1", "backend", "worker-1")
-"""Service names that name no program: the name a prefix carries is kept after the paste (``Logged by:``), and an app's
-name the report did not hold would be a fact the rewrite added."""
+"""Service names that name no program: the name a prefix carries is read as what the report is about (at the line that
+holds it, :attr:`rocm_doctor.ingest.blocks.Line.logged_by`), and an app's name the report did not hold would be a fact
+the rewrite added."""
 
 
 def compose_prefixes(text: str) -> str:
