@@ -922,7 +922,7 @@ _ROW_SETTING = when_used(
     r"|\b(?:needs?|requires?|use|set)\b|\bworks?\b|[\u2705\u274c\u2713\u2717\u2714\u2716]",
     re.IGNORECASE,
 )
-_TABLE_RULE = when_used(r"^\s{0,3}\|?\s{0,3}:?-{3,}")
+_SUPPORT_TABLE_RULE = when_used(r"^\s{0,3}\|?\s{0,3}:?-{3,}")
 SUPPORT_TABLE_GPUS = 3
 """Distinct GPUs a run of table or list rows names before it is read as a support table, not this machine."""
 
@@ -987,12 +987,12 @@ def _without_support_tables(block: Block) -> List[Block]:
     rows = 0
     for position, line in enumerate(block.lines + (Line("", block.index, 0),)):
         name = _support_row(line.text) if line.text else None
-        filler = name is None and bool(line.text) and start >= 0 and (_TABLE_RULE.match(line.text) is not None or (_PIPE_ROW.match(line.text) is not None and line.text.count("|") >= 2))
+        filler = name is None and bool(line.text) and start >= 0 and (_SUPPORT_TABLE_RULE.match(line.text) is not None or (_PIPE_ROW.match(line.text) is not None and line.text.count("|") >= 2))
         if name is not None:
             if start < 0:
                 start, names, rows = position, set(), 0
                 header = position - 1
-                while header >= 0 and (_TABLE_RULE.match(block.lines[header].text) or (_PIPE_ROW.match(block.lines[header].text) and block.lines[header].text.count("|") >= 2)):
+                while header >= 0 and (_SUPPORT_TABLE_RULE.match(block.lines[header].text) or (_PIPE_ROW.match(block.lines[header].text) and block.lines[header].text.count("|") >= 2)):
                     header -= 1
                 start = header + 1
             names.update(name.split("|"))
