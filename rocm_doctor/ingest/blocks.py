@@ -905,7 +905,10 @@ def past_blocks(blocks: List[Block], intros: Dict[int, str]) -> List[Block]:
                 scope = "other"  # "> hipErrorNoBinaryForGpu ..." then "I don't get this error": another's output, no fact of this machine
             out.append(Block(block.index, block.kind, block.lines, scope))
         else:
-            out += [part for piece in _past_paragraphs(block) for part in _without_support_tables(piece)]
+            pieces = _past_paragraphs(block)
+            for number, piece in enumerate(pieces):
+                lead = pieces[number - 1].lines[-1].text if number and pieces[number - 1].lines else before_line
+                out += _without_support_tables(piece, lead)
     return out
 
 
@@ -969,7 +972,26 @@ def support_list_keys(sentence: str) -> Set[str]:
     return keys
 
 
-def _without_support_tables(block: Block) -> List[Block]:
+_OWN_ROWS_INTRO = when_used(
+    r"\b(?:my|our)\s{1,3}(?:[\w-]{1,20}\s{1,3}){0,3}?(?:gpus?|cards?|machines?|servers?|box|rig|setup|systems?|nodes?|workstation|pc|computer|"
+    r"results?|tests?|devices?|hardware)\b|\b(?:I|we)\s{1,3}(?:\w{1,12}\s{1,3}){0,2}?(?:tested|tried|ran|benchmarked|measured|checked|got|have|own)\b"
+    r"(?!\s{1,3}(?:seen|read|found|heard|looked|come))|\b(?:test|my)\s{1,3}results?\b|\bthis\s{1,3}(?:box|machine|server|system|rig|pc|computer|workstation|node)\b",
+    re.IGNORECASE,
+)
+"""The line before a run of rows that gives them as the reporter's own ("I tested torch on my three GPUs:", "My server has
+three cards:", "Test results:", "I have three GPUs in this box:"): a table of the reporter's own machines or results (rev50a)."""
+_OWN_ROW_WORD = when_used(r"\b(?:I|[Mm]y|MY|[Ww]e|[Oo]ur|[Mm]ine)\b")
+"""A row that speaks in the first person ("- RX 6600: I use HSA_OVERRIDE_GFX_VERSION=10.3.0"): the reporter's own card (rev50a)."""
+_OWN_STATE_COLUMN = when_used(
+    r"(?:^|\|)\s{0,3}(?:temp\w{0,9}|power|avg\s?pwr|pwr|vram\s{0,2}%|gpu\s{0,2}%|util\w{0,9}|usage|pci\w{0,4}|bus(?:\s{0,2}id)?|slot|node(?:\s{0,2}id)?|agent|fan|sclk|mclk|"
+    r"results?|tested|torch\s{0,2}\S{0,12}\s{0,2}(?:result|status))\s{0,3}(?:\(\w{1,6}\)\s{0,3})?\|",
+    re.IGNORECASE,
+)
+"""A table column that only a machine's own state or the reporter's own tests give ("| GPU | Temp | Power | VRAM% |", "| GPU |
+Result |"): no support table has it (rev50a)."""
+
+
+def _without_support_tables(block: Block, lead: str = "") -> List[Block]:
     """``block`` with each run of support-table rows cut out as a block of its own with ``scope='other'``: a pasted
     compatibility table or list that names several GPUs with their settings or support ("| RX 6700 XT | gfx1031 |
     HSA_OVERRIDE_GFX_VERSION=10.3.0 |", "gfx1031: use override 10.3.0") is a document's, not this machine's GPUs and
@@ -979,7 +1001,10 @@ def _without_support_tables(block: Block) -> List[Block]:
     docs (https://github.com/ollama/ollama/blob/074d639b5211a0c31f012d2308e249f5ae0074cd/docs/gpu.md: "Family | Cards and accelerators" tables and the
     override list), ROCm's system requirements (https://rocm.docs.amd.com/projects/install-on-linux/en/docs-6.2.0/
     reference/system-requirements.html: "GPU | LLVM target | ..." rows), the override list pasted in review of
-    ollama/ollama#2885. Parts keep the block's number."""
+    ollama/ollama#2885. Not a run the line before gives as the reporter's own ("I tested torch on my three GPUs:", "My
+    server has three cards:", :data:`_OWN_ROWS_INTRO`, ``lead``: the line before the block) nor one with a row in the
+    first person ("- RX 6600: I use HSA_OVERRIDE_GFX_VERSION=10.3.0"): the reporter's results on their own GPUs (rev50a).
+    Parts keep the block's number."""
     if block.scope != "current" or len(block.lines) < SUPPORT_TABLE_GPUS or not _TABLE_GPU.search(block.text):
         return [block]
     runs: List[Tuple[int, int]] = []
@@ -1000,7 +1025,9 @@ def _without_support_tables(block: Block) -> List[Block]:
         elif filler:
             continue
         elif start >= 0:
-            if len(names) >= SUPPORT_TABLE_GPUS:
+            intro = " ".join(line.text for line in block.lines[max(0, start - 2) : start]) if start else lead
+            own = _OWN_ROWS_INTRO.search(intro) or any(_OWN_ROW_WORD.search(line.text) or _OWN_STATE_COLUMN.search(line.text) for line in block.lines[start:position])
+            if len(names) >= SUPPORT_TABLE_GPUS and not own:  # rev50a: the reporter's own three GPUs or results stay theirs
                 runs.append((start, position))
             start = -1
     if not runs:

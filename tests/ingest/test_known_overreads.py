@@ -42,6 +42,16 @@ def test_a_support_list_in_the_reporters_paragraph_leaves_the_reporters_own_card
     assert not facts.env.vars.value
 
 
+def test_the_reporters_own_results_table_keeps_its_gpus_and_error() -> None:
+    text = (
+        "I tested torch 2.5.1+rocm6.2 on my three GPUs:\n\n| GPU | Result |\n|---|---|\n| RX 7900 XTX | works |\n"
+        "| RX 6800 XT | works |\n| Radeon VII | crashes with hipErrorNoBinaryForGpu |\n"
+    )
+    facts = ingest(text).facts
+    assert sorted(a.gfx.value for a in facts.gpus.agents) == ["gfx1030", "gfx1100", "gfx906"]
+    assert "hip_no_binary_for_gpu" in facts.symptoms.signatures.value
+
+
 def test_a_support_table_is_cut_out_as_another_persons_block() -> None:
     scopes = [(b.scope, len(b.lines)) for b in split_blocks(SUPPORT_LIST)]
     assert scopes == [("current", 1), ("other", 4), ("current", 1)]
@@ -58,6 +68,15 @@ def test_a_support_table_is_cut_out_as_another_persons_block() -> None:
         # the reporter's environment table: labels first, the GPUs and the wheel's target family after them
         "| | |\n|---|---|\n| dGPU (target) | AMD Radeon RX 7900 XT, gfx1100 |\n| iGPU (also present) | Ryzen 7 7800X3D integrated, gfx1036 |\n"
         "| ROCm | rocm-sdk-libraries-gfx110X-all 7.13.0a20260508 |\n",
+        # rev50a: the reporter's own results on three of their GPUs, given as theirs by the line before the rows
+        "I tested torch 2.5.1+rocm6.2 on my three GPUs:\n\n| GPU | Result |\n|---|---|\n| RX 7900 XTX | works |\n"
+        "| RX 6800 XT | works |\n| Radeon VII | crashes with hipErrorNoBinaryForGpu |\n",
+        "My server has three cards. Results with ROCm 6.2:\n- MI100 - works\n- MI50 - works\n- RX 6800 - needs HSA_OVERRIDE_GFX_VERSION=10.3.0\n",
+        # rev50a: a row in the first person
+        "Three GPUs in the box:\n- RX 7900 XTX: works with ROCm 6.2\n- RX 6600: I use HSA_OVERRIDE_GFX_VERSION=10.3.0\n- RX 580: unsupported\n",
+        # rev50a: a table whose columns only this machine's state gives
+        "| GPU | Temp | Power | VRAM% |\n|---|---|---|---|\n| RX 7900 XTX | 45c | 20W | 0% |\n| RX 6800 XT | 40c | 15W | 0% |\n"
+        "| Radeon VII | 39c | 25W | 0% |\ntorch.cuda.device_count() returns 2, not 3.\n",
     ],
 )
 def test_this_machines_own_gpu_list_stays_this_machines(text: str) -> None:
