@@ -327,3 +327,20 @@ def test_a_setting_the_reporter_made_and_asks_about_is_still_read(text: str) -> 
 def test_an_override_asked_about_with_a_dotted_value_is_no_setting(text: str) -> None:
     assert not ingest(text).facts.env.vars.value
     assert "RD214" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rev50a: a question about a failure with the setting (many reports' titles) keeps the setting
+        "Why does torch segfault with HSA_OVERRIDE_GFX_VERSION=11.0.0 on my RX 6700 XT?\n",
+        "Running HSA_OVERRIDE_GFX_VERSION=11.0.0 python main.py crashes on my RX 6700 XT, any idea?\n",
+        "Anyone else getting a segfault with HSA_OVERRIDE_GFX_VERSION=11.0.0 on an RX 6700 XT?\n",
+        "Segfault with HSA_OVERRIDE_GFX_VERSION=11.0.0 on RX 6700 XT?\n",
+        "How come HSA_OVERRIDE_GFX_VERSION=11.0.0 makes ComfyUI crash on my RX 6700 XT?\n",
+        "Does ollama ignore HSA_OVERRIDE_GFX_VERSION=11.0.0 on an RX 6700 XT?\n",
+    ],
+)
+def test_a_question_about_a_failure_with_the_setting_keeps_the_setting(text: str) -> None:
+    assert ingest(text).facts.env.vars.value == {"HSA_OVERRIDE_GFX_VERSION": "11.0.0"}
+    assert "RD214" in problems_shown(text)

@@ -733,13 +733,35 @@ _OWN_ACT_BEFORE = when_used(
 )
 
 
+_ASKING_OPENING = when_used(
+    r"^\W{0,3}(?:(?:so|also|and|but|btw|ok(?:ay)?|quick\s+question)\W{1,3})?(?:do|does|did|should|shall|can|could|would|will|is|are|was|were|what|what['\u2019]?s|which"
+    r"|why\s+(?:would|should|do|does)\s+(?:anyone|anybody|people|you|one|they|the\s+\w+|guides?|docs?|tutorials?)|how\s+(?:do|does|should|can|would|is|are)|where|when\s+(?:do|does|should|would))\b",
+    re.IGNORECASE,
+)
+"""The opening of a question about a variable itself ("Do I need ...", "What does ...", "Is it ... or ...", "Why would anyone
+set ..."), not of one about a failure with it ("Why does torch segfault with ...?", "Anyone else getting a crash with ...?",
+"Running X=... python main.py crashes, any idea?"): rev50a."""
+_FAILURE_ASKED = when_used(
+    r"\b(?:crash\w{0,3}|segfault\w{0,3}|seg\w{0,2}\s+fault\w{0,3}|fail\w{0,3}|errors?|hangs?|hung|freez\w{0,3}|frozen|ignor\w{0,3}|cpu|core\s+dumped"
+    r"|(?:not|n['\u2019]t)\s+(?:\w+\s+){0,2}?(?:work\w{0,3}|used?|using|detect\w{0,3}|found|see\w{0,3}|load\w{0,3}|start\w{0,3}))\b",
+    re.IGNORECASE,
+)
+"""A failure the question tells ("Do ... crash with X=...?", "Does ollama ignore X=...?"): the setting is the reporter's (rev50a)."""
+
+
 def _asked(sentence: str, after: str) -> bool:
     """The sentence that holds the setting ends in a question mark and says nothing of the reporter's own act before it
     ("What does ROCR_VISIBLE_DEVICES=-1 do?", "Why would anyone set HSA_ENABLE_DXG_DETECTION=0 on WSL?", "Is it
     HIP_VISIBLE_DEVICES=1 or ROCR_VISIBLE_DEVICES=1 for the second card?"): a variable asked about, not one set (ov50:
     each gave an error, RD681, RD720, RD710, on a healthy question). "I set HIP_VISIBLE_DEVICES=1, is that right?" and "My
-    .bashrc has ... - why?" stay settings."""
-    return bool(_QUESTION_END_AFTER.match(after)) and not _OWN_ACT_BEFORE.search(sentence)
+    .bashrc has ... - why?" stay settings; so does a question about a failure with the setting ("Why does torch segfault with
+    HSA_OVERRIDE_GFX_VERSION=11.0.0 on my RX 6700 XT?", "Anyone else getting a crash with ...?", the form many reports'
+    titles take): only a question that opens on the variable's own question (:data:`_ASKING_OPENING`) and tells no failure
+    (rev50a)."""
+    question = _QUESTION_END_AFTER.match(after)
+    if question is None or _OWN_ACT_BEFORE.search(sentence) or not _ASKING_OPENING.match(sentence):
+        return False
+    return not _FAILURE_ASKED.search(sentence + question.group(0))
 
 
 _PROGRAM_SETS = when_used(r"\b(?:auto-?)?sets\s+[`'\"]?$", re.IGNORECASE)
