@@ -219,10 +219,19 @@ def test_a_quoted_error_the_reporter_shares_is_still_read(text: str) -> None:
     assert "RD503" in problems_shown(text)
 
 
-def test_an_ollama_run_from_its_build_directory_is_a_self_built_one() -> None:
-    # ollama/ollama#3838's shape: the current commit built and started from the checkout behind a shell prompt
-    text = "Radeon VII (gfx906), ollama 0.12.5, runs on the CPU only.\n```\n(ins)[ollama] (main) ./ollama serve\n```\n"
-    assert "ollama_not_official_build" in report_contexts(text)
+@pytest.mark.parametrize(
+    "start",
+    [
+        "$ cd ~/ollama/bin\n$ ./ollama serve",
+        "wget https://github.com/ollama/ollama/releases/download/v0.12.5/ollama-linux-amd64 -O ollama && chmod +x ollama\nOLLAMA_DEBUG=1 ./ollama serve",
+    ],
+)
+def test_the_official_release_run_by_hand_is_still_judged_by_the_official_build(start: str) -> None:
+    # rev50a: "./ollama serve" alone is also the official archive (docs/linux.md's manual install) or binary run where it
+    # was extracted or downloaded; a self-built ollama names its build step ("go build .", "cmake --preset", "built from source")
+    text = f"{start}\nRadeon VII (gfx906), ollama 0.12.5. ollama runs on the CPU only, not the GPU.\n"
+    assert "ollama_not_official_build" not in report_contexts(text)
+    assert "RD561" in problems_shown(text)
 
 
 def test_a_quoted_error_answered_to_its_author_is_not_this_machines() -> None:
