@@ -353,3 +353,19 @@ def test_an_override_asked_about_with_a_dotted_value_is_no_setting(text: str) ->
 def test_a_question_about_a_failure_with_the_setting_keeps_the_setting(text: str) -> None:
     assert ingest(text).facts.env.vars.value == {"HSA_OVERRIDE_GFX_VERSION": "11.0.0"}
     assert "RD214" in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # rev50a: the official release, named so or left for, is judged by the official builds' lists
+        "I use the pre-built ollama binary from the GitHub releases page, v0.12.5.",
+        "yay -S ollama-bin",
+        "Installed with the official script (curl -fsSL https://ollama.com/install.sh | sh), not via pacman -S ollama.",
+        "The ollama-rocm package in extra is broken, so I use the official tarball now.",
+    ],
+)
+def test_the_official_ollama_named_beside_a_package_is_still_judged(line: str) -> None:
+    text = f"{line}\nRadeon VII (gfx906), ollama 0.12.5. ollama runs on the CPU only, not the GPU.\n"
+    assert "ollama_not_official_build" not in report_contexts(text)
+    assert {"RD561", "RD562"} & set(problems_shown(text))
