@@ -853,16 +853,21 @@ def _quote_scope(block: Block, previous: "Block | None") -> str:
 
 
 _DENIED_AFTER_QUOTE = when_used(
-    r"^\W{0,4}(?:(?:but|well|no|nope|hmm|actually)\W{1,3})?(?:(?:I|we)\s{1,4}(?:do\s{0,2}n['\u2019]?t|do\s{1,4}not|don['\u2019]?t|never|did\s{0,2}n['\u2019]?t|did\s{1,4}not|can\s{0,2}n?['\u2019]?t|cannot)"
-    r"\s{1,4}(?:(?:ever|actually|even)\s{1,4})?(?:get|see|have|hit|got|saw|had|experience|reproduce|observe)\s{1,4}(?:this|that|the\s{1,4}same|it|any\s{1,4}such|such)"
-    r"|(?:this|that|it)\s{1,4}(?:does\s{0,2}n['\u2019]?t|does\s{1,4}not|never|did\s{0,2}n['\u2019]?t)\s{1,4}happen\w{0,2}\s{1,4}(?:for|to|on|with)\s{1,4}(?:me|us|my|mine)"
-    r"|not\s{1,4}(?:for|on|with)\s{1,4}(?:me|my|mine)\b"
+    r"^\W{0,4}(?:(?:but|well|no|nope|hmm|actually)\W{1,3})?(?:(?:(?:I|we)\s{1,4}(?:do\s{0,2}n['\u2019]?t|do\s{1,4}not|don['\u2019]?t|never)"
+    r"\s{1,4}(?:(?:ever|actually|even)\s{1,4})?(?:get|see|hit|experience|reproduce|observe)\s{1,4}(?:this|that|the\s{1,4}same|any\s{1,4}such|such)\b"
+    r"|(?:this|that|it)\s{1,4}(?:does\s{0,2}n['\u2019]?t|does\s{1,4}not|never)\s{1,4}happens?\s{1,4}(?:for|to|on|with)\s{1,4}(?:me|us|my|mine)"
+    r"|not\s{1,4}(?:for|on|with)\s{1,4}(?:me|my|mine)\b)"
+    # rev50a: not a denial bound to a condition or another setup ("I don't see this error on the CPU / when HSA_OVERRIDE is
+    # unset / before the update / only with ..."): the quote is still this machine's output
+    r"(?![^\n]{0,120}\b(?:cpu|when|whenever|if|unless|without|only|except|before|until|previous\w{0,3}|older?)\b)"
     r"|(?:you|you['\u2019]re|you\s{1,4}are)\s{1,4}(?:get|see|got|saw|getting|seeing|hit|hitting)\s{1,4}(?:this|that|it)\b(?!\s{1,4}too\b))",
     re.IGNORECASE,
 )
 """The line right after a quote that says the reporter does not get what the quote shows ("I don't get this error on my RX
 7900 XTX", "This doesn't happen for me", "Not for me: ..."), or that answers the quote's author about it ("You get this because
-torch 2.0 had no gfx1100 kernels"): the quote is another person's output, not this machine's."""
+torch 2.0 had no gfx1100 kernels"): the quote is another person's output, not this machine's. Only a present denial of
+what the quote shows, bound to no condition (rev50a): "I can't get it to work", "I didn't have this problem with torch 2.0.1",
+"I never had this before the update", "I don't get it, the same script ran fine yesterday" follow the reporter's own quote."""
 
 
 def _attributed(block: Block, previous: "Block | None") -> bool:

@@ -369,3 +369,23 @@ def test_the_official_ollama_named_beside_a_package_is_still_judged(line: str) -
     text = f"{line}\nRadeon VII (gfx906), ollama 0.12.5. ollama runs on the CPU only, not the GPU.\n"
     assert "ollama_not_official_build" not in report_contexts(text)
     assert {"RD561", "RD562"} & set(problems_shown(text))
+
+
+@pytest.mark.parametrize(
+    "follow",
+    [
+        # rev50a: the line after the reporter's own quoted error that is no denial of it
+        "I can't get it to work no matter what I try.",
+        "I didn't have this problem with torch 2.0.1, it started after upgrading.",
+        "I never had this before the update to 2.1.",
+        "I don't get it, the same script ran fine yesterday.",
+        "I don't see this error when I run on the CPU.",
+        "We don't see this on the old machine, only on the new one.",
+    ],
+)
+def test_a_quoted_error_followed_by_no_present_denial_stays_this_machines(follow: str) -> None:
+    text = (
+        "RX 6600, torch 2.1.0+rocm5.6 on Ubuntu 22.04.\n\n"
+        f"> hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n\n{follow}\n"
+    )
+    assert "RD503" in problems_shown(text)
