@@ -122,6 +122,8 @@ def test_a_kernel_set_aside_is_not_tied_to_the_failure(text: str) -> None:
     [
         "Switched to kernel 6.6 LTS for now and ollama works without crashes. RX 7900 XTX.\n",
         "Kernel 6.12 and 6.13 crashed on my RX 580 with ollama on any model.\n",
+        # rev50a: the kernel held and something else varied: "both" / "every" are not kernels
+        "Kernel 6.12 breaks ROCm for every app, and the same happens on both my machines. RX 7900 XTX.\n",
     ],
 )
 def test_a_kernel_change_for_the_gpu_or_for_a_while_is_still_read(text: str) -> None:
@@ -389,3 +391,8 @@ def test_a_quoted_error_followed_by_no_present_denial_stays_this_machines(follow
         f"> hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n\n{follow}\n"
     )
     assert "RD503" in problems_shown(text)
+
+
+def test_a_kernel_held_while_rocm_versions_vary_is_still_the_kernels_failure() -> None:
+    text = "amdgpu-dkms fails to build on kernel 6.10, same with every ROCm version I tried. RX 7900 XTX.\n"
+    assert "kernel_release_fails_told" in ingest(text).facts.symptoms.signatures.value
