@@ -124,6 +124,11 @@ def test_a_kernel_set_aside_is_not_tied_to_the_failure(text: str) -> None:
         "Kernel 6.12 and 6.13 crashed on my RX 580 with ollama on any model.\n",
         # rev50a: the kernel held and something else varied: "both" / "every" are not kernels
         "Kernel 6.12 breaks ROCm for every app, and the same happens on both my machines. RX 7900 XTX.\n",
+        # rev50a: a kernel changed because of the failure itself
+        "Went back to kernel 6.6 LTS because of this bug, and now ollama works on the GPU. RX 7900 XTX, ROCm 6.2.\n",
+        "Downgraded to kernel 6.6 LTS due to the segfaults, now everything works. RX 7900 XTX, ROCm 6.2.\n",
+        "Booted kernel 6.6 LTS to fix the issue and torch works again. RX 7900 XTX, ROCm 6.2.\n",
+        "Switched to kernel 6.6 LTS for the DRM fix and ComfyUI works now. RX 7900 XTX, ROCm 6.2.\n",
     ],
 )
 def test_a_kernel_change_for_the_gpu_or_for_a_while_is_still_read(text: str) -> None:
