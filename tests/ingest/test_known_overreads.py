@@ -150,8 +150,18 @@ def test_an_installer_that_needs_root_is_not_the_gpu_working_only_as_root(text: 
     assert "RD517" not in problems_shown(text)
 
 
-def test_the_gpu_working_only_as_root_after_an_install_is_still_read() -> None:
-    assert "RD517" in problems_shown("The installer finished. ComfyUI only works for root on my RX 6800.\n")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The installer finished. ComfyUI only works for root on my RX 6800.\n",
+        # rev50a: an install named before the program that works only as root
+        "After installation ComfyUI only works as root on my RX 6800.\n",
+        "After installing rocm torch only works with sudo on my RX 6800.\n",
+        "Since the install ollama only runs as root. RX 6800.\n",
+    ],
+)
+def test_the_gpu_working_only_as_root_after_an_install_is_still_read(text: str) -> None:
+    assert "RD517" in problems_shown(text)
 
 
 # --- 5. an ollama a distribution packaged or someone built is not judged by the official builds' lists ---
