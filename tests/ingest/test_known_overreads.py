@@ -411,3 +411,12 @@ def test_a_quoted_error_followed_by_no_present_denial_stays_this_machines(follow
 def test_a_kernel_held_while_rocm_versions_vary_is_still_the_kernels_failure() -> None:
     text = "amdgpu-dkms fails to build on kernel 6.10, same with every ROCm version I tried. RX 7900 XTX.\n"
     assert "kernel_release_fails_told" in ingest(text).facts.symptoms.signatures.value
+
+
+def test_a_guides_screenshot_compared_with_the_reporters_output_keeps_the_reporters_statement() -> None:
+    # rev50a: "the guide shows" is no document's text about this machine; the reporter's own rocminfo follows
+    text = (
+        "I followed the ROCm install guide on Ubuntu 22.04 with an RX 7900 XTX. The guide shows the GPU in rocminfo at that "
+        "step, but my rocminfo shows no GPU agent, only the CPU.\n"
+    )
+    assert "rocminfo_lists_no_gpu_told" in report_contexts(text)
