@@ -420,3 +420,12 @@ def test_a_guides_screenshot_compared_with_the_reporters_output_keeps_the_report
         "step, but my rocminfo shows no GPU agent, only the CPU.\n"
     )
     assert "rocminfo_lists_no_gpu_told" in report_contexts(text)
+
+
+def test_a_self_built_llama_cpp_beside_an_official_ollama_leaves_ollama_judged() -> None:
+    # rev50a: the HIP build flags are llama.cpp's, named beside an ollama from the install script
+    text = (
+        "Radeon VII (gfx906), ollama 0.12.5 from the install script. ollama runs on the CPU only, not the GPU.\n"
+        "llama.cpp built by hand works fine on the GPU:\ncmake -B build -DGGML_HIP=ON -DAMDGPU_TARGETS=gfx906 && cmake --build build\n"
+    )
+    assert "RD561" in problems_shown(text)
