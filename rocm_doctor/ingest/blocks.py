@@ -985,6 +985,11 @@ _OWN_ROWS_INTRO = when_used(
 )
 """The line before a run of rows that gives them as the reporter's own ("I tested torch on my three GPUs:", "My server has
 three cards:", "Test results:", "I have three GPUs in this box:"): a table of the reporter's own machines or results (rev50a)."""
+_DOCUMENT_INTRO = when_used(
+    r"\b(?:readme|docs?|documentation|wiki|guide|faq|manual|matrix|compatibility|release\s{1,3}notes|changelog|according\s{1,3}to|says|said|states)\b",
+    re.IGNORECASE,
+)
+"""An intro line that names a document ("I have an RX 6700 XT. From the README:"): the rows are the document's whatever else it says."""
 _OWN_ROW_WORD = when_used(r"\b(?:I|[Mm]y|MY|[Ww]e|[Oo]ur|[Mm]ine)\b")
 """A row that speaks in the first person ("- RX 6600: I use HSA_OVERRIDE_GFX_VERSION=10.3.0"): the reporter's own card (rev50a)."""
 _OWN_STATE_COLUMN = when_used(
@@ -1031,7 +1036,7 @@ def _without_support_tables(block: Block, lead: str = "") -> List[Block]:
             continue
         elif start >= 0:
             intro = " ".join(line.text for line in block.lines[max(0, start - 2) : start]) if start else lead
-            own = _OWN_ROWS_INTRO.search(intro) or any(_OWN_ROW_WORD.search(line.text) or _OWN_STATE_COLUMN.search(line.text) for line in block.lines[start:position])
+            own = (_OWN_ROWS_INTRO.search(intro) and not _DOCUMENT_INTRO.search(intro)) or any(_OWN_ROW_WORD.search(line.text) or _OWN_STATE_COLUMN.search(line.text) for line in block.lines[start:position])
             if len(names) >= SUPPORT_TABLE_GPUS and not own:  # rev50a: the reporter's own three GPUs or results stay theirs
                 runs.append((start, position))
             start = -1

@@ -429,3 +429,15 @@ def test_a_self_built_llama_cpp_beside_an_official_ollama_leaves_ollama_judged()
         "llama.cpp built by hand works fine on the GPU:\ncmake -B build -DGGML_HIP=ON -DAMDGPU_TARGETS=gfx906 && cmake --build build\n"
     )
     assert "RD561" in problems_shown(text)
+
+
+def test_a_support_table_after_the_reporters_own_words_and_a_document_named_is_the_documents() -> None:
+    # rev50a: "I have ..." on the intro line does not make a table the line gives as the README's the reporter's own
+    text = (
+        "I have an RX 6700 XT and it works. From the README:\n"
+        "| GPU | gfx | Setting |\n|---|---|---|\n"
+        "| RX 6700 XT | gfx1031 | needs HSA_OVERRIDE_GFX_VERSION=10.3.0 |\n"
+        "| RX 7600 | gfx1102 | needs HSA_OVERRIDE_GFX_VERSION=11.0.0 |\n"
+        "| RX 5700 XT | gfx1010 | unsupported |\n"
+    )
+    assert not ingest(text).facts.env.vars.value
