@@ -441,3 +441,21 @@ def test_a_support_table_after_the_reporters_own_words_and_a_document_named_is_t
         "| RX 5700 XT | gfx1010 | unsupported |\n"
     )
     assert not ingest(text).facts.env.vars.value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rev50a: the question mark right after the value, in a question about a failure with it or the reporter's act
+        "RX 6700 XT here. Why does ComfyUI crash with HSA_OVERRIDE_GFX_VERSION=11.0.0?\n",
+        "RX 6700 XT here. Why does torch segfault when I set HSA_OVERRIDE_GFX_VERSION=11.0.0?\n",
+        "RX 6700 XT here. Segfault at startup with HSA_OVERRIDE_GFX_VERSION=11.0.0?\n",
+    ],
+)
+def test_a_failure_asked_with_the_value_ending_the_question_keeps_the_setting(text: str) -> None:
+    assert ingest(text).facts.env.vars.value == {"HSA_OVERRIDE_GFX_VERSION": "11.0.0"}
+    assert "RD210" not in problems_shown(text)
+
+
+def test_a_bare_value_asked_is_still_no_setting() -> None:
+    assert not ingest("RX 6700 XT here. HSA_OVERRIDE_GFX_VERSION=11.0.0?\n").facts.env.vars.value

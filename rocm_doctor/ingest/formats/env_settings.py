@@ -211,7 +211,12 @@ def _clean(value: Optional[str]) -> Optional[str]:
         # whose result the report does not show (:data:`rocm_doctor.ingest.assemble._UNEXPANDED`).
         inner = value[1:-1].strip()
         return inner if inner and not re.search(r"[\s$|;&()<>]", inner) else value
-    return value.rstrip(_TRAILING)
+    value = value.rstrip(_TRAILING)
+    if value.endswith("?") and "?" not in value.rstrip("?") and "/" not in value:
+        # rev50a: a question mark that ends the sentence after the value ("... crash with HSA_OVERRIDE_GFX_VERSION=11.0.0?")
+        # is no part of it (a URL's query keeps its own)
+        value = value.rstrip("?").rstrip(_TRAILING)
+    return value
 
 
 def _stack(name: str) -> bool:
@@ -621,8 +626,6 @@ HIP_VISIBLE_DEVICES=1?", "Do I need to export HSA_OVERRIDE_GFX_VERSION=10.3.0?",
 HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it": :data:`rocm_doctor.ingest.formats.common.REPORTED_SPEECH`), nor a
 document's ("the docs say \"HSA_OVERRIDE_GFX_VERSION=10.3.0 is required ...\"")."""
 _ADVICE_AFTER = when_used(
-    # ov50: the setting's own word ends in a question mark ("... HSA_OVERRIDE_GFX_VERSION=10.3.0?"): asked, not made
-    r"^[^\s?]{0,600}\?+[`'\")]{0,2}(?=\s|$)|"
     r"^\S{0,600}\s(?:[^.!?\n]{0,60}?\b(?:might|may|would|could|should)\s+(?:help|work|fix)|[^.!?\n]{0,60}?\bcan\s+(?:also\s+)?be\s+(?:used|set|tried|added)\b|(?:(?:is|was|are)\s+)?(?:set\s+to\s+)?\S{1,40}\s+by\s+default\b)",
     re.IGNORECASE,
 )
@@ -741,6 +744,10 @@ _ASKING_OPENING = when_used(
 """The opening of a question about a variable itself ("Do I need ...", "What does ...", "Is it ... or ...", "Why would anyone
 set ..."), not of one about a failure with it ("Why does torch segfault with ...?", "Anyone else getting a crash with ...?",
 "Running X=... python main.py crashes, any idea?"): rev50a."""
+_VALUE_ASKED = when_used(r"^[^\s?]{0,600}\?+[`'\")]{0,2}(?=\s|$)")
+"""ov50: the setting's own word ends in a question mark ("... HSA_OVERRIDE_GFX_VERSION=10.3.0?"): asked, not made; rev50a: only
+where the question tells no failure and no act of the reporter's ("Why does ComfyUI crash with HSA_OVERRIDE_GFX_VERSION=11.0.0?",
+"Why does torch segfault when I set HSA_OVERRIDE_GFX_VERSION=11.0.0?" keep the setting, its value without the "?")."""
 _FAILURE_ASKED = when_used(
     r"\b(?:crash\w{0,3}|segfault\w{0,3}|seg\w{0,2}\s+fault\w{0,3}|fail\w{0,3}|errors?|hangs?|hung|freez\w{0,3}|frozen|ignor\w{0,3}|cpu|core\s+dumped"
     r"|(?:not|n['\u2019]t)\s+(?:\w+\s+){0,2}?(?:work\w{0,3}|used?|using|detect\w{0,3}|found|see\w{0,3}|load\w{0,3}|start\w{0,3}))\b",
@@ -759,9 +766,9 @@ def _asked(sentence: str, after: str) -> bool:
     titles take): only a question that opens on the variable's own question (:data:`_ASKING_OPENING`) and tells no failure
     (rev50a)."""
     question = _QUESTION_END_AFTER.match(after)
-    if question is None or _OWN_ACT_BEFORE.search(sentence) or not _ASKING_OPENING.match(sentence):
+    if question is None or _OWN_ACT_BEFORE.search(sentence) or _FAILURE_ASKED.search(sentence + question.group(0)):
         return False
-    return not _FAILURE_ASKED.search(sentence + question.group(0))
+    return bool(_ASKING_OPENING.match(sentence) or _VALUE_ASKED.match(after))
 
 
 _PROGRAM_SETS = when_used(r"\b(?:auto-?)?sets\s+[`'\"]?$", re.IGNORECASE)
