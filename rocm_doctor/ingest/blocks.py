@@ -49,7 +49,7 @@ _PROMPTS = (
     # a Windows prompt may carry the active environments' names, "(venv) PS C:\x>" from venv's Activate.ps1
     # (https://github.com/python/cpython/blob/v3.12.0/Lib/venv/scripts/common/Activate.ps1), "(base) C:\x>" from conda,
     # both at once "(base) (venv) PS C:\x>" (openmmlab/PIA#30 pastes "(pia) PS E:\PIA> python ...")
-    when_used(rf"^\s*{WINDOWS_ENV_PREFIX}PS [A-Za-z]:\\[^>]*>\s?"),  # PS C:\Users\x>
+    when_used(rf"^\s*{WINDOWS_ENV_PREFIX}PS [A-Za-z]:[\\/][^>]*>\s?"),  # PS C:\Users\x> (PS C:/Users/x> where a path was typed with slashes)
     when_used(rf"^\s*{WINDOWS_ENV_PREFIX}[A-Za-z]:\\[^>]*>\s?"),  # C:\Users\x>
     when_used(r"^\s*In \[\d+\]:\s?"),  # ipython
     when_used(r"^\s*>>>\s?"),  # python REPL

@@ -40,7 +40,8 @@ def test_prompts_of_shells_and_repls_are_removed() -> None:
 
 @pytest.mark.parametrize(
     "prompt",
-    ["(pia) PS E:\\PIA> ", "(venv) PS C:\\Users\\me\\ComfyUI> ", "(base) (venv) PS C:\\x> ", "(base) C:\\Users\\me>"],
+    # PowerShell's prompt with forward slashes too (the "Windows path forms" rewrite; PowerShell takes either separator)
+    ["(pia) PS E:\\PIA> ", "(venv) PS C:\\Users\\me\\ComfyUI> ", "(base) (venv) PS C:\\x> ", "(base) C:\\Users\\me>", "(pia) PS E:/PIA> "],
 )
 def test_a_windows_prompt_with_the_active_environments_names_is_a_prompt_and_says_windows(prompt: str) -> None:
     assert strip_prompt(prompt + "python main.py") == ("python main.py", True)
