@@ -211,3 +211,27 @@ def test_a_block_naming_several_windows_archives_gives_no_list(text: str) -> Non
 def test_an_archive_and_its_own_download_link_count_once() -> None:
     text = '[sd-master-9c51d87-bin-win-rocm5.5-x64.zip](https://github.com/leejet/stable-diffusion.cpp/releases/download/master-9c51d87/sd-master-9c51d87-bin-win-rocm5.5-x64.zip)\n'
     assert targets(text) == ["gfx1100;gfx1102;gfx1030"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Windows 11, RX 6600. I run llama.cpp from llama-b4730-bin-win-hip-x64-gfx1030.zip and it works. ollama from the installer runs on CPU only, no GPU detected.\n",
+        "llama.cpp from llama-b4730-bin-win-hip-x64-gfx1030.zip works fine on the GPU. LM Studio however does not use the GPU at all.\n",
+    ],
+)
+def test_an_archive_said_to_work_gives_no_list(text: str) -> None:
+    # review rev50d: the failure told is another program's (RD996 'no code for gfx1032' fired)
+    assert targets(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "llama-b4730-bin-win-hip-x64-gfx1030.zip works on the CPU but not on the GPU.\n",
+        "llama-b4730-bin-win-hip-x64-gfx1030 worked until yesterday, now it crashes.\n",
+        "Nothing works with llama-b4730-bin-win-hip-x64-gfx1030.zip on my RX 6600.\n",
+    ],
+)
+def test_an_archive_said_to_work_only_in_part_gives_its_list(text: str) -> None:
+    assert targets(text) == ["gfx1030"]

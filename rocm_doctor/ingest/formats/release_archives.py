@@ -10,7 +10,8 @@ and judged the same way against the GPU. Reports: ggml-org/llama.cpp#11906 (the 
 Radeon 780M), leejet/stable-diffusion.cpp#292 (the rocm5.5 archive on an RX 6600, gfx1032). An
 archive named as advice ("try llama-b5000-bin-win-hip-x64-gfx1100 instead"), in the past or for another
 machine (ingest.scope), in a yes/no question, or one the reporter left ("switched from ... to the vulkan
-build") is not the one that ran, and is not read. The rules that judge the list by it (RD795, RD996) want the
+build") is not the one that ran, and is not read; nor one whose own sentence says it works (a failure told
+elsewhere is another program's). The rules that judge the list by it (RD795, RD996) want the
 program shown failing or leaving the GPU unused besides: a download's name is also named beside "it works".
 """
 
@@ -51,6 +52,15 @@ _LEFT_AFTER = when_used(r"[^.!?\n]{0,60}?\b(?:used\s{1,4}to|any\s?more|no\s{1,4}
 _ANY_WINDOWS_ARCHIVE = when_used(r"\b(?:llama|sd)-[\w.-]{1,80}?-bin-win-[a-z0-9][\w.-]{0,40}", re.IGNORECASE)
 """Any Windows release archive of llama.cpp or stable-diffusion.cpp, whatever its backend (avx2, vulkan, cuda, hip)."""
 _ARCHIVE_SUFFIX = re.compile(r"(?:\.(?:zip|7z|tar\.gz))?[.-]*$", re.IGNORECASE)
+_WORKS = when_used(r"\b(?:works?|worked|working)\b", re.IGNORECASE)
+_NOT_WORKING = when_used(
+    r"n't\b|\b(?:not|never|nothing|no|cpu|crash\w{0,4}|fail\w{0,4}|errors?|but|except|only|slow\w{0,2}|hang\w{0,3}|freez\w{0,3})\b",
+    re.IGNORECASE,
+)
+"""An archive whose own sentence says it works, with no negation, failure or limit in that sentence ("I run llama.cpp
+from llama-...-gfx1030.zip and it works. ollama from the installer runs on CPU only"): a failure told elsewhere is
+another program's, and the list is no diagnosis of it (review rev50d: RD996 fired on such a report)."""
+_SENTENCE_END = when_used(r"[.!?](?:\s|$)|\n")
 _WHY_BEFORE = when_used(r"\b(?:why|how\s{1,4}come)\b[^.!?\n]{0,200}$", re.IGNORECASE)
 """A "why ... ?" presupposes the archive ran ("why does llama-...-gfx1030 crash on my RX 6600?"): it is read."""
 
@@ -85,6 +95,14 @@ def _archives_named(block: Block) -> int:
     return len(names)
 
 
+def _said_to_work(text: str, start: int, end: int) -> bool:
+    """The archive's sentence says it works and nothing in it says it fails or falls short (:data:`_NOT_WORKING`)."""
+    opened = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
+    closing = _SENTENCE_END.search(text, end)
+    sentence = text[opened : closing.start() if closing else len(text)]
+    return _WORKS.search(sentence) is not None and _NOT_WORKING.search(sentence) is None
+
+
 def parse(block: Block) -> List[Piece]:
     pieces: List[Piece] = []
     if _archives_named(block) > 1:
@@ -102,6 +120,8 @@ def parse(block: Block) -> List[Piece]:
                 if _QUESTION_AFTER.match(text, match.end()) and not _WHY_BEFORE.search(before):
                     continue
                 if _LEFT_BEFORE.search(before) or _LEFT_AFTER.match(text, match.end()):
+                    continue
+                if _said_to_work(text, match.start(), match.end()):
                     continue
                 listed = list(targets) or [match.group("target").lower()]
                 found.append(";".join(listed))
