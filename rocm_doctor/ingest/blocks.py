@@ -870,6 +870,16 @@ what the quote shows, bound to no condition (rev50a): "I can't get it to work", 
 "I never had this before the update", "I don't get it, the same script ran fine yesterday" follow the reporter's own quote."""
 
 
+def _denied_inside(block: Block) -> bool:
+    """The first unmarked line after the quoted ones denies them (:data:`_DENIED_AFTER_QUOTE`): with no blank line
+    between ("> HIP error: invalid device function" then "I don't get this error, ...") Markdown's lazy continuation
+    keeps the reply in the quote's block, and it is the reporter's answer all the same (review rev50d)."""
+    for before, line in zip(block.lines, block.lines[1:]):
+        if _QUOTE.match(before.raw) and not _QUOTE.match(line.raw):
+            return _DENIED_AFTER_QUOTE.match(line.text) is not None
+    return False
+
+
 def _attributed(block: Block, previous: "Block | None") -> bool:
     """A quoted block that the report attributes to someone else, on the line before it or its own first line."""
     if not block.lines or not _QUOTE.match(block.lines[0].raw):
@@ -906,7 +916,7 @@ def past_blocks(blocks: List[Block], intros: Dict[int, str]) -> List[Block]:
         elif _quote_scope(block, previous) != "current":
             scope = _quote_scope(block, previous)
             following = blocks[position + 1] if position + 1 < len(blocks) else None
-            if scope == "quoted" and following is not None and following.kind == "prose" and following.lines and _DENIED_AFTER_QUOTE.match(following.lines[0].text):
+            if scope == "quoted" and (_denied_inside(block) or (following is not None and following.kind == "prose" and following.lines and _DENIED_AFTER_QUOTE.match(following.lines[0].text))):
                 scope = "other"  # "> hipErrorNoBinaryForGpu ..." then "I don't get this error": another's output, no fact of this machine
             out.append(Block(block.index, block.kind, block.lines, scope))
         else:

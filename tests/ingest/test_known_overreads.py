@@ -459,3 +459,24 @@ def test_a_failure_asked_with_the_value_ending_the_question_keeps_the_setting(te
 
 def test_a_bare_value_asked_is_still_no_setting() -> None:
     assert not ingest("RX 6700 XT here. HSA_OVERRIDE_GFX_VERSION=11.0.0?\n").facts.env.vars.value
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I don't get this error, my RX 7900 XTX works fine on Ubuntu 24.04.",
+        "You get this because your card is not supported. I have an RX 7900 XTX on Ubuntu 24.04 and torch 2.5 from the ROCm index works.",
+    ],
+)
+def test_a_quoted_error_denied_on_the_next_line_without_a_blank_is_anothers(reply: str) -> None:
+    # review rev50d: Markdown's lazy continuation kept the reply in the quote's block, so the denial was not read (RD503)
+    assert "RD503" not in problems_shown(f"> HIP error: invalid device function\n{reply}\n")
+
+
+@pytest.mark.parametrize(
+    "follow",
+    ["I can't get it to work no matter what I try.", "I don't see this error when I run on the CPU."],
+)
+def test_a_quoted_error_followed_without_a_blank_by_no_denial_stays_this_machines(follow: str) -> None:
+    text = f"RX 6600, torch 2.1.0+rocm5.6 on Ubuntu 22.04.\n\n> hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n{follow}\n"
+    assert "RD503" in problems_shown(text)
