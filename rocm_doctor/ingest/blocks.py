@@ -918,7 +918,9 @@ def past_blocks(blocks: List[Block], intros: Dict[int, str]) -> List[Block]:
             following = blocks[position + 1] if position + 1 < len(blocks) else None
             if scope == "quoted" and (_denied_inside(block) or (following is not None and following.kind == "prose" and following.lines and _DENIED_AFTER_QUOTE.match(following.lines[0].text))):
                 scope = "other"  # "> hipErrorNoBinaryForGpu ..." then "I don't get this error": another's output, no fact of this machine
-            out.append(Block(block.index, block.kind, block.lines, scope))
+            # a quoted support table is a document's all the same (review rev50d: "> | RX 6700 XT | HSA_OVERRIDE_GFX_VERSION=10.3.0 |"
+            # rows gave RD214/RD702 errors on a healthy RX 7900 XTX)
+            out += _without_support_tables(Block(block.index, block.kind, block.lines, scope), before_line)
         else:
             pieces = _past_paragraphs(block)
             for number, piece in enumerate(pieces):
@@ -1025,7 +1027,7 @@ def _without_support_tables(block: Block, lead: str = "") -> List[Block]:
     server has three cards:", :data:`_OWN_ROWS_INTRO`, ``lead``: the line before the block) nor one with a row in the
     first person ("- RX 6600: I use HSA_OVERRIDE_GFX_VERSION=10.3.0"): the reporter's results on their own GPUs (rev50a).
     Parts keep the block's number."""
-    if block.scope != "current" or len(block.lines) < SUPPORT_TABLE_GPUS or not _TABLE_GPU.search(block.text):
+    if block.scope not in ("current", "quoted") or len(block.lines) < SUPPORT_TABLE_GPUS or not _TABLE_GPU.search(block.text):
         return [block]
     runs: List[Tuple[int, int]] = []
     start, names = -1, set()

@@ -480,3 +480,22 @@ def test_a_quoted_error_denied_on_the_next_line_without_a_blank_is_anothers(repl
 def test_a_quoted_error_followed_without_a_blank_by_no_denial_stays_this_machines(follow: str) -> None:
     text = f"RX 6600, torch 2.1.0+rocm5.6 on Ubuntu 22.04.\n\n> hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n{follow}\n"
     assert "RD503" in problems_shown(text)
+
+
+def test_a_quoted_support_table_is_a_documents() -> None:
+    # review rev50d: the support-table splitter read only unquoted blocks; a '> ' table's overrides were set for this machine
+    text = (
+        "My RX 7900 XTX on Ubuntu 24.04 works with torch 2.5.\n"
+        "> | GPU | Setting |\n> |---|---|\n"
+        "> | RX 6700 XT | HSA_OVERRIDE_GFX_VERSION=10.3.0 |\n> | RX 6600 | HSA_OVERRIDE_GFX_VERSION=10.3.0 |\n"
+        "> | RX 7600 | HSA_OVERRIDE_GFX_VERSION=11.0.0 |\n"
+    )
+    assert not {"RD214", "RD702", "RD212"} & set(problems_shown(text))
+
+
+def test_the_reporters_own_quoted_results_table_stays_theirs() -> None:
+    text = (
+        "I tested torch on my three GPUs:\n"
+        "> | GPU | Result |\n> |---|---|\n> | RX 6700 XT | works |\n> | RX 6600 | hipErrorNoBinaryForGpu |\n> | RX 7600 | works |\n"
+    )
+    assert "hip_no_binary_for_gpu" in ingest(text).facts.symptoms.signatures.value
