@@ -231,6 +231,7 @@ def test_an_archive_said_to_work_gives_no_list(text: str) -> None:
         "llama-b4730-bin-win-hip-x64-gfx1030.zip works on the CPU but not on the GPU.\n",
         "llama-b4730-bin-win-hip-x64-gfx1030 worked until yesterday, now it crashes.\n",
         "Nothing works with llama-b4730-bin-win-hip-x64-gfx1030.zip on my RX 6600.\n",
+        "llama-b4730-bin-win-hip-x64-gfx1030.zip stopped working after the driver update.\n",
     ],
 )
 def test_an_archive_said_to_work_only_in_part_gives_its_list(text: str) -> None:

@@ -54,7 +54,7 @@ _ANY_WINDOWS_ARCHIVE = when_used(r"\b(?:llama|sd)-[\w.-]{1,80}?-bin-win-[a-z0-9]
 _ARCHIVE_SUFFIX = re.compile(r"(?:\.(?:zip|7z|tar\.gz))?[.-]*$", re.IGNORECASE)
 _WORKS = when_used(r"\b(?:works?|worked|working)\b", re.IGNORECASE)
 _NOT_WORKING = when_used(
-    r"n't\b|\b(?:not|never|nothing|no|cpu|crash\w{0,4}|fail\w{0,4}|errors?|but|except|only|slow\w{0,2}|hang\w{0,3}|freez\w{0,3})\b",
+    r"n't\b|\b(?:not|never|nothing|no|cpu|crash\w{0,4}|fail\w{0,4}|errors?|but|except|only|slow\w{0,2}|hang\w{0,3}|freez\w{0,3}|stop\w{0,4}|broke\w{0,2}|unable|issues?|problems?)\b",
     re.IGNORECASE,
 )
 """An archive whose own sentence says it works, with no negation, failure or limit in that sentence ("I run llama.cpp
