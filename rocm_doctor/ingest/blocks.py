@@ -362,6 +362,8 @@ def _compose_name(match: "re.Match[str]") -> str:
     if _LOG_LEVEL.match(name) or (len(match.group(3)) < 2 and not name.startswith("[") and not _REPLICA.search(name)):
         return ""
     return name
+
+
 _PROCESS_PREFIX = when_used(
     _LINE_HEAD + r"\([A-Za-z][\w]{0,40}(?: rank=\d{1,4})? pid=\d{1,10}(?:, ip=[\w.:]{3,45})?\) (?= {0,40}\S)"
 )

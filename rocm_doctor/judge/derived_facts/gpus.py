@@ -63,6 +63,12 @@ def instinct_apu(agent: GpuAgent) -> bool:
     return (family_of(base_gfx(str(agent.gfx.value))) or "").lower().startswith("cdna")
 
 
+def graphics_agents(facts: Facts) -> List[GpuAgent]:
+    """The AMD agents that are graphics, integrated or discrete: every AMD agent but an Instinct APU
+    (:func:`instinct_apu`), which is its node's accelerator, never integrated graphics to hide beside a GPU."""
+    return [a for a in amd_agents(facts) if not instinct_apu(a)]
+
+
 def integration_unknown(agents: List[GpuAgent]) -> Optional[Fact]:
     """``unknown`` when whether one of ``agents`` is integrated is not known, else None."""
     if any(not a.integrated.is_known for a in agents):

@@ -14,7 +14,7 @@ from typing import Any
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
-from rocm_doctor.judge.derived_facts.gpus import CPU_IMPLIED_SOURCE, amd_agents, instinct_apu
+from rocm_doctor.judge.derived_facts.gpus import CPU_IMPLIED_SOURCE, amd_agents, graphics_agents
 from rocm_doctor.knowledge import overrides as ov
 from rocm_doctor.knowledge.torch_identity import NVIDIA_RUNTIME_WHEEL
 
@@ -92,8 +92,7 @@ def amd_context(facts: Facts, tables: Tables) -> Fact:
     "ROCm lists both unless one is hidden (ROCR_VISIBLE_DEVICES) or disabled in the BIOS.",
 )
 def igpu_beside_dgpu(facts: Facts, tables: Tables) -> Fact:
-    # An Instinct APU (MI300A) is the node's accelerator, not integrated graphics to hide (instinct_apu).
-    agents = [a for a in amd_agents(facts) if not instinct_apu(a)]
+    agents = graphics_agents(facts)
     kinds = {a.integrated.value for a in agents if a.integrated.is_known}
     if True in kinds and False in kinds:
         integrated = next(a for a in agents if a.integrated.value is True)
@@ -110,8 +109,8 @@ def igpu_beside_dgpu(facts: Facts, tables: Tables) -> Fact:
     "false when a device line shows it; absent when there is no integrated GPU.",
 )
 def igpu_implied_by_cpu_only(facts: Facts, tables: Tables) -> Fact:
-    for agent in amd_agents(facts):
-        if agent.integrated.is_known and agent.integrated.value and not instinct_apu(agent):
+    for agent in graphics_agents(facts):
+        if agent.integrated.is_known and agent.integrated.value:
             return known(agent.source.startswith(CPU_IMPLIED_SOURCE), agent.source)
     return absent("GPU discovery", "no AMD integrated GPU")
 
@@ -121,8 +120,8 @@ def igpu_implied_by_cpu_only(facts: Facts, tables: Tables) -> Fact:
     "Name (and gfx) of the AMD integrated GPU next to a discrete one, for messages; absent when there is none.",
 )
 def igpu_name(facts: Facts, tables: Tables) -> Fact:
-    for agent in amd_agents(facts):
-        if agent.integrated.is_known and agent.integrated.value and not instinct_apu(agent):
+    for agent in graphics_agents(facts):
+        if agent.integrated.is_known and agent.integrated.value:
             name = agent.name.value if agent.name.is_known else "the integrated GPU"
             gfx = f" ({agent.gfx.value})" if agent.gfx.is_known else ""
             return known(f"{name}{gfx}", agent.source)
