@@ -374,10 +374,24 @@ def test_a_fix_taken_back_later_in_the_report_is_no_resolution(text: str) -> Non
         "Setting HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed the crash, now I get a different error.",
         "Setting HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed the first error. Now it segfaults on load.",
         "After updating the kernel it works now, but only on the CPU, the GPU is not used.",
+        "I set HIP_VISIBLE_DEVICES=1 and now it runs on the CPU instead of the GPU.",
+        "After reinstalling torch it works now, but it uses the CPU.",
+        "I removed HSA_OVERRIDE_GFX_VERSION and now it works, it just falls back to CPU.",
     ],
 )
 def test_a_fix_of_one_error_among_several_is_no_resolution(text: str) -> None:
     assert rows(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I set HSA_OVERRIDE_GFX_VERSION=10.3.0 and now it works on the GPU instead of using the CPU.",
+        "After adding my user to the render group it works now and no longer runs on the CPU.",
+    ],
+)
+def test_a_fix_that_moved_the_run_off_the_cpu_is_a_resolution(text: str) -> None:
+    assert rows(text) != []
 
 
 def test_a_failure_told_before_the_fix_does_not_take_it_back() -> None:

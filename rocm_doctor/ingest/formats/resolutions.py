@@ -150,6 +150,10 @@ _FAILURE = when_used(
     r"|\b(?:partially|partly|somewhat|temporar\w{1,6}|sometimes|intermittent\w{0,4})\b|\bfor\s{1,4}a\s{1,4}(?:while|bit|moment|day|few\s{1,4}\w{1,10})\b|\bthen\s{1,4}(?:it\s{1,4})?(?:crash|fail|broke|hang|froze)\w{0,3}\b"
     r"|\b(?:fix|work|solv|help|resolv)\w{0,4}\b[^.!?\n]{0,30}\b(?:at\s{1,4}first|initially)\b|\b(?:work\w{0,3}|ran|runs?|running)\b[^.!?\n]{0,60}\buntil\b|\b(?:at\s{1,4}first|initially)\s{1,4}(?:it\s{1,4}|this\s{1,4}|that\s{1,4})?(?:fix|work|solv|help|resolv)\w{0,4}\b|\bfirst\s{1,4}(?:error|problem|issue|crash|exception)\b|\b(?:different|another|new|next|other)\s{1,4}(?:error|problem|issue|crash|exception)\b"
     r"|\bonly\s{1,4}(?:on|with|using|uses|runs\s{1,4}on)\s{1,4}(?:the\s{1,4})?cpu\b"
+    # the run moved to the CPU: "now it runs on the CPU instead of the GPU", "now it just uses the CPU", "falls back to CPU"
+    # (not "instead of using the CPU", "no longer runs on the CPU", "doesn't use the CPU")
+    r"|(?<!\bof\s)(?<!\bthan\s)(?<!\blonger\s)(?<!\bnot\s)(?<!n't\s)\b(?:runs?|running|ran|works?|working|worked)\s{1,4}(?:\w{1,12}\s{1,4})?on\s{1,4}(?:the\s{1,4}|my\s{1,4})?cpu\b"
+    r"|(?<!\bof\s)(?<!\bthan\s)(?<!\blonger\s)(?<!\bnot\s)(?<!n't\s)\b(?:uses?|using|used)\s{1,4}(?:\w{1,12}\s{1,4})?(?:the\s{1,4}|my\s{1,4})?cpu\b(?!\s{0,4}(?:and|\+|&)\s{0,4}(?:the\s{1,4})?gpu)|\bfalls?\s{1,4}back\s{1,4}to\s{1,4}(?:the\s{1,4})?cpu\b"
     # it runs, but what it makes is broken: "got ComfyUI working again, however all my outputs are black images"
     # (Comfy-Org/ComfyUI#6444), "runs at full speed, but the model outputs completely corrupted tokens"
     # (ROCm/TheRock#5579), "exllama running well ..., but ... I only get gibberish as output" (oobabooga/textgen#2840),
@@ -160,7 +164,8 @@ _FAILURE = when_used(
     re.IGNORECASE,
 )
 """Words of a failure or a partial fix anywhere in the clause ("still crashes after", "no luck with", "fixed it at
-first", "fixed the first error", "now I get a different error", "works now, but only on the CPU", "it ran flawlessly
+first", "fixed the first error", "now I get a different error", "works now, but only on the CPU", "now it runs on
+the CPU instead of the GPU", "it ran flawlessly
 until the driver update": it stopped then), or a run whose output is broken after a "but" ("got it to run, but the
 output is garbage", "working again, however all my outputs are black images")."""
 _NOT_ONE_OWN_CHANGE = when_used(
