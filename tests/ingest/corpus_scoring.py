@@ -64,6 +64,9 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 """Issue 6's mapping from root-cause class to finding category."""
 
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
+    # learn51c blind batch
+    "rocm-4311-mi250x-jax-pypi-missing-rocm-plugin-packages": {"packages"},
+    "jax-25856-jax0431-no-rocm-extra-cpu-only": {"torch-build", "packages"},
     "hip-3805-rx580-windows-hipsdk-unsupported": {"gfx-unsupported"},
     "rocm-1214-rx580-xeon-x5650-pcie-atomics-rejected": {"driver", "platform"},
     "sdnext-3181-amdsmi-nameerror-nightly-torch": {"torch-build", "packages"},
