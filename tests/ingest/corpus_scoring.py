@@ -109,7 +109,6 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "demucs-gui-151-arch-appimage-libamdhip64-execstack": {"packages", "torch-build"},
     "therock-4150-nightly-rocm72-wheel-lacks-librocprofiler-sdk": {"torch-build"},
     # learn51d blind batch
-    "directml-554-python312-no-torch-directml-wheel": {"packages"},
     "roct-thunk-69-navy-flounder-rocm41-not-in-gfxip-table": {"gfx-unsupported"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
