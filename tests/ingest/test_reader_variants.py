@@ -43,6 +43,11 @@ def test_pip_finding_no_torch_directml_reads_as_no_torch_for_this_python(text: s
     assert "no_torch_for_this_python" in signatures(text)
 
 
+def test_uv_finding_no_torch_directml_reads_like_pip() -> None:
+    text = "  × No solution found when resolving dependencies:\n  ╰─▶ Because torch-directml was not found in the package registry and you require torch-directml, we can conclude that your requirements are unsatisfiable.\n"
+    assert "no_torch_for_this_python_resolver" in signatures(text)
+
+
 @pytest.mark.parametrize(
     "text",
     [
