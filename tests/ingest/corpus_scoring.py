@@ -111,6 +111,8 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "rocm-sdk-builder-241-devuan-librccl-execstack-glibc241": {"packages", "torch-build"},
     "demucs-gui-151-arch-appimage-libamdhip64-execstack": {"packages", "torch-build"},
     "therock-4150-nightly-rocm72-wheel-lacks-librocprofiler-sdk": {"torch-build"},
+    # learn51d blind batch
+    "roct-thunk-69-navy-flounder-rocm41-not-in-gfxip-table": {"gfx-unsupported"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 

@@ -30,6 +30,36 @@ def test_uv_and_poetry_saying_no_torch_fits_read_like_pips_message(text: str) ->
     assert "no_torch_for_this_python_resolver" in signatures(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ERROR: Could not find a version that satisfies the requirement torch-directml (from versions: none)\nERROR: No matching distribution found for torch-directml\n",
+        "ERROR: No matching distribution found for torch-directml==0.1.13.1.dev230301\n",
+        "ERROR: Could not find a version that satisfies the requirement pytorch-directml (from versions: none)\n",
+    ],
+)
+def test_pip_finding_no_torch_directml_reads_as_no_torch_for_this_python(text: str) -> None:
+    # learn51d: the DirectML build of torch has wheels for a few CPython versions only
+    assert "no_torch_for_this_python" in signatures(text)
+
+
+def test_uv_finding_no_torch_directml_reads_like_pip() -> None:
+    text = "  × No solution found when resolving dependencies:\n  ╰─▶ Because torch-directml was not found in the package registry and you require torch-directml, we can conclude that your requirements are unsatisfiable.\n"
+    assert "no_torch_for_this_python_resolver" in signatures(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ERROR: No matching distribution found for torch-scatter\n",
+        "ERROR: Could not find a version that satisfies the requirement torch_tensorrt (from versions: none)\n",
+        "ERROR: No matching distribution found for torch-directml-extras\n",
+    ],
+)
+def test_other_torch_packages_pip_cannot_find_are_not_torch(text: str) -> None:
+    assert "no_torch_for_this_python" not in signatures(text)
+
+
 def test_a_missing_dependency_of_torch_is_not_a_missing_torch() -> None:
     text = "  ╰─▶ Because filelock was not found in the package registry and torch==2.9.0+rocm7.10.0a20251117 depends on filelock, we can conclude that torch==2.9.0+rocm7.10.0a20251117 cannot be used.\n"
     assert "no_torch_for_this_python_resolver" not in signatures(text)
