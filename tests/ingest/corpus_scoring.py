@@ -108,6 +108,12 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "rocm-sdk-builder-241-devuan-librccl-execstack-glibc241": {"packages", "torch-build"},
     "demucs-gui-151-arch-appimage-libamdhip64-execstack": {"packages", "torch-build"},
     "therock-4150-nightly-rocm72-wheel-lacks-librocprofiler-sdk": {"torch-build"},
+    # learn51a blind batch: ZLUDA/HIP SDK runtime not found or of another HIP SDK version (Windows
+    # platform layer, like comfyui-zluda-5); a kernel-driver regression on Strix Halo (driver)
+    "comfyui-zluda-9-win-7900xtx-caffe2-nvrtc-winerror126-path": {"platform"},
+    "onetrainer-911-win-zluda-hiprtc0507-with-hipsdk62": {"platform"},
+    "comfyui-zluda-107-win-rx7800-hip62-needs-newer-zluda-torch": {"platform"},
+    "sdnext-4578-strix-halo-kernel-6186-segfault-regression": {"driver"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 
