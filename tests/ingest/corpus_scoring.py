@@ -113,6 +113,16 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "therock-4150-nightly-rocm72-wheel-lacks-librocprofiler-sdk": {"torch-build"},
     # learn51d blind batch
     "roct-thunk-69-navy-flounder-rocm41-not-in-gfxip-table": {"gfx-unsupported"},
+    # learn51a blind batch: ZLUDA/HIP SDK runtime not found or of another HIP SDK version (Windows
+    # platform layer, like comfyui-zluda-5); a kernel-driver regression on Strix Halo (driver)
+    "comfyui-zluda-9-win-7900xtx-caffe2-nvrtc-winerror126-path": {"platform"},
+    "onetrainer-911-win-zluda-hiprtc0507-with-hipsdk62": {"platform"},
+    "comfyui-zluda-107-win-rx7800-hip62-needs-newer-zluda-torch": {"platform"},
+    "sdnext-4578-strix-halo-kernel-6186-segfault-regression": {"driver"},
+    # learn51a phase 3: ZLUDA DLLs Windows could not load (ctypes' "Could not find module ... (or one of its dependencies)")
+    "cs1o-sdinfo-10-win-6800xt-zluda-nvrtc-dll-stale-path-entries": {"platform"},
+    "sdnext-4259-win-mi50-zluda-nvcuda-dll-loader-search-path": {"platform"},
+    "lshqqytiger-onetrainer-12-win-zluda-hiprtc0507-with-hipsdk64": {"platform"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 

@@ -356,12 +356,28 @@ def test_windows_spellings_name_windows_and_its_release(text: str, release: str)
         'OSError: [WinError 126] The specified module could not be found. Error loading "C:\\AI Tools\\venv\\lib\\site-packages\\torch\\lib\\caffe2_nvrtc.dll" or one of its dependencies.',
         "ImportError: DLL load failed while importing _C: The specified module could not be found.",
         "Could not load library C:/Program Files/AMD/ROCm/6.2/bin/amdhip64_6.dll",
+        # Python's ctypes on Windows, as ZLUDA loaders print it (learn51a: Nerogar/OneTrainer#911, CS1o/Stable-Diffusion-Info#10)
+        "Failed to load ZLUDA: Could not find module 'C:\\Program Files\\AMD\\ROCm\\6.2\\bin\\hiprtc0507.dll' (or one of its dependencies). Try using the full path with constructor syntax.",
+        # the same line wrapped by a log formatter (vladmandic/sdnext#3910)
+        "WARNING  Failed to load ZLUDA: Could not find module 'C:\\SD\\sdnext\\.zluda\\nvcuda.dll' (or one\n                         of its dependencies). Try using the full path with constructor syntax.",
     ],
 )
 def test_a_windows_dll_that_does_not_load_is_read_in_each_wording(line: str) -> None:
     facts = ingest(line + "\n").facts
     assert "windows_dll_load_failed" in (facts.symptoms.signatures.value or [])
     assert facts.host.os.value == "windows"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # ctypes' wording for a module that is not a DLL, or advice quoting no path, is not a DLL the loader refused
+        "Could not find module 'libbitsandbytes_rocm62.so'",
+        "If you see 'Could not find module', add the HIP SDK bin folder to PATH.",
+    ],
+)
+def test_ctypes_could_not_find_module_needs_a_dll_and_the_dependencies_clause(text: str) -> None:
+    assert "windows_dll_load_failed" not in signatures(text + "\n")
 
 
 @pytest.mark.parametrize(

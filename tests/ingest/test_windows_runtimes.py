@@ -74,6 +74,39 @@ def test_a_dll_load_failure_under_zluda_points_at_the_hip_sdk_on_path() -> None:
     assert "RD599" not in shown
 
 
+def test_a_launchers_ctypes_load_failure_under_zluda_is_not_told_as_path_only() -> None:
+    # rev51a: a Python launcher loads ZLUDA with ctypes, which since Python 3.8 does not search PATH for a DLL's
+    # dependencies (vladmandic/sdnext#4259: the HIP SDK was on PATH; the loader's search was the fix), so RD881
+    # names where the loader looks (PATH, or the folder HIP_PATH names) instead of PATH alone
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    from ingest_helpers import ingest
+
+    text = (
+        "Failed to load ZLUDA: Could not find module 'C:\\Users\\me\\sdnext\\.zluda\\nvcuda.dll' (or one of its "
+        "dependencies). Try using the full path with constructor syntax.\n"
+    )
+    found = {f.id: f for f in evaluate(load_rules([], use_env=False), ingest(text).facts).findings}
+    assert "RD881" in found
+    message = found["RD881"].message
+    assert "HIP_PATH" in message and "from PATH" not in message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # advice, the past, a message gone, a question: no load failure on this machine now
+        "If you get \"Could not find module 'C:\\SD\\.zluda\\nvcuda.dll' (or one of its dependencies)\", add the HIP SDK bin folder to PATH. I use ZLUDA.",
+        "Before I installed the VC++ redistributable I got Could not find module 'C:\\SD\\.zluda\\nvcuda.dll' (or one of its dependencies). Now ZLUDA works.",
+        "I no longer get Could not find module 'C:\\SD\\.zluda\\nvcuda.dll' (or one of its dependencies) since I set HIP_PATH. ZLUDA runs.",
+        "Is \"Could not find module 'C:\\SD\\.zluda\\nvcuda.dll' (or one of its dependencies)\" a known ZLUDA problem?",
+    ],
+)
+def test_ctypes_wording_told_as_advice_past_gone_or_asked_is_not_a_load_failure(text: str) -> None:
+    assert "RD881" not in problems_shown(text + "\n")
+
+
 def test_a_dll_load_failure_without_zluda_is_not_blamed_on_zluda() -> None:
     shown = problems_shown(
         'OSError: [WinError 126] The specified module could not be found. Error loading "C:\\venv\\lib\\site-packages\\torch\\lib\\c10.dll" or one of its dependencies.\n'
