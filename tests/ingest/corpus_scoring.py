@@ -110,7 +110,9 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "therock-4150-nightly-rocm72-wheel-lacks-librocprofiler-sdk": {"torch-build"},
     # learn51b blind batch
     "lemonade-838-strix-halo-rocm-hang-fixed-by-firmware-downgrade": {"driver"},
+    "jan-8312-ubuntu-rocm72-libs-not-on-loader-path": {"runtime", "env"},
     "nixpkgs-375359-ollama-rocm-054-package-ships-no-rocm-runner": {"torch-build", "packages"},
+    "llamacpp-25807-rocm714-libhipblas-so3-not-on-loader-path": {"runtime", "env"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 
