@@ -113,6 +113,8 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "jan-8312-ubuntu-rocm72-libs-not-on-loader-path": {"runtime", "env"},
     "nixpkgs-375359-ollama-rocm-054-package-ships-no-rocm-runner": {"torch-build", "packages"},
     "llamacpp-25807-rocm714-libhipblas-so3-not-on-loader-path": {"runtime", "env"},
+    # rev51b: a learn51b development case, same cause as llamacpp-25807
+    "therock-6716-rocm714-native-packages-lib-folder-not-in-loader-cache": {"runtime", "env"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 
