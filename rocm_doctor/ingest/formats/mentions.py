@@ -177,7 +177,7 @@ def _in_name_token(text: str, start: int, end: int) -> bool:
     """Whether the code name at ``start:end`` of the line is a piece of a URL, repository, image, folder or file
     name rather than a word of prose: its words joined by a hyphen or an underscore ("strix-halo", "navi_22"), or
     the name set inside a slug or path ("kyuz0/amd-strix-halo-toolboxes", "~/strix_halo_bench"). A file name is
-    not a device line (issue 23): the repository a reporter followed names no GPU of the reporter's machine
+    not a device line: the repository a reporter followed names no GPU of the reporter's machine
     (rev51b)."""
     if re.search(r"[_-]", text[start:end]):
         return True
