@@ -212,6 +212,10 @@ def name_variants(name: str) -> List[str]:
     return [part for part in re.split(r"\s*/\s*", name) if part.strip()]
 
 
+# Between the words of a code name: spaces, or the hyphen and underscore of a slug ("strix-halo", "navi_22").
+_WORD_GAP = r"[\s_-]*"
+
+
 @dataclass(frozen=True)
 class _Codename:
     pattern: "re.Pattern[str]"
@@ -233,7 +237,9 @@ def _codenames() -> Tuple[_Codename, ...]:
         if gfx not in families:
             raise InputError(f"{where}: codenames[{index}].gfx '{gfx}' is not in targets")
         words = [re.escape(w) for w in str(row["name"]).lower().split()]
-        pattern = re.compile(r"(?<![0-9a-z])" + r"\s*".join(words) + r"(?![0-9a-z])")
+        # the words may also be joined by a hyphen or an underscore: "strix-halo" in an image or repository
+        # name (kyuz0/amd-strix-halo-toolboxes) is Strix Halo, not Strix (learn51b)
+        pattern = re.compile(r"(?<![0-9a-z])" + _WORD_GAP.join(words) + r"(?![0-9a-z])")
         model = GpuModel(
             device_id="",
             gfx=gfx,
@@ -253,7 +259,7 @@ def codename_regex() -> "re.Pattern[str]":
     names = sorted({str(row.model.product) for row in _codenames()}, key=lambda name: (-len(name), name))
     if not names:
         return re.compile(r"(?!x)x")
-    words = [r"\s*".join(re.escape(w) for w in name.split()) for name in names]
+    words = [_WORD_GAP.join(re.escape(w) for w in name.split()) for name in names]
     return re.compile(r"(?<![0-9A-Za-z])(?:" + "|".join(words) + r")(?![0-9A-Za-z])", re.IGNORECASE)
 
 

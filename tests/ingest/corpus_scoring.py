@@ -123,6 +123,13 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "cs1o-sdinfo-10-win-6800xt-zluda-nvrtc-dll-stale-path-entries": {"platform"},
     "sdnext-4259-win-mi50-zluda-nvcuda-dll-loader-search-path": {"platform"},
     "lshqqytiger-onetrainer-12-win-zluda-hiprtc0507-with-hipsdk64": {"platform"},
+    # learn51b blind batch
+    "lemonade-838-strix-halo-rocm-hang-fixed-by-firmware-downgrade": {"driver"},
+    "jan-8312-ubuntu-rocm72-libs-not-on-loader-path": {"runtime", "env"},
+    "nixpkgs-375359-ollama-rocm-054-package-ships-no-rocm-runner": {"torch-build", "packages"},
+    "llamacpp-25807-rocm714-libhipblas-so3-not-on-loader-path": {"runtime", "env"},
+    # rev51b: a learn51b development case, same cause as llamacpp-25807
+    "therock-6716-rocm714-native-packages-lib-folder-not-in-loader-cache": {"runtime", "env"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 

@@ -828,3 +828,34 @@ def test_a_labelled_two_part_hip_numeral_is_not_read_as_a_rocm_torch(text: str) 
     # rev48a: "HIP: 6.1" in a reporter's list is as often the HIP SDK installed on Windows as torch.version.hip;
     # only a printed torch.version.hip/.cuda expression turns an unquoted numeral into a version
     assert facts(text).torch.flavour.status != "known"
+
+
+# ----------------------------------------------------------------- a code name inside a URL, repository or file name
+# rev51b: learn51b let a code name's words be joined by a hyphen or an underscore ("strix-halo"), so that a slug
+# is read as the whole name, not as its first word; a slug or path is still no device line (issue 23).
+
+
+@pytest.mark.parametrize(
+    "text, gfx",
+    [
+        ("I followed https://github.com/kyuz0/amd-strix-halo-toolboxes to set up the container.\nGPU: AMD Radeon RX 7900 XTX\n", ["gfx1100"]),
+        ("distrobox create -n llama --image docker.io/kyuz0/amd-strix-halo-toolboxes:rocm-7.2\nHIP error: invalid device function\n", []),
+        ("git clone https://github.com/someone/navi-22-fix.git\ntorch.cuda.is_available() False\n", []),
+        ("cd ~/strix_halo_bench && python run.py\nRuntimeError: HIP error: invalid device function\n", []),
+        ("Loading /models/strix-point-tuned.gguf on my RX 7900 XTX\n", ["gfx1100"]),
+    ],
+)
+def test_a_code_name_in_a_url_repository_or_file_name_is_no_gpu_of_the_machine(text: str, gfx: List[str]) -> None:
+    assert sorted(gfx_list(facts(text))) == gfx
+
+
+@pytest.mark.parametrize(
+    "text, gfx",
+    [
+        ("My laptop has a Strix Halo (Ryzen AI Max+ 395).\n", ["gfx1151"]),
+        ("GPU: Navi 22\n", ["gfx1031"]),
+        ("My GPU is a Vega 64.\n", ["gfx900"]),
+    ],
+)
+def test_a_code_name_in_prose_or_a_field_is_still_read(text: str, gfx: List[str]) -> None:
+    assert sorted(set(gfx_list(facts(text)))) == gfx

@@ -116,6 +116,11 @@ def test_code_names_resolve_to_their_gfx(name, gfx):
 
 def test_a_longer_code_name_hides_the_shorter_one_inside_it():
     assert [m.gfx for m in gpu_table.models_for_codename("Strix Halo")] == ["gfx1151"]
+    # a slug joins the words with a hyphen or an underscore (kyuz0/amd-strix-halo-toolboxes, in
+    # lemonade-sdk/lemonade#838, kyuz0/amd-strix-halo-toolboxes#53, kyuz0/amd-strix-halo-vllm-toolboxes#6)
+    assert [m.gfx for m in gpu_table.models_for_codename("kyuz0/amd-strix-halo-toolboxes:rocm-7.2")] == ["gfx1151"]
+    assert [m.gfx for m in gpu_table.models_for_codename("strix_halo")] == ["gfx1151"]
+    assert gpu_table.codename_regex().search("see amd-strix-halo-toolboxes/docs").group(0).lower() == "strix-halo"
     assert gpu_table.model_for_name("Radeon Vega 10 Graphics") is None  # Raven's marketing name, not Vega 10 (gfx900)
 
 

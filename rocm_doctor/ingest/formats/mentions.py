@@ -173,6 +173,19 @@ _OTHER_VENDOR_BEFORE = when_used(r"\b(?:intel|nvidia|uhd|iris|arc)\b[^.,;\n]{0,1
 """``my Intel iGPU``: an integrated GPU that is not AMD's."""
 
 
+def _in_name_token(text: str, start: int, end: int) -> bool:
+    """Whether the code name at ``start:end`` of the line is a piece of a URL, repository, image, folder or file
+    name rather than a word of prose: its words joined by a hyphen or an underscore ("strix-halo", "navi_22"), or
+    the name set inside a slug or path ("kyuz0/amd-strix-halo-toolboxes", "~/strix_halo_bench"). A file name is
+    not a device line: the repository a reporter followed names no GPU of the reporter's machine
+    (rev51b)."""
+    if re.search(r"[_-]", text[start:end]):
+        return True
+    before = text[max(0, start - 1) : start]
+    after = text[end : end + 1]
+    return before in ("/", "\\", "-", "_") or after in ("/", "\\", "-", "_") or _in_url(text, start)
+
+
 def _in_url(text: str, column: int) -> bool:
     """Whether the word at ``column`` is part of a URL: a repository or page name ("ROCmLibs-for-gfx1103-
     AMD780M-APU" in likelovewant/ollama-for-amd#124, lmstudio-ai/lmstudio-bug-tracker#32 and
@@ -1710,7 +1723,10 @@ def _name_sightings(block: Block, named: Optional[List[Line]] = None) -> List[Gp
         model = _model(match.group(0).lower())
         if model is None:
             continue
-        around, at = paragraph(block, line, block.column_at(match.start()))
+        column = block.column_at(match.start())
+        if _in_name_token(line.text, column, column + len(match.group(0))):
+            continue
+        around, at = paragraph(block, line, column)
         scope = gpu_scope(around, at)
         if scope == ELSEWHERE or someone_elses(around, at):
             continue
