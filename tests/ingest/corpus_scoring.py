@@ -97,6 +97,8 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "rocm-1284-rocm391-upgrade-libhsakmt-missing": {"packages"},
     "rocm-1129-rocminfo-deb-missing-deps-libhsakmt": {"packages"},
     "rocm-662-topaz-r7-m260-laptop-unsupported-gpu": {"gfx-unsupported"},
+    "rocm-2043-rx6950xt-ubuntu2004-rocm543-glibc-234-not-found": {"platform", "packages"},
+    "rocprofiler-compute-549-rhel8-roofline-binary-needs-glibc-234": {"platform"},
     "pytorch-186516-pip-amdsmi-duplicate-libamd-smi-zero-devices": {"packages"},
     "lmstudio-1899-win-9060xt-adrenalin-2651-breaks-rocm-runtime": {"driver"},
     # h31e: a GPU generation ROCm does not support (an old GPU on any driver is the GPU, not the driver)
