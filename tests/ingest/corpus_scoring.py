@@ -91,6 +91,17 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "rocm-755-rx580-x8-rig-pcie-switch-rejects-atomics": {"driver", "platform"},
     "rocm-594-rx560-chipset-x4-slot-rejects-atomics": {"driver", "platform"},
     "rocm-1218-rx580-i7-3770k-ivy-bridge-no-pcie-atomics": {"driver", "platform"},
+    # learn51e blind batch
+    "rocm-939-nuc8-radeon540-pcie-atomics-rejected": {"driver", "platform"},
+    "rocm-827-rx550-laptop-chipset-port-rejects-atomics": {"driver", "platform"},
+    "rocm-587-six-rx580-rig-four-reject-atomics": {"driver", "platform"},
+    "rocm-595-debian9-rx470-no-pcie-atomics": {"driver", "platform"},
+    "rocm-578-ubuntu1404-libstdcxx-too-old-for-rocm-runtime": {"platform"},
+    "rocm-1284-rocm391-upgrade-libhsakmt-missing": {"packages"},
+    "rocm-1129-rocminfo-deb-missing-deps-libhsakmt": {"packages"},
+    "rocm-662-topaz-r7-m260-laptop-unsupported-gpu": {"gfx-unsupported"},
+    "rocm-2043-rx6950xt-ubuntu2004-rocm543-glibc-234-not-found": {"platform", "packages"},
+    "rocprofiler-compute-549-rhel8-roofline-binary-needs-glibc-234": {"platform"},
     "pytorch-186516-pip-amdsmi-duplicate-libamd-smi-zero-devices": {"packages"},
     "lmstudio-1899-win-9060xt-adrenalin-2651-breaks-rocm-runtime": {"driver"},
     # h31e: a GPU generation ROCm does not support (an old GPU on any driver is the GPU, not the driver)
