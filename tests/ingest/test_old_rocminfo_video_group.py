@@ -33,3 +33,16 @@ def test_a_user_in_neither_group_still_gets_it() -> None:
     text = f"$ /opt/rocm/bin/rocminfo\n{FAIL.format(rel='2.1')}$ groups\nbob adm cdrom sudo dip plugdev\n$ uname -r\n4.15.0-46-generic\n"
     shown = problems_shown(text)
     assert "RD300" in shown or "RD507" in shown
+
+
+def test_a_modern_rocminfo_with_video_but_not_render_still_gets_the_group_error() -> None:
+    # rev51e: the exception is for the numeric status of a ROCm <= 2.5 rocminfo only; a rocminfo that names the
+    # status (roc-2.6.0 on) under a user in video but not render keeps RD300.
+    text = (
+        "$ lspci | grep VGA\n03:00.0 VGA compatible controller: Advanced Micro Devices, Inc. [AMD/ATI] Navi 31 "
+        "[Radeon RX 7900 XT/7900 XTX] (rev c8)\n$ /opt/rocm/bin/rocminfo\n"
+        "hsa api call failure at: /long_pathname_so_that_rpms_can_package_the_debug_info/src/rocminfo/rocminfo.cc:1143\n"
+        "Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources.\n"
+        "$ groups\nbob adm cdrom sudo dip video plugdev lpadmin\n$ uname -r\n6.8.0-45-generic\n"
+    )
+    assert "RD300" in problems_shown(text)

@@ -36,8 +36,15 @@ def test_the_system_runtime_too_old_is_read(text: str) -> None:
         "/opt/rocm_sdk/bin/flang2: /home/k/miniconda3/lib/libstdc++.so.6: version `GLIBCXX_3.4.30' not found (required by /opt/rocm_sdk/bin/flang2)\n",
         "/home/u/julia-1.7.1/bin/../lib/julia/libstdc++.so.6: version `GLIBCXX_3.4.30' not found (required by /opt/rocm/lib/librocfft.so)\n",
         "/home/u/envs/py310/lib/libstdc++.so.6: version `GLIBCXX_3.4.30' not found (required by /opt/rocm/lib/libhsa-runtime64.so.1)\n",
+        # rev51e: the binary that needs the newer version is a Python package's (a conda env's, a venv's, a
+        # pip install under dist-packages): the environment's own libstdc++ or the wheel is the matter
+        "ImportError: /lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found (required by /home/u/miniconda3/envs/rocm/lib/python3.11/site-packages/scipy/_lib/_uarray/_uarray.cpython-311-x86_64-linux-gnu.so)\n",
+        "ImportError: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required by /home/u/.venv/lib/python3.12/site-packages/foo/_ext.so)\n",
+        "ImportError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.34' not found (required by /usr/local/lib/python3.10/dist-packages/bar/lib/libbar.so)\n",
         # advice and the past
         "If you get /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found, install the packages for your release\n",
+        "Install the focal packages, otherwise you will see /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found\n",
+        "With the jammy repo on focal you'll get /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.34' not found (required by rocminfo)\n",
         "Previously I had /lib64/libc.so.6: version `GLIBC_2.34' not found but now everything works\n",
     ],
 )
