@@ -212,6 +212,7 @@ def test_a_rocm_release_that_worked_beside_one_that_fails_fires_as_the_earlier_s
         ("It works fine when I use ROCm 5.7 (pytorch 2.3.1+rocm5.7), but I can't get a newer one to work. "
          "I get this error when running ROCm 6.2 (pytorch 2.5.1+rocm6.2):\n", "6.2"),  # ROCm/legacy-rocm-build#4329
         ("It was working with ROCm 6.1. After upgrading to ROCm 6.2 it crashes.\n", "6.2"),
+        ("OpenCL crashes on ROCm 4.3.0. ROCm 4.2 worked fine.\n", "4.3.0"),  # ROCm/legacy-rocm-build#1557
     ],
 )
 def test_a_rocm_setup_said_to_work_beside_a_failing_one_fires_as_the_earlier_state(text: str, now) -> None:
@@ -230,6 +231,7 @@ def test_a_rocm_setup_said_to_work_beside_a_failing_one_fires_as_the_earlier_sta
         ("Does it work with ROCm 6.1 but not with 6.2?\n", "6.1"),  # asked: today's reading
         ("I have ROCm 6.2. Downgrading to 6.1 fixes it.\n", "6.2"),  # a fix
         ("It works with my GPU but fails with ROCm 6.2.\n", "6.2"),
+        ("ROCm 4.2 worked fine.\n", "4.2"),
     ],
 )
 def test_a_rocm_release_said_to_work_alone_asked_about_or_as_a_fix_refuses_the_earlier_state(text: str, now: str) -> None:

@@ -329,13 +329,18 @@ _WORKING_SETUP_BEFORE = when_used(
     re.IGNORECASE,
 )
 """Words before a release in its sentence that name it as a setup that works ("it is fine with pytorch 2.2.0 with
-rocm 5.7", "It works fine when I use ROCm 5.7 (pytorch 2.3.1+rocm5.7 ...)", "it was working with ROCm 6.1"). When the
-report names another release that it reads as the one in use, the working one is evidence of what changed, not the
-current state (:func:`_rocm`); alone, it is the release in use ("It works fine with ROCm 6.2 except ..."). In reports:
+rocm 5.7", "It works fine when I use ROCm 5.7 (pytorch 2.3.1+rocm5.7 ...)", "it was working with ROCm 6.1"), or
+(:data:`_WORKING_SETUP_AFTER`) words after it that end its clause so ("ROCm 4.2 worked fine."). When the report names
+another release that it reads as the one in use, the working one is evidence of what changed, not the current state
+(:func:`_rocm`); alone, it is the release in use ("It works fine with ROCm 6.2 except ..."). In reports:
 AUTOMATIC1111/stable-diffusion-webui#15434 ("but it is fine with pytorch 2.2.0 with rocm 5.7" beside the failing
-"pytorch 2.1.2 rocm 6.0"), ROCm/legacy-rocm-build#1557 ("ROCm 4.2 worked fine." beside the failing 4.3.0),
-likelovewant/ollama-for-amd#31 ("not supported in 6.1.2 mode, but switching to 5.7 is normal"), ROCm/hip#3418 ("worked
-when rocm was version 5.7. Version 6.0 ... breaks this")."""
+"pytorch 2.1.2 rocm 6.0"), ROCm/legacy-rocm-build#4329 ("It works fine when I use ROCm 5.7 (pytorch 2.3.1+rocm5.7 ...)"
+beside "I get this error when running ROCm 6.2"), ROCm/legacy-rocm-build#1557 ("ROCm 4.2 worked fine." beside the
+title's "stops working with rocm 4.3.0")."""
+_WORKING_SETUP_AFTER = when_used(
+    r"\s{1,4}(?:works?|worked|(?:is|was)\s+(?:fine|ok|okay|working))(?:\s+(?:fine|ok|okay|well|perfectly|great))?(?=\s{0,4}(?:[.,;!)]|$))",
+    re.IGNORECASE,
+)
 
 
 def _worked_then_failed(block: Block, pattern: WhenUsed) -> List[Tuple[str, str, Line, "re.Match[str]"]]:
@@ -2112,7 +2117,11 @@ def _rocm(block: Block) -> List[Observation]:
             continue  # "Should I install ROCm 6.0?", "I want to install ROCm 6.0", "I have not installed ROCm 6.0"
         elif _PAST_BEFORE.search(before) or ("\n" in before and _PAST_BEFORE.search(before_in_sentence(text, match.start()))):
             out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
-        elif _WORKING_SETUP_BEFORE.search(before) and scope_before(text, match.start(), reach=60, span=120) == NOW:
+        elif (
+            (_WORKING_SETUP_BEFORE.search(before) or _WORKING_SETUP_AFTER.match(text, match.end()))
+            and scope_before(text, match.start(), reach=60, span=120) == NOW
+            and not _MOVED_TO_BEFORE.search(before[-40:])  # "Downgrading to ROCm 6.1 works": a fix, maybe the release in use
+        ):
             working.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
         else:
             out.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
