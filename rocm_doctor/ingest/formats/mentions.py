@@ -307,9 +307,11 @@ _ROCM_WORKED_FAILED = _worked_failed(_ROCM_NAMED, r"\d+\.\d+(?:\.\d+)?")
 """The same construct for ROCm releases ("works with ROCm 6.1 but not with 6.2", "ROCm 6.1 works fine, ROCm 6.2
 crashes"): the release that fails is the system's now, the one that worked the earlier state. In reports:
 ROCm/legacy-rocm-build#5405 ("ComfyUI workflows work on ROCm 6.4.3, crash on ROCm 7.0.0"), Comfy-Org/ComfyUI#14658
-("Working on ROCm7.1, broke on 7.2", the reporter's case as the maintainer restates it), ROCm/hip#3418 ("worked when
-rocm was version 5.7. Version 6.0 ... breaks this", across two sentences: left to :data:`_WORKING_SETUP_BEFORE`).
-Only dotted releases: a bare "6" after "fails with" is as often a count ("fails with 8 GPUs")."""
+("Working on ROCm7.1, broke on 7.2", the reporter's case as the maintainer restates it); the same pair in other
+words, not read here: ROCm/hip#3418 ("worked when rocm was version 5.7. Version 6.0 ... breaks this"),
+ROCm/legacy-rocm-build#3808 ("crash on ROCm 6, but works fine on ROCm 5": the failing one first, a major release
+alone), #981 ("ROCm 2.2 to 2.9 works / 2.10 and 3.0 does not": ranges). Only dotted releases: a bare "6" after
+"fails with" is as often a count ("fails with 8 GPUs")."""
 
 
 _MOVED_TO_BEFORE = when_used(
@@ -360,6 +362,7 @@ def _worked_then_failed(block: Block, pattern: WhenUsed) -> List[Tuple[str, str,
             continue
         found.append((worked, failing, line, match))
     return found
+
 
 _TORCH_REGRESSION = when_used(
     rf"\bregress(?:ion|ed)\s+(?:between|from)\s+{_TORCH_NAMED}({_VERSION}{_LOCAL})\s+(?:and|to)\s+(?:{_TORCH_NAMED})?({_VERSION}{_LOCAL})(?!\w|\.\w)",
