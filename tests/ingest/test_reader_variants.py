@@ -219,6 +219,78 @@ def test_a_worked_and_failed_pair_asked_about_or_in_the_past_is_no_earlier_state
 
 
 @pytest.mark.parametrize(
+    "text, earlier, now",
+    [
+        # ROCm/legacy-rocm-build#5405's title; Comfy-Org/ComfyUI#14658's "Working on ROCm7.1, broke on 7.2"
+        ("ComfyUI workflows work on ROCm 6.4.3, crash on ROCm 7.0.0\n", "6.4.3", "7.0.0"),
+        ("Working on ROCm7.1, broke on 7.2\n", "7.1", "7.2"),
+        ("It worked fine with ROCm 5.7, fails with 6.0 on my RX 6700 XT.\n", "5.7", "6.0"),
+        ("works with rocm 6.2 but not with rocm 6.3\n", "6.2", "6.3"),
+        ("ROCm 6.1 works fine, ROCm 6.2 crashes.\n", "6.1", "6.2"),
+    ],
+)
+def test_a_rocm_release_that_worked_beside_one_that_fails_fires_as_the_earlier_state(text: str, earlier: str, now: str) -> None:
+    facts = ingest(text).facts
+    assert facts.rocm.version.value == now
+    assert f"rocm.version={earlier}" in (facts.symptoms.earlier.value or [])
+
+
+@pytest.mark.parametrize(
+    "text, now",
+    [
+        ("pytorch 2.1.2 rocm 6.0 segfaults.\n\nbut it is fine with pytorch 2.2.0 with rocm 5.7\n", None),  # a1111#15434
+        ("It works fine when I use ROCm 5.7 (pytorch 2.3.1+rocm5.7), but I can't get a newer one to work. "
+         "I get this error when running ROCm 6.2 (pytorch 2.5.1+rocm6.2):\n", "6.2"),  # ROCm/legacy-rocm-build#4329
+        ("It was working with ROCm 6.1. After upgrading to ROCm 6.2 it crashes.\n", "6.2"),
+        ("OpenCL crashes on ROCm 4.3.0. ROCm 4.2 worked fine.\n", "4.3.0"),  # ROCm/legacy-rocm-build#1557
+    ],
+)
+def test_a_rocm_setup_said_to_work_beside_a_failing_one_fires_as_the_earlier_state(text: str, now) -> None:
+    facts = ingest(text).facts
+    assert facts.rocm.version.value == now
+    assert [e for e in facts.symptoms.earlier.value or [] if e.startswith("rocm.version=")]
+
+
+@pytest.mark.parametrize(
+    "text, now",
+    [
+        ("It works fine with ROCm 6.2.\n", "6.2"),  # a release said to work, none failing beside it
+        ("It works fine with ROCm 6.2 except for flash attention.\n", "6.2"),
+        ("I have ROCm 6.2 installed. Should I install ROCm 6.3? It works fine with ROCm 6.2 otherwise.\n", "6.2"),
+        ("Everything was working fine with ROCm 6.2.4 until I updated ComfyUI.\n", "6.2.4"),
+        ("Does it work with ROCm 6.1 but not with 6.2?\n", "6.1"),  # asked: today's reading
+        ("I have ROCm 6.2. Downgrading to 6.1 fixes it.\n", "6.2"),  # a fix
+        ("It works with my GPU but fails with ROCm 6.2.\n", "6.2"),
+        ("ROCm 4.2 worked fine.\n", "4.2"),
+    ],
+)
+def test_a_rocm_release_said_to_work_alone_asked_about_or_as_a_fix_refuses_the_earlier_state(text: str, now: str) -> None:
+    facts = ingest(text).facts
+    assert facts.rocm.version.value == now
+    assert not facts.symptoms.earlier.is_known
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My friend says it works with ROCm 6.1 but fails with ROCm 6.2.\n",  # another person's machine
+        "Downgrading to ROCm 6.1 works, ROCm 6.2 crashes.\n",  # the release moved to is a fix, maybe the one in use
+        "Downgrading to torch 2.4.1 works, torch 2.5.0 crashes.\n",
+        "Before, it worked with ROCm 6.1 but not with ROCm 6.2; now both fail.\n",
+    ],
+)
+def test_a_worked_and_failed_pair_elsewhere_past_or_moved_to_refuses_the_release_in_use(text: str) -> None:
+    facts = ingest(text).facts
+    assert facts.rocm.version.value is None and facts.torch.version.value is None
+
+
+def test_a_worked_and_failed_pair_of_torch_builds_refuses_the_systems_rocm() -> None:
+    facts = ingest("works with ROCm 6.1 wheels but not with ROCm 6.2 wheels\n").facts
+    assert facts.rocm.version.value is None
+    assert not facts.symptoms.earlier.is_known
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "distrobox create -n llama-rocm --image docker.io/kyuz0/amd-strix-halo-toolboxes:rocm-7.2\n",

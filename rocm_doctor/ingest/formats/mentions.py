@@ -41,7 +41,7 @@ from rocm_doctor.ingest.formats.hip_code_objects import BUNDLE_ENTRY_LINE
 from rocm_doctor.ingest.formats.install_log import kept_torch_not_rocm
 from rocm_doctor.knowledge.torch_identity import from_index_url, from_wheel, identify
 from rocm_doctor.ingest.scope import ANOTHERS_MACHINE, ELSEWHERE as ELSEWHERE_SCOPE, NOW, PAST, scope_before
-from rocm_doctor.lazy_regex import when_used
+from rocm_doctor.lazy_regex import WhenUsed, when_used
 
 # ------------------------------------------------------------------ GPUs
 
@@ -291,19 +291,92 @@ _FAILS = (
     r"|crash(?:es|ed)?|segfaults?|hangs?|(?:doesn'?t|does\s+not)(?:\s+work|(?=\s{1,4}(?:with|on|using|in|since|after)\b|\s{0,4}(?:[.,;:!)]|$)))"
     r"|(?:is|was)\s+broken)"
 )
-_TORCH_WORKED_FAILED = when_used(
-    # "works with torch 2.4.1 but not with 2.5.0", "worked fine on torch 2.7.1, fails with torch 2.8.0"
-    rf"\b{_WORKED}\s+(?:with|on|using|in)\s+{_TORCH_NAMED}({_VERSION}{_LOCAL})(?!\w|\.\w)[^.;!?\n]{{0,60}}?\b{_FAILS}\s+(?:with|on|using|in|since|after)\s+(?:{_TORCH_NAMED})?({_VERSION}{_LOCAL})(?!\w|\.\w)"
-    # "torch 2.3.1 works fine, torch 2.4.0 crashes"
-    rf"|\b{_TORCH_NAMED}({_VERSION}{_LOCAL})\s+{_WORKED}\b[^.;!?\n]{{0,40}}?\b{_TORCH_NAMED}({_VERSION}{_LOCAL})\s+{_FAILS}\b",
+
+
+def _worked_failed(named: str, release: str) -> WhenUsed:
+    """A release of one component that worked beside one that fails, in one sentence, for the component ``named``
+    (the words before a release, one capture group each) and its ``release`` spelling: "works with X but not with
+    Y", "worked fine on X, fails with Y" (groups 1 and 2), "X works fine, Y crashes" (groups 3 and 4). The first
+    release is the earlier state (what changed), the second the one in use. Only two releases joined by words of
+    both kinds are read; one that is only said to work, or a sentence that says which fixed it ("downgrading to
+    X fixes it"), is left alone (see :func:`_worked_then_failed`)."""
+    # the gap stays in the sentence; a line break inside it is a wrap ("ROCm 6.1 works fine,\n    ROCm 6.2 crashes"),
+    # a blank line ends it
+    gap = r"(?:[^.;!?\n]|\n(?![ \t>]*\n))"
+    return when_used(
+        rf"\b{_WORKED}\s+(?:with|on|using|in)\s+{named}({release})(?!\w|\.\w){gap}{{0,60}}?\b{_FAILS}\s+(?:with|on|using|in|since|after)\s+(?:{named})?({release})(?!\w|\.\w)"
+        rf"|{named}({release})\s+{_WORKED}\b{gap}{{0,40}}?{named}({release})\s+{_FAILS}\b",
+        re.IGNORECASE,
+    )
+
+
+_TORCH_WORKED_FAILED = _worked_failed(rf"\b{_TORCH_NAMED}", rf"{_VERSION}{_LOCAL}")
+"""A torch release that worked beside one that fails. The construct in reports: pytorch/pytorch#103973
+("2.0.1+rocm5.4.2 ... only works with torch=1.13.0+rocm5.2"), ROCm/apex#132 ("works for me with PyTorch 2.4.1
+and ROCm 6.0.0, but not with PyTorch 2.2.2"), iree-org/iree-turbine#149 ("Version which works for me ...
+2.5.0.dev20240802+rocm6.0"; "doesn't work")."""
+_ROCM_NAMED = r"(?<![\w/+%.-])ROCm(?:\s+version)?(?:\s+|-)?v?"
+_ROCM_WORKED_FAILED = _worked_failed(_ROCM_NAMED, r"\d+\.\d+(?:\.\d+)?")
+"""The same construct for ROCm releases ("works with ROCm 6.1 but not with 6.2", "ROCm 6.1 works fine, ROCm 6.2
+crashes"): the release that fails is the system's now, the one that worked the earlier state. In reports:
+ROCm/legacy-rocm-build#5405 ("ComfyUI workflows work on ROCm 6.4.3, crash on ROCm 7.0.0"), Comfy-Org/ComfyUI#14658
+("Working on ROCm7.1, broke on 7.2", the reporter's case as the maintainer restates it); the same pair in other
+words, not read here: ROCm/hip#3418 ("worked when rocm was version 5.7. Version 6.0 ... breaks this"),
+ROCm/legacy-rocm-build#3808 ("crash on ROCm 6, but works fine on ROCm 5": the failing one first, a major release
+alone), #981 ("ROCm 2.2 to 2.9 works / 2.10 and 3.0 does not": ranges). Only dotted releases: a bare "6" after
+"fails with" is as often a count ("fails with 8 GPUs")."""
+
+
+_MOVED_TO_BEFORE = when_used(
+    r"\b(?:downgrad\w*|revert\w*|roll(?:ed|ing)?\s+back|go(?:ing)?\s+back|went\s+back|switch\w*|mov(?:e|ed|ing))\s+(?:it\s+)?(?:back\s+)?to\s+(?:the\s+)?$",
     re.IGNORECASE,
 )
-"""A torch release that worked beside one that fails, in one sentence: the first is the earlier state (what
-changed), the second the one in use. The construct in reports: pytorch/pytorch#103973 ("2.0.1+rocm5.4.2 ...
-only works with torch=1.13.0+rocm5.2"), ROCm/apex#132 ("works for me with PyTorch 2.4.1 and ROCm 6.0.0, but
-not with PyTorch 2.2.2"), iree-org/iree-turbine#149 ("Version which works for me ... 2.5.0.dev20240802+rocm6.0";
-"doesn't work"). Only two torch releases joined by words of both kinds are read; one that is only said to
-work, or a sentence that says which fixed it ("downgrading to 2.4.1 fixes it"), is left alone."""
+"""Words right before a release that worked saying it was moved to ("downgrading to ROCm 6.1 works, ROCm 6.2
+crashes"): the release moved to is a fix, maybe the one in use now, not an earlier state."""
+
+
+_WORKING_SETUP_BEFORE = when_used(
+    r"(?<!n't\s)(?<!n\u2019t\s)(?<!not\s)(?<!never\s)"
+    r"\b(?:(?:is|was)\s+(?:fine|ok|okay|good|working)|works?|worked|working|runs?|ran)(?:\s+(?:fine|ok|okay|well|perfectly|normally|great))?"
+    r"\s+(?:with|on|using|under|when\s+(?:I|we)\s+(?:use|used|run|ran|install|installed))\s"
+    # up to the release, in the same clause: "it works with my GPU but fails with ROCm 6.2" names the failing one
+    r"(?:(?!\b(?:but|fail\w*|crash\w*|break\w*|broke\w*|not|doesn|don|however|though|although|while|whereas)\b)(?:[^.;!?\n]|\.(?=\w))){0,60}$",
+    re.IGNORECASE,
+)
+"""Words before a release in its sentence that name it as a setup that works ("it is fine with pytorch 2.2.0 with
+rocm 5.7", "It works fine when I use ROCm 5.7 (pytorch 2.3.1+rocm5.7 ...)", "it was working with ROCm 6.1"), or
+(:data:`_WORKING_SETUP_AFTER`) words after it that end its clause so ("ROCm 4.2 worked fine."). When the report names
+another release that it reads as the one in use, the working one is evidence of what changed, not the current state
+(:func:`_rocm`); alone, it is the release in use ("It works fine with ROCm 6.2 except ..."). In reports:
+AUTOMATIC1111/stable-diffusion-webui#15434 ("but it is fine with pytorch 2.2.0 with rocm 5.7" beside the failing
+"pytorch 2.1.2 rocm 6.0"), ROCm/legacy-rocm-build#4329 ("It works fine when I use ROCm 5.7 (pytorch 2.3.1+rocm5.7 ...)"
+beside "I get this error when running ROCm 6.2"), ROCm/legacy-rocm-build#1557 ("ROCm 4.2 worked fine." beside the
+title's "stops working with rocm 4.3.0")."""
+_WORKING_SETUP_AFTER = when_used(
+    r"\s{1,4}(?:works?|worked|(?:is|was)\s+(?:fine|ok|okay|working))(?:\s+(?:fine|ok|okay|well|perfectly|great))?(?=\s{0,4}(?:[.,;!)]|$))",
+    re.IGNORECASE,
+)
+
+
+def _worked_then_failed(block: Block, pattern: WhenUsed) -> List[Tuple[str, str, Line, "re.Match[str]"]]:
+    """The pairs (worked, failing) :func:`_worked_failed`'s ``pattern`` finds in ``block`` that the reporter states of
+    this machine now: not asked about, planned or tried (:func:`_move_not_made`), not put in the past or on another
+    machine by the words before them ("Before, it worked with X but not with Y", "On my other machine ..."), and
+    not a move that fixed it ("downgrading to X works, Y crashes")."""
+    text = block.text
+    found = []
+    for match, line in block.scan(pattern):
+        worked, failing = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+        if _move_not_made(text, match) or _PAST_BEFORE.search(text, max(0, match.start() - 60), match.start()):
+            continue
+        if _MOVED_TO_BEFORE.search(text, max(0, match.start() - 40), match.start()):
+            continue
+        if scope_before(text, match.start(), reach=60, span=120) != NOW:
+            continue
+        found.append((worked, failing, line, match))
+    return found
+
+
 _TORCH_REGRESSION = when_used(
     rf"\bregress(?:ion|ed)\s+(?:between|from)\s+{_TORCH_NAMED}({_VERSION}{_LOCAL})\s+(?:and|to)\s+(?:{_TORCH_NAMED})?({_VERSION}{_LOCAL})(?!\w|\.\w)",
     re.IGNORECASE,
@@ -1906,10 +1979,7 @@ def _torch(block: Block) -> List[Observation]:
             out += torch_version_observations(_plain(match.group(2)), line, TRUST_PROSE)
     if "torch" in lowered:
         for pattern in (_TORCH_WORKED_FAILED, _TORCH_REGRESSION):
-            for match, line in block.scan(pattern):
-                worked, failing = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
-                if _move_not_made(text, match) or _PAST_BEFORE.search(text, max(0, match.start() - 60), match.start()):
-                    continue
+            for worked, failing, line, match in _worked_then_failed(block, pattern):
                 moved.append(match.span())
                 out.append(Observation("symptoms.earlier", [f"torch.version={_plain(worked)}"], line, TRUST_PROSE))
                 out += torch_version_observations(_plain(failing), line, TRUST_PROSE)
@@ -2023,7 +2093,18 @@ def _rocm(block: Block) -> List[Observation]:
                 out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
                 continue
             out.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
+    pairs: List[Tuple[int, int]] = []
+    if "rocm" in lowered:
+        for worked, failing, line, match in _worked_then_failed(block, _ROCM_WORKED_FAILED):
+            if any(_TORCH_BUILD_AFTER.match(text, match.end(g), match.end(g) + 24) for g in range(1, 5) if match.group(g)):
+                continue  # "works with ROCm 6.1 wheels but not with ROCm 6.2 wheels": torch builds, read below
+            pairs.append(match.span())
+            out.append(Observation("symptoms.earlier", [f"rocm.version={worked}"], line, TRUST_PROSE))
+            out.append(Observation("rocm.version", failing, line, TRUST_PROSE))
+    working: List[Observation] = []  # releases named as a setup that works, the current state only if none other is
     for match, line in block.scan(_ROCM_WORD):
+        if _inside(match.start(), pairs):
+            continue  # read above as a release that worked beside one that fails
         before = text[max(0, match.start() - 60) : match.start()]
         after = text[match.end() : match.end() + 24]
         version_before = _PACKAGE_VERSION_BEFORE.search(before)
@@ -2055,8 +2136,22 @@ def _rocm(block: Block) -> List[Observation]:
             continue  # "Should I install ROCm 6.0?", "I want to install ROCm 6.0", "I have not installed ROCm 6.0"
         elif _PAST_BEFORE.search(before) or ("\n" in before and _PAST_BEFORE.search(before_in_sentence(text, match.start()))):
             out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
+        elif (
+            (_WORKING_SETUP_BEFORE.search(before) or _WORKING_SETUP_AFTER.match(text, match.end()))
+            and scope_before(text, match.start(), reach=60, span=120) == NOW
+            and not _MOVED_TO_BEFORE.search(before[-40:])  # "Downgrading to ROCm 6.1 works": a fix, maybe the release in use
+        ):
+            working.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
         else:
             out.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
+    if working:
+        in_use = {o.value for o in out if o.path in ("rocm.version", "torch.rocm_version")}
+        for found in working:
+            if in_use - {found.value}:
+                # "pytorch 2.1.2 rocm 6.0 ... but it is fine with pytorch 2.2.0 with rocm 5.7": what changed, not what runs
+                out.append(Observation("symptoms.earlier", [f"rocm.version={found.value}"], found.line, TRUST_PROSE))
+            else:
+                out.append(found)
     for pattern in (_AMDGPU_INSTALL, _RADEON_APT):
         for match, line in block.scan(pattern):
             installer = _installer_rocm(match)
