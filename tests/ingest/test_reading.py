@@ -855,6 +855,9 @@ def test_a_code_name_in_a_url_repository_or_file_name_is_no_gpu_of_the_machine(t
         ("My laptop has a Strix Halo (Ryzen AI Max+ 395).\n", ["gfx1151"]),
         ("GPU: Navi 22\n", ["gfx1031"]),
         ("My GPU is a Vega 64.\n", ["gfx900"]),
+        # rev51f: a compound adjective after the name is prose, not a slug (rev51b's guard refused it)
+        ("I run a Strix Halo-based mini PC.\n", ["gfx1151"]),
+        ("My Navi 22-powered card crashes.\n", ["gfx1031"]),
     ],
 )
 def test_a_code_name_in_prose_or_a_field_is_still_read(text: str, gfx: List[str]) -> None:

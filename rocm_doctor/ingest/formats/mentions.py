@@ -183,7 +183,14 @@ def _in_name_token(text: str, start: int, end: int) -> bool:
         return True
     before = text[max(0, start - 1) : start]
     after = text[end : end + 1]
+    if after == "-" and _PROSE_COMPOUND.match(text, end):
+        # "a Strix Halo-based mini PC", "my Navi 22-powered card": a compound adjective of prose (rev51f)
+        after = ""
     return before in ("/", "\\", "-", "_") or after in ("/", "\\", "-", "_") or _in_url(text, start)
+
+
+_PROSE_COMPOUND = when_used(r"-(?:based|powered|equipped|class|series)\b", re.IGNORECASE)
+"""The second half of a compound adjective after a code name ("Strix Halo-based"), which a file name rarely has."""
 
 
 def _in_url(text: str, column: int) -> bool:
