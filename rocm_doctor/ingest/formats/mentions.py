@@ -186,7 +186,8 @@ def _in_name_token(text: str, start: int, end: int) -> bool:
     if after == "-" and _PROSE_COMPOUND.match(text, end):
         # "a Strix Halo-based mini PC", "my Navi 22-powered card": a compound adjective of prose (rev51f)
         after = ""
-    return before in ("/", "\\", "-", "_") or after in ("/", "\\", "-", "_") or _in_url(text, start)
+    # a path (a "/" or "\\" in the token, a file's extension) is in_file_name's, the reader the gfx mentions use (rev51f)
+    return before in ("-", "_") or after in ("-", "_") or in_file_name(text, start, end) or _in_url(text, start)
 
 
 _PROSE_COMPOUND = when_used(r"-(?:based|powered|equipped|class|series)\b", re.IGNORECASE)
