@@ -27,12 +27,15 @@ def test_video_membership_under_an_old_rocminfo_is_no_group_error(rel: str, grou
     text = f"$ /opt/rocm/bin/rocminfo\n{FAIL.format(rel=rel)}$ groups\n{groups}\n$ uname -r\n4.15.0-46-generic\n"
     shown = problems_shown(text)
     assert "RD300" not in shown and "RD507" not in shown
+    # rev51f: nor the warning on a group list without render (RD961), which the exception bypassed
+    assert "RD961" not in shown
 
 
 def test_a_user_in_neither_group_still_gets_it() -> None:
     text = f"$ /opt/rocm/bin/rocminfo\n{FAIL.format(rel='2.1')}$ groups\nbob adm cdrom sudo dip plugdev\n$ uname -r\n4.15.0-46-generic\n"
     shown = problems_shown(text)
     assert "RD300" in shown or "RD507" in shown
+    assert "RD961" in shown
 
 
 def test_a_modern_rocminfo_with_video_but_not_render_still_gets_the_group_error() -> None:

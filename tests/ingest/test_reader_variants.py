@@ -39,7 +39,7 @@ def test_uv_and_poetry_saying_no_torch_fits_read_like_pips_message(text: str) ->
     ],
 )
 def test_pip_finding_no_torch_directml_reads_as_no_torch_for_this_python(text: str) -> None:
-    # learn51d: the DirectML build of torch has wheels for a few CPython versions only
+    # learn51d: torch-directml (the DirectML backend package beside torch; rev51d) has wheels for a few CPython versions only
     assert "no_torch_for_this_python" in signatures(text)
 
 

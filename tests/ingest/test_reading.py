@@ -843,6 +843,8 @@ def test_a_labelled_two_part_hip_numeral_is_not_read_as_a_rocm_torch(text: str) 
         ("git clone https://github.com/someone/navi-22-fix.git\ntorch.cuda.is_available() False\n", []),
         ("cd ~/strix_halo_bench && python run.py\nRuntimeError: HIP error: invalid device function\n", []),
         ("Loading /models/strix-point-tuned.gguf on my RX 7900 XTX\n", ["gfx1100"]),
+        # rev51f: a file's name with its extension, as in_file_name reads it for the gfx mentions
+        ("Config in phoenix.yaml\nHIP error: invalid device function\n", []),
     ],
 )
 def test_a_code_name_in_a_url_repository_or_file_name_is_no_gpu_of_the_machine(text: str, gfx: List[str]) -> None:
@@ -855,6 +857,9 @@ def test_a_code_name_in_a_url_repository_or_file_name_is_no_gpu_of_the_machine(t
         ("My laptop has a Strix Halo (Ryzen AI Max+ 395).\n", ["gfx1151"]),
         ("GPU: Navi 22\n", ["gfx1031"]),
         ("My GPU is a Vega 64.\n", ["gfx900"]),
+        # rev51f: a compound adjective after the name is prose, not a slug (rev51b's guard refused it)
+        ("I run a Strix Halo-based mini PC.\n", ["gfx1151"]),
+        ("My Navi 22-powered card crashes.\n", ["gfx1031"]),
     ],
 )
 def test_a_code_name_in_prose_or_a_field_is_still_read(text: str, gfx: List[str]) -> None:

@@ -388,6 +388,10 @@ def test_a_fix_of_one_error_among_several_is_no_resolution(text: str) -> None:
     [
         "I set HSA_OVERRIDE_GFX_VERSION=10.3.0 and now it works on the GPU instead of using the CPU.",
         "After adding my user to the render group it works now and no longer runs on the CPU.",
+        # rev51f: the past of the run on the CPU, told with a fix that worked
+        "Setting HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it; it used to run on the CPU.",
+        "Setting HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it, it stopped using the CPU.",
+        "Setting HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it, it never uses the CPU now.",
     ],
 )
 def test_a_fix_that_moved_the_run_off_the_cpu_is_a_resolution(text: str) -> None:

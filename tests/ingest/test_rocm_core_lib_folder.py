@@ -53,3 +53,21 @@ def test_a_rocm_6_soname_not_found_is_read(text: str) -> None:
 )
 def test_a_rocm_7_soname_is_no_older_soname(text: str) -> None:
     assert "rocm_pre7_soname_not_found" not in signature_contexts(text)
+
+
+def test_rd988_names_every_older_soname_its_guard_knows_and_no_more() -> None:
+    # rev51f: the guard knows some libraries' older sonames, not every ROCm library's (libamd_comgr.so.2 is ROCm 6's
+    # and RD988 still fires on it), so the message must name the ones it knows instead of "no soname of an older ROCm"
+    import re
+
+    from rocm_doctor.ingest.signatures import signatures
+    from rocm_doctor.judge.loader import load_rules
+
+    guard = next(s for s in signatures() if s.id == "rocm_pre7_soname_not_found")
+    stems = set(re.findall(r"(\w+)\\\.so", guard.said))
+    assert {"amdhip64", "hipblas", "rocblas", "hipblaslt", "hip_hcc", "mcwamp"} <= stems
+    message = next(r for r in load_rules() if r.id == "RD988").message
+    for stem in stems:
+        assert "lib" + stem in message
+    assert "no soname of an older ROCm" not in message
+    assert "libamd_comgr.so.2" not in message

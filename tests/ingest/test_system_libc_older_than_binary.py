@@ -42,11 +42,33 @@ def test_the_system_runtime_too_old_is_read(text: str) -> None:
         "ImportError: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.32' not found (required by /home/u/.venv/lib/python3.12/site-packages/foo/_ext.so)\n",
         "ImportError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.34' not found (required by /usr/local/lib/python3.10/dist-packages/bar/lib/libbar.so)\n",
         # advice and the past
-        "If you get /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found, install the packages for your release\n",
-        "Install the focal packages, otherwise you will see /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found\n",
+        "If you get /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found (required by rocminfo), install the packages for your release\n",
+        "Install the focal packages, otherwise you will see /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found (required by rocminfo)\n",
         "With the jammy repo on focal you'll get /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.34' not found (required by rocminfo)\n",
-        "Previously I had /lib64/libc.so.6: version `GLIBC_2.34' not found but now everything works\n",
+        # rev51f: (the advice and the past keep glibc's "(required by", which the pattern now reads to)
+        "Previously I had /lib64/libc.so.6: version `GLIBC_2.34' not found (required by rocminfo) but now everything works\n",
     ],
 )
 def test_other_copies_advice_and_the_past_are_not_read(text: str) -> None:
     assert SIG not in signature_errors(text)
+
+
+# rev51f: a paste wrapped at 80 columns just before glibc's "(required by ...)": the guard for a Python package's
+# binary must still see whose binary it is, and a ROCm binary's refusal is still read.
+def test_a_package_binary_wrapped_before_required_by_is_not_read() -> None:
+    text = (
+        "/usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found\n"
+        "(required by /opt/conda/envs/py_3.10/lib/python3.10/site-\n"
+        "packages/torch/lib/libtorch_cpu.so)\n"
+    )
+    assert SIG not in signature_errors(text)
+    assert "RD999" not in problems_shown(text)
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n"])
+def test_a_rocm_binary_wrapped_before_required_by_is_read(end: str) -> None:
+    text = (
+        "rocminfo: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found" + end
+        + "(required by /opt/rocm-5.4.3/bin/../lib/libhsa-runtime64.so.1)" + end
+    )
+    assert SIG in signature_errors(text)

@@ -183,7 +183,15 @@ def _in_name_token(text: str, start: int, end: int) -> bool:
         return True
     before = text[max(0, start - 1) : start]
     after = text[end : end + 1]
-    return before in ("/", "\\", "-", "_") or after in ("/", "\\", "-", "_") or _in_url(text, start)
+    if after == "-" and _PROSE_COMPOUND.match(text, end):
+        # "a Strix Halo-based mini PC", "my Navi 22-powered card": a compound adjective of prose (rev51f)
+        after = ""
+    # a path (a "/" or "\\" in the token, a file's extension) is in_file_name's, the reader the gfx mentions use (rev51f)
+    return before in ("-", "_") or after in ("-", "_") or in_file_name(text, start, end) or _in_url(text, start)
+
+
+_PROSE_COMPOUND = when_used(r"-(?:based|powered|equipped|class|series)\b", re.IGNORECASE)
+"""The second half of a compound adjective after a code name ("Strix Halo-based"), which a file name rarely has."""
 
 
 def _in_url(text: str, column: int) -> bool:

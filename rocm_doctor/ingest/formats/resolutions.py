@@ -151,9 +151,11 @@ _FAILURE = when_used(
     r"|\b(?:fix|work|solv|help|resolv)\w{0,4}\b[^.!?\n]{0,30}\b(?:at\s{1,4}first|initially)\b|\b(?:work\w{0,3}|ran|runs?|running)\b[^.!?\n]{0,60}\buntil\b|\b(?:at\s{1,4}first|initially)\s{1,4}(?:it\s{1,4}|this\s{1,4}|that\s{1,4})?(?:fix|work|solv|help|resolv)\w{0,4}\b|\bfirst\s{1,4}(?:error|problem|issue|crash|exception)\b|\b(?:different|another|new|next|other)\s{1,4}(?:error|problem|issue|crash|exception)\b"
     r"|\bonly\s{1,4}(?:on|with|using|uses|runs\s{1,4}on)\s{1,4}(?:the\s{1,4})?cpu\b"
     # the run moved to the CPU: "now it runs on the CPU instead of the GPU", "now it just uses the CPU", "falls back to CPU"
-    # (not "instead of using the CPU", "no longer runs on the CPU", "doesn't use the CPU")
-    r"|(?<!\bof\s)(?<!\bthan\s)(?<!\blonger\s)(?<!\bnot\s)(?<!n't\s)\b(?:runs?|running|ran|works?|working|worked)\s{1,4}(?:\w{1,12}\s{1,4})?on\s{1,4}(?:the\s{1,4}|my\s{1,4})?cpu\b"
-    r"|(?<!\bof\s)(?<!\bthan\s)(?<!\blonger\s)(?<!\bnot\s)(?<!n't\s)\b(?:uses?|using|used)\s{1,4}(?:\w{1,12}\s{1,4})?(?:the\s{1,4}|my\s{1,4})?cpu\b(?!\s{0,4}(?:and|\+|&)\s{0,4}(?:the\s{1,4})?gpu)|\bfalls?\s{1,4}back\s{1,4}to\s{1,4}(?:the\s{1,4})?cpu\b"
+    # (not "instead of using the CPU", "no longer runs on the CPU", "doesn't use the CPU", nor the past of a fix that
+    # worked, read as a resolution before: "it used to run on the CPU", "it stopped using the CPU", "it never uses
+    # the CPU now" - rev51f)
+    r"|(?<!\bof\s)(?<!\bthan\s)(?<!\blonger\s)(?<!\bnot\s)(?<!n't\s)(?<!\bused\sto\s)(?<!\bstopped\s)(?<!\bnever\s)\b(?:runs?|running|ran|works?|working|worked)\s{1,4}(?:\w{1,12}\s{1,4})?on\s{1,4}(?:the\s{1,4}|my\s{1,4})?cpu\b"
+    r"|(?<!\bof\s)(?<!\bthan\s)(?<!\blonger\s)(?<!\bnot\s)(?<!n't\s)(?<!\bused\sto\s)(?<!\bstopped\s)(?<!\bnever\s)\b(?:uses?|using|used)\s{1,4}(?:\w{1,12}\s{1,4})?(?:the\s{1,4}|my\s{1,4})?cpu\b(?!\s{0,4}(?:and|\+|&)\s{0,4}(?:the\s{1,4})?gpu)|\bfalls?\s{1,4}back\s{1,4}to\s{1,4}(?:the\s{1,4})?cpu\b"
     # it runs, but what it makes is broken: "got ComfyUI working again, however all my outputs are black images"
     # (Comfy-Org/ComfyUI#6444), "runs at full speed, but the model outputs completely corrupted tokens"
     # (ROCm/TheRock#5579), "exllama running well ..., but ... I only get gibberish as output" (oobabooga/textgen#2840),
