@@ -1217,6 +1217,11 @@ _COMMAND_LINE = re.compile(
     r"^(\s*)((?:sudo |pip3? |python[\d.]* |uv |conda |rocminfo|rocm-smi|amd-smi|export |docker |podman |ollama (?:run|serve|ps|pull|list|-v)\b)(?!.*\s\|\s).*)$"
 )
 _LINUX_PROMPTS = ("user@box:~/sd$ ", "(venv) user@box:~$ ", "[root@box ~]# ")
+_CONTAINER_PROMPTS = ("root@3f2a9c1b7d4e:/workspace# ", "(venv) root@3f2a9c1b7d4e:/# ", "[root@box ~]# ")
+"""In a report about a container a prompt's user is a claim the report did not make: a container's shell runs as the
+image's user (root in rocm/pytorch and most images) unless the report says otherwise, so its prompts are root's
+(Docker's default hostname is the container id)."""
+_IN_CONTAINER = re.compile(r"\b(?:docker|podman|container|apptainer|singularity)\b", re.IGNORECASE)
 _WINDOWS_PROMPTS = ("PS C:\\Users\\me> ", "C:\\Users\\me>", "(venv) PS D:\\AI\\ComfyUI> ")
 _ON_WINDOWS = re.compile(r"\bWindows\b|\bWin1[01]\b|[A-Z]:\\\\")
 _LINUX_ONLY = ("export ", "sudo ", "rocminfo", "rocm-smi", "amd-smi")
@@ -1227,9 +1232,10 @@ def shell_prompts(text: str) -> str:
     environment "(venv) user@host:~$", root's ``[root@host ~]#``; on Windows (not WSL) PowerShell's "PS C:\\Users\\me> "
     and cmd's "C:\\Users\\me>" ("(vLLM) root@kittyzero:~# python -c ...", vllm-project/vllm#39378; "(pia) PS E:\\PIA>
     python ...", openmmlab/PIA#30; "lu2@LU2PCHL:~$ podman logs ollama -f", ollama/ollama#12908). Each command line in
-    turn; a Linux tool (``rocminfo``, ``export``, ``sudo``) never after a Windows prompt."""
+    turn; a Linux tool (``rocminfo``, ``export``, ``sudo``) never after a Windows prompt; root's prompts only in a
+    report about a container (:data:`_CONTAINER_PROMPTS`)."""
     windows = bool(_ON_WINDOWS.search(text)) and "WSL" not in text and "wsl" not in text
-    prompts = _WINDOWS_PROMPTS if windows else _LINUX_PROMPTS
+    prompts = _WINDOWS_PROMPTS if windows else _CONTAINER_PROMPTS if _IN_CONTAINER.search(text) else _LINUX_PROMPTS
     count = [0]
     out: List[str] = []
     fenced = False
