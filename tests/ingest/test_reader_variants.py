@@ -263,6 +263,22 @@ def test_a_worked_and_failed_pair_of_torch_builds_refuses_the_systems_rocm() -> 
 @pytest.mark.parametrize(
     "text",
     [
+        # rev51g: a "works" denied is no state that worked; one release both worked and failed is no change
+        "It doesn't work with ROCm 6.1, and it also fails with ROCm 6.2.\n",
+        "It never worked with ROCm 6.1 and fails with ROCm 6.2 too.\n",
+        "It is not working with ROCm 6.1, but fails with ROCm 6.2 too.\n",
+        "It no longer works with ROCm 6.1, and it also fails with ROCm 6.2.\n",
+        "It doesn't work with torch 2.4.1, and it also fails with torch 2.5.0.\n",
+        "It works with ROCm 6.2 for inference, but training fails with ROCm 6.2.\n",
+    ],
+)
+def test_a_pair_whose_works_is_denied_or_names_one_release_is_no_earlier_state(text: str) -> None:
+    assert not ingest(text).facts.symptoms.earlier.is_known
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "distrobox create -n llama-rocm --image docker.io/kyuz0/amd-strix-halo-toolboxes:rocm-7.2\n",
         "After doing \"toolbox enter llama-rocm-6.4.4\", llama-cli finds no device.\n",
         "It fails when run in a rootless Distrobox container on Ubuntu.\n",

@@ -345,6 +345,14 @@ _WORKING_SETUP_AFTER = when_used(
 )
 
 
+_NOT_BEFORE_WORKED = when_used(
+    r"(?:\bnot|n't|n\u2019t|\bnever|\bno\s{1,3}longer|\bnor)\s{1,3}(?:(?:always|really|quite|even|ever)\s{1,3})?$",
+    re.IGNORECASE,
+)
+"""Words right before a pair's "works" that deny it ("It doesn't work with ROCm 6.1, and it also fails with ROCm 6.2",
+"never worked with ..."): both releases fail, neither is a state that worked (rev51g)."""
+
+
 def _worked_then_failed(block: Block, pattern: WhenUsed) -> List[Tuple[str, str, Line, "re.Match[str]"]]:
     """The pairs (worked, failing) :func:`_worked_failed`'s ``pattern`` finds in ``block`` that the reporter states of
     this machine now: not asked about, planned or tried (:func:`_move_not_made`), not put in the past or on another
@@ -354,6 +362,8 @@ def _worked_then_failed(block: Block, pattern: WhenUsed) -> List[Tuple[str, str,
     found = []
     for match, line in block.scan(pattern):
         worked, failing = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+        if worked == failing or _NOT_BEFORE_WORKED.search(text, max(0, match.start() - 24), match.start()):
+            continue  # "It works with ROCm 6.2 but ... crashes with 6.2", "It doesn't work with ROCm 6.1, and fails with 6.2"
         if _move_not_made(text, match) or _PAST_BEFORE.search(text, max(0, match.start() - 60), match.start()):
             continue
         if _MOVED_TO_BEFORE.search(text, max(0, match.start() - 40), match.start()):
