@@ -543,3 +543,32 @@ def test_a_release_beside_a_working_one_that_is_not_said_to_fail_is_not_the_torc
 )
 def test_a_release_said_not_to_work_beside_a_working_one_is_the_torch_in_use(text: str, now: str) -> None:
     assert ingest(text).facts.torch.version.value == now
+
+
+@pytest.mark.parametrize(
+    "text, rocm, torch",
+    [
+        # rev51g: a bare failing release after a word naming another program is that program's release
+        ("It works with ROCm 6.1 but Blender crashes with 4.2.\n", "6.1", None),
+        ("Works with ROCm 6.2 under Python 3.11 but the build fails with 3.12.\n", "6.2", None),
+        ("works with torch 2.4.1 but Blender crashes with 4.2\n", None, "2.4.1"),
+    ],
+)
+def test_a_bare_failing_release_of_another_program_is_no_pair(text: str, rocm, torch) -> None:
+    facts = ingest(text).facts
+    assert facts.rocm.version.value == rocm and facts.torch.version.value == torch
+    assert not facts.symptoms.earlier.is_known
+
+
+@pytest.mark.parametrize(
+    "text, earlier, now",
+    [
+        ("It worked fine with ROCm 5.7, but it doesn't work with 6.0.\n", "5.7", "6.0"),
+        ("It worked fine with ROCm 5.7, but it doesn\u2019t work with 6.0.\n", "5.7", "6.0"),
+        ("Works fine for me with rocm6.1, but now crashes with 6.2\n", "6.1", "6.2"),
+    ],
+)
+def test_a_bare_failing_release_after_only_connecting_words_is_still_read(text: str, earlier: str, now: str) -> None:
+    facts = ingest(text).facts
+    assert facts.rocm.version.value == now
+    assert f"rocm.version={earlier}" in (facts.symptoms.earlier.value or [])

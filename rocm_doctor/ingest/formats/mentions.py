@@ -353,6 +353,27 @@ _NOT_BEFORE_WORKED = when_used(
 "never worked with ..."): both releases fail, neither is a state that worked (rev51g)."""
 
 
+_NAMED_JUST_BEFORE = when_used(r"(?:rocm|torch)(?:\s{1,3}version)?(?:==|\s{1,3}|-)?v?$", re.IGNORECASE)
+_BARE_GAP_WORDS = frozenset(
+    "but and it still yet however though then now also sadly unfortunately "
+    "not doesn't doesnt does work works working is was fail fails failed failing break breaks broke broken "
+    "crash crashes crashed segfault segfaults hang hangs with on using in since after fine ok okay well perfectly "
+    "for me us".split()
+)
+"""The words that may stand between a pair's first release and a failing release written without its name ("worked
+fine with ROCm 5.7, fails with 6.0", "Working on ROCm7.1, broke on 7.2"): any other word names what the bare number
+belongs to ("works with ROCm 6.1 but Blender crashes with 4.2", "... under Python 3.11 but fails with 3.12") (rev51g)."""
+
+
+def _bare_release_of_another(text: str, match: "re.Match[str]") -> bool:
+    """The pair's failing release (group 2) is written bare and a word between it and the release that worked says
+    it is another program's release, not this component's (:data:`_BARE_GAP_WORDS`)."""
+    if not match.group(1) or _NAMED_JUST_BEFORE.search(text, max(0, match.start(2) - 24), match.start(2)):
+        return False
+    words = re.findall(r"[a-z'\u2019]+", text[match.end(1) : match.start(2)].lower().replace("\u2019", "'"))
+    return any(word not in _BARE_GAP_WORDS for word in words)
+
+
 def _worked_then_failed(block: Block, pattern: WhenUsed) -> List[Tuple[str, str, Line, "re.Match[str]"]]:
     """The pairs (worked, failing) :func:`_worked_failed`'s ``pattern`` finds in ``block`` that the reporter states of
     this machine now: not asked about, planned or tried (:func:`_move_not_made`), not put in the past or on another
@@ -364,6 +385,8 @@ def _worked_then_failed(block: Block, pattern: WhenUsed) -> List[Tuple[str, str,
         worked, failing = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
         if worked == failing or _NOT_BEFORE_WORKED.search(text, max(0, match.start() - 24), match.start()):
             continue  # "It works with ROCm 6.2 but ... crashes with 6.2", "It doesn't work with ROCm 6.1, and fails with 6.2"
+        if _bare_release_of_another(text, match):
+            continue  # "It works with ROCm 6.1 but Blender crashes with 4.2"
         if _move_not_made(text, match) or _PAST_BEFORE.search(text, max(0, match.start() - 60), match.start()):
             continue
         if _MOVED_TO_BEFORE.search(text, max(0, match.start() - 40), match.start()):
