@@ -572,3 +572,18 @@ def test_a_bare_failing_release_after_only_connecting_words_is_still_read(text: 
     facts = ingest(text).facts
     assert facts.rocm.version.value == now
     assert f"rocm.version={earlier}" in (facts.symptoms.earlier.value or [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rev51g: a release said to work now is a fix that may be the one in use, not what changed
+        "ROCm 6.2 crashes. I reinstalled and now it works fine with ROCm 6.1.\n",
+        "I was on ROCm 6.2 which crashed. Now it works fine with ROCm 6.1.\n",
+        "ROCm 6.2 kept crashing; finally it runs with ROCm 6.1.\n",
+    ],
+)
+def test_a_rocm_release_said_to_work_now_beside_a_failing_one_is_no_earlier_state(text: str) -> None:
+    facts = ingest(text).facts
+    assert facts.rocm.version.value != "6.2"
+    assert "rocm.version=6.1" not in (facts.symptoms.earlier.value or [])

@@ -339,6 +339,11 @@ AUTOMATIC1111/stable-diffusion-webui#15434 ("but it is fine with pytorch 2.2.0 w
 "pytorch 2.1.2 rocm 6.0"), ROCm/legacy-rocm-build#4329 ("It works fine when I use ROCm 5.7 (pytorch 2.3.1+rocm5.7 ...)"
 beside "I get this error when running ROCm 6.2"), ROCm/legacy-rocm-build#1557 ("ROCm 4.2 worked fine." beside the
 title's "stops working with rocm 4.3.0")."""
+_WORKS_NOW_BEFORE = when_used(
+    r"\b(?:now|finally|since\s{1,3}then|after\s{1,3}that|afterwards)\b(?:[^.;!?\n]|\.(?=\w)){0,60}$", re.IGNORECASE
+)
+"""Words before a release said to work, in its sentence, that say it works now ("I reinstalled and now it works fine
+with ROCm 6.1", "finally it runs with ROCm 6.1"): a fix that may be the release in use, not an earlier state (rev51g)."""
 _WORKING_SETUP_AFTER = when_used(
     r"\s{1,4}(?:works?|worked|(?:is|was)\s+(?:fine|ok|okay|working))(?:\s+(?:fine|ok|okay|well|perfectly|great))?(?=\s{0,4}(?:[.,;!)]|$))",
     re.IGNORECASE,
@@ -2157,6 +2162,7 @@ def _rocm(block: Block) -> List[Observation]:
             (_WORKING_SETUP_BEFORE.search(before) or _WORKING_SETUP_AFTER.match(text, match.end()))
             and scope_before(text, match.start(), reach=60, span=120) == NOW
             and not _MOVED_TO_BEFORE.search(before[-40:])  # "Downgrading to ROCm 6.1 works": a fix, maybe the release in use
+            and not _WORKS_NOW_BEFORE.search(before)  # "now it works fine with ROCm 6.1": a fix, maybe the release in use
         ):
             working.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
         else:
