@@ -587,3 +587,17 @@ def test_a_rocm_release_said_to_work_now_beside_a_failing_one_is_no_earlier_stat
     facts = ingest(text).facts
     assert facts.rocm.version.value != "6.2"
     assert "rocm.version=6.1" not in (facts.symptoms.earlier.value or [])
+
+
+@pytest.mark.parametrize(
+    "text, now",
+    [
+        # rev51g: a working release named at another precision than the one in use is the same release
+        ("I have ROCm 6.2.4 installed. It works fine with ROCm 6.2 for inference, but training crashes.\n", "6.2.4"),
+        ("I have ROCm 6.2 installed. It works fine with ROCm 6.2.4 for inference, but training crashes.\n", "6.2.4"),
+    ],
+)
+def test_a_working_rocm_release_at_another_precision_is_no_earlier_state(text: str, now) -> None:
+    facts = ingest(text).facts
+    assert facts.rocm.version.value == now
+    assert not facts.symptoms.earlier.is_known

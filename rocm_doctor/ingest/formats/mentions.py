@@ -2170,7 +2170,8 @@ def _rocm(block: Block) -> List[Observation]:
     if working:
         in_use = {o.value for o in out if o.path in ("rocm.version", "torch.rocm_version")}
         for found in working:
-            if in_use - {found.value}:
+            # "6.2" and "6.2.4" name one release at two precisions: not another release in use (rev51g)
+            if {v for v in in_use if v != found.value and not v.startswith(found.value + ".") and not found.value.startswith(v + ".")}:
                 # "pytorch 2.1.2 rocm 6.0 ... but it is fine with pytorch 2.2.0 with rocm 5.7": what changed, not what runs
                 out.append(Observation("symptoms.earlier", [f"rocm.version={found.value}"], found.line, TRUST_PROSE))
             else:
