@@ -566,6 +566,7 @@ def test_a_bare_failing_release_of_another_program_is_no_pair(text: str, rocm, t
         ("It worked fine with ROCm 5.7, but it doesn't work with 6.0.\n", "5.7", "6.0"),
         ("It worked fine with ROCm 5.7, but it doesn\u2019t work with 6.0.\n", "5.7", "6.0"),
         ("Works fine for me with rocm6.1, but now crashes with 6.2\n", "6.1", "6.2"),
+        ("It worked fine with ROCm 5.7 on my RX 6700 XT, but fails with 6.0.\n", "5.7", "6.0"),
     ],
 )
 def test_a_bare_failing_release_after_only_connecting_words_is_still_read(text: str, earlier: str, now: str) -> None:

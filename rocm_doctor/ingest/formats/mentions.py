@@ -367,7 +367,9 @@ _BARE_GAP_WORDS = frozenset(
 )
 """The words that may stand between a pair's first release and a failing release written without its name ("worked
 fine with ROCm 5.7, fails with 6.0", "Working on ROCm7.1, broke on 7.2"): any other word names what the bare number
-belongs to ("works with ROCm 6.1 but Blender crashes with 4.2", "... under Python 3.11 but fails with 3.12") (rev51g)."""
+belongs to ("works with ROCm 6.1 but Blender crashes with 4.2", "... under Python 3.11 but the build fails with 3.12").
+Only the failing clause's words are looked at (after its last comma or "but"): "worked with ROCm 5.7 on my RX 6700 XT,
+but fails with 6.0" is still read (rev51g)."""
 
 
 def _bare_release_of_another(text: str, match: "re.Match[str]") -> bool:
@@ -375,8 +377,10 @@ def _bare_release_of_another(text: str, match: "re.Match[str]") -> bool:
     it is another program's release, not this component's (:data:`_BARE_GAP_WORDS`)."""
     if not match.group(1) or _NAMED_JUST_BEFORE.search(text, max(0, match.start(2) - 24), match.start(2)):
         return False
-    words = re.findall(r"[a-z'\u2019]+", text[match.end(1) : match.start(2)].lower().replace("\u2019", "'"))
-    return any(word not in _BARE_GAP_WORDS for word in words)
+    gap = text[match.end(1) : match.start(2)].lower().replace("\u2019", "'")
+    # only the failing clause's own words count: "worked fine with ROCm 5.7 on my RX 6700 XT, but fails with 6.0"
+    clause = re.split(r",|;|\b(?:but|and|yet|however|though)\b", gap)[-1]
+    return any(word not in _BARE_GAP_WORDS for word in re.findall(r"[a-z']+", clause))
 
 
 def _worked_then_failed(block: Block, pattern: WhenUsed) -> List[Tuple[str, str, Line, "re.Match[str]"]]:
