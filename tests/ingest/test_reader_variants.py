@@ -293,6 +293,22 @@ def test_a_worked_and_failed_pair_of_torch_builds_refuses_the_systems_rocm() -> 
 @pytest.mark.parametrize(
     "text",
     [
+        # rev51g: a "works" denied is no state that worked; one release both worked and failed is no change
+        "It doesn't work with ROCm 6.1, and it also fails with ROCm 6.2.\n",
+        "It never worked with ROCm 6.1 and fails with ROCm 6.2 too.\n",
+        "It is not working with ROCm 6.1, but fails with ROCm 6.2 too.\n",
+        "It no longer works with ROCm 6.1, and it also fails with ROCm 6.2.\n",
+        "It doesn't work with torch 2.4.1, and it also fails with torch 2.5.0.\n",
+        "It works with ROCm 6.2 for inference, but training fails with ROCm 6.2.\n",
+    ],
+)
+def test_a_pair_whose_works_is_denied_or_names_one_release_is_no_earlier_state(text: str) -> None:
+    assert not ingest(text).facts.symptoms.earlier.is_known
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "distrobox create -n llama-rocm --image docker.io/kyuz0/amd-strix-halo-toolboxes:rocm-7.2\n",
         "After doing \"toolbox enter llama-rocm-6.4.4\", llama-cli finds no device.\n",
         "It fails when run in a rootless Distrobox container on Ubuntu.\n",
@@ -573,3 +589,62 @@ def test_a_release_beside_a_working_one_that_is_not_said_to_fail_is_not_the_torc
 )
 def test_a_release_said_not_to_work_beside_a_working_one_is_the_torch_in_use(text: str, now: str) -> None:
     assert ingest(text).facts.torch.version.value == now
+
+
+@pytest.mark.parametrize(
+    "text, rocm, torch",
+    [
+        # rev51g: a bare failing release after a word naming another program is that program's release
+        ("It works with ROCm 6.1 but Blender crashes with 4.2.\n", "6.1", None),
+        ("Works with ROCm 6.2 under Python 3.11 but the build fails with 3.12.\n", "6.2", None),
+        ("works with torch 2.4.1 but Blender crashes with 4.2\n", None, "2.4.1"),
+    ],
+)
+def test_a_bare_failing_release_of_another_program_is_no_pair(text: str, rocm, torch) -> None:
+    facts = ingest(text).facts
+    assert facts.rocm.version.value == rocm and facts.torch.version.value == torch
+    assert not facts.symptoms.earlier.is_known
+
+
+@pytest.mark.parametrize(
+    "text, earlier, now",
+    [
+        ("It worked fine with ROCm 5.7, but it doesn't work with 6.0.\n", "5.7", "6.0"),
+        ("It worked fine with ROCm 5.7, but it doesn\u2019t work with 6.0.\n", "5.7", "6.0"),
+        ("Works fine for me with rocm6.1, but now crashes with 6.2\n", "6.1", "6.2"),
+        ("It worked fine with ROCm 5.7 on my RX 6700 XT, but fails with 6.0.\n", "5.7", "6.0"),
+    ],
+)
+def test_a_bare_failing_release_after_only_connecting_words_is_still_read(text: str, earlier: str, now: str) -> None:
+    facts = ingest(text).facts
+    assert facts.rocm.version.value == now
+    assert f"rocm.version={earlier}" in (facts.symptoms.earlier.value or [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rev51g: a release said to work now is a fix that may be the one in use, not what changed
+        "ROCm 6.2 crashes. I reinstalled and now it works fine with ROCm 6.1.\n",
+        "I was on ROCm 6.2 which crashed. Now it works fine with ROCm 6.1.\n",
+        "ROCm 6.2 kept crashing; finally it runs with ROCm 6.1.\n",
+    ],
+)
+def test_a_rocm_release_said_to_work_now_beside_a_failing_one_is_no_earlier_state(text: str) -> None:
+    facts = ingest(text).facts
+    assert facts.rocm.version.value != "6.2"
+    assert "rocm.version=6.1" not in (facts.symptoms.earlier.value or [])
+
+
+@pytest.mark.parametrize(
+    "text, now",
+    [
+        # rev51g: a working release named at another precision than the one in use is the same release
+        ("I have ROCm 6.2.4 installed. It works fine with ROCm 6.2 for inference, but training crashes.\n", "6.2.4"),
+        ("I have ROCm 6.2 installed. It works fine with ROCm 6.2.4 for inference, but training crashes.\n", "6.2.4"),
+    ],
+)
+def test_a_working_rocm_release_at_another_precision_is_no_earlier_state(text: str, now) -> None:
+    facts = ingest(text).facts
+    assert facts.rocm.version.value == now
+    assert not facts.symptoms.earlier.is_known

@@ -360,10 +360,48 @@ AUTOMATIC1111/stable-diffusion-webui#15434 ("but it is fine with pytorch 2.2.0 w
 "pytorch 2.1.2 rocm 6.0"), ROCm/legacy-rocm-build#4329 ("It works fine when I use ROCm 5.7 (pytorch 2.3.1+rocm5.7 ...)"
 beside "I get this error when running ROCm 6.2"), ROCm/legacy-rocm-build#1557 ("ROCm 4.2 worked fine." beside the
 title's "stops working with rocm 4.3.0")."""
+_WORKS_NOW_BEFORE = when_used(
+    r"\b(?:now|finally|since\s{1,3}then|after\s{1,3}that|afterwards)\b(?:[^.;!?\n]|\.(?=\w)){0,60}$", re.IGNORECASE
+)
+"""Words before a release said to work, in its sentence, that say it works now ("I reinstalled and now it works fine
+with ROCm 6.1", "finally it runs with ROCm 6.1"): a fix that may be the release in use, not an earlier state (rev51g)."""
 _WORKING_SETUP_AFTER = when_used(
     r"\s{1,4}(?:works?|worked|(?:is|was)\s+(?:fine|ok|okay|working))(?:\s+(?:fine|ok|okay|well|perfectly|great))?(?=\s{0,4}(?:[.,;!)]|$))",
     re.IGNORECASE,
 )
+
+
+_NOT_BEFORE_WORKED = when_used(
+    r"(?:\bnot|n't|n\u2019t|\bnever|\bno\s{1,3}longer|\bnor)\s{1,3}(?:(?:always|really|quite|even|ever)\s{1,3})?$",
+    re.IGNORECASE,
+)
+"""Words right before a pair's "works" that deny it ("It doesn't work with ROCm 6.1, and it also fails with ROCm 6.2",
+"never worked with ..."): both releases fail, neither is a state that worked (rev51g)."""
+
+
+_NAMED_JUST_BEFORE = when_used(r"(?:rocm|torch)(?:\s{1,3}version)?(?:==|\s{1,3}|-)?v?$", re.IGNORECASE)
+_BARE_GAP_WORDS = frozenset(
+    "but and it still yet however though then now also sadly unfortunately "
+    "not doesn't doesnt does work works working is was fail fails failed failing break breaks broke broken "
+    "crash crashes crashed segfault segfaults hang hangs with on using in since after fine ok okay well perfectly "
+    "for me us".split()
+)
+"""The words that may stand between a pair's first release and a failing release written without its name ("worked
+fine with ROCm 5.7, fails with 6.0", "Working on ROCm7.1, broke on 7.2"): any other word names what the bare number
+belongs to ("works with ROCm 6.1 but Blender crashes with 4.2", "... under Python 3.11 but the build fails with 3.12").
+Only the failing clause's words are looked at (after its last comma or "but"): "worked with ROCm 5.7 on my RX 6700 XT,
+but fails with 6.0" is still read (rev51g)."""
+
+
+def _bare_release_of_another(text: str, match: "re.Match[str]") -> bool:
+    """The pair's failing release (group 2) is written bare and a word between it and the release that worked says
+    it is another program's release, not this component's (:data:`_BARE_GAP_WORDS`)."""
+    if not match.group(1) or _NAMED_JUST_BEFORE.search(text, max(0, match.start(2) - 24), match.start(2)):
+        return False
+    gap = text[match.end(1) : match.start(2)].lower().replace("\u2019", "'")
+    # only the failing clause's own words count: "worked fine with ROCm 5.7 on my RX 6700 XT, but fails with 6.0"
+    clause = re.split(r",|;|\b(?:but|and|yet|however|though)\b", gap)[-1]
+    return any(word not in _BARE_GAP_WORDS for word in re.findall(r"[a-z']+", clause))
 
 
 def _worked_then_failed(block: Block, pattern: WhenUsed) -> List[Tuple[str, str, Line, "re.Match[str]"]]:
@@ -375,6 +413,10 @@ def _worked_then_failed(block: Block, pattern: WhenUsed) -> List[Tuple[str, str,
     found = []
     for match, line in block.scan(pattern):
         worked, failing = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+        if worked == failing or _NOT_BEFORE_WORKED.search(text, max(0, match.start() - 24), match.start()):
+            continue  # "It works with ROCm 6.2 but ... crashes with 6.2", "It doesn't work with ROCm 6.1, and fails with 6.2"
+        if _bare_release_of_another(text, match):
+            continue  # "It works with ROCm 6.1 but Blender crashes with 4.2"
         if _move_not_made(text, match) or _PAST_BEFORE.search(text, max(0, match.start() - 60), match.start()):
             continue
         if _MOVED_TO_BEFORE.search(text, max(0, match.start() - 40), match.start()):
@@ -2148,6 +2190,7 @@ def _rocm(block: Block) -> List[Observation]:
             (_WORKING_SETUP_BEFORE.search(before) or _WORKING_SETUP_AFTER.match(text, match.end()))
             and scope_before(text, match.start(), reach=60, span=120) == NOW
             and not _MOVED_TO_BEFORE.search(before[-40:])  # "Downgrading to ROCm 6.1 works": a fix, maybe the release in use
+            and not _WORKS_NOW_BEFORE.search(before)  # "now it works fine with ROCm 6.1": a fix, maybe the release in use
         ):
             working.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
         else:
@@ -2155,7 +2198,8 @@ def _rocm(block: Block) -> List[Observation]:
     if working:
         in_use = {o.value for o in out if o.path in ("rocm.version", "torch.rocm_version")}
         for found in working:
-            if in_use - {found.value}:
+            # "6.2" and "6.2.4" name one release at two precisions: not another release in use (rev51g)
+            if {v for v in in_use if v != found.value and not v.startswith(found.value + ".") and not found.value.startswith(v + ".")}:
                 # "pytorch 2.1.2 rocm 6.0 ... but it is fine with pytorch 2.2.0 with rocm 5.7": what changed, not what runs
                 out.append(Observation("symptoms.earlier", [f"rocm.version={found.value}"], found.line, TRUST_PROSE))
             else:
