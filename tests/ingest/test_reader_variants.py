@@ -192,6 +192,12 @@ def test_the_torch_xformers_was_built_for_is_not_the_installed_torch(text: str, 
     assert ingest(text).facts.torch.version.value == installed
 
 
+def _assert_in_use_and_earlier(facts, component: str, now: str, earlier: str) -> None:
+    """The release read as the one in use, and the one that worked read as the earlier state (what changed)."""
+    assert getattr(facts, component).version.value == now
+    assert f"{component}.version={earlier}" in (facts.symptoms.earlier.value or [])
+
+
 @pytest.mark.parametrize(
     "text, earlier, now",
     [
@@ -202,9 +208,7 @@ def test_the_torch_xformers_was_built_for_is_not_the_installed_torch(text: str, 
     ],
 )
 def test_a_torch_release_that_worked_beside_one_that_fails_is_the_earlier_state(text: str, earlier: str, now: str) -> None:
-    facts = ingest(text).facts
-    assert facts.torch.version.value == now
-    assert f"torch.version={earlier}" in (facts.symptoms.earlier.value or [])
+    _assert_in_use_and_earlier(ingest(text).facts, "torch", now, earlier)
 
 
 @pytest.mark.parametrize(
@@ -230,9 +234,7 @@ def test_a_worked_and_failed_pair_asked_about_or_in_the_past_is_no_earlier_state
     ],
 )
 def test_a_rocm_release_that_worked_beside_one_that_fails_fires_as_the_earlier_state(text: str, earlier: str, now: str) -> None:
-    facts = ingest(text).facts
-    assert facts.rocm.version.value == now
-    assert f"rocm.version={earlier}" in (facts.symptoms.earlier.value or [])
+    _assert_in_use_and_earlier(ingest(text).facts, "rocm", now, earlier)
 
 
 @pytest.mark.parametrize(
@@ -616,9 +618,7 @@ def test_a_bare_failing_release_of_another_program_is_no_pair(text: str, rocm, t
     ],
 )
 def test_a_bare_failing_release_after_only_connecting_words_is_still_read(text: str, earlier: str, now: str) -> None:
-    facts = ingest(text).facts
-    assert facts.rocm.version.value == now
-    assert f"rocm.version={earlier}" in (facts.symptoms.earlier.value or [])
+    _assert_in_use_and_earlier(ingest(text).facts, "rocm", now, earlier)
 
 
 @pytest.mark.parametrize(
