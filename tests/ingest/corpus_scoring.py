@@ -64,6 +64,8 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 """Issue 6's mapping from root-cause class to finding category."""
 
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
+    # learn52a blind batch: an app platform that does not pass /dev/kfd into containers
+    "truenas-apps-2145-immich-rocm-5700g-kfd-not-passed-before-2504": {"platform"},
     # learn51c blind batch
     "rocm-4311-mi250x-jax-pypi-missing-rocm-plugin-packages": {"packages"},
     "jax-25856-jax0431-no-rocm-extra-cpu-only": {"torch-build", "packages"},
