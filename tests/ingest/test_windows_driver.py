@@ -123,6 +123,10 @@ def test_a_required_or_newest_release_is_not_the_installed_driver(text: str) -> 
         "Windows 11, RX 7900 XTX. It worked with Adrenalin 24.10.1 but after updating to 24.12.1 ollama crashes.\n",
         "Windows 11, RX 7900 XTX. Adrenalin 24.9.1 was the last driver that worked; now on 24.12.1.\n",
         "Windows 11, RX 7900 XTX. Avoid Adrenalin 24.10.1, I am on 24.8.1.\n",
+        # rev52a: the release worked, then an update came ("worked fine, but after updating to", "before the update")
+        "Windows 11, RX 9070 XT. Adrenalin 26.5.1 worked fine, but after updating to 26.6.1 LM Studio shows 0 GPUs.\n",
+        "Windows 11, RX 9070 XT. Adrenalin 26.5.1 worked great for me. Now on 26.7.1 ollama runs on CPU.\n",
+        "Windows 11, RX 9070 XT. I had Adrenalin 26.5.1 before the update; now 26.6.1 and LM Studio shows 0 GPUs.\n",
         # a release a bug is dated by
         "Windows 11, RX 7900 XTX, ollama. The bug was introduced in driver 24.9.1 according to AMD, I'm on 24.8.1.\n",
         "Windows 11, RX 7900 XTX, ollama. Known issue with Adrenalin 24.9.1 and 24.10.1, so I stayed on 24.8.1.\n",
@@ -133,6 +137,7 @@ def test_a_driver_release_that_is_not_this_machines_is_not_read(text: str) -> No
 
     assert ingest(text).facts.windows.driver_version.value is None
     assert "RD800" not in problems_shown(text)
+    assert "RD810" not in problems_shown(text)
 
 
 def test_an_update_from_one_release_to_another_reads_the_one_installed_even_after_upgraded_from() -> None:

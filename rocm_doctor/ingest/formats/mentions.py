@@ -1356,9 +1356,13 @@ Adrenalin 24.10.1 but after updating to 24.12.1 ...", "Avoid Adrenalin 24.10.1, 
 dated by: "The bug was introduced in driver 24.9.1, I'm on 24.8.1", "Known issue with Adrenalin 24.9.1" (as
 :data:`_KERNEL_NOT_NOW_BEFORE` for kernels). A move "from X to Y" is read by :data:`_TO_RELEASE` first."""
 _ADRENALIN_NOT_NOW_AFTER = when_used(
-    r"[ \t,)]{0,4}(?:was|were)[ \t]+(?:the[ \t]+)?(?:last|fine|working|ok(?:ay)?|good|stable)\b", re.IGNORECASE
+    r"[ \t,)]{0,4}(?:(?:was|were)[ \t]+(?:the[ \t]+)?(?:last|fine|working|ok(?:ay)?|good|stable)\b|worked\b"
+    r"|[^.!?;\n]{0,30}\bbefore[ \t]+(?:the|my|this|that)[ \t]+(?:driver[ \t]+)?(?:update|upgrade)\b)",
+    re.IGNORECASE,
 )
-"""After it: "Adrenalin 24.9.1 was the last driver that worked; now on 24.12.1"."""
+"""After it: "Adrenalin 24.9.1 was the last driver that worked; now on 24.12.1", "Adrenalin 26.5.1 worked fine, but after
+updating to 26.6.1 ...", "I had Adrenalin 26.5.1 before the update; now 26.6.1" (rev52a: the past, not the release
+installed)."""
 _LINUX_DRIVER_WORDS = when_used(r"\b(?:amdgpu|pro|linux|dkms|kernel|rocm|hip sdk)\b", re.IGNORECASE)
 _PYTHON = when_used(r"\bpython\s?v?(3\.\d{1,2}(?:\.\d{1,2})?)(?![\w.])|\bcp3(\d{1,2})-cp3\d{1,2}|\bpy3\.?(\d{1,2})(?![\w.])", re.IGNORECASE)
 
