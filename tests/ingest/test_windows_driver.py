@@ -127,6 +127,10 @@ def test_a_required_or_newest_release_is_not_the_installed_driver(text: str) -> 
         "Windows 11, RX 9070 XT. Adrenalin 26.5.1 worked fine, but after updating to 26.6.1 LM Studio shows 0 GPUs.\n",
         "Windows 11, RX 9070 XT. Adrenalin 26.5.1 worked great for me. Now on 26.7.1 ollama runs on CPU.\n",
         "Windows 11, RX 9070 XT. I had Adrenalin 26.5.1 before the update; now 26.6.1 and LM Studio shows 0 GPUs.\n",
+        # rev52a: a release moved away from, or kept off
+        "Windows 11, RX 7900 XTX. Reverting to 26.3.1 from Adrenalin 26.5.1 fixed LM Studio.\n",
+        "Windows 11, RX 7900 XTX. After rolling back from Adrenalin 26.5.1, LM Studio works.\n",
+        "Windows 11, RX 7900 XTX. Adrenalin 26.5.1 is broken for ROCm, so I stayed on 26.3.1; ollama runs on CPU.\n",
         # a release a bug is dated by
         "Windows 11, RX 7900 XTX, ollama. The bug was introduced in driver 24.9.1 according to AMD, I'm on 24.8.1.\n",
         "Windows 11, RX 7900 XTX, ollama. Known issue with Adrenalin 24.9.1 and 24.10.1, so I stayed on 24.8.1.\n",

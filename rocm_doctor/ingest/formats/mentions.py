@@ -1347,7 +1347,8 @@ _IS = when_used(r"[ \t]is[ \t]", re.IGNORECASE)
 _ADRENALIN_NOT_NOW_BEFORE = when_used(
     r"\b(?:(?:worked|was[ \t]+working)(?:[ \t]+(?:fine|well|perfectly|great|ok))?[ \t]+(?:with|on|under)|was[ \t]+fine[ \t]+(?:with|on)"
     r"|used[ \t]+to|before|previously|last[ \t]+working|avoid|stay[ \t]+away[ \t]+from|(?:do[ \t]+not|don['\u2019]?t|never)[ \t]+(?:install|use|update|upgrade)"
-    r"|(?:introduced|fixed|resolved|solved|patched)[ \t]+(?:in|with|since|by)|known[ \t]+(?:issues?|bugs?|problems?)[ \t]+(?:with|in|of|for))"
+    r"|(?:introduced|fixed|resolved|solved|patched)[ \t]+(?:in|with|since|by)|known[ \t]+(?:issues?|bugs?|problems?)[ \t]+(?:with|in|of|for)"
+    r"|(?:roll(?:ed|ing)?[ \t]+back|revert\w*|downgrad\w*|(?:went|go(?:ing)?)[ \t]+back)(?:[^.!?;\n]|\.\d){0,30}?[ \t]from)"
     r"\b[^.!?;\n]{0,30}$",
     re.IGNORECASE,
 )
@@ -1357,12 +1358,14 @@ dated by: "The bug was introduced in driver 24.9.1, I'm on 24.8.1", "Known issue
 :data:`_KERNEL_NOT_NOW_BEFORE` for kernels). A move "from X to Y" is read by :data:`_TO_RELEASE` first."""
 _ADRENALIN_NOT_NOW_AFTER = when_used(
     r"[ \t,)]{0,4}(?:(?:was|were)[ \t]+(?:the[ \t]+)?(?:last|fine|working|ok(?:ay)?|good|stable)\b|worked\b"
-    r"|[^.!?;\n]{0,30}\bbefore[ \t]+(?:the|my|this|that)[ \t]+(?:driver[ \t]+)?(?:update|upgrade)\b)",
+    r"|[^.!?;\n]{0,30}\bbefore[ \t]+(?:the|my|this|that)[ \t]+(?:driver[ \t]+)?(?:update|upgrade)\b"
+    r"|[^.!?;\n]{0,40}\b(?:stay(?:ed|ing)?|remain(?:ed|ing)?|still)[ \t]+on[ \t]+(?:Adrenaline?[ \t]+)?2\d\.\d{1,2}\.\d)",
     re.IGNORECASE,
 )
 """After it: "Adrenalin 24.9.1 was the last driver that worked; now on 24.12.1", "Adrenalin 26.5.1 worked fine, but after
 updating to 26.6.1 ...", "I had Adrenalin 26.5.1 before the update; now 26.6.1" (rev52a: the past, not the release
-installed)."""
+installed); a release moved away from ("Reverting to 26.3.1 from Adrenalin 26.5.1 fixed it", "after rolling back from
+Adrenalin 26.5.1") or kept off ("Adrenalin 26.5.1 is broken for ROCm, so I stayed on 26.3.1")."""
 _LINUX_DRIVER_WORDS = when_used(r"\b(?:amdgpu|pro|linux|dkms|kernel|rocm|hip sdk)\b", re.IGNORECASE)
 _PYTHON = when_used(r"\bpython\s?v?(3\.\d{1,2}(?:\.\d{1,2})?)(?![\w.])|\bcp3(\d{1,2})-cp3\d{1,2}|\bpy3\.?(\d{1,2})(?![\w.])", re.IGNORECASE)
 
