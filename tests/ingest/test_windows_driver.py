@@ -214,3 +214,16 @@ def test_a_driver_update_said_to_break_nothing_or_to_end_a_failure_is_not_a_regr
 def test_what_others_report_of_a_driver_update_is_no_regression_on_this_machine(text: str) -> None:
     assert "windows_driver_update_broke_told" not in signature_contexts(text)
     assert "RD705" not in problems_shown(text)
+
+
+def test_rd810_says_which_of_its_claims_are_one_users_trace_and_which_machines_the_igpu_part_concerns() -> None:
+    # rev52a: the System32 amdhip64_7.dll mechanism is one user's AI-assisted trace in lmstudio-bug-tracker#1906,
+    # not confirmed by AMD or LM Studio; the iGPU exposure (legacy-rocm-build#6227) concerns machines with a Ryzen iGPU
+    from rocm_doctor.judge.loader import load_rules
+
+    rule = next(r for r in load_rules([], use_env=False) if r.id == "RD810")
+    for text in (rule.message, rule.explanation):
+        assert "traced" in text and "amdhip64_7.dll" in text
+        assert "Ryzen iGPU" in text or "Ryzen integrated GPU" in text
+    assert "on a machine with a Ryzen integrated GPU" in rule.message
+    assert "neither AMD nor LM Studio confirmed" in rule.message
