@@ -66,6 +66,9 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     # learn52a blind batch: an app platform that does not pass /dev/kfd into containers
     "truenas-apps-2145-immich-rocm-5700g-kfd-not-passed-before-2504": {"platform"},
+    # rev52a: a stale user-space thunk (libhsakmt) left from the previous ROCm release beside the new kernel driver;
+    # the driver is the newer side, so not driver_too_old (as rocm-1284 and rocm-1129, libhsakmt left behind: packages)
+    "rocm-151-rocm16-kernel-with-stale-libhsakmt-hsa-init-fails": {"packages", "driver"},
     # learn51c blind batch
     "rocm-4311-mi250x-jax-pypi-missing-rocm-plugin-packages": {"packages"},
     "jax-25856-jax0431-no-rocm-extra-cpu-only": {"torch-build", "packages"},
