@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Dict, List, Set, Tuple
 
@@ -56,9 +57,11 @@ def imports_of(name: str, path: Path, known: Dict[str, Path]) -> List[Edge]:
     return edges
 
 
-def import_graph() -> List[Edge]:
+@lru_cache(maxsize=1)
+def import_graph() -> Tuple[Edge, ...]:
+    """The package's import arrows, read once per test process (two tests read them; parsing every module is the cost)."""
     known = module_names()
-    return [edge for name, path in known.items() for edge in imports_of(name, path, known)]
+    return tuple(edge for name, path in known.items() for edge in imports_of(name, path, known))
 
 
 def floors_from_doc(text: str) -> Dict[str, int]:

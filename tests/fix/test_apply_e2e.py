@@ -54,7 +54,8 @@ def pip_env() -> Dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dict[str, object]]:
+def venv_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dict[str, object]]:
+    """One throwaway venv and local index for the apply tests of this file (a venv with pip is the slowest setup here)."""
     root = tmp_path_factory.mktemp("apply")
     subprocess.run([sys.executable, "-m", "venv", str(root / "venv")], check=True, timeout=300)
     python = str(root / "venv" / "bin" / "python")
@@ -65,13 +66,22 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dict[str, object
     rocm_dir.mkdir()
     fake_torch(rocm_dir, "2.13.0+rocm7.2", hip="7.2.26015-test")
     write_simple_index(root / "index", rocm_dir)
-    subprocess.run(
-        [python, "-m", "pip", "install", "--no-index", str(cpu_wheel)], check=True, timeout=300, env=pip_env(), capture_output=True
-    )
     rule_file = root / "rule.yaml"
     rule_file.write_text(RULE)
     for base in serve(root / "index"):
-        yield {"python": python, "index": f"{base}/simple", "rules": load_rules([rule_file], use_env=False, builtin=False)}
+        yield {"python": python, "index": f"{base}/simple", "rules": load_rules([rule_file], use_env=False, builtin=False),
+               "rule_file": rule_file, "cpu_wheel": cpu_wheel}
+
+
+@pytest.fixture
+def world(venv_world: Dict[str, object]) -> Iterator[Dict[str, object]]:
+    """The shared venv with the CPU torch installed before each test (again, where a test before replaced it by the
+    ROCm one), so that each apply test starts from the same venv whatever the order."""
+    subprocess.run(
+        [str(venv_world["python"]), "-m", "pip", "install", "--no-index", str(venv_world["cpu_wheel"])],
+        check=True, timeout=300, env=pip_env(), capture_output=True,
+    )
+    yield venv_world
 
 
 def _live(python: str):
@@ -101,6 +111,19 @@ def test_apply_replaces_the_cpu_torch_and_the_recheck_confirms_it(world: Dict[st
     assert report.rechecked and report.resolved == ["RD990"] and report.remaining == []
     after = _live(python)
     assert after.torch.flavour.value == "rocm" and after.torch.version.value == "2.13.0+rocm7.2"
+
+
+@pytest.mark.live_machine
+def test_apply_through_the_cli_installs_from_the_local_index_and_rechecks(world: Dict[str, object], tmp_path: Path) -> None:
+    """Live: this machine, a throwaway venv, a requested torch; the test rule must be resolved (the fix command
+    through the real CLI; it shares this file's venv and index instead of building its own)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "rocm_doctor", "fix", "--python", str(world["python"]), "--no-torch", "--torch", "2.13",
+         "--rules", str(world["rule_file"]), "--index-url", str(world["index"]), "--apply", "--yes"],
+        capture_output=True, text=True, timeout=600, env={**pip_env(), "NO_COLOR": "1", "COLUMNS": "400"}, cwd=tmp_path,
+    )
+    assert "Successfully installed torch-2.13.0+rocm7.2" in result.stdout, result.stdout + result.stderr
+    assert "resolved: RD990" in result.stdout
 
 
 def test_the_first_failure_stops_the_run_with_the_reason(tmp_path: Path) -> None:

@@ -13,7 +13,6 @@ import yaml
 from rocm_doctor.fix.dockerrun import compose_problems
 
 from .localindex import build_wheel, serve, write_simple_index
-from .test_apply_e2e import RULE, pip_env
 from .test_seed_cases import machine
 
 
@@ -106,33 +105,6 @@ def test_docker_run_compose_file_is_written_alone_and_replaced_with_a_backup(doc
     backups = list(tmp_path.glob("compose.yaml.*.rocm-doctor.bak"))
     assert [b.read_text() for b in backups] == ["services: {}\n"]
     assert "Wrote compose.yaml" in result.stderr
-
-
-@pytest.mark.live_machine
-def test_apply_through_the_cli_installs_from_the_local_index_and_rechecks(tmp_path: Path) -> None:
-    """Live: this machine, a throwaway venv, a requested torch; the test rule must be resolved."""
-    from .localindex import fake_torch
-
-    subprocess.run([sys.executable, "-m", "venv", str(tmp_path / "venv")], check=True, timeout=300)
-    python = str(tmp_path / "venv" / "bin" / "python")
-    local = tmp_path / "local"
-    local.mkdir()
-    cpu = fake_torch(local, "2.13.0+cpu", hip=None)
-    subprocess.run([python, "-m", "pip", "install", "--no-index", str(cpu)], check=True, timeout=300, env=pip_env(), capture_output=True)
-    index_root = tmp_path / "index"
-    wheels = tmp_path / "rocm"
-    wheels.mkdir()
-    fake_torch(wheels, "2.13.0+rocm7.2", hip="7.2.26015-test")
-    write_simple_index(index_root, wheels)
-    (tmp_path / "rule.yaml").write_text(RULE)
-    for base in serve(index_root):
-        result = subprocess.run(
-            [sys.executable, "-m", "rocm_doctor", "fix", "--python", python, "--no-torch", "--torch", "2.13",
-             "--rules", str(tmp_path / "rule.yaml"), "--index-url", f"{base}/simple", "--apply", "--yes"],
-            capture_output=True, text=True, timeout=600, env={**pip_env(), "NO_COLOR": "1", "COLUMNS": "400"}, cwd=tmp_path,
-        )
-    assert "Successfully installed torch-2.13.0+rocm7.2" in result.stdout, result.stdout + result.stderr
-    assert "resolved: RD990" in result.stdout
 
 
 def _closed_port() -> int:
