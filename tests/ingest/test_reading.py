@@ -707,6 +707,41 @@ def test_what_only_wsl_prints_or_has_makes_the_report_wsl(line: str) -> None:
     assert (host.os.value, host.wsl_version.value) == ("linux", 2)
 
 
+@pytest.mark.parametrize("command", [
+    "amdgpu-install -y --usecase=wsl,rocm --no-dkms",  # AMD's WSL guide (ROCm/legacy-rocm-build#5509, #4524)
+    "sudo amdgpu-install -y --usecase=rocm,wsl --no-dkms",
+    "running amdgpu-install-y -- usecase=wsl, rocm -- no dkms prompts missing",  # #3563's spacing
+])
+def test_amdgpu_install_s_wsl_use_case_makes_the_report_wsl(command: str) -> None:
+    # learn52e: the wsl use case installs the WSL-only runtime and is run only inside WSL
+    host = ingest(f"RX 7900 XTX, ROCm 6.2.0\n{command}\nE: Unable to locate package hsa-runtime-rocr4wsl-amdgpu\n").facts.host
+    assert (host.os.value, host.wsl_version.value) == ("linux", 2)
+
+
+@pytest.mark.parametrize("command", ["amdgpu-install -y --usecase=graphics,rocm", "amdgpu-install --usecase=workstation,rocm"])
+def test_other_amdgpu_install_use_cases_say_nothing_of_wsl(command: str) -> None:
+    assert not ingest(f"RX 7900 XTX\n{command}\n").facts.host.wsl_version.is_known
+
+
+@pytest.mark.parametrize(
+    "host_block, guest_block",
+    [
+        # the Windows host in its own block, rocminfo's WSL banner in another (ROCm/legacy-rocm-build#4490)
+        ("# Windows\n10.0.22631\nAMD Radeon RX 9070 XT\n", "```\nWSL environment detected.\n=====================\nHSA System Attributes\n```\n"),
+        # a Host: field with the Windows release, and the guest's WSL kernel (#5509, #6323)
+        ("Host:\n```\nOS: Windows 11 25H2 10.0.26200\n```\n", "wsl2:\n```\nOS: Ubuntu 24.04.3 LTS (Noble Numbat)\nuname: Linux u24 6.6.87.2-microsoft-standard-WSL2 #1 SMP\n```\n"),
+    ],
+)
+def test_the_windows_host_of_a_wsl_report_leaves_it_on_linux(host_block: str, guest_block: str) -> None:
+    host = ingest(f"{host_block}\n{guest_block}\nrocminfo lists only the CPU.\n").facts.host
+    assert (host.os.value, host.wsl_version.value) == ("linux", 2)
+
+
+def test_windows_with_wsl_only_asked_about_stays_windows() -> None:
+    text = "OS: Windows 11 Pro 23H2\nGPU: RX 7900 XTX\n\nCan I run ROCm under WSL2 instead?\n"
+    assert ingest(text).facts.host.os.value == "windows"
+
+
 @pytest.mark.parametrize("line", ["ls: cannot access '/dev/dxg': No such file or directory", "OS: Ubuntu 22.04.3 LTS x86_64"])
 def test_a_missing_dxg_device_or_a_plain_os_line_is_no_wsl_2(line: str) -> None:
     host = ingest(f"RX 7900 XTX\n{line}\n").facts.host

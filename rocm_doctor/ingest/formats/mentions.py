@@ -979,7 +979,11 @@ _WSL = when_used(
     # WSL's GPU device, ROCm's library for it and the variable that loads it (/dev/dxg, librocdxg,
     # HSA_ENABLE_DXG_DETECTION: https://github.com/ROCm/librocdxg/blob/021a477ae052e38dc03c82213480157b20a10735/README.md);
     # a /dev/dxg said to be missing is no WSL 2 (WSL 1 has none)
-    r"|\bon\s+Windows\s+1[01]\s+x86_64\b|\bHSA_ENABLE_DXG_DETECTION\b|/dev/dxg\b(?![^\n]{0,40}(?:No such file|not found|does\s?n[o'’]t exist|missing))|\blibrocdxg\b",
+    r"|\bon\s+Windows\s+1[01]\s+x86_64\b|\bHSA_ENABLE_DXG_DETECTION\b|/dev/dxg\b(?![^\n]{0,40}(?:No such file|not found|does\s?n[o'’]t exist|missing))|\blibrocdxg\b"
+    # learn52e: amdgpu-install's WSL use case, which installs the WSL-only runtime (hsa-runtime-rocr4wsl-amdgpu,
+    # later librocdxg) and is run only inside WSL ("amdgpu-install -y --usecase=wsl,rocm --no-dkms":
+    # ROCm/legacy-rocm-build#3563 "-- usecase=wsl, rocm", #5509, #3924, #4524)
+    r"|\busecase\s?=\s?(?:[a-z]{1,12}\s?,\s?){0,4}wsl\b",
     re.IGNORECASE | re.MULTILINE,
 )
 """WSL as the report's own environment ("in WSL2", "Ubuntu 22.04 (WSL2)"), not a suggestion to use it."""
