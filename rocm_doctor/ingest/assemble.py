@@ -152,15 +152,22 @@ def _wsl_host_is_not_the_os(grouped: Dict[str, List[Observation]]) -> Dict[str, 
     ``5.10.16.3-microsoft-standard-WSL2`` kernel and "WSL environment detected.", #6323). The ROCm stack
     runs in the Linux guest; the Windows release is its host's (learn52e). Within one block the mention reader
     already reads no Windows release once it has read WSL (``formats/mentions.py`` ``_platform``); this does the
-    same across blocks."""
+    same across blocks.
+
+    Only what WSL itself prints counts (rev52e): a tool's output (rocminfo's banner) or a WSL kernel release. A
+    prose mention of WSL is often another setup beside the report's own ("It works fine in WSL2 though, only
+    native Windows fails", "Have you tried WSL2?", "a friend in WSL2 has no problem"), and a labelled field can
+    deny it ("WSL: not installed"): those leave two equal readings, so host.os stays unknown as before. A WSL
+    kernel release outweighs a Windows field or mention, not a Windows tool's output (a native collect_env)."""
     readings = grouped.get("host.os") or []
     windows = [o for o in readings if o.value == "windows"]
     if not windows or not any(o.value == "linux" for o in readings):
         return grouped
-    wsl = [o for o in grouped.get("host.wsl_version") or [] if o.value == 2]
+    windows_top = max(o.trust for o in windows)
+    printed = [o for o in grouped.get("host.wsl_version") or [] if o.value == 2 and o.trust >= TRUST_TOOL]
     # a WSL kernel release is what WSL alone prints, however it was pasted: it outweighs a Windows field
     wsl_kernel = any("microsoft-standard-wsl" in str(o.value).lower() for o in grouped.get("host.kernel_release") or [])
-    if not wsl or (not wsl_kernel and max(o.trust for o in wsl) < max(o.trust for o in windows)):
+    if not (printed and max(o.trust for o in printed) >= windows_top) and not (wsl_kernel and windows_top < TRUST_TOOL):
         return grouped
     out = dict(grouped)
     out["host.os"] = [o for o in readings if o.value != "windows"]

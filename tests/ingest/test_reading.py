@@ -742,6 +742,23 @@ def test_windows_with_wsl_only_asked_about_stays_windows() -> None:
     assert ingest(text).facts.host.os.value == "windows"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rev52e: a native Windows report naming WSL in prose, in a block of its own: another setup, a reply's
+        # question, another person's machine, a field that denies WSL. None may make the report a WSL one.
+        "I'm on Windows 11 with an RX 7900 XTX and ZLUDA.\n\n```\nRuntimeError: CUDA error: invalid device function\n```\n\n"
+        "It works fine in WSL2 though, only native Windows fails.\n",
+        "Windows 11, RX 6800 XT.\n\n```\ntorch.cuda.is_available() False\n```\n\n> Have you tried running it in WSL2 instead?\n\nNot yet.\n",
+        "Windows 11, RX 6800 XT, native ComfyUI-Zluda.\n\n```\nhipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n```\n\n"
+        "A friend running in WSL2 on the same card has no problem.\n",
+        "### Environment\nOS: Windows 11 Pro\nWSL: not installed\nGPU: RX 7900 XTX\n\n```\nRuntimeError: Windows not yet supported for torch.compile\n```\n",
+    ],
+)
+def test_a_windows_report_naming_wsl_only_in_prose_or_a_field_is_not_made_linux(text: str) -> None:
+    assert ingest(text).facts.host.os.value != "linux"
+
+
 @pytest.mark.parametrize("line", ["ls: cannot access '/dev/dxg': No such file or directory", "OS: Ubuntu 22.04.3 LTS x86_64"])
 def test_a_missing_dxg_device_or_a_plain_os_line_is_no_wsl_2(line: str) -> None:
     host = ingest(f"RX 7900 XTX\n{line}\n").facts.host
