@@ -759,6 +759,18 @@ def test_a_windows_report_naming_wsl_only_in_prose_or_a_field_is_not_made_linux(
     assert ingest(text).facts.host.os.value != "linux"
 
 
+def test_a_native_windows_collect_env_beside_a_wsl_attempt_keeps_windows_in_play() -> None:
+    # rev52e: collect_env printed "OS: Microsoft Windows" on Windows itself (inside WSL it prints the guest's
+    # OS), so the report holds a native attempt and a WSL one; neither reading is dropped (both stay in play)
+    text = (
+        "Native Windows first:\n\n```\nPyTorch version: 2.4.0+cpu\nIs debug build: False\nCUDA used to build PyTorch: None\n"
+        "ROCM used to build PyTorch: N/A\n\nOS: Microsoft Windows 11 Pro\nGCC version: Could not collect\n"
+        "Python platform: Windows-11-10.0.22631-SP0\nIs CUDA available: False\n```\n\nThen I tried WSL2:\n\n"
+        "```\n$ rocminfo\nWSL environment detected.\n=====================\nHSA System Attributes\n=====================\n```\n"
+    )
+    assert ingest(text).facts.host.os.value != "linux"
+
+
 @pytest.mark.parametrize("line", ["ls: cannot access '/dev/dxg': No such file or directory", "OS: Ubuntu 22.04.3 LTS x86_64"])
 def test_a_missing_dxg_device_or_a_plain_os_line_is_no_wsl_2(line: str) -> None:
     host = ingest(f"RX 7900 XTX\n{line}\n").facts.host
