@@ -723,6 +723,16 @@ def test_other_amdgpu_install_use_cases_say_nothing_of_wsl(command: str) -> None
     assert not ingest(f"RX 7900 XTX\n{command}\n").facts.host.wsl_version.is_known
 
 
+@pytest.mark.parametrize("text", [
+    # rev52e: the wsl use case read about, where the report says the machine runs Linux natively
+    "Ubuntu 24.04, RX 7900 XTX.\nThe WSL guide uses --usecase=wsl,rocm but I'm on bare metal so I used --usecase=graphics,rocm.\n"
+    "RuntimeError: No HIP GPUs are available\n",
+    "Ubuntu 22.04 native, RX 6800. I first ran amdgpu-install -y --usecase=wsl,rocm --no-dkms by mistake from a blog post.\n",
+])
+def test_the_wsl_use_case_beside_a_native_linux_statement_is_no_wsl(text: str) -> None:
+    assert ingest(text).facts.host.wsl_version.value != 2
+
+
 @pytest.mark.parametrize(
     "host_block, guest_block",
     [

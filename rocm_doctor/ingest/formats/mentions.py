@@ -987,6 +987,8 @@ _WSL = when_used(
     re.IGNORECASE | re.MULTILINE,
 )
 """WSL as the report's own environment ("in WSL2", "Ubuntu 22.04 (WSL2)"), not a suggestion to use it."""
+_USECASE_WSL = when_used(r"usecase", re.IGNORECASE)
+"""The ``--usecase=...wsl`` alternative of :data:`_WSL` (the only one whose match starts with the word)."""
 _WINDOWS = when_used(
     r"\b(?:Microsoft\s+)?Win(?:dows?)?\s*(?:(10|11)\b(?![.,]\d)(?:\s+(?:Pro|Home|Enterprise|Education|IoT|LTSC|\d{2}H\d))*|(?:19|2\d)H[12]\b)",
     re.IGNORECASE,
@@ -2303,6 +2305,13 @@ def _platform(block: Block) -> List[Observation]:
                 another_platform = _states_another_platform(block)  # once per block: the scan reads all of it
             if asked == WSL_HYPOTHETICAL or (asked == WSL_CAPABILITY and another_platform):
                 continue
+            if _USECASE_WSL.match(match.group(0)):
+                # the installer's wsl use case named where the block says this machine runs Linux natively ("The WSL
+                # guide uses --usecase=wsl,rocm but I'm on bare metal"): a command read about, not run here (rev52e)
+                if another_platform is None:
+                    another_platform = _states_another_platform(block)
+                if another_platform:
+                    continue
             out += [Observation("host.os", "linux", line, TRUST_PROSE), Observation("host.wsl_version", 2, line, TRUST_PROSE)]
             wsl = True
             break
