@@ -144,6 +144,47 @@ def _decide(path: str, observations: List[Observation], conflicts: Optional[List
     return {"status": "unknown", "reason": f"the report gives different values: {shown}"}
 
 
+_NATIVE_WINDOWS_RUN = when_used(r"^\W{0,8}(?:Python platform:\s{0,3}Windows-|OS:\s{0,3}Microsoft Windows\b|Windows-1[01]-10\.0\.\d{5})")
+"""What Python prints on Windows itself, never inside WSL: collect_env's ``OS: Microsoft Windows 11 Pro`` and
+``Python platform: Windows-11-10.0.22631-SP0`` (``platform.platform()``); inside WSL the same tools print the Linux
+guest ("OS: Ubuntu 22.04", "Linux-...-microsoft-standard-WSL2-x86_64")."""
+
+
+def _wsl_host_is_not_the_os(grouped: Dict[str, List[Observation]]) -> Dict[str, List[Observation]]:
+    """Without the ``windows`` readings of host.os when the report shows WSL 2 at least as trusted: WSL 2
+    runs on a Windows host, so a report from it names both ("# Windows 10.0.22631 ... AMD Radeon RX 9070 XT"
+    beside rocminfo's "WSL environment detected.", ROCm/legacy-rocm-build#4490; "Host: OS: Windows 11 25H2"
+    beside a ``6.6.87.2-microsoft-standard-WSL2`` kernel, #5509; "Windows 10 Pro 22H2" beside a
+    ``5.10.16.3-microsoft-standard-WSL2`` kernel and "WSL environment detected.", #6323). The ROCm stack
+    runs in the Linux guest; the Windows release is its host's (learn52e). Within one block the mention reader
+    already reads no Windows release once it has read WSL (``formats/mentions.py`` ``_platform``); this does the
+    same across blocks.
+
+    Only what WSL itself prints counts (rev52e): a tool's output (rocminfo's banner) or a WSL kernel release. A
+    prose mention of WSL is often another setup beside the report's own ("It works fine in WSL2 though, only
+    native Windows fails", "Have you tried WSL2?", "a friend in WSL2 has no problem"), and a labelled field can
+    deny it ("WSL: not installed"): those leave two equal readings, so host.os stays unknown as before. A WSL
+    kernel release outweighs a Windows field or mention, not a Windows tool's output; and a native Windows run
+    (collect_env or ``platform.platform()`` printed on Windows itself) beside WSL output is a report of both attempts,
+    so nothing is dropped."""
+    readings = grouped.get("host.os") or []
+    windows = [o for o in readings if o.value == "windows"]
+    if not windows or not any(o.value == "linux" for o in readings):
+        return grouped
+    if any(o.trust >= TRUST_TOOL and _NATIVE_WINDOWS_RUN.search(o.line.text) for o in windows):
+        # a program ran on Windows itself as well (a native attempt beside a WSL one): both are the report's (rev52e)
+        return grouped
+    windows_top = max(o.trust for o in windows)
+    printed = [o for o in grouped.get("host.wsl_version") or [] if o.value == 2 and o.trust >= TRUST_TOOL]
+    # a WSL kernel release is what WSL alone prints, however it was pasted: it outweighs a Windows field
+    wsl_kernel = any("microsoft-standard-wsl" in str(o.value).lower() for o in grouped.get("host.kernel_release") or [])
+    if not (printed and max(o.trust for o in printed) >= windows_top) and not (wsl_kernel and windows_top < TRUST_TOOL):
+        return grouped
+    out = dict(grouped)
+    out["host.os"] = [o for o in readings if o.value != "windows"]
+    return out
+
+
 def _refines(longer: Any, shorter: Any) -> bool:
     """``6.0.1`` refines ``6.0``; ``Ubuntu 22.04.4 LTS`` refines ``Ubuntu 22.04.4``; equal values refine each other."""
     if not isinstance(longer, str) or not isinstance(shorter, str):
@@ -609,6 +650,7 @@ def assemble(
     for piece in pieces:
         for obs in piece.observations:
             grouped.setdefault(obs.path, []).append(obs)
+    grouped = _wsl_host_is_not_the_os(grouped)
     if "torch.version" in grouped:
         version = _decide("torch.version", grouped["torch.version"])
         if version is not None and version.get("status") == "known":

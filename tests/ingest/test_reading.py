@@ -707,6 +707,80 @@ def test_what_only_wsl_prints_or_has_makes_the_report_wsl(line: str) -> None:
     assert (host.os.value, host.wsl_version.value) == ("linux", 2)
 
 
+@pytest.mark.parametrize("command", [
+    "amdgpu-install -y --usecase=wsl,rocm --no-dkms",  # AMD's WSL guide (ROCm/legacy-rocm-build#5509, #4524)
+    "sudo amdgpu-install -y --usecase=rocm,wsl --no-dkms",
+    "running amdgpu-install-y -- usecase=wsl, rocm -- no dkms prompts missing",  # #3563's spacing
+])
+def test_amdgpu_install_s_wsl_use_case_makes_the_report_wsl(command: str) -> None:
+    # learn52e: the wsl use case installs the WSL-only runtime and is run only inside WSL
+    host = ingest(f"RX 7900 XTX, ROCm 6.2.0\n{command}\nE: Unable to locate package hsa-runtime-rocr4wsl-amdgpu\n").facts.host
+    assert (host.os.value, host.wsl_version.value) == ("linux", 2)
+
+
+@pytest.mark.parametrize("command", ["amdgpu-install -y --usecase=graphics,rocm", "amdgpu-install --usecase=workstation,rocm"])
+def test_other_amdgpu_install_use_cases_say_nothing_of_wsl(command: str) -> None:
+    assert not ingest(f"RX 7900 XTX\n{command}\n").facts.host.wsl_version.is_known
+
+
+@pytest.mark.parametrize("text", [
+    # rev52e: the wsl use case read about, where the report says the machine runs Linux natively
+    "Ubuntu 24.04, RX 7900 XTX.\nThe WSL guide uses --usecase=wsl,rocm but I'm on bare metal so I used --usecase=graphics,rocm.\n"
+    "RuntimeError: No HIP GPUs are available\n",
+    "Ubuntu 22.04 native, RX 6800. I first ran amdgpu-install -y --usecase=wsl,rocm --no-dkms by mistake from a blog post.\n",
+])
+def test_the_wsl_use_case_beside_a_native_linux_statement_is_no_wsl(text: str) -> None:
+    assert ingest(text).facts.host.wsl_version.value != 2
+
+
+@pytest.mark.parametrize(
+    "host_block, guest_block",
+    [
+        # the Windows host in its own block, rocminfo's WSL banner in another (ROCm/legacy-rocm-build#4490)
+        ("# Windows\n10.0.22631\nAMD Radeon RX 9070 XT\n", "```\nWSL environment detected.\n=====================\nHSA System Attributes\n```\n"),
+        # a Host: field with the Windows release, and the guest's WSL kernel (#5509, #6323)
+        ("Host:\n```\nOS: Windows 11 25H2 10.0.26200\n```\n", "wsl2:\n```\nOS: Ubuntu 24.04.3 LTS (Noble Numbat)\nuname: Linux u24 6.6.87.2-microsoft-standard-WSL2 #1 SMP\n```\n"),
+    ],
+)
+def test_the_windows_host_of_a_wsl_report_leaves_it_on_linux(host_block: str, guest_block: str) -> None:
+    host = ingest(f"{host_block}\n{guest_block}\nrocminfo lists only the CPU.\n").facts.host
+    assert (host.os.value, host.wsl_version.value) == ("linux", 2)
+
+
+def test_windows_with_wsl_only_asked_about_stays_windows() -> None:
+    text = "OS: Windows 11 Pro 23H2\nGPU: RX 7900 XTX\n\nCan I run ROCm under WSL2 instead?\n"
+    assert ingest(text).facts.host.os.value == "windows"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rev52e: a native Windows report naming WSL in prose, in a block of its own: another setup, a reply's
+        # question, another person's machine, a field that denies WSL. None may make the report a WSL one.
+        "I'm on Windows 11 with an RX 7900 XTX and ZLUDA.\n\n```\nRuntimeError: CUDA error: invalid device function\n```\n\n"
+        "It works fine in WSL2 though, only native Windows fails.\n",
+        "Windows 11, RX 6800 XT.\n\n```\ntorch.cuda.is_available() False\n```\n\n> Have you tried running it in WSL2 instead?\n\nNot yet.\n",
+        "Windows 11, RX 6800 XT, native ComfyUI-Zluda.\n\n```\nhipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n```\n\n"
+        "A friend running in WSL2 on the same card has no problem.\n",
+        "### Environment\nOS: Windows 11 Pro\nWSL: not installed\nGPU: RX 7900 XTX\n\n```\nRuntimeError: Windows not yet supported for torch.compile\n```\n",
+    ],
+)
+def test_a_windows_report_naming_wsl_only_in_prose_or_a_field_is_not_made_linux(text: str) -> None:
+    assert ingest(text).facts.host.os.value != "linux"
+
+
+def test_a_native_windows_collect_env_beside_a_wsl_attempt_keeps_windows_in_play() -> None:
+    # rev52e: collect_env printed "OS: Microsoft Windows" on Windows itself (inside WSL it prints the guest's
+    # OS), so the report holds a native attempt and a WSL one; neither reading is dropped (both stay in play)
+    text = (
+        "Native Windows first:\n\n```\nPyTorch version: 2.4.0+cpu\nIs debug build: False\nCUDA used to build PyTorch: None\n"
+        "ROCM used to build PyTorch: N/A\n\nOS: Microsoft Windows 11 Pro\nGCC version: Could not collect\n"
+        "Python platform: Windows-11-10.0.22631-SP0\nIs CUDA available: False\n```\n\nThen I tried WSL2:\n\n"
+        "```\n$ rocminfo\nWSL environment detected.\n=====================\nHSA System Attributes\n=====================\n```\n"
+    )
+    assert ingest(text).facts.host.os.value != "linux"
+
+
 @pytest.mark.parametrize("line", ["ls: cannot access '/dev/dxg': No such file or directory", "OS: Ubuntu 22.04.3 LTS x86_64"])
 def test_a_missing_dxg_device_or_a_plain_os_line_is_no_wsl_2(line: str) -> None:
     host = ingest(f"RX 7900 XTX\n{line}\n").facts.host

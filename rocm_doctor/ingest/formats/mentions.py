@@ -979,10 +979,16 @@ _WSL = when_used(
     # WSL's GPU device, ROCm's library for it and the variable that loads it (/dev/dxg, librocdxg,
     # HSA_ENABLE_DXG_DETECTION: https://github.com/ROCm/librocdxg/blob/021a477ae052e38dc03c82213480157b20a10735/README.md);
     # a /dev/dxg said to be missing is no WSL 2 (WSL 1 has none)
-    r"|\bon\s+Windows\s+1[01]\s+x86_64\b|\bHSA_ENABLE_DXG_DETECTION\b|/dev/dxg\b(?![^\n]{0,40}(?:No such file|not found|does\s?n[o'’]t exist|missing))|\blibrocdxg\b",
+    r"|\bon\s+Windows\s+1[01]\s+x86_64\b|\bHSA_ENABLE_DXG_DETECTION\b|/dev/dxg\b(?![^\n]{0,40}(?:No such file|not found|does\s?n[o'’]t exist|missing))|\blibrocdxg\b"
+    # learn52e: amdgpu-install's WSL use case, which installs the WSL-only runtime (hsa-runtime-rocr4wsl-amdgpu,
+    # later librocdxg) and is run only inside WSL ("amdgpu-install -y --usecase=wsl,rocm --no-dkms":
+    # ROCm/legacy-rocm-build#3563 "-- usecase=wsl, rocm", #5509, #3924, #4524)
+    r"|\busecase\s?=\s?(?:[a-z]{1,12}\s?,\s?){0,4}wsl\b",
     re.IGNORECASE | re.MULTILINE,
 )
 """WSL as the report's own environment ("in WSL2", "Ubuntu 22.04 (WSL2)"), not a suggestion to use it."""
+_USECASE_WSL = when_used(r"usecase", re.IGNORECASE)
+"""The ``--usecase=...wsl`` alternative of :data:`_WSL` (the only one whose match starts with the word)."""
 _WINDOWS = when_used(
     r"\b(?:Microsoft\s+)?Win(?:dows?)?\s*(?:(10|11)\b(?![.,]\d)(?:\s+(?:Pro|Home|Enterprise|Education|IoT|LTSC|\d{2}H\d))*|(?:19|2\d)H[12]\b)",
     re.IGNORECASE,
@@ -2306,6 +2312,13 @@ def _platform(block: Block) -> List[Observation]:
                 another_platform = _states_another_platform(block)  # once per block: the scan reads all of it
             if asked == WSL_HYPOTHETICAL or (asked == WSL_CAPABILITY and another_platform):
                 continue
+            if _USECASE_WSL.match(match.group(0)):
+                # the installer's wsl use case named where the block says this machine runs Linux natively ("The WSL
+                # guide uses --usecase=wsl,rocm but I'm on bare metal"): a command read about, not run here (rev52e)
+                if another_platform is None:
+                    another_platform = _states_another_platform(block)
+                if another_platform:
+                    continue
             out += [Observation("host.os", "linux", line, TRUST_PROSE), Observation("host.wsl_version", 2, line, TRUST_PROSE)]
             wsl = True
             break
