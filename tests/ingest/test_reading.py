@@ -337,6 +337,11 @@ def test_a_kfd_permission_error_proves_no_read_write_access() -> None:
     "text, wsl",
     [
         ("WSL: no\n", None),
+        # a field that denies WSL in words (rev52e found these read as WSL 2)
+        ("WSL: not installed\n", None),
+        ("WSL: No, native\n", None),
+        ("WSL: native Ubuntu 24.04\n", None),
+        ("WSL: Ubuntu 22.04\n", 2),
         ("WSL version: 1\n", 1),
         ("WSL: yes\n", 2),
         ("OS: Ubuntu 22.04 (WSL2)\n", 2),

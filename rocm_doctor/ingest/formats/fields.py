@@ -100,12 +100,14 @@ def _kind(label: str) -> Optional[str]:
 
 _DENIED_BEFORE = when_used(r"\b(?:not|no|without|outside)\b[^.,;]{0,20}$")
 _NO = when_used(r"^\W*(?:no|none|n/?a|false|not used|not using|-+)\W*$", re.IGNORECASE)
+# A ``WSL:`` field that starts by denying it ("not installed", "No, native", "native Ubuntu") names no WSL.
+_WSL_DENIED = when_used(r"^\W*(?:no|not|none|never|native|bare[ -]?metal)\b", re.IGNORECASE)
 
 
 def _wsl(value: str, line: Line) -> List[Observation]:
     """A ``WSL:`` field: ``yes``/``2``/``WSL2``/a distro mean WSL 2, ``1`` means WSL 1, ``no`` means none."""
     text = value.strip()
-    if not text or _NO.match(text):
+    if not text or _NO.match(text) or _WSL_DENIED.match(text):
         return []
     version = 1 if re.fullmatch(r"(?:wsl\s?)?(?:version\s*)?1(?:\.\d+)*", text, re.IGNORECASE) else 2
     return [Observation("host.os", "linux", line, TRUST_TEMPLATE), Observation("host.wsl_version", version, line, TRUST_TEMPLATE)]
