@@ -66,7 +66,8 @@ _GFX_LIST_CONTEXT = when_used(
     # target check prints on a line of its own: ROCm/TheRock#1062, ROCm/rocm-libraries#2297, ROCm/TheRock#2042), and a
     # target named as an entry of a build's CMake files ("missing `gfx1036` in Tensile CMake", "defined in TheRock CMake
     # as a valid target": rocm-libraries#2297): what a build lists, not the GPUs this machine has
-    r"|gfx[0-9a-f]{3,4}(?::(?:xnack|sramecc)[+-]){0,2}\s{0,2};\s{0,2}gfx[0-9a-f]{3,4}"
+    # (CMake joins a list's items with ';' and no space; prose that puts a ';' between two targets writes a space)
+    r"|gfx[0-9a-f]{3,4}(?::(?:xnack|sramecc)[+-]){0,2};gfx[0-9a-f]{3,4}"
     r"|\b(?:in|into|to|from)\s{1,4}(?:the\s{1,4})?(?:[\w-]{1,24}\s{1,4})?cmake\b(?!\s{0,4}-D)|\bvalid\s{1,4}(?:gpu\s{1,4}|build\s{1,4})?target\b",
     re.IGNORECASE,
 )
