@@ -127,6 +127,8 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "rocm-sdk-builder-241-devuan-librccl-execstack-glibc241": {"packages", "torch-build"},
     "demucs-gui-151-arch-appimage-libamdhip64-execstack": {"packages", "torch-build"},
     "therock-4150-nightly-rocm72-wheel-lacks-librocprofiler-sdk": {"torch-build"},
+    # learn52d blind batch: a hipBLASLt library-loading defect on a supported target (Windows TheRock build)
+    "therock-681-win-selfbuilt-hipblaslt-cannot-load-gfx1100-library": {"blas"},
     # learn51d blind batch
     "roct-thunk-69-navy-flounder-rocm41-not-in-gfxip-table": {"gfx-unsupported"},
     # learn51a blind batch: ZLUDA/HIP SDK runtime not found or of another HIP SDK version (Windows

@@ -61,7 +61,14 @@ _GFX_LIST_CONTEXT = when_used(
     # one" (NixOS/nixpkgs#321664), "tricks ROCm into thinking the available card is of the architecture
     # specified ... gfx1030" (ROCm/TheRock#1719): the target named there is borrowed, not a device.
     r"|\btreat(?:s|ed|ing)?\s{1,4}(?:[\w-]{1,24}\s{1,4}){1,4}as\s{1,4}(?:an?\s{1,4})?(?:\w{1,12}\s{1,4}){0,2}[`'\"]?gfx"
-    r"|\b(?:trick(?:s|ed|ing)?|fool(?:s|ed|ing)?)\s{1,4}(?:[\w-]{1,24}\s{1,4}){1,3}into\s{1,4}thinking\b",
+    r"|\b(?:trick(?:s|ed|ing)?|fool(?:s|ed|ing)?)\s{1,4}(?:[\w-]{1,24}\s{1,4}){1,3}into\s{1,4}thinking\b"
+    # rev52d: a CMake list of targets ("gfx1100;gfx1101", the "Supported targets are:" paragraph the rocm-libraries'
+    # target check prints on a line of its own: ROCm/TheRock#1062, ROCm/rocm-libraries#2297, ROCm/TheRock#2042), and a
+    # target named as an entry of a build's CMake files ("missing `gfx1036` in Tensile CMake", "defined in TheRock CMake
+    # as a valid target": rocm-libraries#2297): what a build lists, not the GPUs this machine has
+    # (CMake joins a list's items with ';' and no space; prose that puts a ';' between two targets writes a space)
+    r"|gfx[0-9a-f]{3,4}(?::(?:xnack|sramecc)[+-]){0,2};gfx[0-9a-f]{3,4}"
+    r"|\b(?:in|into|to|from)\s{1,4}(?:the\s{1,4})?(?:[\w-]{1,24}\s{1,4})?cmake\b(?!\s{0,4}-D)|\bvalid\s{1,4}(?:gpu\s{1,4}|build\s{1,4})?target\b",
     re.IGNORECASE,
 )
 _SUPPORTED_LIST_INTRO = when_used(
@@ -1739,12 +1746,38 @@ def target_table_rows(block: Block) -> FrozenSet[int]:
     return frozenset(rows) if len(set(rows.values())) >= 2 else frozenset()
 
 
+_QUOTED_TARGET_ITEM = when_used(r"[ \t]{0,12}[\"']gfx([0-9]{2,3}[0-9a-f])(?::(?:xnack|sramecc)[+-]){0,2}[\"'][ \t]{0,4}[,)\]]{0,2}[ \t]{0,4}$", re.IGNORECASE)
+"""A line that holds one quoted target and nothing else but list punctuation: an item of a CMake ``list(APPEND ...)``,
+a Python or JSON list written one item a line."""
+
+
+def target_list_lines(block: Block) -> FrozenSet[int]:
+    """The lines of a list of targets written one quoted item a line, three or more distinct in a row (rev52d):
+    a build's target list copied from its CMake file (ROCm/TheRock#1443 quotes Tensile's ``list(APPEND
+    BASE_ARCHITECTURES "gfx803" ...)`` from TensileSupportedArchitectures.cmake; hipBLASLt's
+    TensileliteSupportedArchitectures.cmake is written the same way), not the GPUs this machine has. A tool's
+    listing of devices (``rocm_agent_enumerator``, one bare target a line) does not quote its targets."""
+    if "gfx" not in block.lower:
+        return frozenset()
+    out: Set[int] = set()
+    run: List[Tuple[int, str]] = []
+    for line in list(block.lines) + [None]:
+        match = _QUOTED_TARGET_ITEM.match(line.text) if line is not None else None
+        if match is not None:
+            run.append((line.number, match.group(1).lower()))
+            continue
+        if len({gfx for _, gfx in run}) >= 3:
+            out.update(number for number, _ in run)
+        run = []
+    return frozenset(out)
+
+
 def _gfx_sightings(block: Block) -> List[GpuSighting]:
     if "gfx" not in block.lower:
         return []
     by_line: Dict[int, List[Tuple[str, Line, bool, bool]]] = {}
     text = block.text
-    reference = target_table_rows(block)
+    reference = target_table_rows(block) | target_list_lines(block)
     bundle_entries: Dict[int, bool] = {}  # once per line: a long line holds many targets (a JSON listing on one line)
     for match, line in block.scan(_GFX):
         if line.number in reference or _in_package_name(text, match.start()):

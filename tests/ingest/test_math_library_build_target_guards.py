@@ -1,0 +1,94 @@
+"""Review rev52d of learn52d: a ROCm math library's build that refuses a GPU target (RD930/RD931), read only where
+the build printed it now, and given to hipBLASLt (RD931) only where hipBLASLt refused it.
+
+The log shapes are those of ROCm/TheRock#1062 (hipBLASLt, gfx1102), ROCm/rocm-libraries#2297 (rocBLAS, gfx1036 in a
+gfx103X-all build), ROCm/TheRock#2042 (hipSPARSELt, gfx1201) and ROCm/TheRock#1443 (Tensile's CMake list quoted);
+the prose around them is written for the test.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import ingest, serious_findings
+
+HIPBLASLT_ROW = "hipblaslt_build_rejects_gfx_target"
+GENERIC_ROW = "rocm_library_build_rejects_gfx_target"
+
+
+def _signatures(text: str) -> list:
+    value = ingest(text).facts.symptoms.signatures.value
+    return list(value or [])
+
+
+def _gfx(text: str) -> list:
+    return sorted(a.gfx.value for a in ingest(text).facts.gpus.agents if a.gfx.is_known)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the file's name in a sentence or a link is no failure
+        "The targets hipBLASLt builds for are in TensileliteSupportedArchitectures.cmake; my RX 7900 XTX (gfx1100) is "
+        "in it and everything works.",
+        "See https://github.com/ROCm/rocm-libraries/blob/develop/projects/hipblaslt/next-cmake/cmake/"
+        "TensileliteSupportedArchitectures.cmake for the list.",
+    ],
+)
+def test_the_tensilelite_file_name_alone_is_no_refused_build(text: str) -> None:
+    assert HIPBLASLT_ROW not in _signatures(text)
+    assert not [f for f in serious_findings(text) if f[1] == "error"]
+
+
+def test_a_standalone_hipblaslt_configure_error_is_hipblaslts() -> None:
+    text = (
+        "CMake Error at cmake/TensileliteSupportedArchitectures.cmake:79 (message):\n"
+        "  Unsupported GPU target: gfx1102\n\n"
+        "  Supported targets are:\n"
+        "  gfx908;gfx90a;gfx942;gfx950;gfx1100;gfx1101;gfx1103;gfx1150;gfx1151;gfx1200;gfx1201\n"
+    )
+    found = _signatures(text)
+    assert HIPBLASLT_ROW in found and GENERIC_ROW in found
+    assert "RD931" in [f[0] for f in serious_findings(text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- Fixed \"Unsupported GPU target: gfx1036\" in the rocBLAS configure of a gfx103X-all build",
+        "The rocBLAS \"Unsupported GPU target: gfx1036\" is fixed now that Tensile lists it.",
+        "Previously hipBLASLt stopped with Tensile::FATAL: Architecture gfx1151 not supported.",
+    ],
+)
+def test_a_refusal_said_to_be_past_or_fixed_is_not_read(text: str) -> None:
+    found = _signatures(text)
+    assert HIPBLASLT_ROW not in found and GENERIC_ROW not in found
+
+
+def test_an_applications_own_unsupported_target_message_is_no_math_library() -> None:
+    text = "PS C:\\src\\app> .\\build.ps1 -GpuArch gfx1100\nUnsupported GPU target: gfx1100\nAt C:\\src\\app\\build.ps1:12 char:5\n"
+    assert GENERIC_ROW not in _signatures(text)
+
+
+def test_a_library_refusal_retold_in_prose_is_still_read() -> None:
+    assert GENERIC_ROW in _signatures("rocBLAS configure fails with Unsupported GPU target: gfx1036 on my Windows build.")
+
+
+def test_another_librarys_refusal_after_hipblaslt_is_not_hipblaslts() -> None:
+    text = "I excluded hipBLASLt, and now rocBLAS configure stops with Unsupported GPU target: gfx1036."
+    found = _signatures(text)
+    assert GENERIC_ROW in found and HIPBLASLT_ROW not in found
+    ids = [f[0] for f in serious_findings(text)]
+    assert "RD930" in ids and "RD931" not in ids
+
+
+def test_a_hipsparselt_refusal_is_the_generic_libraries_and_names_no_gpu() -> None:
+    # ROCm/TheRock#2042's shape: the refused target and the two supported ones are the build's
+    text = (
+        "```\n[hipSPARSELt configure] CMake Error at cmake/hipsparselt_supported_architectures.cmake:42 (message):\n"
+        "[hipSPARSELt configure]   Unsupported GPU target: gfx1201\n[hipSPARSELt configure] \n"
+        "[hipSPARSELt configure]   Supported targets are:\n"
+        "[hipSPARSELt configure]   gfx942;gfx950;gfx942:xnack+;gfx942:xnack-;gfx950:xnack+;gfx950:xnack-\n```\n"
+    )
+    found = _signatures(text)
+    assert GENERIC_ROW in found and HIPBLASLT_ROW not in found
+    assert _gfx(text) == []
