@@ -431,8 +431,11 @@ def _finds(text: str, word: str) -> Iterator[int]:
         position = text.find(word, position + 1)
 
 
-_ARGUMENT = when_used(r"^\s*(?:--?[A-Za-z]|[\w.-]+(?:==|>=|<=|~=)|https?://)")
-"""A line that starts as the next argument of a command: a wrapped command line continues on it."""
+_ARGUMENT = when_used(r"^\s*(?:[\w.-]{1,40}\s{1,3}){0,3}(?:--?[A-Za-z]|[\w.-]+(?:==|>=|<=|~=)|https?://)")
+"""A line that starts as the next argument of a command: a wrapped command line continues on it. Up to three bare
+words may come first, as when the wrap fell inside the package list (``pip3 install --pre torch torchvision`` /
+``torchaudio -f https://...``, pytorch/audio#1750 wrapped at 80 columns); the joined line must still stop the match
+(:func:`_cut_command`), so a prose line that merely holds a dash word further on changes nothing."""
 
 
 def _cut_command(block: Block, line: Line, match: "re.Match[str]", signature: Signature) -> bool:

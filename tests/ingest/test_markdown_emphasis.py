@@ -112,3 +112,17 @@ def test_a_bold_expected_heading_with_its_words_on_the_line_still_opens_its_sect
     text = "**Expected behavior:** the GPU is used\ntorch 2.6.0+rocm6.2\n\n**Actual behavior:** it runs on the CPU\n"
     under = expected_lines(split_blocks(normalise(text)))
     assert 2 in under and 4 not in under
+
+
+def test_a_version_set_in_bold_inside_a_fence_is_read_without_the_marks() -> None:
+    # learn52b: pytorch/audio#1750 set the odd tag in bold ("0.10.0.dev20210901+**rocm4.1**"); fenced, the marks stay
+    listing = (
+        "```\n"
+        "    torch             1.10.0.dev20210901+cu111\n"
+        "    torchaudio        0.10.0.dev20210901+**rocm4.1**\n"
+        "    torchvision       0.11.0.dev20210901+cu111\n"
+        "```\n"
+    )
+    torch = ingest(listing).facts.torch
+    assert torch.torchaudio_version.value == "0.10.0.dev20210901+rocm4.1"
+    assert torch.torchaudio_flavour.value == "rocm"

@@ -209,3 +209,29 @@ def test_a_cuda_message_in_an_ollama_report_is_no_cuda_build() -> None:
     # rev49c: ollama ships CUDA and ROCm runners and probes the CUDA ones on every machine (ollama/ollama#5000)
     text = "RX 7900 XTX, ollama 0.9 on Ubuntu with ROCm\nggml_cuda_init: failed to initialize CUDA: no CUDA-capable device is detected\n"
     assert "RD997" not in problems_shown(text)
+
+
+_CUDA_COLLECT_ENV = (
+    "PyTorch version: 1.9.0+cu111\n"
+    "Is debug build: False\n"
+    "CUDA used to build PyTorch: 11.1\n"
+    "ROCM used to build PyTorch: N/A\n"
+    "\n"
+    "OS: Ubuntu 18.04.5 LTS (x86_64)\n"
+    "Is CUDA available: True\n"
+    "CUDA runtime version: 11.1.105\n"
+    "HIP runtime version: N/A\n"
+    "MIOpen runtime version: N/A\n"
+)
+
+
+def test_collect_envs_empty_rocm_fields_are_no_amd_machine() -> None:
+    # rev52b: collect_env prints these lines on every machine; RD528 called pytorch/audio#1749 (NVIDIA) a CUDA torch on AMD
+    from ingest_helpers import report_contexts
+
+    assert "rocm_stack_mentioned" not in report_contexts(_CUDA_COLLECT_ENV)
+    assert "rocm_stack_mentioned" not in report_contexts(_CUDA_COLLECT_ENV.replace("\n", "\r\n"))
+    assert "RD528" not in problems_shown(_CUDA_COLLECT_ENV)
+    # a ROCm build's values, and the reporter's own words, still say ROCm
+    assert "rocm_stack_mentioned" in report_contexts("ROCM used to build PyTorch: 6.2.41133-dd7f95766\n")
+    assert "RD528" in problems_shown("I am on ROCm 6.2 with an RX 7900 XTX.\n" + _CUDA_COLLECT_ENV)

@@ -218,3 +218,14 @@ def test_a_lower_case_sentence_on_the_next_line_naming_the_override_leaves_the_g
     assert "gfx1031" in gfx_read(text)
     contracted = text.replace("i have not set", "i've not set")
     assert "gfx1031" in gfx_read(contracted)
+
+
+def test_a_command_wrapped_inside_its_package_list_is_not_a_plain_pip_install() -> None:
+    # learn52b: pytorch/audio#1750 wrapped at 80 columns - the cut fell before "torchaudio", not before "-f"
+    text = (
+        "3. install torchaudio nighly with pip: pip3 install --pre torch torchvision\n"
+        "torchaudio -f https://download.pytorch.org/whl/nightly/cu111/torch_nightly.html\n"
+    )
+    assert "torch_from_pypi_default" not in context(text)
+    # a short prose line after a plain install is no argument of it
+    assert "torch_from_pypi_default" in context("pip install torch torchvision torchaudio\nthen it failed.\n")

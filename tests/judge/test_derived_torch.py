@@ -114,3 +114,22 @@ def test_rd878_message_does_not_say_the_operators_never_load_in_another_release(
     rule = next(r for r in load_rules([], use_env=False) if r.id == "RD878")
     assert "do not load into another release" not in rule.message
     assert "within the same minor release" in rule.message
+
+
+def test_companions_of_another_gpu_build_compares_backends_not_versions() -> None:
+    # learn52b: pytorch/audio#1750 - torchaudio +rocm4.1 beside torch +cu111
+    cuda = torch("1.10.0.dev20210901+cu111", flavour="cuda",
+                 torchvision_version=K("0.11.0.dev20210901+cu111"), torchvision_flavour=K("cuda"),
+                 torchaudio_version=K("0.10.0.dev20210901+rocm4.1"), torchaudio_flavour=K("rocm"))
+    assert derived("derived.companions_of_another_gpu_build", cuda).value == "torchaudio 0.10.0.dev20210901+rocm4.1 (rocm)"
+    # the flavour comes from the local tag when the fact is not read
+    tag_only = torch("2.5.1+rocm6.2", "6.2", torchaudio_version=K("2.5.1+cu121"), torchaudio_flavour={"status": "unknown", "source": "test"})
+    assert derived("derived.companions_of_another_gpu_build", tag_only).value == "torchaudio 2.5.1+cu121 (cuda)"
+    # a CPU companion, the same build, and a CUDA torchvision beside a ROCm torch (RD141) are not named
+    cpu_audio = torch("2.5.1+rocm6.2", "6.2", torchaudio_version=K("2.5.1+cpu"), torchaudio_flavour=K("cpu"))
+    assert derived("derived.companions_of_another_gpu_build", cpu_audio).status == "absent"
+    rd141 = torch("2.5.1+rocm6.2", "6.2", torchvision_version=K("0.20.1+cu121"), torchvision_flavour=K("cuda"))
+    assert derived("derived.companions_of_another_gpu_build", rd141).status == "absent"
+    assert derived("derived.companions_of_another_gpu_build", {}).status == "absent"
+    unknown_torch = {"torch": {"flavour": {"status": "unknown", "source": "test"}}}
+    assert derived("derived.companions_of_another_gpu_build", unknown_torch).status == "unknown"

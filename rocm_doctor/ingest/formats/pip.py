@@ -30,7 +30,18 @@ def canonical(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+_BOLD = when_used(r"\*\*")
+"""Markdown bold marks a reporter typed around part of a version to point at it (``0.10.0+**rocm4.1**``,
+pytorch/audio#1750): outside a fence Markdown takes them off, inside one they stay in the text. No version has
+``**`` (PEP 440); a requirement's wildcard ``2.*`` has one star and is left alone."""
+
+
+def _unmarked(rows: List[Tuple[str, str, Line]]) -> List[Tuple[str, str, Line]]:
+    return [(name, _BOLD.sub("", version), line) for name, version, line in rows]
+
+
 def _observations(rows: List[Tuple[str, str, Line]]) -> List[Observation]:
+    rows = _unmarked(rows)
     installed: Dict[str, str] = {name: version for name, version, _ in rows}
     out = [Observation("packages.installed", installed, rows[0][2])]
     for name, version, line in rows:

@@ -108,6 +108,51 @@ def untagged_companions_beside_rocm_torch(facts: Facts, tables: Tables) -> Fact:
     return known(", ".join(found), facts.torch.torchvision_version.source or facts.torch.torchaudio_version.source or "paste")
 
 
+GPU_FLAVOURS = ("rocm", "cuda", "xpu")
+"""Builds whose compiled parts link a GPU backend library of torch's own build (libtorch_hip.so and
+libc10_hip.so, libtorch_cuda.so and libc10_cuda.so, libtorch_xpu.so): such a torchvision or torchaudio
+does not load beside a torch of another build. A CPU companion links only libtorch_cpu.so and is left to
+RD141 (torchvision) or not judged (torchaudio)."""
+
+
+def _companion_flavour(version: Fact, flavour: Fact) -> str:
+    """A companion's build: its flavour fact when read, else the one its version's local tag names."""
+    if flavour.is_known and flavour.value:
+        return str(flavour.value)
+    if version.is_known and version.value:
+        return flavour_from_tag(local_tag(str(version.value))) or ""
+    return ""
+
+
+@machine_fact(
+    "companions_of_another_gpu_build",
+    "torchvision/torchaudio built for another GPU backend than the torch beside it (torch 1.10.0+cu111 with "
+    "torchaudio 0.10.0+rocm4.1; torch 2.5.1+cpu with torchvision 0.20.1+rocm6.2): their extension links the "
+    "backend libraries of its own torch build (libtorch_hip.so, libtorch_cuda.so), which this torch does "
+    "not carry, as 'name version (build)'. A CUDA, CPU or XPU torchvision beside a ROCm torch is left out "
+    "(RD141 names it); absent when every companion shown matches or is a CPU build.",
+)
+def companions_of_another_gpu_build(facts: Facts, tables: Tables) -> Fact:
+    torch = facts.torch
+    if not torch.flavour.is_known or not torch.flavour.value:
+        return unknown(torch.flavour.reason or "which build torch is, is not known")
+    mine = str(torch.flavour.value)
+    found = []
+    for name, version, flavour in (
+        ("torchvision", torch.torchvision_version, torch.torchvision_flavour),
+        ("torchaudio", torch.torchaudio_version, torch.torchaudio_flavour),
+    ):
+        other = _companion_flavour(version, flavour)
+        if other not in GPU_FLAVOURS or other == mine:
+            continue
+        if name == "torchvision" and mine == "rocm":
+            continue  # RD141: torchvision of another build beside a ROCm torch
+        found.append(f"{name} {version.value} ({other})")
+    if not found:
+        return absent(torch.flavour.source or "torch.flavour", "no torchvision or torchaudio of another GPU build is shown")
+    return known(", ".join(found), torch.torchaudio_version.source or torch.torchvision_version.source or "paste")
+
+
 BUILD_DATE = re.compile(r"(?:\.dev|rc|a|sdk)(20\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))(?!\d)", re.IGNORECASE)
 """The date a nightly or per-run build carries in its version: pytorch.org nightlies in the public
 version (``2.6.0.dev20241014+rocm6.2``), TheRock and AMD's Windows wheels in the local tag
