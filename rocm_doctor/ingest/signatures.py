@@ -455,6 +455,34 @@ def _cut_command(block: Block, line: Line, match: "re.Match[str]", signature: Si
     return again is None or again.start() != match.start()
 
 
+_GOES_ON = when_used(r"^\s{0,4}[\"'(]?[a-z]|^\s{0,4}[\"'][A-Za-z]")
+"""A next line that goes on with the sentence: it starts with a lower-case word, or a quoted name or message (a new
+sentence starts with a capital, a log line with a capital, a digit or a mark)."""
+
+
+def _cut_statement(block: Block, line: Line, match: "re.Match[str]", signature: Signature) -> bool:
+    """A statement read on a line that a wrapping tool broke inside its sentence (the line is long or the next word
+    would not have fitted, the next line goes on in lower case) and that no longer holds once the next lines are
+    joined: the past, another machine or a question after it on the next line is in its sentence, as it is on the
+    line unwrapped ("... when I use zluda" / "changed anything before this problem" wrapped at 80 columns reads as
+    the one line did: zluda-vosen-140)."""
+    if not signature.statement:
+        return False
+    index = block.position_of(line)
+    lines = block.lines
+    texts = [line.text[:MAX_LINE]]
+    while index + 1 < len(lines) and len(texts) < WRAPPED_LINES:
+        following = lines[index + 1].text
+        if not _GOES_ON.match(following) or not may_be_wrapped(lines[index].text, following.strip()):
+            break
+        texts.append(following.strip()[:MAX_LINE])
+        index += 1
+    if len(texts) == 1:
+        return False
+    again = signature.pattern.search(" ".join(texts))
+    return again is None or again.end() > len(texts[0])
+
+
 _GONE_GAP = (
     r"(?:(?!\b(?:and|or|now|still|again|but|instead|then|when|while|because|since|why|how|what|where|whether|if)\b)[^\n,;:.!?]){0,40}"
     # the message's own start where the match begins inside it: an opening quote and what it holds, or "RuntimeError: "
@@ -715,6 +743,7 @@ def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> 
         valid = (
             (line, match) for line, match in searched
             if match is not None and not _cut_command(block, line, match, signature)
+            and not _cut_statement(block, line, match, signature)
             and not _unless(signature, line, match) and not _said_elsewhere(block, line, match, signature)
         )
         first = next(valid, None)
