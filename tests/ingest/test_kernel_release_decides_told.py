@@ -167,3 +167,35 @@ def test_the_driver_refused_on_a_named_kernel_is_still_read() -> None:
 )
 def test_one_release_joined_to_the_failure_by_and_it_is_the_setup(text: str) -> None:
     assert RULE not in problems_shown(text)
+
+
+# fin52f: the failure-free state said before the kernel change (ROCm/amdgpu#204, ROCm/legacy-rocm-build#5051), and the
+# kernel the reporter ran before said to work (ROCm/legacy-rocm-build#5833); texts written for the test in those shapes.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "On kernel 6.18.3 ComfyUI crashes with a memory access fault. No failures occur after rolling back to kernel `6.17.9`.\n",
+        "ollama kept hanging on my RX 7600. No crashes at all since downgrading to kernel 6.12.10.\n",
+        "I saw no issues after reverting to Linux `6.18.3` -> `6.17.9` on my RX 7900 GRE.\n",
+        "The 9070 XT faults since the kernel update. The kernel version I had before is working without that error, kernel 6.17.12-200.\n",
+        "My RX 6800 faults in torch since the update; the previous kernel (6.17.12) was working fine.\n",
+    ],
+)
+def test_a_kernel_release_without_the_failure_said_first_or_the_previous_kernel_working_is_read(text: str) -> None:
+    assert RULE in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No errors after rolling back to ROCm 6.2 on my RX 7900 XTX.\n",
+        "No failures occur after rolling back the driver to 25.3.1 on my RX 7900 XTX.\n",
+        "The previous kernel was working fine until the torch update broke my RX 6800.\n",
+        "If the previous kernel is working, keep it for your RX 6800.\n",
+        "Was the previous kernel working? My RX 6800 crashes now.\n",
+        "No crashes after switching to the LTS kernel for my wifi card; torch still fails on the RX 6800.\n",
+        "The previous kernel was not working either on my RX 6800.\n",
+    ],
+)
+def test_a_rollback_of_something_else_a_condition_or_a_question_is_not_a_kernel_that_works(text: str) -> None:
+    assert RULE not in problems_shown(text)
