@@ -169,20 +169,24 @@ def test_one_release_joined_to_the_failure_by_and_it_is_the_setup(text: str) -> 
     assert RULE not in problems_shown(text)
 
 
-# fin52f: the failure-free state said before the kernel change (ROCm/amdgpu#204, ROCm/legacy-rocm-build#5051), and the
-# kernel the reporter ran before said to work (ROCm/legacy-rocm-build#5833); texts written for the test in those shapes.
+# rev53f: learn52f read two more spellings here ("No failures occur after rolling back to kernel `6.17.9`", ROCm/amdgpu#204
+# and the same reporter's ROCm/legacy-rocm-build#5051; "The kernel version i had before is working", ROCm#5833 alone). Each
+# rested on one reporter, and both misfired: a GPU compute kernel ("the older kernel is working fine"), another person's
+# kernel, a doubt, a success that ended. Removed until three independent reports show them; these texts pin the misfires.
 @pytest.mark.parametrize(
     "text",
     [
-        "On kernel 6.18.3 ComfyUI crashes with a memory access fault. No failures occur after rolling back to kernel `6.17.9`.\n",
-        "ollama kept hanging on my RX 7600. No crashes at all since downgrading to kernel 6.12.10.\n",
-        "I saw no issues after reverting to Linux `6.18.3` -> `6.17.9` on my RX 7900 GRE.\n",
-        "The 9070 XT faults since the kernel update. The kernel version I had before is working without that error, kernel 6.17.12-200.\n",
-        "My RX 6800 faults in torch since the update; the previous kernel (6.17.12) was working fine.\n",
+        "The fused attention kernel crashes on gfx1100 with a memory access fault; the older kernel is working fine.\n",
+        "hipModuleLaunchKernel fails with hipErrorInvalidImage on my RX 6800. The previous kernel version was working, the new fused one is not.\n",
+        "HIP kernel launch crashed; no errors after switching to the older kernel implementation (naive GEMM) on gfx1100.\n",
+        "For him the previous kernel is working, but on my RX 6800 both kernels crash with the same fault.\n",
+        "I'm not sure the kernel I had before was working either; my RX 6800 crashes in torch.\n",
+        "The previous kernel was fine too, so it is not the kernel: torch crashes on my RX 6800 on 6.8 and 6.11.\n",
+        "No failures after rolling back to kernel 6.17.9 for one day, then the memory access fault came back on my RX 7900 GRE.\n",
     ],
 )
-def test_a_kernel_release_without_the_failure_said_first_or_the_previous_kernel_working_is_read(text: str) -> None:
-    assert RULE in problems_shown(text)
+def test_a_compute_kernel_another_persons_kernel_or_a_doubt_is_not_a_kernel_release_that_works(text: str) -> None:
+    assert RULE not in problems_shown(text)
 
 
 @pytest.mark.parametrize(
