@@ -167,3 +167,39 @@ def test_the_driver_refused_on_a_named_kernel_is_still_read() -> None:
 )
 def test_one_release_joined_to_the_failure_by_and_it_is_the_setup(text: str) -> None:
     assert RULE not in problems_shown(text)
+
+
+# rev53f: learn52f read two more spellings here ("No failures occur after rolling back to kernel `6.17.9`", ROCm/amdgpu#204
+# and the same reporter's ROCm/legacy-rocm-build#5051; "The kernel version i had before is working", ROCm#5833 alone). Each
+# rested on one reporter, and both misfired: a GPU compute kernel ("the older kernel is working fine"), another person's
+# kernel, a doubt, a success that ended. Removed until three independent reports show them; these texts pin the misfires.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The fused attention kernel crashes on gfx1100 with a memory access fault; the older kernel is working fine.\n",
+        "hipModuleLaunchKernel fails with hipErrorInvalidImage on my RX 6800. The previous kernel version was working, the new fused one is not.\n",
+        "HIP kernel launch crashed; no errors after switching to the older kernel implementation (naive GEMM) on gfx1100.\n",
+        "For him the previous kernel is working, but on my RX 6800 both kernels crash with the same fault.\n",
+        "I'm not sure the kernel I had before was working either; my RX 6800 crashes in torch.\n",
+        "The previous kernel was fine too, so it is not the kernel: torch crashes on my RX 6800 on 6.8 and 6.11.\n",
+        "No failures after rolling back to kernel 6.17.9 for one day, then the memory access fault came back on my RX 7900 GRE.\n",
+    ],
+)
+def test_a_compute_kernel_another_persons_kernel_or_a_doubt_is_not_a_kernel_release_that_works(text: str) -> None:
+    assert RULE not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No errors after rolling back to ROCm 6.2 on my RX 7900 XTX.\n",
+        "No failures occur after rolling back the driver to 25.3.1 on my RX 7900 XTX.\n",
+        "The previous kernel was working fine until the torch update broke my RX 6800.\n",
+        "If the previous kernel is working, keep it for your RX 6800.\n",
+        "Was the previous kernel working? My RX 6800 crashes now.\n",
+        "No crashes after switching to the LTS kernel for my wifi card; torch still fails on the RX 6800.\n",
+        "The previous kernel was not working either on my RX 6800.\n",
+    ],
+)
+def test_a_rollback_of_something_else_a_condition_or_a_question_is_not_a_kernel_that_works(text: str) -> None:
+    assert RULE not in problems_shown(text)
