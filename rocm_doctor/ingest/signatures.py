@@ -549,6 +549,20 @@ _GONE_AFTER = when_used(r"[^.!?\n]{0,60}?\b(?:any\s?more|no\s{1,4}more)\b(?!\s{1
 compares)."""
 _QUOTED_SENTENCE = 200
 """Characters before a message in a prose line looked at for the start of its sentence."""
+_FIXED_OPENS = when_used(
+    r"^[\s>*_+\-\u2022]{0,6}(?:(?:change\s?log|release\s{1,4}notes?|bug\s?fixes|fixes|what['\u2019]?s\s{1,4}new)\s{0,2}:\s{0,4}[*+\-\u2022]?\s{0,3})?"
+    r"(?:fixed|fixes|resolved|solved)\b\s{0,2}:?" + _GONE_GAP,
+    re.IGNORECASE,
+)
+"""prec52: a sentence that opens with a fix's verb and names the message as what was fixed, as a changelog, a release note
+or a pull request's description writes it: "- Fixes ROCm multinode training crash (`IndexError: ...`)" (meta-pytorch/torchforge#725),
+"Fixes `hipErrorInvalidValue` or segmentation fault in `haloExchangeGpu` ..." (sphexa-org/sphexa#643), "Fix `RuntimeError: HIP
+Error 101, invalid device ordinal` from #3000" (tinygrad/tinygrad#3440, the imperative this still leaves alone), and rev47a's
+changelog line "- Fixed \"undefined symbol: rocblas_sgbmv_64\"" (rules/data/signatures.yaml error_not_current): the message is
+gone, not this machine's error now. The verb opens the sentence (after a bullet or a "Changelog:" label at most) and only a
+few words of one clause stand between it and the message (:data:`_GONE_GAP`): "I fixed the driver install, but now I get ..."
+and "This fixed the `...` I was getting" (ggml-org/llama.cpp#15994) are not read so (a subject before the verb, a clause
+break, "but", "now" in between); a bare "Fix ..." or "fix:" is a request or a title, so it is not read so either."""
 
 
 def _quoted_from_another(block: Block, line: Line, match: "re.Match[str]") -> bool:
@@ -563,7 +577,8 @@ def _quoted_from_another(block: Block, line: Line, match: "re.Match[str]") -> bo
     ends = list(re.finditer(r"[.!?](?:\s|$)", before))
     sentence = before[ends[-1].end() :] if ends else before
     return bool(
-        _ANOTHER_PERSON.search(sentence) or _PAST_BEFORE.search(sentence) or _SOLVED_AFTER.match(text, match.end(), match.end() + _QUOTED_SENTENCE)
+        _ANOTHER_PERSON.search(sentence) or _PAST_BEFORE.search(sentence) or _FIXED_OPENS.search(sentence)
+        or _SOLVED_AFTER.match(text, match.end(), match.end() + _QUOTED_SENTENCE)
         or (_NOT_GOT.search(sentence) and _GONE_AFTER.match(text, match.end(), match.end() + _QUOTED_SENTENCE))
         or _asks_about(sentence, text[match.end() : match.end() + _QUOTED_SENTENCE])
     )
