@@ -23,7 +23,6 @@ FIXED_IN_A_CHANGELOG = [
     "Changelog: fixed 'Unsupported GPU target: gfx1036' for rocBLAS\n",
     '- Fixed "hipErrorNoBinaryForGpu: Unable to find code object for all current devices" on gfx1031\n',
     "Release notes: - Fixes `RuntimeError: HIP error: invalid device function` on RDNA2 cards\n",
-    "* Resolved: `RuntimeError: HIP error: invalid device function` when loading SDXL\n",
 ]
 
 ANSWERED_FIXED_NEXT = [
@@ -58,6 +57,21 @@ STILL_CURRENT = [
     # "works now" said of something other than the failure
     ("RuntimeError: HIP error: invalid device function\nThe CPU build works now, the GPU one fails as above.\n", "hip_invalid_device_function"),
     ("RuntimeError: HIP error: invalid device function\nROCm 5.7 works now; on 6.0 I get the error above.\n", "hip_invalid_device_function"),
+    # rev53p: "Resolved"/"Solved" opening a sentence had no report behind them; a "Fixed ...?" question; a status label
+    ("* Resolved: `RuntimeError: HIP error: invalid device function` when loading SDXL\n", "hip_invalid_device_function"),
+    ("Fixed `RuntimeError: HIP error: invalid device function` by setting HSA_OVERRIDE_GFX_VERSION? No, still the same.\n", "hip_invalid_device_function"),
+    ("Resolved: no\nRuntimeError: HIP error: invalid device function\n", "hip_invalid_device_function"),
+    ("Solved? Not yet: RuntimeError: HIP error: invalid device function\n", "hip_invalid_device_function"),
+    # rev53p: the next line is a log line, not an answer
+    ("RuntimeError: HIP error: invalid device function\nINFO:root:Everything works now, exiting\n", "hip_invalid_device_function"),
+    ("RuntimeError: HIP error: invalid device function\n[INFO] test_basic: it works now (regression check)\n", "hip_invalid_device_function"),
+    ("RuntimeError: HIP error: invalid device function\nWARNING: fixed the issue with seed, using 42\n", "hip_invalid_device_function"),
+    # rev53p: another person, a project or a release fixed it, not this machine
+    ("RuntimeError: HIP error: invalid device function\nHSA override fixed it for my friend.\n", "hip_invalid_device_function"),
+    ("RuntimeError: HIP error: invalid device function\nUpstream fixed the issue in 6.1.\n", "hip_invalid_device_function"),
+    ("RuntimeError: HIP error: invalid device function\nA patch that fixed the issue was proposed in #123.\n", "hip_invalid_device_function"),
+    ("RuntimeError: HIP error: invalid device function\nROCm 6.1 release notes say they fixed the issue.\n", "hip_invalid_device_function"),
+    ("RuntimeError: HIP error: invalid device function\nThis PR https://github.com/x/y/pull/1 fixed the issue for gfx1030.\n", "hip_invalid_device_function"),
     # a quoted log the reporter adopts: the quote marker alone changes nothing
     ("> RuntimeError: HIP error: invalid device function\n", "hip_invalid_device_function"),
     ("> RuntimeError: HIP error: invalid device function\nSame here on my RX 6600.\n", "hip_invalid_device_function"),
