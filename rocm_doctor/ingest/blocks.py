@@ -30,6 +30,8 @@ from rocm_doctor.anchors import pattern_anchors
 from rocm_doctor.lazy_regex import when_used
 
 _FENCE = when_used(r"^\s{0,3}(`{3,}|~{3,})")
+_INFO_WORD = when_used(r"^\{?[\w.+#-]*\}?$")
+"""A fence's info string that is a language tag (``shell``, ``c++``, ``{.python}``), not report text."""
 _DETAILS_OPEN = when_used(r"^\s*<details\b[^>]*>", re.IGNORECASE)
 _DETAILS_CLOSE = when_used(r"^\s*</details\s*>", re.IGNORECASE)
 _TAG_ONLY = when_used(r"^\s*</?(summary|details|pre|code|br)\b[^>]*>.*$", re.IGNORECASE)
@@ -645,9 +647,20 @@ def split_blocks(text: str) -> List[Block]:
                     flush("prose")
                     fence = ""
                     continue
-                if not fence:
+                rest = raw[fence_match.end():].strip()
+                if not fence and mark[0] == "`" and "`" in rest:
+                    # CommonMark (0.31.2, 4.5 "Fenced code blocks"): the info string of a backtick fence has no
+                    # backtick, so "``` text ```" on one line opens no fence; it is an inline code span, and its
+                    # text is the report's (ROCmSoftwarePlatform/tensorflow#90 pasted TensorFlow's skip line so).
+                    raw = rest.rstrip("`").strip() if rest.endswith("`") else raw
+                elif not fence:
                     flush("fenced")
                     fence = mark
+                    if rest and _INFO_WORD.match(rest) is None:
+                        # Output pasted on the opening fence line itself ("```rocBLAS error: Cannot read ...",
+                        # ROCm/Tensile#1936; "```common_init_from_params: warming up ...", ggml-org/llama.cpp#22013):
+                        # more than a language tag, it is the block's first line.
+                        current.append((rest, number))
                     continue
         if not fence and head.startswith("<"):
             if _DETAILS_OPEN.match(raw):
