@@ -50,6 +50,32 @@ def test_a_language_tag_on_the_opening_fence_line_is_no_line_of_the_report(tag: 
     assert [l.text for l in blocks[0].lines] == ["HSA Agents"]
 
 
+@pytest.mark.parametrize("info", ['python title="repro.py"', "bash {.line-numbers}", "console title=rocminfo", "{.python .numberLines}"])
+def test_a_language_tag_with_attributes_on_the_opening_fence_line_is_no_line_of_the_report(info: str) -> None:
+    blocks = split_blocks(f"```{info}\nHSA Agents\n```\nafter")
+    assert [b.kind for b in blocks] == ["fenced", "prose"]
+    assert [l.text for l in blocks[0].lines] == ["HSA Agents"]
+
+
+@pytest.mark.parametrize(
+    "opening",
+    ["```RuntimeError: `torch.cuda` reports No HIP GPUs are available", "```OSError: cannot open `libamdhip64.so`"],
+)
+def test_an_opening_fence_line_holding_a_lone_backtick_span_still_opens_the_fence(opening: str) -> None:
+    # Only a closing run as long as the opening one makes "``` text ```" a one-line span; otherwise the line opens
+    # the fence its author meant, and the closing fence does not open a new one over the rest of the report.
+    blocks = split_blocks(f"Error:\n{opening}\nAborted (core dumped)\n```\nI have an RX 6700 XT.")
+    assert [b.kind for b in blocks] == ["prose", "fenced", "prose"]
+    assert [l.text for l in blocks[1].lines] == [opening[3:], "Aborted (core dumped)"]
+    assert [l.text for l in blocks[2].lines] == ["I have an RX 6700 XT."]
+
+
+def test_an_empty_one_line_span_is_skipped_and_opens_no_fence() -> None:
+    blocks = split_blocks("The error is\n``` ```\nand then\n```\nhipErrorNoBinaryForGpu\n```\n")
+    assert [b.kind for b in blocks] == ["prose", "fenced"]
+    assert [l.text for l in blocks[0].lines] == ["The error is", "and then"]
+
+
 def test_a_triple_backtick_line_inside_an_open_fence_still_closes_it() -> None:
     # Unchanged by the one-line span reading: only a line outside any fence can be a span.
     blocks = split_blocks("```\nAgent 1\n``` trailing ```\nafter")
