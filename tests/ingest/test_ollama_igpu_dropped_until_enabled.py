@@ -74,3 +74,20 @@ def test_rd965_stays_silent_for_a_dropped_igpu_beside_a_discrete_amd_card_that_r
         'msg="inference compute" id=0 library=ROCm compute=gfx1100 name=ROCm0 description="AMD Radeon RX 7900 XTX" type=discrete\n'
     )
     assert "RD965" not in _finding_ids(text)
+
+
+def test_a_release_note_about_the_line_is_not_read() -> None:
+    # rev53g: a changelog's or release note's line naming the message is not the reporter's server log
+    for text in (
+        f"Release notes 0.30.1: `{LINE}` is no longer logged for the Radeon 8060S (gfx1151).\n",
+        f"Changelog: `{LINE}` now names the PCI id.\n",
+        f"With 0.30.1 `{LINE}` is no longer printed for the 8060S.\n",
+    ):
+        assert SIGNATURE not in _context(text), text
+
+
+def test_rd965_fix_names_the_server_environment_for_systemd_docker_and_windows() -> None:
+    rule = next(r for r in load_rules([], use_env=False) if r.id == "RD965")
+    text = " ".join(f.text for f in rule.fixes)
+    for needed in ("[Service]", "systemctl restart ollama", "-e OLLAMA_IGPU_ENABLE=1", "setx OLLAMA_IGPU_ENABLE 1"):
+        assert needed in text, needed
