@@ -133,10 +133,12 @@ def test_an_install_of_another_package_that_replaced_torch_is_read(text: str) ->
         "I installed torchvision from the rocm index and it didn't replace my torch, is_available() is True.",
         "import torchvision fails with an nms error, so I tried to reinstall torch but same error.",
         "The solution: pip install torchvision, then reinstall torch from the rocm index.",
-        # a program's own advice, also glued to the clause before by a JSON log's escaped newlines (learn52h,
-        # unslothai/unsloth#5180)
-        "This usually means torch/torchvision/torchaudio were installed from default PyPI wheels. Try reinstalling PyTorch wheels with:",
+        # advice with "try" or "try to" before the verb (learn52h/fin52h: unslothai/unsloth#5180, SunOner/sunone_aimbot#35,
+        # jackroos/VL-BERT#26), also glued to the clause before by a JSON log's escaped newlines (unsloth#5180)
         r"This usually means torch/torchvision/torchaudio were installed from default PyPI wheels instead of ROCm wheels.\nDetected ROCm version hint: 7.1\nTry reinstalling PyTorch wheels with:",
+        "If the torchvision import fails, try reinstalling torch from the rocm index.",
+        "import torchvision fails with an nms error, try to reinstall torch from the rocm index.",
+        "Couldn't load the torchvision ops; try to reinstall torch: first pip uninstall torch torchvision torchaudio",
     ],
 )
 def test_no_package_install_replacing_torch_is_read_where_none_is_told(text: str) -> None:
