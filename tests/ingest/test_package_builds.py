@@ -88,6 +88,8 @@ def test_torchaudio_asking_for_libtorch_cuda_beside_a_rocm_torch_is_a_packages_e
         "I have torch==2.4.0+rocm6.3.2, but when I execute pip install sam2, it still tries to download other versions of torch.",
         "when I install lmdeploy-0.8.0+cu118-cp311-cp311-manylinux2014_x86_64.whl with pip, it will try to download and reinstall cpu version of torch",
         "when I pip install flash-attn it downloads and installs torch again",
+        # "will try to" says what the install does, not advice (rev53h: the wording of InternLM/lmdeploy#3549)
+        "when I pip install torchaudio, it will try to uninstall my rocm torch and install the one from PyPI",
         # another question after the statement, on the same line (facebookresearch/xformers#802 as posted)
         "when I use pip install xformers, it will re-install the torch==2.0.1 with cuda-11.x.  Does it support the latest cuda and torch?",
     ],
