@@ -84,6 +84,9 @@ def test_a_cudnn_failure_under_zluda_on_windows_is_the_first_problem_shown() -> 
         "Ubuntu 22.04, ROCm 6.2, running the program through ZLUDA.\nRuntimeError: cuDNN error: CUDNN_STATUS_INTERNAL_ERROR\n",
         # ZLUDA denied
         "Windows 11, RX 7900 XTX, I am not using ZLUDA, this is the ROCm torch.\nRuntimeError: cuDNN error: CUDNN_STATUS_INTERNAL_ERROR\n",
+        # rev53a: ZLUDA only in passing (a link to its repository, tried once) beside an NVIDIA card
+        "See https://github.com/vosen/ZLUDA for AMD; my card is an RTX 2080.\nWindows 11.\nRuntimeError: cuDNN error: CUDNN_STATUS_INTERNAL_ERROR\n",
+        "I tried ZLUDA last year but switched to DirectML now. GPU: RTX 3060.\nRuntimeError: cuDNN error: CUDNN_STATUS_INTERNAL_ERROR\n",
     ],
 )
 def test_a_cudnn_failure_without_zluda_on_windows_is_not_put_on_zluda(text: str) -> None:
@@ -113,3 +116,16 @@ def test_an_operator_missing_on_torch_directml_is_the_first_problem_shown() -> N
 )
 def test_no_directml_operator_finding_without_directml_or_without_a_failure(text: str) -> None:
     assert "RD889" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "torch-directml 0.2.5 changelog: fixed \"Could not run 'aten::masked_select' with arguments from the 'PrivateUse1' backend\".",
+        "The CUDNN_STATUS_INTERNAL_ERROR was fixed by disabling cuDNN, now it works",
+        "Release notes: fixed in 3.9.2, cuDNN error: CUDNN_STATUS_NOT_SUPPORTED on Conv3d",
+    ],
+)
+def test_an_error_told_as_fixed_or_in_a_changelog_is_not_read_as_current(line: str) -> None:
+    errors = signature_errors(line)
+    assert "cudnn_call_failed" not in errors and "privateuse1_operator_missing" not in errors
