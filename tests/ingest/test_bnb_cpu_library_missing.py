@@ -37,3 +37,20 @@ def test_the_cpu_library_missing_beside_a_cuda_torch_is_not_an_amd_package_findi
 def test_a_loaded_cpu_library_is_not_a_missing_one() -> None:
     report = "ROCm 6.2, RX 6800\nThe installed version of bitsandbytes was compiled without GPU support.\n"
     assert "bnb_cpu_library_missing" not in (ingest(report).facts.symptoms.signatures.value or [])
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'Changelog 0.45.5: fixed "libbitsandbytes_cpu.so: cannot open shared object file" when the wheel lacked it.',
+        "Why does bitsandbytes look for libbitsandbytes_cpu.so: cannot open shared object file?",
+    ],
+)
+def test_the_file_named_outside_the_raised_error_is_not_read(line: str) -> None:
+    report = f"RX 6800, ROCm 6.1, torch 2.4.0+rocm6.1\n{line}\n"
+    assert "bnb_cpu_library_missing" not in (ingest(report).facts.symptoms.signatures.value or [])
+
+
+def test_the_cpu_library_missing_when_torch_sees_no_gpu_is_not_a_package_finding() -> None:
+    report = f"RX 6800, ROCm 6.1, torch 2.4.0+rocm6.1\n>>> torch.cuda.is_available()\nFalse\n{_MISSING}\n"
+    assert "RD679" not in [rule for rule, _, _ in serious_findings(report)]

@@ -37,3 +37,8 @@ def test_a_group_the_user_needs_for_the_gpu_is_a_permissions_finding(sentence: s
 )
 def test_advice_a_condition_a_question_or_a_group_held_is_not_read(sentence: str) -> None:
     assert "gpu_group_needed_told" not in (ingest(f"{sentence}\n").facts.symptoms.signatures.value or [])
+
+
+def test_the_group_needed_is_no_finding_when_the_groups_shown_include_render() -> None:
+    report = "ollama needs to be a member of the render group to access the GPU\n$ groups\nme adm video render\n"
+    assert "RD614" not in [rule for rule, _, _ in serious_findings(report)]
