@@ -40,6 +40,13 @@ def test_an_amd_fx_named_in_prose_is_the_cpu(text, expected):
         "The board is an ASUS 990FX with an RX 580.",
         "My old GeForce FX 5200 and a Quadro FX 4800 sit in a drawer; the RX 580 is in the PC.",
         "I moved from an FX-8350 to a Ryzen 5 3600 with my RX 580.",
+        # rev53e: a guide's URL, another person's machine beside the reporter's Intel CPU, a friend's, "my old" one
+        # and a question name no processor of this machine
+        "Following https://example.com/guides/fx-8350-rx580-rocm.html on my Intel i7-6700K with RX 580.",
+        "He has an FX-8350 too, mine is an i5-8400 with an RX 580.",
+        "My friend has an FX-8350 and an RX 580 and it works for him. I have an RX 570.",
+        "My old FX-8350 died, so the RX 580 now sits in a new PC.",
+        "Does ROCm work with an FX-8350 and an RX 580?",
     ],
 )
 def test_a_chipset_an_nvidia_fx_card_or_a_replaced_fx_is_not_read_as_an_fx_cpu(text):
@@ -59,4 +66,18 @@ def test_a_polaris_card_behind_an_amd_fx_that_rocm_does_not_see_is_the_atomics_c
 
 def test_a_vega_behind_an_amd_fx_is_not_the_gfx8_atomics_case():
     text = "I have an RX Vega 56 and an AMD FX-8350 on Ubuntu 18.04 with ROCm 1.9. rocminfo shows only the CPU, no GPU."
+    assert "RD620" not in serious(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # PyTorch listing the GPU, or saying it is available, shows HIP enumerated it, so KFD took it (rev53e)
+        "CPU: AMD FX-8320, GPU: RX 570, torch 2.0.1+rocm5.4.2\n>>> torch.cuda.get_device_name(0)\n'Radeon RX 570 Series'\n"
+        "but rocminfo shows only the CPU.",
+        "AMD FX-8350, RX 580. torch 2.3.0+rocm5.7\n>>> torch.cuda.is_available()\nTrue\n"
+        "but stable diffusion says RuntimeError: No HIP GPUs are available",
+    ],
+)
+def test_a_gfx8_card_pytorch_already_lists_is_not_the_atomics_case(text):
     assert "RD620" not in serious(text)
