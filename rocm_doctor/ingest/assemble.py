@@ -631,9 +631,9 @@ def _env(tree: Dict[str, Any], pieces: List[Piece]) -> None:
 
 
 def _flavour_evidence(tree: Dict[str, Any], observations: List[Observation]) -> None:
-    """``torch.flavour_evidence`` (:data:`FLAVOUR_EVIDENCE`) from the most trusted readings of the flavour kept: ``intended``
-    when every one of them is what a command or an image asks for (:attr:`Observation.intended`), ``shown`` when they are
-    a tool's output or an error message, ``stated`` when they are the report's own words. The build asked for is a weaker
+    """``torch.flavour_evidence`` (:data:`FLAVOUR_EVIDENCE`) from the readings of the flavour kept: ``intended`` when every
+    one of them is what a command or an image asks for (:attr:`Observation.intended`); otherwise, from the most trusted
+    of the others, ``shown`` when a tool-output reader or an error signature gave it, ``stated`` when prose did. The build asked for is a weaker
     kind of evidence than the build shown: meizhong986/WhisperJAV#120 (a ``rocm/pytorch`` image whose installer put a
     CPU-only torch in place), MrForExample/ComfyUI-AnimateAnyone-Evolved#22 (xformers' requirement replaced the torch of a
     ``--index-url .../rocm5.7`` install), ROCm/pytorch#1533 and pypa/pip#12902 (``pip install torchaudio`` / ``torch`` in a
@@ -645,9 +645,13 @@ def _flavour_evidence(tree: Dict[str, Any], observations: List[Observation]) -> 
     deciding = [o for o in observations if o.value == flavour.get("value")]
     if not any(o.line.source == flavour.get("source") for o in deciding):
         return  # a facts document in the paste gave it
-    top = max(o.trust for o in deciding)
-    kept = [o for o in deciding if o.trust == top]
-    kind = "intended" if all(o.intended for o in kept) else "shown" if top >= TRUST_SIGNATURE else "stated"
+    # Any reading of the same build that is not only asked for (a listing, a log line, a sentence), whatever its trust,
+    # says the build is in place: a ``$ pip install ... --index-url .../rocm6.2`` command line is firmer than a pasted
+    # ``torch 2.5.1+rocm6.2`` row (:func:`rocm_doctor.ingest.formats.mentions._firmer`), yet the row shows the build.
+    told = [o for o in deciding if not o.intended]
+    top = max(o.trust for o in told or deciding)
+    kept = [o for o in told or deciding if o.trust == top]
+    kind = "intended" if not told else "shown" if top >= TRUST_SIGNATURE else "stated"
     torch["flavour_evidence"] = {"status": "known", "value": kind, "source": kept[0].line.source}
 
 

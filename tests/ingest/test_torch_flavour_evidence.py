@@ -61,3 +61,27 @@ def test_the_reinstall_chore_with_its_rocm_index_command_is_reported():
 
 def test_the_reinstall_chore_with_a_printed_rocm_torch_is_not_reported():
     assert "RD696" not in problems_shown(REINSTALL_CHORE + PRINTED)
+
+
+PROMPT_INDEX = "```\n$ pip install torch torchvision --index-url https://download.pytorch.org/whl/rocm6.2\n```\n"
+DOCKERFILE = "Dockerfile:\n```\nFROM rocm/pytorch:rocm6.2_ubuntu22.04_py3.10_pytorch_release_2.3.0\nRUN pip install -r requirements.txt\n```\n"
+LISTED_LATER = "\npip list now:\n```\ntorch                    2.5.1+rocm6.2\n```\n"
+SAID_LATER = "\nInside it torch is 2.5.1+rocm6.2 and it still fails.\n"
+
+
+def test_a_rocm_torch_listed_later_outweighs_a_command_lines_index():
+    # a "$ pip install" line or a Dockerfile instruction is read with more trust than a pasted row or a sentence, yet
+    # only the row or the sentence says the build is in place
+    for asked in (PROMPT_INDEX, DOCKERFILE):
+        for later in (LISTED_LATER, SAID_LATER):
+            assert _evidence(asked + CPU_INSTALL + later) == ("rocm", "stated")
+            assert "RD575" not in problems_shown(asked + CPU_INSTALL + later)
+
+
+def test_the_reinstall_chore_with_a_rocm_torch_listed_after_the_prompted_command_is_not_reported():
+    assert "RD696" not in problems_shown(REINSTALL_CHORE + PROMPT_INDEX + LISTED_LATER)
+
+
+def test_a_cpu_build_asked_for_is_judged_as_a_cpu_build_not_as_a_told_cpu_install():
+    found = problems_shown("```\npip install torch --index-url https://download.pytorch.org/whl/cpu\n```\n" + CPU_INSTALL)
+    assert "RD101" in found and "RD575" not in found
