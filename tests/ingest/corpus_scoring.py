@@ -64,8 +64,6 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 """Issue 6's mapping from root-cause class to finding category."""
 
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
-    # learn53g blind batch: a Kubernetes device plugin's device-cgroup permissions deny access() on the render node
-    "k8s-device-plugin-65-pytorch21-renderd128-access-eperm-cgroup": {"permissions", "platform"},
     # learn52g blind batch: Ollama 0.30+ drops an AMD iGPU unless OLLAMA_IGPU_ENABLE=1 is set
     "project-nomad-1092-ollama-030-drops-amd-igpu": {"env", "device-selection"},
     # learn52a blind batch: an app platform that does not pass /dev/kfd into containers
