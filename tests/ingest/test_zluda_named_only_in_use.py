@@ -91,3 +91,16 @@ def test_a_zluda_link_keeps_the_cuda_build_finding(zluda: str) -> None:
 def test_zluda_in_use_still_sets_the_cuda_build_finding_aside() -> None:
     text = "Running ComfyUI-Zluda on an RX 6800 (Windows 11), see https://github.com/patientx/ComfyUI-Zluda.\n"
     assert "RD500" not in problems_shown(text + FOUND_NO_NVIDIA)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "J:\\>git clone https://github.com/patientx/ComfyUI-Zluda\n",
+        "curl -s -L https://github.com/lshqqytiger/ZLUDA/releases/download/rel.11cc584/ZLUDA-windows-amd64.zip > zluda.zip\n",
+        "$ wget https://github.com/vosen/ZLUDA/releases/download/v4/zluda-4-linux.tar.gz\n",
+    ],
+    ids=["git-clone", "curl", "wget"],
+)
+def test_a_command_that_fetches_zluda_by_its_address_is_zluda_in_use(text: str) -> None:
+    assert "zluda_named" in report_contexts(text)
