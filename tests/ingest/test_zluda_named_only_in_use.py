@@ -23,6 +23,11 @@ LINKED_ONLY = [
     "github.com/lshqqytiger/ZLUDA/releases has the builds.\n",
     "www.github.com/vosen/ZLUDA has the builds.\n",
     "Guide: https://github.com/lshqqytiger/ZLUDA?tab=readme-ov-file#pytorch\n",
+    # rev53z: an address behind a short label, and an issue reference
+    "RTX 3090. url=https://github.com/vosen/ZLUDA\n",
+    "RTX 4090. Ref:https://github.com/vosen/ZLUDA\n",
+    "RTX 4090, \u9879\u76ee\u5730\u5740\uff1ahttps://github.com/vosen/ZLUDA\n",
+    "RTX 4070. Related: vosen/ZLUDA#123\n",
 ]
 
 
@@ -69,9 +74,14 @@ def test_zluda_denied_asked_or_past_is_not_zluda_in_use(text: str) -> None:
         "Following https://github.com/vosen/ZLUDA, I run ZLUDA on my RX 6800 XT.\n",
         # a log's attachment named after the command that ran
         "[cmd.exe - .webui.bat  --use-zluda --debug.txt](https://github.com/user-attachments/files/1/log.txt)\n",
+        # rev53z: a folder after "(x86)", a local folder written as a file:/// URL, a name deep in a long path
+        '"C:\\Program Files (x86)\\ZLUDA\\zluda.exe" -- python main.py\n',
+        "file:///C:/Users/me/ComfyUI-Zluda/output/ComfyUI_00001_.png\n",
+        "C:\\Users\\me\\" + "stable-diffusion\\" * 12 + "ZLUDA\\zluda.exe -- python main.py\n",
     ],
     ids=["device-name", "comfyui-device-line", "launcher", "launcher-args", "sdnext-command", "traceback-folder",
-         "using", "linux-folder", "link-text", "statement-after-link", "attachment-name"],
+         "using", "linux-folder", "link-text", "statement-after-link", "attachment-name",
+         "program-files-x86", "file-url", "deep-path"],
 )
 def test_zluda_shown_in_use_is_read(text: str) -> None:
     assert "zluda_named" in report_contexts(text)
