@@ -45,10 +45,42 @@ def test_another_kernel_release_that_works_is_read(text: str) -> None:
     assert RULE in problems_shown(text)
 
 
-def test_a_failing_release_beside_a_working_one_is_not_enough_while_the_readers_carry_no_release() -> None:
-    # review rev49a: "works on kernel 6.8" beside "fails with kernel 6.8" read as two releases; RD566 no longer takes the pair
-    assert RULE not in problems_shown("rocminfo hangs on kernel 6.12 with my 780M.\nIt works fine on kernel 6.11.\n")
-    assert RULE not in problems_shown("torch fails with kernel 6.8 on my RX 6600.\nrocminfo works on kernel 6.8.\n")
+# learn53d: the failing release beside a working one is read where the two releases differ (kernel_release_ab_told);
+# the wording of ROCm/legacy-rocm-build#1007 ("clinfo hangs when run on kernel 5.5.0" / "clinfo works fine on kernel
+# 5.4.15"), the general reading backed by ROCm/amdgpu#53, kyuz0/amd-strix-halo-toolboxes#45, ollama/ollama#9302 and
+# likelovewant/ollama-for-amd#78. Texts written for the test in that shape.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "clinfo hangs when run on kernel 5.5.0\nclinfo works fine on kernel 5.4.15\n\nGPU is a Vega 56\n",
+        "rocminfo hangs on kernel 6.12 with my 780M.\nIt works fine on kernel 6.11.\n",
+        "It works fine on kernel 6.11 with my RX 7600.\nBut ollama crashes on kernel 6.12.\n",
+        "ComfyUI crashes with kernel 6.12.4 on my RX 7900 XTX; it works fine with kernel 6.12.1.\n",
+    ],
+)
+def test_a_failing_release_beside_another_release_that_works_is_read(text: str) -> None:
+    assert RULE in problems_shown(text)
+
+
+# review rev49a: "works on kernel 6.8" beside "fails with kernel 6.8" is not two releases; nor a release that may be the
+# same kernel ("6.8" beside "6.8.0-45"), a working release that is a question, a condition, a negation or another
+# machine's, a failing line that is a condition, or the two in different paragraphs.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "torch fails with kernel 6.8 on my RX 6600.\nrocminfo works on kernel 6.8.\n",
+        "torch fails with kernel 6.8.0-45 on my RX 6600.\nrocminfo works on kernel 6.8.\n",
+        "rocminfo hangs on kernel 6.12 with my 780M.\nDoes it work on kernel 6.11?\n",
+        "rocminfo hangs on kernel 6.12 with my 780M.\nI will check if it works on kernel 6.11.\n",
+        "rocminfo hangs on kernel 6.12 with my 780M.\nIt does not work on kernel 6.11 either.\n",
+        "rocminfo hangs on kernel 6.12 with my 780M.\nIt never worked on kernel 6.11 either.\n",
+        "rocminfo fails on kernel 6.12 with my 780M.\nIt works fine on kernel 6.11 for my friend.\n",
+        "If it fails on kernel 6.12 with your 780M, it works on kernel 6.11.\n",
+        "rocminfo fails on kernel 6.12 with my 780M.\n\nUnrelated: my laptop works fine on kernel 6.11.\n",
+    ],
+)
+def test_the_same_release_a_question_a_condition_or_another_machine_is_no_kernel_ab(text: str) -> None:
+    assert RULE not in problems_shown(text)
 
 
 @pytest.mark.parametrize(
