@@ -56,6 +56,7 @@ def test_another_kernel_release_that_works_is_read(text: str) -> None:
         "rocminfo hangs on kernel 6.12 with my 780M.\nIt works fine on kernel 6.11.\n",
         "It works fine on kernel 6.11 with my RX 7600.\nBut ollama crashes on kernel 6.12.\n",
         "ComfyUI crashes with kernel 6.12.4 on my RX 7900 XTX; it works fine with kernel 6.12.1.\n",
+        "clinfo hangs when run on Linux 5.5.0\nclinfo works fine on the 5.4.15 kernel\n\nGPU is a Vega 56\n",
     ],
 )
 def test_a_failing_release_beside_another_release_that_works_is_read(text: str) -> None:
@@ -70,6 +71,7 @@ def test_a_failing_release_beside_another_release_that_works_is_read(text: str) 
     [
         "torch fails with kernel 6.8 on my RX 6600.\nrocminfo works on kernel 6.8.\n",
         "torch fails with kernel 6.8.0-45 on my RX 6600.\nrocminfo works on kernel 6.8.\n",
+        "clinfo hangs when run on the 5.5.0 kernel with my Vega 56.\nclinfo works fine on Linux 5.5.0.\n",
         "rocminfo hangs on kernel 6.12 with my 780M.\nDoes it work on kernel 6.11?\n",
         "rocminfo hangs on kernel 6.12 with my 780M.\nI will check if it works on kernel 6.11.\n",
         "rocminfo hangs on kernel 6.12 with my 780M.\nIt does not work on kernel 6.11 either.\n",
@@ -235,3 +237,27 @@ def test_a_compute_kernel_another_persons_kernel_or_a_doubt_is_not_a_kernel_rele
 )
 def test_a_rollback_of_something_else_a_condition_or_a_question_is_not_a_kernel_that_works(text: str) -> None:
     assert RULE not in problems_shown(text)
+
+
+# learn53d: the two spellings of a working release read alike (the metamorphic test's "ROCm and kernel version spellings
+# in prose"): "works fine on kernel 5.4.15" and "works fine on the 5.4.15 kernel" are both the release that works, and
+# neither is taken for the running kernel beside the release the failure is on (ROCm/legacy-rocm-build#1007).
+@pytest.mark.parametrize(
+    "text",
+    [
+        "clinfo hangs when run on kernel 5.5.0\nclinfo works fine on kernel 5.4.15\n",
+        "clinfo hangs when run on Linux 5.5.0\nclinfo works fine on the 5.4.15 kernel\n",
+    ],
+)
+def test_a_release_said_to_work_is_not_the_running_kernel_in_either_spelling(text: str) -> None:
+    from ingest_helpers import ingest
+
+    facts = ingest(text).facts
+    assert facts.host.kernel_release.value == "5.5.0"
+    assert "kernel_release_works_told" in (facts.symptoms.context.value or [])
+
+
+def test_the_running_kernel_said_plainly_is_still_read() -> None:
+    from ingest_helpers import ingest
+
+    assert ingest("I am on kernel 6.8.0-45-generic with my RX 7900 XTX.\n").facts.host.kernel_release.value == "6.8.0-45-generic"
