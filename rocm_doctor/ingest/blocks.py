@@ -30,6 +30,10 @@ from rocm_doctor.anchors import pattern_anchors
 from rocm_doctor.lazy_regex import when_used
 
 _FENCE = when_used(r"^\s{0,3}(`{3,}|~{3,})")
+_INFO_WORD = when_used(r"^(?:\{[^{}\n]*\}|\{?[\w.+#-]*\}?)(?:\s+(?:\{[^{}\n]*\}|[\w-]+=(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s\"'{}]+)))*$")
+"""A fence's info string that is a language tag (``shell``, ``c++``, ``{.python}``), not report text; the tag may
+carry attributes, a ``{...}`` group (pandoc, ``bash {.line-numbers}``) or ``key=value`` words (MkDocs Material
+and Docusaurus, ``python title="repro.py"``), which are no line of the report either."""
 _DETAILS_OPEN = when_used(r"^\s*<details\b[^>]*>", re.IGNORECASE)
 _DETAILS_CLOSE = when_used(r"^\s*</details\s*>", re.IGNORECASE)
 _TAG_ONLY = when_used(r"^\s*</?(summary|details|pre|code|br)\b[^>]*>.*$", re.IGNORECASE)
@@ -645,9 +649,28 @@ def split_blocks(text: str) -> List[Block]:
                     flush("prose")
                     fence = ""
                     continue
-                if not fence:
+                rest = raw[fence_match.end():].strip()
+                closing = len(rest) - len(rest.rstrip("`"))
+                if not fence and mark[0] == "`" and closing == len(mark):
+                    # CommonMark (0.31.2, 4.5 "Fenced code blocks"): the info string of a backtick fence has no
+                    # backtick, so "``` text ```" on one line opens no fence; it is an inline code span, and its
+                    # text is the report's (ROCmSoftwarePlatform/tensorflow#90 pasted TensorFlow's skip line so).
+                    # Only a closing run as long as the opening one makes the span (CommonMark 6.1): an opening
+                    # line that merely holds a backtick ("```RuntimeError: `torch.cuda` ...", "... `libx.so`")
+                    # is still the fence its author opened, with its text as the first line.
+                    raw = rest[:-closing].strip()
+                    if not raw:
+                        continue
+                elif not fence:
                     flush("fenced")
                     fence = mark
+                    if rest and _INFO_WORD.match(rest) is None:
+                        # Output pasted on the opening fence line itself ("```rocBLAS error: Cannot read ...",
+                        # ROCm/Tensile#1936; "```common_init_from_params: warming up ...", ggml-org/llama.cpp#22013;
+                        # "```Error occurred when executing CLIPTextEncode:", Comfy-Org/ComfyUI#2842; "```Building
+                        # initial module for 5.8.0-7630-generic", pop-os/pop#1402):
+                        # more than a language tag, it is the block's first line.
+                        current.append((rest, number))
                     continue
         if not fence and head.startswith("<"):
             if _DETAILS_OPEN.match(raw):

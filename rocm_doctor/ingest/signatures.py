@@ -549,6 +549,60 @@ _GONE_AFTER = when_used(r"[^.!?\n]{0,60}?\b(?:any\s?more|no\s{1,4}more)\b(?!\s{1
 compares)."""
 _QUOTED_SENTENCE = 200
 """Characters before a message in a prose line looked at for the start of its sentence."""
+_FIXED_OPENS = when_used(
+    r"^[\s>*_+\-\u2022]{0,6}(?:(?:change\s?log|release\s{1,4}notes?|bug\s?fixes|fixes|what['\u2019]?s\s{1,4}new)\s{0,2}:\s{0,4}[*+\-\u2022]?\s{0,3})?"
+    r"(?:fixed|fixes)\b\s{0,2}:?" + _GONE_GAP,
+    re.IGNORECASE,
+)
+"""prec52: a sentence that opens with a fix's verb and names the message as what was fixed, as a changelog, a release note
+or a pull request's description writes it: "- Fixes ROCm multinode training crash (`IndexError: ...`)" (meta-pytorch/torchforge#725),
+"Fixes `hipErrorInvalidValue` or segmentation fault in `haloExchangeGpu` ..." (sphexa-org/sphexa#643), "Fix `RuntimeError: HIP
+Error 101, invalid device ordinal` from #3000" (tinygrad/tinygrad#3440, the imperative this still leaves alone, so no source
+of this construct), and rev47a's changelog line "- Fixed \"undefined symbol: rocblas_sgbmv_64\"" (rules/data/signatures.yaml
+error_not_current; a probe, not a report). rev53p: only "Fixed"/"Fixes" (two real reports, and the "- Fixed `RuntimeError: ...`"
+line of many projects' changelogs); "Resolved"/"Solved", which no report showed, are not read, and a message whose own sentence
+ends in a question ("Fixed `...` by setting X? No, still ...") stays current: the message is
+gone, not this machine's error now. The verb opens the sentence (after a bullet or a "Changelog:" label at most) and only a
+few words of one clause stand between it and the message (:data:`_GONE_GAP`): "I fixed the driver install, but now I get ..."
+and "This fixed the `...` I was getting" (ggml-org/llama.cpp#15994) are not read so (a subject before the verb, a clause
+break, "but", "now" in between); a bare "Fix ..." or "fix:" is a request or a title, so it is not read so either."""
+_FIXED_NEXT = when_used(
+    r"^[\W_]{0,4}(?:(?:thanks?|thank\s{1,4}you|thx|ty|ok(?:ay)?|update|edit|ah|oh)\b[\W_]{1,4})?"
+    r"(?:(?:wow\W{0,3})?works\s{1,4}(?:for\s{1,4}me\s{1,4})?now\b"
+    r"|(?:(?:[^.!?\n]|[.!?](?=\S)){0,80}?\b"
+    r"(?:(?:fixed|solved|resolved)\s{1,4}(?:it|that|this|the\s{1,4}(?:issue|problem|error))\b"
+    r"|(?:it|everything|all|this|that)(?:\s{1,4}(?:actually|finally|now|really))?\s{1,4}works\s{1,4}(?:for\s{1,4}me\s{1,4})?now\b)))",
+    re.IGNORECASE,
+)
+_LOG_LEVEL = when_used(r"^\W{0,4}(?:info|warn(?:ing)?|error|debug|trace|notice|critical|fatal)\b\W", re.IGNORECASE)
+"""rev53p: a line a logger prints, opened by its level ("INFO:root:", "WARNING: ", "[DEBUG] ")."""
+_FIXED_NEXT_NOT = when_used(
+    r"\b(?:not|no|never|nothing|none|neither|nor|any(?:one|body)|some(?:one|body)|if|hope\w{0,4}|maybe|might|may|whether|how|why|what"
+    r"|but|still|however|though|until|except|only|partly|partially|somewhat|almost|cpu"
+    # a fix believed, expected or short-lived, or someone else's ("I thought reinstalling fixed it", "it fixed it for a while,
+    # then ...", "the wiki says that fixed it", "that fixed it for them")
+    r"|thought|assum\w{0,3}|suppos\w{0,5}|should|would|could|expected|seem\w{0,2}|temporar\w{0,4}|while|briefly|then|later|back"
+    r"|says|said|claim\w{0,2}|reportedly|them|others"
+    # rev53p: another person or a project fixed it, not this machine ("HSA override fixed it for my friend", "Upstream fixed
+    # the issue in 6.1", "A patch that fixed the issue was proposed", "the release notes say they fixed the issue", "This PR
+    # fixed the issue for gfx1030")
+    r"|him|her|his|they|their|friend\w{0,2}|colleague\w{0,2}|people|users?|everyone|upstream|patch\w{0,2}|pr|pull|commit\w{0,2}"
+    r"|merged|release\w{0,2}|propos\w{0,3}|say|saying|apparently|according)\b|n['\u2019]t\b|\?",
+    re.IGNORECASE,
+)
+"""prec52: the line right after the message's line (its first sentence, joined over a wrapped line) says that something
+fixed it: "Thanks, installing Python 3.10 fixed that.", "Setting HSA_OVERRIDE_GFX_VERSION=10.3.0 solved it.", "Thanks, works
+now." (the quoted-then-answered form of a reply, and a thread pasted as it reads). Reporters' own words for it, right after the
+failure they showed: "downgrading to 1111 as per [this](...) fixed it." (lemonade-sdk/lemonade#838), "oh wow it actually works
+for me now" (ROCm/legacy-rocm-build#2061), "Oh I actually solved it by commenting the blow lines" (ROCm/rocHPCG#22), "fixed the
+issue." (rusty1s/pytorch_scatter#23); "So it seems it fixed it somewhat. ..., however ..." (Comfy-Org/ComfyUI#6444) is the
+partial fix the guard leaves. Only the next line, and only words that point back at the message ("that", "it", "this", "the
+issue"; "works now" bare or said of "it", "everything"): "I fixed the driver install, but now:" above the message, or a "fixed"
+further down the report ("EDIT: ... adding HSA_OVERRIDE_GFX_VERSION=10.3.0 fixes the problem" under a log: ROCm/rocALUTION#197),
+leave it current. A sentence with a negation, a question, a doubt, a contrast, a fix only believed or short-lived, or another's
+(:data:`_FIXED_NEXT_NOT`: "Nothing I tried fixed it", "Has anyone fixed this?", "It fixed it somewhat, but ...", "I thought
+reinstalling fixed it") does not count. A message in a fenced block with the answer under the fence is not read so (the fence
+ends the block)."""
 
 
 def _quoted_from_another(block: Block, line: Line, match: "re.Match[str]") -> bool:
@@ -563,7 +617,9 @@ def _quoted_from_another(block: Block, line: Line, match: "re.Match[str]") -> bo
     ends = list(re.finditer(r"[.!?](?:\s|$)", before))
     sentence = before[ends[-1].end() :] if ends else before
     return bool(
-        _ANOTHER_PERSON.search(sentence) or _PAST_BEFORE.search(sentence) or _SOLVED_AFTER.match(text, match.end(), match.end() + _QUOTED_SENTENCE)
+        _ANOTHER_PERSON.search(sentence) or _PAST_BEFORE.search(sentence)
+        or (_FIXED_OPENS.search(sentence) and not _asks_after(block, line, text, match.end()))
+        or _SOLVED_AFTER.match(text, match.end(), match.end() + _QUOTED_SENTENCE)
         or (_NOT_GOT.search(sentence) and _GONE_AFTER.match(text, match.end(), match.end() + _QUOTED_SENTENCE))
         or _asks_about(sentence, text[match.end() : match.end() + _QUOTED_SENTENCE])
     )
@@ -618,16 +674,75 @@ def _quoted_in_sentence(block: Block, pair: "Tuple[Line, re.Match[str]]") -> boo
     return bool(_QUOTING_VERB.search(match.string[max(0, start - _QUOTED_SENTENCE) : start]))
 
 
+def _asks_after(block: Block, line: Line, text: str, end: int) -> bool:
+    """The sentence the message stands in ends in a question mark after it ("Fixed `...` by setting X? No, still ..."),
+    read on over the lines it may have been wrapped onto (at most :data:`WRAPPED_LINES` lines in all)."""
+    after = text[end : end + _QUOTED_SENTENCE]
+    if _SENTENCE_END.search(after) is None and text is line.text:
+        lines, at = block.lines, block.position_of(line)
+        for index in range(at + 1, min(at + WRAPPED_LINES, len(lines))):
+            if not may_be_wrapped(lines[index - 1].text, lines[index].text.strip()):
+                break
+            after += " " + lines[index].text.strip()[:MAX_LINE]
+            if _SENTENCE_END.search(after) is not None:
+                break
+    stop = _SENTENCE_END.search(after)
+    return stop is not None and stop.group() == "?"
+
+
+def _fixed_next(block: Block, line: Line, match: "re.Match[str]") -> bool:
+    """The line right after the message's line says something fixed it (:data:`_FIXED_NEXT`), in any kind of block: the
+    words alone decide, so a report quoted whole with '> ' reads the same. Hard-wrapped lines read as the line they were:
+    a message wrapped over lines ends on the line that holds its last word, the message's sentence may go on over a wrapped
+    line before the answer (a line that may be wrapped and ends no sentence), and an answer is read to the end of its first
+    sentence over the lines it was wrapped onto; at most :data:`WRAPPED_LINES` lines in all."""
+    lines = block.lines
+    index = block.position_of(line)
+    if match.string != line.text[:MAX_LINE]:
+        tail = match.group(0).rstrip().rsplit(" ", 1)[-1][-20:]
+        ends = [i for i in range(index, min(index + WRAPPED_LINES, len(lines))) if tail and tail in lines[i].text]
+        if not ends:
+            return False
+        index = ends[0]
+    for at in range(index + 1, min(index + WRAPPED_LINES, len(lines))):
+        if _answers_fixed(lines, at):
+            return True
+        before = lines[at - 1].text.rstrip()
+        if _SENTENCE_END.search(before[-1:] or ".") or not may_be_wrapped(before, lines[at].text.strip()):
+            return False  # the line before ends a sentence or was not wrapped: the message's line ended there
+    return False
+
+
+def _answers_fixed(lines: "List[Line]", at: int) -> bool:
+    """Line ``at`` opens with a sentence that says something fixed the message (:data:`_FIXED_NEXT`, not
+    :data:`_FIXED_NEXT_NOT`), read over the lines it was wrapped onto."""
+    if _PRINTED.match(lines[at].text) or _LOG_LEVEL.match(lines[at].text):
+        return False  # rev53p: a log line ("INFO:root:Everything works now", "[INFO] test: it works now"), not an answer
+    texts = [lines[at].text[:MAX_LINE]]
+    while _SENTENCE_END.search(texts[-1]) is None and at + 1 < len(lines) and len(texts) < WRAPPED_LINES:
+        following = lines[at + 1].text
+        if not _GOES_ON.match(following) or not may_be_wrapped(lines[at].text, following.strip()):
+            break
+        texts.append(following.strip()[:MAX_LINE])
+        at += 1
+    answer = " ".join(texts)
+    end = _SENTENCE_END.search(answer)
+    first = answer[: end.end()] if end is not None else answer
+    return bool(_FIXED_NEXT.match(first)) and not _FIXED_NEXT_NOT.search(first)
+
+
 def _said_elsewhere(block: Block, line: Line, match: "re.Match[str]", signature: Signature) -> bool:
     """An error message, or a message that implies a fact of this machine (a context row with ``implies``),
-    that a prose sentence gives as another person's or solved (:func:`_quoted_from_another`). A statement
-    row's match starts at its line's start, so the message itself is looked up inside it first."""
+    that a prose sentence gives as another person's or solved (:func:`_quoted_from_another`), and an error message
+    the next line answers as fixed (:func:`_fixed_next`: only errors, since what a context row implies, such as a
+    setting, may be the very fix that stays). A statement row's match starts at its line's start, so the message
+    itself is looked up inside it first."""
     if signature.kind != "error" and not signature.implies:
         return False
     if signature.plain is not None:
         inner = signature.plain.search(match.string, match.start(), match.end())
         match = inner if inner is not None else match
-    return _quoted_from_another(block, line, match)
+    return _quoted_from_another(block, line, match) or (signature.kind == "error" and _fixed_next(block, line, match))
 
 
 def _unless(signature: Signature, line: Line, match: "re.Match[str]") -> bool:

@@ -64,6 +64,10 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 """Issue 6's mapping from root-cause class to finding category."""
 
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
+    # learn52g blind batch: Ollama 0.30+ drops an AMD iGPU unless OLLAMA_IGPU_ENABLE=1 is set
+    "project-nomad-1092-ollama-030-drops-amd-igpu": {"env", "device-selection"},
+    # learn53e blind batch: a Renoir iGPU-only laptop; ROCm does not support the integrated GPU (as hip-3805)
+    "rocm-1527-ryzen-4800u-renoir-igpu-only-rocm-unsupported-hang": {"gfx-unsupported"},
     # learn52a blind batch: an app platform that does not pass /dev/kfd into containers
     "truenas-apps-2145-immich-rocm-5700g-kfd-not-passed-before-2504": {"platform"},
     # rev52a: a stale user-space thunk (libhsakmt) left from the previous ROCm release beside the new kernel driver;

@@ -19,6 +19,70 @@ def test_fenced_blocks_details_and_prose_become_separate_blocks() -> None:
     assert blocks[3].lines[0].source == "paste:block 4 line 10"
 
 
+def test_a_one_line_triple_backtick_span_is_read_as_its_text_and_opens_no_fence() -> None:
+    # ROCmSoftwarePlatform/tensorflow#90: "``` <TensorFlow's skip line> ```" on one line; a backtick fence's info
+    # string has no backtick (CommonMark 4.5), so no fence opens and the text after it stays prose.
+    line = "I gpu_device.cc:1605] Ignoring visible gpu device (device: 0) with AMDGPU ISA gfx801. The minimum required AMDGPU ISA is gfx803."
+    blocks = split_blocks(f"### Problem\n``` {line} ```\n\nWhat is wrong?")
+    assert [b.kind for b in blocks] == ["prose"]
+    assert [(l.text, l.number) for l in blocks[0].lines][1] == (line, 2)
+    assert blocks[0].lines[-1].text == "What is wrong?"
+    assert "tensorflow_gfx_not_in_build" in ingest_text(f"``` {line} ```\n").facts.symptoms.signatures.value
+
+
+@pytest.mark.parametrize(
+    "opening",
+    [
+        # ROCm/Tensile#1936 and ggml-org/llama.cpp#22013: the output starts on the opening fence line
+        "```rocBLAS error: Cannot read /opt/rocm-5.4.0/lib/rocblas/library/TensileLibrary.dat: Illegal seek",
+        "```common_init_from_params: warming up the model with an empty run - please wait ... (--no-warmup to disable)",
+    ],
+)
+def test_output_pasted_on_the_opening_fence_line_is_the_blocks_first_line(opening: str) -> None:
+    blocks = split_blocks(f"the log:\n{opening}\nAborted (core dumped)\n```\nafter")
+    assert [b.kind for b in blocks] == ["prose", "fenced", "prose"]
+    assert [(l.text, l.number) for l in blocks[1].lines] == [(opening[3:], 2), ("Aborted (core dumped)", 3)]
+
+
+@pytest.mark.parametrize("tag", ["shell", "powershell", "c++", "{.python}", "text", "console", ""])
+def test_a_language_tag_on_the_opening_fence_line_is_no_line_of_the_report(tag: str) -> None:
+    blocks = split_blocks(f"```{tag}\nHSA Agents\n```\n")
+    assert [l.text for l in blocks[0].lines] == ["HSA Agents"]
+
+
+@pytest.mark.parametrize("info", ['python title="repro.py"', "bash {.line-numbers}", "console title=rocminfo", "{.python .numberLines}"])
+def test_a_language_tag_with_attributes_on_the_opening_fence_line_is_no_line_of_the_report(info: str) -> None:
+    blocks = split_blocks(f"```{info}\nHSA Agents\n```\nafter")
+    assert [b.kind for b in blocks] == ["fenced", "prose"]
+    assert [l.text for l in blocks[0].lines] == ["HSA Agents"]
+
+
+@pytest.mark.parametrize(
+    "opening",
+    ["```RuntimeError: `torch.cuda` reports No HIP GPUs are available", "```OSError: cannot open `libamdhip64.so`"],
+)
+def test_an_opening_fence_line_holding_a_lone_backtick_span_still_opens_the_fence(opening: str) -> None:
+    # Only a closing run as long as the opening one makes "``` text ```" a one-line span; otherwise the line opens
+    # the fence its author meant, and the closing fence does not open a new one over the rest of the report.
+    blocks = split_blocks(f"Error:\n{opening}\nAborted (core dumped)\n```\nI have an RX 6700 XT.")
+    assert [b.kind for b in blocks] == ["prose", "fenced", "prose"]
+    assert [l.text for l in blocks[1].lines] == [opening[3:], "Aborted (core dumped)"]
+    assert [l.text for l in blocks[2].lines] == ["I have an RX 6700 XT."]
+
+
+def test_an_empty_one_line_span_is_skipped_and_opens_no_fence() -> None:
+    blocks = split_blocks("The error is\n``` ```\nand then\n```\nhipErrorNoBinaryForGpu\n```\n")
+    assert [b.kind for b in blocks] == ["prose", "fenced"]
+    assert [l.text for l in blocks[0].lines] == ["The error is", "and then"]
+
+
+def test_a_triple_backtick_line_inside_an_open_fence_still_closes_it() -> None:
+    # Unchanged by the one-line span reading: only a line outside any fence can be a span.
+    blocks = split_blocks("```\nAgent 1\n``` trailing ```\nafter")
+    assert [b.kind for b in blocks] == ["fenced", "prose"]
+    assert [l.text for l in blocks[1].lines] == ["after"]
+
+
 def test_crlf_and_lone_cr_line_endings_number_lines_like_lf() -> None:
     blocks = split_blocks("a\r\nb\rc\n")
     assert [(l.text, l.number) for l in blocks[0].lines][:3] == [("a", 1), ("b", 2), ("c", 3)]

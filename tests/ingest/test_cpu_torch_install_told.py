@@ -18,6 +18,8 @@ from ingest_helpers import ingest, serious_findings
         "The install script said it could not find a GPU so it installs the CPU-only PyTorch.",
         "Installing CPU-only PyTorch (ROCm wheels require the HIP SDK).",
         "I have no CUDA, so I downloaded the CPU binary package for pyTorch.",
+        # the verb with its "re" (learn52h: meizhong986/WhisperJAV#120)
+        "The installer uninstalls the existing ROCm-enabled PyTorch, then reinstalls a CPU-only version of PyTorch.",
     ],
 )
 def test_a_cpu_torch_install_told_on_an_amd_gpu_is_a_torch_build_finding(sentence: str) -> None:

@@ -88,6 +88,8 @@ def test_torchaudio_asking_for_libtorch_cuda_beside_a_rocm_torch_is_a_packages_e
         "I have torch==2.4.0+rocm6.3.2, but when I execute pip install sam2, it still tries to download other versions of torch.",
         "when I install lmdeploy-0.8.0+cu118-cp311-cp311-manylinux2014_x86_64.whl with pip, it will try to download and reinstall cpu version of torch",
         "when I pip install flash-attn it downloads and installs torch again",
+        # "will try to" says what the install does, not advice (rev53h: the wording of InternLM/lmdeploy#3549)
+        "when I pip install torchaudio, it will try to uninstall my rocm torch and install the one from PyPI",
         # another question after the statement, on the same line (facebookresearch/xformers#802 as posted)
         "when I use pip install xformers, it will re-install the torch==2.0.1 with cuda-11.x.  Does it support the latest cuda and torch?",
     ],
@@ -133,6 +135,12 @@ def test_an_install_of_another_package_that_replaced_torch_is_read(text: str) ->
         "I installed torchvision from the rocm index and it didn't replace my torch, is_available() is True.",
         "import torchvision fails with an nms error, so I tried to reinstall torch but same error.",
         "The solution: pip install torchvision, then reinstall torch from the rocm index.",
+        # advice with "try" or "try to" before the verb (learn52h/fin52h: unslothai/unsloth#5180, SunOner/sunone_aimbot#35,
+        # jackroos/VL-BERT#26), also glued to the clause before by a JSON log's escaped newlines (unsloth#5180)
+        r"This usually means torch/torchvision/torchaudio were installed from default PyPI wheels instead of ROCm wheels.\nDetected ROCm version hint: 7.1\nTry reinstalling PyTorch wheels with:",
+        "If the torchvision import fails, try reinstalling torch from the rocm index.",
+        "import torchvision fails with an nms error, try to reinstall torch from the rocm index.",
+        "Couldn't load the torchvision ops; try to reinstall torch: first pip uninstall torch torchvision torchaudio",
     ],
 )
 def test_no_package_install_replacing_torch_is_read_where_none_is_told(text: str) -> None:

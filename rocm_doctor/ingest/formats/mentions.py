@@ -216,6 +216,19 @@ _CPU = when_used(
     re.IGNORECASE,
 )
 
+_CPU_FX = when_used(
+    r"(?<!GeForce )(?<!Quadro )(?<![\w/\\.=-])(?:AMD\s+)?FX(?:\s*\((?:TM|tm)\))?[- ]?[4689]\d{3}[A-Za-z]?\b",
+    re.IGNORECASE,
+)
+"""An AMD FX desktop processor (Bulldozer / Piledriver, the AM3+ generation before Zen) named in prose: "a 990FX+AMD
+FX 8320 platform" (ROCm/legacy-rocm-build#501), "AMD FX processors such as FX 8300" (#1086), "I'm on FX-8350"
+and uname's "AMD FX(tm)-8350 Eight-Core Processor" (justxi/rocm#72), "My system is driven by AMD FX 8120 CPU" (#312).
+Not a chipset ("990FX" has no boundary before FX) nor NVIDIA's GeForce FX / Quadro FX cards."""
+
+_INTEL_CPU_NAMED = when_used(r"\bIntel\b|\bXeon\b|\bPentium\b|\bCeleron\b|\bi[3579][- ]\d{3,5}[A-Za-z]{0,2}\b", re.IGNORECASE)
+"""An Intel processor named in the same block: then an FX there is not the only CPU the text speaks of (another
+person's machine, a guide's title), and it is not read as this machine's CPU (rev53e)."""
+
 # ------------------------------------------------------------------ torch and ROCm
 
 _VERSION = r"\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+|\.dev\d+|\.post\d+)*"
@@ -1942,10 +1955,34 @@ def _name_sightings(block: Block, named: Optional[List[Line]] = None) -> List[Gp
     return out
 
 
+def _fx_sightings(block: Block) -> List[Observation]:
+    """The AMD FX processor a block names (it carries no integrated GPU), read as the machine's CPU unless the
+    paragraph places it on another machine; the first one only."""
+    if _INTEL_CPU_NAMED.search(block.text):
+        return []
+    for match, line in block.scan(_CPU_FX):
+        column = block.column_at(match.start())
+        # only this machine's: the FX alone decides RD620, so another person's, "my old" one, or one a question asks
+        # about ("My friend has an FX-8350 and it works for him") is not read (rev53e)
+        if gpu_scope(*paragraph(block, line, column)) != THIS_MACHINE:
+            continue
+        # a URL or a file name ("guides/fx-8350-rx580.html") names no processor of this machine (rev53e)
+        end = min(len(line.text), column + len(match.group(0)))
+        if _in_url(line.text, column) or in_file_name(line.text, column, end) or line.text[end : end + 1] in ("-", "_", "/"):
+            continue
+        name = " ".join(match.group(0).split())
+        if not name.upper().startswith("AMD"):
+            name = "AMD " + name
+        return [Observation("cpu.model", name, line, TRUST_PROSE), Observation("cpu.vendor", "AMD", line, TRUST_PROSE)]
+    return []
+
+
 def _cpu_sightings(block: Block) -> Tuple[List[Observation], List[GpuSighting]]:
     lowered = block.lower
     if "ryzen" not in lowered and "threadripper" not in lowered and "athlon" not in lowered and not re.search(r"\br[3579]\s", lowered):
-        return [], []
+        # an FX only where no Ryzen shares the block ("moved from an FX-8350 to a Ryzen 5 3600": which one runs is
+        # the Ryzen reader's question, not a second CPU)
+        return (_fx_sightings(block) if "fx" in lowered else []), []
     observations: List[Observation] = []
     gpus: List[GpuSighting] = []
     for match, line in block.scan(_CPU):

@@ -4,7 +4,8 @@ KFD skips a GFX8 dGPU whose root port does not complete atomics
 (https://github.com/torvalds/linux/blob/v6.1/drivers/gpu/drm/amd/amdkfd/kfd_device.c); AMD's system
 requirements name the CPU generations that provide them (first Zen, Intel Haswell and later).
 ``rules/data/pcie_atomics.yaml`` holds the GPUs and the older CPU generations. Reports:
-legacy-rocm-build#1214 (Xeon X5650), #1218 (Core i7-3770K), #157 (Xeon E5-2670), #406 (Xeon E5-1650 v2).
+legacy-rocm-build#1214 (Xeon X5650), #1218 (Core i7-3770K), #157 (Xeon E5-2670), #406 (Xeon E5-1650 v2), #1086
+(AMD FX 8300).
 """
 
 from __future__ import annotations
