@@ -261,3 +261,37 @@ def test_the_running_kernel_said_plainly_is_still_read() -> None:
     from ingest_helpers import ingest
 
     assert ingest("I am on kernel 6.8.0-45-generic with my RX 7900 XTX.\n").facts.host.kernel_release.value == "6.8.0-45-generic"
+
+
+# rev53d: a working release that is no A/B of the GPU stack is not read beside a failing one: a release that worked too,
+# for a while, or before something else changed ("so it is not the kernel"), a success that ended, another part of the
+# machine working (suspend, Wi-Fi, audio, display), or a working release that is expected, hoped or advised.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I doubt it fails on kernel 6.12 because of the kernel.\nIt works fine on kernel 6.11 too.\n",
+        "ollama crashes on kernel 6.12 with my RX 6800.\nThe previous kernel was fine too, so it is not the kernel. It worked on kernel 6.11 too before I updated ROCm.\n",
+        "rocminfo hangs on kernel 6.12 with my 780M.\nIt also hangs on kernel 6.11, and it worked on kernel 6.11 before the ROCm update, so it is not the kernel.\n",
+        "ollama crashes on kernel 6.17.10 with my Strix Halo.\nIt worked on kernel 6.17.9 for one day, then the fault came back.\n",
+        "ollama crashes on kernel 6.12 with my RX 6800.\nSuspend works fine on kernel 6.11.\n",
+        "ROCm crashes on kernel 6.12 with my RX 6800.\nMy wifi card works fine on kernel 6.11.\n",
+        "rocminfo fails on kernel 6.12 with my 780M.\nI switched to kernel 6.11 to get wifi working; it works fine on kernel 6.11 for wifi but rocminfo still fails.\n",
+        "ollama crashes on kernel 6.12 with my RX 6800.\nAccording to the docs it should work on kernel 6.11.\n",
+        "ollama crashes on kernel 6.12 with my RX 6800.\nI hope it works on kernel 6.11.\n",
+        "ollama crashes on kernel 6.12 with my RX 6800.\nIt works on kernel 6.11 but the crash still happens there after an hour.\n",
+    ],
+)
+def test_a_release_that_worked_too_for_a_while_for_another_part_or_by_hope_is_no_kernel_ab(text: str) -> None:
+    assert RULE not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "> ollama crashes on kernel 6.12 with my RX 6800.\n> It works fine on kernel 6.11.\n",
+        "ollama crashes on kernel 6.12 with my RX 6800.\r\nIt works fine on kernel 6.11.\r\n",
+        "ollama crashes on kernel 6.12 with my RX 6800, log in C:\\Program Files\\Ollama\\logs.\nIt works fine on kernel 6.11.\n",
+    ],
+)
+def test_a_kernel_ab_quoted_with_crlf_or_beside_a_windows_path_is_read(text: str) -> None:
+    assert RULE in problems_shown(text)
