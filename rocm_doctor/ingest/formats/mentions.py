@@ -2762,12 +2762,40 @@ _KERNEL_WORD_DENIED = when_used(
 "I'm not using kernel 6.8 anymore"); a failure denied ("not working on kernel 6.8") keeps it the running one (r34b)."""
 
 
+_KERNEL_WORD_WORKED_ON = when_used(r"\b(?:work(?:s|ed|ing)?|was\s+fine|runs?\s+fine|ran\s+fine)\b[^.!?;\n]{0,40}$", re.IGNORECASE)
+"""learn53d: "works fine on kernel 5.4.15" where the same paragraph names another release the failure is on is the
+release the report compares, not the running one, as "works fine on the 5.4.15 kernel" is for
+:data:`_KERNEL_NOT_NOW_BEFORE` (the release before the word): the two spellings of one statement (the metamorphic
+test's "ROCm and kernel version spellings in prose") read alike. ROCm/legacy-rocm-build#1007 ("clinfo hangs when run
+on kernel 5.5.0" / "clinfo works fine on kernel 5.4.15"). Alone ("ROCm 6.2 installed and works on kernel 6.8.0-45")
+the release is still the one in use."""
+_KERNEL_FAILS_ON_RELEASE = when_used(
+    r"\b" + _KERNEL_FAILS + r"\b[^.!?;\n]{0,40}?\b(?:kernel|linux)\s*(?:version\s*)?v?(?P<release>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)"
+    r"|\bkernel\s*(?:version\s*)?v?(?P<release2>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)[^!?;\n]{0,60}?\b" + _KERNEL_FAILS + r"\b",
+    re.IGNORECASE,
+)
+"""A kernel release named as the one the failure is on ("clinfo hangs when run on kernel 5.5.0", "Kernel 6.17.9 breaks
+ROCm"), with its release."""
+
+
+def _another_release_fails(block: Block, release: str) -> bool:
+    """The block names a kernel release other than ``release`` as the one the failure is on."""
+    for match in _KERNEL_FAILS_ON_RELEASE.finditer(block.text):
+        failing = match.group("release") or match.group("release2")
+        if failing and failing != release and not failing.startswith(release) and not release.startswith(failing):
+            return True
+    return False
+
+
 def _kernel_word_not_now(block: Block, match: "re.Match[str]", line: Line) -> bool:
     """"kernel X" said of another state than the running one: past, another machine's, shipped, required or
-    advised (:data:`_KERNEL_WORD_NOT_NOW`), or asked about ("Should I install kernel 6.11?")."""
+    advised (:data:`_KERNEL_WORD_NOT_NOW`), a release said to work beside another that fails
+    (:data:`_KERNEL_WORD_WORKED_ON`), or asked about ("Should I install kernel 6.11?")."""
     column = block.column_at(match.start())
     before = _DOT_IN_RELEASE.sub("_", line.text[max(0, column - 80) : column])
     if _KERNEL_WORD_NOT_NOW.search(before) or _NOT_DONE_BEFORE.search(before) or _KERNEL_WORD_DENIED.search(before):
+        return True
+    if _KERNEL_WORD_WORKED_ON.search(before) and _another_release_fails(block, match.group(1)):
         return True
     end = column + (match.end() - match.start())
     if _KERNEL_WORD_NOT_NOW_AFTER.match(line.text, end):
