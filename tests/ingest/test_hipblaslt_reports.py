@@ -111,3 +111,43 @@ def test_the_fallback_finding_does_not_say_nothing_failed_where_the_report_shows
     fallback = [f for f in _check(text).findings if f.id == "RD980"]
     assert fallback
     assert all("Nothing failed" not in f.message and "Nothing needs fixing" not in " ".join(x.text for x in f.fixes) for f in fallback)
+
+
+# learn53g: an environment variable whose name holds "hipblaslt" is a setting the reporter names, not hipBLASLt's
+# message (ROCm/rocm-libraries#8645, lemonade-sdk/llamacpp-rocm#10, lmstudio-ai/lmstudio-bug-tracker#1163).
+def _signatures(text: str) -> list:
+    fact = ingest(text).facts.symptoms.signatures
+    return list(fact.value) if fact.is_known else []
+
+
+def test_a_hipblaslt_variable_named_near_the_word_error_is_not_read_as_hipblaslts_failure() -> None:
+    for line in (
+        "- rocBLAS (forced via `TORCH_BLAS_PREFER_HIPBLASLT=0 DISABLE_ADDMM_HIP_LT=1 ROCBLAS_USE_HIPBLASLT=0`) breaks"
+        " at M >= 3M. Both produce identical error magnitudes at large M.",
+        "When I set the `ROCBLAS_USE_HIPBLASLT=1` environment variable, the following error is thrown:",
+        "I also tried ROCBLAS_VERBOSE_HIPBLASLT_ERROR=1 to see more.",
+        "HIPBLASLT_LOG_MASK=32 python matmul.py failed to print anything useful",
+    ):
+        assert "hipblaslt_error" not in _signatures(line), line
+
+
+def test_hipblaslts_own_error_lines_are_still_read_beside_such_a_variable() -> None:
+    for line in (
+        "hipBLASLt error: Heuristic Fetch Failed!",
+        "rocblaslt error: Could not initialize Tensile host:",
+        "With ROCBLAS_USE_HIPBLASLT=1 I get: hipBLASLt error: Heuristic Fetch Failed!",
+        "[hipBLASLt configure] CMake Error at CMakeLists.txt:120",
+    ):
+        assert "hipblaslt_error" in _signatures(line), line
+
+
+def test_a_healthy_report_of_a_gemm_kernel_bug_that_names_the_blas_variables_gets_no_blas_finding() -> None:
+    report = (
+        "On gfx1201 (AMD Radeon AI PRO R9700, RDNA4), `torch.mm` in float64 returns wrong results for M >= 2,000,000.\n"
+        "- **Affects both BLAS backends** — hipBLASLt (default) breaks at M ≥ 2M; rocBLAS (forced via "
+        "`TORCH_BLAS_PREFER_HIPBLASLT=0 DISABLE_ADDMM_HIP_LT=1 ROCBLAS_USE_HIPBLASLT=0`) breaks at M ≥ 3M. Both "
+        "produce identical error magnitudes at large M.\n- **Reproduces on ROCm 7.1 and 7.2**\n"
+    )
+    result = _check(report)
+    assert not any(f.severity == "error" for f in result.findings)
+    assert not any(f.category == "blas" and f.severity == "warning" for f in result.findings)

@@ -45,10 +45,44 @@ def test_another_kernel_release_that_works_is_read(text: str) -> None:
     assert RULE in problems_shown(text)
 
 
-def test_a_failing_release_beside_a_working_one_is_not_enough_while_the_readers_carry_no_release() -> None:
-    # review rev49a: "works on kernel 6.8" beside "fails with kernel 6.8" read as two releases; RD566 no longer takes the pair
-    assert RULE not in problems_shown("rocminfo hangs on kernel 6.12 with my 780M.\nIt works fine on kernel 6.11.\n")
-    assert RULE not in problems_shown("torch fails with kernel 6.8 on my RX 6600.\nrocminfo works on kernel 6.8.\n")
+# learn53d: the failing release beside a working one is read where the two releases differ (kernel_release_ab_told);
+# the wording of ROCm/legacy-rocm-build#1007 ("clinfo hangs when run on kernel 5.5.0" / "clinfo works fine on kernel
+# 5.4.15"), the general reading backed by ROCm/amdgpu#53, kyuz0/amd-strix-halo-toolboxes#45, ollama/ollama#9302 and
+# likelovewant/ollama-for-amd#78. Texts written for the test in that shape.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "clinfo hangs when run on kernel 5.5.0\nclinfo works fine on kernel 5.4.15\n\nGPU is a Vega 56\n",
+        "rocminfo hangs on kernel 6.12 with my 780M.\nIt works fine on kernel 6.11.\n",
+        "It works fine on kernel 6.11 with my RX 7600.\nBut ollama crashes on kernel 6.12.\n",
+        "ComfyUI crashes with kernel 6.12.4 on my RX 7900 XTX; it works fine with kernel 6.12.1.\n",
+        "clinfo hangs when run on Linux 5.5.0\nclinfo works fine on the 5.4.15 kernel\n\nGPU is a Vega 56\n",
+    ],
+)
+def test_a_failing_release_beside_another_release_that_works_is_read(text: str) -> None:
+    assert RULE in problems_shown(text)
+
+
+# review rev49a: "works on kernel 6.8" beside "fails with kernel 6.8" is not two releases; nor a release that may be the
+# same kernel ("6.8" beside "6.8.0-45"), a working release that is a question, a condition, a negation or another
+# machine's, a failing line that is a condition, or the two in different paragraphs.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "torch fails with kernel 6.8 on my RX 6600.\nrocminfo works on kernel 6.8.\n",
+        "torch fails with kernel 6.8.0-45 on my RX 6600.\nrocminfo works on kernel 6.8.\n",
+        "clinfo hangs when run on the 5.5.0 kernel with my Vega 56.\nclinfo works fine on Linux 5.5.0.\n",
+        "rocminfo hangs on kernel 6.12 with my 780M.\nDoes it work on kernel 6.11?\n",
+        "rocminfo hangs on kernel 6.12 with my 780M.\nI will check if it works on kernel 6.11.\n",
+        "rocminfo hangs on kernel 6.12 with my 780M.\nIt does not work on kernel 6.11 either.\n",
+        "rocminfo hangs on kernel 6.12 with my 780M.\nIt never worked on kernel 6.11 either.\n",
+        "rocminfo fails on kernel 6.12 with my 780M.\nIt works fine on kernel 6.11 for my friend.\n",
+        "If it fails on kernel 6.12 with your 780M, it works on kernel 6.11.\n",
+        "rocminfo fails on kernel 6.12 with my 780M.\n\nUnrelated: my laptop works fine on kernel 6.11.\n",
+    ],
+)
+def test_the_same_release_a_question_a_condition_or_another_machine_is_no_kernel_ab(text: str) -> None:
+    assert RULE not in problems_shown(text)
 
 
 @pytest.mark.parametrize(
@@ -203,3 +237,61 @@ def test_a_compute_kernel_another_persons_kernel_or_a_doubt_is_not_a_kernel_rele
 )
 def test_a_rollback_of_something_else_a_condition_or_a_question_is_not_a_kernel_that_works(text: str) -> None:
     assert RULE not in problems_shown(text)
+
+
+# learn53d: the two spellings of a working release read alike (the metamorphic test's "ROCm and kernel version spellings
+# in prose"): "works fine on kernel 5.4.15" and "works fine on the 5.4.15 kernel" are both the release that works, and
+# neither is taken for the running kernel beside the release the failure is on (ROCm/legacy-rocm-build#1007).
+@pytest.mark.parametrize(
+    "text",
+    [
+        "clinfo hangs when run on kernel 5.5.0\nclinfo works fine on kernel 5.4.15\n",
+        "clinfo hangs when run on Linux 5.5.0\nclinfo works fine on the 5.4.15 kernel\n",
+    ],
+)
+def test_a_release_said_to_work_is_not_the_running_kernel_in_either_spelling(text: str) -> None:
+    from ingest_helpers import ingest
+
+    facts = ingest(text).facts
+    assert facts.host.kernel_release.value == "5.5.0"
+    assert "kernel_release_works_told" in (facts.symptoms.context.value or [])
+
+
+def test_the_running_kernel_said_plainly_is_still_read() -> None:
+    from ingest_helpers import ingest
+
+    assert ingest("I am on kernel 6.8.0-45-generic with my RX 7900 XTX.\n").facts.host.kernel_release.value == "6.8.0-45-generic"
+
+
+# rev53d: a working release that is no A/B of the GPU stack is not read beside a failing one: a release that worked too,
+# for a while, or before something else changed ("so it is not the kernel"), a success that ended, another part of the
+# machine working (suspend, Wi-Fi, audio, display), or a working release that is expected, hoped or advised.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I doubt it fails on kernel 6.12 because of the kernel.\nIt works fine on kernel 6.11 too.\n",
+        "ollama crashes on kernel 6.12 with my RX 6800.\nThe previous kernel was fine too, so it is not the kernel. It worked on kernel 6.11 too before I updated ROCm.\n",
+        "rocminfo hangs on kernel 6.12 with my 780M.\nIt also hangs on kernel 6.11, and it worked on kernel 6.11 before the ROCm update, so it is not the kernel.\n",
+        "ollama crashes on kernel 6.17.10 with my Strix Halo.\nIt worked on kernel 6.17.9 for one day, then the fault came back.\n",
+        "ollama crashes on kernel 6.12 with my RX 6800.\nSuspend works fine on kernel 6.11.\n",
+        "ROCm crashes on kernel 6.12 with my RX 6800.\nMy wifi card works fine on kernel 6.11.\n",
+        "rocminfo fails on kernel 6.12 with my 780M.\nI switched to kernel 6.11 to get wifi working; it works fine on kernel 6.11 for wifi but rocminfo still fails.\n",
+        "ollama crashes on kernel 6.12 with my RX 6800.\nAccording to the docs it should work on kernel 6.11.\n",
+        "ollama crashes on kernel 6.12 with my RX 6800.\nI hope it works on kernel 6.11.\n",
+        "ollama crashes on kernel 6.12 with my RX 6800.\nIt works on kernel 6.11 but the crash still happens there after an hour.\n",
+    ],
+)
+def test_a_release_that_worked_too_for_a_while_for_another_part_or_by_hope_is_no_kernel_ab(text: str) -> None:
+    assert RULE not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "> ollama crashes on kernel 6.12 with my RX 6800.\n> It works fine on kernel 6.11.\n",
+        "ollama crashes on kernel 6.12 with my RX 6800.\r\nIt works fine on kernel 6.11.\r\n",
+        "ollama crashes on kernel 6.12 with my RX 6800, log in C:\\Program Files\\Ollama\\logs.\nIt works fine on kernel 6.11.\n",
+    ],
+)
+def test_a_kernel_ab_quoted_with_crlf_or_beside_a_windows_path_is_read(text: str) -> None:
+    assert RULE in problems_shown(text)

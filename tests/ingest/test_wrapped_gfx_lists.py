@@ -27,3 +27,24 @@ def test_a_wrapped_support_list_in_a_log_line_names_no_device() -> None:
 
 def test_one_or_two_targets_across_a_wrap_are_still_the_machines() -> None:
     assert gfx_read("I have an RX 7900 XTX (gfx1100) and a second card,\na gfx1030 one, and both crash.\n") == {"gfx1100", "gfx1030"}
+
+
+# rev53gg: a line wrapped again at a narrower width leaves a short tail ("... `gfx1036` is" / "defined in" / "TheRock CMake
+# ..."); the break after the tail is judged by the line it was cut from (ROCm/rocm-libraries#2297 wrapped at 80 columns
+# read gfx1032 and gfx1036 as devices: the metamorphic wrap kind).
+def test_a_sentence_wrapped_again_at_80_columns_reads_as_it_did_before_the_rewrap() -> None:
+    once = (
+        "Similar to PR #1477 (where it was for `gfx1032`), it appears that `gfx1036` is defined in\n"
+        "TheRock CMake as a valid target but it isn't in Tensile.\n"
+    )
+    again = (
+        "Similar to PR #1477 (where it was for `gfx1032`), it appears that `gfx1036` is\n"
+        "defined in\n"
+        "TheRock CMake as a valid target but it isn't in Tensile.\n"
+    )
+    assert gfx_read(once) == gfx_read(again) == set()
+
+
+def test_a_short_line_after_a_short_line_is_not_joined_as_a_wrap_tail() -> None:
+    # the line before the short one is short itself: no wrapping tool cut it, so the third line is another thought
+    assert gfx_read("rocminfo shows `gfx1036` is\nthere\nTheRock CMake as a valid target but it isn't in Tensile.\n") == {"gfx1036"}

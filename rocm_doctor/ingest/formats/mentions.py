@@ -31,7 +31,7 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 from rocm_doctor.facts.parsers.dkms import parse_dkms_status
 from rocm_doctor.knowledge.gpu_table import codename_regex, model_for_name
-from rocm_doctor.ingest.blocks import SUPPORT_TABLE_GPUS, WINDOWS_ENV_PREFIX, Block, Line, Spans, expected_lines, may_be_wrapped, support_list_keys
+from rocm_doctor.ingest.blocks import SUPPORT_TABLE_GPUS, WINDOWS_ENV_PREFIX, WRAPPED_AT, Block, Line, Spans, expected_lines, may_be_wrapped, support_list_keys
 from rocm_doctor.ingest.formats.collect_env import companion_observations
 from rocm_doctor.ingest.formats.common import COUNT_FIELD, DOCUMENT_SAYS, REPORTED_SPEECH, gfx_of, gpu_fields, identity_observations, make_piece, torch_version_observations
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, kernel_observations, windows_observations
@@ -1459,6 +1459,21 @@ def before_in_sentence(text: str, start: int, width: int = 60) -> str:
     return before[:cut] + " " + before[cut + 1 :]
 
 
+def _with_wrapped_head(lines: "List[Line]", index: int) -> str:
+    """Line ``index``'s text, led by the end of the line before when a wrapping tool may have cut it from that one: a
+    line wrapped again at a narrower width leaves a short tail ("... it appears that `gfx1036` is" / "defined in" /
+    "TheRock CMake as a valid target", ROCm/rocm-libraries#2297 wrapped at 80 columns), and whether the break after
+    the tail is a wrap too is judged by the line it was cut from, not by the tail's few words. One line back only,
+    and at most :data:`PARAGRAPH_WINDOW` characters of it, so the work per line stays bounded."""
+    text = lines[index].text
+    if index == 0 or len(text) >= WRAPPED_AT:
+        return text
+    head = lines[index - 1].text
+    if not _continues(head, text):
+        return text
+    return head[-PARAGRAPH_WINDOW:] + " " + text
+
+
 def paragraph(block: Block, line: Line, column: int, whole_line: bool = False) -> Tuple[str, int]:
     """``line`` joined with the lines around it that a wrapping tool may have cut from it (up to
     :data:`WRAP_REACH` on each side), and where ``column`` of ``line`` stands in the joined text: the
@@ -1472,14 +1487,14 @@ def paragraph(block: Block, line: Line, column: int, whole_line: bool = False) -
     low, high = (0, len(text)) if whole_line else (max(0, column - PARAGRAPH_WINDOW), min(len(text), column + PARAGRAPH_WINDOW))
     before: List[str] = []
     first, room = index, PARAGRAPH_WINDOW - (column - low)
-    while low == 0 and room > 0 and first > 0 and index - first < WRAP_REACH and _continues(lines[first - 1].text, lines[first].text):
+    while low == 0 and room > 0 and first > 0 and index - first < WRAP_REACH and _continues(_with_wrapped_head(lines, first - 1), lines[first].text):
         first -= 1
         piece = lines[first].text[-room:]
         before.insert(0, piece)
         room -= len(piece) + 1
     after: List[str] = []
     last, room = index, PARAGRAPH_WINDOW - (high - column)
-    while high == len(text) and room > 0 and last + 1 < len(lines) and last - index < WRAP_REACH and _continues(lines[last].text, lines[last + 1].text, onwards=True):
+    while high == len(text) and room > 0 and last + 1 < len(lines) and last - index < WRAP_REACH and _continues(_with_wrapped_head(lines, last), lines[last + 1].text, onwards=True):
         last += 1
         piece = lines[last].text[:room]
         after.append(piece)
@@ -2749,12 +2764,40 @@ _KERNEL_WORD_DENIED = when_used(
 "I'm not using kernel 6.8 anymore"); a failure denied ("not working on kernel 6.8") keeps it the running one (r34b)."""
 
 
+_KERNEL_WORD_WORKED_ON = when_used(r"\b(?:work(?:s|ed|ing)?|was\s+fine|runs?\s+fine|ran\s+fine)\b[^.!?;\n]{0,40}$", re.IGNORECASE)
+"""learn53d: "works fine on kernel 5.4.15" where the same paragraph names another release the failure is on is the
+release the report compares, not the running one, as "works fine on the 5.4.15 kernel" is for
+:data:`_KERNEL_NOT_NOW_BEFORE` (the release before the word): the two spellings of one statement (the metamorphic
+test's "ROCm and kernel version spellings in prose") read alike. ROCm/legacy-rocm-build#1007 ("clinfo hangs when run
+on kernel 5.5.0" / "clinfo works fine on kernel 5.4.15"). Alone ("ROCm 6.2 installed and works on kernel 6.8.0-45")
+the release is still the one in use."""
+_KERNEL_FAILS_ON_RELEASE = when_used(
+    r"\b" + _KERNEL_FAILS + r"\b[^.!?;\n]{0,40}?\b(?:kernel|linux)\s*(?:version\s*)?v?(?P<release>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)"
+    r"|\bkernel\s*(?:version\s*)?v?(?P<release2>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)[^!?;\n]{0,60}?\b" + _KERNEL_FAILS + r"\b",
+    re.IGNORECASE,
+)
+"""A kernel release named as the one the failure is on ("clinfo hangs when run on kernel 5.5.0", "Kernel 6.17.9 breaks
+ROCm"), with its release."""
+
+
+def _another_release_fails(block: Block, release: str) -> bool:
+    """The block names a kernel release other than ``release`` as the one the failure is on."""
+    for match in _KERNEL_FAILS_ON_RELEASE.finditer(block.text):
+        failing = match.group("release") or match.group("release2")
+        if failing and failing != release and not failing.startswith(release) and not release.startswith(failing):
+            return True
+    return False
+
+
 def _kernel_word_not_now(block: Block, match: "re.Match[str]", line: Line) -> bool:
     """"kernel X" said of another state than the running one: past, another machine's, shipped, required or
-    advised (:data:`_KERNEL_WORD_NOT_NOW`), or asked about ("Should I install kernel 6.11?")."""
+    advised (:data:`_KERNEL_WORD_NOT_NOW`), a release said to work beside another that fails
+    (:data:`_KERNEL_WORD_WORKED_ON`), or asked about ("Should I install kernel 6.11?")."""
     column = block.column_at(match.start())
     before = _DOT_IN_RELEASE.sub("_", line.text[max(0, column - 80) : column])
     if _KERNEL_WORD_NOT_NOW.search(before) or _NOT_DONE_BEFORE.search(before) or _KERNEL_WORD_DENIED.search(before):
+        return True
+    if _KERNEL_WORD_WORKED_ON.search(before) and _another_release_fails(block, match.group(1)):
         return True
     end = column + (match.end() - match.start())
     if _KERNEL_WORD_NOT_NOW_AFTER.match(line.text, end):
