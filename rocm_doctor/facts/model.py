@@ -244,6 +244,12 @@ class TorchFacts(Section):
     """Full version with local part (``2.5.1+rocm6.2``)."""
     flavour: Fact[str] = _fact()
     """``rocm``, ``cuda``, ``cpu`` or ``xpu``."""
+    flavour_evidence: Fact[str] = _fact()
+    """What kind of text decided ``flavour`` in a pasted report: ``shown`` (read by a tool-output reader or an error
+    only that build prints: torch's own print, collect_env, pip show, pip's install log), ``stated`` (read from prose:
+    the reporter's words, a labelled field, a version or listing row the readers take as text) or ``intended`` (nothing
+    but what a command or an image asks for: an install command's wheel index, a container image's tag, which a later
+    install step may have replaced). Unknown where ``flavour`` is, and on a live machine."""
     rocm_version: Fact[str] = _fact()
     """ROCm release the wheel was built for, ``major.minor[.patch]`` (``6.2``)."""
     hip_version: Fact[str] = _fact()

@@ -30,7 +30,7 @@ from rocm_doctor.knowledge.cpus import cpu_family
 from rocm_doctor.knowledge.gpu_table import name_key
 from rocm_doctor.ingest.blocks import Line
 from rocm_doctor.lazy_regex import when_used
-from rocm_doctor.ingest.model import TRUST_NAMES, TRUST_TOOL, Absent, GpuSighting, Observation, Piece, SettingSighting
+from rocm_doctor.ingest.model import TRUST_NAMES, TRUST_SIGNATURE, TRUST_TOOL, Absent, GpuSighting, Observation, Piece, SettingSighting
 
 NOT_IN_PASTE = "not in the pasted report"
 LAYER_ORDER = ("rocminfo", "amd-smi", "rocm-smi", "hip", "torch", "clinfo", "app", "pci", "windows", "report", "mention", "cpu")
@@ -55,6 +55,10 @@ looser reading with a tag does not refine it; in prose it may be shorthand, and 
 _BUILD_OF_TORCH = ("torch.flavour", "torch.rocm_version", "torch.cuda_version", "torch.distributor")
 """Facts read from a torch version string: they describe that version, and lose with it."""
 _REACH_RANK = {True: 2, None: 1, False: 0}
+
+FLAVOUR_EVIDENCE = "torch.flavour_evidence"
+"""The kind of text that decided ``torch.flavour`` (:func:`_flavour_evidence`): a rule that reads a told replacement of
+torch (an installer that put the CPU build in place) lets an ``intended`` build not decide, as an unknown one."""
 
 _UNEXPANDED = when_used(r"\$[A-Za-z_{(]|`|%[A-Za-z_][A-Za-z0-9_]{0,127}%")
 """A value written as a shell, PowerShell or cmd expression (``$GFX``, ``${SLURM_LOCALID}``, ``$(cat f)``, a backtick
@@ -626,6 +630,31 @@ def _env(tree: Dict[str, Any], pieces: List[Piece]) -> None:
     }
 
 
+def _flavour_evidence(tree: Dict[str, Any], observations: List[Observation]) -> None:
+    """``torch.flavour_evidence`` (:data:`FLAVOUR_EVIDENCE`) from the readings of the flavour kept: ``intended`` when every
+    one of them is what a command or an image asks for (:attr:`Observation.intended`); otherwise, from the most trusted
+    of the others, ``shown`` when a tool-output reader or an error signature gave it, ``stated`` when prose did. The build asked for is a weaker
+    kind of evidence than the build shown: meizhong986/WhisperJAV#120 (a ``rocm/pytorch`` image whose installer put a
+    CPU-only torch in place), MrForExample/ComfyUI-AnimateAnyone-Evolved#22 (xformers' requirement replaced the torch of a
+    ``--index-url .../rocm5.7`` install), ROCm/pytorch#1533 and pypa/pip#12902 (``pip install torchaudio`` / ``torch`` in a
+    ``rocm/pytorch`` image fetched PyPI's torch)."""
+    torch = tree["torch"]
+    flavour = torch["flavour"]
+    if flavour.get("status") != "known" or torch["flavour_evidence"].get("status") != "unknown":
+        return
+    deciding = [o for o in observations if o.value == flavour.get("value")]
+    if not any(o.line.source == flavour.get("source") for o in deciding):
+        return  # a facts document in the paste gave it
+    # Any reading of the same build that is not only asked for (a listing, a log line, a sentence), whatever its trust,
+    # says the build is in place: a ``$ pip install ... --index-url .../rocm6.2`` command line is firmer than a pasted
+    # ``torch 2.5.1+rocm6.2`` row (:func:`rocm_doctor.ingest.formats.mentions._firmer`), yet the row shows the build.
+    told = [o for o in deciding if not o.intended]
+    top = max(o.trust for o in told or deciding)
+    kept = [o for o in told or deciding if o.trust == top]
+    kind = "intended" if not told else "shown" if top >= TRUST_SIGNATURE else "stated"
+    torch["flavour_evidence"] = {"status": "known", "value": kind, "source": kept[0].line.source}
+
+
 def assemble(
     pieces: List[Piece],
     origin_detail: Optional[str] = None,
@@ -672,6 +701,7 @@ def assemble(
         decided = _decide(path, observations, conflicts)
         if decided is not None:
             parent[key] = decided
+    _flavour_evidence(tree, grouped.get("torch.flavour") or [])
     _env(tree, pieces)
     if tree["symptoms"]["signatures"].get("status") == "unknown":
         tree["symptoms"]["signatures"] = {"status": "known", "value": [], "source": "paste: no error signature matched"}

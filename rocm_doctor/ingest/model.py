@@ -62,6 +62,11 @@ class Observation:
     value: Any
     line: Line
     trust: int = TRUST_TOOL
+    intended: bool = False
+    """Read from what a command or an image asks for (an install command's ``--index-url .../rocm6.2``, a
+    ``rocm/pytorch:...`` image tag), not from what a program printed, listed or the reporter said is in place: the
+    build asked for, which a later step (an installer, a package's requirement) may have replaced
+    (:data:`rocm_doctor.ingest.assemble.FLAVOUR_EVIDENCE`)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "value", one_line(self.value))

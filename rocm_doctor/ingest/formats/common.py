@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any, Dict, List, Optional, Sequence
 
 from rocm_doctor.knowledge import gpu_table
@@ -70,8 +71,10 @@ def torch_version_observations(version: str, line: Line, trust: int = TRUST_TOOL
     return identity_observations(identify(version, hip=hip), line, trust)
 
 
-def identity_observations(identity: TorchIdentity, line: Line, trust: int) -> List[Observation]:
-    """The torch facts a :class:`TorchIdentity` gives."""
+def identity_observations(identity: TorchIdentity, line: Line, trust: int, intended: bool = False) -> List[Observation]:
+    """The torch facts a :class:`TorchIdentity` gives (``intended``: see :attr:`Observation.intended`)."""
+    if intended:
+        return [replace(o, intended=True) for o in identity_observations(identity, line, trust)]
     out: List[Observation] = []
     if identity.version:
         out.append(Observation("torch.version", identity.version, line, trust))

@@ -2203,7 +2203,8 @@ def _torch(block: Block) -> List[Observation]:
                 if last_resolution >= match.end():
                     continue  # a later requirements install, pinned torch or uv sync resolved torch again
             observations = identity_observations(identity, line, TRUST_PROSE)
-            out += [o for o in observations if o.path != "torch.version"]
+            # the build the command asks for: a later step may have replaced it (Observation.intended)
+            out += [replace(o, intended=True) for o in observations if o.path != "torch.version"]
     return out
 
 
@@ -2316,13 +2317,14 @@ def _rocm(block: Block) -> List[Observation]:
                 out.append(Observation("rocm.version", version, line, TRUST_PROSE))
             torch = _IMAGE_TORCH.search(tag)
             if torch and match.group(1) in ("pytorch", "pytorch-training", "pytorch-nightly", "vllm"):
-                out += identity_observations(identify(torch.group(1)), line, TRUST_PROSE)
-                out.append(Observation("torch.flavour", "rocm", line, TRUST_PROSE))
-                out.append(Observation("torch.distributor", "amd", line, TRUST_PROSE))
+                # the torch the image ships, which a later step in the container may replace (Observation.intended)
+                out += identity_observations(identify(torch.group(1)), line, TRUST_PROSE, intended=True)
+                out.append(Observation("torch.flavour", "rocm", line, TRUST_PROSE, intended=True))
+                out.append(Observation("torch.distributor", "amd", line, TRUST_PROSE, intended=True))
                 if version:
                     # AMD builds the image's torch against the user-space ROCm its tag names
                     # (https://rocm.docs.amd.com/projects/install-on-linux/en/docs-6.2.0/how-to/3rd-party/pytorch-install.html)
-                    out.append(Observation("torch.rocm_version", version, line, TRUST_PROSE))
+                    out.append(Observation("torch.rocm_version", version, line, TRUST_PROSE, intended=True))
     return out
 
 
@@ -2658,7 +2660,7 @@ def _firmer(observations: List[Observation]) -> List[Observation]:
     out = []
     for obs in observations:
         if obs.trust == TRUST_PROSE and (obs.line.command or _CONFIG_LINE.match(obs.line.text)):
-            obs = Observation(obs.path, obs.value, obs.line, TRUST_TEMPLATE)
+            obs = replace(obs, trust=TRUST_TEMPLATE)
         out.append(obs)
     return out
 
