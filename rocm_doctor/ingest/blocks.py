@@ -1187,8 +1187,13 @@ def _past_paragraphs(block: Block) -> List[Block]:
     one that ends with such a label ("Reverting to the previous kernel works:") is ``past``, as a
     fenced block after it would be, and so are the lines under such a label inside a paragraph, up to
     the next label (:func:`_labelled_parts`). The parts keep the block's number; a block with no such
-    paragraph is returned whole. A ``<details>`` block is prose too when its outputs are not fenced."""
-    if block.kind not in ("prose", "details") or len(block.lines) < 2:
+    paragraph is returned whole. A ``<details>`` block is prose too when its outputs are not fenced, and a fenced
+    block is read the same (meta53): a report pasted whole inside one fence ("Old version used offload-arch ...
+    resulting in pytest failing with:" over the error, ROCm/TheRock#2195 under the metamorphic "add Markdown fences"
+    rewrite) says with its labels what it says unfenced: the lines under "... failing with:" are the earlier state up to
+    a blank line or the next label, in a fence as in prose. A fenced block whose own first line is such a label is past
+    whole (:func:`past_blocks`), as before: one output under one heading."""
+    if block.kind not in ("prose", "details", "fenced") or len(block.lines) < 2:
         return [block]
     paragraphs: List[List[Line]] = [[]]
     gaps: List[Optional[Line]] = [None]

@@ -464,3 +464,34 @@ def test_a_setting_put_in_the_reporters_own_file_is_a_setting_made_with_its_valu
 )
 def test_the_same_in_another_persons_file_or_as_a_question_stays_advice(text: str) -> None:
     assert "HSA_OVERRIDE_GFX_VERSION" not in (ingest_text(text).facts.env.vars.value or {})
+
+
+@pytest.mark.parametrize("fenced", [False, True])
+@pytest.mark.parametrize("label", [
+    "With the old driver the test runner failed at start with:",
+    "Before the update the test runner failed with:",
+])
+def test_an_error_under_an_earlier_state_label_is_past_whether_or_not_the_report_is_fenced(fenced: bool, label: str) -> None:
+    # meta53: the label reading (a label over its lines, up to a blank line or the next label) holds inside a fence
+    # too; ROCm/TheRock#2195 pasted whole into a console fence (the metamorphic "add Markdown fences" rewrite) read
+    # its old runner's error as current and fired RD525
+    text = (
+        "This changes how the test runner picks its GPUs.\n\n"
+        f"{label}\nRuntimeError: HIP_VISIBLE_DEVICES contains more devices than ROCR_VISIBLE_DEVICES\n\n"
+        "The runner now takes the device list from PyTorch.\n"
+    )
+    if fenced:
+        text = "```console\n" + text + "```\n"
+    facts = ingest(text).facts
+    assert "visible_devices_conflict" not in (facts.symptoms.signatures.value or [])
+
+
+def test_an_error_in_a_fence_after_the_earlier_state_paragraph_is_current() -> None:
+    # the earlier state ends at the blank line, in a fence as in prose: the error printed now stays this machine's
+    text = (
+        "```console\n$ python -m pytest tests/\nBefore the update the test runner failed with:\nRuntimeError: HIP error: invalid device function\n\n"
+        "RuntimeError: HIP_VISIBLE_DEVICES contains more devices than ROCR_VISIBLE_DEVICES\n```\n"
+    )
+    signatures = ingest(text).facts.symptoms.signatures.value or []
+    assert "visible_devices_conflict" in signatures
+    assert "hip_invalid_device_function" not in signatures
