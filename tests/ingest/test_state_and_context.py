@@ -495,3 +495,28 @@ def test_an_error_in_a_fence_after_the_earlier_state_paragraph_is_current() -> N
     signatures = ingest(text).facts.symptoms.signatures.value or []
     assert "visible_devices_conflict" in signatures
     assert "hip_invalid_device_function" not in signatures
+
+
+@pytest.mark.parametrize("fence", ["", "```"])
+def test_an_earlier_state_label_wrapped_over_two_lines_still_makes_the_lines_under_it_past(fence: str) -> None:
+    # meta53: "wrap at 80 columns" broke ROCm/TheRock#2195's label before "pytest failing with:"; the label is read
+    # from the line its sentence started on
+    text = (
+        "This changes how the test runner picks its GPUs.\n\n"
+        f"{fence}\nThe old version of the runner took the device list from offload-arch, so\n"
+        "the tests failed with:\n"
+        "RuntimeError: HIP_VISIBLE_DEVICES contains more devices than ROCR_VISIBLE_DEVICES\n"
+        f"{fence}\n\nThe runner now takes the device list from PyTorch.\n"
+    )
+    facts = ingest(text).facts
+    assert "visible_devices_conflict" not in (facts.symptoms.signatures.value or [])
+
+
+def test_a_current_line_before_an_earlier_state_label_stays_current_when_the_label_starts_its_own_sentence() -> None:
+    # the label starts with a capital after a line that ends no sentence: a log line, not the label's first half
+    text = (
+        "RuntimeError: HIP_VISIBLE_DEVICES contains more devices than ROCR_VISIBLE_DEVICES in the runner\n"
+        "Before the update:\ntorch==2.5.1+rocm6.2\n"
+    )
+    facts = ingest(text).facts
+    assert "visible_devices_conflict" in (facts.symptoms.signatures.value or [])
