@@ -24,7 +24,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 from rocm_doctor.anchors import pattern_anchors
 from rocm_doctor.lazy_regex import when_used
@@ -928,7 +928,7 @@ def past_blocks(blocks: List[Block], intros: Dict[int, str]) -> List[Block]:
         candidates = [intro]
         before_line = ""
         if previous is not None and previous.kind == "prose" and previous.lines:
-            before_line = previous.lines[-1].raw
+            before_line = _label_text(previous.lines, len(previous.lines) - 1)  # a label wrapped over lines read whole
             candidates.append(before_line)
         own_label = block.lines[0].raw if block.lines and _one_paragraph(block) else None
         if own_label is not None and not (block.kind != "fenced" and _is_label(own_label)):
@@ -1170,16 +1170,56 @@ def _is_label(text: str) -> bool:
     return 0 < len(stripped) <= 100 and stripped.endswith(":")
 
 
+LABEL_LINES = 3
+"""Lines one label may have been wrapped over (a label is at most 100 characters: :func:`_is_label`)."""
+_GOES_ON_LOWER = when_used(r"^[\s>*_]{0,6}[\"'(`]?[a-z]")
+"""A line that goes on with the sentence of the line before it: it starts with a lower-case word (a new sentence, a log
+line or a label of its own starts with a capital, a digit or a mark)."""
+_ENDS_SENTENCE = when_used(r"[.!?:;][\s*_`)\"']*$")
+
+
+def _label_start(lines: Sequence[Line], at: int) -> int:
+    """The first line of the label that ends on line ``at``: a label a wrapping tool broke ("Old version used offload-arch
+    that sees more gpus than pytorch resulting in" / "pytest failing with:", ROCm/TheRock#2195 under the metamorphic
+    "wrap at 80 columns" rewrite) starts on the line its sentence started on; the lines it goes on from end no sentence,
+    may have been wrapped (:func:`may_be_wrapped`) and are followed by a lower-case word (meta53). ``at`` itself when the
+    line is no label."""
+    start = at
+    if not _is_label(lines[at].raw):
+        return at
+    while start > 0 and at - start + 1 < LABEL_LINES:
+        before = lines[start - 1].raw.rstrip()
+        following = lines[start].raw.strip()
+        if not before.strip() or _ENDS_SENTENCE.search(before) or not _GOES_ON_LOWER.match(following) or not may_be_wrapped(before, following):
+            break
+        start -= 1
+    return start
+
+
+def _label_text(lines: Sequence[Line], at: int) -> str:
+    """The text of the label that ends on line ``at``, joined over the lines it was wrapped onto (:func:`_label_start`);
+    the line as pasted when it is no label."""
+    return " ".join(line.raw.strip() for line in lines[_label_start(lines, at) : at + 1])
+
+
 def _labelled_parts(paragraph: List[Line]) -> List[List[Line]]:
     """A paragraph cut before each label line inside it when one of its labels names an earlier state:
     "Before the update:\ntorch 2.5\nNow:\ntorch 2.6" is two parts, the first of them past. A report
     whose outputs were not fenced (or whose fences a forum or a mail stripped) says what a fenced one
-    says with a label over each block."""
+    says with a label over each block. A label wrapped over lines is cut before its first line (:func:`_label_start`)."""
     labels = [i for i, line in enumerate(paragraph) if _is_label(line.raw)]
-    if not any(_label_scope(paragraph[i].raw) for i in labels):
+    if not any(_label_scope(_label_text(paragraph, i)) for i in labels):
         return [paragraph]
-    cuts = [0] + [i for i in labels if i] + [len(paragraph)]
+    cuts = [0] + [start for start in (_label_start(paragraph, i) for i in labels) if start] + [len(paragraph)]
     return [paragraph[a:b] for a, b in zip(cuts, cuts[1:]) if b > a]
+
+
+def _opening_label_scope(part: List[Line]) -> str:
+    """The scope of the label a part opens with (wrapped over its first lines or not), when lines follow it."""
+    for at in range(min(LABEL_LINES, len(part) - 1)):
+        if _is_label(part[at].raw):
+            return _label_scope(_label_text(part, at)) if _label_start(part, at) == 0 else ""
+    return ""
 
 
 def _past_paragraphs(block: Block) -> List[Block]:
@@ -1187,8 +1227,13 @@ def _past_paragraphs(block: Block) -> List[Block]:
     one that ends with such a label ("Reverting to the previous kernel works:") is ``past``, as a
     fenced block after it would be, and so are the lines under such a label inside a paragraph, up to
     the next label (:func:`_labelled_parts`). The parts keep the block's number; a block with no such
-    paragraph is returned whole. A ``<details>`` block is prose too when its outputs are not fenced."""
-    if block.kind not in ("prose", "details") or len(block.lines) < 2:
+    paragraph is returned whole. A ``<details>`` block is prose too when its outputs are not fenced, and a fenced
+    block is read the same (meta53): a report pasted whole inside one fence ("Old version used offload-arch ...
+    resulting in pytest failing with:" over the error, ROCm/TheRock#2195 under the metamorphic "add Markdown fences"
+    rewrite) says with its labels what it says unfenced: the lines under "... failing with:" are the earlier state up to
+    a blank line or the next label, in a fence as in prose. A fenced block whose own first line is such a label is past
+    whole (:func:`past_blocks`), as before: one output under one heading."""
+    if block.kind not in ("prose", "details", "fenced") or len(block.lines) < 2:
         return [block]
     paragraphs: List[List[Line]] = [[]]
     gaps: List[Optional[Line]] = [None]
@@ -1205,9 +1250,8 @@ def _past_paragraphs(block: Block) -> List[Block]:
             parts_of.append(part)
             gap_before.append(gap if n == 0 else None)
     marks = [
-        _label_scope(part[0].raw) if len(part) > 1 and _is_label(part[0].raw) and _label_scope(part[0].raw)
-        else _label_scope(parts_of[i - 1][-1].raw) if i and parts_of[i - 1]
-        else ""
+        _opening_label_scope(part)
+        or (_label_scope(_label_text(parts_of[i - 1], len(parts_of[i - 1]) - 1)) if i and parts_of[i - 1] else "")
         for i, part in enumerate(parts_of)
     ]
     if not any(marks):

@@ -464,3 +464,59 @@ def test_a_setting_put_in_the_reporters_own_file_is_a_setting_made_with_its_valu
 )
 def test_the_same_in_another_persons_file_or_as_a_question_stays_advice(text: str) -> None:
     assert "HSA_OVERRIDE_GFX_VERSION" not in (ingest_text(text).facts.env.vars.value or {})
+
+
+@pytest.mark.parametrize("fenced", [False, True])
+@pytest.mark.parametrize("label", [
+    "With the old driver the test runner failed at start with:",
+    "Before the update the test runner failed with:",
+])
+def test_an_error_under_an_earlier_state_label_is_past_whether_or_not_the_report_is_fenced(fenced: bool, label: str) -> None:
+    # meta53: the label reading (a label over its lines, up to a blank line or the next label) holds inside a fence
+    # too; ROCm/TheRock#2195 pasted whole into a console fence (the metamorphic "add Markdown fences" rewrite) read
+    # its old runner's error as current and fired RD525
+    text = (
+        "This changes how the test runner picks its GPUs.\n\n"
+        f"{label}\nRuntimeError: HIP_VISIBLE_DEVICES contains more devices than ROCR_VISIBLE_DEVICES\n\n"
+        "The runner now takes the device list from PyTorch.\n"
+    )
+    if fenced:
+        text = "```console\n" + text + "```\n"
+    facts = ingest(text).facts
+    assert "visible_devices_conflict" not in (facts.symptoms.signatures.value or [])
+
+
+def test_an_error_in_a_fence_after_the_earlier_state_paragraph_is_current() -> None:
+    # the earlier state ends at the blank line, in a fence as in prose: the error printed now stays this machine's
+    text = (
+        "```console\n$ python -m pytest tests/\nBefore the update the test runner failed with:\nRuntimeError: HIP error: invalid device function\n\n"
+        "RuntimeError: HIP_VISIBLE_DEVICES contains more devices than ROCR_VISIBLE_DEVICES\n```\n"
+    )
+    signatures = ingest(text).facts.symptoms.signatures.value or []
+    assert "visible_devices_conflict" in signatures
+    assert "hip_invalid_device_function" not in signatures
+
+
+@pytest.mark.parametrize("fence", ["", "```"])
+def test_an_earlier_state_label_wrapped_over_two_lines_still_makes_the_lines_under_it_past(fence: str) -> None:
+    # meta53: "wrap at 80 columns" broke ROCm/TheRock#2195's label before "pytest failing with:"; the label is read
+    # from the line its sentence started on
+    text = (
+        "This changes how the test runner picks its GPUs.\n\n"
+        f"{fence}\nThe old version of the runner took the device list from offload-arch, so\n"
+        "the tests failed with:\n"
+        "RuntimeError: HIP_VISIBLE_DEVICES contains more devices than ROCR_VISIBLE_DEVICES\n"
+        f"{fence}\n\nThe runner now takes the device list from PyTorch.\n"
+    )
+    facts = ingest(text).facts
+    assert "visible_devices_conflict" not in (facts.symptoms.signatures.value or [])
+
+
+def test_a_current_line_before_an_earlier_state_label_stays_current_when_the_label_starts_its_own_sentence() -> None:
+    # the label starts with a capital after a line that ends no sentence: a log line, not the label's first half
+    text = (
+        "RuntimeError: HIP_VISIBLE_DEVICES contains more devices than ROCR_VISIBLE_DEVICES in the runner\n"
+        "Before the update:\ntorch==2.5.1+rocm6.2\n"
+    )
+    facts = ingest(text).facts
+    assert "visible_devices_conflict" in (facts.symptoms.signatures.value or [])
