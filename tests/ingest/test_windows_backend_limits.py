@@ -7,7 +7,7 @@ privateuse1_operator_missing in rules/data/signatures.yaml name them); none is o
 from __future__ import annotations
 
 import pytest
-from ingest_helpers import problems_shown, signature_errors
+from ingest_helpers import problems_shown, signature_contexts, signature_errors
 
 
 @pytest.mark.parametrize(
@@ -44,6 +44,9 @@ def test_cudnn_named_without_a_failure_is_not_read_as_one(line: str) -> None:
         "NotImplementedError: Could not run 'aten::empty_strided' with arguments from the 'PrivateUse1' backend.",
         "RuntimeError: Could not run 'aten::masked_select' with arguments from the 'UNKNOWN_TENSOR_TYPE_ID' backend.",
         "RuntimeError: new(): expected key in DispatchKeySet(CPU, CUDA, HIP, XLA, MPS, IPU, XPU, HPU, Lazy, Meta) but got: PrivateUse1",
+        # learn53h: the older pytorch-directml (1.8.0a0) names its own key 'DML'
+        "RuntimeError: Could not run 'aten::normal_' with arguments from the 'DML' backend. This could be because the operator doesn't exist for this backend",
+        "Error Could not run 'aten::prelu' with arguments from the 'DML' backend.",
     ],
 )
 def test_an_operator_missing_for_the_plug_in_backend_is_read_in_its_wordings(line: str) -> None:
@@ -56,6 +59,9 @@ def test_an_operator_missing_for_the_plug_in_backend_is_read_in_its_wordings(lin
         # torchvision's operator without a GPU kernel is a companion built without GPU code (RD581), not DirectML
         "NotImplementedError: Could not run 'torchvision::nms' with arguments from the 'CUDA' backend.",
         "Could not run 'aten::_foo' with arguments from the 'CPU' backend.",
+        "NotImplementedError: Could not run 'aten::_foo' with arguments from the 'XLA' backend.",
+        # the key named without an operator failing
+        "tensor1 = torch.tensor([1]).to('dml')  # the 'DML' backend works for this",
         # DirectML's CPU fallback is a warning, not a missing operator
         "UserWarning: The operator 'aten::native_dropout' is not currently supported on the DML backend and will fall back to run on the CPU.",
     ],
@@ -103,6 +109,25 @@ DML_MISSING = (
 
 def test_an_operator_missing_on_torch_directml_is_the_first_problem_shown() -> None:
     assert problems_shown(DML_MISSING)[:1] == ["RD889"]
+
+
+# learn53h: a training loop on the older pytorch-directml, which never spells DirectML out (the shape of
+# microsoft/DirectML#307, #322, #337): the 'DML' key names it
+OLD_DML_MISSING = (
+    "loss = loss_function(y_pred, y)\n"
+    "loss.backward()\n"
+    "RuntimeError: Could not run 'aten::_softmax_backward_data' with arguments from the 'DML' backend. "
+    "This could be because the operator doesn't exist for this backend.\n"
+)
+
+
+def test_an_operator_missing_on_the_older_pytorch_directml_is_the_first_problem_shown() -> None:
+    assert problems_shown(OLD_DML_MISSING)[:1] == ["RD889"]
+
+
+def test_the_older_pytorch_directml_key_names_directml() -> None:
+    assert "directml_named" in signature_contexts("Could not run 'aten::prelu' with arguments from the 'DML' backend.")
+    assert "directml_named" not in signature_contexts("Could not run 'aten::prelu' with arguments from the 'XLA' backend.")
 
 
 @pytest.mark.parametrize(
