@@ -297,6 +297,44 @@ _OPT_ROCM = when_used(r"/opt/rocm-(\d+\.\d+(?:\.\d+)?)(?![\w.])")
 _ROCM_WORD = when_used(r"(?<![\w/+%.-])ROCm(?:\s+|-|\s+version\s*:?\s*|\s+(?:version\s+)?is\s+(?=v?\d+\.\d)|\s*:\s*|(?=v?\d+\.\d))v?(\d+\.\d+(?:\.\d+)?|[5-9]|1\d)(?!\w|\.\d)", re.IGNORECASE)
 """``ROCm 6.2``, ``ROCm-6.2``, ``ROCm: 6.2``, ``my ROCm version is 6.2`` (a dotted release after "is") and, in prose, ``rocm6.2`` (how wheel tags spell it; a tag after ``+`` or
 in a URL or path is the torch build's, not read here, and a release followed by wheels/torch is read as the build's below)."""
+_GAP = r"[\s>]{1,6}"  # spaces, a line break or a quoting mark ("> ") of a wrapped or quoted sentence (bounded: linear time)
+_ROCM_REQUIRED_BEFORE = when_used(
+    r"(?:\b(?:requires?|required|requiring|needs?|needed|needing|minimum|min|at" + _GAP + r"least)\b|>=|\u2265)"
+    r"(?:[\s>]{0,6}(?:\b(?:at" + _GAP + r"least|an?|the|version|of|minimum|min)\b|>=|\u2265)){0,3}[\s>]{0,6}$",
+    re.IGNORECASE,
+)
+"""Words just before a ROCm release that make it a requirement, not the release installed: "requires ROCm 6.0",
+"needs at least ROCm 6.1", "requires >=ROCm5.6" (torch.cuda's amdsmi message), "support to >= ROCm 6.3.0"."""
+_NOT_A_REQUIREMENT_OBJECT = r"(?!" + _GAP + r"(?:me|us|you|him|her|them|it|a|an|the|to|some|my|our|its|this|that)\b)"
+_ROCM_REQUIRED_AFTER = when_used(
+    r"(?:" + _GAP + r"(?:release|version|series))?(?:\+(?![\w.])"
+    + r"|" + _GAP + r"(?:or|and)" + _GAP + r"(?:later|newer|higher|above|greater|up)\b"
+    + r"|" + _GAP + r"(?:minimum|min)\b"
+    + r"|" + _GAP + r"(?:(?:is|are|was)" + _GAP + r")?(?:required|needed)\b" + _NOT_A_REQUIREMENT_OBJECT
+    + r"|" + _GAP + r"(?:is|are|was)" + _GAP + r"(?:the" + _GAP + r")?(?:oldest|minimum|lowest|mandatory|necessary)\b"
+    + r"|" + _GAP + r"(?:(?:is|are|was)" + _GAP + r")?(?:the" + _GAP + r")?(?:oldest|newest|latest|lowest|highest|minimum)"
+    + _GAP + r"supported\b)",
+    re.IGNORECASE,
+)
+"""Words just after a ROCm release that make it a requirement: "ROCm 6.0+", "ROCm 6.0 or later", "ROCm 6.0
+minimum", "ROCm 6.2 is required", "ROCm 5.5 is oldest for PyTorch 2.1", "ROCm 6.4 is the newest supported";
+not a past verb with its object ("ROCm 6.2 required a reboot" is said of the release installed)."""
+
+
+def _rocm_required(text: str, match: "re.Match[str]") -> bool:
+    """The ROCm release ``match`` names is one the clause requires or sets as a floor (:data:`_ROCM_REQUIRED_BEFORE`,
+    :data:`_ROCM_REQUIRED_AFTER`), not the system's: "[WARN] ROCm rocm5.7 detected but PyTorch ROCm wheels require
+    ROCm 6.0+" (unsloth-8402) reads 5.7 and skips 6.0. An installed release said in words ("I have ROCm 6.0
+    installed", "running ROCm 6.2") is still read. Sources, each a requirement beside the system's own release:
+    ROCm/rocprofiler-compute#64 ("using rocm/5.1.0" beside "require rocm 5.2.0 or newer"), ROCm/numba-hip#5 ("ROCM
+    6.1" installed beside support restricted "to >= ROCm 6.3.0"), ROCm/hipfort#12 ("ROCm 3.3.0 is currently in use"
+    beside "We need ROCm 3.5"), ROCm/rocWMMA#491 ("require at least ROCm version ..." beside "The detected ROCm
+    version is ..."), pytorch/pytorch#171126 (torch.cuda's "requires >=ROCm5.6" amdsmi message)."""
+    if _ROCM_REQUIRED_BEFORE.search(text, max(0, match.start() - 40), match.start()):
+        return True
+    return bool(_ROCM_REQUIRED_AFTER.match(text, match.end(), match.end() + 40))
+
+
 _CHANGED_FROM = when_used(r"\b(?:updat|upgrad|downgrad|mov|switch|migrat|went|go|coming)\w*\s+(?:\w+\s+){0,2}from\s+$", re.IGNORECASE)
 """Words before a release the report moved away from ("after updating from ROCm 5.7.1 to ROCm 6.0")."""
 _LOCAL = r"(?:(?:\+|%2B)[0-9A-Za-z](?:[0-9A-Za-z.]*[0-9A-Za-z])?)?"
@@ -2254,6 +2292,8 @@ def _rocm(block: Block) -> List[Observation]:
     for match, line in block.scan(_ROCM_WORD):
         if _inside(match.start(), pairs):
             continue  # read above as a release that worked beside one that fails
+        if _rocm_required(text, match):
+            continue  # "requires ROCm 6.0 or later", "ROCm 5.5 is oldest for PyTorch 2.1": a requirement, not the system's
         before = text[max(0, match.start() - 60) : match.start()]
         after = text[match.end() : match.end() + 24]
         version_before = _PACKAGE_VERSION_BEFORE.search(before)
