@@ -146,3 +146,16 @@ def test_windows_sdk_support_is_judged_by_the_hip_sdk_in_use() -> None:
     # no HIP SDK release shown, and not Windows: nothing said
     assert gpu("gpu.windows_sdk_supported", with_gfx("gfx1103", zluda)).status == "unknown"
     assert gpu("gpu.windows_sdk_supported", with_gfx("gfx1103")).status == "absent"
+
+
+def test_recommended_override_is_absent_before_the_wheel_is_known_for_a_gpu_the_table_gives_none() -> None:
+    # learn53i (legacy-rocm-build#6416, a W7900D): an AMD +git torch without a probe leaves the wheel's targets
+    # unknown; gfx1100 and gfx1010 have no override in rules/data/gfx_overrides.yaml, so whatever the wheel,
+    # none can be recommended (the paste verdict no longer asks to decide "set HSA_OVERRIDE_GFX_VERSION=10.3.0").
+    amd = {"torch": {"version": K("2.9.1+gitff65f5b"), "distributor": K("amd"), "live": {"arch_list": UNKNOWN}}}
+    assert gpu("gpu.recommended_override", with_gfx("gfx1100", amd)).status == "absent"
+    assert gpu("gpu.recommended_override", with_gfx("gfx1010", amd)).status == "absent"
+    assert gpu("gpu.recommended_override", with_gfx("gfx1100", {"torch": {"flavour": {"status": "unknown", "reason": "not shown"}}})).status == "absent"
+    # a GPU the table does give an override for stays unknown until the wheel's targets are known
+    assert gpu("gpu.recommended_override", with_gfx("gfx1031", amd)).status == "unknown"
+    assert gpu("gpu.recommended_override", with_gfx("gfx1102", amd)).status == "unknown"

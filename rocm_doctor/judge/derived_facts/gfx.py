@@ -372,6 +372,14 @@ def effective_in_wheel(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     "when not needed or when no safe override exists (rules/data/gfx_overrides.yaml).",
 )
 def recommended_override(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    gfx = _gfx(agent)
+    if gfx.is_known:
+        documented = ov.table(tables["gfx_overrides"]).workaround(str(gfx.value))
+        if documented is None or not documented[1]:
+            # the table names no recommended override for this GPU, so no wheel and no torch flavour can
+            # make one: absent before the wheel is known (a gfx1100 is never told "set 10.3.0")
+            return absent(TABLE_SOURCE, f"rules/data/gfx_overrides.yaml recommends no override for {gfx.value}")
+
     def recommend(gfx: str) -> Fact:
         found = wheel_targets(facts, tables)
         if found is None:
@@ -382,7 +390,7 @@ def recommended_override(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
             return absent(TABLE_SOURCE, f"no override is needed or safe for {gfx} with this wheel")
         return known(value, f"{TABLE_SOURCE}; {source}")
 
-    return _on_rocm_torch(facts, _gfx(agent), recommend)
+    return _on_rocm_torch(facts, gfx, recommend)
 
 
 @gpu_fact(
