@@ -610,3 +610,40 @@ def test_a_fix_with_a_but_about_something_other_than_broken_output_stays_a_resol
 def test_a_fix_made_in_another_container_is_no_resolution_here() -> None:
     assert rows("Adding myself to the render group fixed it in the other container.") == []
     assert rows("Adding myself to the render group fixed it in the container.") == ["render_group"]
+
+
+# --- prec53a: a release it works on, told in a report that names no failure, is the machine's state, not a fix ---
+# RD566 reads "works on kernel X" only beside a failure on another release (signature kernel_release_ab_told: ROCm/
+# legacy-rocm-build#1007, ROCm/amdgpu#53, likelovewant/ollama-for-amd#78); the same guard here: a present "works" with
+# no word of a change names what the machine runs, and is a resolution only where its block names a failure.
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Running ROCm 6.2 on Ubuntu 24.04 with an RX 7900 XTX.\nIt works fine on kernel 6.11.\n",
+        "RX 6800 XT, Fedora 40. Everything works perfectly on the 6.10 kernel.\n",
+        "Sharing my setup: RX 7600, ROCm 6.1.3. It runs fine with kernel 6.8.0-45-generic.\n",
+        "ROCm 6.2 on Arch with an RX 6700 XT.\nIt works great with Adrenalin 24.3.1 on the Windows side too.\n",
+    ],
+)
+def test_a_release_it_works_on_in_a_report_naming_no_failure_is_no_resolution(text: str) -> None:
+    assert rows(text) == []
+    assert stated_category(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "rocminfo hangs on kernel 6.12 with my RX 7900 XTX.\nIt works fine on kernel 6.11.\n",
+        "ollama crashes with a segfault on 6.13.\nIt works fine on kernel 6.8.\n",
+        "torch fails with HSA_STATUS_ERROR on kernel 6.12. It runs fine with kernel 6.8.0-45-generic.\n",
+    ],
+)
+def test_a_release_it_works_on_beside_a_failure_is_still_a_resolution(text: str) -> None:
+    assert rows(text) == ["kernel_or_driver_changed"]
+
+
+def test_a_change_to_the_release_it_works_on_is_a_resolution_without_a_failure_named() -> None:
+    # the change itself is told ("switched", "now"): the guard is for a bare state only
+    assert rows("I switched to kernel 6.11 and it works fine now.") == ["kernel_or_driver_changed"]
+    assert rows("Kernel 6.17.8 fixes this issue.") == ["kernel_or_driver_changed"]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Dict
 
+import pytest
+
 from ingest_helpers import ingest, problems_shown, report_contexts
 
 ADDED = "gpu_group_added_not_in_session"
@@ -134,3 +136,28 @@ def test_a_kfd_listed_open_to_every_user_is_read_and_leaves_the_group_list_unbla
     closed = text.replace("crw-rw-rw-", "crw-rw----")
     assert "kfd_open_to_all" not in report_contexts(closed)
     assert "RD961" in problems_shown(closed)
+
+
+# prec53a: RD961's sibling permission rules need an AMD machine (RD300 an AMD GPU, RD507 the HSA runtime's status, RD614
+# derived.amd_context not false); a group list without render on an NVIDIA machine is no render-group problem.
+NVIDIA_SMI = (
+    "$ nvidia-smi\n"
+    "+-----------------------------------------------------------------------------+\n"
+    "| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2     |\n"
+    "|-------------------------------+----------------------+----------------------+\n"
+    "| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |\n"
+    "|   0  NVIDIA GeForce RTX 3090  Off | 00000000:01:00.0 Off |                  N/A |\n"
+    "+-------------------------------+----------------------+----------------------+\n"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PyTorch doesn't detect my GPU on Ubuntu 22.04.\n\n" + NVIDIA_SMI + "\n$ groups\nalice adm cdrom sudo dip plugdev lpadmin docker\n\n"
+        ">>> torch.cuda.is_available()\nFalse\n\nThe GPU is not detected by torch.\n",
+        NVIDIA_SMI + "\n$ id\nuid=1000(bob) gid=1000(bob) groups=1000(bob),4(adm),27(sudo),999(docker)\n\nMy GPU is not detected by the program.\n",
+    ],
+)
+def test_a_group_list_without_render_on_an_nvidia_machine_is_no_render_group_finding(text: str) -> None:
+    assert "RD961" not in problems_shown(text)

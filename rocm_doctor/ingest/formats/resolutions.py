@@ -231,6 +231,27 @@ _EDIT_NOTE = when_used(r"[\s*_]{0,4}(?:(?:an?|the|my|some)\s{1,4})?(?:typos?|for
 """Words right after a label that make it a note on the post itself ("Fixed: typo in my previous comment"), not a
 resolution of the problem."""
 _QUOTED = when_used(r"^\s{0,3}>")
+_CHANGE_TOLD = when_used(
+    r"\b(?:now|again|after\w{0,5}|since|once|finally|anymore|any\s{1,4}more|no\s{1,4}longer|fix\w{0,3}|solv\w{0,3}|resolv\w{0,3}|trick"
+    r"|got|made|make|managed|able|had\s{1,4}to|needed\s{1,4}to|caus\w{0,3}|culprit|turn\w{0,3}\s{1,4}(?:out|off)|workaround|solution"
+    r"|set|setting|export\w{0,3}|add\w{0,3}|remov\w{0,3}|unset\w{0,4}|disabl\w{0,3}|enabl\w{0,3}|boot\w{0,3}|downgrad\w{0,3}|upgrad\w{0,3}"
+    r"|updat\w{0,3}|roll\w{0,3}\s{1,4}back|revert\w{0,3}|switch\w{0,3}|(?:re-?)?install\w{0,3}|(?:re)?buil[dt]\w{0,3}|compil\w{0,3}|mov\w{0,3}"
+    r"|went\s{1,4}back|go\w{0,3}\s{1,4}back|chang\w{0,3}|replac\w{0,3}|usermod|gpasswd|instead)\b",
+    re.IGNORECASE,
+)
+"""Words of a change or of its result ("now", "after", "fixed", "switched", "set", "installed"). prec53a: a "works" phrase in a
+clause with none of them ("It works fine on kernel 6.11", "Everything works perfectly on the 6.10 kernel") says what the
+machine runs, not what changed: it is read as a resolution only where its block names a failure (:data:`_FAILURE_TOLD`)."""
+_FAILURE_TOLD = when_used(
+    r"(?<!\bno\s)(?<!\bwithout\s)(?<!\bany\s)\b(?:crash\w{0,3}|seg\s?faults?|segfault\w{0,3}|fail\w{0,3}|broke|broken|breaks|hangs?|hanging|hung"
+    r"|freez\w{0,3}|froze|errors?|exceptions?|traceback|(?:does|do|did)\s{0,2}(?:not|n['’]?t)\s{1,4}work|not\s{1,4}working|stopped\s{1,4}working"
+    r"|won['’]?t\s{1,4}(?:work|load|run|start)|can\s{0,2}(?:not|['’]?t)\s{1,4}(?:work|load|run|start|find|detect|see)|unable\s{1,4}to"
+    r"|not\s{1,4}(?:detected|found|recogni[sz]ed))\b",
+    re.IGNORECASE,
+)
+"""A failure named in a block: the words of RD566's guard (signatures.yaml's gpu_stack_fails_words: a "works on kernel X" counts
+with a failure on another release, kernel_release_ab_told; ROCm/legacy-rocm-build#1007, ROCm/amdgpu#53,
+likelovewant/ollama-for-amd#78), and an error, an exception or a GPU not found."""
 _WORD = when_used(r"\w")
 
 
@@ -270,12 +291,16 @@ def _clauses(text: str, start: int, end: int) -> List[Tuple[int, int, bool]]:
     return out
 
 
-def read_line(text: str, labelled_from: Optional[int], rules: Optional[Table] = None) -> List[Tuple[Change, str]]:
+def read_line(text: str, labelled_from: Optional[int], rules: Optional[Table] = None, failure_told: Optional[bool] = None) -> List[Tuple[Change, str]]:
     """The resolution statements of one line: (row, clause) per change a clause in scope names.
     ``labelled_from``: where the text a label stands for starts, to the line's end ("Solution: 1. I found my
-    architecture 2. rebuild pytorch with PYTORCH_ROCM_ARCH=...": ROCm/legacy-rocm-build#1930); None: no label."""
+    architecture 2. rebuild pytorch with PYTORCH_ROCM_ARCH=...": ROCm/legacy-rocm-build#1930); None: no label.
+    ``failure_told``: whether the block around the line names a failure (None: the line itself is asked), without
+    which a clause that only says what it works on is no resolution (:data:`_CHANGE_TOLD`)."""
     rules = rules or table()
     text = text[:MAX_LINE]
+    if failure_told is None:
+        failure_told = _FAILURE_TOLD.search(text) is not None
     labelled_end = len(text) if labelled_from is not None else -1
     failed = _failed_sentences(text)
     retracted_before = max((m.start() for m in _RELAPSE.finditer(text)), default=-1)
@@ -298,6 +323,8 @@ def read_line(text: str, labelled_from: Optional[int], rules: Optional[Table] = 
         kinds = [k for k in SAID_KINDS if phrase is not None and phrase.group(k)] or list(SAID_KINDS)
         if _out_of_scope(clause, phrase, question) or (phrase is None and _TRIED.search(clause)):
             continue
+        if not failure_told and not under_label and not before and phrase is not None and not phrase.group("cause") and _CHANGE_TOLD.search(clause) is None:
+            continue  # a state ("It works fine on kernel 6.11") in a block that names no failure
         said = _changes(clause, kinds, rules)
         if not said and before and phrase is not None and phrase.group("fix"):
             # "I have updated to the latest Adrenalin driver (26.1.1). AMD Chat is working correctly."
@@ -379,6 +406,12 @@ def parse(block: Block) -> List[Piece]:
     done = -1  # the last line read: lines are read once, left to right
     # the last line that takes a fix back ("EDIT 2: nope, crashes again"): a statement on an earlier line is no working fix
     retracted_before = max((i for i, line in enumerate(lines) if _RELAPSE.search(line.text[:MAX_LINE])), default=-1)
+    failure: List[bool] = []  # whether the block names a failure, asked once, when a statement is first read
+
+    def failure_told() -> bool:
+        if not failure:
+            failure.append(any(_FAILURE_TOLD.search(line.text[:MAX_LINE]) for line in lines))
+        return failure[0]
     for index in block.lines_with(rules.anchors):
         if index <= done or not _readable(lines[index]):
             continue
@@ -396,7 +429,7 @@ def parse(block: Block) -> List[Piece]:
                 continue
             first, last = _sentence_lines(lines, following, last, rules)
             text, labelled_from, done = _joined(lines, first, last), 0, last
-        said = read_line(text, labelled_from, rules)
+        said = read_line(text, labelled_from, rules, failure_told())
         if said and last < retracted_before:
             continue
         if said:
