@@ -56,10 +56,6 @@ _BUILD_OF_TORCH = ("torch.flavour", "torch.rocm_version", "torch.cuda_version", 
 """Facts read from a torch version string: they describe that version, and lose with it."""
 _REACH_RANK = {True: 2, None: 1, False: 0}
 
-FLAVOUR_EVIDENCE = "torch.flavour_evidence"
-"""The kind of text that decided ``torch.flavour`` (:func:`_flavour_evidence`): a rule that reads a told replacement of
-torch (an installer that put the CPU build in place) lets an ``intended`` build not decide, as an unknown one."""
-
 _UNEXPANDED = when_used(r"\$[A-Za-z_{(]|`|%[A-Za-z_][A-Za-z0-9_]{0,127}%")
 """A value written as a shell, PowerShell or cmd expression (``$GFX``, ``${SLURM_LOCALID}``, ``$(cat f)``, a backtick
 command, ``%HSA%``): what the program got is the expansion, which the report does not show. An environment
@@ -631,10 +627,12 @@ def _env(tree: Dict[str, Any], pieces: List[Piece]) -> None:
 
 
 def _flavour_evidence(tree: Dict[str, Any], observations: List[Observation]) -> None:
-    """``torch.flavour_evidence`` (:data:`FLAVOUR_EVIDENCE`) from the readings of the flavour kept: ``intended`` when every
-    one of them is what a command or an image asks for (:attr:`Observation.intended`); otherwise, from the most trusted
-    of the others, ``shown`` when a tool-output reader or an error signature gave it, ``stated`` when prose did. The build asked for is a weaker
-    kind of evidence than the build shown: meizhong986/WhisperJAV#120 (a ``rocm/pytorch`` image whose installer put a
+    """``torch.flavour_evidence``, the kind of text that decided ``torch.flavour`` (a rule that reads a told replacement of
+    torch, an installer that put the CPU build in place, lets an ``intended`` build not decide, as an unknown one), from
+    the readings of the flavour kept: ``intended`` when every one of them is what a command or an image asks for
+    (:attr:`Observation.intended`); otherwise, from the most trusted of the others, ``shown`` when a tool-output reader
+    or an error signature gave it, ``stated`` when prose did. The build asked for is a weaker kind of evidence than the
+    build shown: meizhong986/WhisperJAV#120 (a ``rocm/pytorch`` image whose installer put a
     CPU-only torch in place), MrForExample/ComfyUI-AnimateAnyone-Evolved#22 (xformers' requirement replaced the torch of a
     ``--index-url .../rocm5.7`` install), ROCm/pytorch#1533 and pypa/pip#12902 (``pip install torchaudio`` / ``torch`` in a
     ``rocm/pytorch`` image fetched PyPI's torch)."""

@@ -66,7 +66,7 @@ class Observation:
     """Read from what a command or an image asks for (an install command's ``--index-url .../rocm6.2``, a
     ``rocm/pytorch:...`` image tag), not from what a program printed, listed or the reporter said is in place: the
     build asked for, which a later step (an installer, a package's requirement) may have replaced
-    (:data:`rocm_doctor.ingest.assemble.FLAVOUR_EVIDENCE`)."""
+    (``torch.flavour_evidence``: :func:`rocm_doctor.ingest.assemble._flavour_evidence`)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "value", one_line(self.value))

@@ -460,6 +460,22 @@ _GOES_ON = when_used(r"^\s{0,4}[\"'(]?[a-z]|^\s{0,4}[\"'][A-Za-z]")
 sentence starts with a capital, a log line with a capital, a digit or a mark)."""
 
 
+def _wrapped_sentence(lines: "List[Line]", at: int, to_sentence_end: bool = False) -> List[str]:
+    """Line ``at`` and the lines a wrapping tool cut from it (each may have been wrapped and goes on in lower case or a
+    quote, :data:`_GOES_ON`), at most :data:`WRAPPED_LINES` in all, each cut to :data:`MAX_LINE`; with
+    ``to_sentence_end``, none after the line that holds a sentence's end."""
+    texts = [lines[at].text[:MAX_LINE]]
+    while at + 1 < len(lines) and len(texts) < WRAPPED_LINES:
+        if to_sentence_end and _SENTENCE_END.search(texts[-1]) is not None:
+            break
+        following = lines[at + 1].text
+        if not _GOES_ON.match(following) or not may_be_wrapped(lines[at].text, following.strip()):
+            break
+        texts.append(following.strip()[:MAX_LINE])
+        at += 1
+    return texts
+
+
 def _cut_statement(block: Block, line: Line, match: "re.Match[str]", signature: Signature) -> bool:
     """A statement read on a line that a wrapping tool broke inside its sentence (the line is long or the next word
     would not have fitted, the next line goes on in lower case) and that no longer holds once the next lines are
@@ -468,15 +484,7 @@ def _cut_statement(block: Block, line: Line, match: "re.Match[str]", signature: 
     the one line did: zluda-vosen-140)."""
     if not signature.statement:
         return False
-    index = block.position_of(line)
-    lines = block.lines
-    texts = [line.text[:MAX_LINE]]
-    while index + 1 < len(lines) and len(texts) < WRAPPED_LINES:
-        following = lines[index + 1].text
-        if not _GOES_ON.match(following) or not may_be_wrapped(lines[index].text, following.strip()):
-            break
-        texts.append(following.strip()[:MAX_LINE])
-        index += 1
+    texts = _wrapped_sentence(block.lines, block.position_of(line))
     if len(texts) == 1:
         return False
     again = signature.pattern.search(" ".join(texts))
@@ -718,14 +726,7 @@ def _answers_fixed(lines: "List[Line]", at: int) -> bool:
     :data:`_FIXED_NEXT_NOT`), read over the lines it was wrapped onto."""
     if _PRINTED.match(lines[at].text) or _LOG_LEVEL.match(lines[at].text):
         return False  # rev53p: a log line ("INFO:root:Everything works now", "[INFO] test: it works now"), not an answer
-    texts = [lines[at].text[:MAX_LINE]]
-    while _SENTENCE_END.search(texts[-1]) is None and at + 1 < len(lines) and len(texts) < WRAPPED_LINES:
-        following = lines[at + 1].text
-        if not _GOES_ON.match(following) or not may_be_wrapped(lines[at].text, following.strip()):
-            break
-        texts.append(following.strip()[:MAX_LINE])
-        at += 1
-    answer = " ".join(texts)
+    answer = " ".join(_wrapped_sentence(lines, at, to_sentence_end=True))
     end = _SENTENCE_END.search(answer)
     first = answer[: end.end()] if end is not None else answer
     return bool(_FIXED_NEXT.match(first)) and not _FIXED_NEXT_NOT.search(first)

@@ -2240,9 +2240,9 @@ def _torch(block: Block) -> List[Observation]:
                     last_resolution = max((m.start() for m in _LATER_RESOLUTION.finditer(text) if _resolution_ran(text, m)), default=-1)
                 if last_resolution >= match.end():
                     continue  # a later requirements install, pinned torch or uv sync resolved torch again
-            observations = identity_observations(identity, line, TRUST_PROSE)
             # the build the command asks for: a later step may have replaced it (Observation.intended)
-            out += [replace(o, intended=True) for o in observations if o.path != "torch.version"]
+            observations = identity_observations(identity, line, TRUST_PROSE, intended=True)
+            out += [o for o in observations if o.path != "torch.version"]
     return out
 
 
