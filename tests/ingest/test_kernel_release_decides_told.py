@@ -295,3 +295,80 @@ def test_a_release_that_worked_too_for_a_while_for_another_part_or_by_hope_is_no
 )
 def test_a_kernel_ab_quoted_with_crlf_or_beside_a_windows_path_is_read(text: str) -> None:
     assert RULE in problems_shown(text)
+
+
+# prec53b: the failing release that makes a working one the compared release must be the reporter's failure now. A
+# condition, a question, another person's failure or a changelog's known-issue line names no release the reporter's
+# failure is on, so the reporter's working release stays the running kernel (or, beside a changelog's release, is
+# contested) and the changelog's release is never taken alone for the running one. Each text is read alike plain,
+# wrapped at 80 columns, quoted in a reply and with curly quotes.
+_LEAD = "Both of us run ROCm 6.2 on Ubuntu 24.04 with the same RX 7600 card and the same BIOS, "
+_WORKS_HERE = "clinfo works fine on kernel 6.11 with my RX 7600.\n"
+
+
+def _forms(text: str):
+    from metamorphic import curly_quotes, quote, wrap80
+
+    wrapped = wrap80(text)
+    assert wrapped.count("\n") > text.count("\n")  # the first line is long enough to be wrapped
+    return [text, wrapped, quote(text), curly_quotes(text)]
+
+
+@pytest.mark.parametrize(
+    "failing",
+    [
+        "and my friend's rocminfo hangs on kernel 6.12.\n",
+        "but my colleague's box crashes with kernel 6.12.\n",
+        "so does rocminfo hang on kernel 6.12 for anyone else?\n",
+        "so if rocminfo hangs on kernel 6.12, please tell me.\n",
+    ],
+)
+def test_a_working_release_beside_another_persons_or_a_hypothetical_failure_stays_the_running_kernel(failing: str) -> None:
+    from ingest_helpers import ingest
+
+    for text in _forms(_LEAD + failing + _WORKS_HERE):
+        assert ingest(text).facts.host.kernel_release.value == "6.11", text
+
+
+@pytest.mark.parametrize(
+    "failing",
+    [
+        "- rocminfo hangs on kernel 6.12 with the stock amdgpu module of the distribution (known issue)\n",
+        "Release notes of the amdgpu-install 6.2 package for Ubuntu: rocminfo hangs on kernel 6.12.\n",
+        "Changelog of the amdgpu-install 6.2 package for Ubuntu: clinfo crashes with kernel 6.12 on gfx1102.\n",
+    ],
+)
+def test_a_changelogs_failing_release_is_never_read_as_the_running_kernel(failing: str) -> None:
+    from ingest_helpers import ingest
+
+    for text in _forms(failing + _WORKS_HERE):
+        assert ingest(text).facts.host.kernel_release.value != "6.12", text
+
+
+@pytest.mark.parametrize(
+    "text, working",
+    [
+        (_LEAD + "and rocminfo hangs on kernel 6.12 with my 780M.\nclinfo works fine on kernel 6.11.\n", "6.11"),
+        (_LEAD + "and I can see that rocminfo hangs on kernel 6.12.\nclinfo works fine on kernel 6.11.\n", "6.11"),
+        (_LEAD + "but here clinfo hangs when run on kernel 5.5.0\nclinfo works fine on kernel 5.4.15\n", "5.4.15"),
+    ],
+)
+def test_a_working_release_beside_the_reporters_own_failure_is_never_the_running_kernel(text: str, working: str) -> None:
+    from ingest_helpers import ingest
+
+    for form in _forms(text):
+        assert ingest(form).facts.host.kernel_release.value != working, form
+
+
+@pytest.mark.parametrize(
+    "text, failing",
+    [
+        (_LEAD + "and rocminfo hangs on kernel 6.12 with my 780M.\nclinfo works fine on kernel 6.11.\n", "6.12"),
+        (_LEAD + "but here clinfo hangs when run on kernel 5.5.0\nclinfo works fine on kernel 5.4.15\n", "5.5.0"),
+    ],
+)
+def test_the_reporters_own_failing_release_is_still_the_running_kernel_beside_a_working_one(text: str, failing: str) -> None:
+    from ingest_helpers import ingest
+
+    for form in _forms(text):
+        assert ingest(form).facts.host.kernel_release.value == failing, form

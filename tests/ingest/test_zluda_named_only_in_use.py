@@ -114,3 +114,48 @@ def test_zluda_in_use_still_sets_the_cuda_build_finding_aside() -> None:
 )
 def test_a_command_that_fetches_zluda_by_its_address_is_zluda_in_use(text: str) -> None:
     assert "zluda_named" in report_contexts(text)
+
+
+# prec53b: ZLUDA asked for, wished for, advised or asked about in a question's word order is no ZLUDA in use (the forms
+# and their reports are in rules/data/signatures.yaml, zluda_named); the reporter's own statement beside a wish, a launcher's
+# switch after advice and a ZLUDA device line stay read.
+NOT_IN_USE = [
+    "My idea is to add native AMD GPU support via ZLUDA\n",
+    "Add support for PhysX on AMD using ZLUDA\n",
+    "I would like to request support for zluda on non-NVIDIA GPUs.\n",
+    "Integrate ZLUDA for AMD CUDA\n",
+    "[Feature request] Zluda\n",
+    "[REQUEST]: ZLUDA Support\n",
+    "ZLUDA support would be nice.\n",
+    "It would be great, if installed on windows with an amd gpu, there was the option to install comfyui zluda.\n",
+    "You could use ZLUDA if you had AMD.\n",
+    "I guess you can also try running it through ZLUDA, in case needed.\n",
+    "To switch to Zluda you have to remove all other launch args.\n",
+    "does this work with ZLUDA\n",
+]
+IN_USE_BESIDE = [
+    "It would be nice if someone could help, I'm running it through ZLUDA.\n",
+    "You should know that I use ZLUDA on my RX 6800.\n",
+    "Would be great to get help. I'm using ZLUDA with my 7900 XTX.\n",
+    "you need to start webui with --use-zluda, so I ran webui.bat --use-zluda\n",
+    "Feature request aside: [ZLUDA] Using device: AMD Radeon RX 6600\n",
+    "1. Install ZLUDA 3.8 and add it to PATH\n",
+    "It works with ZLUDA but is slow.\n",
+]
+
+
+@pytest.mark.parametrize("text", NOT_IN_USE)
+@pytest.mark.parametrize("wrap", ["{}", "> {}", "**{}**", "\u201c{}\u201d"], ids=["plain", "quoted", "bold", "in-quotes"])
+def test_zluda_asked_for_wished_advised_or_asked_about_is_not_zluda_in_use(text: str, wrap: str) -> None:
+    assert "zluda_named" not in report_contexts(wrap.format(text.rstrip("\n")) + "\n")
+
+
+@pytest.mark.parametrize("text", IN_USE_BESIDE)
+@pytest.mark.parametrize("wrap", ["{}", "> {}", "**{}**"], ids=["plain", "quoted", "bold"])
+def test_zluda_in_use_beside_a_wish_or_advice_is_still_read(text: str, wrap: str) -> None:
+    assert "zluda_named" in report_contexts(wrap.format(text.rstrip("\n")) + "\n")
+
+
+def test_a_zluda_feature_request_keeps_the_cuda_build_finding() -> None:
+    text = "RX 6800 XT on Ubuntu 22.04, ROCm 6.1. My idea is to add native AMD GPU support via ZLUDA.\n"
+    assert "RD500" in problems_shown(text + FOUND_NO_NVIDIA)

@@ -2820,11 +2820,47 @@ _KERNEL_FAILS_ON_RELEASE = when_used(
 ROCm"), with its release."""
 
 
+_NOTE_LINE = when_used(
+    r"\b(?:change\s?log|release\s+notes?|known\s+(?:issues?|bugs?|problems?|regressions?)|what['\u2019]?s\s+new)\b"
+    r"|^[\s>*+\-\u2022]{0,6}(?:fixed|fixes|fix)\b",
+    re.IGNORECASE,
+)
+"""prec53b: a line a changelog, a release note or a known-issues list writes ("- rocminfo hangs on kernel 6.12 (known
+issue)", "Release notes: ... crashes on kernel 6.10", "- Fixed a hang on kernel 6.12"): a project's record of a release,
+not the reporter's failure (the words kernel_releases_fail_told's unless_line leaves for the same reason, rev49a)."""
+
+
+_SUPPOSED_BEFORE = when_used(r"\b(?:if|whether|in\s+case|unless|suppos(?:e|ing))\b[^.!?,;\n]{0,60}$", re.IGNORECASE)
+"""prec53b: a failure supposed, not seen ("If rocminfo hangs on kernel 6.12, ...", "in case it crashes with kernel 6.12");
+the modal verbs of :data:`_NOT_DONE_BEFORE` ("can", "may", "how") are not read here: "I can see that rocminfo hangs on
+kernel 6.12" is the reporter's failure."""
+
+
+def _failure_not_reporters(block: Block, match: "re.Match[str]", line: Line) -> bool:
+    """prec53b: the failing release at ``match`` is not the reporter's failure now: a condition, a wish or a question ("If
+    rocminfo hangs on kernel 6.12, ...", "Does it hang on kernel 6.12?": :data:`_SUPPOSED_BEFORE`, :data:`_WISHED_BEFORE`
+    before it and a question after it, as the kernel-move readers ask), another person's, the past or someone else's words
+    (:func:`rocm_doctor.ingest.scope.scope_before`, as :func:`_kernel_states` asks of its failing kernel), or a
+    changelog's or release note's line (:data:`_NOTE_LINE`). The wrapped sentence is read whole (:func:`paragraph`)."""
+    column = block.column_at(match.start())
+    around, at = paragraph(block, line, column)
+    if _NOTE_LINE.search(around):
+        return True
+    before = _DOT_IN_RELEASE.sub("_", around[max(0, at - 80) : at])
+    if _WISHED_BEFORE.search(before) or _SUPPOSED_BEFORE.search(before) or scope_before(around, at, reach=60, span=120) != NOW:
+        return True
+    end = at + (match.end() - match.start())
+    return bool(_QUESTION_AFTER.match(around, end) or _SENTENCE_ASKS.match(around, end) or _SENTENCE_ASKS.match(around, at))
+
+
 def _another_release_fails(block: Block, release: str) -> bool:
-    """The block names a kernel release other than ``release`` as the one the failure is on."""
-    for match in _KERNEL_FAILS_ON_RELEASE.finditer(block.text):
+    """The block names a kernel release other than ``release`` as the one the reporter's failure is on (not a
+    condition's, a question's, another person's or a changelog's: :func:`_failure_not_reporters`)."""
+    for match, line in block.scan(_KERNEL_FAILS_ON_RELEASE):
         failing = match.group("release") or match.group("release2")
         if failing and failing != release and not failing.startswith(release) and not release.startswith(failing):
+            if _failure_not_reporters(block, match, line):
+                continue
             return True
     return False
 
