@@ -163,3 +163,21 @@ def test_companion_names_of_another_gpu_build_lists_the_packages_at_fault_with_t
     both = derived("derived.companion_names_of_another_gpu_build", pair("0.20.1+rocm6.2", "2.5.1+cu121"))
     assert both.value == ["torchvision", "torchaudio"]
     assert derived("derived.companion_names_of_another_gpu_build", pair("0.20.1+cpu", "2.5.1+cpu")).status == "absent"
+
+
+def test_torch_build_in_place_not_shown_when_no_build_is_read_or_only_a_rocm_build_asked_for() -> None:
+    # fix53: RD575 and RD696 held this clause each; the ROCm build an image's tag or an --index-url named is the one
+    # asked for, which a later install step may have replaced (meizhong986/WhisperJAV#120)
+    def read(flavour, evidence):
+        return {"torch": {"flavour": flavour, "flavour_evidence": evidence}}
+
+    unread = {"status": "unknown", "source": "test"}
+    for status in ("unknown", "absent", "failed"):
+        assert derived("derived.torch_build_in_place_not_shown", read({"status": status, "source": "test"}, ABSENT)).value is True
+    assert derived("derived.torch_build_in_place_not_shown", read(K("rocm"), K("intended"))).value is True
+    for evidence in (K("shown"), K("stated"), ABSENT):
+        assert derived("derived.torch_build_in_place_not_shown", read(K("rocm"), evidence)).value is False
+    # a CPU or CUDA build asked for is judged as such (RD101, RD100/RD528), not as one not shown
+    assert derived("derived.torch_build_in_place_not_shown", read(K("cpu"), K("intended"))).value is False
+    assert derived("derived.torch_build_in_place_not_shown", read(K("cuda"), unread)).value is False
+    assert derived("derived.torch_build_in_place_not_shown", read(K("rocm"), unread)).status == "unknown"

@@ -181,6 +181,26 @@ def companion_names_of_another_gpu_build(facts: Facts, tables: Tables) -> Fact:
     return known([name for name, _, _, _ in found], found[0][3])
 
 
+@machine_fact(
+    "torch_build_in_place_not_shown",
+    "Whether the report leaves open which torch build is in place: true when no torch build is read "
+    "(torch.flavour unknown, absent or failed) or the only ROCm build read is one asked for "
+    "(torch.flavour_evidence 'intended': an install command's index, an image's tag), which a later install "
+    "step may have replaced (meizhong986/WhisperJAV#120, MrForExample/ComfyUI-AnimateAnyone-Evolved#22, "
+    "ROCm/pytorch#1533, pypa/pip#12902); false for a build shown or stated, and for a CPU, CUDA or XPU build "
+    "asked for (judged as such: RD101, RD100/RD528); unknown when a ROCm build's evidence is not known.",
+)
+def torch_build_in_place_not_shown(facts: Facts, tables: Tables) -> Fact:
+    flavour, evidence = facts.torch.flavour, facts.torch.flavour_evidence
+    if flavour.status in ("unknown", "absent", "failed"):
+        return known(True, flavour.source or "torch.flavour")
+    if flavour.value != "rocm":
+        return known(False, flavour.source or "torch.flavour")
+    if evidence.status in ("unknown", "failed"):
+        return unknown(evidence.reason or "what showed the ROCm build is not known")
+    return known(evidence.is_known and evidence.value == "intended", evidence.source or flavour.source or "torch.flavour_evidence")
+
+
 BUILD_DATE = re.compile(r"(?:\.dev|rc|a|sdk)(20\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))(?!\d)", re.IGNORECASE)
 """The date a nightly or per-run build carries in its version: pytorch.org nightlies in the public
 version (``2.6.0.dev20241014+rocm6.2``), TheRock and AMD's Windows wheels in the local tag
