@@ -25,6 +25,7 @@ trust of a prose mention (below tool output and labelled fields, see
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import replace
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Set, Tuple
@@ -2820,13 +2821,26 @@ _KERNEL_FAILS_ON_RELEASE = when_used(
 ROCm"), with its release."""
 
 
+@lru_cache(maxsize=4)
+def _failing_kernel_releases(text: str) -> Tuple[FrozenSet[str], Tuple[str, ...]]:
+    """The distinct kernel releases a block's text names as the ones the failure is on, as a set and sorted: one
+    scan per block, however many "works on kernel X" it holds (fix53: each of them scanned the whole block)."""
+    found = frozenset(
+        failing for match in _KERNEL_FAILS_ON_RELEASE.finditer(text) if (failing := match.group("release") or match.group("release2"))
+    )
+    return found, tuple(sorted(found))
+
+
 def _another_release_fails(block: Block, release: str) -> bool:
-    """The block names a kernel release other than ``release`` as the one the failure is on."""
-    for match in _KERNEL_FAILS_ON_RELEASE.finditer(block.text):
-        failing = match.group("release") or match.group("release2")
-        if failing and failing != release and not failing.startswith(release) and not release.startswith(failing):
-            return True
-    return False
+    """The block names a kernel release other than ``release`` as the one the failure is on: one that neither starts
+    with ``release`` nor begins it (5.4 and 5.4.15 are one release said twice). Counted, not listed, so a query costs
+    the length of ``release`` and a bisection, not the number of releases named."""
+    found, ordered = _failing_kernel_releases(block.text)
+    if not found:
+        return False
+    starting_with = bisect_left(ordered, release + "\U0010ffff") - bisect_left(ordered, release)
+    beginning = sum(1 for end in range(1, len(release)) if release[:end] in found)
+    return len(ordered) > starting_with + beginning
 
 
 def _kernel_word_not_now(block: Block, match: "re.Match[str]", line: Line) -> bool:
