@@ -133,3 +133,51 @@ def test_companions_of_another_gpu_build_compares_backends_not_versions() -> Non
     assert derived("derived.companions_of_another_gpu_build", {}).status == "absent"
     unknown_torch = {"torch": {"flavour": {"status": "unknown", "source": "test"}}}
     assert derived("derived.companions_of_another_gpu_build", unknown_torch).status == "unknown"
+
+
+def test_companions_of_another_gpu_build_leaves_both_companions_beside_a_rocm_torch_to_their_flavour_rules() -> None:
+    # fix53: a CUDA torchaudio beside a ROCm torch fired RD830 (error) and RD142 (warning); torchvision was left out
+    rd142 = torch("2.5.1+rocm6.2", "6.2", torchaudio_version=K("2.5.1+cu121"), torchaudio_flavour=K("cuda"))
+    assert derived("derived.companions_of_another_gpu_build", rd142).status == "absent"
+    xpu_vision = torch("2.5.1+rocm6.2", "6.2", torchvision_version=K("0.20.1+xpu"), torchvision_flavour=K("xpu"))
+    assert derived("derived.companions_of_another_gpu_build", xpu_vision).status == "absent"
+    # what RD141/RD142 cannot see (the flavour fact not read) stays RD830's, for either companion
+    unread = {"status": "unknown", "source": "test"}
+    vision_tag_only = torch("2.5.1+rocm6.2", "6.2", torchvision_version=K("0.20.1+cu121"), torchvision_flavour=unread)
+    assert derived("derived.companions_of_another_gpu_build", vision_tag_only).value == "torchvision 0.20.1+cu121 (cuda)"
+
+
+def test_companion_names_of_another_gpu_build_lists_the_packages_at_fault_with_the_first_ones_source() -> None:
+    def pair(vision: str, audio: str):
+        return torch("2.5.1+cpu", flavour="cpu",
+                     torchvision_version={"status": "known", "value": vision, "source": "vision line"},
+                     torchvision_flavour=K(vision.split("+")[1].rstrip(".0123456789").replace("cu", "cuda")),
+                     torchaudio_version={"status": "known", "value": audio, "source": "audio line"},
+                     torchaudio_flavour=K(audio.split("+")[1].rstrip(".0123456789").replace("cu", "cuda")))
+
+    vision_only = derived("derived.companion_names_of_another_gpu_build", pair("0.20.1+rocm6.2", "2.5.1+cpu"))
+    assert (vision_only.value, vision_only.source) == (["torchvision"], "vision line")
+    assert derived("derived.companions_of_another_gpu_build", pair("0.20.1+rocm6.2", "2.5.1+cpu")).source == "vision line"
+    audio_only = derived("derived.companion_names_of_another_gpu_build", pair("0.20.1+cpu", "2.5.1+rocm6.2"))
+    assert (audio_only.value, audio_only.source) == (["torchaudio"], "audio line")
+    both = derived("derived.companion_names_of_another_gpu_build", pair("0.20.1+rocm6.2", "2.5.1+cu121"))
+    assert both.value == ["torchvision", "torchaudio"]
+    assert derived("derived.companion_names_of_another_gpu_build", pair("0.20.1+cpu", "2.5.1+cpu")).status == "absent"
+
+
+def test_torch_build_in_place_not_shown_when_no_build_is_read_or_only_a_rocm_build_asked_for() -> None:
+    # fix53: RD575 and RD696 held this clause each; the ROCm build an image's tag or an --index-url named is the one
+    # asked for, which a later install step may have replaced (meizhong986/WhisperJAV#120)
+    def read(flavour, evidence):
+        return {"torch": {"flavour": flavour, "flavour_evidence": evidence}}
+
+    unread = {"status": "unknown", "source": "test"}
+    for status in ("unknown", "absent", "failed"):
+        assert derived("derived.torch_build_in_place_not_shown", read({"status": status, "source": "test"}, ABSENT)).value is True
+    assert derived("derived.torch_build_in_place_not_shown", read(K("rocm"), K("intended"))).value is True
+    for evidence in (K("shown"), K("stated"), ABSENT):
+        assert derived("derived.torch_build_in_place_not_shown", read(K("rocm"), evidence)).value is False
+    # a CPU or CUDA build asked for is judged as such (RD101, RD100/RD528), not as one not shown
+    assert derived("derived.torch_build_in_place_not_shown", read(K("cpu"), K("intended"))).value is False
+    assert derived("derived.torch_build_in_place_not_shown", read(K("cuda"), unread)).value is False
+    assert derived("derived.torch_build_in_place_not_shown", read(K("rocm"), unread)).status == "unknown"

@@ -25,6 +25,7 @@ trust of a prose mention (below tool output and labelled fields, see
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import replace
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Set, Tuple
@@ -2853,16 +2854,40 @@ def _failure_not_reporters(block: Block, match: "re.Match[str]", line: Line) -> 
     return bool(_QUESTION_AFTER.match(around, end) or _SENTENCE_ASKS.match(around, end) or _SENTENCE_ASKS.match(around, at))
 
 
+_FAILING_RELEASES: Dict[Tuple[str, str], Tuple[FrozenSet[str], Tuple[str, ...]]] = {}
+"""The last few blocks' failing kernel releases (:func:`_failing_kernel_releases`), keyed by the block's kind and text."""
+
+
+def _failing_kernel_releases(block: Block) -> Tuple[FrozenSet[str], Tuple[str, ...]]:
+    """The distinct kernel releases a block names as the ones the reporter's failure is on (not a condition's, a
+    question's, another person's or a changelog's: :func:`_failure_not_reporters`), as a set and sorted: one scan
+    per block, however many "works on kernel X" it holds (fix53: each of them scanned the whole block)."""
+    key = (block.kind, block.text)
+    known = _FAILING_RELEASES.get(key)
+    if known is None:
+        found = frozenset(
+            failing
+            for match in _KERNEL_FAILS_ON_RELEASE.finditer(block.text)
+            if (failing := match.group("release") or match.group("release2"))
+            and not _failure_not_reporters(block, match, block.line_at(match.start()))
+        )
+        known = (found, tuple(sorted(found)))
+        if len(_FAILING_RELEASES) >= 4:
+            _FAILING_RELEASES.pop(next(iter(_FAILING_RELEASES)))
+        _FAILING_RELEASES[key] = known
+    return known
+
+
 def _another_release_fails(block: Block, release: str) -> bool:
-    """The block names a kernel release other than ``release`` as the one the reporter's failure is on (not a
-    condition's, a question's, another person's or a changelog's: :func:`_failure_not_reporters`)."""
-    for match, line in block.scan(_KERNEL_FAILS_ON_RELEASE):
-        failing = match.group("release") or match.group("release2")
-        if failing and failing != release and not failing.startswith(release) and not release.startswith(failing):
-            if _failure_not_reporters(block, match, line):
-                continue
-            return True
-    return False
+    """The block names a kernel release other than ``release`` as the one the reporter's failure is on: one that
+    neither starts with ``release`` nor begins it (5.4 and 5.4.15 are one release said twice). Counted, not listed,
+    so a query costs the length of ``release`` and a bisection, not the number of releases named."""
+    found, ordered = _failing_kernel_releases(block)
+    if not found:
+        return False
+    starting_with = bisect_left(ordered, release + "\U0010ffff") - bisect_left(ordered, release)
+    beginning = sum(1 for end in range(1, len(release)) if release[:end] in found)
+    return len(ordered) > starting_with + beginning
 
 
 def _kernel_word_not_now(block: Block, match: "re.Match[str]", line: Line) -> bool:

@@ -8,7 +8,7 @@ from the live gatherer's ``torch.location``.
 from __future__ import annotations
 
 import re
-from typing import List
+from typing import List, Tuple, Union
 
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact, absent, known, unknown
@@ -124,15 +124,15 @@ def _companion_flavour(version: Fact, flavour: Fact) -> str:
     return ""
 
 
-@machine_fact(
-    "companions_of_another_gpu_build",
-    "torchvision/torchaudio built for another GPU backend than the torch beside it (torch 1.10.0+cu111 with "
-    "torchaudio 0.10.0+rocm4.1; torch 2.5.1+cpu with torchvision 0.20.1+rocm6.2): their extension links the "
-    "backend libraries of its own torch build (libtorch_hip.so, libtorch_cuda.so), which this torch does "
-    "not carry, as 'name version (build)'. A CUDA, CPU or XPU torchvision beside a ROCm torch is left out "
-    "(RD141 names it); absent when every companion shown matches or is a CPU build.",
-)
-def companions_of_another_gpu_build(facts: Facts, tables: Tables) -> Fact:
+LEFT_TO_FLAVOUR_RULES = ("cuda", "cpu", "xpu")
+"""A companion's read flavour that RD141 (torchvision) or RD142 (torchaudio) judge beside a ROCm torch
+(``torch.torchvision_flavour`` / ``torch.torchaudio_flavour`` in these): the derived facts below leave such a
+companion to them, so one mismatched companion is one finding."""
+
+
+def _another_gpu_build(facts: Facts) -> Union[Fact, List[Tuple[str, str, str, str]]]:
+    """The companions of another GPU build than torch as (name, version, build, source), or the Fact to
+    return when there are none (absent) or torch's build is not known (unknown)."""
     torch = facts.torch
     if not torch.flavour.is_known or not torch.flavour.value:
         return unknown(torch.flavour.reason or "which build torch is, is not known")
@@ -145,12 +145,60 @@ def companions_of_another_gpu_build(facts: Facts, tables: Tables) -> Fact:
         other = _companion_flavour(version, flavour)
         if other not in GPU_FLAVOURS or other == mine:
             continue
-        if name == "torchvision" and mine == "rocm":
-            continue  # RD141: torchvision of another build beside a ROCm torch
-        found.append(f"{name} {version.value} ({other})")
+        if mine == "rocm" and flavour.is_known and flavour.value in LEFT_TO_FLAVOUR_RULES:
+            continue  # RD141 (torchvision) / RD142 (torchaudio) name it
+        found.append((name, str(version.value), other, version.source or flavour.source or "paste"))
     if not found:
         return absent(torch.flavour.source or "torch.flavour", "no torchvision or torchaudio of another GPU build is shown")
-    return known(", ".join(found), torch.torchaudio_version.source or torch.torchvision_version.source or "paste")
+    return found
+
+
+@machine_fact(
+    "companions_of_another_gpu_build",
+    "torchvision/torchaudio built for another GPU backend than the torch beside it (torch 1.10.0+cu111 with "
+    "torchaudio 0.10.0+rocm4.1; torch 2.5.1+cpu with torchvision 0.20.1+rocm6.2): their extension links the "
+    "backend libraries of its own torch build (libtorch_hip.so, libtorch_cuda.so), which this torch does "
+    "not carry, as 'name version (build)'. A companion beside a ROCm torch whose read flavour is CUDA, CPU "
+    "or XPU is left out (RD141 names torchvision, RD142 torchaudio); absent when every companion shown "
+    "matches or is a CPU build.",
+)
+def companions_of_another_gpu_build(facts: Facts, tables: Tables) -> Fact:
+    found = _another_gpu_build(facts)
+    if isinstance(found, Fact):
+        return found
+    return known(", ".join(f"{name} {version} ({other})" for name, version, other, _ in found), found[0][3])
+
+
+@machine_fact(
+    "companion_names_of_another_gpu_build",
+    "The names (torchvision, torchaudio) of the companions derived.companions_of_another_gpu_build names, "
+    "as a list: the packages its fix reinstalls; absent or unknown as that fact is.",
+)
+def companion_names_of_another_gpu_build(facts: Facts, tables: Tables) -> Fact:
+    found = _another_gpu_build(facts)
+    if isinstance(found, Fact):
+        return found
+    return known([name for name, _, _, _ in found], found[0][3])
+
+
+@machine_fact(
+    "torch_build_in_place_not_shown",
+    "Whether the report leaves open which torch build is in place: true when no torch build is read "
+    "(torch.flavour unknown, absent or failed) or the only ROCm build read is one asked for "
+    "(torch.flavour_evidence 'intended': an install command's index, an image's tag), which a later install "
+    "step may have replaced (meizhong986/WhisperJAV#120, MrForExample/ComfyUI-AnimateAnyone-Evolved#22, "
+    "ROCm/pytorch#1533, pypa/pip#12902); false for a build shown or stated, and for a CPU, CUDA or XPU build "
+    "asked for (judged as such: RD101, RD100/RD528); unknown when a ROCm build's evidence is not known.",
+)
+def torch_build_in_place_not_shown(facts: Facts, tables: Tables) -> Fact:
+    flavour, evidence = facts.torch.flavour, facts.torch.flavour_evidence
+    if flavour.status in ("unknown", "absent", "failed"):
+        return known(True, flavour.source or "torch.flavour")
+    if flavour.value != "rocm":
+        return known(False, flavour.source or "torch.flavour")
+    if evidence.status in ("unknown", "failed"):
+        return unknown(evidence.reason or "what showed the ROCm build is not known")
+    return known(evidence.is_known and evidence.value == "intended", evidence.source or flavour.source or "torch.flavour_evidence")
 
 
 BUILD_DATE = re.compile(r"(?:\.dev|rc|a|sdk)(20\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))(?!\d)", re.IGNORECASE)
