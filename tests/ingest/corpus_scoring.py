@@ -152,6 +152,8 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "llamacpp-25807-rocm714-libhipblas-so3-not-on-loader-path": {"runtime", "env"},
     # rev51b: a learn51b development case, same cause as llamacpp-25807
     "therock-6716-rocm714-native-packages-lib-folder-not-in-loader-cache": {"runtime", "env"},
+    # learn53k blind batch: two LLVM copies (ROCm's for comgr, the graphics stack's) in one Blender process
+    "rocm-arch-995-nixos-blender-cycles-9070xt-two-llvm-copies-comgr-preload": {"packages", "runtime"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 
