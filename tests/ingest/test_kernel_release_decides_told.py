@@ -285,6 +285,59 @@ def test_a_release_that_worked_too_for_a_while_for_another_part_or_by_hope_is_no
     assert RULE not in problems_shown(text)
 
 
+# prec53c: the same exclusions hold where one release is the subject of the failure (kernel_release_fails_told's "Kernel
+# 6.17.9 crashes"): the line goes on to rule the kernel out, to tell a success on the other release that ended, to advise
+# another release, or to tell another part of the machine working there while the GPU stack still fails.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kernel 6.17.9 crashes the same way; the previous kernel 6.17.7 was fine too, so it is not the kernel.\n",
+        "Kernel 6.17.9 hangs in llama.cpp. 6.17.7 works for the desktop but it is not the kernel: same hang on both.\n",
+        "Kernel 6.17.9 crashes. It worked on 6.17.7 for a day, then crashed there too.\n",
+        "Kernel 6.17.9 breaks ROCm, you could go back to 6.17.7, that works for most people.\n",
+        "kernel 6.17.9 freezes with rocm; on 6.17.7 the display works but rocminfo still fails\n",
+        "Kernel 6.17.9 crashes ROCm. wifi works on 6.17.7.\n",
+    ],
+)
+def test_a_failing_release_beside_a_ruled_out_kernel_an_ended_success_advice_or_another_part_is_not_read(text: str) -> None:
+    assert RULE not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I went back to kernel 6.17.7 and it worked for a day, then crashed there too.\n",
+        "I booted kernel 6.17.7 and it was fine, so it is not the kernel.\n",
+        "I switched to kernel 6.17.7 and the display works but rocminfo still fails.\n",
+    ],
+)
+def test_a_kernel_change_ruled_out_undone_or_for_another_part_is_no_kernel_change_that_made_it_work(text: str) -> None:
+    assert RULE not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "After I switched to kernel 6.17.7, ollama works without crashes.\n",
+        "I went back to kernel 6.17.7 and ollama started to work on my RX 7900 XTX.\n",
+    ],
+)
+def test_a_kernel_change_that_made_the_gpu_stack_work_is_still_read(text: str) -> None:
+    assert RULE in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kernel 6.17.9 breaks ROCm, but 6.17.7 works.\n",
+        "Kernel 6.17.9 breaks ROCm on my Strix Halo, so I had to go back to 6.17.7.\n",
+        "Kernel 6.17.9 crashes with my RX 7900 XTX; it works fine on kernel 6.17.7.\n",
+    ],
+)
+def test_a_failing_release_beside_a_plain_working_or_fallback_release_is_still_read(text: str) -> None:
+    assert RULE in problems_shown(text)
+
+
 @pytest.mark.parametrize(
     "text",
     [
