@@ -81,6 +81,7 @@ def test_a_documentation_quote_of_the_group_needed_is_not_read(sentence: str) ->
         "The Steam client needs to be in the video group to access the GPU; ollama works fine.",
         "Steam needs to be a member of the video group to access the GPU, but ollama cannot find the GPU.",
         "OBS needs to be in the render group to access the GPU, while ollama fails to start.",
+        "OBS needs to be in the render group to access the GPU; my problem is with ollama.",
     ],
 )
 def test_another_programs_group_need_beside_the_reports_program_is_not_read(sentence: str) -> None:
@@ -99,6 +100,7 @@ def test_another_programs_group_need_gives_no_permissions_finding() -> None:
         "My user needs to be in the render group to access the GPU.",
         "The container user needs to be a member of the render group to access /dev/kfd.",
         "ollama needs to be in the video group to access the GPU; it cannot open /dev/kfd otherwise.",
+        "My user needs to be in the render group to access the GPU, but rocminfo fails.",
     ],
 )
 def test_the_reporters_own_program_or_user_needing_the_group_is_still_read(sentence: str) -> None:
