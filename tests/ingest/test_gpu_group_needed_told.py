@@ -42,3 +42,66 @@ def test_advice_a_condition_a_question_or_a_group_held_is_not_read(sentence: str
 def test_the_group_needed_is_no_finding_when_the_groups_shown_include_render() -> None:
     report = "ollama needs to be a member of the render group to access the GPU\n$ groups\nme adm video render\n"
     assert "RD614" not in [rule for rule, _, _ in serious_findings(report)]
+
+
+def _read(sentence: str) -> bool:
+    return "gpu_group_needed_told" in (ingest(f"{sentence}\n").facts.symptoms.signatures.value or [])
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Users must be members of the render group to access the GPU.",
+        "A user must be a member of the render group to access the GPU.",
+        "All users need to be in the video group to use the GPU.",
+        "Every user has to be in the render group to access /dev/kfd.",
+    ],
+)
+def test_a_general_statement_of_what_users_need_is_not_read(sentence: str) -> None:
+    assert not _read(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Users must be members of the render group to access the GPU; see the install guide",
+        "According to the ROCm docs, your user needs to be in the render and video groups",
+        "Per the docs, the ollama user needs to be a member of the video group to access the GPU.",
+        "The service user must be in the render group to access the GPU, as the documentation explains.",
+    ],
+)
+def test_a_documentation_quote_of_the_group_needed_is_not_read(sentence: str) -> None:
+    assert not _read(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The Steam client needs to be in video for the overlay; ollama works fine",
+        "The Steam client needs to be in the video group to access the GPU; ollama works fine.",
+        "Steam needs to be a member of the video group to access the GPU, but ollama cannot find the GPU.",
+        "OBS needs to be in the render group to access the GPU, while ollama fails to start.",
+        "OBS needs to be in the render group to access the GPU; my problem is with ollama.",
+    ],
+)
+def test_another_programs_group_need_beside_the_reports_program_is_not_read(sentence: str) -> None:
+    assert not _read(sentence)
+
+
+def test_another_programs_group_need_gives_no_permissions_finding() -> None:
+    report = "The Steam client needs to be in the video group to access the GPU; ollama works fine.\n"
+    assert "RD614" not in [rule for rule, _, _ in serious_findings(report)]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The ollama user needs to be in the render group to access the GPU.",
+        "My user needs to be in the render group to access the GPU.",
+        "The container user needs to be a member of the render group to access /dev/kfd.",
+        "ollama needs to be in the video group to access the GPU; it cannot open /dev/kfd otherwise.",
+        "My user needs to be in the render group to access the GPU, but rocminfo fails.",
+    ],
+)
+def test_the_reporters_own_program_or_user_needing_the_group_is_still_read(sentence: str) -> None:
+    assert _read(sentence)
