@@ -49,6 +49,32 @@ def test_the_cpu_alone_a_question_a_past_state_or_a_choice_is_not_read(text):
     assert SIGNATURE not in signature_contexts(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Only 2 of 4 fans are detected by the fan control tool.",
+        "only two displays are detected; compute works on both.",
+        "The tool only detects 2 of my 4 monitors.",
+        "rocminfo only detects 2 agents.",
+        "I have 4 GPUs but only 2 fans are detected.",
+    ],
+)
+def test_a_count_of_fans_monitors_or_agents_is_not_a_count_of_gpus(text):
+    assert SIGNATURE not in signature_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "only 2 RX 580s are detected by rocminfo",
+        "Only the first card is recognized.",
+        "rocminfo only detects 2 of my 4 RX 570 cards.",
+    ],
+)
+def test_a_count_of_named_cards_is_read(text):
+    assert SIGNATURE in signature_contexts(text)
+
+
 def serious(text: str):
     rules = load_rules([], use_env=False)
     findings = evaluate(rules, ingest(text + "\n").facts).findings
@@ -79,3 +105,20 @@ def test_polaris_cards_hidden_by_a_visibility_variable_are_not_the_atomics_case(
 def test_the_kernel_line_leaves_it_to_rd381():
     found = serious(RIG + "[    5.7] kfd kfd: skipped device 1002:67df, PCI rejects atomics\n")
     assert "RD381" in found and "RD630" not in found
+
+
+def test_one_polaris_card_and_two_devices_listed_is_not_the_atomics_case():
+    # rocminfo's devices are the CPU and the one GPU: nothing is missing.
+    assert "RD630" not in serious("rocminfo lists only 2 devices.\n" + RIG.splitlines()[1] + "\n")
+
+
+def test_an_nvidia_card_among_the_polaris_cards_is_not_the_atomics_case():
+    nvidia = "06:00.0 VGA compatible controller: NVIDIA Corporation GP104 [GeForce GTX 1070] (rev a1)\n"
+    text = "My rig has 2 RX 580 and a GTX 1070. ethminer sees only 2 of 3 GPUs.\n" + "\n".join(RIG.splitlines()[1:3]) + "\n" + nvidia
+    assert "RD630" not in serious(text)
+
+
+def test_a_card_amdgpu_failed_to_initialise_is_not_the_atomics_case():
+    # Above 4G decoding off, a bad riser or card: amdgpu stops before KFD is asked.
+    failed = "[    6.1] amdgpu 0000:05:00.0: amdgpu: Fatal error during GPU init\n"
+    assert "RD630" not in serious(RIG + failed)
