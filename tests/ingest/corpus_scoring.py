@@ -64,6 +64,11 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 """Issue 6's mapping from root-cause class to finding category."""
 
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
+    # learn54b blind batch: gfx8/Navi GPUs behind a PCIe path that rejects atomics (chipset slot, switch, old I/O hub)
+    "rocm-910-rx560-x570-chipset-slot-pci-rejects-atomics": {"driver", "platform"},
+    "xuhuisheng-rocm-build-18-navi14-pci-rejects-atomics": {"driver", "platform"},
+    "rocm-804-wx7100-centos7-5500-ioh-pci-rejects-atomics": {"driver", "platform"},
+    "rocm-237-vega-b250-chipset-slot-rejects-atomics": {"driver", "platform"},
     # learn52g blind batch: Ollama 0.30+ drops an AMD iGPU unless OLLAMA_IGPU_ENABLE=1 is set
     "project-nomad-1092-ollama-030-drops-amd-igpu": {"env", "device-selection"},
     # learn53e blind batch: a Renoir iGPU-only laptop; ROCm does not support the integrated GPU (as hip-3805)
