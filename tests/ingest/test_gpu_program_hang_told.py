@@ -73,3 +73,33 @@ def test_a_vega_behind_an_fx_cpu_whose_opencl_program_hangs_is_the_sdma_off_case
 )
 def test_sdma_off_is_not_said_when_set_with_atomics_for_polaris_or_without_a_hang(text):
     assert "RD689" not in ids(text)
+
+
+# rev54a: the words inside a link's address and a hang as the condition of advice are not the reporter's hang.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "See https://github.com/ROCm/ROCm/issues/501-luxmark-hangs-with-vega for the old thread.",
+        "The wiki says: if clinfo hangs, try HSA_ENABLE_SDMA=0.",
+        "Export HSA_ENABLE_SDMA=0 in case the miner freezes.",
+    ],
+)
+def test_a_hang_in_a_link_address_or_as_a_condition_of_advice_is_not_read(text):
+    assert HANG not in signature_contexts(text + "\n")
+
+
+def test_a_first_person_condition_that_hangs_is_still_read():
+    assert HANG in signature_contexts("If I run clinfo it hangs forever.\n")
+
+
+# rev54a: AMD's hardware page (ROCm/ROCm.github.io hardware.md at e04a4ff) limits SDMA off to ROCm 1.8.x; a named 1.9
+# release or a PyTorch wheel built for a later ROCm is not that stack.
+@pytest.mark.parametrize(
+    "stack",
+    [
+        "ROCm 1.9.2, Ubuntu 18.04.\n",
+        "PyTorch version: 2.3.0+rocm5.7\nROCM used to build PyTorch: 5.7.31921\n",
+    ],
+)
+def test_sdma_off_is_not_said_for_rocm_1_9_or_a_later_torch_wheel(stack):
+    assert "RD689" not in ids(REPORT_501 + stack)
