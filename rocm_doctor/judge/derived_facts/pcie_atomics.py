@@ -1,11 +1,12 @@
-"""Derived fact: a GPU whose compute driver needs PCIe atomics behind a CPU that provides none.
+"""Derived facts: a GPU whose compute driver needs PCIe atomics behind a CPU that provides none, and a Vega 10
+that ROCm runs there only with its SDMA copy engines off.
 
 KFD skips a GFX8 dGPU whose root port does not complete atomics
 (https://github.com/torvalds/linux/blob/v6.1/drivers/gpu/drm/amd/amdkfd/kfd_device.c); AMD's system
 requirements name the CPU generations that provide them (first Zen, Intel Haswell and later).
 ``rules/data/pcie_atomics.yaml`` holds the GPUs and the older CPU generations. Reports:
 legacy-rocm-build#1214 (Xeon X5650), #1218 (Core i7-3770K), #157 (Xeon E5-2670), #406 (Xeon E5-1650 v2), #1086
-(AMD FX 8300).
+(AMD FX 8300). Vega 10 with SDMA off: legacy-rocm-build#364 (AMD), #501, fireice-uk/xmr-stak#1902, todxx/tdxminer#22.
 """
 
 from __future__ import annotations
@@ -43,19 +44,15 @@ def cpu_generation_without_atomics(model: str, tables: Tables) -> Optional[str]:
     return None
 
 
-@machine_fact(
-    "gpu_needs_atomics_cpu_lacks",
-    "'<GPU> (<gfx>) behind <CPU> (<generation>)' when a GFX8 dGPU, whose KFD needs PCIe atomics with no "
-    "firmware exemption, sits in a machine whose CPU generation provides none (rules/data/pcie_atomics.yaml); "
-    "absent when the GPU needs no atomics or the CPU provides them; unknown when the CPU is not named.",
-)
-def gpu_needs_atomics_cpu_lacks(facts: Facts, tables: Tables) -> Fact:
+def _behind_cpu_without_atomics(facts: Facts, tables: Tables, key: str, none_reason: str) -> Fact:
+    """'<GPU> (<gfx>) behind <CPU> (<generation>)' for the first AMD GPU whose gfx is in the table's ``key`` list
+    and a CPU of a generation without PCIe atomics; absent, or unknown when the CPU is not named."""
     table = need_mapping(tables[TABLE], TABLE, "")
-    gpus = need_mapping(table.get("gpus") or {}, TABLE, "gpus")
-    needing = set(str_list(gpus, "gfx", TABLE, "gpus"))
-    agent = next((a for a in amd_agents(facts) if a.gfx.is_known and str(a.gfx.value) in needing), None)
+    gpus = need_mapping(table.get(key) or {}, TABLE, key)
+    listed = set(str_list(gpus, "gfx", TABLE, key))
+    agent = next((a for a in amd_agents(facts) if a.gfx.is_known and str(a.gfx.value) in listed), None)
     if agent is None:
-        return absent("GPU discovery", "no GPU that needs PCIe atomics without a firmware exemption")
+        return absent("GPU discovery", none_reason)
     model = facts.cpu.model
     if not model.is_known:
         return unknown(model.reason or "the CPU is not named")
@@ -65,3 +62,24 @@ def gpu_needs_atomics_cpu_lacks(facts: Facts, tables: Tables) -> Fact:
     name = str(agent.name.value) if agent.name.is_known else str(agent.gfx.value)
     cpu = " ".join(str(model.value).split())[:80]
     return known(f"{name} ({agent.gfx.value}) behind {cpu} ({generation})", model.source or "cpu")
+
+
+@machine_fact(
+    "gpu_needs_atomics_cpu_lacks",
+    "'<GPU> (<gfx>) behind <CPU> (<generation>)' when a GFX8 dGPU, whose KFD needs PCIe atomics with no "
+    "firmware exemption, sits in a machine whose CPU generation provides none (rules/data/pcie_atomics.yaml); "
+    "absent when the GPU needs no atomics or the CPU provides them; unknown when the CPU is not named.",
+)
+def gpu_needs_atomics_cpu_lacks(facts: Facts, tables: Tables) -> Fact:
+    return _behind_cpu_without_atomics(facts, tables, "gpus", "no GPU that needs PCIe atomics without a firmware exemption")
+
+
+@machine_fact(
+    "sdma_gpu_behind_cpu_without_atomics",
+    "'<GPU> (<gfx>) behind <CPU> (<generation>)' when a Vega 10 GPU, which ROCm runs without PCIe atomics only with "
+    "its SDMA copy engines off (HSA_ENABLE_SDMA=0; rules/data/pcie_atomics.yaml sdma_gpus), sits in a machine whose "
+    "CPU generation provides no atomics; absent when no such GPU or the CPU provides them; unknown when the CPU is "
+    "not named.",
+)
+def sdma_gpu_behind_cpu_without_atomics(facts: Facts, tables: Tables) -> Fact:
+    return _behind_cpu_without_atomics(facts, tables, "sdma_gpus", "no GPU that needs its SDMA engines off without PCIe atomics")
