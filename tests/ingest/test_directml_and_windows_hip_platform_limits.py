@@ -30,6 +30,8 @@ from ingest_helpers import problems_shown, signature_errors
             "RuntimeError: at::cuda::blas::getrsBatched: not supported for HIP on Windows",
             "hip_windows_blas_call_unsupported",
         ),
+        ("RuntimeError: at::cuda::blas::geqrfBatched: not supported for HIP on Windows", "hip_windows_blas_call_unsupported"),
+        ("RuntimeError: at::cuda::blas::gelsBatched: not supported for HIP on Windows", "hip_windows_blas_call_unsupported"),
     ],
 )
 def test_platform_limit_messages_are_read(line: str, signature: str) -> None:
@@ -45,6 +47,8 @@ def test_platform_limit_messages_are_read(line: str, signature: str) -> None:
         "Successfully installed onnxruntime-directml-1.17.1",
         "hipBLASLt is not supported on this architecture",
         "Flash attention is not supported on Windows",
+        "UserWarning: Flash attention is not supported for HIP on Windows yet; using math SDPA",
+        "is the UniPC sampler not supported for HIP on Windows on AMD cards?",
     ],
 )
 def test_neighbouring_lines_are_not_read_as_platform_limits(line: str) -> None:
@@ -89,3 +93,21 @@ def test_hipblas_call_compiled_out_on_windows_is_explained() -> None:
         "!!! Exception during processing !!! at::cuda::blas::getrsBatched: not supported for HIP on Windows\n"
     )
     assert "RD354" in problems_shown(report)
+
+
+def test_direct3d12_missing_inside_wsl2_is_explained_too() -> None:
+    report = (
+        "Windows 11, WSL2 Ubuntu 22.04, Radeon RX 7900 XTX\n"
+        "$ uname -r\n5.15.153.1-microsoft-standard-WSL2\n"
+        ">>> import torch_directml\n"
+        "OSError: libdxcore.so: cannot open shared object file: No such file or directory\n"
+    )
+    assert "RD349" in problems_shown(report)
+
+
+def test_only_the_four_batched_calls_pytorch_compiles_out_are_called_a_windows_build_limit() -> None:
+    report = (
+        "Windows 11, RX 7900 XTX, torch 2.8.0\n"
+        "UserWarning: Flash attention is not supported for HIP on Windows yet; using math SDPA.\n"
+    )
+    assert "RD354" not in problems_shown(report)
