@@ -69,6 +69,9 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "xuhuisheng-rocm-build-18-navi14-pci-rejects-atomics": {"driver", "platform"},
     "rocm-804-wx7100-centos7-5500-ioh-pci-rejects-atomics": {"driver", "platform"},
     "rocm-237-vega-b250-chipset-slot-rejects-atomics": {"driver", "platform"},
+
+    # learn54e blind batch: a TensorFlow node under ZLUDA needs cuDNN, which ZLUDA does not implement
+    "comfyui-zluda-37-tensorflow-node-needs-cudnn": {"platform"},
     # learn52g blind batch: Ollama 0.30+ drops an AMD iGPU unless OLLAMA_IGPU_ENABLE=1 is set
     "project-nomad-1092-ollama-030-drops-amd-igpu": {"env", "device-selection"},
     # learn53e blind batch: a Renoir iGPU-only laptop; ROCm does not support the integrated GPU (as hip-3805)
