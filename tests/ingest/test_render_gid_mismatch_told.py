@@ -50,3 +50,17 @@ def test_a_condition_advice_a_fix_or_a_gid_merely_named_is_not_read(sentence: st
 def test_a_render_gid_merely_named_gives_no_permissions_finding() -> None:
     report = "docker run --device /dev/kfd --device /dev/dri --group-add 992 rocm/pytorch\nThe render group id is 992 on my host.\n"
     assert "permissions" not in [category for _, _, category in serious_findings(report)]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The render group ID may be different on each host, so pass it with --group-add.",
+        "The render gid can differ between distributions.",
+        "The render group id does not differ between host and container.",
+        "The render gid doesn't differ: 992 on both.",
+        "render gid: no mismatch (992 on host, 992 in container)",
+    ],
+)
+def test_a_hedge_or_a_negated_render_gid_mismatch_is_not_read(sentence: str) -> None:
+    assert not _read(sentence)
