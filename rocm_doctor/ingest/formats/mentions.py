@@ -1503,11 +1503,18 @@ def _with_wrapped_head(lines: "List[Line]", index: int) -> str:
     line wrapped again at a narrower width leaves a short tail ("... it appears that `gfx1036` is" / "defined in" /
     "TheRock CMake as a valid target", ROCm/rocm-libraries#2297 wrapped at 80 columns), and whether the break after
     the tail is a wrap too is judged by the line it was cut from, not by the tail's few words. One line back only,
-    and at most :data:`PARAGRAPH_WINDOW` characters of it, so the work per line stays bounded."""
+    and at most :data:`PARAGRAPH_WINDOW` characters of it, so the work per line stays bounded. Where the line before
+    is itself such a tail, the line it was cut from leads it (rev54g): a long row of an indented results table wrapped
+    at 80 columns ("-> 2 devices  (empty HSA_XNACK is" / "harmless)") leaves the next row after a tail of one word,
+    and unwrapped that row followed the long one; judged by the tail alone, the rows after it lost the words the
+    unwrapped rows were read with ("HSA_OVERRIDE_GFX_VERSION empty -> no ROCm devices"), and a wrap made a GPU
+    mention (Osmantic/ODS#1779 wrapped at 80 columns). Two lines back at most."""
     text = lines[index].text
     if index == 0 or len(text) >= WRAPPED_AT:
         return text
     head = lines[index - 1].text
+    if index >= 2 and len(head) < WRAPPED_AT and _continues(lines[index - 2].text, head):
+        head = lines[index - 2].text[-PARAGRAPH_WINDOW:] + " " + head
     if not _continues(head, text):
         return text
     return head[-PARAGRAPH_WINDOW:] + " " + text
