@@ -38,6 +38,11 @@ def test_a_rocm_tool_missing_a_rocm_library_is_read(text: str, signature: str) -
         # another program's loader error: RD521's
         "./llama-server: error while loading shared libraries: libhipblas.so.3: cannot open shared object file: No such file or directory",
         "python: error while loading shared libraries: libamdhip64.so.6: cannot open shared object file",
+        # rev54f: a question why, a changelog's fixed line, an issue's title quoted with its URL, another person's error
+        "Does anyone know why rocminfo can't find libhsakmt.so.1 on some systems? Mine works.",
+        "Changelog ROCm 3.10: fixed an issue where rocminfo cannot find libhsakmt.so.1 after an upgrade.",
+        'See https://github.com/ROCm/rocminfo/issues/35 "rocminfo: error while loading shared libraries: libhsakmt.so.1"',
+        'Someone on the forum had "rocminfo: error while loading shared libraries: libhsakmt.so.1" but rocminfo works fine here.',
     ],
 )
 def test_other_programs_and_advice_are_not_read_as_a_rocm_tool_missing_its_library(text: str) -> None:
@@ -53,3 +58,12 @@ def test_the_tool_finding_replaces_the_another_release_finding() -> None:
 def test_another_programs_loader_error_keeps_the_another_release_finding() -> None:
     shown = problems_shown("ImportError: libamdhip64.so.4: cannot open shared object file: No such file or directory\n")
     assert "RD521" in shown and "RD917" not in shown
+
+
+def test_a_rocm_tool_loader_error_beside_the_core_7_folder_is_explained_by_the_folder_finding() -> None:
+    # rev54f: RD917 steps aside for RD988 there, and RD988 explains the tool's line too, so no catch-all RD599 is added
+    shown = problems_shown(
+        "$ rocminfo\nrocminfo: error while loading shared libraries: libhsa-runtime64.so.1: cannot open shared object file:"
+        " No such file or directory\n$ ls /opt/rocm/core-7.0/lib\nlibhsa-runtime64.so.1\n"
+    )
+    assert "RD988" in shown and "RD599" not in shown and "RD917" not in shown
