@@ -336,6 +336,27 @@ def _rocm_required(text: str, match: "re.Match[str]") -> bool:
     return bool(_ROCM_REQUIRED_AFTER.match(text, match.end(), match.end() + 40))
 
 
+_TORCH_REQUIRED_BEFORE = when_used(
+    r"(?:\b(?:requires?|required|requiring|needs?|needed|needing|depends?" + _GAP + r"on|depending" + _GAP + r"on|relies"
+    + _GAP + r"on|relying" + _GAP + r"on|minimum|at" + _GAP + r"least)\b|>=|\u2265)"
+    r"(?:[\s>]{0,6}(?:\b(?:at" + _GAP + r"least|an?|the|version|of|minimum|min)\b|>=|\u2265)){0,3}[\s>]{0,6}$",
+    re.IGNORECASE,
+)
+"""Words just before a torch release that make it another package's requirement, not the torch installed: "xformers
+requires PyTorch 2.8.0" (facebookresearch/xformers#1312, beside the 2.7.1 AMD's wheels offer), "The latest xformers
+(v0.0.23) requires PyTorch v2.1.1" (vllm-project/vllm#2045), "AMD ROCm 6.2 requires torch-2.4.1"
+(instructlab/instructlab#2446), "flash_attention depends on PyTorch ..." (EmbeddedLLM/vllm#8)."""
+
+
+def _torch_required(text: str, match: "re.Match[str]") -> bool:
+    """The torch release ``match`` names is one a clause requires (:data:`_TORCH_REQUIRED_BEFORE`, or the words after
+    it that :data:`_ROCM_REQUIRED_AFTER` reads for ROCm: "torch 2.4+", "torch 2.4 or newer", "torch 2.4 is required"),
+    not the torch in use; an installed torch said in words beside it is still read."""
+    if _TORCH_REQUIRED_BEFORE.search(text, max(0, match.start() - 40), match.start()):
+        return True
+    return bool(_ROCM_REQUIRED_AFTER.match(text, match.end(), match.end() + 40))
+
+
 _CHANGED_FROM = when_used(r"\b(?:updat|upgrad|downgrad|mov|switch|migrat|went|go|coming)\w*\s+(?:\w+\s+){0,2}from\s+$", re.IGNORECASE)
 """Words before a release the report moved away from ("after updating from ROCm 5.7.1 to ROCm 6.0")."""
 _LOCAL = r"(?:(?:\+|%2B)[0-9A-Za-z](?:[0-9A-Za-z.]*[0-9A-Za-z])?)?"
@@ -2182,6 +2203,8 @@ def _torch(block: Block) -> List[Observation]:
                 continue
             if _install_command_asked_about(text, match):
                 continue  # the build an install command asked about or advised would put in place
+            if _torch_required(text, match):
+                continue  # "xformers requires PyTorch 2.8.0": another package's requirement, not the torch in use
             scope = _torch_scope(text, match.start())
             if scope == ELSEWHERE_SCOPE:
                 continue  # "On my other machine (RX 6800, Ubuntu 22.04) torch 2.4.1+rocm6.1 works": not this machine's
