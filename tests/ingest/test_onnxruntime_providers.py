@@ -105,6 +105,10 @@ def test_no_amd_provider_offered_told_on_an_amd_gpu_is_a_build_finding(line: str
         "Why isn't DML showing up?",
         "If dml is not in the list, install onnxruntime-directml.",
         "You should check whether DML shows up in the settings.",
+        # rev54d: a feature request, a provider not needed, a changelog line
+        "Would you add a ROCm provider? There is no ROCm provider yet.",
+        "No ROCm provider needed, I use DirectML and it works great.",
+        "Changelog: fixed DirectML provider is missing from the list.",
     ],
 )
 def test_a_package_a_feature_a_question_or_advice_is_no_missing_provider_told(line: str) -> None:
@@ -113,4 +117,20 @@ def test_a_package_a_feature_a_question_or_advice_is_no_missing_provider_told(li
 
 def test_no_amd_provider_offered_on_an_nvidia_machine_is_no_build_finding() -> None:
     report = "RTX 4060, Windows 11.\ndml still isn't there, there's just tensort, cuda and cpu.\n"
+    assert not any(found[0] == "RD586" for found in serious_findings(report))
+
+
+# rev54d: DirectML is Windows-only (onnxruntime-directml), so its absence said of Linux, or beside an AMD provider
+# the same line names, says nothing of a CPU or CUDA onnxruntime.
+@pytest.mark.parametrize(
+    "line",
+    [
+        "DirectML provider is missing on Linux.",
+        "There is no DirectML provider for Linux, so I use ROCm.",
+        "I installed onnxruntime-rocm. There is no DirectML provider, but ROCMExecutionProvider works.",
+    ],
+)
+def test_no_directml_said_of_linux_or_beside_an_amd_provider_is_no_missing_provider_told(line: str) -> None:
+    report = f"RX 7900 XTX on Ubuntu 22.04 with ROCm 6.2.\n{line}\n"
+    assert "amd_execution_provider_not_offered_told" not in report_contexts(report)
     assert not any(found[0] == "RD586" for found in serious_findings(report))

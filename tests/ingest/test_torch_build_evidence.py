@@ -70,6 +70,11 @@ def test_an_install_of_nvidia_cuda_packages_is_read_in_pip_uv_and_reporters_word
         "Otherwise it would pull in the full NVIDIA CUDA stack.",
         "You don't need to install all those nvidia libraries on AMD.",
         "I did not install the NVIDIA CUDA libraries.",
+        # rev54d: NVIDIA hardware named with "my", a changelog's "no longer", the past's "used to"
+        "the installer pulls in NVIDIA CUDA deps on my NVIDIA box",
+        "Changelog: no longer installs NVIDIA CUDA dependencies on AMD.",
+        "v0.24: the installer no longer pulls in the full NVIDIA CUDA stack on AMD hardware.",
+        "Before the update it used to install all those nvidia libraries; now it installs the ROCm torch.",
     ],
 )
 def test_removing_or_denying_nvidia_packages_is_not_an_install_of_them(line: str) -> None:
