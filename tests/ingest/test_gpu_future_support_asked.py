@@ -44,9 +44,32 @@ def test_a_bought_or_another_persons_gpu_an_answer_or_a_feature_is_not_read(text
     assert ASKED not in signature_contexts(text)
 
 
-def test_a_question_about_the_reports_own_gpu_gets_the_finding() -> None:
-    report = "OS: Ubuntu 25.04\nGPU: AMD Radeon 8060S (gfx1151)\n\nI wonder if there will be support for Strix Halo devices for RCCL in the future?\n"
+def test_a_question_about_the_reports_own_gpu_gets_the_finding_where_its_rocm_lacks_the_target() -> None:
+    # ROCm/Tensile#1922: a 780M (gfx1103); the pytorch.org wheels built with ROCm 6.1 have no gfx1103 kernels
+    report = "OS: Arch Linux\nGPU: AMD Radeon 780M (gfx1103)\nROCm 6.1\n\nWill there be support for gfx1103 any time soon?\n"
     assert "RD766" in problems_shown(report)
+
+
+def test_a_question_about_a_target_no_release_was_built_for_gets_the_finding() -> None:
+    # ROCm/legacy-rocm-build#926: an RX 5700 XT (gfx1010), in no pytorch.org release
+    report = "GPU: AMD Radeon RX 5700 XT (gfx1010)\nOS: Ubuntu 20.04\n\nWhen will the Radeon RX 5700 XT support ROCm?\n"
+    assert "RD766" in problems_shown(report)
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        # rev54c: the ROCm shown (5.7.1, 6.2.4) has gfx1100; a question about the future is not a missing target
+        "GPU: AMD Radeon RX 7900 XTX (gfx1100)\nOS: Ubuntu 22.04\nROCm 5.7.1\n\nWhen will ROCm support the RX 7900 XTX?\n",
+        "OS: Ubuntu 24.04\nROCm: 6.2.4\nGPU: AMD Radeon RX 7900 XTX (gfx1100)\n\n"
+        "Everything works on Linux. When will ROCm support the RX 7900 XTX on Windows?\n",
+        "GPU: AMD Radeon RX 7900 XTX (gfx1100), ROCm 6.2, Ubuntu\n\nWill there be support for gfx1100 in hipBLASLt?\n",
+        # a question the reporter answers, on the same line
+        "GPU: AMD Radeon 780M (gfx1103)\n\nWill there be support for gfx1103 in ROCm 7? I use TheRock nightlies and it runs fine.\n",
+    ],
+)
+def test_a_question_about_a_gpu_the_shown_stack_supports_gets_no_finding(report: str) -> None:
+    assert "RD766" not in problems_shown(report)
 
 
 def test_a_question_about_another_gpu_leaves_a_working_report_alone() -> None:

@@ -42,6 +42,8 @@ def test_a_build_said_to_be_missing_a_gpu_target_is_read(text: str) -> None:
         "Flash attention support is missing for gfx1100.\n",
         "gfx1201 is missing from AITER's architecture table.\n",
         "LLVM 17 is missing gfx1152.\n",
+        # a driver, not a program's build (rev54c)
+        "The driver for the RX 7900 XTX is missing from the amdgpu-install repo for Noble.\n",
         # overcome on the same line
         "rocthrust is missing gfx1150 but the nightly works fine.\n",
     ],
