@@ -33,6 +33,11 @@ def test_a_core_runtime_soname_not_found_is_read(text: str) -> None:
         "\tlibhsa-runtime64.so.1 => /opt/rocm/lib/libhsa-runtime64.so.1 (0x00007f2a1c000000)\n",
         "ls /opt/rocm/lib shows libhsakmt.so.1 and libhsa-runtime64.so.1\n",
         "I found libhsa-runtime64.so.1 under /opt/rocm/hsa/lib\n",
+        # rev54i: another person's error, a changelog's fixed issue, an error said to be past
+        'Someone on the forum had "ImportError: libhsa-runtime64.so.1: cannot open shared object file" but mine imports fine.\n',
+        "Changelog 5.1: Fixed an issue where tensorflow could not load libhsa-runtime64.so.1: cannot open shared object file.\n",
+        'I used to get "libhsakmt.so.1: cannot open shared object file" but after reinstalling hsakmt-roct it works now.\n',
+        "See https://github.com/ROCm/ROCm/issues/1284 (libhsakmt.so.1: cannot open shared object file)\n",
     ],
 )
 def test_other_loader_lines_are_no_core_runtime_soname_missing(text: str) -> None:
