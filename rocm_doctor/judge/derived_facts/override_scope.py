@@ -41,6 +41,21 @@ def _needs_override(facts: Facts, agent: GpuAgent, tables: Tables) -> bool:
     return recommended.is_known or (in_wheels.is_known and in_wheels.value is False)
 
 
+PROSE_MENTION_SOURCE = "paste:mention"
+"""Agents read from a GPU named in prose (``paste:mention (paste:block 1 line 5)``)."""
+
+
+def _one_machine(a: GpuAgent, b: GpuAgent) -> bool:
+    """Whether the report shows both GPUs in one machine: a listing or a labelled field lists them together, or one
+    prose line names both ("an RX 6600 beside an MI210"). Two GPUs each named only in prose on lines of their own
+    may be two people's (a thread: "Could someone advise me how to use my Vega 64?" ... "I similarly was trying an
+    AMD card on Windows (6700xt)", C0untFloyd/roop-unleashed#70) or an old and a new card: not one machine's pair
+    (fix54a)."""
+    if not (a.source.startswith(PROSE_MENTION_SOURCE) and b.source.startswith(PROSE_MENTION_SOURCE)):
+        return True
+    return a.source == b.source
+
+
 @machine_fact(
     "override_would_reach_other_family",
     "The report does not show whether HSA_OVERRIDE_GFX_VERSION is set, one discrete AMD GPU needs it "
@@ -71,7 +86,7 @@ def _pairs(facts: Facts, tables: Tables) -> List[Tuple[GpuAgent, str, str, GpuAg
         if target_group is None:
             continue
         for other in agents:
-            if other is agent or not other.gfx.is_known:
+            if other is agent or not other.gfx.is_known or not _one_machine(agent, other):
                 continue
             group = ov.group_of(str(other.gfx.value), data)
             if group is not None and group != target_group:
