@@ -77,6 +77,11 @@ def test_two_gpus_named_in_one_prose_line_are_one_machines_pair() -> None:
     assert "RD840" in fired(text)
 
 
+def test_two_gpus_of_one_sentence_wrapped_over_two_lines_are_one_machines_pair() -> None:
+    text = "On Ubuntu 24.04 I run one box that holds both an AMD Radeon RX 6600 for the display and\nan AMD Instinct MI210.\n"
+    assert "RD840" in fired(text)
+
+
 def test_gpus_of_two_posts_in_a_thread_are_not_one_machines_pair() -> None:
     # fix54a: C0untFloyd/roop-unleashed#70 - two people's cards, each in a post of its own
     text = (
