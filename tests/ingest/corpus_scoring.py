@@ -120,6 +120,8 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "rocm-2043-rx6950xt-ubuntu2004-rocm543-glibc-234-not-found": {"platform", "packages"},
     "rocprofiler-compute-549-rhel8-roofline-binary-needs-glibc-234": {"platform"},
     "pytorch-186516-pip-amdsmi-duplicate-libamd-smi-zero-devices": {"packages"},
+    # learn54f blind batch: an amdsmi Python package and libamd_smi of another ROCm than the amd-smi CLI
+    "amdsmi-186-cli-711-python-pkg-and-lib-of-701": {"packages"},
     "lmstudio-1899-win-9060xt-adrenalin-2651-breaks-rocm-runtime": {"driver"},
     # h31e: a GPU generation ROCm does not support (an old GPU on any driver is the GPU, not the driver)
     "rocm-2119-four-rx480-rocm542-polaris-no-longer-supported": {"gfx-unsupported"},

@@ -32,6 +32,11 @@ AMD = "RX 7900 XTX on Ubuntu 22.04 with ROCm 6.2.\n"
         "Updating ComfyUI installs Nvidia packages and then it fails.",
         "In the current main state it grabs Torch CUDA, Triton, etc.",
         "When updating ComfyUI with an AMD card, it switches to CUDA instead of ROCM, and then fails",
+        # learn54d: the vendor in two words, the stack as a whole, a demonstrative (mergekit#182, amd/gaia#2973,
+        # absadiki/subsai#157), and "would" only after the install, as the reporter's aside
+        "Mergekit seems to install NVIDIA CUDA dependencies no matter if you are on NVIDIA or a AMD card, however, that would really be great",
+        "pip install amd-gaia unconditionally pulls in the full NVIDIA CUDA/torch stack",
+        "it took a lot of time to install, partly because it was downloading all those `nvidia_` libraries.",
     ],
 )
 def test_an_install_of_nvidia_cuda_packages_is_read_in_pip_uv_and_reporters_words(line: str) -> None:
@@ -60,6 +65,16 @@ def test_an_install_of_nvidia_cuda_packages_is_read_in_pip_uv_and_reporters_word
         # a document's instruction, or one for NVIDIA hardware
         "The guide says to install the CUDA version of torch for NVIDIA cards. I used rocm6.2.",
         "The README tells you to install the cuda packages first.",
+        # "would" before the install says what it would do (learn54d)
+        "pip would then download the CUDA torch for you.",
+        "Otherwise it would pull in the full NVIDIA CUDA stack.",
+        "You don't need to install all those nvidia libraries on AMD.",
+        "I did not install the NVIDIA CUDA libraries.",
+        # rev54d: NVIDIA hardware named with "my", a changelog's "no longer", the past's "used to"
+        "the installer pulls in NVIDIA CUDA deps on my NVIDIA box",
+        "Changelog: no longer installs NVIDIA CUDA dependencies on AMD.",
+        "v0.24: the installer no longer pulls in the full NVIDIA CUDA stack on AMD hardware.",
+        "Before the update it used to install all those nvidia libraries; now it installs the ROCm torch.",
     ],
 )
 def test_removing_or_denying_nvidia_packages_is_not_an_install_of_them(line: str) -> None:

@@ -48,3 +48,19 @@ def test_a_sentence_wrapped_again_at_80_columns_reads_as_it_did_before_the_rewra
 def test_a_short_line_after_a_short_line_is_not_joined_as_a_wrap_tail() -> None:
     # the line before the short one is short itself: no wrapping tool cut it, so the third line is another thought
     assert gfx_read("rocminfo shows `gfx1036` is\nthere\nTheRock CMake as a valid target but it isn't in Tensile.\n") == {"gfx1036"}
+
+
+# rev54g: a long row of an indented results table wrapped at 80 columns leaves a one-word tail; the row after the tail is
+# judged by the row the tail was cut from, as it was before the wrap (Osmantic/ODS#1779 wrapped at 80 columns read a
+# gfx1201 from its last row: the metamorphic wrap kind).
+def test_wrapping_a_results_table_row_reads_no_gpu_the_unwrapped_table_does_not() -> None:
+    from metamorphic import wrap80
+
+    table = (
+        "Same image, one setting changed at a time:\n\n"
+        "    override set to 10.3.0       -> rocminfo lists one agent  (the old value is accepted)\n"
+        "    HSA_OVERRIDE_GFX_VERSION empty -> no agent at all\n"
+        "    nothing set                  -> one agent, gfx1031\n"
+    )
+    assert wrap80(table) != table
+    assert gfx_read(wrap80(table)) == gfx_read(table)

@@ -336,6 +336,27 @@ def _rocm_required(text: str, match: "re.Match[str]") -> bool:
     return bool(_ROCM_REQUIRED_AFTER.match(text, match.end(), match.end() + 40))
 
 
+_TORCH_REQUIRED_BEFORE = when_used(
+    r"(?:\b(?:requires?|required|requiring|needs?|needed|needing|depends?" + _GAP + r"on|depending" + _GAP + r"on|relies"
+    + _GAP + r"on|relying" + _GAP + r"on|minimum|at" + _GAP + r"least)\b|>=|\u2265)"
+    r"(?:[\s>]{0,6}(?:\b(?:at" + _GAP + r"least|an?|the|version|of|minimum|min)\b|>=|\u2265)){0,3}[\s>]{0,6}$",
+    re.IGNORECASE,
+)
+"""Words just before a torch release that make it another package's requirement, not the torch installed: "xformers
+requires PyTorch 2.8.0" (facebookresearch/xformers#1312, beside the 2.7.1 AMD's wheels offer), "The latest xformers
+(v0.0.23) requires PyTorch v2.1.1" (vllm-project/vllm#2045), "AMD ROCm 6.2 requires torch-2.4.1"
+(instructlab/instructlab#2446), "flash_attention depends on PyTorch ..." (EmbeddedLLM/vllm#8)."""
+
+
+def _torch_required(text: str, match: "re.Match[str]") -> bool:
+    """The torch release ``match`` names is one a clause requires (:data:`_TORCH_REQUIRED_BEFORE`, or the words after
+    it that :data:`_ROCM_REQUIRED_AFTER` reads for ROCm: "torch 2.4+", "torch 2.4 or newer", "torch 2.4 is required"),
+    not the torch in use; an installed torch said in words beside it is still read."""
+    if _TORCH_REQUIRED_BEFORE.search(text, max(0, match.start() - 40), match.start()):
+        return True
+    return bool(_ROCM_REQUIRED_AFTER.match(text, match.end(), match.end() + 40))
+
+
 _CHANGED_FROM = when_used(r"\b(?:updat|upgrad|downgrad|mov|switch|migrat|went|go|coming)\w*\s+(?:\w+\s+){0,2}from\s+$", re.IGNORECASE)
 """Words before a release the report moved away from ("after updating from ROCm 5.7.1 to ROCm 6.0")."""
 _LOCAL = r"(?:(?:\+|%2B)[0-9A-Za-z](?:[0-9A-Za-z.]*[0-9A-Za-z])?)?"
@@ -1503,11 +1524,18 @@ def _with_wrapped_head(lines: "List[Line]", index: int) -> str:
     line wrapped again at a narrower width leaves a short tail ("... it appears that `gfx1036` is" / "defined in" /
     "TheRock CMake as a valid target", ROCm/rocm-libraries#2297 wrapped at 80 columns), and whether the break after
     the tail is a wrap too is judged by the line it was cut from, not by the tail's few words. One line back only,
-    and at most :data:`PARAGRAPH_WINDOW` characters of it, so the work per line stays bounded."""
+    and at most :data:`PARAGRAPH_WINDOW` characters of it, so the work per line stays bounded. Where the line before
+    is itself such a tail, the line it was cut from leads it (rev54g): a long row of an indented results table wrapped
+    at 80 columns ("-> 2 devices  (empty HSA_XNACK is" / "harmless)") leaves the next row after a tail of one word,
+    and unwrapped that row followed the long one; judged by the tail alone, the rows after it lost the words the
+    unwrapped rows were read with ("HSA_OVERRIDE_GFX_VERSION empty -> no ROCm devices"), and a wrap made a GPU
+    mention (Osmantic/ODS#1779 wrapped at 80 columns). Two lines back at most."""
     text = lines[index].text
     if index == 0 or len(text) >= WRAPPED_AT:
         return text
     head = lines[index - 1].text
+    if index >= 2 and len(head) < WRAPPED_AT and _continues(lines[index - 2].text, head):
+        head = lines[index - 2].text[-PARAGRAPH_WINDOW:] + " " + head
     if not _continues(head, text):
         return text
     return head[-PARAGRAPH_WINDOW:] + " " + text
@@ -2175,6 +2203,8 @@ def _torch(block: Block) -> List[Observation]:
                 continue
             if _install_command_asked_about(text, match):
                 continue  # the build an install command asked about or advised would put in place
+            if _torch_required(text, match):
+                continue  # "xformers requires PyTorch 2.8.0": another package's requirement, not the torch in use
             scope = _torch_scope(text, match.start())
             if scope == ELSEWHERE_SCOPE:
                 continue  # "On my other machine (RX 6800, Ubuntu 22.04) torch 2.4.1+rocm6.1 works": not this machine's
