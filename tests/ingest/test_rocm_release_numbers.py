@@ -53,3 +53,22 @@ def test_amdgpu_module_version_in_a_rocm_field_gives_no_driver_gap_warning() -> 
 def test_a_real_rocm_release_in_a_rocm_field_is_still_read(release: str) -> None:
     facts = ingest(f"OS: Ubuntu 24.04 LTS\nROCm: {release}\nGPU: RX 7900 XTX\n").facts
     assert facts.rocm.version.value == release
+
+
+def test_a_real_rocm_release_beside_the_module_version_is_read_without_a_conflict() -> None:
+    # rev54x: "ROCm: 6.10.5" (the module) beside "ROCm version: 6.3.3" was a conflict on main; now the release wins
+    facts = ingest("OS: Ubuntu 22.04\nROCm: 6.10.5\nROCm version: 6.3.3\n").facts
+    assert facts.rocm.version.value == "6.3.3"
+
+
+@pytest.mark.parametrize(
+    "text, release",
+    [
+        ("OS: Ubuntu 22.04\nsudo apt install ./amdgpu-install_6.4.60401-1_all.deb\n", "6.4.1"),
+        ("OS: Ubuntu 22.04\nii  rocm-core  6.4.1.60401-83~22.04  amd64  ROCm Runtime software stack\n", "6.4.1"),
+        ("OS: Ubuntu 24.04\n$ dkms status\namdgpu/6.10.5-2109964.24.04, 6.8.0-45-generic, x86_64: installed\nROCm: 6.3.1\n", "6.3.1"),
+    ],
+)
+def test_package_versions_and_dkms_lines_keep_the_real_rocm_release(text: str, release: str) -> None:
+    # rev54x: amdgpu-install/rocm-core package numbers (6.4.60401) and a dkms line naming amdgpu/6.10.5 do not disturb it
+    assert ingest(text).facts.rocm.version.value == release
