@@ -122,19 +122,28 @@ def _own_temporary_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch:
     monkeypatch.setattr(tempfile, "tempdir", str(folder))
 
 
+@pytest.fixture(scope="session")
+def _shipped_release_day():
+    """The shipped database's release day, read once per run (no test changes the shipped ``RELEASE`` file;
+    reading it before each of some 11,000 tests was a second or two of a run's CPU)."""
+    import datetime
+
+    from rocm_doctor import dbstore as store
+
+    release = store.shipped_release()
+    return None if release is None else datetime.date(*release.release[:3])
+
+
 @pytest.fixture(autouse=True)
-def _shipped_rule_database(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+def _shipped_rule_database(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, _shipped_release_day):
     """Every test sees the shipped rule database: an empty data folder (a user's own
     ``rules update`` never reaches a test), and today pinned to the database's release day so that
     no output grows an "old database" note as the calendar moves on."""
-    import datetime
-
     from rocm_doctor import dbage as age, dbstore as store
 
     monkeypatch.setenv(store.DATA_DIR_VAR, str(tmp_path_factory.getbasetemp() / "empty-data-folder"))
-    release = store.shipped_release()
-    if release is not None:
-        day = datetime.date(*release.release[:3])
+    day = _shipped_release_day
+    if day is not None:
         monkeypatch.setattr(age, "today", lambda: day)
     store.forget()
     yield

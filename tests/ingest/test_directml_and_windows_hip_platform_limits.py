@@ -26,6 +26,12 @@ from ingest_helpers import problems_shown, signature_errors
             "ERROR: No matching distribution found for ort-nightly-directml==1.18.0.dev20240419003",
             "directml_onnxruntime_not_found",
         ),
+        (  # uv's words for pip's "(from versions: none)"
+            "  ╰─▶ Because onnxruntime-directml was not found in the package registry and you require "
+            "onnxruntime-directml, we can conclude that your requirements are unsatisfiable.",
+            "directml_onnxruntime_not_found",
+        ),
+        ("  ╰─▶ Because there is no version of onnxruntime-directml==1.17.1 and you require", "directml_onnxruntime_not_found"),
         (
             "RuntimeError: at::cuda::blas::getrsBatched: not supported for HIP on Windows",
             "hip_windows_blas_call_unsupported",
@@ -43,6 +49,8 @@ def test_platform_limit_messages_are_read(line: str, signature: str) -> None:
     [
         "OSError: libamdhip64.so: cannot open shared object file: No such file or directory",
         "ERROR: No matching distribution found for onnxruntime-gpu",
+        "  ╰─▶ Because onnxruntime-gpu was not found in the package registry and you require onnxruntime-gpu",
+        "Because numpy was not found in the package registry and onnxruntime-directml depends on numpy",
         "ERROR: No matching distribution found for torch-directml",
         "Successfully installed onnxruntime-directml-1.17.1",
         "hipBLASLt is not supported on this architecture",
