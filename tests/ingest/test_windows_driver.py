@@ -257,3 +257,20 @@ def test_an_older_adrenalin_release_said_to_work_points_at_the_driver_update(tex
 )
 def test_a_move_back_that_failed_advice_a_question_or_linux_is_no_windows_driver_regression(text: str) -> None:
     assert "RD705" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rev54j: year.month.n is also pip's, protobuf's, docker's, node's and Ubuntu's numbering; with no AMD
+        # display driver named in the report, a release that worked is no Adrenalin release
+        "ComfyUI broke after update. I went back to 24.12.1 of the desktop app and it works fine.\n",
+        "pip install failed; downgraded pip to 24.2.1 and it works.\n",
+        "Docker 25.0.3 broke the container, downgraded to docker 24.0.7 and it works.\n",
+        "Downgraded to 24.04.1 LTS and it works.\n",
+        "Adrenalin 25.5.1 installed. Downgraded protobuf to 25.3.0 and it works.\n",
+        "RTX 3090, previous driver 25.3.2 worked.\n",
+    ],
+)
+def test_a_year_month_release_that_worked_is_adrenalins_only_where_the_amd_driver_is_named(text: str) -> None:
+    assert "RD705" not in problems_shown(text)
