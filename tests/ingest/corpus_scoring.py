@@ -71,6 +71,9 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "nixpkgs-453789-amdsmi-cannot-open-libdrm-package-wrapper": {"packages", "env", "runtime"},
     "rocm-opencl-runtime-42-libhsa-missing-fixed-by-reinstalling-hsa-packages": {"packages"},
     "therock-7890-multi-rocm-amdsmi-python-package-breaks-amd-smi": {"packages"},
+
+    # learn54j blind batch: a Windows Adrenalin driver update (25.3.1) broke generation; rolling the driver back fixed it
+    "forge-amdgpu-80-win-adrenalin-2531-update-breaks-generation-downgrade-fixes": {"driver"},
     # learn54b blind batch: gfx8/Navi GPUs behind a PCIe path that rejects atomics (chipset slot, switch, old I/O hub)
     "rocm-910-rx560-x570-chipset-slot-pci-rejects-atomics": {"driver", "platform"},
     "xuhuisheng-rocm-build-18-navi14-pci-rejects-atomics": {"driver", "platform"},
