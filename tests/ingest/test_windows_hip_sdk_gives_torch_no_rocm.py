@@ -74,3 +74,22 @@ def test_windows_hip_sdk_with_pypi_torch_gets_the_platform_finding() -> None:
 )
 def test_rocm_torch_zluda_or_linux_do_not_get_it(text: str) -> None:
     assert "RD577" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I don't have the HIP SDK installed.",
+        "I haven't installed the HIP SDK yet.",
+        "Running it without the HIP SDK.",
+        "HIP SDK not installed.",
+        "I uninstalled the HIP SDK last week.",
+    ],
+)
+def test_hip_sdk_said_absent_is_not_named_as_installed(line: str) -> None:
+    assert "windows_hip_sdk_named" not in signature_contexts(line)
+
+
+def test_an_nvidia_windows_machine_with_the_hip_sdk_does_not_get_it() -> None:
+    text = HIP_SDK_CPU_TORCH.replace("Radeon RX 7900 XTX", "NVIDIA GeForce RTX 4090")
+    assert "RD577" not in problems_shown(text)
