@@ -70,3 +70,11 @@ def test_a_rocm_library_not_found_and_shown_installed_is_read(text: str) -> None
 )
 def test_no_pair_of_the_same_library_is_not_read(text: str) -> None:
     assert not _found(text).is_known
+
+
+def test_a_loader_path_fix_wrapped_at_80_columns_is_read() -> None:
+    text = (
+        "error while loading shared libraries: libamdhip64.so.7: cannot open shared\nobject file\n\n"
+        "Adding `/opt/rocm/lib` to `/etc/ld.so.conf.d` and running `ldconfig` changes\nthe same binary to exit 0.\n"
+    )
+    assert _found(text).is_known

@@ -30,7 +30,7 @@ from functools import lru_cache
 from typing import List
 
 from rocm_doctor.data import load_table
-from rocm_doctor.ingest.blocks import Block
+from rocm_doctor.ingest.blocks import Block, Line, may_be_wrapped
 from rocm_doctor.ingest.formats.common import DOCUMENT_SAYS, REPORTED_SPEECH, make_piece
 from rocm_doctor.ingest.model import TRUST_SIGNATURE, Observation, Piece
 
@@ -119,7 +119,8 @@ _NOT_NOW = re.compile(
 )
 
 
-def _entries(text: str, command: bool) -> List[str]:
+def _entries(line: str, text: str, command: bool) -> List[str]:
+    """What ``line`` shows; ``text`` is the line with the lines a wrapping tool may have cut it into."""
     found: List[str] = []
     missing = [] if _NOT_NOW.search(text) else [m.group("a") or m.group("b") or m.group("c") for m in _missing().finditer(text)]
     found += [f"missing:{name}" for name in missing]
@@ -127,11 +128,11 @@ def _entries(text: str, command: bool) -> List[str]:
         found += [f"present:{name}" for name in missing]
     if command:
         return found
-    row = _LS_ROW.match(text)
+    row = _LS_ROW.match(line)
     if row:
         found.append(f"present:{row.group('file')}")
-    elif _NAMES_ONLY.match(text):
-        found += [f"present:{name}" for name in _NAME.findall(text)]
+    elif _NAMES_ONLY.match(line):
+        found += [f"present:{name}" for name in _NAME.findall(line)]
     elif not missing and not _NOT_HERE.search(text):
         for m in _THERE.finditer(text):
             found.append(f"present:{m.group('file') or m.group('found')}")
@@ -143,10 +144,24 @@ def _entries(text: str, command: bool) -> List[str]:
     return found
 
 
+WRAPPED_LINES = 3
+"""Lines a sentence or a loader message is read across where a wrapping tool may have cut it (80 columns)."""
+
+
+def _with_wrapped(lines: List[Line], index: int) -> str:
+    text = lines[index].text[:MAX_LINE]
+    for after in lines[index + 1 : index + WRAPPED_LINES]:
+        if after.command or not may_be_wrapped(text.rsplit("\n", 1)[-1], after.text.strip()):
+            break
+        text += " " + after.text.strip()[:MAX_LINE]
+    return text
+
+
 def parse(block: Block) -> List[Piece]:
     pieces: List[Piece] = []
-    for line in block.lines:
-        entries = _entries(line.text[:MAX_LINE], line.command)
+    lines = list(block.lines)
+    for index, line in enumerate(lines):
+        entries = _entries(line.text[:MAX_LINE], _with_wrapped(lines, index), line.command)
         if entries:
             pieces.append(make_piece(KIND, [line], [Observation(FACT, list(dict.fromkeys(entries)), line, TRUST_SIGNATURE)]))
     return pieces
