@@ -33,6 +33,7 @@ from rocm_doctor.data import load_table
 from rocm_doctor.ingest.blocks import Block, Line, may_be_wrapped
 from rocm_doctor.ingest.formats.common import DOCUMENT_SAYS, REPORTED_SPEECH, make_piece
 from rocm_doctor.ingest.model import TRUST_SIGNATURE, Observation, Piece
+from rocm_doctor.lazy_regex import when_used
 
 FACT = "symptoms.loader_libraries"
 KIND = "loader-libraries"
@@ -64,17 +65,17 @@ def _missing() -> "re.Pattern[str]":
     )
 
 
-_LS_ROW = re.compile(
+_LS_ROW = when_used(
     # an `ls -l` row: mode, links, owner, group, size, date, then the file (a link shows "-> target")
     r"^\s{0,8}[-l][rwxsStT-]{9}[.@+]?\s{1,6}\d{1,6}\s{1,6}\S{1,40}\s{1,6}\S{1,40}\s{1,6}\d[\d.,]{0,14}[KMG]?\s[^\n]{0,40}?"
     r"(?:\S{0,200}/)?(?P<file>" + _FILE + r")(?:\s{1,4}->\s{1,4}\S{1,200})?\s{0,4}$"
 )
-_NAMES_ONLY = re.compile(
+_NAMES_ONLY = when_used(
     # `ls` or `find` output: nothing on the line but library files or their paths
     r"^\s{0,8}(?:(?:/[\w.+@-]{1,80}){1,12}/)?" + _FILE + r"(?:\s{1,8}(?:(?:/[\w.+@-]{1,80}){1,12}/)?" + _FILE + r"){0,16}\s{0,4}$"
 )
-_NAME = re.compile(r"(?:^|[\s/])(" + _FILE + r")(?=\s|$)")
-_THERE = re.compile(
+_NAME = when_used(r"(?:^|[\s/])(" + _FILE + r")(?=\s|$)")
+_THERE = when_used(
     # a sentence saying the file is there: "<lib> is in /opt/rocm/lib", "<lib> exists", "I found <lib> under
     # /opt/rocm/hsa/lib", "The libraries are located at ..." is read by the folder's name, not here
     r"(?P<file>" + _FILE + r")[`'\"]?\s{1,4}(?:(?:is|are)\s{1,4}(?:already\s{1,4}|definitely\s{1,4}|actually\s{1,4})?"
@@ -83,19 +84,19 @@ _THERE = re.compile(
     r"|\bfound\s{1,4}[`'\"]?(?P<found>" + _FILE + r")[`'\"]?\s{1,4}(?:under|in|at)\s{1,4}[`'\"]?/",
     re.IGNORECASE,
 )
-_FILE_EXISTS = re.compile(
+_FILE_EXISTS = when_used(
     # on a not-found line: "... cannot open shared object file: No such file or directory - but file exists"
     r"\bbut\s{1,4}(?:the\s{1,4})?(?:file|it|library|lib)\s{1,4}(?:(?:does|really)\s{1,4})?exists?\b",
     re.IGNORECASE,
 )
-_OFF_PATH = re.compile(
+_OFF_PATH = when_used(
     # "installs libhsa-runtime64.so to /usr/lib/hsa, but that is not in the LD_LIBRARY_PATH" (justxi/rocm#13)
     r"\b(?:install(?:s|ed)?|put(?:s)?|place(?:s|d)?)\s{1,4}[`'\"]?(?P<file>" + _FILE + r")[`'\"]?\s{1,4}(?:to|in|into|under)\s{1,4}[`'\"]?/[^\n]{0,80}?"
     r"\bbut\s{1,4}(?:that|this|it|which|the\s{1,4}folder|the\s{1,4}directory)\s{1,4}(?:is\s{1,4}not|isn[’']t)\s{1,4}(?:in|on|part\s{1,4}of)\s{1,4}(?:the\s{1,4})?"
     r"(?:LD_LIBRARY_PATH|loader[’']?s?\s{1,4}(?:search\s{1,4})?path|library\s{1,4}path|ld\.so\.conf|ldconfig)",
     re.IGNORECASE,
 )
-_PATH_FIXED = re.compile(
+_PATH_FIXED = when_used(
     # "Adding /opt/rocm/lib to /etc/ld.so.conf.d and running ldconfig changes the same binary to exit 0",
     # "Setting LD_LIBRARY_PATH=/opt/rocm/core-7.14/lib works around the issue", "setting LD_LIBRARY_PATH to that
     # location fixed the issue": a folder put on the loader's path made the program start
@@ -104,7 +105,7 @@ _PATH_FIXED = re.compile(
     r"\b(?:fix(?:es|ed)|solv(?:es|ed)|resolv(?:es|ed)|works?\s{1,4}around|worked|works\b|exits?\s{1,4}(?:with\s{1,4})?(?:code\s{1,4})?0\b|to\s{1,4}exit\s{1,4}0\b|succeed(?:s|ed))",
     re.IGNORECASE,
 )
-_NOT_HERE = re.compile(
+_NOT_HERE = when_used(
     # advice, a question, a condition, a negation of the fix, another person's or a document's words
     r"\b(?:if|try|should|could|might|would|maybe|perhaps|suggest\w{0,4}|recommend\w{0,4}|does\s{1,4}not|doesn[’']t|did\s{1,4}not|didn[’']t|not\s{1,4}(?:fix|help|work|solve)\w{0,3}|no\s{1,4}(?:effect|luck|change)|nothing)\b|\?|https?://|"
     + REPORTED_SPEECH + "|" + DOCUMENT_SAYS,
@@ -112,7 +113,7 @@ _NOT_HERE = re.compile(
 )
 
 
-_NOT_NOW = re.compile(
+_NOT_NOW = when_used(
     # a loader line that is advice, another person's or a past one: "if you get ...", "someone had ...", a link
     r"\bif\s{1,4}you\b|\bused\s{1,4}to\b|\bpreviously\b|https?://|" + REPORTED_SPEECH,
     re.IGNORECASE,
