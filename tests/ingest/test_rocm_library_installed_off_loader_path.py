@@ -78,3 +78,24 @@ def test_a_loader_path_fix_wrapped_at_80_columns_is_read() -> None:
         "Adding `/opt/rocm/lib` to `/etc/ld.so.conf.d` and running `ldconfig` changes\nthe same binary to exit 0.\n"
     )
     assert _found(text).is_known
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "Changelog 6.2: fixed libamdhip64.so.6: cannot open shared object file when /opt/rocm/lib is not in ld.so.conf\n",
+        "- Fixed libamdhip64.so.6: cannot open shared object file when /opt/rocm/lib is not in ld.so.conf\n",
+    ],
+)
+def test_a_changelog_entry_naming_the_loader_error_is_no_missing_library(entry: str) -> None:
+    # rev54k: a release note's fixed bug beside a listing of the same file is no error on this machine
+    assert not _found(entry + "$ ls /opt/rocm/lib\nlibamdhip64.so.6\n").is_known
+
+
+def test_a_folder_off_the_loader_path_already_cured_in_the_same_sentence_is_not_read() -> None:
+    # rev54k: the off-path sentence with the reporter's own cure after it is no fault on this machine
+    text = (
+        "rocr-runtime installed libhsa-runtime64.so to /usr/lib/hsa but that is not in the LD_LIBRARY_PATH, "
+        "so I added an env.d file; rocminfo works now.\n"
+    )
+    assert not _found(text).is_known

@@ -105,6 +105,12 @@ _PATH_FIXED = when_used(
     r"\b(?:fix(?:es|ed)|solv(?:es|ed)|resolv(?:es|ed)|works?\s{1,4}around|worked|works\b|exits?\s{1,4}(?:with\s{1,4})?(?:code\s{1,4})?0\b|to\s{1,4}exit\s{1,4}0\b|succeed(?:s|ed))",
     re.IGNORECASE,
 )
+_CURED = when_used(
+    # after an off-path sentence: the reporter's own cure ("so I added ...", "works now", "which fixed it")
+    r"\b(?:so\s{1,4}I\s{1,4}(?:added|set|created|put|moved|symlinked|linked)|(?:works?|working|runs?|running)\s{1,4}now"
+    r"|now\s{1,4}(?:it\s{1,4})?(?:works?|runs?)|fix(?:ed|es)\s{1,4}(?:it|this|that)|solved|resolved)\b",
+    re.IGNORECASE,
+)
 _NOT_HERE = when_used(
     # advice, a question, a condition, a negation of the fix, another person's or a document's words
     r"\b(?:if|try|should|could|might|would|maybe|perhaps|suggest\w{0,4}|recommend\w{0,4}|does\s{1,4}not|doesn[’']t|did\s{1,4}not|didn[’']t|not\s{1,4}(?:fix|help|work|solve)\w{0,3}|no\s{1,4}(?:effect|luck|change)|nothing)\b|\?|https?://|"
@@ -114,8 +120,10 @@ _NOT_HERE = when_used(
 
 
 _NOT_NOW = when_used(
-    # a loader line that is advice, another person's or a past one: "if you get ...", "someone had ...", a link
-    r"\bif\s{1,4}you\b|\bused\s{1,4}to\b|\bpreviously\b|https?://|" + REPORTED_SPEECH,
+    # a loader line that is advice, another person's or a past one: "if you get ...", "someone had ...", a link,
+    # a changelog's or release note's entry ("- Fixed libamdhip64.so.6: cannot open shared object file when ...")
+    r"\bif\s{1,4}you\b|\bused\s{1,4}to\b|\bpreviously\b|https?://|\bchange\s{0,1}log\b|\brelease\s{1,3}notes?\b"
+    r"|^\W{0,4}(?:fix(?:ed|es)|resolved)\b|" + REPORTED_SPEECH,
     re.IGNORECASE,
 )
 
@@ -138,6 +146,9 @@ def _entries(line: str, text: str, command: bool) -> List[str]:
         for m in _THERE.finditer(text):
             found.append(f"present:{m.group('file') or m.group('found')}")
         for m in _OFF_PATH.finditer(text):
+            # "..., so I added an env.d file; rocminfo works now": the fault told and already cured (rev54k)
+            if _CURED.search(text, m.end()):
+                continue
             if re.match(r"lib" + _stem(), m.group("file"), re.IGNORECASE):
                 found.append(f"off-path:{m.group('file')}")
         if _PATH_FIXED.search(text):
