@@ -178,6 +178,7 @@ def assemble(
                            build_targets=absent("paste", "no report was pasted"),
                            ollama_versions=absent("paste", "no report was pasted"),
                            resolutions=absent("paste", "no report was pasted"),
+                           loader_libraries=absent("paste", "no report was pasted"),
                            therock_families=absent("paste", "no report was pasted"))
     return Facts(meta=meta, symptoms=symptoms, bench=no_bench(), **sections)
 

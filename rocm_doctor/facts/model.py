@@ -452,6 +452,11 @@ class SymptomFacts(Section):
     """What the reporter says made the problem go away or turned out to be its cause ("setting
     HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it"), as ``<row id>: <the sentence>``, the row being the change's
     in rules/data/resolution_statements.yaml."""
+    loader_libraries: Fact[List[str]] = _fact()
+    """ROCm libraries a loader line could not find and what the report shows of the same files
+    (rocm_doctor/ingest/formats/loader_libraries.py): ``missing:<soname>``, ``present:<file>`` (a listing or a
+    sentence shows it there), ``off-path:<file>`` (installed in a folder the loader does not search),
+    ``path-fixed`` (putting a folder on the loader's path made the program start)."""
     earlier: Fact[List[str]] = _fact()
     """What a pasted report shows of an earlier state it introduces as such ("Last working
     environment:", "before the update", "on my other machine"), as ``path=value``: evidence of what

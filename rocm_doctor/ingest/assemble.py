@@ -42,7 +42,7 @@ MAX_GPUS = 256
 """GPU agents kept from one listing; a paste listing more is cut there (see docs/limits.md)."""
 _MERGED_LISTS = {
     "symptoms.signatures", "symptoms.context", "symptoms.earlier", "symptoms.error_gfx", "symptoms.support_gpus", "symptoms.wheel_indexes", "symptoms.build_targets",
-    "symptoms.ollama_versions", "symptoms.resolutions", "symptoms.therock_families",
+    "symptoms.ollama_versions", "symptoms.resolutions", "symptoms.therock_families", "symptoms.loader_libraries",
     "windows.amdhip_dlls", "windows.hip_sdk_versions",
 }
 """Facts that list what the report shows (every HIP SDK and amdhip64 DLL it names is installed): each
