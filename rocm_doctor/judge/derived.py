@@ -181,14 +181,12 @@ class DerivedValues:
     def machine(self, path: str) -> Optional[Fact]:
         """``derived.<name>``, or None when no such derived fact is registered."""
         found = self._machine.get(path)  # only registered machine-wide facts are ever kept
-        if found is not None:
-            return found
-        entry = REGISTRY.get(path)
-        if entry is None or entry.scope != "machine":
-            return None
-        if path not in self._machine:
-            self._machine[path] = _call(entry, self.facts, self.tables, crashes=self.crashes)
-        return self._machine[path]
+        if found is None:
+            entry = REGISTRY.get(path)
+            if entry is None or entry.scope != "machine":
+                return None
+            found = self._machine[path] = _call(entry, self.facts, self.tables, crashes=self.crashes)
+        return found
 
     def gpu(self, path: str, agent: GpuAgent) -> Optional[Fact]:
         """``gpu.<name>`` for ``agent``, or None when no such derived fact is registered."""

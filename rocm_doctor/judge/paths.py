@@ -184,11 +184,7 @@ def resolve(path: str, scope: Scope) -> Fact:
     A plain fact is looked up once per snapshot and GPU: the rules read the same few hundred paths
     over and over (a third of judging a pasted report was finding them again)."""
     if path.startswith(_MACHINE_HEAD):  # memoised by the derived values, and some are computed again
-        try:
-            found = scope.derived.machine(path)
-        except PathError as exc:  # as _resolve reads it
-            return unknown(str(exc))
-        return found if found is not None else unknown(f"no derived fact {path}")
+        return _machine(path, scope)
     key = (path, id(scope.facts), id(scope.agent))
     memo = scope.derived.plain
     entry = memo.get(key)
@@ -200,12 +196,20 @@ def resolve(path: str, scope: Scope) -> Fact:
     return entry[2]
 
 
+def _machine(path: str, scope: Scope) -> Fact:
+    """A machine-wide derived fact (``derived.<name>``), or an unknown fact where none is registered."""
+    try:
+        found = scope.derived.machine(path)
+    except PathError as exc:
+        return unknown(str(exc))
+    return found if found is not None else unknown(f"no derived fact {path}")
+
+
 def _resolve(path: str, scope: Scope) -> Fact:
     segments = path.split(".")
+    if segments[0] == MACHINE_PREFIX:
+        return _machine(path, scope)
     try:
-        if segments[0] == MACHINE_PREFIX:
-            found = scope.derived.machine(path)
-            return found if found is not None else unknown(f"no derived fact {path}")
         if segments[0] == GPU_PREFIX:
             if scope.agent is None:
                 return unknown(f"{path} is only known inside a per-GPU rule")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from metamorphic import wrap80
+
 from rocm_doctor.ingest import ingest_text
 
 
@@ -54,8 +56,6 @@ def test_a_short_line_after_a_short_line_is_not_joined_as_a_wrap_tail() -> None:
 # judged by the row the tail was cut from, as it was before the wrap (Osmantic/ODS#1779 wrapped at 80 columns read a
 # gfx1201 from its last row: the metamorphic wrap kind).
 def test_wrapping_a_results_table_row_reads_no_gpu_the_unwrapped_table_does_not() -> None:
-    from metamorphic import wrap80
-
     table = (
         "Same image, one setting changed at a time:\n\n"
         "    override set to 10.3.0       -> rocminfo lists one agent  (the old value is accepted)\n"

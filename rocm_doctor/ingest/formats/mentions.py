@@ -299,9 +299,11 @@ _ROCM_WORD = when_used(r"(?<![\w/+%.-])ROCm(?:\s+|-|\s+version\s*:?\s*|\s+(?:ver
 """``ROCm 6.2``, ``ROCm-6.2``, ``ROCm: 6.2``, ``my ROCm version is 6.2`` (a dotted release after "is") and, in prose, ``rocm6.2`` (how wheel tags spell it; a tag after ``+`` or
 in a URL or path is the torch build's, not read here, and a release followed by wheels/torch is read as the build's below)."""
 _GAP = r"[\s>]{1,6}"  # spaces, a line break or a quoting mark ("> ") of a wrapped or quoted sentence (bounded: linear time)
+_REQUIRED_WORDS_TAIL = r"(?:[\s>]{0,6}(?:\b(?:at" + _GAP + r"least|an?|the|version|of|minimum|min)\b|>=|\u2265)){0,3}[\s>]{0,6}$"
+"""What may stand between a requiring word and the release it requires ("requires at least the version ...")."""
 _ROCM_REQUIRED_BEFORE = when_used(
     r"(?:\b(?:requires?|required|requiring|needs?|needed|needing|minimum|min|at" + _GAP + r"least)\b|>=|\u2265)"
-    r"(?:[\s>]{0,6}(?:\b(?:at" + _GAP + r"least|an?|the|version|of|minimum|min)\b|>=|\u2265)){0,3}[\s>]{0,6}$",
+    + _REQUIRED_WORDS_TAIL,
     re.IGNORECASE,
 )
 """Words just before a ROCm release that make it a requirement, not the release installed: "requires ROCm 6.0",
@@ -331,7 +333,13 @@ def _rocm_required(text: str, match: "re.Match[str]") -> bool:
     6.1" installed beside support restricted "to >= ROCm 6.3.0"), ROCm/hipfort#12 ("ROCm 3.3.0 is currently in use"
     beside "We need ROCm 3.5"), ROCm/rocWMMA#491 ("require at least ROCm version ..." beside "The detected ROCm
     version is ..."), pytorch/pytorch#171126 (torch.cuda's "requires >=ROCm5.6" amdsmi message)."""
-    if _ROCM_REQUIRED_BEFORE.search(text, max(0, match.start() - 40), match.start()):
+    return _required(_ROCM_REQUIRED_BEFORE, text, match)
+
+
+def _required(before: WhenUsed, text: str, match: "re.Match[str]") -> bool:
+    """Whether the words just before the release ``match`` names (``before``) or just after it
+    (:data:`_ROCM_REQUIRED_AFTER`) make it a requirement."""
+    if before.search(text, max(0, match.start() - 40), match.start()):
         return True
     return bool(_ROCM_REQUIRED_AFTER.match(text, match.end(), match.end() + 40))
 
@@ -339,7 +347,7 @@ def _rocm_required(text: str, match: "re.Match[str]") -> bool:
 _TORCH_REQUIRED_BEFORE = when_used(
     r"(?:\b(?:requires?|required|requiring|needs?|needed|needing|depends?" + _GAP + r"on|depending" + _GAP + r"on|relies"
     + _GAP + r"on|relying" + _GAP + r"on|minimum|at" + _GAP + r"least)\b|>=|\u2265)"
-    r"(?:[\s>]{0,6}(?:\b(?:at" + _GAP + r"least|an?|the|version|of|minimum|min)\b|>=|\u2265)){0,3}[\s>]{0,6}$",
+    + _REQUIRED_WORDS_TAIL,
     re.IGNORECASE,
 )
 """Words just before a torch release that make it another package's requirement, not the torch installed: "xformers
@@ -352,9 +360,7 @@ def _torch_required(text: str, match: "re.Match[str]") -> bool:
     """The torch release ``match`` names is one a clause requires (:data:`_TORCH_REQUIRED_BEFORE`, or the words after
     it that :data:`_ROCM_REQUIRED_AFTER` reads for ROCm: "torch 2.4+", "torch 2.4 or newer", "torch 2.4 is required"),
     not the torch in use; an installed torch said in words beside it is still read."""
-    if _TORCH_REQUIRED_BEFORE.search(text, max(0, match.start() - 40), match.start()):
-        return True
-    return bool(_ROCM_REQUIRED_AFTER.match(text, match.end(), match.end() + 40))
+    return _required(_TORCH_REQUIRED_BEFORE, text, match)
 
 
 _CHANGED_FROM = when_used(r"\b(?:updat|upgrad|downgrad|mov|switch|migrat|went|go|coming)\w*\s+(?:\w+\s+){0,2}from\s+$", re.IGNORECASE)

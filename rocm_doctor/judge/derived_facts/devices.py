@@ -21,13 +21,13 @@ from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, machine_fact
 from rocm_doctor.judge.derived_facts._support import list_fact
 from rocm_doctor.judge.derived_facts.env import env_vars, not_shown, with_env
-from rocm_doctor.judge.derived_facts.gpus import amd_agents, integration_unknown
+from rocm_doctor.judge.derived_facts.gpus import CPU_IMPLIED_SOURCE, PROSE_MENTION_SOURCE, amd_agents, integration_unknown
 from rocm_doctor.judge.derived_facts.pasted import HIP_LEVEL_LISTINGS
 from rocm_doctor.judge.derived_facts.visible_rocr import double_filtered
 from rocm_doctor.numbers import is_index, small_int
 
 VISIBILITY_VARS = ("ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES")
-PROSE_DISCOVERY = ("paste:report", "paste:mention", "paste:cpu", "paste:windows")
+PROSE_DISCOVERY = ("paste:report", PROSE_MENTION_SOURCE, CPU_IMPLIED_SOURCE, "paste:windows")
 """GPU lists whose order is not the enumeration order: read from what people wrote, or Windows' list of
 display adapters (:mod:`rocm_doctor.ingest.formats.windows_adapters`)."""
 

@@ -39,6 +39,8 @@ def _discovery_failed(facts: Facts) -> bool:
 
 CPU_IMPLIED_SOURCE = "paste:cpu"
 """Agents inferred only from a CPU model name (a weak fact: never judged on its own)."""
+PROSE_MENTION_SOURCE = "paste:mention"
+"""Agents read from a GPU named in prose (``paste:mention (paste:block 1 line 5)``)."""
 
 
 def amd_agents(facts: Facts) -> List[GpuAgent]:

@@ -19,7 +19,7 @@ from rocm_doctor.facts.value import Fact, absent, known
 from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
 from rocm_doctor.judge.derived_facts._support import list_fact
 from rocm_doctor.judge.derived_facts.gfx import override, recommended_override
-from rocm_doctor.judge.derived_facts.gpus import CPU_IMPLIED_SOURCE, amd_agents
+from rocm_doctor.judge.derived_facts.gpus import CPU_IMPLIED_SOURCE, PROSE_MENTION_SOURCE, amd_agents
 from rocm_doctor.judge.derived_facts.pasted import documented_override, in_any_release_wheel
 from rocm_doctor.knowledge import overrides as ov
 from rocm_doctor.knowledge import gpu_table
@@ -42,9 +42,8 @@ def _needs_override(facts: Facts, agent: GpuAgent, tables: Tables) -> bool:
     return recommended.is_known or (in_wheels.is_known and in_wheels.value is False)
 
 
-PROSE_MENTION_SOURCE = "paste:mention"
 _PROSE_LINE = re.compile(r"\bblock (\d{1,6}) line (\d{1,9})\b")
-"""Agents read from a GPU named in prose (``paste:mention (paste:block 1 line 5)``)."""
+"""Where a prose agent was read (its source: ``paste:mention (paste:block 1 line 5)``)."""
 
 
 def _one_machine(a: GpuAgent, b: GpuAgent) -> bool:
