@@ -48,9 +48,11 @@ def test_a_container_started_without_kfd_is_read(command: str) -> None:
         "services:\n  ollama:\n    devices:\n      - /dev/kfd\n      - /dev/dri\n",
         "services:\n  x:\n    privileged: true\n    devices:\n      - /dev/dri\n",
         "services:\n  jellyfin:\n    devices:\n      - /dev/video0\n",
+        "services:\n  jellyfin:\n    image: jellyfin/jellyfin\n    devices:\n      - /dev/dri:/dev/dri\n",
+        "docker run -d -p 3000:8080 -v open-webui:/app/backend/data --name open-webui ghcr.io/open-webui/open-webui:main\n",
     ],
 )
-def test_kfd_passed_every_device_nvidia_advice_or_unshown_flags_are_not_read(command: str) -> None:
+def test_kfd_passed_every_device_nvidia_advice_unshown_flags_or_no_gpu_workload_are_not_read(command: str) -> None:
     assert WITHOUT not in report_contexts(command)
 
 
@@ -72,6 +74,11 @@ def test_no_gpu_inside_a_container_started_without_kfd_is_the_finding() -> None:
         "docker run -it --device=/dev/kfd --device=/dev/dri rocm/pytorch\nRuntimeError: No HIP GPUs are available\n",
         # advice in a reply, not the reporter's command
         "You could try docker run -it --ipc=host rocm/pytorch\nRuntimeError: No HIP GPUs are available\n",
+        # a web UI's container beside an ollama on the host that falls back to the CPU
+        (
+            "docker run -d -p 3000:8080 -v open-webui:/app/backend/data --name open-webui ghcr.io/open-webui/open-webui:main\n"
+            'time=2025-01-29T10:00:00.000Z level=INFO source=gpu.go:386 msg="no compatible GPUs were discovered"\n'
+        ),
         # an NVIDIA container
         "docker run --gpus all -it pytorch/pytorch:2.1.0-cuda12.1-cudnn8-runtime\nRuntimeError: No CUDA GPUs are available\n",
     ],

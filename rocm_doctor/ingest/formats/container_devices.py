@@ -58,6 +58,14 @@ _UNSHOWN_OR_NVIDIA = when_used(
     r"(?:^|\s)[\"']?\$\{?\w{1,40}\}?[\"']?(?=\s|$)|\bnvidia\b|\bnvcr\.io\b|\bcuda\d|-cuda\b|\bcu\d{3}\b",
     re.IGNORECASE,
 )
+_GPU_WORKLOAD = when_used(
+    # the command's image or settings name a GPU workload, so a GPU was meant to be in it: a side container of
+    # the same report (a web UI, a database: "docker run ... ghcr.io/open-webui/open-webui:main" beside an
+    # ollama on the host) needs no /dev/kfd
+    r"rocm|\bhip|gfx|\bhsa_|rocr_|\bamd|radeon|torch|pytorch|tensorflow|\bjax\b|onnx|ollama|vllm|llama|comfy|diffusion|\bsd[-_]|whisper"
+    r"|rccl|miopen|\bgpu|immich-machine-learning|machine-learning",
+    re.IGNORECASE,
+)
 _ADVICE = when_used(
     # words that offer the command rather than report it: "you should run", "try", "e.g.", "the docs say"
     r"\b(?:should|shall|could|would|try|can|recommend(?:ed|s)?|suggest(?:ed|s)?|instead|example|e\.g|i\.e|docs?|documentation|guide|readme|like\s{1,4}this|something\s{1,4}like)\b",
@@ -116,6 +124,11 @@ def _compose_devices(block: Block) -> List[Passed]:
     return out
 
 
+def _gpu_meant(command: str) -> bool:
+    """The command (after ``run``) starts a GPU workload that is not NVIDIA's and shows all its flags."""
+    return _GPU_WORKLOAD.search(command) is not None and _UNSHOWN_OR_NVIDIA.search(command) is None
+
+
 def _offered_above(block: Block, line: Line) -> bool:
     """The line before ``line`` in its block introduces it as advice ("Try this:", "You should run:")."""
     at = block.lines.index(line)
@@ -144,7 +157,7 @@ def _commands_without_kfd(block: Block) -> List[Line]:
             whole.append(text[run.end() if run is not None else 0 :])
             if at_image or not text.rstrip().endswith("\\"):
                 given = " ".join(options)
-                if first is not None and at_image and "-" in given and not _GPU_OTHERWISE.search(given) and not _UNSHOWN_OR_NVIDIA.search(" ".join(whole)):
+                if first is not None and at_image and "-" in given and not _GPU_OTHERWISE.search(given) and _gpu_meant(" ".join(whole)):
                     out.append(first)
                 in_command = False
     return out
@@ -155,7 +168,7 @@ def _compose_without_kfd(block: Block) -> List[Line]:
     ``privileged: true``, and commented-out compose ``/dev/kfd`` items."""
     out = [line for line in block.lines if "kfd" in line.text and _COMMENTED_KFD.match(line.text)]
     for devices, privileged, line in _compose_devices(block):
-        if not privileged and "/dev/kfd" not in devices and any(d.startswith("/dev/dri") for d in devices):
+        if not privileged and "/dev/kfd" not in devices and any(d.startswith("/dev/dri") for d in devices) and _gpu_meant(block.text):
             out.append(line)
     return out
 
