@@ -28,6 +28,7 @@ from rocm_doctor.facts.value import Fact
 from rocm_doctor.ingest.formats.common import COUNT_FIELD, TABLE_FIELDS
 from rocm_doctor.knowledge.cpus import cpu_family
 from rocm_doctor.knowledge.gpu_table import name_key
+from rocm_doctor.knowledge.rocm_releases import not_a_rocm_release
 from rocm_doctor.ingest.blocks import Line
 from rocm_doctor.lazy_regex import when_used
 from rocm_doctor.ingest.model import TRUST_NAMES, TRUST_SIGNATURE, TRUST_TOOL, Absent, GpuSighting, Observation, Piece, SettingSighting
@@ -183,6 +184,17 @@ def _wsl_host_is_not_the_os(grouped: Dict[str, List[Observation]]) -> Dict[str, 
     out = dict(grouped)
     out["host.os"] = [o for o in readings if o.value != "windows"]
     return out
+
+
+_NOT_A_ROCM_RELEASE = "the version given for ROCm is no ROCm release (likely the amdgpu kernel module's own version)"
+
+
+def _rocm_releases(observations: List[Observation]) -> List[Observation]:
+    """Without readings that cannot be a ROCm release: a "ROCm: 6.10.5" is the amdgpu kernel module's version
+    (rocminfo's "ROCk module version 6.10.5 is loaded", ollama/ollama#9999), and ROCm 6 ended at 6.4 (AMD's release
+    series, ``knowledge/rocm_releases.py``). Judged as a ROCm release it would make a driver too far from itself
+    (RD384); dropped, the release stays unknown (fix54a)."""
+    return [o for o in observations if not not_a_rocm_release(o.value)]
 
 
 def _refines(longer: Any, shorter: Any) -> bool:
@@ -696,6 +708,11 @@ def assemble(
             continue
         if path in _ENV_PATHS:
             continue
+        if path == "rocm.version":
+            observations = _rocm_releases(observations)
+            if not observations:
+                parent[key] = {"status": "unknown", "reason": _NOT_A_ROCM_RELEASE}
+                continue
         decided = _decide(path, observations, conflicts)
         if decided is not None:
             parent[key] = decided

@@ -390,6 +390,7 @@ class _Seams:
             parts.append(seam)
             offset += len(seam) + 1
         self.text = "\n".join(parts)
+        self.held = _Words(self.text)
 
     def _message(self, index: int) -> Tuple[int, List[str]]:
         """The run of wrapped lines around the break after line ``index``: from the line before it
@@ -407,7 +408,7 @@ class _Seams:
         if not self.at:
             return None
         words = _anchors(signature)
-        if words is None:
+        if words is None or not self.held.any_of(words):
             return None
         hits = sorted({bisect.bisect_right(self.starts, found) - 1 for word in words for found in itertools.islice(_finds(self.text, word), MAX_SEAMS)})
         for seam in hits[:MAX_SEAMS]:
@@ -422,6 +423,28 @@ class _Seams:
                 ends.append(position)
             return first + bisect.bisect_right(ends, match.start()), match
         return None
+
+
+class _Words:
+    """Which anchor words a (lower-cased) text holds, each looked for once: the signature table's rows share
+    many words, and most rows hold none that a block has, so a row is passed over with a few dictionary
+    reads instead of a search per word."""
+
+    __slots__ = ("text", "seen")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.seen: Dict[str, bool] = {}
+
+    def any_of(self, words: Tuple[str, ...]) -> bool:
+        seen = self.seen
+        for word in words:
+            held = seen.get(word)
+            if held is None:
+                held = seen[word] = word in self.text
+            if held:
+                return True
+        return False
 
 
 def _finds(text: str, word: str) -> Iterator[int]:
@@ -854,26 +877,31 @@ def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> 
     pieces: List[Piece] = []
     block_text: Optional[str] = None
     seams: Optional[_Seams] = None
+    held = _Words(block.lower)
     for signature in signatures() if table is None else table:
-        searched = ((line, _search(signature, line.text[:MAX_LINE])) for line in _candidate_lines(block, signature))
-        valid = (
-            (line, match) for line, match in searched
-            if match is not None and not _cut_command(block, line, match, signature)
-            and not _cut_statement(block, line, match, signature)
-            and not _unless(signature, line, match) and not _said_elsewhere(block, line, match, signature)
-        )
-        first = next(valid, None)
-        if first is not None and signature.kind == "error" and _quoted_in_sentence(block, first):
-            # The reporter's sentence quotes the message ("Getting \"No HIP GPUs are available\" when ...") above the
-            # log that printed it: the printed line is the error's line (a command's own environment prefix is
-            # in force for its output, not for the sentence), unless only the sentence names the GPU.
-            printed = next((found for found in itertools.islice(valid, MAX_GPU_SEARCH) if not _quoted_in_sentence(block, found)), None)
-            if printed is not None and (not signature.gpu or _names_gpu(signature, printed[1]) or not _names_gpu(signature, first[1])):
-                first = printed
-        if first is not None and signature.gpu and not _names_gpu(signature, first[1]):
-            # A sentence that quotes the message ("with dmesg I get `PCI rejects atomics`") before the
-            # log line that names the device: the GPU comes from the log line, fenced apart or not.
-            first = next((found for found in itertools.islice(valid, MAX_GPU_SEARCH) if _names_gpu(signature, found[1])), first)
+        words = _anchors(signature)
+        if words is not None and not held.any_of(words):
+            first = None  # no line holds an anchor word: _candidate_lines would yield none
+        else:
+            searched = ((line, _search(signature, line.text[:MAX_LINE])) for line in _candidate_lines(block, signature))
+            valid = (
+                (line, match) for line, match in searched
+                if match is not None and not _cut_command(block, line, match, signature)
+                and not _cut_statement(block, line, match, signature)
+                and not _unless(signature, line, match) and not _said_elsewhere(block, line, match, signature)
+            )
+            first = next(valid, None)
+            if first is not None and signature.kind == "error" and _quoted_in_sentence(block, first):
+                # The reporter's sentence quotes the message ("Getting \"No HIP GPUs are available\" when ...") above the
+                # log that printed it: the printed line is the error's line (a command's own environment prefix is
+                # in force for its output, not for the sentence), unless only the sentence names the GPU.
+                printed = next((found for found in itertools.islice(valid, MAX_GPU_SEARCH) if not _quoted_in_sentence(block, found)), None)
+                if printed is not None and (not signature.gpu or _names_gpu(signature, printed[1]) or not _names_gpu(signature, first[1])):
+                    first = printed
+            if first is not None and signature.gpu and not _names_gpu(signature, first[1]):
+                # A sentence that quotes the message ("with dmesg I get `PCI rejects atomics`") before the
+                # log line that names the device: the GPU comes from the log line, fenced apart or not.
+                first = next((found for found in itertools.islice(valid, MAX_GPU_SEARCH) if _names_gpu(signature, found[1])), first)
         found = [first] if first is not None else []
         if not found:
             seams = seams or _Seams(block)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import Version
@@ -221,36 +221,36 @@ def _missing(path: str, fact: Fact, why: Optional[str] = None) -> str:
     return f"{path} ({fact.status}: {reason})" if reason else f"{path} ({fact.status})"
 
 
-def _leaf(condition: Dict[str, Any], scope: Scope) -> Outcome:
-    path = condition["fact"]
-    (test,) = [k for k in condition if k != "fact"]
-    operand = condition[test]
-    fact = paths.resolve(path, scope)
-    read = [(path, fact)]
-    if test == "status":
-        statuses = operand if isinstance(operand, list) else [operand]
-        return Outcome(Truth.TRUE if fact.status in statuses else Truth.FALSE, read)
-    if fact.status == "absent":
-        verdict = (not operand) if test == "exists" else test in _ABSENT_TRUE
-        return Outcome(Truth.TRUE if verdict else Truth.FALSE, read)
-    if not fact.is_known:
-        return Outcome(Truth.UNKNOWN, read, [_missing(path, fact)])
-    verdict = _known_test(test, operand, fact.value)
-    if verdict is None:
-        return Outcome(Truth.UNKNOWN, read, [_missing(path, fact, f"value {fact.value!r} cannot be tested with {test}")])
-    # A fact about the machine supports a rule; where the facts came from (meta.origin) does not.
-    return Outcome(Truth.TRUE if verdict else Truth.FALSE, read, supported=bool(verdict) and not path.startswith("meta."))
-
-
 def _merge(parts: List[Outcome], truth: Truth) -> Outcome:
-    """Combine the parts that carry ``truth``: their evidence and missing paths, without repeats."""
+    """Combine the parts that carry ``truth``: their evidence and missing paths, without repeats (a path
+    already taken from an earlier part is not taken again)."""
+    chosen = [part for part in parts if part.truth is truth]
+    if len(chosen) == 1:  # the usual case: nothing to leave out
+        return Outcome(truth, list(chosen[0].evidence), list(chosen[0].missing))
     evidence: List[Tuple[str, Fact]] = []
     missing: List[str] = []
-    for part in parts:
-        if part.truth is truth:
-            evidence += [e for e in part.evidence if e[0] not in {p for p, _ in evidence}]
-            missing += [m for m in part.missing if m not in missing]
+    taken: Set[str] = set()
+    noted: Set[str] = set()
+    for part in chosen:
+        if part.evidence:
+            new = [e for e in part.evidence if e[0] not in taken] if taken else part.evidence
+            evidence += new
+            taken.update(e[0] for e in new)
+        if part.missing:
+            more = [m for m in part.missing if m not in noted] if noted else part.missing
+            missing += more
+            noted.update(more)
     return Outcome(truth, evidence, missing)
+
+
+_FLIPPED = {Truth.TRUE: Truth.FALSE, Truth.FALSE: Truth.TRUE, Truth.UNKNOWN: Truth.UNKNOWN}
+
+_Plan = Callable[[Scope, bool], Outcome]
+
+_PLANS: Dict[int, Tuple[Any, _Plan]] = {}
+"""Each condition evaluated so far as a tree of closures (:func:`_plan`), by the identity of the condition (kept in
+the entry, so that an id is not reused while its entry lives): the same loaded rules judge every report of a run,
+and reading a condition's keys again for each report was a third of judging one."""
 
 
 def evaluate(condition: Dict[str, Any], scope: Scope, positive: bool = True) -> Outcome:
@@ -261,27 +261,65 @@ def evaluate(condition: Dict[str, Any], scope: Scope, positive: bool = True) -> 
     polarity is positive, an ``all`` stops at its first false part (and under a ``not``, an ``any`` at its
     first true part); the truth is the same, and every evidence or missing path a finding or an undecided
     rule shows is still collected whole."""
+    entry = _PLANS.get(id(condition))
+    if entry is None or entry[0] is not condition:
+        if len(_PLANS) > 20_000:  # conditions made again and again (tests) do not grow it forever
+            _PLANS.clear()
+        entry = _PLANS[id(condition)] = (condition, _plan(condition, {}))
+    return entry[1](scope, positive)
+
+
+def _plan(condition: Dict[str, Any], made: Dict[int, _Plan]) -> _Plan:
+    """The condition as a closure over its parts: what evaluating it does, with the keys read once. A part that
+    stands in several places (a YAML alias) is made once: ``made`` holds the plans made so far, by the identity
+    of their part (every part lives as long as the whole condition does)."""
+    found = made.get(id(condition))
+    if found is None:
+        found = made[id(condition)] = _new_plan(condition, made)
+    return found
+
+
+def _new_plan(condition: Dict[str, Any], made: Dict[int, _Plan]) -> _Plan:
     if "not" in condition:
-        inner = evaluate(condition["not"], scope, not positive)
-        flipped = {Truth.TRUE: Truth.FALSE, Truth.FALSE: Truth.TRUE, Truth.UNKNOWN: Truth.UNKNOWN}[inner.truth]
-        return Outcome(flipped, inner.evidence, inner.missing)
-    if "all" in condition or "any" in condition:
-        is_all = "all" in condition
-        decisive = Truth.FALSE if is_all else Truth.TRUE
+        inner_plan = _plan(condition["not"], made)
+
+        def negation(scope: Scope, positive: bool) -> Outcome:
+            inner = inner_plan(scope, not positive)
+            return Outcome(_FLIPPED[inner.truth], inner.evidence, inner.missing)
+
+        return negation
+    if "all" in condition:
+        return _combination(True, tuple(_plan(part, made) for part in condition["all"]))
+    if "any" in condition:
+        return _combination(False, tuple(_plan(part, made) for part in condition["any"]))
+    return _leaf_plan(condition)
+
+
+def _combination(is_all: bool, part_plans: Tuple[_Plan, ...]) -> _Plan:
+    decisive = Truth.FALSE if is_all else Truth.TRUE
+    unknown = Truth.UNKNOWN
+
+    def combination(scope: Scope, positive: bool) -> Outcome:
         stop_early = is_all == positive
         parts = []
-        for part in condition["all" if is_all else "any"]:
-            outcome = evaluate(part, scope, positive)
+        has_decisive = has_unknown = False
+        for part_plan in part_plans:
+            outcome = part_plan(scope, positive)
             parts.append(outcome)
-            if stop_early and outcome.truth is decisive:
-                break
-        if any(p.truth is decisive for p in parts):
+            truth = outcome.truth
+            if truth is decisive:
+                has_decisive = True
+                if stop_early:
+                    break
+            elif truth is unknown:
+                has_unknown = True
+        if has_decisive:
             merged = _merge(parts, decisive)
             merged.supported = decisive is Truth.TRUE and any(p.supported for p in parts if p.truth is Truth.TRUE)
             return merged
-        if any(p.truth is Truth.UNKNOWN for p in parts):
-            merged = _merge(parts, Truth.UNKNOWN)
-            unknown_parts = [p for p in parts if p.truth is Truth.UNKNOWN]
+        if has_unknown:
+            merged = _merge(parts, unknown)
+            unknown_parts = [p for p in parts if p.truth is unknown]
             merged.supported = (
                 any(p.truth is Truth.TRUE and p.supported for p in parts) or any(p.supported for p in unknown_parts)
                 if is_all else any(p.supported for p in unknown_parts)
@@ -290,4 +328,39 @@ def evaluate(condition: Dict[str, Any], scope: Scope, positive: bool = True) -> 
         merged = _merge(parts, Truth.TRUE if is_all else Truth.FALSE)
         merged.supported = is_all and any(p.supported for p in parts)
         return merged
-    return _leaf(condition, scope)
+
+    return combination
+
+
+def _leaf_plan(condition: Dict[str, Any]) -> _Plan:
+    """A leaf (``fact`` and one test) with the path, the test and its operand read once."""
+    path = condition["fact"]
+    for test in condition:  # a validated leaf holds ``fact`` and exactly one test
+        if test != "fact":
+            break
+    operand = condition[test]
+    true, false, unknown = Truth.TRUE, Truth.FALSE, Truth.UNKNOWN
+    if test == "status":
+        statuses = operand if isinstance(operand, list) else [operand]
+
+        def status_leaf(scope: Scope, positive: bool) -> Outcome:
+            fact = paths.resolve(path, scope)
+            return Outcome(true if fact.status in statuses else false, [(path, fact)])
+
+        return status_leaf
+    on_absent = true if ((not operand) if test == "exists" else test in _ABSENT_TRUE) else false
+    supports = not path.startswith("meta.")  # a fact about the machine supports a rule; meta.origin does not
+
+    def leaf(scope: Scope, positive: bool) -> Outcome:
+        fact = paths.resolve(path, scope)
+        read = [(path, fact)]
+        if fact.status == "absent":
+            return Outcome(on_absent, read)
+        if not fact.is_known:
+            return Outcome(unknown, read, [_missing(path, fact)])
+        verdict = _known_test(test, operand, fact.value)
+        if verdict is None:
+            return Outcome(unknown, read, [_missing(path, fact, f"value {fact.value!r} cannot be tested with {test}")])
+        return Outcome(true if verdict else false, read, supported=bool(verdict) and supports)
+
+    return leaf

@@ -180,6 +180,9 @@ class DerivedValues:
 
     def machine(self, path: str) -> Optional[Fact]:
         """``derived.<name>``, or None when no such derived fact is registered."""
+        found = self._machine.get(path)  # only registered machine-wide facts are ever kept
+        if found is not None:
+            return found
         entry = REGISTRY.get(path)
         if entry is None or entry.scope != "machine":
             return None

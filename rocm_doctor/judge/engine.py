@@ -243,8 +243,10 @@ def verdicts(rules: Iterable[Rule], facts: Facts, derived: DerivedValues) -> Ver
     findings: List[Finding] = []
     undecided: List[Undecided] = []
     crashes: List[Crash] = []
-    first = [r for r in rules if not _reads_second_phase(r)]
-    second = [r for r in rules if _reads_second_phase(r)]
+    first: List[Rule] = []
+    second: List[Rule] = []
+    for rule in rules:
+        (second if _reads_second_phase(rule) else first).append(rule)
     _judge_all(first, facts, derived, findings, undecided, crashes)
     if second:
         by_id = {r.id: r for r in first}

@@ -184,7 +184,11 @@ def resolve(path: str, scope: Scope) -> Fact:
     A plain fact is looked up once per snapshot and GPU: the rules read the same few hundred paths
     over and over (a third of judging a pasted report was finding them again)."""
     if path.startswith(_MACHINE_HEAD):  # memoised by the derived values, and some are computed again
-        return _resolve(path, scope)
+        try:
+            found = scope.derived.machine(path)
+        except PathError as exc:  # as _resolve reads it
+            return unknown(str(exc))
+        return found if found is not None else unknown(f"no derived fact {path}")
     key = (path, id(scope.facts), id(scope.agent))
     memo = scope.derived.plain
     entry = memo.get(key)

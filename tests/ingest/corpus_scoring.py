@@ -64,6 +64,23 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 """Issue 6's mapping from root-cause class to finding category."""
 
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
+    # learn54n blind batch: a thunk (libhsakmt) left from older ROCK/ROCR packages beside the new ROCK driver
+    "hip-16-stale-thunk-from-older-rock-rocr-packages": {"packages", "driver"},
+    # learn54n blind batch: an incomplete ROCm install (rocminfo and libamd_comgr never installed)
+    "rocm-1412-rx580-rocm40-incomplete-install-comgr-missing": {"packages"},
+    # learn54n blind batch: a per-GPU nightly index lacking torch's pure-Python dependencies
+    "therock-2344-gfx1150-index-missing-torch-deps-filelock": {"packages"},
+
+    # learn54i blind batch: libraries installed but off the loader path, packaging faults, amdsmi of another ROCm
+    "tensorflow-40751-tf-rocm22-libhip-hcc-not-on-loader-path": {"env", "runtime"},
+    "rocprofiler-62-rocprof-libhsa-runtime-not-on-loader-path": {"env", "runtime"},
+    "justxi-rocm-13-gentoo-rocr-installs-libhsa-off-loader-path": {"packages", "env", "runtime"},
+    "nixpkgs-453789-amdsmi-cannot-open-libdrm-package-wrapper": {"packages", "env", "runtime"},
+    "rocm-opencl-runtime-42-libhsa-missing-fixed-by-reinstalling-hsa-packages": {"packages"},
+    "therock-7890-multi-rocm-amdsmi-python-package-breaks-amd-smi": {"packages"},
+
+    # learn54j blind batch: a Windows Adrenalin driver update (25.3.1) broke generation; rolling the driver back fixed it
+    "forge-amdgpu-80-win-adrenalin-2531-update-breaks-generation-downgrade-fixes": {"driver"},
     # learn54b blind batch: gfx8/Navi GPUs behind a PCIe path that rejects atomics (chipset slot, switch, old I/O hub)
     "rocm-910-rx560-x570-chipset-slot-pci-rejects-atomics": {"driver", "platform"},
     "xuhuisheng-rocm-build-18-navi14-pci-rejects-atomics": {"driver", "platform"},

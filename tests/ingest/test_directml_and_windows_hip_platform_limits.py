@@ -119,3 +119,36 @@ def test_only_the_four_batched_calls_pytorch_compiles_out_are_called_a_windows_b
         "UserWarning: Flash attention is not supported for HIP on Windows yet; using math SDPA.\n"
     )
     assert "RD354" not in problems_shown(report)
+
+
+# fix54a: torch-directml runs inside WSL2 (torch-directml 0.1.13.dev221206 on PyPI: "supported on both the latest
+# versions of Windows 10 and the Windows Subsystem for Linux"; its manylinux wheels load Direct3D 12 from
+# /usr/lib/wsl/lib), so "DirectML on Linux" (RD534) is no finding where the report is WSL2 or names WSL.
+@pytest.mark.parametrize(
+    "platform",
+    [
+        "$ uname -r\n5.15.153.1-microsoft-standard-WSL2\n",
+        "I am using wsl2 debian with an RX 6600.\n",
+        "Ubuntu 22.04\n$ ls /usr/lib/wsl/lib\nlibd3d12.so  libdxcore.so\n",
+        "Ubuntu 20.04\nLinux version 4.19.104-microsoft-standard (oe-user@oe-host)\n",
+    ],
+)
+def test_directml_inside_wsl_is_not_called_directml_on_linux(platform: str) -> None:
+    report = platform + ">>> import torch_directml\n>>> dml = torch_directml.device()\nRuntimeError: Unknown error -2147024809\n"
+    assert "RD534" not in problems_shown(report)
+
+
+def test_directml_on_native_linux_is_still_called_a_platform_limit() -> None:
+    report = "OS: Linux Mint 21.2\nGPU: RX 6600\npython launch.py --use-directml\nRuntimeError: Torch is not able to use GPU\n"
+    assert "RD534" in problems_shown(report)
+
+
+def test_direct3d12_missing_on_native_linux_is_one_finding_not_two() -> None:
+    report = (
+        "OS: Arch Linux\n"
+        "Launching Web UI with arguments: --directml\n"
+        ">>> import torch_directml\n"
+        "OSError: libd3d12.so: cannot open shared object file: No such file or directory\n"
+    )
+    shown = problems_shown(report)
+    assert "RD349" in shown and "RD534" not in shown

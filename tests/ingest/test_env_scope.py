@@ -72,6 +72,31 @@ def test_a_gpu_that_needs_an_override_beside_another_family_gets_the_per_node_ad
     assert "RD840" in ids and "RD511" not in ids
 
 
+def test_two_gpus_named_in_one_prose_line_are_one_machines_pair() -> None:
+    text = "I have an AMD Radeon RX 6600 beside an AMD Instinct MI210 in one box on Ubuntu 24.04.\n"
+    assert "RD840" in fired(text)
+
+
+def test_two_gpus_of_one_sentence_wrapped_over_two_lines_are_one_machines_pair() -> None:
+    text = "On Ubuntu 24.04 I run one box that holds both an AMD Radeon RX 6600 for the display and\nan AMD Instinct MI210.\n"
+    assert "RD840" in fired(text)
+
+
+def test_gpus_of_two_posts_in_a_thread_are_not_one_machines_pair() -> None:
+    # fix54a: C0untFloyd/roop-unleashed#70 - two people's cards, each in a post of its own
+    text = (
+        "Could someone here advise me how to get my Vega 64 working on Ubuntu 22.04?\n"
+        "[...]\n"
+        "Hi, I similarly was trying to use an AMD card (RX 6700 XT) but came across the same issue\n"
+    )
+    assert "RD840" not in fired(text)
+
+
+def test_no_override_reach_warning_on_native_windows() -> None:
+    text = "### OS\n\nWindows 11\n\n### GPU\n\nAMD Instinct MI210, AMD Radeon RX 6600\n"
+    assert "RD840" not in fired(text)
+
+
 def test_a_single_gpu_that_needs_an_override_keeps_the_plain_advice() -> None:
     ids = fired("### GPU\n\nAMD Radeon RX 6600\n\n### Operating System\n\nUbuntu 24.04\n")
     assert "RD511" in ids and "RD840" not in ids

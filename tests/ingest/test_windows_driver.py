@@ -227,3 +227,50 @@ def test_rd810_says_which_of_its_claims_are_one_users_trace_and_which_machines_t
         assert "Ryzen iGPU" in text or "Ryzen integrated GPU" in text
     assert "on a machine with a Ryzen integrated GPU" in rule.message
     assert "neither AMD nor LM Studio confirmed" in rule.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # learn54j: the regression told from its fix, with no OS named (forge#80, ZLUDA#106, lmstudio#1899 shapes)
+        "Stable Diffusion only makes noise images since the 25.3.1 driver. If I downgrade to 25.2.1 again it is working again.\n",
+        "The previous driver 25.3.2 worked well. After the driver update torch finds no GPU at all.\n",
+        "LM Studio lost the GPU; rolling the driver back to 26.3.1 resolved everything.\n",
+        "Windows 11, RX 7900 XTX: went back to Adrenalin 25.4.1 and ComfyUI works fine.\n",
+    ],
+)
+def test_an_older_adrenalin_release_said_to_work_points_at_the_driver_update(text: str) -> None:
+    assert "windows_driver_older_release_worked_told" in signature_contexts(text)
+    assert "RD705" in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Downgrading to 25.4.1 didn't help, ComfyUI still crashes.\n",
+        "Should I roll back to 25.4.1? Some say it fixes ZLUDA.\n",
+        "Try rolling back to 25.4.1, that works for most people.\n",
+        "Ubuntu 24.04, RX 7900 XTX: going back to kernel 6.8.0 works.\n",
+        # Linux named: amdgpu-pro's numbering looks like Adrenalin's, but the HIP runtime is not the display driver's
+        "Ubuntu 22.04, RX 6800: the previous driver 23.20.1 worked, now amdgpu-install 6.1 fails.\n",
+    ],
+)
+def test_a_move_back_that_failed_advice_a_question_or_linux_is_no_windows_driver_regression(text: str) -> None:
+    assert "RD705" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rev54j: year.month.n is also pip's, protobuf's, docker's, node's and Ubuntu's numbering; with no AMD
+        # display driver named in the report, a release that worked is no Adrenalin release
+        "ComfyUI broke after update. I went back to 24.12.1 of the desktop app and it works fine.\n",
+        "pip install failed; downgraded pip to 24.2.1 and it works.\n",
+        "Docker 25.0.3 broke the container, downgraded to docker 24.0.7 and it works.\n",
+        "Downgraded to 24.04.1 LTS and it works.\n",
+        "Adrenalin 25.5.1 installed. Downgraded protobuf to 25.3.0 and it works.\n",
+        "RTX 3090, previous driver 25.3.2 worked.\n",
+    ],
+)
+def test_a_year_month_release_that_worked_is_adrenalins_only_where_the_amd_driver_is_named(text: str) -> None:
+    assert "RD705" not in problems_shown(text)

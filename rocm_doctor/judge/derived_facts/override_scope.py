@@ -11,6 +11,7 @@ under another family's target than its own model shows such an override in effec
 
 from __future__ import annotations
 
+import re
 from typing import List, Optional, Tuple
 
 from rocm_doctor.facts.model import Facts, GpuAgent
@@ -39,6 +40,25 @@ def _needs_override(facts: Facts, agent: GpuAgent, tables: Tables) -> bool:
     recommended = recommended_override(facts, agent, tables)
     in_wheels = in_any_release_wheel(facts, agent, tables)
     return recommended.is_known or (in_wheels.is_known and in_wheels.value is False)
+
+
+PROSE_MENTION_SOURCE = "paste:mention"
+_PROSE_LINE = re.compile(r"\bblock (\d{1,6}) line (\d{1,9})\b")
+"""Agents read from a GPU named in prose (``paste:mention (paste:block 1 line 5)``)."""
+
+
+def _one_machine(a: GpuAgent, b: GpuAgent) -> bool:
+    """Whether the report shows both GPUs in one machine: a listing or a labelled field lists them together, or one
+    prose line names both ("an RX 6600 beside an MI210"; the next line too: a sentence wrapped at 80 columns). Two GPUs
+    each named only in prose on lines further apart may be two people's (a thread: "Could someone advise me how to
+    use my Vega 64?" [...] "I similarly was trying an AMD card on Windows (6700xt)", C0untFloyd/roop-unleashed#70) or
+    an old and a new card: not one machine's pair (fix54a)."""
+    if not (a.source.startswith(PROSE_MENTION_SOURCE) and b.source.startswith(PROSE_MENTION_SOURCE)):
+        return True
+    where_a, where_b = _PROSE_LINE.search(a.source), _PROSE_LINE.search(b.source)
+    if where_a is None or where_b is None:
+        return a.source == b.source
+    return where_a.group(1) == where_b.group(1) and abs(int(where_a.group(2)) - int(where_b.group(2))) <= 1
 
 
 @machine_fact(
@@ -71,7 +91,7 @@ def _pairs(facts: Facts, tables: Tables) -> List[Tuple[GpuAgent, str, str, GpuAg
         if target_group is None:
             continue
         for other in agents:
-            if other is agent or not other.gfx.is_known:
+            if other is agent or not other.gfx.is_known or not _one_machine(agent, other):
                 continue
             group = ov.group_of(str(other.gfx.value), data)
             if group is not None and group != target_group:

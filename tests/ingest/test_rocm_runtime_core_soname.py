@@ -1,0 +1,44 @@
+"""rocm_runtime_core_soname_not_found (learn54i, RD890): the ROCm runtime's core libraries, whose soname is the same
+in every release, cannot be found: the wordings of ROCm/legacy-rocm-build#1129 and #1284, ROCm/ROCm-OpenCL-Runtime#42,
+ROCm/rocprofiler#62."""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import signature_contexts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "rocminfo: error while loading shared libraries: libhsakmt.so.1: cannot open shared object file: No such file or directory\n",
+        "OSError: libhsa-runtime64.so.1: cannot open shared object file: No such file or directory\n",
+        "\tlibhsa-runtime64.so.1 => not found\n",
+        "dlerror: cannot open shared object file for libhsa-runtime64.so.1\n",
+        "`rocm-smi` seems to work fine but `rocminfo` cannot find `libhsakmt.so.1`.\n",
+        "rocminfo can't find libhsa-runtime64.so.1\n",
+    ],
+)
+def test_a_core_runtime_soname_not_found_is_read(text: str) -> None:
+    assert "rocm_runtime_core_soname_not_found" in signature_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # versioned sonames are RD521's (another release)
+        "ImportError: libamdhip64.so.6: cannot open shared object file: No such file or directory\n",
+        "\tlibrocblas.so.4 => not found\n",
+        # a resolved line and a plain listing are no error
+        "\tlibhsa-runtime64.so.1 => /opt/rocm/lib/libhsa-runtime64.so.1 (0x00007f2a1c000000)\n",
+        "ls /opt/rocm/lib shows libhsakmt.so.1 and libhsa-runtime64.so.1\n",
+        "I found libhsa-runtime64.so.1 under /opt/rocm/hsa/lib\n",
+        # rev54i: another person's error, a changelog's fixed issue, an error said to be past
+        'Someone on the forum had "ImportError: libhsa-runtime64.so.1: cannot open shared object file" but mine imports fine.\n',
+        "Changelog 5.1: Fixed an issue where tensorflow could not load libhsa-runtime64.so.1: cannot open shared object file.\n",
+        'I used to get "libhsakmt.so.1: cannot open shared object file" but after reinstalling hsakmt-roct it works now.\n',
+        "See https://github.com/ROCm/ROCm/issues/1284 (libhsakmt.so.1: cannot open shared object file)\n",
+    ],
+)
+def test_other_loader_lines_are_no_core_runtime_soname_missing(text: str) -> None:
+    assert "rocm_runtime_core_soname_not_found" not in signature_contexts(text)
