@@ -85,3 +85,21 @@ def test_no_gpu_inside_a_container_started_without_kfd_is_the_finding() -> None:
 )
 def test_healthy_kfd_passed_advice_and_nvidia_reports_get_no_rd355(report: str) -> None:
     assert "RD355" not in problems_shown(report)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # open-webui's own README command: its -e OLLAMA_BASE_URL names the ollama on the host, not a GPU job
+        "docker run -d -p 3000:8080 -e OLLAMA_BASE_URL=http://127.0.0.1:11434 -v open-webui:/app/backend/data"
+        " --name open-webui --restart always ghcr.io/open-webui/open-webui:main\n",
+        # a Dockerfile's comment (a bare "# " is otherwise taken off as a root prompt)
+        "FROM rocm/pytorch:latest\n# docker run -it --rm -p 8080:8080 my-rocm-image\nRUN pip install foo\n",
+    ],
+)
+def test_a_side_containers_option_values_or_a_commented_run_are_not_a_gpu_container_without_kfd(command: str) -> None:
+    assert WITHOUT not in report_contexts(command)
+
+
+def test_an_amd_setting_in_an_option_still_marks_the_container_as_meant_for_the_gpu() -> None:
+    assert WITHOUT in report_contexts("docker run -it --rm -e HSA_OVERRIDE_GFX_VERSION=10.3.0 my/app:latest\n")

@@ -58,14 +58,22 @@ _UNSHOWN_OR_NVIDIA = when_used(
     r"(?:^|\s)[\"']?\$\{?\w{1,40}\}?[\"']?(?=\s|$)|\bnvidia\b|\bnvcr\.io\b|\bcuda\d|-cuda\b|\bcu\d{3}\b",
     re.IGNORECASE,
 )
-_GPU_WORKLOAD = when_used(
-    # the command's image or settings name a GPU workload, so a GPU was meant to be in it: a side container of
-    # the same report (a web UI, a database: "docker run ... ghcr.io/open-webui/open-webui:main" beside an
-    # ollama on the host) needs no /dev/kfd
-    r"rocm|\bhip|gfx|\bhsa_|rocr_|\bamd|radeon|torch|pytorch|tensorflow|\bjax\b|onnx|ollama|vllm|llama|comfy|diffusion|\bsd[-_]|whisper"
-    r"|rccl|miopen|\bgpu|immich-machine-learning|machine-learning",
+_AMD_GPU_MEANT = when_used(
+    # anywhere in the command (an option's value too: -e HSA_OVERRIDE_GFX_VERSION=10.3.0): words only an AMD GPU job has
+    r"rocm|\bhip|gfx|\bhsa_|rocr_|\bamd|radeon|rccl|miopen",
     re.IGNORECASE,
 )
+_GPU_WORKLOAD = when_used(
+    # the image or the container's command (not an option's value) names a GPU workload, so a GPU was meant
+    # to be in it: a side container of the same report (a web UI whose -e OLLAMA_BASE_URL points at an ollama
+    # on the host, "ghcr.io/open-webui/open-webui:main"; a database) needs no /dev/kfd
+    r"torch|tensorflow|\bjax\b|onnx|ollama|vllm|llama|comfy|diffusion|\bsd[-_]|whisper"
+    r"|\bgpu|immich-machine-learning|machine-learning",
+    re.IGNORECASE,
+)
+# a shell or Dockerfile comment (the raw line: a bare "# " is taken off as a root prompt): "# docker run ..."
+# is a note, not the command that was run; a root prompt names its host ("root@box:~# docker run")
+_COMMENTED_RUN = when_used(r"^[ \t>]{0,40}#")
 _ADVICE = when_used(
     # words that offer the command rather than report it: "you should run", "try", "e.g.", "the docs say"
     r"\b(?:should|shall|could|would|try|can|recommend(?:ed|s)?|suggest(?:ed|s)?|instead|example|e\.g|i\.e|docs?|documentation|guide|readme|like\s{1,4}this|something\s{1,4}like)\b",
@@ -124,15 +132,16 @@ def _compose_devices(block: Block) -> List[Passed]:
     return out
 
 
-def _gpu_meant(command: str) -> bool:
-    """The command (after ``run``) starts a GPU workload that is not NVIDIA's and shows all its flags."""
-    return _GPU_WORKLOAD.search(command) is not None and _UNSHOWN_OR_NVIDIA.search(command) is None
+def _gpu_meant(command: str, image: str) -> bool:
+    """The command (after ``run``) starts a GPU workload that is not NVIDIA's and shows all its flags:
+    ``image`` (the image and the container's command) or an AMD-only word anywhere names it."""
+    named = _AMD_GPU_MEANT.search(command) is not None or _GPU_WORKLOAD.search(image) is not None
+    return named and _UNSHOWN_OR_NVIDIA.search(command) is None
 
 
-def _offered_above(block: Block, line: Line) -> bool:
-    """The line before ``line`` in its block introduces it as advice ("Try this:", "You should run:")."""
-    at = block.lines.index(line)
-    above = block.lines[at - 1].text.rstrip() if at > 0 else ""
+def _offered_above(above: str) -> bool:
+    """The line before introduces the command as advice ("Try this:", "You should run:")."""
+    above = above.rstrip()
     return above.endswith(":") and _ADVICE.search(above) is not None
 
 
@@ -145,19 +154,24 @@ def _commands_without_kfd(block: Block) -> List[Line]:
     whole: List[str] = []
     first: Optional[Line] = None
     in_command = expecting = False
+    above = ""
     for line in block.lines:
         text = line.text
         run = _RUN.search(text)
         if run is not None:
             in_command, expecting, options, whole = True, False, [], []
-            first = None if _ADVICE.search(text[: run.start()]) or _offered_above(block, line) else line
+            offered = _ADVICE.search(text[: run.start()]) or _offered_above(above) or _COMMENTED_RUN.match(line.raw)
+            first = None if offered else line
+        above = text
         if in_command:
-            part, expecting, at_image = docker_options(text, run.end() if run is not None else 0, expecting)
+            start = run.end() if run is not None else 0
+            part, expecting, at_image = docker_options(text, start, expecting)
             options.append(part)
-            whole.append(text[run.end() if run is not None else 0 :])
+            whole.append(text[start:])
             if at_image or not text.rstrip().endswith("\\"):
                 given = " ".join(options)
-                if first is not None and at_image and "-" in given and not _GPU_OTHERWISE.search(given) and _gpu_meant(" ".join(whole)):
+                image = text[start + len(part) :]
+                if first is not None and at_image and "-" in given and not _GPU_OTHERWISE.search(given) and _gpu_meant(" ".join(whole), image):
                     out.append(first)
                 in_command = False
     return out
@@ -167,9 +181,13 @@ def _compose_without_kfd(block: Block) -> List[Line]:
     """Compose ``devices:`` lists that give /dev/dri and not /dev/kfd in a block without
     ``privileged: true``, and commented-out compose ``/dev/kfd`` items."""
     out = [line for line in block.lines if "kfd" in line.text and _COMMENTED_KFD.match(line.text)]
+    meant: Optional[bool] = None  # once per block: linear in its lines
     for devices, privileged, line in _compose_devices(block):
-        if not privileged and "/dev/kfd" not in devices and any(d.startswith("/dev/dri") for d in devices) and _gpu_meant(block.text):
-            out.append(line)
+        if not privileged and "/dev/kfd" not in devices and any(d.startswith("/dev/dri") for d in devices):
+            if meant is None:
+                meant = _gpu_meant(block.text, block.text)
+            if meant:
+                out.append(line)
     return out
 
 
