@@ -93,3 +93,25 @@ def test_hip_sdk_said_absent_is_not_named_as_installed(line: str) -> None:
 def test_an_nvidia_windows_machine_with_the_hip_sdk_does_not_get_it() -> None:
     text = HIP_SDK_CPU_TORCH.replace("Radeon RX 7900 XTX", "NVIDIA GeForce RTX 4090")
     assert "RD577" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "My 7900 XTX has PyTorch 2.5.1 on it.",
+        "My 7900 XTX has torch 2.5.1 on it.",
+        "My 7900 XTX has torch==2.5.1 on it.",
+        "My 7900 XTX has torch version 2.5.1 on it.",
+    ],
+)
+def test_pytorch_is_named_by_any_spelling_of_its_release(line: str) -> None:
+    # the metamorphic 'torch version spellings' rewrite respells one into another: the context must not depend on it
+    assert "pytorch_named" in signature_contexts(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["My 7900 XTX has torchvision 0.20.1 on it.", "My 7900 XTX has torch-directml 0.2.5 on it.", "ollama 0.5.4 uses my 7900 XTX."],
+)
+def test_a_companion_package_release_does_not_name_pytorch(line: str) -> None:
+    assert "pytorch_named" not in signature_contexts(line)
