@@ -128,12 +128,22 @@ _NOT_NOW = when_used(
 )
 
 
+_CONDITION_OR_QUESTION = when_used(r"\bif\b|\?", re.IGNORECASE)
+"""A "but the file exists" said as a condition or asked ("if the file exists ...", "the file exists?"): not a listing."""
+
+
+@lru_cache(maxsize=1)
+def _rocm_library() -> "re.Pattern[str]":
+    # compiled on first use, as _missing is: the stems come from the signature table, not read at import
+    return re.compile(r"lib" + _stem(), re.IGNORECASE)
+
+
 def _entries(line: str, text: str, command: bool) -> List[str]:
     """What ``line`` shows; ``text`` is the line with the lines a wrapping tool may have cut it into."""
     found: List[str] = []
     missing = [] if _NOT_NOW.search(text) else [m.group("a") or m.group("b") or m.group("c") for m in _missing().finditer(text)]
     found += [f"missing:{name}" for name in missing]
-    if missing and _FILE_EXISTS.search(text) and not re.search(r"\bif\b|\?", text, re.IGNORECASE):
+    if missing and _FILE_EXISTS.search(text) and not _CONDITION_OR_QUESTION.search(text):
         found += [f"present:{name}" for name in missing]
     if command:
         return found
@@ -149,7 +159,7 @@ def _entries(line: str, text: str, command: bool) -> List[str]:
             # "..., so I added an env.d file; rocminfo works now": the fault told and already cured (rev54k)
             if _CURED.search(text, m.end()):
                 continue
-            if re.match(r"lib" + _stem(), m.group("file"), re.IGNORECASE):
+            if _rocm_library().match(m.group("file")):
                 found.append(f"off-path:{m.group('file')}")
         if _PATH_FIXED.search(text):
             found.append("path-fixed")
