@@ -112,6 +112,36 @@ def test_a_script_named_beside_the_override_is_not_a_launcher_setting_it(text: s
     assert "launcher_sets_override" not in signature_contexts(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rev55d: the blanket-default wording said of a guide, of other people or of the reporter's own shell, as
+        # advice, as a default already removed, or asked
+        "The guide sets HSA_OVERRIDE_GFX_VERSION=10.3.0 for all GPUs.",
+        "The wiki says to export HSA_OVERRIDE_GFX_VERSION=10.3.0 for all AMD GPUs.",
+        "Users set HSA_OVERRIDE_GFX_VERSION=10.3.0 for all AMD GPUs on forums, which is wrong.",
+        "Someone else had HSA_OVERRIDE_GFX_VERSION=10.3.0 set for all GPUs, and their error was different.",
+        "We set HSA_OVERRIDE_GFX_VERSION=10.3.0 by default in our bashrc.",
+        "HSA_OVERRIDE_GFX_VERSION=10.3.0 set by default on my system since I installed it.",
+        "Setting HSA_OVERRIDE_GFX_VERSION=10.3.0 for all GPUs is a bad idea.",
+        "Don't set HSA_OVERRIDE_GFX_VERSION=10.3.0 for all GPUs in your shell.",
+        "v1.2: no longer sets HSA_OVERRIDE_GFX_VERSION=10.3.0 by default.",
+        "Changelog: removed the default HSA_OVERRIDE_GFX_VERSION=10.3.0 for all AMD GPUs.",
+        "This PR stops setting HSA_OVERRIDE_GFX_VERSION=10.3.0 by default.",
+        "Is HSA_OVERRIDE_GFX_VERSION=10.3.0 set by default for all GPUs?",
+        "Why is HSA_OVERRIDE_GFX_VERSION=11.0.0 set unconditionally for any AMD GPU?",
+        "Does the script set HSA_OVERRIDE_GFX_VERSION=10.3.0 by default",
+    ],
+)
+def test_a_blanket_default_told_of_others_as_advice_as_gone_or_asked_is_not_a_launcher_setting_it(text: str) -> None:
+    assert "launcher_sets_override" not in signature_contexts(text)
+
+
+def test_a_blanket_default_is_read_with_the_reporters_gpu_after_it() -> None:
+    text = "The launcher sets `HSA_OVERRIDE_GFX_VERSION=10.3.0` by default, so my RX 7900 XTX crashes."
+    assert "launcher_sets_override" in signature_contexts(text)
+
+
 def test_a_blanket_default_override_on_a_named_gpu_is_flagged() -> None:
     # vladmandic/sdnext PR #1805: the launcher's default 10.3.0 on a Radeon VII (gfx906)
     report = (
