@@ -83,6 +83,12 @@ def test_a_server_started_by_hand_without_service_settings_is_not_flagged() -> N
         "`docker_service.ts` line ~595 (and the equivalent in `updateContainer`) appends `HSA_OVERRIDE_GFX_VERSION=11.0.0` to the Ollama env.",
         "`test_gpu.rs` hardcodes `HSA_OVERRIDE_GFX_VERSION=9.0.0`, which tells the runtime to treat the GPU as gfx90a.",
         "`env.sh` sets `HSA_OVERRIDE_GFX_VERSION=11.5.1` unconditionally.",
+        # learn55d: the setting told as a blanket default, its value given and no file named
+        # (vladmandic/sdnext PR #1805, jamiepine/voicebox PR #785, Crosstalk-Solutions/project-nomad#810 and #1075)
+        "1. Don't set `HSA_OVERRIDE_GFX_VERSION=10.3.0` by default. a. A badly-detected default value usually means a broken ROCm install.",
+        "Previously, `HSA_OVERRIDE_GFX_VERSION=10.3.0` was unconditionally set for all AMD GPUs, which caused suboptimal performance on RDNA 3/4 GPUs.",
+        "## Bug A — `HSA_OVERRIDE_GFX_VERSION=11.0.0` is set unconditionally for any AMD GPU; breaks gfx1030 discovery",
+        "NOMAD forces `HSA_OVERRIDE_GFX_VERSION=11.0.0` for AMD iGPUs. That was a workaround for older ROCm.",
     ],
 )
 def test_a_launcher_that_sets_the_override_is_read(text: str) -> None:
@@ -94,10 +100,55 @@ def test_a_launcher_that_sets_the_override_is_read(text: str) -> None:
     [
         "I run ./webui.sh and it says no GPU. I exported HSA_OVERRIDE_GFX_VERSION=10.3.0 in my shell.",
         "The value that is set in start.sh is fine, but torch finds no GPU.",
+        # the reporter's own blanket setting, advice to the reader, a command's own prefix, a value that works
+        "Setting HSA_OVERRIDE_GFX_VERSION=10.3.0 by default in my shell profile fixed it.",
+        "I set HSA_OVERRIDE_GFX_VERSION=10.3.0 by default in .bashrc.",
+        "You should set HSA_OVERRIDE_GFX_VERSION=10.3.0 for all AMD GPUs of the RDNA2 family.",
+        "HSA_OVERRIDE_GFX_VERSION=10.3.0 python main.py",
+        "The override HSA_OVERRIDE_GFX_VERSION=11.0.0 works on every GPU we tried.",
     ],
 )
 def test_a_script_named_beside_the_override_is_not_a_launcher_setting_it(text: str) -> None:
     assert "launcher_sets_override" not in signature_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rev55d: the blanket-default wording said of a guide, of other people or of the reporter's own shell, as
+        # advice, as a default already removed, or asked
+        "The guide sets HSA_OVERRIDE_GFX_VERSION=10.3.0 for all GPUs.",
+        "The wiki says to export HSA_OVERRIDE_GFX_VERSION=10.3.0 for all AMD GPUs.",
+        "Users set HSA_OVERRIDE_GFX_VERSION=10.3.0 for all AMD GPUs on forums, which is wrong.",
+        "Someone else had HSA_OVERRIDE_GFX_VERSION=10.3.0 set for all GPUs, and their error was different.",
+        "We set HSA_OVERRIDE_GFX_VERSION=10.3.0 by default in our bashrc.",
+        "HSA_OVERRIDE_GFX_VERSION=10.3.0 set by default on my system since I installed it.",
+        "Setting HSA_OVERRIDE_GFX_VERSION=10.3.0 for all GPUs is a bad idea.",
+        "Don't set HSA_OVERRIDE_GFX_VERSION=10.3.0 for all GPUs in your shell.",
+        "v1.2: no longer sets HSA_OVERRIDE_GFX_VERSION=10.3.0 by default.",
+        "Changelog: removed the default HSA_OVERRIDE_GFX_VERSION=10.3.0 for all AMD GPUs.",
+        "This PR stops setting HSA_OVERRIDE_GFX_VERSION=10.3.0 by default.",
+        "Is HSA_OVERRIDE_GFX_VERSION=10.3.0 set by default for all GPUs?",
+        "Why is HSA_OVERRIDE_GFX_VERSION=11.0.0 set unconditionally for any AMD GPU?",
+        "Does the script set HSA_OVERRIDE_GFX_VERSION=10.3.0 by default",
+    ],
+)
+def test_a_blanket_default_told_of_others_as_advice_as_gone_or_asked_is_not_a_launcher_setting_it(text: str) -> None:
+    assert "launcher_sets_override" not in signature_contexts(text)
+
+
+def test_a_blanket_default_is_read_with_the_reporters_gpu_after_it() -> None:
+    text = "The launcher sets `HSA_OVERRIDE_GFX_VERSION=10.3.0` by default, so my RX 7900 XTX crashes."
+    assert "launcher_sets_override" in signature_contexts(text)
+
+
+def test_a_blanket_default_override_on_a_named_gpu_is_flagged() -> None:
+    # vladmandic/sdnext PR #1805: the launcher's default 10.3.0 on a Radeon VII (gfx906)
+    report = (
+        "1. Don't set `HSA_OVERRIDE_GFX_VERSION=10.3.0` by default. a. A badly-detected default value usually "
+        "means a broken ROCm install. b. Causes issues with older GPUs.\n\nRadeon VII, EndeavourOS\n"
+    )
+    assert "RD623" in problems_shown(report)
 
 
 def test_a_launcher_override_on_a_named_gpu_is_flagged() -> None:
