@@ -178,6 +178,16 @@ def test_a_misnamed_rocm8n_library_is_a_packages_finding_not_a_torch_rocm_mismat
     assert shown[:1] == ["RD953"] and "RD672" not in shown
 
 
+def test_a_misnamed_rocm8n_library_alone_is_explained_not_left_to_the_catch_all() -> None:
+    # the bare message (bitsandbytes#1799's paste): RD953 explains the "binary not found" error it is read in
+    report = (
+        "bitsandbytes library load error: Configured ROCm binary not found at\n"
+        "/home/u/bitsandbytes/bitsandbytes/libbitsandbytes_rocm80.so\n"
+    )
+    shown = problems_shown(report)
+    assert shown[:1] == ["RD953"] and "RD599" not in shown
+
+
 def test_a_cpu_only_bitsandbytes_beside_a_rocm_torch_is_a_packages_finding() -> None:
     report = (
         "RX 6900 XT, torch 2.0.1+rocm5.4.2\n"
