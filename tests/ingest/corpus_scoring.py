@@ -185,6 +185,13 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "therock-6716-rocm714-native-packages-lib-folder-not-in-loader-cache": {"runtime", "env"},
     # learn53k blind batch: two LLVM copies (ROCm's for comgr, the graphics stack's) in one Blender process
     "rocm-arch-995-nixos-blender-cycles-9070xt-two-llvm-copies-comgr-preload": {"packages", "runtime"},
+    # learn55b blind batch: an installed HIP SDK shadowing an app's bundled runtime (Windows platform layer,
+    # like the ZLUDA/HIP SDK cases); a release without its AMD GPU module; an app installer that picks CUDA
+    # wheels for an AMD GPU; an app's own ROCm runtime regression
+    "llamafile-271-win-hip-sdk-57-installed-breaks-amd-gpu": {"platform", "runtime"},
+    "llamafile-441-win-085-release-missing-amd-gpu-dll": {"packages"},
+    "comfyui-sam3dbody-38-installer-picks-cuda-for-amd-r9700": {"torch-build", "packages"},
+    "lmstudio-2033-win-rx6800-rocm-runtime-2221-gpu-survey-fails": {"runtime", "packages"},
 }
 """Class ``other``: the category of the finding that describes the thread's root cause."""
 

@@ -134,6 +134,60 @@ def test_a_bitsandbytes_library_missing_for_torchs_rocm_is_a_torch_rocm_mismatch
     assert problems_shown(report)[:1] == ["RD672"]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # HIP 7.10 named rocm80, a source build (bitsandbytes#1799, ROCm/bitsandbytes#91)
+        "bitsandbytes library load error: Configured ROCm binary not found at "
+        "/home/u/bitsandbytes/bitsandbytes/libbitsandbytes_rocm80.so\n",
+        # HIP 7.14 named rocm84, the 0.49.2 wheel (bitsandbytes#2014)
+        "RuntimeError: Configured ROCm binary not found at "
+        "/opt/app-root/lib64/python3.12/site-packages/bitsandbytes/libbitsandbytes_rocm84.so\n",
+        # the ROCm fork's wording with a PosixPath repr, HIP 7.12 (#1890's rocm82)
+        "Could not find the bitsandbytes ROCm binary at PosixPath('/opt/theRock/bnb/libbitsandbytes_rocm82.so')\n",
+    ],
+)
+def test_a_rocm8n_bitsandbytes_library_is_read_as_the_misnamed_minor(text: str) -> None:
+    found = signature_errors(text)
+    assert "bnb_rocm_library_misnamed_minor" in found and "bnb_rocm_library_not_found" in found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a real release's library (rocm64, rocm72) missing is RD672's
+        "Configured ROCm binary not found at /venv/bitsandbytes/libbitsandbytes_rocm64.so\n",
+        "Configured ROCm binary not found at /venv/bitsandbytes/libbitsandbytes_rocm72.so\n",
+        # a rocm8N library loaded is no failure; a CUDA 12.8 library is not ROCm's
+        "Loading bitsandbytes native library from: /venv/bitsandbytes/libbitsandbytes_rocm84.so\n",
+        "Configured CUDA binary not found at /venv/bitsandbytes/libbitsandbytes_cuda128.so\n",
+    ],
+)
+def test_other_bitsandbytes_library_names_are_not_the_misnamed_minor(text: str) -> None:
+    assert "bnb_rocm_library_misnamed_minor" not in signature_errors(text)
+
+
+def test_a_misnamed_rocm8n_library_is_a_packages_finding_not_a_torch_rocm_mismatch() -> None:
+    report = (
+        "ROCm version: 7.14, GPU: MI350P\n"
+        "Successfully installed bitsandbytes-0.49.2\n"
+        "bitsandbytes library load error: Configured ROCm binary not found at "
+        "/opt/app-root/lib64/python3.12/site-packages/bitsandbytes/libbitsandbytes_rocm84.so\n"
+    )
+    shown = problems_shown(report)
+    assert shown[:1] == ["RD953"] and "RD672" not in shown
+
+
+def test_a_misnamed_rocm8n_library_alone_is_explained_not_left_to_the_catch_all() -> None:
+    # the bare message (bitsandbytes#1799's paste): RD953 explains the "binary not found" error it is read in
+    report = (
+        "bitsandbytes library load error: Configured ROCm binary not found at\n"
+        "/home/u/bitsandbytes/bitsandbytes/libbitsandbytes_rocm80.so\n"
+    )
+    shown = problems_shown(report)
+    assert shown[:1] == ["RD953"] and "RD599" not in shown
+
+
 def test_a_cpu_only_bitsandbytes_beside_a_rocm_torch_is_a_packages_finding() -> None:
     report = (
         "RX 6900 XT, torch 2.0.1+rocm5.4.2\n"
