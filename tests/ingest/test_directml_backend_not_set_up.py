@@ -50,3 +50,25 @@ def test_a_directml_launch_without_torch_dml_is_shown_first_as_the_directml_set_
         "AttributeError: module 'torch' has no attribute 'dml'\n"
     )
     assert problems_shown(report)[:1] == ["RD339"]
+
+
+LINUX_EXTENSION_PROBE = (
+    "On Linux, after updating the extension, ComfyUI prints:\n"
+    "  File \"/home/me/ComfyUI/custom_nodes/some-face-node/detection/retinaface.py\", line 19, in <module>\n"
+    "    elif torch.dml.is_available():\n"
+    "AttributeError: module 'torch' has no attribute 'dml'\n"
+    "\n"
+    "OS: Arch Linux x86_64\n"
+    "GPU: AMD ATI Radeon RX 7600\n"
+)
+
+
+def test_an_extension_probing_torch_dml_on_linux_without_directml_is_not_called_a_wrong_venv_torch() -> None:
+    # Gourieff/comfyui-reactor-node#91: torch-directml is Windows/WSL only; the extension lacked a guard.
+    assert "RD339" not in problems_shown(LINUX_EXTENSION_PROBE)
+
+
+def test_torch_dml_missing_on_linux_launched_with_use_directml_is_still_the_directml_set_up() -> None:
+    # lshqqytiger/stable-diffusion-webui-amdgpu#364: Nobara Linux, webui.sh --use-directml.
+    report = "Launching Web UI with arguments: --use-directml\n" + LINUX_EXTENSION_PROBE
+    assert "RD339" in problems_shown(report)
