@@ -68,6 +68,7 @@ def test_the_kernel_that_ran_before_said_to_work_ties_the_failure_to_the_kernel(
         "With the older kernel it does not work either.\n",
         "If no crashes occur after rolling back to the previous kernel, report it.\n",
         "With the older kernel it worked last year, now neither kernel works.\n",
+        "Changelog 6.3: fixed: no crashes after rolling back to the previous kernel\n",
     ],
 )
 def test_advice_questions_and_successes_on_both_kernels_are_not_read(text: str) -> None:
