@@ -111,6 +111,16 @@ class RocmSupport:
         row = max(rows, key=lambda r: version_key(r.rocm))
         return target in row.sdk
 
+    def windows_sdk_never_lists(self, gfx: str) -> Optional[bool]:
+        """Whether no complete HIP SDK table kept lists ``gfx`` in its HIP SDK column: no HIP SDK release
+        AMD documents ships its libraries for the target, whichever release a report uses. None when no
+        complete table is kept."""
+        rows = [r for r in self.windows if not r.partial]
+        if not rows:
+            return None
+        target = base_gfx(gfx)
+        return target in self.retired or not any(target in row.sdk for row in rows)
+
     def newest_windows(self) -> Optional[WindowsRow]:
         """The newest complete Windows table."""
         rows = [r for r in self.windows if not r.partial]
@@ -204,6 +214,11 @@ def _runtime_verdict(row: WindowsRow, target: str) -> Optional[bool]:
 def windows_runtime_supported(gfx: str, rocm_version: Optional[str] = None, table: Optional[Any] = None) -> Optional[bool]:
     """See :meth:`RocmSupport.windows_runtime_supported`."""
     return support(table).windows_runtime_supported(gfx, rocm_version)
+
+
+def windows_sdk_never_lists(gfx: str, table: Optional[Any] = None) -> Optional[bool]:
+    """See :meth:`RocmSupport.windows_sdk_never_lists`."""
+    return support(table).windows_sdk_never_lists(gfx)
 
 
 def windows_sdk_supported(gfx: str, rocm_version: str, table: Optional[Any] = None) -> Optional[bool]:

@@ -227,6 +227,43 @@ def test_a_linux_package_or_a_download_page_is_not_a_hip_sdk_release(line: str) 
     assert not ingest_text(line).facts.windows.hip_sdk_versions.is_known
 
 
+@pytest.mark.parametrize(
+    "text, release",
+    [
+        # learn55c: ZLUDA users call the HIP SDK "HIP" and its release (patientx/ComfyUI-Zluda#162 and #66,
+        # vladmandic/sdnext#3725)
+        ("I Installed everything as stated wit HIP 6.2.4 and also used patchzluda2", "6.2"),
+        ("installing with HIP 6.2.4 and ZLUDA-nightly-windows-rocm6-amd64.zip", "6.2"),
+        ("[Issue] Zluda nightly with HIP 6.2", "6.2"),
+    ],
+)
+def test_a_bare_hip_release_beside_zluda_is_the_hip_sdk_release(text: str, release: str) -> None:
+    from rocm_doctor.ingest import ingest_text
+
+    assert ingest_text(text).facts.windows.hip_sdk_versions.value == [release]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a labelled runtime version, hipcc's build number, a release without ZLUDA in the block
+        "ZLUDA 3.9 on HIP version: 6.2.41133-dd7f95766",
+        "ZLUDA build, HIP Version: 7.2.0-50a8893d67",
+        "I installed HIP 6.2.4 and ROCm-free llama.cpp",
+    ],
+)
+def test_a_hip_version_field_or_a_hip_release_without_zluda_is_not_read_as_the_hip_sdk(text: str) -> None:
+    from rocm_doctor.ingest import ingest_text
+
+    assert not ingest_text(text).facts.windows.hip_sdk_versions.is_known
+
+
+def test_zluda_on_a_gpu_its_hip_sdk_lacks_is_told_and_a_listed_gpu_is_not() -> None:
+    # RD578: HIP SDK 6.2 lists gfx1100 but not the RX 9070 XT's gfx1201 (rules/data/rocm_support.yaml)
+    assert "RD578" in problems_shown("Windows 11, RX 9070 XT, ComfyUI-Zluda with HIP 6.2.4: it fails on the first image\n")
+    assert "RD578" not in problems_shown("Windows 11, RX 7900 XTX, ComfyUI-Zluda with HIP 6.2.4: it fails on the first image\n")
+
+
 def test_zluda_on_hip_sdk_6_is_not_told_its_rdna2_gpu_lacks_the_rocm_7_2_windows_runtime() -> None:
     # the 7.2 table dropped gfx1030; HIP SDK 6.x's (6.4.2) lists it: the runtime in use decides
     zluda = "Windows 11, RX 6800 XT, ComfyUI-Zluda\nHIP SDK 6.4 installed\n"

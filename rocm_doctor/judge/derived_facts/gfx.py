@@ -472,6 +472,42 @@ def windows_sdk_supported(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact
 
 
 @gpu_fact(
+    "hip_sdk_lacks_gfx",
+    "True when the Windows HIP SDK a ZLUDA or HIP SDK program runs on ships no libraries (rocBLAS's Tensile "
+    "kernels among them) for the GPU's gfx: the HIP SDK tables of the releases in use "
+    "(derived.windows_hip_runtime) do not list it in their HIP SDK column, or, when the release is not shown, "
+    "no complete HIP SDK table kept lists it at all; false when a table in use lists it; unknown otherwise. "
+    "Not Windows: absent.",
+)
+def hip_sdk_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    # learn55c: ZLUDA and the other HIP SDK programs on Windows take rocBLAS from the HIP SDK, whose Tensile
+    # kernels exist only for the targets of its HIP SDK column (patientx/ComfyUI-Zluda#162: RX 9070 XT on HIP
+    # SDK 6.2.4; lshqqytiger/ZLUDA#55: RX 6600, gfx1032, listed for the runtime only; CS1o/Stable-Diffusion-Info#33:
+    # gfx1201 on HIP SDK 6.2, the guide's maintainer: the SDK has no gfx1201 kernels yet)
+    in_use = windows_hip_runtime(facts, tables)
+    if in_use.status == "absent":
+        return in_use
+    if in_use.is_known:
+        listed = windows_sdk_supported(facts, agent, tables)
+        if not listed.is_known:
+            return listed
+        return known(not listed.value, listed.source or "rules/data/rocm_support.yaml windows")
+
+    def never(gfx: str) -> Optional[bool]:
+        verdict = rocm_support.windows_sdk_never_lists(gfx, table=tables["rocm_support"])
+        # only a target that no release lists is judged without the release; otherwise the release decides
+        return True if verdict else None
+
+    return lookup(
+        _gfx(agent),
+        never,
+        "rules/data/rocm_support.yaml windows",
+        "the HIP SDK release in use is not shown, and some HIP SDK release lists {value}",
+        none_absent=False,
+    )
+
+
+@gpu_fact(
     "therock_status",
     "TheRock (AMD multi-arch pip index) status of the GPU's gfx on this OS: release_ready or build_only; "
     "absent when not built (TheRock SUPPORTED_GPUS.md).",
