@@ -258,10 +258,11 @@ def test_a_hip_version_field_or_a_hip_release_without_zluda_is_not_read_as_the_h
     assert not ingest_text(text).facts.windows.hip_sdk_versions.is_known
 
 
-def test_zluda_on_a_gpu_its_hip_sdk_lacks_is_told_and_a_listed_gpu_is_not() -> None:
+@pytest.mark.parametrize("gpu, told", [("RX 9070 XT", True), ("RX 7900 XTX", False)])
+def test_zluda_on_a_gpu_its_hip_sdk_lacks_is_told_and_a_listed_gpu_is_not(gpu: str, told: bool) -> None:
     # RD578: HIP SDK 6.2 lists gfx1100 but not the RX 9070 XT's gfx1201 (rules/data/rocm_support.yaml)
-    assert "RD578" in problems_shown("Windows 11, RX 9070 XT, ComfyUI-Zluda with HIP 6.2.4: it fails on the first image\n")
-    assert "RD578" not in problems_shown("Windows 11, RX 7900 XTX, ComfyUI-Zluda with HIP 6.2.4: it fails on the first image\n")
+    text = f"Windows 11, {gpu}, ComfyUI-Zluda with HIP 6.2.4: it fails on the first image\n"
+    assert ("RD578" in problems_shown(text)) is told
 
 
 def test_zluda_on_hip_sdk_6_is_not_told_its_rdna2_gpu_lacks_the_rocm_7_2_windows_runtime() -> None:
