@@ -294,3 +294,30 @@ def test_hip_sdk_releases_and_amdhip_dlls_named_in_two_blocks_are_both_listed_no
     windows = ingest_text(text).facts.windows
     assert sorted(windows.hip_sdk_versions.value or []) == ["6.4", "7.1"]
     assert sorted(windows.amdhip_dlls.value or []) == ["amdhip64_6.dll", "amdhip64_7.dll"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rev55c: community rocBLAS libraries for the GPU put into the HIP SDK (vladmandic/sdnext#4405 and #4182,
+        # likelovewant/ROCmLibs-for-gfx1103-AMD780M-APU#17, githubcto/FramePack-ZLUDA#4)
+        "Windows 11, RX 6700 XT, ComfyUI-Zluda, HIP SDK 6.2.4\nI replaced rocblas.dll and the library folder with the ROCmLibs for gfx1031\n",
+        "> Windows 10, RX 6600, ZLUDA with HIP 6.2.4; copied the gfx1032 library\r\n> files into rocblas\\library\r\n",
+    ],
+)
+def test_zluda_with_community_rocblas_libraries_put_in_is_not_told_its_hip_sdk_lacks_them(text: str) -> None:
+    assert "RD578" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rev55c: the 6.4.2 table kept has no RX 7600 row, and no Ryzen APU tab: it does not say they are missing
+        "Windows 11, RX 7600, ComfyUI-Zluda with HIP SDK 6.4.2\nit fails on the first image\n",
+        "Windows 11, Ryzen AI Max+ 395 with Radeon 8060S (gfx1151), ComfyUI-Zluda\nit fails on the first image\n",
+        # the driver's amdhip64_7.dll is not the HIP SDK release
+        "Windows 11, RX 6800 XT, ComfyUI-Zluda\nC:\\Windows\\System32\\amdhip64_7.dll\nit fails on the first image\n",
+    ],
+)
+def test_zluda_is_not_told_its_hip_sdk_lacks_a_gpu_no_fully_kept_table_leaves_out(text: str) -> None:
+    assert "RD578" not in problems_shown(text)
