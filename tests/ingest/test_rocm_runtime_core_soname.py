@@ -5,7 +5,7 @@ ROCm/rocprofiler#62."""
 from __future__ import annotations
 
 import pytest
-from ingest_helpers import signature_contexts
+from ingest_helpers import signature_contexts, signature_errors
 
 
 @pytest.mark.parametrize(
@@ -42,3 +42,29 @@ def test_a_core_runtime_soname_not_found_is_read(text: str) -> None:
 )
 def test_other_loader_lines_are_no_core_runtime_soname_missing(text: str) -> None:
     assert "rocm_runtime_core_soname_not_found" not in signature_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ImportError: libamdhip64.so.5: cannot open shared object file: No such file or directory\n",
+        "OSError: librocblas.so.4: cannot open shared object file: No such file or directory\n",
+        "> ImportError: libamdhip64.so.6: cannot open shared object file: No such file or directory\n",
+    ],
+)
+def test_the_reporters_own_versioned_soname_load_error_is_still_read(text: str) -> None:
+    assert "rocm_library_not_found" in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # prec55: another person's, a linked issue's, a changelog's or a past error is no load error of this machine (RD521)
+        'A user on reddit had "librocblas.so.4: cannot open shared object file" with the same card; mine works.\n',
+        "Related: https://github.com/foo/bar/issues/12 ImportError: libamdhip64.so.5: cannot open shared object file\n",
+        "Changelog 2.3: fixed an issue where libamdhip64.so.5: cannot open shared object file was printed on import.\n",
+        'I used to get "libamdhip64.so.5: cannot open shared object file" but after reinstalling torch it works now.\n',
+    ],
+)
+def test_another_persons_or_past_versioned_soname_load_error_is_not_read(text: str) -> None:
+    assert "rocm_library_not_found" not in signature_errors(text)
