@@ -72,13 +72,31 @@ def _pip_list(block: Block) -> List[Piece]:
     return pieces
 
 
+_NOT_INSTALLED_INTRO = when_used(
+    # a command that prints a requirements or constraints file ("cat requirements.txt", "type requirements-rocm.txt")
+    r"\b(?:cat|type|less|more|head|tail|bat|Get-Content|gc)\b[^\n]{0,80}?\b(?:requirements|constraints)[\w.-]{0,40}\.(?:txt|in)\b"
+    # a requirements file's own option line right above its pins
+    r"|^\s{0,8}(?:--(?:extra-)?index-url|--find-links|--requirement|--constraint|-[ifrc])(?:\s|=)"
+    # prose that gives the rows as what an index offers, not what is installed ("The wheels available at
+    # https://download.pytorch.org/whl/ are:", "the index lists:")
+    r"|\b(?:available|offered|offers|published|index\s{1,4}(?:has|lists|shows)|wheels?\s{1,4}(?:at|on|from|in)\b)[^\n]{0,160}:\s*$",
+    re.IGNORECASE,
+)
+"""prec55: the line right above a run of ``name==version`` rows that makes them no installed state: a requirements file
+printed or its option line (pip's requirements file format, https://pip.pypa.io/en/stable/reference/requirements-file-format/:
+``--index-url``, ``-r``, ``-c`` lines among the pins), or an index's listing of wheels. A torch index listing with
+``triton==3.1.0`` beside ``pytorch-triton-rocm==3.1.0`` read as a freeze gave RD140's error ("a CUDA triton shadows
+pytorch-triton-rocm") on a machine that had installed neither."""
+
+
 def _pip_freeze(block: Block) -> List[Piece]:
     pieces: List[Piece] = []
     run: List[Tuple[str, str, Line]] = []
+    intro = ""
 
     def close() -> None:
         names = [name for name, _, _ in run]
-        if len(run) >= 2 and len(set(names)) == len(names):
+        if len(run) >= 2 and len(set(names)) == len(names) and not _NOT_INSTALLED_INTRO.search(intro):
             pieces.append(make_piece("pip-freeze", [line for _, _, line in run], _observations(list(run))))
         run.clear()
 
@@ -86,6 +104,7 @@ def _pip_freeze(block: Block) -> List[Piece]:
         match = _FREEZE_ROW.match(line.text) if not line.command else None
         if match is None:
             close()
+            intro = line.text
             continue
         run.append((canonical(match.group(1)), match.group(2) or "", line))
     close()
