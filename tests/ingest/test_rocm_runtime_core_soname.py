@@ -5,7 +5,7 @@ ROCm/rocprofiler#62."""
 from __future__ import annotations
 
 import pytest
-from ingest_helpers import signature_contexts, signature_errors
+from ingest_helpers import ingest, signature_contexts, signature_errors
 
 
 @pytest.mark.parametrize(
@@ -68,3 +68,34 @@ def test_the_reporters_own_versioned_soname_load_error_is_still_read(text: str) 
 )
 def test_another_persons_or_past_versioned_soname_load_error_is_not_read(text: str) -> None:
     assert "rocm_library_not_found" not in signature_errors(text)
+
+
+def _report_signatures(text: str) -> list:
+    found = ingest(text).facts.symptoms.signatures
+    return list(found.value or []) if found.is_known else []
+
+
+LOADER_FENCE = "```\nImportError: libamdhip64.so.5: cannot open shared object file: No such file or directory\n```\n"
+
+
+@pytest.mark.parametrize(
+    "intro",
+    [
+        "Someone else got this in the linked issue:\n",
+        "@bob wrote:\n",
+        "In the linked issue the reporter posted:\n",
+    ],
+)
+def test_a_loader_error_fenced_under_another_persons_words_is_not_read(intro: str) -> None:
+    # prec55: the fence holds another person's output (RD521 fired on it)
+    assert "rocm_library_not_found" not in _report_signatures("RX 7900 XTX, ROCm 6.2. Works here.\n" + intro + LOADER_FENCE)
+
+
+@pytest.mark.parametrize("intro", ["I get the same as @bob:\n", "Here is the error:\n", "Someone asked for my log:\n", ""])
+def test_a_loader_error_fenced_under_the_reporters_words_is_still_read(intro: str) -> None:
+    assert "rocm_library_not_found" in _report_signatures("RX 7900 XTX, ROCm 6.2.\n" + intro + LOADER_FENCE)
+
+
+def test_a_loader_error_fenced_under_from_the_traceback_is_the_reporters() -> None:
+    # amdsmi-186's "From the traceback:" over its own log: "from" hands a '> ' quote to a document, not a fence
+    assert "rocm_library_not_found" in _report_signatures("RX 7900 XTX, ROCm 6.2.\nFrom the traceback:\n" + LOADER_FENCE)
