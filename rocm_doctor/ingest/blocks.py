@@ -907,10 +907,13 @@ def _denied_inside(block: Block) -> bool:
 
 _ANOTHER_GOT = when_used(
     r"\b(?:some(?:one|body)(?:\s{1,4}else)?|(?:an)?other\s{1,4}(?:user|person|commenter)|other\s{1,4}(?:users|people)|the\s{1,4}(?:op|reporter|author)"
-    r"|(?<![\w@])@[\w-]{1,39})\s{1,4}(?:also\s{1,4})?(?:got|gets|had|has|saw|sees|hit|posted|pasted|reported|shared)\b"
-    r"|\bin\s{1,4}(?:the|that)\s{1,4}(?:linked|other|related|referenced)\s{1,4}(?:issue|thread|post|discussion|report)\b",
+    r"|(?<![\w@])@[\w-]{1,39})\s{1,4}(?:also\s{1,4})?(?:got|gets|had|has|saw|sees|hit|posted|pasted|reported|shared)\b",
     re.IGNORECASE,
 )
+
+
+_MINE = when_used(r"\b(?:mine|myself)\b", re.IGNORECASE)
+"""rev55p: first person that :data:`_FIRST_PERSON` does not list ("Also reported in the linked issue, here is mine:")."""
 
 
 def _handed_to_another(before: str) -> bool:
@@ -920,7 +923,7 @@ def _handed_to_another(before: str) -> bool:
     same as @bob:" or "Same here, my log:" keep it the reporter's; so does "From the traceback:" (amdsmi-186: the reporter's
     own log), which is why the quote's wider :data:`_ANOTHERS_WORDS` ("From the wiki:") is not used for a fence."""
     text = before.strip()
-    if not text.rstrip(" *_`\r").endswith(":") or _FIRST_PERSON.search(text):
+    if not text.rstrip(" *_`\r").endswith(":") or _FIRST_PERSON.search(text) or _MINE.search(text):
         return False
     return bool(_ATTRIBUTION.match(text) or _ANOTHER_GOT.search(text))
 

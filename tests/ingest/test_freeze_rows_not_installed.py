@@ -48,3 +48,17 @@ def test_pip_freeze_output_with_a_cuda_triton_beside_the_rocm_one_still_fires(in
     text = HEAD + intro + PINS
     assert _installed(text).get("triton") == "3.1.0"
     assert "RD140" in _ids(text)
+
+
+@pytest.mark.parametrize(
+    "intro",
+    [
+        # rev55p: a freeze written to the file it prints, and "available" said of the reporter's own environment
+        "$ pip freeze > requirements.txt && cat requirements.txt",
+        "These are the packages available in my env:",
+        "pip freeze output (more than requirements.txt lists):",
+    ],
+)
+def test_freeze_rows_under_an_intro_that_still_gives_them_as_installed_are_read(intro):
+    text = "RX 7900 XTX, Ubuntu 22.04.\n\n```\n" + intro + "\npytorch-triton-rocm==3.1.0\ntorch==2.5.1+rocm6.2\ntriton==3.1.0\n```\n"
+    assert "RD140" in _ids(text)

@@ -99,3 +99,23 @@ def test_a_loader_error_fenced_under_the_reporters_words_is_still_read(intro: st
 def test_a_loader_error_fenced_under_from_the_traceback_is_the_reporters() -> None:
     # amdsmi-186's "From the traceback:" over its own log: "from" hands a '> ' quote to a document, not a fence
     assert "rocm_library_not_found" in _report_signatures("RX 7900 XTX, ROCm 6.2.\nFrom the traceback:\n" + LOADER_FENCE)
+
+
+@pytest.mark.parametrize(
+    "intro",
+    [
+        # rev55p: the reporter's own block beside a linked issue: "same as", "here is mine"
+        "Same error as in https://github.com/x/y/issues/1:\n",
+        "The error (same as reported in the linked issue):\n",
+        "Error also reported in the linked issue, here is mine:\n",
+        "My friend's machine works, mine gives:\n",
+    ],
+)
+def test_a_loader_error_fenced_under_the_reporters_words_beside_a_linked_issue_is_still_read(intro: str) -> None:
+    assert "rocm_library_not_found" in _report_signatures("RX 7900 XTX, ROCm 6.2.\n" + intro + LOADER_FENCE)
+
+
+def test_the_reporters_loader_error_beside_a_docs_link_is_still_read() -> None:
+    # rev55p: only an issue's, thread's or forum's URL hands the line to someone else
+    text = "Following https://rocm.docs.amd.com/en/latest/install.html I get OSError: librocblas.so.4: cannot open shared object file\n"
+    assert "rocm_library_not_found" in signature_errors(text)

@@ -162,3 +162,21 @@ def test_polaris_cards_partly_seen_with_another_cause_named_are_not_the_atomics_
 def test_risers_named_alone_or_another_cause_asked_leave_the_atomics_case(words):
     assert "gpus_missing_other_cause_told" not in signature_contexts(words)
     assert "RD630" in serious(RIG + words + "\n")
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        # rev55p: a step tried that did not help, or a cause ruled out, is no other cause told
+        "I enabled Above 4G decoding but still only 3 of 6 cards show.",
+        "Enabling Above 4G decoding didn't help.",
+        "I turned on Above 4G decoding and it did not fix it.",
+        "Is a faulty riser possible?",
+        "It's not a bad riser, I swapped them all.",
+        "None of the cards is faulty, each works alone in slot 1.",
+        "I ruled out a faulty riser by swapping.",
+    ],
+)
+def test_another_cause_tried_without_effect_ruled_out_or_asked_leaves_the_atomics_case(words):
+    assert "gpus_missing_other_cause_told" not in signature_contexts(words)
+    assert "RD630" in serious(RIG + words + "\n")
