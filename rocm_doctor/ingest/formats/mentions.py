@@ -2769,12 +2769,25 @@ _HIP_SDK_WORDS = when_used(
 )
 
 
+# ZLUDA users name the HIP SDK "HIP" and its release alone, beside ZLUDA in the same block: "Installed
+# everything as stated wit HIP 6.2.4 and also used patchzluda2" (patientx/ComfyUI-Zluda#162), "installing with
+# HIP 6.2.4 and ZLUDA-nightly-windows-rocm6-amd64.zip" (patientx/ComfyUI-Zluda#66), "Zluda nightly with HIP 6.2"
+# (vladmandic/sdnext#3725). Only a HIP SDK release's major (5, 6, 7) and never a labelled runtime version ("HIP
+# version: 6.2.41133", "HIP Version: 7.2.0-50a8893d67"): the word "version" or a build suffix keeps those out.
+_HIP_RELEASE_BESIDE_ZLUDA = when_used(
+    r"(?<![\w/.-])HIP[ \t]+v?([5-7]\.\d{1,2})(?:\.\d{1,3})?(?![\w.-])",
+    re.IGNORECASE,
+)
+
+
 def _hip_sdk(block: Block) -> List[Observation]:
     lowered = block.lower
-    if "rocm" not in lowered and "sdk" not in lowered:
+    zluda = "zluda" in lowered
+    if "rocm" not in lowered and "sdk" not in lowered and not zluda:
         return []
     found: List[Tuple[str, Line]] = []
-    for pattern in (_HIP_SDK_FOLDER, _HIP_SDK_WORDS):
+    patterns = (_HIP_SDK_FOLDER, _HIP_SDK_WORDS) + ((_HIP_RELEASE_BESIDE_ZLUDA,) if zluda else ())
+    for pattern in patterns:
         found += [(match.group(1), line) for match, line in block.scan(pattern)]
     if not found:
         return []
