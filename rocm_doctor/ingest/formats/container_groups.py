@@ -72,28 +72,65 @@ _DIFF_GROUP_HEAD = when_used(
 _DIFF_ITEM = when_used(r"^\+[ \t]{0,40}(?:#[ \t]{0,4})?-[ \t]{1,4}[\"']?([\w.${}()|:/<>-]{1,80}?)[\"']?[ \t]{0,8}(?:#[^\n]{0,200})?$")
 
 
+_DIFF_MARK = when_used(r"^(?:@@ |diff --git |\+\+\+ |--- a/)", re.MULTILINE)
+"""A unified diff's own header or hunk line: a ``+`` line outside a fenced block is an added line only beside one
+(review rev55h: a Markdown list "+ added --group-add render to the docs" is prose, not a change)."""
+_GPU_NODES = when_used(r"/dev/kfd|/dev/dri|renderD\d|\brender\b|amd\.com/gpu", re.IGNORECASE)
+"""The diff itself concerns the GPU's nodes: a bare number or variable added as a group is then the render gid
+(lemonade-sdk/lemonade#2857 ``--group-add 992`` beside ``--device=/dev/kfd``), not any service's group (review
+rev55h: a postgres service's ``group_add: ["999"]`` in an unrelated compose file)."""
+
+
+def _in_hunk(lines: Tuple[Line, ...], index: int) -> bool:
+    """The added line at ``index`` sits among a diff's other lines: in the unbroken run of ``+`` lines around it, a
+    context line (a leading space), a removed line or a header/hunk line is next. A shell trace (``set -x``:
+    ``+ docker run ... --group-add render`` then its output, ``++ getent group render``) is the command that ran,
+    not a change (review rev55h); so is a Markdown ``+`` list."""
+    for step in (-1, 1):
+        at = index + step
+        while 0 <= at < len(lines):
+            raw = lines[at].raw.rstrip("\r")
+            if raw.startswith("++ "):
+                return False
+            if raw.startswith(("@@", "diff --git", "--- ", "+++ ")) or raw[:1] in (" ", "\t", "-"):
+                return True
+            if raw[:1] != "+":
+                break
+            at += step
+    return False
+
+
+def _names_render(value: str) -> bool:
+    low = value.strip().lower()
+    return "render" in low or low == "keep-groups"
+
+
 def _added_by_change(block: Block) -> List[Line]:
     """Added diff lines (``+``) that give the container a group that may be the render group."""
     out: List[Line] = []
+    if block.kind == "prose" and not _DIFF_MARK.search(block.text):
+        return out
     lines = block.lines
+    about_gpu = _GPU_NODES.search(block.text) is not None
+    grants = _grants_render if about_gpu else _names_render
     for index, line in enumerate(lines):
-        if not _DIFF_ADDED.match(line.raw):
+        if not _DIFF_ADDED.match(line.raw) or not _in_hunk(lines, index):
             continue
-        if any(_grants_render(match.group(1).rstrip(".,;:")) for match in _FLAG.finditer(line.text)):
+        if any(grants(match.group(1).rstrip(".,;:")) for match in _FLAG.finditer(line.text)):
             out.append(line)
             continue
         head = _DIFF_GROUP_HEAD.match(line.raw)
         if head is None:
             continue
         if head.group("inline") is not None:
-            if any(_grants_render(item.strip().strip("\"'")) for item in head.group("inline").split(",") if item.strip()):
+            if any(grants(item.strip().strip("\"'")) for item in head.group("inline").split(",") if item.strip()):
                 out.append(line)
             continue
         for row in lines[index + 1 : index + 17]:
             item = _DIFF_ITEM.match(row.raw)
             if item is None:
                 break
-            if _grants_render(item.group(1)):
+            if grants(item.group(1)):
                 out.append(row)
                 break
     return out
