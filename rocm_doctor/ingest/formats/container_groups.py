@@ -81,23 +81,31 @@ _GPU_NODES = when_used(r"/dev/kfd|/dev/dri|renderD\d|\brender\b|amd\.com/gpu", r
 rev55h: a postgres service's ``group_add: ["999"]`` in an unrelated compose file)."""
 
 
-def _in_hunk(lines: Tuple[Line, ...], index: int) -> bool:
-    """The added line at ``index`` sits among a diff's other lines: in the unbroken run of ``+`` lines around it, a
-    context line (a leading space), a removed line or a header/hunk line is next. A shell trace (``set -x``:
+def _hunk_added(lines: Tuple[Line, ...]) -> "set[int]":
+    """The indices of ``+`` lines that sit among a diff's other lines: the unbroken run of ``+`` lines holding one
+    has a context line (a leading space), a removed line or a header/hunk line next to it. A shell trace (``set -x``:
     ``+ docker run ... --group-add render`` then its output, ``++ getent group render``) is the command that ran,
-    not a change (review rev55h); so is a Markdown ``+`` list."""
-    for step in (-1, 1):
-        at = index + step
-        while 0 <= at < len(lines):
-            raw = lines[at].raw.rstrip("\r")
-            if raw.startswith("++ "):
-                return False
-            if raw.startswith(("@@", "diff --git", "--- ", "+++ ")) or raw[:1] in (" ", "\t", "-"):
-                return True
-            if raw[:1] != "+":
-                break
-            at += step
-    return False
+    not a change (review rev55h); so is a Markdown ``+`` list. One pass over the lines."""
+
+    def diff_line(raw: str) -> bool:
+        return raw.startswith(("@@", "diff --git", "--- ", "+++ ")) or raw[:1] in (" ", "\t", "-")
+
+    out: "set[int]" = set()
+    at = 0
+    while at < len(lines):
+        if not lines[at].raw.startswith("+"):
+            at += 1
+            continue
+        end = at
+        while end < len(lines) and lines[end].raw.startswith("+"):
+            end += 1
+        run = range(at, end)
+        traced = any(lines[i].raw.startswith("++ ") for i in run)
+        beside = (at > 0 and diff_line(lines[at - 1].raw)) or (end < len(lines) and diff_line(lines[end].raw))
+        if beside and not traced:
+            out.update(run)
+        at = end
+    return out
 
 
 def _names_render(value: str) -> bool:
@@ -113,8 +121,9 @@ def _added_by_change(block: Block) -> List[Line]:
     lines = block.lines
     about_gpu = _GPU_NODES.search(block.text) is not None
     grants = _grants_render if about_gpu else _names_render
+    in_hunk = _hunk_added(lines)
     for index, line in enumerate(lines):
-        if not _DIFF_ADDED.match(line.raw) or not _in_hunk(lines, index):
+        if index not in in_hunk or not _DIFF_ADDED.match(line.raw):
             continue
         if any(grants(match.group(1).rstrip(".,;:")) for match in _FLAG.finditer(line.text)):
             out.append(line)
