@@ -10,6 +10,14 @@
   ROCm/ROCm-docker#93).
 * ``container_adds_render_group``: something that may grant it was added (another block of the same
   report may show the full command; a Kubernetes securityContext's ``supplementalGroups`` list counts).
+* ``container_render_group_added_by_change``: a diff's added line (``+``) gives the container the render
+  group: ``--group-add`` with a value that may grant it (the name render, a number, a command computing the
+  host's gid, podman's keep-groups), or a ``group_add:``/``supplementalGroups:`` list (also a commented
+  one) with such an item. The report's change is its fix, so the container ran before without the group
+  its user needs for /dev/kfd and /dev/dri/renderD*: vllm-project/vllm#27881 (``+ --group-add $(getent
+  group render | cut -d: -f3)`` in AMD CI), redhat-et/GKM#174 (``+ --group-add keep-groups`` and
+  ``+ # supplementalGroups: [<render-gid-on-node>]`` for a non-root pod), lemonade-sdk/lemonade#2857
+  (``+ --group-add video --group-add 992`` after the image's user stopped being root).
 * ``container_user_not_root``: the command or compose service names a user that is not root
   (``-u 1000``, ``--user=1000:1000``, ``user: "1000"``), a Kubernetes securityContext does
   (``runAsUser: 1000``, ``runAsNonRoot: true``), or the report says the container runs as an
@@ -31,6 +39,7 @@ from rocm_doctor.lazy_regex import when_used
 VIDEO_ONLY = "container_adds_video_not_render"
 RENDER_ADDED = "container_adds_render_group"
 NOT_ROOT = "container_user_not_root"
+ADDED_BY_CHANGE = "container_render_group_added_by_change"
 
 _VALUE = r"[\"']?([\w.${}()|:/ -]{1,80}?)[\"']?(?=[\s\\,\]`]|$)"
 _FLAG = when_used(r"(?<![\w-])--group-add(?:=|\s{1,4})" + _VALUE)
@@ -53,6 +62,87 @@ _NON_ROOT_SAID = when_used(
     re.IGNORECASE,
 )
 _COMPOSE_ITEM = when_used(r"^[ \t]{0,40}-[ \t]{1,4}[\"']?([\w.${}()|:/-]{1,80})[\"']?[ \t]{0,8}(?:#[^\n]{0,200})?$")
+
+
+_DIFF_ADDED = when_used(r"^\+(?!\+\+)")
+"""A diff's added line (not the ``+++ b/file`` header)."""
+_DIFF_GROUP_HEAD = when_used(
+    r"^\+[ \t]{0,40}(?:#[ \t]{0,4})?(?:-[ \t]{1,4})?(?:group_add|supplementalGroups):[ \t]{0,8}(?:\[(?P<inline>[^\]\n]{0,200})\])?"
+)
+_DIFF_ITEM = when_used(r"^\+[ \t]{0,40}(?:#[ \t]{0,4})?-[ \t]{1,4}[\"']?([\w.${}()|:/<>-]{1,80}?)[\"']?[ \t]{0,8}(?:#[^\n]{0,200})?$")
+
+
+_DIFF_MARK = when_used(r"^(?:@@ |diff --git |\+\+\+ |--- a/)", re.MULTILINE)
+"""A unified diff's own header or hunk line: a ``+`` line outside a fenced block is an added line only beside one
+(review rev55h: a Markdown list "+ added --group-add render to the docs" is prose, not a change)."""
+_GPU_NODES = when_used(r"/dev/kfd|/dev/dri|renderD\d|\brender\b|amd\.com/gpu", re.IGNORECASE)
+"""The diff itself concerns the GPU's nodes: a bare number or variable added as a group is then the render gid
+(lemonade-sdk/lemonade#2857 ``--group-add 992`` beside ``--device=/dev/kfd``), not any service's group (review
+rev55h: a postgres service's ``group_add: ["999"]`` in an unrelated compose file)."""
+
+
+def _hunk_added(lines: Tuple[Line, ...]) -> "set[int]":
+    """The indices of ``+`` lines that sit among a diff's other lines: the unbroken run of ``+`` lines holding one
+    has a context line (a leading space), a removed line or a header/hunk line next to it. A shell trace (``set -x``:
+    ``+ docker run ... --group-add render`` then its output, ``++ getent group render``) is the command that ran,
+    not a change (review rev55h); so is a Markdown ``+`` list. One pass over the lines."""
+
+    def diff_line(raw: str) -> bool:
+        return raw.startswith(("@@", "diff --git", "--- ", "+++ ")) or raw[:1] in (" ", "\t", "-")
+
+    out: "set[int]" = set()
+    at = 0
+    while at < len(lines):
+        if not lines[at].raw.startswith("+"):
+            at += 1
+            continue
+        end = at
+        while end < len(lines) and lines[end].raw.startswith("+"):
+            end += 1
+        run = range(at, end)
+        traced = any(lines[i].raw.startswith("++ ") for i in run)
+        beside = (at > 0 and diff_line(lines[at - 1].raw)) or (end < len(lines) and diff_line(lines[end].raw))
+        if beside and not traced:
+            out.update(run)
+        at = end
+    return out
+
+
+def _names_render(value: str) -> bool:
+    low = value.strip().lower()
+    return "render" in low or low == "keep-groups"
+
+
+def _added_by_change(block: Block) -> List[Line]:
+    """Added diff lines (``+``) that give the container a group that may be the render group."""
+    out: List[Line] = []
+    if block.kind == "prose" and not _DIFF_MARK.search(block.text):
+        return out
+    lines = block.lines
+    about_gpu = _GPU_NODES.search(block.text) is not None
+    grants = _grants_render if about_gpu else _names_render
+    in_hunk = _hunk_added(lines)
+    for index, line in enumerate(lines):
+        if index not in in_hunk or not _DIFF_ADDED.match(line.raw):
+            continue
+        if any(grants(match.group(1).rstrip(".,;:")) for match in _FLAG.finditer(line.text)):
+            out.append(line)
+            continue
+        head = _DIFF_GROUP_HEAD.match(line.raw)
+        if head is None:
+            continue
+        if head.group("inline") is not None:
+            if any(grants(item.strip().strip("\"'")) for item in head.group("inline").split(",") if item.strip()):
+                out.append(line)
+            continue
+        for row in lines[index + 1 : index + 17]:
+            item = _DIFF_ITEM.match(row.raw)
+            if item is None:
+                break
+            if grants(item.group(1)):
+                out.append(row)
+                break
+    return out
 
 
 def _grants_render(value: str) -> bool:
@@ -213,6 +303,9 @@ def parse(block: Block) -> List[Piece]:
     users = _non_root_users(block) or _dockerfile_user(block)
     if users:
         pieces.append(make_piece(f"context:{NOT_ROOT}", users[:1], [Observation("symptoms.context", [NOT_ROOT], users[0], TRUST_TEMPLATE)]))
+    added = _added_by_change(block) if "+" in block.text else []
+    if added:
+        pieces.append(make_piece(f"context:{ADDED_BY_CHANGE}", added[:1], [Observation("symptoms.context", [ADDED_BY_CHANGE], added[0], TRUST_TEMPLATE)]))
     return pieces + _groups(block)
 
 
