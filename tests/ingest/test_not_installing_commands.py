@@ -42,6 +42,17 @@ INSTALLING = {
         "Successfully downloaded torch\npip install wheels/torch-2.3.0+cu121-cp310-cp310-linux_x86_64.whl\n"
         "Processing ./wheels/torch-2.3.0+cu121-cp310-cp310-linux_x86_64.whl\nSuccessfully installed torch-2.3.0+cu121\n"
     ),
+    # rev55pb: the output of a command that installs nothing ends at a line only an install prints, or at a command
+    # run by its path, even without a blank line between them
+    "dry-run-then-real-install-no-blank": (
+        f"$ pip install --dry-run torch --index-url {CU}\nWould install torch-2.3.0+cu121\nthen ran it without --dry-run:\n"
+        "Successfully installed torch-2.3.0+cu121\n"
+    ),
+    "download-then-install-by-venv-path": (
+        f"pip download torch==2.3.0 --index-url {CU} -d wheels\nSaved ./wheels/torch-2.3.0+cu121-cp310-cp310-linux_x86_64.whl\n"
+        "./venv/bin/pip install wheels/torch-2.3.0+cu121-cp310-cp310-linux_x86_64.whl\nInstalling collected packages: torch\n"
+        "Successfully installed torch-2.3.0+cu121\n"
+    ),
 }
 
 
@@ -73,3 +84,12 @@ def test_pip_index_versions_installed_line_is_still_read() -> None:
 
 def test_a_download_mentioned_in_prose_is_not_a_command() -> None:
     assert not_installing_lines(block("I used pip download to fetch torch 2.3.0+rocm6.0 and installed it offline.\n")) == set()
+
+
+def test_a_training_log_saved_line_does_not_hide_an_install_log_fetch() -> None:
+    """rev55pb: pip download's ``Saved`` names a package file; "Saved checkpoint to ./ckpt" is a program's own line."""
+    text = (
+        f"pip install torch --index-url {CU}\nCollecting torch\n  Downloading {CU}/{WHEEL} (781.0 MB)\n"
+        "Installing collected packages: torch\n\nSaved checkpoint to ./ckpt\n"
+    )
+    assert not_installing_lines(block(text)) == set()

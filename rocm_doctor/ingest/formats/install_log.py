@@ -89,13 +89,20 @@ NOT_INSTALLING_SOURCES = (
     "https://github.com/pypa/pip/blob/24.2/docs/html/cli/pip_install.rst",
     "https://github.com/astral-sh/uv/blob/0.5.0/docs/pip/compile.md",
 )
-_NOT_INSTALLING_OUTPUT = when_used(r"^\s*(?:Would\s(?:install|download)\s|Saved\s|Successfully\sdownloaded\s|File\swas\salready\sdownloaded\s|Available\sversions:)")
+_NOT_INSTALLING_OUTPUT = when_used(
+    r"^\s*(?:Would\s(?:install|download)\s|Saved\s.{0,300}?\.(?:whl|tar\.gz|zip)\s*$|Successfully\sdownloaded\s"
+    r"|File\swas\salready\sdownloaded\s|Available\sversions:)"
+)
 """Lines only a command that installs nothing prints: pip's and uv's dry run (``Would install torch-2.3.0+cu121``, uv's
 ``Would download 1 package``), pip download's (:data:`_DOWNLOAD_ONLY`), ``pip index versions``' list."""
 _LOOKING_IN = when_used(r"^\s*Looking\sin\sindexes:\s")
 _INSTALLED_NOW = when_used(r"^\s*INSTALLED:\s")
 """``pip index versions`` names the release installed now on a line of its own: still read."""
-_NEXT_COMMAND = when_used(r"^\s{0,16}(?:\S{0,80}[$#>]\s{1,4})?(?:sudo\s{1,4})?(?:pip[\d.]{0,8}|uv|python[\d.]{0,8}|py|conda|mamba|git|cd|export|set|docker)(?:\.exe)?\s", re.IGNORECASE)
+_NEXT_COMMAND = when_used(r"^\s{0,16}(?:\S{0,80}[$#>]\s{1,4})?(?:sudo\s{1,4})?(?:\S{0,200}[/\\])?(?:pip[\d.]{0,8}|uv|python[\d.]{0,8}|py|conda|mamba|git|cd|export|set|docker)(?:\.exe)?\s", re.IGNORECASE)
+_INSTALL_DONE = when_used(r"^\s*(?:Installing\scollected\spackages:|Successfully\sinstalled\s)|^[ \t]*(?:Uni|I)nstalled\s\d+\spackages?\sin\s")
+"""rev55pb: lines only a real install prints (pip's ``Installing collected packages:``/``Successfully installed``, uv's
+``Installed 1 package in``): a command that installs nothing never prints them, so its output ends before one
+("Would install torch-2.3.0+cu121" / "then ran it without --dry-run:" / "Successfully installed torch-2.3.0+cu121")."""
 _NOT_INSTALLING_WORDS = ("download", "wheel", "dry-run", "index versions", "compile", "would install", "saved ", "available versions")
 
 
@@ -113,7 +120,7 @@ def not_installing_lines(block: Block) -> Set[int]:
         if _NOT_INSTALLING_COMMAND.match(line.text):
             out.add(line.number)
             for after in lines[index + 1 :]:
-                if after.command or not after.text.strip() or _NEXT_COMMAND.match(after.text):
+                if after.command or not after.text.strip() or _NEXT_COMMAND.match(after.text) or _INSTALL_DONE.match(after.text):
                     break
                 if _INSTALLED_NOW.match(after.text) is None:
                     out.add(after.number)
