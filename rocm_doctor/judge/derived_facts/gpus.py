@@ -135,7 +135,10 @@ WORDS_SOURCES = (PROSE_MENTION_SOURCE, CPU_IMPLIED_SOURCE, "paste:report")
 def amd_discrete_listed_count(facts: Facts, tables: Tables) -> Fact:
     """prec55b: a GPU named only in words may be another machine's: "Ubuntu in VirtualBox on my PC (RX 5700 XT)" names
     the host's card, which a guest without passthrough does not have (Comfy-Org/ComfyUI#1870); the guest's own tools
-    list what it has. RD751's virtual-display guard counts these."""
+    list what it has. RD751's virtual-display guard counts these. rev55pb: sources for words against listings: a VMware guest
+    whose only AMD name is the host CPU's "Ryzen 7 4800U with Radeon graphics" while lspci lists no AMD GPU
+    (ROCm/legacy-rocm-build#1505); the VirtualBox guest above (ComfyUI#1870); a KVM guest whose lspci lists the
+    passed-through RX 580 beside the QXL adapter (Grench6/RX580-rocM-tensorflow-ubuntu20.4-guide#10)."""
     agents = amd_agents(facts)
     unknown_kind = integration_unknown(agents)
     if unknown_kind is not None:
