@@ -70,6 +70,67 @@ https://github.com/pypa/pip/blob/23.2/src/pip/_internal/operations/prepare.py). 
 _DOWNLOAD_ONLY = when_used(r"^\s*(?:Saved\s|Successfully downloaded\s|File was already downloaded\s)")
 """``pip download`` names the files it saved instead of installing them (commands/download.py): its wheels
 are not the environment's."""
+_NOT_INSTALLING_COMMAND = when_used(
+    r"^\s{0,16}(?:\S{0,80}[$#>]\s{1,4})?(?:sudo\s{1,4})?(?:\S{0,200}python[\d.]{0,8}(?:\.exe)?\s{1,4}-m\s{1,4})?"
+    r"(?:(?:pip[\d.]{0,8}|uv\s{1,4}pip)\s{1,4}(?:download|wheel|index\s{1,4}versions|compile)(?![\w-])"
+    r"|(?:pip[\d.]{0,8}|uv\s{1,4}pip)\s{1,4}install\s(?=.{0,2000}?(?<!\S)--dry-run(?![\w-]))"
+    r"|pip-compile(?![\w-]))",
+    re.IGNORECASE,
+)
+"""A command that resolves, fetches or lists packages and installs none: ``pip download`` and ``pip wheel`` save files
+(commands/download.py, commands/wheel.py), ``pip install --dry-run`` prints ``Would install ...`` and changes nothing
+(with or without ``--report``: the report of a real install describes an install, so ``--report`` alone counts as one),
+``pip index versions`` lists an index's releases (commands/index.py), ``uv pip compile`` and ``pip-compile`` write a
+requirements file. The torch builds they name are candidates, not the environment's (sources in :data:`NOT_INSTALLING_SOURCES`)."""
+NOT_INSTALLING_SOURCES = (
+    "https://github.com/pypa/pip/blob/24.2/src/pip/_internal/commands/download.py",
+    "https://github.com/pypa/pip/blob/24.2/src/pip/_internal/commands/install.py",
+    "https://github.com/pypa/pip/blob/24.2/src/pip/_internal/commands/index.py",
+    "https://github.com/pypa/pip/blob/24.2/docs/html/cli/pip_install.rst",
+    "https://github.com/astral-sh/uv/blob/0.5.0/docs/pip/compile.md",
+)
+_NOT_INSTALLING_OUTPUT = when_used(
+    r"^\s*(?:Would\s(?:install|download)\s|Saved\s.{0,300}?\.(?:whl|tar\.gz|zip)\s*$|Successfully\sdownloaded\s"
+    r"|File\swas\salready\sdownloaded\s|Available\sversions:)"
+)
+"""Lines only a command that installs nothing prints: pip's and uv's dry run (``Would install torch-2.3.0+cu121``, uv's
+``Would download 1 package``), pip download's (:data:`_DOWNLOAD_ONLY`), ``pip index versions``' list."""
+_LOOKING_IN = when_used(r"^\s*Looking\sin\sindexes:\s")
+_INSTALLED_NOW = when_used(r"^\s*INSTALLED:\s")
+"""``pip index versions`` names the release installed now on a line of its own: still read."""
+_NEXT_COMMAND = when_used(r"^\s{0,16}(?:\S{0,80}[$#>]\s{1,4})?(?:sudo\s{1,4})?(?:\S{0,200}[/\\])?(?:pip[\d.]{0,8}|uv|python[\d.]{0,8}|py|conda|mamba|git|cd|export|set|docker)(?:\.exe)?\s", re.IGNORECASE)
+_INSTALL_DONE = when_used(r"^\s*(?:Installing\scollected\spackages:|Successfully\sinstalled\s)|^[ \t]*(?:Uni|I)nstalled\s\d+\spackages?\sin\s")
+"""rev55pb: lines only a real install prints (pip's ``Installing collected packages:``/``Successfully installed``, uv's
+``Installed 1 package in``): a command that installs nothing never prints them, so its output ends before one
+("Would install torch-2.3.0+cu121" / "then ran it without --dry-run:" / "Successfully installed torch-2.3.0+cu121")."""
+_NOT_INSTALLING_WORDS = ("download", "wheel", "dry-run", "index versions", "compile", "would install", "saved ", "available versions")
+
+
+def not_installing_lines(block: Block) -> Set[int]:
+    """The numbers of the lines where a command that installs nothing (:data:`_NOT_INSTALLING_COMMAND`) and its output
+    stand (up to a blank line or the next command; pip index's ``INSTALLED:`` line excepted), with the lines only such a
+    command prints (:data:`_NOT_INSTALLING_OUTPUT`); in a log that shows only such lines and no install
+    (``Saved ./torch-...whl`` and no ``Successfully installed``), pip's fetch and index lines too. What they name is not installed."""
+    lowered = block.lower
+    if not any(word in lowered for word in _NOT_INSTALLING_WORDS):
+        return set()
+    out: Set[int] = set()
+    lines = block.lines
+    for index, line in enumerate(lines):
+        if _NOT_INSTALLING_COMMAND.match(line.text):
+            out.add(line.number)
+            for after in lines[index + 1 :]:
+                if after.command or not after.text.strip() or _NEXT_COMMAND.match(after.text) or _INSTALL_DONE.match(after.text):
+                    break
+                if _INSTALLED_NOW.match(after.text) is None:
+                    out.add(after.number)
+        elif _NOT_INSTALLING_OUTPUT.match(line.text):
+            out.add(line.number)
+    if out and not any(_INSTALLED.match(line.text) or _UV_SUMMARY.match(line.text) for line in lines):
+        out.update(line.number for line in lines if _FETCH.match(line.text) or _COLLECTING.match(line.text) or _LOOKING_IN.match(line.text))
+    return out
+
+
 _COMPANION_COLLECTING = when_used(r"^\s*Collecting (?:torchvision|torchaudio)(?![\w-])")
 _COMPANION_FETCHED = when_used(r"^\s*(?:Downloading|Using cached)\s+\S*?\b(?:torchvision|torchaudio)-(?P<version>\d[^-\s]*)-cp\d+\S*\.whl")
 COMPANION_FETCHED = "companion_wheel_not_rocm_fetched"
@@ -339,8 +400,11 @@ def parse(block: Block) -> List[Piece]:
     fetched_versions: Dict[int, str] = {}
     collected: Set[str] = set()
     download_only = any(_DOWNLOAD_ONLY.match(line.text) for line in block.lines)
+    idle = not_installing_lines(block)
     for index, line in enumerate(block.lines):
         text = line.text
+        if line.number in idle:
+            continue  # a dry run's, a download's or an index listing's line: nothing installed
         if _COMPANION_COLLECTING.match(text) is not None:
             for after in block.lines[index + 1 : index + 1 + _FOLLOWING]:
                 fetched = _COMPANION_FETCHED.match(after.text)

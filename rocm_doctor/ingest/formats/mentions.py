@@ -39,7 +39,7 @@ from rocm_doctor.ingest.formats.platform_strings import distro_observations, ker
 from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, GpuSighting, Observation, Piece
 from rocm_doctor.knowledge.cpus import igpu_for_cpu
 from rocm_doctor.ingest.formats.hip_code_objects import BUNDLE_ENTRY_LINE
-from rocm_doctor.ingest.formats.install_log import kept_torch_not_rocm
+from rocm_doctor.ingest.formats.install_log import kept_torch_not_rocm, not_installing_lines
 from rocm_doctor.knowledge.torch_identity import from_index_url, from_wheel, identify
 from rocm_doctor.ingest.scope import ANOTHERS_MACHINE, ELSEWHERE as ELSEWHERE_SCOPE, NOW, PAST, scope_before
 from rocm_doctor.lazy_regex import WhenUsed, when_used
@@ -2191,6 +2191,8 @@ def _torch(block: Block) -> List[Observation]:
     text = block.text
     moved: List[Tuple[int, int]] = _resolver_spans(block)
     tagged = "+rocm" in lowered or "+cu" in lowered or "+cpu" in lowered
+    # a dry run, a download, an index listing or a compiled requirements file names candidates, not the torch installed
+    idle = not_installing_lines(block)
     if ("torch" in lowered or tagged) and " to " in lowered:
         for match, line in block.scan(_TORCH_CHANGE):
             moved.append(match.span())
@@ -2205,7 +2207,7 @@ def _torch(block: Block) -> List[Observation]:
                 out.append(Observation("symptoms.earlier", [f"torch.version={_plain(worked)}"], line, TRUST_PROSE))
                 out += torch_version_observations(_plain(failing), line, TRUST_PROSE)
         for match, line in block.scan(_TORCH):
-            if _inside(match.start(), moved) or _attempt_failed(text, match.start(), match.end()):
+            if line.number in idle or _inside(match.start(), moved) or _attempt_failed(text, match.start(), match.end()):
                 continue
             if _install_command_asked_about(text, match):
                 continue  # the build an install command asked about or advised would put in place
@@ -2222,12 +2224,12 @@ def _torch(block: Block) -> List[Observation]:
                 continue  # collect_env's "CUDA used to build PyTorch: 12.1": a CUDA or HIP release, not torch's
             out += torch_version_observations(_plain(match.group(1)), line, TRUST_PROSE)
         for match, line in block.scan(_WHEEL):
-            if _install_command_asked_about(text, match):
+            if line.number in idle or _install_command_asked_about(text, match):
                 continue  # "Should I run\npip install .../torch-2.3.0%2Bcu121-...whl\nor the rocm one?": not run
             identity = from_wheel(match.group(0))
             out += identity_observations(identity, line, TRUST_PROSE)
         for match, line in block.scan(_COMPANION):
-            if _inside(match.start(), moved):
+            if line.number in idle or _inside(match.start(), moved):
                 continue  # a resolver's candidate or pin, not the companion installed
             version = match.group(2).replace("%2B", "+").replace("%2b", "+")
             if "+" not in version:
@@ -2236,7 +2238,7 @@ def _torch(block: Block) -> List[Observation]:
     if "+rocm" in lowered or "+cu" in lowered or "+cpu" in lowered:
         for match, line in block.scan(_LOCAL_VERSION):
             before = text[max(0, match.start() - 40) : match.start()]
-            if _NOT_TORCH_BEFORE.search(before) or _BUILT_FOR_BEFORE.search(text, max(0, match.start() - 200), match.start()) or match.group(1).startswith("0.") or _inside(match.start(), moved) or _attempt_failed(text, match.start(), match.end()):
+            if line.number in idle or _NOT_TORCH_BEFORE.search(before) or _BUILT_FOR_BEFORE.search(text, max(0, match.start() - 200), match.start()) or match.group(1).startswith("0.") or _inside(match.start(), moved) or _attempt_failed(text, match.start(), match.end()):
                 continue
             if _install_command_asked_about(text, match):
                 continue  # the build an install command asked about or advised would put in place
@@ -2254,7 +2256,7 @@ def _torch(block: Block) -> List[Observation]:
         for match, line in block.scan(_INDEX):
             url = match.group(1) or match.group(2)
             identity = from_index_url(url)
-            if identity.flavour is None or _install_command_asked_about(text, match):
+            if identity.flavour is None or line.number in idle or _install_command_asked_about(text, match):
                 continue
             if _torch_scope(text, match.start()) != NOW:
                 continue  # another machine's install ("My friend ran pip install ... cu121") or a past one: not the torch in use

@@ -124,6 +124,29 @@ def amd_discrete_count(facts: Facts, tables: Tables) -> Fact:
     return _count_integrated(facts, False)
 
 
+WORDS_SOURCES = (PROSE_MENTION_SOURCE, CPU_IMPLIED_SOURCE, "paste:report")
+"""Agents read from the reporter's own words (prose, an issue template's field) or a CPU model's name, not a tool's listing."""
+
+
+@machine_fact(
+    "amd_discrete_listed_count",
+    "Number of AMD discrete GPUs a tool listed (lspci, rocminfo, rocm-smi, ...), not only named in the report's words.",
+)
+def amd_discrete_listed_count(facts: Facts, tables: Tables) -> Fact:
+    """prec55b: a GPU named only in words may be another machine's: "Ubuntu in VirtualBox on my PC (RX 5700 XT)" names
+    the host's card, which a guest without passthrough does not have (Comfy-Org/ComfyUI#1870); the guest's own tools
+    list what it has. RD751's virtual-display guard counts these. rev55pb: sources for words against listings: a VMware guest
+    whose only AMD name is the host CPU's "Ryzen 7 4800U with Radeon graphics" while lspci lists no AMD GPU
+    (ROCm/legacy-rocm-build#1505); the VirtualBox guest above (ComfyUI#1870); a KVM guest whose lspci lists the
+    passed-through RX 580 beside the QXL adapter (Grench6/RX580-rocM-tensorflow-ubuntu20.4-guide#10)."""
+    agents = amd_agents(facts)
+    unknown_kind = integration_unknown(agents)
+    if unknown_kind is not None:
+        return unknown_kind
+    listed = [a for a in agents if not bool(a.integrated.value) and not a.source.startswith(WORDS_SOURCES)]
+    return _count(facts, listed)
+
+
 @gpu_fact("is_amd", "The GPU agent is an AMD GPU (vendor name or PCI vendor id 0x1002).")
 def is_amd(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     verdict = _vendor_is(agent, "AMD", AMD_PCI_VENDOR)
