@@ -322,3 +322,21 @@ def test_torch_quoted_continued_chained_or_reinstalled_with_every_dependency_is_
 def test_a_quoted_package_that_is_not_torch_still_replaces_it() -> None:
     context = ingest("$ pip install \"xformers==0.0.26.post1\"\n" + _REMOVES_241).facts.symptoms.context.value or []
     assert "torch_replaced_by_package_install" in context
+
+
+@pytest.mark.parametrize(
+    "uninstall",
+    [
+        # ROCm/legacy-rocm-build#4358: an unrelated install, then the user's own uninstall of torch
+        "(.venv) mcon@ikea:~/AMD$ pip uninstall -y torch torchvision",
+        # lllyasviel/Fooocus#3674, ROCm/legacy-rocm-build#4749: python -m pip / pip3 forms
+        "(fooocus_env) debian@debian:~/Fooocus$ python -m pip uninstall torch torchvision torchaudio xformers",
+        "$ pip3 uninstall torch torchvision pytorch-triton-rocm",
+    ],
+)
+def test_torch_removed_by_the_users_own_uninstall_after_another_install_is_no_replacement(uninstall: str) -> None:
+    before = "$ pip install --upgrade pip\nSuccessfully installed pip-25.0.1\n"
+    context = ingest(before + uninstall + "\n" + _REMOVES_241).facts.symptoms.context.value or []
+    assert "torch_replaced_by_package_install" not in context
+    # the same removal right after the unrelated install, with no uninstall between, still is one
+    assert "torch_replaced_by_package_install" in (ingest(before + _REMOVES_241).facts.symptoms.context.value or [])
