@@ -41,6 +41,10 @@ def test_a_cpu_torch_install_told_on_an_amd_gpu_is_a_torch_build_finding(sentenc
         # a wish or advice with "to" stays out (learn55g)
         "I want to install the CPU version of torch.",
         "You need to install the CPU version of torch.",
+        # the taken-step verb negated, or a wish (rev55g)
+        "I never decided to install the CPU version of torch.",
+        "I never had to install the CPU version of torch.",
+        "I wish I had decided to install the CPU version of torch.",
     ],
 )
 def test_a_cpu_torch_install_denied_advised_or_asked_is_not_read(sentence: str) -> None:
