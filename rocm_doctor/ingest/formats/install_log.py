@@ -98,7 +98,8 @@ torchvision``), lllyasviel/Fooocus#3674 (``pip uninstall torch torchvision torch
 before the ROCm install), ROCm/legacy-rocm-build#4749 (``pip3 uninstall torch torchvision pytorch-triton-rocm``
 before installing the repo.radeon.com wheels). Searched anywhere in the line (rev55g): the prompt or the interpreter's
 path may hold spaces (``(venv) PS C:\\Users\\Jane Doe\\app> python -m pip uninstall``, ``C:\\Program Files\\Python311\\python.exe
--m pip uninstall``) or be ``py -m pip``; only an uninstall that names torch (:func:`_uninstalls_torch`) accounts for a torch removed."""
+-m pip uninstall``) or be ``py -m pip``; Windows forms: lllyasviel/Fooocus#2294 and #624
+(``C:\\Users\\...\\Fooocus_win64_2-1-831(1)>.\\python_embeded\\python.exe -m pip uninstall torch ... -y``); only an uninstall that names torch (:func:`_uninstalls_torch`) accounts for a torch removed."""
 
 
 def _uninstalls_torch(line: Line) -> bool:
