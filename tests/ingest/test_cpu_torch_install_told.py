@@ -20,6 +20,9 @@ from ingest_helpers import ingest, serious_findings
         "I have no CUDA, so I downloaded the CPU binary package for pyTorch.",
         # the verb with its "re" (learn52h: meizhong986/WhisperJAV#120)
         "The installer uninstalls the existing ROCm-enabled PyTorch, then reinstalls a CPU-only version of PyTorch.",
+        # a step taken, said with "decided to" / "had to" (learn55g: first-order-model#400's own words)
+        "So I decided to download the CPU binary package for pyTorch first, which has poor speed and performance.",
+        "I had to install the CPU version of torch because ROCm did not support my card.",
     ],
 )
 def test_a_cpu_torch_install_told_on_an_amd_gpu_is_a_torch_build_finding(sentence: str) -> None:
@@ -35,6 +38,13 @@ def test_a_cpu_torch_install_told_on_an_amd_gpu_is_a_torch_build_finding(sentenc
         "If you have no GPU, install the CPU-only torch.",
         "Should I install the CPU version of torch?",
         "Use the rocm index instead of installing the CPU torch.",
+        # a wish or advice with "to" stays out (learn55g)
+        "I want to install the CPU version of torch.",
+        "You need to install the CPU version of torch.",
+        # the taken-step verb negated, or a wish (rev55g)
+        "I never decided to install the CPU version of torch.",
+        "I never had to install the CPU version of torch.",
+        "I wish I had decided to install the CPU version of torch.",
     ],
 )
 def test_a_cpu_torch_install_denied_advised_or_asked_is_not_read(sentence: str) -> None:

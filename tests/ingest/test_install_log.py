@@ -322,3 +322,48 @@ def test_torch_quoted_continued_chained_or_reinstalled_with_every_dependency_is_
 def test_a_quoted_package_that_is_not_torch_still_replaces_it() -> None:
     context = ingest("$ pip install \"xformers==0.0.26.post1\"\n" + _REMOVES_241).facts.symptoms.context.value or []
     assert "torch_replaced_by_package_install" in context
+
+
+@pytest.mark.parametrize(
+    "uninstall",
+    [
+        # ROCm/legacy-rocm-build#4358: an unrelated install, then the user's own uninstall of torch
+        "(.venv) mcon@ikea:~/AMD$ pip uninstall -y torch torchvision",
+        # lllyasviel/Fooocus#3674, ROCm/legacy-rocm-build#4749: python -m pip / pip3 forms
+        "(fooocus_env) debian@debian:~/Fooocus$ python -m pip uninstall torch torchvision torchaudio xformers",
+        "$ pip3 uninstall torch torchvision pytorch-triton-rocm",
+    ],
+)
+def test_torch_removed_by_the_users_own_uninstall_after_another_install_is_no_replacement(uninstall: str) -> None:
+    before = "$ pip install --upgrade pip\nSuccessfully installed pip-25.0.1\n"
+    context = ingest(before + uninstall + "\n" + _REMOVES_241).facts.symptoms.context.value or []
+    assert "torch_replaced_by_package_install" not in context
+    # the same removal right after the unrelated install, with no uninstall between, still is one
+    assert "torch_replaced_by_package_install" in (ingest(before + _REMOVES_241).facts.symptoms.context.value or [])
+
+
+@pytest.mark.parametrize(
+    "uninstall",
+    [
+        # rev55g: the prompt or the interpreter's path holds a space, or the launcher is py.exe
+        "C:\\Users\\Jane Doe\\ComfyUI\\venv\\Scripts\\python.exe -m pip uninstall -y torch torchvision",
+        "(venv) PS C:\\Users\\Jane Doe\\ComfyUI> python -m pip uninstall -y torch",
+        "C:\\Users\\me\\app>py -m pip uninstall torch==2.4.1 -y",
+    ],
+)
+def test_the_users_own_uninstall_of_torch_behind_a_windows_prompt_is_no_replacement(uninstall: str) -> None:
+    before = "$ pip install --upgrade pip\nSuccessfully installed pip-25.0.1\n"
+    context = ingest(before + uninstall + "\n" + _REMOVES_241).facts.symptoms.context.value or []
+    assert "torch_replaced_by_package_install" not in context
+
+
+def test_an_uninstall_of_torchvision_alone_does_not_hide_the_package_that_replaced_torch() -> None:
+    # rev55g: a launcher prints pip's output without the install command; the torch removal follows
+    # 'Collecting torch==2.4.1 (from xformers==0.0.28)', not the user's uninstall of torchvision
+    text = (
+        "$ pip uninstall -y torchvision\nFound existing installation: torchvision 0.19.0\nUninstalling torchvision-0.19.0:\n"
+        "  Successfully uninstalled torchvision-0.19.0\nInstalling xformers\nCollecting xformers==0.0.28\n"
+        "Collecting torch==2.4.1 (from xformers==0.0.28)\n  Downloading torch-2.4.1-cp310-cp310-manylinux1_x86_64.whl (797.1 MB)\n"
+        "Installing collected packages: torch, xformers\n" + _REMOVES_241
+    )
+    assert "torch_replaced_by_package_install" in (ingest(text).facts.symptoms.context.value or [])

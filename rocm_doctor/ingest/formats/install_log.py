@@ -150,6 +150,39 @@ facebookresearch/xformers#752 (xformers 0.0.19 collected torch 2.0.0 over 2.0.1+
 (xformers 0.0.26.post1 replaced torch 2.3.1+cu121 with 2.3.0), AUTOMATIC1111/stable-diffusion-webui#10494
 (``Collecting torch==2.0.0 (from xformers==0.0.19)`` in a Docker build)."""
 _PIP_INSTALL = when_used(r"^\s{0,16}(?:\S{0,80}[$#>]\s{1,4})?(?:sudo\s{1,4})?(?:\S{0,200}python[\d.]{0,8}(?:\.exe)?\s{1,4}-m\s{1,4})?(?:pip[\d.]{0,8}|uv\s{1,4}pip)\s{1,4}install\s{1,4}(?P<args>.{1,2000}?)\s*$")
+_PIP_UNINSTALL = when_used(r"(?:^|[\s>$#\"'\\/])(?:py(?:thon[\d.]{0,8})?(?:\.exe)?[\"']?\s{1,4}-m\s{1,4})?(?:pip[\d.]{0,8}(?:\.exe)?|uv\s{1,4}pip)\s{1,4}uninstall(?P<args>(?:\s.{0,2000})?)$")
+"""A ``pip uninstall`` (``uv pip uninstall``) command line: pip prints the same ``Found existing installation: torch V``
+/ ``Successfully uninstalled torch-V`` for it (req/req_uninstall.py), so a torch removed after it was removed on the
+user's request, not by an install of another package. Reports pasting an explicit uninstall after an unrelated
+``pip install``: ROCm/legacy-rocm-build#4358 (``pip install --upgrade pip``, then ``pip uninstall -y torch
+torchvision``), lllyasviel/Fooocus#3674 (``pip uninstall torch torchvision torchaudio torchtext functorch xformers``
+before the ROCm install), ROCm/legacy-rocm-build#4749 (``pip3 uninstall torch torchvision pytorch-triton-rocm``
+before installing the repo.radeon.com wheels). Searched anywhere in the line (rev55g): the prompt or the interpreter's
+path may hold spaces (``(venv) PS C:\\Users\\Jane Doe\\app> python -m pip uninstall``, ``C:\\Program Files\\Python311\\python.exe
+-m pip uninstall``) or be ``py -m pip``; Windows forms: lllyasviel/Fooocus#2294 and #624
+(``C:\\Users\\...\\Fooocus_win64_2-1-831(1)>.\\python_embeded\\python.exe -m pip uninstall torch ... -y``); only an uninstall that names torch (:func:`_uninstalls_torch`) accounts for a torch removed."""
+
+
+def _uninstalls_torch(line: Line) -> bool:
+    """A ``pip uninstall`` command line that names torch, a requirements file (``-r``: it may list torch), or is
+    continued on the next line (the names are not all on this one); an uninstall of torchvision alone never
+    removed torch (rev55g)."""
+    found = _PIP_UNINSTALL.search(line.text)
+    if found is None:
+        return False
+    args = found.group("args").strip()
+    if args.endswith(("\\", "^", "`")):
+        return True
+    for word in args.replace("`", " ").split():
+        if word in ("&&", "||", "|", ";", "#") or word.endswith(";"):
+            return False
+        if word == "--requirement" or word.startswith(("-r", "--requirement=")):
+            return True
+        if _canonical(re.split(r"[<>=!~\[@;]", word.strip("'\""), maxsplit=1)[0]) == "torch":
+            return True
+    return False
+
+
 _INSTALL_OPTION_WITH_VALUE = frozenset(("-i", "--index-url", "--extra-index-url", "-f", "--find-links", "-c", "--constraint", "-r", "--requirement", "--target", "-t", "--prefix", "--root", "--platform", "--python-version", "--only-binary", "--no-binary", "--trusted-host", "--cache-dir"))
 PULLED = "torch_pulled_by_dependency"
 """Context id: pip collected torch as another package's dependency and fetched a wheel that is not a ROCm build."""
@@ -335,6 +368,10 @@ def _torch_replaced_by_other_package(block: Block, removed: List[Tuple[str, Line
                 pulled_by = pulled_by or line
         elif _PIP_INSTALL.match(line.text):
             command, pulled_by = line, None
+        elif _uninstalls_torch(line):
+            command, pulled_by = line, None
+    if command is not None and _uninstalls_torch(command):
+        return None  # the user's own pip uninstall removed it
     if command is not None:
         if _EVERY_DEPENDENCY.search(command.text):
             return None
@@ -368,8 +405,8 @@ def replacement_across_blocks(blocks: List[Block]) -> List[Piece]:
         if not removed:
             continue
         first = block.position_of(removed[0])
-        if any(_PIP_INSTALL.match(line.text) for line in block.lines[:first]):
-            continue  # the block's own command decides (parse)
+        if any(_PIP_INSTALL.match(line.text) or _uninstalls_torch(line) for line in block.lines[:first]):
+            continue  # the block's own command decides (parse), or the user's own uninstall removed it
         if any(_INSTALLED.match(line.text) and re.search(r"(?<!\S)torch-\d", line.text) and re.search(r"(?<!\S)torch(?:vision|audio)-\d", line.text) for line in block.lines):
             continue  # torch installed with its companions: a set
         pieces.append(make_piece(f"context:{REPLACED}", [command], [Observation("symptoms.context", [REPLACED], command, TRUST_TOOL)]))
