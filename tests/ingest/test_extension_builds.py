@@ -356,3 +356,52 @@ def test_bitsandbytes_missing_its_windows_rocm_dll_is_a_packages_finding_not_a_r
     assert "bnb_rocm_library_not_found" not in signature_errors(text)
     shown = problems_shown(text)
     assert shown[:1] == ["RD677"] and "RD672" not in shown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # ctypes' OSError after bitsandbytes' own line, a rocm62 library (bitsandbytes#1550)
+        "Could not load bitsandbytes native library: /home/u/env/lib/python3.11/site-packages/bitsandbytes/"
+        "libbitsandbytes_rocm62.so: undefined symbol: _Z36__device_stub__kOptimizer32bit1StateI12hip_bfloat16"
+        "Li2EEvPT_S2_PfS3_ffffffiffbi\n",
+        # the OSError alone, a source build from multi-backend-refactor (bitsandbytes#1519)
+        "OSError: /home/u/src/bitsandbytes/bitsandbytes/libbitsandbytes_rocm63.so: undefined symbol: "
+        "_Z36__device_stub__kOptimizer32bit1StateI12hip_bfloat16Li2EEvPT_S2_PfS3_ffffffiffbi\n",
+        # told in a sentence (ROCm/bitsandbytes#67)
+        "The error is libbitsandbytes_rocm64.so: undefined symbol: "
+        "_Z36__device_stub__kOptimizer32bit1StateI12hip_bfloat16Li2EEvPT_S2_PfS3_ffffffiffbi\n",
+    ],
+)
+def test_a_bitsandbytes_rocm_library_missing_its_own_kernel_is_read(text: str) -> None:
+    assert "bnb_rocm_library_lacks_own_kernel" in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the C++ library's symbol, a toolchain mismatch (ROCm/bitsandbytes#54)
+        "OSError: /run/u/bitsandbytes/libbitsandbytes_rocm61.so: undefined symbol: _ZNSt3__15ctypeIcE2idE\n",
+        # torch's symbol: the library was built against another torch
+        "OSError: /venv/bitsandbytes/libbitsandbytes_rocm64.so: undefined symbol: _ZN3c104cuda9SetDeviceEi\n",
+        # a CUDA library of bitsandbytes is not the ROCm build
+        "OSError: /venv/bitsandbytes/libbitsandbytes_cuda121.so: undefined symbol: "
+        "_Z36__device_stub__kOptimizer32bit1StateI6__halfLi2EEvPT_S2_PfS3_ffffffiffbi\n",
+        # the library loaded: no failure
+        "Loading bitsandbytes native library from: /venv/bitsandbytes/libbitsandbytes_rocm64.so\n",
+    ],
+)
+def test_other_bitsandbytes_load_failures_are_not_a_missing_own_kernel(text: str) -> None:
+    assert "bnb_rocm_library_lacks_own_kernel" not in signature_errors(text)
+
+
+def test_a_missing_own_kernel_is_a_packages_finding_before_anything_else() -> None:
+    report = (
+        "RX 7900 XTX, ROCm 6.3, PyTorch 2.8.0.dev20250325+rocm6.3\n"
+        "git clone -b multi-backend-refactor https://github.com/bitsandbytes-foundation/bitsandbytes.git\n"
+        "cmake -DCOMPUTE_BACKEND=hip -S .\n"
+        "Could not load bitsandbytes native library: /mnt/ssd/bitsandbytes/bitsandbytes/libbitsandbytes_rocm63.so: "
+        "undefined symbol: _Z36__device_stub__kOptimizer32bit1StateI12hip_bfloat16Li2EEvPT_S2_PfS3_ffffffiffbi\n"
+    )
+    shown = problems_shown(report)
+    assert shown[:1] == ["RD909"] and "RD672" not in shown
