@@ -44,6 +44,10 @@ class WindowsRow:
     partial: bool
     """True when the row records only some GPUs of that page."""
     source: str
+    sdk_complete: bool = False
+    """True when every row of that page's tables was transcribed (checked against the pinned source), so a
+    target the HIP SDK column leaves out is one the page does not list; False when rows may be missing (a
+    page read from a cut excerpt, or one with a Ryzen APU tab not transcribed)."""
 
 
 @dataclass
@@ -111,6 +115,32 @@ class RocmSupport:
         row = max(rows, key=lambda r: version_key(r.rocm))
         return target in row.sdk
 
+    def windows_sdk_lacks(self, gfx: str, rocm_version: Optional[str] = None) -> Optional[bool]:
+        """Whether the HIP SDK of ``rocm_version`` certainly ships no libraries for ``gfx``.
+
+        True only where a table says so: the release's table marks the target with a cross in its HIP SDK
+        column (runtime only, or unsupported), or the table is ``sdk_complete`` and leaves it out. Without a
+        release: True only for a target that no table lists in its HIP SDK column and that a complete table
+        marks with a cross (RDNA2 gfx1031/gfx1032). False when the release's table lists it; None otherwise
+        (a table whose rows were not all transcribed does not say a target is missing)."""
+        target = base_gfx(gfx)
+        if target in self.retired:
+            return True
+        full = [r for r in self.windows if not r.partial]
+        if rocm_version is not None:
+            rows = _tables_in_force(full, rocm_version)
+            if not rows:
+                return None
+            row = max(rows, key=lambda r: version_key(r.rocm))
+            if target in row.sdk:
+                return False
+            crossed = target in row.runtime or target in row.unsupported
+            return True if crossed or row.sdk_complete else None
+        if not full or any(target in r.sdk for r in full):
+            return None
+        crossed = any(r.sdk_complete and (target in r.runtime or target in r.unsupported) for r in full)
+        return True if crossed else None
+
     def newest_windows(self) -> Optional[WindowsRow]:
         """The newest complete Windows table."""
         rows = [r for r in self.windows if not r.partial]
@@ -148,6 +178,7 @@ def _build(data: Any) -> RocmSupport:
             unsupported=tuple(str_list(row, "unsupported", TABLE, f"windows[{i}]")),
             partial=bool(row.get("partial", False)),
             source=need_source(row, TABLE, f"windows[{i}]"),
+            sdk_complete=bool(row.get("sdk_complete", False)),
         )
         for i, row in enumerate(need_rows(top.get("windows"), TABLE, "windows"))
     ]
@@ -204,6 +235,11 @@ def _runtime_verdict(row: WindowsRow, target: str) -> Optional[bool]:
 def windows_runtime_supported(gfx: str, rocm_version: Optional[str] = None, table: Optional[Any] = None) -> Optional[bool]:
     """See :meth:`RocmSupport.windows_runtime_supported`."""
     return support(table).windows_runtime_supported(gfx, rocm_version)
+
+
+def windows_sdk_lacks(gfx: str, rocm_version: Optional[str] = None, table: Optional[Any] = None) -> Optional[bool]:
+    """See :meth:`RocmSupport.windows_sdk_lacks`."""
+    return support(table).windows_sdk_lacks(gfx, rocm_version)
 
 
 def windows_sdk_supported(gfx: str, rocm_version: str, table: Optional[Any] = None) -> Optional[bool]:

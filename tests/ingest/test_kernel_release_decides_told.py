@@ -207,6 +207,8 @@ def test_one_release_joined_to_the_failure_by_and_it_is_the_setup(text: str) -> 
 # and the same reporter's ROCm/legacy-rocm-build#5051; "The kernel version i had before is working", ROCm#5833 alone). Each
 # rested on one reporter, and both misfired: a GPU compute kernel ("the older kernel is working fine"), another person's
 # kernel, a doubt, a success that ended. Removed until three independent reports show them; these texts pin the misfires.
+# learn55a: a third report (ROCm/legacy-rocm-build#1504, "With the older kernel, ... worked correctly") brought them back as
+# signature earlier_kernel_works_told, narrowed against these misfires; these texts still pin them.
 @pytest.mark.parametrize(
     "text",
     [

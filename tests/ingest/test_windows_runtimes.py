@@ -227,6 +227,44 @@ def test_a_linux_package_or_a_download_page_is_not_a_hip_sdk_release(line: str) 
     assert not ingest_text(line).facts.windows.hip_sdk_versions.is_known
 
 
+@pytest.mark.parametrize(
+    "text, release",
+    [
+        # learn55c: ZLUDA users call the HIP SDK "HIP" and its release (patientx/ComfyUI-Zluda#162 and #66,
+        # vladmandic/sdnext#3725)
+        ("I Installed everything as stated wit HIP 6.2.4 and also used patchzluda2", "6.2"),
+        ("installing with HIP 6.2.4 and ZLUDA-nightly-windows-rocm6-amd64.zip", "6.2"),
+        ("[Issue] Zluda nightly with HIP 6.2", "6.2"),
+    ],
+)
+def test_a_bare_hip_release_beside_zluda_is_the_hip_sdk_release(text: str, release: str) -> None:
+    from rocm_doctor.ingest import ingest_text
+
+    assert ingest_text(text).facts.windows.hip_sdk_versions.value == [release]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a labelled runtime version, hipcc's build number, a release without ZLUDA in the block
+        "ZLUDA 3.9 on HIP version: 6.2.41133-dd7f95766",
+        "ZLUDA build, HIP Version: 7.2.0-50a8893d67",
+        "I installed HIP 6.2.4 and ROCm-free llama.cpp",
+    ],
+)
+def test_a_hip_version_field_or_a_hip_release_without_zluda_is_not_read_as_the_hip_sdk(text: str) -> None:
+    from rocm_doctor.ingest import ingest_text
+
+    assert not ingest_text(text).facts.windows.hip_sdk_versions.is_known
+
+
+@pytest.mark.parametrize("gpu, told", [("RX 9070 XT", True), ("RX 7900 XTX", False)])
+def test_zluda_on_a_gpu_its_hip_sdk_lacks_is_told_and_a_listed_gpu_is_not(gpu: str, told: bool) -> None:
+    # RD578: HIP SDK 6.2 lists gfx1100 but not the RX 9070 XT's gfx1201 (rules/data/rocm_support.yaml)
+    text = f"Windows 11, {gpu}, ComfyUI-Zluda with HIP 6.2.4: it fails on the first image\n"
+    assert ("RD578" in problems_shown(text)) is told
+
+
 def test_zluda_on_hip_sdk_6_is_not_told_its_rdna2_gpu_lacks_the_rocm_7_2_windows_runtime() -> None:
     # the 7.2 table dropped gfx1030; HIP SDK 6.x's (6.4.2) lists it: the runtime in use decides
     zluda = "Windows 11, RX 6800 XT, ComfyUI-Zluda\nHIP SDK 6.4 installed\n"
@@ -256,3 +294,30 @@ def test_hip_sdk_releases_and_amdhip_dlls_named_in_two_blocks_are_both_listed_no
     windows = ingest_text(text).facts.windows
     assert sorted(windows.hip_sdk_versions.value or []) == ["6.4", "7.1"]
     assert sorted(windows.amdhip_dlls.value or []) == ["amdhip64_6.dll", "amdhip64_7.dll"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rev55c: community rocBLAS libraries for the GPU put into the HIP SDK (vladmandic/sdnext#4405 and #4182,
+        # likelovewant/ROCmLibs-for-gfx1103-AMD780M-APU#17, githubcto/FramePack-ZLUDA#4)
+        "Windows 11, RX 6700 XT, ComfyUI-Zluda, HIP SDK 6.2.4\nI replaced rocblas.dll and the library folder with the ROCmLibs for gfx1031\n",
+        "> Windows 10, RX 6600, ZLUDA with HIP 6.2.4; copied the gfx1032 library\r\n> files into rocblas\\library\r\n",
+    ],
+)
+def test_zluda_with_community_rocblas_libraries_put_in_is_not_told_its_hip_sdk_lacks_them(text: str) -> None:
+    assert "RD578" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rev55c: the 6.4.2 table kept has no RX 7600 row, and no Ryzen APU tab: it does not say they are missing
+        "Windows 11, RX 7600, ComfyUI-Zluda with HIP SDK 6.4.2\nit fails on the first image\n",
+        "Windows 11, Ryzen AI Max+ 395 with Radeon 8060S (gfx1151), ComfyUI-Zluda\nit fails on the first image\n",
+        # the driver's amdhip64_7.dll is not the HIP SDK release
+        "Windows 11, RX 6800 XT, ComfyUI-Zluda\nC:\\Windows\\System32\\amdhip64_7.dll\nit fails on the first image\n",
+    ],
+)
+def test_zluda_is_not_told_its_hip_sdk_lacks_a_gpu_no_fully_kept_table_leaves_out(text: str) -> None:
+    assert "RD578" not in problems_shown(text)

@@ -472,6 +472,41 @@ def windows_sdk_supported(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact
 
 
 @gpu_fact(
+    "hip_sdk_lacks_gfx",
+    "True when the Windows HIP SDK a ZLUDA or HIP SDK program runs on certainly ships no libraries (rocBLAS's "
+    "Tensile kernels among them) for the GPU's gfx: the table of the HIP SDK release the report names "
+    "(windows.hip_sdk_versions) marks it with a cross in its HIP SDK column, or is a fully transcribed table that "
+    "leaves it out; when no release is named, only for a target no table lists there and a complete table "
+    "crosses (RDNA2 gfx1031/gfx1032); false when the release's table lists it; unknown otherwise (an amdhip64 DLL "
+    "is the driver's runtime, not the HIP SDK's release). Not Windows: absent.",
+)
+def hip_sdk_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    # learn55c: ZLUDA and the other HIP SDK programs on Windows take rocBLAS from the HIP SDK, whose Tensile
+    # kernels exist only for the targets of its HIP SDK column (patientx/ComfyUI-Zluda#162: RX 9070 XT on HIP
+    # SDK 6.2.4; lshqqytiger/ZLUDA#55: RX 6600, gfx1032, listed for the runtime only; CS1o/Stable-Diffusion-Info#33:
+    # gfx1201 on HIP SDK 6.2, the guide's maintainer: the SDK has no gfx1201 kernels yet)
+    # rev55c: the release is the HIP SDK's own (the driver installs amdhip64_N.dll whatever HIP SDK is there),
+    # and a table whose rows were not all transcribed never says a target is missing
+    windows = windows_hip_runtime(facts, tables)
+    if windows.status == "absent":
+        return windows
+    sdks = facts.windows.hip_sdk_versions
+    releases: List[Optional[str]] = [str(v) for v in sdks.value] if sdks.is_known and sdks.value else [None]
+
+    def lacks(gfx: str) -> Optional[bool]:
+        verdicts = {rocm_support.windows_sdk_lacks(gfx, release, table=tables["rocm_support"]) for release in releases}
+        return verdicts.pop() if len(verdicts) == 1 else None
+
+    return lookup(
+        _gfx(agent),
+        lacks,
+        "rules/data/rocm_support.yaml windows",
+        "no HIP SDK table kept says for certain whether the HIP SDK in use ships libraries for {value}",
+        none_absent=False,
+    )
+
+
+@gpu_fact(
     "therock_status",
     "TheRock (AMD multi-arch pip index) status of the GPU's gfx on this OS: release_ready or build_only; "
     "absent when not built (TheRock SUPPORTED_GPUS.md).",
