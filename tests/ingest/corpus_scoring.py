@@ -64,6 +64,8 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 """Issue 6's mapping from root-cause class to finding category."""
 
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
+    # learn55i blind batch: an upstream bitsandbytes branch whose ROCm library was not ready (the ROCm fork's works)
+    "bnb-1608-mi300x-multi-backend-refactor-branch-fails-rocm-fork-works": {"packages"},
     # learn55e blind batch: a VMware guest that sees no AMD GPU, on a host whose only AMD GPU is an unsupported iGPU
     "rocm-1505-vmware-guest-ryzen-4800u-igpu-rock-not-loaded": {"platform", "gfx-unsupported"},
     # learn54n blind batch: a thunk (libhsakmt) left from older ROCK/ROCR packages beside the new ROCK driver

@@ -356,3 +356,85 @@ def test_bitsandbytes_missing_its_windows_rocm_dll_is_a_packages_finding_not_a_r
     assert "bnb_rocm_library_not_found" not in signature_errors(text)
     shown = problems_shown(text)
     assert shown[:1] == ["RD677"] and "RD672" not in shown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # ctypes' OSError after bitsandbytes' own line, a rocm62 library (bitsandbytes#1550)
+        "Could not load bitsandbytes native library: /home/u/env/lib/python3.11/site-packages/bitsandbytes/"
+        "libbitsandbytes_rocm62.so: undefined symbol: _Z36__device_stub__kOptimizer32bit1StateI12hip_bfloat16"
+        "Li2EEvPT_S2_PfS3_ffffffiffbi\n",
+        # the OSError alone, a source build from multi-backend-refactor (bitsandbytes#1519)
+        "OSError: /home/u/src/bitsandbytes/bitsandbytes/libbitsandbytes_rocm63.so: undefined symbol: "
+        "_Z36__device_stub__kOptimizer32bit1StateI12hip_bfloat16Li2EEvPT_S2_PfS3_ffffffiffbi\n",
+        # told in a sentence (ROCm/bitsandbytes#67)
+        "The error is libbitsandbytes_rocm64.so: undefined symbol: "
+        "_Z36__device_stub__kOptimizer32bit1StateI12hip_bfloat16Li2EEvPT_S2_PfS3_ffffffiffbi\n",
+        # quoted with '> ' and wrapped after the library's name
+        "> Could not load bitsandbytes native library: /home/u/bnb/bitsandbytes/libbitsandbytes_rocm63.so:\n"
+        "> undefined symbol: _Z36__device_stub__kOptimizer32bit1StateI12hip_bfloat16Li2EEvPT_S2_PfS3_ffffffiffbi\n",
+        # CRLF line ends
+        "OSError: /home/u/bnb/libbitsandbytes_rocm64.so: undefined symbol: "
+        "_Z36__device_stub__kOptimizer32bit1StateI12hip_bfloat16Li2EEvPT_S2_PfS3_ffffffiffbi\r\nROCm 6.4\r\n",
+    ],
+)
+def test_a_bitsandbytes_rocm_library_missing_its_own_kernel_is_read(text: str) -> None:
+    assert "bnb_rocm_library_lacks_own_kernel" in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the C++ library's symbol, a toolchain mismatch (ROCm/bitsandbytes#54)
+        "OSError: /run/u/bitsandbytes/libbitsandbytes_rocm61.so: undefined symbol: _ZNSt3__15ctypeIcE2idE\n",
+        # torch's symbol: the library was built against another torch
+        "OSError: /venv/bitsandbytes/libbitsandbytes_rocm64.so: undefined symbol: _ZN3c104cuda9SetDeviceEi\n",
+        # an ATen operator of torch: built against another torch
+        "ImportError: /venv/bitsandbytes/libbitsandbytes_rocm62.so: undefined symbol: "
+        "_ZN2at4_ops5empty4callEN3c108ArrayRefINS2_6SymIntEEE\n",
+        # a HIP library's function, not a kernel stub of bitsandbytes
+        "OSError: /venv/bitsandbytes/libbitsandbytes_rocm64.so: undefined symbol: hipblasLtMatmul\n",
+        # a CUDA library of bitsandbytes is not the ROCm build
+        "OSError: /venv/bitsandbytes/libbitsandbytes_cuda121.so: undefined symbol: "
+        "_Z36__device_stub__kOptimizer32bit1StateI6__halfLi2EEvPT_S2_PfS3_ffffffiffbi\n",
+        # the library loaded: no failure
+        "Loading bitsandbytes native library from: /venv/bitsandbytes/libbitsandbytes_rocm64.so\n",
+    ],
+)
+def test_other_bitsandbytes_load_failures_are_not_a_missing_own_kernel(text: str) -> None:
+    assert "bnb_rocm_library_lacks_own_kernel" not in signature_errors(text)
+
+
+def test_a_missing_own_kernel_is_told_as_a_packages_note_and_not_as_a_rocm_mismatch() -> None:
+    report = (
+        "RX 7900 XTX, ROCm 6.3, PyTorch 2.8.0.dev20250325+rocm6.3\n"
+        "git clone -b multi-backend-refactor https://github.com/bitsandbytes-foundation/bitsandbytes.git\n"
+        "cmake -DCOMPUTE_BACKEND=hip -S .\n"
+        "Could not load bitsandbytes native library: /mnt/ssd/bitsandbytes/bitsandbytes/libbitsandbytes_rocm63.so: "
+        "undefined symbol: _Z36__device_stub__kOptimizer32bit1StateI12hip_bfloat16Li2EEvPT_S2_PfS3_ffffffiffbi\n"
+    )
+    from ingest_helpers import ingest
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    found = {f.id: f.severity for f in evaluate(load_rules([], use_env=False), ingest(report).facts).findings}
+    assert found.get("RD909") == "info" and "RD672" not in found
+    assert not any(sev == "error" for sev in found.values())
+
+
+def test_the_missing_own_kernel_fix_builds_upstream_main_and_dates_the_rocm_fork_branch() -> None:
+    # upstream main took the ROCm backend in PR #1683 (June 2025); the fork branch of #1608 (April 2025)
+    # is told as what worked then, not as the first advice, and every thread it leans on is referenced
+    from rocm_doctor.judge.loader import load_rules
+
+    rule = next(r for r in load_rules([], use_env=False) if r.id == "RD909")
+    text = rule.fixes[0].text
+    assert text.index("upstream's main branch") < text.index("rocm_enabled_multi_backend")
+    assert "April 2025" in text
+    urls = {ref.url for ref in rule.references}
+    assert {
+        "https://github.com/bitsandbytes-foundation/bitsandbytes/pull/1683",
+        "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/1955",
+        "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/1608",
+    } <= urls
