@@ -905,6 +905,29 @@ def _denied_inside(block: Block) -> bool:
     return False
 
 
+_ANOTHER_GOT = when_used(
+    r"\b(?:some(?:one|body)(?:\s{1,4}else)?|(?:an)?other\s{1,4}(?:user|person|commenter)|other\s{1,4}(?:users|people)|the\s{1,4}(?:op|reporter|author)"
+    r"|(?<![\w@])@[\w-]{1,39})\s{1,4}(?:also\s{1,4})?(?:got|gets|had|has|saw|sees|hit|posted|pasted|reported|shared)\b",
+    re.IGNORECASE,
+)
+
+
+_MINE = when_used(r"\b(?:mine|myself)\b", re.IGNORECASE)
+"""rev55p: first person that :data:`_FIRST_PERSON` does not list ("Also reported in the linked issue, here is mine:")."""
+
+
+def _handed_to_another(before: str) -> bool:
+    """prec55: the line right above a fenced block hands it to someone else with a colon ("Someone else got this in the
+    linked issue:", "@bob wrote:") and says nothing in the first person: the fence holds another person's output, not this
+    machine's (RD521 read "Someone else got this in the linked issue:" over a loader error as this machine's). "I get the
+    same as @bob:" or "Same here, my log:" keep it the reporter's; so does "From the traceback:" (amdsmi-186: the reporter's
+    own log), which is why the quote's wider :data:`_ANOTHERS_WORDS` ("From the wiki:") is not used for a fence."""
+    text = before.strip()
+    if not text.rstrip(" *_`\r").endswith(":") or _FIRST_PERSON.search(text) or _MINE.search(text):
+        return False
+    return bool(_ATTRIBUTION.match(text) or _ANOTHER_GOT.search(text))
+
+
 def _attributed(block: Block, previous: "Block | None") -> bool:
     """A quoted block that the report attributes to someone else, on the line before it or its own first line."""
     if not block.lines or not _QUOTE.match(block.lines[0].raw):
@@ -938,6 +961,8 @@ def past_blocks(blocks: List[Block], intros: Dict[int, str]) -> List[Block]:
             out.append(Block(block.index, block.kind, block.lines, _intro_scope(said)))
         elif any(_CONDITIONAL_INTRO.search(text) for text in (intro, before_line) if text):
             out.append(Block(block.index, block.kind, block.lines, "advice"))
+        elif block.kind == "fenced" and _handed_to_another(before_line):
+            out.append(Block(block.index, block.kind, block.lines, "other"))
         elif _quote_scope(block, previous) != "current":
             scope = _quote_scope(block, previous)
             following = blocks[position + 1] if position + 1 < len(blocks) else None

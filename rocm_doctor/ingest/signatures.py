@@ -580,9 +580,20 @@ _GONE_AFTER = when_used(r"[^.!?\n]{0,60}?\b(?:any\s?more|no\s{1,4}more)\b(?!\s{1
 compares)."""
 _QUOTED_SENTENCE = 200
 """Characters before a message in a prose line looked at for the start of its sentence."""
+_RELEASE = r"(?:v(?:ersion)?\s{0,2})?\d{1,4}(?:\.\d{1,4}){0,3}(?:[-+.]?(?:rc|a|b|alpha|beta|post|dev)\d{0,3})?(?:\s{0,2}\([^)\n]{0,30}\))?"
+"""prec55: a release as a changelog's heading names it ("v1.4", "1.2.3", "version 2.3", "0.9.1rc2", "1.4 (2024-05-01)")."""
+_CHANGELOG_LABEL = (
+    r"(?:" + _RELEASE + r"\s{1,3})?"
+    r"(?:change\s?log|release\s{1,4}notes?|bug\s?fixes|fixes|what['\u2019]?s\s{1,4}(?:new|changed))"
+    r"(?:\s{1,3}(?:for|in|of)?\s{0,3}" + _RELEASE + r")?"
+)
+"""prec55: a changelog's or release notes' label, bare or with its release before or after it: "Changelog:", "Changelog v1.4:",
+"v2.3 release notes:", "Release notes for 1.4:", "What's changed in 2.0:" (GitHub's generated release notes head their list
+"What's Changed"; Keep a Changelog, keepachangelog.com/en/1.1.0, heads each release "## [1.0.0] - 2019-02-15" over "### Fixed")."""
 _FIXED_OPENS = when_used(
-    r"^[\s>*_+\-\u2022]{0,6}(?:(?:change\s?log|release\s{1,4}notes?|bug\s?fixes|fixes|what['\u2019]?s\s{1,4}new)\s{0,2}:\s{0,4}[*+\-\u2022]?\s{0,3})?"
-    r"(?:fixed|fixes)\b\s{0,2}:?" + _GONE_GAP,
+    r"^[\s>*_+\-\u2022#]{0,6}(?:" + _CHANGELOG_LABEL + r"\s{0,2}:\s{0,4}[*+\-\u2022]?\s{0,3})?"
+    # "Fixed in 1.2.3: ...": the release the fix shipped in, between the verb and the message
+    r"(?:fixed|fixes)\b(?:\s{1,3}(?:in|since|as\s{1,3}of)\s{1,3}" + _RELEASE + r")?\s{0,2}:?" + _GONE_GAP,
     re.IGNORECASE,
 )
 """prec52: a sentence that opens with a fix's verb and names the message as what was fixed, as a changelog, a release note

@@ -110,3 +110,35 @@ def test_a_long_message_and_its_answer_wrapped_at_80_columns_read_as_unwrapped()
     assert errors_read(text) == errors_read(wrap80(text)) == []
     current = text.replace("fixed it.", "did not help.")
     assert errors_read(current) == errors_read(wrap80(current)) != []
+
+
+# prec55: a changelog's or release notes' label with its release ("Changelog v1.4:", "v2.3 release notes:", "What's changed in
+# 2.0:") and a fix's release after the verb ("Fixed in 1.2.3:") read as the bare "Changelog:" does (RD349, RD353 fired on them)
+FIXED_IN_A_VERSIONED_CHANGELOG = [
+    "Changelog v1.4: fixed libd3d12.so: cannot open shared object file when DirectML was selected on Linux.\n",
+    'v2.3 release notes: fixed "No matching distribution found for onnxruntime-directml" on Linux installs.\n',
+    "Release notes for 1.4: fixed No matching distribution found for onnxruntime-directml\n",
+    "What's changed in 2.0: fixed libd3d12.so: cannot open shared object file on Linux\n",
+    "What's Changed: - Fixed `libd3d12.so: cannot open shared object file` on Linux\n",
+    "Fixed in 1.2.3: libd3d12.so: cannot open shared object file on Linux\n",
+    "Changelog for version 2.3 (2024-05-01): fixed libd3d12.so: cannot open shared object file\n",
+]
+
+STILL_CURRENT_BESIDE_A_RELEASE = [
+    # the reporter's own error after an update to a release, or a changelog that fixed something else
+    ("After updating to v1.4 I get OSError: libd3d12.so: cannot open shared object file: No such file or directory\n", "d3d12_library_missing"),
+    ("Changelog v1.4: fixed the installer, but now OSError: libd3d12.so: cannot open shared object file\n", "d3d12_library_missing"),
+    ("Fixed in 1.2.3? No, still: ERROR: No matching distribution found for onnxruntime-directml\n", "directml_onnxruntime_not_found"),
+    ("v1.4 changelog says nothing about it.\nOSError: libd3d12.so: cannot open shared object file: No such file or directory\n", "d3d12_library_missing"),
+]
+
+
+@pytest.mark.parametrize("text", FIXED_IN_A_VERSIONED_CHANGELOG)
+def test_a_versioned_changelog_or_release_notes_line_that_fixed_the_message_reads_no_error(text: str) -> None:
+    assert errors_read(text) == []
+    assert not {"RD349", "RD353"} & set(problems_shown("Ubuntu 22.04, RX 7900 XTX.\n" + text))
+
+
+@pytest.mark.parametrize("text, wanted", STILL_CURRENT_BESIDE_A_RELEASE)
+def test_the_reporters_error_beside_a_release_or_changelog_is_still_read(text: str, wanted: str) -> None:
+    assert wanted in errors_read(text)

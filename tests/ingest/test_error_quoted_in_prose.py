@@ -135,3 +135,52 @@ def test_a_standalone_error_line_outside_a_fence_is_said_in_a_sentence() -> None
     assert rewritten != text and "RuntimeError: No HIP GPUs are available" in rewritten.split("\n")[2]
     assert rewritten.split("\n")[2] != "RuntimeError: No HIP GPUs are available"
     assert error_quote_for_line(LOG) == LOG  # the fenced line stays as printed
+
+
+def _rocm_read(text: str):
+    facts = ingest(text).facts
+    installs = facts.rocm.installs.value if facts.rocm.installs.is_known else None
+    version = facts.rocm.version.value if facts.rocm.version.is_known else None
+    return installs, version
+
+
+TRACE_OF_TWO_RELEASES = (
+    "```\n"
+    '  File "/opt/rocm-7.1.1/libexec/amdsmi_cli/amdsmi_init.py", line 38, in <module>\n'
+    "AttributeError: /opt/rocm-7.0.1/lib/libamd_smi.so: undefined symbol: amdsmi_get_gpu_partition_metrics_info\n"
+    "```\n"
+)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The error is \u201cAttributeError: /opt/rocm-6.1.0/lib/libamd_smi.so: undefined symbol: amdsmi_init\u201d (full log below).",
+        'I get "OSError: /opt/rocm-6.1.0/lib/librocblas.so.4: cannot open shared object file" when importing.',
+        "It fails with `ImportError: /opt/rocm-6.1.0/lib/libamdhip64.so: undefined symbol: hipGetDevice` on start.",
+    ],
+)
+def test_a_rocm_path_inside_an_error_quoted_in_prose_is_no_install_of_the_machine(sentence: str) -> None:
+    # prec55: amdsmi-186 under "error quoted in prose, added": the quoted error's /opt/rocm-7.0.1 became a second install
+    installs, version = _rocm_read("ROCm 6.2.0 is installed in /opt/rocm-6.2.0 on this machine.\n" + sentence + "\n")
+    assert installs is not None and "/opt/rocm-6.1.0" not in installs
+    assert version == "6.2.0"
+
+
+def test_the_quoted_error_added_over_a_trace_keeps_the_installs_the_trace_shows() -> None:
+    text = "It looks like the ROCm 7.1.1 CLI loads the wrong library.\n\n" + TRACE_OF_TWO_RELEASES
+    assert _rocm_read(error_quoted_in_prose(text)) == _rocm_read(text)
+    assert set(_rocm_read(text)[0]) == {"/opt/rocm-7.0.1", "/opt/rocm-7.1.1"}
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I installed ROCm 6.1.0 to /opt/rocm-6.1.0 with amdgpu-install.",
+        "`ls /opt` shows `/opt/rocm-6.1.0` and nothing else.",
+        "ROCm lives in \"/opt/rocm-6.1.0\" on this box.",
+    ],
+)
+def test_a_rocm_path_the_reporter_names_as_installed_is_still_read(sentence: str) -> None:
+    installs, _ = _rocm_read(sentence + "\n")
+    assert installs is not None and "/opt/rocm-6.1.0" in installs

@@ -42,3 +42,16 @@ def test_ldd_not_found_line_for_a_rocm_soname_is_read(line: str) -> None:
 )
 def test_ldd_lines_that_are_no_missing_rocm_soname_are_not_read(line: str) -> None:
     assert SIGNATURE not in _ids(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # prec55: ldd's line given as another person's, a linked issue's or a past one (RD884 had no scope)
+        "someone on the forum posted \tlibamdhip64.so.5 => not found for their build",
+        "See https://github.com/foo/bar/issues/3 where ldd says libamdhip64.so.5 => not found",
+        "I used to get librocblas.so.4 => not found from ldd before the update",
+    ],
+)
+def test_ldd_lines_given_as_anothers_or_past_are_not_read(line: str) -> None:
+    assert SIGNATURE not in _ids(line)

@@ -5,7 +5,7 @@ ROCm/rocprofiler#62."""
 from __future__ import annotations
 
 import pytest
-from ingest_helpers import signature_contexts
+from ingest_helpers import ingest, signature_contexts, signature_errors
 
 
 @pytest.mark.parametrize(
@@ -42,3 +42,80 @@ def test_a_core_runtime_soname_not_found_is_read(text: str) -> None:
 )
 def test_other_loader_lines_are_no_core_runtime_soname_missing(text: str) -> None:
     assert "rocm_runtime_core_soname_not_found" not in signature_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ImportError: libamdhip64.so.5: cannot open shared object file: No such file or directory\n",
+        "OSError: librocblas.so.4: cannot open shared object file: No such file or directory\n",
+        "> ImportError: libamdhip64.so.6: cannot open shared object file: No such file or directory\n",
+    ],
+)
+def test_the_reporters_own_versioned_soname_load_error_is_still_read(text: str) -> None:
+    assert "rocm_library_not_found" in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # prec55: another person's, a linked issue's, a changelog's or a past error is no load error of this machine (RD521)
+        'A user on reddit had "librocblas.so.4: cannot open shared object file" with the same card; mine works.\n',
+        "Related: https://github.com/foo/bar/issues/12 ImportError: libamdhip64.so.5: cannot open shared object file\n",
+        "Changelog 2.3: fixed an issue where libamdhip64.so.5: cannot open shared object file was printed on import.\n",
+        'I used to get "libamdhip64.so.5: cannot open shared object file" but after reinstalling torch it works now.\n',
+    ],
+)
+def test_another_persons_or_past_versioned_soname_load_error_is_not_read(text: str) -> None:
+    assert "rocm_library_not_found" not in signature_errors(text)
+
+
+def _report_signatures(text: str) -> list:
+    found = ingest(text).facts.symptoms.signatures
+    return list(found.value or []) if found.is_known else []
+
+
+LOADER_FENCE = "```\nImportError: libamdhip64.so.5: cannot open shared object file: No such file or directory\n```\n"
+
+
+@pytest.mark.parametrize(
+    "intro",
+    [
+        "Someone else got this in the linked issue:\n",
+        "@bob wrote:\n",
+        "In the linked issue the reporter posted:\n",
+    ],
+)
+def test_a_loader_error_fenced_under_another_persons_words_is_not_read(intro: str) -> None:
+    # prec55: the fence holds another person's output (RD521 fired on it)
+    assert "rocm_library_not_found" not in _report_signatures("RX 7900 XTX, ROCm 6.2. Works here.\n" + intro + LOADER_FENCE)
+
+
+@pytest.mark.parametrize("intro", ["I get the same as @bob:\n", "Here is the error:\n", "Someone asked for my log:\n", ""])
+def test_a_loader_error_fenced_under_the_reporters_words_is_still_read(intro: str) -> None:
+    assert "rocm_library_not_found" in _report_signatures("RX 7900 XTX, ROCm 6.2.\n" + intro + LOADER_FENCE)
+
+
+def test_a_loader_error_fenced_under_from_the_traceback_is_the_reporters() -> None:
+    # amdsmi-186's "From the traceback:" over its own log: "from" hands a '> ' quote to a document, not a fence
+    assert "rocm_library_not_found" in _report_signatures("RX 7900 XTX, ROCm 6.2.\nFrom the traceback:\n" + LOADER_FENCE)
+
+
+@pytest.mark.parametrize(
+    "intro",
+    [
+        # rev55p: the reporter's own block beside a linked issue: "same as", "here is mine"
+        "Same error as in https://github.com/x/y/issues/1:\n",
+        "The error (same as reported in the linked issue):\n",
+        "Error also reported in the linked issue, here is mine:\n",
+        "My friend's machine works, mine gives:\n",
+    ],
+)
+def test_a_loader_error_fenced_under_the_reporters_words_beside_a_linked_issue_is_still_read(intro: str) -> None:
+    assert "rocm_library_not_found" in _report_signatures("RX 7900 XTX, ROCm 6.2.\n" + intro + LOADER_FENCE)
+
+
+def test_the_reporters_loader_error_beside_a_docs_link_is_still_read() -> None:
+    # rev55p: only an issue's, thread's or forum's URL hands the line to someone else
+    text = "Following https://rocm.docs.amd.com/en/latest/install.html I get OSError: librocblas.so.4: cannot open shared object file\n"
+    assert "rocm_library_not_found" in signature_errors(text)

@@ -122,3 +122,61 @@ def test_a_card_amdgpu_failed_to_initialise_is_not_the_atomics_case():
     # Above 4G decoding off, a bad riser or card: amdgpu stops before KFD is asked.
     failed = "[    6.1] amdgpu 0000:05:00.0: amdgpu: Fatal error during GPU init\n"
     assert "RD630" not in serious(RIG + failed)
+
+
+def _rd630_findings(text: str):
+    rules = load_rules([], use_env=False)
+    return [f for f in evaluate(rules, ingest(text + "\n").facts).findings if f.id == "RD630"]
+
+
+def test_polaris_and_tonga_cards_partly_seen_give_one_atomics_finding_for_the_report():
+    # prec55: one finding per report, not one per GFX8 card name
+    tonga = "06:00.0 VGA compatible controller: Advanced Micro Devices, Inc. [AMD/ATI] Tonga PRO [Radeon R9 285/380] (rev f1)\n"
+    assert len(_rd630_findings(RIG + tonga)) == 1
+
+
+@pytest.mark.parametrize(
+    "cause",
+    [
+        "Above 4G decoding was disabled in the BIOS.",
+        "After I enabled Above 4G decoding in the BIOS all four show up.",
+        "It turned out one riser was faulty.",
+        "One of them is a dead card, I think the others are fine.",
+    ],
+)
+def test_polaris_cards_partly_seen_with_another_cause_named_are_not_the_atomics_case(cause):
+    # prec55: the reporter names an established cause other than atomics and no kernel line says atomics
+    assert "gpus_missing_other_cause_told" in signature_contexts(cause)
+    assert "RD630" not in serious(RIG + cause + "\n")
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "The cards sit on 1x risers.",
+        "Should I enable Above 4G decoding?",
+        "Is it a bad riser?",
+        "The riser works fine, I swapped it.",
+    ],
+)
+def test_risers_named_alone_or_another_cause_asked_leave_the_atomics_case(words):
+    assert "gpus_missing_other_cause_told" not in signature_contexts(words)
+    assert "RD630" in serious(RIG + words + "\n")
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        # rev55p: a step tried that did not help, or a cause ruled out, is no other cause told
+        "I enabled Above 4G decoding but still only 3 of 6 cards show.",
+        "Enabling Above 4G decoding didn't help.",
+        "I turned on Above 4G decoding and it did not fix it.",
+        "Is a faulty riser possible?",
+        "It's not a bad riser, I swapped them all.",
+        "None of the cards is faulty, each works alone in slot 1.",
+        "I ruled out a faulty riser by swapping.",
+    ],
+)
+def test_another_cause_tried_without_effect_ruled_out_or_asked_leaves_the_atomics_case(words):
+    assert "gpus_missing_other_cause_told" not in signature_contexts(words)
+    assert "RD630" in serious(RIG + words + "\n")

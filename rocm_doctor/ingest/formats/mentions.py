@@ -2283,6 +2283,30 @@ def _torch(block: Block) -> List[Observation]:
     return out
 
 
+_QUOTED_SPAN = when_used(r"[\"\u201c\u201d]([^\"\u201c\u201d\n]{1,400})[\"\u201c\u201d]|`([^`\n]{1,400})`")
+"""A span a prose line quotes: in straight or curly double quotes, or in backticks."""
+_ERROR_WORDS = when_used(r"error|exception|undefined\s{1,4}symbol|cannot\s{1,4}open|no\s{1,4}such\s{1,4}file|not\s{1,4}found|failed|traceback", re.IGNORECASE)
+
+
+def _in_quoted_error(block: Block, position: int) -> bool:
+    """prec55: ``position`` lies inside an error message a prose sentence quotes ("The error is \u201cAttributeError:
+    /opt/rocm-7.0.1/lib/libamd_smi.so: undefined symbol: ...\u201d (full log below)", `OSError: /opt/rocm-6.1.0/lib/...`):
+    the path is the program's, as that tool printed it, not a listing of the machine's installs. The metamorphic rewrite
+    "error quoted in prose, added" made such a sentence over amdsmi-186's traceback a second ROCm install (7.0.1 beside
+    the 7.1.1 read from the log) and the ROCm release unknown. A fenced or pasted log, ls, ldd and a loader trace are no
+    prose and are read as before."""
+    if block.kind != "prose":
+        return False
+    text = block.text
+    start = text.rfind("\n", 0, position) + 1
+    end = text.find("\n", position)
+    end = len(text) if end < 0 else end
+    return any(
+        quote.start() < position < quote.end() and _ERROR_WORDS.search(quote.group(0)) is not None
+        for quote in _QUOTED_SPAN.finditer(text, start, end)
+    )
+
+
 def _rocm(block: Block) -> List[Observation]:
     lowered = block.lower
     out: List[Observation] = []
@@ -2291,6 +2315,8 @@ def _rocm(block: Block) -> List[Observation]:
     text = block.text
     installs: List[Tuple[str, Line]] = []
     for match, line in block.scan(_OPT_ROCM):
+        if not line.command and _in_quoted_error(block, match.start()):
+            continue  # a path in an error message the prose quotes: the tool's, not a listing of the installs
         installs.append((match.group(1), line))
     if installs:
         versions = sorted({v for v, _ in installs})

@@ -72,13 +72,43 @@ def _pip_list(block: Block) -> List[Piece]:
     return pieces
 
 
+_NOT_INSTALLED_INTRO = when_used(
+    # a command that prints a requirements or constraints file ("cat requirements.txt", "type requirements-rocm.txt")
+    # rev55p: only as a command (at the line's start, after a prompt or a shell operator), not the words "more" or "type"
+    # in prose ("pip freeze (more than requirements.txt lists):")
+    r"(?:^\s{0,8}|^[^\n]{0,60}?[$#>]\s{0,2}|[;&|]\s{0,4})(?:cat|type|less|more|head|tail|bat|Get-Content|gc)\s{1,4}[^\n]{0,80}?\b(?:requirements|constraints)[\w.-]{0,40}\.(?:txt|in)\b"
+    # a requirements file's own option line right above its pins
+    r"|^\s{0,8}(?:--(?:extra-)?index-url|--find-links|--requirement|--constraint|-[ifrc])(?:\s|=)"
+    # prose that gives the rows as what an index offers, not what is installed ("The wheels available at
+    # https://download.pytorch.org/whl/ are:", "the index lists:")
+    r"|\b(?:available|offered|offers|published|index\s{1,4}(?:has|lists|shows)|wheels?\s{1,4}(?:at|on|from|in)\b)[^\n]{0,160}:\s*$",
+    re.IGNORECASE,
+)
+"""prec55: the line right above a run of ``name==version`` rows that makes them no installed state: a requirements file
+printed or its option line (pip's requirements file format, https://pip.pypa.io/en/stable/reference/requirements-file-format/:
+``--index-url``, ``-r``, ``-c`` lines among the pins), or an index's listing of wheels. A torch index listing with
+``triton==3.1.0`` beside ``pytorch-triton-rocm==3.1.0`` read as a freeze gave RD140's error ("a CUDA triton shadows
+pytorch-triton-rocm") on a machine that had installed neither."""
+
+
+_INSTALLED_INTRO = when_used(r"\bfreeze\b|\binstalled\b|\b(?:my|our|this|the)\s{1,4}(?:v|virtual\s{1,4}|conda\s{1,4}|python\s{1,4})?env(?:ironment)?\b|\bI\s{1,4}have\b", re.IGNORECASE)
+"""rev55p: an intro that still gives the rows as installed: a freeze written to the requirements file it prints
+(``pip freeze > requirements.txt && cat requirements.txt``), or "available" said of the reporter's own environment
+("These are the packages available in my env:", "installed and available:")."""
+
+
+def _not_installed(intro: str) -> bool:
+    return _NOT_INSTALLED_INTRO.search(intro) is not None and _INSTALLED_INTRO.search(intro) is None
+
+
 def _pip_freeze(block: Block) -> List[Piece]:
     pieces: List[Piece] = []
     run: List[Tuple[str, str, Line]] = []
+    intro = ""
 
     def close() -> None:
         names = [name for name, _, _ in run]
-        if len(run) >= 2 and len(set(names)) == len(names):
+        if len(run) >= 2 and len(set(names)) == len(names) and not _not_installed(intro):
             pieces.append(make_piece("pip-freeze", [line for _, _, line in run], _observations(list(run))))
         run.clear()
 
@@ -86,6 +116,7 @@ def _pip_freeze(block: Block) -> List[Piece]:
         match = _FREEZE_ROW.match(line.text) if not line.command else None
         if match is None:
             close()
+            intro = line.text
             continue
         run.append((canonical(match.group(1)), match.group(2) or "", line))
     close()
