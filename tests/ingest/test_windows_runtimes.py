@@ -321,3 +321,52 @@ def test_zluda_with_community_rocblas_libraries_put_in_is_not_told_its_hip_sdk_l
 )
 def test_zluda_is_not_told_its_hip_sdk_lacks_a_gpu_no_fully_kept_table_leaves_out(text: str) -> None:
     assert "RD578" not in problems_shown(text)
+
+
+# rev55dt: the HIP runtime a Python wheel bundles (TheRock's and AMD's Windows wheels keep it in
+# site-packages\_rocm_sdk_core\bin: ROCm/TheRock#1229, #1278) is not AMD's HIP SDK, whose Windows tables
+# RD205 reads; a DLL of a HIP SDK install or of the display driver still is.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Windows 11, RX 6700 XT\nHIP Library Path: C:\\Applio-3.2.9\\env\\Lib\\site-packages\\_rocm_sdk_core\\bin\\amdhip64_7.dll\n"
+        "MIOpen Error: No suitable algorithm was found to execute the required convolution\n",
+        "Windows 11, RX 6700 XT\r\n> C:\\Users\\Jane Doe\\AppData\\Local\\Programs\\Python\\Python312\\Lib\\site-packages\\"
+        "_rocm_sdk_core\\bin\\amdhip64_7.dll\r\n",
+        "Windows 11, RX 6700 XT\nloaded D:/venvs/comfy/Lib/site-packages/_rocm_sdk_core/bin/amdhip64_7.dll\n",
+    ],
+)
+def test_a_wheels_bundled_hip_runtime_is_not_judged_by_the_hip_sdk_tables(text: str) -> None:
+    assert "RD205" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Windows 11, Radeon VII\nHIP runtime: C:\\Program Files\\AMD\\ROCm\\6.2\\bin\\amdhip64_6.dll\n",
+        "Windows 11, RX 6700 XT\nC:\\Windows\\System32\\amdhip64_7.dll\nhipInfo finds no device\n",
+    ],
+)
+def test_a_hip_sdk_or_driver_hip_runtime_is_still_judged_by_the_hip_sdk_tables(text: str) -> None:
+    assert "RD205" in problems_shown(text)
+
+
+def test_the_hip_runtime_in_use_leaves_out_a_wheels_dll_and_keeps_a_hip_sdk_dll() -> None:
+    from rocm_doctor.ingest import ingest_text
+    from rocm_doctor.judge.derived import Tables
+    from rocm_doctor.facts.value import known
+    from rocm_doctor.judge.derived_facts.platform import windows_hip_runtime
+
+    facts = ingest_text("Windows 11, RX 7900 XTX\nCannot load amdhip64_7.dll\n").facts
+    wheel = "C:\\Program Files\\Python312\\Lib\\site-packages\\_rocm_sdk_core\\bin\\amdhip64_7.dll"
+    sdk = "C:\\Program Files\\AMD\\ROCm\\6.2\\bin\\amdhip64_6.dll"
+    for dlls, expected in (([wheel], None), ([wheel, sdk], ["6"]), ([sdk], ["6"])):
+        windows = facts.windows.model_copy(update={"amdhip_dlls": known(dlls, "live")})  # the gatherer's full paths
+        runtime = windows_hip_runtime(facts.model_copy(update={"windows": windows}), Tables())
+        assert (runtime.value if runtime.is_known else None) == expected
+
+
+def test_windows_10_with_a_wheels_rocm_7_runtime_is_still_outside_the_7_2_requirements() -> None:
+    # RD731 reads the DLL's name whichever folder it is in
+    text = "Windows 10, RX 9070 XT\nC:\\py\\Lib\\site-packages\\_rocm_sdk_core\\bin\\amdhip64_7.dll\n"
+    assert "RD731" in problems_shown(text)

@@ -19,7 +19,7 @@ def test_windows_runtime_dropped_rdna2_in_7_2() -> None:
     assert rs.windows_runtime_supported("gfx1030", "7.2") is False
     assert rs.windows_runtime_supported("gfx1030", "6.4.2") is True
     assert rs.windows_runtime_supported("gfx1201") is True
-    assert rs.windows_runtime_supported("gfx1151") is None
+    assert rs.windows_runtime_supported("gfx1031", "7.2") is False  # RX 6700 XT crossed in the 7.2 table
 
 
 def test_therock_status_per_platform() -> None:
@@ -61,7 +61,8 @@ def test_a_windows_runtime_release_is_judged_by_the_newest_table_of_its_major_no
     assert rs.windows_runtime_supported("gfx1030", "7.2.1") is False
     assert rs.windows_runtime_supported("gfx1030", "6.2") is True  # the HIP SDK 6.2.4 table
     assert rs.windows_runtime_supported("gfx906", "6.1") is False  # the HIP SDK 6.1.2 table: Radeon PRO VII unsupported
-    assert rs.windows_runtime_supported("gfx1030", "6.0") is None  # no full table kept for 6.0
+    assert rs.windows_runtime_supported("gfx1030", "6.0") is True  # the HIP SDK 6.0.2 table
+    assert rs.windows_runtime_supported("gfx1030", "5.7") is None  # the 5.7.1 table is kept partial
     assert rs.windows_runtime_supported("gfx1030", "7.1") is None  # the 7.2 table is newer than 7.1
     assert rs.windows_runtime_supported("gfx1030", "not-a-version") is None
 
@@ -76,4 +77,5 @@ def test_without_a_release_the_windows_runtime_verdict_must_hold_for_every_table
     assert windows_runtime_supported("gfx1100") is True  # listed by every full table
     assert windows_runtime_supported("gfx906") is False  # unsupported wherever a table names it
     assert windows_runtime_supported("gfx803") is False  # retired
-    assert windows_runtime_supported("gfx1151") is None  # no full table names it
+    assert windows_runtime_supported("gfx1151") is True  # listed by the 6.4.2 and 7.2 Ryzen tabs, named by no other
+    assert windows_runtime_supported("gfx1103") is None  # no full table names it

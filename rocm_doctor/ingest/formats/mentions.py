@@ -2758,6 +2758,10 @@ def _adrenalin(block: Block) -> List[Observation]:
 
 _CONFIG_LINE = when_used(r"^[^\S\n]*(?:FROM|RUN|ENV|ARG)\s", re.MULTILINE)
 _DLL = when_used(r"\b(amdhip64(?:_\d+)?\.dll)\b", re.IGNORECASE)
+# The HIP runtime a Python wheel bundles (TheRock's and AMD's Windows wheels: site-packages\_rocm_sdk_core\bin,
+# ROCm/TheRock#1229, #1278) is not the HIP SDK: the DLL keeps that folder so the HIP SDK tables do not judge it.
+_WHEEL_DLL_FOLDER = when_used(r"_rocm_sdk_core[\\/]{1,2}bin[\\/]{1,2}$", re.IGNORECASE)
+WHEEL_RUNTIME_FOLDER = "_rocm_sdk_core\\bin\\"
 
 
 def _firmer(observations: List[Observation]) -> List[Observation]:
@@ -2826,10 +2830,16 @@ def _version_order(version: str) -> Tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 
 
+def _dll_name(text: str, match: "re.Match[str]") -> str:
+    name = match.group(1).lower()
+    start = match.start(1)
+    return WHEEL_RUNTIME_FOLDER + name if _WHEEL_DLL_FOLDER.search(text[max(0, start - 24):start]) else name
+
+
 def _windows_runtime(block: Block) -> List[Observation]:
     if ".dll" not in block.lower:
         return []
-    names = sorted({m.group(1).lower() for m, _ in block.scan(_DLL)})
+    names = sorted({_dll_name(block.text, m) for m, _ in block.scan(_DLL)})
     if not names:
         return []
     line = next(line for _, line in block.scan(_DLL))

@@ -173,10 +173,14 @@ _DLL_MAJOR = re.compile(r"amdhip64_(\d{1,3})\.dll$", re.IGNORECASE)
 
 def _dll_majors(names: List[str]) -> List[str]:
     """``amdhip64_6.dll`` -> ``6`` (the DLL's number is the HIP major it carries); an unnumbered
-    name says no major."""
+    name says no major. A DLL a Python wheel bundles (site-packages\\_rocm_sdk_core\\bin, ROCm/TheRock#1229
+    and #1278) is not the HIP SDK's and gives none."""
     majors = set()
     for name in names:
-        match = _DLL_MAJOR.search(str(name).replace("\\", "/").rsplit("/", 1)[-1])
+        folders = str(name).replace("\\", "/").lower().split("/")
+        if "_rocm_sdk_core" in folders[:-1]:
+            continue  # a Python wheel's own runtime (TheRock's, AMD's Windows wheels), not the HIP SDK's
+        match = _DLL_MAJOR.search(folders[-1])
         if match:
             majors.add(match.group(1))
     return sorted(majors)
@@ -186,7 +190,7 @@ def _dll_majors(names: List[str]) -> List[str]:
     "windows_hip_runtime",
     "The Windows HIP runtime releases in use: a ROCm torch's own ROCm, else the HIP SDK versions "
     "(HIP_PATH_NN, C:\\Program Files\\AMD\\ROCm\\N.M, 'HIP SDK 6.2'), else the major of the "
-    "amdhip64 DLLs; absent when not Windows, unknown when none of these is shown.",
+    "amdhip64 DLLs outside a Python wheel's _rocm_sdk_core; absent when not Windows, unknown when none of these is shown.",
 )
 def windows_hip_runtime(facts: Facts, tables: Tables) -> Fact:
     windows = is_windows(facts, tables)
