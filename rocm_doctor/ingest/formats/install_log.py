@@ -168,6 +168,15 @@ path may hold spaces (``(venv) PS C:\\Users\\Jane Doe\\app> python -m pip uninst
 (``C:\\Users\\...\\Fooocus_win64_2-1-831(1)>.\\python_embeded\\python.exe -m pip uninstall torch ... -y``); only an uninstall that names torch (:func:`_uninstalls_torch`) accounts for a torch removed."""
 
 
+_SPECIFIER = when_used(r"[<>=!~\[@;]")
+"""Where a requirement's name ends: a version specifier, extras, a URL (``@``) or an environment marker."""
+
+
+def _requested_name(word: str) -> str:
+    """The name a command-line requirement asks for (``torch>=2.4``, ``'torch[opt-einsum]==2.5.1'`` -> ``torch``)."""
+    return _SPECIFIER.split(word.strip("'\""), maxsplit=1)[0]
+
+
 def _uninstalls_torch(line: Line) -> bool:
     """A ``pip uninstall`` command line that names torch, a requirements file (``-r``: it may list torch), or is
     continued on the next line (the names are not all on this one); an uninstall of torchvision alone never
@@ -183,7 +192,7 @@ def _uninstalls_torch(line: Line) -> bool:
             return False
         if word == "--requirement" or word.startswith(("-r", "--requirement=")):
             return True
-        if _canonical(re.split(r"[<>=!~\[@;]", word.strip("'\""), maxsplit=1)[0]) == "torch":
+        if _canonical(_requested_name(word)) == "torch":
             return True
     return False
 
@@ -340,7 +349,7 @@ def _install_without_torch(line: Line) -> bool:
             continue
         if word.startswith("-"):
             continue
-        name = re.split(r"[<>=!~\[@;]", word.strip("'\""), maxsplit=1)[0].lower()  # "torch>=2.4", 'torch[opt-einsum]==2.5.1'
+        name = _requested_name(word).lower()  # "torch>=2.4", 'torch[opt-einsum]==2.5.1'
         if first:
             packages.append(name)
         elif name == "torch" or (name.endswith((".whl", ".txt")) and "torch-" in name):
