@@ -88,7 +88,8 @@ def _hunk_added(lines: Tuple[Line, ...]) -> "set[int]":
     not a change (review rev55h); so is a Markdown ``+`` list. One pass over the lines."""
 
     def diff_line(raw: str) -> bool:
-        return raw.startswith(("@@", "diff --git", "--- ", "+++ ")) or raw[:1] in (" ", "\t", "-")
+        # only a line next to a run is asked, never a ``+`` one (``+++ b/file`` belongs to the run); ``--- a/file`` is a "-" line
+        return raw.startswith(("@@", "diff --git")) or raw[:1] in (" ", "\t", "-")
 
     out: "set[int]" = set()
     at = 0
