@@ -95,10 +95,8 @@ class RocmSupport:
         if rocm_version is None:
             verdicts = {_runtime_verdict(row, target) for row in rows} - {None}
             return verdicts.pop() if len(verdicts) == 1 else None
-        rows = _tables_in_force(rows, rocm_version)
-        if not rows:
-            return None
-        return _runtime_verdict(max(rows, key=lambda r: version_key(r.rocm)), target)
+        row = _table_in_force(rows, rocm_version)
+        return None if row is None else _runtime_verdict(row, target)
 
     def windows_sdk_supported(self, gfx: str, rocm_version: str) -> Optional[bool]:
         """Whether the HIP SDK of ``rocm_version`` ships its libraries (rocBLAS, MIOpen ...) for ``gfx``.
@@ -106,13 +104,12 @@ class RocmSupport:
         AMD's Windows requirements pages say a GPU they do not list is not supported, so a complete
         table answers False for a target missing from its HIP SDK column, and for one listed with the
         runtime only (RDNA2 gfx1031/gfx1032). None when no complete table of that release is kept."""
-        rows = _tables_in_force([r for r in self.windows if not r.partial], rocm_version)
+        row = _table_in_force([r for r in self.windows if not r.partial], rocm_version)
         target = base_gfx(gfx)
         if target in self.retired:
             return False
-        if not rows:
+        if row is None:
             return None
-        row = max(rows, key=lambda r: version_key(r.rocm))
         return target in row.sdk
 
     def windows_sdk_lacks(self, gfx: str, rocm_version: Optional[str] = None) -> Optional[bool]:
@@ -128,10 +125,9 @@ class RocmSupport:
             return True
         full = [r for r in self.windows if not r.partial]
         if rocm_version is not None:
-            rows = _tables_in_force(full, rocm_version)
-            if not rows:
+            row = _table_in_force(full, rocm_version)
+            if row is None:
                 return None
-            row = max(rows, key=lambda r: version_key(r.rocm))
             if target in row.sdk:
                 return False
             crossed = target in row.runtime or target in row.unsupported
@@ -221,6 +217,12 @@ def _tables_in_force(rows: List[WindowsRow], rocm_version: str) -> List[WindowsR
         if bare_major or (table.major, table.minor) <= (wanted.major, wanted.minor):
             chosen.append(row)
     return chosen
+
+
+def _table_in_force(rows: List[WindowsRow], rocm_version: str) -> Optional[WindowsRow]:
+    """The table that judges ``rocm_version``: the newest of :func:`_tables_in_force`; None when none is kept."""
+    chosen = _tables_in_force(rows, rocm_version)
+    return max(chosen, key=lambda r: version_key(r.rocm)) if chosen else None
 
 
 def _runtime_verdict(row: WindowsRow, target: str) -> Optional[bool]:

@@ -89,6 +89,9 @@ def test_an_unfenced_git_diff_adding_the_render_group_is_read() -> None:
     [
         "+ docker run --rm --device /dev/kfd --device /dev/dri --group-add render rocm/vllm-ci pytest\nHIP error: invalid device function\n",
         "++ getent group render\n++ cut -d: -f3\n+ docker run --device /dev/kfd --group-add 992 rocm/vllm-ci\ntorch.cuda.is_available() False\n",
+        # the command's output indented below it (a traceback) is no diff's context line
+        "+ echo starting\nstarting\n+ docker run --device=/dev/kfd --device=/dev/dri --group-add render rocm/pytorch python -c 'import torch'\n"
+        "  File \"<string>\", line 1\nRuntimeError: No HIP GPUs are available\n",
     ],
 )
 def test_a_shell_trace_of_the_command_that_ran_is_not_a_change(trace: str) -> None:

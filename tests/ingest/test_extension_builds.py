@@ -8,7 +8,10 @@ from one report, and the assertions are about the signature read and the finding
 from __future__ import annotations
 
 import pytest
-from ingest_helpers import problems_shown, signature_contexts, signature_errors
+from ingest_helpers import ingest, problems_shown, signature_contexts, signature_errors
+
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.pipeline import evaluate
 
 
 @pytest.mark.parametrize(
@@ -414,9 +417,6 @@ def test_a_missing_own_kernel_is_told_as_a_packages_note_and_not_as_a_rocm_misma
         "Could not load bitsandbytes native library: /mnt/ssd/bitsandbytes/bitsandbytes/libbitsandbytes_rocm63.so: "
         "undefined symbol: _Z36__device_stub__kOptimizer32bit1StateI12hip_bfloat16Li2EEvPT_S2_PfS3_ffffffiffbi\n"
     )
-    from ingest_helpers import ingest
-    from rocm_doctor.judge.loader import load_rules
-    from rocm_doctor.pipeline import evaluate
 
     found = {f.id: f.severity for f in evaluate(load_rules([], use_env=False), ingest(report).facts).findings}
     assert found.get("RD909") == "info" and "RD672" not in found
@@ -426,8 +426,6 @@ def test_a_missing_own_kernel_is_told_as_a_packages_note_and_not_as_a_rocm_misma
 def test_the_missing_own_kernel_fix_builds_upstream_main_and_dates_the_rocm_fork_branch() -> None:
     # upstream main took the ROCm backend in PR #1683 (June 2025); the fork branch of #1608 (April 2025)
     # is told as what worked then, not as the first advice, and every thread it leans on is referenced
-    from rocm_doctor.judge.loader import load_rules
-
     rule = next(r for r in load_rules([], use_env=False) if r.id == "RD909")
     text = rule.fixes[0].text
     assert text.index("upstream's main branch") < text.index("rocm_enabled_multi_backend")

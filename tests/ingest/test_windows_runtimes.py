@@ -8,7 +8,14 @@ from __future__ import annotations
 
 
 import pytest
-from ingest_helpers import problems_shown, signature_contexts, signature_errors
+from ingest_helpers import ingest, problems_shown, signature_contexts, signature_errors
+
+from rocm_doctor.facts.value import known
+from rocm_doctor.ingest import ingest_text
+from rocm_doctor.judge.derived import Tables
+from rocm_doctor.judge.derived_facts.platform import windows_hip_runtime
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.pipeline import evaluate
 
 
 @pytest.mark.parametrize(
@@ -78,11 +85,6 @@ def test_a_launchers_ctypes_load_failure_under_zluda_is_not_told_as_path_only() 
     # rev51a: a Python launcher loads ZLUDA with ctypes, which since Python 3.8 does not search PATH for a DLL's
     # dependencies (vladmandic/sdnext#4259: the HIP SDK was on PATH; the loader's search was the fix), so RD881
     # names where the loader looks (PATH, or the folder HIP_PATH names) instead of PATH alone
-    from rocm_doctor.judge.loader import load_rules
-    from rocm_doctor.pipeline import evaluate
-
-    from ingest_helpers import ingest
-
     text = (
         "Failed to load ZLUDA: Could not find module 'C:\\Users\\me\\sdnext\\.zluda\\nvcuda.dll' (or one of its "
         "dependencies). Try using the full path with constructor syntax.\n"
@@ -207,8 +209,6 @@ def test_a_rocm_torch_without_distributed_is_explained_by_the_windows_wheels() -
     ],
 )
 def test_the_hip_sdk_release_is_read_from_its_folder_and_from_prose(line: str, release: str) -> None:
-    from rocm_doctor.ingest import ingest_text
-
     assert ingest_text(line).facts.windows.hip_sdk_versions.value == [release]
 
 
@@ -222,8 +222,6 @@ def test_the_hip_sdk_release_is_read_from_its_folder_and_from_prose(line: str, r
     ],
 )
 def test_a_linux_package_or_a_download_page_is_not_a_hip_sdk_release(line: str) -> None:
-    from rocm_doctor.ingest import ingest_text
-
     assert not ingest_text(line).facts.windows.hip_sdk_versions.is_known
 
 
@@ -238,8 +236,6 @@ def test_a_linux_package_or_a_download_page_is_not_a_hip_sdk_release(line: str) 
     ],
 )
 def test_a_bare_hip_release_beside_zluda_is_the_hip_sdk_release(text: str, release: str) -> None:
-    from rocm_doctor.ingest import ingest_text
-
     assert ingest_text(text).facts.windows.hip_sdk_versions.value == [release]
 
 
@@ -253,8 +249,6 @@ def test_a_bare_hip_release_beside_zluda_is_the_hip_sdk_release(text: str, relea
     ],
 )
 def test_a_hip_version_field_or_a_hip_release_without_zluda_is_not_read_as_the_hip_sdk(text: str) -> None:
-    from rocm_doctor.ingest import ingest_text
-
     assert not ingest_text(text).facts.windows.hip_sdk_versions.is_known
 
 
@@ -274,10 +268,6 @@ def test_zluda_on_hip_sdk_6_is_not_told_its_rdna2_gpu_lacks_the_rocm_7_2_windows
 
 def test_a_gpu_only_the_hip_sdk_6_4_table_marks_unsupported_is_not_said_to_be_unsupported_by_rocm_7_2() -> None:
     # 6.4.2's table marks gfx906 unsupported, 7.2's does not list it: the finding cites the table in force
-    from rocm_doctor.ingest import ingest_text
-    from rocm_doctor.judge.loader import load_rules
-    from rocm_doctor.pipeline import evaluate
-
     facts = ingest_text("Windows 11, Radeon VII (gfx906), HIP SDK 6.4.\nC:\\Users\\me> ollama serve\n").facts
     found = [f for f in evaluate(load_rules(), facts).findings if f.id == "RD205"]
     assert found
@@ -285,8 +275,6 @@ def test_a_gpu_only_the_hip_sdk_6_4_table_marks_unsupported_is_not_said_to_be_un
 
 
 def test_hip_sdk_releases_and_amdhip_dlls_named_in_two_blocks_are_both_listed_not_a_conflict() -> None:
-    from rocm_doctor.ingest import ingest_text
-
     text = (
         "HIP SDK 6.4 installed.\n\n```\nC:\\Windows\\System32\\amdhip64_6.dll\n```\n\n"
         "Then I installed HIP SDK 7.1.\n\n```\nC:\\Windows\\System32\\amdhip64_7.dll\n```\n"
@@ -352,11 +340,6 @@ def test_a_hip_sdk_or_driver_hip_runtime_is_still_judged_by_the_hip_sdk_tables(t
 
 
 def test_the_hip_runtime_in_use_leaves_out_a_wheels_dll_and_keeps_a_hip_sdk_dll() -> None:
-    from rocm_doctor.ingest import ingest_text
-    from rocm_doctor.judge.derived import Tables
-    from rocm_doctor.facts.value import known
-    from rocm_doctor.judge.derived_facts.platform import windows_hip_runtime
-
     facts = ingest_text("Windows 11, RX 7900 XTX\nCannot load amdhip64_7.dll\n").facts
     wheel = "C:\\Program Files\\Python312\\Lib\\site-packages\\_rocm_sdk_core\\bin\\amdhip64_7.dll"
     sdk = "C:\\Program Files\\AMD\\ROCm\\6.2\\bin\\amdhip64_6.dll"

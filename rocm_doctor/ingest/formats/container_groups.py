@@ -83,12 +83,18 @@ rev55h: a postgres service's ``group_add: ["999"]`` in an unrelated compose file
 
 def _hunk_added(lines: Tuple[Line, ...]) -> "set[int]":
     """The indices of ``+`` lines that sit among a diff's other lines: the unbroken run of ``+`` lines holding one
-    has a context line (a leading space), a removed line or a header/hunk line next to it. A shell trace (``set -x``:
-    ``+ docker run ... --group-add render`` then its output, ``++ getent group render``) is the command that ran,
-    not a change (review rev55h); so is a Markdown ``+`` list. One pass over the lines."""
+    has a context line (a leading space), a removed line or a header/hunk line right above it, or a removed or
+    header/hunk line right below it. A shell trace (``set -x``: ``+ docker run ... --group-add render`` then its output,
+    ``++ getent group render``) is the command that ran, not a change (review rev55h); its output may be indented (a
+    traceback's ``  File "<string>", line 1``), so an indented line below a run is no diff's context (read55). So is a
+    Markdown ``+`` list. One pass over the lines."""
+
+    def removed_or_header(raw: str) -> bool:
+        # only a line next to a run is asked, never a ``+`` one (``+++ b/file`` belongs to the run); ``--- a/file`` is a "-" line
+        return raw.startswith(("@@", "diff --git")) or raw[:1] == "-"
 
     def diff_line(raw: str) -> bool:
-        return raw.startswith(("@@", "diff --git", "--- ", "+++ ")) or raw[:1] in (" ", "\t", "-")
+        return removed_or_header(raw) or raw[:1] in (" ", "\t")
 
     out: "set[int]" = set()
     at = 0
@@ -101,7 +107,7 @@ def _hunk_added(lines: Tuple[Line, ...]) -> "set[int]":
             end += 1
         run = range(at, end)
         traced = any(lines[i].raw.startswith("++ ") for i in run)
-        beside = (at > 0 and diff_line(lines[at - 1].raw)) or (end < len(lines) and diff_line(lines[end].raw))
+        beside = (at > 0 and diff_line(lines[at - 1].raw)) or (end < len(lines) and removed_or_header(lines[end].raw))
         if beside and not traced:
             out.update(run)
         at = end

@@ -70,11 +70,16 @@ https://github.com/pypa/pip/blob/23.2/src/pip/_internal/operations/prepare.py). 
 _DOWNLOAD_ONLY = when_used(r"^\s*(?:Saved\s|Successfully downloaded\s|File was already downloaded\s)")
 """``pip download`` names the files it saved instead of installing them (commands/download.py): its wheels
 are not the environment's."""
+_PROMPT = r"^\s{0,16}(?:\S{0,80}[$#>]\s{1,4})?(?:sudo\s{1,4})?"
+"""A command line's start: an optional shell prompt and sudo."""
+_PYTHON_M = r"(?:\S{0,200}python[\d.]{0,8}(?:\.exe)?\s{1,4}-m\s{1,4})?"
+_PIP = _PYTHON_M + r"(?:pip[\d.]{0,8}|uv\s{1,4}pip)\s{1,4}"
+"""pip or uv pip, run directly or as ``python -m pip``, up to its subcommand (shared by :data:`_NOT_INSTALLING_COMMAND`
+and :data:`_PIP_INSTALL`)."""
 _NOT_INSTALLING_COMMAND = when_used(
-    r"^\s{0,16}(?:\S{0,80}[$#>]\s{1,4})?(?:sudo\s{1,4})?(?:\S{0,200}python[\d.]{0,8}(?:\.exe)?\s{1,4}-m\s{1,4})?"
-    r"(?:(?:pip[\d.]{0,8}|uv\s{1,4}pip)\s{1,4}(?:download|wheel|index\s{1,4}versions|compile)(?![\w-])"
-    r"|(?:pip[\d.]{0,8}|uv\s{1,4}pip)\s{1,4}install\s(?=.{0,2000}?(?<!\S)--dry-run(?![\w-]))"
-    r"|pip-compile(?![\w-]))",
+    _PROMPT + r"(?:" + _PIP + r"(?:(?:download|wheel|index\s{1,4}versions|compile)(?![\w-])"
+    r"|install\s(?=.{0,2000}?(?<!\S)--dry-run(?![\w-])))"
+    r"|" + _PYTHON_M + r"pip-compile(?![\w-]))",
     re.IGNORECASE,
 )
 """A command that resolves, fetches or lists packages and installs none: ``pip download`` and ``pip wheel`` save files
@@ -98,8 +103,8 @@ _NOT_INSTALLING_OUTPUT = when_used(
 _LOOKING_IN = when_used(r"^\s*Looking\sin\sindexes:\s")
 _INSTALLED_NOW = when_used(r"^\s*INSTALLED:\s")
 """``pip index versions`` names the release installed now on a line of its own: still read."""
-_NEXT_COMMAND = when_used(r"^\s{0,16}(?:\S{0,80}[$#>]\s{1,4})?(?:sudo\s{1,4})?(?:\S{0,200}[/\\])?(?:pip[\d.]{0,8}|uv|python[\d.]{0,8}|py|conda|mamba|git|cd|export|set|docker)(?:\.exe)?\s", re.IGNORECASE)
-_INSTALL_DONE = when_used(r"^\s*(?:Installing\scollected\spackages:|Successfully\sinstalled\s)|^[ \t]*(?:Uni|I)nstalled\s\d+\spackages?\sin\s")
+_NEXT_COMMAND = when_used(_PROMPT + r"(?:\S{0,200}[/\\])?(?:pip[\d.]{0,8}|uv|python[\d.]{0,8}|py|conda|mamba|git|cd|export|set|docker)(?:\.exe)?\s", re.IGNORECASE)
+_INSTALL_DONE = when_used(r"^\s*(?:Installing\scollected\spackages:|Successfully\sinstalled\s)|" + _UV_SUMMARY.pattern)
 """rev55pb: lines only a real install prints (pip's ``Installing collected packages:``/``Successfully installed``, uv's
 ``Installed 1 package in``): a command that installs nothing never prints them, so its output ends before one
 ("Would install torch-2.3.0+cu121" / "then ran it without --dry-run:" / "Successfully installed torch-2.3.0+cu121")."""
@@ -149,7 +154,7 @@ The package pins another torch release than the one installed, so whatever was b
 facebookresearch/xformers#752 (xformers 0.0.19 collected torch 2.0.0 over 2.0.1+cu118), facebookresearch/xformers#1052
 (xformers 0.0.26.post1 replaced torch 2.3.1+cu121 with 2.3.0), AUTOMATIC1111/stable-diffusion-webui#10494
 (``Collecting torch==2.0.0 (from xformers==0.0.19)`` in a Docker build)."""
-_PIP_INSTALL = when_used(r"^\s{0,16}(?:\S{0,80}[$#>]\s{1,4})?(?:sudo\s{1,4})?(?:\S{0,200}python[\d.]{0,8}(?:\.exe)?\s{1,4}-m\s{1,4})?(?:pip[\d.]{0,8}|uv\s{1,4}pip)\s{1,4}install\s{1,4}(?P<args>.{1,2000}?)\s*$")
+_PIP_INSTALL = when_used(_PROMPT + _PIP + r"install\s{1,4}(?P<args>.{1,2000}?)\s*$")
 _PIP_UNINSTALL = when_used(r"(?:^|[\s>$#\"'\\/])(?:py(?:thon[\d.]{0,8})?(?:\.exe)?[\"']?\s{1,4}-m\s{1,4})?(?:pip[\d.]{0,8}(?:\.exe)?|uv\s{1,4}pip)\s{1,4}uninstall(?P<args>(?:\s.{0,2000})?)$")
 """A ``pip uninstall`` (``uv pip uninstall``) command line: pip prints the same ``Found existing installation: torch V``
 / ``Successfully uninstalled torch-V`` for it (req/req_uninstall.py), so a torch removed after it was removed on the
@@ -161,6 +166,15 @@ before installing the repo.radeon.com wheels). Searched anywhere in the line (re
 path may hold spaces (``(venv) PS C:\\Users\\Jane Doe\\app> python -m pip uninstall``, ``C:\\Program Files\\Python311\\python.exe
 -m pip uninstall``) or be ``py -m pip``; Windows forms: lllyasviel/Fooocus#2294 and #624
 (``C:\\Users\\...\\Fooocus_win64_2-1-831(1)>.\\python_embeded\\python.exe -m pip uninstall torch ... -y``); only an uninstall that names torch (:func:`_uninstalls_torch`) accounts for a torch removed."""
+
+
+_SPECIFIER = when_used(r"[<>=!~\[@;]")
+"""Where a requirement's name ends: a version specifier, extras, a URL (``@``) or an environment marker."""
+
+
+def _requested_name(word: str) -> str:
+    """The name a command-line requirement asks for (``torch>=2.4``, ``'torch[opt-einsum]==2.5.1'`` -> ``torch``)."""
+    return _SPECIFIER.split(word.strip("'\""), maxsplit=1)[0]
 
 
 def _uninstalls_torch(line: Line) -> bool:
@@ -178,7 +192,7 @@ def _uninstalls_torch(line: Line) -> bool:
             return False
         if word == "--requirement" or word.startswith(("-r", "--requirement=")):
             return True
-        if _canonical(re.split(r"[<>=!~\[@;]", word.strip("'\""), maxsplit=1)[0]) == "torch":
+        if _canonical(_requested_name(word)) == "torch":
             return True
     return False
 
@@ -335,7 +349,7 @@ def _install_without_torch(line: Line) -> bool:
             continue
         if word.startswith("-"):
             continue
-        name = re.split(r"[<>=!~\[@;]", word.strip("'\""), maxsplit=1)[0].lower()  # "torch>=2.4", 'torch[opt-einsum]==2.5.1'
+        name = _requested_name(word).lower()  # "torch>=2.4", 'torch[opt-einsum]==2.5.1'
         if first:
             packages.append(name)
         elif name == "torch" or (name.endswith((".whl", ".txt")) and "torch-" in name):
