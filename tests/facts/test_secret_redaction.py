@@ -7,12 +7,11 @@ maintained scanner, checks the redacted reports independently.
 
 from __future__ import annotations
 
-import json
 import random
 import shutil
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any, List
 
 import pytest
 import yaml
