@@ -64,8 +64,10 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 """Issue 6's mapping from root-cause class to finding category."""
 
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
-    # learn56d blind batch: a distribution ROCm 7.1.1 whose comgr crashes on RDNA2 (gfx1030 no longer in the ROCm 7 support set)
+    # learn56d blind batch: Fedora's ROCm 7.1.1 comgr crashes on RDNA2 (gfx1030); a ROCm 6.3.1 beside it works
     "llamacpp-27275-rx6900xt-fedora-rocm711-comgr-segfault-rdna2": {"gfx-unsupported", "packages"},
+    # learn56e blind batch: the ROCm 6.x runtime finds no kernels when its install path holds a space
+    "ollama-8765-rocm-install-path-with-space-no-kernel-image": {"runtime"},
     # learn55i blind batch: an upstream bitsandbytes branch whose ROCm library was not ready (the ROCm fork's works)
     "bnb-1608-mi300x-multi-backend-refactor-branch-fails-rocm-fork-works": {"packages"},
     # learn55e blind batch: a VMware guest that sees no AMD GPU, on a host whose only AMD GPU is an unsupported iGPU
