@@ -68,6 +68,11 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "llamacpp-27275-rx6900xt-fedora-rocm711-comgr-segfault-rdna2": {"gfx-unsupported", "packages"},
     # learn56e blind batch: the ROCm 6.x runtime finds no kernels when its install path holds a space
     "ollama-8765-rocm-install-path-with-space-no-kernel-image": {"runtime"},
+    # learn56b blind batch: a gfx1151 kernel-driver hang whose fix was not yet released; a 780M-only machine ROCm
+    # does not support; a 7900 XTX stable only with its clocks/voltage (power management) restricted
+    "therock-1413-gfx1151-llamacpp-hangs-kernel-fix-not-released": {"driver"},
+    "rocm-4444-780m-8845hs-gpu-resets-igpu-unsupported": {"gfx-unsupported"},
+    "rocm-3452-7900xtx-sd-crashes-stable-after-clock-voltage-limits": {"driver"},
     # learn55i blind batch: an upstream bitsandbytes branch whose ROCm library was not ready (the ROCm fork's works)
     "bnb-1608-mi300x-multi-backend-refactor-branch-fails-rocm-fork-works": {"packages"},
     # learn55e blind batch: a VMware guest that sees no AMD GPU, on a host whose only AMD GPU is an unsupported iGPU
