@@ -68,3 +68,58 @@ def test_advice_conditions_and_questions_are_not_read(text: str) -> None:
 )
 def test_a_dependency_failure_or_another_module_is_not_rocms_driver(text: str) -> None:
     assert TOLD not in signature_errors(text)
+
+
+# --- learn56g: the update told with its target, "since" for "after", and the spellings of the step back -----------
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "After the HWE update to kernel 6.11 ROCm stopped working.\n",
+        "Since upgrading to kernel 6.11, amdgpu fails to load.\n",
+        "> After upgrading to the latest kernel the amdgpu module is broken.\n",
+        "Since the kernel update ROCm stopped working.\r\n",
+        "After an update to kernel 6.8.0-44 amdgpu-dkms fails to build.\n",
+    ],
+)
+def test_a_kernel_update_told_with_its_target_is_read(text: str) -> None:
+    assert TOLD in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If ROCm fails after the HWE update to kernel 6.11, reinstall the driver.\n",  # a condition, failure first
+        "If ROCm fails after the kernel update, reinstall the driver.\n",
+        "Did ROCm stop working after the HWE update to kernel 6.11?\n",  # a question
+        "My friend says that after the HWE update to kernel 6.11 ROCm stopped working.\n",  # another person
+        "After the HWE update to kernel 6.11 torch fails to import.\n",  # a program, not the driver
+        "After the HWE update to kernel 6.11 ROCm works again.\n",  # the update fixed it
+    ],
+)
+def test_a_kernel_update_with_its_target_outside_the_reporters_failure_is_not_read(text: str) -> None:
+    assert TOLD not in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ROCm fails on 6.8.0-44. Reverting to the old kernel 5.15.0-131 works.\n",
+        "ROCm fails on 6.8.0-44. Booting the old kernel 5.15.0-131 works.\n",
+        "ROCm fails on 6.8.0-44. Rolling back to kernel 6.8.0-41 restored ROCm for me.\n",
+    ],
+)
+def test_the_old_kernel_and_a_restored_rocm_are_a_kernel_change_that_made_it_work(text: str) -> None:
+    assert "kernel_change_made_it_work_told" in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ROCm fails on 6.8.0-44. Try booting the old kernel 5.15.0-131, it might work.\n",
+        "ROCm fails on 6.8.0-44. My colleague says booting the old kernel 5.15.0-131 works for him.\n",
+        "Did booting the old kernel work for you?\n",
+    ],
+)
+def test_advice_another_person_or_a_question_about_the_old_kernel_is_not_read(text: str) -> None:
+    assert "kernel_change_made_it_work_told" not in signature_errors(text)

@@ -647,3 +647,34 @@ def test_a_change_to_the_release_it_works_on_is_a_resolution_without_a_failure_n
     # the change itself is told ("switched", "now"): the guard is for a bare state only
     assert rows("I switched to kernel 6.11 and it works fine now.") == ["kernel_or_driver_changed"]
     assert rows("Kernel 6.17.8 fixes this issue.") == ["kernel_or_driver_changed"]
+
+
+# --- learn56g: AMD's DKMS module removed or left out, and a failure said to have stopped ---------------
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ubuntu crashes after installing ROCm.\nRemoving `amdgpu-dkms` version `6.4.2.1` stopped the OS from crashing.",
+        "Ubuntu crashes after installing ROCm.\nLooks like removing amdgpu-dkms was sufficient to prevent the crashes.",
+        "TL;DR\n  this breaks: \"amdgpu-install -y\"\n  this works: \"amdgpu-install -y --usecase=rocm --no-dkms\"",
+        "The DKMS build fails on this kernel.\r\nThe setup works with the `--no-dkms` option.",
+        "> The desktop froze with the DKMS driver.\n> I reinstalled ROCm without DKMS, and my computer hasn't crashed yet.",
+    ],
+)
+def test_the_dkms_module_left_out_is_read_as_a_driver_resolution(text: str) -> None:
+    assert rows(text) == ["dkms_driver_left_out"]
+    assert stated_category(text) == "driver"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The desktop froze. Try removing amdgpu-dkms, it should stop the crashes.",  # advice
+        "The desktop froze. Would removing amdgpu-dkms stop the crashes?",  # a question
+        "amdgpu-install -y --usecase=wsl,rocm --no-dkms worked, but torch finds no GPU.",  # WSL's install line
+        "Removing amdgpu-dkms did not stop the crashes.",  # a negation
+        "For him, removing amdgpu-dkms stopped the crashes; mine still freezes.",  # another person
+    ],
+)
+def test_the_dkms_module_left_out_is_not_read_outside_the_reporters_own_fix(text: str) -> None:
+    assert "dkms_driver_left_out" not in rows(text)
