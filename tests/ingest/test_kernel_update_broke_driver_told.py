@@ -123,3 +123,22 @@ def test_the_old_kernel_and_a_restored_rocm_are_a_kernel_change_that_made_it_wor
 )
 def test_advice_another_person_or_a_question_about_the_old_kernel_is_not_read(text: str) -> None:
     assert "kernel_change_made_it_work_told" not in signature_errors(text)
+
+
+# --- rev56g: a hedge, advice to avoid it, a success told before a ';', the old kernel's package --------------------
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You might see dkms errors after upgrading to kernel 6.8.\n",  # a hedge, nobody's failure
+        "To avoid dkms errors after upgrading the kernel, hold the kernel package.\n",  # advice
+        "Since upgrading to kernel 6.8 ROCm finally works; before, rocminfo failed.\n",  # the update fixed it
+    ],
+)
+def test_a_hedge_advice_or_a_fix_by_the_kernel_update_is_not_read(text: str) -> None:
+    assert TOLD not in signature_errors(text)
+
+
+def test_the_old_kernels_package_and_no_luck_are_no_kernel_change_that_made_it_work() -> None:
+    text = "ROCm fails on 6.8.0-44. I moved to the old kernel package cache, restored it, no luck.\n"
+    assert "kernel_change_made_it_work_told" not in signature_errors(text)

@@ -678,3 +678,31 @@ def test_the_dkms_module_left_out_is_read_as_a_driver_resolution(text: str) -> N
 )
 def test_the_dkms_module_left_out_is_not_read_outside_the_reporters_own_fix(text: str) -> None:
     assert "dkms_driver_left_out" not in rows(text)
+
+
+# --- rev56g: --no-dkms inside a container or WSL is the way there, no change of driver; "without dkms errors" ------
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "In the Dockerfile we run amdgpu-install -y --usecase=rocm --no-dkms (containers use the host driver), and that "
+        "works. The problem is hipErrorNoBinaryForGpu in PyTorch.",
+        "Installed in WSL2 with amdgpu-install -y --usecase=rocm --no-dkms and that works, but torch sees no GPU.",
+        "It crashed before. It works without dkms errors now after I upgraded the kernel to 6.11.",
+    ],
+)
+def test_no_dkms_in_a_container_or_wsl_or_no_dkms_errors_is_not_the_driver_left_out(text: str) -> None:
+    assert "dkms_driver_left_out" not in rows(text)
+
+
+def test_a_change_row_with_a_bad_unless_clause_is_refused() -> None:
+    data = {
+        "labels": {"pattern": "solved"},
+        "phrases": [{"id": "p", "said": "fix", "pattern": r"\bfixed\b", "source": ["https://a/1", "https://b/2", "https://c/3"]}],
+        "changes": [
+            {"id": "c", "category": "driver", "meaning": "m", "pattern": r"\bx\b", "unless_clause": "(",
+             "source": ["https://a/1", "https://b/2", "https://c/3"]},
+        ],
+    }
+    with pytest.raises(InputError, match="unless_clause"):
+        resolutions.build(data)

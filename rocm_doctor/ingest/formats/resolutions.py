@@ -54,6 +54,9 @@ class Change:
     meaning: str
     said: Tuple[str, ...]
     """The phrase kinds the row is read after: ``fix`` and ``cause``, or ``cause`` only."""
+    unless_clause: Optional[Pattern[str]] = None
+    """Words that, anywhere in the clause, say the row's change is not a fix there (a --no-dkms install inside a
+    container or WSL, where no amdgpu module is ever built: normal practice, no change of driver)."""
 
 
 @dataclass(frozen=True)
@@ -109,7 +112,8 @@ def build(data: Any) -> Table:
             raise InputError(f"{here}.said must be one of {', '.join(SAID_KINDS)}")
         _compile(row["pattern"], here)
         _cited(row, here)
-        rows.append(Change(str(row["id"]), str(row["category"]), str(row["meaning"]), (str(said),) if said else SAID_KINDS))
+        unless = _compile(row["unless_clause"], f"{here}.unless_clause") if row.get("unless_clause") else None
+        rows.append(Change(str(row["id"]), str(row["category"]), str(row["meaning"]), (str(said),) if said else SAID_KINDS, unless))
         parts.append(f"(?P<c{index}>{row['pattern']})")
     label_words = pattern_anchors(str(label))
     phrases = "|".join(f"(?P<{kind}>{'|'.join(found)})" for kind, found in by_kind.items() if found)
@@ -344,6 +348,8 @@ def _changes(clause: str, kinds: List[str], rules: Table) -> List[Change]:
         if group is None:
             continue
         row = rules.rows[int(group[1:])]
+        if row.unless_clause is not None and row.unless_clause.search(clause):
+            continue
         if any(kind in row.said for kind in kinds):
             out.append(row)
     return out
