@@ -64,6 +64,12 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 """Issue 6's mapping from root-cause class to finding category."""
 
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
+    # learn56h blind batch: a TheRock Windows wheel needing MSVC's libomp140 DLL (WinError 126 on fbgemm.dll)
+    "therock-1167-win-gfx1151-wheel-fbgemm-dll-needs-msvc-openmp": {"platform", "packages"},
+    # learn56h blind batch: gfx1151 MES firmware regression arriving with a distribution kernel update
+    "rocm-5747-strix-halo-fedora-kernel-6179-firmware-regression-memory-fault": {"driver"},
+    # learn56h blind batch: gfx1151 GPU hang from a KFD/MES defect whose fix had not reached the released driver
+    "rocm-libraries-1132-strix-halo-llamacpp-gpu-hang-mes-kfd-fix-unreleased": {"driver"},
     # learn56d blind batch: Fedora's ROCm 7.1.1 comgr crashes on RDNA2 (gfx1030); a ROCm 6.3.1 beside it works
     "llamacpp-27275-rx6900xt-fedora-rocm711-comgr-segfault-rdna2": {"gfx-unsupported", "packages"},
     # learn56e blind batch: the ROCm 6.x runtime finds no kernels when its install path holds a space
