@@ -32,7 +32,7 @@ READERS = ("hip-runtime", "rocr", "pytorch", "rocblas", "miopen", "rccl", "build
 """Who reads a variable; ``build-time`` and ``none`` are never read by a running program."""
 PLATFORMS = ("linux", "windows", "wsl2")
 _REQUIRED = ("name", "meaning", "read_by", "runtime_reads", "platforms", "values", "source")
-_OPTIONAL = ("pattern", "debug", "note", "read_by_torch")
+_OPTIONAL = ("pattern", "debug", "note", "read_by_torch", "rocm_only")
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,9 @@ class EnvVar:
     note: Optional[str] = None
     read_by_torch: Optional[SpecifierSet] = None
     """For a PyTorch variable read only by some releases: those releases (other releases read nothing)."""
+    rocm_only: bool = False
+    """Only ROCm software reads it (the ROCr runtime, MIOpen, a ROCm build of PyTorch): a report that sets it
+    is about a machine meant to run ROCm (the weak fact ``derived.amd_gpu_told``)."""
 
     def unread_with_torch(self, torch_release: Optional[Version]) -> Optional[bool]:
         """True when the installed torch (its release, ``2.5.1``) reads nothing of this name although
@@ -98,6 +101,8 @@ def _parse_row(index: int, row: Any) -> EnvVar:
             read_by_torch = SpecifierSet(str(row["read_by_torch"]))
         except InvalidSpecifier:
             raise _row_error(index, "read_by_torch", "must be a version specifier") from None
+    if not isinstance(row.get("rocm_only", False), bool):
+        raise _row_error(index, "rocm_only", "must be true or false")
     return EnvVar(
         name=str(row["name"]),
         meaning=str(row["meaning"]),
@@ -110,6 +115,7 @@ def _parse_row(index: int, row: Any) -> EnvVar:
         debug=bool(row.get("debug", False)),
         note=row.get("note"),
         read_by_torch=read_by_torch,
+        rocm_only=bool(row.get("rocm_only", False)),
     )
 
 

@@ -10,7 +10,7 @@ from typing import List
 import pytest
 from ingest_helpers import ingest, problems_shown
 
-CUDA_WHEEL_ON_AMD = ("RD100", "RD500", "RD528", "RD537", "RD550", "RD570", "RD571", "RD760", "RD827", "RD870")
+CUDA_WHEEL_ON_AMD = ("RD100", "RD500", "RD528", "RD537", "RD550", "RD570", "RD571", "RD760", "RD827", "RD870", "RD968")
 
 OLD_TABLE = """+-----------------------------------------------------------------------------+
 | NVIDIA-SMI 510.60.02    Driver Version: 510.60.02    CUDA Version: N/A      |
