@@ -35,7 +35,7 @@ from corpus_scoring import (
 
 from rocm_doctor.judge.loader import load_rules
 
-FLOORS = {"shared": 0.82, "shared-held": 0.62, "tests": 0.75, "holdout": 0.44}
+FLOORS = {"shared": 0.82, "shared-held": 0.62, "tests": 0.74, "holdout": 0.44}
 """Recall floors per corpus (problem cases with an error or warning of the right category).
 
 Set a few points under what was measured when they were last raised (see the table this
@@ -46,6 +46,8 @@ Holdout lowered on 2026-11-28 (fifth round) when 13 fresh held-back reports (bra
 45/90 (0.50), of which the new batch 3/11; then 11 more (branch h30m): 47/100 (0.47), that batch 2/10.
 Tests lowered to 0.75 on 2026-12-01 (learn55e): its blind batch of 7 reports drawn with neutral queries joined the
 development cases scored before anything was learnt from them; 5 stay missed (458/603, 0.760; 456/597, 0.764 before).
+Lowered to 0.74 on 2026-12-01 (session 56): seven held-back reports whose threads' openings development searches had
+shown joined the development cases, five of them missed (496/664, 0.747; 494/657, 0.752 before).
 The floor guards against regressions, not the target.
 """
 TOP1_FLOORS = {"shared": 0.82, "shared-held": 0.62, "tests": 0.72, "holdout": 0.40}
@@ -57,7 +59,7 @@ learnt from them, and some stay missed (419/552, 0.759, after batch learn53j; 0.
 without a regression. Lowered to 0.73 on 2026-12-01 for the same reason (learn55e's blind batch: 445/603, 0.738;
 443/597, 0.742 before). Lowered to 0.72 on 2026-12-01 (learn56c: a blind batch of 5
 permissions_render_group reports, all missed: 465/638, 0.729; 465/633, 0.735 before)."""
-MIN_CASES = {"shared": 74, "shared-held": 27, "tests": 828, "holdout": 297}
+MIN_CASES = {"shared": 76, "shared-held": 25, "tests": 870, "holdout": 290}
 
 
 @pytest.fixture(scope="module")
