@@ -314,7 +314,8 @@ in session 56 (21 CPU-s), and a grown corpus brings more of the same shapes, not
 
 
 def paste_step(count: int) -> int:
-    """Take every n-th paste: at least every tenth, and no more than about :data:`PASTE_SAMPLE`."""
+    """The n of every n-th paste: 10 while the corpora are small, then large enough that about :data:`PASTE_SAMPLE` are
+    taken."""
     return max(10, -(-count // PASTE_SAMPLE))
 
 

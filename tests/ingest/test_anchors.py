@@ -61,12 +61,13 @@ def test_an_anchor_that_contains_another_is_dropped() -> None:
 _ANCHORED = [s for s in signatures() if anchors(s.said or s.pattern.pattern) is not None]
 
 DRAWS = 1
-"""Strings drawn per pattern (some 480 patterns here and 230 in the readers' and redactor's file). Hypothesis draws
-the simplest match first: optional parts left out and repeats at their least, which is the string an anchor wrongly
-taken from an optional part or a lookaround misses. Nearly all of the cost is building each pattern's strategy, not
-drawing, so this one draw is what the property costs. Checked by breaking anchors() on 2026-12-01 (the two files
-together): reading a ``?`` as required fails 29 tests at 1 draw (42 at 4 draws), reading a lookaround's words as
-required fails 53 at 1 draw; 4 draws cost 19 more CPU-s of the suite's some 500."""
+"""Strings drawn per pattern (317 signature patterns here, 393 reader and redactor patterns in
+test_anchors_of_readers_and_secrets.py, on 2026-12-01). Hypothesis draws the simplest match first: optional parts left
+out and repeats at their least, which is the string an anchor wrongly taken from an optional part or a lookaround
+misses. Nearly all of the cost is building each pattern's strategy, not drawing, so this one draw is what the property
+costs. Checked by breaking anchors() on 2026-12-01 (the two files together): reading a ``?`` as required fails 29
+tests at 1 draw (42 at 4 draws), reading a lookaround's words as required fails 53 at 1 draw; 4 draws cost 19 more
+CPU-s of the suite's some 500."""
 
 
 @pytest.mark.parametrize("signature", _ANCHORED, ids=lambda s: s.id)
@@ -90,7 +91,7 @@ def _corpus_texts() -> list:
 def test_on_corpus_reports_anchored_search_finds_every_line_the_regex_finds() -> None:
     texts = _corpus_texts()
     assert len(texts) >= 40
-    # About 40 reports spread over the corpus in file-name order (every sixth while it had under 240): every
+    # About 40 reports spread over the corpus in file-name order (every sixth while it had under 280): every
     # signature's regex on every line of a report costs a second per 5 reports (16 CPU-s for 80 reports on 2026-12-01),
     # and the drawn strings above already test each pattern's anchors, so the sample stays this size as the corpus grows.
     # Each distinct line is checked once (a third of the sampled lines repeat another: blank lines, common log

@@ -35,7 +35,7 @@ from corpus_scoring import (
 
 from rocm_doctor.judge.loader import load_rules
 
-FLOORS = {"shared": 0.82, "shared-held": 0.62, "tests": 0.74, "holdout": 0.44}
+FLOORS = {"shared": 0.82, "shared-held": 0.61, "tests": 0.74, "holdout": 0.44}
 """Recall floors per corpus (problem cases with an error or warning of the right category).
 
 Set a few points under what was measured when they were last raised (see the table this
@@ -47,10 +47,12 @@ Holdout lowered on 2026-11-28 (fifth round) when 13 fresh held-back reports (bra
 Tests lowered to 0.75 on 2026-12-01 (learn55e): its blind batch of 7 reports drawn with neutral queries joined the
 development cases scored before anything was learnt from them; 5 stay missed (458/603, 0.760; 456/597, 0.764 before).
 Lowered to 0.74 on 2026-12-01 (session 56): seven held-back reports whose threads' openings development searches had
-shown joined the development cases, five of them missed (496/664, 0.747; 494/657, 0.752 before).
+shown joined the development cases, five of them missed (496/664, 0.747; 494/657, 0.752 before). Shared-held
+lowered to 0.61 (recall and top-1) the same day: two of its cases left it for the same reason, both hits (13/21,
+0.619; 15/23, 0.652 before).
 The floor guards against regressions, not the target.
 """
-TOP1_FLOORS = {"shared": 0.82, "shared-held": 0.62, "tests": 0.72, "holdout": 0.40}
+TOP1_FLOORS = {"shared": 0.82, "shared-held": 0.61, "tests": 0.72, "holdout": 0.40}
 """Floors for the share of problem cases whose first error or warning is of the right category
 (what a maintainer reads first). Measured 2026-11-28, third round: shared 47/54 (0.87), shared-held
 17/25 (0.68), tests 94/121 (0.78), holdout 23/46 (0.50); holdout 42/90 (0.47) after the fifth round's first fresh batch, 44/100 (0.44) after its second. Tests lowered

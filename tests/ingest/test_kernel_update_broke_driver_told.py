@@ -139,6 +139,14 @@ def test_a_hedge_advice_or_a_fix_by_the_kernel_update_is_not_read(text: str) -> 
     assert TOLD not in signature_errors(text)
 
 
-def test_the_old_kernels_package_and_no_luck_are_no_kernel_change_that_made_it_work() -> None:
-    text = "ROCm fails on 6.8.0-44. I moved to the old kernel package cache, restored it, no luck.\n"
+@pytest.mark.parametrize(
+    "text",
+    [
+        # each holds a success word the reader takes without its exclusion ("I moved to the old kernel and restored it")
+        "ROCm fails on 6.8.0-44. I moved to the old kernel package cache and restored it.\n",  # the package, no kernel
+        "ROCm fails on 6.8.0-44. I booted the previous kernel and reinstalled ROCm to get it working, no luck.\n",
+    ],
+)
+def test_the_old_kernels_package_or_no_luck_is_no_kernel_change_that_made_it_work(text: str) -> None:
     assert "kernel_change_made_it_work_told" not in signature_errors(text)
+    assert "kernel_change_made_it_work_told" in signature_errors(text.replace(" package cache", "").replace(", no luck", ""))

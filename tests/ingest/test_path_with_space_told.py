@@ -40,6 +40,7 @@ def test_told_forms_and_variants(line: str, variant: str) -> None:
     "Try to use a path without spaces.",
     "Make sure the path has no spaces.",
     "Could the path with a space be the problem?",
+    "Can a space in the venv path cause this",
     "If the path has a space, it fails.",
     "Someone said the folder has a space.",
     "The path has no spaces.",
@@ -73,14 +74,13 @@ def test_not_told_of_model_or_output_folders(line: str) -> None:
 
 @pytest.mark.parametrize("line", [
     "Your folder has spaces in its name.",
-    "Can a space in the venv path cause this",
     "Changelog: Fixed an issue where HIP programs failed when the path has a space.",
     "Known issue: ROCm 6.x doesn't work with space in the path (fixed in ROCm 7.0).",
     "I read on reddit that HIP fails when the path has a space, but mine is /opt/ai/venv.",
     "The docs say: ROCm doesn't work with a space in the path.",
     "Path with spaces is quoted in the launch script.",
 ])
-def test_not_told_in_another_persons_or_a_documents_words(line: str) -> None:
+def test_not_told_in_another_persons_or_a_documents_words_nor_of_a_quoted_path(line: str) -> None:
     assert not told(line + "\n" + ERROR)
 
 

@@ -339,7 +339,8 @@ def read_line(text: str, labelled_from: Optional[int], rules: Optional[Table] = 
 
 
 def _changes(clause: str, kinds: List[str], rules: Table) -> List[Change]:
-    """The change rows a clause names (each match's row, in order), less a change the clause denies was made."""
+    """The change rows a clause names (each match's row, in order), less a change the clause denies was made and a
+    row whose ``unless_clause`` the clause holds."""
     out: List[Change] = []
     for match in rules.changes.finditer(clause):
         if _CHANGE_DENIED.search(clause, max(0, match.start() - 40), match.start()):

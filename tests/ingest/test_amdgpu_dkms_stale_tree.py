@@ -1,0 +1,39 @@
+"""dkms's missing dkms.conf for an amdgpu version directory (signature amdgpu_dkms_stale_tree, rule RD450, learn56g):
+the line shapes of ROCm/legacy-rocm-build#3608, #3701 and #4197, written for the test; another module's leftover tree
+is not read."""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import problems_shown, signature_errors
+
+STALE = "amdgpu_dkms_stale_tree"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Error! Could not locate dkms.conf file.\nFile: /var/lib/dkms/amdgpu/6.8.5-2041575.24.04/source/dkms.conf does not exist.\n",
+        "Error! Could not locate dkms.conf file.\r\nFile: /var/lib/dkms/amdgpu/6.7.0-1756574.22.04/source/dkms.conf does not exist.\r\n",
+        "```\nError! Could not locate dkms.conf file.\nFile: /usr/src/amdgpu-6.7.0-1756574.22.04/dkms.conf does not exist.\n```\n",
+    ],
+)
+def test_a_missing_dkms_conf_under_an_amdgpu_version_directory_is_read(text: str) -> None:
+    assert STALE in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Error! Could not locate dkms.conf file.\nFile: /var/lib/dkms/system76/1.0.14/source/dkms.conf does not exist.\n",
+        "Error! Could not locate dkms.conf file.\nFile: /var/lib/dkms/evdi/1.14.1/source/dkms.conf does not exist.\n",
+        "Error! Could not locate dkms.conf file.\n",  # no directory named: whose tree is unknown
+    ],
+)
+def test_another_modules_leftover_tree_or_no_directory_is_not_read(text: str) -> None:
+    assert STALE not in signature_errors(text)
+
+
+def test_the_leftover_amdgpu_tree_shows_rd450() -> None:
+    text = "Error! Could not locate dkms.conf file.\nFile: /var/lib/dkms/amdgpu/6.8.5-2041575.24.04/source/dkms.conf does not exist.\n"
+    assert "RD450" in problems_shown(text)
