@@ -282,6 +282,22 @@ _RESOLUTION_NOT_RUN_AFTER = when_used(
 """Words after it in its sentence that say it was not run ("... pip install -r requirements.txt, but I skipped that")."""
 
 
+_PARAGRAPH_BREAK = when_used(r"\n[ \t]*\n")
+
+
+def _same_step_run(block: Block, breaks: List[int], start: int, end: int) -> bool:
+    """A later resolution at ``end`` belongs to the same run of steps as the ROCm index before it (ending at
+    ``start``): in a fenced or ``<details>`` block always (one output, one transcript); in prose only within one
+    paragraph, as a fenced report's separate command blocks would be read (learn56f: renfald/tail-tagger#17 fenced
+    its ROCm install and its later ``pip install -r requirements.txt`` apart, and kept the ROCm build; with the fences
+    stripped, the two commands are paragraphs of one prose block and must be read alike). ``breaks``: where the
+    block's blank lines start, in order."""
+    if block.kind != "prose":
+        return True
+    at = bisect_left(breaks, start)
+    return at == len(breaks) or breaks[at] >= end
+
+
 def _resolution_ran(text: str, match: "re.Match[str]") -> bool:
     """The later resolution ``match`` is a step the report shows run: not denied, skipped, asked about, advised
     or a document's (then the ROCm index named before it still says which torch was installed)."""
@@ -2252,7 +2268,8 @@ def _torch(block: Block) -> List[Observation]:
     if "index" in lowered or "://" in lowered or " -f " in lowered or " -i " in lowered:
         kept_other = kept_torch_not_rocm(block)
         installs_after: Optional[List[Tuple[int, int]]] = None  # the block's non-ROCm installs, found once
-        last_resolution: Optional[int] = None  # where the block's last later resolution starts, found once
+        resolutions: Optional[List[int]] = None  # where the block's later resolutions start, found once
+        breaks: List[int] = []  # where the block's blank lines start (prose: a step's paragraph ends there)
         for match, line in block.scan(_INDEX):
             url = match.group(1) or match.group(2)
             identity = from_index_url(url)
@@ -2275,9 +2292,10 @@ def _torch(block: Block) -> List[Observation]:
                 if _install_after(block, match.end(), installs_after):
                     continue  # what was installed after it is told or shown, and it is not a ROCm build
             if identity.flavour == "rocm":
-                if last_resolution is None:
-                    last_resolution = max((m.start() for m in _LATER_RESOLUTION.finditer(text) if _resolution_ran(text, m)), default=-1)
-                if last_resolution >= match.end():
+                if resolutions is None:
+                    resolutions = [m.start() for m in _LATER_RESOLUTION.finditer(text) if _resolution_ran(text, m)]
+                    breaks = [m.start() for m in _PARAGRAPH_BREAK.finditer(text)] if resolutions else []
+                if any(at >= match.end() and _same_step_run(block, breaks, match.end(), at) for at in resolutions):
                     continue  # a later requirements install, pinned torch or uv sync resolved torch again
             # the build the command asks for: a later step may have replaced it (Observation.intended)
             observations = identity_observations(identity, line, TRUST_PROSE, intended=True)
