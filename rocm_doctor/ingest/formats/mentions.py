@@ -41,7 +41,7 @@ from rocm_doctor.knowledge.cpus import igpu_for_cpu
 from rocm_doctor.ingest.formats.hip_code_objects import BUNDLE_ENTRY_LINE
 from rocm_doctor.ingest.formats.install_log import kept_torch_not_rocm, not_installing_lines
 from rocm_doctor.knowledge.torch_identity import from_index_url, from_wheel, identify
-from rocm_doctor.ingest.scope import ANOTHERS_MACHINE, ELSEWHERE as ELSEWHERE_SCOPE, NOW, PAST, scope_before
+from rocm_doctor.ingest.scope import ANOTHERS_MACHINE, ELSEWHERE as ELSEWHERE_SCOPE, NAMED_BY_ITS_PAST, NOW, PAST, scope_before
 from rocm_doctor.lazy_regex import WhenUsed, when_used
 
 # ------------------------------------------------------------------ GPUs
@@ -591,7 +591,7 @@ the release moved to is not the system's now, or not the host's."""
 form with "from"; a plan or question is left to _move_not_made). Forms of ROCm/tensorflow-upstream#444,
 ROCm/legacy-rocm-build#764 and ollama/ollama#12111."""
 _PAST_BEFORE = when_used(
-    r"\b(?:before|previously|earlier|originally|at\s+first|used\s+to|last\s+working|on\s+my\s+other\s+(?:machine|pc|computer))\b(?:[^.!?;\n]|\.(?=\w)){0,60}$",
+    r"\b(?:before|(?:previously|originally)(?!" + NAMED_BY_ITS_PAST + r")|earlier|at\s+first|used\s+to|last\s+working|on\s+my\s+other\s+(?:machine|pc|computer))\b(?:[^.!?;\n]|\.(?=\w)){0,60}$",
     re.IGNORECASE,
 )
 """Words earlier in a sentence that put what it names in the past ("Before, I used pytorch rocm5.6 and it worked"):
@@ -600,7 +600,7 @@ the torch build named there is not the one in use. A dot inside a version ("Befo
 
 
 _TORCH_PAST_BEFORE = when_used(
-    r"\b(?:previously|originally|at\s+first|used\s+to|before\s*[:\-]|before\s+(?:the\s+|my\s+|i\s+|we\s+)?(?:up(?:date|grade)|updating|upgrading|re-?install\w*)"
+    r"\b(?:(?:previously|originally)(?!" + NAMED_BY_ITS_PAST + r")|at\s+first|used\s+to|before\s*[:\-]|before\s+(?:the\s+|my\s+|i\s+|we\s+)?(?:up(?:date|grade)|updating|upgrading|re-?install\w*)"
     r"|(?:the|my|an?)\s+(?:previous|prior|older|old)\s+(?:image|snapshot|container|version|install\w*|venv|environment|setup|build|release|tag)\b(?:(?!\band\b)[^.!?;,\n]){0,30}?\b(?:had|has|have|was|with|shipped|ships|came\s+with|used|uses|ran|runs))"
     r"(?![\w-])"
     # a new clause after the past words speaks of the present or of what followed: "Previously it crashed,
