@@ -128,8 +128,9 @@ def test_a_hunk_without_its_fence_or_header_is_read_as_the_change(hunk: str) -> 
         "+ docker run --device /dev/kfd --group-add 992 rocm/pytorch\n",
         # a Markdown "+" list whose item above wraps onto an indented line
         "ROCm 6.2, /dev/kfd passed to docker.\nChanges:\n+ bump the base image\n  to rocm/pytorch:latest\n+ add --group-add render to the docs\n",
-        # a Markdown "-" list followed by a "+" one
+        # a Markdown "-" list followed by a "+" one, or by a "+1" comment
         "ROCm 6.2 with /dev/kfd in docker.\n- tried privileged\n+ --group-add render made no difference\n",
+        "ROCm 6.2 with /dev/kfd in docker.\n- same on my MI210\n+1, --group-add render did not help\n",
     ],
 )
 def test_a_trace_or_a_list_beside_indented_or_dashed_lines_is_not_a_change(text: str) -> None:

@@ -92,6 +92,8 @@ def _hunk_added(lines: Tuple[Line, ...], headed: bool = True) -> "set[int]":
     run whose every line is ``+ `` and a word is a trace's commands or a Markdown list, never a hunk: a file's added
     line starts at its margin (``+docker run``, ``+- Podman``, ``+**AMD GPUs:**``) or indented as code
     (``+          --group-add``), and a trace's output indented above its next command is no context line (learn56f).
+    Nor, there, is a ``- `` line and a word beside it a removed line: it is a Markdown list's item ("- same here" over
+    "+1, --group-add render did not help").
     One pass over the lines."""
 
     def removed_or_header(raw: str) -> bool:
@@ -114,7 +116,9 @@ def _hunk_added(lines: Tuple[Line, ...], headed: bool = True) -> "set[int]":
         traced = any(lines[i].raw.startswith("++ ") for i in run) or (
             not headed and all(_TRACE_OR_LIST.match(lines[i].raw) for i in run)
         )
-        beside = (at > 0 and diff_line(lines[at - 1].raw)) or (end < len(lines) and removed_or_header(lines[end].raw))
+        beside = (at > 0 and diff_line(lines[at - 1].raw) and (headed or not _TRACE_OR_LIST.match("+" + lines[at - 1].raw[1:]))) or (
+            end < len(lines) and removed_or_header(lines[end].raw) and (headed or not _TRACE_OR_LIST.match("+" + lines[end].raw[1:]))
+        )
         if beside and not traced:
             out.update(run)
         at = end
