@@ -1195,6 +1195,37 @@ def _is_label(text: str) -> bool:
     return 0 < len(stripped) <= 100 and stripped.endswith(":")
 
 
+_SENTENCE_END = when_used(r"[.!?][\s*_`)\"']*$")
+
+
+def _colon_wrapped_in_sentence(lines: Sequence[Line], at: int) -> bool:
+    """Line ``at`` ends with a colon only because a wrapping tool broke the sentence right after it: the line may have been
+    wrapped (:func:`may_be_wrapped`), the next line goes on in lower case with words (three or more) and the sentence
+    ends, with a full stop, within the next :data:`LABEL_LINES` lines, each wrapped onto the next. "I can still boot the
+    previous kernel, 4.13.0-32, and then everything works fine:" / "many more amdgpu lines in dmesg, ... screen update
+    is" / "fast, fan is low." (ROCm/legacy-rocm-build#344 under the metamorphic "wrap at 80 columns" rewrite) is one
+    sentence, no label over an earlier state; a label's lines are output ("torch 2.4.1+rocm6.1"), not a sentence's end."""
+    if at + 1 >= len(lines):
+        return False
+    text, following = lines[at].raw.rstrip(), lines[at + 1].raw.strip()
+    if not may_be_wrapped(text, following) or not _GOES_ON_LOWER.match(following) or len(following.split()) < 3:
+        return False
+    for n in range(at + 1, min(at + 1 + LABEL_LINES, len(lines))):
+        line = lines[n].raw.rstrip()
+        if not line.strip() or line.endswith(":"):
+            return False
+        if _SENTENCE_END.search(line):
+            return True
+        if n + 1 >= len(lines) or not may_be_wrapped(line, lines[n + 1].raw.strip()):
+            return False
+    return False
+
+
+def _label_at(lines: Sequence[Line], at: int) -> bool:
+    """Line ``at`` of a paragraph is a label (:func:`_is_label`), not a sentence wrapped after its colon."""
+    return _is_label(lines[at].raw) and not _colon_wrapped_in_sentence(lines, at)
+
+
 LABEL_LINES = 3
 """Lines one label may have been wrapped over (a label is at most 100 characters: :func:`_is_label`)."""
 _GOES_ON_LOWER = when_used(r"^[\s>*_]{0,6}[\"'(`]?[a-z]")
@@ -1210,7 +1241,7 @@ def _label_start(lines: Sequence[Line], at: int) -> int:
     may have been wrapped (:func:`may_be_wrapped`) and are followed by a lower-case word (meta53). ``at`` itself when the
     line is no label."""
     start = at
-    if not _is_label(lines[at].raw):
+    if not _label_at(lines, at):
         return at
     while start > 0 and at - start + 1 < LABEL_LINES:
         before = lines[start - 1].raw.rstrip()
@@ -1232,7 +1263,7 @@ def _labelled_parts(paragraph: List[Line]) -> List[List[Line]]:
     "Before the update:\ntorch 2.5\nNow:\ntorch 2.6" is two parts, the first of them past. A report
     whose outputs were not fenced (or whose fences a forum or a mail stripped) says what a fenced one
     says with a label over each block. A label wrapped over lines is cut before its first line (:func:`_label_start`)."""
-    labels = [i for i, line in enumerate(paragraph) if _is_label(line.raw)]
+    labels = [i for i in range(len(paragraph)) if _label_at(paragraph, i)]
     if not any(_label_scope(_label_text(paragraph, i)) for i in labels):
         return [paragraph]
     cuts = [0] + [start for start in (_label_start(paragraph, i) for i in labels) if start] + [len(paragraph)]
@@ -1242,7 +1273,7 @@ def _labelled_parts(paragraph: List[Line]) -> List[List[Line]]:
 def _opening_label_scope(part: List[Line]) -> str:
     """The scope of the label a part opens with (wrapped over its first lines or not), when lines follow it."""
     for at in range(min(LABEL_LINES, len(part) - 1)):
-        if _is_label(part[at].raw):
+        if _label_at(part, at):
             return _label_scope(_label_text(part, at)) if _label_start(part, at) == 0 else ""
     return ""
 

@@ -45,9 +45,16 @@ bitsandbytes-foundation/bitsandbytes#1878), so only these words are left out of 
 EXAMPLE_MARKS = r"e\.g(?=\.)|example(?=\s{0,4}:)"
 """An example's other markers: "e.g." and a label's "Example:"."""
 _EXAMPLE = EXAMPLE_MARKS + r"|" + FOR_EXAMPLE
+NAMED_BY_ITS_PAST = (
+    r"\s{1,4}(?:fixed|reported|resolved|solved|closed|known|seen|described|discussed|mentioned)\s{1,4}"
+    r"(?:issues?|bugs?|problems?|errors?|crash(?:es)?|regressions?|hangs?|segfaults?|failures?)\b"
+)
+"""What follows "previously" (or "originally") when the word names a thing by its past, not the time the sentence
+speaks of: "Previously fixed issue #12 is back:", "the previously reported crash came back with torch 2.5.1+rocm6.2"
+(learn56f: a current failure, whose versions are the machine's now)."""
 _PAST = (
     r"used\s{1,4}to|last\s{1,4}working|before(?!\s{1,4}(?:[`'\"]|\w{1,20}ing\b))"
-    r"|previously(?!\s{1,4}(?:mentioned|said|stated|noted))|(?<!\bsaid\s)(?<!\bmentioned\s)(?<!\bstated\s)(?<!\bnoted\s)earlier"
+    r"|previously(?!\s{1,4}(?:mentioned|said|stated|noted)|" + NAMED_BY_ITS_PAST + r")|(?<!\bsaid\s)(?<!\bmentioned\s)(?<!\bstated\s)(?<!\bnoted\s)earlier"
 )
 """The past: "used to", "before" ("before" with a gerund or a command is an order of steps, "I had to set
 HSA_OVERRIDE_GFX_VERSION before calling `ollama serve`": NixOS/nixpkgs#332446), "previously", "earlier"

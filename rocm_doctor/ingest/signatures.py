@@ -30,7 +30,7 @@ from rocm_doctor.anchors import pattern_anchors
 from rocm_doctor.lazy_regex import AnyPattern, WhenUsed
 from rocm_doctor.ingest.blocks import CONDITIONAL_ADVICE, Block, Line, may_be_wrapped
 from rocm_doctor.ingest.formats.common import DOCUMENT_SAYS, REPORTED_SPEECH, gfx_of, gpu_fields, make_piece
-from rocm_doctor.ingest.scope import ANOTHERS_MACHINE, PAST_OR_ELSEWHERE, PAST_OR_ELSEWHERE_AFTER
+from rocm_doctor.ingest.scope import ANOTHERS_MACHINE, NAMED_BY_ITS_PAST, PAST_OR_ELSEWHERE, PAST_OR_ELSEWHERE_AFTER
 from rocm_doctor.ingest.model import TRUST_HINT, TRUST_SIGNATURE, Absent, GpuSighting, Observation, Piece, SettingSighting
 from rocm_doctor.model.rules import CATEGORIES
 from rocm_doctor.knowledge._tables import source_urls
@@ -548,7 +548,7 @@ _PAST_BEFORE = when_used(
     r"(?:^|[,;:\u2013\u2014]|\s-)[\s>*_\-\"'(]{0,6}(?:(?:and|so|but|well|also)[\s,]{1,4})?(?:(?:I|we|it|this|that|ComfyUI|torch|PyTorch)\s{1,4})?"
     r"(?:\bbefore\s{1,4}(?:I|we|it)\s{1,4}(?:had\s{1,4})?(?:re)?\w{2,16}ed\b"
     r"|\bbefore\s{1,4}(?:the|my|this|that)\s{1,4}(?:update|upgrade|reinstall(?:ation)?|fix|change|switch)\b"
-    r"|\b(?:previously|originally|initially)\b(?!\s{1,4}(?:mentioned|said|stated|noted|posted|reported))"
+    r"|\b(?:previously|originally|initially)\b(?!\s{1,4}(?:mentioned|said|stated|noted|posted|reported)|" + NAMED_BY_ITS_PAST + r")"
     r"|\bat\s{1,4}first\b(?!\s{1,4}(?:launch|start|run|boot|glance|sight|step|attempt|try)\b)|\b(?:back\s{1,4}when|last\s{1,4}working)\b)"
     # the sentence turns to the state now: a contrast or time word, a good state the past is told as ("it worked"), or a
     # verb in the present before the message ("with 2.4 I get", "ComfyUI says")

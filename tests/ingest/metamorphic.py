@@ -1059,6 +1059,9 @@ def _open_fence(text: str) -> str:
             continue
         mark = match.group(1)
         if not fence:
+            rest = line[match.end():].rstrip()
+            if mark[0] == "`" and rest.strip("`") and len(rest) - len(rest.rstrip("`")) == len(mark):
+                continue  # "``` text ```" on one line is an inline code span, no fence (CommonMark 6.1; blocks.split_blocks)
             fence = mark
         elif mark[0] == fence[0] and len(mark) >= len(fence):
             fence = ""

@@ -96,3 +96,42 @@ def test_an_unfenced_git_diff_adding_the_render_group_is_read() -> None:
 )
 def test_a_shell_trace_of_the_command_that_ran_is_not_a_change(trace: str) -> None:
     assert ADDED not in report_contexts("ROCm 6.2 CI on MI300X fails:\n```\n" + trace + "```\n")
+
+
+@pytest.mark.parametrize(
+    "hunk",
+    [
+        # a hunk pasted without its ```diff fence (or with the fence lost): the docker run's context lines around it
+        "ROCm CI on MI300X.\n\n   docker run \\\n           --device /dev/kfd --device /dev/dri \\\n"
+        "+          --group-add $(getent group render | cut -d: -f3) \\\n           --network=host \\\n",
+        # a Markdown document's hunk: a removed line, then added lines at the file's margin
+        "AMD GPUs in the container, non-root.\n\n-**AMD GPUs:**\n-- Docker: `--device /dev/kfd --device /dev/dri`\n"
+        "+**AMD GPUs:** the user must join the render group\n+- Docker: `--device /dev/kfd --device /dev/dri --group-add render`\n",
+        # a compose file's hunk, one line of context above
+        "ROCm 6.2 on RX 7900 XTX.\n\n     devices:\n       - /dev/kfd\n       - /dev/dri\n+    group_add:\n+      - \"992\"\n",
+        # a pod's hunk under a removed line
+        "amd.com/gpu: 1 on the node.\n\n   securityContext:\n-    privileged: true\n+    runAsUser: 1000\n+    supplementalGroups: [110]\n",
+    ],
+)
+def test_a_hunk_without_its_fence_or_header_is_read_as_the_change(hunk: str) -> None:
+    assert ADDED in report_contexts(hunk)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a set -x trace whose output, indented, sits right above the next traced command
+        "ROCm 6.2 CI on MI300X fails:\n```\n+ python -c 'import torch'\n  torch 2.5.1+rocm6.2\n"
+        "+ docker run --device /dev/kfd --device /dev/dri --group-add render rocm/pytorch\nNo HIP GPUs are available\n```\n",
+        # the same trace, unfenced
+        "ROCm 6.2 CI on MI300X fails:\n+ ls -l /dev/kfd\n  crw-rw---- 1 root render 235, 0 /dev/kfd\n"
+        "+ docker run --device /dev/kfd --group-add 992 rocm/pytorch\n",
+        # a Markdown "+" list whose item above wraps onto an indented line
+        "ROCm 6.2, /dev/kfd passed to docker.\nChanges:\n+ bump the base image\n  to rocm/pytorch:latest\n+ add --group-add render to the docs\n",
+        # a Markdown "-" list followed by a "+" one, or by a "+1" comment
+        "ROCm 6.2 with /dev/kfd in docker.\n- tried privileged\n+ --group-add render made no difference\n",
+        "ROCm 6.2 with /dev/kfd in docker.\n- same on my MI210\n+1, --group-add render did not help\n",
+    ],
+)
+def test_a_trace_or_a_list_beside_indented_or_dashed_lines_is_not_a_change(text: str) -> None:
+    assert ADDED not in report_contexts(text)

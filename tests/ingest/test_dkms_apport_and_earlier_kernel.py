@@ -91,3 +91,17 @@ def test_advice_questions_and_successes_on_both_kernels_are_not_read(text: str) 
 )
 def test_a_compute_kernel_another_part_or_another_person_is_not_read(text: str) -> None:
     assert EARLIER not in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        # learn56f: the header read by the module it names, whatever follows it
+        " DKMS make.log for amdgpu-3.9-17 for kernel 5.8.0-25-generic (x86_64)",
+        " DKMS (dkms-3.2.0) make.log for amdgpu/6.10.5-2084815.24.04 for kernel 6.8.0-49-generic (x86_64)",
+        " DKMS make.log for amdgpu-3.9-17 for Linux 5.8.0-25-generic (x86_64)",  # the kernel retyped in other words
+        " DKMS make.log for amdgpu-6.8.5-2041575.24.04",  # the paste cut after the module
+    ],
+)
+def test_the_apport_make_log_header_is_read_by_its_module_whatever_names_the_kernel(header: str) -> None:
+    assert APPORT in signature_errors(f"ProblemType: Package\nDKMSBuildLog:\n{header}\n make: Entering directory '/usr/src/linux-headers-6.8.0-45-generic'\n")

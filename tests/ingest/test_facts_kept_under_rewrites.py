@@ -187,3 +187,12 @@ def test_the_quoted_advice_rewrite_closes_a_fence_left_open_with_its_own_mark(op
     lines = rewritten.split("\n")
     assert lines[lines.index("MIOpen Error: failed") + 1] == closing
     assert "hip_no_binary_for_gpu" not in (ingest(rewritten).facts.symptoms.signatures.value or [])
+
+
+@pytest.mark.parametrize("span", ["``` 2018-11-11 I tensorflow: Ignoring visible gpu device ```", "```log line```", "```` x ````"])
+def test_the_quoted_advice_rewrite_opens_no_fence_for_a_code_span_on_one_line(span: str) -> None:
+    # learn56f: ROCmSoftwarePlatform/tensorflow#90 pasted its log as "``` ... ```" on one line, an inline code span (as
+    # blocks.split_blocks reads it); the rewrite took it for a fence left open and its "```" opened one over the quote
+    rewritten = quoted_advice(f"Report\n{span}\nWhat is wrong?\n")
+    assert rewritten.split("\n")[3] == ""
+    assert "hip_no_binary_for_gpu" not in (ingest(rewritten).facts.symptoms.signatures.value or [])

@@ -195,3 +195,18 @@ def test_a_request_for_builds_or_support_on_a_gpu_named_after_its_kind_is_read(t
 )
 def test_builds_or_a_kind_of_gpu_without_a_model_named_is_not_read(text: str) -> None:
     assert "gpu_support_requested_told" not in signature_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # learn56f: "Radeon RX580" (ROCm/legacy-rocm-build#1409) read as "RX 580" and "Radeon RX 580" are
+        "I realized ROCm 4.0 does not support Radeon RX580 anymore.\n",
+        "I realized ROCm 4.0 does not support Radeon RX 580 anymore.\n",
+        "I realized ROCm 4.0 does not support RX 580 anymore.\n",
+        "I realized ROCm 4.0 does not support my radeon rx580.\n",
+    ],
+)
+def test_a_lack_is_read_whether_radeon_and_rx_are_spaced_from_the_number_or_not(text: str) -> None:
+    assert LACKING in signature_contexts(text)
+    assert ingest(text).facts.symptoms.support_gpus.value == ["gfx803"]

@@ -168,3 +168,32 @@ def test_a_launcher_override_on_a_named_gpu_is_flagged() -> None:
 )
 def test_the_client_run_from_a_terminal_is_not_a_server_started_by_hand(sentence: str) -> None:
     assert "ollama_serve_by_hand_in_prose" not in signature_contexts(sentence)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # learn56f: the blanket default told in the other forms people write a setting in (the metamorphic "environment
+        # variable forms" rewrite of vladmandic/sdnext PR #1805 gave "set `NAME` to value")
+        "1. Don't set `HSA_OVERRIDE_GFX_VERSION` to 10.3.0 by default. a. A badly-detected default value usually means a broken ROCm install.",
+        "Previously, HSA_OVERRIDE_GFX_VERSION to `10.3.0` was applied for all AMD GPUs.",
+        '## Bug A — `HSA_OVERRIDE_GFX_VERSION="11.0.0"` is set unconditionally for any AMD GPU',
+        "The launcher's `$env:HSA_OVERRIDE_GFX_VERSION = '10.3.0'` is set by default, so my RX 7900 XTX crashes.",
+    ],
+)
+def test_a_blanket_default_is_read_whatever_form_gives_the_value(text: str) -> None:
+    assert "launcher_sets_override" in signature_contexts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I set HSA_OVERRIDE_GFX_VERSION to 10.3.0 by default in .bashrc.",
+        "You should set `HSA_OVERRIDE_GFX_VERSION` to 10.3.0 for all AMD GPUs of the RDNA2 family.",
+        "This PR stops setting HSA_OVERRIDE_GFX_VERSION to 10.3.0 by default.",
+        "Why is HSA_OVERRIDE_GFX_VERSION set to 11.0.0 unconditionally for any AMD GPU?",
+        "Don't set HSA_OVERRIDE_GFX_VERSION to 10.3.0 for all GPUs in your shell.",
+    ],
+)
+def test_the_to_form_told_of_oneself_as_advice_as_gone_or_asked_is_not_a_launcher_setting_it(text: str) -> None:
+    assert "launcher_sets_override" not in signature_contexts(text)

@@ -520,3 +520,45 @@ def test_a_current_line_before_an_earlier_state_label_stays_current_when_the_lab
     )
     facts = ingest(text).facts
     assert "visible_devices_conflict" in (facts.symptoms.signatures.value or [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # learn56f: ROCm/legacy-rocm-build#344 wrapped at 80 columns, the break right after the sentence's colon
+        "After the update to 4.13.0-36 clinfo finds no platform.\n\n"
+        "I can still boot the previous kernel, 4.13.0-32, and then everything works fine:\n"
+        "many more amdgpu lines in dmesg, OpenCL working correctly, screen update is\nfast, fan is low.\n",
+        # the same sentence at 72 columns, its end one line further
+        "After the update to 6.8.0-45 rocminfo finds no agent.\n\n"
+        "When I boot the previous kernel, 6.5.0-41, again the GPU works fine:\n"
+        "rocminfo lists gfx1100 and the first rocm-smi call shows the card, and torch\nsees it, so it was the kernel.\n",
+        # a third wording, wrapped the same way
+        "Since kernel 6.11 the amdgpu driver crashes on load.\n\n"
+        "I went back to the older kernel, 6.6.58, and with it everything works fine again here:\n"
+        "no ring timeouts in dmesg and ollama finds the card.\n",
+    ],
+)
+def test_a_sentence_wrapped_right_after_its_colon_is_no_earlier_state_label(text: str) -> None:
+    # the line that ends with the colon goes on in lower case and the sentence ends a line or two later: one sentence,
+    # read as it is read unwrapped
+    unwrapped = text.replace(":\n", ": ").replace("is\nfast", "is fast").replace("torch\nsees", "torch sees")
+    signatures = ingest(text).facts.symptoms.signatures.value or []
+    assert "kernel_change_made_it_work_told" in signatures or "earlier_kernel_works_told" in signatures
+    assert sorted(signatures) == sorted(ingest(unwrapped).facts.symptoms.signatures.value or [])
+
+
+@pytest.mark.parametrize(
+    "under",
+    [
+        "torch==2.5.1+rocm6.2\nrocm 6.1.3\n",  # output, no sentence
+        "torch 2.5.1+rocm6.2 and rocm 6.1.3 installed from the repo:\nrocminfo lists gfx1100\n",  # ends with a colon
+    ],
+)
+def test_a_long_earlier_state_label_over_lower_case_lines_still_makes_them_past(under: str) -> None:
+    text = (
+        "torchvision fails to import after the update to torch 2.6.0+rocm6.2.4 on my RX 7900 XTX.\n\n"
+        "Before the update, on the same machine with the same ROCm install and kernel, I had:\n" + under
+    )
+    facts = ingest(text).facts
+    assert facts.torch.version.value != "2.5.1+rocm6.2"

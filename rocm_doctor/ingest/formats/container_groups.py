@@ -73,21 +73,28 @@ _DIFF_ITEM = when_used(r"^\+[ \t]{0,40}(?:#[ \t]{0,4})?-[ \t]{1,4}[\"']?([\w.${}
 
 
 _DIFF_MARK = when_used(r"^(?:@@ |diff --git |\+\+\+ |--- a/)", re.MULTILINE)
-"""A unified diff's own header or hunk line: a ``+`` line outside a fenced block is an added line only beside one
-(review rev55h: a Markdown list "+ added --group-add render to the docs" is prose, not a change)."""
+"""A unified diff's own header or hunk line. Without one, a ``+`` run is an added line only in a file's form, not a
+Markdown list's or a trace's (review rev55h: "+ added --group-add render to the docs" is prose, not a change), so a
+hunk whose fence was lost still reads (learn56f: redhat-et/GKM#174, vllm-project/vllm#27881 unfenced)."""
 _GPU_NODES = when_used(r"/dev/kfd|/dev/dri|renderD\d|\brender\b|amd\.com/gpu", re.IGNORECASE)
 """The diff itself concerns the GPU's nodes: a bare number or variable added as a group is then the render gid
 (lemonade-sdk/lemonade#2857 ``--group-add 992`` beside ``--device=/dev/kfd``), not any service's group (review
 rev55h: a postgres service's ``group_add: ["999"]`` in an unrelated compose file)."""
 
 
-def _hunk_added(lines: Tuple[Line, ...]) -> "set[int]":
+def _hunk_added(lines: Tuple[Line, ...], headed: bool = True) -> "set[int]":
     """The indices of ``+`` lines that sit among a diff's other lines: the unbroken run of ``+`` lines holding one
     has a context line (a leading space), a removed line or a header/hunk line right above it, or a removed or
     header/hunk line right below it. A shell trace (``set -x``: ``+ docker run ... --group-add render`` then its output,
     ``++ getent group render``) is the command that ran, not a change (review rev55h); its output may be indented (a
     traceback's ``  File "<string>", line 1``), so an indented line below a run is no diff's context (read55). So is a
-    Markdown ``+`` list. One pass over the lines."""
+    Markdown ``+`` list. Without a diff header (``headed`` false: a hunk pasted alone, fenced or with its fence lost), a
+    run whose every line is ``+ `` and a word is a trace's commands or a Markdown list, never a hunk: a file's added
+    line starts at its margin (``+docker run``, ``+- Podman``, ``+**AMD GPUs:**``) or indented as code
+    (``+          --group-add``), and a trace's output indented above its next command is no context line (learn56f).
+    Nor, there, is a ``- `` line and a word beside it a removed line: it is a Markdown list's item ("- same here" over
+    "+1, --group-add render did not help").
+    One pass over the lines."""
 
     def removed_or_header(raw: str) -> bool:
         # only a line next to a run is asked, never a ``+`` one (``+++ b/file`` belongs to the run); ``--- a/file`` is a "-" line
@@ -106,12 +113,20 @@ def _hunk_added(lines: Tuple[Line, ...]) -> "set[int]":
         while end < len(lines) and lines[end].raw.startswith("+"):
             end += 1
         run = range(at, end)
-        traced = any(lines[i].raw.startswith("++ ") for i in run)
-        beside = (at > 0 and diff_line(lines[at - 1].raw)) or (end < len(lines) and removed_or_header(lines[end].raw))
+        traced = any(lines[i].raw.startswith("++ ") for i in run) or (
+            not headed and all(_TRACE_OR_LIST.match(lines[i].raw) for i in run)
+        )
+        beside = (at > 0 and diff_line(lines[at - 1].raw) and (headed or not _TRACE_OR_LIST.match("+" + lines[at - 1].raw[1:]))) or (
+            end < len(lines) and removed_or_header(lines[end].raw) and (headed or not _TRACE_OR_LIST.match("+" + lines[end].raw[1:]))
+        )
         if beside and not traced:
             out.update(run)
         at = end
     return out
+
+
+_TRACE_OR_LIST = when_used(r"^\+[ \t]\S")
+"""A ``+`` line in a shell trace's or a Markdown list's form: one blank, then a word."""
 
 
 def _names_render(value: str) -> bool:
@@ -122,12 +137,10 @@ def _names_render(value: str) -> bool:
 def _added_by_change(block: Block) -> List[Line]:
     """Added diff lines (``+``) that give the container a group that may be the render group."""
     out: List[Line] = []
-    if block.kind == "prose" and not _DIFF_MARK.search(block.text):
-        return out
     lines = block.lines
     about_gpu = _GPU_NODES.search(block.text) is not None
     grants = _grants_render if about_gpu else _names_render
-    in_hunk = _hunk_added(lines)
+    in_hunk = _hunk_added(lines, _DIFF_MARK.search(block.text) is not None)
     for index, line in enumerate(lines):
         if index not in in_hunk or not _DIFF_ADDED.match(line.raw):
             continue

@@ -41,7 +41,7 @@ from rocm_doctor.knowledge.cpus import igpu_for_cpu
 from rocm_doctor.ingest.formats.hip_code_objects import BUNDLE_ENTRY_LINE
 from rocm_doctor.ingest.formats.install_log import kept_torch_not_rocm, not_installing_lines
 from rocm_doctor.knowledge.torch_identity import from_index_url, from_wheel, identify
-from rocm_doctor.ingest.scope import ANOTHERS_MACHINE, ELSEWHERE as ELSEWHERE_SCOPE, NOW, PAST, scope_before
+from rocm_doctor.ingest.scope import ANOTHERS_MACHINE, ELSEWHERE as ELSEWHERE_SCOPE, NAMED_BY_ITS_PAST, NOW, PAST, scope_before
 from rocm_doctor.lazy_regex import WhenUsed, when_used
 
 # ------------------------------------------------------------------ GPUs
@@ -280,6 +280,22 @@ _RESOLUTION_NOT_RUN_AFTER = when_used(
     re.IGNORECASE,
 )
 """Words after it in its sentence that say it was not run ("... pip install -r requirements.txt, but I skipped that")."""
+
+
+_PARAGRAPH_BREAK = when_used(r"\n[ \t]*\n")
+
+
+def _same_step_run(block: Block, breaks: List[int], start: int, end: int) -> bool:
+    """A later resolution at ``end`` belongs to the same run of steps as the ROCm index before it (ending at
+    ``start``): in a fenced or ``<details>`` block always (one output, one transcript); in prose only within one
+    paragraph, as a fenced report's separate command blocks would be read (learn56f: renfald/tail-tagger#17 fenced
+    its ROCm install and its later ``pip install -r requirements.txt`` apart, and kept the ROCm build; with the fences
+    stripped, the two commands are paragraphs of one prose block and must be read alike). ``breaks``: where the
+    block's blank lines start, in order."""
+    if block.kind != "prose":
+        return True
+    at = bisect_left(breaks, start)
+    return at == len(breaks) or breaks[at] >= end
 
 
 def _resolution_ran(text: str, match: "re.Match[str]") -> bool:
@@ -575,7 +591,7 @@ the release moved to is not the system's now, or not the host's."""
 form with "from"; a plan or question is left to _move_not_made). Forms of ROCm/tensorflow-upstream#444,
 ROCm/legacy-rocm-build#764 and ollama/ollama#12111."""
 _PAST_BEFORE = when_used(
-    r"\b(?:before|previously|earlier|originally|at\s+first|used\s+to|last\s+working|on\s+my\s+other\s+(?:machine|pc|computer))\b(?:[^.!?;\n]|\.(?=\w)){0,60}$",
+    r"\b(?:before|(?:previously|originally)(?!" + NAMED_BY_ITS_PAST + r")|earlier|at\s+first|used\s+to|last\s+working|on\s+my\s+other\s+(?:machine|pc|computer))\b(?:[^.!?;\n]|\.(?=\w)){0,60}$",
     re.IGNORECASE,
 )
 """Words earlier in a sentence that put what it names in the past ("Before, I used pytorch rocm5.6 and it worked"):
@@ -584,7 +600,7 @@ the torch build named there is not the one in use. A dot inside a version ("Befo
 
 
 _TORCH_PAST_BEFORE = when_used(
-    r"\b(?:previously|originally|at\s+first|used\s+to|before\s*[:\-]|before\s+(?:the\s+|my\s+|i\s+|we\s+)?(?:up(?:date|grade)|updating|upgrading|re-?install\w*)"
+    r"\b(?:(?:previously|originally)(?!" + NAMED_BY_ITS_PAST + r")|at\s+first|used\s+to|before\s*[:\-]|before\s+(?:the\s+|my\s+|i\s+|we\s+)?(?:up(?:date|grade)|updating|upgrading|re-?install\w*)"
     r"|(?:the|my|an?)\s+(?:previous|prior|older|old)\s+(?:image|snapshot|container|version|install\w*|venv|environment|setup|build|release|tag)\b(?:(?!\band\b)[^.!?;,\n]){0,30}?\b(?:had|has|have|was|with|shipped|ships|came\s+with|used|uses|ran|runs))"
     r"(?![\w-])"
     # a new clause after the past words speaks of the present or of what followed: "Previously it crashed,
@@ -2252,7 +2268,8 @@ def _torch(block: Block) -> List[Observation]:
     if "index" in lowered or "://" in lowered or " -f " in lowered or " -i " in lowered:
         kept_other = kept_torch_not_rocm(block)
         installs_after: Optional[List[Tuple[int, int]]] = None  # the block's non-ROCm installs, found once
-        last_resolution: Optional[int] = None  # where the block's last later resolution starts, found once
+        resolutions: Optional[List[int]] = None  # where the block's later resolutions start, found once
+        breaks: List[int] = []  # where the block's blank lines start (prose: a step's paragraph ends there)
         for match, line in block.scan(_INDEX):
             url = match.group(1) or match.group(2)
             identity = from_index_url(url)
@@ -2275,9 +2292,10 @@ def _torch(block: Block) -> List[Observation]:
                 if _install_after(block, match.end(), installs_after):
                     continue  # what was installed after it is told or shown, and it is not a ROCm build
             if identity.flavour == "rocm":
-                if last_resolution is None:
-                    last_resolution = max((m.start() for m in _LATER_RESOLUTION.finditer(text) if _resolution_ran(text, m)), default=-1)
-                if last_resolution >= match.end():
+                if resolutions is None:
+                    resolutions = [m.start() for m in _LATER_RESOLUTION.finditer(text) if _resolution_ran(text, m)]
+                    breaks = [m.start() for m in _PARAGRAPH_BREAK.finditer(text)] if resolutions else []
+                if any(at >= match.end() and _same_step_run(block, breaks, match.end(), at) for at in resolutions):
                     continue  # a later requirements install, pinned torch or uv sync resolved torch again
             # the build the command asks for: a later step may have replaced it (Observation.intended)
             observations = identity_observations(identity, line, TRUST_PROSE, intended=True)
