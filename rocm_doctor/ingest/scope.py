@@ -50,7 +50,7 @@ NAMED_BY_ITS_PAST = (
     r"(?:issues?|bugs?|problems?|errors?|crash(?:es)?|regressions?|hangs?|segfaults?|failures?)\b"
 )
 """What follows "previously" (or "originally") when the word names a thing by its past, not the time the sentence
-speaks of: "Previously fixed issue #12 is back:", "the previously reported crash came back with torch 2.5.1+rocm6.2"
+speaks of: "Previously fixed bug is back:", "the previously reported crash came back with torch 2.5.1+rocm6.2"
 (learn56f: a current failure, whose versions are the machine's now)."""
 _PAST = (
     r"used\s{1,4}to|last\s{1,4}working|before(?!\s{1,4}(?:[`'\"]|\w{1,20}ing\b))"
