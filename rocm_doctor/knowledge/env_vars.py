@@ -54,8 +54,9 @@ class EnvVar:
     read_by_torch: Optional[SpecifierSet] = None
     """For a PyTorch variable read only by some releases: those releases (other releases read nothing)."""
     rocm_only: bool = False
-    """Only ROCm software reads it (the ROCr runtime, MIOpen, a ROCm build of PyTorch): a report that sets it
-    is about a machine meant to run ROCm (the weak fact ``derived.amd_gpu_told``)."""
+    """Only ROCm software reads it (the ROCr runtime, MIOpen, a ROCm build of PyTorch), or its name is ROCm's
+    (TORCH_BLAS_PREFER_HIPBLASLT, an alias a CUDA build reads too): a report that sets it is about a
+    machine meant to run ROCm (the weak fact ``derived.amd_gpu_told``)."""
 
     def unread_with_torch(self, torch_release: Optional[Version]) -> Optional[bool]:
         """True when the installed torch (its release, ``2.5.1``) reads nothing of this name although

@@ -82,6 +82,10 @@ _GPU_NODES = when_used(r"/dev/kfd|/dev/dri|renderD\d|\brender\b|amd\.com/gpu", r
 rev55h: a postgres service's ``group_add: ["999"]`` in an unrelated compose file)."""
 
 
+_TRACE_OR_LIST = when_used(r"^\+[ \t]\S")
+"""A ``+`` line in a shell trace's or a Markdown list's form: one blank, then a word."""
+
+
 def _hunk_added(lines: Tuple[Line, ...], headed: bool = True) -> "set[int]":
     """The indices of ``+`` lines that sit among a diff's other lines: the unbroken run of ``+`` lines holding one
     has a context line (a leading space), a removed line or a header/hunk line right above it, or a removed or
@@ -103,6 +107,11 @@ def _hunk_added(lines: Tuple[Line, ...], headed: bool = True) -> "set[int]":
     def diff_line(raw: str) -> bool:
         return removed_or_header(raw) or raw[:1] in (" ", "\t")
 
+    def in_file_form(raw: str) -> bool:
+        # without a header, a context or removed line whose mark is followed by one blank and a word is a list's item
+        # or a trace's indented output (the form _TRACE_OR_LIST reads, its mark taken for a "+")
+        return headed or not _TRACE_OR_LIST.match("+" + raw[1:])
+
     out: "set[int]" = set()
     at = 0
     while at < len(lines):
@@ -116,17 +125,14 @@ def _hunk_added(lines: Tuple[Line, ...], headed: bool = True) -> "set[int]":
         traced = any(lines[i].raw.startswith("++ ") for i in run) or (
             not headed and all(_TRACE_OR_LIST.match(lines[i].raw) for i in run)
         )
-        beside = (at > 0 and diff_line(lines[at - 1].raw) and (headed or not _TRACE_OR_LIST.match("+" + lines[at - 1].raw[1:]))) or (
-            end < len(lines) and removed_or_header(lines[end].raw) and (headed or not _TRACE_OR_LIST.match("+" + lines[end].raw[1:]))
+        above, below = (lines[at - 1].raw if at > 0 else None), (lines[end].raw if end < len(lines) else None)
+        beside = (above is not None and diff_line(above) and in_file_form(above)) or (
+            below is not None and removed_or_header(below) and in_file_form(below)
         )
         if beside and not traced:
             out.update(run)
         at = end
     return out
-
-
-_TRACE_OR_LIST = when_used(r"^\+[ \t]\S")
-"""A ``+`` line in a shell trace's or a Markdown list's form: one blank, then a word."""
 
 
 def _names_render(value: str) -> bool:

@@ -2,9 +2,9 @@
 
 A report may never name its GPU and still say whose machine it is: the reporter writes "using amd on linux",
 "Im on AMD", "amd user" (the context signature ``amd_user_told``, rules/data/signatures.yaml), or sets a
-variable only ROCm software reads (``TORCH_BLAS_PREFER_HIPBLASLT=0 python main.py``, ``export
-HSA_OVERRIDE_GFX_VERSION=10.3.0``: the ``rocm_only`` rows of rules/data/env_vars.yaml). Such evidence may tell
-what a CUDA or CPU build of torch means on this machine (RD968, RD969); it never names or counts a GPU, so
+ROCm variable, one only ROCm software reads or one named for ROCm (``TORCH_BLAS_PREFER_HIPBLASLT=0 python main.py``,
+``export HSA_OVERRIDE_GFX_VERSION=10.3.0``: the ``rocm_only`` rows of rules/data/env_vars.yaml). Such evidence may
+tell what a CUDA or CPU build of torch means on this machine (RD968); it never names or counts a GPU, so
 ``derived.has_amd_gpu`` and ``derived.amd_context`` do not change with it.
 
 Reports it rests on: Comfy-Org/ComfyUI#5122 ("using amd on linux", TORCH_BLAS_PREFER_HIPBLASLT=0 in front of
@@ -28,7 +28,7 @@ AMD_USER_TOLD = "amd_user_told"
 
 
 def rocm_only_settings(facts: Facts, tables: Tables) -> list:
-    """The report's settings (with a value) of variables only ROCm software reads, as 'NAME=value (line)'."""
+    """The report's settings (with a value) of ROCm variables (``rocm_only`` rows), as 'NAME=value (line)'."""
     settings = facts.env.settings
     if not settings.is_known:
         return []
@@ -47,7 +47,7 @@ def rocm_only_settings(facts: Facts, tables: Tables) -> list:
     "amd_gpu_told",
     "Weak evidence that the report's machine is an AMD one although no GPU is named: the reporter says so in "
     "words ('using amd on linux', 'Im on AMD', 'amd user': signature amd_user_told) or sets a variable only "
-    "ROCm software reads (rules/data/env_vars.yaml rocm_only: HSA_OVERRIDE_GFX_VERSION, ROCR_VISIBLE_DEVICES, "
+    "ROCm software reads or named for ROCm (rules/data/env_vars.yaml rocm_only: HSA_OVERRIDE_GFX_VERSION, ROCR_VISIBLE_DEVICES, "
     "TORCH_BLAS_PREFER_HIPBLASLT, MIOPEN_*); names the evidence. Never a GPU: has_amd_gpu and amd_context do "
     "not use it. Absent when the report shows neither.",
 )
