@@ -136,6 +136,17 @@ _PROSE_TO = when_used(
 before the verb: "OLLAMA_NOHISTORY is set to "true"" (ollama/ollama#5414), "I had HSA_OVERRIDE_GFX_VERSION set to
 11.0.0 instead of 10.3.0" (ollama/ollama#8851), "When OLLAMA_HOST is Set to 0.0.0.0" (ollama/ollama-python#407).
 "is not set to" is no setting; advice, questions and conditions are dropped as for every prose setting."""
+_PROSE_EMPTY = when_used(
+    r"\bempty\s{1,3}[`'\"]?(HSA_OVERRIDE_GFX_VERSION(?:_\d{1,2})?)\b"
+    r"|\b(HSA_OVERRIDE_GFX_VERSION(?:_\d{1,2})?)[`'\"]?\s{1,8}(?:(?:is|was)\s{1,3})?(?:(?:set|defined)\s{1,3}(?:to|as)\s{1,3})?(?:an\s{1,3})?empty\b",
+    re.IGNORECASE,
+)
+"""The override said in words to be defined and empty: "Empty `HSA_OVERRIDE_GFX_VERSION` env var breaks ROCm
+initialization" (aaronsb/knowledge-graph-system#199); "defines it as an EMPTY STRING" (Osmantic/ODS#1779) and
+"sets the variable to an empty string" (jamiepine/voicebox#864) say it of the compose default
+``${HSA_OVERRIDE_GFX_VERSION:-}``, which the compose reader takes; an indented results table is not prose. libhsakmt reads a defined-but-empty value as an override
+it cannot parse. Only this variable: an empty HIP_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES means something else.
+"is not empty" is no such statement; advice, questions and conditions are dropped as for every prose setting."""
 _BOILERPLATE = when_used(r"consider passing|Compile with `?TORCH_USE|For debugging consider|might be asynchronously reported", re.IGNORECASE)
 """PyTorch's own error text names variables (``For debugging consider passing AMD_SERIALIZE_KERNEL=3``): not settings."""
 _LISTING_COMMAND = when_used(r"^\s*(?:sudo\s+)?(env|printenv|export\s+-p|set)\s*(?:\|\s*(grep|findstr|rg|egrep)\s+(.*))?$")
@@ -572,6 +583,12 @@ def _scan(block: Block) -> List[SettingSighting]:
                 continue
             origin = "app-config" if _LOGFMT.search(line.text) else "prose"
             add(match, [_sighting(match.group(1), match.group(2), origin, line, TRUST_TOOL if origin == "app-config" else TRUST_PROSE, True if origin == "app-config" else None)])
+    if "empty" in lowered and "hsa_override_gfx_version" in lowered:
+        for match, line in block.scan(_PROSE_EMPTY):
+            start = match.start(1) if match.group(1) else match.start(2)
+            if start in taken:
+                continue
+            add(match, [_sighting(match.group(1) or match.group(2), "", "prose", line, TRUST_PROSE)])
     if " to " in lowered or " as " in lowered:
         for match, line in block.scan(_PROSE_TO):
             if match.start(1) in taken or not _stack(match.group(1)) or not re.match(r"^[\w.:,-]+$", _clean(match.group(2)) or ""):
