@@ -129,7 +129,8 @@ PARSERS: List[Tuple[Parser, Gate, bool]] = [
     (loader_libraries.parse, lambda block: ".so" in block.lower, SAMPLE),
     (container_devices.parse, _has("renderd", "docker", "podman", "kfd", "devices:"), SAMPLE),
     (container_groups.parse, _has("group-add", "group_add", "--user", "-u ", "user:", "root user", "runasuser", "runasnonroot", "ged user", "supplementalgroups", "non-root", "non root", "nonroot", "unprivileged", "\nuser ", "podman"), SAMPLE),
-    (env_settings.parse, lambda block: "=" in block.text or "set" in block.lower or "env" in block.lower or "echo" in block.lower, SAMPLE),
+    (env_settings.parse, lambda block: "=" in block.text or "set" in block.lower or "env" in block.lower or "echo" in block.lower
+     or ("empty" in block.lower and "hsa_override_gfx_version" in block.lower), SAMPLE),
     (match_block, _always, SAMPLE),
 ]
 """Every recogniser with the cheap test that says whether it can find anything in a block, and

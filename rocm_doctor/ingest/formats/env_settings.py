@@ -136,6 +136,26 @@ _PROSE_TO = when_used(
 before the verb: "OLLAMA_NOHISTORY is set to "true"" (ollama/ollama#5414), "I had HSA_OVERRIDE_GFX_VERSION set to
 11.0.0 instead of 10.3.0" (ollama/ollama#8851), "When OLLAMA_HOST is Set to 0.0.0.0" (ollama/ollama-python#407).
 "is not set to" is no setting; advice, questions and conditions are dropped as for every prose setting."""
+_PROSE_EMPTY = when_used(
+    r"\bempty\s{1,3}[`'\"]?(HSA_OVERRIDE_GFX_VERSION(?:_\d{1,2})?)\b(?![^.!?\n]{0,40}?\b(?:no\s{1,3}longer|not|never|isn't|wasn't|aren't)\b)"
+    r"|(?<![$\w{])(HSA_OVERRIDE_GFX_VERSION(?:_\d{1,2})?)[`'\"]?\s{1,3}(?:(?:(?:is|was)\s{1,3})?(?:set|defined)\s{1,3}(?:to|as)\s{1,3}(?:an\s{1,3})?\*{0,2}empty\b"
+    r"|(?:is|was)\s{1,3}an\s{1,3}\*{0,2}empty\s{1,3}(?:string|value)\b)"
+    r"|\b(?:sets|setting|defines|defining)\s{1,3}[`'\"]?(HSA_OVERRIDE_GFX_VERSION(?:_\d{1,2})?)[`'\"]?\s{1,3}(?:to|as)\s{1,3}(?:an\s{1,3})?\*{0,2}empty\b",
+    re.IGNORECASE,
+)
+"""The override said in words to be defined and empty: "Empty `HSA_OVERRIDE_GFX_VERSION` env var breaks ROCm
+initialization" (aaronsb/knowledge-graph-system#199); "defines it as an EMPTY STRING" (Osmantic/ODS#1779) and
+"sets the variable to an empty string" (jamiepine/voicebox#864) say it of the compose default
+``${HSA_OVERRIDE_GFX_VERSION:-}``, which the compose reader takes; an indented results table is not prose. libhsakmt reads a defined-but-empty value as an override
+it cannot parse. Only this variable: an empty HIP_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES means something else.
+A bare "X is empty" / "X was empty" / "X empty" is not taken: reporters say it of an unset variable ("echo
+$HSA_OVERRIDE_GFX_VERSION is empty", "`env | grep HSA_OVERRIDE_GFX_VERSION` was empty"), which no shell output tells
+from an empty one, and a results table ("HSA_OVERRIDE_GFX_VERSION empty -> no ROCm devices", ODS#1779) lists trials;
+only the adjective before the name, "set/defined to/as (an) empty", "is an empty string" and "sets X to an empty
+string" (voicebox#864 writes it "to an **empty string**"; ODS#1779's title "define HSA_OVERRIDE_GFX_VERSION as an
+empty string") state a defined value; "an empty X is no longer exported" (the sentence negates it
+within 40 characters) and "is not empty" are no such statement; advice, questions and
+conditions are dropped as for every prose setting."""
 _BOILERPLATE = when_used(r"consider passing|Compile with `?TORCH_USE|For debugging consider|might be asynchronously reported", re.IGNORECASE)
 """PyTorch's own error text names variables (``For debugging consider passing AMD_SERIALIZE_KERNEL=3``): not settings."""
 _LISTING_COMMAND = when_used(r"^\s*(?:sudo\s+)?(env|printenv|export\s+-p|set)\s*(?:\|\s*(grep|findstr|rg|egrep)\s+(.*))?$")
@@ -572,6 +592,12 @@ def _scan(block: Block) -> List[SettingSighting]:
                 continue
             origin = "app-config" if _LOGFMT.search(line.text) else "prose"
             add(match, [_sighting(match.group(1), match.group(2), origin, line, TRUST_TOOL if origin == "app-config" else TRUST_PROSE, True if origin == "app-config" else None)])
+    if "empty" in lowered and "hsa_override_gfx_version" in lowered:
+        for match, line in block.scan(_PROSE_EMPTY):
+            group = match.lastindex or 1  # the one name group of the alternative that matched
+            if match.start(group) in taken:
+                continue
+            add(match, [_sighting(match.group(group), "", "prose", line, TRUST_PROSE)])
     if " to " in lowered or " as " in lowered:
         for match, line in block.scan(_PROSE_TO):
             if match.start(1) in taken or not _stack(match.group(1)) or not re.match(r"^[\w.:,-]+$", _clean(match.group(2)) or ""):
