@@ -52,7 +52,7 @@ lowered to 0.61 (recall and top-1) the same day: two of its cases left it for th
 0.619; 15/23, 0.652 before).
 The floor guards against regressions, not the target.
 """
-TOP1_FLOORS = {"shared": 0.82, "shared-held": 0.61, "tests": 0.72, "holdout": 0.40}
+TOP1_FLOORS = {"shared": 0.82, "shared-held": 0.61, "tests": 0.71, "holdout": 0.40}
 """Floors for the share of problem cases whose first error or warning is of the right category
 (what a maintainer reads first). Measured 2026-11-28, third round: shared 47/54 (0.87), shared-held
 17/25 (0.68), tests 94/121 (0.78), holdout 23/46 (0.50); holdout 42/90 (0.47) after the fifth round's first fresh batch, 44/100 (0.44) after its second. Tests lowered
