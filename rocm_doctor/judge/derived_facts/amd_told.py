@@ -21,6 +21,7 @@ from __future__ import annotations
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact, absent, known
 from rocm_doctor.judge.derived import Tables, machine_fact
+from rocm_doctor.judge.derived_facts._support import ids_shown
 from rocm_doctor.knowledge.env_vars import env_var_table
 
 AMD_USER_TOLD = "amd_user_told"
@@ -52,9 +53,9 @@ def rocm_only_settings(facts: Facts, tables: Tables) -> list:
     "not use it. Absent when the report shows neither.",
 )
 def amd_gpu_told(facts: Facts, tables: Tables) -> Fact:
-    context = facts.symptoms.context.value if facts.symptoms.context.is_known else []
+    context = ids_shown(facts.symptoms.context)
     evidence = []
-    if AMD_USER_TOLD in (context or []):
+    if AMD_USER_TOLD in context:
         evidence.append(f"the reporter's words ({facts.symptoms.context.source or 'paste'})")
     evidence.extend(f"a ROCm-only variable set: {s}" for s in rocm_only_settings(facts, tables))
     if not evidence:
