@@ -37,3 +37,33 @@ def test_another_modules_leftover_tree_or_no_directory_is_not_read(text: str) ->
 def test_the_leftover_amdgpu_tree_shows_rd450() -> None:
     text = "Error! Could not locate dkms.conf file.\nFile: /var/lib/dkms/amdgpu/6.8.5-2041575.24.04/source/dkms.conf does not exist.\n"
     assert "RD450" in problems_shown(text)
+
+
+# mend57: amdgpu-install with --no-dkms installs no amdgpu DKMS module: the leftover is no error there. The command
+# shapes of ROCm/legacy-rocm-build#6193, #3701, #1973 and pop-os/pop#1135.
+_LEFTOVER = "Error! Could not locate dkms.conf file.\nFile: /var/lib/dkms/amdgpu/6.7.0-1787201.22.04/source/dkms.conf does not exist.\n"
+
+
+@pytest.mark.parametrize(
+    "install",
+    [
+        "$ sudo amdgpu-install -y --usecase=rocm --no-dkms\n",
+        "amdgpu-install --usecase=hip --no-dkms\n",
+        "> ./amdgpu-install --no-dkms --opencl=pal\n",
+        "sudo amdgpu-install --usecase=rocm,hip,mllib --no-dkms\r\n",
+    ],
+)
+def test_a_leftover_tree_after_an_install_without_dkms_is_no_error(install: str) -> None:
+    for text in (install + _LEFTOVER, _LEFTOVER + install):
+        assert "RD450" not in problems_shown(text), text
+
+
+@pytest.mark.parametrize(
+    "install",
+    [
+        "$ sudo amdgpu-install -y --usecase=rocm\n",  # the DKMS module is installed
+        "sudo apt install amdgpu-dkms  # --no-dkms was not used\n",  # no amdgpu-install with the option
+    ],
+)
+def test_a_leftover_tree_after_an_install_with_dkms_still_shows_rd450(install: str) -> None:
+    assert "RD450" in problems_shown(install + _LEFTOVER)
