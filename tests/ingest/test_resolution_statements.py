@@ -760,3 +760,37 @@ def test_a_release_notes_or_changelogs_lines_are_no_resolution(notes: str) -> No
 )
 def test_the_reporters_own_fix_in_a_changelogs_words_is_still_read(text: str, row: str) -> None:
     assert rows(_FAILING + text + "\n") == [row]
+
+
+# rev57c: a sentence that names release notes or a changelog, a label of the reporter's own, a dated edit and a
+# first-person "Fixed a problem where ..." open no changelog section and are no release note's line: the reporter's fix
+# after them is read; and a pasted changelog that no heading closes ends at the reporter's own line.
+_RENDER_FIX = "Fixed it by adding my user to the render group.\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I checked the release notes for 6.2.\n" + _RENDER_FIX,
+        "I read the changelog of ROCm 6.2.1 and\nnothing mentions it.\n\n" + _RENDER_FIX,
+        "The release notes say 6.2 supports my card.\n" + _RENDER_FIX,
+        "### Bug fix that worked for me:\n" + _RENDER_FIX,
+        "Bugfix:\n" + _RENDER_FIX,
+        "## Update\n" + _RENDER_FIX,
+        "### Solution\n" + _RENDER_FIX,
+        "Resolved: fixed it by adding my user to the render group.\n",
+        "10.05: fixed it by adding my user to the render group.\n",
+        "Fixed a problem where rocminfo failed by adding my user to the render group.\n",
+        "## Changelog\n* 6.2.1: fixed a crash\n\nAnyway, on my machine: " + _RENDER_FIX,
+    ],
+)
+def test_a_line_that_only_names_notes_hides_no_reporters_fix(text: str) -> None:
+    assert rows(_FAILING + text) == ["render_group"]
+
+
+@pytest.mark.parametrize(
+    "heading",
+    ["ROCm 6.2.1 release notes\n", "### Bug Fixes\n", "**Resolved issues**\n", "## Changelog (2024-10-01)\n", "### What's new in v0.5.8\n", "## [0.5.8] Changelog\n"],
+)
+def test_a_notes_heading_with_a_product_or_release_still_opens_a_section(heading: str) -> None:
+    assert rows(_FAILING + heading + "* fixed amdgpu-install --no-dkms so it works\n") == []

@@ -257,10 +257,12 @@ _FAILURE_TOLD = when_used(
 """A failure named in a block: the words of RD566's guard (signatures.yaml's gpu_stack_fails_words: a "works on kernel X" counts
 with a failure on another release, kernel_release_ab_told; ROCm/legacy-rocm-build#1007, ROCm/amdgpu#53,
 likelovewant/ollama-for-amd#78), and an error, an exception or a GPU not found."""
+_FIRST_PERSON = r"(?:(?-i:\bI\b)|\b(?:I[\'\u2019](?:m|ve|d)|my|me|myself)\b)"
+"""The reporter's own voice: "I", "I'm", "my", "me" (rev57c)."""
 _RELEASE_NOTE = when_used(
     r"^[\s*+>\u2022-]{0,6}(?:\[?v?\d{1,4}(?:\.\d{1,4}){1,3}[\w.+~-]{0,12}\]?\s{0,4}[:\u2013-]\s{0,4})"
-    r"(?:fix\w{0,3}|resolv\w{0,3}|address\w{0,3}|correct\w{0,3})\b"
-    r"|^[\s*+>\u2022-]{0,6}(?:fixed|fixes|resolved|resolves|addressed|corrected)\s{1,4}(?:an?|some|several|multiple|various|a\s{1,4}few)\s{1,4}"
+    r"(?:fix\w{0,3}|resolv\w{0,3}|address\w{0,3}|correct\w{0,3})\b(?!\s{1,4}(?:it|this|that|them|my|me|myself|by|now)\b)"
+    r"|^(?![^\n]*" + _FIRST_PERSON + r")[\s*+>\u2022-]{0,6}(?:fixed|fixes|resolved|resolves|addressed|corrected)\s{1,4}(?:an?|some|several|multiple|various|a\s{1,4}few)\s{1,4}"
     r"(?:[\w`-]{1,20}\s{1,4}){0,3}?(?:issues?|bugs?|crash(?:es)?|hangs?|regressions?|problems?|errors?|failures?|leaks?|defects?|segfaults?)"
     r"\s{1,4}(?:where|that|which|causing|when|whereby|affecting|preventing|in\s{1,4}which|with)\b"
     r"|^[\s*+>\u2022-]{0,6}(?:release\s{1,4}notes?|change\s{0,1}log)\b[^:\n]{0,40}:",
@@ -270,31 +272,46 @@ _RELEASE_NOTE = when_used(
 amdgpu-install --no-dkms so it works", "[v0.5.8] - Fixed ...") or a changelog's label ("Changelog: fixed ..."), or the subject-less wording of release notes, "Fixed an
 issue where ...", "Resolved an issue with ..." (ROCm's: "* Fixed an issue where, on systems running Linux kernel
 6.8.0 such as Ubuntu 24.04, Direct Memory Access (DMA) transfers between the GPU and NIC were disabled", RELEASE.md
-of rocm-6.3.0). A reporter's own fix says what they did: "Fixed it by ...", "Fixed the issue by ...", "I fixed ..."."""
+of rocm-6.3.0). A reporter's own fix says what they did: "Fixed it by ...", "Fixed the issue by ...", "I fixed ...";
+rev57c: so a release followed by "fixed it" or "fixed by" ("10.05: fixed it by ...", a dated edit) and a "Fixed a
+problem where ..." line in the first person ("... by adding my user to the render group") stay the reporter's."""
+_NOTES_PREFIX = r"(?:\[?(?:(?-i:[A-Z][\w.+-]{0,19})|v?\d[\w.+-]{0,19})\]?\s{1,4}){0,3}?"
+_NOTES_SUFFIX = (
+    r"(?:\s{0,4}[:\u2013-]?\s{0,4}(?:(?:for|in|of)\s{1,4})?(?:(?-i:[A-Z][\w.+-]{0,19})\s{1,4})?v?\d[\w.+~-]{0,20})?"
+    r"(?:\s{0,4}\([^)\n]{0,30}\))?[\s*_:]{0,6}$"
+)
 _NOTES_HEADING = when_used(
-    r"^[\s#*_>-]{0,8}(?:[\w.+-]{1,20}\s{1,4}){0,3}?(?:release\s{1,4}notes?|change\s{0,1}log|what[\'\u2019]s\s{1,4}(?:new|changed)"
-    r"|(?:resolved|fixed)\s{1,4}issues|bug\s{0,1}fix(?:es)?|defect\s{1,4}fixes)\b[^\n]{0,40}?[\s*_:]{0,6}$",
+    r"^[ \t>]{0,4}(?:#{1,6}[ \t]{1,4}|\*\*|__)[ \t]{0,4}" + _NOTES_PREFIX
+    + r"(?:release\s{1,4}notes?|change\s{0,1}log|what[\'\u2019]s\s{1,4}(?:new|changed)|(?:resolved|fixed)\s{1,4}issues"
+    r"|bug\s{0,1}fix(?:es)?|defect\s{1,4}fixes)\b" + _NOTES_SUFFIX
+    + r"|^[\s>*_-]{0,8}" + _NOTES_PREFIX + r"(?:release\s{1,4}notes?|change\s{0,1}log|what[\'\u2019]s\s{1,4}changed)\b" + _NOTES_SUFFIX,
     re.IGNORECASE,
 )
 """A heading or label line that opens a release note or changelog ("#### Resolved issues", "Changelog:", "## What's
 Changed", "ROCm 6.2.1 release notes"): the lines under it, to the next heading, are its entries, no fix the reporter
-made."""
+made. rev57c: the line is the label alone, with at most a product's name or a release before it and a release after
+it, and "bug fixes", "resolved issues", "what's new" only as a Markdown heading: a sentence that names the notes ("I
+checked the release notes for 6.2.", "I read the changelog of ROCm 6.2.1 and") or a label of the reporter's
+("Bugfix:", "### Bug fix that worked for me:", "What's new since yesterday:") opens no section."""
+_REPORTERS_LINE = when_used(_FIRST_PERSON, re.IGNORECASE)
+"""A line in the reporter's own voice ("Anyway, on my machine: fixed it by ..."): no release note's entry; a pasted
+changelog that no heading closes ends there (rev57c)."""
 _HEADING = when_used(r"^\s{0,3}(?:#{1,6}\s|\*\*[^*\n]{1,80}\*\*:?\s{0,4}$|__[^_\n]{1,80}__:?\s{0,4}$)")
 """A Markdown heading, or a line that is only bold words: where a release note's section ends."""
 
 
 def release_note_lines(lines: Tuple[Line, ...]) -> List[bool]:
     """Per line, whether it stands under a release-notes or changelog heading (:data:`_NOTES_HEADING`), up to the
-    next heading; one pass."""
+    next heading or the reporter's own line (:data:`_REPORTERS_LINE`); one pass."""
     under = False
     out: List[bool] = []
     for line in lines:
         text = line.text[:MAX_LINE]
-        if len(text) <= 80 and _NOTES_HEADING.match(text):
+        if len(text) <= 80 and (_NOTES_HEADING.match(text) or _NOTES_HEADING.match(line.raw[:MAX_LINE])):
             under = True
             out.append(True)
             continue
-        if _HEADING.match(line.raw[:MAX_LINE]):
+        if _HEADING.match(line.raw[:MAX_LINE]) or (under and _REPORTERS_LINE.search(text)):
             under = False
         out.append(under)
     return out
