@@ -8,7 +8,7 @@ rule or a fact is escaped, so ``torch[device-gfx1100]`` prints as written.
 from __future__ import annotations
 
 import textwrap
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional
 
 from rich.console import Console
 from rich.markup import escape

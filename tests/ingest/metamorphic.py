@@ -539,7 +539,7 @@ def gpu_name_spellings(text: str) -> str:
     printed = False
 
     def respell(line: str) -> str:
-        nonlocal turn, printed
+        nonlocal printed
         if _PROMPT_LINE.match(line):
             printed = True
         elif not line.strip():

@@ -34,7 +34,6 @@ def _told(text: str):
         "amd user, my last pip install -r requirements broke my system",
         "As an AMD user I had to reinstall torch.",
         "I have AMD, not NVIDIA.",
-        "It runs on the CPU with an RX card in the machine.",
         "> using amd on linux, was working just fine minutes ago",
         "using amd on linux, was\r\nworking just fine minutes ago\r\n",
     ],

@@ -9,7 +9,7 @@ read and the finding shown first.
 from __future__ import annotations
 
 import pytest
-from ingest_helpers import ingest, problems_shown, signature_contexts, signature_errors
+from ingest_helpers import ingest, problems_shown, signature_errors
 
 from rocm_doctor.ingest import ingest_text
 from rocm_doctor.judge.loader import load_rules

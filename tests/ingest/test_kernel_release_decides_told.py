@@ -10,8 +10,16 @@ texts are written for the test in those shapes.
 
 from __future__ import annotations
 
+import time
+
 import pytest
-from ingest_helpers import problems_shown
+from ingest_helpers import ingest, problems_shown
+from metamorphic import curly_quotes, quote, wrap80
+
+from rocm_doctor.ingest.blocks import split_blocks
+from rocm_doctor.ingest.formats import mentions
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.pipeline import evaluate
 
 RULE = "RD566"
 
@@ -136,10 +144,6 @@ def test_newer_gpu_kernels_are_not_linux_kernels(text: str) -> None:
 
 def test_the_message_claims_no_working_release_where_none_is_named() -> None:
     # "kernel 5.8 is not supported" fires with no release said to work; the message must not say one was (rev49a).
-    from rocm_doctor.judge.loader import load_rules
-    from rocm_doctor.pipeline import evaluate
-    from ingest_helpers import ingest
-
     text = "On Ubuntu 20.04 kernel 5.8 is not supported and rocm-dkms does not work.\n"
     found = [f for f in evaluate(load_rules([], use_env=False), ingest(text).facts).findings if f.id == RULE]
     assert found and "works on another" not in found[0].message
@@ -252,16 +256,12 @@ def test_a_rollback_of_something_else_a_condition_or_a_question_is_not_a_kernel_
     ],
 )
 def test_a_release_said_to_work_is_not_the_running_kernel_in_either_spelling(text: str) -> None:
-    from ingest_helpers import ingest
-
     facts = ingest(text).facts
     assert facts.host.kernel_release.value == "5.5.0"
     assert "kernel_release_works_told" in (facts.symptoms.context.value or [])
 
 
 def test_the_running_kernel_said_plainly_is_still_read() -> None:
-    from ingest_helpers import ingest
-
     assert ingest("I am on kernel 6.8.0-45-generic with my RX 7900 XTX.\n").facts.host.kernel_release.value == "6.8.0-45-generic"
 
 
@@ -362,8 +362,6 @@ _WORKS_HERE = "clinfo works fine on kernel 6.11 with my RX 7600.\n"
 
 
 def _forms(text: str):
-    from metamorphic import curly_quotes, quote, wrap80
-
     wrapped = wrap80(text)
     assert wrapped.count("\n") > text.count("\n")  # the first line is long enough to be wrapped
     return [text, wrapped, quote(text), curly_quotes(text)]
@@ -379,8 +377,6 @@ def _forms(text: str):
     ],
 )
 def test_a_working_release_beside_another_persons_or_a_hypothetical_failure_stays_the_running_kernel(failing: str) -> None:
-    from ingest_helpers import ingest
-
     for text in _forms(_LEAD + failing + _WORKS_HERE):
         assert ingest(text).facts.host.kernel_release.value == "6.11", text
 
@@ -394,8 +390,6 @@ def test_a_working_release_beside_another_persons_or_a_hypothetical_failure_stay
     ],
 )
 def test_a_changelogs_failing_release_is_never_read_as_the_running_kernel(failing: str) -> None:
-    from ingest_helpers import ingest
-
     for text in _forms(failing + _WORKS_HERE):
         assert ingest(text).facts.host.kernel_release.value != "6.12", text
 
@@ -409,8 +403,6 @@ def test_a_changelogs_failing_release_is_never_read_as_the_running_kernel(failin
     ],
 )
 def test_a_working_release_beside_the_reporters_own_failure_is_never_the_running_kernel(text: str, working: str) -> None:
-    from ingest_helpers import ingest
-
     for form in _forms(text):
         assert ingest(form).facts.host.kernel_release.value != working, form
 
@@ -423,8 +415,6 @@ def test_a_working_release_beside_the_reporters_own_failure_is_never_the_running
     ],
 )
 def test_the_reporters_own_failing_release_is_still_the_running_kernel_beside_a_working_one(text: str, failing: str) -> None:
-    from ingest_helpers import ingest
-
     for form in _forms(text):
         assert ingest(form).facts.host.kernel_release.value == failing, form
 
@@ -435,11 +425,6 @@ def _works_lines_then_one_failure(count: int) -> str:
 
 
 def _parse_cpu_seconds(text: str) -> float:
-    import time
-
-    from rocm_doctor.ingest.blocks import split_blocks
-    from rocm_doctor.ingest.formats import mentions
-
     (block,) = split_blocks(text)
     started = time.process_time()
     mentions.parse(block)
@@ -455,9 +440,6 @@ def test_many_releases_said_to_work_beside_a_failing_one_are_read_in_linear_time
 
 
 def test_a_blocks_failing_kernel_releases_are_scanned_for_once_however_many_releases_it_says_work(monkeypatch) -> None:
-    from rocm_doctor.ingest.blocks import split_blocks
-    from rocm_doctor.ingest.formats import mentions
-
     scans = []
     real = mentions._KERNEL_FAILS_ON_RELEASE
 
@@ -478,9 +460,6 @@ def test_a_blocks_failing_kernel_releases_are_scanned_for_once_however_many_rele
 @pytest.mark.parametrize("release", ["6.8", "6.8.0", "6.8.0-45", "6.12", "5.4.15"])
 def test_another_failing_release_is_one_that_neither_begins_nor_starts_with_the_release_said_to_work(failing, release) -> None:
     # 6.8 and 6.8.0-45 may be one kernel said twice (review rev49a); the counted answer is the pairwise one
-    from rocm_doctor.ingest.blocks import split_blocks
-    from rocm_doctor.ingest.formats import mentions
-
     (block,) = split_blocks("```\n" + "".join(f"rocminfo hangs on kernel {f}\n" for f in failing) + "done\n```\n")
     expected = any(f != release and not f.startswith(release) and not release.startswith(f) for f in failing)
     assert mentions._another_release_fails(block, release) is expected

@@ -706,3 +706,91 @@ def test_a_change_row_with_a_bad_unless_clause_is_refused() -> None:
     }
     with pytest.raises(InputError, match="unless_clause"):
         resolutions.build(data)
+
+
+# --- mend57: a release note's or changelog's lines are no fix the reporter made ---------------------------
+
+_ROCM_630 = "https://github.com/ROCm/ROCm/blob/0d3eb1d7746ae5dbb61104341b6fb6934ed5cf1e/RELEASE.md"  # tag rocm-6.3.0
+_ROCM_600 = "https://github.com/ROCm/ROCm/blob/182827150587dccbe3fe242b378aa14ad0370449/CHANGELOG.md"  # tag rocm-6.0.0
+_FAILING = "rocminfo fails with HSA_STATUS_ERROR_OUT_OF_RESOURCES on my RX 7900 XTX.\n\n"
+
+
+@pytest.mark.parametrize(
+    "notes",
+    [
+        # _ROCM_630 lines 958-962 (RCCL), alone and under their heading
+        "* Fixed an issue where, on systems running Linux kernel 6.8.0 such as Ubuntu 24.04, Direct Memory\n"
+        "  Access (DMA) transfers between the GPU and NIC were disabled, impacting multi-node RCCL\n"
+        "  performance. See [issue #3772](https://github.com/ROCm/ROCm/issues/3772) on GitHub.\n",
+        "#### Resolved issues\n\n"
+        "* Fixed an issue where, on systems running Linux kernel 6.8.0 such as Ubuntu 24.04, Direct Memory\n"
+        "  Access (DMA) transfers between the GPU and NIC were disabled, impacting multi-node RCCL\n"
+        "  performance. See [issue #3772](https://github.com/ROCm/ROCm/issues/3772) on GitHub.\n",
+        # _ROCM_630 lines 1227-1231 (rocPRIM)
+        "#### Resolved issues\n\n"
+        "* Resolved an issue in `rtest.py` where it crashed if the `build` folder was created without `release` or `debug` subdirectories.\n"
+        "* Resolved an issue with `rtest.py` on Windows where passing an absolute path to `--install_dir` caused a `FileNotFound` error.\n",
+        # _ROCM_600 lines 5524-5532 (defect fixes)
+        "### Defect fixes\n\nThe following defects are fixed in this release.\n\n#### Driver fails to load after installation\n\n"
+        "The issue with the driver failing to load after ROCm installation is now fixed.\n\n"
+        "The driver installs successfully, and the server reboots with working rocminfo and clinfo.\n",
+        # the wording of a changelog's entry, in a changelog's forms
+        "Changelog:\n- fixed amdgpu-install --no-dkms so it works\n",
+        "6.2.1: fixed amdgpu-install --no-dkms so it works\n",
+        "## What's Changed\n* fixed amdgpu-install --no-dkms so it works\n",
+    ],
+)
+def test_a_release_notes_or_changelogs_lines_are_no_resolution(notes: str) -> None:
+    assert rows(_FAILING + notes) == []
+
+
+@pytest.mark.parametrize(
+    "text, row",
+    [
+        ("Fixed it by reinstalling with amdgpu-install --usecase=rocm --no-dkms.", "dkms_driver_left_out"),
+        ("Fixed the issue by adding my user to the render group.", "render_group"),
+        ("I fixed an issue where my user was not in the render group by adding it with usermod.", "render_group"),
+        # the reporter's own fix after a changelog's section has ended at the next heading
+        (
+            "## What's Changed\n* fixed amdgpu-install --no-dkms so it works\n\n## My setup\n"
+            "I reinstalled with amdgpu-install --usecase=rocm --no-dkms and it works now.",
+            "dkms_driver_left_out",
+        ),
+    ],
+)
+def test_the_reporters_own_fix_in_a_changelogs_words_is_still_read(text: str, row: str) -> None:
+    assert rows(_FAILING + text + "\n") == [row]
+
+
+# rev57c: a sentence that names release notes or a changelog, a label of the reporter's own, a dated edit and a
+# first-person "Fixed a problem where ..." open no changelog section and are no release note's line: the reporter's fix
+# after them is read; and a pasted changelog that no heading closes ends at the reporter's own line.
+_RENDER_FIX = "Fixed it by adding my user to the render group.\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I checked the release notes for 6.2.\n" + _RENDER_FIX,
+        "I read the changelog of ROCm 6.2.1 and\nnothing mentions it.\n\n" + _RENDER_FIX,
+        "The release notes say 6.2 supports my card.\n" + _RENDER_FIX,
+        "### Bug fix that worked for me:\n" + _RENDER_FIX,
+        "Bugfix:\n" + _RENDER_FIX,
+        "## Update\n" + _RENDER_FIX,
+        "### Solution\n" + _RENDER_FIX,
+        "Resolved: fixed it by adding my user to the render group.\n",
+        "10.05: fixed it by adding my user to the render group.\n",
+        "Fixed a problem where rocminfo failed by adding my user to the render group.\n",
+        "## Changelog\n* 6.2.1: fixed a crash\n\nAnyway, on my machine: " + _RENDER_FIX,
+    ],
+)
+def test_a_line_that_only_names_notes_hides_no_reporters_fix(text: str) -> None:
+    assert rows(_FAILING + text) == ["render_group"]
+
+
+@pytest.mark.parametrize(
+    "heading",
+    ["ROCm 6.2.1 release notes\n", "### Bug Fixes\n", "**Resolved issues**\n", "## Changelog (2024-10-01)\n", "### What's new in v0.5.8\n", "## [0.5.8] Changelog\n"],
+)
+def test_a_notes_heading_with_a_product_or_release_still_opens_a_section(heading: str) -> None:
+    assert rows(_FAILING + heading + "* fixed amdgpu-install --no-dkms so it works\n") == []

@@ -18,7 +18,6 @@ from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 import pytest
 
-from rocm_doctor import __version__
 from rocm_doctor.data import rules_dir
 from rocm_doctor import dbstore as store
 from rocm_doctor.dbupdate import signing

@@ -10,7 +10,8 @@ out a clause whose scope is not the reporter's own working fix: a negation ("did
 ("still crashes", "no luck"), a question, advice or a condition ("try X", "X should fix it", "if X
 fixes it"), another person's or machine's experience, the past, a document or a template's example
 (the words :data:`rocm_doctor.ingest.scope.PAST_OR_ELSEWHERE` and :data:`.common.REPORTED_SPEECH`
-name), and a line quoted from someone else (``> ...`` amid the reporter's own lines).
+name), a line quoted from someone else (``> ...`` amid the reporter's own lines), and a release note's or changelog's
+line ("* Fixed an issue where ...", "6.2.1: fixed ...", the lines under "#### Resolved issues" or "Changelog:").
 
 Each statement becomes ``"<row id>: <clause>"`` in ``symptoms.resolutions``. Linear in the input: the
 lines are found by the phrases' anchor words (``str.find``), each found line is cut once, and each
@@ -256,13 +257,73 @@ _FAILURE_TOLD = when_used(
 """A failure named in a block: the words of RD566's guard (signatures.yaml's gpu_stack_fails_words: a "works on kernel X" counts
 with a failure on another release, kernel_release_ab_told; ROCm/legacy-rocm-build#1007, ROCm/amdgpu#53,
 likelovewant/ollama-for-amd#78), and an error, an exception or a GPU not found."""
+_FIRST_PERSON = r"(?:(?-i:\bI\b)|\b(?:I[\'\u2019](?:m|ve|d)|my|me|myself)\b)"
+"""The reporter's own voice: "I", "I'm", "my", "me" (rev57c)."""
+_RELEASE_NOTE = when_used(
+    r"^[\s*+>\u2022-]{0,6}(?:\[?v?\d{1,4}(?:\.\d{1,4}){1,3}[\w.+~-]{0,12}\]?\s{0,4}[:\u2013-]\s{0,4})"
+    r"(?:fix\w{0,3}|resolv\w{0,3}|address\w{0,3}|correct\w{0,3})\b(?!\s{1,4}(?:it|this|that|them|my|me|myself|by|now)\b)"
+    r"|^(?![^\n]*" + _FIRST_PERSON + r")[\s*+>\u2022-]{0,6}(?:fixed|fixes|resolved|resolves|addressed|corrected)\s{1,4}(?:an?|some|several|multiple|various|a\s{1,4}few)\s{1,4}"
+    r"(?:[\w`-]{1,20}\s{1,4}){0,3}?(?:issues?|bugs?|crash(?:es)?|hangs?|regressions?|problems?|errors?|failures?|leaks?|defects?|segfaults?)"
+    r"\s{1,4}(?:where|that|which|causing|when|whereby|affecting|preventing|in\s{1,4}which|with)\b"
+    r"|^[\s*+>\u2022-]{0,6}(?:release\s{1,4}notes?|change\s{0,1}log)\b[^:\n]{0,40}:",
+    re.IGNORECASE,
+)
+"""A release note's or changelog's line, not the reporter's own fix: a line that opens with a release ("6.2.1: fixed
+amdgpu-install --no-dkms so it works", "[v0.5.8] - Fixed ...") or a changelog's label ("Changelog: fixed ..."), or the subject-less wording of release notes, "Fixed an
+issue where ...", "Resolved an issue with ..." (ROCm's: "* Fixed an issue where, on systems running Linux kernel
+6.8.0 such as Ubuntu 24.04, Direct Memory Access (DMA) transfers between the GPU and NIC were disabled", RELEASE.md
+of rocm-6.3.0). A reporter's own fix says what they did: "Fixed it by ...", "Fixed the issue by ...", "I fixed ...";
+rev57c: so a release followed by "fixed it" or "fixed by" ("10.05: fixed it by ...", a dated edit) and a "Fixed a
+problem where ..." line in the first person ("... by adding my user to the render group") stay the reporter's."""
+_NOTES_PREFIX = r"(?:\[?(?:(?-i:[A-Z][\w.+-]{0,19})|v?\d[\w.+-]{0,19})\]?\s{1,4}){0,3}?"
+_NOTES_SUFFIX = (
+    r"(?:\s{0,4}[:\u2013-]?\s{0,4}(?:(?:for|in|of)\s{1,4})?(?:(?-i:[A-Z][\w.+-]{0,19})\s{1,4})?v?\d[\w.+~-]{0,20})?"
+    r"(?:\s{0,4}\([^)\n]{0,30}\))?[\s*_:]{0,6}$"
+)
+_NOTES_HEADING = when_used(
+    r"^[ \t>]{0,4}(?:#{1,6}[ \t]{1,4}|\*\*|__)[ \t]{0,4}" + _NOTES_PREFIX
+    + r"(?:release\s{1,4}notes?|change\s{0,1}log|what[\'\u2019]s\s{1,4}(?:new|changed)|(?:resolved|fixed)\s{1,4}issues"
+    r"|bug\s{0,1}fix(?:es)?|defect\s{1,4}fixes)\b" + _NOTES_SUFFIX
+    + r"|^[\s>*_-]{0,8}" + _NOTES_PREFIX + r"(?:release\s{1,4}notes?|change\s{0,1}log|what[\'\u2019]s\s{1,4}changed)\b" + _NOTES_SUFFIX,
+    re.IGNORECASE,
+)
+"""A heading or label line that opens a release note or changelog ("#### Resolved issues", "Changelog:", "## What's
+Changed", "ROCm 6.2.1 release notes"): the lines under it, to the next heading, are its entries, no fix the reporter
+made. rev57c: the line is the label alone, with at most a product's name or a release before it and a release after
+it, and "bug fixes", "resolved issues", "what's new" only as a Markdown heading: a sentence that names the notes ("I
+checked the release notes for 6.2.", "I read the changelog of ROCm 6.2.1 and") or a label of the reporter's
+("Bugfix:", "### Bug fix that worked for me:", "What's new since yesterday:") opens no section."""
+_REPORTERS_LINE = when_used(_FIRST_PERSON, re.IGNORECASE)
+"""A line in the reporter's own voice ("Anyway, on my machine: fixed it by ..."): no release note's entry; a pasted
+changelog that no heading closes ends there (rev57c)."""
+_HEADING = when_used(r"^\s{0,3}(?:#{1,6}\s|\*\*[^*\n]{1,80}\*\*:?\s{0,4}$|__[^_\n]{1,80}__:?\s{0,4}$)")
+"""A Markdown heading, or a line that is only bold words: where a release note's section ends."""
+
+
+def release_note_lines(lines: Tuple[Line, ...]) -> List[bool]:
+    """Per line, whether it stands under a release-notes or changelog heading (:data:`_NOTES_HEADING`), up to the
+    next heading or the reporter's own line (:data:`_REPORTERS_LINE`); one pass."""
+    under = False
+    out: List[bool] = []
+    for line in lines:
+        text = line.text[:MAX_LINE]
+        if len(text) <= 80 and (_NOTES_HEADING.match(text) or _NOTES_HEADING.match(line.raw[:MAX_LINE])):
+            under = True
+            out.append(True)
+            continue
+        if _HEADING.match(line.raw[:MAX_LINE]) or (under and _REPORTERS_LINE.search(text)):
+            under = False
+        out.append(under)
+    return out
+
+
 _WORD = when_used(r"\w")
 
 
 def _out_of_scope(clause: str, phrase: Optional["re.Match[str]"], question: bool) -> bool:
     """A clause that is no working fix of the reporter's own (the sentence's failure words are
     looked for apart: :func:`_failed_sentences`)."""
-    if question or _QUESTION_START.match(clause):
+    if question or _QUESTION_START.match(clause) or _RELEASE_NOTE.match(clause):
         return True
     if phrase is not None and _NEGATED.search(clause, 0, phrase.start()):
         return True
@@ -419,8 +480,13 @@ def parse(block: Block) -> List[Piece]:
         if not failure:
             failure.append(any(_FAILURE_TOLD.search(line.text[:MAX_LINE]) for line in lines))
         return failure[0]
+    notes: List[bool] = []  # which lines stand under a release-notes heading, found once, when a line is first read
     for index in block.lines_with(rules.anchors):
         if index <= done or not _readable(lines[index]):
+            continue
+        if not notes:
+            notes = release_note_lines(lines)
+        if notes[index]:
             continue
         first, last = _sentence_lines(lines, index, done, rules)
         text = _joined(lines, first, last)

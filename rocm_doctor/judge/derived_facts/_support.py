@@ -26,6 +26,12 @@ def carry(fact: Fact, what: str) -> Fact:
     return unknown(fact.reason or f"{what} is {fact.status}")
 
 
+def ids_shown(fact: Fact) -> List[str]:
+    """The ids a list fact of the report holds (``symptoms.context``, ``symptoms.signatures``); ``[]`` when it
+    is not known or empty."""
+    return list(fact.value or []) if fact.is_known else []
+
+
 def when_context_says(facts: Facts, ids: Sequence[str], none_reason: str, compute: Callable[[List[str], str], Fact]) -> Fact:
     """``compute(ids the report's context holds, its source)`` when the report says one of ``ids``
     (``symptoms.context``); unknown when its context was not read, absent (``none_reason``) when it says none."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact, absent, known
 from rocm_doctor.judge.derived import Tables, machine_fact
+from rocm_doctor.judge.derived_facts._support import ids_shown
 from rocm_doctor.knowledge.env_vars import env_var_table
 
 AMD_USER_TOLD = "amd_user_told"
@@ -28,19 +29,17 @@ AMD_USER_TOLD = "amd_user_told"
 
 
 def rocm_only_settings(facts: Facts, tables: Tables) -> list:
-    """The report's settings (with a value) of ROCm variables (``rocm_only`` rows), as 'NAME=value (line)'."""
+    """The report's settings (with a value) of ROCm variables (``rocm_only`` rows), as 'NAME=value (line)'.
+
+    The table's :meth:`select` picks the names, as for the other env_vars.yaml columns; the settings are read
+    rather than ``env.vars`` (:func:`with_env`): one proven to miss the program (another shell, a service it
+    does not reach) still says whose machine it is, and each keeps the line it was read from."""
     settings = facts.env.settings
     if not settings.is_known:
         return []
-    table = env_var_table(tables["env_vars"])
-    found = []
-    for setting in settings.value or []:
-        if setting.value is None or not str(setting.value).strip("'\" "):
-            continue
-        row = table.lookup(setting.name)
-        if row is not None and row.rocm_only:
-            found.append(f"{setting.name}={setting.value} ({setting.source})")
-    return found
+    valued = [s for s in settings.value or [] if s.value is not None and str(s.value).strip("'\" ")]
+    chosen = set(env_var_table(tables["env_vars"]).select({s.name: s.value for s in valued}, rocm_only=True))
+    return [f"{s.name}={s.value} ({s.source})" for s in valued if s.name in chosen]
 
 
 @machine_fact(
@@ -52,9 +51,9 @@ def rocm_only_settings(facts: Facts, tables: Tables) -> list:
     "not use it. Absent when the report shows neither.",
 )
 def amd_gpu_told(facts: Facts, tables: Tables) -> Fact:
-    context = facts.symptoms.context.value if facts.symptoms.context.is_known else []
+    context = ids_shown(facts.symptoms.context)
     evidence = []
-    if AMD_USER_TOLD in (context or []):
+    if AMD_USER_TOLD in context:
         evidence.append(f"the reporter's words ({facts.symptoms.context.source or 'paste'})")
     evidence.extend(f"a ROCm-only variable set: {s}" for s in rocm_only_settings(facts, tables))
     if not evidence:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact, absent, known
 from rocm_doctor.judge.derived import Tables, machine_fact
+from rocm_doctor.judge.derived_facts._support import ids_shown
 SERVICE_CONTEXT = ("systemd_service_shown", "ollama_named")
 """Context signatures (rules/data/signatures.yaml) that show the program runs as a systemd service:
 the report shows the service itself, or names ollama, whose Linux install runs as ollama.service."""
@@ -38,13 +39,13 @@ def startup_file_settings_beside_service(facts: Facts, tables: Tables) -> Fact:
         return absent(settings.source or "paste", "no setting in a shell startup file")
     if facts.host.os.is_known and facts.host.os.value not in ("linux", "wsl2"):
         return absent(facts.host.os.source or "host", "systemd services are a Linux matter")
-    context = facts.symptoms.context.value if facts.symptoms.context.is_known else []
-    shown = [c for c in SERVICE_CONTEXT if c in (context or [])]
-    signatures = facts.symptoms.signatures.value if facts.symptoms.signatures.is_known else []
-    for_ollama = any(item.startswith("OLLAMA_") for item in in_files) or any(s in (signatures or []) for s in OLLAMA_SERVER_FAILURES)
+    context = ids_shown(facts.symptoms.context)
+    shown = [c for c in SERVICE_CONTEXT if c in context]
+    signatures = ids_shown(facts.symptoms.signatures)
+    for_ollama = any(item.startswith("OLLAMA_") for item in in_files) or any(s in signatures for s in OLLAMA_SERVER_FAILURES)
     if shown == ["ollama_named"] and not for_ollama:
         return absent(facts.symptoms.context.source or "paste", "ollama is named but the report shows no error of its server")
-    if shown == ["ollama_named"] and "ollama_serve_by_hand" in (context or []):
+    if shown == ["ollama_named"] and "ollama_serve_by_hand" in context:
         return absent(facts.symptoms.context.source or "paste", "ollama serve is started by hand from a shell")
     if not shown:
         return absent(facts.symptoms.context.source or "paste", "the report shows no service")
@@ -74,14 +75,14 @@ def override_set_beside_ollama_service(facts: Facts, tables: Tables) -> Fact:
         return absent(settings.source or "paste", "no override, or one whose place the report shows")
     if facts.host.os.is_known and facts.host.os.value not in ("linux", "wsl2"):
         return absent(facts.host.os.source or "host", "ollama runs as a systemd service on Linux only")
-    context = facts.symptoms.context.value if facts.symptoms.context.is_known else []
-    signatures = facts.symptoms.signatures.value if facts.symptoms.signatures.is_known else []
-    if "ollama_named" not in (context or []):
+    context = ids_shown(facts.symptoms.context)
+    signatures = ids_shown(facts.symptoms.signatures)
+    if "ollama_named" not in context:
         return absent(facts.symptoms.context.source or "paste", "the report is not about ollama")
-    if any(c in (context or []) for c in WHERE_SHOWN) or any(s in (signatures or []) for s in OLLAMA_SERVER_FAILURES):
+    if any(c in context for c in WHERE_SHOWN) or any(s in signatures for s in OLLAMA_SERVER_FAILURES):
         return absent(facts.symptoms.context.source or "paste", "the report shows where the server runs or what it got")
-    if any("container" in c or "docker" in c for c in context or []):
+    if any("container" in c or "docker" in c for c in context):
         return absent(facts.symptoms.context.source or "paste", "a container gets its variables from its own options")
-    if not any(c in (context or []) for c in GPU_UNUSED):
+    if not any(c in context for c in GPU_UNUSED):
         return absent(facts.symptoms.context.source or "paste", "the report does not say the GPU goes unused")
     return known(values[-1].value, settings.source or "paste")

@@ -14,6 +14,7 @@ from packaging.version import InvalidVersion, Version
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact, absent, known
 from rocm_doctor.judge.derived import Tables, machine_fact
+from rocm_doctor.judge.derived_facts._support import ids_shown
 from rocm_doctor.judge.derived_facts.env import with_env
 RAY_REFUSES_ROCR = Version("2.45")
 """Ray's AMD accelerator manager raises when ROCR_VISIBLE_DEVICES is set from 2.45 on
@@ -29,8 +30,8 @@ RAY_REFUSES_ROCR = Version("2.45")
     "(no error signature, no Python traceback), or either is missing.",
 )
 def ray_beside_rocr_visible_devices(facts: Facts, tables: Tables) -> Fact:
-    context = facts.symptoms.context.value if facts.symptoms.context.is_known else []
-    if "ray_named" not in (context or []):
+    context = ids_shown(facts.symptoms.context)
+    if "ray_named" not in context:
         return absent(facts.symptoms.context.source or "paste", "the report does not run Ray")
     installed = facts.packages.installed.value if facts.packages.installed.is_known else None
     ray_version = (installed or {}).get("ray")
@@ -41,8 +42,8 @@ def ray_beside_rocr_visible_devices(facts: Facts, tables: Tables) -> Fact:
         except InvalidVersion:
             pass
 
-    signatures = facts.symptoms.signatures.value if facts.symptoms.signatures.is_known else []
-    failed = bool(signatures) or "python_traceback_shown" in (context or [])
+    signatures = ids_shown(facts.symptoms.signatures)
+    failed = bool(signatures) or "python_traceback_shown" in context
 
     def compute(env: Dict[str, str]) -> Fact:
         value = env.get("ROCR_VISIBLE_DEVICES")

@@ -14,6 +14,7 @@ from typing import Any
 from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, gpu_fact, machine_fact
+from rocm_doctor.judge.derived_facts._support import ids_shown, table_wheels
 from rocm_doctor.judge.derived_facts.gpus import CPU_IMPLIED_SOURCE, amd_agents, graphics_agents
 from rocm_doctor.knowledge import overrides as ov
 from rocm_doctor.knowledge.torch_identity import NVIDIA_RUNTIME_WHEEL
@@ -66,8 +67,8 @@ AMD_CONTEXT_SIGNATURES = ("rocm_stack_mentioned", "rocm_torch_index_used", "hip_
     "a Radeon) even without naming the GPU; false only when none of these holds and the GPUs are known.",
 )
 def amd_context(facts: Facts, tables: Tables) -> Fact:
-    context = facts.symptoms.context.value if facts.symptoms.context.is_known else []
-    named = next((s for s in AMD_CONTEXT_SIGNATURES if s in (context or [])), None)
+    context = ids_shown(facts.symptoms.context)
+    named = next((s for s in AMD_CONTEXT_SIGNATURES if s in context), None)
     if named is not None:
         return known(True, facts.symptoms.context.source or "paste")
     agents = amd_agents(facts)
@@ -209,7 +210,7 @@ def unexplained_signatures(facts: Facts, tables: Tables) -> Fact:
     if handed is None:
         return unknown("computed only after the other rules")
     explained = set(handed)
-    seen = facts.symptoms.signatures.value if facts.symptoms.signatures.is_known else []
+    seen = ids_shown(facts.symptoms.signatures)
     source = facts.symptoms.signatures.source or "paste"
     if not seen:
         return absent(source, "every error signature is explained by a finding")
@@ -217,7 +218,7 @@ def unexplained_signatures(facts: Facts, tables: Tables) -> Fact:
     from rocm_doctor.ingest.signatures import signatures as signature_table
 
     meaning = {s.id: s.meaning for s in signature_table() if s.category}
-    left = [f"{s} ({meaning.get(s, 'recognised error')})" for s in seen or [] if s not in explained and s in meaning]
+    left = [f"{s} ({meaning.get(s, 'recognised error')})" for s in seen if s not in explained and s in meaning]
     return known(left, source) if left else absent(source, "every error signature is explained by a finding")
 
 
@@ -259,8 +260,6 @@ def unexplained_signature_category(facts: Facts, tables: Tables) -> Fact:
     "(rules/data/torch_wheels.yaml).",
 )
 def in_any_release_wheel(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
-    from rocm_doctor.judge.derived_facts._support import table_wheels
-
     if not agent.gfx.is_known or not agent.gfx.value:
         return unknown(agent.gfx.reason or "the GPU's gfx target is not known")
     first = table_wheels(tables).first_release_with_gfx(str(agent.gfx.value))
