@@ -2,9 +2,9 @@
 
 Row gpu_support_requested_told of rules/data/signatures.yaml (and its GPU words, gpu_named); rule RD766. Each
 spelling comes from three independent public reports: "please support <GPU>" (AUTOMATIC1111/stable-diffusion-webui#15434,
-lmstudio-ai/lmstudio-bug-tracker#1004, ollama/ollama#4099); a request with no marker, a line that opens with "Add gfxNNNN"
-or "suggest to add" a target (bitsandbytes-foundation/bitsandbytes#1821, ROCm/TheRock#844, ROCm/TransferBench#194);
-a model with its suffix joined to the number ("rx 7600xt", 71 development cases).
+lmstudio-ai/lmstudio-bug-tracker#1004, ollama/ollama#4099); a model with its suffix joined to the number ("rx 7600xt",
+71 development cases). A request with no marker ("Add gfxNNNN to ...", "suggest to add ...") is not read (rev57e):
+the same words are a commit subject, a release note, a how-to step or advice.
 """
 
 from __future__ import annotations
@@ -22,9 +22,6 @@ REQUESTED = "gpu_support_requested_told"
         "please support gfx1151 APU on linux.\n",
         "Please support gfx1103 in rocm docker image\n",
         "Could you also support the RX 6700xt?\n",
-        "Add gfx1150 and gfx1151 to `.github/scripts/build-rocm.sh` so that the wheel can be installed\n",
-        "Add gfx1150 builds?\n",
-        "So I suggest to add the gfx950 into the default device list.\n",
     ],
 )
 def test_a_request_in_these_spellings_is_read(text: str) -> None:
@@ -44,6 +41,19 @@ def test_a_request_in_these_spellings_is_read(text: str) -> None:
         "I suggest you add gfx1030 to PYTORCH_ROCM_ARCH\n",
         "Add RX 6800 to the VM\n",
         "Add gfx1030\n",
+        # rev57e: no request marker: a commit subject or release note, a how-to step, advice, a past suggestion
+        "Add gfx1151 to default targets\n",
+        "Add gfx1100 support (#2231)\n",
+        "add gfx1030 to AMDGPU_TARGETS and rebuild\n",
+        "Add gfx1100 to the list in CMakeLists.txt and it compiles fine.\n",
+        "Add gfx1150 and gfx1151 to `.github/scripts/build-rocm.sh` so that the wheel can be installed\n",
+        "I suggest adding gfx1030 to your PYTORCH_ROCM_ARCH\n",
+        "The docs suggest adding gfx1100 to the build\n",
+        # a wish about the state, a maintainer's plan
+        "I wish support for gfx1100 was better documented\n",
+        "We are hoping to support gfx1151 in the next release\n",
+        # a question with the suffix joined
+        "does it support rx7900xtx?\n",
         # met on the same line
         "Please support gfx1100, it works fine now thanks\n",
     ],
@@ -58,5 +68,20 @@ def test_a_request_for_the_machines_gpu_in_these_spellings_is_a_gfx_unsupported_
 
 
 def test_a_request_for_another_gpu_than_the_machines_is_no_finding() -> None:
-    report = "GPU: AMD Radeon RX 7900 XTX (gfx1100)\nEverything runs on the GPU.\nAdd gfx1201 to the default targets too, for others.\n"
+    report = "GPU: AMD Radeon RX 7900 XTX (gfx1100)\nEverything runs on the GPU.\nPlease support gfx1201 too, for others.\n"
     assert not [f for f in serious_findings(report) if f[0] == "RD766"]
+
+
+@pytest.mark.parametrize(
+    ("name", "gfx"),
+    [("rx 7600xt", "gfx1102"), ("rx7900xtx", "gfx1100"), ("rx7900gre", "gfx1100"), ("RX 6700xt", "gfx1031"), ("rx 6650xt", "gfx1032")],
+)
+def test_a_joined_suffix_reads_as_its_models_target(name: str, gfx: str) -> None:
+    from rocm_doctor.ingest import ingest_text
+
+    named = ingest_text(f"please support {name}\n").facts.symptoms.support_gpus
+    assert named.value == [gfx]
+
+
+def test_a_stray_letter_after_a_model_number_is_not_a_gpu() -> None:
+    assert REQUESTED not in signature_contexts("please support rx580x\n")
