@@ -1,8 +1,9 @@
 """The pytorch-triton-rocm build a ROCm torch pins, missing from the index in use (tbuild57).
 
-torch_triton_missing_from_index: astral-sh/uv#10712 and #13197 (uv, the chain from pytorch-triton-rocm to torch),
+torch_triton_missing_from_index: astral-sh/uv#10712 (uv, the chain from pytorch-triton-rocm to torch),
 pytorch/pytorch#118233 (pip, "(from torch==2.2.0+rocm5.7)"), Said-Akbar/triton-gcn5#5 (a nightly's pinned Triton
 gone from the index). uv's following "only the following versions of torch are available" is not a missing torch.
+rev57h: pip's requirement with its environment marker, triton-rocm (torch 2.10's ROCm wheels), not CUDA's Triton.
 """
 
 from __future__ import annotations
@@ -37,6 +38,12 @@ UV_WRAPPED = (
         " (from versions: 0.0.1, 0.0.2, 2.0.0, 2.0.1, 2.1.0)",
         "ERROR: No matching distribution found for pytorch-triton-rocm==2.2.0 (from torch==2.2.0+rocm5.7)",
         "ERROR: No matching distribution found for pytorch_triton_rocm==3.2.0+git4b3bb1f8 (from torch)",
+        # rev57h: the requirement as the wheel states it, with its environment marker
+        'ERROR: Could not find a version that satisfies the requirement pytorch-triton-rocm==3.1.0; platform_system =='
+        ' "Linux" and platform_machine == "x86_64" and python_version < "3.13" (from torch) (from versions: none)',
+        # rev57h: triton-rocm, the Triton package of the torch 2.10 ROCm wheels
+        "  ╰─▶ Because there is no version of triton-rocm==3.6.0 and torch==2.10.0+rocm7.1 depends on triton-rocm==3.6.0,"
+        " we can conclude that torch==2.10.0+rocm7.1 cannot be used.",
     ],
 )
 def test_a_missing_pinned_triton_is_read(text: str) -> None:
@@ -57,6 +64,14 @@ def test_a_missing_pinned_triton_is_read(text: str) -> None:
         "  ╰─▶ Because torch was not found in the package registry and you require torch, we can conclude",
         # advice about an error that may come
         "If you get 'No matching distribution found for pytorch-triton-rocm==2.2.0 (from torch==2.2.0+rocm5.7)' use the index",
+        # rev57h: a question about the message
+        "Will I get 'No matching distribution found for pytorch-triton-rocm==2.2.0 (from torch==2.2.0+rocm5.7)' with the wheel file?",
+        # rev57h: the CUDA builds' Triton packages
+        "ERROR: No matching distribution found for triton==3.1.0 (from torch)",
+        "  ╰─▶ Because there is no version of pytorch-triton==3.0.0+45fff310c8 and torch==2.4.0.dev20240601+cu121 depends on"
+        " pytorch-triton==3.0.0+45fff310c8, we can conclude that torch==2.4.0.dev20240601+cu121 cannot be used.",
+        # rev57h: a dry run that found it
+        "Would install filelock-3.13.1 pytorch-triton-rocm-3.1.0 torch-2.5.1+rocm6.2",
     ],
 )
 def test_other_lines_are_not_read_as_a_missing_pinned_triton(text: str) -> None:
@@ -78,3 +93,8 @@ def test_the_uv_chain_from_the_missing_triton_is_shown_as_an_index_gap_not_a_pyt
 def test_the_cuda_torch_message_is_read_with_any_run_of_spaces(spaces: str) -> None:
     line = f"RuntimeError: Found no NVIDIA{spaces}driver on your system. Please check that you have an NVIDIA GPU"
     assert "found_no_nvidia_driver" in signature_errors(line)
+
+
+def test_the_cuda_torch_message_is_not_read_across_lines() -> None:
+    # rev57h: the runs of spaces are read within a line (or a wrapped message), not across separate lines
+    assert "found_no_nvidia_driver" not in signature_errors("RuntimeError: Found no NVIDIA\n\ndriver on your system.")
