@@ -89,6 +89,9 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "rocm-1412-rx580-rocm40-incomplete-install-comgr-missing": {"packages"},
     # learn54n blind batch: a per-GPU nightly index lacking torch's pure-Python dependencies
     "therock-2344-gfx1150-index-missing-torch-deps-filelock": {"packages"},
+    # rev57h: tbuild57 blind batch, relabelled: only torch routed to uv's explicit ROCm index, its pytorch-triton-rocm
+    # looked up on PyPI (an index without a dependency, as therock-2344)
+    "uv-10712-rocm-index-explicit-pytorch-triton-rocm-unresolvable": {"packages"},
 
     # learn54i blind batch: libraries installed but off the loader path, packaging faults, amdsmi of another ROCm
     "tensorflow-40751-tf-rocm22-libhip-hcc-not-on-loader-path": {"env", "runtime"},
