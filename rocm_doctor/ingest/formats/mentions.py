@@ -1338,6 +1338,38 @@ _KERNEL_BUT_WORKS_ON = when_used(
 )
 """The same with the words before the release: "ROCm fails on 6.14.1+ and works on 6.14.0", "fails on kernel 6.8
 but works on 6.5"."""
+_KERNEL_BARE_ROLLBACK = when_used(
+    r"\b(?:(?:roll(?:ed|ing)?|go(?:ing)?|went|boot(?:ed|ing)?|switch(?:ed|ing)?|revert(?:ed|ing)?|return(?:ed|ing)?|dropp(?:ed|ing))\s+back|revert(?:ed|ing)?|downgrad(?:e|ed|ing))"
+    r"\s+to\s+(?:the\s+)?v?(?P<release>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)(?!\s+(?:linux\s+)?kernel\b)"
+    r"(?P<rest>(?:[^.!?;\n]|\n(?![^\S\n]*\n)|(?<=\d)\.(?=\d)){0,80}?)"
+    r"(?:\b(?:works?|worked|working|fine|restor(?:es|ed)|fix(?:es|ed)|solv(?:es|ed)|resolv(?:es|ed))\b"
+    r"|[.!]\s+now\s+(?:it|everything|all|rocm)\s+works\b)",
+    re.IGNORECASE,
+)
+"""A rollback to a release said without the word kernel, and what it restored: "Once rolling back to 7.0.11 all works as
+expected again" (Comfy-Org/ComfyUI#14488, after "When using kernel version 7.0.12"), "Booting back to 7.0.11-200 restores
+normal performance immediately" (ROCm/legacy-rocm-build#6358, after "updating from kernel 7.0.11-200.fc44"), "the supported
+kernels are 4.13 - 4.15, so I downgraded to 4.15. Now it works." (ROCm/legacy-rocm-build#753). A bare release may be any
+program's ("if I downgrade to 2.9 things start to work again" is ROCm 2.9 beside "the kernel to 5.0",
+ROCm/legacy-rocm-build#950; "downgrading ROCm back to 6.4.1"): :func:`_kernel_bare_rollbacks` reads it only where the
+block named a kernel release of the same major.minor with the word kernel before it, and no program with that release."""
+_KERNEL_RELEASES_NAMED = when_used(
+    r"\bkernels?(?:[^\S\n]+(?:versions?|are|is|was|were|from))?[^\S\n]*[:=]?[^\S\n]*`?v?(?P<after>\d\.\d{1,2}[\w.+-]*(?:[^\S\n]*(?:-|\u2013|to|,|/|and|or)[^\S\n]*v?\d\.\d{1,2}[\w.+-]*){0,4})"
+    r"|\b(?P<before>\d\.\d{1,2})[\w.+-]*[^\S\n]+(?:linux[^\S\n]+)?kernels?\b"
+    r"|\blinux[^\S\n]+v?(?P<linux>\d\.\d{1,2})(?=[\w.+-]*\b)",
+    re.IGNORECASE,
+)
+"""Kernel releases named with the word kernel ("kernel version 7.0.12", "from kernel 7.0.11-200.fc44", "the supported
+kernels are 4.13 - 4.15", "the 6.8 kernel", "Linux 7.0.12"): the major.minor a bare rollback must share."""
+_MAJOR_MINOR = when_used(r"(?<![\d.])(\d\.\d{1,2})(?!\d)")
+_ROLLBACK_NOT_KERNEL = when_used(
+    r"\b(?:rocm|torch|pytorch|python|hip|sdk|drivers?|adrenalin|mesa|amdgpu(?:-dkms)?|firmware|ollama|comfyui|cuda|triton|numpy|transformers|version\s+of)\b[^\S\n]*v?",
+    re.IGNORECASE,
+)
+_ROLLBACK_ENDED_AFTER = when_used(r"[^.!?;\n]{0,60}?\b(?:until|then|but\b[^.!?;\n]{0,60}?\bstill)\b", re.IGNORECASE)
+_ROLLBACK_UNDONE = when_used(r"(?:\b(?:not|never|no\s+longer|still|nothing)\b|n['\u2019]t\b)", re.IGNORECASE)
+
+
 _KERNEL_FAILS = r"(?:breaks?|broke|broken|fails?|failed|crash(?:es|ed)?|hangs?|segfaults?|freezes?|regress\w*|(?:does|do|is)\s*n['\u2019]?t\s+work|(?:does|do|is)\s+not\s+work)"
 _KERNEL_FAILS_BEFORE = when_used(
     r"\bkernel\s*v?\d[^.!?;\n]{0,60}?\b" + _KERNEL_FAILS + r"\b|\b" + _KERNEL_FAILS + r"\b[^.!?;\n]{0,40}?\bkernel\s*v?\d",
@@ -2613,6 +2645,7 @@ def _platform(block: Block) -> List[Observation]:
         # upgraded kernel to 4.19: ...", legacy-rocm-build#671) are attempts, none of which need be the one running
         if len({release for _, release, _ in moves}) == 1:
             out += moves[0][2]
+        out += _kernel_bare_rollbacks(block, changed)
         out += _kernel_before_word(block, changed, wsl)
     for pattern in (_KERNEL, _KERNEL_WORD, _LINUX_WORD):
         if pattern is _LINUX_WORD and "linux" not in lowered:
@@ -2693,6 +2726,38 @@ def _kernel_states(block: Block, changed: List[Tuple[int, int]]) -> List[Observa
         if _NOT_DONE_BEFORE.search(before) or NOW != scope_before(around, at) or NOW != scope_before(around, max(0, at - 100) + failing.start()):
             continue  # asked or advised, another person's or machine's, someone else's words (the failing kernel's too)
         changed.append((match.start("said") if match.group("said") else match.start("release"), match.end("release")))
+        out.append(Observation("symptoms.earlier", [f"host.kernel_release={match.group('release')}"], line, TRUST_PROSE))
+    return out
+
+
+def _kernel_bare_rollbacks(block: Block, changed: List[Tuple[int, int]]) -> List[Observation]:
+    """A rollback to a release said without the word kernel (:data:`_KERNEL_BARE_ROLLBACK`) as the kernel that worked (an
+    earlier state, which RD801 compares with the running one), where the block named a kernel release of the same
+    major.minor before it and no program (ROCm, torch, a driver) with that major.minor; not a rollback asked about,
+    advised, another person's, or one that did not help ("rolling back to 7.0.11 didn't fix it")."""
+    out: List[Observation] = []
+    for match, line in block.scan(_KERNEL_BARE_ROLLBACK):
+        if _inside(match.start("release"), changed) or _ROLLBACK_UNDONE.search(match.group("rest")):
+            continue
+        if _ROLLBACK_ENDED_AFTER.match(block.text, match.end()):
+            continue  # "... works, but ROCm still crashes", "worked until the next update": not what decides
+        minor = _MAJOR_MINOR.match(match.group("release"))
+        if minor is None:
+            continue
+        named: Set[str] = set()
+        for kernel in _KERNEL_RELEASES_NAMED.finditer(block.text, 0, match.start()):
+            for group in ("after", "before", "linux"):
+                if kernel.group(group):
+                    named.update(m.group(1) for m in _MAJOR_MINOR.finditer(kernel.group(group)))
+        if minor.group(1) not in named:
+            continue
+        if any(_MAJOR_MINOR.match(block.text, product.end()) and _MAJOR_MINOR.match(block.text, product.end()).group(1) == minor.group(1) for product in _ROLLBACK_NOT_KERNEL.finditer(block.text)):
+            continue  # "ROCm 7.0 ... downgrading to 7.0.2": the release may be the program's
+        column = block.column_at(match.start())
+        before = _DOT_IN_RELEASE.sub("_", line.text[max(0, column - 80) : column])
+        if _NOT_DONE_BEFORE.search(before) or scope_before(line.text, column, reach=60, span=120) != NOW:
+            continue
+        changed.append(match.span("release"))
         out.append(Observation("symptoms.earlier", [f"host.kernel_release={match.group('release')}"], line, TRUST_PROSE))
     return out
 
