@@ -1354,13 +1354,15 @@ program's ("if I downgrade to 2.9 things start to work again" is ROCm 2.9 beside
 ROCm/legacy-rocm-build#950; "downgrading ROCm back to 6.4.1"): :func:`_kernel_bare_rollbacks` reads it only where the
 block named a kernel release of the same major.minor with the word kernel before it, and no program with that release."""
 _KERNEL_RELEASES_NAMED = when_used(
-    r"\bkernels?(?:[^\S\n]+(?:versions?|are|is|was|were|from))?[^\S\n]*[:=]?[^\S\n]*`?v?(?P<after>\d\.\d{1,2}[\w.+-]*(?:[^\S\n]*(?:-|\u2013|to|,|/|and|or)[^\S\n]*v?\d\.\d{1,2}[\w.+-]*){0,4})"
-    r"|\b(?P<before>\d\.\d{1,2})[\w.+-]*[^\S\n]+(?:linux[^\S\n]+)?kernels?\b"
-    r"|\blinux[^\S\n]+v?(?P<linux>\d\.\d{1,2})(?=[\w.+-]*\b)",
+    r"\bkernels?(?:[^\S\n]+(?:versions?|are|is|was|were|from))?[^\S\n]*[:=]?[^\S\n]*`?v?(?P<after>\d\.\d{1,2}[\w.+-]{0,40}(?:(?:[^\S\n]{0,4}[,/\u2013][^\S\n]{0,4}|[^\S\n]{1,4}(?:-|to|and|or)[^\S\n]{1,4})v?\d\.\d{1,2}[\w.+-]{0,40}){0,4})"
+    r"|\b(?P<before>\d\.\d{1,2})[\w.+-]{0,40}[^\S\n]{1,4}(?:linux[^\S\n]{1,4})?kernels?\b"
+    r"|\blinux[^\S\n]+v?(?P<linux>\d\.\d{1,2})",
     re.IGNORECASE,
 )
 """Kernel releases named with the word kernel ("kernel version 7.0.12", "from kernel 7.0.11-200.fc44", "the supported
-kernels are 4.13 - 4.15", "the 6.8 kernel", "Linux 7.0.12"): the major.minor a bare rollback must share."""
+kernels are 4.13 - 4.15", "the 6.8 kernel", "Linux 7.0.12"): the major.minor a bare rollback must share. A release's own characters run at most 40
+and hold no space, and a list's separators are punctuation or a spaced word or dash, so each boundary is decided at one
+place and no start scans further than a bounded stretch (linear)."""
 _MAJOR_MINOR = when_used(r"(?<![\d.])(\d\.\d{1,2})(?!\d)")
 _ROLLBACK_NOT_KERNEL = when_used(
     r"\b(?:rocm|torch|pytorch|python|hip|sdk|drivers?|adrenalin|mesa|amdgpu(?:-dkms)?|firmware|ollama|comfyui|cuda|triton|numpy|transformers|version\s+of)\b[^\S\n]*v?",
@@ -2736,23 +2738,25 @@ def _kernel_bare_rollbacks(block: Block, changed: List[Tuple[int, int]]) -> List
     major.minor before it and no program (ROCm, torch, a driver) with that major.minor; not a rollback asked about,
     advised, another person's, or one that did not help ("rolling back to 7.0.11 didn't fix it")."""
     out: List[Observation] = []
-    for match, line in block.scan(_KERNEL_BARE_ROLLBACK):
+    rollbacks = list(block.scan(_KERNEL_BARE_ROLLBACK))
+    if not rollbacks:
+        return out
+    # each kernel release named with the word (where it ends, its major.minor), and the programs' major.minors, once
+    named: List[Tuple[int, str]] = []
+    for kernel in _KERNEL_RELEASES_NAMED.finditer(block.text):
+        said = kernel.group("after") or kernel.group("before") or kernel.group("linux") or ""
+        named += [(kernel.end(), m.group(1)) for m in _MAJOR_MINOR.finditer(said)]
+    programs = {m.group(1) for m in (_MAJOR_MINOR.match(block.text, p.end()) for p in _ROLLBACK_NOT_KERNEL.finditer(block.text)) if m}
+    for match, line in rollbacks:
         if _inside(match.start("release"), changed) or _ROLLBACK_UNDONE.search(match.group("rest")):
             continue
         if _ROLLBACK_ENDED_AFTER.match(block.text, match.end()):
             continue  # "... works, but ROCm still crashes", "worked until the next update": not what decides
         minor = _MAJOR_MINOR.match(match.group("release"))
-        if minor is None:
-            continue
-        named: Set[str] = set()
-        for kernel in _KERNEL_RELEASES_NAMED.finditer(block.text, 0, match.start()):
-            for group in ("after", "before", "linux"):
-                if kernel.group(group):
-                    named.update(m.group(1) for m in _MAJOR_MINOR.finditer(kernel.group(group)))
-        if minor.group(1) not in named:
-            continue
-        if any(_MAJOR_MINOR.match(block.text, product.end()) and _MAJOR_MINOR.match(block.text, product.end()).group(1) == minor.group(1) for product in _ROLLBACK_NOT_KERNEL.finditer(block.text)):
+        if minor is None or minor.group(1) in programs:
             continue  # "ROCm 7.0 ... downgrading to 7.0.2": the release may be the program's
+        if not any(end <= match.start() and said == minor.group(1) for end, said in named):
+            continue
         column = block.column_at(match.start())
         before = _DOT_IN_RELEASE.sub("_", line.text[max(0, column - 80) : column])
         if _NOT_DONE_BEFORE.search(before) or scope_before(line.text, column, reach=60, span=120) != NOW:
