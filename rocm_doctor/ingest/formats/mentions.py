@@ -1338,6 +1338,66 @@ _KERNEL_BUT_WORKS_ON = when_used(
 )
 """The same with the words before the release: "ROCm fails on 6.14.1+ and works on 6.14.0", "fails on kernel 6.8
 but works on 6.5"."""
+_KERNEL_BARE_ROLLBACK = when_used(
+    r"\b(?:(?:roll(?:ed|ing)?|go(?:ing)?|went|boot(?:ed|ing)?|switch(?:ed|ing)?|revert(?:ed|ing)?|return(?:ed|ing)?|dropp(?:ed|ing))\s+back|revert(?:ed|ing)?|downgrad(?:e|ed|ing))"
+    r"\s+to\s+(?:the\s+)?v?(?P<release>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)(?!\s+(?:linux\s+)?kernel\b)"
+    r"(?![^\S\n]*(?:\(?(?:rocm|torch|pytorch|python|mesa|bios|firmware|drivers?)\b|of\b))"
+    r"(?P<rest>(?:[^.!?;\n]|\n(?![^\S\n]*\n)|(?<=\d)\.(?=\d)){0,80}?)"
+    r"(?:\b(?:works?|worked|working|fine|restor(?:es|ed)|fix(?:es|ed)|solv(?:es|ed)|resolv(?:es|ed))\b"
+    r"|[.!]\s+now\s+(?:it|everything|all|rocm)\s+works\b)",
+    re.IGNORECASE,
+)
+"""A rollback to a release said without the word kernel, and what it restored: "Once rolling back to 7.0.11 all works as
+expected again" (Comfy-Org/ComfyUI#14488, after "When using kernel version 7.0.12"), "Booting back to 7.0.11-200 restores
+normal performance immediately" (ROCm/legacy-rocm-build#6358, after "updating from kernel 7.0.11-200.fc44"), "the supported
+kernels are 4.13 - 4.15, so I downgraded to 4.15. Now it works." (ROCm/legacy-rocm-build#753). A bare release may be any
+program's ("if I downgrade to 2.9 things start to work again" is ROCm 2.9 beside "the kernel to 5.0",
+ROCm/legacy-rocm-build#950; "downgrading ROCm back to 6.4.1"): :func:`_kernel_bare_rollbacks` reads it only where the
+block named a kernel release of the same major.minor with the word kernel before it, and no program with that release."""
+_KERNEL_RELEASES_NAMED = when_used(
+    r"\bkernels?(?:[^\S\n]+(?:versions?|are|is|was|were|from))?[^\S\n]*[:=]?[^\S\n]*`?v?(?P<after>\d\.\d{1,2}[\w.+-]{0,40}(?:(?:[^\S\n]{0,4}[,/\u2013][^\S\n]{0,4}|[^\S\n]{1,4}(?:-|to|and|or)[^\S\n]{1,4})v?\d\.\d{1,2}[\w.+-]{0,40}){0,4})"
+    r"|\b(?P<before>\d\.\d{1,2})[\w.+-]{0,40}[^\S\n]{1,4}(?:linux[^\S\n]{1,4})?kernels?\b"
+    r"|\blinux[^\S\n]+v?(?P<linux>\d\.\d{1,2})",
+    re.IGNORECASE,
+)
+"""Kernel releases named with the word kernel ("kernel version 7.0.12", "from kernel 7.0.11-200.fc44", "the supported
+kernels are 4.13 - 4.15", "the 6.8 kernel", "Linux 7.0.12"): the major.minor a bare rollback must share. A release's own characters run at most 40
+and hold no space, and a list's separators are punctuation or a spaced word or dash, so each boundary is decided at one
+place and no start scans further than a bounded stretch (linear)."""
+_MAJOR_MINOR = when_used(r"(?<![\d.])(\d\.\d{1,2})(?!\d)")
+_ROLLBACK_NOT_KERNEL = when_used(
+    r"(?:\b(?:rocm(?:-core)?|torch|pytorch|python|pip|hip|sdk|drivers?|adrenalin|mesa|amdgpu(?:-(?:dkms|install|pro))?|firmware"
+    r"|bios|uefi|agesa|ollama|comfyui|cuda|triton|numpy|transformers|zluda|llvm|docker)\b|(?<![^\W\d_])rocm(?=\d))"
+    r"(?:[^\S\n]{0,4}[:=]|[^\S\n]{1,4}(?:(?:version|ver|is|was|from|to|at|now|update[ds]?|upgraded|updating|upgrading)[^\S\n]{1,4}){1,3})?[^\S\n]{0,4}v?"
+    r"(?P<release>\d\.\d{1,2})(?!\d)",
+    re.IGNORECASE,
+)
+"""A program's release of the kernel's form ("ROCm 6.3.1", "ROCm: 7.1.1", "upgrading ROCm to 6.2", "+rocm6.2", "Python
+3.12", "the BIOS update to 5.19", "the driver 6.6"): ROCm 6.x and 7.x share the major of the kernels they run on, Python
+3.x CentOS 7's kernel 3.10."""
+_ROLLBACK_ENDED_AFTER = when_used(
+    r"[^.!?;\n]{0,60}?\b(?:until|then|before|came\s+back|but\s+(?:now|then)|but\b[^.!?;\n]{0,60}?\bstill)\b", re.IGNORECASE
+)
+_ROLLBACK_UNDONE = when_used(
+    r"(?:\b(?:not|never|no\s+longer|still|nothing|no\s+(?:difference|change|luck|improvement)|just\s+as|same)\b|n['\u2019]t\b)",
+    re.IGNORECASE,
+)
+_ROLLBACK_NOT_MINE_BEFORE = when_used(
+    r"\b(?:others?|people|users?|some(?:one|body)|every(?:one|body)|many|he|she|they|maybe|perhaps|hopefully"
+    r"|(?:does|do|did|has|have)\s+(?:any|some)(?:one|body)|(?:does|do|did|would|will|could|can)\s+(?:rolling|booting|going|downgrading|reverting))\b"
+    r"[^.!?;\n]{0,60}$",
+    re.IGNORECASE,
+)
+_ROLLBACK_NOT_MINE_AFTER = when_used(
+    r"[^.!?;\n]{0,40}?\b(?:for\s+(?:him|her|them|others|some(?:one|body)?|many|most|any(?:one|body)|every(?:one|body)|people|a\s+few)"
+    r"|ha(?:ve|s)\s*n['\u2019]?t\s+tried|not\s+(?:yet\s+)?tried)\b",
+    re.IGNORECASE,
+)
+"""Another person's rollback or one guessed at ("Others on the forum rolled back to 7.0.11 and it works for them",
+"Maybe downgrading to 6.9.0 fixes it, I haven't tried", "Does downgrading to 6.9.0 work for anyone")."""
+_RELEASE_TOKEN = when_used(r"\d\.\d{1,2}[\w.+-]{0,40}")
+
+
 _KERNEL_FAILS = r"(?:breaks?|broke|broken|fails?|failed|crash(?:es|ed)?|hangs?|segfaults?|freezes?|regress\w*|(?:does|do|is)\s*n['\u2019]?t\s+work|(?:does|do|is)\s+not\s+work)"
 _KERNEL_FAILS_BEFORE = when_used(
     r"\bkernel\s*v?\d[^.!?;\n]{0,60}?\b" + _KERNEL_FAILS + r"\b|\b" + _KERNEL_FAILS + r"\b[^.!?;\n]{0,40}?\bkernel\s*v?\d",
@@ -2613,6 +2673,7 @@ def _platform(block: Block) -> List[Observation]:
         # upgraded kernel to 4.19: ...", legacy-rocm-build#671) are attempts, none of which need be the one running
         if len({release for _, release, _ in moves}) == 1:
             out += moves[0][2]
+        out += _kernel_bare_rollbacks(block, changed)
         out += _kernel_before_word(block, changed, wsl)
     for pattern in (_KERNEL, _KERNEL_WORD, _LINUX_WORD):
         if pattern is _LINUX_WORD and "linux" not in lowered:
@@ -2694,6 +2755,60 @@ def _kernel_states(block: Block, changed: List[Tuple[int, int]]) -> List[Observa
             continue  # asked or advised, another person's or machine's, someone else's words (the failing kernel's too)
         changed.append((match.start("said") if match.group("said") else match.start("release"), match.end("release")))
         out.append(Observation("symptoms.earlier", [f"host.kernel_release={match.group('release')}"], line, TRUST_PROSE))
+    return out
+
+
+def _kernel_bare_rollbacks(block: Block, changed: List[Tuple[int, int]]) -> List[Observation]:
+    """A rollback to a release said without the word kernel (:data:`_KERNEL_BARE_ROLLBACK`) as the kernel that worked (an
+    earlier state, which RD801 compares with the running one), where the block named a kernel release of the same
+    major.minor before it and no program (ROCm, torch, a driver) with that major.minor; not a rollback asked about,
+    advised, another person's, or one that did not help ("rolling back to 7.0.11 didn't fix it")."""
+    out: List[Observation] = []
+    rollbacks = list(block.scan(_KERNEL_BARE_ROLLBACK))
+    if not rollbacks:
+        return out
+    # where the block first named a kernel of each major.minor, and each release (or a prefix of one up to a "." or "-")
+    # named a kernel, with the word; and the programs' releases: each read once, looked up per rollback
+    first_minor: Dict[str, int] = {}
+    first_release: Dict[str, int] = {}
+    for kernel in _KERNEL_RELEASES_NAMED.finditer(block.text):
+        said = kernel.group("after") or kernel.group("before") or kernel.group("linux") or ""
+        for m in _MAJOR_MINOR.finditer(said):
+            first_minor.setdefault(m.group(1), kernel.end())
+        for token in _RELEASE_TOKEN.finditer(kernel.group(0)):
+            full = token.group(0).rstrip(".-+")
+            for cut in [i for i, c in enumerate(full) if c in ".-+_"] + [len(full)]:
+                first_release.setdefault(full[:cut], kernel.end())
+    programs = {p.group("release") for p in _ROLLBACK_NOT_KERNEL.finditer(block.text)}
+    program_majors = {p.split(".")[0] for p in programs}
+    for match, line in rollbacks:
+        if _inside(match.start("release"), changed) or _ROLLBACK_UNDONE.search(match.group("rest")):
+            continue
+        if any(p.match(block.text, match.end()) for p in (_ROLLBACK_ENDED_AFTER, _ROLLBACK_NOT_MINE_AFTER, _SENTENCE_ASKS)):
+            continue  # "... works, but ROCm still crashes", "worked until the next update", "works for them", "works?"
+        release = match.group("release")
+        minor = _MAJOR_MINOR.match(release)
+        if minor is None or minor.group(1) in programs:
+            continue  # "ROCm 7.0 ... downgrading to 7.0.2": the release may be the program's
+        if first_minor.get(minor.group(1), len(block.text) + 1) > match.start():
+            continue
+        if release.split(".")[0] in program_majors and (
+            not (release.count(".") > 1 or "-" in release) or first_release.get(release, len(block.text) + 1) > match.start()
+        ):
+            # "Kernel 6.2.0-39, ROCm 6.3.1 broke it, rolling back to 6.2.4 fixed it": with a program of the kernel's major
+            # named, the release rolled back to is a kernel only where the report named that very release a kernel
+            # ("from kernel 7.0.11-200.fc44" before "Booting back to 7.0.11-200" beside "ROCm: 7.1.1")
+            continue
+        column = block.column_at(match.start())
+        before = _DOT_IN_RELEASE.sub("_", line.text[max(0, column - 80) : column])
+        if (
+            _NOT_DONE_BEFORE.search(before)
+            or _ROLLBACK_NOT_MINE_BEFORE.search(before)
+            or scope_before(line.text, column, reach=60, span=120) != NOW
+        ):
+            continue
+        changed.append(match.span("release"))
+        out.append(Observation("symptoms.earlier", [f"host.kernel_release={release}"], line, TRUST_PROSE))
     return out
 
 
