@@ -647,6 +647,68 @@ reinstalling fixed it") does not count. A message in a fenced block with the ans
 ends the block)."""
 
 
+_FEARED_BEFORE = when_used(
+    r"\b(?:worr(?:y|ies|ied|ying)|afraid|concern(?:s|ed)?|fear(?:s|ed|ing)?|thought|suspect(?:s|ed|ing)?|suspicion"
+    r"|wonder(?:s|ed|ing)?|assum(?:e|ed|ing)|expect(?:ed|ing)|guess(?:ed)?|(?:make|made|making)\s{1,4}sure|double[\s-]?check(?:ed)?"
+    r"|check(?:s|ed|ing)?|verif(?:y|ied|ying)|rul(?:e|ed|ing)\s{1,4}out|not\s{1,4}(?:a|an|the|that|due\s{1,4}to|because\s{1,4}of)"
+    r"|(?:is|it['\u2019]?s|was)n['\u2019]?t\s{1,4}(?:a|an|the|that))\b",
+    re.IGNORECASE,
+)
+"""prec57b: a fear, a belief, a check or a denial before a message or an absence in its sentence ("I was worried about missing
+/dev/kfd", "I thought /dev/kfd does not exist", "I checked whether ...", "Not a missing /dev/kfd issue"): what follows may be
+what the reporter ruled out. Only read with :data:`_THERE_AFTER` (on its own, "I'm afraid /dev/kfd is missing" says it is)."""
+_THERE_SUBJECT = (
+    r"(?:\bit|\bthat|\bthe\s{1,4}(?:device(?:\s{1,4}(?:node|file))?|node|file|path|character\s{1,4}device)|/dev/kfd|\bkfd)"
+    r"(?:\s{1,4}|(?=['\u2019]s\b))(?:(?:really|actually|clearly|definitely|certainly|still|does)\s{1,4})?"
+    r"(?:exists|(?:is|was|['\u2019]s)\s{1,4}(?:(?:still|really|actually|clearly)\s{1,4})?(?:there|present|here|listed|visible)|does|shows?\s{1,4}up|appears)"
+    # the clause ends there: "it exists on the host" (not where the program ran) and "it does not" are no rebuttal
+    r"(?=\s{0,4}(?:[.!,;:)]|$|(?:and|now|too|just\s{1,4}fine|as\s{1,4}expected)\b))"
+)
+_THERE_LISTED = r"\b(?:ls|ll|stat)\b[^.!?\n]{0,40}?\b(?:shows?|lists?|gives?|returns?|prints?)\s{1,4}(?:it\b|c[rwx-]{9})|\bI\s{1,4}(?:can\s{1,4})?see\s{1,4}(?:it|both)\b"
+_THERE_AFTER = when_used(
+    r"^[^\n]{0,40}?(?:\b(?:but|however|though|yet|actually|no|nope|instead|turns?\s{1,4}out|in\s{1,4}fact)\b|[,:;?])"
+    r"(?:(?!\b(?:host|outside|container|other|another)\b)[^\n]){0,60}?(?:" + _THERE_SUBJECT + r"|" + _THERE_LISTED + r")",
+    re.IGNORECASE,
+)
+"""prec57b: the text after a message or an absence says the thing is there after all ("... but it is there", "... but it exists",
+"? No, it exists.", "... but ls -l /dev/kfd shows crw-rw----", "... the node exists"): a contrast or an answer, then the thing (it,
+the device or node, /dev/kfd) that exists, is present or shows up, as the clause's last words; not "it exists on the host" nor
+another machine's or the host's (the place words), which a container without the device says. Reporters show the device there
+so: "I can see both /dev/kfd and /dev/dri*" (ROCm/legacy-rocm-build#5379), "ll /dev/kfd" showing "crw-rw-rw- 1 root render"
+(ROCm/rocminfo#41), "stat /dev/kfd" (ROCm/legacy-rocm-build#6166)."""
+_RULED_OUT_REACH = 160
+"""Characters after the match looked at for :data:`_THERE_AFTER` (its sentence and the next one: "Missing /dev/kfd? No, it exists.")."""
+_WENT_AWAY_AFTER = when_used(
+    r"[\s\"'`\u2019\u201d)\]]{0,4}(?:(?:error|message|warning|problem|issue)s?\s{1,4})?"
+    r"(?:(?:went|goes|has\s{1,4}gone|have\s{1,4}gone)\s{1,4}away|disappeared|(?:is|was)\s{1,4}no\s{1,4}longer\s{1,4}(?:there|shown|printed)"
+    r"|no\s{1,4}longer\s{1,4}(?:appears|shows(?:\s{1,4}up)?|happens|occurs|comes\s{1,4}up))\b",
+    re.IGNORECASE,
+)
+"""prec57b: right after the message (its closing quote, "error" at most), the message went away or no longer shows ("The error
+'Unable to open /dev/kfd read-write: No such file or directory' went away after a reboot"): gone, not this machine's error now.
+Only right after it: "no /dev/kfd, and the GPU went away from lspci" speaks of something else."""
+_FIXED_THE = when_used(r"\b(?:fixed|solved|resolved|got\s{1,4}rid\s{1,4}of|worked\s{1,4}around)\s{1,4}(?:the|this|that|my)\s{1,4}[\"'`\u2018\u201c]?$", re.IGNORECASE)
+_FIXED_THE_NOUN = when_used(
+    r"[\"'`\u2019\u201d]?\s{0,2}(?:problem|issue|error|message)\b(?![^.!?\n]{0,80}\b(?:but|still|again|came\s{1,4}back|returns?|returned)\b)",
+    re.IGNORECASE,
+)
+"""prec57b: the message is the object of a fix, named as a problem ("I fixed the no /dev/kfd problem by loading amdgpu", "solved
+the `...` error"), and the sentence does not say it came back or is still there."""
+
+
+def _ruled_out(sentence: str, text: str, end: int) -> bool:
+    """A message or an absence the reporter feared, believed or checked and found not so (:data:`_FEARED_BEFORE` before it in its
+    sentence, or a question mark right after it, and :data:`_THERE_AFTER` after it), that went away (:data:`_WENT_AWAY_AFTER`), or
+    that they fixed (:data:`_FIXED_THE`): not this machine's state now."""
+    after = text[end : end + _RULED_OUT_REACH]
+    doubted = _FEARED_BEFORE.search(sentence) is not None or after.lstrip().startswith("?")
+    return bool(
+        (doubted and _THERE_AFTER.match(after))
+        or _WENT_AWAY_AFTER.match(after)
+        or (_FIXED_THE.search(sentence) and _FIXED_THE_NOUN.match(after))
+    )
+
+
 def _quoted_from_another(block: Block, line: Line, match: "re.Match[str]") -> bool:
     """An error message a prose sentence attributes to another person's machine (:data:`_ANOTHER_PERSON`
     before it in its sentence). Output pasted as it is (a fenced block, a command's line) is not judged so."""
@@ -664,6 +726,7 @@ def _quoted_from_another(block: Block, line: Line, match: "re.Match[str]") -> bo
         or _SOLVED_AFTER.match(text, match.end(), match.end() + _QUOTED_SENTENCE)
         or (_NOT_GOT.search(sentence) and _GONE_AFTER.match(text, match.end(), match.end() + _QUOTED_SENTENCE))
         or _asks_about(sentence, text[match.end() : match.end() + _QUOTED_SENTENCE])
+        or _ruled_out(sentence, text, match.end())
     )
 
 
