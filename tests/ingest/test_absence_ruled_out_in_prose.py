@@ -52,6 +52,7 @@ STILL_ABSENT: List[Tuple[str, str]] = [
     ("/dev/kfd device node does not exist, it does not show up in /dev.", "kfd_missing"),
     ("I fixed the no /dev/kfd problem by loading amdgpu, but it came back after reboot.", "kfd_missing"),
     ("ls: cannot access '/dev/kfd': No such file or directory", "kfd_missing"),
+    ("Unable to open /dev/kfd read-write: No such file or directory went away after reboot, but came back the next day", "kfd_missing"),
     ("TensileLibrary_gfx1030.dat is missing in /opt/rocm/lib/rocblas/library.", "tensile_library_said_missing"),
     ("amdhip64.dll is missing, but it exists in System32 on my other machine.", "hip_runtime_dll_not_found"),
 ]
