@@ -24,16 +24,17 @@ RULED_OUT: List[Tuple[str, str]] = [
     ("I feared /dev/kfd is gone after the update, but it is still there.", "kfd_missing"),
     ("Unable to open /dev/kfd read-write: No such file or directory went away after reboot", "kfd_missing"),
     ("The error 'Unable to open /dev/kfd read-write: No such file or directory' went away after a reboot.", "kfd_missing"),
-    ("I fixed the no /dev/kfd problem by loading amdgpu.", "kfd_missing"),
+    ("Unable to open /dev/kfd read-write: No such file or directory no longer appears after reboot.", "kfd_missing"),
+    ("I was worried about 'Unable to open /dev/kfd read-write: No such file or directory', but the device is there.", "kfd_missing"),
     ("I was worried TensileLibrary_gfx1030.dat is missing, but it is there.", "tensile_library_said_missing"),
-    ("I fixed the \"TensileLibrary_gfx1030.dat is missing\" problem by setting HSA_OVERRIDE_GFX_VERSION.", "tensile_library_said_missing"),
     ("I thought amdhip64.dll is missing, but it exists.", "hip_runtime_dll_not_found"),
     ("The error 'amdhip64.dll not found' went away after reinstalling the driver.", "hip_runtime_dll_not_found"),
     ("I thought the container cannot see the GPU, but it does.", "container_finds_no_gpu_told"),
     ("I suspected that I cannot open /dev/dri/renderD128, but I can see it.", "gpu_node_refused_told"),
 ]
 """Also read as healthy without these (no signature to begin with): "I thought /dev/kfd was missing but it exists.", "I
-checked that /dev/kfd exists.", "/dev/kfd is present.", "/dev/kfd is no longer missing after the reboot."."""
+checked that /dev/kfd exists.", "/dev/kfd is present.", "/dev/kfd is no longer missing after the reboot.". rev57j: "I fixed the
+no /dev/kfd problem by ..." is read as before (prec57b's "fixed the ... problem" hid unfixed and returned errors)."""
 
 STILL_ABSENT: List[Tuple[str, str]] = [
     ("Unable to open /dev/kfd read-write: No such file or directory", "kfd_missing"),
@@ -55,10 +56,23 @@ STILL_ABSENT: List[Tuple[str, str]] = [
     ("Unable to open /dev/kfd read-write: No such file or directory went away after reboot, but came back the next day", "kfd_missing"),
     ("TensileLibrary_gfx1030.dat is missing in /opt/rocm/lib/rocblas/library.", "tensile_library_said_missing"),
     ("amdhip64.dll is missing, but it exists in System32 on my other machine.", "hip_runtime_dll_not_found"),
+    # rev57j: "it" is the message itself after a printed message; a contrast or a report of output ends the fear's reach; a
+    # message that went away only with sudo, or came back in the next sentence; "fixed the ... problem" is not read as gone
+    ("I checked the logs for hipErrorNoBinaryForGpu: it's there.", "hip_no_binary_for_gpu"),
+    ("I expected \"HIP error: invalid device function\" on gfx1031, and yes it shows up.", "hip_invalid_device_function"),
+    ("I checked dmesg: Unable to open /dev/kfd read-write: No such file or directory, it shows up.", "kfd_missing"),
+    ("I thought the override would fix hipErrorNoBinaryForGpu, but it is still there.", "hip_no_binary_for_gpu"),
+    ("I thought it was the driver, but /dev/kfd is missing; the device is not listed.", "kfd_missing"),
+    ("I checked and rocminfo says Unable to open /dev/kfd read-write: No such file or directory, but I can see it.", "kfd_missing"),
+    ("The error 'Unable to open /dev/kfd read-write: No such file or directory' went away after reboot. It came back the next day.", "kfd_missing"),
+    ("The error 'Unable to open /dev/kfd read-write: Permission denied' went away when I ran it with sudo.", "kfd_permission_denied"),
+    ("The error 'Unable to open /dev/kfd read-write: Permission denied' goes away if I run as root.", "kfd_permission_denied"),
+    ("I have not fixed the \"Unable to open /dev/kfd read-write: No such file or directory\" error.", "kfd_missing"),
+    ("I thought I fixed the \"Unable to open /dev/kfd read-write: No such file or directory\" problem. After reboot it is back.", "kfd_missing"),
 ]
 
 
-def test_an_absence_feared_checked_gone_or_fixed_reads_no_error():
+def test_an_absence_feared_checked_or_gone_reads_no_error():
     read = [(text, row) for text, row in RULED_OUT if row in signature_errors(text)]
     errors = [(text, found) for text, _ in RULED_OUT for found in serious_findings(text) if found[1] == "error"]
     assert len(RULED_OUT) >= 20
