@@ -647,6 +647,101 @@ reinstalling fixed it") does not count. A message in a fenced block with the ans
 ends the block)."""
 
 
+_FEARED_BEFORE = when_used(
+    r"\b(?:worr(?:y|ies|ied|ying)|afraid|concern(?:s|ed)?|fear(?:s|ed|ing)?|thought|suspect(?:s|ed|ing)?|suspicion"
+    r"|wonder(?:s|ed|ing)?|assum(?:e|ed|ing)|expect(?:ed|ing)|guess(?:ed)?|(?:make|made|making)\s{1,4}sure|double[\s-]?check(?:ed)?"
+    r"|check(?:s|ed|ing)?|verif(?:y|ied|ying)|rul(?:e|ed|ing)\s{1,4}out|not\s{1,4}(?:a|an|the|that|due\s{1,4}to|because\s{1,4}of)"
+    r"|(?:is|it['\u2019]?s|was)n['\u2019]?t\s{1,4}(?:a|an|the|that))\b",
+    re.IGNORECASE,
+)
+"""prec57b: a fear, a belief, a check or a denial before a message or an absence in its sentence ("I was worried about missing
+/dev/kfd", "I thought /dev/kfd does not exist", "I checked whether ...", "Not a missing /dev/kfd issue"): what follows may be
+what the reporter ruled out. Only read with :data:`_THERE_AFTER` (on its own, "I'm afraid /dev/kfd is missing" says it is)."""
+_THERE_THING = r"(?:\bthe\s{1,4}(?:device(?:\s{1,4}(?:node|file))?|node|file|path|character\s{1,4}device)|/dev/kfd|\bkfd)"
+_THERE_IT = r"(?:\bit|\bthat)"
+_THERE_END = (
+    # the clause ends there: "it exists on the host" (not where the program ran) and "it does not" are no rebuttal
+    r"(?=\s{0,4}(?:[.!,;:)]|$|(?:and|now|too|just\s{1,4}fine|as\s{1,4}expected)\b))"
+)
+_THERE_IS = r"(?:\s{1,4}|(?=['\u2019]s\b))(?:is|was|['\u2019]s)\s{1,4}(?:(?:really|actually|clearly)\s{1,4})?(?:there|present|here|listed|visible)"
+_THERE_EXISTS = r"\s{1,4}(?:(?:really|actually|clearly|definitely|certainly|does)\s{1,4})?(?:exists|does)"
+_THERE_ANY = (
+    r"(?:\s{1,4}|(?=['\u2019]s\b))(?:(?:really|actually|clearly|definitely|certainly|still|does)\s{1,4})?"
+    r"(?:exists|(?:is|was|['\u2019]s)\s{1,4}(?:(?:still|really|actually|clearly)\s{1,4})?(?:there|present|here|listed|visible)|does|shows?\s{1,4}up|appears)"
+)
+_THERE_LISTED = r"\b(?:ls|ll|stat)\b[^.!?\n]{0,40}?\b(?:shows?|lists?|gives?|returns?|prints?)\s{1,4}(?:it\b|c[rwx-]{9})|\bI\s{1,4}(?:can\s{1,4})?see\s{1,4}(?:it|both)\b"
+_THERE_CONTRAST = r"\b(?:but|however|though|yet|actually|no|nope|instead|turns?\s{1,4}out|in\s{1,4}fact)\b"
+_THERE_GAP = r"(?:(?!\b(?:host|outside|container|other|another)\b)[^\n]){0,60}?"
+_THERE_AFTER = when_used(
+    r"^[^\n]{0,40}?(?:"
+    # a thing named (the device, /dev/kfd), or a listing: after a contrast or a bare clause break
+    r"(?:" + _THERE_CONTRAST + r"|[,:;?])" + _THERE_GAP + r"(?:" + _THERE_THING + _THERE_ANY + _THERE_END + r"|" + _THERE_LISTED + r")"
+    # rev57j: "it"/"that" may be the message itself ("I checked the logs for `...`: it's there", "..., and yes it shows
+    # up", "I thought the override would fix `...`, but it is still there"): only "exists"/"does" after a clause break, and
+    # "is there/present" only after a contrast
+    r"|[,:;?]" + _THERE_GAP + _THERE_IT + _THERE_EXISTS + _THERE_END
+    + r"|" + _THERE_CONTRAST + _THERE_GAP + _THERE_IT + r"(?:" + _THERE_EXISTS + r"|" + _THERE_IS + r")" + _THERE_END
+    + r")",
+    re.IGNORECASE,
+)
+_THERE_AFTER_ABSENCE = when_used(
+    r"^[^\n]{0,40}?(?:" + _THERE_CONTRAST + r"|[,:;?])" + _THERE_GAP + r"(?:(?:" + _THERE_THING + r"|" + _THERE_IT + r")" + _THERE_ANY + _THERE_END + r"|" + _THERE_LISTED + r")",
+    re.IGNORECASE,
+)
+"""prec57b: the text after a message or an absence says the thing is there after all ("... but it is there", "... but it exists",
+"? No, it exists.", "... but ls -l /dev/kfd shows crw-rw----", "... the node exists"): a contrast or an answer, then the thing (it,
+the device or node, /dev/kfd) that exists, is present or shows up, as the clause's last words; not "it exists on the host" nor
+another machine's or the host's (the place words), which a container without the device says. Reporters show the device there
+so: "I can see both /dev/kfd and /dev/dri*" (ROCm/legacy-rocm-build#5379), "ll /dev/kfd" showing "crw-rw-rw- 1 root render"
+(ROCm/rocminfo#41), "stat /dev/kfd" (ROCm/legacy-rocm-build#6166). rev57j: "it" or "that" still there, showing up or appearing
+(:data:`_THERE_AFTER_ABSENCE`) only after the reporter's own words of an absence (:data:`_ABSENCE_WORDED`: "I feared /dev/kfd is
+gone, but it is still there"); after a printed message it is the message that is still there or shows up."""
+_ABSENCE_WORDED = when_used(
+    r"\b(?:missing|gone|disappeared|not\s{1,4}found|(?:does|did|do)\s{0,4}(?:not|n['\u2019]t)\s{1,4}exist|no\s{1,4}longer\s{1,4}exists?"
+    r"|cannot\s{1,4}(?:see|find|open)|can['\u2019]?t\s{1,4}(?:see|find|open)|no\s{1,4}(?=/dev/))",
+    re.IGNORECASE,
+)
+"""rev57j: a match in the reporter's words of an absence ("missing /dev/kfd", "/dev/kfd is gone", "amdhip64.dll not found", "the
+container cannot see the GPU"), not a message a program printed ("Unable to open /dev/kfd read-write: No such file or directory")."""
+_FEAR_SCOPE_ENDS = when_used(
+    r"\b(?:but|however|though|yet|instead|says?|said|prints?|printed|shows?|showed|shown|reports?|reported|returns?|returned"
+    r"|gives?|gave|get|gets|got|getting|see|saw|seeing|fails?|failed|errors?\s{1,4}out|crash(?:es|ed)?)\b",
+    re.IGNORECASE,
+)
+"""rev57j: between the fear or check and the message, a contrast or a verb that reports output ends the doubt: "I thought it was
+the driver, but `...`", "I checked and rocminfo says `...`" show the message, they do not fear it."""
+_RULED_OUT_REACH = 160
+"""Characters after the match looked at for :data:`_THERE_AFTER` (its sentence and the next one: "Missing /dev/kfd? No, it exists.")."""
+_WENT_AWAY_AFTER = when_used(
+    r"[\s\"'`\u2019\u201d)\]]{0,4}(?:(?:error|message|warning|problem|issue)s?\s{1,4})?"
+    # rev57j: not "goes away", a condition it keeps ("goes away if I run it as root")
+    r"(?:(?:went|has\s{1,4}gone|have\s{1,4}gone)\s{1,4}away|disappeared|(?:is|was)\s{1,4}no\s{1,4}longer\s{1,4}(?:there|shown|printed)"
+    r"|no\s{1,4}longer\s{1,4}(?:appears|shows(?:\s{1,4}up)?|happens|occurs|comes\s{1,4}up))\b"
+    # only for a while, or only so: "... went away but came back after the next pip install", "... went away with sudo" (the user
+    # still gets it), and (rev57j) the next sentence saying it came back ("... went away after a reboot. It came back the next day.")
+    r"(?![^.!?\n]{0,80}\b(?:but|still|again|came\s{1,4}back|comes\s{1,4}back|returns?|returned|temporar\w{0,4}|for\s{1,4}a\s{1,4}while"
+    r"|sudo|root|administrator|admin|only|once|sometimes|occasionally)\b)"
+    r"(?![^\n]{0,160}?\b(?:came\s{1,4}back|comes\s{1,4}back|(?:is|it['\u2019]s|was)\s{1,4}back|returned|reappear\w{0,4}|again)\b)",
+    re.IGNORECASE,
+)
+"""prec57b: right after the message (its closing quote, "error" at most), the message went away or no longer shows ("The error
+'Unable to open /dev/kfd read-write: No such file or directory' went away after a reboot"): gone, not this machine's error now.
+Only right after it: "no /dev/kfd, and the GPU went away from lspci" speaks of something else."""
+
+
+def _ruled_out(sentence: str, text: str, start: int, end: int) -> bool:
+    """A message or an absence the reporter feared, believed or checked and found not so (:data:`_FEARED_BEFORE` before it in its
+    sentence with no contrast or report of output between them (:data:`_FEAR_SCOPE_ENDS`), or a question mark right after it,
+    and :data:`_THERE_AFTER` after it), or that went away (:data:`_WENT_AWAY_AFTER`): not this machine's state now. rev57j: a
+    message named as "the ... problem" the reporter fixed is not read so (prec57b's "I fixed the ... problem" also hid "I have not
+    fixed the `...` error" and "I thought I fixed the `...` problem. After a reboot it is back.", and no report showed it)."""
+    after = text[end : end + _RULED_OUT_REACH]
+    feared = list(_FEARED_BEFORE.finditer(sentence))
+    doubted = (bool(feared) and not _FEAR_SCOPE_ENDS.search(sentence, feared[-1].end())) or after.lstrip().startswith("?")
+    there = _THERE_AFTER_ABSENCE if _ABSENCE_WORDED.search(text, start, end) else _THERE_AFTER
+    return bool((doubted and there.match(after)) or _WENT_AWAY_AFTER.match(after))
+
+
 def _quoted_from_another(block: Block, line: Line, match: "re.Match[str]") -> bool:
     """An error message a prose sentence attributes to another person's machine (:data:`_ANOTHER_PERSON`
     before it in its sentence). Output pasted as it is (a fenced block, a command's line) is not judged so."""
@@ -664,6 +759,7 @@ def _quoted_from_another(block: Block, line: Line, match: "re.Match[str]") -> bo
         or _SOLVED_AFTER.match(text, match.end(), match.end() + _QUOTED_SENTENCE)
         or (_NOT_GOT.search(sentence) and _GONE_AFTER.match(text, match.end(), match.end() + _QUOTED_SENTENCE))
         or _asks_about(sentence, text[match.end() : match.end() + _QUOTED_SENTENCE])
+        or _ruled_out(sentence, text, match.start(), match.end())
     )
 
 
