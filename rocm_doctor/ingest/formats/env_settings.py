@@ -678,6 +678,24 @@ I removed it", "CUDA_VISIBLE_DEVICES=1 was set by the script, I changed it to 0"
 we used ..." (r31a): a setting the reporter took away or left on another machine."""
 
 
+_TAKEN_AWAY = when_used(
+    r"(?:(?<!n['\u2019]t\s)(?<!\bnot\s)(?<!\bnever\s)(?<!\bto\s)\b(?:"
+    r"stop(?:s|ped|ping)?\s{1,3}(?:setting|exporting|using|passing|defining|forcing|adding)"
+    r"|(?:remov|delet)(?:e|es|ed|ing)|unset(?:s|ting)?|comment(?:s|ed|ing)?\s{1,3}out|(?:got|get|gets|getting)\s{1,3}rid\s{1,3}of"
+    r"|(?:took|take|takes|taking)\s{1,3}out|drop(?:s|ped|ping)?)"
+    r"|\b(?:not|without|never)\s{1,3}(?:setting|exporting|using|passing|defining|forcing)|\bwithout|\bw/o)"
+    r"\s{1,3}(?:the\s{1,3}|my\s{1,3}|that\s{1,3}|this\s{1,3}|any\s{1,3})?(?:(?:line|variable|env(?:ironment)?(?:\s{1,3}var(?:iable)?)?|override|setting)\s{1,3})?"
+    r"(?:export\s{1,3})?[`'\"*]{0,3}$",
+    re.IGNORECASE,
+)
+"""The sentence before the setting says it was taken away or is not in force: "I stopped setting ...", "PR #1076 stopped
+forcing HSA_OVERRIDE_GFX_VERSION=11.0.0 on ..." (Crosstalk-Solutions/project-nomad#1134), "Removes
+`HSA_OVERRIDE_GFX_VERSION=9.0.0` from `test_gpu.rs`" (hyprstream/hyprstream#263), "Without `HSA_OVERRIDE_GFX_VERSION=11.5.1`,
+the ROCm runtime may not ..." (PrismML-Eng/Bonsai-demo#90), "if i let it use my iGPU by not using HIP_VISIBLE_DEVICES=0"
+(ggml-org/llama.cpp#8618), "after removing ... from my .bashrc", "I commented out ...": no setting in force now (prec57). Not
+after a negation or "to" ("I didn't remove X=...", "forgot to remove X=...": the setting stays)."""
+
+
 _LIST_STEP = when_used(r"^\s{0,8}(?:>\s{0,4})?(?:\d{1,2}[.)]|[-*+])\s")
 """A numbered or bulleted item: a reproduction step ("1. Set HSA_OVERRIDE_GFX_VERSION=10.3.0"), the reporter's own."""
 _OPENING_IMPERATIVE = when_used(r"^\s*(?:please\s+|just\s+|then\s+|also\s+)?(?:set|export|add|put|try|define|pass|use)\s+(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$", re.IGNORECASE)
@@ -834,6 +852,8 @@ def _mentioned_as_advice(sighting: SettingSighting, block: Block) -> bool:
         start = sighting.line.text.rfind("export", 0, max(0, position))
         if block.kind != "prose" or position < 0 or start <= 0 or not _EXPORT_IN_SENTENCE.search(sighting.line.text[max(0, start - 120) : start]):
             return False  # a script's line ("if ...; then export X=..."), a command line: no sentence to read
+        if _TAKEN_AWAY.search(_sentence_before(block, sighting.line, start)):
+            return True  # "I removed `export X=...` from my .bashrc": taken away, not set (prec57)
         if _OWN_ACT.search(_sentence_before(block, sighting.line, start)):
             return False  # "As suggested in #123 I also added export X=..." : the reporter's own act (rev47c)
         # advice and questions only: an export's past is read where it is judged (failed_with, h31d)
@@ -841,6 +861,8 @@ def _mentioned_as_advice(sighting: SettingSighting, block: Block) -> bool:
     if sighting.origin != "prose":
         return False
     position = sighting.line.text.find(sighting.name)
+    if position >= 0 and _TAKEN_AWAY.search(_sentence_before(block, sighting.line, position)):
+        return True  # "I stopped setting X=...", "without X=... it works": not in force (prec57)
     return position >= 0 and (_advice(block, sighting.line, position) or _set_by_a_program_on_condition(sighting.line, position))
 
 
