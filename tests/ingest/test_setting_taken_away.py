@@ -43,7 +43,6 @@ TAKEN_AWAY = [
     "I stopped exporting HSA_OVERRIDE_GFX_VERSION=10.3.0, now ollama uses the GPU.",
     "Not setting HSA_OVERRIDE_GFX_VERSION=10.3.0 made it work.",
     "Running without setting HSA_OVERRIDE_GFX_VERSION=10.3.0 works fine.",
-    "Without HSA_OVERRIDE_GFX_VERSION=10.3.0 it works; with it I get a segfault.",
     "Without `HSA_OVERRIDE_GFX_VERSION=10.3.0`, the runtime picks the right target.",
     "It only works w/o HSA_OVERRIDE_GFX_VERSION=10.3.0.",
     "After removing HSA_OVERRIDE_GFX_VERSION=10.3.0 from my .bashrc, ollama uses the GPU.",
@@ -78,6 +77,20 @@ STILL_SET = [
     "I tried HSA_OVERRIDE_GFX_VERSION=10.3.0 without success.",
     "Running with HSA_OVERRIDE_GFX_VERSION=10.3.0 and without any other variable, it segfaults.",
     "Even after I set HSA_OVERRIDE_GFX_VERSION=10.3.0 it crashes.",
+    # rev57i: tried both ways, or used beside other words of absence: the setting is the reporter's
+    "Without HSA_OVERRIDE_GFX_VERSION=10.3.0 it crashes with invalid device function, with it it works.",
+    "Without HSA_OVERRIDE_GFX_VERSION=10.3.0 it works; with it I get a segfault.",
+    "It segfaults without HSA_OVERRIDE_GFX_VERSION=10.3.0, so I set it, and now I get a different error.",
+    "I tried without HSA_OVERRIDE_GFX_VERSION=10.3.0 and with it. Both crash.",
+    "Without HSA_OVERRIDE_GFX_VERSION=10.3.0 it does not work, with HSA_OVERRIDE_GFX_VERSION=10.3.0 it works.",
+    "Can't run without HSA_OVERRIDE_GFX_VERSION=10.3.0, with it torch works.",
+    "Without setting HSA_OVERRIDE_GFX_VERSION=10.3.0 it segfaults, so I set it and now it works.",
+    "It segfaults w/o HSA_OVERRIDE_GFX_VERSION=10.3.0 and works with it.",
+    "I run it without sudo but with HSA_OVERRIDE_GFX_VERSION=10.3.0 and it crashes.",
+    "I removed ROCm and reinstalled, HSA_OVERRIDE_GFX_VERSION=10.3.0 is set.",
+    "I started the container without --privileged, with -e HSA_OVERRIDE_GFX_VERSION=10.3.0.",
+    "docker run without --privileged -e HSA_OVERRIDE_GFX_VERSION=10.3.0 rocm/pytorch crashes.",
+    "I removed HSA_OVERRIDE_GFX_VERSION=10.3.0 from .bashrc but it is still set via /etc/environment: HSA_OVERRIDE_GFX_VERSION=10.3.0",
 ]
 
 
@@ -107,6 +120,12 @@ NOT_A_REMOVAL_FIX = [
     "I am not setting HSA_OVERRIDE_GFX_VERSION, and it still crashes.",
     "It does not work without HSA_OVERRIDE_GFX_VERSION=10.3.0.",
     "Should I stop setting HSA_OVERRIDE_GFX_VERSION?",
+    # rev57i: the variable needed, or merely not needed after another change
+    "Without HSA_OVERRIDE_GFX_VERSION=10.3.0 nothing works, after setting it everything works.",
+    "Without setting HSA_OVERRIDE_GFX_VERSION=10.3.0 it segfaults, so I set it and now it works.",
+    "Without `export HSA_OVERRIDE_GFX_VERSION=10.3.0` in my .bashrc it fails, with it it works now.",
+    "Update: after upgrading torch to 2.5 it works now without HSA_OVERRIDE_GFX_VERSION.",
+    "I was not setting HIP_VISIBLE_DEVICES and the iGPU was picked; setting HIP_VISIBLE_DEVICES=0 fixed it.",
 ]
 
 
