@@ -45,6 +45,10 @@ NOT_AVAILABLE_SAID = [
     "Does torch.cuda.is_available() return True for you?",
     "torch.cuda.is_available() returns False on my RX 7900 XTX.",
     "It used to say torch.cuda.is_available() is True.",
+    # rev57i: a False beside it, the past, another machine
+    "torch.cuda.is_available() returned True yesterday, today it returns False.",
+    "On my other machine torch.cuda.is_available() returns True.",
+    "Is CUDA available: True in the docker image, False on the host.",
 ]
 
 
@@ -71,6 +75,11 @@ STILL_ASKED = [
     "I have an RX 7900 XTX. Please add support for gfx1100 in the Windows build.",
     "Like #4099, please add support for gfx1100. My GPU is an RX 7900 XTX.",
     "torch.cuda.is_available() returns True on my RX 7900 XTX but RuntimeError: HIP error: invalid device function. Please add support for gfx1100.",
+    # rev57i: a closing quotation mark is no opening one; True with the GPU unused, or on the iGPU beside it
+    'I had issue #12 where I wrote "it crashes"; please add support for the RX 7900 XTX (gfx1100).',
+    "Please add support for gfx1100 (RX 7900 XTX). With HSA_OVERRIDE_GFX_VERSION=11.0.0 torch.cuda.is_available() returns True, without it the GPU is not used.",
+    "My RX 7900 XTX (gfx1100) is ignored. torch.cuda.is_available() returns True, it runs on the 780M iGPU only. Please add support for gfx1100.",
+    "Could you please add support for the RX 7900 XTX (gfx1100)? torch.cuda.is_available() returned True yesterday, today it returns False.",
 ]
 
 
