@@ -25,6 +25,7 @@ turns the sightings into ``env.vars``, ``env.coverage`` and ``env.settings``.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import shlex
@@ -678,6 +679,67 @@ I removed it", "CUDA_VISIBLE_DEVICES=1 was set by the script, I changed it to 0"
 we used ..." (r31a): a setting the reporter took away or left on another machine."""
 
 
+_TAKEN_AWAY = when_used(
+    r"(?:(?<!n['\u2019]t\s)(?<!\bnot\s)(?<!\bnever\s)(?<!\bto\s)\b(?:"
+    r"stop(?:s|ped|ping)?\s{1,3}(?:setting|exporting|using|passing|defining|forcing|adding)"
+    r"|(?:remov|delet)(?:e|es|ed|ing)|unset(?:s|ting)?|comment(?:s|ed|ing)?\s{1,3}out|(?:got|get|gets|getting)\s{1,3}rid\s{1,3}of"
+    r"|(?:took|take|takes|taking)\s{1,3}out|drop(?:s|ped|ping)?)"
+    r"|\b(?:not|without|never)\s{1,3}(?:setting|exporting|using|passing|defining|forcing)|\bwithout|\bw/o)"
+    r"\s{1,3}(?:the\s{1,3}|my\s{1,3}|that\s{1,3}|this\s{1,3}|any\s{1,3})?(?:(?:line|variable|env(?:ironment)?(?:\s{1,3}var(?:iable)?)?|override|setting)\s{1,3})?"
+    r"(?:export\s{1,3})?[`'\"*]{0,3}$",
+    re.IGNORECASE,
+)
+"""The sentence before the setting says it was taken away or is not in force: "I stopped setting ...", "PR #1076 stopped
+forcing HSA_OVERRIDE_GFX_VERSION=11.0.0 on ..." (Crosstalk-Solutions/project-nomad#1134), "Removes
+`HSA_OVERRIDE_GFX_VERSION=9.0.0` from `test_gpu.rs`" (hyprstream/hyprstream#263), "Without `HSA_OVERRIDE_GFX_VERSION=11.5.1`,
+the ROCm runtime may not ..." (PrismML-Eng/Bonsai-demo#90), "if i let it use my iGPU by not using HIP_VISIBLE_DEVICES=0"
+(ggml-org/llama.cpp#8618), "after removing ... from my .bashrc", "I commented out ...": no setting in force now (prec57). Not
+after a negation or "to" ("I didn't remove X=...", "forgot to remove X=...": the setting stays)."""
+
+_USED_OBJECT = r"(?:it|that|this|them|the\s{1,3}(?:override|variable|setting|env\w{0,12}|line)|@NAME@)\b"
+_TRIED_WITH_AFTER = (
+    rf"\bwith\s{{1,3}}{_USED_OBJECT}"
+    rf"|\b(?:so|then|and|but)\s{{1,3}}(?:I|we)\s{{1,3}}(?:(?:also|then|just|had\s{{1,3}}to|have\s{{1,3}}to|did)\s{{1,3}})?(?:set|added|exported|export|used|put)\s{{1,3}}{_USED_OBJECT}"
+    rf"|\b(?:after|once|when)\s{{1,3}}(?:I\s{{1,3}}|we\s{{1,3}})?(?:set(?:ting)?|add(?:ed|ing)|export(?:ed|ing)?|us(?:ed|ing))\s{{1,3}}{_USED_OBJECT}"
+)
+"""After a setting said to be absent ("without X=...", "not setting X=..."), the rest of the line says it was used too:
+"Without X=10.3.0 it crashes, with it it works", "It segfaults without X=..., so I set it", "I tried without X=... and
+with it", "Without X=... nothing works, after setting it everything works": the setting was tried both ways and is the
+reporter's working (or current) one, not taken away (rev57i)."""
+
+_ABSENT_STATE = when_used(r"^(?:without|w/o|not|never)\b", re.IGNORECASE)
+"""The _TAKEN_AWAY match is a state ("without X", "not setting X"), not an act of removal ("removed X", "stopped setting X")."""
+
+
+def _taken_away(block: Block, line: Line, column: int, name: str, length: int) -> bool:
+    """The sentence before ``column`` says the setting at ``column`` was taken away or is not in force, and (for a
+    state such as "without X=...") the rest of the line (after ``length`` characters) does not say ``name`` was used as
+    well (rev57i)."""
+    found = _TAKEN_AWAY.search(_sentence_before(block, line, column))
+    if found is None:
+        return False
+    if not _ABSENT_STATE.match(found.group(0)):
+        return True
+    return not _tried_with(name).search(line.text[column + length :])
+
+
+def _every_mention_taken_away(block: Block, sighting: SettingSighting) -> bool:
+    """Each place the line names this setting (with its value, where it has one) is taken away: "I removed X=10.3.0 from
+    .bashrc but it is still set via /etc/environment: X=10.3.0" keeps the setting the second mention shows (rev57i)."""
+    text = sighting.line.text
+    places = [m.start() for m in re.finditer(re.escape(sighting.name), text)]
+    if sighting.value is not None:
+        valued = [at for at in places if text[at + len(sighting.name) :].lstrip("=\"'` ").startswith(sighting.value)]
+        places = valued or places
+    return bool(places) and all(_taken_away(block, sighting.line, at, sighting.name, len(sighting.name)) for at in places)
+
+
+@functools.lru_cache(maxsize=64)
+def _tried_with(name: str) -> "re.Pattern[str]":
+    """_TRIED_WITH_AFTER with ``name`` itself among the objects ("... with HSA_OVERRIDE_GFX_VERSION=10.3.0 it works")."""
+    return re.compile(_TRIED_WITH_AFTER.replace("@NAME@", re.escape(name)), re.IGNORECASE)
+
+
 _LIST_STEP = when_used(r"^\s{0,8}(?:>\s{0,4})?(?:\d{1,2}[.)]|[-*+])\s")
 """A numbered or bulleted item: a reproduction step ("1. Set HSA_OVERRIDE_GFX_VERSION=10.3.0"), the reporter's own."""
 _OPENING_IMPERATIVE = when_used(r"^\s*(?:please\s+|just\s+|then\s+|also\s+)?(?:set|export|add|put|try|define|pass|use)\s+(?:the\s+)?(?:variable\s+|env\w*\s+)?[`'\"]?$", re.IGNORECASE)
@@ -834,6 +896,8 @@ def _mentioned_as_advice(sighting: SettingSighting, block: Block) -> bool:
         start = sighting.line.text.rfind("export", 0, max(0, position))
         if block.kind != "prose" or position < 0 or start <= 0 or not _EXPORT_IN_SENTENCE.search(sighting.line.text[max(0, start - 120) : start]):
             return False  # a script's line ("if ...; then export X=..."), a command line: no sentence to read
+        if _taken_away(block, sighting.line, start, sighting.name, position + len(sighting.name) - start):
+            return True  # "I removed `export X=...` from my .bashrc": taken away, not set (prec57)
         if _OWN_ACT.search(_sentence_before(block, sighting.line, start)):
             return False  # "As suggested in #123 I also added export X=..." : the reporter's own act (rev47c)
         # advice and questions only: an export's past is read where it is judged (failed_with, h31d)
@@ -841,6 +905,8 @@ def _mentioned_as_advice(sighting: SettingSighting, block: Block) -> bool:
     if sighting.origin != "prose":
         return False
     position = sighting.line.text.find(sighting.name)
+    if position >= 0 and _every_mention_taken_away(block, sighting):
+        return True  # "I stopped setting X=...", "without X=... it works": not in force (prec57)
     return position >= 0 and (_advice(block, sighting.line, position) or _set_by_a_program_on_condition(sighting.line, position))
 
 
