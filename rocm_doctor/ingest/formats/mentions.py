@@ -2792,7 +2792,7 @@ def _firmer(observations: List[Observation]) -> List[Observation]:
     return out
 
 
-_WINDOWS_PROMPT = when_used(rf"^\s*{WINDOWS_ENV_PREFIX}(?:PS [A-Z]:[\\/]|[A-Z]:\\)[^>\n]*>")
+_WINDOWS_PROMPT = when_used(rf"^\s*{WINDOWS_ENV_PREFIX}(?:PS [A-Z]:[\\/][^>\n]*|[A-Z]:\\[^>\n]*|[A-Z]:/[^>:<\"|*?\n]*)>")
 _WSL_COMMAND = when_used(r"^\s*wsl(?:\.exe)?(?:\s|$)", re.IGNORECASE)
 """``wsl --update``, ``wsl -l -v``, ``wsl --shutdown``: WSL is managed from a Windows shell on its host
 (https://github.com/MicrosoftDocs/WSL/blob/90e96e70438730844b2faf32388cf69ab2b70721/WSL/basic-commands.md),

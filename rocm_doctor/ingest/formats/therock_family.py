@@ -17,9 +17,9 @@ not an install. Reports: ROCm/TheRock#3046 (``uv pip install --index-url=.../v2-
 from __future__ import annotations
 
 import re
-from typing import List
+from typing import List, Sequence, Tuple
 
-from rocm_doctor.ingest.blocks import Block, Line
+from rocm_doctor.ingest.blocks import Block, Line, wrapped_command
 from rocm_doctor.ingest.formats.common import make_piece
 from rocm_doctor.ingest.model import TRUST_SIGNATURE, Observation, Piece
 from rocm_doctor.ingest.formats.install_scope import INSTALL, installed_here
@@ -36,18 +36,29 @@ MAX_LINE = 2000
 """Characters of a line searched: an index URL or a package sits in a command or a listing line."""
 
 
-def _read(line: Line) -> List[str]:
-    text = line.text[:MAX_LINE]
-    found = [m for m in _INDEX.finditer(text) if INSTALL.search(text)]
-    found += list(_PACKAGE.finditer(text))
-    return [m.group("family") for m in found if installed_here(text, m)]
+def _read(lines: Sequence[Line], at: int) -> Tuple[List[str], List[Line]]:
+    """The families line ``at`` installs from, and the lines that show it: the line alone, or with the lines of its
+    command before it when a wrapping tool cut the command before the index URL (``pip install --index-url`` /
+    ``https://.../v2/gfx1151/ torch``), so that the command's words and the URL are read as one line."""
+    shown = [lines[at]]
+    text = lines[at].text[:MAX_LINE]
+    skip = 0
+    if not INSTALL.search(text) and _INDEX.search(text):
+        shown = wrapped_command(lines, at)
+        prefix = " ".join(line.text.strip()[:MAX_LINE] for line in shown[:-1])
+        if prefix:
+            skip = len(prefix) + 1
+            text = prefix + " " + text.strip()
+    found = [m for m in _INDEX.finditer(text, skip) if INSTALL.search(text)]
+    found += list(_PACKAGE.finditer(text, skip))
+    return [m.group("family") for m in found if installed_here(text, m)], shown
 
 
 def parse(block: Block) -> List[Piece]:
     pieces: List[Piece] = []
-    for line in block.lines:
-        found = _read(line)
+    for at, line in enumerate(block.lines):
+        found, shown = _read(block.lines, at)
         if found:
             families = list(dict.fromkeys(found))
-            pieces.append(make_piece("therock-family", [line], [Observation("symptoms.therock_families", families, line, TRUST_SIGNATURE)]))
+            pieces.append(make_piece("therock-family", shown, [Observation("symptoms.therock_families", families, line, TRUST_SIGNATURE)]))
     return pieces
