@@ -46,6 +46,11 @@ _CONTROL = when_used(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 WINDOWS_ENV_PREFIX = r"(?:\([\w.-]{1,64}\) ?){0,2}"
 """The active environments' names a Windows prompt may open with ("(venv) ", "(base) (venv) ")."""
 
+SLASH_PROMPT_PATH = r"/[^>:<\"|*?\n]*(?<![\s=-])"
+"""The path of a cmd prompt after its drive with ``/`` as separators ("C:/Users/x>"): only characters a Windows path may
+hold (a compiler's "C:/x/a.cpp:12: error: ... <int>" is no prompt), and not a space, ``-`` or ``=`` before the ``>``
+(cmd prints the folder right before it: "A:/B testing > baseline", "C:/x/model.ckpt -> loaded" are no prompts)."""
+
 # Prompts that precede a command a reporter ran; stripped to leave the command.
 _PROMPTS = (
     when_used(r"^[ \t]{0,8}(?:\([\w.-]{1,64}\) ?)?[\w.-]{1,64}@[\w.-]{1,64}:[^$#\n]{0,256}[$#]\s?"),  # (venv) user@host:~/dir$
@@ -54,9 +59,9 @@ _PROMPTS = (
     # (https://github.com/python/cpython/blob/v3.12.0/Lib/venv/scripts/common/Activate.ps1), "(base) C:\x>" from conda,
     # both at once "(base) (venv) PS C:\x>" (openmmlab/PIA#30 pastes "(pia) PS E:\PIA> python ...")
     when_used(rf"^\s*{WINDOWS_ENV_PREFIX}PS [A-Za-z]:[\\/][^>]*>\s?"),  # PS C:\Users\x> (PS C:/Users/x> where a path was typed with slashes)
-    # cmd's prompt with the path's separators as a paste or an edit leaves them, "C:/Users/x>" beside "C:\Users\x>" (the
-    # forward-slash form holds no character a Windows path cannot: a compiler's "C:/x/a.cpp:12: error: ... <int>" is no prompt)
-    when_used(rf"^\s*{WINDOWS_ENV_PREFIX}[A-Za-z]:(?:\\[^>]*|/[^>:<\"|*?\n]*)>\s?"),  # C:\Users\x>
+    # cmd's prompt with the path's separators as a paste or an edit leaves them, "C:/Users/x>" beside "C:\Users\x>"
+    # (:data:`SLASH_PROMPT_PATH`)
+    when_used(rf"^\s*{WINDOWS_ENV_PREFIX}[A-Za-z]:(?:\\[^>]*|{SLASH_PROMPT_PATH})>\s?"),  # C:\Users\x>
     when_used(r"^\s*In \[\d+\]:\s?"),  # ipython
     when_used(r"^\s*>>>\s?"),  # python REPL
     when_used(r"^\s*\$\s"),  # $ command

@@ -14,7 +14,7 @@ from typing import List
 
 import pytest
 from corpus_scoring import corpora
-from ingest_helpers import ingest, signature_errors
+from ingest_helpers import block, ingest, signature_errors
 from metamorphic import _KERNEL_SPELLINGS, version_compact, version_spelling, windows_paths, wrap80
 
 _CMD_PROMPT = re.compile(r"(?m)^\s*(?:\([\w.-]{1,64}\) ?){0,2}[A-Za-z]:\\[^>\n]*>")
@@ -65,6 +65,19 @@ def test_a_drive_path_in_a_compiler_line_is_no_cmd_prompt(text: str) -> None:
     assert _os(text) is None
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # cmd prints the folder right before its '>': a space, '-' or '=' before it is prose, an arrow, a redirect
+        "A:/B testing > baseline by 5%\n",
+        "C:/x/model.ckpt -> loaded in 2.3s\n",
+        "C:/x/out.txt => copied\n",
+    ],
+)
+def test_a_drive_path_before_an_arrow_or_a_spaced_gt_is_no_cmd_prompt(text: str) -> None:
+    assert [line.command for line in block(text).lines] == [False]
+
+
 _INSTALLS = (
     ("1. `python -m pip install --index-url https://d2awnip2yjpvqn.cloudfront.net/v2/gfx1151/ rocm[libraries,devel]`", "gfx1151"),
     ("pip install --index-url https://rocm.nightlies.amd.com/v2/gfx110X-all/ torch torchaudio torchvision", "gfx110X-all"),
@@ -99,10 +112,31 @@ def test_every_corpus_report_that_installs_from_a_therock_family_keeps_it_wrappe
         "Try pip install with the extra index, I mean the one for my card:\nhttps://rocm.nightlies.amd.com/v2/gfx110X-all/ instead.\n",
         # a URL on its own line under a short line a wrap could not have cut
         "pip list\nhttps://rocm.nightlies.amd.com/v2/gfx1151/\n",
+        # a URL after a whole command and prose, in a numbered list, after a word: no option's argument
+        "$ pip install torch --index-url https://download.pytorch.org/whl/rocm6.4 and it fails\n"
+        "https://rocm.nightlies.amd.com/v2/gfx1151/ is the one from the TheRock README\n",
+        "These are the indexes I have tried with pip so far (none of them work, same error below):\n"
+        "1. https://rocm.nightlies.amd.com/v2/gfx1151/\n",
+        "My GPU is an RX 7900 XTX and I followed the instructions in the pip section of the guide\n"
+        "from https://rocm.nightlies.amd.com/v2/gfx120X-all/ which is for RDNA4 apparently.\n",
     ],
 )
 def test_an_index_url_that_continues_no_install_command_is_not_read(text: str) -> None:
     assert _families(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pip install --pre torch torchvision torchaudio --index-url \\\n  https://rocm.nightlies.amd.com/v2/gfx1151/\n",
+        "python -m pip install --pre --upgrade --force-reinstall torch torchvision torchaudio\n"
+        "-i https://rocm.nightlies.amd.com/v2/gfx1151/\n",
+        "Looking in indexes: https://pypi.org/simple, https://pypi.ngc.nvidia.com/whl/x,\n"
+        "https://rocm.nightlies.amd.com/v2/gfx1151/\n",
+    ],
+)
+def test_an_index_url_that_is_an_option_argument_or_pips_index_list_across_a_break_is_read(text: str) -> None:
+    assert _families(text) == ["gfx1151"]
 
 
 @pytest.mark.parametrize("spelling", _KERNEL_SPELLINGS)
@@ -126,6 +160,20 @@ def test_an_install_failure_on_a_kernel_is_read_in_every_spelling_the_rewrite_us
     ],
 )
 def test_a_distribution_named_linux_with_its_release_is_no_kernel_an_install_failed_on(text: str) -> None:
+    assert "rocm_install_fails_on_kernel_told" not in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Installing ROCm 6.4 on Linux 6.8 went fine, no errors at all.\n",
+        "Installing ROCm 6.2 on Ubuntu 22.04 with the 6.8.0-45-generic kernel works, no errors.\n",
+        "Installing ROCm 6.2 with kernel 6.8 went without errors this time.\n",
+        "Installing ROCm 6.4 on Linux 6.8 doesn't fail anymore.\n",
+        "I can't install ROCm on Kali Linux 2024.1, dkms fails.\n",
+    ],
+)
+def test_an_install_on_a_kernel_the_sentence_says_did_not_fail_is_no_failure(text: str) -> None:
     assert "rocm_install_fails_on_kernel_told" not in signature_errors(text)
 
 
