@@ -36,10 +36,33 @@ MAX_LINE = 2000
 """Characters of a line searched: an index URL or a package sits in a command or a listing line."""
 
 
+_OPTION = when_used(r"--?[A-Za-z][\w-]{0,40}=?")
+_SCHEME_AT_END = when_used(r"(?:https?://)?\Z", re.IGNORECASE)
+_CONTINUATION = ("\\", "^", "`")
+"""A shell's line continuation a command wrapped by hand ends a line with (bash, cmd, PowerShell)."""
+
+
+def _an_option_argument(text: str, start: int) -> bool:
+    """Whether the index URL whose host starts at ``start`` is the argument of an option (``--index-url``, ``-i``,
+    ``-f``) or an entry of pip's "Looking in indexes: a, b" line: what a wrapped install command or pip's wrapped
+    output holds. A URL after words ("... and it fails" / "https://.../gfx1151/ is the README's", "1. https://...",
+    "from https://...") continues prose or a list, not the command the line before holds."""
+    head = text[max(0, start - 300) : start]
+    scheme = _SCHEME_AT_END.search(head)
+    words = head[: scheme.start() if scheme else len(head)].split()
+    while words and words[-1] in _CONTINUATION:
+        words.pop()
+    if not words:
+        return False
+    last = words[-1]
+    return bool(_OPTION.fullmatch(last)) or (last.endswith((",", ":")) and "looking in indexes" in head.lower())
+
+
 def _read(lines: Sequence[Line], at: int) -> Tuple[List[str], List[Line]]:
     """The families line ``at`` installs from, and the lines that show it: the line alone, or with the lines of its
     command before it when a wrapping tool cut the command before the index URL (``pip install --index-url`` /
-    ``https://.../v2/gfx1151/ torch``), so that the command's words and the URL are read as one line."""
+    ``https://.../v2/gfx1151/ torch``), so that the command's words and the URL are read as one line: only a URL that
+    is an option's argument there (:func:`_an_option_argument`)."""
     shown = [lines[at]]
     text = lines[at].text[:MAX_LINE]
     skip = 0
@@ -49,7 +72,7 @@ def _read(lines: Sequence[Line], at: int) -> Tuple[List[str], List[Line]]:
         if prefix:
             skip = len(prefix) + 1
             text = prefix + " " + text.strip()
-    found = [m for m in _INDEX.finditer(text, skip) if INSTALL.search(text)]
+    found = [m for m in _INDEX.finditer(text, skip) if INSTALL.search(text) and (not skip or _an_option_argument(text, m.start()))]
     found += list(_PACKAGE.finditer(text, skip))
     return [m.group("family") for m in found if installed_here(text, m)], shown
 
