@@ -46,6 +46,11 @@ _CONTROL = when_used(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 WINDOWS_ENV_PREFIX = r"(?:\([\w.-]{1,64}\) ?){0,2}"
 """The active environments' names a Windows prompt may open with ("(venv) ", "(base) (venv) ")."""
 
+SLASH_PROMPT_PATH = r"/[^>:<\"|*?\n]*(?<![\s=-])"
+"""The path of a cmd prompt after its drive with ``/`` as separators ("C:/Users/x>"): only characters a Windows path may
+hold (a compiler's "C:/x/a.cpp:12: error: ... <int>" is no prompt), and not a space, ``-`` or ``=`` before the ``>``
+(cmd prints the folder right before it: "A:/B testing > baseline", "C:/x/model.ckpt -> loaded" are no prompts)."""
+
 # Prompts that precede a command a reporter ran; stripped to leave the command.
 _PROMPTS = (
     when_used(r"^[ \t]{0,8}(?:\([\w.-]{1,64}\) ?)?[\w.-]{1,64}@[\w.-]{1,64}:[^$#\n]{0,256}[$#]\s?"),  # (venv) user@host:~/dir$
@@ -54,7 +59,9 @@ _PROMPTS = (
     # (https://github.com/python/cpython/blob/v3.12.0/Lib/venv/scripts/common/Activate.ps1), "(base) C:\x>" from conda,
     # both at once "(base) (venv) PS C:\x>" (openmmlab/PIA#30 pastes "(pia) PS E:\PIA> python ...")
     when_used(rf"^\s*{WINDOWS_ENV_PREFIX}PS [A-Za-z]:[\\/][^>]*>\s?"),  # PS C:\Users\x> (PS C:/Users/x> where a path was typed with slashes)
-    when_used(rf"^\s*{WINDOWS_ENV_PREFIX}[A-Za-z]:\\[^>]*>\s?"),  # C:\Users\x>
+    # cmd's prompt with the path's separators as a paste or an edit leaves them, "C:/Users/x>" beside "C:\Users\x>"
+    # (:data:`SLASH_PROMPT_PATH`)
+    when_used(rf"^\s*{WINDOWS_ENV_PREFIX}[A-Za-z]:(?:\\[^>]*|{SLASH_PROMPT_PATH})>\s?"),  # C:\Users\x>
     when_used(r"^\s*In \[\d+\]:\s?"),  # ipython
     when_used(r"^\s*>>>\s?"),  # python REPL
     when_used(r"^\s*\$\s"),  # $ command
@@ -248,6 +255,30 @@ def may_be_wrapped(text: str, following: str) -> bool:
         return True
     word = following.split(None, 1)[0] if following.strip() else ""
     return len(text) + 1 + len(word) > NARROWEST_WRAP
+
+
+COMMAND_ARGUMENT = when_used(r"^\s*(?:[\w.-]{1,40}\s{1,3}){0,3}(?:--?[A-Za-z]|[\w.-]+(?:==|>=|<=|~=)|https?://)")
+"""A line that starts as the next argument of a command: a wrapped command line continues on it. Up to three bare
+words may come first, as when the wrap fell inside the package list (``pip3 install --pre torch torchvision`` /
+``torchaudio -f https://...``, pytorch/audio#1750 wrapped at 80 columns); an index URL after its option
+(``--extra-index-url`` / ``https://download.pytorch.org/whl/rocm5.2``, AUTOMATIC1111/stable-diffusion-webui#7459
+wrapped at 80 columns)."""
+
+COMMAND_LINES = 3
+"""Lines one wrapped command is read over (:func:`wrapped_command`)."""
+
+
+def wrapped_command(lines: Sequence["Line"], at: int) -> List["Line"]:
+    """Line ``at`` with the lines before it that a wrapping tool cut the same command line from, first to last: each
+    break may have been wrapped (:func:`may_be_wrapped`) and the line after it starts as a command's next argument
+    (:data:`COMMAND_ARGUMENT`), at most :data:`COMMAND_LINES` lines in all. ``[lines[at]]`` when it goes on no line."""
+    start = at
+    while start > 0 and at - start + 1 < COMMAND_LINES:
+        following = lines[start].text
+        if not COMMAND_ARGUMENT.match(following) or not may_be_wrapped(lines[start - 1].text, following.strip()):
+            break
+        start -= 1
+    return list(lines[start : at + 1])
 
 
 TYPOGRAPHY_ASCII = {

@@ -28,7 +28,7 @@ from rocm_doctor.data import load_table, table_key
 from rocm_doctor.errors import InputError
 from rocm_doctor.anchors import pattern_anchors
 from rocm_doctor.lazy_regex import AnyPattern, WhenUsed
-from rocm_doctor.ingest.blocks import CONDITIONAL_ADVICE, Block, Line, may_be_wrapped
+from rocm_doctor.ingest.blocks import COMMAND_ARGUMENT, CONDITIONAL_ADVICE, Block, Line, may_be_wrapped
 from rocm_doctor.ingest.formats.common import DOCUMENT_SAYS, REPORTED_SPEECH, gfx_of, gpu_fields, make_piece
 from rocm_doctor.ingest.scope import ANOTHERS_MACHINE, NAMED_BY_ITS_PAST, PAST_OR_ELSEWHERE, PAST_OR_ELSEWHERE_AFTER
 from rocm_doctor.ingest.model import TRUST_HINT, TRUST_SIGNATURE, Absent, GpuSighting, Observation, Piece, SettingSighting
@@ -454,11 +454,9 @@ def _finds(text: str, word: str) -> Iterator[int]:
         position = text.find(word, position + 1)
 
 
-_ARGUMENT = when_used(r"^\s*(?:[\w.-]{1,40}\s{1,3}){0,3}(?:--?[A-Za-z]|[\w.-]+(?:==|>=|<=|~=)|https?://)")
-"""A line that starts as the next argument of a command: a wrapped command line continues on it. Up to three bare
-words may come first, as when the wrap fell inside the package list (``pip3 install --pre torch torchvision`` /
-``torchaudio -f https://...``, pytorch/audio#1750 wrapped at 80 columns); the joined line must still stop the match
-(:func:`_cut_command`), so a prose line that merely holds a dash word further on changes nothing."""
+_ARGUMENT = COMMAND_ARGUMENT
+"""The next argument of a wrapped command line (:data:`rocm_doctor.ingest.blocks.COMMAND_ARGUMENT`); the joined line must
+still stop the match (:func:`_cut_command`), so a prose line that merely holds a dash word further on changes nothing."""
 
 
 def _cut_command(block: Block, line: Line, match: "re.Match[str]", signature: Signature) -> bool:

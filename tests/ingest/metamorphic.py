@@ -192,11 +192,16 @@ def uv_wording(text: str) -> str:
     return re.sub(r"(?m)(^|[$>] )pip3? install ", r"\1uv pip install ", text)
 
 
-_ROCM_SHORT = re.compile(r"\b(ROCm|rocm|ROCM)( ?)(\d)\.(\d)(?![\d.])")
+_ROCM_SHORT = re.compile(r"(?<!\+)\b(ROCm|rocm|ROCM)( ?)(\d)\.(\d)(?![\d.])")
+"""Not after ``+``: a wheel's local version label (``2.8.0.dev20250529+rocm6.4``) is the build's name as pip and torch
+print it, not a spelling. It says how much of the release the build names: download.pytorch.org's ``+rocm6.4`` names
+a series, ``+rocm6.2.4``, ``+rocm5.4.2``, AMD's ``+rocm6.4.1.git1ded221d`` and TheRock's ``+rocm7.13.0`` a patch
+release, which RD725 compares with the system's (meta57: ``+rocm6.4`` respelled ``+rocm6.4.0`` on a WSL2 system
+with 6.4.1 made a patch mismatch the report does not show, rocm-4864)."""
 
 
 def version_spelling(text: str) -> str:
-    """``ROCm 6.2`` spelled ``ROCm 6.2.0`` in prose (index URLs keep theirs)."""
+    """``ROCm 6.2`` spelled ``ROCm 6.2.0`` in prose (index URLs and wheels' version labels keep theirs)."""
     out = []
     for line in text.split("\n"):
         if "://" in line:

@@ -32,7 +32,7 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 from rocm_doctor.facts.parsers.dkms import parse_dkms_status
 from rocm_doctor.knowledge.gpu_table import codename_regex, model_for_name
-from rocm_doctor.ingest.blocks import SUPPORT_TABLE_GPUS, WINDOWS_ENV_PREFIX, WRAPPED_AT, Block, Line, Spans, expected_lines, may_be_wrapped, support_list_keys
+from rocm_doctor.ingest.blocks import SLASH_PROMPT_PATH, SUPPORT_TABLE_GPUS, WINDOWS_ENV_PREFIX, WRAPPED_AT, Block, Line, Spans, expected_lines, may_be_wrapped, support_list_keys
 from rocm_doctor.ingest.formats.collect_env import companion_observations
 from rocm_doctor.ingest.formats.common import COUNT_FIELD, DOCUMENT_SAYS, REPORTED_SPEECH, gfx_of, gpu_fields, identity_observations, make_piece, torch_version_observations
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, kernel_observations, windows_observations
@@ -2907,7 +2907,7 @@ def _firmer(observations: List[Observation]) -> List[Observation]:
     return out
 
 
-_WINDOWS_PROMPT = when_used(rf"^\s*{WINDOWS_ENV_PREFIX}(?:PS [A-Z]:[\\/]|[A-Z]:\\)[^>\n]*>")
+_WINDOWS_PROMPT = when_used(rf"^\s*{WINDOWS_ENV_PREFIX}(?:PS [A-Z]:[\\/][^>\n]*|[A-Z]:\\[^>\n]*|[A-Z]:{SLASH_PROMPT_PATH})>")
 _WSL_COMMAND = when_used(r"^\s*wsl(?:\.exe)?(?:\s|$)", re.IGNORECASE)
 """``wsl --update``, ``wsl -l -v``, ``wsl --shutdown``: WSL is managed from a Windows shell on its host
 (https://github.com/MicrosoftDocs/WSL/blob/90e96e70438730844b2faf32388cf69ab2b70721/WSL/basic-commands.md),

@@ -17,9 +17,9 @@ not an install. Reports: ROCm/TheRock#3046 (``uv pip install --index-url=.../v2-
 from __future__ import annotations
 
 import re
-from typing import List
+from typing import List, Sequence, Tuple
 
-from rocm_doctor.ingest.blocks import Block, Line
+from rocm_doctor.ingest.blocks import Block, Line, wrapped_command
 from rocm_doctor.ingest.formats.common import make_piece
 from rocm_doctor.ingest.model import TRUST_SIGNATURE, Observation, Piece
 from rocm_doctor.ingest.formats.install_scope import INSTALL, installed_here
@@ -36,18 +36,52 @@ MAX_LINE = 2000
 """Characters of a line searched: an index URL or a package sits in a command or a listing line."""
 
 
-def _read(line: Line) -> List[str]:
-    text = line.text[:MAX_LINE]
-    found = [m for m in _INDEX.finditer(text) if INSTALL.search(text)]
-    found += list(_PACKAGE.finditer(text))
-    return [m.group("family") for m in found if installed_here(text, m)]
+_OPTION = when_used(r"--?[A-Za-z][\w-]{0,40}=?")
+_SCHEME_AT_END = when_used(r"(?:https?://)?\Z", re.IGNORECASE)
+_CONTINUATION = ("\\", "^", "`")
+"""A shell's line continuation a command wrapped by hand ends a line with (bash, cmd, PowerShell)."""
+
+
+def _an_option_argument(text: str, start: int) -> bool:
+    """Whether the index URL whose host starts at ``start`` is the argument of an option (``--index-url``, ``-i``,
+    ``-f``) or an entry of pip's "Looking in indexes: a, b" line: what a wrapped install command or pip's wrapped
+    output holds. A URL after words ("... and it fails" / "https://.../gfx1151/ is the README's", "1. https://...",
+    "from https://...") continues prose or a list, not the command the line before holds."""
+    head = text[max(0, start - 300) : start]
+    scheme = _SCHEME_AT_END.search(head)
+    words = head[: scheme.start() if scheme else len(head)].split()
+    while words and words[-1] in _CONTINUATION:
+        words.pop()
+    if not words:
+        return False
+    last = words[-1]
+    return bool(_OPTION.fullmatch(last)) or (last.endswith((",", ":")) and "looking in indexes" in head.lower())
+
+
+def _read(lines: Sequence[Line], at: int) -> Tuple[List[str], List[Line]]:
+    """The families line ``at`` installs from, and the lines that show it: the line alone, or with the lines of its
+    command before it when a wrapping tool cut the command before the index URL (``pip install --index-url`` /
+    ``https://.../v2/gfx1151/ torch``), so that the command's words and the URL are read as one line: only a URL that
+    is an option's argument there (:func:`_an_option_argument`)."""
+    shown = [lines[at]]
+    text = lines[at].text[:MAX_LINE]
+    skip = 0
+    if not INSTALL.search(text) and _INDEX.search(text):
+        shown = wrapped_command(lines, at)
+        prefix = " ".join(line.text.strip()[:MAX_LINE] for line in shown[:-1])
+        if prefix:
+            skip = len(prefix) + 1
+            text = prefix + " " + text.strip()
+    found = [m for m in _INDEX.finditer(text, skip) if INSTALL.search(text) and (not skip or _an_option_argument(text, m.start()))]
+    found += list(_PACKAGE.finditer(text, skip))
+    return [m.group("family") for m in found if installed_here(text, m)], shown
 
 
 def parse(block: Block) -> List[Piece]:
     pieces: List[Piece] = []
-    for line in block.lines:
-        found = _read(line)
+    for at, line in enumerate(block.lines):
+        found, shown = _read(block.lines, at)
         if found:
             families = list(dict.fromkeys(found))
-            pieces.append(make_piece("therock-family", [line], [Observation("symptoms.therock_families", families, line, TRUST_SIGNATURE)]))
+            pieces.append(make_piece("therock-family", shown, [Observation("symptoms.therock_families", families, line, TRUST_SIGNATURE)]))
     return pieces
