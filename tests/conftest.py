@@ -18,6 +18,13 @@ if sys.dont_write_bytecode:
     os.environ["PYTHONPYCACHEPREFIX"] = str(_PYCACHE)
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
+# The torch the tests start (bench workers, the torch probe of a live check, fix --apply's re-check) computes on the
+# CPU: with OpenMP's default of one thread per core, each of the two xdist workers' torch children spreads its
+# measurement windows over both cores of a 2-core CI machine and spins between parallel regions. One thread each
+# (where the run's environment does not set a number) does the same work for a fifth less CPU; no test checks a
+# thread count.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 import pytest  # noqa: E402
 import yaml  # noqa: E402
 
