@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Iterator
 
 # Compiled modules are cached under .pytest_cache even where PYTHONDONTWRITEBYTECODE is set (some CI and
 # container images set it): otherwise every xdist worker and every command a test starts compiles the
@@ -16,6 +17,13 @@ if sys.dont_write_bytecode:
     sys.dont_write_bytecode = False
     os.environ["PYTHONPYCACHEPREFIX"] = str(_PYCACHE)
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+# The torch the tests start (bench workers, the torch probe of a live check, fix --apply's re-check) computes on the
+# CPU: with OpenMP's default of one thread per core, each of the two xdist workers' torch children spreads its
+# measurement windows over both cores of a 2-core CI machine and spins between parallel regions. One thread each
+# (where the run's environment does not set a number) does the same work for a fifth less CPU; no test checks a
+# thread count.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import pytest  # noqa: E402
 import yaml  # noqa: E402
@@ -38,28 +46,11 @@ class YouForgotToUseARecordedMachine(AssertionError):
     """Raised when a test constructs LiveSystem without the live_machine marker."""
 
 
-@pytest.fixture(autouse=True)
-def _guard_live_system(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    if request.node.get_closest_marker("live_machine") is not None:
-        return
-
-    def refuse(self: object) -> None:
-        raise YouForgotToUseARecordedMachine(
-            "this test reached the real machine through LiveSystem; use a RecordedSystem "
-            "or mark the test @pytest.mark.live_machine"
-        )
-
-    monkeypatch.setattr(live.LiveSystem, "__init__", refuse)
-
-
-@pytest.fixture(autouse=True)
-def _scrub_rocm_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The developer's own ROCm variables must not leak into tests."""
-    import os
-
-    for name in list(os.environ):
-        if name.startswith(_SCRUB_PREFIXES) or name in ("CUDA_VISIBLE_DEVICES",):
-            monkeypatch.delenv(name, raising=False)
+def _refuse_live_system(self: object) -> None:
+    raise YouForgotToUseARecordedMachine(
+        "this test reached the real machine through LiveSystem; use a RecordedSystem "
+        "or mark the test @pytest.mark.live_machine"
+    )
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -99,29 +90,6 @@ def unlistable(monkeypatch: pytest.MonkeyPatch):
     return install
 
 
-@pytest.fixture(autouse=True)
-def _own_cache_folder(_scrub_rocm_environment: None, tmp_path_factory: pytest.TempPathFactory,
-                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """The parsed rule database is cached in this test run's folder (each pytest-xdist worker has its
-    own), never in the user's cache folder; the commands that tests start inherit it. (After the
-    scrub, which removes every ROCM_* variable.)"""
-    from rocm_doctor import cache
-
-    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path_factory.getbasetemp() / "rule-cache"))
-
-
-@pytest.fixture(autouse=True)
-def _own_temporary_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Temporary files (crash logs above all: several tests make a command crash on purpose) go to this
-    run's folder, which pytest removes, not the machine's /tmp; the commands that tests start inherit it."""
-    import tempfile
-
-    folder = tmp_path_factory.getbasetemp() / "tmp"
-    folder.mkdir(exist_ok=True)
-    monkeypatch.setenv("TMPDIR", str(folder))
-    monkeypatch.setattr(tempfile, "tempdir", str(folder))
-
-
 @pytest.fixture(scope="session")
 def _shipped_release_day():
     """The shipped database's release day, read once per run (no test changes the shipped ``RELEASE`` file;
@@ -135,13 +103,39 @@ def _shipped_release_day():
 
 
 @pytest.fixture(autouse=True)
-def _shipped_rule_database(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, _shipped_release_day):
-    """Every test sees the shipped rule database: an empty data folder (a user's own
-    ``rules update`` never reaches a test), and today pinned to the database's release day so that
-    no output grows an "old database" note as the calendar moves on."""
-    from rocm_doctor import dbage as age, dbstore as store
+def _test_isolation(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch,
+                    tmp_path_factory: pytest.TempPathFactory, _shipped_release_day) -> Iterator[None]:
+    """What every test gets, in this order (one fixture, not five: pytest's own work for each fixture of each of
+    some 12,000 tests was about a second of CPU per fixture over a run):
 
-    monkeypatch.setenv(store.DATA_DIR_VAR, str(tmp_path_factory.getbasetemp() / "empty-data-folder"))
+    * no test touches the real machine through LiveSystem unless it is marked ``live_machine``;
+    * the developer's own ROCm variables do not leak into tests (every ``HSA_``, ``ROCM_`` ... variable and
+      ``CUDA_VISIBLE_DEVICES`` removed);
+    * the parsed rule database is cached in this test run's folder (each pytest-xdist worker has its own), never
+      in the user's cache folder (set after the scrub, which removes every ROCM_* variable);
+    * temporary files (crash logs above all: several tests make a command crash on purpose) go to this run's
+      folder, which pytest removes, not the machine's /tmp;
+    * the shipped rule database: an empty data folder (a user's own ``rules update`` never reaches a test), and
+      today pinned to the database's release day so that no output grows an "old database" note as the
+      calendar moves on.
+
+    The commands that tests start inherit the variables."""
+    import tempfile
+
+    from rocm_doctor import cache, dbage as age, dbstore as store
+
+    if request.node.get_closest_marker("live_machine") is None:
+        monkeypatch.setattr(live.LiveSystem, "__init__", _refuse_live_system)
+    for name in list(os.environ):
+        if name.startswith(_SCRUB_PREFIXES) or name == "CUDA_VISIBLE_DEVICES":
+            monkeypatch.delenv(name, raising=False)
+    base = tmp_path_factory.getbasetemp()
+    monkeypatch.setenv(cache.CACHE_ENV, str(base / "rule-cache"))
+    folder = base / "tmp"
+    folder.mkdir(exist_ok=True)
+    monkeypatch.setenv("TMPDIR", str(folder))
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    monkeypatch.setenv(store.DATA_DIR_VAR, str(base / "empty-data-folder"))
     day = _shipped_release_day
     if day is not None:
         monkeypatch.setattr(age, "today", lambda: day)
@@ -149,6 +143,7 @@ def _shipped_rule_database(tmp_path_factory: pytest.TempPathFactory, monkeypatch
     yield
     store.pin(None)
     store.forget()
+
 
 HEAVIEST_FILES_FIRST = (
     "tests/bench/test_runner_classifications.py",
