@@ -1167,7 +1167,7 @@ _INSTALLED_KERNEL_NAMED = when_used(
 (``/lib/modules/5.4.0-42-generic/updates/dkms/``) names a kernel that is installed, not the one
 running: apt and DKMS list every installed kernel (ROCm/amdgpu#107, legacy-rocm-build#1367, #3883). So
 does the release a command is given with ``-k`` (``modinfo -k``, ``dkms install -k``; modinfo(8), dkms(8))."""
-_KERNEL_WORD = when_used(r"\bkernel\s*(?:version\s*)?:?\s*v?(\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+-]+(?:\.[\w+-]+)*)?)(?!\w|\.\w)", re.IGNORECASE)
+_KERNEL_WORD = when_used(r"\bkernel(?:\s*version)?(?:\s*:)?\s*v?(\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+-]+(?:\.[\w+-]+)*)?)(?!\w|\.\w)", re.IGNORECASE)
 """``kernel 6.8.0-45-generic``, ``Kernel: 6.12.4``; a release that ends a sentence (``... on kernel 6.12.4.``)
 is read without the full stop."""
 _LINUX_WORD = when_used(r"(?<![\w/-])linux[ \t]+v?([3-7]\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+-]+(?:\.[\w+-]+)*)?)(?!\w|\.\w)", re.IGNORECASE)
