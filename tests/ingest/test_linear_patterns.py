@@ -68,6 +68,7 @@ SHAPES: Dict[str, Callable[[int], str]] = {
     "kernel-release-like run": _repeat("1.1.1-"),  # a release's tail that may start at every "-" (a read-through, 2026-11-29)
     **{f"{pair!r} alternating": _repeat(pair) for pair in _PAIRS},
     **{f"run of the word {word!r}": _repeat(word) for word in _WORDS},
+    "word then a run of spaces": lambda n: ("kernel" + " " * n)[:n],  # optional space runs around a ":" after an anchor word (read57)
 }
 """Adversarial texts by name: each makes a text of the length it is given."""
 

@@ -1167,7 +1167,7 @@ _INSTALLED_KERNEL_NAMED = when_used(
 (``/lib/modules/5.4.0-42-generic/updates/dkms/``) names a kernel that is installed, not the one
 running: apt and DKMS list every installed kernel (ROCm/amdgpu#107, legacy-rocm-build#1367, #3883). So
 does the release a command is given with ``-k`` (``modinfo -k``, ``dkms install -k``; modinfo(8), dkms(8))."""
-_KERNEL_WORD = when_used(r"\bkernel\s*(?:version\s*)?:?\s*v?(\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+-]+(?:\.[\w+-]+)*)?)(?!\w|\.\w)", re.IGNORECASE)
+_KERNEL_WORD = when_used(r"\bkernel(?:\s*version)?(?:\s*:)?\s*v?(\d\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+-]+(?:\.[\w+-]+)*)?)(?!\w|\.\w)", re.IGNORECASE)
 """``kernel 6.8.0-45-generic``, ``Kernel: 6.12.4``; a release that ends a sentence (``... on kernel 6.12.4.``)
 is read without the full stop."""
 _LINUX_WORD = when_used(r"(?<![\w/-])linux[ \t]+v?([3-7]\.\d{1,2}(?:\.\d{1,3})?(?:-[\w+-]+(?:\.[\w+-]+)*)?)(?!\w|\.\w)", re.IGNORECASE)
@@ -1355,7 +1355,7 @@ program's ("if I downgrade to 2.9 things start to work again" is ROCm 2.9 beside
 ROCm/legacy-rocm-build#950; "downgrading ROCm back to 6.4.1"): :func:`_kernel_bare_rollbacks` reads it only where the
 block named a kernel release of the same major.minor with the word kernel before it, and no program with that release."""
 _KERNEL_RELEASES_NAMED = when_used(
-    r"\bkernels?(?:[^\S\n]+(?:versions?|are|is|was|were|from))?[^\S\n]*[:=]?[^\S\n]*`?v?(?P<after>\d\.\d{1,2}[\w.+-]{0,40}(?:(?:[^\S\n]{0,4}[,/\u2013][^\S\n]{0,4}|[^\S\n]{1,4}(?:-|to|and|or)[^\S\n]{1,4})v?\d\.\d{1,2}[\w.+-]{0,40}){0,4})"
+    r"\bkernels?(?:[^\S\n]+(?:versions?|are|is|was|were|from))?(?:[^\S\n]*[:=])?[^\S\n]*`?v?(?P<after>\d\.\d{1,2}[\w.+-]{0,40}(?:(?:[^\S\n]{0,4}[,/\u2013][^\S\n]{0,4}|[^\S\n]{1,4}(?:-|to|and|or)[^\S\n]{1,4})v?\d\.\d{1,2}[\w.+-]{0,40}){0,4})"
     r"|\b(?P<before>\d\.\d{1,2})[\w.+-]{0,40}[^\S\n]{1,4}(?:linux[^\S\n]{1,4})?kernels?\b"
     r"|\blinux[^\S\n]+v?(?P<linux>\d\.\d{1,2})",
     re.IGNORECASE,
@@ -1363,7 +1363,8 @@ _KERNEL_RELEASES_NAMED = when_used(
 """Kernel releases named with the word kernel ("kernel version 7.0.12", "from kernel 7.0.11-200.fc44", "the supported
 kernels are 4.13 - 4.15", "the 6.8 kernel", "Linux 7.0.12"): the major.minor a bare rollback must share. A release's own characters run at most 40
 and hold no space, and a list's separators are punctuation or a spaced word or dash, so each boundary is decided at one
-place and no start scans further than a bounded stretch (linear)."""
+place and no start scans further than a bounded stretch (linear); the spaces around a ":" are one optional run before it
+and one after, not two runs that may split the same spaces ("kernel" and 16,000 spaces took 7.5 s, read57)."""
 _MAJOR_MINOR = when_used(r"(?<![\d.])(\d\.\d{1,2})(?!\d)")
 _ROLLBACK_NOT_KERNEL = when_used(
     r"(?:\b(?:rocm(?:-core)?|torch|pytorch|python|pip|hip|sdk|drivers?|adrenalin|mesa|amdgpu(?:-(?:dkms|install|pro))?|firmware"
