@@ -21,6 +21,8 @@ def _earlier_kernels(text: str) -> list:
 
 READ = [
     "When using kernel version 7.0.12 the model takes ten minutes to load.\nOnce rolling back to 7.0.11 all works as expected again.\n",
+    # the same report with its kernel said "Linux 7.0.12" (the metamorphic kernel-spelling rewrite lost it, session 57)
+    "When using Linux 7.0.12 the model takes ten minutes to load.\nOnce rolling back to 7.0.11 all works as expected again.\n",
     "Since the update to kernel 6.17.9 rocminfo hangs. Booting back to\n6.17.7-200 restores it immediately.\n",
     "I use kernel 4.18 on Ubuntu 18.04. The supported kernels are 4.13 - 4.15, so I downgraded to 4.15. Now it works.\n",
     "Kernel: 6.12.4-arch1-1\nollama segfaults on every model. Going back to 6.12.1 fixed it.\n",

@@ -2674,7 +2674,10 @@ def _platform(block: Block) -> List[Observation]:
         # upgraded kernel to 4.19: ...", legacy-rocm-build#671) are attempts, none of which need be the one running
         if len({release for _, release, _ in moves}) == 1:
             out += moves[0][2]
+    if "kernel" in lowered or "linux" in lowered:
+        # the kernel named before the rollback may be said "Linux 7.0.12" as well as "kernel 7.0.12"
         out += _kernel_bare_rollbacks(block, changed)
+    if "kernel" in lowered:
         out += _kernel_before_word(block, changed, wsl)
     for pattern in (_KERNEL, _KERNEL_WORD, _LINUX_WORD):
         if pattern is _LINUX_WORD and "linux" not in lowered:
