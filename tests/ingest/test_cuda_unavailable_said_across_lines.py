@@ -61,3 +61,27 @@ def test_a_non_root_image_user_whose_torch_says_false_across_lines_is_a_permissi
     )
     found = serious_findings(text)
     assert found and found[0][2] == "permissions", found
+
+
+_DOCKERFILE_USER = (
+    "```\nFROM rocm/dev-ubuntu-22.04:5.6.1\nRUN adduser --disabled-password user\nUSER user\n"
+    "RUN pip install torch --index-url https://download.pytorch.org/whl/rocm5.6/\n```\n\n"
+)
+_FALSE_AFTER = "python -c \"import torch; torch.cuda.is_available()\"\n```\n\nreturns `False`.\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the image runs as root (no USER line): groups decide nothing there
+        "```\nFROM rocm/dev-ubuntu-22.04:5.6.1\nRUN pip install torch\n```\n\n```\n"
+        "docker run --device /dev/kfd --device /dev/dri -it img bash\n" + _FALSE_AFTER,
+        # the non-root user is given the render group
+        _DOCKERFILE_USER + "```\ndocker run --device /dev/kfd --device /dev/dri --group-add video --group-add render -it img bash\n" + _FALSE_AFTER,
+        # root and every device (--privileged)
+        "```\ndocker run --privileged -u 0 -it img bash\n" + _FALSE_AFTER,
+    ],
+)
+def test_a_false_said_across_lines_names_no_non_root_user_where_the_container_is_root_or_given_render(text: str) -> None:
+    assert REPORTED in report_contexts(text)
+    assert "RD613" not in [rule for rule, _, _ in serious_findings(text)]
