@@ -263,6 +263,11 @@ def _pieces(blocks: List[Block], crashes: Optional[List[Crash]] = None) -> List[
         pieces += install_log.replacement_across_blocks(blocks)
     except Exception as exc:  # noqa: BLE001 - a crashed pass is a Crash row as a reader's is
         _record_crash(install_log.replacement_across_blocks, exc, crashes, crashed)
+    # torch.cuda.is_available() on one line (a fenced command) and what it gave on the next ("returns `False`")
+    try:
+        pieces += python_session.unavailable_said_across_lines(blocks)
+    except Exception as exc:  # noqa: BLE001 - a crashed pass is a Crash row as a reader's is
+        _record_crash(python_session.unavailable_said_across_lines, exc, crashes, crashed)
     # A CUDA index install that a later ROCm --index-url install replaced, in another block or the same one
     try:
         mentions.drop_superseded_cuda_index_installs(blocks, pieces)

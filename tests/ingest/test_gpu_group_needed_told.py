@@ -105,3 +105,36 @@ def test_another_programs_group_need_gives_no_permissions_finding() -> None:
 )
 def test_the_reporters_own_program_or_user_needing_the_group_is_still_read(sentence: str) -> None:
     assert _read(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # perm59: the program's user needs access to a node said to belong to render (lingfish/ollama-deb#22's shape)
+        "The packaged daemon needs access to /dev/dri/renderD128 that belongs to the render group.",
+        "ollama needs read-write access to /dev/kfd, which is owned by the render group.",
+        # ... or must be in the group that owns the node (dlandon/zoneminder.machine.learning#105,
+        # kyuz0/amd-strix-halo-vllm-toolboxes#6)
+        "The `www-data` user must be in the group owning `/dev/dri/renderD128`.",
+        "The container user must be in the same numeric GID that owns /dev/kfd on the host.",
+    ],
+)
+def test_the_programs_user_needing_the_group_that_owns_the_gpu_node_is_read(sentence: str) -> None:
+    report = f"{sentence}\n"
+    assert "gpu_group_needed_told" in (ingest(report).facts.symptoms.signatures.value or [])
+    assert "permissions" in [category for _, _, category in serious_findings(report)][:1]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "If the daemon needs access to /dev/kfd which is owned by the render group, add it to render.",
+        "The daemon needs access to /dev/kfd, which is owned by the render group, and I am already in render.",
+        "Users must be in the group owning /dev/kfd.",
+        "You must be in the group that owns /dev/kfd.",
+        # the node owned by another group than render or video is not this diagnosis
+        "The daemon needs access to /dev/kfd which is owned by root.",
+    ],
+)
+def test_the_node_group_shapes_keep_out_advice_conditions_and_groups_held(sentence: str) -> None:
+    assert "gpu_group_needed_told" not in (ingest(f"{sentence}\n").facts.symptoms.signatures.value or [])

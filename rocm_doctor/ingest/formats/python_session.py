@@ -245,3 +245,70 @@ def parse(block: Block) -> List[Piece]:
     if "-c" in block.text:
         _one_liners(block, out, gpus, used)
     return [make_piece("python-session", used, out, gpus)] if used else []
+
+
+CUDA_UNAVAILABLE_REPORTED = "cuda_unavailable_reported"
+"""The signature table's context id for the reporter's words that torch.cuda.is_available() gives False."""
+
+_CALL_ENDS_LINE = when_used(r"(?:\bcuda\.|(?<![\w.]))is_available\(\)[)`'\"*;\s]{0,6}$")
+"""A line that ends with the call (a command, a snippet's last line, the call in backticks), its value not on it."""
+_CALL_AS_CONDITION = when_used(r"\b(?:if|elif|assert|while|whether|unless|not)\b[^\n]{0,80}is_available\(\)")
+_SAID_VERB = (
+    r"(?:it\s{1,4}|this\s{1,4}|which\s{1,4})?(?:(?:still|always|just|only|now|simply)\s{1,4})?"
+    r"(?:returns?|returned|returning|gives?|gave|giving|prints?|printed|printing|outputs?|outputted|shows?|showed|"
+    r"says?|said|yields?|yielded|results?\s{1,4}in|resulted\s{1,4}in|evaluates?\s{1,4}to|evaluated\s{1,4}to)"
+    r"(?:\s{1,4}(?:me|back|us))?"
+)
+_VALUE_FALSE = r"[`'\"*]{0,3}\s{0,2}(?:[\w ]{1,20}:\s{0,4})?False\b"
+_SAID_FALSE = when_used(r"^\W{0,3}" + _SAID_VERB + r"\s{0,4}:?\s{0,4}" + _VALUE_FALSE)
+"""The next line goes on with the verb and the value: "returns `False`, while ..." (ROCm/ROCm-docker#114)."""
+_SAID_ALONE = when_used(r"^\W{0,3}" + _SAID_VERB + r"\s{0,4}:?\s{0,4}$")
+"""The verb alone on its line ("gives", "gave me"), the value on the next (ROCm/legacy-rocm-build#3910, arch4edu/arch4edu#121)."""
+_VALUE_ALONE = when_used(r"^\s{0,8}" + _VALUE_FALSE + r"[`'\"*.\s]{0,4}$")
+_NOT_THIS_MACHINE = when_used(
+    r"\?\s{0,4}$|False\b[^\n]{0,120}?\b(?:when|whenever|if|unless)\s{1,4}(?:there\s{1,4}(?:is|are)\s{1,4})?no\s{1,4}"
+    r"|\b(?:until|no\s{1,4}longer|any\s{0,1}more|used\s{1,4}to|should|would|expected)\b",
+    re.IGNORECASE,
+)
+_LOOK_AHEAD = 3
+"""Non-blank lines after the call searched for the verb (and after the verb for the value)."""
+
+
+def unavailable_said_across_lines(blocks: List[Block]) -> List[Piece]:
+    """:data:`CUDA_UNAVAILABLE_REPORTED` where the reporter writes the call on one line and what it gave on the next:
+    a fenced command ending with ``torch.cuda.is_available()"`` and then, in prose, "returns `False`, while it runs
+    just fine (returns `True`) if ..." (ROCm/ROCm-docker#114); a snippet and "gives" / "`False`" on lines of their own
+    (ROCm/legacy-rocm-build#3910); "`python3 -c '...is_available())'`" then "gave me" then "`GPU: False`"
+    (arch4edu/arch4edu#121). The signature cuda_unavailable_reported reads the one-line form only, and a block holds
+    the sentence's two halves apart when the command is fenced. Only the blocks the reporter wrote of this machine now
+    (scope current), consecutive, and not a condition ("if torch.cuda.is_available()"), a question, an end ("until I
+    joined render") or what torch does in general ("returns False when there is no GPU")."""
+    pieces: List[Piece] = []
+    lines: List[Optional[Line]] = []
+    last: Optional[int] = None
+    for block in blocks:
+        if block.scope != "current" or (last is not None and block.index != last + 1):
+            lines.append(None)  # a break: a quoted or skipped block holds no half of the reporter's sentence
+        if block.scope == "current":
+            lines.extend(line for line in block.lines if line.text.strip())
+        last = block.index
+    for at, line in enumerate(lines):
+        if line is None or "is_available()" not in line.text or _CALL_ENDS_LINE.search(line.text) is None:
+            continue
+        if _CALL_AS_CONDITION.search(line.text) or "False" in line.text or "True" in line.text:
+            continue
+        after: List[Line] = []
+        for later in lines[at + 1 : at + 1 + _LOOK_AHEAD]:
+            if later is None:
+                break
+            after.append(later)
+        if not after or _NOT_THIS_MACHINE.search(after[0].text):
+            continue
+        said = None
+        if _SAID_FALSE.search(after[0].text):
+            said = after[0]
+        elif _SAID_ALONE.search(after[0].text) and len(after) > 1 and _VALUE_ALONE.search(after[1].text):
+            said = after[1]
+        if said is not None:
+            pieces.append(make_piece(f"context:{CUDA_UNAVAILABLE_REPORTED}", [said], [Observation("symptoms.context", [CUDA_UNAVAILABLE_REPORTED], said)]))
+    return pieces
