@@ -1,0 +1,62 @@
+"""A report that says a GPU visibility variable did not take effect (signature ``visibility_variable_ignored_told``,
+rule RD559, issue 23 class env_var_misuse): read where the variable (or "device selection"/"visibility" variables,
+"visible devices") is what the failing verb is about, in the wordings of seven reports; not from a negation of
+that clause, a condition, advice, a question, the past, or a verb about something else. Assertions are about
+signature and rule ids, never wording.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import serious_findings, signature_errors
+
+SIG = "visibility_variable_ignored_told"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # warpfront/hipfire#623 (Windows)
+        "Windows: daemon always uses iGPU as device 0; visibility env vars ignored, arch selector not applied.",
+        "- `HIP_VISIBLE_DEVICES=1` → still reports `GPU dev 0: gfx1036 (13.0 GB VRAM, HIP 7.2)`",
+        # warpfront/hipfire#669 (Windows): a dotted config key inside the object
+        "hipfire diag and hipfire serve query device index 0, completely ignoring configuration properties "
+        "(hardware.devices) and runtime device selection variables.",
+        # Comfy-Org/ComfyUI#5585 and its PR #5586
+        "the switch is not working due to the environment variable being ignored by pytorch+rocm it will use cuda0.",
+        "CUDA_VISIBLE_DEVICES is ignored for HIP devices/backend.",
+        # ROCm/legacy-rocm-build#1170
+        "It seems that neither HIP_VISIBLE_DEVICES nor ROCR_VISIBLE_DEVICE is working properly anymore in ROCm 3.5.",
+        # pytorch/pytorch#131901, #140318
+        "Setting `HIP_VISIBLE_DEVICES=<x>` does not actually use `GPU<x>` (when seen using `rocm-smi`)",
+        "Visible devices are not respected on AMD systems",
+        # AUTOMATIC1111/stable-diffusion-webui#14182: the clause after "wasn't that ... but that" is read
+        "My main issue wasn't that `HIP_VISIBLE_DEVICES` doesn't work but that the command used for detecting "
+        "the GPU doesn't adhere to the value of `HIP_VISIBLE_DEVICES`.",
+    ],
+)
+def test_a_visibility_variable_said_not_to_take_effect_is_read(sentence: str) -> None:
+    assert SIG in signature_errors(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "My main issue wasn't that `HIP_VISIBLE_DEVICES` doesn't work but that the script sets the override.",
+        "If HIP_VISIBLE_DEVICES is ignored, try ROCR_VISIBLE_DEVICES.",
+        "Make sure CUDA_VISIBLE_DEVICES is not ignored by your launcher.",
+        "I set HIP_VISIBLE_DEVICES=0 and now it works.",
+        "Does HIP_VISIBLE_DEVICES work on Windows?",
+        "HIP_VISIBLE_DEVICES=0 works fine and the iGPU is ignored.",
+        "I ignored the warning and set HIP_VISIBLE_DEVICES=0.",
+        "Before the update HIP_VISIBLE_DEVICES was ignored, now it works.",
+    ],
+)
+def test_a_negation_condition_advice_question_or_another_object_is_not_read(sentence: str) -> None:
+    assert SIG not in signature_errors(sentence)
+
+
+def test_the_statement_is_judged_only_where_the_report_is_about_rocm() -> None:
+    told = "CUDA_VISIBLE_DEVICES=1 has no effect, the job still uses GPU 0.\n"
+    assert "RD559" not in [f[0] for f in serious_findings("RTX 4090 x2, CUDA 12.1.\n" + told)]
+    assert "RD559" in [f[0] for f in serious_findings("2x RX 7900 XTX, ROCm 6.2.\n" + told)]
