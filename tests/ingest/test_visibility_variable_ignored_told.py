@@ -33,6 +33,8 @@ SIG = "visibility_variable_ignored_told"
         # AUTOMATIC1111/stable-diffusion-webui#14182: the clause after "wasn't that ... but that" is read
         "My main issue wasn't that `HIP_VISIBLE_DEVICES` doesn't work but that the command used for detecting "
         "the GPU doesn't adhere to the value of `HIP_VISIBLE_DEVICES`.",
+        # ollama/ollama#7480: another variable is what made it work
+        "To make it work correctly, I have to give it access to all GPUs and then limit access via ROCR_VISIBLE_DEVICES.",
     ],
 )
 def test_a_visibility_variable_said_not_to_take_effect_is_read(sentence: str) -> None:
@@ -50,6 +52,8 @@ def test_a_visibility_variable_said_not_to_take_effect_is_read(sentence: str) ->
         "HIP_VISIBLE_DEVICES=0 works fine and the iGPU is ignored.",
         "I ignored the warning and set HIP_VISIBLE_DEVICES=0.",
         "Before the update HIP_VISIBLE_DEVICES was ignored, now it works.",
+        # advice, not the reporter's own need
+        "To make it work, set HIP_VISIBLE_DEVICES=0 before starting ollama.",
     ],
 )
 def test_a_negation_condition_advice_question_or_another_object_is_not_read(sentence: str) -> None:
