@@ -33,6 +33,8 @@ SIG = "visibility_variable_ignored_told"
         # AUTOMATIC1111/stable-diffusion-webui#14182: the clause after "wasn't that ... but that" is read
         "My main issue wasn't that `HIP_VISIBLE_DEVICES` doesn't work but that the command used for detecting "
         "the GPU doesn't adhere to the value of `HIP_VISIBLE_DEVICES`.",
+        # ROCm/rocm-aic#83: a second service the variable did not reach stayed on GPU 0
+        "When GPU=N is set, only the vllm container had ROCR_VISIBLE_DEVICES applied; lmcache defaulted to GPU 0.",
         # ollama/ollama#7480: another variable is what made it work
         "To make it work correctly, I have to give it access to all GPUs and then limit access via ROCR_VISIBLE_DEVICES.",
     ],
@@ -52,6 +54,8 @@ def test_a_visibility_variable_said_not_to_take_effect_is_read(sentence: str) ->
         "HIP_VISIBLE_DEVICES=0 works fine and the iGPU is ignored.",
         "I ignored the warning and set HIP_VISIBLE_DEVICES=0.",
         "Before the update HIP_VISIBLE_DEVICES was ignored, now it works.",
+        # GPU 0 defaulted to where no visibility variable is in the sentence
+        "With no option given the server defaulted to GPU 0, which is what I want.",
         # advice, not the reporter's own need
         "To make it work, set HIP_VISIBLE_DEVICES=0 before starting ollama.",
     ],
@@ -64,3 +68,11 @@ def test_the_statement_is_judged_only_where_the_report_is_about_rocm() -> None:
     told = "CUDA_VISIBLE_DEVICES=1 has no effect, the job still uses GPU 0.\n"
     assert "RD559" not in [f[0] for f in serious_findings("RTX 4090 x2, CUDA 12.1.\n" + told)]
     assert "RD559" in [f[0] for f in serious_findings("2x RX 7900 XTX, ROCm 6.2.\n" + told)]
+
+
+def test_rocrs_own_variable_makes_the_report_rocms_where_nothing_else_of_rocm_is_named() -> None:
+    # ROCm/rocm-aic#83: a compose file's ROCR_VISIBLE_DEVICES, no other word of ROCm
+    told = "Only the vllm container had ROCR_VISIBLE_DEVICES applied; lmcache defaulted to GPU 0.\n"
+    assert "RD559" in [f[0] for f in serious_findings(told)]
+    cuda_only = "Only the vllm container had CUDA_VISIBLE_DEVICES applied; lmcache defaulted to GPU 0.\n"
+    assert "RD559" not in [f[0] for f in serious_findings(cuda_only)]
