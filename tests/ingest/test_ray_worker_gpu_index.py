@@ -1,7 +1,7 @@
 """A process Ray started asks for a GPU index it cannot see (rule RD551, issue 23 class env_var_misuse): the error
 read also where a report names it in prose (in backticks, or followed by "error(s)"), Ray read also from its opt-outs
 (RAY_EXPERIMENTAL_NOSET_*_VISIBLE_DEVICES) and from Ray as an executor or backend in prose. Reports: vllm-project/vllm
-#21522, #33308, #12572, ray-project/ray#58449, #49260, radixark/miles#1233. Assertions are about signature, context
+#21522, #33308, ray-project/ray#58449, radixark/miles#1233. Assertions are about signature, context
 and rule ids, never wording.
 """
 

@@ -1,6 +1,6 @@
 """A report that says a GPU visibility variable did not take effect (signature ``visibility_variable_ignored_told``,
-rule RD559, issue 23 class env_var_misuse): read where the variable (or "device selection"/"visibility" variables,
-"visible devices") is what the failing verb is about, in the wordings of seven reports; not from a negation of
+rule RD559, issue 23 class env_var_misuse): read where the variable (or "device selection"/"visibility" variables)
+is what the failing verb is about, in the wordings of real reports; not from a negation of
 that clause, a condition, advice, a question, the past, or a verb about something else. Assertions are about
 signature and rule ids, never wording.
 """
@@ -25,11 +25,8 @@ SIG = "visibility_variable_ignored_told"
         # Comfy-Org/ComfyUI#5585 and its PR #5586
         "the switch is not working due to the environment variable being ignored by pytorch+rocm it will use cuda0.",
         "CUDA_VISIBLE_DEVICES is ignored for HIP devices/backend.",
-        # ROCm/legacy-rocm-build#1170
-        "It seems that neither HIP_VISIBLE_DEVICES nor ROCR_VISIBLE_DEVICE is working properly anymore in ROCm 3.5.",
-        # pytorch/pytorch#131901, #140318
+        # pytorch/pytorch#131901
         "Setting `HIP_VISIBLE_DEVICES=<x>` does not actually use `GPU<x>` (when seen using `rocm-smi`)",
-        "Visible devices are not respected on AMD systems",
         # AUTOMATIC1111/stable-diffusion-webui#14182: the clause after "wasn't that ... but that" is read
         "My main issue wasn't that `HIP_VISIBLE_DEVICES` doesn't work but that the command used for detecting "
         "the GPU doesn't adhere to the value of `HIP_VISIBLE_DEVICES`.",
