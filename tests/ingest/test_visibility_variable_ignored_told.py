@@ -73,3 +73,21 @@ def test_rocrs_own_variable_makes_the_report_rocms_where_nothing_else_of_rocm_is
     assert "RD559" in [f[0] for f in serious_findings(told)]
     cuda_only = "Only the vllm container had CUDA_VISIBLE_DEVICES applied; lmcache defaulted to GPU 0.\n"
     assert "RD559" not in [f[0] for f in serious_findings(cuda_only)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the two masks agree (HIP indexes into what ROCr left) and the selection is said to work
+        "ROCm 6.2, 2x RX 7900 XTX.\n$ export ROCR_VISIBLE_DEVICES=1\n$ export HIP_VISIBLE_DEVICES=0\n"
+        "$ python -c 'import torch; print(torch.cuda.device_count(), torch.cuda.get_device_name(0))'\n"
+        "1 AMD Radeon RX 7900 XTX\nTraining runs on the second card as expected.\n",
+        # one variable, chosen by the reporter, said to work
+        "ROCm 6.3 on a desktop with an RX 7900 XT and the Raphael iGPU.\nI set HIP_VISIBLE_DEVICES=0 so only the dGPU "
+        "is used, and llama-server lists ROCm0: AMD Radeon RX 7900 XT.\n",
+    ],
+)
+def test_masks_that_agree_or_a_selection_said_to_work_get_no_visibility_finding(text: str) -> None:
+    shown = serious_findings(text)
+    assert not any(rule in ("RD559", "RD542", "RD525", "RD681") for rule, _, _ in shown)
+    assert not any(severity == "error" for _, severity, _ in shown)
