@@ -172,7 +172,8 @@ def assemble(
     # Error signatures come only from a pasted report (check --from), benchmark results only
     # from `check --bench`: on a gathered machine both are definitely absent, not unknown.
     symptoms = SymptomFacts(signatures=absent("paste", "no report was pasted"), context=absent("paste", "no report was pasted"),
-                           earlier=absent("paste", "no report was pasted"), error_gfx=absent("paste", "no report was pasted"),
+                           earlier=absent("paste", "no report was pasted"), earlier_errors=absent("paste", "no report was pasted"),
+                           error_gfx=absent("paste", "no report was pasted"),
                            support_gpus=absent("paste", "no report was pasted"),
                            wheel_indexes=absent("paste", "no report was pasted"),
                            build_targets=absent("paste", "no report was pasted"),

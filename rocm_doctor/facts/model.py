@@ -461,6 +461,11 @@ class SymptomFacts(Section):
     """What a pasted report shows of an earlier state it introduces as such ("Last working
     environment:", "before the update", "on my other machine"), as ``path=value``: evidence of what
     changed, never the machine as it is now."""
+    earlier_errors: Fact[List[str]] = _fact()
+    """Error signature ids read in a block a pasted report introduces as an earlier state of its own
+    ("Old version used ... resulting in pytest failing with:", "Before the update it failed with:"): what
+    failed then, the reason a change was made, never an error of the machine as it is now (those are
+    ``signatures``). Another machine's errors are not kept."""
 
 
 class Crash(BaseModel):

@@ -360,6 +360,15 @@ def _as_earlier(pieces: List[Piece], scope: str = "past") -> List[Piece]:
         ))
         out.append(Piece(kind="earlier-state", block=first.block, line_start=first.number, line_end=seen[-1].line.number,
                          observations=[Observation("symptoms.earlier", said, first, TRUST_PROSE)]))
+    # vis59: the errors the machine printed then (a statement was dropped before: the reporter's words of a past
+    # state say nothing of it): what failed before, the reason for a change, kept apart from the current errors.
+    # Another machine's are not its past.
+    errors = [o for p in pieces if p.kind.startswith("error:") for o in p.observations if o.path == "symptoms.signatures"]
+    if errors and scope == "past":
+        ids = list(dict.fromkeys(str(i) for o in errors for i in (o.value if isinstance(o.value, list) else [o.value])))
+        out.append(Piece(kind="earlier-errors", block=errors[0].line.block, line_start=errors[0].line.number,
+                         line_end=errors[-1].line.number,
+                         observations=[Observation("symptoms.earlier_errors", ids, errors[0].line, TRUST_PROSE)]))
     return out
 
 

@@ -41,7 +41,7 @@ DISCOVERY_NAMES = {"amd-smi": "amdsmi"}
 MAX_GPUS = 256
 """GPU agents kept from one listing; a paste listing more is cut there (see docs/limits.md)."""
 _MERGED_LISTS = {
-    "symptoms.signatures", "symptoms.context", "symptoms.earlier", "symptoms.error_gfx", "symptoms.support_gpus", "symptoms.wheel_indexes", "symptoms.build_targets",
+    "symptoms.signatures", "symptoms.context", "symptoms.earlier", "symptoms.earlier_errors", "symptoms.error_gfx", "symptoms.support_gpus", "symptoms.wheel_indexes", "symptoms.build_targets",
     "symptoms.ollama_versions", "symptoms.resolutions", "symptoms.therock_families", "symptoms.loader_libraries",
     "windows.amdhip_dlls", "windows.hip_sdk_versions",
 }

@@ -1,0 +1,56 @@
+"""A process Ray started asks for a GPU index it cannot see (rule RD551, issue 23 class env_var_misuse): the error
+read also where a report names it in prose (in backticks, or followed by "error(s)"), Ray read also from its opt-outs
+(RAY_EXPERIMENTAL_NOSET_*_VISIBLE_DEVICES) and from Ray as an executor or backend in prose. Reports: vllm-project/vllm
+#21522, #33308, ray-project/ray#58449, radixark/miles#1233. Assertions are about signature, context
+and rule ids, never wording.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import serious_findings
+
+from rocm_doctor.ingest import ingest_text
+
+
+def _read(text: str) -> tuple:
+    symptoms = ingest_text(text).facts.symptoms
+    return symptoms.signatures.value or [], symptoms.context.value or []
+
+
+@pytest.mark.parametrize("sentence", [
+    "Users who install vLLM from wheels without these env vars get cryptic `invalid device ordinal` errors.",
+    "[ROCm] Add flag to avoid `invalid device ordinal` HIP error",
+    "Every TP rank >= 1 crashes with invalid device ordinal errors during scheduler init.",
+])
+def test_the_error_named_in_prose_is_read(sentence: str) -> None:
+    assert "invalid_device_ordinal" in _read(sentence + "\n")[0]
+
+
+@pytest.mark.parametrize("sentence", [
+    "What does invalid device ordinal mean here",
+    "## Invalid device ordinal",
+])
+def test_the_bare_words_in_a_question_or_heading_are_not_read(sentence: str) -> None:
+    assert "invalid_device_ordinal" not in _read(sentence + "\n")[0]
+
+
+@pytest.mark.parametrize("sentence", [
+    "The official images ship with RAY_EXPERIMENTAL_NOSET_HIP_VISIBLE_DEVICES=1 pre-set.",
+    "Visibility to GPU devices is altered when using Ray backend.",
+    "The Ray integration in vLLM treats CUDA and ROCm platforms differently.",
+])
+def test_ray_is_read_from_its_opt_outs_and_from_prose(sentence: str) -> None:
+    assert "ray_named" in _read(sentence + "\n")[1]
+
+
+def test_a_ray_worker_s_invalid_ordinal_on_rocm_is_judged_and_not_on_nvidia() -> None:
+    told = "vllm serve m --tensor-parallel-size 2 with the Ray backend fails:\nRuntimeError: HIP error: invalid device ordinal\n"
+    assert "RD551" in [f[0] for f in serious_findings("2x MI250, ROCm 6.2.\n" + told)]
+    nvidia = "2x RTX 4090, CUDA 12.4.\nvllm with the Ray backend fails:\nRuntimeError: CUDA error: invalid device ordinal\n"
+    assert "RD551" not in [f[0] for f in serious_findings(nvidia)]
+
+
+def test_the_same_error_without_ray_is_not_said_to_be_ray_s() -> None:
+    text = "ROCm 6.2, one RX 7900 XTX.\ntorch.cuda.set_device(1)\nRuntimeError: HIP error: invalid device ordinal\n"
+    assert "RD551" not in [f[0] for f in serious_findings(text)]
