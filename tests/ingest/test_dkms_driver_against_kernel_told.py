@@ -1,0 +1,95 @@
+"""AMD's DKMS driver against the running kernel, in the words reports use (drv59, issue 23, driver_too_old).
+
+dkms's apport line quoted without its "ERROR (dkms apport):" prefix, which the hook prints only after a module
+build failed (dell/dkms dkms_apport.py): pop-os/pop#1135, RadeonOpenCompute/ROCm_Documentation#100,
+t2linux/T2-Debian-and-Ubuntu-Kernel#36 quote it so. AMD's DKMS driver said to be bounded to kernels up to a release:
+ROCm/legacy-rocm-build#1001, rocm-arch/rocm-arch#625, ROCm/legacy-rocm-build#671, ROCm/amdgpu#63. The texts are
+written for the test in those shapes.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import problems_shown, signature_errors
+
+QUOTED = "dkms_apport_kernel_not_supported_quoted"
+RANGE = "dkms_driver_kernel_range_told"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "DKMS fails to install kernel module, error: kernel package linux-headers-5.4.0-7634-generic is not supported\n",
+        "kernel package linux-headers-5.7.19-mbp is not supported\n",
+        "linux-headers-6.2.5-t2-kinetic is not supported...\n",
+        "Installing amdgpu-dkms prints `kernel package linux-headers-6.11.0-9-generic is not supported` and stops.\n",
+    ],
+)
+def test_dkms_apport_line_quoted_without_its_prefix_is_read(text: str) -> None:
+    assert QUOTED in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # another vendor's module on the line, or another module's DKMS tree in the block
+        "virtualbox: kernel package linux-headers-4.11.1+ is not supported\n",
+        "Consult /var/lib/dkms/virtualbox/5.1.6/build/make.log for more information.\nkernel package linux-headers-4.11.1+ is not supported\n",
+        # a question or a condition
+        "Does kernel package linux-headers-6.8.0-45-generic is not supported mean the build failed?\n",
+        "If you see kernel package linux-headers-6.8.0-45-generic is not supported, reboot.\n",
+        # the headers installed and nothing said against them
+        "linux-headers-6.8.0-45-generic is already the newest version (6.8.0-45.45).\n",
+    ],
+)
+def test_apport_line_of_another_module_a_question_or_installed_headers_are_not_read(text: str) -> None:
+    assert QUOTED not in signature_errors(text)
+
+
+def test_quoted_apport_line_in_a_rocm_report_says_the_dkms_build_failed() -> None:
+    text = (
+        "DKMS fails to install kernel module, error: kernel package linux-headers-5.4.0-7634-generic is not supported\n\n"
+        "GPU: AMD ATI Radeon RX 5700 XT\n"
+    )
+    assert "RD944" in problems_shown(text)
+
+
+def test_quoted_apport_line_without_an_amd_gpu_or_rocm_is_not_amds_driver() -> None:
+    text = "kernel package linux-headers-5.4.0-7634-generic is not supported\n\nGPU: NVIDIA GeForce RTX 3060\n"
+    assert "RD944" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Im talking about the DKMS driver, its currently restricted to kernels up to 5.0,\n",
+        "The problem with `rock-dkms` is that it does not support kernel newer than 5.4, see the readme.\n",
+        "The ROCm 2.0 DKMS driver is not supported on kernel versions above 4.15 at this time.\n",
+        "Building the ROCK kernel module is not yet supported on kernels above 4.15.\n",
+        "amdgpu-dkms only supports kernels up to 6.8 on this release.\n",
+    ],
+)
+def test_dkms_driver_bounded_to_kernels_up_to_a_release_is_read(text: str) -> None:
+    assert RANGE in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Is the DKMS driver restricted to kernels up to 5.0?\n",
+        "If amdgpu-dkms does not support kernels newer than 6.8, what should I do\n",
+        "amdgpu-dkms only supports kernels up to 6.8, so I use the inbox driver on 6.11 and it works fine.\n",
+        # a lower bound: a kernel too old for the GPU is another finding's
+        "The DKMS driver requires kernel 5.4 or newer.\n",
+        # the kernel's own driver, or another vendor's DKMS module
+        "The nvidia DKMS module does not support kernels newer than 6.8.\n",
+    ],
+)
+def test_questions_conditions_working_setups_and_lower_bounds_are_not_read(text: str) -> None:
+    assert RANGE not in signature_errors(text)
+
+
+def test_dkms_driver_bounded_to_older_kernels_ties_the_failure_to_the_kernel() -> None:
+    # the whole chain once; RD566's own cases pin the rule
+    text = "ubuntu 18.04 has started to update to 5.3\nIm talking about the DKMS driver, its currently restricted to kernels up to 5.0,\n"
+    assert "RD566" in problems_shown(text)
