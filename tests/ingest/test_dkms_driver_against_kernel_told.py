@@ -93,3 +93,43 @@ def test_dkms_driver_bounded_to_older_kernels_ties_the_failure_to_the_kernel() -
     # the whole chain once; RD566's own cases pin the rule
     text = "ubuntu 18.04 has started to update to 5.3\nIm talking about the DKMS driver, its currently restricted to kernels up to 5.0,\n"
     assert "RD566" in problems_shown(text)
+
+
+ATTACHED = "amdgpu_dkms_make_log_attached"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # ROCm/amdgpu#85's shape: the dpkg error's log uploaded to AMD's kernel driver tracker
+        "I tried to install rocm (and so rock) and got the attached error log from dpkg:\n[make.log](https://github.com/RadeonOpenCompute/ROCK-Kernel-Driver/files/3934831/make.log)\n",
+        # ROCm/ROCm#631's shape: after DKMS's own lines
+        "On Debian testing, apt install rocm-dkms fails.\nI attach the file\n[make.log](https://github.com/RadeonOpenCompute/ROCm/files/2660115/make.log)\n",
+        # the bare link, a .txt upload
+        "amdgpu-dkms does not install for 6.11, log: https://github.com/ROCm/ROCm/files/123456/make.log.txt\n",
+    ],
+)
+def test_make_log_of_amds_dkms_driver_attached_as_a_file_is_read(text: str) -> None:
+    assert ATTACHED in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a ROCm library or an application built from source: its make.log is no DKMS log
+        "Building rocBLAS from source fails, see [make.log](https://github.com/ROCm/rocBLAS/files/123/make.log)\n",
+        "llama.cpp HIP build error: [make.log](https://github.com/ggml-org/llama.cpp/files/99/make.log)\n",
+        # another vendor's DKMS module
+        "the nvidia dkms build failed [make.log](https://github.com/NVIDIA/open-gpu-kernel-modules/files/1/make.log)\n",
+        "dkms: see [make.log](https://github.com/x/y/files/1/make.log)\nConsult /var/lib/dkms/virtualbox/5.1.6/build/make.log\n",
+        # the path named, not a file attached (amdgpu_dkms_build_failed reads DKMS's own line)
+        "the log is in /var/lib/dkms/amdgpu/6.8.5/build/make.log\n",
+    ],
+)
+def test_make_log_of_another_build_or_module_or_a_path_is_not_read_as_attached(text: str) -> None:
+    assert ATTACHED not in signature_errors(text)
+
+
+def test_attached_make_log_of_amds_dkms_driver_says_the_build_failed() -> None:
+    text = "I tried to install rocm (and so rock) and got the attached error log from dpkg:\n[make.log](https://github.com/RadeonOpenCompute/ROCK-Kernel-Driver/files/3934831/make.log)\n"
+    assert "RD944" in problems_shown(text)
