@@ -133,3 +133,49 @@ def test_make_log_of_another_build_or_module_or_a_path_is_not_read_as_attached(t
 def test_attached_make_log_of_amds_dkms_driver_says_the_build_failed() -> None:
     text = "I tried to install rocm (and so rock) and got the attached error log from dpkg:\n[make.log](https://github.com/RadeonOpenCompute/ROCK-Kernel-Driver/files/3934831/make.log)\n"
     assert "RD944" in problems_shown(text)
+
+
+REMOVED = "amdgpu_dkms_removal_fixed_told"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the wordings of legacy-rocm-build#5370, #5997 and ROCm/ROCm#6146
+        "Removing `amdgpu-dkms` version `6.4.2.1` stopped the OS from crashing.\n",
+        "Looks like removing `amdgpu-dkms` was sufficient to prevent the crashes.\n",
+        "I decided to reinstall it without DKMS earlier on today, and my computer hasn't crashed yet.\n",
+        "Issue resolved. Switching to 6.14.0-1018-oem kernel and removing amdgpu-dkms fixed the page fault.\n",
+        "After removing amdgpu-dkms everything works again.\n",
+    ],
+)
+def test_failure_said_to_end_once_amdgpu_dkms_was_removed_is_read(text: str) -> None:
+    assert REMOVED in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # dpkg's progress line, the firmware package
+        "Removing amdgpu-dkms (1:6.10.5.60302-2109964.24.04) ...\n",
+        "thanks, after removing amdgpu-dkms-firmware, it appears to install.\n",
+        # a removal that did not help
+        "Removing amdgpu-dkms did not fix the crashes.\n",
+        "Removing amdgpu-dkms didn't stop the freezes.\n",
+        "I removed amdgpu-dkms but it still crashes.\n",
+        "After removing amdgpu-dkms rocminfo still fails.\n",
+        # advice, a question, a plan
+        "Could you try removing amdgpu-dkms? If removing amdgpu-dkms fixed it, tell us.\n",
+        "Does removing amdgpu-dkms fix it?\n",
+        "I'll try to remove amdgpu-dkms over the weekend, right now I need the system running.\n",
+        # a setup without DKMS that works, with no failure that ended (AMD's guide for Ryzen APUs installs so)
+        "I installed ROCm without DKMS and it works.\n",
+    ],
+)
+def test_dpkg_lines_removals_that_did_not_help_advice_and_plain_no_dkms_setups_are_not_read(text: str) -> None:
+    assert REMOVED not in signature_errors(text)
+
+
+def test_failure_ended_by_removing_amdgpu_dkms_is_the_driver_against_the_kernel() -> None:
+    text = "Ubuntu 24.04 crashes after installing ROCm.\nRemoving `amdgpu-dkms` version `6.4.2.1` stopped the OS from crashing.\n"
+    assert "RD955" in problems_shown(text)
