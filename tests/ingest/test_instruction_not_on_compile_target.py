@@ -115,3 +115,9 @@ def test_a_build_without_optimization_is_not_taken_for_a_missing_target(said: st
 def test_an_assembler_of_another_toolchain_is_not_taken_for_a_missing_target(said: str) -> None:
     shown = problems_shown(said + "\n" + INLINE_ASM_FAILURE)
     assert "RD656" not in shown and "RD657" not in shown
+
+
+def test_the_failure_names_the_target_clang_says_it_compiled_for() -> None:
+    text = INLINE_ASM_FAILURE + "2 errors generated when compiling for gfx1030.\n"
+    assert problems_shown(text)[:1] == ["RD656"]
+    assert "gfx1030" in _finding_text(text, "RD656")
