@@ -3,7 +3,8 @@ built uses an instruction the gfx target it is compiled for lacks (RD656 names t
 RD657 speaks without one); a debug build or an assembler of another toolchain says something else, and the
 assembler's own inputs and LLVM's tests are not read. The texts are written for the test in the shapes the reports
 show: vllm-project/vllm#6565, ROCm/MIOpen#484 and #515, ROCm/composable_kernel#508, #1146 and #1759,
-rocm-arch/rocm-arch#410 and #412, hashcat/hashcat#3920 and #3948."""
+rocm-arch/rocm-arch#410 and #412, hashcat/hashcat#3920 and #3948; for clang's "needs target feature" on an amdgcn builtin,
+facebookresearch/xformers#978 and #1026, ROCm/TheRock#3671."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from ingest_helpers import ingest, problems_shown, signature_errors
 
 SIGNATURE = "hip_instruction_not_on_compile_target"
+BUILTIN = "amdgcn_builtin_not_on_compile_target"
 MESSAGE = "instruction not supported on this GPU"
 INLINE_ASM_FAILURE = (
     "In file included from gridwise_convolution_implicit_gemm_v4r1.cpp:1:\n"
@@ -121,3 +123,42 @@ def test_the_failure_names_the_target_clang_says_it_compiled_for() -> None:
     text = INLINE_ASM_FAILURE + "2 errors generated when compiling for gfx1030.\n"
     assert problems_shown(text)[:1] == ["RD656"]
     assert "gfx1030" in _finding_text(text, "RD656")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "/home/u/xformers/third_party/composable_kernel_tiled/include/ck/tile_program/warp_tile/warp_gemm_attribute_mfma_impl_hip.hpp:116:17:"
+        " error: '__builtin_amdgcn_mfma_f32_32x32x8bf16_1k' needs target feature mai-insts",
+        "2026-02-27T06:39:17.7986248Z /__w/TheRock/rocm-systems/projects/rocprofiler-compute/sample/rocflop.cpp:75:22:"
+        " error: '__builtin_amdgcn_mfma_f32_16x16x16f16' needs target feature mai-insts",
+        "  csrc/kernels/dot.hip:30:12: error: '__builtin_amdgcn_sdot4' needs target feature dot1-insts",
+    ],
+)
+def test_an_amdgcn_builtin_the_target_lacks_is_read(line: str) -> None:
+    assert BUILTIN in signature_errors(line + "\n")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # a CPU builtin: another compiler's target, not the GPU's
+        "src/simd.cpp:12:5: error: '__builtin_ia32_vpdpbusd512' needs target feature avx512vnni",
+        # a lit check line and prose
+        "// CHECK: error: '__builtin_amdgcn_mfma_f32_32x32x8bf16_1k' needs target feature mai-insts",
+        "it says __builtin_amdgcn_mfma_f32_32x32x8bf16_1k needs target feature mai-insts",
+    ],
+)
+def test_other_builtins_checks_and_prose_are_not_read(line: str) -> None:
+    assert BUILTIN not in signature_errors(line + "\n")
+
+
+def test_an_mfma_builtin_built_for_an_rdna_target_names_that_target() -> None:
+    text = (
+        "/home/u/xformers/third_party/composable_kernel_tiled/include/ck/tile_program/warp_tile/warp_gemm_attribute_mfma_impl_hip.hpp:116:17:"
+        " error: '__builtin_amdgcn_mfma_f32_32x32x8bf16_1k' needs target feature mai-insts\n"
+        "        c_vec = __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(a_vec, b_vec, c_vec, 0, 0, 0);\n"
+        "1 error generated when compiling for gfx1100.\n"
+    )
+    assert problems_shown(text)[:1] == ["RD656"]
+    assert "gfx1100" in _finding_text(text, "RD656")
