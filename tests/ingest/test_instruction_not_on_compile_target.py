@@ -162,3 +162,14 @@ def test_an_mfma_builtin_built_for_an_rdna_target_names_that_target() -> None:
     )
     assert problems_shown(text)[:1] == ["RD656"]
     assert "gfx1100" in _finding_text(text, "RD656")
+
+
+def test_the_one_build_target_list_shown_is_named() -> None:
+    text = 'cmake .. -DGPU_TARGETS="gfx908;gfx90a;gfx1030;gfx1100" -DCMAKE_BUILD_TYPE=Release\n' + INLINE_ASM_FAILURE
+    assert problems_shown(text)[:1] == ["RD658"]
+    assert "gfx1030, gfx1100, gfx908, gfx90a" in _finding_text(text, "RD658")
+
+
+def test_two_build_target_lists_name_none_of_them() -> None:
+    text = "export PYTORCH_ROCM_ARCH=gfx906\nexport PYTORCH_ROCM_ARCH=gfx90a\n" + INLINE_ASM_FAILURE
+    assert problems_shown(text)[:1] == ["RD657"]
