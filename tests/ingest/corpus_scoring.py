@@ -64,6 +64,10 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 """Issue 6's mapping from root-cause class to finding category."""
 
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
+    # blind59 blind batch: a community gfx803 torch wheel needing libopenmpi3 and libstdc++-12-dev on the host
+    "h59a-03": {"packages"},
+    # blind59 blind batch: ROCm 3.7+ libraries broken on gfx803 (RX 580); ROCm 3.5.1 works
+    "h59a-09": {"gfx-unsupported"},
     # learn56h blind batch: a TheRock Windows wheel needing MSVC's libomp140 DLL (WinError 126 on fbgemm.dll)
     "therock-1167-win-gfx1151-wheel-fbgemm-dll-needs-msvc-openmp": {"platform", "packages"},
     # learn56h blind batch: gfx1151 MES firmware regression arriving with a distribution kernel update
