@@ -253,6 +253,17 @@ _SEVERAL_INDEXES = when_used(r"^\s*Looking in indexes:[^\n]*,", re.IGNORECASE)
 or pip.conf's extra-index-url): a ROCm index among them is searched beside the others, not instead
 (https://github.com/pypa/pip/blob/24.2/src/pip/_internal/models/search_scope.py)."""
 _INDEX = when_used(r"(?:--index-url|--extra-index-url|-i|--find-links|-f)[=\s]+(\S+)|(https?://(?:download\.pytorch\.org/whl/\S+|rocm\.nightlies\.amd\.com/\S+|repo\.amd\.com/rocm/\S+|stable\.repo\.amd\.com/rocm/\S+|repo\.radeon\.com/rocm/(?:manylinux|windows)/\S+))", re.IGNORECASE)
+_EXTRA_INDEX_SETTING_BEFORE = when_used(
+    r"(?:\bPIP_EXTRA_INDEX_URL\s{0,3}=\s{0,3}[\"']?|(?<![-\w])(?:(?:global|install)\.)?extra-index-url(?:\s{0,3}[=:]\s{0,3}|\s{1,3}(?:to\s{1,3})?)[\"'`]?)$",
+    re.IGNORECASE,
+)
+"""pip's --extra-index-url in its other spellings right before an index URL: the environment variable
+(PIP_EXTRA_INDEX_URL=...), a pip.conf key or ``pip config set global.extra-index-url ...``, or the option
+named without its dashes in prose ("referring to the extra-index-url `https://.../nightly/rocm6.1/`",
+carson-katri/dream-textures#809), also the index it was changed to ("changing the extra-index-url to ..."):
+still an extra index, searched beside PyPI. pip takes every long option from PIP_<NAME> and from a configuration
+key of that name (https://github.com/pypa/pip/blob/034b95a22cac5fa0ea7bc55054625a5ed549aebd/docs/html/topics/configuration.md),
+so the ROCm index is searched beside PyPI there too (signature pip_extra_index_rocm, cuda59)."""
 _ROCM_INDEX_NAMED = r"(?:download\.pytorch\.org/whl/(?:nightly/|test/)?rocm|repo\.radeon\.com/rocm|rocm\.nightlies\.amd\.com|repo\.amd\.com/rocm)"
 _LATER_RESOLUTION = when_used(
     r"\bpip(?:3(?:\.\d{1,2})?)?\s{1,4}install\b(?![^\n]{0,300}?" + _ROCM_INDEX_NAMED + r")[^\n]{0,200}?\s(?:-r|--requirement)(?:\s{1,4}|=)\S"
@@ -2343,7 +2354,11 @@ def _torch(block: Block) -> List[Observation]:
                 and not _torch_past(text, match.start(), match.end())  # "I used to run pip install ... cu121 but now ...": a past install
             ):
                 out.append(Observation("symptoms.context", [CUDA_INDEX_INSTALL], line, TRUST_PROSE))
-            if identity.flavour == "rocm" and ("--extra-index-url" in match.group(0).lower() or _SEVERAL_INDEXES.match(line.text)):
+            if identity.flavour == "rocm" and (
+                "--extra-index-url" in match.group(0).lower()
+                or _SEVERAL_INDEXES.match(line.text)
+                or _EXTRA_INDEX_SETTING_BEFORE.search(text, max(0, match.start() - 60), match.start())
+            ):
                 continue  # pip also searches PyPI, whose CUDA build can win: a ROCm extra index decides nothing
             if identity.flavour == "rocm" and kept_other is not None:
                 continue  # pip kept the torch that was there: the ROCm index installed nothing
