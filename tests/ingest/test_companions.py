@@ -123,6 +123,45 @@ def test_the_amdsmi_name_error_shows_a_rocm_build_of_torch() -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        # amd-smi's loader line for libdrm, as NixOS/nixpkgs#453789 (libdrm.so.2), ROCm/rocm-systems#2987 and
+        # ROCm/rocm-systems#8427 (libdrm_amdgpu.so.1) print it
+        "Fail to open libdrm.so.2: libdrm.so.2: cannot open shared object file: No such file or directory\n",
+        "Fail to open libdrm_amdgpu.so.1: libdrm_amdgpu.so.1: cannot open shared object file: No such file or directory\n",
+        # the unversioned name, among amd-smi's output
+        "$ amd-smi static\nFail to open libdrm_amdgpu.so: libdrm_amdgpu.so: cannot open shared object file: No such file or directory\nGPU: 0\n",
+    ],
+)
+def test_amd_smi_that_cannot_load_libdrm_is_read(text: str) -> None:
+    assert "amdsmi_libdrm_not_loadable" in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # another program's "Fail to open" of a file, and libdrm missing for another program's link
+        "Fail to open config.yaml: No such file or directory\n",
+        "./radeontop: error while loading shared libraries: libdrm_amdgpu.so.1: cannot open shared object file: No such file or directory\n",
+        # a ROCm library amd-smi's loader could not open is not libdrm (the loader-path rules speak)
+        "Fail to open librocm_smi64.so.1: librocm_smi64.so.1: cannot open shared object file: No such file or directory\n",
+    ],
+)
+def test_other_fail_to_open_lines_are_not_amd_smi_without_libdrm(text: str) -> None:
+    assert "amdsmi_libdrm_not_loadable" not in signature_errors(text)
+
+
+def test_amd_smi_without_libdrm_is_the_first_finding() -> None:
+    report = (
+        "NixOS unstable, rocmPackages.amdsmi\n\n"
+        "$ amd-smi\n"
+        "Fail to open libdrm.so.2: libdrm.so.2: cannot open shared object file: No such file or directory\n"
+        "usage: amd-smi [-h]  ...\n"
+    )
+    assert problems_shown(report)[:1] == ["RD784"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         # amdgpu_firmware_info, as legacy-rocm-build#5616 prints it
         "MES feature version: 1, firmware version: 0x00000083\n",
         # reporters' shorthand (legacy-rocm-build#5724's title and comments)
