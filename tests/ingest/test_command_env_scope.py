@@ -1,5 +1,5 @@
-"""A command's own environment (``NAME=value cmd``) is that command's, not the session's (issue 23, "State and
-context"): a rule that judges two variables together judges them only where one program had both.
+"""A command's own environment (``NAME=value cmd``) is that command's, not the session's: a rule that judges two
+variables together judges them only where one program had both.
 
 The environments: :func:`rocm_doctor.judge.derived_facts.env.environments`; the command a prefix belongs to:
 :attr:`rocm_doctor.facts.model.EnvSetting.command`. Real reports that set the variables per command:
@@ -179,3 +179,11 @@ def test_pytorch_140398_one_commands_rocr_mask_is_that_commands() -> None:
     facts = ingest(text).facts
     assert not any("ROCR_VISIBLE_DEVICES" in env and "HIP_VISIBLE_DEVICES" in env for env in environments(facts))
     assert "RD710" not in fired(text)
+
+
+def test_a_command_in_prose_inline_code_owns_its_prefix_and_a_sentence_in_it_does_not() -> None:
+    facts = ingest("I run `ROCR_VISIBLE_DEVICES=1 HIP_VISIBLE_DEVICES=0 ollama serve` on the server.\n").facts
+    commands = {s.command for s in facts.env.settings.value}
+    assert len(commands) == 1 and None not in commands
+    said = ingest("I tried `HSA_OVERRIDE_GFX_VERSION=11.0.0 on my 780M` but it still uses the CPU.\n").facts
+    assert all(s.command is None for s in said.env.settings.value or [])

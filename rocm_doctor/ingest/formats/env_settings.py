@@ -276,7 +276,9 @@ def _command_id(line: Line, start: int) -> str:
 _INLINE_COMMAND = when_used(rf"(?<![`\w])`((?:{_UPPER_NAME}=[^\s`'\"]{{0,512}}[ \t]+){{1,64}})([A-Za-z0-9./~_-][^\s=`]*)[^`\n]{{0,512}}`")
 """A command written in prose's inline code with its own environment before it: "I run `ROCR_VISIBLE_DEVICES=1 ollama
 serve` and ...", "`HSA_OVERRIDE_GFX_VERSION=11.0.0 python x.py` works". Its variables are that command's, not the
-session's (issue 23 "State and context")."""
+session's. Reports that write commands so: AUTOMATIC1111/stable-diffusion-webui#15434 ("`HSA_OVERRIDE_GFX_VERSION=11.0.0
+webui.sh`"), ROCm/legacy-rocm-build#1797 ("`HSA_OVERRIDE_GFX_VERSION=10.3.0 python3`"), ollama/ollama#5414
+("`OLLAMA_NOHISTORY=1 ollama run <model>`"), ollama/ollama#5574 ("`OLLAMA_HOST=localhost:8080 ollama list`")."""
 
 
 def _inline_commands(block: Block) -> Dict[int, str]:
