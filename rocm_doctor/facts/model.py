@@ -311,6 +311,12 @@ class EnvSetting(Section):
     when the report does not order it against the errors."""
     source: str
     """The line it was read from (``paste:block 2 line 5``) or ``env`` on a live machine."""
+    command: Optional[str] = None
+    """For a setting that is one command's own environment (``NAME=value cmd``, also written in prose's inline
+    code, "I run `ROCR_VISIBLE_DEVICES=1 ollama serve`"): which command, the same text for every prefix of that
+    command (``paste:block 2 line 5 col 0``). None for a setting of the session (``export``, a listing, a
+    file, a sentence), which every later command inherits. Two settings of different commands never meet in
+    one program's environment (:func:`rocm_doctor.judge.derived_facts.env.environments`)."""
 
 
 class EnvFacts(Section):

@@ -632,7 +632,7 @@ def _env(tree: Dict[str, Any], pieces: List[Piece]) -> None:
         "source": source,
         "value": [
             {"name": s.name, "value": s.value, "origin": s.origin, "where": s.where, "reaches": s.reaches,
-             "reason": s.reason, "for_error": s.for_error, "source": s.line.source}
+             "reason": s.reason, "for_error": s.for_error, "source": s.line.source, "command": s.command}
             for s in resolved
         ],
     }

@@ -141,6 +141,8 @@ class SettingSighting:
     for_error: Optional[bool] = None
     """False when the setting was in force for none of the errors the report shows (another command's
     prefix, a command run after the error): it does not decide the environment the error came from."""
+    command: Optional[str] = None
+    """The one command whose own environment this is (:attr:`rocm_doctor.facts.model.EnvSetting.command`)."""
 
 
 class PieceInfo(BaseModel):

@@ -30,7 +30,7 @@ import itertools
 import re
 import shlex
 from dataclasses import replace
-from typing import Iterator, List, Optional, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 from rocm_doctor.ingest.blocks import Block, Line, Spans, may_be_wrapped
 from rocm_doctor.ingest.formats.common import DOCUMENT_SAYS, REPORTED_SPEECH, make_piece
@@ -266,6 +266,32 @@ def _sighting(name: str, value: Optional[str], origin: str, line: Line, trust: i
     if taken != cleaned:
         trust -= 1  # the default holds only when nothing set the variable before: a value set beside it wins
     return SettingSighting(name, taken, origin, _WHERE[origin], line, reaches, reason, trust)
+
+
+def _command_id(line: Line, start: int) -> str:
+    """Which one command a prefix belongs to: the same text for every assignment of that command's prefix."""
+    return f"{line.source} at {start}"
+
+
+_INLINE_COMMAND = when_used(rf"(?<![`\w])`((?:{_UPPER_NAME}=[^\s`'\"]{{0,512}}[ \t]+){{1,64}})([A-Za-z0-9./~_-][^\s=`]*)[^`\n]{{0,512}}`")
+"""A command written in prose's inline code with its own environment before it: "I run `ROCR_VISIBLE_DEVICES=1 ollama
+serve` and ...", "`HSA_OVERRIDE_GFX_VERSION=11.0.0 python x.py` works". Its variables are that command's, not the
+session's. Reports that write commands so: AUTOMATIC1111/stable-diffusion-webui#15434 ("`HSA_OVERRIDE_GFX_VERSION=11.0.0
+webui.sh`"), ROCm/legacy-rocm-build#1797 ("`HSA_OVERRIDE_GFX_VERSION=10.3.0 python3`"), ollama/ollama#5414
+("`OLLAMA_NOHISTORY=1 ollama run <model>`"), ollama/ollama#5574 ("`OLLAMA_HOST=localhost:8080 ollama list`")."""
+
+
+def _inline_commands(block: Block) -> Dict[int, str]:
+    """For every assignment that is the prefix of a command in inline code: its name's offset -> the command's id."""
+    out: Dict[int, str] = {}
+    for match, line in block.scan(_INLINE_COMMAND):
+        program = match.group(2)
+        if program.lower() in ("export", "set", "setx", "env") or program.lower().strip(",.;:") in _PROSE_WORDS:
+            continue
+        command = _command_id(line, match.start(1))
+        for token in re.finditer(rf"({_UPPER_NAME})=", match.group(1)):
+            out[match.start(1) + token.start(1)] = command
+    return out
 
 
 MAX_ASSIGNMENTS = 64
@@ -515,7 +541,7 @@ def _scan(block: Block) -> List[SettingSighting]:
                 continue
             sudo = command == "sudo"
             add(match, [
-                _sighting(n, v, "command-prefix", line, TRUST_TEMPLATE, not sudo, _SUDO_RESETS if sudo else None)
+                replace(_sighting(n, v, "command-prefix", line, TRUST_TEMPLATE, not sudo, _SUDO_RESETS if sudo else None), command=_command_id(line, match.start(1)))
                 for n, v in _assignments(match.group(1))
             ])
     lowered = block.lower
@@ -588,11 +614,14 @@ def _scan(block: Block) -> List[SettingSighting]:
                 continue
             origin = "app-config" if _LOGFMT.search(line.text) else ("assignment" if block.kind != "prose" else "prose")
             add(match, [_sighting(match.group(1), match.group(2), origin, line, TRUST_TOOL if origin == "app-config" else TRUST_PROSE, True if origin == "app-config" else None)])
+        commands = _inline_commands(block) if "`" in text else {}
         for match, line in block.scan(_INLINE):
             if match.start(1) in taken or not _stack(match.group(1)) or _BOILERPLATE.search(line.text):
                 continue
             origin = "app-config" if _LOGFMT.search(line.text) else "prose"
-            add(match, [_sighting(match.group(1), match.group(2), origin, line, TRUST_TOOL if origin == "app-config" else TRUST_PROSE, True if origin == "app-config" else None)])
+            sighting = _sighting(match.group(1), match.group(2), origin, line, TRUST_TOOL if origin == "app-config" else TRUST_PROSE, True if origin == "app-config" else None)
+            command = commands.get(match.start(1))
+            add(match, [replace(sighting, command=command) if command is not None and origin == "prose" else sighting])
     if "empty" in lowered and "hsa_override_gfx_version" in lowered:
         for match, line in block.scan(_PROSE_EMPTY):
             group = match.lastindex or 1  # the one name group of the alternative that matched

@@ -20,7 +20,7 @@ from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, machine_fact
 from rocm_doctor.judge.derived_facts._support import list_fact
-from rocm_doctor.judge.derived_facts.env import env_vars, not_shown, with_env
+from rocm_doctor.judge.derived_facts.env import env_vars, environments, not_shown, with_each_env, with_env
 from rocm_doctor.judge.derived_facts.gpus import CPU_IMPLIED_SOURCE, PROSE_MENTION_SOURCE, amd_agents, integration_unknown
 from rocm_doctor.judge.derived_facts.pasted import HIP_LEVEL_LISTINGS
 from rocm_doctor.judge.derived_facts.visible_rocr import double_filtered
@@ -86,9 +86,10 @@ def _hides_every_gpu(env: Dict[str, str]) -> Optional[str]:
     return f"{name}={value} starts with '{first}', which names no GPU, so the HIP runtime enumerates none (it stops at the first invalid entry)"
 
 
-def visibility(facts: Facts) -> Visibility:
-    """Which AMD agents HIP sees, and which entries name nothing."""
-    env = env_vars(facts)
+def visibility(facts: Facts, env: Optional[Dict[str, str]] = None) -> Visibility:
+    """Which AMD agents HIP sees, and which entries name nothing, under ``env`` (default: ``env.vars``;
+    one of :func:`rocm_doctor.judge.derived_facts.env.environments` to judge one program's)."""
+    env = env_vars(facts) if env is None else env
     if env is None:
         return Visibility(reason=facts.env.vars.reason or "the environment variables were not read")
     every = _hides_every_gpu(env)
@@ -121,7 +122,12 @@ def visibility(facts: Facts) -> Visibility:
     "entry is valid or none is set; unknown with UUID entries.",
 )
 def visible_devices_invalid(facts: Facts, tables: Tables) -> Fact:
-    vis = visibility(facts)
+    envs = environments(facts) or [None]
+    vis = visibility(facts, envs[0])
+    for env in envs[1:]:
+        if vis.invalid:
+            break
+        vis = visibility(facts, env)
     if vis.invalid:
         return known(vis.invalid, "env + GPU discovery")
     if vis.visible is None:
@@ -191,10 +197,22 @@ def unexpanded_visibility(env: Dict[str, str]) -> Optional[str]:
 
 
 def hides_every_gpu(facts: Facts) -> Fact:
-    """Why the visibility variables leave a HIP program no GPU on a machine that has one, or absent."""
-    env = env_vars(facts)
-    if env is None:
+    """Why the visibility variables leave a HIP program no GPU on a machine that has one, or absent: asked of
+    each program's environment (:func:`rocm_doctor.judge.derived_facts.env.environments`), not of two commands'
+    prefixes put together."""
+    envs = environments(facts)
+    if envs is None:
         return unknown(facts.env.vars.reason or "the environment variables were not read")
+    result = _hides_every_gpu_in(facts, envs[0])
+    for env in envs[1:]:
+        if result.is_known:
+            break
+        result = _hides_every_gpu_in(facts, env)
+    return result
+
+
+def _hides_every_gpu_in(facts: Facts, env: Dict[str, str]) -> Fact:
+    """:func:`hides_every_gpu` for one environment."""
     expression = unexpanded_visibility(env)
     if expression is not None:
         return unknown(f"{expression} is an expression the report shows unexpanded: what it lists at run time is not shown")
@@ -211,7 +229,7 @@ def hides_every_gpu(facts: Facts) -> Fact:
         # the HIP runtime reads an empty HIP_VISIBLE_DEVICES as unset (then CUDA_VISIBLE_DEVICES), PyTorch's
         # device count as none: RD321 says it
         return absent("env", "an empty HIP/CUDA visibility variable, read differently by HIP and PyTorch")
-    vis = visibility(facts)
+    vis = visibility(facts, env)
     listed_by_hip = facts.gpus.discovery.is_known and str(facts.gpus.discovery.value) in HIP_LEVEL_LISTINGS
     if vis.visible == [] and vis.invalid and amd_agents(facts) and not listed_by_hip and not on_windows:
         # a listing a HIP program printed (torch, hipInfo) already shows what the variables left
@@ -243,7 +261,7 @@ def visible_devices_conflict(facts: Facts, tables: Tables) -> Fact:
         hip, cuda = env.get("HIP_VISIBLE_DEVICES"), env.get("CUDA_VISIBLE_DEVICES")
         return known(hip is not None and cuda is not None and hip.replace(" ", "") != cuda.replace(" ", ""), "env")
 
-    return with_env(facts, conflict, needs=("HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES"))
+    return with_each_env(facts, conflict, needs=("HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES"))
 
 
 @machine_fact(

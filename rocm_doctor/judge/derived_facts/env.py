@@ -76,6 +76,71 @@ def with_env(facts: Facts, compute: Callable[[Dict[str, str]], Fact], needs: Ite
     return not_shown(facts, needs) or compute(env)
 
 
+SESSION, SAID = "session", "said"
+"""The scopes of a setting that is no command's own: the session's (an ``export``, a listing, a file), which every
+later command inherits; and one a sentence tells ("I use HIP_VISIBLE_DEVICES=1 for my script"), which the
+report does not put in any one command's environment."""
+
+
+def _scope_of(facts: Facts, name: str, value: str) -> Any:
+    """Where ``name`` gets its value in ``env.vars``: :data:`SESSION`, else :data:`SAID`, else the set of commands
+    whose own prefix gives it."""
+    settings = facts.env.settings.value if facts.env.settings.is_known else None
+    commands = set()
+    said = False
+    for setting in settings or []:
+        if setting.name != name or setting.value != value or setting.reaches is False or setting.for_error is False:
+            continue
+        if setting.command is not None:
+            commands.add(setting.command)
+        elif setting.origin == "prose":
+            said = True
+        else:
+            return SESSION
+    if said or not commands:
+        return SAID if said else SESSION
+    return frozenset(commands)
+
+
+def environments(facts: Facts) -> Optional[List[Dict[str, str]]]:
+    """The environments one program ran under, each a dict of the set variables; None when the environment
+    was not read.
+
+    ``env.vars`` puts every setting a report shows together; a command's own prefix (``ROCR_VISIBLE_DEVICES=1
+    ollama serve``) is that command's environment only (:attr:`rocm_doctor.facts.model.EnvSetting.command`).
+    So: one environment for each such command (the session's settings and that command's prefix), and the
+    session's with what sentences tell; a sentence's setting is not put together with a command's prefix. A rule that judges two variables together (ROCR_VISIBLE_DEVICES with HIP_VISIBLE_DEVICES,
+    two allocator spellings) asks each of these, never two commands' prefixes at once: a report that runs
+    ``ROCR_VISIBLE_DEVICES=1 ollama serve`` and ``HIP_VISIBLE_DEVICES=1 python x.py`` masks no device twice.
+    A report without a command prefix has the one environment ``env.vars``."""
+    env = env_vars(facts)
+    if env is None:
+        return None
+    scopes = {name: _scope_of(facts, name, value) for name, value in env.items()}
+    commands = sorted({c for scope in scopes.values() if isinstance(scope, frozenset) for c in scope})
+    if not commands:
+        return [env]
+    out = [{n: v for n, v in env.items() if scopes[n] == SESSION or (isinstance(scopes[n], frozenset) and command in scopes[n])} for command in commands]
+    return out + [{n: v for n, v in env.items() if not isinstance(scopes[n], frozenset)}]
+
+
+def with_each_env(facts: Facts, compute: Callable[[Dict[str, str]], Fact], needs: Iterable[str] = ()) -> Fact:
+    """:func:`with_env` for a fact that judges variables together: ``compute`` over each of :func:`environments`,
+    the first that holds (known and true, or a known value), else the session's answer."""
+    envs = environments(facts)
+    if envs is None:
+        return env_unknown(facts)
+    hidden = not_shown(facts, needs)
+    if hidden is not None:
+        return hidden
+    result = compute(envs[0])
+    for env in envs[1:]:
+        if result.is_known and result.value:
+            return result
+        result = compute(env)
+    return result
+
+
 def _alloc_conf(env: Dict[str, str]) -> Tuple[Optional[str], Optional[str]]:
     """(variable, value) of the allocator configuration PyTorch uses, (None, None) when none is set."""
     for name in ALLOC_CONF_ORDER:
@@ -141,7 +206,7 @@ def hip_alloc_conf_shadowed(facts: Facts, tables: Tables) -> Fact:
         cuda = env.get("PYTORCH_CUDA_ALLOC_CONF")
         return known(bool(hip) and bool(cuda) and cuda != hip, ENV_SOURCE)
 
-    return with_env(facts, shadowed)
+    return with_each_env(facts, shadowed)
 
 
 def _release(text: Optional[str]) -> Optional[Version]:

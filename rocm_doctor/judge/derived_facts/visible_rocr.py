@@ -18,7 +18,7 @@ from typing import Dict, List, Optional
 from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact, absent, known
 from rocm_doctor.judge.derived import Tables, machine_fact
-from rocm_doctor.judge.derived_facts.env import with_env
+from rocm_doctor.judge.derived_facts.env import with_each_env
 from rocm_doctor.numbers import is_index
 
 
@@ -58,4 +58,4 @@ def visible_devices_repeat_rocr(facts: Facts, tables: Tables) -> Fact:
             return absent("env", "the visibility variables name no device past what ROCR_VISIBLE_DEVICES left")
         return known(found, "env")
 
-    return with_env(facts, compute)
+    return with_each_env(facts, compute)

@@ -1,0 +1,189 @@
+"""A command's own environment (``NAME=value cmd``) is that command's, not the session's: a rule that judges two
+variables together judges them only where one program had both.
+
+The environments: :func:`rocm_doctor.judge.derived_facts.env.environments`; the command a prefix belongs to:
+:attr:`rocm_doctor.facts.model.EnvSetting.command`. Real reports that set the variables per command:
+Parsl/parsl#3858 (four ``> NAME=... python -c ...`` commands, one of which masks twice), ROCm/rocm-cli#395
+(``HIP_VISIBLE_DEVICES=1 llama-server`` and ``HIP_VISIBLE_DEVICES=0 llama-server`` beside an ``export``),
+mcmonkeyprojects/SwarmUI#565 (``export ROCR_VISIBLE_DEVICES=1`` / ``export HIP_VISIBLE_DEVICES=1``: the session's,
+so they do meet) and pytorch/pytorch#140398 (``ROCR_VISIBLE_DEVICES=0 python test.py``, one command's).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import List
+
+import pytest
+import yaml
+from ingest_helpers import ingest
+
+from rocm_doctor.judge.derived_facts.env import environments
+from rocm_doctor.judge.loader import load_rules
+from rocm_doctor.pipeline import evaluate
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared" / "corpus"
+
+
+@lru_cache(maxsize=None)
+def _rules() -> tuple:
+    return tuple(load_rules([], use_env=False))
+
+
+def fired(text: str) -> List[str]:
+    return [f.id for f in evaluate(list(_rules()), ingest(text).facts).findings]
+
+
+# ------------------------------------------------------------------ RD710: two masks in one program's environment
+
+TWO_COMMANDS = [
+    # each command its own prefix: ROCr's mask for the server, HIP's for the script
+    "```\n$ ROCR_VISIBLE_DEVICES=1 ollama serve\n$ HIP_VISIBLE_DEVICES=1 python train.py\n```\n",
+    # the same in prose's inline code, the other variable told in words
+    "I run `ROCR_VISIBLE_DEVICES=1 ollama serve` and then in another terminal I use HIP_VISIBLE_DEVICES=1 for my pytorch script.\n",
+    # Parsl/parsl#3858's commands that worked: one variable each
+    "```\n> CUDA_VISIBLE_DEVICES=1 python -c \"import torch; print(torch.cuda.device_count())\"\n1\n"
+    "> ROCR_VISIBLE_DEVICES=1 python -c \"import torch; print(torch.cuda.device_count())\"\n1\n```\n",
+    # two servers on two GPUs, one mask each (the MI300X tuning guide's pattern, ROCm/legacy-rocm-build#3417)
+    "```\nROCR_VISIBLE_DEVICES=1 python -m vllm.entrypoints.api_server --port 8000 &\n"
+    "HIP_VISIBLE_DEVICES=1 python -m vllm.entrypoints.api_server --port 8001 &\n```\n",
+]
+
+
+@pytest.mark.parametrize("text", TWO_COMMANDS)
+def test_two_commands_prefixes_are_not_one_environment_for_rd710(text: str) -> None:
+    assert "RD710" not in fired(text)
+
+
+ONE_ENVIRONMENT = [
+    # one command's prefix sets both (Parsl/parsl#3858's failing command)
+    "```\n$ ROCR_VISIBLE_DEVICES=1 HIP_VISIBLE_DEVICES=1 python train.py\n```\n",
+    # the session's export and a later command's prefix: the command inherits the export
+    "```\n$ export ROCR_VISIBLE_DEVICES=1\n$ HIP_VISIBLE_DEVICES=1 python train.py\n```\n",
+    # both exported (mcmonkeyprojects/SwarmUI#565)
+    "```\n$ export ROCR_VISIBLE_DEVICES=1\n$ export HIP_VISIBLE_DEVICES=1\n$ python\n>>> import torch\n>>> torch.cuda.is_available()\nFalse\n```\n",
+    # both in one command written in inline code
+    "Running `ROCR_VISIBLE_DEVICES=1 HIP_VISIBLE_DEVICES=1 python train.py` finds no GPU.\n",
+    # both told in one sentence, no command named
+    "I set ROCR_VISIBLE_DEVICES=1 and HIP_VISIBLE_DEVICES=1 and torch finds no GPU.\n",
+]
+
+
+@pytest.mark.parametrize("text", ONE_ENVIRONMENT)
+def test_two_masks_in_one_programs_environment_still_fire_rd710(text: str) -> None:
+    assert "RD710" in fired(text)
+
+
+def test_each_command_gets_the_session_and_its_own_prefix_only() -> None:
+    facts = ingest("```\n$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n$ ROCR_VISIBLE_DEVICES=1 ollama serve\n$ HIP_VISIBLE_DEVICES=1 python x.py\n```\n").facts
+    envs = environments(facts)
+    assert {"HSA_OVERRIDE_GFX_VERSION": "10.3.0", "ROCR_VISIBLE_DEVICES": "1"} in envs
+    assert {"HSA_OVERRIDE_GFX_VERSION": "10.3.0", "HIP_VISIBLE_DEVICES": "1"} in envs
+    assert not any("ROCR_VISIBLE_DEVICES" in env and "HIP_VISIBLE_DEVICES" in env for env in envs)
+
+
+def test_a_report_without_a_command_prefix_has_the_one_environment_it_shows() -> None:
+    facts = ingest("```\n$ export ROCR_VISIBLE_DEVICES=1\n$ export HIP_VISIBLE_DEVICES=0\n```\n").facts
+    assert environments(facts) == [{"ROCR_VISIBLE_DEVICES": "1", "HIP_VISIBLE_DEVICES": "0"}]
+
+
+def test_the_prefixes_of_one_command_share_its_command_and_another_commands_do_not() -> None:
+    facts = ingest("```\n$ ROCR_VISIBLE_DEVICES=1 HIP_VISIBLE_DEVICES=0 python a.py\n$ HIP_VISIBLE_DEVICES=1 python b.py\n```\n").facts
+    commands = [(s.name, s.value, s.command) for s in facts.env.settings.value]
+    assert commands[0][2] == commands[1][2] is not None
+    assert commands[2][2] not in (None, commands[0][2])
+    exported = ingest("```\n$ export ROCR_VISIBLE_DEVICES=1\n```\n").facts
+    assert exported.env.settings.value[0].command is None
+
+
+# ------------------------------------------------------------------ the other facts that judge two variables together
+
+
+def _derived(text: str, name: str):
+    from rocm_doctor.judge.derived import compute_machine
+
+    return compute_machine(ingest(text).facts)[f"derived.{name}"]
+
+
+@pytest.mark.parametrize(
+    "text, conflict",
+    [
+        ("```\n$ HIP_VISIBLE_DEVICES=0 python a.py\n$ CUDA_VISIBLE_DEVICES=1 python b.py\n```\n", False),
+        ("```\n$ HIP_VISIBLE_DEVICES=0 CUDA_VISIBLE_DEVICES=1 python a.py\n```\n", True),
+        ("```\n$ export CUDA_VISIBLE_DEVICES=1\n$ HIP_VISIBLE_DEVICES=0 python a.py\n```\n", True),
+    ],
+)
+def test_hip_and_cuda_lists_conflict_only_in_one_programs_environment(text: str, conflict: bool) -> None:
+    fact = _derived(text, "visible_devices_conflict")
+    assert fact.is_known and fact.value is conflict
+
+
+@pytest.mark.parametrize(
+    "text, shadowed",
+    [
+        ("```\n$ PYTORCH_HIP_ALLOC_CONF=expandable_segments:True python a.py\n$ PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:512 python b.py\n```\n", False),
+        ("```\n$ export PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:512\n$ PYTORCH_HIP_ALLOC_CONF=expandable_segments:True python a.py\n```\n", True),
+    ],
+)
+def test_an_allocator_spelling_is_shadowed_only_by_one_in_the_same_environment(text: str, shadowed: bool) -> None:
+    fact = _derived(text, "hip_alloc_conf_shadowed")
+    assert fact.is_known and fact.value is shadowed
+
+
+def test_a_hip_list_is_judged_against_the_gpus_not_another_commands_rocr_mask() -> None:
+    # the script's HIP_VISIBLE_DEVICES=1 on a one-GPU machine names no GPU whatever the server's ROCr mask is
+    text = "```\n$ ROCR_VISIBLE_DEVICES=0 ollama serve\n$ HIP_VISIBLE_DEVICES=1 python x.py\n```\nI have one GPU.\n"
+    assert "RD710" not in fired(text)
+    fact = _derived(text, "visible_devices_hide_every_gpu")
+    assert fact.is_known and str(fact.value).startswith("HIP_VISIBLE_DEVICES=1 on a machine with one GPU")
+
+
+# ------------------------------------------------------------------ real reports that set the variables per command
+
+
+def _case(path: Path) -> dict:
+    if not path.exists():
+        pytest.skip(f"{path} is not here (../shared is absent)")
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+def test_parsl_3858_the_command_that_masks_twice_is_diagnosed_and_its_neighbours_are_not_joined() -> None:
+    case = _case(SHARED / "parsl-3858-frontier-rocr-and-cuda-visible-devices-double-mask.yaml")
+    facts = ingest(case["report"]).facts
+    assert "RD710" in fired(case["report"])
+    # the failing command's own pair, not the first command's CUDA_VISIBLE_DEVICES=1 with the last one's ROCR
+    assert {"ROCR_VISIBLE_DEVICES": "1", "CUDA_VISIBLE_DEVICES": "1"} in environments(facts)
+    by_line = {}
+    for setting in facts.env.settings.value:
+        by_line.setdefault(setting.command, []).append(setting.name)
+    assert sorted(len(names) for names in by_line.values()) == [1, 1, 2, 2]
+
+
+def test_rocm_cli_395_per_command_hip_lists_keep_their_diagnosis() -> None:
+    case = _case(ROOT / "tests" / "corpus" / "rocmcli-395-hip-visible-devices-1-pins-igpu-desktop.yaml")
+    shown = fired(case["report"])
+    assert "RD515" in shown and "RD710" not in shown
+    facts = ingest(case["report"]).facts
+    commands = {s.command for s in facts.env.settings.value if s.origin == "command-prefix"}
+    assert len(commands) == 2
+
+
+def test_pytorch_140398_one_commands_rocr_mask_is_that_commands() -> None:
+    text = (
+        "Before:\n```\nROCR_VISIBLE_DEVICES=0 python test.py\n"
+        "  File \"/root/test.py\", line 4, in <module>\n    device_properties = torch.cuda.get_device_properties(i)\n```\n"
+        "With `HIP_VISIBLE_DEVICES=0,1 python test.py` torch counts 2.\n"
+    )
+    facts = ingest(text).facts
+    assert not any("ROCR_VISIBLE_DEVICES" in env and "HIP_VISIBLE_DEVICES" in env for env in environments(facts))
+    assert "RD710" not in fired(text)
+
+
+def test_a_command_in_prose_inline_code_owns_its_prefix_and_a_sentence_in_it_does_not() -> None:
+    facts = ingest("I run `ROCR_VISIBLE_DEVICES=1 HIP_VISIBLE_DEVICES=0 ollama serve` on the server.\n").facts
+    commands = {s.command for s in facts.env.settings.value}
+    assert len(commands) == 1 and None not in commands
+    said = ingest("I tried `HSA_OVERRIDE_GFX_VERSION=11.0.0 on my 780M` but it still uses the CPU.\n").facts
+    assert all(s.command is None for s in said.env.settings.value or [])
