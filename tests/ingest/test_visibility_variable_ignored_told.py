@@ -91,3 +91,24 @@ def test_masks_that_agree_or_a_selection_said_to_work_get_no_visibility_finding(
     shown = serious_findings(text)
     assert not any(rule in ("RD559", "RD542", "RD525", "RD681") for rule, _, _ in shown)
     assert not any(severity == "error" for _, severity, _ in shown)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # rev59: the failure negated by the word before it
+        "HIP_VISIBLE_DEVICES is not ignored, it correctly selects GPU 1.",
+        "ROCR_VISIBLE_DEVICES is not ignored anymore since ROCm 6.1.",
+        # another vendor's machine
+        "On my NVIDIA box with CUDA 12, CUDA_VISIBLE_DEVICES is ignored by the trainer.",
+        "With CUDA_VISIBLE_DEVICES=1 it still uses GPU 0 on the NVIDIA server.",
+        # a belief taken back, hearsay, a working design, a note
+        "I thought HIP_VISIBLE_DEVICES was ignored but it was my mistake, it works fine.",
+        "Someone on reddit said ROCR_VISIBLE_DEVICES is ignored on Windows.",
+        "Our launcher ignores CUDA_VISIBLE_DEVICES and sets HIP_VISIBLE_DEVICES itself, which works well.",
+        "Note that HIP_VISIBLE_DEVICES does not work on Windows; use it on Linux.",
+    ],
+)
+def test_a_negated_another_vendor_s_hearsay_or_working_selection_is_not_read(sentence: str) -> None:
+    assert SIG not in signature_errors(sentence)
+    assert "RD559" not in [f[0] for f in serious_findings("ROCm 6.2, two MI100.\n" + sentence + "\n")]
