@@ -196,3 +196,24 @@ def test_failure_ended_by_removing_amdgpu_dkms_is_the_driver_against_the_kernel(
 def test_make_log_of_the_reporter_s_own_build_beside_a_dkms_mention_is_not_read_as_attached(text: str) -> None:
     assert ATTACHED not in signature_errors(text)
     assert "RD944" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rev59: a removal whose good outcome did not last
+        "Ubuntu 24.04, RX 7900 XTX, ROCm 6.4. Last year removing amdgpu-dkms fixed the crashes, now the crashes are back "
+        "without it installed.\n",
+        # the removal ended the crash but ROCm does not work on the kernel's driver
+        "Ubuntu 24.04, RX 7900 XTX, ROCm 6.4. Removing amdgpu-dkms fixed the boot loop, but PyTorch now reports no GPU.\n",
+        "Ubuntu 24.04, RX 7900 XTX, ROCm 6.4. I reinstalled without dkms and it hasn't crashed yet, but rocminfo shows no agents.\n",
+    ],
+)
+def test_a_dkms_removal_whose_fix_did_not_last_or_left_rocm_broken_is_not_rd955(text: str) -> None:
+    assert "RD955" not in problems_shown(text)
+
+
+def test_an_old_release_s_kernel_bound_told_in_the_past_is_not_rd566() -> None:
+    text = ("Ubuntu 18.04, ROCm 2.10, RX 580. The old rock-dkms was restricted to kernels up to 5.0, but ROCm 3.1 supports "
+            "5.3 and I'm on 3.1 now. My problem is hipMalloc fails.\n")
+    assert "RD566" not in problems_shown(text)
