@@ -217,3 +217,8 @@ def test_an_old_release_s_kernel_bound_told_in_the_past_is_not_rd566() -> None:
     text = ("Ubuntu 18.04, ROCm 2.10, RX 580. The old rock-dkms was restricted to kernels up to 5.0, but ROCm 3.1 supports "
             "5.3 and I'm on 3.1 now. My problem is hipMalloc fails.\n")
     assert "RD566" not in problems_shown(text)
+
+
+def test_a_dkms_removal_that_solved_nothing_is_not_rd955() -> None:
+    # rev59
+    assert "RD955" not in problems_shown("ROCm 6.2, RX 7900. Purging amdgpu-dkms solved nothing.\n")

@@ -112,3 +112,16 @@ def test_masks_that_agree_or_a_selection_said_to_work_get_no_visibility_finding(
 def test_a_negated_another_vendor_s_hearsay_or_working_selection_is_not_read(sentence: str) -> None:
     assert SIG not in signature_errors(sentence)
     assert "RD559" not in [f[0] for f in serious_findings("ROCm 6.2, two MI100.\n" + sentence + "\n")]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # rev59: the default with the variable unset, the time before it was set, a bug said fixed
+        "If HIP_VISIBLE_DEVICES is unset, the server defaulted to GPU 0, which is expected.",
+        "I set HIP_VISIBLE_DEVICES=1 in the compose file; before that it defaulted to GPU 0.",
+        "HIP_VISIBLE_DEVICES was ignored in ROCm 5.7, fixed since 6.0.",
+    ],
+)
+def test_a_default_without_the_variable_or_a_fixed_bug_is_not_read(sentence: str) -> None:
+    assert "RD559" not in [f[0] for f in serious_findings("ROCm 6.2, two MI100.\n" + sentence + "\n")]
