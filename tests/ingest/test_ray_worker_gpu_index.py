@@ -73,3 +73,14 @@ def test_the_error_named_in_a_question_a_fixed_past_docs_or_on_nvidia_is_not_a_r
 
 def test_ray_negated_is_not_ray_named() -> None:
     assert "ray_named" not in _read("I don't use Ray workers, and there are no Ray actors.\n")[1]
+
+
+@pytest.mark.parametrize("said", [
+    # rev59: Ray said not to be used, the opt-out named as someone's suggestion
+    "Someone suggested RAY_EXPERIMENTAL_NOSET_HIP_VISIBLE_DEVICES=1 but I don't use Ray at all.",
+    "I am not using the Ray backend, just plain torchrun.",
+])
+def test_an_invalid_ordinal_where_ray_is_said_not_to_be_used_is_not_a_ray_worker_s(said: str) -> None:
+    text = "ROCm 6.2, one RX 7900 XTX.\ntorch.cuda.set_device(1)\nRuntimeError: HIP error: invalid device ordinal\n" + said + "\n"
+    assert "ray_named" not in _read(text)[1]
+    assert "RD551" not in [f[0] for f in serious_findings(text)]
