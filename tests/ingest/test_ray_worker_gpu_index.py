@@ -84,3 +84,4 @@ def test_an_invalid_ordinal_where_ray_is_said_not_to_be_used_is_not_a_ray_worker
     text = "ROCm 6.2, one RX 7900 XTX.\ntorch.cuda.set_device(1)\nRuntimeError: HIP error: invalid device ordinal\n" + said + "\n"
     assert "ray_named" not in _read(text)[1]
     assert "RD551" not in [f[0] for f in serious_findings(text)]
+

@@ -125,3 +125,10 @@ def test_a_negated_another_vendor_s_hearsay_or_working_selection_is_not_read(sen
 )
 def test_a_default_without_the_variable_or_a_fixed_bug_is_not_read(sentence: str) -> None:
     assert "RD559" not in [f[0] for f in serious_findings("ROCm 6.2, two MI100.\n" + sentence + "\n")]
+
+
+def test_an_nvidia_report_naming_rocr_visible_devices_in_an_env_dump_is_not_rd559() -> None:
+    # rev59: rocr_visible_devices_named made it ROCm's; the GPUs shown are another vendor's (derived.amd_context false)
+    text = ("2x RTX 3090, CUDA 12.4, driver 550.\nCUDA_VISIBLE_DEVICES=1 is ignored, it still uses GPU 0.\n"
+            "The Ray env dump shows ROCR_VISIBLE_DEVICES= (empty).\n")
+    assert "RD559" not in [f[0] for f in serious_findings(text)]
