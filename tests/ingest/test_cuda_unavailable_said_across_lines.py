@@ -85,3 +85,16 @@ _FALSE_AFTER = "python -c \"import torch; torch.cuda.is_available()\"\n```\n\nre
 def test_a_false_said_across_lines_names_no_non_root_user_where_the_container_is_root_or_given_render(text: str) -> None:
     assert REPORTED in report_contexts(text)
     assert "RD613" not in [rule for rule, _, _ in serious_findings(text)]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # rev59: another person's machine, another vendor's image
+        "returns False on my colleague's machine, on mine it returns True.",
+        "returns False for the nvidia image, True for the rocm one.",
+    ],
+)
+def test_the_false_of_another_machine_or_vendor_on_the_next_line_is_not_read(said: str) -> None:
+    text = "Docker rocm/pytorch non-root user.\n```\npython3 -c \"import torch; print(torch.cuda.is_available())\"\n```\n" + said + "\n"
+    assert REPORTED not in report_contexts(text)

@@ -179,3 +179,46 @@ def test_dpkg_lines_removals_that_did_not_help_advice_and_plain_no_dkms_setups_a
 def test_failure_ended_by_removing_amdgpu_dkms_is_the_driver_against_the_kernel() -> None:
     text = "Ubuntu 24.04 crashes after installing ROCm.\nRemoving `amdgpu-dkms` version `6.4.2.1` stopped the OS from crashing.\n"
     assert "RD955" in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rev59: the reporter's own program's log, in a report that says AMD's DKMS driver installed fine
+        "ROCm 5.7 with amdgpu-dkms installed fine. My app compile fails: [make.log](https://github.com/foo/bar/files/123/make.log)\n",
+        # a framework built from source, its log uploaded to its own tracker, dkms named elsewhere
+        "ROCm 5.7, building PyTorch from source. The build failed, see [make.log](https://github.com/pytorch/pytorch/files/123/make.log).\n"
+        "dkms status shows amdgpu/6.2 installed.\n",
+        "Building PyTorch from source with ROCm 5.7 fails.\nSee [make.log](https://github.com/foo/bar/files/1/make.log)\n"
+        "dkms status: amdgpu/6.2.4 installed\n",
+    ],
+)
+def test_make_log_of_the_reporter_s_own_build_beside_a_dkms_mention_is_not_read_as_attached(text: str) -> None:
+    assert ATTACHED not in signature_errors(text)
+    assert "RD944" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rev59: a removal whose good outcome did not last
+        "Ubuntu 24.04, RX 7900 XTX, ROCm 6.4. Last year removing amdgpu-dkms fixed the crashes, now the crashes are back "
+        "without it installed.\n",
+        # the removal ended the crash but ROCm does not work on the kernel's driver
+        "Ubuntu 24.04, RX 7900 XTX, ROCm 6.4. Removing amdgpu-dkms fixed the boot loop, but PyTorch now reports no GPU.\n",
+        "Ubuntu 24.04, RX 7900 XTX, ROCm 6.4. I reinstalled without dkms and it hasn't crashed yet, but rocminfo shows no agents.\n",
+    ],
+)
+def test_a_dkms_removal_whose_fix_did_not_last_or_left_rocm_broken_is_not_rd955(text: str) -> None:
+    assert "RD955" not in problems_shown(text)
+
+
+def test_an_old_release_s_kernel_bound_told_in_the_past_is_not_rd566() -> None:
+    text = ("Ubuntu 18.04, ROCm 2.10, RX 580. The old rock-dkms was restricted to kernels up to 5.0, but ROCm 3.1 supports "
+            "5.3 and I'm on 3.1 now. My problem is hipMalloc fails.\n")
+    assert "RD566" not in problems_shown(text)
+
+
+def test_a_dkms_removal_that_solved_nothing_is_not_rd955() -> None:
+    # rev59
+    assert "RD955" not in problems_shown("ROCm 6.2, RX 7900. Purging amdgpu-dkms solved nothing.\n")

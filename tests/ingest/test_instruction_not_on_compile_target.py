@@ -173,3 +173,26 @@ def test_the_one_build_target_list_shown_is_named() -> None:
 def test_two_build_target_lists_name_none_of_them() -> None:
     text = "export PYTORCH_ROCM_ARCH=gfx906\nexport PYTORCH_ROCM_ARCH=gfx90a\n" + INLINE_ASM_FAILURE
     assert problems_shown(text)[:1] == ["RD657"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rev59: the build said to succeed now, the error quoted as the past
+        "ROCm 6.1, MI50 gfx906. The old build printed\ncsrc/custom_kernels.hip:404:17: error: instruction not supported on this GPU\n"
+        "but after updating vLLM to 0.6 the build succeeds and everything works.\n",
+        "ROCm 6.1, MI50 gfx906.\n\nBefore updating vLLM the build failed with:\n```\n"
+        "csrc/custom_kernels.hip:404:17: error: instruction not supported on this GPU\n```\nNow it builds fine.\n",
+        "ROCm 6.1, MI50 gfx906.\nFixed by upgrading vLLM. For reference:\n"
+        "csrc/custom_kernels.hip:404:17: error: instruction not supported on this GPU\n",
+    ],
+)
+def test_a_compile_error_quoted_beside_a_build_said_to_succeed_now_gets_no_target_finding(text: str) -> None:
+    shown = problems_shown(text)
+    assert not {"RD656", "RD657", "RD658"} & set(shown)
+
+
+def test_a_build_that_still_fails_keeps_the_target_finding() -> None:
+    text = ("ROCm 6.1, MI50 gfx906. After updating vLLM it still does not build:\n"
+            "csrc/custom_kernels.hip:404:17: error: instruction not supported on this GPU\n")
+    assert "RD656" in problems_shown(text)

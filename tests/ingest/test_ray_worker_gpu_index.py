@@ -20,11 +20,10 @@ def _read(text: str) -> tuple:
 
 @pytest.mark.parametrize("sentence", [
     "Users who install vLLM from wheels without these env vars get cryptic `invalid device ordinal` errors.",
-    "[ROCm] Add flag to avoid `invalid device ordinal` HIP error",
     "Every TP rank >= 1 crashes with invalid device ordinal errors during scheduler init.",
 ])
 def test_the_error_named_in_prose_is_read(sentence: str) -> None:
-    assert "invalid_device_ordinal" in _read(sentence + "\n")[0]
+    assert "invalid_device_ordinal_named" in _read(sentence + "\n")[0]
 
 
 @pytest.mark.parametrize("sentence", [
@@ -32,7 +31,7 @@ def test_the_error_named_in_prose_is_read(sentence: str) -> None:
     "## Invalid device ordinal",
 ])
 def test_the_bare_words_in_a_question_or_heading_are_not_read(sentence: str) -> None:
-    assert "invalid_device_ordinal" not in _read(sentence + "\n")[0]
+    assert not {"invalid_device_ordinal", "invalid_device_ordinal_named"} & set(_read(sentence + "\n")[0])
 
 
 @pytest.mark.parametrize("sentence", [
@@ -54,3 +53,35 @@ def test_a_ray_worker_s_invalid_ordinal_on_rocm_is_judged_and_not_on_nvidia() ->
 def test_the_same_error_without_ray_is_not_said_to_be_ray_s() -> None:
     text = "ROCm 6.2, one RX 7900 XTX.\ntorch.cuda.set_device(1)\nRuntimeError: HIP error: invalid device ordinal\n"
     assert "RD551" not in [f[0] for f in serious_findings(text)]
+
+
+@pytest.mark.parametrize("text", [
+    # rev59: a question, with Ray negated
+    "What does `invalid device ordinal` mean? I don't use Ray workers, just a single python script, and it runs fine.",
+    # the fix already applied
+    "Setting RAY_EXPERIMENTAL_NOSET_HIP_VISIBLE_DEVICES=1 avoids the `invalid device ordinal` error, which I had before; "
+    "now vLLM starts and serves fine.",
+    # documentation quoted
+    "The docs for the Ray backend mention `invalid device ordinal` errors if RAY_EXPERIMENTAL_NOSET_HIP_VISIBLE_DEVICES "
+    "is unset. I set it. My problem is an OOM.",
+    # another vendor's machine
+    "ROCm 6.3 on the AMD box works. On the NVIDIA box with Ray workers I get invalid device ordinal errors.",
+])
+def test_the_error_named_in_a_question_a_fixed_past_docs_or_on_nvidia_is_not_a_ray_worker_s(text: str) -> None:
+    assert "RD551" not in [f[0] for f in serious_findings("ROCm 6.3, MI250.\n" + text + "\n")]
+
+
+def test_ray_negated_is_not_ray_named() -> None:
+    assert "ray_named" not in _read("I don't use Ray workers, and there are no Ray actors.\n")[1]
+
+
+@pytest.mark.parametrize("said", [
+    # rev59: Ray said not to be used, the opt-out named as someone's suggestion
+    "Someone suggested RAY_EXPERIMENTAL_NOSET_HIP_VISIBLE_DEVICES=1 but I don't use Ray at all.",
+    "I am not using the Ray backend, just plain torchrun.",
+])
+def test_an_invalid_ordinal_where_ray_is_said_not_to_be_used_is_not_a_ray_worker_s(said: str) -> None:
+    text = "ROCm 6.2, one RX 7900 XTX.\ntorch.cuda.set_device(1)\nRuntimeError: HIP error: invalid device ordinal\n" + said + "\n"
+    assert "ray_named" not in _read(text)[1]
+    assert "RD551" not in [f[0] for f in serious_findings(text)]
+

@@ -91,3 +91,44 @@ def test_masks_that_agree_or_a_selection_said_to_work_get_no_visibility_finding(
     shown = serious_findings(text)
     assert not any(rule in ("RD559", "RD542", "RD525", "RD681") for rule, _, _ in shown)
     assert not any(severity == "error" for _, severity, _ in shown)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # rev59: the failure negated by the word before it
+        "HIP_VISIBLE_DEVICES is not ignored, it correctly selects GPU 1.",
+        "ROCR_VISIBLE_DEVICES is not ignored anymore since ROCm 6.1.",
+        # another vendor's machine
+        "On my NVIDIA box with CUDA 12, CUDA_VISIBLE_DEVICES is ignored by the trainer.",
+        "With CUDA_VISIBLE_DEVICES=1 it still uses GPU 0 on the NVIDIA server.",
+        # a belief taken back, hearsay, a working design, a note
+        "I thought HIP_VISIBLE_DEVICES was ignored but it was my mistake, it works fine.",
+        "Someone on reddit said ROCR_VISIBLE_DEVICES is ignored on Windows.",
+        "Our launcher ignores CUDA_VISIBLE_DEVICES and sets HIP_VISIBLE_DEVICES itself, which works well.",
+        "Note that HIP_VISIBLE_DEVICES does not work on Windows; use it on Linux.",
+    ],
+)
+def test_a_negated_another_vendor_s_hearsay_or_working_selection_is_not_read(sentence: str) -> None:
+    assert SIG not in signature_errors(sentence)
+    assert "RD559" not in [f[0] for f in serious_findings("ROCm 6.2, two MI100.\n" + sentence + "\n")]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # rev59: the default with the variable unset, the time before it was set, a bug said fixed
+        "If HIP_VISIBLE_DEVICES is unset, the server defaulted to GPU 0, which is expected.",
+        "I set HIP_VISIBLE_DEVICES=1 in the compose file; before that it defaulted to GPU 0.",
+        "HIP_VISIBLE_DEVICES was ignored in ROCm 5.7, fixed since 6.0.",
+    ],
+)
+def test_a_default_without_the_variable_or_a_fixed_bug_is_not_read(sentence: str) -> None:
+    assert "RD559" not in [f[0] for f in serious_findings("ROCm 6.2, two MI100.\n" + sentence + "\n")]
+
+
+def test_an_nvidia_report_naming_rocr_visible_devices_in_an_env_dump_is_not_rd559() -> None:
+    # rev59: rocr_visible_devices_named made it ROCm's; the GPUs shown are another vendor's (derived.amd_context false)
+    text = ("2x RTX 3090, CUDA 12.4, driver 550.\nCUDA_VISIBLE_DEVICES=1 is ignored, it still uses GPU 0.\n"
+            "The Ray env dump shows ROCR_VISIBLE_DEVICES= (empty).\n")
+    assert "RD559" not in [f[0] for f in serious_findings(text)]

@@ -22,6 +22,7 @@ from rocm_doctor.ingest.formats.collect_env import companion_observations
 from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, make_piece, torch_version_observations
 from rocm_doctor.facts.parsers.rocm_version import parse_hipconfig_version
 from rocm_doctor.ingest.model import Absent, GpuSighting, Observation, Piece
+from rocm_doctor.ingest.scope import PAST_OR_ELSEWHERE
 from rocm_doctor.knowledge.torch_static import rocm_version
 from rocm_doctor.lazy_regex import when_used
 
@@ -270,6 +271,10 @@ _NOT_THIS_MACHINE = when_used(
     r"|\b(?:until|no\s{1,4}longer|any\s{0,1}more|used\s{1,4}to|should|would|expected)\b",
     re.IGNORECASE,
 )
+_ELSEWHERE = when_used(PAST_OR_ELSEWHERE + r"|\b(?:nvidia|geforce|quadro|tesla)\b", re.IGNORECASE)
+"""rev59: the lines that say what the call gave are another machine's, the past or another vendor's ("returns False on
+my colleague's machine, on mine it returns True", "returns False for the nvidia image"): the scope words every prose
+reader shares (rocm_doctor.ingest.scope), as the one-line signature's statement scope reads them."""
 _LOOK_AHEAD = 3
 """Non-blank lines after the call searched for the verb (and after the verb for the value)."""
 
@@ -309,6 +314,6 @@ def unavailable_said_across_lines(blocks: List[Block]) -> List[Piece]:
             said = after[0]
         elif _SAID_ALONE.search(after[0].text) and len(after) > 1 and _VALUE_ALONE.search(after[1].text):
             said = after[1]
-        if said is not None:
+        if said is not None and not any(_ELSEWHERE.search(seen.text) for seen in after[: after.index(said) + 1]):
             pieces.append(make_piece(f"context:{CUDA_UNAVAILABLE_REPORTED}", [said], [Observation("symptoms.context", [CUDA_UNAVAILABLE_REPORTED], said)]))
     return pieces
