@@ -752,13 +752,19 @@ def _taken_away(block: Block, line: Line, column: int, name: str, length: int) -
     return not _tried_with(name).search(line.text[column + length :])
 
 
+_ASSIGNMENT_GAP = re.compile(r"[=\"'` ]*")
+"""What may stand between a setting's name and its value where the line names it."""
+
+
 def _every_mention_taken_away(block: Block, sighting: SettingSighting) -> bool:
     """Each place the line names this setting (with its value, where it has one) is taken away: "I removed X=10.3.0 from
     .bashrc but it is still set via /etc/environment: X=10.3.0" keeps the setting the second mention shows (rev57i)."""
     text = sighting.line.text
     places = [m.start() for m in re.finditer(re.escape(sighting.name), text)]
     if sighting.value is not None:
-        valued = [at for at in places if text[at + len(sighting.name) :].lstrip("=\"'` ").startswith(sighting.value)]
+        # the value right after the name and its "=", quotes or spaces, read in place: slicing the rest of the line at
+        # each mention made a line of many mentions quadratic
+        valued = [at for at in places if text.startswith(sighting.value, _ASSIGNMENT_GAP.match(text, at + len(sighting.name)).end())]
         places = valued or places
     return bool(places) and all(_taken_away(block, sighting.line, at, sighting.name, len(sighting.name)) for at in places)
 
