@@ -741,16 +741,53 @@ _NOT_WORKING = when_used(r"(?:non|not|n't|never)[ -]?$", re.IGNORECASE)
 _SUMMARY = when_used(r"<summary>(.*?)</summary>", re.IGNORECASE)
 
 
+_PERSON = r"(?:friend|colleague|co-?worker|coworker|teammate|classmate|roommate|brother|sister|dad|father|son|boss|buddy|mate)"
+_MACHINE_WORDS = r"machine|pc|computer|laptop|desktop|system|box|server|workstation|rig|setup|node"
+_MACHINE = r"(?:" + _MACHINE_WORDS + r")"
+_ANOTHERS_LABEL = when_used(
+    r"\b(?:(?:my|a|his|her|their|our)\s{1,4}" + _PERSON + r"(?:['\u2019]s|s['\u2019])?"
+    r"|some(?:one|body)\s{1,4}else(?:['\u2019]s)?|(?:an)?other\s{1,4}(?:user|person)(?:['\u2019]s)?"
+    r"|(?:his|her|their)\s{1,4}" + _MACHINE
+    + r"|(?:the|a|another)\s{1,4}(?:other\s{1,4})?" + _MACHINE + r"\s{1,4}(?:that|which)\s{1,4}(?:works|worked|is\s{1,4}working|still\s{1,4}works)"
+    r"|(?:the|a|another)\s{1,4}(?:working|good)\s{1,4}" + _MACHINE
+    # ollama/ollama#2502: "Here's an example run of 0.1.25 on a Radeon RX 7600 test system for reference" (a maintainer's machine)
+    + r"|\b(?:a|an|another)\s{1,4}(?:[\w.+-]{1,20}\s{1,4}){0,4}(?:test|testing|reference|lab)\s{1,4}" + _MACHINE
+    # ROCm/tensorflow-upstream#1106: "whereas on my host (Ubunut 20.04) it seem to work properly:" (the report is the container's)
+    + r"|(?:but|while|whereas)\s{1,4}(?:on|with|in)\s{1,4}(?:my|the|our)\s{1,4}(?:host|" + _MACHINE_WORDS + r"))\b",
+    re.IGNORECASE,
+)
+"""Words of a label that hand the block under it to another person or another machine than the one the report is about
+(elsewhere59): "My friend gets this on his machine:", "My colleague's machine fails with:", "A colleague's log:", "Here is
+the output from the server that works:"."""
+_ADOPTS_ANOTHERS = when_used(
+    r"\b(?:as|like|than)\s{1,4}(?:my|a|his|her|their|our)\b|\bsame\s{1,4}(?:here|for\s{1,4}me)\b|\b(?:told|tells|asked|suggested|advised)\b",
+    re.IGNORECASE,
+)
+"""Words that make the reporter's own what a label says of another person: "Same as my friend:", "my friend told me to run X,
+and I get:" (the reporter ran it: this machine's output)."""
+_OWN_WORDS = when_used(r"\b(?:I|me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)
+
+
+def _labels_anothers(stripped: str) -> bool:
+    """A label (a short line ending in ':') that hands what follows to another person or machine (:data:`_ANOTHERS_LABEL`)
+    and says nothing of the reporter's own once those words are taken out ("I get this:", "Here is my log:", "Same as my
+    friend, I get:", "my friend told me to run X, and I get:" stay the reporter's)."""
+    if not _ANOTHERS_LABEL.search(stripped) or _ADOPTS_ANOTHERS.search(stripped):
+        return False
+    return not _OWN_WORDS.search(_ANOTHERS_LABEL.sub(" ", stripped))
+
+
 def _introduces_past(text: str) -> bool:
-    """A short line that names an earlier state: a heading, a label ending in ':' or a summary."""
+    """A short line that names an earlier state or another machine or person's: a heading, a label ending in ':' or a summary."""
     summary = _SUMMARY.search(text)
     stripped = (summary.group(1) if summary else text).strip().strip("*_#>` ").strip()
     if not stripped or len(stripped) > 100:
         return False
+    label = summary is not None or text.lstrip().startswith(("#", "**")) or stripped.endswith(":")
     match = _PAST.search(stripped)
     if match is None or _NOT_WORKING.search(stripped[: match.start()]):
-        return False
-    return summary is not None or text.lstrip().startswith(("#", "**")) or stripped.endswith(":")
+        return label and _labels_anothers(stripped)
+    return label
 
 
 _WORKS = when_used(r"\b(?:works|worked|working)\b", re.IGNORECASE)
@@ -761,6 +798,8 @@ def _intro_scope(text: str) -> str:
     other machine works ("On my other machine (works):"), ``elsewhere`` when it only names another machine."""
     if _EARLIER.search(text):
         return "past"
+    if not _PAST.search(text):  # another person's or machine's (_labels_anothers): its state now, not this machine's past
+        return "elsewhere"
     works = _WORKS.search(text)
     return "past" if works and not _NOT_WORKING.search(text[: works.start()].rstrip(" (")) else "elsewhere"
 
