@@ -151,13 +151,35 @@ _CHANGE = re.compile(r"\b(?:chang|replac|switch)\w*\b[^\n]*(?:\bto\b|\bwith\b|:)
 order of the blocks after it says which value is the old one, as a past marker does."""
 
 
+_GOES_ON = re.compile(r"^[ \t>]*[a-z]")
+"""A block that opens in lower case after a fenced block goes on with the sentence the fence interrupted ("And then",
+a fenced command, then "returns `False`, while ..."; ROCm/ROCm-docker#114)."""
+
+
+def _units(blocks: List[str]) -> List[str]:
+    """Blocks as units for reordering: a block that goes on with the sentence the block before it left open at its
+    closing fence (:data:`_GOES_ON`) stays after that block, since on its own, or first in the report, it would
+    answer nothing (mend59: "returns `False`" moved to the front no longer says what the command gave)."""
+    units: List[str] = []
+    for block in blocks:
+        if units and units[-1].rstrip().endswith(("```", "~~~")) and _GOES_ON.match(block):
+            units[-1] += "\n\n" + block
+        else:
+            units.append(block)
+    return units
+
+
 def reorder_blocks(text: str) -> str:
     """The last block moved to the front (blocks that speak of the past or introduce a change stay
-    where they are, since their place can be what marks them as past or as the new value)."""
+    where they are, since their place can be what marks them as past or as the new value). A sentence
+    that a fenced block interrupts moves as one unit with it (:func:`_units`)."""
     blocks = _blocks(text)
     if len(blocks) < 3 or any(_PAST.search(b) or _CHANGE.search(b) for b in blocks):
         return text
-    return "\n\n".join([blocks[-1]] + blocks[:-1]) + "\n"
+    units = _units(blocks)
+    if len(units) < 3:
+        return text
+    return "\n\n".join([units[-1]] + units[:-1]) + "\n"
 
 
 _WIN_PATH = re.compile(r"\b([A-Za-z]):\\((?:[^\\\s\"'<>|]+\\)*[^\\\s\"'<>|]*)")

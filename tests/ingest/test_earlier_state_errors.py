@@ -42,3 +42,29 @@ def test_another_machine_s_error_is_not_kept_as_this_machine_s_past() -> None:
     facts = ingest_text(text).facts
     assert "visible_devices_conflict" not in (facts.symptoms.earlier_errors.value or [])
     assert "RD542" not in [f[0] for f in serious_findings(text)]
+
+
+LABEL = "Old version used offload-arch that sees more gpus than pytorch resulting in pytest failing with:"
+
+
+@pytest.mark.parametrize("after", [
+    "Now it runs fine.",
+    "PyTorch now is used to set HIP_VISIBLE_DEVICES. Now it runs fine.",
+    "With the list taken from PyTorch everything works now.",
+    "All tests pass now.",
+])
+def test_an_earlier_error_the_reporter_says_now_runs_fine_gets_no_earlier_state_finding(after: str) -> None:
+    text = f"{LABEL}\n{ERROR}\n\n{after}\n"
+    assert "RD542" not in [f[0] for f in serious_findings(text)]
+
+
+@pytest.mark.parametrize("after", [
+    "Now it runs, but only on the CPU.",
+    "Does it run fine now?",
+    "It works now until I start a second process.",
+    "It still doesn't work now.",
+    "Someone said it works now with the new runner.",
+])
+def test_a_contrast_question_negation_or_hearsay_of_working_keeps_the_earlier_state_finding(after: str) -> None:
+    text = f"{LABEL}\n{ERROR}\n\n{after}\n"
+    assert "RD542" in [f[0] for f in serious_findings(text)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from ingest_helpers import ingest
-from metamorphic import env_var_forms, facts_read, pip_command_forms, platform_spellings, quoted_advice
+from metamorphic import env_var_forms, facts_read, pip_command_forms, platform_spellings, quoted_advice, reorder_blocks
 
 SIGNATURES = 9
 """The signatures' place in :func:`metamorphic.facts_read`."""
@@ -196,3 +196,29 @@ def test_the_quoted_advice_rewrite_opens_no_fence_for_a_code_span_on_one_line(sp
     rewritten = quoted_advice(f"Report\n{span}\nWhat is wrong?\n")
     assert rewritten.split("\n")[3] == ""
     assert "hip_no_binary_for_gpu" not in (ingest(rewritten).facts.symptoms.signatures.value or [])
+
+
+ANSWERED_COMMAND = (
+    "Running the image as a non-root user, ROCm is not detected on my RX 7900 XTX.\n\n"
+    "Build with `docker build -t my-image .`\n\n"
+    "And then\n```\ndocker run --device /dev/kfd --device /dev/dri -it my-image /bin/bash\n"
+    "python -c \"import torch; torch.cuda.is_available()\"\n```\n\n"
+    "returns `False`, while it runs just fine as root.\n"
+)
+"""ROCm/ROCm-docker#114's layout: a sentence that a fenced command interrupts ("And then", the command, "returns
+`False`"), the command's answer a block of its own."""
+
+
+def test_the_reorder_rewrite_moves_a_fenced_command_and_the_sentence_going_on_after_it_as_one_unit() -> None:
+    # mend59: moving "returns `False`" alone to the front left an answer to no command (rocm-docker-114 lost RD613)
+    moved = reorder_blocks(ANSWERED_COMMAND)
+    assert moved != ANSWERED_COMMAND
+    assert moved.startswith("And then\n```")
+    assert "```\n\nreturns `False`" in moved
+    assert "cuda_unavailable_reported" in contexts(ANSWERED_COMMAND)
+    assert "cuda_unavailable_reported" in contexts(moved)
+
+
+def test_the_reorder_rewrite_still_moves_a_capitalised_block_after_a_fence_on_its_own() -> None:
+    text = "First we build.\n\n```\nmake -j8\n```\n\nThen it fails at the link step.\n"
+    assert reorder_blocks(text).startswith("Then it fails")

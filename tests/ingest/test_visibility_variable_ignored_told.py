@@ -132,3 +132,17 @@ def test_an_nvidia_report_naming_rocr_visible_devices_in_an_env_dump_is_not_rd55
     text = ("2x RTX 3090, CUDA 12.4, driver 550.\nCUDA_VISIBLE_DEVICES=1 is ignored, it still uses GPU 0.\n"
             "The Ray env dump shows ROCR_VISIBLE_DEVICES= (empty).\n")
     assert "RD559" not in [f[0] for f in serious_findings(text)]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # mend59: a pull request's or changelog's line telling the bug it fixes, not this machine's failure
+        "The fix in PR #5586: CUDA_VISIBLE_DEVICES is ignored for HIP devices, so we now also set HIP_VISIBLE_DEVICES.",
+        "Changelog: CUDA_VISIBLE_DEVICES is ignored for HIP devices, so --cuda-device now also sets HIP_VISIBLE_DEVICES.",
+        "This PR fixes --cuda-device for AMD: CUDA_VISIBLE_DEVICES is ignored for HIP devices/backend.",
+    ],
+)
+def test_a_pull_request_or_changelog_line_telling_the_fixed_bug_is_not_read(sentence: str) -> None:
+    assert SIG not in signature_errors(sentence)
+    assert "RD559" not in [f[0] for f in serious_findings("ROCm 6.2, two RX 7900 XT.\n" + sentence + "\n")]
