@@ -20,7 +20,7 @@ from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, machine_fact
 from rocm_doctor.judge.derived_facts._support import list_fact
-from rocm_doctor.judge.derived_facts.env import env_vars, environments, not_shown, with_each_env, with_env
+from rocm_doctor.judge.derived_facts.env import env_vars, environments, first_holding, not_shown, with_each_env, with_env
 from rocm_doctor.judge.derived_facts.gpus import CPU_IMPLIED_SOURCE, PROSE_MENTION_SOURCE, amd_agents, integration_unknown
 from rocm_doctor.judge.derived_facts.pasted import HIP_LEVEL_LISTINGS
 from rocm_doctor.judge.derived_facts.visible_rocr import double_filtered
@@ -122,12 +122,7 @@ def visibility(facts: Facts, env: Optional[Dict[str, str]] = None) -> Visibility
     "entry is valid or none is set; unknown with UUID entries.",
 )
 def visible_devices_invalid(facts: Facts, tables: Tables) -> Fact:
-    envs = environments(facts) or [None]
-    vis = visibility(facts, envs[0])
-    for env in envs[1:]:
-        if vis.invalid:
-            break
-        vis = visibility(facts, env)
+    vis = first_holding(environments(facts) or [None], lambda env: visibility(facts, env), lambda found: bool(found.invalid))
     if vis.invalid:
         return known(vis.invalid, "env + GPU discovery")
     if vis.visible is None:
@@ -203,12 +198,7 @@ def hides_every_gpu(facts: Facts) -> Fact:
     envs = environments(facts)
     if envs is None:
         return unknown(facts.env.vars.reason or "the environment variables were not read")
-    result = _hides_every_gpu_in(facts, envs[0])
-    for env in envs[1:]:
-        if result.is_known:
-            break
-        result = _hides_every_gpu_in(facts, env)
-    return result
+    return first_holding(envs, lambda env: _hides_every_gpu_in(facts, env), lambda result: result.is_known)
 
 
 def _hides_every_gpu_in(facts: Facts, env: Dict[str, str]) -> Fact:

@@ -8,7 +8,7 @@ Every variable's meaning comes from ``rules/data/env_vars.yaml``, read through
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, TypeVar
 
 from packaging.version import Version
 
@@ -18,6 +18,8 @@ from rocm_doctor.judge.derived import Tables, machine_fact
 from rocm_doctor.judge.derived_facts._support import list_fact
 from rocm_doctor.judge.derived_facts.gpus import amd_agents
 from rocm_doctor.knowledge.env_vars import env_var_table
+
+T = TypeVar("T")
 
 ALLOC_CONF_ORDER = ("PYTORCH_ALLOC_CONF", "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF")
 """Where the generic allocator keys (expandable_segments, max_split_size_mb ...) come from: the
@@ -133,10 +135,16 @@ def with_each_env(facts: Facts, compute: Callable[[Dict[str, str]], Fact], needs
     hidden = not_shown(facts, needs)
     if hidden is not None:
         return hidden
+    return first_holding(envs, compute, lambda result: result.is_known and bool(result.value))
+
+
+def first_holding(envs: List[Optional[Dict[str, str]]], compute: Callable[[Any], T], holds: Callable[[T], bool]) -> T:
+    """``compute`` over each environment in turn (:func:`environments`), the first result that ``holds``, else the
+    last one's: a finding about one program's environment needs only that program."""
     result = compute(envs[0])
     for env in envs[1:]:
-        if result.is_known and result.value:
-            return result
+        if holds(result):
+            break
         result = compute(env)
     return result
 
