@@ -211,6 +211,8 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "therock-6716-rocm714-native-packages-lib-folder-not-in-loader-cache": {"runtime", "env"},
     # learn53k blind batch: two LLVM copies (ROCm's for comgr, the graphics stack's) in one Blender process
     "rocm-arch-995-nixos-blender-cycles-9070xt-two-llvm-copies-comgr-preload": {"packages", "runtime"},
+    # other60: the same two-LLVM crash on NixOS (ROCm's libLLVM 22 beside the system's 19), fixed by preloading comgr
+    "nixpkgs-530702-blender-hip-cycles-two-llvm-versions-comgr-preload": {"packages", "runtime"},
     # learn55b blind batch: an installed HIP SDK shadowing an app's bundled runtime (Windows platform layer,
     # like the ZLUDA/HIP SDK cases); a release without its AMD GPU module; an app installer that picks CUDA
     # wheels for an AMD GPU; an app's own ROCm runtime regression
