@@ -175,3 +175,41 @@ def test_a_full_kernel_release_the_reporter_runs_is_read_beside_a_friends_words_
 )
 def test_a_full_kernel_release_of_the_past_is_not_read_as_the_running_one(text: str) -> None:
     assert not ingest(text).facts.host.kernel_release.is_known
+
+
+# drv60: the kernel release's own name says the distribution (rules/data/kernel_gpu_support.yaml, own_amdgpu_kernels):
+# Arch's -archN-N / -zenN-N-zen and Fedora's .fcNN spellings, as real reports print them (the table names them).
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a bare uname -r, no distribution named
+        "RX 9070 XT\n$ uname -r\n6.10.2-arch1-1\nRuntimeError: No HIP GPUs are available\n",
+        # uname -a
+        "Linux box 6.10.5-arch1-1 #1 SMP PREEMPT_DYNAMIC Thu, 15 Aug 2024 x86_64 GNU/Linux\nGPU: AMD Radeon RX 9070 XT\nrocminfo doesn't see the GPU\n",
+        # Python's platform string
+        "Platform: Linux-6.8.9-arch1-1-x86_64-with-glibc2.39\nGPU: AMD Radeon RX 9060 XT\nRuntimeError: No HIP GPUs are available\n",
+        # an Ubuntu container on a Fedora host: the host's kernel decides
+        "RX 9070 XT. I run ROCm inside an Ubuntu 24.04 distrobox.\n$ cat /etc/os-release\nNAME=\"Ubuntu\"\nID=ubuntu\nVERSION_ID=\"24.04\"\n$ uname -r\n6.10.5-200.fc40.x86_64\nrocminfo lists only the CPU agent.\n",
+    ],
+)
+def test_a_gpu_on_a_kernel_release_that_names_a_distribution_without_amd_dkms_is_said_to_need_a_newer_kernel(text: str) -> None:
+    assert problems_shown(text)[:1] == ["RD560"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # new enough
+        "RX 9070 XT\n$ uname -r\n6.14.2-arch1-1\nRuntimeError: No HIP GPUs are available\n",
+        # the old Arch kernel is the past one
+        "Before the update I was on kernel 6.8.9-arch1-1 and rocminfo did not see the GPU.\nNow:\n$ uname -r\n6.14.2-arch1-1\nGPU: RX 9070 XT\nRuntimeError: No HIP GPUs are available\n",
+        # another machine's Arch kernel; this one runs Ubuntu's, where AMD's DKMS driver may serve the card
+        "My friend's laptop runs 6.8.9-arch1-1 and it works there.\n$ uname -r\n6.8.0-60-generic\nGPU: RX 9070 XT\nRuntimeError: No HIP GPUs are available\n",
+        # rocminfo lists the GPU: a driver serves it
+        "$ uname -r\n6.10.2-arch1-1\n$ rocminfo | grep gfx\n  Name:                    gfx1201\n      Name:                    amdgcn-amd-amdhsa--gfx1201\nGPU: RX 9070 XT\nRuntimeError: No HIP GPUs are available\n",
+        # AMD's DKMS module is installed for this kernel
+        "$ uname -r\n6.10.2-arch1-1\nGPU: RX 9070 XT\n$ dkms status\namdgpu/6.12.12-2147987, 6.10.2-arch1-1, x86_64: installed\nRuntimeError: No HIP GPUs are available\n",
+    ],
+)
+def test_a_kernel_release_that_names_a_distribution_is_not_blamed_where_it_is_new_enough_past_another_machines_or_a_driver_serves_the_gpu(text: str) -> None:
+    assert "RD560" not in problems_shown(text)

@@ -121,6 +121,10 @@ def test_a_dll_load_failure_without_zluda_is_not_blamed_on_zluda() -> None:
     [
         r"The procedure entry point hipDeviceSetLimit could not be found in the dynamic link library D:\Apps\ZLUDA\nvcuda.dll",
         r"`The procedure entry point hipGraphCreate could not be located in the dynamic link library ...\zluda\nvcuda.dll`",
+        # drv60: the reporters' own words and a translated Windows (vosen/ZLUDA#142, patientx/ComfyUI-Zluda#332)
+        r"at startup it gives out that the entry point ADL2_New_QueryPMLogData_Get, hipFuncGetAttribute was not found",
+        r'ComfyUI doesn\'t start with the error like "Procedure entrance point "hipMemset_spt" not found in the DLL ...\zluda\nvcuda.dll".',
+        r"Entry point hipDeviceSetLimit could not be found in amdhip64.dll",
     ],
 )
 def test_a_hip_entry_point_missing_from_the_runtime_is_read_in_the_loader_wordings(line: str) -> None:
@@ -132,6 +136,10 @@ def test_a_hip_entry_point_missing_from_the_runtime_is_read_in_the_loader_wordin
     [
         r"The procedure entry point roclabs_bfdot_64 could not be located in the dynamic link library (...\lib\ollama\hip_blas.dll)",
         r"The procedure entry point clCreateCommandQueueWithProperties could not be located in the dynamic link library E:\programs\x.exe",
+        # drv60: the paraphrase needs a HIP function as the entry point and "not found" after it
+        r"The entry point cuGetProcAddress_v2 was not found in nvcuda.dll (hip_blas.dll loaded fine)",
+        r"Entry point hipGraphCreate is found now after the driver update",
+        r"The entry point hipMalloc was found in amdhip64.dll",
     ],
 )
 def test_an_entry_point_that_is_not_a_hip_function_is_not_blamed_on_the_hip_runtime(line: str) -> None:

@@ -78,9 +78,40 @@ def _own_amdgpu_shown(facts: Facts, tables: Tables) -> Optional[str]:
     release = facts.host.kernel_release
     if release.is_known and _DKMS_DISTRO_KERNEL.search(str(release.value)):
         return None  # the running kernel is Ubuntu's or RHEL's (a Fedora container on an Ubuntu host): AMD packages amdgpu-dkms for it
+    if release.is_known:
+        named = own_amdgpu_kernel_distro(str(release.value), tables)
+        if named:
+            # the kernel is the host's: it says the distribution where none is named, and over a container's os-release
+            return f"kernel {release.value} is {named}'s own, and {named} has no AMD amdgpu-dkms package"
     if distro.is_known and str(distro.value).lower() in ids:
         return f"{distro.value} has no AMD amdgpu-dkms package"
     return None
+
+
+def own_amdgpu_kernel_distro(release: str, tables: Tables) -> Optional[str]:
+    """The distribution whose own kernel package ``release`` names (``6.9.3-arch1-1`` -> ``arch``,
+    ``6.8.5-301.fc40.x86_64`` -> ``fedora``) where AMD packages no amdgpu-dkms for it, else None
+    (rules/data/kernel_gpu_support.yaml, own_amdgpu_kernels)."""
+    for distro, pattern in _own_kernel_patterns(tables):
+        if pattern.search(release.strip()):
+            return distro
+    return None
+
+
+def _own_kernel_patterns(tables: Tables) -> List[Tuple[str, "re.Pattern[str]"]]:
+    table = need_mapping(tables[TABLE], TABLE, "")
+    own = need_mapping(table.get("own_amdgpu_kernels") or {}, TABLE, "own_amdgpu_kernels")
+    out: List[Tuple[str, "re.Pattern[str]"]] = []
+    for index, row in enumerate(need_rows(own.get("patterns") or [], TABLE, "own_amdgpu_kernels.patterns")):
+        where = f"rules/data/{TABLE}.yaml: own_amdgpu_kernels.patterns[{index}]"
+        distro, pattern = row.get("distro"), row.get("pattern")
+        if not isinstance(distro, str) or not isinstance(pattern, str):
+            raise InputError(f"{where} needs a distro and a pattern (strings)")
+        try:
+            out.append((distro, re.compile(pattern)))
+        except re.error as exc:
+            raise InputError(f"{where}: the pattern does not compile: {exc}") from exc
+    return out
 
 
 def _out_of_tree_driver(facts: Facts) -> Optional[str]:
