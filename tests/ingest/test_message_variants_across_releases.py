@@ -1,0 +1,40 @@
+"""Error messages as other releases of their source print them, and as real reports quote them (issue 23, item 1).
+
+Each case is a wording a signature row did not read before it was widened; the row's comment names the source
+at a tag and the reports that quote the wording.
+"""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import signature_errors
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # rocBLAS's tensile_host.cpp (rocm-4.0.0 to rocm-6.2.0) when hipGetDeviceCount fails
+        "rocBLAS error: Could not initialize Tensile host: No devices found",
+        # ollama's runner retells it inside its own log line (ollama/ollama#6423, Jeffser/Alpaca#585)
+        'level=ERROR source=sched.go:456 msg="error loading llama server" error="llama runner process has terminated: '
+        'error:Could not initialize Tensile host: No devices found"',
+        # ollama's docker log as ollama/ollama#6423 quotes it
+        "Error: llama runner process has terminated: error:Could not initialize Tensile host: No devices found",
+    ],
+)
+def test_rocblas_tensile_host_without_devices_reads_as_hip_no_device(line: str) -> None:
+    assert "hip_error_no_device" in signature_errors(line)
+
+
+def test_tensile_host_failing_on_an_exception_is_not_a_missing_device() -> None:
+    # rocBLAS's other "Could not initialize Tensile host:" prints the exception on the next line: a library that
+    # failed to load (a Windows HIP SDK's regex_error, hipBLASLt's std::bad_cast), not a device the runtime lacks.
+    pasted = "rocBLAS error: Could not initialize Tensile host:\nregex_error(error_backref): The expression contained an invalid back reference.\n"
+    assert "hip_error_no_device" not in signature_errors(pasted)
+    assert "hip_error_no_device" not in signature_errors("rocblaslt error: Could not initialize Tensile host:\nstd::bad_cast\n")
+
+
+def test_tensile_host_message_in_advice_is_not_this_machines_error() -> None:
+    advice = 'If you see "rocBLAS error: Could not initialize Tensile host: No devices found", add your user to the render group.'
+    assert "hip_error_no_device" not in signature_errors(advice)
+
