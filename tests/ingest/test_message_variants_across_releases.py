@@ -38,3 +38,26 @@ def test_tensile_host_message_in_advice_is_not_this_machines_error() -> None:
     advice = 'If you see "rocBLAS error: Could not initialize Tensile host: No devices found", add your user to the render group.'
     assert "hip_error_no_device" not in signature_errors(advice)
 
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # torch/__init__.py appends 'Error loading "<dll>" or one of its dependencies.' to whatever error Windows'
+        # loader gave: a missing procedure (127) ...
+        'OSError: [WinError 127] The specified procedure could not be found. Error loading '
+        '"C:\\Stable\\webui-forge\\venv\\lib\\site-packages\\torch\\lib\\caffe2_nvrtc.dll" or one of its dependencies.',
+        # ... or a DLL whose initialisation failed (1114), in the system's language
+        'OSError: [WinError 1114] A dynamic link library (DLL) initialization routine failed. Error loading '
+        '"C:\\AV\\automatic\\venv\\lib\\site-packages\\torch\\lib\\cufft64_10.dll" or one of its dependencies.',
+        'OSError: [WinError 1114] 动态链接库(DLL)初始化例程失败。 Error loading "D:\\envs\\g\\lib\\site-packages\\torch\\lib\\c10.dll" '
+        "or one of its dependencies.",
+    ],
+)
+def test_torch_dll_load_failure_reads_whatever_the_windows_error_code(line: str) -> None:
+    assert "windows_dll_load_failed" in signature_errors(line)
+
+
+def test_a_dll_blocked_by_policy_is_not_a_dll_that_failed_to_resolve() -> None:
+    blocked = ('OSError: [WinError 4551] An Application Control policy has blocked this file. Error loading '
+               '"C:\\x\\torch\\lib\\torch_python.dll" or one of its dependencies.')
+    assert "windows_dll_load_failed" not in signature_errors(blocked)
