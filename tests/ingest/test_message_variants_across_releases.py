@@ -20,6 +20,8 @@ from ingest_helpers import signature_errors
         'error:Could not initialize Tensile host: No devices found"',
         # ollama's docker log as ollama/ollama#6423 quotes it
         "Error: llama runner process has terminated: error:Could not initialize Tensile host: No devices found",
+        # hipBLASLt's copy of the same host (library/src/amd_detail/rocblaslt/src/tensile_host.cpp at rocm-6.2.0)
+        "rocblaslt error: Could not initialize Tensile host: No devices found",
     ],
 )
 def test_rocblas_tensile_host_without_devices_reads_as_hip_no_device(line: str) -> None:
