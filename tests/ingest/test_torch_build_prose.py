@@ -260,3 +260,29 @@ def test_the_retold_install_of_the_cuda_build_is_still_read_beside_an_example() 
 
 def test_a_question_about_installing_the_cuda_build_is_no_cuda_packages_install() -> None:
     assert "cuda_packages_install_told" not in signature_contexts("RX 6800: Should I install the CUDA version of torch or the ROCm one?")
+
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # lllyasviel/Fooocus#3737's words, with the GPU named
+        "RX 6600 on Windows 11. Fooocus runs into error while loading saying that it cant find NVIDIA driver.",
+        # runew0lf/RuinedFooocus#121's words, with the GPU named
+        "I have an RX 7800 XT and I can't fix the runtime error cause of missing nvidia driver.",
+    ],
+)
+def test_the_nvidia_driver_error_retold_as_a_missing_driver_shows_a_cuda_build_on_amd(text: str) -> None:
+    assert problems_shown(text)[:1] == ["RD500"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have an RTX 3060 and an RX 6600. The error says it can't find the nvidia driver since the update.",
+        "I have an RX 7800 XT. I can't find the nvidia driver download page, but I don't need it anyway.",
+        "RX 7800 XT on Ubuntu. My laptop is missing nvidia drivers because it has a Radeon.",
+    ],
+)
+def test_an_nvidia_machine_or_the_reporters_own_words_about_drivers_is_no_cuda_build_finding(text: str) -> None:
+    assert "RD500" not in problems_shown(text)
