@@ -71,3 +71,13 @@ def test_a_failed_flash_attn_build_on_rdna3_names_the_only_sources_that_list_it(
 def test_a_failed_build_on_a_target_every_release_lists_or_no_failed_build_says_nothing() -> None:
     assert build_failed("gfx942", ["flash_attn_build_failed"]).status == "absent"
     assert build_failed("gfx1100", ["training_workload"]).status == "absent"
+
+
+def test_sgl_kernels_list_has_no_rdna_target_and_says_so_for_gfx1100() -> None:
+    fact = lacks("gfx1100", ["sgl_kernel_refuses_gpu_arch"])
+    assert fact.status == "known"
+    assert "sgl-kernel" in fact.value and "no release read lists gfx1100" in fact.value
+
+
+def test_sgl_kernels_refusal_says_nothing_of_an_mi300x_it_lists() -> None:
+    assert lacks("gfx942", ["sgl_kernel_refuses_gpu_arch"]).status == "absent"
