@@ -64,6 +64,10 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 """Issue 6's mapping from root-cause class to finding category."""
 
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
+    # blind60 blind batch: a PyTorch source build linking the distribution libhsa-runtime64 (pulled in by libopenmpi-dev) instead of TheRock's
+    "h60a-01": {"packages", "runtime"},
+    # blind60 blind batch: an RX 570 (gfx803) on a platform without PCIe atomics; rocminfo shows no GPU agent
+    "h60a-06": {"driver", "platform"},
     # blind59 blind batch: a community gfx803 torch wheel needing libopenmpi3 and libstdc++-12-dev on the host
     "h59a-03": {"packages"},
     # blind59 blind batch: ROCm 3.7+ libraries broken on gfx803 (RX 580); ROCm 3.5.1 works
