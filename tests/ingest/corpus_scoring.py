@@ -64,6 +64,11 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 """Issue 6's mapping from root-cause class to finding category."""
 
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
+    # Session 60 (lead): blind60's h60a-07, drawn as healthy_env (nothing wrong in the user's environment) and scored
+    # blind so (RD503's error counted against the batch). Moved here after its text was read: "invalid device function"
+    # is HIP finding no code for the GPU in the module that ran, and the reporter's bisection puts that in Ollama
+    # 0.11.5's own Windows ROCm build for gfx1100 (0.11.4 works on the same machine), which is RD503's category.
+    "ollama-12045-win-7900gre-0115-release-invalid-device-function": {"gfx-unsupported"},
     # blind60 blind batch: a PyTorch source build linking the distribution libhsa-runtime64 (pulled in by libopenmpi-dev) instead of TheRock's
     "h60a-01": {"packages", "runtime"},
     # blind60 blind batch: an RX 570 (gfx803) on a platform without PCIe atomics; rocminfo shows no GPU agent
