@@ -15,7 +15,7 @@ from rocm_doctor.facts.model import Facts
 from rocm_doctor.facts.value import Fact, absent, known
 from rocm_doctor.judge.derived import Tables, machine_fact
 from rocm_doctor.judge.derived_facts._support import ids_shown
-from rocm_doctor.judge.derived_facts.env import with_each_env
+from rocm_doctor.judge.derived_facts.env import with_env
 RAY_REFUSES_ROCR = Version("2.45")
 """Ray's AMD accelerator manager raises when ROCR_VISIBLE_DEVICES is set from 2.45 on
 (ray-project/ray#51104; amd_gpu.py at https://github.com/ray-project/ray/blob/008e15e9d62fe09bcd0a2f31990a1b73f1b2bd69/python/ray/_private/accelerators/amd_gpu.py)."""
@@ -55,5 +55,7 @@ def ray_beside_rocr_visible_devices(facts: Facts, tables: Tables) -> Fact:
             return absent("env", "HIP_VISIBLE_DEVICES is also set, which later Ray releases accept (ray#53757), and nothing failed")
         return known(f"ROCR_VISIBLE_DEVICES={value}", "env")
 
-    # each program's own environment (env60): HIP_VISIBLE_DEVICES in another command's prefix does not let Ray's through
-    return with_each_env(facts, compute, needs=("ROCR_VISIBLE_DEVICES",), programs=True)
+    # The report's settings together, not each program's environment (env60): a command prefix does not say which
+    # command runs Ray ("ROCR_VISIBLE_DEVICES=0 ollama serve" beside "HIP_VISIBLE_DEVICES=1 python train_ray.py"), so
+    # judged per program the ollama server's ROCR_VISIBLE_DEVICES would be read as Ray's.
+    return with_env(facts, compute, needs=("ROCR_VISIBLE_DEVICES",))
