@@ -222,3 +222,34 @@ def test_docker_run_e_and_os_environ_settings_are_their_own_processes() -> None:
 
 def test_both_masks_in_one_docker_run_still_fire_rd710() -> None:
     assert "RD710" in fired("```\n$ docker run --device=/dev/kfd -e ROCR_VISIBLE_DEVICES=1 -e HIP_VISIBLE_DEVICES=1 rocm/pytorch python a.py\n```\n")
+
+
+COMPOSE_TWO_SERVICES = (
+    "```yaml\nservices:\n  ollama:\n    image: ollama/ollama:rocm\n    environment:\n      - ROCR_VISIBLE_DEVICES=1\n"
+    "  webui:\n    image: comfyui-rocm\n    environment:\n      - HIP_VISIBLE_DEVICES=1\n```\n"
+)
+
+
+def test_each_compose_service_has_its_own_environment() -> None:
+    facts = ingest(COMPOSE_TWO_SERVICES).facts
+    by_name = {s.name: s.command for s in facts.env.settings.value}
+    assert None not in by_name.values() and by_name["ROCR_VISIBLE_DEVICES"] != by_name["HIP_VISIBLE_DEVICES"]
+    assert "RD710" not in fired(COMPOSE_TWO_SERVICES)
+
+
+def test_both_masks_in_one_compose_service_still_fire_rd710() -> None:
+    text = "```yaml\nservices:\n  ollama:\n    image: ollama/ollama:rocm\n    environment:\n      - ROCR_VISIBLE_DEVICES=1\n      - HIP_VISIBLE_DEVICES=1\n```\n"
+    assert "RD710" in fired(text)
+
+
+def test_a_systemd_units_settings_are_the_services_own_not_another_commands() -> None:
+    text = (
+        "```ini\n[Service]\nEnvironment=\"ROCR_VISIBLE_DEVICES=1\"\n```\n"
+        "```\n$ HIP_VISIBLE_DEVICES=1 python train.py\nRuntimeError: HIP error: invalid device ordinal\n```\n"
+    )
+    facts = ingest(text).facts
+    by_name = {s.name: s.command for s in facts.env.settings.value}
+    assert by_name["ROCR_VISIBLE_DEVICES"] is not None and by_name["ROCR_VISIBLE_DEVICES"] != by_name["HIP_VISIBLE_DEVICES"]
+    assert "RD710" not in fired(text)
+    both = "```ini\n[Service]\nEnvironment=\"ROCR_VISIBLE_DEVICES=1\"\nEnvironment=\"HIP_VISIBLE_DEVICES=1\"\n```\n"
+    assert "RD710" in fired(both)

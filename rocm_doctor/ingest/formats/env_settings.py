@@ -479,7 +479,9 @@ def _compose(block: Block) -> List[SettingSighting]:
             )
             if item is None:
                 break
-            out.append(_sighting(item.group(1), item.group(2), "compose", row, TRUST_TEMPLATE))
+            # one service's own environment (env60): a compose file's services are separate containers, and the
+            # settings of one never reach another's program
+            out.append(replace(_sighting(item.group(1), item.group(2), "compose", row, TRUST_TEMPLATE), command=f"{line.source} (a compose service)"))
     return out
 
 
@@ -587,7 +589,9 @@ def _scan(block: Block) -> List[SettingSighting]:
             add(match, [_sighting(match.group(1), value, origin, line, TRUST_TEMPLATE if origin == "cmd-set" else TRUST_PROSE)])
     if "Environment" in text:
         for match, line in block.scan(_SYSTEMD):
-            add(match, [_sighting(n, v, "systemd", line, TRUST_TEMPLATE) for n, v in _systemd(match.group(1))])
+            # the service's own environment (env60): a unit's Environment= lines, shown in one block, are that service's
+            unit = f"{block.lines[0].source if block.lines else line.source} (a systemd unit)"
+            add(match, [replace(_sighting(n, v, "systemd", line, TRUST_TEMPLATE), command=unit) for n, v in _systemd(match.group(1))])
     if "ENV" in text:
         for match, line in block.scan(_DOCKERFILE):
             if text[match.end(1) : match.end(1) + 1] == "=":  # ENV A=1 B="2 3"
