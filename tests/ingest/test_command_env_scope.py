@@ -253,3 +253,12 @@ def test_a_systemd_units_settings_are_the_services_own_not_another_commands() ->
     assert "RD710" not in fired(text)
     both = "```ini\n[Service]\nEnvironment=\"ROCR_VISIBLE_DEVICES=1\"\nEnvironment=\"HIP_VISIBLE_DEVICES=1\"\n```\n"
     assert "RD710" in fired(both)
+
+
+def test_program_environments_leave_out_the_bare_session_and_keep_what_sentences_tell() -> None:
+    from rocm_doctor.judge.derived_facts.env import program_environments
+
+    facts = ingest("I use HIP_VISIBLE_DEVICES=1 for everything.\n```\n$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n$ ROCR_VISIBLE_DEVICES=1 ollama serve\n```\n").facts
+    assert program_environments(facts) == [{"HSA_OVERRIDE_GFX_VERSION": "10.3.0", "ROCR_VISIBLE_DEVICES": "1", "HIP_VISIBLE_DEVICES": "1"}]
+    session_only = ingest("```\n$ export ROCR_VISIBLE_DEVICES=1\n```\n").facts
+    assert program_environments(session_only) == environments(session_only) == [{"ROCR_VISIBLE_DEVICES": "1"}]
