@@ -187,3 +187,78 @@ def test_a_command_in_prose_inline_code_owns_its_prefix_and_a_sentence_in_it_doe
     assert len(commands) == 1 and None not in commands
     said = ingest("I tried `HSA_OVERRIDE_GFX_VERSION=11.0.0 on my 780M` but it still uses the CPU.\n").facts
     assert all(s.command is None for s in said.env.settings.value or [])
+
+
+# ------------------------------------------------------------------ a container's and a Python script's own environment (env60)
+
+OWN_PROCESS = [
+    # docker run -e: the container's environment, not the host's (Docker run reference: -e/--env)
+    "```\n$ docker run -it --device=/dev/kfd --device=/dev/dri -e ROCR_VISIBLE_DEVICES=1 rocm/pytorch python a.py\n"
+    "$ HIP_VISIBLE_DEVICES=1 python b.py\n```\n",
+    # os.environ in a script: that Python process's environment, from that line on
+    "```python\nimport os\nos.environ[\"ROCR_VISIBLE_DEVICES\"] = \"1\"\nimport torch\nprint(torch.cuda.device_count())\n```\n"
+    "```\n$ HIP_VISIBLE_DEVICES=1 python b.py\n```\n",
+]
+
+
+@pytest.mark.parametrize("text", OWN_PROCESS)
+def test_a_container_or_script_setting_does_not_meet_another_commands_prefix_for_rd710(text: str) -> None:
+    assert "RD710" not in fired(text)
+
+
+def test_docker_run_e_and_os_environ_settings_are_their_own_processes() -> None:
+    facts = ingest(
+        "```\n$ docker run --device=/dev/kfd -e HIP_VISIBLE_DEVICES=1 \\\n    -e HSA_OVERRIDE_GFX_VERSION=11.0.0 rocm/pytorch\n```\n"
+        "```python\nimport os\nos.environ['ROCR_VISIBLE_DEVICES'] = '0'\nos.environ['PYTORCH_HIP_ALLOC_CONF'] = 'expandable_segments:True'\n```\n"
+    ).facts
+    by_name = {s.name: s for s in facts.env.settings.value}
+    container = by_name["HIP_VISIBLE_DEVICES"].command
+    assert container is not None and by_name["HSA_OVERRIDE_GFX_VERSION"].command == container
+    script = by_name["ROCR_VISIBLE_DEVICES"].command
+    assert script is not None and script != container and by_name["PYTORCH_HIP_ALLOC_CONF"].command == script
+    envs = environments(facts)
+    assert not any("ROCR_VISIBLE_DEVICES" in env and "HIP_VISIBLE_DEVICES" in env for env in envs)
+
+
+def test_both_masks_in_one_docker_run_still_fire_rd710() -> None:
+    assert "RD710" in fired("```\n$ docker run --device=/dev/kfd -e ROCR_VISIBLE_DEVICES=1 -e HIP_VISIBLE_DEVICES=1 rocm/pytorch python a.py\n```\n")
+
+
+COMPOSE_TWO_SERVICES = (
+    "```yaml\nservices:\n  ollama:\n    image: ollama/ollama:rocm\n    environment:\n      - ROCR_VISIBLE_DEVICES=1\n"
+    "  webui:\n    image: comfyui-rocm\n    environment:\n      - HIP_VISIBLE_DEVICES=1\n```\n"
+)
+
+
+def test_each_compose_service_has_its_own_environment() -> None:
+    facts = ingest(COMPOSE_TWO_SERVICES).facts
+    by_name = {s.name: s.command for s in facts.env.settings.value}
+    assert None not in by_name.values() and by_name["ROCR_VISIBLE_DEVICES"] != by_name["HIP_VISIBLE_DEVICES"]
+    assert "RD710" not in fired(COMPOSE_TWO_SERVICES)
+
+
+def test_both_masks_in_one_compose_service_still_fire_rd710() -> None:
+    text = "```yaml\nservices:\n  ollama:\n    image: ollama/ollama:rocm\n    environment:\n      - ROCR_VISIBLE_DEVICES=1\n      - HIP_VISIBLE_DEVICES=1\n```\n"
+    assert "RD710" in fired(text)
+
+
+def test_a_systemd_units_settings_are_the_services_own_not_another_commands() -> None:
+    text = (
+        "```ini\n[Service]\nEnvironment=\"ROCR_VISIBLE_DEVICES=1\"\n```\n"
+        "```\n$ HIP_VISIBLE_DEVICES=1 python train.py\nRuntimeError: HIP error: invalid device ordinal\n```\n"
+    )
+    facts = ingest(text).facts
+    by_name = {s.name: s.command for s in facts.env.settings.value}
+    assert by_name["ROCR_VISIBLE_DEVICES"] is not None and by_name["ROCR_VISIBLE_DEVICES"] != by_name["HIP_VISIBLE_DEVICES"]
+    assert "RD710" not in fired(text)
+    both = "```ini\n[Service]\nEnvironment=\"ROCR_VISIBLE_DEVICES=1\"\nEnvironment=\"HIP_VISIBLE_DEVICES=1\"\n```\n"
+    assert "RD710" in fired(both)
+
+
+def test_program_environments_leave_out_the_bare_session_and_keep_what_sentences_tell() -> None:
+    from rocm_doctor.judge.derived_facts.env import program_environments
+
+    facts = ingest("I use HIP_VISIBLE_DEVICES=1 for everything.\n```\n$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n$ ROCR_VISIBLE_DEVICES=1 ollama serve\n```\n").facts
+    assert program_environments(facts) == [{"HSA_OVERRIDE_GFX_VERSION": "10.3.0", "ROCR_VISIBLE_DEVICES": "1", "HIP_VISIBLE_DEVICES": "1"}]
+    session_only = ingest("```\n$ export ROCR_VISIBLE_DEVICES=1\n```\n").facts
+    assert program_environments(session_only) == environments(session_only) == [{"ROCR_VISIBLE_DEVICES": "1"}]

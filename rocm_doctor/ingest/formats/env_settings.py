@@ -479,7 +479,9 @@ def _compose(block: Block) -> List[SettingSighting]:
             )
             if item is None:
                 break
-            out.append(_sighting(item.group(1), item.group(2), "compose", row, TRUST_TEMPLATE))
+            # one service's own environment (env60): a compose file's services are separate containers, and the
+            # settings of one never reach another's program
+            out.append(replace(_sighting(item.group(1), item.group(2), "compose", row, TRUST_TEMPLATE), command=f"{line.source} (a compose service)"))
     return out
 
 
@@ -490,11 +492,13 @@ def _docker(block: Block) -> List[Tuple[int, int, SettingSighting]]:
         return []
     out: List[Tuple[int, int, SettingSighting]] = []
     in_command = expecting = False
+    container = ""
     for index, line in enumerate(block.lines):
         text = line.text
         run = _DOCKER_RUN.search(text)
         if run is not None:
             in_command, expecting = True, False
+            container = _command_id(line, run.start())
         if in_command:
             # only the command's own options: after the image (or exec's container) come the container's
             # command and its arguments ("rocm/pytorch python x.py -e foo")
@@ -502,7 +506,8 @@ def _docker(block: Block) -> List[Tuple[int, int, SettingSighting]]:
             options, expecting, at_image = docker_options(text, offset, expecting)
             start = block._starts[index]
             for match in _DOCKER_ENV.finditer(options):
-                sighting = _sighting(match.group(1), match.group(2), "docker-run", line, TRUST_TEMPLATE)
+                # the container's own environment, not the host shell's: one command's (env60)
+                sighting = replace(_sighting(match.group(1), match.group(2), "docker-run", line, TRUST_TEMPLATE), command=container)
                 out.append((start + offset + match.start(), start + offset + match.end(), sighting))
             if at_image:
                 in_command = False
@@ -584,7 +589,9 @@ def _scan(block: Block) -> List[SettingSighting]:
             add(match, [_sighting(match.group(1), value, origin, line, TRUST_TEMPLATE if origin == "cmd-set" else TRUST_PROSE)])
     if "Environment" in text:
         for match, line in block.scan(_SYSTEMD):
-            add(match, [_sighting(n, v, "systemd", line, TRUST_TEMPLATE) for n, v in _systemd(match.group(1))])
+            # the service's own environment (env60): a unit's Environment= lines, shown in one block, are that service's
+            unit = f"{block.lines[0].source if block.lines else line.source} (a systemd unit)"
+            add(match, [replace(_sighting(n, v, "systemd", line, TRUST_TEMPLATE), command=unit) for n, v in _systemd(match.group(1))])
     if "ENV" in text:
         for match, line in block.scan(_DOCKERFILE):
             if text[match.end(1) : match.end(1) + 1] == "=":  # ENV A=1 B="2 3"
@@ -594,7 +601,9 @@ def _scan(block: Block) -> List[SettingSighting]:
             add(match, [_sighting(n, v, "dockerfile", line, TRUST_TEMPLATE) for n, v in pairs])
     if "environ" in text:
         for match, line in block.scan(_PYTHON):
-            add(match, [_sighting(match.group(1) or match.group(2), match.group(3), "python", line, TRUST_TEMPLATE)])
+            # that Python process's own environment (the session's and what the script sets): one program's (env60)
+            script = f"{block.lines[0].source if block.lines else line.source} (a Python script)"
+            add(match, [replace(_sighting(match.group(1) or match.group(2), match.group(3), "python", line, TRUST_TEMPLATE), command=script)])
     if "=" in text and ("?=" in text or ":=" in text):
         conditional = _make_conditional_lines(block) if ("ifeq" in text or "ifneq" in text or "ifdef" in text or "ifndef" in text) else set()
         for match, line in block.scan(_MAKE):

@@ -20,7 +20,7 @@ from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, machine_fact
 from rocm_doctor.judge.derived_facts._support import list_fact
-from rocm_doctor.judge.derived_facts.env import env_vars, environments, first_holding, not_shown, with_each_env, with_env
+from rocm_doctor.judge.derived_facts.env import env_vars, environments, first_holding, not_shown, program_environments, with_each_env, with_env
 from rocm_doctor.judge.derived_facts.gpus import CPU_IMPLIED_SOURCE, PROSE_MENTION_SOURCE, amd_agents, integration_unknown
 from rocm_doctor.judge.derived_facts.pasted import HIP_LEVEL_LISTINGS
 from rocm_doctor.judge.derived_facts.visible_rocr import double_filtered
@@ -264,13 +264,18 @@ def igpu_enumerated_first(facts: Facts, tables: Tables) -> Fact:
     undecided = integration_unknown(amd_agents(facts))
     if undecided is not None:
         return undecided
-    vis = visibility(facts)
-    if vis.visible is None:
-        return unknown(vis.reason or "undecided")
-    visible = vis.visible
-    first_is_igpu = bool(visible) and bool(visible[0].integrated.value)
-    has_dgpu = any(not a.integrated.value for a in visible)
-    return known(first_is_igpu and has_dgpu, "GPU discovery + env")
+
+    def first_in(env: Optional[Dict[str, str]]) -> Fact:
+        vis = visibility(facts, env)
+        if vis.visible is None:
+            return unknown(vis.reason or "undecided")
+        visible = vis.visible
+        first_is_igpu = bool(visible) and bool(visible[0].integrated.value)
+        has_dgpu = any(not a.integrated.value for a in visible)
+        return known(first_is_igpu and has_dgpu, "GPU discovery + env")
+
+    # each program's own environment (env60): a visibility prefix of one command does not mask another's GPUs
+    return first_holding(program_environments(facts) or [None], first_in, lambda result: result.is_known and bool(result.value))
 
 
 @machine_fact(

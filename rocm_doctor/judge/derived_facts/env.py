@@ -126,10 +126,26 @@ def environments(facts: Facts) -> Optional[List[Dict[str, str]]]:
     return out + [{n: v for n, v in env.items() if not isinstance(scopes[n], frozenset)}]
 
 
-def with_each_env(facts: Facts, compute: Callable[[Dict[str, str]], Fact], needs: Iterable[str] = ()) -> Fact:
-    """:func:`with_env` for a fact that judges variables together: ``compute`` over each of :func:`environments`,
-    the first that holds (known and true, or a known value), else the session's answer."""
+def program_environments(facts: Facts) -> Optional[List[Dict[str, str]]]:
+    """:func:`environments` less the session's own when the report gives commands their own environments: the
+    environments a report shows a program running under. A fact that a variable *hides* something (the iGPU
+    masked by ``ROCR_VISIBLE_DEVICES=1 ollama serve``) must not be judged on the bare session, which may run
+    nothing: judged there, a workaround the report applies to its program would be read as missing. A setting a
+    sentence tells ("I use ROCR_VISIBLE_DEVICES=1") joins each program's here (its own prefix wins): for such a fact,
+    an extra mask costs a finding, never a wrong one."""
     envs = environments(facts)
+    if envs is None or len(envs) == 1:
+        return envs
+    session_and_said = envs[-1]
+    return [{**session_and_said, **own} for own in envs[:-1]]
+
+
+def with_each_env(facts: Facts, compute: Callable[[Dict[str, str]], Fact], needs: Iterable[str] = (), programs: bool = False) -> Fact:
+    """:func:`with_env` for a fact that judges variables together: ``compute`` over each of :func:`environments`,
+    the first that holds (known and true, or a known value), else the session's answer. With ``programs``, over
+    :func:`program_environments`: for a fact that one variable can stop (a mask, a per-node override, a second
+    variable a launcher accepts), which the bare session would lack."""
+    envs = program_environments(facts) if programs else environments(facts)
     if envs is None:
         return env_unknown(facts)
     hidden = not_shown(facts, needs)

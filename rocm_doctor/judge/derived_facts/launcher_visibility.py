@@ -55,4 +55,7 @@ def ray_beside_rocr_visible_devices(facts: Facts, tables: Tables) -> Fact:
             return absent("env", "HIP_VISIBLE_DEVICES is also set, which later Ray releases accept (ray#53757), and nothing failed")
         return known(f"ROCR_VISIBLE_DEVICES={value}", "env")
 
+    # The report's settings together, not each program's environment (env60): a command prefix does not say which
+    # command runs Ray ("ROCR_VISIBLE_DEVICES=0 ollama serve" beside "HIP_VISIBLE_DEVICES=1 python train_ray.py"), so
+    # judged per program the ollama server's ROCR_VISIBLE_DEVICES would be read as Ray's.
     return with_env(facts, compute, needs=("ROCR_VISIBLE_DEVICES",))

@@ -16,7 +16,7 @@ from rocm_doctor.facts.model import Facts, GpuAgent
 from rocm_doctor.facts.value import Fact, unknown
 from rocm_doctor.judge.derived import Tables, machine_fact
 from rocm_doctor.judge.derived_facts._support import list_fact
-from rocm_doctor.judge.derived_facts.env import with_env
+from rocm_doctor.judge.derived_facts.env import with_each_env, with_env
 from rocm_doctor.judge.derived_facts.gpus import amd_agents
 from rocm_doctor.judge.derived_facts.gpus import CPU_IMPLIED_SOURCE
 from rocm_doctor.knowledge import overrides
@@ -65,7 +65,9 @@ def _broken(facts: Facts, tables: Tables, env: Dict[str, str]) -> Fact:
     "...), as 'name (gfx)'; GPUs with their own per-node variable are left out. Absent when none.",
 )
 def override_breaks_other_family(facts: Facts, tables: Tables) -> Fact:
-    return with_env(facts, lambda env: _broken(facts, tables, env))
+    # each program's own environment (env60): a per-node variable in one command's prefix does not shield a GPU from
+    # the global override another command sets
+    return with_each_env(facts, lambda env: _broken(facts, tables, env), programs=True)
 
 
 @machine_fact(
