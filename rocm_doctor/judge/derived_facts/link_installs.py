@@ -85,3 +85,21 @@ def rocm_link_two_installs(facts: Facts, tables: Tables) -> Fact:
         for lib, sym, other in pairs
     )
     return known(text, shown.source or SOURCE)
+
+
+@machine_fact(
+    "rocm_process_two_installs",
+    "One process (or one binary's ldd listing) resolves or loads ROCm libraries from two installs: the same "
+    "library from two folders, or ROCm libraries of two install roots, read from contiguous ldd '=>' lines, "
+    "backtrace 'from <path>' frames or LD_DEBUG 'calling init:' lines (rocm_doctor/ingest/formats/"
+    "loaded_libraries.py), as '<library> from <folder> and from <folder>'; absent otherwise (a listing of both "
+    "installs is no load).",
+)
+def rocm_process_two_installs(facts: Facts, tables: Tables) -> Fact:
+    shown = facts.symptoms.loader_libraries
+    if not shown.is_known or not shown.value:
+        return absent(shown.source or SOURCE, shown.reason or "the report shows no loaded libraries")
+    found = [str(e).split(":", 1)[1] for e in shown.value if str(e).startswith("two-installs:")]
+    if not found:
+        return absent(shown.source or SOURCE, "every ROCm library a listing shows loaded comes from one install")
+    return known("; ".join(dict.fromkeys(found)), shown.source or SOURCE)
