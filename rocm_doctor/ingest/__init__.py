@@ -49,6 +49,8 @@ from rocm_doctor.ingest.formats import (
     hip_devices,
     install_log,
     json_docs,
+    link_libraries,
+    loaded_libraries,
     loader_libraries,
     mentions,
     nvidia_smi,
@@ -127,6 +129,8 @@ PARSERS: List[Tuple[Parser, Gate, bool]] = [
     (mentions.parse, _always, SAMPLE),
     (resolutions.parse, _always, SAMPLE),
     (loader_libraries.parse, lambda block: ".so" in block.lower, SAMPLE),
+    (loaded_libraries.parse, _has(" => /", " from /", "calling init:"), EVERY_LINE),
+    (link_libraries.parse, _has("undefined reference", "rpath-link", "libhsa-runtime64.so"), EVERY_LINE),
     (container_devices.parse, _has("renderd", "docker", "podman", "kfd", "devices:"), SAMPLE),
     (container_groups.parse, _has("group-add", "group_add", "--user", "-u ", "user:", "root user", "runasuser", "runasnonroot", "ged user", "supplementalgroups", "non-root", "non root", "nonroot", "unprivileged", "\nuser ", "podman"), SAMPLE),
     (env_settings.parse, lambda block: "=" in block.text or "set" in block.lower or "env" in block.lower or "echo" in block.lower
