@@ -92,3 +92,18 @@ def test_ldd_listings_are_not_read_as_one_process(text: str) -> None:
     # ldd lists what a file would load, and a report's listings are often of two different files; none of the three
     # reports shows the construct so, only in a crash's frames.
     assert SIGNATURE not in signature_errors(text)
+
+
+@pytest.mark.parametrize("unit", ["libLLVM-1", "libLLVM.so.2", "from libLLVM-9"], ids=["dash", "so", "from"])
+def test_the_frame_pattern_reads_a_long_run_of_its_own_words_in_well_under_a_second(unit: str) -> None:
+    # rev60: a run of non-space characters once scanned 300 characters from every start position (4.8 s on 200 KB of
+    # "libLLVM-1"); the path before the library is read only after gdb's "from", the frame's own form needs none.
+    import time
+
+    from rocm_doctor.ingest import signatures as table
+
+    row = next(s for s in table.signatures() if s.id == SIGNATURE)
+    text = (unit * (200_000 // len(unit) + 1))[:200_000]
+    started = time.perf_counter()
+    row.pattern.search(text)
+    assert time.perf_counter() - started < 0.5
