@@ -107,3 +107,22 @@ def test_the_frame_pattern_reads_a_long_run_of_its_own_words_in_well_under_a_sec
     started = time.perf_counter()
     row.pattern.search(text)
     assert time.perf_counter() - started < 0.5
+
+
+ROCM_FRAMES_AND_A_PACKAGE_LISTING = (
+    "/opt/rocm/lib/llvm/lib/libLLVM.so.19.0git(+0x2d56da3) [0x7bfa58556da3]\n"
+    "/opt/rocm/lib/libamd_comgr.so.2(+0x1234) [0x7bfa50000000]\n"
+    "$ pacman -Ql llvm-libs | grep libLLVM\n"
+    "llvm-libs /usr/lib/libLLVM-18.so\n"
+)
+
+PAST_AND_FIXED = (
+    "My earlier crash showed libLLVM.so.22.0(+0x2d56da3) and libLLVM.so.21.1(+0x4c5) with rocm; preloading libamd_comgr "
+    "fixed it and Blender renders now.\n"
+)
+
+
+@pytest.mark.parametrize("text", [ROCM_FRAMES_AND_A_PACKAGE_LISTING, PAST_AND_FIXED], ids=["frames-and-pacman-listing", "past-fixed"])
+def test_one_llvm_in_frames_beside_a_listed_file_or_a_crash_told_as_fixed_is_not_read(text: str) -> None:
+    # rev60: the second library was read at any line's end, and the line was read whatever it said of the crash
+    assert SIGNATURE not in signature_errors(text)
