@@ -92,3 +92,37 @@ def test_ldd_listings_are_not_read_as_one_process(text: str) -> None:
     # ldd lists what a file would load, and a report's listings are often of two different files; none of the three
     # reports shows the construct so, only in a crash's frames.
     assert SIGNATURE not in signature_errors(text)
+
+
+@pytest.mark.parametrize("unit", ["libLLVM-1", "libLLVM.so.2", "from libLLVM-9"], ids=["dash", "so", "from"])
+def test_the_frame_pattern_reads_a_long_run_of_its_own_words_in_well_under_a_second(unit: str) -> None:
+    # rev60: a run of non-space characters once scanned 300 characters from every start position (4.8 s on 200 KB of
+    # "libLLVM-1"); the path before the library is read only after gdb's "from", the frame's own form needs none.
+    import time
+
+    from rocm_doctor.ingest import signatures as table
+
+    row = next(s for s in table.signatures() if s.id == SIGNATURE)
+    text = (unit * (200_000 // len(unit) + 1))[:200_000]
+    started = time.perf_counter()
+    row.pattern.search(text)
+    assert time.perf_counter() - started < 0.5
+
+
+ROCM_FRAMES_AND_A_PACKAGE_LISTING = (
+    "/opt/rocm/lib/llvm/lib/libLLVM.so.19.0git(+0x2d56da3) [0x7bfa58556da3]\n"
+    "/opt/rocm/lib/libamd_comgr.so.2(+0x1234) [0x7bfa50000000]\n"
+    "$ pacman -Ql llvm-libs | grep libLLVM\n"
+    "llvm-libs /usr/lib/libLLVM-18.so\n"
+)
+
+PAST_AND_FIXED = (
+    "My earlier crash showed libLLVM.so.22.0(+0x2d56da3) and libLLVM.so.21.1(+0x4c5) with rocm; preloading libamd_comgr "
+    "fixed it and Blender renders now.\n"
+)
+
+
+@pytest.mark.parametrize("text", [ROCM_FRAMES_AND_A_PACKAGE_LISTING, PAST_AND_FIXED], ids=["frames-and-pacman-listing", "past-fixed"])
+def test_one_llvm_in_frames_beside_a_listed_file_or_a_crash_told_as_fixed_is_not_read(text: str) -> None:
+    # rev60: the second library was read at any line's end, and the line was read whatever it said of the crash
+    assert SIGNATURE not in signature_errors(text)

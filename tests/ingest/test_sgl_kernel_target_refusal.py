@@ -43,3 +43,40 @@ def test_an_explicit_amdgpu_target_that_sgl_kernel_goes_on_with_is_no_refusal() 
 def test_another_programs_check_with_the_same_two_targets_is_not_sgl_kernels() -> None:
     text = "ValueError: hstu attention fwd unsupported arch: 'gfx1100' (expected 'gfx942' or 'gfx950')\n"
     assert "sgl_kernel_refuses_gpu_arch" not in signature_errors(text)
+
+
+def test_an_explicit_amdgpu_target_leaves_no_unexplained_refusal_either() -> None:
+    # rev60: RD654 stepped aside, but the refusal was still read, and RD599 warned of an error nothing explained
+    text = (
+        "Warning: Unsupported GPU architecture detected 'gfx1101'. Expected 'gfx942' or 'gfx950'.\n"
+        "Warning: AMDGPU_TARGET='gfx1101' was set explicitly; continuing with an unsupported architecture.\n"
+    )
+    assert "sgl_kernel_refuses_gpu_arch" not in signature_errors(text)
+    assert "RD599" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rev60: a fix applied, the past, a question
+        "I patched setup_rocm.py so it no longer stops with \"Unsupported GPU architecture detected 'gfx1101'. "
+        "Expected 'gfx942' or 'gfx950'\" and now it builds on my RX 7800 XT.\n",
+        "Will sgl-kernel print \"Unsupported GPU architecture detected 'gfx1100'. Expected 'gfx942' or 'gfx950'\" on a 7900 XTX?\n",
+        "I used to get Unsupported GPU architecture detected gfx1100. Expected gfx942 or gfx950 - it is fixed in the new image.\n",
+    ],
+)
+def test_sgl_kernels_refusal_told_as_fixed_past_or_asked_is_not_read(text: str) -> None:
+    assert "sgl_kernel_refuses_gpu_arch" not in signature_errors(text)
+    assert "RD654" not in problems_shown(text)
+
+
+def test_the_explicit_target_check_reads_a_long_block_in_well_under_a_second() -> None:
+    import time
+
+    from rocm_doctor.ingest import signatures as table
+
+    row = next(s for s in table.signatures() if s.id == "sgl_kernel_refuses_gpu_arch")
+    text = ("AMDGPU_TARGET='gfx1101' was set " * 7000)[:200_000]
+    started = time.perf_counter()
+    row.context.search(text)
+    assert time.perf_counter() - started < 0.5

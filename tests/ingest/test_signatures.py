@@ -165,7 +165,14 @@ def test_every_signature_a_rule_names_is_in_the_table() -> None:
         # lllyasviel/Fooocus#3737), and look-alikes
         ('I can\'t fix the "runtime error" cause of missing nvidia driver.', "nvidia_driver_named_by_user", True),
         ("It runs into error while loading saying that it cant find NVIDIA driver.", "nvidia_driver_named_by_user", True),
-        ("the error says it can’t find an nvidia gpu", "nvidia_driver_named_by_user", True),
+        # rev60: "GPU" in these words is no report's, and an installer's or a monitor's line goes on with ROCm
+        ("the error says it can’t find an nvidia gpu", "nvidia_driver_named_by_user", False),
+        ("The installer warns that it can't find an NVIDIA GPU and then installs the ROCm build of torch automatically", "nvidia_driver_named_by_user", False),
+        ("The error says I'm missing the NVIDIA GPU Computing Toolkit (CUDA_PATH not set)", "nvidia_driver_named_by_user", False),
+        ("Warning: unable to find nvidia drivers, skipping nvidia-smi metrics.", "nvidia_driver_named_by_user", False),
+        ("The message about a missing nvidia driver is expected on AMD; ComfyUI then uses ROCm and works.", "nvidia_driver_named_by_user", False),
+        ("The log says it could not find the nvidia driver, so it falls back to ROCm on my RX 7900 XTX.", "nvidia_driver_named_by_user", False),
+        ("error: it says it cannot find the NVIDIA driver and stops", "nvidia_driver_named_by_user", True),
         ("My laptop is missing nvidia drivers because it has a Radeon", "nvidia_driver_named_by_user", False),
         ("I can't find the nvidia driver download page for my RTX 3060", "nvidia_driver_named_by_user", False),
         ("webui fails looking for an NVIDIA GPU when I have an AMD GPU", "nvidia_driver_named_by_user", False),

@@ -128,7 +128,8 @@ def test_a_dll_load_failure_without_zluda_is_not_blamed_on_zluda() -> None:
     ],
 )
 def test_a_hip_entry_point_missing_from_the_runtime_is_read_in_the_loader_wordings(line: str) -> None:
-    assert "hip_entry_point_not_found" in signature_errors(line)
+    # the reporters' own words are read by hip_entry_point_not_found_told (rev60), the loader's dialog by the row itself
+    assert {"hip_entry_point_not_found", "hip_entry_point_not_found_told"} & set(signature_errors(line))
 
 
 @pytest.mark.parametrize(
@@ -143,7 +144,27 @@ def test_a_hip_entry_point_missing_from_the_runtime_is_read_in_the_loader_wordin
     ],
 )
 def test_an_entry_point_that_is_not_a_hip_function_is_not_blamed_on_the_hip_runtime(line: str) -> None:
-    assert "hip_entry_point_not_found" not in signature_errors(line)
+    assert not {"hip_entry_point_not_found", "hip_entry_point_not_found_told"} & set(signature_errors(line))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # rev60: the reporters' wording read anywhere fired RD882 (an error) on the past, a fix applied, a question, advice
+        "The entry point hipMemset_spt was not found before I updated the driver; now fixed.",
+        "Is it true that the entry point hipGraphInstantiate is not found on older Adrenalin drivers? Asking for a guide.",
+        "If you get that the entry point hipDeviceSetLimit was not found, update the Adrenalin driver.",
+        "I used to get: entry point hipGraphCreate was not found. Adrenalin 24.7.1 solved it.",
+        "In the docs: the entry point for hipLaunchKernel is not located in the header but in the runtime.",
+    ],
+)
+def test_a_hip_entry_point_told_in_the_past_asked_or_advised_is_not_the_drivers_runtime_now(text: str) -> None:
+    assert "RD882" not in problems_shown(text + "\n")
+
+
+def test_a_hip_entry_point_told_as_the_current_failure_is_still_judged_as_the_drivers_runtime() -> None:
+    shown = problems_shown("ZLUDA: at startup it gives out that the entry point ADL2_New_QueryPMLogData_Get, hipFuncGetAttribute was not found\n")
+    assert "RD882" in shown
 
 
 def test_a_missing_hip_entry_point_is_judged_as_the_drivers_runtime_being_too_old() -> None:
