@@ -747,6 +747,12 @@ _MACHINE = r"(?:" + _MACHINE_WORDS + r")"
 _ANOTHERS_LABEL = when_used(
     r"\b(?:(?:my|a|his|her|their|our)\s{1,4}" + _PERSON + r"(?:['\u2019]s|s['\u2019])?"
     r"|some(?:one|body)\s{1,4}else(?:['\u2019]s)?|(?:an)?other\s{1,4}(?:user|person)(?:['\u2019]s)?"
+    # mend60: a person on a forum, a thread or a chat, where the label hands the block to another's post ("Someone on reddit
+    # got this:", "A user on the forum posted:", "Somebody posted this on Discord:"): the words the error rows' unless_line
+    # already reads on one line (prec55, rocm_library_not_found: "A user on reddit had ...")
+    r"|(?:some(?:one|body)|a\s{1,4}(?:user|person|poster|commenter)|another\s{1,4}(?:poster|commenter)|a\s{1,4}redditor)"
+    r"\s{1,4}(?:(?:on|in|at|from)\s{1,4}(?:the\s{1,4}|a\s{1,4}|an\s{1,4}|this\s{1,4}|that\s{1,4})?(?:reddit|r/\w{1,30}|subreddit|forums?|discord"
+    r"|github|stack\s?overflow|thread|issue|discussion|community)\b|(?:posted|shared|pasted|reported)\b)|\bredditor\b"
     r"|(?:his|her|their)\s{1,4}" + _MACHINE
     + r"|(?:the|a|another)\s{1,4}(?:other\s{1,4})?" + _MACHINE + r"\s{1,4}(?:that|which)\s{1,4}(?:works|worked|is\s{1,4}working|still\s{1,4}works)"
     r"|(?:the|a|another)\s{1,4}(?:working|good)\s{1,4}" + _MACHINE

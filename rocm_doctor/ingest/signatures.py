@@ -137,11 +137,20 @@ _FRAGMENT_USE = re.compile(r"\{\{(\w+)\}\}")
 
 
 def _fragments(data: Dict[str, Any], where: str) -> Dict[str, str]:
-    """The table's named regex fragments: one spelling of a construct that several rows share."""
+    """The table's named regex fragments: one spelling of a construct that several rows share. A fragment may name an
+    earlier one as ``{{name}}`` (mend60: build_refusal_not_current widens error_not_current); it is spelled in here."""
     fragments = data.get("fragments") or {}
     if not isinstance(fragments, dict) or not all(_ID.match(str(k)) and isinstance(v, str) for k, v in fragments.items()):
         raise InputError(f"{where}: fragments must map snake_case names to regex text")
-    return {str(k): v for k, v in fragments.items()}
+    out: Dict[str, str] = {}
+    for key, text in fragments.items():
+        def one(match: "re.Match[str]", key: str = str(key)) -> str:
+            if match.group(1) not in out:
+                raise InputError(f"{where}: fragment '{key}' names '{match.group(1)}', which is not a fragment above it")
+            return out[match.group(1)]
+
+        out[str(key)] = _FRAGMENT_USE.sub(one, text)
+    return out
 
 
 def _expand(row: Dict[str, Any], fragments: Dict[str, str], here: str) -> Dict[str, Any]:

@@ -39,6 +39,11 @@ ANOTHERS_LABELS = [
     "Here is the output from the server that works:",
     "Tried it on my friend's PC:",
     "My friend gets the same error on his machine:",
+    # mend60: another person's post on a forum, a thread or a chat
+    "Someone on reddit got this:",
+    "A user on the forum posted:",
+    "Somebody posted this on Discord:",
+    "A redditor shared this log:",
 ]
 OWN_LABELS = [
     "I get this:",
@@ -49,6 +54,9 @@ OWN_LABELS = [
     "My friend and I get this:",
     "Output on the server:",
     "On our test server:",
+    "Someone on reddit told me to reinstall, and I get:",
+    "Someone on the forum had the same error as me:",
+    "Running as a user:",
 ]
 
 
@@ -108,3 +116,17 @@ def test_a_command_someone_told_the_reporter_to_try_keeps_its_output_current() -
     text = f"{_INTRO}I asked in the unofficial pytorch discord server and somebody told me to try:\n\n{_VISIBLE}"
     assert _fence_scope(text) == "current"
     assert "RD525" in _findings(text)
+
+
+_WINDOWS_INTRO = "I have an RX 7900 XTX on Windows 11 and want to run ComfyUI.\n\n"
+_WINERROR = (
+    "```\nOSError: [WinError 127] The specified procedure could not be found. Error loading "
+    '"C:\\ComfyUI\\venv\\lib\\site-packages\\torch\\lib\\c10_hip.dll" or one of its dependencies.\n```\n'
+)
+
+
+@pytest.mark.parametrize("label", ["Someone on reddit got this:", "A user on the forum posted:", "My friend gets this:"])
+def test_another_persons_pasted_winerror_leaves_no_unexplained_error_warning(label: str) -> None:
+    # mend60: RD599 warned of a WinError 127 that only another person's post showed
+    assert "RD599" not in _findings(f"{_WINDOWS_INTRO}{label}\n\n{_WINERROR}")
+    assert "RD599" in _findings(f"{_WINDOWS_INTRO}I get this:\n\n{_WINERROR}")

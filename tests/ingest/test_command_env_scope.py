@@ -262,3 +262,67 @@ def test_program_environments_leave_out_the_bare_session_and_keep_what_sentences
     assert program_environments(facts) == [{"HSA_OVERRIDE_GFX_VERSION": "10.3.0", "ROCR_VISIBLE_DEVICES": "1", "HIP_VISIBLE_DEVICES": "1"}]
     session_only = ingest("```\n$ export ROCR_VISIBLE_DEVICES=1\n```\n").facts
     assert program_environments(session_only) == environments(session_only) == [{"ROCR_VISIBLE_DEVICES": "1"}]
+
+
+# ------------------------------------------------ a service's or a container's own environment takes no shell export
+# A compose service, a docker run container and a systemd unit are started by the container runtime or by systemd,
+# not by the report's shell: the shell's exports never reach them (Docker's run reference, systemd.exec(5)).
+
+SHELL_EXPORT_AND_SERVICE = {
+    "compose service (RD710)": (
+        "```\n$ export HIP_VISIBLE_DEVICES=1\n```\n"
+        "```yaml\nservices:\n  ollama:\n    image: ollama/ollama:rocm\n    environment:\n      - ROCR_VISIBLE_DEVICES=1\n```\n",
+        "RD710",
+    ),
+    "systemd unit (RD710)": (
+        "```\n$ export HIP_VISIBLE_DEVICES=1\n```\n```ini\n[Service]\nEnvironment=\"ROCR_VISIBLE_DEVICES=1\"\n```\n",
+        "RD710",
+    ),
+    "docker run in another block (RD710)": (
+        "```\n$ export HIP_VISIBLE_DEVICES=1\n$ python x.py\n```\n"
+        "```\n$ docker run --device=/dev/kfd -e ROCR_VISIBLE_DEVICES=1 rocm/pytorch python a.py\n```\n",
+        "RD710",
+    ),
+    "compose service (RD322)": (
+        "```\n$ export CUDA_VISIBLE_DEVICES=0\n```\n"
+        "```yaml\nservices:\n  vllm:\n    image: rocm/vllm\n    environment:\n      - HIP_VISIBLE_DEVICES=1\n```\n",
+        "RD322",
+    ),
+    "systemd unit (RD405)": (
+        "```\n$ export PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128\n```\n"
+        "```ini\n[Service]\nEnvironment=\"PYTORCH_HIP_ALLOC_CONF=expandable_segments:True\"\n```\n",
+        "RD405",
+    ),
+}
+
+
+@pytest.mark.parametrize("text,rule", list(SHELL_EXPORT_AND_SERVICE.values()), ids=list(SHELL_EXPORT_AND_SERVICE))
+def test_a_shell_export_does_not_meet_a_service_or_containers_own_setting(text: str, rule: str) -> None:
+    assert rule not in fired(text)
+
+
+@pytest.mark.parametrize(
+    "text,rule",
+    [
+        ("```\n$ export CUDA_VISIBLE_DEVICES=0\n$ HIP_VISIBLE_DEVICES=1 python x.py\n```\n", "RD322"),
+        ("```\n$ export PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128\n$ PYTORCH_HIP_ALLOC_CONF=expandable_segments:True python x.py\n```\n", "RD405"),
+        ("```\n$ export ROCR_VISIBLE_DEVICES=1; HIP_VISIBLE_DEVICES=1 python x.py\n```\n", "RD710"),
+        ("```yaml\nservices:\n  vllm:\n    image: rocm/vllm\n    environment:\n      - CUDA_VISIBLE_DEVICES=0\n      - HIP_VISIBLE_DEVICES=1\n```\n", "RD322"),
+        ("```ini\n[Service]\nEnvironment=\"PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128\"\nEnvironment=\"PYTORCH_HIP_ALLOC_CONF=expandable_segments:True\"\n```\n", "RD405"),
+    ],
+)
+def test_both_settings_in_one_programs_environment_still_fire(text: str, rule: str) -> None:
+    assert rule in fired(text)
+
+
+def test_a_container_keeps_its_images_env_and_a_unit_keeps_no_shell_setting() -> None:
+    from rocm_doctor.judge.derived_facts.env import program_environments
+
+    image = ingest(
+        "```dockerfile\nFROM rocm/pytorch\nENV ROCR_VISIBLE_DEVICES=1\n```\n"
+        "```\n$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n$ docker run --device=/dev/kfd -e HIP_VISIBLE_DEVICES=1 myimage python a.py\n```\n"
+    ).facts
+    assert {"ROCR_VISIBLE_DEVICES": "1", "HIP_VISIBLE_DEVICES": "1"} in environments(image)
+    assert not any("HSA_OVERRIDE_GFX_VERSION" in env and "HIP_VISIBLE_DEVICES" in env for env in program_environments(image))
+    unit = ingest("I use ROCR_VISIBLE_DEVICES=1.\n```\n$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n```\n```ini\n[Service]\nEnvironment=\"HIP_VISIBLE_DEVICES=0\"\n```\n").facts
+    assert program_environments(unit) == [{"ROCR_VISIBLE_DEVICES": "1", "HIP_VISIBLE_DEVICES": "0"}]

@@ -84,11 +84,38 @@ later command inherits; and one a sentence tells ("I use HIP_VISIBLE_DEVICES=1 f
 report does not put in any one command's environment."""
 
 
-def _scope_of(facts: Facts, name: str, value: str) -> Any:
-    """Where ``name`` gets its value in ``env.vars``: :data:`SESSION`, else :data:`SAID`, else the set of commands
-    whose own prefix gives it."""
+OWN_ENVIRONMENT_INHERITS = {"compose": frozenset({"dockerfile"}), "docker-run": frozenset({"dockerfile"}), "systemd": frozenset()}
+"""A command whose settings are a service's or a container's own environment (a compose service's ``environment:``,
+``docker run -e``, a systemd unit's ``Environment=``) starts its program from the container runtime or from systemd,
+not from the report's shell: the session's exports, ``set``/``setx`` lines, shell startup files and listings do not
+reach it (Docker's run reference: a container gets the variables its ``-e``/``--env`` options and its image name;
+systemd.exec(5): "processes started by the service manager" get the unit's Environment= and the manager's own
+environment, not a login shell's). What each such origin does inherit of the session: a container its image's
+``ENV`` (a Dockerfile), a systemd unit nothing the report's session shows."""
+
+
+class _Scope:
+    """Where one variable's value in ``env.vars`` comes from: the origins of the session settings giving it, whether
+    a sentence tells it, and the commands whose own environment gives it."""
+
+    __slots__ = ("session", "said", "commands")
+
+    def __init__(self, session: frozenset, said: bool, commands: frozenset) -> None:
+        self.session, self.said, self.commands = session, said, commands
+
+    @property
+    def kind(self) -> Any:
+        """:data:`SESSION` when a session setting gives it, else :data:`SAID`, else the commands."""
+        if self.session:
+            return SESSION
+        return SAID if self.said or not self.commands else self.commands
+
+
+def _scope_of(facts: Facts, name: str, value: str) -> _Scope:
+    """Where ``name`` gets its value in ``env.vars`` (:class:`_Scope`)."""
     settings = facts.env.settings.value if facts.env.settings.is_known else None
     commands = set()
+    session = set()
     said = False
     for setting in settings or []:
         if setting.name != name or setting.value != value or setting.reaches is False or setting.for_error is False:
@@ -98,10 +125,43 @@ def _scope_of(facts: Facts, name: str, value: str) -> Any:
         elif setting.origin == "prose":
             said = True
         else:
-            return SESSION
-    if said or not commands:
-        return SAID if said else SESSION
-    return frozenset(commands)
+            session.add(setting.origin)
+    if not (session or said or commands):
+        session.add("")  # no setting read gives it: the session's, as env.vars is
+    return _Scope(frozenset(session), said, frozenset(commands))
+
+
+def _own_environment_origin(facts: Facts, command: str) -> Optional[str]:
+    """The origin of ``command``'s settings when they are a service's or a container's own environment
+    (:data:`OWN_ENVIRONMENT_INHERITS`), else None."""
+    settings = facts.env.settings.value if facts.env.settings.is_known else None
+    for setting in settings or []:
+        if setting.command == command and setting.origin in OWN_ENVIRONMENT_INHERITS:
+            return setting.origin
+    return None
+
+
+def _command_environments(facts: Facts) -> Optional[Tuple[List[Tuple[Dict[str, str], bool]], Dict[str, str]]]:
+    """Each command's environment with whether it is a service's or a container's own (which no session setting but
+    what it inherits reaches), and the session's with what sentences tell; None when the environment was not read."""
+    env = env_vars(facts)
+    if env is None:
+        return None
+    scopes = {name: _scope_of(facts, name, value) for name, value in env.items()}
+    commands = sorted({c for scope in scopes.values() if scope.kind != SAID for c in scope.commands})
+    rest = {n: v for n, v in env.items() if not isinstance(scopes[n].kind, frozenset)}
+    out = []
+    for command in commands:
+        origin = _own_environment_origin(facts, command)
+        inherits = OWN_ENVIRONMENT_INHERITS.get(origin) if origin is not None else None
+
+        def reaches(scope: _Scope) -> bool:
+            if scope.kind != SAID and command in scope.commands:
+                return True
+            return scope.kind == SESSION and (inherits is None or bool(scope.session & inherits))
+
+        out.append(({n: v for n, v in env.items() if reaches(scopes[n])}, inherits is not None))
+    return out, rest
 
 
 def environments(facts: Facts) -> Optional[List[Dict[str, str]]]:
@@ -114,16 +174,17 @@ def environments(facts: Facts) -> Optional[List[Dict[str, str]]]:
     session's with what sentences tell; a sentence's setting is not put together with a command's prefix. A rule that judges two variables together (ROCR_VISIBLE_DEVICES with HIP_VISIBLE_DEVICES,
     two allocator spellings) asks each of these, never two commands' prefixes at once: a report that runs
     ``ROCR_VISIBLE_DEVICES=1 ollama serve`` and ``HIP_VISIBLE_DEVICES=1 python x.py`` masks no device twice.
+    A compose service's, a ``docker run -e`` container's or a systemd unit's own settings are not put together with
+    the shell's exports either (:data:`OWN_ENVIRONMENT_INHERITS`): ``export HIP_VISIBLE_DEVICES=1`` in a terminal
+    and a compose service's ``ROCR_VISIBLE_DEVICES=1`` mask no device twice.
     A report without a command prefix has the one environment ``env.vars``."""
-    env = env_vars(facts)
-    if env is None:
+    found = _command_environments(facts)
+    if found is None:
         return None
-    scopes = {name: _scope_of(facts, name, value) for name, value in env.items()}
-    commands = sorted({c for scope in scopes.values() if isinstance(scope, frozenset) for c in scope})
+    commands, rest = found
     if not commands:
-        return [env]
-    out = [{n: v for n, v in env.items() if scopes[n] == SESSION or (isinstance(scopes[n], frozenset) and command in scopes[n])} for command in commands]
-    return out + [{n: v for n, v in env.items() if not isinstance(scopes[n], frozenset)}]
+        return [rest]
+    return [own for own, _ in commands] + [rest]
 
 
 def program_environments(facts: Facts) -> Optional[List[Dict[str, str]]]:
@@ -132,12 +193,16 @@ def program_environments(facts: Facts) -> Optional[List[Dict[str, str]]]:
     masked by ``ROCR_VISIBLE_DEVICES=1 ollama serve``) must not be judged on the bare session, which may run
     nothing: judged there, a workaround the report applies to its program would be read as missing. A setting a
     sentence tells ("I use ROCR_VISIBLE_DEVICES=1") joins each program's here (its own prefix wins): for such a fact,
-    an extra mask costs a finding, never a wrong one."""
-    envs = environments(facts)
-    if envs is None or len(envs) == 1:
-        return envs
-    session_and_said = envs[-1]
-    return [{**session_and_said, **own} for own in envs[:-1]]
+    an extra mask costs a finding, never a wrong one. A service's or a container's own environment takes the sentence's
+    settings too, but not the shell's session (:data:`OWN_ENVIRONMENT_INHERITS`)."""
+    found = _command_environments(facts)
+    if found is None:
+        return None
+    commands, rest = found
+    if not commands:
+        return [rest]
+    said = {n: v for n, v in rest.items() if _scope_of(facts, n, v).kind == SAID}
+    return [{**(said if closed else rest), **own} for own, closed in commands]
 
 
 def with_each_env(facts: Facts, compute: Callable[[Dict[str, str]], Fact], needs: Iterable[str] = (), programs: bool = False) -> Fact:
