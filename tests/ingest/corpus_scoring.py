@@ -64,6 +64,8 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 """Issue 6's mapping from root-cause class to finding category."""
 
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
+    # blind60b blind batch: Windows TheRock ROCm 7.0 does not enumerate a gfx906 Radeon Pro VII (pending support on Windows)
+    "h60b-02": {"gfx-unsupported", "platform"},
     # Session 60 (lead): blind60's h60a-07, drawn as healthy_env (nothing wrong in the user's environment) and scored
     # blind so (RD503's error counted against the batch). Moved here after its text was read: "invalid device function"
     # is HIP finding no code for the GPU in the module that ran, and the reporter's bisection puts that in Ollama
