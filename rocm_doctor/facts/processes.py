@@ -74,6 +74,12 @@ def _dirname(path: str) -> str:
     return ntpath.dirname(path) if _windows(path) else posixpath.dirname(path)
 
 
+SYSTEM_LIBRARY_FOLDERS = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/usr/local/lib64")
+"""Folders a distribution's packages install libraries into (with their multiarch subfolders, such as
+/usr/lib/x86_64-linux-gnu): a ROCm library there is the distribution's (Debian/Ubuntu libhsa-runtime64-1,
+Fedora rocm-runtime), not AMD's /opt/rocm-X.Y."""
+
+
 def install_of(path: str) -> str:
     """The install a library comes from: its folder, less a trailing ``lib``/``lib64``/``bin``
     (``/opt/rocm-6.2.0/lib/libamdhip64.so`` -> ``/opt/rocm-6.2.0``; ``.../torch/lib/x.so`` -> ``.../torch``)."""

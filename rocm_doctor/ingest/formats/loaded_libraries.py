@@ -29,7 +29,7 @@ import posixpath
 import re
 from typing import Dict, List, Optional
 
-from rocm_doctor.facts.processes import classify
+from rocm_doctor.facts.processes import SYSTEM_LIBRARY_FOLDERS, classify, install_of
 from rocm_doctor.ingest.blocks import Block
 from rocm_doctor.ingest.formats.common import make_piece
 from rocm_doctor.ingest.model import TRUST_SIGNATURE, Observation
@@ -48,7 +48,6 @@ _LDD_OTHER = re.compile(r"^\s{0,12}\S{1,200}\s{1,4}(?:=>\s{1,4}not\s{1,3}found|(
 """Another line of ldd's output (linux-vdso.so.1 (0x...), a library not found): part of the same run."""
 _LD_DEBUG = re.compile(r"^\s{0,8}\d{1,10}:\s")
 """An LD_DEBUG line ("   4242:     find library=..."): part of the same run."""
-_SYSTEM = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/usr/local/lib64")
 _PYTHON_ENV = re.compile(r"^(?P<env>.*?/(?:site|dist)-packages)/")
 _STORE = re.compile(r"^/(?:nix|gnu)/store/")
 _ROCM_COMPONENT = re.compile(r"rocm", re.IGNORECASE)
@@ -66,16 +65,13 @@ def install_root(path: str) -> str:
     rocm = _VERSIONED_ROCM.match(path)
     if rocm:
         return rocm.group(0)
-    if any(path.startswith(s + "/") for s in _SYSTEM):
+    if any(path.startswith(s + "/") for s in SYSTEM_LIBRARY_FOLDERS):
         return "the system's library folders"
     parts = path.split("/")
     for index, part in enumerate(parts[:-1]):
         if part and _ROCM_COMPONENT.search(part):
             return "/".join(parts[: index + 1])
-    folder = posixpath.dirname(path)
-    if posixpath.basename(folder) in ("lib", "lib64", "bin"):
-        folder = posixpath.dirname(folder)
-    return folder
+    return install_of(path)
 
 
 def _loaded(text: str) -> Optional[str]:

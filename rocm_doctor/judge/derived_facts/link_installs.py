@@ -17,15 +17,11 @@ import posixpath
 from typing import List, Tuple
 
 from rocm_doctor.facts.model import Facts
-from rocm_doctor.facts.processes import install_of
+from rocm_doctor.facts.processes import SYSTEM_LIBRARY_FOLDERS, install_of
 from rocm_doctor.facts.value import Fact, absent, known
 from rocm_doctor.judge.derived import Tables, machine_fact
 
 SOURCE = "symptoms.loader_libraries"
-SYSTEM_LIBRARY_FOLDERS = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/usr/local/lib64")
-"""Folders a distribution's packages install libraries into (with their multiarch subfolders, such as
-/usr/lib/x86_64-linux-gnu): an HSA runtime there is the distribution's (Debian/Ubuntu libhsa-runtime64-1,
-Fedora rocm-runtime), not AMD's /opt/rocm-X.Y."""
 
 
 def _install(path: str) -> str:
