@@ -16,12 +16,11 @@ from ingest_helpers import signature_errors
     [
         "ERROR: Could not find a version that satisfies the requirement tensorflow-rocm (from versions: none)",
         "ERROR: No matching distribution found for tensorflow-rocm",
-        "ERROR: No matching distribution found for tensorflow-rocm==2.16.1",
+        "ERROR: Could not find a version that satisfies the requirement tensorflow-rocm==2.16.1 (from versions: none)",
         "ERROR: Could not find a version that satisfies the requirement tensorflow_rocm==2.4.0 (from versions: none)",
         # uv's words for the same outcome (the metamorphic 'uv wording for pip' rewrite)
         "  ╰─▶ Because tensorflow-rocm was not found in the package registry and you require tensorflow-rocm, we can"
         " conclude that your requirements are unsatisfiable.",
-        "  ╰─▶ Because there is no version of tensorflow-rocm==2.12.1.570 and you require tensorflow-rocm==2.12.1.570",
     ],
 )
 def test_pip_finding_no_tensorflow_rocm_is_read(line: str) -> None:
@@ -36,6 +35,11 @@ def test_pip_finding_no_tensorflow_rocm_is_read(line: str) -> None:
         "ERROR: No matching distribution found for tensorflow-rocm-nightly",
         "Because there is no version of tensorflow-cpu-aws==2.14.0.600 and tensorflow-rocm==2.14.0.600 depends on "
         "tensorflow-cpu-aws==2.14.0.600, we can conclude that tensorflow-rocm==2.14.0.600 cannot be used.",
+        # a release that was never published while others fit this Python: pip lists them, so the pin is at fault
+        "ERROR: Could not find a version that satisfies the requirement tensorflow-rocm==2.12.1 (from versions: "
+        "2.10.0.520, 2.11.0.540, 2.11.1.550)",
+        "ERROR: No matching distribution found for tensorflow-rocm==2.12.1",
+        "  ╰─▶ Because there is no version of tensorflow-rocm==2.12.1.570 and you require tensorflow-rocm==2.12.1.570",
         # the error told as past, or asked about
         'I used to get "ERROR: No matching distribution found for tensorflow-rocm" but now it works with Python 3.10',
         'Why does pip say "No matching distribution found for tensorflow-rocm"?',
