@@ -9,7 +9,7 @@ the prose around them is written for the test.
 from __future__ import annotations
 
 import pytest
-from ingest_helpers import ingest, serious_findings
+from ingest_helpers import ingest, problems_shown, serious_findings, signature_errors
 
 HIPBLASLT_ROW = "hipblaslt_build_rejects_gfx_target"
 GENERIC_ROW = "rocm_library_build_rejects_gfx_target"
@@ -92,3 +92,42 @@ def test_a_hipsparselt_refusal_is_the_generic_libraries_and_names_no_gpu() -> No
     found = _signatures(text)
     assert GENERIC_ROW in found and HIPBLASLT_ROW not in found
     assert _gfx(text) == []
+
+
+# third61: rocPRIM's GFX9-only DPP broadcasts compiled for an RDNA target (RD111). The compiler's line as
+# ROCm/legacy-rocm-build#2685, ROCm/rocPRIM#180 and #452, ROCm/rocm-examples#110 and ROCm/rocSPARSE#250 show it.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "error: Illegal instruction detected: Invalid dpp_ctrl value: broadcasts are not supported on GFX10+\n"
+        "renamable $vgpr45 = V_MOV_B32_dpp undef $vgpr45(tied-def 0), $vgpr12, 322, 15, 15, 0, implicit $exec\n"
+        "6 errors generated when compiling for gfx1032.\n",
+        "[3680/4568] Building HIPCC object caffe2/CMakeFiles/torch_hip.dir/operators/hip/torch_hip_generated_batch_sparse_to_dense_op.hip.o\n"
+        "error: Illegal instruction detected: Invalid dpp_ctrl value: broadcasts are not supported on GFX10+\n",
+        "Trying to build on gfx1036 a piece of code using (roc)Thrust fails due to\n\n"
+        "    error: Illegal instruction detected: Invalid dpp_ctrl value: broadcasts are not supported on GFX10+\n",
+    ],
+)
+def test_rocprims_dpp_broadcasts_compiled_for_an_rdna_target_are_reported(text: str) -> None:
+    assert "rocprim_dpp_broadcast_on_rdna" in signature_errors(text)
+    assert "RD111" in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # another DPP refusal, not the broadcasts rocPRIM's old list produced
+        "error: Illegal instruction detected: Invalid dpp_ctrl value: wavefront shifts are not supported on GFX10+\n",
+        # told as past
+        "I used to get 'Invalid dpp_ctrl value: broadcasts are not supported on GFX10+' before the update; ROCm 6.1 builds it.\n",
+        # a guide's words on the instruction set, not a build's error
+        "row_bcast:15 is a GFX9 DPP control; the GFX10 ISA dropped broadcasts.\n",
+    ],
+)
+def test_other_dpp_words_are_not_read_as_rocprims_broadcasts(text: str) -> None:
+    assert "RD111" not in problems_shown(text)
+
+
+def test_a_question_about_the_dpp_broadcast_message_is_not_a_build_failure() -> None:
+    text = 'Question: does "Invalid dpp_ctrl value: broadcasts are not supported on GFX10+" mean my gfx1032 is unsupported?\n'
+    assert "RD111" not in problems_shown(text)

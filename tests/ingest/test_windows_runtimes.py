@@ -382,3 +382,70 @@ def test_windows_10_with_a_wheels_rocm_7_runtime_is_still_outside_the_7_2_requir
     # RD731 reads the DLL's name whichever folder it is in
     text = "Windows 10, RX 9070 XT\nC:\\py\\Lib\\site-packages\\_rocm_sdk_core\\bin\\amdhip64_7.dll\n"
     assert "RD731" in problems_shown(text)
+
+
+# third61: the display driver's HIP runtime loaded by a program that ships its own (RD110). Forms from
+# vladmandic/sdnext#4516 (SD.Next's log and its title), ggml-org/llama.cpp#25807 (a reader's words),
+# lmstudio-ai/lmstudio-bug-tracker#1906 (Windows' crash record; loading "ahead of" the application's own).
+@pytest.mark.parametrize(
+    "line",
+    [
+        r"HIP Library Path: C:\WINDOWS\System32\amdhip64_7.dll",
+        r"Faulting module path: C:\Windows\System32\amdhip64_7.dll",
+        r"In my case, llama.cpp was picking up the wrong `amdhip64_7.dll` from `C:\Windows\System32` instead of the one from my TheRock installation.",
+        "[Issue]: Wrong amdhip64_7.dll loaded",
+        r"Windows is loading the driver's System32\amdhip64_7.dll ahead of LM Studio's own HIP runtime.",
+        "amdhip64_7.dll is loaded from System32, not from _rocm_sdk_core.",
+    ],
+)
+def test_the_driver_hip_runtime_loaded_from_system32_is_read_in_its_forms(line: str) -> None:
+    assert {"hip_runtime_loaded_from_system32", "hip_runtime_loaded_from_system32_told"} & signature_contexts(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # the file only said to be there, or a listing of where it is
+        r"C:\Windows\System32\amdhip64_7.dll",
+        "I did take a look at system 32 and found amdhip64_7.dll there",
+        # the wheel's own copy loaded (ROCm/legacy-rocm-build#5871's crash record)
+        r"Module path: D:\text-generation-webui\venv\Lib\site-packages\_rocm_sdk_core\bin\amdhip64_7.dll",
+        r"Faulting module path: D:\venv\Lib\site-packages\_rocm_sdk_core\bin\amdhip64_7.dll",
+        # a question, the past, a fix
+        "Is the wrong amdhip64_7.dll loaded from System32?",
+        "It was loading amdhip64_7.dll from System32 before I copied it; now it works.",
+        "Fixed: llama.cpp no longer picks up amdhip64_7.dll from System32.",
+    ],
+)
+def test_a_system32_hip_runtime_not_shown_loaded_now_is_not_read_as_loaded(line: str) -> None:
+    assert not {"hip_runtime_loaded_from_system32", "hip_runtime_loaded_from_system32_told"} & signature_contexts(line)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # SD.Next beside TheRock's wheels (vladmandic/sdnext#4516)
+        "When starting SD.Next with rocm: `HIP Library Path: C:\\WINDOWS\\System32\\amdhip64_7.dll`\n"
+        "This is not the correct dll and the one provided in `_rocm_sdk_core` should be used.\n",
+        # a self-built llama.cpp beside a TheRock SDK (ggml-org/llama.cpp#25807)
+        "llama.cpp was picking up the wrong `amdhip64_7.dll` from `C:\\Windows\\System32` instead of the one from my TheRock installation.\n",
+    ],
+)
+def test_the_driver_hip_runtime_loaded_beside_a_programs_own_is_reported(text: str) -> None:
+    assert "RD110" in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # ZLUDA and HIP SDK programs run on the driver's runtime: it is theirs
+        "ZLUDA on Windows with HIP SDK 6.2, RX 6800.\nFaulting module path: C:\\Windows\\System32\\amdhip64_6.dll\n",
+        # a healthy TheRock report that lists both copies
+        "Works great! TheRock torch on Windows 11, RX 9070 XT.\nwhere amdhip64_7.dll\n"
+        "C:\\Windows\\System32\\amdhip64_7.dll\nC:\\venv\\Lib\\site-packages\\_rocm_sdk_core\\bin\\amdhip64_7.dll\n",
+        # someone else's machine, quoted
+        "My friend said his SD.Next was loading the wrong amdhip64_7.dll from System32, on his TheRock install. Mine works fine.\n",
+    ],
+)
+def test_the_driver_hip_runtime_is_not_blamed_where_it_is_the_programs_own_or_not_shown_loaded(text: str) -> None:
+    assert "RD110" not in problems_shown(text)
