@@ -326,3 +326,53 @@ def test_a_container_keeps_its_images_env_and_a_unit_keeps_no_shell_setting() ->
     assert not any("HSA_OVERRIDE_GFX_VERSION" in env and "HIP_VISIBLE_DEVICES" in env for env in program_environments(image))
     unit = ingest("I use ROCR_VISIBLE_DEVICES=1.\n```\n$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n```\n```ini\n[Service]\nEnvironment=\"HIP_VISIBLE_DEVICES=0\"\n```\n").facts
     assert program_environments(unit) == [{"ROCR_VISIBLE_DEVICES": "1", "HIP_VISIBLE_DEVICES": "0"}]
+
+
+# ------------------------------------------- docker run -e NAME (no value) forwards the shell's value (drv61)
+# Docker's run reference (docker/cli docs/reference/commandline/container_run.md#env at eb986ae7): "the Docker CLI
+# client checks the value the variable has in your local environment and passes it to the container. If no `=` is
+# provided and that variable isn't exported in your local environment, the variable is unset in the container."
+
+_RUN = "$ docker run -it --device=/dev/kfd --device=/dev/dri -e HSA_OVERRIDE_GFX_VERSION rocm/pytorch python a.py\n"
+
+
+def _container_value(text: str):
+    settings = ingest(text).facts.env.settings.value
+    return [s.value for s in settings if s.origin == "docker-run" and s.name == "HSA_OVERRIDE_GFX_VERSION"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```\n$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n" + _RUN + "```\n",
+        "```\n$ export HSA_OVERRIDE_GFX_VERSION=9.0.0\n$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n$ cd work\n" + _RUN + "```\n",
+        "```\n$ HSA_OVERRIDE_GFX_VERSION=10.3.0 " + _RUN[2:] + "```\n",
+        "```\n$ env | grep HSA\nHSA_OVERRIDE_GFX_VERSION=10.3.0\n```\nThen:\n```\n" + _RUN + "```\n",
+        "```\n$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n" + _RUN.replace("docker", "podman") + "```\n",
+    ],
+    ids=["export", "latest export", "prefix of the docker command", "listing", "podman"],
+)
+def test_docker_run_e_without_a_value_takes_the_shells_value_into_the_container(text: str) -> None:
+    # the docker command's own prefix is one sighting of the name on that line, the container's environment already
+    assert _container_value(text) in (["10.3.0"], [])
+    assert ingest(text).facts.env.vars.value.get("HSA_OVERRIDE_GFX_VERSION") == "10.3.0"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # no shell value shown: as written (Docker: unset in the container when the shell has none)
+        "```\n" + _RUN + "```\n",
+        # unset in the shell before the run: unset in the container
+        "```\n$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n$ unset HSA_OVERRIDE_GFX_VERSION\n" + _RUN + "```\n",
+        # exported only after the container ran
+        "```\n" + _RUN + "$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n```\n",
+        # another command's own prefix is not the docker shell's
+        "```\n$ HSA_OVERRIDE_GFX_VERSION=10.3.0 python b.py\n" + _RUN + "```\n",
+        # a sentence's setting is no shell's value
+        "I sometimes use HSA_OVERRIDE_GFX_VERSION=10.3.0 on the host.\n```\n" + _RUN + "```\n",
+    ],
+    ids=["none shown", "unset before", "export after", "another command's prefix", "sentence"],
+)
+def test_docker_run_e_without_a_value_takes_no_value_the_shell_is_not_shown_to_have(text: str) -> None:
+    assert _container_value(text) == [None]
