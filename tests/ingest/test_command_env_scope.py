@@ -376,3 +376,48 @@ def test_docker_run_e_without_a_value_takes_the_shells_value_into_the_container(
 )
 def test_docker_run_e_without_a_value_takes_no_value_the_shell_is_not_shown_to_have(text: str) -> None:
     assert _container_value(text) == [None]
+
+
+# ------------------------------------ a program started with no prefix runs under the session's settings (drv61)
+# program_environments left the bare session out: a mask in one command's prefix (``ROCR_VISIBLE_DEVICES=1 python a.py``)
+# then hid the iGPU for every program, also for ``python b.py`` run without it, and RD320 (the iGPU is device 0) was lost.
+
+_RI = (
+    "```\n$ rocminfo\n*******\nAgent 1\n*******\n  Name:                    AMD Ryzen 9 7950X 16-Core Processor\n"
+    "  Device Type:             CPU\n*******\nAgent 2\n*******\n  Name:                    gfx1036\n"
+    "  Marketing Name:          AMD Radeon Graphics\n  Device Type:             GPU\n*******\nAgent 3\n*******\n"
+    "  Name:                    gfx1100\n  Marketing Name:          AMD Radeon RX 7900 XTX\n  Device Type:             GPU\n```\n"
+    "```\n$ env | grep -E 'HIP|ROCR|CUDA|HSA'\nHIP_PATH=/opt/rocm\n```\n"
+)
+_MASKED = "```\n$ ROCR_VISIBLE_DEVICES=1 python a.py\nok\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _RI + _MASKED + "$ python b.py\nit hangs forever\n```\n",
+        _RI + _MASKED + "$ ./build/bin/llama-cli -m model.gguf\nit hangs\n```\n",
+        _RI + "`ROCR_VISIBLE_DEVICES=1 python a.py` works, but plain `python b.py` crashes with a segfault.\n",
+    ],
+    ids=["transcript", "binary by its path", "inline code"],
+)
+def test_a_program_without_a_prefix_beside_a_masked_command_sees_the_igpu_first(text: str) -> None:
+    assert "RD320" in fired(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _RI + _MASKED + "```\n",
+        _RI + _MASKED + "$ rocminfo | grep gfx\n```\n",
+        _RI + _MASKED + "$ sudo python b.py\nok\n```\n",
+        _RI + _MASKED + "$ python -m pip install torch\n```\n",
+        _RI + "`ROCR_VISIBLE_DEVICES=1 python a.py` works. If you run `python b.py` without it, it would crash.\n",
+        _RI + "`ROCR_VISIBLE_DEVICES=1 python a.py` works. I never run `python b.py` without the variable.\n",
+        _RI + "`ROCR_VISIBLE_DEVICES=1 python a.py` works. Before, I used to run `python b.py` and it crashed.\n",
+        _RI + "`ROCR_VISIBLE_DEVICES=1 python a.py` works. Should I also try `python b.py`?\n",
+    ],
+    ids=["only the masked command", "a listing tool", "sudo", "pip", "advice", "negated", "past", "question"],
+)
+def test_no_program_without_a_prefix_keeps_the_masked_commands_environment(text: str) -> None:
+    assert "RD320" not in fired(text)
