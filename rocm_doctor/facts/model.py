@@ -335,6 +335,10 @@ class EnvFacts(Section):
     """Every setting a pasted report shows, in order, with where it lives."""
     rocm_path_entries: Fact[List[str]] = _fact()
     """``PATH`` entries that point into a ROCm install."""
+    session_programs: Fact[List[str]] = _fact()
+    """From a report: where it starts a GPU program with no environment prefix of its own (``$ python b.py`` in a
+    transcript, ```python b.py``` in prose), which runs under the session's settings, not under another command's
+    prefix (:func:`rocm_doctor.judge.derived_facts.env.program_environments`). Each entry is the line's source."""
 
     def covers(self, name: str) -> bool:
         """Whether ``vars`` would show ``name`` if it were set (unknown coverage: it would)."""

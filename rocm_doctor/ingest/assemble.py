@@ -43,7 +43,7 @@ MAX_GPUS = 256
 _MERGED_LISTS = {
     "symptoms.signatures", "symptoms.context", "symptoms.earlier", "symptoms.earlier_errors", "symptoms.error_gfx", "symptoms.support_gpus", "symptoms.wheel_indexes", "symptoms.build_targets",
     "symptoms.ollama_versions", "symptoms.resolutions", "symptoms.therock_families", "symptoms.loader_libraries",
-    "windows.amdhip_dlls", "windows.hip_sdk_versions",
+    "windows.amdhip_dlls", "windows.hip_sdk_versions", "env.session_programs",
 }
 """Facts that list what the report shows (every HIP SDK and amdhip64 DLL it names is installed): each
 sighting adds to the list; two blocks naming different ones do not disagree."""
@@ -583,10 +583,49 @@ def _scoped(settings: List[SettingSighting], errors: List[Line]) -> List[Setting
     return out
 
 
+_FORWARDING_SHELL = frozenset({"export", "env-listing", "shell-rc", "fish", "powershell", "cmd-set"})
+"""Origins of a setting of the shell that starts a container (its session's own, no one command's)."""
+_DOCKER_RUN_REFERENCE = (
+    "https://github.com/docker/cli/blob/eb986ae71b0c84eca42a1c28a1a8135269b2757d/docs/reference/commandline/container_run.md#env"
+)
+
+
+def _forwarded(settings: List[SettingSighting]) -> List[SettingSighting]:
+    """A ``docker run -e NAME`` (no ``=``) passes the container the value NAME has in the shell that runs docker:
+    "the Docker CLI client checks the value the variable has in your local environment and passes it to the
+    container. If no ``=`` is provided and that variable isn't exported in your local environment, the variable is
+    unset in the container" (Docker's run reference, :data:`_DOCKER_RUN_REFERENCE`). The reader writes it as an unset
+    (value None); where the report shows the shell's setting of NAME before it (an ``export``, a listing, a startup
+    file, a prefix of the docker command itself), the container's setting takes that value. The latest such setting
+    decides: an ``unset`` there leaves the container's unset. None shown: left as written (the report shows no value
+    the shell had). ``settings`` are in line order."""
+    out: List[SettingSighting] = []
+    for index, setting in enumerate(settings):
+        if setting.origin == "docker-run" and setting.value is None:
+            shell = next(
+                (
+                    earlier for earlier in reversed(settings[:index])
+                    if earlier.name == setting.name and earlier.for_error is not False and earlier.reaches is not False
+                    and (
+                        (earlier.command is None and earlier.origin in _FORWARDING_SHELL)
+                        or (earlier.origin == "command-prefix" and earlier.line.number == setting.line.number)
+                    )
+                ),
+                None,
+            )
+            if shell is not None and shell.value is not None:
+                setting = replace(
+                    setting, value=shell.value,
+                    reason=f"-e {setting.name} without a value passes the shell's value (line {shell.line.number}) into the container",
+                )
+        out.append(setting)
+    return out
+
+
 def _env(tree: Dict[str, Any], pieces: List[Piece]) -> None:
     """``env.vars``, ``env.coverage`` and ``env.settings`` from every setting the pieces show."""
     errors = [o.line for p in pieces if p.kind.startswith("error:") for o in p.observations if o.path == "symptoms.signatures"]
-    settings: List[SettingSighting] = _scoped(sorted((s for p in pieces for s in p.settings), key=lambda s: s.line.number), errors)
+    settings: List[SettingSighting] = _forwarded(_scoped(sorted((s for p in pieces for s in p.settings), key=lambda s: s.line.number), errors))
     listings = [p for p in pieces if p.coverage is not None]
     if not settings and not listings:
         return

@@ -326,3 +326,98 @@ def test_a_container_keeps_its_images_env_and_a_unit_keeps_no_shell_setting() ->
     assert not any("HSA_OVERRIDE_GFX_VERSION" in env and "HIP_VISIBLE_DEVICES" in env for env in program_environments(image))
     unit = ingest("I use ROCR_VISIBLE_DEVICES=1.\n```\n$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n```\n```ini\n[Service]\nEnvironment=\"HIP_VISIBLE_DEVICES=0\"\n```\n").facts
     assert program_environments(unit) == [{"ROCR_VISIBLE_DEVICES": "1", "HIP_VISIBLE_DEVICES": "0"}]
+
+
+# ------------------------------------------- docker run -e NAME (no value) forwards the shell's value (drv61)
+# Docker's run reference (docker/cli docs/reference/commandline/container_run.md#env at eb986ae7): "the Docker CLI
+# client checks the value the variable has in your local environment and passes it to the container. If no `=` is
+# provided and that variable isn't exported in your local environment, the variable is unset in the container."
+
+_RUN = "$ docker run -it --device=/dev/kfd --device=/dev/dri -e HSA_OVERRIDE_GFX_VERSION rocm/pytorch python a.py\n"
+
+
+def _container_value(text: str):
+    settings = ingest(text).facts.env.settings.value
+    return [s.value for s in settings if s.origin == "docker-run" and s.name == "HSA_OVERRIDE_GFX_VERSION"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```\n$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n" + _RUN + "```\n",
+        "```\n$ export HSA_OVERRIDE_GFX_VERSION=9.0.0\n$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n$ cd work\n" + _RUN + "```\n",
+        "```\n$ HSA_OVERRIDE_GFX_VERSION=10.3.0 " + _RUN[2:] + "```\n",
+        "```\n$ env | grep HSA\nHSA_OVERRIDE_GFX_VERSION=10.3.0\n```\nThen:\n```\n" + _RUN + "```\n",
+        "```\n$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n" + _RUN.replace("docker", "podman") + "```\n",
+    ],
+    ids=["export", "latest export", "prefix of the docker command", "listing", "podman"],
+)
+def test_docker_run_e_without_a_value_takes_the_shells_value_into_the_container(text: str) -> None:
+    # the docker command's own prefix is one sighting of the name on that line, the container's environment already
+    assert _container_value(text) in (["10.3.0"], [])
+    assert ingest(text).facts.env.vars.value.get("HSA_OVERRIDE_GFX_VERSION") == "10.3.0"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # no shell value shown: as written (Docker: unset in the container when the shell has none)
+        "```\n" + _RUN + "```\n",
+        # unset in the shell before the run: unset in the container
+        "```\n$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n$ unset HSA_OVERRIDE_GFX_VERSION\n" + _RUN + "```\n",
+        # exported only after the container ran
+        "```\n" + _RUN + "$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n```\n",
+        # another command's own prefix is not the docker shell's
+        "```\n$ HSA_OVERRIDE_GFX_VERSION=10.3.0 python b.py\n" + _RUN + "```\n",
+        # a sentence's setting is no shell's value
+        "I sometimes use HSA_OVERRIDE_GFX_VERSION=10.3.0 on the host.\n```\n" + _RUN + "```\n",
+    ],
+    ids=["none shown", "unset before", "export after", "another command's prefix", "sentence"],
+)
+def test_docker_run_e_without_a_value_takes_no_value_the_shell_is_not_shown_to_have(text: str) -> None:
+    assert _container_value(text) == [None]
+
+
+# ------------------------------------ a program started with no prefix runs under the session's settings (drv61)
+# program_environments left the bare session out: a mask in one command's prefix (``ROCR_VISIBLE_DEVICES=1 python a.py``)
+# then hid the iGPU for every program, also for ``python b.py`` run without it, and RD320 (the iGPU is device 0) was lost.
+
+_RI = (
+    "```\n$ rocminfo\n*******\nAgent 1\n*******\n  Name:                    AMD Ryzen 9 7950X 16-Core Processor\n"
+    "  Device Type:             CPU\n*******\nAgent 2\n*******\n  Name:                    gfx1036\n"
+    "  Marketing Name:          AMD Radeon Graphics\n  Device Type:             GPU\n*******\nAgent 3\n*******\n"
+    "  Name:                    gfx1100\n  Marketing Name:          AMD Radeon RX 7900 XTX\n  Device Type:             GPU\n```\n"
+    "```\n$ env | grep -E 'HIP|ROCR|CUDA|HSA'\nHIP_PATH=/opt/rocm\n```\n"
+)
+_MASKED = "```\n$ ROCR_VISIBLE_DEVICES=1 python a.py\nok\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _RI + _MASKED + "$ python b.py\nit hangs forever\n```\n",
+        _RI + _MASKED + "$ ./build/bin/llama-cli -m model.gguf\nit hangs\n```\n",
+        _RI + "`ROCR_VISIBLE_DEVICES=1 python a.py` works, but plain `python b.py` crashes with a segfault.\n",
+    ],
+    ids=["transcript", "binary by its path", "inline code"],
+)
+def test_a_program_without_a_prefix_beside_a_masked_command_sees_the_igpu_first(text: str) -> None:
+    assert "RD320" in fired(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _RI + _MASKED + "```\n",
+        _RI + _MASKED + "$ rocminfo | grep gfx\n```\n",
+        _RI + _MASKED + "$ sudo python b.py\nok\n```\n",
+        _RI + _MASKED + "$ python -m pip install torch\n```\n",
+        _RI + "`ROCR_VISIBLE_DEVICES=1 python a.py` works. If you run `python b.py` without it, it would crash.\n",
+        _RI + "`ROCR_VISIBLE_DEVICES=1 python a.py` works. I never run `python b.py` without the variable.\n",
+        _RI + "`ROCR_VISIBLE_DEVICES=1 python a.py` works. Before, I used to run `python b.py` and it crashed.\n",
+        _RI + "`ROCR_VISIBLE_DEVICES=1 python a.py` works. Should I also try `python b.py`?\n",
+    ],
+    ids=["only the masked command", "a listing tool", "sudo", "pip", "advice", "negated", "past", "question"],
+)
+def test_no_program_without_a_prefix_keeps_the_masked_commands_environment(text: str) -> None:
+    assert "RD320" not in fired(text)

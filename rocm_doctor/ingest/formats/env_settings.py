@@ -36,6 +36,7 @@ from rocm_doctor.ingest.blocks import Block, Line, Spans, may_be_wrapped
 from rocm_doctor.ingest.formats.common import DOCUMENT_SAYS, REPORTED_SPEECH, make_piece
 from rocm_doctor.ingest.formats.container_groups import docker_options
 from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, Observation, Piece, SettingSighting
+from rocm_doctor.ingest.scope import NOW, scope_before
 from rocm_doctor.lazy_regex import when_used
 
 STACK_PREFIXES = (
@@ -1249,7 +1250,56 @@ def _sudo_side(block: Block, sightings: List[SettingSighting]) -> List[SettingSi
     return out
 
 
+_GPU_PROGRAM = (
+    r"(?:python(?:\d(?:\.\d{1,2})?)?|py|torchrun|accelerate|ollama|llama-[\w-]{1,40}|vllm|koboldcpp"
+    r"|(?:\.{1,2}/|\.\\)[\w./\\-]{1,200}|(?:bash|sh)[ \t]{1,4}[\w./-]{1,200}\.sh|[\w./-]{0,200}webui(?:-user)?\.sh)"
+    r"(?![\w-])(?![ \t]{1,4}-m[ \t]{1,4}pip\b)"
+)
+"""A program that picks a GPU, as the first word of a command: Python (torch, a web UI's launch.py), torchrun,
+accelerate, ollama, llama.cpp's tools, vLLM, koboldcpp, a script or binary started by its path, a web UI's shell
+launcher. Not ``python -m pip`` (an installer), not a tool that lists the GPUs (rocminfo, rocm-smi), a package manager
+or a shell builtin (:func:`_session_programs`)."""
+_BARE_SHELL_PROGRAM = when_used(rf"^[ \t]*{_GPU_PROGRAM}")
+_BARE_INLINE_PROGRAM = when_used(rf"(?<![`\w])`{_GPU_PROGRAM}[^`\n]{{0,512}}`")
+_NOT_A_RUN = when_used(
+    r"\b(?:if|unless|whether|try|trying|should|could|would|might|must|need\s{1,4}to|have\s{1,4}to|please|can\s{1,4}you"
+    r"|never|not|don[''’]?t|do\s{1,4}not|instead\s{1,4}of)\b[^.!?\n]{0,120}$",
+    re.IGNORECASE,
+)
+"""Words before a command in the same sentence that make it no run of the reporter's: a condition, advice, a request,
+a negation ("If you run `python b.py`", "try `python b.py`", "I never run `python b.py`")."""
+
+
+def _session_programs(block: Block) -> List[Line]:
+    """The lines that start a GPU program (:data:`_GPU_PROGRAM`) with no environment prefix of their own: a transcript's
+    shell command (``$ python b.py``) or a command in prose's inline code ("plain `python b.py` crashes"). Such a
+    program runs under the session's settings; a prefix another command has (``ROCR_VISIBLE_DEVICES=1 python a.py``)
+    is not its environment. ``sudo python x.py`` is no such line (sudo resets the environment, :data:`_SUDO_RESETS`),
+    nor ``env NAME=... python`` (a prefix)."""
+    out: List[Line] = []
+    for line in block.lines:
+        if line.shell and _BARE_SHELL_PROGRAM.search(line.text):
+            out.append(line)
+    if block.kind == "prose" and "`" in block.text:
+        for match, line in block.scan(_BARE_INLINE_PROGRAM):
+            # the reporter's own run now: not the past, another machine's, a document's, advice or a question
+            before = line.text[: max(0, line.text.find(match.group(0)))]
+            if scope_before(line.text, len(before)) != NOW or _NOT_A_RUN.search(before) or "?" in line.text[len(before):]:
+                continue
+            out.append(line)
+    return out
+
+
 def parse(block: Block) -> List[Piece]:
+    programs = _session_programs(block)
+    piece_of_programs = (
+        [make_piece("session-programs", programs, [Observation("env.session_programs", [line.source for line in programs], programs[0], TRUST_TEMPLATE)])]
+        if programs else []
+    )
+    return _parse(block) + piece_of_programs
+
+
+def _parse(block: Block) -> List[Piece]:
     sightings, coverage, used = _listings(block)
     config, keys = _ollama_config(block)
     listed = {(s.line.number, s.name) for s in sightings + config}

@@ -191,7 +191,8 @@ def program_environments(facts: Facts) -> Optional[List[Dict[str, str]]]:
     """:func:`environments` less the session's own when the report gives commands their own environments: the
     environments a report shows a program running under. A fact that a variable *hides* something (the iGPU
     masked by ``ROCR_VISIBLE_DEVICES=1 ollama serve``) must not be judged on the bare session, which may run
-    nothing: judged there, a workaround the report applies to its program would be read as missing. A setting a
+    nothing: judged there, a workaround the report applies to its program would be read as missing (unless the report
+    starts a program with no prefix of its own, ``env.session_programs``: that program runs under the session's). A setting a
     sentence tells ("I use ROCR_VISIBLE_DEVICES=1") joins each program's here (its own prefix wins): for such a fact,
     an extra mask costs a finding, never a wrong one. A service's or a container's own environment takes the sentence's
     settings too, but not the shell's session (:data:`OWN_ENVIRONMENT_INHERITS`)."""
@@ -202,7 +203,13 @@ def program_environments(facts: Facts) -> Optional[List[Dict[str, str]]]:
     if not commands:
         return [rest]
     said = {n: v for n, v in rest.items() if _scope_of(facts, n, v).kind == SAID}
-    return [{**(said if closed else rest), **own} for own, closed in commands]
+    own_environments = [{**(said if closed else rest), **own} for own, closed in commands]
+    # drv61: a program the report starts with no prefix of its own (``python b.py`` beside ``ROCR_VISIBLE_DEVICES=1
+    # python a.py``) runs under the session's settings: its environment is one of the programs' too
+    bare = facts.env.session_programs
+    if bare.is_known and bare.value and rest not in own_environments:
+        own_environments.append(rest)
+    return own_environments
 
 
 def with_each_env(facts: Facts, compute: Callable[[Dict[str, str]], Fact], needs: Iterable[str] = (), programs: bool = False) -> Fact:
