@@ -67,4 +67,5 @@ def gather_env(ctx: GatherContext) -> EnvFacts:
         coverage=known([".*"], "env"),
         settings=absent("env", "a live machine's environment is read directly, not from settings in files"),
         rocm_path_entries=known(entries, "env:PATH"),
+        session_programs=absent("env", "a live machine is read directly, not from a transcript of commands"),
     )
