@@ -1548,6 +1548,13 @@ installed); a release moved away from ("Reverting to 26.3.1 from Adrenalin 26.5.
 Adrenalin 26.5.1") or kept off ("Adrenalin 26.5.1 is broken for ROCm, so I stayed on 26.3.1")."""
 _LINUX_DRIVER_WORDS = when_used(r"\b(?:amdgpu|pro|linux|dkms|kernel|rocm|hip sdk)\b", re.IGNORECASE)
 _PYTHON = when_used(r"\bpython\s?v?(3\.\d{1,2}(?:\.\d{1,2})?)(?![\w.])|\bcp3(\d{1,2})-cp3\d{1,2}|\bpy3\.?(\d{1,2})(?![\w.])", re.IGNORECASE)
+_WHEEL_REFUSED = when_used(r"is not a supported wheel|none of the wheel'?s tags match", re.IGNORECASE)
+"""pip's lines about a wheel it will not install here ("ERROR: torch-2.0.1-cp310-cp310-linux_x86_64.whl is not a supported
+wheel on this platform.", "Skipping link: none of the wheel's tags match: cp38-cp38-manylinux1_x86_64"): the wheel's cpXY
+tag names a Python this interpreter is not: pip raises the first when a wheel's tags are not among the interpreter's
+(pypa/pip at 895eb8c617e0a3e4f8ec0b4ce9245a1073e7f016, src/pip/_internal/resolution/resolvelib/factory.py) and logs the
+second for an index file it passes over (src/pip/_internal/index/package_finder.py, LinkEvaluator.evaluate_link).
+Reports: microsoft/DirectML#544, evshiron/rocm_lab#6, ROCm/tensorflow-upstream#1215."""
 
 
 _DENIED = when_used(
@@ -2722,6 +2729,8 @@ def _platform(block: Block) -> List[Observation]:
         out += _adrenalin(block)
     if "py" in lowered:
         for match, line in block.scan(_PYTHON):
+            if match.group(2) and _WHEEL_REFUSED.search(line.text):
+                continue  # the tag of a wheel pip refuses here: another Python's
             version = match.group(1) or ("3." + (match.group(2) or match.group(3)))
             out.append(Observation("python.version", version, line, TRUST_PROSE))
     return out
