@@ -182,3 +182,10 @@ def test_rd377_fires_for_an_lxc_entry_whose_gid_the_guest_user_lacks() -> None:
 )
 def test_rd377_stays_silent_for_a_named_group_a_held_id_or_no_failure(text: str) -> None:
     assert "RD377" not in problems_shown(text)
+
+
+def test_rd852_stays_silent_where_id_shows_the_bare_node_id_held() -> None:
+    lacked = POD_LISTING + "```\n$ id\nuid=1000(a) gid=1000(a) groups=1000(a)\n```\n"
+    held = POD_LISTING + "```\n$ id\nuid=1000(a) gid=1000(a) groups=1000(a),106\n```\n"
+    assert "RD852" in problems_shown(lacked)
+    assert "RD852" not in problems_shown(held)

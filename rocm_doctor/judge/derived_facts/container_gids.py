@@ -41,3 +41,19 @@ def gpu_node_gids_user_lacks(facts: Facts, tables: Tables) -> Fact:
     if not lacking:
         return absent(groups.source or "paste", "the user holds every group id the GPU device nodes show")
     return known(", ".join(str(gid) for gid in lacking), f"{nodes.source or 'paste'}; {groups.source or 'paste'}")
+
+
+@machine_fact(
+    "gpu_node_gids_all_held",
+    "True when the user's numeric groups (id's, or a pod's securityContext) include every group id the report shows "
+    "by number for /dev/kfd or /dev/dri/renderD* where the program runs (the host's render gid was given, as "
+    "--group-add 106 or supplementalGroups); absent when one is lacked, or no node id or no numeric groups are shown.",
+)
+def gpu_node_gids_all_held(facts: Facts, tables: Tables) -> Fact:
+    permissions = facts.permissions
+    nodes, groups = permissions.gpu_node_gids, permissions.group_ids
+    if not (nodes.is_known and nodes.value and groups.is_known and groups.value):
+        return absent("paste", "the report does not show both a GPU node's group id and the user's numeric groups")
+    if not set(nodes.value) <= set(groups.value):
+        return absent(groups.source or "paste", "the user lacks a group id a GPU device node shows")
+    return known(True, f"{nodes.source or 'paste'}; {groups.source or 'paste'}")
