@@ -107,6 +107,7 @@ def test_id_gives_its_numbers_including_a_group_without_a_name() -> None:
         "uid=1000(developer) gid=1000(developer) groups=1000(developer),27(sudo),44(video),109(render),110\n```\n"
     )
     assert _group_ids(text) == [1000, 27, 44, 109, 110]
+    assert ingest(text).facts.permissions.unnamed_group_ids.value == [110]
 
 
 POD_SPEC = (
@@ -189,3 +190,9 @@ def test_rd852_stays_silent_where_id_shows_the_bare_node_id_held() -> None:
     held = POD_LISTING + "```\n$ id\nuid=1000(a) gid=1000(a) groups=1000(a),106\n```\n"
     assert "RD852" in problems_shown(lacked)
     assert "RD852" not in problems_shown(held)
+
+
+def test_rd852_still_speaks_where_only_a_named_id_matches_the_bare_node_id() -> None:
+    # the host's id names 106 render; the container's listing shows 106 bare: they ran in different places
+    host_id = POD_LISTING + "```\n$ id\nuid=1000(a) gid=1000(a) groups=1000(a),106(render)\n```\n"
+    assert "RD852" in problems_shown(host_id)

@@ -136,7 +136,8 @@ def _pod_groups(block: Block) -> List[Piece]:
     if not user or not has_primary or first is None:
         return []
     unique = list(dict.fromkeys(ids))
-    return [make_piece("pod-group-ids", [first], [Observation("permissions.group_ids", unique, first, TRUST_HINT)])]
+    observations = [Observation(path, unique, first, TRUST_HINT) for path in ("permissions.group_ids", "permissions.unnamed_group_ids")]
+    return [make_piece("pod-group-ids", [first], observations)]
 
 
 def parse(block: Block) -> List[Piece]:

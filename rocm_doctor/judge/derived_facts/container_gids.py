@@ -45,15 +45,16 @@ def gpu_node_gids_user_lacks(facts: Facts, tables: Tables) -> Fact:
 
 @machine_fact(
     "gpu_node_gids_all_held",
-    "True when the user's numeric groups (id's, or a pod's securityContext) include every group id the report shows "
-    "by number for /dev/kfd or /dev/dri/renderD* where the program runs (the host's render gid was given, as "
-    "--group-add 106 or supplementalGroups); absent when one is lacked, or no node id or no numeric groups are shown.",
+    "True when the user's numeric groups include, each as a bare number (id's ',106', a pod's securityContext), every "
+    "group id the report shows by number for /dev/kfd or /dev/dri/renderD* (the host's render gid was given, as "
+    "--group-add 106 or supplementalGroups). An id that `id` names (992(render)) while a listing shows it bare was "
+    "listed somewhere else (the host's id beside the container's ls), so it does not count. Absent otherwise.",
 )
 def gpu_node_gids_all_held(facts: Facts, tables: Tables) -> Fact:
     permissions = facts.permissions
-    nodes, groups = permissions.gpu_node_gids, permissions.group_ids
-    if not (nodes.is_known and nodes.value and groups.is_known and groups.value):
-        return absent("paste", "the report does not show both a GPU node's group id and the user's numeric groups")
-    if not set(nodes.value) <= set(groups.value):
-        return absent(groups.source or "paste", "the user lacks a group id a GPU device node shows")
-    return known(True, f"{nodes.source or 'paste'}; {groups.source or 'paste'}")
+    nodes, bare = permissions.gpu_node_gids, permissions.unnamed_group_ids
+    if not (nodes.is_known and nodes.value and bare.is_known and bare.value):
+        return absent("paste", "the report does not show both a GPU node's group id and the user's groups as bare numbers")
+    if not set(nodes.value) <= set(bare.value):
+        return absent(bare.source or "paste", "a group id a GPU device node shows is not among the user's bare group numbers")
+    return known(True, f"{nodes.source or 'paste'}; {bare.source or 'paste'}")
