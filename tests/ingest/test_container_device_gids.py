@@ -88,6 +88,14 @@ def test_a_proxmox_device_entry_gives_its_gid() -> None:
     assert sorted(_node_gids(text) or []) == [44, 992]
 
 
+@pytest.mark.parametrize(
+    "entry",
+    ["dev1: /dev/kfd", "dev1: /dev/kfd,mode=0660", "lxc config device add ml kfd unix-char source=/dev/kfd path=/dev/kfd"],
+)
+def test_a_device_entry_without_gid_gives_group_0(entry: str) -> None:
+    assert _node_gids(f"```\n{entry}\n```\n") == [0]
+
+
 def test_a_proxmox_entry_open_to_every_user_gives_no_gid() -> None:
     assert _node_gids("```\ndev0: /dev/kfd,gid=44,mode=0666\n```\n") is None
 

@@ -10,10 +10,12 @@
   container's user namespace (an unprivileged LXC guest; DEFAULT_OVERFLOWGID in include/linux/highuid.h);
 * a Proxmox VE container entry ``devN: /dev/kfd,gid=44`` (pct.conf ``dev[n]``: "Group ID to be assigned to the
   device node", proxmox/pve-container src/PVE/LXC/Config.pm), where ``/dev/kfd`` given video's 44 while the
-  render nodes had 992 cost ROCm its compute node (community-scripts/ProxmoxVE#15401);
+  render nodes had 992 cost ROCm its compute node (community-scripts/ProxmoxVE#15401). Without ``gid=`` the node
+  gets group 0, mode 0660 in the guest (create_passthrough_device_node, src/PVE/LXC.pm): ``/dev/kfd`` root:root
+  after a plain ``dev1: /dev/kfd`` (Hal0ai/hal0#1954);
 * an LXD/Incus ``lxc|incus config device add C NAME unix-char source=/dev/kfd gid=N`` (the unix-char device's
-  ``gid``, canonical/lxd doc/reference/devices_unix_char.md; ROCm/legacy-rocm-build#886 shares /dev/kfd with a
-  guest so).
+  ``gid``, 0 when not given, mode 0660, canonical/lxd doc/reference/devices_unix_char.md;
+  ROCm/legacy-rocm-build#886 shares /dev/kfd with a guest so).
 
 A node that every user may open (others' bits rw in ls, a ``mode=`` of 0666) is left out: its group does not
 decide anything. A named group (``root render``, the host's own listing) is left out too: the name says nothing
@@ -81,7 +83,9 @@ def _configured_gid(line: Line) -> Optional[int]:
     options = dict(option.groups() for option in _OPTION.finditer(found.group("opts")))
     if lxd is not None and not any(_GPU_PATH.fullmatch(options.get(key, "")) for key in ("source", "path")):
         return None
-    gid = options.get("gid", "")
+    # without gid= both give the node group 0 inside the guest, mode 0660 (pve-container's
+    # create_passthrough_device_node in src/PVE/LXC.pm; LXD's unix-char defaults): only root's group opens it
+    gid = options.get("gid", "0")
     if not gid.isdigit() or _open_to_all(options.get("mode")):
         return None
     return int(gid)
@@ -91,7 +95,7 @@ def _node_gids(block: Block) -> List[Piece]:
     pieces: List[Piece] = []
     for line in block.lines:
         gid = _listed_gid(line) if "kfd" in line.text or "renderD" in line.text else None
-        if gid is None and "gid=" in line.text:
+        if gid is None and ("dev" in line.text or "unix-char" in line.text):
             gid = _configured_gid(line)
         if gid is not None:
             pieces.append(make_piece("gpu-node-gid", [line], [Observation("permissions.gpu_node_gids", [gid], line)]))
