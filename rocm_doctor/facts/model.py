@@ -365,6 +365,16 @@ class PermissionsFacts(Section):
     in_render_group: Fact[bool] = _fact()
     in_video_group: Fact[bool] = _fact()
     render_group_gid: Fact[int] = _fact()
+    group_ids: Fact[List[int]] = _fact()
+    """Numeric ids of the groups the user's process holds (its group and supplementary groups), as ``id`` prints
+    them, or as a pod's securityContext gives them; inside a container these are the numbers the kernel checks."""
+    unnamed_group_ids: Fact[List[int]] = _fact()
+    """Those of ``group_ids`` with no name where they were listed (``id`` prints a bare number; a pod's
+    securityContext gives numbers): a bare node group held by the same bare number was listed in the same place."""
+    gpu_node_gids: Fact[List[int]] = _fact()
+    """Group ids owning ``/dev/kfd`` or a ``/dev/dri/renderD*`` where the program runs, shown only as a number: an
+    ``ls -l`` inside a container whose group column is a bare id (65534 for ``nogroup``, a host group not mapped into
+    the container's user namespace), or an LXC/Proxmox/LXD device entry's ``gid=``; nodes any user may open are left out."""
     kfd_rw: Fact[bool] = _fact()
     """Read and write access to ``/dev/kfd``."""
     render_nodes_rw: Fact[bool] = _fact()

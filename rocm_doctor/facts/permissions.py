@@ -69,4 +69,9 @@ def gather_permissions(ctx: GatherContext) -> PermissionsFacts:
     kfd = ctx.system.access(KFD, write=True)
     values["kfd_rw"] = absent(KFD, f"{KFD} does not exist") if kfd is None else known(kfd, KFD)
     values["render_nodes_rw"] = _render_nodes_rw(ctx)
+    # read from a pasted report (id, ls -l in a container, an LXC device entry); on a machine kfd_rw and
+    # render_nodes_rw test the access itself
+    values["group_ids"] = absent(source, "a machine's access is tested directly (kfd_rw, render_nodes_rw), not compared by group id")
+    values["unnamed_group_ids"] = absent(source, "a machine's access is tested directly (kfd_rw, render_nodes_rw), not compared by group id")
+    values["gpu_node_gids"] = absent(source, "a machine's access is tested directly (kfd_rw, render_nodes_rw), not compared by group id")
     return PermissionsFacts(**values)

@@ -42,6 +42,7 @@ from rocm_doctor.ingest.formats import (
     collect_env,
     fields,
     commands,
+    container_device_gids,
     container_devices,
     container_groups,
     env_settings,
@@ -132,6 +133,7 @@ PARSERS: List[Tuple[Parser, Gate, bool]] = [
     (loaded_libraries.parse, _has(" => /", " from /", "calling init:"), EVERY_LINE),
     (link_libraries.parse, _has("undefined reference", "rpath-link", "libhsa-runtime64.so"), EVERY_LINE),
     (container_devices.parse, _has("renderd", "docker", "podman", "kfd", "devices:"), SAMPLE),
+    (container_device_gids.parse, _has("kfd", "renderd", "supplementalgroups"), EVERY_LINE),
     (container_groups.parse, _has("group-add", "group_add", "--user", "-u ", "user:", "root user", "runasuser", "runasnonroot", "ged user", "supplementalgroups", "non-root", "non root", "nonroot", "unprivileged", "\nuser ", "podman"), SAMPLE),
     (env_settings.parse, lambda block: "=" in block.text or "set" in block.lower or "env" in block.lower or "echo" in block.lower
      or ("empty" in block.lower and "hsa_override_gfx_version" in block.lower), SAMPLE),

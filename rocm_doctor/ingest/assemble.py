@@ -43,7 +43,7 @@ MAX_GPUS = 256
 _MERGED_LISTS = {
     "symptoms.signatures", "symptoms.context", "symptoms.earlier", "symptoms.earlier_errors", "symptoms.error_gfx", "symptoms.support_gpus", "symptoms.wheel_indexes", "symptoms.build_targets",
     "symptoms.ollama_versions", "symptoms.resolutions", "symptoms.therock_families", "symptoms.loader_libraries",
-    "windows.amdhip_dlls", "windows.hip_sdk_versions", "env.session_programs",
+    "windows.amdhip_dlls", "windows.hip_sdk_versions", "env.session_programs", "permissions.gpu_node_gids",
 }
 """Facts that list what the report shows (every HIP SDK and amdhip64 DLL it names is installed): each
 sighting adds to the list; two blocks naming different ones do not disagree."""

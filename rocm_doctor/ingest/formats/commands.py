@@ -95,6 +95,28 @@ def _group_added(text: str) -> Optional[Tuple[str, List[str]]]:
     return (user, wanted) if wanted else None
 
 
+_PRIMARY_GID = when_used(r"\bgid=(\d{1,10})\(")
+_LISTED_GID = when_used(r"(\d{1,10})(?:\([^)]*\))?")
+
+
+def _group_ids(text: str, listed: str) -> Tuple[List[int], List[int]]:
+    """The numbers of an ``id`` line's group and ``groups=`` list, in order, each once, and those of them shown
+    without a name. A group without a name where ``id`` ran shows as a bare number
+    (``groups=1000(developer),44(video),109(render),110``: a host's gid given with --group-add,
+    ROCm/rocm-examples#172); each comma-separated item is read on its own, so the scan stays linear."""
+    ids: List[int] = []
+    unnamed: List[int] = []
+    primary = _PRIMARY_GID.search(text)
+    for item in ([primary.group(1) + "()"] if primary else []) + listed.split(","):
+        number = _LISTED_GID.fullmatch(item)
+        if number is None or int(number.group(1)) in ids:
+            continue
+        ids.append(int(number.group(1)))
+        if "(" not in item:
+            unnamed.append(int(number.group(1)))
+    return ids, unnamed
+
+
 def _groups(names: List[str], line: Line) -> List[Observation]:
     return [
         Observation("permissions.groups", names, line),
@@ -294,6 +316,10 @@ def parse(block: Block) -> List[Piece]:
             observations = [Observation("permissions.user", user, line), Observation("permissions.is_root", uid == 0, line)]
             if match.group(3):
                 observations += _groups(_GROUP.findall(match.group(3)), line)
+                ids, unnamed = _group_ids(line.text, match.group(3))
+                if ids:
+                    observations.append(Observation("permissions.group_ids", ids, line))
+                    observations.append(Observation("permissions.unnamed_group_ids", unnamed, line))
             pieces.append(make_piece("id", [line], observations))
             continue
         for pattern, parse_output in _COMPILED:
