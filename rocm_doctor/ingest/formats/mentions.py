@@ -138,6 +138,39 @@ GPU_NAME_PATTERNS = [
     # 119f "GeForce GTX 780M", 11a0 "GeForce GTX 680M", 1292 "GeForce GT 740M"; GeForce 840M/940M have no GTX).
     when_used(r"(?<![\w.])(?<!(?i:gtx) )(?<!(?i:gt) )(?<!(?i:gtx))(?<!(?i:geforce) )(\d{3}M|80[456]0S)\b"),
 ]
+_LOWER_IGPU = when_used(r"(?<![\w.\-/])(\d{3}m|80[456]0s)\b(?![\-/.]\w)")
+"""An APU's graphics number in lower case, as people type it: "If 890m is not supported by ROCm"
+(ROCm/legacy-rocm-build#3542), "ollama for amd ... 不支持 780m 了吗", "rocm 对 780m 的支持"
+(likelovewant/ROCmLibs-for-gfx1103-AMD780M-APU#63), "running on my 880m (gfx1150)" and "built rocBLAS for an
+890m" (likelovewant/ROCmLibs-for-gfx1103-AMD780M-APU#22), "better AMD support (e.g. 7840u with 780m)"
+(ollama/ollama#7861), "8845h with 780m" / "GPU 780m" (ROCm/legacy-rocm-build#4557), "GPU model 8060s gfx1151"
+(invoke-ai/InvokeAI#8655). A lower-case "680m" or "8060s" is as often a distance, a model's size or a time
+("I ran 680m", "took 8060s"), so it names a GPU only where the words around it speak of one
+(:data:`_LOWER_IGPU_CONTEXT`); the GPU table still has to know the number ("350m", "770m" are none of AMD's)."""
+_LOWER_IGPU_CONTEXT = when_used(
+    r"(?<![A-Za-z])(?:gpu|igpu|apu|graphics|radeon|amd|rocm|hip|vulkan|vram|ollama|rocblas|gfx1\d{3}|\d{4}(?:hs|hx|h|u|g|ge))(?![A-Za-z])|核显|显卡|集显",
+    re.IGNORECASE,
+)
+"""Words within 80 characters of a lower-case APU number that make it a GPU: a word for a GPU or the stack that
+drives one, a gfx target, or the laptop processor it sits in ("7840u with 780m")."""
+_LOWER_IGPU_NOT_AFTER = when_used(
+    r"[ \t]{0,2}(?:param(?:eter)?s?|tokens|steps|samples|images|rows|away|miles?|meters?|metres?|elevation|long|high)\b",
+    re.IGNORECASE,
+)
+"""Words right after a lower-case number that make it a quantity ("a 760m parameter model", "680m away")."""
+_LOWER_IGPU_NOT_BEFORE = when_used(r"\b(?:took|ran|run|after|elapsed|walked|drove|climbed|in)[ \t]{1,2}$", re.IGNORECASE)
+"""Words right before it that make it a distance or a time ("I ran 680m", "it took 8060s")."""
+
+
+def _lower_igpu_said_as_gpu(text: str, start: int, end: int) -> bool:
+    """Whether the lower-case APU number at ``start:end`` of ``text`` (one line) stands where the words around it speak
+    of a GPU (:data:`_LOWER_IGPU`); bounded to 80 characters either side."""
+    if _LOWER_IGPU_NOT_AFTER.match(text, end, end + 20) or _LOWER_IGPU_NOT_BEFORE.search(text[max(0, start - 20) : start]):
+        return False
+    return _LOWER_IGPU_CONTEXT.search(text[max(0, start - 80) : end + 80]) is not None
+
+
+GPU_NAME_PATTERNS.append(_LOWER_IGPU)
 _NVIDIA_NUMBER = r"(?:[1-5]0[5-9]0|16[56]0|[79][5-8]0)"
 """GeForce model numbers (GTX 950-980, 1050-1080, 1650/1660, RTX 2050-5090): none is an AMD model's (RX 5500-7900,
 9060/9070; RX 470-590 have three digits and an RX before them)."""
@@ -216,6 +249,24 @@ _CPU = when_used(
     r"|\bR[3579]\s+\d{4}[A-Za-z0-9]{0,4}\b",
     re.IGNORECASE,
 )
+_APU_WITHOUT_RYZEN = when_used(
+    r"(?<![\w-])(?:AI[ -]?MAX[ ]?\+?[ -]?(?:PRO[ ]+)?(3\d[05])\+?|(?:AI[ ]+[579][ ]+)?HX[ ]?(?:PRO[ ]+)?(3[67][05])|AI[ ]+[579][ ]+(3[67][05]))(?![\w-])",
+    re.IGNORECASE,
+)
+"""A Ryzen AI processor named without the word Ryzen: Strix Halo as "AMD APU (AI MAX 395)"
+(ROCm/legacy-rocm-build#5422), "AI Max + 395" (hhd-dev/hhd#285), with the plus after the number as "AI Max 395+"
+(ROCm/TheRock#690 writes it after "Ryzen"); Strix Point as "Radeon 890M (HX 370)" and "the HX 365/370 chips"
+(ROCm/legacy-rocm-build#3542), "the AI 9 365 CPU and Radeon 880M" (lemonade-sdk/llamacpp-rocm#5). Read through the
+processor table (rules/data/cpus.yaml: Ryzen AI Max 300 -> gfx1151, Ryzen AI 300 Strix Point -> gfx1150, pinned there
+to AMD's product pages, TheRock's release notes and LLVM) as the weak iGPU inference a Ryzen name gives. Without the
+"AI" or "HX" a number is no processor ("max 395 W" is a power draw)."""
+
+
+def _apu_lookup_name(match: "re.Match[str]") -> str:
+    """The processor-table spelling of a Ryzen AI name written without "Ryzen" (:data:`_APU_WITHOUT_RYZEN`)."""
+    if match.group(1):
+        return "Ryzen AI Max+ " + match.group(1)
+    return "Ryzen AI 9 HX " + (match.group(2) or match.group(3))
 
 _CPU_FX = when_used(
     r"(?<!GeForce )(?<!Quadro )(?<![\w/\\.=-])(?:AMD\s+)?FX(?:\s*\((?:TM|tm)\))?[- ]?[4689]\d{3}[A-Za-z]?\b",
@@ -1124,17 +1175,22 @@ _WINDOWS_CONTEXT = when_used(
     r"|(?<![\w-])(?i:HIP\s?SDK):?\s{1,3}v?(?:5\.[5-7]|6\.[1-4]|7\.\d{1,2})(?:\.\d{1,3})?(?![\w.])"
 )
 _DISTRO = when_used(
-    r"\b(Ubuntu|Kubuntu|Xubuntu|Lubuntu|Debian|Fedora|Arch(?:\s+(?i:Linux))?|Manjaro|Linux Mint|Pop!_OS|openSUSE\s+(?:Tumbleweed|Leap)|Rocky Linux|AlmaLinux|CentOS(?:\s+Stream)?|RHEL"
+    # openSUSE in any case ("OpenSUSE Tumbleweed": ROCm/legacy-rocm-build#1431, "OpenSUSE Leap 15.5": #3065, "OpenSUSE
+    # Leap 15.6" / "OpenSuSE Leap 15.6": ollama/ollama#11450, "openSuse Ttumbleweed": torch/distro#268, "opensuse leap":
+    # AdnanHodzic/auto-cpufreq#135), named with its edition as os-release's NAME does
+    r"\b(Ubuntu|Kubuntu|Xubuntu|Lubuntu|Debian|Fedora|Arch(?:\s+(?i:Linux))?|Manjaro|Linux Mint|Pop!_OS|(?i:opensuse\s+(?:tumbleweed|leap))|Rocky Linux|AlmaLinux|CentOS(?:\s+Stream)?|RHEL"
     r"|NixOS|EndeavourOS|CachyOS|Gentoo|Nobara(?:\s+Linux)?|Bazzite|Zorin\s+OS|elementary\s+OS|Garuda(?:\s+Linux)?)"
     # the release after a space, or after a hyphen as WSL names its distributions and people copy them
     # ("OS: Ubuntu-20.04": ROCm/legacy-rocm-build#1269; "Ubuntu-20.04.1": ROCm/amdgpu#107; "Ubuntu-20.04.2":
     # xuhuisheng/rocm-build#8)
-    r"(?:(?:\s+|-(?=\d))(\d{1,2}(?:\.\d{1,2}){0,2})(?:\s+LTS)?)?\b"
+    # and joined to the name with no space ("Ubuntu22.04": ROCm/pytorch#1337, "Ubuntu20.04 + python3.8":
+    # pytorch/pytorch#98257, "VMware+ubuntu18.04": ROCm/legacy-rocm-build#1505), a release of two numbers only
+    r"(?:(?:\s+|-(?=\d)|(?=\d{2}\.\d{2}\b))(\d{1,2}(?:\.\d{1,2}){0,2})(?:\s+LTS)?)?\b"
     # the name in lower case, only with its release ("ubuntu 22.04", "fedora 41", "debian 12": ollama/ollama#6152,
     # ROCm/legacy-rocm-build#1973, ROCm/legacy-rocm-build#1218, ROCm/legacy-rocm-build#4557, ROCm/hip#3710) and never inside an
     # image tag, a path or a host name ("rocm/dev-ubuntu-22.04", "user@ubuntu-22:~$")
     r"|(?<![\w@/:.\-])((?i:ubuntu|kubuntu|xubuntu|lubuntu|debian|fedora|manjaro|linux\s+mint|centos|rocky\s+linux|almalinux|pop!_os))"
-    r" (\d{1,2}(?:\.\d{1,2}){0,2})(?:\s+(?i:lts))?\b(?![.\-]\w)"
+    r"(?: |(?=\d{2}\.\d{2}\b))(\d{1,2}(?:\.\d{1,2}){0,2})(?:\s+(?i:lts))?\b(?![.\-]\w)"
     # "arch linux" in any case ("my arch linux": ollama/ollama#8262, "running arch linux": tsl0922/pytorch-gfx803#3,
     # "Arch linux": rocm-arch/rocm-arch#866)
     r"|(?<![\w@/:.\-])(?i:arch\s+linux)\b"
@@ -2068,6 +2124,10 @@ def _name_sightings(block: Block, named: Optional[List[Line]] = None) -> List[Gp
             model = _model(name.lower())
             if model is None:
                 continue
+            if pattern is _LOWER_IGPU:
+                column = block.column_at(match.start())
+                if not _lower_igpu_said_as_gpu(line.text, column, column + len(match.group(0))):
+                    continue
             taken.add(match.start(), match.end())
             around, at = paragraph(block, line, block.column_at(match.start()))
             scope = gpu_scope(around, at)
@@ -2162,20 +2222,25 @@ def _fx_sightings(block: Block) -> List[Observation]:
 
 def _cpu_sightings(block: Block) -> Tuple[List[Observation], List[GpuSighting]]:
     lowered = block.lower
-    if "ryzen" not in lowered and "threadripper" not in lowered and "athlon" not in lowered and not re.search(r"\br[3579]\s", lowered):
+    apu_named = ("max" in lowered or "hx" in lowered or "ai " in lowered) and _APU_WITHOUT_RYZEN.search(block.text) is not None
+    if "ryzen" not in lowered and "threadripper" not in lowered and "athlon" not in lowered and not re.search(r"\br[3579]\s", lowered) and not apu_named:
         # an FX only where no Ryzen shares the block ("moved from an FX-8350 to a Ryzen 5 3600": which one runs is
         # the Ryzen reader's question, not a second CPU)
         return (_fx_sightings(block) if "fx" in lowered else []), []
     observations: List[Observation] = []
     gpus: List[GpuSighting] = []
-    for match, line in block.scan(_CPU):
+    found = [(match, line, match.group(0).strip()) for match, line in block.scan(_CPU)]
+    if not found and ("max" in lowered or "hx" in lowered or "ai " in lowered):
+        # "AI Max+ 395", "HX 370" with no "Ryzen": read only where no Ryzen name is (the Ryzen reader's own question)
+        found = [(match, line, _apu_lookup_name(match)) for match, line in block.scan(_APU_WITHOUT_RYZEN)]
+    for match, line, lookup in found:
         name = match.group(0).strip()
         scope = gpu_scope(*paragraph(block, line, block.column_at(match.start())))
         if scope == ELSEWHERE:
             continue  # "thinking of buying a Ryzen AI Max+ 395": no part of this machine
         observations.append(Observation("cpu.model", name, line, TRUST_PROSE))
         observations.append(Observation("cpu.vendor", "AMD", line, TRUST_PROSE))
-        igpu = igpu_for_cpu(name)
+        igpu = igpu_for_cpu(lookup)
         if igpu is not None:
             fields = gpu_fields(gfx=igpu.gfx)
             fields.update({"integrated": True, "name": f"{igpu.name} (the iGPU of {name})"})

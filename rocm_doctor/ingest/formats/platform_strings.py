@@ -130,6 +130,10 @@ def distro_observations(name: str, line: Line, trust: int = TRUST_TOOL) -> List[
         Observation("host.distro_name", name, line, trust),
     ]
     version = re.search(r"(?:^|\s|(?<=[A-Za-z])-)(\d+(?:\.\d+)?)\b", name)  # "Ubuntu-22.04", as WSL names it
+    if version is None:
+        # "Ubuntu24.04", "ubuntu22.04": the release joined to the name (ROCm/pytorch#1337, pytorch/pytorch#98257,
+        # ROCm/legacy-rocm-build#1505); only right after the name's letters, and only a year.month release
+        version = re.match(r"[A-Za-z!_]+(\d{2}\.\d{2})\b", name)
     if version:
         out.append(Observation("host.distro_version", version.group(1), line, trust))
     return out
