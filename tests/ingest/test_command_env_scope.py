@@ -349,8 +349,9 @@ def _container_value(text: str):
         "```\n$ HSA_OVERRIDE_GFX_VERSION=10.3.0 " + _RUN[2:] + "```\n",
         "```\n$ env | grep HSA\nHSA_OVERRIDE_GFX_VERSION=10.3.0\n```\nThen:\n```\n" + _RUN + "```\n",
         "```\n$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n" + _RUN.replace("docker", "podman") + "```\n",
+        "```\n$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n$ sudo -E " + _RUN[2:] + "```\n",
     ],
-    ids=["export", "latest export", "prefix of the docker command", "listing", "podman"],
+    ids=["export", "latest export", "prefix of the docker command", "listing", "podman", "sudo -E keeps the environment"],
 )
 def test_docker_run_e_without_a_value_takes_the_shells_value_into_the_container(text: str) -> None:
     # the docker command's own prefix is one sighting of the name on that line, the container's environment already
@@ -371,10 +372,16 @@ def test_docker_run_e_without_a_value_takes_the_shells_value_into_the_container(
         "```\n$ HSA_OVERRIDE_GFX_VERSION=10.3.0 python b.py\n" + _RUN + "```\n",
         # a sentence's setting is no shell's value
         "I sometimes use HSA_OVERRIDE_GFX_VERSION=10.3.0 on the host.\n```\n" + _RUN + "```\n",
+        # rev62: a setting in the middle of a sentence or a command line is no value the shell is shown to hold
+        "I did export HSA_OVERRIDE_GFX_VERSION=10.3.0 in my shell once.\n```\n" + _RUN + "```\n",
+        "```\n$ echo HSA_OVERRIDE_GFX_VERSION=10.3.0\n" + _RUN + "```\n",
+        # rev62: plain sudo resets the environment docker starts with: the shell's value is not passed
+        "```\n$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n$ sudo " + _RUN[2:] + "```\n",
     ],
-    ids=["none shown", "unset before", "export after", "another command's prefix", "sentence"],
+    ids=["none shown", "unset before", "export after", "another command's prefix", "sentence", "export mid-sentence", "echo",
+         "plain sudo"],
 )
-def test_docker_run_e_without_a_value_takes_no_value_the_shell_is_not_shown_to_have(text: str) -> None:
+def test_docker_run_e_without_a_value_takes_no_value_the_shell_is_not_shown_to_pass(text: str) -> None:
     assert _container_value(text) == [None]
 
 
