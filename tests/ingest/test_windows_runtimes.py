@@ -467,3 +467,16 @@ _SYSTEM32_LOG = "```\nHIP Library Path: C:\\WINDOWS\\System32\\amdhip64_7.dll\n`
 )
 def test_the_driver_hip_runtime_load_told_fixed_or_asked_is_not_reported(text: str) -> None:
     assert "RD110" not in problems_shown(text)
+
+
+# rev62: the file found in System32 is where it lies, not what a process loaded; LM Studio's name alone is no runtime of its own
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I found amdhip64_7.dll in C:\\Windows\\System32 and also in _rocm_sdk_core\\bin.\n",
+        "LM Studio crashes.\n```\nFaulting module path: C:\\Windows\\System32\\amdhip64_7.dll\n```\n",
+    ],
+    ids=["the file found", "LM Studio's crash record alone"],
+)
+def test_a_system32_runtime_found_or_an_lm_studio_crash_in_it_is_not_reported_as_the_wrong_runtime(text: str) -> None:
+    assert "RD110" not in problems_shown(text)
