@@ -1293,7 +1293,6 @@ _PAST_RUN = when_used(
 )
 """rev62: the past anywhere in the command's sentence ("When I ran `python b.py` last week it worked"): a run of then,
 whose environment the report does not show to be the session's now."""
-_SENTENCE_END = when_used(r"[.!?](?:\s|$)")
 
 
 def _session_programs(block: Block) -> List[Line]:
