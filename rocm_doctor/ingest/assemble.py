@@ -590,6 +590,37 @@ _DOCKER_RUN_REFERENCE = (
 )
 
 
+_OPENS_ITS_LINE = when_used(
+    r"^[ \t>*-]{0,8}(?:export[ \t]{1,4}|unset(?:env)?[ \t]{1,4}|setenv[ \t]{1,4}|set(?:[ \t]{1,4}-{1,2}[a-zA-Z]{1,12}){0,3}[ \t]{1,4}|\$env:)?"
+    r"(?P<name>[A-Za-z_][A-Za-z0-9_]{0,127})[ \t]{0,4}(?:=|[ \t;]|$)"
+)
+"""rev62: a shell's setting that opens its line (its prompt removed): ``export NAME=v``, ``NAME=v`` (a listing's line, a
+startup file's), ``unset NAME``, fish's ``set -gx NAME v``, PowerShell's ``$env:NAME = v``, cmd's ``set NAME=v``. A setting in the middle
+of a sentence ("I did export NAME=v once", ``echo NAME=v``, a comment) is no value the shell that runs docker is shown to
+hold."""
+_PLAIN_SUDO_CONTAINER = when_used(
+    r"\bsudo(?P<options>(?:[ \t]{1,4}-{1,2}[\w=,-]{1,40}){0,6})[ \t]{1,4}(?:docker|podman)\b"
+)
+_SUDO_KEEPS_ENV = when_used(r"(?:^|[ \t])(?:-[a-zA-DF-Z]{0,6}E[a-zA-Z]{0,6}|--preserve-env)\b")
+"""rev62: ``sudo docker run -e NAME`` starts the CLI with sudo's reset environment (sudoers' env_reset, the default), so
+the CLI has no NAME of the user's shell to pass; ``sudo -E`` / ``--preserve-env`` keeps it (sudoers(5): env_reset is on by
+default, https://github.com/sudo-project/sudo/blob/SUDO_1_9_15p5/docs/sudoers.man.in; the reader's _SUDO_RESETS)."""
+
+
+def _sudo_resets(line: Line) -> bool:
+    """The container command on ``line`` runs under plain ``sudo`` (no ``-E`` / ``--preserve-env``)."""
+    match = _PLAIN_SUDO_CONTAINER.search(line.text)
+    return match is not None and not _SUDO_KEEPS_ENV.search(match.group("options"))
+
+
+def _opens_its_line(setting: SettingSighting) -> bool:
+    """``setting`` opens its line (:data:`_OPENS_ITS_LINE`), or is a prefix of the line's own command."""
+    if setting.origin == "command-prefix":
+        return True
+    match = _OPENS_ITS_LINE.match(setting.line.text)
+    return match is not None and match.group("name") == setting.name
+
+
 def _forwarded(settings: List[SettingSighting]) -> List[SettingSighting]:
     """A ``docker run -e NAME`` (no ``=``) passes the container the value NAME has in the shell that runs docker:
     "the Docker CLI client checks the value the variable has in your local environment and passes it to the
@@ -601,11 +632,13 @@ def _forwarded(settings: List[SettingSighting]) -> List[SettingSighting]:
     the shell had). ``settings`` are in line order."""
     out: List[SettingSighting] = []
     for index, setting in enumerate(settings):
-        if setting.origin == "docker-run" and setting.value is None:
+        # rev62: plain sudo gives docker no environment of the user's shell to forward
+        if setting.origin == "docker-run" and setting.value is None and not _sudo_resets(setting.line):
             shell = next(
                 (
                     earlier for earlier in reversed(settings[:index])
                     if earlier.name == setting.name and earlier.for_error is not False and earlier.reaches is not False
+                    and _opens_its_line(earlier)
                     and (
                         (earlier.command is None and earlier.origin in _FORWARDING_SHELL)
                         or (earlier.origin == "command-prefix" and earlier.line.number == setting.line.number)

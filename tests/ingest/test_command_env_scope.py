@@ -349,8 +349,9 @@ def _container_value(text: str):
         "```\n$ HSA_OVERRIDE_GFX_VERSION=10.3.0 " + _RUN[2:] + "```\n",
         "```\n$ env | grep HSA\nHSA_OVERRIDE_GFX_VERSION=10.3.0\n```\nThen:\n```\n" + _RUN + "```\n",
         "```\n$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n" + _RUN.replace("docker", "podman") + "```\n",
+        "```\n$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n$ sudo -E " + _RUN[2:] + "```\n",
     ],
-    ids=["export", "latest export", "prefix of the docker command", "listing", "podman"],
+    ids=["export", "latest export", "prefix of the docker command", "listing", "podman", "sudo -E keeps the environment"],
 )
 def test_docker_run_e_without_a_value_takes_the_shells_value_into_the_container(text: str) -> None:
     # the docker command's own prefix is one sighting of the name on that line, the container's environment already
@@ -371,10 +372,16 @@ def test_docker_run_e_without_a_value_takes_the_shells_value_into_the_container(
         "```\n$ HSA_OVERRIDE_GFX_VERSION=10.3.0 python b.py\n" + _RUN + "```\n",
         # a sentence's setting is no shell's value
         "I sometimes use HSA_OVERRIDE_GFX_VERSION=10.3.0 on the host.\n```\n" + _RUN + "```\n",
+        # rev62: a setting in the middle of a sentence or a command line is no value the shell is shown to hold
+        "I did export HSA_OVERRIDE_GFX_VERSION=10.3.0 in my shell once.\n```\n" + _RUN + "```\n",
+        "```\n$ echo HSA_OVERRIDE_GFX_VERSION=10.3.0\n" + _RUN + "```\n",
+        # rev62: plain sudo resets the environment docker starts with: the shell's value is not passed
+        "```\n$ export HSA_OVERRIDE_GFX_VERSION=10.3.0\n$ sudo " + _RUN[2:] + "```\n",
     ],
-    ids=["none shown", "unset before", "export after", "another command's prefix", "sentence"],
+    ids=["none shown", "unset before", "export after", "another command's prefix", "sentence", "export mid-sentence", "echo",
+         "plain sudo"],
 )
-def test_docker_run_e_without_a_value_takes_no_value_the_shell_is_not_shown_to_have(text: str) -> None:
+def test_docker_run_e_without_a_value_takes_no_value_the_shell_is_not_shown_to_pass(text: str) -> None:
     assert _container_value(text) == [None]
 
 
@@ -398,8 +405,11 @@ _MASKED = "```\n$ ROCR_VISIBLE_DEVICES=1 python a.py\nok\n"
         _RI + _MASKED + "$ python b.py\nit hangs forever\n```\n",
         _RI + _MASKED + "$ ./build/bin/llama-cli -m model.gguf\nit hangs\n```\n",
         _RI + "`ROCR_VISIBLE_DEVICES=1 python a.py` works, but plain `python b.py` crashes with a segfault.\n",
+        # rev62: the server that runs the models; Python code that touches the GPU
+        _RI + _MASKED + "$ ollama serve\nit hangs\n```\n",
+        _RI + _MASKED + "$ python -c 'import torch; print(torch.cuda.is_available())'\nSegmentation fault\n```\n",
     ],
-    ids=["transcript", "binary by its path", "inline code"],
+    ids=["transcript", "binary by its path", "inline code", "ollama serve", "python -c touching the GPU"],
 )
 def test_a_program_without_a_prefix_beside_a_masked_command_sees_the_igpu_first(text: str) -> None:
     assert "RD320" in fired(text)
@@ -416,8 +426,28 @@ def test_a_program_without_a_prefix_beside_a_masked_command_sees_the_igpu_first(
         _RI + "`ROCR_VISIBLE_DEVICES=1 python a.py` works. I never run `python b.py` without the variable.\n",
         _RI + "`ROCR_VISIBLE_DEVICES=1 python a.py` works. Before, I used to run `python b.py` and it crashed.\n",
         _RI + "`ROCR_VISIBLE_DEVICES=1 python a.py` works. Should I also try `python b.py`?\n",
+        # rev62: no GPU program run under the session: a version query, an installer or environment tool, a diagnostic,
+        # ollama's client (the model runs in the masked server), a converter
+        _RI + _MASKED + "$ python --version\nPython 3.10.12\n```\n",
+        _RI + _MASKED + "$ python -c 'import torch; print(torch.__version__)'\n2.4.1+rocm6.1\n```\n",
+        _RI + _MASKED + "$ python3 -m venv .venv\n```\n",
+        _RI + _MASKED + "$ python -m torch.utils.collect_env\n```\n",
+        _RI + _MASKED + "$ python setup.py install\n```\n",
+        _RI + "```\n$ ROCR_VISIBLE_DEVICES=1 ollama serve\n$ ollama run llama3\nit hangs\n```\n",
+        _RI + _MASKED + "$ ollama list\n```\n",
+        _RI + _MASKED + "$ ./configure --prefix=/usr\n```\n",
+        _RI + _MASKED + "$ ./amdgpu-install --usecase=rocm\n```\n",
+        _RI + _MASKED + "$ bash install.sh\n```\n",
+        _RI + _MASKED + "$ ./llama-quantize a.gguf b.gguf q4_0\n```\n",
+        # rev62: an order, a question without its mark, the past later in the sentence
+        _RI + "`ROCR_VISIBLE_DEVICES=1 python a.py` works. Run `python b.py` to compare.\n",
+        _RI + "`ROCR_VISIBLE_DEVICES=1 python a.py` works. Is `python b.py` meant to work without it\n",
+        _RI + "`ROCR_VISIBLE_DEVICES=1 python a.py` works. When I ran `python b.py` last week it crashed.\n",
     ],
-    ids=["only the masked command", "a listing tool", "sudo", "pip", "advice", "negated", "past", "question"],
+    ids=["only the masked command", "a listing tool", "sudo", "pip", "advice", "negated", "past", "question",
+         "python --version", "python -c without the GPU", "python -m venv", "collect_env", "setup.py", "ollama run (a client)",
+         "ollama list", "configure", "amdgpu-install", "install script", "llama-quantize", "an order", "a question without its mark",
+         "the past after the command"],
 )
 def test_no_program_without_a_prefix_keeps_the_masked_commands_environment(text: str) -> None:
     assert "RD320" not in fired(text)

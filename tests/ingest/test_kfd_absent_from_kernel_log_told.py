@@ -51,3 +51,35 @@ def test_no_kfd_line_in_the_kernel_log_is_read_and_names_the_driver(text: str) -
 )
 def test_a_condition_question_past_or_another_machines_log_is_not_read(text: str) -> None:
     assert TOLD not in signatures(text)
+
+
+_SETUP = "ROCm 2.2 on Ubuntu 18.04 with kernel 4.18; rocminfo fails with HSA_STATUS_ERROR_OUT_OF_RESOURCES.\n"
+
+
+# rev62: a general condition on the output, a fix told on the line, another state of the machine
+@pytest.mark.parametrize(
+    "line",
+    [
+        "When dmesg | grep kfd returns nothing, the driver is not loaded.\n",
+        "dmesg | grep kfd returned nothing. Fixed by booting the 4.15 kernel.\n",
+        "With the old kernel dmesg | grep kfd returned nothing.\n",
+    ],
+    ids=["a condition on the output", "a fix told", "another state of the machine"],
+)
+def test_a_condition_a_fix_or_another_state_of_the_kernel_log_is_not_read(line: str) -> None:
+    assert TOLD not in signatures(_SETUP + line)
+    assert "RD147" not in problems_shown(_SETUP + line)
+
+
+# rev62: the report shows a KFD line after all (a later grep with sudo, a boot log): the absence told is not the state
+@pytest.mark.parametrize(
+    "text",
+    [
+        _SETUP + "dmesg | grep kfd returns nothing.\nEdit: with sudo it does:\n```\n$ sudo dmesg | grep kfd\n"
+        "[    3.1] kfd kfd: amdgpu: added device 1002:73bf\n```\n",
+        _SETUP + "There are no kfd messages in dmesg.\n```\n[    1.48] kfd kfd: amdgpu: Allocated 3969056 bytes on gart\n```\n",
+    ],
+    ids=["a later grep with sudo", "a boot log"],
+)
+def test_no_kfd_line_told_beside_a_kfd_line_shown_is_not_reported(text: str) -> None:
+    assert "RD147" not in problems_shown(text)

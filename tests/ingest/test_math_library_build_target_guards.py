@@ -131,3 +131,25 @@ def test_other_dpp_words_are_not_read_as_rocprims_broadcasts(text: str) -> None:
 def test_a_question_about_the_dpp_broadcast_message_is_not_a_build_failure() -> None:
     text = 'Question: does "Invalid dpp_ctrl value: broadcasts are not supported on GFX10+" mean my gfx1032 is unsupported?\n'
     assert "RD111" not in problems_shown(text)
+
+
+_DPP = "error: Illegal instruction detected: Invalid dpp_ctrl value: broadcasts are not supported on GFX10+\n"
+
+
+# rev62: the message told as fixed, asked about, or quoted from LLVM's own source and tests is no build failing now
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I got Invalid dpp_ctrl value: broadcasts are not supported on GFX10+ and fixed it by upgrading to ROCm 6.1.\n",
+        "```\n" + _DPP + "```\nI fixed it by upgrading to ROCm 6.1.\n",
+        "```\n" + _DPP + "```\nAfter installing ROCm 6.1 it builds fine.\n",
+        "What does 'Invalid dpp_ctrl value: broadcasts are not supported on GFX10+' mean? I build for gfx1032\n",
+        '```cpp\n    ErrInfo = "Invalid dpp_ctrl value: broadcasts are not supported on GFX10+";\n```\n',
+        '```cpp\n      Error(S, "invalid dpp_ctrl value: broadcasts are not supported on GFX10+");\n```\n',
+        "```\n// GFX10-ERR: :[[@LINE-1]]:{{[0-9]+}}: error: invalid dpp_ctrl value: broadcasts are not supported on GFX10+\n```\n",
+    ],
+    ids=["fixed on its line", "fixed by a change below", "builds after installing", "asked", "LLVM's verifier source",
+         "LLVM's asm parser source", "a FileCheck line"],
+)
+def test_the_dpp_broadcast_message_told_fixed_asked_or_quoted_from_llvm_source_is_not_reported(text: str) -> None:
+    assert "RD111" not in problems_shown(text)

@@ -8,7 +8,7 @@ no_tensorflow_rocm_for_this_python: ROCm/tensorflow-upstream#2146 (Python 3.11 a
 from __future__ import annotations
 
 import pytest
-from ingest_helpers import signature_errors
+from ingest_helpers import problems_shown, signature_errors
 
 
 @pytest.mark.parametrize(
@@ -48,3 +48,26 @@ def test_pip_finding_no_tensorflow_rocm_is_read(line: str) -> None:
 )
 def test_other_packages_and_retold_errors_are_not_read(line: str) -> None:
     assert "no_tensorflow_rocm_for_this_python" not in signature_errors(line)
+
+
+_PIP_NONE = (
+    "ERROR: Could not find a version that satisfies the requirement tensorflow-rocm (from versions: none)\n"
+    "ERROR: No matching distribution found for tensorflow-rocm\n"
+)
+
+
+# rev62: the install shown done later in the report, the fix told, or the message only asked about
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Python 3.11.4\n```\n$ pip install tensorflow-rocm\n" + _PIP_NONE + "```\nA venv with Python 3.10 then:\n```\n"
+        "$ pip install tensorflow-rocm\nSuccessfully installed tensorflow-rocm-2.11.1.550\n```\n",
+        "Python 3.11.4\n```\n$ pip install tensorflow-rocm\n" + _PIP_NONE + "```\nFixed it by using Python 3.10, now it works.\n",
+        "Python 3.11. Does 'Could not find a version that satisfies the requirement tensorflow-rocm (from versions: none)' "
+        "mean there is no wheel for my Python\n",
+    ],
+    ids=["installed later", "works now after a fix", "asked without its mark"],
+)
+def test_no_tensorflow_rocm_wheel_resolved_later_or_only_asked_is_not_reported(text: str) -> None:
+    shown = problems_shown(text)
+    assert "RD190" not in shown and "RD191" not in shown

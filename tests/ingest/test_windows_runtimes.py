@@ -449,3 +449,34 @@ def test_the_driver_hip_runtime_loaded_beside_a_programs_own_is_reported(text: s
 )
 def test_the_driver_hip_runtime_is_not_blamed_where_it_is_the_programs_own_or_not_shown_loaded(text: str) -> None:
     assert "RD110" not in problems_shown(text)
+
+
+_SYSTEM32_LOG = "```\nHIP Library Path: C:\\WINDOWS\\System32\\amdhip64_7.dll\n```\nUsing TheRock wheels: site-packages\\_rocm_sdk_core\\bin.\n"
+
+
+# rev62: the System32 load told as fixed or only asked about is no load now
+@pytest.mark.parametrize(
+    "text",
+    [
+        _SYSTEM32_LOG + "Fixed it by updating SD.Next to the latest release, now it works.\n",
+        "llama.cpp loaded amdhip64_7.dll from C:\\Windows\\System32, I fixed it by copying TheRock's dll next to llama-server.exe. _rocm_sdk_core\n",
+        "What does HIP Library Path: C:\\WINDOWS\\System32\\amdhip64_7.dll mean? I use the _rocm_sdk_core wheels.\n",
+        "Why does HIP Library Path: C:\\WINDOWS\\System32\\amdhip64_7.dll show up in the log with the _rocm_sdk_core wheels\n",
+    ],
+    ids=["works now after a fix", "fixed by copying", "asked", "asked without its mark"],
+)
+def test_the_driver_hip_runtime_load_told_fixed_or_asked_is_not_reported(text: str) -> None:
+    assert "RD110" not in problems_shown(text)
+
+
+# rev62: the file found in System32 is where it lies, not what a process loaded; LM Studio's name alone is no runtime of its own
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I found amdhip64_7.dll in C:\\Windows\\System32 and also in _rocm_sdk_core\\bin.\n",
+        "LM Studio crashes.\n```\nFaulting module path: C:\\Windows\\System32\\amdhip64_7.dll\n```\n",
+    ],
+    ids=["the file found", "LM Studio's crash record alone"],
+)
+def test_a_system32_runtime_found_or_an_lm_studio_crash_in_it_is_not_reported_as_the_wrong_runtime(text: str) -> None:
+    assert "RD110" not in problems_shown(text)

@@ -1250,24 +1250,49 @@ def _sudo_side(block: Block, sightings: List[SettingSighting]) -> List[SettingSi
     return out
 
 
-_GPU_PROGRAM = (
-    r"(?:python(?:\d(?:\.\d{1,2})?)?|py|torchrun|accelerate|ollama|llama-[\w-]{1,40}|vllm|koboldcpp"
-    r"|(?:\.{1,2}/|\.\\)[\w./\\-]{1,200}|(?:bash|sh)[ \t]{1,4}[\w./-]{1,200}\.sh|[\w./-]{0,200}webui(?:-user)?\.sh)"
-    r"(?![\w-])(?![ \t]{1,4}-m[ \t]{1,4}pip\b)"
+_PYTHON_RUN = (
+    r"(?:python(?:\d(?:\.\d{1,2})?)?|py)(?:[ \t]{1,4}-[uOBIsE]{1,4})*"
+    r"(?:[ \t]{1,4}(?!setup\.py\b)[\w./\\-]{0,200}\.py\b"
+    r"|[ \t]{1,4}-c[ \t]{1,4}[^\n]{0,400}?\b(?:cuda|hip|device|empty_cache|mem_get_info)\b"
+    r"|[ \t]{1,4}-m[ \t]{1,4}(?!(?:pip|pip3|venv|virtualenv|ensurepip|site|http\.server|torch\.utils\.collect_env|pytest|build|wheel|setuptools)\b)[\w.]{1,80}"
+    r"|[ \t]*$)"
 )
-"""A program that picks a GPU, as the first word of a command: Python (torch, a web UI's launch.py), torchrun,
-accelerate, ollama, llama.cpp's tools, vLLM, koboldcpp, a script or binary started by its path, a web UI's shell
-launcher. Not ``python -m pip`` (an installer), not a tool that lists the GPUs (rocminfo, rocm-smi), a package manager
-or a shell builtin (:func:`_session_programs`)."""
+"""rev62: Python running a program: a script (not ``setup.py``), ``-c`` code that touches the GPU, a module that is no
+installer, environment tool or diagnostic (``-m pip``, ``-m venv``, ``-m torch.utils.collect_env``), or the bare REPL.
+Not ``python --version`` nor ``-c 'import torch; print(torch.__version__)'`` (no GPU touched)."""
+_GPU_PROGRAM = (
+    r"(?:" + _PYTHON_RUN + r"|torchrun|accelerate[ \t]{1,4}launch|ollama[ \t]{1,4}serve|vllm[ \t]{1,4}serve|koboldcpp[\w.-]{0,40}"
+    r"|(?:(?:\.{1,2}/|\.\\)(?:[\w.-]{1,80}[/\\]){0,8})?llama-(?!quantize|gguf|tokenize|export|convert)[\w-]{1,40}(?:\.exe)?"
+    r"|(?:\.{1,2}/|\.\\)(?:[\w.-]{1,80}[/\\]){0,8}(?:main|server|koboldcpp[\w.-]{0,40})(?:\.exe)?"
+    r"|(?:(?:bash|sh)[ \t]{1,4})?(?:\.{0,2}/)?(?:[\w.-]{1,80}/){0,8}webui(?:-user)?\.sh)"
+    r"(?![\w-])(?![ \t]{1,4}(?:--version|-V|--help|-h|list|ls|ps|pull|show|--list-devices)\b)"
+)
+"""A program that picks a GPU, as the first word of a command: Python running a program (:data:`_PYTHON_RUN`; torch, a
+web UI's launch.py), torchrun, ``accelerate launch``, ``ollama serve`` (``ollama run`` is a client: the model runs in
+the server, under the server's environment), llama.cpp's tools by name or path (not its converters), ``vllm serve``,
+koboldcpp, a web UI's shell launcher. Not a version or help query, a listing (``--list-devices``), an installer
+(``python -m pip``, ``./configure``, ``./amdgpu-install``, ``bash install.sh``), a tool that lists the GPUs (rocminfo,
+rocm-smi), a package manager or a shell builtin (:func:`_session_programs`)."""
 _BARE_SHELL_PROGRAM = when_used(rf"^[ \t]*{_GPU_PROGRAM}")
 _BARE_INLINE_PROGRAM = when_used(rf"(?<![`\w])`{_GPU_PROGRAM}[^`\n]{{0,512}}`")
 _NOT_A_RUN = when_used(
     r"\b(?:if|unless|whether|try|trying|should|could|would|might|must|need\s{1,4}to|have\s{1,4}to|please|can\s{1,4}you"
-    r"|never|not|don[''’]?t|do\s{1,4}not|instead\s{1,4}of)\b[^.!?\n]{0,120}$",
+    r"|never|not|don[''’]?t|do\s{1,4}not|instead\s{1,4}of)\b[^.!?\n]{0,120}$"
+    # rev62: an order or a question opens the sentence ("Run `python b.py` to check.", "Is `python b.py` meant to ...")
+    r"|(?:^|[.!?:;]\s{1,4})[\W_]{0,3}(?:run|try|use|execute|launch|start|type|do|does|did|is|are|was|were|can|could|will"
+    r"|why|what|how|when\s{1,4}(?:you|one))\b[^.!?\n]{0,120}$",
     re.IGNORECASE,
 )
 """Words before a command in the same sentence that make it no run of the reporter's: a condition, advice, a request,
-a negation ("If you run `python b.py`", "try `python b.py`", "I never run `python b.py`")."""
+a negation, an order or a question ("If you run `python b.py`", "try `python b.py`", "I never run `python b.py`",
+"Run `python b.py` to check")."""
+_PAST_RUN = when_used(
+    r"\b(?:yesterday|last\s{1,4}(?:week|night|time|month|year)|ago|earlier|before|previously|used\s{1,4}to|at\s{1,4}first"
+    r"|back\s{1,4}then|originally|in\s{1,4}the\s{1,4}past|old\s{1,4}(?:version|kernel|driver|install|setup))\b",
+    re.IGNORECASE,
+)
+"""rev62: the past anywhere in the command's sentence ("When I ran `python b.py` last week it worked"): a run of then,
+whose environment the report does not show to be the session's now."""
 
 
 def _session_programs(block: Block) -> List[Line]:
@@ -1277,6 +1302,9 @@ def _session_programs(block: Block) -> List[Line]:
     is not its environment. ``sudo python x.py`` is no such line (sudo resets the environment, :data:`_SUDO_RESETS`),
     nor ``env NAME=... python`` (a prefix)."""
     out: List[Line] = []
+    # rev62: a block put in the past, under advice, another person's or a quoted reply holds no run of the session now
+    if block.scope != "current":
+        return []
     for line in block.lines:
         if line.shell and _BARE_SHELL_PROGRAM.search(line.text):
             out.append(line)
@@ -1284,7 +1312,10 @@ def _session_programs(block: Block) -> List[Line]:
         for match, line in block.scan(_BARE_INLINE_PROGRAM):
             # the reporter's own run now: not the past, another machine's, a document's, advice or a question
             before = line.text[: max(0, line.text.find(match.group(0)))]
-            if scope_before(line.text, len(before)) != NOW or _NOT_A_RUN.search(before) or "?" in line.text[len(before):]:
+            after = line.text[len(before):]
+            end = _SENTENCE_END.search(after, len(match.group(0)))
+            sentence = before[max(before.rfind(". "), before.rfind("! "), before.rfind("? "), 0):] + (after[: end.end()] if end else after)
+            if scope_before(line.text, len(before)) != NOW or _NOT_A_RUN.search(before) or "?" in after or _PAST_RUN.search(sentence):
                 continue
             out.append(line)
     return out
