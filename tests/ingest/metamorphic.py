@@ -1244,8 +1244,10 @@ def html_line_breaks(text: str) -> str:
 
 
 _COMMAND_LINE = re.compile(
-    r"^(\s*)((?:sudo |pip3? |python[\d.]* |uv |conda |rocminfo|rocm-smi|amd-smi|export |docker |podman |ollama (?:run|serve|ps|pull|list|-v)\b)(?!.*\s\|\s).*)$"
+    r"^(\s*)((?!\S+ \S*:(?:\s|$))(?:sudo |pip3? |python[\d.]* |uv |conda |rocminfo|rocm-smi|amd-smi|export |docker |podman |ollama (?:run|serve|ps|pull|list|-v)\b)(?!.*\s\|\s).*)$"
 )
+"""A line that runs one of these tools, not a field a tool printed ("pip version: pip 20.1.1 from ...", "python version: 3.10":
+``pip debug`` and template output), which takes no prompt."""
 _LINUX_PROMPTS = ("user@box:~/sd$ ", "(venv) user@box:~$ ", "[root@box ~]# ")
 _CONTAINER_PROMPTS = ("root@3f2a9c1b7d4e:/workspace# ", "(venv) root@3f2a9c1b7d4e:/# ", "[root@box ~]# ")
 """In a report about a container a prompt's user is a claim the report did not make: a container's shell runs as the
