@@ -235,10 +235,10 @@ QUADRATIC_SHAPES = (
 LINEAR_SHAPES = ((r"[0-9a-f]+", "a"), (r"\w+\s+x", "ab "), (r"(?<![ \t])[ \t]+:", " "))  # starts only where its run does
 
 
-@pytest.mark.parametrize("trial", range(3))
-def test_the_timing_tells_a_quadratic_pattern_from_a_linear_one(trial: int) -> None:
-    # On texts of the very lengths the sweep reads, every time of three trials: quadratic shapes grow more than 40
-    # times (the bound is 24), linear ones about 8.
+def test_the_timing_tells_a_quadratic_pattern_from_a_linear_one() -> None:
+    # On texts of the very lengths the sweep reads: quadratic shapes grow more than 40 times (the bound is 24), linear
+    # ones about 8. Each verdict is already three attempts of best-of-three readings (a quadratic pattern is slow in
+    # all three); a second round of the whole check was 4-5 CPU-s a round for no more certainty.
     for source, unit in QUADRATIC_SHAPES:
         assert _superlinear(re.compile(source), unit * SHORT, unit * LONG, anchored=False), source
     for source, unit in LINEAR_SHAPES:
