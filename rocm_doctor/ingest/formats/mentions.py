@@ -1567,6 +1567,18 @@ _ADRENALIN_NOT_NOW_AFTER = when_used(
 updating to 26.6.1 ...", "I had Adrenalin 26.5.1 before the update; now 26.6.1" (rev52a: the past, not the release
 installed); a release moved away from ("Reverting to 26.3.1 from Adrenalin 26.5.1 fixed it", "after rolling back from
 Adrenalin 26.5.1") or kept off ("Adrenalin 26.5.1 is broken for ROCm, so I stayed on 26.3.1")."""
+_ADRENALIN_WORKED_BEFORE = when_used(
+    r"\b(?:(?:worked|was[ \t]+working)(?:[ \t]+(?:fine|well|perfectly|great|ok))?[ \t]+(?:with|on|under)|was[ \t]+fine[ \t]+(?:with|on)"
+    r"|used[ \t]+to[ \t]+work\w*[^.!?;\n]{0,20}|last[ \t]+working)\b[^.!?;\n]{0,30}$",
+    re.IGNORECASE,
+)
+_ADRENALIN_WORKED_AFTER = when_used(
+    r"[ \t,)]{0,4}(?:(?:was|were)[ \t]+(?:the[ \t]+)?(?:last[ \t]+(?:\w{1,12}[ \t]+){0,2}(?:that|which)[ \t]+worked|last[ \t]+working|fine|working|ok(?:ay)?|good|stable)\b|worked\b)",
+    re.IGNORECASE,
+)
+"""Of :data:`_ADRENALIN_NOT_NOW_BEFORE`'s and :data:`_ADRENALIN_NOT_NOW_AFTER`'s words, those that say the release worked
+("It worked with Adrenalin 24.10.1 but after updating ...", "Adrenalin 24.9.1 was the last driver that worked"): the
+earlier state, kept for what changed; "Avoid Adrenalin 24.10.1", "introduced in 24.9.1" are not."""
 _LINUX_DRIVER_WORDS = when_used(r"\b(?:amdgpu|pro|linux|dkms|kernel|rocm|hip sdk)\b", re.IGNORECASE)
 _PYTHON = when_used(r"\bpython\s?v?(3\.\d{1,2}(?:\.\d{1,2})?)(?![\w.])|\bcp3(\d{1,2})-cp3\d{1,2}|\bpy3\.?(\d{1,2})(?![\w.])", re.IGNORECASE)
 
@@ -2966,6 +2978,10 @@ def _adrenalin(block: Block) -> List[Observation]:
             _ADRENALIN_NOT_NOW_BEFORE.search(line.text[max(0, column - 60) : column])
             or _ADRENALIN_NOT_NOW_AFTER.match(line.text, end, end + 60)
         ):
+            # ab62: a release said to have worked is the earlier state (what changed, RD543), not dropped; one warned
+            # against, dated a bug or moved away from is neither that nor the installed one
+            if _ADRENALIN_WORKED_BEFORE.search(line.text[max(0, column - 60) : column]) or _ADRENALIN_WORKED_AFTER.match(line.text, end, end + 60):
+                out.append(Observation("symptoms.earlier", [f"windows.driver_version={release}"], line, TRUST_PROSE))
             continue
         # "the compatible driver is 24.6.1" names what a guide requires, not what is installed
         before = line.text[max(0, column - 40): column + len(match.group(0)) - len(match.group(1) or match.group(2))]
