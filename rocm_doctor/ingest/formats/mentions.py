@@ -1384,6 +1384,27 @@ https://lore.kernel.org/linux-media/CAOzBiVspo5fsWpPL930TDDXzQCnv45BvuzQUQ7kv2WY
 bisection's "Good kernel:" / "Bad kernel:". The working one is an earlier state (RD801 compares it), never the
 running kernel; the broken one is the kernel the failure is reported on when a working one is listed beside it.
 "Current kernel: X" is read by :data:`_KERNEL_WORD`."""
+_KERNEL_ROW = when_used(
+    r"^[ \t>*+#|-]{0,6}(?P<lead>(?:[a-z][\w'\u2019-]{0,15}[ \t]{1,4}){0,4}?)"
+    r"(?P<said>(?:linux-image-|(?:linux[ \t]{1,4})?kernel[ \t]{0,4}[:=]?[ \t]{0,4}|linux[ \t]{1,4}))?[*_`]{0,2}v?(?P<release>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)[*_`]{0,2}"
+    r"(?P<rest>[^\n.!?]{0,48}?)"
+    r"(?:(?P<bad>\b(?:(?:does|do|did|is|was)(?:[ \t]{0,2}n['\u2019]?t|['\u2019]t|[ \t]{1,4}not)[ \t]{1,4}work\w*|not[ \t]{1,4}work\w*|ko|fail\w*|broken|breaks|broke"
+    r"|crash\w*|seg(?:mentation)?[ \t]?fault\w*|hangs?|freez\w*)\b|\u274c)"
+    r"|(?P<good>\b(?:works?|worked|working|ok|okay|fine|good)\b|\u2705|\u2714))",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A row of a kernel A/B: a line that starts with a kernel release (a few words may stand before it) and says how the GPU
+stack fares on it, the rows of one report giving a working and a failing release: "linux-image-5.4.0-54-generic
+rocm-dkms,it's work" / "linux-image-5.4.0-57-generic rocm-dkms,it does't work" (ROCm/legacy-rocm-build#1307),
+"6.18.1 - Works fine no problems..." / "6.18.6 - segmentation fault..." (vladmandic/sdnext#4578), "I confirm building
+for **6.8.0-40-generic** is **OK**" / "... **6.8.0-44-generic** is **KO**" (ROCm/legacy-rocm-build#3701).
+:func:`_kernel_rows` reads them only as a pair: the failing verdict is looked for first, so "does't work" is not a
+"work"."""
+_KERNEL_ROW_HEDGED = when_used(
+    r"\b(?:if|whether|should|would|could|might|may|will|try|trying|expect\w*|hope\w*|maybe|perhaps|someone|friend|other)\b",
+    re.IGNORECASE,
+)
+"""A row that is a question, a plan or another person's ("6.8.0-45: should work?", "6.11 might be fine"): no state."""
 _KERNEL_BUT_WORKS = when_used(
     r"\b(?:but|however|whereas|while)\b,?\s+(?:(?:on|with|under|using|in)\s+)?(?:the\s+)?(?:(?:lts|older|old|previous|stock|mainline)\s+)?"
     r"(?P<said>(?:linux\s+)?kernel\s*)?v?(?P<release>" + _KERNEL_RELEASE_SAID + r")(?!\w|\.\w)(?:\s+kernel)?,?\s+"
@@ -1602,6 +1623,18 @@ _ADRENALIN_NOT_NOW_AFTER = when_used(
 updating to 26.6.1 ...", "I had Adrenalin 26.5.1 before the update; now 26.6.1" (rev52a: the past, not the release
 installed); a release moved away from ("Reverting to 26.3.1 from Adrenalin 26.5.1 fixed it", "after rolling back from
 Adrenalin 26.5.1") or kept off ("Adrenalin 26.5.1 is broken for ROCm, so I stayed on 26.3.1")."""
+_ADRENALIN_WORKED_BEFORE = when_used(
+    r"\b(?:(?:worked|was[ \t]+working)(?:[ \t]+(?:fine|well|perfectly|great|ok))?[ \t]+(?:with|on|under)|was[ \t]+fine[ \t]+(?:with|on)"
+    r"|used[ \t]+to[ \t]+work\w*[^.!?;\n]{0,20}|last[ \t]+working)\b[^.!?;\n]{0,30}$",
+    re.IGNORECASE,
+)
+_ADRENALIN_WORKED_AFTER = when_used(
+    r"[ \t,)]{0,4}(?:(?:was|were)[ \t]+(?:the[ \t]+)?(?:last[ \t]+(?:\w{1,12}[ \t]+){0,2}(?:that|which)[ \t]+worked|last[ \t]+working|fine|working|ok(?:ay)?|good|stable)\b|worked\b)",
+    re.IGNORECASE,
+)
+"""Of :data:`_ADRENALIN_NOT_NOW_BEFORE`'s and :data:`_ADRENALIN_NOT_NOW_AFTER`'s words, those that say the release worked
+("It worked with Adrenalin 24.10.1 but after updating ...", "Adrenalin 24.9.1 was the last driver that worked"): the
+earlier state, kept for what changed; "Avoid Adrenalin 24.10.1", "introduced in 24.9.1" are not."""
 _LINUX_DRIVER_WORDS = when_used(r"\b(?:amdgpu|pro|linux|dkms|kernel|rocm|hip sdk)\b", re.IGNORECASE)
 _PYTHON = when_used(r"\bpython\s?v?(3\.\d{1,2}(?:\.\d{1,2})?)(?![\w.])|\bcp3(\d{1,2})-cp3\d{1,2}|\bpy3\.?(\d{1,2})(?![\w.])", re.IGNORECASE)
 _WHEEL_REFUSED = when_used(r"is not a supported wheel|none of the wheel'?s tags match", re.IGNORECASE)
@@ -2712,6 +2745,7 @@ def _platform(block: Block) -> List[Observation]:
             found = [o for o in found if o.path != "host.os"]
         out += found
     changed: List[Tuple[int, int]] = []
+    out += _kernel_rows(block, changed)
     if "kernel" in lowered or "work" in lowered:
         for match, line in block.scan(_KERNEL_CHANGE):
             said_kernel = "kernel" in match.group(0).lower()
@@ -2851,6 +2885,54 @@ def _kernel_states(block: Block, changed: List[Tuple[int, int]]) -> List[Observa
     return out
 
 
+def _kernel_rows(block: Block, changed: List[Tuple[int, int]]) -> List[Observation]:
+    """A kernel A/B said in rows (:data:`_KERNEL_ROW`): where one paragraph's rows name a release that works and another
+    that fails, each working release is an earlier state (``symptoms.earlier``, what changed: RD801 says "worked with
+    kernel X, fails with Y") and the first failing one the kernel the failure is reported on. A release is a kernel's
+    when the row names it so (``linux-image-``, "kernel"), it is a full release ("6.8.0-40-generic", "5.4.0-57"), or it
+    stands alone at the row's start in a block that says "kernel". Rows of another program's release ("ROCm 6.2 - works")
+    and rows that ask, plan or speak of another machine are not read; nor a lone row (a single "works on 6.8" is no A/B)."""
+    out: List[Observation] = []
+    lowered = block.lower
+    says_kernel = "kernel" in lowered
+    programs = {p.group("release") for p in _ROLLBACK_NOT_KERNEL.finditer(block.text)}
+    groups: Dict[int, List[Tuple[bool, str, Line, Tuple[int, int]]]] = {}
+    last_line = -2
+    group = 0
+    for match, line in block.scan(_KERNEL_ROW):
+        if _inside(match.start("release"), changed):
+            continue
+        release = match.group("release")
+        lead = match.group("lead") or ""
+        said = bool(match.group("said"))
+        full = bool(_FULL_RELEASE.match(release)) or release.count(".") >= 2 and "-" in release
+        if not (said or full or (says_kernel and not lead)):
+            continue
+        minor = _MAJOR_MINOR.match(release)
+        if minor is None or (not said and minor.group(1) in programs):
+            continue
+        if _KERNEL_ROW_HEDGED.search(lead) or _KERNEL_ROW_HEDGED.search(match.group("rest") or ""):
+            continue
+        if line.text.rstrip().endswith("?"):
+            continue
+        if line.number != last_line + 1:
+            group += 1
+        last_line = line.number
+        start = match.start() - block.column_at(match.start())
+        groups.setdefault(group, []).append((match.group("good") is not None, release, line, (start, start + len(line.text))))
+    for rows in groups.values():
+        good = [r for r in rows if r[0]]
+        bad = [r for r in rows if not r[0]]
+        if not good or not bad or {r[1] for r in good} & {r[1] for r in bad}:
+            continue
+        for _, release, line, span in rows:
+            changed.append(span)
+        for _, release, line, _ in good:
+            out.append(Observation("symptoms.earlier", [f"host.kernel_release={release}"], line, TRUST_PROSE))
+        out += kernel_observations(bad[0][1], bad[0][2], TRUST_PROSE)
+    return out
+
+
 def _kernel_bare_rollbacks(block: Block, changed: List[Tuple[int, int]]) -> List[Observation]:
     """A rollback to a release said without the word kernel (:data:`_KERNEL_BARE_ROLLBACK`) as the kernel that worked (an
     earlier state, which RD801 compares with the running one), where the block named a kernel release of the same
@@ -2970,6 +3052,10 @@ def _adrenalin(block: Block) -> List[Observation]:
             _ADRENALIN_NOT_NOW_BEFORE.search(line.text[max(0, column - 60) : column])
             or _ADRENALIN_NOT_NOW_AFTER.match(line.text, end, end + 60)
         ):
+            # ab62: a release said to have worked is the earlier state (what changed, RD543), not dropped; one warned
+            # against, dated a bug or moved away from is neither that nor the installed one
+            if _ADRENALIN_WORKED_BEFORE.search(line.text[max(0, column - 60) : column]) or _ADRENALIN_WORKED_AFTER.match(line.text, end, end + 60):
+                out.append(Observation("symptoms.earlier", [f"windows.driver_version={release}"], line, TRUST_PROSE))
             continue
         # "the compatible driver is 24.6.1" names what a guide requires, not what is installed
         before = line.text[max(0, column - 40): column + len(match.group(0)) - len(match.group(1) or match.group(2))]
