@@ -175,6 +175,9 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "rocm-1284-rocm391-upgrade-libhsakmt-missing": {"packages"},
     "rocm-1129-rocminfo-deb-missing-deps-libhsakmt": {"packages"},
     "rocm-662-topaz-r7-m260-laptop-unsupported-gpu": {"gfx-unsupported"},
+    # other62: GCN 1 chips named by lshw (R9 270X Curacao/Pitcairn; HD 8790M Mars/Oland) that KFD never supports
+    "rocm-538-r9-270x-curacao-pitcairn-lshw-kfd-not-supported": {"gfx-unsupported"},
+    "rocm-1804-hd8790m-mars-oland-lshw-not-supported-in-kfd": {"gfx-unsupported"},
     "rocm-2043-rx6950xt-ubuntu2004-rocm543-glibc-234-not-found": {"platform", "packages"},
     "rocprofiler-compute-549-rhel8-roofline-binary-needs-glibc-234": {"platform"},
     "pytorch-186516-pip-amdsmi-duplicate-libamd-smi-zero-devices": {"packages"},

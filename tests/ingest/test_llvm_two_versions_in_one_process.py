@@ -126,3 +126,26 @@ PAST_AND_FIXED = (
 def test_one_llvm_in_frames_beside_a_listed_file_or_a_crash_told_as_fixed_is_not_read(text: str) -> None:
     # rev60: the second library was read at any line's end, and the line was read whatever it said of the crash
     assert SIGNATURE not in signature_errors(text)
+
+
+UNVERSIONED_FIRST = (
+    "/usr/lib/libLLVM.so(_ZN4llvm2cl6Option11addArgumentEv+0x3a) [0x7f0000001000]\n"
+    "/nix/store/5qlw-llvm-22.0.0-rocm-lib/lib/libLLVM.so.22.0(+0x2d56da3) [0x7bfa58556da3]\n"
+    "/nix/store/f87i-llvm-19.1.7-lib/lib/libLLVM.so.19.1(_ZN4llvm3fooEv+0x4c5) [0x7bfb2f6223c5]\n"
+    "/opt/rocm/lib/libamd_comgr.so.2(+0x1234) [0x7bfa50000000]\n"
+)
+
+UNVERSIONED_BESIDE_ONE_MAJOR = (
+    "/usr/lib/libLLVM.so(+0x1234) [0x7f0000001000]\n"
+    "/opt/rocm/lib/llvm/lib/libLLVM.so.19.0git(+0x2d56da3) [0x7bfa58556da3]\n"
+    "/opt/rocm/lib/llvm/lib/libLLVM.so.19.1(_ZN4llvm3fooEv+0x12) [0x2]\n"
+)
+
+
+def test_an_unversioned_libllvm_before_two_versioned_ones_does_not_hide_them() -> None:
+    # other62: the first libLLVM without a version ended the context's search, so the two majors after it went unread
+    assert SIGNATURE in signature_errors(UNVERSIONED_FIRST)
+
+
+def test_an_unversioned_libllvm_is_not_counted_as_a_second_version() -> None:
+    assert SIGNATURE not in signature_errors(UNVERSIONED_BESIDE_ONE_MAJOR)

@@ -124,6 +124,22 @@ def amd_discrete_count(facts: Facts, tables: Tables) -> Fact:
     return _count_integrated(facts, False)
 
 
+@machine_fact(
+    "amd_identified_count",
+    "Number of AMD GPUs the report identifies by their gfx target (from rocminfo, a tool or the device table); "
+    "known even where another AMD GPU's target is not.",
+)
+def amd_identified_count(facts: Facts, tables: Tables) -> Fact:
+    """other62: a GPU that only lspci names by an old chip's code name has no gfx target in the device table, so
+    counting the GPUs with one tells whether the report shows another, identified AMD GPU beside it (a Kaveri APU
+    beside a Mars dGPU, an RX 6800 beside an Oland): RD303 speaks only where none is. Unknown where an agent's
+    vendor is not known or GPU discovery did not answer, as :func:`amd_gpu_count`."""
+    count = amd_gpu_count(facts, tables)
+    if not count.is_known:
+        return count
+    return known(sum(1 for a in amd_agents(facts) if a.gfx.is_known and a.gfx.value), _discovery_source(facts))
+
+
 WORDS_SOURCES = (PROSE_MENTION_SOURCE, CPU_IMPLIED_SOURCE, "paste:report")
 """Agents read from the reporter's own words (prose, an issue template's field) or a CPU model's name, not a tool's listing."""
 
