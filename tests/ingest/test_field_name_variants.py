@@ -59,6 +59,9 @@ def test_a_lower_case_apu_graphics_number_reads_as_the_same_radeon_igpu(text: st
         "We climbed 780m before lunch.",
         "see ./ckpt/780m/model.bin for the weights",
         "the opt-350m model and a 780m checkpoint-free run",
+        # rev62b: an amount of memory and a model's size beside GPU words
+        "GPU memory used 780m only",
+        "I pulled the 880m model (qwen) to test the GPU",
     ],
 )
 def test_a_lower_case_number_shaped_like_an_apu_names_no_gpu_where_no_gpu_is_spoken_of(text: str) -> None:

@@ -154,12 +154,16 @@ _LOWER_IGPU_CONTEXT = when_used(
 """Words within 80 characters of a lower-case APU number that make it a GPU: a word for a GPU or the stack that
 drives one, a gfx target, or the laptop processor it sits in ("7840u with 780m")."""
 _LOWER_IGPU_NOT_AFTER = when_used(
-    r"[ \t]{0,2}(?:param(?:eter)?s?|tokens|steps|samples|images|rows|away|miles?|meters?|metres?|elevation|long|high)\b",
+    r"[ \t]{0,2}(?:param(?:eter)?s?|models?|tokens|steps|samples|images|rows|away|miles?|meters?|metres?|elevation|long|high|only|of[ \t]{1,2}(?:memory|ram|vram))\b",
     re.IGNORECASE,
 )
-"""Words right after a lower-case number that make it a quantity ("a 760m parameter model", "680m away")."""
-_LOWER_IGPU_NOT_BEFORE = when_used(r"\b(?:took|ran|run|after|elapsed|walked|drove|climbed|in)[ \t]{1,2}$", re.IGNORECASE)
-"""Words right before it that make it a distance or a time ("I ran 680m", "it took 8060s")."""
+"""Words right after a lower-case number that make it a quantity ("a 760m parameter model", "680m away", "the 880m model":
+rev62b)."""
+_LOWER_IGPU_NOT_BEFORE = when_used(
+    r"\b(?:took|ran|run|after|elapsed|walked|drove|climbed|in|used|uses|using|free|memory|mem|vram|ram|usage)[ \t:=]{1,3}$", re.IGNORECASE
+)
+"""Words right before it that make it a distance, a time or an amount of memory ("I ran 680m", "it took 8060s", "GPU
+memory used 780m only": rev62b)."""
 
 
 def _lower_igpu_said_as_gpu(text: str, start: int, end: int) -> bool:
