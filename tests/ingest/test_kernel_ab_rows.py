@@ -57,6 +57,14 @@ NOT_AB = [
     "kernel 6.8.0-45-generic - works\nkernel 6.8.0-49-generic - should it fail too?\n",
     # the same release both ways
     "kernel 6.8.0-45-generic works\nkernel 6.8.0-45-generic fails after a while\n",
+    # rev62b: bare releases under a line that is no kernel header: a library's releases below a "Kernel:" field, another
+    # program's under its own heading, a benchmark table's rows
+    "Kernel: 6.8.0-45-generic, Ubuntu 24.04, RX 7900 XTX. I tried several transformers releases with the same model:\n\n"
+    "4.44.2 - works fine\n4.45.0 - fails with RuntimeError: HIP error: invalid device function\n",
+    "Ubuntu 24.04, kernel 6.11.0-19-generic, RX 7900 XTX, rocminfo shows gfx1100.\nROCm versions I tried:\n6.2.4 works\n"
+    "6.3.1 fails with a segfault in hipMalloc\n",
+    "Benchmark results on my RX 7900 XTX (kernel 6.8.0-45-generic), llama-bench tokens/s:\n\n| version | result |\n"
+    "| 3.9.1 | works, 112 t/s |\n| 3.10.0 | fails, segfault |\n",
 ]
 
 

@@ -2889,6 +2889,28 @@ def _kernel_states(block: Block, changed: List[Tuple[int, int]]) -> List[Observa
     return out
 
 
+_KERNEL_ROW_HEADER_REACH = 3
+"""Lines above a bare row ("6.18.1 - Works fine") in which the word "kernel" must stand for the row to be a kernel's."""
+
+
+def _bare_rows_under_a_kernel_header(block: Block, line: Line, release: str) -> bool:
+    """Whether a row that names its release bare ("6.18.1 - Works fine", vladmandic/sdnext#4578 under "Install of alternate
+    kernel ...") stands under a line about kernels: one of the few lines just above it says "kernel" and shows no full
+    kernel release of another major.minor (rev62b: "Kernel: 6.8.0-45-generic" above "4.44.2 - works fine" / "4.45.0 -
+    fails", a library's releases, and a benchmark table's rows are not kernels)."""
+    index = next((i for i, candidate in enumerate(block.lines) if candidate is line), None)
+    if index is None:
+        return False
+    minor = _MAJOR_MINOR.match(release)
+    for above in block.lines[max(0, index - _KERNEL_ROW_HEADER_REACH) : index]:
+        text = above.text.lower()
+        if "kernel" not in text:
+            continue
+        others = [m.group(1) for m in _MAJOR_MINOR.finditer(above.text) if _FULL_RELEASE.match(above.text, m.start())]
+        return not any(minor is None or other != minor.group(1) for other in others)
+    return False
+
+
 def _kernel_rows(block: Block, changed: List[Tuple[int, int]]) -> List[Observation]:
     """A kernel A/B said in rows (:data:`_KERNEL_ROW`): where one paragraph's rows name a release that works and another
     that fails, each working release is an earlier state (``symptoms.earlier``, what changed: RD801 says "worked with
@@ -2911,6 +2933,8 @@ def _kernel_rows(block: Block, changed: List[Tuple[int, int]]) -> List[Observati
         said = bool(match.group("said"))
         full = bool(_FULL_RELEASE.match(release)) or release.count(".") >= 2 and "-" in release
         if not (said or full or (says_kernel and not lead)):
+            continue
+        if not (said or full) and not _bare_rows_under_a_kernel_header(block, line, release):
             continue
         minor = _MAJOR_MINOR.match(release)
         if minor is None or (not said and minor.group(1) in programs):
