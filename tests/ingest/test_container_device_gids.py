@@ -71,6 +71,10 @@ def test_an_unmapped_group_is_read_as_the_overflow_id(group: str) -> None:
         "crw-rw-rw- 1 root 106 242, 0 Apr 18 15:58 /dev/kfd",
         # not a GPU compute or render node
         "crw-rw---- 1 root 109 226, 0 Jul  7 16:20 card0",
+        # rev62b: ls -ln prints every owner and group as a number, a host's named render group too
+        "crw-rw---- 1 0 992 235, 0 Jul  7 14:20 /dev/kfd",
+        # rev62b: an ACL (logind's grant to the seat's user) opens the node beyond its group
+        "crw-rw----+ 1 root 109 226, 128 Jul  7 14:20 /dev/dri/renderD128",
     ],
 )
 def test_named_world_open_or_other_nodes_give_no_id(row: str) -> None:

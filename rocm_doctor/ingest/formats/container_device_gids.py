@@ -40,7 +40,9 @@ OVERFLOW_GID = 65534
 """The kernel's overflow gid, shown as ``nogroup`` (Debian) or ``nobody`` (Fedora) for an unmapped group."""
 
 _LS_ROW = when_used(
-    r"^[ \t]{0,12}c[rwx-]{6}(?P<other>[rwx-]{3})[.+]?[ \t]{1,8}\d{1,4}[ \t]{1,8}[\w.-]{1,32}[ \t]{1,8}"
+    # rev62b: the owner by name (``ls -ln`` prints numbers for every node, a host's too) and no ``+`` (an ACL, logind's
+    # grant to the seat's user, opens the node beyond its group)
+    r"^[ \t]{0,12}c[rwx-]{6}(?P<other>[rwx-]{3})\.?[ \t]{1,8}\d{1,4}[ \t]{1,8}[A-Za-z_][\w.-]{0,31}[ \t]{1,8}"
     r"(?P<group>\d{1,10}|nogroup|nobody)[ \t]{1,8}\d{1,4},[ \t]{0,4}\d{1,4}[ \t]{1,8}[^\n]{0,40}?"
     r"(?:/dev/kfd|\bkfd|renderD\d{1,4})[ \t]{0,4}$"
 )
