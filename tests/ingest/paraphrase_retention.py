@@ -11,6 +11,24 @@ A paraphrase keeps the diagnosis when an error or warning of the case's expected
 :mod:`corpus_scoring` scores the case itself. The metamorphic rewrites (:mod:`metamorphic`) change a report's
 format and a few spellings mechanically; these change its wording, which only a person can do.
 
+Wording dependencies found when the paraphrases were written (session 63) and left, each with fewer than three real
+reports of the variant found (a reader generalised from one paraphrase would be fitted to it):
+- ``ld_library_path_rocm_over_bundled_told`` wants "override(s|n)"; "LD_LIBRARY_PATH takes precedence over RUNPATH" is
+  common in build scripts' comments but no ROCm report with it was found (builder-1468).
+- ``non_rocm_torch_install_told`` wants an install verb; "the torch that uv puts on top of the image" is not read
+  (dtu-mlops-499).
+- ``render_gid_mismatch_told`` wants "no/without/missing supplementary group"; "doesn't add a supplementary group for
+  the node's render GID" is not read (llmkube-1560; the wording is that project's alone).
+- ``kfd_absent_in_sandbox_told`` wants "doesn't have access to"/"missing"/"is not present"; "can't get at /dev/kfd" is
+  not read (davincibox-193).
+- ``gpu_node_owned_by_render_told`` reads "/dev/kfd"; the reporter's "/dev/kdf" typo is read only through "file"
+  after it (rocminfo-34; two real reports type "/dev/kdf": ROCm/rocminfo#34, ROCm/ROCm#741).
+- the working-setup reader (``_WORKING_SETUP_BEFORE``/``_AFTER`` in ingest/formats/mentions.py) wants "fine with
+  <release>" or "<release> works."; "with pytorch 2.2.0 on rocm 5.7 it works though" makes 5.7 the release in use
+  (a1111-15434, which also loses its "please support" request when said as "should work with").
+- a resolution and its change must share a sentence: "... the 6.5 kernel ... . After booting 22.04.2 everything
+  worked again." loses the kernel change (pytorch-gfx803-8).
+
 Run as a script for the table: ``python tests/ingest/paraphrase_retention.py [-v]`` (``-v`` lists each
 paraphrase with the findings of the original and of the paraphrase).
 """

@@ -14,10 +14,11 @@ import pytest
 from corpus_scoring import SHARED_CORPUS, shared_heldback_ids
 from paraphrase_retention import Retained, load_paraphrases, measure, shares, table
 
-FOUND_FLOOR = 49 / 57
-"""Share of paraphrases whose expected category is still among the errors and warnings (measured 2026-12-03)."""
-FIRST_FLOOR = 46 / 53
-"""Share whose first error or warning is still of it, among those whose original had it first (2026-12-03)."""
+FOUND_FLOOR = 50 / 57
+"""Share of paraphrases whose expected category is still among the errors and warnings (measured 2026-12-03: 49 of 57
+when written, 50 once the MES 0x83 reader took a number that ends its sentence)."""
+FIRST_FLOOR = 47 / 53
+"""Share whose first error or warning is still of it, among those whose original had it first (2026-12-03: 46, then 47)."""
 
 
 @pytest.fixture(scope="module")
