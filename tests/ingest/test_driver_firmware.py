@@ -20,6 +20,9 @@ from ingest_helpers import problems_shown, signature_errors
         # prose (legacy-rocm-build#5724, #5616)
         "I was still showing MES version 83 despite being on the latest packages.\n",
         "rebooted but still have MES 0x83 loaded\n",
+        # the number ends the sentence (another user in #5724: "... still have MES 0x83. This is a Fedora 43 laptop")
+        "I copied the firmware file and rebooted, but still have MES 0x83. This is a Fedora laptop.\n",
+        "Even with the newest packages it still showed MES version 83.\n",
         "the distribution now ships the broken 0x83 MES FW\n",
         # the firmware release that carries it (#5616, kyuz0/amd-strix-halo-toolboxes)
         "$ rpm -q amd-gpu-firmware\namd-gpu-firmware-20251125-1.fc43.noarch\n",
@@ -42,6 +45,7 @@ def test_the_mes_0x83_firmware_is_read_in_each_form(text: str) -> None:
         "linux-firmware 20251111 is installed\n",
         # numbers that only contain 83
         "MES version 0x830\n",
+        "MES version 83.5 of some other table\n",
     ],
 )
 def test_other_mes_releases_are_not_the_0x83_firmware(text: str) -> None:
