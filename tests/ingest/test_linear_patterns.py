@@ -29,7 +29,7 @@ from typing import Callable, Dict, Iterator, List, Tuple
 import pytest
 
 from rocm_doctor.ingest import signatures
-from rocm_doctor.ingest.formats import mentions
+from rocm_doctor.ingest.formats import env_settings, mentions, release_archives, resolutions
 
 _INVENTORY = Path(__file__).parent / "pattern_inventory.py"
 
@@ -78,7 +78,16 @@ SHAPES: Dict[str, Callable[[int], str]] = {
 """Adversarial texts by name: each makes a text of the length it is given."""
 
 
-MATCHED_AT_A_POSITION = (signatures._SOLVED_AFTER, mentions._SENTENCE_ASKS, mentions._RESOLUTION_NOT_RUN_AFTER, mentions._TORCH_OBJECT)
+MATCHED_AT_A_POSITION = (
+    signatures._SOLVED_AFTER, mentions._SENTENCE_ASKS, mentions._RESOLUTION_NOT_RUN_AFTER, mentions._TORCH_OBJECT,
+    # 2026-12-03 (speed63): the look-aheads after a match whose sweep by ``finditer`` cost most (about 25 of the sweep's
+    # 82 CPU-s; release_archives._QUESTION_AFTER alone 8), each only ever called with ``.match`` at a position
+    # (test_the_patterns_read_at_a_position_are_only_ever_matched_at_one keeps it so)
+    release_archives._QUESTION_AFTER, release_archives._LEFT_AFTER, mentions._MOVE_UNDONE_OR_ELSEWHERE_AFTER,
+    mentions._ADRENALIN_NOT_NOW_AFTER, mentions._ROLLBACK_ENDED_AFTER, mentions._ROLLBACK_NOT_MINE_AFTER,
+    mentions._KERNEL_WORD_NOT_NOW_AFTER, mentions._GPU_ADVICE_KEY_AFTER, mentions._PIP_REFUSED_AFTER,
+    signatures._GONE_AFTER, signatures._LIST_GAP, env_settings._PAST_AFTER, resolutions._EDIT_NOTE,
+)
 """Precompiled patterns the readers only ever call ``.match(text, position)`` on (a bounded look at the rest of a
 sentence after a message or a mention): read at one position, not searched through a text. The inventory sees
 which patterns ``re.match`` compiles, not which methods a precompiled pattern is called with, so these are named
@@ -141,6 +150,28 @@ def test_every_statement_rows_own_pattern_and_guard_is_swept_on_its_own(patterns
 def test_the_patterns_read_at_a_position_are_in_the_inventory(patterns) -> None:
     listed = {(source, flags) for source, flags, _, _ in patterns}
     assert {_key(p) for p in MATCHED_AT_A_POSITION} <= listed
+
+
+_PACKAGE = Path(__file__).resolve().parents[2] / "rocm_doctor"
+_SEARCHING_CALL = re.compile(r"\.(?:search|finditer|findall|sub|subn|fullmatch|split)\(")
+
+
+def test_the_patterns_read_at_a_position_are_only_ever_matched_at_one() -> None:
+    # A pattern in MATCHED_AT_A_POSITION is swept with ``match`` only; one the readers searched through a text would
+    # need the ``finditer`` sweep again. In the module that makes it, no use of its name calls a searching method on
+    # it, and no other module imports it or reads it from that module.
+    sources = {path: path.read_text(encoding="utf-8") for path in _PACKAGE.rglob("*.py")}
+    for pattern in MATCHED_AT_A_POSITION:
+        module = next(m for m in (signatures, mentions, release_archives, env_settings, resolutions)
+                      if any(value is pattern for value in vars(m).values()))
+        name = next(n for n, value in vars(module).items() if value is pattern)
+        home = sources[Path(module.__file__).resolve()]
+        assert re.search(rf"^{name} = ", home, re.MULTILINE), name
+        searched = [m.group(0) for m in re.finditer(rf"(?<![\w]){name}\b\s*\.\w+\(", home) if _SEARCHING_CALL.search(m.group(0))]
+        assert not searched, (name, searched)
+        elsewhere = [path.name for path, text in sources.items()
+                     if path != Path(module.__file__).resolve() and re.search(rf"\b{module.__name__.rsplit('.', 1)[1]}\.{name}\b|import[^\n]*\b{name}\b", text)]
+        assert not elsewhere, (name, elsewhere)
 
 
 class _TooSlow(Exception):
