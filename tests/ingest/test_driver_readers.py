@@ -41,7 +41,7 @@ def test_an_adrenalin_release_named_in_prose_is_the_windows_driver(text: str, re
     [
         "amdgpu-pro driver 21.50.2 on Ubuntu 20.04\n",  # AMD's Linux driver numbering
         "I am not using driver 24.9.1 any more\n",
-        "Driver Version: 32.0.12011.1036\n",  # the WMI version, another numbering
+        "Driver Version: 32.0.15.9186\n",  # NVIDIA's driver-store version (AMD's are read through rules/data/adrenalin_releases.yaml)
         "the Pro edition driver that comes with the HIP SDK works\n",
         # rev48c: advice to move to a release, and a list of releases in a parenthesis
         "You should update to Adrenalin 25.5.1.\n",

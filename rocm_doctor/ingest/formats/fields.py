@@ -32,6 +32,7 @@ from rocm_doctor.ingest.formats.mentions import GPU_NAME_PATTERNS
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, kernel_observations, windows_observations
 from rocm_doctor.ingest.model import TRUST_TEMPLATE, GpuSighting, Observation, Piece
 from rocm_doctor.knowledge._tables import need_rows, where
+from rocm_doctor.knowledge.adrenalin import release_of_windows_driver
 from rocm_doctor.knowledge.cpus import cpu_family, igpu_for_cpu
 from rocm_doctor.lazy_regex import when_used
 
@@ -58,6 +59,11 @@ _IGPU_ITEM = when_used(r"^\s*(?:AMD\s+)?(?:the\s+)?(?:iGPU|APU|integrated(?:\s+(
 _VENDOR_ITEM = when_used(r"^\s*(AMD|Radeon|ATI|NVIDIA|Nvidia|Intel)(?:\s+GPU)?\s*$", re.IGNORECASE)
 _BARE_CPU = when_used(r"^\s*(?:AMD\s+)?(\d{3,4}(?!\d)[A-Z0-9]{0,4})\s*$", re.IGNORECASE)
 _WINDOWS_DRIVER = when_used(r"(?<![\d.])(\d{2}\.\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)(?![\d.])")
+_WINDOWS_DRIVER_STORE = when_used(r"(?<![\d.])(3\d\.0\.\d{5}\.\d{1,5})(?![\d.])")
+"""AMD's driver-store version as Windows shows it (``32.0.12011.1036``); NVIDIA's (``32.0.15.9186``) and Intel's
+(``32.0.101.6790``) have a short third part, so they never match."""
+_WINDOWS_DRIVER_INTERNAL = when_used(r"(?<![\d.])(\d{2}\.\d{2}\.\d{2}\.\d{2})(?![\d.])")
+"""AMD Software's internal driver build (``24.20.11.01``, ``24.20.11.01-240910a-...``)."""
 _LINUX_DRIVER = when_used(r"(?<![\d.])(\d\.\d{1,2}\.\d{1,2})(?![\d.])")
 _VERSION = when_used(r"(?<![\d.])v?(\d+\.\d+(?:\.\d+)?)")
 
@@ -229,6 +235,16 @@ def _driver(value: str, line: Line) -> List[Observation]:
     if "amdgpu" in lowered or "dkms" in lowered:
         match = _LINUX_DRIVER.search(value)
         return [Observation("driver.amdgpu_version", match.group(1), line, TRUST_TEMPLATE)] if match else []
+    # drv63: Windows' driver-store version ("Driver Version: 32.0.31021.5001", vosen/ZLUDA#659; ollama#16423; the
+    # same numbering beside its release in lshqqytiger/ZLUDA#1 "31.0.24002.92, adrenalin 24.1.1" and in AMD Software's
+    # system info, hanamizuki-ai/launcher-support#64) names a release only through AMD's list
+    # (rules/data/adrenalin_releases.yaml); AMD Software's internal build (24.20.11.01-240910a-...) is no release at all.
+    store = _WINDOWS_DRIVER_STORE.search(value)
+    if store:
+        release = release_of_windows_driver(store.group(1))
+        return [Observation("windows.driver_version", release, line, TRUST_TEMPLATE)] if release else []
+    if _WINDOWS_DRIVER_INTERNAL.search(value):
+        return []
     match = _WINDOWS_DRIVER.search(value)
     if match and ("adrenalin" in lowered or int(match.group(1).split(".")[0]) >= 20):
         return [Observation("windows.driver_version", match.group(1), line, TRUST_TEMPLATE)]
