@@ -64,6 +64,10 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 """Issue 6's mapping from root-cause class to finding category."""
 
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
+    # hunt63 blind batch: Windows TheRock ROCm without support for the Raphael iGPU (gfx1036) when it is the only AMD GPU
+    "rocm-6167-win-igpu-only-raphael-gfx1036-not-enumerated-unsupported": {"gfx-unsupported", "platform"},
+    # hunt63 blind batch: a desktop app whose Windows bundle of Ollama lost the ROCm runtime files it shipped before
+    "shinkai-699-win-strix-halo-app-bundle-lost-rocm-runtime": {"packages"},
     # blind60b blind batch: Windows TheRock ROCm 7.0 does not enumerate a gfx906 Radeon Pro VII (pending support on Windows)
     "h60b-02": {"gfx-unsupported", "platform"},
     # Session 60 (lead): blind60's h60a-07, drawn as healthy_env (nothing wrong in the user's environment) and scored
