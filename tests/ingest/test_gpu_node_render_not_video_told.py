@@ -57,3 +57,10 @@ def test_a_healthy_report_that_names_both_groups_gets_no_permissions_finding() -
     )
     assert not _read(report)
     assert "permissions" not in [category for _, _, category in serious_findings(report)]
+
+
+def test_device_files_said_owned_by_render_by_a_user_in_video_and_render_is_not_read_as_told_ownership() -> None:
+    report = "/dev/kfd is owned by render but I am in video and render. torch.cuda.is_available() returns False.\n"
+    facts = ingest(report).facts
+    assert "gpu_node_owned_by_render_told" not in (facts.symptoms.context.value or [])
+    assert "gpu_node_render_not_video_told" not in (facts.symptoms.signatures.value or [])
