@@ -64,3 +64,29 @@ def test_a_render_gid_merely_named_gives_no_permissions_finding() -> None:
 )
 def test_a_hedge_or_a_negated_render_gid_mismatch_is_not_read(sentence: str) -> None:
     assert not _read(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # ROCm/AMDMIGraphX#4340's shape: the video group's number differs in the image (grp63)
+        "The CI docker image was built on Ubuntu 22.04 which had a different groupid for the `video` user/group.",
+        "Our image has a different gid for the render group than the build hosts.",
+    ],
+)
+def test_a_different_gid_for_the_render_or_video_group_is_a_permissions_finding(sentence: str) -> None:
+    assert _read(sentence)
+    assert "permissions" in [category for _, _, category in serious_findings(f"{sentence}\n")][:1]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Docker images may have a different group id for the video group than the host.",
+        "If your image has a different gid for the render group, add it with --group-add.",
+        "Does the container have a different gid for the render group?",
+        "The image had a different gid for the render group, which I fixed with --group-add.",
+    ],
+)
+def test_a_hedge_a_condition_a_question_or_a_fix_of_a_different_group_gid_is_not_read(sentence: str) -> None:
+    assert not _read(sentence)
