@@ -436,3 +436,47 @@ def test_the_missing_own_kernel_fix_builds_upstream_main_and_dates_the_rocm_fork
         "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/1955",
         "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/1608",
     } <= urls
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # bitsandbytes 0.50's logger line, a HIP 7.16 torch beside DLLs for 7.13-7.15 (shootthesound/Fizgig#103)
+        "No prebuilt binary for ROCm 7.16, loading ROCm 7.15 instead. Set BNB_ROCM_VERSION to override.\n",
+        # with Python logging's prefix, a Linux wheel whose newest 7.x library below 7.13 is 7.2
+        "WARNING:bitsandbytes.cextension:No prebuilt binary for ROCm 7.13, loading ROCm 7.2 instead. "
+        "Set BNB_ROCM_VERSION to override.\n",
+        # the lowest library above torch's release, quoted in a sentence with CRLF line ends
+        "> it prints No prebuilt binary for ROCm 6.3, loading ROCm 6.4 instead.\r\nthen runs\r\n",
+    ],
+)
+def test_bitsandbytes_falling_back_to_another_rocm_minor_is_read(text: str) -> None:
+    assert "bnb_rocm_library_fallback" in signature_errors(text)
+    assert "bnb_rocm_library_not_found" not in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the CUDA form of the same fallback is no AMD machine's
+        "No prebuilt binary for CUDA 12.9, loading CUDA 12.8 instead. Set BNB_CUDA_VERSION to override.\n",
+        # the override's own line: the user chose the library, bitsandbytes did not fall back
+        "WARNING: BNB_ROCM_VERSION=715 environment variable detected; loading libbitsandbytes_rocm715.dll.\n",
+        # an installer's words about another package
+        "No prebuilt binary for this platform, building from source instead\n",
+    ],
+)
+def test_other_bitsandbytes_selection_lines_are_not_a_rocm_fallback(text: str) -> None:
+    assert "bnb_rocm_library_fallback" not in signature_errors(text)
+
+
+def test_a_bitsandbytes_rocm_fallback_is_a_mismatch_warning_and_never_an_error() -> None:
+    # the fallback library loads (patientx-cfz/comfyui-rocm#113: it works): a warning, not a failure
+    report = (
+        "torch 2.13.0+rocm10.1.0a on Windows, RX 9070 XT\n"
+        "No prebuilt binary for ROCm 7.16, loading ROCm 7.15 instead. Set BNB_ROCM_VERSION to override.\n"
+    )
+    found = {f.id: (f.severity, f.category) for f in evaluate(load_rules([], use_env=False), ingest(report).facts).findings}
+    assert found.get("RD679") == ("warning", "torch-rocm-mismatch")
+    assert "RD672" not in found and "RD599" not in found
+    assert not any(sev == "error" for sev, _ in found.values())
