@@ -85,3 +85,49 @@ def test_an_invalid_ordinal_where_ray_is_said_not_to_be_used_is_not_a_ray_worker
     assert "ray_named" not in _read(text)[1]
     assert "RD551" not in [f[0] for f in serious_findings(text)]
 
+
+
+@pytest.mark.parametrize("line", [
+    # ray63: the error a Ray task raised, re-raised in the driver (vllm-project/vllm#38108, ray-project/ray#26490, #4061)
+    "ray.exceptions.RayTaskError(AcceleratorError):",
+    "(TrainTrainable pid=45854) ray.exceptions.RayTaskError(RuntimeError): ray::BaseWorkerMixin.__execute()",
+    "ray.worker.RayTaskError: ray_worker (pid=2873, host=b75ac73b9f01)",
+])
+def test_ray_is_read_from_the_error_a_ray_task_raised(line: str) -> None:
+    assert "ray_named" in _read(line + "\n")[1]
+
+
+@pytest.mark.parametrize("line", [
+    # vLLM's own multiprocess workers print a (Name pid=N) prefix without Ray
+    "(EngineCore_DP0 pid=53002) ERROR 11-07 09:43:49 [core.py:718] EngineCore failed to start.",
+    "(VllmWorker rank=1 pid=812) INFO loading weights",
+    "Runs fine with ray tracing enabled in the game.",
+])
+def test_vllm_s_process_prefixes_and_ray_tracing_are_not_ray(line: str) -> None:
+    assert "ray_named" not in _read(line + "\n")[1]
+
+
+_TUNER_FAILURE = (
+    "$ python benchmarks/kernels/benchmark_moe.py --tp-size 8 --tune\n"
+    "ray.exceptions.RayTaskError(AcceleratorError):\n"
+    '  File "torch/accelerator/__init__.py", line 296, in __enter__\n'
+    "torch.AcceleratorError: CUDA error: invalid device ordinal\n"
+)
+
+
+def test_a_ray_task_error_with_invalid_ordinal_on_amd_is_a_ray_worker_s_and_not_on_nvidia() -> None:
+    assert "RD551" in [f[0] for f in serious_findings("8x AMD Instinct MI100 (gfx908), ROCm 7.2.\n" + _TUNER_FAILURE)]
+    nvidia = "8x NVIDIA H100, CUDA 12.8, driver 570.\n" + _TUNER_FAILURE
+    assert "RD551" not in [f[0] for f in serious_findings(nvidia)]
+
+
+def test_a_ray_task_error_that_is_not_a_gpu_index_is_not_a_ray_worker_s() -> None:
+    text = ("ROCm 6.3, MI250.\nray.exceptions.RayTaskError(ValueError): ray::Trainer.fit()\n"
+            "ValueError: bad config key 'lr'\n")
+    assert "RD551" not in [f[0] for f in serious_findings(text)]
+
+
+def test_a_ray_task_error_told_as_fixed_is_not_a_ray_worker_s() -> None:
+    text = ("ROCm 6.3, MI250.\nI used to get ray.exceptions.RayTaskError(RuntimeError) with HIP error: invalid device "
+            "ordinal, but after setting RAY_EXPERIMENTAL_NOSET_HIP_VISIBLE_DEVICES=1 it is fixed and works now.\n")
+    assert "RD551" not in [f[0] for f in serious_findings(text)]
