@@ -12,20 +12,30 @@ from typing import List
 
 import pytest
 from corpus_scoring import SHARED_CORPUS, shared_heldback_ids
-from paraphrase_retention import Retained, load_paraphrases, measure, shares, table
+from paraphrase_retention import Retained, load_paraphrases, retain, shares, table
 
 FOUND_FLOOR = 50 / 57
 """Share of paraphrases whose expected category is still among the errors and warnings (measured 2026-12-03: 49 of 57
 when written, 50 once the MES 0x83 reader took a number that ends its sentence)."""
 FIRST_FLOOR = 47 / 53
 """Share whose first error or warning is still of it, among those whose original had it first (2026-12-03: 46, then 47)."""
+OWN_FLOORS = (41 / 48, 38 / 44)
+"""The same two shares over the paraphrases of this project's own cases alone, which is what a checkout without
+../shared can measure (2026-12-03: 41 of 48 found; 38 of the 44 whose original had it first)."""
+
+
+def _floors() -> tuple:
+    return (FOUND_FLOOR, FIRST_FLOOR) if SHARED_CORPUS.is_dir() else OWN_FLOORS
 
 
 @pytest.fixture(scope="module")
 def results() -> List[Retained]:
-    if not SHARED_CORPUS.is_dir():
-        pytest.skip("../shared/corpus not found (some paraphrases reword its cases)")
-    return measure()
+    from rocm_doctor.judge.loader import load_rules
+
+    rules = load_rules([], use_env=False)
+    # without ../shared, the paraphrases of its cases cannot be compared with their originals
+    usable = [p for p in load_paraphrases() if SHARED_CORPUS.is_dir() or not p.source.startswith("../shared/")]
+    return [retain(p, rules) for p in usable]
 
 
 def test_every_paraphrase_names_its_source_case_and_class() -> None:
@@ -41,11 +51,13 @@ def test_every_paraphrase_names_its_source_case_and_class() -> None:
 def test_reworded_prose_keeps_the_expected_category(results: List[Retained]) -> None:
     print("\n" + table(results))
     found, _ = shares(results)
+    floor = _floors()[0]
     lost = [r.case_id for r in results if not r.found]
-    assert found >= FOUND_FLOOR - 1e-9, f"found in {found:.0%} of paraphrases (floor {FOUND_FLOOR:.0%}); lost: {lost}"
+    assert found >= floor - 1e-9, f"found in {found:.0%} of paraphrases (floor {floor:.0%}); lost: {lost}"
 
 
 def test_reworded_prose_keeps_the_expected_category_first(results: List[Retained]) -> None:
     _, first = shares(results)
+    floor = _floors()[1]
     late = [r.case_id for r in results if r.original_first and not r.first]
-    assert first >= FIRST_FLOOR - 1e-9, f"first in {first:.0%} (floor {FIRST_FLOOR:.0%}); no longer first: {late}"
+    assert first >= floor - 1e-9, f"first in {first:.0%} (floor {floor:.0%}); no longer first: {late}"
