@@ -28,6 +28,7 @@ from typing import Dict, List, Optional
 from rocm_doctor.knowledge.torch_static import flavour_from_tag, local_tag, rocm_version, torch_flavour
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.common import gfx_of, gpu_fields, key_value, make_piece, torch_version_observations
+from rocm_doctor.ingest.formats.packages import conda_build_flavour
 from rocm_doctor.ingest.formats.platform_strings import distro_observations, python_platform_observations
 from rocm_doctor.ingest.model import GpuSighting, Observation, Piece
 from rocm_doctor.lazy_regex import when_used
@@ -63,7 +64,9 @@ _NO_GPU = _SILENT | {"no cuda"}
 """GPU-line values that name no GPU: collect_env fills the GPU, driver and CUDA runtime fields with
 'No CUDA' when torch.cuda is not available (pretty_str, torch/utils/collect_env.py at v2.5.0:
 https://github.com/pytorch/pytorch/blob/v2.5.0/torch/utils/collect_env.py)."""
-_PIP_LINE = when_used(r"^\[(?:pip3?|conda)\]\s+([A-Za-z0-9_.-]+)\s*(?:==|\s)\s*(\S+)")
+_PIP_LINE = when_used(r"^\[(pip3?|conda)\]\s+([A-Za-z0-9_.-]+)\s*(?:==|\s)\s*(\S+)(?:\s+(\S+))?")
+"""A ``[pip3]`` or ``[conda]`` row of "Versions of relevant libraries": which lister, name, version, and for conda the
+build string (``[conda] torchvision 0.7.0 py37_cu102 pytorch``)."""
 _GPU_LINE = when_used(r"^GPU\s+(\d+)\s*:\s*(.+)$")
 
 
@@ -96,7 +99,7 @@ def parse(block: Block) -> List[Piece]:
                 continue
         pip = _PIP_LINE.match(line.text.strip())
         if pip and values:
-            packages.append((pip.group(1).lower().replace("_", "-"), pip.group(2), line))
+            packages.append((pip.group(2).lower().replace("_", "-"), pip.group(3), line, pip.group(1), pip.group(4) or ""))
             used.append(line)
             continue
         gpu_line = _GPU_LINE.match(line.text.strip())
@@ -189,18 +192,22 @@ def _observations(values: Dict[str, tuple], packages: List[tuple]) -> List[Obser
     os_line = _known(values, "OS")
     if os_line:
         out += distro_observations(re.sub(r"(?<!\s)\s*\((?:x86_64|aarch64|64-bit|AMD64)\)\s*$", "", os_line[0]), os_line[1])
-    for name, pkg_version, line in packages:
-        out += companion_observations(name, pkg_version, line)
+    # pip's own row of a companion says what the interpreter imports; a conda row's build string is read only when pip
+    # lists no row of that name (a pip install over a conda package leaves conda's record behind)
+    from_pip = {name for name, _, _, lister, _ in packages if lister != "conda"}
+    for name, pkg_version, line, lister, build in packages:
+        out += companion_observations(name, pkg_version, line, build if lister == "conda" and name not in from_pip else "")
     return out
 
 
-def companion_observations(name: str, version: str, line: Line) -> List[Observation]:
-    """torchvision / torchaudio / triton versions from a ``name==version`` line."""
+def companion_observations(name: str, version: str, line: Line, build: str = "") -> List[Observation]:
+    """torchvision / torchaudio / triton versions from a ``name==version`` line, or from a ``conda list`` row whose
+    ``build`` string names the build when the version has no local tag (``torchvision 0.15.2 py310_cu117``)."""
     out: List[Observation] = []
     if name in ("torchvision", "torchaudio"):
         out.append(Observation(f"torch.{name}_version", version, line))
         tag = local_tag(version)
-        flavour = flavour_from_tag(tag)
+        flavour = flavour_from_tag(tag) or (conda_build_flavour(build) if build and tag is None else None)
         if flavour:
             out.append(Observation(f"torch.{name}_flavour", flavour, line))
     elif name in ("pytorch-triton-rocm", "triton-rocm", "pytorch-triton", "triton"):

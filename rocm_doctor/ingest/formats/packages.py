@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Dict, List, Pattern, Tuple
+from typing import Dict, List, Optional, Pattern, Tuple
 
 from rocm_doctor.data import load_table
 from rocm_doctor.errors import InputError
@@ -169,7 +169,7 @@ _CONDA_ROW = when_used(
 )
 """A ``conda list`` row (name, version, build string, channel) of PyTorch's conda package or its variant package."""
 CONDA_BUILD_FLAVOURS = (
-    (when_used(r"(?:^|_)cuda\d"), "cuda"),
+    (when_used(r"(?:^|_)cu(?:da)?\d"), "cuda"),
     (when_used(r"(?:^|_)cpu(?:_|$)"), "cpu"),
 )
 """The build a conda build string names. PyTorch's conda channel builds ``py{python}_cuda{CUDA}_cudnn{cuDNN}_{n}``
@@ -180,13 +180,25 @@ meta-pytorch/data#315 (``pytorch 1.11.0 py3.8_cpu_0`` beside ``py3.8_cuda11.3_cu
 pytorch/pytorch#32369 (a CUDA install that gave ``cpuonly``), conda/conda#11001 (``pytorch-1.10.0-py3.6_cpu_0``).
 No conda channel of PyTorch has published ROCm builds (pytorch/pytorch.github.io#585, #1096: "Conda packages
 are not currently available for ROCm, please use pip instead"), so a build string names no ROCm build and a
-``pypi_0`` row (pip's torch listed by conda) names none."""
+``pypi_0`` row (pip's torch listed by conda) names none.
+
+The companions' conda builds name the build the same way, with ``cu`` for CUDA: PyTorch's channel builds
+``py{python}_cu{CUDA}`` and ``py{python}_cpu`` (``torchaudio 2.0.2 py38_cpu pytorch``, DCASE-REPO/DESED_task#81), Anaconda's defaults channel
+``cuda{CUDA}py{python}h{hash}_{n}`` (``torchvision 0.15.2 cuda118py39h196c800_0``, verm/freebsd-stable-diffusion#7)
+and conda-forge ``cuda{CUDA}_py{python}h{hash}_{n}`` / ``cpu_py{python}h{hash}_{n}`` (``pytorch 1.13.1
+cpu_py38haaa41f7_0``, pytorch/audio#3335). A build string without either (``py_3``: pytorch/pytorch#27745's
+``[conda] torchvision 0.2.2 py_3 pytorch``; ``pypi_0``) names no build: :func:`conda_build_flavour` gives None."""
+
+
+def conda_build_flavour(build: str) -> Optional[str]:
+    """The build (``cuda`` / ``cpu``) a conda build string names, or None (:data:`CONDA_BUILD_FLAVOURS`)."""
+    return next((name for pattern, name in CONDA_BUILD_FLAVOURS if pattern.search(build)), None)
 
 
 def _conda_flavours(block: Block) -> List[Observation]:
     out: List[Observation] = []
     for match, line in block.scan(_CONDA_ROW):
-        flavour = next((name for pattern, name in CONDA_BUILD_FLAVOURS if pattern.search(match.group("build"))), None)
+        flavour = conda_build_flavour(match.group("build"))
         if flavour:
             # What conda installed, which a pip-installed torch in the same environment may shadow: the
             # torch the interpreter imports (collect_env's "PyTorch version", pip's listing) decides first.

@@ -11,7 +11,7 @@ versions someone tried are not mistaken for what is installed.
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from rocm_doctor.ingest.blocks import Block, Line
 from rocm_doctor.ingest.formats.collect_env import companion_observations
@@ -40,7 +40,7 @@ def _unmarked(rows: List[Tuple[str, str, Line]]) -> List[Tuple[str, str, Line]]:
     return [(name, _BOLD.sub("", version), line) for name, version, line in rows]
 
 
-def _observations(rows: List[Tuple[str, str, Line]]) -> List[Observation]:
+def _observations(rows: List[Tuple[str, str, Line]], builds: Optional[Dict[int, str]] = None) -> List[Observation]:
     rows = _unmarked(rows)
     installed: Dict[str, str] = {name: version for name, version, _ in rows}
     out = [Observation("packages.installed", installed, rows[0][2])]
@@ -48,7 +48,7 @@ def _observations(rows: List[Tuple[str, str, Line]]) -> List[Observation]:
         if name == "torch" and version:
             out += torch_version_observations(version, line)
         else:
-            out += companion_observations(name, version, line)
+            out += companion_observations(name, version, line, (builds or {}).get(line.number, ""))
     return out
 
 
@@ -136,6 +136,23 @@ _RELEASE = when_used(r"^\d{1,4}\.\d{1,4}\.\d{1,4}")
 _SPACED_ROW = when_used(r"^\s{0,8}([A-Za-z0-9][A-Za-z0-9._-]{0,80})\s{1,40}(\d[^\s]{0,60})\s*$")
 """A row of ``pip list | grep torch`` as a forum or a chat collapsed its spaces (``torch 2.5.1+rocm6.2``): read only right
 under the ``pip list`` command that printed it."""
+_CONDA_ROW = when_used(r"^\s{0,8}([A-Za-z0-9][A-Za-z0-9._-]{0,80})\s{2,40}(\d[^\s]{0,60})\s{1,40}([A-Za-z0-9_.]{1,80})(?:\s{1,40}[\w./:-]{1,80})?\s*$")
+"""A ``conda list`` row: name, version, build string and (for a package from a named channel) the channel
+(``torchvision  0.15.2  py310_cu117  pytorch``, ``torch  2.1.1  pypi_0  pypi``). Read as a listing only when the third
+column is shaped like a conda build string (:func:`_conda_build`), so "torch  2.4.1  works" stays no listing.
+Reports paste ``conda list`` (or ``conda list | grep torch``) for the torch stack: DCASE-REPO/DESED_task#81
+(``torchaudio 2.0.2 py38_cpu pytorch`` among ``pypi_0`` rows), verm/freebsd-stable-diffusion#7 (``torchvision 0.15.2
+cuda118py39h196c800_0``), pytorch/audio#3335 (``pytorch 1.13.1 cpu_py38haaa41f7_0``), facebookresearch/pytorch3d#183
+(a whole ``conda list`` with ``_pytorch_select 0.1 cpu_0``)."""
+
+
+def _conda_build(text: str) -> bool:
+    """A conda build string: digits with an underscore (``py38_cpu``, ``pypi_0``, ``h5eee18b_0``, ``py_3``) or a
+    ``py``/``cuda``/``cpu`` build without one (``cuda118py39h196c800_0`` has both)."""
+    return any(c.isdigit() for c in text) and ("_" in text or text.startswith(("py", "cuda", "cpu")))
+
+
+_CONDA_LIST_COMMAND = when_used(r"\b(?:conda|mamba|micromamba)\s{1,4}list\b", re.IGNORECASE)
 _LIST_COMMAND = when_used(r"\b(?:pip3?|python3?\s{1,4}-m\s{1,4}pip|uv\s{1,4}pip)\s{1,4}list\b", re.IGNORECASE)
 TORCH_FAMILY = frozenset(("torch", "torchvision", "torchaudio", "pytorch-triton-rocm", "pytorch-triton", "triton", "triton-rocm"))
 """Distributions a headerless listing must name one of: the listing is then the torch stack's."""
@@ -160,18 +177,30 @@ def _headerless_list(block: Block) -> List[Piece]:
     while i < len(lines):
         under_command = i > 0 and bool(lines[i - 1].command or _LIST_COMMAND.search(lines[i - 1].text))
         rows: List[Tuple[str, str, Line]] = []
+        builds: Dict[int, str] = {}
         j = i
         while j < len(lines) and not lines[j].command:
             match = _ALIGNED_ROW.match(lines[j].text) or (_SPACED_ROW.match(lines[j].text) if under_command and _LIST_COMMAND.search(lines[i - 1].text) else None)
             if match is None:
-                break
+                conda = _CONDA_ROW.match(lines[j].text)
+                if conda is None or not _conda_build(conda.group(3)):
+                    break
+                if canonical(conda.group(1)).startswith("pytorch"):
+                    # PyTorch's own conda packages (pytorch, pytorch-mutex, pytorch-cuda): packages.py reads their rows
+                    j += 1
+                    continue
+                builds[lines[j].number] = conda.group(3)
+                match = conda
             rows.append((canonical(match.group(1)), match.group(2), lines[j]))
             j += 1
         names = [name for name, _, _ in rows]
-        if (len(rows) >= 2 and len(set(names)) == len(names) and TORCH_FAMILY & set(names)
+        # "conda list | grep torchvision" prints one row: read right under the conda list command that printed it
+        under_conda_list = i > 0 and _CONDA_LIST_COMMAND.search(lines[i - 1].text) is not None
+        if ((len(rows) >= 2 or (len(rows) == 1 and builds and under_conda_list)) and len(set(names)) == len(names)
+                and TORCH_FAMILY & set(names)
                 and not _NOT_DISTRIBUTIONS & set(names)
                 and all(_RELEASE.match(version) for name, version, _ in rows if name in TORCH_FAMILY)):
-            pieces.append(make_piece("pip-list", [line for _, _, line in rows], _observations(rows)))
+            pieces.append(make_piece("pip-list", [line for _, _, line in rows], _observations(rows, builds)))
         i = max(j, i + 1)
     return pieces
 
