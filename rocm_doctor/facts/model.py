@@ -280,6 +280,16 @@ class PackagesFacts(Section):
 
     installed: Fact[Dict[str, str]] = _fact()
     """Canonical name -> version for every distribution found."""
+    complete: Fact[bool] = _fact()
+    """Whether ``installed`` lists every distribution of the environment: true for a live read of its site
+    directories and for a pasted ``pip list``/``pip freeze`` shown whole; false for what a report shows of it
+    otherwise (``pip list | grep torch``, collect_env's "relevant libraries", a conda row, an install log). A name a
+    listing that is not complete lacks is unknown, not uninstalled. Unknown means complete (a facts document from
+    before this field)."""
+
+    def covers(self, name: str) -> bool:
+        """Whether ``installed`` would show ``name`` if it were installed."""
+        return not (self.complete.is_known and self.complete.value is False)
 
 
 class EnvSetting(Section):

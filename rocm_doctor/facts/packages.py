@@ -21,4 +21,5 @@ def gather_packages(ctx: GatherContext) -> PackagesFacts:
     fact = known(installed, source)
     if scan.problems:
         fact = fact.model_copy(update={"reason": "partly read: " + "; ".join(scan.problems[:3])})
-    return PackagesFacts(installed=fact)
+    # every dist-info of the site directories was read: a name missing from them is not installed
+    return PackagesFacts(installed=fact, complete=known(True, source))

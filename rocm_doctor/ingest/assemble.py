@@ -737,6 +737,18 @@ def _flavour_evidence(tree: Dict[str, Any], observations: List[Observation]) -> 
     torch["flavour_evidence"] = {"status": "known", "value": kind, "source": kept[0].line.source}
 
 
+def _packages_shown_in_part(tree: Dict[str, Any]) -> None:
+    """A report's packages without a whole listing of them (a ``pip list`` or ``pip freeze`` as printed, read by
+    :mod:`.formats.pip`) are a part of the environment: ``pip list | grep torch``, collect_env's relevant libraries, an
+    install log. A name they lack is then unknown, not uninstalled (``PackagesFacts.complete``)."""
+    packages = tree["packages"]
+    if packages["installed"].get("status") == "known" and packages["complete"].get("status") == "unknown":
+        packages["complete"] = {
+            "status": "known", "value": False, "source": packages["installed"].get("source") or "paste",
+            "reason": "the report shows only some of the environment's packages",
+        }
+
+
 def assemble(
     pieces: List[Piece],
     origin_detail: Optional[str] = None,
@@ -789,6 +801,7 @@ def assemble(
         if decided is not None:
             parent[key] = decided
     _flavour_evidence(tree, grouped.get("torch.flavour") or [])
+    _packages_shown_in_part(tree)
     _env(tree, pieces)
     if tree["symptoms"]["signatures"].get("status") == "unknown":
         tree["symptoms"]["signatures"] = {"status": "known", "value": [], "source": "paste: no error signature matched"}

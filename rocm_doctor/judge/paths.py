@@ -163,7 +163,11 @@ def check(path: str, for_each_gpu: bool) -> Optional[str]:
     return None
 
 
-def _from_key(fact: Fact, key: str, dict_path: str, covered: bool = True) -> Fact:
+_NOT_IN_ENV_LISTING = "{key} is not shown: the report lists only some variables (run: env | grep -E 'HSA|HIP|ROCR|PYTORCH')"
+_NOT_IN_PACKAGE_LISTING = "{key} is not shown: the report lists only some packages (run: pip list)"
+
+
+def _from_key(fact: Fact, key: str, dict_path: str, covered: bool = True, why: str = "") -> Fact:
     if fact.status == "absent":
         return absent(fact.source or dict_path, fact.reason)
     if not fact.is_known:
@@ -171,7 +175,7 @@ def _from_key(fact: Fact, key: str, dict_path: str, covered: bool = True) -> Fac
     if isinstance(fact.value, dict) and key in fact.value:
         return known(fact.value[key], fact.source or dict_path)
     if not covered:
-        return unknown(f"{key} is not shown: the report lists only some variables (run: env | grep -E 'HSA|HIP|ROCR|PYTORCH')")
+        return unknown(why.format(key=key))
     return absent(fact.source or dict_path, f"{key} is not in {dict_path}")
 
 
@@ -228,8 +232,14 @@ def _resolve(path: str, scope: Scope) -> Fact:
         fact, key = obj
         dict_path = path[: -len(key) - 1]
         # env.vars from a pasted report may be a partial listing: a variable it does not cover is unknown.
-        covered = scope.facts.env.covers(key) if dict_path == "env.vars" else True
-        return _from_key(fact, key, dict_path, covered)
+        if dict_path == "env.vars":
+            covered, why = scope.facts.env.covers(key), _NOT_IN_ENV_LISTING
+        elif dict_path == "packages.installed":
+            # a pasted `pip list | grep torch` or collect_env's relevant libraries: a name it lacks may be installed
+            covered, why = scope.facts.packages.covers(key), _NOT_IN_PACKAGE_LISTING
+        else:
+            covered, why = True, ""
+        return _from_key(fact, key, dict_path, covered, why)
     if info.kind == "plain":
         return known(obj, plain_source) if obj is not None else absent(plain_source)
     return obj

@@ -52,6 +52,33 @@ def _observations(rows: List[Tuple[str, str, Line]], builds: Optional[Dict[int, 
     return out
 
 
+_WHOLE_LISTING_COMMAND = when_used(
+    r"^[^|<>\n]{0,120}?\b(?:pip3?(?:\.exe)?|python3?(?:\.exe)?\s{1,4}-m\s{1,4}pip|uv\s{1,4}pip)\s{1,4}(?:list|freeze)\b[^|\n]{0,80}$",
+    re.IGNORECASE,
+)
+"""The command line of a listing that shows the whole environment: ``pip list`` / ``pip freeze`` (pip's, python -m pip's,
+uv's) without a pipe into a filter (``pip list | grep torch`` prints only what it kept) or a redirection."""
+_CUT_MARK = when_used(r"^\s{0,8}(?:\[\s{0,2}(?:\.{2,}|\u2026)\s{0,2}\]|\.{3,}|\u2026)|\[\s{0,2}(?:\.{2,}|\u2026|snip|cut|truncated|omitted)", re.IGNORECASE)
+"""A line that marks rows left out of a paste (``[...]``, ``...``, ``…``, ``[snip]``)."""
+
+
+def _whole(above: Optional[Line], rows_from: int, rows_to: int, lines: tuple, needs_command: bool) -> bool:
+    """Whether a listing's rows (``lines[rows_from:rows_to]``) are the whole environment: the command right above it,
+    when shown, lists everything (:data:`_WHOLE_LISTING_COMMAND`), and no cut mark sits right after the rows. A headed
+    ``pip list`` needs no command (its header is what a filter drops); a freeze does (its rows alone may be a part)."""
+    if above is not None and above.command:
+        if not _WHOLE_LISTING_COMMAND.search(above.text):
+            return False
+    elif needs_command:
+        return False
+    after = lines[rows_to] if rows_to < len(lines) else None
+    return not (after is not None and _CUT_MARK.search(after.text[:200]))
+
+
+def _complete(line: Line) -> Observation:
+    return Observation("packages.complete", True, line)
+
+
 def _pip_list(block: Block) -> List[Piece]:
     pieces: List[Piece] = []
     lines = block.lines
@@ -65,7 +92,8 @@ def _pip_list(block: Block) -> List[Piece]:
                 rows.append((canonical(match.group(1)), match.group(2), lines[j]))
                 j += 1
             if rows:
-                pieces.append(make_piece("pip-list", lines[i:j], _observations(rows)))
+                whole = _whole(lines[i - 1] if i > 0 else None, i + 2, j, lines, needs_command=False)
+                pieces.append(make_piece("pip-list", lines[i:j], _observations(rows) + ([_complete(lines[i])] if whole else [])))
             i = j
             continue
         i += 1
@@ -105,21 +133,25 @@ def _pip_freeze(block: Block) -> List[Piece]:
     pieces: List[Piece] = []
     run: List[Tuple[str, str, Line]] = []
     intro = ""
+    intro_line: Optional[Line] = None
+    lines = block.lines
 
-    def close() -> None:
+    def close(at: int) -> None:
         names = [name for name, _, _ in run]
         if len(run) >= 2 and len(set(names)) == len(names) and not _not_installed(intro):
-            pieces.append(make_piece("pip-freeze", [line for _, _, line in run], _observations(list(run))))
+            whole = _whole(intro_line, at - len(run), at, lines, needs_command=True)
+            pieces.append(make_piece("pip-freeze", [line for _, _, line in run], _observations(list(run)) + ([_complete(run[0][2])] if whole else [])))
         run.clear()
 
-    for line in block.lines:
+    for index, line in enumerate(lines):
         match = _FREEZE_ROW.match(line.text) if not line.command else None
         if match is None:
-            close()
+            close(index)
             intro = line.text
+            intro_line = line
             continue
         run.append((canonical(match.group(1)), match.group(2) or "", line))
-    close()
+    close(len(lines))
     return pieces
 
 
