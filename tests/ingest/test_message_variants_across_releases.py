@@ -63,3 +63,24 @@ def test_a_dll_blocked_by_policy_is_not_a_dll_that_failed_to_resolve() -> None:
     blocked = ('OSError: [WinError 4551] An Application Control policy has blocked this file. Error loading '
                '"C:\\x\\torch\\lib\\torch_python.dll" or one of its dependencies.')
     assert "windows_dll_load_failed" not in signature_errors(blocked)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # HCC's runtime (include/kalmar_runtime.h, KalmarContext::get_default_dev) when its device list holds only the
+        # CPU device: a hipcc/hcc program's output as ROCm/ROCm#284 and ROCm/ROCm-docker#30 quote it
+        "There is no device can be used to do the computation",
+        # the same after a framework's own log line (caffe inside a ROCm 1.7 container)
+        "I1228 04:53:44.488523    29 caffe.cpp:217] Using GPUs 0\nThere is no device can be used to do the computation",
+        # in prose, quoted
+        'We bump into a "There is no device can be used to do the computation". The docker-instance is run as root.',
+    ],
+)
+def test_hcc_runtime_without_a_gpu_reads_as_hip_no_device(line: str) -> None:
+    assert "hip_error_no_device" in signature_errors(line)
+
+
+def test_hcc_no_device_message_in_advice_is_not_this_machines_error() -> None:
+    advice = 'If you see "There is no device can be used to do the computation", add your user to the video group.'
+    assert "hip_error_no_device" not in signature_errors(advice)
