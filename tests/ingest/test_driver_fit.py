@@ -814,3 +814,48 @@ def test_a_kernel_move_undone_leaves_the_running_kernel(text: str, release: str)
     from ingest_helpers import ingest
 
     assert ingest(text).facts.host.kernel_release.value == release
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # modprobe's side, as ROCm/legacy-rocm-build#671 shows it for rock-dkms's amdkfd
+        "modprobe: ERROR: could not insert 'amdkfd': Exec format error\n",
+        "modprobe: ERROR: could not insert 'amdgpu': Exec format error\n",
+        # the loader's symbol-CRC check, as ROCm/amdgpu#137 shows it for a hand-built driver, in journal form
+        "Aug 08 10:00:01 host kernel: amdgpu: disagrees about version of symbol module_layout\n",
+        "[   12.345678] amdttm: disagrees about version of symbol dma_resv_add_fence\n",
+        # the vermagic check, the shape negativo17/nvidia-driver#97 and groeck/it87#69 show after a kernel update
+        "[    6.210000] amdgpu: version magic '5.4.0-42-generic SMP mod_unload modversions ' "
+        "should be '5.4.0-54-generic SMP mod_unload modversions '\n",
+        "amdkcl: no symbol version for module_layout\n",
+    ],
+)
+def test_the_kernel_refusing_amdgpu_built_for_another_kernel_is_read(text: str) -> None:
+    assert "amdgpu_module_built_for_another_kernel" in signature_errors(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the same loader words for another vendor's module say nothing about amdgpu
+        "modprobe: ERROR: could not insert 'nvidia': Exec format error\n",
+        "nvidia: version magic '5.4.18-100.fc30.x86_64 SMP mod_unload ' should be '5.4.18-200.fc31.x86_64 SMP mod_unload '\n",
+        "it87: version magic '4.13.0-21-generic SMP mod_unload ' should be '4.13.0-25-generic SMP mod_unload '\n",
+        # a program, not the module loader, failing with ENOEXEC
+        "bash: ./rocminfo: cannot execute binary file: Exec format error\n",
+    ],
+)
+def test_other_modules_built_for_another_kernel_are_not_amdgpu(text: str) -> None:
+    assert "amdgpu_module_built_for_another_kernel" not in signature_errors(text)
+
+
+def test_an_amdgpu_module_built_for_another_kernel_is_the_first_finding() -> None:
+    report = (
+        "Ubuntu 20.04, RX 6800 XT, amdgpu-dkms installed\n\n"
+        "$ sudo modprobe amdgpu\n"
+        "modprobe: ERROR: could not insert 'amdgpu': Exec format error\n"
+        "$ sudo dmesg | grep amdgpu\n"
+        "[   12.000001] amdgpu: disagrees about version of symbol module_layout\n"
+    )
+    assert problems_shown(report)[:1] == ["RD948"]
