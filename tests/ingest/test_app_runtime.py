@@ -34,6 +34,11 @@ def ollama_versions(text: str) -> list:
         ("### OS\n\nLinux\n\n### Ollama version\n\n0.11.8\n", "0.11.8"),
         ("**Ollama version:** 0.12.10\n", "0.12.10"),
         ("Instinct MI60 on Ollama v0.12.6, GPU not used.\n", "0.12.6"),
+        # the issue form's value with the suffix the binary prints (ollama-for-amd#26, #36, ollama#8262, #7480)
+        ("### Ollama version\n\n0.3.14-0-gc692dfd\n", "0.3.14"),
+        ("### Ollama version\n\n0.3.13-1\n", "0.3.13"),
+        ("### Ollama version\n\n0.4.0-pre\n", "0.4.0"),
+        ("### Ollama version\n\n0.5.4-1 tested both on arch linux installed version and github\n", "0.5.4"),
     ],
 )
 def test_the_ollama_release_is_read_where_ollama_or_its_issue_form_prints_it(text: str, release: str) -> None:
@@ -47,6 +52,8 @@ def test_the_ollama_release_is_read_where_ollama_or_its_issue_form_prints_it(tex
         "It worked on ollama version is 0.12.3 before the upgrade.\n",
         "docker pull ollama/ollama:rocm\n",
         "I use torch 2.5.1 and ROCm 6.2.4 with ollama.\n",
+        "### Ollama version\n\n0.5.4 previously, the latest now\n",
+        "### Ollama version\n\n0.5.4.1\n",
     ],
 )
 def test_a_release_the_report_says_it_left_or_no_release_is_not_read_as_the_one_running(text: str) -> None:

@@ -10,7 +10,9 @@ ollama itself prints or users copy from it:
 * an image tag: ``ollama/ollama:0.12.5-rocm``, ``ollama:0.12.3-rocm``;
 * the name with its release in a sentence or a title: ``ollama 0.12.6``, ``Ollama v0.12.5``;
 * the issue form's "Ollama version" field, inline (``Ollama version: 0.11.8``) or as a heading whose
-  value is on a following line (``### Ollama version`` then ``0.11.8``).
+  value is on a following line (``### Ollama version`` then ``0.11.8``, also with the build suffix the
+  binary prints, ``0.3.14-0-gc692dfd``, ``0.4.0-pre``, or words after it; not a value line that speaks
+  of another release, "0.5.4 worked before").
 
 Each distinct release is kept (``symptoms.ollama_versions``); a report that shows several (an upgrade
 compared with the release before) does not say which one the failure is from, and the derived fact says
@@ -39,7 +41,13 @@ _INLINE = when_used(
     re.IGNORECASE,
 )
 _HEADING = when_used(r"^[\W_]{0,8}ollama\s{1,4}version[\W_]{0,8}$", re.IGNORECASE)
-_VALUE = when_used(r"^[\s`*_]{0,8}" + _RELEASE + r"(?:-rocm)?[\s`*_.]{0,8}$", re.IGNORECASE)
+_VALUE = when_used(
+    # the release alone ("0.11.8", "0.12.3-rocm"), or with the build suffix the binary prints after it
+    # (git describe's "0.3.14-0-gc692dfd", a package revision "0.3.13-1", "0.4.0-pre") and words after a
+    # space ("0.5.4-1 tested both on arch linux ..."): ollama-for-amd#26, #36, ollama/ollama#8262, #7480
+    r"^[\s`*_]{0,8}" + _RELEASE + r"(?:-[0-9a-z.]{1,24}){0,3}(?:[\s`*_.]{0,8}$|\s{1,8}\S)",
+    re.IGNORECASE,
+)
 _OTHER_RELEASE = when_used(
     r"\b(?:work(?:ed|s)?\s{1,4}(?:fine\s{1,4})?(?:on|with|in)|used\s{1,4}to|before|previous(?:ly)?|earlier|older|"
     r"roll(?:ed|ing)?\s{0,4}back|downgrad\w*|revert\w*|last\s{1,4}working|upgrad\w*\s{1,4}from)\b",
@@ -54,7 +62,10 @@ def _value_after(lines: tuple, index: int) -> Optional[str]:
     for line in lines[index + 1 : index + 1 + _HEADING_LOOKAHEAD]:
         if not line.text.strip():
             continue
-        match = _VALUE.match(line.text[:MAX_LINE])
+        text = line.text[:MAX_LINE]
+        if _OTHER_RELEASE.search(text):
+            return None
+        match = _VALUE.match(text)
         return match.group(1) if match else None
     return None
 
