@@ -264,8 +264,28 @@ words may come first, as when the wrap fell inside the package list (``pip3 inst
 (``--extra-index-url`` / ``https://download.pytorch.org/whl/rocm5.2``, AUTOMATIC1111/stable-diffusion-webui#7459
 wrapped at 80 columns)."""
 
+ENDS_WITH_OPTION = when_used(r"\s--?[A-Za-z][\w-]{0,40}\s*$")
+"""A command line cut right after an option that takes a value (``--security-opt`` / ``seccomp=unconfined --name ...``,
+``-v`` / ``/dev/dri:/dev/dri``): the next line is that value, whatever it starts with."""
+
 COMMAND_LINES = 3
 """Lines one wrapped command is read over (:func:`wrapped_command`)."""
+
+
+def command_goes_on(lines: Sequence["Line"], index: int, expecting: bool = False) -> bool:
+    """Whether the command line ``lines[index]`` goes on to the next line: a shell continuation (``\\``), or a break a
+    wrapping tool made (:func:`may_be_wrapped`) before a line that starts as the command's next argument
+    (:data:`COMMAND_ARGUMENT`) or is the value its last option waits for (``expecting``: ``--security-opt`` /
+    ``seccomp=unconfined --name ...``, a ``docker run`` pasted unbroken and wrapped at 80 columns). A line with its own
+    prompt starts another command."""
+    text = lines[index].text
+    if text.rstrip().endswith("\\"):
+        return True
+    if index + 1 >= len(lines) or lines[index + 1].command:
+        return False
+    following = lines[index + 1].text
+    goes_on = expecting or COMMAND_ARGUMENT.match(following) is not None
+    return goes_on and may_be_wrapped(text, following.strip())
 
 
 def wrapped_command(lines: Sequence["Line"], at: int) -> List["Line"]:
@@ -274,8 +294,9 @@ def wrapped_command(lines: Sequence["Line"], at: int) -> List["Line"]:
     (:data:`COMMAND_ARGUMENT`), at most :data:`COMMAND_LINES` lines in all. ``[lines[at]]`` when it goes on no line."""
     start = at
     while start > 0 and at - start + 1 < COMMAND_LINES:
-        following = lines[start].text
-        if not COMMAND_ARGUMENT.match(following) or not may_be_wrapped(lines[start - 1].text, following.strip()):
+        following, before = lines[start].text, lines[start - 1].text
+        goes_on = COMMAND_ARGUMENT.match(following) or ENDS_WITH_OPTION.search(before[-60:])
+        if not goes_on or not may_be_wrapped(before, following.strip()):
             break
         start -= 1
     return list(lines[start : at + 1])

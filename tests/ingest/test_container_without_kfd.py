@@ -103,3 +103,27 @@ def test_a_side_containers_option_values_or_a_commented_run_are_not_a_gpu_contai
 
 def test_an_amd_setting_in_an_option_still_marks_the_container_as_meant_for_the_gpu() -> None:
     assert WITHOUT in report_contexts("docker run -it --rm -e HSA_OVERRIDE_GFX_VERSION=10.3.0 my/app:latest\n")
+
+
+# The first command above pasted unbroken and wrapped at 80 columns by a mail client or an editor: the wrap falls after
+# an option that waits for its value (--security-opt / seccomp=unconfined), so the next line does not start with "-".
+WRAPPED_RUN = (
+    "(base) (Mon Mar 17 00:25:52) c@archb gfx803_rocm$ docker run -it --rm\n"
+    "--group-add=video  --ipc=host --cap-add=SYS_PTRACE --security-opt\n"
+    "seccomp=unconfined --name test_rocm rocm63_pt25:latest /bin/bash -c bash\n"
+)
+
+
+def test_a_docker_run_wrapped_at_80_columns_is_read_as_one_command() -> None:
+    assert WITHOUT in report_contexts(WRAPPED_RUN)
+
+
+def test_a_wrapped_docker_run_that_passes_kfd_on_its_last_line_is_not_read() -> None:
+    text = WRAPPED_RUN.replace("seccomp=unconfined --name", "seccomp=unconfined --device=/dev/kfd --device=/dev/dri --name")
+    assert WITHOUT not in report_contexts(text)
+
+
+def test_a_short_docker_run_line_is_not_joined_with_the_output_after_it() -> None:
+    # the command ends on its own line (it is short: no wrapping tool cut it), so the next line is not its options,
+    # and a command that reaches no image is not read
+    assert WITHOUT not in report_contexts("$ docker run -it --ipc=host\n--group-add video rocm/pytorch\n")

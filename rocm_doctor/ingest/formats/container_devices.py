@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from typing import List, Optional, Set, Tuple
 
-from rocm_doctor.ingest.blocks import Block, Line
+from rocm_doctor.ingest.blocks import Block, Line, command_goes_on
 from rocm_doctor.ingest.formats.common import make_piece
 from rocm_doctor.ingest.formats.container_groups import docker_options
 from rocm_doctor.ingest.model import TRUST_TEMPLATE, Observation, Piece
@@ -93,7 +93,7 @@ def _command_devices(block: Block) -> List[Passed]:
     privileged = False
     first: Optional[Line] = None
     in_command = expecting = False
-    for line in block.lines:
+    for index, line in enumerate(block.lines):
         text = line.text
         run = _RUN.search(text)
         if run is not None:
@@ -104,7 +104,7 @@ def _command_devices(block: Block) -> List[Passed]:
             options, expecting, at_image = docker_options(text, run.end() if run is not None else 0, expecting)
             devices.update(match.group(1) for match in _DEVICE.finditer(options))
             privileged = privileged or bool(_PRIVILEGED.search(options))
-            if (at_image or not text.rstrip().endswith("\\")) and first is not None:
+            if (at_image or not command_goes_on(block.lines, index, expecting)) and first is not None:
                 out.append((devices, privileged, first))
                 in_command = False
     if in_command and first is not None:
@@ -155,7 +155,7 @@ def _commands_without_kfd(block: Block) -> List[Line]:
     first: Optional[Line] = None
     in_command = expecting = False
     above = ""
-    for line in block.lines:
+    for index, line in enumerate(block.lines):
         text = line.text
         run = _RUN.search(text)
         if run is not None:
@@ -168,7 +168,7 @@ def _commands_without_kfd(block: Block) -> List[Line]:
             part, expecting, at_image = docker_options(text, start, expecting)
             options.append(part)
             whole.append(text[start:])
-            if at_image or not text.rstrip().endswith("\\"):
+            if at_image or not command_goes_on(block.lines, index, expecting):
                 given = " ".join(options)
                 image = text[start + len(part) :]
                 if first is not None and at_image and "-" in given and not _GPU_OTHERWISE.search(given) and _gpu_meant(" ".join(whole), image):

@@ -31,7 +31,7 @@ import itertools
 import re
 from typing import List, Optional, Tuple
 
-from rocm_doctor.ingest.blocks import Block, Line
+from rocm_doctor.ingest.blocks import Block, Line, command_goes_on
 from rocm_doctor.ingest.formats.common import make_piece
 from rocm_doctor.ingest.model import TRUST_TEMPLATE, Observation, Piece
 from rocm_doctor.lazy_regex import when_used
@@ -235,7 +235,7 @@ def _non_root_users(block: Block) -> List[Line]:
     compose service that run the container as a named user other than root (0)."""
     out: List[Line] = []
     in_command = expecting = False
-    for line in block.lines:
+    for index, line in enumerate(block.lines):
         text = line.text
         run = _RUN.search(text)
         if run is not None:
@@ -245,7 +245,7 @@ def _non_root_users(block: Block) -> List[Line]:
             out.extend(line for match in _USER_FLAG.finditer(options) if match.group(1).lower() not in ("0", "root"))
             if at_image:
                 in_command = False
-        if not text.rstrip().endswith("\\"):
+        if not command_goes_on(block.lines, index, expecting):
             in_command = False
         user = _COMPOSE_USER.match(text)
         if user is not None and user.group(1).lower() not in ("0", "root"):

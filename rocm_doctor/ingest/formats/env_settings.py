@@ -32,7 +32,7 @@ import shlex
 from dataclasses import replace
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
-from rocm_doctor.ingest.blocks import Block, Line, Spans, may_be_wrapped
+from rocm_doctor.ingest.blocks import Block, Line, Spans, command_goes_on, may_be_wrapped
 from rocm_doctor.ingest.formats.common import DOCUMENT_SAYS, REPORTED_SPEECH, make_piece
 from rocm_doctor.ingest.formats.container_groups import docker_options
 from rocm_doctor.ingest.model import TRUST_PROSE, TRUST_TEMPLATE, TRUST_TOOL, Observation, Piece, SettingSighting
@@ -512,7 +512,7 @@ def _docker(block: Block) -> List[Tuple[int, int, SettingSighting]]:
                 out.append((start + offset + match.start(), start + offset + match.end(), sighting))
             if at_image:
                 in_command = False
-        if not text.rstrip().endswith("\\"):
+        if not command_goes_on(block.lines, index, expecting):
             in_command = False
     return out
 
@@ -1175,7 +1175,7 @@ def _container_starts(block: Block) -> List[Tuple[int, int, Set[str]]]:
             current.update(match.group(1) for match in _DOCKER_ENV.finditer(options) if match.group(2) is None)
             if _ENV_FILE.search(options):
                 current.add("*")
-            if at_image or not text.rstrip().endswith("\\"):
+            if at_image or not command_goes_on(block.lines, index, expecting):
                 current = None
     return out
 
