@@ -62,8 +62,8 @@ _CUT_MARK = when_used(r"^\s{0,8}(?:\[\s{0,2}(?:\.{2,}|\u2026)\s{0,2}\]|\.{3,}|\u
 """A line that marks rows left out of a paste (``[...]``, ``...``, ``…``, ``[snip]``)."""
 
 
-def _whole(above: Optional[Line], rows_from: int, rows_to: int, lines: tuple, needs_command: bool) -> bool:
-    """Whether a listing's rows (``lines[rows_from:rows_to]``) are the whole environment: the command right above it,
+def _whole(above: Optional[Line], rows_to: int, lines: tuple, needs_command: bool) -> bool:
+    """Whether a listing whose rows end before ``lines[rows_to]`` is the whole environment: the command right above it,
     when shown, lists everything (:data:`_WHOLE_LISTING_COMMAND`), and no cut mark sits right after the rows. A headed
     ``pip list`` needs no command (its header is what a filter drops); a freeze does (its rows alone may be a part)."""
     if above is not None and above.command:
@@ -92,7 +92,7 @@ def _pip_list(block: Block) -> List[Piece]:
                 rows.append((canonical(match.group(1)), match.group(2), lines[j]))
                 j += 1
             if rows:
-                whole = _whole(lines[i - 1] if i > 0 else None, i + 2, j, lines, needs_command=False)
+                whole = _whole(lines[i - 1] if i > 0 else None, j, lines, needs_command=False)
                 pieces.append(make_piece("pip-list", lines[i:j], _observations(rows) + ([_complete(lines[i])] if whole else [])))
             i = j
             continue
@@ -139,7 +139,7 @@ def _pip_freeze(block: Block) -> List[Piece]:
     def close(at: int) -> None:
         names = [name for name, _, _ in run]
         if len(run) >= 2 and len(set(names)) == len(names) and not _not_installed(intro):
-            whole = _whole(intro_line, at - len(run), at, lines, needs_command=True)
+            whole = _whole(intro_line, at, lines, needs_command=True)
             pieces.append(make_piece("pip-freeze", [line for _, _, line in run], _observations(list(run)) + ([_complete(run[0][2])] if whole else [])))
         run.clear()
 
