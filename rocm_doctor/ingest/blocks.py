@@ -264,10 +264,6 @@ words may come first, as when the wrap fell inside the package list (``pip3 inst
 (``--extra-index-url`` / ``https://download.pytorch.org/whl/rocm5.2``, AUTOMATIC1111/stable-diffusion-webui#7459
 wrapped at 80 columns)."""
 
-ENDS_WITH_OPTION = when_used(r"\s--?[A-Za-z][\w-]{0,40}\s*$")
-"""A command line cut right after an option that takes a value (``--security-opt`` / ``seccomp=unconfined --name ...``,
-``-v`` / ``/dev/dri:/dev/dri``): the next line is that value, whatever it starts with."""
-
 COMMAND_LINES = 3
 """Lines one wrapped command is read over (:func:`wrapped_command`)."""
 
@@ -294,9 +290,8 @@ def wrapped_command(lines: Sequence["Line"], at: int) -> List["Line"]:
     (:data:`COMMAND_ARGUMENT`), at most :data:`COMMAND_LINES` lines in all. ``[lines[at]]`` when it goes on no line."""
     start = at
     while start > 0 and at - start + 1 < COMMAND_LINES:
-        following, before = lines[start].text, lines[start - 1].text
-        goes_on = COMMAND_ARGUMENT.match(following) or ENDS_WITH_OPTION.search(before[-60:])
-        if not goes_on or not may_be_wrapped(before, following.strip()):
+        following = lines[start].text
+        if not COMMAND_ARGUMENT.match(following) or not may_be_wrapped(lines[start - 1].text, following.strip()):
             break
         start -= 1
     return list(lines[start : at + 1])
