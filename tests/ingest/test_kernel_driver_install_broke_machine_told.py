@@ -35,6 +35,9 @@ def test_a_driver_install_said_to_break_boot_desktop_or_system_is_read(text: str
         # a program's failure, not the machine's
         "After installing ROCm, torch crashes when it loads the model.\n",
         "After updating ROCm to 6.2 ollama segfaults.\n",
+        # the machine crashing under a workload is the driver failing at run time, not the install breaking the machine
+        "I installed ROCm 6.2 and amdgpu-dkms, but the system crashes when I run the model.\n",
+        "Since installing amdgpu-dkms the desktop freezes under heavy load.\n",
         # a condition, advice, a question
         "If installing amdgpu-dkms breaks the boot, boot the previous kernel.\n",
         "Installing amdgpu-dkms may give you a black screen on unsupported kernels.\n",
