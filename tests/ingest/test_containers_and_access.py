@@ -8,7 +8,7 @@ from __future__ import annotations
 
 
 import pytest
-from ingest_helpers import ingest, problems_shown, signature_contexts, signature_errors
+from ingest_helpers import ingest, problems_shown, serious_findings, signature_contexts, signature_errors
 
 
 # ----------------------------------------------------------------- reading the container command
@@ -264,3 +264,32 @@ def test_the_bundled_runtime_fix_scopes_ollama_commands_to_ollama_and_stops_its_
     said = " ".join(ollama_fix.commands) + " " + (ollama_fix.text or "")
     assert "/usr/lib/ollama" in said and "/usr/local/lib/ollama" in said
     assert any(not (f.text or "").startswith("For ollama") and "ollama" not in " ".join(getattr(f, "commands", [])) for f in rule.fixes)
+
+
+# ----------------------------------------------------------------- no GPU in a container said in prose (RD865)
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        # the wordings of ROCm/legacy-rocm-build#415, truenas/apps#1908 and ROCm/ROCm-docker#30, each with its error
+        "I have docker container on ubuntu 16.04.\nhsa api call failure at line 900, file: rocminfo.cc. Call returned 4104\n",
+        "I've got the ROCm ML image running, but the container keeps crashing:\nHIP failure 100: no ROCm-capable device is detected\n",
+        "The docker-instance is run as root.\nhipErrorNoDevice: no ROCm-capable device is detected\n",
+    ],
+)
+def test_no_gpu_inside_a_container_said_in_prose_is_a_permissions_finding(report: str) -> None:
+    assert "permissions" in [category for _, _, category in serious_findings(report)]
+
+
+def test_a_container_whose_command_passes_the_devices_gets_no_devices_not_shown_finding() -> None:
+    report = (
+        "docker run -it --device=/dev/kfd --device=/dev/dri --group-add video rocm/dev-ubuntu-22.04\n"
+        "HIP failure 100: no ROCm-capable device is detected\n"
+    )
+    assert "RD865" not in [rule for rule, _, _ in serious_findings(report)]
+
+
+def test_the_same_error_on_the_host_gets_no_container_finding() -> None:
+    report = "HIP failure 100: no ROCm-capable device is detected\n"
+    assert "RD865" not in [rule for rule, _, _ in serious_findings(report)]

@@ -321,6 +321,34 @@ def test_distrobox_toolbox_and_prose_containers_read_as_a_container(text: str) -
     assert ingest(text).facts.host.container.is_known
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the container the reporter has or runs (ROCm/legacy-rocm-build#415), or the container as the subject that is
+        # run, starts or crashes (ROCm/ROCm-docker#30, truenas/apps#1908, kyuz0/ai-toolbox-cockpit#7)
+        "Please note I have docker container on ubuntu 16.04 environment.\n",
+        "The docker-instance is run as root, and 1.6.4 worked fine.\n",
+        "I've got Immich running, but the container keeps crashing:\n",
+        "The cockpit-launched vLLM container starts, but PyTorch reports no GPU.\n",
+        "I am running a podman container for ollama.\n",
+    ],
+)
+def test_a_container_the_reporter_runs_or_that_runs_reads_as_a_container(text: str) -> None:
+    assert ingest(text).facts.host.container.value == "docker"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have no docker container here, it runs on the host.\n",
+        "The container image is 10 GB.\n",
+        "Should I use a container for this?\n",
+    ],
+)
+def test_a_container_named_without_running_it_is_no_container(text: str) -> None:
+    assert not ingest(text).facts.host.container.is_known
+
+
 def test_a_docker_version_line_alone_is_no_container() -> None:
     assert not ingest("Docker Version: 29.1.3\n").facts.host.container.is_known
 

@@ -1127,11 +1127,21 @@ _IMAGE_TORCH = when_used(r"pytorch[_-](?:release[_-])?(?:v)?(\d+\.\d+(?:\.\d+)?)
 _DOCKER = when_used(
     r"\b(?:docker|podman)\s+(?:container\s+)?(?:run|exec|compose)\b|^[^\S\n]*FROM\s+rocm/|\bdocker-compose\b"
     r"|\b(?:distrobox|toolbox)\s+(?:create|enter|run)\b|\b(?:in|inside|within|for|using|via)\s+(?:a\s+|the\s+|my\s+)?(?:rootless\s+)?(?:Distrobox|Toolbx)\b"
-    r"|\b(?:in|inside|within)\s+(?:a\s+|the\s+|my\s+)?(?:docker|podman)\s+container\b",
+    r"|\b(?:in|inside|within)\s+(?:a\s+|the\s+|my\s+)?(?:docker|podman)\s+container\b"
+    # dev65perm: the container as the thing the reporter has or runs, or as the subject that runs, starts or crashes:
+    # "I have docker container on ubuntu 16.04" (ROCm/legacy-rocm-build#415), "The docker-instance is run as root"
+    # (ROCm/ROCm-docker#30), "the container keeps crashing" (truenas/apps#1908), "The cockpit-launched vLLM container
+    # starts" (kyuz0/ai-toolbox-cockpit#7). Not a container said not to run or asked about ("the container does not
+    # start" is the same container; "should the container run ...?" has no subject verb of this list).
+    r"|\bI\s+(?:have|use|run|am\s+using|am\s+running|'m\s+using|'m\s+running)\s+(?:a\s+|the\s+|my\s+|this\s+)?(?:rocm\s+)?(?:docker|podman)[\s-](?:container|instance)\b"
+    r"|\bcontainers?\s+(?:keeps\s+(?:crashing|restarting|exiting|dying)|crash(?:es|ed)|starts|started|exits|exited|dies|died)\b"
+    r"|\b(?:docker|podman)[\s-](?:container|instance)\s+(?:is|was)\s+(?:run|started|running)\b",
     re.IGNORECASE | re.MULTILINE,
 )
 """A container the report's commands run in: docker/podman run, a Dockerfile, distrobox/toolbox
-(kyuz0/amd-strix-halo-toolboxes#53, 89luca89/distrobox#1230, kyuz0/amd-r9700-vllm-toolboxes#1)."""
+(kyuz0/amd-strix-halo-toolboxes#53, 89luca89/distrobox#1230, kyuz0/amd-r9700-vllm-toolboxes#1), or the
+container the reporter's prose runs (ROCm/legacy-rocm-build#415, ROCm/ROCm-docker#30, truenas/apps#1908,
+kyuz0/ai-toolbox-cockpit#7)."""
 
 # ------------------------------------------------------------------ platform
 
@@ -2637,7 +2647,7 @@ def _rocm(block: Block) -> List[Observation]:
 
 
 def _container(block: Block) -> List[Observation]:
-    if not any(word in block.lower for word in ("docker", "podman", "from rocm/", "distrobox", "toolbox", "toolbx")):
+    if not any(word in block.lower for word in ("docker", "podman", "from rocm/", "distrobox", "toolbox", "toolbx", "container")):
         return []
     found = block.scan(_DOCKER)
     for _, line in found:
