@@ -64,6 +64,14 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 """Issue 6's mapping from root-cause class to finding category."""
 
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
+    # blind65b blind batch: a Talos Linux Kubernetes node without /dev/kfd (no ROCm kernel driver on an unsupported distro)
+    "k8s-device-plugin-23-talos-vega11-no-kfd": {"driver", "platform"},
+    # blind65b blind batch: an MI210 that amdgpu cannot probe (error -12) until the host BIOS settings are changed
+    "rocm-install-on-linux-615-mi210-error-12-bios-config": {"driver", "platform"},
+    # blind65b blind batch: Polaris (gfx803) in an FX 8300 / PCIe 2.0 system; KFD skips it because PCI rejects atomics
+    "rocm-1086-fx8300-polaris-pcie-atomics-rejected": {"driver", "platform"},
+    # blind65b blind batch: an RX 7900 XT on a PCIe x1 gen1 link without the PCIe atomics ROCm requires
+    "rocm-2926-7900xt-pcie-x1-gen1-riser-no-atomics": {"driver", "platform"},
     # hunt63 blind batch: Windows TheRock ROCm without support for the Raphael iGPU (gfx1036) when it is the only AMD GPU
     "rocm-6167-win-igpu-only-raphael-gfx1036-not-enumerated-unsupported": {"gfx-unsupported", "platform"},
     # hunt63 blind batch: a desktop app whose Windows bundle of Ollama lost the ROCm runtime files it shipped before
