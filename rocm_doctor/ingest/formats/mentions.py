@@ -1155,6 +1155,20 @@ _WSL = when_used(
     re.IGNORECASE | re.MULTILINE,
 )
 """WSL as the report's own environment ("in WSL2", "Ubuntu 22.04 (WSL2)"), not a suggestion to use it."""
+_WSL_AS_CODE_CONDITION = when_used(
+    r"\b(?:gated|guarded|gates?|keyed|conditioned|conditional|special[\s-]cased|(?:only\s+)?(?:applied|enabled|disabled|skipped|handled|done|taken))"
+    r"\s+(?:only\s+)?(?:(?:on|under|in|for|to|by)\s+(?:WSL\s?2?\s*[(:,-]?\s*[`'\"]?)?)?$"
+    r"|\b(?:is_wsl|_is_wsl|isWsl|is_wsl_host)\s*\(\s*\)[^.;\n]{0,30}$"
+    r"|\bos\.path\.exists\(\s*[`'\"]?$|\[\s+-[ec]\s+[`'\"]?$",
+    re.IGNORECASE,
+)
+"""Words right before a WSL mention that make it the condition of a code path, not the reporter's platform: "the
+workaround ... is gated on WSL (`/dev/dxg`) only, so native Linux never gets it" (unslothai/unsloth#7208, written
+from a native-Linux machine), "the inference is now skipped on WSL unless the ROCDXG runtime is present"
+(unslothai/unsloth#7305), "all WSL logic is behind a runtime `is_wsl()` guard" (ROCm/rocm-systems#11688), and the
+test itself in code ("os.path.exists('/dev/dxg')", "[ -e /dev/dxg ]": unslothai/unsloth#6915's install.sh). A
+machine's own WSL shows in what it prints (a microsoft-standard-WSL2 kernel, rocminfo's "WSL environment detected")
+or in a sentence about it ("I run Ubuntu in WSL2"), which these words do not stop."""
 _USECASE_WSL = when_used(r"usecase", re.IGNORECASE)
 """The ``--usecase=...wsl`` alternative of :data:`_WSL` (the only one whose match starts with the word)."""
 _WINDOWS = when_used(
@@ -2701,6 +2715,9 @@ def _platform(block: Block) -> List[Observation]:
             # platform (r30a); a question is kept: "Does the 6950 XT support ROCm via WSL?" is asked from WSL
             column = block.column_at(match.start())
             if _PAST_BEFORE.search(line.text[max(0, column - 80) : column]):
+                continue
+            # a code path described by its WSL condition, or the condition's own test (dev65env)
+            if _WSL_AS_CODE_CONDITION.search(line.text[max(0, column - 60) : column]):
                 continue
             asked = wsl_asked(*paragraph(block, line, column))
             if asked == WSL_CAPABILITY and another_platform is None:
