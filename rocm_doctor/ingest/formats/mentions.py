@@ -1184,7 +1184,12 @@ copy from ``winver`` or PowerShell into a field or a sentence ("Windows 10.0.262
 ROCm/TheRock#1719; the build tells 10 from 11)."""
 _WINDOWS_CONTEXT = when_used(
     r"\b(?i:on|under|for|in|using|with|running|native)\s+(?i:windows)\b(?!\s*(?:10|11)\b)(?!\s+(?i:subsystem)\b)|\bWindows\s+(?:machine|PC|host|laptop|desktop|box|system|native|side)\b"
-    r"|\bWindows\s*(?:\+\s*)?(?:ROCm|HIP SDK)\b|\bamdhip64(?:_\d+)?\.dll\b"
+    r"|\bWindows\s*(?:\+\s*)?(?:ROCm|HIP SDK)\b"
+    # dev65env: a DLL by its file name is a Windows library the machine has or loads, whichever program's: the HIP
+    # runtime's amdhip64_6.dll, llama.cpp's ggml-hip.dll (likelovewant/ollama-for-amd#103, ROCm/legacy-rocm-build#6227),
+    # TheRock's rocm_kpack.dll (patientx-cfz/comfyui-rocm#128), bitsandbytes' libbitsandbytes_rocm716.dll
+    # (shootthesound/Fizgig#103), ZLUDA's caffe2_nvrtc.dll (patientx/ComfyUI-Zluda#107)
+    r"|\b[\w+-]{1,60}\.(?i:dll)\b"
     r"|\bwin_amd64\b|(?<![\w/])[A-Za-z]:[\\/]+(?i:Users|Program\s{1,3}Files|Windows|Python\d*|AI|ComfyUI|stable-diffusion)[\\/]"
     # AMD's HIP SDK is the Windows product (Linux installs ROCm, whose meta package "rocm-hip-sdk" the hyphen
     # keeps out); with one of its release numbers it names the machine's install: "Ollama 0.11.10 with HIP SDK
@@ -2734,7 +2739,7 @@ def _platform(block: Block) -> List[Observation]:
             out += [Observation("host.os", "linux", line, TRUST_PROSE), Observation("host.wsl_version", 2, line, TRUST_PROSE)]
             wsl = True
             break
-    if ("win" in lowered or ":\\" in block.text or ":/" in block.text or "sdk" in lowered) and not wsl:
+    if ("win" in lowered or ":\\" in block.text or ":/" in block.text or "sdk" in lowered or ".dll" in lowered) and not wsl:
         for match, line in block.scan(_WINDOWS_VER):
             out += windows_observations(match.group(0), line, TRUST_TOOL)
         for match, line in block.scan(_WINDOWS):
