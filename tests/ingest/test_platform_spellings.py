@@ -35,6 +35,28 @@ def test_a_windows_release_is_read_in_each_spelling(sentence: str, windows: str)
 
 @pytest.mark.parametrize(
     "sentence",
+    [
+        # dev65env: a DLL by its file name is a Windows library, whichever program ships it
+        "Copied all the files over (except ggml-hip.dll, which the SDK does not have), the GPU is still not used.",
+        "OSError: [WinError 126] Error loading \"caffe2_nvrtc.dll\" or one of its dependencies.",
+        "The wheel ships libbitsandbytes_rocm716.dll but the torch next to it loads the 7.15 runtime.",
+        "ImportError: DLL load failed while importing _C: rocm_kpack.dll not found",
+    ],
+)
+def test_a_dll_by_its_file_name_makes_the_report_windows(sentence: str) -> None:
+    assert host(f"RX 9070 XT\n{sentence}\n")["os"] == "windows"
+
+
+@pytest.mark.parametrize("sentence", [
+    "I used to run it where it loaded ggml-hip.dll.",
+    "The README says on Windows to copy ggml-hip.dll next to the exe.",
+])
+def test_a_dll_named_in_the_past_or_in_a_document_is_not_this_machines_windows(sentence: str) -> None:
+    assert host(f"Ubuntu 24.04, RX 7900 XTX.\n{sentence}\nrocminfo lists no GPU.\n")["os"] == "linux"
+
+
+@pytest.mark.parametrize(
+    "sentence",
     ["I run ROCm in WSL2 with Ubuntu 22.04.", "I run ROCm in WSL 2 with Ubuntu 22.04.", "I run ollama on wsl2 with Ubuntu 22.04."],
 )
 def test_wsl_2_is_read_in_each_spelling(sentence: str) -> None:

@@ -712,6 +712,29 @@ def test_what_only_wsl_prints_or_has_makes_the_report_wsl(line: str) -> None:
     assert (host.os.value, host.wsl_version.value) == ("linux", 2)
 
 
+@pytest.mark.parametrize("line", [
+    # dev65env: WSL or its device named as the condition of a code path, written from a native-Linux machine
+    # (unslothai/unsloth#7208), as fixes describe such paths (unslothai/unsloth#7305, ROCm/rocm-systems#11688),
+    # and the test in code (unslothai/unsloth#6915's install.sh)
+    "The code path that prepends the system ROCm libs is gated on WSL (`/dev/dxg`) only, so native Linux never gets it.",
+    "The cpuinfo inference is now skipped on WSL unless the ROCDXG runtime is present.",
+    "All WSL logic is behind a runtime `is_wsl()` guard checking /dev/dxg.",
+    "    if os.path.exists('/dev/dxg'): lib_dirs = _wsl_system_rocm_lib_dirs()",
+    "    [ -e /dev/dxg ] || return 0",
+])
+def test_wsl_named_as_a_code_paths_condition_is_not_the_platform(line: str) -> None:
+    host = ingest(f"RX 7800 XT, ROCm 7.2.4\n{line}\nggml_cuda_init: failed to initialize ROCm: no ROCm-capable device is detected\n").facts.host
+    assert host.wsl_version.value != 2
+
+
+@pytest.mark.parametrize("line", [
+    "The workaround is gated on WSL, and I am running Ubuntu 24.04 in WSL2 myself.",
+    "Skipped on WSL? I run Ubuntu under WSL2 and rocminfo lists only the CPU.",
+])
+def test_a_code_condition_beside_the_reporters_own_wsl_keeps_wsl(line: str) -> None:
+    assert ingest(f"RX 7900 XTX\n{line}\n").facts.host.wsl_version.value == 2
+
+
 @pytest.mark.parametrize("command", [
     "amdgpu-install -y --usecase=wsl,rocm --no-dkms",  # AMD's WSL guide (ROCm/legacy-rocm-build#5509, #4524)
     "sudo amdgpu-install -y --usecase=rocm,wsl --no-dkms",

@@ -1165,6 +1165,20 @@ _WSL = when_used(
     re.IGNORECASE | re.MULTILINE,
 )
 """WSL as the report's own environment ("in WSL2", "Ubuntu 22.04 (WSL2)"), not a suggestion to use it."""
+_WSL_AS_CODE_CONDITION = when_used(
+    r"\b(?:gated|guarded|gates?|keyed|conditioned|conditional|special[\s-]cased|(?:only\s+)?(?:applied|enabled|disabled|skipped|handled|done|taken))"
+    r"\s+(?:only\s+)?(?:(?:on|under|in|for|to|by)\s+(?:WSL\s?2?\s*[(:,-]?\s*[`'\"]?)?)?$"
+    r"|\b(?:is_wsl|_is_wsl|isWsl|is_wsl_host)\s*\(\s*\)[^.;\n]{0,30}$"
+    r"|\bos\.path\.exists\(\s*[`'\"]?$|\[\s+-[ec]\s+[`'\"]?$",
+    re.IGNORECASE,
+)
+"""Words right before a WSL mention that make it the condition of a code path, not the reporter's platform: "the
+workaround ... is gated on WSL (`/dev/dxg`) only, so native Linux never gets it" (unslothai/unsloth#7208, written
+from a native-Linux machine), "the inference is now skipped on WSL unless the ROCDXG runtime is present"
+(unslothai/unsloth#7305), "all WSL logic is behind a runtime `is_wsl()` guard" (ROCm/rocm-systems#11688), and the
+test itself in code ("os.path.exists('/dev/dxg')", "[ -e /dev/dxg ]": unslothai/unsloth#6915's install.sh). A
+machine's own WSL shows in what it prints (a microsoft-standard-WSL2 kernel, rocminfo's "WSL environment detected")
+or in a sentence about it ("I run Ubuntu in WSL2"), which these words do not stop."""
 _USECASE_WSL = when_used(r"usecase", re.IGNORECASE)
 """The ``--usecase=...wsl`` alternative of :data:`_WSL` (the only one whose match starts with the word)."""
 _WINDOWS = when_used(
@@ -1180,7 +1194,12 @@ copy from ``winver`` or PowerShell into a field or a sentence ("Windows 10.0.262
 ROCm/TheRock#1719; the build tells 10 from 11)."""
 _WINDOWS_CONTEXT = when_used(
     r"\b(?i:on|under|for|in|using|with|running|native)\s+(?i:windows)\b(?!\s*(?:10|11)\b)(?!\s+(?i:subsystem)\b)|\bWindows\s+(?:machine|PC|host|laptop|desktop|box|system|native|side)\b"
-    r"|\bWindows\s*(?:\+\s*)?(?:ROCm|HIP SDK)\b|\bamdhip64(?:_\d+)?\.dll\b"
+    r"|\bWindows\s*(?:\+\s*)?(?:ROCm|HIP SDK)\b"
+    # dev65env: a DLL by its file name is a Windows library the machine has or loads, whichever program's: the HIP
+    # runtime's amdhip64_6.dll, llama.cpp's ggml-hip.dll (likelovewant/ollama-for-amd#103, ROCm/legacy-rocm-build#6227),
+    # TheRock's rocm_kpack.dll (patientx-cfz/comfyui-rocm#128), bitsandbytes' libbitsandbytes_rocm716.dll
+    # (shootthesound/Fizgig#103), ZLUDA's caffe2_nvrtc.dll (patientx/ComfyUI-Zluda#107)
+    r"|\b[\w+-]{1,60}\.(?i:dll)\b"
     r"|\bwin_amd64\b|(?<![\w/])[A-Za-z]:[\\/]+(?i:Users|Program\s{1,3}Files|Windows|Python\d*|AI|ComfyUI|stable-diffusion)[\\/]"
     # AMD's HIP SDK is the Windows product (Linux installs ROCm, whose meta package "rocm-hip-sdk" the hyphen
     # keeps out); with one of its release numbers it names the machine's install: "Ollama 0.11.10 with HIP SDK
@@ -2712,6 +2731,9 @@ def _platform(block: Block) -> List[Observation]:
             column = block.column_at(match.start())
             if _PAST_BEFORE.search(line.text[max(0, column - 80) : column]):
                 continue
+            # a code path described by its WSL condition, or the condition's own test (dev65env)
+            if _WSL_AS_CODE_CONDITION.search(line.text[max(0, column - 60) : column]):
+                continue
             asked = wsl_asked(*paragraph(block, line, column))
             if asked == WSL_CAPABILITY and another_platform is None:
                 another_platform = _states_another_platform(block)  # once per block: the scan reads all of it
@@ -2727,7 +2749,7 @@ def _platform(block: Block) -> List[Observation]:
             out += [Observation("host.os", "linux", line, TRUST_PROSE), Observation("host.wsl_version", 2, line, TRUST_PROSE)]
             wsl = True
             break
-    if ("win" in lowered or ":\\" in block.text or ":/" in block.text or "sdk" in lowered) and not wsl:
+    if ("win" in lowered or ":\\" in block.text or ":/" in block.text or "sdk" in lowered or ".dll" in lowered) and not wsl:
         for match, line in block.scan(_WINDOWS_VER):
             out += windows_observations(match.group(0), line, TRUST_TOOL)
         for match, line in block.scan(_WINDOWS):

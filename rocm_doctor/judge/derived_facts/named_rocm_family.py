@@ -151,3 +151,28 @@ def named_rocm_lacks_own_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> F
     if group:
         return absent(source, f"the wheels built with ROCm {rocm_series} have no target of {gfx}'s group either (named_rocm_lacks_gfx)")
     return known(f"the pytorch.org wheels built with it ({_built_with(pairs)}) have no {gfx} kernels", f"{source}; {OVERRIDE_SOURCE}")
+
+
+@gpu_fact(
+    "named_rocm_has_own_gfx",
+    "A pytorch.org torch release built with the ROCm release the report names (same major.minor) has kernels for "
+    "the GPU's own gfx: 'the pytorch.org wheels built with it (torch X: rocmA.B) have <gfx> kernels', so that "
+    "release's builds need no HSA_OVERRIDE_GFX_VERSION for it. Absent when none of them has the GPU's gfx; unknown "
+    "when no pytorch.org release was built with that ROCm, the table cannot say, or the GPU is inferred only from a "
+    "CPU model. Rules use it where the report shows no torch version (gpu.in_wheel speaks then).",
+)
+def named_rocm_has_own_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    named = _named_release(facts, agent, tables)
+    if isinstance(named, Fact):
+        return named
+    gfx, rocm_series, _family, pairs, source = named
+    if not pairs:
+        return unknown(f"no pytorch.org torch release was built with ROCm {rocm_series} ({WHEEL_SOURCE})")
+    wheels = table_wheels(tables)
+    having = [(torch, variant) for torch, variant in pairs if wheels.gfx_in_wheel(torch, gfx, variant) is True]
+    if having:
+        return known(f"the pytorch.org wheels built with it ({_built_with(having)}) have {gfx} kernels", source)
+    own = _family_missing(wheels, pairs, [gfx])
+    if own is None:
+        return unknown(f"{WHEEL_SOURCE} cannot say whether the wheels built with ROCm {rocm_series} have {gfx}")
+    return absent(source, f"no wheel built with ROCm {rocm_series} has {gfx}")
