@@ -25,6 +25,10 @@ def test_the_cu130_warning_is_read_in_its_log_forms() -> None:
     assert SIGNATURE in signature_errors(WARNING)
     assert SIGNATURE in signature_errors(f"2026-08-04T07:42:32.498964 - [WARNING] {WARNING}")
     assert SIGNATURE in signature_errors(f"{WARNING} Found comfy_kitchen backend eager: {{'available': True}}")
+    # wrapped at 80 columns after a ComfyUI log's timestamp
+    assert SIGNATURE in signature_errors(
+        "[2026-07-14 12:44:48.364] WARNING: You need pytorch with cu130 or higher to use\noptimized CUDA operations.\n"
+    )
 
 
 def test_the_cu130_warning_shows_a_cuda_build_and_an_amd_report_gets_the_cuda_torch_finding_first() -> None:
