@@ -184,6 +184,9 @@ class Block:
     def lines_with(self, words: Tuple[str, ...]) -> Iterator[int]:
         """Indexes of the lines that hold any of ``words`` (lower case), in order, each once, found
         with ``str.find`` (lazily: a caller that needs the first one stops there)."""
+        if len(words) == 1:  # one word's lines come in order, each once: nothing to merge
+            yield from self._lines_with_word(words[0])
+            return
         last = -1
         for index in heapq.merge(*(self._lines_with_word(word) for word in words)):
             if index != last:

@@ -348,9 +348,9 @@ def _anchors(signature: Signature) -> Optional[Tuple[str, ...]]:
     return signature.words if signature.said else pattern_anchors(signature.pattern.pattern)
 
 
-def _candidate_lines(block: Block, signature: Signature) -> Iterator[Line]:
-    """Lines the signature could match: found by its anchors when it has some, else by its regex."""
-    words = _anchors(signature)
+def _candidate_lines(block: Block, signature: Signature, words: Optional[Tuple[str, ...]]) -> Iterator[Line]:
+    """Lines the signature could match: found by its anchors (``words``, :func:`_anchors`) when it has some, else
+    by its regex."""
     if words is not None:
         for index in block.lines_with(words):
             yield block.lines[index]
@@ -412,11 +412,11 @@ class _Seams:
         texts = [lines[first].text[-_MESSAGE:]] + [lines[i].text.strip()[:_MESSAGE] for i in range(first + 1, last + 1)]
         return first, texts
 
-    def search(self, signature: Signature) -> Optional[Tuple[int, "re.Match[str]"]]:
-        """The first wrapped message a signature spans: (index of the line it starts on, the match)."""
+    def search(self, signature: Signature, words: Optional[Tuple[str, ...]]) -> Optional[Tuple[int, "re.Match[str]"]]:
+        """The first wrapped message a signature spans: (index of the line it starts on, the match); ``words`` are
+        the signature's anchors (:func:`_anchors`)."""
         if not self.at:
             return None
-        words = _anchors(signature)
         if words is None or not self.held.any_of(words):
             return None
         hits = sorted({bisect.bisect_right(self.starts, found) - 1 for word in words for found in itertools.islice(_finds(self.text, word), MAX_SEAMS)})
@@ -997,7 +997,7 @@ def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> 
         if words is not None and not held.any_of(words):
             first = None  # no line holds an anchor word: _candidate_lines would yield none
         else:
-            searched = ((line, _search(signature, line.text[:MAX_LINE])) for line in _candidate_lines(block, signature))
+            searched = ((line, _search(signature, line.text[:MAX_LINE])) for line in _candidate_lines(block, signature, words))
             valid = (
                 (line, match) for line, match in searched
                 if match is not None and not _cut_command(block, line, match, signature)
@@ -1019,7 +1019,7 @@ def match_block(block: Block, table: Optional[Tuple[Signature, ...]] = None) -> 
         found = [first] if first is not None else []
         if not found:
             seams = seams or _Seams(block)
-            spanning = seams.search(signature)
+            spanning = seams.search(signature, words)
             found = [(block.lines[spanning[0]], spanning[1])] if spanning else []
             if found and (_unless(signature, found[0][0], found[0][1]) or _said_elsewhere(block, found[0][0], found[0][1], signature)):
                 found = []

@@ -49,7 +49,7 @@ class ConditionError(ValueError):
         self.loc = loc
 
 
-@dataclass
+@dataclass(slots=True)
 class Outcome:
     """The truth of a condition, the facts that decided it and the paths that kept it open."""
 
@@ -302,23 +302,33 @@ def _combination(is_all: bool, part_plans: Tuple[_Plan, ...]) -> _Plan:
     def combination(scope: Scope, positive: bool) -> Outcome:
         stop_early = is_all == positive
         parts = []
-        has_decisive = has_unknown = False
+        decisive_parts = unknown_count = 0
+        last_decisive = last_unknown = None
         for part_plan in part_plans:
             outcome = part_plan(scope, positive)
             parts.append(outcome)
             truth = outcome.truth
             if truth is decisive:
-                has_decisive = True
+                decisive_parts += 1
+                last_decisive = outcome
                 if stop_early:
                     break
             elif truth is unknown:
-                has_unknown = True
-        if has_decisive:
+                unknown_count += 1
+                last_unknown = outcome
+        if decisive_parts:
+            if decisive_parts == 1:  # what _merge gives for one chosen part, without looking for others
+                merged = Outcome(decisive, list(last_decisive.evidence), list(last_decisive.missing))
+                merged.supported = decisive is Truth.TRUE and last_decisive.supported
+                return merged
             merged = _merge(parts, decisive)
             merged.supported = decisive is Truth.TRUE and any(p.supported for p in parts if p.truth is Truth.TRUE)
             return merged
-        if has_unknown:
-            merged = _merge(parts, unknown)
+        if unknown_count:
+            if unknown_count == 1:
+                merged = Outcome(unknown, list(last_unknown.evidence), list(last_unknown.missing))
+            else:
+                merged = _merge(parts, unknown)
             unknown_parts = [p for p in parts if p.truth is unknown]
             merged.supported = (
                 any(p.truth is Truth.TRUE and p.supported for p in parts) or any(p.supported for p in unknown_parts)
@@ -332,6 +342,34 @@ def _combination(is_all: bool, part_plans: Tuple[_Plan, ...]) -> _Plan:
     return combination
 
 
+def _tester(test: str, operand: Any) -> Callable[[Any], Optional[bool]]:
+    """``_known_test`` with the test and its operand fixed: the same answer for every value, with the choice of
+    test made once per leaf instead of once per evaluation."""
+    if test in ("in", "not_in") and not any(isinstance(o, bool) for o in operand):
+        # For a string value, ``any(_equal(value, o) ...)`` is whether some operand equals it: only a string can
+        # (a bool or a number never equals a string), so set membership of the string operands gives the same.
+        strings = frozenset(o for o in operand if isinstance(o, str))
+        negate = test == "not_in"
+
+        def membership(value: Any) -> Optional[bool]:
+            if type(value) is str:
+                return (value in strings) is not negate
+            return _known_test(test, operand, value)
+
+        return membership
+    if test == "contains" and isinstance(operand, str):
+
+        def contains(value: Any) -> Optional[bool]:
+            # a list or dict holds an item equal to a string operand exactly when ``in`` finds it: such an item
+            # is a string (a bool or a number never equals one), and a string equal to it hashes alike
+            if isinstance(value, (list, dict)):
+                return operand in value
+            return operand in value if isinstance(value, str) else None
+
+        return contains
+    return lambda value: _known_test(test, operand, value)
+
+
 def _leaf_plan(condition: Dict[str, Any]) -> _Plan:
     """A leaf (``fact`` and one test) with the path, the test and its operand read once."""
     path = condition["fact"]
@@ -340,27 +378,32 @@ def _leaf_plan(condition: Dict[str, Any]) -> _Plan:
             break
     operand = condition[test]
     true, false, unknown = Truth.TRUE, Truth.FALSE, Truth.UNKNOWN
+    # paths.resolve sends a machine-wide derived fact to paths._machine: the choice is the same for every scope
+    find = paths._machine if path.startswith(paths._MACHINE_HEAD) else paths.resolve
     if test == "status":
         statuses = operand if isinstance(operand, list) else [operand]
 
         def status_leaf(scope: Scope, positive: bool) -> Outcome:
-            fact = paths.resolve(path, scope)
+            fact = find(path, scope)
             return Outcome(true if fact.status in statuses else false, [(path, fact)])
 
         return status_leaf
     on_absent = true if ((not operand) if test == "exists" else test in _ABSENT_TRUE) else false
     supports = not path.startswith("meta.")  # a fact about the machine supports a rule; meta.origin does not
+    tester = _tester(test, operand)
 
     def leaf(scope: Scope, positive: bool) -> Outcome:
-        fact = paths.resolve(path, scope)
-        read = [(path, fact)]
-        if fact.status == "absent":
-            return Outcome(on_absent, read)
-        if not fact.is_known:
-            return Outcome(unknown, read, [_missing(path, fact)])
-        verdict = _known_test(test, operand, fact.value)
+        fact = find(path, scope)
+        status = fact.status
+        if status == "absent":
+            return Outcome(on_absent, [(path, fact)])
+        if status != "known":
+            return Outcome(unknown, [(path, fact)], [_missing(path, fact)])
+        verdict = tester(fact.value)
         if verdict is None:
-            return Outcome(unknown, read, [_missing(path, fact, f"value {fact.value!r} cannot be tested with {test}")])
-        return Outcome(true if verdict else false, read, supported=bool(verdict) and supports)
+            return Outcome(unknown, [(path, fact)], [_missing(path, fact, f"value {fact.value!r} cannot be tested with {test}")])
+        if verdict:
+            return Outcome(true, [(path, fact)], supported=supports)
+        return Outcome(false, [(path, fact)])
 
     return leaf

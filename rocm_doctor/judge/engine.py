@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Set, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Set, Tuple, Union
 
 from rocm_doctor import __version__
 from rocm_doctor.facts.model import Facts, GpuAgent
@@ -104,13 +104,14 @@ it is evidence of the cause as strong as the error itself (measured: top-1 on th
 in tier 0 and tier 1; probes where another finding of the report's symptom is a warning read it first only in tier 0)."""
 
 
-def _order(rules: List[Rule], facts: Facts) -> Callable[[Finding], Tuple]:
+def _order(rules: List[Rule], facts: Facts, by_id: Optional[Dict[str, Rule]] = None) -> Callable[[Finding], Tuple]:
     """The reading order of findings: a problem (error or warning) that explains an error
     signature the report shows or rests on the reporter's statement of the fix, then the other problems, then catch-alls and weak inferences, then
     notes; severity decides within each tier, then area, rule id and GPU for a stable order."""
     reported = facts.symptoms.signatures.value if facts.symptoms.signatures.is_known else None
     shown = set(reported or [])
-    by_id = {rule.id: rule for rule in rules}
+    if by_id is None:
+        by_id = {rule.id: rule for rule in rules}
 
     def tier(finding: Finding) -> int:
         rule = by_id.get(finding.id)
@@ -145,14 +146,17 @@ def _report_evidence(node: Any) -> Set[Tuple[str, str]]:
     return set()
 
 
-def _without_covered_checklists(rules: List[Rule], findings: List[Finding]) -> List[Finding]:
+def _without_covered_checklists(
+    rules: List[Rule], findings: List[Finding], by_id: Optional[Dict[str, Rule]] = None
+) -> List[Finding]:
     """The findings less each ``catch-all`` problem whose evidence a specific problem already covers: an
     error or warning of a ``normal`` rule of the same category and area that also tests whatever the
     checklist tests of the report's words (the Windows checklist beside "this torch has no
     torch.distributed on Windows"; the Windows training checklist stays beside a finding that is not
     about training). The checklist says the platform has requirements of its own; the specific finding
     says which one the report breaks, and a maintainer reads that one. A note (info) covers nothing."""
-    by_id = {rule.id: rule for rule in rules}
+    if by_id is None:
+        by_id = {rule.id: rule for rule in rules}
     specific = [
         (f.category, f.area, _report_evidence(by_id[f.id].when)) for f in findings
         if f.severity in ("error", "warning") and f.id in by_id and by_id[f.id].rank == "normal"
@@ -194,6 +198,38 @@ def _reads_second_phase(rule: Rule) -> bool:
     return entry[1]
 
 
+class _Phases(NamedTuple):
+    """A rule set split once: the rules of each phase, and the rules by id (all of them, and the first phase's)."""
+
+    rules: Tuple[Rule, ...]
+    first: List[Rule]
+    second: List[Rule]
+    by_id: Dict[str, Rule]
+    first_by_id: Dict[str, Rule]
+
+
+_PHASES: Dict[Tuple[int, ...], _Phases] = {}
+"""Rule sets split so far, by the identities of their rules in order (the entry keeps the rules, so that no id is
+reused while it lives): the same loaded rules judge every report of a run, and the split and the by-id tables were
+made again for each."""
+
+
+def _phases(rules: List[Rule]) -> _Phases:
+    key = tuple(map(id, rules))
+    entry = _PHASES.get(key)
+    if entry is None:
+        if len(_PHASES) > 64:  # rule sets made again and again (a rule's cases, tests) do not grow it forever
+            _PHASES.clear()
+        first: List[Rule] = []
+        second: List[Rule] = []
+        for rule in rules:
+            (second if _reads_second_phase(rule) else first).append(rule)
+        entry = _PHASES[key] = _Phases(
+            tuple(rules), first, second, {rule.id: rule for rule in rules}, {rule.id: rule for rule in first}
+        )
+    return entry
+
+
 def explained_by(rule: Rule) -> List[str]:
     """The signature ids a finding of ``rule`` explains: those its condition tests and its ``explains``."""
     return _signatures_in(rule.when) + list(rule.explains)
@@ -212,8 +248,15 @@ def _signatures_in(node: Any) -> List[str]:
 def _judge_all(
     rules: List[Rule], facts: Facts, derived: DerivedValues, findings: List[Finding], undecided: List[Undecided], crashes: List[Crash]
 ) -> None:
+    # The scopes are the same for every rule of a kind (a Scope is only read), so they are made once per pass.
+    machine_scopes: List[Scope] = []
+    gpu_scopes: List[Scope] = []
     for rule in rules:
-        for scope in _scopes(rule, facts, derived):
+        if rule.for_each == "gpu":
+            scopes = gpu_scopes = gpu_scopes or _scopes(rule, facts, derived)
+        else:
+            scopes = machine_scopes = machine_scopes or _scopes(rule, facts, derived)
+        for scope in scopes:
             try:
                 verdict = _judge(rule, scope)
             except DoctorError:
@@ -243,21 +286,19 @@ def verdicts(rules: Iterable[Rule], facts: Facts, derived: DerivedValues) -> Ver
     findings: List[Finding] = []
     undecided: List[Undecided] = []
     crashes: List[Crash] = []
-    first: List[Rule] = []
-    second: List[Rule] = []
-    for rule in rules:
-        (second if _reads_second_phase(rule) else first).append(rule)
+    phases = _phases(rules)
+    first, second = phases.first, phases.second
     _judge_all(first, facts, derived, findings, undecided, crashes)
     if second:
-        by_id = {r.id: r for r in first}
+        by_id = phases.first_by_id
         explained = sorted({s for f in findings for s in explained_by(by_id[f.id])} if by_id else set())
         problems = sum(1 for f in findings if f.severity in ("error", "warning"))
         derived.continue_with(
             derived.tables.with_overrides({EXPLAINED_SIGNATURES: explained, FIRST_PHASE_PROBLEMS: problems}), SECOND_PHASE
         )
         _judge_all(second, facts, derived, findings, undecided, crashes)
-    findings = _without_covered_checklists(rules, findings)
-    findings.sort(key=_order(rules, facts))
+    findings = _without_covered_checklists(rules, findings, phases.by_id)
+    findings.sort(key=_order(rules, facts, phases.by_id))
     undecided.sort(key=lambda u: (u.id, -1 if u.gpu is None else u.gpu))
     return Verdicts(findings, undecided, crashes)
 
@@ -277,7 +318,7 @@ def judge(rules: Iterable[Rule], facts: Facts, derived: DerivedValues) -> CheckR
     summary = Summary(**{s: sum(1 for f in findings if f.severity == s) for s in SEVERITY_ORDER})
     machine = {path: derived.machine(path) for path in registered_names("machine")}
     pasted = facts.meta.origin == "paste"
-    asked = paste_verdict.asks(rules, undecided, facts, derived) if pasted else []  # its titles may read derived facts
+    asked = paste_verdict.asks(rules, undecided, facts, derived, _phases(rules).by_id) if pasted else []  # its titles may read derived facts
     crashes = [*facts.meta.crashes, *derived.crashes, *rule_crashes]
     return CheckResult(
         tool_version=__version__,

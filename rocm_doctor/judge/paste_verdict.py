@@ -119,7 +119,10 @@ def _collect_for(missing: str) -> Optional[Collect]:
     return None
 
 
-def asks(rules: Sequence[Rule], undecided: Sequence[Undecided], facts: Facts, derived: Optional[DerivedValues] = None) -> List[Ask]:
+def asks(
+    rules: Sequence[Rule], undecided: Sequence[Undecided], facts: Facts, derived: Optional[DerivedValues] = None,
+    by_id: Optional[Dict[str, Rule]] = None,
+) -> List[Ask]:
     """Undecided error/warning rules that the report supports as far as it goes (see the module docstring).
 
     An ask's title shows the facts the report gives and names the ones it does not
@@ -129,7 +132,8 @@ def asks(rules: Sequence[Rule], undecided: Sequence[Undecided], facts: Facts, de
         return []
     values = derived if derived is not None else DerivedValues(facts)
     agents = {agent.index: agent for agent in facts.gpus.agents}
-    by_id: Dict[str, Rule] = {r.id: r for r in rules}
+    if by_id is None:  # the rules by id (the judge passes the table it keeps for the rule set)
+        by_id = {r.id: r for r in rules}
     out: List[Ask] = []
     for item in undecided:
         rule = by_id.get(item.id)
