@@ -118,3 +118,22 @@ def test_a_release_wheel_that_cannot_load_a_rocm_library_is_not_read_as_a_nightl
         "ImportError: libamdhip64.so.6: cannot open shared object file: No such file or directory\n"
     )
     assert "RD117" not in problems_shown(report)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # xuhuisheng/rocm-gfx803#2, #7, #21; torchsmoke/Python3-Wheels#5
+        "OSError: libmpi_cxx.so.40: cannot open shared object file: No such file or directory",
+        "ImportError: libmpi.so.40: cannot open shared object file: No such file or directory",
+    ],
+)
+def test_open_mpi_missing_at_import_is_read_as_open_mpi_not_a_rocm_library(line: str) -> None:
+    errors = signature_errors(line)
+    assert "openmpi_library_not_found" in errors
+    assert "rocm_library_not_found" not in errors
+
+
+def test_open_mpi_missing_said_to_be_fixed_is_not_read() -> None:
+    line = "I used to get libmpi_cxx.so.40: cannot open shared object file, now it works after apt install libopenmpi-dev"
+    assert "openmpi_library_not_found" not in signature_errors(line)
