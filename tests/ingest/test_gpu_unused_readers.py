@@ -111,3 +111,30 @@ def test_the_sample_without_repeated_lines_keeps_the_blocks_scope() -> None:
 def test_cant_without_its_apostrophe_is_read_as_cant(sentence: str) -> None:
     # "cant" is how many people type "can't" (as "doesnt" and "isnt", which these readers already take)
     assert "gpu_not_seen_said" in report_contexts(f"RX 6800 on Ubuntu 22.04, ROCm 6.2\n{sentence}\n")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # legacy-rocm-build#1218, #4739, #4952 (and #4809, the same template)
+        "ROCm 3.7, only detect CPU, not GPU",
+        "when using the rocminfo command, I can only see the CPU.",
+        "Actual Behavior: Only the CPU is detected, and there is no acknowledgment of the GPU",
+        "The only hardware detected is the CPU, and there are no signs of the GPU",
+    ],
+)
+def test_only_the_cpu_seen_is_read_as_the_gpu_not_seen(sentence: str) -> None:
+    assert "gpu_not_seen_said" in _read(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Not only the CPU is detected but also the GPU.",
+        "I only see CPU usage in htop while it generates.",
+        "Does rocminfo only show the CPU?",
+        "Before the update rocminfo could only see the CPU, now it lists the GPU.",
+    ],
+)
+def test_the_cpus_load_a_contrast_a_question_or_the_past_is_not_only_the_cpu_seen(sentence: str) -> None:
+    assert "gpu_not_seen_said" not in _read(sentence)

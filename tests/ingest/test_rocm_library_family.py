@@ -21,6 +21,8 @@ from ingest_helpers import problems_shown, signature_errors
         "ImportError: libhsakmt.so.1: cannot open shared object file: No such file or directory",
         "ImportError: libamdhip64.so.6: cannot open shared object file: No such file or directory",
         "OSError: libhipblas.so.1: cannot open shared object file: No such file or directory",
+        # ROCm/TheRock#4150, #2114: the profiler SDK torch links from ROCm 7 on
+        "ImportError: librocprofiler-sdk.so.1: cannot open shared object file: No such file or directory",
     ],
 )
 def test_any_rocm_library_the_loader_cannot_open_is_read(line: str) -> None:
@@ -97,3 +99,41 @@ def test_torch_refusing_another_rocms_miopen_is_reported_first() -> None:
         "RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (2, 15, 0) but linked against (2, 16, 0)\n"
     )
     assert problems_shown(report)[:1] == ["RD886"]
+
+
+def test_a_nightly_rocm_wheel_that_cannot_load_a_library_it_links_is_the_nightlys_packaging() -> None:
+    # ROCm/TheRock#4150's form: the version line and the import traceback, written for the test
+    report = (
+        "PyTorch version: 2.12.0.dev20260324+rocm7.2\n"
+        '  File "/home/u/venv/lib/python3.12/site-packages/torch/__init__.py", line 443, in <module>\n'
+        "    from torch._C import *\n"
+        "ImportError: librocprofiler-sdk.so.1: cannot open shared object file: No such file or directory\n"
+    )
+    assert [f for f in problems_shown(report) if f == "RD117"] == ["RD117"]
+
+
+def test_a_release_wheel_that_cannot_load_a_rocm_library_is_not_read_as_a_nightlys_packaging() -> None:
+    report = (
+        "PyTorch version: 2.7.1+rocm6.3\n"
+        "ImportError: libamdhip64.so.6: cannot open shared object file: No such file or directory\n"
+    )
+    assert "RD117" not in problems_shown(report)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # xuhuisheng/rocm-gfx803#2, #7, #21; torchsmoke/Python3-Wheels#5
+        "OSError: libmpi_cxx.so.40: cannot open shared object file: No such file or directory",
+        "ImportError: libmpi.so.40: cannot open shared object file: No such file or directory",
+    ],
+)
+def test_open_mpi_missing_at_import_is_read_as_open_mpi_not_a_rocm_library(line: str) -> None:
+    errors = signature_errors(line)
+    assert "openmpi_library_not_found" in errors
+    assert "rocm_library_not_found" not in errors
+
+
+def test_open_mpi_missing_said_to_be_fixed_is_not_read() -> None:
+    line = "I used to get libmpi_cxx.so.40: cannot open shared object file, now it works after apt install libopenmpi-dev"
+    assert "openmpi_library_not_found" not in signature_errors(line)
