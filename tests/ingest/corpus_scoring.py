@@ -64,6 +64,12 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 """Issue 6's mapping from root-cause class to finding category."""
 
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
+    # blind65c blind batch: an RX 7600 XT (gfx1102) that ROCm 6.1 and its PyTorch wheels did not support (INVALID_ISA)
+    "rocm-3054-rx7600xt-rocm61-wheel-invalid-isa-unsupported": {"gfx-unsupported"},
+    # blind65c blind batch: an installer pinning an onnxruntime version with no build for the installed ROCm
+    "sdnext-2836-onnxruntime-1163-pin-no-rocm57-build": {"packages"},
+    # blind65c blind batch: Arch's hip-runtime-amd 5.6 package dropped the /opt/rocm/hip/bin links a build still used
+    "rocm-arch-tf-57-hip-runtime-amd-56-drops-hip-bin-links": {"packages"},
     # blind65b blind batch: a Talos Linux Kubernetes node without /dev/kfd (no ROCm kernel driver on an unsupported distro)
     "k8s-device-plugin-23-talos-vega11-no-kfd": {"driver", "platform"},
     # blind65b blind batch: an MI210 that amdgpu cannot probe (error -12) until the host BIOS settings are changed
