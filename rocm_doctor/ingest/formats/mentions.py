@@ -1166,7 +1166,7 @@ _WSL = when_used(
 )
 """WSL as the report's own environment ("in WSL2", "Ubuntu 22.04 (WSL2)"), not a suggestion to use it."""
 _WSL_AS_CODE_CONDITION = when_used(
-    r"\b(?:gated|guarded|gates?|keyed|conditioned|conditional|special[\s-]cased|(?:only\s+)?(?:applied|enabled|disabled|skipped|handled|done|taken))"
+    r"\b(?:gated|guarded|gates?|keyed|conditioned|conditional|special[\s-]cased|disabled|skipped|only\s+(?:applied|enabled|handled|done|taken))"
     r"\s+(?:only\s+)?(?:(?:on|under|in|for|to|by)\s+(?:WSL\s?2?\s*[(:,-]?\s*[`'\"]?)?)?$"
     r"|\b(?:is_wsl|_is_wsl|isWsl|is_wsl_host)\s*\(\s*\)[^.;\n]{0,30}$"
     r"|\bos\.path\.exists\(\s*[`'\"]?$|\[\s+-[ec]\s+[`'\"]?$",
@@ -1178,7 +1178,9 @@ from a native-Linux machine), "the inference is now skipped on WSL unless the RO
 (unslothai/unsloth#7305), "all WSL logic is behind a runtime `is_wsl()` guard" (ROCm/rocm-systems#11688), and the
 test itself in code ("os.path.exists('/dev/dxg')", "[ -e /dev/dxg ]": unslothai/unsloth#6915's install.sh). A
 machine's own WSL shows in what it prints (a microsoft-standard-WSL2 kernel, rocminfo's "WSL environment detected")
-or in a sentence about it ("I run Ubuntu in WSL2"), which these words do not stop."""
+or in a sentence about it ("I run Ubuntu in WSL2"), which these words do not stop. review65: "applied", "enabled",
+"handled", "done" and "taken" are a code path's only with "only" before them: "all testing was done in WSL2" and "GPU
+acceleration enabled in WSL2" are the reporter's own WSL."""
 _USECASE_WSL = when_used(r"usecase", re.IGNORECASE)
 """The ``--usecase=...wsl`` alternative of :data:`_WSL` (the only one whose match starts with the word)."""
 _WINDOWS = when_used(
