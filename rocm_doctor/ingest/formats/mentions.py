@@ -1133,8 +1133,11 @@ _DOCKER = when_used(
     # (ROCm/ROCm-docker#30), "the container keeps crashing" (truenas/apps#1908), "The cockpit-launched vLLM container
     # starts" (kyuz0/ai-toolbox-cockpit#7). Not a container said not to run or asked about ("the container does not
     # start" is the same container; "should the container run ...?" has no subject verb of this list).
-    r"|\bI\s+(?:have|use|run|am\s+using|am\s+running|'m\s+using|'m\s+running)\s+(?:a\s+|the\s+|my\s+|this\s+)?(?:rocm\s+)?(?:docker|podman)[\s-](?:container|instance)\b"
-    r"|\bcontainers?\s+(?:keeps\s+(?:crashing|restarting|exiting|dying)|crash(?:es|ed)|starts|started|exits|exited|dies|died)\b"
+    # review65: not asked or supposed ("Should I use a docker container?", "if I run a docker container"); the present only; a past one ("my Home Assistant container crashed yesterday") is an event, often
+    # another container's, not where the report's program runs.
+    r"|(?<!\bshould\s)(?<!\bcould\s)(?<!\bwould\s)(?<!\bshall\s)(?<!\bmust\s)(?<!\bcan\s)(?<!\bdo\s)(?<!\bdid\s)(?<!\bif\s)"
+    r"\bI\s+(?:have|use|run|am\s+using|am\s+running|'m\s+using|'m\s+running)\s+(?:a\s+|the\s+|my\s+|this\s+)?(?:rocm\s+)?(?:docker|podman)[\s-](?:container|instance)\b"
+    r"|\bcontainers?\s+(?:keeps\s+(?:crashing|restarting|exiting|dying)|crashes|starts|exits|dies)\b"
     r"|\b(?:docker|podman)[\s-](?:container|instance)\s+(?:is|was)\s+(?:run|started|running)\b",
     re.IGNORECASE | re.MULTILINE,
 )
