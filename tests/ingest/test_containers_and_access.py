@@ -293,3 +293,21 @@ def test_a_container_whose_command_passes_the_devices_gets_no_devices_not_shown_
 def test_the_same_error_on_the_host_gets_no_container_finding() -> None:
     report = "HIP failure 100: no ROCm-capable device is detected\n"
     assert "RD865" not in [rule for rule, _, _ in serious_findings(report)]
+
+
+def test_a_container_said_to_have_crashed_or_exited_in_the_past_does_not_put_the_report_in_a_container() -> None:
+    # review65: a past event, here another program's container, while the error is the host's
+    report = (
+        "Ubuntu 22.04, RX 6800 XT, ROCm 6.2.\n"
+        "Separately my Home Assistant container crashed yesterday, unrelated.\n"
+        "RuntimeError: No HIP GPUs are available\n"
+    )
+    assert ingest(report).facts.host.container.status != "known"
+    assert not {"RD348", "RD865"} & {rule for rule, _, _ in serious_findings(report)}
+
+
+@pytest.mark.parametrize("sentence", ["Should I use a docker container for this?", "Do I run a docker container or the host?", "If I run a docker container, will it see the GPU?"])
+def test_a_container_asked_about_or_supposed_does_not_put_the_report_in_a_container(sentence: str) -> None:
+    # review65: the reporter's "I run a docker container" inside a question or a condition
+    report = f"Ubuntu 22.04, RX 7900 XTX.\n{sentence}\nRuntimeError: No HIP GPUs are available\n"
+    assert ingest(report).facts.host.container.status != "known"

@@ -35,6 +35,9 @@ def test_a_driver_install_said_to_break_boot_desktop_or_system_is_read(text: str
         # a program's failure, not the machine's
         "After installing ROCm, torch crashes when it loads the model.\n",
         "After updating ROCm to 6.2 ollama segfaults.\n",
+        # review65: a service's log-in, not the machine's
+        "After installing ROCm 6.2 I can't log in to my Steam account anymore.\n",
+        "Since updating amdgpu-dkms I cannot log in with my Hugging Face token.\n",
         # the machine crashing under a workload is the driver failing at run time, not the install breaking the machine
         "I installed ROCm 6.2 and amdgpu-dkms, but the system crashes when I run the model.\n",
         "Since installing amdgpu-dkms the desktop freezes under heavy load.\n",

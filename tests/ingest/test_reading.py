@@ -735,6 +735,16 @@ def test_a_code_condition_beside_the_reporters_own_wsl_keeps_wsl(line: str) -> N
     assert ingest(f"RX 7900 XTX\n{line}\n").facts.host.wsl_version.value == 2
 
 
+@pytest.mark.parametrize("line", [
+    # review65: the reporter's own WSL said with a verb the code-condition words also use
+    "All testing was done in WSL2 Ubuntu 22.04 with ROCm 6.1.3.",
+    "GPU acceleration enabled in WSL2, Ubuntu 24.04, driver 25.3.1.",
+    "Everything is handled in WSL2 Ubuntu 22.04 on my desktop.",
+])
+def test_done_or_enabled_in_wsl_without_only_is_the_reporters_wsl(line: str) -> None:
+    assert ingest(f"RX 7900 XTX\n{line}\n").facts.host.wsl_version.value == 2
+
+
 @pytest.mark.parametrize("command", [
     "amdgpu-install -y --usecase=wsl,rocm --no-dkms",  # AMD's WSL guide (ROCm/legacy-rocm-build#5509, #4524)
     "sudo amdgpu-install -y --usecase=rocm,wsl --no-dkms",

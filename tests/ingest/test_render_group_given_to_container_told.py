@@ -44,6 +44,9 @@ def test_such_a_change_in_a_rocm_report_is_a_permissions_finding() -> None:
         "Should I add the render group to the docker image?",
         "It works without adding the render group to the container.",
         "I added myself to the render group.",
+        # review65: the host's group of the user, with a container in the same sentence
+        "I added my user to the render group and then ran it in the container.",
+        "I created a new container from rocm/pytorch, and my user on the host is in the render group.",
         "The container image is based on Ubuntu 22.04.",
     ],
 )

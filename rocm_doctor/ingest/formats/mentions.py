@@ -1133,8 +1133,11 @@ _DOCKER = when_used(
     # (ROCm/ROCm-docker#30), "the container keeps crashing" (truenas/apps#1908), "The cockpit-launched vLLM container
     # starts" (kyuz0/ai-toolbox-cockpit#7). Not a container said not to run or asked about ("the container does not
     # start" is the same container; "should the container run ...?" has no subject verb of this list).
-    r"|\bI\s+(?:have|use|run|am\s+using|am\s+running|'m\s+using|'m\s+running)\s+(?:a\s+|the\s+|my\s+|this\s+)?(?:rocm\s+)?(?:docker|podman)[\s-](?:container|instance)\b"
-    r"|\bcontainers?\s+(?:keeps\s+(?:crashing|restarting|exiting|dying)|crash(?:es|ed)|starts|started|exits|exited|dies|died)\b"
+    # review65: not asked or supposed ("Should I use a docker container?", "if I run a docker container"); the present only; a past one ("my Home Assistant container crashed yesterday") is an event, often
+    # another container's, not where the report's program runs.
+    r"|(?<!\bshould\s)(?<!\bcould\s)(?<!\bwould\s)(?<!\bshall\s)(?<!\bmust\s)(?<!\bcan\s)(?<!\bdo\s)(?<!\bdid\s)(?<!\bif\s)"
+    r"\bI\s+(?:have|use|run|am\s+using|am\s+running|'m\s+using|'m\s+running)\s+(?:a\s+|the\s+|my\s+|this\s+)?(?:rocm\s+)?(?:docker|podman)[\s-](?:container|instance)\b"
+    r"|\bcontainers?\s+(?:keeps\s+(?:crashing|restarting|exiting|dying)|crashes|starts|exits|dies)\b"
     r"|\b(?:docker|podman)[\s-](?:container|instance)\s+(?:is|was)\s+(?:run|started|running)\b",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -1166,7 +1169,7 @@ _WSL = when_used(
 )
 """WSL as the report's own environment ("in WSL2", "Ubuntu 22.04 (WSL2)"), not a suggestion to use it."""
 _WSL_AS_CODE_CONDITION = when_used(
-    r"\b(?:gated|guarded|gates?|keyed|conditioned|conditional|special[\s-]cased|(?:only\s+)?(?:applied|enabled|disabled|skipped|handled|done|taken))"
+    r"\b(?:gated|guarded|gates?|keyed|conditioned|conditional|special[\s-]cased|disabled|skipped|only\s+(?:applied|enabled|handled|done|taken))"
     r"\s+(?:only\s+)?(?:(?:on|under|in|for|to|by)\s+(?:WSL\s?2?\s*[(:,-]?\s*[`'\"]?)?)?$"
     r"|\b(?:is_wsl|_is_wsl|isWsl|is_wsl_host)\s*\(\s*\)[^.;\n]{0,30}$"
     r"|\bos\.path\.exists\(\s*[`'\"]?$|\[\s+-[ec]\s+[`'\"]?$",
@@ -1178,7 +1181,9 @@ from a native-Linux machine), "the inference is now skipped on WSL unless the RO
 (unslothai/unsloth#7305), "all WSL logic is behind a runtime `is_wsl()` guard" (ROCm/rocm-systems#11688), and the
 test itself in code ("os.path.exists('/dev/dxg')", "[ -e /dev/dxg ]": unslothai/unsloth#6915's install.sh). A
 machine's own WSL shows in what it prints (a microsoft-standard-WSL2 kernel, rocminfo's "WSL environment detected")
-or in a sentence about it ("I run Ubuntu in WSL2"), which these words do not stop."""
+or in a sentence about it ("I run Ubuntu in WSL2"), which these words do not stop. review65: "applied", "enabled",
+"handled", "done" and "taken" are a code path's only with "only" before them: "all testing was done in WSL2" and "GPU
+acceleration enabled in WSL2" are the reporter's own WSL."""
 _USECASE_WSL = when_used(r"usecase", re.IGNORECASE)
 """The ``--usecase=...wsl`` alternative of :data:`_WSL` (the only one whose match starts with the word)."""
 _WINDOWS = when_used(
