@@ -64,6 +64,8 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 """Issue 6's mapping from root-cause class to finding category."""
 
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
+    # blind65d blind batch: the xformers README pointed at a ROCm 6.4 wheel index that had no xformers build yet
+    "xformers-1311-no-rocm64-wheel-published-yet": {"packages"},
     # blind65c blind batch: an RX 7600 XT (gfx1102) that ROCm 6.1 and its PyTorch wheels did not support (INVALID_ISA)
     "rocm-3054-rx7600xt-rocm61-wheel-invalid-isa-unsupported": {"gfx-unsupported"},
     # blind65c blind batch: an installer pinning an onnxruntime version with no build for the installed ROCm
