@@ -66,6 +66,12 @@ def _named_release(facts: Facts, agent: GpuAgent, tables: Tables) -> Union[Tuple
     return base_gfx(str(agent.gfx.value)), rocm_series, family, pairs, f"{rocm.source or 'rocm.version'}; {WHEEL_SOURCE}"
 
 
+def _no_wheel_built_with(rocm_series: str) -> Fact:
+    """Unknown: the wheel table has no pytorch.org torch release built with the named ROCm series, so none of the
+    three named-release facts can be judged."""
+    return unknown(f"no pytorch.org torch release was built with ROCm {rocm_series} ({WHEEL_SOURCE})")
+
+
 def _amd_build_rocm(facts: Facts) -> Optional[str]:
     """The ROCm release an AMD-built torch (a rocm/pytorch image's, torch.distributor amd) was built with, if shown."""
     torch = facts.torch
@@ -117,7 +123,7 @@ def named_rocm_lacks_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     if library and not documented_override(facts, agent, tables).is_known:
         return known(f"its {library} ships no {gfx} kernels", source)
     if not pairs:
-        return unknown(f"no pytorch.org torch release was built with ROCm {rocm_series} ({WHEEL_SOURCE})")
+        return _no_wheel_built_with(rocm_series)
     missing = _family_missing(wheels, pairs, family)
     if missing is None:
         return unknown(f"{WHEEL_SOURCE} cannot say whether the wheels built with ROCm {rocm_series} have a target of {gfx}'s group")
@@ -140,7 +146,7 @@ def named_rocm_lacks_own_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> F
         return named
     gfx, rocm_series, family, pairs, source = named
     if not pairs:
-        return unknown(f"no pytorch.org torch release was built with ROCm {rocm_series} ({WHEEL_SOURCE})")
+        return _no_wheel_built_with(rocm_series)
     wheels = table_wheels(tables)
     own = _family_missing(wheels, pairs, [gfx])
     group = _family_missing(wheels, pairs, family)
@@ -167,7 +173,7 @@ def named_rocm_has_own_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fac
         return named
     gfx, rocm_series, _family, pairs, source = named
     if not pairs:
-        return unknown(f"no pytorch.org torch release was built with ROCm {rocm_series} ({WHEEL_SOURCE})")
+        return _no_wheel_built_with(rocm_series)
     wheels = table_wheels(tables)
     having = [(torch, variant) for torch, variant in pairs if wheels.gfx_in_wheel(torch, gfx, variant) is True]
     if having:
