@@ -64,6 +64,12 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 """Issue 6's mapping from root-cause class to finding category."""
 
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
+    # blind66b blind batch: a Kubernetes pod whose device cgroup permissions make access(F_OK) on the render node fail with EPERM
+    "k8s-device-plugin-65-pod-device-cgroup-rw-access-eperm-render-node": {"permissions"},
+    # blind66b blind batch: pip's string order of local versions picks a rocm7.x torch over rocm10.x and downgrades the ROCm SDK wheels
+    "therock-7183-pip-local-version-sort-picks-rocm7-torch-downgrades-sdk": {"packages"},
+    # blind66b blind batch: RCCL on ROCm 5.3 needing HSA_FORCE_FINE_GRAIN_PCIE=1 (not needed from ROCm 5.7 on)
+    "rccl-tests-84-rocm53-needs-fine-grain-pcie-oom": {"env", "runtime"},
     # blind65d blind batch: the xformers README pointed at a ROCm 6.4 wheel index that had no xformers build yet
     "xformers-1311-no-rocm64-wheel-published-yet": {"packages"},
     # blind65c blind batch: an RX 7600 XT (gfx1102) that ROCm 6.1 and its PyTorch wheels did not support (INVALID_ISA)
