@@ -64,6 +64,10 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 """Issue 6's mapping from root-cause class to finding category."""
 
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
+    # blind66 blind batch: a Strix Halo machine whose BIOS graphics carve-out left too little GTT memory for the GPU
+    "halogen-46-strix-halo-bios-carveout-gtt-oom": {"driver", "platform"},
+    # blind66 blind batch: a vendor container whose ROCm user space predated ROCm 7.0, which MI355X (gfx950) needs
+    "modular-5548-max-amd-container-pre-rocm7-mi355x": {"gfx-unsupported"},
     # blind65d blind batch: the xformers README pointed at a ROCm 6.4 wheel index that had no xformers build yet
     "xformers-1311-no-rocm64-wheel-published-yet": {"packages"},
     # blind65c blind batch: an RX 7600 XT (gfx1102) that ROCm 6.1 and its PyTorch wheels did not support (INVALID_ISA)
