@@ -70,6 +70,10 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "therock-7183-pip-local-version-sort-picks-rocm7-torch-downgrades-sdk": {"packages"},
     # blind66b blind batch: RCCL on ROCm 5.3 needing HSA_FORCE_FINE_GRAIN_PCIE=1 (not needed from ROCm 5.7 on)
     "rccl-tests-84-rocm53-needs-fine-grain-pcie-oom": {"env", "runtime"},
+    # blind66 blind batch: a Strix Halo machine whose BIOS graphics carve-out left too little GTT memory for the GPU
+    "halogen-46-strix-halo-bios-carveout-gtt-oom": {"driver", "platform"},
+    # blind66 blind batch: a vendor container whose ROCm user space predated ROCm 7.0, which MI355X (gfx950) needs
+    "modular-5548-max-amd-container-pre-rocm7-mi355x": {"gfx-unsupported"},
     # blind65d blind batch: the xformers README pointed at a ROCm 6.4 wheel index that had no xformers build yet
     "xformers-1311-no-rocm64-wheel-published-yet": {"packages"},
     # blind65c blind batch: an RX 7600 XT (gfx1102) that ROCm 6.1 and its PyTorch wheels did not support (INVALID_ISA)
