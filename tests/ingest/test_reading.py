@@ -230,6 +230,20 @@ def test_a_programs_printed_set_hint_in_a_log_is_no_setting_while_a_bat_line_wit
     assert [(s.origin, s.value) for s in bat.env.settings.value] == [("cmd-set", "--precision full --no-half")]
 
 
+def test_a_lower_case_printed_set_hint_with_a_sentence_after_its_value_is_no_cmd_line_while_bat_values_are() -> None:
+    # halogen-flash-server's start-up log (peonist-ai/halogen-flash-server#46) advises a variable in lower case
+    hint = facts("```\nhalogen: a vision sidecar is present but NOT loaded: /models/v.hgn\n"
+                 "         set HALOGEN_VISION_TOWER=/models/v.hgn to accept images.\n```\n")
+    assert [s.origin for s in hint.env.settings.value or []] != ["cmd-set"]
+    for line, value in [
+        ("set COMMANDLINE_ARGS=--use-zluda --medvram", "--use-zluda --medvram"),
+        ("set COMMANDLINE_ARGS=--precision full --no-half", "--precision full --no-half"),
+        ("set PYTHON=C:\\Program Files\\Python310\\python.exe", "C:\\Program Files\\Python310\\python.exe"),
+    ]:
+        bat = facts(f"```\n{line}\n```\n")
+        assert [(s.origin, s.value) for s in bat.env.settings.value] == [("cmd-set", value)], line
+
+
 def test_a_partial_listing_does_not_make_other_variables_unset() -> None:
     f = facts("export HSA_OVERRIDE_GFX_VERSION=10.3.0\n")
     assert f.env.coverage.value == [] and not f.env.covers("HIP_VISIBLE_DEVICES")

@@ -581,9 +581,11 @@ def _scan(block: Block) -> List[SettingSighting]:
                 continue
             origin = "cmd-set" if (line.command or block.kind != "prose") else "prose"
             value = match.group(2)
-            if origin == "cmd-set" and not line.command and match.group(0).lstrip(" \t`").startswith("Set ") and _prose_after_value(value):
+            if origin == "cmd-set" and not line.command and _printed_hint(match.group(0), value):
                 # a program's printed hint in a log ("Set XFORMERS_MORE_DETAILS=1 for more details", xFormers'
-                # warning): a sentence, read as prose (an imperative: advice), not a cmd line run
+                # warning; "set HALOGEN_VISION_TOWER=/models/x.hgn to accept images.", halogen-flash-server's start-up
+                # log, peonist-ai/halogen-flash-server#46): a sentence, read as prose (an imperative: advice), not a
+                # cmd line run
                 origin = "prose"
             if origin == "prose" and _prose_after_value(value):
                 value = value.split(None, 1)[0]  # "Set X=10.3.0 in my .bashrc.": the value alone (cmd would take the rest)
@@ -800,6 +802,17 @@ def _command_line(text: str) -> bool:
     reply's imperative ("Set `NAME=value` in the server config", title case, or prose words after the value)."""
     match = _COMMAND_LINE.match(text)
     return match is not None and "`" not in text and not _prose_after_value(match.group(1))
+
+
+def _printed_hint(line: str, written: str) -> bool:
+    """A ``set NAME=value`` line a program printed as advice: title case with a sentence after the value ("Set
+    XFORMERS_MORE_DETAILS=1 for more details"), or any case where the word after the value is one of the English
+    function words of :data:`_PROSE_WORDS` ("set HALOGEN_VISION_TOWER=/models/x.hgn to accept images."). A
+    ``webui-user.bat`` line's further words are the value's own ("set COMMANDLINE_ARGS=--precision full --no-half")."""
+    if line.lstrip(" \t`").startswith("Set ") and _prose_after_value(written):
+        return True
+    rest = written.strip().split(None, 2)
+    return len(rest) > 1 and rest[1].rstrip(".,;:!?").lower() in _PROSE_WORDS
 
 
 def _prose_after_value(written: str) -> bool:
