@@ -697,12 +697,24 @@ _TORCH_SENTENCE_ASKS = when_used(r"[^.!\n]{0,200}\?")
 further down: under one name, that later one was the pattern :func:`_torch_past` ran.)"""
 
 
+_PROBLEM_ABSENT_WITH_BEFORE = when_used(
+    r"\b(?:does|did|do|is|was)(?:n't|n\u2019t|\s{1,3}not)\s{1,3}(?:reproduce|happen|occur|appear|show\s{1,3}up)(?:s|ed)?"
+    r"(?:\s{1,3}(?:here|there|at\s{1,3}all))?\s{1,3}(?:with|on|in|under|using|for)\s(?:[^.!?;\n]|\.(?=\w)){0,60}$",
+    re.IGNORECASE,
+)
+"""Words before a release in its sentence that name it as a setup where the reported problem is absent ("The issue
+didn't reproduce on Pytorch 2.0 with ROCm 5.4", "This does not happen with the same version of PyTorch built with
+ROCm 7.13"): a state compared with the failing one, evidence of what changed, never the release in use. The form in
+reports: ROCm/k8s-device-plugin#65, ROCm/legacy-rocm-build#6601, ollama/ollama#12045 ("does not occur in versions
+0.11.4 and earlier"), ollama/ollama#7715 ("doesn't happen on version 0.3 of ollama")."""
+
+
 def _torch_past(text: str, begin: int, end: int) -> bool:
     """The torch release from ``begin`` to ``end`` is named as an earlier state, not the one in use (and not in a
     question: "Did you have torch 2.4.1+rocm6.1 before the update?" asks)."""
     window = _SOFT_BREAK.sub(" ", text[max(0, begin - 120) : begin])
     after = _SOFT_BREAK.sub(" ", text[end : end + 200])
-    if not (_TORCH_PAST_BEFORE.search(window) or _TORCH_PAST_AFTER.match(after[:60])):
+    if not (_TORCH_PAST_BEFORE.search(window) or _TORCH_PAST_AFTER.match(after[:60]) or _PROBLEM_ABSENT_WITH_BEFORE.search(window)):
         return False
     return not _TORCH_SENTENCE_ASKS.match(after)
 
@@ -2607,8 +2619,8 @@ def _rocm(block: Block) -> List[Observation]:
         if other is True:
             out.append(Observation("rocm.version", match.group(1), line, TRUST_PROSE))
         elif _TORCH_BUILD_AFTER.match(after) or _ROCM_BUILT_WITH.search(before) or version_before:
-            if _move_not_made(text, match) or denied(text, match.start()) or _PAST_BEFORE.search(before):
-                continue  # a build asked about, wanted, denied or left behind is not the torch in use
+            if _move_not_made(text, match) or denied(text, match.start()) or _PAST_BEFORE.search(before) or _PROBLEM_ABSENT_WITH_BEFORE.search(before):
+                continue  # a build asked about, wanted, denied, left behind or compared with is not the torch in use
             out.append(Observation("torch.rocm_version", match.group(1), line, TRUST_PROSE))
             # a torch built for a ROCm release is a ROCm build of torch
             out.append(Observation("torch.flavour", "rocm", line, TRUST_PROSE))
@@ -2623,6 +2635,9 @@ def _rocm(block: Block) -> List[Observation]:
                 out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
         elif (target := _MOVE_TARGET_BEFORE.search(before)) and _move_not_made(text, match, match.start() - len(before) + target.start()):
             continue  # "... from ROCm 6.2 to ROCm 6.4?": the release a planned or asked-about move would reach
+        elif _PROBLEM_ABSENT_WITH_BEFORE.search(before) and not _QUESTION_AFTER.match(text, match.end(), match.end() + 12):
+            # "The crash does not happen with ROCm 6.1": a release compared with the failing one, evidence of what changed
+            out.append(Observation("symptoms.earlier", [f"rocm.version={match.group(1)}"], line, TRUST_PROSE))
         elif _WISHED_BEFORE.search(before) or _QUESTION_AFTER.match(text, match.end(), match.end() + 12) or denied(text, match.start()):
             continue  # "Should I install ROCm 6.0?", "I want to install ROCm 6.0", "I have not installed ROCm 6.0"
         elif _PAST_BEFORE.search(before) or ("\n" in before and _PAST_BEFORE.search(before_in_sentence(text, match.start()))):
