@@ -64,6 +64,8 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 """Issue 6's mapping from root-cause class to finding category."""
 
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
+    # complete66: a Talos kernel built without CONFIG_HSA_AMD, so no /dev/kfd although amdgpu drives the display
+    "siderolabs-pkgs-892-talos-kernel-without-hsa-amd-no-kfd": {"driver", "platform"},
     # blind66b blind batch: a Kubernetes pod whose device cgroup permissions make access(F_OK) on the render node fail with EPERM
     "k8s-device-plugin-65-pod-device-cgroup-rw-access-eperm-render-node": {"permissions"},
     # blind66b blind batch: pip's string order of local versions picks a rocm7.x torch over rocm10.x and downgrades the ROCm SDK wheels

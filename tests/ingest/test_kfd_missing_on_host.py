@@ -2,7 +2,9 @@
 
 The wordings are the shape several real reports use (ROCm/ROCm-docker#31 "/dev/kfd no longer exists",
 CachyOS/linux-cachyos#643 "/dev/kfd device node does not exist", ROCm/legacy-rocm-build#5679 "/dev/kfd does not
-exist"); the texts are written for the test.
+exist"); the texts are written for the test. complete66 adds the wordings of three reports the reader missed:
+"not present" (ROCm/k8s-device-plugin#23), "KFD device doesn't appear" (siderolabs/pkgs#892) and /dev/kfd in
+Markdown code after "no" (ROCm/legacy-rocm-build#738).
 """
 
 from __future__ import annotations
@@ -20,6 +22,10 @@ UNAME = "$ uname -r\n5.4.0-54-generic\n"
         "The /dev/kfd device node does not exist.",
         "/dev/kfd doesn't exist on the host.",
         "/dev/kfd is missing after the reboot.",
+        "On this node `/dev/kfd` isn't present, so the plugin finds nothing.",
+        "/dev/kfd is not present in the pod.",
+        "The KFD device doesn't appear after boot.",
+        "There is no ```/dev/kfd``` folder on the host.",
     ],
 )
 def test_dev_kfd_missing_in_words_is_read(line: str) -> None:
@@ -32,6 +38,9 @@ def test_dev_kfd_missing_in_words_is_read(line: str) -> None:
         "If /dev/kfd does not exist, install the driver first.",
         "Check whether /dev/kfd is missing.",
         "/dev/kfd exists and is crw-rw-rw-.",
+        "/dev/kfd is present but the render node is not.",
+        "If the KFD device does not appear, load amdgpu.",
+        "The kfd module is not present in lsmod on this kernel.",
     ],
 )
 def test_a_condition_or_an_existing_dev_kfd_is_not_read_as_missing(line: str) -> None:
