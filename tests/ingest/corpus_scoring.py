@@ -64,6 +64,10 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 """Issue 6's mapping from root-cause class to finding category."""
 
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
+    # recent66: Windows' code integrity (Smart App Control / App Control) refusing the unsigned files of the AMD stack
+    "unsloth-6648-win-smart-app-control-blocks-rocm-sdk-rocfft-dll": {"platform"},
+    "stabilitymatrix-1712-win-rx6800-smart-app-control-blocks-rocsolver-dll": {"platform"},
+    "unsloth-8490-win-gfx1030-application-control-blocks-unsloth-exe": {"platform"},
     # blind65d blind batch: the xformers README pointed at a ROCm 6.4 wheel index that had no xformers build yet
     "xformers-1311-no-rocm64-wheel-published-yet": {"packages"},
     # blind65c blind batch: an RX 7600 XT (gfx1102) that ROCm 6.1 and its PyTorch wheels did not support (INVALID_ISA)
