@@ -64,6 +64,10 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 """Issue 6's mapping from root-cause class to finding category."""
 
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
+    # recent66: an extension built against a ROCm torch without the ROCm development headers (TheRock's rocm[devel])
+    "therock-2152-gfx1151-jit-extension-hipblas-header-not-found": {"packages"},
+    "therock-pr6379-ci-torch-device-only-without-rocm-devel-hipblas-header": {"packages"},
+    "pytorch-pr196503-rocm-home-takes-rocm-sdk-core-without-headers": {"packages"},
     # recent66: Windows' code integrity (Smart App Control / App Control) refusing the unsigned files of the AMD stack
     "unsloth-6648-win-smart-app-control-blocks-rocm-sdk-rocfft-dll": {"platform"},
     "stabilitymatrix-1712-win-rx6800-smart-app-control-blocks-rocsolver-dll": {"platform"},
