@@ -76,6 +76,14 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "halogen-46-strix-halo-bios-carveout-gtt-oom": {"driver", "platform"},
     # blind66 blind batch: a vendor container whose ROCm user space predated ROCm 7.0, which MI355X (gfx950) needs
     "modular-5548-max-amd-container-pre-rocm7-mi355x": {"gfx-unsupported"},
+    # recent66: an extension built against a ROCm torch without the ROCm development headers (TheRock's rocm[devel])
+    "therock-2152-gfx1151-jit-extension-hipblas-header-not-found": {"packages"},
+    "therock-pr6379-ci-torch-device-only-without-rocm-devel-hipblas-header": {"packages"},
+    "pytorch-pr196503-rocm-home-takes-rocm-sdk-core-without-headers": {"packages"},
+    # recent66: Windows' code integrity (Smart App Control / App Control) refusing the unsigned files of the AMD stack
+    "unsloth-6648-win-smart-app-control-blocks-rocm-sdk-rocfft-dll": {"platform"},
+    "stabilitymatrix-1712-win-rx6800-smart-app-control-blocks-rocsolver-dll": {"platform"},
+    "unsloth-8490-win-gfx1030-application-control-blocks-unsloth-exe": {"platform"},
     # blind65d blind batch: the xformers README pointed at a ROCm 6.4 wheel index that had no xformers build yet
     "xformers-1311-no-rocm64-wheel-published-yet": {"packages"},
     # blind65c blind batch: an RX 7600 XT (gfx1102) that ROCm 6.1 and its PyTorch wheels did not support (INVALID_ISA)

@@ -1,0 +1,44 @@
+"""An extension built against a ROCm torch that stops on <hipblas/hipblas.h> (torch's ATen/hip/Exceptions.h includes
+it) is read in clang's, gcc's and a title's words, and on an AMD machine RD591 names the missing ROCm development
+headers (TheRock's rocm[devel], or a system ROCm's hipBLAS development package); another header, or a CUDA machine,
+is not this. The texts are written for the test in the shapes of ROCm/TheRock#2152, #4524 and #6379 and
+pytorch/pytorch#196503."""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import problems_shown, signature_errors
+
+SIGNATURE = "hipblas_header_not_found"
+CLANG = (
+    "In file included from /github/home/.cache/torch_extensions/py313_cpu/dummy_allocator/main_hip.cpp:5:\n"
+    "/__w/TheRock/TheRock/.venv/lib/python3.13/site-packages/torch/include/ATen/hip/Exceptions.h:4:10: "
+    "fatal error: 'hipblas/hipblas.h' file not found\n"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        CLANG,
+        "JIT extensions then fail to compile with `hipblas/hipblas.h: No such file or directory`.\n",
+        "Linux Pytorch: `TestMemPool::test_snapshot_include_traces` fails to compile extension: `hipblas/hipblas.h` not found\n",
+        "/opt/venv/lib/python3.12/site-packages/torch/include/ATen/hip/Exceptions.h:5:10: fatal error: hipblas/hipblas.h: No such file or directory\n",
+    ],
+)
+def test_the_missing_hipblas_header_is_read_in_its_shapes(text: str) -> None:
+    assert SIGNATURE in signature_errors(text)
+
+
+def test_another_missing_header_is_not_this() -> None:
+    assert SIGNATURE not in signature_errors("fatal error: 'hip/hip_runtime.h' file not found\n")
+
+
+def test_on_an_amd_machine_the_missing_devel_headers_are_told() -> None:
+    text = "torch 2.12.0+rocm7.14.0, gfx1100\nRuntimeError: Error building extension 'my_ext'\n" + CLANG
+    assert "RD591" in problems_shown(text)
+
+
+def test_a_cuda_machine_is_not_rd591s() -> None:
+    text = "torch 2.4.0+cu124\nGPU 0: NVIDIA GeForce RTX 4080\nfatal error: 'hipblas/hipblas.h' file not found\n"
+    assert "RD591" not in problems_shown(text)
