@@ -837,6 +837,8 @@ def test_seems_to_fix_out_of_scope_is_no_resolution(text: str) -> None:
         ("Workaround is to set HSA_OVERRIDE_GFX_VERSION=10.3.0 before launching.", "override_set"),
         ("Currently my workaround is booting the 6.17 kernel.", "kernel_or_driver_changed"),
         ("Our workaround was to add the user to the render group.", "render_group"),
+        ("EDIT: workaround is to set HSA_OVERRIDE_GFX_VERSION=10.3.0 before launching.", "override_set"),
+        ("- Workaround is to disable the iGPU in the BIOS.", "igpu_hidden"),
     ],
 )
 def test_a_workaround_the_reporter_uses_is_read_with_or_without_a_determiner(text: str, row: str) -> None:
@@ -850,6 +852,7 @@ def test_a_workaround_the_reporter_uses_is_read_with_or_without_a_determiner(tex
         "The workaround is to set HSA_OVERRIDE_GFX_VERSION=10.3.0.",  # a document's wording
         "A workaround would be to disable the iGPU in the BIOS.",  # advice
         "Workaround is to disable the iGPU, but it still crashes.",  # failure
+        "Update: workaround is to disable the iGPU, but it still crashes.",  # failure after an update label
     ],
 )
 def test_a_workaround_asked_for_advised_or_failing_is_no_resolution(text: str) -> None:
