@@ -895,3 +895,35 @@ def test_a_rocm_release_before_kernel_driver_is_no_kernel_release() -> None:
     assert "kernel_or_driver_changed" not in rows(text)
     # a kernel release before the same words is still one
     assert rows("Root cause: the 6.8 kernel driver on this machine.") == ["kernel_or_driver_changed"]
+
+
+# prose66: no ROCm for native Windows named as the cause (pytorch/pytorch#23933 "RoCm DOESN'T support windows",
+# vladmandic/sdnext#3556 "there is no pure rocm on windows", Comfy-Org/ComfyUI#1655 "PyTorch ROCm is Linux only",
+# zai-org/ChatGLM3#1115 "only on Linux", Nerogar/OneTrainer#1381 "AMD does not publish ROCm 6.x wheels for Windows"
+# under "## Root Cause"): a platform cause, read after a cause phrase or under a "Root cause" label only.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Turns out ROCm doesn't support Windows.",
+        "The problem was that there is no pure rocm on windows.",
+        "Turns out PyTorch ROCm is Linux only.",
+        "## Root Cause\n\nAMD does not publish ROCm 6.x wheels for Windows. Only TheRock nightlies have them.",
+    ],
+)
+def test_no_rocm_for_windows_named_as_the_cause_is_a_platform_cause(text: str) -> None:
+    assert rows(text) == ["rocm_not_on_windows"]
+    assert stated_category(text) == "platform"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ROCm doesn't support Windows, does it?",  # question
+        "I think ROCm doesn't support Windows.",  # doubt
+        "Turns out hipBLAS getrsBatched is not supported on Windows.",  # one library call, not ROCm
+        "ROCm does not support Windows, so I use WSL2 and it works now.",  # a fix phrase: the row is a cause only
+        "Someone said that ROCm is Linux only.",  # another person's
+    ],
+)
+def test_no_rocm_for_windows_out_of_scope_or_about_one_library_is_no_cause(text: str) -> None:
+    assert "rocm_not_on_windows" not in rows(text)
