@@ -927,3 +927,31 @@ def test_no_rocm_for_windows_named_as_the_cause_is_a_platform_cause(text: str) -
 )
 def test_no_rocm_for_windows_out_of_scope_or_about_one_library_is_no_cause(text: str) -> None:
     assert "rocm_not_on_windows" not in rows(text)
+
+
+# prose66: a second libamd_smi named as the cause (pytorch/pytorch#186516 "Root cause: a duplicate `libamd_smi`
+# ODR/symbol clash", ROCm/rocm-systems#7643 "the symbol conflict" after pip install amdsmi beside TheRock's torch,
+# ROCm/TheRock#7890 and vllm-project/vllm#28680, an amdsmi package of another ROCm release): a packages cause.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**Root cause: a duplicate `libamd_smi` ODR/symbol clash.** The ROCm torch wheel bundles its own copy.",
+        "Turns out the amdsmi package conflicts with the libamd_smi in the torch wheel.",
+        "The problem was a second copy of libamd_smi from pip.",
+    ],
+)
+def test_a_second_amd_smi_library_named_as_the_cause_is_a_packages_cause(text: str) -> None:
+    assert rows(text) == ["amdsmi_duplicate"]
+    assert stated_category(text) == "packages"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I think the amdsmi package conflicts with torch.",  # doubt
+        "Is the amdsmi package conflicting with torch?",  # question
+        "Uninstalling amdsmi fixed it.",  # a fix phrase: the row is a cause only, and names no conflict
+    ],
+)
+def test_a_second_amd_smi_library_doubted_or_asked_about_is_no_cause(text: str) -> None:
+    assert "amdsmi_duplicate" not in rows(text)
