@@ -794,3 +794,164 @@ def test_a_line_that_only_names_notes_hides_no_reporters_fix(text: str) -> None:
 )
 def test_a_notes_heading_with_a_product_or_release_still_opens_a_section(heading: str) -> None:
     assert rows(_FAILING + heading + "* fixed amdgpu-install --no-dkms so it works\n") == []
+
+
+# prose66: "<change> seems to fix the problem" is the reporter's own observation of the result (laifs-container-recipes#30
+# "Removing NCCL_NET_GDR_LEVEL=PHB seems to fix the problem", dream-textures#809 "Changing the extra-index-url to
+# .../whl/rocm6.1/ seems to fix the problem", stable-diffusion-webui-amdgpu#599 "... seems to fix that issue, but ...
+# still prompts"); a negation (ollama#7715 "rolling back does not seem to fix it"), a failure, a question, a condition
+# or another person's account stays out.
+@pytest.mark.parametrize(
+    "text, row",
+    [
+        ("Setting HSA_OVERRIDE_GFX_VERSION=10.3.0 seems to fix the problem.", "override_set"),
+        ("Disabling the iGPU in the BIOS seemed to solve it.", "igpu_hidden"),
+        ("Going back to the previous driver appears to have fixed it.", "kernel_or_driver_changed"),
+    ],
+)
+def test_a_change_that_seems_to_fix_the_problem_is_the_reporters_fix(text: str, row: str) -> None:
+    assert rows(text) == [row]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Rolling back to the previous driver does not seem to fix it.",  # negation
+        "Setting HSA_OVERRIDE_GFX_VERSION=10.3.0 seems to fix that issue, but it still crashes at sampling.",  # failure
+        "Does disabling the iGPU seem to fix it?",  # question
+        "If disabling the iGPU seems to fix the problem, I will close this.",  # condition
+        "For him, disabling the iGPU seems to fix the problem.",  # another person's
+    ],
+)
+def test_seems_to_fix_out_of_scope_is_no_resolution(text: str) -> None:
+    assert rows(text) == []
+
+
+# prose66: "workaround is/was" opening the sentence or after my/our/a/current (mozilla-ai/llamafile#271 "Workaround is
+# to install HIP SDK v5.5", ROCm/pytorch#411 "My workaround is to pip install torchvision==0.2.0", ROCm/bitsandbytes#37
+# "A workaround is to install lion-pytorch first, then re-install PyTorch for ROCm", getsolus/packages#7986 "Currently
+# my workaround is booting with 6.17"); "The workaround is ..." is a document's known-issue wording and stays out.
+@pytest.mark.parametrize(
+    "text, row",
+    [
+        ("Workaround is to set HSA_OVERRIDE_GFX_VERSION=10.3.0 before launching.", "override_set"),
+        ("Currently my workaround is booting the 6.17 kernel.", "kernel_or_driver_changed"),
+        ("Our workaround was to add the user to the render group.", "render_group"),
+        ("EDIT: workaround is to set HSA_OVERRIDE_GFX_VERSION=10.3.0 before launching.", "override_set"),
+        ("- Workaround is to disable the iGPU in the BIOS.", "igpu_hidden"),
+    ],
+)
+def test_a_workaround_the_reporter_uses_is_read_with_or_without_a_determiner(text: str, row: str) -> None:
+    assert rows(text) == [row]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Is there any workaround? I set HSA_OVERRIDE_GFX_VERSION=10.3.0 already.",  # question
+        "The workaround is to set HSA_OVERRIDE_GFX_VERSION=10.3.0.",  # a document's wording
+        "A workaround would be to disable the iGPU in the BIOS.",  # advice
+        "Workaround is to disable the iGPU, but it still crashes.",  # failure
+        "Update: workaround is to disable the iGPU, but it still crashes.",  # failure after an update label
+    ],
+)
+def test_a_workaround_asked_for_advised_or_failing_is_no_resolution(text: str) -> None:
+    assert rows(text) == []
+
+
+# prose66: the integrated GPU named as the cause after a cause phrase (unslothai/unsloth#7307 "the cause was the
+# integrated GPU being visible to HIP", hughperkins/tf-coriander#40 "turns out it was because i pointed tensorflow to
+# the wrong GPU (the integrated Iris GPU)", tsl0922/pytorch-gfx803#5 "Reason was my APU"): a device-selection cause.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It turned out the problem was the iGPU.",
+        "The cause was the integrated GPU being visible to HIP.",
+        "Turns out it was because I pointed tensorflow to the wrong GPU (the integrated Iris GPU).",
+    ],
+)
+def test_the_integrated_gpu_named_as_the_cause_is_a_device_selection_cause(text: str) -> None:
+    assert rows(text) == ["igpu_cause"]
+    assert stated_category(text) == "device-selection"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Turns out ROCm does not support the integrated GPU.",  # unsupported: no choice of device
+        "I think the problem was the iGPU.",  # doubt
+        "Was the problem the iGPU?",  # question
+        "Someone said that the problem was the iGPU.",  # another person's
+        "The iGPU fixed it.",  # the row is read after a cause phrase only
+    ],
+)
+def test_the_integrated_gpu_named_out_of_scope_or_unsupported_is_no_cause(text: str) -> None:
+    assert rows(text) == []
+
+
+def test_a_rocm_release_before_kernel_driver_is_no_kernel_release() -> None:
+    # unslothai/unsloth#7208: "incompatible with the host's ROCm 7.2.4 kernel driver (amdkfd)" names ROCm's release
+    text = "Root cause: the bundled runtime is incompatible with the host's ROCm 7.2.4 kernel driver (amdkfd)."
+    assert "kernel_or_driver_changed" not in rows(text)
+    # a kernel release before the same words is still one
+    assert rows("Root cause: the 6.8 kernel driver on this machine.") == ["kernel_or_driver_changed"]
+
+
+# prose66: no ROCm for native Windows named as the cause (pytorch/pytorch#23933 "RoCm DOESN'T support windows",
+# vladmandic/sdnext#3556 "there is no pure rocm on windows", Comfy-Org/ComfyUI#1655 "PyTorch ROCm is Linux only",
+# zai-org/ChatGLM3#1115 "only on Linux", Nerogar/OneTrainer#1381 "AMD does not publish ROCm 6.x wheels for Windows"
+# under "## Root Cause"): a platform cause, read after a cause phrase or under a "Root cause" label only.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Turns out ROCm doesn't support Windows.",
+        "The problem was that there is no pure rocm on windows.",
+        "Turns out PyTorch ROCm is Linux only.",
+        "## Root Cause\n\nAMD does not publish ROCm 6.x wheels for Windows. Only TheRock nightlies have them.",
+    ],
+)
+def test_no_rocm_for_windows_named_as_the_cause_is_a_platform_cause(text: str) -> None:
+    assert rows(text) == ["rocm_not_on_windows"]
+    assert stated_category(text) == "platform"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ROCm doesn't support Windows, does it?",  # question
+        "I think ROCm doesn't support Windows.",  # doubt
+        "Turns out hipBLAS getrsBatched is not supported on Windows.",  # one library call, not ROCm
+        "ROCm does not support Windows, so I use WSL2 and it works now.",  # a fix phrase: the row is a cause only
+        "Someone said that ROCm is Linux only.",  # another person's
+    ],
+)
+def test_no_rocm_for_windows_out_of_scope_or_about_one_library_is_no_cause(text: str) -> None:
+    assert "rocm_not_on_windows" not in rows(text)
+
+
+# prose66: a second libamd_smi named as the cause (pytorch/pytorch#186516 "Root cause: a duplicate `libamd_smi`
+# ODR/symbol clash", ROCm/rocm-systems#7643 "the symbol conflict" after pip install amdsmi beside TheRock's torch,
+# ROCm/TheRock#7890 and vllm-project/vllm#28680, an amdsmi package of another ROCm release): a packages cause.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "**Root cause: a duplicate `libamd_smi` ODR/symbol clash.** The ROCm torch wheel bundles its own copy.",
+        "Turns out the amdsmi package conflicts with the libamd_smi in the torch wheel.",
+        "The problem was a second copy of libamd_smi from pip.",
+    ],
+)
+def test_a_second_amd_smi_library_named_as_the_cause_is_a_packages_cause(text: str) -> None:
+    assert rows(text) == ["amdsmi_duplicate"]
+    assert stated_category(text) == "packages"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I think the amdsmi package conflicts with torch.",  # doubt
+        "Is the amdsmi package conflicting with torch?",  # question
+        "Uninstalling amdsmi fixed it.",  # a fix phrase: the row is a cause only, and names no conflict
+    ],
+)
+def test_a_second_amd_smi_library_doubted_or_asked_about_is_no_cause(text: str) -> None:
+    assert "amdsmi_duplicate" not in rows(text)
