@@ -122,7 +122,7 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     # learn56h blind batch: a TheRock Windows wheel needing MSVC's libomp140 DLL (WinError 126 on fbgemm.dll)
     "therock-1167-win-gfx1151-wheel-fbgemm-dll-needs-msvc-openmp": {"platform", "packages"},
     # recent66b: gfx1151 hangs from compute wave save/restore (CWSR) in the kernel driver, and leftover MES 0x83
-    # firmware packages; the fix is a kernel parameter or a newer kernel driver and ROCm (RD1066 for the first)
+    # firmware packages; the fix is a kernel parameter or a newer kernel driver and ROCm (RD387 for the first)
     "legacy-rocm-build-6012-gfx1151-four-processes-gpu-hang-cwsr-off-fixes": {"driver"},
     "legacy-rocm-build-5991-gfx1151-tensor-ops-hang-pagefault-leftover-mes-firmware-cwsr": {"driver"},
     "legacy-rocm-build-5590-strix-halo-mes-0x80-hang-compute-wave-save-restore": {"driver"},

@@ -1,4 +1,4 @@
-"""A gfx1151 GPU hang with compute wave save/restore on (rule RD1066, context amdgpu_cwsr_disabled_shown, recent66b):
+"""A gfx1151 GPU hang with compute wave save/restore on (rule RD387, context amdgpu_cwsr_disabled_shown, recent66b):
 the shapes of the kernel parameter in ROCm/legacy-rocm-build#5724 and #6386 (GRUB line, modprobe.d) and of the
 misspelt prefix of lemonade-sdk/llamacpp-rocm#39, written for the test; other GPUs and CWSR already off stay silent."""
 
@@ -38,22 +38,22 @@ def test_a_misspelt_prefix_cwsr_on_or_another_module_is_not_read(text: str) -> N
 
 
 def test_a_gfx1151_gpu_hang_shows_rd1066() -> None:
-    assert "RD1066" in problems_shown(HALO + HANG)
+    assert "RD387" in problems_shown(HALO + HANG)
 
 
 def test_a_gfx1151_hang_with_the_prefix_misspelt_still_shows_rd1066() -> None:
     cmdline = "BOOT_IMAGE=/boot/vmlinuz-6.18.0 ro aamdgpu.cwsr_enable=0\n"
-    assert "RD1066" in problems_shown(HALO + cmdline + HANG)
+    assert "RD387" in problems_shown(HALO + cmdline + HANG)
 
 
 def test_a_gfx1151_hang_with_cwsr_already_off_does_not_show_rd1066() -> None:
     cmdline = "BOOT_IMAGE=/boot/vmlinuz-6.18.0 ro amdgpu.cwsr_enable=0\n"
-    assert "RD1066" not in problems_shown(HALO + cmdline + HANG)
+    assert "RD387" not in problems_shown(HALO + cmdline + HANG)
 
 
 def test_a_gfx1100_hang_does_not_show_rd1066() -> None:
     dgpu = "| GPU | Radeon RX 7900 XTX (gfx1100) |\n| Kernel | 6.17.0-14-generic |\n"
-    assert "RD1066" not in problems_shown(dgpu + HANG)
+    assert "RD387" not in problems_shown(dgpu + HANG)
 
 
 HUNG = "gpu_hang_told"
@@ -89,4 +89,4 @@ def test_a_hang_denied_fixed_conditional_linked_asked_or_not_the_gpus_is_not_rea
 
 
 def test_a_gfx1151_that_the_reporter_says_hung_shows_rd1066() -> None:
-    assert "RD1066" in problems_shown(HALO + "After an hour the GPU is left in a hung state.\n")
+    assert "RD387" in problems_shown(HALO + "After an hour the GPU is left in a hung state.\n")
