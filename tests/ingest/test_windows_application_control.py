@@ -59,3 +59,14 @@ def test_the_title_names_an_unsigned_file_not_a_file_of_the_amd_stack() -> None:
     findings = evaluate(load_rules([], use_env=False), ingest(text).facts).findings
     title = next(f.title for f in findings if f.id == "RD590")
     assert "AMD stack" not in title and "unsigned file" in title
+
+
+def test_a_refusal_someone_elsewhere_got_is_not_this_machines() -> None:
+    # review66: another person's message, named by where they wrote it, on a machine whose torch imports
+    text = (
+        "GPU: AMD Radeon RX 6800 (gfx1030), Windows 11, torch 2.9.0+rocmsdk20251116\nimport torch works fine.\n"
+        "Someone on discord got \"An Application Control policy has blocked this file\". Is that related to my problem?\n"
+        "My problem: generation is slow.\n"
+    )
+    assert SIGNATURE not in signature_errors(text)
+    assert "RD590" not in problems_shown(text)
