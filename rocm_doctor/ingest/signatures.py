@@ -535,6 +535,9 @@ _ANOTHER_PERSON = when_used(
     r"|" + REPORTED_SPEECH + r"|" + DOCUMENT_SAYS +
     # another user's or another thread's message (r34b): "another user got \"HIP error: ...\"", "in the linked issue they see ..."
     r"|\b(?:an)?other\s{1,4}(?:users?|people|person)\s{1,4}(?:got|gets|get|had|has|have|saw|sees|see|hit|hits|ran\s{1,4}into|runs\s{1,4}into)\b"
+    # review66: someone elsewhere named by the place they wrote from: "Someone on discord got \"An Application Control
+    # policy has blocked this file\", is that related?"
+    r"|\bsome(?:one|body)\s{1,4}(?:on|in|at|from)\s{1,4}(?:the\s{1,4})?[\w.-]{1,20}\s{1,4}(?:got|gets|had|has|saw|sees|hit|hits|reported|posted|ran\s{1,4}into|runs\s{1,4}into)\b"
     r"|\bin\s{1,4}(?:the|that|this|a|an)\s{1,4}(?:linked|other|related|similar|referenced|older)\s{1,4}(?:issue|thread|post|discussion|report)\b" +
     # the message as the past: "This used to fail with \"hipErrorNoBinaryForGpu\" on ROCm 5.6, but ... it works"
     r"|\bused\s{1,4}to\s{1,4}(?:fail|crash|get|show|throw|give|print|error)\w*\b(?:(?!\b(?:now|still|again)\b)[^\n]){0,120}$"

@@ -42,3 +42,25 @@ def test_on_an_amd_machine_the_missing_devel_headers_are_told() -> None:
 def test_a_cuda_machine_is_not_rd591s() -> None:
     text = "torch 2.4.0+cu124\nGPU 0: NVIDIA GeForce RTX 4080\nfatal error: 'hipblas/hipblas.h' file not found\n"
     assert "RD591" not in problems_shown(text)
+
+
+def _finding(text: str, rule: str):
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+    from ingest_helpers import ingest
+
+    findings = evaluate(load_rules([], use_env=False), ingest(text).facts).findings
+    return next(f for f in findings if f.id == rule)
+
+
+def test_a_hip_program_that_includes_hipblas_itself_is_not_told_it_is_a_torch_extension() -> None:
+    # review66: the compiler's words are the same in a llama.cpp HIP build (ggml-org/llama.cpp#9815), where no torch
+    # extension is built: RD591 names the build and the missing development files, not "an extension built against
+    # this torch"
+    text = (
+        "RX 7900 XTX, ROCm 6.2, torch 2.5.1+rocm6.2 also installed\nBuilding llama.cpp with -DGGML_HIP=ON:\n"
+        "/home/u/llama.cpp/ggml/src/ggml-cuda/vendors/hip.h:5:10: fatal error: 'hipblas/hipblas.h' file not found\n"
+    )
+    finding = _finding(text, "RD591")
+    assert "extension built against this torch" not in finding.title
+    assert "hipBLAS headers" in finding.title

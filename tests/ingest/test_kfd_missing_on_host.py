@@ -41,6 +41,14 @@ def test_dev_kfd_missing_in_words_is_read(line: str) -> None:
         "/dev/kfd is present but the render node is not.",
         "If the KFD device does not appear, load amdgpu.",
         "The kfd module is not present in lsmod on this kernel.",
+        # review66: a case or advice, and a state that is over (the past tense), are not the node missing now
+        "In case the kfd device does not appear, load amdgpu.",
+        "Make sure the kfd device does not appear in the denylist of the cgroup.",
+        "/dev/kfd was not present at first, but after installing amdgpu-dkms and rebooting it is there.",
+        "The kfd device did not show up until I added my user to the render group.",
+        "Once /dev/kfd wasn't present the plugin reported 0 GPUs; with the new kernel it is there.",
+        "There is no /dev/kfd access problem: I am in the render and video groups.",
+        "I see no /dev/kfd permission errors in the log.",
     ],
 )
 def test_a_condition_or_an_existing_dev_kfd_is_not_read_as_missing(line: str) -> None:

@@ -42,9 +42,26 @@ def test_a_torch_build_the_problem_does_not_happen_with_is_not_the_torch_in_use(
         ("RX 7900 XTX. It fails with ROCm 6.2.\n", "6.2"),
         ("RX 7900 XTX. The crash happens with ROCm 6.2.\n", "6.2"),
         ("RX 7900 XTX. I get the error on ROCm 6.2 and it doesn't go away.\n", "6.2"),
+        # review66: the sentence turns from the setup without the problem to the failing one, 
+        ("RX 7900 XTX. The crash does not happen with small batches, but with batch size 64 on ROCm 6.2 it segfaults.\n", "6.2"),
+        ("RX 7900 XTX. The hang doesn't happen on the CPU, but on the GPU with ROCm 6.2 it hangs after 5 minutes.\n", "6.2"),
     ],
 )
 def test_a_release_the_problem_happens_with_stays_the_release_in_use(text: str, rocm: str) -> None:
     facts = ingest(text).facts
     assert facts.rocm.version.value == rocm
     assert f"rocm.version={rocm}" not in (facts.symptoms.earlier.value or [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "RX 7900 XTX. It does not happen in ComfyUI, only in A1111 with torch 2.5.1+rocm6.2 installed.\n",
+        "RX 7900 XTX. It doesn't occur on small images; with torch 2.5.1+rocm6.2 on large ones it crashes.\n",
+        "RX 7900 XTX. The freeze does not happen with torch 2.5.1+rocm6.2 any more.\n",
+    ],
+)
+def test_a_torch_named_after_the_sentence_turns_to_the_failing_setup_stays_the_torch_in_use(text: str) -> None:
+    facts = ingest(text).facts
+    assert facts.torch.version.value == "2.5.1+rocm6.2"
+    assert "torch.version=2.5.1+rocm6.2" not in (facts.symptoms.earlier.value or [])

@@ -95,6 +95,7 @@ def test_a_cuda_wording_or_a_variable_named_in_prose_sets_no_rocm_build(text: st
         "RX 7900 XTX, Ubuntu 22.04, torch 2.5.1+cu124. The README says you may see HIP kernel errors might be asynchronously reported at some other API call.\n",
         "RX 7900 XTX, Ubuntu 22.04, torch 2.5.1+cu124. In the linked issue another user got \"RuntimeError: HIP error: invalid device function\".\n",
         "RX 7900 XTX, Ubuntu 22.04, torch 2.5.1+cu124. Another user gets RuntimeError: HIP error: invalid device function on the same card.\n",
+        "RX 7900 XTX, Ubuntu 22.04, torch 2.5.1+cu124. Someone on reddit got RuntimeError: HIP error: invalid device function on the same card.\n",
     ],
 )
 def test_a_rocm_build_message_quoted_from_another_person_or_a_document_sets_no_rocm_build(text: str) -> None:

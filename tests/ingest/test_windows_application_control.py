@@ -44,3 +44,29 @@ def test_on_an_amd_machine_the_refusal_is_told_first() -> None:
 def test_a_machine_without_the_amd_stack_is_not_rd590s() -> None:
     text = "GPU 0: NVIDIA GeForce RTX 4080\ntorch 2.4.0+cu124\nOSError: [WinError 4551] An Application Control policy has blocked this file\n"
     assert "RD590" not in problems_shown(text)
+
+
+def test_the_title_names_an_unsigned_file_not_a_file_of_the_amd_stack() -> None:
+    # review66: unslothai/unsloth#8490's refused file was pip's generated unsloth.exe, not a file of the AMD stack
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+    from ingest_helpers import ingest
+
+    text = (
+        "GPU: AMD Radeon RX 6800 (gfx1030), torch 2.9.0+rocmsdk20251116\n"
+        "Program 'unsloth.exe' failed to run: An Application Control policy has blocked this file\n"
+    )
+    findings = evaluate(load_rules([], use_env=False), ingest(text).facts).findings
+    title = next(f.title for f in findings if f.id == "RD590")
+    assert "AMD stack" not in title and "unsigned file" in title
+
+
+def test_a_refusal_someone_elsewhere_got_is_not_this_machines() -> None:
+    # review66: another person's message, named by where they wrote it, on a machine whose torch imports
+    text = (
+        "GPU: AMD Radeon RX 6800 (gfx1030), Windows 11, torch 2.9.0+rocmsdk20251116\nimport torch works fine.\n"
+        "Someone on discord got \"An Application Control policy has blocked this file\". Is that related to my problem?\n"
+        "My problem: generation is slow.\n"
+    )
+    assert SIGNATURE not in signature_errors(text)
+    assert "RD590" not in problems_shown(text)

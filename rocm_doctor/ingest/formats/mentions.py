@@ -699,14 +699,22 @@ further down: under one name, that later one was the pattern :func:`_torch_past`
 
 _PROBLEM_ABSENT_WITH_BEFORE = when_used(
     r"\b(?:does|did|do|is|was)(?:n't|n\u2019t|\s{1,3}not)\s{1,3}(?:reproduce|happen|occur|appear|show\s{1,3}up)(?:s|ed)?"
-    r"(?:\s{1,3}(?:here|there|at\s{1,3}all))?\s{1,3}(?:with|on|in|under|using|for)\s(?:[^.!?;\n]|\.(?=\w)){0,60}$",
+    r"(?:\s{1,3}(?:here|there|at\s{1,3}all))?\s{1,3}(?:with|on|in|under|using|for)\s"
+    r"(?:(?!\b(?:but|only|except|whereas|while|however|instead|though|although|yet)\b)(?:[^.!?;:,\n]|\.(?=\w))){0,60}$",
     re.IGNORECASE,
 )
 """Words before a release in its sentence that name it as a setup where the reported problem is absent ("The issue
 didn't reproduce on Pytorch 2.0 with ROCm 5.4", "This does not happen with the same version of PyTorch built with
 ROCm 7.13"): a state compared with the failing one, evidence of what changed, never the release in use. The form in
 reports: ROCm/k8s-device-plugin#65, ROCm/legacy-rocm-build#6601, ollama/ollama#12045 ("does not occur in versions
-0.11.4 and earlier"), ollama/ollama#7715 ("doesn't happen on version 0.3 of ollama")."""
+0.11.4 and earlier"), ollama/ollama#7715 ("doesn't happen on version 0.3 of ollama"). review66: the setup named
+right after "with/on/in" and the release in one clause, as in all four; a comma, colon or contrast word between them
+("does not happen with small batches, but with batch size 64 on ROCm 6.2 it segfaults", "doesn't happen in ComfyUI,
+only in A1111 with torch 2.5.1+rocm6.2") turns to the failing setup, and "... with torch 2.5.1+rocm6.2 any more"
+(:data:`_GONE_NOW_AFTER`) names the torch in use, where the problem went away."""
+_GONE_NOW_AFTER = when_used(r"[^.!?;:,\n]{0,40}?\b(?:any\s?more|no\s{1,3}longer)\b", re.IGNORECASE)
+"""After a release the problem "does not happen with": words that say it went away there, so the release is the one
+in use ("The freeze does not happen with torch 2.5.1+rocm6.2 any more")."""
 
 
 def _torch_past(text: str, begin: int, end: int) -> bool:
@@ -714,7 +722,8 @@ def _torch_past(text: str, begin: int, end: int) -> bool:
     question: "Did you have torch 2.4.1+rocm6.1 before the update?" asks)."""
     window = _SOFT_BREAK.sub(" ", text[max(0, begin - 120) : begin])
     after = _SOFT_BREAK.sub(" ", text[end : end + 200])
-    if not (_TORCH_PAST_BEFORE.search(window) or _TORCH_PAST_AFTER.match(after[:60]) or _PROBLEM_ABSENT_WITH_BEFORE.search(window)):
+    absent_with = _PROBLEM_ABSENT_WITH_BEFORE.search(window) and not _GONE_NOW_AFTER.match(after)
+    if not (_TORCH_PAST_BEFORE.search(window) or _TORCH_PAST_AFTER.match(after[:60]) or absent_with):
         return False
     return not _TORCH_SENTENCE_ASKS.match(after)
 
