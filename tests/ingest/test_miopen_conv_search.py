@@ -37,6 +37,10 @@ def test_a_stalled_vae_stage_is_read_in_the_forms_reports_use() -> None:
         "The VAE encode step hangs or takes 5+ minutes.\n",
         "ComfyUI gets stuck at VAE decoder with the GPU at 100%.\n",
         "VAE Decode takes 12 minutes the first time.\n",
+        "The VAE decode step takes ~4 min on the first image.\n",
+        "VAEDecode takes several minutes for every new size.\n",
+        "VAE decode: 25 minutes at 1600x1280.\n",
+        "VAE decoding takes 2-3 minutes.\n",
     ):
         assert STALL in _context(text), text
 
@@ -50,6 +54,8 @@ def test_a_fixed_stage_an_oom_a_question_or_the_past_is_not_read_as_a_stall() ->
         "Is the VAE decode slow for anyone else?\n",
         "It used to hang at VAE decode before I updated.\n",
         "The sampler is slow, VAE decode takes 2 seconds.\n",
+        "VAE decode took 0.5 minutes, which is fine.\n",
+        "The VAE decode takes 30 seconds.\n",
     ):
         assert STALL not in _context(text), text
 
