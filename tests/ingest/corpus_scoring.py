@@ -128,6 +128,11 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "h59a-09": {"gfx-unsupported"},
     # learn56h blind batch: a TheRock Windows wheel needing MSVC's libomp140 DLL (WinError 126 on fbgemm.dll)
     "therock-1167-win-gfx1151-wheel-fbgemm-dll-needs-msvc-openmp": {"platform", "packages"},
+    # recent66b: gfx1151 hangs from compute wave save/restore (CWSR) in the kernel driver, and leftover MES 0x83
+    # firmware packages; the fix is a kernel parameter or a newer kernel driver and ROCm (RD387 for the first)
+    "legacy-rocm-build-6012-gfx1151-four-processes-gpu-hang-cwsr-off-fixes": {"driver"},
+    "legacy-rocm-build-5991-gfx1151-tensor-ops-hang-pagefault-leftover-mes-firmware-cwsr": {"driver"},
+    "legacy-rocm-build-5590-strix-halo-mes-0x80-hang-compute-wave-save-restore": {"driver"},
     # learn56h blind batch: gfx1151 MES firmware regression arriving with a distribution kernel update
     "rocm-5747-strix-halo-fedora-kernel-6179-firmware-regression-memory-fault": {"driver"},
     # learn56h blind batch: gfx1151 GPU hang from a KFD/MES defect whose fix had not reached the released driver
