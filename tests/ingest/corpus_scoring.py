@@ -80,6 +80,13 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     "therock-2152-gfx1151-jit-extension-hipblas-header-not-found": {"packages"},
     "therock-pr6379-ci-torch-device-only-without-rocm-devel-hipblas-header": {"packages"},
     "pytorch-pr196503-rocm-home-takes-rocm-sdk-core-without-headers": {"packages"},
+    # recent66c: a convolution stage (VAE decode, a TTS decoder) stalling in MIOpen's per-shape find/tuning on ROCm
+    "rocm-4729-wsl-vae-decode-driver-timeout-default-miopen-find-mode": {"runtime"},
+    "yue-167-win-7900xtx-miopen-solver-discovery-slow-vae-decode": {"runtime"},
+    "unsloth-11636-win-cudnn-benchmark-miopen-exhaustive-tuning-vae-decode": {"runtime"},
+    "ace-step-310-rocm-vae-decode-hangs-in-miopen-conv-solvers": {"runtime"},
+    "kokoro-518-7900xtx-miopen-compiles-per-unseen-shape": {"runtime"},
+    "rocm-5474-win-gfx1151-comfyui-sdxl-resolutions-stuck-vae-decoder-miopen": {"runtime"},
     # recent66: Windows' code integrity (Smart App Control / App Control) refusing the unsigned files of the AMD stack
     "unsloth-6648-win-smart-app-control-blocks-rocm-sdk-rocfft-dll": {"platform"},
     "stabilitymatrix-1712-win-rx6800-smart-app-control-blocks-rocsolver-dll": {"platform"},
