@@ -40,6 +40,13 @@ def test_a_version_in_use_matches_with_its_gfx_features_ignored() -> None:
     assert regressions().matching_version("torch", "2.12.0+rocm7.14.0", ["gfx1201"], "windows") == []
 
 
+def test_the_gfx90a_kernel_pack_builds_match_only_on_gfx90a() -> None:
+    rows = regressions().matching_update("torch", "2.11.0+rocm7.14.0", "2.12.0+rocm7.14.0", ["gfx90a:sramecc+:xnack-"], "linux")
+    assert [r.id for r in rows] == ["torch-2.12-2.13-gfx90a-empty-xnack-kpack"]
+    assert regressions().matching_version("torch", "2.12.0+rocm7.14.0", ["gfx942"], "linux") == []
+    assert regressions().matching_version("torch", "2.11.0+rocm7.14.0", ["gfx90a"], "linux") == []
+
+
 @pytest.mark.parametrize(
     "key, value, message",
     [
