@@ -90,3 +90,26 @@ def test_a_hang_denied_fixed_conditional_linked_asked_or_not_the_gpus_is_not_rea
 
 def test_a_gfx1151_that_the_reporter_says_hung_shows_rd1066() -> None:
     assert "RD387" in problems_shown(HALO + "After an hour the GPU is left in a hung state.\n")
+
+
+# review66b: a hang that stopped, a hang as what a tool or step handles, or someone else's hang is not the reporter's
+# GPU hanging now (each was read as one, and RD387 then fired on a gfx1151 report).
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GPU hangs stopped after updating to kernel 6.18.\n",
+        "The GPU hangs went away after I updated the kernel.\n",
+        "Disable GPU hang detection with amdgpu.lockup_timeout.\n",
+        "The GPU hang watchdog reset the GPU after 2 seconds.\n",
+        "To check for a GPU hang, look at dmesg.\n",
+        "I want to avoid a GPU hang when training.\n",
+        "Someone on discord has a GPU hang with the same setup.\n",
+    ],
+)
+def test_a_hang_gone_handled_by_a_tool_or_someone_elses_is_not_read(text: str) -> None:
+    assert HUNG not in signature_contexts(text)
+    assert "RD387" not in problems_shown(HALO + text)
+
+
+def test_the_reporters_gpu_hanging_under_training_is_still_read() -> None:
+    assert "RD387" in problems_shown(HALO + "llama.cpp works, PyTorch training makes the GPU hang.\n")

@@ -10,6 +10,7 @@ not copied."""
 
 from __future__ import annotations
 
+import pytest
 from ingest_helpers import ingest
 
 from rocm_doctor.judge.loader import load_rules
@@ -86,3 +87,30 @@ def test_rd717_stays_silent_for_a_cuda_torch_and_for_an_oom() -> None:
     assert "RD717" not in _findings(cuda)
     oom = "[pip3] torch==2.8.0+rocm6.4\nRX 9070 XT. VAE decode runs out of memory at 1024 px.\n"
     assert "RD717" not in _findings(oom)
+
+
+ROCM_CARD = "ROCm 6.2 on RX 7900 XTX: "
+
+
+# review66b: each of these was read as the stall (or the per-shape search) and showed RD717.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "VAE decode takes 2 seconds; the sampler is stuck at 0% though.",  # the stall is another stage's
+        "the VAE decode used to take 5 minutes, now it takes 3 seconds.",  # the past
+        "if the VAE decode hangs, use tiled VAE.",  # a condition
+        "VAE decode is slow because I use --cpu-vae.",  # on the CPU: no MIOpen
+        "VAE decode is slow on CPU.",  # on the CPU
+        "I set MIOPEN_FIND_MODE=FAST and the VAE decode still takes 3 minutes.",  # the fix already in use
+        "VAE decode takes 3 minutes with torch.backends.cudnn.enabled = False.",  # MIOpen already off
+        "the VAE decode hangs on Windows with ZLUDA.",  # a CUDA torch under ZLUDA
+        "I know MIOpen compiles kernels for each new shape, that's expected; the real problem is the segfault.",
+        "MIOpen no longer compiles a kernel per shape since I set MIOPEN_FIND_MODE=FAST.",
+    ],
+)
+def test_rd717_stays_silent_for_another_stage_the_past_the_cpu_zluda_or_the_fix_in_use(text: str) -> None:
+    assert "RD717" not in _findings(ROCM_CARD + text + "\n")
+
+
+def test_rd717_still_names_a_rocm_vae_decode_stuck_for_minutes() -> None:
+    assert "RD717" in _findings(ROCM_CARD + "ComfyUI is stuck at VAE decode for 10 minutes.\n")

@@ -955,3 +955,94 @@ def test_a_second_amd_smi_library_named_as_the_cause_is_a_packages_cause(text: s
 )
 def test_a_second_amd_smi_library_doubted_or_asked_about_is_no_cause(text: str) -> None:
     assert "amdsmi_duplicate" not in rows(text)
+
+
+# review66b: the integrated GPU is the cause only in the cause's own construct (being visible or picked, a program
+# using or pointed to it, or right after the cause phrase's verb), not any iGPU in a sentence with a cause phrase.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Turns out the iGPU is not the problem.",  # denied
+        "Turns out the iGPU was never the issue.",  # denied
+        "Turns out the iGPU has nothing to do with it.",  # denied
+        "The problem was the driver, not the iGPU.",  # another cause
+        "It turned out the problem was the power supply, the iGPU and the dGPU both work.",  # another cause
+        "It turned out my laptop has an iGPU and a dGPU.",  # a description
+        "Turns out amd-smi shows two GPUs, the second one is the iGPU.",  # a description
+        "Turns out the problem was not using the iGPU but the dGPU.",  # denied use
+    ],
+)
+def test_an_integrated_gpu_merely_named_beside_a_cause_phrase_is_no_cause(text: str) -> None:
+    assert "igpu_cause" not in rows(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Turns out pytorch was using the iGPU instead of my 7900 XTX.",
+        "The issue was caused by the iGPU being listed first.",
+        "Turns out the problem is the iGPU.",
+    ],
+)
+def test_the_integrated_gpu_used_or_listed_first_as_the_cause_is_read(text: str) -> None:
+    assert rows(text) == ["igpu_cause"]
+
+
+# review66b: ROCm itself is the subject of "not on Windows" (torch has Windows builds), and not one Windows release.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Turns out PyTorch doesn't support Windows for this feature, so I moved to Linux.",
+        "The problem was that torch.compile is not supported on Windows.",
+        "Turns out the pip torch is only for Linux x86_64, I'm on aarch64.",
+        "The issue was that AMD does not provide builds for Windows of MIOpen.",
+        "Turns out ROCm doesn't support Windows 10, only Windows 11.",
+        "The cause was that the ROCm runtime is not supported on Windows Server.",
+    ],
+)
+def test_torch_alone_or_one_windows_release_named_is_no_rocm_on_windows_cause(text: str) -> None:
+    assert "rocm_not_on_windows" not in rows(text)
+
+
+def test_rocm_wheels_for_windows_not_published_without_a_release_is_still_read() -> None:
+    assert rows("The problem was that AMD does not publish ROCm wheels for Windows.") == ["rocm_not_on_windows"]
+
+
+# review66b: a second libamd_smi is the library or the pip package, not the amd-smi tool, and not a conflict denied.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The cause was two amdsmi calls racing in my script.",
+        "Turns out the second amd-smi process was holding the device.",
+        "The issue was that amd-smi and rocm-smi conflict over the lock file.",
+        "Turns out amd-smi static shows the conflict with the display driver.",
+        "Turns out there is no amdsmi conflict; it was the kernel.",
+        "Turns out the amdsmi package does not conflict with torch; it was the kernel.",
+    ],
+)
+def test_the_amd_smi_tool_or_a_denied_conflict_is_no_duplicate_library_cause(text: str) -> None:
+    assert "amdsmi_duplicate" not in rows(text)
+
+
+def test_pips_amdsmi_clashing_with_the_wheels_library_is_a_duplicate_library_cause() -> None:
+    assert rows("The problem was that pip's amdsmi clashes with the torch wheel's libamd_smi.") == ["amdsmi_duplicate"]
+
+
+# review66b: after "workaround is/was" comes the step (a to-infinitive or a gerund); a workaround posted, mentioned,
+# needed or denied is no fix of the reporter's.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A workaround was posted by someone: downgrade the kernel to 6.8.",
+        "A workaround is mentioned in #1234: set HSA_OVERRIDE_GFX_VERSION=10.3.0.",
+        "Workaround is needed: downgrading the kernel to 6.8 breaks my wifi.",
+        "Workaround is not setting HSA_OVERRIDE_GFX_VERSION.",
+        "Workaround is nothing: downgrading the kernel to 6.8 breaks my wifi.",
+    ],
+)
+def test_a_workaround_posted_mentioned_needed_or_denied_is_no_resolution(text: str) -> None:
+    assert rows(text) == []
+
+
+def test_a_workaround_told_as_a_gerund_is_read() -> None:
+    assert rows("Workaround was setting HSA_OVERRIDE_GFX_VERSION=10.3.0 for now.") == ["override_set"]
