@@ -82,6 +82,17 @@ def test_a_step_followed_by_a_failure_or_taken_by_someone_else_names_no_fix(text
     assert rows(text) == []
 
 
+@pytest.mark.parametrize(
+    "text, row",
+    [
+        ("I did nothing else: setting HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed it.", "override_set"),
+        ("Adding my user to the render group fixed it, and I did nothing but reboot.", "render_group"),
+    ],
+)
+def test_did_nothing_else_beside_a_fix_keeps_the_fix(text: str, row: str) -> None:
+    assert rows(text) == [row]
+
+
 def test_a_change_that_worked_on_my_card_is_read() -> None:
     assert rows("export HSA_OVERRIDE_GFX_VERSION=10.3.0 worked on my navi10 card (5700xt)") == ["override_set"]
 
@@ -174,6 +185,10 @@ def test_the_reporters_fix_reads_before_a_warning_about_the_symptom() -> None:
         "No luck: HSA_OVERRIDE_GFX_VERSION=10.3.0 fixed nothing.",
         "After adding myself to the render group it works now, but only partially.",
         "Tried HSA_OVERRIDE_GFX_VERSION=10.3.0, same error, it works now only on the CPU.",
+        # "did nothing" after a cause phrase (review66b: "It turned out that disabling the iGPU ... did nothing" read as
+        # the iGPU's fix)
+        "It turned out that disabling the iGPU in the BIOS did nothing.",
+        "Turns out adding my user to the render group changed nothing.",
     ],
 )
 def test_a_negated_or_failed_change_is_no_resolution(text: str) -> None:

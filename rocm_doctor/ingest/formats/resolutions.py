@@ -151,6 +151,8 @@ _NEGATED = when_used(r"(?:\bnot|n't|\b(?:did|does|do|was|is|has|have|had|ca|wo|c
 """Words right before a phrase that deny it ("didn't fix it", "haven't been able to get it working")."""
 _FAILURE = when_used(
     r"\bstill\b|\bno\s{1,4}(?:luck|effect|change|difference|success|improvement|dice)\b|\b(?:did|does|do|has|have)\s{0,4}(?:n't|not)\s{1,4}(?:help|work|change|fix|solve|resolve)"
+    # "disabling the iGPU in the BIOS did nothing", "changed nothing" (not "I did nothing else", "did nothing but reboot")
+    r"|\b(?:did|does|do|changed?|changes|helped|helps)\s{1,4}(?:absolutely\s{1,4})?nothing\b(?!\s{1,4}(?:else|more|other|but|except)\b)"
     r"|\bwithout\s{1,4}(?:success|luck|any\s{1,4}(?:effect|change))\b|\bsame\s{1,4}(?:error|result|problem|issue|crash|thing|behaviou?r)\b"
     r"|\b(?:partially|partly|somewhat|temporar\w{1,6}|sometimes|intermittent\w{0,4})\b|\bfor\s{1,4}a\s{1,4}(?:while|bit|moment|day|few\s{1,4}\w{1,10})\b|\bthen\s{1,4}(?:it\s{1,4})?(?:crash|fail|broke|hang|froze)\w{0,3}\b"
     r"|\b(?:fix|work|solv|help|resolv)\w{0,4}\b[^.!?\n]{0,30}\b(?:at\s{1,4}first|initially)\b|\b(?:work\w{0,3}|ran|runs?|running)\b[^.!?\n]{0,60}\buntil\b|\b(?:at\s{1,4}first|initially)\s{1,4}(?:it\s{1,4}|this\s{1,4}|that\s{1,4})?(?:fix|work|solv|help|resolv)\w{0,4}\b|\bfirst\s{1,4}(?:error|problem|issue|crash|exception)\b|\b(?:different|another|new|next|other)\s{1,4}(?:error|problem|issue|crash|exception)\b"
