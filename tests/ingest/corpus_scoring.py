@@ -77,6 +77,11 @@ CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
     # blind66 blind batch: a vendor container whose ROCm user space predated ROCm 7.0, which MI355X (gfx950) needs
     "modular-5548-max-amd-container-pre-rocm7-mi355x": {"gfx-unsupported"},
     # recent66: an extension built against a ROCm torch without the ROCm development headers (TheRock's rocm[devel])
+    # recent66e: a ROCm library from TheRock needs the system's libatomic.so.1, which the image or distribution lacks
+    "therock-2518-rhel-sles-tarball-rocminfo-libatomic-missing": {"packages"},
+    "therock-5819-rocm-sdk-test-devel-libatomic-missing": {"packages"},
+    "therock-7348-rocm714-torch-wheels-libatomic-dependency": {"packages"},
+    "nix-amd-ai-59-nixos-therock-runtime-libatomic-missing": {"packages"},
     "therock-2152-gfx1151-jit-extension-hipblas-header-not-found": {"packages"},
     "therock-pr6379-ci-torch-device-only-without-rocm-devel-hipblas-header": {"packages"},
     "pytorch-pr196503-rocm-home-takes-rocm-sdk-core-without-headers": {"packages"},
