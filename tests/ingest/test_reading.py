@@ -234,7 +234,7 @@ def test_a_lower_case_printed_set_hint_with_a_sentence_after_its_value_is_no_cmd
     # halogen-flash-server's start-up log (peonist-ai/halogen-flash-server#46) advises a variable in lower case
     hint = facts("```\nhalogen: a vision sidecar is present but NOT loaded: /models/v.hgn\n"
                  "         set HALOGEN_VISION_TOWER=/models/v.hgn to accept images.\n```\n")
-    assert [s.origin for s in hint.env.settings.value or []] != ["cmd-set"]
+    assert [(s.origin, s.value) for s in hint.env.settings.value] == [("prose", "/models/v.hgn")]
     for line, value in [
         ("set COMMANDLINE_ARGS=--use-zluda --medvram", "--use-zluda --medvram"),
         ("set COMMANDLINE_ARGS=--precision full --no-half", "--precision full --no-half"),
