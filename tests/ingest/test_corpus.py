@@ -35,7 +35,7 @@ from corpus_scoring import (
 
 from rocm_doctor.judge.loader import load_rules
 
-FLOORS = {"shared": 0.82, "shared-held": 0.61, "tests": 0.76, "holdout": 0.44}
+FLOORS = {"shared": 0.82, "shared-held": 0.61, "tests": 0.74, "holdout": 0.44}
 """Recall floors per corpus (problem cases with an error or warning of the right category).
 
 Set a few points under what was measured when they were last raised (see the table this
@@ -51,9 +51,12 @@ shown joined the development cases, five of them missed (496/664, 0.747; 494/657
 lowered to 0.61 (recall and top-1) the same day: two of its cases left it for the same reason, both hits (13/21,
 0.619; 15/23, 0.652 before).
 Tests raised to 0.76 at the end of session 59 (524/680, 0.771, after its reader and rule changes).
+Tests lowered to 0.74 on 2026-12-03 (session 67's re-split): half of the held-back cases, 94 problem reports of which
+49 are hits, joined the development cases scored before anything was learnt from them (633/837, 0.756; 584/743, 0.786
+before). The remaining held-back part is 50/99 (0.505), as it was before the move.
 The floor guards against regressions, not the target.
 """
-TOP1_FLOORS = {"shared": 0.82, "shared-held": 0.61, "tests": 0.73, "holdout": 0.40}
+TOP1_FLOORS = {"shared": 0.82, "shared-held": 0.61, "tests": 0.71, "holdout": 0.40}
 """Floors for the share of problem cases whose first error or warning is of the right category
 (what a maintainer reads first). Measured 2026-11-28, third round: shared 47/54 (0.87), shared-held
 17/25 (0.68), tests 94/121 (0.78), holdout 23/46 (0.50); holdout 42/90 (0.47) after the fifth round's first fresh batch, 44/100 (0.44) after its second. Tests lowered
@@ -64,8 +67,9 @@ without a regression. Lowered to 0.73 on 2026-12-01 for the same reason (learn55
 permissions_render_group reports, all missed: 465/638, 0.729; 465/633, 0.735 before). Lowered to 0.71 on 2026-12-02
 (drv57: a blind batch of 4 driver_too_old reports, all missed: 480/668, 0.719; 480/664, 0.723 before). Back to 0.72
 at the end of session 57 (490/678, 0.723, after its reader and rule changes). Raised to 0.73 at the end of session 59
-(506/680, 0.744)."""
-MIN_CASES = {"shared": 76, "shared-held": 25, "tests": 1010, "holdout": 315}
+(506/680, 0.744). Lowered to 0.71 on 2026-12-03 (session 67's re-split: 94 held-back problem reports joined, 46 of them
+top-1: 607/837, 0.725; 561/743, 0.755 before)."""
+MIN_CASES = {"shared": 76, "shared-held": 25, "tests": 1165, "holdout": 160}
 
 
 @pytest.fixture(scope="module")
