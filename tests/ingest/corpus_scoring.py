@@ -64,6 +64,23 @@ CATEGORY_OF_CLASS: Dict[str, Set[str]] = {
 """Issue 6's mapping from root-cause class to finding category."""
 
 CATEGORY_OF_OTHER: Dict[str, Set[str]] = {
+    # session 67 re-split: held-back `other` cases that joined the development cases, with the categories set for
+    # them in heldback_other_categories.txt by a reader who did not run the doctor on them (2026-11-29)
+    "amdgpu-26-kvm-vfio-passthrough-pci-rejects-atomics": {"platform"},
+    "comfyui-5387-fedora-python3127-torch241-rocm61-segfault": {"packages"},
+    "forge-amdgpu-123-win-9070xt-zluda-rocblas-dll-looked-up-in-python-dir": {"platform"},
+    "h34t-04": {"runtime"},
+    "h34v-03": {"packages"},
+    "h34v-05": {"packages"},
+    "h34x-02": {"platform"},
+    "h34x-11": {"runtime"},
+    "h35s-04": {"runtime"},
+    "h35s-07": {"packages"},
+    "h35v-04": {"driver", "platform"},
+    "h35x-07": {"packages"},
+    "h36b-06": {"torch-build"},
+    "h36b-07": {"packages", "torch-build"},
+    "strix-halo-toolboxes-75-nomodeset-blocks-amdgpu-bind": {"driver", "platform"},
     # complete66: a Talos kernel built without CONFIG_HSA_AMD, so no /dev/kfd although amdgpu drives the display
     "siderolabs-pkgs-892-talos-kernel-without-hsa-amd-no-kfd": {"driver", "platform"},
     # blind66b blind batch: a Kubernetes pod whose device cgroup permissions make access(F_OK) on the render node fail with EPERM
