@@ -66,3 +66,8 @@ def test_the_gpu_of_the_refusal_is_the_one_the_report_names() -> None:
     text = "RuntimeError: FlashAttention only supports AMD MI200 GPUs or newer.\nGPU: Radeon RX 7900 XT\n"
     assert ingest(text).facts.gpus.agents[0].gfx.value == "gfx1100"
     assert "RD659" in problems_shown(text)
+
+
+def test_an_igpu_inferred_from_the_cpu_model_alone_is_not_judged_refused() -> None:
+    text = "CPU: AMD Ryzen 7 7840U\nRuntimeError: FlashAttention only supports AMD MI200 GPUs or newer.\n"
+    assert "RD659" not in problems_shown(text)
