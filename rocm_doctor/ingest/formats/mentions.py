@@ -175,6 +175,14 @@ def _lower_igpu_said_as_gpu(text: str, start: int, end: int) -> bool:
 
 
 GPU_NAME_PATTERNS.append(_LOWER_IGPU)
+_MOBILE_NUMBER = when_used(r"(?<![\w.\-/:])(?:AMD\s+)?(\d{4}\s?M(?:\s?XT)?)\b(?![\-/.]\w)", re.IGNORECASE)
+"""A laptop's discrete Radeon by its number alone, four digits and M in either case, with or without XT: "an amd
+6800M" (ROCm/legacy-rocm-build#1848), "the AMD 6700M GPU" (ollama/ollama#6152), "the 5600M HBM2 GPU"
+(likelovewant/ollama-for-amd#124). "RX 6800M" is read by the first pattern; without the RX the number is as often a
+size ("8192M", "a 6800M parameter model"), so it names a GPU only where the words around it speak of one, as a
+lower-case APU number (:func:`_lower_igpu_said_as_gpu`), and only where the GPU table knows it for one target (the 5600M
+is a Radeon Pro 5600M, gfx1011, and a Radeon RX 5600M, gfx1010: no GPU) (learn67a)."""
+GPU_NAME_PATTERNS.append(_MOBILE_NUMBER)
 _NVIDIA_NUMBER = r"(?:[1-5]0[5-9]0|16[56]0|[79][5-8]0)"
 """GeForce model numbers (GTX 950-980, 1050-1080, 1650/1660, RTX 2050-5090): none is an AMD model's (RX 5500-7900,
 9060/9070; RX 470-590 have three digits and an RX before them)."""
@@ -2216,7 +2224,7 @@ def _name_sightings(block: Block, named: Optional[List[Line]] = None) -> List[Gp
             model = _model(name.lower())
             if model is None:
                 continue
-            if pattern is _LOWER_IGPU:
+            if pattern is _LOWER_IGPU or pattern is _MOBILE_NUMBER:
                 column = block.column_at(match.start())
                 if not _lower_igpu_said_as_gpu(line.text, column, column + len(match.group(0))):
                     continue
