@@ -65,6 +65,7 @@ from rocm_doctor.ingest.formats import (
     resolutions,
     rocminfo,
     smi,
+    sudo_runs,
     system,
     wheel_index,
     windows_adapters,
@@ -274,6 +275,11 @@ def _pieces(blocks: List[Block], crashes: Optional[List[Crash]] = None) -> List[
         pieces += python_session.unavailable_said_across_lines(blocks)
     except Exception as exc:  # noqa: BLE001 - a crashed pass is a Crash row as a reader's is
         _record_crash(python_session.unavailable_said_across_lines, exc, crashes, crashed)
+    # rocminfo/clinfo failing as the user and reaching the GPU under sudo, in the same block or another one
+    try:
+        pieces += sudo_runs.gpu_reached_only_under_sudo(blocks)
+    except Exception as exc:  # noqa: BLE001 - a crashed pass is a Crash row as a reader's is
+        _record_crash(sudo_runs.gpu_reached_only_under_sudo, exc, crashes, crashed)
     # A CUDA index install that a later ROCm --index-url install replaced, in another block or the same one
     try:
         mentions.drop_superseded_cuda_index_installs(blocks, pieces)

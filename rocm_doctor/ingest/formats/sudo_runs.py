@@ -1,0 +1,108 @@
+"""The same GPU tool run twice in one report, as the user and under sudo (or at a root prompt), with nothing said of it.
+
+As the user ``rocminfo`` fails ("Unable to open /dev/kfd", HSA_STATUS_ERROR_OUT_OF_RESOURCES, "Call returned 4104") or
+``clinfo`` lists no device; ``sudo rocminfo`` / ``sudo -u root clinfo --list`` / ``# rocminfo`` lists a gfx agent. The
+pair says the user cannot open /dev/kfd or the render node while root can: context
+:data:`GPU_REACHED_ONLY_UNDER_SUDO`, which RD517 reads beside the reporter's own words (signature
+gpu_works_as_root_told). Reports of this output-only form: ROCm/legacy-rocm-build#1070 (and #1064, the same reporter's
+output: ``$ /opt/rocm/bin/rocminfo`` with OUT_OF_RESOURCES, ``$ sudo /opt/rocm/bin/rocminfo`` listing the agents),
+ROCm/legacy-rocm-build#1826 (``clinfo --list`` with no output, ``sudo -u root clinfo --list`` with ``Device #0:
+gfx1033``), ROCm/ROCm-docker#36 (``rocminfo`` with "Call returned 4104", ``sudo /opt/rocm/bin/rocminfo`` with its
+HSA System Attributes).
+
+Read only in blocks the reporter wrote of this machine now (scope current), and only where both prompts name the same
+host when both name one (``alice@test`` beside ``alice@other`` is two machines). Not when the user run of the same tool
+lists a GPU too (then it is not the access that differs), nor when both fail, nor a sudo run alone, nor a tool named as
+the argument of another program (``sudo apt install rocminfo``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import List, Optional
+
+from rocm_doctor.ingest.blocks import Block, Line
+from rocm_doctor.ingest.formats.common import make_piece
+from rocm_doctor.ingest.model import Observation, Piece
+from rocm_doctor.lazy_regex import when_used
+
+GPU_REACHED_ONLY_UNDER_SUDO = "gpu_reached_only_under_sudo"
+"""Context id: a sudo (or root) run of rocminfo or clinfo lists a gfx GPU (rocminfo: or prints its HSA headings, the
+runtime having opened /dev/kfd) where the same tool run as the user, on the same machine, failed or printed no device."""
+
+_TOOL_RUN = when_used(
+    r"^\s{0,8}(?P<sudo>sudo(?:\s{1,4}-[A-Za-z]{1,4}(?:\s{1,4}root)?)*\s{1,4}|su\s{1,4}-c\s{1,4}['\"]?)?"
+    r"(?:[\w./~-]{0,120}/)?(?P<tool>rocminfo|clinfo)(?:\s{1,4}-{1,2}[\w-]{1,20})*\s{0,4}['\"]?\s{0,4}$"
+)
+"""A command line that runs rocminfo or clinfo itself (a path before it, options after it), under sudo or not."""
+
+_ROOT_PROMPT = when_used(r"(?:^|\s|\()root@[\w.-]{1,64}[:\s]|^\s{0,8}#\s?$|^\s{0,8}\[root@[^\]]{1,200}\]#\s?$")
+"""The prompt (what the paste held before the command) is root's: ``root@host:~#``, ``[root@host ~]#``, a bare ``#``."""
+_PROMPT_HOST = when_used(r"[\w.-]{1,64}@([\w.-]{1,64})[:\s]")
+
+_GPU_LISTED = when_used(r"\bgfx\d{3,4}[a-z]?\b")
+"""A gfx agent or device in the output (rocminfo's "Name: gfx1030", clinfo's "Device #0: gfx1033")."""
+_RUNTIME_UP = when_used(r"^\s{0,8}HSA\s{1,4}(?:System\s{1,4}Attributes|Agents)\s{0,8}$", re.MULTILINE)
+"""rocminfo's own headings, printed only once the HSA runtime started (it opened /dev/kfd): a report that cuts the rest
+("(...)", ROCm/ROCm-docker#36) still shows that far."""
+_NO_GPU = when_used(
+    r"Unable\s{1,4}to\s{1,4}open\s{1,4}/dev/kfd|HSA_STATUS_ERROR_OUT_OF_RESOURCES|Call\s{1,4}returned\s{1,4}4104\b"
+    r"|\bhsa\s{1,4}api\s{1,4}call\s{1,4}failure\b|Number\s{1,4}of\s{1,4}platforms:?\s{1,8}0\s{0,4}$"
+    r"|Number\s{1,4}of\s{1,4}devices:?\s{1,8}0\s{0,4}$|\bPermission\s{1,4}denied\b",
+    re.MULTILINE,
+)
+"""What a run that reached no GPU prints."""
+
+
+@dataclass(frozen=True)
+class _Run:
+    tool: str
+    privileged: bool
+    host: str
+    listed: bool
+    """Its output names a gfx GPU (or, for rocminfo, shows the runtime started), and no failure."""
+    failed: bool
+    """Its output says the GPU was not reached (an error, no platform or device), or clinfo printed nothing at all."""
+    line: Line
+
+
+def _run(block: Block, at: int) -> Optional[_Run]:
+    line = block.lines[at]
+    if not line.shell:
+        return None
+    match = _TOOL_RUN.match(line.text)
+    if match is None:
+        return None
+    prompt = line.raw[: max(0, line.raw.rfind(line.text.strip()))] if line.text.strip() else line.raw
+    host = _PROMPT_HOST.search(prompt)
+    output: List[Line] = []
+    for after in block.lines[at + 1 :]:
+        if after.shell:
+            break
+        output.append(after)
+    text = "\n".join(o.text for o in output)
+    failing = _NO_GPU.search(text) is not None
+    listed = not failing and (_GPU_LISTED.search(text) is not None or (match.group("tool") == "rocminfo" and _RUNTIME_UP.search(text) is not None))
+    empty = not text.strip()
+    failed = not listed and (failing or (empty and match.group("tool") == "clinfo" and block.kind == "fenced"))
+    return _Run(
+        tool=match.group("tool"), privileged=match.group("sudo") is not None or _ROOT_PROMPT.search(prompt) is not None,
+        host=host.group(1) if host else "", listed=listed, failed=failed, line=line,
+    )
+
+
+def gpu_reached_only_under_sudo(blocks: List[Block]) -> List[Piece]:
+    """:data:`GPU_REACHED_ONLY_UNDER_SUDO` at the sudo run's line, once per report."""
+    runs: List[_Run] = []
+    for block in blocks:
+        if block.scope != "current" or not any(word in block.lower for word in ("rocminfo", "clinfo")):
+            continue
+        runs += [run for at in range(len(block.lines)) if (run := _run(block, at)) is not None]
+    for root in runs:
+        if not (root.privileged and root.listed):
+            continue
+        same = [r for r in runs if r.tool == root.tool and not r.privileged and (not r.host or not root.host or r.host == root.host)]
+        if same and all(r.failed for r in same):
+            return [make_piece(f"context:{GPU_REACHED_ONLY_UNDER_SUDO}", [root.line], [Observation("symptoms.context", [GPU_REACHED_ONLY_UNDER_SUDO], root.line)])]
+    return []

@@ -1,0 +1,79 @@
+"""rocminfo or clinfo run as the user (failing, or listing no device) and under sudo (listing a gfx GPU), with no words
+about it: the user lacks access to /dev/kfd or the render node (issue 23, perm67b). The output-only form of
+ROCm/legacy-rocm-build#1070 (and #1064, the same reporter), ROCm/legacy-rocm-build#1826 and ROCm/ROCm-docker#36; the
+texts below are written for the tests, in those reports' shapes."""
+
+from __future__ import annotations
+
+from ingest_helpers import problems_shown, report_contexts
+
+SUDO = "gpu_reached_only_under_sudo"
+
+USER_RUN = (
+    "```\n$ /opt/rocm/bin/rocminfo\nROCk module is loaded\n"
+    "hsa api call failure at: rocminfo.cc:1102\nCall returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources.\n```\n"
+)
+SUDO_RUN = (
+    "```\n$ sudo /opt/rocm/bin/rocminfo\nROCk module is loaded\n==========\nHSA Agents\n==========\n"
+    "  Name:                    AMD Ryzen 7 5800X\n  Name:                    gfx1030\n  Marketing Name:          AMD Radeon RX 6800\n```\n"
+)
+
+
+def test_rocminfo_failing_as_user_and_listing_a_gpu_under_sudo_is_read() -> None:
+    text = "ROCm 5.4 on Ubuntu 22.04.\n\n" + USER_RUN + "\n" + SUDO_RUN
+    assert SUDO in report_contexts(text)
+    assert "RD517" in problems_shown(text)
+
+
+def test_clinfo_listing_nothing_as_user_and_a_device_as_root_in_one_block_is_read() -> None:
+    text = (
+        "```\nbob@box:~$ clinfo --list\nbob@box:~$ sudo -u root clinfo --list\n"
+        "Platform #0: AMD Accelerated Parallel Processing\n `-- Device #0: gfx1033\n```\n"
+    )
+    assert SUDO in report_contexts(text)
+
+
+def test_rocminfo_under_sudo_cut_after_its_hsa_headings_is_read() -> None:
+    text = (
+        "u@c0ffee:~$ rocminfo\nhsa api call failure at line 900, file: rocminfo.cc. Call returned 4104\n"
+        "u@c0ffee:~$ sudo /opt/rocm/bin/rocminfo\n=====================\nHSA System Attributes\n=====================\n"
+        "Runtime Version:         1.1\n(...)\n"
+    )
+    assert SUDO in report_contexts(text)
+
+
+def test_a_root_prompt_counts_as_the_privileged_run() -> None:
+    text = USER_RUN + "\n```\nroot@box:~# rocminfo\n  Name:                    gfx1100\n```\n"
+    assert SUDO in report_contexts(text)
+
+
+def test_both_runs_failing_is_not_read() -> None:
+    text = USER_RUN + "\n```\n$ sudo rocminfo\nCall returned HSA_STATUS_ERROR_OUT_OF_RESOURCES\n```\n"
+    assert SUDO not in report_contexts(text)
+
+
+def test_a_sudo_run_alone_is_not_read() -> None:
+    assert SUDO not in report_contexts(SUDO_RUN)
+
+
+def test_a_sudo_install_of_the_tool_is_not_a_run_of_it() -> None:
+    text = USER_RUN + "\n```\n$ sudo apt install rocminfo\nSetting up rocminfo (5.4.0) ... gfx1030\n```\n"
+    assert SUDO not in report_contexts(text)
+
+
+def test_the_sudo_run_on_another_machine_is_not_read() -> None:
+    text = (
+        "```\nbob@test:~$ clinfo --list\n```\n\n"
+        "```\nbob@other:~$ sudo clinfo --list\nPlatform #0: AMD Accelerated Parallel Processing\n `-- Device #0: gfx701\n```\n"
+    )
+    assert SUDO not in report_contexts(text)
+    introduced = USER_RUN + "\nOn my other machine:\n\n" + SUDO_RUN
+    assert SUDO not in report_contexts(introduced)
+
+
+def test_the_user_run_listing_the_gpu_too_is_not_read() -> None:
+    text = (
+        USER_RUN + "\n" + SUDO_RUN
+        + "\n```\n$ rocminfo\n  Name:                    gfx1030\n```\n"
+    )
+    assert SUDO not in report_contexts(text)
