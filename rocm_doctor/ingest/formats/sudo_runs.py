@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from collections import Counter
 from typing import List, Optional
 
 from rocm_doctor.ingest.blocks import Block, Line
@@ -99,10 +100,25 @@ def gpu_reached_only_under_sudo(blocks: List[Block]) -> List[Piece]:
         if block.scope != "current" or not any(word in block.lower for word in ("rocminfo", "clinfo")):
             continue
         runs += [run for at in range(len(block.lines)) if (run := _run(block, at)) is not None]
+    # the user runs counted once per (tool, host), (runs, failed), so that each privileged run is judged in constant
+    # time: a paste of many runs stays linear
+    user_runs: Counter = Counter()
+    user_failed: Counter = Counter()
+    for run in runs:
+        if not run.privileged:
+            for key in ((run.tool, None), (run.tool, run.host)):
+                user_runs[key] += 1
+                user_failed[key] += run.failed
     for root in runs:
         if not (root.privileged and root.listed):
             continue
-        same = [r for r in runs if r.tool == root.tool and not r.privileged and (not r.host or not root.host or r.host == root.host)]
-        if same and all(r.failed for r in same):
+        # the user runs of the same tool on the same machine: every one where either prompt names no host, else
+        # those whose prompt names no host or the same host
+        if root.host:
+            keys = [(root.tool, ""), (root.tool, root.host)]
+        else:
+            keys = [(root.tool, None)]
+        count = sum(user_runs[key] for key in keys)
+        if count and sum(user_failed[key] for key in keys) == count:
             return [make_piece(f"context:{GPU_REACHED_ONLY_UNDER_SUDO}", [root.line], [Observation("symptoms.context", [GPU_REACHED_ONLY_UNDER_SUDO], root.line)])]
     return []
