@@ -1235,12 +1235,21 @@ _WINDOWS_CONTEXT = when_used(
     # (shootthesound/Fizgig#103), ZLUDA's caffe2_nvrtc.dll (patientx/ComfyUI-Zluda#107)
     r"|\b[\w+-]{1,60}\.(?i:dll)\b"
     r"|\bwin_amd64\b|(?<![\w/])[A-Za-z]:[\\/]+(?i:Users|Program\s{1,3}Files|Windows|Python\d*|AI|ComfyUI|stable-diffusion)[\\/]"
+    # learn67c: a batch file by its name is a script cmd.exe runs, a Windows machine's launcher: the web UIs' "webui-user.bat"
+    # (lshqqytiger/stable-diffusion-webui-amdgpu#373, #418, #480, #544), a venv's "activate.bat"
+    # (Haoming02/sd-webui-forge-classic#308); not HIP's own hipcc.bat / hipconfig.bat, which its packages install on
+    # Linux too (the Arch ROCm package's file list)
+    r"|(?<![\w.-])(?!(?i:hipcc|hipconfig)\.)[\w+-]{1,60}\.(?i:bat)\b(?![\w.-])"
     # AMD's HIP SDK is the Windows product (Linux installs ROCm, whose meta package "rocm-hip-sdk" the hyphen
     # keeps out); with one of its release numbers it names the machine's install: "Ollama 0.11.10 with HIP SDK
     # 6.2.4" (likelovewant/ollama-for-amd#124), "Installed HIP SDK 6.4.2" (vladmandic/sdnext#4405), "HIP SDK: 7.1"
     # (unslothai/unsloth#6043)
     r"|(?<![\w-])(?i:HIP\s?SDK):?\s{1,3}v?(?:5\.[5-7]|6\.[1-4]|7\.\d{1,2})(?:\.\d{1,3})?(?![\w.])"
 )
+_BATCH_FILE_ELSEWHERE = when_used(r"\bwindows\b|\.sh\b", re.IGNORECASE)
+"""A line that names a batch file beside Windows by name or a shell script: the batch file is what Windows users run, set
+against this machine's own launcher ("The README says Windows users start it with .\\webui-user.bat, I use ./webui.sh");
+Windows named as this machine's is read by the other patterns (learn67c)."""
 _DISTRO = when_used(
     # openSUSE in any case ("OpenSUSE Tumbleweed": ROCm/legacy-rocm-build#1431, "OpenSUSE Leap 15.5": #3065, "OpenSUSE
     # Leap 15.6" / "OpenSuSE Leap 15.6": ollama/ollama#11450, "openSuse Ttumbleweed": torch/distro#268, "opensuse leap":
@@ -2786,7 +2795,7 @@ def _platform(block: Block) -> List[Observation]:
             out += [Observation("host.os", "linux", line, TRUST_PROSE), Observation("host.wsl_version", 2, line, TRUST_PROSE)]
             wsl = True
             break
-    if ("win" in lowered or ":\\" in block.text or ":/" in block.text or "sdk" in lowered or ".dll" in lowered) and not wsl:
+    if ("win" in lowered or ":\\" in block.text or ":/" in block.text or "sdk" in lowered or ".dll" in lowered or ".bat" in lowered) and not wsl:
         for match, line in block.scan(_WINDOWS_VER):
             out += windows_observations(match.group(0), line, TRUST_TOOL)
         for match, line in block.scan(_WINDOWS):
@@ -2795,6 +2804,8 @@ def _platform(block: Block) -> List[Observation]:
         for match, line in block.scan(_WINDOWS_CONTEXT):
             if _windows_elsewhere(block, line, match):
                 continue
+            if match.group(0).lower().endswith(".bat") and _BATCH_FILE_ELSEWHERE.search(line.text):
+                continue  # "Windows users start it with webui-user.bat, I use ./webui.sh": the other platform's launcher
             out.append(Observation("host.os", "windows", line, TRUST_PROSE))
             break
     for match, line in block.scan(_DISTRO):
