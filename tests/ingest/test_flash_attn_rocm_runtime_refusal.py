@@ -71,3 +71,16 @@ def test_the_gpu_of_the_refusal_is_the_one_the_report_names() -> None:
 def test_an_igpu_inferred_from_the_cpu_model_alone_is_not_judged_refused() -> None:
     text = "CPU: AMD Ryzen 7 7840U\nRuntimeError: FlashAttention only supports AMD MI200 GPUs or newer.\n"
     assert "RD659" not in problems_shown(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'RX 7900 XTX. The check is TORCH_CHECK(is_gfx90x || is_gfx94x, "FlashAttention only supports AMD MI200 GPUs or newer.");\n',
+        'RX 7900 XTX. Looking at the source: raise RuntimeError("FlashAttention only supports AMD MI200 GPUs or newer.")\n',
+    ],
+)
+def test_the_checks_source_line_quoted_is_no_refusal(text: str) -> None:
+    # review67: code quoted from the fork (as ROCm/flash-attention#24 quotes the check) is not the program run
+    assert SIGNATURE not in signature_errors(text)
+    assert "RD659" not in problems_shown(text)

@@ -39,6 +39,12 @@ def test_a_number_two_radeons_share_names_no_gpu() -> None:
         "I trained a 6800M parameter model on the GPU\n",
         "GPU memory used 6600M of 8G while ROCm ran\n",
         "The checkpoint file is 6800M\n",
+        # an amount of memory on a line that names the GPU (review67)
+        "ollama: the model requires 6600M of GPU memory, only 4000M free\n",
+        "HIP allocated 6700M on the GPU\n",
+        "ROCm 6.2 VRAM total 7600M, used 100M\n",
+        "ollama gpu layers=33 size 6650M\n",
+        "ROCm GPU_MAX=6800M set\n",
     ],
 )
 def test_a_size_or_a_quantity_is_not_a_gpu(text: str) -> None:
@@ -55,3 +61,7 @@ def test_the_6800m_laptop_gets_its_families_override() -> None:
         "To my surprise I couldn't get hip and rocm to work.\n"
     )
     assert "RD511" in problems_shown(text)
+
+
+def test_a_swap_size_beside_a_named_gpu_adds_no_second_gpu() -> None:
+    assert _gpus("Swap: 7600M total, GPU RX 7900 XTX\n") == [("RX 7900 XTX", "gfx1100")]

@@ -123,3 +123,25 @@ def test_listing_devices_as_root_too_with_the_same_error_gets_no_root_only_findi
         "But I can do it as root:", "But I can do it as root too, same result:"
     )
     assert "RD517" not in problems_shown(both)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # another permission than the GPU's: the docker daemon, a file system, a mount, a service (review67)
+        "To start the container I have to run it with sudo, since I am not in the docker group.",
+        "I can't run docker as a user.",
+        "I can't start the service as user.",
+        "I can't write to /opt/rocm as user but I can do it as root.",
+        "I can't mount the drive as user, but I can do it as root.",
+        "The build fails in my home dir, but I can do it as root.",
+        # installing or setting up ROCm needs root; that is not the GPU refusing the user
+        "ROCm setup requires root privileges.",
+    ],
+)
+def test_root_needed_for_docker_files_mounts_or_setup_is_no_root_only_statement(line: str) -> None:
+    assert not ROOT_ONLY & set(signature_errors(line))
+
+
+def test_the_gpu_named_after_but_reads_anywhere_on_the_line() -> None:
+    assert ROOT_ONLY & set(signature_errors("clinfo finds nothing as user, but I can see the GPU as root."))

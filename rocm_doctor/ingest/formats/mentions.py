@@ -183,6 +183,21 @@ size ("8192M", "a 6800M parameter model"), so it names a GPU only where the word
 lower-case APU number (:func:`_lower_igpu_said_as_gpu`), and only where the GPU table knows it for one target (the 5600M
 is a Radeon Pro 5600M, gfx1011, and a Radeon RX 5600M, gfx1010: no GPU) (learn67a)."""
 GPU_NAME_PATTERNS.append(_MOBILE_NUMBER)
+_MOBILE_QUANTITY_BEFORE = when_used(
+    r"(?:\b(?:allocat\w*|requir\w*|needs?|size|total|swap|free|used|uses|using|memory|mem|vram|ram|buffer|limit|max|reserved?|offload\w*)|[=<>~])[ \t:=]{0,3}$",
+    re.IGNORECASE,
+)
+_MOBILE_QUANTITY_AFTER = when_used(r"[ \t]{0,2}(?:of|total|free|used|avail\w*|left|remaining|allocated|reserved|in[ \t]use)\b", re.IGNORECASE)
+"""Words around a four-digit M number that make it an amount of memory where the line also names the GPU ("the model
+requires 6600M of GPU memory", "HIP allocated 6700M on the GPU", "ROCm 6.2 VRAM total 7600M", "Swap: 7600M total"):
+no laptop Radeon (review67)."""
+
+
+def _mobile_number_a_quantity(text: str, start: int, end: int) -> bool:
+    """Whether the mobile Radeon number at ``start:end`` of ``text`` (one line) reads as an amount of memory."""
+    return bool(_MOBILE_QUANTITY_AFTER.match(text, end, end + 20) or _MOBILE_QUANTITY_BEFORE.search(text[max(0, start - 20) : start]))
+
+
 _NVIDIA_NUMBER = r"(?:[1-5]0[5-9]0|16[56]0|[79][5-8]0)"
 """GeForce model numbers (GTX 950-980, 1050-1080, 1650/1660, RTX 2050-5090): none is an AMD model's (RX 5500-7900,
 9060/9070; RX 470-590 have three digits and an RX before them)."""
@@ -2236,6 +2251,8 @@ def _name_sightings(block: Block, named: Optional[List[Line]] = None) -> List[Gp
             if pattern is _LOWER_IGPU or pattern is _MOBILE_NUMBER:
                 column = block.column_at(match.start())
                 if not _lower_igpu_said_as_gpu(line.text, column, column + len(match.group(0))):
+                    continue
+                if pattern is _MOBILE_NUMBER and _mobile_number_a_quantity(line.text, column, column + len(match.group(0))):
                     continue
             taken.add(match.start(), match.end())
             around, at = paragraph(block, line, block.column_at(match.start()))
