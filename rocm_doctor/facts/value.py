@@ -13,6 +13,7 @@ Four states, never a "Could not collect" string:
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Generic, Literal, Optional, TypeVar
 
 from pydantic import BaseModel, ConfigDict, model_validator
@@ -71,4 +72,13 @@ def failed(source: str, reason: str) -> Fact[Any]:
 
 def unknown(reason: str = "not gathered") -> Fact[Any]:
     """A fact nobody looked at."""
+    if type(reason) is str:
+        return _unknown(reason)
+    return Fact(status="unknown", reason=reason)
+
+
+@lru_cache(maxsize=4096)
+def _unknown(reason: str) -> Fact[Any]:
+    """One frozen fact per reason: judging one report made some hundred unknown facts of the same few reasons (a path
+    the report does not give, a derived fact whose input is missing), each validated again."""
     return Fact(status="unknown", reason=reason)

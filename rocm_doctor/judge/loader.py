@@ -266,6 +266,9 @@ def rule_sources(extra: Iterable[os.PathLike] = (), use_env: bool = True, builti
     for root in roots:
         if root == rules_dir() and not root.is_dir():
             continue
+        if not files:  # nothing to repeat yet: resolving each file (a few lstat calls each) would keep them all
+            files = _files_in(root)
+            continue
         seen = {f.resolve() for f in files}
         files += [f for f in _files_in(root) if f.resolve() not in seen]
     return files
@@ -295,6 +298,10 @@ def shipped_rules() -> Tuple[Dict[str, List[Rule]], Dict[str, str]]:
     return _SHIPPED[key]
 
 
+def _where(rule: Rule) -> str:
+    return f"{rule.source_file}:{rule.source_line}"
+
+
 def load_files(files: Iterable[Path], retired: Optional[Dict[str, str]] = None) -> List[Rule]:
     """Load and cross-check rule files: ids and names unique, no retired id.
 
@@ -311,15 +318,13 @@ def load_files(files: Iterable[Path], retired: Optional[Dict[str, str]] = None) 
     for path in files:
         own = shipped.get(path.name) if path.parent == root else None
         for rule in own if own is not None else load_rule_file(path):
-            where = f"{rule.source_file}:{rule.source_line}"
             if rule.id in retired:
-                raise RuleFileError(f"{where}: rule {rule.id}: field 'id': {rule.id} is retired ({retired[rule.id]})")
-            for key, seen in (("id", seen_ids), ("name", seen_names)):
-                value = getattr(rule, key)
+                raise RuleFileError(f"{_where(rule)}: rule {rule.id}: field 'id': {rule.id} is retired ({retired[rule.id]})")
+            for key, value, seen in (("id", rule.id, seen_ids), ("name", rule.name, seen_names)):
                 if value in seen:
                     first = seen[value]
                     raise RuleFileError(
-                        f"{where}: rule {rule.id}: field '{key}': duplicate {key} {value}, "
+                        f"{_where(rule)}: rule {rule.id}: field '{key}': duplicate {key} {value}, "
                         f"first defined at {first.source_file}:{first.source_line}"
                     )
                 seen[value] = rule

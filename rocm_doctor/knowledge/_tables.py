@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
@@ -90,10 +91,22 @@ def parse_version(text: Any) -> Optional[Version]:
     """A :class:`Version` or None when ``text`` is not a PEP 440 version."""
     if text is None:
         return None
+    if type(text) is str and len(text) <= _CACHED_TEXT:
+        return _parsed(text)
+    return _parse(text)
+
+
+def _parse(text: Any) -> Optional[Version]:
     try:
         return Version(str(text).strip())
     except ValueError:  # InvalidVersion, or a number part too long for int() (over 4,300 digits)
         return None
+
+
+_CACHED_TEXT = 64
+"""Version strings up to this long are parsed once per process (:func:`_parsed`): judging one report parsed the
+tables' and the report's same few hundred strings again and again (a Version is immutable)."""
+_parsed = lru_cache(maxsize=4096)(_parse)
 
 
 def series(version: Any) -> Optional[str]:
