@@ -60,6 +60,25 @@ def test_severity_orders_findings_within_a_tier(make_facts) -> None:
     assert _order(make_facts, rules) == ["TST922", "TST921"]
 
 
+def test_a_finding_that_explains_more_of_the_reported_errors_reads_before_an_error_that_explains_fewer(make_facts) -> None:
+    # "/dev/kfd is missing" (an error) explains one of the two errors; the kernel's compute driver that did not come
+    # up (a warning) explains both: the second reads first (rocm-1415: RD147 after RD518 before)
+    facts = make_facts({"symptoms": {"signatures": fact(["segfault", "hang"])}})
+    one = _rule("TST933", "error", SHOWS_SEGFAULT)
+    both = _rule("TST934", "warning", {"all": [SHOWS_SEGFAULT, {"fact": "symptoms.signatures", "contains": "hang"}]})
+    assert [f.id for f in evaluate([one, both], facts).findings] == ["TST934", "TST933"]
+    # as many explained: severity decides
+    other_one = _rule("TST935", "warning", {"fact": "symptoms.signatures", "contains": "hang"})
+    assert [f.id for f in evaluate([other_one, one], facts).findings] == ["TST933", "TST935"]
+
+
+def test_the_reporters_fix_reads_before_a_finding_that_explains_only_part_of_the_reported_errors(make_facts) -> None:
+    facts = make_facts({"symptoms": {"signatures": fact(["segfault", "hang"])}})
+    partial = _rule("TST936", "error", SHOWS_SEGFAULT)
+    told = _rule("TST937", "warning", ALWAYS, rank="reported-fix")
+    assert [f.id for f in evaluate([partial, told], facts).findings] == ["TST937", "TST936"]
+
+
 def test_a_rule_that_says_it_explains_the_reported_error_ranks_with_those_that_test_it(make_facts) -> None:
     explaining = _rule("TST931", "error", ALWAYS).model_copy(update={"explains": ["segfault"]})
     rules = [explaining, _rule("TST932", "warning", {"all": [ALWAYS, SHOWS_SEGFAULT]})]
