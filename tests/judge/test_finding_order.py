@@ -180,3 +180,19 @@ def test_a_gpu_that_needs_the_override_reads_after_the_wsl_requirements_the_repo
     shown = [f.id for f in findings if f.severity in ("error", "warning")]
     assert "RD511" in shown and "RD529" in shown
     assert shown.index("RD529") < shown.index("RD511")
+
+
+def test_the_override_set_at_a_gpu_memory_fault_reads_before_a_problem_that_explains_no_error() -> None:
+    # RD921 fires only where the report shows the fault, and says the override is what causes it (as RD214 does
+    # where the GPU's family is known): it reads with the findings that explain the reported error (ollama#8851:
+    # a gfx803 note read first)
+    rules = load_rules([], use_env=False)
+    rd921 = [r for r in rules if r.id == "RD921"]
+    unrelated = _rule("TST982", "error", {"fact": "symptoms.signatures", "exists": True}, category="gfx-unsupported", area="aa-first")
+    report = (
+        "export HSA_OVERRIDE_GFX_VERSION=11.0.0\n$ ollama serve\n"
+        "Memory access fault by GPU node-1 (Agent handle: 0x55d0c0a0) on address 0x7f1200000000. "
+        "Reason: Page not present or supervisor privilege.\n"
+    )
+    findings = evaluate(rd921 + [unrelated], ingest_text(report).facts).findings
+    assert [f.id for f in findings] == ["RD921", "TST982"]
