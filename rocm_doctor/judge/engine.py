@@ -107,25 +107,30 @@ in tier 0 and tier 1; probes where another finding of the report's symptom is a 
 def _order(rules: List[Rule], facts: Facts, by_id: Optional[Dict[str, Rule]] = None) -> Callable[[Finding], Tuple]:
     """The reading order of findings: a problem (error or warning) that explains an error
     signature the report shows or rests on the reporter's statement of the fix, then the other problems, then catch-alls and weak inferences, then
-    notes; severity decides within each tier, then area, rule id and GPU for a stable order."""
+    notes. Among the problems that explain the report's errors, one that explains more of the signatures it shows reads
+    first (the reporter's statement of the fix counts as explaining all of them): "/dev/kfd is missing" explains one of
+    "no /dev/kfd" and "the kernel log has no KFD line", the kernel driver that did not come up explains both. Severity
+    decides next, then area, rule id and GPU for a stable order."""
     reported = facts.symptoms.signatures.value if facts.symptoms.signatures.is_known else None
     shown = set(reported or [])
     if by_id is None:
         by_id = {rule.id: rule for rule in rules}
 
-    def tier(finding: Finding) -> int:
+    def tier(finding: Finding) -> Tuple[int, int]:
+        """The finding's tier, and in the first one the number of the report's signatures it explains (negated)."""
         rule = by_id.get(finding.id)
         if rule is None:
-            return 1
+            return 1, 0
         if rule.rank == LEADING_RANK:
-            return 0
+            return 0, -len(shown)
         if rule.rank != "normal":
-            return 2 + RANKS.index(rule.rank)
-        return 0 if shown.intersection(explained_by(rule)) else 1
+            return 2 + RANKS.index(rule.rank), 0
+        explained = len(shown.intersection(explained_by(rule)))
+        return (0, -explained) if explained else (1, 0)
 
     def key(finding: Finding) -> Tuple:
         gpu = -1 if finding.gpu is None else finding.gpu
-        return (finding.severity == "info", tier(finding), -SEVERITY_ORDER[finding.severity], finding.area, finding.id, gpu)
+        return (finding.severity == "info", *tier(finding), -SEVERITY_ORDER[finding.severity], finding.area, finding.id, gpu)
 
     return key
 

@@ -60,6 +60,25 @@ def test_severity_orders_findings_within_a_tier(make_facts) -> None:
     assert _order(make_facts, rules) == ["TST922", "TST921"]
 
 
+def test_a_finding_that_explains_more_of_the_reported_errors_reads_before_an_error_that_explains_fewer(make_facts) -> None:
+    # "/dev/kfd is missing" (an error) explains one of the two errors; the kernel's compute driver that did not come
+    # up (a warning) explains both: the second reads first (rocm-1415: RD147 after RD518 before)
+    facts = make_facts({"symptoms": {"signatures": fact(["segfault", "hang"])}})
+    one = _rule("TST933", "error", SHOWS_SEGFAULT)
+    both = _rule("TST934", "warning", {"all": [SHOWS_SEGFAULT, {"fact": "symptoms.signatures", "contains": "hang"}]})
+    assert [f.id for f in evaluate([one, both], facts).findings] == ["TST934", "TST933"]
+    # as many explained: severity decides
+    other_one = _rule("TST935", "warning", {"fact": "symptoms.signatures", "contains": "hang"})
+    assert [f.id for f in evaluate([other_one, one], facts).findings] == ["TST933", "TST935"]
+
+
+def test_the_reporters_fix_reads_before_a_finding_that_explains_only_part_of_the_reported_errors(make_facts) -> None:
+    facts = make_facts({"symptoms": {"signatures": fact(["segfault", "hang"])}})
+    partial = _rule("TST936", "error", SHOWS_SEGFAULT)
+    told = _rule("TST937", "warning", ALWAYS, rank="reported-fix")
+    assert [f.id for f in evaluate([partial, told], facts).findings] == ["TST937", "TST936"]
+
+
 def test_a_rule_that_says_it_explains_the_reported_error_ranks_with_those_that_test_it(make_facts) -> None:
     explaining = _rule("TST931", "error", ALWAYS).model_copy(update={"explains": ["segfault"]})
     rules = [explaining, _rule("TST932", "warning", {"all": [ALWAYS, SHOWS_SEGFAULT]})]
@@ -161,3 +180,19 @@ def test_a_gpu_that_needs_the_override_reads_after_the_wsl_requirements_the_repo
     shown = [f.id for f in findings if f.severity in ("error", "warning")]
     assert "RD511" in shown and "RD529" in shown
     assert shown.index("RD529") < shown.index("RD511")
+
+
+def test_the_override_set_at_a_gpu_memory_fault_reads_before_a_problem_that_explains_no_error() -> None:
+    # RD921 fires only where the report shows the fault, and says the override is what causes it (as RD214 does
+    # where the GPU's family is known): it reads with the findings that explain the reported error (ollama#8851:
+    # a gfx803 note read first)
+    rules = load_rules([], use_env=False)
+    rd921 = [r for r in rules if r.id == "RD921"]
+    unrelated = _rule("TST982", "error", {"fact": "symptoms.signatures", "exists": True}, category="gfx-unsupported", area="aa-first")
+    report = (
+        "export HSA_OVERRIDE_GFX_VERSION=11.0.0\n$ ollama serve\n"
+        "Memory access fault by GPU node-1 (Agent handle: 0x55d0c0a0) on address 0x7f1200000000. "
+        "Reason: Page not present or supervisor privilege.\n"
+    )
+    findings = evaluate(rd921 + [unrelated], ingest_text(report).facts).findings
+    assert [f.id for f in findings] == ["RD921", "TST982"]
