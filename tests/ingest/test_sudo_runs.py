@@ -116,3 +116,13 @@ def test_a_user_run_listing_a_gpu_beside_another_files_permission_error_reached_
         "```\n$ rocminfo\n  Name:                    gfx1030\nPermission denied: /home/me/.cache/foo\n```\n\n" + SUDO_RUN
     )
     assert SUDO not in report_contexts(text)
+
+
+def test_two_installs_named_by_their_folders_are_not_one_tool_run_twice() -> None:
+    # review67b: the user ran one release's rocminfo, sudo another's: the runs differ by more than the user
+    text = USER_RUN.replace("/opt/rocm/bin/rocminfo", "/opt/rocm-5.4.0/bin/rocminfo") + "\n" + SUDO_RUN.replace(
+        "/opt/rocm/bin/rocminfo", "/opt/rocm-6.0.0/bin/rocminfo"
+    )
+    assert SUDO not in report_contexts(text)
+    # a folder on one side only is still the same tool (ROCm/ROCm-docker#36: rocminfo, then sudo /opt/rocm/bin/rocminfo)
+    assert SUDO in report_contexts(USER_RUN.replace("/opt/rocm/bin/rocminfo", "rocminfo") + "\n" + SUDO_RUN)

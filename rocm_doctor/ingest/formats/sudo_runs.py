@@ -36,7 +36,7 @@ CONTAINER_PREFIX = "container:"
 
 _TOOL_RUN = when_used(
     r"^\s{0,8}(?P<sudo>sudo(?:\s{1,4}-[A-Za-z]{1,4}(?:\s{1,4}root)?)*\s{1,4}|su\s{1,4}-c\s{1,4}['\"]?)?"
-    r"(?:[\w./~-]{0,120}/)?(?P<tool>rocminfo|clinfo)(?:\s{1,4}-{1,2}[\w-]{1,20})*\s{0,4}['\"]?\s{0,4}$"
+    r"(?P<folder>[\w./~-]{0,120}/)?(?P<tool>rocminfo|clinfo)(?:\s{1,4}-{1,2}[\w-]{1,20})*\s{0,4}['\"]?\s{0,4}$"
 )
 """A command line that runs rocminfo or clinfo itself (a path before it, options after it), under sudo or not."""
 
@@ -72,6 +72,8 @@ _INTO_CONTAINER = when_used(
 @dataclass(frozen=True)
 class _Run:
     tool: str
+    folder: str
+    """The folder the command names the tool in ("/opt/rocm-5.4.0/bin/"), "" when it names none (or "./")."""
     privileged: bool
     host: str
     listed: bool
@@ -113,7 +115,8 @@ def _run(block: Block, at: int, container: Optional[str] = None) -> Optional[_Ru
         failing or (empty and match.group("tool") == "clinfo" and block.kind == "fenced")
     )
     return _Run(
-        tool=match.group("tool"), privileged=match.group("sudo") is not None or _ROOT_PROMPT.search(prompt) is not None,
+        tool=match.group("tool"), folder="" if (match.group("folder") or "./") == "./" else match.group("folder"),
+        privileged=match.group("sudo") is not None or _ROOT_PROMPT.search(prompt) is not None,
         host=host, listed=listed, failed=failed, line=line,
     )
 
@@ -132,28 +135,33 @@ def gpu_reached_only_under_sudo(blocks: List[Block]) -> List[Piece]:
             run = _run(block, at, container)
             if run is not None:
                 runs.append(run)
-    # the user runs counted once per (tool, host), (runs, failed), so that each privileged run is judged in constant
+    # the user runs counted once per (tool, host, folder), (runs, failed), so that each privileged run is judged in constant
     # time: a paste of many runs stays linear
     user_runs: Counter = Counter()
     user_failed: Counter = Counter()
     for run in runs:
         if not run.privileged:
             # a user run in a container is that container's only: it is not the hostless user run of this machine
-            keys = ((run.tool, run.host),) if run.host.startswith(CONTAINER_PREFIX) else ((run.tool, None), (run.tool, run.host))
-            for key in keys:
-                user_runs[key] += 1
-                user_failed[key] += run.failed
+            hosts = (run.host,) if run.host.startswith(CONTAINER_PREFIX) else (None, run.host)
+            # counted under any folder ("*") and under the folder it names: two named folders are two installs
+            # ("/opt/rocm-5.4.0/bin/rocminfo" beside "sudo /opt/rocm-6.0.0/bin/rocminfo"), review67b
+            for host in hosts:
+                for key in ((run.tool, host, "*"), (run.tool, host, run.folder)):
+                    user_runs[key] += 1
+                    user_failed[key] += run.failed
     for root in runs:
         if not (root.privileged and root.listed):
             continue
         # the user runs of the same tool on the same machine: every one where either prompt names no host, else
         # those whose prompt names no host or the same host
         if root.host.startswith(CONTAINER_PREFIX):
-            keys = [(root.tool, root.host)]  # root in a container pairs with a user run in the same container only
+            hosts = [root.host]  # root in a container pairs with a user run in the same container only
         elif root.host:
-            keys = [(root.tool, ""), (root.tool, root.host)]
+            hosts = ["", root.host]
         else:
-            keys = [(root.tool, None)]
+            hosts = [None]
+        folders = [root.folder, ""] if root.folder else ["*"]
+        keys = [(root.tool, host, folder) for host in hosts for folder in folders]
         count = sum(user_runs[key] for key in keys)
         if count and sum(user_failed[key] for key in keys) == count:
             return [make_piece(f"context:{GPU_REACHED_ONLY_UNDER_SUDO}", [root.line], [Observation("symptoms.context", [GPU_REACHED_ONLY_UNDER_SUDO], root.line)])]
