@@ -21,7 +21,8 @@ on NVIDIA machines: Dao-AILab/flash-attention#631, huggingface/autotrain-advance
 library, sgl-project/sglang#4778's sgl_kernel): a machine without NVIDIA's driver lacks it for every CUDA build,
 torch's too.
 
-Context id :data:`CONTEXT` (``symptoms.context``); rule RD992 reads it.
+Context id :data:`CONTEXT` (``symptoms.context``); rule RD992 reads it. Where the last frame is torch's own,
+:data:`TORCH_CONTEXT` instead: the torch that ran is the CUDA build, whatever torch another command shows (review67b).
 """
 
 from __future__ import annotations

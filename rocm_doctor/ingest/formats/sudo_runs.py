@@ -13,7 +13,10 @@ HSA System Attributes).
 Read only in blocks the reporter wrote of this machine now (scope current), and only where both prompts name the same
 host when both name one (``alice@test`` beside ``alice@other`` is two machines). Not when the user run of the same tool
 lists a GPU too (then it is not the access that differs), nor when both fail, nor a sudo run alone, nor a tool named as
-the argument of another program (``sudo apt install rocminfo``).
+the argument of another program (``sudo apt install rocminfo``). Nor across a container's edge (review67b): root at a
+prompt whose host is a container id, or any run after ``docker run``/``exec`` in the block, pairs only with a user run in
+that container (the image has its own ROCm); nor a user run that found no /dev/kfd at all, one that names a gfx GPU, or
+one whose tool lies in another named folder than the sudo run's (two installs).
 """
 
 from __future__ import annotations
