@@ -113,3 +113,20 @@ def test_a_companion_frame_on_a_cuda_machine_is_no_finding() -> None:
 def test_advice_that_quotes_the_message_without_a_traceback_is_no_companion_finding() -> None:
     text = "On my RX 7900 XTX with ROCm 6.2: if you get libcudart.so.12: cannot open shared object file from flash_attn, install the ROCm build of flash-attn.\n"
     assert "RD992" not in _findings(text)
+
+
+def test_a_folder_named_site_packages_above_the_environment_does_not_hide_torchs_frame() -> None:
+    # review67b: the last site-packages folder of the path names the package, not the first
+    text = TORCH_FRAME.replace("/home/me/venv/lib", "/home/me/site-packages/lib")
+    assert CONTEXT not in _context(text)
+    assert "RD992" not in _findings("AMD Radeon RX 6800 XT with ROCm 6.0\n\n" + text)
+
+
+def test_a_rocm_torch_listed_beside_a_traceback_ending_in_torch_is_no_companion_finding() -> None:
+    # review67b: pip lists a ROCm torch, yet the torch that ran (another environment's) asks for libcudart itself
+    text = (
+        "GPU: AMD Radeon RX 7900 XTX, ROCm 6.1, Ubuntu 22.04\n\n$ pip list | grep torch\ntorch                    2.3.1+rocm6.0\n\n"
+        "$ python run.py\n" + TORCH_FRAME
+    )
+    shown = _findings(text)
+    assert "RD992" not in shown and "RD997" in shown

@@ -77,3 +77,52 @@ def test_the_user_run_listing_the_gpu_too_is_not_read() -> None:
         + "\n```\n$ rocminfo\n  Name:                    gfx1030\n```\n"
     )
     assert SUDO not in report_contexts(text)
+
+
+def test_root_in_a_container_is_not_the_users_sudo_on_the_host() -> None:
+    # review67b: the host's user run beside root at a container's prompt (its id as host, or after docker run): the
+    # container's root runs the image's own ROCm, so the pair does not say the host's user lacks access
+    by_id = USER_RUN + "\n```\nroot@4f3c2a1b9e7d:/var/lib/jenkins# rocminfo\n  Name:                    gfx1100\n```\n"
+    assert SUDO not in report_contexts(by_id)
+    after_docker_run = USER_RUN + (
+        "\n```\n$ docker run -it --device=/dev/kfd --device=/dev/dri rocm/pytorch\n# rocminfo\n"
+        "  Name:                    gfx1100\n```\n"
+    )
+    assert SUDO not in report_contexts(after_docker_run)
+    after_docker_exec = USER_RUN + "\n```\n$ docker exec -it rocmbox bash\n$ sudo rocminfo\n  Name:                    gfx1030\n```\n"
+    assert SUDO not in report_contexts(after_docker_exec)
+
+
+def test_the_user_and_sudo_runs_in_one_container_are_read() -> None:
+    # ROCm/ROCm-docker#36's shape: both prompts carry the container's id
+    text = (
+        "```\nrocm-user@2888cb18b1a3:~$ rocminfo\nhsa api call failure at line 900, file: rocminfo.cc. Call returned 4104\n```\n"
+        "```\nrocm-user@2888cb18b1a3:~$ sudo /opt/rocm/bin/rocminfo\n=====================\nHSA System Attributes\n"
+        "=====================\n(...)\n```\n"
+    )
+    assert SUDO in report_contexts(text)
+
+
+def test_a_user_run_that_finds_no_dev_kfd_is_not_what_sudo_mends() -> None:
+    text = (
+        "```\nuser@host:~$ rocminfo\nUnable to open /dev/kfd read-write: No such file or directory\n```\n\n"
+        + SUDO_RUN
+    )
+    assert SUDO not in report_contexts(text)
+
+
+def test_a_user_run_listing_a_gpu_beside_another_files_permission_error_reached_the_gpu() -> None:
+    text = (
+        "```\n$ rocminfo\n  Name:                    gfx1030\nPermission denied: /home/me/.cache/foo\n```\n\n" + SUDO_RUN
+    )
+    assert SUDO not in report_contexts(text)
+
+
+def test_two_installs_named_by_their_folders_are_not_one_tool_run_twice() -> None:
+    # review67b: the user ran one release's rocminfo, sudo another's: the runs differ by more than the user
+    text = USER_RUN.replace("/opt/rocm/bin/rocminfo", "/opt/rocm-5.4.0/bin/rocminfo") + "\n" + SUDO_RUN.replace(
+        "/opt/rocm/bin/rocminfo", "/opt/rocm-6.0.0/bin/rocminfo"
+    )
+    assert SUDO not in report_contexts(text)
+    # a folder on one side only is still the same tool (ROCm/ROCm-docker#36: rocminfo, then sudo /opt/rocm/bin/rocminfo)
+    assert SUDO in report_contexts(USER_RUN.replace("/opt/rocm/bin/rocminfo", "rocminfo") + "\n" + SUDO_RUN)

@@ -45,3 +45,16 @@ def test_hips_own_batch_files_and_anothers_machine_say_nothing_of_the_platform(t
 
 def test_a_batch_file_from_a_setup_left_behind_does_not_outweigh_the_linux_now() -> None:
     assert _os("I used to run webui-user.bat on my old PC, now I am on Ubuntu 22.04") == "linux"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a Linux checkout of the web UI listed at a Linux prompt holds the batch files too (review67b)
+        "user@box:~/stable-diffusion-webui$ ls -1\nextensions\nwebui-user.bat\nwebui-user.sh\nwebui.bat\nwebui.sh\n",
+        # git pull's summary names a changed batch file; the launcher run is the shell script
+        "$ git pull\nFast-forward\n webui-user.bat | 2 +-\n modules/launch_utils.py | 10 ++++++----\n$ ./webui.sh\n",
+    ],
+)
+def test_a_batch_file_listed_in_a_block_that_runs_a_shell_script_says_nothing_of_the_platform(text: str) -> None:
+    assert _os(text) is None

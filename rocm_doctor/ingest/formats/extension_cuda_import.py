@@ -21,7 +21,8 @@ on NVIDIA machines: Dao-AILab/flash-attention#631, huggingface/autotrain-advance
 library, sgl-project/sglang#4778's sgl_kernel): a machine without NVIDIA's driver lacks it for every CUDA build,
 torch's too.
 
-Context id :data:`CONTEXT` (``symptoms.context``); rule RD992 reads it.
+Context id :data:`CONTEXT` (``symptoms.context``); rule RD992 reads it. Where the last frame is torch's own,
+:data:`TORCH_CONTEXT` instead: the torch that ran is the CUDA build, whatever torch another command shows (review67b).
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ from rocm_doctor.lazy_regex import when_used
 
 CONTEXT = "cuda_runtime_asked_by_companion"
 KIND = "context:" + CONTEXT
+TORCH_CONTEXT = "cuda_runtime_asked_by_torch"
+"""Context id: the last frame above the loader's message lies in torch's own folder: the torch that ran is the CUDA build,
+whatever torch another command of the report shows (a ``pip list`` of another environment); RD992 does not put the
+CUDA build beside torch then (review67b)."""
 MAX_LINE = 2000
 FRAME_REACH = 4
 """Lines above the loader's message that may hold the last frame: the frame, its source line, and a caret line
@@ -61,8 +66,10 @@ def _last_frame_package(block: Block, index: int) -> Optional[str]:
         frame = _FRAME.match(before.text[:MAX_LINE])
         if frame is None:
             continue
-        found = _IN_PACKAGE.search(frame.group("path"))
-        return found.group("package") if found is not None else ""
+        # the last site-packages folder of the path: a folder above the environment may carry the name too
+        # ("/home/me/site-packages/lib/python3.10/site-packages/torch/...", review67b)
+        found = _IN_PACKAGE.findall(frame.group("path"))
+        return found[-1] if found else ""
     return None
 
 
@@ -71,6 +78,8 @@ def parse(block: Block) -> List[Piece]:
         if _MISSING.search(line.text[:MAX_LINE]) is None:
             continue
         package = _last_frame_package(block, index)
+        if package and package.lower() == "torch":
+            return [make_piece("context:" + TORCH_CONTEXT, [line], [Observation("symptoms.context", [TORCH_CONTEXT], line, TRUST_SIGNATURE)])]
         if package and package.lower() not in NOT_COMPANIONS:
             return [make_piece(KIND, [line], [Observation("symptoms.context", [CONTEXT], line, TRUST_SIGNATURE)])]
     return []

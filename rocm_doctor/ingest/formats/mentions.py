@@ -1265,6 +1265,10 @@ _BATCH_FILE_ELSEWHERE = when_used(r"\bwindows\b|\.sh\b", re.IGNORECASE)
 """A line that names a batch file beside Windows by name or a shell script: the batch file is what Windows users run, set
 against this machine's own launcher ("The README says Windows users start it with .\\webui-user.bat, I use ./webui.sh");
 Windows named as this machine's is read by the other patterns (learn67c)."""
+_POSIX_SHELL_IN_BLOCK = when_used(r"\.sh\b|^\s{0,8}[\w.-]{1,64}@[\w.-]{1,64}:[~/][^\n$#]{0,200}\$", re.MULTILINE)
+"""A block that names a shell script or shows a Linux shell prompt (``user@box:~/stable-diffusion-webui$``): a batch file
+in it is a file of the checkout, listed (``ls -1``) or changed (``git pull``'s " webui-user.bat | 2 +-"), not the
+launcher this machine runs (review67b)."""
 _DISTRO = when_used(
     # openSUSE in any case ("OpenSUSE Tumbleweed": ROCm/legacy-rocm-build#1431, "OpenSUSE Leap 15.5": #3065, "OpenSUSE
     # Leap 15.6" / "OpenSuSE Leap 15.6": ollama/ollama#11450, "openSuse Ttumbleweed": torch/distro#268, "opensuse leap":
@@ -2821,7 +2825,9 @@ def _platform(block: Block) -> List[Observation]:
         for match, line in block.scan(_WINDOWS_CONTEXT):
             if _windows_elsewhere(block, line, match):
                 continue
-            if match.group(0).lower().endswith(".bat") and _BATCH_FILE_ELSEWHERE.search(line.text):
+            if match.group(0).lower().endswith(".bat") and (
+                _BATCH_FILE_ELSEWHERE.search(line.text) or _POSIX_SHELL_IN_BLOCK.search(block.text)
+            ):
                 continue  # "Windows users start it with webui-user.bat, I use ./webui.sh": the other platform's launcher
             out.append(Observation("host.os", "windows", line, TRUST_PROSE))
             break
