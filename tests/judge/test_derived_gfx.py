@@ -159,3 +159,30 @@ def test_recommended_override_is_absent_before_the_wheel_is_known_for_a_gpu_the_
     # a GPU the table does give an override for stays unknown until the wheel's targets are known
     assert gpu("gpu.recommended_override", with_gfx("gfx1031", amd)).status == "unknown"
     assert gpu("gpu.recommended_override", with_gfx("gfx1102", amd)).status == "unknown"
+
+
+def _pasted_rocminfo(marketing: str) -> str:
+    # a report with the override exported in the session and rocminfo's agent printed under it
+    lines = ["I use `export HSA_OVERRIDE_GFX_VERSION=10.3.0` and the GPU is not used.", "", "```", "$ rocminfo", "*******", "Agent 2", "*******"]
+    lines += ["  Name:                    gfx1030"] + ([f"  Marketing Name:          {marketing}"] if marketing else [])
+    lines += ["  Vendor Name:             AMD", "  Device Type:             GPU", "```"]
+    return "\n".join(lines)
+
+
+def _pasted_gpu_fact(path: str, text: str) -> Any:
+    from rocm_doctor.ingest import ingest_text
+
+    facts = ingest_text(text).facts
+    return DerivedValues(facts).gpu(path, facts.gpus.agents[0])
+
+
+def test_a_pasted_runtime_listing_alone_cannot_tell_that_the_override_is_a_noop() -> None:
+    # under HSA_OVERRIDE_GFX_VERSION=10.3.0 rocminfo prints gfx1030 for any RDNA2 GPU (an RX 6400 is gfx1034):
+    # the listing's gfx is the override's target, not evidence that the GPU already is gfx1030
+    noop = _pasted_gpu_fact("gpu.override_is_noop", _pasted_rocminfo(""))
+    assert noop.status == "unknown" and "runtime listing" in (noop.reason or "")
+
+
+def test_a_pasted_gpu_name_decides_whether_the_override_is_a_noop_beside_the_listing() -> None:
+    assert _pasted_gpu_fact("gpu.override_is_noop", _pasted_rocminfo("AMD Radeon RX 6600")).value is False
+    assert _pasted_gpu_fact("gpu.override_is_noop", _pasted_rocminfo("AMD Radeon RX 6800 XT")).value is True

@@ -319,7 +319,35 @@ def override_gfx_gpu(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     "changes nothing (the claim that 11.5.1 is required for Strix Halo is wrong: it already reports 110501).",
 )
 def override_is_noop(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
-    return combine(_override_gfx(facts, agent, tables), _gfx(agent), lambda target, own: target == own)
+    return combine(_override_gfx(facts, agent, tables), _gfx_beside_override(facts, agent), lambda target, own: target == own)
+
+
+RUNTIME_LISTINGS = ("rocminfo", "clinfo", "hip", "hipinfo", "torch", "app")
+"""Pasted GPU listings printed by the HSA runtime (or a program on it), which report the node's gfx after
+HSA_OVERRIDE_GFX_VERSION: libhsakmt replaces the node's gfx version with the override's
+(https://github.com/ROCm/ROCR-Runtime/blob/c7785a6da1c10c25bc8d527c00b1fe79bfbd84c9/libhsakmt/src/topology.c#L1218-L1231;
+ROCm/ROCm#5696 shows a Radeon 8060S listed as gfx1201 under an override left in ~/.bashrc). The doctor's own rocminfo
+runs without the override (rocm_doctor/facts/gpu.py), so only a paste's listing can show the override's target."""
+
+
+def _gfx_beside_override(facts: Facts, agent: GpuAgent) -> Fact:
+    """The GPU's own gfx where a set override could have changed what a pasted runtime listing printed: the gfx the
+    GPU's name or PCI id stands for when the report gives one, unknown when only a runtime listing names the target."""
+    own = _gfx(agent)
+    source = str(agent.gfx.source or "")
+    if facts.meta.origin != "paste" or not own.is_known or not source.startswith(RUNTIME_LISTINGS):
+        return own
+    model = None
+    if agent.device_id.is_known:
+        model = gpu_table.lookup_pci(str(agent.device_id.value))
+    if model is None and agent.name.is_known:
+        model = gpu_table.model_for_name(str(agent.name.value))
+    if model is not None:
+        return known(gpu_table.base_gfx(model.gfx), source=f"the GPU table, for {agent.name.value if agent.name.is_known else agent.device_id.value}")
+    return unknown(
+        f"{own.value} was read from a pasted runtime listing ({source}), which prints the override's target when "
+        "HSA_OVERRIDE_GFX_VERSION was in its environment, and no GPU name or PCI id in the report says which GPU it is"
+    )
 
 
 @gpu_fact(
