@@ -302,7 +302,7 @@ def test_a_support_list_written_in_one_sentence_names_no_gpu_of_this_machine() -
         "RX 5700 XT is unsupported. I have the RX 6700 XT and it works with 10.3.0.\n"
     )
     assert [a.gfx.value for a in ingest(text).facts.gpus.agents] == ["gfx1031"]
-    assert not {"RD527", "RD840", "RD214", "RD702"} & set(problems_shown(text))
+    assert not {"RD527", "RD152", "RD840", "RD214", "RD702"} & set(problems_shown(text))
 
 
 @pytest.mark.parametrize(
