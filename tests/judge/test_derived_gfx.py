@@ -186,3 +186,37 @@ def test_a_pasted_runtime_listing_alone_cannot_tell_that_the_override_is_a_noop(
 def test_a_pasted_gpu_name_decides_whether_the_override_is_a_noop_beside_the_listing() -> None:
     assert _pasted_gpu_fact("gpu.override_is_noop", _pasted_rocminfo("AMD Radeon RX 6600")).value is False
     assert _pasted_gpu_fact("gpu.override_is_noop", _pasted_rocminfo("AMD Radeon RX 6800 XT")).value is True
+
+
+def _pasted_rocminfo_with_torch(marketing: str) -> str:
+    # the same listing beside a torch whose wheel has gfx1030 and gfx1100, not gfx1031 (pytorch.org 2.3.0+rocm6.0)
+    return "torch 2.3.0+rocm6.0 on Ubuntu 22.04\n" + _pasted_rocminfo(marketing)
+
+
+def test_the_gpus_own_target_beside_the_override_comes_from_its_name_not_the_listing() -> None:
+    # under 10.3.0 rocminfo lists an RX 6700 XT (gfx1031) as gfx1030: the wheel lacks the GPU's own target, so the
+    # override is what makes it run, and the facts that compare the wheel or the override with the GPU say so
+    text = _pasted_rocminfo_with_torch("AMD Radeon RX 6700 XT")
+    assert _pasted_gpu_fact("gpu.own_gfx", text).value == "gfx1031"
+    assert _pasted_gpu_fact("gpu.in_wheel", text).value is False
+    assert _pasted_gpu_fact("gpu.override_cross_family", text).value is False
+    # an RX 7900 XTX listed as gfx1030 under 10.3.0 is an RDNA3 GPU told to be an RDNA2 one
+    assert _pasted_gpu_fact("gpu.override_cross_family", _pasted_rocminfo_with_torch("AMD Radeon RX 7900 XTX")).value is True
+
+
+def test_a_pasted_listing_alone_under_the_override_leaves_the_gpus_own_target_unknown() -> None:
+    text = _pasted_rocminfo_with_torch("")
+    assert _pasted_gpu_fact("gpu.own_gfx", text).status == "unknown"
+    assert _pasted_gpu_fact("gpu.override_cross_family", text).status == "unknown"
+
+
+def test_a_gpu_that_needs_the_override_is_not_told_it_is_unneeded_from_the_listing_under_it() -> None:
+    from rocm_doctor.ingest import ingest_text
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    rules = load_rules([], use_env=False)
+    needs = evaluate(rules, ingest_text(_pasted_rocminfo_with_torch("AMD Radeon RX 6700 XT")).facts).findings
+    assert "RD216" not in [f.id for f in needs]
+    crossed = evaluate(rules, ingest_text(_pasted_rocminfo_with_torch("AMD Radeon RX 7900 XTX")).facts).findings
+    assert [f.id for f in crossed if f.severity == "error"][:1] == ["RD214"]

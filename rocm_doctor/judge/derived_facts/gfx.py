@@ -256,7 +256,7 @@ def family(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     "an override may borrow (rules/data/gfx_overrides.yaml).",
 )
 def override_group(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
-    return lookup(_gfx(agent), lambda gfx: ov.group_of(gfx, tables["gfx_overrides"]), TABLE_SOURCE, "{value} is in no override group")
+    return lookup(_own_gfx(facts, agent), lambda gfx: ov.group_of(gfx, tables["gfx_overrides"]), TABLE_SOURCE, "{value} is in no override group")
 
 
 @gpu_fact(
@@ -266,7 +266,7 @@ def override_group(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     "non-ROCm torch.",
 )
 def in_wheel(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
-    return _in_wheel(facts, tables, _gfx(agent))
+    return _in_wheel(facts, tables, _own_gfx(facts, agent))
 
 
 def _override(facts: Facts, agent: GpuAgent) -> Fact:
@@ -350,6 +350,27 @@ def _gfx_beside_override(facts: Facts, agent: GpuAgent) -> Fact:
     )
 
 
+def _own_gfx(facts: Facts, agent: GpuAgent) -> Fact:
+    """The GPU's own gfx for a fact that compares it with the override or the wheel: where an override applies to the
+    GPU, a pasted runtime listing's gfx is the override's target (:func:`_gfx_beside_override`), so the GPU's name or
+    PCI id decides; otherwise the gfx read. An RX 6700 XT (gfx1031) listed as gfx1030 under 10.3.0 beside a torch
+    without gfx1031 was told the override is not needed, and an RX 7900 XTX listed as gfx1030 under 10.3.0 was not
+    told the override is of another family."""
+    if _override(facts, agent).is_known:
+        return _gfx_beside_override(facts, agent)
+    return _gfx(agent)
+
+
+@gpu_fact(
+    "own_gfx",
+    "The GPU's own gfx target beside the override: where an override applies and the gfx was read from a pasted "
+    "runtime listing (which prints the override's target), the target of the GPU's name or PCI id, else unknown; "
+    "otherwise gpu.gfx.",
+)
+def own_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    return _own_gfx(facts, agent)
+
+
 @gpu_fact(
     "override_cross_family",
     "The override points the GPU at another override group's code objects (9.0.0 on gfx1151, 10.3.0 on "
@@ -358,7 +379,7 @@ def _gfx_beside_override(facts: Facts, agent: GpuAgent) -> Fact:
 def override_cross_family(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     return combine(
         _override_gfx(facts, agent, tables),
-        _gfx(agent),
+        _own_gfx(facts, agent),
         lambda target, own: ov.is_cross_family(own, target, tables["gfx_overrides"]),
         TABLE_SOURCE,
     )
