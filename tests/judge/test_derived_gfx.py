@@ -220,3 +220,26 @@ def test_a_gpu_that_needs_the_override_is_not_told_it_is_unneeded_from_the_listi
     assert "RD216" not in [f.id for f in needs]
     crossed = evaluate(rules, ingest_text(_pasted_rocminfo_with_torch("AMD Radeon RX 7900 XTX")).facts).findings
     assert [f.id for f in crossed if f.severity == "error"][:1] == ["RD214"]
+
+
+def test_a_listed_target_other_than_the_overrides_is_the_gpus_own() -> None:
+    # a listing under the override prints its target; one that prints another target was printed without it
+    # (rocminfo run plainly, the override scoped to the program), so it is the GPU's own
+    text = _pasted_rocminfo("").replace("gfx1030", "gfx1031")
+    assert _pasted_gpu_fact("gpu.own_gfx", text).value == "gfx1031"
+    assert _pasted_gpu_fact("gpu.override_is_noop", text).value is False
+
+
+def test_a_bare_grep_of_the_overrides_target_beside_a_named_gpu_is_no_second_gpu_nor_a_noop() -> None:
+    # `rocminfo | grep gfx` under 10.3.0 prints gfx1030 for an RX 6700 XT (gfx1031): no "does nothing on gfx1030"
+    # (RD212), no "one override for GPUs of different targets" (RD215)
+    from rocm_doctor.ingest import ingest_text
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    text = (
+        "GPU: RX 6700 XT, Ubuntu 22.04\n$ rocminfo | grep gfx\n  Name:                    gfx1030\n"
+        "export HSA_OVERRIDE_GFX_VERSION=10.3.0\n$ python app.py\nSegmentation fault (core dumped)\n"
+    )
+    ids = [f.id for f in evaluate(load_rules([], use_env=False), ingest_text(text).facts).findings]
+    assert "RD212" not in ids and "RD215" not in ids
