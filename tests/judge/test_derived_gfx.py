@@ -220,6 +220,10 @@ def test_a_gpu_that_needs_the_override_is_not_told_it_is_unneeded_from_the_listi
     assert "RD216" not in [f.id for f in needs]
     crossed = evaluate(rules, ingest_text(_pasted_rocminfo_with_torch("AMD Radeon RX 7900 XTX")).facts).findings
     assert [f.id for f in crossed if f.severity == "error"][:1] == ["RD214"]
+    # and names the GPU's own target, not the one rocminfo printed under the override
+    rd214 = next(f for f in crossed if f.id == "RD214")
+    assert "points gfx1100 at" in rd214.title and "(gfx1100, group gfx11)" in rd214.message
+    assert "a wheel with gfx1100 kernels" in rd214.fixes[0].text
 
 
 def test_a_listed_target_other_than_the_overrides_is_the_gpus_own() -> None:
