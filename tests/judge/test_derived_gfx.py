@@ -247,3 +247,16 @@ def test_a_bare_grep_of_the_overrides_target_beside_a_named_gpu_is_no_second_gpu
     )
     ids = [f.id for f in evaluate(load_rules([], use_env=False), ingest_text(text).facts).findings]
     assert "RD212" not in ids and "RD215" not in ids
+
+
+def test_a_fault_beside_a_listing_of_only_the_overrides_target_is_told_to_check_the_override() -> None:
+    # rocminfo under 10.3.0 prints gfx1030 whatever the GPU: its family is the override's own, not the GPU's, so the
+    # GPU's family is not known and RD921 says to check the value against it (it was silent, and nothing explained
+    # the fault)
+    from rocm_doctor.ingest import ingest_text
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    fault = "\nMemory access fault by GPU node-1 (Agent handle: 0x55d0c0a0) on address 0x7f1200000000. Reason: Page not present or supervisor privilege.\n"
+    findings = evaluate(load_rules([], use_env=False), ingest_text(_pasted_rocminfo("") + fault).facts).findings
+    assert "RD921" in [f.id for f in findings]
