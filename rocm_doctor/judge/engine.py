@@ -241,10 +241,12 @@ def explained_by(rule: Rule) -> List[str]:
 
 
 def _signatures_in(node: Any) -> List[str]:
-    """The signature ids a condition tests with ``symptoms.signatures contains``."""
+    """The signature ids a condition tests with ``symptoms.signatures contains``, less those it tests under ``not``:
+    those it requires absent, in the branch that holds them, are no error the finding explains (RD516 fires beside
+    rocminfo's refused open only where a denial is shown too, and explains the denial, not the refusal)."""
     if isinstance(node, dict):
         own = [str(node["contains"])] if node.get("fact") == "symptoms.signatures" and "contains" in node else []
-        return own + [s for v in node.values() for s in _signatures_in(v)]
+        return own + [s for key, v in node.items() if key != "not" for s in _signatures_in(v)]
     if isinstance(node, list):
         return [s for v in node for s in _signatures_in(v)]
     return []

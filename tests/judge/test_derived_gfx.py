@@ -186,3 +186,77 @@ def test_a_pasted_runtime_listing_alone_cannot_tell_that_the_override_is_a_noop(
 def test_a_pasted_gpu_name_decides_whether_the_override_is_a_noop_beside_the_listing() -> None:
     assert _pasted_gpu_fact("gpu.override_is_noop", _pasted_rocminfo("AMD Radeon RX 6600")).value is False
     assert _pasted_gpu_fact("gpu.override_is_noop", _pasted_rocminfo("AMD Radeon RX 6800 XT")).value is True
+
+
+def _pasted_rocminfo_with_torch(marketing: str) -> str:
+    # the same listing beside a torch whose wheel has gfx1030 and gfx1100, not gfx1031 (pytorch.org 2.3.0+rocm6.0)
+    return "torch 2.3.0+rocm6.0 on Ubuntu 22.04\n" + _pasted_rocminfo(marketing)
+
+
+def test_the_gpus_own_target_beside_the_override_comes_from_its_name_not_the_listing() -> None:
+    # under 10.3.0 rocminfo lists an RX 6700 XT (gfx1031) as gfx1030: the wheel lacks the GPU's own target, so the
+    # override is what makes it run, and the facts that compare the wheel or the override with the GPU say so
+    text = _pasted_rocminfo_with_torch("AMD Radeon RX 6700 XT")
+    assert _pasted_gpu_fact("gpu.own_gfx", text).value == "gfx1031"
+    assert _pasted_gpu_fact("gpu.in_wheel", text).value is False
+    assert _pasted_gpu_fact("gpu.override_cross_family", text).value is False
+    # an RX 7900 XTX listed as gfx1030 under 10.3.0 is an RDNA3 GPU told to be an RDNA2 one
+    assert _pasted_gpu_fact("gpu.override_cross_family", _pasted_rocminfo_with_torch("AMD Radeon RX 7900 XTX")).value is True
+
+
+def test_a_pasted_listing_alone_under_the_override_leaves_the_gpus_own_target_unknown() -> None:
+    text = _pasted_rocminfo_with_torch("")
+    assert _pasted_gpu_fact("gpu.own_gfx", text).status == "unknown"
+    assert _pasted_gpu_fact("gpu.override_cross_family", text).status == "unknown"
+
+
+def test_a_gpu_that_needs_the_override_is_not_told_it_is_unneeded_from_the_listing_under_it() -> None:
+    from rocm_doctor.ingest import ingest_text
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    rules = load_rules([], use_env=False)
+    needs = evaluate(rules, ingest_text(_pasted_rocminfo_with_torch("AMD Radeon RX 6700 XT")).facts).findings
+    assert "RD216" not in [f.id for f in needs]
+    crossed = evaluate(rules, ingest_text(_pasted_rocminfo_with_torch("AMD Radeon RX 7900 XTX")).facts).findings
+    assert [f.id for f in crossed if f.severity == "error"][:1] == ["RD214"]
+    # and names the GPU's own target, not the one rocminfo printed under the override
+    rd214 = next(f for f in crossed if f.id == "RD214")
+    assert "points gfx1100 at" in rd214.title and "(gfx1100, group gfx11)" in rd214.message
+    assert "a wheel with gfx1100 kernels" in rd214.fixes[0].text
+
+
+def test_a_listed_target_other_than_the_overrides_is_the_gpus_own() -> None:
+    # a listing under the override prints its target; one that prints another target was printed without it
+    # (rocminfo run plainly, the override scoped to the program), so it is the GPU's own
+    text = _pasted_rocminfo("").replace("gfx1030", "gfx1031")
+    assert _pasted_gpu_fact("gpu.own_gfx", text).value == "gfx1031"
+    assert _pasted_gpu_fact("gpu.override_is_noop", text).value is False
+
+
+def test_a_bare_grep_of_the_overrides_target_beside_a_named_gpu_is_no_second_gpu_nor_a_noop() -> None:
+    # `rocminfo | grep gfx` under 10.3.0 prints gfx1030 for an RX 6700 XT (gfx1031): no "does nothing on gfx1030"
+    # (RD212), no "one override for GPUs of different targets" (RD215)
+    from rocm_doctor.ingest import ingest_text
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    text = (
+        "GPU: RX 6700 XT, Ubuntu 22.04\n$ rocminfo | grep gfx\n  Name:                    gfx1030\n"
+        "export HSA_OVERRIDE_GFX_VERSION=10.3.0\n$ python app.py\nSegmentation fault (core dumped)\n"
+    )
+    ids = [f.id for f in evaluate(load_rules([], use_env=False), ingest_text(text).facts).findings]
+    assert "RD212" not in ids and "RD215" not in ids
+
+
+def test_a_fault_beside_a_listing_of_only_the_overrides_target_is_told_to_check_the_override() -> None:
+    # rocminfo under 10.3.0 prints gfx1030 whatever the GPU: its family is the override's own, not the GPU's, so the
+    # GPU's family is not known and RD921 says to check the value against it (it was silent, and nothing explained
+    # the fault)
+    from rocm_doctor.ingest import ingest_text
+    from rocm_doctor.judge.loader import load_rules
+    from rocm_doctor.pipeline import evaluate
+
+    fault = "\nMemory access fault by GPU node-1 (Agent handle: 0x55d0c0a0) on address 0x7f1200000000. Reason: Page not present or supervisor privilege.\n"
+    findings = evaluate(load_rules([], use_env=False), ingest_text(_pasted_rocminfo("") + fault).facts).findings
+    assert "RD921" in [f.id for f in findings]

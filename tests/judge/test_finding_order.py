@@ -196,3 +196,13 @@ def test_the_override_set_at_a_gpu_memory_fault_reads_before_a_problem_that_expl
     )
     findings = evaluate(rd921 + [unrelated], ingest_text(report).facts).findings
     assert [f.id for f in findings] == ["RD921", "TST982"]
+
+
+def test_a_signature_a_rule_requires_absent_is_no_error_it_explains(make_facts) -> None:
+    # a rule that fires beside "hang" only through another branch of an `any` that requires it absent explains the
+    # segfault alone: the finding that explains both reads first
+    facts = make_facts({"symptoms": {"signatures": fact(["segfault", "hang"])}})
+    hang = {"fact": "symptoms.signatures", "contains": "hang"}
+    both = _rule("TST938", "warning", {"all": [SHOWS_SEGFAULT, hang]})
+    one = _rule("TST939", "error", {"all": [SHOWS_SEGFAULT, {"any": [{"not": hang}, ALWAYS]}]})
+    assert [f.id for f in evaluate([one, both], facts).findings] == ["TST938", "TST939"]

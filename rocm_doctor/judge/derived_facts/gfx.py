@@ -191,9 +191,14 @@ def _amd_gfx(facts: Facts, tables: Tables) -> Fact:
         return unknown("the vendor of a GPU is not known")
     if any(not a.gfx.is_known for a in agents):
         return unknown("the gfx target of an AMD GPU is not known")
+    # each GPU's own target (gpu.own_gfx): a bare `rocminfo | grep gfx` under 10.3.0 beside "RX 6700 XT" is the same
+    # GPU listed as the override's target, not a second GPU of another target
+    owns = [_own_gfx(facts, agent, tables) for agent in agents]
+    if any(not own.is_known for own in owns):
+        return unknown("the own gfx target of an AMD GPU is not known: a pasted listing or mention names only the override's target")
     seen: List[str] = []
-    for agent in agents:
-        gfx = gpu_table.base_gfx(str(agent.gfx.value))
+    for own in owns:
+        gfx = gpu_table.base_gfx(str(own.value))
         if gfx not in seen:
             seen.append(gfx)
     return known(seen, facts.gpus.discovery.source or "GPU discovery")
@@ -256,7 +261,7 @@ def family(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     "an override may borrow (rules/data/gfx_overrides.yaml).",
 )
 def override_group(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
-    return lookup(_gfx(agent), lambda gfx: ov.group_of(gfx, tables["gfx_overrides"]), TABLE_SOURCE, "{value} is in no override group")
+    return lookup(_own_gfx(facts, agent, tables), lambda gfx: ov.group_of(gfx, tables["gfx_overrides"]), TABLE_SOURCE, "{value} is in no override group")
 
 
 @gpu_fact(
@@ -266,7 +271,7 @@ def override_group(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     "non-ROCm torch.",
 )
 def in_wheel(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
-    return _in_wheel(facts, tables, _gfx(agent))
+    return _in_wheel(facts, tables, _own_gfx(facts, agent, tables))
 
 
 def _override(facts: Facts, agent: GpuAgent) -> Fact:
@@ -319,7 +324,7 @@ def override_gfx_gpu(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     "changes nothing (the claim that 11.5.1 is required for Strix Halo is wrong: it already reports 110501).",
 )
 def override_is_noop(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
-    return combine(_override_gfx(facts, agent, tables), _gfx_beside_override(facts, agent), lambda target, own: target == own)
+    return combine(_override_gfx(facts, agent, tables), _gfx_beside_override(facts, agent, tables), lambda target, own: target == own)
 
 
 RUNTIME_LISTINGS = ("rocminfo", "clinfo", "hip", "hipinfo", "torch", "app")
@@ -330,12 +335,19 @@ ROCm/ROCm#5696 shows a Radeon 8060S listed as gfx1201 under an override left in 
 runs without the override (rocm_doctor/facts/gpu.py), so only a paste's listing can show the override's target."""
 
 
-def _gfx_beside_override(facts: Facts, agent: GpuAgent) -> Fact:
+def _gfx_beside_override(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     """The GPU's own gfx where a set override could have changed what a pasted runtime listing printed: the gfx the
-    GPU's name or PCI id stands for when the report gives one, unknown when only a runtime listing names the target."""
+    GPU's name or PCI id stands for when the report gives one, unknown when only a runtime listing names the target.
+    A bare gfx the report mentions with no GPU name counts as such a listing (`rocminfo | grep gfx` under the
+    override, or the override's own target in the prose), and either is read as the GPU's own when it is not the
+    override's target: a listing under the override prints the target, so another was printed without it (rocminfo
+    run plainly beside `HSA_OVERRIDE_GFX_VERSION=10.3.0 python app.py`)."""
     own = _gfx(agent)
     source = str(agent.gfx.source or "")
-    if facts.meta.origin != "paste" or not own.is_known or not source.startswith(RUNTIME_LISTINGS):
+    if facts.meta.origin != "paste" or not own.is_known or not source.startswith(RUNTIME_LISTINGS + ("mention",)):
+        return own
+    target = _override_gfx(facts, agent, tables)
+    if target.is_known and gpu_table.base_gfx(str(target.value)) != own.value:
         return own
     model = None
     if agent.device_id.is_known:
@@ -345,9 +357,30 @@ def _gfx_beside_override(facts: Facts, agent: GpuAgent) -> Fact:
     if model is not None:
         return known(gpu_table.base_gfx(model.gfx), source=f"the GPU table, for {agent.name.value if agent.name.is_known else agent.device_id.value}")
     return unknown(
-        f"{own.value} was read from a pasted runtime listing ({source}), which prints the override's target when "
-        "HSA_OVERRIDE_GFX_VERSION was in its environment, and no GPU name or PCI id in the report says which GPU it is"
+        f"{own.value} was read from a pasted runtime listing or a bare mention ({source}), which names the override's "
+        "target when HSA_OVERRIDE_GFX_VERSION was in its environment, and no GPU name or PCI id in the report says which GPU it is"
     )
+
+
+def _own_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    """The GPU's own gfx for a fact that compares it with the override or the wheel: where an override applies to the
+    GPU, a pasted runtime listing's gfx is the override's target (:func:`_gfx_beside_override`), so the GPU's name or
+    PCI id decides; otherwise the gfx read. An RX 6700 XT (gfx1031) listed as gfx1030 under 10.3.0 beside a torch
+    without gfx1031 was told the override is not needed, and an RX 7900 XTX listed as gfx1030 under 10.3.0 was not
+    told the override is of another family."""
+    if _override(facts, agent).is_known:
+        return _gfx_beside_override(facts, agent, tables)
+    return _gfx(agent)
+
+
+@gpu_fact(
+    "own_gfx",
+    "The GPU's own gfx target beside the override: where an override applies and the gfx read is its target, from a "
+    "pasted runtime listing or a bare mention (a listing under the override prints the target), the target of the "
+    "GPU's name or PCI id, else unknown; otherwise gpu.gfx.",
+)
+def own_gfx(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
+    return _own_gfx(facts, agent, tables)
 
 
 @gpu_fact(
@@ -358,7 +391,7 @@ def _gfx_beside_override(facts: Facts, agent: GpuAgent) -> Fact:
 def override_cross_family(facts: Facts, agent: GpuAgent, tables: Tables) -> Fact:
     return combine(
         _override_gfx(facts, agent, tables),
-        _gfx(agent),
+        _own_gfx(facts, agent, tables),
         lambda target, own: ov.is_cross_family(own, target, tables["gfx_overrides"]),
         TABLE_SOURCE,
     )

@@ -23,6 +23,7 @@ from typing import List, Optional
 from rocm_doctor.facts.model import EnvSetting, Facts
 from rocm_doctor.facts.value import Fact, absent, known, unknown
 from rocm_doctor.judge.derived import Tables, machine_fact
+from rocm_doctor.judge.derived_facts.gfx import own_gfx
 from rocm_doctor.judge.derived_facts.gpus import is_amd
 from rocm_doctor.judge.derived_facts.platform import is_windows
 from rocm_doctor.knowledge import overrides as ov
@@ -109,7 +110,10 @@ def override_set_at_memory_fault(facts: Facts, tables: Tables) -> Fact:
     if not shown:
         return absent("paste", "the report shows no HSA_OVERRIDE_GFX_VERSION being set")
     targets = sorted({str(ov.override_gfx(str(s.value))) for s in shown})
-    known_gfx = [str(a.gfx.value) for a in facts.gpus.agents if is_amd(facts, a, tables).value is True and a.gfx.is_known]
+    # each GPU's own target (gpu.own_gfx): rocminfo under the override prints the override's target, whose family
+    # is then the override's own and says nothing of the GPU that faulted
+    owns = [own_gfx(facts, a, tables) for a in facts.gpus.agents if is_amd(facts, a, tables).value is True]
+    known_gfx = [str(own.value) for own in owns if own.is_known]
     if any(ov.is_cross_family(gfx, target) is not None for gfx in known_gfx for target in targets):
         return absent("GPU discovery", "the GPU's family is known: the cross-family and unneeded-override rules judge the value")
     return known(f"{_where(shown)}, which makes the GPU run {', '.join(targets)} code objects", signatures.source or "paste")
