@@ -244,7 +244,8 @@ def test_an_injected_isolate_fault_drains_the_node_and_health_resumes_it(cluster
     assert reason.startswith("rocm-doctor:RD600 isolate: Data copied to the GPU comes back as zeros"), reason
     cluster.point_healthcheck_at(cluster.healthy)
     cluster.wait(lambda: "DRAIN" not in cluster.node_state()[0], 30, "the node to be resumed")
-    assert cluster.runs("resumed (ok: no findings") >= 1
+    # the script logs after scontrol resumes the node: wait for the line, not only the state (a race CI lost once)
+    cluster.wait(lambda: cluster.runs("resumed (ok: no findings") >= 1, 30, "the resume to be logged")
 
 
 def test_a_node_an_administrator_drained_stays_drained(cluster: Cluster) -> None:
